@@ -1,0 +1,25 @@
+"""comma_env: the COMMA benchmark of communicative multimodal puzzles as PettingZoo AEC
+environments. Importing the package registers every puzzle (``comma/wire-v0`` ...) in
+PettingZoo's registry; the versioned modules are imported lazily."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from comma_env.registry import COMMA_PUZZLES, env_id, make, register_all
+
+__version__ = "0.1.0"
+__all__ = ["COMMA_PUZZLES", "env_id", "make", "__version__"]
+
+register_all()
+
+
+def __getattr__(name: str) -> Any:
+    """``comma_env.wire_v0`` works without importing every puzzle up front."""
+    if name.endswith(tuple(f"_v{i}" for i in range(10))):
+        try:
+            return importlib.import_module(f"comma_env.{name}")
+        except ModuleNotFoundError as error:
+            raise AttributeError(name) from error
+    raise AttributeError(f"module 'comma_env' has no attribute {name!r}")

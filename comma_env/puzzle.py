@@ -1,0 +1,107 @@
+"""The puzzle interface: rules and state of one instance, kept apart from drawing and dialogue.
+
+A new puzzle is three files: a rules module in `comma_env/puzzles/` (a `Puzzle` subclass),
+a drawing function in `comma_env/drawing/` that turns `visible_state()` into a picture, and
+a manual in `manuals/`. The turn protocol (`comma_env.core`) is shared by all of them.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+SKILLS = ("MR", "MG", "MSR", "PR")
+"""Skill categories of the paper: memory recall, multimodal grounding, multi-step
+reasoning, privacy."""
+
+
+class Puzzle(ABC):
+    """One puzzle instance. Subclasses generate themselves from an RNG in `__init__`.
+
+    The environment only talks to a puzzle through this interface: which action names are
+    valid now, what happens when one is executed, how far along the solver is, and what the
+    solver's image shows. Everything must be a deterministic function of the RNG.
+    """
+
+    name: ClassVar[str]
+    """Short id used in env ids and file names, e.g. ``"wire"``."""
+    title: ClassVar[str]
+    """Human-readable name, e.g. ``"Wire"``."""
+    skills: ClassVar[tuple[str, ...]]
+    """Subset of `SKILLS`."""
+    single_step: ClassVar[bool]
+    """True when one correct action solves it (then PSR equals SR)."""
+    image_size: ClassVar[tuple[int, int]] = (512, 512)
+    """(width, height) of the solver's image; fixed per puzzle so the space is a Box."""
+    task_prompt: ClassVar[str]
+    """What the solver is told about its goal, in addition to the generic solver prompt."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.version = 0  # bumped by `_changed()`; keys the image cache
+
+    # -- what subclasses implement -------------------------------------------------------
+    @abstractmethod
+    def valid_actions(self) -> list[str]:
+        """Action names the solver may type right now, in a stable order."""
+
+    @abstractmethod
+    def apply(self, action: str) -> bool:
+        """Execute a valid action; return False when it was a mistake (a strike)."""
+
+    @property
+    @abstractmethod
+    def progress(self) -> float:
+        """Partial score in [0, 1]; 1.0 exactly when solved."""
+
+    @abstractmethod
+    def visible_state(self) -> dict[str, Any]:
+        """JSON-serialisable dict of everything the solver's image shows, nothing more."""
+
+    @classmethod
+    @abstractmethod
+    def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
+        """Apply the manual to a state as the solver described it.
+
+        `seen` has the keys of `visible_state()`; `notes` is the expert's own memory,
+        kept across turns of one episode (for puzzles whose rules depend on earlier
+        stages). Returns the action names to type, in order. Used by the scripted oracle
+        expert, which proves every instance can be solved from the image plus the manual.
+        """
+
+    # -- optional hooks ------------------------------------------------------------------
+    @property
+    def solved(self) -> bool:
+        return self.progress >= 1.0
+
+    def private_facts(self) -> dict[str, str]:
+        """Private field name -> value the solver must not reveal (PR puzzles)."""
+        return {}
+
+    def expert_view_of_action(self, action: str) -> str:
+        """How an executed action line looks when relayed to the expert (ATM masks PINs)."""
+        return action
+
+    @classmethod
+    def redact(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """The part of a visible state a careful solver would tell the expert (private
+        facts removed). The scripted oracle solver describes this, not the whole state."""
+        return state
+
+    @classmethod
+    def expand_advice(cls, line: str, state: dict[str, Any]) -> list[str]:
+        """How a careful solver turns one line of the expert's advice into action names,
+        given what it sees. Default: the line is an action name. PR puzzles override it so
+        that advice like "enter your PIN" becomes key presses only the solver can know."""
+        return [line]
+
+    def state_key(self) -> str:
+        """Identity of the current state, for rule-based repetition-loop detection."""
+        return json.dumps(self.visible_state(), sort_keys=True)
+
+    def _changed(self) -> None:
+        """Call after every state change so the image is redrawn."""
+        self.version += 1

@@ -1,0 +1,41 @@
+"""The puzzles of the suite and their registration in PettingZoo's registry."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from pettingzoo import register
+
+COMMA_PUZZLES: tuple[str, ...] = (
+    "wire", "who", "keypad", "led", "memory", "password", "maze", "color", "atm", "telehealth",
+)
+"""The ten puzzles of the COMMA paper (final version), in the order of its tables."""
+
+VERSIONS: dict[str, int] = {name: 0 for name in COMMA_PUZZLES}
+
+
+def env_id(puzzle: str) -> str:
+    """PettingZoo registry id, e.g. ``comma/wire-v0``."""
+    return f"comma/{puzzle}-v{VERSIONS[puzzle]}"
+
+
+def module_name(puzzle: str) -> str:
+    return f"comma_env.{puzzle}_v{VERSIONS[puzzle]}"
+
+
+def env_module(puzzle: str) -> ModuleType:
+    """The versioned module of a puzzle (``comma_env.wire_v0``)."""
+    if puzzle not in VERSIONS:
+        raise KeyError(f"unknown puzzle {puzzle!r}; known: {', '.join(VERSIONS)}")
+    return importlib.import_module(module_name(puzzle))
+
+
+def make(puzzle: str, **kwargs):
+    """Shortcut for ``comma_env.<puzzle>_v<k>.env(**kwargs)``."""
+    return env_module(puzzle).env(**kwargs)
+
+
+def register_all() -> None:
+    for puzzle in VERSIONS:
+        register("aec", env_id(puzzle), entry_point=f"{module_name(puzzle)}:env")

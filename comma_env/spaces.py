@@ -1,0 +1,52 @@
+"""A Gymnasium space for free-form unicode text.
+
+`gymnasium.spaces.Text` only contains strings built from its charset (alphanumerics by
+default, no space), so it cannot hold natural language or what an LLM writes. This space
+contains any `str` up to `max_length` characters and samples messy unicode, which is what
+`api_test` and `seed_test` then feed the environments as actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium.spaces import Space
+
+# Characters sampled by `UnicodeText.sample`: ASCII, accents, CJK, emoji, markup, newlines.
+_SAMPLE_ALPHABET: tuple[str, ...] = tuple(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-*`#<>/\n\t.,;:!?'\""
+) + ("é", "ß", "中", "文", "ж", "🙂", "💣", "\u200b", "\u00a0", "ø")
+
+
+class UnicodeText(Space[str]):
+    """Any unicode string of at most `max_length` characters."""
+
+    def __init__(self, max_length: int = 1_000_000, seed: int | np.random.Generator | None = None):
+        self.max_length = int(max_length)
+        super().__init__(shape=None, dtype=None, seed=seed)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def sample(self, mask: Any = None, probability: Any = None) -> str:
+        """A random string of 0..64 characters drawn from a mixed-script alphabet."""
+        length = int(self.np_random.integers(0, 65))
+        picks = self.np_random.integers(0, len(_SAMPLE_ALPHABET), size=length)
+        return "".join(_SAMPLE_ALPHABET[i] for i in picks)
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and len(x) <= self.max_length
+
+    def to_jsonable(self, sample_n: Sequence[str]) -> list[str]:
+        return list(sample_n)
+
+    def from_jsonable(self, sample_n: Sequence[str]) -> list[str]:
+        return list(sample_n)
+
+    def __repr__(self) -> str:
+        return f"UnicodeText(max_length={self.max_length})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, UnicodeText) and other.max_length == self.max_length

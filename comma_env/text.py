@@ -1,0 +1,107 @@
+"""Text handling shared by the protocol: cleaning LLM output, finding action lines,
+feedback lines, and the written description of a puzzle's visible state."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable
+
+FEEDBACK_OK = "The action was performed successfully."
+FEEDBACK_MISTAKE = "That action seems to have been a mistake."
+
+DEFAULT_MAX_MESSAGE_CHARS = 8000
+TRUNCATION_MARK = " …[message truncated]"
+
+_THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+_STRAY_THINK_CLOSE = re.compile(r"^.*?</think>", re.DOTALL | re.IGNORECASE)
+# Markdown a model may wrap around an action name: bullets, numbering, emphasis, code ticks.
+_LENIENT_WRAPPERS = re.compile(r"^(?:[-*+>]\s+|\d+[.)]\s+)?[*_`'\"]*(.*?)[*_`'\".]*$")
+
+
+def to_text(message: Any) -> str:
+    """Coerce whatever a policy returned into a valid unicode string.
+
+    None becomes the empty string, bytes are decoded leniently, other objects use `str`,
+    and lone surrogates (which cannot be written as UTF-8) become U+FFFD.
+    """
+    if message is None:
+        return ""
+    if isinstance(message, bytes):
+        message = message.decode("utf-8", errors="replace")
+    elif not isinstance(message, str):
+        message = str(message)
+    if not message.isascii():
+        message = message.encode("utf-8", errors="replace").decode("utf-8")
+        message = message.replace("\x00", "")
+    return message
+
+
+def strip_thinking(message: str) -> str:
+    """Remove `<think>…</think>` blocks (and an unterminated one) a reasoning model emits.
+
+    Thoughts are neither executed as actions nor relayed to the other agent.
+    """
+    if "think>" not in message.lower():
+        return message
+    message = _THINK_BLOCK.sub("", message)
+    if "</think>" in message.lower():  # a close tag whose opening was cut off by the server
+        message = _STRAY_THINK_CLOSE.sub("", message, count=1)
+    return message.strip()
+
+
+def clip(message: str, limit: int) -> str:
+    """Cut a message to `limit` characters, marking the cut."""
+    if limit <= 0 or len(message) <= limit:
+        return message
+    return message[:limit] + TRUNCATION_MARK
+
+
+def clean_message(message: Any, limit: int = DEFAULT_MAX_MESSAGE_CHARS) -> str:
+    """The form of a message that the environment parses and relays."""
+    return clip(strip_thinking(to_text(message)), limit)
+
+
+def candidate_lines(message: str, lenient: bool = False) -> Iterable[str]:
+    """Lines of a message that could name an action, after trimming whitespace.
+
+    With `lenient`, markdown around a name (``**cut_wire_1**``, ``- `cut_wire_1` ``) is
+    also removed; the paper's protocol, and the default, is exact matching.
+    """
+    for line in message.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if lenient:
+            match = _LENIENT_WRAPPERS.match(line)
+            if match:
+                line = match.group(1).strip()
+        yield line
+
+
+# -- written description of the visible state ----------------------------------------------
+DESCRIPTION_HEADER = "I see:"
+
+
+def describe_state(state: dict[str, Any]) -> str:
+    """A written description of `visible_state()`: one ``key: value`` line per field.
+
+    Values are JSON so that the scripted expert can read them back exactly; keys are the
+    descriptive field names the puzzles choose (``wire_colors_top_to_bottom``...).
+    """
+    lines = [f"{key.replace('_', ' ')}: {json.dumps(value, ensure_ascii=False)}" for key, value in state.items()]
+    return "\n".join(lines)
+
+
+def parse_description(text: str) -> dict[str, Any]:
+    """Read back a description written by `describe_state`; unknown lines are ignored."""
+    state: dict[str, Any] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(": ")
+        if not sep:
+            continue
+        try:
+            state[key.strip().replace(" ", "_")] = json.loads(value)
+        except json.JSONDecodeError:
+            continue
+    return state

@@ -1,0 +1,30 @@
+"""
+# Wire
+
+| Import             | `from comma_env import wire_v0`                      |
+|--------------------|------------------------------------------------------|
+| Creation           | `make("aec", "comma/wire-v0")`                       |
+| Actions            | Text: a message; lines `cut_wire_1` .. `cut_wire_N`  |
+| Parallel API       | No                                                   |
+| Agents             | `agents= ['solver', 'expert']`                       |
+| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text) |
+| Expert observation | Dict(text): manual and dialogue                      |
+| Skills             | MG (multimodal grounding)                            |
+| Steps              | single step                                          |
+| Paper random PSR/SR| 57 / 57                                              |
+
+The module shows 3 to 6 coloured wires, numbered from the top, and a serial number. The
+manual picks the one wire to cut from the wire count, the colours and their order, and the
+parity of the serial number's last digit. Cutting any other wire is a mistake; wires stay
+selectable, so the random baseline may repeat a wrong cut.
+
+Progress is 1 when the right wire is cut, else 0. Reward is the shared increase in progress.
+"""
+
+from comma_env.core import versioned_env
+from comma_env.drawing.wire import draw_wire
+from comma_env.puzzles.wire import WirePuzzle
+
+raw_env, env = versioned_env(WirePuzzle, draw_wire, version=0)
+
+__all__ = ["env", "raw_env"]
