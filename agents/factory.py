@@ -1,0 +1,42 @@
+"""Build a `Policy` from a model config (``conf/model/<name>.yaml``).
+
+The rollout knows models only through this function, so adding a way of playing means
+adding a ``kind`` here. Heavy imports (LiteLLM) happen only for the kinds that need them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.base import Policy
+
+KINDS = ("random", "oracle", "litellm", "human")
+
+
+def _field(cfg: Any, name: str, default: Any = None) -> Any:
+    if isinstance(cfg, dict):
+        return cfg.get(name, default)
+    return getattr(cfg, name, default)
+
+
+def make_policy(cfg: Any, seed: int = 0) -> Policy:
+    """The policy that `cfg` (a `comma_env.config.ModelConfig`, or a dict with the same
+    fields) describes. `seed` seeds the policy's own randomness, not the puzzle instances."""
+    kind = str(_field(cfg, "kind", "")).lower()
+    if kind == "random":
+        from agents.random_policy import RandomPolicy
+
+        return RandomPolicy(seed=seed)
+    if kind == "oracle":
+        from agents.oracle import OraclePolicy
+
+        return OraclePolicy()
+    if kind == "litellm":
+        from agents.llm import LiteLLMPolicy
+
+        return LiteLLMPolicy(cfg, seed=seed)
+    if kind == "human":
+        from agents.human import HumanPolicy
+
+        return HumanPolicy()
+    raise ValueError(f"unknown model kind {kind!r} in model config {_field(cfg, 'name')!r}; expected one of {', '.join(KINDS)}")
