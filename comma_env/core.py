@@ -383,7 +383,9 @@ class CommaEnv(AECEnv):
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
             picture = self.draw(puzzle.visible_state())
-            array = np.asarray(picture.convert("RGB"), dtype=np.uint8)
+            if picture.mode != "RGB":
+                picture = picture.convert("RGB")
+            array = np.asarray(picture, dtype=np.uint8)
             array.flags.writeable = False
             self._image_array = array
             self._image_png = None

@@ -39,23 +39,60 @@ def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTyp
     return ImageFont.truetype(str(font_path(name)), max(size, MIN_TEXT_PX))
 
 
-def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A blank module: grey panel with a dark frame and an optional title strip."""
+@lru_cache(maxsize=16)
+def _blank_module(size: tuple[int, int], title: str | None) -> Image.Image:
     image = Image.new("RGB", size, PALETTE["panel"])
     draw = ImageDraw.Draw(image)
     width, height = size
     draw.rectangle((0, 0, width - 1, height - 1), outline=PALETTE["frame"], width=6)
     if title:
-        draw.text((16, 12), title, font=font(18, bold=True), fill=PALETTE["frame"])
-    return image, draw
+        text(draw, (16, 12), title, 18, fill=PALETTE["frame"], bold=True)
+    return image
 
 
-def centered_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], text: str,
+def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank module: grey panel with a dark frame and an optional title strip.
+
+    The frame is drawn once per (size, title) and copied, since images are redrawn on every
+    state change of every environment step.
+    """
+    image = _blank_module(tuple(size), title).copy()
+    return image, ImageDraw.Draw(image)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
+    """A rendered text mask and its offset from the anchor point.
+
+    FreeType rendering dominates drawing time; labels repeat endlessly across steps, so each
+    (text, font, anchor) is rendered once and then stamped with `ImageDraw.bitmap`.
+    """
+    face = font(size, bold, mono)
+    left, top, right, bottom = face.getbbox(string, anchor=anchor)
+    if right <= left or bottom <= top:
+        return None, 0, 0
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), string, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int,
+         fill: tuple[int, int, int] = PALETTE["ink"], bold: bool = False, mono: bool = False,
+         anchor: str = "la") -> None:
+    """Write `string` at `xy` (PIL anchor semantics, default left/ascender) from a cached mask."""
+    for index, line in enumerate(string.split("\n")):
+        mask, left, top = _text_mask(line, max(size, MIN_TEXT_PX), bold, mono, anchor)
+        if mask is not None:
+            y = xy[1] + index * round(size * 1.25)
+            draw.bitmap((round(xy[0] + left), round(y + top)), mask, fill=fill)
+
+
+def centered_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], string: str,
                   size: int, fill: tuple[int, int, int] = PALETTE["ink"], bold: bool = False,
                   mono: bool = False) -> None:
-    """Write `text` centred in `box` (x0, y0, x1, y1)."""
+    """Write one line of `string` centred in `box` (x0, y0, x1, y1)."""
     x0, y0, x1, y1 = box
-    draw.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=font(size, bold, mono), fill=fill, anchor="mm")
+    text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), string, size, fill=fill, bold=bold, mono=mono, anchor="mm")
 
 
 def button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], label: str, size: int = 22,

@@ -6,7 +6,7 @@ from typing import Any
 
 from PIL import Image
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, font
+from comma_env.drawing.common import PALETTE, canvas, centered_text, text
 
 
 def draw_wire(state: dict[str, Any]) -> Image.Image:
@@ -26,6 +26,6 @@ def draw_wire(state: dict[str, Any]) -> Image.Image:
             draw.rectangle((x0, y - 9, x1, y + 9), fill=PALETTE["ink"])
             draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
     draw.rounded_rectangle((140, 424, 372, 484), radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
-    draw.text((156, 432), "SERIAL", font=font(14, bold=True), fill=PALETTE["frame"])
+    text(draw, (156, 432), "SERIAL", 14, fill=PALETTE["frame"], bold=True)
     centered_text(draw, (150, 440, 362, 484), state["serial_number"], 26, bold=True, mono=True)
     return image
