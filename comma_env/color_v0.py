@@ -1,0 +1,36 @@
+"""
+# Color
+
+| Import             | `from comma_env import color_v0`                       |
+|--------------------|--------------------------------------------------------|
+| Creation           | `make("aec", "comma/color-v0")`                        |
+| Actions            | Text: a message; lines `press_1_1` .. `press_4_4`      |
+| Parallel API       | No                                                     |
+| Agents             | `agents= ['solver', 'expert']`                         |
+| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)   |
+| Expert observation | Dict(text): manual and dialogue                        |
+| Skills             | MR (memory recall), MSR (multi-step reasoning)         |
+| Steps              | 2 to 9 stages, one group of squares each               |
+| Paper random PSR/SR| 6 / 0                                                  |
+
+A 4x4 grid of red, blue, green, yellow and magenta squares. Stage 1 is the colour with the
+fewest squares (ties: red, blue, green, yellow, magenta); every later group (a colour, the
+topmost row or the leftmost column with coloured squares) comes from the manual's table,
+keyed by the previously pressed group, which the image does not show, and the number of
+white squares. Pressed squares turn white; the others are recoloured from the instance's
+rng after every stage, so the group the table names always exists. `press_r_c` presses
+row r, column c (1-based); all 16 stay valid, white or not. A press outside the current
+group (an earlier white square included) is a mistake and restarts the module from its
+initial colours; pressing a square of the current group again does nothing.
+
+Progress is the best fraction of white squares reached. Reward is the shared increase in
+progress.
+"""
+
+from comma_env.core import versioned_env
+from comma_env.drawing.color import draw_color
+from comma_env.puzzles.color import ColorPuzzle
+
+raw_env, env = versioned_env(ColorPuzzle, draw_color, version=0)
+
+__all__ = ["env", "raw_env"]

@@ -1,0 +1,32 @@
+"""Drawing of the Color module: a 4x4 grid of coloured squares with row and column numbers,
+so that the solver can name each square as press_r_c."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from comma_env.drawing.common import PALETTE, canvas, centered_text
+
+_ORIGIN = (92, 92)
+_CELL = 96
+_GAP = 8
+
+
+def draw_color(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas((512, 512), "COLORS")
+    x_origin, y_origin = _ORIGIN
+    for index in range(4):
+        x = x_origin + index * _CELL + (_CELL - _GAP) / 2
+        y = y_origin + index * _CELL + (_CELL - _GAP) / 2
+        centered_text(draw, (x - 20, 52, x + 20, 86), str(index + 1), 24, bold=True)
+        centered_text(draw, (44, y - 20, 84, y + 20), str(index + 1), 24, bold=True)
+    for row, colors in enumerate(state["square_colors_by_row"]):
+        for column, color in enumerate(colors):
+            x0 = x_origin + column * _CELL
+            y0 = y_origin + row * _CELL
+            box = (x0, y0, x0 + _CELL - _GAP, y0 + _CELL - _GAP)
+            draw.rounded_rectangle(box, radius=8, fill=PALETTE.get(color, PALETTE["grey"]),
+                                   outline=PALETTE["ink"], width=3)
+    return image

@@ -1,0 +1,238 @@
+"""Color: turn a 4x4 grid of coloured squares white, one group per stage (paper, Appendix A;
+the next-group table is this project's design, written out in manuals/color.md).
+
+Stage 1 is the colour with the fewest squares; every later group comes from a table keyed
+by the previously pressed group and the number of white squares. The whole correct path is
+planned at generation: after each stage the remaining squares are recoloured from the rng so
+that the group the table names is never empty and no instance needs more than
+`MAX_STAGES` stages. A wrong press is a strike and restarts the module from its initial
+colours; progress is the best fraction of white squares ever reached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from comma_env.puzzle import Puzzle
+
+SIZE = 4
+CELLS = SIZE * SIZE
+COLORS = ("red", "blue", "green", "yellow", "magenta")
+"""The square colours, in the manual's tie-break order."""
+WHITE = "white"
+ROW, COLUMN = "row", "column"
+GROUPS = (*COLORS, ROW, COLUMN)
+"""Every group the table can name (and every possible 'previous group')."""
+
+WHITE_BUCKETS: tuple[tuple[int, int], ...] = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 15))
+"""Columns of the table: inclusive ranges of the number of white squares."""
+
+NEXT_GROUP: dict[str, tuple[str, ...]] = {
+    "red": ("blue", ROW, "green", COLUMN, "magenta"),
+    "blue": (COLUMN, "yellow", "red", ROW, "green"),
+    "green": ("yellow", "magenta", COLUMN, "blue", ROW),
+    "yellow": (ROW, "red", "magenta", "green", COLUMN),
+    "magenta": ("green", COLUMN, "blue", "red", "yellow"),
+    ROW: ("magenta", "blue", "yellow", COLUMN, "red"),
+    COLUMN: ("red", "green", ROW, "yellow", "blue"),
+}
+"""The manual's table: previous group -> next group for each white-count bucket. No group
+follows itself, so every stage asks for something new."""
+
+MAX_STAGES = 9
+"""One turn to describe plus one turn per stage must fit in the paper's 10 turns."""
+
+Grid = list[str]
+"""16 colour names, row by row from the top left."""
+
+
+def bucket(white_count: int) -> int:
+    """Index of the table column holding `white_count` (1..15 white squares)."""
+    for index, (low, high) in enumerate(WHITE_BUCKETS):
+        if low <= white_count <= high:
+            return index
+    raise ValueError(f"the table covers 1 to 15 white squares, not {white_count}")
+
+
+def next_group(previous: str, white_count: int) -> str:
+    """The manual's table lookup."""
+    return NEXT_GROUP[previous][bucket(white_count)]
+
+
+def fewest_color(grid: Sequence[str]) -> str:
+    """Stage 1: the colour with the fewest squares on the grid (colours that are absent do
+    not count); ties go to the earliest colour of `COLORS`."""
+    counts = [(grid.count(color), order, color) for order, color in enumerate(COLORS) if color in grid]
+    if not counts:
+        raise ValueError("no coloured square left")
+    return min(counts)[2]
+
+
+def group_cells(grid: Sequence[str], group: str) -> list[int]:
+    """0-based cells of `group`: a colour's squares, or the non-white squares of the topmost
+    row (Row) or leftmost column (Column) that still has one."""
+    if group in COLORS:
+        return [i for i, color in enumerate(grid) if color == group]
+    lines = ([r * SIZE + c for c in range(SIZE)] for r in range(SIZE)) if group == ROW else \
+        ([r * SIZE + c for r in range(SIZE)] for c in range(SIZE))
+    for line in lines:
+        cells = [i for i in line if grid[i] != WHITE]
+        if cells:
+            return cells
+    return []
+
+
+def stage_group(grid: Sequence[str], previous: str | None) -> str:
+    """The group to press now: the fewest colour when nothing is white (stage 1, also after
+    a reset), else the table entry for the previous group and the white count."""
+    whites = sum(1 for color in grid if color == WHITE)
+    if whites == 0 or previous is None:
+        return fewest_color(grid)
+    return next_group(previous, whites)
+
+
+def action_name(cell: int) -> str:
+    """`press_r_c`, 1-based row then column."""
+    return f"press_{cell // SIZE + 1}_{cell % SIZE + 1}"
+
+
+def cell_of(action: str) -> int:
+    _, row, column = action.split("_")
+    return (int(row) - 1) * SIZE + int(column) - 1
+
+
+@dataclass(frozen=True)
+class Stage:
+    grid: tuple[str, ...]
+    """Colours shown when the stage starts."""
+    group: str
+    cells: frozenset[int]
+
+
+def _initial_grid(rng: np.random.Generator) -> Grid:
+    """Half the instances use all five colours on 2 to 4 squares each; the other half leave
+    one colour out and put the other four on 3 to 5 squares each. The first group is never
+    a single square, and absent colours occur, as the manual's stage-1 rule allows."""
+    if rng.random() < 0.5:
+        colors, low, high = list(COLORS), 2, 4
+    else:
+        missing = int(rng.integers(len(COLORS)))
+        colors, low, high = [c for i, c in enumerate(COLORS) if i != missing], 3, 5
+    while True:
+        counts = rng.integers(low, high + 1, size=len(colors))
+        if counts.sum() == CELLS:
+            break
+    grid = [color for color, count in zip(colors, counts) for _ in range(int(count))]
+    return [grid[i] for i in rng.permutation(CELLS)]
+
+
+def _recolor(rng: np.random.Generator, grid: Grid, target: str) -> Grid:
+    """New colours for the non-white squares. When the table names a colour, 2 to 4 of them
+    (all, if fewer remain) get that colour and the rest get one of the other four."""
+    remaining = [i for i, color in enumerate(grid) if color != WHITE]
+    new = list(grid)
+    if target in COLORS:
+        size = min(len(remaining), int(rng.integers(2, 5)))
+        chosen = set(int(i) for i in rng.choice(remaining, size=size, replace=False))
+        others = [c for c in COLORS if c != target]
+        for i in remaining:
+            new[i] = target if i in chosen else others[int(rng.integers(len(others)))]
+    else:
+        for i in remaining:
+            new[i] = COLORS[int(rng.integers(len(COLORS)))]
+    return new
+
+
+def plan_stages(rng: np.random.Generator) -> list[Stage]:
+    """The unique correct path, as the colours shown at the start of every stage. Plans
+    longer than `MAX_STAGES` are drawn again (deterministically, from the same rng)."""
+    while True:
+        grid = _initial_grid(rng)
+        stages: list[Stage] = []
+        previous: str | None = None
+        while True:
+            group = stage_group(grid, previous)
+            cells = group_cells(grid, group)
+            stages.append(Stage(tuple(grid), group, frozenset(cells)))
+            after = [WHITE if i in cells else color for i, color in enumerate(grid)]
+            whites = after.count(WHITE)
+            if whites == CELLS:
+                break
+            previous = group
+            grid = _recolor(rng, after, next_group(group, whites))
+        if len(stages) <= MAX_STAGES:
+            return stages
+
+
+class ColorPuzzle(Puzzle):
+    name = "color"
+    title = "Color"
+    skills = ("MR", "MSR")
+    single_step = False
+    image_size = (512, 512)
+    task_prompt = (
+        "Turn every square of the 4x4 grid white by pressing the right group of squares at "
+        "each stage; a pressed square turns white. Rows are numbered 1-4 from the top and "
+        "columns 1-4 from the left: type press_r_c to press the square in row r, column c. "
+        "The other squares may change colour between stages."
+    )
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        self.stages = plan_stages(rng)
+        self.stage = 0
+        self.pressed: set[int] = set()
+        self.best_whites = 0
+        self._actions = [action_name(i) for i in range(CELLS)]
+
+    # -- state -------------------------------------------------------------------------------
+    def grid(self) -> Grid:
+        """Colours shown right now."""
+        shown = list(self.stages[self.stage].grid)
+        for i in self.pressed:
+            shown[i] = WHITE
+        return shown
+
+    def valid_actions(self) -> list[str]:
+        return self._actions  # white squares are still buttons
+
+    def apply(self, action: str) -> bool:
+        cell = cell_of(action)
+        stage = self.stages[self.stage]
+        if cell not in stage.cells:
+            # a coloured square outside the group, or a square whitened in an earlier stage
+            if self.stage or self.pressed:
+                self.stage, self.pressed = 0, set()
+                self._changed()
+            return False
+        if cell in self.pressed:
+            return True  # pressing an already-white square of the current group does nothing
+        self.pressed.add(cell)
+        whites = stage.grid.count(WHITE) + len(self.pressed)
+        self.best_whites = max(self.best_whites, whites)
+        if self.pressed == stage.cells and whites < CELLS:
+            self.stage += 1
+            self.pressed = set()
+        self._changed()
+        return True
+
+    @property
+    def progress(self) -> float:
+        return self.best_whites / CELLS
+
+    def visible_state(self) -> dict[str, Any]:
+        grid = self.grid()
+        return {"square_colors_by_row": [grid[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]}
+
+    @classmethod
+    def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
+        rows = seen.get("square_colors_by_row") or []
+        grid = [str(color).lower() for row in rows for color in row]
+        if len(grid) != CELLS or all(color == WHITE for color in grid):
+            return []
+        group = stage_group(grid, notes.get("previous_group"))
+        notes["previous_group"] = group
+        return [action_name(i) for i in group_cells(grid, group)]
