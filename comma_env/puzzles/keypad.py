@@ -1,0 +1,136 @@
+"""Keypad: four symbol buttons in a 2x2 grid, pressed in the order their symbols take in the
+one manual column that holds all four (paper, Appendix A; the columns are this project's).
+
+The columns are designed so that any two share at most two symbols: every 4-symbol subset
+of a column then lies in that column only, so each generated instance has exactly one
+matching column. A wrong press is a strike and clears the lit buttons; all four buttons
+stay pressable, so pressing a lit one again is out of order and also a strike (this is
+what reproduces the paper's random baseline, 18 / 1).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from comma_env.puzzle import Puzzle
+
+POSITIONS = ("top_left", "top_right", "bottom_left", "bottom_right")
+"""Grid positions in reading order; actions are ``press_<position>``."""
+
+SYMBOL_NAMES: dict[str, str] = {
+    "Ω": "omega",
+    "Ψ": "psi",
+    "λ": "lambda",
+    "Ж": "zhe",
+    "Я": "backwards R",
+    "¶": "pilcrow",
+    "©": "copyright sign",
+    "★": "filled star",
+    "☆": "hollow star",
+    "¿": "upside-down question mark",
+    "♣": "club",
+    "♠": "spade",
+    "☺": "smiley face",
+    "☂": "umbrella",
+    "♪": "musical note",
+    "∞": "infinity",
+    "§": "section sign",
+    "†": "dagger",
+    "€": "euro sign",
+    "¥": "yen sign",
+    "⌘": "command key",
+    "Δ": "delta",
+    "☯": "yin-yang",
+    "✈": "airplane",
+}
+"""Every symbol with the plain name the manual gives it (the expert reads text)."""
+
+COLUMNS: tuple[tuple[str, ...], ...] = (
+    ("†", "Ж", "Я", "Ψ", "☆", "∞", "Δ"),
+    ("☺", "©", "♠", "✈", "λ", "Δ", "☯"),
+    ("♠", "♪", "†", "♣", "¥", "⌘", "¿"),
+    ("Ω", "Ж", "Я", "¿", "☯", "★", "§"),
+    ("☂", "Ω", "¶", "⌘", "∞", "§", "☺"),
+    ("☆", "☂", "♣", "¶", "★", "€", "✈"),
+)
+"""The manual's columns, each listed top to bottom (must match manuals/keypad.md)."""
+
+
+def action_name(position: str) -> str:
+    return f"press_{position}"
+
+
+def matching_columns(symbols: Mapping[str, str]) -> list[int]:
+    """0-based indices of the columns holding every symbol on the keypad."""
+    wanted = set(symbols.values())
+    return [index for index, column in enumerate(COLUMNS) if wanted <= set(column)]
+
+
+def press_order(symbols: Mapping[str, str]) -> list[str]:
+    """The manual's rule: positions ordered by where their symbols sit in the one column."""
+    columns = matching_columns(symbols)
+    if len(columns) != 1:
+        raise ValueError(f"expected exactly one matching column, found {len(columns)}")
+    column = COLUMNS[columns[0]]
+    return sorted(symbols, key=lambda position: column.index(symbols[position]))
+
+
+class KeypadPuzzle(Puzzle):
+    name = "keypad"
+    title = "Keypad"
+    skills = ("MG", "MSR")
+    single_step = False
+    image_size = (512, 512)
+    task_prompt = (
+        "The keypad has four buttons in a 2x2 grid, each marked with a symbol. Press all four "
+        "in the correct order. A correctly pressed button lights up; a wrong press is a "
+        "mistake and turns every light off, so the sequence starts again from the first "
+        "button. Buttons are named by position: top left, top right, bottom left, bottom right."
+    )
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        column = COLUMNS[int(rng.integers(len(COLUMNS)))]
+        rows = rng.choice(len(column), size=len(POSITIONS), replace=False)
+        self.symbols = {position: column[int(row)] for position, row in zip(POSITIONS, rows)}
+        self.order = press_order(self.symbols)
+        self.lit: list[str] = []
+        self.best = 0  # longest correct prefix ever reached: the partial score
+
+    def valid_actions(self) -> list[str]:
+        return [action_name(position) for position in POSITIONS]
+
+    def apply(self, action: str) -> bool:
+        position = action.removeprefix("press_")
+        if len(self.lit) < len(self.order) and position == self.order[len(self.lit)]:
+            self.lit.append(position)
+            self.best = max(self.best, len(self.lit))
+            self._changed()
+            return True
+        if self.lit:
+            self.lit = []
+            self._changed()
+        return False
+
+    @property
+    def progress(self) -> float:
+        return self.best / len(POSITIONS)
+
+    @property
+    def solved(self) -> bool:
+        return len(self.lit) == len(POSITIONS)
+
+    def visible_state(self) -> dict[str, Any]:
+        return {
+            "button_symbols": dict(self.symbols),
+            "lit_buttons_in_press_order": list(self.lit),
+        }
+
+    @classmethod
+    def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
+        order = press_order(seen["button_symbols"])
+        lit = list(seen.get("lit_buttons_in_press_order", []))
+        remaining = order[len(lit):] if order[:len(lit)] == lit else order
+        return [action_name(position) for position in remaining]
