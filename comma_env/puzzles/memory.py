@@ -1,0 +1,143 @@
+"""Memory: five stages; at each, the display (1-4) picks a button by position or by label,
+often by the position or label pressed in an earlier stage (paper, Appendix A). A wrong
+press is a strike and sends the module back to stage 1 with a fresh display and labels,
+so the expert must remember what was pressed at every stage of the current run."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NamedTuple, Sequence
+
+import numpy as np
+
+from comma_env.puzzle import Puzzle
+
+STAGES = 5
+BUTTONS = 4
+
+Kind = Literal["position", "label", "position_of_stage", "label_of_stage"]
+
+
+class Rule(NamedTuple):
+    """One manual entry: press the button at `position` k, the one `label`led k, or the one
+    at the same position / with the same label as the button pressed in stage k."""
+
+    kind: Kind
+    value: int
+
+
+class Pressed(NamedTuple):
+    position: int
+    label: int
+
+
+RULES: dict[int, dict[int, Rule]] = {
+    1: {1: Rule("position", 2), 2: Rule("position", 2), 3: Rule("position", 3), 4: Rule("position", 4)},
+    2: {1: Rule("label", 4), 2: Rule("position_of_stage", 1), 3: Rule("position", 1), 4: Rule("position_of_stage", 1)},
+    3: {1: Rule("label_of_stage", 2), 2: Rule("label_of_stage", 1), 3: Rule("position", 3), 4: Rule("label", 4)},
+    4: {1: Rule("position_of_stage", 1), 2: Rule("position", 1), 3: Rule("position_of_stage", 2), 4: Rule("position_of_stage", 2)},
+    5: {1: Rule("label_of_stage", 1), 2: Rule("label_of_stage", 2), 3: Rule("label_of_stage", 4), 4: Rule("label_of_stage", 3)},
+}
+"""Stage -> display -> rule. Earlier-stage references always point at a completed stage."""
+
+
+def position_to_press(stage: int, display: int, labels: Sequence[int], history: Sequence[Pressed]) -> int:
+    """The manual's rule: 1-based position (from the left) to press.
+
+    `labels` are the four labels left to right; `history[k - 1]` is what was pressed in
+    stage k of the current run (only stages before `stage` are needed).
+    """
+    rule = RULES[stage][display]
+    labels = [int(label) for label in labels]
+    if rule.kind == "position":
+        return rule.value
+    if rule.kind == "label":
+        return labels.index(rule.value) + 1
+    earlier = history[rule.value - 1]
+    if rule.kind == "position_of_stage":
+        return int(earlier.position)
+    return labels.index(int(earlier.label)) + 1
+
+
+def action_name(position: int) -> str:
+    return f"press_position_{position}"
+
+
+class MemoryPuzzle(Puzzle):
+    name = "memory"
+    title = "Memory"
+    skills = ("MR", "MSR")
+    single_step = False
+    image_size = (512, 512)
+    task_prompt = (
+        "Disarm the memory module by completing its five stages. Each stage shows a number on "
+        "the display and four labelled buttons; positions are counted from the left, 1 to 4. "
+        "The current stage is shown on the module. A wrong press sends it back to stage 1."
+    )
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        super().__init__(rng)
+        self.stage = 1
+        self.history: list[Pressed] = []
+        self.best_completed = 0
+        self._draw_stage()
+        self._actions = [action_name(i + 1) for i in range(BUTTONS)]
+
+    def _draw_stage(self) -> None:
+        """A fresh display and label order, for a new stage or after a reset."""
+        self.display = int(self.rng.integers(1, BUTTONS + 1))
+        self.labels = [int(x) + 1 for x in self.rng.permutation(BUTTONS)]
+
+    @property
+    def answer(self) -> int:
+        return position_to_press(self.stage, self.display, self.labels, self.history)
+
+    def valid_actions(self) -> list[str]:
+        return self._actions
+
+    def apply(self, action: str) -> bool:
+        if self.solved:
+            return True
+        position = int(action.rsplit("_", 1)[1])
+        ok = position == self.answer
+        if ok:
+            self.history.append(Pressed(position, self.labels[position - 1]))
+            self.best_completed = max(self.best_completed, len(self.history))
+            if len(self.history) < STAGES:
+                self.stage += 1
+                self._draw_stage()
+        else:
+            self.stage = 1
+            self.history = []
+            self._draw_stage()
+        self._changed()
+        return ok
+
+    @property
+    def stages_completed(self) -> int:
+        return len(self.history)
+
+    @property
+    def progress(self) -> float:
+        return self.best_completed / STAGES
+
+    def visible_state(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage,
+            "stages_completed": self.stages_completed,
+            "display_number": self.display,
+            "button_labels_left_to_right": list(self.labels),
+        }
+
+    @classmethod
+    def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
+        """Apply the stage's rule; remember what was advised for later stages. A described
+        stage 1 means a new run, so older records are dropped."""
+        stage = int(seen["stage"])
+        labels = [int(x) for x in seen["button_labels_left_to_right"]]
+        if stage == 1:
+            notes["pressed"] = []
+        pressed: list[Pressed] = [Pressed(*p) for p in notes.get("pressed", [])][: stage - 1]
+        position = position_to_press(stage, int(seen["display_number"]), labels, pressed)
+        pressed.append(Pressed(position, labels[position - 1]))
+        notes["pressed"] = [list(p) for p in pressed]
+        return [action_name(position)]
