@@ -3,9 +3,10 @@ so that the solver can name each square as press_r_c."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
 
@@ -14,7 +15,9 @@ _CELL = 96
 _GAP = 8
 
 
-def draw_color(state: dict[str, Any]) -> Image.Image:
+@lru_cache(maxsize=1)
+def _board() -> Image.Image:
+    """Frame, title and the row/column numbers: the same in every state, drawn once."""
     image, draw = canvas((512, 512), "COLORS")
     x_origin, y_origin = _ORIGIN
     for index in range(4):
@@ -22,11 +25,17 @@ def draw_color(state: dict[str, Any]) -> Image.Image:
         y = y_origin + index * _CELL + (_CELL - _GAP) / 2
         centered_text(draw, (x - 20, 52, x + 20, 86), str(index + 1), 24, bold=True)
         centered_text(draw, (44, y - 20, 84, y + 20), str(index + 1), 24, bold=True)
+    return image
+
+
+def draw_color(state: dict[str, Any]) -> Image.Image:
+    image = _board().copy()
+    draw = ImageDraw.Draw(image)
+    x_origin, y_origin = _ORIGIN
     for row, colors in enumerate(state["square_colors_by_row"]):
         for column, color in enumerate(colors):
             x0 = x_origin + column * _CELL
             y0 = y_origin + row * _CELL
             box = (x0, y0, x0 + _CELL - _GAP, y0 + _CELL - _GAP)
-            draw.rounded_rectangle(box, radius=8, fill=PALETTE.get(color, PALETTE["grey"]),
-                                   outline=PALETTE["ink"], width=3)
+            draw.rectangle(box, fill=PALETTE.get(color, PALETTE["grey"]), outline=PALETTE["ink"], width=3)
     return image
