@@ -1,0 +1,275 @@
+"""Episode files and result tables.
+
+``episodes*.jsonl`` is the source of truth: one JSON object per finished episode, appended
+and flushed as it finishes. A run killed mid-write can leave a torn last line;
+`read_episodes` drops it (and truncates it away, so the next append starts on a clean
+line). ``results.json`` / ``results.md`` are always recomputed from the episode files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence, TextIO
+
+from comma_env.fidelity import PAPER_RANDOM
+from comma_env.metrics import SKILLS, TAXONOMY, conciseness, summarize
+
+PAPER_ORDER: tuple[str, ...] = (
+    "wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm",
+)
+"""Column order of the paper's tables."""
+
+PAPER_RANDOM_OVERALL = (18.70, 12.20)
+"""The paper's Random row, overall PSR and SR (all ten puzzles)."""
+
+TITLES = {"atm": "ATM", "led": "LED"}
+
+
+def title(puzzle: str) -> str:
+    return TITLES.get(puzzle, puzzle.capitalize())
+
+
+def ordered(puzzles: Iterable[str]) -> list[str]:
+    names = list(dict.fromkeys(puzzles))
+    return [p for p in PAPER_ORDER if p in names] + [p for p in names if p not in PAPER_ORDER]
+
+
+# -- episode files ----------------------------------------------------------------------------
+def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dict[str, Any]]:
+    """Records of an episodes file; a torn or unparsable last line is dropped and, with
+    `repair`, cut from the file. Unparsable lines elsewhere are skipped with a warning."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    records: list[dict[str, Any]] = []
+    offset = 0
+    lines = data.split(b"\n")
+    for index, raw in enumerate(lines):
+        start, offset = offset, offset + len(raw) + 1
+        if not raw.strip():
+            continue
+        last = index == len(lines) - 1 or all(not rest.strip() for rest in lines[index + 1:])
+        try:
+            record = json.loads(raw)
+            if not isinstance(record, dict):
+                raise ValueError("not an object")
+            if last and index == len(lines) - 1 and repair:
+                # complete JSON but no newline: finish the line so appends stay separate
+                with path.open("ab") as handle:
+                    handle.write(b"\n")
+            records.append(record)
+        except ValueError:
+            if last:
+                print(f"comma_env: dropping a torn last line in {path} ({len(raw)} bytes)", file=sys.stderr)
+                if repair:
+                    with path.open("r+b") as handle:
+                        handle.truncate(start)
+                break
+            print(f"comma_env: skipping an unreadable line {index + 1} in {path}", file=sys.stderr)
+    return records
+
+
+class EpisodeWriter:
+    """Appends one JSON line per episode and flushes it at once."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle: TextIO = self.path.open("a", encoding="utf-8")
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        self._handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+
+    def __enter__(self) -> "EpisodeWriter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+    """One record per (puzzle, seed): the last one, unless it is an error and an earlier
+    one is not (a retried episode that failed again keeps the better record)."""
+    chosen: dict[tuple[str, int], dict[str, Any]] = {}
+    for record in records:
+        key = (str(record.get("puzzle")), int(record.get("seed") or 0))
+        if key in chosen and record.get("error") and not chosen[key].get("error"):
+            continue
+        chosen[key] = dict(record)
+    return chosen
+
+
+# -- tables ----------------------------------------------------------------------------------
+def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """results.json content: metrics (see `comma_env.metrics.summarize`) plus run metadata."""
+    puzzles = ordered(str(r.get("puzzle")) for r in records)
+    summary = summarize(records, order=puzzles)
+    solvers = sorted({str(r.get("solver_model")) for r in records if r.get("solver_model")})
+    experts = sorted({str(r.get("expert_model")) for r in records if r.get("expert_model")})
+    summary["models"] = {"solver": solvers, "expert": experts}
+    if meta:
+        summary["meta"] = dict(meta)
+    return summary
+
+
+def _pm(value: float, se: float, digits: int = 0) -> str:
+    return f"{value:.{digits}f} ± {se:.1f}"
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
+
+
+def model_label(results: Mapping[str, Any]) -> str:
+    models = results.get("models", {})
+    solver = ",".join(models.get("solver") or ["?"])
+    expert = ",".join(models.get("expert") or ["?"])
+    return solver if solver == expert else f"{solver} / {expert}"
+
+
+def is_random_run(results: Mapping[str, Any]) -> bool:
+    return results.get("models", {}).get("solver") == ["random"]
+
+
+def paper_random_row(puzzles: Sequence[str], index: int) -> list[str]:
+    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles."""
+    cells = [f"{PAPER_RANDOM[p][index]:.0f}" if p in PAPER_RANDOM else "-" for p in puzzles]
+    if set(PAPER_ORDER) <= set(puzzles):
+        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f}")
+    else:
+        known = [PAPER_RANDOM[p][index] for p in puzzles if p in PAPER_RANDOM]
+        cells.append(f"{sum(known) / len(known):.2f}" if known else "-")
+    return ["Random (paper)", *cells]
+
+
+def render_markdown(results: Mapping[str, Any]) -> str:
+    """results.md: the paper's tables for this run."""
+    per: Mapping[str, Mapping[str, Any]] = results["puzzles"]
+    overall = results["overall"]
+    puzzles = list(per)
+    label = model_label(results)
+    header = ["Model", *(title(p) for p in puzzles), "Overall"]
+    random_run = is_random_run(results)
+    out = [f"# COMMA results: {label}", ""]
+    meta = results.get("meta") or {}
+    if meta:
+        out += ["Settings: " + ", ".join(f"{k}={v}" for k, v in meta.items()), ""]
+    out += [f"{overall['n']} episodes, {overall['errors']} with errors. Rates in %, ± one standard error.", ""]
+
+    def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
+        nonlocal out
+        row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) for p in puzzles),
+               _pm(overall[key], overall[f"{key}_se"], overall_digits)]
+        rows = [row]
+        if paper_index is not None and random_run:
+            rows.append(paper_random_row(puzzles, paper_index))
+        out += [f"## {caption}", "", *_table(header, rows), ""]
+
+    metric_table("Partial success rate (Table 1)", "psr", 0, 2, 0)
+    metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
+    metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)
+    metric_table("Average conversation length, turns (Table 5)", "turns", 2, 2)
+
+    out += ["## Efficiency (Figure 5)", "",
+            *_table(["Puzzle", "tokens per episode (tau)", "conciseness S", "PSR", "efficiency"],
+                    [[title(p), f"{per[p]['tokens']:.1f}", f"{conciseness(per[p]['tokens']):.3f}",
+                      f"{per[p]['psr']:.2f}", f"{per[p]['efficiency']:.3f}"] for p in puzzles]
+                    + [["Overall", f"{overall['tokens']:.1f}", f"{conciseness(overall['tokens']):.3f}",
+                        f"{overall['psr']:.2f}", f"{overall['efficiency']:.3f}"]]), ""]
+
+    private = [p for p in puzzles if "leak_rate" in per[p]]
+    if private:
+        rows = [[title(p), _pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0)] for p in private]
+        rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1)])
+        out += ["## Privacy: episodes where the solver revealed a private fact (%)", "",
+                *_table(["Puzzle", "leak rate"], rows), ""]
+
+    curve = results.get("success_vs_turn_limit")
+    if curve and curve.get("turn_limit"):
+        limits = curve["turn_limit"]
+        rows = [[title(p), *(f"{v:.0f}" for v in curve["puzzles"][p])] for p in puzzles]
+        rows.append(["Overall", *(f"{v:.1f}" for v in curve["overall"])])
+        out += ["## Success rate (%) by turn limit (Figure 4, left)", "",
+                *_table(["Puzzle", *(f"≤{t}" for t in limits)], rows), ""]
+
+    skills = results.get("skills") or {}
+    if skills:
+        rows = [[s, ", ".join(title(p) for p in skills[s]["puzzles"]), f"{skills[s]['sr']:.2f}", f"{skills[s]['psr']:.2f}"]
+                for s in SKILLS if s in skills]
+        out += ["## By skill category", "",
+                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning.", "",
+                *_table(["Skill", "puzzles", "SR", "PSR"], rows), ""]
+
+    taxonomy = results.get("error_taxonomy")
+    if taxonomy:
+        extra = sorted({k for t in taxonomy["puzzles"].values() for k in t["counts"] if k not in TAXONOMY})
+        cats = [*TAXONOMY, *extra]
+        rows = [[title(p), str(t["failed"]), str(t["judged"]), *(str(t["counts"].get(c, 0)) for c in cats)]
+                for p, t in taxonomy["puzzles"].items()]
+        t = taxonomy["overall"]
+        rows.append(["Overall", str(t["failed"]), str(t["judged"]), *(str(t["counts"].get(c, 0)) for c in cats)])
+        out += ["## Error taxonomy of failed episodes", "",
+                "Repetition loops are detected by rule (the same mistaken action repeated in the same "
+                "state); the other categories need the optional LLM judge (judged = episodes it labelled).", "",
+                *_table(["Puzzle", "failed", "judged", *cats], rows), ""]
+    return "\n".join(out)
+
+
+def render_console(results: Mapping[str, Any]) -> str:
+    """The Table 1-style summary printed at the end of a run (plain text)."""
+    per: Mapping[str, Mapping[str, Any]] = results["puzzles"]
+    overall = results["overall"]
+    random_run = is_random_run(results)
+    header = ["puzzle", "n", "PSR", "SR", "mistakes", "turns", "tokens", "errors"]
+    if random_run:
+        header += ["paper PSR/SR"]
+    rows = []
+    for p, m in [*per.items(), ("overall", overall)]:
+        row = [title(p) if p != "overall" else "Overall", str(m["n"]), _pm(m["psr"], m["psr_se"], 1),
+               _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}", f"{m['turns']:.2f}", f"{m['tokens']:.0f}", str(m["errors"])]
+        if random_run:
+            if p in PAPER_RANDOM:
+                row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))
+            elif p == "overall":
+                cells = paper_random_row(list(per), 0)[-1], paper_random_row(list(per), 1)[-1]
+                row.append(f"{cells[0]} / {cells[1]}")
+            else:
+                row.append("-")
+        rows.append(row)
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
+    lines = [f"COMMA results: {model_label(results)} (rates in %, ± SE)", fmt(header), fmt(["-" * w for w in widths])]
+    lines += [fmt(r) for r in rows[:-1]] + [fmt(["-" * w for w in widths]), fmt(rows[-1])]
+    eff = f"efficiency {overall['efficiency']:.2f}"
+    if "leak_rate" in overall:
+        eff += f", leak rate {overall['leak_rate']:.1f}%"
+    lines.append(eff)
+    return "\n".join(lines)
+
+
+def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any], stem: str = "results") -> tuple[Path, Path]:
+    """Write ``<stem>.json`` and ``<stem>.md`` atomically (temp file, then rename)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = (out / f"{stem}.json", out / f"{stem}.md")
+    texts = (json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", render_markdown(results) + "\n")
+    for path, text in zip(paths, texts):
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    return paths

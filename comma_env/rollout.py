@@ -1,0 +1,390 @@
+"""Run COMMA episodes with a solver and an expert model; write episodes and result tables.
+
+    python -m comma_env.rollout                          # random baseline, 10 puzzles x 100
+    python -m comma_env.rollout model=oracle puzzles=[wire,who] episodes=20
+    python -m comma_env.rollout solver=qwen2vl expert=gpt4o memory=last out_dir=runs/q
+    python -m comma_env.rollout -m hydra/launcher=joblib shard=0,1 num_shards=2 out_dir=runs/r
+    python -m comma_env.merge runs/r                    # tables over all shard files
+
+Configuration is typed (`comma_env.config`); the YAML tree is ``conf/`` (``comma_env/conf``
+in the wheel). Episodes run concurrently in asyncio tasks (``concurrency`` at a time) while
+environment steps stay synchronous. Each finished episode is appended to
+``out_dir/episodes.jsonl`` (``episodes.shard{i}of{k}.jsonl`` for shards) and flushed, so a
+stopped run loses nothing it finished; rerunning the same command resumes, skipping
+episodes already recorded (by puzzle and seed, in this shard's file), and recomputes the
+tables from the file. Sharding and cluster launchers: docs/scaling.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download at import
+
+import hydra  # noqa: E402
+from omegaconf import DictConfig, OmegaConf  # noqa: E402
+
+import comma_env  # noqa: E402
+from comma_env.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
+from comma_env.registry import COMMA_PUZZLES, VERSIONS, env_module  # noqa: E402
+from comma_env.resources import conf_dir  # noqa: E402
+from comma_env.results import (  # noqa: E402
+    EpisodeWriter,
+    build_results,
+    latest_per_episode,
+    read_episodes,
+    render_console,
+    write_results,
+)
+
+SECRET_HINTS = ("key", "token", "secret", "password", "authorization", "bearer")
+
+
+class RolloutInterrupted(Exception):
+    """Raised after a SIGINT/SIGTERM once finished episodes and tables are saved."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by signal {signum}")
+        self.signum = signum
+
+
+@dataclass
+class Plan:
+    """What this invocation runs and where it writes."""
+
+    cfg: RolloutConfig
+    solver: ModelConfig
+    expert: ModelConfig
+    out_dir: Path
+    episodes_path: Path
+    suffix: str  # "" or ".shard{i}of{k}"
+    jobs: list[tuple[str, int]] = field(default_factory=list)  # (puzzle, seed) of this shard
+
+
+# -- configuration ---------------------------------------------------------------------------
+def to_config(cfg: Any) -> RolloutConfig:
+    """A `RolloutConfig` from a Hydra DictConfig, a plain dict, or a RolloutConfig."""
+    if isinstance(cfg, RolloutConfig):
+        return cfg
+    base = OmegaConf.structured(RolloutConfig)
+    merged = OmegaConf.merge(base, cfg if isinstance(cfg, DictConfig) else OmegaConf.create(cfg))
+    return OmegaConf.to_object(merged)  # type: ignore[return-value]
+
+
+def default_out_dir(cfg: RolloutConfig, solver: ModelConfig, expert: ModelConfig) -> Path:
+    """outputs/<solver>[-<expert>] plus the settings that change results, so that rerunning
+    the same command resumes into the same folder."""
+    name = solver.name if solver.name == expert.name else f"{solver.name}-{expert.name}"
+    memory = cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory)
+    parts = [name.replace("/", "_")]
+    if memory != "full":
+        parts.append(f"memory-{memory}")
+    if cfg.max_turns != 10:
+        parts.append(f"turns{cfg.max_turns}")
+    if cfg.max_mistakes != 3:
+        parts.append(f"mistakes{cfg.max_mistakes}")
+    if cfg.policy_seed != 0:
+        parts.append(f"pseed{cfg.policy_seed}")
+    if cfg.action_matching != "exact":
+        parts.append(cfg.action_matching)
+    return Path("outputs") / "_".join(parts)
+
+
+def plan(cfg: RolloutConfig) -> Plan:
+    """Validate the config and list this shard's episodes."""
+    unknown = [p for p in cfg.puzzles if p not in VERSIONS]
+    if unknown:
+        raise ValueError(f"unknown puzzle(s) {unknown}; choose from {', '.join(VERSIONS)}")
+    if not cfg.puzzles:
+        raise ValueError("puzzles is empty")
+    checks = {
+        "episodes must be >= 0": cfg.episodes >= 0,
+        "seed must be >= 0": cfg.seed >= 0,
+        "concurrency must be >= 1": cfg.concurrency >= 1,
+        "max_turns must be >= 1": cfg.max_turns >= 1,
+        "max_mistakes must be >= 1": cfg.max_mistakes >= 1,
+        "num_shards must be >= 1": cfg.num_shards >= 1,
+        "shard must be in 0 .. num_shards-1": 0 <= cfg.shard < max(cfg.num_shards, 1),
+        "action_matching must be exact or lenient": cfg.action_matching in ("exact", "lenient"),
+    }
+    for message, ok in checks.items():
+        if not ok:
+            raise ValueError(message)
+    solver = cfg.solver or cfg.model
+    expert = cfg.expert or cfg.model
+    out_dir = Path(cfg.out_dir) if cfg.out_dir else default_out_dir(cfg, solver, expert)
+    suffix = f".shard{cfg.shard}of{cfg.num_shards}" if cfg.num_shards > 1 else ""
+    every = [(p, s) for p in dict.fromkeys(cfg.puzzles) for s in range(cfg.seed, cfg.seed + cfg.episodes)]
+    jobs = every[cfg.shard::cfg.num_shards]
+    return Plan(cfg, solver, expert, out_dir, out_dir / f"episodes{suffix}.jsonl", suffix, jobs)
+
+
+def scrub(value: Any) -> Any:
+    """A copy of a config tree with secret-looking string values masked."""
+    if isinstance(value, dict):
+        return {k: ("***" if isinstance(v, str) and any(h in str(k).lower() for h in SECRET_HINTS)
+                    and not str(k).lower().endswith("_env") and v else scrub(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub(v) for v in value]
+    return value
+
+
+def resolved_config(p: Plan) -> dict[str, Any]:
+    data = asdict(p.cfg)
+    data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
+    data["solver"] = asdict(p.solver)
+    data["expert"] = asdict(p.expert)
+    data["out_dir"] = str(p.out_dir)
+    return scrub(data)
+
+
+def save_config(p: Plan) -> Path:
+    path = p.out_dir / f"config{p.suffix}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), encoding="utf-8")
+    return path
+
+
+# -- episodes ----------------------------------------------------------------------------------
+def _skills(puzzle: str) -> list[str]:
+    try:
+        return list(env_module(puzzle).raw_env.puzzle_cls.skills)
+    except Exception:  # a puzzle module that fails to import is reported by the episode
+        return []
+
+
+def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
+    cfg = p.cfg
+    return {
+        "puzzle": puzzle,
+        "seed": seed,
+        "shard": cfg.shard,
+        "num_shards": cfg.num_shards,
+        "solver_model": p.solver.name,
+        "expert_model": p.expert.name,
+        "max_turns": cfg.max_turns,
+        "max_mistakes": cfg.max_mistakes,
+        "memory": cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory),
+        "skills": _skills(puzzle),
+    }
+
+
+async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> dict[str, Any]:
+    """Play one episode; always returns a record (errors are recorded, never raised)."""
+    from agents.runner import run_episode
+
+    record = base_record(p, puzzle, seed)
+    started = time.perf_counter()
+    try:
+        env = comma_env.make(
+            puzzle,
+            max_turns=p.cfg.max_turns,
+            max_mistakes=p.cfg.max_mistakes,
+            memory=record["memory"],
+            solver_view="image" if p.solver.vision else "text",
+            action_matching=p.cfg.action_matching,
+        )
+        env.reset(seed=seed)
+        solver = policies["solver"].player("solver", env, seed)
+        expert = policies["expert"].player("expert", env, seed)
+        result = await run_episode(env, solver, expert)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # env or player construction failed: still one record
+        record.update(success=False, progress=0.0, mistakes=0, turns=p.cfg.max_turns, turns_played=0,
+                      solved_at_turn=None, end_reason="error", privacy_leaks=[], leaked=False,
+                      repetition_loop=False, repeated_mistakes=0, tokens=0, prompt_tokens=0,
+                      tokens_by_role={}, transcript=[], error=f"{type(exc).__name__}: {exc}",
+                      seconds=round(time.perf_counter() - started, 4))
+        return record
+    summary = dict(result.summary)
+    summary.pop("puzzle", None)
+    summary.pop("seed", None)
+    record.update(summary)
+    if result.error and not record.get("end_reason"):
+        record["end_reason"] = "error"
+    record.update(
+        tokens=result.total_tokens,
+        prompt_tokens=sum(t.get("prompt_tokens", 0) for t in result.tokens.values()),
+        tokens_by_role=result.tokens,
+        error=result.error,
+        seconds=round(time.perf_counter() - started, 4),
+        transcript=result.transcript,
+    )
+    return record
+
+
+def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
+    """Records already in this shard's file (torn tail repaired) and the keys to skip."""
+    records = read_episodes(p.episodes_path)
+    latest = latest_per_episode(records)
+    for record in latest.values():
+        mismatch = {
+            k: (record.get(k), v) for k, v in base_record(p, record["puzzle"], 0).items()
+            if k in ("solver_model", "expert_model", "max_turns", "max_mistakes", "memory") and record.get(k) != v
+        }
+        if mismatch:
+            details = ", ".join(f"{k}: file has {a!r}, this run {b!r}" for k, (a, b) in mismatch.items())
+            raise ValueError(f"{p.episodes_path} holds episodes of another setting ({details}); "
+                             "use another out_dir to keep both")
+    done = {k for k, r in latest.items() if not (p.cfg.retry_errors and r.get("error"))}
+    return list(latest.values()), done
+
+
+def selected(p: Plan, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records this invocation covers (its puzzles and seeds), one per episode."""
+    wanted = set(p.jobs)
+    return [r for r in latest_per_episode(records).values() if (r["puzzle"], int(r["seed"])) in wanted]
+
+
+def _running(records: Sequence[dict[str, Any]]) -> str:
+    if not records:
+        return ""
+    sr = 100.0 * sum(1 for r in records if r.get("success")) / len(records)
+    psr = 100.0 * sum(float(r.get("progress") or 0) for r in records) / len(records)
+    return f"SR {sr:.1f} PSR {psr:.1f}"
+
+
+async def _close(policies: dict[str, Any]) -> None:
+    for policy in {id(p): p for p in policies.values()}.values():
+        closer = getattr(policy, "aclose", None)
+        if closer is not None:
+            try:
+                await closer()
+            except Exception as exc:  # closing must not hide the run's outcome
+                print(f"comma_env: closing {getattr(policy, 'name', policy)} failed: {exc}", file=sys.stderr)
+
+
+def make_policies(p: Plan) -> dict[str, Any]:
+    from agents.factory import make_policy
+
+    solver = make_policy(p.solver, seed=p.cfg.policy_seed)
+    expert = solver if p.expert == p.solver else make_policy(p.expert, seed=p.cfg.policy_seed)
+    return {"solver": solver, "expert": expert}
+
+
+async def run_async(p: Plan, quiet: bool = False) -> list[dict[str, Any]]:
+    """Run this shard's missing episodes; returns every record of the shard's file."""
+    records, done = load_done(p)
+    todo = [job for job in p.jobs if job not in done]
+    covered = [r for r in selected(p, records) if (r["puzzle"], int(r["seed"])) in done]
+    if not todo:
+        return records
+    bar = None
+    if p.cfg.progress_bar and not quiet:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(p.jobs), initial=len(p.jobs) - len(todo), unit="ep", desc="episodes",
+                   dynamic_ncols=True, file=sys.stderr)
+    policies = make_policies(p)
+    interrupted: list[int] = []
+    loop = asyncio.get_running_loop()
+    main_task = asyncio.current_task()
+    installed = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(signum, lambda s=signum: (interrupted.append(s), main_task and main_task.cancel()))
+            installed.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread / Windows
+            pass
+    queue = list(reversed(todo))
+    try:
+        for policy in {id(x): x for x in policies.values()}.values():
+            starter = getattr(policy, "start", None)
+            if starter is not None:
+                await starter()
+        with EpisodeWriter(p.episodes_path) as writer:
+
+            async def worker() -> None:
+                while queue:
+                    puzzle, seed = queue.pop()
+                    await asyncio.sleep(0)  # let signals and other episodes in between
+                    record = await run_one(p, policies, puzzle, seed)
+                    writer.write(record)
+                    records.append(record)
+                    covered.append(record)
+                    if bar is not None:
+                        bar.update(1)
+                        bar.set_postfix_str(_running(covered), refresh=False)
+
+            await asyncio.gather(*(worker() for _ in range(min(p.cfg.concurrency, len(todo)))))
+    except asyncio.CancelledError:
+        if not interrupted:
+            raise
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+        if bar is not None:
+            bar.close()
+        await _close(policies)
+    if interrupted:
+        raise RolloutInterrupted(interrupted[0])
+    return records
+
+
+def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = None) -> dict[str, Any]:
+    """Recompute and write the tables for this invocation's episodes."""
+    mine = selected(p, records)
+    meta: dict[str, Any] = {
+        "solver": p.solver.name, "expert": p.expert.name,
+        "max_turns": p.cfg.max_turns, "max_mistakes": p.cfg.max_mistakes,
+        "memory": p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory,
+        "seeds": f"{p.cfg.seed}..{p.cfg.seed + p.cfg.episodes - 1}",
+        "episodes_planned": len(p.jobs), "episodes_recorded": len(mine),
+    }
+    if p.cfg.num_shards > 1:
+        meta["shard"] = f"{p.cfg.shard} of {p.cfg.num_shards}"
+    if seconds is not None:
+        meta["wall_seconds"] = round(seconds, 2)
+    results = build_results(mine, meta)
+    write_results(p.out_dir, results, stem=f"results{p.suffix}")
+    return results
+
+
+def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
+    """Run (or resume) a rollout from a config; returns results.json's content.
+
+    Raises `RolloutInterrupted` after SIGINT/SIGTERM, once the tables of the finished
+    episodes are written.
+    """
+    p = plan(to_config(cfg))
+    save_config(p)
+    started = time.perf_counter()
+    try:
+        records = asyncio.run(run_async(p, quiet=quiet))
+    except RolloutInterrupted:
+        finish(p, read_episodes(p.episodes_path))
+        raise
+    results = finish(p, records, time.perf_counter() - started)
+    if not quiet:
+        print(render_console(results))
+        extra = " (merge shards: python -m comma_env.merge {})".format(p.out_dir) if p.cfg.num_shards > 1 else ""
+        print(f"episodes: {p.episodes_path}  tables: {p.out_dir / ('results' + p.suffix + '.md')}{extra}")
+    return results
+
+
+register_configs()
+
+
+@hydra.main(config_path=str(conf_dir()), config_name="config", version_base=None)
+def main(cfg: DictConfig) -> None:
+    try:
+        run(cfg)
+    except RolloutInterrupted as stop:
+        print(f"\nstopped by signal {stop.signum}; finished episodes are saved. "
+              "Rerun the same command to resume.", file=sys.stderr)
+        sys.exit(128 + stop.signum)
+    except ValueError as error:
+        print(f"comma_env.rollout: {error}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
