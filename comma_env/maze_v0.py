@@ -1,0 +1,40 @@
+"""
+# Maze
+
+| Import             | `from comma_env import maze_v0`                                                        |
+|--------------------|----------------------------------------------------------------------------------------|
+| Creation           | `make("aec", "comma/maze-v0")`                                                         |
+| Actions            | Text: a message; lines `move_forward`, `move_backward`, `turn_left`, `turn_right`, `press_button` |
+| Parallel API       | No                                                                                     |
+| Agents             | `agents= ['solver', 'expert']`                                                         |
+| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)                                   |
+| Expert observation | Dict(text): manual and dialogue                                                        |
+| Skills             | MG (multimodal grounding), MSR (multi-step reasoning)                                  |
+| Steps              | multi-step: reach the goal square (0.5), press the button there (1.0)                  |
+| Paper random PSR/SR| 0 / 0                                                                                  |
+
+A 9 x 9 grid of white floor and dark wall squares (rows and columns numbered from 1 at the
+top left), generated as a perfect maze over the 25 squares with odd row and column numbers.
+The torus lies on the middle square (5, 5); its colour picks the goal sphere (green -> blue,
+blue -> red, red -> green, yellow -> yellow). Four spheres (blue, red, green, yellow) sit on
+distinct odd/odd squares other than the middle one and the mouse's start. The grey mouse
+starts on such a square facing up, right, down or left.
+
+`move_forward` / `move_backward` step one square along / against the facing (the facing
+stays); `turn_left` / `turn_right` rotate a quarter turn on the spot. A move into a wall or
+off the grid is a mistake and the mouse stays. `press_button` solves the module on the goal
+square and is a mistake anywhere else. Every action is always listed as valid.
+
+The goal is at least 10 actions (moves and turns) from the start, so the random baseline
+(one action per turn, 10 turns) cannot reach it: the paper's 0 / 0. Progress is 0.5 once the
+mouse has stood on the goal square (kept if it leaves) and 1.0 when the button is pressed
+there. Reward is the shared increase in the best progress.
+"""
+
+from comma_env.core import versioned_env
+from comma_env.drawing.maze import draw_maze
+from comma_env.puzzles.maze import MazePuzzle
+
+raw_env, env = versioned_env(MazePuzzle, draw_maze, version=0)
+
+__all__ = ["env", "raw_env"]
