@@ -1,0 +1,47 @@
+"""Drawing of the LED module: the stage number in the top-left display, one coloured LED
+per stage along the top (the current one ringed, cleared ones ticked), and four lettered
+buttons in a 2x2 grid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from comma_env.drawing.common import PALETTE, button, canvas, centered_text
+
+BUTTON_BOXES: dict[str, tuple[int, int, int, int]] = {
+    "top_left": (86, 150, 246, 310),
+    "top_right": (266, 150, 426, 310),
+    "bottom_left": (86, 330, 246, 490),
+    "bottom_right": (266, 330, 426, 490),
+}
+DISPLAY_BOX = (20, 40, 100, 120)
+LED_AREA = (130, 490)  # x range holding the LEDs
+LED_Y, LED_RADIUS = 70, 22
+
+
+def led_center(index: int, count: int) -> tuple[float, float]:
+    """Centre of LED `index` (0-based) of `count`, evenly spread over `LED_AREA`."""
+    x0, x1 = LED_AREA
+    step = (x1 - x0) / count
+    return x0 + step * (index + 0.5), LED_Y
+
+
+def draw_led(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas((512, 512), "LED")
+    draw.rounded_rectangle(DISPLAY_BOX, radius=8, fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
+    centered_text(draw, DISPLAY_BOX, str(state["stage_number"]), 48, fill=PALETTE["display_text"], bold=True)
+    colors = state["led_colors_left_to_right"]
+    current = state["stage_number"] - 1
+    for index, color in enumerate(colors):
+        x, y = led_center(index, len(colors))
+        r = LED_RADIUS
+        if index == current and state["completed_stages"] < len(colors):
+            draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), outline=PALETTE["ink"], width=4)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=PALETTE[color], outline=PALETTE["frame"], width=2)
+        label = f"{index + 1}✓" if index < state["completed_stages"] else str(index + 1)
+        centered_text(draw, (x - 30, y + r + 8, x + 30, y + r + 30), label, 16, fill=PALETTE["frame"], bold=True)
+    for position, letter in state["button_letters"].items():
+        button(draw, BUTTON_BOXES[position], letter, size=80)
+    return image

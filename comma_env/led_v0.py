@@ -1,0 +1,34 @@
+"""
+# LED
+
+| Import             | `from comma_env import led_v0`                                             |
+|--------------------|----------------------------------------------------------------------------|
+| Creation           | `make("aec", "comma/led-v0")`                                              |
+| Actions            | Text: a message; lines `press_top_left`, `press_top_right`, `press_bottom_left`, `press_bottom_right` |
+| Parallel API       | No                                                                         |
+| Agents             | `agents= ['solver', 'expert']`                                             |
+| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)                       |
+| Expert observation | Dict(text): manual and dialogue                                            |
+| Skills             | MR (memory recall), MSR (multi-step reasoning)                             |
+| Steps              | 2 to 5 stages, one press each                                              |
+| Paper random PSR/SR| 32 / 14                                                                    |
+
+The module shows one coloured LED per stage (2 to 5, uniformly) along the top, the current
+stage number in a display at the top left, and four buttons in a 2x2 grid, each with a
+letter. The LED colour of the current stage gives a multiplier (red 2, green 3, blue 4,
+yellow 5, purple 6, orange 7). With A=0 ... Z=25, a button is correct when its letter's
+value times the multiplier, modulo 26, equals the value of the letter on the diagonally
+opposite button. Each stage has four distinct letters and one or (in about 8% of stages)
+two correct buttons; the letters change when a stage is cleared.
+
+A wrong press is a mistake and the stage stays. All four buttons are always pressable.
+Progress is stages cleared / stages. Reward is the shared increase in progress.
+"""
+
+from comma_env.core import versioned_env
+from comma_env.drawing.led import draw_led
+from comma_env.puzzles.led import LedPuzzle
+
+raw_env, env = versioned_env(LedPuzzle, draw_led, version=0)
+
+__all__ = ["env", "raw_env"]
