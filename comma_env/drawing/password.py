@@ -3,9 +3,10 @@ down button below each, and a SUBMIT button."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 
@@ -23,15 +24,26 @@ def _arrow(draw: Any, box: tuple[int, int, int, int], up: bool) -> None:
     draw.polygon([(cx, tip), (cx - 13, base), (cx + 13, base)], fill=PALETTE["frame"])
 
 
-def draw_password(state: dict[str, Any]) -> Image.Image:
+@lru_cache(maxsize=1)
+def _board() -> Image.Image:
+    """Everything but the letters: drawn once."""
     image, draw = canvas((WIDTH, HEIGHT), "PASSWORD")
-    for index, letter in enumerate(state["letters_shown_left_to_right"]):
+    for index in range(5):
         x0 = LEFT + index * (WINDOW_W + GAP)
         x1 = x0 + WINDOW_W
         _arrow(draw, (x0 + 8, 52, x1 - 8, 92), up=True)
-        draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
-        centered_text(draw, (x0, 104, x1, 204), str(letter), 58, fill=PALETTE["display_text"], bold=True, mono=True)
         _arrow(draw, (x0 + 8, 216, x1 - 8, 256), up=False)
         centered_text(draw, (x0, 262, x1, 290), str(index + 1), 20, fill=PALETTE["frame"], bold=True)
     button(draw, (176, 306, 336, 360), "SUBMIT", 24)
+    return image
+
+
+def draw_password(state: dict[str, Any]) -> Image.Image:
+    image = _board().copy()
+    draw = ImageDraw.Draw(image)
+    for index, letter in enumerate(state["letters_shown_left_to_right"]):
+        x0 = LEFT + index * (WINDOW_W + GAP)
+        x1 = x0 + WINDOW_W
+        draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
+        centered_text(draw, (x0, 104, x1, 204), str(letter), 58, fill=PALETTE["display_text"], bold=True, mono=True)
     return image
