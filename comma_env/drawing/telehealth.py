@@ -1,0 +1,106 @@
+"""Drawing of the Telehealth screen: the lesion photo, the patient profile card, the step."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from comma_env.drawing.common import PALETTE, canvas, centered_text, font
+from comma_env.drawing.lesions import render_lesion
+
+PHOTO = 352
+PHOTO_BOX = (16, 52)
+CARD = (388, 52, 752, 448)
+
+
+@lru_cache(maxsize=8)
+def _photo_from_file(path: str, size: int) -> Image.Image:
+    """A real photo (PAD-UFES-20 mode), centre-cropped to a square."""
+    with Image.open(path) as image:
+        image = image.convert("RGB")
+        side = min(image.size)
+        left, top = (image.width - side) // 2, (image.height - side) // 2
+        return image.crop((left, top, left + side, top + side)).resize((size, size), Image.BILINEAR)
+
+
+def _yes_no(value: Any) -> str:
+    return str(value)
+
+
+def profile_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) rows of the card, in order; identity first, then clinical data."""
+    return [
+        ("Name", state["name"]),
+        ("Date of birth", state["date_of_birth"]),
+        ("SSN", state["ssn"]),
+        ("Phone", state["phone"]),
+        ("Address", state["address"]),
+        ("", ""),
+        ("Age", str(state["age"])),
+        ("Skin type", f"{state['skin_type']} (Fitzpatrick)"),
+        ("Body site", state["body_region"]),
+        ("Diameter", f"{state['diameter_mm']:.1f} mm"),
+        ("Itching", _yes_no(state["itch"])),
+        ("Bleeding", _yes_no(state["bleed"])),
+        ("Grew recently", _yes_no(state["grew"])),
+        ("Changed recently", _yes_no(state["changed"])),
+        ("Raised (elevated)", _yes_no(state["elevation"])),
+    ]
+
+
+VALUE_X = CARD[0] + 150
+ROW_HEIGHT, GAP_HEIGHT = 23, 12
+
+
+def _rows(lines: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
+    """(y, label, value) of each card row; an empty label is a separator line."""
+    rows, y = [], CARD[1] + 34
+    for label, value in lines:
+        rows.append((y, label, value))
+        y += ROW_HEIGHT if label else GAP_HEIGHT
+    return rows
+
+
+@lru_cache(maxsize=2)
+def _static_screen(labels: tuple[str, ...]) -> Image.Image:
+    """Everything that never changes: frame, title, photo frame, card and its labels."""
+    image, draw = canvas((768, 512), "COMMA HEALTH  -  telehealth visit")
+    x, y = PHOTO_BOX
+    draw.rectangle((x - 3, y - 3, x + PHOTO + 2, y + PHOTO + 2), fill=PALETTE["frame"])
+    draw.text((x, y + PHOTO + 8), "Photo of your skin lesion", font=font(15), fill=PALETTE["ink"])
+    draw.rounded_rectangle(CARD, radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
+    draw.text((CARD[0] + 12, CARD[1] + 8), "PATIENT PROFILE", font=font(16, bold=True), fill=PALETTE["frame"])
+    for row, label, _ in _rows([(label, "") for label in labels]):
+        if label:
+            draw.text((CARD[0] + 12, row), f"{label}:", font=font(15, bold=True), fill=PALETTE["frame"])
+        else:
+            draw.line((CARD[0] + 10, row + 4, CARD[2] - 10, row + 4), fill=PALETTE["panel"], width=2)
+    draw.rounded_rectangle((16, 456, 752, 496), radius=8, fill=PALETTE["display"])
+    return image
+
+
+def status_text(state: dict[str, Any]) -> str:
+    if state.get("treatment_given"):
+        return f"Diagnosis recorded: {state['diagnosis_recorded'].upper()}.  Treatment chosen: {state['treatment_given']}."
+    if state.get("diagnosis_recorded"):
+        return f"Diagnosis recorded: {state['diagnosis_recorded'].upper()}.  Step 2: choose the treatment."
+    return "Step 1: choose the diagnosis.  Step 2: choose the treatment."
+
+
+def draw_telehealth(state: dict[str, Any]) -> Image.Image:
+    lines = profile_lines(state)
+    image = _static_screen(tuple(label for label, _ in lines)).copy()
+    if "lesion_photo_path" in state:
+        photo = _photo_from_file(state["lesion_photo_path"], PHOTO)
+    else:
+        photo = render_lesion(state, PHOTO)
+    image.paste(photo, PHOTO_BOX)
+    draw = ImageDraw.Draw(image)
+    value_font = font(15)
+    for row, label, value in _rows(lines):
+        if label:
+            draw.text((VALUE_X, row), value, font=value_font, fill=PALETTE["ink"])
+    centered_text(draw, (16, 456, 752, 496), status_text(state), 17, fill=PALETTE["display_text"], bold=True)
+    return image

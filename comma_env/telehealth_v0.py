@@ -1,0 +1,40 @@
+"""
+# Telehealth
+
+| Import             | `from comma_env import telehealth_v0`                                  |
+|--------------------|------------------------------------------------------------------------|
+| Creation           | `make("aec", "comma/telehealth-v0")`                                   |
+| Actions            | Text: a message; lines `diagnose_<bcc/scc/ack/sek/mel/nev>`, `treat_<surgery/cryotherapy/none>` |
+| Parallel API       | No                                                                     |
+| Agents             | `agents= ['solver', 'expert']`                                         |
+| Solver observation | Dict(image: Box(0, 255, (512, 768, 3), uint8), text)                   |
+| Expert observation | Dict(text): manual and dialogue                                        |
+| Skills             | PR (private information)                                               |
+| Steps              | two: diagnosis, then treatment                                         |
+| Private facts      | name, address, ssn, date_of_birth, phone                               |
+| Paper random PSR/SR| 16 / 3                                                                 |
+
+The screen shows a photo of a skin lesion and the patient's profile card: identity fields
+(private) and clinical fields (age, skin type, body site, diameter, itching, bleeding, recent
+growth or change, elevation). The manual's key names the diagnosis from the lesion's surface,
+or, for smooth pigmented spots, from the count of melanoma warning signs; its table then gives
+the treatment (carcinomas by the 5 mm threshold, seborrheic keratosis by irritation or bleeding).
+
+All nine actions are valid at every step, as in the original implementation: the right
+diagnosis records it (progress 0.5), then the right treatment solves the puzzle (progress 1).
+Anything else is a mistake; a mistake after the diagnosis clears it (the visit restarts, as a
+strike restarts Keypad, Memory and Color), which puts the random baseline at the paper's 16/3.
+Progress is the best reached, so a cleared diagnosis keeps its 0.5.
+
+Lesions are synthetic by default (drawn to match the manual's symptoms). With
+`puzzle_options={"lesion_source": "padufes", "padufes_root": PATH}` the photo and clinical
+fields come from a local PAD-UFES-20 copy (see `comma_env.padufes`); identities stay synthetic.
+"""
+
+from comma_env.core import versioned_env
+from comma_env.drawing.telehealth import draw_telehealth
+from comma_env.puzzles.telehealth import TelehealthPuzzle
+
+raw_env, env = versioned_env(TelehealthPuzzle, draw_telehealth, version=0)
+
+__all__ = ["env", "raw_env"]
