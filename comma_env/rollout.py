@@ -104,6 +104,12 @@ def plan(cfg: RolloutConfig) -> Plan:
         raise ValueError(f"unknown puzzle(s) {unknown}; choose from {', '.join(VERSIONS)}")
     if not cfg.puzzles:
         raise ValueError("puzzles is empty")
+    for puzzle in cfg.puzzles:
+        try:
+            env_module(puzzle)
+        except ImportError as error:
+            raise ValueError(f"puzzle {puzzle!r} is not available in this installation ({error}); "
+                             f"pick others with puzzles=[...]") from error
     checks = {
         "episodes must be >= 0": cfg.episodes >= 0,
         "seed must be >= 0": cfg.seed >= 0,
@@ -345,7 +351,26 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
         meta["wall_seconds"] = round(seconds, 2)
     results = build_results(mine, meta)
     write_results(p.out_dir, results, stem=f"results{p.suffix}")
+    if p.cfg.num_shards > 1:
+        merge_if_complete(p)
     return results
+
+
+def merge_if_complete(p: Plan) -> bool:
+    """After a shard: once every shard's file covers its episodes, write the merged
+    results.json / results.md (whichever shard finishes last does it)."""
+    from comma_env.merge import merge
+
+    cfg = p.cfg
+    covered: set[tuple[str, int]] = set()
+    for shard in range(cfg.num_shards):
+        path = p.out_dir / f"episodes.shard{shard}of{cfg.num_shards}.jsonl"
+        covered |= set(latest_per_episode(read_episodes(path, repair=False)))
+    wanted = {(q, s) for q in cfg.puzzles for s in range(cfg.seed, cfg.seed + cfg.episodes)}
+    if not wanted <= covered:
+        return False
+    merge([p.out_dir], quiet=True)
+    return True
 
 
 def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
