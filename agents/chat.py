@@ -1,0 +1,168 @@
+"""Turn one agent's own observation and info into OpenAI-style chat messages.
+
+A chat policy sees exactly what its agent sees: the solver its image, task, valid actions,
+written description (``solver_view="text"``) and remembered dialogue; the expert its manual
+and remembered dialogue. Nothing here reads the environment.
+
+Layout, chosen so that servers with prefix caching (vLLM ``--enable-prefix-caching``,
+llama.cpp's prompt cache) reuse the static part of every prompt:
+
+1. system: the role prompt (the same for every puzzle and episode);
+2. user: the task (solver) or the manual (expert), the same for the whole puzzle;
+3. the remembered dialogue: this agent's own messages as ``assistant``, the other agent's
+   messages and environment feedback as ``user`` (consecutive same-role turns are merged);
+4. last, for the solver only: the current state (valid actions, description and the image
+   as an ``image_url`` part). Only the newest image is sent, so a model served with
+   ``--limit-mm-per-prompt '{"image":1}'`` accepts every request.
+
+The memory mode needs no handling here: the environment already windows ``info["dialogue"]``.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+from PIL import Image
+
+from comma_env.prompts import EXPERT_SYSTEM_PROMPT, PRIVACY_REMINDER, SOLVER_SYSTEM_PROMPT
+
+TASK_TITLE = "Your task:"
+MANUAL_TITLE = "The manual:"
+ACTIONS_TITLE = "Actions you can type now (one per line, exactly as written):"
+DESCRIPTION_TITLE = "What the puzzle shows (written description):"
+IMAGE_NOTE = "The image attached here shows the puzzle as it is now."
+YOUR_TURN = "Write your next message as the solver."
+EXPERT_TURN = "Write your next message as the expert."
+NO_DIALOGUE = "(The solver has not written anything yet.)"
+LABELS = {"solver": "Solver", "expert": "Expert", "environment": "Environment"}
+
+Message = dict[str, Any]
+
+
+class PngCache:
+    """PNG data URL of the solver's current image, encoded once per puzzle state.
+
+    The environment hands out the same read-only array object until the state changes, so
+    object identity is the cache key. The array itself is kept referenced: an `id()` of a
+    freed array could be reused by a new one.
+    """
+
+    def __init__(self) -> None:
+        self._array: np.ndarray | None = None
+        self._url: str | None = None
+        self.encodes = 0
+
+    def data_url(self, image: np.ndarray) -> str:
+        if image is self._array and self._url is not None:
+            return self._url
+        buffer = io.BytesIO()
+        Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG", compress_level=1)
+        self._url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        self._array = image
+        self.encodes += 1
+        return self._url
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _dialogue_messages(dialogue: Iterable[Mapping[str, str]], me: str) -> list[Message]:
+    """Own messages -> assistant; everything else (other agent, environment) -> user,
+    labelled with its speaker."""
+    messages: list[Message] = []
+    for entry in dialogue:
+        speaker = entry.get("speaker", "")
+        text = str(entry.get("text", ""))
+        if speaker == me:
+            messages.append({"role": "assistant", "content": text})
+        else:
+            label = LABELS.get(speaker, str(speaker).capitalize() or "Other")
+            messages.append({"role": "user", "content": [_text(f"{label}: {text}")]})
+    return messages
+
+
+def _merge(messages: list[Message]) -> list[Message]:
+    """Merge consecutive messages of one role (chat templates want alternation)."""
+    merged: list[Message] = []
+    for message in messages:
+        if merged and merged[-1]["role"] == message["role"] and message["role"] != "system":
+            last = merged[-1]
+            if message["role"] == "assistant":
+                last["content"] = f"{last['content']}\n{message['content']}"
+            else:
+                last["content"] = list(last["content"]) + list(message["content"])
+        else:
+            merged.append(dict(message))
+    # text-only user messages become plain strings: some servers (llama.cpp, older
+    # templates) handle string content best, and it is the same tokens.
+    for message in merged:
+        content = message["content"]
+        if isinstance(content, list) and all(part.get("type") == "text" for part in content):
+            message["content"] = "\n\n".join(part["text"] for part in content)
+    return merged
+
+
+def solver_messages(
+    info: Mapping[str, Any],
+    image_url: str | None = None,
+    privacy_reminder: bool = True,
+) -> list[Message]:
+    """Chat messages for the solver from its info (and its image as a data URL, if any)."""
+    system = SOLVER_SYSTEM_PROMPT + ("\n" + PRIVACY_REMINDER if privacy_reminder else "")
+    messages: list[Message] = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": [_text(f"{TASK_TITLE}\n{info.get('task') or ''}".strip())]},
+    ]
+    messages += _dialogue_messages(info.get("dialogue") or [], "solver")
+    state = [_text(ACTIONS_TITLE + "\n" + "\n".join(str(a) for a in info.get("valid_actions") or []))]
+    description = info.get("description")
+    if description:
+        state.append(_text(f"{DESCRIPTION_TITLE}\n{description}"))
+    if image_url is not None:
+        state += [_text(IMAGE_NOTE), {"type": "image_url", "image_url": {"url": image_url}}]
+    state.append(_text(YOUR_TURN))
+    messages.append({"role": "user", "content": state})
+    return _merge(messages)
+
+
+def expert_messages(info: Mapping[str, Any]) -> list[Message]:
+    """Chat messages for the expert from its info: the manual and the dialogue, no more.
+
+    Environment entries are dropped even if present: the expert never gets feedback.
+    """
+    dialogue = [e for e in info.get("dialogue") or [] if e.get("speaker") in ("solver", "expert")]
+    messages: list[Message] = [
+        {"role": "system", "content": EXPERT_SYSTEM_PROMPT},
+        {"role": "user", "content": [_text(f"{MANUAL_TITLE}\n{info.get('manual') or ''}")]},
+    ]
+    messages += _dialogue_messages(dialogue, "expert")
+    if not dialogue:
+        messages.append({"role": "user", "content": [_text(NO_DIALOGUE)]})
+    if messages[-1]["role"] == "assistant":
+        messages.append({"role": "user", "content": [_text(EXPERT_TURN)]})
+    return _merge(messages)
+
+
+def has_image(messages: Iterable[Mapping[str, Any]]) -> bool:
+    """True when any message carries an image part (used by tests and sanity checks)."""
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list) and any(p.get("type") == "image_url" for p in content):
+            return True
+    return False
+
+
+def message_text(messages: Iterable[Mapping[str, Any]]) -> str:
+    """All text of a message list, for token estimates and log inspection."""
+    chunks: list[str] = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            chunks.append(content)
+        elif isinstance(content, list):
+            chunks += [p.get("text", "") for p in content if p.get("type") == "text"]
+    return "\n".join(chunks)

