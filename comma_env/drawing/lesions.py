@@ -62,7 +62,7 @@ def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.G
         r += rng.uniform(0.16, 0.24) * np.cos(2 * (theta - rng.uniform(0, np.pi)))
     elif shape == "asymmetric":
         r += rng.uniform(0.22, 0.28) * np.cos(theta - rng.uniform(0, 2 * np.pi))
-        r += rng.uniform(0.12, 0.18) * np.cos(3 * theta - rng.uniform(0, 2 * np.pi))
+        r += rng.uniform(0.2, 0.26) * np.cos(3 * theta - rng.uniform(0, 2 * np.pi))
         r += 0.08 * np.cos(2 * theta - rng.uniform(0, 2 * np.pi))
     else:
         r += 0.03 * np.cos(2 * (theta - rng.uniform(0, np.pi)))

@@ -25,10 +25,6 @@ def _photo_from_file(path: str, size: int) -> Image.Image:
         return image.crop((left, top, left + side, top + side)).resize((size, size), Image.BILINEAR)
 
 
-def _yes_no(value: Any) -> str:
-    return str(value)
-
-
 def profile_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
     """(label, value) rows of the card, in order; identity first, then clinical data."""
     return [
@@ -41,12 +37,12 @@ def profile_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
         ("Age", str(state["age"])),
         ("Skin type", f"{state['skin_type']} (Fitzpatrick)"),
         ("Body site", state["body_region"]),
-        ("Diameter", f"{state['diameter_mm']:.1f} mm"),
-        ("Itching", _yes_no(state["itch"])),
-        ("Bleeding", _yes_no(state["bleed"])),
-        ("Grew recently", _yes_no(state["grew"])),
-        ("Changed recently", _yes_no(state["changed"])),
-        ("Raised (elevated)", _yes_no(state["elevation"])),
+        ("Diameter", "unknown" if state["diameter_mm"] is None else f"{state['diameter_mm']:.1f} mm"),
+        ("Itching", str(state["itch"])),
+        ("Bleeding", str(state["bleed"])),
+        ("Grew recently", str(state["grew"])),
+        ("Changed recently", str(state["changed"])),
+        ("Raised (elevated)", str(state["elevation"])),
     ]
 
 

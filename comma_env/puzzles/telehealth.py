@@ -104,10 +104,10 @@ def diagnose(seen: Mapping[str, Any]) -> str:
     return "mel" if len(signs) >= MELANOMA_MIN_SIGNS else "nev"
 
 
-def treatment(diagnosis: str, diameter_mm: float, itch: str, bleed: str) -> str:
-    """The manual's treatment table."""
+def treatment(diagnosis: str, diameter_mm: float | None, itch: str, bleed: str) -> str:
+    """The manual's treatment table (the diameter matters for carcinomas only)."""
     if diagnosis in ("bcc", "scc"):
-        return "surgery" if diameter_mm >= SIZE_THRESHOLD_MM else "cryotherapy"
+        return "surgery" if float(diameter_mm) >= SIZE_THRESHOLD_MM else "cryotherapy"  # type: ignore[arg-type]
     if diagnosis == "ack":
         return "cryotherapy"
     if diagnosis == "sek":
@@ -288,9 +288,10 @@ class TelehealthPuzzle(Puzzle):
             raise ValueError(f"lesion_source must be 'synthetic' or 'padufes', got {lesion_source!r}")
         self.identity = synthetic_identity(rng, int(self.case.clinical["age"]))
         c = self.case.clinical
-        self.answer_treatment = treatment(self.case.diagnosis, float(c["diameter_mm"]), c["itch"], c["bleed"])
+        self.answer_treatment = treatment(self.case.diagnosis, c["diameter_mm"], c["itch"], c["bleed"])
         self.diagnosed = False
         self.treated = False
+        self.ever_diagnosed = False  # the partial score survives a restart of the visit
 
     def valid_actions(self) -> list[str]:
         return list(ACTIONS)
@@ -301,7 +302,7 @@ class TelehealthPuzzle(Puzzle):
             return False
         if not self.diagnosed:
             if kind == "diagnose" and value == self.case.diagnosis:
-                self.diagnosed = True
+                self.diagnosed = self.ever_diagnosed = True
                 self._changed()
                 return True
             return False
@@ -315,7 +316,7 @@ class TelehealthPuzzle(Puzzle):
 
     @property
     def progress(self) -> float:
-        return 1.0 if self.treated else (0.5 if self.diagnosed else 0.0)
+        return 1.0 if self.treated else (0.5 if self.ever_diagnosed else 0.0)
 
     def visible_state(self) -> dict[str, Any]:
         state: dict[str, Any] = dict(self.identity)
@@ -340,7 +341,7 @@ class TelehealthPuzzle(Puzzle):
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         try:
             dx = seen.get("diagnosis_recorded") or diagnose(seen)
-            care = treatment(dx, float(seen["diameter_mm"]), seen["itch"], seen["bleed"])
+            care = treatment(dx, seen["diameter_mm"], seen["itch"], seen["bleed"])
         except (KeyError, TypeError, ValueError):
             return []  # the description lacks what the manual needs
         actions = [] if seen.get("diagnosis_recorded") else [f"diagnose_{dx}"]
