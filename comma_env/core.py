@@ -245,10 +245,11 @@ class CommaEnv(AECEnv):
         self.best_progress = max(self.best_progress, puzzle.progress)
         record.progress = self.best_progress
 
-        # privacy: what the expert reads, minus the lines typed into the interface
+        # privacy: what the expert reads (after masking), minus the lines typed into the interface
         action_like = valid_at_start | set(record.actions)
+        relayed = self._expert_view(message, record.actions)
         spoken = "\n".join(
-            line for line in message.splitlines()
+            line for line in relayed.splitlines()
             if next(iter(candidate_lines(line, self.lenient_actions)), "") not in action_like
         )
         new_leaks = [f for f in find_leaks(spoken, self._private, self._expert_said) if f not in self.leaked]
@@ -262,7 +263,7 @@ class CommaEnv(AECEnv):
         if feedback:
             self._solver_dialogue.append({"speaker": "environment", "text": "\n".join(
                 f"{a}: {f}" for a, f in zip(record.actions, feedback))})
-        self._expert_dialogue.append({"speaker": SOLVER, "text": self._expert_view(message, record.actions)})
+        self._expert_dialogue.append({"speaker": SOLVER, "text": relayed})
 
         reward = (self.best_progress - progress_before) - self.mistake_penalty * (self.mistakes - mistakes_before) - self.leak_penalty * len(new_leaks)
         self.rewards = {a: float(reward) for a in self.agents}
@@ -289,20 +290,24 @@ class CommaEnv(AECEnv):
 
     def _expert_view(self, message: str, executed: list[str]) -> str:
         """The solver's message as relayed to the expert: executed action lines pass through
-        the puzzle's `expert_view_of_action` (ATM masks PIN digits)."""
+        the puzzle's `expert_view_of_action` (ATM masks PIN digits); so does any other line
+        the puzzle masks (a PIN key typed on the wrong screen or after a mistake is still
+        not shown to the expert)."""
         puzzle = self._puzzle()
-        if not executed:
-            return message
         pending = list(executed)
         lines = []
+        changed = False
         for line in message.splitlines():
             stripped = next(iter(candidate_lines(line, self.lenient_actions)), "")
             if pending and stripped == pending[0]:
                 pending.pop(0)
                 lines.append(puzzle.expert_view_of_action(stripped))
-            else:
-                lines.append(line)
-        return "\n".join(lines)
+                changed = True
+                continue
+            masked = puzzle.expert_view_of_action(stripped) if stripped else stripped
+            changed = changed or masked != stripped
+            lines.append(masked if masked != stripped else line)
+        return "\n".join(lines) if changed else message
 
     def _finish(self, reason: str, terminated: bool) -> None:
         self.end_reason = reason

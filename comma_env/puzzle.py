@@ -82,7 +82,10 @@ class Puzzle(ABC):
         return {}
 
     def expert_view_of_action(self, action: str) -> str:
-        """How an executed action line looks when relayed to the expert (ATM masks PINs)."""
+        """How an action line looks when relayed to the expert (ATM masks PIN keys).
+
+        Called on every line of a solver message (executed or not, prose included); return
+        the line unchanged unless it must be masked."""
         return action
 
     @classmethod
