@@ -19,9 +19,10 @@ def _field(cfg: Any, name: str, default: Any = None) -> Any:
     return getattr(cfg, name, default)
 
 
-def make_policy(cfg: Any, seed: int = 0) -> Policy:
+def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
     """The policy that `cfg` (a `comma_env.config.ModelConfig`, or a dict with the same
-    fields) describes. `seed` seeds the policy's own randomness, not the puzzle instances."""
+    fields) describes. `seed` seeds the policy's own randomness, not the puzzle instances;
+    `log_dir` is where a policy that launches a server keeps its logs."""
     kind = str(_field(cfg, "kind", "")).lower()
     if kind == "random":
         from agents.random_policy import RandomPolicy
@@ -34,6 +35,8 @@ def make_policy(cfg: Any, seed: int = 0) -> Policy:
     if kind == "litellm":
         from agents.llm import LiteLLMPolicy
 
+        if log_dir is not None:
+            return LiteLLMPolicy(cfg, seed=seed, log_dir=log_dir)
         return LiteLLMPolicy(cfg, seed=seed)
     if kind == "human":
         from agents.human import HumanPolicy

@@ -47,6 +47,10 @@ from comma_env.results import (  # noqa: E402
 SECRET_HINTS = ("key", "token", "secret", "password", "authorization", "bearer")
 
 
+class RolloutError(RuntimeError):
+    """The run cannot start (for example a model server failed to come up)."""
+
+
 class RolloutInterrupted(Exception):
     """Raised after a SIGINT/SIGTERM once finished episodes and tables are saved."""
 
@@ -271,8 +275,9 @@ async def _close(policies: dict[str, Any]) -> None:
 def make_policies(p: Plan) -> dict[str, Any]:
     from agents.factory import make_policy
 
-    solver = make_policy(p.solver, seed=p.cfg.policy_seed)
-    expert = solver if p.expert == p.solver else make_policy(p.expert, seed=p.cfg.policy_seed)
+    logs = str(p.out_dir / "logs")
+    solver = make_policy(p.solver, seed=p.cfg.policy_seed, log_dir=logs)
+    expert = solver if p.expert == p.solver else make_policy(p.expert, seed=p.cfg.policy_seed, log_dir=logs)
     return {"solver": solver, "expert": expert}
 
 
@@ -305,7 +310,10 @@ async def run_async(p: Plan, quiet: bool = False) -> list[dict[str, Any]]:
         for policy in {id(x): x for x in policies.values()}.values():
             starter = getattr(policy, "start", None)
             if starter is not None:
-                await starter()
+                try:
+                    await starter()
+                except Exception as exc:
+                    raise RolloutError(f"could not start model {getattr(policy, 'name', '?')}: {exc}") from exc
         with EpisodeWriter(p.episodes_path) as writer:
 
             async def worker() -> None:
@@ -406,9 +414,12 @@ def main(cfg: DictConfig) -> None:
         print(f"\nstopped by signal {stop.signum}; finished episodes are saved. "
               "Rerun the same command to resume.", file=sys.stderr)
         sys.exit(128 + stop.signum)
-    except ValueError as error:
+    except ValueError as error:  # bad configuration
         print(f"comma_env.rollout: {error}", file=sys.stderr)
         sys.exit(2)
+    except RolloutError as error:
+        print(f"comma_env.rollout: {error}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

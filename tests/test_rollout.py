@@ -269,3 +269,31 @@ def test_signal_mid_run_keeps_finished_episodes(tmp_path, signum):
     assert results["overall"]["n"] == target
     seeds = [r["seed"] for r in read_episodes(path)]
     assert sorted(seeds) == list(range(target)) and len(seeds) == target
+
+
+def test_llm_rollout_over_http_with_key_from_env(tmp_path):
+    """The whole command with a LiteLLM policy against a loopback OpenAI-compatible server."""
+    from loopback_server import Loopback
+
+    out = tmp_path / "llm"
+    with Loopback() as server:
+        env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", LOOP_TEST_KEY="sk-loop-secret-4242")
+        done = subprocess.run(
+            [sys.executable, "-m", "comma_env.rollout", "model=openai_compat", "model.name=loopback",
+             f"model.api_base={server.api_base}", "model.vision=false", "model.api_key_env=LOOP_TEST_KEY",
+             "puzzles=[wire]", "episodes=4", f"out_dir={out}", "concurrency=4"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "LiteLLM completion()" not in done.stdout + done.stderr  # no INFO flood
+    records = lines(out / "episodes.jsonl")
+    assert len(records) == 4 and all(r["error"] is None and r["success"] for r in records)
+    assert all(r["solver_model"] == "loopback" and r["tokens"] > 0 for r in records)
+    assert all(r["tokens"] == sum(t["completion_tokens"] for t in r["tokens_by_role"].values()) for r in records)
+    results = json.loads((out / "results.json").read_text())
+    tau = sum(r["tokens"] for r in records) / 4
+    assert results["overall"]["tokens"] == pytest.approx(tau)
+    assert results["overall"]["efficiency"] == pytest.approx(2 * 1.0 * (1 / (1 + tau / 1000)) / (1.0 + 1 / (1 + tau / 1000)))
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert "sk-loop-secret-4242" not in path.read_text(errors="replace"), path
+    assert "sk-loop-secret-4242" not in done.stdout + done.stderr
