@@ -297,3 +297,30 @@ def test_llm_rollout_over_http_with_key_from_env(tmp_path):
         if path.is_file():
             assert "sk-loop-secret-4242" not in path.read_text(errors="replace"), path
     assert "sk-loop-secret-4242" not in done.stdout + done.stderr
+
+
+def test_human_player_types_into_the_solver_role(capsys):
+    import comma_env
+    from agents.factory import make_policy
+    from agents.random_policy import SilentExpert
+    from agents.runner import play
+    from comma_env.puzzles.wire import wire_to_cut
+
+    env = comma_env.make("wire")
+    env.reset(seed=3)
+    state = env.unwrapped.visible_state
+    colors = next(v for k, v in state.items() if "color" in k)
+    serial = next(v for k, v in state.items() if "serial" in k)
+    answer = f"cut_wire_{wire_to_cut(colors, serial)}"
+    typed = iter(["hello expert", "", answer, ""])
+    policy = make_policy({"kind": "human", "name": "human"})
+    policy.read_line = lambda prompt: next(typed)
+    result = play(env, policy.player("solver", env, 3), SilentExpert())
+    assert result.error is None and result.summary["success"] and result.summary["solved_at_turn"] == 2
+    assert result.transcript[0]["solver"] == "hello expert"
+    shown = capsys.readouterr().out
+    assert "you are the solver" in shown and "valid actions: cut_wire_1" in shown and "current image" in shown
+    # end of input abandons the episode; it is recorded with an error
+    env.reset(seed=4)
+    policy.read_line = lambda prompt: (_ for _ in ()).throw(EOFError())
+    assert "EOFError" in play(env, policy.player("solver", env, 4), SilentExpert()).error
