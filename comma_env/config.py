@@ -87,5 +87,4 @@ class RolloutConfig:
 def register_configs() -> None:
     """Make the schema known to Hydra (idempotent)."""
     cs = ConfigStore.instance()
-    cs.store(name="rollout_schema", node=RolloutConfig)
-    cs.store(group="model", name="model_schema", node=ModelConfig)
+    cs.store(name="rollout_schema", node=RolloutConfig)  # model/solver/expert are typed through it

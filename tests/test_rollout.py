@@ -324,3 +324,13 @@ def test_human_player_types_into_the_solver_role(capsys):
     env.reset(seed=4)
     policy.read_line = lambda prompt: (_ for _ in ()).throw(EOFError())
     assert "EOFError" in play(env, policy.player("solver", env, 4), SilentExpert()).error
+
+
+def test_per_role_models_and_last_memory(tmp_path):
+    results = rollout.run(cfg(tmp_path, solver={"kind": "random", "name": "random"},
+                              expert={"kind": "oracle", "name": "oracle"}, memory="last", episodes=3), quiet=True)
+    records = lines(tmp_path / "run" / "episodes.jsonl")
+    assert {(r["solver_model"], r["expert_model"], r["memory"]) for r in records} == {("random", "oracle", "last")}
+    assert results["models"] == {"solver": ["random"], "expert": ["oracle"]}
+    # the oracle expert answers (it asks the random solver for a description), unlike the silent random one
+    assert any(t["expert"] for r in records for t in r["transcript"])
