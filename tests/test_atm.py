@@ -14,7 +14,7 @@ import comma_env
 from agents.oracle import OraclePolicy
 from agents.runner import play
 from comma_env.drawing.atm import draw_atm
-from comma_env.privacy import mentions
+from comma_env.privacy import find_leaks, mentions
 from comma_env.puzzles.atm import (
     ADVICE_MENU,
     ADVICE_PIN,
@@ -162,6 +162,8 @@ def test_generated_instances() -> None:
         facts = puzzle.private_facts()
         assert re.fullmatch(r"[1-9]\d{3}", facts["pin"])
         assert all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(facts["pin"], facts["pin"][1:]))
+        assert not any(facts["pin"] in reading for reading in ("1234567890", "1472580369", "0987654321", "9630852741"))
+        assert not find_leaks("The keypad: 1 2 3, 4 5 6, 7 8 9, clear 0 enter; columns 1 4 7, 2 5 8 0, 3 6 9", facts)
         assert re.fullmatch(r"\$\d{1,3}(,\d{3})?\.\d\d", facts["balance"])
         cents = parse_money(facts["balance"])
         assert (cents // 100) % 50 and 10100 <= cents < 500000

@@ -41,8 +41,8 @@ def _on_screen_buttons(draw, state: dict[str, Any]) -> None:
         for index, label in enumerate(amounts):
             row, column = divmod(index, 3)
             bx = x0 + 24 + column * 150
-            by = 104 + row * 46
-            button(draw, (bx, by, bx + 130, by + 40), label, 20, fill=_SCREEN_BUTTON, text_fill=_SCREEN_TEXT)
+            by = 116 + row * 44
+            button(draw, (bx, by, bx + 130, by + 38), label, 20, fill=_SCREEN_BUTTON, text_fill=_SCREEN_TEXT)
         labels = rest
     width = 150
     gap = 20
@@ -64,7 +64,7 @@ def draw_atm(state: dict[str, Any]) -> Image.Image:
         centered_text(draw, (x0, 100, x1, 150), balance or "", 40, fill=_SCREEN_TEXT, bold=True)
         centered_text(draw, (x0, 150, x1, 178), f"Transaction: {(state['selected_transaction'] or '').capitalize()}", 18, fill=_SCREEN_TEXT)
     elif balance and screen in ("menu", "amount", "confirm"):
-        text(draw, (x0 + 24, y0 + 48), f"Balance: {balance}", 16, fill=_SCREEN_TEXT)
+        text(draw, (x0 + 24, y0 + 44), f"Balance: {balance}", 16, fill=_SCREEN_TEXT)
     if screen == "pin_entry":
         shown = "  ".join(["*"] * state["pin_digits_entered"] + ["_"] * (4 - state["pin_digits_entered"]))
         draw.rounded_rectangle((156, 110, 356, 162), radius=6, fill=(235, 240, 250))

@@ -74,11 +74,15 @@ def parse_money(text: str) -> int:
     return int(dollars) * 100 + int((cents or "0").ljust(2, "0")[:2])
 
 
+KEYPAD_READINGS = ("1234567890", "1472580369", "0987654321", "9630852741")
+"""The keypad read row by row or column by column, both ways."""
+
+
 def _pin_ok(pin: str) -> bool:
     """Bank-style PIN hygiene: no repeated or consecutive (+-1) neighbouring digits and no
-    leading zero. It also keeps a PIN from ever hiding inside a description of the keypad
-    ("1 2 3 4 5 6 7 8 9 0"), which the leak detector would otherwise flag."""
-    if pin[0] == "0":
+    leading zero. It also keeps a PIN from hiding inside a description of the keypad
+    ("1 2 3 4 5 6 7 8 9 0", or column by column), which the leak detector would flag."""
+    if pin[0] == "0" or any(pin in reading for reading in KEYPAD_READINGS):
         return False
     return all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(pin, pin[1:]))
 
