@@ -46,7 +46,10 @@ def profile_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-VALUE_X = CARD[0] + 150
+VALUE_X = CARD[0] + 176
+WIDE_VALUE_X = CARD[0] + 28
+WIDE_LABELS = ("Address",)
+"""Labels whose value goes on the next row, at full card width."""
 ROW_HEIGHT, GAP_HEIGHT = 23, 12
 
 
@@ -55,7 +58,7 @@ def _rows(lines: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
     rows, y = [], CARD[1] + 34
     for label, value in lines:
         rows.append((y, label, value))
-        y += ROW_HEIGHT if label else GAP_HEIGHT
+        y += (2 * ROW_HEIGHT if label in WIDE_LABELS else ROW_HEIGHT) if label else GAP_HEIGHT
     return rows
 
 
@@ -96,7 +99,9 @@ def draw_telehealth(state: dict[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     value_font = font(15)
     for row, label, value in _rows(lines):
-        if label:
+        if label in WIDE_LABELS:
+            draw.text((WIDE_VALUE_X, row + ROW_HEIGHT), value, font=value_font, fill=PALETTE["ink"])
+        elif label:
             draw.text((VALUE_X, row), value, font=value_font, fill=PALETTE["ink"])
     centered_text(draw, (16, 456, 752, 496), status_text(state), 17, fill=PALETTE["display_text"], bold=True)
     return image
