@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from comma_env.results import build_results, latest_per_episode, read_episodes, render_console, write_results
+from comma_env.results import attach_judgements, build_results, latest_per_episode, read_episodes, render_console, write_results
 
 
 def episode_files(out_dir: str | Path) -> list[Path]:
@@ -31,6 +31,8 @@ def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet:
         raise FileNotFoundError(f"no episodes*.jsonl in {', '.join(map(str, out_dirs))}")
     records = [r for f in files for r in read_episodes(f, repair=False)]
     unique = list(latest_per_episode(records).values())
+    for folder in out_dirs:
+        unique = attach_judgements(unique, folder)
     duplicates = len(records) - len(unique)
     meta = {"merged_files": [str(f) for f in files], "episodes_recorded": len(unique)}
     if duplicates:

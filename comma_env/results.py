@@ -110,6 +110,28 @@ def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, 
     return chosen
 
 
+def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Copies of `records` with ``error_types`` from ``out_dir/judgements*.jsonl``, if any.
+
+    An optional LLM judge labels failed episodes with the paper's error taxonomy by writing
+    lines ``{"puzzle": ..., "seed": ..., "error_types": ["miscommunication", ...]}``; the
+    episode files themselves are never rewritten.
+    """
+    labels: dict[tuple[str, int], list[str]] = {}
+    for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
+        for line in read_episodes(path, repair=False):
+            if "puzzle" in line and "seed" in line and isinstance(line.get("error_types"), list):
+                labels[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line["error_types"]]
+    out = []
+    for record in records:
+        copy = dict(record)
+        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
+        if key in labels:
+            copy["error_types"] = labels[key]
+        out.append(copy)
+    return out
+
+
 # -- tables ----------------------------------------------------------------------------------
 def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """results.json content: metrics (see `comma_env.metrics.summarize`) plus run metadata."""

@@ -126,3 +126,19 @@ def test_summary_tables_render_in_paper_order():
     assert "leak rate" in md and "By skill category" in md and "repetition_loop" in md
     console = render_console(results)
     assert "Overall" in console and "paper PSR/SR" in console
+
+
+def test_judge_labels_from_a_side_file_enter_the_taxonomy(tmp_path):
+    import json
+
+    from comma_env.results import attach_judgements
+
+    records = [rec(solver_model="x", expert_model="x", seed=0), rec(seed=1, loop=True)]
+    (tmp_path / "judgements.jsonl").write_text(
+        json.dumps({"puzzle": "wire", "seed": 0, "error_types": ["roleplay", "miscommunication"]}) + "\n"
+        + '{"puzzle": "wire", "seed": 1, "error_ty')  # torn line ignored
+    labelled = attach_judgements(records, tmp_path)
+    assert "error_types" not in records[0]  # inputs untouched
+    t = build_results(labelled)["error_taxonomy"]["overall"]
+    assert t["judged"] == 1
+    assert t["counts"]["roleplay"] == 1 and t["counts"]["miscommunication"] == 1 and t["counts"]["repetition_loop"] == 1
