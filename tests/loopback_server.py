@@ -134,7 +134,8 @@ def solver_reply(messages: list[dict[str, Any]]) -> str:
     described = _section(last_user, "What the puzzle shows")
     seen = parse_description(described) if described else {}
     puzzle_cls = SCRIPTS.by_task(everything)
-    _, has_advice, advice = last_user.rpartition(ADVICE_HEADER)
+    has_advice = ADVICE_HEADER in last_user
+    advice = _section(last_user[last_user.rfind(ADVICE_HEADER):], ADVICE_HEADER) if has_advice else ""
     if has_advice:
         typed: list[str] = []
         for line in advice.splitlines():
@@ -142,8 +143,10 @@ def solver_reply(messages: list[dict[str, Any]]) -> str:
             if not line:
                 continue
             expanded = puzzle_cls.expand_advice(line, seen) if puzzle_cls and seen else [line]
-            typed += [a for a in expanded if a in valid]
-        if typed:
+            # typed as advised: the environment executes each line that is valid when its
+            # turn comes (earlier lines can open new screens), so no filtering here
+            typed += [a for a in expanded if a.strip()]
+        if any(a in valid for a in typed):
             return "\n".join(typed)
     if seen:
         state = puzzle_cls.redact(seen) if puzzle_cls else seen

@@ -1,0 +1,194 @@
+"""LiteLLMPolicy end to end over real HTTP against tests/loopback_server.py (no mocks in the client)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+import pytest
+
+from loopback_server import Loopback
+
+import comma_env
+from agents.llm import LiteLLMPolicy, LLMCallError
+from agents.runner import run_episode
+from comma_env.registry import COMMA_PUZZLES
+
+FAST_RETRY = {"retry_base_delay": 0.02, "retry_max_delay": 0.2}
+
+
+def cfg(api_base: str, **over):
+    base = dict(kind="litellm", name="loop", model="openai/loopback", api_base=api_base, vision=False,
+                max_retries=6, timeout=20.0, extra=dict(FAST_RETRY))
+    base.update(over)
+    return base
+
+
+async def play_many(solver_policy, expert_policy, puzzle="wire", seeds=range(8), **env_kwargs):
+    env_kwargs.setdefault("solver_view", "text")
+
+    async def one(seed):
+        env = comma_env.make(puzzle, **env_kwargs)
+        env.reset(seed=seed)
+        return env, await run_episode(env, solver_policy.player("solver", env, seed), expert_policy.player("expert", env, seed))
+
+    return await asyncio.gather(*(one(s) for s in seeds))
+
+
+@pytest.fixture(scope="module")
+def server():
+    with Loopback() as srv:
+        yield srv
+
+
+def test_episodes_solve_end_to_end_over_http(server):
+    policy = LiteLLMPolicy(cfg(server.api_base))
+    results = asyncio.run(play_many(policy, policy, seeds=range(10)))
+    for env, result in results:
+        assert result.error is None
+        assert result.summary["success"] and result.summary["mistakes"] == 0
+        assert result.summary["turns"] == 2  # describe, then cut
+        for role in ("solver", "expert"):
+            assert result.tokens[role]["completion_tokens"] > 0 and result.tokens[role]["prompt_tokens"] > 0
+        assert result.tokens["solver"]["calls"] == 2 and result.tokens["expert"]["calls"] == 1
+    # token counts are the server's `usage`, not estimates: check one request's arithmetic
+    reqs = [r for r in server.requests() if r["role"] == "expert"]
+    assert reqs and all(r["temperature"] == 0.0 and r["max_tokens"] == 512 for r in reqs)
+
+
+def test_other_puzzles_and_last_memory_solve_over_http(server):
+    policy = LiteLLMPolicy(cfg(server.api_base))
+    # the scripted solver spends two turns per stage (act, then describe the new state)
+    for puzzle in [p for p in ("memory", "keypad", "atm") if p in COMMA_PUZZLES]:
+        try:
+            comma_env.make(puzzle)
+        except Exception:  # puzzle not written yet
+            continue
+        results = asyncio.run(play_many(policy, policy, puzzle=puzzle, seeds=range(3), max_turns=25))
+        assert all(r.error is None for _, r in results)
+        assert sum(r.summary["success"] for _, r in results) == 3, puzzle
+    results = asyncio.run(play_many(policy, policy, seeds=range(3), memory="last"))
+    assert all(r.summary["success"] for _, r in results)
+
+
+def test_image_view_sends_one_png_encoded_once_per_state(server):
+    policy = LiteLLMPolicy(cfg(server.api_base, vision=True, name="vis"))
+    before = len(server.requests())
+    results = asyncio.run(play_many(policy, policy, seeds=[7], solver_view="image", max_turns=3))
+    (_, result), = results
+    assert result.error is None and not result.summary["success"]  # the server cannot see
+    solver_reqs = [r for r in server.requests()[before:] if r["role"] == "solver"]
+    assert len(solver_reqs) == 3
+    for r in solver_reqs:
+        assert len(r["images"]) == 1 and r["images"][0]["png"] and r["images"][0]["bytes"] > 1000
+    assert len({r["images"][0]["sha"] for r in solver_reqs}) == 1  # no action: same picture
+
+
+def test_expert_requests_carry_no_image_and_no_unspoken_private_fact(server):
+    puzzles = [p for p in ("atm", "telehealth", "wire") if p in COMMA_PUZZLES]
+    policy = LiteLLMPolicy(cfg(server.api_base, vision=True))
+    for puzzle in puzzles:
+        try:
+            comma_env.make(puzzle)
+        except Exception:
+            continue
+        before = len(server.requests())
+        for view in ("image", "text"):
+            results = asyncio.run(play_many(policy, policy, puzzle=puzzle, seeds=range(3), solver_view=view, max_turns=4))
+            for env, result in results:
+                assert result.error is None
+                facts = env.unwrapped.private_facts
+                spoken = "\n".join(t["solver"] for t in result.transcript)
+                expert_reqs = [r for r in server.requests()[before:] if r["role"] == "expert"]
+                assert expert_reqs
+                for r in expert_reqs:
+                    assert r["images"] == []
+                    text = "\n".join(m["text"] for m in r["messages"])
+                    assert "Environment:" not in text
+                    for name, value in facts.items():
+                        if value and value not in spoken:
+                            assert value not in text, (puzzle, name)
+
+
+def test_twenty_percent_faults_every_episode_recorded():
+    kinds = "429,500,reset,empty_choices,null_content,bad_json"
+    with Loopback("--fault-rate", "0.2", "--faults", kinds, "--seed", "3") as srv:
+        policy = LiteLLMPolicy(cfg(srv.api_base, max_retries=8))
+        results = asyncio.run(play_many(policy, policy, seeds=range(16)))
+        faults = [r["fault"] for r in srv.requests() if r["fault"]]
+    assert len(results) == 16
+    assert all(r.summary is not None for _, r in results)
+    assert all(r.error is None and r.summary["success"] for _, r in results)
+    assert len(faults) >= 4 and len(set(faults)) >= 3  # the faults really happened
+    assert sum(r.tokens["solver"]["calls"] + r.tokens["expert"]["calls"] for _, r in results) > 16 * 3
+
+
+def test_persistent_faults_raise_and_the_episode_records_the_error():
+    with Loopback("--fault-rate", "1.0", "--faults", "500,empty_choices") as srv:
+        policy = LiteLLMPolicy(cfg(srv.api_base, max_retries=2))
+        (env, result), = asyncio.run(play_many(policy, policy, seeds=[0]))
+        assert len(srv.requests()) == 3  # one try + two retries
+    assert result.error and result.error.startswith("solver: LLMCallError") and "3 attempts" in result.error
+    assert result.summary["seed"] == 0 and not result.summary["success"]
+
+
+def test_timeout_fault_is_retried():
+    with Loopback("--fault-rate", "0.5", "--faults", "timeout", "--timeout-seconds", "5") as srv:
+        policy = LiteLLMPolicy(cfg(srv.api_base, timeout=0.5))
+        results = asyncio.run(play_many(policy, policy, seeds=range(3)))
+        assert any(r["fault"] == "timeout" for r in srv.requests())
+    assert all(r.error is None and r.summary["success"] for _, r in results)
+
+
+def test_client_errors_are_not_retried(server):
+    policy = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/nowhere/v1"), max_retries=5))
+    with pytest.raises(LLMCallError, match="non-retryable"):
+        asyncio.run(policy.client.complete([{"role": "user", "content": "hi"}]))
+
+
+def test_mixed_pair_hits_the_right_endpoints():
+    with Loopback() as a, Loopback() as b:
+        solver = LiteLLMPolicy(cfg(a.api_base, name="solver-model", model="openai/model-a"))
+        expert = LiteLLMPolicy(cfg(b.api_base, name="expert-model", model="openai/model-b", temperature=0.6, max_tokens=99))
+        results = asyncio.run(play_many(solver, expert, seeds=range(4)))
+        ra, rb = a.requests(), b.requests()
+    assert all(r.summary["success"] for _, r in results)
+    assert ra and {r["role"] for r in ra} == {"solver"} and {r["model"] for r in ra} == {"model-a"}
+    assert rb and {r["role"] for r in rb} == {"expert"} and {r["model"] for r in rb} == {"model-b"}
+    assert {(r["temperature"], r["max_tokens"]) for r in rb} == {(0.6, 99)}
+
+
+def test_replicas_are_load_balanced_by_the_router():
+    with Loopback() as a, Loopback() as b:
+        policy = LiteLLMPolicy(cfg(None, name="replicated", model="hosted_vllm/loopback",
+                                   extra=dict(FAST_RETRY, replicas=[a.api_base, b.api_base], routing_strategy="simple-shuffle")))
+        results = asyncio.run(play_many(policy, policy, seeds=range(12)))
+        na, nb = len(a.requests()), len(b.requests())
+    assert all(r.summary["success"] for _, r in results)
+    assert na + nb == 36 and na > 3 and nb > 3
+
+
+def test_api_key_is_sent_but_never_written(server, caplog, capsys):
+    secret = "sk-test-SECRETKEY-8c1f0e9a7d"
+    os.environ["COMMA_FAKE_KEY_VAR"] = secret
+    try:
+        caplog.set_level(logging.DEBUG)
+        policy = LiteLLMPolicy(cfg(server.api_base, api_key_env="COMMA_FAKE_KEY_VAR", max_retries=1))
+        results = asyncio.run(play_many(policy, policy, seeds=range(2)))
+        assert all(r.summary["success"] for _, r in results)
+        # an error path: the message must not carry the key either
+        bad = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/x/v1"), api_key_env="COMMA_FAKE_KEY_VAR"))
+        with pytest.raises(LLMCallError) as info:
+            asyncio.run(bad.client.complete([{"role": "user", "content": "hello"}]))
+        assert secret not in str(info.value)
+        assert secret not in repr(vars(policy)) and secret not in repr(vars(policy.client))
+        for _, r in results:
+            assert secret not in repr(r)
+        out, err = capsys.readouterr()
+        assert secret not in out + err + caplog.text
+    finally:
+        del os.environ["COMMA_FAKE_KEY_VAR"]
+    # a missing variable gives a clear error naming the variable
+    with pytest.raises(LLMCallError, match="COMMA_FAKE_KEY_VAR"):
+        asyncio.run(LiteLLMPolicy(cfg(server.api_base, api_key_env="COMMA_FAKE_KEY_VAR")).client.complete([]))
