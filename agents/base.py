@@ -25,6 +25,10 @@ class Reply:
 class Player(ABC):
     """Plays one role (``solver`` or ``expert``) for one episode."""
 
+    needs_observation: bool = True
+    """False for players that act on `info` alone (random, scripted): the runner then skips
+    building the observation, which saves drawing the image."""
+
     @abstractmethod
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         """The next message, from this agent's own observation and info only."""

@@ -27,6 +27,7 @@ def _last_message(info: dict[str, Any], speaker: str) -> str | None:
 
 
 class OracleSolver(Player):
+    needs_observation = False  # reads the true state instead
     def __init__(self, env: Any) -> None:
         self.env = env.unwrapped
 
@@ -55,6 +56,7 @@ class OracleSolver(Player):
 
 
 class OracleExpert(Player):
+    needs_observation = False  # its dialogue is in info
     def __init__(self, puzzle_cls: type) -> None:
         self.puzzle_cls = puzzle_cls
         self.notes: dict[str, Any] = {}

@@ -11,6 +11,7 @@ from agents.base import Player, Policy, Reply
 
 
 class RandomSolver(Player):
+    needs_observation = False
     def __init__(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
 
@@ -23,6 +24,7 @@ class RandomSolver(Player):
 
 
 class SilentExpert(Player):
+    needs_observation = False
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         return Reply("")
 

@@ -36,7 +36,7 @@ async def run_episode(env: Any, solver: Player, expert: Player) -> EpisodeResult
     error: str | None = None
     summary: dict[str, Any] | None = None
     for agent in env.agent_iter():
-        observation, _, terminated, truncated, info = env.last()
+        observation, _, terminated, truncated, info = env.last(observe=players[agent].needs_observation)
         if terminated or truncated:
             summary = summary or info.get("episode")
             env.step(None)

@@ -232,6 +232,8 @@ class CommaEnv(AECEnv):
                 continue
             state_before = puzzle.state_key()
             ok = bool(puzzle.apply(line))
+            # progress can be lost within one message (a strike resets some puzzles): keep the best
+            self.best_progress = max(self.best_progress, puzzle.progress)
             record.actions.append(line)
             record.outcomes.append(ok)
             feedback.append(FEEDBACK_OK if ok else FEEDBACK_MISTAKE)
