@@ -102,7 +102,7 @@ def _images(messages: list[dict[str, Any]]) -> list[str]:
 
 def role_of(messages: list[dict[str, Any]]) -> str:
     system = " ".join(_texts(m) for m in messages if m.get("role") == "system")
-    if "JUDGE" in system.upper().split() or "judge" in system.lower():
+    if "You are a JUDGE" in system:
         return "judge"
     if "EXPERT" in system and "You are the EXPERT" in system:
         return "expert"

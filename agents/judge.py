@@ -1,0 +1,188 @@
+"""Error taxonomy of failed episodes (paper, section 5.2): rule first, optional LLM judge.
+
+Categories, in this project's words:
+
+- ``roleplay``: an agent acts out the other role (the expert behaves as if it could see
+  or press things, or the solver starts handing out manual instructions).
+- ``misinterpretation``: the solver misreads what the puzzle shows or what a signal means,
+  and acts on the wrong picture of the state.
+- ``repetition_loop``: the solver repeats an action that already failed in the same state.
+  Detected by rule from the environment's record (``repetition_loop``), never by the judge.
+- ``miscommunication``: one agent ignores or fails to follow what the other said (for
+  example the solver acts alone against the expert's advice, or the expert ignores the
+  solver's question).
+- ``other``: a failure that fits none of the above.
+
+`rule_label` is always available; `judge_records` asks a chat model (any LiteLLM model config,
+through `agents.llm.ChatClient`, so retries and key handling are the same) for the rest.
+`write_judgements` stores labels as ``out_dir/judgements.jsonl`` lines
+``{"puzzle", "seed", "error_types": [...]}``, which `comma_env.results.attach_judgements`
+reads; `taxonomy_markdown` renders the counts as a results.md section.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+CATEGORIES = ("roleplay", "misinterpretation", "repetition_loop", "miscommunication", "other")
+JUDGED = ("roleplay", "misinterpretation", "miscommunication", "other")
+
+JUDGE_SYSTEM_PROMPT = (
+    "You are a JUDGE reviewing a failed game between two AI agents. The SOLVER can see a "
+    "puzzle and act on it; the EXPERT holds the manual and can only talk. Decide which single "
+    "category best explains why they failed:\n"
+    "- roleplay: an agent behaves as if it held the other role (the expert claims to see or "
+    "act on the puzzle, or the solver recites manual rules as if it were the expert).\n"
+    "- misinterpretation: the solver describes or reads the puzzle state or a signal wrongly "
+    "(the ground-truth state is given), so the actions rest on a wrong picture.\n"
+    "- miscommunication: one agent does not follow what the other said: the solver ignores "
+    "or contradicts the expert's instructions and acts alone, or the expert ignores the "
+    "solver's description or question.\n"
+    "- other: none of these.\n"
+    'Answer with JSON only: {"label": "<category>", "reason": "<one sentence>"}.'
+)
+
+
+def rule_label(record: Mapping[str, Any]) -> str | None:
+    """``repetition_loop`` when the environment saw a repeated failed state-action pair."""
+    return "repetition_loop" if record.get("repetition_loop") else None
+
+
+def is_failure(record: Mapping[str, Any]) -> bool:
+    """Episodes the taxonomy covers: finished without success and without an API error."""
+    return not record.get("success") and not record.get("error")
+
+
+def transcript_text(record: Mapping[str, Any], max_chars: int = 12000) -> str:
+    """The conversation with executed actions and their outcomes, for the judge."""
+    lines = []
+    for turn in record.get("transcript") or []:
+        lines.append(f"[turn {turn.get('turn')}] SOLVER: {turn.get('solver', '')}")
+        for action, ok in zip(turn.get("actions") or [], turn.get("outcomes") or []):
+            lines.append(f"  (executed {action}: {'ok' if ok else 'MISTAKE'})")
+        if turn.get("expert") is not None:
+            lines.append(f"[turn {turn.get('turn')}] EXPERT: {turn['expert']}")
+    text = "\n".join(lines)
+    return text if len(text) <= max_chars else text[: max_chars // 2] + "\n...\n" + text[-max_chars // 2:]
+
+
+def judge_messages(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    facts = {k: record.get(k) for k in ("puzzle", "progress", "mistakes", "end_reason")}
+    truth = record.get("initial_state") or record.get("visible_state")
+    body = f"Episode facts: {json.dumps(facts)}\n"
+    if truth is not None:
+        body += f"Ground-truth puzzle state at the start: {json.dumps(truth)}\n"
+    body += "Conversation:\n" + transcript_text(record)
+    return [{"role": "system", "content": JUDGE_SYSTEM_PROMPT}, {"role": "user", "content": body}]
+
+
+def parse_label(text: str) -> str:
+    """The category in a judge reply (JSON, or failing that the first category name)."""
+    match = re.search(r"\{.*\}", text or "", re.DOTALL)
+    if match:
+        try:
+            label = str(json.loads(match.group(0)).get("label", "")).strip().lower().replace(" ", "_")
+            if label in CATEGORIES:
+                return label
+        except (json.JSONDecodeError, AttributeError):
+            pass
+    lowered = (text or "").lower()
+    found = [(lowered.find(c.replace("_", " ")), c) for c in JUDGED if c.replace("_", " ") in lowered]
+    return min(found)[1] if found else "other"
+
+
+async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | None = None,
+                        concurrency: int = 8) -> dict[tuple[str, int], list[str]]:
+    """Labels for every failed episode: the rule label, plus the judge's when configured.
+
+    Without `judge_cfg` only the rule runs (failures it does not cover are ``other``).
+    A judge call that fails for good leaves that episode with its rule label (or
+    ``unjudged``), so one bad call never loses the other labels.
+    """
+    client = None
+    if judge_cfg is not None:
+        from agents.llm import ChatClient, LLMSettings
+
+        client = ChatClient(LLMSettings.from_config(judge_cfg))
+    limit = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(record: Mapping[str, Any]) -> tuple[tuple[str, int], list[str]]:
+        key = (str(record.get("puzzle")), int(record.get("seed") or 0))
+        labels = [rule_label(record)] if rule_label(record) else []
+        if client is None:
+            return key, labels or ["other"]
+        async with limit:
+            try:
+                reply = await client.complete(judge_messages(record))
+                judged = parse_label(reply.text)
+            except Exception:  # noqa: BLE001 - recorded as unjudged, not lost
+                judged = "unjudged"
+        if judged not in labels and not (labels and judged == "other"):
+            labels.append(judged)
+        return key, labels
+
+    pairs = await asyncio.gather(*(one(r) for r in records if is_failure(r)))
+    return dict(pairs)
+
+
+def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str | Path, name: str = "judgements.jsonl") -> Path:
+    """Write labels where `comma_env.results.attach_judgements` finds them."""
+    path = Path(out_dir) / name
+    with open(path, "w", encoding="utf-8") as handle:
+        for (puzzle, seed), types in sorted(labels.items()):
+            handle.write(json.dumps({"puzzle": puzzle, "seed": seed, "error_types": list(types)}) + "\n")
+    return path
+
+
+def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
+    counts = Counter(label for types in labels for label in types)
+    return {c: counts.get(c, 0) for c in (*CATEGORIES, "unjudged") if counts.get(c, 0) or c in CATEGORIES}
+
+
+def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool) -> str:
+    """A results.md section: share of failed episodes per error category."""
+    total = len(labels)
+    counts = taxonomy_counts(labels.values())
+    how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"
+    rows = ["## Error taxonomy of failed episodes", "", f"{total} failed episodes; labels: {how}.", "",
+            "| category | episodes | share |", "|---|---:|---:|"]
+    for category, n in counts.items():
+        rows.append(f"| {category} | {n} | {100.0 * n / total if total else 0.0:.1f}% |")
+    return "\n".join(rows) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
+    import argparse
+
+    from comma_env.results import latest_per_episode, read_episodes
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("out_dir")
+    parser.add_argument("--model", help="a conf/model name (kind litellm) to use as the judge")
+    parser.add_argument("--concurrency", type=int, default=8)
+    args = parser.parse_args(argv)
+    records: list[dict[str, Any]] = []
+    for path in sorted(Path(args.out_dir).glob("episodes*.jsonl")):
+        records += read_episodes(path)
+    records = list(latest_per_episode(records).values())
+    judge_cfg = None
+    if args.model:
+        from omegaconf import OmegaConf
+
+        from comma_env.resources import conf_dir
+
+        judge_cfg = OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{args.model}.yaml"), resolve=True)
+    labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
+    path = write_judgements(labels, args.out_dir)
+    print(taxonomy_markdown(labels, judged=judge_cfg is not None))
+    print(f"labels written to {path}")
+
+
+if __name__ == "__main__":
+    main()
