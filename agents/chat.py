@@ -86,22 +86,25 @@ def _dialogue_messages(dialogue: Iterable[Mapping[str, str]], me: str) -> list[M
 
 
 def _merge(messages: list[Message]) -> list[Message]:
-    """Merge consecutive messages of one role (chat templates want alternation)."""
+    """Merge consecutive messages of one role (chat templates want alternation).
+
+    Text-only user messages become plain strings: some servers (llama.cpp, older templates)
+    handle string content best, it is the same tokens, and the client serialises it faster.
+    """
     merged: list[Message] = []
     for message in messages:
-        if merged and merged[-1]["role"] == message["role"] and message["role"] != "system":
-            last = merged[-1]
-            if message["role"] == "assistant":
-                last["content"] = f"{last['content']}\n{message['content']}"
-            else:
-                last["content"] = list(last["content"]) + list(message["content"])
+        role, content = message["role"], message["content"]
+        if merged and merged[-1]["role"] == role and role != "system":
+            merged[-1]["content"].extend(content) if role == "user" else merged[-1]["content"].append(content)
         else:
-            merged.append(dict(message))
-    # text-only user messages become plain strings: some servers (llama.cpp, older
-    # templates) handle string content best, and it is the same tokens.
+            merged.append({"role": role, "content": list(content) if role == "user" else [content]})
     for message in merged:
         content = message["content"]
-        if isinstance(content, list) and all(part.get("type") == "text" for part in content):
+        if message["role"] == "system":
+            message["content"] = content[0]
+        elif message["role"] == "assistant":
+            message["content"] = "\n".join(content)
+        elif all(part.get("type") == "text" for part in content):
             message["content"] = "\n\n".join(part["text"] for part in content)
     return merged
 

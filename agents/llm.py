@@ -148,6 +148,7 @@ class ChatClient:
         self.passthrough = {k: v for k, v in extra.items() if k not in POLICY_EXTRA_KEYS}
         self.rng = rng or random.Random()
         self._router: Any = None
+        self._registered = False
         self.api_base = settings.api_base
         self.starter: Any = None  # async callable run before the first call (server launch)
 
@@ -192,8 +193,23 @@ class ChatClient:
                                           num_retries=0, timeout=self.s.timeout, disable_cooldowns=True)
         return self._router
 
+    def _register_local_model(self, litellm: Any) -> None:
+        """Give a self-served model (unknown to LiteLLM's price list) a zero price once, so
+        LiteLLM's per-call cost lookup hits instead of searching and failing every call."""
+        self._registered = True
+        if not (self.api_base or self.replicas) or self.s.model in litellm.model_cost:
+            return
+        provider = self.s.model.split("/", 1)[0] if "/" in self.s.model else "openai"
+        try:
+            litellm.register_model({self.s.model: {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
+                                                   "litellm_provider": provider, "mode": "chat"}})
+        except Exception:  # noqa: BLE001 - only an optimisation
+            pass
+
     async def _once(self, messages: list[dict[str, Any]]) -> Any:
         litellm = litellm_module()
+        if not self._registered:
+            self._register_local_model(litellm)
         key = self._api_key()
         kwargs = self._kwargs(messages)
         if self.replicas:
