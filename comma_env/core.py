@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from comma_env import prompts
+from comma_env.drawing.common import observation_array
 from comma_env.privacy import find_leaks
 from comma_env.puzzle import Puzzle
 from comma_env.resources import load_manual
@@ -72,8 +73,9 @@ class CommaEnv(AECEnv):
         max_mistakes: strikes that end the episode as failed (paper: 3).
         memory: ``"full"`` shows each agent the whole dialogue; ``"last"`` only the latest
             message (the ablation of the paper's Table 2).
-        solver_view: ``"image"``, or ``"text"`` to also write a description of the image into
-            the solver's text, for models without vision.
+        solver_view: ``"image"``, or ``"text"``: the solver's observation then has no image
+            and its text carries a written description of it, for models without vision (and
+            for RL on text policies, where not drawing makes steps about 10x faster).
         action_matching: ``"exact"`` (paper) or ``"lenient"``, which also accepts action
             names wrapped in markdown (bullets, ``**bold**``, backticks).
         max_message_chars: longer messages are cut (and marked) before parsing and relaying.
@@ -122,11 +124,11 @@ class CommaEnv(AECEnv):
         self.possible_agents = [SOLVER, EXPERT]
         self.manual = load_manual(self.puzzle_cls.name)
         width, height = self.puzzle_cls.image_size
+        solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
+        if solver_view == "image":
+            solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
         self._observation_spaces = {
-            SOLVER: spaces.Dict({
-                "image": spaces.Box(0, 255, (height, width, 3), np.uint8),
-                "text": UnicodeText(),
-            }),
+            SOLVER: spaces.Dict(solver_space),
             EXPERT: spaces.Dict({"text": UnicodeText()}),
         }
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
@@ -158,8 +160,12 @@ class CommaEnv(AECEnv):
         return [record.to_dict() for record in self._turns]
 
     def describe(self) -> str:
-        """The written description of the image used by ``solver_view="text"``."""
-        return describe_state(self.visible_state)
+        """The written description of the image used by ``solver_view="text"`` (written once
+        per state)."""
+        puzzle = self._puzzle()
+        if self._description is None or self._description[0] != puzzle.version:
+            self._description = (puzzle.version, describe_state(puzzle.visible_state()))
+        return self._description[1]
 
     # -- AEC API ----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -188,6 +194,7 @@ class CommaEnv(AECEnv):
         self._expert_said = ""
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
+        self._description: tuple[int, str] | None = None
         self._image_array: np.ndarray | None = None
         self._image_png: bytes | None = None
         self._text_cache: dict[str, tuple[int, str]] = {}
@@ -197,6 +204,8 @@ class CommaEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, Any]:
         if agent == SOLVER:
+            if self.solver_view == "text":  # a written description instead of the image: nothing to draw
+                return {"text": self._text_for(SOLVER)}
             return {"image": self.image(), "text": self._text_for(SOLVER)}
         return {"text": self._text_for(EXPERT)}
 
@@ -389,10 +398,7 @@ class CommaEnv(AECEnv):
         """The solver's current image as a read-only RGB array, redrawn only on change."""
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
-            picture = self.draw(puzzle.visible_state())
-            if picture.mode != "RGB":
-                picture = picture.convert("RGB")
-            array = np.asarray(picture, dtype=np.uint8)
+            array = observation_array(self.draw(puzzle.visible_state()))
             array.flags.writeable = False
             self._image_array = array
             self._image_png = None

@@ -157,4 +157,4 @@ def test_leds_are_drawn_in_their_colours() -> None:
     image = draw_led(state)
     for index, color in enumerate(colors):
         x, y = led_center(index, len(colors))
-        assert image.getpixel((int(x), int(y))) == PALETTE[color]
+        assert image.convert("RGB").getpixel((int(x), int(y))) == PALETTE[color]

@@ -154,7 +154,9 @@ def test_infos_carry_the_spec_keys() -> None:
 
 def test_text_view_describes_the_image() -> None:
     env = wire_env(solver_view="text")
-    text = env.observe("solver")["text"]
+    observation = env.observe("solver")
+    assert set(observation) == {"text"} and set(env.observation_space("solver")) == {"text"}
+    text = observation["text"]
     assert env.unwrapped.visible_state["serial_number"] in text
     assert env.infos["solver"]["description"] == env.unwrapped.describe()
 
@@ -189,3 +191,13 @@ def test_bad_options_fail_clearly() -> None:
         comma_env.make("wire", memory="some")
     with pytest.raises(ValueError, match="solver_view"):
         comma_env.make("wire", solver_view="audio")
+
+
+def test_text_view_passes_api_test() -> None:
+    import warnings
+
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(comma_env.make("wire", solver_view="text"), num_cycles=100)

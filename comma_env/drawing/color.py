@@ -6,9 +6,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy
 
 _ORIGIN = (92, 92)
 _CELL = 96
@@ -29,8 +29,7 @@ def _board() -> Image.Image:
 
 
 def draw_color(state: dict[str, Any]) -> Image.Image:
-    image = _board().copy()
-    draw = ImageDraw.Draw(image)
+    image, draw = editable_copy(_board())
     x_origin, y_origin = _ORIGIN
     for row, colors in enumerate(state["square_colors_by_row"]):
         for column, color in enumerate(colors):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from comma_env.resources import font_path
@@ -39,6 +41,56 @@ def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTyp
     return ImageFont.truetype(str(font_path(name)), max(size, MIN_TEXT_PX))
 
 
+ARRAY_KEY = "comma_env.array"
+"""`Image.info` key under which `editable_copy` records the numpy buffer it draws into."""
+
+_TEMPLATE_ARRAYS: OrderedDict[int, tuple[Image.Image, np.ndarray]] = OrderedDict()
+_TEMPLATE_CACHE_SIZE = 32
+
+
+def _template_array(template: Image.Image) -> np.ndarray:
+    """RGBA pixels of a cached template image, converted once (a small LRU keyed by identity;
+    the entry keeps the template alive, so an id cannot be reused while cached)."""
+    key = id(template)
+    entry = _TEMPLATE_ARRAYS.get(key)
+    if entry is None or entry[0] is not template:
+        entry = (template, np.asarray(template.convert("RGBA")).copy())
+        _TEMPLATE_ARRAYS[key] = entry
+        while len(_TEMPLATE_ARRAYS) > _TEMPLATE_CACHE_SIZE:
+            _TEMPLATE_ARRAYS.popitem(last=False)
+    else:
+        _TEMPLATE_ARRAYS.move_to_end(key)
+    return entry[1]
+
+
+def editable_copy(template: Image.Image) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A copy of a cached template image whose pixels live in a numpy array.
+
+    Images are redrawn on every state change, on the hot path of RL training, and turning a
+    finished PIL image into the numpy observation costs more than drawing it. So the copy is
+    made as a numpy array and Pillow draws straight into that buffer (a mapped RGBA image made
+    writable); the environment then returns a view of it without converting
+    (`observation_array`). Templates must be long-lived (cached) images.
+    """
+    array = _template_array(template).copy()
+    height, width = array.shape[:2]
+    image = Image.frombuffer("RGBA", (width, height), array, "raw", "RGBA", 0, 1)
+    image.readonly = 0  # draw into `array` itself instead of copying on first write
+    image.info[ARRAY_KEY] = (array, image.im)
+    return image, ImageDraw.Draw(image)
+
+
+def observation_array(picture: Image.Image) -> np.ndarray:
+    """The RGB uint8 array of a finished drawing, without a copy when it came from
+    `editable_copy` and was drawn in place (else through Pillow's conversion)."""
+    mapped = picture.info.get(ARRAY_KEY)
+    if mapped is not None and picture.im is mapped[1] and picture.mode == "RGBA":
+        return mapped[0][..., :3]
+    if picture.mode != "RGB":
+        picture = picture.convert("RGB")
+    return np.asarray(picture, dtype=np.uint8)
+
+
 @lru_cache(maxsize=16)
 def _blank_module(size: tuple[int, int], title: str | None) -> Image.Image:
     image = Image.new("RGB", size, PALETTE["panel"])
@@ -53,11 +105,9 @@ def _blank_module(size: tuple[int, int], title: str | None) -> Image.Image:
 def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A blank module: grey panel with a dark frame and an optional title strip.
 
-    The frame is drawn once per (size, title) and copied, since images are redrawn on every
-    state change of every environment step.
+    The frame is drawn once per (size, title); each call gets an `editable_copy` of it.
     """
-    image = _blank_module(tuple(size), title).copy()
-    return image, ImageDraw.Draw(image)
+    return editable_copy(_blank_module(tuple(size), title))
 
 
 @lru_cache(maxsize=4096)

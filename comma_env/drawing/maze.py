@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy
 
 WIDTH = HEIGHT = 512
 CELL = 44
@@ -61,8 +61,7 @@ def _disc(draw: ImageDraw.ImageDraw, center: tuple[float, float], radius: float,
 
 
 def draw_maze(state: dict[str, Any]) -> Image.Image:
-    image = _board(tuple(state["maze_rows_top_to_bottom"]), bool(state["button_pressed"])).copy()
-    draw = ImageDraw.Draw(image)
+    image, draw = editable_copy(_board(tuple(state["maze_rows_top_to_bottom"]), bool(state["button_pressed"])))
     mouse = tuple(state["mouse_row_column"])
 
     tx, ty = _center(*state["torus_row_column"])

@@ -6,9 +6,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from comma_env.drawing.common import PALETTE, button, canvas, centered_text
+from comma_env.drawing.common import PALETTE, button, canvas, centered_text, editable_copy
 
 WIDTH, HEIGHT = 512, 384
 WINDOW_W, GAP = 76, 14
@@ -39,8 +39,7 @@ def _board() -> Image.Image:
 
 
 def draw_password(state: dict[str, Any]) -> Image.Image:
-    image = _board().copy()
-    draw = ImageDraw.Draw(image)
+    image, draw = editable_copy(_board())
     for index, letter in enumerate(state["letters_shown_left_to_right"]):
         x0 = LEFT + index * (WINDOW_W + GAP)
         x1 = x0 + WINDOW_W

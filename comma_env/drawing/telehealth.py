@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, font
+from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy, font
 from comma_env.drawing.lesions import render_lesion
 
 PHOTO = 352
@@ -90,13 +90,12 @@ def status_text(state: dict[str, Any]) -> str:
 
 def draw_telehealth(state: dict[str, Any]) -> Image.Image:
     lines = profile_lines(state)
-    image = _static_screen(tuple(label for label, _ in lines)).copy()
+    image, draw = editable_copy(_static_screen(tuple(label for label, _ in lines)))
     if "lesion_photo_path" in state:
         photo = _photo_from_file(state["lesion_photo_path"], PHOTO)
     else:
         photo = render_lesion(state, PHOTO)
     image.paste(photo, PHOTO_BOX)
-    draw = ImageDraw.Draw(image)
     value_font = font(15)
     for row, label, value in _rows(lines):
         if label in WIDE_LABELS:
