@@ -182,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     path = write_judgements(labels, args.out_dir)
     print(taxonomy_markdown(labels, judged=judge_cfg is not None))
     print(f"labels written to {path}")
+    from comma_env.merge import merge
+
+    merge([args.out_dir], quiet=True)  # results.json / results.md now include the labels
+    print(f"tables updated in {args.out_dir}")
 
 
 if __name__ == "__main__":

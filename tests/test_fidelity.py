@@ -25,7 +25,7 @@ def random_rates(puzzle: str, episodes: int = EPISODES) -> tuple[float, float, f
         env.reset(seed=seed)
         solver = RandomSolver([0, seed])
         for agent in env.agent_iter():
-            _, _, terminated, truncated, info = env.last()
+            _, _, terminated, truncated, info = env.last(observe=False)  # the random solver ignores the image
             if terminated or truncated:
                 env.step(None)
             else:

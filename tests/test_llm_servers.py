@@ -21,6 +21,18 @@ LOOPBACK = Path(__file__).with_name("loopback_server.py")
 CONF = Path(__file__).resolve().parents[1] / "conf" / "model"
 
 
+def test_local_models_use_distinct_ports_matching_their_api_base():
+    """solver=X expert=Y with two launched local models must not collide on a port."""
+    from omegaconf import OmegaConf
+
+    ports = {}
+    for name in ["qwen2vl", "internvl", "llama32", "llava16", "r1onevision", "llavacot"]:
+        cfg = OmegaConf.load(CONF / f"{name}.yaml")
+        assert cfg.api_base == f"http://127.0.0.1:{cfg.serve.port}/v1", name
+        ports[name] = cfg.serve.port
+    assert len(set(ports.values())) == len(ports), ports
+
+
 def test_vllm_command_line():
     serve = ServeConfig(backend="vllm", hf_model="Qwen/Qwen2-VL-7B-Instruct", port=8123,
                         args=["--max-model-len", "8192", "--limit-mm-per-prompt", '{"image":1}', "--enable-prefix-caching"])
