@@ -99,6 +99,9 @@ def default_out_dir(cfg: RolloutConfig, solver: ModelConfig, expert: ModelConfig
         parts.append(f"pseed{cfg.policy_seed}")
     if cfg.action_matching != "exact":
         parts.append(cfg.action_matching)
+    for puzzle in sorted(cfg.puzzle_options or {}):
+        parts.append(f"{puzzle}-" + "-".join(f"{k}{v}" for k, v in sorted(dict(cfg.puzzle_options[puzzle]).items())
+                                            if k != "padufes_root"))
     return Path("outputs") / "_".join(parts)
 
 
@@ -109,6 +112,9 @@ def plan(cfg: RolloutConfig) -> Plan:
         raise ValueError(f"unknown puzzle(s) {unknown}; choose from {', '.join(VERSIONS)}")
     if not cfg.puzzles:
         raise ValueError("puzzles is empty")
+    stray = [p for p in (cfg.puzzle_options or {}) if p not in VERSIONS]
+    if stray:
+        raise ValueError(f"puzzle_options names unknown puzzle(s) {stray}; choose from {', '.join(VERSIONS)}")
     for puzzle in cfg.puzzles:
         try:
             env_module(puzzle)
@@ -183,8 +189,15 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "max_turns": cfg.max_turns,
         "max_mistakes": cfg.max_mistakes,
         "memory": cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory),
+        "puzzle_options": _puzzle_options(cfg, puzzle),
         "skills": _skills(puzzle),
     }
+
+
+def _puzzle_options(cfg: RolloutConfig, puzzle: str) -> dict[str, Any]:
+    """The environment options of `puzzle` from ``puzzle_options`` (plain dict, JSON-able)."""
+    options = (cfg.puzzle_options or {}).get(puzzle) or {}
+    return {str(k): v for k, v in dict(options).items()}
 
 
 async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> dict[str, Any]:
@@ -201,6 +214,7 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
             memory=record["memory"],
             solver_view="image" if p.solver.vision else "text",
             action_matching=p.cfg.action_matching,
+            puzzle_options=record["puzzle_options"],
         )
         env.reset(seed=seed)
         solver = policies["solver"].player("solver", env, seed)
@@ -240,6 +254,7 @@ def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
         mismatch = {
             k: (record.get(k), v) for k, v in base_record(p, record["puzzle"], 0).items()
             if k in ("solver_model", "expert_model", "max_turns", "max_mistakes", "memory") and record.get(k) != v
+            or k == "puzzle_options" and record.get(k, {}) != v
         }
         if mismatch:
             details = ", ".join(f"{k}: file has {a!r}, this run {b!r}" for k, (a, b) in mismatch.items())

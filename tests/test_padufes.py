@@ -116,3 +116,24 @@ def test_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "bad" / "metadata.csv").write_text("a,b\n1,2\n")
     with pytest.raises(ValueError, match="columns"):
         load_padufes(tmp_path / "bad")
+
+
+def test_rollout_selects_the_local_dataset_by_config(tmp_path: Path) -> None:
+    """``+puzzle_options.telehealth.lesion_source=padufes +puzzle_options.telehealth.padufes_root=DIR``."""
+    import json
+
+    from comma_env import rollout
+
+    root = write_sample(tmp_path / "padufes")
+    options = {"telehealth": {"lesion_source": "padufes", "padufes_root": str(root)}}
+    out = tmp_path / "run"
+    rollout.run({"puzzles": ["telehealth"], "episodes": 4, "out_dir": str(out), "progress_bar": False,
+                 "puzzle_options": options}, quiet=True)
+    records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(records) == 4 and all(r["error"] is None for r in records)
+    assert all(r["puzzle_options"] == options["telehealth"] for r in records)
+    with pytest.raises(ValueError, match="another setting"):  # synthetic episodes never mix with real ones
+        rollout.run({"puzzles": ["telehealth"], "episodes": 4, "out_dir": str(out), "progress_bar": False}, quiet=True)
+    with pytest.raises(ValueError, match="unknown puzzle"):
+        rollout.run({"puzzles": ["wire"], "episodes": 1, "out_dir": str(tmp_path / "x"), "progress_bar": False,
+                     "puzzle_options": {"telehelth": {}}}, quiet=True)

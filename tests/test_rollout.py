@@ -20,7 +20,7 @@ from comma_env.config import register_configs
 from comma_env.resources import conf_dir
 from comma_env.results import read_episodes
 
-PUZZLES = ["wire"]  # the puzzles that exist at the time of writing; defaults are all ten
+PUZZLES = ["wire"]  # a small, fast selection; the defaults are all ten
 EPISODE_KEYS = {"puzzle", "seed", "success", "progress", "mistakes", "turns", "tokens", "privacy_leaks", "error",
                 "transcript", "solver_model", "expert_model", "tokens_by_role", "repetition_loop", "solved_at_turn",
                 "end_reason", "shard"}
