@@ -108,6 +108,11 @@ class CommaEnv(AECEnv):
         _check_choice("action_matching", action_matching, ACTION_MATCHING)
         if render_mode is not None:
             _check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        if render_mode == "human":
+            try:
+                import matplotlib.pyplot  # noqa: F401  (the window is matplotlib's)
+            except ImportError as error:
+                raise ImportError('render_mode="human" needs matplotlib: pip install "comma-env[human]"') from error
         if max_turns < 1 or max_mistakes < 1:
             raise ValueError("max_turns and max_mistakes must be at least 1")
         self.max_turns = int(max_turns)
