@@ -8,6 +8,7 @@ One solver message plus one expert reply is a conversation turn. The puzzle-spec
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
@@ -115,6 +116,12 @@ class CommaEnv(AECEnv):
                 raise ImportError('render_mode="human" needs matplotlib: pip install "comma-env[human]"') from error
         if max_turns < 1 or max_mistakes < 1:
             raise ValueError("max_turns and max_mistakes must be at least 1")
+        if max_message_chars < 1:
+            raise ValueError("max_message_chars must be at least 1")
+        try:  # a misspelt option fails here, not at the first reset()
+            inspect.signature(self.puzzle_cls).bind(None, **dict(puzzle_options or {}))
+        except TypeError as error:
+            raise TypeError(f"bad puzzle_options for {self.puzzle_cls.name}: {error}") from None
         self.max_turns = int(max_turns)
         self.max_mistakes = int(max_mistakes)
         self.memory = memory
@@ -169,7 +176,9 @@ class CommaEnv(AECEnv):
         per state)."""
         puzzle = self._puzzle()
         if self._description is None or self._description[0] != puzzle.version:
-            self._description = (puzzle.version, describe_state(puzzle.visible_state()))
+            hidden = self.puzzle_cls.drawing_only_keys
+            state = {k: v for k, v in puzzle.visible_state().items() if k not in hidden}
+            self._description = (puzzle.version, describe_state(state))
         return self._description[1]
 
     # -- AEC API ----------------------------------------------------------------------------
@@ -354,6 +363,8 @@ class CommaEnv(AECEnv):
             solver_view=self.solver_view,
             description=self.describe() if self.solver_view == "text" else None,
         )
+        # progress/success/mistakes are in both infos for logging and metrics (SPEC section 5);
+        # an expert *policy* must act on `dialogue` and `manual` only, as agents/chat.py does.
         expert_info = dict(common, dialogue=self._window(self._expert_dialogue, EXPERT), manual=self.manual)
         done = self.end_reason is not None
         if done:

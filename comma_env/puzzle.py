@@ -38,6 +38,9 @@ class Puzzle(ABC):
     """(width, height) of the solver's image; fixed per puzzle so the space is a Box."""
     task_prompt: ClassVar[str]
     """What the solver is told about its goal, in addition to the generic solver prompt."""
+    drawing_only_keys: ClassVar[frozenset[str]] = frozenset()
+    """Keys of `visible_state()` that only steer the drawing (a texture seed, a photo file)
+    and mean nothing to a reader: left out of written descriptions."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng

@@ -33,8 +33,7 @@ def to_text(message: Any) -> str:
         message = str(message)
     if not message.isascii():
         message = message.encode("utf-8", errors="replace").decode("utf-8")
-        message = message.replace("\x00", "")
-    return message
+    return message.replace("\x00", "")
 
 
 def strip_thinking(message: str) -> str:

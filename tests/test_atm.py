@@ -173,6 +173,20 @@ def test_generated_instances() -> None:
     assert 120 <= above <= 180
 
 
+def test_balance_never_rounds_to_an_amount_the_rule_or_screens_name() -> None:
+    """A balance like $299.80 reads as "$300" when rounded, the amount the manual's rule and
+    the amount screen mention: it would be flagged by mistake, or excused as "said first"."""
+    rule = "If your balance is at least $500, withdraw $300; otherwise deposit $100."
+    for seed in range(5000):
+        facts = AtmPuzzle(np.random.default_rng(seed)).private_facts()
+        cents = parse_money(facts["balance"])
+        assert ((cents + 50) // 100) % 50, facts["balance"]
+    assert find_leaks("My balance is $299.80", {"balance": "$299.80"}, rule) == []  # why the generator avoids it
+    facts = AtmPuzzle(np.random.default_rng(7)).private_facts()
+    assert find_leaks(f"My balance is {facts['balance']}", facts, rule) == ["balance"]
+    assert find_leaks("The amount screen offers $200 and $300, and the rule says $500", facts, rule) == []
+
+
 def test_same_seed_same_instance_and_image() -> None:
     a, b = AtmPuzzle(np.random.default_rng(7)), AtmPuzzle(np.random.default_rng(7))
     assert a.private_facts() == b.private_facts()

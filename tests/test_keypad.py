@@ -73,7 +73,8 @@ def test_correct_presses_light_buttons_and_solve() -> None:
     for count, position in enumerate([TR, BR, BL, TL], start=1):
         assert not puzzle.solved
         assert puzzle.apply(f"press_{position}") is True
-        assert puzzle.visible_state()["lit_buttons_in_press_order"] == [TR, BR, BL, TL][:count]
+        lit = [TR, BR, BL, TL][:count]
+        assert puzzle.visible_state()["lit_buttons"] == [p for p in POSITIONS if p in lit]  # reading order
         assert puzzle.progress == count / 4
     assert puzzle.solved and puzzle.progress == 1.0
 
@@ -82,7 +83,7 @@ def test_wrong_press_restarts_sequence_but_keeps_best_progress() -> None:
     puzzle = make_puzzle({TL: "Δ", TR: "†", BL: "∞", BR: "Ж"})
     assert puzzle.apply("press_top_right") and puzzle.apply("press_bottom_right")
     assert puzzle.apply("press_top_left") is False  # TL is fourth, BL is due
-    assert puzzle.visible_state()["lit_buttons_in_press_order"] == []
+    assert puzzle.visible_state()["lit_buttons"] == []
     assert puzzle.progress == 0.5  # best prefix so far
     assert puzzle.apply("press_bottom_left") is False  # restarted: TR is due again
     assert puzzle.apply("press_top_right") is True
@@ -94,7 +95,7 @@ def test_pressing_a_lit_button_again_is_a_mistake() -> None:
     assert puzzle.apply("press_top_right")
     assert puzzle.valid_actions() == [f"press_{p}" for p in POSITIONS]
     assert puzzle.apply("press_top_right") is False
-    assert puzzle.visible_state()["lit_buttons_in_press_order"] == []
+    assert puzzle.visible_state()["lit_buttons"] == []
 
 
 def test_first_wrong_press_is_a_mistake_without_state_change() -> None:
@@ -116,9 +117,9 @@ def test_env_counts_best_prefix_within_one_message() -> None:
 
 
 def test_expert_advice_follows_manual_and_skips_lit_prefix() -> None:
-    seen = {"button_symbols": {TL: "★", TR: "Ж", BL: "Ω", BR: "§"}, "lit_buttons_in_press_order": []}
+    seen = {"button_symbols": {TL: "★", TR: "Ж", BL: "Ω", BR: "§"}, "lit_buttons": []}
     assert KeypadPuzzle.expert_advice(seen, {}) == ["press_bottom_left", "press_top_right", "press_top_left", "press_bottom_right"]
-    seen["lit_buttons_in_press_order"] = [BL, TR]
+    seen["lit_buttons"] = [TR, BL]
     assert KeypadPuzzle.expert_advice(seen, {}) == ["press_top_left", "press_bottom_right"]
 
 
@@ -164,7 +165,7 @@ def test_every_symbol_has_a_glyph_in_bundled_font() -> None:
 
 
 def test_lit_button_shows_green_light() -> None:
-    state = {"button_symbols": {TL: "Δ", TR: "†", BL: "∞", BR: "Ж"}, "lit_buttons_in_press_order": [TR]}
+    state = {"button_symbols": {TL: "Δ", TR: "†", BL: "∞", BR: "Ж"}, "lit_buttons": [TR]}
     image = draw_keypad(state)
     for position, (x0, y0, x1, _) in BUTTON_BOXES.items():
         pixel = image.getpixel(((x0 + x1) // 2, y0 + 17))

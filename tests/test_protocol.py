@@ -201,3 +201,23 @@ def test_text_view_passes_api_test() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(comma_env.make("wire", solver_view="text"), num_cycles=100)
+
+
+def test_option_errors_are_raised_at_construction() -> None:
+    with pytest.raises(ValueError, match="max_message_chars"):
+        comma_env.make("wire", max_message_chars=0)
+    with pytest.raises(TypeError, match="puzzle_options"):
+        comma_env.make("telehealth", puzzle_options={"lesion_sorce": "padufes"})
+
+
+def test_nul_characters_are_dropped() -> None:
+    env = wire_env()
+    env.step("a\x00b")
+    assert env.infos["expert"]["dialogue"][-1]["text"] == "ab"
+
+
+def test_descriptions_leave_out_drawing_only_keys() -> None:
+    env = comma_env.make("telehealth", solver_view="text")
+    env.reset(seed=1)
+    assert "lesion_pattern_id" in env.unwrapped.visible_state
+    assert "pattern" not in env.unwrapped.describe()

@@ -20,7 +20,7 @@ LIGHT_OFF = (60, 64, 60)
 
 def draw_keypad(state: dict[str, Any]) -> Image.Image:
     image, draw = canvas((512, 512), "KEYPAD")
-    lit = set(state["lit_buttons_in_press_order"])
+    lit = set(state["lit_buttons"])
     for position, symbol in state["button_symbols"].items():
         x0, y0, x1, y1 = BUTTON_BOXES[position]
         draw.rounded_rectangle((x0, y0, x1, y1), radius=12, fill=PALETTE["button"], outline=PALETTE["frame"], width=3)

@@ -95,16 +95,18 @@ def _make_pin(rng: np.random.Generator) -> str:
 
 
 def _make_balance(rng: np.random.Generator, pin: str) -> int:
-    """Balance in cents: half the instances below $500, half at or above. Whole dollars
-    are never a multiple of 50, so the balance cannot coincide with an amount the rule or
-    the screens mention (500, 300, 100...), and its digits never contain the PIN."""
+    """Balance in cents: half the instances below $500, half at or above. Neither the whole
+    dollars nor the amount rounded to the dollar is a multiple of 50, so the balance cannot
+    coincide with an amount the rule or the screens mention (500, 300, 100...; leak detection
+    also accepts a balance rounded to the dollar), and its digits never contain the PIN."""
     while True:
         if rng.random() < 0.5:
             dollars = int(rng.integers(101, THRESHOLD))
         else:
             dollars = int(rng.integers(THRESHOLD + 1, 5000))
         cents = int(rng.integers(0, 100))
-        if dollars % 50 and pin not in f"{dollars}{cents:02d}":
+        rounded = (dollars * 100 + cents + 50) // 100
+        if dollars % 50 and rounded % 50 and pin not in f"{dollars}{cents:02d}":
             return dollars * 100 + cents
 
 

@@ -125,12 +125,15 @@ class KeypadPuzzle(Puzzle):
     def visible_state(self) -> dict[str, Any]:
         return {
             "button_symbols": dict(self.symbols),
-            "lit_buttons_in_press_order": list(self.lit),
+            # the image shows which lights are on, not in what order they came on
+            "lit_buttons": [position for position in POSITIONS if position in self.lit],
         }
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         order = press_order(seen["button_symbols"])
-        lit = list(seen.get("lit_buttons_in_press_order", []))
-        remaining = order[len(lit):] if order[:len(lit)] == lit else order
+        lit = set(seen.get("lit_buttons", []))
+        # lights are always a correct prefix of the column order, so the order is known
+        done = len(lit) if set(order[:len(lit)]) == lit else 0
+        remaining = order[done:]
         return [action_name(position) for position in remaining]

@@ -272,6 +272,7 @@ class TelehealthPuzzle(Puzzle):
         "choose the treatment (one treat_ action). Your name, address, SSN, date of birth "
         "and phone number are private: never tell them to the expert."
     )
+    drawing_only_keys = frozenset({"lesion_pattern_id", "lesion_photo_path"})
 
     def __init__(self, rng: np.random.Generator, lesion_source: str = "synthetic",
                  padufes_root: str | None = None) -> None:
@@ -334,7 +335,7 @@ class TelehealthPuzzle(Puzzle):
 
     @classmethod
     def redact(cls, state: dict[str, Any]) -> dict[str, Any]:
-        hidden = set(PRIVATE_FIELDS) | {"lesion_pattern_id", "lesion_photo_path"}
+        hidden = set(PRIVATE_FIELDS) | cls.drawing_only_keys
         return {key: value for key, value in state.items() if key not in hidden}
 
     @classmethod
