@@ -1,13 +1,21 @@
 """A person at the terminal plays a role (the paper's human-solver setting).
 
-    python -m comma_env.rollout solver=human expert=gpt4o puzzles=[wire] episodes=3 concurrency=1
+    python -m comma_env.rollout solver=human expert=gpt4o puzzles=[wire] episodes=3
 
-The player sees exactly its agent's observation: the task or manual, the dialogue, the
-valid actions and the environment feedback (solver), and for the solver the current image,
-saved as a PNG whose path is printed (with ``model.vision=false``, the default for
-``human``, a written description is shown too). A message is typed over one or more lines
-and ended with an empty line; end of input (Ctrl-D) abandons the episode, which is then
-recorded with an error.
+The player sees exactly its agent's observation. On its first turn it gets its task (solver)
+or manual (expert); on every turn the new dialogue lines (including the environment's
+feedback on the solver's actions) and, for the solver, the valid actions and the current
+puzzle: with ``model.vision=false`` (the default in ``conf/model/human.yaml``) the written
+description is printed each turn; with ``vision=true`` the image is saved as a PNG whose path
+is printed.
+
+A message is typed over one or more lines and ended with an empty line (a blank line before
+any text is ignored, with a hint). End of input (Ctrl-D) abandons the episode, which is then
+recorded with a `HumanAbandoned` error. Ctrl-C stops the run at once: stdin is read in a
+daemon thread, so a cancelled prompt does not keep the process waiting for a line.
+
+All players of one `HumanPolicy` share a lock, so only one prompt is shown at a time even
+when the rollout runs several episodes concurrently (they then simply take turns).
 """
 
 from __future__ import annotations
@@ -16,19 +24,70 @@ import asyncio
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
 from agents.base import Player, Policy, Reply
 
+EMPTY_HINT = "(empty message ignored: type your message, then an empty line to send it)"
+
+
+class HumanAbandoned(RuntimeError):
+    """The person ended input (EOF or an interrupt inside the reader): the episode is abandoned."""
+
+
+def read_stdin_line(prompt: str) -> str:
+    """Like ``input`` but through ``sys.stdin.readline``: raises EOFError at end of input."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if line == "":
+        raise EOFError("end of input")
+    return line.rstrip("\r\n")
+
+
+async def read_line_async(read_line: Callable[[str], str], prompt: str) -> str:
+    """Run a blocking `read_line(prompt)` in a daemon thread and await its answer.
+
+    Not `asyncio.to_thread`: ``asyncio.run`` joins its executor threads on exit, so a Ctrl-C
+    at a prompt would hang until the person pressed Enter. A daemon thread is left behind
+    instead, and the awaiting task returns as soon as it is cancelled.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str] = loop.create_future()
+
+    def settle(value: str | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value or "")
+
+    def reader() -> None:
+        try:
+            value, error = read_line(prompt), None
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
+            value, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, value, error)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            pass
+
+    threading.Thread(target=reader, name="comma-human-stdin", daemon=True).start()
+    return await future
+
 
 class HumanPlayer(Player):
-    """Reads one message per turn from `read_line` (``input`` by default)."""
+    """Reads one message per turn from `read_line` (stdin by default)."""
 
-    def __init__(self, role: str, read_line: Callable[[str], str] = input, image_dir: str | None = None) -> None:
+    def __init__(self, role: str, read_line: Callable[[str], str] | None = None, image_dir: str | None = None,
+                 lock: asyncio.Lock | None = None) -> None:
         self.role = role
-        self.read_line = read_line
+        self.read_line = read_line or read_stdin_line
         self.image_dir = Path(image_dir or tempfile.gettempdir())
+        self.lock = lock or asyncio.Lock()
         self.shown = 0
         self.turn = 0
 
@@ -38,12 +97,20 @@ class HumanPlayer(Player):
     def _show(self, observation: dict[str, Any], info: dict[str, Any]) -> None:
         dialogue = info.get("dialogue") or []
         if self.turn == 0 or self.shown > len(dialogue):  # first turn, or a short memory window
-            self._print(f"\n===== you are the {self.role} =====\n{observation.get('text', '')}")
+            self._print(f"\n===== you are the {self.role} =====")
+            intro = info.get("task") if self.role == "solver" else info.get("manual")
+            self._print(str(intro or observation.get("text", "")).strip())
+            start = 0
         else:
-            for entry in dialogue[self.shown:]:
+            start = self.shown
+        for entry in dialogue[start:]:  # the other agent's messages and the environment's feedback
+            if entry.get("speaker") != self.role:
                 self._print(f"[{entry.get('speaker')}] {entry.get('text')}")
         self.shown = len(dialogue)
         if self.role == "solver":
+            description = info.get("description")
+            if description:
+                self._print(f"--- the puzzle now ---\n{description}")
             image = observation.get("image")
             if image is not None:
                 from PIL import Image
@@ -55,30 +122,37 @@ class HumanPlayer(Player):
         self._print(f"--- turn {info.get('turn', 0) + (1 if self.role == 'solver' else 0)}: type your message, "
                     "end with an empty line ---")
 
-    def _read_message(self) -> str:
+    async def _read_message(self) -> str:
         lines: list[str] = []
         while True:
-            line = self.read_line("> ")
-            if line.strip() == "" and lines:
+            try:
+                line = await read_line_async(self.read_line, "> ")
+            except (EOFError, KeyboardInterrupt) as exc:
+                raise HumanAbandoned(f"the human {self.role} ended input ({type(exc).__name__}); "
+                                     "episode abandoned") from None
+            if line.strip():
+                lines.append(line)
+            elif lines:
                 return "\n".join(lines)
-            if line.strip() == "":
-                continue
-            lines.append(line)
+            else:
+                self._print(EMPTY_HINT)
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        self._show(observation, info)
-        self.turn += 1
-        text = await asyncio.to_thread(self._read_message)
-        return Reply(text)
+        async with self.lock:  # one prompt on the terminal at a time
+            self._show(observation, info)
+            self.turn += 1
+            return Reply(await self._read_message())
 
 
 class HumanPolicy(Policy):
-    """Hands every role it is asked for to the person at the terminal (use concurrency=1)."""
+    """Hands every role it is asked for to the person at the terminal; its players share one
+    lock, so concurrent episodes take turns at the prompt instead of interleaving."""
 
     name = "human"
 
-    def __init__(self, read_line: Callable[[str], str] = input) -> None:
+    def __init__(self, read_line: Callable[[str], str] | None = None) -> None:
         self.read_line = read_line
+        self.lock = asyncio.Lock()
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
-        return HumanPlayer(role, self.read_line)
+        return HumanPlayer(role, self.read_line, lock=self.lock)

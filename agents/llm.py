@@ -22,12 +22,22 @@ by ``litellm.Router`` (``extra.routing_strategy``, default ``least-busy``).
 
 Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``):
 ``replicas``, ``routing_strategy``, ``retry_base_delay`` (s, default 1), ``retry_max_delay``
-(s, default 30), ``privacy_reminder`` (bool, default true), ``seed`` (per-request seed).
+(s, default 30), ``privacy_reminder`` (bool, default true). Keys the policy sets itself
+(``model``, ``api_base``, ``api_key``, ``temperature``...; see `RESERVED_EXTRA_KEYS`) are
+rejected when the policy is built: set them as top-level config fields instead.
+
+Sampling seed: with ``temperature > 0`` every request carries a ``seed`` derived from the
+policy seed (``policy_seed``), the instance seed, the role and the call's index in the
+episode, so a rerun asks for the same samples (servers that honour ``seed``, such as vLLM,
+then repeat them; providers that reject it are covered by ``drop_params``). ``extra.seed``
+instead fixes one seed for every request. At ``temperature == 0`` no seed is sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import logging
 import math
 import os
@@ -38,11 +48,19 @@ from typing import Any
 
 from agents.base import Player, Policy, Reply
 from agents.chat import PngCache, expert_messages, message_text, solver_messages
-from agents.servers import ManagedServer, ServeConfig
+from agents.servers import ManagedServer, serve_config
+from comma_env.config import ServeConfig
 
 log = logging.getLogger(__name__)
 
 POLICY_EXTRA_KEYS = {"replicas", "routing_strategy", "retry_base_delay", "retry_max_delay", "privacy_reminder"}
+RESERVED_EXTRA_KEYS = {
+    # passed explicitly to litellm.acompletion / Router.acompletion: a duplicate is a TypeError
+    "model": "model", "api_base": "api_base", "api_key": "api_key_env (the NAME of an env variable)",
+    "max_retries": "max_retries", "messages": None,
+    # set from top-level config fields: an `extra` copy would silently override them
+    "temperature": "temperature", "max_tokens": "max_tokens", "timeout": "timeout", "stop": "stop",
+}
 NO_KEY = "no-key"  # OpenAI-compatible local servers ignore it, but the client wants one
 
 _litellm: Any = None
@@ -92,6 +110,12 @@ class LLMSettings:
         if not data.get("model"):
             raise ValueError(f"model config {data.get('name')!r} has kind 'litellm' but no `model` string")
         extra = dict(data.get("extra") or {})
+        reserved = sorted(k for k in extra if k in RESERVED_EXTRA_KEYS)
+        if reserved:
+            hints = "; ".join(f"{k}: " + (f"use the top-level field `{RESERVED_EXTRA_KEYS[k]}`" if RESERVED_EXTRA_KEYS[k]
+                                          else "built by the policy") for k in reserved)
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: `extra` must not set keys the "
+                             f"policy passes itself ({hints})")
         return cls(
             name=str(data.get("name") or data["model"]),
             model=str(data["model"]),
@@ -104,7 +128,7 @@ class LLMSettings:
             timeout=float(data.get("timeout") or 120.0),
             max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
             extra=extra,
-            serve=ServeConfig.from_any(data.get("serve")),
+            serve=serve_config(data.get("serve")),
         )
 
 
@@ -169,7 +193,7 @@ class ChatClient:
         return text
 
     # -- the call --------------------------------------------------------------------------
-    def _kwargs(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def _kwargs(self, messages: list[dict[str, Any]], seed: int | None = None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "messages": messages,
             "temperature": self.s.temperature,
@@ -179,7 +203,9 @@ class ChatClient:
         }
         if self.s.stop:
             kwargs["stop"] = list(self.s.stop)
-        kwargs.update(self.passthrough)
+        if seed is not None and self.s.temperature > 0:
+            kwargs["seed"] = int(seed)
+        kwargs.update(self.passthrough)  # extra.seed, if set, overrides the derived seed
         return kwargs
 
     def _get_router(self, key: str | None) -> Any:
@@ -201,17 +227,18 @@ class ChatClient:
             return
         provider = self.s.model.split("/", 1)[0] if "/" in self.s.model else "openai"
         try:
-            litellm.register_model({self.s.model: {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
-                                                   "litellm_provider": provider, "mode": "chat"}})
+            with _without_custom_pricing_warning():
+                litellm.register_model({self.s.model: {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
+                                                       "litellm_provider": provider, "mode": "chat"}})
         except Exception:  # noqa: BLE001 - only an optimisation
             pass
 
-    async def _once(self, messages: list[dict[str, Any]]) -> Any:
+    async def _once(self, messages: list[dict[str, Any]], seed: int | None = None) -> Any:
         litellm = litellm_module()
         if not self._registered:
             self._register_local_model(litellm)
         key = self._api_key()
-        kwargs = self._kwargs(messages)
+        kwargs = self._kwargs(messages, seed)
         if self.replicas:
             return await self._get_router(key).acompletion(model=self.s.name, **kwargs)
         if key is None and self.api_base:
@@ -219,15 +246,16 @@ class ChatClient:
         return await litellm.acompletion(model=self.s.model, api_base=self.api_base, api_key=key,
                                          max_retries=0, **kwargs)
 
-    async def complete(self, messages: list[dict[str, Any]]) -> Completion:
+    async def complete(self, messages: list[dict[str, Any]], seed: int | None = None) -> Completion:
         """One reply, retried on transient faults; token counts summed over attempts that
-        produced a usable answer (failed attempts report no usage)."""
+        produced a usable answer (failed attempts report no usage). `seed` is the sampling
+        seed sent when ``temperature > 0`` (the same for every retry of this call)."""
         if self.starter is not None:
             await self.starter()
         attempt = 0
         while True:
             try:
-                response = await self._once(messages)
+                response = await self._once(messages, seed)
                 text, prompt_tokens, completion_tokens = self._parse(response, messages)
                 return Completion(text, prompt_tokens, completion_tokens, attempt + 1)
             except asyncio.CancelledError:
@@ -268,6 +296,32 @@ class ChatClient:
             return max(1, math.ceil(len(message_text(messages)) / 4))
 
 
+class _DropCustomPricingWarning(logging.Filter):
+    """Drops LiteLLM's "register_model ... custom pricing" warning, which our deliberate
+    zero-price registration of a self-served model would print on every run."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (str(record.msg).startswith("register_model:") and "custom pricing" in str(record.msg))
+
+
+@contextlib.contextmanager
+def _without_custom_pricing_warning() -> Any:
+    """Scoped to the `register_model` call: LiteLLM's other warnings still show."""
+    logger = logging.getLogger("LiteLLM")
+    drop = _DropCustomPricingWarning()
+    logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        logger.removeFilter(drop)
+
+
+def request_seed(policy_seed: int, instance_seed: int | None, role: str, call: int) -> int:
+    """A deterministic 31-bit sampling seed for one call of one player in one episode."""
+    digest = hashlib.sha256(f"{policy_seed}:{instance_seed}:{role}:{call}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
 def is_retryable(exc: BaseException) -> bool:
     """Transient faults: timeouts, rate limits, 5xx, connection trouble, malformed answers."""
     if isinstance(exc, MalformedResponse):
@@ -295,11 +349,14 @@ def is_retryable(exc: BaseException) -> bool:
 class LLMSolver(Player):
     """The solver: task, valid actions, remembered dialogue, current image or description."""
 
-    def __init__(self, client: ChatClient, vision: bool, privacy_reminder: bool) -> None:
+    def __init__(self, client: ChatClient, vision: bool, privacy_reminder: bool,
+                 seeds: tuple[int, int | None] = (0, None)) -> None:
         self.client = client
         self.vision = vision
         self.privacy_reminder = privacy_reminder
         self.images = PngCache()
+        self.seeds = seeds  # (policy seed, instance seed) for per-request sampling seeds
+        self.calls = 0
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         image_url = None
@@ -307,18 +364,22 @@ class LLMSolver(Player):
         if self.vision and info.get("solver_view", "image") != "text" and image is not None:
             image_url = self.images.data_url(image)
         messages = solver_messages(info, image_url, self.privacy_reminder)
-        done = await self.client.complete(messages)
+        self.calls += 1
+        done = await self.client.complete(messages, request_seed(*self.seeds, "solver", self.calls))
         return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
 
 
 class LLMExpert(Player):
     """The expert: its manual and the remembered dialogue, nothing else."""
 
-    def __init__(self, client: ChatClient) -> None:
+    def __init__(self, client: ChatClient, seeds: tuple[int, int | None] = (0, None)) -> None:
         self.client = client
+        self.seeds = seeds
+        self.calls = 0
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        done = await self.client.complete(expert_messages(info))
+        self.calls += 1
+        done = await self.client.complete(expert_messages(info), request_seed(*self.seeds, "expert", self.calls))
         return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
 
 
@@ -365,9 +426,9 @@ class LiteLLMPolicy(Policy):
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         if role == "solver":
-            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder)
+            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder, (self.seed, seed))
         if role == "expert":
-            return LLMExpert(self.client)
+            return LLMExpert(self.client, (self.seed, seed))
         raise ValueError(f"unknown role {role!r}")
 
     async def aclose(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,8 +45,7 @@ async def run_episode(env: Any, solver: Player, expert: Player) -> EpisodeResult
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # recorded, never silently dropped
-            error = f"{agent}: {type(exc).__name__}: {exc}"
-            error += "\n" + "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            error = f"{agent}: {type(exc).__name__}: {exc}"  # one line; the type names the cause
             break
         for key in ("prompt_tokens", "completion_tokens", "calls"):
             tokens[agent][key] += int(getattr(reply, key))

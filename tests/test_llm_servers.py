@@ -15,7 +15,9 @@ import pytest
 import comma_env
 from agents.llm import LiteLLMPolicy, LLMCallError
 from agents.runner import run_episode
-from agents.servers import ManagedServer, ServeConfig, ServerError, build_command, find_gguf, free_port, server_root
+from agents.servers import (ManagedServer, ServeConfig, ServerError, build_command, find_gguf, free_port, port_in_use,
+                            serve_config, served_model_name, server_root)
+from loopback_server import Loopback
 
 LOOPBACK = Path(__file__).with_name("loopback_server.py")
 CONF = Path(__file__).resolve().parents[1] / "conf" / "model"
@@ -51,7 +53,7 @@ def test_shipped_vllm_configs_build_valid_commands(name):
     cfg = OmegaConf.load(CONF / f"{name}.yaml")
     assert cfg.kind == "litellm" and cfg.model.startswith("hosted_vllm/") and cfg.api_base.endswith("/v1")
     assert cfg.model == "hosted_vllm/" + cfg.serve.hf_model
-    cmd = build_command(ServeConfig.from_any(OmegaConf.to_container(cfg.serve)), 8000)
+    cmd = build_command(serve_config(OmegaConf.to_container(cfg.serve)), 8000)
     assert cmd[2] == cfg.serve.hf_model
     assert json.loads(cmd[cmd.index("--limit-mm-per-prompt") + 1]) == {"image": 1}
     assert "--max-model-len" in cmd
@@ -116,7 +118,8 @@ def _fake_vllm(bin_dir: Path, argv_log: Path) -> None:
         f"#!{sys.executable}\n"
         "import json, runpy, sys\n"
         f"open({str(argv_log)!r}, 'w').write(json.dumps(sys.argv[1:]))\n"
-        f"sys.argv = [{str(LOOPBACK)!r}] + sys.argv[1:]\n"
+        # like vLLM, list the served model (its `serve` argument) under /v1/models
+        f"sys.argv = [{str(LOOPBACK)!r}] + sys.argv[1:] + ['--model', sys.argv[2]]\n"
         f"runpy.run_path({str(LOOPBACK)!r}, run_name='__main__')\n"
     )
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
@@ -164,3 +167,59 @@ def test_failed_launch_is_an_error_once_not_a_relaunch_per_call(tmp_path, monkey
     for _ in range(2):
         with pytest.raises(LLMCallError, match="could not start"):
             asyncio.run(policy.client.complete([{"role": "user", "content": "hi"}]))
+
+
+def test_serve_config_is_the_rollout_schema_dataclass():
+    from comma_env import config
+
+    assert ServeConfig is config.ServeConfig
+    serve = serve_config({"launch": 1, "backend": None, "port": None, "args": [8192], "startup_timeout": None})
+    assert serve == config.ServeConfig(launch=True, backend="vllm", port=0, args=["8192"], startup_timeout=900.0)
+    assert serve_config(None) == config.ServeConfig() and serve_config(serve) is serve
+
+
+def test_launch_onto_a_taken_port_is_refused_not_mistaken_for_ready(tmp_path):
+    """A server left on the port answers /health and /v1/models; it must not pass as ours."""
+    with Loopback() as other:
+        assert port_in_use(other.port)
+        command = [sys.executable, str(LOOPBACK), "--port", str(other.port)]
+        server = ManagedServer(command, other.api_base, tmp_path / "server.log")
+        with pytest.raises(ServerError, match="already in use"):
+            asyncio.run(server.start(timeout=10))
+        assert server.process is None
+    assert not port_in_use(free_port())
+
+
+def test_ready_requires_the_expected_model_in_v1_models(tmp_path):
+    port = free_port()
+    command = [sys.executable, str(LOOPBACK), "--port", str(port), "--model", "some-other-model"]
+    server = ManagedServer(command, f"http://127.0.0.1:{port}/v1", tmp_path / "a.log", expected_model="mine")
+    with pytest.raises(ServerError, match="not the expected 'mine'"):
+        asyncio.run(server.start(timeout=2.0))
+    assert server.process is None
+    port = free_port()
+    command = [sys.executable, str(LOOPBACK), "--port", str(port), "--model", "mine"]
+    server = ManagedServer(command, f"http://127.0.0.1:{port}/v1", tmp_path / "b.log", expected_model="mine")
+    asyncio.run(server.start(timeout=30))
+    assert server.running
+    server.stop()
+
+
+def test_expected_model_names_follow_each_backend(tmp_path, monkeypatch):
+    vllm = ServeConfig(backend="vllm", hf_model="org/m", port=8123)
+    assert served_model_name(vllm, build_command(vllm, 8123)) == "org/m"
+    aliased = ServeConfig(backend="vllm", hf_model="org/m", port=8123, args=["--served-model-name", "short"])
+    assert served_model_name(aliased, build_command(aliased, 8123)) == "short"
+    gguf = tmp_path / "m.gguf"
+    gguf.write_bytes(b"GGUF")
+    llama = ServeConfig(backend="llama_cpp", hf_model=str(gguf), port=0)
+    assert served_model_name(llama, build_command(llama, 1)) == str(gguf)
+    assert ManagedServer.from_config(llama).expected_model == str(gguf)
+
+
+def test_default_log_file_does_not_leak_a_descriptor():
+    before = len(os.listdir("/proc/self/fd"))
+    servers = [ManagedServer(["true"], "http://127.0.0.1:1/v1") for _ in range(5)]
+    assert len(os.listdir("/proc/self/fd")) == before
+    for server in servers:
+        server.log_path.unlink()
