@@ -14,10 +14,15 @@ Categories, in this project's words:
 - ``other``: a failure that fits none of the above.
 
 `rule_label` is always available; `judge_records` asks a chat model (any LiteLLM model config,
-through `agents.llm.ChatClient`, so retries and key handling are the same) for the rest.
+through `agents.llm.ChatClient`, so retries and key handling are the same) for the rest,
+showing it the episode's ``initial_state`` (what the solver's first image showed, recorded
+by the rollout) as ground truth. Without a judge only repetition loops get a label: the
+other failures stay unlabelled rather than being called ``other``, so results.md's
+"judged" count means episodes a judge actually labelled (a failed call is ``unjudged``).
 `write_judgements` stores labels as ``out_dir/judgements.jsonl`` lines
 ``{"puzzle", "seed", "error_types": [...]}``, which `comma_env.results.attach_judgements`
-reads; `taxonomy_markdown` renders the counts as a results.md section.
+reads; `taxonomy_markdown` renders the label counts on their own (results.md gets its
+taxonomy table from `comma_env.metrics.error_taxonomy`).
 """
 
 from __future__ import annotations
@@ -29,8 +34,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-CATEGORIES = ("roleplay", "misinterpretation", "repetition_loop", "miscommunication", "other")
-JUDGED = ("roleplay", "misinterpretation", "miscommunication", "other")
+from comma_env.metrics import RULE_LABELS, TAXONOMY, UNJUDGED
+
+CATEGORIES = (*TAXONOMY, "other")
+"""The paper's taxonomy (`comma_env.metrics.TAXONOMY`) plus a catch-all."""
+JUDGED = tuple(c for c in CATEGORIES if c not in RULE_LABELS)
+"""The categories the judge chooses from (repetition loops are the rule's)."""
 
 JUDGE_SYSTEM_PROMPT = (
     "You are a JUDGE reviewing a failed game between two AI agents. The SOLVER can see a "
@@ -39,7 +48,8 @@ JUDGE_SYSTEM_PROMPT = (
     "- roleplay: an agent behaves as if it held the other role (the expert claims to see or "
     "act on the puzzle, or the solver recites manual rules as if it were the expert).\n"
     "- misinterpretation: the solver describes or reads the puzzle state or a signal wrongly "
-    "(the ground-truth state is given), so the actions rest on a wrong picture.\n"
+    "(compare with the ground-truth starting state when it is given), so the actions rest "
+    "on a wrong picture.\n"
     "- miscommunication: one agent does not follow what the other said: the solver ignores "
     "or contradicts the expert's instructions and acts alone, or the expert ignores the "
     "solver's description or question.\n"
@@ -73,7 +83,7 @@ def transcript_text(record: Mapping[str, Any], max_chars: int = 12000) -> str:
 
 def judge_messages(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     facts = {k: record.get(k) for k in ("puzzle", "progress", "mistakes", "end_reason")}
-    truth = record.get("initial_state") or record.get("visible_state")
+    truth = record.get("initial_state")  # written by comma_env.rollout since it records it
     body = f"Episode facts: {json.dumps(facts)}\n"
     if truth is not None:
         body += f"Ground-truth puzzle state at the start: {json.dumps(truth)}\n"
@@ -100,9 +110,9 @@ async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | N
                         concurrency: int = 8) -> dict[tuple[str, int], list[str]]:
     """Labels for every failed episode: the rule label, plus the judge's when configured.
 
-    Without `judge_cfg` only the rule runs (failures it does not cover are ``other``).
-    A judge call that fails for good leaves that episode with its rule label (or
-    ``unjudged``), so one bad call never loses the other labels.
+    Without `judge_cfg` only the rule runs: failures it does not cover get no entry (no
+    guessed ``other``). A judge call that fails for good adds ``unjudged`` to the rule
+    label, so one bad call never loses the other labels.
     """
     client = None
     if judge_cfg is not None:
@@ -115,19 +125,19 @@ async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | N
         key = (str(record.get("puzzle")), int(record.get("seed") or 0))
         labels = [rule_label(record)] if rule_label(record) else []
         if client is None:
-            return key, labels or ["other"]
+            return key, labels
         async with limit:
             try:
                 reply = await client.complete(judge_messages(record))
                 judged = parse_label(reply.text)
             except Exception:  # noqa: BLE001 - recorded as unjudged, not lost
                 judged = "unjudged"
-        if judged not in labels and not (labels and judged == "other"):
+        if judged not in labels:  # "other" is kept too: it marks the episode as judged
             labels.append(judged)
         return key, labels
 
     pairs = await asyncio.gather(*(one(r) for r in records if is_failure(r)))
-    return dict(pairs)
+    return {key: labels for key, labels in pairs if labels}
 
 
 def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str | Path, name: str = "judgements.jsonl") -> Path:
@@ -141,12 +151,14 @@ def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str |
 
 def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
     counts = Counter(label for types in labels for label in types)
-    return {c: counts.get(c, 0) for c in (*CATEGORIES, "unjudged") if counts.get(c, 0) or c in CATEGORIES}
+    return {c: counts.get(c, 0) for c in (*CATEGORIES, UNJUDGED) if counts.get(c, 0) or c in CATEGORIES}
 
 
-def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool) -> str:
-    """A results.md section: share of failed episodes per error category."""
-    total = len(labels)
+def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool, failed: int | None = None) -> str:
+    """Share of failed episodes per error category, from the labels alone. `failed` is the
+    number of failed episodes (default: the labelled ones, which without a judge are only
+    the repetition loops)."""
+    total = len(labels) if failed is None else failed
     counts = taxonomy_counts(labels.values())
     how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"
     rows = ["## Error taxonomy of failed episodes", "", f"{total} failed episodes; labels: {how}.", "",
@@ -169,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     records: list[dict[str, Any]] = []
     for path in sorted(Path(args.out_dir).glob("episodes*.jsonl")):
-        records += read_episodes(path)
+        records += read_episodes(path, repair=False)  # a running rollout may be mid-line
     records = list(latest_per_episode(records).values())
     judge_cfg = None
     if args.model:
@@ -180,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         judge_cfg = OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{args.model}.yaml"), resolve=True)
     labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
     path = write_judgements(labels, args.out_dir)
-    print(taxonomy_markdown(labels, judged=judge_cfg is not None))
+    failed = sum(1 for r in records if is_failure(r))
+    print(taxonomy_markdown(labels, judged=judge_cfg is not None, failed=failed))
     print(f"labels written to {path}")
     from comma_env.merge import merge
 

@@ -20,8 +20,6 @@ from hydra.core.config_store import ConfigStore
 
 from comma_env.registry import COMMA_PUZZLES
 
-MODEL_KINDS = ("random", "oracle", "litellm", "human")
-
 
 class Memory(str, Enum):
     """What each agent remembers of the dialogue (paper Table 2)."""
@@ -46,7 +44,7 @@ class ServeConfig:
 class ModelConfig:
     """One way of playing a role; see docs of the agreed schema in conf/model/*.yaml."""
 
-    kind: str = "random"  # random | oracle | litellm | human
+    kind: str = "random"  # one of agents.factory.KINDS
     name: str = "random"  # display name written to outputs
     model: Optional[str] = None  # LiteLLM model string
     api_base: Optional[str] = None

@@ -35,6 +35,12 @@ PRIVACY_PUZZLES: tuple[str, ...] = ("atm", "telehealth")
 TAXONOMY: tuple[str, ...] = ("roleplay", "misinterpretation", "repetition_loop", "miscommunication")
 """The paper's error taxonomy; repetition loops are detected by rule, the rest by an optional judge."""
 
+RULE_LABELS: tuple[str, ...] = ("repetition_loop",)
+"""Labels set by rule from the record, not by a judge."""
+
+UNJUDGED = "unjudged"
+"""The label of an episode whose judge call failed."""
+
 Record = Mapping[str, Any]
 
 
@@ -202,9 +208,18 @@ def error_taxonomy(records: Sequence[Record]) -> dict[str, Any]:
         if r.get("repetition_loop"):
             labels.add("repetition_loop")
         counts.update(labels)
-    judged = sum(1 for r in failed if r.get("error_types") is not None)
+    judged = sum(1 for r in failed if is_judged(r))
     return {"failed": len(failed), "judged": judged, "counts": {k: counts.get(k, 0) for k in TAXONOMY}
             | {k: v for k, v in counts.items() if k not in TAXONOMY}}
+
+
+def is_judged(record: Record) -> bool:
+    """A judge labelled this episode: it has ``error_types`` with a label beyond the rule's
+    (``repetition_loop``) and the judge call did not fail (``unjudged``)."""
+    types = record.get("error_types")
+    if types is None or UNJUDGED in types:
+        return False
+    return not types or any(t not in RULE_LABELS for t in types)
 
 
 def group_by_puzzle(records: Iterable[Record], order: Sequence[str] = ()) -> dict[str, list[Record]]:

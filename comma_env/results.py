@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
@@ -96,6 +97,30 @@ class EpisodeWriter:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+RUN_SETTINGS: tuple[str, ...] = (
+    "solver_model", "expert_model", "max_turns", "max_mistakes", "memory", "action_matching",
+    "policy_seed", "solver_view", "solver_config", "expert_config",
+)
+"""Record fields that must agree for episodes to be pooled (``*_config``: hashes of the
+model settings that change answers, see `comma_env.rollout.model_fingerprint`)."""
+
+
+def settings_mismatch(record: Mapping[str, Any], expected: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """``{field: (record's value, expected value)}`` for every run setting that differs,
+    including the per-puzzle ``puzzle_options``. A field missing from `record` (written
+    before the field existed) is not compared, except the fields every record always had."""
+    always = RUN_SETTINGS[:5]
+    out = {k: (record.get(k), expected.get(k)) for k in RUN_SETTINGS
+           if k in expected and (k in record or k in always) and record.get(k) != expected.get(k)}
+    if "puzzle_options" in expected and (record.get("puzzle_options") or {}) != (expected.get("puzzle_options") or {}):
+        out["puzzle_options"] = (record.get("puzzle_options") or {}, expected.get("puzzle_options") or {})
+    return out
+
+
+def describe_mismatch(mismatch: Mapping[str, tuple[Any, Any]], first: str = "file has", second: str = "this run") -> str:
+    return ", ".join(f"{k}: {first} {a!r}, {second} {b!r}" for k, (a, b) in mismatch.items())
 
 
 def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
@@ -291,7 +316,13 @@ def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any], s
     paths = (out / f"{stem}.json", out / f"{stem}.md")
     texts = (json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", render_markdown(results) + "\n")
     for path, text in zip(paths, texts):
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        # a temp name of its own: shards finishing together must not rename each other's file
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=out, prefix=f".{path.name}.",
+                                         suffix=".tmp", delete=False) as handle:
+            handle.write(text)
+        try:
+            os.replace(handle.name, path)
+        except BaseException:
+            Path(handle.name).unlink(missing_ok=True)
+            raise
     return paths

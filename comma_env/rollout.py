@@ -12,12 +12,17 @@ environment steps stay synchronous. Each finished episode is appended to
 ``out_dir/episodes.jsonl`` (``episodes.shard{i}of{k}.jsonl`` for shards) and flushed, so a
 stopped run loses nothing it finished; rerunning the same command resumes, skipping
 episodes already recorded (by puzzle and seed, in this shard's file), and recomputes the
-tables from the file. Sharding and cluster launchers: docs/scaling.md.
+tables from the file. Every record carries the settings that change results (see
+`base_record`), and a folder holding another setting's episodes is refused. Each record
+also keeps ``initial_state``, the redacted state of the first image, for the error judge.
+Sharding and cluster launchers: docs/scaling.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import os
 import signal
 import sys
@@ -33,19 +38,24 @@ from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 import comma_env  # noqa: E402
 from comma_env.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
-from comma_env.registry import COMMA_PUZZLES, VERSIONS, env_module  # noqa: E402
+from comma_env.registry import VERSIONS, env_module  # noqa: E402
 from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
     EpisodeWriter,
     attach_judgements,
     build_results,
+    describe_mismatch,
     latest_per_episode,
     read_episodes,
     render_console,
+    settings_mismatch,
     write_results,
 )
 
 SECRET_HINTS = ("key", "token", "secret", "password", "authorization", "bearer")
+NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env")
+"""ModelConfig fields that never change what a model answers (the name is compared on its own)."""
+NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout")
 
 
 class RolloutError(RuntimeError):
@@ -102,7 +112,34 @@ def default_out_dir(cfg: RolloutConfig, solver: ModelConfig, expert: ModelConfig
     for puzzle in sorted(cfg.puzzle_options or {}):
         parts.append(f"{puzzle}-" + "-".join(f"{k}{v}" for k, v in sorted(dict(cfg.puzzle_options[puzzle]).items())
                                             if k != "padufes_root"))
+    changed = [m for m in (solver, expert) if _file_fingerprint(m.name) not in (None, model_fingerprint(m))]
+    if changed:  # e.g. solver.temperature=0.7: a folder of its own, not the model file's one
+        parts.append("cfg" + hashlib.sha256("".join(model_fingerprint(m) for m in (solver, expert)).encode()).hexdigest()[:8])
     return Path("outputs") / "_".join(parts)
+
+
+def model_fingerprint(model: ModelConfig) -> str:
+    """A short hash of the model settings that can change results: secrets, the display
+    name, time-outs, retries and whether a server is launched are left out."""
+    data = scrub(asdict(model))
+    for key in NEUTRAL_MODEL_FIELDS:
+        data.pop(key, None)
+    for key in NEUTRAL_SERVE_FIELDS:
+        data.get("serve", {}).pop(key, None)
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def _file_fingerprint(name: str) -> str | None:
+    """The fingerprint of ``conf/model/<name>.yaml`` as written (None: no such file, so
+    there are no file defaults to differ from)."""
+    path = conf_dir() / "model" / f"{name}.yaml"
+    if not path.is_file():
+        return None
+    try:
+        model = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path)))
+    except Exception:  # a broken model file is reported where it is composed, not here
+        return None
+    return model_fingerprint(model)  # type: ignore[arg-type]
 
 
 def plan(cfg: RolloutConfig) -> Plan:
@@ -190,8 +227,26 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "max_mistakes": cfg.max_mistakes,
         "memory": cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory),
         "puzzle_options": _puzzle_options(cfg, puzzle),
+        "action_matching": cfg.action_matching,
+        "policy_seed": cfg.policy_seed,
+        "solver_view": solver_view(p),
+        "solver_config": model_fingerprint(p.solver),
+        "expert_config": model_fingerprint(p.expert),
         "skills": _skills(puzzle),
     }
+
+
+def solver_view(p: Plan) -> str:
+    return "image" if p.solver.vision else "text"
+
+
+def initial_state(env: Any) -> dict[str, Any]:
+    """What the solver's first image shows (private facts redacted, drawing-only keys
+    dropped): the ground truth the error judge compares the dialogue against."""
+    base = env.unwrapped
+    cls = base.puzzle_cls
+    state = cls.redact(dict(base.visible_state))
+    return {k: v for k, v in state.items() if k not in cls.drawing_only_keys}
 
 
 def _puzzle_options(cfg: RolloutConfig, puzzle: str) -> dict[str, Any]:
@@ -212,11 +267,12 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
             max_turns=p.cfg.max_turns,
             max_mistakes=p.cfg.max_mistakes,
             memory=record["memory"],
-            solver_view="image" if p.solver.vision else "text",
+            solver_view=record["solver_view"],
             action_matching=p.cfg.action_matching,
             puzzle_options=record["puzzle_options"],
         )
         env.reset(seed=seed)
+        record["initial_state"] = initial_state(env)
         solver = policies["solver"].player("solver", env, seed)
         expert = policies["expert"].player("expert", env, seed)
         result = await run_episode(env, solver, expert)
@@ -250,14 +306,14 @@ def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
     """Records already in this shard's file (torn tail repaired) and the keys to skip."""
     records = read_episodes(p.episodes_path)
     latest = latest_per_episode(records)
+    expected: dict[str, dict[str, Any]] = {}
     for record in latest.values():
-        mismatch = {
-            k: (record.get(k), v) for k, v in base_record(p, record["puzzle"], 0).items()
-            if k in ("solver_model", "expert_model", "max_turns", "max_mistakes", "memory") and record.get(k) != v
-            or k == "puzzle_options" and record.get(k, {}) != v
-        }
+        puzzle = str(record.get("puzzle"))
+        if puzzle not in expected:
+            expected[puzzle] = base_record(p, puzzle, 0)
+        mismatch = settings_mismatch(record, expected[puzzle])
         if mismatch:
-            details = ", ".join(f"{k}: file has {a!r}, this run {b!r}" for k, (a, b) in mismatch.items())
+            details = describe_mismatch(mismatch)
             raise ValueError(f"{p.episodes_path} holds episodes of another setting ({details}); "
                              "use another out_dir to keep both")
     done = {k for k, r in latest.items() if not (p.cfg.retry_errors and r.get("error"))}
@@ -297,9 +353,11 @@ def make_policies(p: Plan) -> dict[str, Any]:
     return {"solver": solver, "expert": expert}
 
 
-async def run_async(p: Plan, quiet: bool = False) -> list[dict[str, Any]]:
-    """Run this shard's missing episodes; returns every record of the shard's file."""
-    records, done = load_done(p)
+async def run_async(p: Plan, quiet: bool = False,
+                    loaded: tuple[list[dict[str, Any]], set[tuple[str, int]]] | None = None) -> list[dict[str, Any]]:
+    """Run this shard's missing episodes; returns every record of the shard's file.
+    `loaded` is `load_done(p)` when the caller has already checked the folder."""
+    records, done = loaded if loaded is not None else load_done(p)
     todo = [job for job in p.jobs if job not in done]
     covered = [r for r in selected(p, records) if (r["puzzle"], int(r["seed"])) in done]
     if not todo:
@@ -387,13 +445,13 @@ def merge_if_complete(p: Plan) -> bool:
 
     cfg = p.cfg
     covered: set[tuple[str, int]] = set()
-    for shard in range(cfg.num_shards):
-        path = p.out_dir / f"episodes.shard{shard}of{cfg.num_shards}.jsonl"
+    files = [p.out_dir / f"episodes.shard{shard}of{cfg.num_shards}.jsonl" for shard in range(cfg.num_shards)]
+    for path in files:
         covered |= set(latest_per_episode(read_episodes(path, repair=False)))
     wanted = {(q, s) for q in cfg.puzzles for s in range(cfg.seed, cfg.seed + cfg.episodes)}
     if not wanted <= covered:
         return False
-    merge([p.out_dir], quiet=True)
+    merge([p.out_dir], quiet=True, files=files)  # this run's shards only, not a stale episodes.jsonl
     return True
 
 
@@ -404,10 +462,11 @@ def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
     episodes are written.
     """
     p = plan(to_config(cfg))
+    loaded = load_done(p)  # refuses a folder of another setting before anything is written
     save_config(p)
     started = time.perf_counter()
     try:
-        records = asyncio.run(run_async(p, quiet=quiet))
+        records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
     except RolloutInterrupted:
         finish(p, read_episodes(p.episodes_path))
         raise

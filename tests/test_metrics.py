@@ -142,3 +142,11 @@ def test_judge_labels_from_a_side_file_enter_the_taxonomy(tmp_path):
     t = build_results(labelled)["error_taxonomy"]["overall"]
     assert t["judged"] == 1
     assert t["counts"]["roleplay"] == 1 and t["counts"]["miscommunication"] == 1 and t["counts"]["repetition_loop"] == 1
+
+
+def test_unjudged_and_rule_only_labels_are_not_counted_as_judged():
+    records = [rec(error_types=["unjudged"]), rec(loop=True, error_types=["repetition_loop", "unjudged"]),
+               rec(loop=True, error_types=["repetition_loop"]), rec(error_types=["other"]), rec()]
+    t = metrics.error_taxonomy(records)
+    assert t["failed"] == 5 and t["judged"] == 1
+    assert t["counts"]["repetition_loop"] == 2 and t["counts"]["unjudged"] == 2 and t["counts"]["other"] == 1

@@ -17,6 +17,7 @@ from hydra.errors import ConfigCompositionException, MissingConfigException
 from agents.base import Player, Policy, Reply
 from comma_env import rollout
 from comma_env.config import register_configs
+from comma_env.registry import COMMA_PUZZLES
 from comma_env.resources import conf_dir
 from comma_env.results import read_episodes
 
@@ -147,8 +148,61 @@ def test_errors_are_recorded_counted_and_retried(tmp_path, monkeypatch):
 
 def test_resume_refuses_a_folder_of_another_setting(tmp_path):
     rollout.run(cfg(tmp_path, episodes=2), quiet=True)
+    saved = (tmp_path / "run" / "config.yaml").read_text()
     with pytest.raises(ValueError, match="max_turns"):
         rollout.run(cfg(tmp_path, episodes=2, max_turns=5), quiet=True)
+    assert (tmp_path / "run" / "config.yaml").read_text() == saved  # the rejected settings are not saved
+
+
+@pytest.mark.parametrize("change, field", [({"action_matching": "lenient"}, "action_matching"),
+                                           ({"policy_seed": 7}, "policy_seed"),
+                                           ({"model": {"kind": "random", "name": "random", "temperature": 0.7}}, "solver_config"),
+                                           ({"model": {"kind": "random", "name": "random", "vision": False}}, "solver_view")])
+def test_resume_refuses_other_matching_policy_seed_or_model_settings(tmp_path, change, field):
+    rollout.run(cfg(tmp_path, episodes=2), quiet=True)
+    with pytest.raises(ValueError, match=field):
+        rollout.run(cfg(tmp_path, episodes=4, **change), quiet=True)
+    assert len(lines(tmp_path / "run" / "episodes.jsonl")) == 2  # nothing pooled
+    record = lines(tmp_path / "run" / "episodes.jsonl")[0]
+    assert record["action_matching"] == "exact" and record["policy_seed"] == 0 and record["solver_view"] == "image"
+    assert record["solver_config"] == record["expert_config"] == rollout.model_fingerprint(rollout.to_config({}).model)
+
+
+def test_settings_that_do_not_change_results_still_resume(tmp_path):
+    rollout.run(cfg(tmp_path, episodes=2), quiet=True)
+    model = {"kind": "random", "name": "random", "timeout": 5.0, "max_retries": 1, "api_key_env": "X",
+             "serve": {"launch": True, "startup_timeout": 1.0}}
+    assert rollout.run(cfg(tmp_path, episodes=3, model=model), quiet=True)["overall"]["n"] == 3
+
+
+def test_records_keep_the_redacted_initial_state(tmp_path):
+    import comma_env
+
+    rollout.run(cfg(tmp_path, puzzles=["atm", "telehealth"], episodes=2), quiet=True)
+    for record in lines(tmp_path / "run" / "episodes.jsonl"):
+        env = comma_env.make(record["puzzle"])
+        env.reset(seed=record["seed"])
+        cls = env.unwrapped.puzzle_cls
+        full = env.unwrapped.visible_state
+        expected = {k: v for k, v in cls.redact(full).items() if k not in cls.drawing_only_keys}
+        assert record["initial_state"] == json.loads(json.dumps(expected))
+        assert set(record["initial_state"]) < set(full)  # private facts / drawing-only keys left out
+        assert not set(record["initial_state"]) & set(cls.drawing_only_keys)
+
+
+def test_default_out_dir_tells_changed_model_settings_apart():
+    def out(*overrides):
+        c = rollout.to_config(compose_cfg(*overrides))
+        return str(rollout.plan(rollout.to_config({**vars(c), "puzzles": PUZZLES})).out_dir)
+
+    assert out("model=gpt4o") == os.path.join("outputs", "gpt4o")
+    assert out("model=gpt4o", "model.timeout=5", "model.max_retries=1") == os.path.join("outputs", "gpt4o")
+    hot = out("model=gpt4o", "model.temperature=0.7")
+    assert hot.startswith(os.path.join("outputs", "gpt4o_cfg")) and hot != out("model=gpt4o", "model.temperature=0.5")
+    assert out("solver=gpt4o", "solver.max_tokens=64").startswith(os.path.join("outputs", "gpt4o-random_cfg"))
+    assert out("model=oracle") == os.path.join("outputs", "oracle")
+    # a served model renamed on the command line has no file defaults to differ from
+    assert out("model=openai_compat", "model.name=my-served") == os.path.join("outputs", "my-served")
 
 
 def test_bad_values_get_clear_errors(tmp_path):
@@ -201,7 +255,7 @@ def test_defaults_and_roles():
     c = rollout.to_config(compose_cfg())
     assert c.model.kind == "random" and c.solver is None and c.expert is None
     assert c.episodes == 100 and c.seed == 0 and c.max_turns == 10 and c.max_mistakes == 3
-    assert c.memory.value == "full" and list(c.puzzles) == list(rollout.COMMA_PUZZLES)
+    assert c.memory.value == "full" and list(c.puzzles) == list(COMMA_PUZZLES)
     c = rollout.to_config(compose_cfg("solver=qwen2vl", "expert=gpt4o", "memory=last", "puzzles=[wire,who]"))
     p = rollout.plan(rollout.to_config({**vars(c), "puzzles": PUZZLES}))
     assert (p.solver.name, p.expert.name) == ("qwen2vl", "gpt4o")

@@ -72,3 +72,52 @@ def test_joblib_launcher_runs_shards_in_parallel(tmp_path):
     counts = [len((out / f"episodes.shard{i}of2.jsonl").read_text().splitlines()) for i in range(2)]
     assert counts == [5, 5]
     assert json.loads((out / "results.json").read_text())["overall"]["n"] == 10
+
+
+def test_results_written_concurrently_never_collide(tmp_path):
+    import threading
+
+    from comma_env.results import build_results, write_results
+
+    results = build_results([{"puzzle": "wire", "seed": 0, "success": True, "progress": 1.0, "solved_at_turn": 1}])
+    failures: list[BaseException] = []
+
+    def writer():
+        try:
+            for _ in range(60):
+                write_results(tmp_path, results)
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion
+            failures.append(error)
+
+    threads = [threading.Thread(target=writer) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures[:1]
+    assert json.loads((tmp_path / "results.json").read_text())["overall"]["n"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".merge")) == ["results.json", "results.md"]
+
+
+def test_merge_refuses_mixed_settings(tmp_path):
+    rollout.run(base(tmp_path, episodes=3, out_dir=str(tmp_path / "a")), quiet=True)
+    rollout.run(base(tmp_path, episodes=3, seed=3, out_dir=str(tmp_path / "b")), quiet=True)
+    rollout.run(base(tmp_path, episodes=3, seed=6, max_turns=5, out_dir=str(tmp_path / "c")), quiet=True)
+    assert merge_mod.merge([tmp_path / "a", tmp_path / "b"], dest=tmp_path / "ab", quiet=True)["overall"]["n"] == 6
+    with pytest.raises(ValueError, match="max_turns"):
+        merge_mod.merge([tmp_path / "a", tmp_path / "c"], dest=tmp_path / "ac", quiet=True)
+    assert not (tmp_path / "ac" / "results.json").exists()
+    pooled = merge_mod.merge([tmp_path / "a", tmp_path / "c"], dest=tmp_path / "ac", quiet=True, allow_mixed=True)
+    assert pooled["overall"]["n"] == 6 and "max_turns" in pooled["meta"]["mixed_settings"]
+    assert merge_mod.main([str(tmp_path / "a"), str(tmp_path / "c"), "--out", str(tmp_path / "x")]) == 2
+
+
+def test_last_shard_merges_only_this_runs_shard_files(tmp_path):
+    out = tmp_path / "run"
+    rollout.run(base(tmp_path, episodes=3, seed=50), quiet=True)  # a stale unsharded episodes.jsonl
+    rollout.run(base(tmp_path, episodes=4, seed=80, shard=0, num_shards=3), quiet=True)  # another num_shards
+    for shard in range(2):
+        rollout.run(base(tmp_path, shard=shard, num_shards=2), quiet=True)
+    merged = json.loads((out / "results.json").read_text())
+    assert merged["overall"]["n"] == 12
+    assert sorted(merged["meta"]["merged_files"]) == [str(out / f"episodes.shard{i}of2.jsonl") for i in range(2)]
