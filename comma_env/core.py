@@ -210,7 +210,6 @@ class CommaEnv(AECEnv):
         self._image_version = -1
         self._description: tuple[int, str] | None = None
         self._image_array: np.ndarray | None = None
-        self._image_png: bytes | None = None
         self._text_cache: dict[str, tuple[int, str]] = {}
         self._dialogue_version = 0
         self._private = self.puzzle.private_facts()
@@ -411,26 +410,18 @@ class CommaEnv(AECEnv):
 
     # -- observations ----------------------------------------------------------------------
     def image(self) -> np.ndarray:
-        """The solver's current image as a read-only RGB array, redrawn only on change."""
+        """The solver's current image as a read-only RGB array, redrawn only on change.
+
+        (Keeping recent images to reuse for recurring states was measured slower: holding
+        extra 1 MB buffers costs more in fresh memory than the redraws it saves.)
+        """
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
             array = observation_array(self.draw(puzzle.visible_state()))
             array.flags.writeable = False
             self._image_array = array
-            self._image_png = None
             self._image_version = puzzle.version
         return self._image_array
-
-    def image_png(self) -> bytes:
-        """The current image as PNG bytes, encoded once per state (for chat policies)."""
-        image = self.image()
-        if self._image_png is None:
-            import io
-
-            buffer = io.BytesIO()
-            Image.fromarray(image).save(buffer, format="PNG", optimize=False, compress_level=1)
-            self._image_png = buffer.getvalue()
-        return self._image_png
 
     def _text_for(self, agent: str) -> str:
         cached = self._text_cache.get(agent)
