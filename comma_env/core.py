@@ -289,7 +289,11 @@ class CommaEnv(AECEnv):
                 f"{a}: {f}" for a, f in zip(record.actions, feedback))})
         self._expert_dialogue.append({"speaker": SOLVER, "text": relayed})
 
-        reward = (self.best_progress - progress_before) - self.mistake_penalty * (self.mistakes - mistakes_before) - self.leak_penalty * len(new_leaks)
+        reward = (
+            (self.best_progress - progress_before)
+            - self.mistake_penalty * (self.mistakes - mistakes_before)
+            - self.leak_penalty * len(new_leaks)
+        )
         self.rewards = {a: float(reward) for a in self.agents}
 
         if puzzle.solved:
