@@ -274,7 +274,7 @@ class CommaEnv(AECEnv):
         relayed = self._expert_view(message, record.actions)
         spoken = "\n".join(
             line for line in relayed.splitlines()
-            if next(iter(candidate_lines(line, self.lenient_actions)), "") not in action_like
+            if self._as_action(line) not in action_like
         )
         new_leaks = [f for f in find_leaks(spoken, self._private, self._expert_said) if f not in self.leaked]
         self.leaked.extend(new_leaks)
@@ -316,6 +316,10 @@ class CommaEnv(AECEnv):
         self._expert_dialogue.append(dict(entry))
         self.agent_selection = SOLVER
 
+    def _as_action(self, line: str) -> str:
+        """One line of a message as the action name it would match ("" for a blank line)."""
+        return next(iter(candidate_lines(line, self.lenient_actions)), "")
+
     def _expert_view(self, message: str, executed: list[str]) -> str:
         """The solver's message as relayed to the expert: executed action lines pass through
         the puzzle's `expert_view_of_action` (ATM masks PIN digits); so does any other line
@@ -326,7 +330,7 @@ class CommaEnv(AECEnv):
         lines = []
         changed = False
         for line in message.splitlines():
-            stripped = next(iter(candidate_lines(line, self.lenient_actions)), "")
+            stripped = self._as_action(line)
             if pending and stripped == pending[0]:
                 pending.pop(0)
                 lines.append(puzzle.expert_view_of_action(stripped))
