@@ -6,13 +6,12 @@ are understood and documented in the README's fidelity table are listed in `DOCU
 
 from __future__ import annotations
 
-import math
 
-import numpy as np
 
 import comma_env
 from agents.random_policy import RandomSolver
 from comma_env.fidelity import PAPER_RANDOM, agrees
+from comma_env.metrics import mean, standard_error
 
 EPISODES = 1000
 DOCUMENTED: dict[str, str] = {}
@@ -32,10 +31,7 @@ def random_rates(puzzle: str, episodes: int = EPISODES) -> tuple[float, float, f
                 env.step(solver.choose(info) if agent == "solver" else "")
         progress.append(env.unwrapped.best_progress)
         success.append(float(env.unwrapped.puzzle.solved))
-    psr, sr = 100 * np.mean(progress), 100 * np.mean(success)
-    psr_se = 100 * np.std(progress, ddof=1) / math.sqrt(episodes)
-    sr_se = 100 * np.std(success, ddof=1) / math.sqrt(episodes)
-    return psr, psr_se, sr, sr_se
+    return 100 * mean(progress), 100 * standard_error(progress), 100 * mean(success), 100 * standard_error(success)
 
 
 def test_random_baseline_matches_paper(puzzle_name: str) -> None:
