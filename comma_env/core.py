@@ -22,6 +22,7 @@ from comma_env import prompts
 from comma_env.drawing.common import observation_array
 from comma_env.privacy import find_leaks
 from comma_env.puzzle import Puzzle
+from comma_env.rewards import RewardTerms
 from comma_env.resources import load_manual
 from comma_env.spaces import UnicodeText
 from comma_env.text import (
@@ -30,6 +31,7 @@ from comma_env.text import (
     FEEDBACK_OK,
     candidate_lines,
     clean_message,
+    count_tokens,
     describe_state,
 )
 
@@ -80,8 +82,14 @@ class CommaEnv(AECEnv):
         action_matching: ``"exact"`` (paper) or ``"lenient"``, which also accepts action
             names wrapped in markdown (bullets, ``**bold**``, backticks).
         max_message_chars: longer messages are cut (and marked) before parsing and relaying.
+        success_bonus: added to the shared reward on the step that solves the puzzle.
         mistake_penalty, leak_penalty: subtracted from the shared reward per mistake and per
-            newly leaked private field (0 by default, so the return equals the partial score).
+            newly leaked private field.
+        token_cost: subtracted per 1,000 tokens of every message (both agents), the unit of
+            the paper's conciseness ``S = 1/(1 + tau/1000)``; tokens are counted by
+            `token_counter` (default `comma_env.text.count_tokens`, a rule-based estimate).
+            All reward terms are 0 by default, so the return equals the partial score; the
+            formulas are in `comma_env.rewards`.
         render_mode: ``"rgb_array"`` or ``"human"``.
         puzzle_options: keyword arguments for the puzzle's constructor.
     """
@@ -100,6 +108,9 @@ class CommaEnv(AECEnv):
         max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
         mistake_penalty: float = 0.0,
         leak_penalty: float = 0.0,
+        success_bonus: float = 0.0,
+        token_cost: float = 0.0,
+        token_counter: Callable[[str], int] | None = None,
         render_mode: str | None = None,
         puzzle_options: dict[str, Any] | None = None,
     ) -> None:
@@ -128,8 +139,13 @@ class CommaEnv(AECEnv):
         self.solver_view = solver_view
         self.lenient_actions = action_matching == "lenient"
         self.max_message_chars = int(max_message_chars)
-        self.mistake_penalty = float(mistake_penalty)
-        self.leak_penalty = float(leak_penalty)
+        self.reward_terms = RewardTerms(
+            success_bonus=float(success_bonus),
+            mistake_penalty=float(mistake_penalty),
+            leak_penalty=float(leak_penalty),
+            token_cost=float(token_cost),
+        )
+        self.token_counter = token_counter or count_tokens
         self.render_mode = render_mode
         self.puzzle_options = dict(puzzle_options or {})
 
@@ -199,6 +215,7 @@ class CommaEnv(AECEnv):
         self.best_progress = self.puzzle.progress
         self.solved_at_turn: int | None = None
         self.leaked: list[str] = []
+        self.episode_return = 0.0
         self.end_reason: str | None = None
         self._turns: list[TurnRecord] = []
         self._solver_dialogue: list[dict[str, str]] = []
@@ -289,12 +306,15 @@ class CommaEnv(AECEnv):
                 f"{a}: {f}" for a, f in zip(record.actions, feedback))})
         self._expert_dialogue.append({"speaker": SOLVER, "text": relayed})
 
-        reward = (
-            (self.best_progress - progress_before)
-            - self.mistake_penalty * (self.mistakes - mistakes_before)
-            - self.leak_penalty * len(new_leaks)
+        reward = self.reward_terms.solver_step(
+            progress_gain=self.best_progress - progress_before,
+            solved=puzzle.solved,
+            new_mistakes=self.mistakes - mistakes_before,
+            new_leaks=len(new_leaks),
+            tokens=self._tokens(message),
         )
-        self.rewards = {a: float(reward) for a in self.agents}
+        self.rewards = {a: reward for a in self.agents}
+        self.episode_return += reward
 
         if puzzle.solved:
             self.solved_at_turn = self.turn
@@ -315,6 +335,14 @@ class CommaEnv(AECEnv):
         self._solver_dialogue.append(entry)
         self._expert_dialogue.append(dict(entry))
         self.agent_selection = SOLVER
+        if self.reward_terms.token_cost:
+            reward = self.reward_terms.expert_step(tokens=self._tokens(message))
+            self.rewards = {a: reward for a in self.agents}
+            self.episode_return += reward
+
+    def _tokens(self, message: str) -> int:
+        """Tokens of a message for the token-cost term (not counted when the term is off)."""
+        return int(self.token_counter(message)) if self.reward_terms.token_cost else 0
 
     def _as_action(self, line: str) -> str:
         """One line of a message as the action name it would match ("" for a blank line)."""
@@ -340,6 +368,13 @@ class CommaEnv(AECEnv):
             changed = changed or masked != stripped
             lines.append(masked if masked != stripped else line)
         return "\n".join(lines) if changed else message
+
+    def abort(self, reason: str) -> None:
+        """End the running episode from outside (a partner policy failed): it is truncated
+        with `reason` as its ``end_reason``, and the infos carry the summary."""
+        if self.end_reason is None:
+            self._finish(reason, terminated=False)
+            self._refresh_infos()
 
     def _finish(self, reason: str, terminated: bool) -> None:
         self.end_reason = reason
@@ -414,6 +449,7 @@ class CommaEnv(AECEnv):
             "max_turns": self.max_turns,
             "max_mistakes": self.max_mistakes,
             "memory": self.memory,
+            "return": float(self.episode_return),
         }
 
     # -- observations ----------------------------------------------------------------------

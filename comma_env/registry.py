@@ -36,6 +36,23 @@ def make(puzzle: str, **kwargs):
     return env_module(puzzle).env(**kwargs)
 
 
+TITLES: dict[str, str] = {
+    "wire": "Wire", "who": "Who", "keypad": "Keypad", "led": "LED", "memory": "Memory",
+    "password": "Password", "maze": "Maze", "color": "Color", "atm": "ATM", "telehealth": "Telehealth",
+}
+"""Display names used in the Gymnasium ids (``comma/Wire-solver-v0``) without importing
+the puzzle modules (the puzzles' ``title``; a test keeps them equal)."""
+
+
+def puzzle_title(puzzle: str) -> str:
+    return TITLES.get(puzzle) or puzzle.capitalize()
+
+
 def register_all() -> None:
+    """PettingZoo ids (``comma/wire-v0``) and the single-role Gymnasium ids
+    (``comma/Wire-solver-v0``; `comma_env.rl`)."""
+    from comma_env.rl.registration import register_single_role_envs
+
     for puzzle in VERSIONS:
         register("aec", env_id(puzzle), entry_point=f"{module_name(puzzle)}:env")
+    register_single_role_envs()

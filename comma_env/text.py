@@ -78,6 +78,19 @@ def candidate_lines(message: str, lenient: bool = False) -> Iterable[str]:
         yield line
 
 
+_TOKEN_PIECES = re.compile(r"[^\W_]{1,6}|[^\w\s]|_", re.UNICODE)
+
+
+def count_tokens(message: str) -> int:
+    """A tokenizer-free estimate of a message's tokens: letter/digit runs in pieces of up to
+    six characters, each punctuation mark and underscore one token (close to BPE counts for
+    English prose and action names: "cut_wire_2" is 5).
+
+    Used by the token-cost reward unless the environment is given the learner's own
+    tokenizer (``token_counter=lambda s: len(tokenizer(s).input_ids)``)."""
+    return len(_TOKEN_PIECES.findall(message))
+
+
 # -- written description of the visible state ----------------------------------------------
 DESCRIPTION_HEADER = "I see:"
 

@@ -1,0 +1,59 @@
+"""Reward options of the COMMA protocol and their formulas.
+
+Rewards are shared by both agents. Every term is off (0) by default except the progress
+increase, so by default an episode's return equals its partial score (the paper's PSR
+contribution). With every option the per-step rewards add up exactly to::
+
+    return = progress_final - progress_initial
+             + success_bonus * [solved]
+             - mistake_penalty * mistakes
+             - leak_penalty * leaked_fields
+             - token_cost * tokens / 1000
+
+where ``progress`` is the best partial score reached (0 at the start of every shipped
+puzzle), ``mistakes`` the strikes, ``leaked_fields`` the distinct private fields the expert
+read, and ``tokens`` the tokens of every message of both agents (the paper's tau of one
+episode, whose conciseness is ``S = 1/(1 + tau/1000)``). The solver's step carries the
+progress, success, mistake, leak and its own token terms; the expert's step carries only
+its token term.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+REWARD_OPTIONS = ("success_bonus", "mistake_penalty", "leak_penalty", "token_cost")
+"""Environment options (keyword arguments) that shape the reward; all default to 0."""
+
+
+@dataclass(frozen=True)
+class RewardTerms:
+    """The weights of the optional reward terms (the progress increase always counts 1)."""
+
+    success_bonus: float = 0.0
+    mistake_penalty: float = 0.0
+    leak_penalty: float = 0.0
+    token_cost: float = 0.0
+
+    def solver_step(self, progress_gain: float, solved: bool, new_mistakes: int, new_leaks: int, tokens: int) -> float:
+        """The shared reward of one solver message."""
+        return float(
+            progress_gain
+            + (self.success_bonus if solved else 0.0)
+            - self.mistake_penalty * new_mistakes
+            - self.leak_penalty * new_leaks
+            - self.token_cost * tokens / 1000.0
+        )
+
+    def expert_step(self, tokens: int) -> float:
+        """The shared reward of one expert message (only its token cost)."""
+        return float(-self.token_cost * tokens / 1000.0)
+
+    def episode_return(self, progress: float, success: bool, mistakes: int, leaks: int, tokens: int,
+                       initial_progress: float = 0.0) -> float:
+        """The documented return of a whole episode (what the per-step rewards sum to)."""
+        return self.solver_step(progress - initial_progress, success, mistakes, leaks, tokens)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,14 @@
+"""Training adapters: one role of a COMMA puzzle as a Gymnasium environment, batched group
+rollouts for GRPO-style trainers, and trajectory export.
+
+    from comma_env.rl import SingleRoleEnv
+    env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
+    gymnasium.make("comma/Wire-solver-v0", partner="oracle")
+"""
+
+from __future__ import annotations
+
+from comma_env.rl.registration import gym_id, gym_ids
+from comma_env.rl.single_role import SingleRoleEnv
+
+__all__ = ["SingleRoleEnv", "gym_id", "gym_ids"]

@@ -1,0 +1,54 @@
+"""Turn a partner specification into a `Policy`: a Policy object, or a model-config name.
+
+Names are the model files of the rollout (``conf/model/<name>.yaml``: ``oracle``,
+``oracle_nl``, ``random``, ``gpt4o``, ``openai_compat``...), so an LLM partner is called
+through exactly the chat policy the rollout uses (`agents.factory.make_policy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, is_dataclass
+from typing import Any, Mapping
+
+from omegaconf import OmegaConf
+
+from agents.base import Policy
+from comma_env.config import ModelConfig
+from comma_env.resources import conf_dir
+
+
+def model_config(name: str, overrides: Mapping[str, Any] | None = None) -> ModelConfig:
+    """The typed config of ``conf/model/<name>.yaml`` with `overrides` merged in (a typo or a
+    wrong type is an error, as in the rollout)."""
+    path = conf_dir() / "model" / f"{name}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in (conf_dir() / "model").glob("*.yaml"))
+        raise ValueError(f"unknown partner {name!r}; model configs: {', '.join(known)}")
+    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path),
+                             OmegaConf.create(dict(overrides or {})))
+    return OmegaConf.to_object(merged)  # type: ignore[return-value]
+
+
+def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None, seed: int = 0) -> tuple[Policy, ModelConfig | None]:
+    """The partner policy and, when it came from a config, that config."""
+    if isinstance(partner, Policy):
+        if overrides:
+            raise ValueError("partner_overrides apply to model-config names, not to Policy objects")
+        return partner, None
+    from agents.factory import make_policy
+
+    if isinstance(partner, str):
+        cfg = model_config(partner, overrides)
+    elif isinstance(partner, ModelConfig):
+        cfg = model_config_from(asdict(partner), overrides)
+    elif isinstance(partner, Mapping) or is_dataclass(partner):
+        cfg = model_config_from(dict(partner) if isinstance(partner, Mapping) else asdict(partner), overrides)
+    else:
+        raise TypeError(f"partner must be a Policy, a model-config name or a ModelConfig, not {type(partner).__name__}")
+    return make_policy(cfg, seed=seed), cfg
+
+
+def model_config_from(data: Mapping[str, Any], overrides: Mapping[str, Any] | None = None) -> ModelConfig:
+    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.create(dict(data)),
+                             OmegaConf.create(dict(overrides or {})))
+    return OmegaConf.to_object(merged)  # type: ignore[return-value]

@@ -1,0 +1,36 @@
+"""Gymnasium ids of the single-role environments: ``comma/<Title>-<role>-v<k>``.
+
+Registered when `comma_env` is imported (registration only stores the entry point), so
+``gymnasium.make("comma/Wire-solver-v0", partner="oracle")`` works after ``import comma_env``.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+ENTRY_POINT = "comma_env.rl.single_role:SingleRoleEnv"
+ROLES = ("solver", "expert")
+
+
+def gym_id(puzzle: str, role: str) -> str:
+    """``comma/Wire-solver-v0`` for ``("wire", "solver")``."""
+    from comma_env.registry import VERSIONS, puzzle_title
+
+    return f"comma/{puzzle_title(puzzle)}-{role}-v{VERSIONS[puzzle]}"
+
+
+def gym_ids() -> list[str]:
+    """Every registered single-role id, puzzles in the paper's order, solver first."""
+    from comma_env.registry import VERSIONS
+
+    return [gym_id(puzzle, role) for puzzle in VERSIONS for role in ROLES]
+
+
+def register_single_role_envs() -> None:
+    from comma_env.registry import VERSIONS
+
+    for puzzle in VERSIONS:
+        for role in ROLES:
+            env_id = gym_id(puzzle, role)
+            if env_id not in gymnasium.registry:
+                gymnasium.register(id=env_id, entry_point=ENTRY_POINT, kwargs={"puzzle": puzzle, "role": role})

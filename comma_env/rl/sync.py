@@ -1,0 +1,62 @@
+"""Run an environment's coroutines from synchronous code, also inside a running event loop.
+
+A single-role environment owns one private event loop for its sync API, so an LLM partner's
+HTTP client always lives on the same loop. Called from plain code, the loop runs in the
+calling thread; called from code that already runs a loop (Jupyter, async trainers), where
+``run_until_complete`` is not allowed, the same loop runs on a helper thread while the caller
+waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import weakref
+from typing import Any, Coroutine, TypeVar
+
+T = TypeVar("T")
+
+
+class LoopRunner:
+    """Runs coroutines to completion on one private event loop."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        if self._loop is None or self._loop.is_closed():
+            self._loop = asyncio.new_event_loop()
+            weakref.finalize(self, _close_quietly, self._loop)  # an env dropped without close()
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop in this thread: run ours here
+            return self._loop.run_until_complete(coroutine)
+        if self._thread is None:
+            self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="comma-env-loop")
+        return self._thread.submit(self._loop.run_until_complete, coroutine).result()
+
+    def close(self) -> None:
+        """Cancel what still runs on the loop (client background tasks), then close it."""
+        if self._loop is not None and not self._loop.is_closed():
+            self.run(_cancel_pending())
+            self.run(self._loop.shutdown_asyncgens())
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.close()
+        self._loop = None
+
+
+def _close_quietly(loop: asyncio.AbstractEventLoop) -> None:
+    if not loop.is_closed() and not loop.is_running():
+        loop.close()
+
+
+async def _cancel_pending() -> None:
+    current = asyncio.current_task()
+    pending = [task for task in asyncio.all_tasks() if task is not current]
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
