@@ -1,0 +1,13 @@
+"""COMMA single-role episodes served over OpenEnv (``pip install "comma-env[openenv]"``).
+
+    python -m comma_env.openenv puzzle=wire role=solver partner=oracle port=8000
+
+serves `CommaEnvironment` with openenv-core's `create_app` (HTTP + WebSocket, one episode
+per WebSocket session, concurrent sessions); `CommaEnvClient` is its typed client.
+"""
+
+from comma_env.openenv.client import CommaEnvClient, decode_image
+from comma_env.openenv.environment import CommaEnvironment
+from comma_env.openenv.models import CommaAction, CommaObservation, CommaState
+
+__all__ = ["CommaAction", "CommaEnvClient", "CommaEnvironment", "CommaObservation", "CommaState", "decode_image"]

@@ -1,0 +1,151 @@
+"""`CommaEnvironment`: one single-role COMMA episode per OpenEnv session.
+
+The server (`server.py`) makes one instance per WebSocket session through a factory, so
+sessions never share state; the partner (oracle, random, an LLM) lives inside the instance.
+The async methods are the ones the server calls, so LLM partners of many sessions overlap
+in the server's event loop instead of holding a thread each.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import logging
+import uuid
+from typing import Any, Mapping, Optional
+
+import numpy as np
+from openenv.core.env_server.interfaces import Environment
+from openenv.core.env_server.types import EnvironmentMetadata
+
+from comma_env.openenv.jsonsafe import jsonable
+from comma_env.openenv.models import CommaAction, CommaObservation, CommaState
+
+log = logging.getLogger(__name__)
+
+NO_EPISODE = "no episode is running: send reset first"
+EPISODE_OVER = "the episode is over: send reset to play another"
+
+
+def png_base64(image: np.ndarray) -> str:
+    """The image as a base64-encoded PNG (what a VLM client puts in a data URL)."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
+    """A `comma_env.rl.SingleRoleEnv` behind OpenEnv's `reset` / `step` / `state`."""
+
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(
+        self,
+        puzzle: str = "wire",
+        role: str = "solver",
+        partner: Any = "oracle",
+        partner_overrides: Optional[Mapping[str, Any]] = None,
+        env_options: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        super().__init__()
+        from comma_env.rl import SingleRoleEnv  # the gymnasium env (rl extra not needed)
+
+        kwargs = dict(env_options or {})
+        if partner_overrides:
+            kwargs["partner_overrides"] = dict(partner_overrides)
+        self.env = SingleRoleEnv(puzzle, role=role, partner=partner, **kwargs)
+        self._state = CommaState(puzzle=puzzle, role=role)
+        self._last: Optional[CommaObservation] = None
+        self._running = False
+
+    # -- OpenEnv API -----------------------------------------------------------------------
+    def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None, **kwargs: Any) -> CommaObservation:
+        obs, info = self.env.reset(seed=seed)
+        return self._started(obs, info, seed, episode_id)
+
+    async def reset_async(self, seed: Optional[int] = None, episode_id: Optional[str] = None, **kwargs: Any) -> CommaObservation:
+        obs, info = await self.env.areset(seed=seed)
+        return self._started(obs, info, seed, episode_id)
+
+    def step(self, action: CommaAction, timeout_s: Optional[float] = None, **kwargs: Any) -> CommaObservation:
+        refusal = self._refusal()
+        if refusal is not None:
+            return refusal
+        try:
+            return self._stepped(*self.env.step(action.message))
+        except Exception as exc:  # a bug must not kill the session: end the episode, say why
+            return self._failed(exc)
+
+    async def step_async(self, action: CommaAction, timeout_s: Optional[float] = None, **kwargs: Any) -> CommaObservation:
+        refusal = self._refusal()
+        if refusal is not None:
+            return refusal
+        try:
+            return self._stepped(*await self.env.astep(action.message))
+        except Exception as exc:
+            return self._failed(exc)
+
+    @property
+    def state(self) -> CommaState:
+        return self._state
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        return EnvironmentMetadata(
+            name=f"comma-{self._state.puzzle}-{self._state.role}",
+            description=(f"COMMA {self._state.puzzle}: you play the {self._state.role}; your partner answers. "
+                         "The action is a message; action names go on lines of their own."),
+            version="0",
+        )
+
+    def close(self) -> None:
+        self.env.close()
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _started(self, obs: Mapping[str, Any], info: Mapping[str, Any], seed: Optional[int], episode_id: Optional[str]) -> CommaObservation:
+        self._state = CommaState(puzzle=self._state.puzzle, role=self._state.role, seed=seed,
+                                 episode_id=episode_id or uuid.uuid4().hex)
+        self._running = True
+        self._last = self._observation(obs, 0.0, False, info)
+        self._last.reward = None
+        return self._last
+
+    def _stepped(self, obs: Mapping[str, Any], reward: float, terminated: bool, truncated: bool, info: Mapping[str, Any]) -> CommaObservation:
+        done = bool(terminated or truncated)
+        self._state.step_count += 1
+        self._state.episode_return += float(reward)
+        if done:
+            self._running = False
+            self._state.done = True
+            self._state.episode = jsonable(info.get("episode"))
+        self._last = self._observation(obs, float(reward), done, info)
+        return self._last
+
+    def _refusal(self) -> Optional[CommaObservation]:
+        if self._running:
+            return None
+        if self._last is None:
+            return CommaObservation(done=True, reward=0.0, error=NO_EPISODE)
+        return self._last.model_copy(update={"reward": 0.0, "done": True, "error": EPISODE_OVER, "partner_message": None})
+
+    def _failed(self, exc: Exception) -> CommaObservation:
+        log.exception("episode %s ended by an environment error", self._state.episode_id)
+        self._running = False
+        self._state.done = True
+        text = self._last.text if self._last is not None else ""
+        self._last = CommaObservation(text=text, done=True, reward=0.0, error=f"environment error: {type(exc).__name__}: {exc}"[:500])
+        return self._last
+
+    @staticmethod
+    def _observation(obs: Mapping[str, Any], reward: float, done: bool, info: Mapping[str, Any]) -> CommaObservation:
+        image = obs.get("image")
+        partner = info.get("partner_message")
+        return CommaObservation(
+            text=str(obs.get("text", "")),
+            image_png=png_base64(image) if image is not None else None,
+            partner_message=None if partner is None else str(partner),
+            info=jsonable(dict(info)),
+            reward=reward,
+            done=done,
+        )

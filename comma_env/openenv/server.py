@@ -1,0 +1,119 @@
+"""Build and run the OpenEnv app: `python -m comma_env.openenv key=value ...`.
+
+Arguments are OmegaConf dotlist overrides of `ServerSettings` (the rollout's Hydra style):
+
+    python -m comma_env.openenv puzzle=wire role=solver partner=oracle_nl \
+        env.solver_view=text max_sessions=64 port=8000
+    python -m comma_env.openenv puzzle=who partner=openai_compat \
+        partner_overrides.api_base=http://127.0.0.1:9000/v1 partner_overrides.name=my-model
+
+A typo or a wrong type is an error before anything starts.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from omegaconf import OmegaConf
+
+log = logging.getLogger("comma_env.openenv")
+
+
+@dataclass
+class ServerSettings:
+    """What one server serves: a puzzle, the learning role, its partner, env options."""
+
+    puzzle: str = "wire"
+    role: str = "solver"
+    partner: str = "oracle"  # a conf/model name: oracle, oracle_nl, random, openai_compat, ...
+    partner_overrides: dict[str, Any] = field(default_factory=dict)  # e.g. api_base, name
+    env: dict[str, Any] = field(default_factory=dict)  # SingleRoleEnv options (solver_view, max_turns, rewards...)
+    host: str = "127.0.0.1"
+    port: int = 8000  # 0 picks a free port (written to port_file)
+    port_file: Optional[str] = None  # where to write the bound port once listening
+    max_sessions: int = 16  # concurrent WebSocket sessions (one episode each)
+    session_timeout: Optional[float] = None  # seconds of inactivity before a session is reaped
+    log_level: str = "warning"
+
+
+def parse_settings(argv: Sequence[str]) -> ServerSettings:
+    """`ServerSettings` from ``key=value`` arguments (``--help`` prints the defaults)."""
+    base = OmegaConf.structured(ServerSettings)
+    merged = OmegaConf.merge(base, OmegaConf.from_dotlist(list(argv)))
+    return OmegaConf.to_object(merged)  # type: ignore[return-value]
+
+
+def make_app(settings: ServerSettings) -> Any:
+    """The FastAPI app of openenv-core's `create_app`, one `CommaEnvironment` per session."""
+    from openenv.core.env_server.http_server import create_app
+    from openenv.core.env_server.types import ConcurrencyConfig
+
+    from comma_env.openenv.environment import CommaEnvironment
+    from comma_env.openenv.models import CommaAction, CommaObservation
+
+    factory = functools.partial(CommaEnvironment, puzzle=settings.puzzle, role=settings.role,
+                                partner=settings.partner, partner_overrides=dict(settings.partner_overrides),
+                                env_options=dict(settings.env))
+    factory().close()  # fail now, not at the first session, on a bad puzzle/partner/option
+    concurrency = ConcurrencyConfig(max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_timeout)
+    return create_app(factory, CommaAction, CommaObservation, env_name=f"comma-{settings.puzzle}",
+                      concurrency_config=concurrency)
+
+
+class _DropClosedSocketNoise(logging.Filter):
+    """openenv-core closes a WebSocket the client already closed and uvicorn logs the
+    resulting `WebSocketDisconnect` as an error with a traceback; a client leaving is normal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return type(exc).__name__ != "WebSocketDisconnect"
+
+
+def serve(settings: ServerSettings) -> None:
+    """Run the app with uvicorn until interrupted; write the bound port to `port_file`."""
+    import asyncio
+
+    import uvicorn
+
+    app = make_app(settings)
+    logging.getLogger("uvicorn.error").addFilter(_DropClosedSocketNoise())
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level, ws_max_size=64 * 2**20)
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            if task.done():
+                await task  # raises why it could not start
+                return
+            await asyncio.sleep(0.05)
+        port = next(s.getsockname()[1] for srv in server.servers for s in srv.sockets)
+        print(f"comma_env.openenv: {settings.puzzle} {settings.role} with partner {settings.partner} "
+              f"on http://{settings.host}:{port} (WebSocket /ws)", flush=True)
+        if settings.port_file:
+            tmp = Path(settings.port_file).with_suffix(".tmp")
+            tmp.write_text(str(port))
+            tmp.replace(settings.port_file)
+        await task
+
+    asyncio.run(run())
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.strip() + "\n\nSettings and defaults:\n" + OmegaConf.to_yaml(OmegaConf.structured(ServerSettings)))
+        return 0
+    try:
+        settings = parse_settings(argv)
+    except Exception as exc:
+        print(f"comma_env.openenv: bad arguments: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level.upper())
+    serve(settings)
+    return 0
