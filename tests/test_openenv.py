@@ -224,9 +224,11 @@ def test_a_failing_partner_ends_the_episode_with_a_reason():
     assert env.state.done
 
 
-def test_bad_server_arguments_fail_before_serving():
-    done = subprocess.run([sys.executable, "-m", "comma_env.openenv", "puzzle=nope", "port=0"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode != 0 and "nope" in done.stderr
-    typo = subprocess.run([sys.executable, "-m", "comma_env.openenv", "puzle=wire"], capture_output=True, text=True, timeout=120)
-    assert typo.returncode == 2 and "puzle" in typo.stderr
+def test_bad_server_arguments_fail_before_serving(capsys):
+    from comma_env.openenv.server import main, make_app, parse_settings
+
+    assert main(["puzle=wire"]) == 2 and "puzle" in capsys.readouterr().err  # a typo: nothing starts
+    assert main(["max_sessions=many"]) == 2
+    with pytest.raises(Exception, match="nope"):
+        make_app(parse_settings(["puzzle=nope"]))  # checked before the server listens
+    assert main(["--help"]) == 0 and "partner_overrides" in capsys.readouterr().out
