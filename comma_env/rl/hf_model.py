@@ -70,8 +70,9 @@ def load_gguf_chat_model(package: str = DEFAULT_PACKAGE, tool_chat_template: boo
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     if tool_chat_template:
-        from trl.chat_template_utils import qwen2_5_chat_template
+        from trl.chat_template_utils import add_response_schema, qwen2_5_chat_template
 
         tokenizer.chat_template = qwen2_5_chat_template
+        add_response_schema(tokenizer)  # tokenizer.parse_response reads <tool_call> blocks
     model.generation_config.pad_token_id = tokenizer.pad_token_id
     return model, tokenizer

