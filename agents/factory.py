@@ -31,7 +31,8 @@ def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
     if kind == "oracle":
         from agents.oracle import OraclePolicy
 
-        return OraclePolicy()
+        extra = _field(cfg, "extra", None) or {}
+        return OraclePolicy(style=str(extra.get("style", "actions")), seed=seed)
     if kind == "litellm":
         from agents.llm import LiteLLMPolicy
 

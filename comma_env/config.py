@@ -60,6 +60,17 @@ class ModelConfig:
 
 
 @dataclass
+class RewardConfig:
+    """Optional reward terms (formulas: `comma_env.rewards`); 0 keeps return = partial score.
+    They change each episode's recorded ``return``, never what the policies see or do."""
+
+    success_bonus: float = 0.0
+    mistake_penalty: float = 0.0
+    leak_penalty: float = 0.0
+    token_cost: float = 0.0  # per 1,000 tokens of every message (rule-based count, comma_env.text.count_tokens)
+
+
+@dataclass
 class RolloutConfig:
     """Top-level config: which models play which puzzles, for how many instances."""
 
@@ -82,6 +93,7 @@ class RolloutConfig:
     action_matching: str = "exact"  # "exact" (paper) | "lenient"
     # per-puzzle environment options, e.g. {telehealth: {lesion_source: padufes, padufes_root: /data/pad-ufes-20}}
     puzzle_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    reward: RewardConfig = field(default_factory=RewardConfig)  # e.g. reward.success_bonus=1
 
 
 def register_configs() -> None:

@@ -233,6 +233,7 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "solver_config": model_fingerprint(p.solver),
         "expert_config": model_fingerprint(p.expert),
         "skills": _skills(puzzle),
+        "reward": asdict(cfg.reward),
     }
 
 
@@ -270,6 +271,7 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
             solver_view=record["solver_view"],
             action_matching=p.cfg.action_matching,
             puzzle_options=record["puzzle_options"],
+            **record["reward"],
         )
         env.reset(seed=seed)
         record["initial_state"] = initial_state(env)

@@ -8,7 +8,8 @@ rollouts for GRPO-style trainers, and trajectory export.
 
 from __future__ import annotations
 
+from comma_env.rl.groups import GroupedEpisodes, group_schedule
 from comma_env.rl.registration import gym_id, gym_ids
 from comma_env.rl.single_role import SingleRoleEnv
 
-__all__ = ["SingleRoleEnv", "gym_id", "gym_ids"]
+__all__ = ["GroupedEpisodes", "SingleRoleEnv", "group_schedule", "gym_id", "gym_ids"]
