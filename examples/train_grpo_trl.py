@@ -107,7 +107,7 @@ def main() -> None:
         num_generations=args.generations, generation_batch_size=args.batch, learning_rate=args.lr,
         max_completion_length=args.max_completion, max_tool_calling_iterations=args.tool_turns,
         beta=0.0, temperature=1.0, use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
-        seed=args.seed)
+        seed=args.seed, gradient_checkpointing=False)  # on: generate() runs without KV cache
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
                           train_dataset=episode_dataset(args.puzzles, range(100, 100 + 50 * args.steps)),
                           reward_funcs=[environment_reward], environment_factory=tool_env_factory(**settings),

@@ -92,10 +92,11 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     # a group even when no episode is solved, so two steps always carry a gradient
     settings = dict(NL, token_cost=1.0)
     log: list[dict] = []
-    config = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=4, num_generations=4,
-                        generation_batch_size=4, max_completion_length=48, max_tool_calling_iterations=1,
+    config = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2, num_generations=2,
+                        generation_batch_size=2, max_completion_length=32, max_tool_calling_iterations=1,
                         learning_rate=1e-4, beta=0.0, temperature=1.0, use_cpu=True, report_to="none",
-                        logging_steps=1, save_strategy="no", seed=0)
+                        logging_steps=1, save_strategy="no", seed=0,
+                        gradient_checkpointing=False)  # checkpointing turns off the KV cache in generate()
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
                           train_dataset=episode_dataset(["wire", "who"], range(100, 104)),
                           reward_funcs=[environment_reward],
@@ -104,7 +105,7 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
 
     changed = [n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())]
     assert len(changed) > len(before) // 2  # the optimizer moved the weights
-    assert len(log) == 8 and {e["puzzle"] for e in log} <= {"wire", "who"}
+    assert len(log) == 4 and {e["puzzle"] for e in log} <= {"wire", "who"}
     assert all(e["seed"] >= 100 for e in log)  # never the paper's evaluation instances
     for episode in log:  # each reward is what the environment gives for those messages
         assert episode["messages"]
@@ -112,8 +113,8 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     rewards = [r["reward"] for r in trainer.state.log_history if "reward" in r]
     assert len(rewards) == 2
     for step, logged in enumerate(rewards):
-        returns = [e["return"] for e in log[4 * step:4 * step + 4]]
-        assert logged == pytest.approx(sum(returns) / 4, abs=1e-4)
-    groups = {(e["puzzle"], e["seed"]) for e in log[:4]}
+        returns = [e["return"] for e in log[2 * step:2 * step + 2]]
+        assert logged == pytest.approx(sum(returns) / 2, abs=1e-4)
+    groups = {(e["puzzle"], e["seed"]) for e in log[:2]}
     assert len(groups) == 1  # a GRPO group is G rollouts of ONE instance
     assert os.environ["HF_HUB_OFFLINE"] == "1"

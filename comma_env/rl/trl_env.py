@@ -25,6 +25,11 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 from comma_env.core import SOLVER
 
 GAME_OVER = "The game is over"
+SOLVER_INSTRUCTION = (
+    "You are the solver of a puzzle. Your partner has its manual but cannot see the puzzle. "
+    "Use the send_message tool: describe what you see and ask, or act by writing an action "
+    "name on a line of its own."
+)  # short on purpose: on CPU every prompt token is paid for at each turn
 
 
 class CommaToolEnv:
@@ -156,13 +161,12 @@ def environment_reward(completions: Sequence[Any], environments: Sequence[CommaT
 
 
 def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: Optional[str] = None) -> Any:
-    """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (the
-    role's system prompt; the observation is appended by ``reset``), ``puzzle`` and ``seed``."""
+    """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (a
+    system instruction, `SOLVER_INSTRUCTION` by default; the observation is appended by
+    ``reset``), ``puzzle`` and ``seed``."""
     from datasets import Dataset
 
-    from comma_env.prompts import SOLVER_SYSTEM_PROMPT
-
-    system = instruction or (SOLVER_SYSTEM_PROMPT + " Send each message with the send_message tool.")
+    system = instruction or SOLVER_INSTRUCTION
     rows = [{"prompt": [{"role": "system", "content": system}, {"role": "user", "content": ""}],
              "puzzle": p, "seed": int(s)} for s in seeds for p in puzzles]
     return Dataset.from_list(rows)
