@@ -84,11 +84,14 @@ class LinearSolverPolicy:
     entropy_bonus: float = 0.02
     seed: int = 0
     weights: np.ndarray = field(init=False)
+    squared: np.ndarray = field(init=False)
+    baselines: dict[int, float] = field(init=False)
     rng: np.random.Generator = field(init=False)
 
     def __post_init__(self) -> None:
         self.weights = np.zeros(self.dims)
         self.squared = np.zeros(self.dims)  # AdaGrad: frequent, uninformative pairs learn slower
+        self.baselines: dict[int, float] = {}  # running mean reward-to-go per turn
         self.rng = np.random.default_rng(self.seed)
 
     # -- features ---------------------------------------------------------------------------
@@ -182,7 +185,7 @@ def train(env: Any, policy: LinearSolverPolicy, seeds: Iterable[int], on_episode
     """REINFORCE on rewards-to-go with a running-mean baseline per turn; returns each
     episode's return."""
     returns: list[float] = []
-    baselines: dict[int, float] = {}
+    baselines = policy.baselines
     for n, seed in enumerate(seeds):
         total, success, steps = run_episode(env, policy, seed)
         to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]
