@@ -3,14 +3,13 @@ determinism, concurrency of partner calls."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import numpy as np
 import pytest
 
-from agents.base import Player, Policy, Reply
 from comma_env.rl import GroupedEpisodes, group_schedule
+from rl_partners import SlowPolicy
 
 
 def random_learner(seed: int):
@@ -107,22 +106,8 @@ def test_without_autoreset_reset_starts_the_next_batch_and_refuses_to_drop_runni
     assert [i["seed"] for i in infos] == [2, 3]
 
 
-class SlowExpert(Policy):
-    name = "slow"
-
-    def player(self, role, env, seed):
-        class Slow(Player):
-            needs_observation = False
-
-            async def act(self, observation, info):
-                await asyncio.sleep(0.2)
-                return Reply("Describe it, please.")
-
-        return Slow()
-
-
 def test_partner_calls_of_a_batch_overlap():
-    batch = GroupedEpisodes("wire", seeds=range(8), batch_size=8, partner=SlowExpert(), solver_view="text")
+    batch = GroupedEpisodes("wire", seeds=range(8), batch_size=8, partner=SlowPolicy(), solver_view="text")
     batch.reset()
     started = time.perf_counter()
     batch.step(["hello"] * 8)

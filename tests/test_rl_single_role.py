@@ -13,6 +13,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from loopback_server import Loopback
+from rl_partners import SlowPolicy
 
 import comma_env
 from agents.base import Player, Policy, Reply
@@ -184,22 +185,8 @@ def test_unknown_partner_and_role_are_clear_errors():
         SingleRoleEnv("wire", role="judge")
 
 
-class SlowExpert(Policy):
-    name = "slow"
-
-    def player(self, role, env, seed):
-        class Slow(Player):
-            needs_observation = False
-
-            async def act(self, observation, info):
-                await asyncio.sleep(0.2)
-                return Reply("ok")
-
-        return Slow()
-
-
 def test_async_steps_of_many_envs_overlap():
-    envs = [SingleRoleEnv("wire", partner=SlowExpert(), solver_view="text") for _ in range(8)]
+    envs = [SingleRoleEnv("wire", partner=SlowPolicy(reply="ok"), solver_view="text") for _ in range(8)]
 
     async def run():
         await asyncio.gather(*(env.areset(seed=i) for i, env in enumerate(envs)))
