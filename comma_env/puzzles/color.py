@@ -6,7 +6,8 @@ by the previously pressed group and the number of white squares. The whole corre
 planned at generation: after each stage the remaining squares are recoloured from the rng so
 that the group the table names is never empty and no instance needs more than
 `MAX_STAGES` stages. A wrong press is a strike and restarts the module from its initial
-colours; progress is the best fraction of white squares ever reached.
+colours; progress is the best fraction of white squares ever reached. Pressing a square that
+is already white does nothing, whichever stage whitened it (the picture shows no difference).
 """
 
 from __future__ import annotations
@@ -202,14 +203,15 @@ class ColorPuzzle(Puzzle):
     def apply(self, action: str) -> bool:
         cell = cell_of(action)
         stage = self.stages[self.stage]
+        if self.grid()[cell] == WHITE:
+            # Harmless whenever it turned white: the image cannot tell a square whitened in
+            # this stage from one whitened earlier, so the rule must not depend on it.
+            return True
         if cell not in stage.cells:
-            # a coloured square outside the group, or a square whitened in an earlier stage
             if self.stage or self.pressed:
                 self.stage, self.pressed = 0, set()
                 self._changed()
             return False
-        if cell in self.pressed:
-            return True  # pressing an already-white square of the current group does nothing
         self.pressed.add(cell)
         whites = stage.grid.count(WHITE) + len(self.pressed)
         self.best_whites = max(self.best_whites, whites)
