@@ -237,3 +237,15 @@ def test_llm_partner_that_cannot_connect_truncates():
     assert truncated and info["episode"]["end_reason"] == "partner_error"
     assert "expert:" in info["partner_error"]
     env.close()
+
+
+def test_scripted_partners_step_without_an_event_loop_and_a_false_claim_is_an_error():
+    from agents.oracle import OraclePolicy
+
+    assert OraclePolicy.synchronous  # oracle and random are stepped inline
+    policy = SlowPolicy(delay=0.01)
+    policy.synchronous = True  # a lie: its player awaits
+    env = SingleRoleEnv("wire", partner=policy, solver_view="text")
+    with pytest.raises(RuntimeError, match="declared synchronous suspended"):
+        env.reset(seed=0)
+        env.step("hello")
