@@ -259,7 +259,7 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         rows = [[s, ", ".join(title(p) for p in skills[s]["puzzles"]), f"{skills[s]['sr']:.2f}", f"{skills[s]['psr']:.2f}"]
                 for s in SKILLS if s in skills]
         out += ["## By skill category", "",
-                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning.", "",
+                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning, RT real-time reaction.", "",
                 *_table(["Skill", "puzzles", "SR", "PSR"], rows), ""]
 
     taxonomy = results.get("error_taxonomy")
