@@ -36,3 +36,12 @@ def agrees(ours: float, ours_se: float, paper: float, paper_n: int = PAPER_EPISO
     """
     combined = math.sqrt(ours_se**2 + binomial_se(paper, paper_n) ** 2)
     return abs(ours - paper) <= k * max(combined, 0.5)
+
+
+PAPER_V1_RANDOM_PSR: dict[str, float] = {
+    "button": 100.0, "dog": 100.0, "wire": 100.0, "who": 100.0, "led": 85.0,
+    "memory": 25.0, "keypad": 33.0, "password": 0.0, "color": 1.0, "maze": 15.0,
+}
+"""Random row of the first COMMA paper (seed 003, Table 1: PSR only; 20 turns, no mistake
+limit, ``protocol=v1``). Sound has no row. Only Button and Dog are the same puzzles here;
+the other eight changed between the paper's versions."""

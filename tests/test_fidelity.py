@@ -17,8 +17,8 @@ EPISODES = 1000
 DOCUMENTED: dict[str, str] = {}
 
 
-def random_rates(puzzle: str, episodes: int = EPISODES) -> tuple[float, float, float, float]:
-    env = comma_env.make(puzzle)
+def random_rates(puzzle: str, episodes: int = EPISODES, **env_options: int) -> tuple[float, float, float, float]:
+    env = comma_env.make(puzzle, **env_options)
     progress, success = [], []
     for seed in range(episodes):
         env.reset(seed=seed)

@@ -49,9 +49,9 @@ class DogPuzzle(Puzzle):
              "facing": FACINGS[int(rng.integers(2))]}
             for _ in range(count)
         ]
-        # cell, jitter in the cell (fractions) and size (fraction of the cell): drawing only
+        # cell, jitter in the cell and size (fractions of the cell; size/2 + jitter <= 1/2, so boxes never overlap): drawing only
         self.places = [[int(c), round(float(rng.uniform(-0.08, 0.08)), 3), round(float(rng.uniform(-0.06, 0.06)), 3),
-                        round(float(rng.uniform(0.72, 0.9)), 3)] for c in cells]
+                        round(float(rng.uniform(0.7, 0.84)), 3)] for c in cells]
         self.time_left = int(rng.integers(*START_SECONDS))
         self.submitted = False
 
