@@ -56,11 +56,11 @@ class Scripts:
 
     def puzzles(self) -> list[tuple[type, str, str]]:
         if self._puzzles is None:
-            from comma_env.registry import COMMA_PUZZLES, env_module
+            from comma_env.registry import VERSIONS, env_module
             from comma_env.resources import load_manual
 
             found = []
-            for name in COMMA_PUZZLES:
+            for name in VERSIONS:
                 try:
                     cls = env_module(name).raw_env.puzzle_cls
                     found.append((cls, cls.task_prompt, load_manual(name)))
@@ -98,6 +98,23 @@ def _images(messages: list[dict[str, Any]]) -> list[str]:
                     url = part.get("image_url")
                     urls.append(url.get("url", "") if isinstance(url, dict) else str(url))
     return urls
+
+
+def _audios(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What arrived in ``input_audio`` parts: format, size, whether it is a WAV file, a hash."""
+    found = []
+    for message in messages:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, dict) and part.get("type") == "input_audio":
+                audio = part.get("input_audio") or {}
+                try:
+                    data = base64.b64decode(str(audio.get("data", "")), validate=True)
+                except ValueError:
+                    data = b""
+                found.append({"format": audio.get("format"), "bytes": len(data),
+                              "wav": data[:4] == b"RIFF" and data[8:12] == b"WAVE", "sha": hashlib.sha256(data).hexdigest()[:16]})
+    return found
 
 
 def role_of(messages: list[dict[str, Any]]) -> str:
@@ -238,7 +255,7 @@ def build_app(args: argparse.Namespace) -> web.Application:
             await asyncio.sleep(args.latency)
         entry = {
             "n": counter["n"], "id": request_id, "port": args.port_bound, "role": role,
-            "model": body.get("model"), "fault": fault, "images": image_info,
+            "model": body.get("model"), "fault": fault, "images": image_info, "audios": _audios(messages),
             "auth": "bearer" if request.headers.get("Authorization") else None,
             "temperature": body.get("temperature"), "max_tokens": body.get("max_tokens"), "stop": body.get("stop"),
             "seed": body.get("seed"),
