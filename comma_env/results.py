@@ -165,6 +165,9 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     solvers = sorted({str(r.get("solver_model")) for r in records if r.get("solver_model")})
     experts = sorted({str(r.get("expert_model")) for r in records if r.get("expert_model")})
     summary["models"] = {"solver": solvers, "expert": experts}
+    audio = sorted({str(r["audio_input"]) for r in records if r.get("audio_input")})
+    if audio:  # how Sound's clip reached the solver: "audio" (input_audio parts), "description", "none"
+        summary["models"]["audio_input"] = audio
     if meta:
         summary["meta"] = dict(meta)
     return summary
@@ -217,6 +220,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     if meta:
         out += ["Settings: " + ", ".join(f"{k}={v}" for k, v in meta.items()), ""]
     out += [f"{overall['n']} episodes, {overall['errors']} with errors. Rates in %, ± one standard error.", ""]
+    if results.get("models", {}).get("audio_input"):
+        out += ["Sound clips reached the solver as: " + ", ".join(results["models"]["audio_input"]) + ".", ""]
 
     def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
         nonlocal out

@@ -55,7 +55,10 @@ def test_llm_rollout_over_loopback_with_audio_or_words(tmp_path: Path, audio: bo
     records = _records(out)
     assert len(records) == 9 and all(r["error"] is None for r in records)
     assert all(r["success"] for r in records), [(r["puzzle"], r["seed"], r["end_reason"]) for r in records if not r["success"]]
-    assert {r["audio_input"] for r in records if r["puzzle"] == "sound"} == {"audio" if audio else "description"}
+    used = "audio" if audio else "description"
+    assert {r["audio_input"] for r in records if r["puzzle"] == "sound"} == {used}
+    assert json.loads((out / "results.json").read_text())["models"]["audio_input"] == [used]
+    assert f"Sound clips reached the solver as: {used}." in (out / "results.md").read_text()
     solver = [r for r in requests if r["role"] == "solver"]
     sound_requests = [r for r in solver if any("four-symbol code" in m["text"] for m in r["messages"])]
     other_requests = [r for r in solver if r not in sound_requests]
