@@ -31,6 +31,12 @@ def _decay(t: np.ndarray, start: float, rate: float) -> np.ndarray:
     return np.where(after >= 0, np.exp(-rate * np.clip(after, 0, None)), 0.0)
 
 
+def _window(t: np.ndarray, start: float, length: float) -> slice:
+    """Samples from `start` for `length` seconds: short events are synthesised only there."""
+    first = max(int(start * SAMPLE_RATE), 0)
+    return slice(first, min(first + int(length * SAMPLE_RATE) + 1, t.size))
+
+
 def _lowpass(x: np.ndarray, width: int) -> np.ndarray:
     return np.convolve(x, np.ones(width) / width, mode="same")
 
@@ -45,10 +51,10 @@ def birdsong(t: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     start = rng.uniform(0.0, 0.1)
     while start < SECONDS - 0.1:
         length = rng.uniform(0.06, 0.12)
-        phase = np.clip((t - start) / length, 0, 1)
-        on = (t >= start) & (t < start + length)
+        span = _window(t, start, length)
+        phase = np.clip((t[span] - start) / length, 0, 1)
         freq = rng.uniform(2800, 3400) + 1500 * np.sin(np.pi * phase)
-        out += on * np.sin(np.pi * phase) * _tone(t, freq)
+        out[span] += np.sin(np.pi * phase) * _tone(t[span], freq)
         start += length + rng.uniform(0.05, 0.2)
     return out
 
@@ -62,8 +68,9 @@ def siren(t: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def dripping(t: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.zeros_like(t)
     for start in np.arange(rng.uniform(0.05, 0.2), SECONDS, rng.uniform(0.35, 0.45)):
-        freq = rng.uniform(900, 1200) * (1 + 0.8 * np.clip(t - start, 0, 0.05) / 0.05)
-        out += _decay(t, start, 60) * _tone(t, freq)
+        span = _window(t, start, 0.2)
+        freq = rng.uniform(900, 1200) * (1 + 0.8 * np.clip(t[span] - start, 0, 0.05) / 0.05)
+        out[span] += _decay(t[span], start, 60) * _tone(t[span], freq)
     return out
 
 
@@ -71,7 +78,9 @@ def clock_ticking(t: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     noise = rng.standard_normal(t.size)
     out = np.zeros_like(t)
     for i, start in enumerate(np.arange(0.05, SECONDS, 0.5)):
-        out += _decay(t, start, 400) * (noise if i % 2 else np.roll(noise, 500)) * (1.0 if i % 2 else 0.7)
+        span = _window(t, start, 0.03)
+        source = noise if i % 2 else np.roll(noise, 500)
+        out[span] += _decay(t[span], start, 400) * source[span] * (1.0 if i % 2 else 0.7)
     return out
 
 
@@ -80,7 +89,8 @@ def heartbeat(t: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     period = rng.uniform(0.75, 0.9)
     for start in np.arange(0.1, SECONDS, period):
         for offset, level in ((0.0, 1.0), (0.18, 0.7)):
-            out += level * _decay(t, start + offset, 25) * _tone(t, 55) * (t >= start + offset)
+            span = _window(t, start + offset, 0.3)
+            out[span] += level * _decay(t[span], start + offset, 25) * _tone(t[span], 55)
     return out
 
 
@@ -99,7 +109,8 @@ def rain(t: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     hiss = noise - _lowpass(noise, 4)
     drops = np.zeros_like(t)
     for start in rng.uniform(0, SECONDS, 40):
-        drops += _decay(t, start, 300) * noise * 2
+        span = _window(t, start, 0.03)
+        drops[span] += _decay(t[span], start, 300) * noise[span] * 2
     return 0.6 * hiss + drops
 
 
