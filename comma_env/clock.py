@@ -62,3 +62,19 @@ def parse_timer(shown: str) -> int:
     """Seconds left from a ``M:SS`` reading."""
     minutes, _, secs = str(shown).partition(":")
     return int(minutes) * 60 + int(secs)
+
+
+class Countdown:
+    """Mixin for a `Puzzle` with a module timer on this clock: `time_left` counts down as the
+    protocol calls `elapse`, stops once the puzzle is solved, and at zero the module explodes."""
+
+    time_left: int
+
+    def elapse(self, seconds: int) -> None:
+        if seconds > 0 and not self.solved:  # type: ignore[attr-defined]
+            self.time_left = max(self.time_left - int(seconds), 0)
+            self._changed()  # type: ignore[attr-defined]
+
+    @property
+    def time_up(self) -> bool:
+        return self.time_left <= 0 and not self.solved  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, draw_countdown, editable_copy, text
 
 LIGHT_TEXT = {"red", "blue", "black"}
 STRIP_OFF = (60, 62, 66)
@@ -34,8 +34,5 @@ def draw_button(state: dict[str, Any]) -> Image.Image:
     centered_text(draw, (76, 96, 314, 334), state["button_label"], 38, fill=ink, bold=True)
     strip = state["strip_color"]
     draw.rounded_rectangle((398, 70, 442, 360), radius=8, fill=STRIP_OFF if strip == "off" else PALETTE[strip])
-    draw.rounded_rectangle((40, 412, 220, 480), radius=8, fill=PALETTE["display"])
-    centered_text(draw, (40, 412, 220, 480), state["timer"], 40, fill=PALETTE["display_text"], bold=True, mono=True)
-    if state.get("module_disarmed"):
-        draw.ellipse((250, 428, 280, 458), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
+    draw_countdown(draw, state["timer"], bool(state.get("module_disarmed")))
     return image

@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, draw_countdown, editable_copy, text
 from comma_env.puzzles.dog import GRID
 
 COAT_RGB = {
@@ -157,10 +157,7 @@ def draw_dog(state: dict[str, Any]) -> Image.Image:
     image, draw = editable_copy(_template())
     for dog, (cell, dx, dy, size) in zip(state["dogs"], state["dog_places"]):
         _draw_dog(draw, dog, cell_box(int(cell), dx, dy, size))
-    draw.rounded_rectangle((40, 412, 220, 480), radius=8, fill=PALETTE["display"])
-    centered_text(draw, (40, 412, 220, 480), state["timer"], 40, fill=PALETTE["display_text"], bold=True, mono=True)
-    if state.get("module_disarmed"):
-        draw.ellipse((240, 428, 270, 458), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
+    draw_countdown(draw, state["timer"], bool(state.get("module_disarmed")), lamp_x=240)
     return image
 
 

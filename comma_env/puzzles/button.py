@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.clock import format_timer, parse_timer, wait_line
+from comma_env.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.puzzle import Puzzle
 
 BUTTON_COLORS = ("red", "blue", "yellow", "white", "black")
@@ -57,7 +57,7 @@ def seconds_until_digit(time_left: int, digit: int) -> int:
     return 0
 
 
-class ButtonPuzzle(Puzzle):
+class ButtonPuzzle(Countdown, Puzzle):
     name = "button"
     title = "Button"
     skills = ("RT",)
@@ -97,15 +97,6 @@ class ButtonPuzzle(Puzzle):
         else:
             self.held = True
         return True
-
-    def elapse(self, seconds: int) -> None:
-        if seconds > 0 and not self.done:
-            self.time_left = max(self.time_left - int(seconds), 0)
-            self._changed()
-
-    @property
-    def time_up(self) -> bool:
-        return self.time_left <= 0 and not self.done
 
     @property
     def progress(self) -> float:

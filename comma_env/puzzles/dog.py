@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.clock import format_timer, parse_timer, wait_line
+from comma_env.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.puzzle import Puzzle
 
 COATS = ("brown", "black", "white", "golden", "grey", "spotted")
@@ -26,7 +26,7 @@ def seconds_to_wait(time_left: int, digit: int) -> int:
     return (time_left - digit) % 10
 
 
-class DogPuzzle(Puzzle):
+class DogPuzzle(Countdown, Puzzle):
     name = "dog"
     title = "Dog"
     skills = ("MG", "RT")
@@ -67,15 +67,6 @@ class DogPuzzle(Puzzle):
         self.submitted = self.submitted or ok
         self._changed()
         return ok
-
-    def elapse(self, seconds: int) -> None:
-        if seconds > 0 and not self.submitted:
-            self.time_left = max(self.time_left - int(seconds), 0)
-            self._changed()
-
-    @property
-    def time_up(self) -> bool:
-        return self.time_left <= 0 and not self.submitted
 
     @property
     def progress(self) -> float:
