@@ -263,6 +263,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
             "time": time.time(),
         }
         log(entry)
+        if args.text_only and entry["audios"]:
+            return web.json_response({"error": {"message": "this model does not accept audio input", "type": "BadRequestError"}}, status=400)
         if fault == "429":
             return web.json_response({"error": {"message": "rate limited (scripted)", "type": "rate_limit"}}, status=429)
         if fault == "500":
@@ -318,6 +320,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout-seconds", type=float, default=30.0, help="how long a 'timeout' fault stalls")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every completion")
     parser.add_argument("--model", default="loopback")
+    parser.add_argument("--text-only", action="store_true",
+                        help="answer requests carrying input_audio parts with 400, as a text-only server does")
     parser.add_argument("--judge-label", default="miscommunication")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--startup-delay", type=float, default=0.0, help="sleep before listening (health-wait tests)")

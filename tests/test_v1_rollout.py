@@ -76,3 +76,21 @@ def test_llm_rollout_over_loopback_with_audio_or_words(tmp_path: Path, audio: bo
     else:
         assert not any(r["audios"] for r in sound_requests)
         assert all(any("What the sound clip sounds like" in m["text"] for m in r["messages"]) for r in sound_requests)
+
+
+def test_audio_sent_to_a_text_only_server_is_a_recorded_error(tmp_path: Path) -> None:
+    """A model wrongly marked `audio=true`: its Sound episodes end with an error record (and
+    are replayed on resume), the other puzzles play on."""
+    out = tmp_path / "text-only"
+    with Loopback("--text-only") as server:
+        done = rollout("model=openai_compat", f"model.api_base={server.api_base}", "model.name=loopback",
+                       "model.vision=false", "model.audio=true", "model.max_retries=0", V1, "episodes=2", f"out_dir={out}")
+    assert done.returncode == 0, done.stderr[-2000:]
+    records = _records(out)
+    assert len(records) == 6
+    for record in records:
+        if record["puzzle"] == "sound":
+            assert record["error"] and "audio" in record["error"] and not record["success"]
+        else:
+            assert record["error"] is None and record["success"]
+    assert json.loads((out / "results.json").read_text())["puzzles"]["sound"]["errors"] == 2
