@@ -156,3 +156,20 @@ def test_chat_parts_audio_or_words(accepts_audio: bool) -> None:
     wire.reset(seed=0)
     wire_obs, _, _, _, wire_info = wire.last()
     assert audio_parts(wire_obs, wire_info, accepts_audio) == []
+
+
+def test_human_solver_gets_the_clip_as_a_wav_file(tmp_path, capsys) -> None:
+    import asyncio
+
+    from agents.human import HumanPlayer
+
+    env = comma_env.make("sound")
+    env.reset(seed=8)
+    observation, _, _, _, info = env.last()
+    answers = iter(["press_hash", ""])
+    player = HumanPlayer("solver", read_line=lambda prompt: next(answers), image_dir=str(tmp_path))
+    reply = asyncio.run(player.act(observation, info))
+    assert reply.text == "press_hash"
+    wav = next(tmp_path.glob("comma_human_sound_*.wav"))
+    assert wav.read_bytes() == wav_bytes(observation["audio"], SAMPLE_RATE)
+    assert str(wav) in capsys.readouterr().out
