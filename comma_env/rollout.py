@@ -245,15 +245,19 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
 
 def audio_input(p: Plan, puzzle: str) -> str | None:
     """How the solver got a puzzle's sound: ``"audio"`` (input_audio parts), ``"description"``
-    (the clip in words) or ``"none"``; None for puzzles without sound."""
+    (the clip in words) or ``"none"``; None for puzzles without sound. A human hears a WAV
+    file, the scripted oracle reads the words, the random solver ignores everything."""
     try:
         if not env_module(puzzle).raw_env.puzzle_cls.audio_samples:
             return None
-    except Exception:
+    except Exception:  # a puzzle module that fails to import is reported by the episode
         return None
-    if p.solver.kind not in ("litellm",):
-        return "none" if p.solver.kind in ("random",) else "description"
-    return "audio" if p.solver.audio else ("description" if p.solver.describe_audio else "none")
+    solver = p.solver
+    if solver.kind == "random":
+        return "none"
+    if solver.kind in ("human", "oracle"):
+        return "audio" if solver.kind == "human" else "description"
+    return "audio" if solver.audio else ("description" if solver.describe_audio else "none")
 
 
 def solver_view(p: Plan) -> str:
