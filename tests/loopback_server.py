@@ -117,6 +117,21 @@ def _audios(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+def _listen(messages: list[dict[str, Any]]) -> str | None:
+    """What the newest ``input_audio`` part sounds like, by really decoding the WAV and
+    naming the sound (tests/listener.py); None without audio."""
+    clips = [part["input_audio"] for m in messages if isinstance(m.get("content"), list)
+             for part in m["content"] if isinstance(part, dict) and part.get("type") == "input_audio"]
+    if not clips:
+        return None
+    from listener import decode_wav, identify
+
+    try:
+        return identify(decode_wav(base64.b64decode(str(clips[-1].get("data", ""))))).description
+    except Exception:  # not a WAV file: an audio model would not understand it either
+        return "a noise I cannot make out"
+
+
 def role_of(messages: list[dict[str, Any]]) -> str:
     system = " ".join(_texts(m) for m in messages if m.get("role") == "system")
     if "You are a JUDGE" in system:
@@ -168,6 +183,9 @@ def solver_reply(messages: list[dict[str, Any]]) -> str:
     if seen:
         state = puzzle_cls.redact(seen) if puzzle_cls else seen
         return f"{DESCRIPTION_HEADER}\n{describe_state(state)}"
+    heard = _listen(messages)
+    if heard is not None:  # an audio model: it names what it hears, nothing else
+        return f"{DESCRIPTION_HEADER}\n{describe_state({'sound_heard': heard})}"
     if _images(messages):
         return "I can see the puzzle image but cannot describe it in detail. What should I look for?"
     return "I cannot see the puzzle. Please tell me what to do."

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import comma_env
+from comma_env.audio.synth import SIGNATURES
 from comma_env.audio.wav import wav_bytes
 from loopback_server import Loopback
 from test_llm_rollout import rollout
@@ -94,3 +95,23 @@ def test_audio_sent_to_a_text_only_server_is_a_recorded_error(tmp_path: Path) ->
         else:
             assert record["error"] is None and record["success"]
     assert json.loads((out / "results.json").read_text())["puzzles"]["sound"]["errors"] == 2
+
+
+def test_audio_model_over_loopback_solves_sound_from_the_clip_alone(tmp_path: Path) -> None:
+    """Image view, `model.audio=true`: the solver's requests hold the picture and the WAV and
+    no words about the sound; the loopback server's scripted solver decodes the WAV, names
+    the sound, and the pair solves every instance."""
+    out = tmp_path / "listening"
+    with Loopback() as server:
+        done = rollout("model=openai_compat", f"model.api_base={server.api_base}", "model.name=loopback",
+                       "model.audio=true", "puzzles=[sound]", "episodes=6", f"out_dir={out}")
+        requests = server.requests()
+    assert done.returncode == 0, done.stderr[-2000:]
+    records = _records(out)
+    assert len(records) == 6 and all(r["success"] and r["error"] is None for r in records)
+    assert {r["solver_view"] for r in records} == {"image"} and {r["audio_input"] for r in records} == {"audio"}
+    solver = [r for r in requests if r["role"] == "solver"]
+    assert solver and all(r["images"] and len(r["audios"]) == 1 and r["audios"][0]["wav"] for r in solver)
+    first_turns = [r for r in solver if not any(m["role"] == "assistant" for m in r["messages"])]
+    words = [s.description for s in SIGNATURES]
+    assert len(first_turns) == 6 and not any(w in m["text"] for r in first_turns for m in r["messages"] for w in words)
