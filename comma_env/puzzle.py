@@ -69,7 +69,8 @@ class Puzzle(ABC):
 
     @abstractmethod
     def visible_state(self) -> dict[str, Any]:
-        """JSON-serialisable dict of everything the solver's image shows, nothing more."""
+        """JSON-serialisable dict of everything the solver's image shows, nothing more (for
+        puzzles with sound, also what the clip sounds like, in words: not drawn)."""
 
     @classmethod
     @abstractmethod
