@@ -22,6 +22,18 @@ runs on the simulated clock (`comma_env.clock`): every message costs time, `wait
 seconds pass, and at 0:00 the episode ends as failed (`time_up`).
 
 Progress is 0.5 while correctly held, 1 when disarmed. Reward is the shared increase in progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `button_color`: the button's colour (red, blue, yellow, white, black)
+- `button_label`: the word on the button (ABORT, DETONATE, HOLD, PRESS)
+- `button_held`: whether the button is held down
+- `strip_color`: the light strip's colour while held, `"off"` otherwise
+- `timer`: the countdown as shown, `M:SS`
+- `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
 from comma_env.core import versioned_env

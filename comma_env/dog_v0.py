@@ -19,6 +19,17 @@ strike. The countdown runs on the simulated clock (`comma_env.clock`): every mes
 time, `wait N` lets N seconds pass, and at 0:00 the episode ends as failed (`time_up`).
 
 Progress is 1 when the module is disarmed, else 0. Reward is the shared increase in progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `timer`: the countdown as shown, `M:SS`
+- `dogs`: one entry per dog, `{"coat", "pose", "facing"}` (0 to 5 entries)
+- `dog_places`: where each dog is drawn, `[cell of the 3x2 grid, x jitter, y jitter, size]`
+  (drawing only: left out of written descriptions)
+- `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
 from comma_env.core import versioned_env

@@ -22,6 +22,16 @@ the clip as a float32 waveform and its sample rate (in both solver views); `info
 description of `solver_view="text"` includes it. `render_mode="rgb_array"` shows the module.
 
 Progress is the longest correct prefix entered / 4. Reward is the shared increase in progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of what the solver
+perceives: the picture is drawn from it alone, plus the clip in words, which is heard, not
+drawn.
+
+- `sound_heard`: what the clip sounds like, in words (not drawn)
+- `code_entered`: the symbols on the display, from `$ * & #` (up to 4)
+- `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
 from comma_env.core import versioned_env
