@@ -43,6 +43,7 @@ def make(puzzle: str, **kwargs):
 TITLES: dict[str, str] = {
     "wire": "Wire", "who": "Who", "keypad": "Keypad", "led": "LED", "memory": "Memory",
     "password": "Password", "maze": "Maze", "color": "Color", "atm": "ATM", "telehealth": "Telehealth",
+    "button": "Button", "dog": "Dog", "sound": "Sound",
 }
 """Display names used in the Gymnasium ids (``comma/Wire-solver-v0``) without importing
 the puzzle modules (the puzzles' ``title``; a test keeps them equal)."""

@@ -211,8 +211,9 @@ class SingleRoleEnv(gymnasium.Env):
 
     def _observation(self) -> dict[str, Any]:
         observation = dict(self.raw.observe(self.role))
-        if "image" in observation:  # the AEC env shares its read-only array; a trainer keeps ours
-            observation["image"] = observation["image"].copy()
+        for key, value in observation.items():  # the AEC env shares its read-only arrays; a trainer keeps ours
+            if isinstance(value, np.ndarray):
+                observation[key] = value.copy()
         return observation
 
     def _info(self) -> dict[str, Any]:
