@@ -28,6 +28,7 @@ from agents.base import Player, Policy, Reply
 from agents.natural import prose
 from agents.natural.phrasebooks import phrasebook
 from agents.natural.words import choose, strip_connector, with_connector
+from comma_env.clock import parse_wait
 from comma_env.text import DESCRIPTION_HEADER, describe_state, parse_description
 
 ADVICE_HEADER = "Type these actions:"
@@ -81,6 +82,11 @@ class OracleSolver(Player):
         typed: list[str] = []
         for line in lines:
             for action in self.understand(line, simulated):
+                wait = parse_wait(action) if simulated.uses_clock else None
+                if wait is not None:  # real-time puzzles: let the clock run to the right moment
+                    simulated.elapse(wait)
+                    typed.append(action)
+                    continue
                 if action not in simulated.valid_actions():
                     break
                 typed.append(action)
@@ -158,6 +164,8 @@ class NaturalExpert(OracleExpert):
 class OraclePolicy(Policy):
     """The scripted pair; `style` "actions" (default) or "natural"; `seed` varies the
     natural wording (with the instance seed, so an episode's wording is reproducible)."""
+
+    synchronous = True  # its players never await: comma_env.rl steps them without an event loop
 
     def __init__(self, style: str = "actions", seed: int = 0) -> None:
         if style not in STYLES:

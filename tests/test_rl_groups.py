@@ -3,14 +3,13 @@ determinism, concurrency of partner calls."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import numpy as np
 import pytest
 
-from agents.base import Player, Policy, Reply
 from comma_env.rl import GroupedEpisodes, group_schedule
+from rl_partners import SlowPolicy
 
 
 def random_learner(seed: int):
@@ -107,25 +106,38 @@ def test_without_autoreset_reset_starts_the_next_batch_and_refuses_to_drop_runni
     assert [i["seed"] for i in infos] == [2, 3]
 
 
-class SlowExpert(Policy):
-    name = "slow"
-
-    def player(self, role, env, seed):
-        class Slow(Player):
-            needs_observation = False
-
-            async def act(self, observation, info):
-                await asyncio.sleep(0.2)
-                return Reply("Describe it, please.")
-
-        return Slow()
-
-
 def test_partner_calls_of_a_batch_overlap():
-    batch = GroupedEpisodes("wire", seeds=range(8), batch_size=8, partner=SlowExpert(), solver_view="text")
+    batch = GroupedEpisodes("wire", seeds=range(8), batch_size=8, partner=SlowPolicy(), solver_view="text")
     batch.reset()
     started = time.perf_counter()
     batch.step(["hello"] * 8)
     assert time.perf_counter() - started < 0.8  # concurrent, not 8 x 0.2 s
     with pytest.raises(ValueError, match="expected 8 actions"):
         batch.step(["hello"])
+
+
+def test_llm_partner_calls_of_a_batch_overlap_over_http():
+    """The partner is the rollout's chat policy against the loopback server with 0.3 s latency."""
+    from loopback_server import Loopback
+
+    from comma_env.text import DESCRIPTION_HEADER, describe_state
+
+    with Loopback("--latency", "0.3") as server:
+        batch = GroupedEpisodes("wire", seeds=range(4), group_size=2, batch_size=8, partner="openai_compat",
+                                partner_overrides={"api_base": server.api_base, "name": "loopback", "vision": False,
+                                                   "extra": {"retry_base_delay": 0.02}},
+                                solver_view="text")
+        observations, infos = batch.reset()
+        batch.step(["Hello."] * 8)  # warm-up: the first call imports LiteLLM and opens the client
+        actions = [f"{DESCRIPTION_HEADER}\n{describe_state(env.raw.visible_state)}" for env in batch.envs]
+        started = time.perf_counter()
+        observations, rewards, terminated, truncated, infos = batch.step(actions)
+        elapsed = time.perf_counter() - started
+        assert elapsed < 8 * 0.3 / 2, elapsed  # eight 0.3 s calls overlapped
+        advice = [info["partner_message"] for info in infos]
+        assert all(a and "Type these actions:" in a for a in advice)
+        cuts = [next(l for l in a.splitlines() if l.startswith("cut_wire_")) for a in advice]
+        observations, rewards, terminated, truncated, infos = batch.step(cuts)
+        assert terminated.all() and (rewards == 1.0).all()
+        assert advice[0] == advice[1] and cuts[2] == cuts[3]  # group members share the instance
+        batch.close()

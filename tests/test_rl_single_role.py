@@ -13,18 +13,19 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from loopback_server import Loopback
+from rl_partners import SlowPolicy
 
 import comma_env
 from agents.base import Player, Policy, Reply
-from comma_env.registry import COMMA_PUZZLES, TITLES, env_module
+from comma_env.registry import TITLES, VERSIONS, env_module
 from comma_env.rl import SingleRoleEnv, gym_id, gym_ids
 
 
 def test_every_puzzle_and_role_is_registered():
     ids = gym_ids()
-    assert len(ids) == 2 * len(COMMA_PUZZLES)
-    assert "comma/Wire-solver-v0" in ids and "comma/Who-expert-v0" in ids
-    for puzzle in COMMA_PUZZLES:
+    assert len(ids) == 2 * len(VERSIONS)  # the ten COMMA puzzles and v1's Button, Dog, Sound
+    assert "comma/Wire-solver-v0" in ids and "comma/Who-expert-v0" in ids and "comma/Sound-solver-v0" in ids
+    for puzzle in VERSIONS:
         assert TITLES[puzzle] == env_module(puzzle).raw_env.puzzle_cls.title
         for role in ("solver", "expert"):
             assert gym_id(puzzle, role) in gymnasium.registry
@@ -33,7 +34,9 @@ def test_every_puzzle_and_role_is_registered():
 @pytest.mark.parametrize("env_id", gym_ids())
 def test_check_env_passes_for_every_id(env_id):
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a checker warning is a failure too
+        warnings.simplefilter("error")  # a checker warning is a failure too, except one:
+        # Sound's constant `sample_rate` Box (low == high) is the AEC env's own space design
+        warnings.filterwarnings("ignore", message=".*maximum and minimum values are equal")
         env = gymnasium.make(env_id, partner="oracle")
         check_env(env.unwrapped)
         env.close()
@@ -184,22 +187,8 @@ def test_unknown_partner_and_role_are_clear_errors():
         SingleRoleEnv("wire", role="judge")
 
 
-class SlowExpert(Policy):
-    name = "slow"
-
-    def player(self, role, env, seed):
-        class Slow(Player):
-            needs_observation = False
-
-            async def act(self, observation, info):
-                await asyncio.sleep(0.2)
-                return Reply("ok")
-
-        return Slow()
-
-
 def test_async_steps_of_many_envs_overlap():
-    envs = [SingleRoleEnv("wire", partner=SlowExpert(), solver_view="text") for _ in range(8)]
+    envs = [SingleRoleEnv("wire", partner=SlowPolicy(reply="ok"), solver_view="text") for _ in range(8)]
 
     async def run():
         await asyncio.gather(*(env.areset(seed=i) for i, env in enumerate(envs)))
@@ -250,3 +239,15 @@ def test_llm_partner_that_cannot_connect_truncates():
     assert truncated and info["episode"]["end_reason"] == "partner_error"
     assert "expert:" in info["partner_error"]
     env.close()
+
+
+def test_scripted_partners_step_without_an_event_loop_and_a_false_claim_is_a_partner_failure():
+    from agents.oracle import OraclePolicy
+
+    assert OraclePolicy.synchronous  # oracle and random are stepped inline
+    policy = SlowPolicy(delay=0.01)
+    policy.synchronous = True  # a lie: its player awaits
+    env = SingleRoleEnv("wire", partner=policy, solver_view="text")
+    env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step("hello")  # recorded as a partner failure, not raised
+    assert truncated and "RuntimeError" in info["partner_error"]

@@ -338,15 +338,105 @@ class TelehealthPhrases(Phrasebook):
         return []
 
 
+class ButtonPhrases(Phrasebook):
+    """COMMA v1 Button: a quick press, a press held down, and letting go at a timer digit
+    (the puzzle's own `expand_advice` turns the digit into a wait)."""
+
+    def __init__(self, puzzle_cls: type) -> None:
+        self.puzzle_cls = puzzle_cls
+
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        if action == "tap":
+            return choose(rng, ("Give the button a quick press and let go right away.",
+                                "Press it briefly, then let go at once."))
+        if action == "hold":
+            return choose(rng, ("Press the button and keep it pressed down.",
+                                "Push it in and keep your finger on it."))
+        match = re.search(r"(\d)\s*$", action)
+        if match:
+            digit = match.group(1)
+            return choose(rng, (f"Let go when the timer shows a {digit} anywhere.",
+                                f"Keep it down until a {digit} appears on the timer, then let go.",
+                                f"The moment the countdown shows a {digit}, let go."))
+        return choose(rng, ("Let go of the button now.", "Take your finger off the button."))
+
+    def understand(self, line: str, state: State) -> list[str]:
+        text = unquoted(line).lower()
+        match = re.search(r"\b(?:shows a|appears|countdown shows a)\b.*?(\d)|\b(\d)\b.*\blet go\b", text)
+        if "let go" in text and match and not re.search(r"\b(quick|briefly)\b", text):
+            digit = next(g for g in match.groups() if g)
+            return self.puzzle_cls.expand_advice(f"release when the timer shows a {digit}", state)
+        if re.search(r"\b(keep it pressed|keep your finger)\b", text):
+            return ["hold"]
+        if re.search(r"\b(quick press|briefly)\b", text):
+            return ["tap"]
+        if re.search(r"\b(let go of the button now|take your finger off)\b", text):
+            return ["release"]
+        return []
+
+
+class DogPhrases(Phrasebook):
+    """COMMA v1 Dog: send the answer when the timer's last digit is the manual's."""
+
+    def __init__(self, puzzle_cls: type) -> None:
+        self.puzzle_cls = puzzle_cls
+
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        match = re.search(r"(\d)\s*$", action)
+        if match:
+            digit = match.group(1)
+            return choose(rng, (f"Send your answer when the timer's last digit is a {digit}.",
+                                f"Wait until the seconds end in {digit}, then send it in.",
+                                f"Enter it the moment the timer ends in {digit}."))
+        return choose(rng, ("Send your answer now.", "Enter it right away."))
+
+    def understand(self, line: str, state: State) -> list[str]:
+        text = unquoted(line).lower()
+        match = re.search(r"\b(?:last digit is a|end in|ends in)\s+(\d)\b", text)
+        if match:
+            return self.puzzle_cls.expand_advice(f"submit when the timer ends in {match.group(1)}", state)
+        if re.search(r"\b(send your answer now|enter it right away)\b", text):
+            return ["submit"]
+        return []
+
+
+SOUND_KEYS = {"press_dollar": ("$", "dollar"), "press_star": ("*", "star"),
+              "press_ampersand": ("&", "ampersand"), "press_hash": ("#", "hash")}
+
+
+class SoundPhrases(Phrasebook):
+    """COMMA v1 Sound: four symbol keys."""
+
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        symbol, name = SOUND_KEYS[action]
+        return choose(rng, (f'Press the {name} key ("{symbol}").', f'Key in "{symbol}".',
+                            f"Hit the {name} sign."))
+
+    def understand(self, line: str, state: State) -> list[str]:
+        for text in quoted(line):
+            for action, (symbol, _) in SOUND_KEYS.items():
+                if text == symbol:
+                    return [action]
+        words = unquoted(line).lower()
+        for action, (_, name) in SOUND_KEYS.items():
+            if re.search(rf"\b{name}\b", words):
+                return [action]
+        return []
+
+
 def phrasebook(puzzle_cls: type) -> Phrasebook:
     """The phrasebook of a puzzle class."""
     books: dict[str, Any] = {
         "wire": WirePhrases, "who": WhoPhrases, "keypad": KeypadPhrases, "led": LedPhrases,
         "memory": MemoryPhrases, "password": PasswordPhrases, "maze": MazePhrases,
-        "color": ColorPhrases, "telehealth": TelehealthPhrases,
+        "color": ColorPhrases, "telehealth": TelehealthPhrases, "sound": SoundPhrases,
     }
     if puzzle_cls.name == "atm":
         return AtmPhrases(puzzle_cls)
+    if puzzle_cls.name == "button":
+        return ButtonPhrases(puzzle_cls)
+    if puzzle_cls.name == "dog":
+        return DogPhrases(puzzle_cls)
     if puzzle_cls.name not in books:
         raise KeyError(f"no natural-language phrasebook for puzzle {puzzle_cls.name!r}")
     return books[puzzle_cls.name]()

@@ -78,6 +78,8 @@ def render(value: Any, nested: bool = False) -> str:
         if not value:
             return "no entries"
         items = [f"{_render_key(k)} is {render(v, nested=True)}" for k, v in value.items()]
+        if nested:
+            return "(" + ", ".join(items) + ")"
         return _join(items)
     if isinstance(value, (list, tuple)):
         items = [render(v, nested=True) for v in value]
@@ -154,7 +156,13 @@ def _parse_item(text: str) -> Any:
     text = text.strip()
     if text.startswith("(") and text.endswith(")"):
         inner = text[1:-1].strip()
-        return [_parse_item(item) for item in _split(inner, top=False)] if inner else []
+        if not inner:
+            return []
+        items = _split(inner, top=False)
+        if all(_DICT_ITEM.match(item) and not item.startswith(("(", '"')) for item in items):
+            return {match.group(1).replace(" ", "_"): _parse_item(match.group(2))
+                    for match in (_DICT_ITEM.match(item) for item in items) if match}
+        return [_parse_item(item) for item in items]
     if text.startswith('"'):
         try:
             return json.loads(text)

@@ -94,6 +94,7 @@ class GroupedEpisodes:
         if role == "expert" and config is not None and not config.vision:
             env_options.setdefault("solver_view", "text")
         self.policy = policy
+        self._synchronous = bool(getattr(policy, "synchronous", False))
         self.envs = [SingleRoleEnv(puzzle, role=role, partner=policy, **env_options) for _ in range(self.batch_size)]
         self.observation_space = self.envs[0].observation_space
         self.action_space = self.envs[0].action_space
@@ -106,9 +107,16 @@ class GroupedEpisodes:
 
     # -- sync forms ------------------------------------------------------------------------------
     def reset(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        if self._synchronous:
+            self._check_reset()
+            return self._collect_starts([self._runner.run_inline(self._start(slot)) for slot in range(self.batch_size)])
         return self._runner.run(self.areset())
 
     def step(self, actions: Sequence[Any]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        if self._synchronous:  # scripted partners never await: step the slots one by one, no loop
+            self._check_actions(actions)
+            return self._collect_steps([self._runner.run_inline(self._step_slot(slot, action))
+                                        for slot, action in enumerate(actions)])
         return self._runner.run(self.astep(actions))
 
     def close(self) -> None:
@@ -123,18 +131,28 @@ class GroupedEpisodes:
     async def areset(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Start the next scheduled episode in every slot (slots beyond the schedule are
         inactive). Refused while an episode is running: that would drop its seed."""
+        self._check_reset()
+        return self._collect_starts(await asyncio.gather(*(self._start(slot) for slot in range(self.batch_size))))
+
+    async def astep(self, actions: Sequence[Any]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        self._check_actions(actions)
+        return self._collect_steps(await asyncio.gather(*(self._step_slot(slot, action) for slot, action in enumerate(actions))))
+
+    def _check_reset(self) -> None:
         running = [slot for slot in range(self.batch_size) if self._current[slot] is not None and not self._ended[slot]]
         if running:
             raise RuntimeError(f"slots {running} are still playing; step them to the end before reset()")
-        results = await asyncio.gather(*(self._start(slot) for slot in range(self.batch_size)))
-        observations = [obs for obs, _ in results]
-        infos = [info for _, info in results]
-        return observations, infos
 
-    async def astep(self, actions: Sequence[Any]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    def _check_actions(self, actions: Sequence[Any]) -> None:
         if len(actions) != self.batch_size:
             raise ValueError(f"expected {self.batch_size} actions, got {len(actions)}")
-        results = await asyncio.gather(*(self._step_slot(slot, action) for slot, action in enumerate(actions)))
+
+    @staticmethod
+    def _collect_starts(results: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        return [obs for obs, _ in results], [info for _, info in results]
+
+    @staticmethod
+    def _collect_steps(results: Sequence[tuple[dict[str, Any], float, bool, bool, dict[str, Any]]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         observations = [r[0] for r in results]
         rewards = np.array([r[1] for r in results], dtype=np.float64)
         terminated = np.array([r[2] for r in results], dtype=bool)

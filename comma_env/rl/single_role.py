@@ -98,10 +98,16 @@ class SingleRoleEnv(gymnasium.Env):
 
     # -- gymnasium API -----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        return self._runner.run(self.areset(seed=seed, options=options))
+        return self._run(self.areset(seed=seed, options=options))
 
     def step(self, action: Any) -> StepResult:
-        return self._runner.run(self.astep(action))
+        return self._run(self.astep(action))
+
+    def _run(self, coroutine: Any) -> Any:
+        # scripted partners (Policy.synchronous) never await: no event loop round trip needed
+        if getattr(self.policy, "synchronous", False):
+            return self._runner.run_inline(coroutine)
+        return self._runner.run(coroutine)
 
     def render(self) -> np.ndarray | str | None:
         if self.render_mode == "rgb_array":
@@ -205,8 +211,9 @@ class SingleRoleEnv(gymnasium.Env):
 
     def _observation(self) -> dict[str, Any]:
         observation = dict(self.raw.observe(self.role))
-        if "image" in observation:  # the AEC env shares its read-only array; a trainer keeps ours
-            observation["image"] = observation["image"].copy()
+        for key, value in observation.items():  # the AEC env shares its read-only arrays; a trainer keeps ours
+            if isinstance(value, np.ndarray):
+                observation[key] = value.copy()
         return observation
 
     def _info(self) -> dict[str, Any]:

@@ -24,6 +24,17 @@ class LoopRunner:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
 
+    def run_inline(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Run a coroutine that never suspends (scripted partners) without any event loop:
+        about twice as fast per step as a loop round trip. A coroutine that does suspend
+        is an error (its partner should not have been declared synchronous)."""
+        try:
+            coroutine.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        coroutine.close()
+        raise RuntimeError("a coroutine declared synchronous suspended; run it with LoopRunner.run")
+
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         if self._loop is None or self._loop.is_closed():
             self._loop = asyncio.new_event_loop()

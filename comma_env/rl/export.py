@@ -1,0 +1,266 @@
+"""Turn a rollout folder into chat-format JSONL for supervised fine-tuning or RL.
+
+    python -m comma_env.export OUT_DIR --format sft [--successful-only] [--role solver]
+    python -m comma_env.export OUT_DIR --format rl --out data/rl.jsonl
+
+Each recorded episode is replayed in the environment (same puzzle, seed and settings, the
+recorded messages stepped in order; deterministic, and checked against the recorded actions
+and outcomes), and at every turn the acting role's prompt is rebuilt with the same builders
+the chat policies use (`agents.chat.solver_messages` / `expert_messages`): the messages the
+policy saw, then its reply. One JSONL line per turn of the chosen role(s):
+
+- ``sft``: ``{"messages": [...prompt, assistant reply], "images": [...], ...}``;
+- ``rl``: ``{"prompt": [...], "completion": [assistant reply], "reward": r, "return_to_go": g,
+  "episode_return": R, "images": [...], ...}``. The reward of a turn is what a
+  `SingleRoleEnv` for that role returns for it (its own message plus the partner's reply;
+  formulas in `comma_env.rewards`, with the record's reward options), so a role's turn
+  rewards add up to the episode's return.
+
+Message contents are always lists of parts so that every line has one schema (what
+``datasets.load_dataset("json", ...)`` needs): ``{"type": "text", "text": ...}`` and, in the
+solver's image view, ``{"type": "image", "text": null}`` standing where the policy got its
+``image_url``; the image is written as a PNG file under ``images/`` beside the JSONL (redrawn
+from the replayed state) and listed, relative to the JSONL, in ``images``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from PIL import Image
+
+import comma_env
+from comma_env.results import latest_per_episode, read_episodes
+
+FORMATS = ("sft", "rl")
+ROLES = ("solver", "expert")
+IMAGE_PLACEHOLDER = "data:image/png;base64,EXPORT"  # replaced by a file reference
+
+
+@dataclass
+class ExportStats:
+    episodes: int = 0
+    rows: int = 0
+    skipped_errors: int = 0
+    skipped_unsuccessful: int = 0
+    skipped_mismatch: int = 0
+    images: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Turn:
+    """One message of one role in a replayed episode."""
+
+    role: str
+    turn: int
+    prompt: list[dict[str, Any]]
+    reply: str
+    image: Any = None
+    reward: float = 0.0
+
+
+def episode_records(run_dir: Path) -> list[dict[str, Any]]:
+    """Every episode of a rollout folder (all shard files), the latest record of each, in
+    (puzzle, seed) order."""
+    records: list[dict[str, Any]] = []
+    for path in sorted(run_dir.glob("episodes*.jsonl")):
+        records += read_episodes(path)
+    latest = latest_per_episode(records)
+    return [latest[key] for key in sorted(latest)]
+
+
+def privacy_reminder(run_dir: Path) -> bool:
+    """Whether the solver's system prompt carried the privacy reminder (chat policies'
+    ``extra.privacy_reminder``, default true), from the run's saved config."""
+    for path in sorted(run_dir.glob("config*.yaml")):
+        try:
+            from omegaconf import OmegaConf
+
+            config = OmegaConf.to_container(OmegaConf.load(path))
+            extra = ((config or {}).get("solver") or {}).get("extra") or {}
+            return bool(extra.get("privacy_reminder", True))
+        except Exception:  # an unreadable config: the default
+            return True
+    return True
+
+
+def replay(record: dict[str, Any], reminder: bool = True) -> tuple[list[Turn], float]:
+    """Replay an episode record; the turns of both roles in order and the episode's return.
+    Raises ValueError when the replay does not reproduce the recorded actions (another
+    version of the puzzle)."""
+    from agents.chat import expert_messages, solver_messages
+
+    options = dict(
+        max_turns=int(record.get("max_turns", 10)),
+        max_mistakes=int(record.get("max_mistakes", 3)),
+        memory=record.get("memory", "full"),
+        solver_view=record.get("solver_view", "image"),
+        action_matching=record.get("action_matching", "exact"),
+        puzzle_options=record.get("puzzle_options") or {},
+        **(record.get("reward") or {}),
+    )
+    env = comma_env.make(record["puzzle"], **options)
+    env.reset(seed=int(record["seed"]))
+    raw = env.unwrapped
+    turns: list[Turn] = []
+    pending = {"solver": 0.0, "expert": 0.0}  # rewards before a role's first message
+    last: dict[str, Turn] = {}
+
+    def credit(reward: float) -> None:
+        for role in ROLES:
+            if role in last:
+                last[role].reward += reward
+            else:
+                pending[role] += reward
+
+    for entry in record.get("transcript") or []:
+        for role, text in (("solver", entry["solver"]), ("expert", entry.get("expert"))):
+            if text is None or raw.end_reason is not None:
+                continue
+            info = raw.infos[role]
+            image = None
+            if role == "solver":
+                if raw.solver_view == "image":
+                    image = raw.image()
+                prompt = solver_messages(info, IMAGE_PLACEHOLDER if image is not None else None, reminder)
+            else:
+                prompt = expert_messages(info)
+            turn = Turn(role, int(raw.turn) + (1 if role == "solver" else 0), prompt, text, image,
+                        reward=pending[role])
+            pending[role] = 0.0
+            last[role] = turn
+            turns.append(turn)
+            env.step(text)
+            credit(float(raw.rewards.get(role, 0.0)))
+    replayed = [(t["actions"], t["outcomes"]) for t in raw.transcript]
+    recorded = [(t.get("actions", []), t.get("outcomes", [])) for t in record.get("transcript") or []]
+    if replayed != recorded:
+        raise ValueError(f"replay of {record['puzzle']} seed {record['seed']} does not match its record")
+    return turns, float(raw.episode_return)
+
+
+def _parts(content: Any) -> list[dict[str, Any]]:
+    """A message content as a list of text/image parts (one schema for every line)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    parts = []
+    for part in content:
+        if part.get("type") == "image_url":
+            parts.append({"type": "image", "text": None})
+        else:
+            parts.append({"type": "text", "text": part.get("text", "")})
+    return parts
+
+
+def _messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"role": m["role"], "content": _parts(m["content"])} for m in prompt]
+
+
+def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Path, image_prefix: str,
+         reminder: bool, stats: ExportStats) -> Iterator[dict[str, Any]]:
+    turns, episode_return = replay(record, reminder)
+    for role in roles:
+        mine = [t for t in turns if t.role == role]
+        to_go = 0.0
+        returns_to_go = []
+        for turn in reversed(mine):
+            to_go += turn.reward
+            returns_to_go.append(to_go)
+        returns_to_go.reverse()
+        for turn, return_to_go in zip(mine, returns_to_go):
+            images: list[str] = []
+            if turn.image is not None:
+                name = f"{record['puzzle']}_{record['seed']}_t{turn.turn}.png"
+                path = image_dir / name
+                if not path.exists():
+                    Image.fromarray(turn.image).save(path, format="PNG", compress_level=1)  # as agents.chat.PngCache encodes it
+                    stats.images += 1
+                images.append(f"{image_prefix}/{name}")
+            prompt = _messages(turn.prompt)
+            reply = [{"role": "assistant", "content": [{"type": "text", "text": turn.reply}]}]
+            row: dict[str, Any] = {
+                "id": f"{record['puzzle']}-{record['seed']}-{role}-{turn.turn}",
+                "puzzle": record["puzzle"],
+                "seed": int(record["seed"]),
+                "role": role,
+                "turn": turn.turn,
+                "images": images,
+                "success": bool(record.get("success")),
+                "progress": float(record.get("progress") or 0.0),
+                "solver_model": record.get("solver_model"),
+                "expert_model": record.get("expert_model"),
+            }
+            if fmt == "sft":
+                row["messages"] = prompt + reply
+            else:
+                row.update(prompt=prompt, completion=reply, reward=turn.reward, return_to_go=return_to_go,
+                           episode_return=episode_return)
+            yield row
+
+
+def export(run_dir: str | Path, fmt: str = "sft", out: str | Path | None = None, successful_only: bool = False,
+           roles: tuple[str, ...] = ROLES) -> ExportStats:
+    """Write the JSONL (default ``RUN_DIR/export/<fmt>.jsonl``) and its images."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
+    run_dir = Path(run_dir)
+    records = episode_records(run_dir)
+    if not records:
+        raise FileNotFoundError(f"no episodes*.jsonl with episodes in {run_dir}")
+    out_path = Path(out) if out else run_dir / "export" / f"{fmt}.jsonl"
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    image_dir = out_path.parent / "images"
+    reminder = privacy_reminder(run_dir)
+    stats = ExportStats()
+    tmp = out_path.with_suffix(out_path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for record in records:
+            if record.get("error"):
+                stats.skipped_errors += 1
+                continue
+            if successful_only and not record.get("success"):
+                stats.skipped_unsuccessful += 1
+                continue
+            if record.get("solver_view", "image") == "image":
+                image_dir.mkdir(exist_ok=True)
+            try:
+                lines = list(rows(record, fmt, roles, image_dir, "images", reminder, stats))
+            except (ValueError, KeyError, TypeError) as error:
+                stats.skipped_mismatch += 1
+                stats.notes.append(str(error))
+                continue
+            for row in lines:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            stats.rows += len(lines)
+            stats.episodes += 1
+    tmp.replace(out_path)
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m comma_env.export", description=__doc__.split("\n\n")[0])
+    parser.add_argument("run_dir", help="a rollout out_dir (episodes*.jsonl)")
+    parser.add_argument("--format", choices=FORMATS, default="sft")
+    parser.add_argument("--out", help="JSONL to write (default RUN_DIR/export/<format>.jsonl); images go beside it")
+    parser.add_argument("--successful-only", action="store_true", help="only episodes that solved the puzzle")
+    parser.add_argument("--role", choices=(*ROLES, "both"), default="both", help="whose turns to export")
+    args = parser.parse_args(argv)
+    roles = ROLES if args.role == "both" else (args.role,)
+    try:
+        stats = export(args.run_dir, args.format, args.out, args.successful_only, roles)
+    except (FileNotFoundError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    out = args.out or str(Path(args.run_dir) / "export" / f"{args.format}.jsonl")
+    print(f"{stats.rows} rows from {stats.episodes} episodes -> {out} ({stats.images} images); skipped: "
+          f"{stats.skipped_errors} with errors, {stats.skipped_unsuccessful} unsuccessful, "
+          f"{stats.skipped_mismatch} not reproducible")
+    for note in stats.notes[:5]:
+        print(f"  {note}", file=sys.stderr)
+    return 0

@@ -1,0 +1,201 @@
+"""A small numpy solver policy trained with REINFORCE through `SingleRoleEnv`.
+
+It exists to show (and test) that the single-role environment carries a learning signal: a
+policy that knows nothing about the puzzles learns, from reward alone, to describe what it
+sees first and then to act on the natural-language expert's answer.
+
+Each turn the policy chooses one message among candidates: the templated *description*
+(``I see:`` plus the written description of its view, ``solver_view="text"``) or one valid
+action line. Scores are linear in hashed sparse features of (expert's last message,
+candidate): pairs of message words with the candidate's attributes (the words of its action
+name, its index counted from either end, and what the description says about it: the
+colour of wire 3, the label of the top-left button), plus "the message quotes or names this
+candidate's attribute" and whether the expert has spoken yet. Nothing maps "third" to 3 or
+"upper" to "top" in advance: those weights are learnt.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from comma_env.text import DESCRIPTION_HEADER, parse_description
+
+DESCRIBE = "<describe>"
+_WORD = re.compile(r"[a-z0-9']+|\"[^\"]*\"")
+STOPWORDS = frozenset(
+    "a an the to for of is it its that this what you your me i my we and or then now just so be "
+    "with after see let know how goes okay according manual thanks helps got tell please from "
+    "in on at by want go".split()
+)
+"""Function words left out of the message features (they carry no reference)."""
+
+
+def _hash(text: str, dims: int) -> int:
+    return zlib.crc32(text.encode("utf-8")) % dims
+
+
+def last_expert_message(info: dict[str, Any]) -> str:
+    for entry in reversed(info.get("dialogue") or []):
+        if entry["speaker"] == "expert":
+            return entry["text"]
+        if entry["speaker"] == "solver":
+            return ""
+    return ""
+
+
+def message_words(message: str) -> list[str]:
+    words = []
+    for token in _WORD.findall(message.lower()):
+        if token.startswith('"'):
+            words.append("q:" + token.strip('"'))
+        elif token not in STOPWORDS:
+            words.append(token)
+    return words
+
+
+def candidate_attributes(action: str, actions: list[str], seen: dict[str, Any]) -> list[str]:
+    """What the solver can say about one action: its name's words, its index from both ends,
+    and the values the description gives for it (list element by index, dict value by key)."""
+    parts = action.split("_")
+    attributes = ["w:" + p for p in parts]
+    index = actions.index(action)
+    attributes += [f"i:{index + 1}", f"e:{len(actions) - index}"]
+    number = int(parts[-1]) if parts[-1].isdigit() else None
+    key = "_".join(parts[1:])
+    for name, value in seen.items():
+        if isinstance(value, list) and number is not None and 1 <= number <= len(value) and not isinstance(value[number - 1], (list, dict)):
+            attributes.append("v:" + str(value[number - 1]).lower())
+        elif isinstance(value, dict) and key in value and not isinstance(value[key], (list, dict)):
+            attributes.append("v:" + str(value[key]).lower())
+    return attributes
+
+
+@dataclass
+class LinearSolverPolicy:
+    """Softmax over candidate messages with linear scores on hashed features."""
+
+    dims: int = 2**16
+    learning_rate: float = 0.1
+    entropy_bonus: float = 0.02
+    seed: int = 0
+    weights: np.ndarray = field(init=False)
+    squared: np.ndarray = field(init=False)
+    baselines: dict[int, float] = field(init=False)
+    rng: np.random.Generator = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.weights = np.zeros(self.dims)
+        self.squared = np.zeros(self.dims)  # AdaGrad: frequent, uninformative pairs learn slower
+        self.baselines: dict[int, float] = {}  # running mean reward-to-go per turn
+        self.rng = np.random.default_rng(self.seed)
+
+    # -- features ---------------------------------------------------------------------------
+    def candidates(self, info: dict[str, Any]) -> list[str]:
+        return [DESCRIBE, *info.get("valid_actions", [])]
+
+    def features(self, info: dict[str, Any]) -> list[np.ndarray]:
+        """One array of hashed feature indices per candidate."""
+        message = last_expert_message(info)
+        words = message_words(message)
+        spoke = "spoke" if message else "silent"
+        actions = list(info.get("valid_actions", []))
+        seen = parse_description(info.get("description") or "")
+        rows = []
+        for candidate in [DESCRIBE, *actions]:
+            if candidate == DESCRIBE:
+                keys = [f"D|{spoke}"] + [f"D|{w}" for w in words]
+            else:
+                attributes = candidate_attributes(candidate, actions, seen)
+                keys = [f"A|{spoke}"]
+                keys += [f"{w}|{a}" for w in words for a in attributes]
+                # the message says one of the candidate's attributes (its number, colour, label,
+                # position word): one weight per attribute family, so it is learnt fast
+                plain = {w[2:] if w.startswith("q:") else w for w in words}
+                keys += [f"match|{a[:2]}" for a in attributes if a[2:] in plain]
+            rows.append(np.array([_hash(k, self.dims) for k in keys], dtype=np.int64))
+        return rows
+
+    # -- acting -------------------------------------------------------------------------------
+    def probabilities(self, rows: list[np.ndarray]) -> np.ndarray:
+        scores = np.array([self.weights[row].sum() for row in rows])
+        scores -= scores.max()
+        exp = np.exp(scores)
+        return exp / exp.sum()
+
+    def act(self, info: dict[str, Any], greedy: bool = False) -> tuple[str, list[np.ndarray], int]:
+        rows = self.features(info)
+        probs = self.probabilities(rows)
+        choice = int(np.argmax(probs)) if greedy else int(self.rng.choice(len(rows), p=probs))
+        return self.message(self.candidates(info)[choice], info), rows, choice
+
+    @staticmethod
+    def message(candidate: str, info: dict[str, Any]) -> str:
+        if candidate == DESCRIBE:
+            return f"{DESCRIPTION_HEADER}\n{info.get('description') or ''}"
+        return candidate
+
+    # -- learning -------------------------------------------------------------------------------
+    def reinforce(self, steps: Iterable[tuple[list[np.ndarray], int, float]]) -> None:
+        """One REINFORCE update: grad log pi(choice) = phi(choice) - E_pi[phi], weighted by
+        each step's advantage (the third element)."""
+        for rows, choice, advantage in steps:
+            probs = self.probabilities(rows)
+            log_probs = np.log(np.maximum(probs, 1e-12))
+            entropy = -float((probs * log_probs).sum())
+            # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
+            coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
+            coefficients[choice] += advantage
+            gradient = np.zeros(self.dims)
+            for row, coefficient in zip(rows, coefficients):
+                np.add.at(gradient, row, coefficient)
+            self.squared += gradient**2
+            self.weights += self.learning_rate * gradient / (np.sqrt(self.squared) + 1e-8)
+
+
+Step = tuple[list[np.ndarray], int, float]
+"""Features of every candidate, the chosen index, and the reward that followed."""
+
+
+def run_episode(env: Any, policy: LinearSolverPolicy, seed: int, greedy: bool = False) -> tuple[float, bool, list[Step]]:
+    """Play one episode of a solver-role `SingleRoleEnv`; returns (return, success, steps)."""
+    _, info = env.reset(seed=seed)
+    steps: list[Step] = []
+    total = 0.0
+    while True:
+        message, rows, choice = policy.act(info, greedy=greedy)
+        _, reward, terminated, truncated, info = env.step(message)
+        steps.append((rows, choice, float(reward)))
+        total += reward
+        if terminated or truncated:
+            return total, bool(info["episode"]["success"]), steps
+
+
+def evaluate(env: Any, policy: LinearSolverPolicy, seeds: Iterable[int], greedy: bool = True) -> float:
+    """Success rate over `seeds`."""
+    results = [run_episode(env, policy, seed, greedy=greedy)[1] for seed in seeds]
+    return float(np.mean(results))
+
+
+def train(env: Any, policy: LinearSolverPolicy, seeds: Iterable[int], on_episode: Any = None) -> list[float]:
+    """REINFORCE on rewards-to-go with a running-mean baseline per turn; returns each
+    episode's return."""
+    returns: list[float] = []
+    baselines = policy.baselines
+    for n, seed in enumerate(seeds):
+        total, success, steps = run_episode(env, policy, seed)
+        to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]
+        updates = []
+        for turn, ((rows, choice, _), value) in enumerate(zip(steps, to_go)):
+            baseline = baselines.get(turn, 0.0)
+            updates.append((rows, choice, float(value) - baseline))
+            baselines[turn] = baseline + 0.05 * (float(value) - baseline)
+        policy.reinforce(updates)
+        returns.append(total)
+        if on_episode is not None:
+            on_episode(n, seed, total, success)
+    return returns
