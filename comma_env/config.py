@@ -55,6 +55,7 @@ class ModelConfig:
     vision: bool = True  # False: the env writes a description instead of the image
     timeout: float = 120.0
     max_retries: int = 5
+    client: str = "auto"  # auto | aiohttp (one JSON POST per call) | litellm; see agents/llm.py
     extra: Dict[str, Any] = field(default_factory=dict)
     serve: ServeConfig = field(default_factory=ServeConfig)
 
