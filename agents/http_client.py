@@ -23,8 +23,10 @@ server's status and a short excerpt of its body, never the request headers.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import sys
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +38,7 @@ OPENAI_COMPATIBLE_PROVIDERS = frozenset({"openai", "hosted_vllm", "openai_like",
 # LiteLLM-only request options: meaningful to LiteLLM itself, never part of the HTTP body
 LITELLM_ONLY_KEYS = frozenset({"drop_params", "num_retries", "metadata", "mock_response", "custom_llm_provider",
                                "caching", "api_version", "base_url", "organization", "litellm_logging_obj"})
+_LIVE: "weakref.WeakSet[OpenAICompatTransport]" = weakref.WeakSet()  # for the exit-time release
 ERROR_EXCERPT = 300  # characters of a failed answer's body kept in the error message
 
 
@@ -93,13 +96,28 @@ class Endpoint:
         return self.session
 
 
+    def __del__(self) -> None:
+        # a policy dropped without `aclose()` (a script's asyncio.run): release quietly
+        if self.session is not None and not self.session.closed:
+            abandon(self.session)
+
+
 def abandon(session: aiohttp.ClientSession) -> None:
     """Drop a session whose event loop is gone (it cannot be awaited there any more),
     without an "unclosed session" warning."""
     connector = session.connector
     if connector is not None and not connector.closed:
-        connector._close()  # marks it closed; its sockets die with their loop
+        connector._close()  # marks it closed and closes its sockets (without awaiting)
     session.detach()
+
+
+@atexit.register
+def _release_at_exit() -> None:
+    """Sessions still open when the interpreter exits are released without warnings."""
+    for transport in list(_LIVE):
+        for endpoint in transport.endpoints:
+            if endpoint.session is not None and not endpoint.session.closed:
+                abandon(endpoint.session)
 
 
 class OpenAICompatTransport:
@@ -111,6 +129,7 @@ class OpenAICompatTransport:
         self.endpoints = [Endpoint(base.rstrip("/") + "/chat/completions") for base in bases]
         self.headers = {"Content-Type": "application/json", **(headers or {})}
         self._next = 0
+        _LIVE.add(self)
 
     def pick(self) -> Endpoint:
         """The replica with the fewest requests in flight; ties go round-robin."""
