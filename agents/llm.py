@@ -142,6 +142,10 @@ class LLMSettings:
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client must be one of "
                              f"{', '.join(CLIENTS)}, got {client!r}")
         serve = serve_config(data.get("serve"))
+        timeout = float(data.get("timeout") if data.get("timeout") is not None else 120.0)
+        if not (math.isfinite(timeout) and timeout > 0):  # 0 or nan would mean "no deadline" or none at all
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: timeout must be a positive "
+                             f"number of seconds (the deadline of each attempt), got {data.get('timeout')!r}")
         if client == "aiohttp" and not (data.get("api_base") or extra.get("replicas") or serve.launch):
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client=aiohttp needs an "
                              "api_base (or extra.replicas, or serve.launch)")
@@ -154,7 +158,7 @@ class LLMSettings:
             max_tokens=int(data.get("max_tokens") or 512),
             stop=[str(s) for s in (data.get("stop") or [])],
             vision=bool(data.get("vision", True)),
-            timeout=float(data.get("timeout") or 120.0),
+            timeout=timeout,
             max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
             client=client,
             extra=extra,

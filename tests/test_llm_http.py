@@ -205,6 +205,9 @@ def test_which_client_each_shipped_model_config_uses():
     assert LLMSettings.from_config(cfg(None, client="aiohttp", serve={"launch": True})).uses_aiohttp
     with pytest.raises(ValueError, match="client=aiohttp needs an api_base"):
         LLMSettings.from_config(cfg(None, client="aiohttp"))
+    for bad in (0, -1, float("nan")):
+        with pytest.raises(ValueError, match="timeout must be a positive number"):
+            LLMSettings.from_config(cfg("http://h/v1", timeout=bad))
     with pytest.raises(ValueError, match="client must be one of"):
         LLMSettings.from_config(cfg("http://h/v1", client="requests"))
     assert served_model("openai/x") == "x" and served_model("gemini/g") == "gemini/g"
