@@ -25,7 +25,8 @@ which `agents.runner.run_episode` records as the episode's error. Client errors 
 404, context too long) are not retried.
 
 Secrets: the API key is read from the environment variable named by ``api_key_env`` when a
-call is made, passed to LiteLLM, and scrubbed from every error message; it is never stored
+call is made, sent as a bearer token (aiohttp) or passed to LiteLLM, and scrubbed from every
+error message; it is never stored
 on the policy, in a Reply or in a config.
 
 Replicas: ``extra.replicas: [http://h1:8000/v1, http://h2:8000/v1]`` serves one model from
@@ -33,7 +34,9 @@ several OpenAI-compatible servers (for example one vLLM per GPU); each call goes
 replica with the fewest requests in flight (on the LiteLLM path: ``litellm.Router`` with
 ``extra.routing_strategy``, default ``least-busy``).
 
-Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``):
+Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``, or on
+the aiohttp client written into the request body: ``extra_body`` merged in, ``extra_headers``
+sent as headers, LiteLLM's own options such as ``drop_params`` left out):
 ``replicas``, ``routing_strategy``, ``retry_base_delay`` (s, default 1), ``retry_max_delay``
 (s, default 30), ``privacy_reminder`` (bool, default true). Keys the policy sets itself
 (``model``, ``api_base``, ``api_key``, ``temperature``...; see `RESERVED_EXTRA_KEYS`) are
@@ -378,7 +381,6 @@ class ChatClient:
             return int(litellm_module().token_counter(model=self.s.model, messages=messages))
         except Exception:  # noqa: BLE001 - an estimate is better than nothing
             return max(1, math.ceil(len(message_text(messages)) / 4))
-
 
     async def aclose(self) -> None:
         """Close the HTTP sessions this client opened (a no-op on the LiteLLM path)."""
