@@ -26,8 +26,7 @@ which `agents.runner.run_episode` records as the episode's error. Client errors 
 
 Secrets: the API key is read from the environment variable named by ``api_key_env`` when a
 call is made, sent as a bearer token (aiohttp) or passed to LiteLLM, and scrubbed from every
-error message; it is never stored
-on the policy, in a Reply or in a config.
+error message; it is never stored on the policy, in a Reply or in a config.
 
 Replicas: ``extra.replicas: [http://h1:8000/v1, http://h2:8000/v1]`` serves one model from
 several OpenAI-compatible servers (for example one vLLM per GPU); each call goes to the
