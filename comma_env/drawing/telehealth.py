@@ -1,14 +1,17 @@
-"""Drawing of the Telehealth screen: the lesion photo, the patient profile card, the step."""
+"""Drawing of the Telehealth screen: the lesion photo, the patient profile card, the step.
+
+Layers: the photo, the card's values, the status line (the only part a step changes)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy, font
-from comma_env.drawing.lesions import render_lesion
+from comma_env.drawing.common import PALETTE, canvas, centered_text, font
+from comma_env.drawing.lesions import LESION_KEYS, render_lesion
+from comma_env.drawing.scene import Layer, Scene
 
 PHOTO = 352
 PHOTO_BOX = (16, 52)
@@ -88,19 +91,56 @@ def status_text(state: dict[str, Any]) -> str:
     return "Step 1: choose the diagnosis.  Step 2: choose the treatment."
 
 
-def draw_telehealth(state: dict[str, Any]) -> Image.Image:
-    lines = profile_lines(state)
-    image, draw = editable_copy(_static_screen(tuple(label for label, _ in lines)))
-    if "lesion_photo_path" in state:
-        photo = _photo_from_file(state["lesion_photo_path"], PHOTO)
+def _paint_photo(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, Any]) -> None:
+    kind, source = key
+    if kind == "file":
+        photo = _photo_from_file(source, PHOTO)
     else:
-        photo = render_lesion(state, PHOTO)
+        photo = render_lesion(dict(source), PHOTO)
     image.paste(photo, PHOTO_BOX)
+
+
+def _paint_values(image: Image.Image, draw: ImageDraw.ImageDraw, lines: tuple[tuple[str, str], ...]) -> None:
     value_font = font(15)
-    for row, label, value in _rows(lines):
+    for row, label, value in _rows(list(lines)):
         if label in WIDE_LABELS:
             draw.text((WIDE_VALUE_X, row + ROW_HEIGHT), value, font=value_font, fill=PALETTE["ink"])
         elif label:
             draw.text((VALUE_X, row), value, font=value_font, fill=PALETTE["ink"])
-    centered_text(draw, (16, 456, 752, 496), status_text(state), 17, fill=PALETTE["display_text"], bold=True)
-    return image
+
+
+def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> None:
+    centered_text(draw, (16, 456, 752, 496), message, 17, fill=PALETTE["display_text"], bold=True)
+
+
+_LABELS = tuple(label for label, _ in profile_lines(dict(dict.fromkeys(
+    ("name", "date_of_birth", "ssn", "phone", "address", "age", "skin_type", "body_region", "itch", "bleed",
+     "grew", "changed", "elevation"), ""), diameter_mm=None)))
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    return _static_screen(_LABELS)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    if "lesion_photo_path" in state:
+        photo: tuple[str, Any] = ("file", state["lesion_photo_path"])
+    else:
+        photo = ("synthetic", tuple((k, _hashable(state[k])) for k in LESION_KEYS))
+    x, y = PHOTO_BOX
+    lines = profile_lines(state)
+    if tuple(label for label, _ in lines) != _LABELS:
+        raise ValueError("the profile card's labels changed: update _LABELS")
+    return {
+        "photo": Layer((x, y, x + PHOTO, y + PHOTO), photo, _paint_photo),
+        "values": Layer((VALUE_X - 150, CARD[1] + 30, CARD[2] - 3, CARD[3] - 3), tuple(lines), _paint_values),
+        "status": Layer((19, 459, 750, 494), status_text(state), _paint_status),
+    }
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+draw_telehealth = Scene((768, 512), _background, _layers)
