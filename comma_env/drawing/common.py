@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from functools import lru_cache
 
@@ -110,20 +111,76 @@ def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image
     return editable_copy(_blank_module(tuple(size), title))
 
 
-@lru_cache(maxsize=4096)
-def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
-    """A rendered text mask and its offset from the anchor point.
+@lru_cache(maxsize=None)
+def _advance(char: str, size: int, bold: bool, mono: bool) -> float:
+    return font(size, bold, mono).getlength(char)
 
-    FreeType rendering dominates drawing time; labels repeat endlessly across steps, so each
-    (text, font, anchor) is rendered once and then stamped with `ImageDraw.bitmap`.
-    """
+
+@lru_cache(maxsize=65536)
+def _kerning(pair: str, size: int, bold: bool, mono: bool) -> float:
+    """Extra advance between two characters (negative when the font kerns them closer)."""
+    return font(size, bold, mono).getlength(pair) - _advance(pair[0], size, bold, mono) - _advance(pair[1], size, bold, mono)
+
+
+@lru_cache(maxsize=16384)
+def _glyph(char: str, size: int, bold: bool, mono: bool) -> tuple[np.ndarray | None, int, int]:
+    """Coverage of one character and its top-left offset from the pen on the baseline."""
     face = font(size, bold, mono)
-    left, top, right, bottom = face.getbbox(string, anchor=anchor)
+    left, top, right, bottom = face.getbbox(char, anchor="ls")
     if right <= left or bottom <= top:
         return None, 0, 0
     mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), string, font=face, fill=255, anchor=anchor)
-    return mask, left, top
+    ImageDraw.Draw(mask).text((-left, -top), char, font=face, fill=255, anchor="ls")
+    pixels = np.asarray(mask)
+    pixels.flags.writeable = False
+    return pixels, left, top
+
+
+@lru_cache(maxsize=64)
+def _metrics(size: int, bold: bool, mono: bool) -> tuple[int, int]:
+    return font(size, bold, mono).getmetrics()
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
+    """A rendered one-line text mask and its offset from the anchor point.
+
+    FreeType rendering dominates drawing time, and per-instance strings (a serial number, a
+    patient's address) never repeat, so a line is composed from cached glyph masks placed at
+    the font's advances plus pair kerning, pen positions rounded to whole pixels as Pillow
+    does (identical to Pillow's own rendering but for ligatures such as "ff"). Whole lines
+    are cached too: labels repeat endlessly.
+    """
+    if anchor not in ("la", "mm"):
+        raise ValueError(f"unsupported text anchor {anchor!r}")
+    ascent, descent = _metrics(size, bold, mono)
+    pens, pen, previous = [], 0.0, ""
+    for char in string:
+        if previous:
+            pen += _kerning(previous + char, size, bold, mono)
+        pens.append(pen)
+        pen += _advance(char, size, bold, mono)
+        previous = char
+    shift_x = -float(round(pen / 2)) if anchor == "mm" else 0.0
+    baseline = round((ascent - descent) / 2) if anchor == "mm" else ascent
+    placed = []
+    x0 = y0 = 1 << 30
+    x1 = y1 = -(1 << 30)
+    for char, pen_x in zip(string, pens):
+        glyph, left, top = _glyph(char, size, bold, mono)
+        if glyph is None:
+            continue
+        x, y = math.floor(pen_x + shift_x + 0.5) + left, baseline + top
+        height, width = glyph.shape
+        placed.append((glyph, x, y, width, height))
+        x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + width), max(y1, y + height)
+    if not placed:
+        return None, 0, 0
+    coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    for glyph, x, y, width, height in placed:
+        target = coverage[y - y0:y - y0 + height, x - x0:x - x0 + width]
+        np.maximum(target, glyph, out=target)
+    return Image.frombuffer("L", (x1 - x0, y1 - y0), coverage, "raw", "L", 0, 1), x0, y0
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int,

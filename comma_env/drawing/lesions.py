@@ -12,6 +12,7 @@ The base is computed at low resolution with numpy and upscaled, so a photo costs
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -46,12 +47,43 @@ def radius_px(diameter_mm: float, grid: int = GRID) -> float:
     return float(np.clip(14.0 + 2.4 * diameter_mm, 20.0, 0.36 * grid))
 
 
+@lru_cache(maxsize=16)
+def _bicubic_weights(cells: int, size: int) -> np.ndarray:
+    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C.
+
+    The resize is linear and separable, so resizing a matrix whose column 0 holds a unit
+    impulse yields one column of W; two small matrix products then replace a Pillow call
+    (and its image conversions) per noise field."""
+    weights = np.empty((size, cells), dtype=np.float32)
+    for i in range(cells):
+        impulse = np.zeros((cells, cells), dtype=np.float32)
+        impulse[i, :] = 1.0
+        weights[:, i] = np.asarray(Image.fromarray(impulse, mode="F").resize((size, size), Image.BICUBIC))[:, 0]
+    weights.flags.writeable = False
+    return weights
+
+
 def _smooth_noise(rng: np.random.Generator, cells: int, size: int) -> np.ndarray:
     """Low-frequency noise in [0, 1] on a size x size grid."""
     coarse = rng.random((cells, cells)).astype(np.float32)
-    image = Image.fromarray(coarse, mode="F").resize((size, size), Image.BICUBIC)
-    array = np.asarray(image, dtype=np.float32)
-    return (array - array.min()) / max(float(np.ptp(array)), 1e-6)
+    weights = _bicubic_weights(cells, size)
+    array = weights @ coarse @ weights.T
+    low = array.min()
+    return (array - low) / max(float(array.max() - low), 1e-6)
+
+
+@lru_cache(maxsize=4)
+def _geometry(grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(dx, dy, distance, angle-table index) of every grid pixel from the centre: the same
+    for every lesion, so computed once."""
+    centre = (grid - 1) / 2.0
+    yy, xx = np.mgrid[0:grid, 0:grid].astype(np.float32)
+    dx, dy = xx - centre, yy - centre
+    theta, rr = np.arctan2(dy, dx), np.hypot(dx, dy)
+    index = ((theta + np.pi) * (len(ANGLES) / (2 * np.pi))).astype(np.int32) % len(ANGLES)
+    for array in (dx, dy, rr, index):
+        array.flags.writeable = False
+    return dx, dy, rr, index
 
 
 def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -78,56 +110,61 @@ def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.G
     return r
 
 
-def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """Base photo (float RGB) and lesion coverage (0..1) on the grid."""
+def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tuple[np.ndarray, np.ndarray]:
+    """Base photo (float32 RGB) and lesion coverage (0..1) on the grid."""
     skin = np.array(SKIN_COLORS[features["skin_tone"]], dtype=np.float32)
-    centre = (grid - 1) / 2.0
-    yy, xx = np.mgrid[0:grid, 0:grid].astype(np.float32)
-    dx, dy = xx - centre, yy - centre
-    theta, rr = np.arctan2(dy, dx), np.hypot(dx, dy)
+    dx, dy, rr, index = _geometry(grid)
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
-    index = ((theta + np.pi) * (len(ANGLES) / (2 * np.pi))).astype(np.int32) % len(ANGLES)
-    edge = radius * table[index]
-    rel = rr / np.maximum(edge, 1.0)
+    edge = (radius * table).astype(np.float32)[index]
+    np.maximum(edge, 1.0, out=edge)
+    rel = rr / edge
     softness = 0.18 if features["lesion_border"] == "ill-defined" else 0.025
-    alpha = np.clip((1.0 - rel) / softness, 0.0, 1.0)
+    alpha = np.clip((1.0 - rel) * np.float32(1.0 / softness), 0.0, 1.0)
 
-    colors = [np.array(LESION_COLORS[c], dtype=np.float32) for c in features["lesion_colors"]]
-    layer = np.empty((grid, grid, 3), dtype=np.float32)
+    colors = np.array([LESION_COLORS[c] for c in features["lesion_colors"]], dtype=np.float32)
     if len(colors) == 1:
+        layer = np.empty((grid, grid, 3), dtype=np.float32)
         layer[:] = colors[0]
     else:
         if features["lesion_shape"] == "asymmetric" or len(colors) >= 3:
             field = _smooth_noise(rng, 5, grid)  # blotches
         else:
             field = 1.0 - np.clip(rel, 0, 1)  # concentric: symmetric with the outline
-        inside = field[alpha > 0.5]
-        cuts = np.quantile(inside, np.linspace(0, 1, len(colors) + 1)[1:-1]) if inside.size else []
-        index = np.searchsorted(np.asarray(cuts), field)
-        layer[:] = np.stack(colors)[index]
-    shade = 0.94 + 0.12 * _smooth_noise(rng, 24, grid)
+        inside = np.sort(field[alpha > 0.5])
+        if inside.size:  # equal shares of the lesion per colour
+            picks = (np.arange(1, len(colors)) * inside.size) // len(colors)
+            cuts = inside[picks]
+        else:
+            cuts = np.zeros(len(colors) - 1, dtype=np.float32)
+        layer = colors[np.searchsorted(cuts, field)]
+    shade = _smooth_noise(rng, 24, grid)
+    shade *= 0.12
+    shade += 0.94
     layer *= shade[..., None]
 
     surface = features["lesion_surface"]
+    pearl = np.array(PEARL, dtype=np.float32)
     if surface.startswith("pearly"):
-        rim = np.clip((rel - 0.72) / 0.1, 0, 1) * alpha
-        layer += (np.array(PEARL) - layer) * (0.7 * rim)[..., None]
+        rim = np.clip((rel - 0.72) * 10.0, 0, 1) * alpha
+        layer += (pearl - layer) * (0.7 * rim)[..., None]
         glow = np.exp(-((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2))
-        layer += (np.array(PEARL) - layer) * (0.55 * glow * alpha)[..., None]
+        layer += (pearl - layer) * (0.55 * glow * alpha)[..., None]
     elif surface.startswith("scaly crust"):
         crust = (_smooth_noise(rng, 7, grid) > 0.45) & (rel < 0.75)
         crust_color = np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)
         layer[crust] = crust_color * (0.9 + 0.2 * _smooth_noise(rng, 30, grid)[crust, None])
-    elif surface.startswith("waxy"):
-        shadow = np.clip((1.0 - np.hypot(dx - 3, dy - 4) / np.maximum(edge, 1.0)) / 0.05, 0, 1)
-        skin_field = skin - (skin * 0.35) * (shadow * (1 - alpha))[..., None]
-        ring = np.clip((rel - 0.9) / 0.1, 0, 1) * alpha
+    if surface.startswith("waxy"):
+        shadow = np.clip((1.0 - np.hypot(dx - 3, dy - 4) / edge) * 20.0, 0, 1)
+        ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
         layer *= (1.0 - 0.3 * ring)[..., None]
-        base = skin_field * (1 - alpha[..., None]) + layer * alpha[..., None]
-        return base, alpha, {"radius": radius, "edge": edge, "theta": theta}
-    base = skin * (1 - alpha[..., None]) + layer * alpha[..., None]
-    return base, alpha, {"radius": radius, "edge": edge, "theta": theta}
+        outside = 1.0 - alpha
+        base = skin * (outside * (1.0 - 0.35 * shadow * outside))[..., None]
+    else:
+        base = np.broadcast_to(skin, layer.shape) * (1.0 - alpha)[..., None]
+    layer *= alpha[..., None]
+    base += layer
+    return base, alpha
 
 
 def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
@@ -171,6 +208,28 @@ def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Genera
             draw.line(points, fill=(170, 20, 40), width=2)
 
 
+def _upscale(base: np.ndarray, skin: tuple[int, int, int], size: int) -> Image.Image:
+    """Bilinear upscale of the grid to `size`, computed only over the box where the picture
+    is not plain skin (the rest of a bilinear upscale of plain skin is plain skin)."""
+    grid = base.shape[0]
+    changed = np.any(base != np.array(skin, dtype=np.uint8), axis=2)
+    rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
+    source = Image.fromarray(base, "RGB")
+    if rows.size == 0:
+        return Image.new("RGB", (size, size), skin)
+    step = grid // math.gcd(grid, size)  # source pixels per whole number of output pixels
+    lo_y, lo_x = max(0, (rows[0] - 2) // step * step), max(0, (cols[0] - 2) // step * step)
+    hi_y = min(grid, -(-(rows[-1] + 3) // step) * step)
+    hi_x = min(grid, -(-(cols[-1] + 3) // step) * step)
+    scale = size / grid
+    out_box = (round(lo_x * scale), round(lo_y * scale), round(hi_x * scale), round(hi_y * scale))
+    photo = Image.new("RGB", (size, size), skin)
+    patch = source.resize((out_box[2] - out_box[0], out_box[3] - out_box[1]), Image.BILINEAR,
+                          box=(lo_x, lo_y, hi_x, hi_y))
+    photo.paste(patch, out_box[:2])
+    return photo
+
+
 def _key(features: dict[str, Any]) -> str:
     return json.dumps({k: features[k] for k in sorted(features)}, sort_keys=True)
 
@@ -179,8 +238,9 @@ def _key(features: dict[str, Any]) -> str:
 def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray]:
     features = json.loads(key)
     rng = np.random.default_rng(int(features["lesion_pattern_id"]))
-    base, alpha, _ = _paint(features, rng, GRID)
-    image = Image.fromarray(np.clip(base, 0, 255).astype(np.uint8), "RGB").resize((size, size), Image.BILINEAR)
+    base, alpha = _paint(features, rng, GRID)
+    np.clip(base, 0, 255, out=base)
+    image = _upscale(base.astype(np.uint8), SKIN_COLORS[features["skin_tone"]], size)
     _details(image, features, rng, alpha, size / GRID)
     alpha.flags.writeable = False
     return image, alpha

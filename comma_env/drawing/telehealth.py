@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, font
+from comma_env.drawing.common import PALETTE, canvas, centered_text, font, text
 from comma_env.drawing.lesions import LESION_KEYS, render_lesion
 from comma_env.drawing.scene import Layer, Scene
 
@@ -101,12 +101,11 @@ def _paint_photo(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, 
 
 
 def _paint_values(image: Image.Image, draw: ImageDraw.ImageDraw, lines: tuple[tuple[str, str], ...]) -> None:
-    value_font = font(15)
     for row, label, value in _rows(list(lines)):
         if label in WIDE_LABELS:
-            draw.text((WIDE_VALUE_X, row + ROW_HEIGHT), value, font=value_font, fill=PALETTE["ink"])
+            text(draw, (WIDE_VALUE_X, row + ROW_HEIGHT), value, 15)
         elif label:
-            draw.text((VALUE_X, row), value, font=value_font, fill=PALETTE["ink"])
+            text(draw, (VALUE_X, row), value, 15)
 
 
 def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> None:
