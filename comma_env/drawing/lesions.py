@@ -125,7 +125,8 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tup
     softness = 0.18 if features["lesion_border"] == "ill-defined" else 0.025
     alpha = np.clip((1.0 - rel) * np.float32(1.0 / softness), 0.0, 1.0)
 
-    colors = np.array([LESION_COLORS[c] for c in features["lesion_colors"]], dtype=np.float32)
+    body = [c for c in features["lesion_colors"] if not (c == "white" and features["lesion_surface"].startswith("dry"))]
+    colors = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
     if len(colors) == 1:
         layer = np.empty((grid, grid, 3), dtype=np.float32)
         layer[:] = colors[0]
