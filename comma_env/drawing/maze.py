@@ -83,20 +83,32 @@ def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: CellKey) -> 
         draw.polygon(nose, fill=PALETTE["ink"])
 
 
-def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    rows = state["maze_rows_top_to_bottom"]
+def _cell_box(r: int, c: int) -> tuple[int, int, int, int]:
+    return X0 + (c - 1) * CELL, Y0 + (r - 1) * CELL, X0 + c * CELL, Y0 + r * CELL
+
+
+@lru_cache(maxsize=64)
+def _empty_layers(rows: tuple[str, ...]) -> dict[str, Layer]:
+    """The grid and every square without objects: the same for every state of one maze."""
     size = len(rows)
-    torus = tuple(state["torus_row_column"])
-    mouse = tuple(state["mouse_row_column"])
-    spheres = {tuple(cell): color for color, cell in state["sphere_row_column_by_color"].items()}
     layers = {"grid": Layer((8, Y0 - 22, X0 + size * CELL + 3, Y0 + size * CELL + 3), size, _paint_grid)}
     for r, line in enumerate(rows, start=1):
         for c, square in enumerate(line, start=1):
-            cell = (r, c)
-            key = (r, c, square == ".", state["torus_color"] if cell == torus else None, spheres.get(cell),
-                   state["mouse_facing"] if cell == mouse else None)
-            box = (X0 + (c - 1) * CELL, Y0 + (r - 1) * CELL, X0 + c * CELL, Y0 + r * CELL)
-            layers[f"cell_{r}_{c}"] = Layer(box, key, _paint_cell)
+            layers[f"cell_{r}_{c}"] = Layer(_cell_box(r, c), (r, c, square == ".", None, None, None), _paint_cell)
+    return layers
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    rows = tuple(state["maze_rows_top_to_bottom"])
+    layers = dict(_empty_layers(rows))
+    torus = tuple(state["torus_row_column"])
+    mouse = tuple(state["mouse_row_column"])
+    spheres = {tuple(cell): color for color, cell in state["sphere_row_column_by_color"].items()}
+    for cell in {torus, mouse, *spheres}:
+        r, c = cell
+        key = (r, c, rows[r - 1][c - 1] == ".", state["torus_color"] if cell == torus else None, spheres.get(cell),
+               state["mouse_facing"] if cell == mouse else None)
+        layers[f"cell_{r}_{c}"] = Layer(_cell_box(r, c), key, _paint_cell)
     x, y = BUTTON_CENTER
     button_box = (x - 33, y - BUTTON_RADIUS - 1, x + 34, y + BUTTON_RADIUS + 24)
     layers["button"] = Layer(button_box, bool(state["button_pressed"]), _paint_button)

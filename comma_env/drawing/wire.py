@@ -1,6 +1,6 @@
 """Drawing of the Wire module: numbered horizontal wires and a serial-number plate.
 
-Layers: one per wire row (a cut redraws only that band) and the serial plate."""
+Layers: one per wire row (a cut redraws only that band) and the serial number."""
 
 from __future__ import annotations
 
@@ -16,9 +16,16 @@ TOP, BOTTOM = 60, 400
 PLATE = (140, 424, 372, 484)
 
 
+SERIAL_BOX = (150, 440, 362, 484)
+
+
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    return canvas((512, 512), "WIRES")[0]
+    """The frame and the empty serial plate."""
+    image, draw = canvas((512, 512), "WIRES")
+    draw.rounded_rectangle(PLATE, radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
+    text(draw, (156, 432), "SERIAL", 14, fill=PALETTE["frame"], bold=True)
+    return image
 
 
 def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, int, str, bool]) -> None:
@@ -31,10 +38,8 @@ def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float,
         draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
 
 
-def _paint_plate(image: Image.Image, draw: ImageDraw.ImageDraw, serial: str) -> None:
-    draw.rounded_rectangle(PLATE, radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
-    text(draw, (156, 432), "SERIAL", 14, fill=PALETTE["frame"], bold=True)
-    centered_text(draw, (150, 440, 362, 484), serial, 26, bold=True, mono=True)
+def _paint_serial(image: Image.Image, draw: ImageDraw.ImageDraw, serial: str) -> None:
+    centered_text(draw, SERIAL_BOX, serial, 26, bold=True, mono=True)
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
@@ -47,7 +52,7 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
         position = index + 1
         band = (6, int(y) - 16, 506, int(y) + 18)
         layers[f"wire_{position}"] = Layer(band, (y, position, color, position in cut), _paint_wire)
-    layers["serial"] = Layer((PLATE[0], PLATE[1], PLATE[2] + 1, PLATE[3] + 1), state["serial_number"], _paint_plate)
+    layers["serial"] = Layer((PLATE[0] + 4, PLATE[1] + 4, PLATE[2] - 3, PLATE[3] - 3), state["serial_number"], _paint_serial)
     return layers
 
 
