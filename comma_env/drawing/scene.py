@@ -63,8 +63,10 @@ class Frame:
 def _touching(boxes: list[Box], layers: list[Layer]) -> list[tuple[Layer, ...]]:
     """For each box, the layers (in order) whose boxes overlap it: one vectorised test of
     every box against every layer (a new maze repaints a hundred squares among a hundred)."""
-    if not boxes:
-        return []
+    if len(boxes) * len(layers) <= 256:  # few: plain Python beats building arrays
+        return [tuple(layer for layer in layers
+                      if layer.box[0] < x1 and x0 < layer.box[2] and layer.box[1] < y1 and y0 < layer.box[3])
+                for x0, y0, x1, y1 in boxes]
     a = np.array(boxes, dtype=np.int64)[:, None, :]
     b = np.array([layer.box for layer in layers], dtype=np.int64)[None, :, :]
     hits = (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
