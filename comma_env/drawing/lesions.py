@@ -113,12 +113,23 @@ def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.G
     return r
 
 
-def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tuple[np.ndarray, np.ndarray]:
-    """Base photo (float32 RGB) and lesion coverage (0..1) on the grid."""
+def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1
+           ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """The photo on the grid (uint8 RGB), the lesion's coverage (0..1), and the window
+    [lo, hi) of rows and columns outside which the photo is plain skin.
+
+    Only the window (aligned to multiples of `step`) is computed: a small lesion costs
+    little. Noise fields are still drawn for the whole grid, so the random stream, and the
+    picture, do not depend on the window."""
     skin = np.array(SKIN_COLORS[features["skin_tone"]], dtype=np.float32)
-    dx, dy, rr, index = _geometry(grid)
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
+    reach = radius * float(table.max()) + 8.0  # the outline, its soft edge and a waxy shadow
+    centre = (grid - 1) / 2.0
+    lo = max(0, int(math.floor((centre - reach) / step)) * step)
+    hi = min(grid, int(math.ceil((centre + reach + 1) / step)) * step)
+    window = (slice(lo, hi), slice(lo, hi))
+    dx, dy, rr, index = (array[window] for array in _geometry(grid))
     edge = (radius * table).astype(np.float32)[index]
     np.maximum(edge, 1.0, out=edge)
     rel = rr / edge
@@ -128,11 +139,11 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tup
     body = [c for c in features["lesion_colors"] if not (c == "white" and features["lesion_surface"].startswith("dry"))]
     colors = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
     if len(colors) == 1:
-        layer = np.empty((grid, grid, 3), dtype=np.float32)
+        layer = np.empty(alpha.shape + (3,), dtype=np.float32)
         layer[:] = colors[0]
     else:
         if features["lesion_shape"] == "asymmetric" or len(colors) >= 3:
-            field = _smooth_noise(rng, 5, grid)  # blotches
+            field = _smooth_noise(rng, 5, grid)[window]  # blotches
         else:
             field = 1.0 - np.clip(rel, 0, 1)  # concentric: symmetric with the outline
         inside = np.sort(field[alpha > 0.5])
@@ -142,7 +153,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tup
         else:
             cuts = np.zeros(len(colors) - 1, dtype=np.float32)
         layer = colors[np.searchsorted(cuts, field)]
-    shade = _smooth_noise(rng, 24, grid)
+    shade = _smooth_noise(rng, 24, grid)[window]
     shade *= 0.12
     shade += 0.94
     layer *= shade[..., None]
@@ -155,9 +166,9 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tup
         glow = np.exp(-((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2))
         layer += (pearl - layer) * (0.55 * glow * alpha)[..., None]
     elif surface.startswith("scaly crust"):
-        crust = (_smooth_noise(rng, 7, grid) > 0.45) & (rel < 0.75)
+        crust = (_smooth_noise(rng, 7, grid)[window] > 0.45) & (rel < 0.75)
         crust_color = np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)
-        layer[crust] = crust_color * (0.9 + 0.2 * _smooth_noise(rng, 30, grid)[crust, None])
+        layer[crust] = crust_color * (0.9 + 0.2 * _smooth_noise(rng, 30, grid)[window][crust, None])
     if surface.startswith("waxy"):
         shadow = np.clip((1.0 - np.hypot(dx - 3, dy - 4) / edge) * 20.0, 0, 1)
         ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
@@ -168,7 +179,13 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int) -> tup
         base = np.broadcast_to(skin, layer.shape) * (1.0 - alpha)[..., None]
     layer *= alpha[..., None]
     base += layer
-    return base, alpha
+    np.clip(base, 0, 255, out=base)
+    photo = np.empty((grid, grid, 3), dtype=np.uint8)
+    photo[:] = SKIN_COLORS[features["skin_tone"]]
+    photo[window] = base
+    coverage = np.zeros((grid, grid), dtype=np.float32)
+    coverage[window] = alpha
+    return photo, coverage, (lo, hi)
 
 
 def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
@@ -214,25 +231,18 @@ def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Genera
             draw.line(points, fill=(170, 20, 40), width=2)
 
 
-def _upscale(base: np.ndarray, skin: tuple[int, int, int], size: int) -> Image.Image:
-    """Bilinear upscale of the grid to `size`, computed only over the box where the picture
-    is not plain skin (the rest of a bilinear upscale of plain skin is plain skin)."""
+def _upscale(base: np.ndarray, window: tuple[int, int], skin: tuple[int, int, int], size: int) -> Image.Image:
+    """Bilinear upscale of the grid to `size`, computed only over the window (outside it
+    the grid is plain skin, and so is its upscale)."""
     grid = base.shape[0]
-    changed = np.any(base != np.array(skin, dtype=np.uint8), axis=2)
-    rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
-    source = Image.fromarray(base, "RGB")
-    if rows.size == 0:
-        return Image.new("RGB", (size, size), skin)
-    step = grid // math.gcd(grid, size)  # source pixels per whole number of output pixels
-    lo_y, lo_x = max(0, (rows[0] - 2) // step * step), max(0, (cols[0] - 2) // step * step)
-    hi_y = min(grid, -(-(rows[-1] + 3) // step) * step)
-    hi_x = min(grid, -(-(cols[-1] + 3) // step) * step)
-    scale = size / grid
-    out_box = (round(lo_x * scale), round(lo_y * scale), round(hi_x * scale), round(hi_y * scale))
+    lo, hi = window
     photo = Image.new("RGB", (size, size), skin)
-    patch = source.resize((out_box[2] - out_box[0], out_box[3] - out_box[1]), Image.BILINEAR,
-                          box=(lo_x, lo_y, hi_x, hi_y))
-    photo.paste(patch, out_box[:2])
+    if hi <= lo:
+        return photo
+    scale = size / grid
+    start, stop = round(lo * scale), round(hi * scale)
+    patch = Image.fromarray(base, "RGB").resize((stop - start, stop - start), Image.BILINEAR, box=(lo, lo, hi, hi))
+    photo.paste(patch, (start, start))
     return photo
 
 
@@ -244,9 +254,9 @@ def _key(features: dict[str, Any]) -> str:
 def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray]:
     features = json.loads(key)
     rng = np.random.default_rng(int(features["lesion_pattern_id"]))
-    base, alpha = _paint(features, rng, GRID)
-    np.clip(base, 0, 255, out=base)
-    image = _upscale(base.astype(np.uint8), SKIN_COLORS[features["skin_tone"]], size)
+    step = GRID // math.gcd(GRID, size)  # grid pixels per whole number of photo pixels
+    base, alpha, window = _paint(features, rng, GRID, step)
+    image = _upscale(base, window, SKIN_COLORS[features["skin_tone"]], size)
     _details(image, features, rng, alpha, size / GRID)
     alpha.flags.writeable = False
     return image, alpha
