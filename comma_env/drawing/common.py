@@ -111,34 +111,48 @@ def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image
     return editable_copy(_blank_module(tuple(size), title))
 
 
-@lru_cache(maxsize=None)
-def _advance(char: str, size: int, bold: bool, mono: bool) -> float:
-    return font(size, bold, mono).getlength(char)
+class _FontGlyphs:
+    """Per-font caches of glyph masks, advances and pair kerning (plain dicts: this is the
+    innermost loop of drawing a new string)."""
 
+    def __init__(self, size: int, bold: bool, mono: bool) -> None:
+        self.face = font(size, bold, mono)
+        self.ascent, self.descent = self.face.getmetrics()
+        self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = {}
+        self.kerning: dict[str, float] = {}
 
-@lru_cache(maxsize=65536)
-def _kerning(pair: str, size: int, bold: bool, mono: bool) -> float:
-    """Extra advance between two characters (negative when the font kerns them closer)."""
-    return font(size, bold, mono).getlength(pair) - _advance(pair[0], size, bold, mono) - _advance(pair[1], size, bold, mono)
+    def glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
+        """(coverage, left, top, advance) of one character; left/top are the mask's offset
+        from the pen on the baseline."""
+        cached = self.glyphs.get(char)
+        if cached is None:
+            left, top, right, bottom = self.face.getbbox(char, anchor="ls")
+            advance = self.face.getlength(char)
+            if right <= left or bottom <= top:
+                cached = (None, 0, 0, advance)
+            else:
+                mask = Image.new("L", (right - left, bottom - top), 0)
+                ImageDraw.Draw(mask).text((-left, -top), char, font=self.face, fill=255, anchor="ls")
+                pixels = np.asarray(mask)
+                pixels.flags.writeable = False
+                cached = (pixels, left, top, advance)
+            if len(self.glyphs) < 4096:
+                self.glyphs[char] = cached
+        return cached
 
-
-@lru_cache(maxsize=16384)
-def _glyph(char: str, size: int, bold: bool, mono: bool) -> tuple[np.ndarray | None, int, int]:
-    """Coverage of one character and its top-left offset from the pen on the baseline."""
-    face = font(size, bold, mono)
-    left, top, right, bottom = face.getbbox(char, anchor="ls")
-    if right <= left or bottom <= top:
-        return None, 0, 0
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), char, font=face, fill=255, anchor="ls")
-    pixels = np.asarray(mask)
-    pixels.flags.writeable = False
-    return pixels, left, top
+    def kern(self, pair: str) -> float:
+        """Extra advance between two characters (negative when the font kerns them closer)."""
+        cached = self.kerning.get(pair)
+        if cached is None:
+            cached = self.face.getlength(pair) - self.glyph(pair[0])[3] - self.glyph(pair[1])[3]
+            if len(self.kerning) < 65536:
+                self.kerning[pair] = cached
+        return cached
 
 
 @lru_cache(maxsize=64)
-def _metrics(size: int, bold: bool, mono: bool) -> tuple[int, int]:
-    return font(size, bold, mono).getmetrics()
+def _font_glyphs(size: int, bold: bool, mono: bool) -> _FontGlyphs:
+    return _FontGlyphs(size, bold, mono)
 
 
 @lru_cache(maxsize=4096)
@@ -153,33 +167,31 @@ def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> t
     """
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
-    ascent, descent = _metrics(size, bold, mono)
-    pens, pen, previous = [], 0.0, ""
-    for char in string:
-        if previous:
-            pen += _kerning(previous + char, size, bold, mono)
-        pens.append(pen)
-        pen += _advance(char, size, bold, mono)
-        previous = char
-    shift_x = -float(round(pen / 2)) if anchor == "mm" else 0.0
-    baseline = round((ascent - descent) / 2) if anchor == "mm" else ascent
+    fonts = _font_glyphs(size, bold, mono)
+    glyph, kern = fonts.glyph, fonts.kern
     placed = []
-    x0 = y0 = 1 << 30
-    x1 = y1 = -(1 << 30)
-    for char, pen_x in zip(string, pens):
-        glyph, left, top = _glyph(char, size, bold, mono)
-        if glyph is None:
-            continue
-        x, y = math.floor(pen_x + shift_x + 0.5) + left, baseline + top
-        height, width = glyph.shape
-        placed.append((glyph, x, y, width, height))
-        x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + width), max(y1, y + height)
+    pen, previous = 0.0, ""
+    for char in string:
+        if previous and not mono:  # monospaced faces do not kern
+            pen += kern(previous + char)
+        pixels, left, top, advance = glyph(char)
+        if pixels is not None:
+            placed.append((pixels, pen, left, top))
+        pen += advance
+        previous = char
     if not placed:
         return None, 0, 0
+    shift = 0.5 - round(pen / 2) if anchor == "mm" else 0.5
+    baseline = round((fonts.ascent - fonts.descent) / 2) if anchor == "mm" else fonts.ascent
+    boxes = [(pixels, math.floor(pen_x + shift) + left, baseline + top) for pixels, pen_x, left, top in placed]
+    x0 = min(x for _, x, _ in boxes)
+    y0 = min(y for _, _, y in boxes)
+    x1 = max(x + pixels.shape[1] for pixels, x, _ in boxes)
+    y1 = max(y + pixels.shape[0] for pixels, _, y in boxes)
     coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
-    for glyph, x, y, width, height in placed:
-        target = coverage[y - y0:y - y0 + height, x - x0:x - x0 + width]
-        np.maximum(target, glyph, out=target)
+    for pixels, x, y in boxes:
+        target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
+        np.maximum(target, pixels, out=target)
     return Image.frombuffer("L", (x1 - x0, y1 - y0), coverage, "raw", "L", 0, 1), x0, y0
 
 

@@ -251,7 +251,7 @@ def _key(features: dict[str, Any]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray]:
+def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray, np.ndarray]:
     features = json.loads(key)
     rng = np.random.default_rng(int(features["lesion_pattern_id"]))
     step = GRID // math.gcd(GRID, size)  # grid pixels per whole number of photo pixels
@@ -259,12 +259,19 @@ def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray]:
     image = _upscale(base, window, SKIN_COLORS[features["skin_tone"]], size)
     _details(image, features, rng, alpha, size / GRID)
     alpha.flags.writeable = False
-    return image, alpha
+    pixels = np.asarray(image)
+    pixels.flags.writeable = False
+    return image, alpha, pixels
 
 
 def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
     """The photo of a lesion described by `features` (keys of the Telehealth visible state)."""
     return _render(_key(_lesion_part(features)), size)[0].copy()
+
+
+def lesion_pixels(features: dict[str, Any], size: int = 320) -> np.ndarray:
+    """`render_lesion` as a read-only RGB array (cached with the photo)."""
+    return _render(_key(_lesion_part(features)), size)[2]
 
 
 def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -> np.ndarray:

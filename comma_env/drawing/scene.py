@@ -10,7 +10,9 @@ box for one combination of keys) are kept in a small shared LRU, because pressed
 cut wires and screens recur across steps and episodes.
 
 Contract for a layer (tested for every puzzle): its paint depends only on its key and draws
-nothing outside its box. Then the incremental frame equals the full redraw pixel for pixel,
+nothing outside its box. A paint function may also carry a ``pixels(key)`` attribute
+returning the read-only RGB array of the whole box (an opaque raster such as a photo): when
+that layer alone covers a repainted box, its pixels are copied without drawing. Then the incremental frame equals the full redraw pixel for pixel,
 and drawing stays a pure function of `visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
@@ -194,6 +196,8 @@ class Scene:
     def _patch(self, box: Box, touching: tuple[Layer, ...]) -> np.ndarray:
         """RGB pixels of `box`: the background plus `touching` (every layer whose box
         overlaps it), in order."""
+        if len(touching) == 1 and touching[0].box == box and hasattr(touching[0].paint, "pixels"):
+            return touching[0].paint.pixels(touching[0].key)  # an opaque raster filling its box
         full = box == (0, 0) + self.size
         key = None if full else (id(self), box, touching)
         if key is not None:

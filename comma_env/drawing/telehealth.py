@@ -7,10 +7,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, font, text
-from comma_env.drawing.lesions import LESION_KEYS, render_lesion
+from comma_env.drawing.lesions import LESION_KEYS, lesion_pixels
 from comma_env.drawing.scene import Layer, Scene
 
 PHOTO = 352
@@ -91,13 +92,26 @@ def status_text(state: dict[str, Any]) -> str:
     return "Step 1: choose the diagnosis.  Step 2: choose the treatment."
 
 
-def _paint_photo(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, Any]) -> None:
+def _photo_pixels(key: tuple[str, Any]) -> np.ndarray:
+    """The photo as a read-only RGB array (cached by the photo's source)."""
     kind, source = key
     if kind == "file":
-        photo = _photo_from_file(source, PHOTO)
-    else:
-        photo = render_lesion(dict(source), PHOTO)
-    image.paste(photo, PHOTO_BOX)
+        return _file_pixels(source, PHOTO)
+    return lesion_pixels(dict(source), PHOTO)
+
+
+@lru_cache(maxsize=8)
+def _file_pixels(path: str, size: int) -> np.ndarray:
+    pixels = np.asarray(_photo_from_file(path, size))
+    pixels.flags.writeable = False
+    return pixels
+
+
+def _paint_photo(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, Any]) -> None:
+    image.paste(Image.fromarray(_photo_pixels(key), "RGB"), PHOTO_BOX)
+
+
+_paint_photo.pixels = _photo_pixels  # type: ignore[attr-defined]  # opaque raster: copied, not drawn
 
 
 def _paint_values(image: Image.Image, draw: ImageDraw.ImageDraw, lines: tuple[tuple[str, str], ...]) -> None:
