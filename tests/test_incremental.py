@@ -159,3 +159,25 @@ def test_patch_cache_stays_within_its_budget() -> None:
         env.reset(seed=seed)
         env.unwrapped.image()
     assert 0 < PATCHES.used <= PATCHES.budget
+
+
+@pytest.mark.parametrize("puzzle", ["wire", "maze", "atm", "telehealth"])
+def test_interleaved_environments_share_frames_safely(puzzle: str) -> None:
+    """A new environment starts from the latest frame any environment of its class drew;
+    environments stepped in turn never see each other's state."""
+    rng = np.random.default_rng(11)
+    envs = []
+    for step in range(60):
+        if step % 10 == 0:
+            env = comma_env.make(puzzle)
+            env.reset(seed=int(rng.integers(1000)))
+            envs.append(env)
+        env = envs[int(rng.integers(len(envs)))]
+        if env.unwrapped.end_reason is not None:
+            env.reset(seed=int(rng.integers(1000)))
+        image = env.unwrapped.image()
+        assert np.array_equal(image, env.unwrapped.draw.full_array(env.unwrapped.visible_state))
+        if env.agent_selection == "solver":
+            env.step(_random_message(rng, env.unwrapped.infos["solver"]["valid_actions"]))
+        else:
+            env.step("")

@@ -138,6 +138,7 @@ class Scene:
         self.layers = layers
         self._background_arrays: tuple[np.ndarray, np.ndarray] | None = None
         self._local = threading.local()
+        self._latest: Frame | None = None  # the last frame drawn by any environment
 
     # -- the full redraw (the reference the incremental path must equal) ---------------------
     def __call__(self, state: dict[str, Any]) -> Image.Image:
@@ -162,6 +163,9 @@ class Scene:
         layers = self.layers(state)
         width, height = self.size
         if previous is None or previous.scene is not self:
+            # frames are immutable: a new environment starts from the latest frame of any
+            previous = self._latest
+        if previous is None:
             dirty = [(0, 0, width, height)]
             base = self._backgrounds()[1]
         else:
@@ -175,7 +179,8 @@ class Scene:
         for box, touching in zip(clipped, _touching(clipped, ordered)):
             array[box[1]:box[3], box[0]:box[2]] = self._patch(box, touching)
         array.flags.writeable = False
-        return Frame(self, array, layers)
+        self._latest = Frame(self, array, layers)
+        return self._latest
 
     @staticmethod
     def _dirty_boxes(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> list[Box]:
