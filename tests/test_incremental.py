@@ -181,3 +181,20 @@ def test_interleaved_environments_share_frames_safely(puzzle: str) -> None:
             env.step(_random_message(rng, env.unwrapped.infos["solver"]["valid_actions"]))
         else:
             env.step("")
+
+
+def test_environments_deepcopy_and_pickle_with_their_frames() -> None:
+    """Search methods clone environments: the clone draws on from the shared frame and
+    both continue independently and correctly."""
+    import copy
+    import pickle
+
+    env = comma_env.make("wire")
+    env.reset(seed=8)
+    before = env.unwrapped.image()
+    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert clone.unwrapped.draw is env.unwrapped.draw
+        assert np.array_equal(clone.unwrapped.image(), before)
+        clone.step("cut_wire_1")
+        assert np.array_equal(clone.unwrapped.image(), clone.unwrapped.draw.full_array(clone.unwrapped.visible_state))
+    assert env.unwrapped.image() is before

@@ -27,6 +27,9 @@ Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
 
 from __future__ import annotations
 
+import importlib
+import pickle
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -60,6 +63,10 @@ class Frame:
     scene: "Scene"
     array: np.ndarray
     layers: Mapping[str, Layer]
+
+
+def _module_attribute(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(module), name)
 
 
 def _touching(boxes: list[Box], layers: list[Layer]) -> list[tuple[Layer, ...]]:
@@ -139,6 +146,20 @@ class Scene:
         self._background_arrays: tuple[np.ndarray, np.ndarray] | None = None
         self._local = threading.local()
         self._latest: Frame | None = None  # the last frame drawn by any environment
+
+    # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
+    def __copy__(self) -> "Scene":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Scene":
+        return self  # environments cloned for search keep drawing with the same scene
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        module = sys.modules[self.layers.__module__]
+        for name, value in vars(module).items():
+            if value is self:
+                return _module_attribute, (module.__name__, name)
+        raise pickle.PicklingError("a Scene pickles by reference: assign it to a module-level name")
 
     # -- the full redraw (the reference the incremental path must equal) ---------------------
     def __call__(self, state: dict[str, Any]) -> Image.Image:
