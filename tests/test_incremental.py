@@ -13,9 +13,10 @@ from comma_env.core import versioned_env
 from comma_env.drawing.scene import PATCHES, Layer, Scene
 from comma_env.drawing.wire import draw_wire
 from comma_env.puzzles.wire import WirePuzzle
-from comma_env.registry import COMMA_PUZZLES
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
 IMAGES_PER_PUZZLE = 250
+ALL_PUZZLES = COMMA_PUZZLES + V1_PUZZLES
 
 
 def _random_message(rng: np.random.Generator, actions: list[str]) -> str:
@@ -24,7 +25,7 @@ def _random_message(rng: np.random.Generator, actions: list[str]) -> str:
     return "\n".join(actions[i] for i in picks)
 
 
-@pytest.mark.parametrize("puzzle", COMMA_PUZZLES)
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
 def test_incremental_frames_equal_the_full_redraw(puzzle: str) -> None:
     env = comma_env.make(puzzle)
     raw = env.unwrapped
@@ -54,7 +55,7 @@ def test_incremental_frames_equal_the_full_redraw(puzzle: str) -> None:
         assert np.array_equal(image, snapshot)
 
 
-@pytest.mark.parametrize("puzzle", COMMA_PUZZLES)
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
 def test_layers_paint_only_inside_their_boxes(puzzle: str) -> None:
     """The layer contract: a layer alone on the background changes no pixel outside its box
     (else a repaint of one layer could leave stale pixels of another)."""
@@ -85,7 +86,7 @@ def test_layers_paint_only_inside_their_boxes(puzzle: str) -> None:
                 raw.step("")
 
 
-@pytest.mark.parametrize("puzzle", COMMA_PUZZLES)
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
 def test_observations_are_contiguous_read_only_uint8_in_the_space(puzzle: str) -> None:
     env = comma_env.make(puzzle)
     env.reset(seed=0)

@@ -9,6 +9,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from comma_env.drawing.scene import Layer
 from comma_env.resources import font_path
 
 MIN_TEXT_PX = 14
@@ -162,8 +163,8 @@ def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> t
     FreeType rendering dominates drawing time, and per-instance strings (a serial number, a
     patient's address) never repeat, so a line is composed from cached glyph masks placed at
     the font's advances plus pair kerning, pen positions rounded to whole pixels as Pillow
-    does (identical to Pillow's own rendering but for ligatures such as "ff"). Whole lines
-    are cached too: labels repeat endlessly.
+    does (Pillow's own rendering but for ligatures such as "ff" and, rarely, a glyph one
+    pixel apart). Whole lines are cached too: labels repeat endlessly.
     """
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
@@ -220,3 +221,28 @@ def button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], la
     draw.rounded_rectangle(box, radius=10, fill=fill, outline=PALETTE["frame"], width=3)
     if label:
         centered_text(draw, box, label, size, fill=text_fill, bold=True)
+
+
+TIMER_BOX = (40, 412, 220, 480)
+
+
+def _paint_timer(image: Image.Image, draw: ImageDraw.ImageDraw, shown: str) -> None:
+    draw.rounded_rectangle(TIMER_BOX, radius=8, fill=PALETTE["display"])
+    centered_text(draw, TIMER_BOX, shown, 40, fill=PALETTE["display_text"], bold=True, mono=True)
+
+
+def _paint_lamp(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, bool]) -> None:
+    lamp_x, disarmed = key
+    if disarmed:
+        draw.ellipse((lamp_x, 428, lamp_x + 30, 458), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
+
+
+def countdown_layers(shown: str, disarmed: bool, lamp_x: int = 250) -> dict[str, Layer]:
+    """The real-time modules' (Button, Dog) timer display at the bottom left, and the green
+    lamp that lights once the module is disarmed, as scene layers (the timer changes on
+    every step of the clock; nothing else has to be redrawn for it)."""
+    return {
+        "timer": Layer((TIMER_BOX[0], TIMER_BOX[1], TIMER_BOX[2] + 1, TIMER_BOX[3] + 1), shown, _paint_timer),
+        "lamp": Layer((lamp_x, 428, lamp_x + 31, 459), (lamp_x, disarmed), _paint_lamp),
+    }
+
