@@ -13,6 +13,7 @@ from loopback_server import Loopback
 import comma_env
 from agents.llm import LiteLLMPolicy, LLMCallError
 from agents.runner import run_episode
+from comma_env.prompts import ENVIRONMENT_HEADER
 from comma_env.registry import COMMA_PUZZLES
 
 FAST_RETRY = {"retry_base_delay": 0.02, "retry_max_delay": 0.2}
@@ -105,7 +106,7 @@ def test_expert_requests_carry_no_image_and_no_unspoken_private_fact(server):
                 for r in expert_reqs:
                     assert r["images"] == []
                     text = "\n".join(m["text"] for m in r["messages"])
-                    assert "Environment:" not in text
+                    assert ENVIRONMENT_HEADER not in text and "performed successfully" not in text
                     for name, value in facts.items():
                         if value and value not in spoken:
                             assert value not in text, (puzzle, name)
