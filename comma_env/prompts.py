@@ -60,6 +60,11 @@ def quote(text: str) -> str:
     return "\n".join(QUOTE_PREFIX + line for line in lines)
 
 
+def unquote(text: str) -> str:
+    """`text` with the quote marks of `quote` removed from its lines (for scripted readers)."""
+    return "\n".join(line[len(QUOTE_PREFIX):] if line.startswith(QUOTE_PREFIX) else line for line in text.splitlines())
+
+
 def speaker_header(speaker: str) -> str:
     """The unquoted line that introduces one dialogue entry."""
     if speaker == "environment":

@@ -128,8 +128,10 @@ def _section(text: str, title_prefix: str) -> str:
 def solver_reply(messages: list[dict[str, Any]]) -> str:
     from comma_env.text import describe_state, parse_description
 
+    from comma_env.prompts import unquote  # the expert's lines arrive quoted, as a model reads them
+
     everything = "\n".join(_texts(m) for m in messages)
-    last_user = _texts(next(m for m in reversed(messages) if m.get("role") == "user"))
+    last_user = unquote(_texts(next(m for m in reversed(messages) if m.get("role") == "user")))
     valid = _section(last_user, "Actions you can type now").splitlines()
     described = _section(last_user, "What the puzzle shows")
     seen = parse_description(described) if described else {}
@@ -161,7 +163,9 @@ def expert_reply(messages: list[dict[str, Any]]) -> str:
 
     everything = "\n".join(_texts(m) for m in messages)
     puzzle_cls = SCRIPTS.by_manual(everything)
-    users = [_texts(m) for m in messages if m.get("role") == "user"]
+    from comma_env.prompts import unquote  # the solver's lines arrive quoted, as a model reads them
+
+    users = [unquote(_texts(m)) for m in messages if m.get("role") == "user"]
     if puzzle_cls is None:
         return "I do not recognise this manual."
     notes: dict[str, Any] = {}
