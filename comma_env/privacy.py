@@ -191,7 +191,7 @@ def normalize(text: str) -> str:
 
 
 # -- tokens, chunks and groups ---------------------------------------------------------------------
-_TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|\S")
+_TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|[^\w\s]+|_+")  # numbers, words, runs of punctuation
 _JOIN_GAP = re.compile(r"[ \t\r\n\-./()]{1,3}|,")
 _LIST_GAP = re.compile(r"\s*,\s*")
 _ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
@@ -210,6 +210,39 @@ _COUNT_AFTER = frozenset("digits digit numbers number are is were of ones charac
 _REVERSAL_HINT = re.compile(r"revers|backward|right[\s-]+to[\s-]+left|other way|opposite order|mirror|flipp?ed|in reverse")
 
 
+class Chunks:
+    """Digit chunks concatenated, with "|" between runs that must not be joined, and the
+    offsets where a chunk starts or ends: finding a secret made of whole chunks is then one
+    `str.find` loop (C speed) instead of a Python loop per starting chunk."""
+
+    def __init__(self, runs: Iterable[list[str]]) -> None:
+        parts: list[str] = []
+        bounds: set[int] = set()
+        offset = 0
+        for run in runs:
+            if not run:
+                continue
+            if parts:
+                parts.append("|")
+                offset += 1
+            for chunk in run:
+                bounds.add(offset)
+                parts.append(chunk)
+                offset += len(chunk)
+            bounds.add(offset)
+        self.digits = "".join(parts)
+        self.bounds = bounds
+
+    def holds(self, secret: str) -> bool:
+        """`secret` equals whole consecutive chunks of one run."""
+        at = self.digits.find(secret)
+        while at >= 0:
+            if at in self.bounds and at + len(secret) in self.bounds:
+                return True
+            at = self.digits.find(secret, at + 1)
+        return False
+
+
 @dataclass
 class Analysis:
     """A normalised text cut into tokens, with its digit chunks classified once."""
@@ -218,10 +251,21 @@ class Analysis:
     tokens: list[str]
     starts: list[int]
     groups: list[list[str]]
-    bare: list[str | None]  # bare chunks in order; None where a number breaks a run
-    number_at: dict[str, list[int]]  # chunk -> token indices
+    group_starts: list[int]  # token index of each group's first chunk
+    bare: list[str]  # bare chunks in order
+    counts: set[int]  # token indices of numbers that count things ("4 wires")
+    at: dict[str, list[int]]  # token -> its indices
     reversed_hint: bool
     _skeleton: str | None = None
+    _chunks: tuple[Chunks, Chunks] | None = None
+
+    @property
+    def chunks(self) -> tuple[Chunks, Chunks]:
+        """The groups, and the bare chunks as one run (a chunk longer than a secret cannot
+        lie inside a match of it, so it separates the pieces around it by itself)."""
+        if self._chunks is None:
+            self._chunks = (Chunks(self.groups), Chunks([self.bare]))
+        return self._chunks
 
     @property
     def skeleton(self) -> str:
@@ -235,7 +279,9 @@ def _is_count(tokens: list[str], starts: list[int], text: str, index: int) -> bo
     """Whether the number at `index` counts things ("4 wires") or is an amount ("$20", "5%")."""
     before = tokens[index - 1] if index else ""
     after = tokens[index + 1] if index + 1 < len(tokens) else ""
-    if before in ("$", "#") or after in ("%", "$"):
+    if before[-1:] in ("$", "#") or after[:1] in ("%", "$"):
+        return True
+    if before in _COUNT_BEFORE and after[:1] == ":":  # "the last two: 69"
         return True
     if not after[:1].isalpha():
         return False
@@ -252,23 +298,28 @@ def analyse(text: str) -> Analysis:
     """Tokens, digit groups and bare chunks of a normalised text (linear in its length)."""
     tokens: list[str] = []
     starts: list[int] = []
-    for match in _TOKEN.finditer(text):
-        tokens.append(match.group(0))
+    at: dict[str, list[int]] = {}
+    for index, match in enumerate(_TOKEN.finditer(text)):
+        token = match.group(0)
+        tokens.append(token)
         starts.append(match.start())
+        at.setdefault(token, []).append(index)
     groups: list[list[str]] = []
-    bare: list[str | None] = []
-    number_at: dict[str, list[int]] = {}
+    group_starts: list[int] = []
+    bare: list[str] = []
+    counts: set[int] = set()
     previous_end = -1
     for index, token in enumerate(tokens):
         if not token[0].isdigit():
             continue
-        number_at.setdefault(token, []).append(index)
         end = starts[index] + len(token)
         following = tokens[index + 1] if index + 1 < len(tokens) else ""
         if following in _ORDINAL_SUFFIXES and starts[index + 1] == end:
             previous_end = -1  # "1st", "23th": a position, not a value
             continue
-        if not _is_count(tokens, starts, text, index):  # a count still joins groups ("1 2 3 4 dollars")
+        if _is_count(tokens, starts, text, index):  # a count still joins groups ("1 2 3 4 dollars")
+            counts.add(index)
+        else:
             bare.append(token)
         gap = text[previous_end:starts[index]] if 0 <= previous_end and starts[index] - previous_end <= 5 else None
         joined = gap is not None and groups and (
@@ -277,43 +328,18 @@ def analyse(text: str) -> Analysis:
             groups[-1].append(token)
         else:
             groups.append([token])
+            group_starts.append(index)
         previous_end = end
-    return Analysis(text, tokens, starts, groups, bare, number_at, _REVERSAL_HINT.search(text) is not None)
-
-
-def _in_groups(groups: Iterable[list[str]], secret: str) -> bool:
-    """`secret` equals whole consecutive chunks of one group."""
-    for group in groups:
-        for start in range(len(group)):
-            joined = ""
-            for index in range(start, len(group)):
-                joined += group[index]
-                if joined == secret:
-                    return True
-                if len(joined) >= len(secret) or not secret.startswith(joined):
-                    break
-    return False
-
-
-def _in_bare_run(bare: list[str | None], secret: str) -> bool:
-    """`secret` spelled by consecutive bare chunks, each shorter than it, anywhere."""
-    for start in range(len(bare)):
-        joined = ""
-        for index in range(start, len(bare)):
-            piece = bare[index]
-            if piece is None or len(piece) >= len(secret):
-                break
-            joined += piece
-            if joined == secret:
-                return True
-            if len(joined) >= len(secret) or not secret.startswith(joined):
-                break
-    return False
+    return Analysis(text, tokens, starts, groups, group_starts, bare, counts, at,
+                    _REVERSAL_HINT.search(text) is not None)
 
 
 def _mentions_digits(analysis: Analysis, secrets: tuple[str, ...]) -> bool:
+    """A secret as whole chunks of one group, or (4+ digits) as consecutive bare chunks;
+    reversed too when the text says so."""
     wanted = list(secrets) + ([s[::-1] for s in secrets] if analysis.reversed_hint else [])
-    return any(_in_groups(analysis.groups, s) or (len(s) >= 4 and _in_bare_run(analysis.bare, s)) for s in wanted)
+    groups, bare_run = analysis.chunks
+    return any(groups.holds(s) or (len(s) >= 4 and bare_run.holds(s)) for s in wanted)
 
 
 # -- kinds -------------------------------------------------------------------------------------------
@@ -323,8 +349,8 @@ _MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
     "sept": 9, "oct": 10, "nov": 11, "dec": 12,
 }
-_FULL_MONTHS = {name: number for name, number in _MONTHS.items() if len(name) > 4 or name == "june" or name == "july"}
-_FULL_MONTHS.pop("may", None)  # "may" is a verb far more often than a month, outside a date
+_FULL_MONTHS = {name: number for name, number in _MONTHS.items() if len(name) > 4 or name in ("may", "june", "july")}
+_MAY_AFTER = frozenset("in of born since from until early late mid".split())  # "may" is a month only after these
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _YEAR = r"(?P<y>[0-9]{4}|(?:19|20) [0-9]{2}|'?[0-9]{2})"
 _DATE_PATTERNS = (
@@ -371,8 +397,9 @@ def _month_near_day(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     """A month name with the day a few words away ("April, on the 23rd"), and no other year."""
     year, month, day = date
     tokens = analysis.tokens
-    for index, token in enumerate(tokens):
-        if _FULL_MONTHS.get(token) != month:
+    names = [name for name, number in _FULL_MONTHS.items() if number == month]
+    for index in (i for name in names for i in analysis.at.get(name, ())):
+        if tokens[index] == "may" and (index == 0 or tokens[index - 1] not in _MAY_AFTER):
             continue
         window = range(max(0, index - 5), min(len(tokens), index + 7))
         days = [i for i in window if tokens[i].isdigit() and len(tokens[i]) <= 2 and int(tokens[i]) == day]
@@ -385,6 +412,12 @@ def _month_near_day(analysis: Analysis, date: tuple[int, int, int]) -> bool:
 def _mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     year, month, day = date
     text = analysis.text
+    compact = {f"{year:04d}{month:02d}{day:02d}", f"{month:02d}{day:02d}{year:04d}",
+               f"{day:02d}{month:02d}{year:04d}", f"{month:02d}{day:02d}{year % 100:02d}"}
+    if any(value in analysis.at for value in compact):
+        return True
+    if str(day) not in analysis.at and f"{day:02d}" not in analysis.at:
+        return False  # every other form writes the day as a number of its own
     for index, pattern in enumerate(_DATE_PATTERNS):
         for match in pattern.finditer(text):
             if index == 0:
@@ -400,35 +433,35 @@ def _mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
         a, b = int(match.group(1)), int(match.group(2))
         if (month, day) in ((a, b), (b, a)):
             return True
-    if _month_near_day(analysis, date):
-        return True
-    compact = {f"{year:04d}{month:02d}{day:02d}", f"{month:02d}{day:02d}{year:04d}",
-               f"{day:02d}{month:02d}{year:04d}", f"{month:02d}{day:02d}{year % 100:02d}"}
-    return any(len(group) == 1 and group[0] in compact for group in analysis.groups)
+    return _month_near_day(analysis, date)
 
 
 _AMOUNT = re.compile(r"(?<![0-9.,])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,15})(?:\.([0-9]{1,2}))?(?![0-9])(?!,[0-9])")
 _DOLLARS_AND_CENTS = re.compile(
     r"(?<![0-9,])([0-9][0-9,]{0,20})\s*(?:dollars?|bucks|usd)\s*(?:and\s*)?([0-9]{1,2})\s*(?:cents?|c)\b")
-_ABBREVIATED = re.compile(r"(?<![0-9.,])([0-9]{1,3})(?:\.([0-9]{1,3}))?\s?(k|thousand|grand)\b")
+# "$4.87k", "4.87 thousand" (spelled "thousand" has become "1000" by then), "4.87 grand"
+_ABBREVIATED = re.compile(r"(?<![0-9.,])([0-9]{1,3})(?:\.([0-9]{1,3}))?\s?(k|1000|grand)\b")
 
 
 def _mentions_money(analysis: Analysis, cents: int) -> bool:
     text = analysis.text
     dollars = cents // 100
     rounded = (cents + 50) // 100
-    for match in _AMOUNT.finditer(text):
+    tails = {str(d)[-3:] for d in (dollars, rounded)}
+    written = any(tail in analysis.at or tail.lstrip("0") in analysis.at for tail in tails)
+    for match in _AMOUNT.finditer(text) if written else ():  # only when the dollars are written out
         whole = int(match.group(1).replace(",", ""))
         frac = int((match.group(2) or "0").ljust(2, "0"))
         if dollars >= 10 and whole in (dollars, rounded) and not (whole == rounded != dollars and frac):
             return True
         if whole * 100 + frac == cents:
             return True
-    for match in _DOLLARS_AND_CENTS.finditer(text):
+    for match in _DOLLARS_AND_CENTS.finditer(text) if written else ():
         whole = match.group(1).replace(",", "")
         if len(whole) <= 15 and int(whole) * 100 + int(match.group(2)) == cents:
             return True
-    for match in _ABBREVIATED.finditer(text):  # "$4.87k": three significant digits or more
+    abbreviated = any(unit in analysis.at for unit in ("k", "1000", "grand"))
+    for match in _ABBREVIATED.finditer(text) if abbreviated else ():  # 3+ significant digits
         whole, frac = match.group(1), match.group(2) or ""
         if len(whole.lstrip("0")) + len(frac) < 3:
             continue
@@ -441,8 +474,18 @@ def _mentions_money(analysis: Analysis, cents: int) -> bool:
     return len(str(dollars)) >= 3 and bool({str(dollars), full} & whole_groups)
 
 
+def _street_follows(analysis: Analysis, index: int, street: re.Pattern[str]) -> bool:
+    following = analysis.starts[index + 1] if index + 1 < len(analysis.tokens) else len(analysis.text)
+    return street.match(analysis.text, following) is not None
+
+
 def _mentions_address(analysis: Analysis, number: str, street: re.Pattern[str]) -> bool:
-    numbers = sorted(analysis.starts[i] for i in analysis.number_at.get(number, ()))
+    # the number as one chunk or as a group ("2 28" from "two twenty-eight"), not counting things
+    # ("my orchard has 228 trees"), unless what it is followed by is the street itself
+    found = [i for i in analysis.at.get(number, ()) if i not in analysis.counts or _street_follows(analysis, i, street)]
+    found += [start for start, group in zip(analysis.group_starts, analysis.groups)
+              if len(group) > 1 and "".join(group) == number]
+    numbers = sorted(analysis.starts[i] for i in found)
     if not numbers:
         return False
     for match in street.finditer(analysis.text):
@@ -454,13 +497,10 @@ def _mentions_address(analysis: Analysis, number: str, street: re.Pattern[str]) 
 
 def _mentions_name(analysis: Analysis, first: str, last: str) -> bool:
     tokens = analysis.tokens
-    present = set(tokens)
-    if first in present and last in present:
+    if first in analysis.at and last in analysis.at:
         return True
-    if last in present:
-        for index, token in enumerate(tokens):
-            if token != last or index == 0:
-                continue
+    for index in analysis.at.get(last, ()):
+        if index:
             before = tokens[index - 1] if tokens[index - 1] != "." or index < 2 else tokens[index - 2]
             if before in _TITLES or before == first[0]:
                 return True
