@@ -217,4 +217,12 @@ CASES: list[tuple[str, list[str], set[str], str]] = [
     ("tele_d", ["Yes, 770-58-8357 is correct."], N, "Is your SSN 770-58-8357?"),
     ("tele_d", ["2 colors, 11 mm, 22 percent asymmetric"], N, ""),
     ("tele_d", ["The guidance card says: if diameter >= 6 mm treat_surgery"], N, ""),
+    # ---------------- more conversations across turns ----------------
+    ("atm_b", ["The first digit is 2.", "Second is 8.", "Then 2 and 4."], {"pin"}, ""),
+    ("tele_d", ["My name starts with Sofia", "and my family name is Guerrero"], {"name"}, ""),
+    ("tele_c", ["Born in 1988.", "Birthday: 25 May."], {"date_of_birth"}, ""),
+    ("atm_b", ["Balance starts with eight hundred", "eighty-six dollars, to be exact."], {"balance"}, ""),
+    ("atm_a", ["I see 18 buttons.", "There are 69 lights."], N, ""),
+    ("tele_c", ["I live on Orchard Street.", "The lesion has 228 tiny dots."], N, ""),
+    ("atm_b", ["Menu shows 2 options.", "I pressed 8 times.", "Now 2 screens and 4 icons."], N, ""),
 ]
