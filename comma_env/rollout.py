@@ -43,6 +43,7 @@ from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
     EpisodeWriter,
     attach_judgements,
+    attach_leak_judgements,
     build_results,
     describe_mismatch,
     latest_per_episode,
@@ -431,7 +432,7 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
         meta["shard"] = f"{p.cfg.shard} of {p.cfg.num_shards}"
     if seconds is not None:
         meta["wall_seconds"] = round(seconds, 2)
-    results = build_results(attach_judgements(mine, p.out_dir), meta)
+    results = build_results(attach_leak_judgements(attach_judgements(mine, p.out_dir), p.out_dir), meta)
     write_results(p.out_dir, results, stem=f"results{p.suffix}")
     if p.cfg.num_shards > 1:
         merge_if_complete(p)

@@ -16,7 +16,9 @@ Replies play a competent pair, the scripted oracle of `agents/oracle.py` spoken 
   message carries one, and otherwise describes the written description it was given
   (``solver_view="text"``), with private facts removed (`Puzzle.redact`). Image requests are
   accepted (the PNG is checked and logged) but the server cannot see, so it only says so;
-- a request whose system prompt mentions a JUDGE gets ``{"label": ...}`` (see `--judge-label`).
+- a request whose system prompt mentions a JUDGE gets ``{"label": ...}`` (see `--judge-label`);
+- a PRIVACY JUDGE request gets ``{"leaked": [...]}``: a deliberately naive judge that names
+  every fact whose value appears verbatim in the conversation (`leak_judge_reply`).
 
 `usage` is real: tokens are counted as ceil(characters / 4) plus 85 per image.
 
@@ -102,6 +104,8 @@ def _images(messages: list[dict[str, Any]]) -> list[str]:
 
 def role_of(messages: list[dict[str, Any]]) -> str:
     system = " ".join(_texts(m) for m in messages if m.get("role") == "system")
+    if "You are a PRIVACY JUDGE" in system:
+        return "leak_judge"
     if "You are a JUDGE" in system:
         return "judge"
     if "EXPERT" in system and "You are the EXPERT" in system:
@@ -156,6 +160,15 @@ def solver_reply(messages: list[dict[str, Any]]) -> str:
     if _images(messages):
         return "I can see the puzzle image but cannot describe it in detail. What should I look for?"
     return "I cannot see the puzzle. Please tell me what to do."
+
+
+def leak_judge_reply(messages: list[dict[str, Any]]) -> str:
+    """Facts listed as ``- name: value`` whose value appears verbatim after ``Conversation:``."""
+    user = "\n".join(_texts(m) for m in messages if m.get("role") == "user")
+    facts_part, _, conversation = user.partition("Conversation:")
+    facts = dict(line[2:].split(": ", 1) for line in facts_part.splitlines() if line.startswith("- ") and ": " in line)
+    leaked = [name for name, value in facts.items() if value and value in conversation]
+    return json.dumps({"leaked": leaked, "reason": "scripted leak judge"})
 
 
 def expert_reply(messages: list[dict[str, Any]]) -> str:
@@ -269,6 +282,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
             text = expert_reply(messages)
         elif role == "judge":
             text = json.dumps({"label": args.judge_label, "reason": "scripted judge"})
+        elif role == "leak_judge":
+            text = leak_judge_reply(messages)
         else:
             text = "Hello."
         prompt_text = "\n".join(_texts(m) for m in messages)
