@@ -351,6 +351,10 @@ def make_policies(p: Plan) -> dict[str, Any]:
     logs = str(p.out_dir / "logs")
     solver = make_policy(p.solver, seed=p.cfg.policy_seed, log_dir=logs)
     expert = solver if p.expert == p.solver else make_policy(p.expert, seed=p.cfg.policy_seed, log_dir=logs)
+    for me, partner in ((solver, expert), (expert, solver)):  # a person at the terminal is told who it plays with
+        introduce = getattr(me, "introduce_partner", None)
+        if introduce is not None and me is not partner:
+            introduce(partner.name)
     return {"solver": solver, "expert": expert}
 
 
