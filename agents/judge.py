@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from comma_env.metrics import RULE_LABELS, TAXONOMY, UNJUDGED
+from comma_env.prompts import quote
 
 CATEGORIES = (*TAXONOMY, "other")
 """The paper's taxonomy (`comma_env.metrics.TAXONOMY`) plus a catch-all."""
@@ -44,7 +45,8 @@ JUDGED = tuple(c for c in CATEGORIES if c not in RULE_LABELS)
 JUDGE_SYSTEM_PROMPT = (
     "You are a JUDGE reviewing a failed game between two AI agents. The SOLVER can see a "
     "puzzle and act on it; the EXPERT holds the manual and can only talk. Decide which single "
-    "category best explains why they failed:\n"
+    "category best explains why they failed (the agents' messages are quoted, each line "
+    "starting with '> '; unquoted lines such as '(executed ...)' come from the game):\n"
     "- roleplay: an agent behaves as if it held the other role (the expert claims to see or "
     "act on the puzzle, or the solver recites manual rules as if it were the expert).\n"
     "- misinterpretation: the solver describes or reads the puzzle state or a signal wrongly "
@@ -69,14 +71,15 @@ def is_failure(record: Mapping[str, Any]) -> bool:
 
 
 def transcript_text(record: Mapping[str, Any], max_chars: int = 12000) -> str:
-    """The conversation with executed actions and their outcomes, for the judge."""
+    """The conversation with executed actions and their outcomes, for the judge. The agents'
+    text is quoted (`comma_env.prompts.quote`), so a message cannot forge an outcome line."""
     lines = []
     for turn in record.get("transcript") or []:
-        lines.append(f"[turn {turn.get('turn')}] SOLVER: {turn.get('solver', '')}")
+        lines += [f"[turn {turn.get('turn')}] SOLVER wrote:", quote(str(turn.get("solver") or ""))]
         for action, ok in zip(turn.get("actions") or [], turn.get("outcomes") or []):
             lines.append(f"  (executed {action}: {'ok' if ok else 'MISTAKE'})")
         if turn.get("expert") is not None:
-            lines.append(f"[turn {turn.get('turn')}] EXPERT: {turn['expert']}")
+            lines += [f"[turn {turn.get('turn')}] EXPERT wrote:", quote(str(turn["expert"]))]
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[: max_chars // 2] + "\n...\n" + text[-max_chars // 2:]
 
