@@ -171,28 +171,41 @@ def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: b
     return "\n".join(rows) + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
-    import argparse
-
+def saved_episodes(out_dir: str | Path) -> list[dict[str, Any]]:
+    """The latest record of every episode in OUT_DIR's episodes*.jsonl files."""
     from comma_env.results import latest_per_episode, read_episodes
 
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("out_dir")
-    parser.add_argument("--model", help="a conf/model name (kind litellm) to use as the judge")
-    parser.add_argument("--concurrency", type=int, default=8)
-    args = parser.parse_args(argv)
     records: list[dict[str, Any]] = []
-    for path in sorted(Path(args.out_dir).glob("episodes*.jsonl")):
+    for path in sorted(Path(out_dir).glob("episodes*.jsonl")):
         records += read_episodes(path, repair=False)  # a running rollout may be mid-line
-    records = list(latest_per_episode(records).values())
-    judge_cfg = None
-    if args.model:
-        from omegaconf import OmegaConf
+    return list(latest_per_episode(records).values())
 
-        from comma_env.resources import conf_dir
 
-        judge_cfg = OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{args.model}.yaml"), resolve=True)
+def model_config(name: str) -> dict[str, Any]:
+    """``conf/model/NAME.yaml`` as a plain dict (a judge's model)."""
+    from omegaconf import OmegaConf
+
+    from comma_env.resources import conf_dir
+
+    return OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{name}.yaml"), resolve=True)  # type: ignore[return-value]
+
+
+def judge_arguments(description: str, argv: Sequence[str] | None, model_required: bool) -> Any:
+    """The judges' shared command line: OUT_DIR, --model, --concurrency."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("out_dir")
+    parser.add_argument("--model", required=model_required, help="a conf/model name (kind litellm) to use as the judge")
+    parser.add_argument("--concurrency", type=int, default=8)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
+    args = judge_arguments(str(main.__doc__), argv, model_required=False)
+    records = saved_episodes(args.out_dir)
+    judge_cfg = model_config(args.model) if args.model else None
     labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
     path = write_judgements(labels, args.out_dir)
     failed = sum(1 for r in records if is_failure(r))

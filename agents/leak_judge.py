@@ -124,24 +124,12 @@ def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]],
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m agents.leak_judge OUT_DIR --model gpt4o``: judge OUT_DIR's transcripts for leaks."""
-    import argparse
-
-    from omegaconf import OmegaConf
-
+    from agents.judge import judge_arguments, model_config, saved_episodes
     from comma_env.merge import merge
-    from comma_env.resources import conf_dir
-    from comma_env.results import latest_per_episode, read_episodes
 
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("out_dir")
-    parser.add_argument("--model", required=True, help="a conf/model name (kind litellm) to use as the judge")
-    parser.add_argument("--concurrency", type=int, default=8)
-    args = parser.parse_args(argv)
-    records: list[dict[str, Any]] = []
-    for path in sorted(Path(args.out_dir).glob("episodes*.jsonl")):
-        records += read_episodes(path, repair=False)  # a running rollout may be mid-line
-    records = list(latest_per_episode(records).values())
-    judge_cfg = OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{args.model}.yaml"), resolve=True)
+    args = judge_arguments(str(main.__doc__), argv, model_required=True)
+    records = saved_episodes(args.out_dir)
+    judge_cfg = model_config(args.model)
     verdicts = asyncio.run(judge_leaks(records, judge_cfg, args.concurrency))
     path = write_leak_judgements(verdicts, args.out_dir)
     judged = [v for v in verdicts.values() if "judge_privacy_leaks" in v]
