@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from agents.base import Player, Policy, Reply
 from agents.oracle import ADVICE_HEADER, ASK_AGAIN
+from comma_env.prompts import format_entry
 from comma_env.text import DESCRIPTION_HEADER
 
 EMPTY_HINT = "(empty message ignored: type your message, then an empty line to send it)"
@@ -131,9 +132,9 @@ class HumanPlayer(Player):
             start = 0
         else:
             start = self.shown
-        for entry in dialogue[start:]:  # the other agent's messages and the environment's feedback
+        for entry in dialogue[start:]:  # the other agent's messages (quoted) and the environment's feedback
             if entry.get("speaker") != self.role:
-                self._print(f"[{entry.get('speaker')}] {entry.get('text')}")
+                self._print(format_entry(entry))
         self.shown = len(dialogue)
         if self.role == "solver":
             description = info.get("description")
