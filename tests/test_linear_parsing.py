@@ -65,6 +65,8 @@ ADVERSARIAL = {
     "emoji": _repeat("\U0001f4a3"),
     "rtl": _repeat("\u202e\u05d0"),
     "reversed_hint": _repeat("backwards 4 "),
+    "wait_spaces": "wait" + _repeat(" ", "x")[4:],
+    "wait_lines": _repeat("wait 5\n"),
 }
 
 PARSERS: dict[str, Callable[[str], object]] = {
@@ -96,7 +98,7 @@ def test_parser_is_linear_on_100kb_adversarial_lines(parser: str) -> None:
     assert not slow, f"{parser} is too slow on: {slow}"
 
 
-@pytest.mark.parametrize(("puzzle", "lenient"), [("atm", True), ("telehealth", False), ("wire", True)])
+@pytest.mark.parametrize(("puzzle", "lenient"), [("atm", True), ("telehealth", False), ("wire", True), ("button", True)])
 def test_environment_step_is_linear_on_100kb_messages(puzzle: str, lenient: bool) -> None:
     """The whole solver step (action matching, the expert view, the leak detector over the
     conversation) with messages not clipped."""
