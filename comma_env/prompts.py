@@ -10,6 +10,8 @@ produces a quoted line of its own message. The system prompts say so, and
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 QUOTE_PREFIX = "> "
@@ -53,11 +55,24 @@ ENVIRONMENT_HEADER = "Environment (the game's feedback on the solver's actions):
 EMPTY_MESSAGE = "(empty message)"
 
 
+# Every line boundary `str.splitlines` knows, so a U+2028 or a vertical tab cannot start an
+# unquoted line in a reader that breaks lines there.
+_LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+@lru_cache(maxsize=1024)
 def quote(text: str) -> str:
     """An agent's text with every line quoted, so none of it can pass for feedback or for
-    another speaker (`str.splitlines` also splits on U+2028, vertical tabs and the like)."""
-    lines = str(text).splitlines() or [EMPTY_MESSAGE]
-    return "\n".join(QUOTE_PREFIX + line for line in lines)
+    another speaker. Same lines as ``str.splitlines``, joined by ``\n``; built with C-speed
+    string methods and cached, because observations re-render the dialogue every step."""
+    text = str(text)
+    if not text:
+        return QUOTE_PREFIX + EMPTY_MESSAGE
+    if not text.isascii() or any(mark in text for mark in "\r\x0b\x0c\x1c\x1d\x1e"):
+        text = _LINE_BREAKS.sub("\n", text)
+    if text.endswith("\n"):
+        text = text[:-1]
+    return QUOTE_PREFIX + text.replace("\n", "\n" + QUOTE_PREFIX)
 
 
 def unquote(text: str) -> str:
