@@ -42,6 +42,7 @@ ASK_TO_DESCRIBE = (
 )
 OPENERS = ("", "", "Thanks, that helps.", "Okay, according to the manual:", "Got it.", "Right.")
 CLOSERS = ("", "", "Tell me what you see after that.", "Let me know how it goes.")
+ASK_AGAIN = ASK_TO_DESCRIBE[0]
 
 
 def _last_message(info: dict[str, Any], speaker: str) -> str | None:
@@ -126,7 +127,12 @@ class OracleExpert(Player):
         seen = self.read(_last_message(info, "solver") or "")
         if not seen:
             return Reply(self.ask())
-        return Reply(self.advise(self.puzzle_cls.expert_advice(seen, self.notes), seen))
+        try:
+            actions = self.puzzle_cls.expert_advice(seen, self.notes)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
+            # a description typed by a person or a model, with a value of the wrong type or range
+            return Reply(self.ask())
+        return Reply(self.advise(actions, seen))
 
     def read(self, message: str) -> dict[str, Any]:
         _, described, body = message.partition(DESCRIPTION_HEADER)

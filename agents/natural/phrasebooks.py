@@ -258,12 +258,17 @@ class ColorPhrases(Phrasebook):
         return []
 
 
-class AtmPhrases(Phrasebook):
-    """ATM advice is mostly sentences (the PIN, the balance rule) that a customer turns into
-    key presses with the puzzle's own `expand_advice`; the menu choice is worded here."""
+class ExpandingPhrasebook(Phrasebook):
+    """A phrasebook that hands some understood sentences to the puzzle's own
+    `expand_advice` (PIN entry, balance rules, timer moments)."""
 
     def __init__(self, puzzle_cls: type) -> None:
         self.puzzle_cls = puzzle_cls
+
+
+class AtmPhrases(ExpandingPhrasebook):
+    """ATM advice is mostly sentences (the PIN, the balance rule) that a customer turns into
+    key presses with the puzzle's own `expand_advice`; the menu choice is worded here."""
 
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         if action == "select_withdraw":
@@ -338,12 +343,9 @@ class TelehealthPhrases(Phrasebook):
         return []
 
 
-class ButtonPhrases(Phrasebook):
+class ButtonPhrases(ExpandingPhrasebook):
     """COMMA v1 Button: a quick press, a press held down, and letting go at a timer digit
     (the puzzle's own `expand_advice` turns the digit into a wait)."""
-
-    def __init__(self, puzzle_cls: type) -> None:
-        self.puzzle_cls = puzzle_cls
 
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         if action == "tap":
@@ -375,11 +377,8 @@ class ButtonPhrases(Phrasebook):
         return []
 
 
-class DogPhrases(Phrasebook):
+class DogPhrases(ExpandingPhrasebook):
     """COMMA v1 Dog: send the answer when the timer's last digit is the manual's."""
-
-    def __init__(self, puzzle_cls: type) -> None:
-        self.puzzle_cls = puzzle_cls
 
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         match = re.search(r"(\d)\s*$", action)
@@ -431,12 +430,9 @@ def phrasebook(puzzle_cls: type) -> Phrasebook:
         "memory": MemoryPhrases, "password": PasswordPhrases, "maze": MazePhrases,
         "color": ColorPhrases, "telehealth": TelehealthPhrases, "sound": SoundPhrases,
     }
-    if puzzle_cls.name == "atm":
-        return AtmPhrases(puzzle_cls)
-    if puzzle_cls.name == "button":
-        return ButtonPhrases(puzzle_cls)
-    if puzzle_cls.name == "dog":
-        return DogPhrases(puzzle_cls)
+    expanding = {"atm": AtmPhrases, "button": ButtonPhrases, "dog": DogPhrases}
+    if puzzle_cls.name in expanding:
+        return expanding[puzzle_cls.name](puzzle_cls)
     if puzzle_cls.name not in books:
         raise KeyError(f"no natural-language phrasebook for puzzle {puzzle_cls.name!r}")
     return books[puzzle_cls.name]()
