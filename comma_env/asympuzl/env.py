@@ -273,3 +273,11 @@ raw_env = AsymPuzlEnv
 def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped the PettingZoo way (call order enforced)."""
     return wrappers.OrderEnforcingWrapper(AsymPuzlEnv(**kwargs))
+
+
+def record_settings(options: dict[str, Any]) -> dict[str, Any]:
+    """The episode-record fields the rollout writes for AsymPuzl under `options` (its turn
+    limit, no mistake limit, its memory and Alice's view), instead of COMMA's protocol."""
+    n = int(options.get("n", 5))
+    return {"max_turns": turn_limit(n, options.get("max_turns")), "max_mistakes": None,
+            "memory": str(options.get("memory", "last")), "solver_view": str(options.get("view", "text"))}
