@@ -165,6 +165,11 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     audio = sorted({str(r["audio_input"]) for r in records if r.get("audio_input")})
     if audio:  # how Sound's clip reached the solver: "audio" (input_audio parts), "description", "none"
         summary["models"]["audio_input"] = audio
+    games = [r for r in records if r.get("puzzle") == "asympuzl"]
+    if games:  # AsymPuzl's own metrics: completion rate and turns to completion
+        from comma_env.asympuzl.metrics import completion_metrics
+
+        summary["asympuzl"] = completion_metrics(games)
     if meta:
         summary["meta"] = dict(meta)
     return summary
@@ -230,6 +235,10 @@ def render_markdown(results: Mapping[str, Any]) -> str:
             rows.append(paper_random_row(puzzles, paper_index))
         out += [f"## {caption}", "", *_table(header, rows), ""]
 
+    if results.get("asympuzl"):
+        from comma_env.asympuzl.metrics import render_markdown as asympuzl_section
+
+        out += asympuzl_section(results["asympuzl"])
     metric_table("Partial success rate (Table 1)", "psr", 0, 2, 0)
     metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
     metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)
