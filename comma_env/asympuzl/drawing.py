@@ -10,10 +10,10 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from comma_env.asympuzl.rules import COLOURS, UNKNOWN
-from comma_env.drawing.common import canvas, centered_text, observation_array, text
+from comma_env.drawing.common import canvas, centered_text, editable_copy, observation_array, text
 
 PER_ROW = 10
 CELL_W, CELL_H = 80, 104
@@ -110,14 +110,22 @@ def _grid(draw: ImageDraw.ImageDraw, top: int, slots: Sequence[tuple[str, str]])
         _draw_piece(draw, MARGIN + column * CELL_W, top + row * CELL_H, shape, colour, i + 1)
 
 
-def draw_alice(state: dict[str, Any]) -> np.ndarray:
-    """Alice's picture as an RGB uint8 array (height x width x 3)."""
-    clues: list[str] = list(state["clues"])
-    hypothesis = [tuple(slot) for slot in state["hypothesis"]]
-    picture, draw = canvas(image_size(len(clues), len(hypothesis)))
+@lru_cache(maxsize=32)
+def _clue_template(clues: tuple[str, ...], n: int) -> Image.Image:
+    """The picture with the clue rows and headings drawn (constant within an episode), so
+    that a new hypothesis only redraws its own rows."""
+    picture, draw = canvas(image_size(len(clues), n))
     text(draw, (MARGIN, 12), f"Your clues ({len(clues)} shapes, colours unknown)", 16, fill=OUTLINE, bold=True)
     _grid(draw, HEADER, [(shape, UNKNOWN) for shape in clues])
     second = HEADER + _rows(len(clues)) * CELL_H
-    text(draw, (MARGIN, second + 12), f"Your working hypothesis ({len(hypothesis)} positions)", 16, fill=OUTLINE, bold=True)
-    _grid(draw, second + HEADER, hypothesis)  # type: ignore[arg-type]
-    return observation_array(picture).copy()
+    text(draw, (MARGIN, second + 12), f"Your working hypothesis ({n} positions)", 16, fill=OUTLINE, bold=True)
+    return picture.convert("RGB")
+
+
+def draw_alice(state: dict[str, Any]) -> np.ndarray:
+    """Alice's picture as an RGB uint8 array (height x width x 3)."""
+    clues = tuple(state["clues"])
+    hypothesis = [tuple(slot) for slot in state["hypothesis"]]
+    picture, draw = editable_copy(_clue_template(clues, len(hypothesis)))
+    _grid(draw, HEADER + _rows(len(clues)) * CELL_H + HEADER, hypothesis)  # type: ignore[arg-type]
+    return observation_array(picture)  # a view of the RGBA buffer drawn into: no copy

@@ -116,6 +116,8 @@ class AsymPuzlEnv(AECEnv):
         self.end_reason: str | None = None
         self._turns: list[dict[str, Any]] = []
         self._image: tuple[tuple[Any, ...], np.ndarray] | None = None
+        self._tasks = {a: prompts.task_prompt(a, self.n, self.max_turns, len(self.clues(a))) for a in self.agents}
+        self._clue_texts = {a: prompts.clues_text(a, self.clues(a), self.n) for a in self.agents}
         self._refresh_infos()
 
     def step(self, action: Any) -> None:
@@ -201,7 +203,8 @@ class AsymPuzlEnv(AECEnv):
         return list(inst.alice_clues) if agent == "alice" else [list(p) for p in inst.bob_clues]
 
     def task(self, agent: str) -> str:
-        return prompts.task_prompt(agent, self.n, self.max_turns, len(self.clues(agent)))
+        """`agent`'s standing instructions (the chat policy's system prompt)."""
+        return self._tasks[agent]
 
     def episode_summary(self) -> dict[str, Any]:
         """The per-episode record: success, turns, completion turn, malformed updates."""
@@ -238,7 +241,7 @@ class AsymPuzlEnv(AECEnv):
         return [dict(self.dialogue[i]) for i in sorted(latest.values())]
 
     def _text(self, agent: str) -> str:
-        clues = None if (agent == "alice" and self.view == "image") else prompts.clues_text(agent, self.clues(agent), self.n)
+        clues = None if (agent == "alice" and self.view == "image") else self._clue_texts[agent]
         body = prompts.observation_text(agent, self.turn + (1 if agent == "alice" else 0), self.max_turns, clues,
                                         self.hypotheses[agent], self.feedback[agent], self.outcomes[agent],
                                         self._seen_dialogue(agent))
