@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -153,3 +156,20 @@ def test_rollout_with_a_chat_model(server, tmp_path) -> None:
     cfg["model"] = dict(kind="litellm", name="loop", model="openai/loopback", api_base=server.api_base, vision=False)
     results = rollout.run(cfg, quiet=True)
     assert results["asympuzl"]["completion_rate"] == 100.0 and results["overall"]["tokens"] > 0
+
+
+def test_the_rollout_command_with_the_scripted_pair(tmp_path) -> None:
+    env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
+    done = subprocess.run([sys.executable, "-m", "comma_env.rollout", "puzzles=[asympuzl]", "episodes=10",
+                           "solver=asympuzl_one_piece", "expert=asympuzl_one_piece", "progress_bar=false", "out_dir=run",
+                           "+puzzle_options.asympuzl.n=3", "+puzzle_options.asympuzl.distractors=2",
+                           "+puzzle_options.asympuzl.distractor_side=bob", "+puzzle_options.asympuzl.feedback=joint"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "run" / "results.json").read_text())
+    assert results["asympuzl"]["episodes"] == 10 and results["asympuzl"]["settings"][0]["max_turns"] == 9
+    assert results["asympuzl"]["settings"][0]["feedback"] == "joint"
+    bad = subprocess.run([sys.executable, "-m", "comma_env.rollout", "puzzles=[asympuzl]", "model=asympuzl_share_all",
+                          "out_dir=bad", "+puzzle_options.asympuzl.n=40"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "bad puzzle_options for asympuzl" in bad.stderr
