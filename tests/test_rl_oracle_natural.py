@@ -15,9 +15,9 @@ from agents.natural import prose
 from agents.natural.phrasebooks import phrasebook
 from agents.oracle import OraclePolicy
 from agents.runner import play
-from comma_env.registry import VERSIONS
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
-PUZZLES = tuple(VERSIONS)  # the ten COMMA puzzles and v1's Button, Dog, Sound
+PUZZLES = COMMA_PUZZLES + V1_PUZZLES  # the ten COMMA puzzles and v1's Button, Dog, Sound
 from comma_env.rl.partners import model_config
 
 

@@ -17,15 +17,16 @@ from rl_partners import SlowPolicy
 
 import comma_env
 from agents.base import Player, Policy, Reply
-from comma_env.registry import TITLES, VERSIONS, env_module
+from comma_env.registry import COMMA_PUZZLES, TITLES, V1_PUZZLES, env_module
 from comma_env.rl import SingleRoleEnv, gym_id, gym_ids
 
 
 def test_every_puzzle_and_role_is_registered():
     ids = gym_ids()
-    assert len(ids) == 2 * len(VERSIONS)  # the ten COMMA puzzles and v1's Button, Dog, Sound
+    puzzles = COMMA_PUZZLES + V1_PUZZLES  # the ten COMMA puzzles and v1's Button, Dog, Sound
+    assert len(ids) == 2 * len(puzzles)
     assert "comma/Wire-solver-v0" in ids and "comma/Who-expert-v0" in ids and "comma/Sound-solver-v0" in ids
-    for puzzle in VERSIONS:
+    for puzzle in puzzles:
         assert TITLES[puzzle] == env_module(puzzle).raw_env.puzzle_cls.title
         for role in ("solver", "expert"):
             assert gym_id(puzzle, role) in gymnasium.registry
@@ -186,6 +187,8 @@ def test_unknown_partner_and_role_are_clear_errors():
         SingleRoleEnv("wire", partner="gpt5")
     with pytest.raises(ValueError, match="role"):
         SingleRoleEnv("wire", role="judge")
+    with pytest.raises(ValueError, match="not a solver/expert puzzle"):
+        SingleRoleEnv("asympuzl")
 
 
 def test_async_steps_of_many_envs_overlap():

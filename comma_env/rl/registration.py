@@ -19,17 +19,21 @@ def gym_id(puzzle: str, role: str) -> str:
     return f"comma/{puzzle_title(puzzle)}-{role}-v{VERSIONS[puzzle]}"
 
 
+def role_puzzles() -> tuple[str, ...]:
+    """The puzzles played by a solver and an expert (the ten, and v1's three); AsymPuzl and
+    other games with their own agents are not single-role COMMA environments."""
+    from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
+
+    return COMMA_PUZZLES + V1_PUZZLES
+
+
 def gym_ids() -> list[str]:
     """Every registered single-role id, puzzles in the paper's order, solver first."""
-    from comma_env.registry import VERSIONS
-
-    return [gym_id(puzzle, role) for puzzle in VERSIONS for role in ROLES]
+    return [gym_id(puzzle, role) for puzzle in role_puzzles() for role in ROLES]
 
 
 def register_single_role_envs() -> None:
-    from comma_env.registry import VERSIONS
-
-    for puzzle in VERSIONS:
+    for puzzle in role_puzzles():
         for role in ROLES:
             env_id = gym_id(puzzle, role)
             if env_id not in gymnasium.registry:

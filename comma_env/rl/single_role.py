@@ -29,6 +29,7 @@ import comma_env
 from agents.base import Player, Policy
 from comma_env.core import EXPERT, SOLVER
 from comma_env.rl.partners import make_partner
+from comma_env.rl.registration import role_puzzles
 from comma_env.rl.sync import LoopRunner
 
 ROLES = (SOLVER, EXPERT)
@@ -73,6 +74,8 @@ class SingleRoleEnv(gymnasium.Env):
     ) -> None:
         if role not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
+        if puzzle not in role_puzzles():
+            raise ValueError(f"{puzzle!r} is not a solver/expert puzzle; choose from {', '.join(role_puzzles())}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.puzzle = puzzle
