@@ -124,7 +124,10 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     skin = np.array(SKIN_COLORS[features["skin_tone"]], dtype=np.float32)
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
-    reach = radius * float(table.max()) + 8.0  # the outline, its soft edge and a waxy shadow
+    # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
+    # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
+    margin = 8.0 if features["lesion_surface"].startswith("waxy") else 2.0
+    reach = radius * float(table.max()) + margin
     centre = (grid - 1) / 2.0
     lo = max(0, int(math.floor((centre - reach) / step)) * step)
     hi = min(grid, int(math.ceil((centre + reach + 1) / step)) * step)
