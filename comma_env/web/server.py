@@ -18,6 +18,7 @@ from typing import Any, AsyncIterator
 
 import numpy as np
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -124,6 +125,12 @@ def create_app(store: SessionStore) -> FastAPI:
             return JSONResponse({"detail": "request too large"}, status_code=413)
         return await call_next(request)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        # field and reason only: echoing the input back could fail to encode (lone surrogates)
+        detail = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in error.errors()]
+        return JSONResponse({"detail": detail}, status_code=422)
+
     @app.exception_handler(PlayError)
     async def play_error(request: Request, error: PlayError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=error.status)
@@ -187,3 +194,34 @@ def create_app(store: SessionStore) -> FastAPI:
         return Response(wav_bytes(sound, rate), media_type="audio/wav", headers={"Cache-Control": "no-store"})
 
     return app
+
+
+class BackgroundServer:
+    """Serve an app from a thread on a free port (tests, notebooks, screenshots).
+
+    ``with BackgroundServer(app) as url: ...``; the server stops when the block ends.
+    """
+
+    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
+        import uvicorn
+
+        self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
+        self.thread: Any = None
+
+    def __enter__(self) -> str:
+        import threading
+        import time
+
+        self.thread = threading.Thread(target=self.server.run, name="comma-play-server", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the play server did not start")
+            time.sleep(0.02)
+        host, port = self.server.servers[0].sockets[0].getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)

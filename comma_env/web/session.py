@@ -178,7 +178,10 @@ class SessionStore:
                     if sent.role not in session.human_roles and session.partner is not None and scripted:
                         obs, _, _, _, info = session.env.last()
                         await session.partner.act(obs, info)  # rebuilds the partner's notes; its answer is known
-                    session.env.step(sent.text)
+                    try:
+                        session.env.step(sent.text)
+                    except Exception:  # the fault recorded in `error` when it first happened
+                        break
                     session.messages.append(sent)
                 count += 1
                 if not session.done:
@@ -213,7 +216,10 @@ class SessionStore:
             await self._step(session, Sent(role, text, client_id))
 
     async def _step(self, session: Session, sent: Sent) -> None:
-        session.env.step(sent.text)
+        try:
+            session.env.step(sent.text)
+        except Exception as error:  # an environment fault ends the episode as an error record, never a 500
+            session.error = f"environment: {type(error).__name__}: {error}"[:500]
         session.messages.append(sent)
         self._persist(session)
         if session.done:
