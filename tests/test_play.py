@@ -182,3 +182,20 @@ def test_a_folder_of_other_settings_is_refused(tmp_path):
          "max_mistakes": 3, "memory": "full"}) + "\n")
     with pytest.raises(ValueError, match="another setting"):
         build([f"out_dir={tmp_path / 'out'}"])
+
+
+def test_an_llm_partner_over_http_advises_the_human_solver(tmp_path):
+    from loopback_server import Loopback
+
+    with Loopback() as llm:
+        server, _ = serve(tmp_path, "puzzle=wire", "role=solver", "partner=openai_compat", "seed=3",
+                          f"partner_config.api_base={llm.api_base}", "partner_config.name=loop")
+        with server as url, httpx.Client(base_url=url, timeout=60) as client:
+            link = client.post("/api/sessions", json={}).json()["url"]
+            assert send(client, link, description_of("wire", 3)).status_code == 200
+            advice = wait_for(client, link, lambda s: s["your_turn"], timeout=60)["dialogue"][-1]["text"]
+            action = next(line.strip() for line in advice.splitlines() if line.strip().startswith("cut_wire_"))
+            assert send(client, link, action).json()["episode"]["success"]
+    [record] = read_episodes(tmp_path / "out" / "episodes.jsonl")
+    assert record["expert_model"] == "loop" and record["tokens"] > 0
+    assert record["transcript"][0]["expert_tokens"] > 0 and record["tokens_by_role"]["expert"]["calls"] == 1

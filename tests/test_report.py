@@ -184,3 +184,10 @@ def test_unknown_puzzle_and_error_records_still_render(tmp_path):
     page = (folder / "report" / "episodes/odd/nosuch-2.html").read_text()
     assert "cannot rebuild the instance" in page
     assert "error: solver: Boom: x" in (folder / "report" / "episodes/odd/wire-1.html").read_text()
+
+
+def test_rollout_with_report_true_writes_the_report(tmp_path):
+    run({"model": {"kind": "random", "name": "random"}, "puzzles": ["wire"], "episodes": 3,
+         "out_dir": str(tmp_path), "progress_bar": False, "report": True}, quiet=True)
+    assert (tmp_path / "report" / "report.html").is_file()
+    assert len(list((tmp_path / "report" / "episodes" / tmp_path.name).glob("wire-*.html"))) == 3
