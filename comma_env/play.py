@@ -40,6 +40,9 @@ def build(argv: Sequence[str]):  # -> (PlayConfig, SessionStore, FastAPI)
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__)
+        return 0
     try:
         cfg, store, app = build(args)
     except ImportError as error:
