@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import webbrowser
 
         webbrowser.open(url)
-    uvicorn.run(app, host=cfg.host, port=cfg.port, log_level="warning")
+    uvicorn.run(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=2)
     return 0
 
 

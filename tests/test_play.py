@@ -149,8 +149,9 @@ def test_two_people_play_one_episode_in_two_tabs_and_a_restart_loses_nothing(tmp
     assert record["solver_model"] == record["expert_model"] == "human" and record["success"]
 
 
-def test_many_sessions_at_once_stay_apart(tmp_path):
-    server, _ = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle")
+def test_many_sessions_at_once_stay_apart(tmp_path, monkeypatch):
+    monkeypatch.setattr("comma_env.web.session.KEEP_FINISHED", 3)
+    server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle")
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         links = [client.post("/api/sessions", json={}).json() for _ in range(12)]
         assert len({m["seed"] for m in links}) == 12
@@ -160,6 +161,9 @@ def test_many_sessions_at_once_stay_apart(tmp_path):
             advice = wait_for(client, made["url"], lambda s: s["your_turn"])["dialogue"][-1]["text"]
             action = next(line for line in advice.splitlines() if line.startswith("cut_wire_"))
             assert send(client, made["url"], action).json()["episode"]["success"]
+        assert len(store.sessions) == 3  # finished sessions leave memory...
+        old = state(client, links[0]["url"])  # ...and come back from their files when opened
+        assert old["done"] and old["episode"]["success"] and old["saved"] and old["seed"] == links[0]["seed"]
     records = read_episodes(tmp_path / "out" / "episodes.jsonl")
     assert sorted(r["seed"] for r in records) == list(range(12)) and all(r["success"] for r in records)
 
@@ -199,3 +203,20 @@ def test_an_llm_partner_over_http_advises_the_human_solver(tmp_path):
     [record] = read_episodes(tmp_path / "out" / "episodes.jsonl")
     assert record["expert_model"] == "loop" and record["tokens"] > 0
     assert record["transcript"][0]["expert_tokens"] > 0 and record["tokens_by_role"]["expert"]["calls"] == 1
+
+
+def test_sound_is_served_as_wav_from_samples_or_bytes():
+    import io
+    import wave
+
+    import numpy as np
+
+    from comma_env.web.server import wav_bytes
+
+    tone = np.sin(np.linspace(0, 440 * 2 * np.pi, 16000)).astype(np.float32) * 2  # clipped to [-1, 1]
+    data = wav_bytes(tone, 16000)
+    with wave.open(io.BytesIO(data)) as clip:
+        assert clip.getframerate() == 16000 and clip.getnframes() == 16000 and clip.getsampwidth() == 2
+        frames = np.frombuffer(clip.readframes(16000), dtype="<i2")
+    assert frames.max() == 32767 and frames.min() == -32767
+    assert wav_bytes(data, 8000) == data  # a ready WAV file passes through

@@ -135,10 +135,10 @@ def create_app(store: SessionStore) -> FastAPI:
     async def play_error(request: Request, error: PlayError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=error.status)
 
-    def find(token: str) -> tuple[Session, str]:
+    async def find(token: str) -> tuple[Session, str]:
         if not TOKEN.match(token):
             raise HTTPException(404, "no such session (check the link)")
-        return store.lookup(token)
+        return await store.lookup(token)
 
     @app.get("/")
     async def index() -> FileResponse:
@@ -156,24 +156,24 @@ def create_app(store: SessionStore) -> FastAPI:
 
     @app.get("/play/{token}")
     async def page(token: str) -> FileResponse:
-        find(token)
+        await find(token)
         return FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/play/{token}/state")
     async def state(token: str, since: int = Query(default=-1, ge=-1)) -> dict[str, Any]:
-        session, role = find(token)
+        session, role = await find(token)
         await store.wait(session, since, POLL_SECONDS)
         return view(session, role)
 
     @app.post("/api/play/{token}/message")
     async def message(token: str, body: Message) -> dict[str, Any]:
-        session, role = find(token)
+        session, role = await find(token)
         await store.submit(session, role, body.text, body.client_id)
         return view(session, role)
 
     @app.get("/api/play/{token}/image")
     async def image(token: str) -> Response:
-        session, role = find(token)
+        session, role = await find(token)
         if role != "solver" or session.raw.solver_view != "image":
             raise HTTPException(403, "only the solver sees the puzzle")
         from PIL import Image
@@ -184,7 +184,7 @@ def create_app(store: SessionStore) -> FastAPI:
 
     @app.get("/api/play/{token}/audio")
     async def audio(token: str) -> Response:
-        session, role = find(token)
+        session, role = await find(token)
         if role != "solver":
             raise HTTPException(403, "only the solver hears the puzzle")
         sound = _audio(session)
@@ -205,7 +205,8 @@ class BackgroundServer:
     def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
         import uvicorn
 
-        self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
+        self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
+                                                    timeout_graceful_shutdown=2))  # open long polls end
         self.thread: Any = None
 
     def __enter__(self) -> str:

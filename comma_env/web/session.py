@@ -32,6 +32,9 @@ from comma_env.web.playconfig import ROLES, PlayConfig, rollout_config
 MAX_MESSAGE_CHARS = 20_000
 """Longest message a person may send (the environment cuts at its own limit after that)."""
 
+KEEP_FINISHED = 200
+"""Finished sessions kept in memory; older ones are rebuilt from their files on demand."""
+
 SCRIPTED_KINDS = ("oracle", "random")
 """Partners whose memory is rebuilt by re-running them when a session is restored."""
 
@@ -97,7 +100,7 @@ class SessionStore:
         self.out_dir = out_dir
         self.folder = out_dir / "sessions"
         self.sessions: dict[str, Session] = {}
-        self.by_token: dict[str, tuple[Session, str]] = {}
+        self.by_token: dict[str, tuple[str, str]] = {}  # token -> (session id, role), for every session
         self.tasks: set[asyncio.Task[Any]] = set()
         self._writer_lock = asyncio.Lock()
 
@@ -158,46 +161,69 @@ class SessionStore:
                           tokens=tokens, plan=p, env=env, partner=partner, record=record)
         self.sessions[sid] = session
         for role, token in tokens.items():
-            self.by_token[token] = (session, role)
+            self.by_token[token] = (sid, role)
         return session
 
     async def restore(self) -> int:
-        """Rebuild the sessions saved in ``sessions/`` (after a server restart)."""
+        """After a server restart: index every saved session's links, and rebuild the
+        unfinished ones (finished ones are rebuilt when their link is opened)."""
         count = 0
         for path in sorted(self.folder.glob("*.json")):
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-                session = self._build(data["id"], data["puzzle"], int(data["seed"]), tuple(data["human_roles"]),
-                                      dict(data["tokens"]))
-                session.created = float(data.get("created", session.created))
-                session.saved = bool(data.get("saved"))
-                session.error = data.get("error")
-                scripted = self.policy is not None and getattr(self.policy, "name", "") in SCRIPTED_KINDS
-                for item in data.get("messages", []):
-                    sent = Sent(item["role"], item["text"], item.get("client_id"), int(item.get("tokens", 0)))
-                    if sent.role not in session.human_roles and session.partner is not None and scripted:
-                        obs, _, _, _, info = session.env.last()
-                        await session.partner.act(obs, info)  # rebuilds the partner's notes; its answer is known
-                    try:
-                        session.env.step(sent.text)
-                    except Exception:  # the fault recorded in `error` when it first happened
-                        break
-                    session.messages.append(sent)
+                for role, token in dict(data["tokens"]).items():
+                    self.by_token[str(token)] = (str(data["id"]), str(role))
+                if not data.get("saved"):
+                    await self._load(str(data["id"]))
                 count += 1
-                if not session.done:
-                    self._after_step(session)
-                elif not session.saved:
-                    await self._save(session)
             except Exception as error:  # one broken file must not stop the server
                 print(f"comma_env.play: cannot restore {path.name}: {type(error).__name__}: {error}")
         return count
 
+    async def _load(self, sid: str) -> Session:
+        """Rebuild a session from its file by replaying its messages."""
+        data = json.loads((self.folder / f"{sid}.json").read_text(encoding="utf-8"))
+        session = self._build(data["id"], data["puzzle"], int(data["seed"]), tuple(data["human_roles"]), dict(data["tokens"]))
+        session.created = float(data.get("created", session.created))
+        session.saved = bool(data.get("saved"))
+        session.error = data.get("error")
+        scripted = self.policy is not None and getattr(self.policy, "name", "") in SCRIPTED_KINDS
+        for item in data.get("messages", []):
+            sent = Sent(item["role"], item["text"], item.get("client_id"), int(item.get("tokens", 0)))
+            if sent.role not in session.human_roles and session.partner is not None and scripted:
+                obs, _, _, _, info = session.env.last()
+                await session.partner.act(obs, info)  # rebuilds the partner's notes; its answer is known
+            try:
+                session.env.step(sent.text)
+            except Exception:  # the fault recorded in `error` when it first happened
+                break
+            session.messages.append(sent)
+        if not session.done:
+            self._after_step(session)
+        elif not session.saved:
+            await self._save(session)
+        return session
+
     # -- playing --------------------------------------------------------------------------------
-    def lookup(self, token: str) -> tuple[Session, str]:
+    async def lookup(self, token: str) -> tuple[Session, str]:
         found = self.by_token.get(token)
         if found is None:
             raise PlayError(404, "no such session (check the link)")
-        return found
+        sid, role = found
+        session = self.sessions.get(sid)
+        if session is None:
+            try:
+                session = await self._load(sid)
+            except (OSError, ValueError, KeyError) as error:
+                raise PlayError(404, f"this session cannot be rebuilt ({type(error).__name__})") from None
+        return session, role
+
+    def _evict(self) -> None:
+        """Keep at most `KEEP_FINISHED` finished sessions in memory (the oldest go; their
+        links still work: they are rebuilt from their files when opened)."""
+        finished = [s for s in self.sessions.values() if s.saved and not s.partner_busy]
+        for session in sorted(finished, key=lambda s: s.created)[:max(0, len(finished) - KEEP_FINISHED)]:
+            del self.sessions[session.id]
 
     async def submit(self, session: Session, role: str, text: str, client_id: str | None) -> None:
         """A person's message; repeated `client_id`s (a resent request) are accepted once."""
@@ -316,6 +342,7 @@ class SessionStore:
                 writer.write(record)
         session.saved = True
         self._persist(session)
+        self._evict()
 
 
 def describe_hint(session: Session) -> str | None:
