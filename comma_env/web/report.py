@@ -27,7 +27,7 @@ from comma_env.fidelity import PAPER_RANDOM
 from comma_env.results import ordered, paper_random_row, title
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
-from comma_env.web.runs import Run, load_runs
+from comma_env.web.runs import Run, load_runs, slug
 
 HERE = Path(__file__).parent
 PLOT_TITLES = {
@@ -107,10 +107,10 @@ def outcome(record: dict[str, Any]) -> str:
 
 
 def episode_href(run: Run, record: dict[str, Any]) -> str:
-    return f"episodes/{run.slug}/{record.get('puzzle')}-{int(record.get('seed') or 0)}.html"
+    return f"episodes/{run.slug}/{slug(str(record.get('puzzle')))}-{int(record.get('seed') or 0)}.html"
 
 
-def index_entry(i: int, run_index: int, run: Run, record: dict[str, Any], replayed: Replayed) -> dict[str, Any]:
+def index_entry(run_index: int, run: Run, record: dict[str, Any], replayed: Replayed) -> dict[str, Any]:
     """One row of the embedded episode index (short keys: 10,000 rows stay small)."""
     return {"r": run_index, "p": record.get("puzzle"), "s": int(record.get("seed") or 0), "o": outcome(record),
             "g": round(float(record.get("progress") or 0.0), 3), "m": int(record.get("mistakes") or 0),
@@ -167,7 +167,7 @@ def write_report(folders: Sequence[str | Path], out: str | Path | None = None, w
         replays = replay_all(run.records, target / "images", workers=workers)
         folder = target / "episodes" / run.slug
         folder.mkdir(parents=True, exist_ok=True)
-        entries = [index_entry(len(index) + i, run_index, run, r, x) for i, (r, x) in enumerate(zip(run.records, replays))]
+        entries = [index_entry(run_index, run, r, x) for r, x in zip(run.records, replays)]
         for i, (record, replayed) in enumerate(zip(run.records, replays)):
             mismatches += 1 if replayed.mismatch else 0
             html = page.render(run=run, record=record, replayed=replayed, turns=turns_view(record, replayed),

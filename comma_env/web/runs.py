@@ -26,7 +26,8 @@ class Run:
         return list(self.results.get("puzzles", {}))
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """A file-name-safe form of `text` (run folders, puzzle names in report paths)."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "run"
 
 
@@ -42,7 +43,7 @@ def load_run(folder: str | Path) -> Run:
     order = ordered(str(r.get("puzzle")) for r in unique)
     unique.sort(key=lambda r: (order.index(str(r.get("puzzle"))), int(r.get("seed") or 0)))
     results = build_results(unique)
-    return Run(folder=path, slug=_slug(path.name), label=model_label(results), records=unique, results=results)
+    return Run(folder=path, slug=slug(path.name), label=model_label(results), records=unique, results=results)
 
 
 def load_runs(folders: list[str | Path]) -> list[Run]:
