@@ -53,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     import uvicorn
 
+    if cfg.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"comma_env.play: warning: listening on {cfg.host}: anyone who can reach this port can start "
+              "episodes; session links are the only secret", file=sys.stderr)
     url = f"http://{cfg.host}:{cfg.port}/"
     print(f"comma_env.play: open {url} ({cfg.role} against {cfg.partner}; episodes go to {store.out_dir / 'episodes.jsonl'})",
           flush=True)
