@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Player, Policy, Reply
-from agents.chat import PngCache, expert_messages, message_text, solver_messages
+from agents.chat import PngCache, audio_parts, expert_messages, message_text, solver_messages, with_audio
 from agents.servers import ManagedServer, serve_config
 from comma_env.config import ServeConfig
 
@@ -99,6 +99,8 @@ class LLMSettings:
     max_tokens: int = 512
     stop: list[str] = field(default_factory=list)
     vision: bool = True
+    audio: bool = False
+    describe_audio: bool = True
     timeout: float = 120.0
     max_retries: int = 5
     extra: dict[str, Any] = field(default_factory=dict)
@@ -125,6 +127,8 @@ class LLMSettings:
             max_tokens=int(data.get("max_tokens") or 512),
             stop=[str(s) for s in (data.get("stop") or [])],
             vision=bool(data.get("vision", True)),
+            audio=bool(data.get("audio", False)),
+            describe_audio=bool(data.get("describe_audio", True)),
             timeout=float(data.get("timeout") or 120.0),
             max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
             extra=extra,
@@ -350,9 +354,11 @@ class LLMSolver(Player):
     """The solver: task, valid actions, remembered dialogue, current image or description."""
 
     def __init__(self, client: ChatClient, vision: bool, privacy_reminder: bool,
-                 seeds: tuple[int, int | None] = (0, None)) -> None:
+                 seeds: tuple[int, int | None] = (0, None), audio: bool = False, describe_audio: bool = True) -> None:
         self.client = client
         self.vision = vision
+        self.audio = audio  # send clips as input_audio parts; else describe them (or not)
+        self.describe_audio = describe_audio
         self.privacy_reminder = privacy_reminder
         self.images = PngCache()
         self.seeds = seeds  # (policy seed, instance seed) for per-request sampling seeds
@@ -364,6 +370,7 @@ class LLMSolver(Player):
         if self.vision and info.get("solver_view", "image") != "text" and image is not None:
             image_url = self.images.data_url(image)
         messages = solver_messages(info, image_url, self.privacy_reminder)
+        messages = with_audio(messages, audio_parts(observation, info, self.audio, self.describe_audio))
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, "solver", self.calls))
         return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
@@ -426,7 +433,8 @@ class LiteLLMPolicy(Policy):
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         if role == "solver":
-            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder, (self.seed, seed))
+            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder, (self.seed, seed),
+                             self.settings.audio, self.settings.describe_audio)
         if role == "expert":
             return LLMExpert(self.client, (self.seed, seed))
         raise ValueError(f"unknown role {role!r}")

@@ -53,6 +53,8 @@ class ModelConfig:
     max_tokens: int = 512
     stop: List[str] = field(default_factory=list)
     vision: bool = True  # False: the env writes a description instead of the image
+    audio: bool = False  # True: clips (Sound) go to the model as input_audio parts (WAV)
+    describe_audio: bool = True  # without audio: describe the clip in words instead (False: nothing)
     timeout: float = 120.0
     max_retries: int = 5
     extra: Dict[str, Any] = field(default_factory=dict)

@@ -19,6 +19,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from comma_env import prompts
+from comma_env.clock import message_seconds, parse_wait
 from comma_env.drawing.common import observation_array
 from comma_env.privacy import find_leaks
 from comma_env.puzzle import Puzzle
@@ -139,6 +140,10 @@ class CommaEnv(AECEnv):
         solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
         if solver_view == "image":
             solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
+        if self.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
+            solver_space["audio"] = spaces.Box(-1.0, 1.0, (self.puzzle_cls.audio_samples,), np.float32)
+            rate = self.puzzle_cls.sample_rate
+            solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
         self._observation_spaces = {
             SOLVER: spaces.Dict(solver_space),
             EXPERT: spaces.Dict({"text": UnicodeText()}),
@@ -213,14 +218,28 @@ class CommaEnv(AECEnv):
         self._text_cache: dict[str, tuple[int, str]] = {}
         self._dialogue_version = 0
         self._private = self.puzzle.private_facts()
+        self._audio = self._audio_observation()
         self._refresh_infos()
 
     def observe(self, agent: str) -> dict[str, Any]:
         if agent == SOLVER:
-            if self.solver_view == "text":  # a written description instead of the image: nothing to draw
-                return {"text": self._text_for(SOLVER)}
-            return {"image": self.image(), "text": self._text_for(SOLVER)}
+            observation: dict[str, Any] = {"text": self._text_for(SOLVER)}
+            if self.solver_view != "text":  # a written description instead of the image: nothing to draw
+                observation["image"] = self.image()
+            if self._audio:
+                observation.update(self._audio)
+            return observation
         return {"text": self._text_for(EXPERT)}
+
+    def _audio_observation(self) -> dict[str, np.ndarray]:
+        """The solver's clip (read-only, made once per episode) and its sample rate."""
+        clip = self._puzzle().audio() if self.puzzle_cls.audio_samples else None
+        if clip is None:
+            return {}
+        clip = np.clip(np.asarray(clip, dtype=np.float32).reshape(-1)[: self.puzzle_cls.audio_samples], -1.0, 1.0)
+        clip = np.pad(clip, (0, self.puzzle_cls.audio_samples - clip.size))
+        clip.flags.writeable = False
+        return {"audio": clip, "sample_rate": np.asarray(self.puzzle_cls.sample_rate, dtype=np.int32)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -249,7 +268,16 @@ class CommaEnv(AECEnv):
         mistakes_before = self.mistakes
         valid_at_start = set(puzzle.valid_actions())
         feedback: list[str] = []
+        clock = self.puzzle_cls.uses_clock
         for line in candidate_lines(message, self.lenient_actions):
+            if clock and (seconds := parse_wait(line)) is not None:
+                puzzle.elapse(seconds)  # time passes before the next line; never a mistake
+                record.actions.append(line)
+                record.outcomes.append(True)
+                feedback.append(FEEDBACK_OK)
+                if puzzle.time_up:
+                    break
+                continue
             if line not in puzzle.valid_actions():
                 continue
             state_before = puzzle.state_key()
@@ -268,6 +296,8 @@ class CommaEnv(AECEnv):
                 break
         self.best_progress = max(self.best_progress, puzzle.progress)
         record.progress = self.best_progress
+        if clock and not puzzle.solved:
+            puzzle.elapse(message_seconds(message))  # talking takes time
 
         # privacy: what the expert reads (after masking), minus the lines typed into the interface
         action_like = valid_at_start | set(record.actions)
@@ -299,6 +329,8 @@ class CommaEnv(AECEnv):
         if puzzle.solved:
             self.solved_at_turn = self.turn
             self._finish("solved", terminated=True)
+        elif puzzle.time_up:
+            self._finish("time_up", terminated=True)
         elif self.mistakes >= self.max_mistakes:
             self._finish("mistakes", terminated=True)
         elif self.turn >= self.max_turns:
@@ -315,6 +347,11 @@ class CommaEnv(AECEnv):
         self._solver_dialogue.append(entry)
         self._expert_dialogue.append(dict(entry))
         self.agent_selection = SOLVER
+        puzzle = self._puzzle()
+        if self.puzzle_cls.uses_clock:
+            puzzle.elapse(message_seconds(message))
+            if puzzle.time_up:  # the countdown ran out while the expert was talking
+                self._finish("time_up", terminated=True)
 
     def _as_action(self, line: str) -> str:
         """One line of a message as the action name it would match ("" for a blank line)."""
@@ -370,6 +407,8 @@ class CommaEnv(AECEnv):
             solver_view=self.solver_view,
             description=self.describe() if self.solver_view == "text" else None,
         )
+        if self.puzzle_cls.audio_samples:
+            solver_info["audio_description"] = puzzle.audio_description()
         # progress/success/mistakes are in both infos for logging and metrics (SPEC section 5);
         # an expert *policy* must act on `dialogue` and `manual` only, as agents/chat.py does.
         expert_info = dict(common, dialogue=self._window(self._expert_dialogue, EXPERT), manual=self.manual)

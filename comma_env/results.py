@@ -15,16 +15,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
-from comma_env.fidelity import PAPER_RANDOM
+from comma_env.fidelity import PAPER_RANDOM, PAPER_RANDOM_OVERALL, PAPER_RANDOM_OVERALL_SE, PAPER_RANDOM_SE
 from comma_env.metrics import SKILLS, TAXONOMY, conciseness, summarize
 
 PAPER_ORDER: tuple[str, ...] = (
     "wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm",
 )
 """Column order of the paper's tables."""
-
-PAPER_RANDOM_OVERALL = (18.70, 12.20)
-"""The paper's Random row, overall PSR and SR (all ten puzzles)."""
 
 TITLES = {"atm": "ATM", "led": "LED"}
 
@@ -165,6 +162,9 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     solvers = sorted({str(r.get("solver_model")) for r in records if r.get("solver_model")})
     experts = sorted({str(r.get("expert_model")) for r in records if r.get("expert_model")})
     summary["models"] = {"solver": solvers, "expert": experts}
+    audio = sorted({str(r["audio_input"]) for r in records if r.get("audio_input")})
+    if audio:  # how Sound's clip reached the solver: "audio" (input_audio parts), "description", "none"
+        summary["models"]["audio_input"] = audio
     if meta:
         summary["meta"] = dict(meta)
     return summary
@@ -195,9 +195,10 @@ def is_random_run(results: Mapping[str, Any]) -> bool:
 
 def paper_random_row(puzzles: Sequence[str], index: int) -> list[str]:
     """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles."""
-    cells = [f"{PAPER_RANDOM[p][index]:.0f}" if p in PAPER_RANDOM else "-" for p in puzzles]
+    cells = [f"{PAPER_RANDOM[p][index]:.0f} ± {PAPER_RANDOM_SE[p][index]:.1f}" if p in PAPER_RANDOM else "-"
+             for p in puzzles]
     if set(PAPER_ORDER) <= set(puzzles):
-        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f}")
+        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f} ± {PAPER_RANDOM_OVERALL_SE[index]:.1f}")
     else:
         known = [PAPER_RANDOM[p][index] for p in puzzles if p in PAPER_RANDOM]
         cells.append(f"{sum(known) / len(known):.2f}" if known else "-")
@@ -217,6 +218,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     if meta:
         out += ["Settings: " + ", ".join(f"{k}={v}" for k, v in meta.items()), ""]
     out += [f"{overall['n']} episodes, {overall['errors']} with errors. Rates in %, ± one standard error.", ""]
+    if results.get("models", {}).get("audio_input"):
+        out += ["Sound clips reached the solver as: " + ", ".join(results["models"]["audio_input"]) + ".", ""]
 
     def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
         nonlocal out
@@ -259,7 +262,7 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         rows = [[s, ", ".join(title(p) for p in skills[s]["puzzles"]), f"{skills[s]['sr']:.2f}", f"{skills[s]['psr']:.2f}"]
                 for s in SKILLS if s in skills]
         out += ["## By skill category", "",
-                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning.", "",
+                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning, RT real-time reaction.", "",
                 *_table(["Skill", "puzzles", "SR", "PSR"], rows), ""]
 
     taxonomy = results.get("error_taxonomy")

@@ -56,11 +56,11 @@ class Scripts:
 
     def puzzles(self) -> list[tuple[type, str, str]]:
         if self._puzzles is None:
-            from comma_env.registry import COMMA_PUZZLES, env_module
+            from comma_env.registry import VERSIONS, env_module
             from comma_env.resources import load_manual
 
             found = []
-            for name in COMMA_PUZZLES:
+            for name in VERSIONS:
                 try:
                     cls = env_module(name).raw_env.puzzle_cls
                     found.append((cls, cls.task_prompt, load_manual(name)))
@@ -98,6 +98,38 @@ def _images(messages: list[dict[str, Any]]) -> list[str]:
                     url = part.get("image_url")
                     urls.append(url.get("url", "") if isinstance(url, dict) else str(url))
     return urls
+
+
+def _audios(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What arrived in ``input_audio`` parts: format, size, whether it is a WAV file, a hash."""
+    found = []
+    for message in messages:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, dict) and part.get("type") == "input_audio":
+                audio = part.get("input_audio") or {}
+                try:
+                    data = base64.b64decode(str(audio.get("data", "")), validate=True)
+                except ValueError:
+                    data = b""
+                found.append({"format": audio.get("format"), "bytes": len(data),
+                              "wav": data[:4] == b"RIFF" and data[8:12] == b"WAVE", "sha": hashlib.sha256(data).hexdigest()[:16]})
+    return found
+
+
+def _listen(messages: list[dict[str, Any]]) -> str | None:
+    """What the newest ``input_audio`` part sounds like, by really decoding the WAV and
+    naming the sound (tests/listener.py); None without audio."""
+    clips = [part["input_audio"] for m in messages if isinstance(m.get("content"), list)
+             for part in m["content"] if isinstance(part, dict) and part.get("type") == "input_audio"]
+    if not clips:
+        return None
+    from listener import decode_wav, identify
+
+    try:
+        return identify(decode_wav(base64.b64decode(str(clips[-1].get("data", ""))))).description
+    except Exception:  # not a WAV file: an audio model would not understand it either
+        return "a noise I cannot make out"
 
 
 def role_of(messages: list[dict[str, Any]]) -> str:
@@ -151,6 +183,9 @@ def solver_reply(messages: list[dict[str, Any]]) -> str:
     if seen:
         state = puzzle_cls.redact(seen) if puzzle_cls else seen
         return f"{DESCRIPTION_HEADER}\n{describe_state(state)}"
+    heard = _listen(messages)
+    if heard is not None:  # an audio model: it names what it hears, nothing else
+        return f"{DESCRIPTION_HEADER}\n{describe_state({'sound_heard': heard})}"
     if _images(messages):
         return "I can see the puzzle image but cannot describe it in detail. What should I look for?"
     return "I cannot see the puzzle. Please tell me what to do."
@@ -238,7 +273,7 @@ def build_app(args: argparse.Namespace) -> web.Application:
             await asyncio.sleep(args.latency)
         entry = {
             "n": counter["n"], "id": request_id, "port": args.port_bound, "role": role,
-            "model": body.get("model"), "fault": fault, "images": image_info,
+            "model": body.get("model"), "fault": fault, "images": image_info, "audios": _audios(messages),
             "auth": "bearer" if request.headers.get("Authorization") else None,
             "temperature": body.get("temperature"), "max_tokens": body.get("max_tokens"), "stop": body.get("stop"),
             "seed": body.get("seed"),
@@ -246,6 +281,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
             "time": time.time(),
         }
         log(entry)
+        if args.text_only and entry["audios"]:
+            return web.json_response({"error": {"message": "this model does not accept audio input", "type": "BadRequestError"}}, status=400)
         if fault == "429":
             return web.json_response({"error": {"message": "rate limited (scripted)", "type": "rate_limit"}}, status=429)
         if fault == "500":
@@ -301,6 +338,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout-seconds", type=float, default=30.0, help="how long a 'timeout' fault stalls")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every completion")
     parser.add_argument("--model", default="loopback")
+    parser.add_argument("--text-only", action="store_true",
+                        help="answer requests carrying input_audio parts with 400, as a text-only server does")
     parser.add_argument("--judge-label", default="miscommunication")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--startup-delay", type=float, default=0.0, help="sleep before listening (health-wait tests)")

@@ -151,3 +151,12 @@ def button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], la
     draw.rounded_rectangle(box, radius=10, fill=fill, outline=PALETTE["frame"], width=3)
     if label:
         centered_text(draw, box, label, size, fill=text_fill, bold=True)
+
+
+def draw_countdown(draw: ImageDraw.ImageDraw, shown: str, disarmed: bool, lamp_x: int = 250) -> None:
+    """The real-time modules' (Button, Dog) timer display at the bottom left, and the green
+    lamp that lights once the module is disarmed."""
+    draw.rounded_rectangle((40, 412, 220, 480), radius=8, fill=PALETTE["display"])
+    centered_text(draw, (40, 412, 220, 480), shown, 40, fill=PALETTE["display_text"], bold=True, mono=True)
+    if disarmed:
+        draw.ellipse((lamp_x, 428, lamp_x + 30, 458), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
