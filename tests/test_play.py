@@ -205,18 +205,22 @@ def test_an_llm_partner_over_http_advises_the_human_solver(tmp_path):
     assert record["transcript"][0]["expert_tokens"] > 0 and record["tokens_by_role"]["expert"]["calls"] == 1
 
 
-def test_sound_is_served_as_wav_from_samples_or_bytes():
+def test_the_solver_hears_sound_and_the_expert_does_not(tmp_path):
     import io
     import wave
 
-    import numpy as np
-
-    from comma_env.web.server import wav_bytes
-
-    tone = np.sin(np.linspace(0, 440 * 2 * np.pi, 16000)).astype(np.float32) * 2  # clipped to [-1, 1]
-    data = wav_bytes(tone, 16000)
-    with wave.open(io.BytesIO(data)) as clip:
-        assert clip.getframerate() == 16000 and clip.getnframes() == 16000 and clip.getsampwidth() == 2
-        frames = np.frombuffer(clip.readframes(16000), dtype="<i2")
-    assert frames.max() == 32767 and frames.min() == -32767
-    assert wav_bytes(data, 8000) == data  # a ready WAV file passes through
+    server, _ = serve(tmp_path, "puzzle=sound", "role=solver", "partner=oracle")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        made = client.post("/api/sessions", json={}).json()
+        view = state(client, made["url"])
+        assert view["audio"]
+        clip = client.get(view["audio"])
+        assert clip.status_code == 200 and clip.headers["content-type"] == "audio/wav"
+        env = comma_env.make("sound")
+        env.reset(seed=made["seed"])
+        expected = env.unwrapped.observe("solver")
+        with wave.open(io.BytesIO(clip.content)) as wav:
+            assert wav.getframerate() == int(expected["sample_rate"]) and wav.getnframes() == expected["audio"].size
+        wire = client.post("/api/sessions", json={"puzzle": "wire"}).json()
+        assert state(client, wire["url"])["audio"] is None
+        assert client.get(f"/api{wire['url']}/audio").status_code == 404

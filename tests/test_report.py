@@ -105,7 +105,7 @@ def test_replay_reproduces_the_recorded_images_and_catches_a_forged_outcome(runs
     forged = json.loads(json.dumps(record))
     turn = next(t for t in forged["transcript"] if t["outcomes"])
     turn["outcomes"][0] = not turn["outcomes"][0]
-    assert "replays as" in replay_episode(forged, tmp_path).mismatch
+    assert "outcomes" in replay_episode(forged, tmp_path).mismatch
 
 
 class Leaker(Policy):
@@ -191,3 +191,19 @@ def test_rollout_with_report_true_writes_the_report(tmp_path):
          "out_dir": str(tmp_path), "progress_bar": False, "report": True}, quiet=True)
     assert (tmp_path / "report" / "report.html").is_file()
     assert len(list((tmp_path / "report" / "episodes" / tmp_path.name).glob("wire-*.html"))) == 3
+
+
+def test_clock_and_sound_puzzles_replay_exactly_and_the_clip_is_on_the_page(tmp_path):
+    folders = []
+    for model in ("oracle", "random"):
+        run({"model": {"kind": model, "name": model}, "puzzles": ["button", "dog", "sound"], "episodes": 4,
+             "out_dir": str(tmp_path / model), "progress_bar": False}, quiet=True)
+        folders.append(tmp_path / model)
+    stats = write_report(folders, tmp_path / "rep", workers=2, quiet=True)
+    assert stats.episodes == 24 and stats.mismatches == 0
+    waits = [t for r in read_episodes(tmp_path / "oracle" / "episodes.jsonl") for t in r["transcript"]
+             if any(a.startswith("wait") for a in t["actions"])]
+    assert waits  # the oracle waits on the simulated clock, and the replay followed it
+    page = (tmp_path / "rep" / "episodes" / "oracle" / "sound-0.html").read_text()
+    clip = re.search(r'<audio controls preload="none" src="\.\./\.\./images/([^"]+\.wav)">', page).group(1)
+    assert (tmp_path / "rep" / "images" / clip).read_bytes()[:4] == b"RIFF"

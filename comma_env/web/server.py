@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import io
 import re
-import wave
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-import numpy as np
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from comma_env.audio.wav import wav_bytes
 from comma_env.registry import VERSIONS
 from comma_env.web.playconfig import PlayConfig
 from comma_env.web.session import MAX_MESSAGE_CHARS, PlayError, Session, SessionStore, describe_hint
@@ -64,7 +63,7 @@ def view(session: Session, role: str) -> dict[str, Any]:
         out.update(task=raw.puzzle_cls.task_prompt, valid_actions=[] if done else list(info.get("valid_actions") or []),
                    mistakes=raw.mistakes, max_mistakes=raw.max_mistakes,
                    image=f"/api/play/{session.tokens[role]}/image?v={raw.puzzle.version}",
-                   audio=f"/api/play/{session.tokens[role]}/audio?v={raw.puzzle.version}" if _audio(session) is not None else None,
+                   audio=f"/api/play/{session.tokens[role]}/audio" if _has_audio(session) else None,
                    hint=describe_hint(session))
     else:
         out.update(manual=raw.manual)
@@ -75,28 +74,8 @@ def view(session: Session, role: str) -> dict[str, Any]:
     return out
 
 
-def _audio(session: Session) -> Any:
-    """The solver observation's sound, if the puzzle has one (bytes of a WAV file, or an
-    array of samples with ``sample_rate`` beside it)."""
-    if "audio" not in session.raw.observation_space("solver").spaces:
-        return None
-    observation = session.raw.observe("solver")
-    return observation.get("audio")
-
-
-def wav_bytes(audio: Any, sample_rate: int) -> bytes:
-    if isinstance(audio, (bytes, bytearray)):
-        return bytes(audio)
-    samples = np.asarray(audio)
-    if samples.dtype.kind == "f":
-        samples = np.clip(samples, -1.0, 1.0) * 32767
-    buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(int(sample_rate))
-        out.writeframes(samples.astype("<i2").tobytes())
-    return buffer.getvalue()
+def _has_audio(session: Session) -> bool:
+    return "audio" in session.raw.observation_space("solver").spaces
 
 
 def create_app(store: SessionStore) -> FastAPI:
@@ -187,10 +166,10 @@ def create_app(store: SessionStore) -> FastAPI:
         session, role = await find(token)
         if role != "solver":
             raise HTTPException(403, "only the solver hears the puzzle")
-        sound = _audio(session)
-        if sound is None:
+        if not _has_audio(session):
             raise HTTPException(404, "this puzzle has no sound")
-        rate = int(session.raw.observe("solver").get("sample_rate") or getattr(session.raw, "sample_rate", 16000))
+        observation = session.raw.observe("solver")
+        sound, rate = observation["audio"], int(observation["sample_rate"])
         return Response(wav_bytes(sound, rate), media_type="audio/wav", headers={"Cache-Control": "no-store"})
 
     return app
