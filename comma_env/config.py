@@ -57,6 +57,7 @@ class ModelConfig:
     describe_audio: bool = True  # without audio: describe the clip in words instead (False: nothing)
     timeout: float = 120.0
     max_retries: int = 5
+    client: str = "auto"  # auto | aiohttp (one JSON POST per call) | litellm; see agents/llm.py
     extra: Dict[str, Any] = field(default_factory=dict)
     serve: ServeConfig = field(default_factory=ServeConfig)
 

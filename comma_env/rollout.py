@@ -53,7 +53,7 @@ from comma_env.results import (  # noqa: E402
 )
 
 SECRET_HINTS = ("key", "token", "secret", "password", "authorization", "bearer")
-NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env")
+NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
 NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout")
 AUDIO_FIELD_DEFAULTS = {"audio": False, "describe_audio": True}
