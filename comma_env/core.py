@@ -20,8 +20,8 @@ from pettingzoo.utils import wrappers
 
 from comma_env import prompts
 from comma_env.clock import message_seconds, parse_wait
-from comma_env.drawing.common import observation_array
-from comma_env.privacy import find_leaks
+from comma_env.drawing.scene import Frame, Scene
+from comma_env.privacy import ConversationLeaks
 from comma_env.puzzle import Puzzle
 from comma_env.resources import load_manual
 from comma_env.spaces import UnicodeText
@@ -136,22 +136,37 @@ class CommaEnv(AECEnv):
 
         self.possible_agents = [SOLVER, EXPERT]
         self.manual = load_manual(self.puzzle_cls.name)
-        width, height = self.puzzle_cls.image_size
-        solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
-        if solver_view == "image":
-            solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
-        if self.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
-            solver_space["audio"] = spaces.Box(-1.0, 1.0, (self.puzzle_cls.audio_samples,), np.float32)
-            rate = self.puzzle_cls.sample_rate
-            solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
-        self._observation_spaces = {
-            SOLVER: spaces.Dict(solver_space),
-            EXPERT: spaces.Dict({"text": UnicodeText()}),
-        }
+        self._observation_spaces = self._shared_observation_spaces(solver_view)
+        # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
         self._human_figure: Any = None
+        self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
+
+    _OBSERVATION_SPACES: ClassVar[dict[tuple[type, str], dict[str, spaces.Space]]] = {}
+
+    @classmethod
+    def _shared_observation_spaces(cls, solver_view: str) -> dict[str, spaces.Space]:
+        """Observation spaces, built once per environment class and solver view.
+
+        A `Box(512, 512, 3)` holds four full-size arrays (bounds and boundedness masks): 3 MiB
+        and most of the cost of making an environment, so every instance shares one. (Seeding
+        a space therefore seeds it for all instances of the class.)"""
+        key = (cls, solver_view)
+        cached = CommaEnv._OBSERVATION_SPACES.get(key)
+        if cached is None:
+            width, height = cls.puzzle_cls.image_size
+            solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
+            if solver_view == "image":
+                solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
+            if cls.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
+                solver_space["audio"] = spaces.Box(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
+                rate = cls.puzzle_cls.sample_rate
+                solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
+            built = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
+            cached = CommaEnv._OBSERVATION_SPACES.setdefault(key, built)
+        return cached
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -210,7 +225,6 @@ class CommaEnv(AECEnv):
         self._expert_dialogue: list[dict[str, str]] = []
         self._last_actions: list[dict[str, Any]] = []
         self._last_feedback: list[str] = []
-        self._expert_said = ""
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
         self._description: tuple[int, str] | None = None
@@ -218,6 +232,7 @@ class CommaEnv(AECEnv):
         self._text_cache: dict[str, tuple[int, str]] = {}
         self._dialogue_version = 0
         self._private = self.puzzle.private_facts()
+        self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
         self._audio = self._audio_observation()
         self._refresh_infos()
 
@@ -306,7 +321,7 @@ class CommaEnv(AECEnv):
             line for line in relayed.splitlines()
             if self._as_action(line) not in action_like
         )
-        new_leaks = [f for f in find_leaks(spoken, self._private, self._expert_said) if f not in self.leaked]
+        new_leaks = self._leaks.solver_said(spoken)
         self.leaked.extend(new_leaks)
         record.leaks = new_leaks
         self._turns.append(record)
@@ -342,7 +357,7 @@ class CommaEnv(AECEnv):
     def _expert_step(self, message: str) -> None:
         if self._turns:
             self._turns[-1].expert = message
-        self._expert_said += "\n" + message
+        self._leaks.expert_said(message)
         entry = {"speaker": EXPERT, "text": message}
         self._solver_dialogue.append(entry)
         self._expert_dialogue.append(dict(entry))
@@ -390,15 +405,12 @@ class CommaEnv(AECEnv):
     # -- infos ---------------------------------------------------------------------------------
     def _refresh_infos(self) -> None:
         puzzle = self._puzzle()
-        common = {
-            "progress": float(self.best_progress),
-            "success": bool(puzzle.solved),
-            "mistakes": int(self.mistakes),
-            "turn": int(self.turn),
-            "privacy_leaks": list(self.leaked),
-        }
         solver_info = dict(
-            common,
+            progress=float(self.best_progress),
+            success=bool(puzzle.solved),
+            mistakes=int(self.mistakes),
+            turn=int(self.turn),
+            privacy_leaks=list(self.leaked),
             valid_actions=list(puzzle.valid_actions()),
             executed=list(self._last_actions),
             feedback=list(self._last_feedback),
@@ -409,9 +421,11 @@ class CommaEnv(AECEnv):
         )
         if self.puzzle_cls.audio_samples:
             solver_info["audio_description"] = puzzle.audio_description()
-        # progress/success/mistakes are in both infos for logging and metrics (SPEC section 5);
-        # an expert *policy* must act on `dialogue` and `manual` only, as agents/chat.py does.
-        expert_info = dict(common, dialogue=self._window(self._expert_dialogue, EXPERT), manual=self.manual)
+        # The expert's info holds only what the expert may know: a wrong PIN or a strike the
+        # expert could not see must not reach an expert policy or trainer through it. Metrics
+        # are in the solver's info and, on the last step, in both agents' `episode` summary.
+        expert_info = {"turn": int(self.turn), "dialogue": self._window(self._expert_dialogue, EXPERT),
+                       "manual": self.manual}
         done = self.end_reason is not None
         if done:
             summary = self.episode_summary()
@@ -457,15 +471,23 @@ class CommaEnv(AECEnv):
 
     # -- observations ----------------------------------------------------------------------
     def image(self) -> np.ndarray:
-        """The solver's current image as a read-only RGB array, redrawn only on change.
+        """The solver's current image as a read-only, contiguous RGB uint8 array.
 
-        (Keeping recent images to reuse for recurring states was measured slower: holding
-        extra 1 MB buffers costs more in fresh memory than the redraws it saves.)
+        Drawn only when the puzzle's state changed since the last call. With a `Scene`
+        drawing, only the layers whose key changed are repainted onto a copy of the previous
+        frame (also across resets); any other drawing function is a full redraw. Arrays
+        already handed out are never modified.
         """
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
-            array = observation_array(self.draw(puzzle.visible_state()))
-            array.flags.writeable = False
+            state = puzzle.visible_state()
+            draw = self.draw
+            if isinstance(draw, Scene):
+                self._frame = draw.frame(state, self._frame)
+                array = self._frame.array
+            else:  # the full-redraw fallback for drawings that are not scenes
+                array = np.array(draw(state).convert("RGB"), dtype=np.uint8)
+                array.flags.writeable = False
             self._image_array = array
             self._image_version = puzzle.version
         return self._image_array

@@ -22,6 +22,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from comma_env.results import (
     RUN_SETTINGS,
     attach_judgements,
+    attach_leak_judgements,
     build_results,
     describe_mismatch,
     latest_per_episode,
@@ -93,7 +94,7 @@ def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet:
         print(f"comma_env.merge: warning: pooling episodes of different settings ({mixed})", file=sys.stderr)
     unique = list(latest_per_episode(records).values())
     for folder in out_dirs:
-        unique = attach_judgements(unique, folder)
+        unique = attach_leak_judgements(attach_judgements(unique, folder), folder)
     duplicates = len(records) - len(unique)
     meta: dict[str, Any] = {"merged_files": [str(f) for f in paths], "episodes_recorded": len(unique)}
     if duplicates:

@@ -3,7 +3,9 @@
 
 Each dog is built from simple shapes in a 100x80 box facing right (body, neck, head with a
 snout and an ear, four legs, a tail), posed by moving the legs and body, then scaled and
-mirrored into its cell. A dark outline keeps every coat visible on the grass."""
+mirrored into its cell. A dark outline keeps every coat visible on the grass.
+
+Layers: the picture (the dogs), the timer and the lamp."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, draw_countdown, editable_copy, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_layers, text
+from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.dog import GRID
 
 COAT_RGB = {
@@ -153,11 +156,27 @@ def cell_box(cell: int, dx: float, dy: float, size: float) -> tuple[float, float
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-def draw_dog(state: dict[str, Any]) -> Image.Image:
-    image, draw = editable_copy(_template())
-    for dog, (cell, dx, dy, size) in zip(state["dogs"], state["dog_places"]):
-        _draw_dog(draw, dog, cell_box(int(cell), dx, dy, size))
-    draw_countdown(draw, state["timer"], bool(state.get("module_disarmed")), lamp_x=240)
-    return image
+def _freeze(value: Any) -> Any:
+    """A hashable copy of JSON-like data (dicts become sorted item tuples)."""
+    if isinstance(value, dict):
+        return tuple(sorted((key, _freeze(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(item) for item in value)
+    return value
 
 
+def _paint_dogs(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[tuple, tuple]) -> None:
+    dogs, places = key
+    for dog, (cell, dx, dy, size) in zip(dogs, places):
+        _draw_dog(draw, dict(dog), cell_box(int(cell), dx, dy, size))
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    x0, y0, x1, y1 = PICTURE
+    return {
+        "dogs": Layer((x0, y0, x1 + 1, y1 + 1), (_freeze(state["dogs"]), _freeze(state["dog_places"])), _paint_dogs),
+        **countdown_layers(state["timer"], bool(state.get("module_disarmed")), lamp_x=240),
+    }
+
+
+draw_dog = Scene((512, 512), _template, _layers)

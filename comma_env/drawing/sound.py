@@ -1,14 +1,17 @@
 """Drawing of the Sound module: a speaker grille (the clip itself is heard, not shown), the
-display of the symbols entered so far, and the four-button keypad ($ * & #)."""
+display of the symbols entered so far, and the four-button keypad ($ * & #).
+
+Layers: the code display and the lamp."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, text
+from comma_env.drawing.scene import Layer, Scene
 
 KEYS = (("$", "press_dollar"), ("*", "press_star"), ("&", "press_ampersand"), ("#", "press_hash"))
 
@@ -30,11 +33,22 @@ def _template() -> Image.Image:
     return image
 
 
-def draw_sound(state: dict[str, Any]) -> Image.Image:
-    image, draw = editable_copy(_template())
+def _paint_code(image: Image.Image, draw: ImageDraw.ImageDraw, code: str) -> None:
     draw.rounded_rectangle((106, 270, 406, 330), radius=8, fill=PALETTE["display"])
-    shown = " ".join(state["code_entered"].ljust(4, "_"))
+    shown = " ".join(code.ljust(4, "_"))
     centered_text(draw, (106, 270, 406, 330), shown, 36, fill=PALETTE["display_text"], bold=True, mono=True)
-    if state.get("module_disarmed"):
+
+
+def _paint_lamp(image: Image.Image, draw: ImageDraw.ImageDraw, disarmed: bool) -> None:
+    if disarmed:
         draw.ellipse((420, 285, 450, 315), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
-    return image
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    return {
+        "code": Layer((106, 270, 407, 331), state["code_entered"], _paint_code),
+        "lamp": Layer((420, 285, 451, 316), bool(state.get("module_disarmed")), _paint_lamp),
+    }
+
+
+draw_sound = Scene((512, 512), _template, _layers)
