@@ -203,6 +203,11 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     judged = judge_leak_rates(records, puzzles)
     if judged:
         summary["privacy_judge"] = judged
+    games = [r for r in records if r.get("puzzle") == "asympuzl"]
+    if games:  # AsymPuzl's own metrics: completion rate and turns to completion
+        from comma_env.asympuzl.metrics import completion_metrics
+
+        summary["asympuzl"] = completion_metrics(games)
     if meta:
         summary["meta"] = dict(meta)
     return summary
@@ -268,6 +273,10 @@ def render_markdown(results: Mapping[str, Any]) -> str:
             rows.append(paper_random_row(puzzles, paper_index))
         out += [f"## {caption}", "", *_table(header, rows), ""]
 
+    if results.get("asympuzl"):
+        from comma_env.asympuzl.metrics import render_markdown as asympuzl_section
+
+        out += asympuzl_section(results["asympuzl"])
     metric_table("Partial success rate (Table 1)", "psr", 0, 2, 0)
     metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
     metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)

@@ -38,7 +38,7 @@ from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 import comma_env  # noqa: E402
 from comma_env.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
-from comma_env.registry import VERSIONS, env_module  # noqa: E402
+from comma_env.registry import GAMES, VERSIONS, env_module  # noqa: E402
 from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
     EpisodeWriter,
@@ -161,10 +161,15 @@ def plan(cfg: RolloutConfig) -> Plan:
         raise ValueError(f"puzzle_options names unknown puzzle(s) {stray}; choose from {', '.join(VERSIONS)}")
     for puzzle in cfg.puzzles:
         try:
-            env_module(puzzle)
+            module = env_module(puzzle)
         except ImportError as error:
             raise ValueError(f"puzzle {puzzle!r} is not available in this installation ({error}); "
                              f"pick others with puzzles=[...]") from error
+        if puzzle in GAMES:  # a misspelt game option fails here, not in every episode
+            try:
+                module.raw_env(**_puzzle_options(cfg, puzzle))
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"bad puzzle_options for {puzzle}: {error}") from None
     checks = {
         "episodes must be >= 0": cfg.episodes >= 0,
         "seed must be >= 0": cfg.seed >= 0,
@@ -241,7 +246,7 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "expert_config": model_fingerprint(p.expert),
         "skills": _skills(puzzle),
         "audio_input": audio_input(p, puzzle),
-    }
+    } | (env_module(puzzle).record_settings(_puzzle_options(cfg, puzzle)) if puzzle in GAMES else {})
 
 
 def audio_input(p: Plan, puzzle: str) -> str | None:
@@ -286,6 +291,8 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
 
     record = base_record(p, puzzle, seed)
     started = time.perf_counter()
+    if puzzle in GAMES:  # alice/bob testbeds: own options; the solver slot plays the first agent
+        return await run_game(p, policies, puzzle, seed, record, started)
     try:
         env = comma_env.make(
             puzzle,
@@ -304,12 +311,43 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # env or player construction failed: still one record
-        record.update(success=False, progress=0.0, mistakes=0, turns=p.cfg.max_turns, turns_played=0,
-                      solved_at_turn=None, end_reason="error", privacy_leaks=[], leaked=False,
-                      repetition_loop=False, repeated_mistakes=0, tokens=0, prompt_tokens=0,
-                      tokens_by_role={}, transcript=[], error=f"{type(exc).__name__}: {exc}",
-                      seconds=round(time.perf_counter() - started, 4))
-        return record
+        return error_record(record, exc, started, p.cfg.max_turns)
+    return finish_record(record, result, started)
+
+
+async def run_game(p: Plan, policies: dict[str, Any], puzzle: str, seed: int, record: dict[str, Any],
+                   started: float) -> dict[str, Any]:
+    """One episode of a two-agent testbed (AsymPuzl): ``puzzle_options`` configure the env;
+    the solver policy plays its first agent (alice), the expert policy the second (bob)."""
+    from agents.runner import run_episode
+
+    try:
+        env = comma_env.make(puzzle, **record["puzzle_options"])
+        env.reset(seed=seed)
+        record["initial_state"] = env.unwrapped.initial_state()
+        first, second = env.unwrapped.possible_agents
+        players = {first: policies["solver"].player(first, env, seed),
+                   second: policies["expert"].player(second, env, seed)}
+        result = await run_episode(env, players)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # env or player construction failed: still one record
+        return error_record(record, exc, started, record["max_turns"])
+    return finish_record(record, result, started)
+
+
+def error_record(record: dict[str, Any], exc: BaseException, started: float, turns: int) -> dict[str, Any]:
+    """`record` of an episode that could not be set up (env or player construction failed)."""
+    record.update(success=False, progress=0.0, mistakes=0, turns=turns, turns_played=0,
+                  solved_at_turn=None, end_reason="error", privacy_leaks=[], leaked=False,
+                  repetition_loop=False, repeated_mistakes=0, tokens=0, prompt_tokens=0,
+                  tokens_by_role={}, transcript=[], error=f"{type(exc).__name__}: {exc}",
+                  seconds=round(time.perf_counter() - started, 4))
+    return record
+
+
+def finish_record(record: dict[str, Any], result: Any, started: float) -> dict[str, Any]:
+    """`record` completed with an episode's summary, tokens, transcript and timing."""
     summary = dict(result.summary)
     summary.pop("puzzle", None)
     summary.pop("seed", None)
