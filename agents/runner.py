@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from agents.base import Player, Reply
+from comma_env.text import to_text
 
 
 @dataclass
@@ -42,6 +43,7 @@ async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: P
     tokens = {role: {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0} for role in players}
     error: str | None = None
     summary: dict[str, Any] | None = None
+    sent: dict[str, list[Reply]] = {role: [] for role in players}  # per message, for the transcript
     for agent in env.agent_iter():
         observation, _, terminated, truncated, info = env.last(observe=players[agent].needs_observation)
         if terminated or truncated:
@@ -57,11 +59,29 @@ async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: P
             break
         for key in ("prompt_tokens", "completion_tokens", "calls"):
             tokens[agent][key] += int(getattr(reply, key))
+        sent[agent].append(reply)
         env.step(reply.text)
     raw = env.unwrapped
     if summary is None:
         summary = raw.episode_summary()
-    return EpisodeResult(summary=summary, transcript=raw.transcript, tokens=tokens, error=error)
+    return EpisodeResult(summary=summary, transcript=annotate(raw.transcript, sent), tokens=tokens, error=error)
+
+
+RAW_TEXT_LIMIT = 32_000
+"""Characters of a raw reply kept beside the cleaned message (reasoning can be long)."""
+
+
+def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> list[dict[str, Any]]:
+    """Add to each turn the tokens of its two messages (``solver_tokens``, ``expert_tokens``)
+    and, when the environment cleaned a reply (a ``<think>`` block removed, a cut), the raw
+    reply as ``solver_raw`` / ``expert_raw``, so reports can show the reasoning."""
+    for role in ("solver", "expert"):
+        for turn, reply in zip(transcript, sent.get(role, [])):
+            turn[f"{role}_tokens"] = int(reply.completion_tokens)
+            text = to_text(reply.text)
+            if turn.get(role) is not None and text.strip() != str(turn[role]).strip():
+                turn[f"{role}_raw"] = text[:RAW_TEXT_LIMIT]
+    return transcript
 
 
 def play(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:

@@ -94,6 +94,7 @@ class RolloutConfig:
     retry_errors: bool = True  # on resume, replay episodes whose last record is an error
     progress_bar: bool = True
     action_matching: str = "exact"  # "exact" (paper) | "lenient"
+    report: bool = False  # also write out_dir/report/report.html (comma_env.web.report; needs the web extra)
     # per-puzzle environment options, e.g. {telehealth: {lesion_source: padufes, padufes_root: /data/pad-ufes-20}}
     puzzle_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     reward: RewardConfig = field(default_factory=RewardConfig)  # e.g. reward.success_bonus=1

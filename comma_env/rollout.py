@@ -540,11 +540,24 @@ def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
         finish(p, read_episodes(p.episodes_path))
         raise
     results = finish(p, records, time.perf_counter() - started)
+    if p.cfg.report:
+        write_run_report(p, quiet)
     if not quiet:
         print(render_console(results))
         extra = " (merge shards: python -m comma_env.merge {})".format(p.out_dir) if p.cfg.num_shards > 1 else ""
         print(f"episodes: {p.episodes_path}  tables: {p.out_dir / ('results' + p.suffix + '.md')}{extra}")
     return results
+
+
+def write_run_report(p: Plan, quiet: bool) -> None:
+    """``report=true``: the HTML report of this folder (shards: run the report after merging)."""
+    if p.cfg.num_shards > 1:
+        print(f"comma_env.rollout: report after merging the shards: python -m comma_env.report {p.out_dir}",
+              file=sys.stderr)
+        return
+    from comma_env.web.report import write_report
+
+    write_report([p.out_dir], quiet=quiet)
 
 
 register_configs()

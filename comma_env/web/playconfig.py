@@ -1,0 +1,96 @@
+"""Typed settings of `python -m comma_env.play` (``key=value`` arguments, as in the rollout)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Optional, Sequence
+
+from omegaconf import OmegaConf
+
+from comma_env.config import Memory, ModelConfig, RolloutConfig
+from comma_env.resources import conf_dir
+
+ROLES = ("solver", "expert")
+
+
+@dataclass
+class PlayConfig:
+    """What a play server offers. A misspelt key or a wrong type is an error at start."""
+
+    puzzle: str = "wire"
+    role: str = "solver"  # the role of the person who opens the first link
+    partner: str = "oracle"  # a model config name (conf/model/<name>.yaml), or "human" for two tabs
+    partner_config: Dict[str, Any] = field(default_factory=dict)  # overrides of the model file, e.g. api_base
+    seed: Optional[int] = None  # None: the first seed from `first_seed` on not yet played in out_dir
+    first_seed: int = 0
+    policy_seed: int = 0
+    max_turns: int = 10
+    max_mistakes: int = 3
+    memory: Memory = Memory.full
+    action_matching: str = "exact"
+    puzzle_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    out_dir: Optional[str] = None  # default: outputs/play_<solver>-<expert>[_<settings>]
+    host: str = "127.0.0.1"
+    port: int = 8765
+    max_sessions: int = 1000  # unfinished sessions kept at once
+    open_browser: bool = False
+
+
+def parse_args(argv: Sequence[str]) -> PlayConfig:
+    """``puzzle=wire role=expert partner_config.api_base=...`` into a checked `PlayConfig`."""
+    bad = [a for a in argv if "=" not in a]
+    if bad:
+        raise ValueError(f"arguments are key=value pairs, got {bad}")
+    base = OmegaConf.structured(PlayConfig)
+    cfg: PlayConfig = OmegaConf.to_object(OmegaConf.merge(base, OmegaConf.from_dotlist(list(argv))))  # type: ignore[assignment]
+    if cfg.role not in ROLES:
+        raise ValueError(f"role must be one of {ROLES}, got {cfg.role!r}")
+    if not 1 <= cfg.port <= 65535:
+        raise ValueError("port must be 1..65535")
+    return cfg
+
+
+def human_model(role: str) -> ModelConfig:
+    """A person in the browser: the solver sees the image (solver_view="image")."""
+    return ModelConfig(kind="human", name="human", vision=True)
+
+
+def partner_model(cfg: PlayConfig) -> ModelConfig:
+    """The model file ``conf/model/<partner>.yaml`` with `partner_config` applied."""
+    if cfg.partner == "human":
+        return human_model("partner")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", cfg.partner):
+        raise ValueError(f"partner must be a model config name, got {cfg.partner!r}")
+    path = conf_dir() / "model" / f"{cfg.partner}.yaml"
+    if not path.is_file():
+        names = sorted(p.stem for p in (conf_dir() / "model").glob("*.yaml"))
+        raise ValueError(f"no model config {cfg.partner!r}; choose from {', '.join(names)}")
+    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path), OmegaConf.create(cfg.partner_config))
+    model: ModelConfig = OmegaConf.to_object(merged)  # type: ignore[assignment]
+    if model.kind == "human":
+        return human_model("partner")
+    return model
+
+
+def rollout_config(cfg: PlayConfig, puzzle: str, role: str, seed: int) -> RolloutConfig:
+    """The rollout settings one play session corresponds to (its records match the rollout's)."""
+    partner = partner_model(cfg)
+    human = human_model(role)
+    solver, expert = (human, partner) if role == "solver" else (partner, human)
+    return RolloutConfig(model=human, solver=solver, expert=expert, puzzles=[puzzle], episodes=1, seed=seed,
+                         policy_seed=cfg.policy_seed, max_turns=cfg.max_turns, max_mistakes=cfg.max_mistakes,
+                         memory=cfg.memory, concurrency=1, out_dir=cfg.out_dir, progress_bar=False,
+                         action_matching=cfg.action_matching, puzzle_options=dict(cfg.puzzle_options))
+
+
+def default_out_dir(cfg: PlayConfig) -> Path:
+    """outputs/play_<solver>-<expert> plus the settings that change results (as the rollout
+    names its folders; a partner whose settings differ from its file is refused by the
+    settings check rather than named)."""
+    from comma_env.rollout import default_out_dir as rollout_out_dir
+
+    rc = rollout_config(cfg, cfg.puzzle, cfg.role, 0)
+    name = re.sub(r"_cfg[0-9a-f]{8}$", "", rollout_out_dir(rc, rc.solver, rc.expert).name)  # type: ignore[arg-type]
+    return Path("outputs") / f"play_{name}"

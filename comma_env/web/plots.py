@@ -1,0 +1,137 @@
+"""The paper's figures as PNG files, one point or line per run folder (matplotlib, Agg).
+
+- ``success_vs_turn_limit.png``: success rate had the turn limit been L (Figure 4, left);
+- ``leak_vs_success.png``: leak rate against success rate on ATM and Telehealth (Figure 4, right);
+- ``psr_vs_tokens.png``: partial success against tokens per episode on a log axis, the
+  efficiency in each label (Figure 5);
+- ``psr_by_skill.png``: PSR per skill category;
+- ``error_taxonomy.png``: the error categories of failed episodes per model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from comma_env.metrics import SKILLS, TAXONOMY
+from comma_env.results import title
+from comma_env.web.runs import Run
+
+PRIVATE = ("atm", "telehealth")
+MARKERS = {"atm": "o", "telehealth": "s"}
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, never a window
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    _pyplot().close(fig)
+    return path
+
+
+def success_vs_turn_limit(runs: Sequence[Run], path: Path) -> Path | None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for run in runs:
+        curve = run.results.get("success_vs_turn_limit") or {}
+        if curve.get("turn_limit"):
+            ax.plot(curve["turn_limit"], curve["overall"], marker="o", markersize=3, label=run.label)
+    ax.set(xlabel="turn limit", ylabel="success rate (%)", title="Success rate by turn limit", ylim=(0, 100))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def leak_vs_success(runs: Sequence[Run], path: Path) -> Path | None:
+    points = [(run, p, run.results["puzzles"][p]) for run in runs for p in PRIVATE if p in run.results.get("puzzles", {})]
+    if not points:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    colors = {run.slug: f"C{i % 10}" for i, run in enumerate(runs)}
+    for run, puzzle, m in points:
+        ax.scatter(m["sr"], m.get("leak_rate", 0.0), color=colors[run.slug], marker=MARKERS[puzzle], s=50,
+                   label=f"{run.label}, {title(puzzle)}")
+    ax.set(xlabel="success rate (%)", ylabel="leak rate (%)", title="Privacy: leaks against success",
+           xlim=(-5, 105), ylim=(-5, 105))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return _save(fig, path)
+
+
+def psr_vs_tokens(runs: Sequence[Run], path: Path) -> Path | None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for i, run in enumerate(runs):
+        overall = run.results["overall"]
+        tokens = max(float(overall["tokens"]), 1.0)  # scripted players generate no tokens
+        ax.scatter(tokens, overall["psr"], s=60, color=f"C{i % 10}",
+                   label=f"{run.label} (efficiency {overall['efficiency']:.2f})")
+    ax.set_xscale("log")
+    ax.set(xlabel="tokens per episode (log)", ylabel="partial success rate (%)", title="Partial success and tokens",
+           ylim=(0, 100))
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def _grouped_bars(runs: Sequence[Run], groups: Sequence[str], value: Callable[[Run, str], float],
+                  ylabel: str, heading: str, path: Path) -> Path | None:
+    if not groups:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    width = 0.8 / max(len(runs), 1)
+    for i, run in enumerate(runs):
+        xs = [g + (i - (len(runs) - 1) / 2) * width for g in range(len(groups))]
+        ax.bar(xs, [value(run, g) for g in groups], width=width, label=run.label, color=f"C{i % 10}")
+    ax.set_xticks(range(len(groups)), groups)
+    ax.set(ylabel=ylabel, title=heading)
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def psr_by_skill(runs: Sequence[Run], path: Path) -> Path | None:
+    skills = [s for s in SKILLS if any(s in (r.results.get("skills") or {}) for r in runs)]
+    return _grouped_bars(runs, skills, lambda run, s: (run.results.get("skills") or {}).get(s, {}).get("psr", 0.0),
+                         "partial success rate (%)", "PSR by skill category", path)
+
+
+def error_taxonomy(runs: Sequence[Run], path: Path) -> Path | None:
+    def share(run: Run, category: str) -> float:
+        overall = (run.results.get("error_taxonomy") or {}).get("overall") or {}
+        failed = overall.get("failed") or 0
+        return 100.0 * overall.get("counts", {}).get(category, 0) / failed if failed else 0.0
+
+    return _grouped_bars(runs, list(TAXONOMY), share, "% of failed episodes", "Error taxonomy", path)
+
+
+PLOTS: dict[str, Callable[[Sequence[Run], Path], Path | None]] = {
+    "success_vs_turn_limit": success_vs_turn_limit,
+    "leak_vs_success": leak_vs_success,
+    "psr_vs_tokens": psr_vs_tokens,
+    "psr_by_skill": psr_by_skill,
+    "error_taxonomy": error_taxonomy,
+}
+"""File stem -> figure function (a function returns None when no run has the data)."""
+
+
+def write_plots(runs: Sequence[Run], folder: str | Path) -> dict[str, Path]:
+    """Every figure that the runs have data for, as ``folder/<stem>.png``."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for stem, make in PLOTS.items():
+        path = make(runs, out / f"{stem}.png")
+        if path is not None:
+            written[stem] = path
+    return written

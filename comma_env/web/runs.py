@@ -1,0 +1,63 @@
+"""Run folders read back for reports: one `Run` per rollout output folder."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from comma_env.merge import episode_files
+from comma_env.results import attach_judgements, build_results, latest_per_episode, model_label, ordered, read_episodes
+
+
+@dataclass
+class Run:
+    """The episodes and tables of one rollout folder."""
+
+    folder: Path
+    slug: str  # a file-name-safe id, unique within one report
+    label: str  # "solver / expert" as in the paper's tables
+    records: list[dict[str, Any]]
+    results: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def puzzles(self) -> list[str]:
+        return list(self.results.get("puzzles", {}))
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of `text` (run folders, puzzle names in report paths)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "run"
+
+
+def load_run(folder: str | Path) -> Run:
+    """All episode files of `folder` (shards included), one record per (puzzle, seed),
+    judge labels attached, tables recomputed; files are read, never modified."""
+    path = Path(folder)
+    files = episode_files(path)
+    if not files:
+        raise FileNotFoundError(f"no episodes*.jsonl in {path}")
+    records = [r for f in files for r in read_episodes(f, repair=False)]
+    unique = attach_judgements(list(latest_per_episode(records).values()), path)
+    order = ordered(str(r.get("puzzle")) for r in unique)
+    unique.sort(key=lambda r: (order.index(str(r.get("puzzle"))), int(r.get("seed") or 0)))
+    results = build_results(unique)
+    return Run(folder=path, slug=slug(path.name), label=model_label(results), records=unique, results=results)
+
+
+def load_runs(folders: list[str | Path]) -> list[Run]:
+    """`load_run` for each folder, with slugs and labels made unique (two runs of the same
+    models in other settings are told apart by their folder name)."""
+    runs = [load_run(f) for f in folders]
+    seen: dict[str, int] = {}
+    for run in runs:
+        count = seen.get(run.slug, 0)
+        seen[run.slug] = count + 1
+        if count:
+            run.slug = f"{run.slug}-{count + 1}"
+    labels = [r.label for r in runs]
+    for run in runs:
+        if labels.count(run.label) > 1:
+            run.label = f"{run.label} ({run.folder.name})"
+    return runs
