@@ -124,7 +124,10 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     skin = np.array(SKIN_COLORS[features["skin_tone"]], dtype=np.float32)
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
-    reach = radius * float(table.max()) + 8.0  # the outline, its soft edge and a waxy shadow
+    # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
+    # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
+    margin = 8.0 if features["lesion_surface"].startswith("waxy") else 2.0
+    reach = radius * float(table.max()) + margin
     centre = (grid - 1) / 2.0
     lo = max(0, int(math.floor((centre - reach) / step)) * step)
     hi = min(grid, int(math.ceil((centre + reach + 1) / step)) * step)
@@ -138,9 +141,12 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
 
     body = [c for c in features["lesion_colors"] if not (c == "white" and features["lesion_surface"].startswith("dry"))]
     colors = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
+    shade = None
     if len(colors) == 1:
-        layer = np.empty(alpha.shape + (3,), dtype=np.float32)
-        layer[:] = colors[0]
+        shade = _smooth_noise(rng, 24, grid)[window]
+        shade *= 0.12
+        shade += 0.94
+        layer = np.multiply.outer(shade, colors[0])  # the colour, shaded, in one pass
     else:
         if features["lesion_shape"] == "asymmetric" or len(colors) >= 3:
             field = _smooth_noise(rng, 5, grid)[window]  # blotches
@@ -152,11 +158,12 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
             cuts = inside[picks]
         else:
             cuts = np.zeros(len(colors) - 1, dtype=np.float32)
-        layer = colors[np.searchsorted(cuts, field)]
-    shade = _smooth_noise(rng, 24, grid)[window]
-    shade *= 0.12
-    shade += 0.94
-    layer *= shade[..., None]
+        layer = np.take(colors, np.searchsorted(cuts, field), axis=0)
+    if shade is None:
+        shade = _smooth_noise(rng, 24, grid)[window]
+        shade *= 0.12
+        shade += 0.94
+        layer *= shade[..., None]
 
     surface = features["lesion_surface"]
     pearl = np.array(PEARL, dtype=np.float32)
@@ -176,25 +183,35 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         outside = 1.0 - alpha
         base = skin * (outside * (1.0 - 0.35 * shadow * outside))[..., None]
     else:
-        base = np.broadcast_to(skin, layer.shape) * (1.0 - alpha)[..., None]
+        base = np.multiply.outer(1.0 - alpha, skin)
     layer *= alpha[..., None]
-    base += layer
-    np.clip(base, 0, 255, out=base)
-    photo = np.empty((grid, grid, 3), dtype=np.uint8)
-    photo[:] = SKIN_COLORS[features["skin_tone"]]
+    base += layer  # within [0, 253): colours and skin times shade <= 1.06, blends of them
+    photo = _plain_skin(features["skin_tone"], grid).copy()
     photo[window] = base
     coverage = np.zeros((grid, grid), dtype=np.float32)
     coverage[window] = alpha
     return photo, coverage, (lo, hi)
 
 
+@lru_cache(maxsize=8)
+def _plain_skin(tone: str, grid: int) -> np.ndarray:
+    """A grid of plain skin, copied (a memcpy) rather than filled from a colour tuple."""
+    skin = np.empty((grid, grid, 3), dtype=np.uint8)
+    skin[:] = SKIN_COLORS[tone]
+    skin.flags.writeable = False
+    return skin
+
+
 def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
-             scale: float) -> None:
-    """Fine texture drawn at full resolution: scales, fissures, vessels."""
-    draw = ImageDraw.Draw(image)
-    inner = np.argwhere(alpha > 0.95)
-    if inner.size == 0:
+             scale: float, window: tuple[int, int]) -> None:
+    """Fine texture drawn at full resolution: scales, fissures, vessels. Spots are picked
+    among the lesion's inner pixels, which all lie in `window` (searched alone)."""
+    lo, hi = window
+    rows, columns = np.nonzero(alpha[lo:hi, lo:hi] > 0.95)  # row-major, as over the whole grid
+    if rows.size == 0:
         return
+    inner = np.stack((rows + lo, columns + lo), axis=1)
+    draw = ImageDraw.Draw(image)
     surface = features["lesion_surface"]
 
     def spots(count: int) -> np.ndarray:
@@ -202,8 +219,7 @@ def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Genera
         return (picks[:, ::-1] + rng.random((count, 2))) * scale
 
     if surface.startswith("dry"):  # white flakes: ACK cases list "white" among their colours
-        for x, y in spots(70):
-            w, h = rng.uniform(3, 7), rng.uniform(2, 4)
+        for (x, y), (w, h) in zip(spots(70), _flake_sizes(rng, 70)):
             draw.ellipse((x - w, y - h, x + w, y + h), fill=SCALE_COLOR)
     if surface.startswith("waxy"):
         dark = tuple(int(c * 0.55) for c in LESION_COLORS[features["lesion_colors"][-1]])
@@ -229,6 +245,12 @@ def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Genera
                 x, y = x + 7 * np.cos(angle), y + 7 * np.sin(angle)
                 points.append((x, y))
             draw.line(points, fill=(170, 20, 40), width=2)
+
+
+def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
+    """(half width, half height) of `count` flakes: widths in [3, 7), heights in [2, 4), drawn
+    in one call (the same numbers as alternating scalar draws)."""
+    return rng.uniform((3.0, 2.0), (7.0, 4.0), size=(count, 2)).tolist()
 
 
 def _upscale(base: np.ndarray, window: tuple[int, int], skin: tuple[int, int, int], size: int) -> Image.Image:
@@ -257,7 +279,7 @@ def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray, np.ndarray]:
     step = GRID // math.gcd(GRID, size)  # grid pixels per whole number of photo pixels
     base, alpha, window = _paint(features, rng, GRID, step)
     image = _upscale(base, window, SKIN_COLORS[features["skin_tone"]], size)
-    _details(image, features, rng, alpha, size / GRID)
+    _details(image, features, rng, alpha, size / GRID, window)
     alpha.flags.writeable = False
     pixels = np.asarray(image)
     pixels.flags.writeable = False

@@ -114,12 +114,23 @@ def _paint_photo(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, 
 _paint_photo.pixels = _photo_pixels  # type: ignore[attr-defined]  # opaque raster: copied, not drawn
 
 
-def _paint_values(image: Image.Image, draw: ImageDraw.ImageDraw, lines: tuple[tuple[str, str], ...]) -> None:
-    for row, label, value in _rows(list(lines)):
-        if label in WIDE_LABELS:
-            text(draw, (WIDE_VALUE_X, row + ROW_HEIGHT), value, 15)
-        elif label:
-            text(draw, (VALUE_X, row), value, 15)
+def _paint_value(image: Image.Image, draw: ImageDraw.ImageDraw, placed: tuple[int, int, str]) -> None:
+    x, y, value = placed
+    text(draw, (x, y), value, 15)
+
+
+def _value_layers(lines: list[tuple[str, str]]) -> dict[str, Layer]:
+    """One layer per card value, boxed to its own row: a new patient repaints only the
+    rows' value areas (not the whole card), and values that recur across patients (yes/no
+    answers, skin types) come from the patch cache without drawing."""
+    layers = {}
+    right = CARD[2] - 3
+    for row, label, value in _rows(lines):
+        if not label:
+            continue
+        x, y = (WIDE_VALUE_X, row + ROW_HEIGHT) if label in WIDE_LABELS else (VALUE_X, row)
+        layers[f"value {label}"] = Layer((x - 4, y, right, y + ROW_HEIGHT), (x, y, value), _paint_value)
+    return layers
 
 
 def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> None:
@@ -147,7 +158,7 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
         raise ValueError("the profile card's labels changed: update _LABELS")
     return {
         "photo": Layer((x, y, x + PHOTO, y + PHOTO), photo, _paint_photo),
-        "values": Layer((VALUE_X - 150, CARD[1] + 30, CARD[2] - 3, CARD[3] - 3), tuple(lines), _paint_values),
+        **_value_layers(lines),
         "status": Layer((19, 459, 750, 494), status_text(state), _paint_status),
     }
 
