@@ -8,6 +8,9 @@ from typing import Any
 
 from agents.base import Player, Reply
 
+FAILED_MESSAGE_CHARS = 2000
+"""How much of the message whose step raised is kept in the record (for debugging)."""
+
 
 @dataclass
 class EpisodeResult:
@@ -17,6 +20,7 @@ class EpisodeResult:
     transcript: list[dict[str, Any]]
     tokens: dict[str, dict[str, int]] = field(default_factory=dict)
     error: str | None = None
+    failed_message: str | None = None  # the message whose environment step raised, clipped
 
     @property
     def total_tokens(self) -> int:
@@ -24,15 +28,25 @@ class EpisodeResult:
         return sum(t["completion_tokens"] for t in self.tokens.values())
 
 
+def _clip(text: Any) -> str:
+    try:
+        text = text if isinstance(text, str) else repr(text)
+    except Exception:  # noqa: BLE001 - an object whose repr raises: name its type only
+        text = f"<{type(text).__name__}>"
+    return text if len(text) <= FAILED_MESSAGE_CHARS else text[:FAILED_MESSAGE_CHARS] + " …[clipped]"
+
+
 async def run_episode(env: Any, solver: Player, expert: Player) -> EpisodeResult:
     """Step `env` (already reset) until both agents are done.
 
-    A player that raises ends the episode early; the result then carries the error and
-    the summary of what was played so far, so the episode is recorded, not lost.
+    A player or an environment step that raises ends the episode early; the result then
+    carries the error, the summary, transcript and tokens of what was played so far, so
+    the episode is recorded with everything it cost, not lost.
     """
     players = {"solver": solver, "expert": expert}
     tokens = {role: {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0} for role in players}
     error: str | None = None
+    failed_message: str | None = None
     summary: dict[str, Any] | None = None
     for agent in env.agent_iter():
         observation, _, terminated, truncated, info = env.last(observe=players[agent].needs_observation)
@@ -49,11 +63,32 @@ async def run_episode(env: Any, solver: Player, expert: Player) -> EpisodeResult
             break
         for key in ("prompt_tokens", "completion_tokens", "calls"):
             tokens[agent][key] += int(getattr(reply, key))
-        env.step(reply.text)
+        try:
+            env.step(reply.text)
+        except Exception as exc:  # a message the environment could not handle: a bug, recorded
+            error = f"environment step of the {agent}'s message: {type(exc).__name__}: {exc}"
+            failed_message = _clip(reply.text)
+            break
     raw = env.unwrapped
     if summary is None:
-        summary = raw.episode_summary()
-    return EpisodeResult(summary=summary, transcript=raw.transcript, tokens=tokens, error=error)
+        summary = _summary(raw)
+    return EpisodeResult(summary=summary, transcript=_transcript(raw), tokens=tokens, error=error,
+                         failed_message=failed_message)
+
+
+def _summary(raw: Any) -> dict[str, Any]:
+    """The summary of what was played; empty if even that fails (the error says why)."""
+    try:
+        return dict(raw.episode_summary())
+    except Exception:  # noqa: BLE001 - the episode already failed; keep what the rest can give
+        return {}
+
+
+def _transcript(raw: Any) -> list[dict[str, Any]]:
+    try:
+        return list(raw.transcript)
+    except Exception:  # noqa: BLE001
+        return []
 
 
 def play(env: Any, solver: Player, expert: Player) -> EpisodeResult:

@@ -37,7 +37,10 @@ import hydra  # noqa: E402
 from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 import comma_env  # noqa: E402
+from comma_env.checks import check_key, check_model, check_puzzle_options  # noqa: E402
 from comma_env.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
+from comma_env.provenance import provenance  # noqa: E402
+from comma_env.redact import UnsafeOverride, config_secrets, mask, scrub, shield_argv  # noqa: E402
 from comma_env.registry import VERSIONS, env_module  # noqa: E402
 from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
@@ -45,14 +48,17 @@ from comma_env.results import (  # noqa: E402
     attach_judgements,
     build_results,
     describe_mismatch,
+    error_note,
     latest_per_episode,
     read_episodes,
     render_console,
+    seed_ranges,
     settings_mismatch,
     write_results,
+    write_text_atomic,
 )
+from comma_env.runlock import LockHeld, RunLock  # noqa: E402
 
-SECRET_HINTS = ("key", "token", "secret", "password", "authorization", "bearer")
 NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
 NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout")
@@ -173,6 +179,11 @@ def plan(cfg: RolloutConfig) -> Plan:
             raise ValueError(message)
     solver = cfg.solver or cfg.model
     expert = cfg.expert or cfg.model
+    check_model("solver", solver)
+    if expert is not solver:
+        check_model("expert", expert)
+    for puzzle in dict.fromkeys(cfg.puzzles):
+        check_puzzle_options(puzzle, _puzzle_options(cfg, puzzle), cfg.seed)
     out_dir = Path(cfg.out_dir) if cfg.out_dir else default_out_dir(cfg, solver, expert)
     suffix = f".shard{cfg.shard}of{cfg.num_shards}" if cfg.num_shards > 1 else ""
     every = [(p, s) for p in dict.fromkeys(cfg.puzzles) for s in range(cfg.seed, cfg.seed + cfg.episodes)]
@@ -180,29 +191,27 @@ def plan(cfg: RolloutConfig) -> Plan:
     return Plan(cfg, solver, expert, out_dir, out_dir / f"episodes{suffix}.jsonl", suffix, jobs)
 
 
-def scrub(value: Any) -> Any:
-    """A copy of a config tree with secret-looking string values masked."""
-    if isinstance(value, dict):
-        return {k: ("***" if isinstance(v, str) and any(h in str(k).lower() for h in SECRET_HINTS)
-                    and not str(k).lower().endswith("_env") and v else scrub(v)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [scrub(v) for v in value]
-    return value
-
-
 def resolved_config(p: Plan) -> dict[str, Any]:
+    """The config as run, secrets masked, with provenance (versions, git commit)."""
     data = asdict(p.cfg)
     data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
     data["solver"] = asdict(p.solver)
     data["expert"] = asdict(p.expert)
     data["out_dir"] = str(p.out_dir)
+    data["provenance"] = provenance()
     return scrub(data)
+
+
+def secrets_of(p: Plan) -> list[str]:
+    """Every secret string the run's model configs carry or point to (masked in outputs)."""
+    return config_secrets(asdict(p.solver)) + config_secrets(asdict(p.expert))
 
 
 def save_config(p: Plan) -> Path:
     path = p.out_dir / f"config{p.suffix}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), encoding="utf-8")
+    text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
+    write_text_atomic(path, text)
     return path
 
 
@@ -255,12 +264,26 @@ def _puzzle_options(cfg: RolloutConfig, puzzle: str) -> dict[str, Any]:
     return {str(k): v for k, v in dict(options).items()}
 
 
-async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> dict[str, Any]:
-    """Play one episode; always returns a record (errors are recorded, never raised)."""
+ERROR_DEFAULTS: dict[str, Any] = {
+    "success": False, "progress": 0.0, "mistakes": 0, "turns_played": 0, "solved_at_turn": None,
+    "end_reason": "error", "privacy_leaks": [], "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
+}
+"""Summary fields of an episode that failed before the environment could summarise it."""
+
+
+async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
+                  secrets: Sequence[str] = ()) -> dict[str, Any]:
+    """Play one episode; always returns a record (errors are recorded, never raised).
+
+    An episode that fails mid-way keeps what was played: its transcript, tokens and turns
+    (``turns_played``; ``turns`` is the paper's metric: the turn of success, else the limit).
+    Error texts are masked with `secrets`.
+    """
     from agents.runner import run_episode
 
     record = base_record(p, puzzle, seed)
     started = time.perf_counter()
+    env = None
     try:
         env = comma_env.make(
             puzzle,
@@ -279,12 +302,12 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # env or player construction failed: still one record
-        record.update(success=False, progress=0.0, mistakes=0, turns=p.cfg.max_turns, turns_played=0,
-                      solved_at_turn=None, end_reason="error", privacy_leaks=[], leaked=False,
-                      repetition_loop=False, repeated_mistakes=0, tokens=0, prompt_tokens=0,
-                      tokens_by_role={}, transcript=[], error=f"{type(exc).__name__}: {exc}",
+        summary = _partial_summary(env)
+        record.update({**ERROR_DEFAULTS, "turns": p.cfg.max_turns, **summary})
+        record.update(end_reason="error", tokens=0, prompt_tokens=0, tokens_by_role={},
+                      transcript=_partial_transcript(env), error=mask(f"{type(exc).__name__}: {exc}", secrets),
                       seconds=round(time.perf_counter() - started, 4))
-        return record
+        return _ordered(record)
     summary = dict(result.summary)
     summary.pop("puzzle", None)
     summary.pop("seed", None)
@@ -295,11 +318,43 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
         tokens=result.total_tokens,
         prompt_tokens=sum(t.get("prompt_tokens", 0) for t in result.tokens.values()),
         tokens_by_role=result.tokens,
-        error=result.error,
+        error=mask(result.error, secrets) if result.error else None,
         seconds=round(time.perf_counter() - started, 4),
         transcript=result.transcript,
     )
-    return record
+    if result.failed_message is not None:
+        record["failed_message"] = result.failed_message
+    return _ordered(record)
+
+
+def _partial_summary(env: Any) -> dict[str, Any]:
+    try:
+        summary = dict(env.unwrapped.episode_summary()) if env is not None else {}
+    except Exception:  # noqa: BLE001 - not even reset: nothing was played
+        return {}
+    summary.pop("puzzle", None)
+    summary.pop("seed", None)
+    return summary
+
+
+def _partial_transcript(env: Any) -> list[dict[str, Any]]:
+    try:
+        return list(env.unwrapped.transcript) if env is not None else []
+    except Exception:  # noqa: BLE001
+        return []
+
+
+def _ordered(record: dict[str, Any]) -> dict[str, Any]:
+    """``turns_played`` (what happened) just before ``turns`` (the paper's metric)."""
+    if "turns_played" not in record or "turns" not in record:
+        return record
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if key == "turns":
+            out["turns_played"] = record["turns_played"]
+        if key != "turns_played":
+            out[key] = value
+    return out
 
 
 def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
@@ -326,12 +381,27 @@ def selected(p: Plan, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
     return [r for r in latest_per_episode(records).values() if (r["puzzle"], int(r["seed"])) in wanted]
 
 
-def _running(records: Sequence[dict[str, Any]]) -> str:
-    if not records:
-        return ""
-    sr = 100.0 * sum(1 for r in records if r.get("success")) / len(records)
-    psr = 100.0 * sum(float(r.get("progress") or 0) for r in records) / len(records)
-    return f"SR {sr:.1f} PSR {psr:.1f}"
+class RunningScore:
+    """SR/PSR/errors of the episodes covered so far, kept as running sums so the progress
+    bar costs the same at episode 50,000 as at episode 1."""
+
+    def __init__(self, records: Sequence[dict[str, Any]] = ()) -> None:
+        self.n = self.errors = self.successes = 0
+        self.progress = 0.0
+        for record in records:
+            self.add(record)
+
+    def add(self, record: dict[str, Any]) -> None:
+        if record.get("error"):
+            self.errors += 1
+            return
+        self.n += 1
+        self.successes += 1 if record.get("success") else 0
+        self.progress += float(record.get("progress") or 0)
+
+    def __str__(self) -> str:
+        text = f"SR {100.0 * self.successes / self.n:.1f} PSR {100.0 * self.progress / self.n:.1f}" if self.n else ""
+        return f"{text} errors {self.errors}".strip() if self.errors else text
 
 
 async def _close(policies: dict[str, Any]) -> None:
@@ -362,6 +432,8 @@ async def run_async(p: Plan, quiet: bool = False,
     covered = [r for r in selected(p, records) if (r["puzzle"], int(r["seed"])) in done]
     if not todo:
         return records
+    secrets = secrets_of(p)
+    score = RunningScore(covered)
     bar = None
     if p.cfg.progress_bar and not quiet:
         from tqdm.auto import tqdm
@@ -387,20 +459,20 @@ async def run_async(p: Plan, quiet: bool = False,
                 try:
                     await starter()
                 except Exception as exc:
-                    raise RolloutError(f"could not start model {getattr(policy, 'name', '?')}: {exc}") from exc
+                    raise RolloutError(mask(f"could not start model {getattr(policy, 'name', '?')}: {exc}", secrets)) from exc
         with EpisodeWriter(p.episodes_path) as writer:
 
             async def worker() -> None:
                 while queue:
                     puzzle, seed = queue.pop()
                     await asyncio.sleep(0)  # let signals and other episodes in between
-                    record = await run_one(p, policies, puzzle, seed)
+                    record = await run_one(p, policies, puzzle, seed, secrets)
                     writer.write(record)
                     records.append(record)
-                    covered.append(record)
+                    score.add(record)
                     if bar is not None:
                         bar.update(1)
-                        bar.set_postfix_str(_running(covered), refresh=False)
+                        bar.set_postfix_str(str(score), refresh=False)
 
             await asyncio.gather(*(worker() for _ in range(min(p.cfg.concurrency, len(todo)))))
     except asyncio.CancelledError:
@@ -418,20 +490,27 @@ async def run_async(p: Plan, quiet: bool = False,
 
 
 def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = None) -> dict[str, Any]:
-    """Recompute and write the tables for this invocation's episodes."""
+    """Recompute and write the tables of everything this shard's file holds (every
+    episode of the folder's one setting, not only this invocation's puzzles and seeds, so
+    a quick run into a full run's folder never replaces its tables with a smaller one)."""
+    latest = list(latest_per_episode(records).values())
     mine = selected(p, records)
     meta: dict[str, Any] = {
-        "solver": p.solver.name, "expert": p.expert.name,
+        "solver": p.solver.name, "expert": p.expert.name, "solver_view": solver_view(p),
         "max_turns": p.cfg.max_turns, "max_mistakes": p.cfg.max_mistakes,
         "memory": p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory,
-        "seeds": f"{p.cfg.seed}..{p.cfg.seed + p.cfg.episodes - 1}",
-        "episodes_planned": len(p.jobs), "episodes_recorded": len(mine),
+        "seeds": seed_ranges(latest),
+        "episodes_in_folder": len(latest),
+        "this_run": {"puzzles": list(dict.fromkeys(p.cfg.puzzles)),
+                     "seeds": f"{p.cfg.seed}..{p.cfg.seed + p.cfg.episodes - 1}",
+                     "episodes_planned": len(p.jobs), "episodes_recorded": len(mine)},
     }
     if p.cfg.num_shards > 1:
         meta["shard"] = f"{p.cfg.shard} of {p.cfg.num_shards}"
     if seconds is not None:
         meta["wall_seconds"] = round(seconds, 2)
-    results = build_results(attach_judgements(mine, p.out_dir), meta)
+    meta["provenance"] = provenance()
+    results = build_results(attach_judgements(latest, p.out_dir), meta)
     write_results(p.out_dir, results, stem=f"results{p.suffix}")
     if p.cfg.num_shards > 1:
         merge_if_complete(p)
@@ -455,24 +534,79 @@ def merge_if_complete(p: Plan) -> bool:
     return True
 
 
+class OutputError(RuntimeError):
+    """out_dir cannot be written (a file, read-only, full disk)."""
+
+
+def prepare_out_dir(p: Plan) -> None:
+    """Make out_dir, or fail with one line saying why it cannot hold the run."""
+    if p.out_dir.exists() and not p.out_dir.is_dir():
+        raise OutputError(f"out_dir {p.out_dir} exists and is not a folder; choose another out_dir")
+    try:
+        p.out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create out_dir {p.out_dir}: {error.strerror or error}") from None
+    if not os.access(p.out_dir, os.W_OK | os.X_OK):
+        raise OutputError(f"out_dir {p.out_dir} is not writable; choose another out_dir")
+
+
+def preflight(p: Plan) -> None:
+    """One call per model server the run will use, before the first episode."""
+    from agents.preflight import check_servers
+
+    check_key("solver", p.solver)
+    check_key("expert", p.expert)
+    asyncio.run(check_servers([("solver", p.solver), ("expert", p.expert)]))
+
+
+def _resume_note(p: Plan, loaded: tuple[list[dict[str, Any]], set[tuple[str, int]]]) -> str | None:
+    records, done = loaded
+    already = sum(1 for job in p.jobs if job in done)
+    retry = sum(1 for r in selected(p, records) if r.get("error") and (r["puzzle"], int(r["seed"])) not in done)
+    if not records:
+        return None
+    parts = [f"resuming {p.episodes_path}: {already} of {len(p.jobs)} episodes already done"]
+    if retry:
+        parts.append(f"{retry} error episode(s) to retry")
+    parts.append(f"{len(p.jobs) - already} to run")
+    return ", ".join(parts)
+
+
 def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
     """Run (or resume) a rollout from a config; returns results.json's content.
 
-    Raises `RolloutInterrupted` after SIGINT/SIGTERM, once the tables of the finished
-    episodes are written.
+    Everything that can fail before an episode does, in this order: the config (`plan`),
+    the folder, its lock (one run per episode file), the episodes already there (another
+    setting's are refused), the model servers (one call each). Raises
+    `RolloutInterrupted` after SIGINT/SIGTERM, once the tables of the finished episodes are
+    written.
     """
     p = plan(to_config(cfg))
-    loaded = load_done(p)  # refuses a folder of another setting before anything is written
-    save_config(p)
-    started = time.perf_counter()
-    try:
-        records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
-    except RolloutInterrupted:
-        finish(p, read_episodes(p.episodes_path))
-        raise
-    results = finish(p, records, time.perf_counter() - started)
+    prepare_out_dir(p)
+    with RunLock(p.out_dir / f".rollout{p.suffix}.lock") as lock:
+        if lock.stale and not quiet:
+            print(f"comma_env: taking over the lock of a run that is no longer running "
+                  f"(pid {lock.stale.get('pid')} on {lock.stale.get('host')}, started {lock.stale.get('started')})",
+                  file=sys.stderr)
+        loaded = load_done(p)  # refuses a folder of another setting before anything is written
+        note = _resume_note(p, loaded)
+        if note and not quiet:
+            print(f"comma_env: {note}", file=sys.stderr)
+        if any(job not in loaded[1] for job in p.jobs):
+            preflight(p)
+        save_config(p)
+        started = time.perf_counter()
+        try:
+            records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
+        except RolloutInterrupted:
+            finish(p, read_episodes(p.episodes_path))
+            raise
+        results = finish(p, records, time.perf_counter() - started)
     if not quiet:
         print(render_console(results))
+        banner = error_note(results)
+        if banner:
+            print(banner, file=sys.stderr)
         extra = " (merge shards: python -m comma_env.merge {})".format(p.out_dir) if p.cfg.num_shards > 1 else ""
         print(f"episodes: {p.episodes_path}  tables: {p.out_dir / ('results' + p.suffix + '.md')}{extra}")
     return results
@@ -482,19 +616,36 @@ register_configs()
 
 
 @hydra.main(config_path=str(conf_dir()), config_name="config", version_base=None)
-def main(cfg: DictConfig) -> None:
+def _hydra_main(cfg: DictConfig) -> None:
+    from agents.preflight import PreflightError
+
     try:
         run(cfg)
     except RolloutInterrupted as stop:
         print(f"\nstopped by signal {stop.signum}; finished episodes are saved. "
               "Rerun the same command to resume.", file=sys.stderr)
         sys.exit(128 + stop.signum)
-    except ValueError as error:  # bad configuration
+    except ValueError as error:  # bad configuration (ConfigError is one)
         print(f"comma_env.rollout: {error}", file=sys.stderr)
         sys.exit(2)
-    except RolloutError as error:
+    except (RolloutError, PreflightError, LockHeld, OutputError) as error:
         print(f"comma_env.rollout: {error}", file=sys.stderr)
         sys.exit(1)
+    except OSError as error:  # writing outputs failed (full disk, read-only, removed folder)
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"comma_env.rollout: cannot write outputs{where}: {error.strerror or error}", file=sys.stderr)
+        sys.exit(1)
+
+
+def main() -> None:
+    """The command line: secret-bearing overrides are moved into environment variables
+    before Hydra reads them (see `comma_env.redact.shield_argv`), then Hydra runs."""
+    try:
+        sys.argv[1:] = shield_argv(sys.argv[1:])
+    except UnsafeOverride as error:
+        print(f"comma_env.rollout: {error}", file=sys.stderr)
+        sys.exit(2)
+    _hydra_main()
 
 
 if __name__ == "__main__":
