@@ -33,8 +33,10 @@ def check_model(role: str, model: ModelConfig) -> None:
         raise ConfigError(f"{where}: max_tokens must be >= 1, got {model.max_tokens}")
     if model.max_retries < 0:
         raise ConfigError(f"{where}: max_retries must be >= 0, got {model.max_retries}")
-    if not math.isfinite(model.serve.startup_timeout) or model.serve.startup_timeout <= 0:
-        raise ConfigError(f"{where}: serve.startup_timeout must be > 0 seconds, got {model.serve.startup_timeout}")
+    for name in ("startup_timeout", "stall_timeout"):
+        value = getattr(model.serve, name)
+        if not math.isfinite(value) or value <= 0:
+            raise ConfigError(f"{where}: serve.{name} must be > 0 seconds, got {value}")
     secret_extras = sorted(str(k) for k in (model.extra or {}) if is_key_like(k))
     if secret_extras:
         raise ConfigError(f"{where}: model.extra must not hold credentials ({', '.join(secret_extras)}; values not "

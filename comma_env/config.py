@@ -45,6 +45,7 @@ class ServeConfig:
     port: int = _f(8000, "port to serve on; 0 picks a free one")
     args: List[str] = _f(help="extra command-line flags for the server", factory=list)
     startup_timeout: float = _f(900.0, "seconds to wait for the server to answer before giving up")
+    stall_timeout: float = _f(120.0, "a launched server that answers nothing for this long stops the run (stalled)")
 
 
 @dataclass

@@ -21,6 +21,7 @@ Sharding and cluster launchers: docs/scaling.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
@@ -61,7 +62,7 @@ from comma_env.runlock import LockHeld, RunLock  # noqa: E402
 
 NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
-NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout")
+NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout", "stall_timeout")
 
 
 class RolloutError(RuntimeError):
@@ -414,6 +415,12 @@ async def _close(policies: dict[str, Any]) -> None:
                 print(f"comma_env: closing {getattr(policy, 'name', policy)} failed: {exc}", file=sys.stderr)
 
 
+def launched_servers(policies: dict[str, Any]) -> list[Any]:
+    """Model servers the policies started (watched while episodes run)."""
+    servers = (getattr(policy, "server", None) for policy in {id(x): x for x in policies.values()}.values())
+    return [s for s in servers if s is not None and callable(getattr(s, "watch", None))]
+
+
 def make_policies(p: Plan) -> dict[str, Any]:
     from agents.factory import make_policy
 
@@ -452,6 +459,8 @@ async def run_async(p: Plan, quiet: bool = False,
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread / Windows
             pass
     queue = list(reversed(todo))
+    work: asyncio.Future[Any] | None = None
+    watchers: list[asyncio.Future[str]] = []
     try:
         for policy in {id(x): x for x in policies.values()}.values():
             starter = getattr(policy, "start", None)
@@ -474,11 +483,24 @@ async def run_async(p: Plan, quiet: bool = False,
                         bar.update(1)
                         bar.set_postfix_str(str(score), refresh=False)
 
-            await asyncio.gather(*(worker() for _ in range(min(p.cfg.concurrency, len(todo)))))
+            work = asyncio.ensure_future(asyncio.gather(*(worker() for _ in range(min(p.cfg.concurrency, len(todo))))))
+            watchers.extend(asyncio.ensure_future(server.watch()) for server in launched_servers(policies))
+            done_first, _ = await asyncio.wait([work, *watchers], return_when=asyncio.FIRST_COMPLETED)
+            problem = next((w.result() for w in watchers if w in done_first), None)
+            if problem is not None and not work.done():
+                raise RolloutError(mask(problem, secrets) + "; finished episodes are saved, rerun to resume")
+            work.result()  # a worker's exception (e.g. a full disk) ends the run here
     except asyncio.CancelledError:
         if not interrupted:
             raise
     finally:
+        for task in [work, *watchers]:
+            if task is not None and not task.done():
+                task.cancel()
+        for task in [work, *watchers]:
+            if task is not None:
+                with contextlib.suppress(BaseException):
+                    await task
         for signum in installed:
             loop.remove_signal_handler(signum)
         if bar is not None:
@@ -598,8 +620,10 @@ def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
         started = time.perf_counter()
         try:
             records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
-        except RolloutInterrupted:
-            finish(p, read_episodes(p.episodes_path))
+        except (RolloutInterrupted, RolloutError):
+            saved = read_episodes(p.episodes_path)
+            if saved:
+                finish(p, saved)
             raise
         results = finish(p, records, time.perf_counter() - started)
     if not quiet:

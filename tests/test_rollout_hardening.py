@@ -366,3 +366,85 @@ def test_a_fake_key_through_every_route_never_reaches_disk_or_output(tmp_path):
     assert FAKE_KEY.split("-")[2] not in everything  # not even a piece of it
     assert "***@" + host in (tmp_path / "run" / "config.yaml").read_text()
     assert "X-Api-Key: '***'" in (tmp_path / "run" / "config.yaml").read_text()
+
+
+# -- 9.11: launched servers say they are starting; dead or stalled ones stop the run ------------
+LOOPBACK = Path(__file__).with_name("loopback_server.py")
+
+
+def _fake_vllm(bin_dir: Path, pid_file: Path) -> None:
+    """A `vllm` that writes its pid and serves the loopback server (slowly) instead."""
+    bin_dir.mkdir()
+    script = bin_dir / "vllm"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import os, runpy, sys\n"
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        f"sys.argv = [{str(LOOPBACK)!r}] + sys.argv[1:] + ['--model', sys.argv[2], '--latency', '0.05']\n"
+        f"runpy.run_path({str(LOOPBACK)!r}, run_name='__main__')\n"
+    )
+    script.chmod(0o755)
+
+
+@pytest.mark.parametrize("fault", ["dies", "stalls"])
+def test_a_launched_server_that_dies_or_stalls_stops_the_run_with_one_line(tmp_path, fault):
+    from agents.servers import free_port
+
+    pid_file = tmp_path / "server.pid"
+    _fake_vllm(tmp_path / "bin", pid_file)
+    env = dict(ENV, PATH=f"{tmp_path / 'bin'}{os.pathsep}{ENV['PATH']}")
+    port = free_port()
+    out = tmp_path / "run"
+    proc = start_cli(tmp_path, "model=qwen2vl", "model.serve.launch=true", f"model.serve.port={port}",
+                     f"model.api_base=http://127.0.0.1:{port}/v1", "model.vision=false", "model.serve.stall_timeout=3",
+                     "puzzles=[wire]", "episodes=400", "concurrency=2", f"out_dir={out}", "progress_bar=false", env=env)
+    try:
+        deadline = time.time() + 90
+        path = out / "episodes.jsonl"
+        while time.time() < deadline and (not path.exists() or path.read_text().count("\n") < 2):
+            assert proc.poll() is None, proc.communicate()[1][-3000:]
+            time.sleep(0.2)
+        server_pid = int(pid_file.read_text())
+        os.kill(server_pid, signal.SIGKILL if fault == "dies" else signal.SIGSTOP)
+        stopped_at = time.time()
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if fault == "stalls":
+            with contextlib_suppress():
+                os.kill(server_pid, signal.SIGKILL)
+    assert time.time() - stopped_at < 30  # reported, not retried for minutes
+    assert proc.returncode == 1, err[-3000:]
+    assert "starting a model server" in err and f"log: {out / 'logs'}" in err and "ready after" in err
+    last = [line for line in err.splitlines() if line.startswith("comma_env.rollout:")]
+    assert len(last) == 1, err[-3000:]
+    assert ("exited with code" if fault == "dies" else "has not answered for 3 s (stalled)") in last[0]
+    finished = read_episodes(path, repair=False)
+    assert 2 <= len(finished) < 400
+    assert json.loads((out / "results.json").read_text())["meta"]["episodes_in_folder"] == len(finished)
+
+
+def contextlib_suppress():
+    import contextlib
+
+    return contextlib.suppress(ProcessLookupError)
+
+
+def test_llama_cpp_threads_follow_the_machine(tmp_path, monkeypatch):
+    from agents.servers import ServeConfig, build_command, usable_cpus
+
+    pkg = tmp_path / "fake_gguf_pkg2"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "m.gguf").write_bytes(b"GGUF")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cmd = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2"), 9)
+    assert cmd[cmd.index("--n_threads") + 1] == str(usable_cpus()) == str(len(os.sched_getaffinity(0)))
+    pinned = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2", args=["--n_threads", "1"]), 9)
+    assert pinned.count("--n_threads") == 1 and pinned[pinned.index("--n_threads") + 1] == "1"
+    from omegaconf import OmegaConf
+
+    shipped = OmegaConf.load(Path(__file__).resolve().parents[1] / "conf" / "model" / "smollm2_cpu.yaml")
+    assert "--n_threads" not in shipped.serve.args  # follows the machine
+    assert shipped.timeout * (shipped.max_retries + 1) <= 600  # a dead call gives up within minutes, not 15+
