@@ -442,11 +442,6 @@ async def run_async(p: Plan, quiet: bool = False,
     secrets = secrets_of(p)
     score = RunningScore(covered)
     bar = None
-    if p.cfg.progress_bar and not quiet:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(p.jobs), initial=len(p.jobs) - len(todo), unit="ep", desc="episodes",
-                   dynamic_ncols=True, file=sys.stderr)
     policies = make_policies(p)
     interrupted: list[int] = []
     loop = asyncio.get_running_loop()
@@ -469,6 +464,11 @@ async def run_async(p: Plan, quiet: bool = False,
                     await starter()
                 except Exception as exc:
                     raise RolloutError(mask(f"could not start model {getattr(policy, 'name', '?')}: {exc}", secrets)) from exc
+        if p.cfg.progress_bar and not quiet:  # after any server start, whose status lines it would garble
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(p.jobs), initial=len(p.jobs) - len(todo), unit="ep", desc="episodes",
+                       dynamic_ncols=True, file=sys.stderr)
         with EpisodeWriter(p.episodes_path) as writer:
 
             async def worker() -> None:
