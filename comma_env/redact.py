@@ -14,9 +14,11 @@ Three jobs, all linear in the text they read:
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 MASK = "***"
 SECRET_ENV_PREFIX = "COMMA_ENV_SECRET_"
@@ -177,3 +179,37 @@ def shield_argv(argv: Sequence[str], environ: dict[str, str] | None = None) -> l
         else:
             out.append(arg)
     return out
+
+
+# -- logs --------------------------------------------------------------------------------------
+class MaskingFilter(logging.Filter):
+    """Masks URL credentials and known secrets in every log record a handler emits (a
+    library may log a request URL or an error body)."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a malformed record is the logger's problem, not ours
+            return True
+        masked = mask(text, self.secrets)
+        if masked != text:
+            record.msg, record.args = masked, None
+        return True
+
+
+@contextlib.contextmanager
+def masking_logs(secrets: Iterable[str]) -> Iterator[None]:
+    """While active, every handler of the root logger masks secrets in what it writes."""
+    masking = MaskingFilter(secrets)
+    handlers = list(logging.getLogger().handlers)
+    for handler in handlers:
+        handler.addFilter(masking)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(masking)

@@ -41,7 +41,7 @@ import comma_env  # noqa: E402
 from comma_env.checks import check_key, check_model, check_puzzle_options  # noqa: E402
 from comma_env.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
 from comma_env.provenance import provenance  # noqa: E402
-from comma_env.redact import UnsafeOverride, config_secrets, mask, scrub, shield_argv  # noqa: E402
+from comma_env.redact import UnsafeOverride, config_secrets, mask, masking_logs, scrub, shield_argv  # noqa: E402
 from comma_env.registry import VERSIONS, env_module  # noqa: E402
 from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
@@ -619,7 +619,8 @@ def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
         save_config(p)
         started = time.perf_counter()
         try:
-            records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
+            with masking_logs(secrets_of(p)):
+                records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
         except (RolloutInterrupted, RolloutError):
             saved = read_episodes(p.episodes_path)
             if saved:

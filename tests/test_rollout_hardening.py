@@ -448,3 +448,21 @@ def test_llama_cpp_threads_follow_the_machine(tmp_path, monkeypatch):
     shipped = OmegaConf.load(Path(__file__).resolve().parents[1] / "conf" / "model" / "smollm2_cpu.yaml")
     assert "--n_threads" not in shipped.serve.args  # follows the machine
     assert shipped.timeout * (shipped.max_retries + 1) <= 600  # a dead call gives up within minutes, not 15+
+
+
+def test_log_lines_are_masked_while_a_run_holds_secrets(capsys):
+    import logging
+
+    from comma_env.redact import masking_logs
+
+    logger = logging.getLogger("some.library")
+    handler = logging.StreamHandler(sys.stderr)
+    logging.getLogger().addHandler(handler)
+    try:
+        with masking_logs([FAKE_KEY]):
+            logger.warning("retrying %s with key %s", f"http://u:{FAKE_KEY}@h/v1", FAKE_KEY)
+        logger.warning("after: %s", "plain")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    err = capsys.readouterr().err
+    assert FAKE_KEY not in err and "retrying http://***@h/v1 with key ***" in err and "after: plain" in err
