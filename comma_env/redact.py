@@ -167,7 +167,7 @@ def shield_argv(argv: Sequence[str], environ: dict[str, str] | None = None) -> l
             out.append(arg)
         elif leaf.lower().endswith("api_key_env"):
             out.append(arg if is_env_name(value) or value == "null" else f"{key}={stash(value)}")
-        elif is_key_like(leaf) and path.split(".")[0] in ("model", "solver", "expert") or is_key_like(leaf) and "extra" in path:
+        elif is_key_like(leaf) and not leaf.lower().endswith("_env"):  # also e.g. hydra.job.env_set.OPENAI_API_KEY=...
             out.append(f"{key}={stash(value)}")
         elif value.lstrip().startswith("{") and any(is_key_like(w) for w in re.findall(r"[\w-]+(?=\s*:)", value)):
             raise UnsafeOverride(f"override {path}=... holds a key-like entry inside a {{...}} literal; give such "

@@ -466,3 +466,33 @@ def test_log_lines_are_masked_while_a_run_holds_secrets(capsys):
         logging.getLogger().removeHandler(handler)
     err = capsys.readouterr().err
     assert FAKE_KEY not in err and "retrying http://***@h/v1 with key ***" in err and "after: plain" in err
+
+
+def test_shield_argv_moves_every_secret_bearing_value_out_of_the_command_line():
+    from comma_env.redact import UnsafeOverride, shield_argv
+
+    environ: dict[str, str] = {}
+    argv = ["-m", f"model.api_base=http://u:{FAKE_KEY}@h:1/v1", f"+model.extra.openai_api_key={FAKE_KEY}",
+            f"solver.api_key_env={FAKE_KEY}", "expert.api_key_env=OPENAI_API_KEY", f"+expert.extra.API_KEY={FAKE_KEY}",
+            f"hydra.job.env_set.OPENAI_API_KEY={FAKE_KEY}", "model.max_tokens=64", "episodes=3", "seed=0,1"]
+    shielded = shield_argv(argv, environ)
+    assert FAKE_KEY not in " ".join(shielded)
+    assert shielded[0] == "-m" and shielded[-3:] == ["model.max_tokens=64", "episodes=3", "seed=0,1"]
+    assert "expert.api_key_env=OPENAI_API_KEY" in shielded  # a variable's name stays as written
+    assert shielded[1] == "model.api_base=http://${oc.env:COMMA_ENV_SECRET_0}@h:1/v1"
+    assert sorted(environ.values()) == sorted([f"u:{FAKE_KEY}"] + [FAKE_KEY] * 4)
+    with pytest.raises(UnsafeOverride) as refused:
+        shield_argv([f"+model.extra.extra_headers={{Authorization: {FAKE_KEY}}}"], {})
+    assert FAKE_KEY not in str(refused.value)
+
+
+def test_masking_is_linear_on_adversarial_text():
+    from comma_env.redact import is_key_like, mask
+
+    nasty = ["a" * 200_000, "://" * 70_000, "http://" + "u:" * 100_000, ("x://" + "y" * 50) * 4000]
+    for text in nasty:
+        started = time.perf_counter()
+        mask(text, [FAKE_KEY])
+        is_key_like(text)
+        assert time.perf_counter() - started < 1.0  # a quadratic scan of 200 KB takes minutes
+    assert mask(f"x http://a:{FAKE_KEY}@h/ y {FAKE_KEY}", [FAKE_KEY]) == "x http://***@h/ y ***"
