@@ -49,11 +49,12 @@ def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dic
     records: list[dict[str, Any]] = []
     offset = 0
     lines = data.split(b"\n")
+    last_filled = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), -1)  # once: linear
     for index, raw in enumerate(lines):
         start, offset = offset, offset + len(raw) + 1
         if not raw.strip():
             continue
-        last = index == len(lines) - 1 or all(not rest.strip() for rest in lines[index + 1:])
+        last = index == last_filled
         try:
             record = json.loads(raw)
             if not isinstance(record, dict):

@@ -376,10 +376,12 @@ def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
     return list(latest.values()), done
 
 
-def selected(p: Plan, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records this invocation covers (its puzzles and seeds), one per episode."""
+def selected(p: Plan, records: Sequence[dict[str, Any]], deduplicated: bool = False) -> list[dict[str, Any]]:
+    """The records this invocation covers (its puzzles and seeds), one per episode
+    (`deduplicated`: `records` already holds one per episode, as `load_done` returns)."""
     wanted = set(p.jobs)
-    return [r for r in latest_per_episode(records).values() if (r["puzzle"], int(r["seed"])) in wanted]
+    latest = records if deduplicated else list(latest_per_episode(records).values())
+    return [r for r in latest if (r["puzzle"], int(r["seed"])) in wanted]
 
 
 class RunningScore:
@@ -436,7 +438,7 @@ async def run_async(p: Plan, quiet: bool = False,
     `loaded` is `load_done(p)` when the caller has already checked the folder."""
     records, done = loaded if loaded is not None else load_done(p)
     todo = [job for job in p.jobs if job not in done]
-    covered = [r for r in selected(p, records) if (r["puzzle"], int(r["seed"])) in done]
+    covered = [r for r in selected(p, records, deduplicated=loaded is not None) if (r["puzzle"], int(r["seed"])) in done]
     if not todo:
         return records
     secrets = secrets_of(p)
@@ -516,7 +518,7 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
     episode of the folder's one setting, not only this invocation's puzzles and seeds, so
     a quick run into a full run's folder never replaces its tables with a smaller one)."""
     latest = list(latest_per_episode(records).values())
-    mine = selected(p, records)
+    mine = selected(p, latest, deduplicated=True)
     meta: dict[str, Any] = {
         "solver": p.solver.name, "expert": p.expert.name, "solver_view": solver_view(p),
         "max_turns": p.cfg.max_turns, "max_mistakes": p.cfg.max_mistakes,
@@ -584,7 +586,7 @@ def preflight(p: Plan) -> None:
 def _resume_note(p: Plan, loaded: tuple[list[dict[str, Any]], set[tuple[str, int]]]) -> str | None:
     records, done = loaded
     already = sum(1 for job in p.jobs if job in done)
-    retry = sum(1 for r in selected(p, records) if r.get("error") and (r["puzzle"], int(r["seed"])) not in done)
+    retry = sum(1 for r in selected(p, records, deduplicated=True) if r.get("error") and (r["puzzle"], int(r["seed"])) not in done)
     if not records:
         return None
     parts = [f"resuming {p.episodes_path}: {already} of {len(p.jobs)} episodes already done"]
