@@ -496,3 +496,11 @@ def test_masking_is_linear_on_adversarial_text():
         is_key_like(text)
         assert time.perf_counter() - started < 1.0  # a quadratic scan of 200 KB takes minutes
     assert mask(f"x http://a:{FAKE_KEY}@h/ y {FAKE_KEY}", [FAKE_KEY]) == "x http://***@h/ y ***"
+
+
+def test_reading_a_large_episode_file_is_linear(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    path.write_text('{"puzzle": "wire", "seed": 1}\n' * 50_000)
+    started = time.perf_counter()
+    assert len(read_episodes(path)) == 50_000
+    assert time.perf_counter() - started < 5.0  # a scan of the rest of the file per line: about 30 s here
