@@ -10,7 +10,7 @@ from typing import Any
 
 from agents.base import Policy
 
-KINDS = ("random", "oracle", "litellm", "human")
+KINDS = ("random", "oracle", "realistic", "litellm", "human")
 
 
 def _field(cfg: Any, name: str, default: Any = None) -> Any:
@@ -32,6 +32,11 @@ def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
         from agents.oracle import OraclePolicy
 
         return OraclePolicy()
+    if kind == "realistic":
+        from agents.realistic import RealisticPolicy
+
+        extra = _field(cfg, "extra", None) or {}
+        return RealisticPolicy(plan_ahead=bool(extra.get("plan_ahead", True)))
     if kind == "litellm":
         from agents.llm import LiteLLMPolicy
 

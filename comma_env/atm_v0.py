@@ -26,6 +26,20 @@ words are counted by `comma_env.privacy.find_leaks` (see its docstring for what 
 
 Progress is 1 when the right transaction is confirmed, else 0. Reward is the shared
 increase in progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `screen`: which screen the ATM shows (menu, pin_entry, balance, amount, confirm, complete)
+- `selected_transaction`: deposit or withdraw once chosen, else null
+- `on_screen_buttons`: the labels of the buttons on the current screen
+- `pin_digits_entered`: how many PIN digits the entry field shows (as dots)
+- `selected_amount`: the amount chosen on the amount screen, else null
+- `balance`: the balance shown after login (private), else null
+- `status_message`: the message line of the screen (errors, confirmations)
+- `pin_on_card`: the PIN printed on the customer's card (private)
 """
 
 from comma_env.core import versioned_env

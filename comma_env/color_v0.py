@@ -25,6 +25,13 @@ initial colours; pressing a square of the current group again does nothing.
 
 Progress is the best fraction of white squares reached. Reward is the shared increase in
 progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `square_colors_by_row`: the colour of each square, four rows of four, top row first (white once pressed)
 """
 
 from comma_env.core import versioned_env

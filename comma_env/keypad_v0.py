@@ -24,6 +24,14 @@ A correct press lights its button. A wrong press is a mistake and turns every li
 so the sequence restarts. All four buttons stay pressable; pressing a lit one again is out
 of order and is a mistake too. Progress is the longest correct prefix reached so far,
 divided by 4. Reward is the shared increase in progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `button_symbols`: the symbol on each of the four buttons by position
+- `lit_buttons`: positions of the buttons lit by correct presses so far (not their order)
 """
 
 from comma_env.core import versioned_env

@@ -29,6 +29,20 @@ The goal is at least 10 actions (moves and turns) from the start, so the random 
 (one action per turn, 10 turns) cannot reach it: the paper's 0 / 0. Progress is 0.5 once the
 mouse has stood on the goal square (kept if it leaves) and 1.0 when the button is pressed
 there. Reward is the shared increase in the best progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `maze_rows_top_to_bottom`: the 9x9 maze as rows of `maze_legend` characters, top row first
+- `maze_legend`: what each character of the rows means (floor, wall)
+- `mouse_row_column`: the mouse's cell, 1-based row then column
+- `mouse_facing`: the direction the mouse faces (up, down, left, right)
+- `sphere_row_column_by_color`: the cell of each coloured sphere
+- `torus_color`: the colour of the torus in the middle
+- `torus_row_column`: the torus's cell
+- `button_pressed`: whether the button has been pressed
 """
 
 from comma_env.core import versioned_env

@@ -104,6 +104,17 @@ class Puzzle(ABC):
         that advice like "enter your PIN" becomes key presses only the solver can know."""
         return [line]
 
+    @classmethod
+    def plan_ahead(cls, seen: dict[str, Any], typed: list[str], notes: dict[str, Any]) -> list[str]:
+        """Advice for the stage after `typed`, from what the expert was told alone.
+
+        `seen` is the last state the solver described and `typed` the actions it typed on
+        it. A puzzle whose next step the manual fixes without the next picture returns
+        advice lines the solver can resolve against that picture (`expand_advice`); the
+        default, [], means the expert must ask what the solver sees now. Used by the
+        realistic scripted pair (`agents.realistic`), which has no foresight."""
+        return []
+
     def state_key(self) -> str:
         """Identity of the current state, for rule-based repetition-loop detection."""
         return json.dumps(self.visible_state(), sort_keys=True)

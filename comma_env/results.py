@@ -15,16 +15,13 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
-from comma_env.fidelity import PAPER_RANDOM
+from comma_env.fidelity import PAPER_RANDOM, PAPER_RANDOM_OVERALL, PAPER_RANDOM_OVERALL_SE, PAPER_RANDOM_SE
 from comma_env.metrics import SKILLS, TAXONOMY, conciseness, summarize
 
 PAPER_ORDER: tuple[str, ...] = (
     "wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm",
 )
 """Column order of the paper's tables."""
-
-PAPER_RANDOM_OVERALL = (18.70, 12.20)
-"""The paper's Random row, overall PSR and SR (all ten puzzles)."""
 
 TITLES = {"atm": "ATM", "led": "LED"}
 
@@ -244,9 +241,10 @@ def is_random_run(results: Mapping[str, Any]) -> bool:
 
 def paper_random_row(puzzles: Sequence[str], index: int) -> list[str]:
     """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles."""
-    cells = [f"{PAPER_RANDOM[p][index]:.0f}" if p in PAPER_RANDOM else "-" for p in puzzles]
+    cells = [f"{PAPER_RANDOM[p][index]:.0f} ± {PAPER_RANDOM_SE[p][index]:.1f}" if p in PAPER_RANDOM else "-"
+             for p in puzzles]
     if set(PAPER_ORDER) <= set(puzzles):
-        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f}")
+        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f} ± {PAPER_RANDOM_OVERALL_SE[index]:.1f}")
     else:
         known = [PAPER_RANDOM[p][index] for p in puzzles if p in PAPER_RANDOM]
         cells.append(f"{sum(known) / len(known):.2f}" if known else "-")

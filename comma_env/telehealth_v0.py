@@ -29,6 +29,35 @@ Progress is the best reached, so a cleared diagnosis keeps its 0.5.
 Lesions are synthetic by default (drawn to match the manual's symptoms). With
 `puzzle_options={"lesion_source": "padufes", "padufes_root": PATH}` the photo and clinical
 fields come from a local PAD-UFES-20 copy (see `comma_env.padufes`); identities stay synthetic.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `name`: the patient's name (private)
+- `address`: house number, street and city (private)
+- `ssn`: social security number (private)
+- `date_of_birth`: date of birth, YYYY-MM-DD (private)
+- `phone`: phone number (private)
+- `age`: age in years
+- `skin_type`: Fitzpatrick skin type, I to VI
+- `body_region`: where the lesion is
+- `diameter_mm`: lesion diameter in millimetres
+- `itch`: yes / no
+- `bleed`: yes / no
+- `grew`: yes / no
+- `changed`: yes / no
+- `elevation`: yes / no
+- `lesion_colors`: the colours the lesion shows
+- `lesion_shape`: the lesion's outline shape
+- `lesion_border`: how regular the border is
+- `lesion_surface`: the surface (smooth, pearly, scaly, crusted, waxy...)
+- `visible_blood_vessels`: whether fine vessels show on the lesion
+- `skin_tone`: the surrounding skin's tone
+- `lesion_pattern_id`: drawing only: the seed of the lesion's texture (left out of written descriptions)
+- `diagnosis_recorded`: the diagnosis the screen shows as recorded, else null
+- `treatment_given`: the treatment the screen shows as given, else null
 """
 
 from comma_env.core import versioned_env

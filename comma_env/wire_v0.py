@@ -19,6 +19,15 @@ parity of the serial number's last digit. Cutting any other wire is a mistake; w
 selectable, so the random baseline may repeat a wrong cut.
 
 Progress is 1 when the right wire is cut, else 0. Reward is the shared increase in progress.
+
+## Visible state
+
+`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
+the picture is drawn from it alone, and a perfect describer would say exactly this.
+
+- `wire_colors_top_to_bottom`: colour of each wire, top wire first (3 to 6 entries)
+- `serial_number`: the serial number printed on the module
+- `cut_wires`: 1-based numbers of the wires already cut
 """
 
 from comma_env.core import versioned_env

@@ -148,14 +148,20 @@ def test_wrong_press_resets_to_initial_colours() -> None:
     assert puzzle.progress == whites / CELLS, "best progress survives the reset"
 
 
-def test_pressing_earlier_white_square_is_a_mistake() -> None:
+def test_pressing_any_white_square_does_nothing() -> None:
+    """Manual: a white square is harmless whichever stage whitened it (the image shows no
+    difference between the two)."""
     puzzle = ColorPuzzle(np.random.default_rng(8))
-    initial = puzzle.grid()
     earlier = _stage_actions(puzzle)
     for action in earlier:
         puzzle.apply(action)
-    assert not puzzle.apply(earlier[0])
-    assert puzzle.grid() == initial
+    stage, shown, version = puzzle.stage, puzzle.grid(), puzzle.version
+    assert puzzle.apply(earlier[0]), "a square whitened in an earlier stage is not a mistake"
+    assert (puzzle.stage, puzzle.grid(), puzzle.version) == (stage, shown, version)
+    current = _stage_actions(puzzle)
+    puzzle.apply(current[0])
+    stage, pressed = puzzle.stage, set(puzzle.pressed)
+    assert puzzle.apply(current[0]) and (puzzle.stage, puzzle.pressed) == (stage, pressed)
 
 
 def test_progress_is_best_white_fraction() -> None:
@@ -229,5 +235,5 @@ def test_manual_table_matches_code() -> None:
 def test_manual_states_tie_order_and_action() -> None:
     manual = load_manual("color").lower()
     assert "red, blue, green, yellow, magenta" in manual
-    for word in ("press_r_c", "press_2_3", "fewest", "white", "highest row", "leftmost column", "restarts"):
+    for word in ("press_r_c", "press_2_3", "fewest", "white", "top-most row", "row 1 is the top", "left-most column", "restarts", "already white does nothing"):
         assert word in manual

@@ -1,20 +1,30 @@
 """The random baseline reproduces the paper's Random row (Table 1 PSR, Table 3 SR).
 
-1,000 episodes per puzzle; agreement within two combined standard errors. Deviations that
-are understood and documented in the README's fidelity table are listed in `DOCUMENTED`.
+1,000 episodes per puzzle, compared with the paper's own published standard errors (not a
+binomial guess at them): agreement within two combined standard errors. A deviation that is
+understood is listed in `DOCUMENTED` with the value we measure instead, and the test checks
+that value, so the README's explanation goes stale loudly if the numbers move.
 """
 
 from __future__ import annotations
 
-
+import pytest
 
 import comma_env
 from agents.random_policy import RandomSolver
-from comma_env.fidelity import PAPER_RANDOM, agrees
+from comma_env.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, agrees, gap_in_se
 from comma_env.metrics import mean, standard_error
 
 EPISODES = 1000
-DOCUMENTED: dict[str, str] = {}
+
+DOCUMENTED: dict[str, tuple[float, float]] = {
+    # Color PSR: ours 3.0 ± 0.1 against the paper's 6 ± 1.0, about 3 combined SE. A press
+    # whitens one square (as the paper's manual says), so a random press moves progress by
+    # 1/16 and the per-episode SD is about 3.9; the paper's SE of 1.0 on 100 episodes means a
+    # per-episode SD of about 10, which needs progress to come in whole groups. See the
+    # README's fidelity section. Value checked: our PSR lies in this range.
+    "color": (2.5, 3.5),
+}
 
 
 def random_rates(puzzle: str, episodes: int = EPISODES) -> tuple[float, float, float, float]:
@@ -37,7 +47,34 @@ def random_rates(puzzle: str, episodes: int = EPISODES) -> tuple[float, float, f
 def test_random_baseline_matches_paper(puzzle_name: str) -> None:
     psr, psr_se, sr, sr_se = random_rates(puzzle_name)
     paper_psr, paper_sr = PAPER_RANDOM[puzzle_name]
+    paper_psr_se, paper_sr_se = PAPER_RANDOM_SE[puzzle_name]
+    assert agrees(sr, sr_se, paper_sr, paper_sr_se), (
+        f"SR {sr:.1f}±{sr_se:.1f} vs paper {paper_sr}±{paper_sr_se}")
     if puzzle_name in DOCUMENTED:
+        low, high = DOCUMENTED[puzzle_name]
+        assert low <= psr <= high, f"documented PSR {low}-{high} moved to {psr:.2f}: update the README"
+        assert not agrees(psr, psr_se, paper_psr, paper_psr_se), (
+            f"PSR {psr:.1f} now agrees with the paper: drop the documented deviation")
         return
-    assert agrees(psr, psr_se, paper_psr), f"PSR {psr:.1f}±{psr_se:.1f} vs paper {paper_psr}"
-    assert agrees(sr, sr_se, paper_sr), f"SR {sr:.1f}±{sr_se:.1f} vs paper {paper_sr}"
+    assert agrees(psr, psr_se, paper_psr, paper_psr_se), (
+        f"PSR {psr:.1f}±{psr_se:.1f} vs paper {paper_psr}±{paper_psr_se} "
+        f"({gap_in_se(psr, psr_se, paper_psr, paper_psr_se):.1f} SE)")
+
+
+@pytest.mark.parametrize(("ours", "ours_se", "paper", "paper_se", "expected"), [
+    (3.0, 0.12, 6.0, 1.0, False),   # Color: 2.98 combined SE away
+    (17.7, 0.5, 15.0, 1.6, True),   # Memory: inside the paper's own, wider, error
+    (0.0, 0.0, 0.0, 0.0, True),     # both zero: the floor keeps them comparable
+    (1.2, 0.0, 0.0, 0.0, False),    # 0 ± 0.0 is not a licence for any small number
+])
+def test_agreement_uses_the_published_error(ours: float, ours_se: float, paper: float,
+                                            paper_se: float, expected: bool) -> None:
+    assert agrees(ours, ours_se, paper, paper_se) is expected
+
+
+def test_published_errors_are_the_tables_values() -> None:
+    """Spot-check the transcription against Table 1 and Table 3 of the paper."""
+    assert PAPER_RANDOM_SE["color"] == (1.0, 0.0)
+    assert PAPER_RANDOM_SE["telehealth"] == (2.6, 1.7)
+    assert PAPER_RANDOM_SE["led"] == (3.6, 3.5)
+    assert set(PAPER_RANDOM_SE) == set(PAPER_RANDOM)

@@ -242,7 +242,7 @@ def compose_cfg(*overrides: str):
         return compose("config", overrides=list(overrides))
 
 
-ALL_MODELS = ["random", "oracle", "qwen2vl", "gpt4o", "gpt4v", "gemini", "o4mini", "internvl", "llama32", "llava16",
+ALL_MODELS = ["random", "oracle", "realistic", "qwen2vl", "gpt4o", "gpt4v", "gemini", "o4mini", "internvl", "llama32", "llava16",
               "r1onevision", "llavacot", "openai_compat", "smollm2_cpu"]
 
 
@@ -250,7 +250,7 @@ def test_every_model_config_composes_for_every_role():
     for name in ALL_MODELS:
         c = rollout.to_config(compose_cfg(f"model={name}", f"solver={name}", f"expert={name}"))
         assert c.model == c.solver == c.expert
-        assert c.model.kind in ("random", "oracle", "litellm", "human")
+        assert c.model.kind in ("random", "oracle", "realistic", "litellm", "human")
         if c.model.kind == "litellm":
             assert c.model.model and c.model.api_key_env != "" and "sk-" not in str(c.model)
         if name in ("o4mini", "r1onevision", "llavacot"):

@@ -6,7 +6,8 @@ by the previously pressed group and the number of white squares. The whole corre
 planned at generation: after each stage the remaining squares are recoloured from the rng so
 that the group the table names is never empty and no instance needs more than
 `MAX_STAGES` stages. A wrong press is a strike and restarts the module from its initial
-colours; progress is the best fraction of white squares ever reached.
+colours; progress is the best fraction of white squares ever reached. Pressing a square that
+is already white does nothing, whichever stage whitened it (the picture shows no difference).
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ NEXT_GROUP: dict[str, tuple[str, ...]] = {
 }
 """The manual's table: previous group -> next group for each white-count bucket. No group
 follows itself, so every stage asks for something new."""
+
+GROUP_ADVICE = "press group "
+"""Advice naming a group rather than squares (the realistic expert planning a stage ahead)."""
 
 MAX_STAGES = 9
 """One turn to describe plus one turn per stage must fit in the paper's 10 turns."""
@@ -202,14 +206,15 @@ class ColorPuzzle(Puzzle):
     def apply(self, action: str) -> bool:
         cell = cell_of(action)
         stage = self.stages[self.stage]
+        if self.grid()[cell] == WHITE:
+            # Harmless whenever it turned white: the image cannot tell a square whitened in
+            # this stage from one whitened earlier, so the rule must not depend on it.
+            return True
         if cell not in stage.cells:
-            # a coloured square outside the group, or a square whitened in an earlier stage
             if self.stage or self.pressed:
                 self.stage, self.pressed = 0, set()
                 self._changed()
             return False
-        if cell in self.pressed:
-            return True  # pressing an already-white square of the current group does nothing
         self.pressed.add(cell)
         whites = stage.grid.count(WHITE) + len(self.pressed)
         self.best_whites = max(self.best_whites, whites)
@@ -226,6 +231,40 @@ class ColorPuzzle(Puzzle):
     def visible_state(self) -> dict[str, Any]:
         grid = self.grid()
         return {"square_colors_by_row": [grid[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]}
+
+    @classmethod
+    def plan_ahead(cls, seen: dict[str, Any], typed: list[str], notes: dict[str, Any]) -> list[str]:
+        """The next group follows from the table once the expert knows which squares are
+        white after `typed`; the squares' new colours are the solver's to see."""
+        rows = seen.get("square_colors_by_row") or []
+        grid = [str(color).lower() for row in rows for color in row]
+        previous = notes.get("previous_group")
+        if len(grid) != CELLS or previous is None:
+            return []
+        for action in typed:
+            try:
+                grid[cell_of(action)] = WHITE
+            except (ValueError, IndexError):
+                return []
+        whites = grid.count(WHITE)
+        if whites == CELLS:
+            return []
+        group = next_group(previous, whites)
+        notes["previous_group"] = group
+        return [f"{GROUP_ADVICE}{group}"]
+
+    @classmethod
+    def expand_advice(cls, line: str, state: dict[str, Any]) -> list[str]:
+        """``press group <name>`` (a colour, row or column) means that group's squares in the
+        picture the solver sees; anything else is taken as an action name."""
+        if not line.startswith(GROUP_ADVICE):
+            return [line]
+        group = line[len(GROUP_ADVICE):].strip().lower()
+        rows = state.get("square_colors_by_row") or []
+        grid = [str(color).lower() for row in rows for color in row]
+        if group not in GROUPS or len(grid) != CELLS:
+            return []
+        return [action_name(i) for i in group_cells(grid, group)]
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:

@@ -1,0 +1,51 @@
+"""The README's fidelity table: our random baseline against the paper's Random row, with the
+paper's own standard errors and the gap in combined standard errors.
+
+    python examples/fidelity_table.py [--episodes 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import comma_env
+from agents.random_policy import RandomSolver
+from comma_env.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, gap_in_se
+from comma_env.metrics import mean, standard_error
+from comma_env.registry import COMMA_PUZZLES
+from comma_env.results import PAPER_ORDER, title
+
+
+def random_scores(puzzle: str, episodes: int) -> tuple[list[float], list[float]]:
+    env = comma_env.make(puzzle)
+    progress, success = [], []
+    for seed in range(episodes):
+        env.reset(seed=seed)
+        solver = RandomSolver([0, seed])
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, info = env.last(observe=False)
+            env.step(None if terminated or truncated else (solver.choose(info) if agent == "solver" else ""))
+        progress.append(env.unwrapped.best_progress)
+        success.append(float(env.unwrapped.puzzle.solved))
+    return progress, success
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=1000)
+    args = parser.parse_args()
+    print("| puzzle | ours PSR | paper PSR | gap | ours SR | paper SR | gap |")
+    print("|---|---|---|---|---|---|---|")
+    for puzzle in [p for p in PAPER_ORDER if p in COMMA_PUZZLES]:
+        progress, success = random_scores(puzzle, args.episodes)
+        cells = []
+        for index, values in enumerate((progress, success)):
+            ours, ours_se = 100 * mean(values), 100 * standard_error(values)
+            paper, paper_se = PAPER_RANDOM[puzzle][index], PAPER_RANDOM_SE[puzzle][index]
+            cells += [f"{ours:.1f} ± {ours_se:.1f}", f"{paper:.0f} ± {paper_se:.1f}",
+                      f"{gap_in_se(ours, ours_se, paper, paper_se):.1f} SE"]
+        print(f"| {title(puzzle)} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
