@@ -91,12 +91,24 @@ def scrub(value: Any, key: Any = None) -> Any:
     if isinstance(value, dict):
         return {k: scrub(v, k) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [scrub(v, key) for v in value]
+        out = [scrub(v, key) for v in value]
+        for index in _flag_value_indexes(value):  # server args such as ["--api-key", "sk-..."]
+            out[index] = MASK
+        return out
     if secret_key and value not in (None, "", False):
         return MASK
     if isinstance(value, str):
         return mask_urls(value)
     return value
+
+
+def _is_key_flag(item: Any) -> bool:
+    return isinstance(item, str) and item.startswith("-") and is_key_like(item.split("=", 1)[0])
+
+
+def _flag_value_indexes(items: Sequence[Any]) -> list[int]:
+    """Indexes of the values that follow key-like flags in a command-line list."""
+    return [i + 1 for i, item in enumerate(items[:-1]) if _is_key_flag(item) and "=" not in item]
 
 
 def config_secrets(model: Any) -> list[str]:
@@ -116,6 +128,7 @@ def config_secrets(model: Any) -> list[str]:
         elif isinstance(value, (list, tuple)):
             for v in value:
                 walk(v, key)
+            found.extend(str(value[i]) for i in _flag_value_indexes(value))
         elif isinstance(value, str):
             if key is not None and is_key_like(key) and not str(key).lower().endswith("_env"):
                 found.append(value)
@@ -169,6 +182,9 @@ def shield_argv(argv: Sequence[str], environ: dict[str, str] | None = None) -> l
             out.append(arg if is_env_name(value) or value == "null" else f"{key}={stash(value)}")
         elif is_key_like(leaf) and not leaf.lower().endswith("_env"):  # also e.g. hydra.job.env_set.OPENAI_API_KEY=...
             out.append(f"{key}={stash(value)}")
+        elif value.lstrip().startswith("[") and any(_is_key_flag(w) for w in re.findall(r"-[\w-]+", value)):
+            raise UnsafeOverride(f"override {path}=[...] passes a key-like flag; give the server its key through its "
+                                 "environment instead (vLLM reads VLLM_API_KEY), so it is kept off disk")
         elif value.lstrip().startswith("{") and any(is_key_like(w) for w in re.findall(r"[\w-]+(?=\s*:)", value)):
             raise UnsafeOverride(f"override {path}=... holds a key-like entry inside a {{...}} literal; give such "
                                  f"entries one per override ({path}.<name>=...) so they can be kept off disk")

@@ -504,3 +504,15 @@ def test_reading_a_large_episode_file_is_linear(tmp_path):
     started = time.perf_counter()
     assert len(read_episodes(path)) == 50_000
     assert time.perf_counter() - started < 5.0  # a scan of the rest of the file per line: about 30 s here
+
+
+def test_a_key_passed_as_a_server_flag_is_masked_or_refused():
+    from comma_env.redact import UnsafeOverride, config_secrets, mask, scrub, shield_argv
+
+    serve = {"serve": {"args": ["--port", "8000", "--api-key", FAKE_KEY, "--enable-prefix-caching"]}}
+    assert scrub(serve)["serve"]["args"] == ["--port", "8000", "--api-key", "***", "--enable-prefix-caching"]
+    assert FAKE_KEY in config_secrets(serve) and FAKE_KEY not in mask(f"failed: {FAKE_KEY}", config_secrets(serve))
+    with pytest.raises(UnsafeOverride, match="VLLM_API_KEY") as refused:
+        shield_argv([f"model.serve.args=[--api-key,{FAKE_KEY}]"], {})
+    assert FAKE_KEY not in str(refused.value)
+    assert shield_argv(["model.serve.args=[--max-model-len,8192]"], {}) == ["model.serve.args=[--max-model-len,8192]"]
