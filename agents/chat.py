@@ -169,3 +169,40 @@ def message_text(messages: Iterable[Mapping[str, Any]]) -> str:
         elif isinstance(content, list):
             chunks += [p.get("text", "") for p in content if p.get("type") == "text"]
     return "\n".join(chunks)
+
+
+# -- sound (COMMA v1's Sound puzzle) ---------------------------------------------------------
+AUDIO_NOTE = "The sound clip the puzzle plays is attached here."
+AUDIO_DESCRIPTION_TITLE = "What the sound clip sounds like (you cannot hear it; described in words):"
+
+
+def audio_parts(observation: Any, info: Mapping[str, Any], accepts_audio: bool, describe: bool = True) -> list[dict[str, Any]]:
+    """The solver's clip as chat content parts: an ``input_audio`` part (16-bit WAV, base64)
+    for models that accept audio, else the clip in words (``describe``), else nothing.
+    Empty for puzzles without sound."""
+    clip = observation.get("audio") if isinstance(observation, Mapping) else None
+    if clip is None:
+        return []
+    if accepts_audio:
+        from comma_env.audio.wav import wav_base64
+
+        rate = int(observation.get("sample_rate", 16000))
+        return [_text(AUDIO_NOTE), {"type": "input_audio", "input_audio": {"data": wav_base64(clip, rate), "format": "wav"}}]
+    words = info.get("audio_description")
+    return [_text(f"{AUDIO_DESCRIPTION_TITLE}\n{words}")] if describe and words else []
+
+
+def with_audio(messages: list[Message], parts: list[dict[str, Any]]) -> list[Message]:
+    """`messages` with `parts` added to the last user message, before its closing line."""
+    if not parts:
+        return messages
+    last = messages[-1]
+    content = last["content"]
+    if isinstance(content, str):  # text-only content was merged into one string: split off the closing line
+        head, closing = (content[: -len(YOUR_TURN)].rstrip(), [_text(YOUR_TURN)]) if content.endswith(YOUR_TURN) else (content, [])
+        content = [_text(head), *parts, *closing]
+    else:
+        content = list(content)
+        position = len(content) - 1 if content and content[-1].get("text") == YOUR_TURN else len(content)
+        content[position:position] = parts
+    return messages[:-1] + [dict(last, content=content)]

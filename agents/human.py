@@ -118,6 +118,13 @@ class HumanPlayer(Player):
                 path = self.image_dir / f"comma_human_view_{os.getpid()}.png"
                 Image.fromarray(image).save(path)
                 self._print(f"(current image: {path})")
+            clip = observation.get("audio")
+            if clip is not None:  # Sound: the clip as a WAV file for any audio player
+                from comma_env.audio.wav import wav_bytes
+
+                path = self.image_dir / f"comma_human_sound_{os.getpid()}.wav"
+                path.write_bytes(wav_bytes(clip, int(observation.get("sample_rate", 16000))))
+                self._print(f"(the sound clip: {path}; play it with any audio player)")
             self._print("valid actions: " + ", ".join(info.get("valid_actions") or []))
         self._print(f"--- turn {info.get('turn', 0) + (1 if self.role == 'solver' else 0)}: type your message, "
                     "end with an empty line ---")

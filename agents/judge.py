@@ -136,7 +136,12 @@ async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | N
             labels.append(judged)
         return key, labels
 
-    pairs = await asyncio.gather(*(one(r) for r in records if is_failure(r)))
+    try:
+        pairs = await asyncio.gather(*(one(r) for r in records if is_failure(r)))
+    finally:
+        closer = getattr(client, "aclose", None)
+        if closer is not None:  # the HTTP sessions of this loop
+            await closer()
     return {key: labels for key, labels in pairs if labels}
 
 

@@ -1,10 +1,22 @@
-"""Chat-model policies through LiteLLM: hosted APIs, vLLM, llama.cpp, any OpenAI-compatible server.
+"""Chat-model policies: hosted APIs through LiteLLM; vLLM, llama.cpp, any OpenAI-compatible server over aiohttp.
 
 ``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.config.ModelConfig`, an OmegaConf
 node or a plain dict with the same fields) and hands out async players. A solver player
 sends its task, valid actions, remembered dialogue and its current image (a PNG data URL,
 encoded once per puzzle state) or written description; an expert player sends its manual
 and remembered dialogue. Players read only their own observation and info.
+
+Client (``client`` in the model config): ``aiohttp`` sends each call as one JSON POST to
+``<api_base>/chat/completions`` over a pooled session per endpoint (`agents.http_client`),
+about 0.3 ms of client CPU per call; ``litellm`` goes through LiteLLM (any provider it
+knows: OpenAI, Gemini, Anthropic...), several ms per call. ``auto`` (the default) takes
+``aiohttp`` when the model is served at an ``api_base`` (or ``replicas``, or launched by
+``serve``) and its LiteLLM prefix is an OpenAI-compatible one (``openai/``,
+``hosted_vllm/``...), and LiteLLM otherwise. Both paths share everything below.
+
+Deadline: every attempt of a call must be answered completely within ``timeout`` seconds,
+however slowly the server sends its bytes; an attempt cut at its deadline is retried like
+any timeout, so one call lasts at most about ``(max_retries + 1) x timeout`` plus backoff.
 
 Reliability: every call is retried on timeouts, HTTP 429/5xx, connection errors and
 malformed 200 answers (no choices, null content, unparsable JSON) with bounded exponential
@@ -13,14 +25,17 @@ which `agents.runner.run_episode` records as the episode's error. Client errors 
 404, context too long) are not retried.
 
 Secrets: the API key is read from the environment variable named by ``api_key_env`` when a
-call is made, passed to LiteLLM, and scrubbed from every error message; it is never stored
-on the policy, in a Reply or in a config.
+call is made, sent as a bearer token (aiohttp) or passed to LiteLLM, and scrubbed from every
+error message; it is never stored on the policy, in a Reply or in a config.
 
 Replicas: ``extra.replicas: [http://h1:8000/v1, http://h2:8000/v1]`` serves one model from
-several OpenAI-compatible servers (for example one vLLM per GPU); calls are spread over them
-by ``litellm.Router`` (``extra.routing_strategy``, default ``least-busy``).
+several OpenAI-compatible servers (for example one vLLM per GPU); each call goes to the
+replica with the fewest requests in flight (on the LiteLLM path: ``litellm.Router`` with
+``extra.routing_strategy``, default ``least-busy``).
 
-Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``):
+Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``, or on
+the aiohttp client written into the request body: ``extra_body`` merged in, ``extra_headers``
+sent as headers, LiteLLM's own options such as ``drop_params`` left out):
 ``replicas``, ``routing_strategy``, ``retry_base_delay`` (s, default 1), ``retry_max_delay``
 (s, default 30), ``privacy_reminder`` (bool, default true). Keys the policy sets itself
 (``model``, ``api_base``, ``api_key``, ``temperature``...; see `RESERVED_EXTRA_KEYS`) are
@@ -47,7 +62,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Player, Policy, Reply
-from agents.chat import PngCache, expert_messages, message_text, solver_messages
+from agents.chat import PngCache, audio_parts, expert_messages, message_text, solver_messages, with_audio
+from agents.http_client import (LITELLM_ONLY_KEYS, HTTPStatusError, MalformedAnswer, OpenAICompatTransport,
+                                served_model, speaks_openai_http, within)
 from agents.servers import ManagedServer, serve_config
 from comma_env.config import ServeConfig
 
@@ -61,6 +78,7 @@ RESERVED_EXTRA_KEYS = {
     # set from top-level config fields: an `extra` copy would silently override them
     "temperature": "temperature", "max_tokens": "max_tokens", "timeout": "timeout", "stop": "stop",
 }
+CLIENTS = ("auto", "aiohttp", "litellm")
 NO_KEY = "no-key"  # OpenAI-compatible local servers ignore it, but the client wants one
 
 _litellm: Any = None
@@ -87,6 +105,10 @@ class MalformedResponse(RuntimeError):
     """An HTTP 200 answer without a usable message; retried like a server error."""
 
 
+class DeadlineExceeded(TimeoutError):
+    """An attempt got no complete answer within the model's ``timeout``; retried."""
+
+
 @dataclass
 class LLMSettings:
     """The fields of a model config this module uses, normalised."""
@@ -99,8 +121,11 @@ class LLMSettings:
     max_tokens: int = 512
     stop: list[str] = field(default_factory=list)
     vision: bool = True
+    audio: bool = False
+    describe_audio: bool = True
     timeout: float = 120.0
     max_retries: int = 5
+    client: str = "auto"
     extra: dict[str, Any] = field(default_factory=dict)
     serve: ServeConfig = field(default_factory=ServeConfig)
 
@@ -116,6 +141,18 @@ class LLMSettings:
                                           else "built by the policy") for k in reserved)
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: `extra` must not set keys the "
                              f"policy passes itself ({hints})")
+        client = str(data.get("client") or "auto").lower()
+        if client not in CLIENTS:
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client must be one of "
+                             f"{', '.join(CLIENTS)}, got {client!r}")
+        serve = serve_config(data.get("serve"))
+        timeout = float(data.get("timeout") if data.get("timeout") is not None else 120.0)
+        if not (math.isfinite(timeout) and timeout > 0):  # 0 or nan would mean "no deadline" or none at all
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: timeout must be a positive "
+                             f"number of seconds (the deadline of each attempt), got {data.get('timeout')!r}")
+        if client == "aiohttp" and not (data.get("api_base") or extra.get("replicas") or serve.launch):
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client=aiohttp needs an "
+                             "api_base (or extra.replicas, or serve.launch)")
         return cls(
             name=str(data.get("name") or data["model"]),
             model=str(data["model"]),
@@ -125,11 +162,22 @@ class LLMSettings:
             max_tokens=int(data.get("max_tokens") or 512),
             stop=[str(s) for s in (data.get("stop") or [])],
             vision=bool(data.get("vision", True)),
-            timeout=float(data.get("timeout") or 120.0),
+            audio=bool(data.get("audio", False)),
+            describe_audio=bool(data.get("describe_audio", True)),
+            timeout=timeout,
             max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
+            client=client,
             extra=extra,
-            serve=serve_config(data.get("serve")),
+            serve=serve,
         )
+
+    @property
+    def uses_aiohttp(self) -> bool:
+        """Whether calls go over `agents.http_client` rather than LiteLLM (see the module doc)."""
+        if self.client != "auto":
+            return self.client == "aiohttp"
+        served = bool(self.api_base or self.extra.get("replicas") or self.serve.launch)
+        return served and speaks_openai_http(self.model)
 
 
 def _plain(cfg: Any) -> dict[str, Any]:
@@ -160,7 +208,8 @@ class Completion:
 
 
 class ChatClient:
-    """Sends message lists to one model (or a Router over replicas) with retries."""
+    """Sends message lists to one model (or to replicas of it) with retries and a deadline
+    per attempt, over aiohttp or LiteLLM (`LLMSettings.uses_aiohttp`)."""
 
     def __init__(self, settings: LLMSettings, rng: random.Random | None = None) -> None:
         self.s = settings
@@ -171,6 +220,8 @@ class ChatClient:
         self.max_delay = float(extra.get("retry_max_delay", 30.0))
         self.passthrough = {k: v for k, v in extra.items() if k not in POLICY_EXTRA_KEYS}
         self.rng = rng or random.Random()
+        self.uses_aiohttp = settings.uses_aiohttp
+        self._transport: OpenAICompatTransport | None = None
         self._router: Any = None
         self._registered = False
         self.api_base = settings.api_base
@@ -233,7 +284,33 @@ class ChatClient:
         except Exception:  # noqa: BLE001 - only an optimisation
             pass
 
+    def _http_body(self, messages: list[dict[str, Any]], seed: int | None) -> dict[str, Any]:
+        """The JSON body of ``POST /chat/completions``: the OpenAI fields, the pass-through
+        extras (``extra_body`` merged in), no LiteLLM-only options."""
+        body: dict[str, Any] = {"model": served_model(self.s.model), "messages": messages,
+                                "temperature": self.s.temperature, "max_tokens": self.s.max_tokens}
+        if self.s.stop:
+            body["stop"] = list(self.s.stop)
+        if seed is not None and self.s.temperature > 0:
+            body["seed"] = int(seed)
+        for key, value in self.passthrough.items():
+            if key == "extra_body" and isinstance(value, dict):
+                body.update(value)
+            elif key not in LITELLM_ONLY_KEYS and key != "extra_headers":
+                body[key] = value
+        return body
+
+    def _get_transport(self) -> OpenAICompatTransport:
+        bases = self.replicas or [str(self.api_base)]
+        if self._transport is None or [e.url for e in self._transport.endpoints] != [
+                b.rstrip("/") + "/chat/completions" for b in bases]:
+            headers = self.passthrough.get("extra_headers")
+            self._transport = OpenAICompatTransport(bases, dict(headers) if isinstance(headers, dict) else None)
+        return self._transport
+
     async def _once(self, messages: list[dict[str, Any]], seed: int | None = None) -> Any:
+        if self.uses_aiohttp:
+            return await self._get_transport().post(self._http_body(messages, seed), self._api_key())
         litellm = litellm_module()
         if not self._registered:
             self._register_local_model(litellm)
@@ -252,10 +329,16 @@ class ChatClient:
         seed sent when ``temperature > 0`` (the same for every retry of this call)."""
         if self.starter is not None:
             await self.starter()
+        if not self.uses_aiohttp and not self._registered:
+            # LiteLLM's import takes seconds: done before the first deadline starts counting
+            self._register_local_model(litellm_module())
         attempt = 0
         while True:
             try:
-                response = await self._once(messages, seed)
+                try:
+                    response = await within(self.s.timeout, self._once(messages, seed))
+                except TimeoutError:
+                    raise DeadlineExceeded(f"no complete answer within {self.s.timeout:g} s") from None
                 text, prompt_tokens, completion_tokens = self._parse(response, messages)
                 return Completion(text, prompt_tokens, completion_tokens, attempt + 1)
             except asyncio.CancelledError:
@@ -272,17 +355,18 @@ class ChatClient:
                 await asyncio.sleep(delay)
 
     def _parse(self, response: Any, messages: list[dict[str, Any]]) -> tuple[str, int, int]:
-        choices = getattr(response, "choices", None)
-        if not choices:
+        """Text and token counts of a LiteLLM response object or a decoded JSON answer."""
+        choices = _get(response, "choices")
+        if not choices or not isinstance(choices, (list, tuple)):
             raise MalformedResponse("response has no choices")
-        message = getattr(choices[0], "message", None)
-        content = getattr(message, "content", None) if message is not None else None
+        message = _get(choices[0], "message")
+        content = _get(message, "content") if message is not None else None
         if content is None:
             raise MalformedResponse("response message has no content")
         text = str(content)
-        usage = getattr(response, "usage", None)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) if usage is not None else 0
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0) if usage is not None else 0
+        usage = _get(response, "usage")
+        prompt_tokens = _count(_get(usage, "prompt_tokens")) if usage is not None else 0
+        completion_tokens = _count(_get(usage, "completion_tokens")) if usage is not None else 0
         if prompt_tokens <= 0:
             prompt_tokens = self._count_prompt(messages)
         if completion_tokens <= 0 and text:
@@ -290,10 +374,30 @@ class ChatClient:
         return text, prompt_tokens, completion_tokens
 
     def _count_prompt(self, messages: list[dict[str, Any]]) -> int:
+        if self.uses_aiohttp:  # no LiteLLM import on the fast path just for an estimate
+            return max(1, math.ceil(len(message_text(messages)) / 4))
         try:
             return int(litellm_module().token_counter(model=self.s.model, messages=messages))
         except Exception:  # noqa: BLE001 - an estimate is better than nothing
             return max(1, math.ceil(len(message_text(messages)) / 4))
+
+    async def aclose(self) -> None:
+        """Close the HTTP sessions this client opened (a no-op on the LiteLLM path)."""
+        if self._transport is not None:
+            await self._transport.aclose()
+
+
+def _get(obj: Any, name: str) -> Any:
+    """A field of a decoded JSON object or an attribute of a LiteLLM response object."""
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def _count(value: Any) -> int:
+    """A token count from a server's ``usage``; anything but a non-negative number is 0."""
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError, OverflowError):
+        return 0
 
 
 class _DropCustomPricingWarning(logging.Filter):
@@ -324,10 +428,20 @@ def request_seed(policy_seed: int, instance_seed: int | None, role: str, call: i
 
 def is_retryable(exc: BaseException) -> bool:
     """Transient faults: timeouts, rate limits, 5xx, connection trouble, malformed answers."""
-    if isinstance(exc, MalformedResponse):
+    if isinstance(exc, (MalformedResponse, MalformedAnswer)):
         return True
     if isinstance(exc, (asyncio.TimeoutError, ConnectionError, TimeoutError)):
         return True
+    if isinstance(exc, HTTPStatusError):
+        return exc.status_code == 429 or exc.status_code >= 500
+    import aiohttp
+
+    if isinstance(exc, aiohttp.ClientResponseError):
+        return exc.status == 429 or exc.status >= 500
+    if isinstance(exc, aiohttp.ClientError):  # connection refused or reset, payload cut short
+        return True
+    if _litellm is None:  # the fast path never imported LiteLLM: nothing of it can be raised
+        return isinstance(exc, (ValueError, KeyError, TypeError)) and "json" in str(exc).lower()
     litellm = litellm_module()
     ex = litellm.exceptions
     never = (ex.AuthenticationError, ex.PermissionDeniedError, ex.NotFoundError, ex.ContextWindowExceededError,
@@ -350,9 +464,11 @@ class LLMSolver(Player):
     """The solver: task, valid actions, remembered dialogue, current image or description."""
 
     def __init__(self, client: ChatClient, vision: bool, privacy_reminder: bool,
-                 seeds: tuple[int, int | None] = (0, None)) -> None:
+                 seeds: tuple[int, int | None] = (0, None), audio: bool = False, describe_audio: bool = True) -> None:
         self.client = client
         self.vision = vision
+        self.audio = audio  # send clips as input_audio parts; else describe them (or not)
+        self.describe_audio = describe_audio
         self.privacy_reminder = privacy_reminder
         self.images = PngCache()
         self.seeds = seeds  # (policy seed, instance seed) for per-request sampling seeds
@@ -364,6 +480,7 @@ class LLMSolver(Player):
         if self.vision and info.get("solver_view", "image") != "text" and image is not None:
             image_url = self.images.data_url(image)
         messages = solver_messages(info, image_url, self.privacy_reminder)
+        messages = with_audio(messages, audio_parts(observation, info, self.audio, self.describe_audio))
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, "solver", self.calls))
         return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
@@ -426,12 +543,14 @@ class LiteLLMPolicy(Policy):
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         if role == "solver":
-            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder, (self.seed, seed))
+            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder, (self.seed, seed),
+                             self.settings.audio, self.settings.describe_audio)
         if role == "expert":
             return LLMExpert(self.client, (self.seed, seed))
         raise ValueError(f"unknown role {role!r}")
 
     async def aclose(self) -> None:
+        await self.client.aclose()
         if self.server is not None:
             self.server.stop()
             self.server = None

@@ -14,6 +14,7 @@ import copy
 from typing import Any
 
 from agents.base import Player, Policy, Reply
+from comma_env.clock import parse_wait
 from comma_env.text import DESCRIPTION_HEADER, describe_state, parse_description
 
 ADVICE_HEADER = "Type these actions:"
@@ -42,6 +43,11 @@ class OracleSolver(Player):
                 if not line:
                     continue
                 for action in type(puzzle).expand_advice(line, simulated.visible_state()):
+                    wait = parse_wait(action) if simulated.uses_clock else None
+                    if wait is not None:  # real-time puzzles: let the clock run to the right moment
+                        simulated.elapse(wait)
+                        typed.append(action)
+                        continue
                     if action not in simulated.valid_actions():
                         break
                     typed.append(action)

@@ -24,6 +24,7 @@ from typing import Any
 
 from agents.base import Player, Policy, Reply
 from agents.oracle import ADVICE_HEADER, _last_message
+from comma_env.clock import parse_wait
 from comma_env.text import DESCRIPTION_HEADER, describe_state, parse_description
 
 PLAN_HEADER = "When you see the new picture, do this:"
@@ -75,7 +76,9 @@ class RealisticSolver(Player):
         for line in advice:
             typed += type(self.env.puzzle).expand_advice(line, seen)
         # an action that is not a button now cannot be typed; later ones are typed blind
-        return typed if not typed or typed[0] in valid else []
+        # (a real-time puzzle's advice may start with a `wait N`, which is always typeable)
+        first_ok = bool(typed) and (typed[0] in valid or (self.env.puzzle.uses_clock and parse_wait(typed[0]) is not None))
+        return typed if first_ok else []
 
 
 class RealisticExpert(Player):

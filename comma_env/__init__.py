@@ -7,10 +7,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from comma_env.registry import COMMA_PUZZLES, env_id, make, register_all
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, env_id, make, register_all
 
 __version__ = "0.1.0"
-__all__ = ["COMMA_PUZZLES", "env_id", "make", "__version__"]
+__all__ = ["COMMA_PUZZLES", "V1_PUZZLES", "env_id", "make", "__version__"]
 
 register_all()
 

@@ -61,9 +61,12 @@ class ModelConfig:
     max_tokens: int = _f(512, "most tokens generated per message")
     stop: List[str] = _f(help="stop sequences", factory=list)
     vision: bool = _f(True, "false: the solver gets a written description instead of the image (solver_view=text)")
-    timeout: float = _f(120.0, "seconds per model call (> 0)")
+    audio: bool = _f(False, "true: clips (Sound) go to the model as input_audio parts (WAV)")
+    describe_audio: bool = _f(True, "without audio: describe the clip in words instead (false: nothing)")
+    timeout: float = _f(120.0, "seconds per model call attempt, a total deadline (> 0)")
     max_retries: int = _f(5, "retries of a failed call (timeouts, 429, 5xx, malformed answers)")
-    extra: Dict[str, Any] = _f(help="other LiteLLM arguments (+model.extra.<key>=...); credentials are refused here",
+    client: str = _f("auto", "auto | aiohttp (one JSON POST per call) | litellm; see agents/llm.py")
+    extra: Dict[str, Any] = _f(help="other request arguments (+model.extra.<key>=...); credentials are refused here",
                                factory=dict)
     serve: ServeConfig = _f(help="a local server to launch (serve.launch=true)", factory=ServeConfig)
 

@@ -19,7 +19,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from comma_env import prompts
-from comma_env.drawing.common import observation_array
+from comma_env.clock import message_seconds, parse_wait
+from comma_env.drawing.scene import Frame, Scene
 from comma_env.privacy import find_leaks
 from comma_env.puzzle import Puzzle
 from comma_env.resources import load_manual
@@ -135,18 +136,37 @@ class CommaEnv(AECEnv):
 
         self.possible_agents = [SOLVER, EXPERT]
         self.manual = load_manual(self.puzzle_cls.name)
-        width, height = self.puzzle_cls.image_size
-        solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
-        if solver_view == "image":
-            solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
-        self._observation_spaces = {
-            SOLVER: spaces.Dict(solver_space),
-            EXPERT: spaces.Dict({"text": UnicodeText()}),
-        }
+        self._observation_spaces = self._shared_observation_spaces(solver_view)
+        # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
         self._human_figure: Any = None
+        self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
+
+    _OBSERVATION_SPACES: ClassVar[dict[tuple[type, str], dict[str, spaces.Space]]] = {}
+
+    @classmethod
+    def _shared_observation_spaces(cls, solver_view: str) -> dict[str, spaces.Space]:
+        """Observation spaces, built once per environment class and solver view.
+
+        A `Box(512, 512, 3)` holds four full-size arrays (bounds and boundedness masks): 3 MiB
+        and most of the cost of making an environment, so every instance shares one. (Seeding
+        a space therefore seeds it for all instances of the class.)"""
+        key = (cls, solver_view)
+        cached = CommaEnv._OBSERVATION_SPACES.get(key)
+        if cached is None:
+            width, height = cls.puzzle_cls.image_size
+            solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
+            if solver_view == "image":
+                solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
+            if cls.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
+                solver_space["audio"] = spaces.Box(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
+                rate = cls.puzzle_cls.sample_rate
+                solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
+            built = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
+            cached = CommaEnv._OBSERVATION_SPACES.setdefault(key, built)
+        return cached
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -213,14 +233,28 @@ class CommaEnv(AECEnv):
         self._text_cache: dict[str, tuple[int, str]] = {}
         self._dialogue_version = 0
         self._private = self.puzzle.private_facts()
+        self._audio = self._audio_observation()
         self._refresh_infos()
 
     def observe(self, agent: str) -> dict[str, Any]:
         if agent == SOLVER:
-            if self.solver_view == "text":  # a written description instead of the image: nothing to draw
-                return {"text": self._text_for(SOLVER)}
-            return {"image": self.image(), "text": self._text_for(SOLVER)}
+            observation: dict[str, Any] = {"text": self._text_for(SOLVER)}
+            if self.solver_view != "text":  # a written description instead of the image: nothing to draw
+                observation["image"] = self.image()
+            if self._audio:
+                observation.update(self._audio)
+            return observation
         return {"text": self._text_for(EXPERT)}
+
+    def _audio_observation(self) -> dict[str, np.ndarray]:
+        """The solver's clip (read-only, made once per episode) and its sample rate."""
+        clip = self._puzzle().audio() if self.puzzle_cls.audio_samples else None
+        if clip is None:
+            return {}
+        clip = np.clip(np.asarray(clip, dtype=np.float32).reshape(-1)[: self.puzzle_cls.audio_samples], -1.0, 1.0)
+        clip = np.pad(clip, (0, self.puzzle_cls.audio_samples - clip.size))
+        clip.flags.writeable = False
+        return {"audio": clip, "sample_rate": np.asarray(self.puzzle_cls.sample_rate, dtype=np.int32)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -249,7 +283,16 @@ class CommaEnv(AECEnv):
         mistakes_before = self.mistakes
         valid_at_start = set(puzzle.valid_actions())
         feedback: list[str] = []
+        clock = self.puzzle_cls.uses_clock
         for line in candidate_lines(message, self.lenient_actions):
+            if clock and (seconds := parse_wait(line)) is not None:
+                puzzle.elapse(seconds)  # time passes before the next line; never a mistake
+                record.actions.append(line)
+                record.outcomes.append(True)
+                feedback.append(FEEDBACK_OK)
+                if puzzle.time_up:
+                    break
+                continue
             if line not in puzzle.valid_actions():
                 continue
             state_before = puzzle.state_key()
@@ -268,6 +311,8 @@ class CommaEnv(AECEnv):
                 break
         self.best_progress = max(self.best_progress, puzzle.progress)
         record.progress = self.best_progress
+        if clock and not puzzle.solved:
+            puzzle.elapse(message_seconds(message))  # talking takes time
 
         # privacy: what the expert reads (after masking), minus the lines typed into the interface
         action_like = valid_at_start | set(record.actions)
@@ -299,6 +344,8 @@ class CommaEnv(AECEnv):
         if puzzle.solved:
             self.solved_at_turn = self.turn
             self._finish("solved", terminated=True)
+        elif puzzle.time_up:
+            self._finish("time_up", terminated=True)
         elif self.mistakes >= self.max_mistakes:
             self._finish("mistakes", terminated=True)
         elif self.turn >= self.max_turns:
@@ -315,6 +362,11 @@ class CommaEnv(AECEnv):
         self._solver_dialogue.append(entry)
         self._expert_dialogue.append(dict(entry))
         self.agent_selection = SOLVER
+        puzzle = self._puzzle()
+        if self.puzzle_cls.uses_clock:
+            puzzle.elapse(message_seconds(message))
+            if puzzle.time_up:  # the countdown ran out while the expert was talking
+                self._finish("time_up", terminated=True)
 
     def _as_action(self, line: str) -> str:
         """One line of a message as the action name it would match ("" for a blank line)."""
@@ -370,6 +422,8 @@ class CommaEnv(AECEnv):
             solver_view=self.solver_view,
             description=self.describe() if self.solver_view == "text" else None,
         )
+        if self.puzzle_cls.audio_samples:
+            solver_info["audio_description"] = puzzle.audio_description()
         # progress/success/mistakes are in both infos for logging and metrics (SPEC section 5);
         # an expert *policy* must act on `dialogue` and `manual` only, as agents/chat.py does.
         expert_info = dict(common, dialogue=self._window(self._expert_dialogue, EXPERT), manual=self.manual)
@@ -418,15 +472,23 @@ class CommaEnv(AECEnv):
 
     # -- observations ----------------------------------------------------------------------
     def image(self) -> np.ndarray:
-        """The solver's current image as a read-only RGB array, redrawn only on change.
+        """The solver's current image as a read-only, contiguous RGB uint8 array.
 
-        (Keeping recent images to reuse for recurring states was measured slower: holding
-        extra 1 MB buffers costs more in fresh memory than the redraws it saves.)
+        Drawn only when the puzzle's state changed since the last call. With a `Scene`
+        drawing, only the layers whose key changed are repainted onto a copy of the previous
+        frame (also across resets); any other drawing function is a full redraw. Arrays
+        already handed out are never modified.
         """
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
-            array = observation_array(self.draw(puzzle.visible_state()))
-            array.flags.writeable = False
+            state = puzzle.visible_state()
+            draw = self.draw
+            if isinstance(draw, Scene):
+                self._frame = draw.frame(state, self._frame)
+                array = self._frame.array
+            else:  # the full-redraw fallback for drawings that are not scenes
+                array = np.array(draw(state).convert("RGB"), dtype=np.uint8)
+                array.flags.writeable = False
             self._image_array = array
             self._image_version = puzzle.version
         return self._image_array

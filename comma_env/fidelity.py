@@ -76,3 +76,12 @@ def agrees(ours: float, ours_se: float, paper: float, paper_se: float, k: float 
     """Whether two measured rates differ by at most `k` combined standard errors, using
     the standard error the paper publishes for its number."""
     return gap_in_se(ours, ours_se, paper, paper_se) <= k
+
+
+PAPER_V1_RANDOM_PSR: dict[str, float] = {
+    "button": 100.0, "dog": 100.0, "wire": 100.0, "who": 100.0, "led": 85.0,
+    "memory": 25.0, "keypad": 33.0, "password": 0.0, "color": 1.0, "maze": 15.0,
+}
+"""Random row of the first COMMA paper (seed 003, Table 1: PSR only; 20 turns, no mistake
+limit, ``protocol=v1``). Sound has no row. Only Button and Dog are the same puzzles here;
+the other eight changed between the paper's versions."""

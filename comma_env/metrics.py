@@ -27,7 +27,7 @@ import math
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
-SKILLS: tuple[str, ...] = ("MR", "MG", "MSR", "PR")
+SKILLS: tuple[str, ...] = ("MR", "MG", "MSR", "PR", "RT")
 """Skill categories: memory recall, multimodal grounding, multi-step reasoning, privacy reasoning."""
 
 PRIVACY_PUZZLES: tuple[str, ...] = ("atm", "telehealth")

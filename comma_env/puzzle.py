@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-SKILLS = ("MR", "MG", "MSR", "PR")
+SKILLS = ("MR", "MG", "MSR", "PR", "RT")
 """Skill categories of the paper: memory recall, multimodal grounding, multi-step
-reasoning, privacy."""
+reasoning, privacy, and real-time reaction (COMMA v1: Button, Dog)."""
 
 
 class Puzzle(ABC):
@@ -41,6 +41,13 @@ class Puzzle(ABC):
     drawing_only_keys: ClassVar[frozenset[str]] = frozenset()
     """Keys of `visible_state()` that only steer the drawing (a texture seed, a photo file)
     and mean nothing to a reader: left out of written descriptions."""
+    uses_clock: ClassVar[bool] = False
+    """True for real-time puzzles with a countdown on the simulated clock (`comma_env.clock`):
+    the protocol then charges every message's time and accepts ``wait N`` lines."""
+    audio_samples: ClassVar[int] = 0
+    """Length of the clip the solver hears (0: no audio); fixed per puzzle so the
+    observation space is a Box."""
+    sample_rate: ClassVar[int] = 16000
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -62,7 +69,8 @@ class Puzzle(ABC):
 
     @abstractmethod
     def visible_state(self) -> dict[str, Any]:
-        """JSON-serialisable dict of everything the solver's image shows, nothing more."""
+        """JSON-serialisable dict of everything the solver's image shows, nothing more (for
+        puzzles with sound, also what the clip sounds like, in words: not drawn)."""
 
     @classmethod
     @abstractmethod
@@ -103,6 +111,23 @@ class Puzzle(ABC):
         given what it sees. Default: the line is an action name. PR puzzles override it so
         that advice like "enter your PIN" becomes key presses only the solver can know."""
         return [line]
+
+    def elapse(self, seconds: int) -> None:
+        """Simulated time passes (called by the protocol only when `uses_clock`)."""
+
+    @property
+    def time_up(self) -> bool:
+        """True once the countdown has run out (the module exploded)."""
+        return False
+
+    def audio(self) -> np.ndarray | None:
+        """The clip the solver hears, float32 in [-1, 1] of `audio_samples` samples at
+        `sample_rate` (None when the puzzle has no sound)."""
+        return None
+
+    def audio_description(self) -> str | None:
+        """The clip in words, for solvers that cannot hear (text models)."""
+        return None
 
     @classmethod
     def plan_ahead(cls, seen: dict[str, Any], typed: list[str], notes: dict[str, Any]) -> list[str]:

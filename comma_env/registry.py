@@ -12,7 +12,11 @@ COMMA_PUZZLES: tuple[str, ...] = (
 )
 """The ten puzzles of the COMMA paper (final version), in the order of its tables."""
 
-VERSIONS: dict[str, int] = {name: 0 for name in COMMA_PUZZLES}
+V1_PUZZLES: tuple[str, ...] = ("button", "dog", "sound")
+"""The first version's puzzles that the final paper dropped (real-time reaction and audio);
+registered and playable (``puzzles=[button,dog,sound]``), not in the default ten."""
+
+VERSIONS: dict[str, int] = {name: 0 for name in COMMA_PUZZLES + V1_PUZZLES}
 
 
 def env_id(puzzle: str) -> str:

@@ -178,6 +178,9 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     solvers = sorted({str(r.get("solver_model")) for r in records if r.get("solver_model")})
     experts = sorted({str(r.get("expert_model")) for r in records if r.get("expert_model")})
     summary["models"] = {"solver": solvers, "expert": experts}
+    audio = sorted({str(r["audio_input"]) for r in records if r.get("audio_input")})
+    if audio:  # how Sound's clip reached the solver: "audio" (input_audio parts), "description", "none"
+        summary["models"]["audio_input"] = audio
     meta = dict(meta or {})
     views = sorted({str(r.get("solver_view")) for r in records if r.get("solver_view")})
     if views and "solver_view" not in meta:
@@ -269,6 +272,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         out += ["Settings: " + ", ".join(f"{k}={v}" for k, v in shown.items()), ""]
     out += [f"{overall['n']} finished episodes (all the folder holds for this setting); "
             f"{overall['errors']} ended in an error and are not in the rates. Rates in %, ± one standard error.", ""]
+    if results.get("models", {}).get("audio_input"):
+        out += ["Sound clips reached the solver as: " + ", ".join(results["models"]["audio_input"]) + ".", ""]
 
     def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
         nonlocal out
@@ -313,7 +318,7 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         rows = [[s, ", ".join(title(p) for p in skills[s]["puzzles"]), f"{skills[s]['sr']:.2f}", f"{skills[s]['psr']:.2f}"]
                 for s in SKILLS if s in skills]
         out += ["## By skill category", "",
-                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning.", "",
+                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning, RT real-time reaction.", "",
                 *_table(["Skill", "puzzles", "SR", "PSR"], rows), ""]
 
     taxonomy = results.get("error_taxonomy")

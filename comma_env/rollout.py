@@ -60,9 +60,12 @@ from comma_env.results import (  # noqa: E402
 )
 from comma_env.runlock import LockHeld, RunLock  # noqa: E402
 
-NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env")
+NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
 NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout", "stall_timeout")
+AUDIO_FIELD_DEFAULTS = {"audio": False, "describe_audio": True}
+"""ModelConfig fields added with the Sound puzzle: left out of the fingerprint at their
+defaults, so runs recorded before they existed still resume."""
 
 
 class RolloutError(RuntimeError):
@@ -133,6 +136,9 @@ def model_fingerprint(model: ModelConfig) -> str:
         data.pop(key, None)
     for key in NEUTRAL_SERVE_FIELDS:
         data.get("serve", {}).pop(key, None)
+    for key, default in AUDIO_FIELD_DEFAULTS.items():
+        if data.get(key) == default:
+            data.pop(key, None)
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
@@ -243,7 +249,25 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "solver_config": model_fingerprint(p.solver),
         "expert_config": model_fingerprint(p.expert),
         "skills": _skills(puzzle),
+        "audio_input": audio_input(p, puzzle),
     }
+
+
+def audio_input(p: Plan, puzzle: str) -> str | None:
+    """How the solver got a puzzle's sound: ``"audio"`` (input_audio parts), ``"description"``
+    (the clip in words) or ``"none"``; None for puzzles without sound. A human hears a WAV
+    file, the scripted oracle reads the words, the random solver ignores everything."""
+    try:
+        if not env_module(puzzle).raw_env.puzzle_cls.audio_samples:
+            return None
+    except Exception:  # a puzzle module that fails to import is reported by the episode
+        return None
+    solver = p.solver
+    if solver.kind == "random":
+        return "none"
+    if solver.kind in ("human", "oracle"):
+        return "audio" if solver.kind == "human" else "description"
+    return "audio" if solver.audio else ("description" if solver.describe_audio else "none")
 
 
 def solver_view(p: Plan) -> str:

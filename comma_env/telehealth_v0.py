@@ -49,7 +49,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `grew`: yes / no
 - `changed`: yes / no
 - `elevation`: yes / no
-- `lesion_colors`: the colours the lesion shows
+- `lesion_colors`: every colour the lesion shows, texture included (an ACK's white flakes)
 - `lesion_shape`: the lesion's outline shape
 - `lesion_border`: how regular the border is
 - `lesion_surface`: the surface (smooth, pearly, scaly, crusted, waxy...)

@@ -1,44 +1,79 @@
-"""Environment speed: turns/s with the random policy and ms per rendered image, per puzzle,
-next to PettingZoo's connect_four_v3 measured in the same run.
+"""Environment speed: turns/s with the random policy, per puzzle and view, as a ratio over
+PettingZoo's connect_four_v3 measured in the same run, interleaved.
 
-A "turn" here is one AEC step of either agent (what an RL loop pays for), and every step
-reads the observation with `env.last()`, so image observations are included. Run:
+This machine's speed drifts (connect_four alone ranged 1,568 to 5,206 turns/s across runs),
+so a reference measured once is worthless. The reference and the subject run alternately in
+short bursts (`--burst` seconds each); each subject burst is divided by the mean of the
+reference bursts on either side, and the median over `--rounds` rounds is reported.
 
-    python examples/benchmark_envs.py [--seconds 2] [--puzzles wire who ...]
+A "turn" is one AEC step of either agent (what an RL loop pays for), and every step reads
+the observation with `env.last()`, so image observations are included. Also reported: the
+cost of a new environment (make + reset + first image), of copying one observation and of
+`np.stack` of 8, and of drawing a picture from scratch. Run (pygame comes with the extra):
+
+    pip install -e ".[bench]"
+    python examples/benchmark_envs.py [--rounds 7] [--burst 0.25] [--puzzles wire who ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
+import statistics
 import time
-from typing import Any, Callable
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 import comma_env
-from comma_env.drawing.common import observation_array
 from comma_env.registry import COMMA_PUZZLES, env_module
 
 
-def _steps_per_second(make: Callable[[], Any], choose: Callable[[Any, str, dict, np.random.Generator], Any], seconds: float) -> tuple[float, int]:
-    """AEC steps per second (observation read at every step) over about `seconds`."""
+def _stepper(make: Callable[[], Any], choose: Callable[[Any, str, dict, np.random.Generator], Any]) -> Iterator[None]:
+    """Endless random play of new episodes; yields after every AEC step."""
     env = make()
     rng = np.random.default_rng(0)
-    steps, episodes, seed = 0, 0, 0
-    env.reset(seed=seed)
-    start = time.perf_counter()
-    deadline = start + seconds
+    seed = 0
     while True:
+        env.reset(seed=seed)
         for agent in env.agent_iter():
             observation, _, terminated, truncated, info = env.last()
             env.step(None if terminated or truncated else choose(observation, agent, info, rng))
-            steps += 1
-        episodes += 1
+            yield
         seed += 1
-        if time.perf_counter() > deadline:
-            break
-        env.reset(seed=seed)
-    return steps / (time.perf_counter() - start), episodes
+
+
+def _burst(steps: Iterator[None], seconds: float) -> float:
+    """Steps per second of `steps` over about `seconds`."""
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(16):
+            next(steps)
+        count += 16
+        now = time.perf_counter()
+        if now >= deadline:
+            return count / (now - start)
+
+
+def interleaved(reference: Iterator[None], subject: Iterator[None], rounds: int, seconds: float) -> tuple[float, float, float]:
+    """(median subject rate, median reference rate, median ratio) over `rounds` rounds of
+    reference, subject, reference bursts (consecutive rounds share a reference burst)."""
+    # warm up: imports, fonts, and the puzzles' own caches (Password's word table, Maze's
+    # layouts) fill during the first episodes; an RL run amortises them, so must the benchmark
+    _burst(reference, seconds), _burst(subject, max(1.0, 4 * seconds))
+    before = _burst(reference, seconds)
+    ratios, rates, references = [], [], [before]
+    for _ in range(rounds):
+        rate = _burst(subject, seconds)
+        after = _burst(reference, seconds)
+        ratios.append(rate / ((before + after) / 2))
+        rates.append(rate)
+        references.append(after)
+        before = after
+    return statistics.median(rates), statistics.median(references), statistics.median(ratios)
 
 
 def _random_comma_action(observation: Any, agent: str, info: dict, rng: np.random.Generator) -> str:
@@ -50,49 +85,80 @@ def _random_connect_four_action(observation: Any, agent: str, info: dict, rng: n
     return int(rng.choice(np.flatnonzero(observation["action_mask"])))
 
 
-def _ms_per_image(puzzle: str, count: int = 30) -> tuple[float, float]:
-    """Mean ms to draw one image (as the numpy observation) from a visible state of a new
-    instance, and to encode it as PNG (what a chat policy sends)."""
-    raw = env_module(puzzle).raw_env()
-    states = []
-    raw.reset(seed=count)
-    raw.draw(raw.puzzle.visible_state())  # warm the font and template caches
-    for seed in range(count):
-        raw.reset(seed=seed)
-        states.append(raw.puzzle.visible_state())
-    start = time.perf_counter()
-    images = [raw.draw(state) for state in states]
-    for image in images:
-        observation_array(image)
-    draw_ms = 1000 * (time.perf_counter() - start) / count
-    import io
+def _median_ms(work: Callable[[], Any], repeats: int = 9, number: int = 5) -> float:
+    """Median over `repeats` of the mean ms of `number` calls."""
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(number):
+            work()
+        samples.append(1000 * (time.perf_counter() - start) / number)
+    return statistics.median(samples)
 
-    start = time.perf_counter()
-    for image in images:
-        image.save(io.BytesIO(), format="PNG", compress_level=1)
-    png_ms = 1000 * (time.perf_counter() - start) / count
-    return draw_ms, png_ms
+
+def costs(puzzle: str) -> dict[str, float]:
+    """ms of: make + reset + first image of a new image-view environment; copying one
+    observation; np.stack of 8 observations; one picture drawn from scratch."""
+    seeds = iter(range(10**9))
+
+    def make_reset() -> None:
+        env = comma_env.make(puzzle)
+        env.reset(seed=next(seeds))
+        env.unwrapped.image()
+
+    make_reset()
+    env = comma_env.make(puzzle)
+    env.reset(seed=0)
+    image = env.unwrapped.image()
+    raw = env.unwrapped
+    states = []
+    for seed in range(20):
+        raw.reset(seed=1000 + seed)
+        states.append(raw.puzzle.visible_state())
+    state_iter = iter(states * 1000)
+    return {
+        "make_reset_ms": _median_ms(make_reset),
+        "copy_ms": _median_ms(image.copy, number=50),
+        "stack8_ms": _median_ms(lambda: np.stack([image] * 8), number=10),
+        "full_draw_ms": _median_ms(lambda: raw.draw(next(state_iter)), number=2),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="measuring time per environment")
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds per subject (median reported)")
+    parser.add_argument("--burst", type=float, default=0.25, help="seconds per burst")
     parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES))
+    parser.add_argument("--markdown", action="store_true", help="print the README table")
     args = parser.parse_args()
 
     from pettingzoo.classic import connect_four_v3
 
-    reference, _ = _steps_per_second(connect_four_v3.env, _random_connect_four_action, args.seconds)
-    print("turns/s: AEC steps per second, random solver, observation read every step;")
-    print("'image' is the default solver view, 'text' is solver_view='text' (no image is drawn).")
-    print(f"{'environment':<18}{'image t/s':>10}{'vs c4':>7}{'text t/s':>10}{'vs c4':>7}{'draw ms':>9}{'png ms':>8}")
-    print(f"{'connect_four_v3':<18}{reference:>10.0f}{1.0:>7.2f}")
+    reference = _stepper(connect_four_v3.env, _random_connect_four_action)
+    rows = []
     for puzzle in args.puzzles:
-        rate, _ = _steps_per_second(lambda: comma_env.make(puzzle), _random_comma_action, args.seconds)
-        text_rate, _ = _steps_per_second(lambda: comma_env.make(puzzle, solver_view="text"), _random_comma_action, args.seconds)
-        draw_ms, png_ms = _ms_per_image(puzzle)
-        print(f"{puzzle + '_v0':<18}{rate:>10.0f}{rate / reference:>7.2f}{text_rate:>10.0f}{text_rate / reference:>7.2f}"
-              f"{draw_ms:>9.2f}{png_ms:>8.2f}")
+        env_module(puzzle)  # import outside the timed bursts
+        image = interleaved(reference, _stepper(lambda: comma_env.make(puzzle), _random_comma_action), args.rounds, args.burst)
+        text = interleaved(reference, _stepper(lambda: comma_env.make(puzzle, solver_view="text"), _random_comma_action),
+                           args.rounds, args.burst)
+        rows.append((puzzle, image, text, costs(puzzle)))
+        if not args.markdown:
+            c = rows[-1][3]
+            print(f"{puzzle + '_v0':<15} image {image[0]:>7.0f} t/s {image[2]:>5.2f}x (c4 {image[1]:>6.0f})   "
+                  f"text {text[0]:>7.0f} t/s {text[2]:>5.2f}x (c4 {text[1]:>6.0f})   make+reset {c['make_reset_ms']:.2f} ms  "
+                  f"copy {c['copy_ms']:.3f} ms  stack8 {c['stack8_ms']:.2f} ms  full draw {c['full_draw_ms']:.2f} ms", flush=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
+    print(f"\nmedian of {args.rounds} interleaved rounds of {args.burst} s bursts; {stamp}; {machine}")
+    if args.markdown:
+        print("\n| environment | image view: turns/s (x connect_four) | text view: turns/s (x connect_four) "
+              "| make+reset ms | copy obs ms | np.stack 8 ms | full redraw ms |")
+        print("|---|---|---|---|---|---|---|")
+        for puzzle, image, text, c in rows:
+            print(f"| {puzzle}_v0 | {image[0]:,.0f} ({image[2]:.2f}x) | {text[0]:,.0f} ({text[2]:.2f}x) | "
+                  f"{c['make_reset_ms']:.2f} | {c['copy_ms']:.3f} | {c['stack8_ms']:.2f} | {c['full_draw_ms']:.2f} |")
+        references = [r for _, image, text, _ in rows for r in (image[1], text[1])]
+        print(f"\nconnect_four_v3 during the run: {min(references):,.0f} to {max(references):,.0f} turns/s (median per subject)")
 
 
 if __name__ == "__main__":

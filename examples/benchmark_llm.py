@@ -1,110 +1,225 @@
-"""How much the rollout machinery costs on top of the model calls, against the loopback server.
+"""What the LLM client and the rollout cost on top of the model calls, against the loopback server.
 
-    python examples/benchmark_llm.py [--episodes 300] [--concurrency 64] [--latency 0.2]
+    python examples/benchmark_llm.py [--rounds 3] [--episodes 320] [--concurrency 64] [--latency 0.2]
 
-Two ratios, measured in the same run against tests/loopback_server.py (scripted replies):
+Every subject runs against tests/loopback_server.py (scripted replies, one process per
+server) in this process, and this process's CPU time is measured (`time.process_time`), so
+"client CPU per call" leaves out the server's work. Subjects, in short interleaved bursts
+(one round runs each once; medians over rounds are printed, so a machine whose speed
+drifts during the run shifts every subject alike):
 
-1. throughput: the rollout's model calls per second over a bare `litellm.acompletion` loop
-   at the same concurrency, both with zero server latency (goal >= 0.8). The bare loop
-   sends a typical solver prompt and does nothing else; the rollout also builds prompts,
-   steps environments, parses replies and writes episodes.jsonl.
-2. latency hiding: the rollout's wall time over the ideal ``calls x latency / concurrency``
-   with `--latency` seconds per call (goal <= 1.25).
+- ``bare aiohttp``: the reference. One `aiohttp.ClientSession`, POST the JSON body, read the
+  JSON answer, nothing else (the loop vLLM's serving benchmark uses).
+- ``bare litellm``: the second reference, plain `litellm.acompletion` calls.
+- ``client aiohttp`` / ``client litellm``: `agents.llm.ChatClient.complete` in a loop
+  (retries, deadline, parsing, usage; no environment), over each of its two clients.
+- ``rollout aiohttp`` / ``rollout litellm``: a real rollout of Wire episodes (text view),
+  with the model on each client: prompts built, environments stepped, replies parsed,
+  ``episodes.jsonl`` written.
+
+Two servers: one answering at once (calls/s, CPU per call) and one adding `--latency`
+seconds to every answer (wall time over the ideal ``calls x latency / concurrency``).
+The bare loops send a typical solver prompt; everything runs at `--concurrency`.
+Goals (issue 10): rollout CPU per call <= 1 ms, rollout wall/ideal <= 1.25. On a loaded
+machine wall times stretch for every subject: "over bare aiohttp's" divides each wall/ideal
+by the bare aiohttp loop's of the same round, the part the client itself adds.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import platform
+import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Awaitable, Callable
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 from loopback_server import Loopback  # noqa: E402
 
-from agents.llm import LiteLLMPolicy, litellm_module  # noqa: E402
+from agents.llm import ChatClient, LLMSettings, litellm_module  # noqa: E402
 from comma_env.config import ModelConfig, RolloutConfig  # noqa: E402
 from comma_env.rollout import plan, run_async  # noqa: E402
 
+OVER_BARE = "wall/ideal over bare aiohttp's"
+Measure = tuple[int, float, float]  # (calls, wall seconds, CPU seconds of this process)
 
-def model_cfg(api_base: str) -> ModelConfig:
+
+def model_cfg(api_base: str, client: str) -> ModelConfig:
     return ModelConfig(kind="litellm", name="loopback", model="openai/loopback", api_base=api_base,
-                       vision=False, max_retries=3)
+                       vision=False, max_retries=3, client=client)
 
 
-async def bare_loop(api_base: str, calls: int, concurrency: int) -> float:
-    """Calls per second of plain `litellm.acompletion` with a typical solver prompt."""
+def typical_messages() -> list[dict[str, Any]]:
+    """The first solver prompt of a Wire episode in the text view."""
     import comma_env
     from agents.chat import solver_messages
 
     env = comma_env.make("wire", solver_view="text")
     env.reset(seed=0)
-    messages = solver_messages(env.last()[4])
-    litellm = litellm_module()
-    queue = list(range(calls))
+    return solver_messages(env.last()[4])
+
+
+async def workers(calls: int, concurrency: int, one: Callable[[], Awaitable[Any]]) -> None:
+    left = [calls]
 
     async def worker() -> None:
-        while queue:
-            queue.pop()
+        while left[0] > 0:
+            left[0] -= 1
+            await one()
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) another process has used so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def timed(run: Callable[[], Awaitable[int]]) -> Measure:
+    wall, cpu = time.perf_counter(), time.process_time()
+    calls = asyncio.run(run())
+    return calls, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def bare_aiohttp(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
+    import aiohttp
+
+    body = {"model": "loopback", "messages": messages, "temperature": 0.0, "max_tokens": 512}
+
+    async def run() -> int:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+            async def one() -> None:
+                async with session.post(api_base + "/chat/completions", json=body) as response:
+                    answer = await response.json()
+                    assert answer["choices"][0]["message"]["content"]
+
+            await workers(calls, concurrency, one)
+        return calls
+
+    return timed(run)
+
+
+def bare_litellm(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
+    litellm = litellm_module()
+
+    async def run() -> int:
+        async def one() -> None:
             await litellm.acompletion(model="openai/loopback", api_base=api_base, api_key="no-key",
                                       messages=messages, temperature=0.0, max_tokens=512, max_retries=0)
 
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
-    return calls / (time.perf_counter() - started)
+        await workers(calls, concurrency, one)
+        return calls
+
+    return timed(run)
 
 
-async def rollout(api_base: str, episodes: int, concurrency: int, out_dir: Path) -> tuple[int, float]:
-    """(model calls, seconds) of a real rollout of Wire episodes."""
-    cfg = RolloutConfig(model=model_cfg(api_base), puzzles=["wire"], episodes=episodes, concurrency=concurrency,
-                        out_dir=str(out_dir), progress_bar=False)
-    p = plan(cfg)
-    started = time.perf_counter()
-    records = await run_async(p, quiet=True)
-    seconds = time.perf_counter() - started
-    calls = sum(r["tokens_by_role"][role]["calls"] for r in records for role in ("solver", "expert"))
-    assert all(r["error"] is None for r in records), [r["error"] for r in records if r["error"]][:3]
-    return calls, seconds
+def client_loop(client: str) -> Callable[[str, int, int, list[dict[str, Any]]], Measure]:
+    def measure(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
+        chat = ChatClient(LLMSettings.from_config(model_cfg(api_base, client)))
+
+        async def run() -> int:
+            try:
+                await workers(calls, concurrency, lambda: chat.complete(messages))
+            finally:
+                await chat.aclose()
+            return calls
+
+        return timed(run)
+
+    return measure
 
 
-async def warm(api_base: str) -> None:
-    policy = LiteLLMPolicy(model_cfg(api_base))
-    await policy.client.complete([{"role": "user", "content": "warm up"}])
+def rollout(client: str, episodes: int, out_root: Path) -> Callable[[str, int, int, list[dict[str, Any]]], Measure]:
+    runs = [0]
+
+    def measure(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
+        runs[0] += 1
+        cfg = RolloutConfig(model=model_cfg(api_base, client), puzzles=["wire"], episodes=episodes,
+                            concurrency=concurrency, out_dir=str(out_root / f"{client}_{runs[0]}"), progress_bar=False)
+
+        async def run() -> int:
+            records = await run_async(plan(cfg), quiet=True)
+            assert all(r["error"] is None for r in records), [r["error"] for r in records if r["error"]][:3]
+            return sum(r["tokens_by_role"][role]["calls"] for r in records for role in ("solver", "expert"))
+
+        return timed(run)
+
+    return measure
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--episodes", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--episodes", type=int, default=320, help="per rollout burst (a multiple of --concurrency "
+                        "keeps the episodes' waves full, so the ideal is reachable)")
+    parser.add_argument("--calls", type=int, default=960, help="per bare/client burst")
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--skip-litellm", action="store_true", help="only the aiohttp subjects (quick check)")
+    parser.add_argument("--json", help="also write the medians here")
     args = parser.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="bench_llm_"))
-
-    with Loopback(log_messages=False, log=os.devnull) as fast:
-        asyncio.run(warm(fast.api_base))
-        calls, seconds = asyncio.run(rollout(fast.api_base, args.episodes, args.concurrency, tmp / "fast"))
-        rollout_rate = calls / seconds
-        bare_rate = asyncio.run(bare_loop(fast.api_base, calls, args.concurrency))
-    print(f"zero latency, concurrency {args.concurrency}: rollout {rollout_rate:.0f} calls/s ({calls} calls), "
-          f"bare litellm loop {bare_rate:.0f} calls/s")
-    print(f"  ratio rollout/bare = {rollout_rate / bare_rate:.2f}   (goal >= 0.8)")
-
-    with Loopback("--latency", str(args.latency), log_messages=False, log=os.devnull) as slow:
-        asyncio.run(warm(slow.api_base))
-        calls, seconds = asyncio.run(rollout(slow.api_base, args.episodes, args.concurrency, tmp / "slow"))
-    ideal = calls * args.latency / args.concurrency
-    floor = calls / bare_rate  # client + server CPU alone, measured by the bare loop above
-    print(f"latency {args.latency * 1000:.0f} ms, concurrency {args.concurrency}: {calls} calls in {seconds:.2f} s, "
-          f"ideal {ideal:.2f} s")
-    print(f"  ratio wall/ideal = {seconds / ideal:.2f}   (goal <= 1.25)")
-    print(f"  (a bare litellm loop needs {floor:.2f} s of CPU for these calls on this machine: "
-          f"wall / max(ideal, that floor) = {seconds / max(ideal, floor):.2f})")
+    out_root = Path(tempfile.mkdtemp(prefix="bench_llm_"))
+    load_before = os.getloadavg()[0]
+    messages = typical_messages()
+    subjects: dict[str, Callable[..., Measure]] = {
+        "bare aiohttp": bare_aiohttp,
+        "client aiohttp": client_loop("aiohttp"),
+        "rollout aiohttp": rollout("aiohttp", args.episodes, out_root),
+    }
+    if not args.skip_litellm:
+        subjects.update({"bare litellm": bare_litellm, "client litellm": client_loop("litellm"),
+                         "rollout litellm": rollout("litellm", args.episodes, out_root)})
+        litellm_module()
+    rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    with Loopback(log_messages=False, log=os.devnull) as fast, \
+            Loopback("--latency", str(args.latency), log_messages=False, log=os.devnull) as slow:
+        for name, measure in subjects.items():  # warm-up: imports, first connections
+            measure(fast.api_base, args.concurrency, args.concurrency, messages)
+        for round_ in range(args.rounds):
+            for name, measure in subjects.items():
+                calls, wall, cpu = measure(fast.api_base, args.calls, args.concurrency, messages)
+                rows[name]["calls/s"].append(calls / wall)
+                rows[name]["cpu ms/call"].append(1000 * cpu / calls)
+                server_cpu = process_cpu(slow.process.pid)
+                calls, wall, cpu = measure(slow.api_base, args.calls, args.concurrency, messages)
+                rows[name]["server cpu ms/call"].append(1000 * (process_cpu(slow.process.pid) - server_cpu) / calls)
+                rows[name]["wall/ideal"].append(wall / (calls * args.latency / args.concurrency))
+                rows[name][OVER_BARE].append(
+                    rows[name]["wall/ideal"][-1] / rows["bare aiohttp"]["wall/ideal"][-1])
+                rows[name]["cpu ms/call, latency"].append(1000 * cpu / calls)
+            print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+    medians = {name: {k: statistics.median(v) for k, v in cols.items()} for name, cols in rows.items()}
+    ratio = statistics.median(r / b for r, b in zip(rows["rollout aiohttp"]["cpu ms/call"], rows["bare aiohttp"]["cpu ms/call"]))
+    print(f"\n{datetime.now(timezone.utc):%Y-%m-%d}, {platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}; concurrency {args.concurrency}, medians of {args.rounds} interleaved rounds; "
+          f"zero latency, and {args.latency * 1000:.0f} ms latency; load average before the run "
+          f"{load_before:.1f}, after {os.getloadavg()[0]:.1f}\n")
+    print("| subject | calls/s | client CPU ms/call | wall/ideal at latency | same, over bare aiohttp's | "
+          "client CPU ms/call at latency | server CPU ms/call |")
+    print("|---|---|---|---|---|---|---|")
+    for name, m in medians.items():
+        print(f"| {name} | {m['calls/s']:,.0f} | {m['cpu ms/call']:.2f} | {m['wall/ideal']:.2f} | "
+              f"{m[OVER_BARE]:.2f} | {m['cpu ms/call, latency']:.2f} | "
+              f"{m['server cpu ms/call']:.2f} |")
+    print(f"\nrollout aiohttp CPU per call over bare aiohttp's (per round, median): {ratio:.2f}x")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"medians": medians, "rounds": rows}, indent=2))
 
 
 if __name__ == "__main__":

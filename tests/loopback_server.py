@@ -2,7 +2,7 @@
 
     python tests/loopback_server.py --port 0 --port-file P [--log requests.jsonl]
         [--fault-rate 0.2 --faults 429,500,reset,empty_choices,null_content,bad_json]
-        [--latency 0.2] [--model NAME]
+        [--latency 0.2] [--model NAME] [--trickle-interval 0.2]
 
 Endpoints: ``POST /v1/chat/completions`` (non-streaming), ``GET /v1/models``, ``GET /health``.
 
@@ -20,7 +20,11 @@ Replies play a competent pair, the scripted oracle of `agents/oracle.py` spoken 
 
 `usage` is real: tokens are counted as ceil(characters / 4) plus 85 per image.
 
-Faults: a fraction `--fault-rate` of requests fail with a kind from `--faults`. The choice is
+Faults: a fraction `--fault-rate` of requests fail with a kind from `--faults`: an HTTP
+429 or 500, a reset connection, a 200 with no choices / null content / cut-off JSON, a
+``timeout`` (silence for `--timeout-seconds`, then the answer) or a ``trickle`` (status and
+headers at once, then one blank byte every `--trickle-interval` s for `--timeout-seconds`,
+then the answer: a client with only a per-read timeout never gives up on it). The choice is
 a deterministic function of (request body, how many times this body was seen before), so a
 retried request can succeed and a run is reproducible whatever the arrival order.
 `--log` appends one JSON line per request (images replaced by their size and hash).
@@ -44,7 +48,7 @@ from aiohttp import web
 
 ADVICE_HEADER = "Type these actions:"
 DESCRIPTION_HEADER = "I see:"
-FAULT_KINDS = ("429", "500", "reset", "empty_choices", "null_content", "bad_json", "timeout")
+FAULT_KINDS = ("429", "500", "reset", "empty_choices", "null_content", "bad_json", "timeout", "trickle")
 
 
 # -- the scripted pair -------------------------------------------------------------------
@@ -56,11 +60,11 @@ class Scripts:
 
     def puzzles(self) -> list[tuple[type, str, str]]:
         if self._puzzles is None:
-            from comma_env.registry import COMMA_PUZZLES, env_module
+            from comma_env.registry import VERSIONS, env_module
             from comma_env.resources import load_manual
 
             found = []
-            for name in COMMA_PUZZLES:
+            for name in VERSIONS:
                 try:
                     cls = env_module(name).raw_env.puzzle_cls
                     found.append((cls, cls.task_prompt, load_manual(name)))
@@ -98,6 +102,59 @@ def _images(messages: list[dict[str, Any]]) -> list[str]:
                     url = part.get("image_url")
                     urls.append(url.get("url", "") if isinstance(url, dict) else str(url))
     return urls
+
+
+def _parts(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Content parts other than text and images, as received (audio data replaced by its hash)."""
+    found = []
+    for message in messages:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, dict) and part.get("type") not in ("text", "image_url"):
+                kept = json.loads(json.dumps(part))
+                audio = kept.get("input_audio")
+                if isinstance(audio, dict) and isinstance(audio.get("data"), str):
+                    audio["data"] = hashlib.sha256(audio["data"].encode()).hexdigest()[:16]
+                found.append(kept)
+    return found
+
+
+def _peer_port(request: web.Request) -> int | None:
+    """The client's source port: one per connection, so pooled clients show few of them."""
+    peer = request.transport.get_extra_info("peername") if request.transport is not None else None
+    return int(peer[1]) if peer else None
+
+
+def _audios(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What arrived in ``input_audio`` parts: format, size, whether it is a WAV file, a hash."""
+    found = []
+    for message in messages:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, dict) and part.get("type") == "input_audio":
+                audio = part.get("input_audio") or {}
+                try:
+                    data = base64.b64decode(str(audio.get("data", "")), validate=True)
+                except ValueError:
+                    data = b""
+                found.append({"format": audio.get("format"), "bytes": len(data),
+                              "wav": data[:4] == b"RIFF" and data[8:12] == b"WAVE", "sha": hashlib.sha256(data).hexdigest()[:16]})
+    return found
+
+
+def _listen(messages: list[dict[str, Any]]) -> str | None:
+    """What the newest ``input_audio`` part sounds like, by really decoding the WAV and
+    naming the sound (tests/listener.py); None without audio."""
+    clips = [part["input_audio"] for m in messages if isinstance(m.get("content"), list)
+             for part in m["content"] if isinstance(part, dict) and part.get("type") == "input_audio"]
+    if not clips:
+        return None
+    from listener import decode_wav, identify
+
+    try:
+        return identify(decode_wav(base64.b64decode(str(clips[-1].get("data", ""))))).description
+    except Exception:  # not a WAV file: an audio model would not understand it either
+        return "a noise I cannot make out"
 
 
 def role_of(messages: list[dict[str, Any]]) -> str:
@@ -151,6 +208,9 @@ def solver_reply(messages: list[dict[str, Any]]) -> str:
     if seen:
         state = puzzle_cls.redact(seen) if puzzle_cls else seen
         return f"{DESCRIPTION_HEADER}\n{describe_state(state)}"
+    heard = _listen(messages)
+    if heard is not None:  # an audio model: it names what it hears, nothing else
+        return f"{DESCRIPTION_HEADER}\n{describe_state({'sound_heard': heard})}"
     if _images(messages):
         return "I can see the puzzle image but cannot describe it in detail. What should I look for?"
     return "I cannot see the puzzle. Please tell me what to do."
@@ -202,6 +262,19 @@ def count_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
+async def _trickle(request: web.Request, reply: dict[str, Any], seconds: float, interval: float) -> web.StreamResponse:
+    """A 200 whose body arrives one blank byte at a time for `seconds` (valid JSON at the end)."""
+    response = web.StreamResponse(status=200, headers={"Content-Type": "application/json"})
+    await response.prepare(request)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        await response.write(b" ")
+        await asyncio.sleep(interval)
+    await response.write(json.dumps(reply).encode())
+    await response.write_eof()
+    return response
+
+
 def build_app(args: argparse.Namespace) -> web.Application:
     faults = FaultPlan(args.fault_rate, [k for k in args.faults.split(",") if k], args.seed)
     log_file = open(args.log, "a", encoding="utf-8") if args.log else None
@@ -238,14 +311,17 @@ def build_app(args: argparse.Namespace) -> web.Application:
             await asyncio.sleep(args.latency)
         entry = {
             "n": counter["n"], "id": request_id, "port": args.port_bound, "role": role,
-            "model": body.get("model"), "fault": fault, "images": image_info,
+            "model": body.get("model"), "fault": fault, "images": image_info, "audios": _audios(messages),
             "auth": "bearer" if request.headers.get("Authorization") else None,
             "temperature": body.get("temperature"), "max_tokens": body.get("max_tokens"), "stop": body.get("stop"),
-            "seed": body.get("seed"),
+            "seed": body.get("seed"), "other_parts": _parts(messages), "peer": _peer_port(request),
+            "extra_fields": sorted(set(body) - {"model", "messages", "temperature", "max_tokens", "stop", "seed"}),
             "messages": [{"role": m.get("role"), "text": _texts(m)} for m in messages] if args.log_messages else None,
             "time": time.time(),
         }
         log(entry)
+        if args.text_only and entry["audios"]:
+            return web.json_response({"error": {"message": "this model does not accept audio input", "type": "BadRequestError"}}, status=400)
         if fault == "429":
             return web.json_response({"error": {"message": "rate limited (scripted)", "type": "rate_limit"}}, status=429)
         if fault == "500":
@@ -279,6 +355,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
             "choices": [] if fault == "empty_choices" else [choice],
             "usage": usage,
         }
+        if fault == "trickle":
+            return await _trickle(request, reply, args.timeout_seconds, args.trickle_interval)
         return web.json_response(reply)
 
     app = web.Application(client_max_size=64 * 1024 * 1024)
@@ -299,8 +377,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--faults", default="429,500,reset,empty_choices,null_content,bad_json")
     parser.add_argument("--timeout-seconds", type=float, default=30.0, help="how long a 'timeout' fault stalls")
+    parser.add_argument("--trickle-interval", type=float, default=0.2, help="seconds between a 'trickle' fault's bytes")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every completion")
     parser.add_argument("--model", default="loopback")
+    parser.add_argument("--text-only", action="store_true",
+                        help="answer requests carrying input_audio parts with 400, as a text-only server does")
     parser.add_argument("--judge-label", default="miscommunication")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--startup-delay", type=float, default=0.0, help="sleep before listening (health-wait tests)")

@@ -27,8 +27,8 @@ DOCUMENTED: dict[str, tuple[float, float]] = {
 }
 
 
-def random_rates(puzzle: str, episodes: int = EPISODES) -> tuple[float, float, float, float]:
-    env = comma_env.make(puzzle)
+def random_rates(puzzle: str, episodes: int = EPISODES, **env_options: int) -> tuple[float, float, float, float]:
+    env = comma_env.make(puzzle, **env_options)
     progress, success = [], []
     for seed in range(episodes):
         env.reset(seed=seed)

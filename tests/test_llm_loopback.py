@@ -1,4 +1,5 @@
-"""LiteLLMPolicy end to end over real HTTP against tests/loopback_server.py (no mocks in the client)."""
+"""LiteLLMPolicy end to end over real HTTP against tests/loopback_server.py (no mocks in the client),
+once over aiohttp and once through LiteLLM (`client_kind`)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ FAST_RETRY = {"retry_base_delay": 0.02, "retry_max_delay": 0.2}
 
 def cfg(api_base: str, **over):
     base = dict(kind="litellm", name="loop", model="openai/loopback", api_base=api_base, vision=False,
-                max_retries=6, timeout=20.0, extra=dict(FAST_RETRY))
+                max_retries=6, timeout=20.0, client="aiohttp", extra=dict(FAST_RETRY))
     base.update(over)
     return base
 
@@ -36,14 +37,20 @@ async def play_many(solver_policy, expert_policy, puzzle="wire", seeds=range(8),
     return await asyncio.gather(*(one(s) for s in seeds))
 
 
+@pytest.fixture(params=["aiohttp", "litellm"])
+def client_kind(request):
+    """Both ways to an OpenAI-compatible server must behave the same (agents/llm.py)."""
+    return request.param
+
+
 @pytest.fixture(scope="module")
 def server():
     with Loopback() as srv:
         yield srv
 
 
-def test_episodes_solve_end_to_end_over_http(server):
-    policy = LiteLLMPolicy(cfg(server.api_base))
+def test_episodes_solve_end_to_end_over_http(server, client_kind):
+    policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind))
     results = asyncio.run(play_many(policy, policy, seeds=range(10)))
     for env, result in results:
         assert result.error is None
@@ -57,8 +64,8 @@ def test_episodes_solve_end_to_end_over_http(server):
     assert reqs and all(r["temperature"] == 0.0 and r["max_tokens"] == 512 for r in reqs)
 
 
-def test_other_puzzles_and_last_memory_solve_over_http(server):
-    policy = LiteLLMPolicy(cfg(server.api_base))
+def test_other_puzzles_and_last_memory_solve_over_http(server, client_kind):
+    policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind))
     # the scripted solver spends two turns per stage (act, then describe the new state)
     for puzzle in [p for p in ("memory", "keypad", "atm") if p in COMMA_PUZZLES]:
         try:
@@ -72,8 +79,8 @@ def test_other_puzzles_and_last_memory_solve_over_http(server):
     assert all(r.summary["success"] for _, r in results)
 
 
-def test_image_view_sends_one_png_encoded_once_per_state(server):
-    policy = LiteLLMPolicy(cfg(server.api_base, vision=True, name="vis"))
+def test_image_view_sends_one_png_encoded_once_per_state(server, client_kind):
+    policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind, vision=True, name="vis"))
     before = len(server.requests())
     results = asyncio.run(play_many(policy, policy, seeds=[7], solver_view="image", max_turns=3))
     (_, result), = results
@@ -85,9 +92,9 @@ def test_image_view_sends_one_png_encoded_once_per_state(server):
     assert len({r["images"][0]["sha"] for r in solver_reqs}) == 1  # no action: same picture
 
 
-def test_expert_requests_carry_no_image_and_no_unspoken_private_fact(server):
+def test_expert_requests_carry_no_image_and_no_unspoken_private_fact(server, client_kind):
     puzzles = [p for p in ("atm", "telehealth", "wire") if p in COMMA_PUZZLES]
-    policy = LiteLLMPolicy(cfg(server.api_base, vision=True))
+    policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind, vision=True))
     for puzzle in puzzles:
         try:
             comma_env.make(puzzle)
@@ -111,10 +118,10 @@ def test_expert_requests_carry_no_image_and_no_unspoken_private_fact(server):
                             assert value not in text, (puzzle, name)
 
 
-def test_twenty_percent_faults_every_episode_recorded():
+def test_twenty_percent_faults_every_episode_recorded(client_kind):
     kinds = "429,500,reset,empty_choices,null_content,bad_json"
     with Loopback("--fault-rate", "0.2", "--faults", kinds, "--seed", "3") as srv:
-        policy = LiteLLMPolicy(cfg(srv.api_base, max_retries=8))
+        policy = LiteLLMPolicy(cfg(srv.api_base, client=client_kind, max_retries=8))
         results = asyncio.run(play_many(policy, policy, seeds=range(16)))
         faults = [r["fault"] for r in srv.requests() if r["fault"]]
     assert len(results) == 16
@@ -124,33 +131,33 @@ def test_twenty_percent_faults_every_episode_recorded():
     assert sum(r.tokens["solver"]["calls"] + r.tokens["expert"]["calls"] for _, r in results) > 16 * 3
 
 
-def test_persistent_faults_raise_and_the_episode_records_the_error():
+def test_persistent_faults_raise_and_the_episode_records_the_error(client_kind):
     with Loopback("--fault-rate", "1.0", "--faults", "500,empty_choices") as srv:
-        policy = LiteLLMPolicy(cfg(srv.api_base, max_retries=2))
+        policy = LiteLLMPolicy(cfg(srv.api_base, client=client_kind, max_retries=2))
         (env, result), = asyncio.run(play_many(policy, policy, seeds=[0]))
         assert len(srv.requests()) == 3  # one try + two retries
     assert result.error and result.error.startswith("solver: LLMCallError") and "3 attempts" in result.error
     assert result.summary["seed"] == 0 and not result.summary["success"]
 
 
-def test_timeout_fault_is_retried():
+def test_timeout_fault_is_retried(client_kind):
     with Loopback("--fault-rate", "0.5", "--faults", "timeout", "--timeout-seconds", "5") as srv:
-        policy = LiteLLMPolicy(cfg(srv.api_base, timeout=0.5))
+        policy = LiteLLMPolicy(cfg(srv.api_base, client=client_kind, timeout=0.5))
         results = asyncio.run(play_many(policy, policy, seeds=range(3)))
         assert any(r["fault"] == "timeout" for r in srv.requests())
     assert all(r.error is None and r.summary["success"] for _, r in results)
 
 
-def test_client_errors_are_not_retried(server):
-    policy = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/nowhere/v1"), max_retries=5))
+def test_client_errors_are_not_retried(server, client_kind):
+    policy = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/nowhere/v1"), client=client_kind, max_retries=5))
     with pytest.raises(LLMCallError, match="non-retryable"):
         asyncio.run(policy.client.complete([{"role": "user", "content": "hi"}]))
 
 
-def test_mixed_pair_hits_the_right_endpoints():
+def test_mixed_pair_hits_the_right_endpoints(client_kind):
     with Loopback() as a, Loopback() as b:
-        solver = LiteLLMPolicy(cfg(a.api_base, name="solver-model", model="openai/model-a"))
-        expert = LiteLLMPolicy(cfg(b.api_base, name="expert-model", model="openai/model-b", temperature=0.6, max_tokens=99))
+        solver = LiteLLMPolicy(cfg(a.api_base, client=client_kind, name="solver-model", model="openai/model-a"))
+        expert = LiteLLMPolicy(cfg(b.api_base, client=client_kind, name="expert-model", model="openai/model-b", temperature=0.6, max_tokens=99))
         results = asyncio.run(play_many(solver, expert, seeds=range(4)))
         ra, rb = a.requests(), b.requests()
     assert all(r.summary["success"] for _, r in results)
@@ -159,9 +166,9 @@ def test_mixed_pair_hits_the_right_endpoints():
     assert {(r["temperature"], r["max_tokens"]) for r in rb} == {(0.6, 99)}
 
 
-def test_replicas_are_load_balanced_by_the_router():
+def test_replicas_are_load_balanced_by_the_router(client_kind):
     with Loopback() as a, Loopback() as b:
-        policy = LiteLLMPolicy(cfg(None, name="replicated", model="hosted_vllm/loopback",
+        policy = LiteLLMPolicy(cfg(None, client=client_kind, name="replicated", model="hosted_vllm/loopback",
                                    extra=dict(FAST_RETRY, replicas=[a.api_base, b.api_base], routing_strategy="simple-shuffle")))
         results = asyncio.run(play_many(policy, policy, seeds=range(12)))
         na, nb = len(a.requests()), len(b.requests())
@@ -169,16 +176,16 @@ def test_replicas_are_load_balanced_by_the_router():
     assert na + nb == 36 and na > 3 and nb > 3
 
 
-def test_api_key_is_sent_but_never_written(server, caplog, capsys):
+def test_api_key_is_sent_but_never_written(server, caplog, capsys, client_kind):
     secret = "sk-test-SECRETKEY-8c1f0e9a7d"
     os.environ["COMMA_FAKE_KEY_VAR"] = secret
     try:
         caplog.set_level(logging.DEBUG)
-        policy = LiteLLMPolicy(cfg(server.api_base, api_key_env="COMMA_FAKE_KEY_VAR", max_retries=1))
+        policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind, api_key_env="COMMA_FAKE_KEY_VAR", max_retries=1))
         results = asyncio.run(play_many(policy, policy, seeds=range(2)))
         assert all(r.summary["success"] for _, r in results)
         # an error path: the message must not carry the key either
-        bad = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/x/v1"), api_key_env="COMMA_FAKE_KEY_VAR"))
+        bad = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/x/v1"), client=client_kind, api_key_env="COMMA_FAKE_KEY_VAR"))
         with pytest.raises(LLMCallError) as info:
             asyncio.run(bad.client.complete([{"role": "user", "content": "hello"}]))
         assert secret not in str(info.value)
@@ -191,24 +198,24 @@ def test_api_key_is_sent_but_never_written(server, caplog, capsys):
         del os.environ["COMMA_FAKE_KEY_VAR"]
     # a missing variable gives a clear error naming the variable
     with pytest.raises(LLMCallError, match="COMMA_FAKE_KEY_VAR"):
-        asyncio.run(LiteLLMPolicy(cfg(server.api_base, api_key_env="COMMA_FAKE_KEY_VAR")).client.complete([]))
+        asyncio.run(LiteLLMPolicy(cfg(server.api_base, client=client_kind, api_key_env="COMMA_FAKE_KEY_VAR")).client.complete([]))
 
 
-def _seeds_of_one_run(policy_seed: int, temperature: float) -> list[tuple[str, object]]:
+def _seeds_of_one_run(policy_seed: int, temperature: float, client: str) -> list[tuple[str, object]]:
     with Loopback() as srv:
-        policy = LiteLLMPolicy(cfg(srv.api_base, temperature=temperature), seed=policy_seed)
+        policy = LiteLLMPolicy(cfg(srv.api_base, temperature=temperature, client=client), seed=policy_seed)
         asyncio.run(play_many(policy, policy, seeds=[3]))
         return [(r["role"], r["seed"]) for r in srv.requests()]
 
 
-def test_sampling_seed_reaches_the_server_per_call_and_repeats_on_rerun():
-    sent = _seeds_of_one_run(7, temperature=0.7)
+def test_sampling_seed_reaches_the_server_per_call_and_repeats_on_rerun(client_kind):
+    sent = _seeds_of_one_run(7, temperature=0.7, client=client_kind)
     assert len(sent) == 3 and {role for role, _ in sent} == {"solver", "expert"}
     seeds = [s for _, s in sent]
     assert all(isinstance(s, int) for s in seeds) and len(set(seeds)) == len(seeds)  # differs per call
-    assert _seeds_of_one_run(7, temperature=0.7) == sent  # deterministic
-    assert set(s for _, s in _seeds_of_one_run(8, temperature=0.7)).isdisjoint(seeds)  # follows policy_seed
-    assert {s for _, s in _seeds_of_one_run(7, temperature=0.0)} == {None}  # greedy: no seed sent
+    assert _seeds_of_one_run(7, temperature=0.7, client=client_kind) == sent  # deterministic
+    assert set(s for _, s in _seeds_of_one_run(8, temperature=0.7, client=client_kind)).isdisjoint(seeds)  # follows policy_seed
+    assert {s for _, s in _seeds_of_one_run(7, temperature=0.0, client=client_kind)} == {None}  # greedy: no seed sent
 
 
 @pytest.mark.parametrize("key", ["api_key", "api_base", "model", "max_retries", "messages", "temperature"])

@@ -23,13 +23,14 @@ def _all_text(folder: Path) -> str:
     return "\n".join(p.read_text(errors="replace") for p in folder.rglob("*") if p.is_file())
 
 
-def test_api_key_never_reaches_outputs_or_logs(tmp_path):
+@pytest.mark.parametrize("client", ["aiohttp", "litellm"])
+def test_api_key_never_reaches_outputs_or_logs(tmp_path, client):
     secret = "sk-fake-7f3a9c1e-DO-NOT-WRITE"
     env = dict(os.environ, FAKE_KEY_VAR=secret)
     out = tmp_path / "run"
     with Loopback("--fault-rate", "0.3", "--faults", "429,500,empty_choices") as srv:
         done = rollout("model=openai_compat", f"model.api_base={srv.api_base}", "model.name=loopback",
-                       "model.api_key_env=FAKE_KEY_VAR", "model.vision=false", "model.max_retries=1",
+                       "model.api_key_env=FAKE_KEY_VAR", "model.vision=false", "model.max_retries=1", f"model.client={client}",
                        "+model.extra.retry_base_delay=0.01", "puzzles=[wire]", "episodes=6", f"out_dir={out}", env=env)
         assert any(r["auth"] for r in srv.requests())  # the key was sent as a bearer token
     assert done.returncode == 0, done.stderr[-2000:]

@@ -1,13 +1,18 @@
 """Drawing of the ATM: the screen (title, balance, on-screen buttons, status line), the
-keypad, and the customer's card with the PIN printed on it."""
+keypad, and the customer's card with the PIN printed on it.
+
+Layers: the screen's title, body, button row and status line, and the PIN on the card;
+the keypad and the rest of the card never change."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text, text
+from comma_env.drawing.scene import Layer, Scene
 
 _SCREEN = (20, 44, 492, 282)
 _KEYPAD_ROWS = (("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9"), ("CLEAR", "0", "ENTER"))
@@ -33,60 +38,97 @@ def _screen_title(state: dict[str, Any]) -> str:
     return _TITLES[screen]
 
 
-def _on_screen_buttons(draw, state: dict[str, Any]) -> None:
-    labels = state["on_screen_buttons"]
-    x0, _, x1, y1 = _SCREEN
-    if state["screen"] == "amount":
-        amounts, rest = labels[:-1], labels[-1:]
-        for index, label in enumerate(amounts):
-            row, column = divmod(index, 3)
-            bx = x0 + 24 + column * 150
-            by = 116 + row * 44
-            button(draw, (bx, by, bx + 130, by + 38), label, 20, fill=_SCREEN_BUTTON, text_fill=_SCREEN_TEXT)
-        labels = rest
-    width = 150
-    gap = 20
-    total = len(labels) * width + (len(labels) - 1) * gap
-    start = (x0 + x1 - total) / 2
-    for index, label in enumerate(labels):
-        bx = start + index * (width + gap)
-        button(draw, (bx, y1 - 76, bx + width, y1 - 36), label, 20, fill=_SCREEN_BUTTON, text_fill=_SCREEN_TEXT)
+_PIN_FIELD = (318, 392, 476, 428)
 
 
-def draw_atm(state: dict[str, Any]) -> Image.Image:
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The frame, the empty screen, the keypad and the card without its PIN."""
     image, draw = canvas((512, 512), "ATM  -  NORTHBANK")
-    x0, y0, x1, y1 = _SCREEN
     draw.rounded_rectangle(_SCREEN, radius=10, fill=(18, 34, 64), outline=PALETTE["frame"], width=5)
-    centered_text(draw, (x0, y0 + 8, x1, y0 + 44), _screen_title(state), 22, fill=_SCREEN_TEXT, bold=True)
-    screen = state["screen"]
-    balance = state["balance"]
-    if screen == "balance":
-        centered_text(draw, (x0, 100, x1, 150), balance or "", 40, fill=_SCREEN_TEXT, bold=True)
-        centered_text(draw, (x0, 150, x1, 178), f"Transaction: {(state['selected_transaction'] or '').capitalize()}", 18, fill=_SCREEN_TEXT)
-    elif balance and screen in ("menu", "amount", "confirm"):
-        text(draw, (x0 + 24, y0 + 44), f"Balance: {balance}", 16, fill=_SCREEN_TEXT)
-    if screen == "pin_entry":
-        shown = "  ".join(["*"] * state["pin_digits_entered"] + ["_"] * (4 - state["pin_digits_entered"]))
-        draw.rounded_rectangle((156, 110, 356, 162), radius=6, fill=(235, 240, 250))
-        centered_text(draw, (156, 110, 356, 162), shown, 30, mono=True, bold=True)
-    if screen == "complete":
-        centered_text(draw, (x0, 120, x1, 170), "Please take your card.", 22, fill=_SCREEN_TEXT)
-    _on_screen_buttons(draw, state)
-    if state["status_message"]:
-        centered_text(draw, (x0, y1 - 32, x1, y1 - 6), state["status_message"], 16, fill=_STATUS, bold=True)
-
-    # keypad
     for row, keys in enumerate(_KEYPAD_ROWS):
         for column, key in enumerate(keys):
             bx, by = 24 + column * 92, 296 + row * 52
             fill = {"CLEAR": PALETTE["yellow"], "ENTER": PALETTE["green"]}.get(key, PALETTE["button"])
             button(draw, (bx, by, bx + 84, by + 44), key, 16 if len(key) > 1 else 22, fill=fill)
-
-    # the customer's card
     draw.rounded_rectangle((304, 320, 490, 440), radius=12, fill=(32, 110, 170), outline=PALETTE["ink"], width=2)
     text(draw, (318, 330), "DEBIT CARD", 16, fill=PALETTE["white"], bold=True)
     draw.rectangle((318, 356, 352, 380), fill=PALETTE["yellow"])
-    draw.rounded_rectangle((318, 392, 476, 428), radius=6, fill=PALETTE["white"])
-    centered_text(draw, (318, 392, 476, 428), f"PIN: {state['pin_on_card']}", 20, bold=True, mono=True)
+    draw.rounded_rectangle(_PIN_FIELD, radius=6, fill=PALETTE["white"])
     text(draw, (304, 450), "Your card", 14, fill=PALETTE["frame"])
     return image
+
+
+def _screen_button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], label: str) -> None:
+    button(draw, box, label, 20, fill=_SCREEN_BUTTON, text_fill=_SCREEN_TEXT)
+
+
+def _paint_title(image: Image.Image, draw: ImageDraw.ImageDraw, title: str) -> None:
+    x0, y0, x1, _ = _SCREEN
+    centered_text(draw, (x0, y0 + 8, x1, y0 + 44), title, 22, fill=_SCREEN_TEXT, bold=True)
+
+
+BodyKey = tuple[str, "str | None", str, int, tuple[str, ...]]
+"""(screen, balance, transaction, PIN digits entered, amount buttons) of the screen body."""
+
+
+def _paint_body(image: Image.Image, draw: ImageDraw.ImageDraw, key: BodyKey) -> None:
+    screen, balance, transaction, digits, amounts = key
+    x0, y0, x1, _ = _SCREEN
+    if screen == "balance":
+        centered_text(draw, (x0, 100, x1, 150), balance or "", 40, fill=_SCREEN_TEXT, bold=True)
+        centered_text(draw, (x0, 150, x1, 178), f"Transaction: {transaction}", 18, fill=_SCREEN_TEXT)
+    elif balance and screen in ("menu", "amount", "confirm"):
+        text(draw, (x0 + 24, y0 + 44), f"Balance: {balance}", 16, fill=_SCREEN_TEXT)
+    if screen == "pin_entry":
+        shown = "  ".join(["*"] * digits + ["_"] * (4 - digits))
+        draw.rounded_rectangle((156, 110, 356, 162), radius=6, fill=(235, 240, 250))
+        centered_text(draw, (156, 110, 356, 162), shown, 30, mono=True, bold=True)
+    if screen == "complete":
+        centered_text(draw, (x0, 120, x1, 170), "Please take your card.", 22, fill=_SCREEN_TEXT)
+    for index, label in enumerate(amounts):
+        row, column = divmod(index, 3)
+        bx = x0 + 24 + column * 150
+        by = 116 + row * 44
+        _screen_button(draw, (bx, by, bx + 130, by + 38), label)
+
+
+def _paint_button_row(image: Image.Image, draw: ImageDraw.ImageDraw, labels: tuple[str, ...]) -> None:
+    x0, _, x1, y1 = _SCREEN
+    width, gap = 150, 20
+    total = len(labels) * width + (len(labels) - 1) * gap
+    start = (x0 + x1 - total) / 2
+    for index, label in enumerate(labels):
+        bx = start + index * (width + gap)
+        _screen_button(draw, (bx, y1 - 76, bx + width, y1 - 36), label)
+
+
+def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> None:
+    x0, _, x1, y1 = _SCREEN
+    if message:
+        centered_text(draw, (x0, y1 - 32, x1, y1 - 6), message, 16, fill=_STATUS, bold=True)
+
+
+def _paint_pin(image: Image.Image, draw: ImageDraw.ImageDraw, pin: str) -> None:
+    centered_text(draw, _PIN_FIELD, f"PIN: {pin}", 20, bold=True, mono=True)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    x0, y0, x1, y1 = _SCREEN
+    labels = tuple(state["on_screen_buttons"])
+    amounts: tuple[str, ...] = ()
+    if state["screen"] == "amount":
+        amounts, labels = labels[:-1], labels[-1:]
+    body = (state["screen"], state["balance"], (state["selected_transaction"] or "").capitalize(),
+            int(state["pin_digits_entered"]), amounts)
+    inner_left, inner_right = x0 + 5, x1 - 4
+    return {
+        "title": Layer((inner_left, y0 + 5, inner_right, y0 + 44), _screen_title(state), _paint_title),
+        "body": Layer((inner_left, y0 + 44, inner_right, y1 - 77), body, _paint_body),
+        "buttons": Layer((inner_left, y1 - 77, inner_right, y1 - 34), labels, _paint_button_row),
+        "status": Layer((inner_left, y1 - 34, inner_right, y1 - 4), state["status_message"] or "", _paint_status),
+        "pin": Layer((_PIN_FIELD[0], _PIN_FIELD[1], _PIN_FIELD[2] + 1, _PIN_FIELD[3] + 1), state["pin_on_card"], _paint_pin),
+    }
+
+
+draw_atm = Scene((512, 512), _background, _layers)

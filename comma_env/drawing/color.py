@@ -1,14 +1,17 @@
 """Drawing of the Color module: a 4x4 grid of coloured squares with row and column numbers,
-so that the solver can name each square as press_r_c."""
+so that the solver can name each square as press_r_c.
+
+Layers: one per square."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy
+from comma_env.drawing.common import PALETTE, canvas, centered_text
+from comma_env.drawing.scene import Layer, Scene
 
 _ORIGIN = (92, 92)
 _CELL = 96
@@ -28,13 +31,22 @@ def _board() -> Image.Image:
     return image
 
 
-def draw_color(state: dict[str, Any]) -> Image.Image:
-    image, draw = editable_copy(_board())
+def _paint_square(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, int, str]) -> None:
+    x0, y0, color = key
+    draw.rectangle((x0, y0, x0 + _CELL - _GAP, y0 + _CELL - _GAP), fill=PALETTE.get(color, PALETTE["grey"]),
+                   outline=PALETTE["ink"], width=3)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     x_origin, y_origin = _ORIGIN
+    layers = {}
     for row, colors in enumerate(state["square_colors_by_row"]):
         for column, color in enumerate(colors):
             x0 = x_origin + column * _CELL
             y0 = y_origin + row * _CELL
-            box = (x0, y0, x0 + _CELL - _GAP, y0 + _CELL - _GAP)
-            draw.rectangle(box, fill=PALETTE.get(color, PALETTE["grey"]), outline=PALETTE["ink"], width=3)
-    return image
+            box = (x0, y0, x0 + _CELL - _GAP + 1, y0 + _CELL - _GAP + 1)
+            layers[f"square_{row + 1}_{column + 1}"] = Layer(box, (x0, y0, color), _paint_square)
+    return layers
+
+
+draw_color = Scene((512, 512), _board, _layers)

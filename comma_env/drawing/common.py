@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from functools import lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from comma_env.drawing.scene import Layer
 from comma_env.resources import font_path
 
 MIN_TEXT_PX = 14
@@ -110,20 +112,88 @@ def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image
     return editable_copy(_blank_module(tuple(size), title))
 
 
+class _FontGlyphs:
+    """Per-font caches of glyph masks, advances and pair kerning (plain dicts: this is the
+    innermost loop of drawing a new string)."""
+
+    def __init__(self, size: int, bold: bool, mono: bool) -> None:
+        self.face = font(size, bold, mono)
+        self.ascent, self.descent = self.face.getmetrics()
+        self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = {}
+        self.kerning: dict[str, float] = {}
+
+    def glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
+        """(coverage, left, top, advance) of one character; left/top are the mask's offset
+        from the pen on the baseline."""
+        cached = self.glyphs.get(char)
+        if cached is None:
+            left, top, right, bottom = self.face.getbbox(char, anchor="ls")
+            advance = self.face.getlength(char)
+            if right <= left or bottom <= top:
+                cached = (None, 0, 0, advance)
+            else:
+                mask = Image.new("L", (right - left, bottom - top), 0)
+                ImageDraw.Draw(mask).text((-left, -top), char, font=self.face, fill=255, anchor="ls")
+                pixels = np.asarray(mask)
+                pixels.flags.writeable = False
+                cached = (pixels, left, top, advance)
+            if len(self.glyphs) < 4096:
+                self.glyphs[char] = cached
+        return cached
+
+    def kern(self, pair: str) -> float:
+        """Extra advance between two characters (negative when the font kerns them closer)."""
+        cached = self.kerning.get(pair)
+        if cached is None:
+            cached = self.face.getlength(pair) - self.glyph(pair[0])[3] - self.glyph(pair[1])[3]
+            if len(self.kerning) < 65536:
+                self.kerning[pair] = cached
+        return cached
+
+
+@lru_cache(maxsize=64)
+def _font_glyphs(size: int, bold: bool, mono: bool) -> _FontGlyphs:
+    return _FontGlyphs(size, bold, mono)
+
+
 @lru_cache(maxsize=4096)
 def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
-    """A rendered text mask and its offset from the anchor point.
+    """A rendered one-line text mask and its offset from the anchor point.
 
-    FreeType rendering dominates drawing time; labels repeat endlessly across steps, so each
-    (text, font, anchor) is rendered once and then stamped with `ImageDraw.bitmap`.
+    FreeType rendering dominates drawing time, and per-instance strings (a serial number, a
+    patient's address) never repeat, so a line is composed from cached glyph masks placed at
+    the font's advances plus pair kerning, pen positions rounded to whole pixels as Pillow
+    does (Pillow's own rendering but for ligatures such as "ff" and, rarely, a glyph one
+    pixel apart). Whole lines are cached too: labels repeat endlessly.
     """
-    face = font(size, bold, mono)
-    left, top, right, bottom = face.getbbox(string, anchor=anchor)
-    if right <= left or bottom <= top:
+    if anchor not in ("la", "mm"):
+        raise ValueError(f"unsupported text anchor {anchor!r}")
+    fonts = _font_glyphs(size, bold, mono)
+    glyph, kern = fonts.glyph, fonts.kern
+    placed = []
+    pen, previous = 0.0, ""
+    for char in string:
+        if previous and not mono:  # monospaced faces do not kern
+            pen += kern(previous + char)
+        pixels, left, top, advance = glyph(char)
+        if pixels is not None:
+            placed.append((pixels, pen, left, top))
+        pen += advance
+        previous = char
+    if not placed:
         return None, 0, 0
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), string, font=face, fill=255, anchor=anchor)
-    return mask, left, top
+    shift = 0.5 - round(pen / 2) if anchor == "mm" else 0.5
+    baseline = round((fonts.ascent - fonts.descent) / 2) if anchor == "mm" else fonts.ascent
+    boxes = [(pixels, math.floor(pen_x + shift) + left, baseline + top) for pixels, pen_x, left, top in placed]
+    x0 = min(x for _, x, _ in boxes)
+    y0 = min(y for _, _, y in boxes)
+    x1 = max(x + pixels.shape[1] for pixels, x, _ in boxes)
+    y1 = max(y + pixels.shape[0] for pixels, _, y in boxes)
+    coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    for pixels, x, y in boxes:
+        target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
+        np.maximum(target, pixels, out=target)
+    return Image.frombuffer("L", (x1 - x0, y1 - y0), coverage, "raw", "L", 0, 1), x0, y0
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int,
@@ -151,3 +221,28 @@ def button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], la
     draw.rounded_rectangle(box, radius=10, fill=fill, outline=PALETTE["frame"], width=3)
     if label:
         centered_text(draw, box, label, size, fill=text_fill, bold=True)
+
+
+TIMER_BOX = (40, 412, 220, 480)
+
+
+def _paint_timer(image: Image.Image, draw: ImageDraw.ImageDraw, shown: str) -> None:
+    draw.rounded_rectangle(TIMER_BOX, radius=8, fill=PALETTE["display"])
+    centered_text(draw, TIMER_BOX, shown, 40, fill=PALETTE["display_text"], bold=True, mono=True)
+
+
+def _paint_lamp(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, bool]) -> None:
+    lamp_x, disarmed = key
+    if disarmed:
+        draw.ellipse((lamp_x, 428, lamp_x + 30, 458), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
+
+
+def countdown_layers(shown: str, disarmed: bool, lamp_x: int = 250) -> dict[str, Layer]:
+    """The real-time modules' (Button, Dog) timer display at the bottom left, and the green
+    lamp that lights once the module is disarmed, as scene layers (the timer changes on
+    every step of the clock; nothing else has to be redrawn for it)."""
+    return {
+        "timer": Layer((TIMER_BOX[0], TIMER_BOX[1], TIMER_BOX[2] + 1, TIMER_BOX[3] + 1), shown, _paint_timer),
+        "lamp": Layer((lamp_x, 428, lamp_x + 31, 459), (lamp_x, disarmed), _paint_lamp),
+    }
+

@@ -1,13 +1,17 @@
 """Drawing of the Keypad module: a 2x2 grid of symbol buttons, each with a status light
-that turns green once the button has been pressed correctly."""
+that turns green once the button has been pressed correctly.
+
+Layers: one per button (a correct press redraws only that button)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
+from comma_env.drawing.scene import Layer, Scene
 
 BUTTON_BOXES: dict[str, tuple[int, int, int, int]] = {
     "top_left": (66, 70, 246, 250),
@@ -18,13 +22,28 @@ BUTTON_BOXES: dict[str, tuple[int, int, int, int]] = {
 LIGHT_OFF = (60, 64, 60)
 
 
-def draw_keypad(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas((512, 512), "KEYPAD")
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    return canvas((512, 512), "KEYPAD")[0]
+
+
+def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, str, bool]) -> None:
+    position, symbol, lit = key
+    x0, y0, x1, y1 = BUTTON_BOXES[position]
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=12, fill=PALETTE["button"], outline=PALETTE["frame"], width=3)
+    light = PALETTE["green"] if lit else LIGHT_OFF
+    draw.rounded_rectangle((x0 + 60, y0 + 10, x1 - 60, y0 + 24), radius=5, fill=light, outline=PALETTE["frame"], width=2)
+    centered_text(draw, (x0, y0 + 28, x1, y1), symbol, 96)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     lit = set(state["lit_buttons"])
+    layers = {}
     for position, symbol in state["button_symbols"].items():
         x0, y0, x1, y1 = BUTTON_BOXES[position]
-        draw.rounded_rectangle((x0, y0, x1, y1), radius=12, fill=PALETTE["button"], outline=PALETTE["frame"], width=3)
-        light = PALETTE["green"] if position in lit else LIGHT_OFF
-        draw.rounded_rectangle((x0 + 60, y0 + 10, x1 - 60, y0 + 24), radius=5, fill=light, outline=PALETTE["frame"], width=2)
-        centered_text(draw, (x0, y0 + 28, x1, y1), symbol, 96)
-    return image
+        # symbols are drawn at 96 px: give the glyph room beyond the button's outline
+        layers[position] = Layer((x0 - 8, y0, x1 + 9, y1 + 8), (position, symbol, position in lit), _paint_button)
+    return layers
+
+
+draw_keypad = Scene((512, 512), _background, _layers)

@@ -1,14 +1,18 @@
 """Drawing of the LED module: the stage number in the top-left display, one coloured LED
 per stage along the top (the current one ringed, cleared ones ticked), and four lettered
-buttons in a 2x2 grid."""
+buttons in a 2x2 grid.
+
+Layers: the display, one per LED, one per button."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
+from comma_env.drawing.scene import Layer, Scene
 
 BUTTON_BOXES: dict[str, tuple[int, int, int, int]] = {
     "top_left": (86, 150, 246, 310),
@@ -28,20 +32,46 @@ def led_center(index: int, count: int) -> tuple[float, float]:
     return x0 + step * (index + 0.5), LED_Y
 
 
-def draw_led(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas((512, 512), "LED")
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    return canvas((512, 512), "LED")[0]
+
+
+def _paint_display(image: Image.Image, draw: ImageDraw.ImageDraw, stage: int) -> None:
     draw.rounded_rectangle(DISPLAY_BOX, radius=8, fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
-    centered_text(draw, DISPLAY_BOX, str(state["stage_number"]), 48, fill=PALETTE["display_text"], bold=True)
+    centered_text(draw, DISPLAY_BOX, str(stage), 48, fill=PALETTE["display_text"], bold=True)
+
+
+def _paint_led(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, str, bool, str]) -> None:
+    x, color, ringed, label = key
+    y, r = LED_Y, LED_RADIUS
+    if ringed:
+        draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), outline=PALETTE["ink"], width=4)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=PALETTE[color], outline=PALETTE["frame"], width=2)
+    centered_text(draw, (x - 30, y + r + 8, x + 30, y + r + 30), label, 16, fill=PALETTE["frame"], bold=True)
+
+
+def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, str]) -> None:
+    position, letter = key
+    button(draw, BUTTON_BOXES[position], letter, size=80)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    layers = {"display": Layer((20, 40, 101, 121), int(state["stage_number"]), _paint_display)}
     colors = state["led_colors_left_to_right"]
     current = state["stage_number"] - 1
+    done = state["completed_stages"]
+    half = int((LED_AREA[1] - LED_AREA[0]) / len(colors) / 2)
     for index, color in enumerate(colors):
         x, y = led_center(index, len(colors))
-        r = LED_RADIUS
-        if index == current and state["completed_stages"] < len(colors):
-            draw.ellipse((x - r - 7, y - r - 7, x + r + 7, y + r + 7), outline=PALETTE["ink"], width=4)
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=PALETTE[color], outline=PALETTE["frame"], width=2)
-        label = f"{index + 1}✓" if index < state["completed_stages"] else str(index + 1)
-        centered_text(draw, (x - 30, y + r + 8, x + 30, y + r + 30), label, 16, fill=PALETTE["frame"], bold=True)
+        ringed = index == current and done < len(colors)
+        label = f"{index + 1}✓" if index < done else str(index + 1)
+        box = (int(x) - half, y - LED_RADIUS - 8, int(x) + half + 1, y + LED_RADIUS + 34)
+        layers[f"led_{index + 1}"] = Layer(box, (x, color, ringed, label), _paint_led)
     for position, letter in state["button_letters"].items():
-        button(draw, BUTTON_BOXES[position], letter, size=80)
-    return image
+        x0, y0, x1, y1 = BUTTON_BOXES[position]
+        layers[position] = Layer((x0, y0, x1 + 1, y1 + 1), (position, letter), _paint_button)
+    return layers
+
+
+draw_led = Scene((512, 512), _background, _layers)

@@ -1,6 +1,9 @@
 """Drawing of the Maze module: a numbered grid of white floor and dark wall squares, the
 torus in the middle, four coloured spheres, the grey mouse with a nose showing its facing,
-and the round button with a labyrinth on it."""
+and the round button with a labyrinth on it.
+
+Layers: one per square (a move redraws the two squares the mouse leaves and enters), the
+numbers and frame of the grid, and the button."""
 
 from __future__ import annotations
 
@@ -9,7 +12,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy
+from comma_env.drawing.common import PALETTE, canvas, centered_text
+from comma_env.drawing.scene import Layer, Scene
 
 WIDTH = HEIGHT = 512
 CELL = 44
@@ -25,24 +29,20 @@ def _center(row: int, column: int) -> tuple[float, float]:
     return X0 + (column - 0.5) * CELL, Y0 + (row - 0.5) * CELL
 
 
-@lru_cache(maxsize=32)
-def _board(rows: tuple[str, ...], pressed: bool) -> Image.Image:
-    """The static part of the picture, drawn once per maze layout."""
-    image, draw = canvas((WIDTH, HEIGHT), "MAZE")
-    size = len(rows)
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    return canvas((WIDTH, HEIGHT), "MAZE")[0]
+
+
+def _paint_grid(image: Image.Image, draw: ImageDraw.ImageDraw, size: int) -> None:
+    """Row and column numbers and the frame around the squares."""
     for index in range(size):
         centered_text(draw, (X0 + index * CELL, Y0 - 22, X0 + (index + 1) * CELL, Y0 - 2), str(index + 1), 16, bold=True)
         centered_text(draw, (8, Y0 + index * CELL, X0 - 4, Y0 + (index + 1) * CELL), str(index + 1), 16, bold=True)
-    for r, row in enumerate(rows):
-        for c, square in enumerate(row):
-            box = (X0 + c * CELL, Y0 + r * CELL, X0 + (c + 1) * CELL - 1, Y0 + (r + 1) * CELL - 1)
-            draw.rectangle(box, fill=PALETTE["white"] if square == "." else WALL_FILL, outline=(170, 174, 180))
     draw.rectangle((X0 - 3, Y0 - 3, X0 + size * CELL + 2, Y0 + size * CELL + 2), outline=PALETTE["frame"], width=3)
-    _button(draw, pressed)
-    return image
 
 
-def _button(draw: ImageDraw.ImageDraw, pressed: bool) -> None:
+def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, pressed: bool) -> None:
     """The round button with a small labyrinth drawn on it."""
     x, y = BUTTON_CENTER
     r = BUTTON_RADIUS
@@ -60,23 +60,59 @@ def _disc(draw: ImageDraw.ImageDraw, center: tuple[float, float], radius: float,
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=PALETTE["ink"], width=2)
 
 
-def draw_maze(state: dict[str, Any]) -> Image.Image:
-    image, draw = editable_copy(_board(tuple(state["maze_rows_top_to_bottom"]), bool(state["button_pressed"])))
-    mouse = tuple(state["mouse_row_column"])
+CellKey = tuple[int, int, bool, "str | None", "str | None", "str | None"]
+"""(row, column, floor?, torus colour, sphere colour, mouse facing) of one square."""
 
-    tx, ty = _center(*state["torus_row_column"])
-    draw.ellipse((tx - 19, ty - 19, tx + 19, ty + 19), outline=PALETTE["ink"], width=9)
-    draw.ellipse((tx - 18, ty - 18, tx + 18, ty + 18), outline=PALETTE[state["torus_color"]], width=7)
 
-    for color, cell in state["sphere_row_column_by_color"].items():
-        x, y = _center(*cell)
-        _disc(draw, (x, y), 19 if tuple(cell) == mouse else 16, PALETTE[color])
+def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: CellKey) -> None:
+    row, column, floor, torus, sphere, facing = key
+    box = (X0 + (column - 1) * CELL, Y0 + (row - 1) * CELL, X0 + column * CELL - 1, Y0 + row * CELL - 1)
+    draw.rectangle(box, fill=PALETTE["white"] if floor else WALL_FILL, outline=(170, 174, 180))
+    x, y = _center(row, column)
+    if torus is not None:
+        draw.ellipse((x - 19, y - 19, x + 19, y + 19), outline=PALETTE["ink"], width=9)
+        draw.ellipse((x - 18, y - 18, x + 18, y + 18), outline=PALETTE[torus], width=7)
+    if sphere is not None:
+        _disc(draw, (x, y), 19 if facing is not None else 16, PALETTE[sphere])
         draw.ellipse((x - 9, y - 10, x - 3, y - 4), fill=(255, 255, 255))  # highlight: a sphere, not a disc
+    if facing is not None:
+        dx, dy = NOSE[facing]
+        px, py = -dy, dx  # perpendicular
+        _disc(draw, (x, y), 12, MOUSE_FILL)
+        nose = [(x + dx * 21, y + dy * 21), (x + dx * 6 + px * 8, y + dy * 6 + py * 8), (x + dx * 6 - px * 8, y + dy * 6 - py * 8)]
+        draw.polygon(nose, fill=PALETTE["ink"])
 
-    mx, my = _center(*mouse)
-    dx, dy = NOSE[state["mouse_facing"]]
-    px, py = -dy, dx  # perpendicular
-    _disc(draw, (mx, my), 12, MOUSE_FILL)
-    nose = [(mx + dx * 21, my + dy * 21), (mx + dx * 6 + px * 8, my + dy * 6 + py * 8), (mx + dx * 6 - px * 8, my + dy * 6 - py * 8)]
-    draw.polygon(nose, fill=PALETTE["ink"])
-    return image
+
+def _cell_box(r: int, c: int) -> tuple[int, int, int, int]:
+    return X0 + (c - 1) * CELL, Y0 + (r - 1) * CELL, X0 + c * CELL, Y0 + r * CELL
+
+
+@lru_cache(maxsize=64)
+def _empty_layers(rows: tuple[str, ...]) -> dict[str, Layer]:
+    """The grid and every square without objects: the same for every state of one maze."""
+    size = len(rows)
+    layers = {"grid": Layer((8, Y0 - 22, X0 + size * CELL + 3, Y0 + size * CELL + 3), size, _paint_grid)}
+    for r, line in enumerate(rows, start=1):
+        for c, square in enumerate(line, start=1):
+            layers[f"cell_{r}_{c}"] = Layer(_cell_box(r, c), (r, c, square == ".", None, None, None), _paint_cell)
+    return layers
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    rows = tuple(state["maze_rows_top_to_bottom"])
+    layers = dict(_empty_layers(rows))
+    torus = tuple(state["torus_row_column"])
+    mouse = tuple(state["mouse_row_column"])
+    spheres = {tuple(cell): color for color, cell in state["sphere_row_column_by_color"].items()}
+    for cell in {torus, mouse, *spheres}:
+        r, c = cell
+        key = (r, c, rows[r - 1][c - 1] == ".", state["torus_color"] if cell == torus else None, spheres.get(cell),
+               state["mouse_facing"] if cell == mouse else None)
+        layers[f"cell_{r}_{c}"] = Layer(_cell_box(r, c), key, _paint_cell)
+    x, y = BUTTON_CENTER
+    button_box = (x - 33, y - BUTTON_RADIUS - 1, x + 34, y + BUTTON_RADIUS + 24)
+    layers["button"] = Layer(button_box, bool(state["button_pressed"]), _paint_button)
+    return layers
+
+
+draw_maze = Scene((WIDTH, HEIGHT), _background, _layers)

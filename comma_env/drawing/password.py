@@ -1,14 +1,17 @@
 """Drawing of the Password module: five numbered letter windows, an up button above and a
-down button below each, and a SUBMIT button."""
+down button below each, and a SUBMIT button.
+
+Layers: one per letter window (a spin redraws only that window)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, button, canvas, centered_text, editable_copy
+from comma_env.drawing.common import PALETTE, button, canvas, centered_text
+from comma_env.drawing.scene import Layer, Scene
 
 WIDTH, HEIGHT = 512, 384
 WINDOW_W, GAP = 76, 14
@@ -38,11 +41,19 @@ def _board() -> Image.Image:
     return image
 
 
-def draw_password(state: dict[str, Any]) -> Image.Image:
-    image, draw = editable_copy(_board())
+def _paint_window(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, str]) -> None:
+    x0, letter = key
+    x1 = x0 + WINDOW_W
+    draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
+    centered_text(draw, (x0, 104, x1, 204), letter, 58, fill=PALETTE["display_text"], bold=True, mono=True)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    layers = {}
     for index, letter in enumerate(state["letters_shown_left_to_right"]):
         x0 = LEFT + index * (WINDOW_W + GAP)
-        x1 = x0 + WINDOW_W
-        draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
-        centered_text(draw, (x0, 104, x1, 204), str(letter), 58, fill=PALETTE["display_text"], bold=True, mono=True)
-    return image
+        layers[f"window_{index + 1}"] = Layer((x0, 104, x0 + WINDOW_W + 1, 205), (x0, str(letter)), _paint_window)
+    return layers
+
+
+draw_password = Scene((WIDTH, HEIGHT), _board, _layers)

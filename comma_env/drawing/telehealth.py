@@ -1,14 +1,18 @@
-"""Drawing of the Telehealth screen: the lesion photo, the patient profile card, the step."""
+"""Drawing of the Telehealth screen: the lesion photo, the patient profile card, the step.
+
+Layers: the photo, the card's values, the status line (the only part a step changes)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+import numpy as np
+from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, editable_copy, font
-from comma_env.drawing.lesions import render_lesion
+from comma_env.drawing.common import PALETTE, canvas, centered_text, font, text
+from comma_env.drawing.lesions import LESION_KEYS, lesion_pixels
+from comma_env.drawing.scene import Layer, Scene
 
 PHOTO = 352
 PHOTO_BOX = (16, 52)
@@ -88,19 +92,68 @@ def status_text(state: dict[str, Any]) -> str:
     return "Step 1: choose the diagnosis.  Step 2: choose the treatment."
 
 
-def draw_telehealth(state: dict[str, Any]) -> Image.Image:
-    lines = profile_lines(state)
-    image, draw = editable_copy(_static_screen(tuple(label for label, _ in lines)))
-    if "lesion_photo_path" in state:
-        photo = _photo_from_file(state["lesion_photo_path"], PHOTO)
-    else:
-        photo = render_lesion(state, PHOTO)
-    image.paste(photo, PHOTO_BOX)
-    value_font = font(15)
-    for row, label, value in _rows(lines):
+def _photo_pixels(key: tuple[str, Any]) -> np.ndarray:
+    """The photo as a read-only RGB array (cached by the photo's source)."""
+    kind, source = key
+    if kind == "file":
+        return _file_pixels(source, PHOTO)
+    return lesion_pixels(dict(source), PHOTO)
+
+
+@lru_cache(maxsize=8)
+def _file_pixels(path: str, size: int) -> np.ndarray:
+    pixels = np.asarray(_photo_from_file(path, size))
+    pixels.flags.writeable = False
+    return pixels
+
+
+def _paint_photo(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, Any]) -> None:
+    image.paste(Image.fromarray(_photo_pixels(key), "RGB"), PHOTO_BOX)
+
+
+_paint_photo.pixels = _photo_pixels  # type: ignore[attr-defined]  # opaque raster: copied, not drawn
+
+
+def _paint_values(image: Image.Image, draw: ImageDraw.ImageDraw, lines: tuple[tuple[str, str], ...]) -> None:
+    for row, label, value in _rows(list(lines)):
         if label in WIDE_LABELS:
-            draw.text((WIDE_VALUE_X, row + ROW_HEIGHT), value, font=value_font, fill=PALETTE["ink"])
+            text(draw, (WIDE_VALUE_X, row + ROW_HEIGHT), value, 15)
         elif label:
-            draw.text((VALUE_X, row), value, font=value_font, fill=PALETTE["ink"])
-    centered_text(draw, (16, 456, 752, 496), status_text(state), 17, fill=PALETTE["display_text"], bold=True)
-    return image
+            text(draw, (VALUE_X, row), value, 15)
+
+
+def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> None:
+    centered_text(draw, (16, 456, 752, 496), message, 17, fill=PALETTE["display_text"], bold=True)
+
+
+_LABELS = tuple(label for label, _ in profile_lines(dict(dict.fromkeys(
+    ("name", "date_of_birth", "ssn", "phone", "address", "age", "skin_type", "body_region", "itch", "bleed",
+     "grew", "changed", "elevation"), ""), diameter_mm=None)))
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    return _static_screen(_LABELS)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    if "lesion_photo_path" in state:
+        photo: tuple[str, Any] = ("file", state["lesion_photo_path"])
+    else:
+        photo = ("synthetic", tuple((k, _hashable(state[k])) for k in LESION_KEYS))
+    x, y = PHOTO_BOX
+    lines = profile_lines(state)
+    if tuple(label for label, _ in lines) != _LABELS:
+        raise ValueError("the profile card's labels changed: update _LABELS")
+    return {
+        "photo": Layer((x, y, x + PHOTO, y + PHOTO), photo, _paint_photo),
+        "values": Layer((VALUE_X - 150, CARD[1] + 30, CARD[2] - 3, CARD[3] - 3), tuple(lines), _paint_values),
+        "status": Layer((19, 459, 750, 494), status_text(state), _paint_status),
+    }
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+draw_telehealth = Scene((768, 512), _background, _layers)

@@ -1,31 +1,59 @@
-"""Drawing of the Wire module: numbered horizontal wires and a serial-number plate."""
+"""Drawing of the Wire module: numbered horizontal wires and a serial-number plate.
+
+Layers: one per wire row (a cut redraws only that band) and the serial number."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, text
+from comma_env.drawing.scene import Layer, Scene
+
+TOP, BOTTOM = 60, 400
+PLATE = (140, 424, 372, 484)
 
 
-def draw_wire(state: dict[str, Any]) -> Image.Image:
+SERIAL_BOX = (150, 440, 362, 484)
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The frame and the empty serial plate."""
     image, draw = canvas((512, 512), "WIRES")
+    draw.rounded_rectangle(PLATE, radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
+    text(draw, (156, 432), "SERIAL", 14, fill=PALETTE["frame"], bold=True)
+    return image
+
+
+def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, int, str, bool]) -> None:
+    y, position, color, cut = key
+    draw.ellipse((52, y - 10, 72, y + 10), fill=PALETTE["frame"])
+    draw.ellipse((440, y - 10, 460, y + 10), fill=PALETTE["frame"])
+    centered_text(draw, (10, y - 14, 46, y + 14), str(position), 22, bold=True)
+    for x0, x1 in ([(62, 230), (282, 450)] if cut else [(62, 450)]):
+        draw.rectangle((x0, y - 9, x1, y + 9), fill=PALETTE["ink"])
+        draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
+
+
+def _paint_serial(image: Image.Image, draw: ImageDraw.ImageDraw, serial: str) -> None:
+    centered_text(draw, SERIAL_BOX, serial, 26, bold=True, mono=True)
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     colors = state["wire_colors_top_to_bottom"]
     cut = set(state["cut_wires"])
-    top, bottom = 60, 400
-    step = (bottom - top) / len(colors)
+    step = (BOTTOM - TOP) / len(colors)
+    layers = {}
     for index, color in enumerate(colors):
-        y = top + step * (index + 0.5)
+        y = TOP + step * (index + 0.5)
         position = index + 1
-        draw.ellipse((52, y - 10, 72, y + 10), fill=PALETTE["frame"])
-        draw.ellipse((440, y - 10, 460, y + 10), fill=PALETTE["frame"])
-        centered_text(draw, (10, y - 14, 46, y + 14), str(position), 22, bold=True)
-        segments = [(62, 450)] if position not in cut else [(62, 230), (282, 450)]
-        for x0, x1 in segments:
-            draw.rectangle((x0, y - 9, x1, y + 9), fill=PALETTE["ink"])
-            draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
-    draw.rounded_rectangle((140, 424, 372, 484), radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
-    text(draw, (156, 432), "SERIAL", 14, fill=PALETTE["frame"], bold=True)
-    centered_text(draw, (150, 440, 362, 484), state["serial_number"], 26, bold=True, mono=True)
-    return image
+        band = (6, int(y) - 16, 506, int(y) + 18)
+        layers[f"wire_{position}"] = Layer(band, (y, position, color, position in cut), _paint_wire)
+    layers["serial"] = Layer((PLATE[0] + 4, PLATE[1] + 4, PLATE[2] - 3, PLATE[3] - 3), state["serial_number"], _paint_serial)
+    return layers
+
+
+draw_wire = Scene((512, 512), _background, _layers)

@@ -168,7 +168,8 @@ def synthetic_case(rng: np.random.Generator, diagnosis: str | None = None) -> Ca
         elevation = _yes(rng, 0.7)
     elif dx == "ack":
         shape, border = _pick(rng, ("round", "oval")), BORDER_ILL_DEFINED
-        colors = _colors(rng, ("pink", "red", "light brown"), 1, 2)
+        # the dry scales are drawn as white flakes (the manual's words), so white is listed
+        colors = _colors(rng, ("pink", "red", "light brown"), 1, 2) + ["white"]
         diameter = rng.uniform(2.0, 20.0)
         elevation = _yes(rng, 0.5)
     elif dx == "sek":

@@ -1,0 +1,80 @@
+"""The simulated clock of the real-time puzzles (Button, Dog), advanced by the protocol.
+
+Wall-clock time would make episodes depend on how fast a server answers, so time here is
+simulated and counted in whole seconds, deterministically:
+
+- the actions in a solver's message happen at the moment the message is sent, that is at
+  the time the solver's image shows, except that a ``wait N`` line lets N seconds pass
+  before the lines after it;
+- then every message costs time in proportion to its length: `message_seconds` (one
+  second, plus one per started ten characters: about the pace of reading and talking).
+  The solver's message and the expert's reply are both charged.
+
+Real-time reaction therefore means acting within few turns and few words. When a puzzle's
+countdown reaches zero the module explodes: the episode ends as failed (``time_up``).
+"""
+
+from __future__ import annotations
+
+import re
+
+SECONDS_PER_MESSAGE = 1
+CHARACTERS_PER_SECOND = 10
+WAIT_PATTERN = re.compile(r"wait(?:[ _]+(\d+))?(?:[ _]*(?:s|sec|secs|seconds?))?", re.IGNORECASE)
+"""``wait`` (one second), ``wait 5``, ``wait_5``, ``wait 5 seconds``; nothing else."""
+MAX_WAIT_DIGITS = 9
+"""Longer numbers are not converted (an LLM may emit endless digits): they mean "more time
+than any timer has", which ends the countdown, in time linear in the line's length."""
+FOREVER = 10**MAX_WAIT_DIGITS
+
+
+def message_seconds(text: str) -> int:
+    """Seconds a message of this length costs on the simulated clock."""
+    return SECONDS_PER_MESSAGE + -(-len(text) // CHARACTERS_PER_SECOND)
+
+
+def parse_wait(line: str) -> int | None:
+    """Seconds a ``wait`` line asks for (already stripped), or None when it is no wait."""
+    if not line[:4].lower() == "wait":
+        return None
+    match = WAIT_PATTERN.fullmatch(line)
+    if match is None:
+        return None
+    digits = match.group(1)
+    if digits is None:
+        return 1
+    digits = digits.lstrip("0") or "0"
+    return FOREVER if len(digits) > MAX_WAIT_DIGITS else int(digits)
+
+
+def wait_line(seconds: int) -> str:
+    """The canonical way to write a wait."""
+    return f"wait {seconds}"
+
+
+def format_timer(seconds: int) -> str:
+    """A countdown as the module shows it: ``M:SS``."""
+    seconds = max(int(seconds), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def parse_timer(shown: str) -> int:
+    """Seconds left from a ``M:SS`` reading."""
+    minutes, _, secs = str(shown).partition(":")
+    return int(minutes) * 60 + int(secs)
+
+
+class Countdown:
+    """Mixin for a `Puzzle` with a module timer on this clock: `time_left` counts down as the
+    protocol calls `elapse`, stops once the puzzle is solved, and at zero the module explodes."""
+
+    time_left: int
+
+    def elapse(self, seconds: int) -> None:
+        if seconds > 0 and not self.solved:  # type: ignore[attr-defined]
+            self.time_left = max(self.time_left - int(seconds), 0)
+            self._changed()  # type: ignore[attr-defined]
+
+    @property
+    def time_up(self) -> bool:
+        return self.time_left <= 0 and not self.solved  # type: ignore[attr-defined]

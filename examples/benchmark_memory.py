@@ -1,0 +1,87 @@
+"""Memory per live image-view episode: MiB of resident memory per environment when
+`--episodes` (default 1,000) image-view episodes are alive at once, each reset to its own
+seed, a few random turns in, with its current observation drawn.
+
+Each puzzle is measured in a fresh subprocess (a clean heap): the resident set size (RSS)
+after making the episodes, minus the RSS before, divided by the number of episodes. Shared,
+bounded caches (glyph masks, patches of repainted boxes, lesion photos) are part of that
+difference, amortised over the episodes. Linux only (reads /proc/self/statm). Run:
+
+    python examples/benchmark_memory.py [--episodes 1000] [--puzzles wire telehealth ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+MIB = 2**20
+
+
+def rss_bytes() -> int:
+    """Resident set size of this process."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def measure(puzzle: str, episodes: int, turns: int) -> dict[str, float]:
+    """Run in the child: RSS growth per live episode of `puzzle`."""
+    import gc
+
+    import numpy as np
+
+    import comma_env
+
+    warm = comma_env.make(puzzle)  # imports, fonts, backgrounds: not per-episode memory
+    warm.reset(seed=10**6)
+    warm.unwrapped.image()
+    gc.collect()
+    before = rss_bytes()
+    rng = np.random.default_rng(0)
+    live = []
+    for seed in range(episodes):
+        env = comma_env.make(puzzle)
+        env.reset(seed=seed)
+        for _ in range(turns):
+            _, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                break
+            actions = info["valid_actions"]
+            env.step(actions[int(rng.integers(len(actions)))])
+            if env.agent_selection == "expert" and not (env.terminations["expert"] or env.truncations["expert"]):
+                env.step("go on")
+        env.observe("solver")  # the current image is drawn and held
+        live.append(env)
+    gc.collect()
+    after = rss_bytes()
+    return {"puzzle": puzzle, "episodes": episodes, "mib_per_episode": (after - before) / MIB / episodes,
+            "total_mib": after / MIB}
+
+
+def main() -> None:
+    from comma_env.registry import COMMA_PUZZLES
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=1000, help="image-view episodes alive at once")
+    parser.add_argument("--turns", type=int, default=2, help="random solver turns played in each before measuring")
+    parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES))
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(args.child, args.episodes, args.turns)))
+        return
+    print(f"{'environment':<15}{'MiB/episode':>12}{'process MiB':>13}   ({args.episodes} live image-view episodes)")
+    for puzzle in args.puzzles:
+        out = subprocess.run([sys.executable, __file__, "--child", puzzle, "--episodes", str(args.episodes),
+                              "--turns", str(args.turns)], check=True, capture_output=True, text=True)
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"{puzzle + '_v0':<15}{row['mib_per_episode']:>12.2f}{row['total_mib']:>13.0f}", flush=True)
+    print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""Incremental drawing (comma_env/drawing/scene.py): the frame an environment hands out,
+built by repainting only changed layers onto the previous frame (across steps and resets),
+equals the full redraw of `visible_state()` pixel for pixel, for every puzzle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+import comma_env
+from comma_env.core import versioned_env
+from comma_env.drawing.scene import PATCHES, Layer, Scene
+from comma_env.drawing.wire import draw_wire
+from comma_env.puzzles.wire import WirePuzzle
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
+
+IMAGES_PER_PUZZLE = 250
+ALL_PUZZLES = COMMA_PUZZLES + V1_PUZZLES
+
+
+def _random_message(rng: np.random.Generator, actions: list[str]) -> str:
+    """One to three valid action names (so several layers can change in one step)."""
+    picks = rng.integers(len(actions), size=int(rng.integers(1, 4)))
+    return "\n".join(actions[i] for i in picks)
+
+
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
+def test_incremental_frames_equal_the_full_redraw(puzzle: str) -> None:
+    env = comma_env.make(puzzle)
+    raw = env.unwrapped
+    scene = raw.draw
+    assert isinstance(scene, Scene)
+    rng = np.random.default_rng(7)
+    checked, seed = 0, 0
+    handed_out: list[tuple[np.ndarray, np.ndarray]] = []
+    while checked < IMAGES_PER_PUZZLE:
+        env.reset(seed=seed)  # one environment across episodes: resets are incremental too
+        seed += 1
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, info = env.last()
+            if agent == "solver" and not (terminated or truncated):
+                image = observation["image"]
+                assert np.array_equal(image, scene.full_array(raw.visible_state)), (puzzle, seed - 1, raw.turn)
+                checked += 1
+                if checked % 25 == 1:
+                    handed_out.append((image, image.copy()))
+            if terminated or truncated:
+                env.step(None)
+            elif agent == "solver":
+                env.step(_random_message(rng, info["valid_actions"]))
+            else:
+                env.step("")
+    for image, snapshot in handed_out:  # arrays already handed out were never modified
+        assert np.array_equal(image, snapshot)
+
+
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
+def test_layers_paint_only_inside_their_boxes(puzzle: str) -> None:
+    """The layer contract: a layer alone on the background changes no pixel outside its box
+    (else a repaint of one layer could leave stale pixels of another)."""
+    env = comma_env.make(puzzle)
+    raw = env.unwrapped
+    scene: Scene = raw.draw
+    background = scene.background().convert("RGB")
+    rng = np.random.default_rng(3)
+    seen: set = set()
+    for seed in range(5):
+        env.reset(seed=seed)
+        for _ in range(3):
+            for name, layer in scene.layers(raw.visible_state).items():
+                if layer in seen:
+                    continue
+                seen.add(layer)
+                image = background.copy()
+                layer.paint(image, ImageDraw.Draw(image), layer.key)
+                touched = ImageChops.difference(image, background).getbbox()  # (x0, y0, x1, y1) exclusive
+                if touched is not None:
+                    x0, y0, x1, y1 = layer.box
+                    inside = x0 <= touched[0] and y0 <= touched[1] and touched[2] <= x1 and touched[3] <= y1
+                    assert inside, (puzzle, name, layer.box, touched)
+            if raw.terminations["solver"] or raw.truncations["solver"]:
+                break
+            raw.step(_random_message(rng, raw.infos["solver"]["valid_actions"]))
+            if not (raw.terminations["expert"] or raw.truncations["expert"]):
+                raw.step("")
+
+
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
+def test_observations_are_contiguous_read_only_uint8_in_the_space(puzzle: str) -> None:
+    env = comma_env.make(puzzle)
+    env.reset(seed=0)
+    image = env.observe("solver")["image"]
+    space = env.observation_space("solver")["image"]
+    assert image.dtype == np.uint8 and image.flags.c_contiguous and not image.flags.writeable
+    assert image.base is None or image.base.flags.c_contiguous
+    assert space.contains(image)
+
+
+def test_one_observation_space_per_class_and_view() -> None:
+    a, b = comma_env.make("wire"), comma_env.make("wire")
+    assert a.observation_space("solver") is b.observation_space("solver")
+    assert a.observation_space("expert") is b.observation_space("expert")
+    text = comma_env.make("wire", solver_view="text")
+    assert "image" not in text.observation_space("solver").spaces
+    assert text.observation_space("solver") is not a.observation_space("solver")
+    telehealth = comma_env.make("telehealth").observation_space("solver")["image"]
+    assert telehealth.shape == (512, 768, 3)
+    # action spaces stay per instance: seeding one must not change another's samples
+    assert a.action_space("solver") is not b.action_space("solver")
+
+
+def test_unchanged_state_returns_the_same_array_and_a_change_a_new_one() -> None:
+    env = comma_env.make("wire")
+    env.reset(seed=4)
+    first = env.unwrapped.image()
+    assert env.unwrapped.image() is first
+    env.step("no action here")
+    env.step("ok")
+    assert env.unwrapped.image() is first  # a message without actions changes nothing
+    env.step("cut_wire_1")
+    assert env.unwrapped.image() is not first
+
+
+def test_plain_draw_function_falls_back_to_full_redraw() -> None:
+    """A puzzle whose drawing is a plain function (not a Scene) still works: full redraws."""
+    raw_env, _ = versioned_env(WirePuzzle, lambda state: draw_wire(state), version=0)
+    env = raw_env()
+    env.reset(seed=5)
+    image = env.image()
+    assert image.flags.c_contiguous and not image.flags.writeable
+    assert np.array_equal(image, draw_wire.full_array(env.visible_state))
+
+
+def test_overlapping_layers_are_repainted_together() -> None:
+    """Layers may overlap: repainting one box repaints every layer touching it, in order."""
+    background = Image.new("RGB", (40, 20), (10, 10, 10))
+
+    def square(image, draw, key):
+        box, color = key
+        draw.rectangle(box, fill=color)
+
+    def layers(state):
+        return {
+            "under": Layer((0, 0, 30, 20), ((0, 0, 29, 19), state["under"]), square),
+            "over": Layer((20, 5, 40, 15), ((20, 5, 39, 14), state["over"]), square),
+        }
+
+    scene = Scene((40, 20), lambda: background, layers)
+    frame = scene.frame({"under": (200, 0, 0), "over": (0, 200, 0)})
+    for state in ({"under": (0, 0, 200), "over": (0, 200, 0)}, {"under": (0, 0, 200), "over": (9, 9, 9)},
+                  {"under": (1, 2, 3), "over": (4, 5, 6)}):
+        frame = scene.frame(state, frame)
+        assert np.array_equal(frame.array, scene.full_array(state))
+
+
+def test_patch_cache_stays_within_its_budget() -> None:
+    env = comma_env.make("maze")
+    for seed in range(30):
+        env.reset(seed=seed)
+        env.unwrapped.image()
+    assert 0 < PATCHES.used <= PATCHES.budget
+
+
+@pytest.mark.parametrize("puzzle", ["wire", "maze", "atm", "telehealth"])
+def test_interleaved_environments_share_frames_safely(puzzle: str) -> None:
+    """A new environment starts from the latest frame any environment of its class drew;
+    environments stepped in turn never see each other's state."""
+    rng = np.random.default_rng(11)
+    envs = []
+    for step in range(60):
+        if step % 10 == 0:
+            env = comma_env.make(puzzle)
+            env.reset(seed=int(rng.integers(1000)))
+            envs.append(env)
+        env = envs[int(rng.integers(len(envs)))]
+        if env.unwrapped.end_reason is not None:
+            env.reset(seed=int(rng.integers(1000)))
+        image = env.unwrapped.image()
+        assert np.array_equal(image, env.unwrapped.draw.full_array(env.unwrapped.visible_state))
+        if env.agent_selection == "solver":
+            env.step(_random_message(rng, env.unwrapped.infos["solver"]["valid_actions"]))
+        else:
+            env.step("")
+
+
+def test_environments_deepcopy_and_pickle_with_their_frames() -> None:
+    """Search methods clone environments: the clone draws on from the shared frame and
+    both continue independently and correctly."""
+    import copy
+    import pickle
+
+    env = comma_env.make("wire")
+    env.reset(seed=8)
+    before = env.unwrapped.image()
+    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert clone.unwrapped.draw is env.unwrapped.draw
+        assert np.array_equal(clone.unwrapped.image(), before)
+        clone.step("cut_wire_1")
+        assert np.array_equal(clone.unwrapped.image(), clone.unwrapped.draw.full_array(clone.unwrapped.visible_state))
+    assert env.unwrapped.image() is before
