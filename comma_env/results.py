@@ -173,6 +173,11 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
         errors_by_puzzle[str(record.get("puzzle"))] = errors_by_puzzle.get(str(record.get("puzzle")), 0) + 1
     for puzzle, entry in summary["puzzles"].items():
         entry["errors"] = errors_by_puzzle.get(puzzle, 0)
+    unplayed = [p for p in errors_by_puzzle if p not in summary["puzzles"]]
+    if unplayed:  # every episode of these ended in an error: listed, with no rates (null), never as zeros
+        blank = {key: None for key in summary["overall"] if key not in ("n", "errors")}
+        by_puzzle = {**summary["puzzles"], **{p: {**blank, "n": 0, "errors": errors_by_puzzle[p]} for p in unplayed}}
+        summary["puzzles"] = {p: by_puzzle[p] for p in ordered(by_puzzle)}
     summary["overall"]["errors"] = len(failed)
     summary["errors_by_puzzle"] = {p: errors_by_puzzle[p] for p in ordered(errors_by_puzzle)}
     solvers = sorted({str(r.get("solver_model")) for r in records if r.get("solver_model")})
@@ -217,6 +222,10 @@ def view_label(results: Mapping[str, Any]) -> str:
     if view == "image":
         return "solver view: image"
     return f"solver view: {view} (a written description, not the image: not comparable with image-view results)"
+
+
+NO_RATE = "–"
+"""Table cell of a puzzle none of whose episodes finished (all ended in errors)."""
 
 
 def _pm(value: float, se: float, digits: int = 0) -> str:
@@ -277,13 +286,14 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
     def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
         nonlocal out
-        row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) for p in puzzles),
-               _pm(overall[key], overall[f"{key}_se"], overall_digits)]
+        row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) if per[p]["n"] else NO_RATE for p in puzzles),
+               _pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
         rows = [row]
         if paper_index is not None and random_run:
             rows.append(paper_random_row(puzzles, paper_index))
         out += [f"## {caption}", "", *_table(header, rows), ""]
 
+    played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
     metric_table("Partial success rate (Table 1)", "psr", 0, 2, 0)
     metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
     metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)
@@ -294,11 +304,11 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     out += ["## Efficiency (Figure 5)", "",
             *_table(["Puzzle", "tokens per episode (tau)", "conciseness S", "PSR", "efficiency"],
                     [[title(p), f"{per[p]['tokens']:.1f}", f"{conciseness(per[p]['tokens']):.3f}",
-                      f"{per[p]['psr']:.2f}", f"{per[p]['efficiency']:.3f}"] for p in puzzles]
+                      f"{per[p]['psr']:.2f}", f"{per[p]['efficiency']:.3f}"] for p in played]
                     + [["Overall", f"{overall['tokens']:.1f}", f"{conciseness(overall['tokens']):.3f}",
                         f"{overall['psr']:.2f}", f"{overall['efficiency']:.3f}"]]), ""]
 
-    private = [p for p in puzzles if "leak_rate" in per[p]]
+    private = [p for p in puzzles if per[p].get("leak_rate") is not None]
     if private:
         rows = [[title(p), _pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0)] for p in private]
         rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1)])
@@ -308,7 +318,7 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     curve = results.get("success_vs_turn_limit")
     if curve and curve.get("turn_limit"):
         limits = curve["turn_limit"]
-        rows = [[title(p), *(f"{v:.0f}" for v in curve["puzzles"][p])] for p in puzzles]
+        rows = [[title(p), *(f"{v:.0f}" for v in curve["puzzles"][p])] for p in puzzles if p in curve["puzzles"]]
         rows.append(["Overall", *(f"{v:.1f}" for v in curve["overall"])])
         out += ["## Success rate (%) by turn limit (Figure 4, left)", "",
                 *_table(["Puzzle", *(f"≤{t}" for t in limits)], rows), ""]
@@ -346,8 +356,12 @@ def render_console(results: Mapping[str, Any]) -> str:
         header += ["paper PSR/SR"]
     rows = []
     for p, m in [*per.items(), ("overall", overall)]:
-        row = [title(p) if p != "overall" else "Overall", str(m["n"]), _pm(m["psr"], m["psr_se"], 1),
-               _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}", f"{m['turns']:.2f}", f"{m['tokens']:.0f}", str(m["errors"])]
+        if m["n"]:
+            cells = [_pm(m["psr"], m["psr_se"], 1), _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}",
+                     f"{m['turns']:.2f}", f"{m['tokens']:.0f}"]
+        else:  # nothing finished: no rates
+            cells = [NO_RATE] * 5
+        row = [title(p) if p != "overall" else "Overall", str(m["n"]), *cells, str(m["errors"])]
         if random_run:
             if p in PAPER_RANDOM:
                 row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))

@@ -516,3 +516,22 @@ def test_a_key_passed_as_a_server_flag_is_masked_or_refused():
         shield_argv([f"model.serve.args=[--api-key,{FAKE_KEY}]"], {})
     assert FAKE_KEY not in str(refused.value)
     assert shield_argv(["model.serve.args=[--max-model-len,8192]"], {}) == ["model.serve.args=[--max-model-len,8192]"]
+
+
+def test_a_puzzle_whose_episodes_all_failed_is_listed_without_rates(tmp_path, monkeypatch, capsys):
+    class FailsOnAtm(Policy):
+        name = "fails-on-atm"
+
+        def player(self, role, env, seed):
+            return ChattyPlayer(1 if env.unwrapped.puzzle_cls.name == "atm" else None, "raise")
+
+    monkeypatch.setattr(rollout, "make_policies", lambda p: {"solver": FailsOnAtm(), "expert": FailsOnAtm()})
+    results = rollout.run(cfg(tmp_path, puzzles=["wire", "atm"], episodes=3))
+    atm = results["puzzles"]["atm"]
+    assert atm["n"] == 0 and atm["errors"] == 3 and atm["psr"] is None and atm["sr"] is None
+    assert results["puzzles"]["wire"]["n"] == 3 and results["overall"]["n"] == 3
+    md = (tmp_path / "run" / "results.md").read_text()
+    table1 = md.split("## Partial success rate (Table 1)")[1].split("##")[0]
+    assert "| –" in table1 and "Privacy" not in md  # no rate shown for ATM, not a zero
+    console = capsys.readouterr().out
+    assert next(line for line in console.splitlines() if line.startswith("ATM")).split()[1:3] == ["0", "–"]
