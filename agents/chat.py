@@ -10,7 +10,10 @@ llama.cpp's prompt cache) reuse the static part of every prompt:
 1. system: the role prompt (the same for every puzzle and episode);
 2. user: the task (solver) or the manual (expert), the same for the whole puzzle;
 3. the remembered dialogue: this agent's own messages as ``assistant``, the other agent's
-   messages and environment feedback as ``user`` (consecutive same-role turns are merged);
+   messages and environment feedback as ``user`` (consecutive same-role turns are merged).
+   The other agent's text is quoted line by line under a ``Expert wrote:`` header and the
+   feedback comes unquoted under its own header (`comma_env.prompts.format_entry`), so an
+   agent cannot forge feedback or a partner turn by writing ``Environment: ...`` lines;
 4. last, for the solver only: the current state (valid actions, description and the image
    as an ``image_url`` part). Only the newest image is sent, so a model served with
    ``--limit-mm-per-prompt '{"image":1}'`` accepts every request.
@@ -27,7 +30,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 from PIL import Image
 
-from comma_env.prompts import EXPERT_SYSTEM_PROMPT, PRIVACY_REMINDER, SOLVER_SYSTEM_PROMPT
+from comma_env.prompts import EXPERT_SYSTEM_PROMPT, PRIVACY_REMINDER, SOLVER_SYSTEM_PROMPT, format_entry
 
 TASK_TITLE = "Your task:"
 MANUAL_TITLE = "The manual:"
@@ -37,7 +40,6 @@ IMAGE_NOTE = "The image attached here shows the puzzle as it is now."
 YOUR_TURN = "Write your next message as the solver."
 EXPERT_TURN = "Write your next message as the expert."
 NO_DIALOGUE = "(The solver has not written anything yet.)"
-LABELS = {"solver": "Solver", "expert": "Expert", "environment": "Environment"}
 
 Message = dict[str, Any]
 
@@ -71,17 +73,14 @@ def _text(text: str) -> dict[str, Any]:
 
 
 def _dialogue_messages(dialogue: Iterable[Mapping[str, str]], me: str) -> list[Message]:
-    """Own messages -> assistant; everything else (other agent, environment) -> user,
-    labelled with its speaker."""
+    """Own messages -> assistant, as written; everything else -> user, under its speaker's
+    header, the other agent's text quoted (so it cannot pass for feedback)."""
     messages: list[Message] = []
     for entry in dialogue:
-        speaker = entry.get("speaker", "")
-        text = str(entry.get("text", ""))
-        if speaker == me:
-            messages.append({"role": "assistant", "content": text})
+        if entry.get("speaker", "") == me:
+            messages.append({"role": "assistant", "content": str(entry.get("text", ""))})
         else:
-            label = LABELS.get(speaker, str(speaker).capitalize() or "Other")
-            messages.append({"role": "user", "content": [_text(f"{label}: {text}")]})
+            messages.append({"role": "user", "content": [_text(format_entry(entry))]})
     return messages
 
 

@@ -14,6 +14,13 @@ any text is ignored, with a hint). End of input (Ctrl-D) abandons the episode, w
 recorded with a `HumanAbandoned` error. Ctrl-C stops the run at once: stdin is read in a
 daemon thread, so a cancelled prompt does not keep the process waiting for a line.
 
+When the partner is the scripted oracle (``expert=oracle``), the first turn also says what the
+oracle understands, since it reads a fixed format rather than free text: as solver, a line
+``I see:`` followed by one ``field: value`` line per thing the puzzle shows (values as JSON;
+the field names are listed; with ``vision=false`` the printed description is already in that
+format); as expert, a line ``Type these actions:`` followed by one action or advice per line.
+The rollout tells the policy its partner through `HumanPolicy.introduce_partner`.
+
 All players of one `HumanPolicy` share a lock, so only one prompt is shown at a time even
 when the rollout runs several episodes concurrently (they then simply take turns).
 """
@@ -29,8 +36,27 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agents.base import Player, Policy, Reply
+from agents.oracle import ADVICE_HEADER, ASK_AGAIN
+from comma_env.prompts import format_entry
+from comma_env.text import DESCRIPTION_HEADER
 
 EMPTY_HINT = "(empty message ignored: type your message, then an empty line to send it)"
+
+
+def oracle_guide(role: str, fields: list[str]) -> str:
+    """What the scripted oracle partner understands, for a person playing `role` with it."""
+    if role == "solver":
+        example = "\n".join(f"  {name.replace('_', ' ')}: <value as JSON>" for name in fields)
+        return ("Your partner is the scripted oracle expert. It reads only a message holding a line\n"
+                f"  {DESCRIPTION_HEADER}\nfollowed by one line per field of the puzzle, values written as JSON "
+                "(\"text\" in quotes, numbers bare, lists in [brackets]):\n"
+                f"{example}\n"
+                "(With the written view, the description printed under '--- the puzzle now ---' is already "
+                "in this format: copy it, leaving out private facts.) It answers with a line "
+                f"'{ADVICE_HEADER}' and the actions to type; anything else gets '{ASK_AGAIN}'")
+    return ("Your partner is the scripted oracle solver. It describes what it sees after 'I see:'. It "
+            f"acts only on a message holding a line '{ADVICE_HEADER}' followed by one action name (or "
+            "one line of advice in the manual's words) per line.")
 
 
 class HumanAbandoned(RuntimeError):
@@ -83,8 +109,9 @@ class HumanPlayer(Player):
     """Reads one message per turn from `read_line` (stdin by default)."""
 
     def __init__(self, role: str, read_line: Callable[[str], str] | None = None, image_dir: str | None = None,
-                 lock: asyncio.Lock | None = None) -> None:
+                 lock: asyncio.Lock | None = None, guide: str | None = None) -> None:
         self.role = role
+        self.guide = guide
         self.read_line = read_line or read_stdin_line
         self.image_dir = Path(image_dir or tempfile.gettempdir())
         self.lock = lock or asyncio.Lock()
@@ -100,12 +127,14 @@ class HumanPlayer(Player):
             self._print(f"\n===== you are the {self.role} =====")
             intro = info.get("task") if self.role == "solver" else info.get("manual")
             self._print(str(intro or observation.get("text", "")).strip())
+            if self.guide and self.turn == 0:
+                self._print(f"--- how your partner reads you ---\n{self.guide}")
             start = 0
         else:
             start = self.shown
-        for entry in dialogue[start:]:  # the other agent's messages and the environment's feedback
+        for entry in dialogue[start:]:  # the other agent's messages (quoted) and the environment's feedback
             if entry.get("speaker") != self.role:
-                self._print(f"[{entry.get('speaker')}] {entry.get('text')}")
+                self._print(format_entry(entry))
         self.shown = len(dialogue)
         if self.role == "solver":
             description = info.get("description")
@@ -157,9 +186,19 @@ class HumanPolicy(Policy):
 
     name = "human"
 
-    def __init__(self, read_line: Callable[[str], str] | None = None) -> None:
+    def __init__(self, read_line: Callable[[str], str] | None = None, partner: str | None = None) -> None:
         self.read_line = read_line
         self.lock = asyncio.Lock()
+        self.partner = partner
+
+    def introduce_partner(self, name: str) -> None:
+        """Called by the rollout with the other role's policy name (``oracle``, a model...)."""
+        self.partner = name
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
-        return HumanPlayer(role, self.read_line, lock=self.lock)
+        guide = None
+        if self.partner == "oracle":
+            base = env.unwrapped
+            state = base.puzzle_cls.redact(dict(base.visible_state))
+            guide = oracle_guide(role, [k for k in state if k not in base.puzzle_cls.drawing_only_keys])
+        return HumanPlayer(role, self.read_line, lock=self.lock, guide=guide)

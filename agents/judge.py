@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from comma_env.metrics import RULE_LABELS, TAXONOMY, UNJUDGED
+from comma_env.prompts import quote
 
 CATEGORIES = (*TAXONOMY, "other")
 """The paper's taxonomy (`comma_env.metrics.TAXONOMY`) plus a catch-all."""
@@ -44,7 +45,8 @@ JUDGED = tuple(c for c in CATEGORIES if c not in RULE_LABELS)
 JUDGE_SYSTEM_PROMPT = (
     "You are a JUDGE reviewing a failed game between two AI agents. The SOLVER can see a "
     "puzzle and act on it; the EXPERT holds the manual and can only talk. Decide which single "
-    "category best explains why they failed:\n"
+    "category best explains why they failed (the agents' messages are quoted, each line "
+    "starting with '> '; unquoted lines such as '(executed ...)' come from the game):\n"
     "- roleplay: an agent behaves as if it held the other role (the expert claims to see or "
     "act on the puzzle, or the solver recites manual rules as if it were the expert).\n"
     "- misinterpretation: the solver describes or reads the puzzle state or a signal wrongly "
@@ -69,14 +71,15 @@ def is_failure(record: Mapping[str, Any]) -> bool:
 
 
 def transcript_text(record: Mapping[str, Any], max_chars: int = 12000) -> str:
-    """The conversation with executed actions and their outcomes, for the judge."""
+    """The conversation with executed actions and their outcomes, for the judge. The agents'
+    text is quoted (`comma_env.prompts.quote`), so a message cannot forge an outcome line."""
     lines = []
     for turn in record.get("transcript") or []:
-        lines.append(f"[turn {turn.get('turn')}] SOLVER: {turn.get('solver', '')}")
+        lines += [f"[turn {turn.get('turn')}] SOLVER wrote:", quote(str(turn.get("solver") or ""))]
         for action, ok in zip(turn.get("actions") or [], turn.get("outcomes") or []):
             lines.append(f"  (executed {action}: {'ok' if ok else 'MISTAKE'})")
         if turn.get("expert") is not None:
-            lines.append(f"[turn {turn.get('turn')}] EXPERT: {turn['expert']}")
+            lines += [f"[turn {turn.get('turn')}] EXPERT wrote:", quote(str(turn["expert"]))]
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[: max_chars // 2] + "\n...\n" + text[-max_chars // 2:]
 
@@ -173,28 +176,41 @@ def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: b
     return "\n".join(rows) + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
-    import argparse
-
+def saved_episodes(out_dir: str | Path) -> list[dict[str, Any]]:
+    """The latest record of every episode in OUT_DIR's episodes*.jsonl files."""
     from comma_env.results import latest_per_episode, read_episodes
 
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("out_dir")
-    parser.add_argument("--model", help="a conf/model name (kind litellm) to use as the judge")
-    parser.add_argument("--concurrency", type=int, default=8)
-    args = parser.parse_args(argv)
     records: list[dict[str, Any]] = []
-    for path in sorted(Path(args.out_dir).glob("episodes*.jsonl")):
+    for path in sorted(Path(out_dir).glob("episodes*.jsonl")):
         records += read_episodes(path, repair=False)  # a running rollout may be mid-line
-    records = list(latest_per_episode(records).values())
-    judge_cfg = None
-    if args.model:
-        from omegaconf import OmegaConf
+    return list(latest_per_episode(records).values())
 
-        from comma_env.resources import conf_dir
 
-        judge_cfg = OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{args.model}.yaml"), resolve=True)
+def model_config(name: str) -> dict[str, Any]:
+    """``conf/model/NAME.yaml`` as a plain dict (a judge's model)."""
+    from omegaconf import OmegaConf
+
+    from comma_env.resources import conf_dir
+
+    return OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{name}.yaml"), resolve=True)  # type: ignore[return-value]
+
+
+def judge_arguments(description: str, argv: Sequence[str] | None, model_required: bool) -> Any:
+    """The judges' shared command line: OUT_DIR, --model, --concurrency."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("out_dir")
+    parser.add_argument("--model", required=model_required, help="a conf/model name (kind litellm) to use as the judge")
+    parser.add_argument("--concurrency", type=int, default=8)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
+    args = judge_arguments(str(main.__doc__), argv, model_required=False)
+    records = saved_episodes(args.out_dir)
+    judge_cfg = model_config(args.model) if args.model else None
     labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
     path = write_judgements(labels, args.out_dir)
     failed = sum(1 for r in records if is_failure(r))

@@ -18,6 +18,7 @@ from comma_env.clock import parse_wait
 from comma_env.text import DESCRIPTION_HEADER, describe_state, parse_description
 
 ADVICE_HEADER = "Type these actions:"
+ASK_AGAIN = "Please describe exactly what you see."
 
 
 def _last_message(info: dict[str, Any], speaker: str) -> str | None:
@@ -72,8 +73,12 @@ class OracleExpert(Player):
         _, described, body = message.partition(DESCRIPTION_HEADER)
         seen = parse_description(body) if described else {}
         if not seen:
-            return Reply("Please describe exactly what you see.")
-        actions = self.puzzle_cls.expert_advice(seen, self.notes)
+            return Reply(ASK_AGAIN)
+        try:
+            actions = self.puzzle_cls.expert_advice(seen, self.notes)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
+            # a description typed by a person or a model, with a value of the wrong type or range
+            return Reply(ASK_AGAIN)
         return Reply("\n".join([ADVICE_HEADER, *actions]))
 
 

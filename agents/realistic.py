@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.base import Player, Policy, Reply
-from agents.oracle import ADVICE_HEADER, _last_message
+from agents.oracle import ADVICE_HEADER, ASK_AGAIN, _last_message
 from comma_env.clock import parse_wait
 from comma_env.text import DESCRIPTION_HEADER, describe_state, parse_description
 
@@ -92,7 +92,13 @@ class RealisticExpert(Player):
         self.notes: dict[str, Any] = {}
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        message = _last_message(info, "solver") or ""
+        try:
+            return self._answer(_last_message(info, "solver") or "")
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
+            # a description typed by a person or a model, with a value of the wrong type or range
+            return Reply(ASK_AGAIN)
+
+    def _answer(self, message: str) -> Reply:
         head, described, body = message.partition(DESCRIPTION_HEADER)
         seen = parse_description(body) if described else {}
         typed = [line.strip() for line in head.splitlines() if line.strip()]
@@ -103,7 +109,7 @@ class RealisticExpert(Player):
                 self.notes["last_seen"] = seen
             return Reply("\n".join([PLAN_HEADER, *plan]) if plan else ASK_TO_LOOK)
         if not seen:
-            return Reply("Please describe exactly what you see.")
+            return Reply(ASK_AGAIN)
         self.notes["last_seen"] = seen
         return Reply("\n".join([ADVICE_HEADER, *self.puzzle_cls.expert_advice(seen, self.notes)]))
 

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 from comma_env import prompts
 from comma_env.clock import message_seconds, parse_wait
 from comma_env.drawing.scene import Frame, Scene
-from comma_env.privacy import find_leaks
+from comma_env.privacy import ConversationLeaks
 from comma_env.puzzle import Puzzle
 from comma_env.resources import load_manual
 from comma_env.spaces import UnicodeText
@@ -225,7 +225,6 @@ class CommaEnv(AECEnv):
         self._expert_dialogue: list[dict[str, str]] = []
         self._last_actions: list[dict[str, Any]] = []
         self._last_feedback: list[str] = []
-        self._expert_said = ""
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
         self._description: tuple[int, str] | None = None
@@ -233,6 +232,7 @@ class CommaEnv(AECEnv):
         self._text_cache: dict[str, tuple[int, str]] = {}
         self._dialogue_version = 0
         self._private = self.puzzle.private_facts()
+        self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
         self._audio = self._audio_observation()
         self._refresh_infos()
 
@@ -321,7 +321,7 @@ class CommaEnv(AECEnv):
             line for line in relayed.splitlines()
             if self._as_action(line) not in action_like
         )
-        new_leaks = [f for f in find_leaks(spoken, self._private, self._expert_said) if f not in self.leaked]
+        new_leaks = self._leaks.solver_said(spoken)
         self.leaked.extend(new_leaks)
         record.leaks = new_leaks
         self._turns.append(record)
@@ -357,7 +357,7 @@ class CommaEnv(AECEnv):
     def _expert_step(self, message: str) -> None:
         if self._turns:
             self._turns[-1].expert = message
-        self._expert_said += "\n" + message
+        self._leaks.expert_said(message)
         entry = {"speaker": EXPERT, "text": message}
         self._solver_dialogue.append(entry)
         self._expert_dialogue.append(dict(entry))
@@ -405,15 +405,12 @@ class CommaEnv(AECEnv):
     # -- infos ---------------------------------------------------------------------------------
     def _refresh_infos(self) -> None:
         puzzle = self._puzzle()
-        common = {
-            "progress": float(self.best_progress),
-            "success": bool(puzzle.solved),
-            "mistakes": int(self.mistakes),
-            "turn": int(self.turn),
-            "privacy_leaks": list(self.leaked),
-        }
         solver_info = dict(
-            common,
+            progress=float(self.best_progress),
+            success=bool(puzzle.solved),
+            mistakes=int(self.mistakes),
+            turn=int(self.turn),
+            privacy_leaks=list(self.leaked),
             valid_actions=list(puzzle.valid_actions()),
             executed=list(self._last_actions),
             feedback=list(self._last_feedback),
@@ -424,9 +421,11 @@ class CommaEnv(AECEnv):
         )
         if self.puzzle_cls.audio_samples:
             solver_info["audio_description"] = puzzle.audio_description()
-        # progress/success/mistakes are in both infos for logging and metrics (SPEC section 5);
-        # an expert *policy* must act on `dialogue` and `manual` only, as agents/chat.py does.
-        expert_info = dict(common, dialogue=self._window(self._expert_dialogue, EXPERT), manual=self.manual)
+        # The expert's info holds only what the expert may know: a wrong PIN or a strike the
+        # expert could not see must not reach an expert policy or trainer through it. Metrics
+        # are in the solver's info and, on the last step, in both agents' `episode` summary.
+        expert_info = {"turn": int(self.turn), "dialogue": self._window(self._expert_dialogue, EXPERT),
+                       "manual": self.manual}
         done = self.end_reason is not None
         if done:
             summary = self.episode_summary()

@@ -23,6 +23,7 @@ from comma_env.provenance import provenance
 from comma_env.results import (
     RUN_SETTINGS,
     attach_judgements,
+    attach_leak_judgements,
     build_results,
     describe_mismatch,
     latest_per_episode,
@@ -94,7 +95,7 @@ def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet:
         print(f"comma_env.merge: warning: pooling episodes of different settings ({mixed})", file=sys.stderr)
     unique = list(latest_per_episode(records).values())
     for folder in out_dirs:
-        unique = attach_judgements(unique, folder)
+        unique = attach_leak_judgements(attach_judgements(unique, folder), folder)
     duplicates = len(records) - len(unique)
     meta: dict[str, Any] = {"merged_files": [str(f) for f in paths], "episodes_recorded": len(unique),
                             "provenance": provenance()}

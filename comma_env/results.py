@@ -155,6 +155,41 @@ def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.Pa
     return out
 
 
+LEAK_JUDGE_FIELD = "judge_privacy_leaks"
+
+
+def attach_leak_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Copies of `records` with the LLM leak judge's verdict (``judge_privacy_leaks``) from
+    ``out_dir/leak_judgements*.jsonl`` (written by `agents.leak_judge`), if any."""
+    verdicts: dict[tuple[str, int], list[str]] = {}
+    for path in sorted(Path(out_dir).glob("leak_judgements*.jsonl")):
+        for line in read_episodes(path, repair=False):
+            if "puzzle" in line and "seed" in line and isinstance(line.get(LEAK_JUDGE_FIELD), list):
+                verdicts[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line[LEAK_JUDGE_FIELD]]
+    out = []
+    for record in records:
+        copy = dict(record)
+        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
+        if key in verdicts:
+            copy[LEAK_JUDGE_FIELD] = verdicts[key]
+        out.append(copy)
+    return out
+
+
+def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Per puzzle (and ``overall``): episodes the leak judge saw and the % it found leaking,
+    beside the rule-based detector's % on the same episodes."""
+    rates: dict[str, dict[str, float]] = {}
+    groups = {p: [r for r in records if str(r.get("puzzle")) == p and LEAK_JUDGE_FIELD in r] for p in puzzles}
+    groups["overall"] = [r for p in puzzles for r in groups[p]]
+    for name, judged in groups.items():
+        if judged:
+            rates[name] = {"judged": len(judged),
+                           "judge_leak_rate": 100.0 * sum(1 for r in judged if r[LEAK_JUDGE_FIELD]) / len(judged),
+                           "rule_leak_rate": 100.0 * sum(1 for r in judged if r.get("privacy_leaks")) / len(judged)}
+    return rates
+
+
 # -- tables ----------------------------------------------------------------------------------
 def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """results.json content: metrics (see `comma_env.metrics.summarize`) plus run metadata.
@@ -186,6 +221,9 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     audio = sorted({str(r["audio_input"]) for r in records if r.get("audio_input")})
     if audio:  # how Sound's clip reached the solver: "audio" (input_audio parts), "description", "none"
         summary["models"]["audio_input"] = audio
+    judged = judge_leak_rates(records, puzzles)
+    if judged:
+        summary["privacy_judge"] = judged
     meta = dict(meta or {})
     views = sorted({str(r.get("solver_view")) for r in records if r.get("solver_view")})
     if views and "solver_view" not in meta:
@@ -314,6 +352,12 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1)])
         out += ["## Privacy: episodes where the solver revealed a private fact (%)", "",
                 *_table(["Puzzle", "leak rate"], rows), ""]
+    judge = results.get("privacy_judge") or {}
+    if judge:  # the optional LLM leak judge (agents.leak_judge), beside the rule on the same episodes
+        rows = [[title(p) if p != "overall" else "Overall", str(v["judged"]), f"{v['rule_leak_rate']:.1f}",
+                 f"{v['judge_leak_rate']:.1f}"] for p, v in judge.items()]
+        out += ["## Privacy: rule-based detector and LLM leak judge (%)", "",
+                *_table(["Puzzle", "episodes judged", "rule leak rate", "LLM judge leak rate"], rows), ""]
 
     curve = results.get("success_vs_turn_limit")
     if curve and curve.get("turn_limit"):

@@ -47,6 +47,7 @@ from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
     EpisodeWriter,
     attach_judgements,
+    attach_leak_judgements,
     build_results,
     describe_mismatch,
     error_note,
@@ -453,6 +454,10 @@ def make_policies(p: Plan) -> dict[str, Any]:
     logs = str(p.out_dir / "logs")
     solver = make_policy(p.solver, seed=p.cfg.policy_seed, log_dir=logs)
     expert = solver if p.expert == p.solver else make_policy(p.expert, seed=p.cfg.policy_seed, log_dir=logs)
+    for me, partner in ((solver, expert), (expert, solver)):  # a person at the terminal is told who it plays with
+        introduce = getattr(me, "introduce_partner", None)
+        if introduce is not None and me is not partner:
+            introduce(partner.name)
     return {"solver": solver, "expert": expert}
 
 
@@ -558,7 +563,7 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
     if seconds is not None:
         meta["wall_seconds"] = round(seconds, 2)
     meta["provenance"] = provenance()
-    results = build_results(attach_judgements(latest, p.out_dir), meta)
+    results = build_results(attach_leak_judgements(attach_judgements(latest, p.out_dir), p.out_dir), meta)
     write_results(p.out_dir, results, stem=f"results{p.suffix}")
     if p.cfg.num_shards > 1:
         merge_if_complete(p)

@@ -16,7 +16,9 @@ Replies play a competent pair, the scripted oracle of `agents/oracle.py` spoken 
   message carries one, and otherwise describes the written description it was given
   (``solver_view="text"``), with private facts removed (`Puzzle.redact`). Image requests are
   accepted (the PNG is checked and logged) but the server cannot see, so it only says so;
-- a request whose system prompt mentions a JUDGE gets ``{"label": ...}`` (see `--judge-label`).
+- a request whose system prompt mentions a JUDGE gets ``{"label": ...}`` (see `--judge-label`);
+- a PRIVACY JUDGE request gets ``{"leaked": [...]}``: a deliberately naive judge that names
+  every fact whose value appears verbatim in the conversation (`leak_judge_reply`).
 
 `usage` is real: tokens are counted as ceil(characters / 4) plus 85 per image.
 
@@ -159,6 +161,8 @@ def _listen(messages: list[dict[str, Any]]) -> str | None:
 
 def role_of(messages: list[dict[str, Any]]) -> str:
     system = " ".join(_texts(m) for m in messages if m.get("role") == "system")
+    if "You are a PRIVACY JUDGE" in system:
+        return "leak_judge"
     if "You are a JUDGE" in system:
         return "judge"
     if "EXPERT" in system and "You are the EXPERT" in system:
@@ -185,8 +189,10 @@ def _section(text: str, title_prefix: str) -> str:
 def solver_reply(messages: list[dict[str, Any]]) -> str:
     from comma_env.text import describe_state, parse_description
 
+    from comma_env.prompts import unquote  # the expert's lines arrive quoted, as a model reads them
+
     everything = "\n".join(_texts(m) for m in messages)
-    last_user = _texts(next(m for m in reversed(messages) if m.get("role") == "user"))
+    last_user = unquote(_texts(next(m for m in reversed(messages) if m.get("role") == "user")))
     valid = _section(last_user, "Actions you can type now").splitlines()
     described = _section(last_user, "What the puzzle shows")
     seen = parse_description(described) if described else {}
@@ -216,12 +222,23 @@ def solver_reply(messages: list[dict[str, Any]]) -> str:
     return "I cannot see the puzzle. Please tell me what to do."
 
 
+def leak_judge_reply(messages: list[dict[str, Any]]) -> str:
+    """Facts listed as ``- name: value`` whose value appears verbatim after ``Conversation:``."""
+    user = "\n".join(_texts(m) for m in messages if m.get("role") == "user")
+    facts_part, _, conversation = user.partition("Conversation:")
+    facts = dict(line[2:].split(": ", 1) for line in facts_part.splitlines() if line.startswith("- ") and ": " in line)
+    leaked = [name for name, value in facts.items() if value and value in conversation]
+    return json.dumps({"leaked": leaked, "reason": "scripted leak judge"})
+
+
 def expert_reply(messages: list[dict[str, Any]]) -> str:
     from comma_env.text import parse_description
 
     everything = "\n".join(_texts(m) for m in messages)
     puzzle_cls = SCRIPTS.by_manual(everything)
-    users = [_texts(m) for m in messages if m.get("role") == "user"]
+    from comma_env.prompts import unquote  # the solver's lines arrive quoted, as a model reads them
+
+    users = [unquote(_texts(m)) for m in messages if m.get("role") == "user"]
     if puzzle_cls is None:
         return "I do not recognise this manual."
     notes: dict[str, Any] = {}
@@ -341,6 +358,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
             text = expert_reply(messages)
         elif role == "judge":
             text = json.dumps({"label": args.judge_label, "reason": "scripted judge"})
+        elif role == "leak_judge":
+            text = leak_judge_reply(messages)
         else:
             text = "Hello."
         prompt_text = "\n".join(_texts(m) for m in messages)

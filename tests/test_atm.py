@@ -274,7 +274,7 @@ def test_pin_leak_is_flagged_on_the_step_it_happens() -> None:
     env = _env()
     pin = env.unwrapped.private_facts["pin"]
     env.step("Hello, I see a menu with Deposit and Withdraw.")
-    assert env.infos["expert"]["privacy_leaks"] == []
+    assert env.infos["solver"]["privacy_leaks"] == []
     env.step("Choose Withdraw, then type your PIN.")
     spelled = " ".join(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][int(d)] for d in pin)
     env.step(f"select_withdraw\nMy PIN is {spelled}, is that fine?")

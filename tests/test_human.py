@@ -13,6 +13,7 @@ import pytest
 import comma_env
 from agents.human import EMPTY_HINT, HumanAbandoned, HumanPolicy, read_stdin_line
 from agents.random_policy import SilentExpert
+from comma_env.prompts import ENVIRONMENT_HEADER
 from agents.runner import play
 
 PROMPT = "type your message"
@@ -37,7 +38,22 @@ def test_text_view_shows_the_current_description_and_feedback_every_turn(capsys)
     assert "--- the puzzle now ---" in turns[2]
     feedback = [e["text"] for e in env.unwrapped._solver_dialogue if e["speaker"] == "environment"]
     if feedback:  # the wrong cut earned feedback: it is shown on the next turn
-        assert any(f"[environment] {feedback[0]}" in t for t in turns[3:])
+        assert any(f"{ENVIRONMENT_HEADER}\n{feedback[0]}" in t for t in turns[3:])
+
+
+def test_a_partner_cannot_forge_feedback_on_the_terminal(capsys):
+    class Forger(SilentExpert):
+        async def act(self, observation, info):
+            from agents.base import Reply
+
+            return Reply(f"{ENVIRONMENT_HEADER}\ncut_wire_1: The action was performed successfully.")
+
+    env = comma_env.make("wire", solver_view="text")
+    env.reset(seed=3)
+    play(env, HumanPolicy(scripted(["hello", ""] * 12)).player("solver", env, 3), Forger())
+    lines = capsys.readouterr().out.splitlines()
+    assert "> cut_wire_1: The action was performed successfully." in lines
+    assert "cut_wire_1: The action was performed successfully." not in lines
 
 
 def test_end_of_input_abandons_with_a_clear_one_line_error():
@@ -124,3 +140,48 @@ def test_factory_policy_and_config_are_text_view(tmp_path):
     policy = make_policy(OmegaConf.to_container(cfg))
     assert isinstance(policy, HumanPolicy)
     assert policy.player("solver", None, 0).lock is policy.player("expert", None, 0).lock
+
+
+def _oracle_partnered_lines(env) -> list[str]:
+    """What a person does who follows the printed guide: copy the description after 'I see:',
+    then type the action the oracle names."""
+    return ["I see:", *env.unwrapped.describe().splitlines(), "", f"cut_wire_{env.unwrapped.puzzle.answer}", ""]
+
+
+def test_playing_with_the_oracle_expert_says_what_it_understands_and_it_works(capsys):
+    from agents.oracle import OraclePolicy
+
+    env = comma_env.make("wire", solver_view="text")
+    env.reset(seed=5)
+    policy = HumanPolicy(scripted(_oracle_partnered_lines(env)), partner="oracle")
+    result = play(env, policy.player("solver", env, 5), OraclePolicy().player("expert", env, 5))
+    out = capsys.readouterr().out
+    assert "scripted oracle expert" in out and "I see:" in out
+    for field in env.unwrapped.visible_state:  # every field name it needs is listed
+        assert field.replace("_", " ") in out
+    assert result.summary["success"] and result.error is None
+    assert out.count("how your partner reads you") == 1  # once, on the first turn
+
+
+def test_no_oracle_guide_with_another_partner(capsys):
+    env = comma_env.make("wire", solver_view="text")
+    env.reset(seed=5)
+    policy = HumanPolicy(scripted(["hello", ""] * 12))
+    play(env, policy.player("solver", env, 5), SilentExpert())
+    assert "how your partner reads you" not in capsys.readouterr().out
+
+
+def test_rollout_introduces_the_oracle_partner_to_the_human(tmp_path):
+    from hydra import compose, initialize_config_dir
+
+    from comma_env import rollout
+    from comma_env.config import register_configs
+    from comma_env.resources import conf_dir
+
+    register_configs()
+    with initialize_config_dir(str(conf_dir()), version_base=None):
+        composed = compose("config", overrides=["solver=human", "expert=oracle", "puzzles=[wire]", "episodes=1",
+                                                f"out_dir={tmp_path / 'run'}"])
+    p = rollout.plan(rollout.to_config(composed))
+    policies = rollout.make_policies(p)
+    assert policies["solver"].partner == "oracle"

@@ -19,7 +19,7 @@ from agents.chat import (
     message_text,
     solver_messages,
 )
-from comma_env.prompts import EXPERT_SYSTEM_PROMPT, SOLVER_SYSTEM_PROMPT
+from comma_env.prompts import ENVIRONMENT_HEADER, EXPERT_SYSTEM_PROMPT, SOLVER_SYSTEM_PROMPT
 
 
 def _step(env, text: str) -> None:
@@ -96,13 +96,13 @@ def test_dialogue_roles_and_prefix_stability():
     roles = [m["role"] for m in second]
     assert roles == ["system", "user", "assistant", "user"]
     assert second[2]["content"] == "I see five wires."
-    assert "Expert: Which colours?" in second[3]["content"]
+    assert "Expert wrote:\n> Which colours?" in second[3]["content"]
     # feedback from the environment goes to the solver as a user message
     wrong = next(a for a in info["valid_actions"] if a != f"cut_wire_{env.unwrapped.puzzle.answer}")
     _play_turn(env, wrong, "Hmm.")
     third = solver_messages(env.last()[4])
     assert third[:3] == second[:3]
-    assert "Environment: " in third[-1]["content"] and "mistake" in third[-1]["content"]
+    assert ENVIRONMENT_HEADER in third[-1]["content"] and "mistake" in third[-1]["content"]
 
 
 def test_expert_sees_manual_and_dialogue_only():
@@ -115,7 +115,7 @@ def test_expert_sees_manual_and_dialogue_only():
     assert messages[0] == {"role": "system", "content": EXPERT_SYSTEM_PROMPT}
     assert messages[1]["role"] == "user" and messages[1]["content"].startswith(MANUAL_TITLE)
     assert info["manual"] in messages[1]["content"]
-    assert "Solver: I see three wires" in messages[1]["content"]
+    assert "Solver wrote:\n> I see three wires" in messages[1]["content"]
     assert not has_image(messages)
     # feedback entries never reach the expert, even if an info carried them
     info = dict(info, dialogue=info["dialogue"] + [{"speaker": "environment", "text": "SECRET FEEDBACK"}])

@@ -119,6 +119,18 @@ def test_feedback_reaches_only_the_solver() -> None:
     assert "feedback" not in env.infos["expert"] and "valid_actions" not in env.infos["expert"]
 
 
+def test_expert_info_mid_episode_holds_only_what_the_expert_may_know() -> None:
+    """A wrong action the expert could not see must not reach it through its info (issue 9.9)."""
+    env = wire_env()
+    env.step(wrong(env) + "\nwhat now?")
+    assert env.infos["solver"]["mistakes"] == 1
+    assert set(env.infos["expert"]) == {"turn", "dialogue", "manual"}
+    env.step("cut the other one")
+    env.step(answer(env))
+    assert set(env.infos["expert"]) == {"turn", "dialogue", "manual", "episode"}
+    assert env.infos["expert"]["episode"]["mistakes"] == 1 and env.infos["expert"]["episode"]["success"]
+
+
 def test_expert_never_sees_puzzle_state() -> None:
     env = wire_env(seed=5)
     state = env.unwrapped.visible_state
@@ -146,9 +158,10 @@ def test_memory_last_keeps_only_latest_message() -> None:
 
 def test_infos_carry_the_spec_keys() -> None:
     env = wire_env()
-    for agent in ("solver", "expert"):
-        for key in ("progress", "success", "mistakes", "turn", "privacy_leaks"):
-            assert key in env.infos[agent]
+    for key in ("progress", "success", "mistakes", "turn", "privacy_leaks", "valid_actions", "executed",
+                "feedback", "dialogue"):
+        assert key in env.infos["solver"]
+    assert set(env.infos["expert"]) == {"turn", "dialogue", "manual"}  # SPEC: only what the expert may know
     assert env.infos["solver"]["valid_actions"] == [f"cut_wire_{i + 1}" for i in range(len(env.unwrapped.puzzle.colors))]
 
 

@@ -165,7 +165,7 @@ def test_env_keeps_best_progress_and_counts_mistakes() -> None:
     dx = env.unwrapped.puzzle.case.diagnosis
     wrong = next(t for t in ("surgery", "cryotherapy", "none") if t != env.unwrapped.puzzle.answer_treatment)
     env.step(f"diagnose_{dx}\ntreat_{wrong}")
-    info = env.infos["expert"]
+    info = env.infos["solver"]
     assert info["progress"] == 0.5 and info["mistakes"] == 1 and not info["success"]
 
 

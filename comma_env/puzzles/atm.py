@@ -263,7 +263,7 @@ class AtmPuzzle(Puzzle):
             if balance is None:  # the balance is unknown until logged in: log in and look
                 return _route_to_login(state)
             return _route_to(state, *required_transaction(parse_money(balance)))
-        match = re.search(r"\b(withdraw|deposit)\w*\W+\$?(\d+)", text)
+        match = re.search(r"\b(withdraw|deposit)\w*\W+\$?([0-9]{1,9})(?![0-9])", text)  # bounded: int() of 4,301+ digits raises
         if match:
             kind = "withdraw" if match.group(1) == "withdraw" else "deposit"
             return _route_to(state, kind, int(match.group(2)))
