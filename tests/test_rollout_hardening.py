@@ -73,16 +73,16 @@ class ChattyPolicy(Policy):
 
 @pytest.mark.parametrize("mode", ["raise", "env_bug"])
 def test_an_episode_that_fails_mid_way_keeps_what_was_played(tmp_path, monkeypatch, mode):
-    import comma_env.core
+    from comma_env.privacy import ConversationLeaks
 
-    real = comma_env.core.find_leaks
+    real = ConversationLeaks.solver_said
 
-    def buggy_leak_check(text, *args, **kwargs):  # the class of bug of issue 9.1 (int-string limit)
+    def buggy_leak_check(self, text, *args, **kwargs):  # the class of bug of issue 9.1 (int-string limit)
         if "TRIGGER-ENV-BUG" in text:
             raise ValueError("Exceeds the limit (4300 digits) for integer string conversion")
-        return real(text, *args, **kwargs)
+        return real(self, text, *args, **kwargs)
 
-    monkeypatch.setattr(comma_env.core, "find_leaks", buggy_leak_check)
+    monkeypatch.setattr(ConversationLeaks, "solver_said", buggy_leak_check)
     monkeypatch.setattr(rollout, "make_policies", lambda p: {"solver": ChattyPolicy(3, mode), "expert": ChattyPolicy(3, mode)})
     results = rollout.run(cfg(tmp_path, episodes=1), quiet=True)
     (record,) = records(tmp_path / "run" / "episodes.jsonl")
