@@ -10,7 +10,7 @@ from typing import Any
 
 from agents.base import Policy
 
-KINDS = ("random", "oracle", "realistic", "litellm", "human")
+KINDS = ("random", "oracle", "realistic", "litellm", "human", "asympuzl")
 
 
 def _field(cfg: Any, name: str, default: Any = None) -> Any:
@@ -43,6 +43,11 @@ def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
         if log_dir is not None:
             return LiteLLMPolicy(cfg, seed=seed, log_dir=log_dir)
         return LiteLLMPolicy(cfg, seed=seed)
+    if kind == "asympuzl":  # scripted AsymPuzl pair; extra.strategy: share_all | one_piece
+        from agents.asympuzl import AsymPuzlPairPolicy
+
+        extra = _field(cfg, "extra", None) or {}
+        return AsymPuzlPairPolicy(str(extra.get("strategy", "share_all")), seed=seed)
     if kind == "human":
         from agents.human import HumanPolicy
 

@@ -547,6 +547,10 @@ class LiteLLMPolicy(Policy):
                              self.settings.audio, self.settings.describe_audio)
         if role == "expert":
             return LLMExpert(self.client, (self.seed, seed))
+        if role in ("alice", "bob"):  # AsymPuzl's agents (agents/asympuzl.py)
+            from agents.asympuzl import LLMAgent
+
+            return LLMAgent(self.client, role, self.settings.vision, (self.seed, seed))
         raise ValueError(f"unknown role {role!r}")
 
     async def aclose(self) -> None:

@@ -1,10 +1,11 @@
-"""Play one episode of an AEC COMMA environment with a solver and an expert player."""
+"""Play one episode of an AEC environment: COMMA's solver and expert, or any agents by name
+(AsymPuzl's alice and bob)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from agents.base import Player, Reply
 
@@ -36,14 +37,21 @@ def _clip(text: Any) -> str:
     return text if len(text) <= FAILED_MESSAGE_CHARS else text[:FAILED_MESSAGE_CHARS] + " …[clipped]"
 
 
-async def run_episode(env: Any, solver: Player, expert: Player) -> EpisodeResult:
-    """Step `env` (already reset) until both agents are done.
+async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:
+    """Step `env` (already reset) until every agent is done.
 
-    A player or an environment step that raises ends the episode early; the result then
-    carries the error, the summary, transcript and tokens of what was played so far, so
-    the episode is recorded with everything it cost, not lost.
+    Players are ``run_episode(env, solver, expert)`` for COMMA puzzles, or one mapping of
+    agent name to player (``{"alice": ..., "bob": ...}``). A player or an environment step
+    that raises ends the episode early; the result then carries the error, the summary,
+    transcript and tokens of what was played so far, so the episode is recorded with
+    everything it cost, not lost.
     """
-    players = {"solver": solver, "expert": expert}
+    if isinstance(solver, Mapping):
+        players = dict(solver)
+    else:
+        if expert is None:
+            raise TypeError("run_episode needs an expert player, or one mapping of agent name to player")
+        players = {"solver": solver, "expert": expert}
     tokens = {role: {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0} for role in players}
     error: str | None = None
     failed_message: str | None = None
@@ -91,6 +99,6 @@ def _transcript(raw: Any) -> list[dict[str, Any]]:
         return []
 
 
-def play(env: Any, solver: Player, expert: Player) -> EpisodeResult:
+def play(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:
     """Synchronous `run_episode`, for scripts and tests."""
     return asyncio.run(run_episode(env, solver, expert))

@@ -16,7 +16,11 @@ V1_PUZZLES: tuple[str, ...] = ("button", "dog", "sound")
 """The first version's puzzles that the final paper dropped (real-time reaction and audio);
 registered and playable (``puzzles=[button,dog,sound]``), not in the default ten."""
 
-VERSIONS: dict[str, int] = {name: 0 for name in COMMA_PUZZLES + V1_PUZZLES}
+GAMES: tuple[str, ...] = ("asympuzl",)
+"""Two-agent testbeds with their own agents (not solver/expert): AsymPuzl's ``alice`` and
+``bob``. Playable in the rollout (``puzzles=[asympuzl]``), never in the default ten."""
+
+VERSIONS: dict[str, int] = {name: 0 for name in COMMA_PUZZLES + V1_PUZZLES + GAMES}
 
 
 def env_id(puzzle: str) -> str:

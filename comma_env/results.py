@@ -230,6 +230,11 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
         meta["solver_view"] = ",".join(views)
     if failed:
         meta["first_error"] = str(failed[0].get("error"))[:300]
+    games = [r for r in records if r.get("puzzle") == "asympuzl"]
+    if games:  # AsymPuzl's own metrics: completion rate and turns to completion
+        from comma_env.asympuzl.metrics import completion_metrics
+
+        summary["asympuzl"] = completion_metrics(games)
     if meta:
         summary["meta"] = meta
     return summary
@@ -332,6 +337,10 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         out += [f"## {caption}", "", *_table(header, rows), ""]
 
     played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
+    if results.get("asympuzl"):
+        from comma_env.asympuzl.metrics import render_markdown as asympuzl_section
+
+        out += asympuzl_section(results["asympuzl"])
     metric_table("Partial success rate (Table 1)", "psr", 0, 2, 0)
     metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
     metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)

@@ -42,7 +42,7 @@ from comma_env.checks import check_key, check_model, check_puzzle_options  # noq
 from comma_env.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
 from comma_env.provenance import provenance  # noqa: E402
 from comma_env.redact import UnsafeOverride, config_secrets, mask, masking_logs, scrub, shield_argv  # noqa: E402
-from comma_env.registry import VERSIONS, env_module  # noqa: E402
+from comma_env.registry import GAMES, VERSIONS, env_module  # noqa: E402
 from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
     EpisodeWriter,
@@ -168,10 +168,15 @@ def plan(cfg: RolloutConfig) -> Plan:
         raise ValueError(f"puzzle_options names unknown puzzle(s) {stray}; choose from {', '.join(VERSIONS)}")
     for puzzle in cfg.puzzles:
         try:
-            env_module(puzzle)
+            module = env_module(puzzle)
         except ImportError as error:
             raise ValueError(f"puzzle {puzzle!r} is not available in this installation ({error}); "
                              f"pick others with puzzles=[...]") from error
+        if puzzle in GAMES:  # a misspelt game option fails here, not in every episode
+            try:
+                module.raw_env(**_puzzle_options(cfg, puzzle))
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"bad puzzle_options for {puzzle}: {error}") from None
     checks = {
         "episodes must be >= 0": cfg.episodes >= 0,
         "seed must be >= 0": cfg.seed >= 0,
@@ -251,7 +256,7 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "expert_config": model_fingerprint(p.expert),
         "skills": _skills(puzzle),
         "audio_input": audio_input(p, puzzle),
-    }
+    } | (env_module(puzzle).record_settings(_puzzle_options(cfg, puzzle)) if puzzle in GAMES else {})
 
 
 def audio_input(p: Plan, puzzle: str) -> str | None:
@@ -310,6 +315,8 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
     record = base_record(p, puzzle, seed)
     started = time.perf_counter()
     env = None
+    if puzzle in GAMES:  # alice/bob testbeds: own options; the solver slot plays the first agent
+        return await run_game(p, policies, puzzle, seed, record, started, secrets)
     try:
         env = comma_env.make(
             puzzle,
@@ -328,12 +335,45 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # env or player construction failed: still one record
-        summary = _partial_summary(env)
-        record.update({**ERROR_DEFAULTS, "turns": p.cfg.max_turns, **summary})
-        record.update(end_reason="error", tokens=0, prompt_tokens=0, tokens_by_role={},
-                      transcript=_partial_transcript(env), error=mask(f"{type(exc).__name__}: {exc}", secrets),
-                      seconds=round(time.perf_counter() - started, 4))
-        return _ordered(record)
+        return error_record(record, exc, started, p.cfg.max_turns, env, secrets)
+    return finish_record(record, result, started, secrets)
+
+
+async def run_game(p: Plan, policies: dict[str, Any], puzzle: str, seed: int, record: dict[str, Any],
+                   started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
+    """One episode of a two-agent testbed (AsymPuzl): ``puzzle_options`` configure the env;
+    the solver policy plays its first agent (alice), the expert policy the second (bob)."""
+    from agents.runner import run_episode
+
+    env = None
+    try:
+        env = comma_env.make(puzzle, **record["puzzle_options"])
+        env.reset(seed=seed)
+        record["initial_state"] = env.unwrapped.initial_state()
+        first, second = env.unwrapped.possible_agents
+        players = {first: policies["solver"].player(first, env, seed),
+                   second: policies["expert"].player(second, env, seed)}
+        result = await run_episode(env, players)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # env or player construction failed: still one record
+        return error_record(record, exc, started, record["max_turns"], env, secrets)
+    return finish_record(record, result, started, secrets)
+
+
+def error_record(record: dict[str, Any], exc: BaseException, started: float, turns: int, env: Any = None,
+                 secrets: Sequence[str] = ()) -> dict[str, Any]:
+    """`record` of an episode that failed outside the players' turns (env or player
+    construction): whatever the environment had played is kept; the error text is masked."""
+    record.update({**ERROR_DEFAULTS, "turns": turns, **_partial_summary(env)})
+    record.update(end_reason="error", tokens=0, prompt_tokens=0, tokens_by_role={},
+                  transcript=_partial_transcript(env), error=mask(f"{type(exc).__name__}: {exc}", secrets),
+                  seconds=round(time.perf_counter() - started, 4))
+    return _ordered(record)
+
+
+def finish_record(record: dict[str, Any], result: Any, started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
+    """`record` completed with an episode's summary, tokens, transcript and timing."""
     summary = dict(result.summary)
     summary.pop("puzzle", None)
     summary.pop("seed", None)

@@ -16,6 +16,8 @@ Replies play a competent pair, the scripted oracle of `agents/oracle.py` spoken 
   message carries one, and otherwise describes the written description it was given
   (``solver_view="text"``), with private facts removed (`Puzzle.redact`). Image requests are
   accepted (the PNG is checked and logged) but the server cannot see, so it only says so;
+- AsymPuzl's Alice and Bob (system prompt "You are Alice/Bob, one of two players") share
+  everything, as the share-all scripted pair of `agents/asympuzl.py` does;
 - a request whose system prompt mentions a JUDGE gets ``{"label": ...}`` (see `--judge-label`);
 - a PRIVACY JUDGE request gets ``{"leaked": [...]}``: a deliberately naive judge that names
   every fact whose value appears verbatim in the conversation (`leak_judge_reply`).
@@ -41,6 +43,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -163,6 +166,9 @@ def role_of(messages: list[dict[str, Any]]) -> str:
     system = " ".join(_texts(m) for m in messages if m.get("role") == "system")
     if "You are a PRIVACY JUDGE" in system:
         return "leak_judge"
+    for agent in ("Alice", "Bob"):  # AsymPuzl's agents (comma_env/asympuzl/prompts.py)
+        if f"You are {agent}, one of two players" in system:
+            return agent.lower()
     if "You are a JUDGE" in system:
         return "judge"
     if "EXPERT" in system and "You are the EXPERT" in system:
@@ -184,6 +190,36 @@ def _section(text: str, title_prefix: str) -> str:
                 block.append(nxt)
             return "\n".join(block)
     return ""
+
+
+_PIECE_COUNT = re.compile(r"the puzzle has (\d+)\)")
+_ALICE_CLUE = re.compile(r"^  (\d+)\. (\w+) \(colour unknown\)$", re.M)
+_BOB_CLUE = re.compile(r"^  - (\w+) is (\w+)$", re.M)
+_QUOTED_PAIR = re.compile(r"^\| (\w+) is (\w+)$", re.M)
+_QUOTED_POSITION = re.compile(r"^\| position (\d+): (\w+)$", re.M)
+
+
+def asympuzl_reply(role: str, messages: list[dict[str, Any]]) -> str:
+    """AsymPuzl played by sharing everything (the share-all scripted pair, over text):
+    Alice lists her shapes in order, Bob his pairs; each sets its whole hypothesis once the
+    partner's quoted message lets it, keeping the pieces both hold, in Alice's order."""
+    text = _texts(next(m for m in reversed(messages) if m.get("role") == "user"))
+    count = _PIECE_COUNT.search(text)
+    n = int(count.group(1)) if count else 0
+    if role == "alice":
+        shapes = [shape for _, shape in _ALICE_CLUE.findall(text)]
+        if not shapes:
+            return "I cannot read my clues from the picture. Bob, please list all your pairs."
+        colours = dict(_QUOTED_PAIR.findall(text))
+        lines = ["My shapes, in order:", *(f"position {i}: {s}" for i, s in enumerate(shapes, start=1))]
+        true_shapes = [s for s in shapes if s in colours]
+    else:
+        colours = dict(_BOB_CLUE.findall(text))
+        lines = ["My pairs:", *(f"{s} is {c}" for s, c in colours.items())]
+        true_shapes = [s for _, s in _QUOTED_POSITION.findall(text) if s in colours]
+    if n and len(true_shapes) == n:
+        lines += [f"set {i} {s} {colours[s]}" for i, s in enumerate(true_shapes, start=1)]
+    return "\n".join(lines)
 
 
 def solver_reply(messages: list[dict[str, Any]]) -> str:
@@ -356,6 +392,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
             text = solver_reply(messages)
         elif role == "expert":
             text = expert_reply(messages)
+        elif role in ("alice", "bob"):
+            text = asympuzl_reply(role, messages)
         elif role == "judge":
             text = json.dumps({"label": args.judge_label, "reason": "scripted judge"})
         elif role == "leak_judge":

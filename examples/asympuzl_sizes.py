@@ -1,0 +1,53 @@
+"""Completion of the scripted AsymPuzl pairs over puzzle size N and distractors (README,
+AsymPuzl): the share-all pair against the one-piece-per-message pair.
+
+    python examples/asympuzl_sizes.py --episodes 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from agents.asympuzl import AsymPuzlPairPolicy
+from agents.runner import play
+from comma_env.asympuzl import env as make_env
+
+
+def measure(strategy: str, episodes: int, **options) -> tuple[float, float | None]:
+    """(completion %, mean turns to completion of the solved episodes) over seeds 0..episodes-1."""
+    policy = AsymPuzlPairPolicy(strategy)
+    turns = []
+    for seed in range(episodes):
+        env = make_env(**options)
+        env.reset(seed=seed)
+        result = play(env, {a: policy.player(a, env, seed) for a in ("alice", "bob")})
+        if result.summary["success"]:
+            turns.append(result.summary["solved_at_turn"])
+    return 100.0 * len(turns) / episodes, (statistics.mean(turns) if turns else None)
+
+
+def row(label: str, cells: list[tuple[float, float | None]]) -> str:
+    return "| " + " | ".join([label, *(f"{c:.1f} ({t:.1f})" if t is not None else f"{c:.1f} (-)" for c, t in cells)]) + " |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--episodes", type=int, default=300)
+    args = parser.parse_args()
+    sizes = (3, 5, 10, 20)
+    print("| pair | " + " | ".join(f"N = {n} (T = {3 * n})" for n in sizes) + " |")
+    print("|---" * (len(sizes) + 1) + "|")
+    for strategy in ("share_all", "one_piece"):
+        print(row(strategy, [measure(strategy, args.episodes, n=n) for n in sizes]))
+    print()
+    settings = [(0, "alice")] + [(d, side) for side in ("alice", "bob") for d in (3, 5, 10)]
+    print("| pair, N = 5 | " + " | ".join("D = 0" if d == 0 else f"D = {d} ({side})" for d, side in settings) + " |")
+    print("|---" * (len(settings) + 1) + "|")
+    for strategy in ("share_all", "one_piece"):
+        print(row(strategy, [measure(strategy, args.episodes, n=5, distractors=d, distractor_side=side)
+                             for d, side in settings]))
+
+
+if __name__ == "__main__":
+    main()
