@@ -196,7 +196,8 @@ def plan(cfg: RolloutConfig) -> Plan:
     if expert is not solver:
         check_model("expert", expert)
     for puzzle in dict.fromkeys(cfg.puzzles):
-        check_puzzle_options(puzzle, _puzzle_options(cfg, puzzle), cfg.seed)
+        if puzzle not in GAMES:  # games take their options as keyword arguments, checked by their own code
+            check_puzzle_options(puzzle, _puzzle_options(cfg, puzzle), cfg.seed)
     out_dir = Path(cfg.out_dir) if cfg.out_dir else default_out_dir(cfg, solver, expert)
     suffix = f".shard{cfg.shard}of{cfg.num_shards}" if cfg.num_shards > 1 else ""
     every = [(p, s) for p in dict.fromkeys(cfg.puzzles) for s in range(cfg.seed, cfg.seed + cfg.episodes)]
