@@ -10,6 +10,9 @@ from typing import Any, Mapping
 from agents.base import Player, Reply
 from comma_env.text import to_text
 
+FAILED_MESSAGE_CHARS = 2000
+"""How much of the message whose step raised is kept in the record (for debugging)."""
+
 
 @dataclass
 class EpisodeResult:
@@ -19,6 +22,7 @@ class EpisodeResult:
     transcript: list[dict[str, Any]]
     tokens: dict[str, dict[str, int]] = field(default_factory=dict)
     error: str | None = None
+    failed_message: str | None = None  # the message whose environment step raised, clipped
 
     @property
     def total_tokens(self) -> int:
@@ -26,13 +30,22 @@ class EpisodeResult:
         return sum(t["completion_tokens"] for t in self.tokens.values())
 
 
+def _clip(text: Any) -> str:
+    try:
+        text = text if isinstance(text, str) else repr(text)
+    except Exception:  # noqa: BLE001 - an object whose repr raises: name its type only
+        text = f"<{type(text).__name__}>"
+    return text if len(text) <= FAILED_MESSAGE_CHARS else text[:FAILED_MESSAGE_CHARS] + " …[clipped]"
+
+
 async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:
     """Step `env` (already reset) until every agent is done.
 
     Players are ``run_episode(env, solver, expert)`` for COMMA puzzles, or one mapping of
-    agent name to player (``{"alice": ..., "bob": ...}``). A player that raises ends the
-    episode early; the result then carries the error and the summary of what was played so
-    far, so the episode is recorded, not lost.
+    agent name to player (``{"alice": ..., "bob": ...}``). A player or an environment step
+    that raises ends the episode early; the result then carries the error, the summary,
+    transcript and tokens of what was played so far, so the episode is recorded with
+    everything it cost, not lost.
     """
     if isinstance(solver, Mapping):
         players = dict(solver)
@@ -42,6 +55,7 @@ async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: P
         players = {"solver": solver, "expert": expert}
     tokens = {role: {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0} for role in players}
     error: str | None = None
+    failed_message: str | None = None
     summary: dict[str, Any] | None = None
     sent: dict[str, list[Reply]] = {role: [] for role in players}  # per message, for the transcript
     for agent in env.agent_iter():
@@ -60,11 +74,17 @@ async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: P
         for key in ("prompt_tokens", "completion_tokens", "calls"):
             tokens[agent][key] += int(getattr(reply, key))
         sent[agent].append(reply)
-        env.step(reply.text)
+        try:
+            env.step(reply.text)
+        except Exception as exc:  # a message the environment could not handle: a bug, recorded
+            error = f"environment step of the {agent}'s message: {type(exc).__name__}: {exc}"
+            failed_message = _clip(reply.text)
+            break
     raw = env.unwrapped
     if summary is None:
-        summary = raw.episode_summary()
-    return EpisodeResult(summary=summary, transcript=annotate(raw.transcript, sent), tokens=tokens, error=error)
+        summary = _summary(raw)
+    return EpisodeResult(summary=summary, transcript=annotate(_transcript(raw), sent), tokens=tokens, error=error,
+                         failed_message=failed_message)
 
 
 RAW_TEXT_LIMIT = 32_000
@@ -82,6 +102,21 @@ def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> 
             if turn.get(role) is not None and text.strip() != str(turn[role]).strip():
                 turn[f"{role}_raw"] = text[:RAW_TEXT_LIMIT]
     return transcript
+
+
+def _summary(raw: Any) -> dict[str, Any]:
+    """The summary of what was played; empty if even that fails (the error says why)."""
+    try:
+        return dict(raw.episode_summary())
+    except Exception:  # noqa: BLE001 - the episode already failed; keep what the rest can give
+        return {}
+
+
+def _transcript(raw: Any) -> list[dict[str, Any]]:
+    try:
+        return list(raw.transcript)
+    except Exception:  # noqa: BLE001
+        return []
 
 
 def play(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:

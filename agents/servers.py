@@ -61,6 +61,7 @@ def serve_config(cfg: Any) -> ServeConfig:
         port=int(get("port", 8000) or 0),
         args=[str(a) for a in (get("args", None) or [])],
         startup_timeout=float(get("startup_timeout", 900.0) or 900.0),
+        stall_timeout=float(get("stall_timeout", 120.0) or 120.0),
     )
 
 
@@ -122,9 +123,19 @@ def build_command(serve: ServeConfig, port: int, host: str = "127.0.0.1") -> lis
         return [vllm, "serve", resolve_model("vllm", serve.hf_model), "--host", host, "--port", str(port), *serve.args]
     if serve.backend == "llama_cpp":
         # through this module's entry point, which understands --no_extra_bufts (see `main`)
+        threads = [] if "--n_threads" in serve.args else ["--n_threads", str(usable_cpus())]
         return [sys.executable, "-m", "agents.servers", "llama_cpp", "--model", resolve_model("llama_cpp", serve.hf_model),
-                "--host", host, "--port", str(port), *serve.args]
+                "--host", host, "--port", str(port), *threads, *serve.args]
     raise ServerError(f"serve.backend must be one of {BACKENDS}, got {serve.backend!r}")
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask, else the machine's count): the
+    thread count of a CPU server, so it follows the machine instead of a fixed number."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def server_root(api_base: str) -> str:
@@ -156,16 +167,34 @@ def _model_ids(response: httpx.Response) -> list[str]:
         return []
 
 
+STATUS_EVERY = 30.0
+"""Seconds between "still starting" lines while a launched server loads."""
+
+
+def status(message: str) -> None:
+    """One line on stderr about a server we manage (the progress bar waits meanwhile)."""
+    print(f"comma_env: {message}", file=sys.stderr, flush=True)
+
+
 async def wait_ready(api_base: str, timeout: float, process: subprocess.Popen | None = None,
-                     log_path: Path | None = None, interval: float = 0.25, expected_model: str | None = None) -> None:
+                     log_path: Path | None = None, interval: float = 0.25, expected_model: str | None = None,
+                     status_every: float | None = None) -> None:
     """Poll until ``/health`` (if served) and ``/v1/models`` answer 200, ``/v1/models`` lists
     `expected_model` (when given and the server lists any model), and `process` (when given)
-    is still alive, so a different server answering on the port is never taken for ours."""
+    is still alive, so a different server answering on the port is never taken for ours.
+    With `status_every`, say every so many seconds that it is still starting."""
     root = server_root(api_base)
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
+    deadline = started + timeout
+    next_status = started + status_every if status_every else float("inf")
     last = "no answer yet"
     async with httpx.AsyncClient(timeout=5.0) as client:
         while time.monotonic() < deadline:
+            if time.monotonic() >= next_status:
+                where = f"; log: {log_path}" if log_path else ""
+                status(f"still waiting for the server at {root} ({time.monotonic() - started:.0f} s of at most "
+                       f"{timeout:.0f} s: {last}{where})")
+                next_status += status_every or float("inf")
             if process is not None and process.poll() is not None:
                 raise ServerError(f"server exited with code {process.returncode} before it was ready{_tail(log_path)}")
             try:
@@ -201,8 +230,10 @@ class ManagedServer:
     """One server process we started and must stop."""
 
     def __init__(self, command: Sequence[str], api_base: str, log_path: Path | None = None,
-                 env: dict[str, str] | None = None, expected_model: str | None = None) -> None:
+                 env: dict[str, str] | None = None, expected_model: str | None = None,
+                 stall_timeout: float = 120.0) -> None:
         self.command = list(command)
+        self.stall_timeout = stall_timeout
         self.api_base = api_base
         if log_path is None:
             fd, name = tempfile.mkstemp(prefix="comma_server_", suffix=".log")
@@ -219,7 +250,8 @@ class ManagedServer:
         port = serve.port or free_port(host)
         log_path = (Path(log_dir) / f"server_{serve.backend}_{port}.log") if log_dir else None
         command = build_command(serve, port, host)
-        return cls(command, f"http://{host}:{port}/v1", log_path, expected_model=served_model_name(serve, command))
+        return cls(command, f"http://{host}:{port}/v1", log_path, expected_model=served_model_name(serve, command),
+                   stall_timeout=serve.stall_timeout)
 
     async def start(self, timeout: float = 900.0) -> str:
         """Start the process and wait until it serves; returns the api_base."""
@@ -231,6 +263,8 @@ class ManagedServer:
             raise ServerError(f"cannot launch a server on {host}:{port}: the port is already in use (another server "
                               "still running?); stop it, or set serve.port (and api_base) to a free port")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        status(f"starting a model server ({' '.join(Path(c).name if i == 0 else c for i, c in enumerate(self.command[:4]))} ...) "
+               f"at {self.api_base}; this can take minutes; log: {self.log_path}")
         log = open(self.log_path, "ab")
         try:
             self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT,
@@ -240,12 +274,42 @@ class ManagedServer:
             raise ServerError(f"cannot start {self.command[0]!r}: {exc}") from None
         finally:
             log.close()
+        began = time.monotonic()
         try:
-            await wait_ready(self.api_base, timeout, self.process, self.log_path, expected_model=self.expected_model)
+            await wait_ready(self.api_base, timeout, self.process, self.log_path, expected_model=self.expected_model,
+                             status_every=STATUS_EVERY)
         except BaseException:
             self.stop()
             raise
+        status(f"model server at {self.api_base} ready after {time.monotonic() - began:.0f} s")
         return self.api_base
+
+    async def watch(self, interval: float | None = None, stall_after: float | None = None) -> str:
+        """Return (never raise) a one-line problem once the server dies, or has not
+        answered HTTP at all (``/health``) for `stall_after` seconds; runs until then. The rollout
+        runs it beside the episodes so a dead or stalled server stops the run at once
+        instead of every call retrying into its time-out."""
+        stall_after = self.stall_timeout if stall_after is None else stall_after
+        interval = min(5.0, stall_after / 3) if interval is None else interval
+        root = server_root(self.api_base)
+        last_answer = time.monotonic()
+        async with httpx.AsyncClient(timeout=min(10.0, stall_after)) as client:
+            while True:
+                await asyncio.sleep(interval)
+                process = self.process
+                if process is None:
+                    return "the model server was stopped"
+                if process.poll() is not None:
+                    return f"the model server at {root} exited with code {process.returncode}{_tail(self.log_path, 5)}"
+                try:  # /health, not /v1/models: llama.cpp's server holds a lock on the model there while it generates
+                    answer = await client.get(root + "/health")
+                    if answer.status_code < 500:
+                        last_answer = time.monotonic()
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() - last_answer > stall_after:
+                    return (f"the model server at {root} has not answered for {stall_after:.0f} s (stalled); "
+                            f"its log: {self.log_path}")
 
     def stop(self, grace: float = 15.0) -> int | None:
         """SIGTERM the process group, SIGKILL after `grace` seconds; returns the exit code."""
@@ -254,6 +318,7 @@ class ManagedServer:
             return None
         if process.poll() is None:
             _signal_group(process, signal.SIGTERM)
+            _signal_group(process, signal.SIGCONT)  # a stopped (stalled) server must wake to see it
             try:
                 process.wait(grace)
             except subprocess.TimeoutExpired:

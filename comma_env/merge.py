@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from comma_env.provenance import provenance
 from comma_env.results import (
     RUN_SETTINGS,
     attach_judgements,
@@ -96,7 +97,8 @@ def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet:
     for folder in out_dirs:
         unique = attach_leak_judgements(attach_judgements(unique, folder), folder)
     duplicates = len(records) - len(unique)
-    meta: dict[str, Any] = {"merged_files": [str(f) for f in paths], "episodes_recorded": len(unique)}
+    meta: dict[str, Any] = {"merged_files": [str(f) for f in paths], "episodes_recorded": len(unique),
+                            "provenance": provenance()}
     if duplicates:
         meta["duplicates_dropped"] = duplicates
         if not quiet:

@@ -16,8 +16,9 @@ Conventions, chosen to match the paper's tables:
 * Efficiency is the harmonic mean of PSR (as a fraction) and conciseness
   S = 1/(1 + tau/1000), tau the average tokens generated per episode: GPT-4o's overall
   PSR 41.74 with tau = 451 gives 0.52.
-* Episodes that ended in an error count as played so far (usually failures) and are
-  also counted in ``errors``; they are never dropped.
+* Functions here count every record they are given (an error record as played so far);
+  `comma_env.results.build_results` gives them only finished episodes and reports the
+  episodes that ended in an error apart, in ``errors``, so faults never enter PSR as zeros.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
+import uuid
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
@@ -46,11 +46,12 @@ def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dic
     records: list[dict[str, Any]] = []
     offset = 0
     lines = data.split(b"\n")
+    last_filled = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), -1)  # once: linear
     for index, raw in enumerate(lines):
         start, offset = offset, offset + len(raw) + 1
         if not raw.strip():
             continue
-        last = index == len(lines) - 1 or all(not rest.strip() for rest in lines[index + 1:])
+        last = index == last_filled
         try:
             record = json.loads(raw)
             if not isinstance(record, dict):
@@ -191,9 +192,29 @@ def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str
 
 # -- tables ----------------------------------------------------------------------------------
 def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """results.json content: metrics (see `comma_env.metrics.summarize`) plus run metadata."""
-    puzzles = ordered(str(r.get("puzzle")) for r in records)
-    summary = summarize(records, order=puzzles)
+    """results.json content: metrics (see `comma_env.metrics.summarize`) plus run metadata.
+
+    Episodes that ended in an error are left out of every rate and mean (they were not
+    played to the end, so counting them as failures would mix infrastructure faults into
+    PSR); they are counted apart in ``errors``, per puzzle and overall, and ``n`` is the
+    number of finished episodes the rates are over.
+    """
+    finished = [r for r in records if not r.get("error")]
+    failed = [r for r in records if r.get("error")]
+    puzzles = ordered(str(r.get("puzzle")) for r in finished)
+    summary = summarize(finished, order=puzzles)
+    errors_by_puzzle: dict[str, int] = {}
+    for record in failed:
+        errors_by_puzzle[str(record.get("puzzle"))] = errors_by_puzzle.get(str(record.get("puzzle")), 0) + 1
+    for puzzle, entry in summary["puzzles"].items():
+        entry["errors"] = errors_by_puzzle.get(puzzle, 0)
+    unplayed = [p for p in errors_by_puzzle if p not in summary["puzzles"]]
+    if unplayed:  # every episode of these ended in an error: listed, with no rates (null), never as zeros
+        blank = {key: None for key in summary["overall"] if key not in ("n", "errors")}
+        by_puzzle = {**summary["puzzles"], **{p: {**blank, "n": 0, "errors": errors_by_puzzle[p]} for p in unplayed}}
+        summary["puzzles"] = {p: by_puzzle[p] for p in ordered(by_puzzle)}
+    summary["overall"]["errors"] = len(failed)
+    summary["errors_by_puzzle"] = {p: errors_by_puzzle[p] for p in ordered(errors_by_puzzle)}
     solvers = sorted({str(r.get("solver_model")) for r in records if r.get("solver_model")})
     experts = sorted({str(r.get("expert_model")) for r in records if r.get("expert_model")})
     summary["models"] = {"solver": solvers, "expert": experts}
@@ -203,14 +224,51 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     judged = judge_leak_rates(records, puzzles)
     if judged:
         summary["privacy_judge"] = judged
+    meta = dict(meta or {})
+    views = sorted({str(r.get("solver_view")) for r in records if r.get("solver_view")})
+    if views and "solver_view" not in meta:
+        meta["solver_view"] = ",".join(views)
+    if failed:
+        meta["first_error"] = str(failed[0].get("error"))[:300]
     games = [r for r in records if r.get("puzzle") == "asympuzl"]
     if games:  # AsymPuzl's own metrics: completion rate and turns to completion
         from comma_env.asympuzl.metrics import completion_metrics
 
         summary["asympuzl"] = completion_metrics(games)
     if meta:
-        summary["meta"] = dict(meta)
+        summary["meta"] = meta
     return summary
+
+
+def seed_ranges(records: Iterable[Mapping[str, Any]]) -> str:
+    """The seeds of `records` as compact ranges, e.g. ``0..99`` or ``0..4, 10..14``."""
+    seeds = sorted({int(r.get("seed") or 0) for r in records})
+    spans: list[str] = []
+    start = prev = None
+    for seed in seeds:
+        if start is None:
+            start = prev = seed
+        elif seed == prev + 1:
+            prev = seed
+        else:
+            spans.append(f"{start}..{prev}" if prev != start else str(start))
+            start = prev = seed
+    if start is not None:
+        spans.append(f"{start}..{prev}" if prev != start else str(start))
+    return ", ".join(spans)
+
+
+def view_label(results: Mapping[str, Any]) -> str:
+    """How the solver saw the puzzle; text-view numbers measure reasoning over the
+    manual's own words, not perception, and are not comparable with image-view ones."""
+    view = str((results.get("meta") or {}).get("solver_view") or "image")
+    if view == "image":
+        return "solver view: image"
+    return f"solver view: {view} (a written description, not the image: not comparable with image-view results)"
+
+
+NO_RATE = "–"
+"""Table cell of a puzzle none of whose episodes finished (all ended in errors)."""
 
 
 def _pm(value: float, se: float, digits: int = 0) -> str:
@@ -256,23 +314,29 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     label = model_label(results)
     header = ["Model", *(title(p) for p in puzzles), "Overall"]
     random_run = is_random_run(results)
-    out = [f"# COMMA results: {label}", ""]
+    out = [f"# COMMA results: {label} ({view_label(results)})", ""]
     meta = results.get("meta") or {}
+    banner = error_note(results)
+    if banner:
+        out += [f"> **{banner}**", ""]
     if meta:
-        out += ["Settings: " + ", ".join(f"{k}={v}" for k, v in meta.items()), ""]
-    out += [f"{overall['n']} episodes, {overall['errors']} with errors. Rates in %, ± one standard error.", ""]
+        shown = {k: v for k, v in meta.items() if k not in ("provenance", "first_error")}
+        out += ["Settings: " + ", ".join(f"{k}={v}" for k, v in shown.items()), ""]
+    out += [f"{overall['n']} finished episodes (all the folder holds for this setting); "
+            f"{overall['errors']} ended in an error and are not in the rates. Rates in %, ± one standard error.", ""]
     if results.get("models", {}).get("audio_input"):
         out += ["Sound clips reached the solver as: " + ", ".join(results["models"]["audio_input"]) + ".", ""]
 
     def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
         nonlocal out
-        row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) for p in puzzles),
-               _pm(overall[key], overall[f"{key}_se"], overall_digits)]
+        row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) if per[p]["n"] else NO_RATE for p in puzzles),
+               _pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
         rows = [row]
         if paper_index is not None and random_run:
             rows.append(paper_random_row(puzzles, paper_index))
         out += [f"## {caption}", "", *_table(header, rows), ""]
 
+    played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
     if results.get("asympuzl"):
         from comma_env.asympuzl.metrics import render_markdown as asympuzl_section
 
@@ -281,15 +345,17 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
     metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)
     metric_table("Average conversation length, turns (Table 5)", "turns", 2, 2)
+    out += ["Turns as in the paper: the turn of success, or the turn limit for an unsolved episode "
+            "(a failed episode's record also has `turns_played`, the turns it actually took).", ""]
 
     out += ["## Efficiency (Figure 5)", "",
             *_table(["Puzzle", "tokens per episode (tau)", "conciseness S", "PSR", "efficiency"],
                     [[title(p), f"{per[p]['tokens']:.1f}", f"{conciseness(per[p]['tokens']):.3f}",
-                      f"{per[p]['psr']:.2f}", f"{per[p]['efficiency']:.3f}"] for p in puzzles]
+                      f"{per[p]['psr']:.2f}", f"{per[p]['efficiency']:.3f}"] for p in played]
                     + [["Overall", f"{overall['tokens']:.1f}", f"{conciseness(overall['tokens']):.3f}",
                         f"{overall['psr']:.2f}", f"{overall['efficiency']:.3f}"]]), ""]
 
-    private = [p for p in puzzles if "leak_rate" in per[p]]
+    private = [p for p in puzzles if per[p].get("leak_rate") is not None]
     if private:
         rows = [[title(p), _pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0)] for p in private]
         rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1)])
@@ -305,7 +371,7 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     curve = results.get("success_vs_turn_limit")
     if curve and curve.get("turn_limit"):
         limits = curve["turn_limit"]
-        rows = [[title(p), *(f"{v:.0f}" for v in curve["puzzles"][p])] for p in puzzles]
+        rows = [[title(p), *(f"{v:.0f}" for v in curve["puzzles"][p])] for p in puzzles if p in curve["puzzles"]]
         rows.append(["Overall", *(f"{v:.1f}" for v in curve["overall"])])
         out += ["## Success rate (%) by turn limit (Figure 4, left)", "",
                 *_table(["Puzzle", *(f"≤{t}" for t in limits)], rows), ""]
@@ -343,8 +409,12 @@ def render_console(results: Mapping[str, Any]) -> str:
         header += ["paper PSR/SR"]
     rows = []
     for p, m in [*per.items(), ("overall", overall)]:
-        row = [title(p) if p != "overall" else "Overall", str(m["n"]), _pm(m["psr"], m["psr_se"], 1),
-               _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}", f"{m['turns']:.2f}", f"{m['tokens']:.0f}", str(m["errors"])]
+        if m["n"]:
+            cells = [_pm(m["psr"], m["psr_se"], 1), _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}",
+                     f"{m['turns']:.2f}", f"{m['tokens']:.0f}"]
+        else:  # nothing finished: no rates
+            cells = [NO_RATE] * 5
+        row = [title(p) if p != "overall" else "Overall", str(m["n"]), *cells, str(m["errors"])]
         if random_run:
             if p in PAPER_RANDOM:
                 row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))
@@ -356,13 +426,43 @@ def render_console(results: Mapping[str, Any]) -> str:
         rows.append(row)
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
-    lines = [f"COMMA results: {model_label(results)} (rates in %, ± SE)", fmt(header), fmt(["-" * w for w in widths])]
+    lines = [f"COMMA results: {model_label(results)}, {view_label(results)} (rates in %, ± SE)", fmt(header),
+             fmt(["-" * w for w in widths])]
     lines += [fmt(r) for r in rows[:-1]] + [fmt(["-" * w for w in widths]), fmt(rows[-1])]
     eff = f"efficiency {overall['efficiency']:.2f}"
     if "leak_rate" in overall:
         eff += f", leak rate {overall['leak_rate']:.1f}%"
     lines.append(eff)
     return "\n".join(lines)
+
+
+def error_note(results: Mapping[str, Any]) -> str | None:
+    """A prominent line when episodes ended in errors (None when none did)."""
+    errors = int(results["overall"].get("errors") or 0)
+    if not errors:
+        return None
+    total = errors + int(results["overall"].get("n") or 0)
+    first = (results.get("meta") or {}).get("first_error")
+    text = (f"WARNING: {errors} of {total} episodes ended in an error and are left out of every rate; "
+            "rerun the same command to retry them")
+    return text + (f" (first error: {first})" if first else "")
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write `text` to `path` through a temp file of its own and a rename (readers never see
+    a half-written file; writers finishing together never rename each other's file). The file
+    gets the usual mode (0666 minus the umask, 0644 by default), not a temp file's 0600."""
+    path = Path(path)
+    name = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(name, path)
+    except BaseException:
+        name.unlink(missing_ok=True)
+        raise
+    return path
 
 
 def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any], stem: str = "results") -> tuple[Path, Path]:
@@ -372,13 +472,5 @@ def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any], s
     paths = (out / f"{stem}.json", out / f"{stem}.md")
     texts = (json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", render_markdown(results) + "\n")
     for path, text in zip(paths, texts):
-        # a temp name of its own: shards finishing together must not rename each other's file
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=out, prefix=f".{path.name}.",
-                                         suffix=".tmp", delete=False) as handle:
-            handle.write(text)
-        try:
-            os.replace(handle.name, path)
-        except BaseException:
-            Path(handle.name).unlink(missing_ok=True)
-            raise
+        write_text_atomic(path, text)
     return paths

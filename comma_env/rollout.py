@@ -21,6 +21,7 @@ Sharding and cluster launchers: docs/scaling.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
@@ -37,7 +38,10 @@ import hydra  # noqa: E402
 from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 import comma_env  # noqa: E402
+from comma_env.checks import check_key, check_model, check_puzzle_options  # noqa: E402
 from comma_env.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
+from comma_env.provenance import provenance  # noqa: E402
+from comma_env.redact import UnsafeOverride, config_secrets, mask, masking_logs, scrub, shield_argv  # noqa: E402
 from comma_env.registry import GAMES, VERSIONS, env_module  # noqa: E402
 from comma_env.resources import conf_dir  # noqa: E402
 from comma_env.results import (  # noqa: E402
@@ -46,17 +50,20 @@ from comma_env.results import (  # noqa: E402
     attach_leak_judgements,
     build_results,
     describe_mismatch,
+    error_note,
     latest_per_episode,
     read_episodes,
     render_console,
+    seed_ranges,
     settings_mismatch,
     write_results,
+    write_text_atomic,
 )
+from comma_env.runlock import LockHeld, RunLock  # noqa: E402
 
-SECRET_HINTS = ("key", "token", "secret", "password", "authorization", "bearer")
 NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
-NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout")
+NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout", "stall_timeout")
 AUDIO_FIELD_DEFAULTS = {"audio": False, "describe_audio": True}
 """ModelConfig fields added with the Sound puzzle: left out of the fingerprint at their
 defaults, so runs recorded before they existed still resume."""
@@ -185,6 +192,12 @@ def plan(cfg: RolloutConfig) -> Plan:
             raise ValueError(message)
     solver = cfg.solver or cfg.model
     expert = cfg.expert or cfg.model
+    check_model("solver", solver)
+    if expert is not solver:
+        check_model("expert", expert)
+    for puzzle in dict.fromkeys(cfg.puzzles):
+        if puzzle not in GAMES:  # games take their options as keyword arguments, checked by their own code
+            check_puzzle_options(puzzle, _puzzle_options(cfg, puzzle), cfg.seed)
     out_dir = Path(cfg.out_dir) if cfg.out_dir else default_out_dir(cfg, solver, expert)
     suffix = f".shard{cfg.shard}of{cfg.num_shards}" if cfg.num_shards > 1 else ""
     every = [(p, s) for p in dict.fromkeys(cfg.puzzles) for s in range(cfg.seed, cfg.seed + cfg.episodes)]
@@ -192,29 +205,27 @@ def plan(cfg: RolloutConfig) -> Plan:
     return Plan(cfg, solver, expert, out_dir, out_dir / f"episodes{suffix}.jsonl", suffix, jobs)
 
 
-def scrub(value: Any) -> Any:
-    """A copy of a config tree with secret-looking string values masked."""
-    if isinstance(value, dict):
-        return {k: ("***" if isinstance(v, str) and any(h in str(k).lower() for h in SECRET_HINTS)
-                    and not str(k).lower().endswith("_env") and v else scrub(v)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [scrub(v) for v in value]
-    return value
-
-
 def resolved_config(p: Plan) -> dict[str, Any]:
+    """The config as run, secrets masked, with provenance (versions, git commit)."""
     data = asdict(p.cfg)
     data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
     data["solver"] = asdict(p.solver)
     data["expert"] = asdict(p.expert)
     data["out_dir"] = str(p.out_dir)
+    data["provenance"] = provenance()
     return scrub(data)
+
+
+def secrets_of(p: Plan) -> list[str]:
+    """Every secret string the run's model configs carry or point to (masked in outputs)."""
+    return config_secrets(asdict(p.solver)) + config_secrets(asdict(p.expert))
 
 
 def save_config(p: Plan) -> Path:
     path = p.out_dir / f"config{p.suffix}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), encoding="utf-8")
+    text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
+    write_text_atomic(path, text)
     return path
 
 
@@ -286,14 +297,28 @@ def _puzzle_options(cfg: RolloutConfig, puzzle: str) -> dict[str, Any]:
     return {str(k): v for k, v in dict(options).items()}
 
 
-async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> dict[str, Any]:
-    """Play one episode; always returns a record (errors are recorded, never raised)."""
+ERROR_DEFAULTS: dict[str, Any] = {
+    "success": False, "progress": 0.0, "mistakes": 0, "turns_played": 0, "solved_at_turn": None,
+    "end_reason": "error", "privacy_leaks": [], "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
+}
+"""Summary fields of an episode that failed before the environment could summarise it."""
+
+
+async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
+                  secrets: Sequence[str] = ()) -> dict[str, Any]:
+    """Play one episode; always returns a record (errors are recorded, never raised).
+
+    An episode that fails mid-way keeps what was played: its transcript, tokens and turns
+    (``turns_played``; ``turns`` is the paper's metric: the turn of success, else the limit).
+    Error texts are masked with `secrets`.
+    """
     from agents.runner import run_episode
 
     record = base_record(p, puzzle, seed)
     started = time.perf_counter()
+    env = None
     if puzzle in GAMES:  # alice/bob testbeds: own options; the solver slot plays the first agent
-        return await run_game(p, policies, puzzle, seed, record, started)
+        return await run_game(p, policies, puzzle, seed, record, started, secrets)
     try:
         env = comma_env.make(
             puzzle,
@@ -313,16 +338,17 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int) -> 
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # env or player construction failed: still one record
-        return error_record(record, exc, started, p.cfg.max_turns)
-    return finish_record(record, result, started)
+        return error_record(record, exc, started, p.cfg.max_turns, env, secrets)
+    return finish_record(record, result, started, secrets)
 
 
 async def run_game(p: Plan, policies: dict[str, Any], puzzle: str, seed: int, record: dict[str, Any],
-                   started: float) -> dict[str, Any]:
+                   started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
     """One episode of a two-agent testbed (AsymPuzl): ``puzzle_options`` configure the env;
     the solver policy plays its first agent (alice), the expert policy the second (bob)."""
     from agents.runner import run_episode
 
+    env = None
     try:
         env = comma_env.make(puzzle, **record["puzzle_options"])
         env.reset(seed=seed)
@@ -334,21 +360,22 @@ async def run_game(p: Plan, policies: dict[str, Any], puzzle: str, seed: int, re
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # env or player construction failed: still one record
-        return error_record(record, exc, started, record["max_turns"])
-    return finish_record(record, result, started)
+        return error_record(record, exc, started, record["max_turns"], env, secrets)
+    return finish_record(record, result, started, secrets)
 
 
-def error_record(record: dict[str, Any], exc: BaseException, started: float, turns: int) -> dict[str, Any]:
-    """`record` of an episode that could not be set up (env or player construction failed)."""
-    record.update(success=False, progress=0.0, mistakes=0, turns=turns, turns_played=0,
-                  solved_at_turn=None, end_reason="error", privacy_leaks=[], leaked=False,
-                  repetition_loop=False, repeated_mistakes=0, tokens=0, prompt_tokens=0,
-                  tokens_by_role={}, transcript=[], error=f"{type(exc).__name__}: {exc}",
+def error_record(record: dict[str, Any], exc: BaseException, started: float, turns: int, env: Any = None,
+                 secrets: Sequence[str] = ()) -> dict[str, Any]:
+    """`record` of an episode that failed outside the players' turns (env or player
+    construction): whatever the environment had played is kept; the error text is masked."""
+    record.update({**ERROR_DEFAULTS, "turns": turns, **_partial_summary(env)})
+    record.update(end_reason="error", tokens=0, prompt_tokens=0, tokens_by_role={},
+                  transcript=_partial_transcript(env), error=mask(f"{type(exc).__name__}: {exc}", secrets),
                   seconds=round(time.perf_counter() - started, 4))
-    return record
+    return _ordered(record)
 
 
-def finish_record(record: dict[str, Any], result: Any, started: float) -> dict[str, Any]:
+def finish_record(record: dict[str, Any], result: Any, started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
     """`record` completed with an episode's summary, tokens, transcript and timing."""
     summary = dict(result.summary)
     summary.pop("puzzle", None)
@@ -360,11 +387,43 @@ def finish_record(record: dict[str, Any], result: Any, started: float) -> dict[s
         tokens=result.total_tokens,
         prompt_tokens=sum(t.get("prompt_tokens", 0) for t in result.tokens.values()),
         tokens_by_role=result.tokens,
-        error=result.error,
+        error=mask(result.error, secrets) if result.error else None,
         seconds=round(time.perf_counter() - started, 4),
         transcript=result.transcript,
     )
-    return record
+    if result.failed_message is not None:
+        record["failed_message"] = result.failed_message
+    return _ordered(record)
+
+
+def _partial_summary(env: Any) -> dict[str, Any]:
+    try:
+        summary = dict(env.unwrapped.episode_summary()) if env is not None else {}
+    except Exception:  # noqa: BLE001 - not even reset: nothing was played
+        return {}
+    summary.pop("puzzle", None)
+    summary.pop("seed", None)
+    return summary
+
+
+def _partial_transcript(env: Any) -> list[dict[str, Any]]:
+    try:
+        return list(env.unwrapped.transcript) if env is not None else []
+    except Exception:  # noqa: BLE001
+        return []
+
+
+def _ordered(record: dict[str, Any]) -> dict[str, Any]:
+    """``turns_played`` (what happened) just before ``turns`` (the paper's metric)."""
+    if "turns_played" not in record or "turns" not in record:
+        return record
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if key == "turns":
+            out["turns_played"] = record["turns_played"]
+        if key != "turns_played":
+            out[key] = value
+    return out
 
 
 def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
@@ -385,18 +444,35 @@ def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
     return list(latest.values()), done
 
 
-def selected(p: Plan, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records this invocation covers (its puzzles and seeds), one per episode."""
+def selected(p: Plan, records: Sequence[dict[str, Any]], deduplicated: bool = False) -> list[dict[str, Any]]:
+    """The records this invocation covers (its puzzles and seeds), one per episode
+    (`deduplicated`: `records` already holds one per episode, as `load_done` returns)."""
     wanted = set(p.jobs)
-    return [r for r in latest_per_episode(records).values() if (r["puzzle"], int(r["seed"])) in wanted]
+    latest = records if deduplicated else list(latest_per_episode(records).values())
+    return [r for r in latest if (r["puzzle"], int(r["seed"])) in wanted]
 
 
-def _running(records: Sequence[dict[str, Any]]) -> str:
-    if not records:
-        return ""
-    sr = 100.0 * sum(1 for r in records if r.get("success")) / len(records)
-    psr = 100.0 * sum(float(r.get("progress") or 0) for r in records) / len(records)
-    return f"SR {sr:.1f} PSR {psr:.1f}"
+class RunningScore:
+    """SR/PSR/errors of the episodes covered so far, kept as running sums so the progress
+    bar costs the same at episode 50,000 as at episode 1."""
+
+    def __init__(self, records: Sequence[dict[str, Any]] = ()) -> None:
+        self.n = self.errors = self.successes = 0
+        self.progress = 0.0
+        for record in records:
+            self.add(record)
+
+    def add(self, record: dict[str, Any]) -> None:
+        if record.get("error"):
+            self.errors += 1
+            return
+        self.n += 1
+        self.successes += 1 if record.get("success") else 0
+        self.progress += float(record.get("progress") or 0)
+
+    def __str__(self) -> str:
+        text = f"SR {100.0 * self.successes / self.n:.1f} PSR {100.0 * self.progress / self.n:.1f}" if self.n else ""
+        return f"{text} errors {self.errors}".strip() if self.errors else text
 
 
 async def _close(policies: dict[str, Any]) -> None:
@@ -407,6 +483,12 @@ async def _close(policies: dict[str, Any]) -> None:
                 await closer()
             except Exception as exc:  # closing must not hide the run's outcome
                 print(f"comma_env: closing {getattr(policy, 'name', policy)} failed: {exc}", file=sys.stderr)
+
+
+def launched_servers(policies: dict[str, Any]) -> list[Any]:
+    """Model servers the policies started (watched while episodes run)."""
+    servers = (getattr(policy, "server", None) for policy in {id(x): x for x in policies.values()}.values())
+    return [s for s in servers if s is not None and callable(getattr(s, "watch", None))]
 
 
 def make_policies(p: Plan) -> dict[str, Any]:
@@ -428,15 +510,12 @@ async def run_async(p: Plan, quiet: bool = False,
     `loaded` is `load_done(p)` when the caller has already checked the folder."""
     records, done = loaded if loaded is not None else load_done(p)
     todo = [job for job in p.jobs if job not in done]
-    covered = [r for r in selected(p, records) if (r["puzzle"], int(r["seed"])) in done]
+    covered = [r for r in selected(p, records, deduplicated=loaded is not None) if (r["puzzle"], int(r["seed"])) in done]
     if not todo:
         return records
+    secrets = secrets_of(p)
+    score = RunningScore(covered)
     bar = None
-    if p.cfg.progress_bar and not quiet:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(p.jobs), initial=len(p.jobs) - len(todo), unit="ep", desc="episodes",
-                   dynamic_ncols=True, file=sys.stderr)
     policies = make_policies(p)
     interrupted: list[int] = []
     loop = asyncio.get_running_loop()
@@ -449,6 +528,8 @@ async def run_async(p: Plan, quiet: bool = False,
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread / Windows
             pass
     queue = list(reversed(todo))
+    work: asyncio.Future[Any] | None = None
+    watchers: list[asyncio.Future[str]] = []
     try:
         for policy in {id(x): x for x in policies.values()}.values():
             starter = getattr(policy, "start", None)
@@ -456,26 +537,44 @@ async def run_async(p: Plan, quiet: bool = False,
                 try:
                     await starter()
                 except Exception as exc:
-                    raise RolloutError(f"could not start model {getattr(policy, 'name', '?')}: {exc}") from exc
+                    raise RolloutError(mask(f"could not start model {getattr(policy, 'name', '?')}: {exc}", secrets)) from exc
+        if p.cfg.progress_bar and not quiet:  # after any server start, whose status lines it would garble
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(p.jobs), initial=len(p.jobs) - len(todo), unit="ep", desc="episodes",
+                       dynamic_ncols=True, file=sys.stderr)
         with EpisodeWriter(p.episodes_path) as writer:
 
             async def worker() -> None:
                 while queue:
                     puzzle, seed = queue.pop()
                     await asyncio.sleep(0)  # let signals and other episodes in between
-                    record = await run_one(p, policies, puzzle, seed)
+                    record = await run_one(p, policies, puzzle, seed, secrets)
                     writer.write(record)
                     records.append(record)
-                    covered.append(record)
+                    score.add(record)
                     if bar is not None:
                         bar.update(1)
-                        bar.set_postfix_str(_running(covered), refresh=False)
+                        bar.set_postfix_str(str(score), refresh=False)
 
-            await asyncio.gather(*(worker() for _ in range(min(p.cfg.concurrency, len(todo)))))
+            work = asyncio.ensure_future(asyncio.gather(*(worker() for _ in range(min(p.cfg.concurrency, len(todo))))))
+            watchers.extend(asyncio.ensure_future(server.watch()) for server in launched_servers(policies))
+            done_first, _ = await asyncio.wait([work, *watchers], return_when=asyncio.FIRST_COMPLETED)
+            problem = next((w.result() for w in watchers if w in done_first), None)
+            if problem is not None and not work.done():
+                raise RolloutError(mask(problem, secrets) + "; finished episodes are saved, rerun to resume")
+            work.result()  # a worker's exception (e.g. a full disk) ends the run here
     except asyncio.CancelledError:
         if not interrupted:
             raise
     finally:
+        for task in [work, *watchers]:
+            if task is not None and not task.done():
+                task.cancel()
+        for task in [work, *watchers]:
+            if task is not None:
+                with contextlib.suppress(BaseException):
+                    await task
         for signum in installed:
             loop.remove_signal_handler(signum)
         if bar is not None:
@@ -487,20 +586,27 @@ async def run_async(p: Plan, quiet: bool = False,
 
 
 def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = None) -> dict[str, Any]:
-    """Recompute and write the tables for this invocation's episodes."""
-    mine = selected(p, records)
+    """Recompute and write the tables of everything this shard's file holds (every
+    episode of the folder's one setting, not only this invocation's puzzles and seeds, so
+    a quick run into a full run's folder never replaces its tables with a smaller one)."""
+    latest = list(latest_per_episode(records).values())
+    mine = selected(p, latest, deduplicated=True)
     meta: dict[str, Any] = {
-        "solver": p.solver.name, "expert": p.expert.name,
+        "solver": p.solver.name, "expert": p.expert.name, "solver_view": solver_view(p),
         "max_turns": p.cfg.max_turns, "max_mistakes": p.cfg.max_mistakes,
         "memory": p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory,
-        "seeds": f"{p.cfg.seed}..{p.cfg.seed + p.cfg.episodes - 1}",
-        "episodes_planned": len(p.jobs), "episodes_recorded": len(mine),
+        "seeds": seed_ranges(latest),
+        "episodes_in_folder": len(latest),
+        "this_run": {"puzzles": list(dict.fromkeys(p.cfg.puzzles)),
+                     "seeds": f"{p.cfg.seed}..{p.cfg.seed + p.cfg.episodes - 1}",
+                     "episodes_planned": len(p.jobs), "episodes_recorded": len(mine)},
     }
     if p.cfg.num_shards > 1:
         meta["shard"] = f"{p.cfg.shard} of {p.cfg.num_shards}"
     if seconds is not None:
         meta["wall_seconds"] = round(seconds, 2)
-    results = build_results(attach_leak_judgements(attach_judgements(mine, p.out_dir), p.out_dir), meta)
+    meta["provenance"] = provenance()
+    results = build_results(attach_leak_judgements(attach_judgements(latest, p.out_dir), p.out_dir), meta)
     write_results(p.out_dir, results, stem=f"results{p.suffix}")
     if p.cfg.num_shards > 1:
         merge_if_complete(p)
@@ -524,26 +630,84 @@ def merge_if_complete(p: Plan) -> bool:
     return True
 
 
+class OutputError(RuntimeError):
+    """out_dir cannot be written (a file, read-only, full disk)."""
+
+
+def prepare_out_dir(p: Plan) -> None:
+    """Make out_dir, or fail with one line saying why it cannot hold the run."""
+    if p.out_dir.exists() and not p.out_dir.is_dir():
+        raise OutputError(f"out_dir {p.out_dir} exists and is not a folder; choose another out_dir")
+    try:
+        p.out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"cannot create out_dir {p.out_dir}: {error.strerror or error}") from None
+    if not os.access(p.out_dir, os.W_OK | os.X_OK):
+        raise OutputError(f"out_dir {p.out_dir} is not writable; choose another out_dir")
+
+
+def preflight(p: Plan) -> None:
+    """One call per model server the run will use, before the first episode."""
+    from agents.preflight import check_servers
+
+    check_key("solver", p.solver)
+    check_key("expert", p.expert)
+    asyncio.run(check_servers([("solver", p.solver), ("expert", p.expert)]))
+
+
+def _resume_note(p: Plan, loaded: tuple[list[dict[str, Any]], set[tuple[str, int]]]) -> str | None:
+    records, done = loaded
+    already = sum(1 for job in p.jobs if job in done)
+    retry = sum(1 for r in selected(p, records, deduplicated=True) if r.get("error") and (r["puzzle"], int(r["seed"])) not in done)
+    if not records:
+        return None
+    parts = [f"resuming {p.episodes_path}: {already} of {len(p.jobs)} episodes already done"]
+    if retry:
+        parts.append(f"{retry} error episode(s) to retry")
+    parts.append(f"{len(p.jobs) - already} to run")
+    return ", ".join(parts)
+
+
 def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
     """Run (or resume) a rollout from a config; returns results.json's content.
 
-    Raises `RolloutInterrupted` after SIGINT/SIGTERM, once the tables of the finished
-    episodes are written.
+    Everything that can fail before an episode does, in this order: the config (`plan`),
+    the folder, its lock (one run per episode file), the episodes already there (another
+    setting's are refused), the model servers (one call each). Raises
+    `RolloutInterrupted` after SIGINT/SIGTERM, once the tables of the finished episodes are
+    written.
     """
     p = plan(to_config(cfg))
-    loaded = load_done(p)  # refuses a folder of another setting before anything is written
-    save_config(p)
-    started = time.perf_counter()
-    try:
-        records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
-    except RolloutInterrupted:
-        finish(p, read_episodes(p.episodes_path))
-        raise
-    results = finish(p, records, time.perf_counter() - started)
-    if p.cfg.report:
-        write_run_report(p, quiet)
+    prepare_out_dir(p)
+    with RunLock(p.out_dir / f".rollout{p.suffix}.lock") as lock:
+        if lock.stale and not quiet:
+            print(f"comma_env: taking over the lock of a run that is no longer running "
+                  f"(pid {lock.stale.get('pid')} on {lock.stale.get('host')}, started {lock.stale.get('started')})",
+                  file=sys.stderr)
+        loaded = load_done(p)  # refuses a folder of another setting before anything is written
+        note = _resume_note(p, loaded)
+        if note and not quiet:
+            print(f"comma_env: {note}", file=sys.stderr)
+        if any(job not in loaded[1] for job in p.jobs):
+            preflight(p)
+        save_config(p)
+        started = time.perf_counter()
+        try:
+            with masking_logs(secrets_of(p)):
+                records = asyncio.run(run_async(p, quiet=quiet, loaded=loaded))
+        except (RolloutInterrupted, RolloutError):
+            saved = read_episodes(p.episodes_path)
+            if saved:
+                finish(p, saved)
+            raise
+        results = finish(p, records, time.perf_counter() - started)
+        if p.cfg.report:
+            write_run_report(p, quiet)
     if not quiet:
         print(render_console(results))
+        banner = error_note(results)
+        if banner:
+            print(banner, file=sys.stderr)
         extra = " (merge shards: python -m comma_env.merge {})".format(p.out_dir) if p.cfg.num_shards > 1 else ""
         print(f"episodes: {p.episodes_path}  tables: {p.out_dir / ('results' + p.suffix + '.md')}{extra}")
     return results
@@ -564,19 +728,36 @@ register_configs()
 
 
 @hydra.main(config_path=str(conf_dir()), config_name="config", version_base=None)
-def main(cfg: DictConfig) -> None:
+def _hydra_main(cfg: DictConfig) -> None:
+    from agents.preflight import PreflightError
+
     try:
         run(cfg)
     except RolloutInterrupted as stop:
         print(f"\nstopped by signal {stop.signum}; finished episodes are saved. "
               "Rerun the same command to resume.", file=sys.stderr)
         sys.exit(128 + stop.signum)
-    except ValueError as error:  # bad configuration
+    except ValueError as error:  # bad configuration (ConfigError is one)
         print(f"comma_env.rollout: {error}", file=sys.stderr)
         sys.exit(2)
-    except RolloutError as error:
+    except (RolloutError, PreflightError, LockHeld, OutputError) as error:
         print(f"comma_env.rollout: {error}", file=sys.stderr)
         sys.exit(1)
+    except OSError as error:  # writing outputs failed (full disk, read-only, removed folder)
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"comma_env.rollout: cannot write outputs{where}: {error.strerror or error}", file=sys.stderr)
+        sys.exit(1)
+
+
+def main() -> None:
+    """The command line: secret-bearing overrides are moved into environment variables
+    before Hydra reads them (see `comma_env.redact.shield_argv`), then Hydra runs."""
+    try:
+        sys.argv[1:] = shield_argv(sys.argv[1:])
+    except UnsafeOverride as error:
+        print(f"comma_env.rollout: {error}", file=sys.stderr)
+        sys.exit(2)
+    _hydra_main()
 
 
 if __name__ == "__main__":

@@ -87,8 +87,9 @@ def test_resume_skips_finished_episodes(tmp_path):
     assert results["overall"]["n"] == 8
     rollout.run(cfg(tmp_path, episodes=8), quiet=True)  # nothing to do
     assert len(lines(path)) == 8
-    # the tables describe the episodes this command asked for
-    assert rollout.run(cfg(tmp_path, episodes=3), quiet=True)["overall"]["n"] == 3
+    # the tables describe everything the folder holds, not only what this command asked for
+    results = rollout.run(cfg(tmp_path, episodes=3), quiet=True)
+    assert results["overall"]["n"] == 8 and results["meta"]["this_run"]["episodes_planned"] == 3
 
 
 def test_torn_last_line_is_dropped_and_repaired(tmp_path):
@@ -136,7 +137,8 @@ def test_errors_are_recorded_counted_and_retried(tmp_path, monkeypatch):
     assert [r["seed"] for r in errors] == [1, 3]
     assert "TimeoutError" in errors[0]["error"] and "server went away" in errors[0]["error"]
     assert results["puzzles"]["wire"]["errors"] == 2 and results["overall"]["errors"] == 2
-    assert results["puzzles"]["wire"]["n"] == 4
+    assert results["puzzles"]["wire"]["n"] == 2  # error episodes are reported apart, not averaged in as zeros
+    assert results["overall"]["psr"] == pytest.approx(100 * sum(r["progress"] for r in records if not r["error"]) / 2)
     # silent pair: 10 solver messages + 9 expert replies, 3 tokens each (the paper's tau)
     assert [r["tokens"] for r in records if not r["error"]] == [57, 57]
     assert records[0]["tokens_by_role"]["solver"]["completion_tokens"] == 30
@@ -217,9 +219,15 @@ def test_bad_values_get_clear_errors(tmp_path):
 def test_no_secrets_in_saved_config(tmp_path, monkeypatch):
     monkeypatch.setenv("MY_TEST_KEY", "sk-test-do-not-leak-123")
     model = {"kind": "random", "name": "random", "api_key_env": "MY_TEST_KEY",
-             "extra": {"api_key": "sk-inline-do-not-leak-456", "headers": {"Authorization": "Bearer xyz-789"}}}
+             "extra": {"headers": {"Authorization": "Bearer xyz-789"}}}
+    with pytest.raises(ValueError, match="must not hold credentials") as refused:
+        rollout.run(cfg(tmp_path, model={**model, "extra": {"api_key": "sk-inline-do-not-leak-456"}}, episodes=2),
+                    quiet=True)
+    assert "sk-inline-do-not-leak-456" not in str(refused.value)
     rollout.run(cfg(tmp_path, model=model, episodes=2), quiet=True)
     for path in (tmp_path / "run").iterdir():
+        if path.is_dir():
+            continue
         text = path.read_text()
         assert "sk-test-do-not-leak-123" not in text and "sk-inline-do-not-leak-456" not in text, path
         assert "xyz-789" not in text, path

@@ -51,14 +51,15 @@ def success_vs_turn_limit(runs: Sequence[Run], path: Path) -> Path | None:
 
 
 def leak_vs_success(runs: Sequence[Run], path: Path) -> Path | None:
-    points = [(run, p, run.results["puzzles"][p]) for run in runs for p in PRIVATE if p in run.results.get("puzzles", {})]
+    points = [(run, p, run.results["puzzles"][p]) for run in runs for p in PRIVATE
+              if run.results.get("puzzles", {}).get(p, {}).get("sr") is not None]  # null: every episode failed
     if not points:
         return None
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     colors = {run.slug: f"C{i % 10}" for i, run in enumerate(runs)}
     for run, puzzle, m in points:
-        ax.scatter(m["sr"], m.get("leak_rate", 0.0), color=colors[run.slug], marker=MARKERS[puzzle], s=50,
+        ax.scatter(m["sr"], m.get("leak_rate") or 0.0, color=colors[run.slug], marker=MARKERS[puzzle], s=50,
                    label=f"{run.label}, {title(puzzle)}")
     ax.set(xlabel="success rate (%)", ylabel="leak rate (%)", title="Privacy: leaks against success",
            xlim=(-5, 105), ylim=(-5, 105))
@@ -72,9 +73,11 @@ def psr_vs_tokens(runs: Sequence[Run], path: Path) -> Path | None:
     fig, ax = plt.subplots(figsize=(6, 4))
     for i, run in enumerate(runs):
         overall = run.results["overall"]
-        tokens = max(float(overall["tokens"]), 1.0)  # scripted players generate no tokens
+        if overall.get("psr") is None:  # no finished episode: nothing to place
+            continue
+        tokens = max(float(overall.get("tokens") or 0.0), 1.0)  # scripted players generate no tokens
         ax.scatter(tokens, overall["psr"], s=60, color=f"C{i % 10}",
-                   label=f"{run.label} (efficiency {overall['efficiency']:.2f})")
+                   label=f"{run.label} (efficiency {overall.get('efficiency') or 0.0:.2f})")
     ax.set_xscale("log")
     ax.set(xlabel="tokens per episode (log)", ylabel="partial success rate (%)", title="Partial success and tokens",
            ylim=(0, 100))
@@ -102,7 +105,7 @@ def _grouped_bars(runs: Sequence[Run], groups: Sequence[str], value: Callable[[R
 
 def psr_by_skill(runs: Sequence[Run], path: Path) -> Path | None:
     skills = [s for s in SKILLS if any(s in (r.results.get("skills") or {}) for r in runs)]
-    return _grouped_bars(runs, skills, lambda run, s: (run.results.get("skills") or {}).get(s, {}).get("psr", 0.0),
+    return _grouped_bars(runs, skills, lambda run, s: (run.results.get("skills") or {}).get(s, {}).get("psr") or 0.0,
                          "partial success rate (%)", "PSR by skill category", path)
 
 

@@ -68,8 +68,15 @@ def _templates() -> Environment:
     return env
 
 
-def _pm(value: float, se: float, digits: int = 0) -> str:
-    return f"{value:.{digits}f} ± {se:.1f}"
+def _pm(value: float | None, se: float | None, digits: int = 0) -> str:
+    """`value ± se`; a rate over no finished episode (every one an error) is null: "–"."""
+    if value is None:
+        return "–"
+    return f"{value:.{digits}f} ± {se or 0.0:.1f}"
+
+
+def _num(value: float | None, digits: int) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
 
 
 def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[str, Any]:
@@ -94,8 +101,8 @@ def run_table(run: Run) -> dict[str, Any]:
     rows = []
     for name, m in [*per.items(), ("overall", run.results["overall"])]:
         rows.append([title(name) if name != "overall" else "Overall", str(m["n"]), _pm(m["psr"], m["psr_se"], 1),
-                     _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}", f"{m['turns']:.2f}", f"{m['tokens']:.0f}",
-                     f"{m['efficiency']:.3f}", _pm(m["leak_rate"], m["leak_rate_se"], 1) if "leak_rate" in m else "",
+                     _pm(m["sr"], m["sr_se"], 1), _num(m["mistakes"], 2), _num(m["turns"], 2), _num(m["tokens"], 0),
+                     _num(m["efficiency"], 3), _pm(m["leak_rate"], m["leak_rate_se"], 1) if "leak_rate" in m else "",
                      str(m["errors"])])
     return {"header": header, "rows": rows}
 

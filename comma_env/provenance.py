@@ -1,0 +1,62 @@
+"""Where results came from: package version, git commit, Python and key library versions.
+
+Written into ``config.yaml`` and ``results.json`` so a table can be traced back to the code
+and libraries that produced it. The git commit is read only when the package is imported
+from a checkout (an installed wheel has none).
+"""
+
+from __future__ import annotations
+
+import functools
+import platform
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+KEY_LIBRARIES = ("numpy", "pillow", "gymnasium", "pettingzoo", "hydra-core", "omegaconf", "litellm", "httpx", "aiohttp")
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def git_commit(root: Path) -> dict[str, Any] | None:
+    """``{"commit", "dirty"}`` of the checkout that holds `root`, or None outside one."""
+    if not (root / ".git").exists():  # only our own checkout, never an enclosing repository
+        return None
+    commit = _git(root, "rev-parse", "HEAD")
+    if not commit:
+        return None
+    status = _git(root, "status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "dirty": bool(status)}
+
+
+@functools.lru_cache(maxsize=1)
+def provenance() -> dict[str, Any]:
+    """The provenance block (computed once per process)."""
+    import comma_env
+
+    root = Path(comma_env.__file__).resolve().parent.parent
+    info: dict[str, Any] = {
+        "comma_env": _version("comma_env") or comma_env.__version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+        "libraries": {name: v for name in KEY_LIBRARIES if (v := _version(name))},
+    }
+    git = git_commit(root)
+    if git:
+        info["git"] = git
+    return info
