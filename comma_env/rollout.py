@@ -29,6 +29,7 @@ import signal
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -92,6 +93,11 @@ class Plan:
     episodes_path: Path
     suffix: str  # "" or ".shard{i}of{k}"
     jobs: list[tuple[str, int]] = field(default_factory=list)  # (puzzle, seed) of this shard
+
+    @cached_property
+    def model_fingerprints(self) -> tuple[str, str]:
+        """(solver, expert) `model_fingerprint`s, hashed once per run rather than per episode."""
+        return model_fingerprint(self.solver), model_fingerprint(self.expert)
 
 
 # -- configuration ---------------------------------------------------------------------------
@@ -253,8 +259,8 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "action_matching": cfg.action_matching,
         "policy_seed": cfg.policy_seed,
         "solver_view": solver_view(p),
-        "solver_config": model_fingerprint(p.solver),
-        "expert_config": model_fingerprint(p.expert),
+        "solver_config": p.model_fingerprints[0],
+        "expert_config": p.model_fingerprints[1],
         "skills": _skills(puzzle),
         "reward": asdict(cfg.reward),
         "audio_input": audio_input(p, puzzle),
