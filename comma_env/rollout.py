@@ -767,4 +767,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run the importable module's `main`, not this `__main__` copy's: Hydra's launchers
+    # (joblib, submitit, Ray) pickle the task function, and cloudpickle copies a __main__
+    # function by value with everything it reaches (locks included), but an importable
+    # module's by reference.
+    from comma_env import rollout as _importable
+
+    _importable.main()
