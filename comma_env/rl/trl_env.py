@@ -200,7 +200,8 @@ def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence
         still = []
         for k, i in enumerate(active):
             ids = out[k, batch["input_ids"].shape[1]:]
-            parsed = tokenizer.parse_response(tokenizer.decode(ids, skip_special_tokens=False))
+            # transformers 5 needs the prompt that came before the generated text to parse it
+            parsed = tokenizer.parse_response(tokenizer.decode(ids, skip_special_tokens=False), prefix=prompts[k])
             calls = [c for c in parsed.get("tool_calls") or [] if c.get("function", {}).get("name") == "send_message"]
             chats[i].append({"role": "assistant", "content": parsed.get("content") or "", "tool_calls": calls or None})
             if not calls:
