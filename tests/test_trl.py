@@ -9,6 +9,7 @@ reward per step is the mean of those returns.
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -63,6 +64,31 @@ def test_a_plain_answer_is_played_as_the_message_and_vision_returns_the_image():
     assert [(r["puzzle"], r["seed"]) for r in rows] == [("wire", 5), ("who", 5), ("wire", 6), ("who", 6)]
 
 
+def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
+    from comma_env.rl.sft import oracle_conversations
+
+    rows = oracle_conversations(["wire", "who"], range(1_000_000, 1_000_006), **NL)
+    assert len(rows) == 12 and {(r["puzzle"], r["seed"]) for r in rows} == {(p, s) for p in ("wire", "who") for s in range(1_000_000, 1_000_006)}
+    schema = json.loads(rows[0]["tools"])
+    assert [t["function"]["name"] for t in schema] == ["send_message"]
+    assert "message" in schema[0]["function"]["parameters"]["properties"]
+    for row in rows:
+        system, first, *turns = row["messages"]
+        assert system["role"] == "system" and first["role"] == "user" and "Valid actions" in first["content"]
+        assert [t["role"] for t in turns] == ["assistant", "tool"] * (len(turns) // 2) and len(turns) >= 4
+        messages = [t["tool_calls"][0]["function"]["arguments"]["message"] for t in turns if t["role"] == "assistant"]
+        assert GAME_OVER in turns[-1]["content"] and "not solved" not in turns[-1]["content"]
+        # the conversation is what the environment does with those messages: replayed, it is solved
+        env = SingleRoleEnv(row["puzzle"], role="solver", **NL)
+        env.reset(seed=row["seed"])
+        for message in messages:
+            info = env.step(message)[4]
+        assert info["episode"]["success"]
+        env.close()
+    with pytest.raises(ValueError, match="solved none"):
+        oracle_conversations(["wire"], [1], max_turns=1, **NL)  # one message: a description, no action yet
+
+
 def test_only_send_message_is_a_tool():
     import inspect
 
@@ -80,7 +106,8 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     import torch
     from trl import GRPOConfig, GRPOTrainer
 
-    from comma_env.rl.hf_model import load_gguf_chat_model
+    from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
+    from comma_env.rl.sft import oracle_conversations, sft_warmstart
     from comma_env.rl.trl_env import tool_env_factory
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -89,9 +116,27 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     model, tokenizer = load_gguf_chat_model()
     # train only the last decoder layer: backward then stops there, which keeps two CPU steps
     # to a few minutes (the example trains every weight)
-    last = f"model.layers.{model.config.num_hidden_layers - 1}."
-    for name, p in model.named_parameters():
-        p.requires_grad_(name.startswith(last))
+    assert 0 < train_last_layers(model, 1) < sum(p.numel() for p in model.parameters()) / 10
+    trained = {n for n, p in model.named_parameters() if p.requires_grad}
+    assert trained and all(n.startswith(f"model.layers.{model.config.num_hidden_layers - 1}.") or n.startswith("model.norm.")
+                           for n in trained)
+
+    # the supervised warm start: one step on two oracle_nl episodes, loss on the assistant turns only
+    rows = oracle_conversations(["wire"], range(1_000_000, 1_000_002), **NL)
+    from trl.chat_template_utils import get_training_chat_template
+
+    encoded = tokenizer.apply_chat_template(rows[0]["messages"], tools=json.loads(rows[0]["tools"]), tokenize=True,
+                                            chat_template=get_training_chat_template(tokenizer), return_dict=True,
+                                            return_assistant_tokens_mask=True)
+    learnt = tokenizer.decode([t for t, m in zip(encoded["input_ids"], encoded["assistant_masks"]) if m])
+    assert learnt.count("<tool_call>") == 2 and "cut_wire_" in learnt and "Valid actions" not in learnt and "Expert:" not in learnt
+    template = tokenizer.chat_template
+    before = {name: p.detach().clone() for name, p in model.named_parameters()}
+    sft_log = sft_warmstart(model, tokenizer, rows, steps=1, out=tmp_path / "sft", batch=2, lr=1e-4)
+    assert np.isfinite([r["loss"] for r in sft_log if "loss" in r]).all() and tokenizer.chat_template == template
+    changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}
+    assert changed and changed <= trained
+
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
     # token_cost (an env reward option, per 1k tokens of dialogue) makes returns differ within
     # a group even when no episode is solved, so two steps always carry a gradient
@@ -109,7 +154,6 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     trainer.train()
 
     changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}
-    trained = {n for n, p in model.named_parameters() if p.requires_grad}
     assert changed and changed <= trained  # the optimizer moved trained weights, and only those
     assert len(log) == 4 and {e["puzzle"] for e in log} <= {"wire", "who"}
     assert all(e["seed"] >= 100 for e in log)  # never the paper's evaluation instances
