@@ -82,21 +82,34 @@ def _overlaps(boxes: list[Box], layer_boxes: list[Box]) -> list[tuple[int, ...]]
 
 
 class _Geometry:
-    """Where a set of layers lies: for each layer's (clipped) box, the indices of the layers
-    overlapping it. A puzzle has few layouts (Wire one per wire count, Maze one per size),
-    while boxes are repainted on every step, so the overlap test runs once per layout."""
+    """Where a set of layers lies: for each layer's box, its part inside the picture and the
+    indices of the layers overlapping that part. A puzzle has few layouts (Wire one per wire
+    count, Maze one per size) while boxes are repainted on every step, so the overlap test
+    runs once per layout."""
 
     def __init__(self, layer_boxes: tuple[Box, ...], width: int, height: int) -> None:
         self.layer_boxes = list(layer_boxes)
-        clipped = [_clip(box, width, height) for box in layer_boxes]
-        self.touching = dict(zip(clipped, _overlaps(clipped, self.layer_boxes)))
+        self.size = (width, height)
+        self.places: dict[Box, tuple[Box, tuple[int, ...]] | None] = dict.fromkeys(layer_boxes)
+        visible = {box: _clip(box, width, height) for box in self.places}
+        visible = {box: clipped for box, clipped in visible.items() if clipped[0] < clipped[2] and clipped[1] < clipped[3]}
+        for (box, clipped), indices in zip(visible.items(), _overlaps(list(visible.values()), self.layer_boxes)):
+            self.places[box] = clipped, indices
 
-    def touching_of(self, box: Box) -> tuple[int, ...]:
-        """Indices of the layers overlapping `box` (clipped), computed once per box."""
-        found = self.touching.get(box)
-        if found is None:
-            found = self.touching[box] = _overlaps([box], self.layer_boxes)[0]
-        return found
+    def _place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
+        clipped = _clip(box, *self.size)
+        if clipped[0] >= clipped[2] or clipped[1] >= clipped[3]:
+            return None  # entirely outside the picture
+        return clipped, _overlaps([clipped], self.layer_boxes)[0]
+
+    def place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
+        """(`box` clipped to the picture, indices of the layers overlapping it), or None when
+        nothing of it is visible; computed once per box (a box of a removed layer too)."""
+        try:
+            return self.places[box]
+        except KeyError:
+            found = self.places[box] = self._place(box)
+            return found
 
 
 def _clip(box: Box, width: int, height: int) -> Box:
@@ -215,10 +228,13 @@ class Scene:
         array = base.copy()
         ordered = list(layers.values())
         geometry = self._geometry(tuple(layer.box for layer in ordered))
-        for box in dict.fromkeys(_clip(box, width, height) for box in dirty):
-            if box[0] < box[2] and box[1] < box[3]:
-                touching = tuple(ordered[i] for i in geometry.touching_of(box))
-                array[box[1]:box[3], box[0]:box[2]] = self._patch(box, touching)
+        painted: set[Box] = set()
+        for place in map(geometry.place, dirty):
+            if place is None or place[0] in painted:
+                continue
+            box, indices = place
+            painted.add(box)
+            array[box[1]:box[3], box[0]:box[2]] = self._patch(box, tuple([ordered[i] for i in indices]))
         array.flags.writeable = False
         self._latest = Frame(self, array, layers)
         return self._latest
