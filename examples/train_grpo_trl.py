@@ -59,6 +59,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default); 1 is much faster on cores other jobs share")
     parser.add_argument("--out", default="runs/grpo_smollm2")
+    parser.add_argument("--plot-only", action="store_true",
+                        help="only redraw learning_curve.png from the files in --out (an interrupted run too)")
     return parser.parse_args()
 
 
@@ -67,33 +69,46 @@ def append_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
         f.writelines(json.dumps(r) + "\n" for r in rows)
 
 
-def plot(evaluations: list[dict[str, Any]], log: list[dict[str, Any]], puzzles: list[str], path: Path) -> None:
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.is_file() else []
+
+
+def plot_run(out: Path, path: Path, dpi: int = 90) -> None:
+    """Draw the learning curve from a run folder's `evaluations.jsonl` and `train_episodes.jsonl`
+    (so an interrupted run can be drawn too): held-out success per puzzle, train reward per step."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    evaluations = read_jsonl(out / "evaluations.jsonl")
     base = [e for e in evaluations if e.get("stage") == "base"]
     evaluations = [e for e in evaluations if e.get("stage") != "base"]
+    puzzles = sorted(k for k in evaluations[0] if isinstance(evaluations[0][k], dict) and k != "all")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     steps = [e["step"] for e in evaluations]
     for puzzle in ["all", *puzzles] if len(puzzles) > 1 else puzzles:
-        line, = left.plot(steps, [e[puzzle]["success_rate"] for e in evaluations], marker="o", label=puzzle)
+        n = evaluations[0][puzzle]["episodes"]
+        line, = left.plot(steps, [e[puzzle]["success_rate"] for e in evaluations], marker="o", label=f"{puzzle} ({n} seeds)")
         if base:
             left.plot([0], [base[0][puzzle]["success_rate"]], marker="x", color=line.get_color(), linestyle="none",
                       label=f"{puzzle}, before the warm start")
-    left.set(xlabel="optimizer step", ylabel="success rate (held-out seeds, greedy)", ylim=(-0.02, 1.02))
+    left.set(xlabel="GRPO optimizer step", ylabel="success rate (held-out seeds, greedy)", ylim=(-0.02, 1.02))
     left.legend()
-    rewards = [(r["step"], r["reward"]) for r in log if "reward" in r]
-    if rewards:
-        right.plot(*zip(*rewards), label="train reward (episode return)")
+    by_step: dict[int, list[float]] = {}
+    for episode in read_jsonl(out / "train_episodes.jsonl"):
+        by_step.setdefault(episode["step"], []).append(float(episode["return"]))
+    if by_step:  # the mean return of a step's rollouts is what TRL logs as its reward
+        right.plot(sorted(by_step), [sum(by_step[k]) / len(by_step[k]) for k in sorted(by_step)], marker=".",
+                   label="train reward (mean rollout return)")
     right.plot(steps, [e["all"]["mean_return"] for e in evaluations], marker="o", label="held-out mean return")
     if base:
         right.plot([0], [base[0]["all"]["mean_return"]], marker="x", linestyle="none", label="before the warm start")
-    right.set(xlabel="optimizer step", ylabel="return")
+    right.set(xlabel="GRPO optimizer step", ylabel="return")
     right.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
 
 
 def warm_start(model: Any, tokenizer: Any, args: argparse.Namespace, settings: dict[str, Any], out: Path) -> None:
@@ -116,6 +131,9 @@ def warm_start(model: Any, tokenizer: Any, args: argparse.Namespace, settings: d
 
 def main() -> None:
     args = parse_args()
+    if args.plot_only:
+        plot_run(Path(args.out), Path(args.out) / "learning_curve.png")
+        return
     if args.threads:
         import torch
 
@@ -180,7 +198,7 @@ def main() -> None:
                           callbacks=[Evaluate()])
     trainer.train()
     (out / "train_log.json").write_text(json.dumps(trainer.state.log_history, indent=1))
-    plot(evaluations, trainer.state.log_history, args.puzzles, out / "learning_curve.png")
+    plot_run(out, out / "learning_curve.png")
     print(f"done in {time.monotonic() - started:.0f} s; curve: {out / 'learning_curve.png'}", flush=True)
 
 
