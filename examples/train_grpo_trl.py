@@ -85,7 +85,12 @@ def plot_run(out: Path, path: Path, dpi: int = 90) -> None:
     base = [e for e in evaluations if e.get("stage") == "base"]
     evaluations = [e for e in evaluations if e.get("stage") != "base"]
     puzzles = sorted(k for k in evaluations[0] if isinstance(evaluations[0][k], dict) and k != "all")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    warm = json.loads((out / "sft_log.json").read_text()) if (out / "sft_log.json").is_file() else []
+    fig, axes = plt.subplots(1, 3 if warm else 2, figsize=(15 if warm else 10, 4))
+    left, right = axes[0], axes[1]
+    if warm:
+        axes[2].plot([r["step"] for r in warm], [r["loss"] for r in warm], marker=".")
+        axes[2].set(xlabel="warm-start step", ylabel="loss (assistant tokens)", title="supervised warm start")
     steps = [e["step"] for e in evaluations]
     for puzzle in ["all", *puzzles] if len(puzzles) > 1 else puzzles:
         n = evaluations[0][puzzle]["episodes"]
