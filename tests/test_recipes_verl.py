@@ -193,3 +193,12 @@ def test_a_full_server_gives_an_empty_masked_trajectory(trainer_config, tokenize
 
 def test_docs_show_the_recipe_file_verbatim():
     assert (RECIPES / "comma_verl.py").read_text() in DOCS.read_text()
+
+
+def test_an_llm_server_failure_is_not_hidden_as_an_environment_error(servers, trainer_config, tokenizer):
+    class Broken(ScriptedMessages):
+        def message_for(self, prompt_ids: list[int]) -> str:
+            raise ConnectionError("LLM server down")
+
+    with pytest.raises(ConnectionError, match="LLM server down"):
+        run_loop(trainer_config, tokenizer, TokenServer(Broken(tokenizer, ["x"])), servers["wire"].url, 0)

@@ -16,13 +16,27 @@ single lost session never kills a training step.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Awaitable, TypeVar
 from uuid import uuid4
 
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput, register
 from verl.utils.profiler import simple_timer
 
 from comma_env.openenv import CommaAction, CommaEnvClient, CommaObservation
+
+T = TypeVar("T")
+
+
+class SessionLost(Exception):
+    """The OpenEnv session failed (server gone, session closed, server full)."""
+
+
+async def session_call(call: Awaitable[T]) -> T:
+    """Await an OpenEnv call; its failure ends this trajectory (LLM errors still propagate)."""
+    try:
+        return await call
+    except Exception as error:  # noqa: BLE001 - whatever the transport raised
+        raise SessionLost(f"{type(error).__name__}: {error}") from error
 
 
 def environment_turn(observation: CommaObservation) -> str:
@@ -50,33 +64,33 @@ class CommaAgentLoop(AgentLoopBase):
         timing: dict[str, float] = {}
         episode: dict[str, Any] = {}
         env_error = None
+        env = CommaEnvClient(base_url=extra["url"])
         try:
-            async with CommaEnvClient(base_url=extra["url"]) as env:
-                result = await env.reset(seed=int(extra["seed"]))
-                messages.append({"role": "user", "content": result.observation.text})
-                token_ids = await self.ct_build_initial_tokens(messages)
-                while not result.done and len(response_mask) < response_length:
-                    with simple_timer("generate_sequences", timing):
-                        output = await self.server_manager.generate(
-                            request_id=request_id, prompt_ids=token_ids, sampling_params=sampling_params)
-                    merged, response_mask, _ = await self.ct_merge_assistant_token(
-                        token_ids, output.token_ids, response_mask)
-                    token_ids = merged.token_ids
-                    message = self.tokenizer.decode(output.token_ids, skip_special_tokens=True)
-                    messages.append({"role": "assistant", "content": message})
-                    with simple_timer("tool_calls", timing):
-                        result = await env.step(CommaAction(message=message))
-                    rewards.append(float(result.reward or 0.0))
-                    episode = result.observation.info.get("episode") or {}
-                    if result.done:
-                        break
-                    previous = list(messages)
-                    messages.append({"role": "user", "content": environment_turn(result.observation)})
-                    merged, response_mask, _ = await self.ct_merge_context_msg(
-                        previous, messages, token_ids, response_mask)
-                    token_ids = merged.token_ids
-        except Exception as error:  # noqa: BLE001 - a lost session ends this trajectory, not the step
-            env_error = f"{type(error).__name__}: {error}"
+            result = await session_call(env.reset(seed=int(extra["seed"])))
+            messages.append({"role": "user", "content": result.observation.text})
+            token_ids = await self.ct_build_initial_tokens(messages)
+            while not result.done and len(response_mask) < response_length:
+                with simple_timer("generate_sequences", timing):
+                    output = await self.server_manager.generate(
+                        request_id=request_id, prompt_ids=token_ids, sampling_params=sampling_params)
+                merged, response_mask, _ = await self.ct_merge_assistant_token(token_ids, output.token_ids, response_mask)
+                token_ids = merged.token_ids
+                message = self.tokenizer.decode(output.token_ids, skip_special_tokens=True)
+                messages.append({"role": "assistant", "content": message})
+                with simple_timer("tool_calls", timing):
+                    result = await session_call(env.step(CommaAction(message=message)))
+                rewards.append(float(result.reward or 0.0))
+                episode = result.observation.info.get("episode") or {}
+                if result.done:
+                    break
+                previous = list(messages)
+                messages.append({"role": "user", "content": environment_turn(result.observation)})
+                merged, response_mask, _ = await self.ct_merge_context_msg(previous, messages, token_ids, response_mask)
+                token_ids = merged.token_ids
+        except SessionLost as lost:
+            env_error = str(lost)
+        finally:
+            await env.close()  # best effort: frees the server's session slot at once
         if not response_mask:  # nothing was generated: verl still needs a (masked) response token
             token_ids = token_ids or [self.tokenizer.eos_token_id]
             token_ids, response_mask = token_ids + [self.tokenizer.eos_token_id], [0]
