@@ -246,7 +246,7 @@ class Scene:
             before = old.get(name)
             if before is None:
                 dirty.append(layer.box)
-            elif before != layer:
+            elif before is not layer and before != layer:
                 dirty.append(layer.box)
                 if before.box != layer.box:
                     dirty.append(before.box)
