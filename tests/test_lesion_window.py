@@ -23,14 +23,12 @@ def test_window_border_is_plain_skin(block: int) -> None:
         features = _lesion_part(env.unwrapped.puzzle.visible_state())
         surfaces.add(features["lesion_surface"])
         rng = np.random.default_rng(int(features["lesion_pattern_id"]))
-        photo, coverage, (lo, hi) = _paint(features, rng, GRID, GRID // math.gcd(GRID, 352))
-        assert 0 <= lo < hi <= GRID
-        inner = hi - 1
-        border = np.zeros((GRID, GRID), dtype=bool)
-        border[lo:hi, lo:hi] = True
-        border[lo + 1:inner, lo + 1:inner] = False
+        colors, coverage, (lo, hi) = _paint(features, rng, GRID, GRID // math.gcd(GRID, 352))
+        assert 0 <= lo < hi <= GRID and colors.shape == (hi - lo, hi - lo, 3)
         if lo == 0 and hi == GRID:
             continue  # the window is the whole grid: nothing is assumed
-        assert not coverage[border].any(), (seed, features)
-        assert (photo[border] == SKIN_COLORS[features["skin_tone"]]).all(), (seed, features)
+        border = np.ones((hi - lo, hi - lo), dtype=bool)
+        border[1:-1, 1:-1] = False
+        assert not coverage[lo:hi, lo:hi][border].any(), (seed, features)
+        assert (colors[border] == SKIN_COLORS[features["skin_tone"]]).all(), (seed, features)
     assert any(s.startswith("waxy") for s in surfaces) or block != 0  # the shadow case is covered

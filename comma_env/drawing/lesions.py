@@ -19,7 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw
+from numpy.lib.stride_tricks import as_strided
+from PIL import Image
 
 LESION_COLORS: dict[str, tuple[int, int, int]] = {
     "pink": (226, 128, 142),
@@ -115,12 +116,14 @@ def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.G
 
 def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1
            ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-    """The photo on the grid (uint8 RGB), the lesion's coverage (0..1), and the window
-    [lo, hi) of rows and columns outside which the photo is plain skin.
+    """The photo's colours over its window (float32 RGB, rows and columns [lo, hi) of the
+    grid), the lesion's coverage over the whole grid (0..1), and the window (lo, hi).
 
-    Only the window (aligned to multiples of `step`) is computed: a small lesion costs
-    little. Noise fields are still drawn for the whole grid, so the random stream, and the
-    picture, do not depend on the window."""
+    Outside the window (aligned to multiples of `step`) the photo is plain skin, so only the
+    window is computed: a small lesion costs little. Noise fields are still drawn for the
+    whole grid, so the random stream, and the picture, do not depend on the window. The
+    colours are blended in place on few arrays (most of the cost is numpy's per-call
+    overhead on arrays this small)."""
     skin = np.array(SKIN_COLORS[features["skin_tone"]], dtype=np.float32)
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
@@ -137,15 +140,14 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     np.maximum(edge, 1.0, out=edge)
     rel = rr / edge
     softness = 0.18 if features["lesion_border"] == "ill-defined" else 0.025
-    alpha = np.clip((1.0 - rel) * np.float32(1.0 / softness), 0.0, 1.0)
+    alpha = np.subtract(1.0, rel, dtype=np.float32)
+    alpha *= np.float32(1.0 / softness)
+    np.clip(alpha, 0.0, 1.0, out=alpha)
 
     body = [c for c in features["lesion_colors"] if not (c == "white" and features["lesion_surface"].startswith("dry"))]
     colors = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
-    shade = None
     if len(colors) == 1:
-        shade = _smooth_noise(rng, 24, grid)[window]
-        shade *= 0.12
-        shade += 0.94
+        shade = _shade(rng, grid, window)
         layer = np.multiply.outer(shade, colors[0])  # the colour, shaded, in one pass
     else:
         if features["lesion_shape"] == "asymmetric" or len(colors) >= 3:
@@ -159,19 +161,16 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         else:
             cuts = np.zeros(len(colors) - 1, dtype=np.float32)
         layer = np.take(colors, np.searchsorted(cuts, field), axis=0)
-    if shade is None:
-        shade = _smooth_noise(rng, 24, grid)[window]
-        shade *= 0.12
-        shade += 0.94
-        layer *= shade[..., None]
+        layer *= _shade(rng, grid, window)[..., None]
 
     surface = features["lesion_surface"]
-    pearl = np.array(PEARL, dtype=np.float32)
     if surface.startswith("pearly"):
+        # a pearly rim, then a highlight up-left, each a blend towards the pearl: one blend
         rim = np.clip((rel - 0.72) * 10.0, 0, 1) * alpha
-        layer += (pearl - layer) * (0.7 * rim)[..., None]
         glow = np.exp(-((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2))
-        layer += (pearl - layer) * (0.55 * glow * alpha)[..., None]
+        keep = (1.0 - 0.7 * rim) * (1.0 - 0.55 * glow * alpha)
+        layer *= keep[..., None]
+        layer += np.multiply.outer(1.0 - keep, np.array(PEARL, dtype=np.float32))
     elif surface.startswith("scaly crust"):
         crust = (_smooth_noise(rng, 7, grid)[window] > 0.45) & (rel < 0.75)
         crust_color = np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)
@@ -181,91 +180,166 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
         layer *= (1.0 - 0.3 * ring)[..., None]
         outside = 1.0 - alpha
-        base = skin * (outside * (1.0 - 0.35 * shadow * outside))[..., None]
-    else:
-        base = np.multiply.outer(1.0 - alpha, skin)
-    layer *= alpha[..., None]
-    base += layer  # within [0, 253): colours and skin times shade <= 1.06, blends of them
-    photo = _plain_skin(features["skin_tone"], grid).copy()
-    photo[window] = base
+        layer *= alpha[..., None]
+        layer += np.multiply.outer(outside * (1.0 - 0.35 * shadow * outside), skin)
+    else:  # skin + alpha (layer - skin), in place
+        layer -= skin
+        layer *= alpha[..., None]
+        layer += skin
     coverage = np.zeros((grid, grid), dtype=np.float32)
     coverage[window] = alpha
-    return photo, coverage, (lo, hi)
+    return layer, coverage, (lo, hi)  # within [0, 253): colours and skin times shade <= 1.06, blends
+
+
+def _shade(rng: np.random.Generator, grid: int, window: tuple[slice, slice]) -> np.ndarray:
+    """Gentle shading in [0.94, 1.06] over the window."""
+    shade = _smooth_noise(rng, 24, grid)[window]
+    shade *= 0.12
+    shade += 0.94
+    return shade
 
 
 @lru_cache(maxsize=8)
-def _plain_skin(tone: str, grid: int) -> np.ndarray:
-    """A grid of plain skin, copied (a memcpy) rather than filled from a colour tuple."""
-    skin = np.empty((grid, grid, 3), dtype=np.uint8)
+def _plain_skin(tone: str, size: int) -> np.ndarray:
+    """A photo of plain skin, copied (a memcpy) rather than filled from a colour tuple."""
+    skin = np.empty((size, size, 3), dtype=np.uint8)
     skin[:] = SKIN_COLORS[tone]
     skin.flags.writeable = False
     return skin
 
 
-def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
+@lru_cache(maxsize=16)
+def _block_weights(cells: int, pixels: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bilinear upscale of `cells` grid pixels to `pixels` photo pixels (Pillow's convention:
+    pixel centres aligned) as a (pixels, cells + 2) matrix over the block and one neighbour
+    on each side, and its channel-interleaved form for RGB rows: kron(W, I3) transposed,
+    (3 (cells + 2), 3 pixels)."""
+    weights = np.zeros((pixels, cells + 2), dtype=np.float32)
+    for out, at in enumerate((np.arange(pixels) + 0.5) * cells / pixels - 0.5):
+        left = math.floor(at)
+        weights[out, left + 1] += 1.0 - (at - left)
+        weights[out, left + 2] += at - left
+    interleaved = np.ascontiguousarray(np.kron(weights, np.eye(3, dtype=np.float32)).T)
+    weights.flags.writeable = interleaved.flags.writeable = False
+    return weights, interleaved
+
+
+def _upscale(base: np.ndarray, cells: int, pixels: int) -> np.ndarray:
+    """Bilinear upscale of an RGB float image whose sides are multiples of `cells`, by
+    pixels / cells, as two small matrix products per block of `cells` rows or columns.
+
+    The scale is rational (352 / 128 = 11 / 4), so every block of `cells` grid pixels maps
+    to `pixels` photo pixels with the same weights: overlapping strided views of the padded
+    image turn each pass into one batched product (columns first, on the small image). Each
+    product stays far below the size at which BLAS starts threads (which, on a busy machine,
+    cost more than the whole upscale). Edges are clamped as Pillow does."""
+    rows, columns = base.shape[0] // cells, base.shape[1] // cells
+    weights, interleaved = _block_weights(cells, pixels)
+    padded = np.empty((base.shape[0] + 2, base.shape[1] + 2, 3), dtype=np.float32)
+    padded[1:-1, 1:-1] = base
+    padded[1:-1, 0], padded[1:-1, -1] = base[:, 0], base[:, -1]
+    padded[0], padded[-1] = padded[1], padded[-2]
+    s = padded.strides
+    blocks = as_strided(padded, shape=(padded.shape[0], columns, 3 * (cells + 2)), strides=(s[0], cells * s[1], s[2]))
+    wide = np.matmul(blocks, interleaved).reshape(padded.shape[0], columns * pixels * 3)
+    s = wide.strides
+    blocks = as_strided(wide, shape=(rows, cells + 2, wide.shape[1]), strides=(cells * s[0], s[0], s[1]))
+    return np.matmul(weights, blocks).reshape(rows * pixels, columns * pixels, 3)
+
+
+def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
              scale: float, window: tuple[int, int]) -> None:
-    """Fine texture drawn at full resolution: scales, fissures, vessels. Spots are picked
-    among the lesion's inner pixels, which all lie in `window` (searched alone)."""
+    """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
+    vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
+    (searched alone). Each kind of mark is rasterised for all its copies at once."""
     lo, hi = window
     rows, columns = np.nonzero(alpha[lo:hi, lo:hi] > 0.95)  # row-major, as over the whole grid
     if rows.size == 0:
         return
-    inner = np.stack((rows + lo, columns + lo), axis=1)
-    draw = ImageDraw.Draw(image)
     surface = features["lesion_surface"]
 
     def spots(count: int) -> np.ndarray:
-        picks = inner[rng.integers(0, len(inner), size=count)]
-        return (picks[:, ::-1] + rng.random((count, 2))) * scale
+        picks = rng.integers(0, len(rows), size=count)
+        at = np.stack((columns[picks], rows[picks]), axis=1) + lo  # (x, y) on the grid
+        return (at + rng.random((count, 2))) * scale
 
     if surface.startswith("dry"):  # white flakes: ACK cases list "white" among their colours
-        for (x, y), (w, h) in zip(spots(70), _flake_sizes(rng, 70)):
-            draw.ellipse((x - w, y - h, x + w, y + h), fill=SCALE_COLOR)
+        centres = spots(70)
+        fill_ellipses(photo, centres, _flake_sizes(rng, 70), SCALE_COLOR)
     if surface.startswith("waxy"):
         dark = tuple(int(c * 0.55) for c in LESION_COLORS[features["lesion_colors"][-1]])
-        for x, y in spots(9):
-            points = [(x, y)]
-            angle = rng.uniform(0, np.pi)
-            for _ in range(3):
-                angle += rng.uniform(-0.6, 0.6)
-                x, y = x + 7 * np.cos(angle), y + 7 * np.sin(angle)
-                points.append((x, y))
-            draw.line(points, fill=dark, width=2)
+        starts = spots(9)
+        draws = rng.random((9, 4))  # per fissure: its heading in [0, pi), then 3 turns in [-0.6, 0.6)
+        turns = -0.6 + 1.2 * draws[:, 1:]
+        turns[:, 0] += np.pi * draws[:, 0]
+        stroke_polylines(photo, _walk(starts, turns, 7.0), dark)
         # pale dots: the lesion's own colour lightened, not a colour of their own
         own = np.array(LESION_COLORS[features["lesion_colors"][0]], dtype=np.float32)
         pale = tuple(int(c) for c in own + 0.4 * (np.array(PALE_DOT, dtype=np.float32) - own))
-        for x, y in spots(10):
-            draw.ellipse((x - 2.5, y - 2.5, x + 2.5, y + 2.5), fill=pale)
+        fill_ellipses(photo, spots(10), np.full((10, 2), 2.5), pale)
     if features.get("visible_blood_vessels"):
-        for x, y in spots(4):
-            points = [(x, y)]
-            angle = rng.uniform(0, 2 * np.pi)
-            for _ in range(5):
-                angle += rng.uniform(-0.8, 0.8)
-                x, y = x + 7 * np.cos(angle), y + 7 * np.sin(angle)
-                points.append((x, y))
-            draw.line(points, fill=(170, 20, 40), width=2)
+        starts = spots(4)
+        draws = rng.random((4, 6))  # per vessel: its heading in [0, 2 pi), then 5 turns in [-0.8, 0.8)
+        turns = -0.8 + 1.6 * draws[:, 1:]
+        turns[:, 0] += 2 * np.pi * draws[:, 0]
+        stroke_polylines(photo, _walk(starts, turns, 7.0), (170, 20, 40))
+
+
+def _walk(starts: np.ndarray, turns: np.ndarray, length: float) -> np.ndarray:
+    """(n, k + 1, 2) points of n random walks of k steps of `length`: each step turns by the
+    next entry of `turns` (the first entry is the initial heading plus its first turn)."""
+    headings = np.cumsum(turns, axis=1)
+    steps = length * np.stack((np.cos(headings), np.sin(headings)), axis=2)
+    return np.concatenate((starts[:, None, :], starts[:, None, :] + np.cumsum(steps, axis=1)), axis=1)
+
+
+def fill_ellipses(photo: np.ndarray, centres: np.ndarray, half_axes: np.ndarray, color: tuple[int, int, int]) -> None:
+    """Fill axis-aligned ellipses (centres and half axes in pixels, x before y): every pixel
+    whose centre lies inside. All ellipses are tested at once over one shared box size."""
+    centres, half_axes = np.asarray(centres, dtype=np.float64), np.asarray(half_axes, dtype=np.float64)
+    reach = np.ceil(half_axes.max(axis=0)).astype(int) + 1
+    corner = np.floor(centres).astype(int) - reach
+    span = [np.arange(2 * r + 2) for r in reach]
+    xs = corner[:, 0, None] + span[0]  # (n, bx) pixel columns
+    ys = corner[:, 1, None] + span[1]  # (n, by) pixel rows
+    u = ((xs + 0.5 - centres[:, 0, None]) / half_axes[:, 0, None]) ** 2
+    v = ((ys + 0.5 - centres[:, 1, None]) / half_axes[:, 1, None]) ** 2
+    inside = v[:, :, None] + u[:, None, :] <= 1.0
+    _set(photo, inside, ys, xs, color)
+
+
+def stroke_polylines(photo: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: float = 2.0) -> None:
+    """Draw polylines (n, k, 2) of `width`: every pixel whose centre lies within width / 2 of
+    a segment (round joins, like a pen). All segments are tested at once."""
+    starts = points[:, :-1].reshape(-1, 2)
+    ends = points[:, 1:].reshape(-1, 2)
+    half = width / 2.0
+    low = np.floor(np.minimum(starts, ends) - half).astype(int)
+    size = int(np.ceil((np.maximum(starts, ends) - np.minimum(starts, ends)).max() + 2 * half)) + 2
+    span = np.arange(size)
+    xs, ys = low[:, 0, None] + span, low[:, 1, None] + span  # (m, size)
+    direction = ends - starts
+    length2 = np.maximum((direction**2).sum(axis=1), 1e-9)
+    px = (xs + 0.5 - starts[:, 0, None])[:, None, :]  # (m, 1, size)
+    py = (ys + 0.5 - starts[:, 1, None])[:, :, None]  # (m, size, 1)
+    along = np.clip((px * direction[:, 0, None, None] + py * direction[:, 1, None, None]) / length2[:, None, None], 0, 1)
+    off_x = px - along * direction[:, 0, None, None]
+    off_y = py - along * direction[:, 1, None, None]
+    _set(photo, off_x**2 + off_y**2 <= half * half, ys, xs, color)
+
+
+def _set(photo: np.ndarray, inside: np.ndarray, ys: np.ndarray, xs: np.ndarray, color: tuple[int, int, int]) -> None:
+    """photo[ys[k, i], xs[k, j]] = color where inside[k, i, j], clipped to the photo."""
+    k, i, j = np.nonzero(inside)
+    rows, cols = ys[k, i], xs[k, j]
+    keep = (rows >= 0) & (rows < photo.shape[0]) & (cols >= 0) & (cols < photo.shape[1])
+    photo[rows[keep], cols[keep]] = color
 
 
 def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
     """(half width, half height) of `count` flakes: widths in [3, 7), heights in [2, 4), drawn
     in one call (the same numbers as alternating scalar draws)."""
-    return rng.uniform((3.0, 2.0), (7.0, 4.0), size=(count, 2)).tolist()
-
-
-def _upscale(base: np.ndarray, window: tuple[int, int], skin: tuple[int, int, int], size: int) -> Image.Image:
-    """Bilinear upscale of the grid to `size`, computed only over the window (outside it
-    the grid is plain skin, and so is its upscale)."""
-    grid = base.shape[0]
-    lo, hi = window
-    photo = Image.new("RGB", (size, size), skin)
-    if hi <= lo:
-        return photo
-    scale = size / grid
-    start, stop = round(lo * scale), round(hi * scale)
-    patch = Image.fromarray(base, "RGB").resize((stop - start, stop - start), Image.BILINEAR, box=(lo, lo, hi, hi))
-    photo.paste(patch, (start, start))
-    return photo
+    return rng.uniform((3.0, 2.0), (7.0, 4.0), size=(count, 2))
 
 
 def _key(features: dict[str, Any]) -> str:
@@ -273,27 +347,31 @@ def _key(features: dict[str, Any]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray, np.ndarray]:
+def _render(key: str, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid."""
     features = json.loads(key)
     rng = np.random.default_rng(int(features["lesion_pattern_id"]))
-    step = GRID // math.gcd(GRID, size)  # grid pixels per whole number of photo pixels
-    base, alpha, window = _paint(features, rng, GRID, step)
-    image = _upscale(base, window, SKIN_COLORS[features["skin_tone"]], size)
-    _details(image, features, rng, alpha, size / GRID, window)
-    alpha.flags.writeable = False
-    pixels = np.asarray(image)
-    pixels.flags.writeable = False
-    return image, alpha, pixels
+    common = math.gcd(GRID, size)
+    cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
+    base, alpha, (lo, hi) = _paint(features, rng, GRID, cells)
+    photo = _plain_skin(features["skin_tone"], size).copy()
+    if hi > lo:
+        base += 0.5  # round, not truncate, below: the upscale's weights sum to 1
+        start, stop = lo // cells * pixels, hi // cells * pixels
+        np.copyto(photo[start:stop, start:stop], _upscale(base, cells, pixels), casting="unsafe")
+    _details(photo, features, rng, alpha, size / GRID, (lo, hi))
+    alpha.flags.writeable = photo.flags.writeable = False
+    return photo, alpha
 
 
 def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
     """The photo of a lesion described by `features` (keys of the Telehealth visible state)."""
-    return _render(_key(_lesion_part(features)), size)[0].copy()
+    return Image.fromarray(_render(_key(_lesion_part(features)), size)[0], "RGB")
 
 
 def lesion_pixels(features: dict[str, Any], size: int = 320) -> np.ndarray:
-    """`render_lesion` as a read-only RGB array (cached with the photo)."""
-    return _render(_key(_lesion_part(features)), size)[2]
+    """`render_lesion` as a read-only RGB array (cached)."""
+    return _render(_key(_lesion_part(features)), size)[0]
 
 
 def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -> np.ndarray:
