@@ -41,14 +41,18 @@ SKIN_COLORS: dict[str, tuple[int, int, int]] = {
 PEARL = (246, 236, 234)
 SCALE_COLOR = (246, 242, 234)
 PALE_DOT = (236, 226, 200)
-GRID = 128
-"""Side of the low-resolution grid the base image is computed on."""
+GRID = 88
+"""Side of the low-resolution grid the base image is computed on (352 / 4: the Telehealth
+photo is a whole 4x upscale of it)."""
+UNIT_GRID = 128
+"""Grid side on which the lengths below are given in pixels (they scale with the grid)."""
 ANGLES = np.linspace(-np.pi, np.pi, 720, endpoint=False)
 
 
 def radius_px(diameter_mm: float, grid: int = GRID) -> float:
     """Lesion radius on the grid: grows with the diameter, always fits the frame."""
-    return float(np.clip(14.0 + 2.4 * diameter_mm, 20.0, 0.36 * grid))
+    unit = grid / UNIT_GRID
+    return float(np.clip((14.0 + 2.4 * diameter_mm) * unit, 20.0 * unit, 0.36 * grid))
 
 
 @lru_cache(maxsize=16)
@@ -67,13 +71,40 @@ def _bicubic_weights(cells: int, size: int) -> np.ndarray:
     return weights
 
 
-def _smooth_noise(rng: np.random.Generator, cells: int, size: int) -> np.ndarray:
-    """Low-frequency noise in [0, 1] on a size x size grid."""
+SERIAL_BLAS_WORK = 4 * 65536
+"""Largest m * n * k of a matrix product that OpenBLAS runs on the calling thread. Above it,
+it wakes its thread pool, which on a busy machine costs more than the whole product (a
+128 x 24 x 128 product took 12 ms instead of 0.1 ms in the benchmark): products here are
+split into row chunks below it."""
+
+
+def serial_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` (2-D) computed in row chunks small enough for BLAS to stay single-threaded."""
+    rows = max(1, SERIAL_BLAS_WORK // max(1, a.shape[1] * b.shape[1]) - 1)
+    if a.shape[0] <= rows:
+        return a @ b
+    out = np.empty((a.shape[0], b.shape[1]), dtype=np.result_type(a, b))
+    for start in range(0, a.shape[0], rows):
+        np.matmul(a[start:start + rows], b, out=out[start:start + rows])
+    return out
+
+
+def _raw_noise(rng: np.random.Generator, cells: int, size: int) -> tuple[np.ndarray, float, float]:
+    """Low-frequency noise on a size x size grid, not normalised, with its minimum and range
+    (callers fold the normalisation into their own arithmetic, over their window only)."""
     coarse = rng.random((cells, cells)).astype(np.float32)
     weights = _bicubic_weights(cells, size)
-    array = weights @ coarse @ weights.T
-    low = array.min()
-    return (array - low) / max(float(array.max() - low), 1e-6)
+    array = serial_matmul(weights @ coarse, weights.T)
+    low = float(array.min())
+    return array, low, max(float(array.max()) - low, 1e-6)
+
+
+def _smooth_noise(rng: np.random.Generator, cells: int, size: int) -> np.ndarray:
+    """Low-frequency noise in [0, 1] on a size x size grid."""
+    array, low, span = _raw_noise(rng, cells, size)
+    array -= low
+    array *= np.float32(1.0 / span)
+    return array
 
 
 @lru_cache(maxsize=4)
@@ -107,7 +138,7 @@ def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.G
             r += rng.uniform(0.04, 0.07) * np.cos(k * theta - rng.uniform(0, 2 * np.pi))
         for _ in range(int(rng.integers(3, 6))):
             centre = rng.uniform(0, 2 * np.pi)
-            gap = np.angle(np.exp(1j * (theta - centre)))
+            gap = np.mod(theta - centre + np.pi, 2 * np.pi) - np.pi  # angle to the notch, in [-pi, pi)
             r -= rng.uniform(0.18, 0.28) * np.exp(-(gap / 0.12) ** 2)
     elif border == "ill-defined":
         r += 0.04 * np.cos(5 * theta - rng.uniform(0, 2 * np.pi))
@@ -129,35 +160,35 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
     # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
     # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
-    margin = 8.0 if features["lesion_surface"].startswith("waxy") else 2.0
+    unit = grid / UNIT_GRID
+    margin = (8.0 if features["lesion_surface"].startswith("waxy") else 2.0) * unit
     reach = radius * float(table.max()) + margin
     centre = (grid - 1) / 2.0
     lo = max(0, int(math.floor((centre - reach) / step)) * step)
     hi = min(grid, int(math.ceil((centre + reach + 1) / step)) * step)
     window = (slice(lo, hi), slice(lo, hi))
     dx, dy, rr, index = (array[window] for array in _geometry(grid))
-    edge = (radius * table).astype(np.float32)[index]
-    np.maximum(edge, 1.0, out=edge)
-    rel = rr / edge
+    edges = np.maximum(radius * table, 1.0).astype(np.float32)  # the outline's radius per angle
+    rel = (np.float32(1.0) / edges)[index]  # reciprocals per angle, not per pixel
+    rel *= rr  # distance over the outline's radius
     softness = 0.18 if features["lesion_border"] == "ill-defined" else 0.025
-    alpha = np.subtract(1.0, rel, dtype=np.float32)
-    alpha *= np.float32(1.0 / softness)
+    alpha = np.multiply(rel, np.float32(-1.0 / softness))
+    alpha += np.float32(1.0 / softness)
     np.clip(alpha, 0.0, 1.0, out=alpha)
 
     body = [c for c in features["lesion_colors"] if not (c == "white" and features["lesion_surface"].startswith("dry"))]
     colors = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
     if len(colors) == 1:
-        shade = _shade(rng, grid, window)
-        layer = np.multiply.outer(shade, colors[0])  # the colour, shaded, in one pass
+        layer = np.multiply.outer(_shade(rng, grid, window), colors[0])  # the colour, shaded, in one pass
     else:
         if features["lesion_shape"] == "asymmetric" or len(colors) >= 3:
-            field = _smooth_noise(rng, 5, grid)[window]  # blotches
+            field = _raw_noise(rng, 5, grid)[0][window]  # blotches (shares are quantiles: no need to normalise)
         else:
-            field = 1.0 - np.clip(rel, 0, 1)  # concentric: symmetric with the outline
-        inside = np.sort(field[alpha > 0.5])
+            field = np.negative(rel)  # concentric: symmetric with the outline
+        inside = field[alpha > 0.5]
         if inside.size:  # equal shares of the lesion per colour
             picks = (np.arange(1, len(colors)) * inside.size) // len(colors)
-            cuts = inside[picks]
+            cuts = np.partition(inside, picks)[picks]
         else:
             cuts = np.zeros(len(colors) - 1, dtype=np.float32)
         layer = np.take(colors, np.searchsorted(cuts, field), axis=0)
@@ -172,11 +203,12 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         layer *= keep[..., None]
         layer += np.multiply.outer(1.0 - keep, np.array(PEARL, dtype=np.float32))
     elif surface.startswith("scaly crust"):
-        crust = (_smooth_noise(rng, 7, grid)[window] > 0.45) & (rel < 0.75)
+        raw, low, span = _raw_noise(rng, 7, grid)
+        crust = (raw[window] > low + 0.45 * span) & (rel < 0.75)
         crust_color = np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)
         layer[crust] = crust_color * (0.9 + 0.2 * _smooth_noise(rng, 30, grid)[window][crust, None])
     if surface.startswith("waxy"):
-        shadow = np.clip((1.0 - np.hypot(dx - 3, dy - 4) / edge) * 20.0, 0, 1)
+        shadow = np.clip((1.0 - np.hypot(dx - 3 * unit, dy - 4 * unit) / edges[index]) * 20.0, 0, 1)
         ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
         layer *= (1.0 - 0.3 * ring)[..., None]
         outside = 1.0 - alpha
@@ -192,10 +224,11 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
 
 
 def _shade(rng: np.random.Generator, grid: int, window: tuple[slice, slice]) -> np.ndarray:
-    """Gentle shading in [0.94, 1.06] over the window."""
-    shade = _smooth_noise(rng, 24, grid)[window]
-    shade *= 0.12
-    shade += 0.94
+    """Gentle shading in [0.94, 1.06] over the window (the noise's normalisation folded in)."""
+    raw, low, span = _raw_noise(rng, 24, grid)
+    scale = np.float32(0.12 / span)
+    shade = raw[window] * scale
+    shade += np.float32(0.94 - low * scale)
     return shade
 
 
@@ -252,11 +285,13 @@ def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generat
     """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
     vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
     (searched alone). Each kind of mark is rasterised for all its copies at once."""
+    surface = features["lesion_surface"]
+    if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
+        return  # nothing to draw: skip the search for inner pixels
     lo, hi = window
     rows, columns = np.nonzero(alpha[lo:hi, lo:hi] > 0.95)  # row-major, as over the whole grid
     if rows.size == 0:
         return
-    surface = features["lesion_surface"]
 
     def spots(count: int) -> np.ndarray:
         picks = rng.integers(0, len(rows), size=count)
