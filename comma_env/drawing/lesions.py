@@ -7,8 +7,14 @@ an asymmetric outline is not point-symmetric, a notched border has deep notches,
 colour covers a visible share of the lesion, and each surface has its own texture (pearly
 rim and highlights, yellow-brown crust, white scales, waxy fissures with a pasted-on shadow).
 Conversely no colour is drawn that the case does not list, beyond blends of listed colours,
-the skin and the pearly sheen (tested over seeds 0-299). The base is computed at low
-resolution with vectorised numpy and upscaled only where it is not plain skin.
+the skin and the pearly sheen (tested over seeds 0-299).
+
+Speed (a new photo per episode is most of Telehealth's image view): the base is computed
+with numpy on a 128-pixel grid, only over the lesion's window, in few in-place passes; its
+smooth noise comes from a bank of precomputed fields; it is upscaled (bilinear, as Pillow)
+by two small matrix products straight into the photo's uint8 pixels, with no Pillow image
+in between; and the fine marks (flakes, fissures, dots, vessels) are rasterised all at once.
+Matrix products stay below the size at which OpenBLAS starts threads (see `serial_matmul`).
 """
 
 from __future__ import annotations
