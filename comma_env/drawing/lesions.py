@@ -54,6 +54,9 @@ colours into a visible extra colour)."""
 UNIT_GRID = 128
 """Grid side on which the lengths below are given in pixels (they scale with the grid)."""
 ANGLES = np.linspace(-np.pi, np.pi, 720, endpoint=False)
+_COS, _SIN = np.cos(ANGLES), np.sin(ANGLES)
+Window = tuple[tuple[int, int], tuple[int, int]]
+"""((top, bottom), (left, right)) rows and columns of the grid, ends exclusive."""
 
 
 def radius_px(diameter_mm: float, grid: int = GRID) -> float:
@@ -166,12 +169,13 @@ def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.G
 
 
 def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1
-           ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-    """The photo's colours over its window (float32 RGB, rows and columns [lo, hi) of the
-    grid), the lesion's coverage over the whole grid (0..1), and the window (lo, hi).
+           ) -> tuple[np.ndarray, np.ndarray, Window]:
+    """The photo's colours over its window (float32 RGB), the lesion's coverage over the
+    whole grid (0..1), and the window: the outline's bounding box plus a margin, its sides
+    aligned to multiples of `step`.
 
-    Outside the window (aligned to multiples of `step`) the photo is plain skin, so only the
-    window is computed: a small lesion costs little. Noise fields are still drawn for the
+    Outside the window the photo is plain skin, so only the window is computed: a small or
+    elongated lesion costs little. Noise fields are still drawn for the
     whole grid, so the random stream, and the picture, do not depend on the window. The
     colours are blended in place on few arrays (most of the cost is numpy's per-call
     overhead on arrays this small)."""
@@ -182,11 +186,14 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
     unit = grid / UNIT_GRID
     margin = (8.0 if features["lesion_surface"].startswith("waxy") else 2.0) * unit
-    reach = radius * float(table.max()) + margin
+    outline = radius * table
     centre = (grid - 1) / 2.0
-    lo = max(0, int(math.floor((centre - reach) / step)) * step)
-    hi = min(grid, int(math.ceil((centre + reach + 1) / step)) * step)
-    window = (slice(lo, hi), slice(lo, hi))
+    bounds = []
+    for extent in (outline * _SIN, outline * _COS):  # rows (y down), then columns
+        low = max(0, int(math.floor((centre + float(extent.min()) - margin) / step)) * step)
+        bounds.append((low, min(grid, int(math.ceil((centre + float(extent.max()) + margin + 1) / step)) * step)))
+    (top, bottom), (left, right) = bounds
+    window = (slice(top, bottom), slice(left, right))
     dx, dy, rr, index = (array[window] for array in _geometry(grid))
     edges = np.maximum(radius * table, 1.0).astype(np.float32)  # the outline's radius per angle
     rel = (np.float32(1.0) / edges)[index]  # reciprocals per angle, not per pixel
@@ -239,7 +246,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         layer += skin
     coverage = np.zeros((grid, grid), dtype=np.float32)
     coverage[window] = alpha
-    return layer, coverage, (lo, hi)  # within [0, 253): colours and skin times shade <= 1.06, blends
+    return layer, coverage, ((top, bottom), (left, right))  # within [0, 253): colours and skin times shade <= 1.06, blends
 
 
 def _shade(rng: np.random.Generator, grid: int, window: tuple[slice, slice]) -> np.ndarray:
@@ -298,21 +305,21 @@ def _upscale(base: np.ndarray, cells: int, pixels: int) -> np.ndarray:
 
 
 def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
-             scale: float, window: tuple[int, int]) -> None:
+             scale: float, window: Window) -> None:
     """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
     vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
     (searched alone). Each kind of mark is rasterised for all its copies at once."""
     surface = features["lesion_surface"]
     if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
         return  # nothing to draw: skip the search for inner pixels
-    lo, hi = window
-    rows, columns = np.nonzero(alpha[lo:hi, lo:hi] > 0.95)  # row-major, as over the whole grid
+    (top, bottom), (left, right) = window
+    rows, columns = np.nonzero(alpha[top:bottom, left:right] > 0.95)  # row-major, as over the whole grid
     if rows.size == 0:
         return
 
     def spots(count: int) -> np.ndarray:
         picks = rng.integers(0, len(rows), size=count)
-        at = np.stack((columns[picks], rows[picks]), axis=1) + lo  # (x, y) on the grid
+        at = np.stack((columns[picks] + left, rows[picks] + top), axis=1)  # (x, y) on the grid
         return (at + rng.random((count, 2))) * scale
 
     if surface.startswith("dry"):  # white flakes: ACK cases list "white" among their colours
@@ -405,13 +412,14 @@ def _render(key: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(int(features["lesion_pattern_id"]))
     common = math.gcd(GRID, size)
     cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
-    base, alpha, (lo, hi) = _paint(features, rng, GRID, cells)
+    base, alpha, window = _paint(features, rng, GRID, cells)
     photo = _plain_skin(features["skin_tone"], size).copy()
-    if hi > lo:
+    (top, bottom), (left, right) = window
+    if bottom > top and right > left:
         base += 0.5  # round, not truncate, below: the upscale's weights sum to 1
-        start, stop = lo // cells * pixels, hi // cells * pixels
-        np.copyto(photo[start:stop, start:stop], _upscale(base, cells, pixels), casting="unsafe")
-    _details(photo, features, rng, alpha, size / GRID, (lo, hi))
+        target = photo[top // cells * pixels:bottom // cells * pixels, left // cells * pixels:right // cells * pixels]
+        np.copyto(target, _upscale(base, cells, pixels), casting="unsafe")
+    _details(photo, features, rng, alpha, size / GRID, window)
     alpha.flags.writeable = photo.flags.writeable = False
     return photo, alpha
 
