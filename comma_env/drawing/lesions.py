@@ -104,25 +104,33 @@ NOISE_BANK = 64
 its 8 mirrorings and rotations (views, free), so 512 fields per kind."""
 
 
+_SHADE = (0.94, 0.12)
+"""Shading: noise mapped affinely to [0.94, 1.06] (a bank of its own, so no pass per lesion)."""
+
+
 @lru_cache(maxsize=8)
-def _noise_bank(cells: int, grid: int) -> np.ndarray:
+def _noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
     """NOISE_BANK low-frequency noise fields in [0, 1] on a grid x grid grid (read-only),
-    drawn once from a fixed seed: a per-lesion bicubic upscale cost a fifth of its synthesis."""
+    mapped to offset + scale * field, drawn once from a fixed seed: a per-lesion bicubic
+    upscale cost a fifth of its synthesis."""
     rng = np.random.default_rng([cells, grid])
     weights = _bicubic_weights(cells, grid)
     bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
     for field in bank:
         field[:] = serial_matmul(weights @ rng.random((cells, cells)).astype(np.float32), weights.T)
         field -= field.min()
-        field /= max(float(field.max()), 1e-6)
+        field *= np.float32(affine[1] / max(float(field.max()), 1e-6))
+        field += np.float32(affine[0])
     bank.flags.writeable = False
     return bank
 
 
-def _smooth_noise(rng: np.random.Generator, cells: int, size: int) -> np.ndarray:
-    """Low-frequency noise in [0, 1] on a size x size grid (a read-only view)."""
+def _smooth_noise(rng: np.random.Generator, cells: int, size: int, affine: tuple[float, float] = (0.0, 1.0)
+                  ) -> np.ndarray:
+    """Low-frequency noise in [0, 1] (or mapped by `affine`) on a size x size grid (a
+    read-only view)."""
     pick = int(rng.integers(0, 8 * NOISE_BANK))
-    field = _noise_bank(cells, size)[pick >> 3]
+    field = _noise_bank(cells, size, affine)[pick >> 3]
     if pick & 1:
         field = field[::-1]
     if pick & 2:
@@ -145,26 +153,38 @@ def _geometry(grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 
 
 def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Radius of the outline (relative, about 1) at angles `theta`."""
-    r = np.ones_like(theta)
+    """Radius of the outline (relative, about 1) at angles `theta`: a sum of harmonics
+    a cos(k theta - phase) and, for a notched border, Gaussian notches (the random numbers
+    are drawn one by one in a fixed order; the sums are computed at once)."""
     shape, border = features["lesion_shape"], features["lesion_border"]
+    waves: list[tuple[float, float, float]] = []  # (amplitude, k, phase)
     if shape == "oval":
-        r += rng.uniform(0.16, 0.24) * np.cos(2 * (theta - rng.uniform(0, np.pi)))
+        amplitude = rng.uniform(0.16, 0.24)
+        waves.append((amplitude, 2, 2 * rng.uniform(0, np.pi)))
     elif shape == "asymmetric":
-        r += rng.uniform(0.22, 0.28) * np.cos(theta - rng.uniform(0, 2 * np.pi))
-        r += rng.uniform(0.2, 0.26) * np.cos(3 * theta - rng.uniform(0, 2 * np.pi))
-        r += 0.08 * np.cos(2 * theta - rng.uniform(0, 2 * np.pi))
+        amplitude = rng.uniform(0.22, 0.28)
+        waves.append((amplitude, 1, rng.uniform(0, 2 * np.pi)))
+        amplitude = rng.uniform(0.2, 0.26)
+        waves.append((amplitude, 3, rng.uniform(0, 2 * np.pi)))
+        waves.append((0.08, 2, rng.uniform(0, 2 * np.pi)))
     else:
-        r += 0.03 * np.cos(2 * (theta - rng.uniform(0, np.pi)))
+        waves.append((0.03, 2, 2 * rng.uniform(0, np.pi)))
+    notches: list[tuple[float, float]] = []  # (centre, depth)
     if border == "irregular, notched":
         for k in (7, 9, 11):
-            r += rng.uniform(0.04, 0.07) * np.cos(k * theta - rng.uniform(0, 2 * np.pi))
+            amplitude = rng.uniform(0.04, 0.07)
+            waves.append((amplitude, k, rng.uniform(0, 2 * np.pi)))
         for _ in range(int(rng.integers(3, 6))):
             centre = rng.uniform(0, 2 * np.pi)
-            gap = np.mod(theta - centre + np.pi, 2 * np.pi) - np.pi  # angle to the notch, in [-pi, pi)
-            r -= rng.uniform(0.18, 0.28) * np.exp(-(gap / 0.12) ** 2)
+            notches.append((centre, rng.uniform(0.18, 0.28)))
     elif border == "ill-defined":
-        r += 0.04 * np.cos(5 * theta - rng.uniform(0, 2 * np.pi))
+        waves.append((0.04, 5, rng.uniform(0, 2 * np.pi)))
+    amplitude, k, phase = (np.array(column)[:, None] for column in zip(*waves))
+    r = 1.0 + (amplitude * np.cos(k * theta - phase)).sum(axis=0)
+    if notches:
+        centre, depth = (np.array(column)[:, None] for column in zip(*notches))
+        gap = np.mod(theta - centre + np.pi, 2 * np.pi) - np.pi  # angle to each notch, in [-pi, pi)
+        r -= (depth * np.exp(-(gap / 0.12) ** 2)).sum(axis=0)
     return r
 
 
@@ -205,8 +225,13 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
 
     body = [c for c in features["lesion_colors"] if not (c == "white" and features["lesion_surface"].startswith("dry"))]
     colors = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
+    surface = features["lesion_surface"]
+    # a plain surface (smooth, dry: its flakes come later) is colour x shade x alpha + skin x
+    # (1 - alpha), with the shade folded into the alpha: one pass less over three channels
+    plain = not surface.startswith(("pearly", "scaly crust", "waxy"))
     if len(colors) == 1:
-        layer = np.multiply.outer(_shade(rng, grid, window), colors[0])  # the colour, shaded, in one pass
+        shade = _shade(rng, grid, window)
+        layer = np.multiply.outer(shade * alpha if plain else shade, colors[0])  # the colour, shaded, in one pass
     else:
         if features["lesion_shape"] == "asymmetric" or len(colors) >= 3:
             field = _smooth_noise(rng, 5, grid)[window]  # blotches
@@ -219,41 +244,39 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         else:
             cuts = np.zeros(len(colors) - 1, dtype=np.float32)
         layer = np.take(colors, np.searchsorted(cuts, field), axis=0)
-        layer *= _shade(rng, grid, window)[..., None]
-
-    surface = features["lesion_surface"]
-    if surface.startswith("pearly"):
+        shade = _shade(rng, grid, window)
+        layer *= (shade * alpha if plain else shade)[..., None]
+    if plain:
+        layer += np.multiply.outer(1.0 - alpha, skin)
+    elif surface.startswith("pearly"):
         # a pearly rim, then a highlight up-left, each a blend towards the pearl: one blend
         rim = np.clip((rel - 0.72) * 10.0, 0, 1) * alpha
         glow = np.exp(-((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2))
         keep = (1.0 - 0.7 * rim) * (1.0 - 0.55 * glow * alpha)
-        layer *= keep[..., None]
-        layer += np.multiply.outer(1.0 - keep, np.array(PEARL, dtype=np.float32))
+        layer *= (keep * alpha)[..., None]
+        layer += np.multiply.outer((1.0 - keep) * alpha, np.array(PEARL, dtype=np.float32))
+        layer += np.multiply.outer(1.0 - alpha, skin)
     elif surface.startswith("scaly crust"):
         crust = (_smooth_noise(rng, 7, grid)[window] > 0.45) & (rel < 0.75)
         crust_color = np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)
         layer[crust] = crust_color * (0.9 + 0.2 * _smooth_noise(rng, 30, grid)[window][crust, None])
-    if surface.startswith("waxy"):
-        shadow = np.clip((1.0 - np.hypot(dx - 3 * unit, dy - 4 * unit) / edges[index]) * 20.0, 0, 1)
-        ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
-        layer *= (1.0 - 0.3 * ring)[..., None]
-        outside = 1.0 - alpha
-        layer *= alpha[..., None]
-        layer += np.multiply.outer(outside * (1.0 - 0.35 * shadow * outside), skin)
-    else:  # skin + alpha (layer - skin), in place
-        layer -= skin
+        layer -= skin  # skin + alpha (layer - skin), in place
         layer *= alpha[..., None]
         layer += skin
+    else:  # waxy
+        shadow = np.clip((1.0 - np.hypot(dx - 3 * unit, dy - 4 * unit) / edges[index]) * 20.0, 0, 1)
+        ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
+        outside = 1.0 - alpha
+        layer *= ((1.0 - 0.3 * ring) * alpha)[..., None]
+        layer += np.multiply.outer(outside * (1.0 - 0.35 * shadow * outside), skin)
     coverage = np.zeros((grid, grid), dtype=np.float32)
     coverage[window] = alpha
     return layer, coverage, ((top, bottom), (left, right))  # within [0, 253): colours and skin times shade <= 1.06, blends
 
 
 def _shade(rng: np.random.Generator, grid: int, window: tuple[slice, slice]) -> np.ndarray:
-    """Gentle shading in [0.94, 1.06] over the window."""
-    shade = _smooth_noise(rng, 24, grid)[window] * np.float32(0.12)
-    shade += np.float32(0.94)
-    return shade
+    """Gentle shading in [0.94, 1.06] over the window (a read-only view)."""
+    return _smooth_noise(rng, 24, grid, _SHADE)[window]
 
 
 @lru_cache(maxsize=8)
