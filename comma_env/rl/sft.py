@@ -91,9 +91,11 @@ def tokenize_conversation(tokenizer: Any, row: dict[str, Any]) -> tuple[list[int
     variant of the chat template (``{% generation %}`` markers), which renders the same text."""
     from trl.chat_template_utils import get_training_chat_template
 
+    template = get_training_chat_template(tokenizer)
+    if template is None:  # without {% generation %} markers no token would be learnt from
+        raise ValueError("TRL has no training variant of this tokenizer's chat template")
     encoded = tokenizer.apply_chat_template(row["messages"], tools=json.loads(row["tools"]), tokenize=True,
-                                            chat_template=get_training_chat_template(tokenizer) or tokenizer.chat_template,
-                                            return_dict=True, return_assistant_tokens_mask=True)
+                                            chat_template=template, return_dict=True, return_assistant_tokens_mask=True)
     ids = list(encoded["input_ids"])
     return ids, [t if m else -100 for t, m in zip(ids, encoded["assistant_masks"])]
 
