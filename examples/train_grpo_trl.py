@@ -159,7 +159,6 @@ def main() -> None:
         trainable = train_last_layers(model, args.train_layers)
         print(f"training the last {args.train_layers} layers: {trainable / 1e6:.1f} M parameters", flush=True)
     held_out = list(range(args.eval_seeds))
-    evaluations: list[dict[str, Any]] = []
 
     def run_eval(step: int, stage: str = "grpo") -> None:
         t = time.monotonic()
@@ -168,9 +167,7 @@ def main() -> None:
                           max_new_tokens=min(args.max_completion, 128), **settings)
         row = {"step": step, "stage": stage, "seconds": round(time.monotonic() - t, 1),
                **{k: v for k, v in result.items() if k != "episodes"}}
-        evaluations.append(row)
-        with open(out / "evaluations.jsonl", "a") as f:
-            f.write(json.dumps(row) + "\n")
+        append_jsonl(out / "evaluations.jsonl", [row])
         append_jsonl(out / "eval_episodes.jsonl", [dict(e, step=step, stage=stage) for e in result["episodes"]])
         print(f"step {step} ({stage}): held-out success {row['all']['success_rate']:.2f} "
               f"return {row['all']['mean_return']:.3f} ({row['seconds']} s)", flush=True)
