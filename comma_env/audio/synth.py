@@ -63,26 +63,28 @@ def _sin_cos(cycles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 BLOCK = 256
-"""Samples per block of `_linear_sin_cos` (divides `SAMPLES`)."""
+"""Samples per block of `_linear_wave` (divides `SAMPLES`)."""
 _BLOCK_STARTS = np.arange(0, SAMPLES, BLOCK, dtype=np.float64)
 _IN_BLOCK = np.arange(BLOCK, dtype=np.float64)
 COUNT = _frozen(np.arange(1, SAMPLES + 1, dtype=np.float64))
 """1, 2, ..., SAMPLES: the running sum of a constant 1 (a steady tone's phase in samples)."""
 
 
-def _linear_sin_cos(freq: float, offset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """sin and cos of 2 pi freq (n + offset) / rate for every sample n, accurate to float64,
+def _linear_wave(freq: float, offset: float = 0.0, cosine: bool = False) -> np.ndarray:
+    """sin (or cos) of 2 pi freq (n + offset) / rate for every sample n, accurate to float64,
     by angle addition: one float64 sine and cosine per block start and per position in a
     block (250 + 512) instead of one per sample."""
     step = 2 * np.pi * freq / SAMPLE_RATE
     start, inside = step * (_BLOCK_STARTS + offset), step * _IN_BLOCK
     sin_start, cos_start = np.sin(start)[:, None], np.cos(start)[:, None]
     sin_inside, cos_inside = np.sin(inside), np.cos(inside)
-    sine = sin_start * cos_inside
-    sine += cos_start * sin_inside
-    cosine = cos_start * cos_inside
-    cosine -= sin_start * sin_inside
-    return sine.reshape(-1), cosine.reshape(-1)
+    if cosine:  # cos(a + b) = cos a cos b - sin a sin b
+        wave = cos_start * cos_inside
+        wave -= sin_start * sin_inside
+    else:  # sin(a + b) = sin a cos b + cos a sin b
+        wave = sin_start * cos_inside
+        wave += cos_start * sin_inside
+    return wave.reshape(-1)
 
 
 def _wobble_phase(mean: float, depth: float, rate: float) -> np.ndarray:
@@ -91,7 +93,7 @@ def _wobble_phase(mean: float, depth: float, rate: float) -> np.ndarray:
     form: sum_{k<=n} sin(k x) = (cos(x/2) - cos((n + 1/2) x)) / (2 sin(x/2)). Exact to float64
     without a float64 sine per sample or a cumulative sum."""
     half = np.pi * rate / SAMPLE_RATE
-    swing = _linear_sin_cos(rate, offset=0.5)[1]
+    swing = _linear_wave(rate, offset=0.5, cosine=True)
     swing -= np.cos(half)
     swing *= -depth / (2 * np.sin(half))
     swing += mean * COUNT
@@ -124,6 +126,12 @@ def _harmonics(cycles: np.ndarray, weights: Sequence[float]) -> np.ndarray:
 def _steady_tone(freq: float, samples: int = SAMPLES) -> np.ndarray:
     """A constant-frequency tone from time zero (read-only; rng-free, so computed once)."""
     return _frozen(np.sin(2 * np.pi * np.cumsum(np.full(samples, float(freq))) / SAMPLE_RATE))
+
+
+@cache
+def _steady_tone32(freq: float, level: float) -> np.ndarray:
+    """`level` times a steady tone, as float32 (read-only)."""
+    return _frozen((level * _steady_tone(freq)).astype(np.float32))
 
 
 @cache
@@ -161,7 +169,12 @@ def _window(start: float, length: float) -> slice:
 
 def _decay(after: np.ndarray, rate: float) -> np.ndarray:
     """exp(-rate * after) where after >= 0 (seconds since the event), else 0 (float32)."""
-    return np.where(after >= 0, np.exp((-rate * np.maximum(after, 0)).astype(np.float32)), np.float32(0))
+    after = after.astype(np.float32, copy=False)
+    level = np.maximum(after, np.float32(0))
+    level *= np.float32(-rate)
+    np.exp(level, out=level)
+    level[after < 0] = 0
+    return level
 
 
 def _decay_from(start: float, rate: float) -> np.ndarray:
@@ -173,15 +186,24 @@ def _decay_from(start: float, rate: float) -> np.ndarray:
 
 
 def _moving_average(x: np.ndarray, width: int) -> np.ndarray:
-    """``np.convolve(x, np.ones(width) / width, mode="same")`` as `width` shifted sums."""
+    """``np.convolve(x, np.ones(width) / width, mode="same")``, as sums over windows doubled
+    in width (a few shifted additions instead of `width`)."""
     left = width // 2
-    padded = np.zeros(x.size + width - 1)
+    padded = np.zeros(x.size + width - 1, dtype=x.dtype)
     padded[left:left + x.size] = x
-    out = padded[:x.size].copy()
-    for shift in range(1, width):
-        out += padded[shift:shift + x.size]
-    out /= width
-    return out
+    total, sums, span = None, padded, 1  # sums[i] = padded[i:i + span].sum()
+    remaining, done = width, 0
+    while remaining:
+        if remaining & span:
+            part = sums[done:done + x.size]
+            total = part.copy() if total is None else np.add(total, part, out=total)
+            remaining -= span
+            done += span
+        if remaining:
+            sums = sums[:-span] + sums[span:]
+            span *= 2
+    total /= width
+    return total
 
 
 def engine(rng: np.random.Generator) -> np.ndarray:
@@ -190,16 +212,37 @@ def engine(rng: np.random.Generator) -> np.ndarray:
     return _harmonics(cycles, [1 / k for k in range(1, 7)]) * _envelope("engine")
 
 
+def _segments(starts: list[float], lengths: list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The samples of several `_window`s laid end to end: (sample index, window number,
+    position in the window), so that many short events are synthesised in one pass."""
+    spans = [_window(start, length) for start, length in zip(starts, lengths)]
+    sizes = np.array([max(span.stop - span.start, 0) for span in spans], dtype=np.int64)
+    which = np.repeat(np.arange(len(spans)), sizes)
+    position = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    index = np.array([span.start for span in spans], dtype=np.int64)[which] + position
+    return index, which, position
+
+
 def birdsong(rng: np.random.Generator) -> np.ndarray:
-    out = np.zeros(SAMPLES)
+    starts, lengths, pitches = [], [], []
     start = rng.uniform(0.0, 0.1)
-    while start < SECONDS - 0.1:
+    while start < SECONDS - 0.1:  # the same draws, in the same order, as chirp by chirp
         length = rng.uniform(0.06, 0.12)
-        span = _window(start, length)
-        arch = _sin(np.clip((TIME[span] - start) / length, 0, 1) / 2)  # sin(pi * phase)
-        freq = rng.uniform(2800, 3400) + 1500 * arch.astype(np.float64)
-        out[span] += arch * _sin(_phase(freq))
+        starts.append(start)
+        lengths.append(length)
+        pitches.append(rng.uniform(2800, 3400))
         start += length + rng.uniform(0.05, 0.2)
+    out = np.zeros(SAMPLES, dtype=np.float32)
+    if not starts:
+        return out
+    index, which, position = _segments(starts, lengths)
+    begin, length = np.array(starts)[which], np.array(lengths)[which]
+    arch = _sin(np.clip((TIME[index] - begin) / length, 0, 1) / 2)  # sin(pi * phase)
+    freq = np.array(pitches)[which] + 1500 * arch.astype(np.float64)
+    # each chirp's phase starts afresh: a running sum over all chirps minus its value before the chirp
+    running = np.cumsum(freq)
+    running -= np.repeat(running[position == 0] - freq[position == 0], np.bincount(which))
+    out[index] = arch * _sin(running / SAMPLE_RATE)  # chirps never overlap (gaps of 50 ms or more)
     return out
 
 
@@ -254,22 +297,30 @@ def phone_ringing(rng: np.random.Generator) -> np.ndarray:
 
 def doorbell(rng: np.random.Generator) -> np.ndarray:
     high = rng.uniform(640, 680)
-    ding = _decay_from(0.05, 2.5) * _linear_sin_cos(high, offset=1.0)[0]
-    ding += _decay_from(0.8, 2.0) * _linear_sin_cos(high * 0.8, offset=1.0)[0]
+    ding = _decay_from(0.05, 2.5) * _linear_wave(high, offset=1.0)
+    ding += _decay_from(0.8, 2.0) * _linear_wave(high * 0.8, offset=1.0)
     return ding
 
 
+_DROP_SAMPLES = int(0.03 * SAMPLE_RATE) + 1
+
+
 def rain(rng: np.random.Generator) -> np.ndarray:
-    noise = rng.standard_normal(SAMPLES)
-    hiss = noise - np.convolve(noise, np.ones(4) / 4, mode="same")
+    noise = rng.standard_normal(SAMPLES).astype(np.float32)  # drawn in float64: the RNG stream is unchanged
+    hiss = noise - np.convolve(noise, np.full(4, 0.25, dtype=np.float32), mode="same")
+    hiss *= np.float32(0.6)
     # forty drops at once: every drop's window as one row, summed into the clip in drop order
     starts = rng.uniform(0, SECONDS, 40)
     first = (starts * SAMPLE_RATE).astype(np.int64)
-    index = first[:, None] + np.arange(int(0.03 * SAMPLE_RATE) + 1)
-    inside = index < SAMPLES
-    index = np.where(inside, index, SAMPLES - 1)
-    drops = _decay(TIME[index] - starts[:, None], 300) * noise[index] * 2
-    return 0.6 * hiss + np.bincount(index[inside], weights=drops[inside], minlength=SAMPLES)
+    lag = ((first - starts * SAMPLE_RATE) / SAMPLE_RATE).astype(np.float32)  # sample time - start, at the window's first sample
+    after = lag[:, None] + np.arange(_DROP_SAMPLES, dtype=np.float32) / np.float32(SAMPLE_RATE)
+    index = first[:, None].astype(np.int32) + np.arange(_DROP_SAMPLES, dtype=np.int32)
+    outside = index >= SAMPLES  # the end of a drop near the end of the clip: weight 0
+    np.minimum(index, SAMPLES - 1, out=index)
+    drops = _decay(after, 300) * noise[index]
+    drops *= np.float32(2)
+    drops[outside] = 0
+    return hiss + np.bincount(index.reshape(-1), weights=drops.reshape(-1), minlength=SAMPLES)
 
 
 def whistle(rng: np.random.Generator) -> np.ndarray:
@@ -284,12 +335,12 @@ def cow(rng: np.random.Generator) -> np.ndarray:
 
 
 def fan(rng: np.random.Generator) -> np.ndarray:
-    noise = _moving_average(rng.standard_normal(SAMPLES), 12)
-    flutter = _linear_sin_cos(rng.uniform(11, 14))[0]
-    flutter *= 0.15
-    flutter += 0.85
+    noise = _moving_average(rng.standard_normal(SAMPLES).astype(np.float32), 12)
+    flutter = _sin(rng.uniform(11, 14) * TIME)
+    flutter *= np.float32(0.15)
+    flutter += np.float32(0.85)
     flutter *= noise
-    flutter += 0.2 * _steady_tone(100.0)
+    flutter += _steady_tone32(100.0, 0.2)
     return flutter
 
 
