@@ -15,8 +15,11 @@ Full-length float64 sines of large phases cost about as much as the rest of an e
 - harmonics come from the angle-addition recurrence, not one sine each;
 - everything that does not depend on the RNG (time grid, fixed modulations, the telephone's
   whole ring) is computed once per process;
-- short events (chirps, drops, ticks) are synthesised only on their samples, raindrops all
-  at once.
+- vibrato phases (engine, siren) come in closed form from one float64 wave built by angle
+  addition over blocks, instead of a float64 sine per sample and a running sum;
+- short events (chirps, drops, ticks) are synthesised only on their samples, all chirps and
+  all raindrops in one pass each;
+- noise is drawn in float64 (the RNG stream stays the same) and filtered in float32.
 
 The RNG is consumed exactly as by the original one-sine-per-tone code, which
 `tests/audio_reference.py` keeps: the clips equal it to within 1e-5 (float32 rounding).
@@ -56,6 +59,7 @@ def _sin(cycles: np.ndarray) -> np.ndarray:
 
 
 def _sin_cos(cycles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sin and cos of 2 pi cycles as float32 (see `_sin`)."""
     turn = cycles - np.floor(cycles)
     turn *= 2 * np.pi
     angle = turn.astype(np.float32)
@@ -374,4 +378,6 @@ def synthesize(signature: Signature, rng: np.random.Generator) -> np.ndarray:
     """The clip of `signature`: float32, `SAMPLES` samples at `SAMPLE_RATE`, peak 0.8."""
     clip = signature.synth(rng)
     peak = float(max(np.max(clip), -np.min(clip))) or 1.0
-    return (clip * (0.8 / peak)).astype(np.float32)
+    out = np.empty(SAMPLES, dtype=np.float32)
+    np.multiply(clip, 0.8 / peak, out=out, casting="same_kind")  # scaled and rounded in one pass
+    return out
