@@ -53,14 +53,16 @@ TIME = _frozen(np.arange(SAMPLES, dtype=np.float64) / SAMPLE_RATE)
 def _sin(cycles: np.ndarray) -> np.ndarray:
     """sin(2 pi cycles) as float32: the phase reduced to one turn in float64, the sine of the
     reduced angle in float32 (numpy vectorises float32 sines, not float64 ones)."""
-    turn = cycles - np.floor(cycles)
+    turn = np.floor(cycles)
+    np.subtract(cycles, turn, out=turn)
     turn *= 2 * np.pi
     return np.sin(turn.astype(np.float32))
 
 
 def _sin_cos(cycles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """sin and cos of 2 pi cycles as float32 (see `_sin`)."""
-    turn = cycles - np.floor(cycles)
+    turn = np.floor(cycles)
+    np.subtract(cycles, turn, out=turn)
     turn *= 2 * np.pi
     angle = turn.astype(np.float32)
     return np.sin(angle), np.cos(angle)
@@ -133,9 +135,9 @@ def _steady_tone(freq: float, samples: int = SAMPLES) -> np.ndarray:
 
 
 @cache
-def _steady_tone32(freq: float, level: float) -> np.ndarray:
+def _steady_tone32(freq: float, level: float, samples: int = SAMPLES) -> np.ndarray:
     """`level` times a steady tone, as float32 (read-only)."""
-    return _frozen((level * _steady_tone(freq)).astype(np.float32))
+    return _frozen((level * _steady_tone(freq, samples)).astype(np.float32))
 
 
 @cache
@@ -153,7 +155,7 @@ def _cumulative(name: str) -> np.ndarray:
 
 @cache
 def _envelope(name: str) -> np.ndarray:
-    """Fixed amplitude shapes (read-only)."""
+    """Fixed amplitude shapes (read-only float32: they multiply float32 waves)."""
     if name == "engine":
         shape = 0.8 + 0.2 * np.sin(2 * np.pi * 8 * TIME)
     elif name == "whistle":
@@ -162,7 +164,7 @@ def _envelope(name: str) -> np.ndarray:
         shape = np.sin(np.pi * np.clip((TIME - 0.1) / 1.6, 0, 1))
     else:
         raise KeyError(name)
-    return _frozen(shape)
+    return _frozen(shape.astype(np.float32))
 
 
 def _window(start: float, length: float) -> slice:
@@ -268,7 +270,7 @@ def dripping(rng: np.random.Generator) -> np.ndarray:
 
 def clock_ticking(rng: np.random.Generator) -> np.ndarray:
     noise = rng.standard_normal(SAMPLES)
-    out = np.zeros(SAMPLES)
+    out = np.zeros(SAMPLES, dtype=np.float32)
     for i, start in enumerate(np.arange(0.05, SECONDS, 0.5)):
         span = _window(start, 0.03)
         # the soft ticks use the noise 500 samples earlier (a rolled copy of it)
@@ -278,14 +280,14 @@ def clock_ticking(rng: np.random.Generator) -> np.ndarray:
 
 
 def heartbeat(rng: np.random.Generator) -> np.ndarray:
-    out = np.zeros(SAMPLES)
+    out = np.zeros(SAMPLES, dtype=np.float32)
     period = rng.uniform(0.75, 0.9)
-    thump = _steady_tone(55.0, _window(0.0, 0.3).stop)
+    thump = _steady_tone32(55.0, 1.0, _window(0.0, 0.3).stop)
     for start in np.arange(0.1, SECONDS, period):
         for offset, level in ((0.0, 1.0), (0.18, 0.7)):
             span = _window(start + offset, 0.3)
             length = len(range(SAMPLES)[span])
-            out[span] += level * _decay(TIME[span] - (start + offset), 25) * thump[:length]
+            out[span] += np.float32(level) * _decay(TIME[span] - (start + offset), 25) * thump[:length]
     return out
 
 
