@@ -90,3 +90,36 @@ def test_written_description_lists_the_dogs() -> None:
     env.reset(seed=2)
     description = env.unwrapped.describe()
     assert "dogs:" in description and "timer:" in description and "dog places" not in description
+
+
+def test_sprite_caches_hold_every_dog_an_instance_can_show() -> None:
+    """Dogs are stamped from cached sprites: the caches must be large enough for every
+    (coat, pose, facing, scale step) or each new episode would redraw its dogs."""
+    from comma_env.drawing import dog as drawing
+
+    steps = set()
+    for seed in range(2000):
+        for place in DogPuzzle(np.random.default_rng(seed)).places:
+            x0, y0, x1, y1 = cell_box(*place)
+            steps.add(round(min((x1 - x0) / 104, (y1 - y0) / 82) * drawing.SCALE_STEPS))
+    assert len(steps) <= 8
+    assert len(POSES) * 2 * 2 * len(steps) <= drawing._shape.cache_info().maxsize
+    assert len(COATS) * len(POSES) * 2 * len(steps) <= drawing._sprite.cache_info().maxsize
+
+
+def test_dog_picture_is_the_painted_layer_and_read_only() -> None:
+    """The picture layer's pixels (what the scene copies) equal its paint on the background,
+    and are never handed out writable."""
+    from PIL import ImageDraw
+
+    from comma_env.drawing.dog import draw_dog
+
+    env = comma_env.make("dog")
+    for seed in range(12):
+        env.reset(seed=seed)
+        layer = draw_dog.layers(env.unwrapped.visible_state)["dogs"]
+        pixels = layer.paint.pixels(layer.key)
+        image = draw_dog.background().convert("RGB")
+        layer.paint(image, ImageDraw.Draw(image), layer.key)
+        x0, y0, x1, y1 = layer.box
+        assert not pixels.flags.writeable and np.array_equal(np.asarray(image)[y0:y1, x0:x1], pixels)
