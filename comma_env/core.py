@@ -247,6 +247,7 @@ class CommaEnv(AECEnv):
         self._description: tuple[int, str] | None = None
         self._image_array: np.ndarray | None = None
         self._text_cache: dict[str, tuple[int, str]] = {}
+        self._conversation_text = {SOLVER: prompts.GrowingDialogueText(), EXPERT: prompts.GrowingDialogueText()}
         self._dialogue_version = 0
         self._private = self.puzzle.private_facts()
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
@@ -535,15 +536,20 @@ class CommaEnv(AECEnv):
             return cached[1]
         info = self.infos.get(agent) or {}
         dialogue = info.get("dialogue", [])
+        conversation = None
+        if self.memory == "full" and agent in self.infos:  # the window is the whole, growing dialogue
+            source = self._solver_dialogue if agent == SOLVER else self._expert_dialogue
+            conversation = self._conversation_text[agent](source)
         if agent == SOLVER:
             text = prompts.solver_text(
                 task=self.puzzle_cls.task_prompt,
                 valid_actions=info.get("valid_actions", []),
                 dialogue=dialogue,
                 description=info.get("description"),
+                conversation=conversation,
             )
         else:
-            text = prompts.expert_text(manual=self.manual, dialogue=dialogue)
+            text = prompts.expert_text(manual=self.manual, dialogue=dialogue, conversation=conversation)
         self._text_cache[agent] = (self._dialogue_version, text)
         return text
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 QUOTE_PREFIX = "> "
 QUOTING_NOTE = (
@@ -99,16 +99,39 @@ def format_dialogue(dialogue: Iterable[Mapping[str, str]]) -> str:
     return "\n".join(format_entry(e) for e in dialogue)
 
 
-def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[Mapping[str, str]], description: str | None = None) -> str:
+class GrowingDialogueText:
+    """`format_dialogue` of a dialogue list that only grows: each call formats just the
+    entries appended since the last one (observations re-render the whole conversation on
+    every turn, which made long episodes quadratic). A different list starts over."""
+
+    def __init__(self) -> None:
+        self._source: Sequence[Mapping[str, str]] | None = None
+        self._count = 0
+        self._text = ""
+
+    def __call__(self, dialogue: Sequence[Mapping[str, str]]) -> str:
+        if dialogue is not self._source or len(dialogue) < self._count:
+            self._source, self._count, self._text = dialogue, 0, ""
+        if len(dialogue) > self._count:
+            added = format_dialogue(dialogue[self._count:])
+            self._text = f"{self._text}\n{added}" if self._text else added
+            self._count = len(dialogue)
+        return self._text
+
+
+def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[Mapping[str, str]], description: str | None = None,
+                conversation: str | None = None) -> str:
     """The solver's text observation: its task, the actions it may type, what it sees
-    (in ``solver_view="text"``), and the conversation it remembers."""
+    (in ``solver_view="text"``), and the conversation it remembers (`conversation`, when
+    given, is `format_dialogue(dialogue)` already made)."""
     parts = [f"Task: {task}", "Valid actions (one per line, exactly as written):", "\n".join(valid_actions)]
     if description is not None:
         parts += ["What the puzzle shows:", description]
-    parts += ["Conversation so far:", format_dialogue(dialogue) or "(nothing yet)"]
+    parts += ["Conversation so far:", (format_dialogue(dialogue) if conversation is None else conversation) or "(nothing yet)"]
     return "\n".join(parts)
 
 
-def expert_text(manual: str, dialogue: Iterable[Mapping[str, str]]) -> str:
+def expert_text(manual: str, dialogue: Iterable[Mapping[str, str]], conversation: str | None = None) -> str:
     """The expert's text observation: the manual and the conversation it remembers."""
-    return "\n".join(["Manual:", manual, "Conversation so far:", format_dialogue(dialogue) or "(nothing yet)"])
+    text = format_dialogue(dialogue) if conversation is None else conversation
+    return "\n".join(["Manual:", manual, "Conversation so far:", text or "(nothing yet)"])

@@ -141,8 +141,14 @@ class Puzzle(ABC):
         return []
 
     def state_key(self) -> str:
-        """Identity of the current state, for rule-based repetition-loop detection."""
-        return json.dumps(self.visible_state(), sort_keys=True)
+        """Identity of the current state, for rule-based repetition-loop detection.
+
+        Asked before every action; kept per `version`, since a mistake usually leaves the
+        state as it was and the next action asks again."""
+        cached = getattr(self, "_state_key", None)
+        if cached is None or cached[0] != self.version:
+            cached = self._state_key = (self.version, json.dumps(self.visible_state(), sort_keys=True))
+        return cached[1]
 
     def _changed(self) -> None:
         """Call after every state change so the image is redrawn."""

@@ -15,7 +15,13 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, TextIO
 
-from comma_env.fidelity import PAPER_RANDOM, PAPER_RANDOM_OVERALL, PAPER_RANDOM_OVERALL_SE, PAPER_RANDOM_SE
+from comma_env.fidelity import (
+    PAPER_RANDOM,
+    PAPER_RANDOM_OVERALL,
+    PAPER_RANDOM_OVERALL_SE,
+    PAPER_RANDOM_SE,
+    PAPER_V1_RANDOM_PSR,
+)
 from comma_env.metrics import SKILLS, TAXONOMY, conciseness, summarize
 
 PAPER_ORDER: tuple[str, ...] = (
@@ -294,8 +300,24 @@ def is_random_run(results: Mapping[str, Any]) -> bool:
     return results.get("models", {}).get("solver") == ["random"]
 
 
-def paper_random_row(puzzles: Sequence[str], index: int) -> list[str]:
-    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles."""
+V1_PROTOCOL = {"max_turns": 20, "max_mistakes": 21}
+"""`conf/protocol/v1.yaml`: the first paper's 20 turns and no mistake limit."""
+
+
+def is_v1_protocol(results: Mapping[str, Any]) -> bool:
+    """Whether the run used the first paper's protocol, whose random baseline is another
+    table (seed 003, Table 1, PSR only) than the final paper's."""
+    meta = results.get("meta") or {}
+    return all(meta.get(key) == value for key, value in V1_PROTOCOL.items())
+
+
+def paper_random_row(puzzles: Sequence[str], index: int, v1: bool = False) -> list[str]:
+    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles; with `v1`, the
+    first paper's (PSR only, no standard errors printed; its puzzles differ but for Button
+    and Dog, see `PAPER_V1_RANDOM_PSR`)."""
+    if v1:
+        cells = [f"{PAPER_V1_RANDOM_PSR[p]:.0f}" if index == 0 and p in PAPER_V1_RANDOM_PSR else "-" for p in puzzles]
+        return ["Random (first paper, protocol=v1)", *cells, "-"]
     cells = [f"{PAPER_RANDOM[p][index]:.0f} ± {PAPER_RANDOM_SE[p][index]:.1f}" if p in PAPER_RANDOM else "-"
              for p in puzzles]
     if set(PAPER_ORDER) <= set(puzzles):
@@ -333,7 +355,7 @@ def render_markdown(results: Mapping[str, Any]) -> str:
                _pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
         rows = [row]
         if paper_index is not None and random_run:
-            rows.append(paper_random_row(puzzles, paper_index))
+            rows.append(paper_random_row(puzzles, paper_index, v1=is_v1_protocol(results)))
         out += [f"## {caption}", "", *_table(header, rows), ""]
 
     played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
@@ -404,9 +426,10 @@ def render_console(results: Mapping[str, Any]) -> str:
     per: Mapping[str, Mapping[str, Any]] = results["puzzles"]
     overall = results["overall"]
     random_run = is_random_run(results)
+    v1 = is_v1_protocol(results)
     header = ["puzzle", "n", "PSR", "SR", "mistakes", "turns", "tokens", "errors"]
     if random_run:
-        header += ["paper PSR/SR"]
+        header += ["first paper PSR/SR" if v1 else "paper PSR/SR"]
     rows = []
     for p, m in [*per.items(), ("overall", overall)]:
         if m["n"]:
@@ -415,7 +438,9 @@ def render_console(results: Mapping[str, Any]) -> str:
         else:  # nothing finished: no rates
             cells = [NO_RATE] * 5
         row = [title(p) if p != "overall" else "Overall", str(m["n"]), *cells, str(m["errors"])]
-        if random_run:
+        if random_run and v1:
+            row.append(f"{PAPER_V1_RANDOM_PSR[p]:.0f} / -" if p in PAPER_V1_RANDOM_PSR else "-")
+        elif random_run:
             if p in PAPER_RANDOM:
                 row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))
             elif p == "overall":

@@ -43,6 +43,11 @@ def test_random_rollout_under_v1_protocol(tmp_path: Path) -> None:
     assert {(r["max_turns"], r["max_mistakes"]) for r in records} == {(20, 21)}
     assert all(r["success"] for r in records if r["puzzle"] in ("button", "dog"))
     assert any(r["end_reason"] != "mistakes" and r["mistakes"] >= 3 for r in records)  # no three-mistake limit
+    # the comparison row is the first paper's random baseline, not the final paper's
+    table = (out / "results.md").read_text()
+    assert "| Random (first paper, protocol=v1) | 100 | 100 | - | - |" in table
+    assert "Random (paper)" not in table
+    assert "first paper PSR/SR" in done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("audio", [True, False])

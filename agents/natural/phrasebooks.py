@@ -343,6 +343,33 @@ class TelehealthPhrases(Phrasebook):
         return []
 
 
+_TIMER_PHRASE = re.compile(r"\b(?:shows a|appears|countdown shows a)\b")
+_ANY_DIGIT = re.compile(r"\d")
+_LONE_DIGIT = re.compile(r"\b(\d)\b")
+_LET_GO = re.compile(r"\blet go\b")
+
+
+def _release_digit(text: str) -> str | None:
+    """The digit of "let go when the timer shows a 4" / "4 ..., then let go", in one pass:
+    the first digit after the first timer phrase, or the first lone digit before the line's
+    last "let go", whichever comes first (a backtracking regex for this was quadratic: 1.3 s
+    on 8,000 characters of "1 1 1 ...")."""
+    for line in text.split("\n"):  # the old regex's "." stopped at line ends
+        phrase = _TIMER_PHRASE.search(line)
+        digit = _ANY_DIGIT.search(line, phrase.end()) if phrase else None
+        candidates = [(phrase.start(), digit.group())] if phrase and digit else []
+        last_let_go = None
+        for last_let_go in _LET_GO.finditer(line):
+            pass
+        if last_let_go is not None:
+            lone = _LONE_DIGIT.search(line, 0, last_let_go.start())
+            if lone:
+                candidates.append((lone.start(), lone.group(1)))
+        if candidates:
+            return min(candidates)[1]
+    return None
+
+
 class ButtonPhrases(ExpandingPhrasebook):
     """COMMA v1 Button: a quick press, a press held down, and letting go at a timer digit
     (the puzzle's own `expand_advice` turns the digit into a wait)."""
@@ -364,9 +391,8 @@ class ButtonPhrases(ExpandingPhrasebook):
 
     def understand(self, line: str, state: State) -> list[str]:
         text = unquoted(line).lower()
-        match = re.search(r"\b(?:shows a|appears|countdown shows a)\b.*?(\d)|\b(\d)\b.*\blet go\b", text)
-        if "let go" in text and match and not re.search(r"\b(quick|briefly)\b", text):
-            digit = next(g for g in match.groups() if g)
+        digit = _release_digit(text)
+        if "let go" in text and digit and not re.search(r"\b(quick|briefly)\b", text):
             return self.puzzle_cls.expand_advice(f"release when the timer shows a {digit}", state)
         if re.search(r"\b(keep it pressed|keep your finger)\b", text):
             return ["hold"]

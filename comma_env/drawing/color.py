@@ -37,16 +37,19 @@ def _paint_square(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int,
                    outline=PALETTE["ink"], width=3)
 
 
+@lru_cache(maxsize=None)
+def _square_layer(row: int, column: int, color: str) -> tuple[str, Layer]:
+    """The name and layer of one square in one colour (16 squares x a few colours, made
+    once: every step of a stage change rebuilds the layer table)."""
+    x0 = _ORIGIN[0] + column * _CELL
+    y0 = _ORIGIN[1] + row * _CELL
+    box = (x0, y0, x0 + _CELL - _GAP + 1, y0 + _CELL - _GAP + 1)
+    return f"square_{row + 1}_{column + 1}", Layer(box, (x0, y0, color), _paint_square)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    x_origin, y_origin = _ORIGIN
-    layers = {}
-    for row, colors in enumerate(state["square_colors_by_row"]):
-        for column, color in enumerate(colors):
-            x0 = x_origin + column * _CELL
-            y0 = y_origin + row * _CELL
-            box = (x0, y0, x0 + _CELL - _GAP + 1, y0 + _CELL - _GAP + 1)
-            layers[f"square_{row + 1}_{column + 1}"] = Layer(box, (x0, y0, color), _paint_square)
-    return layers
+    return dict(_square_layer(row, column, color) for row, colors in enumerate(state["square_colors_by_row"])
+                for column, color in enumerate(colors))
 
 
 draw_color = Scene((512, 512), _board, _layers)

@@ -66,7 +66,8 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
         x, y = led_center(index, len(colors))
         ringed = index == current and done < len(colors)
         label = f"{index + 1}✓" if index < done else str(index + 1)
-        box = (int(x) - half, y - LED_RADIUS - 8, int(x) + half + 1, y + LED_RADIUS + 34)
+        # neighbouring boxes must not overlap, or each LED's patch would depend on its neighbours' keys
+        box = (int(x) - half, y - LED_RADIUS - 8, int(x) + half, y + LED_RADIUS + 34)
         layers[f"led_{index + 1}"] = Layer(box, (x, color, ringed, label), _paint_led)
     for position, letter in state["button_letters"].items():
         x0, y0, x1, y1 = BUTTON_BOXES[position]

@@ -87,15 +87,26 @@ def _cell_box(r: int, c: int) -> tuple[int, int, int, int]:
     return X0 + (c - 1) * CELL, Y0 + (r - 1) * CELL, X0 + c * CELL, Y0 + r * CELL
 
 
+@lru_cache(maxsize=16)
+def _square_layers(size: int) -> tuple[Layer, list[str], list[tuple[Layer, Layer]]]:
+    """The grid layer, and each square's name and (wall, floor) layers without objects, in
+    reading order: built once per maze size, since every reset draws a new maze."""
+    grid = Layer((8, Y0 - 22, X0 + size * CELL + 3, Y0 + size * CELL + 3), size, _paint_grid)
+    squares = [(r, c) for r in range(1, size + 1) for c in range(1, size + 1)]
+    names = [f"cell_{r}_{c}" for r, c in squares]
+    variants = [tuple(Layer(_cell_box(r, c), (r, c, floor, None, None, None), _paint_cell) for floor in (False, True))
+                for r, c in squares]
+    return grid, names, variants
+
+
 @lru_cache(maxsize=64)
 def _empty_layers(rows: tuple[str, ...]) -> dict[str, Layer]:
     """The grid and every square without objects: the same for every state of one maze."""
-    size = len(rows)
-    layers = {"grid": Layer((8, Y0 - 22, X0 + size * CELL + 3, Y0 + size * CELL + 3), size, _paint_grid)}
-    for r, line in enumerate(rows, start=1):
-        for c, square in enumerate(line, start=1):
-            layers[f"cell_{r}_{c}"] = Layer(_cell_box(r, c), (r, c, square == ".", None, None, None), _paint_cell)
-    return layers
+    grid, names, variants = _square_layers(len(rows))
+    floors = [square == "." for line in rows for square in line]
+    if len(floors) != len(names):
+        raise ValueError(f"a maze must be square, not {len(rows)} rows of {len(rows[0])}")
+    return {"grid": grid, **{name: pair[floor] for name, pair, floor in zip(names, variants, floors)}}
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:

@@ -69,17 +69,47 @@ def _module_attribute(module: str, name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _touching(boxes: list[Box], layers: list[Layer]) -> list[tuple[Layer, ...]]:
-    """For each box, the layers (in order) whose boxes overlap it: one vectorised test of
-    every box against every layer (a new maze repaints a hundred squares among a hundred)."""
-    if len(boxes) * len(layers) <= 256:  # few: plain Python beats building arrays
-        return [tuple(layer for layer in layers
-                      if layer.box[0] < x1 and x0 < layer.box[2] and layer.box[1] < y1 and y0 < layer.box[3])
+def _overlaps(boxes: list[Box], layer_boxes: list[Box]) -> list[tuple[int, ...]]:
+    """For each box, the indices (in order) of the layer boxes overlapping it: one
+    vectorised test of every box against every layer (a maze has about a hundred)."""
+    if len(boxes) * len(layer_boxes) <= 256:  # few: plain Python beats building arrays
+        return [tuple(i for i, (a0, b0, a1, b1) in enumerate(layer_boxes) if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
                 for x0, y0, x1, y1 in boxes]
     a = np.array(boxes, dtype=np.int64)[:, None, :]
-    b = np.array([layer.box for layer in layers], dtype=np.int64)[None, :, :]
+    b = np.array(layer_boxes, dtype=np.int64)[None, :, :]
     hits = (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
-    return [tuple(layers[i] for i in np.flatnonzero(row)) for row in hits]
+    return [tuple(int(i) for i in np.flatnonzero(row)) for row in hits]
+
+
+class _Geometry:
+    """Where a set of layers lies: for each layer's box, its part inside the picture and the
+    indices of the layers overlapping that part. A puzzle has few layouts (Wire one per wire
+    count, Maze one per size) while boxes are repainted on every step, so the overlap test
+    runs once per layout."""
+
+    def __init__(self, layer_boxes: tuple[Box, ...], width: int, height: int) -> None:
+        self.layer_boxes = list(layer_boxes)
+        self.size = (width, height)
+        self.places: dict[Box, tuple[Box, tuple[int, ...]] | None] = dict.fromkeys(layer_boxes)
+        visible = {box: _clip(box, width, height) for box in self.places}
+        visible = {box: clipped for box, clipped in visible.items() if clipped[0] < clipped[2] and clipped[1] < clipped[3]}
+        for (box, clipped), indices in zip(visible.items(), _overlaps(list(visible.values()), self.layer_boxes)):
+            self.places[box] = clipped, indices
+
+    def _place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
+        clipped = _clip(box, *self.size)
+        if clipped[0] >= clipped[2] or clipped[1] >= clipped[3]:
+            return None  # entirely outside the picture
+        return clipped, _overlaps([clipped], self.layer_boxes)[0]
+
+    def place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
+        """(`box` clipped to the picture, indices of the layers overlapping it), or None when
+        nothing of it is visible; computed once per box (a box of a removed layer too)."""
+        try:
+            return self.places[box]
+        except KeyError:
+            found = self.places[box] = self._place(box)
+            return found
 
 
 def _clip(box: Box, width: int, height: int) -> Box:
@@ -146,6 +176,7 @@ class Scene:
         self._background_arrays: tuple[np.ndarray, np.ndarray] | None = None
         self._local = threading.local()
         self._latest: Frame | None = None  # the last frame drawn by any environment
+        self._geometries: dict[tuple[Box, ...], _Geometry] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
     def __copy__(self) -> "Scene":
@@ -196,9 +227,14 @@ class Scene:
             base = previous.array
         array = base.copy()
         ordered = list(layers.values())
-        clipped = [box for box in (_clip(box, width, height) for box in dirty) if box[0] < box[2] and box[1] < box[3]]
-        for box, touching in zip(clipped, _touching(clipped, ordered)):
-            array[box[1]:box[3], box[0]:box[2]] = self._patch(box, touching)
+        geometry = self._geometry(tuple(layer.box for layer in ordered))
+        painted: set[Box] = set()
+        for place in map(geometry.place, dirty):
+            if place is None or place[0] in painted:
+                continue
+            box, indices = place
+            painted.add(box)
+            array[box[1]:box[3], box[0]:box[2]] = self._patch(box, tuple([ordered[i] for i in indices]))
         array.flags.writeable = False
         self._latest = Frame(self, array, layers)
         return self._latest
@@ -210,14 +246,14 @@ class Scene:
             before = old.get(name)
             if before is None:
                 dirty.append(layer.box)
-            elif before != layer:
+            elif before is not layer and before != layer:
                 dirty.append(layer.box)
                 if before.box != layer.box:
                     dirty.append(before.box)
         for name, layer in old.items():
             if name not in new:
                 dirty.append(layer.box)
-        return list(dict.fromkeys(dirty))  # each box once, in order
+        return dirty  # repeats are dropped after clipping
 
     def _patch(self, box: Box, touching: tuple[Layer, ...]) -> np.ndarray:
         """RGB pixels of `box`: the background plus `touching` (every layer whose box
@@ -240,6 +276,14 @@ class Scene:
         if key is not None:
             PATCHES.put(key, patch)
         return patch
+
+    def _geometry(self, layer_boxes: tuple[Box, ...]) -> _Geometry:
+        geometry = self._geometries.get(layer_boxes)
+        if geometry is None:
+            if len(self._geometries) >= 256:  # layouts that never repeat: keep the memory bounded
+                self._geometries.clear()
+            geometry = self._geometries[layer_boxes] = _Geometry(layer_boxes, *self.size)
+        return geometry
 
     def _backgrounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The background as RGBA (to reset the scratch) and as contiguous RGB (to start a

@@ -1,6 +1,6 @@
 """Drawing of the Wire module: numbered horizontal wires and a serial-number plate.
 
-Layers: one per wire row (a cut redraws only that band) and the serial number."""
+Layers: one per wire row (a cut redraws only that band) and one per serial character."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from comma_env.drawing.cell_text import cell_text_layers
 from comma_env.drawing.common import PALETTE, canvas, centered_text, text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.wire import SERIAL_CHARS
 
 TOP, BOTTOM = 60, 400
 PLATE = (140, 424, 372, 484)
@@ -38,10 +40,6 @@ def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float,
         draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
 
 
-def _paint_serial(image: Image.Image, draw: ImageDraw.ImageDraw, serial: str) -> None:
-    centered_text(draw, SERIAL_BOX, serial, 26, bold=True, mono=True)
-
-
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     colors = state["wire_colors_top_to_bottom"]
     cut = set(state["cut_wires"])
@@ -52,7 +50,7 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
         position = index + 1
         band = (6, int(y) - 16, 506, int(y) + 18)
         layers[f"wire_{position}"] = Layer(band, (y, position, color, position in cut), _paint_wire)
-    layers["serial"] = Layer((PLATE[0] + 4, PLATE[1] + 4, PLATE[2] - 3, PLATE[3] - 3), state["serial_number"], _paint_serial)
+    layers.update(cell_text_layers("serial", SERIAL_BOX, state["serial_number"], SERIAL_CHARS, 26))
     return layers
 
 

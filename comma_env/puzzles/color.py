@@ -138,15 +138,19 @@ def _recolor(rng: np.random.Generator, grid: Grid, target: str) -> Grid:
     (all, if fewer remain) get that colour and the rest get one of the other four."""
     remaining = [i for i, color in enumerate(grid) if color != WHITE]
     new = list(grid)
+    # one array draw gives the same numbers as that many scalar draws (tests/test_instance_stability.py)
     if target in COLORS:
         size = min(len(remaining), int(rng.integers(2, 5)))
-        chosen = set(int(i) for i in rng.choice(remaining, size=size, replace=False))
+        chosen = set(rng.choice(remaining, size=size, replace=False).tolist())
         others = [c for c in COLORS if c != target]
-        for i in remaining:
-            new[i] = target if i in chosen else others[int(rng.integers(len(others)))]
+        rest = [i for i in remaining if i not in chosen]
+        for i in chosen:
+            new[i] = target
+        for i, pick in zip(rest, rng.integers(len(others), size=len(rest)).tolist()):
+            new[i] = others[pick]
     else:
-        for i in remaining:
-            new[i] = COLORS[int(rng.integers(len(COLORS)))]
+        for i, pick in zip(remaining, rng.integers(len(COLORS), size=len(remaining)).tolist()):
+            new[i] = COLORS[pick]
     return new
 
 

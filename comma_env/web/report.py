@@ -24,7 +24,7 @@ from typing import Any, Sequence
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from comma_env.fidelity import PAPER_RANDOM
-from comma_env.results import ordered, paper_random_row, title
+from comma_env.results import is_v1_protocol, ordered, paper_random_row, title
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
 from comma_env.web.runs import Run, load_runs, slug
@@ -88,9 +88,11 @@ def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[s
         cells = [_pm(per[p][key], per[p][f"{key}_se"]) if p in per else "-" for p in puzzles]
         overall = run.results["overall"]
         rows.append([run.label, *cells, _pm(overall[key], overall[f"{key}_se"], 2)])
-    if paper_index is not None and any(r.results.get("models", {}).get("solver") == ["random"] for r in runs) \
-            and any(p in PAPER_RANDOM for p in puzzles):
-        rows.append(paper_random_row(puzzles, paper_index))
+    random_runs = [r for r in runs if r.results.get("models", {}).get("solver") == ["random"]]
+    if paper_index is not None and random_runs and any(p in PAPER_RANDOM for p in puzzles):
+        rows.append(paper_random_row(puzzles, paper_index))  # the final paper's
+        if any(is_v1_protocol(r.results) for r in random_runs):
+            rows.append(paper_random_row(puzzles, paper_index, v1=True))
     return {"header": ["Model (solver / expert)", *(title(p) for p in puzzles), "Overall"], "rows": rows}
 
 

@@ -1,0 +1,57 @@
+"""Per-instance strings (a serial number) as one scene layer per character.
+
+A serial never repeats, so drawing it as one layer renders a new line of text on every
+reset and fills the patch cache with pictures nobody asks for again (Wire spent about 12%
+of a random-play step on it). Its characters do repeat: laid out on a fixed grid of
+whole-pixel cells, each (cell, character) patch is drawn once and then copied. The cells are
+at least as wide as any glyph of the allowed characters, so no glyph paints outside its
+cell's box (the layer contract of `comma_env.drawing.scene`).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from comma_env.drawing.common import PALETTE, font, text
+from comma_env.drawing.scene import Box, Layer
+
+
+@lru_cache(maxsize=32)
+def _cell_metrics(size: int, mono: bool, charset: str) -> tuple[int, int, int]:
+    """(cell width, ascent, descent) for `charset` at `size`: the width is the advance
+    rounded up, widened if a glyph would reach past its cell."""
+    face = font(size, bold=False, mono=mono)
+    ascent, descent = face.getmetrics()
+    width = math.ceil(max(face.getlength(char) for char in charset))
+    for char in charset:
+        left, _, right, _ = face.getbbox(char, anchor="ls")
+        if left < 0:
+            raise ValueError(f"{char!r} reaches left of its pen position; not a cell font")
+        width = max(width, right)
+    return width, ascent, descent
+
+
+def _paint_character(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, int, str, int, bool, tuple[int, int, int]]) -> None:
+    x, y, char, size, mono, fill = key
+    text(draw, (x, y), char, size, fill=fill, mono=mono)
+
+
+def cell_text_layers(prefix: str, box: Box, string: str, charset: str, size: int, *, mono: bool = True,
+                     fill: tuple[int, int, int] = PALETTE["ink"]) -> dict[str, Layer]:
+    """`string` centred in `box` (its baseline where `centered_text` puts it), one layer
+    per character named ``f"{prefix}_{i}"``; every character must be in `charset`."""
+    width, ascent, descent = _cell_metrics(size, mono, charset)
+    x0, y0, x1, y1 = box
+    left = round((x0 + x1) / 2 - len(string) * width / 2)
+    top = round((y0 + y1) / 2) + round((ascent - descent) / 2) - ascent
+    layers = {}
+    for index, char in enumerate(string):
+        if char not in charset:
+            raise ValueError(f"{char!r} is not in the cell font's character set")
+        x = left + index * width
+        layers[f"{prefix}_{index}"] = Layer((x, top, x + width, top + ascent + descent),
+                                            (x, top, char, size, mono, fill), _paint_character)
+    return layers
