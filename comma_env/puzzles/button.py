@@ -112,11 +112,6 @@ class ButtonPuzzle(Countdown, Puzzle):
             "module_disarmed": self.done,
         }
 
-    def state_key(self) -> str:
-        """Colour, label and strip are fixed per instance: what may change is whether the
-        button is held, the timer and the lamp (cheaper than serialising the visible state)."""
-        return f"{int(self.held)}/{self.time_left}/{int(self.done)}"
-
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         if seen.get("button_held"):

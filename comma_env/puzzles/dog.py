@@ -80,11 +80,6 @@ class DogPuzzle(Countdown, Puzzle):
             "module_disarmed": self.submitted,
         }
 
-    def state_key(self) -> str:
-        """The dogs never change within an instance: the timer and the lamp identify what the
-        solver sees (cheaper than serialising the whole visible state on every action)."""
-        return f"{self.time_left}/{int(self.submitted)}"
-
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         return [f"{ADVICE}{len(seen.get('dogs') or [])}"]

@@ -84,11 +84,6 @@ class SoundPuzzle(Puzzle):
             "module_disarmed": self.solved,
         }
 
-    def state_key(self) -> str:
-        """The clip is fixed per instance: the entered symbols and the lamp identify the state
-        (cheaper than serialising the visible state on every key press)."""
-        return f"{self.entered}/{int(self.solved)}"
-
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         code = code_for(str(seen.get("sound_heard", "")))
