@@ -7,10 +7,13 @@ mirrored into its cell. A dark outline keeps every coat visible on the grass.
 
 Speed: a new episode shows new dogs, so the picture changes on every reset. Each dog is
 therefore drawn once per (pose, facing, spots, scale) as a map of pixel classes (outline,
-coat, ear, eye), cached, and coloured by its coat when stamped onto the photo area; the
-picture layer hands the scene its finished pixels (`_picture`) instead of being painted.
+coat, ear, eye), cached, coloured per coat, and stamped with two vectorised bitwise
+operations. A dog is drawn at the largest scale step whose pixels fit in its box, so it
+never crosses its grid cell: each cell is a layer that hands the scene its finished pixels
+(`_cell_pixels`; an empty cell is a cached array), and a new episode repaints only the cells
+whose dog changed.
 
-Layers: the picture (the dogs), the timer and the lamp."""
+Layers: one per grid cell, the timer and the lamp."""
 
 from __future__ import annotations
 
@@ -83,15 +86,14 @@ def dog_shapes(pose: str) -> list[Shape]:
 
 OUTLINE_CLASS, COAT_CLASS, EAR_CLASS, EYE_CLASS = 1, 2, 3, 4
 """Pixel classes of a sprite's label map (0: not the dog); a coat's palette colours them."""
-SCALE_STEPS = 32
-"""Sprites are drawn at scales that are multiples of 1/32 (3% apart; a dog's size varies by
-20% between instances), placed on whole pixels: 128 label maps and 384 coloured sprites
-(6 coats) cover every dog an instance can show, about 12 MB once all are cached."""
+SCALE_STEPS = 16
+"""Sprites are drawn at scales that are multiples of 1/16 and placed on whole pixels: 96
+label maps and 288 coloured sprites (6 coats) cover every dog an instance can show, about
+12 MB once all are cached."""
 
 
-def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> tuple[np.ndarray, int, int]:
-    """One dog drawn as pixel classes, cropped to its pixels: (labels, left, top), where
-    left/top place the crop relative to the dog's 100x80 box (whole pixels)."""
+def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> np.ndarray:
+    """One dog drawn as pixel classes, cropped to its pixels."""
     pad = 8 + math.ceil(14 * scale)  # room for outlines, leg ends and a tail behind the box
     width, height = math.ceil(100 * scale) + 2 * pad, math.ceil(80 * scale) + 2 * pad
     image = Image.new("L", (width, height), 0)
@@ -139,28 +141,25 @@ def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> tuple[np
             draw.ellipse([c[0] - rr, c[1] - rr, c[0] + rr, c[1] + rr], fill=OUTLINE_CLASS)
     labels = np.asarray(image)
     rows, columns = np.flatnonzero(labels.any(axis=1)), np.flatnonzero(labels.any(axis=0))
-    crop = labels[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1].copy()
-    return crop, int(columns[0]) - pad, int(rows[0]) - pad
+    return labels[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1].copy()
 
 
 class Shape(NamedTuple):
-    """A dog's cached label map and its stamping mask (read-only)."""
+    """A dog's cached label map and its stamping mask (read-only), cropped to its pixels."""
 
     labels: np.ndarray  # uint8 pixel classes, 0 outside the dog
     keep: np.ndarray  # uint8 RGB mask: 255 outside the dog (the picture shows through), 0 on it
-    left: int  # offset of the map from the dog's 100x80 box, whole pixels
-    top: int
 
 
-@lru_cache(maxsize=256)  # every (pose, facing, spots, scale) an instance can draw: 128
+@lru_cache(maxsize=256)  # every (pose, facing, spots, scale) an instance can draw: 96
 def _shape(pose: str, mirror: bool, spotted: bool, scale_steps: int) -> Shape:
-    labels, left, top = _label_map(pose, mirror, spotted, scale_steps / SCALE_STEPS)
+    labels = _label_map(pose, mirror, spotted, scale_steps / SCALE_STEPS)
     keep = np.repeat(np.where(labels == 0, np.uint8(255), np.uint8(0))[..., None], 3, axis=2)
     labels.flags.writeable = keep.flags.writeable = False
-    return Shape(labels, keep, left, top)
+    return Shape(labels, keep)
 
 
-@lru_cache(maxsize=512)  # every (coat, pose, facing, scale): 384
+@lru_cache(maxsize=512)  # every (coat, pose, facing, scale): 288
 def _sprite(coat: str, pose: str, mirror: bool, scale_steps: int) -> np.ndarray:
     """A dog's RGB pixels in its coat, black outside the dog (read-only): the label map
     coloured through a palette image."""
@@ -224,50 +223,104 @@ def cell_box(cell: int, dx: float, dy: float, size: float) -> tuple[float, float
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-PICTURE_BOX = (PICTURE[0], PICTURE[1], PICTURE[2] + 1, PICTURE[3] + 1)
-"""The dogs layer: the photo area with its frame (x1/y1 exclusive)."""
+def _cell_edges() -> list[tuple[int, int, int, int]]:
+    columns, rows = GRID
+    x0, y0, x1, y1 = PICTURE
+    top = y0 + (y1 - y0) * 0.12
+    width, height = (x1 - x0 - 16) / columns, (y1 - top - 8) / rows
+    return [(round(x0 + 8 + width * column), round(top + height * row),
+             round(x0 + 8 + width * (column + 1)), round(top + height * (row + 1)))
+            for row in range(rows) for column in range(columns)]
 
 
-@lru_cache(maxsize=1)
-def _empty_picture() -> np.ndarray:
-    x0, y0, x1, y1 = PICTURE_BOX
+CELL_BOXES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_edges())
+"""Pixel boxes (x1/y1 exclusive) of the grid cells, side by side: one layer each."""
+
+
+class Placement(NamedTuple):
+    """A dog as drawn: its sprite and the sprite's top-left pixel."""
+
+    coat: str
+    pose: str
+    mirror: bool
+    scale_steps: int
+    x: int
+    y: int
+
+
+@lru_cache(maxsize=4096)
+def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float, size: float) -> Placement:
+    """Where a dog is drawn: its sprite at the largest scale step (at most the one that fills
+    its box, `cell_box`) whose pixels fit inside the box with a pixel to spare, centred in it
+    and standing on its bottom edge. So no dog ever crosses its cell's edge."""
+    x0, y0, x1, y1 = cell_box(cell, dx, dy, size)
+    left, top, right, bottom = math.ceil(x0 + 1), math.ceil(y0 + 1), math.floor(x1 - 1), math.floor(y1 - 1)
+    mirror, spotted = facing == "left", coat == "spotted"
+    steps = round(min((x1 - x0) / 104, (y1 - y0) / 82) * SCALE_STEPS)
+    while steps > 1:
+        height, width = _shape(pose, mirror, spotted, steps).labels.shape
+        if width <= right - left and height <= bottom - top:
+            break
+        steps -= 1
+    height, width = _shape(pose, mirror, spotted, steps).labels.shape
+    return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height)
+
+
+@lru_cache(maxsize=len(CELL_BOXES))
+def _empty_cell(cell: int) -> np.ndarray:
+    x0, y0, x1, y1 = CELL_BOXES[cell]
     pixels = np.array(_template().convert("RGB"))[y0:y1, x0:x1].copy()
     pixels.flags.writeable = False
     return pixels
 
 
-def _picture(key: tuple[tuple, tuple]) -> np.ndarray:
-    """The read-only RGB pixels of the photo area with its dogs: each dog's cached label map
-    coloured by its coat and stamped at its place (whole pixels, scale in 1/32 steps)."""
-    dogs, places = key
-    out = _empty_picture().copy()
-    for (coat, pose, facing), (cell, dx, dy, size) in zip(dogs, places):
-        x0, y0, x1, y1 = cell_box(int(cell), dx, dy, size)
-        steps = round(min((x1 - x0) / 104, (y1 - y0) / 82) * SCALE_STEPS)
-        scale = steps / SCALE_STEPS
-        mirror = facing == "left"
-        shape = _shape(pose, mirror, coat == "spotted", steps)
-        x = round(x0 + ((x1 - x0) - 100 * scale) / 2) + shape.left - PICTURE_BOX[0]
-        y = round(y1 - 80 * scale) + shape.top - PICTURE_BOX[1]
-        _stamp(out, shape, _sprite(coat, pose, mirror, steps), x, y)
-    out.flags.writeable = False
+def _with_dog(under: np.ndarray, cell: int, dog: Placement) -> np.ndarray:
+    """A copy of `under` (the pixels of the cell's box) with the dog stamped on it."""
+    out = under.copy()
+    shape = _shape(dog.pose, dog.mirror, dog.coat == "spotted", dog.scale_steps)
+    x0, y0 = CELL_BOXES[cell][:2]
+    _stamp(out, shape, _sprite(dog.coat, dog.pose, dog.mirror, dog.scale_steps), dog.x - x0, dog.y - y0)
     return out
 
 
-def _paint_dogs(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[tuple, tuple]) -> None:
-    image.paste(Image.fromarray(_picture(key)), PICTURE_BOX[:2])
+def _cell_pixels(key: tuple[int, Placement | None]) -> np.ndarray:
+    """The read-only pixels of one cell: the photo's background, with its dog if it has one
+    (an empty cell is a cached array: no copy, no drawing)."""
+    cell, dog = key
+    if dog is None:
+        return _empty_cell(cell)
+    pixels = _with_dog(_empty_cell(cell), cell, dog)
+    pixels.flags.writeable = False
+    return pixels
 
 
-_paint_dogs.pixels = _picture  # type: ignore[attr-defined]  # an opaque raster: the scene copies it
+def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, Placement | None]) -> None:
+    """The full-redraw path: the dog stamped over what the cell shows (the background)."""
+    cell, dog = key
+    if dog is not None:
+        box = CELL_BOXES[cell]
+        under = np.asarray(image.crop(box).convert("RGB"))
+        image.paste(Image.fromarray(_with_dog(under, cell, dog)), box[:2])
+
+
+_paint_cell.pixels = _cell_pixels  # type: ignore[attr-defined]  # the scene copies these instead of painting
+
+
+@lru_cache(maxsize=64)
+def _cell_layers(dogs: tuple[tuple[str, str, str], ...], places: tuple[tuple, ...]) -> dict[str, Layer]:
+    """The six cell layers of one set of dogs, made once per episode: the timer changes the
+    frame on every message, and the scene recognises the same layers by identity."""
+    placed: list[Placement | None] = [None] * len(CELL_BOXES)
+    for (coat, pose, facing), (cell, dx, dy, size) in zip(dogs, places):
+        placed[int(cell)] = placement(coat, pose, facing, int(cell), dx, dy, size)
+    return {f"cell_{cell}": Layer(box, (cell, placed[cell]), _paint_cell) for cell, box in enumerate(CELL_BOXES)}
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     dogs = tuple((dog["coat"], dog["pose"], dog["facing"]) for dog in state["dogs"])
-    places = tuple(tuple(place) for place in state["dog_places"])
-    return {
-        "dogs": Layer(PICTURE_BOX, (dogs, places), _paint_dogs),
-        **countdown_layers(state["timer"], bool(state.get("module_disarmed")), lamp_x=240),
-    }
+    layers = dict(_cell_layers(dogs, tuple(map(tuple, state["dog_places"]))))
+    layers.update(countdown_layers(state["timer"], bool(state.get("module_disarmed")), lamp_x=240))
+    return layers
 
 
 draw_dog = Scene((512, 512), _template, _layers)
