@@ -316,10 +316,16 @@ def _cell_layers(dogs: tuple[tuple[str, str, str], ...], places: tuple[tuple, ..
     return {f"cell_{cell}": Layer(box, (cell, placed[cell]), _paint_cell) for cell, box in enumerate(CELL_BOXES)}
 
 
+@lru_cache(maxsize=2048)
+def _countdown(shown: str, disarmed: bool) -> dict[str, Layer]:
+    """The timer and lamp layers, the same objects for a recurring reading."""
+    return countdown_layers(shown, disarmed, lamp_x=240)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    dogs = tuple((dog["coat"], dog["pose"], dog["facing"]) for dog in state["dogs"])
+    dogs = tuple([(dog["coat"], dog["pose"], dog["facing"]) for dog in state["dogs"]])
     layers = dict(_cell_layers(dogs, tuple(map(tuple, state["dog_places"]))))
-    layers.update(countdown_layers(state["timer"], bool(state.get("module_disarmed")), lamp_x=240))
+    layers.update(_countdown(state["timer"], bool(state.get("module_disarmed"))))
     return layers
 
 

@@ -89,8 +89,8 @@ class DogPuzzle(Countdown, Puzzle):
         if fixed is None or fixed[0] is not self.dogs or fixed[1] is not self.places:
             fixed = self._fixed_json = (self.dogs, self.places, json.dumps(self.places, sort_keys=True),
                                         json.dumps(self.dogs, sort_keys=True))
-        return (f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {json.dumps(self.submitted)}, '
-                f'"timer": {json.dumps(format_timer(self.time_left))}}}')
+        disarmed = "true" if self.submitted else "false"
+        return f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {disarmed}, "timer": "{format_timer(self.time_left)}"}}'
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
