@@ -1,5 +1,5 @@
-"""Lesion synthesis computes and upscales only a window around the lesion; beyond it the
-photo is assumed plain skin. The window must hold everything the lesion changes: its border
+"""Lesion synthesis computes and upscales only a window around the lesion (its outline's
+bounding box plus a margin); beyond it the photo is assumed plain skin. The window must hold everything the lesion changes: its border
 pixels must already be plain skin with zero coverage (a window cut too tight would clip the
 outline, its soft edge or a waxy lesion's shadow)."""
 
@@ -23,14 +23,15 @@ def test_window_border_is_plain_skin(block: int) -> None:
         features = _lesion_part(env.unwrapped.puzzle.visible_state())
         surfaces.add(features["lesion_surface"])
         rng = np.random.default_rng(int(features["lesion_pattern_id"]))
-        photo, coverage, (lo, hi) = _paint(features, rng, GRID, GRID // math.gcd(GRID, 352))
-        assert 0 <= lo < hi <= GRID
-        inner = hi - 1
-        border = np.zeros((GRID, GRID), dtype=bool)
-        border[lo:hi, lo:hi] = True
-        border[lo + 1:inner, lo + 1:inner] = False
-        if lo == 0 and hi == GRID:
-            continue  # the window is the whole grid: nothing is assumed
-        assert not coverage[border].any(), (seed, features)
-        assert (photo[border] == SKIN_COLORS[features["skin_tone"]]).all(), (seed, features)
+        colors, coverage, ((top, bottom), (left, right)) = _paint(features, rng, GRID, GRID // math.gcd(GRID, 352))
+        assert 0 <= top < bottom <= GRID and 0 <= left < right <= GRID
+        assert colors.shape == (bottom - top, right - left, 3)
+        skin = SKIN_COLORS[features["skin_tone"]]
+        sides = {"top": np.s_[0], "bottom": np.s_[-1], "left": np.s_[:, 0], "right": np.s_[:, -1]}
+        at_frame = {"top": top == 0, "bottom": bottom == GRID, "left": left == 0, "right": right == GRID}
+        for side, cut in sides.items():
+            if at_frame[side]:
+                continue  # the lesion reaches the frame there: nothing is assumed
+            assert not coverage[top:bottom, left:right][cut].any(), (seed, side, features)
+            assert (colors[cut] == skin).all(), (seed, side, features)
     assert any(s.startswith("waxy") for s in surfaces) or block != 0  # the shadow case is covered

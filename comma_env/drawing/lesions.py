@@ -7,8 +7,14 @@ an asymmetric outline is not point-symmetric, a notched border has deep notches,
 colour covers a visible share of the lesion, and each surface has its own texture (pearly
 rim and highlights, yellow-brown crust, white scales, waxy fissures with a pasted-on shadow).
 Conversely no colour is drawn that the case does not list, beyond blends of listed colours,
-the skin and the pearly sheen (tested over seeds 0-299). The base is computed at low
-resolution with vectorised numpy and upscaled only where it is not plain skin.
+the skin and the pearly sheen (tested over seeds 0-299).
+
+Speed (a new photo per episode is most of Telehealth's image view): the base is computed
+with numpy on a 128-pixel grid, only over the lesion's window, in few in-place passes; its
+smooth noise comes from a bank of precomputed fields; it is upscaled (bilinear, as Pillow)
+by two small matrix products straight into the photo's uint8 pixels, with no Pillow image
+in between; and the fine marks (flakes, fissures, dots, vessels) are rasterised all at once.
+Matrix products stay below the size at which OpenBLAS starts threads (see `serial_matmul`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw
+from numpy.lib.stride_tricks import as_strided
+from PIL import Image
 
 LESION_COLORS: dict[str, tuple[int, int, int]] = {
     "pink": (226, 128, 142),
@@ -41,13 +48,21 @@ PEARL = (246, 236, 234)
 SCALE_COLOR = (246, 242, 234)
 PALE_DOT = (236, 226, 200)
 GRID = 128
-"""Side of the low-resolution grid the base image is computed on."""
+"""Side of the low-resolution grid the base image is computed on (the 352-pixel Telehealth
+photo is its 11 / 4 upscale; an 88-pixel grid, a 4x upscale, blurred the borders between
+colours into a visible extra colour)."""
+UNIT_GRID = 128
+"""Grid side on which the lengths below are given in pixels (they scale with the grid)."""
 ANGLES = np.linspace(-np.pi, np.pi, 720, endpoint=False)
+_COS, _SIN = np.cos(ANGLES), np.sin(ANGLES)
+Window = tuple[tuple[int, int], tuple[int, int]]
+"""((top, bottom), (left, right)) rows and columns of the grid, ends exclusive."""
 
 
 def radius_px(diameter_mm: float, grid: int = GRID) -> float:
     """Lesion radius on the grid: grows with the diameter, always fits the frame."""
-    return float(np.clip(14.0 + 2.4 * diameter_mm, 20.0, 0.36 * grid))
+    unit = grid / UNIT_GRID
+    return float(np.clip((14.0 + 2.4 * diameter_mm) * unit, 20.0 * unit, 0.36 * grid))
 
 
 @lru_cache(maxsize=16)
@@ -66,13 +81,62 @@ def _bicubic_weights(cells: int, size: int) -> np.ndarray:
     return weights
 
 
-def _smooth_noise(rng: np.random.Generator, cells: int, size: int) -> np.ndarray:
-    """Low-frequency noise in [0, 1] on a size x size grid."""
-    coarse = rng.random((cells, cells)).astype(np.float32)
-    weights = _bicubic_weights(cells, size)
-    array = weights @ coarse @ weights.T
-    low = array.min()
-    return (array - low) / max(float(array.max() - low), 1e-6)
+SERIAL_BLAS_WORK = 4 * 65536
+"""Largest m * n * k of a matrix product that OpenBLAS runs on the calling thread. Above it,
+it wakes its thread pool, which on a busy machine costs more than the whole product (a
+2,652 x 18 by 18 x 33 product took 12 ms with threads, 0.3 ms on one): products here are
+split into row chunks below it, or are small by construction (the upscale's per-block
+products)."""
+
+
+def serial_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` (2-D) computed in row chunks small enough for BLAS to stay single-threaded."""
+    rows = max(1, SERIAL_BLAS_WORK // max(1, a.shape[1] * b.shape[1]) - 1)
+    if a.shape[0] <= rows:
+        return a @ b
+    out = np.empty((a.shape[0], b.shape[1]), dtype=np.result_type(a, b))
+    for start in range(0, a.shape[0], rows):
+        np.matmul(a[start:start + rows], b, out=out[start:start + rows])
+    return out
+
+
+NOISE_BANK = 64
+"""Smooth noise fields precomputed per (cells, grid); a lesion takes one of them in one of
+its 8 mirrorings and rotations (views, free), so 512 fields per kind."""
+
+
+_SHADE = (0.94, 0.12)
+"""Shading: noise mapped affinely to [0.94, 1.06] (a bank of its own, so no pass per lesion)."""
+
+
+@lru_cache(maxsize=8)
+def _noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
+    """NOISE_BANK low-frequency noise fields in [0, 1] on a grid x grid grid (read-only),
+    mapped to offset + scale * field, drawn once from a fixed seed: a per-lesion bicubic
+    upscale cost a fifth of its synthesis."""
+    rng = np.random.default_rng([cells, grid])
+    weights = _bicubic_weights(cells, grid)
+    bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
+    for field in bank:
+        field[:] = serial_matmul(weights @ rng.random((cells, cells)).astype(np.float32), weights.T)
+        field -= field.min()
+        field *= np.float32(affine[1] / max(float(field.max()), 1e-6))
+        field += np.float32(affine[0])
+    bank.flags.writeable = False
+    return bank
+
+
+def _smooth_noise(rng: np.random.Generator, cells: int, size: int, affine: tuple[float, float] = (0.0, 1.0)
+                  ) -> np.ndarray:
+    """Low-frequency noise in [0, 1] (or mapped by `affine`) on a size x size grid (a
+    read-only view)."""
+    pick = int(rng.integers(0, 8 * NOISE_BANK))
+    field = _noise_bank(cells, size, affine)[pick >> 3]
+    if pick & 1:
+        field = field[::-1]
+    if pick & 2:
+        field = field[:, ::-1]
+    return field.T if pick & 4 else field
 
 
 @lru_cache(maxsize=4)
@@ -90,182 +154,275 @@ def _geometry(grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 
 
 def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Radius of the outline (relative, about 1) at angles `theta`."""
-    r = np.ones_like(theta)
+    """Radius of the outline (relative, about 1) at angles `theta`: a sum of harmonics
+    a cos(k theta - phase) and, for a notched border, Gaussian notches (the random numbers
+    are drawn one by one in a fixed order; the sums are computed at once)."""
     shape, border = features["lesion_shape"], features["lesion_border"]
+    waves: list[tuple[float, float, float]] = []  # (amplitude, k, phase)
     if shape == "oval":
-        r += rng.uniform(0.16, 0.24) * np.cos(2 * (theta - rng.uniform(0, np.pi)))
+        amplitude = rng.uniform(0.16, 0.24)
+        waves.append((amplitude, 2, 2 * rng.uniform(0, np.pi)))
     elif shape == "asymmetric":
-        r += rng.uniform(0.22, 0.28) * np.cos(theta - rng.uniform(0, 2 * np.pi))
-        r += rng.uniform(0.2, 0.26) * np.cos(3 * theta - rng.uniform(0, 2 * np.pi))
-        r += 0.08 * np.cos(2 * theta - rng.uniform(0, 2 * np.pi))
+        amplitude = rng.uniform(0.22, 0.28)
+        waves.append((amplitude, 1, rng.uniform(0, 2 * np.pi)))
+        amplitude = rng.uniform(0.2, 0.26)
+        waves.append((amplitude, 3, rng.uniform(0, 2 * np.pi)))
+        waves.append((0.08, 2, rng.uniform(0, 2 * np.pi)))
     else:
-        r += 0.03 * np.cos(2 * (theta - rng.uniform(0, np.pi)))
+        waves.append((0.03, 2, 2 * rng.uniform(0, np.pi)))
+    notches: list[tuple[float, float]] = []  # (centre, depth)
     if border == "irregular, notched":
         for k in (7, 9, 11):
-            r += rng.uniform(0.04, 0.07) * np.cos(k * theta - rng.uniform(0, 2 * np.pi))
+            amplitude = rng.uniform(0.04, 0.07)
+            waves.append((amplitude, k, rng.uniform(0, 2 * np.pi)))
         for _ in range(int(rng.integers(3, 6))):
             centre = rng.uniform(0, 2 * np.pi)
-            gap = np.angle(np.exp(1j * (theta - centre)))
-            r -= rng.uniform(0.18, 0.28) * np.exp(-(gap / 0.12) ** 2)
+            notches.append((centre, rng.uniform(0.18, 0.28)))
     elif border == "ill-defined":
-        r += 0.04 * np.cos(5 * theta - rng.uniform(0, 2 * np.pi))
+        waves.append((0.04, 5, rng.uniform(0, 2 * np.pi)))
+    amplitude, k, phase = (np.array(column)[:, None] for column in zip(*waves))
+    r = 1.0 + (amplitude * np.cos(k * theta - phase)).sum(axis=0)
+    if notches:
+        centre, depth = (np.array(column)[:, None] for column in zip(*notches))
+        gap = np.mod(theta - centre + np.pi, 2 * np.pi) - np.pi  # angle to each notch, in [-pi, pi)
+        r -= (depth * np.exp(-(gap / 0.12) ** 2)).sum(axis=0)
     return r
 
 
 def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1
-           ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-    """The photo on the grid (uint8 RGB), the lesion's coverage (0..1), and the window
-    [lo, hi) of rows and columns outside which the photo is plain skin.
+           ) -> tuple[np.ndarray, np.ndarray, Window]:
+    """The photo's colours over its window (float32 RGB), the lesion's coverage over the
+    whole grid (0..1), and the window: the outline's bounding box plus a margin, its sides
+    aligned to multiples of `step`.
 
-    Only the window (aligned to multiples of `step`) is computed: a small lesion costs
-    little. Noise fields are still drawn for the whole grid, so the random stream, and the
-    picture, do not depend on the window."""
+    Outside the window the photo is plain skin, so only the window is computed: a small or
+    elongated lesion costs little. Noise fields are still drawn for the
+    whole grid, so the random stream, and the picture, do not depend on the window. The
+    colours are blended in place on few arrays (most of the cost is numpy's per-call
+    overhead on arrays this small)."""
     skin = np.array(SKIN_COLORS[features["skin_tone"]], dtype=np.float32)
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
     # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
     # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
-    margin = 8.0 if features["lesion_surface"].startswith("waxy") else 2.0
-    reach = radius * float(table.max()) + margin
+    unit = grid / UNIT_GRID
+    margin = (8.0 if features["lesion_surface"].startswith("waxy") else 2.0) * unit
+    outline = radius * table
     centre = (grid - 1) / 2.0
-    lo = max(0, int(math.floor((centre - reach) / step)) * step)
-    hi = min(grid, int(math.ceil((centre + reach + 1) / step)) * step)
-    window = (slice(lo, hi), slice(lo, hi))
+    bounds = []
+    for extent in (outline * _SIN, outline * _COS):  # rows (y down), then columns
+        low = max(0, int(math.floor((centre + float(extent.min()) - margin) / step)) * step)
+        bounds.append((low, min(grid, int(math.ceil((centre + float(extent.max()) + margin + 1) / step)) * step)))
+    (top, bottom), (left, right) = bounds
+    window = (slice(top, bottom), slice(left, right))
     dx, dy, rr, index = (array[window] for array in _geometry(grid))
-    edge = (radius * table).astype(np.float32)[index]
-    np.maximum(edge, 1.0, out=edge)
-    rel = rr / edge
+    edges = np.maximum(radius * table, 1.0).astype(np.float32)  # the outline's radius per angle
+    rel = (np.float32(1.0) / edges)[index]  # reciprocals per angle, not per pixel
+    rel *= rr  # distance over the outline's radius
     softness = 0.18 if features["lesion_border"] == "ill-defined" else 0.025
-    alpha = np.clip((1.0 - rel) * np.float32(1.0 / softness), 0.0, 1.0)
+    alpha = np.multiply(rel, np.float32(-1.0 / softness))
+    alpha += np.float32(1.0 / softness)
+    np.clip(alpha, 0.0, 1.0, out=alpha)
 
     body = [c for c in features["lesion_colors"] if not (c == "white" and features["lesion_surface"].startswith("dry"))]
     colors = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
-    shade = None
+    surface = features["lesion_surface"]
+    # a plain surface (smooth, dry: its flakes come later) is colour x shade x alpha + skin x
+    # (1 - alpha), with the shade folded into the alpha: one pass less over three channels
+    plain = not surface.startswith(("pearly", "scaly crust", "waxy"))
     if len(colors) == 1:
-        shade = _smooth_noise(rng, 24, grid)[window]
-        shade *= 0.12
-        shade += 0.94
-        layer = np.multiply.outer(shade, colors[0])  # the colour, shaded, in one pass
+        shade = _shade(rng, grid, window)
+        layer = np.multiply.outer(shade * alpha if plain else shade, colors[0])  # the colour, shaded, in one pass
     else:
         if features["lesion_shape"] == "asymmetric" or len(colors) >= 3:
             field = _smooth_noise(rng, 5, grid)[window]  # blotches
         else:
-            field = 1.0 - np.clip(rel, 0, 1)  # concentric: symmetric with the outline
-        inside = np.sort(field[alpha > 0.5])
+            field = np.negative(rel)  # concentric: symmetric with the outline
+        inside = field[alpha > 0.5]
         if inside.size:  # equal shares of the lesion per colour
             picks = (np.arange(1, len(colors)) * inside.size) // len(colors)
-            cuts = inside[picks]
+            cuts = np.partition(inside, picks)[picks]
         else:
             cuts = np.zeros(len(colors) - 1, dtype=np.float32)
         layer = np.take(colors, np.searchsorted(cuts, field), axis=0)
-    if shade is None:
-        shade = _smooth_noise(rng, 24, grid)[window]
-        shade *= 0.12
-        shade += 0.94
-        layer *= shade[..., None]
-
-    surface = features["lesion_surface"]
-    pearl = np.array(PEARL, dtype=np.float32)
-    if surface.startswith("pearly"):
+        shade = _shade(rng, grid, window)
+        layer *= (shade * alpha if plain else shade)[..., None]
+    if plain:
+        layer += np.multiply.outer(1.0 - alpha, skin)
+    elif surface.startswith("pearly"):
+        # a pearly rim, then a highlight up-left, each a blend towards the pearl: one blend
         rim = np.clip((rel - 0.72) * 10.0, 0, 1) * alpha
-        layer += (pearl - layer) * (0.7 * rim)[..., None]
         glow = np.exp(-((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2))
-        layer += (pearl - layer) * (0.55 * glow * alpha)[..., None]
+        keep = (1.0 - 0.7 * rim) * (1.0 - 0.55 * glow * alpha)
+        layer *= (keep * alpha)[..., None]
+        layer += np.multiply.outer((1.0 - keep) * alpha, np.array(PEARL, dtype=np.float32))
+        layer += np.multiply.outer(1.0 - alpha, skin)
     elif surface.startswith("scaly crust"):
         crust = (_smooth_noise(rng, 7, grid)[window] > 0.45) & (rel < 0.75)
         crust_color = np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)
         layer[crust] = crust_color * (0.9 + 0.2 * _smooth_noise(rng, 30, grid)[window][crust, None])
-    if surface.startswith("waxy"):
-        shadow = np.clip((1.0 - np.hypot(dx - 3, dy - 4) / edge) * 20.0, 0, 1)
+        layer -= skin  # skin + alpha (layer - skin), in place
+        layer *= alpha[..., None]
+        layer += skin
+    else:  # waxy
+        shadow = np.clip((1.0 - np.hypot(dx - 3 * unit, dy - 4 * unit) / edges[index]) * 20.0, 0, 1)
         ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
-        layer *= (1.0 - 0.3 * ring)[..., None]
         outside = 1.0 - alpha
-        base = skin * (outside * (1.0 - 0.35 * shadow * outside))[..., None]
-    else:
-        base = np.multiply.outer(1.0 - alpha, skin)
-    layer *= alpha[..., None]
-    base += layer  # within [0, 253): colours and skin times shade <= 1.06, blends of them
-    photo = _plain_skin(features["skin_tone"], grid).copy()
-    photo[window] = base
+        layer *= ((1.0 - 0.3 * ring) * alpha)[..., None]
+        layer += np.multiply.outer(outside * (1.0 - 0.35 * shadow * outside), skin)
     coverage = np.zeros((grid, grid), dtype=np.float32)
     coverage[window] = alpha
-    return photo, coverage, (lo, hi)
+    return layer, coverage, ((top, bottom), (left, right))  # within [0, 253): colours and skin times shade <= 1.06, blends
+
+
+def _shade(rng: np.random.Generator, grid: int, window: tuple[slice, slice]) -> np.ndarray:
+    """Gentle shading in [0.94, 1.06] over the window (a read-only view)."""
+    return _smooth_noise(rng, 24, grid, _SHADE)[window]
 
 
 @lru_cache(maxsize=8)
-def _plain_skin(tone: str, grid: int) -> np.ndarray:
-    """A grid of plain skin, copied (a memcpy) rather than filled from a colour tuple."""
-    skin = np.empty((grid, grid, 3), dtype=np.uint8)
+def _plain_skin(tone: str, size: int) -> np.ndarray:
+    """A photo of plain skin, copied (a memcpy) rather than filled from a colour tuple."""
+    skin = np.empty((size, size, 3), dtype=np.uint8)
     skin[:] = SKIN_COLORS[tone]
     skin.flags.writeable = False
     return skin
 
 
-def _details(image: Image.Image, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
-             scale: float, window: tuple[int, int]) -> None:
-    """Fine texture drawn at full resolution: scales, fissures, vessels. Spots are picked
-    among the lesion's inner pixels, which all lie in `window` (searched alone)."""
-    lo, hi = window
-    rows, columns = np.nonzero(alpha[lo:hi, lo:hi] > 0.95)  # row-major, as over the whole grid
+@lru_cache(maxsize=16)
+def _block_weights(cells: int, pixels: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bilinear upscale of `cells` grid pixels to `pixels` photo pixels (Pillow's convention:
+    pixel centres aligned) as a (pixels, cells + 2) matrix over the block and one neighbour
+    on each side, and its channel-interleaved form for RGB rows: kron(W, I3) transposed,
+    (3 (cells + 2), 3 pixels)."""
+    weights = np.zeros((pixels, cells + 2), dtype=np.float32)
+    for out, at in enumerate((np.arange(pixels) + 0.5) * cells / pixels - 0.5):
+        left = math.floor(at)
+        weights[out, left + 1] += 1.0 - (at - left)
+        weights[out, left + 2] += at - left
+    interleaved = np.ascontiguousarray(np.kron(weights, np.eye(3, dtype=np.float32)).T)
+    weights.flags.writeable = interleaved.flags.writeable = False
+    return weights, interleaved
+
+
+def _upscale(base: np.ndarray, cells: int, pixels: int) -> np.ndarray:
+    """Bilinear upscale of an RGB float image whose sides are multiples of `cells`, by
+    pixels / cells, as two small matrix products per block of `cells` rows or columns.
+
+    The scale is rational (352 / 128 = 11 / 4), so every block of `cells` grid pixels maps
+    to `pixels` photo pixels with the same weights: overlapping strided views of the padded
+    image turn each pass into one batched product (columns first, on the small image). Each
+    product stays far below the size at which BLAS starts threads (which, on a busy machine,
+    cost more than the whole upscale). Edges are clamped as Pillow does."""
+    rows, columns = base.shape[0] // cells, base.shape[1] // cells
+    weights, interleaved = _block_weights(cells, pixels)
+    padded = np.empty((base.shape[0] + 2, base.shape[1] + 2, 3), dtype=np.float32)
+    padded[1:-1, 1:-1] = base
+    padded[1:-1, 0], padded[1:-1, -1] = base[:, 0], base[:, -1]
+    padded[0], padded[-1] = padded[1], padded[-2]
+    s = padded.strides
+    blocks = as_strided(padded, shape=(padded.shape[0], columns, 3 * (cells + 2)), strides=(s[0], cells * s[1], s[2]))
+    wide = np.matmul(blocks, interleaved).reshape(padded.shape[0], columns * pixels * 3)
+    s = wide.strides
+    blocks = as_strided(wide, shape=(rows, cells + 2, wide.shape[1]), strides=(cells * s[0], s[0], s[1]))
+    return np.matmul(weights, blocks).reshape(rows * pixels, columns * pixels, 3)
+
+
+def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
+             scale: float, window: Window) -> None:
+    """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
+    vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
+    (searched alone). Each kind of mark is rasterised for all its copies at once."""
+    surface = features["lesion_surface"]
+    if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
+        return  # nothing to draw: skip the search for inner pixels
+    (top, bottom), (left, right) = window
+    rows, columns = np.nonzero(alpha[top:bottom, left:right] > 0.95)  # row-major, as over the whole grid
     if rows.size == 0:
         return
-    inner = np.stack((rows + lo, columns + lo), axis=1)
-    draw = ImageDraw.Draw(image)
-    surface = features["lesion_surface"]
 
     def spots(count: int) -> np.ndarray:
-        picks = inner[rng.integers(0, len(inner), size=count)]
-        return (picks[:, ::-1] + rng.random((count, 2))) * scale
+        picks = rng.integers(0, len(rows), size=count)
+        at = np.stack((columns[picks] + left, rows[picks] + top), axis=1)  # (x, y) on the grid
+        return (at + rng.random((count, 2))) * scale
 
     if surface.startswith("dry"):  # white flakes: ACK cases list "white" among their colours
-        for (x, y), (w, h) in zip(spots(70), _flake_sizes(rng, 70)):
-            draw.ellipse((x - w, y - h, x + w, y + h), fill=SCALE_COLOR)
+        centres = spots(70)
+        fill_ellipses(photo, centres, _flake_sizes(rng, 70), SCALE_COLOR)
     if surface.startswith("waxy"):
         dark = tuple(int(c * 0.55) for c in LESION_COLORS[features["lesion_colors"][-1]])
-        for x, y in spots(9):
-            points = [(x, y)]
-            angle = rng.uniform(0, np.pi)
-            for _ in range(3):
-                angle += rng.uniform(-0.6, 0.6)
-                x, y = x + 7 * np.cos(angle), y + 7 * np.sin(angle)
-                points.append((x, y))
-            draw.line(points, fill=dark, width=2)
+        starts = spots(9)
+        draws = rng.random((9, 4))  # per fissure: its heading in [0, pi), then 3 turns in [-0.6, 0.6)
+        turns = -0.6 + 1.2 * draws[:, 1:]
+        turns[:, 0] += np.pi * draws[:, 0]
+        stroke_polylines(photo, _walk(starts, turns, 7.0), dark)
         # pale dots: the lesion's own colour lightened, not a colour of their own
         own = np.array(LESION_COLORS[features["lesion_colors"][0]], dtype=np.float32)
         pale = tuple(int(c) for c in own + 0.4 * (np.array(PALE_DOT, dtype=np.float32) - own))
-        for x, y in spots(10):
-            draw.ellipse((x - 2.5, y - 2.5, x + 2.5, y + 2.5), fill=pale)
+        fill_ellipses(photo, spots(10), np.full((10, 2), 2.5), pale)
     if features.get("visible_blood_vessels"):
-        for x, y in spots(4):
-            points = [(x, y)]
-            angle = rng.uniform(0, 2 * np.pi)
-            for _ in range(5):
-                angle += rng.uniform(-0.8, 0.8)
-                x, y = x + 7 * np.cos(angle), y + 7 * np.sin(angle)
-                points.append((x, y))
-            draw.line(points, fill=(170, 20, 40), width=2)
+        starts = spots(4)
+        draws = rng.random((4, 6))  # per vessel: its heading in [0, 2 pi), then 5 turns in [-0.8, 0.8)
+        turns = -0.8 + 1.6 * draws[:, 1:]
+        turns[:, 0] += 2 * np.pi * draws[:, 0]
+        stroke_polylines(photo, _walk(starts, turns, 7.0), (170, 20, 40))
+
+
+def _walk(starts: np.ndarray, turns: np.ndarray, length: float) -> np.ndarray:
+    """(n, k + 1, 2) points of n random walks of k steps of `length`: each step turns by the
+    next entry of `turns` (the first entry is the initial heading plus its first turn)."""
+    headings = np.cumsum(turns, axis=1)
+    steps = length * np.stack((np.cos(headings), np.sin(headings)), axis=2)
+    return np.concatenate((starts[:, None, :], starts[:, None, :] + np.cumsum(steps, axis=1)), axis=1)
+
+
+def fill_ellipses(photo: np.ndarray, centres: np.ndarray, half_axes: np.ndarray, color: tuple[int, int, int]) -> None:
+    """Fill axis-aligned ellipses (centres and half axes in pixels, x before y): every pixel
+    whose centre lies inside. All ellipses are tested at once over one shared box size."""
+    centres, half_axes = np.asarray(centres, dtype=np.float64), np.asarray(half_axes, dtype=np.float64)
+    reach = np.ceil(half_axes.max(axis=0)).astype(int) + 1
+    corner = np.floor(centres).astype(int) - reach
+    span = [np.arange(2 * r + 2) for r in reach]
+    xs = corner[:, 0, None] + span[0]  # (n, bx) pixel columns
+    ys = corner[:, 1, None] + span[1]  # (n, by) pixel rows
+    u = ((xs + 0.5 - centres[:, 0, None]) / half_axes[:, 0, None]) ** 2
+    v = ((ys + 0.5 - centres[:, 1, None]) / half_axes[:, 1, None]) ** 2
+    inside = v[:, :, None] + u[:, None, :] <= 1.0
+    _set(photo, inside, ys, xs, color)
+
+
+def stroke_polylines(photo: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: float = 2.0) -> None:
+    """Draw polylines (n, k, 2) of `width`: every pixel whose centre lies within width / 2 of
+    a segment (round joins, like a pen). All segments are tested at once."""
+    starts = points[:, :-1].reshape(-1, 2)
+    ends = points[:, 1:].reshape(-1, 2)
+    half = width / 2.0
+    low = np.floor(np.minimum(starts, ends) - half).astype(int)
+    size = int(np.ceil((np.maximum(starts, ends) - np.minimum(starts, ends)).max() + 2 * half)) + 2
+    span = np.arange(size)
+    xs, ys = low[:, 0, None] + span, low[:, 1, None] + span  # (m, size)
+    direction = ends - starts
+    length2 = np.maximum((direction**2).sum(axis=1), 1e-9)
+    px = (xs + 0.5 - starts[:, 0, None])[:, None, :]  # (m, 1, size)
+    py = (ys + 0.5 - starts[:, 1, None])[:, :, None]  # (m, size, 1)
+    along = np.clip((px * direction[:, 0, None, None] + py * direction[:, 1, None, None]) / length2[:, None, None], 0, 1)
+    off_x = px - along * direction[:, 0, None, None]
+    off_y = py - along * direction[:, 1, None, None]
+    _set(photo, off_x**2 + off_y**2 <= half * half, ys, xs, color)
+
+
+def _set(photo: np.ndarray, inside: np.ndarray, ys: np.ndarray, xs: np.ndarray, color: tuple[int, int, int]) -> None:
+    """photo[ys[k, i], xs[k, j]] = color where inside[k, i, j], clipped to the photo."""
+    k, i, j = np.nonzero(inside)
+    rows, cols = ys[k, i], xs[k, j]
+    keep = (rows >= 0) & (rows < photo.shape[0]) & (cols >= 0) & (cols < photo.shape[1])
+    photo[rows[keep], cols[keep]] = color
 
 
 def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
     """(half width, half height) of `count` flakes: widths in [3, 7), heights in [2, 4), drawn
     in one call (the same numbers as alternating scalar draws)."""
-    return rng.uniform((3.0, 2.0), (7.0, 4.0), size=(count, 2)).tolist()
-
-
-def _upscale(base: np.ndarray, window: tuple[int, int], skin: tuple[int, int, int], size: int) -> Image.Image:
-    """Bilinear upscale of the grid to `size`, computed only over the window (outside it
-    the grid is plain skin, and so is its upscale)."""
-    grid = base.shape[0]
-    lo, hi = window
-    photo = Image.new("RGB", (size, size), skin)
-    if hi <= lo:
-        return photo
-    scale = size / grid
-    start, stop = round(lo * scale), round(hi * scale)
-    patch = Image.fromarray(base, "RGB").resize((stop - start, stop - start), Image.BILINEAR, box=(lo, lo, hi, hi))
-    photo.paste(patch, (start, start))
-    return photo
+    return rng.uniform((3.0, 2.0), (7.0, 4.0), size=(count, 2))
 
 
 def _key(features: dict[str, Any]) -> str:
@@ -273,27 +430,32 @@ def _key(features: dict[str, Any]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _render(key: str, size: int) -> tuple[Image.Image, np.ndarray, np.ndarray]:
+def _render(key: str, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid."""
     features = json.loads(key)
     rng = np.random.default_rng(int(features["lesion_pattern_id"]))
-    step = GRID // math.gcd(GRID, size)  # grid pixels per whole number of photo pixels
-    base, alpha, window = _paint(features, rng, GRID, step)
-    image = _upscale(base, window, SKIN_COLORS[features["skin_tone"]], size)
-    _details(image, features, rng, alpha, size / GRID, window)
-    alpha.flags.writeable = False
-    pixels = np.asarray(image)
-    pixels.flags.writeable = False
-    return image, alpha, pixels
+    common = math.gcd(GRID, size)
+    cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
+    base, alpha, window = _paint(features, rng, GRID, cells)
+    photo = _plain_skin(features["skin_tone"], size).copy()
+    (top, bottom), (left, right) = window
+    if bottom > top and right > left:
+        base += 0.5  # round, not truncate, below: the upscale's weights sum to 1
+        target = photo[top // cells * pixels:bottom // cells * pixels, left // cells * pixels:right // cells * pixels]
+        np.copyto(target, _upscale(base, cells, pixels), casting="unsafe")
+    _details(photo, features, rng, alpha, size / GRID, window)
+    alpha.flags.writeable = photo.flags.writeable = False
+    return photo, alpha
 
 
 def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
     """The photo of a lesion described by `features` (keys of the Telehealth visible state)."""
-    return _render(_key(_lesion_part(features)), size)[0].copy()
+    return Image.fromarray(_render(_key(_lesion_part(features)), size)[0], "RGB")
 
 
 def lesion_pixels(features: dict[str, Any], size: int = 320) -> np.ndarray:
-    """`render_lesion` as a read-only RGB array (cached with the photo)."""
-    return _render(_key(_lesion_part(features)), size)[2]
+    """`render_lesion` as a read-only RGB array (cached)."""
+    return _render(_key(_lesion_part(features)), size)[0]
 
 
 def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -> np.ndarray:

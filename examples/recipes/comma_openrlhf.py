@@ -1,0 +1,97 @@
+"""OpenRLHF (0.11.2) agent: one COMMA episode per sample, played against `python -m comma_env.openenv`.
+
+``python -m openrlhf.cli.train_ppo_ray --train.agent_func_path comma_openrlhf.py ...`` (see
+docs/training.md): OpenRLHF loads this file, builds ``AgentExecutor()`` and, per sample, an
+``AgentInstance()``. A sample's label is a JSON string ``{"url": ..., "seed": ...}``; its
+prompt the raw instruction (no ``--data.apply_chat_template``: the instance writes the chat
+turns itself, in ChatML as Qwen and SmolLM2 use; change the three templates for other models).
+
+OpenRLHF masks everything but the model's tokens (only its ``action_ranges`` carry loss) and
+trains on the sum of the per-step ``rewards``: the episode return the environment computed.
+``scores`` is the return so far, so the last one is the episode's. An environment that fails
+(server gone, session closed, server full) ends the episode at that step with reward 0 and
+``extra_logs["env_error"] = 1``, instead of killing the rollout.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import torch
+from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
+
+from comma_env.openenv import CommaAction, CommaEnvClient, CommaObservation
+
+SYSTEM = "<|im_start|>system\n{text}<|im_end|>\n"
+USER = "<|im_start|>user\n{text}<|im_end|>\n"
+ASSISTANT = "<|im_start|>assistant\n"  # the model's turn ends with its EOS token, <|im_end|>
+
+
+def environment_turn(observation: CommaObservation) -> str:
+    """The user turn after a step: feedback on the actions, the partner's reply, the end."""
+    lines = [f"Feedback: {line}" for line in observation.info.get("feedback") or []]
+    if observation.partner_message:
+        lines.append(f"Partner: {observation.partner_message}")
+    if observation.error:
+        lines.append(f"Environment: {observation.error}")
+    return "\n".join(lines) or "(no reply)"
+
+
+class AgentInstance(AgentInstanceBase):
+    """One episode in one OpenEnv session."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.env: Optional[CommaEnvClient] = None
+        self.episode_return = 0.0
+        self.error: Optional[str] = None
+
+    async def reset(self, states: dict, **kwargs: Any) -> dict:
+        task = json.loads(states["label"])
+        first = ""
+        try:
+            self.env = CommaEnvClient(base_url=task["url"])
+            await self.env.connect()
+            first = (await self.env.reset(seed=int(task["seed"]))).observation.text
+        except Exception as error:  # noqa: BLE001 - reported by the first step
+            self.error = f"{type(error).__name__}: {error}"
+        return {"observation": SYSTEM.format(text=states["observation"]) + USER.format(text=first) + ASSISTANT}
+
+    async def step(self, states: dict, **kwargs: Any) -> dict:
+        reward, done, text, success = 0.0, True, "", 0.0
+        if self.error is None:
+            try:
+                result = await self.env.step(CommaAction(message=states["action_text"]))
+                reward, done = float(result.reward or 0.0), bool(result.done)
+                text = environment_turn(result.observation)
+                success = float(bool((result.observation.info.get("episode") or {}).get("success")))
+            except Exception as error:  # noqa: BLE001 - a lost session ends this episode, not the rollout
+                self.error = f"{type(error).__name__}: {error}"
+        if self.error is not None:
+            text = f"Environment: {self.error}"
+        self.episode_return += reward
+        if done:
+            await self.close()
+        return {
+            "rewards": torch.tensor(reward),
+            "scores": torch.tensor(self.episode_return),
+            "environment_feedback": "\n" + USER.format(text=text) + ("" if done else ASSISTANT),
+            "done": done,
+            "sampling_params": states.get("sampling_params"),
+            "extra_logs": {"success": success, "env_error": float(self.error is not None)},
+        }
+
+    async def close(self) -> None:
+        if self.env is not None:
+            env, self.env = self.env, None
+            try:
+                await env.close()
+            except Exception:  # noqa: BLE001 - the session is gone either way
+                pass
+
+
+class AgentExecutor(MultiTurnAgentExecutor):
+    """What ``--train.agent_func_path`` loads: the multi-turn executor over `AgentInstance`."""
+
+    def __init__(self) -> None:
+        super().__init__(AgentInstance)

