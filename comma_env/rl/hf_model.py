@@ -76,3 +76,16 @@ def load_gguf_chat_model(package: str = DEFAULT_PACKAGE, tool_chat_template: boo
         add_response_schema(tokenizer)  # tokenizer.parse_response reads <tool_call> blocks
     model.generation_config.pad_token_id = tokenizer.pad_token_id
     return model, tokenizer
+
+
+def train_last_layers(model: Any, n: int) -> int:
+    """Freeze every weight but the last `n` decoder layers and the final norm (the embedding,
+    tied to the output head, stays frozen): backward then stops at those layers, which makes
+    a CPU training step several times cheaper. Returns the number of trainable parameters."""
+    layers = model.config.num_hidden_layers
+    if not 0 < n <= layers:
+        raise ValueError(f"n must be in 1..{layers}, got {n}")
+    keep = tuple(f"model.layers.{i}." for i in range(layers - n, layers)) + ("model.norm.",)
+    for name, parameter in model.named_parameters():
+        parameter.requires_grad_(name.startswith(keep))
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)

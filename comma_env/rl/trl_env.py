@@ -199,9 +199,8 @@ def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence
             out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False)
         still = []
         for k, i in enumerate(active):
-            ids = out[k, batch["input_ids"].shape[1]:]
-            # transformers 5 needs the prompt that came before the generated text to parse it
-            parsed = tokenizer.parse_response(tokenizer.decode(ids, skip_special_tokens=False), prefix=prompts[k])
+            parsed = _parse_reply(tokenizer, out[k, batch["input_ids"].shape[1]:].tolist(),
+                                  batch["input_ids"][k][batch["attention_mask"][k].bool()].tolist(), envs[i])
             calls = [c for c in parsed.get("tool_calls") or [] if c.get("function", {}).get("name") == "send_message"]
             chats[i].append({"role": "assistant", "content": parsed.get("content") or "", "tool_calls": calls or None})
             if not calls:
@@ -219,6 +218,16 @@ def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence
                          "success": bool((env.info.get("episode") or {}).get("success")), "messages": env.messages})
         env._close()
     return summarize(episodes)
+
+
+def _parse_reply(tokenizer: Any, ids: list[int], prompt_ids: list[int], env: CommaToolEnv) -> dict[str, Any]:
+    """The assistant message in `ids` (generated after `prompt_ids`), parsed as in training by
+    TRL's `parse_response`: a malformed or truncated tool call falls back to plain text."""
+    from trl.chat_template_utils import parse_response
+
+    stop = {tokenizer.eos_token_id, tokenizer.pad_token_id}
+    end = next((n + 1 for n, t in enumerate(ids) if t in stop), len(ids))  # up to the first end token
+    return parse_response(tokenizer, ids[:end], prefix=prompt_ids, tools=[env.send_message])
 
 
 def summarize(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
