@@ -270,7 +270,8 @@ class CommaEnv(AECEnv):
         if clip is None:
             return {}
         clip = np.clip(np.asarray(clip, dtype=np.float32).reshape(-1)[: self.puzzle_cls.audio_samples], -1.0, 1.0)
-        clip = np.pad(clip, (0, self.puzzle_cls.audio_samples - clip.size))
+        if clip.size < self.puzzle_cls.audio_samples:  # np.pad costs more than the clip's copy
+            clip = np.pad(clip, (0, self.puzzle_cls.audio_samples - clip.size))
         clip.flags.writeable = False
         return {"audio": clip, "sample_rate": np.asarray(self.puzzle_cls.sample_rate, dtype=np.int32)}
 

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 import comma_env
-from comma_env.registry import COMMA_PUZZLES, env_module
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, env_module
 
 
 def _stepper(make: Callable[[], Any], choose: Callable[[Any, str, dict, np.random.Generator], Any]) -> Iterator[None]:
@@ -128,7 +128,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds per subject (median reported)")
     parser.add_argument("--burst", type=float, default=0.25, help="seconds per burst")
-    parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES))
+    parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES + V1_PUZZLES),
+                        help="puzzle names (default: the ten COMMA puzzles and the v1 button, dog, sound)")
     parser.add_argument("--markdown", action="store_true", help="print the README table")
     args = parser.parse_args()
 

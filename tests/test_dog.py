@@ -90,3 +90,50 @@ def test_written_description_lists_the_dogs() -> None:
     env.reset(seed=2)
     description = env.unwrapped.describe()
     assert "dogs:" in description and "timer:" in description and "dog places" not in description
+
+
+def test_sprite_caches_hold_every_dog_an_instance_can_show() -> None:
+    """Dogs are stamped from cached sprites: the caches must be large enough for every
+    (coat, pose, facing, scale step) or each new episode would redraw its dogs."""
+    from comma_env.drawing import dog as drawing
+
+    steps = set()
+    for seed in range(2000):
+        puzzle = DogPuzzle(np.random.default_rng(seed))
+        for dog, (cell, dx, dy, size) in zip(puzzle.dogs, puzzle.places):
+            steps.add(drawing.placement(dog["coat"], dog["pose"], dog["facing"], cell, dx, dy, size).scale_steps)
+    assert len(POSES) * 2 * 2 * len(steps) <= drawing._shape.cache_info().maxsize
+    assert len(COATS) * len(POSES) * 2 * len(steps) <= drawing._sprite.cache_info().maxsize
+
+
+def test_every_dog_lies_inside_its_cell() -> None:
+    """Each grid cell is one layer: a dog's pixels must never reach a neighbouring cell."""
+    from comma_env.drawing import dog as drawing
+
+    for seed in range(2000):
+        puzzle = DogPuzzle(np.random.default_rng(seed))
+        for dog, (cell, dx, dy, size) in zip(puzzle.dogs, puzzle.places):
+            where = drawing.placement(dog["coat"], dog["pose"], dog["facing"], cell, dx, dy, size)
+            height, width = drawing._shape(dog["pose"], where.mirror, dog["coat"] == "spotted", where.scale_steps).labels.shape
+            x0, y0, x1, y1 = drawing.CELL_BOXES[cell]
+            assert x0 <= where.x and where.x + width <= x1 and y0 <= where.y and where.y + height <= y1, (seed, cell)
+
+
+def test_cell_pixels_are_the_painted_layer_and_read_only() -> None:
+    """A cell layer's pixels (what the scene copies) equal its paint on the background, and
+    are never handed out writable."""
+    from PIL import ImageDraw
+
+    from comma_env.drawing.dog import draw_dog
+
+    env = comma_env.make("dog")
+    for seed in range(12):
+        env.reset(seed=seed)
+        for name, layer in draw_dog.layers(env.unwrapped.visible_state).items():
+            if not name.startswith("cell_"):
+                continue
+            pixels = layer.paint.pixels(layer.key)
+            image = draw_dog.background().convert("RGB")
+            layer.paint(image, ImageDraw.Draw(image), layer.key)
+            x0, y0, x1, y1 = layer.box
+            assert not pixels.flags.writeable and np.array_equal(np.asarray(image)[y0:y1, x0:x1], pixels)

@@ -162,7 +162,7 @@ def test_patch_cache_stays_within_its_budget() -> None:
     assert 0 < PATCHES.used <= PATCHES.budget
 
 
-@pytest.mark.parametrize("puzzle", ["wire", "maze", "atm", "telehealth"])
+@pytest.mark.parametrize("puzzle", ["wire", "maze", "atm", "telehealth", "dog", "sound", "button"])
 def test_interleaved_environments_share_frames_safely(puzzle: str) -> None:
     """A new environment starts from the latest frame any environment of its class drew;
     environments stepped in turn never see each other's state."""

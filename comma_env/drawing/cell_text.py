@@ -43,15 +43,19 @@ def cell_text_layers(prefix: str, box: Box, string: str, charset: str, size: int
                      fill: tuple[int, int, int] = PALETTE["ink"]) -> dict[str, Layer]:
     """`string` centred in `box` (its baseline where `centered_text` puts it), one layer
     per character named ``f"{prefix}_{i}"``; every character must be in `charset`."""
+    return dict(_character_layer(prefix, box, len(string), index, char, charset, size, mono, fill)
+                for index, char in enumerate(string))
+
+
+@lru_cache(maxsize=65536)
+def _character_layer(prefix: str, box: Box, length: int, index: int, char: str, charset: str, size: int, mono: bool,
+                     fill: tuple[int, int, int]) -> tuple[str, Layer]:
+    """Name and layer of character `index` of a `length`-character string (made once per
+    position and character: each reset asks for a new serial's)."""
+    if char not in charset:
+        raise ValueError(f"{char!r} is not in the cell font's character set")
     width, ascent, descent = _cell_metrics(size, mono, charset)
     x0, y0, x1, y1 = box
-    left = round((x0 + x1) / 2 - len(string) * width / 2)
+    x = round((x0 + x1) / 2 - length * width / 2) + index * width
     top = round((y0 + y1) / 2) + round((ascent - descent) / 2) - ascent
-    layers = {}
-    for index, char in enumerate(string):
-        if char not in charset:
-            raise ValueError(f"{char!r} is not in the cell font's character set")
-        x = left + index * width
-        layers[f"{prefix}_{index}"] = Layer((x, top, x + width, top + ascent + descent),
-                                            (x, top, char, size, mono, fill), _paint_character)
-    return layers
+    return f"{prefix}_{index}", Layer((x, top, x + width, top + ascent + descent), (x, top, char, size, mono, fill), _paint_character)

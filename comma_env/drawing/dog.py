@@ -5,13 +5,23 @@ Each dog is built from simple shapes in a 100x80 box facing right (body, neck, h
 snout and an ear, four legs, a tail), posed by moving the legs and body, then scaled and
 mirrored into its cell. A dark outline keeps every coat visible on the grass.
 
-Layers: the picture (the dogs), the timer and the lamp."""
+Speed: a new episode shows new dogs, so the picture changes on every reset. Each dog is
+therefore drawn once per (pose, facing, spots, scale) as a map of pixel classes (outline,
+coat, ear, eye), cached, coloured per coat, and stamped with two vectorised bitwise
+operations. A dog is drawn at the largest scale step whose pixels fit in its box, so it
+never crosses its grid cell: each cell is a layer that hands the scene its finished pixels
+(`_cell_pixels`; an empty cell is a cached array), and a new episode repaints only the cells
+whose dog changed.
+
+Layers: one per grid cell, the timer and the lamp."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_layers, text
@@ -74,59 +84,116 @@ def dog_shapes(pose: str) -> list[Shape]:
     ]
 
 
-def _draw_dog(draw: ImageDraw.ImageDraw, dog: dict[str, Any], box: tuple[float, float, float, float]) -> None:
-    x0, y0, x1, y1 = box
-    scale = min((x1 - x0) / 104, (y1 - y0) / 82)
-    left = x0 + ((x1 - x0) - 100 * scale) / 2
-    top = y1 - 80 * scale
-    mirror = dog["facing"] == "left"
+OUTLINE_CLASS, COAT_CLASS, EAR_CLASS, EYE_CLASS = 1, 2, 3, 4
+"""Pixel classes of a sprite's label map (0: not the dog); a coat's palette colours them."""
+SCALE_STEPS = 16
+"""Sprites are drawn at scales that are multiples of 1/16 and placed on whole pixels: 96
+label maps and 288 coloured sprites (6 coats) cover every dog an instance can show, about
+12 MB once all are cached."""
+
+
+def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> np.ndarray:
+    """One dog drawn as pixel classes, cropped to its pixels."""
+    pad = 8 + math.ceil(14 * scale)  # room for outlines, leg ends and a tail behind the box
+    width, height = math.ceil(100 * scale) + 2 * pad, math.ceil(80 * scale) + 2 * pad
+    image = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(image)
 
     def at(point: tuple[float, float]) -> tuple[float, float]:
         x, y = point
-        return (left + (100 - x if mirror else x) * scale, top + y * scale)
+        return (pad + (100 - x if mirror else x) * scale, pad + y * scale)
 
     def rect(a: tuple[float, float], b: tuple[float, float]) -> list[float]:
         (ax, ay), (bx, by) = at(a), at(b)
         return [min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)]
 
-    fill = COAT_RGB[dog["coat"]]
-    shapes = dog_shapes(dog["pose"])
+    shapes = dog_shapes(pose)
     outline = max(2, round(2.2 * scale))
     thick = max(4, round(9 * scale))
     # outline pass, then fill pass: overlapping parts merge into one silhouette
-    for width_extra, colour in ((outline * 2, OUTLINE), (0, fill)):
+    for width_extra, label in ((outline * 2, OUTLINE_CLASS), (0, COAT_CLASS)):
         for kind, pts in shapes:
             if kind == "ellipse":
                 r = rect(*pts)
-                draw.ellipse([r[0] - width_extra / 2, r[1] - width_extra / 2, r[2] + width_extra / 2, r[3] + width_extra / 2], fill=colour)
+                draw.ellipse([r[0] - width_extra / 2, r[1] - width_extra / 2, r[2] + width_extra / 2, r[3] + width_extra / 2], fill=label)
             elif kind in ("leg", "neck"):
                 w = thick * (2 if kind == "neck" else 1) + width_extra
-                draw.line([at(p) for p in pts], fill=colour, width=int(w))
+                draw.line([at(p) for p in pts], fill=label, width=int(w))
                 end = at(pts[-1])
-                draw.ellipse([end[0] - w / 2, end[1] - w / 2, end[0] + w / 2, end[1] + w / 2], fill=colour)
+                draw.ellipse([end[0] - w / 2, end[1] - w / 2, end[0] + w / 2, end[1] + w / 2], fill=label)
             elif kind == "tail":
-                draw.line([at(p) for p in pts], fill=colour, width=int(max(3, 5 * scale) + width_extra), joint="curve")
+                draw.line([at(p) for p in pts], fill=label, width=int(max(3, 5 * scale) + width_extra), joint="curve")
             elif kind == "ear" and width_extra == 0:
-                ear = (90, 60, 35) if dog["coat"] in ("white", "spotted", "golden", "grey") else (80, 75, 70)
-                draw.polygon([at(p) for p in pts], fill=ear, outline=OUTLINE)
-    head = next(pts for kind, pts in reversed(shapes) if kind == "ellipse" and pts[0][1] < 40 or kind == "ellipse")
-    snout = [pts for kind, pts in shapes if kind == "ellipse"][-1]
+                draw.polygon([at(p) for p in pts], fill=EAR_CLASS, outline=OUTLINE_CLASS)
+    ellipses = [pts for kind, pts in shapes if kind == "ellipse"]
+    snout, head, body = ellipses[-1], ellipses[-2], ellipses[0]
     nose = at((snout[1][0] - 2, (snout[0][1] + snout[1][1]) / 2 - 2))
     r = max(2.5, 3.2 * scale)
-    draw.ellipse([nose[0] - r, nose[1] - r, nose[0] + r, nose[1] + r], fill=OUTLINE)
-    eye_box = [pts for kind, pts in shapes if kind == "ellipse"][-2]
-    eye = at(((eye_box[0][0] + eye_box[1][0]) / 2 + 5, (eye_box[0][1] + eye_box[1][1]) / 2 - 2))
+    draw.ellipse([nose[0] - r, nose[1] - r, nose[0] + r, nose[1] + r], fill=OUTLINE_CLASS)
+    eye = at(((head[0][0] + head[1][0]) / 2 + 5, (head[0][1] + head[1][1]) / 2 - 2))
     r = max(2, 2.4 * scale)
-    eye_fill = (245, 245, 245) if dog["coat"] == "black" else OUTLINE
-    draw.ellipse([eye[0] - r, eye[1] - r, eye[0] + r, eye[1] + r], fill=eye_fill)
-    if dog["coat"] == "spotted":
-        body = [pts for kind, pts in shapes if kind == "ellipse"][0]
+    draw.ellipse([eye[0] - r, eye[1] - r, eye[0] + r, eye[1] + r], fill=EYE_CLASS)
+    if spotted:
         (bx0, by0), (bx1, by1) = body
         for fx, fy, fr in ((0.3, 0.35, 0.12), (0.6, 0.55, 0.1), (0.45, 0.25, 0.07)):
             c = at((bx0 + fx * (bx1 - bx0), by0 + fy * (by1 - by0)))
             rr = fr * (bx1 - bx0) * scale * 0.6
-            draw.ellipse([c[0] - rr, c[1] - rr, c[0] + rr, c[1] + rr], fill=OUTLINE)
-    del head
+            draw.ellipse([c[0] - rr, c[1] - rr, c[0] + rr, c[1] + rr], fill=OUTLINE_CLASS)
+    labels = np.asarray(image)
+    rows, columns = np.flatnonzero(labels.any(axis=1)), np.flatnonzero(labels.any(axis=0))
+    return labels[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1].copy()
+
+
+class Shape(NamedTuple):
+    """A dog's cached label map and its stamping mask (read-only), cropped to its pixels."""
+
+    labels: np.ndarray  # uint8 pixel classes, 0 outside the dog
+    keep: np.ndarray  # uint8 RGB mask: 255 outside the dog (the picture shows through), 0 on it
+
+
+@lru_cache(maxsize=256)  # every (pose, facing, spots, scale) an instance can draw: 96
+def _shape(pose: str, mirror: bool, spotted: bool, scale_steps: int) -> Shape:
+    labels = _label_map(pose, mirror, spotted, scale_steps / SCALE_STEPS)
+    keep = np.repeat(np.where(labels == 0, np.uint8(255), np.uint8(0))[..., None], 3, axis=2)
+    labels.flags.writeable = keep.flags.writeable = False
+    return Shape(labels, keep)
+
+
+@lru_cache(maxsize=512)  # every (coat, pose, facing, scale): 288
+def _sprite(coat: str, pose: str, mirror: bool, scale_steps: int) -> np.ndarray:
+    """A dog's RGB pixels in its coat, black outside the dog (read-only): the label map
+    coloured through a palette image."""
+    labels = _shape(pose, mirror, coat == "spotted", scale_steps).labels
+    height, width = labels.shape
+    image = Image.frombytes("P", (width, height), labels.tobytes())
+    image.putpalette(_palette(coat).tobytes())
+    rgb = np.array(image.convert("RGB"))
+    np.bitwise_and(rgb, ~_shape(pose, mirror, coat == "spotted", scale_steps).keep, out=rgb)
+    rgb.flags.writeable = False
+    return rgb
+
+
+@lru_cache(maxsize=None)
+def _palette(coat: str) -> np.ndarray:
+    """RGB of each pixel class for a coat."""
+    ear = (90, 60, 35) if coat in ("white", "spotted", "golden", "grey") else (80, 75, 70)
+    eye = (245, 245, 245) if coat == "black" else OUTLINE
+    palette = np.array([(0, 0, 0), OUTLINE, COAT_RGB[coat], ear, eye], dtype=np.uint8)
+    palette.flags.writeable = False
+    return palette
+
+
+def _stamp(out: np.ndarray, shape: Shape, sprite: np.ndarray, x: int, y: int) -> None:
+    """Put the dog's pixels into `out` with its top-left at (x, y), clipped to `out`: the
+    picture masked by `keep`, then the sprite (black outside the dog) or-ed in."""
+    height, width = out.shape[:2]
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + sprite.shape[1], width), min(y + sprite.shape[0], height)
+    if x0 >= x1 or y0 >= y1:
+        return
+    region = out[y0:y1, x0:x1]
+    np.bitwise_and(region, shape.keep[y0 - y:y1 - y, x0 - x:x1 - x], out=region)
+    np.bitwise_or(region, sprite[y0 - y:y1 - y, x0 - x:x1 - x], out=region)
 
 
 @lru_cache(maxsize=1)
@@ -156,27 +223,110 @@ def cell_box(cell: int, dx: float, dy: float, size: float) -> tuple[float, float
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-def _freeze(value: Any) -> Any:
-    """A hashable copy of JSON-like data (dicts become sorted item tuples)."""
-    if isinstance(value, dict):
-        return tuple(sorted((key, _freeze(item)) for key, item in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(item) for item in value)
-    return value
+def _cell_edges() -> list[tuple[int, int, int, int]]:
+    columns, rows = GRID
+    x0, y0, x1, y1 = PICTURE
+    top = y0 + (y1 - y0) * 0.12
+    width, height = (x1 - x0 - 16) / columns, (y1 - top - 8) / rows
+    return [(round(x0 + 8 + width * column), round(top + height * row),
+             round(x0 + 8 + width * (column + 1)), round(top + height * (row + 1)))
+            for row in range(rows) for column in range(columns)]
 
 
-def _paint_dogs(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[tuple, tuple]) -> None:
-    dogs, places = key
-    for dog, (cell, dx, dy, size) in zip(dogs, places):
-        _draw_dog(draw, dict(dog), cell_box(int(cell), dx, dy, size))
+CELL_BOXES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_edges())
+"""Pixel boxes (x1/y1 exclusive) of the grid cells, side by side: one layer each."""
+
+
+class Placement(NamedTuple):
+    """A dog as drawn: its sprite and the sprite's top-left pixel."""
+
+    coat: str
+    pose: str
+    mirror: bool
+    scale_steps: int
+    x: int
+    y: int
+
+
+@lru_cache(maxsize=4096)
+def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float, size: float) -> Placement:
+    """Where a dog is drawn: its sprite at the largest scale step (at most the one that fills
+    its box, `cell_box`) whose pixels fit inside the box with a pixel to spare, centred in it
+    and standing on its bottom edge. So no dog ever crosses its cell's edge."""
+    x0, y0, x1, y1 = cell_box(cell, dx, dy, size)
+    left, top, right, bottom = math.ceil(x0 + 1), math.ceil(y0 + 1), math.floor(x1 - 1), math.floor(y1 - 1)
+    mirror, spotted = facing == "left", coat == "spotted"
+    steps = round(min((x1 - x0) / 104, (y1 - y0) / 82) * SCALE_STEPS)
+    while steps > 1:
+        height, width = _shape(pose, mirror, spotted, steps).labels.shape
+        if width <= right - left and height <= bottom - top:
+            break
+        steps -= 1
+    height, width = _shape(pose, mirror, spotted, steps).labels.shape
+    return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height)
+
+
+@lru_cache(maxsize=len(CELL_BOXES))
+def _empty_cell(cell: int) -> np.ndarray:
+    x0, y0, x1, y1 = CELL_BOXES[cell]
+    pixels = np.array(_template().convert("RGB"))[y0:y1, x0:x1].copy()
+    pixels.flags.writeable = False
+    return pixels
+
+
+def _with_dog(under: np.ndarray, cell: int, dog: Placement) -> np.ndarray:
+    """A copy of `under` (the pixels of the cell's box) with the dog stamped on it."""
+    out = under.copy()
+    shape = _shape(dog.pose, dog.mirror, dog.coat == "spotted", dog.scale_steps)
+    x0, y0 = CELL_BOXES[cell][:2]
+    _stamp(out, shape, _sprite(dog.coat, dog.pose, dog.mirror, dog.scale_steps), dog.x - x0, dog.y - y0)
+    return out
+
+
+def _cell_pixels(key: tuple[int, Placement | None]) -> np.ndarray:
+    """The read-only pixels of one cell: the photo's background, with its dog if it has one
+    (an empty cell is a cached array: no copy, no drawing)."""
+    cell, dog = key
+    if dog is None:
+        return _empty_cell(cell)
+    pixels = _with_dog(_empty_cell(cell), cell, dog)
+    pixels.flags.writeable = False
+    return pixels
+
+
+def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, Placement | None]) -> None:
+    """The full-redraw path: the dog stamped over what the cell shows (the background)."""
+    cell, dog = key
+    if dog is not None:
+        box = CELL_BOXES[cell]
+        under = np.asarray(image.crop(box).convert("RGB"))
+        image.paste(Image.fromarray(_with_dog(under, cell, dog)), box[:2])
+
+
+_paint_cell.pixels = _cell_pixels  # type: ignore[attr-defined]  # the scene copies these instead of painting
+
+
+@lru_cache(maxsize=64)
+def _cell_layers(dogs: tuple[tuple[str, str, str], ...], places: tuple[tuple, ...]) -> dict[str, Layer]:
+    """The six cell layers of one set of dogs, made once per episode: the timer changes the
+    frame on every message, and the scene recognises the same layers by identity."""
+    placed: list[Placement | None] = [None] * len(CELL_BOXES)
+    for (coat, pose, facing), (cell, dx, dy, size) in zip(dogs, places):
+        placed[int(cell)] = placement(coat, pose, facing, int(cell), dx, dy, size)
+    return {f"cell_{cell}": Layer(box, (cell, placed[cell]), _paint_cell) for cell, box in enumerate(CELL_BOXES)}
+
+
+@lru_cache(maxsize=2048)
+def _countdown(shown: str, disarmed: bool) -> dict[str, Layer]:
+    """The timer and lamp layers, the same objects for a recurring reading."""
+    return countdown_layers(shown, disarmed, lamp_x=240)
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    x0, y0, x1, y1 = PICTURE
-    return {
-        "dogs": Layer((x0, y0, x1 + 1, y1 + 1), (_freeze(state["dogs"]), _freeze(state["dog_places"])), _paint_dogs),
-        **countdown_layers(state["timer"], bool(state.get("module_disarmed")), lamp_x=240),
-    }
+    dogs = tuple([(dog["coat"], dog["pose"], dog["facing"]) for dog in state["dogs"]])
+    layers = dict(_cell_layers(dogs, tuple(map(tuple, state["dog_places"]))))
+    layers.update(_countdown(state["timer"], bool(state.get("module_disarmed"))))
+    return layers
 
 
 draw_dog = Scene((512, 512), _template, _layers)

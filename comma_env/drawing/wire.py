@@ -40,16 +40,18 @@ def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float,
         draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
 
 
+@lru_cache(maxsize=None)
+def _wire_layer(index: int, count: int, color: str, cut: bool) -> tuple[str, Layer]:
+    """Name and layer of wire `index` of `count` (a few hundred combinations, made once)."""
+    y = TOP + (BOTTOM - TOP) / count * (index + 0.5)
+    band = (6, int(y) - 16, 506, int(y) + 18)
+    return f"wire_{index + 1}", Layer(band, (y, index + 1, color, cut), _paint_wire)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     colors = state["wire_colors_top_to_bottom"]
     cut = set(state["cut_wires"])
-    step = (BOTTOM - TOP) / len(colors)
-    layers = {}
-    for index, color in enumerate(colors):
-        y = TOP + step * (index + 0.5)
-        position = index + 1
-        band = (6, int(y) - 16, 506, int(y) + 18)
-        layers[f"wire_{position}"] = Layer(band, (y, position, color, position in cut), _paint_wire)
+    layers = dict(_wire_layer(index, len(colors), color, index + 1 in cut) for index, color in enumerate(colors))
     layers.update(cell_text_layers("serial", SERIAL_BOX, state["serial_number"], SERIAL_CHARS, 26))
     return layers
 

@@ -4,6 +4,7 @@ countdown runs on the simulated clock (`comma_env.clock`); time running out lose
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -79,6 +80,17 @@ class DogPuzzle(Countdown, Puzzle):
             "dog_places": [list(p) for p in self.places],
             "module_disarmed": self.submitted,
         }
+
+    def state_key(self) -> str:
+        """``json.dumps(self.visible_state(), sort_keys=True)`` with the dogs, which never
+        change within an instance, serialised once: the timer changes the state on every
+        message, and the key is asked before every action."""
+        fixed = getattr(self, "_fixed_json", None)
+        if fixed is None or fixed[0] is not self.dogs or fixed[1] is not self.places:
+            fixed = self._fixed_json = (self.dogs, self.places, json.dumps(self.places, sort_keys=True),
+                                        json.dumps(self.dogs, sort_keys=True))
+        disarmed = "true" if self.submitted else "false"
+        return f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {disarmed}, "timer": "{format_timer(self.time_left)}"}}'
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
