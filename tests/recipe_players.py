@@ -11,8 +11,10 @@ and its mirror's episode return is an independent check of the recipe's reward b
 
 from __future__ import annotations
 
+import asyncio
 import re
-from typing import Any, Optional
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
 
 from comma_env.rl import SingleRoleEnv
 
@@ -101,3 +103,34 @@ def smollm2_tokenizer() -> Any:
     from comma_env.rl.hf_model import dequantized_dir
 
     return AutoTokenizer.from_pretrained(dequantized_dir())
+
+
+@contextmanager
+def only_session_taken(url: str) -> Iterator[None]:
+    """Hold the one session of a ``max_sessions=1`` OpenEnv server from another event loop,
+    so the recipe under test finds the server full."""
+    from comma_env.openenv import CommaEnvClient
+
+    async def hold() -> Any:
+        client = CommaEnvClient(base_url=url)
+        await client.connect()
+        await client.reset(seed=0)
+        return client
+
+    loop = asyncio.new_event_loop()
+    holder = loop.run_until_complete(hold())
+    try:
+        yield
+    finally:
+        loop.run_until_complete(holder.close())
+        loop.close()
+
+
+def kill_server_on_call(server_process: Any, call: int = 2) -> Callable[[int], None]:
+    """A generate hook that kills the OpenEnv server process at the `call`-th model call
+    (the session disappears mid-episode)."""
+    def hook(calls: int) -> None:
+        if calls == call:
+            server_process.process.kill()
+            server_process.process.wait(10)
+    return hook

