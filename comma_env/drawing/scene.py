@@ -90,17 +90,17 @@ class _Geometry:
     def __init__(self, layer_boxes: tuple[Box, ...], width: int, height: int) -> None:
         self.layer_boxes = list(layer_boxes)
         self.size = (width, height)
-        self.places: dict[Box, tuple[Box, tuple[int, ...]] | None] = dict.fromkeys(layer_boxes)
-        visible = {box: _clip(box, width, height) for box in self.places}
-        visible = {box: clipped for box, clipped in visible.items() if clipped[0] < clipped[2] and clipped[1] < clipped[3]}
+        self.places: dict[Box, tuple[Box, tuple[int, ...]] | None] = {}
+        self._add(list(dict.fromkeys(layer_boxes)))
+
+    def _add(self, boxes: list[Box]) -> None:
+        """Place `boxes`: clip each to the picture (None when nothing of it is visible) and
+        find the layers overlapping the visible part, in one vectorised test."""
+        visible = {box: clipped for box in boxes
+                   if (clipped := _clip(box, *self.size))[0] < clipped[2] and clipped[1] < clipped[3]}
+        self.places.update(dict.fromkeys(boxes))
         for (box, clipped), indices in zip(visible.items(), _overlaps(list(visible.values()), self.layer_boxes)):
             self.places[box] = clipped, indices
-
-    def _place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
-        clipped = _clip(box, *self.size)
-        if clipped[0] >= clipped[2] or clipped[1] >= clipped[3]:
-            return None  # entirely outside the picture
-        return clipped, _overlaps([clipped], self.layer_boxes)[0]
 
     def place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
         """(`box` clipped to the picture, indices of the layers overlapping it), or None when
@@ -108,8 +108,8 @@ class _Geometry:
         try:
             return self.places[box]
         except KeyError:
-            found = self.places[box] = self._place(box)
-            return found
+            self._add([box])
+            return self.places[box]
 
 
 def _clip(box: Box, width: int, height: int) -> Box:
