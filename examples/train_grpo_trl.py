@@ -42,7 +42,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=8, help="rollouts per step")
     parser.add_argument("--generations", type=int, default=4, help="GRPO group size (same instance)")
     parser.add_argument("--lr", type=float, default=5e-6)
-    parser.add_argument("--max-completion", type=int, default=192)
+    parser.add_argument("--max-completion", type=int, default=320,
+                        help="token budget of a whole rollout (every turn and tool reply); a Wire or Who episode "
+                             "in the oracle's style takes about 200")
+    parser.add_argument("--eval-tokens", type=int, default=192,
+                        help="token budget of one turn in the held-out evaluation (a description takes ~140)")
+    parser.add_argument("--temperature", type=float, default=1.0, help="GRPO's sampling temperature")
     parser.add_argument("--tool-turns", type=int, default=3, help="max send_message calls per episode")
     parser.add_argument("--token-cost", type=float, default=0.0, help="env reward option: cost per 1k tokens")
     parser.add_argument("--eval-every", type=int, default=10)
@@ -58,6 +63,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--sft-batch", type=int, default=8)
     parser.add_argument("--threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default); 1 is much faster on cores other jobs share")
+    parser.add_argument("--init-from", default=None, metavar="DIR",
+                        help="start from weights saved by an earlier run (its OUT/warm_start folder) instead of the "
+                             "package's GGUF, e.g. to try GRPO settings without repeating a warm start")
     parser.add_argument("--out", default="runs/grpo_smollm2")
     parser.add_argument("--plot-only", action="store_true",
                         help="only redraw learning_curve.png from the files in --out (an interrupted run too)")
@@ -126,9 +134,15 @@ def warm_start(model: Any, tokenizer: Any, args: argparse.Namespace, settings: d
     rows = oracle_conversations(args.puzzles, seeds, max_turns=args.tool_turns, **settings)
     with open(out / "sft_episodes.jsonl", "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in rows)
+    def progress(row: dict[str, Any]) -> None:
+        if row["step"] % 10 == 0:
+            print(f"warm start step {row['step']}/{args.sft_steps}: loss {row['loss']:.3f} "
+                  f"({time.monotonic() - t:.0f} s)", flush=True)
+
     log = sft_warmstart(model, tokenizer, rows, steps=args.sft_steps, batch=args.sft_batch, lr=args.sft_lr,
-                        seed=args.seed)
+                        seed=args.seed, on_step=progress)
     (out / "sft_log.json").write_text(json.dumps(log, indent=1))
+    model.save_pretrained(out / "warm_start")  # float32 safetensors (540 MB): `--init-from OUT/warm_start`
     losses = [round(r["loss"], 3) for r in log if "loss" in r]
     print(f"warm start: {len(rows)} oracle episodes, {args.sft_steps} steps, losses {losses} "
           f"({time.monotonic() - t:.0f} s)", flush=True)
@@ -153,7 +167,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     settings = {"partner": args.partner, "solver_view": "text", "token_cost": args.token_cost}
     started = time.monotonic()
-    model, tokenizer = load_gguf_chat_model()
+    model, tokenizer = load_gguf_chat_model(weights=args.init_from)
     print(f"model loaded in {time.monotonic() - started:.0f} s", flush=True)
     if args.train_layers:
         trainable = train_last_layers(model, args.train_layers)
@@ -164,7 +178,7 @@ def main() -> None:
         t = time.monotonic()
         was_training = model.training
         result = evaluate(model, tokenizer, args.puzzles, held_out, max_turns=args.tool_turns + 1,
-                          max_new_tokens=min(args.max_completion, 128), **settings)
+                          max_new_tokens=args.eval_tokens, **settings)
         row = {"step": step, "stage": stage, "seconds": round(time.monotonic() - t, 1),
                **{k: v for k, v in result.items() if k != "episodes"}}
         append_jsonl(out / "evaluations.jsonl", [row])
@@ -192,8 +206,9 @@ def main() -> None:
         output_dir=str(out / "trainer"), max_steps=args.steps, per_device_train_batch_size=args.batch,
         num_generations=args.generations, generation_batch_size=args.batch, learning_rate=args.lr,
         max_completion_length=args.max_completion, max_tool_calling_iterations=args.tool_turns,
-        beta=0.0, temperature=1.0, use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
-        seed=args.seed, gradient_checkpointing=False)  # on: generate() runs without KV cache
+        beta=0.0, temperature=args.temperature, use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
+        seed=args.seed, gradient_checkpointing=False,  # on: generate() runs without KV cache
+        bf16=False)  # TRL's default autocasts to bf16, which CPUs without bf16 units emulate: 3-5x slower
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
                           train_dataset=episode_dataset(args.puzzles, range(100, 100 + 50 * args.steps)),
                           reward_funcs=[environment_reward], environment_factory=tool_env_factory(episode_log=train_episodes, **settings),

@@ -176,7 +176,8 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
                         generation_batch_size=2, max_completion_length=24, max_tool_calling_iterations=1,
                         learning_rate=1e-4, beta=0.0, temperature=1.0, use_cpu=True, report_to="none",
                         logging_steps=1, save_strategy="no", seed=0,
-                        gradient_checkpointing=False)  # checkpointing turns off the KV cache in generate()
+                        gradient_checkpointing=False,  # checkpointing turns off the KV cache in generate()
+                        bf16=False)  # TRL defaults to bf16 autocast, which a CPU without bf16 units emulates slowly
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
                           train_dataset=episode_dataset(["wire", "who"], range(100, 104)),
                           reward_funcs=[environment_reward],

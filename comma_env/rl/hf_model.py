@@ -59,13 +59,16 @@ def dequantized_dir(package: str = DEFAULT_PACKAGE, cache: Optional[Path] = None
     return target
 
 
-def load_gguf_chat_model(package: str = DEFAULT_PACKAGE, tool_chat_template: bool = True) -> tuple[Any, Any]:
-    """``(model, tokenizer)`` of the GGUF inside `package`, trainable float32; pads left."""
+def load_gguf_chat_model(package: str = DEFAULT_PACKAGE, tool_chat_template: bool = True,
+                         weights: Optional[str | Path] = None) -> tuple[Any, Any]:
+    """``(model, tokenizer)`` of the GGUF inside `package`, trainable float32; pads left.
+    `weights`: a folder saved by ``model.save_pretrained`` (a fine-tuned copy of that model)
+    to load the weights from instead; the tokenizer still comes from the package."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     folder = dequantized_dir(package)
     tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForCausalLM.from_pretrained(folder, dtype="float32")
+    model = AutoModelForCausalLM.from_pretrained(weights or folder, dtype="float32")
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
