@@ -19,7 +19,6 @@ Matrix products stay below the size at which OpenBLAS starts threads (see `seria
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -480,14 +479,15 @@ def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
     return sizes
 
 
-def _key(features: dict[str, Any]) -> str:
-    return json.dumps({k: features[k] for k in sorted(features)}, sort_keys=True)
+def _key(features: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The lesion's feature words as a hashable cache key (lists become tuples)."""
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in ((k, features[k]) for k in LESION_KEYS))
 
 
 @lru_cache(maxsize=64)
-def _render(key: str, size: int) -> tuple[np.ndarray, np.ndarray]:
+def _render(key: tuple[tuple[str, Any], ...], size: int) -> tuple[np.ndarray, np.ndarray]:
     """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid."""
-    features = json.loads(key)
+    features = dict(key)
     rng = np.random.default_rng(int(features["lesion_pattern_id"]))
     common = math.gcd(GRID, size)
     cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
@@ -506,18 +506,18 @@ def _render(key: str, size: int) -> tuple[np.ndarray, np.ndarray]:
 
 def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
     """The photo of a lesion described by `features` (keys of the Telehealth visible state)."""
-    return Image.fromarray(_render(_key(_lesion_part(features)), size)[0], "RGB")
+    return Image.fromarray(_render(_key(features), size)[0], "RGB")
 
 
 def lesion_pixels(features: dict[str, Any], size: int = 320) -> np.ndarray:
     """`render_lesion` as a read-only RGB array (cached)."""
-    return _render(_key(_lesion_part(features)), size)[0]
+    return _render(_key(features), size)[0]
 
 
 def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -> np.ndarray:
     """Where the lesion covers more than `level` of `render_lesion(features, size)`
     (boolean; for tests, not hot)."""
-    alpha = _render(_key(_lesion_part(features)), size)[1]
+    alpha = _render(_key(features), size)[1]
     scaled = Image.fromarray((alpha * 255).astype(np.uint8), "L").resize((size, size), Image.BILINEAR)
     return np.asarray(scaled) > round(255 * level)
 
