@@ -121,6 +121,7 @@ class _FontGlyphs:
         self.ascent, self.descent = self.face.getmetrics()
         self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = {}
         self.kerning: dict[str, float] = {}
+        self.columns: dict[tuple[str | None, int, int, int], np.ndarray] = {}
 
     def glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
         """(coverage, left, top, advance) of one character; left/top are the mask's offset
@@ -140,6 +141,22 @@ class _FontGlyphs:
             if len(self.glyphs) < 4096:
                 self.glyphs[char] = cached
         return cached
+
+    def column(self, char: str | None, width: int, row: int, height: int) -> np.ndarray:
+        """`char`'s glyph mask placed `row` rows down in a blank strip `height` rows high
+        (None: a blank strip `width` wide), read-only and cached: a line without overlapping
+        glyphs is these strips side by side."""
+        key = (char, width, row, height)
+        strip = self.columns.get(key)
+        if strip is None:
+            strip = np.zeros((height, width), dtype=np.uint8)
+            if char is not None:
+                pixels = self.glyph(char)[0]
+                strip[row:row + pixels.shape[0]] = pixels
+            strip.flags.writeable = False
+            if len(self.columns) < 16384:
+                self.columns[key] = strip
+        return strip
 
     def kern(self, pair: str) -> float:
         """Extra advance between two characters (negative when the font kerns them closer)."""
@@ -164,36 +181,76 @@ def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> t
     patient's address) never repeat, so a line is composed from cached glyph masks placed at
     the font's advances plus pair kerning, pen positions rounded to whole pixels as Pillow
     does (Pillow's own rendering but for ligatures such as "ff" and, rarely, a glyph one
-    pixel apart). Whole lines are cached too: labels repeat endlessly.
+    pixel apart). Whole lines are cached too: labels repeat endlessly. When no two glyph
+    boxes overlap (most lines), the mask is one concatenation of cached full-height glyph
+    columns and gaps; otherwise glyphs are combined by maximum, one by one.
     """
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
     fonts = _font_glyphs(size, bold, mono)
-    glyph, kern = fonts.glyph, fonts.kern
+    glyphs, glyph, kerning, kern = fonts.glyphs, fonts.glyph, fonts.kerning, fonts.kern
     placed = []
     pen, previous = 0.0, ""
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
-            pen += kern(previous + char)
-        pixels, left, top, advance = glyph(char)
+            pair = previous + char
+            extra = kerning.get(pair)
+            pen += kern(pair) if extra is None else extra
+        cached = glyphs.get(char)
+        pixels, left, top, advance = glyph(char) if cached is None else cached
         if pixels is not None:
-            placed.append((pixels, pen, left, top))
+            placed.append((char, pixels, pen, left, top))
         pen += advance
         previous = char
     if not placed:
         return None, 0, 0
     shift = 0.5 - round(pen / 2) if anchor == "mm" else 0.5
     baseline = round((fonts.ascent - fonts.descent) / 2) if anchor == "mm" else fonts.ascent
-    boxes = [(pixels, math.floor(pen_x + shift) + left, baseline + top) for pixels, pen_x, left, top in placed]
-    x0 = min(x for _, x, _ in boxes)
-    y0 = min(y for _, _, y in boxes)
-    x1 = max(x + pixels.shape[1] for pixels, x, _ in boxes)
-    y1 = max(y + pixels.shape[0] for pixels, _, y in boxes)
-    coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
-    for pixels, x, y in boxes:
-        target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
-        np.maximum(target, pixels, out=target)
+    boxes = []
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for char, pixels, pen_x, left, top in placed:
+        x, y = math.floor(pen_x + shift) + left, baseline + top
+        height, width = pixels.shape
+        boxes.append((char, pixels, x, y))
+        x0, y0 = min(x0, x), min(y0, y)
+        x1, y1 = max(x1, x + width), max(y1, y + height)
+    coverage = _strips(fonts, boxes, x0, y0, y1)
+    if coverage is None:
+        coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+        for _, pixels, x, y in boxes:
+            target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
+            np.maximum(target, pixels, out=target)
     return Image.frombuffer("L", (x1 - x0, y1 - y0), coverage, "raw", "L", 0, 1), x0, y0
+
+
+def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x0: int, y0: int, y1: int
+            ) -> np.ndarray | None:
+    """The line's mask as one concatenation of cached full-height glyph strips and blank
+    gaps, in pen order; where a glyph overlaps the strip before it (antialiased edges often
+    share a column) only the shared columns are combined by maximum. None when the layout is
+    not that simple (a glyph reaching past its neighbour, or left of the line's start)."""
+    pieces: list[np.ndarray] = []
+    strips, column, height = fonts.columns, fonts.column, y1 - y0
+    end = x0
+    for char, pixels, x, y in boxes:
+        width = pixels.shape[1]
+        strip = strips.get((char, width, y - y0, height))
+        if strip is None:
+            strip = column(char, width, y - y0, height)
+        if x >= end:
+            if x > end:
+                pieces.append(column(None, x - end, 0, height))
+            pieces.append(strip)
+            end = x + width
+        else:
+            shared = end - x
+            if shared >= width or shared > pieces[-1].shape[1]:
+                return None
+            last = pieces.pop()
+            pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
+            end = x + width
+    return np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.ascontiguousarray(pieces[0])
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int,
