@@ -175,7 +175,17 @@ def _font_glyphs(size: int, bold: bool, mono: bool) -> _FontGlyphs:
 
 @lru_cache(maxsize=4096)
 def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
-    """A rendered one-line text mask and its offset from the anchor point.
+    """`text_coverage` as a Pillow mask (for `ImageDraw.bitmap`), cached alike."""
+    coverage, x0, y0 = text_coverage(string, size, bold, mono, anchor)
+    if coverage is None:
+        return None, 0, 0
+    return Image.frombuffer("L", (coverage.shape[1], coverage.shape[0]), coverage, "raw", "L", 0, 1), x0, y0
+
+
+@lru_cache(maxsize=4096)
+def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[np.ndarray | None, int, int]:
+    """A rendered one-line text mask (read-only uint8 coverage) and its offset from the
+    anchor point.
 
     FreeType rendering dominates drawing time, and per-instance strings (a serial number, a
     patient's address) never repeat, so a line is composed from cached glyph masks placed at
@@ -221,7 +231,8 @@ def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> t
         for _, pixels, x, y in boxes:
             target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
             np.maximum(target, pixels, out=target)
-    return Image.frombuffer("L", (x1 - x0, y1 - y0), coverage, "raw", "L", 0, 1), x0, y0
+    coverage.flags.writeable = False
+    return coverage, x0, y0
 
 
 def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x0: int, y0: int, y1: int
@@ -262,6 +273,36 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: 
         if mask is not None:
             y = xy[1] + index * round(size * 1.25)
             draw.bitmap((round(xy[0] + left), round(y + top)), mask, fill=fill)
+
+
+@lru_cache(maxsize=64)
+def blend_table(background: tuple[int, int, int], fill: tuple[int, int, int]) -> np.ndarray:
+    """(256, 3) uint8: the colour `ImageDraw.bitmap` gives a `background` pixel under mask
+    value m with ink `fill`, indexed by m (Pillow's own rounding: drawn by Pillow, once)."""
+    image = Image.new("RGB", (256, 1), background)
+    ImageDraw.Draw(image).bitmap((0, 0), Image.frombytes("L", (256, 1), bytes(range(256))), fill=fill)
+    table = np.asarray(image)[0].copy()
+    table.flags.writeable = False
+    return table
+
+
+def text_into(pixels: np.ndarray, xy: tuple[float, float], string: str, size: int, background: tuple[int, int, int],
+              fill: tuple[int, int, int] = PALETTE["ink"], bold: bool = False, mono: bool = False) -> None:
+    """`text` written straight into an RGB array whose pixels under the text are all
+    `background` (a plain panel): each pixel is looked up from its coverage in
+    `blend_table`, so the result equals Pillow's drawing without a Pillow image (a card of
+    new values per episode is drawn this way). Clipped to the array."""
+    table = blend_table(tuple(background), tuple(fill))
+    height, width = pixels.shape[:2]
+    for index, line in enumerate(string.split("\n")):
+        coverage, left, top = text_coverage(line, max(size, MIN_TEXT_PX), bold, mono, "la")
+        if coverage is None:
+            continue
+        x, y = round(xy[0] + left), round(xy[1] + index * round(size * 1.25) + top)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + coverage.shape[1], width), min(y + coverage.shape[0], height)
+        if x0 < x1 and y0 < y1:
+            np.take(table, coverage[y0 - y:y1 - y, x0 - x:x1 - x], axis=0, out=pixels[y0:y1, x0:x1])
 
 
 def centered_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], string: str,
