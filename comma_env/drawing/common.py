@@ -122,6 +122,8 @@ class _FontGlyphs:
         self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = {}
         self.kerning: dict[str, float] = {}
         self.columns: dict[tuple[str | None, int, int, int], np.ndarray] = {}
+        self.full_strip: dict[str, np.ndarray | None] = {}
+        self.line_height = self.ascent + self.descent
 
     def glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
         """(coverage, left, top, advance) of one character; left/top are the mask's offset
@@ -156,6 +158,19 @@ class _FontGlyphs:
             strip.flags.writeable = False
             if len(self.columns) < 16384:
                 self.columns[key] = strip
+        return strip
+
+    def line_strip(self, char: str) -> np.ndarray | None:
+        """`char`'s glyph in a strip of the full line height (rows 0 .. ascent + descent, the
+        baseline at row `ascent`), cached; None (also cached) when the glyph leaves it."""
+        strip = self.full_strip.get(char)
+        if strip is None and char not in self.full_strip:
+            pixels, _, top, _ = self.glyph(char)
+            row = self.ascent + top
+            if pixels is not None and 0 <= row and row + pixels.shape[0] <= self.line_height:
+                strip = self.column(char, pixels.shape[1], row, self.line_height)
+            if len(self.full_strip) < 4096:
+                self.full_strip[char] = strip
         return strip
 
     def kern(self, pair: str) -> float:
@@ -198,6 +213,10 @@ def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
     fonts = _font_glyphs(size, bold, mono)
+    if anchor == "la":
+        line = _line_strips(fonts, string, mono)
+        if line is not None:
+            return line
     glyphs, glyph, kerning, kern = fonts.glyphs, fonts.glyph, fonts.kerning, fonts.kern
     placed = []
     pen, previous = 0.0, ""
@@ -233,6 +252,51 @@ def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -
             np.maximum(target, pixels, out=target)
     coverage.flags.writeable = False
     return coverage, x0, y0
+
+
+def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarray | None, int, int] | None:
+    """`text_coverage` of a left-aligned line in one pass: each glyph's cached strip of the
+    font's full line height (ascent + descent rows) is placed at its pen position, gaps as
+    blank strips, a column shared with the previous strip combined by maximum; the mask is
+    their concatenation (blank rows at the top or bottom draw nothing). None when a glyph
+    leaves the line height or reaches past its neighbour: the general path handles it."""
+    glyphs, glyph, kerning, kern, full = fonts.glyphs, fonts.glyph, fonts.kerning, fonts.kern, fonts.full_strip
+    pieces: list[np.ndarray] = []
+    pen, previous, start, end = 0.0, "", 0, 0
+    for char in string:
+        if previous and not mono:  # monospaced faces do not kern
+            pair = previous + char
+            extra = kerning.get(pair)
+            pen += kern(pair) if extra is None else extra
+        previous = char
+        cached = glyphs.get(char)
+        pixels, left, _, advance = glyph(char) if cached is None else cached
+        if pixels is not None:
+            strip = full.get(char)
+            if strip is None:
+                strip = fonts.line_strip(char)
+                if strip is None:
+                    return None
+            x = math.floor(pen + 0.5) + left
+            if not pieces:
+                start = end = x
+            if x >= end:
+                if x > end:
+                    pieces.append(fonts.column(None, x - end, 0, fonts.line_height))
+                pieces.append(strip)
+            else:
+                shared = end - x
+                if shared >= strip.shape[1] or shared > pieces[-1].shape[1]:
+                    return None
+                last = pieces.pop()
+                pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
+            end = x + strip.shape[1]
+        pen += advance
+    if not pieces:
+        return None, 0, 0
+    coverage = np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.array(pieces[0])
+    coverage.flags.writeable = False
+    return coverage, start, 0
 
 
 def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x0: int, y0: int, y1: int
