@@ -80,3 +80,22 @@ def test_a_case_is_the_same_photo_after_the_caches_are_cleared() -> None:
         assert again.dtype == np.uint8 and again.shape == (352, 352, 3) and again.flags.c_contiguous
         assert np.array_equal(again, photo), seed
     assert len({photo.tobytes() for photo in photos}) == len(photos)  # every case its own picture
+
+
+def test_uniform_pairs_are_numpys_uniform_draws() -> None:
+    low, high = (0.04, 0.0, 0.18, -3.0), (0.07, 2 * np.pi, 0.28, 5.0)
+    mine = lesions._uniform(np.random.default_rng(7), low, high)
+    rng = np.random.default_rng(7)
+    assert mine == [rng.uniform(a, b) for a, b in zip(low, high)]  # the same numbers, bit for bit
+
+
+def test_pattern_stream_is_fixed_per_id_and_thread() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def draws(pattern: int) -> list[float]:
+        return lesions._pattern_rng(pattern).random(5).tolist()
+
+    here = [draws(p) for p in (0, 1, 2, 12345, 0)]
+    assert here[0] == here[4] and len({tuple(d) for d in here}) == 4  # same id, same stream; ids differ
+    with ThreadPoolExecutor(4) as pool:  # each thread has its own generator: no shared state
+        assert list(pool.map(draws, (0, 1, 2, 12345, 0))) == here
