@@ -122,7 +122,7 @@ class _FontGlyphs:
         self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = {}
         self.kerning: dict[str, float] = {}
         self.columns: dict[tuple[str | None, int, int, int], np.ndarray] = {}
-        self.full_strip: dict[str, np.ndarray | None] = {}
+        self.placements: dict[str, tuple[np.ndarray | None, int, float, int]] = {}
         self.line_height = self.ascent + self.descent
 
     def glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
@@ -160,18 +160,23 @@ class _FontGlyphs:
                 self.columns[key] = strip
         return strip
 
-    def line_strip(self, char: str) -> np.ndarray | None:
-        """`char`'s glyph in a strip of the full line height (rows 0 .. ascent + descent, the
-        baseline at row `ascent`), cached; None (also cached) when the glyph leaves it."""
-        strip = self.full_strip.get(char)
-        if strip is None and char not in self.full_strip:
-            pixels, _, top, _ = self.glyph(char)
-            row = self.ascent + top
-            if pixels is not None and 0 <= row and row + pixels.shape[0] <= self.line_height:
-                strip = self.column(char, pixels.shape[1], row, self.line_height)
-            if len(self.full_strip) < 4096:
-                self.full_strip[char] = strip
-        return strip
+    def placement(self, char: str) -> tuple[np.ndarray | None, int, float, int]:
+        """(strip, left, advance, width) of `char` on a left-aligned line, cached: its glyph
+        in a strip of the full line height (rows 0 .. ascent + descent, the baseline at row
+        `ascent`), the strip's offset from the pen, the advance and the strip's width (0 for
+        a blank glyph; strip None when the glyph leaves the line height)."""
+        cached = self.placements.get(char)
+        if cached is None:
+            pixels, left, top, advance = self.glyph(char)
+            if pixels is None:
+                cached = (None, 0, advance, 0)
+            else:
+                row, fits = self.ascent + top, 0 <= self.ascent + top <= self.line_height - pixels.shape[0]
+                strip = self.column(char, pixels.shape[1], row, self.line_height) if fits else None
+                cached = (strip, left, advance, pixels.shape[1])
+            if len(self.placements) < 4096:
+                self.placements[char] = cached
+        return cached
 
     def kern(self, pair: str) -> float:
         """Extra advance between two characters (negative when the font kerns them closer)."""
@@ -260,7 +265,7 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarra
     blank strips, a column shared with the previous strip combined by maximum; the mask is
     their concatenation (blank rows at the top or bottom draw nothing). None when a glyph
     leaves the line height or reaches past its neighbour: the general path handles it."""
-    glyphs, glyph, kerning, kern, full = fonts.glyphs, fonts.glyph, fonts.kerning, fonts.kern, fonts.full_strip
+    placements, kerning, kern = fonts.placements, fonts.kerning, fonts.kern
     pieces: list[np.ndarray] = []
     pen, previous, start, end = 0.0, "", 0, 0
     for char in string:
@@ -269,14 +274,11 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarra
             extra = kerning.get(pair)
             pen += kern(pair) if extra is None else extra
         previous = char
-        cached = glyphs.get(char)
-        pixels, left, _, advance = glyph(char) if cached is None else cached
-        if pixels is not None:
-            strip = full.get(char)
-            if strip is None:
-                strip = fonts.line_strip(char)
-                if strip is None:
-                    return None
+        placement = placements.get(char)
+        strip, left, advance, width = fonts.placement(char) if placement is None else placement
+        if width:
+            if strip is None:  # the glyph leaves the line height
+                return None
             x = math.floor(pen + 0.5) + left
             if not pieces:
                 start = end = x
@@ -286,11 +288,11 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarra
                 pieces.append(strip)
             else:
                 shared = end - x
-                if shared >= strip.shape[1] or shared > pieces[-1].shape[1]:
+                if shared >= width or shared > pieces[-1].shape[1]:
                     return None
                 last = pieces.pop()
                 pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
-            end = x + strip.shape[1]
+            end = x + width
         pen += advance
     if not pieces:
         return None, 0, 0
