@@ -254,13 +254,17 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
             field = _smooth_noise(rng, 5, grid)[window]  # blotches
         else:
             field = np.negative(rel)  # concentric: symmetric with the outline
-        inside = field[alpha > 0.5]
-        if inside.size:  # equal shares of the lesion per colour
+        # equal shares of the lesion per colour: the field's quantiles inside the lesion, taken
+        # on every other row and column (the field is smooth; a quarter of the work)
+        inside = field[::2, ::2][alpha[::2, ::2] > 0.5]
+        if inside.size:
             picks = (np.arange(1, len(lut)) * inside.size) // len(lut)
-            cuts = np.partition(inside, picks)[picks]
+            cuts = np.partition(inside, picks)[picks].tolist()
         else:
-            cuts = np.zeros(len(lut) - 1, dtype=np.float32)
-        region = np.searchsorted(cuts, field)
+            cuts = [0.0] * (len(lut) - 1)
+        region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below: searchsorted,
+        for cut in cuts[1:]:  # five times cheaper for so few cuts
+            region = region + np.greater(field, cut).view(np.int8)
     shade = _shade(rng, grid, window)
     body_weight = shade * alpha  # A: the lesion's own colour, shaded, over its coverage
     skin_weight = np.subtract(np.float32(1.0), alpha)  # B: the skin around it
@@ -278,7 +282,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         grain = _smooth_noise(rng, 30, grid)[window]
         body_weight[crust] = ((0.9 + 0.2 * grain[crust]) * alpha[crust])
         if region is None:
-            region = np.zeros(alpha.shape, dtype=np.intp)
+            region = np.zeros(alpha.shape, dtype=np.int8)
         region[crust] = len(lut)
         lut = np.vstack((lut, np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)))
     elif surface.startswith("waxy"):
