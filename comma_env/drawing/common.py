@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -259,6 +260,25 @@ def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -
     return coverage, x0, y0
 
 
+def _place_strip(pieces: list[np.ndarray], strip: np.ndarray, x: int, end: int,
+                 blank: Callable[[int], np.ndarray]) -> bool:
+    """Add `strip`, whose first column is at `x`, to `pieces` (which end at column `end`):
+    after a `blank(gap)` strip, or sharing columns with the last piece, combined by maximum
+    (antialiased edges often share a column). False when it reaches back beyond the last
+    piece or ends before it: the caller composes glyph by glyph instead."""
+    if x >= end:
+        if x > end:
+            pieces.append(blank(x - end))
+        pieces.append(strip)
+        return True
+    shared = end - x
+    if shared >= strip.shape[1] or shared > pieces[-1].shape[1]:
+        return False
+    last = pieces.pop()
+    pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
+    return True
+
+
 def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarray | None, int, int] | None:
     """`text_coverage` of a left-aligned line in one pass: each glyph's cached strip of the
     font's full line height (ascent + descent rows) is placed at its pen position, gaps as
@@ -282,16 +302,8 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarra
             x = math.floor(pen + 0.5) + left
             if not pieces:
                 start = end = x
-            if x >= end:
-                if x > end:
-                    pieces.append(fonts.column(None, x - end, 0, fonts.line_height))
-                pieces.append(strip)
-            else:
-                shared = end - x
-                if shared >= width or shared > pieces[-1].shape[1]:
-                    return None
-                last = pieces.pop()
-                pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
+            if not _place_strip(pieces, strip, x, end, lambda gap: fonts.column(None, gap, 0, fonts.line_height)):
+                return None
             end = x + width
         pen += advance
     if not pieces:
@@ -315,18 +327,9 @@ def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x
         strip = strips.get((char, width, y - y0, height))
         if strip is None:
             strip = column(char, width, y - y0, height)
-        if x >= end:
-            if x > end:
-                pieces.append(column(None, x - end, 0, height))
-            pieces.append(strip)
-            end = x + width
-        else:
-            shared = end - x
-            if shared >= width or shared > pieces[-1].shape[1]:
-                return None
-            last = pieces.pop()
-            pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
-            end = x + width
+        if not _place_strip(pieces, strip, x, end, lambda gap: column(None, gap, 0, height)):
+            return None
+        end = x + width
     return np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.ascontiguousarray(pieces[0])
 
 
