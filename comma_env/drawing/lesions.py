@@ -158,13 +158,23 @@ def _uniform(rng: np.random.Generator, low: tuple[float, ...], high: tuple[float
     return [a + (b - a) * u for a, b, u in zip(low, high, rng.random(len(low)).tolist())]
 
 
-def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Radius of the outline (relative, about 1) at angles `theta`: a sum of harmonics
-    a cos(k theta - phase) and, for a notched border, Gaussian notches (the random numbers
-    are drawn in a fixed order, pairs in one call; the sums are computed at once, in float32,
-    whose cosine numpy vectorises)."""
+HARMONICS = 11
+"""Highest harmonic of an outline (a notched border's ripples reach k = 11)."""
+_WAVES = np.concatenate([np.stack((np.cos(k * ANGLES), np.sin(k * ANGLES))) for k in range(1, HARMONICS + 1)])
+"""cos(k theta) and sin(k theta) at `ANGLES`, k = 1 .. HARMONICS: a sum of waves
+a cos(k theta - phase) is one product of their coefficients with this table."""
+_WAVES.flags.writeable = False
+_CIRCLE = np.stack((_COS, _SIN))
+
+
+def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
+    """Radius of the outline (relative, about 1) at `ANGLES`: a sum of harmonics
+    a cos(k theta - phase) and, for a notched border, Gaussian notches. The random numbers
+    are drawn in a fixed order (pairs in one call); as a cos(k theta - phase) is
+    a cos(phase) cos(k theta) + a sin(phase) sin(k theta), the sum is one vector-matrix
+    product with a precomputed table (float32)."""
     shape, border = features["lesion_shape"], features["lesion_border"]
-    waves: list[tuple[float, float, float]] = []  # (amplitude, k, phase)
+    waves: list[tuple[float, int, float]] = []  # (amplitude, k, phase)
     if shape == "oval":
         amplitude, half_phase = _uniform(rng, (0.16, 0.0), (0.24, np.pi))
         waves.append((amplitude, 2, 2 * half_phase))
@@ -178,21 +188,24 @@ def outline_radius(features: dict[str, Any], theta: np.ndarray, rng: np.random.G
         ripples = _uniform(rng, (0.04, 0.0) * 3, (0.07, 2 * np.pi) * 3)
         waves += [(ripples[2 * i], k, ripples[2 * i + 1]) for i, k in enumerate((7, 9, 11))]
         count = int(rng.integers(3, 6))
-        notches = np.array(_uniform(rng, (0.0, 0.18) * count, (2 * np.pi, 0.28) * count)).reshape(count, 2)
+        notches = _uniform(rng, (0.0, 0.18) * count, (2 * np.pi, 0.28) * count)
     elif border == "ill-defined":
         waves.append((0.04, 5, 2 * np.pi * rng.random()))
-    amplitude, k, phase = np.array(waves, dtype=np.float32).T
-    theta = np.asarray(theta, dtype=np.float32)
-    r = amplitude @ np.cos(np.subtract(np.multiply.outer(k, theta), phase[:, None]))
+    coefficients = [0.0] * (2 * HARMONICS)
+    for amplitude, k, phase in waves:
+        coefficients[2 * k - 2] += amplitude * math.cos(phase)
+        coefficients[2 * k - 1] += amplitude * math.sin(phase)
+    r = np.array(coefficients, dtype=np.float32) @ _WAVES
     r += np.float32(1.0)
     if notches is not None:
-        centre, depth = notches.astype(np.float32).T
         # a Gaussian of the angle to each notch, exp(-(gap / 0.12)^2), written with
-        # 2 (1 - cos gap) for gap^2 (equal near the notch, periodic, no modulo): one cosine
-        gap = np.cos(np.subtract.outer(centre, theta))
+        # 2 (1 - cos gap) for gap^2 (equal near the notch, periodic, no modulo); cos gap is
+        # again one product: cos(theta - c) = cos c cos theta + sin c sin theta
+        centres, depths = notches[0::2], notches[1::2]
+        gap = np.array([(math.cos(c), math.sin(c)) for c in centres], dtype=np.float32) @ _CIRCLE
         gap -= np.float32(1.0)
         gap *= np.float32(2.0 / 0.12**2)
-        r -= depth @ np.exp(gap)
+        r -= np.array(depths, dtype=np.float32) @ np.exp(gap, out=gap)
     return r
 
 
@@ -224,7 +237,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     into the interleaved buffer the upscale reads (broadcasting a 3-vector over an
     interleaved image, numpy's inner loop is 3 long: several times slower)."""
     radius = radius_px(float(features["diameter_mm"]), grid)
-    table = outline_radius(features, ANGLES, rng)  # 1-D table: far cheaper than per pixel
+    table = outline_radius(features, rng)  # 1-D table: far cheaper than per pixel
     # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
     # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
     unit = grid / UNIT_GRID
