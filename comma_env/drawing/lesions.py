@@ -401,14 +401,15 @@ def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generat
     if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
         return  # nothing to draw: skip the search for inner pixels
     (top, bottom), (left, right) = window
-    rows, columns = np.nonzero(alpha[top:bottom, left:right] > 0.95)  # row-major, as over the whole grid
-    if rows.size == 0:
+    inner = np.argwhere(alpha[top:bottom, left:right] > 0.95)[:, ::-1]  # (x, y), row-major as over the whole grid
+    if inner.size == 0:
         return
+    inner = inner + (left, top)  # on the grid
 
     def spots(count: int) -> np.ndarray:
-        picks = rng.integers(0, len(rows), size=count)
-        at = np.stack((columns[picks] + left, rows[picks] + top), axis=1)  # (x, y) on the grid
-        return (at + rng.random((count, 2))) * scale
+        at = inner[rng.integers(0, len(inner), size=count)] + rng.random((count, 2))
+        at *= scale
+        return at
 
     if surface.startswith("dry"):  # white flakes: ACK cases list "white" among their colours
         centres = spots(70)
