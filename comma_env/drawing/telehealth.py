@@ -152,13 +152,19 @@ def _value_layers(lines: list[tuple[str, str]]) -> dict[str, Layer]:
     """One layer per card value, boxed to its own row: a new patient repaints only the
     rows' value areas (not the whole card), and values that recur across patients (yes/no
     answers, skin types) come from the patch cache without drawing."""
-    layers = {}
-    for row, label, value in _rows(lines):
-        if not label:
-            continue
+    return {name: Layer(box, (x, y, value), _paint_value)
+            for (name, x, y, box), (_, value) in zip(_value_places(), lines) if name}
+
+
+@lru_cache(maxsize=1)
+def _value_places() -> tuple[tuple[str, int, int, tuple[int, int, int, int]], ...]:
+    """(layer name, x, y, box) of each card row's value ("" for the separator): the card's
+    layout is fixed, so it is computed once."""
+    places = []
+    for row, label, _ in _rows([(label, "") for label in _LABELS]):
         x, y = (WIDE_VALUE_X, row + ROW_HEIGHT) if label in WIDE_LABELS else (VALUE_X, row)
-        layers[f"value {label}"] = Layer(_value_box(x, y), (x, y, value), _paint_value)
-    return layers
+        places.append((f"value {label}" if label else "", x, y, _value_box(x, y)))
+    return tuple(places)
 
 
 def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> None:
