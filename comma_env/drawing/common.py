@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -260,18 +259,11 @@ def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -
     return coverage, x0, y0
 
 
-def _place_strip(pieces: list[np.ndarray], strip: np.ndarray, x: int, end: int,
-                 blank: Callable[[int], np.ndarray]) -> bool:
-    """Add `strip`, whose first column is at `x`, to `pieces` (which end at column `end`):
-    after a `blank(gap)` strip, or sharing columns with the last piece, combined by maximum
-    (antialiased edges often share a column). False when it reaches back beyond the last
-    piece or ends before it: the caller composes glyph by glyph instead."""
-    if x >= end:
-        if x > end:
-            pieces.append(blank(x - end))
-        pieces.append(strip)
-        return True
-    shared = end - x
+def _share_columns(pieces: list[np.ndarray], strip: np.ndarray, shared: int) -> bool:
+    """Add `strip`, whose first `shared` columns overlap the last piece's last ones, to
+    `pieces`: the shared columns combined by maximum (antialiased edges often share a
+    column). False when it reaches back beyond the last piece or ends inside it: the caller
+    composes glyph by glyph instead."""
     if shared >= strip.shape[1] or shared > pieces[-1].shape[1]:
         return False
     last = pieces.pop()
@@ -285,7 +277,7 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarra
     blank strips, a column shared with the previous strip combined by maximum; the mask is
     their concatenation (blank rows at the top or bottom draw nothing). None when a glyph
     leaves the line height or reaches past its neighbour: the general path handles it."""
-    placements, kerning, kern = fonts.placements, fonts.kerning, fonts.kern
+    placements, kerning, kern, floor = fonts.placements, fonts.kerning, fonts.kern, math.floor
     pieces: list[np.ndarray] = []
     pen, previous, start, end = 0.0, "", 0, 0
     for char in string:
@@ -299,10 +291,14 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarra
         if width:
             if strip is None:  # the glyph leaves the line height
                 return None
-            x = math.floor(pen + 0.5) + left
+            x = floor(pen + 0.5) + left
             if not pieces:
                 start = end = x
-            if not _place_strip(pieces, strip, x, end, lambda gap: fonts.column(None, gap, 0, fonts.line_height)):
+            if x >= end:
+                if x > end:
+                    pieces.append(fonts.column(None, x - end, 0, fonts.line_height))
+                pieces.append(strip)
+            elif not _share_columns(pieces, strip, end - x):
                 return None
             end = x + width
         pen += advance
@@ -327,7 +323,11 @@ def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x
         strip = strips.get((char, width, y - y0, height))
         if strip is None:
             strip = column(char, width, y - y0, height)
-        if not _place_strip(pieces, strip, x, end, lambda gap: column(None, gap, 0, height)):
+        if x >= end:
+            if x > end:
+                pieces.append(column(None, x - end, 0, height))
+            pieces.append(strip)
+        elif not _share_columns(pieces, strip, end - x):
             return None
         end = x + width
     return np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.ascontiguousarray(pieces[0])
