@@ -9,12 +9,15 @@ rim and highlights, yellow-brown crust, white scales, waxy fissures with a paste
 Conversely no colour is drawn that the case does not list, beyond blends of listed colours,
 the skin and the pearly sheen (tested over seeds 0-299).
 
-Speed (a new photo per episode is most of Telehealth's image view): the base is computed
-with numpy on a 128-pixel grid, only over the lesion's window, in few in-place passes; its
-smooth noise comes from a bank of precomputed fields; it is upscaled (bilinear, as Pillow)
-by two small matrix products straight into the photo's uint8 pixels, with no Pillow image
-in between; and the fine marks (flakes, fissures, dots, vessels) are rasterised all at once.
-Matrix products stay below the size at which OpenBLAS starts threads (see `serial_matmul`).
+Speed (a new photo per episode is most of Telehealth's image view; most of its cost is
+numpy's per-call overhead on small arrays, so calls are few): the base is computed with numpy
+on a 128-pixel grid, only over the lesion's window, as one weighted sum per channel of
+single-channel maps; the outline is one product with a precomputed cos/sin table; its smooth
+noise comes from a bank of precomputed fields; the random stream is a per-thread PCG64 set to
+the pattern id; the base is upscaled (bilinear, as Pillow) by two small matrix products
+straight into the photo's uint8 pixels, with no Pillow image in between; and the fine marks
+(flakes, fissures, dots, vessels) are rasterised all at once. Matrix products stay below the
+size at which OpenBLAS starts threads (see `serial_matmul`).
 """
 
 from __future__ import annotations
