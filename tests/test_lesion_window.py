@@ -23,7 +23,8 @@ def test_window_border_is_plain_skin(block: int) -> None:
         features = _lesion_part(env.unwrapped.puzzle.visible_state())
         surfaces.add(features["lesion_surface"])
         rng = np.random.default_rng(int(features["lesion_pattern_id"]))
-        colors, coverage, ((top, bottom), (left, right)) = _paint(features, rng, GRID, GRID // math.gcd(GRID, 352))
+        painted = _paint(features, rng, GRID, GRID // math.gcd(GRID, 352))
+        colors, coverage, ((top, bottom), (left, right)) = painted.colors, painted.coverage, painted.window
         assert 0 <= top < bottom <= GRID and 0 <= left < right <= GRID
         assert colors.shape == (bottom - top, right - left, 3)
         skin = SKIN_COLORS[features["skin_tone"]]

@@ -121,6 +121,9 @@ class _FontGlyphs:
         self.ascent, self.descent = self.face.getmetrics()
         self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = {}
         self.kerning: dict[str, float] = {}
+        self.columns: dict[tuple[str | None, int, int, int], np.ndarray] = {}
+        self.placements: dict[str, tuple[np.ndarray | None, int, float, int]] = {}
+        self.line_height = self.ascent + self.descent
 
     def glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
         """(coverage, left, top, advance) of one character; left/top are the mask's offset
@@ -141,6 +144,40 @@ class _FontGlyphs:
                 self.glyphs[char] = cached
         return cached
 
+    def column(self, char: str | None, width: int, row: int, height: int) -> np.ndarray:
+        """`char`'s glyph mask placed `row` rows down in a blank strip `height` rows high
+        (None: a blank strip `width` wide), read-only and cached: a line without overlapping
+        glyphs is these strips side by side."""
+        key = (char, width, row, height)
+        strip = self.columns.get(key)
+        if strip is None:
+            strip = np.zeros((height, width), dtype=np.uint8)
+            if char is not None:
+                pixels = self.glyph(char)[0]
+                strip[row:row + pixels.shape[0]] = pixels
+            strip.flags.writeable = False
+            if len(self.columns) < 16384:
+                self.columns[key] = strip
+        return strip
+
+    def placement(self, char: str) -> tuple[np.ndarray | None, int, float, int]:
+        """(strip, left, advance, width) of `char` on a left-aligned line, cached: its glyph
+        in a strip of the full line height (rows 0 .. ascent + descent, the baseline at row
+        `ascent`), the strip's offset from the pen, the advance and the strip's width (0 for
+        a blank glyph; strip None when the glyph leaves the line height)."""
+        cached = self.placements.get(char)
+        if cached is None:
+            pixels, left, top, advance = self.glyph(char)
+            if pixels is None:
+                cached = (None, 0, advance, 0)
+            else:
+                row, fits = self.ascent + top, 0 <= self.ascent + top <= self.line_height - pixels.shape[0]
+                strip = self.column(char, pixels.shape[1], row, self.line_height) if fits else None
+                cached = (strip, left, advance, pixels.shape[1])
+            if len(self.placements) < 4096:
+                self.placements[char] = cached
+        return cached
+
     def kern(self, pair: str) -> float:
         """Extra advance between two characters (negative when the font kerns them closer)."""
         cached = self.kerning.get(pair)
@@ -158,42 +195,142 @@ def _font_glyphs(size: int, bold: bool, mono: bool) -> _FontGlyphs:
 
 @lru_cache(maxsize=4096)
 def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
-    """A rendered one-line text mask and its offset from the anchor point.
+    """`text_coverage` as a Pillow mask (for `ImageDraw.bitmap`), cached alike."""
+    coverage, x0, y0 = text_coverage(string, size, bold, mono, anchor)
+    if coverage is None:
+        return None, 0, 0
+    return Image.frombuffer("L", (coverage.shape[1], coverage.shape[0]), coverage, "raw", "L", 0, 1), x0, y0
+
+
+@lru_cache(maxsize=4096)
+def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[np.ndarray | None, int, int]:
+    """A rendered one-line text mask (read-only uint8 coverage) and its offset from the
+    anchor point.
 
     FreeType rendering dominates drawing time, and per-instance strings (a serial number, a
     patient's address) never repeat, so a line is composed from cached glyph masks placed at
     the font's advances plus pair kerning, pen positions rounded to whole pixels as Pillow
     does (Pillow's own rendering but for ligatures such as "ff" and, rarely, a glyph one
-    pixel apart). Whole lines are cached too: labels repeat endlessly.
+    pixel apart). Whole lines are cached too: labels repeat endlessly. When no two glyph
+    boxes overlap (most lines), the mask is one concatenation of cached full-height glyph
+    columns and gaps; otherwise glyphs are combined by maximum, one by one.
     """
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
     fonts = _font_glyphs(size, bold, mono)
-    glyph, kern = fonts.glyph, fonts.kern
+    if anchor == "la":
+        line = _line_strips(fonts, string, mono)
+        if line is not None:
+            return line
+    glyphs, glyph, kerning, kern = fonts.glyphs, fonts.glyph, fonts.kerning, fonts.kern
     placed = []
     pen, previous = 0.0, ""
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
-            pen += kern(previous + char)
-        pixels, left, top, advance = glyph(char)
+            pair = previous + char
+            extra = kerning.get(pair)
+            pen += kern(pair) if extra is None else extra
+        cached = glyphs.get(char)
+        pixels, left, top, advance = glyph(char) if cached is None else cached
         if pixels is not None:
-            placed.append((pixels, pen, left, top))
+            placed.append((char, pixels, pen, left, top))
         pen += advance
         previous = char
     if not placed:
         return None, 0, 0
     shift = 0.5 - round(pen / 2) if anchor == "mm" else 0.5
     baseline = round((fonts.ascent - fonts.descent) / 2) if anchor == "mm" else fonts.ascent
-    boxes = [(pixels, math.floor(pen_x + shift) + left, baseline + top) for pixels, pen_x, left, top in placed]
-    x0 = min(x for _, x, _ in boxes)
-    y0 = min(y for _, _, y in boxes)
-    x1 = max(x + pixels.shape[1] for pixels, x, _ in boxes)
-    y1 = max(y + pixels.shape[0] for pixels, _, y in boxes)
-    coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
-    for pixels, x, y in boxes:
-        target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
-        np.maximum(target, pixels, out=target)
-    return Image.frombuffer("L", (x1 - x0, y1 - y0), coverage, "raw", "L", 0, 1), x0, y0
+    boxes = []
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for char, pixels, pen_x, left, top in placed:
+        x, y = math.floor(pen_x + shift) + left, baseline + top
+        height, width = pixels.shape
+        boxes.append((char, pixels, x, y))
+        x0, y0 = min(x0, x), min(y0, y)
+        x1, y1 = max(x1, x + width), max(y1, y + height)
+    coverage = _strips(fonts, boxes, x0, y0, y1)
+    if coverage is None:
+        coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+        for _, pixels, x, y in boxes:
+            target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
+            np.maximum(target, pixels, out=target)
+    coverage.flags.writeable = False
+    return coverage, x0, y0
+
+
+def _share_columns(pieces: list[np.ndarray], strip: np.ndarray, shared: int) -> bool:
+    """Add `strip`, whose first `shared` columns overlap the last piece's last ones, to
+    `pieces`: the shared columns combined by maximum (antialiased edges often share a
+    column). False when it reaches back beyond the last piece or ends inside it: the caller
+    composes glyph by glyph instead."""
+    if shared >= strip.shape[1] or shared > pieces[-1].shape[1]:
+        return False
+    last = pieces.pop()
+    pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
+    return True
+
+
+def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarray | None, int, int] | None:
+    """`text_coverage` of a left-aligned line in one pass: each glyph's cached strip of the
+    font's full line height (ascent + descent rows) is placed at its pen position, gaps as
+    blank strips, a column shared with the previous strip combined by maximum; the mask is
+    their concatenation (blank rows at the top or bottom draw nothing). None when a glyph
+    leaves the line height or reaches past its neighbour: the general path handles it."""
+    placements, kerning, kern, floor = fonts.placements, fonts.kerning, fonts.kern, math.floor
+    pieces: list[np.ndarray] = []
+    pen, previous, start, end = 0.0, "", 0, 0
+    for char in string:
+        if previous and not mono:  # monospaced faces do not kern
+            pair = previous + char
+            extra = kerning.get(pair)
+            pen += kern(pair) if extra is None else extra
+        previous = char
+        placement = placements.get(char)
+        strip, left, advance, width = fonts.placement(char) if placement is None else placement
+        if width:
+            if strip is None:  # the glyph leaves the line height
+                return None
+            x = floor(pen + 0.5) + left
+            if not pieces:
+                start = end = x
+            if x >= end:
+                if x > end:
+                    pieces.append(fonts.column(None, x - end, 0, fonts.line_height))
+                pieces.append(strip)
+            elif not _share_columns(pieces, strip, end - x):
+                return None
+            end = x + width
+        pen += advance
+    if not pieces:
+        return None, 0, 0
+    coverage = np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.array(pieces[0])
+    coverage.flags.writeable = False
+    return coverage, start, 0
+
+
+def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x0: int, y0: int, y1: int
+            ) -> np.ndarray | None:
+    """The line's mask as one concatenation of cached full-height glyph strips and blank
+    gaps, in pen order; where a glyph overlaps the strip before it (antialiased edges often
+    share a column) only the shared columns are combined by maximum. None when the layout is
+    not that simple (a glyph reaching past its neighbour, or left of the line's start)."""
+    pieces: list[np.ndarray] = []
+    strips, column, height = fonts.columns, fonts.column, y1 - y0
+    end = x0
+    for char, pixels, x, y in boxes:
+        width = pixels.shape[1]
+        strip = strips.get((char, width, y - y0, height))
+        if strip is None:
+            strip = column(char, width, y - y0, height)
+        if x >= end:
+            if x > end:
+                pieces.append(column(None, x - end, 0, height))
+            pieces.append(strip)
+        elif not _share_columns(pieces, strip, end - x):
+            return None
+        end = x + width
+    return np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.ascontiguousarray(pieces[0])
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int,
@@ -205,6 +342,36 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: 
         if mask is not None:
             y = xy[1] + index * round(size * 1.25)
             draw.bitmap((round(xy[0] + left), round(y + top)), mask, fill=fill)
+
+
+@lru_cache(maxsize=64)
+def blend_table(background: tuple[int, int, int], fill: tuple[int, int, int]) -> np.ndarray:
+    """(256, 3) uint8: the colour `ImageDraw.bitmap` gives a `background` pixel under mask
+    value m with ink `fill`, indexed by m (Pillow's own rounding: drawn by Pillow, once)."""
+    image = Image.new("RGB", (256, 1), background)
+    ImageDraw.Draw(image).bitmap((0, 0), Image.frombytes("L", (256, 1), bytes(range(256))), fill=fill)
+    table = np.asarray(image)[0].copy()
+    table.flags.writeable = False
+    return table
+
+
+def text_into(pixels: np.ndarray, xy: tuple[float, float], string: str, size: int, background: tuple[int, int, int],
+              fill: tuple[int, int, int] = PALETTE["ink"], bold: bool = False, mono: bool = False) -> None:
+    """`text` written straight into an RGB array whose pixels under the text are all
+    `background` (a plain panel): each pixel is looked up from its coverage in
+    `blend_table`, so the result equals Pillow's drawing without a Pillow image (a card of
+    new values per episode is drawn this way). Clipped to the array."""
+    table = blend_table(tuple(background), tuple(fill))
+    height, width = pixels.shape[:2]
+    for index, line in enumerate(string.split("\n")):
+        coverage, left, top = text_coverage(line, max(size, MIN_TEXT_PX), bold, mono, "la")
+        if coverage is None:
+            continue
+        x, y = round(xy[0] + left), round(xy[1] + index * round(size * 1.25) + top)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + coverage.shape[1], width), min(y + coverage.shape[0], height)
+        if x0 < x1 and y0 < y1:
+            np.take(table, coverage[y0 - y:y1 - y, x0 - x:x1 - x], axis=0, out=pixels[y0:y1, x0:x1])
 
 
 def centered_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], string: str,

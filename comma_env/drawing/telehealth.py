@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, font, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, font, text, text_into
 from comma_env.drawing.lesions import LESION_KEYS, lesion_pixels
 from comma_env.drawing.scene import Layer, Scene
 
@@ -119,18 +119,52 @@ def _paint_value(image: Image.Image, draw: ImageDraw.ImageDraw, placed: tuple[in
     text(draw, (x, y), value, 15)
 
 
+def _value_box(x: int, y: int) -> tuple[int, int, int, int]:
+    """The box of the value written at (x, y): its row, from just left of it to the card's edge."""
+    return x - 4, y, CARD[2] - 3, y + ROW_HEIGHT
+
+
+@lru_cache(maxsize=4)
+def _plain_card(height: int, width: int) -> np.ndarray:
+    """A blank piece of the card (copied: a memcpy, far cheaper than filling from a colour)."""
+    pixels = np.empty((height, width, 3), dtype=np.uint8)
+    pixels[:] = PALETTE["white"]
+    pixels.flags.writeable = False
+    return pixels
+
+
+@lru_cache(maxsize=1024)
+def _value_pixels(placed: tuple[int, int, str]) -> np.ndarray:
+    """`_paint_value`'s box as a read-only RGB array, written with numpy (the box lies on the
+    card's plain white: a new patient's name, address and numbers cost no Pillow image)."""
+    x, y, value = placed
+    x0, y0, x1, y1 = _value_box(x, y)
+    pixels = _plain_card(y1 - y0, x1 - x0).copy()
+    text_into(pixels, (x - x0, y - y0), value, 15, background=PALETTE["white"])
+    pixels.flags.writeable = False
+    return pixels
+
+
+_paint_value.pixels = _value_pixels  # type: ignore[attr-defined]  # opaque raster: copied, not drawn
+
+
 def _value_layers(lines: list[tuple[str, str]]) -> dict[str, Layer]:
     """One layer per card value, boxed to its own row: a new patient repaints only the
     rows' value areas (not the whole card), and values that recur across patients (yes/no
     answers, skin types) come from the patch cache without drawing."""
-    layers = {}
-    right = CARD[2] - 3
-    for row, label, value in _rows(lines):
-        if not label:
-            continue
+    return {name: Layer(box, (x, y, value), _paint_value)
+            for (name, x, y, box), (_, value) in zip(_value_places(), lines) if name}
+
+
+@lru_cache(maxsize=1)
+def _value_places() -> tuple[tuple[str, int, int, tuple[int, int, int, int]], ...]:
+    """(layer name, x, y, box) of each card row's value ("" for the separator): the card's
+    layout is fixed, so it is computed once."""
+    places = []
+    for row, label, _ in _rows([(label, "") for label in _LABELS]):
         x, y = (WIDE_VALUE_X, row + ROW_HEIGHT) if label in WIDE_LABELS else (VALUE_X, row)
-        layers[f"value {label}"] = Layer((x - 4, y, right, y + ROW_HEIGHT), (x, y, value), _paint_value)
-    return layers
+        places.append((f"value {label}" if label else "", x, y, _value_box(x, y)))
+    return tuple(places)
 
 
 def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> None:
