@@ -271,6 +271,18 @@ def _share_columns(pieces: list[np.ndarray], strip: np.ndarray, shared: int) -> 
     return True
 
 
+def _add_strip(fonts: _FontGlyphs, pieces: list[np.ndarray], strip: np.ndarray, x: int, end: int, height: int) -> bool:
+    """Append `strip`, placed at column `x`, to `pieces`, which end at column `end`: after a
+    blank gap, or sharing its overlapping columns (`_share_columns`). False when the overlap
+    is not that simple."""
+    if x >= end:
+        if x > end:
+            pieces.append(fonts.column(None, x - end, 0, height))
+        pieces.append(strip)
+        return True
+    return _share_columns(pieces, strip, end - x)
+
+
 def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarray | None, int, int] | None:
     """`text_coverage` of a left-aligned line in one pass: each glyph's cached strip of the
     font's full line height (ascent + descent rows) is placed at its pen position, gaps as
@@ -294,11 +306,7 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarra
             x = floor(pen + 0.5) + left
             if not pieces:
                 start = end = x
-            if x >= end:
-                if x > end:
-                    pieces.append(fonts.column(None, x - end, 0, fonts.line_height))
-                pieces.append(strip)
-            elif not _share_columns(pieces, strip, end - x):
+            if not _add_strip(fonts, pieces, strip, x, end, fonts.line_height):
                 return None
             end = x + width
         pen += advance
@@ -323,11 +331,7 @@ def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x
         strip = strips.get((char, width, y - y0, height))
         if strip is None:
             strip = column(char, width, y - y0, height)
-        if x >= end:
-            if x > end:
-                pieces.append(column(None, x - end, 0, height))
-            pieces.append(strip)
-        elif not _share_columns(pieces, strip, end - x):
+        if not _add_strip(fonts, pieces, strip, x, end, height):
             return None
         end = x + width
     return np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.ascontiguousarray(pieces[0])
