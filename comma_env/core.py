@@ -512,15 +512,17 @@ class CommaEnv(AECEnv):
         """The solver's current image as a read-only, contiguous RGB uint8 array.
 
         Drawn only when the puzzle's state changed since the last call. With a `Scene`
-        drawing, only the layers whose key changed are repainted onto a copy of the previous
-        frame (also across resets); any other drawing function is a full redraw. Arrays
-        already handed out are never modified.
+        drawing, only the layers whose key changed are repainted: into the previous frame's
+        array itself when nobody else still references it, else onto a copy (also across
+        resets); any other drawing function is a full redraw. An array someone still holds
+        is never modified.
         """
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
             state = puzzle.visible_state()
             draw = self.draw
             if isinstance(draw, Scene):
+                self._image_array = None  # our own reference: an unshared frame is then repainted in place
                 self._frame = draw.frame(state, self._frame)
                 array = self._frame.array
             else:  # the full-redraw fallback for drawings that are not scenes

@@ -3,8 +3,10 @@
 Redrawing a whole 512x512 frame on every state change cost 72-92% of an image-view step.
 A `Scene` describes a puzzle's picture as a cached background and named `Layer`s, each a
 box, a hashable key and a paint function that draws the key's content inside the box. The
-next frame is the previous frame copied (a contiguous memcpy) with only the boxes of layers
-whose key changed repainted; a repainted box is rebuilt from the background and every
+next frame is the previous frame with only the boxes of layers whose key changed
+repainted: in place when nobody but the frame itself still references the previous array
+(see `_sole_reference`), else onto a copy (a contiguous memcpy), so an array handed out
+is never modified while anyone can see it; a repainted box is rebuilt from the background and every
 layer that intersects it, in order, so layers may overlap. Patches (the RGB pixels of one
 box for one combination of keys) are kept in a small shared LRU, because pressed buttons,
 cut wires and screens recur across steps and episodes.
@@ -31,6 +33,7 @@ import importlib
 import pickle
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Mapping, NamedTuple
@@ -55,14 +58,44 @@ class Layer(NamedTuple):
     paint: Paint
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Frame:
     """A finished picture: the read-only contiguous RGB array handed out as the observation,
-    and the layers it was drawn from (what the next frame is diffed against)."""
+    and the layers it shows (what the next frame is diffed against).
+
+    Whoever holds a frame holds the current picture of one drawing sequence: when the next
+    frame repaints the array in place (nobody else references it), it is this same object,
+    its `layers` updated, so a frame's array and layers always agree."""
 
     scene: "Scene"
     array: np.ndarray
     layers: Mapping[str, Layer]
+
+
+def _array_references(frame: Frame) -> int:
+    return sys.getrefcount(frame.array)
+
+
+_SOLE_REFERENCES = _array_references(Frame(None, np.zeros(1, dtype=np.uint8), {}))  # type: ignore[arg-type]
+"""What `_array_references` counts for an array held by its frame alone (measured, not
+assumed: the interpreter's own temporaries differ between Python versions)."""
+
+
+def _sole_reference(frame: Frame) -> bool:
+    """Whether `frame.array` may be repainted in place: nothing but `frame` references it.
+
+    The rule that keeps observations valid. Every other holder of the pixels holds a
+    reference to the array and so raises its count: an observation a caller kept (in a
+    variable, a list, a dict from `env.last()`), a view (`obs[10:20]`, `np.asarray(obs)`,
+    `obs.T`), a buffer export (`memoryview(obs)`, `torch.from_numpy(obs)`, a PIL image
+    sharing memory), the environment's own `_image_array`, or another environment's frame
+    sharing the array (a new environment starts from the latest frame of any). Weak
+    references are checked apart. Copies (`obs.copy()`, `np.stack`, `Image.fromarray` of
+    RGB, PNG bytes) need nothing. Not covered: a raw address kept without the array
+    (`obs.ctypes.data`, `__array_interface__`), which numpy does not guard either.
+    """
+    return (_array_references(frame) == _SOLE_REFERENCES and not weakref.getweakrefcount(frame.array)
+            and frame.array.flags.owndata)  # an unpickled array may borrow read-only bytes
 
 
 def _module_attribute(module: str, name: str) -> Any:
@@ -176,6 +209,7 @@ class Scene:
         self._background_arrays: tuple[np.ndarray, np.ndarray] | None = None
         self._local = threading.local()
         self._latest: Frame | None = None  # the last frame drawn by any environment
+        self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
         self._geometries: dict[tuple[Box, ...], _Geometry] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
@@ -207,37 +241,51 @@ class Scene:
 
     # -- the incremental path ----------------------------------------------------------------
     def frame(self, state: dict[str, Any], previous: Frame | None = None) -> Frame:
-        """The picture of `state`, as the previous frame with only changed layers repainted.
+        """The picture of `state`: `previous` (the caller's own last frame, or None for a new
+        drawing sequence) with only the changed layers repainted.
 
-        The previous frame's array is never modified (observations handed out stay valid);
-        when nothing changed, the same read-only array is returned.
+        Observations handed out stay valid: the previous array is repainted in place only
+        when nothing but `previous` references it (`_sole_reference`), and then `previous`
+        itself is returned with its layers updated; otherwise the result is a new frame on
+        a copy. When nothing changed, the same read-only array is returned.
         """
         layers = self.layers(state)
         width, height = self.size
-        if previous is None or previous.scene is not self:
-            # frames are immutable: a new environment starts from the latest frame of any
-            previous = self._latest
+        own = previous is not None and previous.scene is self
+        if not own:
+            with self._lock:  # a new sequence starts from the latest frame of any environment
+                previous = self._latest
+                held = None if previous is None else previous.array  # keeps its owner from repainting it
         if previous is None:
             dirty = [(0, 0, width, height)]
-            base = self._backgrounds()[1]
         else:
             dirty = self._dirty_boxes(previous.layers, layers)
             if not dirty:
-                return Frame(self, previous.array, layers)
-            base = previous.array
-        array = base.copy()
+                unchanged = Frame(self, previous.array, layers)
+                with self._lock:
+                    self._latest = unchanged
+                return unchanged
         ordered = list(layers.values())
         geometry = self._geometry(tuple(layer.box for layer in ordered))
-        painted: set[Box] = set()
+        patches: dict[Box, np.ndarray] = {}
         for place in map(geometry.place, dirty):
-            if place is None or place[0] in painted:
-                continue
-            box, indices = place
-            painted.add(box)
-            array[box[1]:box[3], box[0]:box[2]] = self._patch(box, tuple([ordered[i] for i in indices]))
-        array.flags.writeable = False
-        self._latest = Frame(self, array, layers)
-        return self._latest
+            if place is not None and place[0] not in patches:
+                box, indices = place
+                patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
+        with self._lock:  # the decision and the writes are one step for other threads
+            if own and _sole_reference(previous):
+                result = previous
+                result.array.flags.writeable = True
+                result.layers = layers
+            else:
+                base = self._backgrounds()[1] if previous is None else previous.array
+                result = Frame(self, base.copy(), layers)
+            array = result.array
+            for (x0, y0, x1, y1), patch in patches.items():
+                array[y0:y1, x0:x1] = patch
+            array.flags.writeable = False
+            self._latest = result
+        return result
 
     @staticmethod
     def _dirty_boxes(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> list[Box]:
