@@ -90,3 +90,40 @@ def test_card_values_are_the_painted_layer() -> None:
         pixels = telehealth._value_pixels(key)
         assert not pixels.flags.writeable and pixels.shape == expected.shape
         assert np.array_equal(pixels, expected), key
+
+
+def _on_canvas(coverage: np.ndarray | None, x0: int, y0: int) -> np.ndarray:
+    canvas = np.zeros((120, 900), dtype=np.uint8)
+    if coverage is not None:
+        canvas[40 + y0:40 + y0 + coverage.shape[0], 40 + x0:40 + x0 + coverage.shape[1]] = coverage
+    return canvas
+
+
+def test_atlas_grows_and_threads_compose_the_same_lines(monkeypatch) -> None:
+    """Hundreds of new glyphs make the font's atlas grow (columns copied, old indices kept);
+    lines composed by several threads at once, while it grows, equal the general path's."""
+    import threading
+
+    alphabet = [chr(c) for c in range(0x100, 0x180)] + [chr(c) for c in range(0x391, 0x3CA)] + [chr(c) for c in range(0x410, 0x450)]
+    lines = ["".join(alphabet[i:i + 23]) for i in range(0, len(alphabet), 7)]
+    size = 16  # a size no other test uses: its atlas starts empty here
+    fonts = common._font_glyphs(size, False, False)
+    width_before = fonts.atlas.shape[1]
+    results: dict[str, np.ndarray] = {}
+    fast: list[str] = []
+
+    def compose(part: list[str]) -> None:
+        for line in part:
+            if common._line_strips(fonts, line, False) is not None:
+                fast.append(line)
+            results[line] = _on_canvas(*common.text_coverage.__wrapped__(line, size, False, False, "la"))
+
+    threads = [threading.Thread(target=compose, args=(lines[k::4],)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert fonts.atlas.shape[1] > width_before and len(results) == len(lines) and len(fast) > len(lines) // 2
+    monkeypatch.setattr(common, "_line_strips", lambda *args: None)  # the general path only
+    for line in lines:
+        assert np.array_equal(results[line], _on_canvas(*common.text_coverage.__wrapped__(line, size, False, False, "la"))), line

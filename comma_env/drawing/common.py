@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from functools import lru_cache
+from typing import Any, Callable
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -112,37 +114,59 @@ def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image
     return editable_copy(_blank_module(tuple(size), title))
 
 
+class _Memo(dict):
+    """A dict that computes a missing entry with `make` (and keeps it while it holds fewer
+    than `limit`): a present key costs one C-level dict lookup, the innermost step of
+    composing a new string."""
+
+    def __init__(self, make: Callable[[Any], Any], limit: int) -> None:
+        super().__init__()
+        self.make, self.limit = make, limit
+
+    def __missing__(self, key: Any) -> Any:
+        value = self.make(key)
+        if len(self) < self.limit:
+            self[key] = value
+        return value
+
+
+ATLAS_COLUMNS_LIMIT = 1 << 15
+"""Most glyph columns a font's atlas holds (then new glyphs take the general path)."""
+
+
 class _FontGlyphs:
-    """Per-font caches of glyph masks, advances and pair kerning (plain dicts: this is the
-    innermost loop of drawing a new string)."""
+    """Per-font caches: glyph masks, pair kerning, and an atlas of full-line-height glyph
+    columns from which a left-aligned line is gathered in one numpy call."""
 
     def __init__(self, size: int, bold: bool, mono: bool) -> None:
         self.face = font(size, bold, mono)
         self.ascent, self.descent = self.face.getmetrics()
-        self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = {}
-        self.kerning: dict[str, float] = {}
-        self.columns: dict[tuple[str | None, int, int, int], np.ndarray] = {}
-        self.placements: dict[str, tuple[np.ndarray | None, int, float, int]] = {}
         self.line_height = self.ascent + self.descent
+        self.glyphs: dict[str, tuple[np.ndarray | None, int, int, float]] = _Memo(self._glyph, 4096)
+        """char -> (coverage, left, top, advance); left/top: the mask's offset from the pen on the baseline."""
+        self.kerning: dict[str, float] = _Memo(self._kern, 65536)
+        """two characters -> extra advance between them (negative when kerned closer)."""
+        self.placements: dict[str, tuple[int, int, float, int]] = _Memo(self._place, 4096)
+        """char -> (atlas column, left, advance, width): see `_place`."""
+        self.columns: dict[tuple[str | None, int, int, int], np.ndarray] = {}
+        self.atlas = np.zeros((self.line_height, 256), dtype=np.uint8)
+        """Glyph columns of the line height side by side (column 0 blank); grows by doubling."""
+        self.atlas_used = 1
+        self._atlas_lock = threading.Lock()
 
-    def glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
-        """(coverage, left, top, advance) of one character; left/top are the mask's offset
-        from the pen on the baseline."""
-        cached = self.glyphs.get(char)
-        if cached is None:
-            left, top, right, bottom = self.face.getbbox(char, anchor="ls")
-            advance = self.face.getlength(char)
-            if right <= left or bottom <= top:
-                cached = (None, 0, 0, advance)
-            else:
-                mask = Image.new("L", (right - left, bottom - top), 0)
-                ImageDraw.Draw(mask).text((-left, -top), char, font=self.face, fill=255, anchor="ls")
-                pixels = np.asarray(mask)
-                pixels.flags.writeable = False
-                cached = (pixels, left, top, advance)
-            if len(self.glyphs) < 4096:
-                self.glyphs[char] = cached
-        return cached
+    def _glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
+        left, top, right, bottom = self.face.getbbox(char, anchor="ls")
+        advance = self.face.getlength(char)
+        if right <= left or bottom <= top:
+            return None, 0, 0, advance
+        mask = Image.new("L", (right - left, bottom - top), 0)
+        ImageDraw.Draw(mask).text((-left, -top), char, font=self.face, fill=255, anchor="ls")
+        pixels = np.asarray(mask)
+        pixels.flags.writeable = False
+        return pixels, left, top, advance
+
+    def _kern(self, pair: str) -> float:
+        return self.face.getlength(pair) - self.glyphs[pair[0]][3] - self.glyphs[pair[1]][3]
 
     def column(self, char: str | None, width: int, row: int, height: int) -> np.ndarray:
         """`char`'s glyph mask placed `row` rows down in a blank strip `height` rows high
@@ -153,39 +177,36 @@ class _FontGlyphs:
         if strip is None:
             strip = np.zeros((height, width), dtype=np.uint8)
             if char is not None:
-                pixels = self.glyph(char)[0]
+                pixels = self.glyphs[char][0]
                 strip[row:row + pixels.shape[0]] = pixels
             strip.flags.writeable = False
             if len(self.columns) < 16384:
                 self.columns[key] = strip
         return strip
 
-    def placement(self, char: str) -> tuple[np.ndarray | None, int, float, int]:
-        """(strip, left, advance, width) of `char` on a left-aligned line, cached: its glyph
-        in a strip of the full line height (rows 0 .. ascent + descent, the baseline at row
-        `ascent`), the strip's offset from the pen, the advance and the strip's width (0 for
-        a blank glyph; strip None when the glyph leaves the line height)."""
-        cached = self.placements.get(char)
-        if cached is None:
-            pixels, left, top, advance = self.glyph(char)
-            if pixels is None:
-                cached = (None, 0, advance, 0)
-            else:
-                row, fits = self.ascent + top, 0 <= self.ascent + top <= self.line_height - pixels.shape[0]
-                strip = self.column(char, pixels.shape[1], row, self.line_height) if fits else None
-                cached = (strip, left, advance, pixels.shape[1])
-            if len(self.placements) < 4096:
-                self.placements[char] = cached
-        return cached
-
-    def kern(self, pair: str) -> float:
-        """Extra advance between two characters (negative when the font kerns them closer)."""
-        cached = self.kerning.get(pair)
-        if cached is None:
-            cached = self.face.getlength(pair) - self.glyph(pair[0])[3] - self.glyph(pair[1])[3]
-            if len(self.kerning) < 65536:
-                self.kerning[pair] = cached
-        return cached
+    def _place(self, char: str) -> tuple[int, int, float, int]:
+        """(column, left, advance, width) of `char` on a left-aligned line: where its glyph,
+        drawn in the full line height (the baseline at row `ascent`), starts in the atlas,
+        its offset from the pen, the advance and the glyph's width (0 for a blank glyph;
+        column -1 when the glyph leaves the line height or the atlas is full)."""
+        pixels, left, top, advance = self.glyphs[char]
+        if pixels is None:
+            return 0, 0, advance, 0
+        height, width = pixels.shape
+        row = self.ascent + top
+        if not 0 <= row <= self.line_height - height:
+            return -1, left, advance, width
+        with self._atlas_lock:  # readers gather only columns they placed: growing copies them
+            used = self.atlas_used
+            if used + width > self.atlas.shape[1]:
+                if used + width > ATLAS_COLUMNS_LIMIT:
+                    return -1, left, advance, width
+                grown = np.zeros((self.line_height, max(2 * self.atlas.shape[1], used + width)), dtype=np.uint8)
+                grown[:, :used] = self.atlas[:, :used]
+                self.atlas = grown
+            self.atlas[row:row + height, used:used + width] = pixels
+            self.atlas_used = used + width
+        return used, left, advance, width
 
 
 @lru_cache(maxsize=64)
@@ -222,16 +243,13 @@ def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -
         line = _line_strips(fonts, string, mono)
         if line is not None:
             return line
-    glyphs, glyph, kerning, kern = fonts.glyphs, fonts.glyph, fonts.kerning, fonts.kern
+    glyphs, kerning = fonts.glyphs, fonts.kerning
     placed = []
     pen, previous = 0.0, ""
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
-            pair = previous + char
-            extra = kerning.get(pair)
-            pen += kern(pair) if extra is None else extra
-        cached = glyphs.get(char)
-        pixels, left, top, advance = glyph(char) if cached is None else cached
+            pen += kerning[previous + char]
+        pixels, left, top, advance = glyphs[char]
         if pixels is not None:
             placed.append((char, pixels, pen, left, top))
         pen += advance
@@ -284,37 +302,64 @@ def _add_strip(fonts: _FontGlyphs, pieces: list[np.ndarray], strip: np.ndarray, 
 
 
 def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarray | None, int, int] | None:
-    """`text_coverage` of a left-aligned line in one pass: each glyph's cached strip of the
-    font's full line height (ascent + descent rows) is placed at its pen position, gaps as
-    blank strips, a column shared with the previous strip combined by maximum; the mask is
-    their concatenation (blank rows at the top or bottom draw nothing). None when a glyph
-    leaves the line height or reaches past its neighbour: the general path handles it."""
-    placements, kerning, kern, floor = fonts.placements, fonts.kerning, fonts.kern, math.floor
-    pieces: list[np.ndarray] = []
-    pen, previous, start, end = 0.0, "", 0, 0
+    """`text_coverage` of a left-aligned line, gathered from the font's atlas: a Python pass
+    finds each glyph's pen position and atlas columns (no numpy call per glyph), then one
+    `take` builds the mask (blank rows at the top or bottom draw nothing). Where glyphs
+    overlap (antialiased edges often share a column), even and odd glyphs are gathered
+    apart and combined by one maximum. None when a glyph leaves the line height, or reaches
+    back past its neighbour's start or into the glyph before it: the general path handles
+    it."""
+    placements, kerning, floor = fonts.placements, fonts.kerning, math.floor
+    placed: list[tuple[int, int, int]] = []  # (x, atlas column, width) per drawn glyph
+    pen, previous = 0.0, ""
+    x_before = end = end_before = -math.inf  # the previous glyph's start and end, the end of the one before
+    overlap = False
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
-            pair = previous + char
-            extra = kerning.get(pair)
-            pen += kern(pair) if extra is None else extra
+            pen += kerning[previous + char]
         previous = char
-        placement = placements.get(char)
-        strip, left, advance, width = fonts.placement(char) if placement is None else placement
+        column, left, advance, width = placements[char]
         if width:
-            if strip is None:  # the glyph leaves the line height
+            if column < 0:
                 return None
             x = floor(pen + 0.5) + left
-            if not pieces:
-                start = end = x
-            if not _add_strip(fonts, pieces, strip, x, end, fonts.line_height):
-                return None
-            end = x + width
+            if x < end:  # shares columns with the previous glyph: at most two glyphs per column
+                if x < x_before or x < end_before or x + width <= end:
+                    return None
+                overlap = True
+            placed.append((x, column, width))
+            x_before, end_before, end = x, end, x + width
         pen += advance
-    if not pieces:
+    if not placed:
         return None, 0, 0
-    coverage = np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.array(pieces[0])
+    start, atlas = placed[0][0], fonts.atlas  # the atlas taken after every placement holds all their columns
+    if not overlap:
+        coverage = atlas.take(_gather_indices(placed, start, end), axis=1)
+    else:
+        coverage = atlas.take(_gather_indices(placed[0::2], start, end), axis=1)
+        np.maximum(coverage, atlas.take(_gather_indices(placed[1::2], start, end), axis=1), out=coverage)
     coverage.flags.writeable = False
     return coverage, start, 0
+
+
+_INDEX_BYTES = np.dtype(np.intp).itemsize
+_ATLAS_INDEX_BYTES = np.arange(ATLAS_COLUMNS_LIMIT, dtype=np.intp).tobytes()
+"""Every atlas column number as numpy indices: a glyph's run of columns is a bytes slice."""
+
+
+def _gather_indices(glyphs: list[tuple[int, int, int]], start: int, stop: int) -> np.ndarray:
+    """For each column `start` .. `stop` of a line, the atlas column it shows (0, blank,
+    between glyphs), given non-overlapping (x, atlas column, width) glyphs in order: bytes
+    slices joined and read by numpy, no per-column Python and no numpy call per glyph."""
+    parts, at, index_bytes = [], start, _INDEX_BYTES
+    for x, column, width in glyphs:
+        if x > at:
+            parts.append(bytes(index_bytes * (x - at)))
+        parts.append(_ATLAS_INDEX_BYTES[index_bytes * column:index_bytes * (column + width)])
+        at = x + width
+    if stop > at:
+        parts.append(bytes(index_bytes * (stop - at)))
+    return np.frombuffer(b"".join(parts), dtype=np.intp)
 
 
 def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x0: int, y0: int, y1: int
