@@ -5,9 +5,9 @@ A `Scene` describes a puzzle's picture as a cached background and named `Layer`s
 box, a hashable key and a paint function that draws the key's content inside the box. The
 next frame is the previous frame with only the boxes of layers whose key changed
 repainted: in place when nobody but the frame itself still references the previous array
-(see `_sole_reference`), else onto a copy (a contiguous memcpy), so an array handed out
-is never modified while anyone can see it; a repainted box is rebuilt from the background and every
-layer that intersects it, in order, so layers may overlap. Patches (the RGB pixels of one
+(see `_sole_reference`), else onto a copy (a contiguous memcpy), so an array handed out is
+never modified while anyone can see it. A repainted box is rebuilt from the background and
+every layer that intersects it, in order, so layers may overlap. Patches (the RGB pixels of one
 box for one combination of keys) are kept in a small shared LRU, because pressed buttons,
 cut wires and screens recur across steps and episodes.
 
@@ -252,10 +252,11 @@ class Scene:
         layers = self.layers(state)
         width, height = self.size
         own = previous is not None and previous.scene is self
+        start: np.ndarray | None = None  # bound only when not our own: our reference would count
         if not own:
-            with self._lock:  # a new sequence starts from the latest frame of any environment
-                previous = self._latest
-                held = None if previous is None else previous.array  # keeps its owner from repainting it
+            with self._lock:  # a new sequence starts from the latest frame of any environment,
+                previous = self._latest  # and this reference keeps its owner from repainting it
+                start = None if previous is None else previous.array
         if previous is None:
             dirty = [(0, 0, width, height)]
         else:
@@ -278,12 +279,15 @@ class Scene:
                 result.array.flags.writeable = True
                 result.layers = layers
             else:
-                base = self._backgrounds()[1] if previous is None else previous.array
-                result = Frame(self, base.copy(), layers)
+                if start is None:
+                    start = self._backgrounds()[1] if previous is None else previous.array
+                result = Frame(self, start.copy(), layers)
             array = result.array
-            for (x0, y0, x1, y1), patch in patches.items():
-                array[y0:y1, x0:x1] = patch
-            array.flags.writeable = False
+            try:
+                for (x0, y0, x1, y1), patch in patches.items():
+                    array[y0:y1, x0:x1] = patch
+            finally:
+                array.flags.writeable = False
             self._latest = result
         return result
 
