@@ -1,4 +1,4 @@
-"""docs/training.md's Python examples, executed as written (the trainer recipes have tests of
+"""docs/training.md's and the README's training examples, executed as written (the trainer recipes have tests of
 their own: test_trl.py, test_recipes_verl.py, test_recipes_openrlhf.py, test_openenv.py)."""
 
 from __future__ import annotations
@@ -7,12 +7,20 @@ from pathlib import Path
 from typing import Any
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "training.md"
+README = DOCS.parents[1] / "README.md"
 
 
-def python_block(marker: str) -> str:
-    """The first ```python block of the docs that contains `marker`."""
-    blocks = [b.split("```", 1)[0] for b in DOCS.read_text().split("```python\n")[1:]]
+def python_block(marker: str, path: Path = DOCS) -> str:
+    """The first ```python block of `path` that contains `marker`."""
+    blocks = [b.split("```", 1)[0] for b in path.read_text().split("```python\n")[1:]]
     return next(b for b in blocks if marker in b)
+
+
+def test_the_readme_training_example_runs():
+    namespace: dict[str, Any] = {}
+    exec(compile(python_block('gymnasium.make("comma/Wire-solver-v0"', README), str(README), "exec"), namespace)
+    assert namespace["info"]["partner_message"] and isinstance(namespace["reward"], float)
+    namespace["env"].close()
 
 
 def test_the_single_role_example_runs():
