@@ -26,12 +26,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent / "recipes"))  # comma_trl, the TRL recipe
 SFT_SEEDS = 1_000_000  # warm-start instances: far from the training (100+) and held-out (0..N-1) seeds
 
 
@@ -125,28 +127,26 @@ def plot_run(out: Path, path: Path, dpi: int = 90) -> None:
     plt.close(fig)
 
 
-def warm_start(model: Any, tokenizer: Any, args: argparse.Namespace, settings: dict[str, Any], out: Path) -> None:
-    """Supervised fine-tuning on the oracle_nl solver's solved episodes, in the tool protocol
-    GRPO then trains in; its instance seeds (1,000,000 and up) are neither training nor held-out ones."""
-    from comma_env.rl.sft import oracle_conversations, sft_warmstart
+def warm_start(model: Any, tokenizer: Any, args: argparse.Namespace, partner: dict[str, Any], out: Path) -> None:
+    """The recipe's supervised warm start on the oracle_nl solver's solved episodes, in the tool
+    protocol GRPO then trains in; its instance seeds (1,000,000 and up) are neither training
+    nor held-out ones. Saves the weights for `--init-from`."""
+    import comma_trl  # examples/recipes/comma_trl.py: the recipe docs/training.md shows
 
     t = time.monotonic()
-    seeds = range(SFT_SEEDS, SFT_SEEDS + args.sft_warmstart)
-    rows = oracle_conversations(args.puzzles, seeds, max_turns=args.tool_turns, **settings)
-    with open(out / "sft_episodes.jsonl", "w") as f:
-        f.writelines(json.dumps(r) + "\n" for r in rows)
+
     def progress(row: dict[str, Any]) -> None:
         if row["step"] % 10 == 0:
             print(f"warm start step {row['step']}/{args.sft_steps}: loss {row['loss']:.3f} "
                   f"({time.monotonic() - t:.0f} s)", flush=True)
 
-    log = sft_warmstart(model, tokenizer, rows, steps=args.sft_steps, batch=args.sft_batch, lr=args.sft_lr,
-                        seed=args.seed, on_step=progress)
+    log = comma_trl.warm_start(model, tokenizer, args.puzzles, range(SFT_SEEDS, SFT_SEEDS + args.sft_warmstart),
+                               steps=args.sft_steps, batch=args.sft_batch, lr=args.sft_lr, tool_turns=args.tool_turns,
+                               partner=partner, seed=args.seed, on_step=progress)
     (out / "sft_log.json").write_text(json.dumps(log, indent=1))
     model.save_pretrained(out / "warm_start")  # float32 safetensors (540 MB): `--init-from OUT/warm_start`
     losses = [round(r["loss"], 3) for r in log if "loss" in r]
-    print(f"warm start: {len(rows)} oracle episodes, {args.sft_steps} steps, losses {losses} "
-          f"({time.monotonic() - t:.0f} s)", flush=True)
+    print(f"warm start: {args.sft_steps} steps, losses {losses} ({time.monotonic() - t:.0f} s)", flush=True)
 
 
 def main() -> None:
@@ -158,15 +158,16 @@ def main() -> None:
         import torch
 
         torch.set_num_threads(args.threads)
+    import comma_trl
     from transformers import TrainerCallback
-    from trl import GRPOConfig, GRPOTrainer
 
     from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
-    from comma_env.rl.trl_env import environment_reward, episode_dataset, evaluate, tool_env_factory
+    from comma_env.rl.trl_env import evaluate
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    settings = {"partner": args.partner, "solver_view": "text", "token_cost": args.token_cost}
+    partner = {"partner": args.partner, "solver_view": "text"}
+    settings = dict(partner, token_cost=args.token_cost)
     started = time.monotonic()
     model, tokenizer = load_gguf_chat_model(weights=args.init_from)
     print(f"model loaded in {time.monotonic() - started:.0f} s", flush=True)
@@ -201,19 +202,15 @@ def main() -> None:
     train_episodes: list[dict[str, Any]] = []
     if args.sft_warmstart:
         run_eval(0, "base")
-        warm_start(model, tokenizer, args, settings, out)
+        warm_start(model, tokenizer, args, partner, out)
     run_eval(0, "warm start" if args.sft_warmstart else "grpo")
-    config = GRPOConfig(
+    trainer = comma_trl.grpo_trainer(
+        model, tokenizer, args.puzzles, range(100, 100 + 50 * args.steps), partner=partner,
+        env_options={"token_cost": args.token_cost}, episode_log=train_episodes, callbacks=[Evaluate()],
         output_dir=str(out / "trainer"), max_steps=args.steps, per_device_train_batch_size=args.batch,
         num_generations=args.generations, generation_batch_size=args.batch, learning_rate=args.lr,
         max_completion_length=args.max_completion, max_tool_calling_iterations=args.tool_turns,
-        beta=0.0, temperature=args.temperature, use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
-        seed=args.seed, gradient_checkpointing=False,  # on: generate() runs without KV cache
-        bf16=False)  # TRL's default autocasts to bf16, which CPUs without bf16 units emulate: 3-5x slower
-    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
-                          train_dataset=episode_dataset(args.puzzles, range(100, 100 + 50 * args.steps)),
-                          reward_funcs=[environment_reward], environment_factory=tool_env_factory(episode_log=train_episodes, **settings),
-                          callbacks=[Evaluate()])
+        temperature=args.temperature, seed=args.seed)
     trainer.train()
     (out / "train_log.json").write_text(json.dumps(trainer.state.log_history, indent=1))
     plot_run(out, out / "learning_curve.png")

