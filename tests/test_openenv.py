@@ -24,6 +24,7 @@ pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e "
 from comma_env.openenv import CommaAction, CommaEnvClient, CommaEnvironment, decode_image  # noqa: E402
 from comma_env.openenv.environment import EPISODE_OVER, NO_EPISODE  # noqa: E402
 from comma_env.rl import SingleRoleEnv  # noqa: E402
+from docs_blocks import python_block  # noqa: E402
 from loopback_server import Loopback  # noqa: E402
 
 ADVICE_HEADER = "Type these actions:"
@@ -236,9 +237,7 @@ def test_bad_server_arguments_fail_before_serving(capsys):
 
 def test_the_client_recipe_in_docs_runs(wire_server):
     """docs/training.md's client code, executed as written against the real server."""
-    text = (Path(__file__).parents[1] / "docs" / "training.md").read_text()
-    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
-    recipe = next(b for b in blocks if "async def episode(url: str, seed: int)" in b)
+    recipe = python_block("async def episode(url: str, seed: int)")
     sent: list[str] = []
 
     def my_policy(text: str, partner_message: Any) -> str:  # cut wires in order

@@ -1,19 +1,12 @@
-"""docs/training.md's and the README's training examples, executed as written (the trainer recipes have tests of
-their own: test_trl.py, test_recipes_verl.py, test_recipes_openrlhf.py, test_openenv.py)."""
+"""docs/training.md's and the README's training examples, executed as written (the trainer
+recipes have tests of their own: test_trl.py, test_recipes_verl.py, test_recipes_openrlhf.py,
+test_openenv.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "training.md"
-README = DOCS.parents[1] / "README.md"
-
-
-def python_block(marker: str, path: Path = DOCS) -> str:
-    """The first ```python block of `path` that contains `marker`."""
-    blocks = [b.split("```", 1)[0] for b in path.read_text().split("```python\n")[1:]]
-    return next(b for b in blocks if marker in b)
+from docs_blocks import README, TRAINING_DOCS as DOCS, python_block
 
 
 def test_the_readme_training_example_runs():
