@@ -110,7 +110,7 @@ def plot_run(out: Path, path: Path, dpi: int = 90) -> None:
             left.plot([0], [base[0][puzzle]["success_rate"]], marker="x", color=line.get_color(), linestyle="none",
                       label=f"{puzzle}, before the warm start")
     left.set(xlabel="GRPO optimizer step", ylabel="success rate (held-out seeds, greedy)", ylim=(-0.02, 1.02))
-    left.legend()
+    left.legend(loc="lower right", fontsize="small")  # clear of the markers at step 0
     by_step: dict[int, list[float]] = {}
     for episode in read_jsonl(out / "train_episodes.jsonl"):
         by_step.setdefault(episode["step"], []).append(float(episode["return"]))
@@ -121,7 +121,7 @@ def plot_run(out: Path, path: Path, dpi: int = 90) -> None:
     if base:
         right.plot([0], [base[0]["all"]["mean_return"]], marker="x", linestyle="none", label="before the warm start")
     right.set(xlabel="GRPO optimizer step", ylabel="return")
-    right.legend()
+    right.legend(loc="upper left", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
     plt.close(fig)
