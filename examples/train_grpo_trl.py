@@ -167,7 +167,8 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     partner = {"partner": args.partner, "solver_view": "text"}
-    settings = dict(partner, token_cost=args.token_cost)
+    env_options = {"token_cost": args.token_cost}
+    settings = {**partner, **env_options}  # what evaluation plays with: the same as training
     started = time.monotonic()
     model, tokenizer = load_gguf_chat_model(weights=args.init_from)
     print(f"model loaded in {time.monotonic() - started:.0f} s", flush=True)
@@ -206,7 +207,7 @@ def main() -> None:
     run_eval(0, "warm start" if args.sft_warmstart else "grpo")
     trainer = comma_trl.grpo_trainer(
         model, tokenizer, args.puzzles, range(100, 100 + 50 * args.steps), partner=partner,
-        env_options={"token_cost": args.token_cost}, episode_log=train_episodes, callbacks=[Evaluate()],
+        env_options=env_options, episode_log=train_episodes, callbacks=[Evaluate()],
         output_dir=str(out / "trainer"), max_steps=args.steps, per_device_train_batch_size=args.batch,
         num_generations=args.generations, generation_batch_size=args.batch, learning_rate=args.lr,
         max_completion_length=args.max_completion, max_tool_calling_iterations=args.tool_turns,
