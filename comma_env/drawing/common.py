@@ -198,14 +198,13 @@ class _FontGlyphs:
     def _place(self, char: str) -> tuple[int, int, float, int, int, int]:
         """(column, left, advance, width, top, bottom) of `char`: where its glyph starts in the
         atlas, its offset from the pen, the advance, the glyph's width (0 for a blank glyph),
-        and the rows a line showing it needs, from the baseline (the line height's
-        -ascent .. descent, widened when the glyph leaves it). Column -1 when the atlas is
-        full or the glyph leaves the atlas rows (the font box says it cannot)."""
+        and its first and last + 1 rows from the baseline. Column -1 when the atlas is full
+        or the glyph leaves the atlas rows (the font box says it cannot)."""
         pixels, left, top, advance = self.glyphs[char]
         if pixels is None:
             return 0, 0, advance, 0, 0, 0
         height, width = pixels.shape
-        rows = min(top, -self.ascent), max(top + height, self.descent)
+        rows = top, top + height
         row = self.atlas_baseline + top
         if not 0 <= row <= self.atlas.shape[0] - height:
             return -1, left, advance, width, *rows
@@ -301,9 +300,12 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
     position and atlas columns (no numpy call per glyph), then one `take` per layer builds
     the mask. Glyphs go to the first layer they do not overlap (antialiased edges often
     share a column: two layers, combined by one maximum; a combining mark: a layer over its
-    letter). The rows are the line height, widened for glyphs that leave it; blank rows and
-    columns draw nothing. A centred line is the left-aligned one moved by half its advance
-    (pen positions are exact multiples of 1/64: the shift commutes with the rounding). None
+    letter). A centred line is the left-aligned one moved by half its advance (pen positions
+    are exact multiples of 1/64: the shift commutes with the rounding). The mask spans the
+    glyphs' columns; its rows are the glyphs' own for a centred line and the line height
+    (widened for glyphs that leave it) for a left-aligned one, as the offsets callers round
+    fractional anchor points with have always been (Python rounds halves to even, so a mask
+    one row taller would move such a line by a pixel). None
     when a glyph is not in the atlas or the glyphs pile up in more than
     `ATLAS_LAYERS_LIMIT` layers: the glyph-by-glyph path handles it."""
     placements, kerning, floor = fonts.placements, fonts.kerning, math.floor
@@ -311,7 +313,7 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
     layers: list[list[tuple[int, int, int]]] = []  # the further layers
     pen, previous = 0.0, ""
     end = -math.inf  # where the first layer's last glyph ends
-    low, high = -fonts.ascent, fonts.descent  # the line's rows from the baseline
+    low, high = (math.inf, -math.inf) if anchor == "mm" else (-fonts.ascent, fonts.descent)  # rows from the baseline
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
             pen += kerning[previous + char]
