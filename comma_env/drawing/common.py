@@ -169,8 +169,8 @@ class _FontGlyphs:
         """char -> (coverage, left, top, advance); left/top: the mask's offset from the pen on the baseline."""
         self.kerning: dict[str, float] = _Memo(self._kern, 65536)
         """two characters -> extra advance between them (negative when kerned closer)."""
-        self.placements: dict[str, tuple[int, int, float, int, int, int]] = _Memo(self._place, 4096)
-        """char -> (atlas column, left, advance, width, top, bottom): see `_place`."""
+        self.placements: dict[str, tuple[bytes | None, int, float, int, int, int]] = _Memo(self._place, 4096)
+        """char -> (atlas columns, left, advance, width, top, bottom): see `_place`."""
         units, lowest, highest = _font_box(self.face.path)
         scale = self.face.size / units
         self.atlas_baseline = max(math.ceil(highest * scale) + 2, self.ascent)
@@ -195,30 +195,30 @@ class _FontGlyphs:
     def _kern(self, pair: str) -> float:
         return self.face.getlength(pair) - self.glyphs[pair[0]][3] - self.glyphs[pair[1]][3]
 
-    def _place(self, char: str) -> tuple[int, int, float, int, int, int]:
-        """(column, left, advance, width, top, bottom) of `char`: where its glyph starts in the
-        atlas, its offset from the pen, the advance, the glyph's width (0 for a blank glyph),
-        and its first and last + 1 rows from the baseline. Column -1 when the atlas is full
-        or the glyph leaves the atlas rows (the font box says it cannot)."""
+    def _place(self, char: str) -> tuple[bytes | None, int, float, int, int, int]:
+        """(columns, left, advance, width, top, bottom) of `char`: the atlas columns of its
+        glyph as numpy indices (bytes: a line's are joined), its offset from the pen, the
+        advance, the glyph's width (0 for a blank glyph), and its first and last + 1 rows
+        from the baseline. Columns None when the atlas is full or the glyph leaves the atlas
+        rows (the font box says it cannot)."""
         pixels, left, top, advance = self.glyphs[char]
         if pixels is None:
-            return 0, 0, advance, 0, 0, 0
+            return b"", 0, advance, 0, 0, 0
         height, width = pixels.shape
-        rows = top, top + height
         row = self.atlas_baseline + top
         if not 0 <= row <= self.atlas.shape[0] - height:
-            return -1, left, advance, width, *rows
+            return None, left, advance, width, top, top + height
         with self._atlas_lock:  # readers gather only columns they placed: growing copies them
             used = self.atlas_used
             if used + width > self.atlas.shape[1]:
                 if used + width > ATLAS_COLUMNS_LIMIT:
-                    return -1, left, advance, width, *rows
+                    return None, left, advance, width, top, top + height
                 grown = np.zeros((self.atlas.shape[0], max(2 * self.atlas.shape[1], used + width)), dtype=np.uint8)
                 grown[:, :used] = self.atlas[:, :used]
                 self.atlas = grown
             self.atlas[row:row + height, used:used + width] = pixels
             self.atlas_used = used + width
-        return used, left, advance, width, *rows
+        return np.arange(used, used + width, dtype=np.intp).tobytes(), left, advance, width, top, top + height
 
 
 @lru_cache(maxsize=64)
@@ -294,62 +294,87 @@ def _glyph_by_glyph(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) ->
     return coverage, x0, y0
 
 
-def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
-                 ) -> tuple[np.ndarray | None, int, int] | None:
-    """`text_coverage` gathered from the font's atlas: a Python pass finds each glyph's pen
-    position and atlas columns (no numpy call per glyph), then one `take` per layer builds
-    the mask. Glyphs go to the first layer they do not overlap (antialiased edges often
-    share a column: two layers, combined by one maximum; a combining mark: a layer over its
-    letter). A centred line is the left-aligned one moved by half its advance (pen positions
-    are exact multiples of 1/64: the shift commutes with the rounding). The mask spans the
-    glyphs' columns; its rows are the glyphs' own for a centred line and the line height
-    (widened for glyphs that leave it) for a left-aligned one, as the offsets callers round
-    fractional anchor points with have always been (Python rounds halves to even, so a mask
-    one row taller would move such a line by a pixel). None
-    when a glyph is not in the atlas or the glyphs pile up in more than
-    `ATLAS_LAYERS_LIMIT` layers: the glyph-by-glyph path handles it."""
-    placements, kerning, floor = fonts.placements, fonts.kerning, math.floor
-    placed: list[tuple[int, int, int]] = []  # (x, atlas column, width) per glyph of the first layer
-    layers: list[list[tuple[int, int, int]]] = []  # the further layers
+Glyph = tuple[int, bytes, int]
+"""A glyph on a line: (x, its atlas columns as numpy index bytes, width)."""
+
+Layout = tuple[list[bytes], int, int, list[list[Glyph]], float, int, int]
+"""A line's glyphs in the atlas: (the first layer's atlas indices, column by column from its
+start, as bytes to join; that start; its end; further layers of glyphs, each sharing no
+column and in x order; the pen's end; the first and last + 1 rows from the baseline)."""
+
+
+def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> Layout | None:
+    """Where each glyph of a line goes (x from the left-aligned pen) and which atlas columns
+    it shows, in one Python pass (no numpy call per glyph). Glyphs go to the first layer
+    they do not overlap: antialiased edges often share a column (two layers), a combining
+    mark sits on its letter (a layer over it). The rows are the glyphs' own for a centred
+    line and the line height, widened for glyphs that leave it, for a left-aligned one (see
+    `_line_strips`). None when a glyph is not in the atlas or the glyphs pile up in more
+    than `ATLAS_LAYERS_LIMIT` layers (stacked combining marks)."""
+    placements, kerning, floor, gaps = fonts.placements, fonts.kerning, math.floor, _GAPS
+    parts: list[bytes] = []  # the first layer (most lines have no other), gaps as blank column 0
+    layers: list[list[Glyph]] = []
     pen, previous = 0.0, ""
-    end = -math.inf  # where the first layer's last glyph ends
-    low, high = (math.inf, -math.inf) if anchor == "mm" else (-fonts.ascent, fonts.descent)  # rows from the baseline
+    start = end = None  # the first layer's first and last + 1 columns
+    low, high = (math.inf, -math.inf) if anchor == "mm" else (-fonts.ascent, fonts.descent)
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
             pen += kerning[previous + char]
         previous = char
-        column, left, advance, width, top, bottom = placements[char]
+        columns, left, advance, width, top, bottom = placements[char]
         if width:
-            if column < 0:
+            if columns is None:
                 return None
             if top < low:
                 low = top
             if bottom > high:
                 high = bottom
             x = floor(pen + 0.5) + left
-            if x >= end:
-                placed.append((x, column, width))
+            if end is None:
+                start = x
+                parts.append(columns)
+                end = x + width
+            elif x >= end:
+                if x > end:
+                    parts.append(gaps[x - end] if x - end < len(gaps) else bytes(_INDEX_BYTES * (x - end)))
+                parts.append(columns)
                 end = x + width
             else:
                 for layer in layers:
                     if x >= layer[-1][0] + layer[-1][2]:
-                        layer.append((x, column, width))
+                        layer.append((x, columns, width))
                         break
                 else:
                     if len(layers) + 1 >= ATLAS_LAYERS_LIMIT:
                         return None
-                    layers.append([(x, column, width)])
+                    layers.append([(x, columns, width)])
         pen += advance
-    if not placed:
+    return parts, start, end, layers, pen, low, high
+
+
+def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
+                 ) -> tuple[np.ndarray | None, int, int] | None:
+    """`text_coverage` gathered from the font's atlas: one `take` per layer of `_arrange`
+    (combined by maximum). A centred line is the left-aligned one moved by half its advance
+    (pen positions are exact multiples of 1/64: the shift commutes with the rounding). The
+    mask spans the glyphs' columns; its rows are the glyphs' own for a centred line and the
+    line height for a left-aligned one: the offsets callers have always rounded fractional
+    anchor points with (Python rounds halves to even, so a mask one row taller would move
+    such a line by a pixel). None when `_arrange` declines."""
+    layout = _arrange(fonts, string, mono, anchor)
+    if layout is None:
+        return None
+    parts, start, stop, layers, pen, low, high = layout
+    if start is None:
         return None, 0, 0
-    start, stop = placed[0][0], end
-    for x, _, _ in (layer[0] for layer in layers):
-        start = min(start, x)
-    for x, _, width in (layer[-1] for layer in layers):
-        stop = max(stop, x + width)
+    if layers:  # the further layers may reach beyond the first one
+        first, last = start, stop
+        for layer in layers:
+            start, stop = min(start, layer[0][0]), max(stop, layer[-1][0] + layer[-1][2])
+        parts = [bytes(_INDEX_BYTES * (first - start)), *parts, bytes(_INDEX_BYTES * (stop - last))]
     baseline = fonts.atlas_baseline
     rows = fonts.atlas[baseline + low:baseline + high]  # the atlas taken after every placement holds all their columns
-    coverage = rows.take(_gather_indices(placed, start, stop), axis=1)
+    coverage = rows.take(np.frombuffer(b"".join(parts), dtype=np.intp), axis=1)
     for layer in layers:
         np.maximum(coverage, rows.take(_gather_indices(layer, start, stop), axis=1), out=coverage)
     coverage.flags.writeable = False
@@ -359,22 +384,22 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
 
 
 _INDEX_BYTES = np.dtype(np.intp).itemsize
-_ATLAS_INDEX_BYTES = np.arange(ATLAS_COLUMNS_LIMIT, dtype=np.intp).tobytes()
-"""Every atlas column number as numpy indices: a glyph's run of columns is a bytes slice."""
+_GAPS = tuple(bytes(_INDEX_BYTES * width) for width in range(256))
+"""Blank runs of columns (atlas column 0) as numpy index bytes, by width."""
 
 
-def _gather_indices(glyphs: list[tuple[int, int, int]], start: int, stop: int) -> np.ndarray:
+def _gather_indices(glyphs: list[Glyph], start: int, stop: int) -> np.ndarray:
     """For each column `start` .. `stop` of a line, the atlas column it shows (0, blank,
-    between glyphs), given non-overlapping (x, atlas column, width) glyphs in order: bytes
-    slices joined and read by numpy, no per-column Python and no numpy call per glyph."""
-    parts, at, index_bytes = [], start, _INDEX_BYTES
-    for x, column, width in glyphs:
+    between glyphs), given non-overlapping glyphs in x order: bytes joined and read by
+    numpy, no per-column Python and no numpy call per glyph."""
+    parts, at = [], start
+    for x, columns, width in glyphs:
         if x > at:
-            parts.append(bytes(index_bytes * (x - at)))
-        parts.append(_ATLAS_INDEX_BYTES[index_bytes * column:index_bytes * (column + width)])
+            parts.append(bytes(_INDEX_BYTES * (x - at)))
+        parts.append(columns)
         at = x + width
     if stop > at:
-        parts.append(bytes(index_bytes * (stop - at)))
+        parts.append(bytes(_INDEX_BYTES * (stop - at)))
     return np.frombuffer(b"".join(parts), dtype=np.intp)
 
 
