@@ -182,8 +182,11 @@ class _FontGlyphs:
         self._atlas_lock = threading.Lock()
 
     def _glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
-        left, top, right, bottom = self.face.getbbox(char, anchor="ls")
-        advance = self.face.getlength(char)
+        try:
+            left, top, right, bottom = self.face.getbbox(char, anchor="ls")
+            advance = self.face.getlength(char)
+        except RuntimeError:  # the layout engine (raqm) refuses a few characters (U+2029): nothing drawn
+            return None, 0, 0, 0.0
         if right <= left or bottom <= top:
             return None, 0, 0, advance
         mask = Image.new("L", (right - left, bottom - top), 0)
@@ -193,7 +196,10 @@ class _FontGlyphs:
         return pixels, left, top, advance
 
     def _kern(self, pair: str) -> float:
-        return self.face.getlength(pair) - self.glyphs[pair[0]][3] - self.glyphs[pair[1]][3]
+        try:
+            return self.face.getlength(pair) - self.glyphs[pair[0]][3] - self.glyphs[pair[1]][3]
+        except RuntimeError:  # a character the layout engine refuses (see `_glyph`)
+            return 0.0
 
     def _place(self, char: str) -> tuple[bytes | None, int, float, int, int, int]:
         """(columns, left, advance, width, top, bottom) of `char`: the atlas columns of its
@@ -210,10 +216,11 @@ class _FontGlyphs:
             return None, left, advance, width, top, top + height
         with self._atlas_lock:  # readers gather only columns they placed: growing copies them
             used = self.atlas_used
+            if used + width > ATLAS_COLUMNS_LIMIT:
+                return None, left, advance, width, top, top + height
             if used + width > self.atlas.shape[1]:
-                if used + width > ATLAS_COLUMNS_LIMIT:
-                    return None, left, advance, width, top, top + height
-                grown = np.zeros((self.atlas.shape[0], max(2 * self.atlas.shape[1], used + width)), dtype=np.uint8)
+                wider = min(max(2 * self.atlas.shape[1], used + width), ATLAS_COLUMNS_LIMIT)
+                grown = np.zeros((self.atlas.shape[0], wider), dtype=np.uint8)
                 grown[:, :used] = self.atlas[:, :used]
                 self.atlas = grown
             self.atlas[row:row + height, used:used + width] = pixels
