@@ -206,7 +206,7 @@ class _FontGlyphs:
         glyph as numpy indices (bytes: a line's are joined), its offset from the pen, the
         advance, the glyph's width (0 for a blank glyph), and its first and last + 1 rows
         from the baseline. Columns None when the atlas is full or the glyph leaves the atlas
-        rows (the font box says it cannot)."""
+        rows (rare: hinting can move a mark beyond the font's box)."""
         pixels, left, top, advance = self.glyphs[char]
         if pixels is None:
             return b"", 0, advance, 0, 0, 0
