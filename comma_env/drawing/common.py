@@ -301,16 +301,16 @@ def _glyph_by_glyph(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) ->
     return coverage, x0, y0
 
 
-Glyph = tuple[int, bytes, int]
+_Glyph = tuple[int, bytes, int]
 """A glyph on a line: (x, its atlas columns as numpy index bytes, width)."""
 
-Layout = tuple[list[bytes], int, int, list[list[Glyph]], float, int, int]
+_Layout = tuple[list[bytes], int, int, list[list[_Glyph]], float, int, int]
 """A line's glyphs in the atlas: (the first layer's atlas indices, column by column from its
 start, as bytes to join; that start; its end; further layers of glyphs, each sharing no
 column and in x order; the pen's end; the first and last + 1 rows from the baseline)."""
 
 
-def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> Layout | None:
+def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> _Layout | None:
     """Where each glyph of a line goes (x from the left-aligned pen) and which atlas columns
     it shows, in one Python pass (no numpy call per glyph). Glyphs go to the first layer
     they do not overlap: antialiased edges often share a column (two layers), a combining
@@ -320,7 +320,7 @@ def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> Layout
     than `ATLAS_LAYERS_LIMIT` layers (stacked combining marks)."""
     placements, kerning, floor, gaps = fonts.placements, fonts.kerning, math.floor, _GAPS
     parts: list[bytes] = []  # the first layer (most lines have no other), gaps as blank column 0
-    layers: list[list[Glyph]] = []
+    layers: list[list[_Glyph]] = []
     pen, previous = 0.0, ""
     start = end = None  # the first layer's first and last + 1 columns
     low, high = (math.inf, -math.inf) if anchor == "mm" else (-fonts.ascent, fonts.descent)
@@ -343,7 +343,7 @@ def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> Layout
                 end = x + width
             elif x >= end:
                 if x > end:
-                    parts.append(gaps[x - end] if x - end < len(gaps) else bytes(_INDEX_BYTES * (x - end)))
+                    parts.append(gaps[x - end] if x - end < _GAP_WIDTHS else bytes(_INDEX_BYTES * (x - end)))
                 parts.append(columns)
                 end = x + width
             else:
@@ -391,11 +391,12 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
 
 
 _INDEX_BYTES = np.dtype(np.intp).itemsize
-_GAPS = tuple(bytes(_INDEX_BYTES * width) for width in range(256))
+_GAP_WIDTHS = 256
+_GAPS = tuple(bytes(_INDEX_BYTES * width) for width in range(_GAP_WIDTHS))
 """Blank runs of columns (atlas column 0) as numpy index bytes, by width."""
 
 
-def _gather_indices(glyphs: list[Glyph], start: int, stop: int) -> np.ndarray:
+def _gather_indices(glyphs: list[_Glyph], start: int, stop: int) -> np.ndarray:
     """For each column `start` .. `stop` of a line, the atlas column it shows (0, blank,
     between glyphs), given non-overlapping glyphs in x order: bytes joined and read by
     numpy, no per-column Python and no numpy call per glyph."""
