@@ -9,20 +9,27 @@ rim and highlights, yellow-brown crust, white scales, waxy fissures with a paste
 Conversely no colour is drawn that the case does not list, beyond blends of listed colours,
 the skin and the pearly sheen (tested over seeds 0-299).
 
-Speed (a new photo per episode is most of Telehealth's image view; most of its cost is
-numpy's per-call overhead on small arrays, so calls are few): the base is computed with numpy
-on a 128-pixel grid, only over the lesion's window, as one weighted sum per channel of
-single-channel maps; the outline is one product with a precomputed cos/sin table; its smooth
-noise comes from a bank of precomputed fields; the random stream is a per-thread PCG64 set to
-the pattern id; the base is upscaled (bilinear, as Pillow) by two small matrix products
-straight into the photo's uint8 pixels, with no Pillow image in between; and the fine marks
-(flakes, fissures, dots, vessels) are rasterised all at once. Matrix products stay below the
-size at which OpenBLAS starts threads (see `serial_matmul`).
+Speed (a new photo per episode is most of Telehealth's image view). The random numbers and
+the window are decided once by `plan_lesion`; two rasterisers then draw the same picture:
+- compiled (numba, `lesion_kernels.py`, used when numba is installed: `pip install
+  comma_env[fast]`): one loop paints the window's colours, one upscales them into the photo,
+  marks are rasterised pixel by pixel; about 10x faster than the first synthesis;
+- numpy (the reference, and the fallback): most of its cost is numpy's per-call overhead on
+  small arrays, so calls are few. The base is computed on a 128-pixel grid, only over the
+  lesion's window, as one weighted sum per channel of single-channel maps; the outline is one
+  product with a precomputed cos/sin table; its smooth noise comes from a bank of precomputed
+  fields; the base is upscaled (bilinear, as Pillow) by two small matrix products straight
+  into the photo's uint8 pixels, with no Pillow image in between; and the fine marks (flakes,
+  fissures, dots, vessels) are rasterised all at once. Matrix products stay below the size at
+  which OpenBLAS starts threads (see `serial_matmul`).
+Both share the random stream: a per-thread PCG64 set to the pattern id. They agree to within
+one grey level on a few pixels per photo (tests/test_lesion_kernels.py).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import threading
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -128,12 +135,11 @@ def _noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0))
     return bank
 
 
-def _smooth_noise(rng: np.random.Generator, cells: int, size: int, affine: tuple[float, float] = (0.0, 1.0)
-                  ) -> np.ndarray:
-    """Low-frequency noise in [0, 1] (or mapped by `affine`) on a size x size grid (a
-    read-only view)."""
-    pick = int(rng.integers(0, 8 * NOISE_BANK))
-    field = _noise_bank(cells, size, affine)[pick >> 3]
+def _noise_view(bank: np.ndarray, pick: int) -> np.ndarray:
+    """Field `pick >> 3` of `bank`, mirrored or transposed by `pick`'s low three bits
+    (bit 0: rows reversed, bit 1: columns reversed, bit 2: then transposed): a read-only
+    view, free."""
+    field = bank[pick >> 3]
     if pick & 1:
         field = field[::-1]
     if pick & 2:
@@ -168,6 +174,8 @@ _WAVES = np.concatenate([np.stack((np.cos(k * ANGLES), np.sin(k * ANGLES))) for 
 a cos(k theta - phase) is one product of their coefficients with this table."""
 _WAVES.flags.writeable = False
 _CIRCLE = np.stack((_COS, _SIN))
+_SIN_COS = np.stack((_SIN, _COS))
+_SIN_COS.flags.writeable = False
 
 
 def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
@@ -212,6 +220,71 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
     return r
 
 
+class Plan(NamedTuple):
+    """Everything random or case-specific about a lesion's base image, decided before any
+    pixel is computed (so both rasterisers, numpy's and the compiled one, draw the same
+    picture from the same random stream): the outline, the window, and which noise fields
+    (bank picks, see `_noise_view`) give its colour regions, shading and crust."""
+
+    radius: float
+    edges: np.ndarray
+    """The outline's radius in grid pixels at `ANGLES` (float32, at least 1)."""
+    window: Window
+    softness: float
+    lut: np.ndarray
+    """The body's colours (n, 3) float32; a crust adds yellow-brown as colour n."""
+    field: int
+    """Where colour regions come from: FIELD_NONE (one colour), FIELD_BLOTCHES (a noise
+    field, pick `blotches`) or FIELD_CONCENTRIC (the distance to the outline)."""
+    blotches: int
+    shade: int
+    crust: tuple[int, int] | None
+    """Picks of the crust's extent and of its grain (see CRUST_CELLS, GRAIN_CELLS), or None."""
+
+
+FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
+CRUST_CELLS, GRAIN_CELLS, BLOTCH_CELLS, SHADE_CELLS = 7, 30, 5, 24
+
+
+def _noise_pick(rng: np.random.Generator) -> int:
+    """One field of a noise bank in one of its 8 mirrorings (see `_noise_view`)."""
+    return int(rng.integers(0, 8 * NOISE_BANK))
+
+
+def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1) -> Plan:
+    """Draw the lesion's random numbers in their fixed order (outline, colour-region field,
+    shading, crust) and fix its window: the outline's bounding box plus a margin, its sides
+    aligned to multiples of `step`. Outside the window the photo is plain skin."""
+    radius = radius_px(float(features["diameter_mm"]), grid)
+    table = outline_radius(features, rng)  # 1-D table: far cheaper than per pixel
+    # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
+    # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
+    unit = grid / UNIT_GRID
+    surface = features["lesion_surface"]
+    margin = (8.0 if surface.startswith("waxy") else 2.0) * unit
+    edges = np.maximum(radius * table, 1.0).astype(np.float32)  # the outline's radius per angle
+    centre = (grid - 1) / 2.0
+    extents = np.multiply(edges, _SIN_COS)  # rows (y down), then columns
+    bounds = []
+    for lowest, highest in zip(extents.min(axis=1).tolist(), extents.max(axis=1).tolist()):
+        low = max(0, int(math.floor((centre + lowest - margin) / step)) * step)
+        bounds.append((low, min(grid, int(math.ceil((centre + highest + margin + 1) / step)) * step)))
+    softness = 0.18 if features["lesion_border"] == "ill-defined" else 0.025
+    body = [c for c in features["lesion_colors"] if not (c == "white" and surface.startswith("dry"))]
+    lut = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
+    field, blotches = FIELD_NONE, 0
+    if len(lut) > 1:
+        if features["lesion_shape"] == "asymmetric" or len(lut) >= 3:
+            field, blotches = FIELD_BLOTCHES, _noise_pick(rng)
+        else:
+            field = FIELD_CONCENTRIC  # symmetric with the outline
+    shade = _noise_pick(rng)
+    crust = (_noise_pick(rng), _noise_pick(rng)) if surface.startswith("scaly crust") else None
+    if crust is not None:
+        lut = np.vstack((lut, np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)))
+    return Plan(radius, edges, (bounds[0], bounds[1]), softness, lut, field, blotches, shade, crust)
+
+
 class Painted(NamedTuple):
     """The lesion painted on the grid: `padded` holds the window's colours (float32 RGB)
     inside a one-pixel border (filled by `_upscale_padded`, which needs a neighbour on each
@@ -229,59 +302,47 @@ class Painted(NamedTuple):
 
 def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1) -> Painted:
     """The photo's colours over its window, the lesion's coverage over the whole grid (0..1),
-    and the window: the outline's bounding box plus a margin, its sides aligned to multiples
-    of `step`.
+    and the window (see `plan_lesion`), computed with numpy.
 
-    Outside the window the photo is plain skin, so only the window is computed: a small or
-    elongated lesion costs little. Noise fields are still drawn for the whole grid, so the
-    random stream, and the picture, do not depend on the window. Every surface is one sum
-    per channel, colour x A + skin x B (+ pearl x P) with single-channel weight maps A, B, P:
-    the maps are computed once, then each channel is a few contiguous passes written straight
-    into the interleaved buffer the upscale reads (broadcasting a 3-vector over an
-    interleaved image, numpy's inner loop is 3 long: several times slower)."""
-    radius = radius_px(float(features["diameter_mm"]), grid)
-    table = outline_radius(features, rng)  # 1-D table: far cheaper than per pixel
-    # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
-    # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
+    Only the window is computed: a small or elongated lesion costs little. Noise fields are
+    still picked for the whole grid, so the random stream, and the picture, do not depend on
+    the window. Every surface is one sum per channel, colour x A + skin x B (+ pearl x P)
+    with single-channel weight maps A, B, P: the maps are computed once, then each channel is
+    a few contiguous passes written straight into the interleaved buffer the upscale reads
+    (broadcasting a 3-vector over an interleaved image, numpy's inner loop is 3 long: several
+    times slower)."""
+    plan = plan_lesion(features, rng, grid, step)
+    radius, edges, lut = plan.radius, plan.edges, plan.lut
+    (top, bottom), (left, right) = plan.window
+    window = (slice(top, bottom), slice(left, right))
     unit = grid / UNIT_GRID
     surface = features["lesion_surface"]
-    margin = (8.0 if surface.startswith("waxy") else 2.0) * unit
-    edges = np.maximum(radius * table, 1.0).astype(np.float32)  # the outline's radius per angle
-    centre = (grid - 1) / 2.0
-    bounds = []
-    for extent in (edges * _SIN, edges * _COS):  # rows (y down), then columns
-        low = max(0, int(math.floor((centre + float(extent.min()) - margin) / step)) * step)
-        bounds.append((low, min(grid, int(math.ceil((centre + float(extent.max()) + margin + 1) / step)) * step)))
-    (top, bottom), (left, right) = bounds
-    window = (slice(top, bottom), slice(left, right))
     dx, dy, rr, index = (array[window] for array in _geometry(grid))
     rel = (np.float32(1.0) / edges)[index]  # reciprocals per angle, not per pixel
     rel *= rr  # distance over the outline's radius
-    softness = np.float32(0.18 if features["lesion_border"] == "ill-defined" else 0.025)
     alpha = np.subtract(np.float32(1.0), rel)
-    alpha /= softness
+    alpha /= np.float32(plan.softness)
     np.clip(alpha, 0.0, 1.0, out=alpha)
 
-    body = [c for c in features["lesion_colors"] if not (c == "white" and surface.startswith("dry"))]
-    lut = np.array([LESION_COLORS[c] for c in body], dtype=np.float32)  # a dry surface's white is its flakes
+    body_colors = len(lut) - (plan.crust is not None)
     region = None  # which colour of `lut` each pixel takes (None: the only one)
-    if len(lut) > 1:
-        if features["lesion_shape"] == "asymmetric" or len(lut) >= 3:
-            field = _smooth_noise(rng, 5, grid)[window]  # blotches
+    if plan.field != FIELD_NONE:
+        if plan.field == FIELD_BLOTCHES:
+            field = _noise_view(_noise_bank(BLOTCH_CELLS, grid), plan.blotches)[window]
         else:
             field = np.negative(rel)  # concentric: symmetric with the outline
         # equal shares of the lesion per colour: the field's quantiles inside the lesion, taken
         # on every other row and column (the field is smooth; a quarter of the work)
         inside = field[::2, ::2][alpha[::2, ::2] > 0.5]
         if inside.size:
-            picks = (np.arange(1, len(lut)) * inside.size) // len(lut)
+            picks = (np.arange(1, body_colors) * inside.size) // body_colors
             cuts = np.partition(inside, picks)[picks].tolist()
         else:
-            cuts = [0.0] * (len(lut) - 1)
+            cuts = [0.0] * (body_colors - 1)
         region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below: searchsorted,
         for cut in cuts[1:]:  # five times cheaper for so few cuts
             region = region + np.greater(field, cut).view(np.int8)
-    shade = _shade(rng, grid, window)
+    shade = _noise_view(_noise_bank(SHADE_CELLS, grid, _SHADE), plan.shade)[window]  # in [0.94, 1.06]
     body_weight = shade * alpha  # A: the lesion's own colour, shaded, over its coverage
     skin_weight = np.subtract(np.float32(1.0), alpha)  # B: the skin around it
     pearl_weight = None  # P: a pearly rim and highlight
@@ -292,15 +353,14 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         keep = (1.0 - 0.7 * rim) * (1.0 - 0.55 * glow * alpha)
         body_weight *= keep
         pearl_weight = (1.0 - keep) * alpha
-    elif surface.startswith("scaly crust"):
+    elif plan.crust is not None:
         # yellow-brown crust (unshaded, its own grain) over the inner lesion: one more colour
-        crust = (_smooth_noise(rng, 7, grid)[window] > 0.45) & (rel < 0.75)
-        grain = _smooth_noise(rng, 30, grid)[window]
+        crust = (_noise_view(_noise_bank(CRUST_CELLS, grid), plan.crust[0])[window] > 0.45) & (rel < 0.75)
+        grain = _noise_view(_noise_bank(GRAIN_CELLS, grid), plan.crust[1])[window]
         body_weight[crust] = ((0.9 + 0.2 * grain[crust]) * alpha[crust])
         if region is None:
             region = np.zeros(alpha.shape, dtype=np.int8)
-        region[crust] = len(lut)
-        lut = np.vstack((lut, np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)))
+        region[crust] = body_colors
     elif surface.startswith("waxy"):
         shadow = np.clip((1.0 - np.hypot(dx - 3 * unit, dy - 4 * unit) / edges[index]) * 20.0, 0, 1)
         ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
@@ -320,12 +380,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         np.add(term, skin_weight * np.float32(skin[channel]), out=inner[..., channel])
     coverage = np.zeros((grid, grid), dtype=np.float32)
     coverage[window] = alpha
-    return Painted(padded, coverage, ((top, bottom), (left, right)))  # within [0, 253): colours x shade <= 1.06, blends
-
-
-def _shade(rng: np.random.Generator, grid: int, window: tuple[slice, slice]) -> np.ndarray:
-    """Gentle shading in [0.94, 1.06] over the window (a read-only view)."""
-    return _smooth_noise(rng, 24, grid, _SHADE)[window]
+    return Painted(padded, coverage, plan.window)  # within [0, 253): colours x shade <= 1.06, blends
 
 
 @lru_cache(maxsize=8)
@@ -395,19 +450,34 @@ def _upscale_padded(padded: np.ndarray, cells: int, pixels: int) -> np.ndarray:
     return np.matmul(weights, blocks).reshape(rows * pixels, columns * pixels, 3)
 
 
+class Marks(NamedTuple):
+    """How fine marks are placed and drawn: numpy's functions (`inner_points`,
+    `fill_ellipses`, `stroke_polylines`) or the compiled ones (same signatures, same pixels)."""
+
+    inner: Any
+    fill: Any
+    stroke: Any
+
+
+def inner_points(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.ndarray:
+    """(x, y) grid points of the window where the lesion's coverage exceeds `level`, in
+    row-major order (the window holds every such point of the grid)."""
+    (top, bottom), (left, right) = window
+    return np.argwhere(alpha[top:bottom, left:right] > level)[:, ::-1] + (left, top)
+
+
 def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
-             scale: float, window: Window) -> None:
+             scale: float, window: Window, marks: Marks | None = None) -> None:
     """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
     vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
     (searched alone). Each kind of mark is rasterised for all its copies at once."""
+    find, fill, stroke = marks or NUMPY_MARKS
     surface = features["lesion_surface"]
     if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
         return  # nothing to draw: skip the search for inner pixels
-    (top, bottom), (left, right) = window
-    inner = np.argwhere(alpha[top:bottom, left:right] > 0.95)[:, ::-1]  # (x, y), row-major as over the whole grid
+    inner = find(alpha, window)
     if inner.size == 0:
         return
-    inner = inner + (left, top)  # on the grid
 
     def spots(count: int) -> np.ndarray:
         at = inner[rng.integers(0, len(inner), size=count)] + rng.random((count, 2))
@@ -416,24 +486,24 @@ def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generat
 
     if surface.startswith("dry"):  # white flakes: ACK cases list "white" among their colours
         centres = spots(70)
-        fill_ellipses(photo, centres, _flake_sizes(rng, 70), SCALE_COLOR)
+        fill(photo, centres, _flake_sizes(rng, 70), SCALE_COLOR)
     if surface.startswith("waxy"):
         dark = tuple(int(c * 0.55) for c in LESION_COLORS[features["lesion_colors"][-1]])
         starts = spots(9)
         draws = rng.random((9, 4))  # per fissure: its heading in [0, pi), then 3 turns in [-0.6, 0.6)
         turns = -0.6 + 1.2 * draws[:, 1:]
         turns[:, 0] += np.pi * draws[:, 0]
-        stroke_polylines(photo, _walk(starts, turns, 7.0), dark)
+        stroke(photo, _walk(starts, turns, 7.0), dark)
         # pale dots: the lesion's own colour lightened, not a colour of their own
         own = np.array(LESION_COLORS[features["lesion_colors"][0]], dtype=np.float32)
         pale = tuple(int(c) for c in own + 0.4 * (np.array(PALE_DOT, dtype=np.float32) - own))
-        fill_ellipses(photo, spots(10), np.full((10, 2), 2.5), pale)
+        fill(photo, spots(10), np.full((10, 2), 2.5), pale)
     if features.get("visible_blood_vessels"):
         starts = spots(4)
         draws = rng.random((4, 6))  # per vessel: its heading in [0, 2 pi), then 5 turns in [-0.8, 0.8)
         turns = -0.8 + 1.6 * draws[:, 1:]
         turns[:, 0] += 2 * np.pi * draws[:, 0]
-        stroke_polylines(photo, _walk(starts, turns, 7.0), (170, 20, 40))
+        stroke(photo, _walk(starts, turns, 7.0), (170, 20, 40))
 
 
 def _walk(starts: np.ndarray, turns: np.ndarray, length: float) -> np.ndarray:
@@ -492,6 +562,9 @@ def _set(photo: np.ndarray, inside: np.ndarray, ys: np.ndarray, xs: np.ndarray, 
         pixels[:, channel][at] = color[channel]
 
 
+NUMPY_MARKS = Marks(inner_points, fill_ellipses, stroke_polylines)
+
+
 def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
     """(half width, half height) of `count` flakes: widths in [3, 7), heights in [2, 4), drawn
     in one call (the same numbers as alternating scalar draws)."""
@@ -527,11 +600,24 @@ def _key(features: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 @lru_cache(maxsize=64)
 def _render(key: tuple[tuple[str, Any], ...], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid."""
-    features = dict(key)
-    rng = _pattern_rng(int(features["lesion_pattern_id"]))
+    """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid,
+    drawn by the compiled kernels when numba is installed, else by numpy."""
+    kernels = compiled_kernels()
+    photo, alpha = (_render_numpy if kernels is None else _render_compiled)(dict(key), size)
+    alpha.flags.writeable = photo.flags.writeable = False
+    return photo, alpha
+
+
+def _blocks(size: int) -> tuple[int, int]:
+    """(cells, pixels): a block of `cells` grid pixels is `pixels` photo pixels."""
     common = math.gcd(GRID, size)
-    cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
+    return GRID // common, size // common
+
+
+def _render_numpy(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """`_render` with numpy: the window painted by `_paint`, upscaled by two matrix products."""
+    rng = _pattern_rng(int(features["lesion_pattern_id"]))
+    cells, pixels = _blocks(size)
     padded, alpha, window = _paint(features, rng, GRID, cells)
     photo = _plain_skin(features["skin_tone"], size).copy()
     (top, bottom), (left, right) = window
@@ -541,8 +627,94 @@ def _render(key: tuple[tuple[str, Any], ...], size: int) -> tuple[np.ndarray, np
         target = photo[top // cells * pixels:bottom // cells * pixels, left // cells * pixels:right // cells * pixels]
         np.copyto(target, _upscale_padded(padded, cells, pixels), casting="unsafe")
     _details(photo, features, rng, alpha, size / GRID, window)
-    alpha.flags.writeable = photo.flags.writeable = False
     return photo, alpha
+
+
+_SURFACE_CODES = (("pearly", 1), ("scaly crust", 2), ("waxy", 3))
+"""`lesion_kernels`' SURFACE_* code of a surface by the start of its words (else 0, plain)."""
+_UNUSED_BANK = np.zeros((1, 1, 1), dtype=np.float32)
+_UNUSED_BANK.flags.writeable = False  # typed like the banks (read-only): one compiled kernel
+
+
+@lru_cache(maxsize=64)
+def _surface_code(surface: str) -> int:
+    return next((code for start, code in _SURFACE_CODES if surface.startswith(start)), 0)
+
+
+@lru_cache(maxsize=64)
+def _colour_array(color: tuple[int, ...], dtype: type) -> np.ndarray:
+    array = np.array(color, dtype=dtype)
+    array.flags.writeable = False
+    return array
+
+
+def _render_compiled(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """`_render` with the compiled kernels: the same plan (random numbers), painted and
+    upscaled in two loops, marks rasterised pixel by pixel."""
+    kernels = compiled_kernels()
+    rng = _pattern_rng(int(features["lesion_pattern_id"]))
+    cells, pixels = _blocks(size)
+    plan = plan_lesion(features, rng, GRID, cells)
+    coverage = np.zeros((GRID, GRID), dtype=np.float32)
+    photo = _plain_skin(features["skin_tone"], size).copy()  # a memcpy (numba's copies are slower)
+    (top, bottom), (left, right) = plan.window
+    if bottom > top and right > left:
+        padded = np.empty((bottom - top + 2, right - left + 2, 3), dtype=np.float32)
+        blotches = _noise_bank(BLOTCH_CELLS, GRID) if plan.field == FIELD_BLOTCHES else _UNUSED_BANK
+        crust, grain = plan.crust or (0, 0)
+        crusts, grains = (_noise_bank(CRUST_CELLS, GRID), _noise_bank(GRAIN_CELLS, GRID)) if plan.crust \
+            else (_UNUSED_BANK, _UNUSED_BANK)
+        kernels.paint_window(
+            coverage, padded, *_geometry(GRID), top, left, plan.edges, plan.softness, plan.radius, GRID / UNIT_GRID,
+            _surface_code(features["lesion_surface"]), plan.lut, plan.field, blotches, plan.blotches,
+            _noise_bank(SHADE_CELLS, GRID, _SHADE), plan.shade, crusts, crust, grains, grain,
+            _colour_array(SKIN_COLORS[features["skin_tone"]], np.float32), _colour_array(PEARL, np.float32))
+        kernels.upscale_into(photo, padded, cells, pixels, top // cells * pixels, left // cells * pixels)
+    _details(photo, features, rng, coverage, size / GRID, plan.window, _compiled_marks())
+    return photo, coverage
+
+
+def compiled_kernels() -> Any:
+    """The numba kernels (`lesion_kernels`), or None: when numba is not installed, when the
+    environment variable COMMA_ENV_NUMBA is 0, or when numba's JIT is disabled (its kernels
+    would then run as Python, far slower than numpy). With None, numpy draws the photos
+    (the same pictures to within a grey level, about twice as slow)."""
+    global _KERNELS
+    if _KERNELS is False:
+        kernels = None
+        if os.environ.get("COMMA_ENV_NUMBA", "1") != "0":
+            try:
+                import numba
+
+                if not numba.config.DISABLE_JIT:
+                    from comma_env.drawing import lesion_kernels as kernels
+            except ImportError:
+                kernels = None
+        _KERNELS = kernels
+    return _KERNELS
+
+
+_KERNELS: Any = False
+"""`compiled_kernels`' answer once asked (False: not yet)."""
+
+
+@lru_cache(maxsize=1)
+def _compiled_marks() -> Marks:
+    kernels = compiled_kernels()
+
+    def find(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.ndarray:
+        (top, bottom), (left, right) = window
+        return kernels.inner_points(alpha, top, bottom, left, right, level)
+
+    def fill(photo: np.ndarray, centres: np.ndarray, half_axes: np.ndarray, color: tuple[int, int, int]) -> None:
+        kernels.fill_ellipses_into(photo, np.ascontiguousarray(centres, dtype=np.float64),
+                                   np.ascontiguousarray(half_axes, dtype=np.float64), _colour_array(color, np.uint8))
+
+    def stroke(photo: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: float = 2.0) -> None:
+        kernels.stroke_polylines_into(photo, np.ascontiguousarray(points, dtype=np.float64),
+                                      _colour_array(color, np.uint8), float(width))
+
+    return Marks(find, fill, stroke)
 
 
 def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
