@@ -257,10 +257,13 @@ def test_the_atlas_rows_hold_the_glyphs_of_the_bundled_fonts() -> None:
 
 
 def test_characters_the_layout_engine_refuses_draw_nothing() -> None:
-    """Pillow's raqm layout raises on U+2029 (paragraph separator); such a character, which
-    any model may emit, is drawn as nothing instead of ending the episode."""
-    for anchor in ("la", "mm"):
-        coverage, _, _ = common.text_coverage.__wrapped__("a\u2029b \u2029", 18, False, False, anchor)
-        alone = common.text_coverage.__wrapped__("ab", 18, False, False, anchor)[0]
-        assert coverage is not None and coverage.shape[1] == alone.shape[1]
-        assert common.text_coverage.__wrapped__("\u2029", 18, True, True, anchor) == (None, 0, 0)
+    """Pillow 13's raqm layout raises on U+2029 (paragraph separator), which any model may
+    emit; such a character is drawn as nothing (as Pillow 12 draws it) instead of ending
+    the episode. DejaVu Sans Mono has no such glyph: it draws its missing-glyph box."""
+    for bold, mono in [(False, False), (True, False), (False, True)]:
+        for anchor in ("la", "mm"):
+            coverage = common.text_coverage.__wrapped__("a\u2029b \u2029", 18, bold, mono, anchor)[0]
+            assert coverage is not None
+            if not mono:
+                assert coverage.shape == common.text_coverage.__wrapped__("ab", 18, bold, mono, anchor)[0].shape
+                assert common.text_coverage.__wrapped__("\u2029", 18, bold, mono, anchor) == (None, 0, 0)
