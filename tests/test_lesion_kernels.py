@@ -152,3 +152,30 @@ def test_without_numba_photos_come_from_numpy(how: str) -> None:
 
     photo = np.load(io.BytesIO(done.stdout))
     assert np.array_equal(photo, lesions._render_numpy(_features(5), SIZE)[0])
+
+
+def test_a_kernel_numba_cannot_compile_falls_back_to_numpy_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from numba.core.errors import TypingError
+
+    def fails(*args: object) -> None:
+        raise TypingError("no implementation for this numba version")
+
+    monkeypatch.setattr(lesion_kernels, "paint_window", fails)
+    monkeypatch.setattr(lesions, "_KERNELS", lesion_kernels)
+    features = _features(11)
+    with pytest.warns(RuntimeWarning, match="compiling the lesion kernels failed .*TypingError"):
+        photo, coverage = lesions._render.__wrapped__(lesions._key(features), SIZE)
+    assert lesions.compiled_kernels() is None  # numpy from now on (monkeypatch restores the kernels)
+    assert np.array_equal(photo, lesions._render_numpy(dict(features), SIZE)[0])
+    assert not photo.flags.writeable
+
+
+def test_errors_that_are_not_numbas_are_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fails(*args: object) -> None:
+        raise ValueError("a bug in our kernel glue")
+
+    monkeypatch.setattr(lesion_kernels, "paint_window", fails)
+    monkeypatch.setattr(lesions, "_KERNELS", lesion_kernels)
+    with pytest.raises(ValueError, match="a bug"):
+        lesions._render.__wrapped__(lesions._key(_features(12)), SIZE)
+    assert lesions.compiled_kernels() is lesion_kernels
