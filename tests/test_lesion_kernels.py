@@ -70,30 +70,32 @@ def test_select_is_the_kth_smallest() -> None:
         assert np.array_equal(values, before)  # works on a copy
 
 
-def test_filled_ellipses_are_numpys_pixels() -> None:
+def _ellipses(rng: np.random.Generator, trial: int) -> tuple:
+    count = int(rng.integers(1, 40))
+    centres = rng.uniform(-8, 88, (count, 2))  # some past every edge
+    return centres, rng.uniform(0.3, 7, (count, 2)), tuple(int(c) for c in rng.integers(0, 256, 3))
+
+
+def _polylines(rng: np.random.Generator, trial: int) -> tuple:
+    points = rng.uniform(-10, 90, (int(rng.integers(1, 6)), int(rng.integers(2, 7)), 2))
+    if trial % 5 == 0:
+        points[:, 1] = points[:, 0]  # a zero-length segment
+    return points, (170, 20, 40), float(rng.choice([1.0, 2.0, 3.5]))
+
+
+@pytest.mark.parametrize(("mark", "inputs"), [("fill", _ellipses), ("stroke", _polylines)])
+def test_compiled_marks_are_numpys_pixels(mark: str, inputs) -> None:
     rng = np.random.default_rng(1)
-    for _ in range(200):
-        count = int(rng.integers(1, 40))
-        centres = rng.uniform(-8, 88, (count, 2))  # some past every edge
-        half_axes = rng.uniform(0.3, 7, (count, 2))
-        color = tuple(int(c) for c in rng.integers(0, 256, 3))
-        mine, theirs = np.zeros((60, 80, 3), np.uint8), np.zeros((60, 80, 3), np.uint8)
-        lesions._compiled_marks().fill(mine, centres, half_axes, color)
-        lesions.fill_ellipses(theirs, centres, half_axes, color)
-        assert np.array_equal(mine, theirs)
-
-
-def test_stroked_polylines_are_numpys_pixels() -> None:
-    rng = np.random.default_rng(2)
+    compiled, reference = getattr(lesions._compiled_marks(), mark), getattr(lesions.NUMPY_MARKS, mark)
+    drawn = 0
     for trial in range(200):
-        points = rng.uniform(-10, 90, (int(rng.integers(1, 6)), int(rng.integers(2, 7)), 2))
-        if trial % 5 == 0:
-            points[:, 1] = points[:, 0]  # a zero-length segment
-        color, width = (170, 20, 40), float(rng.choice([1.0, 2.0, 3.5]))
+        arguments = inputs(rng, trial)
         mine, theirs = np.zeros((70, 80, 3), np.uint8), np.zeros((70, 80, 3), np.uint8)
-        lesions._compiled_marks().stroke(mine, points, color, width)
-        lesions.stroke_polylines(theirs, points, color, width)
+        compiled(mine, *arguments)
+        reference(theirs, *arguments)
         assert np.array_equal(mine, theirs)
+        drawn += bool(mine.any())
+    assert drawn > 150  # the cases mostly draw inside the photo
 
 
 def test_inner_points_are_numpys_in_the_same_order() -> None:
@@ -150,3 +152,30 @@ def test_without_numba_photos_come_from_numpy(how: str) -> None:
 
     photo = np.load(io.BytesIO(done.stdout))
     assert np.array_equal(photo, lesions._render_numpy(_features(5), SIZE)[0])
+
+
+def test_a_kernel_numba_cannot_compile_falls_back_to_numpy_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from numba.core.errors import TypingError
+
+    def fails(*args: object) -> None:
+        raise TypingError("no implementation for this numba version")
+
+    monkeypatch.setattr(lesion_kernels, "paint_window", fails)
+    monkeypatch.setattr(lesions, "_KERNELS", lesion_kernels)
+    features = _features(11)
+    with pytest.warns(RuntimeWarning, match="compiling the lesion kernels failed .*TypingError"):
+        photo, coverage = lesions._render.__wrapped__(lesions._key(features), SIZE)
+    assert lesions.compiled_kernels() is None  # numpy from now on (monkeypatch restores the kernels)
+    assert np.array_equal(photo, lesions._render_numpy(dict(features), SIZE)[0])
+    assert not photo.flags.writeable
+
+
+def test_errors_that_are_not_numbas_are_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fails(*args: object) -> None:
+        raise ValueError("a bug in our kernel glue")
+
+    monkeypatch.setattr(lesion_kernels, "paint_window", fails)
+    monkeypatch.setattr(lesions, "_KERNELS", lesion_kernels)
+    with pytest.raises(ValueError, match="a bug"):
+        lesions._render.__wrapped__(lesions._key(_features(12)), SIZE)
+    assert lesions.compiled_kernels() is lesion_kernels

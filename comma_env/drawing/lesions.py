@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+import warnings
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -602,8 +603,16 @@ def _key(features: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
 def _render(key: tuple[tuple[str, Any], ...], size: int) -> tuple[np.ndarray, np.ndarray]:
     """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid,
     drawn by the compiled kernels when numba is installed, else by numpy."""
-    kernels = compiled_kernels()
-    photo, alpha = (_render_numpy if kernels is None else _render_compiled)(dict(key), size)
+    photo, alpha = None, None
+    if compiled_kernels() is not None:
+        try:
+            photo, alpha = _render_compiled(dict(key), size)
+        except Exception as error:  # numba's own errors (a version it cannot compile for): not ours to fix here
+            if not type(error).__module__.startswith("numba"):
+                raise
+            _disable_kernels(f"compiling the lesion kernels failed ({type(error).__name__}: {error})")
+    if photo is None:
+        photo, alpha = _render_numpy(dict(key), size)
     alpha.flags.writeable = photo.flags.writeable = False
     return photo, alpha
 
@@ -676,9 +685,10 @@ def _render_compiled(features: dict[str, Any], size: int) -> tuple[np.ndarray, n
 
 def compiled_kernels() -> Any:
     """The numba kernels (`lesion_kernels`), or None: when numba is not installed, when the
-    environment variable COMMA_ENV_NUMBA is 0, or when numba's JIT is disabled (its kernels
-    would then run as Python, far slower than numpy). With None, numpy draws the photos
-    (the same pictures to within a grey level, about twice as slow)."""
+    environment variable COMMA_ENV_NUMBA is 0, when numba's JIT is disabled (its kernels
+    would then run as Python, far slower than numpy), or when numba cannot be set up or
+    compile them (a warning says why). With None, numpy draws the photos (the same pictures
+    to within a grey level, about twice as slow)."""
     global _KERNELS
     if _KERNELS is False:
         kernels = None
@@ -690,8 +700,19 @@ def compiled_kernels() -> Any:
                     from comma_env.drawing import lesion_kernels as kernels
             except ImportError:
                 kernels = None
+            except Exception as error:  # e.g. no writable cache directory for numba
+                _disable_kernels(f"setting up numba failed ({type(error).__name__}: {error})")
+                return None
         _KERNELS = kernels
     return _KERNELS
+
+
+def _disable_kernels(why: str) -> None:
+    """Draw with numpy from now on, and say why once."""
+    global _KERNELS
+    _KERNELS = None
+    warnings.warn(f"{why}; lesion photos are drawn with numpy (slower, the same pictures)", RuntimeWarning,
+                  stacklevel=3)
 
 
 _KERNELS: Any = False
