@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import struct
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -131,12 +132,34 @@ class _Memo(dict):
 
 
 ATLAS_COLUMNS_LIMIT = 1 << 15
-"""Most glyph columns a font's atlas holds (then new glyphs take the general path)."""
+"""Most glyph columns a font's atlas holds (then new glyphs take the glyph-by-glyph path)."""
+
+ATLAS_LAYERS_LIMIT = 4
+"""Most layers of overlapping glyphs a line is gathered in (more: glyph by glyph)."""
+
+
+@lru_cache(maxsize=8)
+def _font_box(path: str) -> tuple[int, int, int]:
+    """(units per em, lowest, highest) of every glyph in the font file at `path`: the
+    `head` table's bounding box, read from the file's table directory (no font library)."""
+    with open(path, "rb") as stream:
+        (tables,) = struct.unpack(">H", stream.read(12)[4:6])
+        directory = stream.read(16 * tables)
+        for index in range(tables):
+            tag, _, offset, _ = struct.unpack(">4sIII", directory[16 * index:16 * index + 16])
+            if tag == b"head":
+                stream.seek(offset)
+                head = stream.read(54)
+                (units,) = struct.unpack(">H", head[18:20])
+                _, y_min, _, y_max = struct.unpack(">4h", head[36:44])
+                return units, y_min, y_max
+    raise ValueError(f"{path}: a font without a head table")
 
 
 class _FontGlyphs:
-    """Per-font caches: glyph masks, pair kerning, and an atlas of full-line-height glyph
-    columns from which a left-aligned line is gathered in one numpy call."""
+    """Per-font caches: glyph masks, pair kerning, and an atlas of glyph columns, each glyph
+    drawn on its baseline in rows tall enough for any glyph of the font, from which a line
+    (left-aligned or centred) is gathered in one numpy call per layer of overlapping glyphs."""
 
     def __init__(self, size: int, bold: bool, mono: bool) -> None:
         self.face = font(size, bold, mono)
@@ -146,17 +169,24 @@ class _FontGlyphs:
         """char -> (coverage, left, top, advance); left/top: the mask's offset from the pen on the baseline."""
         self.kerning: dict[str, float] = _Memo(self._kern, 65536)
         """two characters -> extra advance between them (negative when kerned closer)."""
-        self.placements: dict[str, tuple[int, int, float, int]] = _Memo(self._place, 4096)
-        """char -> (atlas column, left, advance, width): see `_place`."""
-        self.columns: dict[tuple[str | None, int, int, int], np.ndarray] = {}
-        self.atlas = np.zeros((self.line_height, 256), dtype=np.uint8)
-        """Glyph columns of the line height side by side (column 0 blank); grows by doubling."""
+        self.placements: dict[str, tuple[bytes | None, int, float, int, int, int]] = _Memo(self._place, 4096)
+        """char -> (atlas columns, left, advance, width, top, bottom): see `_place`."""
+        units, lowest, highest = _font_box(self.face.path)
+        scale = self.face.size / units
+        self.atlas_baseline = max(math.ceil(highest * scale) + 2, self.ascent)
+        """The baseline's row in the atlas: the font's highest point above it, plus hinting's margin."""
+        below = max(math.ceil(-lowest * scale) + 2, self.descent)
+        self.atlas = np.zeros((self.atlas_baseline + below, 256), dtype=np.uint8)
+        """Glyph columns side by side (column 0 blank); grows by doubling, its rows fixed."""
         self.atlas_used = 1
         self._atlas_lock = threading.Lock()
 
     def _glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
-        left, top, right, bottom = self.face.getbbox(char, anchor="ls")
-        advance = self.face.getlength(char)
+        try:
+            left, top, right, bottom = self.face.getbbox(char, anchor="ls")
+            advance = self.face.getlength(char)
+        except RuntimeError:  # the layout engine (raqm) refuses a few characters (U+2029): nothing drawn
+            return None, 0, 0, 0.0
         if right <= left or bottom <= top:
             return None, 0, 0, advance
         mask = Image.new("L", (right - left, bottom - top), 0)
@@ -166,47 +196,36 @@ class _FontGlyphs:
         return pixels, left, top, advance
 
     def _kern(self, pair: str) -> float:
-        return self.face.getlength(pair) - self.glyphs[pair[0]][3] - self.glyphs[pair[1]][3]
+        try:
+            return self.face.getlength(pair) - self.glyphs[pair[0]][3] - self.glyphs[pair[1]][3]
+        except RuntimeError:  # a character the layout engine refuses (see `_glyph`)
+            return 0.0
 
-    def column(self, char: str | None, width: int, row: int, height: int) -> np.ndarray:
-        """`char`'s glyph mask placed `row` rows down in a blank strip `height` rows high
-        (None: a blank strip `width` wide), read-only and cached: a line without overlapping
-        glyphs is these strips side by side."""
-        key = (char, width, row, height)
-        strip = self.columns.get(key)
-        if strip is None:
-            strip = np.zeros((height, width), dtype=np.uint8)
-            if char is not None:
-                pixels = self.glyphs[char][0]
-                strip[row:row + pixels.shape[0]] = pixels
-            strip.flags.writeable = False
-            if len(self.columns) < 16384:
-                self.columns[key] = strip
-        return strip
-
-    def _place(self, char: str) -> tuple[int, int, float, int]:
-        """(column, left, advance, width) of `char` on a left-aligned line: where its glyph,
-        drawn in the full line height (the baseline at row `ascent`), starts in the atlas,
-        its offset from the pen, the advance and the glyph's width (0 for a blank glyph;
-        column -1 when the glyph leaves the line height or the atlas is full)."""
+    def _place(self, char: str) -> tuple[bytes | None, int, float, int, int, int]:
+        """(columns, left, advance, width, top, bottom) of `char`: the atlas columns of its
+        glyph as numpy indices (bytes: a line's are joined), its offset from the pen, the
+        advance, the glyph's width (0 for a blank glyph), and its first and last + 1 rows
+        from the baseline. Columns None when the atlas is full or the glyph leaves the atlas
+        rows (rare: hinting can move a mark beyond the font's box)."""
         pixels, left, top, advance = self.glyphs[char]
         if pixels is None:
-            return 0, 0, advance, 0
+            return b"", 0, advance, 0, 0, 0
         height, width = pixels.shape
-        row = self.ascent + top
-        if not 0 <= row <= self.line_height - height:
-            return -1, left, advance, width
+        row = self.atlas_baseline + top
+        if not 0 <= row <= self.atlas.shape[0] - height:
+            return None, left, advance, width, top, top + height
         with self._atlas_lock:  # readers gather only columns they placed: growing copies them
             used = self.atlas_used
+            if used + width > ATLAS_COLUMNS_LIMIT:
+                return None, left, advance, width, top, top + height
             if used + width > self.atlas.shape[1]:
-                if used + width > ATLAS_COLUMNS_LIMIT:
-                    return -1, left, advance, width
-                grown = np.zeros((self.line_height, max(2 * self.atlas.shape[1], used + width)), dtype=np.uint8)
+                wider = min(max(2 * self.atlas.shape[1], used + width), ATLAS_COLUMNS_LIMIT)
+                grown = np.zeros((self.atlas.shape[0], wider), dtype=np.uint8)
                 grown[:, :used] = self.atlas[:, :used]
                 self.atlas = grown
             self.atlas[row:row + height, used:used + width] = pixels
             self.atlas_used = used + width
-        return used, left, advance, width
+        return np.arange(used, used + width, dtype=np.intp).tobytes(), left, advance, width, top, top + height
 
 
 @lru_cache(maxsize=64)
@@ -226,23 +245,30 @@ def _text_mask(string: str, size: int, bold: bool, mono: bool, anchor: str) -> t
 @lru_cache(maxsize=4096)
 def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[np.ndarray | None, int, int]:
     """A rendered one-line text mask (read-only uint8 coverage) and its offset from the
-    anchor point.
+    anchor point ("la": left/ascender, "mm": middle/middle).
 
     FreeType rendering dominates drawing time, and per-instance strings (a serial number, a
     patient's address) never repeat, so a line is composed from cached glyph masks placed at
     the font's advances plus pair kerning, pen positions rounded to whole pixels as Pillow
     does (Pillow's own rendering but for ligatures such as "ff" and, rarely, a glyph one
-    pixel apart). Whole lines are cached too: labels repeat endlessly. When no two glyph
-    boxes overlap (most lines), the mask is one concatenation of cached full-height glyph
-    columns and gaps; otherwise glyphs are combined by maximum, one by one.
+    pixel apart). Whole lines are cached too: labels repeat endlessly. A line is gathered
+    from the font's glyph atlas (`_line_strips`); only a full atlas or a pile of overlapping
+    glyphs (stacked combining marks) takes the glyph-by-glyph path.
     """
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
-    fonts = _font_glyphs(size, bold, mono)
-    if anchor == "la":
-        line = _line_strips(fonts, string, mono)
-        if line is not None:
-            return line
+    return _compose(_font_glyphs(size, bold, mono), string, mono, anchor)
+
+
+def _compose(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> tuple[np.ndarray | None, int, int]:
+    """`text_coverage` in `fonts`: from the atlas, else glyph by glyph."""
+    line = _line_strips(fonts, string, mono, anchor)
+    return line if line is not None else _glyph_by_glyph(fonts, string, mono, anchor)
+
+
+def _glyph_by_glyph(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> tuple[np.ndarray | None, int, int]:
+    """`text_coverage` as every glyph's mask combined into the line's box by maximum, one by
+    one: the reference composition, and the path for what the atlas cannot gather."""
     glyphs, kerning = fonts.glyphs, fonts.kerning
     placed = []
     pen, previous = 0.0, ""
@@ -251,7 +277,7 @@ def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -
             pen += kerning[previous + char]
         pixels, left, top, advance = glyphs[char]
         if pixels is not None:
-            placed.append((char, pixels, pen, left, top))
+            placed.append((pixels, pen, left, top))
         pen += advance
         previous = char
     if not placed:
@@ -261,125 +287,128 @@ def text_coverage(string: str, size: int, bold: bool, mono: bool, anchor: str) -
     boxes = []
     x0 = y0 = math.inf
     x1 = y1 = -math.inf
-    for char, pixels, pen_x, left, top in placed:
+    for pixels, pen_x, left, top in placed:
         x, y = math.floor(pen_x + shift) + left, baseline + top
         height, width = pixels.shape
-        boxes.append((char, pixels, x, y))
+        boxes.append((pixels, x, y))
         x0, y0 = min(x0, x), min(y0, y)
         x1, y1 = max(x1, x + width), max(y1, y + height)
-    coverage = _strips(fonts, boxes, x0, y0, y1)
-    if coverage is None:
-        coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
-        for _, pixels, x, y in boxes:
-            target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
-            np.maximum(target, pixels, out=target)
+    coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+    for pixels, x, y in boxes:
+        target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
+        np.maximum(target, pixels, out=target)
     coverage.flags.writeable = False
     return coverage, x0, y0
 
 
-def _share_columns(pieces: list[np.ndarray], strip: np.ndarray, shared: int) -> bool:
-    """Add `strip`, whose first `shared` columns overlap the last piece's last ones, to
-    `pieces`: the shared columns combined by maximum (antialiased edges often share a
-    column). False when it reaches back beyond the last piece or ends inside it: the caller
-    composes glyph by glyph instead."""
-    if shared >= strip.shape[1] or shared > pieces[-1].shape[1]:
-        return False
-    last = pieces.pop()
-    pieces += [last[:, :-shared], np.maximum(last[:, -shared:], strip[:, :shared]), strip[:, shared:]]
-    return True
+_Glyph = tuple[int, bytes, int]
+"""A glyph on a line: (x, its atlas columns as numpy index bytes, width)."""
+
+_Layout = tuple[list[bytes], int, int, list[list[_Glyph]], float, int, int]
+"""A line's glyphs in the atlas: (the first layer's atlas indices, column by column from its
+start, as bytes to join; that start; its end; further layers of glyphs, each sharing no
+column and in x order; the pen's end; the first and last + 1 rows from the baseline)."""
 
 
-def _add_strip(fonts: _FontGlyphs, pieces: list[np.ndarray], strip: np.ndarray, x: int, end: int, height: int) -> bool:
-    """Append `strip`, placed at column `x`, to `pieces`, which end at column `end`: after a
-    blank gap, or sharing its overlapping columns (`_share_columns`). False when the overlap
-    is not that simple."""
-    if x >= end:
-        if x > end:
-            pieces.append(fonts.column(None, x - end, 0, height))
-        pieces.append(strip)
-        return True
-    return _share_columns(pieces, strip, end - x)
-
-
-def _line_strips(fonts: _FontGlyphs, string: str, mono: bool) -> tuple[np.ndarray | None, int, int] | None:
-    """`text_coverage` of a left-aligned line, gathered from the font's atlas: a Python pass
-    finds each glyph's pen position and atlas columns (no numpy call per glyph), then one
-    `take` builds the mask (blank rows at the top or bottom draw nothing). Where glyphs
-    overlap (antialiased edges often share a column), even and odd glyphs are gathered
-    apart and combined by one maximum. None when a glyph leaves the line height, or reaches
-    back past its neighbour's start or into the glyph before it: the general path handles
-    it."""
-    placements, kerning, floor = fonts.placements, fonts.kerning, math.floor
-    placed: list[tuple[int, int, int]] = []  # (x, atlas column, width) per drawn glyph
+def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> _Layout | None:
+    """Where each glyph of a line goes (x from the left-aligned pen) and which atlas columns
+    it shows, in one Python pass (no numpy call per glyph). Glyphs go to the first layer
+    they do not overlap: antialiased edges often share a column (two layers), a combining
+    mark sits on its letter (a layer over it). The rows are the glyphs' own for a centred
+    line and the line height, widened for glyphs that leave it, for a left-aligned one (see
+    `_line_strips`). None when a glyph is not in the atlas or the glyphs pile up in more
+    than `ATLAS_LAYERS_LIMIT` layers (stacked combining marks)."""
+    placements, kerning, floor, gaps = fonts.placements, fonts.kerning, math.floor, _GAPS
+    parts: list[bytes] = []  # the first layer (most lines have no other), gaps as blank column 0
+    layers: list[list[_Glyph]] = []
     pen, previous = 0.0, ""
-    x_before = end = end_before = -math.inf  # the previous glyph's start and end, the end of the one before
-    overlap = False
+    start = end = None  # the first layer's first and last + 1 columns
+    low, high = (math.inf, -math.inf) if anchor == "mm" else (-fonts.ascent, fonts.descent)
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
             pen += kerning[previous + char]
         previous = char
-        column, left, advance, width = placements[char]
+        columns, left, advance, width, top, bottom = placements[char]
         if width:
-            if column < 0:
+            if columns is None:
                 return None
+            if top < low:
+                low = top
+            if bottom > high:
+                high = bottom
             x = floor(pen + 0.5) + left
-            if x < end:  # shares columns with the previous glyph: at most two glyphs per column
-                if x < x_before or x < end_before or x + width <= end:
-                    return None
-                overlap = True
-            placed.append((x, column, width))
-            x_before, end_before, end = x, end, x + width
+            if end is None:
+                start = x
+                parts.append(columns)
+                end = x + width
+            elif x >= end:
+                if x > end:
+                    parts.append(gaps[x - end] if x - end < _GAP_WIDTHS else bytes(_INDEX_BYTES * (x - end)))
+                parts.append(columns)
+                end = x + width
+            else:
+                for layer in layers:
+                    if x >= layer[-1][0] + layer[-1][2]:
+                        layer.append((x, columns, width))
+                        break
+                else:
+                    if len(layers) + 1 >= ATLAS_LAYERS_LIMIT:
+                        return None
+                    layers.append([(x, columns, width)])
         pen += advance
-    if not placed:
+    return parts, start, end, layers, pen, low, high
+
+
+def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
+                 ) -> tuple[np.ndarray | None, int, int] | None:
+    """`text_coverage` gathered from the font's atlas: one `take` per layer of `_arrange`
+    (combined by maximum). A centred line is the left-aligned one moved by half its advance
+    (pen positions are exact multiples of 1/64: the shift commutes with the rounding). The
+    mask spans the glyphs' columns; its rows are the glyphs' own for a centred line and the
+    line height for a left-aligned one: the offsets callers have always rounded fractional
+    anchor points with (Python rounds halves to even, so a mask one row taller would move
+    such a line by a pixel). None when `_arrange` declines."""
+    layout = _arrange(fonts, string, mono, anchor)
+    if layout is None:
+        return None
+    parts, start, stop, layers, pen, low, high = layout
+    if start is None:
         return None, 0, 0
-    start, atlas = placed[0][0], fonts.atlas  # the atlas taken after every placement holds all their columns
-    if not overlap:
-        coverage = atlas.take(_gather_indices(placed, start, end), axis=1)
-    else:
-        coverage = atlas.take(_gather_indices(placed[0::2], start, end), axis=1)
-        np.maximum(coverage, atlas.take(_gather_indices(placed[1::2], start, end), axis=1), out=coverage)
+    if layers:  # the further layers may reach beyond the first one
+        first, last = start, stop
+        for layer in layers:
+            start, stop = min(start, layer[0][0]), max(stop, layer[-1][0] + layer[-1][2])
+        parts = [bytes(_INDEX_BYTES * (first - start)), *parts, bytes(_INDEX_BYTES * (stop - last))]
+    baseline = fonts.atlas_baseline
+    rows = fonts.atlas[baseline + low:baseline + high]  # the atlas taken after every placement holds all their columns
+    coverage = rows.take(np.frombuffer(b"".join(parts), dtype=np.intp), axis=1)
+    for layer in layers:
+        np.maximum(coverage, rows.take(_gather_indices(layer, start, stop), axis=1), out=coverage)
     coverage.flags.writeable = False
-    return coverage, start, 0
+    if anchor == "mm":
+        return coverage, start - round(pen / 2), round((fonts.ascent - fonts.descent) / 2) + low
+    return coverage, start, fonts.ascent + low
 
 
 _INDEX_BYTES = np.dtype(np.intp).itemsize
-_ATLAS_INDEX_BYTES = np.arange(ATLAS_COLUMNS_LIMIT, dtype=np.intp).tobytes()
-"""Every atlas column number as numpy indices: a glyph's run of columns is a bytes slice."""
+_GAP_WIDTHS = 256
+_GAPS = tuple(bytes(_INDEX_BYTES * width) for width in range(_GAP_WIDTHS))
+"""Blank runs of columns (atlas column 0) as numpy index bytes, by width."""
 
 
-def _gather_indices(glyphs: list[tuple[int, int, int]], start: int, stop: int) -> np.ndarray:
+def _gather_indices(glyphs: list[_Glyph], start: int, stop: int) -> np.ndarray:
     """For each column `start` .. `stop` of a line, the atlas column it shows (0, blank,
-    between glyphs), given non-overlapping (x, atlas column, width) glyphs in order: bytes
-    slices joined and read by numpy, no per-column Python and no numpy call per glyph."""
-    parts, at, index_bytes = [], start, _INDEX_BYTES
-    for x, column, width in glyphs:
+    between glyphs), given non-overlapping glyphs in x order: bytes joined and read by
+    numpy, no per-column Python and no numpy call per glyph."""
+    parts, at = [], start
+    for x, columns, width in glyphs:
         if x > at:
-            parts.append(bytes(index_bytes * (x - at)))
-        parts.append(_ATLAS_INDEX_BYTES[index_bytes * column:index_bytes * (column + width)])
+            parts.append(bytes(_INDEX_BYTES * (x - at)))
+        parts.append(columns)
         at = x + width
     if stop > at:
-        parts.append(bytes(index_bytes * (stop - at)))
+        parts.append(bytes(_INDEX_BYTES * (stop - at)))
     return np.frombuffer(b"".join(parts), dtype=np.intp)
-
-
-def _strips(fonts: _FontGlyphs, boxes: list[tuple[str, np.ndarray, int, int]], x0: int, y0: int, y1: int
-            ) -> np.ndarray | None:
-    """The line's mask as one concatenation of cached full-height glyph strips and blank
-    gaps, in pen order; where a glyph overlaps the strip before it (antialiased edges often
-    share a column) only the shared columns are combined by maximum. None when the layout is
-    not that simple (a glyph reaching past its neighbour, or left of the line's start)."""
-    pieces: list[np.ndarray] = []
-    strips, column, height = fonts.columns, fonts.column, y1 - y0
-    end = x0
-    for char, pixels, x, y in boxes:
-        width = pixels.shape[1]
-        strip = strips.get((char, width, y - y0, height))
-        if strip is None:
-            strip = column(char, width, y - y0, height)
-        if not _add_strip(fonts, pieces, strip, x, end, height):
-            return None
-        end = x + width
-    return np.concatenate(pieces, axis=1) if len(pieces) > 1 else np.ascontiguousarray(pieces[0])
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int,
