@@ -1,5 +1,5 @@
 """Compiled (numba) rasterisers of the lesion photo: the same arithmetic as the numpy path in
-`lesions.py`, pixel by pixel in one pass.
+`lesions.py`, pixel by pixel, in a few loops.
 
 Why: after vectorising, the numpy path still costs ~0.7 ms a photo, almost all of it numpy's
 per-call overhead on small arrays and two small matrix products for the bilinear upscale;
@@ -21,8 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
-SURFACE_PLAIN, SURFACE_PEARLY, SURFACE_CRUST, SURFACE_WAXY = 0, 1, 2, 3
+from comma_env.drawing.lesions import FIELD_BLOTCHES, FIELD_NONE, SURFACE_CRUST, SURFACE_PEARLY, SURFACE_WAXY
 
 _KERNEL = {"cache": True, "nogil": True, "error_model": "numpy", "boundscheck": False}
 

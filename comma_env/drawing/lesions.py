@@ -244,6 +244,8 @@ class Plan(NamedTuple):
 
 
 FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
+SURFACE_PLAIN, SURFACE_PEARLY, SURFACE_CRUST, SURFACE_WAXY = 0, 1, 2, 3
+"""Surface kinds with a texture of their own (`_surface_code`): codes the compiled kernels read."""
 CRUST_CELLS, GRAIN_CELLS, BLOTCH_CELLS, SHADE_CELLS = 7, 30, 5, 24
 
 
@@ -639,15 +641,15 @@ def _render_numpy(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.n
     return photo, alpha
 
 
-_SURFACE_CODES = (("pearly", 1), ("scaly crust", 2), ("waxy", 3))
-"""`lesion_kernels`' SURFACE_* code of a surface by the start of its words (else 0, plain)."""
+_SURFACE_CODES = (("pearly", SURFACE_PEARLY), ("scaly crust", SURFACE_CRUST), ("waxy", SURFACE_WAXY))
+"""The SURFACE_* code of a surface by the start of its words (else SURFACE_PLAIN)."""
 _UNUSED_BANK = np.zeros((1, 1, 1), dtype=np.float32)
 _UNUSED_BANK.flags.writeable = False  # typed like the banks (read-only): one compiled kernel
 
 
 @lru_cache(maxsize=64)
 def _surface_code(surface: str) -> int:
-    return next((code for start, code in _SURFACE_CODES if surface.startswith(start)), 0)
+    return next((code for start, code in _SURFACE_CODES if surface.startswith(start)), SURFACE_PLAIN)
 
 
 @lru_cache(maxsize=64)
