@@ -232,6 +232,8 @@ class Plan(NamedTuple):
     """The outline's radius in grid pixels at `ANGLES` (float32, at least 1)."""
     window: Window
     softness: float
+    surface: int
+    """The surface's texture: SURFACE_PLAIN, SURFACE_PEARLY, SURFACE_CRUST or SURFACE_WAXY."""
     lut: np.ndarray
     """The body's colours (n, 3) float32; a crust adds yellow-brown as colour n."""
     field: int
@@ -246,6 +248,15 @@ class Plan(NamedTuple):
 FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
 SURFACE_PLAIN, SURFACE_PEARLY, SURFACE_CRUST, SURFACE_WAXY = 0, 1, 2, 3
 """Surface kinds with a texture of their own (`_surface_code`): codes the compiled kernels read."""
+_SURFACE_CODES = (("pearly", SURFACE_PEARLY), ("scaly crust", SURFACE_CRUST), ("waxy", SURFACE_WAXY))
+"""The SURFACE_* code of a surface by the start of its words (else SURFACE_PLAIN)."""
+
+
+@lru_cache(maxsize=64)
+def _surface_code(surface: str) -> int:
+    """The SURFACE_* code of a Telehealth surface description (decided once, in `plan_lesion`)."""
+    return next((code for start, code in _SURFACE_CODES if surface.startswith(start)), SURFACE_PLAIN)
+
 CRUST_CELLS, GRAIN_CELLS, BLOTCH_CELLS, SHADE_CELLS = 7, 30, 5, 24
 
 
@@ -264,7 +275,8 @@ def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, s
     # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
     unit = grid / UNIT_GRID
     surface = features["lesion_surface"]
-    margin = (8.0 if surface.startswith("waxy") else 2.0) * unit
+    kind = _surface_code(surface)
+    margin = (8.0 if kind == SURFACE_WAXY else 2.0) * unit
     edges = np.maximum(radius * table, 1.0).astype(np.float32)  # the outline's radius per angle
     centre = (grid - 1) / 2.0
     extents = np.multiply(edges, _SIN_COS)  # rows (y down), then columns
@@ -282,10 +294,10 @@ def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, s
         else:
             field = FIELD_CONCENTRIC  # symmetric with the outline
     shade = _noise_pick(rng)
-    crust = (_noise_pick(rng), _noise_pick(rng)) if surface.startswith("scaly crust") else None
+    crust = (_noise_pick(rng), _noise_pick(rng)) if kind == SURFACE_CRUST else None
     if crust is not None:
         lut = np.vstack((lut, np.array(LESION_COLORS["yellow-brown"], dtype=np.float32)))
-    return Plan(radius, edges, (bounds[0], bounds[1]), softness, lut, field, blotches, shade, crust)
+    return Plan(radius, edges, (bounds[0], bounds[1]), softness, kind, lut, field, blotches, shade, crust)
 
 
 class Painted(NamedTuple):
@@ -319,7 +331,6 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     (top, bottom), (left, right) = plan.window
     window = (slice(top, bottom), slice(left, right))
     unit = grid / UNIT_GRID
-    surface = features["lesion_surface"]
     dx, dy, rr, index = (array[window] for array in _geometry(grid))
     rel = (np.float32(1.0) / edges)[index]  # reciprocals per angle, not per pixel
     rel *= rr  # distance over the outline's radius
@@ -327,7 +338,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     alpha /= np.float32(plan.softness)
     np.clip(alpha, 0.0, 1.0, out=alpha)
 
-    body_colors = len(lut) - (plan.crust is not None)
+    body_colors = len(lut) - (plan.surface == SURFACE_CRUST)
     region = None  # which colour of `lut` each pixel takes (None: the only one)
     if plan.field != FIELD_NONE:
         if plan.field == FIELD_BLOTCHES:
@@ -349,14 +360,14 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     body_weight = shade * alpha  # A: the lesion's own colour, shaded, over its coverage
     skin_weight = np.subtract(np.float32(1.0), alpha)  # B: the skin around it
     pearl_weight = None  # P: a pearly rim and highlight
-    if surface.startswith("pearly"):
+    if plan.surface == SURFACE_PEARLY:
         # a pearly rim, then a highlight up-left, each a blend towards the pearl: one blend
         rim = np.clip((rel - 0.72) * 10.0, 0, 1) * alpha
         glow = np.exp(-((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2))
         keep = (1.0 - 0.7 * rim) * (1.0 - 0.55 * glow * alpha)
         body_weight *= keep
         pearl_weight = (1.0 - keep) * alpha
-    elif plan.crust is not None:
+    elif plan.surface == SURFACE_CRUST:
         # yellow-brown crust (unshaded, its own grain) over the inner lesion: one more colour
         crust = (_noise_view(_noise_bank(CRUST_CELLS, grid), plan.crust[0])[window] > 0.45) & (rel < 0.75)
         grain = _noise_view(_noise_bank(GRAIN_CELLS, grid), plan.crust[1])[window]
@@ -364,7 +375,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         if region is None:
             region = np.zeros(alpha.shape, dtype=np.int8)
         region[crust] = body_colors
-    elif surface.startswith("waxy"):
+    elif plan.surface == SURFACE_WAXY:
         shadow = np.clip((1.0 - np.hypot(dx - 3 * unit, dy - 4 * unit) / edges[index]) * 20.0, 0, 1)
         ring = np.clip((rel - 0.9) * 10.0, 0, 1) * alpha
         body_weight *= 1.0 - 0.3 * ring
@@ -641,15 +652,8 @@ def _render_numpy(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.n
     return photo, alpha
 
 
-_SURFACE_CODES = (("pearly", SURFACE_PEARLY), ("scaly crust", SURFACE_CRUST), ("waxy", SURFACE_WAXY))
-"""The SURFACE_* code of a surface by the start of its words (else SURFACE_PLAIN)."""
 _UNUSED_BANK = np.zeros((1, 1, 1), dtype=np.float32)
 _UNUSED_BANK.flags.writeable = False  # typed like the banks (read-only): one compiled kernel
-
-
-@lru_cache(maxsize=64)
-def _surface_code(surface: str) -> int:
-    return next((code for start, code in _SURFACE_CODES if surface.startswith(start)), SURFACE_PLAIN)
 
 
 @lru_cache(maxsize=64)
@@ -661,7 +665,7 @@ def _colour_array(color: tuple[int, ...], dtype: type) -> np.ndarray:
 
 def _render_compiled(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
     """`_render` with the compiled kernels: the same plan (random numbers), painted and
-    upscaled in two loops, marks rasterised pixel by pixel."""
+    upscaled in a few loops, marks rasterised pixel by pixel."""
     kernels = compiled_kernels()
     rng = _pattern_rng(int(features["lesion_pattern_id"]))
     cells, pixels = _blocks(size)
@@ -677,7 +681,7 @@ def _render_compiled(features: dict[str, Any], size: int) -> tuple[np.ndarray, n
             else (_UNUSED_BANK, _UNUSED_BANK)
         kernels.paint_window(
             coverage, padded, *_geometry(GRID), top, left, plan.edges, plan.softness, plan.radius, GRID / UNIT_GRID,
-            _surface_code(features["lesion_surface"]), plan.lut, plan.field, blotches, plan.blotches,
+            plan.surface, plan.lut, plan.field, blotches, plan.blotches,
             _noise_bank(SHADE_CELLS, GRID, _SHADE), plan.shade, crusts, crust, grains, grain,
             _colour_array(SKIN_COLORS[features["skin_tone"]], np.float32), _colour_array(PEARL, np.float32))
         kernels.upscale_into(photo, padded, cells, pixels, top // cells * pixels, left // cells * pixels)
