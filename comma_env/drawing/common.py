@@ -318,7 +318,7 @@ def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> _Layou
     line and the line height, widened for glyphs that leave it, for a left-aligned one (see
     `_line_strips`). None when a glyph is not in the atlas or the glyphs pile up in more
     than `ATLAS_LAYERS_LIMIT` layers (stacked combining marks)."""
-    placements, kerning, floor, gaps = fonts.placements, fonts.kerning, math.floor, _GAPS
+    placements, kerning, floor, blank = fonts.placements, fonts.kerning, math.floor, _blank
     parts: list[bytes] = []  # the first layer (most lines have no other), gaps as blank column 0
     layers: list[list[_Glyph]] = []
     pen, previous = 0.0, ""
@@ -343,7 +343,7 @@ def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> _Layou
                 end = x + width
             elif x >= end:
                 if x > end:
-                    parts.append(gaps[x - end] if x - end < _GAP_WIDTHS else bytes(_INDEX_BYTES * (x - end)))
+                    parts.append(blank(x - end))
                 parts.append(columns)
                 end = x + width
             else:
@@ -378,7 +378,7 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
         first, last = start, stop
         for layer in layers:
             start, stop = min(start, layer[0][0]), max(stop, layer[-1][0] + layer[-1][2])
-        parts = [bytes(_INDEX_BYTES * (first - start)), *parts, bytes(_INDEX_BYTES * (stop - last))]
+        parts = [_blank(first - start), *parts, _blank(stop - last)]
     baseline = fonts.atlas_baseline
     rows = fonts.atlas[baseline + low:baseline + high]  # the atlas taken after every placement holds all their columns
     coverage = rows.take(np.frombuffer(b"".join(parts), dtype=np.intp), axis=1)
@@ -396,6 +396,11 @@ _GAPS = tuple(bytes(_INDEX_BYTES * width) for width in range(_GAP_WIDTHS))
 """Blank runs of columns (atlas column 0) as numpy index bytes, by width."""
 
 
+def _blank(width: int) -> bytes:
+    """A blank run of `width` columns as numpy index bytes (short ones shared, not rebuilt)."""
+    return _GAPS[width] if width < _GAP_WIDTHS else bytes(_INDEX_BYTES * width)
+
+
 def _gather_indices(glyphs: list[_Glyph], start: int, stop: int) -> np.ndarray:
     """For each column `start` .. `stop` of a line, the atlas column it shows (0, blank,
     between glyphs), given non-overlapping glyphs in x order: bytes joined and read by
@@ -403,11 +408,11 @@ def _gather_indices(glyphs: list[_Glyph], start: int, stop: int) -> np.ndarray:
     parts, at = [], start
     for x, columns, width in glyphs:
         if x > at:
-            parts.append(bytes(_INDEX_BYTES * (x - at)))
+            parts.append(_blank(x - at))
         parts.append(columns)
         at = x + width
     if stop > at:
-        parts.append(bytes(_INDEX_BYTES * (stop - at)))
+        parts.append(_blank(stop - at))
     return np.frombuffer(b"".join(parts), dtype=np.intp)
 
 
