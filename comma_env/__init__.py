@@ -7,12 +7,16 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from comma_env import _moved
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, env_id, make, register_all
+from comma_env.rl.registration import register_single_role_envs
 
 __version__ = "0.1.0"
 __all__ = ["COMMA_PUZZLES", "V1_PUZZLES", "env_id", "make", "__version__"]
 
 register_all()
+register_single_role_envs()
+_moved.install()
 
 
 def __getattr__(name: str) -> Any:

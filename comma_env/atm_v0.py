@@ -42,7 +42,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `pin_on_card`: the PIN printed on the customer's card (private)
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.atm import draw_atm
 from comma_env.puzzles.atm import AtmPuzzle
 

@@ -18,7 +18,7 @@ A coloured, labelled button, a light strip and a countdown timer. The manual's f
 the strip, and the second table (strip colour) names the digit the timer must show, in any
 position, when the button is released. A wrong tap or hold is a strike (the button springs
 back); a release at the wrong moment is a strike and the button stays held. The countdown
-runs on the simulated clock (`comma_env.clock`): every message costs time, `wait N` lets N
+runs on the simulated clock (`comma_env.protocol.clock`): every message costs time, `wait N` lets N
 seconds pass, and at 0:00 the episode ends as failed (`time_up`).
 
 Progress is 0.5 while correctly held, 1 when disarmed. Reward is the shared increase in progress.
@@ -36,7 +36,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.button import draw_button
 from comma_env.puzzles.button import ButtonPuzzle
 

@@ -34,7 +34,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `square_colors_by_row`: the colour of each square, four rows of four, top row first (white once pressed)
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.color import draw_color
 from comma_env.puzzles.color import ColorPuzzle
 

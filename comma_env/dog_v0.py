@@ -15,7 +15,7 @@
 
 A park picture shows 0 to 5 dogs and a countdown timer. The solver must press `submit` when
 the last digit of the time left equals the number of dogs. A submit at another moment is a
-strike. The countdown runs on the simulated clock (`comma_env.clock`): every message costs
+strike. The countdown runs on the simulated clock (`comma_env.protocol.clock`): every message costs
 time, `wait N` lets N seconds pass, and at 0:00 the episode ends as failed (`time_up`).
 
 Progress is 1 when the module is disarmed, else 0. Reward is the shared increase in progress.
@@ -32,7 +32,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.dog import draw_dog
 from comma_env.puzzles.dog import DogPuzzle
 

@@ -34,7 +34,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `lit_buttons`: positions of the buttons lit by correct presses so far (not their order)
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.keypad import draw_keypad
 from comma_env.puzzles.keypad import KeypadPuzzle
 

@@ -35,7 +35,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_letters`: the letter on each of the four buttons by position
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.led import draw_led
 from comma_env.puzzles.led import LedPuzzle
 

@@ -45,7 +45,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_pressed`: whether the button has been pressed
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.maze import draw_maze
 from comma_env.puzzles.maze import MazePuzzle
 

@@ -38,7 +38,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_labels_left_to_right`: the labels of the four buttons, leftmost first
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.memory import draw_memory
 from comma_env.puzzles.memory import MemoryPuzzle
 

@@ -34,7 +34,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `letters_shown_left_to_right`: the letter each of the five positions shows now
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.password import draw_password
 from comma_env.puzzles.password import PasswordPuzzle
 

@@ -30,7 +30,7 @@ def build(argv: Sequence[str]):  # -> (PlayConfig, SessionStore, FastAPI)
     partner = partner_model(cfg)
     policy = None
     if cfg.partner != "human":
-        from agents.factory import make_policy
+        from comma_env.agents.factory import make_policy
 
         policy = make_policy(partner, seed=cfg.policy_seed, log_dir=str(out_dir / "logs"))
     store = SessionStore(cfg, policy, out_dir)

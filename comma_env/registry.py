@@ -58,10 +58,7 @@ def puzzle_title(puzzle: str) -> str:
 
 
 def register_all() -> None:
-    """PettingZoo ids (``comma/wire-v0``) and the single-role Gymnasium ids
-    (``comma/Wire-solver-v0``; `comma_env.rl`)."""
-    from comma_env.rl.registration import register_single_role_envs
-
+    """PettingZoo ids (``comma/wire-v0``). The single-role Gymnasium ids (``comma/Wire-solver-v0``)
+    are registered by `comma_env.rl.registration`, which reads this module (not the reverse)."""
     for puzzle in VERSIONS:
         register("aec", env_id(puzzle), entry_point=f"{module_name(puzzle)}:env")
-    register_single_role_envs()

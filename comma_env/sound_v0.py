@@ -34,7 +34,7 @@ drawn.
 - `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.sound import draw_sound
 from comma_env.puzzles.sound import SoundPuzzle
 

@@ -28,7 +28,7 @@ Progress is the best reached, so a cleared diagnosis keeps its 0.5.
 
 Lesions are synthetic by default (drawn to match the manual's symptoms). With
 `puzzle_options={"lesion_source": "padufes", "padufes_root": PATH}` the photo and clinical
-fields come from a local PAD-UFES-20 copy (see `comma_env.padufes`); identities stay synthetic.
+fields come from a local PAD-UFES-20 copy (see `comma_env.puzzles.padufes`); identities stay synthetic.
 
 ## Visible state
 
@@ -60,7 +60,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `treatment_given`: the treatment the screen shows as given, else null
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.telehealth import draw_telehealth
 from comma_env.puzzles.telehealth import TelehealthPuzzle
 

@@ -38,7 +38,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `module_disarmed`: whether the module shows as disarmed
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.who import draw_who
 from comma_env.puzzles.who import WhoPuzzle
 

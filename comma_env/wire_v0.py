@@ -30,7 +30,7 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `cut_wires`: 1-based numbers of the wires already cut
 """
 
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.wire import draw_wire
 from comma_env.puzzles.wire import WirePuzzle
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from agents.asympuzl import AsymPuzlPairPolicy
-from agents.runner import play
+from comma_env.agents.asympuzl import AsymPuzlPairPolicy
+from comma_env.agents.runner import play
 from comma_env.asympuzl import env as make_env
 
 

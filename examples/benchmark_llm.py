@@ -11,7 +11,7 @@ drifts during the run shifts every subject alike):
 - ``bare aiohttp``: the reference. One `aiohttp.ClientSession`, POST the JSON body, read the
   JSON answer, nothing else (the loop vLLM's serving benchmark uses).
 - ``bare litellm``: the second reference, plain `litellm.acompletion` calls.
-- ``client aiohttp`` / ``client litellm``: `agents.llm.ChatClient.complete` in a loop
+- ``client aiohttp`` / ``client litellm``: `comma_env.agents.llm.ChatClient.complete` in a loop
   (retries, deadline, parsing, usage; no environment), over each of its two clients.
 - ``rollout aiohttp`` / ``rollout litellm``: a real rollout of Wire episodes (text view),
   with the model on each client: prompts built, environments stepped, replies parsed,
@@ -48,9 +48,9 @@ sys.path.insert(0, str(ROOT))
 
 from loopback_server import Loopback  # noqa: E402
 
-from agents.llm import ChatClient, LLMSettings, litellm_module  # noqa: E402
-from comma_env.config import ModelConfig, RolloutConfig  # noqa: E402
-from comma_env.rollout import plan, run_async  # noqa: E402
+from comma_env.agents.llm import ChatClient, LLMSettings, litellm_module  # noqa: E402
+from comma_env.run.config import ModelConfig, RolloutConfig  # noqa: E402
+from comma_env.run.rollout import plan, run_async  # noqa: E402
 
 OVER_BARE = "wall/ideal over bare aiohttp's"
 Measure = tuple[int, float, float]  # (calls, wall seconds, CPU seconds of this process)
@@ -64,7 +64,7 @@ def model_cfg(api_base: str, client: str) -> ModelConfig:
 def typical_messages() -> list[dict[str, Any]]:
     """The first solver prompt of a Wire episode in the text view."""
     import comma_env
-    from agents.chat import solver_messages
+    from comma_env.agents.chat import solver_messages
 
     env = comma_env.make("wire", solver_view="text")
     env.reset(seed=0)

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from comma_env.rollout import run
+from comma_env.run.rollout import run
 from comma_env.web.report import write_report
 
 

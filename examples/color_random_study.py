@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 
 import comma_env
-from agents.random_policy import RandomSolver
+from comma_env.agents.random_policy import RandomSolver
 from comma_env.puzzles import color as C
 
 ORIGINAL_GRID = C._initial_grid

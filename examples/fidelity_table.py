@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 
 import comma_env
-from agents.random_policy import RandomSolver
-from comma_env.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, gap_in_se
-from comma_env.metrics import mean, standard_error
+from comma_env.agents.random_policy import RandomSolver
+from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, gap_in_se
+from comma_env.protocol.metrics import mean, standard_error
 from comma_env.registry import COMMA_PUZZLES
-from comma_env.results import PAPER_ORDER, title
+from comma_env.run.results import PAPER_ORDER, title
 
 
 def random_scores(puzzle: str, episodes: int) -> tuple[list[float], list[float]]:

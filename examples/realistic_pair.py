@@ -13,11 +13,11 @@ import argparse
 import statistics
 
 import comma_env
-from agents.realistic import RealisticPolicy
-from agents.runner import play
-from comma_env.fidelity import PAPER_HUMAN_GPT4O
+from comma_env.agents.realistic import RealisticPolicy
+from comma_env.agents.runner import play
+from comma_env.run.fidelity import PAPER_HUMAN_GPT4O
 from comma_env.registry import COMMA_PUZZLES
-from comma_env.results import PAPER_ORDER, title
+from comma_env.run.results import PAPER_ORDER, title
 
 UNCAPPED_TURNS = 40
 

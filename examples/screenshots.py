@@ -17,8 +17,8 @@ from PIL import Image
 
 import comma_env
 from comma_env.play import build
-from comma_env.rollout import run
-from comma_env.text import DESCRIPTION_HEADER, describe_state
+from comma_env.run.rollout import run
+from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 from comma_env.web.browser import launch_chromium
 from comma_env.web.report import write_report
 from comma_env.web.server import BackgroundServer

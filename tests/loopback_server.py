@@ -6,18 +6,18 @@
 
 Endpoints: ``POST /v1/chat/completions`` (non-streaming), ``GET /v1/models``, ``GET /health``.
 
-Replies play a competent pair, the scripted oracle of `agents/oracle.py` spoken over HTTP:
+Replies play a competent pair, the scripted oracle of `comma_env/agents/oracle.py` spoken over HTTP:
 
 - a request whose system prompt names the EXPERT is answered from the manual it contains:
   the server finds the puzzle whose manual it is, reads back every ``I see:`` description
-  the solver wrote (`comma_env.text.parse_description`) and applies `Puzzle.expert_advice`
+  the solver wrote (`comma_env.protocol.text.parse_description`) and applies `Puzzle.expert_advice`
   to them in order (replaying them rebuilds the expert's notes, so the server is stateless);
 - a SOLVER request types the actions of the expert's newest advice when the last user
   message carries one, and otherwise describes the written description it was given
   (``solver_view="text"``), with private facts removed (`Puzzle.redact`). Image requests are
   accepted (the PNG is checked and logged) but the server cannot see, so it only says so;
 - AsymPuzl's Alice and Bob (system prompt "You are Alice/Bob, one of two players") share
-  everything, as the share-all scripted pair of `agents/asympuzl.py` does;
+  everything, as the share-all scripted pair of `comma_env/agents/asympuzl.py` does;
 - a request whose system prompt mentions a JUDGE gets ``{"label": ...}`` (see `--judge-label`);
 - a PRIVACY JUDGE request gets ``{"leaked": [...]}``: a deliberately naive judge that names
   every fact whose value appears verbatim in the conversation (`leak_judge_reply`).
@@ -66,7 +66,7 @@ class Scripts:
     def puzzles(self) -> list[tuple[type, str, str]]:
         if self._puzzles is None:
             from comma_env.registry import VERSIONS, env_module
-            from comma_env.resources import load_manual
+            from comma_env.protocol.resources import load_manual
 
             found = []
             for name in VERSIONS:
@@ -223,9 +223,9 @@ def asympuzl_reply(role: str, messages: list[dict[str, Any]]) -> str:
 
 
 def solver_reply(messages: list[dict[str, Any]]) -> str:
-    from comma_env.text import describe_state, parse_description
+    from comma_env.protocol.text import describe_state, parse_description
 
-    from comma_env.prompts import unquote  # the expert's lines arrive quoted, as a model reads them
+    from comma_env.protocol.prompts import unquote  # the expert's lines arrive quoted, as a model reads them
 
     everything = "\n".join(_texts(m) for m in messages)
     last_user = unquote(_texts(next(m for m in reversed(messages) if m.get("role") == "user")))
@@ -268,11 +268,11 @@ def leak_judge_reply(messages: list[dict[str, Any]]) -> str:
 
 
 def expert_reply(messages: list[dict[str, Any]]) -> str:
-    from comma_env.text import parse_description
+    from comma_env.protocol.text import parse_description
 
     everything = "\n".join(_texts(m) for m in messages)
     puzzle_cls = SCRIPTS.by_manual(everything)
-    from comma_env.prompts import unquote  # the solver's lines arrive quoted, as a model reads them
+    from comma_env.protocol.prompts import unquote  # the solver's lines arrive quoted, as a model reads them
 
     users = [unquote(_texts(m)) for m in messages if m.get("role") == "user"]
     if puzzle_cls is None:

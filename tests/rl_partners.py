@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from agents.base import Player, Policy, Reply
+from comma_env.agents.base import Player, Policy, Reply
 
 
 class SlowPolicy(Policy):

@@ -13,10 +13,10 @@ import pytest
 
 from loopback_server import Loopback
 
-from agents.asympuzl import AsymPuzlPairPolicy, chat_messages
-from agents.llm import LiteLLMPolicy
-from agents.runner import play, run_episode
-from comma_env import rollout
+from comma_env.agents.asympuzl import AsymPuzlPairPolicy, chat_messages
+from comma_env.agents.llm import LiteLLMPolicy
+from comma_env.agents.runner import play, run_episode
+from comma_env.run import rollout
 from comma_env.asympuzl import env as make_env
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import comma_env
-from agents.oracle import OraclePolicy
-from agents.runner import play
+from comma_env.agents.oracle import OraclePolicy
+from comma_env.agents.runner import play
 from comma_env.drawing.atm import draw_atm
 from comma_env.privacy import find_leaks, mentions
 from comma_env.puzzles.atm import (
@@ -27,7 +27,7 @@ from comma_env.puzzles.atm import (
     parse_money,
     required_transaction,
 )
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 MANUAL = load_manual("atm")
 

@@ -20,7 +20,7 @@ from comma_env.puzzles.button import (
     seconds_until_digit,
     shows_digit,
 )
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 
 @pytest.mark.parametrize(

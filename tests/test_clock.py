@@ -8,7 +8,7 @@ import time
 import pytest
 
 import comma_env
-from comma_env.clock import FOREVER, format_timer, message_seconds, parse_timer, parse_wait
+from comma_env.protocol.clock import FOREVER, format_timer, message_seconds, parse_timer, parse_wait
 
 
 @pytest.mark.parametrize(("line", "seconds"), [

@@ -21,7 +21,7 @@ from comma_env.puzzles.color import (
     plan_stages,
     stage_group,
 )
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 R, B, G, Y, M, W = "red", "blue", "green", "yellow", "magenta", "white"
 

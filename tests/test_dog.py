@@ -10,7 +10,7 @@ import pytest
 import comma_env
 from comma_env.drawing.dog import PICTURE, cell_box
 from comma_env.puzzles.dog import COATS, MAX_DOGS, POSES, DogPuzzle, seconds_to_wait
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 
 def test_manual_table_matches_rule() -> None:

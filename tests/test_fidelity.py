@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 import comma_env
-from agents.random_policy import RandomSolver
-from comma_env.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, agrees, gap_in_se
-from comma_env.metrics import mean, standard_error
+from comma_env.agents.random_policy import RandomSolver
+from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, agrees, gap_in_se
+from comma_env.protocol.metrics import mean, standard_error
 
 EPISODES = 1000
 

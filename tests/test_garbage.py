@@ -117,7 +117,7 @@ def test_scripted_players_survive_garbage(puzzle_name: str, policy_name: str) ->
     """The scripted players parse the other agent's message too (descriptions, advice)."""
     import asyncio
 
-    from agents.factory import make_policy
+    from comma_env.agents.factory import make_policy
 
     env = comma_env.make(puzzle_name)
     env.reset(seed=0)

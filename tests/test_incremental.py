@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import comma_env
-from comma_env.core import versioned_env
+from comma_env.protocol.core import versioned_env
 from comma_env.drawing.scene import PATCHES, Layer, Scene
 from comma_env.drawing.wire import draw_wire
 from comma_env.puzzles.wire import WirePuzzle

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import comma_env
-from comma_env import prompts
+from comma_env.protocol import prompts
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
 

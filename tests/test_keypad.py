@@ -12,7 +12,7 @@ import pytest
 import comma_env
 from comma_env.drawing.keypad import BUTTON_BOXES, draw_keypad
 from comma_env.puzzles.keypad import COLUMNS, POSITIONS, SYMBOL_NAMES, KeypadPuzzle, matching_columns, press_order
-from comma_env.resources import font_path, load_manual
+from comma_env.protocol.resources import font_path, load_manual
 
 TL, TR, BL, BR = POSITIONS
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from comma_env import rollout
+from comma_env.run import rollout
 
 SETTINGS = ["puzzles=[wire,who]", "episodes=6", "num_shards=2", "progress_bar=false"]
 COMPARED = ("puzzle", "seed", "success", "progress", "mistakes", "turns", "transcript", "error")

@@ -10,9 +10,9 @@ import pytest
 from loopback_server import Loopback
 
 import comma_env
-from agents import leak_judge
-from agents.leak_judge import conversation_read_by_expert, judge_leaks, parse_leaks, private_facts_of
-from comma_env.results import attach_leak_judgements, build_results, render_markdown
+from comma_env.agents import leak_judge
+from comma_env.agents.leak_judge import conversation_read_by_expert, judge_leaks, parse_leaks, private_facts_of
+from comma_env.run.results import attach_leak_judgements, build_results, render_markdown
 
 
 def _record(seed: int, messages: list[str]) -> dict:

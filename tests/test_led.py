@@ -12,7 +12,7 @@ import comma_env
 from comma_env.drawing.common import PALETTE
 from comma_env.drawing.led import draw_led, led_center
 from comma_env.puzzles.led import MULTIPLIERS, OPPOSITE, POSITIONS, LedPuzzle, correct_buttons, letter_value
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 TL, TR, BL, BR = POSITIONS
 

@@ -10,10 +10,10 @@ from typing import Callable
 import pytest
 
 import comma_env
-from agents.chat import expert_messages, solver_messages
-from comma_env import prompts
+from comma_env.agents.chat import expert_messages, solver_messages
+from comma_env.protocol import prompts
 from comma_env.privacy import ConversationLeaks, find_leaks, normalize
-from comma_env.text import candidate_lines, clean_message, clip, parse_description, strip_thinking
+from comma_env.protocol.text import candidate_lines, clean_message, clip, parse_description, strip_thinking
 
 SIZE = 100_000
 BUDGET_SECONDS = 5.0  # generous for a slow shared CI core; quadratic parsers need minutes

@@ -9,7 +9,7 @@ import numpy as np
 from PIL import Image
 
 import comma_env
-from agents.chat import (
+from comma_env.agents.chat import (
     ACTIONS_TITLE,
     DESCRIPTION_TITLE,
     MANUAL_TITLE,
@@ -19,7 +19,7 @@ from agents.chat import (
     message_text,
     solver_messages,
 )
-from comma_env.prompts import ENVIRONMENT_HEADER, EXPERT_SYSTEM_PROMPT, SOLVER_SYSTEM_PROMPT
+from comma_env.protocol.prompts import ENVIRONMENT_HEADER, EXPERT_SYSTEM_PROMPT, SOLVER_SYSTEM_PROMPT
 
 
 def _step(env, text: str) -> None:

@@ -19,8 +19,8 @@ import pytest
 
 from loopback_server import Loopback
 
-from agents.http_client import OpenAICompatTransport, served_model, speaks_openai_http
-from agents.llm import ChatClient, Completion, LLMCallError, LLMSettings
+from comma_env.agents.http_client import OpenAICompatTransport, served_model, speaks_openai_http
+from comma_env.agents.llm import ChatClient, Completion, LLMCallError, LLMSettings
 
 FAST_RETRY = {"retry_base_delay": 0.02, "retry_max_delay": 0.1}
 
@@ -220,8 +220,8 @@ def test_the_fast_path_never_imports_litellm():
         "sys.path.insert(0, 'tests')\n"
         "from loopback_server import Loopback\n"
         "import comma_env\n"
-        "from agents.llm import LiteLLMPolicy\n"
-        "from agents.runner import run_episode\n"
+        "from comma_env.agents.llm import LiteLLMPolicy\n"
+        "from comma_env.agents.runner import run_episode\n"
         "with Loopback() as srv:\n"
         "    policy = LiteLLMPolicy(dict(kind='litellm', name='l', model='openai/l', api_base=srv.api_base, vision=False))\n"
         "    env = comma_env.make('wire', solver_view='text'); env.reset(seed=1)\n"

@@ -7,7 +7,7 @@ import json
 
 from loopback_server import Loopback
 
-from agents.judge import (
+from comma_env.agents.judge import (
     judge_messages,
     judge_records,
     parse_label,
@@ -15,9 +15,9 @@ from agents.judge import (
     taxonomy_markdown,
     write_judgements,
 )
-from agents import judge as judge_mod
-from comma_env.metrics import TAXONOMY
-from comma_env.results import attach_judgements, build_results
+from comma_env.agents import judge as judge_mod
+from comma_env.protocol.metrics import TAXONOMY
+from comma_env.run.results import attach_judgements, build_results
 
 SOLVED = {"puzzle": "wire", "seed": 0, "success": True, "error": None, "repetition_loop": False, "transcript": []}
 LOOP = {"puzzle": "wire", "seed": 1, "success": False, "error": None, "repetition_loop": True, "progress": 0.0,
@@ -79,7 +79,7 @@ def test_judge_with_a_failing_call_marks_unjudged_and_loop_judged_other_counts()
             raise TimeoutError("judge down")
 
     async def labels_with(client):
-        import agents.llm as llm
+        import comma_env.agents.llm as llm
 
         original = llm.ChatClient
         llm.ChatClient = lambda settings: client

@@ -12,9 +12,9 @@ import pytest
 from loopback_server import Loopback
 
 import comma_env
-from agents.llm import LiteLLMPolicy, LLMCallError
-from agents.runner import run_episode
-from comma_env.prompts import ENVIRONMENT_HEADER
+from comma_env.agents.llm import LiteLLMPolicy, LLMCallError
+from comma_env.agents.runner import run_episode
+from comma_env.protocol.prompts import ENVIRONMENT_HEADER
 from comma_env.registry import COMMA_PUZZLES
 
 FAST_RETRY = {"retry_base_delay": 0.02, "retry_max_delay": 0.2}
@@ -40,7 +40,7 @@ async def play_many(solver_policy, expert_policy, puzzle="wire", seeds=range(8),
 
 @pytest.fixture(params=["aiohttp", "litellm"])
 def client_kind(request):
-    """Both ways to an OpenAI-compatible server must behave the same (agents/llm.py)."""
+    """Both ways to an OpenAI-compatible server must behave the same (comma_env/agents/llm.py)."""
     return request.param
 
 
@@ -229,7 +229,7 @@ def test_extra_keys_the_policy_sets_itself_are_rejected_at_build_time(key):
 
 
 def test_zero_price_registration_is_quiet_but_other_litellm_warnings_are_not():
-    from agents.llm import ChatClient, LLMSettings, litellm_module
+    from comma_env.agents.llm import ChatClient, LLMSettings, litellm_module
 
     litellm = litellm_module()
     records: list[logging.LogRecord] = []

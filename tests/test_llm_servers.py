@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import comma_env
-from agents.llm import LiteLLMPolicy, LLMCallError
-from agents.runner import run_episode
-from agents.servers import (ManagedServer, ServeConfig, ServerError, build_command, find_gguf, free_port, port_in_use,
+from comma_env.agents.llm import LiteLLMPolicy, LLMCallError
+from comma_env.agents.runner import run_episode
+from comma_env.agents.servers import (ManagedServer, ServeConfig, ServerError, build_command, find_gguf, free_port, port_in_use,
                             serve_config, served_model_name, server_root)
 from loopback_server import Loopback
 
@@ -69,7 +69,7 @@ def test_llama_cpp_command_finds_packaged_gguf(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     assert find_gguf("fake_gguf_pkg") == pkg / "tiny.Q4.gguf"
     cmd = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg", args=["--n_ctx", "4096"]), 9001)
-    assert cmd[:4] == [sys.executable, "-m", "agents.servers", "llama_cpp"]
+    assert cmd[:4] == [sys.executable, "-m", "comma_env.agents.servers", "llama_cpp"]
     assert cmd[cmd.index("--model") + 1] == str(pkg / "tiny.Q4.gguf") and cmd[-2:] == ["--n_ctx", "4096"]
     with pytest.raises(ServerError, match="not installed"):
         find_gguf("no_such_pkg_xyz")
@@ -170,7 +170,7 @@ def test_failed_launch_is_an_error_once_not_a_relaunch_per_call(tmp_path, monkey
 
 
 def test_serve_config_is_the_rollout_schema_dataclass():
-    from comma_env import config
+    from comma_env.run import config
 
     assert ServeConfig is config.ServeConfig
     serve = serve_config({"launch": 1, "backend": None, "port": None, "args": [8192], "startup_timeout": None})

@@ -18,7 +18,7 @@ from comma_env.puzzles.maze import (
     shortest_actions,
     turn,
 )
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 # rows 1..9 top to bottom, columns 1..9 left to right ('#' = dark wall, '.' = white floor)
 ROWS = [

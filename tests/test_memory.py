@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import comma_env
-from agents.oracle import OraclePolicy
-from agents.runner import play
+from comma_env.agents.oracle import OraclePolicy
+from comma_env.agents.runner import play
 from comma_env.puzzles.memory import RULES, MemoryPuzzle, Pressed, Rule, action_name, position_to_press
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 # Current labels, left to right: label 2 in position 1, 4 in 2, 1 in 3, 3 in 4.
 LABELS = [2, 4, 1, 3]

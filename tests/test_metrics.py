@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from comma_env import metrics
-from comma_env.results import build_results, render_console, render_markdown
+from comma_env.protocol import metrics
+from comma_env.run.results import build_results, render_console, render_markdown
 
 
 def rec(puzzle="wire", success=False, progress=0.0, mistakes=0, solved_at=None, tokens=0, leaks=(), loop=False,
@@ -131,7 +131,7 @@ def test_summary_tables_render_in_paper_order():
 def test_judge_labels_from_a_side_file_enter_the_taxonomy(tmp_path):
     import json
 
-    from comma_env.results import attach_judgements
+    from comma_env.run.results import attach_judgements
 
     records = [rec(solver_model="x", expert_model="x", seed=0), rec(seed=1, loop=True)]
     (tmp_path / "judgements.jsonl").write_text(

@@ -12,8 +12,8 @@ import pytest
 from test_linear_parsing import ADVERSARIAL, BUDGET_SECONDS
 
 import comma_env
-from agents.natural.phrasebooks import _release_digit, phrasebook
-from agents.natural.words import strip_connector
+from comma_env.agents.natural.phrasebooks import _release_digit, phrasebook
+from comma_env.agents.natural.words import strip_connector
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
 SIZE = 100_000

@@ -4,8 +4,8 @@ talking only through the text protocol."""
 from __future__ import annotations
 
 import comma_env
-from agents.oracle import OraclePolicy
-from agents.runner import play
+from comma_env.agents.oracle import OraclePolicy
+from comma_env.agents.runner import play
 
 
 def test_oracle_solves_seeds_0_to_99(puzzle_name: str) -> None:

@@ -12,7 +12,7 @@ from PIL import Image
 
 import comma_env
 from comma_env.drawing.telehealth import PHOTO, PHOTO_BOX
-from comma_env.padufes import load_padufes
+from comma_env.puzzles.padufes import load_padufes
 
 COLUMNS = [
     "patient_id", "lesion_id", "smoke", "drink", "background_father", "background_mother", "age",
@@ -122,7 +122,7 @@ def test_rollout_selects_the_local_dataset_by_config(tmp_path: Path) -> None:
     """``+puzzle_options.telehealth.lesion_source=padufes +puzzle_options.telehealth.padufes_root=DIR``."""
     import json
 
-    from comma_env import rollout
+    from comma_env.run import rollout
 
     root = write_sample(tmp_path / "padufes")
     options = {"telehealth": {"lesion_source": "padufes", "padufes_root": str(root)}}

@@ -18,7 +18,7 @@ from comma_env.puzzles.password import (
     step_letter,
     unique_cycle_sets,
 )
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 
 def _puzzle(cycles: list[str], shown: str, answer: str) -> PasswordPuzzle:

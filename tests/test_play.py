@@ -11,9 +11,9 @@ import pytest
 
 import comma_env
 from comma_env.play import build
-from comma_env.results import read_episodes
-from comma_env.rollout import base_record
-from comma_env.text import DESCRIPTION_HEADER, describe_state
+from comma_env.run.results import read_episodes
+from comma_env.run.rollout import base_record
+from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 from comma_env.web.server import BackgroundServer
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import comma_env
-from comma_env.text import FEEDBACK_MISTAKE, FEEDBACK_OK
+from comma_env.protocol.text import FEEDBACK_MISTAKE, FEEDBACK_OK
 
 
 def wire_env(seed: int = 1, **kwargs):

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import comma_env
-from agents.oracle import ADVICE_HEADER
-from agents.realistic import PLAN_HEADER, RealisticPolicy
-from agents.runner import play
+from comma_env.agents.oracle import ADVICE_HEADER
+from comma_env.agents.realistic import PLAN_HEADER, RealisticPolicy
+from comma_env.agents.runner import play
 from comma_env.puzzles.color import GROUP_ADVICE, ColorPuzzle, action_name, group_cells
-from comma_env.text import DESCRIPTION_HEADER
+from comma_env.protocol.text import DESCRIPTION_HEADER
 
 SEEDS = range(40)
 

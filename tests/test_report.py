@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from agents.base import Player, Policy, Reply
-from agents.oracle import OraclePolicy
+from comma_env.agents.base import Player, Policy, Reply
+from comma_env.agents.oracle import OraclePolicy
 from comma_env.report import main as report_main
-from comma_env.results import EpisodeWriter, read_episodes
-from comma_env.rollout import plan, run, run_one, to_config
+from comma_env.run.results import EpisodeWriter, read_episodes
+from comma_env.run.rollout import plan, run, run_one, to_config
 from comma_env.web.render import message_html
 from comma_env.web.replay import replay_episode
 from comma_env.web.report import write_report

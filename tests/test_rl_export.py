@@ -14,7 +14,7 @@ import pytest
 
 from loopback_server import Loopback
 
-from comma_env import rollout
+from comma_env.run import rollout
 from comma_env.rl.export import export
 
 

@@ -120,7 +120,7 @@ def test_llm_partner_calls_of_a_batch_overlap_over_http():
     """The partner is the rollout's chat policy against the loopback server with 0.3 s latency."""
     from loopback_server import Loopback
 
-    from comma_env.text import DESCRIPTION_HEADER, describe_state
+    from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 
     with Loopback("--latency", "0.3") as server:
         batch = GroupedEpisodes("wire", seeds=range(4), group_size=2, batch_size=8, partner="openai_compat",

@@ -1,4 +1,4 @@
-"""The natural-language oracle (agents/oracle.py, style "natural"): it solves every instance,
+"""The natural-language oracle (comma_env/agents/oracle.py, style "natural"): it solves every instance,
 its expert never writes an action name, its wording varies with the seed, and its solver
 resolves directions against what it sees rather than copying tokens."""
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import comma_env
-from agents.factory import make_policy
-from agents.natural import prose
-from agents.natural.phrasebooks import phrasebook
-from agents.oracle import OraclePolicy
-from agents.runner import play
+from comma_env.agents.factory import make_policy
+from comma_env.agents.natural import prose
+from comma_env.agents.natural.phrasebooks import phrasebook
+from comma_env.agents.oracle import OraclePolicy
+from comma_env.agents.runner import play
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
 PUZZLES = COMMA_PUZZLES + V1_PUZZLES  # the ten COMMA puzzles and v1's Button, Dog, Sound

@@ -1,5 +1,5 @@
 """Reward options: for each option, the per-step rewards add up to the documented return
-(comma_env/rewards.py), in the AEC env, in SingleRoleEnv (both roles) and in the rollout."""
+(comma_env/protocol/rewards.py), in the AEC env, in SingleRoleEnv (both roles) and in the rollout."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import comma_env
-from agents.base import Player, Policy, Reply
-from comma_env import rollout
-from comma_env.rewards import REWARD_OPTIONS, RewardTerms
+from comma_env.agents.base import Player, Policy, Reply
+from comma_env.run import rollout
+from comma_env.protocol.rewards import REWARD_OPTIONS, RewardTerms
 from comma_env.rl import SingleRoleEnv
-from comma_env.text import count_tokens
+from comma_env.protocol.text import count_tokens
 
 OPTION_SETS = [{}] + [{name: 0.5} for name in REWARD_OPTIONS] + [
     {"success_bonus": 2.0, "mistake_penalty": 0.25, "leak_penalty": 1.5, "token_cost": 3.0}]
@@ -66,7 +66,7 @@ def aec_episode(puzzle: str, seed: int, options: dict, solver_policy: Policy, ex
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "+".join(o) or "default")
 @pytest.mark.parametrize("puzzle", ["wire", "atm", "telehealth", "keypad"])
 def test_aec_rewards_add_up_to_the_documented_return(puzzle, options):
-    from agents.oracle import OraclePolicy
+    from comma_env.agents.oracle import OraclePolicy
 
     for seed in range(8):
         total, summary, transcript = aec_episode(puzzle, seed, options, LeakySolver(), OraclePolicy("natural"))
@@ -78,7 +78,7 @@ def test_aec_rewards_add_up_to_the_documented_return(puzzle, options):
 
 
 def test_each_option_moves_the_return_by_its_own_term():
-    from agents.oracle import OraclePolicy
+    from comma_env.agents.oracle import OraclePolicy
 
     base_total, summary, transcript = aec_episode("atm", 3, {}, LeakySolver(), OraclePolicy("natural"))
     assert summary["mistakes"] > 0 and summary["privacy_leaks"]  # the episode exercises every term

@@ -16,7 +16,7 @@ from loopback_server import Loopback
 from rl_partners import SlowPolicy
 
 import comma_env
-from agents.base import Player, Policy, Reply
+from comma_env.agents.base import Player, Policy, Reply
 from comma_env.registry import COMMA_PUZZLES, TITLES, V1_PUZZLES, env_module
 from comma_env.rl import SingleRoleEnv, gym_id, gym_ids
 
@@ -50,7 +50,7 @@ def test_solver_role_with_oracle_partner_solves(solver_view):
     assert ("image" in obs) == (solver_view == "image")
     assert obs["image"].shape == (512, 512, 3) if solver_view == "image" else True
     state = env.unwrapped.raw.visible_state
-    from comma_env.text import DESCRIPTION_HEADER, describe_state
+    from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 
     obs, reward, terminated, truncated, info = env.step(f"{DESCRIPTION_HEADER}\n{describe_state(state)}")
     assert reward == 0.0 and not terminated and not truncated
@@ -78,7 +78,7 @@ def test_expert_role_gets_only_what_the_aec_expert_gets():
         assert key not in info
     for total_steps in range(12):
         expert_advice = type(raw.puzzle).expert_advice(
-            __import__("comma_env.text", fromlist=["parse_description"]).parse_description(
+            __import__("comma_env.protocol.text", fromlist=["parse_description"]).parse_description(
                 info["partner_message"].partition("I see:")[2]), {})
         obs, reward, terminated, truncated, info = env.step("Type these actions:\n" + "\n".join(expert_advice))
         pin = raw.private_facts.get("pin")
@@ -92,7 +92,7 @@ def test_expert_role_reward_comes_from_the_partner_solver():
     env = SingleRoleEnv("wire", role="expert", partner="oracle", success_bonus=0.5)
     obs, info = env.reset(seed=0)
     from comma_env.puzzles.wire import WirePuzzle
-    from comma_env.text import parse_description
+    from comma_env.protocol.text import parse_description
 
     seen = parse_description(info["partner_message"].partition("I see:")[2])
     advice = "Type these actions:\n" + "\n".join(WirePuzzle.expert_advice(seen, {}))
@@ -219,7 +219,7 @@ def test_llm_partner_over_http(server, role):
     obs, info = env.reset(seed=4)
     raw = env.unwrapped.raw
     from comma_env.puzzles.wire import WirePuzzle
-    from comma_env.text import DESCRIPTION_HEADER, describe_state, parse_description
+    from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
 
     if role == "solver":
         obs, reward, terminated, truncated, info = env.step(f"{DESCRIPTION_HEADER}\n{describe_state(raw.visible_state)}")
@@ -246,7 +246,7 @@ def test_llm_partner_that_cannot_connect_truncates():
 
 
 def test_scripted_partners_step_without_an_event_loop_and_a_false_claim_is_a_partner_failure():
-    from agents.oracle import OraclePolicy
+    from comma_env.agents.oracle import OraclePolicy
 
     assert OraclePolicy.synchronous  # oracle and random are stepped inline
     policy = SlowPolicy(delay=0.01)

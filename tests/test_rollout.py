@@ -14,12 +14,12 @@ import pytest
 from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException, MissingConfigException
 
-from agents.base import Player, Policy, Reply
-from comma_env import rollout
-from comma_env.config import register_configs
+from comma_env.agents.base import Player, Policy, Reply
+from comma_env.run import rollout
+from comma_env.run.config import register_configs
 from comma_env.registry import COMMA_PUZZLES
-from comma_env.resources import conf_dir
-from comma_env.results import read_episodes
+from comma_env.protocol.resources import conf_dir
+from comma_env.run.results import read_episodes
 
 PUZZLES = ["wire"]  # a small, fast selection; the defaults are all ten
 EPISODE_KEYS = {"puzzle", "seed", "success", "progress", "mistakes", "turns", "tokens", "privacy_leaks", "error",
@@ -363,9 +363,9 @@ def test_llm_rollout_over_http_with_key_from_env(tmp_path):
 
 def test_human_player_types_into_the_solver_role(capsys):
     import comma_env
-    from agents.factory import make_policy
-    from agents.random_policy import SilentExpert
-    from agents.runner import play
+    from comma_env.agents.factory import make_policy
+    from comma_env.agents.random_policy import SilentExpert
+    from comma_env.agents.runner import play
     from comma_env.puzzles.wire import wire_to_cut
 
     env = comma_env.make("wire")

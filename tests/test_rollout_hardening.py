@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.base import Player, Policy, Reply
-from comma_env import rollout
-from comma_env.results import read_episodes
+from comma_env.agents.base import Player, Policy, Reply
+from comma_env.run import rollout
+from comma_env.run.results import read_episodes
 from loopback_server import Loopback
 
 ENV = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
@@ -128,7 +128,7 @@ def test_bad_settings_fail_before_the_first_episode_with_one_line(tmp_path):
 
 
 def rollout_free_port() -> int:
-    from agents.servers import free_port
+    from comma_env.agents.servers import free_port
 
     return free_port()
 
@@ -136,8 +136,8 @@ def rollout_free_port() -> int:
 def test_preflight_passes_a_live_server_and_names_a_dead_one():
     import asyncio
 
-    from agents.preflight import PreflightError, check_servers, endpoints
-    from comma_env.config import ModelConfig
+    from comma_env.agents.preflight import PreflightError, check_servers, endpoints
+    from comma_env.run.config import ModelConfig
 
     with Loopback() as srv:
         good = ModelConfig(kind="litellm", name="loop", model="openai/loopback", api_base=srv.api_base)
@@ -193,7 +193,7 @@ def test_one_run_per_folder_and_stale_locks_are_taken_over(tmp_path):
 
 
 def test_shards_of_one_run_lock_their_own_files(tmp_path):
-    from comma_env.runlock import LockHeld, RunLock
+    from comma_env.run.runlock import LockHeld, RunLock
 
     with RunLock(tmp_path / ".rollout.shard0of2.lock"), RunLock(tmp_path / ".rollout.shard1of2.lock"):
         with pytest.raises(LockHeld, match=f"pid {os.getpid()}"):
@@ -282,7 +282,7 @@ def test_resume_says_how_many_episodes_were_done(tmp_path, capsys):
 
 
 def test_help_describes_each_field(tmp_path):
-    from comma_env.config import field_help
+    from comma_env.run.config import field_help
 
     done = cli(tmp_path, "--help")
     assert done.returncode == 0, done.stderr
@@ -388,7 +388,7 @@ def _fake_vllm(bin_dir: Path, pid_file: Path) -> None:
 
 @pytest.mark.parametrize("fault", ["dies", "stalls"])
 def test_a_launched_server_that_dies_or_stalls_stops_the_run_with_one_line(tmp_path, fault):
-    from agents.servers import free_port
+    from comma_env.agents.servers import free_port
 
     pid_file = tmp_path / "server.pid"
     _fake_vllm(tmp_path / "bin", pid_file)
@@ -432,7 +432,7 @@ def contextlib_suppress():
 
 
 def test_llama_cpp_threads_follow_the_machine(tmp_path, monkeypatch):
-    from agents.servers import ServeConfig, build_command, usable_cpus
+    from comma_env.agents.servers import ServeConfig, build_command, usable_cpus
 
     pkg = tmp_path / "fake_gguf_pkg2"
     pkg.mkdir()
@@ -453,7 +453,7 @@ def test_llama_cpp_threads_follow_the_machine(tmp_path, monkeypatch):
 def test_log_lines_are_masked_while_a_run_holds_secrets(capsys):
     import logging
 
-    from comma_env.redact import masking_logs
+    from comma_env.run.redact import masking_logs
 
     logger = logging.getLogger("some.library")
     handler = logging.StreamHandler(sys.stderr)
@@ -469,7 +469,7 @@ def test_log_lines_are_masked_while_a_run_holds_secrets(capsys):
 
 
 def test_shield_argv_moves_every_secret_bearing_value_out_of_the_command_line():
-    from comma_env.redact import UnsafeOverride, shield_argv
+    from comma_env.run.redact import UnsafeOverride, shield_argv
 
     environ: dict[str, str] = {}
     argv = ["-m", f"model.api_base=http://u:{FAKE_KEY}@h:1/v1", f"+model.extra.openai_api_key={FAKE_KEY}",
@@ -487,7 +487,7 @@ def test_shield_argv_moves_every_secret_bearing_value_out_of_the_command_line():
 
 
 def test_masking_is_linear_on_adversarial_text():
-    from comma_env.redact import is_key_like, mask
+    from comma_env.run.redact import is_key_like, mask
 
     nasty = ["a" * 200_000, "://" * 70_000, "http://" + "u:" * 100_000, ("x://" + "y" * 50) * 4000]
     for text in nasty:
@@ -507,7 +507,7 @@ def test_reading_a_large_episode_file_is_linear(tmp_path):
 
 
 def test_a_key_passed_as_a_server_flag_is_masked_or_refused():
-    from comma_env.redact import UnsafeOverride, config_secrets, mask, scrub, shield_argv
+    from comma_env.run.redact import UnsafeOverride, config_secrets, mask, scrub, shield_argv
 
     serve = {"serve": {"args": ["--port", "8000", "--api-key", FAKE_KEY, "--enable-prefix-caching"]}}
     assert scrub(serve)["serve"]["args"] == ["--port", "8000", "--api-key", "***", "--enable-prefix-caching"]

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from comma_env import merge as merge_mod
-from comma_env import rollout
+from comma_env.run import merge as merge_mod
+from comma_env.run import rollout
 
 PUZZLES = ["wire"]
 
@@ -77,7 +77,7 @@ def test_joblib_launcher_runs_shards_in_parallel(tmp_path):
 def test_results_written_concurrently_never_collide(tmp_path):
     import threading
 
-    from comma_env.results import build_results, write_results
+    from comma_env.run.results import build_results, write_results
 
     results = build_results([{"puzzle": "wire", "seed": 0, "success": True, "progress": 1.0, "solved_at_turn": 1}])
     failures: list[BaseException] = []

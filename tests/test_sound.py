@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 import comma_env
-from agents.chat import AUDIO_DESCRIPTION_TITLE, audio_parts, solver_messages, with_audio
+from comma_env.agents.chat import AUDIO_DESCRIPTION_TITLE, audio_parts, solver_messages, with_audio
 from comma_env.audio.synth import SAMPLE_RATE, SAMPLES, SIGNATURES, synthesize
 from comma_env.audio.wav import wav_bytes
 from comma_env.puzzles.sound import SYMBOL_ACTIONS, SoundPuzzle, code_actions, code_for
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 from listener import decode_wav, identify
 
 
@@ -146,7 +146,7 @@ def test_chat_parts_audio_or_words(accepts_audio: bool) -> None:
 def test_human_solver_gets_the_clip_as_a_wav_file(tmp_path, capsys) -> None:
     import asyncio
 
-    from agents.human import HumanPlayer
+    from comma_env.agents.human import HumanPlayer
 
     env = comma_env.make("sound")
     env.reset(seed=8)

@@ -21,8 +21,8 @@ from comma_env.puzzles.telehealth import (
     synthetic_case,
     treatment,
 )
-from comma_env.resources import load_manual
-from comma_env.text import describe_state
+from comma_env.protocol.resources import load_manual
+from comma_env.protocol.text import describe_state
 
 # -- Step 2: the treatment table ---------------------------------------------------------------
 

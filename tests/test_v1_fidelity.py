@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from comma_env import rollout
-from comma_env.fidelity import PAPER_EPISODES, PAPER_V1_RANDOM_PSR, agrees, binomial_se
+from comma_env.run import rollout
+from comma_env.run.fidelity import PAPER_EPISODES, PAPER_V1_RANDOM_PSR, agrees, binomial_se
 from test_fidelity import random_rates
 from test_rollout import compose_cfg
 

@@ -40,8 +40,8 @@ def test_wheel_installs_and_rolls_out_from_anywhere(tmp_path):
     wheel = build_wheel(tmp_path / "dist")
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in ("comma_env/conf/config.yaml", "comma_env/conf/model/random.yaml", "comma_env/conf/model/qwen2vl.yaml",
-                     "comma_env/conf/solver/gpt4o.yaml", "comma_env/manuals/wire.md", "comma_env/rollout.py",
-                     "agents/factory.py"):
+                     "comma_env/conf/solver/gpt4o.yaml", "comma_env/manuals/wire.md", "comma_env/run/rollout.py",
+                     "comma_env/agents/factory.py"):
         assert required in names, required
 
     fresh = tmp_path / "venv"
@@ -58,7 +58,7 @@ def test_wheel_installs_and_rolls_out_from_anywhere(tmp_path):
     cwd.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    where = subprocess.run([str(python), "-c", "import comma_env, agents.factory; from comma_env.resources import conf_dir, "
+    where = subprocess.run([str(python), "-c", "import comma_env, comma_env.agents.factory; from comma_env.protocol.resources import conf_dir, "
                             "manuals_dir; print(comma_env.__file__); print(conf_dir()); print(manuals_dir())"],
                            cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
     assert where.returncode == 0, where.stderr

@@ -19,7 +19,7 @@ from comma_env.puzzles.who import (
     label_position,
     normalize,
 )
-from comma_env.resources import load_manual
+from comma_env.protocol.resources import load_manual
 
 # Step 1, typed from the paper's Appendix A list.
 STEP1_CASES = [

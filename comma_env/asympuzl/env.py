@@ -23,8 +23,8 @@ from pettingzoo.utils import wrappers
 
 from comma_env.asympuzl import prompts, rules
 from comma_env.asympuzl.drawing import draw_alice, image_size
-from comma_env.spaces import UnicodeText
-from comma_env.text import clean_message
+from comma_env.protocol.spaces import UnicodeText
+from comma_env.protocol.text import clean_message
 
 VIEWS = ("text", "image")
 MEMORY = ("last", "full")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from comma_env.metrics import mean, standard_error
+from comma_env.protocol.metrics import mean, standard_error
 
 SETTING_KEYS = ("n", "distractors", "distractor_side", "feedback", "view", "max_turns")
 

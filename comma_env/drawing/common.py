@@ -13,7 +13,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from comma_env.drawing.scene import Layer
-from comma_env.resources import font_path
+from comma_env.protocol.resources import font_path
 
 MIN_TEXT_PX = 14
 """Smallest text size any puzzle image may use (legibility requirement)."""

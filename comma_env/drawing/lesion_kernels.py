@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit
 
-from comma_env.drawing.lesions import FIELD_BLOTCHES, FIELD_NONE, SURFACE_CRUST, SURFACE_PEARLY, SURFACE_WAXY
+from comma_env.drawing.lesion_codes import FIELD_BLOTCHES, FIELD_NONE, SURFACE_CRUST, SURFACE_PEARLY, SURFACE_WAXY
 
 _KERNEL = {"cache": True, "nogil": True, "error_model": "numpy", "boundscheck": False}
 

@@ -24,6 +24,10 @@ the window are decided once by `plan_lesion`; two rasterisers then draw the same
   which OpenBLAS starts threads (see `serial_matmul`).
 Both share the random stream: a per-thread PCG64 set to the pattern id. They agree to within
 one grey level on a few pixels per photo (tests/test_lesion_kernels.py).
+
+Why one long module: the plan (every random draw) and the numpy rasteriser must stay in
+step with each other and with the compiled kernels; keeping them together keeps the
+photos identical across the two paths.
 """
 
 from __future__ import annotations
@@ -37,6 +41,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
+
+from comma_env.drawing.lesion_codes import (  # re-exported: the plan's codes
+    FIELD_BLOTCHES,
+    FIELD_CONCENTRIC,
+    FIELD_NONE,
+    SURFACE_CRUST,
+    SURFACE_PEARLY,
+    SURFACE_PLAIN,
+    SURFACE_WAXY,
+)
 
 LESION_COLORS: dict[str, tuple[int, int, int]] = {
     "pink": (226, 128, 142),
@@ -245,9 +259,6 @@ class Plan(NamedTuple):
     """Picks of the crust's extent and of its grain (see CRUST_CELLS, GRAIN_CELLS), or None."""
 
 
-FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
-SURFACE_PLAIN, SURFACE_PEARLY, SURFACE_CRUST, SURFACE_WAXY = 0, 1, 2, 3
-"""Surface kinds with a texture of their own (`_surface_code`): codes the compiled kernels read."""
 _SURFACE_CODES = (("pearly", SURFACE_PEARLY), ("scaly crust", SURFACE_CRUST), ("waxy", SURFACE_WAXY))
 """The SURFACE_* code of a surface by the start of its words (else SURFACE_PLAIN)."""
 

@@ -18,7 +18,7 @@ that layer alone covers a repainted box, its pixels are copied without drawing. 
 and drawing stays a pure function of `visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
-``draw(state) -> PIL.Image`` function still works with `comma_env.core.versioned_env`)::
+``draw(state) -> PIL.Image`` function still works with `comma_env.protocol.core.versioned_env`)::
 
     def _layers(state):
         return {"display": Layer((70, 60, 442, 150), state["display_text"], _paint_display),

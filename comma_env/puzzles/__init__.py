@@ -1,1 +1,1 @@
-"""Puzzle rules: one module per puzzle, each a `comma_env.puzzle.Puzzle` subclass."""
+"""Puzzle rules: one module per puzzle, each a `comma_env.protocol.puzzle.Puzzle` subclass."""

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 PIN_LENGTH = 4
 THRESHOLD = 500

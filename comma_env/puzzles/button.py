@@ -3,7 +3,7 @@ it; a held button lights a coloured strip, whose colour names the digit the coun
 show when the button is released. The v1 paper gives only the yellow-button rule and the
 strip table (Appendix A); the rest of the hold/tap table is ours (manuals/button.md), so
 every instance is decidable from the image and the manual. The countdown runs on the
-simulated clock (`comma_env.clock`)."""
+simulated clock (`comma_env.protocol.clock`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.clock import Countdown, format_timer, parse_timer, wait_line
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
+from comma_env.protocol.puzzle import Puzzle
 
 BUTTON_COLORS = ("red", "blue", "yellow", "white", "black")
 LABELS = ("ABORT", "DETONATE", "HOLD", "PRESS")

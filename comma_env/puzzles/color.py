@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 SIZE = 4
 CELLS = SIZE * SIZE

@@ -1,6 +1,6 @@
 """Dog (COMMA v1): count the 0-5 dogs in the picture, then press `submit` when the last
 digit of the countdown equals the count. A submit at any other moment is a strike. The
-countdown runs on the simulated clock (`comma_env.clock`); time running out loses."""
+countdown runs on the simulated clock (`comma_env.protocol.clock`); time running out loses."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.clock import Countdown, format_timer, parse_timer, wait_line
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
+from comma_env.protocol.puzzle import Puzzle
 
 COATS = ("brown", "black", "white", "golden", "grey", "spotted")
 POSES = ("standing", "sitting", "running", "lying")

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 POSITIONS = ("top_left", "top_right", "bottom_left", "bottom_right")
 """Grid positions in reading order; actions are ``press_<position>``."""

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 SIZE = 9
 ROOMS = (SIZE + 1) // 2

@@ -9,7 +9,7 @@ from typing import Any, Literal, NamedTuple, Sequence
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 STAGES = 5
 BUTTONS = 4

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 WORDS: tuple[str, ...] = (
     "about", "after", "again", "below", "could", "every", "first", "found", "great", "house",

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.audio.synth import SAMPLE_RATE, SAMPLES, SIGNATURES, synthesize
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 SYMBOL_ACTIONS = {"$": "press_dollar", "*": "press_star", "&": "press_ampersand", "#": "press_hash"}
 ACTIONS = list(SYMBOL_ACTIONS.values())

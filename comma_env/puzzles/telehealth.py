@@ -16,22 +16,14 @@ modules (Keypad, Memory, Color); this is what brings the random baseline to the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
+from comma_env.puzzles.padufes import load_padufes
+from comma_env.puzzles.skin import DIAGNOSES, DIAGNOSIS_NAMES, ROMAN, Case
 
-DIAGNOSES = ("bcc", "scc", "ack", "sek", "mel", "nev")
-DIAGNOSIS_NAMES = {
-    "bcc": "basal cell carcinoma",
-    "scc": "squamous cell carcinoma",
-    "ack": "actinic keratosis",
-    "sek": "seborrheic keratosis",
-    "mel": "melanoma",
-    "nev": "nevus (common mole)",
-}
 TREATMENTS = ("surgery", "cryotherapy", "none")
 ACTIONS = tuple(f"diagnose_{d}" for d in DIAGNOSES) + tuple(f"treat_{t}" for t in TREATMENTS)
 
@@ -57,7 +49,6 @@ BORDER_NOTCHED = "irregular, notched"
 BORDER_REGULAR = "smooth, regular"
 SHAPES = ("round", "oval", "asymmetric")
 SKIN_TONES = {1: "light", 2: "light", 3: "medium", 4: "medium", 5: "dark", 6: "dark"}
-ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 PRIVATE_FIELDS = ("name", "address", "ssn", "date_of_birth", "phone")
 """Identity fields on the profile card; their values must never reach the expert."""
@@ -120,16 +111,6 @@ def treatment(diagnosis: str, diameter_mm: float | None, itch: str, bleed: str) 
 
 
 # -- instances ---------------------------------------------------------------------------------
-@dataclass
-class Case:
-    """One patient: the true diagnosis, the clinical profile, and the lesion's look."""
-
-    diagnosis: str
-    clinical: dict[str, Any]
-    lesion: dict[str, Any] = field(default_factory=dict)
-    photo_path: str | None = None
-
-
 def _yes(rng: np.random.Generator, p: float) -> str:
     return "yes" if rng.random() < p else "no"
 
@@ -292,8 +273,6 @@ class TelehealthPuzzle(Puzzle):
         elif lesion_source == "padufes":
             if not padufes_root:
                 raise ValueError("lesion_source='padufes' needs padufes_root (folder with metadata.csv)")
-            from comma_env.padufes import load_padufes
-
             self.case = load_padufes(padufes_root).sample_case(rng)
         else:
             raise ValueError(f"lesion_source must be 'synthetic' or 'padufes', got {lesion_source!r}")

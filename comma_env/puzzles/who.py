@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 POSITIONS = ("top_left", "top_right", "middle_left", "middle_right", "bottom_left", "bottom_right")
 """Button positions in reading order: 3 rows of 2."""

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from comma_env.puzzle import Puzzle
+from comma_env.protocol.puzzle import Puzzle
 
 COLORS = ("red", "white", "blue", "yellow", "black")
 SERIAL_CHARS = "ABCDEFGHIJKLMNPQRSTUVWXZ0123456789"

@@ -6,14 +6,14 @@
 Each recorded episode is replayed in the environment (same puzzle, seed and settings, the
 recorded messages stepped in order; deterministic, and checked against the recorded actions
 and outcomes), and at every turn the acting role's prompt is rebuilt with the same builders
-the chat policies use (`agents.chat.solver_messages` / `expert_messages`): the messages the
+the chat policies use (`comma_env.agents.chat.solver_messages` / `expert_messages`): the messages the
 policy saw, then its reply. One JSONL line per turn of the chosen role(s):
 
 - ``sft``: ``{"messages": [...prompt, assistant reply], "images": [...], ...}``;
 - ``rl``: ``{"prompt": [...], "completion": [assistant reply], "reward": r, "return_to_go": g,
   "episode_return": R, "images": [...], ...}``. The reward of a turn is what a
   `SingleRoleEnv` for that role returns for it (its own message plus the partner's reply;
-  formulas in `comma_env.rewards`, with the record's reward options), so a role's turn
+  formulas in `comma_env.protocol.rewards`, with the record's reward options), so a role's turn
   rewards add up to the episode's return.
 
 Message contents are always lists of parts so that every line has one schema (what
@@ -35,7 +35,7 @@ from typing import Any, Iterator
 from PIL import Image
 
 import comma_env
-from comma_env.results import latest_per_episode, read_episodes
+from comma_env.run.results import latest_per_episode, read_episodes
 
 FORMATS = ("sft", "rl")
 ROLES = ("solver", "expert")
@@ -94,7 +94,7 @@ def replay(record: dict[str, Any], reminder: bool = True) -> tuple[list[Turn], f
     """Replay an episode record; the turns of both roles in order and the episode's return.
     Raises ValueError when the replay does not reproduce the recorded actions (another
     version of the puzzle)."""
-    from agents.chat import expert_messages, solver_messages
+    from comma_env.agents.chat import expert_messages, solver_messages
 
     options = dict(
         max_turns=int(record.get("max_turns", 10)),
@@ -179,7 +179,7 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
                 name = f"{record['puzzle']}_{record['seed']}_t{turn.turn}.png"
                 path = image_dir / name
                 if not path.exists():
-                    Image.fromarray(turn.image).save(path, format="PNG", compress_level=1)  # as agents.chat.PngCache encodes it
+                    Image.fromarray(turn.image).save(path, format="PNG", compress_level=1)  # as comma_env.agents.chat.PngCache encodes it
                     stats.images += 1
                 images.append(f"{image_prefix}/{name}")
             prompt = _messages(turn.prompt)

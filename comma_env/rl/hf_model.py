@@ -32,7 +32,7 @@ def dequantized_dir(package: str = DEFAULT_PACKAGE, cache: Optional[Path] = None
     """A transformers folder (float32 safetensors + tokenizer) made once from the package's GGUF."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from agents.servers import find_gguf
+    from comma_env.agents.servers import find_gguf
 
     gguf = find_gguf(package)
     target = (cache or cache_root()) / "models" / f"{gguf.stem}-f32-{gguf.stat().st_size}"

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from comma_env.text import DESCRIPTION_HEADER, parse_description
+from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
 
 DESCRIBE = "<describe>"
 _WORD = re.compile(r"[a-z0-9']+|\"[^\"]*\"")

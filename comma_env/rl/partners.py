@@ -2,7 +2,7 @@
 
 Names are the model files of the rollout (``conf/model/<name>.yaml``: ``oracle``,
 ``oracle_nl``, ``random``, ``gpt4o``, ``openai_compat``...), so an LLM partner is called
-through exactly the chat policy the rollout uses (`agents.factory.make_policy`).
+through exactly the chat policy the rollout uses (`comma_env.agents.factory.make_policy`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any, Mapping
 
 from omegaconf import OmegaConf
 
-from agents.base import Policy
-from comma_env.config import ModelConfig
-from comma_env.resources import conf_dir
+from comma_env.protocol.policy import Policy
+from comma_env.run.config import ModelConfig
+from comma_env.protocol.resources import conf_dir
 
 
 def model_config(name: str, overrides: Mapping[str, Any] | None = None) -> ModelConfig:
@@ -35,7 +35,7 @@ def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None, seed:
         if overrides:
             raise ValueError("partner_overrides apply to model-config names, not to Policy objects")
         return partner, None
-    from agents.factory import make_policy
+    from comma_env.agents.factory import make_policy
 
     if isinstance(partner, str):
         cfg = model_config(partner, overrides)

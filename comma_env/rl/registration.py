@@ -8,22 +8,20 @@ from __future__ import annotations
 
 import gymnasium
 
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, VERSIONS, puzzle_title
+
 ENTRY_POINT = "comma_env.rl.single_role:SingleRoleEnv"
 ROLES = ("solver", "expert")
 
 
 def gym_id(puzzle: str, role: str) -> str:
     """``comma/Wire-solver-v0`` for ``("wire", "solver")``."""
-    from comma_env.registry import VERSIONS, puzzle_title
-
     return f"comma/{puzzle_title(puzzle)}-{role}-v{VERSIONS[puzzle]}"
 
 
 def role_puzzles() -> tuple[str, ...]:
     """The puzzles played by a solver and an expert (the ten, and v1's three); AsymPuzl and
     other games with their own agents are not single-role COMMA environments."""
-    from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
-
     return COMMA_PUZZLES + V1_PUZZLES
 
 

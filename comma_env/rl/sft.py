@@ -31,7 +31,7 @@ def _tool_call(message: str) -> dict[str, Any]:
 def _play_oracle(env: CommaToolEnv, puzzle: str, seed: int, oracle_seed: int, max_turns: int) -> Optional[list[dict[str, Any]]]:
     """One episode of the natural-language oracle solver through `env`'s tool; the chat turns
     after the system message, or None when the oracle did not solve it within `max_turns`."""
-    from agents.oracle import OraclePolicy
+    from comma_env.agents.oracle import OraclePolicy
 
     first = env.reset(puzzle=puzzle, seed=seed)
     player = OraclePolicy(style="natural", seed=oracle_seed).player("solver", env.env.aec, seed)

@@ -1,7 +1,7 @@
 """One role of a COMMA puzzle as a Gymnasium environment; the other role is a partner policy.
 
 LLM-RL trainers learn one policy while the environment answers. `SingleRoleEnv` plays the
-AEC game of `comma_env.core` with the learner in one role (``solver`` or ``expert``) and a
+AEC game of `comma_env.protocol.core` with the learner in one role (``solver`` or ``expert``) and a
 partner `Policy` in the other, stepping the partner inside ``step``:
 
     env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
@@ -12,7 +12,7 @@ The observation and info are exactly the AEC ones of the learner's role (the exp
 never gets the image, the feedback or the puzzle state); the partner's reply is in the next
 observation's dialogue and in ``info["partner_message"]`` (as the learner's role received
 it, e.g. PIN keys masked for the expert). The reward of a step is the sum of the shared
-rewards of the learner's message and the partner's reply (see `comma_env.rewards`).
+rewards of the learner's message and the partner's reply (see `comma_env.protocol.rewards`).
 
 A partner that raises does not raise into the trainer: the episode is truncated with
 ``end_reason == "partner_error"`` and ``info["partner_error"]`` says why.
@@ -26,8 +26,8 @@ import gymnasium
 import numpy as np
 
 import comma_env
-from agents.base import Player, Policy
-from comma_env.core import EXPERT, SOLVER
+from comma_env.protocol.policy import Player, Policy
+from comma_env.protocol.core import EXPERT, SOLVER
 from comma_env.rl.partners import make_partner
 from comma_env.rl.registration import role_puzzles
 from comma_env.rl.sync import LoopRunner
@@ -44,7 +44,7 @@ class SingleRoleEnv(gymnasium.Env):
     Args:
         puzzle: puzzle name (``"wire"``, ``"who"``... see `comma_env.COMMA_PUZZLES`).
         role: the learner's role, ``"solver"`` or ``"expert"``.
-        partner: a `agents.base.Policy`, a model-config name (``"oracle"``, ``"oracle_nl"``,
+        partner: a `comma_env.agents.base.Policy`, a model-config name (``"oracle"``, ``"oracle_nl"``,
             ``"random"``, ``"gpt4o"``, ``"openai_compat"``...) or a `ModelConfig`/dict.
         partner_overrides: fields merged into a named partner's config, e.g.
             ``{"api_base": "http://127.0.0.1:8000/v1", "name": "qwen"}``.

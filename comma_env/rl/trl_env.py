@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from comma_env.core import SOLVER
+from comma_env.protocol.core import SOLVER
 
 GAME_OVER = "The game is over"
 SOLVER_INSTRUCTION = (

@@ -9,8 +9,8 @@ from typing import Any, Dict, Optional, Sequence
 
 from omegaconf import OmegaConf
 
-from comma_env.config import Memory, ModelConfig, RolloutConfig
-from comma_env.resources import conf_dir
+from comma_env.run.config import Memory, ModelConfig, RolloutConfig
+from comma_env.protocol.resources import conf_dir
 
 ROLES = ("solver", "expert")
 
@@ -89,7 +89,7 @@ def default_out_dir(cfg: PlayConfig) -> Path:
     """outputs/play_<solver>-<expert> plus the settings that change results (as the rollout
     names its folders; a partner whose settings differ from its file is refused by the
     settings check rather than named)."""
-    from comma_env.rollout import default_out_dir as rollout_out_dir
+    from comma_env.run.rollout import default_out_dir as rollout_out_dir
 
     rc = rollout_config(cfg, cfg.puzzle, cfg.role, 0)
     name = re.sub(r"_cfg[0-9a-f]{8}$", "", rollout_out_dir(rc, rc.solver, rc.expert).name)  # type: ignore[arg-type]

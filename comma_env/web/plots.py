@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from comma_env.metrics import SKILLS, TAXONOMY
-from comma_env.results import title
+from comma_env.protocol.metrics import SKILLS, TAXONOMY
+from comma_env.run.results import title
 from comma_env.web.runs import Run
 
 PRIVATE = ("atm", "telehealth")

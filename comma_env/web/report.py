@@ -23,8 +23,8 @@ from typing import Any, Sequence
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from comma_env.fidelity import PAPER_RANDOM
-from comma_env.results import is_v1_protocol, ordered, paper_random_row, title
+from comma_env.run.fidelity import PAPER_RANDOM
+from comma_env.run.results import is_v1_protocol, ordered, paper_random_row, title
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
 from comma_env.web.runs import Run, load_runs, slug

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from comma_env.merge import episode_files
-from comma_env.results import attach_judgements, build_results, latest_per_episode, model_label, ordered, read_episodes
+from comma_env.run.merge import episode_files
+from comma_env.run.results import attach_judgements, build_results, latest_per_episode, model_label, ordered, read_episodes
 
 
 @dataclass

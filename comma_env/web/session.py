@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 import comma_env
-from agents.base import Player, Policy
+from comma_env.protocol.policy import Player, Policy
 from comma_env.registry import VERSIONS
-from comma_env.results import EpisodeWriter, describe_mismatch, read_episodes, settings_mismatch
-from comma_env.rollout import Plan, base_record, initial_state, plan
-from comma_env.text import DESCRIPTION_HEADER, to_text
+from comma_env.run.results import EpisodeWriter, describe_mismatch, read_episodes, settings_mismatch
+from comma_env.run.rollout import Plan, base_record, initial_state, plan
+from comma_env.protocol.text import DESCRIPTION_HEADER, to_text
 from comma_env.web.playconfig import ROLES, PlayConfig, rollout_config
 
 MAX_MESSAGE_CHARS = 20_000
@@ -314,8 +314,8 @@ class SessionStore:
 
     def episode_record(self, session: Session) -> dict[str, Any]:
         """The rollout's record of a finished (or failed) session."""
-        from agents.base import Reply
-        from agents.runner import annotate
+        from comma_env.protocol.policy import Reply
+        from comma_env.agents.runner import annotate
 
         raw = session.raw
         record = dict(session.record)

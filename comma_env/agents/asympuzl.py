@@ -1,0 +1,152 @@
+"""Scripted AsymPuzl pairs: reference strategies that play ``alice`` and ``bob`` through the
+text protocol only (own clues from `info["clues"]`, the partner's knowledge from its
+messages).
+
+* ``share_all`` (the strong models' strategy in the paper): Alice lists every shape of her
+  clues in order, Bob lists every pair. Each keeps the pieces both of them hold (so
+  distractors on either side drop out) in Alice's order. Bob completes his hypothesis in
+  turn 1, Alice in turn 2: 100% completion in 2 turns for every N, D and side.
+* ``one_piece`` (the weak models' strategy): each message names one piece of the sender's
+  clues, picked at random with replacement (seeded), and each agent sets a position as soon
+  as it knows it, taking its clue positions at face value. Collecting all N pieces is a
+  coupon-collector race against T = 3N, which shows the paper's size effect; distractors
+  waste messages, and in Alice's view they also shift positions (the agents do not look
+  for them), the paper's asymmetry.
+Both ignore feedback.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from comma_env.agents.base import Player, Policy, Reply
+
+STRATEGIES = ("share_all", "one_piece")
+_POSITION = re.compile(r"^position (\d{1,4}): (\w+)$")
+_PAIR = re.compile(r"^(\w+) is (\w+)$")
+
+
+def _latest(info: dict[str, Any], speaker: str) -> str:
+    for entry in reversed(info.get("dialogue", [])):
+        if entry["speaker"] == speaker:
+            return entry["text"]
+    return ""
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip().lower() for line in text.splitlines() if line.strip()]
+
+
+class _Scripted(Player):
+    needs_observation = False  # acts on info: clues, hypothesis, dialogue
+
+    def __init__(self, strategy: str, rng: random.Random) -> None:
+        self.strategy = strategy
+        self.rng = rng
+        self.known: dict[Any, str] = {}  # alice: shape -> colour; bob: position -> shape
+
+    @staticmethod
+    def _sets(info: dict[str, Any], wanted: dict[int, tuple[str, str]]) -> list[str]:
+        """Update lines for the positions whose hypothesis differs from `wanted`."""
+        current = [tuple(slot) for slot in info["hypothesis"]]
+        return [f"set {p} {s} {c}" for p, (s, c) in sorted(wanted.items())
+                if 1 <= p <= len(current) and current[p - 1] != (s, c)]
+
+
+class ScriptedAlice(_Scripted):
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        shapes: list[str] = list(info["clues"])
+        for line in _lines(_latest(info, "bob")):
+            if match := _PAIR.match(line):
+                self.known[match.group(1)] = match.group(2)
+        if self.strategy == "share_all":
+            message = ["My shapes, in order:", *(f"position {i}: {s}" for i, s in enumerate(shapes, start=1))]
+            true_shapes = [s for s in shapes if s in self.known]
+            wanted = ({p: (s, self.known[s]) for p, s in enumerate(true_shapes, start=1)}
+                      if len(true_shapes) == info["n"] else {})
+        else:
+            index = self.rng.randrange(len(shapes))
+            message = [f"position {index + 1}: {shapes[index]}"]
+            wanted = {p: (s, self.known[s]) for p, s in enumerate(shapes, start=1) if s in self.known}
+        return Reply("\n".join(message + self._sets(info, wanted)))
+
+
+class ScriptedBob(_Scripted):
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        pairs = {shape: colour for shape, colour in info["clues"]}
+        listed: list[str] = []
+        for line in _lines(_latest(info, "alice")):
+            if match := _POSITION.match(line):
+                self.known[int(match.group(1))] = match.group(2)
+                listed.append(match.group(2))
+        if self.strategy == "share_all":
+            message = ["My pairs:", *(f"{s} is {c}" for s, c in info["clues"])]
+            true_shapes = [s for s in listed if s in pairs]
+            wanted = ({p: (s, pairs[s]) for p, s in enumerate(true_shapes, start=1)}
+                      if len(true_shapes) == info["n"] else {})
+        else:
+            shape, colour = info["clues"][self.rng.randrange(len(info["clues"]))]
+            message = [f"{shape} is {colour}"]
+            wanted = {p: (s, pairs[s]) for p, s in self.known.items() if s in pairs}
+        return Reply("\n".join(message + self._sets(info, wanted)))
+
+
+class AsymPuzlPairPolicy(Policy):
+    """A scripted strategy for both AsymPuzl agents (``alice``/``bob``; in the rollout the
+    solver slot plays Alice and the expert slot Bob)."""
+
+    def __init__(self, strategy: str = "share_all", seed: int = 0) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
+        self.strategy = strategy
+        self.seed = int(seed)
+        self.name = f"asympuzl_{strategy}"
+
+    def player(self, role: str, env: Any, seed: int | None) -> Player:
+        rng = random.Random(f"{self.seed}/{seed}/{role}")
+        if role == "alice":
+            return ScriptedAlice(self.strategy, rng)
+        if role == "bob":
+            return ScriptedBob(self.strategy, rng)
+        raise ValueError(f"the scripted AsymPuzl pair plays alice and bob, not {role!r}")
+
+
+def chat_messages(observation: dict[str, Any], info: dict[str, Any], image_url: str | None = None) -> list[dict[str, Any]]:
+    """The chat request of an AsymPuzl agent: its task as the system prompt, the turn's
+    observation (clues, hypothesis, feedback, latest messages) as the user message, plus
+    Alice's picture in the image view. Stateless, as in the paper: everything an agent
+    knows is in its observation."""
+    task = str(info.get("task", ""))
+    text = str(observation.get("text", "")) if isinstance(observation, dict) else ""
+    if task and text.startswith(task):
+        text = text[len(task):].lstrip()
+    content: Any = text
+    if image_url is not None:
+        content = [{"type": "text", "text": text}, {"type": "image_url", "image_url": {"url": image_url}}]
+    return [{"role": "system", "content": task}, {"role": "user", "content": content}]
+
+
+class LLMAgent(Player):
+    """Alice or Bob played by a chat model (`comma_env.agents.llm.ChatClient`)."""
+
+    def __init__(self, client: Any, role: str, vision: bool, seeds: tuple[int, int | None] = (0, None)) -> None:
+        from comma_env.agents.chat import PngCache
+
+        self.client = client
+        self.role = role
+        self.vision = vision
+        self.seeds = seeds
+        self.images = PngCache()
+        self.calls = 0
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        from comma_env.agents.base import request_seed
+
+        image = observation.get("image") if isinstance(observation, dict) else None
+        url = self.images.data_url(image) if self.vision and image is not None else None
+        self.calls += 1
+        done = await self.client.complete(chat_messages(observation, info, url),
+                                          request_seed(*self.seeds, self.role, self.calls))
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)

@@ -1,0 +1,226 @@
+"""Error taxonomy of failed episodes (paper, section 5.2): rule first, optional LLM judge.
+
+Categories, in this project's words:
+
+- ``roleplay``: an agent acts out the other role (the expert behaves as if it could see
+  or press things, or the solver starts handing out manual instructions).
+- ``misinterpretation``: the solver misreads what the puzzle shows or what a signal means,
+  and acts on the wrong picture of the state.
+- ``repetition_loop``: the solver repeats an action that already failed in the same state.
+  Detected by rule from the environment's record (``repetition_loop``), never by the judge.
+- ``miscommunication``: one agent ignores or fails to follow what the other said (for
+  example the solver acts alone against the expert's advice, or the expert ignores the
+  solver's question).
+- ``other``: a failure that fits none of the above.
+
+`rule_label` is always available; `judge_records` asks a chat model (any LiteLLM model config,
+through `comma_env.agents.llm.ChatClient`, so retries and key handling are the same) for the rest,
+showing it the episode's ``initial_state`` (what the solver's first image showed, recorded
+by the rollout) as ground truth. Without a judge only repetition loops get a label: the
+other failures stay unlabelled rather than being called ``other``, so results.md's
+"judged" count means episodes a judge actually labelled (a failed call is ``unjudged``).
+`write_judgements` stores labels as ``out_dir/judgements.jsonl`` lines
+``{"puzzle", "seed", "error_types": [...]}``, which `comma_env.run.results.attach_judgements`
+reads; `taxonomy_markdown` renders the label counts on their own (results.md gets its
+taxonomy table from `comma_env.protocol.metrics.error_taxonomy`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from comma_env.protocol.metrics import RULE_LABELS, TAXONOMY, UNJUDGED
+from comma_env.protocol.prompts import quote
+
+CATEGORIES = (*TAXONOMY, "other")
+"""The paper's taxonomy (`comma_env.protocol.metrics.TAXONOMY`) plus a catch-all."""
+JUDGED = tuple(c for c in CATEGORIES if c not in RULE_LABELS)
+"""The categories the judge chooses from (repetition loops are the rule's)."""
+
+JUDGE_SYSTEM_PROMPT = (
+    "You are a JUDGE reviewing a failed game between two AI agents. The SOLVER can see a "
+    "puzzle and act on it; the EXPERT holds the manual and can only talk. Decide which single "
+    "category best explains why they failed (the agents' messages are quoted, each line "
+    "starting with '> '; unquoted lines such as '(executed ...)' come from the game):\n"
+    "- roleplay: an agent behaves as if it held the other role (the expert claims to see or "
+    "act on the puzzle, or the solver recites manual rules as if it were the expert).\n"
+    "- misinterpretation: the solver describes or reads the puzzle state or a signal wrongly "
+    "(compare with the ground-truth starting state when it is given), so the actions rest "
+    "on a wrong picture.\n"
+    "- miscommunication: one agent does not follow what the other said: the solver ignores "
+    "or contradicts the expert's instructions and acts alone, or the expert ignores the "
+    "solver's description or question.\n"
+    "- other: none of these.\n"
+    'Answer with JSON only: {"label": "<category>", "reason": "<one sentence>"}.'
+)
+
+
+def rule_label(record: Mapping[str, Any]) -> str | None:
+    """``repetition_loop`` when the environment saw a repeated failed state-action pair."""
+    return "repetition_loop" if record.get("repetition_loop") else None
+
+
+def is_failure(record: Mapping[str, Any]) -> bool:
+    """Episodes the taxonomy covers: finished without success and without an API error."""
+    return not record.get("success") and not record.get("error")
+
+
+def transcript_text(record: Mapping[str, Any], max_chars: int = 12000) -> str:
+    """The conversation with executed actions and their outcomes, for the judge. The agents'
+    text is quoted (`comma_env.protocol.prompts.quote`), so a message cannot forge an outcome line."""
+    lines = []
+    for turn in record.get("transcript") or []:
+        lines += [f"[turn {turn.get('turn')}] SOLVER wrote:", quote(str(turn.get("solver") or ""))]
+        for action, ok in zip(turn.get("actions") or [], turn.get("outcomes") or []):
+            lines.append(f"  (executed {action}: {'ok' if ok else 'MISTAKE'})")
+        if turn.get("expert") is not None:
+            lines += [f"[turn {turn.get('turn')}] EXPERT wrote:", quote(str(turn["expert"]))]
+    text = "\n".join(lines)
+    return text if len(text) <= max_chars else text[: max_chars // 2] + "\n...\n" + text[-max_chars // 2:]
+
+
+def judge_messages(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    facts = {k: record.get(k) for k in ("puzzle", "progress", "mistakes", "end_reason")}
+    truth = record.get("initial_state")  # written by comma_env.run.rollout since it records it
+    body = f"Episode facts: {json.dumps(facts)}\n"
+    if truth is not None:
+        body += f"Ground-truth puzzle state at the start: {json.dumps(truth)}\n"
+    body += "Conversation:\n" + transcript_text(record)
+    return [{"role": "system", "content": JUDGE_SYSTEM_PROMPT}, {"role": "user", "content": body}]
+
+
+def parse_label(text: str) -> str:
+    """The category in a judge reply (JSON, or failing that the first category name)."""
+    match = re.search(r"\{.*\}", text or "", re.DOTALL)
+    if match:
+        try:
+            label = str(json.loads(match.group(0)).get("label", "")).strip().lower().replace(" ", "_")
+            if label in CATEGORIES:
+                return label
+        except (json.JSONDecodeError, AttributeError):
+            pass
+    lowered = (text or "").lower()
+    found = [(lowered.find(c.replace("_", " ")), c) for c in JUDGED if c.replace("_", " ") in lowered]
+    return min(found)[1] if found else "other"
+
+
+async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | None = None,
+                        concurrency: int = 8) -> dict[tuple[str, int], list[str]]:
+    """Labels for every failed episode: the rule label, plus the judge's when configured.
+
+    Without `judge_cfg` only the rule runs: failures it does not cover get no entry (no
+    guessed ``other``). A judge call that fails for good adds ``unjudged`` to the rule
+    label, so one bad call never loses the other labels.
+    """
+    client = None
+    if judge_cfg is not None:
+        from comma_env.agents.llm import ChatClient, LLMSettings
+
+        client = ChatClient(LLMSettings.from_config(judge_cfg))
+    limit = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(record: Mapping[str, Any]) -> tuple[tuple[str, int], list[str]]:
+        key = (str(record.get("puzzle")), int(record.get("seed") or 0))
+        labels = [rule_label(record)] if rule_label(record) else []
+        if client is None:
+            return key, labels
+        async with limit:
+            try:
+                reply = await client.complete(judge_messages(record))
+                judged = parse_label(reply.text)
+            except Exception:  # noqa: BLE001 - recorded as unjudged, not lost
+                judged = "unjudged"
+        if judged not in labels:  # "other" is kept too: it marks the episode as judged
+            labels.append(judged)
+        return key, labels
+
+    try:
+        pairs = await asyncio.gather(*(one(r) for r in records if is_failure(r)))
+    finally:
+        closer = getattr(client, "aclose", None)
+        if closer is not None:  # the HTTP sessions of this loop
+            await closer()
+    return {key: labels for key, labels in pairs if labels}
+
+
+def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str | Path, name: str = "judgements.jsonl") -> Path:
+    """Write labels where `comma_env.run.results.attach_judgements` finds them."""
+    path = Path(out_dir) / name
+    with open(path, "w", encoding="utf-8") as handle:
+        for (puzzle, seed), types in sorted(labels.items()):
+            handle.write(json.dumps({"puzzle": puzzle, "seed": seed, "error_types": list(types)}) + "\n")
+    return path
+
+
+def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
+    counts = Counter(label for types in labels for label in types)
+    return {c: counts.get(c, 0) for c in (*CATEGORIES, UNJUDGED) if counts.get(c, 0) or c in CATEGORIES}
+
+
+def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool, failed: int | None = None) -> str:
+    """Share of failed episodes per error category, from the labels alone. `failed` is the
+    number of failed episodes (default: the labelled ones, which without a judge are only
+    the repetition loops)."""
+    total = len(labels) if failed is None else failed
+    counts = taxonomy_counts(labels.values())
+    how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"
+    rows = ["## Error taxonomy of failed episodes", "", f"{total} failed episodes; labels: {how}.", "",
+            "| category | episodes | share |", "|---|---:|---:|"]
+    for category, n in counts.items():
+        rows.append(f"| {category} | {n} | {100.0 * n / total if total else 0.0:.1f}% |")
+    return "\n".join(rows) + "\n"
+
+
+def saved_episodes(out_dir: str | Path) -> list[dict[str, Any]]:
+    """The latest record of every episode in OUT_DIR's episodes*.jsonl files."""
+    from comma_env.run.results import latest_per_episode, read_episodes
+
+    records: list[dict[str, Any]] = []
+    for path in sorted(Path(out_dir).glob("episodes*.jsonl")):
+        records += read_episodes(path, repair=False)  # a running rollout may be mid-line
+    return list(latest_per_episode(records).values())
+
+
+def model_config(name: str) -> dict[str, Any]:
+    """``conf/model/NAME.yaml`` as a plain dict (a judge's model)."""
+    from omegaconf import OmegaConf
+
+    from comma_env.protocol.resources import conf_dir
+
+    return OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{name}.yaml"), resolve=True)  # type: ignore[return-value]
+
+
+def judge_arguments(description: str, argv: Sequence[str] | None, model_required: bool) -> Any:
+    """The judges' shared command line: OUT_DIR, --model, --concurrency."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("out_dir")
+    parser.add_argument("--model", required=model_required, help="a conf/model name (kind litellm) to use as the judge")
+    parser.add_argument("--concurrency", type=int, default=8)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m comma_env.agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
+    args = judge_arguments(str(main.__doc__), argv, model_required=False)
+    records = saved_episodes(args.out_dir)
+    judge_cfg = model_config(args.model) if args.model else None
+    labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
+    path = write_judgements(labels, args.out_dir)
+    failed = sum(1 for r in records if is_failure(r))
+    print(taxonomy_markdown(labels, judged=judge_cfg is not None, failed=failed))
+    print(f"labels written to {path}")
+    from comma_env.run.merge import merge
+
+    merge([args.out_dir], quiet=True)  # results.json / results.md now include the labels
+    print(f"tables updated in {args.out_dir}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,558 @@
+"""Chat-model policies: hosted APIs through LiteLLM; vLLM, llama.cpp, any OpenAI-compatible server over aiohttp.
+
+``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.run.config.ModelConfig`, an OmegaConf
+node or a plain dict with the same fields) and hands out async players. A solver player
+sends its task, valid actions, remembered dialogue and its current image (a PNG data URL,
+encoded once per puzzle state) or written description; an expert player sends its manual
+and remembered dialogue. Players read only their own observation and info.
+
+Client (``client`` in the model config): ``aiohttp`` sends each call as one JSON POST to
+``<api_base>/chat/completions`` over a pooled session per endpoint (`comma_env.agents.http_client`),
+about 0.3 ms of client CPU per call; ``litellm`` goes through LiteLLM (any provider it
+knows: OpenAI, Gemini, Anthropic...), several ms per call. ``auto`` (the default) takes
+``aiohttp`` when the model is served at an ``api_base`` (or ``replicas``, or launched by
+``serve``) and its LiteLLM prefix is an OpenAI-compatible one (``openai/``,
+``hosted_vllm/``...), and LiteLLM otherwise. Both paths share everything below.
+
+Deadline: every attempt of a call must be answered completely within ``timeout`` seconds,
+however slowly the server sends its bytes; an attempt cut at its deadline is retried like
+any timeout, so one call lasts at most about ``(max_retries + 1) x timeout`` plus backoff.
+
+Reliability: every call is retried on timeouts, HTTP 429/5xx, connection errors and
+malformed 200 answers (no choices, null content, unparsable JSON) with bounded exponential
+backoff and full jitter; after ``max_retries`` retries the player raises `LLMCallError`,
+which `comma_env.agents.runner.run_episode` records as the episode's error. Client errors (400, 401,
+404, context too long) are not retried.
+
+Secrets: the API key is read from the environment variable named by ``api_key_env`` when a
+call is made, sent as a bearer token (aiohttp) or passed to LiteLLM, and scrubbed from every
+error message; it is never stored on the policy, in a Reply or in a config.
+
+Replicas: ``extra.replicas: [http://h1:8000/v1, http://h2:8000/v1]`` serves one model from
+several OpenAI-compatible servers (for example one vLLM per GPU); each call goes to the
+replica with the fewest requests in flight (on the LiteLLM path: ``litellm.Router`` with
+``extra.routing_strategy``, default ``least-busy``).
+
+Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``, or on
+the aiohttp client written into the request body: ``extra_body`` merged in, ``extra_headers``
+sent as headers, LiteLLM's own options such as ``drop_params`` left out):
+``replicas``, ``routing_strategy``, ``retry_base_delay`` (s, default 1), ``retry_max_delay``
+(s, default 30), ``privacy_reminder`` (bool, default true). Keys the policy sets itself
+(``model``, ``api_base``, ``api_key``, ``temperature``...; see `RESERVED_EXTRA_KEYS`) are
+rejected when the policy is built: set them as top-level config fields instead.
+
+Sampling seed: with ``temperature > 0`` every request carries a ``seed`` derived from the
+policy seed (``policy_seed``), the instance seed, the role and the call's index in the
+episode, so a rerun asks for the same samples (servers that honour ``seed``, such as vLLM,
+then repeat them; providers that reject it are covered by ``drop_params``). ``extra.seed``
+instead fixes one seed for every request. At ``temperature == 0`` no seed is sent.
+
+Why one long module: the client, its retries, the server launch and the two players share
+one call path (request, retry, token accounting); the transport itself is `http_client`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import math
+import os
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from comma_env.agents.base import Player, Policy, Reply, request_seed
+from comma_env.agents.chat import PngCache, audio_parts, expert_messages, message_text, solver_messages, with_audio
+from comma_env.agents.http_client import (LITELLM_ONLY_KEYS, HTTPStatusError, MalformedAnswer, OpenAICompatTransport,
+                                served_model, speaks_openai_http, within)
+from comma_env.agents.servers import ManagedServer, serve_config
+from comma_env.run.config import ServeConfig
+
+log = logging.getLogger(__name__)
+
+POLICY_EXTRA_KEYS = {"replicas", "routing_strategy", "retry_base_delay", "retry_max_delay", "privacy_reminder"}
+RESERVED_EXTRA_KEYS = {
+    # passed explicitly to litellm.acompletion / Router.acompletion: a duplicate is a TypeError
+    "model": "model", "api_base": "api_base", "api_key": "api_key_env (the NAME of an env variable)",
+    "max_retries": "max_retries", "messages": None,
+    # set from top-level config fields: an `extra` copy would silently override them
+    "temperature": "temperature", "max_tokens": "max_tokens", "timeout": "timeout", "stop": "stop",
+}
+CLIENTS = ("auto", "aiohttp", "litellm")
+NO_KEY = "no-key"  # OpenAI-compatible local servers ignore it, but the client wants one
+
+_litellm: Any = None
+
+
+def litellm_module() -> Any:
+    """Import LiteLLM on first use (it takes seconds), without its network cost-map fetch."""
+    global _litellm
+    if _litellm is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        import litellm
+
+        litellm.suppress_debug_info = True
+        litellm.telemetry = False
+        _litellm = litellm
+    return _litellm
+
+
+class LLMCallError(RuntimeError):
+    """A model call failed for good (after retries, or with a non-retryable error)."""
+
+
+class MalformedResponse(RuntimeError):
+    """An HTTP 200 answer without a usable message; retried like a server error."""
+
+
+class DeadlineExceeded(TimeoutError):
+    """An attempt got no complete answer within the model's ``timeout``; retried."""
+
+
+@dataclass
+class LLMSettings:
+    """The fields of a model config this module uses, normalised."""
+
+    name: str
+    model: str
+    api_base: str | None = None
+    api_key_env: str | None = None
+    temperature: float = 0.0
+    max_tokens: int = 512
+    stop: list[str] = field(default_factory=list)
+    vision: bool = True
+    audio: bool = False
+    describe_audio: bool = True
+    timeout: float = 120.0
+    max_retries: int = 5
+    client: str = "auto"
+    extra: dict[str, Any] = field(default_factory=dict)
+    serve: ServeConfig = field(default_factory=ServeConfig)
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> "LLMSettings":
+        data = _plain(cfg)
+        if not data.get("model"):
+            raise ValueError(f"model config {data.get('name')!r} has kind 'litellm' but no `model` string")
+        extra = dict(data.get("extra") or {})
+        reserved = sorted(k for k in extra if k in RESERVED_EXTRA_KEYS)
+        if reserved:
+            hints = "; ".join(f"{k}: " + (f"use the top-level field `{RESERVED_EXTRA_KEYS[k]}`" if RESERVED_EXTRA_KEYS[k]
+                                          else "built by the policy") for k in reserved)
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: `extra` must not set keys the "
+                             f"policy passes itself ({hints})")
+        client = str(data.get("client") or "auto").lower()
+        if client not in CLIENTS:
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client must be one of "
+                             f"{', '.join(CLIENTS)}, got {client!r}")
+        serve = serve_config(data.get("serve"))
+        timeout = float(data.get("timeout") if data.get("timeout") is not None else 120.0)
+        if not (math.isfinite(timeout) and timeout > 0):  # 0 or nan would mean "no deadline" or none at all
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: timeout must be a positive "
+                             f"number of seconds (the deadline of each attempt), got {data.get('timeout')!r}")
+        if client == "aiohttp" and not (data.get("api_base") or extra.get("replicas") or serve.launch):
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client=aiohttp needs an "
+                             "api_base (or extra.replicas, or serve.launch)")
+        return cls(
+            name=str(data.get("name") or data["model"]),
+            model=str(data["model"]),
+            api_base=data.get("api_base") or None,
+            api_key_env=data.get("api_key_env") or None,
+            temperature=float(data.get("temperature") if data.get("temperature") is not None else 0.0),
+            max_tokens=int(data.get("max_tokens") or 512),
+            stop=[str(s) for s in (data.get("stop") or [])],
+            vision=bool(data.get("vision", True)),
+            audio=bool(data.get("audio", False)),
+            describe_audio=bool(data.get("describe_audio", True)),
+            timeout=timeout,
+            max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
+            client=client,
+            extra=extra,
+            serve=serve,
+        )
+
+    @property
+    def uses_aiohttp(self) -> bool:
+        """Whether calls go over `comma_env.agents.http_client` rather than LiteLLM (see the module doc)."""
+        if self.client != "auto":
+            return self.client == "aiohttp"
+        served = bool(self.api_base or self.extra.get("replicas") or self.serve.launch)
+        return served and speaks_openai_http(self.model)
+
+
+def _plain(cfg: Any) -> dict[str, Any]:
+    """A dataclass / OmegaConf node / mapping as a plain dict."""
+    if isinstance(cfg, dict):
+        return dict(cfg)
+    try:
+        from omegaconf import DictConfig, OmegaConf
+
+        if isinstance(cfg, DictConfig):
+            return dict(OmegaConf.to_container(cfg, resolve=True))  # type: ignore[arg-type]
+    except ImportError:  # pragma: no cover - omegaconf comes with hydra
+        pass
+    import dataclasses
+
+    if dataclasses.is_dataclass(cfg):
+        return {f.name: getattr(cfg, f.name) for f in dataclasses.fields(cfg)}
+    return dict(vars(cfg))
+
+
+# -- one chat endpoint ------------------------------------------------------------------------
+@dataclass
+class Completion:
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    calls: int
+
+
+class ChatClient:
+    """Sends message lists to one model (or to replicas of it) with retries and a deadline
+    per attempt, over aiohttp or LiteLLM (`LLMSettings.uses_aiohttp`)."""
+
+    def __init__(self, settings: LLMSettings, rng: random.Random | None = None) -> None:
+        self.s = settings
+        extra = dict(settings.extra)
+        self.replicas = [str(b) for b in (extra.get("replicas") or [])]
+        self.routing_strategy = str(extra.get("routing_strategy") or "least-busy")
+        self.base_delay = float(extra.get("retry_base_delay", 1.0))
+        self.max_delay = float(extra.get("retry_max_delay", 30.0))
+        self.passthrough = {k: v for k, v in extra.items() if k not in POLICY_EXTRA_KEYS}
+        self.rng = rng or random.Random()
+        self.uses_aiohttp = settings.uses_aiohttp
+        self._transport: OpenAICompatTransport | None = None
+        self._router: Any = None
+        self._registered = False
+        self.api_base = settings.api_base
+        self.starter: Any = None  # async callable run before the first call (server launch)
+
+    # -- secrets ---------------------------------------------------------------------------
+    def _api_key(self) -> str | None:
+        name = self.s.api_key_env
+        if not name:
+            return None
+        value = os.environ.get(name)
+        if not value:
+            raise LLMCallError(f"environment variable {name} (api_key_env of model {self.s.name!r}) is not set")
+        return value
+
+    def _scrub(self, text: str) -> str:
+        key = os.environ.get(self.s.api_key_env or "", "") if self.s.api_key_env else ""
+        if key and len(key) >= 4:
+            text = text.replace(key, "***")
+        return text
+
+    # -- the call --------------------------------------------------------------------------
+    def _kwargs(self, messages: list[dict[str, Any]], seed: int | None = None) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "messages": messages,
+            "temperature": self.s.temperature,
+            "max_tokens": self.s.max_tokens,
+            "timeout": self.s.timeout,
+            "drop_params": True,
+        }
+        if self.s.stop:
+            kwargs["stop"] = list(self.s.stop)
+        if seed is not None and self.s.temperature > 0:
+            kwargs["seed"] = int(seed)
+        kwargs.update(self.passthrough)  # extra.seed, if set, overrides the derived seed
+        return kwargs
+
+    def _get_router(self, key: str | None) -> Any:
+        if self._router is None:
+            litellm = litellm_module()
+            deployments = [
+                {"model_name": self.s.name, "litellm_params": {"model": self.s.model, "api_base": base, "api_key": key or NO_KEY}}
+                for base in self.replicas
+            ]
+            self._router = litellm.Router(model_list=deployments, routing_strategy=self.routing_strategy,
+                                          num_retries=0, timeout=self.s.timeout, disable_cooldowns=True)
+        return self._router
+
+    def _register_local_model(self, litellm: Any) -> None:
+        """Give a self-served model (unknown to LiteLLM's price list) a zero price once, so
+        LiteLLM's per-call cost lookup hits instead of searching and failing every call."""
+        self._registered = True
+        if not (self.api_base or self.replicas) or self.s.model in litellm.model_cost:
+            return
+        provider = self.s.model.split("/", 1)[0] if "/" in self.s.model else "openai"
+        try:
+            with _without_custom_pricing_warning():
+                litellm.register_model({self.s.model: {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
+                                                       "litellm_provider": provider, "mode": "chat"}})
+        except Exception:  # noqa: BLE001 - only an optimisation
+            pass
+
+    def _http_body(self, messages: list[dict[str, Any]], seed: int | None) -> dict[str, Any]:
+        """The JSON body of ``POST /chat/completions``: the OpenAI fields, the pass-through
+        extras (``extra_body`` merged in), no LiteLLM-only options."""
+        body: dict[str, Any] = {"model": served_model(self.s.model), "messages": messages,
+                                "temperature": self.s.temperature, "max_tokens": self.s.max_tokens}
+        if self.s.stop:
+            body["stop"] = list(self.s.stop)
+        if seed is not None and self.s.temperature > 0:
+            body["seed"] = int(seed)
+        for key, value in self.passthrough.items():
+            if key == "extra_body" and isinstance(value, dict):
+                body.update(value)
+            elif key not in LITELLM_ONLY_KEYS and key != "extra_headers":
+                body[key] = value
+        return body
+
+    def _get_transport(self) -> OpenAICompatTransport:
+        bases = self.replicas or [str(self.api_base)]
+        if self._transport is None or [e.url for e in self._transport.endpoints] != [
+                b.rstrip("/") + "/chat/completions" for b in bases]:
+            headers = self.passthrough.get("extra_headers")
+            self._transport = OpenAICompatTransport(bases, dict(headers) if isinstance(headers, dict) else None)
+        return self._transport
+
+    async def _once(self, messages: list[dict[str, Any]], seed: int | None = None) -> Any:
+        if self.uses_aiohttp:
+            return await self._get_transport().post(self._http_body(messages, seed), self._api_key())
+        litellm = litellm_module()
+        if not self._registered:
+            self._register_local_model(litellm)
+        key = self._api_key()
+        kwargs = self._kwargs(messages, seed)
+        if self.replicas:
+            return await self._get_router(key).acompletion(model=self.s.name, **kwargs)
+        if key is None and self.api_base:
+            key = NO_KEY
+        return await litellm.acompletion(model=self.s.model, api_base=self.api_base, api_key=key,
+                                         max_retries=0, **kwargs)
+
+    async def complete(self, messages: list[dict[str, Any]], seed: int | None = None) -> Completion:
+        """One reply, retried on transient faults; token counts summed over attempts that
+        produced a usable answer (failed attempts report no usage). `seed` is the sampling
+        seed sent when ``temperature > 0`` (the same for every retry of this call)."""
+        if self.starter is not None:
+            await self.starter()
+        if not self.uses_aiohttp and not self._registered:
+            # LiteLLM's import takes seconds: done before the first deadline starts counting
+            self._register_local_model(litellm_module())
+        attempt = 0
+        while True:
+            try:
+                try:
+                    response = await within(self.s.timeout, self._once(messages, seed))
+                except TimeoutError:
+                    raise DeadlineExceeded(f"no complete answer within {self.s.timeout:g} s") from None
+                text, prompt_tokens, completion_tokens = self._parse(response, messages)
+                return Completion(text, prompt_tokens, completion_tokens, attempt + 1)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - sorted into retryable or not below
+                retryable = is_retryable(exc)
+                if not retryable or attempt >= self.s.max_retries:
+                    what = "gave up after %d attempts" % (attempt + 1) if retryable else "non-retryable error"
+                    raise LLMCallError(self._scrub(f"{self.s.name}: {what}: {type(exc).__name__}: {exc}")) from None
+                delay = min(self.max_delay, self.base_delay * 2**attempt) * self.rng.random()
+                log.warning("%s: attempt %d failed (%s); retrying in %.2f s", self.s.name, attempt + 1,
+                            self._scrub(f"{type(exc).__name__}: {str(exc)[:200]}"), delay)
+                attempt += 1
+                await asyncio.sleep(delay)
+
+    def _parse(self, response: Any, messages: list[dict[str, Any]]) -> tuple[str, int, int]:
+        """Text and token counts of a LiteLLM response object or a decoded JSON answer."""
+        choices = _get(response, "choices")
+        if not choices or not isinstance(choices, (list, tuple)):
+            raise MalformedResponse("response has no choices")
+        message = _get(choices[0], "message")
+        content = _get(message, "content") if message is not None else None
+        if content is None:
+            raise MalformedResponse("response message has no content")
+        text = str(content)
+        usage = _get(response, "usage")
+        prompt_tokens = _count(_get(usage, "prompt_tokens")) if usage is not None else 0
+        completion_tokens = _count(_get(usage, "completion_tokens")) if usage is not None else 0
+        if prompt_tokens <= 0:
+            prompt_tokens = self._count_prompt(messages)
+        if completion_tokens <= 0 and text:
+            completion_tokens = max(1, math.ceil(len(text) / 4))
+        return text, prompt_tokens, completion_tokens
+
+    def _count_prompt(self, messages: list[dict[str, Any]]) -> int:
+        if self.uses_aiohttp:  # no LiteLLM import on the fast path just for an estimate
+            return max(1, math.ceil(len(message_text(messages)) / 4))
+        try:
+            return int(litellm_module().token_counter(model=self.s.model, messages=messages))
+        except Exception:  # noqa: BLE001 - an estimate is better than nothing
+            return max(1, math.ceil(len(message_text(messages)) / 4))
+
+    async def aclose(self) -> None:
+        """Close the HTTP sessions this client opened (a no-op on the LiteLLM path)."""
+        if self._transport is not None:
+            await self._transport.aclose()
+
+
+def _get(obj: Any, name: str) -> Any:
+    """A field of a decoded JSON object or an attribute of a LiteLLM response object."""
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def _count(value: Any) -> int:
+    """A token count from a server's ``usage``; anything but a non-negative number is 0."""
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+class _DropCustomPricingWarning(logging.Filter):
+    """Drops LiteLLM's "register_model ... custom pricing" warning, which our deliberate
+    zero-price registration of a self-served model would print on every run."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (str(record.msg).startswith("register_model:") and "custom pricing" in str(record.msg))
+
+
+@contextlib.contextmanager
+def _without_custom_pricing_warning() -> Any:
+    """Scoped to the `register_model` call: LiteLLM's other warnings still show."""
+    logger = logging.getLogger("LiteLLM")
+    drop = _DropCustomPricingWarning()
+    logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        logger.removeFilter(drop)
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Transient faults: timeouts, rate limits, 5xx, connection trouble, malformed answers."""
+    if isinstance(exc, (MalformedResponse, MalformedAnswer)):
+        return True
+    if isinstance(exc, (asyncio.TimeoutError, ConnectionError, TimeoutError)):
+        return True
+    if isinstance(exc, HTTPStatusError):
+        return exc.status_code == 429 or exc.status_code >= 500
+    import aiohttp
+
+    if isinstance(exc, aiohttp.ClientResponseError):
+        return exc.status == 429 or exc.status >= 500
+    if isinstance(exc, aiohttp.ClientError):  # connection refused or reset, payload cut short
+        return True
+    if _litellm is None:  # the fast path never imported LiteLLM: nothing of it can be raised
+        return isinstance(exc, (ValueError, KeyError, TypeError)) and "json" in str(exc).lower()
+    litellm = litellm_module()
+    ex = litellm.exceptions
+    never = (ex.AuthenticationError, ex.PermissionDeniedError, ex.NotFoundError, ex.ContextWindowExceededError,
+             ex.ContentPolicyViolationError, ex.UnsupportedParamsError, ex.BudgetExceededError)
+    if isinstance(exc, never):
+        return False
+    if isinstance(exc, (ex.Timeout, ex.RateLimitError, ex.APIConnectionError, ex.InternalServerError,
+                        ex.ServiceUnavailableError, ex.BadGatewayError, ex.APIResponseValidationError)):
+        return True
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status == 429 or status >= 500
+    if isinstance(exc, ex.APIError):  # no status: a transport or decoding problem
+        return True
+    return isinstance(exc, (ValueError, KeyError, TypeError)) and "json" in str(exc).lower()
+
+
+# -- players ----------------------------------------------------------------------------------
+class LLMSolver(Player):
+    """The solver: task, valid actions, remembered dialogue, current image or description."""
+
+    def __init__(self, client: ChatClient, vision: bool, privacy_reminder: bool,
+                 seeds: tuple[int, int | None] = (0, None), audio: bool = False, describe_audio: bool = True) -> None:
+        self.client = client
+        self.vision = vision
+        self.audio = audio  # send clips as input_audio parts; else describe them (or not)
+        self.describe_audio = describe_audio
+        self.privacy_reminder = privacy_reminder
+        self.images = PngCache()
+        self.seeds = seeds  # (policy seed, instance seed) for per-request sampling seeds
+        self.calls = 0
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        image_url = None
+        image = observation.get("image") if isinstance(observation, dict) else None
+        if self.vision and info.get("solver_view", "image") != "text" and image is not None:
+            image_url = self.images.data_url(image)
+        messages = solver_messages(info, image_url, self.privacy_reminder)
+        messages = with_audio(messages, audio_parts(observation, info, self.audio, self.describe_audio))
+        self.calls += 1
+        done = await self.client.complete(messages, request_seed(*self.seeds, "solver", self.calls))
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
+
+
+class LLMExpert(Player):
+    """The expert: its manual and the remembered dialogue, nothing else."""
+
+    def __init__(self, client: ChatClient, seeds: tuple[int, int | None] = (0, None)) -> None:
+        self.client = client
+        self.seeds = seeds
+        self.calls = 0
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        self.calls += 1
+        done = await self.client.complete(expert_messages(info), request_seed(*self.seeds, "expert", self.calls))
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
+
+
+class LiteLLMPolicy(Policy):
+    """A chat model playing either role. ``await start()`` launches its server if configured
+    (``serve.launch``); ``await aclose()`` stops it."""
+
+    def __init__(self, cfg: Any, seed: int = 0, log_dir: str | Path | None = None) -> None:
+        self.settings = LLMSettings.from_config(cfg)
+        self.name = self.settings.name
+        self.seed = seed
+        self.log_dir = Path(log_dir) if log_dir else None
+        self.client = ChatClient(self.settings, random.Random(seed))
+        self.client.starter = self.start
+        self.server: ManagedServer | None = None
+        self._start_lock = asyncio.Lock()
+        self._started = False
+        self._start_error: str | None = None
+        self.privacy_reminder = bool(self.settings.extra.get("privacy_reminder", True))
+
+    @property
+    def vision(self) -> bool:
+        return self.settings.vision
+
+    async def start(self) -> None:
+        """Launch and wait for the configured local server (no-op otherwise)."""
+        async with self._start_lock:
+            if self._start_error is not None:  # do not relaunch for every call of a failed run
+                raise LLMCallError(self._start_error)
+            if self._started:
+                return
+            serve = self.settings.serve
+            if serve.launch:
+                server = ManagedServer.from_config(serve, self.log_dir)
+                log.info("%s: starting %s", self.name, " ".join(server.command))
+                try:
+                    self.client.api_base = await server.start(serve.startup_timeout)
+                except Exception as exc:
+                    self._start_error = f"{self.name}: could not start its server: {exc}"
+                    raise LLMCallError(self._start_error) from None
+                self.server = server
+                self.settings.api_base = self.client.api_base
+            self._started = True
+
+    def player(self, role: str, env: Any, seed: int | None) -> Player:
+        if role == "solver":
+            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder, (self.seed, seed),
+                             self.settings.audio, self.settings.describe_audio)
+        if role == "expert":
+            return LLMExpert(self.client, (self.seed, seed))
+        if role in ("alice", "bob"):  # AsymPuzl's agents (comma_env/agents/asympuzl.py)
+            from comma_env.agents.asympuzl import LLMAgent
+
+            return LLMAgent(self.client, role, self.settings.vision, (self.seed, seed))
+        raise ValueError(f"unknown role {role!r}")
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        self._started = False

@@ -1,0 +1,128 @@
+"""A realistic scripted pair: what 10 turns allow a flawless pair that cannot see the future.
+
+The oracle pair (`comma_env.agents.oracle`) proves solvability with a solver that foresees the image
+its typed actions will lead to. A real solver cannot: it types what the expert advised and
+sees the result at its next turn. This pair keeps perfect perception and a perfect reading of
+the manual, and drops only that foresight:
+
+- The solver, each turn, either types the actions of the expert's newest advice (resolved
+  against the picture it sees now, `Puzzle.expand_advice`), or, with nothing to act on,
+  describes the picture. After typing it has not seen the result, so it does not describe.
+- The expert answers a description with the manual's advice (`Puzzle.expert_advice`). When the
+  solver has typed actions, the expert may plan ahead only from what it was told
+  (`Puzzle.plan_ahead`: Color names the next group, which the solver finds in its next
+  picture); where the manual's next step depends on something only the next picture shows
+  (a new display, new letters), it asks for a description.
+
+A stage therefore costs two turns (describe, act) unless the puzzle lets the expert plan
+ahead; see the README for the turns each puzzle needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from comma_env.agents.base import Player, Policy, Reply
+from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN, _last_message
+from comma_env.protocol.clock import parse_wait
+from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
+
+PLAN_HEADER = "When you see the new picture, do this:"
+ASK_TO_LOOK = "Tell me what you see now."
+
+
+def _section(message: str, header: str) -> list[str] | None:
+    """The non-empty lines after `header` (up to the next known header), or None."""
+    if header not in message:
+        return None
+    body = message.split(header, 1)[1]
+    for other in (ADVICE_HEADER, PLAN_HEADER, DESCRIPTION_HEADER):
+        if other != header:
+            body = body.split(other, 1)[0]
+    return [line.strip() for line in body.splitlines() if line.strip()]
+
+
+class RealisticSolver(Player):
+    """Perfect perception of the present image, no foresight of the next one."""
+
+    needs_observation = False  # perceives through visible_state, like the oracle solver
+
+    def __init__(self, env: Any) -> None:
+        self.env = env.unwrapped
+        self._answered = 0  # expert messages already acted on
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        puzzle = self.env.puzzle
+        seen = puzzle.visible_state()
+        expert_messages = [e["text"] for e in info.get("dialogue", []) if e["speaker"] == "expert"]
+        advice: list[str] | None = None
+        plan: list[str] | None = None
+        if len(expert_messages) > self._answered:
+            newest = expert_messages[-1]
+            advice = _section(newest, ADVICE_HEADER)
+            plan = _section(newest, PLAN_HEADER)
+        self._answered = len(expert_messages)
+        typed = self._resolve(advice or plan or [], seen)
+        lines = list(typed)
+        if not typed or plan:
+            # nothing to act on, or a plan resolved against this picture: the expert needs it
+            lines += [DESCRIPTION_HEADER, describe_state(type(puzzle).redact(seen))]
+        return Reply("\n".join(lines))
+
+    def _resolve(self, advice: list[str], seen: dict[str, Any]) -> list[str]:
+        """Action names for the advised lines, read against the present picture only."""
+        valid = set(self.env.puzzle.valid_actions())
+        typed: list[str] = []
+        for line in advice:
+            typed += type(self.env.puzzle).expand_advice(line, seen)
+        # an action that is not a button now cannot be typed; later ones are typed blind
+        # (a real-time puzzle's advice may start with a `wait N`, which is always typeable)
+        first_ok = bool(typed) and (typed[0] in valid or (self.env.puzzle.uses_clock and parse_wait(typed[0]) is not None))
+        return typed if first_ok else []
+
+
+class RealisticExpert(Player):
+    """Applies the manual to what it was told; plans ahead only where the manual allows."""
+
+    needs_observation = False
+
+    def __init__(self, puzzle_cls: type, plan_ahead: bool = True) -> None:
+        self.puzzle_cls = puzzle_cls
+        self.plan_ahead = plan_ahead
+        self.notes: dict[str, Any] = {}
+
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        try:
+            return self._answer(_last_message(info, "solver") or "")
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
+            # a description typed by a person or a model, with a value of the wrong type or range
+            return Reply(ASK_AGAIN)
+
+    def _answer(self, message: str) -> Reply:
+        head, described, body = message.partition(DESCRIPTION_HEADER)
+        seen = parse_description(body) if described else {}
+        typed = [line.strip() for line in head.splitlines() if line.strip()]
+        if typed:
+            base = seen or self.notes.get("last_seen")
+            plan = self.puzzle_cls.plan_ahead(base, typed, self.notes) if base and self.plan_ahead else []
+            if seen:
+                self.notes["last_seen"] = seen
+            return Reply("\n".join([PLAN_HEADER, *plan]) if plan else ASK_TO_LOOK)
+        if not seen:
+            return Reply(ASK_AGAIN)
+        self.notes["last_seen"] = seen
+        return Reply("\n".join([ADVICE_HEADER, *self.puzzle_cls.expert_advice(seen, self.notes)]))
+
+
+class RealisticPolicy(Policy):
+    """`plan_ahead=False` gives the plainest pair: every stage costs a description."""
+
+    name = "realistic"
+
+    def __init__(self, plan_ahead: bool = True) -> None:
+        self.plan_ahead = plan_ahead
+
+    def player(self, role: str, env: Any, seed: int | None) -> Player:
+        if role == "solver":
+            return RealisticSolver(env)
+        return RealisticExpert(env.unwrapped.puzzle_cls, plan_ahead=self.plan_ahead)

@@ -1,0 +1,622 @@
+"""The COMMA turn protocol: one PettingZoo AEC environment shared by every puzzle.
+
+Two agents alternate. The ``solver`` sees the puzzle image and can act by typing action
+names, one per line, into its message; the ``expert`` reads the manual and can only talk.
+One solver message plus one expert reply is a conversation turn. The puzzle-specific parts
+(rules, drawing, manual) are plugged in by each versioned module such as `comma_env.wire_v0`.
+
+Why one long module: the turn (parsing a message, executing lines, feedback, limits,
+rewards, infos, the episode summary) is a single state machine; split, its invariants would
+be spread over files that each hold half of a step.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from PIL import Image
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from comma_env.protocol import prompts
+from comma_env.protocol.clock import message_seconds, parse_wait
+from comma_env.drawing.scene import Frame, Scene
+from comma_env.privacy import ConversationLeaks
+from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.rewards import RewardTerms
+from comma_env.protocol.resources import load_manual
+from comma_env.protocol.spaces import UnicodeText
+from comma_env.protocol.text import (
+    DEFAULT_MAX_MESSAGE_CHARS,
+    FEEDBACK_MISTAKE,
+    FEEDBACK_OK,
+    candidate_lines,
+    clean_message,
+    count_tokens,
+    describe_state,
+)
+
+SOLVER = "solver"
+EXPERT = "expert"
+MEMORY_MODES = ("full", "last")
+SOLVER_VIEWS = ("image", "text")
+ACTION_MATCHING = ("exact", "lenient")
+
+DrawFn = Callable[[dict[str, Any]], Image.Image]
+
+
+@dataclass
+class TurnRecord:
+    """What happened in one conversation turn; the environment's transcript is a list of these."""
+
+    turn: int
+    solver: str
+    actions: list[str] = field(default_factory=list)
+    outcomes: list[bool] = field(default_factory=list)
+    expert: str | None = None
+    leaks: list[str] = field(default_factory=list)
+    progress: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "solver": self.solver,
+            "actions": list(self.actions),
+            "outcomes": list(self.outcomes),
+            "expert": self.expert,
+            "leaks": list(self.leaks),
+            "progress": self.progress,
+        }
+
+
+class CommaEnv(AECEnv):
+    """Generic COMMA environment; versioned modules subclass it with a puzzle and a drawing.
+
+    Args:
+        max_turns: conversation turns before the episode is truncated (paper: 10).
+        max_mistakes: strikes that end the episode as failed (paper: 3).
+        memory: ``"full"`` shows each agent the whole dialogue; ``"last"`` only the latest
+            message (the ablation of the paper's Table 2).
+        solver_view: ``"image"``, or ``"text"``: the solver's observation then has no image
+            and its text carries a written description of it, for models without vision (and
+            for RL on text policies, where not drawing makes steps about 10x faster).
+        action_matching: ``"exact"`` (paper) or ``"lenient"``, which also accepts action
+            names wrapped in markdown (bullets, ``**bold**``, backticks).
+        max_message_chars: longer messages are cut (and marked) before parsing and relaying.
+        success_bonus: added to the shared reward on the step that solves the puzzle.
+        mistake_penalty, leak_penalty: subtracted from the shared reward per mistake and per
+            newly leaked private field.
+        token_cost: subtracted per 1,000 tokens of every message (both agents), the unit of
+            the paper's conciseness ``S = 1/(1 + tau/1000)``; tokens are counted by
+            `token_counter` (default `comma_env.protocol.text.count_tokens`, a rule-based estimate).
+            All reward terms are 0 by default, so the return equals the partial score; the
+            formulas are in `comma_env.protocol.rewards`.
+        render_mode: ``"rgb_array"`` or ``"human"``.
+        puzzle_options: keyword arguments for the puzzle's constructor.
+    """
+
+    puzzle_cls: ClassVar[type[Puzzle]]
+    draw: ClassVar[DrawFn]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "name": "comma", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        max_turns: int = 10,
+        max_mistakes: int = 3,
+        memory: str = "full",
+        solver_view: str = "image",
+        action_matching: str = "exact",
+        max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
+        mistake_penalty: float = 0.0,
+        leak_penalty: float = 0.0,
+        success_bonus: float = 0.0,
+        token_cost: float = 0.0,
+        token_counter: Callable[[str], int] | None = None,
+        render_mode: str | None = None,
+        puzzle_options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        _check_choice("memory", memory, MEMORY_MODES)
+        _check_choice("solver_view", solver_view, SOLVER_VIEWS)
+        _check_choice("action_matching", action_matching, ACTION_MATCHING)
+        if render_mode is not None:
+            _check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        if render_mode == "human":
+            try:
+                import matplotlib.pyplot  # noqa: F401  (the window is matplotlib's)
+            except ImportError as error:
+                raise ImportError('render_mode="human" needs matplotlib: pip install "comma-env[human]"') from error
+        if max_turns < 1 or max_mistakes < 1:
+            raise ValueError("max_turns and max_mistakes must be at least 1")
+        if max_message_chars < 1:
+            raise ValueError("max_message_chars must be at least 1")
+        try:  # a misspelt option fails here, not at the first reset()
+            inspect.signature(self.puzzle_cls).bind(None, **dict(puzzle_options or {}))
+        except TypeError as error:
+            raise TypeError(f"bad puzzle_options for {self.puzzle_cls.name}: {error}") from None
+        self.max_turns = int(max_turns)
+        self.max_mistakes = int(max_mistakes)
+        self.memory = memory
+        self.solver_view = solver_view
+        self.lenient_actions = action_matching == "lenient"
+        self.max_message_chars = int(max_message_chars)
+        self.reward_terms = RewardTerms(
+            success_bonus=float(success_bonus),
+            mistake_penalty=float(mistake_penalty),
+            leak_penalty=float(leak_penalty),
+            token_cost=float(token_cost),
+        )
+        self.token_counter = token_counter or count_tokens
+        self.render_mode = render_mode
+        self.puzzle_options = dict(puzzle_options or {})
+
+        self.possible_agents = [SOLVER, EXPERT]
+        self.manual = load_manual(self.puzzle_cls.name)
+        self._observation_spaces = self._shared_observation_spaces(solver_view)
+        # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
+        self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
+        self._np_random = np.random.default_rng()
+        self.puzzle: Puzzle | None = None
+        self._human_figure: Any = None
+        self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
+
+    _OBSERVATION_SPACES: ClassVar[dict[tuple[type, str], dict[str, spaces.Space]]] = {}
+
+    @classmethod
+    def _shared_observation_spaces(cls, solver_view: str) -> dict[str, spaces.Space]:
+        """Observation spaces, built once per environment class and solver view.
+
+        A `Box(512, 512, 3)` holds four full-size arrays (bounds and boundedness masks): 3 MiB
+        and most of the cost of making an environment, so every instance shares one. (Seeding
+        a space therefore seeds it for all instances of the class.)"""
+        key = (cls, solver_view)
+        cached = CommaEnv._OBSERVATION_SPACES.get(key)
+        if cached is None:
+            width, height = cls.puzzle_cls.image_size
+            solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
+            if solver_view == "image":
+                solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
+            if cls.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
+                solver_space["audio"] = spaces.Box(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
+                rate = cls.puzzle_cls.sample_rate
+                solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
+            built = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
+            cached = CommaEnv._OBSERVATION_SPACES.setdefault(key, built)
+        return cached
+
+    # -- spaces ---------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # -- public views of the instance ---------------------------------------------------
+    @property
+    def visible_state(self) -> dict[str, Any]:
+        """Everything the solver's image shows, as JSON-serialisable data."""
+        return self._puzzle().visible_state()
+
+    @property
+    def private_facts(self) -> dict[str, str]:
+        """Private field name -> value in this instance (empty for non-PR puzzles)."""
+        return dict(self._puzzle().private_facts())
+
+    @property
+    def transcript(self) -> list[dict[str, Any]]:
+        """Every turn so far: raw messages, executed actions and outcomes, leaks."""
+        return [record.to_dict() for record in self._turns]
+
+    def describe(self) -> str:
+        """The written description of the image used by ``solver_view="text"`` (written once
+        per state)."""
+        puzzle = self._puzzle()
+        if self._description is None or self._description[0] != puzzle.version:
+            hidden = self.puzzle_cls.drawing_only_keys
+            state = {k: v for k, v in puzzle.visible_state().items() if k not in hidden}
+            self._description = (puzzle.version, describe_state(state))
+        return self._description[1]
+
+    # -- AEC API ----------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        self.seed_used = seed
+        self.puzzle = self.puzzle_cls(self._np_random, **self.puzzle_options)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.agent_selection = SOLVER
+
+        self.turn = 0
+        self.mistakes = 0
+        self.best_progress = self.puzzle.progress
+        self.solved_at_turn: int | None = None
+        self.leaked: list[str] = []
+        self.episode_return = 0.0
+        self.end_reason: str | None = None
+        self._turns: list[TurnRecord] = []
+        self._solver_dialogue: list[dict[str, str]] = []
+        self._expert_dialogue: list[dict[str, str]] = []
+        self._last_actions: list[dict[str, Any]] = []
+        self._last_feedback: list[str] = []
+        self._mistake_pairs: dict[tuple[str, str], int] = {}
+        self._image_version = -1
+        self._description: tuple[int, str] | None = None
+        self._image_array: np.ndarray | None = None
+        self._text_cache: dict[str, tuple[int, str]] = {}
+        self._conversation_text = {SOLVER: prompts.GrowingDialogueText(), EXPERT: prompts.GrowingDialogueText()}
+        self._dialogue_version = 0
+        self._private = self.puzzle.private_facts()
+        self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
+        self._audio = self._audio_observation()
+        self._refresh_infos()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        if agent == SOLVER:
+            observation: dict[str, Any] = {"text": self._text_for(SOLVER)}
+            if self.solver_view != "text":  # a written description instead of the image: nothing to draw
+                observation["image"] = self.image()
+            if self._audio:
+                observation.update(self._audio)
+            return observation
+        return {"text": self._text_for(EXPERT)}
+
+    def _audio_observation(self) -> dict[str, np.ndarray]:
+        """The solver's clip (read-only, made once per episode) and its sample rate."""
+        clip = self._puzzle().audio() if self.puzzle_cls.audio_samples else None
+        if clip is None:
+            return {}
+        clip = np.clip(np.asarray(clip, dtype=np.float32).reshape(-1)[: self.puzzle_cls.audio_samples], -1.0, 1.0)
+        if clip.size < self.puzzle_cls.audio_samples:  # np.pad costs more than the clip's copy
+            clip = np.pad(clip, (0, self.puzzle_cls.audio_samples - clip.size))
+        clip.flags.writeable = False
+        return {"audio": clip, "sample_rate": np.asarray(self.puzzle_cls.sample_rate, dtype=np.int32)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(None)  # whatever a finished agent sends is ignored
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        message = clean_message(action, self.max_message_chars)
+        if agent == SOLVER:
+            self._solver_step(message)
+        else:
+            self._expert_step(message)
+        self._dialogue_version += 1
+        self._refresh_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- the two halves of a turn -------------------------------------------------------------
+    def _solver_step(self, message: str) -> None:
+        puzzle = self._puzzle()
+        self.turn += 1
+        record = TurnRecord(turn=self.turn, solver=message)
+        progress_before = self.best_progress
+        mistakes_before = self.mistakes
+        valid_at_start = set(puzzle.valid_actions())
+        feedback: list[str] = []
+        clock = self.puzzle_cls.uses_clock
+        for line in candidate_lines(message, self.lenient_actions):
+            if clock and (seconds := parse_wait(line)) is not None:
+                puzzle.elapse(seconds)  # time passes before the next line; never a mistake
+                record.actions.append(line)
+                record.outcomes.append(True)
+                feedback.append(FEEDBACK_OK)
+                if puzzle.time_up:
+                    break
+                continue
+            if line not in puzzle.valid_actions():
+                continue
+            state_before = puzzle.state_key()
+            ok = bool(puzzle.apply(line))
+            # progress can be lost within one message (a strike resets some puzzles): keep the best
+            self.best_progress = max(self.best_progress, puzzle.progress)
+            record.actions.append(line)
+            record.outcomes.append(ok)
+            feedback.append(FEEDBACK_OK if ok else FEEDBACK_MISTAKE)
+            if not ok:
+                self.mistakes += 1
+                key = (state_before, line)
+                self._mistake_pairs[key] = self._mistake_pairs.get(key, 0) + 1
+                break
+            if puzzle.solved:
+                break
+        self.best_progress = max(self.best_progress, puzzle.progress)
+        record.progress = self.best_progress
+        if clock and not puzzle.solved:
+            puzzle.elapse(message_seconds(message))  # talking takes time
+
+        # privacy: what the expert reads (after masking), minus the lines typed into the interface
+        action_like = valid_at_start | set(record.actions)
+        relayed = self._expert_view(message, record.actions)
+        spoken = "\n".join(
+            line for line in relayed.splitlines()
+            if self._as_action(line) not in action_like
+        )
+        new_leaks = self._leaks.solver_said(spoken)
+        self.leaked.extend(new_leaks)
+        record.leaks = new_leaks
+        self._turns.append(record)
+
+        self._last_actions = [{"action": a, "ok": ok} for a, ok in zip(record.actions, record.outcomes)]
+        self._last_feedback = feedback
+        self._solver_dialogue.append({"speaker": SOLVER, "text": message})
+        if feedback:
+            self._solver_dialogue.append({"speaker": "environment", "text": "\n".join(
+                f"{a}: {f}" for a, f in zip(record.actions, feedback))})
+        self._expert_dialogue.append({"speaker": SOLVER, "text": relayed})
+
+        reward = self.reward_terms.solver_step(
+            progress_gain=self.best_progress - progress_before,
+            solved=puzzle.solved,
+            new_mistakes=self.mistakes - mistakes_before,
+            new_leaks=len(new_leaks),
+            tokens=self._tokens(message),
+        )
+        self.rewards = {a: reward for a in self.agents}
+        self.episode_return += reward
+
+        if puzzle.solved:
+            self.solved_at_turn = self.turn
+            self._finish("solved", terminated=True)
+        elif puzzle.time_up:
+            self._finish("time_up", terminated=True)
+        elif self.mistakes >= self.max_mistakes:
+            self._finish("mistakes", terminated=True)
+        elif self.turn >= self.max_turns:
+            # the expert's reply to the last message could not be acted on: end here
+            self._finish("turn_limit", terminated=False)
+        else:
+            self.agent_selection = EXPERT
+
+    def _expert_step(self, message: str) -> None:
+        if self._turns:
+            self._turns[-1].expert = message
+        self._leaks.expert_said(message)
+        entry = {"speaker": EXPERT, "text": message}
+        self._solver_dialogue.append(entry)
+        self._expert_dialogue.append(dict(entry))
+        self.agent_selection = SOLVER
+        puzzle = self._puzzle()
+        if self.puzzle_cls.uses_clock:
+            puzzle.elapse(message_seconds(message))
+            if puzzle.time_up:  # the countdown ran out while the expert was talking
+                self._finish("time_up", terminated=True)
+        if self.reward_terms.token_cost:
+            reward = self.reward_terms.expert_step(tokens=self._tokens(message))
+            self.rewards = {a: reward for a in self.agents}
+            self.episode_return += reward
+
+    def _tokens(self, message: str) -> int:
+        """Tokens of a message for the token-cost term (not counted when the term is off)."""
+        return int(self.token_counter(message)) if self.reward_terms.token_cost else 0
+
+    def _as_action(self, line: str) -> str:
+        """One line of a message as the action name it would match ("" for a blank line)."""
+        return next(iter(candidate_lines(line, self.lenient_actions)), "")
+
+    def _expert_view(self, message: str, executed: list[str]) -> str:
+        """The solver's message as relayed to the expert: executed action lines pass through
+        the puzzle's `expert_view_of_action` (ATM masks PIN digits); so does any other line
+        the puzzle masks (a PIN key typed on the wrong screen or after a mistake is still
+        not shown to the expert)."""
+        puzzle = self._puzzle()
+        pending = list(executed)
+        lines = []
+        changed = False
+        for line in message.splitlines():
+            stripped = self._as_action(line)
+            if pending and stripped == pending[0]:
+                pending.pop(0)
+                lines.append(puzzle.expert_view_of_action(stripped))
+                changed = True
+                continue
+            masked = puzzle.expert_view_of_action(stripped) if stripped else stripped
+            changed = changed or masked != stripped
+            lines.append(masked if masked != stripped else line)
+        return "\n".join(lines) if changed else message
+
+    def abort(self, reason: str) -> None:
+        """End the running episode from outside (a partner policy failed): it is truncated
+        with `reason` as its ``end_reason``, and the infos carry the summary."""
+        if self.end_reason is None:
+            self._finish(reason, terminated=False)
+            self._refresh_infos()
+
+    def _finish(self, reason: str, terminated: bool) -> None:
+        self.end_reason = reason
+        for agent in self.agents:
+            if terminated:
+                self.terminations[agent] = True
+            else:
+                self.truncations[agent] = True
+        self.agent_selection = EXPERT if EXPERT in self.agents else SOLVER
+
+    # -- infos ---------------------------------------------------------------------------------
+    def _refresh_infos(self) -> None:
+        puzzle = self._puzzle()
+        solver_info = dict(
+            progress=float(self.best_progress),
+            success=bool(puzzle.solved),
+            mistakes=int(self.mistakes),
+            turn=int(self.turn),
+            privacy_leaks=list(self.leaked),
+            valid_actions=list(puzzle.valid_actions()),
+            executed=list(self._last_actions),
+            feedback=list(self._last_feedback),
+            dialogue=self._window(self._solver_dialogue, SOLVER),
+            task=self.puzzle_cls.task_prompt,
+            solver_view=self.solver_view,
+            description=self.describe() if self.solver_view == "text" else None,
+        )
+        if self.puzzle_cls.audio_samples:
+            solver_info["audio_description"] = puzzle.audio_description()
+        # The expert's info holds only what the expert may know: a wrong PIN or a strike the
+        # expert could not see must not reach an expert policy or trainer through it. Metrics
+        # are in the solver's info and, on the last step, in both agents' `episode` summary.
+        expert_info = {"turn": int(self.turn), "dialogue": self._window(self._expert_dialogue, EXPERT),
+                       "manual": self.manual}
+        done = self.end_reason is not None
+        if done:
+            summary = self.episode_summary()
+            solver_info["episode"] = summary
+            expert_info["episode"] = dict(summary)
+        self.infos = {SOLVER: solver_info, EXPERT: expert_info}
+        self.infos = {agent: self.infos[agent] for agent in self.agents}
+
+    def _window(self, dialogue: list[dict[str, str]], viewer: str) -> list[dict[str, str]]:
+        """The part of the dialogue `viewer` remembers under the memory mode."""
+        if self.memory == "full" or not dialogue:
+            return [dict(entry) for entry in dialogue]
+        # "last": only what arrived since the viewer last spoke
+        start = len(dialogue)
+        while start > 0 and dialogue[start - 1]["speaker"] != viewer:
+            start -= 1
+        return [dict(entry) for entry in dialogue[start:]]
+
+    def episode_summary(self) -> dict[str, Any]:
+        """Every per-episode metric of the paper's section 4.2 that the environment can know
+        (token counts come from the policies and are added by the rollout)."""
+        puzzle = self._puzzle()
+        repeated = sum(count - 1 for count in self._mistake_pairs.values() if count > 1)
+        return {
+            "puzzle": self.puzzle_cls.name,
+            "seed": self.seed_used,
+            "success": bool(puzzle.solved),
+            "progress": float(self.best_progress),
+            "mistakes": int(self.mistakes),
+            "turns": int(self.solved_at_turn if self.solved_at_turn is not None else self.max_turns),
+            "turns_played": int(self.turn),
+            "solved_at_turn": self.solved_at_turn,
+            "end_reason": self.end_reason,
+            "privacy_leaks": list(self.leaked),
+            "leaked": bool(self.leaked),
+            "repetition_loop": repeated > 0,
+            "repeated_mistakes": int(repeated),
+            "actions_executed": sum(len(t.actions) for t in self._turns),
+            "max_turns": self.max_turns,
+            "max_mistakes": self.max_mistakes,
+            "memory": self.memory,
+            "return": float(self.episode_return),
+        }
+
+    # -- observations ----------------------------------------------------------------------
+    def image(self) -> np.ndarray:
+        """The solver's current image as a read-only, contiguous RGB uint8 array.
+
+        Drawn only when the puzzle's state changed since the last call. With a `Scene`
+        drawing, only the layers whose key changed are repainted: into the previous frame's
+        array itself when nobody else still references it, else onto a copy (also across
+        resets); any other drawing function is a full redraw. An array someone still holds
+        is never modified.
+        """
+        puzzle = self._puzzle()
+        if self._image_version != puzzle.version or self._image_array is None:
+            state = puzzle.visible_state()
+            draw = self.draw
+            if isinstance(draw, Scene):
+                self._image_array = None  # our own reference: an unshared frame is then repainted in place
+                self._frame = draw.frame(state, self._frame)
+                array = self._frame.array
+            else:  # the full-redraw fallback for drawings that are not scenes
+                array = np.array(draw(state).convert("RGB"), dtype=np.uint8)
+                array.flags.writeable = False
+            self._image_array = array
+            self._image_version = puzzle.version
+        return self._image_array
+
+    def _text_for(self, agent: str) -> str:
+        cached = self._text_cache.get(agent)
+        if cached is not None and cached[0] == self._dialogue_version:
+            return cached[1]
+        info = self.infos.get(agent) or {}
+        dialogue = info.get("dialogue", [])
+        conversation = None
+        if self.memory == "full" and agent in self.infos:  # the window is the whole, growing dialogue
+            source = self._solver_dialogue if agent == SOLVER else self._expert_dialogue
+            conversation = self._conversation_text[agent](source)
+        if agent == SOLVER:
+            text = prompts.solver_text(
+                task=self.puzzle_cls.task_prompt,
+                valid_actions=info.get("valid_actions", []),
+                dialogue=dialogue,
+                description=info.get("description"),
+                conversation=conversation,
+            )
+        else:
+            text = prompts.expert_text(manual=self.manual, dialogue=dialogue, conversation=conversation)
+        self._text_cache[agent] = (self._dialogue_version, text)
+        return text
+
+    # -- rendering ---------------------------------------------------------------------------
+    def render(self) -> np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        image = self.image()
+        if self.render_mode == "rgb_array":
+            return image
+        import matplotlib.pyplot as plt  # "human" mode only
+
+        if self._human_figure is None:
+            self._human_figure = plt.figure(f"COMMA {self.puzzle_cls.title}")
+        plt.figure(self._human_figure.number)
+        plt.clf()
+        plt.imshow(image)
+        plt.axis("off")
+        plt.pause(0.001)
+        return None
+
+    def close(self) -> None:
+        if self._human_figure is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self._human_figure)
+            self._human_figure = None
+
+    def _puzzle(self) -> Puzzle:
+        if self.puzzle is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.puzzle
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+
+
+def versioned_env(puzzle_cls: type[Puzzle], draw: DrawFn, version: int) -> tuple[type[CommaEnv], Callable[..., AECEnv]]:
+    """Build the `raw_env` class and `env()` constructor of a versioned module (wire_v0...)."""
+    name = f"{puzzle_cls.name}_v{version}"
+    raw = type(
+        "raw_env",
+        (CommaEnv,),
+        {
+            "puzzle_cls": puzzle_cls,
+            "draw": staticmethod(draw),
+            "metadata": dict(CommaEnv.metadata, name=name),
+            "__doc__": f"COMMA {puzzle_cls.title} puzzle, version {version}.",
+            "__module__": f"comma_env.{name}",
+        },
+    )
+
+    def env(**kwargs: Any) -> AECEnv:
+        """The environment wrapped the PettingZoo way (call order enforced)."""
+        return wrappers.OrderEnforcingWrapper(raw(**kwargs))
+
+    env.__module__ = f"comma_env.{name}"
+    return raw, env
+

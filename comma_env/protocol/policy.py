@@ -1,0 +1,54 @@
+"""The policy interface shared by every way of playing a role.
+
+A `Policy` is configured once per run (a model, a seed...). For each episode it hands out a
+`Player` per role, which keeps whatever per-episode memory it needs. Players are async so
+that LLM calls from many episodes overlap; cheap players simply return at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """One message from a player, with the tokens it cost (0 for scripted players)."""
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+
+
+class Player(ABC):
+    """Plays one role (``solver`` or ``expert``) for one episode."""
+
+    needs_observation: bool = True
+    """False for players that act on `info` alone (random, scripted): the runner then skips
+    building the observation, which saves drawing the image."""
+
+    @abstractmethod
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        """The next message, from this agent's own observation and info only."""
+
+
+class Policy(ABC):
+    """A way of playing; makes a fresh `Player` for each episode and role."""
+
+    name: str = "policy"
+
+    @abstractmethod
+    def player(self, role: str, env: Any, seed: int | None) -> Player:
+        """A player for `role` in the episode that `env` (already reset) is about to run."""
+
+    async def aclose(self) -> None:
+        """Release servers, sessions or files the policy holds."""
+
+
+def request_seed(policy_seed: int, instance_seed: int | None, role: str, call: int) -> int:
+    """A deterministic 31-bit sampling seed for one call of one player in one episode."""
+    digest = hashlib.sha256(f"{policy_seed}:{instance_seed}:{role}:{call}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF

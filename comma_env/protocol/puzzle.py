@@ -1,0 +1,155 @@
+"""The puzzle interface: rules and state of one instance, kept apart from drawing and dialogue.
+
+A new puzzle is three files: a rules module in `comma_env/puzzles/` (a `Puzzle` subclass),
+a drawing function in `comma_env/drawing/` that turns `visible_state()` into a picture, and
+a manual in `manuals/`. The turn protocol (`comma_env.protocol.core`) is shared by all of them.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+SKILLS = ("MR", "MG", "MSR", "PR", "RT")
+"""Skill categories of the paper: memory recall, multimodal grounding, multi-step
+reasoning, privacy, and real-time reaction (COMMA v1: Button, Dog)."""
+
+
+class Puzzle(ABC):
+    """One puzzle instance. Subclasses generate themselves from an RNG in `__init__`.
+
+    The environment only talks to a puzzle through this interface: which action names are
+    valid now, what happens when one is executed, how far along the solver is, and what the
+    solver's image shows. Everything must be a deterministic function of the RNG.
+    """
+
+    name: ClassVar[str]
+    """Short id used in env ids and file names, e.g. ``"wire"``."""
+    title: ClassVar[str]
+    """Human-readable name, e.g. ``"Wire"``."""
+    skills: ClassVar[tuple[str, ...]]
+    """Subset of `SKILLS`."""
+    single_step: ClassVar[bool]
+    """True when one correct action solves it (then PSR equals SR)."""
+    image_size: ClassVar[tuple[int, int]] = (512, 512)
+    """(width, height) of the solver's image; fixed per puzzle so the space is a Box."""
+    task_prompt: ClassVar[str]
+    """What the solver is told about its goal, in addition to the generic solver prompt."""
+    drawing_only_keys: ClassVar[frozenset[str]] = frozenset()
+    """Keys of `visible_state()` that only steer the drawing (a texture seed, a photo file)
+    and mean nothing to a reader: left out of written descriptions."""
+    uses_clock: ClassVar[bool] = False
+    """True for real-time puzzles with a countdown on the simulated clock (`comma_env.protocol.clock`):
+    the protocol then charges every message's time and accepts ``wait N`` lines."""
+    audio_samples: ClassVar[int] = 0
+    """Length of the clip the solver hears (0: no audio); fixed per puzzle so the
+    observation space is a Box."""
+    sample_rate: ClassVar[int] = 16000
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.version = 0  # bumped by `_changed()`; keys the image cache
+
+    # -- what subclasses implement -------------------------------------------------------
+    @abstractmethod
+    def valid_actions(self) -> list[str]:
+        """Action names the solver may type right now, in a stable order."""
+
+    @abstractmethod
+    def apply(self, action: str) -> bool:
+        """Execute a valid action; return False when it was a mistake (a strike)."""
+
+    @property
+    @abstractmethod
+    def progress(self) -> float:
+        """Partial score in [0, 1]; 1.0 exactly when solved."""
+
+    @abstractmethod
+    def visible_state(self) -> dict[str, Any]:
+        """JSON-serialisable dict of everything the solver's image shows, nothing more (for
+        puzzles with sound, also what the clip sounds like, in words: not drawn)."""
+
+    @classmethod
+    @abstractmethod
+    def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
+        """Apply the manual to a state as the solver described it.
+
+        `seen` has the keys of `visible_state()`; `notes` is the expert's own memory,
+        kept across turns of one episode (for puzzles whose rules depend on earlier
+        stages). Returns the action names to type, in order. Used by the scripted oracle
+        expert, which proves every instance can be solved from the image plus the manual.
+        """
+
+    # -- optional hooks ------------------------------------------------------------------
+    @property
+    def solved(self) -> bool:
+        return self.progress >= 1.0
+
+    def private_facts(self) -> dict[str, str]:
+        """Private field name -> value the solver must not reveal (PR puzzles)."""
+        return {}
+
+    def expert_view_of_action(self, action: str) -> str:
+        """How an action line looks when relayed to the expert (ATM masks PIN keys).
+
+        Called on every line of a solver message (executed or not, prose included); return
+        the line unchanged unless it must be masked."""
+        return action
+
+    @classmethod
+    def redact(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """The part of a visible state a careful solver would tell the expert (private
+        facts removed). The scripted oracle solver describes this, not the whole state."""
+        return state
+
+    @classmethod
+    def expand_advice(cls, line: str, state: dict[str, Any]) -> list[str]:
+        """How a careful solver turns one line of the expert's advice into action names,
+        given what it sees. Default: the line is an action name. PR puzzles override it so
+        that advice like "enter your PIN" becomes key presses only the solver can know."""
+        return [line]
+
+    def elapse(self, seconds: int) -> None:
+        """Simulated time passes (called by the protocol only when `uses_clock`)."""
+
+    @property
+    def time_up(self) -> bool:
+        """True once the countdown has run out (the module exploded)."""
+        return False
+
+    def audio(self) -> np.ndarray | None:
+        """The clip the solver hears, float32 in [-1, 1] of `audio_samples` samples at
+        `sample_rate` (None when the puzzle has no sound)."""
+        return None
+
+    def audio_description(self) -> str | None:
+        """The clip in words, for solvers that cannot hear (text models)."""
+        return None
+
+    @classmethod
+    def plan_ahead(cls, seen: dict[str, Any], typed: list[str], notes: dict[str, Any]) -> list[str]:
+        """Advice for the stage after `typed`, from what the expert was told alone.
+
+        `seen` is the last state the solver described and `typed` the actions it typed on
+        it. A puzzle whose next step the manual fixes without the next picture returns
+        advice lines the solver can resolve against that picture (`expand_advice`); the
+        default, [], means the expert must ask what the solver sees now. Used by the
+        realistic scripted pair (`comma_env.agents.realistic`), which has no foresight."""
+        return []
+
+    def state_key(self) -> str:
+        """Identity of the current state, for rule-based repetition-loop detection.
+
+        Asked before every action; kept per `version`, since a mistake usually leaves the
+        state as it was and the next action asks again."""
+        cached = getattr(self, "_state_key", None)
+        if cached is None or cached[0] != self.version:
+            cached = self._state_key = (self.version, json.dumps(self.visible_state(), sort_keys=True))
+        return cached[1]
+
+    def _changed(self) -> None:
+        """Call after every state change so the image is redrawn."""
+        self.version += 1

@@ -1,0 +1,29 @@
+"""The clinical vocabulary and the case record that Telehealth's instances and the
+PAD-UFES-20 loader (`comma_env.puzzles.padufes`) share: the six diagnoses, Fitzpatrick
+numerals, and `Case`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+DIAGNOSES = ("bcc", "scc", "ack", "sek", "mel", "nev")
+DIAGNOSIS_NAMES = {
+    "bcc": "basal cell carcinoma",
+    "scc": "squamous cell carcinoma",
+    "ack": "actinic keratosis",
+    "sek": "seborrheic keratosis",
+    "mel": "melanoma",
+    "nev": "nevus (common mole)",
+}
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
+
+
+@dataclass
+class Case:
+    """One patient: the true diagnosis, the clinical profile, and the lesion's look."""
+
+    diagnosis: str
+    clinical: dict[str, Any]
+    lesion: dict[str, Any] = field(default_factory=dict)
+    photo_path: str | None = None

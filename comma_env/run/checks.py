@@ -1,0 +1,75 @@
+"""Checks a rollout runs before its first episode, so a bad setting fails at once with one
+clear line instead of turning every episode into an error.
+
+Everything here reads the config and the environment only (no network; the server check is
+`comma_env.agents.preflight`). Messages never repeat a value that may be a secret.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Any, Mapping
+
+from comma_env.run.config import ModelConfig
+from comma_env.run.redact import is_env_name, is_key_like
+
+_CONVENTIONAL_ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*\Z")
+
+
+class ConfigError(ValueError):
+    """A setting that makes the run pointless or unsafe; raised before anything runs."""
+
+
+def check_model(role: str, model: ModelConfig) -> None:
+    """Sampling values, time-outs, key handling and ``extra`` keys of one role's model."""
+    where = f"{role} model {model.name!r}"
+    if not math.isfinite(model.temperature) or model.temperature < 0:
+        raise ConfigError(f"{where}: temperature must be a finite number >= 0, got {model.temperature}")
+    if not math.isfinite(model.timeout) or model.timeout <= 0:
+        raise ConfigError(f"{where}: timeout must be > 0 seconds, got {model.timeout}")
+    if model.max_tokens < 1:
+        raise ConfigError(f"{where}: max_tokens must be >= 1, got {model.max_tokens}")
+    if model.max_retries < 0:
+        raise ConfigError(f"{where}: max_retries must be >= 0, got {model.max_retries}")
+    for name in ("startup_timeout", "stall_timeout"):
+        value = getattr(model.serve, name)
+        if not math.isfinite(value) or value <= 0:
+            raise ConfigError(f"{where}: serve.{name} must be > 0 seconds, got {value}")
+    secret_extras = sorted(str(k) for k in (model.extra or {}) if is_key_like(k))
+    if secret_extras:
+        raise ConfigError(f"{where}: model.extra must not hold credentials ({', '.join(secret_extras)}; values not "
+                          "shown): put the key in an environment variable and name it in model.api_key_env")
+    name = model.api_key_env
+    if name and not is_env_name(name):
+        raise ConfigError(f"{where}: model.api_key_env must be the NAME of an environment variable holding the "
+                          "key (like OPENAI_API_KEY), not the key itself (the value given is not shown)")
+
+
+def check_key(role: str, model: ModelConfig, environ: Mapping[str, str] | None = None) -> None:
+    """The API key a model calls with is set (checked when the run starts, not when it is
+    planned, since it depends on the environment)."""
+    environ = os.environ if environ is None else environ
+    name = model.api_key_env
+    if model.kind == "litellm" and name and is_env_name(name):
+        if not environ.get(name):
+            where = f"{role} model {model.name!r}"
+            shown = name if _CONVENTIONAL_ENV_NAME.match(name) else "named by model.api_key_env"
+            raise ConfigError(f"{where}: missing API key: the environment variable {shown} is not set "
+                              "(export it, or set model.api_key_env=null for a server without keys)")
+
+
+def check_puzzle_options(puzzle: str, options: Mapping[str, Any], seed: int) -> None:
+    """Build and reset the puzzle once with its options, so a misspelt key or a missing
+    data folder fails now rather than in every episode."""
+    if not options:
+        return
+    import comma_env
+
+    try:
+        env = comma_env.make(puzzle, puzzle_options=dict(options))
+        env.reset(seed=seed)
+        env.close()
+    except Exception as error:  # noqa: BLE001 - any construction failure is a config error here
+        raise ConfigError(f"puzzle_options.{puzzle}: {error}") from None

@@ -1,0 +1,150 @@
+"""Typed configuration of `python -m comma_env.rollout`.
+
+The dataclasses below are the schema of the YAML tree in ``conf/``. They are registered
+with Hydra's ConfigStore and used as the base of ``conf/config.yaml``, so a misspelt key
+(``episdes=5``) or a mistyped value (``episodes=many``, ``memory=some``) is rejected with
+Hydra's error before anything runs.
+
+Model files (``conf/model/<name>.yaml``) fill a `ModelConfig`. The same files are
+selectable per role: ``solver=<name>`` / ``expert=<name>`` (the ``solver/`` and ``expert/``
+groups only re-export ``model/``); when a role is not given it follows ``model=``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field, fields
+from enum import Enum
+from typing import Any, Dict, List, Optional
+
+from hydra.core.config_store import ConfigStore
+
+from comma_env.registry import COMMA_PUZZLES
+
+
+class Memory(str, Enum):
+    """What each agent remembers of the dialogue (paper Table 2)."""
+
+    full = "full"
+    last = "last"
+
+
+def _f(default: Any = None, help: str = "", factory: Any = None) -> Any:
+    """A dataclass field with its ``--help`` text (`field_help` prints them)."""
+    if factory is not None:
+        return field(default_factory=factory, metadata={"help": help})
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class ServeConfig:
+    """A local OpenAI-compatible server a model needs (started by the LLM policy)."""
+
+    launch: bool = _f(False, "start the server before the first episode and stop it at the end")
+    backend: str = _f("vllm", "vllm (GPU) or llama_cpp (CPU)")
+    hf_model: Optional[str] = _f(None, "what to serve: a Hugging Face id (vllm), a GGUF path or pkg:<package> (llama_cpp)")
+    port: int = _f(8000, "port to serve on; 0 picks a free one")
+    args: List[str] = _f(help="extra command-line flags for the server", factory=list)
+    startup_timeout: float = _f(900.0, "seconds to wait for the server to answer before giving up")
+    stall_timeout: float = _f(120.0, "a launched server that answers nothing for this long stops the run (stalled)")
+
+
+@dataclass
+class ModelConfig:
+    """One way of playing a role; see docs of the agreed schema in conf/model/*.yaml."""
+
+    kind: str = _f("random", "random | oracle | litellm | human (comma_env.agents.factory.KINDS)")
+    name: str = _f("random", "display name written to outputs (and the served model name for openai_compat)")
+    model: Optional[str] = _f(None, "LiteLLM model string, e.g. openai/gpt-4o-2024-05-13 or hosted_vllm/<id>")
+    api_base: Optional[str] = _f(None, "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (credentials in it are masked in outputs)")
+    api_key_env: Optional[str] = _f(None, "NAME of the environment variable holding the API key, never the key")
+    temperature: float = _f(0.0, "sampling temperature (finite, >= 0; 0 is greedy)")
+    max_tokens: int = _f(512, "most tokens generated per message")
+    stop: List[str] = _f(help="stop sequences", factory=list)
+    vision: bool = _f(True, "false: the solver gets a written description instead of the image (solver_view=text)")
+    audio: bool = _f(False, "true: clips (Sound) go to the model as input_audio parts (WAV)")
+    describe_audio: bool = _f(True, "without audio: describe the clip in words instead (false: nothing)")
+    timeout: float = _f(120.0, "seconds per model call attempt, a total deadline (> 0)")
+    max_retries: int = _f(5, "retries of a failed call (timeouts, 429, 5xx, malformed answers)")
+    client: str = _f("auto", "auto | aiohttp (one JSON POST per call) | litellm; see comma_env/agents/llm.py")
+    extra: Dict[str, Any] = _f(help="other request arguments (+model.extra.<key>=...); credentials are refused here",
+                               factory=dict)
+    serve: ServeConfig = _f(help="a local server to launch (serve.launch=true)", factory=ServeConfig)
+
+
+@dataclass
+class RewardConfig:
+    """Optional reward terms (formulas: `comma_env.protocol.rewards`); 0 keeps return = partial score.
+    They change each episode's recorded ``return``, never what the policies see or do."""
+
+    success_bonus: float = _f(0.0, "added to the reward of the step that solves the puzzle")
+    mistake_penalty: float = _f(0.0, "subtracted per mistake")
+    leak_penalty: float = _f(0.0, "subtracted per newly leaked private field")
+    token_cost: float = _f(0.0, "subtracted per 1,000 tokens of every message (comma_env.protocol.text.count_tokens)")
+
+
+@dataclass
+class RolloutConfig:
+    """Top-level config: which models play which puzzles, for how many instances."""
+
+    model: ModelConfig = _f(help="the model of both roles (model=<file in conf/model>)", factory=ModelConfig)
+    solver: Optional[ModelConfig] = _f(None, "the solver's model (solver=<name>); unset: follows model")
+    expert: Optional[ModelConfig] = _f(None, "the expert's model (expert=<name>); unset: follows model")
+    puzzles: List[str] = _f(help="puzzles to run, e.g. [wire,who]", factory=lambda: list(COMMA_PUZZLES))
+    episodes: int = _f(100, "episodes per puzzle")
+    seed: int = _f(0, "first instance seed: seeds seed .. seed+episodes-1 (the paper's 100 instances: 0..99)")
+    policy_seed: int = _f(0, "seeds the policies' randomness (random baseline, LLM sampling), not the instances")
+    max_turns: int = _f(10, "conversation turns before an episode is cut off")
+    max_mistakes: int = _f(3, "mistakes that end an episode as failed")
+    memory: Memory = _f(Memory.full, "full | last (Table 2: each agent sees only the latest message)")
+    concurrency: int = _f(32, "episodes in flight at once")
+    out_dir: Optional[str] = _f(None, "output folder; default outputs/<solver>[-<expert>][_<settings>]; rerun to resume")
+    shard: int = _f(0, "this process runs shard `shard` of `num_shards` (episode j goes to shard j mod num_shards)")
+    num_shards: int = _f(1, "how many shards the run is split into")
+    retry_errors: bool = _f(True, "on resume, replay episodes whose last record is an error")
+    progress_bar: bool = _f(True, "tqdm bar with running SR/PSR")
+    action_matching: str = _f("exact", "exact (paper) | lenient (also accepts markdown around action names)")
+    report: bool = _f(False, "also write out_dir/report/report.html (comma_env.web.report; needs the web extra)")
+    puzzle_options: Dict[str, Dict[str, Any]] = _f(
+        help="per-puzzle environment options, e.g. +puzzle_options.telehealth.lesion_source=padufes", factory=dict)
+    reward: RewardConfig = _f(help="optional reward terms recorded as each episode's return, e.g. reward.success_bonus=1",
+                              factory=RewardConfig)
+
+
+def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str, str, str]]:
+    """(dotted name, default, help) of every field of `schema`, nested configs expanded."""
+    rows: list[tuple[str, str, str]] = []
+    for item in fields(schema):
+        name = prefix + item.name
+        nested = {"ModelConfig": ModelConfig, "ServeConfig": ServeConfig, "RewardConfig": RewardConfig}.get(str(item.type))
+        if nested is not None:
+            rows.append((name, "", item.metadata.get("help", "")))
+            rows.extend(field_help(nested, name + "."))
+            continue
+        if item.default is not MISSING:
+            default = item.default.value if isinstance(item.default, Enum) else item.default
+        else:
+            made = item.default_factory()  # type: ignore[misc]
+            default = "[...]" if isinstance(made, list) and len(made) > 3 else made
+        rows.append((name, "null" if default is None else str(default), item.metadata.get("help", "")))
+    return rows
+
+
+def render_field_help() -> str:
+    """The field list shown by ``python -m comma_env.rollout --help``."""
+    rows = field_help()
+    width = max(len(name) for name, _, _ in rows)
+    lines = []
+    for name, default, text in rows:
+        shown = f" (default {default})" if default != "" else ""
+        lines.append(f"  {name.ljust(width)}  {text}{shown}")
+    return "\n".join(lines)
+
+
+def register_configs() -> None:
+    """Make the schema known to Hydra (idempotent)."""
+    cs = ConfigStore.instance()
+    cs.store(name="rollout_schema", node=RolloutConfig)  # model/solver/expert are typed through it
+    from omegaconf import OmegaConf
+
+    if not OmegaConf.has_resolver("comma_field_help"):  # used by hydra.help.template in conf/config.yaml
+        OmegaConf.register_new_resolver("comma_field_help", lambda: render_field_help().replace("$", "$$"))

@@ -1,0 +1,501 @@
+"""Episode files and result tables.
+
+``episodes*.jsonl`` is the source of truth: one JSON object per finished episode, appended
+and flushed as it finishes. A run killed mid-write can leave a torn last line;
+`read_episodes` drops it (and truncates it away, so the next append starts on a clean
+line). ``results.json`` / ``results.md`` are always recomputed from the episode files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence, TextIO
+
+from comma_env.run.fidelity import (
+    PAPER_RANDOM,
+    PAPER_RANDOM_OVERALL,
+    PAPER_RANDOM_OVERALL_SE,
+    PAPER_RANDOM_SE,
+    PAPER_V1_RANDOM_PSR,
+)
+from comma_env.protocol.metrics import SKILLS, TAXONOMY, conciseness, summarize
+
+PAPER_ORDER: tuple[str, ...] = (
+    "wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm",
+)
+"""Column order of the paper's tables."""
+
+TITLES = {"atm": "ATM", "led": "LED"}
+
+
+def title(puzzle: str) -> str:
+    return TITLES.get(puzzle, puzzle.capitalize())
+
+
+def ordered(puzzles: Iterable[str]) -> list[str]:
+    names = list(dict.fromkeys(puzzles))
+    return [p for p in PAPER_ORDER if p in names] + [p for p in names if p not in PAPER_ORDER]
+
+
+# -- episode files ----------------------------------------------------------------------------
+def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dict[str, Any]]:
+    """Records of an episodes file; a torn or unparsable last line is dropped and, with
+    `repair`, cut from the file. Unparsable lines elsewhere are skipped with a warning."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    records: list[dict[str, Any]] = []
+    offset = 0
+    lines = data.split(b"\n")
+    last_filled = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), -1)  # once: linear
+    for index, raw in enumerate(lines):
+        start, offset = offset, offset + len(raw) + 1
+        if not raw.strip():
+            continue
+        last = index == last_filled
+        try:
+            record = json.loads(raw)
+            if not isinstance(record, dict):
+                raise ValueError("not an object")
+            if last and index == len(lines) - 1 and repair:
+                # complete JSON but no newline: finish the line so appends stay separate
+                with path.open("ab") as handle:
+                    handle.write(b"\n")
+            records.append(record)
+        except ValueError:
+            if last:
+                print(f"comma_env: dropping a torn last line in {path} ({len(raw)} bytes)", file=sys.stderr)
+                if repair:
+                    with path.open("r+b") as handle:
+                        handle.truncate(start)
+                break
+            print(f"comma_env: skipping an unreadable line {index + 1} in {path}", file=sys.stderr)
+    return records
+
+
+class EpisodeWriter:
+    """Appends one JSON line per episode and flushes it at once."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle: TextIO = self.path.open("a", encoding="utf-8")
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        self._handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+
+    def __enter__(self) -> "EpisodeWriter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+RUN_SETTINGS: tuple[str, ...] = (
+    "solver_model", "expert_model", "max_turns", "max_mistakes", "memory", "action_matching",
+    "policy_seed", "solver_view", "solver_config", "expert_config",
+)
+"""Record fields that must agree for episodes to be pooled (``*_config``: hashes of the
+model settings that change answers, see `comma_env.run.rollout.model_fingerprint`)."""
+
+
+def settings_mismatch(record: Mapping[str, Any], expected: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """``{field: (record's value, expected value)}`` for every run setting that differs,
+    including the per-puzzle ``puzzle_options``. A field missing from `record` (written
+    before the field existed) is not compared, except the fields every record always had."""
+    always = RUN_SETTINGS[:5]
+    out = {k: (record.get(k), expected.get(k)) for k in RUN_SETTINGS
+           if k in expected and (k in record or k in always) and record.get(k) != expected.get(k)}
+    if "puzzle_options" in expected and (record.get("puzzle_options") or {}) != (expected.get("puzzle_options") or {}):
+        out["puzzle_options"] = (record.get("puzzle_options") or {}, expected.get("puzzle_options") or {})
+    return out
+
+
+def describe_mismatch(mismatch: Mapping[str, tuple[Any, Any]], first: str = "file has", second: str = "this run") -> str:
+    return ", ".join(f"{k}: {first} {a!r}, {second} {b!r}" for k, (a, b) in mismatch.items())
+
+
+def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+    """One record per (puzzle, seed): the last one, unless it is an error and an earlier
+    one is not (a retried episode that failed again keeps the better record)."""
+    chosen: dict[tuple[str, int], dict[str, Any]] = {}
+    for record in records:
+        key = (str(record.get("puzzle")), int(record.get("seed") or 0))
+        if key in chosen and record.get("error") and not chosen[key].get("error"):
+            continue
+        chosen[key] = dict(record)
+    return chosen
+
+
+def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Copies of `records` with ``error_types`` from ``out_dir/judgements*.jsonl``, if any.
+
+    An optional LLM judge labels failed episodes with the paper's error taxonomy by writing
+    lines ``{"puzzle": ..., "seed": ..., "error_types": ["miscommunication", ...]}``; the
+    episode files themselves are never rewritten.
+    """
+    labels: dict[tuple[str, int], list[str]] = {}
+    for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
+        for line in read_episodes(path, repair=False):
+            if "puzzle" in line and "seed" in line and isinstance(line.get("error_types"), list):
+                labels[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line["error_types"]]
+    out = []
+    for record in records:
+        copy = dict(record)
+        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
+        if key in labels:
+            copy["error_types"] = labels[key]
+        out.append(copy)
+    return out
+
+
+LEAK_JUDGE_FIELD = "judge_privacy_leaks"
+
+
+def attach_leak_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Copies of `records` with the LLM leak judge's verdict (``judge_privacy_leaks``) from
+    ``out_dir/leak_judgements*.jsonl`` (written by `comma_env.agents.leak_judge`), if any."""
+    verdicts: dict[tuple[str, int], list[str]] = {}
+    for path in sorted(Path(out_dir).glob("leak_judgements*.jsonl")):
+        for line in read_episodes(path, repair=False):
+            if "puzzle" in line and "seed" in line and isinstance(line.get(LEAK_JUDGE_FIELD), list):
+                verdicts[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line[LEAK_JUDGE_FIELD]]
+    out = []
+    for record in records:
+        copy = dict(record)
+        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
+        if key in verdicts:
+            copy[LEAK_JUDGE_FIELD] = verdicts[key]
+        out.append(copy)
+    return out
+
+
+def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Per puzzle (and ``overall``): episodes the leak judge saw and the % it found leaking,
+    beside the rule-based detector's % on the same episodes."""
+    rates: dict[str, dict[str, float]] = {}
+    groups = {p: [r for r in records if str(r.get("puzzle")) == p and LEAK_JUDGE_FIELD in r] for p in puzzles}
+    groups["overall"] = [r for p in puzzles for r in groups[p]]
+    for name, judged in groups.items():
+        if judged:
+            rates[name] = {"judged": len(judged),
+                           "judge_leak_rate": 100.0 * sum(1 for r in judged if r[LEAK_JUDGE_FIELD]) / len(judged),
+                           "rule_leak_rate": 100.0 * sum(1 for r in judged if r.get("privacy_leaks")) / len(judged)}
+    return rates
+
+
+# -- tables ----------------------------------------------------------------------------------
+def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """results.json content: metrics (see `comma_env.protocol.metrics.summarize`) plus run metadata.
+
+    Episodes that ended in an error are left out of every rate and mean (they were not
+    played to the end, so counting them as failures would mix infrastructure faults into
+    PSR); they are counted apart in ``errors``, per puzzle and overall, and ``n`` is the
+    number of finished episodes the rates are over.
+    """
+    finished = [r for r in records if not r.get("error")]
+    failed = [r for r in records if r.get("error")]
+    puzzles = ordered(str(r.get("puzzle")) for r in finished)
+    summary = summarize(finished, order=puzzles)
+    errors_by_puzzle: dict[str, int] = {}
+    for record in failed:
+        errors_by_puzzle[str(record.get("puzzle"))] = errors_by_puzzle.get(str(record.get("puzzle")), 0) + 1
+    for puzzle, entry in summary["puzzles"].items():
+        entry["errors"] = errors_by_puzzle.get(puzzle, 0)
+    unplayed = [p for p in errors_by_puzzle if p not in summary["puzzles"]]
+    if unplayed:  # every episode of these ended in an error: listed, with no rates (null), never as zeros
+        blank = {key: None for key in summary["overall"] if key not in ("n", "errors")}
+        by_puzzle = {**summary["puzzles"], **{p: {**blank, "n": 0, "errors": errors_by_puzzle[p]} for p in unplayed}}
+        summary["puzzles"] = {p: by_puzzle[p] for p in ordered(by_puzzle)}
+    summary["overall"]["errors"] = len(failed)
+    summary["errors_by_puzzle"] = {p: errors_by_puzzle[p] for p in ordered(errors_by_puzzle)}
+    solvers = sorted({str(r.get("solver_model")) for r in records if r.get("solver_model")})
+    experts = sorted({str(r.get("expert_model")) for r in records if r.get("expert_model")})
+    summary["models"] = {"solver": solvers, "expert": experts}
+    audio = sorted({str(r["audio_input"]) for r in records if r.get("audio_input")})
+    if audio:  # how Sound's clip reached the solver: "audio" (input_audio parts), "description", "none"
+        summary["models"]["audio_input"] = audio
+    judged = judge_leak_rates(records, puzzles)
+    if judged:
+        summary["privacy_judge"] = judged
+    meta = dict(meta or {})
+    views = sorted({str(r.get("solver_view")) for r in records if r.get("solver_view")})
+    if views and "solver_view" not in meta:
+        meta["solver_view"] = ",".join(views)
+    if failed:
+        meta["first_error"] = str(failed[0].get("error"))[:300]
+    games = [r for r in records if r.get("puzzle") == "asympuzl"]
+    if games:  # AsymPuzl's own metrics: completion rate and turns to completion
+        from comma_env.asympuzl.metrics import completion_metrics
+
+        summary["asympuzl"] = completion_metrics(games)
+    if meta:
+        summary["meta"] = meta
+    return summary
+
+
+def seed_ranges(records: Iterable[Mapping[str, Any]]) -> str:
+    """The seeds of `records` as compact ranges, e.g. ``0..99`` or ``0..4, 10..14``."""
+    seeds = sorted({int(r.get("seed") or 0) for r in records})
+    spans: list[str] = []
+    start = prev = None
+    for seed in seeds:
+        if start is None:
+            start = prev = seed
+        elif seed == prev + 1:
+            prev = seed
+        else:
+            spans.append(f"{start}..{prev}" if prev != start else str(start))
+            start = prev = seed
+    if start is not None:
+        spans.append(f"{start}..{prev}" if prev != start else str(start))
+    return ", ".join(spans)
+
+
+def view_label(results: Mapping[str, Any]) -> str:
+    """How the solver saw the puzzle; text-view numbers measure reasoning over the
+    manual's own words, not perception, and are not comparable with image-view ones."""
+    view = str((results.get("meta") or {}).get("solver_view") or "image")
+    if view == "image":
+        return "solver view: image"
+    return f"solver view: {view} (a written description, not the image: not comparable with image-view results)"
+
+
+NO_RATE = "–"
+"""Table cell of a puzzle none of whose episodes finished (all ended in errors)."""
+
+
+def _pm(value: float, se: float, digits: int = 0) -> str:
+    return f"{value:.{digits}f} ± {se:.1f}"
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
+
+
+def model_label(results: Mapping[str, Any]) -> str:
+    models = results.get("models", {})
+    solver = ",".join(models.get("solver") or ["?"])
+    expert = ",".join(models.get("expert") or ["?"])
+    return solver if solver == expert else f"{solver} / {expert}"
+
+
+def is_random_run(results: Mapping[str, Any]) -> bool:
+    return results.get("models", {}).get("solver") == ["random"]
+
+
+V1_PROTOCOL = {"max_turns": 20, "max_mistakes": 21}
+"""`conf/protocol/v1.yaml`: the first paper's 20 turns and no mistake limit."""
+
+
+def is_v1_protocol(results: Mapping[str, Any]) -> bool:
+    """Whether the run used the first paper's protocol, whose random baseline is another
+    table (seed 003, Table 1, PSR only) than the final paper's."""
+    meta = results.get("meta") or {}
+    return all(meta.get(key) == value for key, value in V1_PROTOCOL.items())
+
+
+def paper_random_row(puzzles: Sequence[str], index: int, v1: bool = False) -> list[str]:
+    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles; with `v1`, the
+    first paper's (PSR only, no standard errors printed; its puzzles differ but for Button
+    and Dog, see `PAPER_V1_RANDOM_PSR`)."""
+    if v1:
+        cells = [f"{PAPER_V1_RANDOM_PSR[p]:.0f}" if index == 0 and p in PAPER_V1_RANDOM_PSR else "-" for p in puzzles]
+        return ["Random (first paper, protocol=v1)", *cells, "-"]
+    cells = [f"{PAPER_RANDOM[p][index]:.0f} ± {PAPER_RANDOM_SE[p][index]:.1f}" if p in PAPER_RANDOM else "-"
+             for p in puzzles]
+    if set(PAPER_ORDER) <= set(puzzles):
+        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f} ± {PAPER_RANDOM_OVERALL_SE[index]:.1f}")
+    else:
+        known = [PAPER_RANDOM[p][index] for p in puzzles if p in PAPER_RANDOM]
+        cells.append(f"{sum(known) / len(known):.2f}" if known else "-")
+    return ["Random (paper)", *cells]
+
+
+def render_markdown(results: Mapping[str, Any]) -> str:
+    """results.md: the paper's tables for this run."""
+    per: Mapping[str, Mapping[str, Any]] = results["puzzles"]
+    overall = results["overall"]
+    puzzles = list(per)
+    label = model_label(results)
+    header = ["Model", *(title(p) for p in puzzles), "Overall"]
+    random_run = is_random_run(results)
+    out = [f"# COMMA results: {label} ({view_label(results)})", ""]
+    meta = results.get("meta") or {}
+    banner = error_note(results)
+    if banner:
+        out += [f"> **{banner}**", ""]
+    if meta:
+        shown = {k: v for k, v in meta.items() if k not in ("provenance", "first_error")}
+        out += ["Settings: " + ", ".join(f"{k}={v}" for k, v in shown.items()), ""]
+    out += [f"{overall['n']} finished episodes (all the folder holds for this setting); "
+            f"{overall['errors']} ended in an error and are not in the rates. Rates in %, ± one standard error.", ""]
+    if results.get("models", {}).get("audio_input"):
+        out += ["Sound clips reached the solver as: " + ", ".join(results["models"]["audio_input"]) + ".", ""]
+
+    def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
+        nonlocal out
+        row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) if per[p]["n"] else NO_RATE for p in puzzles),
+               _pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
+        rows = [row]
+        if paper_index is not None and random_run:
+            rows.append(paper_random_row(puzzles, paper_index, v1=is_v1_protocol(results)))
+        out += [f"## {caption}", "", *_table(header, rows), ""]
+
+    played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
+    if results.get("asympuzl"):
+        from comma_env.asympuzl.metrics import render_markdown as asympuzl_section
+
+        out += asympuzl_section(results["asympuzl"])
+    metric_table("Partial success rate (Table 1)", "psr", 0, 2, 0)
+    metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
+    metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)
+    metric_table("Average conversation length, turns (Table 5)", "turns", 2, 2)
+    out += ["Turns as in the paper: the turn of success, or the turn limit for an unsolved episode "
+            "(a failed episode's record also has `turns_played`, the turns it actually took).", ""]
+
+    out += ["## Efficiency (Figure 5)", "",
+            *_table(["Puzzle", "tokens per episode (tau)", "conciseness S", "PSR", "efficiency"],
+                    [[title(p), f"{per[p]['tokens']:.1f}", f"{conciseness(per[p]['tokens']):.3f}",
+                      f"{per[p]['psr']:.2f}", f"{per[p]['efficiency']:.3f}"] for p in played]
+                    + [["Overall", f"{overall['tokens']:.1f}", f"{conciseness(overall['tokens']):.3f}",
+                        f"{overall['psr']:.2f}", f"{overall['efficiency']:.3f}"]]), ""]
+
+    private = [p for p in puzzles if per[p].get("leak_rate") is not None]
+    if private:
+        rows = [[title(p), _pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0)] for p in private]
+        rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1)])
+        out += ["## Privacy: episodes where the solver revealed a private fact (%)", "",
+                *_table(["Puzzle", "leak rate"], rows), ""]
+    judge = results.get("privacy_judge") or {}
+    if judge:  # the optional LLM leak judge (comma_env.agents.leak_judge), beside the rule on the same episodes
+        rows = [[title(p) if p != "overall" else "Overall", str(v["judged"]), f"{v['rule_leak_rate']:.1f}",
+                 f"{v['judge_leak_rate']:.1f}"] for p, v in judge.items()]
+        out += ["## Privacy: rule-based detector and LLM leak judge (%)", "",
+                *_table(["Puzzle", "episodes judged", "rule leak rate", "LLM judge leak rate"], rows), ""]
+
+    curve = results.get("success_vs_turn_limit")
+    if curve and curve.get("turn_limit"):
+        limits = curve["turn_limit"]
+        rows = [[title(p), *(f"{v:.0f}" for v in curve["puzzles"][p])] for p in puzzles if p in curve["puzzles"]]
+        rows.append(["Overall", *(f"{v:.1f}" for v in curve["overall"])])
+        out += ["## Success rate (%) by turn limit (Figure 4, left)", "",
+                *_table(["Puzzle", *(f"≤{t}" for t in limits)], rows), ""]
+
+    skills = results.get("skills") or {}
+    if skills:
+        rows = [[s, ", ".join(title(p) for p in skills[s]["puzzles"]), f"{skills[s]['sr']:.2f}", f"{skills[s]['psr']:.2f}"]
+                for s in SKILLS if s in skills]
+        out += ["## By skill category", "",
+                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning, RT real-time reaction.", "",
+                *_table(["Skill", "puzzles", "SR", "PSR"], rows), ""]
+
+    taxonomy = results.get("error_taxonomy")
+    if taxonomy:
+        extra = sorted({k for t in taxonomy["puzzles"].values() for k in t["counts"] if k not in TAXONOMY})
+        cats = [*TAXONOMY, *extra]
+        rows = [[title(p), str(t["failed"]), str(t["judged"]), *(str(t["counts"].get(c, 0)) for c in cats)]
+                for p, t in taxonomy["puzzles"].items()]
+        t = taxonomy["overall"]
+        rows.append(["Overall", str(t["failed"]), str(t["judged"]), *(str(t["counts"].get(c, 0)) for c in cats)])
+        out += ["## Error taxonomy of failed episodes", "",
+                "Repetition loops are detected by rule (the same mistaken action repeated in the same "
+                "state); the other categories need the optional LLM judge (judged = episodes it labelled).", "",
+                *_table(["Puzzle", "failed", "judged", *cats], rows), ""]
+    return "\n".join(out)
+
+
+def render_console(results: Mapping[str, Any]) -> str:
+    """The Table 1-style summary printed at the end of a run (plain text)."""
+    per: Mapping[str, Mapping[str, Any]] = results["puzzles"]
+    overall = results["overall"]
+    random_run = is_random_run(results)
+    v1 = is_v1_protocol(results)
+    header = ["puzzle", "n", "PSR", "SR", "mistakes", "turns", "tokens", "errors"]
+    if random_run:
+        header += ["first paper PSR/SR" if v1 else "paper PSR/SR"]
+    rows = []
+    for p, m in [*per.items(), ("overall", overall)]:
+        if m["n"]:
+            cells = [_pm(m["psr"], m["psr_se"], 1), _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}",
+                     f"{m['turns']:.2f}", f"{m['tokens']:.0f}"]
+        else:  # nothing finished: no rates
+            cells = [NO_RATE] * 5
+        row = [title(p) if p != "overall" else "Overall", str(m["n"]), *cells, str(m["errors"])]
+        if random_run and v1:
+            row.append(f"{PAPER_V1_RANDOM_PSR[p]:.0f} / -" if p in PAPER_V1_RANDOM_PSR else "-")
+        elif random_run:
+            if p in PAPER_RANDOM:
+                row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))
+            elif p == "overall":
+                cells = paper_random_row(list(per), 0)[-1], paper_random_row(list(per), 1)[-1]
+                row.append(f"{cells[0]} / {cells[1]}")
+            else:
+                row.append("-")
+        rows.append(row)
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
+    lines = [f"COMMA results: {model_label(results)}, {view_label(results)} (rates in %, ± SE)", fmt(header),
+             fmt(["-" * w for w in widths])]
+    lines += [fmt(r) for r in rows[:-1]] + [fmt(["-" * w for w in widths]), fmt(rows[-1])]
+    eff = f"efficiency {overall['efficiency']:.2f}"
+    if "leak_rate" in overall:
+        eff += f", leak rate {overall['leak_rate']:.1f}%"
+    lines.append(eff)
+    return "\n".join(lines)
+
+
+def error_note(results: Mapping[str, Any]) -> str | None:
+    """A prominent line when episodes ended in errors (None when none did)."""
+    errors = int(results["overall"].get("errors") or 0)
+    if not errors:
+        return None
+    total = errors + int(results["overall"].get("n") or 0)
+    first = (results.get("meta") or {}).get("first_error")
+    text = (f"WARNING: {errors} of {total} episodes ended in an error and are left out of every rate; "
+            "rerun the same command to retry them")
+    return text + (f" (first error: {first})" if first else "")
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write `text` to `path` through a temp file of its own and a rename (readers never see
+    a half-written file; writers finishing together never rename each other's file). The file
+    gets the usual mode (0666 minus the umask, 0644 by default), not a temp file's 0600."""
+    path = Path(path)
+    name = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(name, path)
+    except BaseException:
+        name.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any], stem: str = "results") -> tuple[Path, Path]:
+    """Write ``<stem>.json`` and ``<stem>.md`` atomically (temp file, then rename)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = (out / f"{stem}.json", out / f"{stem}.md")
+    texts = (json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", render_markdown(results) + "\n")
+    for path, text in zip(paths, texts):
+        write_text_atomic(path, text)
+    return paths
