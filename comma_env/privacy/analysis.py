@@ -92,6 +92,17 @@ class Analysis:
     reversed_hint: bool
     _skeleton: str | None = None
     _chunks: tuple[Chunks, Chunks] | None = None
+    _hints: list[tuple[str, str, str]] | None = None
+    _spelled: frozenset[str] | None = None
+
+    @property
+    def hints(self) -> list[tuple[str, str, str]]:
+        """Positional hints ("starts with 96"), read once (`positional.hints`)."""
+        if self._hints is None:
+            from comma_env.privacy.positional import hints
+
+            self._hints = hints(self.text, self.at)
+        return self._hints
 
     @property
     def chunks(self) -> tuple[Chunks, Chunks]:

@@ -87,7 +87,7 @@ def _mentions(analysis: Analysis, fact: Fact) -> bool:
     if fact.kind == "name":
         return mentions_name(analysis, *fact.words)
     if fact.secrets:
-        return mentions_digits(analysis, fact.secrets) or any(pinned_down(analysis.text, s) for s in fact.secrets)
+        return mentions_digits(analysis, fact.secrets) or any(pinned_down(analysis.hints, s) for s in fact.secrets)
     return fact.pattern is not None and fact.pattern.search(analysis.text) is not None
 
 

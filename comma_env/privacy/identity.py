@@ -63,11 +63,9 @@ _SPELLED_RUN = re.compile(r"(?<![a-z0-9])[a-z](?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{
 
 def spelled_words(analysis: Analysis) -> frozenset[str]:
     """Words spelled one letter at a time ("N, O, R, A", "Q-U-I-N-T", "E A U" over turns)."""
-    cached = getattr(analysis, "_spelled", None)
-    if cached is None:
-        cached = frozenset(re.sub(r"[^a-z]", "", m.group(0)) for m in _SPELLED_RUN.finditer(analysis.text))
-        analysis._spelled = cached  # type: ignore[attr-defined]
-    return cached
+    if analysis._spelled is None:
+        analysis._spelled = frozenset(re.sub(r"[^a-z]", "", m.group(0)) for m in _SPELLED_RUN.finditer(analysis.text))
+    return analysis._spelled
 
 
 def _street_ends_address(analysis: Analysis, end: int) -> bool:

@@ -29,7 +29,7 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\
                                     "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068"
                                     "\u2069\ufeff"), None)
 _PLAIN = {**_DASHES, **_APOSTROPHES, **_INVISIBLE}
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_NON_ASCII_LETTERS = re.compile(r"(?:(?![\x00-\x7f])\w)+")  # symbols and emoji are left as they are
 _OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script
 
 
@@ -58,7 +58,7 @@ def homoglyphs() -> dict[int, str]:
 
 def _strip_marks(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
+    return "".join(ch for ch in text if ch.isascii() or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
 
 
 def fold(text: str) -> str:
@@ -76,7 +76,7 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
         text = foreign_numbers_to_digits(text)
     text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
     if not text.isascii():
-        text = _NON_ASCII.sub(lambda m: anyascii(m.group(0)).lower(), text)
+        text = _NON_ASCII_LETTERS.sub(lambda m: anyascii(m.group(0)).lower(), text)
     return text
 
 

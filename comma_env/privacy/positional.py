@@ -31,43 +31,66 @@ def _digits(text: str) -> str:
     return re.sub(r"[^0-9]", "", text)
 
 
-def known_positions(text: str, secret: str) -> set[int]:
-    """Positions of `secret` that hints in `text` tell correctly."""
-    size = len(secret)
-    known: set[int] = set()
+_ANCHOR_WORDS = frozenset("start starts starting begin begins beginning first end ends ending last final middle th st nd rd".split())
+
+
+def hints(text: str, tokens: dict[str, list[int]]) -> list[tuple[str, str, str]]:
+    """Every positional hint in `text` as (where, positions, digits), read once per text;
+    `tokens` (the analysis's token index) lets a text without any anchor word skip the regexes."""
+    if not _ANCHOR_WORDS.intersection(tokens):
+        return []
+    found: list[tuple[str, str, str]] = []
     for match in _HINT.finditer(text):
         anchor, value = match.group("anchor"), _digits(match.group("value"))
         count = int(match.group("count")) if match.group("count") else None
         if count is not None and count != len(value):
             # "the last 4 are 5997" (count told) or "the 1th 2 digits: 27" (a count then its digits)
-            if count > size or len(value) < count:
+            if len(value) < count:
                 continue
             value = value[:count]
-        if not value or len(value) >= size:
-            continue
         ordinal = match.group("ord")
         if ordinal and ordinal != "1":
-            start = int(ordinal) - 1
-            if count is None and len(value) == 1 and start < size and secret[start] == value:
-                known.add(start)
+            if count is None and len(value) == 1:
+                found.append(("list", str(int(ordinal) - 1), value))
+        elif re.fullmatch(_SUFFIX, anchor):
+            found.append(("suffix", "", value))
+        elif anchor == "middle":
+            found.append(("middle", "", value))
+        else:
+            found.append(("prefix", "", value))
+    for match in _ORDINAL_LIST.finditer(text):
+        places = [str(int(p) - 1) for p in re.findall(r"[0-9]{1,2}(?=th|st|nd|rd)", match.group("ords"))]
+        value = _digits(match.group("value"))
+        if len(value) == len(places):
+            found.append(("list", " ".join(places), value))
+    return found
+
+
+def known_positions(found: list[tuple[str, str, str]], secret: str) -> set[int]:
+    """Positions of `secret` that the hints `found` tell correctly (a hint that disagrees
+    with the secret tells nothing about it)."""
+    size = len(secret)
+    known: set[int] = set()
+    for where, places, value in found:
+        if not value or len(value) >= size:
             continue
-        if re.fullmatch(_SUFFIX, anchor):
+        if where == "suffix":
             if secret.endswith(value):
                 known.update(range(size - len(value), size))
-        elif anchor == "middle":
+        elif where == "middle":
             start = (size - len(value)) // 2
             if secret[start:start + len(value)] == value:
                 known.update(range(start, start + len(value)))
-        elif secret.startswith(value):
-            known.update(range(len(value)))
-    for match in _ORDINAL_LIST.finditer(text):
-        places = [int(p) - 1 for p in re.findall(r"[0-9]{1,2}(?=th|st|nd|rd)", match.group("ords"))]
-        value = _digits(match.group("value"))
-        if len(value) == len(places) and all(0 <= p < size and secret[p] == d for p, d in zip(places, value)):
-            known.update(places)
+        elif where == "prefix":
+            if secret.startswith(value):
+                known.update(range(len(value)))
+        else:
+            positions = [int(p) for p in places.split()]
+            if all(0 <= p < size and secret[p] == d for p, d in zip(positions, value)):
+                known.update(positions)
     return known
 
 
-def pinned_down(text: str, secret: str) -> bool:
-    """Every position of `secret` told by hints in `text`."""
-    return len(secret) >= 2 and len(known_positions(text, secret)) == len(secret)
+def pinned_down(found: list[tuple[str, str, str]], secret: str) -> bool:
+    """Every position of `secret` told by the hints `found`."""
+    return len(secret) >= 2 and bool(found) and len(known_positions(found, secret)) == len(secret)
