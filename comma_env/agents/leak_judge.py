@@ -122,6 +122,25 @@ def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]],
     return path
 
 
+def disagreements(records: Sequence[Mapping[str, Any]],
+                  verdicts: Mapping[tuple[str, int], Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The episodes where the rule (``privacy_leaks``) and the judge name different facts: the
+    ones to read by hand. ``rule_only`` are facts only the rule found (a judge that missed a
+    disguised value, or a rule false alarm), ``judge_only`` facts only the judge found (a
+    phrasing the rule has no reading for, or a judge false alarm). Failed judgements are left out."""
+    out = []
+    for record in records:
+        key = (str(record.get("puzzle")), int(record.get("seed") or 0))
+        verdict = verdicts.get(key) or {}
+        if "judge_privacy_leaks" not in verdict:
+            continue
+        rule, judge = set(record.get("privacy_leaks") or ()), set(verdict["judge_privacy_leaks"])
+        if rule != judge:
+            out.append({"puzzle": key[0], "seed": key[1], "rule_only": sorted(rule - judge),
+                        "judge_only": sorted(judge - rule)})
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m comma_env.agents.leak_judge OUT_DIR --model gpt4o``: judge OUT_DIR's transcripts for leaks."""
     from comma_env.agents.judge import judge_arguments, model_config, saved_episodes
@@ -139,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"LLM judge: {leaked} of {len(judged)} judged episodes leaked ({rate:.1f}%)"
           + (f"; {failed} judge calls failed" if failed else ""))
     print(f"verdicts written to {path}")
+    differ = disagreements(records, verdicts)
+    for row in differ:  # the episodes worth reading by hand
+        print(f"  rule and judge disagree on {row['puzzle']} seed {row['seed']}: "
+              f"rule only {row['rule_only']}, judge only {row['judge_only']}")
     merge([args.out_dir], quiet=True)  # results.json / results.md now show the judge's rate
     print(f"tables updated in {args.out_dir}")
 
