@@ -150,10 +150,17 @@ def _counts_things(tokens: list[str], index: int) -> bool:
 
 
 def _is_age(tokens: list[str], index: int, previous_age: int) -> bool:
-    """"my son is 17", "I am 37", "my kids are 5 and 9" (a number after "and" right after an age)."""
+    """People counted or aged: "my son is 17", "I am 37", "we were 13"; and a number in the same
+    place of a parallel phrase right after one ("my kids are 5 and 9", "13 at dinner and 84 at
+    the wedding")."""
     if len(tokens[index]) > 3:
         return False
     if previous_age >= 0 and index - previous_age in (2, 3) and tokens[index - 1] in ("and", ",", "or"):
+        return True
+    if (previous_age >= 0 and 2 <= index - previous_age <= 6 and index + 1 < len(tokens)
+            and tokens[index + 1] == tokens[previous_age + 1] and tokens[index + 1].isalpha()):
+        return True
+    if index >= 2 and tokens[index - 1] in ("were", "are") and tokens[index - 2] in ("we", "they", "there"):
         return True
     if index >= 3 and tokens[index - 3:index] == ["i", "'", "m"]:  # "I'm 37"
         return True
@@ -189,6 +196,10 @@ def analyse(text: str) -> Analysis:
         following = tokens[index + 1] if index + 1 < len(tokens) else ""
         if following in ORDINAL_SUFFIXES and starts[index + 1] == end:
             previous_end = -1  # "1st", "23th": a position, not a value
+            continue
+        if following == ")" and len(token) <= 2 and index + 2 < len(tokens) and tokens[index + 2][0].isalpha():
+            counts.add(index)  # "1) Withdraw 3) Deposit": labels of a list
+            previous_end = -1
             continue
         if _is_age(tokens, index, previous_age):
             previous_age = index
