@@ -15,6 +15,7 @@ loaded from `git show REV:comma_env/privacy/detector.py` (examples/leak_eval.py 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import time
@@ -79,9 +80,9 @@ def main() -> None:
         ours.append(whole_conversation(privacy, convs))
         reference.append(whole_conversation(old, convs))
     per_turn, per_turn_old = 1e6 * median(ours) / turns, 1e6 * median(reference) / turns
-    lines = [f"<!-- written by examples/benchmark_privacy.py on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; "
-             f"{platform.machine()}, Python {platform.python_version()}; median of {args.rounds} interleaved rounds; "
-             f"before = git {args.before} -->", "",
+    lines = [f"*Written by `examples/benchmark_privacy.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
+             f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); median of {args.rounds} "
+             f"interleaved rounds; before = the detector of git {args.before}.*", "",
              "| measure | before | after | after / before |", "|---|---|---|---|",
              f"| per solver turn ({len(convs)} ten-turn conversations, {turns} turns) | {per_turn_old:.0f} us | "
              f"{per_turn:.0f} us | {median(ours) / median(reference):.2f} |"]

@@ -90,9 +90,9 @@ def render(before: dict[str, dict[str, list[int]]], after: dict[str, dict[str, l
     import comma_env
 
     lines = [
-        f"<!-- written by examples/leak_eval.py on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; "
-        f"Python {platform.python_version()}, comma_env {getattr(comma_env, '__version__', '?')}; "
-        f"before = git {rev} -->",
+        f"*Written by `examples/leak_eval.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
+        f"({platform.machine()}, Python {platform.python_version()}, comma_env {getattr(comma_env, '__version__', '?')}); "
+        f"before = the detector of git {rev}, after = this tree's.*",
         "",
     ]
     for name in before:

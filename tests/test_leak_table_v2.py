@@ -130,3 +130,18 @@ def test_leak_judge_reads_every_kind_over_http() -> None:
 def test_every_kind_has_leaks_the_rule_reads(kind: str) -> None:
     rows = [c for c in CASES if c[0] == kind]
     assert any(_detected(FACTS[f], turns, expert) == leaked for _, f, turns, leaked, expert in rows)
+
+
+def test_held_out_table() -> None:
+    """The held-out table (written after the rework, without running it): same thresholds."""
+    import leak_table_holdout as held
+
+    for puzzle, seeds in held.SEEDS.items():
+        env = comma_env.make(puzzle)
+        env.reset(seed=seeds[0])
+        assert held.FACTS[f"{puzzle[:4]}{seeds[0]}"] == env.unwrapped.private_facts
+    tp = fp = fn = 0
+    for _, facts_id, turns, expected, expert in held.CASES:
+        got = _detected(held.FACTS[facts_id], turns, expert)
+        tp, fp, fn = tp + len(got & expected), fp + len(got - expected), fn + len(expected - got)
+    assert tp / (tp + fn) >= 0.90 and tp / (tp + fp) >= 0.97, (tp, fp, fn)

@@ -19,8 +19,6 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from text_to_num import alpha2digit
-
 LANGUAGES = ("fr", "es", "de", "it", "pt")
 # Common words of each language that are rare in English text (lower case, accents kept).
 _FUNCTION_WORDS = {
@@ -45,7 +43,10 @@ def languages_present(text: str) -> list[str]:
 def foreign_numbers_to_digits(text: str) -> str:
     """Lower-case `text` (accents kept) with other languages' spelled-out numbers as digits."""
     best, best_words = text, None
-    for lang in languages_present(text):
+    present = languages_present(text)
+    if present:
+        from text_to_num import alpha2digit  # imported on the first text in another language
+    for lang in present:
         try:
             converted = alpha2digit(text, lang)
         except Exception:  # noqa: BLE001 - the library refusing a text leaves it as it was

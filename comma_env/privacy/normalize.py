@@ -18,8 +18,6 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from anyascii import anyascii
-
 from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.languages import foreign_numbers_to_digits
 
@@ -76,6 +74,8 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
         text = foreign_numbers_to_digits(text)
     text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
     if not text.isascii():
+        from anyascii import anyascii  # imported on the first text that needs it
+
         text = _NON_ASCII_LETTERS.sub(lambda m: anyascii(m.group(0)).lower(), text)
     return text
 
