@@ -75,17 +75,23 @@ def main() -> None:
     convs = conversations()
     turns = sum(len(m) for _, m in convs)
     whole_conversation(privacy, convs[:3])  # first use loads the language data and homoglyph table
-    ours, reference = [], []
+    from comma_env.privacy.languages import _number_word_languages
+
+    ours, cold, reference = [], [], []
     for _ in range(args.rounds):
         ours.append(whole_conversation(privacy, convs))
         reference.append(whole_conversation(old, convs))
+        _number_word_languages.cache_clear()  # every word seen for the first time
+        cold.append(whole_conversation(privacy, convs))
     per_turn, per_turn_old = 1e6 * median(ours) / turns, 1e6 * median(reference) / turns
     lines = [f"*Written by `examples/benchmark_privacy.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
              f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); median of {args.rounds} "
              f"interleaved rounds; before = the detector of git {args.before}.*", "",
              "| measure | before | after | after / before |", "|---|---|---|---|",
              f"| per solver turn ({len(convs)} ten-turn conversations, {turns} turns) | {per_turn_old:.0f} us | "
-             f"{per_turn:.0f} us | {median(ours) / median(reference):.2f} |"]
+             f"{per_turn:.0f} us | {median(ours) / median(reference):.2f} |",
+             f"| the same, every word new to the number-word memo | {per_turn_old:.0f} us | "
+             f"{1e6 * median(cold) / turns:.0f} us | {median(cold) / median(reference):.2f} |"]
     facts = leak_table.FACTS["tele_c"] | leak_table.FACTS["atm_a"]
     rows = []
     for name, line in ADVERSARIAL.items():

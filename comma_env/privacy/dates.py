@@ -53,16 +53,18 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
                    rf"(?P<mon>{alt})\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
         # 8.V.2005, 18/II/1997, 12.VIII.
-        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{roman})(?![a-z])(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9]))?"),
+        # (with a year or a closing dot: "5-x" or "version 2.x" is no date)
+        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{roman})(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9])|\.(?![a-z0-9]))"),
         # the 19th day of the 10th month; the 23rd of the 11th month
         re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
                    r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
     )
 
 
-# Day and month without a year: "4/23" or "23/4" (both readings), and "08.05." (day.month.)
+# Day and month without a year: "4/23" or "23/4" (both readings), and "08.05." (day.month.),
 _MONTH_DAY = re.compile(r"(?<![0-9/.\-])([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9])")
-_DAY_MONTH_DOTS = re.compile(r"(?<![0-9.])([0-9]{1,2})\.([0-9]{1,2})\.(?![0-9])")
+# (the month in two digits: "the diameter is 17.4." is a measurement)
+_DAY_MONTH_DOTS = re.compile(r"(?<![0-9.])([0-9]{1,2})\.([0-9]{2})\.(?![0-9])")
 
 
 def _year_matches(text_year: str | None, year: int) -> bool:

@@ -1,11 +1,11 @@
 """Other languages: spelled-out numbers (text2num) and month names (dateparser's data).
 
 Spelled-out numbers in French, Spanish, German, Italian and Portuguese are read by `text2num`
-(MIT licence; a compiled extension, about 1 MB installed, ~10 us per message). A language is
-tried only when the message has one of its common function words, since some of its number
-words are ordinary words elsewhere ("once" is eleven in Spanish, "sept" a month abbreviation
-in English, "Otto" a name); of the languages tried, the reading that turns the most words into
-numbers wins.
+(MIT licence; a compiled extension, about 1 MB installed, ~10 us per message). Some of their number words are
+ordinary words elsewhere ("once" is eleven in Spanish, "sept" a month abbreviation in English,
+"Otto" a name), so a language's reading counts only when the message has one of the
+language's common function words, or when the reading turns at least two words into numbers;
+the reading that turns the most words into numbers wins.
 
 Month names come from `dateparser`'s per-language data (BSD-3-Clause). Only the data is read,
 not its parser: `dateparser.parse` costs about 5 ms per call with the language given and
@@ -40,24 +40,49 @@ def languages_present(text: str) -> list[str]:
     return [lang for lang in LANGUAGES if words & _FUNCTION_WORDS[lang]]
 
 
+@lru_cache(maxsize=65_536)
+def _number_word_languages(word: str) -> frozenset[str]:
+    """The languages in which `word` alone is a number word (memoised: a conversation's
+    vocabulary is small, so most messages cost one dictionary lookup per word)."""
+    from text_to_num import alpha2digit  # imported on the first text with words
+
+    found = set()
+    for lang in LANGUAGES:
+        try:
+            if alpha2digit(word, lang, threshold=0) != word:
+                found.add(lang)
+        except Exception:  # noqa: BLE001 - a word the library refuses is no number word
+            continue
+    return frozenset(found)
+
+
 def foreign_numbers_to_digits(text: str) -> str:
-    """Lower-case `text` (accents kept) with other languages' spelled-out numbers as digits."""
-    best, best_words = text, None
-    present = languages_present(text)
-    if present:
-        from text_to_num import alpha2digit  # imported on the first text in another language
-    for lang in present:
+    """Lower-case `text` (accents kept) with other languages' spelled-out numbers as digits.
+
+    A language is tried when one of the text's words is a number word in it; its reading
+    counts when the text uses the language's function words or when the reading turns at
+    least two words into numbers (so "neuf six neuf quatre" is read, and "I did it once" is
+    not); the reading that turns the most words into numbers wins."""
+    words = _LETTERS.findall(text)
+    candidates: set[str] = set()
+    for word in set(words):
+        candidates |= _number_word_languages(word)
+    if not candidates:
+        return text
+    from text_to_num import alpha2digit
+
+    present = set(languages_present(text))
+    best, best_words = text, len(words)
+    for lang in sorted(candidates):
         try:
             converted = alpha2digit(text, lang)
         except Exception:  # noqa: BLE001 - the library refusing a text leaves it as it was
             continue
         if converted == text:
             continue
-        if best_words is None:
-            best_words = len(_LETTERS.findall(text))
-        words = len(_LETTERS.findall(converted))
-        if words < best_words:
-            best, best_words = converted, words
+        left = len(_LETTERS.findall(converted))
+        if left < best_words and (lang in present or len(words) - left >= 2):
+            best, best_words = converted, left
     return best
 
 
