@@ -122,7 +122,7 @@ class Analysis:
 
 MONEY_WORDS = frozenset(
     "dollar dollars dolar dolares dollari dollaro bucks usd cents cent centavos centimes centesimi k grand "
-    "chf eur euro euros franken francs".split())
+    "chf eur euro euros franken francs pesos pounds quid yen reais rupees dlls".split())
 
 
 def _is_count(tokens: list[str], starts: list[int], text: str, index: int) -> bool:
