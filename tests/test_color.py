@@ -148,6 +148,38 @@ def test_wrong_press_resets_to_initial_colours() -> None:
     assert puzzle.progress == whites / CELLS, "best progress survives the reset"
 
 
+def test_keep_whites_strike_changes_nothing_on_the_grid() -> None:
+    """strike="keep_whites": the other reading of the paper's manual; the strike is counted
+    and the grid, the stage and the squares pressed in it stay as they were."""
+    puzzle = ColorPuzzle(np.random.default_rng(3), strike="keep_whites")
+    for action in _stage_actions(puzzle):
+        puzzle.apply(action)
+    current = _stage_actions(puzzle)
+    puzzle.apply(current[0])
+    stage, shown, pressed = puzzle.stage, puzzle.grid(), set(puzzle.pressed)
+    assert not puzzle.apply(_wrong_coloured(puzzle))
+    assert (puzzle.stage, puzzle.grid(), puzzle.pressed) == (stage, shown, pressed)
+    for action in current[1:]:
+        assert puzzle.apply(action), "the same group finishes the stage after the strike"
+    assert puzzle.stage == stage + 1
+
+
+def test_unknown_strike_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="strike must be one of"):
+        ColorPuzzle(np.random.default_rng(0), strike="keep")
+
+
+@pytest.mark.parametrize(("strike", "says"), [("reset", "every square gets its starting colour back"),
+                                               ("keep_whites", "white squares stay white, and you go on")])
+def test_expert_manual_states_the_strike_rule_in_force(strike: str, says: str) -> None:
+    import comma_env
+
+    manual = comma_env.make("color", puzzle_options={"strike": strike}).unwrapped.manual
+    assert says in " ".join(manual.split())
+    other = {"reset": "white squares stay white, and you go on", "keep_whites": "starting colour back"}[strike]
+    assert other not in " ".join(manual.split())
+
+
 def test_pressing_any_white_square_does_nothing() -> None:
     """Manual: a white square is harmless whichever stage whitened it (the image shows no
     difference between the two)."""
