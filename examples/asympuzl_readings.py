@@ -8,6 +8,9 @@ Baselines (N = 5, T = 15, seeds 0..episodes-1):
   to a random piece it could hold (Bob: one of his pairs; Alice: her shape there with one of
   the puzzle's colours, as if Bob had listed them). It reads feedback only
   about itself, so partner feedback cannot move it, while the success check can;
+- noisy guesser: the guesser, plus, in one message out of five, a line that redraws one
+  uniformly chosen position (right or not): a pair that can undo a right hypothesis, which is where
+  the success check matters;
 - one_piece: the scripted piecemeal pair (`comma_env.agents.asympuzl`), feedback-blind.
 
     python examples/asympuzl_readings.py [--episodes 1000]   # writes docs/_generated/asympuzl_readings.md
@@ -37,10 +40,13 @@ def open_positions(feedback: str, n: int) -> list[int]:
     return [int(p) for p in match.group(1).split(",")] if match else list(range(1, n + 1))
 
 
-def guess(env, agent: str, rng: np.random.Generator) -> str:
+def guess(env, agent: str, rng: np.random.Generator, noisy: bool = False) -> str:
     base = env.unwrapped
     lines = []
-    for position in open_positions(base.infos[agent]["feedback"], base.n):
+    positions = open_positions(base.infos[agent]["feedback"], base.n)
+    if noisy and rng.random() < 0.2:
+        positions.append(int(rng.integers(base.n)) + 1)
+    for position in positions:
         if agent == "bob":
             shape, colour = base.instance.bob_clues[int(rng.integers(len(base.instance.bob_clues)))]
         else:
@@ -68,8 +74,8 @@ def play(options: dict, seed: int, pair: str) -> dict:
             continue
         if pair == "silent":
             action = ""
-        elif pair == "guesser":
-            action = guess(env, agent, rng)
+        elif pair in ("guesser", "noisy guesser"):
+            action = guess(env, agent, rng, noisy=pair == "noisy guesser")
         else:
             action = asyncio.run(players[agent].act(env.observe(agent), info)).text
         env.step(action)
@@ -94,8 +100,8 @@ def main() -> None:
     readings = [("end_of_turn", "previous"), ("end_of_turn", "current"), ("immediate", "previous"), ("immediate", "current")]
     head = ["pair", "feedback", *(f"{s}, {p}" for s, p in readings), "both right after Alice's move (% of episodes)"]
     rows = []
-    for pair in ("silent", "guesser", "one_piece"):
-        modes = FEEDBACK_MODES if pair == "guesser" else ("own-detailed",)
+    for pair in ("silent", "guesser", "noisy guesser", "one_piece"):
+        modes = {"guesser": FEEDBACK_MODES, "noisy guesser": ("own-detailed", "both-detailed")}.get(pair, ("own-detailed",))
         for mode in modes:
             cells, mid = [], ""
             for success_check, partner in readings:

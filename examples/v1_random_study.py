@@ -66,7 +66,9 @@ scores the best progress reached)."""
 
 
 def play(puzzle: str, episodes: int, expert: Callable = silent, remembering: bool = False,
-         puzzle_options: dict | None = None, final: bool = False) -> dict[str, np.ndarray]:
+         puzzle_options: dict | None = None, final: bool = False, unreadable: float = 0.0) -> dict[str, np.ndarray]:
+    """`unreadable`: the share of the solver's turns whose action is no valid action name
+    (executed as prose: neither progress nor a mistake)."""
     env = comma_env.make(puzzle, puzzle_options=puzzle_options, **V1)
     rows = []
     for seed in range(episodes):
@@ -79,7 +81,13 @@ def play(puzzle: str, episodes: int, expert: Callable = silent, remembering: boo
             if terminated or truncated:
                 env.step(None)
             elif agent == "solver":
-                env.step(solver.choose_in(info, base.best_progress) if remembering else solver.choose(info))
+                action = solver.choose_in(info, base.best_progress) if remembering else solver.choose(info)
+                if unreadable and speech.random() < unreadable:
+                    action = "press the button please"
+                before = base.mistakes
+                env.step(action)
+                if remembering and base.mistakes > before:
+                    solver.failed.add(action)
             else:
                 env.step(expert(speech))
         summary = base.episode_summary()
@@ -111,6 +119,35 @@ def cells(result: dict[str, np.ndarray], puzzle: str) -> list[str]:
     return out
 
 
+def fixed_talker(length: int) -> Callable[[np.random.Generator], str]:
+    return talker(length, length)
+
+
+CLOCK_LENGTHS = (0, 10, 20, 30, 40, 50, 60, 70, 80, 100, 150, 300)
+"""Fixed lengths of the random expert's every message, in characters."""
+
+
+def clock_table(n: int) -> None:
+    """Button's and Dog's random PSR (and Dog's mistakes) against the expert's message length:
+    a turn costs the solver's message (`submit`, `tap`... 2 s) plus the expert's (1 s + 1 s
+    per started ten characters), and whether that sum cycles through the timer's last digit
+    decides how often a random submit lands on the right one."""
+    rows = []
+    for length in CLOCK_LENGTHS:
+        seconds = 1 + -(-length // 10)
+        dog, button = play("dog", n, fixed_talker(length)), play("button", n, fixed_talker(length))
+        rows.append([str(length), str(seconds),
+                     f"{dog['psr'].mean():.1f} ± {dog['psr'].std() / math.sqrt(n):.1f}", f"{dog['mistakes'].mean():.2f}",
+                     f"{button['psr'].mean():.1f} ± {button['psr'].std() / math.sqrt(n):.1f}",
+                     f"{button['mistakes'].mean():.2f}"])
+        print(rows[-1], flush=True)
+    head = ["expert message (characters)", "expert's seconds per turn", "Dog PSR", "Dog mistakes", "Button PSR",
+            "Button mistakes"]
+    print(write_table("v1_clock", table(head, rows), f"Random solver, a random expert writing messages of exactly "
+                      f"this length, protocol=v1, seeds 0-{n - 1}; v1: PSR 100 and 100, mistakes 3.21 (Dog) and "
+                      "4.17 (Button)."))
+
+
 def table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join("| " + " | ".join(r) + " |" for r in [head, ["---"] * len(head), *rows])
 
@@ -118,22 +155,37 @@ def table(head: list[str], rows: list[list[str]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=1000)
+    parser.add_argument("--tables", nargs="+", default=["random", "variants", "clock"],
+                        choices=["random", "variants", "clock"])
     args = parser.parse_args()
     n = args.episodes
+    if "clock" in args.tables:
+        clock_table(n)
+    if args.tables == ["clock"]:
+        return
     note = (f"Ours ± SE over seeds 0-{n - 1} / v1's value (z: gap in combined SE, v1's SE estimated "
             "from our spread at its 100 episodes).")
     head = ["puzzle", "PSR: ours / v1 (z)", "mistakes: ours / v1 (z)", "turns: ours / v1 (z)"]
 
+    if "random" not in args.tables:
+        return variants_table(n, note, head)
     rows = [[title(p), *cells(play(p, n), p)] for p in V1_PUZZLES]
     print(write_table("v1_random", table(head, rows), note + " Random solver (one uniformly chosen valid "
                       "action per turn), silent expert, protocol=v1."))
 
+    if "variants" in args.tables:
+        variants_table(n, note, head)
+
+
+def variants_table(n: int, note: str, head: list[str]) -> None:
     variants: list[tuple[str, str, dict]] = [
         ("button", "expert says 50-400 characters", {"expert": talker(50, 400)}),
         ("button", "expert says 200-800 characters", {"expert": talker(200, 800)}),
         ("dog", "expert says 50-400 characters", {"expert": talker(50, 400)}),
         ("dog", "expert says 200-800 characters", {"expert": talker(200, 800)}),
         *[(p, "solver avoids repeating a mistake", {"remembering": True}) for p in V1_PUZZLES],
+        *[(p, "a third of the solver's actions unreadable", {"unreadable": 1 / 3})
+          for p in ("wire", "who", "led", "memory", "keypad", "color")],
         ("color", "strike keeps whites", {"puzzle_options": {"strike": "keep_whites"}}),
         *[(p, "progress read at the episode's end", {"final": True}) for p in FINAL_PROGRESS],
         ("color", "strike keeps whites, progress read at the end", {"final": True,
