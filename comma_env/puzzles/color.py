@@ -10,13 +10,13 @@ square that is already white does nothing, whichever stage whitened it (the pict
 difference).
 
 What a strike does is an open reading of the paper (`STRIKE_MODES`, the ``strike`` option):
-its manual says both that a wrong press "resets the module" and that white squares "remain
-white for the duration of the module". ``"reset"`` (default) takes the sentence about strikes
+its manual says that a wrong press resets the module, and also that white squares stay white
+for as long as the module lasts. ``"reset"`` (default) takes the sentence about strikes
 literally: the module goes back to its initial colours and stage 1. ``"keep_whites"`` takes
 the other: a strike changes nothing on the grid, the stage and its pressed squares stay.
-The default follows the sentence that speaks of strikes, which the paper's appendix repeats
-("results in a strike and resets the module"); the other sentence sits beside the stage
-rule, contrasting white squares with squares that change colour between stages.
+The default follows the sentence that speaks of strikes, which the paper's appendix says a
+second time; the other sentence sits beside the stage rule, contrasting white squares with
+squares that change colour between stages.
 docs/fidelity.md gives the random baseline under each.
 """
 
