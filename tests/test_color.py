@@ -269,3 +269,11 @@ def test_manual_states_tie_order_and_action() -> None:
     assert "red, blue, green, yellow, magenta" in manual
     for word in ("press_r_c", "press_2_3", "fewest", "white", "top-most row", "row 1 is the top", "left-most column", "restarts", "already white does nothing"):
         assert word in manual
+
+
+def test_rollout_refuses_a_misspelt_strike_before_running() -> None:
+    from comma_env.run.checks import ConfigError, check_puzzle_options
+
+    check_puzzle_options("color", {"strike": "keep_whites"}, seed=0)
+    with pytest.raises(ConfigError, match="strike must be one of"):
+        check_puzzle_options("color", {"strike": "keep"}, seed=0)
