@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 
@@ -24,6 +22,7 @@ import comma_env
 from comma_env.play import build
 from comma_env.run.results import read_episodes
 from comma_env.web.server import BackgroundServer
+from quoting_llm import QuotingLLM, atm_secrets
 
 ADMIN = "admin-secret-for-tests-0123456789"
 
@@ -46,44 +45,6 @@ def wait_for(client: httpx.Client, link: str, predicate, timeout: float = 30.0) 
         assert time.monotonic() < deadline, current
         current = state(client, link, current["version"])
     return current
-
-
-class QuotingLLM:
-    """An OpenAI-compatible endpoint that refuses every call with HTTP 400 quoting the line of
-    its input it objects to, as validating servers do (the attacker's finding 3)."""
-
-    def __enter__(self) -> str:
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
-                content = body["messages"][-1]["content"]
-                text = content if isinstance(content, str) else json.dumps(content)
-                quoted = [line for line in text.splitlines() if "pin" in line.lower() and ":" in line]
-                payload = json.dumps({"error": {"message": f"unsupported field in input: {quoted[-1:]}",
-                                                "type": "BadRequestError"}}).encode()
-                self.send_response(400)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def atm_secrets(seed: int) -> list[str]:
-    env = comma_env.make("atm")
-    env.reset(seed=seed)
-    puzzle = env.unwrapped.puzzle
-    return [puzzle.pin, f"{puzzle.balance_cents / 100:.2f}"]
 
 
 # -- finding 1: the expert's view carries no seed, and seeds are not handed out in order ----------
