@@ -40,7 +40,7 @@ class Lobby:
         self.by_token: dict[str, Participant] = {}
         self.waiting: list[Participant] = []
         self.version = 0
-        self.changed = asyncio.Condition()
+        self.changed = asyncio.Event()  # replaced by a fresh one at each change
         self.random = random.SystemRandom()
         store.on_saved.append(lambda session: self._forget_if_done())
 
@@ -116,14 +116,13 @@ class Lobby:
 
     async def bump(self) -> None:
         self.version += 1
-        async with self.changed:
-            self.changed.notify_all()
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
 
     async def wait(self, since: int, timeout: float) -> None:
         if self.version != since:
             return
-        async with self.changed:
-            try:
-                await asyncio.wait_for(self.changed.wait_for(lambda: self.version != since), timeout)
-            except asyncio.TimeoutError:
-                pass
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass

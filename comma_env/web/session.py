@@ -96,7 +96,7 @@ class Session:
     version: int = 0
     partner_busy: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # replaced by a fresh one at each change
 
     @property
     def raw(self) -> Any:
@@ -451,18 +451,17 @@ class SessionStore:
 
     async def _bump(self, session: Session) -> None:
         session.version += 1
-        async with session.changed:
-            session.changed.notify_all()
+        changed, session.changed = session.changed, asyncio.Event()
+        changed.set()
 
     async def wait(self, session: Session, since: int, timeout: float) -> None:
         """Return when the session's version moves past `since` or after `timeout` seconds."""
         if session.version != since:
             return
-        async with session.changed:
-            try:
-                await asyncio.wait_for(session.changed.wait_for(lambda: session.version != since), timeout)
-            except asyncio.TimeoutError:
-                pass
+        try:
+            await asyncio.wait_for(session.changed.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
 
     # -- files -------------------------------------------------------------------------------------
     def _persist(self, session: Session) -> None:
