@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 import httpx
-import pytest
 
-import comma_env
 from comma_env.play import build
 from comma_env.run.results import read_episodes
 from comma_env.web.server import BackgroundServer
