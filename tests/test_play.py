@@ -121,6 +121,7 @@ def test_expert_view_never_exposes_the_image(tmp_path):
         link = made["url"]
         view = wait_for(client, link, lambda s: s["your_turn"])  # the oracle solver writes first
         assert view["role"] == "expert" and "wire" in view["manual"].lower()
+        assert view["manual_html"].startswith("<h1>") and "<li>" in view["manual_html"]  # formatted, not raw text
         assert "image" not in view and "valid_actions" not in view and "task" not in view
         assert view["dialogue"][0]["speaker"] == "solver"
         assert all(e["speaker"] != "environment" for e in view["dialogue"])

@@ -216,3 +216,11 @@ def test_a_crash_between_the_record_and_the_session_file_writes_the_game_once(tm
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         assert state(client, link)["done"]
     assert len(read_episodes(tmp_path / "out" / "episodes.jsonl")) == 1
+
+
+def test_manuals_and_study_texts_are_markdown_with_raw_html_escaped():
+    from comma_env.web.server import manual_html
+
+    html = manual_html("# Title\n\n- **bold** item\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1))\n")
+    assert "<h1>Title</h1>" in html and "<li><strong>bold</strong> item</li>" in html
+    assert "<script>" not in html and "&lt;script&gt;" in html and 'href="javascript' not in html

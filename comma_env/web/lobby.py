@@ -48,6 +48,7 @@ class Lobby:
         """Enter (or re-enter) the queue; returns the lobby token and the participant."""
         known = self.by_token.get(token_hash(token)) if token else None
         if known is None:
+            self.prune()
             if len(self.by_token) >= self.store.cfg.max_sessions:
                 raise PlayError(429, "the study is busy; try again in a few minutes")
             pid = participant_id if participant_id and PARTICIPANT_ID.match(participant_id) else f"p{secrets.token_hex(6)}"
@@ -60,6 +61,13 @@ class Lobby:
         if known not in self.waiting:
             self.waiting.append(known)
         return token, known
+
+    def prune(self, now: float | None = None) -> None:
+        """Forget participants not heard from for a while (not waiting, no seat to collect):
+        their browser rejoins under the same anonymous id, so only memory is freed."""
+        now = time.time() if now is None else now
+        quiet = max(600.0, 4 * self.store.cfg.leave_after_seconds)
+        self.by_token = {k: p for k, p in self.by_token.items() if p in self.waiting or now - p.last_seen < quiet}
 
     def find(self, token: str) -> Participant:
         found = self.by_token.get(token_hash(token))
