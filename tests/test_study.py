@@ -94,6 +94,11 @@ def test_four_participants_two_games_records_abandon_admin_and_restart(tmp_path,
     assert abandoned["end_reason"] == "abandoned" and abandoned["error"] == "abandoned: the expert left"
     summary = build_results(records)
     assert summary["overall"]["n"] == 1 and summary["overall"]["errors"] == 1  # counted apart from the rates
+    from comma_env.web.report import write_report
+
+    write_report([out], tmp_path / "report", workers=1, quiet=True)  # the report reads a study folder as it is
+    page = (tmp_path / "report" / "report.html").read_text()
+    assert "COMMA report: human" in page and '"e":"abandoned"' in page
     # a restart: same schedule, the game in play comes back, nothing is written twice
     seeds = json.loads((out / "study.json").read_text())["seeds"]
     server, lobby = start(out, *args)
