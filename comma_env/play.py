@@ -54,13 +54,13 @@ def build_study(argv: Sequence[str]) -> tuple[Any, Any, Any, Any]:
         raise ValueError("usage: python -m comma_env.play collect OUT_DIR puzzles=[wire,atm] games_per_puzzle=N")
     out_dir = Path(argv[0])
     cfg = parse_args([*argv[1:], f"out_dir={out_dir}", "partner=human"])
+    texts = read_text(cfg.instructions_file, "study_instructions.md"), read_text(cfg.consent_file, "study_consent.md")
     store = SessionStore(cfg, None, out_dir)
     store.check_out_dir()
-    schedule = Schedule.open(out_dir, list(cfg.puzzles), cfg.games_per_puzzle, cfg.seeds)
+    schedule = Schedule.open(out_dir, list(cfg.puzzles), cfg.games_per_puzzle, cfg.seeds)  # last: it may write study.json
     progress = Progress(schedule, store)
     lobby = Lobby(store, progress)
-    routes = study_routes(lobby, progress, read_text(cfg.instructions_file, "study_instructions.md"),
-                          read_text(cfg.consent_file, "study_consent.md"))
+    routes = study_routes(lobby, progress, *texts)
     return cfg, store, create_app(store, extra_routes=routes), lobby
 
 
