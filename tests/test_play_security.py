@@ -80,6 +80,11 @@ def test_each_player_gets_only_their_own_seat(tmp_path):
         assert solver_browser.get(f"/api{solver['url']}/image").status_code == 200
         assert solver_browser.post(f"/api{made['invite']}").status_code == 404  # used up
         assert "/play/" not in json.dumps(state(solver_browser, solver["url"])).replace(solver["url"], "")
+        # what held keeps holding: the solver's PIN key presses reach the expert masked
+        typed = solver_browser.post(f"/api{solver['url']}/message", json={"text": "select_withdraw\npress_1\npress_8"})
+        assert typed.status_code == 200
+        relayed = state(expert_browser, expert)["dialogue"][-1]["text"]
+        assert "press_*" in relayed and "press_1" not in relayed and "press_8" not in relayed
 
 
 # -- finding 3: partner errors reach players as a generic line; the detail stays in the record ------
