@@ -108,6 +108,14 @@ def test_four_participants_two_games_records_abandon_admin_and_restart(tmp_path,
         assert len(view["dialogue"]) == 1 and view["to_move"] == "expert"
         progress = client.get("/api/admin/progress", headers={"Authorization": f"Bearer {ADMIN}"}).json()
         assert progress["puzzles"]["atm"]["in_play"] == 1 and progress["puzzles"]["wire"]["finished"] == 1
+        # a participant whose lobby place was lost in the restart rejoins under the same anonymous id,
+        # and the lobby still knows which instances they have seen
+        pid = done["participants"]["solver"]
+        rejoined = join(client, participant=pid)
+        assert rejoined["participant"] == pid
+        from comma_env.web.study import Slot
+
+        assert Slot("wire", done["seed"]) in lobby.find(rejoined["token"]).seen
     assert json.loads((out / "study.json").read_text())["seeds"] == seeds and len(read_episodes(out / "episodes.jsonl")) == 2
     assert oct((out / "study.json").stat().st_mode & 0o777) == "0o600"
 

@@ -24,7 +24,7 @@ from comma_env.web.study import Progress, Slot
 PARTICIPANT_ID = re.compile(r"^p[0-9a-f]{12}$")
 
 
-@dataclass
+@dataclass(eq=False)  # identity: two people are never "equal"
 class Participant:
     id: str
     joined: float = field(default_factory=time.time)
@@ -53,7 +53,7 @@ class Lobby:
                 raise PlayError(429, "the study is busy; try again in a few minutes")
             pid = participant_id if participant_id and PARTICIPANT_ID.match(participant_id) else f"p{secrets.token_hex(6)}"
             token = secrets.token_urlsafe(18)
-            known = Participant(pid)
+            known = Participant(pid, seen=self.seen_by(pid))
             self.by_token[token_hash(token)] = known
         assert token is not None
         known.seat = None
@@ -61,6 +61,12 @@ class Lobby:
         if known not in self.waiting:
             self.waiting.append(known)
         return token, known
+
+    def seen_by(self, pid: str) -> set[Slot]:
+        """The slots a (returning) participant played, from the records and the live games."""
+        seen = {Slot(str(r.get("puzzle")), int(r.get("seed") or 0)) for r in self.progress.records()
+                if pid in (r.get("participants") or {}).values()}
+        return seen | {Slot(s.puzzle, s.seed) for s in self.store.sessions.values() if pid in s.participants.values()}
 
     def prune(self, now: float | None = None) -> None:
         """Forget participants not heard from for a while (not waiting, no seat to collect):
