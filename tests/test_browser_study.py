@@ -35,7 +35,9 @@ def browser():
 
 def test_four_participants_are_paired_into_two_games_and_finish_them(browser, tmp_path):
     out = tmp_path / "study"
-    _, store, app, _ = build_study([str(out), "puzzles=[wire,atm]", "games_per_puzzle=1", "max_turns=2"])
+    # all four browsers share the loopback address: let one address pair at once
+    _, store, app, _ = build_study([str(out), "puzzles=[wire,atm]", "games_per_puzzle=1", "max_turns=2",
+                                    "pair_same_address_after_seconds=0"])
     contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(4)]
     pages = [context.new_page() for context in contexts]
     errors: list[str] = []

@@ -51,7 +51,7 @@ def play_out(client: httpx.Client, seats: dict[str, str]) -> dict:
 def test_four_participants_two_games_records_abandon_admin_and_restart(tmp_path, monkeypatch):
     monkeypatch.setenv("COMMA_PLAY_ADMIN_TOKEN", ADMIN)
     out = tmp_path / "study"
-    args = ("puzzles=[wire,atm]", "games_per_puzzle=2", "max_turns=2")
+    args = ("puzzles=[wire,atm]", "games_per_puzzle=2", "max_turns=2", "pair_same_address_after_seconds=0")
     server, lobby = start(out, *args)
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         assert "study" in client.get("/").text.lower()
@@ -129,3 +129,25 @@ def test_study_settings_are_checked(tmp_path, capsys):
         build_study([str(out), "puzzles=[wire,atm]", "games_per_puzzle=3"])
     assert main(["collect", str(out), "games_per_puzzle=oops"]) == 2
     assert "games_per_puzzle" in capsys.readouterr().err
+
+
+def test_people_from_one_address_are_paired_with_others_first(tmp_path):
+    server, lobby = start(tmp_path / "s", "puzzles=[wire]", "games_per_puzzle=4", "pair_same_address_after_seconds=600")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        for _ in range(5):  # random draws: never two of one address while others wait
+            people = []
+            for address in ("198.51.100.1", "198.51.100.1", "203.0.113.9", "203.0.113.9"):
+                people.append((address, client.post("/api/lobby/join", json={"consent": True},
+                                                    headers={"X-Forwarded-For": address}).json()))
+            for address, person in people:
+                seat = until_paired(client, person["token"])
+                state = client.get(f"/api{seat['url']}/state").json()
+                client.post(f"/api{seat['url']}/leave")  # free the slot for the next round
+                assert state["puzzle"] == "wire"
+            games = {}
+            for session in lobby.store.sessions.values():
+                if session.participants:
+                    games[session.id] = {p.address for p in lobby.by_token.values() if p.id in session.participants.values()}
+            assert games and all(len(addresses) == 2 for addresses in games.values())
+            for session in list(lobby.store.sessions.values()):
+                lobby.store.sessions.pop(session.id)

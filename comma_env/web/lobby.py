@@ -27,10 +27,11 @@ PARTICIPANT_ID = re.compile(r"^p[0-9a-f]{12}$")
 @dataclass(eq=False)  # identity: two people are never "equal"
 class Participant:
     id: str
-    joined: float = field(default_factory=time.time)
+    joined: float = field(default_factory=time.time)  # when it last entered the queue
     last_seen: float = field(default_factory=time.time)
     seen: set[Slot] = field(default_factory=set)  # slots this person played (or abandoned)
     seat: dict[str, str] | None = None  # {"url", "role"} once paired, until the next join
+    address: str = ""  # the client address it joined from (pairs from one address are avoided)
 
 
 class Lobby:
@@ -44,7 +45,7 @@ class Lobby:
         self.random = random.SystemRandom()
         store.on_saved.append(lambda session: self._forget_if_done())
 
-    def join(self, token: str | None, participant_id: str | None) -> tuple[str, Participant]:
+    def join(self, token: str | None, participant_id: str | None, address: str = "") -> tuple[str, Participant]:
         """Enter (or re-enter) the queue; returns the lobby token and the participant."""
         known = self.by_token.get(token_hash(token)) if token else None
         if known is None:
@@ -57,6 +58,8 @@ class Lobby:
             self.by_token[token_hash(token)] = known
         assert token is not None
         known.seat = None
+        known.address = address
+        known.joined = time.time()
         known.last_seen = time.time()
         if known not in self.waiting:
             self.waiting.append(known)
@@ -105,7 +108,13 @@ class Lobby:
         started = 0
         while len(order) >= 2 and free:
             first = order.pop(0)
-            match = next(((b, slot) for b in order for slot in free if slot not in first.seen and slot not in b.seen), None)
+            # one person in two browsers should not play both seats: two of one address are
+            # paired only once both waited `pair_same_address_after_seconds` (0 for a lab
+            # whose participants all share one address)
+            grace = self.store.cfg.pair_same_address_after_seconds
+            candidates = [b for b in order if b.address != first.address
+                          or min(now - first.joined, now - b.joined) >= grace]
+            match = next(((b, slot) for b in candidates for slot in free if slot not in first.seen and slot not in b.seen), None)
             if match is None:
                 continue
             second, slot = match

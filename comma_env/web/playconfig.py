@@ -50,6 +50,7 @@ class PlayConfig:
     seeds: Optional[List[int]] = None  # the study's seeds (one game per puzzle and seed); None: random, secret
     instructions_file: Optional[str] = None  # Markdown shown before the lobby (default: the built-in text)
     consent_file: Optional[str] = None  # Markdown a participant agrees to (default: the built-in text)
+    pair_same_address_after_seconds: float = 30.0  # two waiting from one address are paired only after this
 
 
 def parse_args(argv: Sequence[str]) -> PlayConfig:

@@ -17,7 +17,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from comma_env.web.lobby import Lobby
-from comma_env.web.server import POLL_SECONDS, TOKEN, Limits, manual_html, page
+from comma_env.web.server import POLL_SECONDS, TOKEN, Limits, client_of, manual_html, page
 from comma_env.web.session import PlayError
 from comma_env.web.study import Progress
 
@@ -58,7 +58,7 @@ def study_routes(lobby: Lobby, progress: Progress, instructions: str, consent: s
             returning = bool(body.token) and _known(lobby, str(body.token))
             if not returning:
                 limits.creating(request)
-            token, participant = lobby.join(body.token if returning else None, body.participant)
+            token, participant = lobby.join(body.token if returning else None, body.participant, client_of(request))
             await lobby.pair()
             return {"token": token, **lobby.status(participant)}
 
