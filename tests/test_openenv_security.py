@@ -49,6 +49,11 @@ def test_bad_frames_get_an_error_and_the_episode_lives_on():
                 assert after["type"] == "observation" and after["data"]["observation"]["info"]["turn"] == 1
                 state = await call(ws, {"type": "state"})
                 assert state["data"]["seed"] == 3 and state["data"]["step_count"] == 1  # the same episode
+            async with websockets.connect(ws_url(server)) as ws:  # a frame past max_body_bytes (1 MB)
+                await ws.send(json.dumps({"type": "step", "data": {"message": "x" * 2**21}}))
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await ws.recv()
+                assert closed.value.rcvd.code == 1009  # message too big: never read whole
 
         asyncio.run(run())
 

@@ -41,7 +41,7 @@ class ServerSettings:
     max_sessions: int = 16  # concurrent WebSocket sessions (one episode each)
     session_timeout: Optional[float] = 300.0  # seconds a socket may stay silent before it is closed (None: never)
     allowed_hosts: list[str] = field(default_factory=lambda: list(LOOPBACK_HOSTS))  # Host/Origin names served
-    max_body_bytes: int = 1024 * 1024  # HTTP request bodies, however framed
+    max_body_bytes: int = 1024 * 1024  # HTTP request bodies, however framed, and WebSocket frames
     log_level: str = "warning"
 
 
@@ -94,7 +94,8 @@ def serve(settings: ServerSettings) -> None:
 
     app = make_app(settings)
     logging.getLogger("uvicorn.error").addFilter(_DropClosedSocketNoise())
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level, ws_max_size=64 * 2**20)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level,
+                            ws_max_size=settings.max_body_bytes)  # a larger frame closes the socket (1009)
     server = uvicorn.Server(config)
 
     async def run() -> None:
