@@ -99,6 +99,10 @@ def test_four_participants_two_games_records_abandon_admin_and_restart(tmp_path,
     write_report([out], tmp_path / "report", workers=1, quiet=True)  # the report reads a study folder as it is
     page = (tmp_path / "report" / "report.html").read_text()
     assert "COMMA report: human" in page and '"e":"abandoned"' in page
+    from comma_env.run.merge import merge
+
+    merged = merge([out], quiet=True)  # so does merge: the same tables, the abandoned game an error
+    assert merged["overall"]["n"] == 1 and merged["overall"]["errors"] == 1
     # a restart: same schedule, the game in play comes back, nothing is written twice
     seeds = json.loads((out / "study.json").read_text())["seeds"]
     server, lobby = start(out, *args)
