@@ -36,7 +36,7 @@ def browser():
 def test_four_participants_are_paired_into_two_games_and_finish_them(browser, tmp_path):
     out = tmp_path / "study"
     # all four browsers share the loopback address: let one address pair at once
-    _, store, app, _ = build_study([str(out), "puzzles=[wire,atm]", "games_per_puzzle=1", "max_turns=2",
+    _, store, app, _ = build_study([str(out), "puzzles=[wire,atm]", "games_per_puzzle=2", "max_turns=2",
                                     "pair_same_address_after_seconds=0"])
     contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(4)]
     pages = [context.new_page() for context in contexts]
@@ -75,6 +75,12 @@ def test_four_participants_are_paired_into_two_games_and_finish_them(browser, tm
             time.sleep(0.1)
         for page in pages:
             assert "Saved" in page.locator("#result").inner_text()
+        back = pages[0]  # after a game, "back to the lobby" queues the same participant again at once
+        back.get_by_role("link", name="back to the lobby").click()
+        back.locator("#lobby", has_text="Waiting for a partner").wait_for()
+        assert back.locator("#agree").is_hidden()
+        back.get_by_role("button", name="stop waiting").click()
+        back.locator("#agree").wait_for()  # and can stop waiting
     assert not errors, errors
     records = read_episodes(out / "episodes.jsonl")
     assert sorted(r["puzzle"] for r in records) == ["atm", "wire"]

@@ -13,7 +13,10 @@
   fetch("/api/study/text").then(function (r) { return r.json(); }).then(function (t) {
     document.getElementById("instructions").innerHTML = t.instructions_html;  // rendered and escaped by the server
     document.getElementById("consent").innerHTML = t.consent_html;
-    if (store.getItem("comma-consent") === "1") { document.getElementById("agreed").checked = true; }
+    if (store.getItem("comma-consent") === "1") {
+      document.getElementById("agreed").checked = true;
+      if (store.getItem("comma-lobby")) { join(); }  // back from a game: queue again at once
+    }
   });
 
   function handle(s) {
@@ -26,7 +29,9 @@
       return;
     }
     if (s.status === "full") { show("The study has all the games it needs. Thank you for coming!"); return; }
+    if (s.status === "away") { form.hidden = false; lobby.hidden = true; return; }
     show("Waiting for a partner… (" + (s.waiting || 1) + " waiting). Keep this page open.");
+    document.getElementById("stop").hidden = false;
     poll();
   }
 
@@ -50,6 +55,12 @@
         else { document.getElementById("error").textContent = typeof res[1].detail === "string" ? res[1].detail : "Could not join."; }
       });
   }
+
+  document.getElementById("stop").addEventListener("click", function () {
+    document.getElementById("stop").hidden = true;
+    fetch("/api/lobby/" + store.getItem("comma-lobby") + "/leave", { method: "POST" })
+      .then(function () { store.removeItem("comma-consent"); window.location.reload(); });
+  });
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
