@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from comma_env.play import build_study
+from comma_env.play import build, build_study
 from comma_env.run.results import read_episodes
 from comma_env.web.browser import launch_chromium
 from comma_env.web.server import BackgroundServer
@@ -33,7 +33,8 @@ def browser():
         chromium.close()
 
 
-def test_four_participants_are_paired_into_two_games_and_finish_them(browser, tmp_path):
+def test_four_participants_are_paired_into_two_games_and_finish_them(browser, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMMA_PLAY_ADMIN_TOKEN", "browser-admin-token-for-tests")
     out = tmp_path / "study"
     # all four browsers share the loopback address: let one address pair at once
     _, store, app, _ = build_study([str(out), "puzzles=[wire,atm]", "games_per_puzzle=2", "max_turns=2",
@@ -81,6 +82,16 @@ def test_four_participants_are_paired_into_two_games_and_finish_them(browser, tm
         assert back.locator("#agree").is_hidden()
         back.get_by_role("button", name="stop waiting").click()
         back.locator("#agree").wait_for()  # and can stop waiting
+        admin = contexts[1].new_page()  # the admin page: progress per puzzle, behind the token
+        admin.goto(url + "/admin")
+        admin.locator("#token").fill("wrong")
+        admin.get_by_role("button", name="show").click()
+        admin.locator("#error", has_text="wrong").wait_for()
+        admin.locator("#token").fill("browser-admin-token-for-tests")
+        admin.get_by_role("button", name="show").click()
+        admin.locator("#table tbody tr").nth(1).wait_for()
+        rows = admin.locator("#table tbody tr").all_inner_texts()
+        assert [r.split("\t")[:3] for r in rows] == [["wire", "2", "1"], ["atm", "2", "1"]]
     assert not errors, errors
     records = read_episodes(out / "episodes.jsonl")
     assert sorted(r["puzzle"] for r in records) == ["atm", "wire"]
@@ -89,3 +100,32 @@ def test_four_participants_are_paired_into_two_games_and_finish_them(browser, tm
     assert len(set(ids)) == 4
     for context in contexts:
         context.close()
+
+
+def test_an_invitation_gives_the_second_person_the_other_seat(browser, tmp_path):
+    _, store, app = build([f"out_dir={tmp_path / 'out'}", "puzzle=wire", "role=solver", "partner=human"])
+    first, second = browser.new_context(), browser.new_context()
+    starter, invited = first.new_page(), second.new_page()
+    with BackgroundServer(app) as url:
+        starter.goto(url + "/")
+        assert "invitation" in starter.locator("#about").inner_text()
+        starter.get_by_role("button", name="start").click()
+        starter.wait_for_url(re.compile(r".*/play/[A-Za-z0-9_-]+$"))  # the fragment is dropped from the address
+        link = starter.locator("#join a.join-link")
+        link.wait_for()
+        assert "waiting for your partner" in starter.locator("#status").inner_text()
+        invitation = link.get_attribute("href")
+        assert invitation.startswith("/join/")
+        starter.goto(url + invitation)  # the starter's own browser cannot take the second seat
+        starter.get_by_role("button", name="take the seat").click()
+        starter.locator("#error", has_text="already play").wait_for()
+        invited.goto(url + invitation)
+        invited.get_by_role("button", name="take the seat").click()
+        invited.wait_for_url(re.compile(r".*/play/[A-Za-z0-9_-]+$"))
+        invited.locator("#heading", has_text="you are the expert").wait_for()
+        assert invited.locator("#manual h1").count() == 1
+        starter.go_back()
+        starter.locator("#status", has_text="your turn").wait_for()
+        assert starter.locator("#join").is_hidden()  # the invitation is spent
+    first.close()
+    second.close()
