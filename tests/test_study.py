@@ -155,3 +155,20 @@ def test_people_from_one_address_are_paired_with_others_first(tmp_path):
             assert games and all(len(addresses) == 2 for addresses in games.values())
             for session in list(lobby.store.sessions.values()):
                 lobby.store.sessions.pop(session.id)
+
+
+def test_a_player_whose_page_stops_polling_has_left(tmp_path):
+    server, lobby = start(tmp_path / "s", "puzzles=[wire]", "games_per_puzzle=2", "leave_after_seconds=1",
+                          "pair_same_address_after_seconds=0")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        a, b = join(client), join(client)
+        seats = {s["role"]: s["url"] for s in (until_paired(client, a["token"]), until_paired(client, b["token"]))}
+        deadline = time.monotonic() + 10
+        while True:  # only the solver's page keeps polling
+            view = client.get(f"/api{seats['solver']}/state", params={"since": -1}).json()
+            if view["done"]:
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+    [record] = read_episodes(tmp_path / "s" / "episodes.jsonl")
+    assert record["end_reason"] == "abandoned" and record["error"] == "abandoned: the expert left"
