@@ -172,3 +172,24 @@ def test_a_player_whose_page_stops_polling_has_left(tmp_path):
             time.sleep(0.2)
     [record] = read_episodes(tmp_path / "s" / "episodes.jsonl")
     assert record["end_reason"] == "abandoned" and record["error"] == "abandoned: the expert left"
+
+
+def test_a_player_waiting_in_a_long_poll_is_present(tmp_path):
+    import threading
+
+    server, lobby = start(tmp_path / "s", "puzzles=[wire]", "games_per_puzzle=2", "leave_after_seconds=1",
+                          "pair_same_address_after_seconds=0")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        a, b = join(client), join(client)
+        seats = {s["role"]: s["url"] for s in (until_paired(client, a["token"]), until_paired(client, b["token"]))}
+        version = client.get(f"/api{seats['expert']}/state").json()["version"]
+        answered: list[dict] = []
+        waiting = threading.Thread(target=lambda: answered.append(
+            client.get(f"/api{seats['expert']}/state", params={"since": version}).json()))
+        waiting.start()  # the expert's page waits for news (up to 20 s), longer than leave_after_seconds
+        for _ in range(15):  # the solver's page polls now and then, for 3 s
+            assert not client.get(f"/api{seats['solver']}/state").json()["done"]
+            time.sleep(0.2)
+        assert client.post(f"/api{seats['solver']}/message", json={"text": "still here?"}).status_code == 200
+        waiting.join(10)
+        assert answered and answered[0]["dialogue"][-1]["text"] == "still here?" and not answered[0]["done"]

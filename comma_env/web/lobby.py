@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from comma_env.web.records import token_hash
-from comma_env.web.session import PlayError, SessionStore
+from comma_env.web.session import POLL_SECONDS, PlayError, SessionStore
 from comma_env.web.study import Progress, Slot
 
 PARTICIPANT_ID = re.compile(r"^p[0-9a-f]{12}$")
@@ -101,7 +101,8 @@ class Lobby:
         """Pair waiting participants at random while the schedule has slots for them; returns
         how many games started. Each pair gets the first free slot neither person has played."""
         now = time.time()
-        self.waiting = [p for p in self.waiting if now - p.last_seen <= self.store.cfg.leave_after_seconds]
+        quiet = max(self.store.cfg.leave_after_seconds, POLL_SECONDS + 10)  # a long poll lasts up to 20 s
+        self.waiting = [p for p in self.waiting if now - p.last_seen <= quiet]
         free = self.progress.free_slots()
         order = list(self.waiting)
         self.random.shuffle(order)

@@ -30,11 +30,11 @@ from pydantic import BaseModel, Field
 from comma_env.audio.wav import wav_bytes
 from comma_env.web.guard import Guard
 from comma_env.web.limits import AdminToken, CreationLimiter
-from comma_env.web.session import MAX_MESSAGE_CHARS, PLAYABLE, PlayError, Session, SessionStore, describe_hint
+from comma_env.web.session import (MAX_MESSAGE_CHARS, PLAYABLE, POLL_SECONDS, PlayError, Session, SessionStore,
+                                   describe_hint)
 
 STATIC = Path(__file__).parent / "static"
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-POLL_SECONDS = 20.0
 SEATS_COOKIE = "comma_seats"
 """Session ids this browser sits in (HttpOnly): stops a player taking the other seat of
 their own game through its invite."""
@@ -197,8 +197,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
     async def state(token: str, since: int = Query(default=-1, ge=-1)) -> dict[str, Any]:
         session, role = await find(token)
         store.seen(session, role)
-        await store.wait(session, since, POLL_SECONDS)
-        store.seen(session, role)
+        await store.wait(session, since, POLL_SECONDS, role)
         return view(session, role, token)
 
     @app.post("/api/play/{token}/message")

@@ -54,6 +54,9 @@ ABANDONED = "abandoned"
 
 SEED_SPACE = 2**31 - 1
 
+POLL_SECONDS = 20.0
+"""Longest a long poll (a page waiting for a change) is held open before it is answered."""
+
 
 class PlayError(Exception):
     """A request that cannot be honoured; `status` is the HTTP status to answer with."""
@@ -89,6 +92,7 @@ class Session:
     created: float = field(default_factory=time.time)
     last_move: float = field(default_factory=time.time)
     last_seen: dict[str, float] = field(default_factory=dict)
+    watching: dict[str, int] = field(default_factory=dict)  # role -> long polls open now (present)
     messages: list[Sent] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)
     saved: bool = False
@@ -348,7 +352,8 @@ class SessionStore:
                 found.append((session, f"{ABANDONED}: no move for {self.cfg.idle_expire_seconds:g} s"))
                 continue
             if session.participants:
-                gone = [r for r in ROLES if now - session.last_seen.get(r, now) > self.cfg.leave_after_seconds]
+                gone = [r for r in ROLES if not session.watching.get(r)
+                        and now - session.last_seen.get(r, now) > self.cfg.leave_after_seconds]
                 if gone:
                     found.append((session, f"{ABANDONED}: the {gone[0]} left"))
         return found
@@ -454,14 +459,21 @@ class SessionStore:
         changed, session.changed = session.changed, asyncio.Event()
         changed.set()
 
-    async def wait(self, session: Session, since: int, timeout: float) -> None:
-        """Return when the session's version moves past `since` or after `timeout` seconds."""
+    async def wait(self, session: Session, since: int, timeout: float, role: str | None = None) -> None:
+        """Return when the session's version moves past `since` or after `timeout` seconds;
+        while it waits, `role`'s player counts as present."""
         if session.version != since:
             return
+        if role is not None:
+            session.watching[role] = session.watching.get(role, 0) + 1
         try:
             await asyncio.wait_for(session.changed.wait(), timeout)
         except asyncio.TimeoutError:
             pass
+        finally:
+            if role is not None:
+                session.watching[role] -= 1
+                session.last_seen[role] = time.time()
 
     # -- files -------------------------------------------------------------------------------------
     def _persist(self, session: Session) -> None:

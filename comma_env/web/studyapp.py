@@ -17,8 +17,8 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from comma_env.web.lobby import Lobby
-from comma_env.web.server import POLL_SECONDS, TOKEN, Limits, client_of, manual_html, page
-from comma_env.web.session import PlayError
+from comma_env.web.server import TOKEN, Limits, client_of, manual_html, page
+from comma_env.web.session import POLL_SECONDS, PlayError
 from comma_env.web.study import Progress
 
 DEFAULT_TEXTS = Path(__file__).parent / "static"
