@@ -124,7 +124,10 @@ class Lobby:
             roles = ["solver", "expert"]
             self.random.shuffle(roles)
             people = {roles[0]: first, roles[1]: second}
-            session, tokens = self.store.create_pair(slot.puzzle, slot.seed, {r: p.id for r, p in people.items()})
+            try:
+                session, tokens = self.store.create_pair(slot.puzzle, slot.seed, {r: p.id for r, p in people.items()})
+            except PlayError:  # the server is full: they wait for a game to end
+                break
             for role, person in people.items():
                 person.seat = {"url": f"/play/{tokens[role]}", "role": role}
                 person.seen.add(slot)
