@@ -28,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from comma_env.audio.wav import wav_bytes
+from comma_env.web.expiry import expiry_loop
 from comma_env.web.guard import Guard
 from comma_env.web.limits import AdminToken, CreationLimiter
 from comma_env.web.session import (MAX_MESSAGE_CHARS, PLAYABLE, POLL_SECONDS, PlayError, Session, SessionStore,
@@ -120,7 +121,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
         restored = await store.restore()
         if restored:
             print(f"comma_env.play: restored {restored} session(s) from {store.folder}")
-        expiry = asyncio.get_running_loop().create_task(store.expiry_loop())
+        expiry = asyncio.get_running_loop().create_task(expiry_loop(store))
         yield
         expiry.cancel()
         for task in list(store.tasks):

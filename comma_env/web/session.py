@@ -12,7 +12,7 @@ deterministic given seed and messages). A finished episode is appended once to
 ``<out_dir>/episodes.jsonl`` in the rollout's record format, with model name ``human``. A
 session nobody moves in for `PlayConfig.idle_expire_seconds` (or, in a study, whose player
 stops polling) ends as ``abandoned``: recorded with an ``error``, so it is counted apart from
-the rates like an error episode.
+the rates like an error episode (`expiry` decides when).
 
 What a player sees of a failure is generic (`Session.public_error`); the detail, which may
 quote a partner's input, stays in the record.
@@ -351,32 +351,7 @@ class SessionStore:
     def seen(self, session: Session, role: str) -> None:
         session.last_seen[role] = time.time()
 
-    # -- expiry -----------------------------------------------------------------------------------
-    def stale(self, now: float) -> list[tuple[Session, str]]:
-        """Unfinished sessions to end, with why: no move for `idle_expire_seconds`, or (in a
-        study) a player who stopped polling for `leave_after_seconds`."""
-        found = []
-        for session in list(self.sessions.values()):
-            if session.done or session.partner_busy:
-                continue
-            if now - session.last_move > self.cfg.idle_expire_seconds:
-                found.append((session, f"{ABANDONED}: no move for {self.cfg.idle_expire_seconds:g} s"))
-                continue
-            if session.participants:
-                gone = [r for r in ROLES if not session.watching.get(r)
-                        and now - session.last_seen.get(r, now) > self.cfg.leave_after_seconds]
-                if gone:
-                    found.append((session, f"{ABANDONED}: the {gone[0]} left"))
-        return found
-
-    async def expire(self, now: float | None = None) -> int:
-        """End every stale session as abandoned; returns how many."""
-        ended = 0
-        for session, reason in self.stale(time.time() if now is None else now):
-            await self.abandon(session, reason)
-            ended += 1
-        return ended
-
+    # -- ending a game from outside ------------------------------------------------------------
     async def abandon(self, session: Session, reason: str) -> None:
         async with session.lock:
             if session.done:
@@ -386,15 +361,6 @@ class SessionStore:
             self._persist(session)
             await self._save(session)
         await self._bump(session)
-
-    async def expiry_loop(self) -> None:
-        interval = max(0.2, min(30.0, self.cfg.idle_expire_seconds / 4, self.cfg.leave_after_seconds / 4))
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self.expire()
-            except Exception as error:  # keep expiring the others
-                print(f"comma_env.play: expiry: {type(error).__name__}")
 
     def _evict(self) -> None:
         """Keep at most `KEEP_FINISHED` finished sessions in memory (the oldest go; their
