@@ -108,12 +108,12 @@ def test_an_invitation_gives_the_second_person_the_other_seat(browser, tmp_path)
     starter, invited = first.new_page(), second.new_page()
     with BackgroundServer(app) as url:
         starter.goto(url + "/")
-        assert "invitation" in starter.locator("#about").inner_text()
+        starter.locator("#about", has_text="invitation").wait_for()
         starter.get_by_role("button", name="start").click()
         starter.wait_for_url(re.compile(r".*/play/[A-Za-z0-9_-]+$"))  # the fragment is dropped from the address
         link = starter.locator("#join a.join-link")
         link.wait_for()
-        assert "waiting for your partner" in starter.locator("#status").inner_text()
+        starter.locator("#status", has_text="waiting for your partner").wait_for()
         invitation = link.get_attribute("href")
         assert invitation.startswith("/join/")
         starter.goto(url + invitation)  # the starter's own browser cannot take the second seat
