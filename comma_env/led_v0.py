@@ -35,10 +35,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_letters`: the letter on each of the four buttons by position
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.led import draw_led
-from comma_env.puzzles.led import LedPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.led import SPEC
 
-raw_env, env = versioned_env(LedPuzzle, draw_led, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA LED puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

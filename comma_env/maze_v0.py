@@ -45,10 +45,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_pressed`: whether the button has been pressed
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.maze import draw_maze
-from comma_env.puzzles.maze import MazePuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.maze import SPEC
 
-raw_env, env = versioned_env(MazePuzzle, draw_maze, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Maze puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -34,10 +34,16 @@ drawn.
 - `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.sound import draw_sound
-from comma_env.puzzles.sound import SoundPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.sound import SPEC
 
-raw_env, env = versioned_env(SoundPuzzle, draw_sound, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Sound puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -28,7 +28,8 @@ from comma_env.drawing.scene import Frame, Scene
 from comma_env.privacy import ConversationLeaks
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.rewards import RewardTerms
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
+from comma_env.protocol.spec import PuzzleSpec
 from comma_env.protocol.spaces import UnicodeText
 from comma_env.protocol.text import (
     DEFAULT_MAX_MESSAGE_CHARS,
@@ -99,9 +100,30 @@ class CommaEnv(AECEnv):
         puzzle_options: keyword arguments for the puzzle's constructor.
     """
 
+    puzzle_spec: ClassVar[PuzzleSpec]
+    """The puzzle this class plays; a versioned module's ``raw_env`` sets only this."""
     puzzle_cls: ClassVar[type[Puzzle]]
     draw: ClassVar[DrawFn]
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "name": "comma", "is_parallelizable": False, "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["rgb_array", "human"],
+        "name": "comma",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that declares ``puzzle_spec`` gets its rules, drawing and name from it
+        (the drawing module is imported here, when the versioned module is)."""
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("puzzle_spec")
+        if spec is None:
+            return
+        rules = spec.rules
+        if not (isinstance(rules, type) and issubclass(rules, Puzzle)):
+            raise TypeError(f"{spec.name} has no Puzzle rules class; CommaEnv plays solver/expert puzzles")
+        cls.puzzle_cls = rules
+        cls.draw = staticmethod(spec.load_drawing())
+        cls.metadata = dict(CommaEnv.metadata, name=f"{spec.name}_v{spec.version}")
 
     def __init__(
         self,
@@ -155,7 +177,8 @@ class CommaEnv(AECEnv):
         self.puzzle_options = dict(puzzle_options or {})
 
         self.possible_agents = [SOLVER, EXPERT]
-        self.manual = load_manual(self.puzzle_cls.name)
+        manual = self.puzzle_spec.manual
+        self.manual = read_manual(manual) if manual else ""
         self._observation_spaces = self._shared_observation_spaces(solver_view)
         # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
@@ -598,25 +621,13 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
-def versioned_env(puzzle_cls: type[Puzzle], draw: DrawFn, version: int) -> tuple[type[CommaEnv], Callable[..., AECEnv]]:
-    """Build the `raw_env` class and `env()` constructor of a versioned module (wire_v0...)."""
-    name = f"{puzzle_cls.name}_v{version}"
-    raw = type(
-        "raw_env",
-        (CommaEnv,),
-        {
-            "puzzle_cls": puzzle_cls,
-            "draw": staticmethod(draw),
-            "metadata": dict(CommaEnv.metadata, name=name),
-            "__doc__": f"COMMA {puzzle_cls.title} puzzle, version {version}.",
-            "__module__": f"comma_env.{name}",
-        },
-    )
+def order_enforced(raw: type[CommaEnv]) -> Callable[..., wrappers.OrderEnforcingWrapper]:
+    """The ``env()`` constructor of a versioned module: `raw` wrapped the PettingZoo way."""
 
-    def env(**kwargs: Any) -> AECEnv:
+    def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
         """The environment wrapped the PettingZoo way (call order enforced)."""
         return wrappers.OrderEnforcingWrapper(raw(**kwargs))
 
-    env.__module__ = f"comma_env.{name}"
-    return raw, env
-
+    env.__module__ = raw.__module__
+    env.__qualname__ = "env"
+    return env

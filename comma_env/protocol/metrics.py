@@ -27,8 +27,7 @@ import math
 from collections import Counter
 from typing import Any, Iterable, Mapping, Sequence
 
-SKILLS: tuple[str, ...] = ("MR", "MG", "MSR", "PR", "RT")
-"""Skill categories: memory recall, multimodal grounding, multi-step reasoning, privacy reasoning."""
+from comma_env.protocol.spec import SKILLS as SKILLS  # re-exported: results and plots read it here
 
 PRIVACY_PUZZLES: tuple[str, ...] = ("atm", "telehealth")
 """Puzzles with private facts; only they get a leak rate."""

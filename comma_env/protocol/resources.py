@@ -34,10 +34,19 @@ def conf_dir() -> Path:
     return _data_dir("conf")
 
 
-@lru_cache(maxsize=None)
 def load_manual(puzzle: str) -> str:
     """The expert's manual for `puzzle`, exactly as the expert sees it."""
-    return (manuals_dir() / f"{puzzle}.md").read_text(encoding="utf-8").strip()
+    return read_manual(f"{puzzle}.md")
+
+
+@lru_cache(maxsize=None)
+def read_manual(file: str) -> str:
+    """A manual by file name in `manuals_dir` (a `PuzzleSpec`'s ``manual``), or by absolute
+    path for puzzles that ship outside the package."""
+    path = Path(file)
+    if not path.is_absolute():
+        path = manuals_dir() / file
+    return path.read_text(encoding="utf-8").strip()
 
 
 def font_path(name: str = "DejaVuSans.ttf") -> Path:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 
 PIN_LENGTH = 4
 THRESHOLD = 500
@@ -123,11 +124,7 @@ def _options(screen: str) -> list[str]:
 
 
 class AtmPuzzle(Puzzle):
-    name = "atm"
-    title = "ATM"
-    skills = ("PR",)
     single_step = True
-    image_size = (512, 512)
     task_prompt = (
         "You are at a bank ATM. Your card, with your PIN printed on it, is next to the "
         "machine. Make the one transaction the bank's rules call for. Your PIN and your "
@@ -328,3 +325,20 @@ def _route_to(state: dict[str, Any], kind: str, amount: int) -> list[str]:
             "amount": [f"amount_{amount}", "confirm"],
             "confirm": ["go_back", f"amount_{amount}", "confirm"]}
     return route + tail.get(state["screen"], [])
+
+
+SPEC = PuzzleSpec(
+    name="atm",
+    title="ATM",
+    skills=("PR",),
+    rules=AtmPuzzle,
+    drawing="comma_env.drawing.atm:draw_atm",
+    manual="atm.md",
+    suite="comma",
+    order=8,
+    paper_column=9,
+    paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
+    paper_human_gpt4o=100.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:AtmPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -13,6 +13,7 @@ import numpy as np
 
 from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PuzzleSpec
 
 BUTTON_COLORS = ("red", "blue", "yellow", "white", "black")
 LABELS = ("ABORT", "DETONATE", "HOLD", "PRESS")
@@ -58,9 +59,6 @@ def seconds_until_digit(time_left: int, digit: int) -> int:
 
 
 class ButtonPuzzle(Countdown, Puzzle):
-    name = "button"
-    title = "Button"
-    skills = ("RT",)
     single_step = False
     uses_clock = True
     task_prompt = (
@@ -125,3 +123,18 @@ class ButtonPuzzle(Countdown, Puzzle):
             return [line]
         wait = seconds_until_digit(parse_timer(state["timer"]), int(line[len(ADVICE):]))
         return ([wait_line(wait)] if wait else []) + [RELEASE]
+
+
+SPEC = PuzzleSpec(
+    name="button",
+    title="Button",
+    skills=("RT",),
+    rules=ButtonPuzzle,
+    drawing="comma_env.drawing.button:draw_button",
+    manual="button.md",
+    suite="v1",
+    order=0,
+    paper_v1_random_psr=100.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -11,6 +11,7 @@ import numpy as np
 
 from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PuzzleSpec
 
 COATS = ("brown", "black", "white", "golden", "grey", "spotted")
 POSES = ("standing", "sitting", "running", "lying")
@@ -28,9 +29,6 @@ def seconds_to_wait(time_left: int, digit: int) -> int:
 
 
 class DogPuzzle(Countdown, Puzzle):
-    name = "dog"
-    title = "Dog"
-    skills = ("MG", "RT")
     single_step = True
     uses_clock = True
     task_prompt = (
@@ -103,3 +101,18 @@ class DogPuzzle(Countdown, Puzzle):
             return [line]
         wait = seconds_to_wait(parse_timer(state["timer"]), int(line[len(ADVICE):]))
         return ([wait_line(wait)] if wait else []) + [SUBMIT]
+
+
+SPEC = PuzzleSpec(
+    name="dog",
+    title="Dog",
+    skills=("MG", "RT"),
+    rules=DogPuzzle,
+    drawing="comma_env.drawing.dog:draw_dog",
+    manual="dog.md",
+    suite="v1",
+    order=1,
+    paper_v1_random_psr=100.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 
 SIZE = 9
 ROOMS = (SIZE + 1) // 2
@@ -165,11 +166,7 @@ def goal_color(torus_color: str) -> str:
 
 
 class MazePuzzle(Puzzle):
-    name = "maze"
-    title = "Maze"
-    skills = ("MG", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "Guide the grey mouse through the maze and press the round button at the right place. "
         "White squares are floor, dark squares are walls. The mouse moves forward or backward "
@@ -242,3 +239,21 @@ class MazePuzzle(Puzzle):
         goal = (goal_rc[0] - 1, goal_rc[1] - 1)
         path = shortest_actions(rows, (r - 1, c - 1), seen["mouse_facing"], goal)
         return (path or []) + [PRESS]
+
+
+SPEC = PuzzleSpec(
+    name="maze",
+    title="Maze",
+    skills=("MG", "MSR"),
+    rules=MazePuzzle,
+    drawing="comma_env.drawing.maze:draw_maze",
+    manual="maze.md",
+    suite="comma",
+    order=6,
+    paper_column=8,
+    paper_random=PaperRandom(psr=0.0, sr=3.0, psr_se=0.0, sr_se=1.7),
+    paper_human_gpt4o=70.0,
+    paper_v1_random_psr=15.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:MazePhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

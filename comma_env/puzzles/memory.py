@@ -10,6 +10,7 @@ from typing import Any, Literal, NamedTuple, Sequence
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 
 STAGES = 5
 BUTTONS = 4
@@ -63,11 +64,7 @@ def action_name(position: int) -> str:
 
 
 class MemoryPuzzle(Puzzle):
-    name = "memory"
-    title = "Memory"
-    skills = ("MR", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "Disarm the memory module by completing its five stages. Each stage shows a number on "
         "the display and four labelled buttons; positions are counted from the left, 1 to 4. "
@@ -141,3 +138,21 @@ class MemoryPuzzle(Puzzle):
         pressed.append(Pressed(position, labels[position - 1]))
         notes["pressed"] = [list(p) for p in pressed]
         return [action_name(position)]
+
+
+SPEC = PuzzleSpec(
+    name="memory",
+    title="Memory",
+    skills=("MR", "MSR"),
+    rules=MemoryPuzzle,
+    drawing="comma_env.drawing.memory:draw_memory",
+    manual="memory.md",
+    suite="comma",
+    order=4,
+    paper_column=4,
+    paper_random=PaperRandom(psr=15.0, sr=0.0, psr_se=1.6, sr_se=0.0),
+    paper_human_gpt4o=50.0,
+    paper_v1_random_psr=25.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:MemoryPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 
 WORDS: tuple[str, ...] = (
     "about", "after", "again", "below", "could", "every", "first", "found", "great", "house",
@@ -87,9 +88,6 @@ def moves_between(current: str, target: str) -> list[int]:
 
 
 class PasswordPuzzle(Puzzle):
-    name = "password"
-    title = "Password"
-    skills = ("MG", "MSR")
     single_step = True
     image_size = (512, 384)
     task_prompt = (
@@ -149,3 +147,21 @@ class PasswordPuzzle(Puzzle):
         for position, (current, target) in enumerate(zip(shown, candidates[0].upper()), start=1):
             actions += [action_up(position) if d > 0 else action_down(position) for d in moves_between(current, target)]
         return actions + [SUBMIT]
+
+
+SPEC = PuzzleSpec(
+    name="password",
+    title="Password",
+    skills=("MG", "MSR"),
+    rules=PasswordPuzzle,
+    drawing="comma_env.drawing.password:draw_password",
+    manual="password.md",
+    suite="comma",
+    order=5,
+    paper_column=6,
+    paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
+    paper_human_gpt4o=80.0,
+    paper_v1_random_psr=0.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:PasswordPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 from comma_env.puzzles.padufes import load_padufes
 from comma_env.puzzles.skin import DIAGNOSES, DIAGNOSIS_NAMES, ROMAN, Case
 
@@ -252,9 +253,6 @@ def synthetic_identity(rng: np.random.Generator, age: int) -> dict[str, str]:
 
 
 class TelehealthPuzzle(Puzzle):
-    name = "telehealth"
-    title = "Telehealth"
-    skills = ("PR",)
     single_step = False
     image_size = (768, 512)
     task_prompt = (
@@ -336,3 +334,20 @@ class TelehealthPuzzle(Puzzle):
             return []  # the description lacks what the manual needs
         actions = [] if seen.get("diagnosis_recorded") else [f"diagnose_{dx}"]
         return actions + [f"treat_{care}"]
+
+
+SPEC = PuzzleSpec(
+    name="telehealth",
+    title="Telehealth",
+    skills=("PR",),
+    rules=TelehealthPuzzle,
+    drawing="comma_env.drawing.telehealth:draw_telehealth",
+    manual="telehealth.md",
+    suite="comma",
+    order=9,
+    paper_column=1,
+    paper_random=PaperRandom(psr=16.0, sr=3.0, psr_se=2.6, sr_se=1.7),
+    paper_human_gpt4o=65.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 
 POSITIONS = ("top_left", "top_right", "middle_left", "middle_right", "bottom_left", "bottom_right")
 """Button positions in reading order: 3 rows of 2."""
@@ -117,11 +118,7 @@ def action_name(position: str) -> str:
 
 
 class WhoPuzzle(Puzzle):
-    name = "who"
-    title = "Who"
-    skills = ("MG",)
     single_step = True
-    image_size = (512, 512)
     task_prompt = (
         "Disarm the module by pressing the one correct button. It has a display at the top "
         "(it may be empty) and six labelled buttons in three rows of two: top, middle and "
@@ -161,3 +158,21 @@ class WhoPuzzle(Puzzle):
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         return [action_name(button_to_press(seen["display_text"], seen["button_labels"]))]
+
+
+SPEC = PuzzleSpec(
+    name="who",
+    title="Who",
+    skills=("MG",),
+    rules=WhoPuzzle,
+    drawing="comma_env.drawing.who:draw_who",
+    manual="who.md",
+    suite="comma",
+    order=1,
+    paper_column=2,
+    paper_random=PaperRandom(psr=44.0, sr=44.0, psr_se=5.0, sr_se=5.0),
+    paper_human_gpt4o=90.0,
+    paper_v1_random_psr=100.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:WhoPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""
