@@ -11,7 +11,7 @@
 | Expert observation | Dict(text): manual and dialogue                                                        |
 | Skills             | MG (multimodal grounding), MSR (multi-step reasoning)                                  |
 | Steps              | multi-step: reach the goal square (0.5), press the button there (1.0)                  |
-| Paper random PSR/SR| 0 / 0                                                                                  |
+| Paper random PSR/SR| 0 / 3                                                                                  |
 
 A 9 x 9 grid of white floor and dark wall squares (rows and columns numbered from 1 at the
 top left), generated as a perfect maze over the 25 squares with odd row and column numbers.
