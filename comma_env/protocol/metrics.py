@@ -239,7 +239,7 @@ def summarize(records: Sequence[Record], order: Sequence[str] = (), skills: Mapp
     curves = {p: success_vs_turn_limit(g, max_turns) for p, g in by_puzzle.items()}
     overall_curve = [mean([c[i] for c in curves.values()]) for i in range(max_turns)] if curves else []
     if skills is None:
-        skills = {p: tuple(next((r.get("skills") for r in g if r.get("skills")), ())) for p, g in by_puzzle.items()}
+        skills = {p: tuple(next((r.get("skills") or () for r in g if r.get("skills")), ())) for p, g in by_puzzle.items()}
     return {
         "overall": overall_metrics(by_puzzle),
         "puzzles": per,
