@@ -224,7 +224,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
             for space in solver_space.values():
                 if isinstance(space, spaces.Box):  # shared by every copy: nobody may write them
                     for array in (space.low, space.high, space.bounded_below, space.bounded_above):
-                        array.flags.writeable = False
+                        if isinstance(array, np.ndarray):  # gymnasium 1.0 keeps a scalar's masks as np.bool_
+                            array.flags.writeable = False
             built = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
             cached = CommaEnv._SPACE_TEMPLATES.setdefault(key, built)
         return cached

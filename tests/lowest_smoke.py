@@ -1,0 +1,44 @@
+"""Smoke checks run inside a venv holding the lowest versions pyproject.toml allows
+(tests/test_lowest_versions.py makes it): import, PettingZoo's api_test for every puzzle,
+one episode per puzzle of the random baseline through the Hydra rollout.
+
+Usage: python lowest_smoke.py OUT_DIR
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+
+def main(out_dir: Path) -> None:
+    import comma_env
+    from comma_env.registry import SPECS
+    from pettingzoo.test import api_test
+
+    for name in SPECS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            api_test(comma_env.make(name), num_cycles=20)
+        print("api_test ok", name, flush=True)
+    puzzles = ",".join(SPECS)
+    subprocess.run([sys.executable, "-m", "comma_env.rollout", f"puzzles=[{puzzles}]", "episodes=1",
+                    "concurrency=4", f"out_dir={out_dir}"], check=True)
+    records = [json.loads(line) for line in (out_dir / "episodes.jsonl").read_text().splitlines() if line]
+    played = sorted(record["puzzle"] for record in records if not record.get("error"))
+    if played != sorted(SPECS):
+        raise SystemExit(f"rollout played {played}, expected {sorted(SPECS)}: {records}")
+    versions = {}
+    for package in ("numpy", "pillow", "gymnasium", "pettingzoo", "hydra-core", "litellm", "tqdm", "httpx",
+                    "aiohttp", "typing-extensions"):
+        from importlib.metadata import version
+
+        versions[package] = version(package)
+    print("versions", json.dumps(versions), flush=True)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
