@@ -8,8 +8,8 @@ written with `json.dumps` as they are. Tests check real environments and a real 
 against them, key by key.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: TypedDict reads NotRequired from evaluated
+# annotations, so `__required_keys__` would be wrong with postponed ones.
 from typing import Any, Union
 
 import numpy as np
@@ -178,7 +178,8 @@ class RolloutRecord(_RecordReturn, total=False):
     solver_model: str
     expert_model: str
     max_turns: int
-    max_mistakes: int
+    max_mistakes: int | None
+    """None for games without a mistake limit (AsymPuzl)."""
     memory: str
     puzzle_options: dict[str, Any]
     action_matching: str
