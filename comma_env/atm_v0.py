@@ -4,7 +4,7 @@
 | Import             | `from comma_env import atm_v0`                                  |
 |--------------------|-----------------------------------------------------------------|
 | Creation           | `make("aec", "comma/atm-v0")`                                   |
-| Actions            | Text: a message; lines such as `select_withdraw`, `press_4`, `press_enter`, `continue`, `amount_300`, `confirm`, `go_back` (they depend on the screen) |
+| Actions            | Text: a message; lines per screen, e.g. `select_withdraw`, `press_4`, `confirm`   |
 | Parallel API       | No                                                              |
 | Agents             | `agents= ['solver', 'expert']`                                  |
 | Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)            |

@@ -4,7 +4,7 @@
 | Import             | `from comma_env import led_v0`                                             |
 |--------------------|----------------------------------------------------------------------------|
 | Creation           | `make("aec", "comma/led-v0")`                                              |
-| Actions            | Text: a message; lines `press_top_left`, `press_top_right`, `press_bottom_left`, `press_bottom_right` |
+| Actions            | Text: a message; lines `press_top_left` .. `press_bottom_right` (four buttons)  |
 | Parallel API       | No                                                                         |
 | Agents             | `agents= ['solver', 'expert']`                                             |
 | Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)                       |

@@ -4,7 +4,7 @@
 | Import             | `from comma_env import maze_v0`                                                        |
 |--------------------|----------------------------------------------------------------------------------------|
 | Creation           | `make("aec", "comma/maze-v0")`                                                         |
-| Actions            | Text: a message; lines `move_forward`, `move_backward`, `turn_left`, `turn_right`, `press_button` |
+| Actions            | Text: a message; lines `move_forward`, `move_backward`, `turn_left`/`turn_right`, `press_button`|
 | Parallel API       | No                                                                                     |
 | Agents             | `agents= ['solver', 'expert']`                                                         |
 | Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)                                   |

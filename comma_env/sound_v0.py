@@ -7,7 +7,8 @@
 | Actions            | Text: a message; lines `press_dollar`, `press_star`, `press_ampersand`, `press_hash` |
 | Parallel API       | No                                                   |
 | Agents             | `agents= ['solver', 'expert']`                       |
-| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text, audio: Box(-1, 1, (32000,), float32), sample_rate: Box(16000, 16000, (), int32)) |
+| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text, audio, sample_rate)  |
+| Audio              | audio: Box(-1, 1, (32000,), float32); sample_rate: Box(16000, 16000, (), int32)  |
 | Expert observation | Dict(text): manual and dialogue                      |
 | Skills             | MG (grounding, in sound rather than image)           |
 | Steps              | four (one per symbol)                                |

@@ -15,9 +15,10 @@ from pathlib import Path
 
 
 def main(out_dir: Path) -> None:
+    from pettingzoo.test import api_test
+
     import comma_env
     from comma_env.registry import SPECS
-    from pettingzoo.test import api_test
 
     for name in SPECS:
         with warnings.catch_warnings():

@@ -8,9 +8,9 @@ import re
 import gymnasium
 import pettingzoo
 import pytest
+from pettingzoo.env_registry.registration import aec_registry
 
 import comma_env
-from pettingzoo.env_registry.registration import aec_registry
 from comma_env import registry
 from comma_env.protocol import metrics, puzzle, spec
 from comma_env.protocol.resources import manuals_dir

@@ -14,8 +14,9 @@ cut wires and screens recur across steps and episodes.
 Contract for a layer (tested for every puzzle): its paint depends only on its key and draws
 nothing outside its box. A paint function may also carry a ``pixels(key)`` attribute
 returning the read-only RGB array of the whole box (an opaque raster such as a photo): when
-that layer alone covers a repainted box, its pixels are copied without drawing. Then the incremental frame equals the full redraw pixel for pixel,
-and drawing stays a pure function of `visible_state()`.
+that layer alone covers a repainted box, its pixels are copied without drawing. Then the
+incremental frame equals the full redraw pixel for pixel, and drawing stays a pure function of
+`visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
 ``draw(state) -> PIL.Image`` function still works with `comma_env.protocol.core.versioned_env`)::
@@ -35,8 +36,9 @@ import sys
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -67,7 +69,7 @@ class Frame:
     frame repaints the array in place (nobody else references it), it is this same object,
     its `layers` updated, so a frame's array and layers always agree."""
 
-    scene: "Scene"
+    scene: Scene
     array: np.ndarray
     layers: Mapping[str, Layer]
 
@@ -106,7 +108,8 @@ def _overlaps(boxes: list[Box], layer_boxes: list[Box]) -> list[tuple[int, ...]]
     """For each box, the indices (in order) of the layer boxes overlapping it: one
     vectorised test of every box against every layer (a maze has about a hundred)."""
     if len(boxes) * len(layer_boxes) <= 256:  # few: plain Python beats building arrays
-        return [tuple(i for i, (a0, b0, a1, b1) in enumerate(layer_boxes) if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
+        return [tuple(i for i, (a0, b0, a1, b1) in enumerate(layer_boxes)
+                      if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
                 for x0, y0, x1, y1 in boxes]
     a = np.array(boxes, dtype=np.int64)[:, None, :]
     b = np.array(layer_boxes, dtype=np.int64)[None, :, :]
@@ -132,7 +135,8 @@ class _Geometry:
         visible = {box: clipped for box in boxes
                    if (clipped := _clip(box, *self.size))[0] < clipped[2] and clipped[1] < clipped[3]}
         self.places.update(dict.fromkeys(boxes))
-        for (box, clipped), indices in zip(visible.items(), _overlaps(list(visible.values()), self.layer_boxes)):
+        overlaps = _overlaps(list(visible.values()), self.layer_boxes)
+        for (box, clipped), indices in zip(visible.items(), overlaps, strict=True):
             self.places[box] = clipped, indices
 
     def place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
@@ -213,10 +217,10 @@ class Scene:
         self._geometries: dict[tuple[Box, ...], _Geometry] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
-    def __copy__(self) -> "Scene":
+    def __copy__(self) -> Scene:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Scene":
+    def __deepcopy__(self, memo: dict[int, Any]) -> Scene:
         return self  # environments cloned for search keep drawing with the same scene
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:

@@ -10,7 +10,7 @@ against them, key by key.
 
 # No `from __future__ import annotations` here: TypedDict reads NotRequired from evaluated
 # annotations, so `__required_keys__` would be wrong with postponed ones.
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 from typing_extensions import NotRequired, TypedDict
@@ -52,7 +52,7 @@ class ExpertObservation(TypedDict):
     """The manual and the dialogue, as one prompt text."""
 
 
-Observation = Union[SolverObservation, ExpertObservation]
+Observation = SolverObservation | ExpertObservation
 """An observation of either agent (the ``ObsType`` of `CommaEnv`)."""
 
 

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import copy
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from gymnasium import spaces
-from PIL import Image
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from PIL import Image
 
+from comma_env.drawing.scene import Frame, Scene
+from comma_env.privacy import ConversationLeaks
 from comma_env.protocol import prompts
 from comma_env.protocol.clock import message_seconds, parse_wait
 from comma_env.protocol.contracts import (
@@ -36,13 +39,11 @@ from comma_env.protocol.contracts import (
     SolverObservation,
     TurnRecordDict,
 )
-from comma_env.drawing.scene import Frame, Scene
-from comma_env.privacy import ConversationLeaks
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.rewards import RewardTerms
 from comma_env.protocol.resources import read_manual
-from comma_env.protocol.spec import PuzzleSpec
+from comma_env.protocol.rewards import RewardTerms
 from comma_env.protocol.spaces import UnicodeText
+from comma_env.protocol.spec import PuzzleSpec
 from comma_env.protocol.text import (
     DEFAULT_MAX_MESSAGE_CHARS,
     FEEDBACK_MISTAKE,
@@ -412,12 +413,12 @@ class CommaEnv(AECEnv[str, Observation, str]):
         record.leaks = new_leaks
         self._turns.append(record)
 
-        self._last_actions = [{"action": a, "ok": ok} for a, ok in zip(record.actions, record.outcomes)]
+        self._last_actions = [{"action": a, "ok": ok} for a, ok in zip(record.actions, record.outcomes, strict=True)]
         self._last_feedback = feedback
         self._solver_dialogue.append(DialogueEntry(speaker=SOLVER, text=message))
         if feedback:
             self._solver_dialogue.append(DialogueEntry(speaker="environment", text="\n".join(
-                f"{a}: {f}" for a, f in zip(record.actions, feedback))))
+                f"{a}: {f}" for a, f in zip(record.actions, feedback, strict=True))))
         self._expert_dialogue.append(DialogueEntry(speaker=SOLVER, text=relayed))
 
         reward = self.reward_terms.solver_step(

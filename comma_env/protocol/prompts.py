@@ -11,8 +11,8 @@ produces a quoted line of its own message. The system prompts say so, and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from comma_env.protocol.contracts import DialogueEntry
 
@@ -121,7 +121,8 @@ class GrowingDialogueText:
         return self._text
 
 
-def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[DialogueEntry], description: str | None = None,
+def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[DialogueEntry],
+                description: str | None = None,
                 conversation: str | None = None) -> str:
     """The solver's text observation: its task, the actions it may type, what it sees
     (in ``solver_view="text"``), and the conversation it remembers (`conversation`, when
@@ -129,7 +130,8 @@ def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[Dial
     parts = [f"Task: {task}", "Valid actions (one per line, exactly as written):", "\n".join(valid_actions)]
     if description is not None:
         parts += ["What the puzzle shows:", description]
-    parts += ["Conversation so far:", (format_dialogue(dialogue) if conversation is None else conversation) or "(nothing yet)"]
+    written = format_dialogue(dialogue) if conversation is None else conversation
+    parts += ["Conversation so far:", written or "(nothing yet)"]
     return "\n".join(parts)
 
 

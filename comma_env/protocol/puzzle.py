@@ -128,7 +128,7 @@ class Puzzle(ABC):
         that advice like "enter your PIN" becomes key presses only the solver can know."""
         return [line]
 
-    def elapse(self, seconds: int) -> None:
+    def elapse(self, seconds: int) -> None:  # noqa: B027 (optional hook: only clocked puzzles need it)
         """Simulated time passes (called by the protocol only when `uses_clock`)."""
 
     @property

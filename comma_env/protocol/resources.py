@@ -8,7 +8,7 @@ finds its data from any working directory.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # comma_env/
@@ -39,7 +39,7 @@ def load_manual(puzzle: str) -> str:
     return read_manual(f"{puzzle}.md")
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_manual(file: str) -> str:
     """A manual by file name in `manuals_dir` (a `PuzzleSpec`'s ``manual``), or by absolute
     path for puzzles that ship outside the package."""

@@ -85,7 +85,7 @@ def _pin_ok(pin: str) -> bool:
     ("1 2 3 4 5 6 7 8 9 0", or column by column), which the leak detector would flag."""
     if pin[0] == "0" or any(pin in reading for reading in KEYPAD_READINGS):
         return False
-    return all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(pin, pin[1:]))
+    return all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(pin, pin[1:], strict=False))  # neighbours
 
 
 def _make_pin(rng: np.random.Generator) -> str:
@@ -260,7 +260,8 @@ class AtmPuzzle(Puzzle):
             if balance is None:  # the balance is unknown until logged in: log in and look
                 return _route_to_login(state)
             return _route_to(state, *required_transaction(parse_money(balance)))
-        match = re.search(r"\b(withdraw|deposit)\w*\W+\$?([0-9]{1,9})(?![0-9])", text)  # bounded: int() of 4,301+ digits raises
+        # bounded: int() of 4,301+ digits raises
+        match = re.search(r"\b(withdraw|deposit)\w*\W+\$?([0-9]{1,9})(?![0-9])", text)
         if match:
             kind = "withdraw" if match.group(1) == "withdraw" else "deposit"
             return _route_to(state, kind, int(match.group(2)))
@@ -278,7 +279,7 @@ def _pin_presses(state: dict[str, Any]) -> list[str]:
 
 
 def _back_to_menu(state: dict[str, Any]) -> list[str]:
-    steps = {"menu": 0, "pin_entry": 1, "balance": 1, "amount": 2, "confirm": 3}.get(state.get("screen"), 0)
+    steps = {"menu": 0, "pin_entry": 1, "balance": 1, "amount": 2, "confirm": 3}.get(str(state.get("screen")), 0)
     return ["go_back"] * steps
 
 

@@ -48,7 +48,8 @@ class DogPuzzle(Countdown, Puzzle):
              "facing": FACINGS[int(rng.integers(2))]}
             for _ in range(count)
         ]
-        # cell, jitter in the cell and size (fractions of the cell; size/2 + jitter <= 1/2, so boxes never overlap): drawing only
+        # cell, jitter in the cell and size (fractions of the cell; size/2 + jitter <= 1/2, so
+        # boxes never overlap): drawing only
         self.places = [[int(c), round(float(rng.uniform(-0.08, 0.08)), 3), round(float(rng.uniform(-0.06, 0.06)), 3),
                         round(float(rng.uniform(0.7, 0.84)), 3)] for c in cells]
         self.time_left = int(rng.integers(*START_SECONDS))
@@ -88,7 +89,8 @@ class DogPuzzle(Countdown, Puzzle):
             fixed = self._fixed_json = (self.dogs, self.places, json.dumps(self.places, sort_keys=True),
                                         json.dumps(self.dogs, sort_keys=True))
         disarmed = "true" if self.submitted else "false"
-        return f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {disarmed}, "timer": "{format_timer(self.time_left)}"}}'
+        timer = format_timer(self.time_left)
+        return f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {disarmed}, "timer": "{timer}"}}'
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:

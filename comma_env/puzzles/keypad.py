@@ -10,7 +10,8 @@ what reproduces the paper's random baseline, 18 / 1).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -91,7 +92,7 @@ class KeypadPuzzle(Puzzle):
         super().__init__(rng)
         column = COLUMNS[int(rng.integers(len(COLUMNS)))]
         rows = rng.choice(len(column), size=len(POSITIONS), replace=False)
-        self.symbols = {position: column[int(row)] for position, row in zip(POSITIONS, rows)}
+        self.symbols = {position: column[int(row)] for position, row in zip(POSITIONS, rows, strict=False)}
         self.order = press_order(self.symbols)
         self.lit: list[str] = []
         self.best = 0  # longest correct prefix ever reached: the partial score

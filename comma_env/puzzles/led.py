@@ -12,7 +12,8 @@ press is a strike and the stage stays; all four buttons are always pressable.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 

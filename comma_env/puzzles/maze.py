@@ -9,7 +9,8 @@ come from a random spanning tree over those 25 rooms, so every floor square is r
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -82,8 +83,8 @@ def shortest_actions(rows: Sequence[str], start: Cell, facing: str, goal: Cell) 
         pose = queue.popleft()
         if pose[0] == goal:
             path: list[str] = []
-            while parents[pose] is not None:
-                pose, action = parents[pose]  # type: ignore[misc]
+            while (step := parents[pose]) is not None:
+                pose, action = step
                 path.append(action)
             return path[::-1]
         for action in (FORWARD, BACKWARD, TURN_LEFT, TURN_RIGHT):

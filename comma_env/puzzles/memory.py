@@ -5,7 +5,8 @@ so the expert must remember what was pressed at every stage of the current run."
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -35,8 +36,10 @@ RULES: dict[int, dict[int, Rule]] = {
     1: {1: Rule("position", 2), 2: Rule("position", 2), 3: Rule("position", 3), 4: Rule("position", 4)},
     2: {1: Rule("label", 4), 2: Rule("position_of_stage", 1), 3: Rule("position", 1), 4: Rule("position_of_stage", 1)},
     3: {1: Rule("label_of_stage", 2), 2: Rule("label_of_stage", 1), 3: Rule("position", 3), 4: Rule("label", 4)},
-    4: {1: Rule("position_of_stage", 1), 2: Rule("position", 1), 3: Rule("position_of_stage", 2), 4: Rule("position_of_stage", 2)},
-    5: {1: Rule("label_of_stage", 1), 2: Rule("label_of_stage", 2), 3: Rule("label_of_stage", 4), 4: Rule("label_of_stage", 3)},
+    4: {1: Rule("position_of_stage", 1), 2: Rule("position", 1),
+        3: Rule("position_of_stage", 2), 4: Rule("position_of_stage", 2)},
+    5: {1: Rule("label_of_stage", 1), 2: Rule("label_of_stage", 2),
+        3: Rule("label_of_stage", 4), 4: Rule("label_of_stage", 3)},
 }
 """Stage -> display -> rule. Earlier-stage references always point at a completed stage."""
 

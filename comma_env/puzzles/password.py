@@ -9,8 +9,9 @@ only by submitting the word.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
-from typing import Any, Sequence
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,7 @@ def cycle_from(start: str) -> Cycle:
     index = ALPHABET.index(start.upper())
     if index > len(ALPHABET) - CYCLE_LENGTH:
         raise ValueError(f"a cycle cannot start at {start!r}: it would run past Z")
-    return tuple(ALPHABET[index:index + CYCLE_LENGTH])  # type: ignore[return-value]
+    return ALPHABET[index], ALPHABET[index + 1], ALPHABET[index + 2]  # CYCLE_LENGTH letters
 
 
 def step_letter(cycle: Sequence[str], letter: str, direction: int) -> str:
@@ -53,7 +54,7 @@ def formable_words(letter_sets: Sequence[Sequence[str]]) -> list[str]:
     return [w for w in WORDS if all(w[i] in sets[i] for i in range(POSITIONS))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def unique_cycle_sets(word: str) -> tuple[tuple[Cycle, ...], ...]:
     """Every choice of five cycles that contains `word` and lets no other word be formed."""
     options = []
@@ -103,7 +104,7 @@ class PasswordPuzzle(Puzzle):
         self.cycles: list[Cycle] = list(choices[int(rng.integers(len(choices)))])
         # every window starts away from the password's letter, so no word is set at the start
         self.shown: list[str] = []
-        for cycle, letter in zip(self.cycles, self.answer.upper()):
+        for cycle, letter in zip(self.cycles, self.answer.upper(), strict=False):
             others = [c for c in cycle if c != letter]
             self.shown.append(others[int(rng.integers(len(others)))])
         self.submitted: list[str] = []
@@ -137,14 +138,14 @@ class PasswordPuzzle(Puzzle):
         letters is formable, and only one word is). Until then, cycle every window up."""
         shown = [str(c).upper() for c in seen["letters_shown_left_to_right"]]
         known: list[list[str]] = notes.setdefault("letters_seen", [[] for _ in range(POSITIONS)])
-        for letters, letter in zip(known, shown):
+        for letters, letter in zip(known, shown, strict=False):
             if letter not in letters:
                 letters.append(letter)
         candidates = formable_words(known)
         if len(candidates) != 1:
             return [action_up(p) for p in range(1, POSITIONS + 1)]
         actions: list[str] = []
-        for position, (current, target) in enumerate(zip(shown, candidates[0].upper()), start=1):
+        for position, (current, target) in enumerate(zip(shown, candidates[0].upper(), strict=False), start=1):
             actions += [action_up(position) if d > 0 else action_down(position) for d in moves_between(current, target)]
         return actions + [SUBMIT]
 

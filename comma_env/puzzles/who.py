@@ -4,7 +4,8 @@ Appendix A, steps 1 and 2). A wrong press is a strike; buttons stay pressable.""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class WhoPuzzle(Puzzle):
         super().__init__(rng)
         self.display = DISPLAY_WORDS[int(rng.integers(len(DISPLAY_WORDS)))]
         picks = rng.choice(len(LABELS), size=len(POSITIONS), replace=False)
-        self.labels = {position: LABELS[int(i)] for position, i in zip(POSITIONS, picks)}
+        self.labels = {position: LABELS[int(i)] for position, i in zip(POSITIONS, picks, strict=False)}
         self.answer = button_to_press(self.display, self.labels)
         self.pressed_correct = False
         self._actions = [action_name(position) for position in POSITIONS]

@@ -4,7 +4,8 @@ cuttable, so a repeated wrong cut is a repeated mistake."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

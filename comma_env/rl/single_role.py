@@ -26,8 +26,8 @@ import gymnasium
 import numpy as np
 
 import comma_env
-from comma_env.protocol.policy import Player, Policy
 from comma_env.protocol.core import EXPERT, SOLVER
+from comma_env.protocol.policy import Player, Policy
 from comma_env.rl.partners import make_partner
 from comma_env.rl.registration import role_puzzles
 from comma_env.rl.sync import LoopRunner
@@ -140,7 +140,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         self._partner_usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
         try:
             self._player = self.policy.player(self.partner_role, self.aec, instance)
-        except Exception as exc:  # noqa: BLE001 (a partner that cannot start is a partner failure)
+        except Exception as exc:  # a partner that cannot start is a partner failure
             self._fail_partner(exc)
         if self.partner_role == SOLVER and self._partner_error is None:
             reward = await self._partner_turn()  # the solver speaks first
@@ -179,7 +179,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         observation, _, _, _, info = self.aec.last(observe=self._player.needs_observation)
         try:
             reply = await self._player.act(observation, info)
-        except Exception as exc:  # noqa: BLE001 (recorded in info, never raised into the trainer)
+        except Exception as exc:  # recorded in info, never raised into the trainer
             self._fail_partner(exc)
             return 0.0
         for key in self._partner_usage:
