@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import pickle
 import sys
+import sysconfig
 import threading
 import weakref
 from collections import OrderedDict
@@ -72,6 +73,29 @@ class Frame:
     scene: Scene
     array: np.ndarray
     layers: Mapping[str, Layer]
+
+
+IN_PLACE_VERSIONS: tuple[tuple[int, int], ...] = ((3, 11),)
+"""CPython versions whose reference counts tests/test_frame_reuse.py checks in CI. Add one
+when CI runs that test on it: newer interpreters may count fewer references (3.14's
+borrowed loads), which would make `_sole_reference` say yes while a caller holds the array."""
+
+
+def refcount_rule_holds() -> bool:
+    """Whether `_sole_reference` can be trusted here: CPython with the GIL (not a
+    free-threaded build, where another thread may take a reference between the count and
+    the write; not PyPy, which has no reference counts), on a version in `IN_PLACE_VERSIONS`."""
+    if sys.implementation.name != "cpython" or sysconfig.get_config_var("Py_GIL_DISABLED"):
+        return False
+    gil_enabled = getattr(sys, "_is_gil_enabled", None)  # 3.13+: the GIL may be off at run time
+    if gil_enabled is not None and not gil_enabled():
+        return False
+    return sys.version_info[:2] in IN_PLACE_VERSIONS
+
+
+IN_PLACE_REPAINT: bool = refcount_rule_holds()
+"""True: an unshared previous frame is repainted in place. False: every new frame is drawn
+on a copy (one memcpy of the frame more per changed step; observations are the same)."""
 
 
 def _array_references(frame: Frame) -> int:
@@ -217,11 +241,17 @@ class Scene:
         self._geometries: dict[tuple[Box, ...], _Geometry] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
+    # A scene's state is its description (size, background, layers: fixed once made) and
+    # caches that every user may share: the background arrays and geometries (pure functions
+    # of the description), the per-thread scratch canvas, and `_latest`, guarded by `_lock`.
+    # Frames, which do change, belong to environments, not to the scene. So a copy would be
+    # the same drawing with cold caches: `copy` and `deepcopy` return the scene itself, as
+    # they do for other immutable values, and a cloned environment draws with it.
     def __copy__(self) -> Scene:
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Scene:
-        return self  # environments cloned for search keep drawing with the same scene
+        return self
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         module = sys.modules[self.layers.__module__]
@@ -278,7 +308,7 @@ class Scene:
                 box, indices = place
                 patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
         with self._lock:  # the decision and the writes are one step for other threads
-            if own and _sole_reference(previous):
+            if own and IN_PLACE_REPAINT and _sole_reference(previous):
                 result = previous
                 result.array.flags.writeable = True
                 result.layers = layers
