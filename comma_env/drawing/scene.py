@@ -19,7 +19,7 @@ incremental frame equals the full redraw pixel for pixel, and drawing stays a pu
 `visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
-``draw(state) -> PIL.Image`` function still works with `comma_env.protocol.core.versioned_env`)::
+``draw(state) -> PIL.Image`` function named by a `PuzzleSpec` still works)::
 
     def _layers(state):
         return {"display": Layer((70, 60, 442, 150), state["display_text"], _paint_display),
