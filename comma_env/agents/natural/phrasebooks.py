@@ -451,5 +451,8 @@ class SoundPhrases(Phrasebook):
 
 def phrasebook(puzzle_cls: type) -> Phrasebook:
     """The phrasebook of a puzzle class, named by its spec (``PuzzleSpec.phrasebook``)."""
-    book = puzzle_cls.spec.load_phrasebook()
+    spec = getattr(puzzle_cls, "spec", None)
+    if spec is None:
+        raise KeyError(f"{puzzle_cls.__name__} has no PuzzleSpec, so no natural-language phrasebook")
+    book = spec.load_phrasebook()
     return book(puzzle_cls) if issubclass(book, ExpandingPhrasebook) else book()
