@@ -35,13 +35,17 @@ def main(out_dir: Path) -> None:
     if played != sorted(SPECS):
         raise SystemExit(f"rollout played {played}, expected {sorted(SPECS)}: {records}")
     _llm_episodes()
-    versions = {}
-    for package in ("numpy", "pillow", "gymnasium", "pettingzoo", "hydra-core", "litellm", "tqdm", "httpx",
-                    "aiohttp", "typing-extensions"):
-        from importlib.metadata import version
+    print("versions", json.dumps(_core_versions()), flush=True)
 
-        versions[package] = version(package)
-    print("versions", json.dumps(versions), flush=True)
+
+def _core_versions() -> dict[str, str]:
+    """Installed version of every core dependency of comma-env."""
+    import re
+    from importlib.metadata import requires, version
+
+    names = [re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0] for requirement in requires("comma-env") or []
+             if "extra ==" not in requirement]
+    return {name.lower(): version(name) for name in names}
 
 
 def _llm_episodes() -> None:

@@ -192,7 +192,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
 
         self.possible_agents = [SOLVER, EXPERT]
         manual = self.puzzle_spec.manual
-        self.manual = read_manual(manual) if manual else ""
+        self.manual = self.puzzle_cls.manual_for(read_manual(manual) if manual else "", self.puzzle_options)
         self._observation_spaces = self._own_observation_spaces(solver_view)
         # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}

@@ -40,6 +40,16 @@ class PaperRandom:
 
 
 @dataclass(frozen=True)
+class PaperV1Random:
+    """The first COMMA paper's random-solver row for one puzzle (seed 003: Table 1's PSR and
+    its tables of mistakes and conversation length; no standard errors are printed)."""
+
+    psr: float
+    mistakes: float
+    turns: float
+
+
+@dataclass(frozen=True)
 class PuzzleSpec:
     """Everything the package knows about a puzzle outside its rules and its drawing."""
 
@@ -68,8 +78,8 @@ class PuzzleSpec:
     """The final paper's random baseline (its Table 1 and Table 3, 100 episodes)."""
     paper_human_gpt4o: float | None = None
     """The final paper's PSR for a human solver with a GPT-4o expert (Table 1)."""
-    paper_v1_random_psr: float | None = None
-    """The first paper's random PSR (seed 003, Table 1; 20 turns, no mistake limit)."""
+    paper_v1_random: PaperV1Random | None = None
+    """The first paper's random row (seed 003; 20 turns, no mistake limit)."""
     phrasebook: str | None = None
     """``"module:attribute"`` of the class that words advice for ``oracle_nl``."""
     module: str | None = None

@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PuzzleSpec
+from comma_env.protocol.spec import PaperV1Random, PuzzleSpec
 
 COATS = ("brown", "black", "white", "golden", "grey", "spotted")
 POSES = ("standing", "sitting", "running", "lying")
@@ -33,7 +33,7 @@ class DogPuzzle(Countdown, Puzzle):
     uses_clock = True
     task_prompt = (
         "A picture of some dogs and a countdown timer are shown. Press `submit` at the right "
-        "moment. Time is simulated: every message costs one second plus one second per ten "
+        "moment. Time is simulated: every message costs one second plus one second per started ten "
         "characters, and a line `wait N` lets N seconds pass before the next line. When the "
         "countdown reaches 0:00 the puzzle is lost."
     )
@@ -114,7 +114,7 @@ SPEC = PuzzleSpec(
     manual="dog.md",
     suite="v1",
     order=1,
-    paper_v1_random_psr=100.0,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
     phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PaperRandom, PuzzleSpec
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 POSITIONS = ("top_left", "top_right", "bottom_left", "bottom_right")
 """Grid positions in reading order; actions are ``press_<position>``."""
@@ -149,7 +149,7 @@ SPEC = PuzzleSpec(
     paper_column=5,
     paper_random=PaperRandom(psr=18.0, sr=1.0, psr_se=2.1, sr_se=1.0),
     paper_human_gpt4o=60.0,
-    paper_v1_random_psr=33.0,
+    paper_v1_random=PaperV1Random(psr=33.0, mistakes=14.68, turns=19.88),
     phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

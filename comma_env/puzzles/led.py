@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PaperRandom, PuzzleSpec
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 POSITIONS = ("top_left", "top_right", "bottom_left", "bottom_right")
 """Grid positions in reading order; actions are ``press_<position>``."""
@@ -143,7 +143,7 @@ SPEC = PuzzleSpec(
     paper_column=3,
     paper_random=PaperRandom(psr=32.0, sr=14.0, psr_se=3.6, sr_se=3.5),
     paper_human_gpt4o=30.0,
-    paper_v1_random_psr=85.0,
+    paper_v1_random=PaperV1Random(psr=85.0, mistakes=9.92, turns=12.96),
     phrasebook="comma_env.agents.natural.phrasebooks:LedPhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PaperRandom, PuzzleSpec
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 SIZE = 9
 ROOMS = (SIZE + 1) // 2
@@ -254,7 +254,7 @@ SPEC = PuzzleSpec(
     paper_column=8,
     paper_random=PaperRandom(psr=0.0, sr=3.0, psr_se=0.0, sr_se=1.7),
     paper_human_gpt4o=70.0,
-    paper_v1_random_psr=15.0,
+    paper_v1_random=PaperV1Random(psr=15.0, mistakes=3.96, turns=19.79),
     phrasebook="comma_env.agents.natural.phrasebooks:MazePhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -11,7 +11,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PaperRandom, PuzzleSpec
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 STAGES = 5
 BUTTONS = 4
@@ -155,7 +155,7 @@ SPEC = PuzzleSpec(
     paper_column=4,
     paper_random=PaperRandom(psr=15.0, sr=0.0, psr_se=1.6, sr_se=0.0),
     paper_human_gpt4o=50.0,
-    paper_v1_random_psr=25.0,
+    paper_v1_random=PaperV1Random(psr=25.0, mistakes=14.08, turns=20.00),
     phrasebook="comma_env.agents.natural.phrasebooks:MemoryPhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PaperRandom, PuzzleSpec
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 WORDS: tuple[str, ...] = (
     "about", "after", "again", "below", "could", "every", "first", "found", "great", "house",
@@ -162,7 +162,7 @@ SPEC = PuzzleSpec(
     paper_column=6,
     paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
     paper_human_gpt4o=80.0,
-    paper_v1_random_psr=0.0,
+    paper_v1_random=PaperV1Random(psr=0.0, mistakes=2.04, turns=20.00),
     phrasebook="comma_env.agents.natural.phrasebooks:PasswordPhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

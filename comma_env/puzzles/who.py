@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PaperRandom, PuzzleSpec
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 POSITIONS = ("top_left", "top_right", "middle_left", "middle_right", "bottom_left", "bottom_right")
 """Button positions in reading order: 3 rows of 2."""
@@ -173,7 +173,7 @@ SPEC = PuzzleSpec(
     paper_column=2,
     paper_random=PaperRandom(psr=44.0, sr=44.0, psr_se=5.0, sr_se=5.0),
     paper_human_gpt4o=90.0,
-    paper_v1_random_psr=100.0,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.48, turns=4.48),
     phrasebook="comma_env.agents.natural.phrasebooks:WhoPhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

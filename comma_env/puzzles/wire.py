@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.spec import PaperRandom, PuzzleSpec
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 COLORS = ("red", "white", "blue", "yellow", "black")
 SERIAL_CHARS = "ABCDEFGHIJKLMNPQRSTUVWXZ0123456789"
@@ -122,7 +122,7 @@ SPEC = PuzzleSpec(
     paper_column=0,
     paper_random=PaperRandom(psr=57.0, sr=57.0, psr_se=5.0, sr_se=5.0),
     paper_human_gpt4o=100.0,
-    paper_v1_random_psr=100.0,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=2.80, turns=3.80),
     phrasebook="comma_env.agents.natural.phrasebooks:WirePhrases",
 )
 """The puzzle's facts, declared once (`comma_env.protocol.spec`)."""
