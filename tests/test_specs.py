@@ -87,6 +87,11 @@ def test_fidelity_tables_derive_from_the_specs() -> None:
             assert fidelity.PAPER_RANDOM_SE[name] == (s.paper_random.psr_se, s.paper_random.sr_se)
         else:
             assert name not in fidelity.PAPER_RANDOM
+        if s.paper_v1_random is not None:
+            row = s.paper_v1_random
+            assert fidelity.PAPER_V1_RANDOM[name] == {"psr": row.psr, "mistakes": row.mistakes, "turns": row.turns}
+            assert fidelity.PAPER_V1_RANDOM_PSR[name] == row.psr
+    assert set(fidelity.PAPER_V1_RANDOM) == {name for name, s in registry.SPECS.items() if s.paper_v1_random}
     assert set(fidelity.PAPER_RANDOM) == set(registry.COMMA_PUZZLES)
     assert set(fidelity.PAPER_HUMAN_GPT4O) == set(registry.COMMA_PUZZLES)
     # the paper's overall random row is the mean of its columns, up to the columns' rounding
