@@ -14,6 +14,7 @@ import numpy as np
 
 from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperV1Random, PuzzleSpec
 
 BUTTON_COLORS = ("red", "blue", "yellow", "white", "black")
 LABELS = ("ABORT", "DETONATE", "HOLD", "PRESS")
@@ -60,9 +61,6 @@ def seconds_until_digit(time_left: int, digit: int) -> int:
 
 
 class ButtonPuzzle(Countdown, Puzzle):
-    name = "button"
-    title = "Button"
-    skills = ("RT",)
     single_step = False
     uses_clock = True
     task_prompt = (
@@ -127,3 +125,18 @@ class ButtonPuzzle(Countdown, Puzzle):
             return [line]
         wait = seconds_until_digit(parse_timer(state["timer"]), int(line[len(ADVICE):]))
         return ([wait_line(wait)] if wait else []) + [RELEASE]
+
+
+SPEC = PuzzleSpec(
+    name="button",
+    title="Button",
+    skills=("RT",),
+    rules=ButtonPuzzle,
+    drawing="comma_env.drawing.button:draw_button",
+    manual="button.md",
+    suite="v1",
+    order=0,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=4.17, turns=5.17),
+    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -28,6 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -198,11 +199,7 @@ def plan_stages(rng: np.random.Generator) -> list[Stage]:
 
 
 class ColorPuzzle(Puzzle):
-    name = "color"
-    title = "Color"
-    skills = ("MR", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "Turn every square of the 4x4 grid white by pressing the right group of squares at "
         "each stage; a pressed square turns white. Rows are numbered 1-4 from the top and "
@@ -310,3 +307,21 @@ class ColorPuzzle(Puzzle):
         group = stage_group(grid, notes.get("previous_group"))
         notes["previous_group"] = group
         return [action_name(i) for i in group_cells(grid, group)]
+
+
+SPEC = PuzzleSpec(
+    name="color",
+    title="Color",
+    skills=("MR", "MSR"),
+    rules=ColorPuzzle,
+    drawing="comma_env.drawing.color:draw_color",
+    manual="color.md",
+    suite="comma",
+    order=7,
+    paper_column=7,
+    paper_random=PaperRandom(psr=6.0, sr=0.0, psr_se=1.0, sr_se=0.0),
+    paper_human_gpt4o=17.0,
+    paper_v1_random=PaperV1Random(psr=1.0, mistakes=0.00, turns=20.00),
+    phrasebook="comma_env.agents.natural.phrasebooks:ColorPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -23,17 +23,12 @@ from comma_env.run.fidelity import (
     PAPER_V1_RANDOM_PSR,
 )
 from comma_env.protocol.metrics import SKILLS, TAXONOMY, conciseness, summarize
+from comma_env.registry import paper_order, puzzle_title
 
-PAPER_ORDER: tuple[str, ...] = (
-    "wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm",
-)
-"""Column order of the paper's tables."""
+PAPER_ORDER: tuple[str, ...] = paper_order()
+"""Column order of the paper's tables (from the puzzles' specs)."""
 
-TITLES = {"atm": "ATM", "led": "LED"}
-
-
-def title(puzzle: str) -> str:
-    return TITLES.get(puzzle, puzzle.capitalize())
+title = puzzle_title
 
 
 def ordered(puzzles: Iterable[str]) -> list[str]:
