@@ -23,6 +23,7 @@ from comma_env.run.fidelity import (
     PAPER_V1_RANDOM_PSR,
 )
 from comma_env.protocol.metrics import SKILLS, TAXONOMY, conciseness, summarize
+from comma_env.run.published import comparable, published_table, run_memory
 
 PAPER_ORDER: tuple[str, ...] = (
     "wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm",
@@ -354,9 +355,15 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) if per[p]["n"] else NO_RATE for p in puzzles),
                _pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
         rows = [row]
-        if paper_index is not None and random_run:
-            rows.append(paper_random_row(puzzles, paper_index, v1=is_v1_protocol(results)))
+        if paper_index is not None and is_v1_protocol(results):
+            if random_run:
+                rows.append(paper_random_row(puzzles, paper_index, v1=True))
+        elif paper_index is not None and comparable(results):  # the paper's rows for these puzzles and memory
+            rows += published_table(puzzles, key, run_memory(results))
         out += [f"## {caption}", "", *_table(header, rows), ""]
+        if len(rows) > 1 and not is_v1_protocol(results):
+            out += ["Rows marked *published* are the paper's numbers for the same puzzles and setting "
+                    "(comma_env/run/published.py), not measured here.", ""]
 
     played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
     if results.get("asympuzl"):
