@@ -48,7 +48,8 @@ def success_vs_turn_limit(runs: Sequence[Run], path: Path) -> Path | None:
             ax.plot(curve["turn_limit"], curve["overall"], marker="o", markersize=3, label=run.label)
     ax.set(xlabel="turn limit", ylabel="success rate (%)", title="Success rate by turn limit", ylim=(0, 100))
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
     return _save(fig, path)
 
 
@@ -84,7 +85,8 @@ def psr_vs_tokens(runs: Sequence[Run], path: Path) -> Path | None:
     ax.set(xlabel="tokens per episode (log)", ylabel="partial success rate (%)", title="Partial success and tokens",
            ylim=(0, 100))
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
     return _save(fig, path)
 
 
