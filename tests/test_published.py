@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_OVERALL
-from comma_env.run.published import COLUMNS, TABLE_1_PSR, TABLE_2_LAST, TABLE_3_SR, published_rows, published_table
+from comma_env.run.published import (
+    COLUMNS,
+    TABLE_1_PSR,
+    TABLE_2_LAST,
+    TABLE_3_SR,
+    published_rows,
+    published_table,
+)
 
 PAPER = sorted(glob.glob("/work/shared/seeds/002_*.txt"))
 PRINTED_SR_ABOVE_PSR = {("Random", "maze"), ("Human + GPT-4o", "maze")}
