@@ -32,8 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from PIL import Image
-
 import comma_env
 from comma_env.run.results import latest_per_episode, read_episodes
 
@@ -162,6 +160,44 @@ def _messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"role": m["role"], "content": _parts(m["content"])} for m in prompt]
 
 
+def image_name(puzzle: str, pixels: Any) -> str:
+    """``<puzzle>-<hash of the pixels>.png``: two exports into one folder share a file only
+    when their pictures are identical, whatever run, seed or turn they come from."""
+    import hashlib
+
+    import numpy as np
+
+    array = np.ascontiguousarray(pixels)
+    digest = hashlib.sha256(repr((array.shape, str(array.dtype))).encode() + array.tobytes()).hexdigest()[:24]
+    return f"{puzzle}-{digest}.png"
+
+
+def save_png(pixels: Any, path: Path) -> None:
+    """Write atomically through a temporary file: a symlink planted at `path` is replaced,
+    never followed."""
+    import os
+    import tempfile
+
+    from PIL import Image
+
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".png", delete=False) as handle:
+        Image.fromarray(pixels).save(handle, format="PNG", compress_level=1)  # as comma_env.agents.chat.PngCache encodes it
+    os.replace(handle.name, path)
+
+
+class UnsafeOutput(ValueError):
+    """--out names a file the export must not replace."""
+
+
+def check_out(out_path: Path, run_dir: Path, force: bool) -> None:
+    """Refuse to write over a run's episodes (always) or any existing file (without `force`)."""
+    protected = {p.resolve() for p in run_dir.glob("episodes*.jsonl")}
+    if out_path.resolve() in protected or (out_path.name.startswith("episodes") and out_path.suffix == ".jsonl"):
+        raise UnsafeOutput(f"--out {out_path} is a run's episodes file; the export never writes over one")
+    if out_path.exists() and not force:
+        raise UnsafeOutput(f"--out {out_path} exists; add --force to replace it")
+
+
 def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Path, image_prefix: str,
          reminder: bool, stats: ExportStats) -> Iterator[dict[str, Any]]:
     turns, episode_return = replay(record, reminder)
@@ -176,10 +212,10 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
         for turn, return_to_go in zip(mine, returns_to_go):
             images: list[str] = []
             if turn.image is not None:
-                name = f"{record['puzzle']}_{record['seed']}_t{turn.turn}.png"
+                name = image_name(record["puzzle"], turn.image)
                 path = image_dir / name
-                if not path.exists():
-                    Image.fromarray(turn.image).save(path, format="PNG", compress_level=1)  # as comma_env.agents.chat.PngCache encodes it
+                if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
+                    save_png(turn.image, path)
                     stats.images += 1
                 images.append(f"{image_prefix}/{name}")
             prompt = _messages(turn.prompt)
@@ -205,8 +241,9 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
 
 
 def export(run_dir: str | Path, fmt: str = "sft", out: str | Path | None = None, successful_only: bool = False,
-           roles: tuple[str, ...] = ROLES) -> ExportStats:
-    """Write the JSONL (default ``RUN_DIR/export/<fmt>.jsonl``) and its images."""
+           roles: tuple[str, ...] = ROLES, force: bool = False) -> ExportStats:
+    """Write the JSONL (default ``RUN_DIR/export/<fmt>.jsonl``, replaced on a new export) and
+    its images. An `out` that exists is replaced only with `force`; a run's episodes file never."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
     run_dir = Path(run_dir)
@@ -214,6 +251,7 @@ def export(run_dir: str | Path, fmt: str = "sft", out: str | Path | None = None,
     if not records:
         raise FileNotFoundError(f"no episodes*.jsonl with episodes in {run_dir}")
     out_path = Path(out) if out else run_dir / "export" / f"{fmt}.jsonl"
+    check_out(out_path, run_dir, force=force or out is None)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     image_dir = out_path.parent / "images"
     reminder = privacy_reminder(run_dir)
@@ -248,12 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run_dir", help="a rollout out_dir (episodes*.jsonl)")
     parser.add_argument("--format", choices=FORMATS, default="sft")
     parser.add_argument("--out", help="JSONL to write (default RUN_DIR/export/<format>.jsonl); images go beside it")
+    parser.add_argument("--force", action="store_true", help="replace an existing --out file (never a run's episodes)")
     parser.add_argument("--successful-only", action="store_true", help="only episodes that solved the puzzle")
     parser.add_argument("--role", choices=(*ROLES, "both"), default="both", help="whose turns to export")
     args = parser.parse_args(argv)
     roles = ROLES if args.role == "both" else (args.role,)
     try:
-        stats = export(args.run_dir, args.format, args.out, args.successful_only, roles)
+        stats = export(args.run_dir, args.format, args.out, args.successful_only, roles, force=args.force)
     except (FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
