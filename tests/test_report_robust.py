@@ -94,7 +94,7 @@ def test_replay_is_linear_in_the_turns(tmp_path):
 
     first_short, first_long = best(short), best(long)  # interleaved: the machine's speed drifts
     ratio = min(first_long, best(long)) / min(first_short, best(short))
-    assert ratio < 8.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
+    assert ratio <= 5.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
 
 
 def test_a_run_without_finished_episodes_shows_n_0_alone_and_beside_others(random_run, tmp_path):

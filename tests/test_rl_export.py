@@ -167,4 +167,4 @@ def test_export_replay_is_linear_in_the_turns_when_prompts_do_not_grow(tmp_path)
         return min(times)
 
     ratio = min(best(long), best(long)) / min(best(short), best(short))
-    assert ratio < 8.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
+    assert ratio <= 5.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
