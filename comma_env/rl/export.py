@@ -30,7 +30,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import comma_env
 from comma_env.run.results import latest_per_episode, read_episodes
@@ -88,10 +88,12 @@ def privacy_reminder(run_dir: Path) -> bool:
     return True
 
 
-def replay(record: dict[str, Any], reminder: bool = True) -> tuple[list[Turn], float]:
+def replay(record: dict[str, Any], reminder: bool = True,
+           image_sink: Callable[[Any], str] | None = None) -> tuple[list[Turn], float]:
     """Replay an episode record; the turns of both roles in order and the episode's return.
     Raises ValueError when the replay does not reproduce the recorded actions (another
-    version of the puzzle)."""
+    version of the puzzle). With `image_sink`, each image is handed over as it is drawn and a
+    turn keeps what the sink returns (a file name), so a long episode holds no pixels."""
     from comma_env.agents.chat import expert_messages, solver_messages
 
     options = dict(
@@ -126,6 +128,8 @@ def replay(record: dict[str, Any], reminder: bool = True) -> tuple[list[Turn], f
             if role == "solver":
                 if raw.solver_view == "image":
                     image = raw.image()
+                    if image_sink is not None:
+                        image = image_sink(image)
                 prompt = solver_messages(info, IMAGE_PLACEHOLDER if image is not None else None, reminder)
             else:
                 prompt = expert_messages(info)
@@ -198,9 +202,28 @@ def check_out(out_path: Path, run_dir: Path, force: bool) -> None:
         raise UnsafeOutput(f"--out {out_path} exists; add --force to replace it")
 
 
+def image_writer(puzzle: str, image_dir: Path, stats: ExportStats) -> Callable[[Any], str]:
+    """A `replay` image sink: writes each distinct picture once and returns its file name
+    (the environment hands back the same array while the picture is unchanged)."""
+    last: list[Any] = [None, ""]
+
+    def sink(pixels: Any) -> str:
+        if pixels is last[0]:
+            return last[1]
+        name = image_name(puzzle, pixels)
+        path = image_dir / name
+        if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
+            save_png(pixels, path)
+            stats.images += 1
+        last[0], last[1] = pixels, name
+        return name
+
+    return sink
+
+
 def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Path, image_prefix: str,
          reminder: bool, stats: ExportStats) -> Iterator[dict[str, Any]]:
-    turns, episode_return = replay(record, reminder)
+    turns, episode_return = replay(record, reminder, image_writer(str(record["puzzle"]), image_dir, stats))
     for role in roles:
         mine = [t for t in turns if t.role == role]
         to_go = 0.0
@@ -212,12 +235,7 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
         for turn, return_to_go in zip(mine, returns_to_go):
             images: list[str] = []
             if turn.image is not None:
-                name = image_name(record["puzzle"], turn.image)
-                path = image_dir / name
-                if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
-                    save_png(turn.image, path)
-                    stats.images += 1
-                images.append(f"{image_prefix}/{name}")
+                images.append(f"{image_prefix}/{turn.image}")
             prompt = _messages(turn.prompt)
             reply = [{"role": "assistant", "content": [{"type": "text", "text": turn.reply}]}]
             row: dict[str, Any] = {
