@@ -14,7 +14,7 @@ import argparse
 import sys
 from typing import Sequence
 
-EXIT_OK, EXIT_RUN_ERROR, EXIT_CONFIG_ERROR = 0, 1, 2
+from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR
 
 
 def main(argv: Sequence[str] | None = None) -> int:

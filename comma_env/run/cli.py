@@ -21,9 +21,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Sequence
 
-EXIT_OK = 0
-EXIT_RUN_ERROR = 1
-EXIT_CONFIG_ERROR = 2
+from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR  # noqa: F401 - re-exported
+
 GROUPS = ("model", "solver", "expert", "protocol")
 _OVERRIDE = re.compile(r"(\+\+|\+|~)?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)=(.*)", re.DOTALL)
 _SIMPLE_VALUE = re.compile(r"[^,\[\]{}$()'\"]*")  # no sweep, list, dict, interpolation or quoting

@@ -41,7 +41,7 @@ from omegaconf import DictConfig  # noqa: E402
 
 from comma_env.protocol.resources import conf_dir  # noqa: E402
 from comma_env.run.checks import check_key  # noqa: E402
-from comma_env.run.cli import EXIT_CONFIG_ERROR, EXIT_RUN_ERROR  # noqa: E402
+from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_RUN_ERROR  # noqa: E402
 from comma_env.run.config import Memory, register_configs  # noqa: E402
 from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollout's public names
     ERROR_DEFAULTS,
