@@ -76,7 +76,8 @@ def test_rows_agree_with_each_other_and_with_the_fidelity_numbers():
 def test_rows_follow_the_runs_setting():
     full = {"puzzles": {"wire": {}, "atm": {}}, "meta": {"max_turns": 10, "max_mistakes": 3, "memory": "full"}}
     shown = published_rows([full])
-    assert shown["puzzles"] == ["wire", "atm"] and len(shown["psr"]) == len(TABLE_1_PSR)
+    assert shown["puzzles"] == ["wire", "atm"] and len(shown["psr"]) == len(TABLE_1_PSR) + 1
+    assert shown["psr"][-1][0] == "Realistic scripted pair (ours, measured)"
     assert shown["psr"][0][:3] == ["Human + GPT-4o (published, Table 1, 10 runs)", "100 ± 0.0", "100 ± 0.0"]
     last = {**full, "meta": {**full["meta"], "memory": "last"}}
     assert [r[0] for r in published_rows([last])["psr"]] == ["GPT-4o, latest message only (published, Table 2)"]
@@ -84,3 +85,19 @@ def test_rows_follow_the_runs_setting():
     assert published_rows([{**full, "meta": {**full["meta"], "max_turns": 20}}]) == {}
     every = published_table(list(COLUMNS), "sr")
     assert every[2][-1] == "32.50 ± 1.5"  # GPT-4o's overall as printed when all ten puzzles are shown
+
+
+def test_the_realistic_pair_row_is_current():
+    """A part of examples/reference_rows.py's measurement, repeated: the stored row still holds."""
+    import importlib.util
+
+    from comma_env.run.reference_rows import REALISTIC_PAIR
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "reference_rows.py"
+    spec = importlib.util.spec_from_file_location("reference_rows_script", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    again = script.measure(REALISTIC_PAIR["episodes"], ["wire", "led", "memory"])
+    for metric in ("psr", "sr"):
+        for puzzle, cell in again[metric].items():
+            assert tuple(REALISTIC_PAIR[metric][puzzle]) == tuple(cell), (metric, puzzle)

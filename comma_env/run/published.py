@@ -5,8 +5,9 @@ Table 2 (GPT-4o with each agent shown only the latest message, ``memory=last``),
 ``(value, standard error)`` in percent, per puzzle and overall. The overall column is the
 paper's own figure as printed (for some rows it is not the mean of the printed columns,
 for instance o4-mini's, which was averaged over 30 runs per puzzle). `published_rows`
-picks the rows that match a run's setting; `tests/test_published.py` checks cells against
-the paper's text.
+picks the rows that match a run's setting, followed in the paper's own setting by our
+realistic scripted pair (`reference_row`, measured, not published); `tests/test_published.py`
+checks cells against the paper's text.
 """
 
 from __future__ import annotations
@@ -145,7 +146,23 @@ def published_table(puzzles: Sequence[str], metric: str, memory: str = "full") -
             overall = f"{sum(known) / len(known):.2f}" if known else "-"
         runs = "" if row.runs == 100 else f", {row.runs} runs"
         out.append([f"{row.model} (published, {row.table}{runs})", *cells, overall])
+    if memory == "full":
+        out.append(reference_row(puzzles, metric))
     return out
+
+
+def reference_row(puzzles: Sequence[str], metric: str) -> list[str]:
+    """Our realistic scripted pair in the same layout (measured here, not published:
+    `comma_env.run.reference_rows`, written by examples/reference_rows.py)."""
+    from comma_env.run.reference_rows import REALISTIC_PAIR
+
+    cells = [format_cell(REALISTIC_PAIR[metric].get(p)) for p in puzzles]
+    if set(COLUMNS) <= set(puzzles):
+        overall = format_cell(REALISTIC_PAIR["overall"][metric], 2)
+    else:
+        known = [REALISTIC_PAIR[metric][p][0] for p in puzzles if p in REALISTIC_PAIR[metric]]
+        overall = f"{sum(known) / len(known):.2f}" if known else "-"
+    return ["Realistic scripted pair (ours, measured)", *cells, overall]
 
 
 def published_rows(all_results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -363,7 +363,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         out += [f"## {caption}", "", *_table(header, rows), ""]
         if len(rows) > 1 and not is_v1_protocol(results):
             out += ["Rows marked *published* are the paper's numbers for the same puzzles and setting "
-                    "(comma_env/run/published.py), not measured here.", ""]
+                    "(comma_env/run/published.py), not measured here; the realistic scripted pair is ours "
+                    "(examples/reference_rows.py).", ""]
 
     played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
     if results.get("asympuzl"):
