@@ -84,4 +84,4 @@ def test_help_and_errors_import_neither_hydra_nor_the_model_clients(tmp_path):
         done = subprocess.run([sys.executable, "-X", "importtime", "-m", "comma_env.rollout", *args],
                               capture_output=True, text=True, timeout=120, cwd=tmp_path)
         imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
-        assert imported and not {"hydra", "litellm", "matplotlib", "httpx", "comma_env.run.rollout"} & imported, args
+        assert imported and not {"hydra", "litellm", "matplotlib", "httpx", "PIL", "comma_env.drawing", "comma_env.run.rollout"} & imported, args
