@@ -133,6 +133,8 @@ def test_malformed_lines_are_skipped_with_a_warning_naming_them(random_run, tmp_
     ]
     path = tmp_path / "odd" / "episodes.jsonl"
     write_lines(path, [good[0], *bad, *good[1:]])
+    write_lines(tmp_path / "odd" / "judgements.jsonl", [json.dumps({"puzzle": "wire", "seed": "x", "error_types": []}),
+                                                         "{" * 50000, json.dumps({"puzzle": "wire", "seed": 0})])
     warnings: list[str] = []
     stats = write_report([tmp_path / "odd"], tmp_path / "rep", quiet=True, warn=warnings.append)
     assert stats.episodes == len(good)  # the last bad line has a usable type; its options fail in the replay only

@@ -68,7 +68,7 @@ def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dic
                 with path.open("ab") as handle:
                     handle.write(b"\n")
             records.append(record)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
             if last:
                 print(f"comma_env: dropping a torn last line in {path} ({len(raw)} bytes)", file=sys.stderr)
                 if repair:
@@ -150,8 +150,9 @@ def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.Pa
     labels: dict[tuple[str, int], list[str]] = {}
     for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
         for line in read_episodes(path, repair=False):
-            if "puzzle" in line and "seed" in line and isinstance(line.get("error_types"), list):
-                labels[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line["error_types"]]
+            seed = line.get("seed")
+            if "puzzle" in line and isinstance(seed, int) and isinstance(line.get("error_types"), list):
+                labels[(str(line["puzzle"]), seed)] = [str(x) for x in line["error_types"]]
     out = []
     for record in records:
         copy = dict(record)
