@@ -28,12 +28,15 @@ def rollout(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     ("episodes=many", "takes a whole number"),
     ("memory=some", "choose one of full, last"),
     ("model=gtp4o", "no option 'gtp4o' in model/"),
-    ("episodes=[1,2", "HYDRA_FULL_ERROR"),  # Hydra's own grammar error: still a configuration error
+    ("episodes=[1,2", "HYDRA_FULL_ERROR"),
+    ("puzzles=[wire,nosuch]", "unknown puzzle(s) ['nosuch']"),
+    ("model.temperature=-1", "model.temperature must be >= 0"),
+    ("model.temperature=sk-not-a-number", "model.temperature takes a number"),  # Hydra's own grammar error: still a configuration error
 ])
 def test_configuration_errors_exit_2_before_anything_runs(tmp_path, override, says):
     done = rollout(override, "puzzles=[wire]", "episodes=1", f"out_dir={tmp_path / 'out'}", cwd=tmp_path)
     assert done.returncode == EXIT_CONFIG_ERROR, done.stderr
-    assert says in done.stderr
+    assert says in done.stderr and "sk-not" not in done.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "outputs").exists()
 
 

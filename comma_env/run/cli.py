@@ -4,8 +4,9 @@ Hydra composes the configuration twice and imports every launcher plugin before 
 that a key is misspelt, and renders ``--help`` by composing every option of every group:
 seconds on a busy machine. This module answers ``--help`` itself and checks the plain
 ``key=value`` overrides against the schema (`comma_env.run.config`) first, so the common
-mistakes (``episdes=5``, ``+episode=1``, ``episodes=many``, ``model=gtp4o``) are reported at
-once, with exit code 2, before anything heavy is imported. Whatever it does not
+mistakes (``episdes=5``, ``+episode=1``, ``episodes=many``, ``model=gtp4o``, an unknown
+puzzle, a negative count) are reported at once, with exit code 2, before anything heavy is
+imported. Messages name the key, never repeat the value (it may be a pasted secret). Whatever it does not
 understand (sweeps, interpolations, Hydra's own flags) it leaves to Hydra.
 
 Exit codes of the command: 0 done; 2 the configuration is wrong (nothing ran, no folder was
@@ -63,6 +64,38 @@ def help_text() -> str:
             f"{render_field_help()}\n\n== Configuration groups (group=option) ==\n{groups}\n")
 
 
+MINIMUMS = {"episodes": 0, "seed": 0, "policy_seed": 0, "concurrency": 1, "max_turns": 1, "max_mistakes": 1,
+            "num_shards": 1, "shard": 0, "temperature": 0, "max_tokens": 1, "max_retries": 0}
+"""The smallest value of a numeric field (the last part of its dotted name), as `plan` and
+`check_model` require; checked here too so the mistake is reported before Hydra starts."""
+POSITIVE = ("timeout", "startup_timeout", "stall_timeout")
+
+
+def _range_problem(key: str, value: str) -> str | None:
+    name = key.rsplit(".", 1)[-1]
+    try:
+        number = float(value.replace("_", ""))
+    except ValueError:
+        return None
+    if name in MINIMUMS and not number >= MINIMUMS[name]:
+        return f"{key} must be >= {MINIMUMS[name]}"
+    if name in POSITIVE and not number > 0:
+        return f"{key} must be > 0 seconds"
+    return None
+
+
+def _puzzle_problem(value: str) -> str | None:
+    from comma_env.registry import VERSIONS
+
+    if not re.fullmatch(r"\[[A-Za-z0-9_, ]*\]", value):
+        return None
+    names = [v.strip() for v in value[1:-1].split(",") if v.strip()]
+    unknown = [n for n in names if n not in VERSIONS]
+    if unknown:
+        return f"unknown puzzle(s) {unknown}; choose from {', '.join(VERSIONS)}"
+    return None if names else "puzzles is empty"
+
+
 def _type_problem(key: str, kind: object, value: str) -> str | None:
     """Why `value` cannot be the field's type (None: it can, or we leave it to Hydra)."""
     if value in ("null", "None") or not _SIMPLE_VALUE.fullmatch(value):
@@ -71,14 +104,14 @@ def _type_problem(key: str, kind: object, value: str) -> str | None:
         try:
             int(value.replace("_", ""))
         except ValueError:
-            return f"{key}={value}: {key} takes a whole number"
+            return f"{key} takes a whole number"
     if kind is float or kind == "float":
         try:
             float(value)
         except ValueError:
-            return f"{key}={value}: {key} takes a number"
+            return f"{key} takes a number"
     if isinstance(kind, type) and issubclass(kind, Enum) and value not in [m.value for m in kind]:
-        return f"{key}={value}: choose one of {', '.join(m.value for m in kind)}"
+        return f"{key}: choose one of {', '.join(m.value for m in kind)}"
     return None
 
 
@@ -98,7 +131,8 @@ def check_override(token: str) -> str | None:
         wanted = [v.strip() for v in value.split(",")] if _SIMPLE_VALUE.fullmatch(value.replace(",", "")) else []
         unknown = [v for v in wanted if v not in options and not (v == "null" and path[0] in ("solver", "expert"))]
         if unknown:
-            return f"{key}={value}: no option {unknown[0]!r} in {path[0]}/; choose from {', '.join(options)}"
+            shown = f" {unknown[0]!r}" if re.fullmatch(r"[A-Za-z0-9_]{1,40}", unknown[0]) else ""  # never echo a pasted key
+            return f"{key}: no option{shown} in {path[0]}/; choose from {', '.join(options)}"
         return None
     field = schema_field(path)
     if field is None:
@@ -108,8 +142,10 @@ def check_override(token: str) -> str | None:
                 "model.extra. (solver.extra., expert.extra.)")
     if field == "free" or prefix == "~":
         return None
+    if key == "puzzles":
+        return _puzzle_problem(value)
     kind = Memory if field.name == "memory" else field.type
-    return _type_problem(key, kind, value)
+    return _type_problem(key, kind, value) or (_range_problem(key, value) if _SIMPLE_VALUE.fullmatch(value) else None)
 
 
 def precheck(argv: Sequence[str]) -> str | None:
