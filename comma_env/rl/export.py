@@ -311,9 +311,12 @@ def main(argv: list[str] | None = None) -> int:
     roles = ROLES if args.role == "both" else (args.role,)
     try:
         stats = export(args.run_dir, args.format, args.out, args.successful_only, roles, force=args.force)
-    except (FileNotFoundError, ValueError) as error:
+    except (FileNotFoundError, ValueError) as error:  # UnsafeOutput is one: exit 2, nothing written
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # a full disk or a read-only folder while writing
+        print(f"error: cannot write the export: {error}", file=sys.stderr)
+        return 1
     out = args.out or str(Path(args.run_dir) / "export" / f"{args.format}.jsonl")
     print(f"{stats.rows} rows from {stats.episodes} episodes -> {out} ({stats.images} images); skipped: "
           f"{stats.skipped_errors} with errors, {stats.skipped_unsuccessful} unsuccessful, "
