@@ -30,7 +30,7 @@ def rollout(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     ("model=gtp4o", "no option 'gtp4o' in model/"),
     ("episodes=[1,2", "HYDRA_FULL_ERROR"),
     ("puzzles=[wire,nosuch]", "unknown puzzle(s) ['nosuch']"),
-    ("model.temperature=-1", "model.temperature must be >= 0"),
+    ("model.temperature=-1", "temperature must be a finite number >= 0"),
     ("model.temperature=sk-not-a-number", "model.temperature takes a number"),  # Hydra's own grammar error: still a configuration error
 ])
 def test_configuration_errors_exit_2_before_anything_runs(tmp_path, override, says):

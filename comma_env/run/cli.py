@@ -16,6 +16,7 @@ episodes are saved); 128 + N stopped by signal N (rerun to resume).
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from enum import Enum
@@ -77,10 +78,12 @@ def _range_problem(key: str, value: str) -> str | None:
         number = float(value.replace("_", ""))
     except ValueError:
         return None
+    if name == "temperature" and not (math.isfinite(number) and number >= 0):
+        return f"{key}: temperature must be a finite number >= 0"  # as check_model words it
     if name in MINIMUMS and not number >= MINIMUMS[name]:
         return f"{key} must be >= {MINIMUMS[name]}"
-    if name in POSITIVE and not number > 0:
-        return f"{key} must be > 0 seconds"
+    if name in POSITIVE and not (math.isfinite(number) and number > 0):
+        return f"{key}: {name} must be > 0 seconds"
     return None
 
 
