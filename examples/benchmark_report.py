@@ -155,7 +155,7 @@ def header() -> str:
                 if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     versions = ", ".join(f"{name} {version(name)}" for name in ("comma-env", "hydra-core", "matplotlib", "pillow"))
-    return (f"<!-- written by examples/benchmark_report.py; do not edit -->\n\n"
+    return (f"Written by `examples/benchmark_report.py` (do not edit). "
             f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.system()} "
             f"{platform.machine()}, {os.cpu_count()} CPUs ({cpu}), load average {load} at the start; "
             f"Python {platform.python_version()}, {versions}.")
