@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from comma_env.run.merge import episode_files
 from comma_env.run.results import attach_judgements, build_results, latest_per_episode, model_label, ordered
-from comma_env.web.records import read_records
+from comma_env.web.episode_lines import read_records
 
 
 @dataclass
