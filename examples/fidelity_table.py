@@ -1,5 +1,6 @@
-"""The README's fidelity table: our random baseline against the paper's Random row, with the
-paper's own standard errors and the gap in combined standard errors.
+"""docs/fidelity.md's table: our random baseline against the final paper's Random row, with
+the paper's own standard errors and the gap in combined standard errors (writes
+docs/_generated/fidelity_random.md).
 
     python examples/fidelity_table.py [--episodes 1000]
 """
@@ -14,6 +15,7 @@ from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, gap_in_se
 from comma_env.protocol.metrics import mean, standard_error
 from comma_env.registry import COMMA_PUZZLES
 from comma_env.run.results import PAPER_ORDER, title
+from doc_tables import write_table
 
 
 def random_scores(puzzle: str, episodes: int) -> tuple[list[float], list[float]]:
@@ -34,8 +36,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=1000)
     args = parser.parse_args()
-    print("| puzzle | ours PSR | paper PSR | gap | ours SR | paper SR | gap |")
-    print("|---|---|---|---|---|---|---|")
+    lines = ["| puzzle | ours PSR | paper PSR | gap | ours SR | paper SR | gap |", "|---|---|---|---|---|---|---|"]
     for puzzle in [p for p in PAPER_ORDER if p in COMMA_PUZZLES]:
         progress, success = random_scores(puzzle, args.episodes)
         cells = []
@@ -44,8 +45,10 @@ def main() -> None:
             paper, paper_se = PAPER_RANDOM[puzzle][index], PAPER_RANDOM_SE[puzzle][index]
             cells += [f"{ours:.1f} ± {ours_se:.1f}", f"{paper:.0f} ± {paper_se:.1f}",
                       f"{gap_in_se(ours, ours_se, paper, paper_se):.1f} SE"]
-        print(f"| {title(puzzle)} | " + " | ".join(cells) + " |")
-
+        lines.append(f"| {title(puzzle)} | " + " | ".join(cells) + " |")
+        print(lines[-1], flush=True)
+    print(write_table("fidelity_random", "\n".join(lines), f"Random solver, silent expert, default protocol, "
+                      f"seeds 0-{args.episodes - 1} per puzzle; paper: Table 1 PSR / Table 3 SR, 100 episodes."))
 
 if __name__ == "__main__":
     main()

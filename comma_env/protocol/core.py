@@ -155,7 +155,7 @@ class CommaEnv(AECEnv):
         self.puzzle_options = dict(puzzle_options or {})
 
         self.possible_agents = [SOLVER, EXPERT]
-        self.manual = load_manual(self.puzzle_cls.name)
+        self.manual = self.puzzle_cls.manual_for(load_manual(self.puzzle_cls.name), self.puzzle_options)
         self._observation_spaces = self._shared_observation_spaces(solver_view)
         # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}

@@ -49,6 +49,12 @@ class Puzzle(ABC):
     observation space is a Box."""
     sample_rate: ClassVar[int] = 16000
 
+    @classmethod
+    def manual_for(cls, manual: str, options: dict[str, Any]) -> str:
+        """The manual the expert reads when the puzzle runs with `options` (its constructor's
+        keyword arguments): a puzzle whose options change a rule rewrites that rule here."""
+        return manual
+
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
         self.version = 0  # bumped by `_changed()`; keys the image cache

@@ -5,9 +5,19 @@ Stage 1 is the colour with the fewest squares; every later group comes from a ta
 by the previously pressed group and the number of white squares. The whole correct path is
 planned at generation: after each stage the remaining squares are recoloured from the rng so
 that the group the table names is never empty and no instance needs more than
-`MAX_STAGES` stages. A wrong press is a strike and restarts the module from its initial
-colours; progress is the best fraction of white squares ever reached. Pressing a square that
-is already white does nothing, whichever stage whitened it (the picture shows no difference).
+`MAX_STAGES` stages. Progress is the best fraction of white squares ever reached. Pressing a
+square that is already white does nothing, whichever stage whitened it (the picture shows no
+difference).
+
+What a strike does is an open reading of the paper (`STRIKE_MODES`, the ``strike`` option):
+its manual says that a wrong press resets the module, and also that white squares stay white
+for as long as the module lasts. ``"reset"`` (default) takes the sentence about strikes
+literally: the module goes back to its initial colours and stage 1. ``"keep_whites"`` takes
+the other: a strike changes nothing on the grid, the stage and its pressed squares stay.
+The default follows the sentence that speaks of strikes, which the paper's appendix says a
+second time; the other sentence sits beside the stage rule, contrasting white squares with
+squares that change colour between stages.
+docs/fidelity.md gives the random baseline under each.
 """
 
 from __future__ import annotations
@@ -45,6 +55,18 @@ follows itself, so every stage asks for something new."""
 
 GROUP_ADVICE = "press group "
 """Advice naming a group rather than squares (the realistic expert planning a stage ahead)."""
+
+STRIKE_MODES = ("reset", "keep_whites")
+"""What a wrong press does beyond the strike (see the module docstring)."""
+
+RESET_RULE = (
+    "A mistake restarts the\nmodule: every square gets its starting colour back, nothing is white, and you begin again at\n"
+    "stage 1."
+)
+KEEP_WHITES_RULE = (
+    "A mistake changes nothing\non the grid: white squares stay white, and you go on with the same stage and the same group."
+)
+"""The manual's sentence on what a mistake does, under each `STRIKE_MODES` setting."""
 
 MAX_STAGES = 9
 """One turn to describe plus one turn per stage must fit in the paper's 10 turns."""
@@ -188,8 +210,17 @@ class ColorPuzzle(Puzzle):
         "The other squares may change colour between stages."
     )
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    @classmethod
+    def manual_for(cls, manual: str, options: dict[str, Any]) -> str:
+        if options.get("strike", "reset") == "keep_whites":
+            return manual.replace(RESET_RULE, KEEP_WHITES_RULE)
+        return manual
+
+    def __init__(self, rng: np.random.Generator, strike: str = "reset") -> None:
+        if strike not in STRIKE_MODES:
+            raise ValueError(f"strike must be one of {STRIKE_MODES}, got {strike!r}")
         super().__init__(rng)
+        self.strike = strike
         self.stages = plan_stages(rng)
         self.stage = 0
         self.pressed: set[int] = set()
@@ -215,7 +246,7 @@ class ColorPuzzle(Puzzle):
             # this stage from one whitened earlier, so the rule must not depend on it.
             return True
         if cell not in stage.cells:
-            if self.stage or self.pressed:
+            if self.strike == "reset" and (self.stage or self.pressed):
                 self.stage, self.pressed = 0, set()
                 self._changed()
             return False

@@ -35,7 +35,7 @@ class DogPuzzle(Countdown, Puzzle):
     uses_clock = True
     task_prompt = (
         "A picture of some dogs and a countdown timer are shown. Press `submit` at the right "
-        "moment. Time is simulated: every message costs one second plus one second per ten "
+        "moment. Time is simulated: every message costs one second plus one second per started ten "
         "characters, and a line `wait N` lets N seconds pass before the next line. When the "
         "countdown reaches 0:00 the puzzle is lost."
     )

@@ -18,9 +18,7 @@ from comma_env.protocol.resources import conf_dir
 from comma_env.registry import GAMES, VERSIONS, env_module
 from comma_env.run.checks import ConfigError, check_model, check_puzzle_options
 from comma_env.run.config import Memory, ModelConfig, RolloutConfig, close_to, unknown_keys
-from comma_env.run.provenance import provenance
-from comma_env.run.redact import config_secrets, mask, scrub
-from comma_env.run.results import write_text_atomic
+from comma_env.run.redact import config_secrets, scrub
 
 NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
@@ -167,28 +165,9 @@ def plan(cfg: RolloutConfig) -> Plan:
     return Plan(cfg, solver, expert, out_dir, out_dir / f"episodes{suffix}.jsonl", suffix, jobs)
 
 
-def resolved_config(p: Plan) -> dict[str, Any]:
-    """The config as run, secrets masked, with provenance (versions, git commit)."""
-    data = asdict(p.cfg)
-    data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
-    data["solver"] = asdict(p.solver)
-    data["expert"] = asdict(p.expert)
-    data["out_dir"] = str(p.out_dir)
-    data["provenance"] = provenance()
-    return scrub(data)
-
-
 def secrets_of(p: Plan) -> list[str]:
     """Every secret string the run's model configs carry or point to (masked in outputs)."""
     return config_secrets(asdict(p.solver)) + config_secrets(asdict(p.expert))
-
-
-def save_config(p: Plan) -> Path:
-    path = p.out_dir / f"config{p.suffix}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
-    write_text_atomic(path, text)
-    return path
 
 
 def _puzzle_options(cfg: RolloutConfig, puzzle: str) -> dict[str, Any]:

@@ -31,13 +31,14 @@ import os
 import signal
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download at import
 
 import hydra  # noqa: E402
-from omegaconf import DictConfig  # noqa: E402
+from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 from comma_env.protocol.resources import conf_dir  # noqa: E402
 from comma_env.run.checks import check_key  # noqa: E402
@@ -64,13 +65,12 @@ from comma_env.run.plan import (  # noqa: E402,F401 - re-exported
     model_fingerprint,
     plan,
     prepare_out_dir,
-    resolved_config,
-    save_config,
     secrets_of,
     to_config,
 )
+from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.provenance import provenance  # noqa: E402
-from comma_env.run.redact import UnsafeOverride, mask, masking_logs, shield_argv  # noqa: E402
+from comma_env.run.redact import UnsafeOverride, mask, masking_logs, scrub, shield_argv  # noqa: E402
 from comma_env.run.results import (  # noqa: E402
     EpisodeWriter,
     attach_judgements,
@@ -82,6 +82,7 @@ from comma_env.run.results import (  # noqa: E402
     render_console,
     seed_ranges,
     write_results,
+    write_text_atomic,
 )
 from comma_env.run.runlock import LockHeld, RunLock  # noqa: E402
 
@@ -213,10 +214,10 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
     a quick run into a full run's folder never replaces its tables with a smaller one)."""
     latest = list(latest_per_episode(records).values())
     mine = selected(p, latest, deduplicated=True)
+    ran = run_settings.per_puzzle(latest) or {q: run_settings.record_settings(base_record(p, q, p.cfg.seed))
+                                              for q in dict.fromkeys(p.cfg.puzzles)}
     meta: dict[str, Any] = {
-        "solver": p.solver.name, "expert": p.expert.name, "solver_view": solver_view(p),
-        "max_turns": p.cfg.max_turns, "max_mistakes": p.cfg.max_mistakes,
-        "memory": p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory,
+        "solver": p.solver.name, "expert": p.expert.name, **run_settings.summary(ran),
         "seeds": seed_ranges(latest),
         "episodes_in_folder": len(latest),
         "this_run": {"puzzles": list(dict.fromkeys(p.cfg.puzzles)),
@@ -250,6 +251,28 @@ def merge_if_complete(p: Plan) -> bool:
         return False
     merge([p.out_dir], quiet=True, files=files)  # this run's shards only, not a stale episodes.jsonl
     return True
+
+def resolved_config(p: Plan) -> dict[str, Any]:
+    """The config as run, secrets masked, with provenance (versions, git commit)."""
+    data = asdict(p.cfg)
+    data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
+    data["solver"] = asdict(p.solver)
+    data["expert"] = asdict(p.expert)
+    data["out_dir"] = str(p.out_dir)
+    # what each puzzle ran with: a game's own rules replace the protocol's max_turns & co
+    data["ran_with"] = {puzzle: run_settings.record_settings(base_record(p, puzzle, p.cfg.seed))
+                        for puzzle in dict.fromkeys(p.cfg.puzzles)}
+    data["provenance"] = provenance()
+    return scrub(data)
+
+
+def save_config(p: Plan) -> Path:
+    path = p.out_dir / f"config{p.suffix}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
+    write_text_atomic(path, text)
+    return path
+
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "0.0.0.0", "[::1]")
 
