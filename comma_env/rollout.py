@@ -5,12 +5,25 @@ The command's name is part of the contract; the pipeline lives in `comma_env.run
 
 from __future__ import annotations
 
-from comma_env.run.rollout import main, run
+from typing import Any
 
 __all__ = ["main", "run"]
 
+
+def __getattr__(name: str) -> Any:
+    """`main` and `run` load the pipeline when first used, so ``--help`` and configuration
+    errors answer before Hydra and the run's modules are imported (`comma_env.run.cli`)."""
+    if name in __all__:
+        from comma_env.run import rollout
+
+        return getattr(rollout, name)
+    raise AttributeError(f"module 'comma_env.rollout' has no attribute {name!r}")
+
+
 if __name__ == "__main__":
-    # Run the importable module's `main`, not a `__main__` copy's: Hydra's launchers
+    # Run an importable module's `main`, not a `__main__` copy's: Hydra's launchers
     # (joblib, submitit, Ray) pickle the task function, and cloudpickle copies a __main__
     # function by value with everything it reaches, but an importable module's by reference.
-    main()
+    from comma_env.run.cli import main as cli_main
+
+    cli_main()

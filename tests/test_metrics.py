@@ -121,7 +121,7 @@ def test_summary_tables_render_in_paper_order():
     assert results["puzzles"]["telehealth"]["leak_rate"] == 100.0
     md = render_markdown(results)
     assert "| Model | Wire | Telehealth | Who | Overall |" in md
-    assert "| Random (paper) | 57 ± 5.0 | 16 ± 2.6 | 44 ± 5.0 |" in md  # shown next to a random run, with its published SE
+    assert "| Random (published, Table 1) | 57 ± 5.0 | 16 ± 2.6 | 44 ± 5.0 |" in md  # shown next to a random run, with its published SE
     assert "Success rate (Table 3)" in md and "Average mistakes (Table 4)" in md and "(Table 5)" in md
     assert "leak rate" in md and "By skill category" in md and "repetition_loop" in md
     console = render_console(results)

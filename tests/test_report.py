@@ -46,7 +46,7 @@ def test_comparison_table_has_a_row_per_run_and_a_column_per_puzzle(report):
     html = (report / "report.html").read_text()
     table = html.split('class="comparison psr"')[1].split("</table>")[0]
     assert "<th>Wire</th><th>Memory</th><th>ATM</th><th>Overall</th>" in table
-    assert "<td>random</td>" in table and "<td>oracle</td>" in table and "Random (paper)" in table
+    assert "<td>random</td>" in table and "<td>oracle</td>" in table and "Random (published, Table 1)" in table
     oracle_row = table.split("<td>oracle</td>")[1].split("</tr>")[0]
     assert re.findall(r"<td>([^<]*)</td>", oracle_row) == ["100 ± 0.0"] * 3 + ["100.00 ± 0.0"]
 

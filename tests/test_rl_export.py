@@ -10,12 +10,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from loopback_server import Loopback
 
 from comma_env.run import rollout
-from comma_env.rl.export import export
+from comma_env.rl.export import export, replay
+from comma_env.run.results import read_episodes
 
 
 def run(tmp_path: Path, name: str, **overrides) -> Path:
@@ -100,3 +102,74 @@ def test_cli_writes_where_asked_and_reports_bad_folders(tmp_path):
     empty = subprocess.run([sys.executable, "-m", "comma_env.export", str(tmp_path / "nothing")],
                            capture_output=True, text=True, timeout=120)
     assert empty.returncode == 2 and "no episodes" in empty.stderr
+
+
+def test_two_runs_exported_into_one_folder_never_share_a_picture_unless_identical(tmp_path):
+    from PIL import Image
+
+    first = run(tmp_path / "a", "random", model={"kind": "random", "name": "random"}, puzzles=["wire"], episodes=3)
+    second = run(tmp_path / "b", "oracle", model={"kind": "oracle", "name": "oracle"}, puzzles=["wire"], episodes=3,
+                 seed=1)
+    data = tmp_path / "data"
+    for folder, name in ((first, "a.jsonl"), (second, "b.jsonl")):
+        export(folder, "rl", data / name)
+    for name, folder in (("a.jsonl", first), ("b.jsonl", second)):
+        for row in load_rows(data / name):
+            if not row["images"]:
+                continue
+            record = next(r for r in read_episodes(folder / "episodes.jsonl")
+                          if (r["puzzle"], r["seed"]) == (row["puzzle"], row["seed"]))
+            turns, _ = replay(record)
+            wanted = next(t.image for t in turns if t.role == "solver" and t.turn == row["turn"])
+            with Image.open(data / row["images"][0]) as stored:
+                assert np.array_equal(np.asarray(stored.convert("RGB")), wanted), row["id"]
+
+
+def test_out_never_replaces_a_runs_episodes_and_replaces_other_files_only_with_force(tmp_path):
+    out = run(tmp_path / "r", "random", model={"kind": "random", "name": "random"}, puzzles=["wire"], episodes=2)
+    episodes = (out / "episodes.jsonl").read_bytes()
+    for target, extra in ((out / "episodes.jsonl", []), (out / "episodes.jsonl", ["--force"]),
+                          (tmp_path / "elsewhere" / "episodes.jsonl", ["--force"])):
+        target.parent.mkdir(exist_ok=True)
+        done = subprocess.run([sys.executable, "-m", "comma_env.export", str(out), "--out", str(target), *extra],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "episodes file" in done.stderr
+    assert (out / "episodes.jsonl").read_bytes() == episodes
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("mine\n")
+    refused = subprocess.run([sys.executable, "-m", "comma_env.export", str(out), "--out", str(kept)],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--force" in refused.stderr and kept.read_text() == "mine\n"
+    forced = subprocess.run([sys.executable, "-m", "comma_env.export", str(out), "--out", str(kept), "--force"],
+                            capture_output=True, text=True, timeout=120)
+    assert forced.returncode == 0 and load_rows(kept)
+
+
+def test_export_replay_is_linear_in_the_turns_when_prompts_do_not_grow(tmp_path):
+    """With memory=last a row's prompt has a bounded size, so the export is linear in the
+    turns (with memory=full every row holds the whole dialogue: its output grows as n²)."""
+    import time
+
+    def longest(folder, turns):
+        out = run(folder, "random", model={"kind": "random", "name": "random"}, puzzles=["maze"], episodes=2,
+                  max_turns=turns, max_mistakes=10**6, memory="last")
+        record = max(read_episodes(out / "episodes.jsonl"), key=lambda r: len(r["transcript"]))
+        alone = folder / "alone"
+        alone.mkdir()
+        (alone / "episodes.jsonl").write_text(json.dumps(record) + "\n")
+        return alone, len(record["transcript"])
+
+    (short, short_turns), (long, long_turns) = longest(tmp_path / "s", 300), longest(tmp_path / "l", 1200)
+    assert long_turns == 1200 == 4 * short_turns
+    attempt = iter(range(100))
+
+    def best(folder):
+        times = []
+        for _ in range(2):
+            started = time.perf_counter()
+            export(folder, "rl", tmp_path / f"out{next(attempt)}" / "rl.jsonl")  # a fresh folder: every image drawn
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    ratio = min(best(long), best(long)) / min(best(short), best(short))
+    assert ratio <= 5.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"

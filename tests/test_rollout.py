@@ -59,7 +59,7 @@ def test_outputs_of_a_random_run(tmp_path):
     assert wire["sr"] == pytest.approx(100 * sum(r["success"] for r in records) / 30)
     assert results["puzzles"]["wire"]["sr"] == wire["sr"]
     md = (out / "results.md").read_text()
-    assert "Partial success rate (Table 1)" in md and "Random (paper)" in md
+    assert "Partial success rate (Table 1)" in md and "Random (published, Table 1)" in md
     assert (out / "config.yaml").exists()
 
 

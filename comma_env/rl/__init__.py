@@ -4,12 +4,28 @@ rollouts for GRPO-style trainers, and trajectory export.
     from comma_env.rl import SingleRoleEnv
     env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
     gymnasium.make("comma/Wire-solver-v0", partner="oracle")
+
+The names below load their modules when first used: ``import comma_env`` registers the
+Gymnasium ids through `comma_env.rl.registration` without importing the environments
+(and with them the drawing code and Pillow).
 """
 
 from __future__ import annotations
 
-from comma_env.rl.groups import GroupedEpisodes, group_schedule
-from comma_env.rl.registration import gym_id, gym_ids
-from comma_env.rl.single_role import SingleRoleEnv
+import importlib
+from typing import Any
 
+_HOMES = {
+    "GroupedEpisodes": "comma_env.rl.groups",
+    "group_schedule": "comma_env.rl.groups",
+    "gym_id": "comma_env.rl.registration",
+    "gym_ids": "comma_env.rl.registration",
+    "SingleRoleEnv": "comma_env.rl.single_role",
+}
 __all__ = ["GroupedEpisodes", "SingleRoleEnv", "group_schedule", "gym_id", "gym_ids"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'comma_env.rl' has no attribute {name!r}")

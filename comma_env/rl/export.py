@@ -30,9 +30,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
-
-from PIL import Image
+from typing import Any, Callable, Iterator
 
 import comma_env
 from comma_env.run.results import latest_per_episode, read_episodes
@@ -90,10 +88,12 @@ def privacy_reminder(run_dir: Path) -> bool:
     return True
 
 
-def replay(record: dict[str, Any], reminder: bool = True) -> tuple[list[Turn], float]:
+def replay(record: dict[str, Any], reminder: bool = True,
+           image_sink: Callable[[Any], str] | None = None) -> tuple[list[Turn], float]:
     """Replay an episode record; the turns of both roles in order and the episode's return.
     Raises ValueError when the replay does not reproduce the recorded actions (another
-    version of the puzzle)."""
+    version of the puzzle). With `image_sink`, each image is handed over as it is drawn and a
+    turn keeps what the sink returns (a file name), so a long episode holds no pixels."""
     from comma_env.agents.chat import expert_messages, solver_messages
 
     options = dict(
@@ -128,6 +128,8 @@ def replay(record: dict[str, Any], reminder: bool = True) -> tuple[list[Turn], f
             if role == "solver":
                 if raw.solver_view == "image":
                     image = raw.image()
+                    if image_sink is not None:
+                        image = image_sink(image)
                 prompt = solver_messages(info, IMAGE_PLACEHOLDER if image is not None else None, reminder)
             else:
                 prompt = expert_messages(info)
@@ -162,9 +164,66 @@ def _messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"role": m["role"], "content": _parts(m["content"])} for m in prompt]
 
 
+def image_name(puzzle: str, pixels: Any) -> str:
+    """``<puzzle>-<hash of the pixels>.png``: two exports into one folder share a file only
+    when their pictures are identical, whatever run, seed or turn they come from."""
+    import hashlib
+
+    import numpy as np
+
+    array = np.ascontiguousarray(pixels)
+    digest = hashlib.sha256(repr((array.shape, str(array.dtype))).encode() + array.tobytes()).hexdigest()[:24]
+    return f"{puzzle}-{digest}.png"
+
+
+def save_png(pixels: Any, path: Path) -> None:
+    """Write atomically through a temporary file: a symlink planted at `path` is replaced,
+    never followed."""
+    import os
+    import tempfile
+
+    from PIL import Image
+
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".png", delete=False) as handle:
+        Image.fromarray(pixels).save(handle, format="PNG", compress_level=1)  # as comma_env.agents.chat.PngCache encodes it
+    os.replace(handle.name, path)
+
+
+class UnsafeOutput(ValueError):
+    """--out names a file the export must not replace."""
+
+
+def check_out(out_path: Path, run_dir: Path, force: bool) -> None:
+    """Refuse to write over a run's episodes (always) or any existing file (without `force`)."""
+    protected = {p.resolve() for p in run_dir.glob("episodes*.jsonl")}
+    if out_path.resolve() in protected or (out_path.name.startswith("episodes") and out_path.suffix == ".jsonl"):
+        raise UnsafeOutput(f"--out {out_path} is a run's episodes file; the export never writes over one")
+    if out_path.exists() and not force:
+        raise UnsafeOutput(f"--out {out_path} exists; add --force to replace it")
+
+
+def image_writer(puzzle: str, image_dir: Path, stats: ExportStats) -> Callable[[Any], str]:
+    """A `replay` image sink: writes each distinct picture once and returns its file name
+    (the environment hands back the same array while the picture is unchanged)."""
+    last: list[Any] = [None, ""]
+
+    def sink(pixels: Any) -> str:
+        if pixels is last[0]:
+            return last[1]
+        name = image_name(puzzle, pixels)
+        path = image_dir / name
+        if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
+            save_png(pixels, path)
+            stats.images += 1
+        last[0], last[1] = pixels, name
+        return name
+
+    return sink
+
+
 def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Path, image_prefix: str,
          reminder: bool, stats: ExportStats) -> Iterator[dict[str, Any]]:
-    turns, episode_return = replay(record, reminder)
+    turns, episode_return = replay(record, reminder, image_writer(str(record["puzzle"]), image_dir, stats))
     for role in roles:
         mine = [t for t in turns if t.role == role]
         to_go = 0.0
@@ -176,12 +235,7 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
         for turn, return_to_go in zip(mine, returns_to_go):
             images: list[str] = []
             if turn.image is not None:
-                name = f"{record['puzzle']}_{record['seed']}_t{turn.turn}.png"
-                path = image_dir / name
-                if not path.exists():
-                    Image.fromarray(turn.image).save(path, format="PNG", compress_level=1)  # as comma_env.agents.chat.PngCache encodes it
-                    stats.images += 1
-                images.append(f"{image_prefix}/{name}")
+                images.append(f"{image_prefix}/{turn.image}")
             prompt = _messages(turn.prompt)
             reply = [{"role": "assistant", "content": [{"type": "text", "text": turn.reply}]}]
             row: dict[str, Any] = {
@@ -205,8 +259,9 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
 
 
 def export(run_dir: str | Path, fmt: str = "sft", out: str | Path | None = None, successful_only: bool = False,
-           roles: tuple[str, ...] = ROLES) -> ExportStats:
-    """Write the JSONL (default ``RUN_DIR/export/<fmt>.jsonl``) and its images."""
+           roles: tuple[str, ...] = ROLES, force: bool = False) -> ExportStats:
+    """Write the JSONL (default ``RUN_DIR/export/<fmt>.jsonl``, replaced on a new export) and
+    its images. An `out` that exists is replaced only with `force`; a run's episodes file never."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
     run_dir = Path(run_dir)
@@ -214,6 +269,7 @@ def export(run_dir: str | Path, fmt: str = "sft", out: str | Path | None = None,
     if not records:
         raise FileNotFoundError(f"no episodes*.jsonl with episodes in {run_dir}")
     out_path = Path(out) if out else run_dir / "export" / f"{fmt}.jsonl"
+    check_out(out_path, run_dir, force=force or out is None)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     image_dir = out_path.parent / "images"
     reminder = privacy_reminder(run_dir)
@@ -248,15 +304,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run_dir", help="a rollout out_dir (episodes*.jsonl)")
     parser.add_argument("--format", choices=FORMATS, default="sft")
     parser.add_argument("--out", help="JSONL to write (default RUN_DIR/export/<format>.jsonl); images go beside it")
+    parser.add_argument("--force", action="store_true", help="replace an existing --out file (never a run's episodes)")
     parser.add_argument("--successful-only", action="store_true", help="only episodes that solved the puzzle")
     parser.add_argument("--role", choices=(*ROLES, "both"), default="both", help="whose turns to export")
     args = parser.parse_args(argv)
     roles = ROLES if args.role == "both" else (args.role,)
     try:
-        stats = export(args.run_dir, args.format, args.out, args.successful_only, roles)
-    except (FileNotFoundError, ValueError) as error:
+        stats = export(args.run_dir, args.format, args.out, args.successful_only, roles, force=args.force)
+    except (FileNotFoundError, ValueError) as error:  # UnsafeOutput is one: exit 2, nothing written
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # a full disk or a read-only folder while writing
+        print(f"error: cannot write the export: {error}", file=sys.stderr)
+        return 1
     out = args.out or str(Path(args.run_dir) / "export" / f"{args.format}.jsonl")
     print(f"{stats.rows} rows from {stats.episodes} episodes -> {out} ({stats.images} images); skipped: "
           f"{stats.skipped_errors} with errors, {stats.skipped_unsuccessful} unsuccessful, "

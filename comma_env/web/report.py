@@ -1,32 +1,40 @@
-"""The static HTML report of one or more rollout folders.
+"""The HTML report of one or more rollout folders.
 
-    python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR]
+    python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none] [--serve]
 
 Writes ``report.html`` with the result tables (one Table 1-style comparison across the
-folders), the figures, and an index of every episode that filters by run, puzzle, outcome,
-end reason and leak; each episode has a page of its own (``episodes/<run>/<puzzle>-<seed>.html``)
-with the dialogue as chat bubbles, the image the solver saw on each turn, the executed
-actions and their outcomes, mistakes and leaks highlighted, reasoning folded away and tokens
-per message. Images are redrawn by replaying each episode (`comma_env.web.replay`) and
-written once per distinct state into ``images/``; pages load them lazily. Nothing is
-fetched from the network: the folder opens from the file system.
+folders, the paper's published rows beside them), the figures, and an index of every
+episode that filters by run, puzzle, outcome, end reason and leak. Each episode has a page
+(``episodes/<run>/<puzzle>-<seed>.html``) with the dialogue as chat bubbles, the image the
+solver saw on each turn, the executed actions and their outcomes, mistakes and leaks
+highlighted, reasoning folded away and tokens per message.
+
+Images are redrawn by replaying each episode (`comma_env.web.replay`). A small run's pages
+and images are written into the folder, which then opens from the file system and can be
+shared as it is. A large run's would weigh hundreds of megabytes, so its report holds the
+index only and ``--serve`` (`comma_env.web.report_server`) renders a page and draws its
+images when the browser asks for them. ``--pages all`` writes them anyway.
+
+The report writes only inside its folder and replaces, never follows, a symlink it finds
+there; what a record holds is escaped text on the page and never names a folder to read.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import os
+import shlex
+import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from comma_env.run.fidelity import PAPER_RANDOM
 from comma_env.run.results import is_v1_protocol, ordered, paper_random_row, title
 from comma_env.web.render import message_html
-from comma_env.web.replay import Replayed, replay_all
+from comma_env.web.replay import Replayed, _write_atomic, replay_all
 from comma_env.web.runs import Run, load_runs, slug
 
 HERE = Path(__file__).parent
@@ -37,6 +45,14 @@ PLOT_TITLES = {
     "psr_by_skill": "Partial success by skill category",
     "error_taxonomy": "Error taxonomy of failed episodes",
 }
+STATIC_PAGE_LIMIT = 300
+"""``--pages auto`` writes episode pages and images up to this many episodes (about 20 MB);
+above it, pages are served on demand (``--serve``)."""
+PAGE_MODES = ("auto", "all", "none")
+
+
+class UnsafeFolder(ValueError):
+    """The report folder (or a folder inside it) is a symlink, or not a folder."""
 
 
 @dataclass
@@ -51,13 +67,18 @@ class ReportStats:
     episode_page_bytes: int
     seconds: float
     mismatches: int
+    pages: bool = True  # episode pages and images written (False: served on demand)
+    skipped: int = 0  # lines of the episode files that were not usable records
+    runs: list[Run] = field(default_factory=list, repr=False)  # what was reported (the server reuses it)
 
     def describe(self) -> str:
         mb = 1024 * 1024
         return (f"{self.path}: {self.episodes} episodes, report.html {self.index_bytes / mb:.2f} MB, "
                 f"episode pages {self.episode_page_bytes / mb:.1f} MB, {self.images} images "
                 f"{self.image_bytes / mb:.1f} MB, {self.seconds:.1f} s"
-                + (f"; {self.mismatches} episode(s) did not replay as recorded" if self.mismatches else ""))
+                + (f"; {self.mismatches} episode(s) did not replay as recorded" if self.mismatches else "")
+                + (f"; {self.skipped} unusable line(s) skipped" if self.skipped else "")
+                + ("" if self.pages else "; episode pages on demand: add --serve"))
 
 
 def _templates() -> Environment:
@@ -80,20 +101,27 @@ def _num(value: float | None, digits: int) -> str:
 
 
 def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[str, Any]:
-    """A Table 1-style table: rows = runs (solver / expert), columns = puzzles + Overall."""
+    """A Table 1-style table: rows = runs (solver / expert), columns = puzzles + Overall,
+    then, greyed, the paper's published rows for the same puzzles and memory setting
+    (``published`` counts them; they are the table's last rows)."""
+    from comma_env.run.published import comparable, published_table, run_memory
+
     puzzles = ordered(p for run in runs for p in run.puzzles)
     rows = []
     for run in runs:
         per = run.results["puzzles"]
         cells = [_pm(per[p][key], per[p][f"{key}_se"]) if p in per else "-" for p in puzzles]
         overall = run.results["overall"]
-        rows.append([run.label, *cells, _pm(overall[key], overall[f"{key}_se"], 2)])
+        rows.append([run.label, *cells, _pm(overall.get(key), overall.get(f"{key}_se"), 2)])
+    published: list[list[str]] = []
+    paper = [r for r in runs if comparable(r.results)]
+    if paper:
+        published = published_table(puzzles, key, run_memory(paper[0].results))
     random_runs = [r for r in runs if r.results.get("models", {}).get("solver") == ["random"]]
-    if paper_index is not None and random_runs and any(p in PAPER_RANDOM for p in puzzles):
-        rows.append(paper_random_row(puzzles, paper_index))  # the final paper's
-        if any(is_v1_protocol(r.results) for r in random_runs):
-            rows.append(paper_random_row(puzzles, paper_index, v1=True))
-    return {"header": ["Model (solver / expert)", *(title(p) for p in puzzles), "Overall"], "rows": rows}
+    if paper_index is not None and any(is_v1_protocol(r.results) for r in random_runs):
+        published.append(paper_random_row(puzzles, paper_index, v1=True))
+    return {"header": ["Model (solver / expert)", *(title(p) for p in puzzles), "Overall"],
+            "rows": rows + published, "published": len(published)}
 
 
 def run_table(run: Run) -> dict[str, Any]:
@@ -119,13 +147,14 @@ def episode_href(run: Run, record: dict[str, Any]) -> str:
     return f"episodes/{run.slug}/{slug(str(record.get('puzzle')))}-{int(record.get('seed') or 0)}.html"
 
 
-def index_entry(run_index: int, run: Run, record: dict[str, Any], replayed: Replayed) -> dict[str, Any]:
+def index_entry(run_index: int, run: Run, record: dict[str, Any], replayed: Replayed | None) -> dict[str, Any]:
     """One row of the embedded episode index (short keys: 10,000 rows stay small)."""
+    played = record.get("turns_played", record.get("turns"))
     return {"r": run_index, "p": record.get("puzzle"), "s": int(record.get("seed") or 0), "o": outcome(record),
             "g": round(float(record.get("progress") or 0.0), 3), "m": int(record.get("mistakes") or 0),
-            "t": record.get("turns_played", record.get("turns")), "e": record.get("end_reason") or "",
+            "t": played if played is not None else "", "e": record.get("end_reason") or "",
             "l": list(record.get("privacy_leaks") or []), "k": int(record.get("tokens") or 0),
-            "x": 1 if replayed.mismatch else 0, "h": episode_href(run, record)}
+            "x": 1 if replayed is not None and replayed.mismatch else 0, "h": episode_href(run, record)}
 
 
 def turns_view(record: dict[str, Any], replayed: Replayed) -> list[dict[str, Any]]:
@@ -151,55 +180,122 @@ def turns_view(record: dict[str, Any], replayed: Replayed) -> list[dict[str, Any
     return out
 
 
-def write_report(folders: Sequence[str | Path], out: str | Path | None = None, workers: int | None = None,
-                 quiet: bool = False) -> ReportStats:
-    """Build the report of `folders` into `out` (default: ``<folder>/report`` for one folder,
-    ``report`` beside the first folder for several) and return its statistics."""
-    started = time.perf_counter()
-    runs = load_runs(list(folders))
-    target = Path(out) if out else (runs[0].folder / "report" if len(runs) == 1 else runs[0].folder.parent / "report")
+def episode_page(templates: Environment, run: Run, record: dict[str, Any], replayed: Replayed,
+                 previous: str | None, following: str | None) -> str:
+    """The HTML of one episode page (image names relative to ``images/``)."""
+    return templates.get_template("episode.html").render(
+        run=run, record=record, replayed=replayed, turns=turns_view(record, replayed), outcome=outcome(record),
+        previous=previous, next=following)
+
+
+def safe_dir(root: Path, *parts: str) -> Path:
+    """``root/parts...`` as a real folder inside `root`: a symlink found on the way is
+    removed (it is inside the report folder) and replaced by a folder, never followed."""
+    path = root
+    for part in parts:
+        path = path / part
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            path.unlink()
+        path.mkdir(exist_ok=True)
+    return path
+
+
+def prepare_target(target: Path) -> None:
+    """Create the report folder; refuse one that is a symlink or a file."""
+    if target.is_symlink():
+        raise UnsafeFolder(f"report folder {target} is a symlink; name a real folder with --out")
+    if target.exists() and not target.is_dir():
+        raise UnsafeFolder(f"report folder {target} exists and is not a folder")
     target.mkdir(parents=True, exist_ok=True)
-    assets = target / "assets"
-    assets.mkdir(exist_ok=True)
+
+
+def write_file(path: Path, data: str | bytes) -> int:
+    """Write atomically (a symlink at `path` is replaced, not followed); bytes written."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    _write_atomic(path, raw)
+    return len(raw)
+
+
+def script_json(value: Any) -> str:
+    """JSON that can sit inside ``<script>``: no ``<``, ``>`` or ``&`` survives, so no text a
+    record holds (``<!--<script>``, ``</script>``) can end or reshape the element."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def report_page(templates: Environment, runs: Sequence[Run], index: list[dict[str, Any]],
+                plots: Mapping[str, Path], pages: bool, folders: Sequence[str]) -> str:
+    """The HTML of ``report.html``."""
+    data = script_json({"runs": [r.label for r in runs], "episodes": index, "pages": pages})
+    return templates.get_template("report.html").render(
+        runs=runs, psr=comparison(runs, "psr", 0), sr=comparison(runs, "sr", 1),
+        tables=[(run, run_table(run)) for run in runs],
+        plots=[(f"plots/{p.name}", PLOT_TITLES[stem]) for stem, p in plots.items()],
+        data=data, episodes=len(index), pages=pages, serve_command=" ".join(["python -m comma_env.report", *map(shlex.quote, folders), "--serve"]),
+        puzzles=ordered(str(e["p"]) for e in index), end_reasons=sorted({str(e["e"]) for e in index if e["e"]}))
+
+
+def default_target(runs: Sequence[Run]) -> Path:
+    return runs[0].folder / "report" if len(runs) == 1 else runs[0].folder.parent / "report"
+
+
+def write_report(folders: Sequence[str | Path], out: str | Path | None = None, workers: int | None = None,
+                 quiet: bool = False, pages: str = "auto", data_roots: Mapping[str, str] | None = None,
+                 warn: Callable[[str], None] | None = None) -> ReportStats:
+    """Build the report of `folders` into `out` (default: ``<folder>/report`` for one folder,
+    ``report`` beside the first folder for several) and return its statistics.
+
+    `pages`: ``all`` writes every episode page and image, ``none`` only the index (pages
+    are then served on demand), ``auto`` writes them up to `STATIC_PAGE_LIMIT` episodes.
+    `data_roots` names data folders (``padufes_root``) for episodes that need them.
+    """
+    if pages not in PAGE_MODES:
+        raise ValueError(f"pages must be one of {', '.join(PAGE_MODES)}, got {pages!r}")
+    started = time.perf_counter()
+    warnings: list[str] = []
+
+    def note(text: str) -> None:
+        warnings.append(text)
+        (warn or (lambda t: print(t, file=sys.stderr)))(text)
+
+    runs = load_runs(list(folders), warn=note)
+    target = Path(out) if out else default_target(runs)
+    prepare_target(target)
+    assets = safe_dir(target, "assets")
     for name in ("report.css", "report.js"):
-        shutil.copyfile(HERE / "static" / name, assets / name)
+        write_file(assets / name, (HERE / "static" / name).read_bytes())
 
     from comma_env.web.plots import write_plots
 
-    plots = write_plots(runs, target / "plots")
+    plots = write_plots(runs, safe_dir(target, "plots"), warn=note)
+    total = sum(len(r.records) for r in runs)
+    write_pages = pages == "all" or (pages == "auto" and total <= STATIC_PAGE_LIMIT)
     templates = _templates()
-    page = templates.get_template("episode.html")
     index: list[dict[str, Any]] = []
     mismatches = 0
     page_bytes = 0
     for run_index, run in enumerate(runs):
-        replays = replay_all(run.records, target / "images", workers=workers)
-        folder = target / "episodes" / run.slug
-        folder.mkdir(parents=True, exist_ok=True)
+        if not write_pages:
+            index += [index_entry(run_index, run, r, None) for r in run.records]
+            continue
+        replays = replay_all(run.records, safe_dir(target, "images"), workers=workers, data_roots=data_roots)
+        folder = safe_dir(target, "episodes", run.slug)
         entries = [index_entry(run_index, run, r, x) for r, x in zip(run.records, replays)]
         for i, (record, replayed) in enumerate(zip(run.records, replays)):
             mismatches += 1 if replayed.mismatch else 0
-            html = page.render(run=run, record=record, replayed=replayed, turns=turns_view(record, replayed),
-                               outcome=outcome(record),
-                               previous=entries[i - 1]["h"] if i else None,
-                               next=entries[i + 1]["h"] if i + 1 < len(entries) else None)
-            path = target / entries[i]["h"]
-            path.write_text(html, encoding="utf-8")
-            page_bytes += len(html.encode("utf-8"))
+            html = episode_page(templates, run, record, replayed, entries[i - 1]["h"] if i else None,
+                                entries[i + 1]["h"] if i + 1 < len(entries) else None)
+            page_bytes += write_file(folder / os.path.basename(entries[i]["h"]), html)
         index += entries
-    data = json.dumps({"runs": [r.label for r in runs], "episodes": index}, ensure_ascii=False, separators=(",", ":"))
-    html = templates.get_template("report.html").render(
-        runs=runs, psr=comparison(runs, "psr", 0), sr=comparison(runs, "sr", 1),
-        tables=[(run, run_table(run)) for run in runs],
-        plots=[(f"plots/{p.name}", PLOT_TITLES[stem]) for stem, p in plots.items()],
-        data=data.replace("</", "<\\/"), episodes=len(index),
-        puzzles=ordered(e["p"] for e in index), end_reasons=sorted({e["e"] for e in index if e["e"]}))
+    html = report_page(templates, runs, index, plots, write_pages, [str(f) for f in folders])
     report = target / "report.html"
-    report.write_text(html, encoding="utf-8")
-    images = [p for p in (target / "images").glob("*.png")]
+    write_file(report, html)
+    image_dir = target / "images"
+    images = [p for p in image_dir.glob("*.png")] if write_pages and image_dir.is_dir() else []
     stats = ReportStats(path=report, episodes=len(index), images=len(images),
                         image_bytes=sum(p.stat().st_size for p in images), index_bytes=report.stat().st_size,
-                        episode_page_bytes=page_bytes, seconds=time.perf_counter() - started, mismatches=mismatches)
+                        episode_page_bytes=page_bytes, seconds=time.perf_counter() - started, mismatches=mismatches,
+                        pages=write_pages, skipped=sum(1 for w in warnings if "skipping" in w), runs=runs)
     if not quiet:
         print(stats.describe())
     return stats

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from comma_env.run.merge import episode_files
-from comma_env.run.results import attach_judgements, build_results, latest_per_episode, model_label, ordered, read_episodes
+from comma_env.run.results import attach_judgements, build_results, latest_per_episode, model_label, ordered
+from comma_env.web.episode_lines import read_records
 
 
 @dataclass
@@ -31,25 +32,36 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "run"
 
 
-def load_run(folder: str | Path) -> Run:
+def load_run(folder: str | Path, warn: Callable[[str], None] | None = None) -> Run:
     """All episode files of `folder` (shards included), one record per (puzzle, seed),
-    judge labels attached, tables recomputed; files are read, never modified."""
+    judge labels attached, tables recomputed; files are read, never modified. Lines that
+    are not usable records are skipped with a warning naming them (`read_records`)."""
     path = Path(folder)
     files = episode_files(path)
     if not files:
         raise FileNotFoundError(f"no episodes*.jsonl in {path}")
-    records = [r for f in files for r in read_episodes(f, repair=False)]
+    records = [r for f in files for r in read_records(f, warn)]
     unique = attach_judgements(list(latest_per_episode(records).values()), path)
     order = ordered(str(r.get("puzzle")) for r in unique)
     unique.sort(key=lambda r: (order.index(str(r.get("puzzle"))), int(r.get("seed") or 0)))
-    results = build_results(unique)
+    results = build_results(unique, setting(unique))
     return Run(folder=path, slug=slug(path.name), label=model_label(results), records=unique, results=results)
 
 
-def load_runs(folders: list[str | Path]) -> list[Run]:
+def setting(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The settings the records share (``mixed`` where they differ), as results' ``meta``:
+    the published rows are shown only beside a run in the paper's setting."""
+    meta: dict[str, Any] = {}
+    for key, default in (("max_turns", 10), ("max_mistakes", 3), ("memory", "full")):
+        values = {r.get(key, default) for r in records}
+        meta[key] = values.pop() if len(values) == 1 else "mixed"
+    return meta
+
+
+def load_runs(folders: list[str | Path], warn: Callable[[str], None] | None = None) -> list[Run]:
     """`load_run` for each folder, with slugs and labels made unique (two runs of the same
     models in other settings are told apart by their folder name)."""
-    runs = [load_run(f) for f in folders]
+    runs = [load_run(f, warn) for f in folders]
     seen: dict[str, int] = {}
     for run in runs:
         count = seen.get(run.slug, 0)

@@ -7,6 +7,8 @@
   var PAGE = 100;
   var page = 0;
   var shown = data.episodes;
+  // Pages not written ahead exist only when the report server (--serve) answers for them.
+  var linked = data.pages !== false || window.location.protocol !== "file:";
 
   function cell(row, text, cls) {
     var td = document.createElement("td");
@@ -35,10 +37,14 @@
       row.id = "ep-" + e.r + "-" + e.p + "-" + e.s;
       cell(row, data.runs[e.r]);
       cell(row, e.p);
-      var link = document.createElement("a");
-      link.href = e.h;
-      link.textContent = String(e.s);
-      cell(row, "").appendChild(link);
+      if (linked) {
+        var link = document.createElement("a");
+        link.href = e.h;
+        link.textContent = String(e.s);
+        cell(row, "").appendChild(link);
+      } else {
+        cell(row, String(e.s));
+      }
       cell(row, e.o + (e.x ? " (replay differs)" : ""), e.o);
       cell(row, Math.round(100 * e.g) + "%");
       cell(row, String(e.m));

@@ -1,0 +1,185 @@
+"""``python -m comma_env.rollout`` up to the point where Hydra takes over.
+
+Hydra composes the configuration twice and imports every launcher plugin before it can say
+that a key is misspelt, and renders ``--help`` by composing every option of every group:
+seconds on a busy machine. This module answers ``--help`` itself and checks the plain
+``key=value`` overrides against the schema (`comma_env.run.config`) first, so the common
+mistakes (``episdes=5``, ``+episode=1``, ``episodes=many``, ``model=gtp4o``, an unknown
+puzzle, a negative count) are reported at once, with exit code 2, before anything heavy is
+imported. Messages name the key, never repeat the value (it may be a pasted secret). Whatever it does not
+understand (sweeps, interpolations, Hydra's own flags) it leaves to Hydra.
+
+Exit codes of the command: 0 done; 2 the configuration is wrong (nothing ran, no folder was
+left behind); 1 the run failed (a server, the disk, a lock held by another run; finished
+episodes are saved); 128 + N stopped by signal N (rerun to resume).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Sequence
+
+from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR  # noqa: F401 - re-exported
+
+GROUPS = ("model", "solver", "expert", "protocol")
+_OVERRIDE = re.compile(r"(\+\+|\+|~)?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)=(.*)", re.DOTALL)
+_SIMPLE_VALUE = re.compile(r"[^,\[\]{}$()'\"]*")  # no sweep, list, dict, interpolation or quoting
+
+USAGE = """python -m comma_env.rollout [overrides]   (python -m comma_env.rollout -m ... for sweeps)
+
+Runs COMMA episodes with a solver and an expert model and writes episodes.jsonl,
+results.json and results.md (the paper's tables, with its published rows beside yours)
+into out_dir. Rerun the same command to resume. Examples:
+  python -m comma_env.rollout model=oracle puzzles=[wire,who] episodes=20
+  python -m comma_env.rollout solver=qwen2vl expert=gpt4o memory=last
+  python -m comma_env.rollout model=gpt4o +model.extra.top_p=0.9 +puzzle_options.telehealth.lesion_source=padufes
+
+A key the schema does not define is an error, with or without a leading +; only the keys
+under puzzle_options.<puzzle>. and <role>.extra. are free-form. --cfg job prints the
+composed configuration without running.
+
+Exit codes: 0 done; 2 configuration error (nothing ran); 1 run error (finished episodes
+are saved); 128+N stopped by signal N (rerun to resume)."""
+
+
+def conf_root() -> Path:
+    from comma_env.protocol.resources import conf_dir
+
+    return Path(conf_dir())
+
+
+def group_options(group: str) -> list[str]:
+    """The option names of a config group (the YAML files of ``conf/<group>/``)."""
+    return sorted(p.stem for p in (conf_root() / group).glob("*.yaml"))
+
+
+def help_text() -> str:
+    from comma_env.run.config import render_field_help
+
+    groups = "\n".join(f"  {g}: {', '.join(group_options(g))}" for g in GROUPS)
+    return (f"{USAGE}\n\n== Fields (field=value; model.<field>, solver.<field>, expert.<field>) ==\n"
+            f"{render_field_help()}\n\n== Configuration groups (group=option) ==\n{groups}\n")
+
+
+MINIMUMS = {"episodes": 0, "seed": 0, "policy_seed": 0, "concurrency": 1, "max_turns": 1, "max_mistakes": 1,
+            "num_shards": 1, "shard": 0, "temperature": 0, "max_tokens": 1, "max_retries": 0}
+"""The smallest value of a numeric field (the last part of its dotted name), as `plan` and
+`check_model` require; checked here too so the mistake is reported before Hydra starts."""
+POSITIVE = ("timeout", "startup_timeout", "stall_timeout")
+
+
+def _range_problem(key: str, value: str) -> str | None:
+    name = key.rsplit(".", 1)[-1]
+    try:
+        number = float(value.replace("_", ""))
+    except ValueError:
+        return None
+    if name == "temperature" and not (math.isfinite(number) and number >= 0):
+        return f"{key}: temperature must be a finite number >= 0"  # as check_model words it
+    if name in MINIMUMS and not number >= MINIMUMS[name]:
+        return f"{key} must be >= {MINIMUMS[name]}"
+    if name in POSITIVE and not (math.isfinite(number) and number > 0):
+        return f"{key}: {name} must be > 0 seconds"
+    return None
+
+
+def _puzzle_problem(value: str) -> str | None:
+    from comma_env.registry import VERSIONS
+
+    if not re.fullmatch(r"\[[A-Za-z0-9_, ]*\]", value):
+        return None
+    names = [v.strip() for v in value[1:-1].split(",") if v.strip()]
+    unknown = [n for n in names if n not in VERSIONS]
+    if unknown:
+        return f"unknown puzzle(s) {unknown}; choose from {', '.join(VERSIONS)}"
+    return None if names else "puzzles is empty"
+
+
+def _type_problem(key: str, kind: object, value: str) -> str | None:
+    """Why `value` cannot be the field's type (None: it can, or we leave it to Hydra)."""
+    if value in ("null", "None") or not _SIMPLE_VALUE.fullmatch(value):
+        return None
+    if kind is int or kind == "int":
+        try:
+            int(value.replace("_", ""))
+        except ValueError:
+            return f"{key} takes a whole number"
+    if kind is float or kind == "float":
+        try:
+            float(value)
+        except ValueError:
+            return f"{key} takes a number"
+    if isinstance(kind, type) and issubclass(kind, Enum) and value not in [m.value for m in kind]:
+        return f"{key}: choose one of {', '.join(m.value for m in kind)}"
+    return None
+
+
+def check_override(token: str) -> str | None:
+    """What is wrong with one command-line override (None: fine, or Hydra's to judge)."""
+    from comma_env.run.config import Memory, close_to, schema_field
+
+    match = _OVERRIDE.fullmatch(token)
+    if match is None:
+        return None
+    prefix, key, value = match.groups()
+    path = key.split(".")
+    if path[0] == "hydra":
+        return None
+    if len(path) == 1 and path[0] in GROUPS and prefix in (None, "+", "++"):
+        options = group_options(path[0])
+        wanted = [v.strip() for v in value.split(",")] if _SIMPLE_VALUE.fullmatch(value.replace(",", "")) else []
+        unknown = [v for v in wanted if v not in options and not (v == "null" and path[0] in ("solver", "expert"))]
+        if unknown:
+            shown = f" {unknown[0]!r}" if re.fullmatch(r"[A-Za-z0-9_]{1,40}", unknown[0]) else ""  # never echo a pasted key
+            return f"{key}: no option{shown} in {path[0]}/; choose from {', '.join(options)}"
+        return None
+    field = schema_field(path)
+    if field is None:
+        near = close_to(key)
+        hint = f" (did you mean {near}?)" if near and near != key else ""
+        return (f"unknown key {key!r}{hint}; keys of your own go under puzzle_options.<puzzle>. or "
+                "model.extra. (solver.extra., expert.extra.)")
+    if field == "free" or prefix == "~":
+        return None
+    if key == "puzzles":
+        return _puzzle_problem(value)
+    kind = Memory if field.name == "memory" else field.type
+    return _type_problem(key, kind, value) or (_range_problem(key, value) if _SIMPLE_VALUE.fullmatch(value) else None)
+
+
+def precheck(argv: Sequence[str]) -> str | None:
+    """The first problem among the overrides, or None (flags other than -m are Hydra's)."""
+    if any(a.startswith("-") and a not in ("-m", "--multirun") for a in argv):
+        return None
+    for token in argv:
+        if token.startswith("-"):
+            continue
+        problem = check_override(token)
+        if problem:
+            return problem
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The command: fast answers first, then Hydra (`comma_env.run.rollout.main`)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("--help", "-h") for a in args):
+        print(help_text())
+        sys.exit(EXIT_OK)
+    problem = precheck(args)
+    if problem:
+        print(f"comma_env.rollout: {problem}", file=sys.stderr)
+        sys.exit(EXIT_CONFIG_ERROR)
+    from comma_env.run import rollout
+
+    try:
+        rollout.main()
+    except SystemExit as stop:
+        if stop.code == 1 and not rollout.ENTERED:  # Hydra could not compose the configuration
+            sys.exit(EXIT_CONFIG_ERROR)
+        raise
+

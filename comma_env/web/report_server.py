@@ -1,0 +1,192 @@
+"""``python -m comma_env.report RUN --serve``: the report of a run of any size, with every
+episode page and image drawn when the browser asks for it.
+
+The report folder holds only the index (`comma_env.web.report`); this local server answers
+the index's links itself. An episode page is rendered from its record, and each image is
+redrawn by replaying the episode (`comma_env.web.replay.walk`, linear in its turns; the
+last few walked episodes are kept in memory). Nothing is written. The server listens on
+the loopback address only, serves files that lie inside the report folder (a symlink is
+never followed), and reads no folder a record names.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import os
+import re
+import threading
+from collections import OrderedDict
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+from urllib.parse import unquote, urlsplit
+
+from comma_env.web.replay import Replayed, Walk, png_bytes, walk
+from comma_env.web.report import _templates, episode_href, episode_page
+from comma_env.web.runs import Run, slug
+
+PAGE = re.compile(r"/episodes/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)-(\d{1,19})\.html")
+IMAGE = re.compile(r"/images/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)-(\d{1,19})/(\d{1,7}|final)\.png")
+CLIP = re.compile(r"/images/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)-(\d{1,19})/clip\.wav")
+CACHED_WALKS = 32
+
+
+class Episodes:
+    """Records by (run slug, puzzle slug, seed), and the walks of recently opened episodes."""
+
+    def __init__(self, runs: Sequence[Run], data_roots: Mapping[str, str] | None = None) -> None:
+        self.runs = {run.slug: run for run in runs}
+        self.where: dict[tuple[str, str, int], tuple[Run, int]] = {}
+        for run in runs:
+            for i, record in enumerate(run.records):
+                self.where[(run.slug, slug(str(record.get("puzzle"))), int(record.get("seed") or 0))] = (run, i)
+        self.data_roots = dict(data_roots or {})
+        self._walks: OrderedDict[tuple[str, str, int], Walk] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def find(self, run_slug: str, puzzle: str, seed: str) -> tuple[Run, int] | None:
+        return self.where.get((run_slug, puzzle, int(seed)))
+
+    def walked(self, key: tuple[str, str, int], record: Mapping[str, Any]) -> Walk:
+        with self._lock:
+            if key in self._walks:
+                self._walks.move_to_end(key)
+                return self._walks[key]
+        result = walk(record, self.data_roots)  # outside the lock: other pages go on meanwhile
+        with self._lock:
+            self._walks[key] = result
+            while len(self._walks) > CACHED_WALKS:
+                self._walks.popitem(last=False)
+        return result
+
+
+def served_replay(key: tuple[str, str, int], walked: Walk) -> Replayed:
+    """Image names (relative to ``images/``) that this server answers for one episode."""
+    base = f"{key[0]}/{key[1]}-{key[2]}"
+    return Replayed(turn_images=[f"{base}/{i}.png" for i in range(len(walked.turn_states))],
+                    final_image=f"{base}/final.png" if walked.final_state is not None else None,
+                    audio=f"{base}/clip.wav" if walked.audio is not None else None, mismatch=walked.mismatch)
+
+
+def inside(root: Path, relative: str) -> Path | None:
+    """`root/relative` if it is a regular file inside `root` reached through no symlink."""
+    candidate = Path(os.path.normpath(root / relative.lstrip("/")))
+    if root not in candidate.parents:
+        return None
+    probe = candidate
+    while probe != root:
+        if probe.is_symlink():
+            return None
+        probe = probe.parent
+    return candidate if candidate.is_file() else None
+
+
+def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1", port: int = 0,
+                data_roots: Mapping[str, str] | None = None) -> ThreadingHTTPServer:
+    """A server (not yet serving) for the report in `report_dir` of `runs`."""
+    root = Path(report_dir).resolve()
+    episodes = Episodes(runs, data_roots)
+    templates = _templates()
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "comma-report"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: one line per error only
+            if args and str(args[1] if len(args) > 1 else "").startswith(("4", "5")):
+                super().log_message(format, *args)
+
+        def send(self, body: bytes, kind: str, status: HTTPStatus = HTTPStatus.OK) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            path = unquote(urlsplit(self.path).path)
+            try:
+                if path in ("", "/"):
+                    self.send_response(HTTPStatus.FOUND)
+                    self.send_header("Location", "/report.html")
+                    self.end_headers()
+                    return
+                for pattern, answer in ((PAGE, self.page), (IMAGE, self.image), (CLIP, self.clip)):
+                    match = pattern.fullmatch(path)
+                    if match:
+                        answer(*match.groups())
+                        return
+                found = inside(root, path)
+                if found is None:
+                    self.send(b"not found", "text/plain", HTTPStatus.NOT_FOUND)
+                    return
+                kind = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
+                self.send(found.read_bytes(), kind)
+            except Exception as error:  # noqa: BLE001 - one bad page must not stop the server
+                self.send(f"cannot show this: {type(error).__name__}".encode(), "text/plain",
+                          HTTPStatus.INTERNAL_SERVER_ERROR)
+
+        def _episode(self, run_slug: str, puzzle: str, seed: str) -> tuple[Run, int, tuple[str, str, int]] | None:
+            found = episodes.find(run_slug, puzzle, seed)
+            if found is None:
+                self.send(b"no such episode", "text/plain", HTTPStatus.NOT_FOUND)
+                return None
+            return found[0], found[1], (run_slug, puzzle, int(seed))
+
+        def page(self, run_slug: str, puzzle: str, seed: str) -> None:
+            found = self._episode(run_slug, puzzle, seed)
+            if found is None:
+                return
+            run, i, key = found
+            record = run.records[i]
+            replayed = served_replay(key, episodes.walked(key, record))
+            previous = episode_href(run, run.records[i - 1]) if i else None
+            following = episode_href(run, run.records[i + 1]) if i + 1 < len(run.records) else None
+            html = episode_page(templates, run, record, replayed, previous, following)
+            self.send(html.encode("utf-8"), "text/html; charset=utf-8")
+
+        def image(self, run_slug: str, puzzle: str, seed: str, which: str) -> None:
+            found = self._episode(run_slug, puzzle, seed)
+            if found is None:
+                return
+            run, i, key = found
+            walked = episodes.walked(key, run.records[i])
+            if which == "final":
+                state = walked.final_state
+            else:
+                state = walked.turn_states[int(which)] if int(which) < len(walked.turn_states) else None
+            if state is None or walked.draw is None:
+                self.send(b"no such image", "text/plain", HTTPStatus.NOT_FOUND)
+                return
+            self.send(png_bytes(walked.draw(state)), "image/png")
+
+        def clip(self, run_slug: str, puzzle: str, seed: str) -> None:
+            found = self._episode(run_slug, puzzle, seed)
+            if found is None:
+                return
+            run, i, key = found
+            walked = episodes.walked(key, run.records[i])
+            if walked.audio is None:
+                self.send(b"no clip", "text/plain", HTTPStatus.NOT_FOUND)
+                return
+            self.send(walked.audio, "audio/wav")
+
+    return ThreadingHTTPServer((host, port), Handler)
+
+
+def serve(folders: Sequence[str | Path], out: str | Path | None = None, host: str = "127.0.0.1", port: int = 8765,
+          data_roots: Mapping[str, str] | None = None) -> None:
+    """Write the report's index (no pages) and serve it until interrupted."""
+    from comma_env.web.report import write_report
+
+    stats = write_report(folders, out, pages="none", data_roots=data_roots, quiet=True)
+    server = make_server(stats.path.parent, stats.runs, host, port, data_roots)
+    print(f"report of {stats.episodes} episodes at http://{host}:{server.server_address[1]}/report.html "
+          "(Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
