@@ -1,4 +1,7 @@
-"""COMMA for verifiers (``pip install "comma-env[verifiers]"``): `load_environment`.
+"""COMMA for verifiers: `load_environment` returns a ``verifiers.MultiTurnEnv``.
+
+Install: ``pip install -e ".[verifiers]" && pip install --no-deps verifiers==0.3.1`` (see
+docs/training.md, "verifiers"). Evaluate a served model:
 
     vf-eval comma_env.vf -a '{"puzzle": "wire", "role": "solver", "partner": "oracle_nl"}' \\
         -m MODEL -b http://127.0.0.1:8000/v1 -k OPENAI_API_KEY -n 10 -r 4
@@ -33,7 +36,8 @@ def load_environment(puzzle: str = "wire", role: str = "solver", partner: Any = 
     try:
         from comma_env.vf.environment import CommaMultiTurnEnv
     except ImportError as error:  # verifiers or one of its modules is missing
-        raise ImportError(f"comma_env.vf needs verifiers: pip install 'comma-env[verifiers]' ({error})") from error
+        raise ImportError("comma_env.vf needs verifiers 0.3.1: pip install -e '.[verifiers]' && "
+                          f"pip install --no-deps verifiers==0.3.1 ({error})") from error
 
     env_options = {key: options.pop(key) for key in list(options) if key in ENV_OPTIONS}
     return CommaMultiTurnEnv(puzzle, role=role, partner=partner, env_options=env_options, **options)
