@@ -88,13 +88,37 @@ def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = 
         envs.close()
 
 
+def _spin(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def parallel_ceiling(n: int = 2_000_000) -> float:
+    """What 2 processes get over 1 on pure Python arithmetic right now: the most 2 workers
+    can give over 1 on this machine at this moment (other load shares the cores)."""
+    import multiprocessing
+
+    started = time.perf_counter()
+    _spin(n)
+    one = n / (time.perf_counter() - started)
+    with multiprocessing.Pool(2) as pool:
+        started = time.perf_counter()
+        pool.map(_spin, [n, n])
+        two = 2 * n / (time.perf_counter() - started)
+    return two / one
+
+
 def vector_main(args: argparse.Namespace) -> None:
     for round_ in range(args.rounds):
+        ceiling = parallel_ceiling()
         one = vector_steps(args.puzzle, 1, "async", args.steps)
         two = vector_steps(args.puzzle, 2, "async", args.steps)
         sync = vector_steps(args.puzzle, 2, "sync", args.steps)
         print(f"round {round_}: {args.puzzle} image view, async 1 worker {one:,.1f} steps/s | "
-              f"async 2 workers {two:,.1f} ({two / one:.2f}x) | sync 2 envs {sync:,.1f} ({sync / one:.2f}x)", flush=True)
+              f"async 2 workers {two:,.1f} ({two / one:.2f}x) | sync 2 envs {sync:,.1f} ({sync / one:.2f}x) | "
+              f"machine ceiling, 2 processes / 1 on pure Python: {ceiling:.2f}x", flush=True)
 
 
 def main() -> None:
