@@ -48,7 +48,7 @@ def text_of(message: dict) -> str:
 
 def replayed_return(rollout: dict, env_args: dict) -> float:
     """Step the rollout's assistant messages through a fresh SingleRoleEnv (same partner)."""
-    options = {k: v for k, v in env_args.items() if k not in ("puzzle", "role", "partner")}
+    options = {k: v for k, v in env_args.items() if k not in ("puzzle", "role", "partner")}  # partner_overrides too
     env = SingleRoleEnv(env_args["puzzle"], role=env_args["role"], partner=env_args["partner"], **options)
     env.reset(seed=int(rollout["info"]["seed"]))
     total = 0.0
@@ -72,8 +72,12 @@ def server():
     ({"puzzle": "wire", "role": "solver", "partner": "oracle", "solver_view": "text", "success_bonus": 1.0}, True),
     ({"puzzle": "who", "role": "expert", "partner": "oracle"}, True),
     ({"puzzle": "wire", "role": "solver", "partner": "oracle", "solver_view": "image", "mistake_penalty": 0.5}, False),
+    ({"puzzle": "keypad", "role": "solver", "partner": "openai_compat", "solver_view": "text",
+      "partner_overrides": {"api_base": "LOOPBACK", "name": "loopback"}}, True),  # the partner is an LLM too
 ])
 def test_vf_eval_scores_the_episode_return(server, tmp_path, env_args, solved):
+    if "partner_overrides" in env_args:
+        env_args = dict(env_args, partner_overrides=dict(env_args["partner_overrides"], api_base=server.api_base))
     before = len(server.requests())
     rollouts = vf_eval(server, tmp_path, env_args)
     assert len(rollouts) == 4 and sorted({r["example_id"] for r in rollouts}) == [0, 1]
@@ -86,7 +90,9 @@ def test_vf_eval_scores_the_episode_return(server, tmp_path, env_args, solved):
         roles = [m["role"] for m in rollout["completion"]]
         assert roles[0] == "assistant" and "user" in roles  # partner and environment answer as the user
     requests = server.requests()[before:]
-    assert requests and all(r["role"] == env_args["role"] for r in requests)
+    partner_role = "expert" if env_args["role"] == "solver" else "solver"
+    expected_roles = {env_args["role"], partner_role} if env_args["partner"] == "openai_compat" else {env_args["role"]}
+    assert requests and {r["role"] for r in requests} == expected_roles
     images = [image for r in requests for image in r["images"]]
     if env_args.get("solver_view") == "image":
         assert images and all(image["png"] for image in images)
