@@ -2,7 +2,7 @@
 
     python tests/loopback_server.py --port 0 --port-file P [--log requests.jsonl]
         [--fault-rate 0.2 --faults 429,500,reset,empty_choices,null_content,bad_json]
-        [--latency 0.2] [--model NAME] [--trickle-interval 0.2]
+        [--latency 0.2] [--latency-range 0.05,0.5] [--model NAME] [--trickle-interval 0.2]
 
 Endpoints: ``POST /v1/chat/completions`` (non-streaming), ``GET /v1/models``, ``GET /health``.
 
@@ -310,6 +310,16 @@ class FaultPlan:
         return request_id, self.kinds[digest[8] % len(self.kinds)]
 
 
+def latency_for(args: argparse.Namespace, request_id: str) -> float:
+    """Seconds of `--latency-range MIN,MAX` for this request: uniform in [MIN, MAX], a
+    deterministic function of the request (its body and how often it was seen) and --seed."""
+    if not args.latency_range:
+        return 0.0
+    low, high = (float(x) for x in args.latency_range.split(","))
+    digest = hashlib.sha256(f"latency:{args.seed}:{request_id}".encode()).digest()
+    return low + (high - low) * int.from_bytes(digest[:8], "big") / 2**64
+
+
 # -- HTTP --------------------------------------------------------------------------------
 def count_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
@@ -360,8 +370,9 @@ def build_app(args: argparse.Namespace) -> web.Application:
             header, _, data = url.partition(",")
             png = base64.b64decode(data) if header.endswith(";base64") else b""
             image_info.append({"bytes": len(png), "png": png[:8] == b"\x89PNG\r\n\x1a\n", "sha": hashlib.sha256(png).hexdigest()[:16]})
-        if args.latency > 0:
-            await asyncio.sleep(args.latency)
+        latency = args.latency + latency_for(args, request_id)
+        if latency > 0:
+            await asyncio.sleep(latency)
         entry = {
             "n": counter["n"], "id": request_id, "port": args.port_bound, "role": role,
             "model": body.get("model"), "fault": fault, "images": image_info, "audios": _audios(messages),
@@ -370,7 +381,7 @@ def build_app(args: argparse.Namespace) -> web.Application:
             "seed": body.get("seed"), "other_parts": _parts(messages), "peer": _peer_port(request),
             "extra_fields": sorted(set(body) - {"model", "messages", "temperature", "max_tokens", "stop", "seed"}),
             "messages": [{"role": m.get("role"), "text": _texts(m)} for m in messages] if args.log_messages else None,
-            "time": time.time(),
+            "time": time.time(), "latency": latency,
         }
         log(entry)
         if args.text_only and entry["audios"]:
@@ -436,6 +447,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout-seconds", type=float, default=30.0, help="how long a 'timeout' fault stalls")
     parser.add_argument("--trickle-interval", type=float, default=0.2, help="seconds between a 'trickle' fault's bytes")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every completion")
+    parser.add_argument("--latency-range", default="", help="MIN,MAX: also add a per-request latency drawn "
+                        "uniformly from [MIN, MAX] seconds (deterministic per request)")
     parser.add_argument("--model", default="loopback")
     parser.add_argument("--text-only", action="store_true",
                         help="answer requests carrying input_audio parts with 400, as a text-only server does")

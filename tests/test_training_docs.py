@@ -38,3 +38,15 @@ def test_the_group_rollout_example_runs_every_scheduled_episode():
     episodes = namespace["batch"].episodes
     assert [(e["seed"], e["member"]) for e in episodes] == [(s, m) for s in range(3) for m in range(8)]
     assert played and all(e["turns_played"] >= 1 for e in episodes)
+
+
+def test_the_vector_env_example_runs():
+    namespace: dict[str, Any] = {}
+    exec(compile(python_block('make_vec("comma/Wire-solver-v0"'), str(DOCS), "exec"), namespace)
+    assert namespace["rewards"].shape == (2,) and len(namespace["observations"]["text"]) == 2
+
+
+def test_the_asynchronous_group_example_keeps_the_schedule():
+    namespace: dict[str, Any] = {}
+    exec(compile(python_block("episodes = batch.run(act)"), str(DOCS), "exec"), namespace)
+    assert [e["episode_index"] for e in namespace["episodes"]] == list(range(8))

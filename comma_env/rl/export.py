@@ -307,7 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="replace an existing --out file (never a run's episodes)")
     parser.add_argument("--successful-only", action="store_true", help="only episodes that solved the puzzle")
     parser.add_argument("--role", choices=(*ROLES, "both"), default="both", help="whose turns to export")
+    parser.add_argument("--tokenizer", help="rl only: add input_ids and the learner's loss_mask with this tokenizer "
+                        "(a .gguf file, a folder or a cached name; comma_env/rl/tokens.py)")
     args = parser.parse_args(argv)
+    if args.tokenizer and args.format != "rl":
+        parser.error("--tokenizer needs --format rl")
     roles = ROLES if args.role == "both" else (args.role,)
     try:
         stats = export(args.run_dir, args.format, args.out, args.successful_only, roles, force=args.force)
@@ -323,4 +327,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{stats.skipped_mismatch} not reproducible")
     for note in stats.notes[:5]:
         print(f"  {note}", file=sys.stderr)
+    if args.tokenizer:
+        from comma_env.rl.tokens import add_tokens, load_tokenizer
+
+        rows = add_tokens(out, load_tokenizer(args.tokenizer), args.tokenizer)
+        print(f"tokens added to {rows} rows with {args.tokenizer}")
     return 0

@@ -17,7 +17,15 @@ observation of its next episode (reward 0, ``info["reset"] = True``). A slot wit
 left to play is inactive (``info["active"] = False``) and ignores its actions.
 
 Every slot's partner is called concurrently (`astep`), so LLM partners of the whole batch
-overlap in one event loop. Every info carries ``slot``, ``seed``, ``group``, ``member`` (index
+overlap in one event loop. `step` is lock-step: it returns when the slowest partner of the
+batch has answered. Two forms do not wait for the slowest:
+
+- `run(act)` plays the whole schedule with each slot on its own: a slot asks the learner
+  (``act(observation, info)``, a function or a coroutine) for its next message as soon as
+  its own partner has answered, and starts its next episode as soon as its episode ends;
+- `start()`, then `recv()` / `send(slots, actions)` (the ``envpool`` style, for learners
+  that batch their forward passes): `recv` returns the slots that are ready (their partner
+  has answered, or their next episode has started), `send` steps just those slots. Every info carries ``slot``, ``seed``, ``group``, ``member`` (index
 within the group) and ``episode_index`` (position in the schedule); finished episodes are
 also collected in `episodes` (their ``info["episode"]`` plus those keys), in schedule order.
 """
@@ -25,14 +33,19 @@ also collected in `episodes` (their ``info["episode"]`` plus those keys), in sch
 from __future__ import annotations
 
 import asyncio
+import inspect
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from comma_env.rl.partners import make_partner
 from comma_env.rl.single_role import SingleRoleEnv
 from comma_env.rl.sync import LoopRunner
+
+
+StepResult = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
+Batch = tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -104,6 +117,10 @@ class GroupedEpisodes:
         self._last: list[tuple[dict[str, Any], dict[str, Any]]] = [({}, {}) for _ in range(self.batch_size)]
         self._finished: dict[int, dict[str, Any]] = {}
         self._runner = LoopRunner()
+        self._pending: dict[int, asyncio.Task[Any]] = {}  # slot -> its step or reset in flight (recv/send)
+        self._ready: list[tuple[int, StepResult]] = []  # finished steps not yet returned by recv, in order
+        self._awaiting: set[int] = set()  # slots whose learner owes an action (recv/send)
+        self._errors: list[BaseException] = []  # raised by steps in flight, re-raised by recv
 
     # -- sync forms ------------------------------------------------------------------------------
     def reset(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -138,7 +155,95 @@ class GroupedEpisodes:
         self._check_actions(actions)
         return self._collect_steps(await asyncio.gather(*(self._step_slot(slot, action) for slot, action in enumerate(actions))))
 
+    # -- episodes that do not wait for each other -------------------------------------------------
+    def run(self, act: Callable[[dict[str, Any], dict[str, Any]], Any]) -> list[dict[str, Any]]:
+        """Play every scheduled episode, each slot at its own pace; returns `episodes`.
+
+        ``act(observation, info)`` returns the learner's message, or a coroutine of it (an
+        async model client: the learners of all slots then overlap as well)."""
+        return self._runner.run(self.arun(act))
+
+    async def arun(self, act: Callable[[dict[str, Any], dict[str, Any]], Any]) -> list[dict[str, Any]]:
+        self._check_reset()
+
+        async def slot_worker(slot: int) -> None:
+            observation, info = await self._start(slot)
+            while info["active"]:
+                action = act(observation, info)
+                if inspect.isawaitable(action):
+                    action = await action
+                observation, _, terminated, truncated, info = await self._step_slot(slot, action)
+                if terminated or truncated:
+                    observation, info = await self._start(slot)
+
+        await asyncio.gather(*(slot_worker(slot) for slot in range(self.batch_size)))
+        return self.episodes
+
+    def start(self) -> None:
+        """Start the next scheduled episode in every slot (their first observations arrive
+        through `recv`)."""
+        self._check_reset()
+        for slot in range(self.batch_size):
+            self._launch(slot, self._start_result(slot))
+
+    def send(self, slots: Sequence[int], actions: Sequence[Any]) -> None:
+        """Step `slots` (each must have come out of `recv` waiting for an action) with `actions`."""
+        if len(slots) != len(actions):
+            raise ValueError(f"{len(slots)} slots but {len(actions)} actions")
+        for slot in slots:
+            if slot not in self._awaiting:
+                raise ValueError(f"slot {slot} is not waiting for an action (recv returns the slots that are)")
+        for slot, action in zip(slots, actions):
+            self._awaiting.discard(int(slot))
+            self._launch(int(slot), self._step_slot(int(slot), action))
+
+    def recv(self, min_ready: int = 1) -> tuple[list[int], list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        """Wait until at least `min_ready` slots are ready (fewer if fewer are in flight) and
+        return every ready one: ``(slots, observations, rewards, terminated, truncated, infos)``
+        in the order they became ready. A slot whose episode ended comes back twice: with
+        its last step (``terminated`` or ``truncated``), then, without any `send`, with the
+        first observation of its next episode (``info["reset"]``, reward 0). Slots with
+        nothing left to play never come back; ``finished`` tells when all is done."""
+        return self._runner.run(self.arecv(min_ready))
+
+    async def arecv(self, min_ready: int = 1) -> tuple[list[int], list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        while not self._errors and len(self._ready) < min(min_ready, len(self._ready) + len(self._pending)):
+            await asyncio.wait(list(self._pending.values()), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.sleep(0)  # let the done-callbacks of finished steps run
+        if self._errors:
+            error, self._errors = self._errors[0], []
+            raise error
+        ready, self._ready = self._ready, []
+        slots = [slot for slot, _ in ready]
+        observations, rewards, terminated, truncated, infos = self._collect_steps([result for _, result in ready])
+        return slots, observations, rewards, terminated, truncated, infos
+
+    def _launch(self, slot: int, coroutine: Any) -> None:
+        task = self._runner.loop.create_task(coroutine)
+        self._pending[slot] = task
+        task.add_done_callback(lambda done, slot=slot: self._landed(slot, done))
+
+    def _landed(self, slot: int, task: "asyncio.Task[StepResult]") -> None:
+        del self._pending[slot]
+        if task.cancelled() or task.exception() is not None:
+            self._errors.append(task.exception() or asyncio.CancelledError(f"slot {slot}"))
+            return
+        observation, reward, terminated, truncated, info = task.result()
+        if not info.get("active", True):
+            return  # nothing left for this slot
+        self._ready.append((slot, (observation, reward, terminated, truncated, info)))
+        if terminated or truncated:
+            self._launch(slot, self._start_result(slot))  # its next episode starts at once
+        else:
+            self._awaiting.add(slot)
+
+    async def _start_result(self, slot: int) -> StepResult:
+        observation, info = await self._start(slot)
+        return observation, 0.0, False, False, info
+
     def _check_reset(self) -> None:
+        if self._pending:
+            raise RuntimeError("steps started with send()/start() are still in flight; recv() them first")
         running = [slot for slot in range(self.batch_size) if self._current[slot] is not None and not self._ended[slot]]
         if running:
             raise RuntimeError(f"slots {running} are still playing; step them to the end before reset()")

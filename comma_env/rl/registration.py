@@ -9,6 +9,7 @@ from __future__ import annotations
 import gymnasium
 
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, VERSIONS, puzzle_title
+from comma_env.rl import vector as _vector  # noqa: F401  (UnicodeText in async vector envs' shared memory)
 
 ENTRY_POINT = "comma_env.rl.single_role:SingleRoleEnv"
 ROLES = ("solver", "expert")

@@ -228,6 +228,10 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
             info["partner_error"] = self._partner_error
             if "episode" in info:
                 info["episode"] = dict(info["episode"], error=self._partner_error)
+        if "episode" in info:
+            # absent, not None (``solved_at_turn`` of an unsolved episode): Gymnasium's vector
+            # envs merge infos into typed arrays, where an int then a None cannot be stored
+            info["episode"] = {key: value for key, value in info["episode"].items() if value is not None}
         return info
 
     @property

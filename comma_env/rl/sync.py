@@ -35,10 +35,17 @@ class LoopRunner:
         coroutine.close()
         raise RuntimeError("a coroutine declared synchronous suspended; run it with LoopRunner.run")
 
-    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The private loop (created on first use); tasks made on it run during `run`."""
         if self._loop is None or self._loop.is_closed():
             self._loop = asyncio.new_event_loop()
             weakref.finalize(self, _close_quietly, self._loop)  # an env dropped without close()
+        return self._loop
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        self.loop  # noqa: B018 (creates it)
+        assert self._loop is not None
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # no loop in this thread: run ours here

@@ -1,0 +1,98 @@
+"""Token-level RL rows: token ids and the learner's loss mask, added to an ``rl`` export.
+
+    python -m comma_env.export RUN_DIR --format rl --tokenizer PATH/model.gguf   # or a folder
+    add_tokens("runs/nl/export/rl.jsonl", load_tokenizer("PATH/model.gguf"))
+
+Each row's chat (its ``prompt`` messages, then the ``completion``) is rendered with the
+tokenizer's chat template. Added to the row:
+
+- ``input_ids``: the tokens of prompt and completion, as the model reads them;
+- ``loss_mask``: 1 on the completion's tokens (the learner's own message of this turn, with
+  its end-of-turn token), 0 on everything else: the system prompt, the task or manual, the
+  partner's messages, the environment's feedback and the learner's own earlier messages,
+  which are context here (they are trained on in their own rows);
+- ``prompt_length`` (tokens before the completion) and ``tokenizer`` (what was given).
+
+The prompt is rendered with the generation prompt (``add_generation_prompt``), so its tokens
+are exactly what a served model saw before it wrote the completion. When a template renders
+prompt + completion so that the prompt's tokens are not a prefix (some templates rewrite
+earlier turns), the completion is tokenized on its own after the prompt and the row says so
+(``"token_alignment": "appended"``; otherwise ``"prefix"``).
+
+Text only: an image part contributes no tokens here (its file stays listed in ``images``);
+a vision model's processor expands its image tokens itself.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+
+def load_tokenizer(name_or_path: str) -> Any:
+    """A `transformers` tokenizer from a ``.gguf`` file (needs ``gguf``), a folder, or a name
+    of the local Hugging Face cache."""
+    from transformers import AutoTokenizer
+
+    path = Path(name_or_path)
+    if path.suffix == ".gguf":
+        if not path.is_file():
+            raise FileNotFoundError(f"no GGUF file at {path}")
+        return AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+    return AutoTokenizer.from_pretrained(name_or_path)
+
+
+def chat_text(content: Any) -> str:
+    """A message content (string or list of parts) as the text the template renders."""
+    if isinstance(content, str):
+        return content
+    return "\n\n".join(str(part.get("text") or "") for part in content or []
+                       if isinstance(part, dict) and part.get("type") == "text")
+
+
+def _plain(messages: Iterable[dict[str, Any]]) -> list[dict[str, str]]:
+    return [{"role": m["role"], "content": chat_text(m.get("content"))} for m in messages]
+
+
+def _ids(tokenizer: Any, messages: list[dict[str, str]], generation_prompt: bool) -> list[int]:
+    rendered = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=generation_prompt)
+    return list(tokenizer(rendered, add_special_tokens=False)["input_ids"])
+
+
+def tokenize_row(row: dict[str, Any], tokenizer: Any) -> dict[str, Any]:
+    """The token fields of one ``rl`` row (see the module docstring)."""
+    prompt = _plain(row["prompt"])
+    completion = _plain(row["completion"])
+    prompt_ids = _ids(tokenizer, prompt, generation_prompt=True)
+    full_ids = _ids(tokenizer, prompt + completion, generation_prompt=False)
+    if full_ids[:len(prompt_ids)] == prompt_ids and len(full_ids) > len(prompt_ids):
+        completion_ids, alignment = full_ids[len(prompt_ids):], "prefix"
+    else:
+        text = "".join(m["content"] for m in completion) + (tokenizer.eos_token or "")
+        completion_ids, alignment = list(tokenizer(text, add_special_tokens=False)["input_ids"]), "appended"
+    return {
+        "input_ids": prompt_ids + completion_ids,
+        "loss_mask": [0] * len(prompt_ids) + [1] * len(completion_ids),
+        "prompt_length": len(prompt_ids),
+        "token_alignment": alignment,
+    }
+
+
+def add_tokens(jsonl: str | Path, tokenizer: Any, tokenizer_name: str = "") -> int:
+    """Add the token fields to every row of an ``rl`` JSONL, in place; returns the rows."""
+    path = Path(jsonl)
+    tmp = path.with_suffix(path.suffix + ".tokens.tmp")
+    count = 0
+    with path.open(encoding="utf-8") as source, tmp.open("w", encoding="utf-8") as target:
+        for line in source:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if "completion" not in row:
+                raise ValueError(f"{path} is not an rl export (a row without 'completion'); use --format rl")
+            row.update(tokenize_row(row, tokenizer), tokenizer=tokenizer_name)
+            target.write(json.dumps(row, ensure_ascii=False) + "\n")
+            count += 1
+    tmp.replace(path)
+    return count

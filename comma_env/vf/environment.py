@@ -1,0 +1,177 @@
+"""A COMMA role as a verifiers multi-turn environment (`verifiers.MultiTurnEnv`).
+
+The model under training or evaluation plays one role; a partner policy (the scripted
+oracle, ``oracle_nl``, or an LLM behind an OpenAI-compatible server) plays the other inside
+a `SingleRoleEnv`. One dataset row is one puzzle instance (``info["seed"]``):
+
+- ``setup_state`` starts the episode and replaces the row's placeholder prompt by the role's
+  real first prompt, built by the chat policies' own builders (`comma_env.agents.chat`), so
+  the model reads what a COMMA chat policy reads: system prompt, task or manual, and for the
+  solver the valid actions, the written description or the image as an ``image_url`` part;
+- ``env_response`` sends the model's last message to the environment; the partner answers
+  inside the step; the environment's response is the new user turn: the partner's message,
+  the environment's feedback (solver only) and the solver's new state, i.e. what the chat
+  builders add after the model's previous message. The conversation is append-only, so
+  every turn's image stays in it;
+- the episode's end (solved, out of turns or mistakes, a partner error) stops the rollout,
+  and the reward is the episode return (`comma_env.protocol.rewards`, with the reward
+  options given); success, progress, mistakes and partner tokens are logged as metrics.
+
+Everything verifiers-specific stays here; `comma_env.vf.load_environment` imports it lazily.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import verifiers as vf
+from datasets import Dataset
+from verifiers.legacy.utils.message_utils import normalize_messages
+
+from comma_env.agents.chat import PngCache, expert_messages, solver_messages
+from comma_env.protocol.core import EXPERT, SOLVER
+from comma_env.protocol.prompts import format_entry
+from comma_env.rl.partners import make_partner
+from comma_env.rl.registration import role_puzzles
+from comma_env.rl.single_role import SingleRoleEnv
+
+PLACEHOLDER = "COMMA {puzzle}, {role} role, instance {seed}: the episode's first prompt replaces this when it starts."
+
+
+def message_text(message: Any) -> str:
+    """The text of a chat message (string or list of parts; typed or dict); '' if none."""
+    content = message.get("content") if isinstance(message, dict) else getattr(message, "content", None)
+    if isinstance(content, str):
+        return content
+    texts = []
+    for part in content or []:
+        text = part.get("text") if isinstance(part, dict) else getattr(part, "text", None)
+        if isinstance(text, str):
+            texts.append(text)
+    return "\n".join(texts)
+
+
+def entries_since_own(dialogue: list[dict[str, Any]], role: str) -> list[dict[str, Any]]:
+    """Dialogue entries after the role's own newest message."""
+    for index in range(len(dialogue) - 1, -1, -1):
+        if dialogue[index].get("speaker") == role:
+            return dialogue[index + 1:]
+    return dialogue
+
+
+def since_last_reply(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages after the last assistant message (the whole prompt before the first)."""
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index]["role"] == "assistant":
+            return messages[index + 1:]
+    return messages
+
+
+class CommaMultiTurnEnv(vf.MultiTurnEnv):
+    """One role of a COMMA puzzle against a partner; see the module docstring."""
+
+    def __init__(
+        self,
+        puzzle: str,
+        role: str = SOLVER,
+        partner: Any = "oracle_nl",
+        seeds: Iterable[int] = range(100, 1100),
+        eval_seeds: Iterable[int] = range(100),
+        partner_overrides: dict[str, Any] | None = None,
+        partner_seed: int = 0,
+        privacy_reminder: bool = True,
+        env_options: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if puzzle not in role_puzzles():
+            raise ValueError(f"{puzzle!r} is not a solver/expert puzzle; choose from {', '.join(role_puzzles())}")
+        if role not in (SOLVER, EXPERT):
+            raise ValueError(f"role must be 'solver' or 'expert', got {role!r}")
+        self.puzzle = puzzle
+        self.role = role
+        self.env_options = dict(env_options or {})
+        self.partner, config = make_partner(partner, partner_overrides, seed=partner_seed)
+        if role == EXPERT and config is not None and not config.vision:
+            self.env_options.setdefault("solver_view", "text")  # a text-only partner solver reads a description
+        self.privacy_reminder = privacy_reminder
+        self.pngs = PngCache()
+        rubric = vf.Rubric(funcs=[self.episode_return], weights=[1.0])
+        for metric in (self.success, self.progress, self.mistakes, self.partner_tokens):
+            rubric.add_metric(metric)
+        super().__init__(dataset=self._rows(seeds), eval_dataset=self._rows(eval_seeds), rubric=rubric,
+                         max_turns=-1, **kwargs)
+
+    def _rows(self, seeds: Iterable[int]) -> Dataset:
+        rows = [{"prompt": [{"role": "user", "content": PLACEHOLDER.format(puzzle=self.puzzle, role=self.role, seed=int(s))}],
+                 "answer": "", "info": {"seed": int(s)}} for s in seeds]
+        return Dataset.from_list(rows)
+
+    # -- the episode ---------------------------------------------------------------------------
+    async def setup_state(self, state: vf.State, **kwargs: Any) -> vf.State:
+        env = SingleRoleEnv(self.puzzle, role=self.role, partner=self.partner, **self.env_options)
+        state["comma_env"] = env
+        observation, info = await env.areset(seed=int(state["info"]["seed"]))
+        state["comma"] = {"done": False, "return": 0.0, "episode": None, "partner_error": info.get("partner_error")}
+        state["prompt"] = normalize_messages(self._prompt(observation, info), field_name="prompt")
+        return state
+
+    async def env_response(self, messages: vf.Messages, state: vf.State, **kwargs: Any) -> vf.Messages:
+        env: SingleRoleEnv = state["comma_env"]
+        reply = message_text(messages[-1]) if messages else ""
+        observation, reward, terminated, truncated, info = await env.astep(reply)
+        comma = state["comma"]
+        comma["return"] += reward
+        new_turn = since_last_reply(self._prompt(observation, info))
+        if terminated or truncated:
+            summary = info.get("episode") or {}
+            comma.update(done=True, episode=summary, partner_error=info.get("partner_error"),
+                         partner_usage=dict(info.get("partner_usage") or {}))
+            news = [format_entry(e) for e in entries_since_own(info.get("dialogue") or [], self.role)]
+            news.append(f"The episode is over ({summary.get('end_reason', 'ended')}); return {comma['return']:g}.")
+            new_turn = [{"role": "user", "content": "\n".join(news)}]
+            state["final_env_response"] = normalize_messages(new_turn, field_name="final_env_response")
+        return normalize_messages(new_turn, field_name="env_response")
+
+    def _prompt(self, observation: dict[str, Any], info: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.role == EXPERT:
+            return expert_messages(info)
+        image = observation.get("image")
+        url = self.pngs.data_url(image) if image is not None else None
+        return solver_messages(info, url, self.privacy_reminder)
+
+    @vf.stop
+    async def episode_over(self, state: vf.State) -> bool:
+        comma = state.get("comma") or {}
+        return bool(comma.get("done"))
+
+    @vf.cleanup
+    async def close_episode(self, state: vf.State) -> None:
+        env = state.pop("comma_env", None)
+        if env is not None:
+            env.aec.close()
+
+    @vf.teardown
+    async def close_partner(self) -> None:
+        await self.partner.aclose()
+
+    # -- reward and metrics --------------------------------------------------------------------
+    @staticmethod
+    def _summary(state: vf.State) -> dict[str, Any]:
+        return (state.get("comma") or {}).get("episode") or {}
+
+    async def episode_return(self, state: vf.State) -> float:
+        """The episode's return (the sum of the learner's step rewards)."""
+        return float((state.get("comma") or {}).get("return", 0.0))
+
+    async def success(self, state: vf.State) -> float:
+        return float(bool(self._summary(state).get("success")))
+
+    async def progress(self, state: vf.State) -> float:
+        return float(self._summary(state).get("progress") or 0.0)
+
+    async def mistakes(self, state: vf.State) -> float:
+        return float(self._summary(state).get("mistakes") or 0)
+
+    async def partner_tokens(self, state: vf.State) -> float:
+        usage = (state.get("comma") or {}).get("partner_usage") or {}
+        return float(usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0))
