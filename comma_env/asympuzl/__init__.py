@@ -1,9 +1,31 @@
 """AsymPuzl (Cadet, Koh and Chin, 2025): a two-agent shape-colour puzzle under information
 asymmetry, as the PettingZoo AEC environment ``comma/asympuzl-v0`` (agents ``alice`` and
 ``bob``). `rules` holds the game, `env` the protocol, `prompts` what agents read, `drawing`
-the image view of Alice's side."""
+the image view of Alice's side.
 
-from comma_env.asympuzl.env import AsymPuzlEnv, env, raw_env, turn_limit
-from comma_env.asympuzl.rules import COLOURS, FEEDBACK_MODES, SHAPES
+The names below load their modules when first used: the registry reads `spec` at
+``import comma_env``, which must not pull in the drawing code and Pillow."""
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_HOMES = {
+    "AsymPuzlEnv": "comma_env.asympuzl.env",
+    "env": "comma_env.asympuzl.env",
+    "raw_env": "comma_env.asympuzl.env",
+    "turn_limit": "comma_env.asympuzl.env",
+    "COLOURS": "comma_env.asympuzl.rules",
+    "FEEDBACK_MODES": "comma_env.asympuzl.rules",
+    "SHAPES": "comma_env.asympuzl.rules",
+}
 __all__ = ["AsymPuzlEnv", "env", "raw_env", "turn_limit", "COLOURS", "FEEDBACK_MODES", "SHAPES"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        value = getattr(importlib.import_module(_HOMES[name]), name)
+        globals()[name] = value  # ``env`` the function, not the submodule bound by its import
+        return value
+    raise AttributeError(f"module 'comma_env.asympuzl' has no attribute {name!r}")
