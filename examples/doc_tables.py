@@ -1,0 +1,51 @@
+"""Write a measured table into the documentation: ``docs/_generated/NAME.md``.
+
+Every number in the docs comes from a script of this folder. A script that measures a table
+calls `write_table`, which puts a header line in front of it (the command that wrote it, the
+machine, the versions that matter and the date), so a reader sees where and when it was
+measured, and nobody edits these files by hand. Pages include them with MyST's
+``{include}`` directive.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+GENERATED = Path(__file__).resolve().parents[1] / "docs" / "_generated"
+
+_VERSIONED = ("comma-env", "numpy", "pillow", "pettingzoo", "gymnasium")
+
+
+def _version(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+def provenance(extra_packages: tuple[str, ...] = ()) -> str:
+    """One line: machine, CPU count, Python and package versions, UTC date."""
+    versions = ", ".join(f"{name} {_version(name)}" for name in _VERSIONED + extra_packages)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"{platform.machine()} ({cpus} CPUs usable), {platform.system()}, "
+            f"Python {platform.python_version()}; {versions}; {stamp}")
+
+
+def write_table(name: str, table: str, note: str = "", extra_packages: tuple[str, ...] = ()) -> Path:
+    """Write `table` (Markdown) to ``docs/_generated/<name>.md`` under a provenance header.
+
+    `note` is one short sentence about the run's settings (rounds, episodes, seeds)."""
+    command = " ".join(["python", f"examples/{Path(sys.argv[0]).name}", *sys.argv[1:]])
+    header = (f"% Written by `{command}`; do not edit by hand, rerun the script.\n\n"
+              f"*Measured by `{command}` on {provenance(extra_packages)}.*"
+              + (f" {note}" if note else "") + "\n\n")
+    GENERATED.mkdir(parents=True, exist_ok=True)
+    path = GENERATED / f"{name}.md"
+    path.write_text(header + table.rstrip() + "\n", encoding="utf-8")
+    return path
