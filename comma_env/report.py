@@ -2,7 +2,8 @@
 
     python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--workers N]
 
-See `comma_env.web.report`. Needs ``pip install "comma-env[web]"`` (matplotlib).
+See `comma_env.web.report`. Needs the ``web`` extra (``pip install -e ".[web]"`` in a checkout; the message names
+the command for this installation).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         write_report(args.out_dirs, args.out, workers=args.workers)
     except ImportError as error:
-        print(f"comma_env.report: {error}; install the web extra: pip install \"comma-env[web]\"", file=sys.stderr)
+        from comma_env.protocol.resources import install_hint
+
+        print(f"comma_env.report: {error}; install the web extra: {install_hint('web')}", file=sys.stderr)
         return 2
     except (FileNotFoundError, ValueError) as error:
         print(f"comma_env.report: {error}", file=sys.stderr)

@@ -8,5 +8,5 @@
   (``python -m comma_env.play``).
 
 Heavy dependencies (matplotlib, FastAPI, uvicorn) are imported inside the modules that
-need them: ``pip install "comma-env[web]"``.
+need them: ``pip install -e ".[web]"``.
 """
