@@ -22,10 +22,6 @@ _VERSIONED = ("comma-env", "numpy", "pillow", "pettingzoo", "gymnasium")
 
 
 def _version(distribution: str) -> str:
-    if distribution == "comma-env":  # the tree that ran, not whatever an editable install recorded
-        import comma_env
-
-        return comma_env.__version__
     try:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:
