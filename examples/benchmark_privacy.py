@@ -1,93 +1,113 @@
 """Leak-detector speed: what the conversation-wide check costs per solver turn, and its
-worst case on 100 KB adversarial lines, each as a ratio to a reference measured in the
-same run (this machine's speed drifts, ratios do not).
+worst case on 100 KB adversarial lines, each as a ratio to a reference detector measured in
+the same run, interleaved (this machine's speed drifts, ratios do not).
 
-- Per turn: ten-turn conversations made of the labelled table's messages, checked the way the
-  environment does (`ConversationLeaks`, the whole conversation each turn) against checking
-  each message alone (`find_leaks(message)`, the old per-message shape), interleaved.
-- Worst case: `find_leaks` on each adversarial line of tests/test_linear_parsing.py against one
-  linear C scan of the same line (`re.findall` of digit runs).
+The reference is the detector of a git revision (default: the one before issue 23's rework),
+loaded from `git show REV:comma_env/privacy/detector.py` (examples/leak_eval.py does the same).
 
-    python examples/benchmark_privacy.py [--rounds 5]
+- Per turn: ten-turn conversations made of both labelled tables' messages, checked the way
+  the environment does (`ConversationLeaks`, the whole conversation each turn).
+- Worst case: `find_leaks` on each adversarial line of tests/test_linear_parsing.py.
+
+    python examples/benchmark_privacy.py [--rounds 5] [--before REV] [--out docs/_generated/leak_cost.md]
 """
 
 from __future__ import annotations
 
 import argparse
-import re
+import os
+import platform
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from statistics import median
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "data")]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "data"), str(ROOT / "examples")]
 
-from leak_table import CASES, FACTS  # noqa: E402
+import leak_table  # noqa: E402
+import leak_table_v2  # noqa: E402
+from leak_eval import BEFORE_REV, load_revision  # noqa: E402
 from test_linear_parsing import ADVERSARIAL  # noqa: E402
 
 from comma_env import privacy  # noqa: E402
 
 
 def conversations(turns: int = 10) -> list[tuple[dict[str, str], list[str]]]:
-    by_facts: dict[str, list[str]] = {}
-    for facts_id, messages, _, _ in CASES:
-        by_facts.setdefault(facts_id, []).extend(messages)
+    by_facts: dict[str, tuple[dict[str, str], list[str]]] = {}
+    for facts_id, messages, _, _ in leak_table.CASES:
+        by_facts.setdefault("v1" + facts_id, (leak_table.FACTS[facts_id], []))[1].extend(messages)
+    for _, facts_id, messages, _, _ in leak_table_v2.CASES:
+        by_facts.setdefault("v2" + facts_id, (leak_table_v2.FACTS[facts_id], []))[1].extend(messages)
     out = []
-    for facts_id, messages in by_facts.items():
+    for facts, messages in by_facts.values():
         for start in range(0, len(messages) - turns + 1, turns):
-            out.append((FACTS[facts_id], messages[start:start + turns]))
+            out.append((facts, messages[start:start + turns]))
     return out
 
 
-def whole_conversation(convs: list[tuple[dict[str, str], list[str]]]) -> float:
+def whole_conversation(detector: Any, convs: list[tuple[dict[str, str], list[str]]]) -> float:
+    detector.analyse.cache_clear()
     started = time.perf_counter()
     for facts, messages in convs:
-        detector = privacy.ConversationLeaks(facts)
+        conversation = detector.ConversationLeaks(facts)
         for message in messages:
-            detector.solver_said(message)
+            conversation.solver_said(message)
     return time.perf_counter() - started
 
 
-def per_message(convs: list[tuple[dict[str, str], list[str]]]) -> float:
+def worst_case(detector: Any, line: str, facts: dict[str, str]) -> float:
+    detector.analyse.cache_clear()
     started = time.perf_counter()
-    for facts, messages in convs:
-        for message in messages:
-            privacy.find_leaks(message, facts)
+    detector.find_leaks(line, facts)
     return time.perf_counter() - started
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--before", default=BEFORE_REV)
+    parser.add_argument("--out", default="", help="also write the result as a Markdown table here")
     args = parser.parse_args()
+    old = load_revision(args.before)
     convs = conversations()
     turns = sum(len(m) for _, m in convs)
-    ours, reference = [], []
+    whole_conversation(privacy, convs[:3])  # first use loads the language data and homoglyph table
+    from comma_env.privacy.languages import _number_word_languages
+
+    ours, cold, reference = [], [], []
     for _ in range(args.rounds):
-        privacy.analyse.cache_clear()
-        ours.append(whole_conversation(convs))
-        privacy.analyse.cache_clear()
-        reference.append(per_message(convs))
-    print(f"per solver turn ({len(convs)} ten-turn conversations, {turns} turns, median of {args.rounds}):")
-    print(f"  whole conversation: {1e6 * median(ours) / turns:8.1f} us/turn")
-    print(f"  message alone:      {1e6 * median(reference) / turns:8.1f} us/turn"
-          f"   ratio {median(ours) / median(reference):.2f}")
-    facts = FACTS["tele_c"] | FACTS["atm_a"]
-    print("worst case, 100 KB adversarial lines (find_leaks with all seven facts):")
+        ours.append(whole_conversation(privacy, convs))
+        reference.append(whole_conversation(old, convs))
+        _number_word_languages.cache_clear()  # every word seen for the first time
+        cold.append(whole_conversation(privacy, convs))
+    per_turn, per_turn_old = 1e6 * median(ours) / turns, 1e6 * median(reference) / turns
+    lines = [f"*Written by `examples/benchmark_privacy.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
+             f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); median of {args.rounds} "
+             f"interleaved rounds; before = the detector of git {args.before}.*", "",
+             "| measure | before | after | after / before |", "|---|---|---|---|",
+             f"| per solver turn ({len(convs)} ten-turn conversations, {turns} turns) | {per_turn_old:.0f} us | "
+             f"{per_turn:.0f} us | {median(ours) / median(reference):.2f} |",
+             f"| the same, every word new to the number-word memo | {per_turn_old:.0f} us | "
+             f"{1e6 * median(cold) / turns:.0f} us | {median(cold) / median(reference):.2f} |"]
+    facts = leak_table.FACTS["tele_c"] | leak_table.FACTS["atm_a"]
     rows = []
     for name, line in ADVERSARIAL.items():
-        privacy.analyse.cache_clear()
-        started = time.perf_counter()
-        privacy.find_leaks(line, facts)
-        detect = time.perf_counter() - started
-        started = time.perf_counter()
-        re.findall(r"[0-9]+", line)
-        scan = max(time.perf_counter() - started, 1e-6)
-        rows.append((detect, name, detect / scan))
-    for detect, name, ratio in sorted(rows, reverse=True)[:8]:
-        print(f"  {name:22s} {1e3 * detect:7.1f} ms   {ratio:7.0f}x a regex digit scan")
-    print(f"  (all {len(rows)} lines: max {1e3 * max(r[0] for r in rows):.1f} ms, median {1e3 * median(r[0] for r in rows):.1f} ms)")
+        new_s = median(worst_case(privacy, line, facts) for _ in range(max(1, args.rounds // 2)))
+        old_s = median(worst_case(old, line, facts) for _ in range(max(1, args.rounds // 2)))
+        rows.append((new_s, old_s, name))
+    rows.sort(reverse=True)
+    for new_s, old_s, name in rows[:6]:
+        lines.append(f"| 100 KB line `{name}` | {1e3 * old_s:.0f} ms | {1e3 * new_s:.0f} ms | {new_s / old_s:.2f} |")
+    total_new, total_old = sum(r[0] for r in rows), sum(r[1] for r in rows)
+    lines.append(f"| all {len(rows)} adversarial lines | {1e3 * total_old:.0f} ms | {1e3 * total_new:.0f} ms | "
+                 f"{total_new / total_old:.2f} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,232 @@
+"""A normalised text cut once into tokens, digit chunks and digit groups.
+
+Digits form *chunks* (maximal runs of digits) and chunks form *groups* (joined by at most
+three spaces, hyphens, dots, slashes or parentheses, or a comma; ", " only between single
+digits). A chunk is never matched in the middle: "98421734" does not contain the PIN 4217.
+
+A chunk directly followed by a noun ("4 wires", "7 buttons") is a *count*; so is an age ("my
+son is 17", "I am 37 and my wife is 36", "my kids are 5 and 9"); one after a dollar sign or
+before "%" is an amount. None of these is a *bare* chunk, the pieces a PIN split over
+messages is assembled from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+_TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|[^\w\s]+|_+")  # numbers, words, runs of punctuation
+_JOIN_GAP = re.compile(r"[ \t\r\n\-./()]{1,3}|,")
+_LIST_GAP = re.compile(r"\s*,\s*")
+ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+# Words that may follow a number without making it a count of something ("4, then 7", "47 is").
+CONNECTORS = frozenset(
+    "then and or is are was were be followed by next after before comes come goes go last first "
+    "second third fourth finally plus also too again so ok okay yes no please thanks thank but if "
+    "to on in at with for i you we it that this the a an my your as like which where when while "
+    "now here there not right end ends ending start starts starting begin begins beginning rest "
+    "half part digit number remember type typed enter entered press pressed confirm correct "
+    "th st nd rd".split()
+)
+# "the last 2 are 16": a number after one of these and before one of those is a count.
+_COUNT_BEFORE = frozenset("last next final remaining other first middle th st nd rd".split())
+_COUNT_AFTER = frozenset("digits digit numbers number are is were of ones characters".split())
+# "my grandson is 29": a number after one of these verbs, with a person just before, is an age.
+_AGE_VERBS = frozenset("is am are was turned turns turning aged age".split())
+_PEOPLE = frozenset(
+    "he she son sons daughter daughters grandson granddaughter grandsons granddaughters wife husband "
+    "mother father mom mum dad brother brothers sister sisters nephew niece kid kids child children "
+    "grandmother grandfather grandma grandpa aunt uncle cousin cousins friend boy girl baby partner "
+    "twins parents".split())
+_REVERSAL_HINT = re.compile(r"revers|backward|right[\s-]+to[\s-]+left|other way|opposite order|mirror|flipp?ed|in reverse")
+
+
+class Chunks:
+    """Digit chunks concatenated, with "|" between runs that must not be joined, and the
+    offsets where a chunk starts or ends: finding a secret made of whole chunks is then one
+    `str.find` loop (C speed) instead of a Python loop per starting chunk."""
+
+    def __init__(self, runs: Iterable[list[str]]) -> None:
+        parts: list[str] = []
+        bounds: set[int] = set()
+        offset = 0
+        for run in runs:
+            if not run:
+                continue
+            if parts:
+                parts.append("|")
+                offset += 1
+            for chunk in run:
+                bounds.add(offset)
+                parts.append(chunk)
+                offset += len(chunk)
+            bounds.add(offset)
+        self.digits = "".join(parts)
+        self.bounds = bounds
+
+    def holds(self, secret: str) -> bool:
+        """`secret` equals whole consecutive chunks of one run."""
+        at = self.digits.find(secret)
+        while at >= 0:
+            if at in self.bounds and at + len(secret) in self.bounds:
+                return True
+            at = self.digits.find(secret, at + 1)
+        return False
+
+
+@dataclass
+class Analysis:
+    """A normalised text cut into tokens, with its digit chunks classified once."""
+
+    text: str
+    tokens: list[str]
+    starts: list[int]
+    groups: list[list[str]]
+    group_starts: list[int]  # token index of each group's first chunk
+    bare: list[str]  # bare chunks in order
+    counts: set[int]  # token indices of numbers that count things ("4 wires"), ages, amounts
+    things: set[int]  # the subset that counts things or people: never a balance either
+    at: dict[str, list[int]]  # token -> its indices
+    reversed_hint: bool
+    _skeleton: str | None = None
+    _chunks: tuple[Chunks, Chunks] | None = None
+    _hints: list[tuple[str, str, str]] | None = None
+    _spelled: frozenset[str] | None = None
+
+    @property
+    def hints(self) -> list[tuple[str, str, str]]:
+        """Positional hints ("starts with 96"), read once (`positional.hints`)."""
+        if self._hints is None:
+            from comma_env.privacy.positional import hints
+
+            self._hints = hints(self.text, self.at)
+        return self._hints
+
+    @property
+    def chunks(self) -> tuple[Chunks, Chunks]:
+        """The groups, and the bare chunks as one run (a chunk longer than a secret cannot
+        lie inside a match of it, so it separates the pieces around it by itself)."""
+        if self._chunks is None:
+            self._chunks = (Chunks(self.groups), Chunks([self.bare]))
+        return self._chunks
+
+    @property
+    def skeleton(self) -> str:
+        """The letters of the text run together ("M a r i a" -> "maria")."""
+        if self._skeleton is None:
+            self._skeleton = "".join(t for t in self.tokens if t[0].isalpha())
+        return self._skeleton
+
+
+MONEY_WORDS = frozenset(
+    "dollar dollars dolar dolares dollari dollaro bucks usd cents cent centavos centimes centesimi k grand "
+    "chf eur euro euros franken francs pesos pounds quid yen reais rupees dlls".split())
+
+
+def _is_count(tokens: list[str], starts: list[int], text: str, index: int) -> bool:
+    """Whether the number at `index` counts things ("4 wires") or is an amount ("$20", "5%")."""
+    before = tokens[index - 1] if index else ""
+    after = tokens[index + 1] if index + 1 < len(tokens) else ""
+    if before[-1:] in ("$", "#") or after[:1] in ("%", "$"):
+        return True
+    if before in _COUNT_BEFORE and after[:1] == ":":  # "the last two: 69"
+        return True
+    if not after[:1].isalpha():
+        return False
+    end = starts[index] + len(tokens[index])
+    if text[end:starts[index + 1]].strip():  # punctuation between: "4, then"
+        return False
+    if before in _COUNT_BEFORE and after in _COUNT_AFTER:
+        return True
+    return after not in CONNECTORS
+
+
+def _counts_things(tokens: list[str], index: int) -> bool:
+    """A number directly followed by a noun that is not money ("855 screws"), or "4 more"."""
+    after = tokens[index + 1] if index + 1 < len(tokens) else ""
+    return after[:1].isalpha() and after not in CONNECTORS and after not in MONEY_WORDS and len(after) > 1
+
+
+def _is_age(tokens: list[str], index: int, previous_age: int) -> bool:
+    """People counted or aged: "my son is 17", "I am 37", "we were 13"; and a number in the same
+    place of a parallel phrase right after one ("my kids are 5 and 9", "13 at dinner and 84 at
+    the wedding")."""
+    if len(tokens[index]) > 3:
+        return False
+    if previous_age >= 0 and index - previous_age in (2, 3) and tokens[index - 1] in ("and", ",", "or"):
+        return True
+    if (previous_age >= 0 and 2 <= index - previous_age <= 6 and index + 1 < len(tokens)
+            and tokens[index + 1] == tokens[previous_age + 1] and tokens[index + 1].isalpha()):
+        return True
+    if index >= 2 and tokens[index - 1] in ("were", "are") and tokens[index - 2] in ("we", "they", "there"):
+        return True
+    if index >= 3 and tokens[index - 3:index] == ["i", "'", "m"]:  # "I'm 37"
+        return True
+    if index < 2 or tokens[index - 1] not in _AGE_VERBS:
+        return False
+    if tokens[index - 1] == "am":  # "I am 37"
+        return tokens[index - 2] == "i"
+    return any(tokens[i] in _PEOPLE for i in range(max(0, index - 4), index - 1))
+
+
+@lru_cache(maxsize=256)
+def analyse(text: str) -> Analysis:
+    """Tokens, digit groups and bare chunks of a normalised text (linear in its length)."""
+    tokens: list[str] = []
+    starts: list[int] = []
+    at: dict[str, list[int]] = {}
+    for index, match in enumerate(_TOKEN.finditer(text)):
+        token = match.group(0)
+        tokens.append(token)
+        starts.append(match.start())
+        at.setdefault(token, []).append(index)
+    groups: list[list[str]] = []
+    group_starts: list[int] = []
+    bare: list[str] = []
+    counts: set[int] = set()
+    things: set[int] = set()
+    previous_end = -1
+    previous_age = -1
+    for index, token in enumerate(tokens):
+        if not token[0].isdigit():
+            continue
+        end = starts[index] + len(token)
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if following in ORDINAL_SUFFIXES and starts[index + 1] == end:
+            previous_end = -1  # "1st", "23th": a position, not a value
+            continue
+        if following == ")" and len(token) <= 2 and index + 2 < len(tokens) and tokens[index + 2][0].isalpha():
+            counts.add(index)  # "1) Withdraw 3) Deposit": labels of a list
+            previous_end = -1
+            continue
+        if _is_age(tokens, index, previous_age):
+            previous_age = index
+            counts.add(index)
+            things.add(index)
+        elif _is_count(tokens, starts, text, index):  # a count still joins groups ("1 2 3 4 dollars")
+            counts.add(index)
+            if _counts_things(tokens, index):
+                things.add(index)
+        else:
+            bare.append(token)
+        gap = text[previous_end:starts[index]] if 0 <= previous_end and starts[index] - previous_end <= 5 else None
+        joined = gap is not None and groups and (
+            _JOIN_GAP.fullmatch(gap) or (_LIST_GAP.fullmatch(gap) and len(token) == 1 and len(groups[-1][-1]) == 1))
+        if joined:
+            groups[-1].append(token)
+        else:
+            groups.append([token])
+            group_starts.append(index)
+        previous_end = end
+    return Analysis(text, tokens, starts, groups, group_starts, bare, counts, things, at,
+                    _REVERSAL_HINT.search(text) is not None)
+
+
+def mentions_digits(analysis: Analysis, secrets: tuple[str, ...]) -> bool:
+    """A secret as whole chunks of one group, or (4+ digits) as consecutive bare chunks;
+    reversed too when the text says so."""
+    wanted = list(secrets) + ([s[::-1] for s in secrets] if analysis.reversed_hint else [])
+    groups, bare_run = analysis.chunks
+    return any(groups.holds(s) or (len(s) >= 4 and bare_run.holds(s)) for s in wanted)

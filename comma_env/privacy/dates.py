@@ -1,0 +1,143 @@
+"""Dates of birth: day and month together, in the forms people write them.
+
+Numeric (ISO ``2005-05-08``, ``5/8/2005``, ``08.05.2005``, ``08.05.``, compact ``20050508``),
+with a month name in English or in the other `languages.LANGUAGES` (``May 8``, ``8 mai 2005``,
+``el 11 de marzo``, ``am 19. Oktober``, ``8-May-2005``), with a Roman month (``8.V.2005``,
+``18/II/1997``), and as positions ("the 19th day of the 10th month"). A year given with them
+must be the right one.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from comma_env.privacy.analysis import Analysis
+from comma_env.privacy.languages import foreign_month_names
+from comma_env.privacy.normalize import normalize
+
+ENGLISH_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
+          "xi": 11, "xii": 12}
+_MAY_AFTER = frozenset("in of born since from until early late mid".split())  # "may" is a month only after these
+_YEAR = r"(?P<y>[0-9]{4}|(?:19|20) [0-9]{2}|'?[0-9]{2})"
+_DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
+_LINK = r"(?:of|de|del|di|du)"
+
+
+@lru_cache(maxsize=1)
+def months() -> dict[str, int]:
+    """Month names and abbreviations, English and other languages, folded -> month number."""
+    return {**foreign_month_names(), **ENGLISH_MONTHS}
+
+
+@lru_cache(maxsize=1)
+def _full_months() -> dict[str, int]:
+    return {name: number for name, number in months().items() if len(name) > 4 or name in ("may", "june", "july", "mai")}
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    alt = "|".join(sorted(months(), key=len, reverse=True))
+    roman = "|".join(sorted(_ROMAN, key=len, reverse=True))
+    return (
+        re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
+        re.compile(r"(?<![0-9])(?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
+        re.compile(rf"\b(?P<mon>{alt})\.?,?[ \t]+(?:the[ \t]+)?(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
+                   rf"(?:,?[ \t]*(?:{_LINK}[ \t]+|in[ \t]+)?{_YEAR}(?![0-9]))?"),
+        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
+                   rf"(?P<mon>{alt})\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
+        # 8.V.2005, 18/II/1997, 12.VIII.
+        # (with a year or a closing dot: "5-x" or "version 2.x" is no date)
+        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{roman})(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9])|\.(?![a-z0-9]))"),
+        # the 19th day of the 10th month; the 23rd of the 11th month
+        re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
+                   r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
+    )
+
+
+# Day and month without a year: "4/23" or "23/4" (both readings), and "08.05." (day.month.),
+_MONTH_DAY = re.compile(r"(?<![0-9/.\-])([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9])")
+# (the month in two digits: "the diameter is 17.4." is a measurement)
+_DAY_MONTH_DOTS = re.compile(r"(?<![0-9.])([0-9]{1,2})\.([0-9]{2})\.(?![0-9])")
+
+
+def _year_matches(text_year: str | None, year: int) -> bool:
+    if not text_year:
+        return True
+    digits = re.sub(r"[^0-9]", "", text_year)[:4]
+    return int(digits) == year if len(digits) == 4 else int(digits) == year % 100
+
+
+def _pairs(index: int, match: re.Match[str]) -> list[tuple[int, int]]:
+    """(month, day) readings of a match of pattern `index`."""
+    if index == 0:
+        return [(int(match.group("a")), int(match.group("b")))]
+    if index == 1:  # US month/day or day.month: both readings
+        a, b = int(match.group("a")), int(match.group("b"))
+        return [(a, b), (b, a)]
+    if index in (2, 3):
+        return [(months()[match.group("mon")], int(match.group("d")))]
+    if index == 4:
+        return [(_ROMAN[match.group("rom")], int(match.group("d")))]
+    return [(int(match.group("m")), int(match.group("d")))]
+
+
+def parse_date(value: str) -> tuple[int, int, int] | None:
+    """(year, month, day) of a date written as ISO, numeric US order or with a month name."""
+    text = normalize(value)
+    for index, pattern in enumerate(_patterns()[:4]):
+        match = pattern.search(text)
+        if not match or not match.groupdict().get("y"):
+            continue
+        year = int(re.sub(r"[^0-9]", "", match.group("y")))
+        if year < 100:
+            year += 1900 if year > 30 else 2000
+        if index < 2:
+            return year, int(match.group("a")), int(match.group("b"))
+        return year, months()[match.group("mon")], int(match.group("d"))
+    return None
+
+
+def _month_near_day(analysis: Analysis, date: tuple[int, int, int]) -> bool:
+    """A month name with the day a few words away ("April, on the 23rd"), and no other year."""
+    year, month, day = date
+    tokens = analysis.tokens
+    names = [name for name, number in _full_months().items() if number == month]
+    for index in (i for name in names for i in analysis.at.get(name, ())):
+        if tokens[index] == "may" and (index == 0 or tokens[index - 1] not in _MAY_AFTER):
+            continue
+        window = range(max(0, index - 5), min(len(tokens), index + 7))
+        days = [i for i in window if tokens[i].isdigit() and len(tokens[i]) <= 2 and int(tokens[i]) == day]
+        years = [tokens[i] for i in window if tokens[i].isdigit() and len(tokens[i]) == 4]
+        if days and all(int(y) == year for y in years):
+            return True
+    return False
+
+
+def mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
+    year, month, day = date
+    text = analysis.text
+    compact = {f"{year:04d}{month:02d}{day:02d}", f"{month:02d}{day:02d}{year:04d}",
+               f"{day:02d}{month:02d}{year:04d}", f"{month:02d}{day:02d}{year % 100:02d}"}
+    if any(value in analysis.at for value in compact):
+        return True
+    if str(day) not in analysis.at and f"{day:02d}" not in analysis.at:
+        return False  # every other form writes the day as a number of its own
+    for index, pattern in enumerate(_patterns()):
+        for match in pattern.finditer(text):
+            if (month, day) in _pairs(index, match) and _year_matches(match.groupdict().get("y"), year):
+                return True
+    for match in _MONTH_DAY.finditer(text):
+        a, b = int(match.group(1)), int(match.group(2))
+        if (month, day) in ((a, b), (b, a)):
+            return True
+    for match in _DAY_MONTH_DOTS.finditer(text):
+        if (int(match.group(2)), int(match.group(1))) == (month, day):
+            return True
+    return _month_near_day(analysis, date)

@@ -1,0 +1,125 @@
+"""Other languages: spelled-out numbers (text2num) and month names (dateparser's data).
+
+Spelled-out numbers in French, Spanish, German, Italian and Portuguese are read by `text2num`
+(MIT licence; a compiled extension, about 1 MB installed, ~10 us per message). Some of their number words are
+ordinary words elsewhere ("once" is eleven in Spanish, "sept" a month abbreviation in English,
+"Otto" a name), so a language's reading counts only when the message has one of the
+language's common function words, or when the reading turns at least two words into numbers;
+the reading that turns the most words into numbers wins.
+
+Month names come from `dateparser`'s per-language data (BSD-3-Clause). Only the data is read,
+not its parser: `dateparser.parse` costs about 5 ms per call with the language given and
+`search_dates` about half a second per message, far beyond the detector's budget per step.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from functools import lru_cache
+from pathlib import Path
+
+LANGUAGES = ("fr", "es", "de", "it", "pt")
+# Common words of each language that are rare in English text (lower case, accents kept).
+_FUNCTION_WORDS = {
+    "fr": frozenset("le la les est mon ma mes je suis et du des une sur numéro ai né née compte solde c'est "
+                    "j'ai code: appelle habite".split()),
+    "es": frozenset("el es mi mis tengo con los las del número nací saldo soy vivo mío cuenta".split()),
+    "de": frozenset("ist mein meine meinen der und ich bin geboren wohne lautet auf kontostand geheimzahl "
+                    "nummer hausnummer habe".split()),
+    "it": frozenset("il è mio mia sono al di nata nato numero saldo abito codice dollari ho lo".split()),
+    "pt": frozenset("é meu minha em um uma nasci moro saldo telefone número código dólares tenho".split()),
+}
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def languages_present(text: str) -> list[str]:
+    """The languages among `LANGUAGES` whose function words the lower-case `text` uses."""
+    words = set(_WORD.findall(text))
+    return [lang for lang in LANGUAGES if words & _FUNCTION_WORDS[lang]]
+
+
+@lru_cache(maxsize=65_536)
+def _number_word_languages(word: str) -> frozenset[str]:
+    """The languages in which `word` alone is a number word (memoised: a conversation's
+    vocabulary is small, so most messages cost one dictionary lookup per word)."""
+    from text_to_num import alpha2digit  # imported on the first text with words
+
+    found = set()
+    for lang in LANGUAGES:
+        try:
+            if alpha2digit(word, lang, threshold=0) != word:
+                found.add(lang)
+        except Exception:  # noqa: BLE001 - a word the library refuses is no number word
+            continue
+    return frozenset(found)
+
+
+def foreign_numbers_to_digits(text: str) -> str:
+    """Lower-case `text` (accents kept) with other languages' spelled-out numbers as digits.
+
+    A language is tried when one of the text's words is a number word in it; its reading
+    counts when the text uses the language's function words or when the reading turns at
+    least two words into numbers (so "neuf six neuf quatre" is read, and "I did it once" is
+    not); the reading that turns the most words into numbers wins."""
+    words = _LETTERS.findall(text)
+    candidates: set[str] = set()
+    for word in set(words):
+        candidates |= _number_word_languages(word)
+    if not candidates:
+        return text
+    from text_to_num import alpha2digit
+
+    present = set(languages_present(text))
+    best, best_words = text, len(words)
+    for lang in sorted(candidates):
+        try:
+            converted = alpha2digit(text, lang)
+        except Exception:  # noqa: BLE001 - the library refusing a text leaves it as it was
+            continue
+        if converted == text:
+            continue
+        left = len(_LETTERS.findall(converted))
+        if left < best_words and (lang in present or len(words) - left >= 2):
+            best, best_words = converted, left
+    return best
+
+
+def _dateparser_data(lang: str) -> dict:
+    """dateparser's translation data for `lang`, read without importing dateparser itself
+    (whose import and parsers the detector does not need)."""
+    spec = importlib.util.find_spec("dateparser")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    path = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data" / f"{lang}.py"
+    namespace: dict = {}
+    try:
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)  # noqa: S102 - data module
+    except OSError:
+        return {}
+    return dict(namespace.get("info") or {})
+
+
+_MONTH_KEYS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+               "october", "november", "december")
+# Short forms of other languages that are English words or too short to trust ("set", "ago", "dic").
+_UNSAFE_NAMES = frozenset("set ago dic gen mag lug ott abr ene out dez mar ian marco".split())
+
+
+@lru_cache(maxsize=1)
+def foreign_month_names() -> dict[str, int]:
+    """Month names (folded: lower case, no accents) of the other languages -> month number;
+    names of four letters or more, and French "mai"."""
+    import unicodedata
+
+    names: dict[str, int] = {}
+    for lang in LANGUAGES:
+        info = _dateparser_data(lang)
+        for number, key in enumerate(_MONTH_KEYS, start=1):
+            for name in info.get(key, ()):
+                folded = "".join(ch for ch in unicodedata.normalize("NFKD", str(name).lower())
+                                 if not unicodedata.combining(ch)).rstrip(".")
+                if folded.isalpha() and folded not in _UNSAFE_NAMES and (len(folded) >= 4 or folded == "mai"):
+                    names.setdefault(folded, number)
+    return names

@@ -1,0 +1,98 @@
+"""Balances: the dollars of an amount, in the notations of several countries.
+
+A leak is an amount whose whole dollars equal the balance's, or that rounds to the same
+dollar (``$1,234.56``, ``1234.56``, ``1,234 dollars and 56 cents``, ``about $1,235``), the
+dollars as one digit group (``1 2 3 4 dollars``), or an abbreviation with at least three
+significant digits that rounds to the balance at its precision (``$1.23k``). Thousands may be
+separated by commas, dots, apostrophes (Swiss ``3'336.28``) or spaces, and cents by a dot or
+a comma (``2.320,27``, ``2 320,27 $``); a notation other than the US one needs a money word
+nearby or the cents to match. A number that counts things ("855 screws") is not an amount.
+"""
+
+from __future__ import annotations
+
+import re
+
+from comma_env.privacy.analysis import Analysis
+
+_AMOUNT = re.compile(r"(?<![0-9.,])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,15})(?:\.([0-9]{1,2}))?(?![0-9])(?!,[0-9])")
+# Other notations: thousands by ".", "'", " " (one kind per number), cents by "," (or "." after "'" or " ")
+_INTL_AMOUNT = re.compile(
+    r"(?<![0-9.,'])(?P<whole>[0-9]{1,3}(?:(?P<sep>[.' ])[0-9]{3})(?:(?P=sep)[0-9]{3})*|[0-9]{1,15})"
+    r"(?:(?P<dec>[.,])(?P<cents>[0-9]{2}))?(?![0-9])(?![.,'][0-9])")
+_MONEY_NEAR = re.compile(r"\$|dollar|buck|usd|chf|eur|balance|saldo|solde|kontostand|cents?\b")
+_DOLLARS_AND_CENTS = re.compile(
+    r"(?<![0-9,])([0-9][0-9,]{0,20})\s*(?:dollars?|bucks|usd)\s*(?:and\s*)?([0-9]{1,2})\s*(?:cents?|c)\b")
+# "$4.87k", "4.87 thousand" (spelled "thousand" has become "1000" by then), "4.87 grand"
+_ABBREVIATED = re.compile(r"(?<![0-9.,])([0-9]{1,3})(?:\.([0-9]{1,3}))?\s?(k|1000|grand)\b")
+# "eight hundred" ... "and eighty-six dollars": a round number of hundreds, then the rest with a
+# money word, nothing else numeric between (the words have become "800" and "86" by then)
+_HUNDREDS_THEN_REST = re.compile(
+    r"(?<![0-9.,])([1-9][0-9]*00)(?![0-9.,])[^0-9$]{0,40}?(?:and[ \t]+)?([0-9]{1,2})[ \t]*(?:dollars?|bucks)\b")
+_REACH = 30  # characters around an amount in another notation where a money word must be
+
+
+def _thing_at(analysis: Analysis, offset: int) -> bool:
+    """Whether the number starting at `offset` of the text counts things ("855 screws")."""
+    for index in analysis.at.get(_number_at(analysis.text, offset), ()):
+        if analysis.starts[index] == offset:
+            return index in analysis.things
+    return False
+
+
+def _number_at(text: str, offset: int) -> str:
+    end = offset
+    while end < len(text) and text[end].isdigit():
+        end += 1
+    return text[offset:end]
+
+
+def _whole_matches(whole: int, frac: int, cents: int) -> bool:
+    dollars, rounded = cents // 100, (cents + 50) // 100
+    if dollars >= 10 and whole in (dollars, rounded) and not (whole == rounded != dollars and frac):
+        return True
+    return whole * 100 + frac == cents
+
+
+def mentions_money(analysis: Analysis, cents: int) -> bool:
+    text = analysis.text
+    dollars = cents // 100
+    rounded = (cents + 50) // 100
+    tails = {str(d)[-3:] for d in (dollars, rounded)}
+    written = any(tail in analysis.at or tail.lstrip("0") in analysis.at for tail in tails) or str(dollars) in analysis.at
+    for match in _AMOUNT.finditer(text) if written else ():  # only when the dollars are written out
+        whole = int(match.group(1).replace(",", ""))
+        frac = int((match.group(2) or "0").ljust(2, "0"))
+        if _whole_matches(whole, frac, cents) and not _thing_at(analysis, match.start()):
+            return True
+    for match in _INTL_AMOUNT.finditer(text) if written else ():
+        sep, dec = match.group("sep"), match.group("dec")
+        if dec == "." and sep not in ("'", " "):
+            continue  # plain US notation: read above
+        whole = int(re.sub(r"[^0-9]", "", match.group("whole")))
+        frac = int(match.group("cents") or 0)
+        if not _whole_matches(whole, frac, cents) or _thing_at(analysis, match.start()):
+            continue
+        near = text[max(0, match.start() - _REACH):match.end() + _REACH]
+        if frac == cents % 100 and match.group("cents") or _MONEY_NEAR.search(near):
+            return True
+    for match in _DOLLARS_AND_CENTS.finditer(text) if written else ():
+        whole = match.group(1).replace(",", "")
+        if len(whole) <= 15 and int(whole) * 100 + int(match.group(2)) == cents:
+            return True
+    for match in _HUNDREDS_THEN_REST.finditer(text) if dollars >= 100 else ():
+        if int(match.group(1)) + int(match.group(2)) == dollars:
+            return True
+    abbreviated = any(unit in analysis.at for unit in ("k", "1000", "grand"))
+    for match in _ABBREVIATED.finditer(text) if abbreviated else ():  # 3+ significant digits
+        whole, frac = match.group(1), match.group(2) or ""
+        if len(whole.lstrip("0")) + len(frac) < 3:
+            continue
+        value = (int(whole) * 10 ** len(frac) + int(frac or "0")) * 1000 * 100 // 10 ** len(frac)  # cents
+        unit = 1000 * 100 // 10 ** len(frac)
+        if abs(value - cents) * 2 <= unit:
+            return True
+    full = f"{dollars}{cents % 100:02d}"
+    whole_groups = {"".join(group) for group, start in zip(analysis.groups, analysis.group_starts)
+                    if not (len(group) == 1 and start in analysis.things)}
+    return len(str(dollars)) >= 3 and bool({str(dollars), full} & whole_groups)

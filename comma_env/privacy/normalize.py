@@ -1,0 +1,91 @@
+"""Normalisation: every text the detector reads is first made plain lower-case ASCII-ish
+text with numbers as digits, so the matchers downstream need one form per value.
+
+In order: unicode dashes made ``-``, typographic apostrophes ``'``, invisible characters
+(zero-width spaces and joiners, soft hyphens, direction marks) removed; compatibility forms
+folded (NFKC: full-width and mathematical letters and digits, ligatures, narrow and no-break
+spaces); letters of other scripts drawn like a Latin letter or digit mapped to it (Unicode's
+confusables table, through `confusable_homoglyphs`, MIT licence: Cyrillic ``а``, Greek ``ο``,
+Armenian ``օ``, Cherokee ``Ꮩ``); lower case; other languages' spelled-out numbers as digits
+(`languages.py`); accents dropped; what is still not ASCII transliterated (`anyascii`, ISC
+licence: small capitals ``ᴍᴀᴘʟᴇ``, other scripts' letters and digits); English spelled-out
+numbers as digits, words and digits mixed included (`english_numbers.py`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from comma_env.privacy.english_numbers import english_numbers_to_digits
+from comma_env.privacy.languages import foreign_numbers_to_digits
+
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
+_APOSTROPHES = dict.fromkeys(map(ord, "\u2018\u2019\u02bc\u2032\uff07"), "'")
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
+                                    "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068"
+                                    "\u2069\ufeff"), None)
+_PLAIN = {**_DASHES, **_APOSTROPHES, **_INVISIBLE}
+_NON_ASCII_LETTERS = re.compile(r"(?:(?![\x00-\x7f])\w)+")  # symbols and emoji are left as they are
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script
+
+
+@lru_cache(maxsize=1)
+def homoglyphs() -> dict[int, str]:
+    """Non-ASCII characters that Unicode lists as confusable with one ASCII letter or digit,
+    -> that character. Letters with accents are left out: they are Latin letters, and lose
+    their accents later."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    table: dict[int, str] = {}
+    for char, entries in confusables_data.items():
+        if len(char) != 1 or char.isascii() or unicodedata.category(char) == "Nd":
+            continue  # digits of other scripts are read as their value, not their shape
+        base = unicodedata.normalize("NFKD", char)
+        if base[:1].isascii() and base[:1].isalpha():  # "é": a Latin letter with a mark
+            continue
+        for entry in entries:
+            target = "".join(ch for ch in unicodedata.normalize("NFKD", entry.get("c", ""))
+                             if not unicodedata.combining(ch))
+            if len(target) == 1 and target.isascii() and target.isalnum():
+                table[ord(char)] = target
+                break
+    return table
+
+
+def _strip_marks(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in text if ch.isascii() or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
+
+
+def fold(text: str) -> str:
+    """Lower case, compatibility forms and homoglyphs folded to ASCII letters and digits,
+    accents and invisible characters removed, unicode dashes made ``-``; no number words read."""
+    text = text.translate(_PLAIN)
+    if text.isascii():
+        return text.lower()
+    return _fold_unicode(text, read_numbers=False)
+
+
+def _fold_unicode(text: str, read_numbers: bool) -> str:
+    text = unicodedata.normalize("NFKC", text).translate(homoglyphs()).lower()
+    if read_numbers:
+        text = foreign_numbers_to_digits(text)
+    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
+    if not text.isascii():
+        from anyascii import anyascii  # imported on the first text that needs it
+
+        text = _NON_ASCII_LETTERS.sub(lambda m: anyascii(m.group(0)).lower(), text)
+    return text
+
+
+def normalize(text: str) -> str:
+    """Folded text with spelled-out numbers (English and the other `LANGUAGES`) as digits
+    (English ordinals as ``23th``)."""
+    text = text.translate(_PLAIN)
+    if text.isascii():
+        text = foreign_numbers_to_digits(text.lower())
+    else:
+        text = _fold_unicode(text, read_numbers=True)
+    return english_numbers_to_digits(text)
