@@ -69,3 +69,13 @@ def test_every_generated_table_names_its_script_and_is_included():
         match = re.search(r"(examples/\w+\.py)", "\n".join(head))
         assert match and (ROOT / match.group(1)).is_file(), (table.name, head)
         assert any(f"_generated/{table.name}" in text for text in pages.values()), f"{table.name} is on no page"
+
+
+def test_the_readmes_links_and_pictures_point_at_files():
+    """The README is read on the forge and on PyPI, outside the site: every relative link and
+    picture must name a file of the checkout."""
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    relative = [t for t in targets if "://" not in t]
+    assert relative
+    for target in relative:
+        assert (ROOT / target).is_file(), target

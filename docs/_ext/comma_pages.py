@@ -72,7 +72,8 @@ def puzzle_page(name: str, image_dir: Path) -> str:
     title, _, body = card.partition("\n")
     options = _options(cls)
     lines = [title, "",
-             f"![{cls.title}, instance 0, as the solver sees it](images/{name}.png)", "",
+             "```{image} " + f"images/{name}.png", f":alt: {cls.title}, instance 0, as the solver sees it",
+             f":width: {min(400, cls.image_size[0])}px", "```", "",
              f"*Instance 0 (`env.reset(seed=0)`), drawn by the environment: {cls.image_size[0]}x{cls.image_size[1]} pixels.*", "",
              body.strip(), "",
              "## At a glance", "",
@@ -185,6 +186,8 @@ def write_api_pages(app: Any) -> None:
             # A package's own page shows its docstring; its members are documented where they
             # are defined (its submodules), so re-exported names are not described twice.
             members = module == "comma_env.registry" or not _is_package(module)
+            if module != room:
+                lines += [f"## `{module}`", ""]
             lines += ["```{eval-rst}", f".. automodule:: {module}", *(["   :members:"] if members else []), "```", ""]
         _write_if_changed(out / f"{room}.md", "\n".join(lines))
     index = ["# API reference", "",
