@@ -153,27 +153,22 @@ API_ROOMS: dict[str, str] = {
 """The rooms of the package, in reading order, each with one line on what it holds."""
 
 
-def api_modules(room: str) -> list[str]:
-    """Public modules of a room: the package itself, then its submodules (no ``_private``,
-    no ``__main__``, no versioned entry modules, which are documented per puzzle)."""
-    import importlib
+def api_modules(room: str) -> list[tuple[str, bool]]:
+    """Public modules of a room, each with whether it is a package: the room itself, then its
+    submodules (no ``_private``, no ``__main__``, no versioned entry modules, which are
+    documented per puzzle). Found on disk, without running any module: autodoc imports them
+    later, with its mocks."""
+    import importlib.util
     import pkgutil
 
     if room == "comma_env":
-        return ["comma_env", "comma_env.registry"]
-    package = importlib.import_module(room)
-    names = [room]
-    for info in pkgutil.iter_modules(package.__path__, room + "."):
-        leaf = info.name.rsplit(".", 1)[1]
-        if not leaf.startswith("_"):
-            names.append(info.name)
+        return [("comma_env", True), ("comma_env.registry", False)]
+    spec = importlib.util.find_spec(room)  # runs comma_env's __init__ only, never the room's
+    names = [(room, True)]
+    for info in pkgutil.iter_modules(spec.submodule_search_locations or [], room + "."):
+        if not info.name.rsplit(".", 1)[1].startswith("_"):
+            names.append((info.name, info.ispkg))
     return names
-
-
-def _is_package(module: str) -> bool:
-    import importlib
-
-    return hasattr(importlib.import_module(module), "__path__")
 
 
 def write_api_pages(app: Any) -> None:
@@ -182,10 +177,10 @@ def write_api_pages(app: Any) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for room, summary in API_ROOMS.items():
         lines = [f"# `{room}`", "", summary, ""]
-        for module in api_modules(room):
+        for module, is_package in api_modules(room):
             # A package's own page shows its docstring; its members are documented where they
             # are defined (its submodules), so re-exported names are not described twice.
-            members = module == "comma_env.registry" or not _is_package(module)
+            members = not is_package
             if module != room:
                 lines += [f"## `{module}`", ""]
             lines += ["```{eval-rst}", f".. automodule:: {module}", *(["   :members:"] if members else []), "```", ""]
