@@ -21,6 +21,7 @@ performance page) under a line naming the machine, the versions and the date.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -139,6 +140,8 @@ def main() -> None:
 
     from pettingzoo.classic import connect_four_v3
 
+    load_before = os.getloadavg()[0]
+
     reference = _stepper(connect_four_v3.env, _random_connect_four_action)
     rows = []
     for puzzle in args.puzzles:
@@ -169,14 +172,15 @@ def main() -> None:
 
         numba = "numba (compiled lesion photo)" if _has_numba() else "no numba (numpy lesion photo)"
         path = write_table("speed", "\n".join(lines), extra_packages=("numba",),
-                           note=f"Median of {args.rounds} interleaved rounds of {args.burst} s bursts; {numba}.")
+                           note=f"Median of {args.rounds} interleaved rounds of {args.burst} s bursts; {numba}; "
+                                f"load average {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after "
+                                f"(other jobs on the machine lower the ratios).")
         print("\n".join(lines))
         print(f"wrote {path}")
 
 
 def _has_numba() -> bool:
     import importlib.util
-    import os
 
     return importlib.util.find_spec("numba") is not None and os.environ.get("COMMA_ENV_NUMBA", "1") != "0"
 
