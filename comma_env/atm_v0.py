@@ -4,7 +4,7 @@
 | Import             | `from comma_env import atm_v0`                                  |
 |--------------------|-----------------------------------------------------------------|
 | Creation           | `make("aec", "comma/atm-v0")`                                   |
-| Actions            | Text: a message; lines such as `select_withdraw`, `press_4`, `press_enter`, `continue`, `amount_300`, `confirm`, `go_back` (they depend on the screen) |
+| Actions            | Text: a message; lines per screen, e.g. `select_withdraw`, `press_4`, `confirm`   |
 | Parallel API       | No                                                              |
 | Agents             | `agents= ['solver', 'expert']`                                  |
 | Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)            |
@@ -42,10 +42,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `pin_on_card`: the PIN printed on the customer's card (private)
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.atm import draw_atm
-from comma_env.puzzles.atm import AtmPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.atm import SPEC
 
-raw_env, env = versioned_env(AtmPuzzle, draw_atm, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA ATM puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -34,10 +34,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `square_colors_by_row`: the colour of each square, four rows of four, top row first (white once pressed)
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.color import draw_color
-from comma_env.puzzles.color import ColorPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.color import SPEC
 
-raw_env, env = versioned_env(ColorPuzzle, draw_color, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Color puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -32,10 +32,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.dog import draw_dog
-from comma_env.puzzles.dog import DogPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.dog import SPEC
 
-raw_env, env = versioned_env(DogPuzzle, draw_dog, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Dog puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -4,7 +4,7 @@
 | Import             | `from comma_env import led_v0`                                             |
 |--------------------|----------------------------------------------------------------------------|
 | Creation           | `make("aec", "comma/led-v0")`                                              |
-| Actions            | Text: a message; lines `press_top_left`, `press_top_right`, `press_bottom_left`, `press_bottom_right` |
+| Actions            | Text: a message; lines `press_top_left` .. `press_bottom_right` (four buttons)  |
 | Parallel API       | No                                                                         |
 | Agents             | `agents= ['solver', 'expert']`                                             |
 | Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)                       |
@@ -35,10 +35,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_letters`: the letter on each of the four buttons by position
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.led import draw_led
-from comma_env.puzzles.led import LedPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.led import SPEC
 
-raw_env, env = versioned_env(LedPuzzle, draw_led, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA LED puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -4,14 +4,14 @@
 | Import             | `from comma_env import maze_v0`                                                        |
 |--------------------|----------------------------------------------------------------------------------------|
 | Creation           | `make("aec", "comma/maze-v0")`                                                         |
-| Actions            | Text: a message; lines `move_forward`, `move_backward`, `turn_left`, `turn_right`, `press_button` |
+| Actions            | Text: a message; lines `move_forward`, `move_backward`, `turn_left`/`turn_right`, `press_button`|
 | Parallel API       | No                                                                                     |
 | Agents             | `agents= ['solver', 'expert']`                                                         |
 | Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)                                   |
 | Expert observation | Dict(text): manual and dialogue                                                        |
 | Skills             | MG (multimodal grounding), MSR (multi-step reasoning)                                  |
 | Steps              | multi-step: reach the goal square (0.5), press the button there (1.0)                  |
-| Paper random PSR/SR| 0 / 0                                                                                  |
+| Paper random PSR/SR| 0 / 3                                                                                  |
 
 A 9 x 9 grid of white floor and dark wall squares (rows and columns numbered from 1 at the
 top left), generated as a perfect maze over the 25 squares with odd row and column numbers.
@@ -45,10 +45,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_pressed`: whether the button has been pressed
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.maze import draw_maze
-from comma_env.puzzles.maze import MazePuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.maze import SPEC
 
-raw_env, env = versioned_env(MazePuzzle, draw_maze, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Maze puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -38,10 +38,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `button_labels_left_to_right`: the labels of the four buttons, leftmost first
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.memory import draw_memory
-from comma_env.puzzles.memory import MemoryPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.memory import SPEC
 
-raw_env, env = versioned_env(MemoryPuzzle, draw_memory, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Memory puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

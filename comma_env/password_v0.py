@@ -34,10 +34,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `letters_shown_left_to_right`: the letter each of the five positions shows now
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.password import draw_password
-from comma_env.puzzles.password import PasswordPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.password import SPEC
 
-raw_env, env = versioned_env(PasswordPuzzle, draw_password, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Password puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

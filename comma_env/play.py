@@ -1,23 +1,26 @@
-"""Play COMMA in the browser, either role, against a model, the oracle, or another person.
+"""Play COMMA in the browser, either role, against a model, the oracle, or another person;
+or run a study that pairs participants and records their games.
 
     python -m comma_env.play puzzle=wire role=solver partner=oracle
     python -m comma_env.play puzzle=atm role=expert partner=gpt4o
-    python -m comma_env.play role=solver partner=human          # two people, two tabs (a join link)
+    python -m comma_env.play role=solver partner=human          # two people: a one-time invitation
     python -m comma_env.play partner=openai_compat partner_config.api_base=http://127.0.0.1:8000/v1
+    python -m comma_env.play collect OUT_DIR puzzles=[wire,atm] games_per_puzzle=10
 
-Starts a local page (FastAPI + uvicorn, bound to 127.0.0.1 unless ``host=`` says
-otherwise) and prints its link. Finished episodes go to ``out_dir/episodes.jsonl`` in the
-rollout's format (model name ``human``), so `python -m comma_env.report` shows them as the
-Human row. All settings: `comma_env.web.playconfig.PlayConfig`. Needs the ``web``
-extra (``pip install -e ".[web]"`` in a checkout; the message names the command for this
-installation).
+Starts a local page (FastAPI + uvicorn, bound to 127.0.0.1 and answering only to loopback
+names unless ``host=`` and ``allowed_hosts=`` say otherwise) and prints its link. Finished
+episodes go to ``out_dir/episodes.jsonl`` in the rollout's format (model name ``human``), so
+`python -m comma_env.report` shows them as the Human row. All settings:
+`comma_env.web.playconfig.PlayConfig`; the admin token comes from ``$COMMA_PLAY_ADMIN_TOKEN``.
+Needs the ``web`` extra (``pip install -e ".[web]"`` in a checkout; the message names the
+command for this installation).
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 
 def build(argv: Sequence[str]):  # -> (PlayConfig, SessionStore, FastAPI)
@@ -39,13 +42,40 @@ def build(argv: Sequence[str]):  # -> (PlayConfig, SessionStore, FastAPI)
     return cfg, store, create_app(store)
 
 
+def build_study(argv: Sequence[str]) -> tuple[Any, Any, Any, Any]:
+    """``collect OUT_DIR key=value...``: (PlayConfig, SessionStore, FastAPI, Lobby)."""
+    from comma_env.web.lobby import Lobby
+    from comma_env.web.playconfig import parse_args
+    from comma_env.web.server import create_app
+    from comma_env.web.session import SessionStore
+    from comma_env.web.study import Progress, Schedule
+    from comma_env.web.studyapp import read_text, study_routes
+
+    if not argv or "=" in argv[0]:
+        raise ValueError("usage: python -m comma_env.play collect OUT_DIR puzzles=[wire,atm] games_per_puzzle=N")
+    out_dir = Path(argv[0])
+    cfg = parse_args([*argv[1:], f"out_dir={out_dir}", "partner=human"])
+    texts = read_text(cfg.instructions_file, "study_instructions.md"), read_text(cfg.consent_file, "study_consent.md")
+    store = SessionStore(cfg, None, out_dir)
+    store.check_out_dir()
+    schedule = Schedule.open(out_dir, list(cfg.puzzles), cfg.games_per_puzzle, cfg.seeds)  # last: it may write study.json
+    progress = Progress(schedule, store)
+    lobby = Lobby(store, progress)
+    routes = study_routes(lobby, progress, *texts)
+    return cfg, store, create_app(store, extra_routes=routes), lobby
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if any(a in ("-h", "--help") for a in args):
         print(__doc__)
         return 0
+    study = bool(args) and args[0] == "collect"
     try:
-        cfg, store, app = build(args)
+        if study:
+            cfg, store, app, _ = build_study(args[1:])
+        else:
+            cfg, store, app = build(args)
     except ImportError as error:
         from comma_env.protocol.resources import install_hint
 
@@ -56,17 +86,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     import uvicorn
 
+    from comma_env.web.limits import ADMIN_ENV, AdminToken
+
     if cfg.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"comma_env.play: warning: listening on {cfg.host}: anyone who can reach this port can start "
-              "episodes; session links are the only secret", file=sys.stderr)
+        print(f"comma_env.play: listening on {cfg.host}, answering to the host names {', '.join(cfg.allowed_hosts)}; "
+              "put a TLS reverse proxy in front (docs/play.md)", file=sys.stderr)
     url = f"http://{cfg.host}:{cfg.port}/"
-    print(f"comma_env.play: open {url} ({cfg.role} against {cfg.partner}; episodes go to {store.out_dir / 'episodes.jsonl'})",
-          flush=True)
+    if study:
+        admin = "" if AdminToken().enabled else f" (set {ADMIN_ENV} to see /admin)"
+        print(f"comma_env.play: study of {', '.join(cfg.puzzles)} x {cfg.games_per_puzzle}: participants open {url}; "
+              f"progress at {url}admin{admin}; games go to {store.out_dir / 'episodes.jsonl'}", flush=True)
+    else:
+        print(f"comma_env.play: open {url} ({cfg.role} against {cfg.partner}; episodes go to "
+              f"{store.out_dir / 'episodes.jsonl'})", flush=True)
     if cfg.open_browser:
         import webbrowser
 
         webbrowser.open(url)
-    uvicorn.run(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=2)
+    uvicorn.run(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=2,
+                proxy_headers=True, forwarded_allow_ips=",".join(cfg.trusted_proxies))
     return 0
 
 

@@ -1,64 +1,123 @@
-"""The puzzles of the suite and their registration in PettingZoo's registry."""
+"""The puzzles of the suite and their registration in PettingZoo's registry.
+
+Nothing here is written per puzzle: every name, title, version and order comes from the
+``SPEC`` (`comma_env.protocol.spec.PuzzleSpec`) that each rules module in
+`comma_env.puzzles` declares (AsymPuzl's is in `comma_env.asympuzl.spec`). Reading the
+specs imports the rules modules only; drawings and manuals load when an environment is made.
+"""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from types import ModuleType
+from typing import Any
 
 from pettingzoo import register
 
-COMMA_PUZZLES: tuple[str, ...] = (
-    "wire", "who", "keypad", "led", "memory", "password", "maze", "color", "atm", "telehealth",
-)
-"""The ten puzzles of the COMMA paper (final version), in the order of its tables."""
+from comma_env.protocol.spec import PuzzleSpec
 
-V1_PUZZLES: tuple[str, ...] = ("button", "dog", "sound")
+SPEC_MODULES: tuple[str, ...] = ("comma_env.asympuzl.spec",)
+"""Modules holding a ``SPEC`` outside `comma_env.puzzles` (whose modules are all read)."""
+
+
+def _discover() -> dict[str, PuzzleSpec]:
+    import comma_env.puzzles as package
+
+    names = [f"{package.__name__}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+    found: dict[str, PuzzleSpec] = {}
+    for module_name in [*sorted(names), *SPEC_MODULES]:
+        spec = getattr(importlib.import_module(module_name), "SPEC", None)
+        if isinstance(spec, PuzzleSpec):
+            if spec.name in found:
+                raise ValueError(f"two puzzles are named {spec.name!r} ({module_name})")
+            found[spec.name] = spec
+    rank = {"comma": 0, "v1": 1, "game": 2, "extra": 3}
+    return dict(sorted(found.items(), key=lambda item: (rank[item[1].suite], item[1].order, item[0])))
+
+
+SPECS: dict[str, PuzzleSpec] = _discover()
+"""Every known puzzle's spec by name (`register_puzzle` adds more)."""
+
+
+def _suite(suite: str) -> tuple[str, ...]:
+    return tuple(name for name, spec in SPECS.items() if spec.suite == suite)
+
+
+COMMA_PUZZLES: tuple[str, ...] = _suite("comma")
+"""The ten puzzles of the COMMA paper (final version), in the suite's order (its specs'
+``order``; the paper's tables use `paper_order`)."""
+
+V1_PUZZLES: tuple[str, ...] = _suite("v1")
 """The first version's puzzles that the final paper dropped (real-time reaction and audio);
 registered and playable (``puzzles=[button,dog,sound]``), not in the default ten."""
 
-GAMES: tuple[str, ...] = ("asympuzl",)
+GAMES: tuple[str, ...] = _suite("game")
 """Two-agent testbeds with their own agents (not solver/expert): AsymPuzl's ``alice`` and
 ``bob``. Playable in the rollout (``puzzles=[asympuzl]``), never in the default ten."""
 
-VERSIONS: dict[str, int] = {name: 0 for name in COMMA_PUZZLES + V1_PUZZLES + GAMES}
+VERSIONS: dict[str, int] = {name: spec.version for name, spec in SPECS.items()}
+"""Puzzle name -> the ``k`` of its ``-v<k>`` ids."""
+
+TITLES: dict[str, str] = {name: spec.title for name, spec in SPECS.items()}
+"""Display names (also in the Gymnasium ids, ``comma/Wire-solver-v0``)."""
+
+
+def puzzle_spec(puzzle: str) -> PuzzleSpec:
+    """The spec of a known puzzle."""
+    try:
+        return SPECS[puzzle]
+    except KeyError:
+        raise KeyError(f"unknown puzzle {puzzle!r}; known: {', '.join(SPECS)}") from None
+
+
+def paper_order() -> tuple[str, ...]:
+    """The final paper's puzzles in the column order of its tables."""
+    columns = {spec.paper_column: name for name, spec in SPECS.items() if spec.paper_column is not None}
+    return tuple(columns[column] for column in sorted(columns))
 
 
 def env_id(puzzle: str) -> str:
     """PettingZoo registry id, e.g. ``comma/wire-v0``."""
-    return f"comma/{puzzle}-v{VERSIONS[puzzle]}"
+    return puzzle_spec(puzzle).env_id
 
 
 def module_name(puzzle: str) -> str:
-    return f"comma_env.{puzzle}_v{VERSIONS[puzzle]}"
+    """Import name of the versioned module, e.g. ``comma_env.wire_v0``."""
+    return puzzle_spec(puzzle).env_module
 
 
 def env_module(puzzle: str) -> ModuleType:
     """The versioned module of a puzzle (``comma_env.wire_v0``)."""
-    if puzzle not in VERSIONS:
-        raise KeyError(f"unknown puzzle {puzzle!r}; known: {', '.join(VERSIONS)}")
     return importlib.import_module(module_name(puzzle))
 
 
-def make(puzzle: str, **kwargs):
+def make(puzzle: str, **kwargs: Any) -> Any:
     """Shortcut for ``comma_env.<puzzle>_v<k>.env(**kwargs)``."""
     return env_module(puzzle).env(**kwargs)
 
 
-TITLES: dict[str, str] = {
-    "wire": "Wire", "who": "Who", "keypad": "Keypad", "led": "LED", "memory": "Memory",
-    "password": "Password", "maze": "Maze", "color": "Color", "atm": "ATM", "telehealth": "Telehealth",
-    "button": "Button", "dog": "Dog", "sound": "Sound",
-}
-"""Display names used in the Gymnasium ids (``comma/Wire-solver-v0``) without importing
-the puzzle modules (the puzzles' ``title``; a test keeps them equal)."""
-
-
 def puzzle_title(puzzle: str) -> str:
+    """Display name of a puzzle (its name capitalised when it is unknown)."""
     return TITLES.get(puzzle) or puzzle.capitalize()
+
+
+def register_puzzle(spec: PuzzleSpec) -> None:
+    """Add a puzzle declared outside the package (its ``spec.module`` names its versioned
+    module) and register its PettingZoo id. Registering the same spec again is a no-op."""
+    known = SPECS.get(spec.name)
+    if known is spec:
+        return
+    if known is not None:
+        raise ValueError(f"a different puzzle is already registered as {spec.name!r}")
+    SPECS[spec.name] = spec
+    VERSIONS[spec.name] = spec.version
+    TITLES[spec.name] = spec.title
+    register("aec", spec.env_id, entry_point=f"{spec.env_module}:env")
 
 
 def register_all() -> None:
     """PettingZoo ids (``comma/wire-v0``). The single-role Gymnasium ids (``comma/Wire-solver-v0``)
     are registered by `comma_env.rl.registration`, which reads this module (not the reverse)."""
-    for puzzle in VERSIONS:
-        register("aec", env_id(puzzle), entry_point=f"{module_name(puzzle)}:env")
+    for spec in SPECS.values():
+        register("aec", spec.env_id, entry_point=f"{spec.env_module}:env")

@@ -7,7 +7,8 @@
 | Actions            | Text: a message; lines `press_dollar`, `press_star`, `press_ampersand`, `press_hash` |
 | Parallel API       | No                                                   |
 | Agents             | `agents= ['solver', 'expert']`                       |
-| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text, audio: Box(-1, 1, (32000,), float32), sample_rate: Box(16000, 16000, (), int32)) |
+| Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text, audio, sample_rate)  |
+| Audio              | audio: Box(-1, 1, (32000,), float32); sample_rate: Box(16000, 16000, (), int32)  |
 | Expert observation | Dict(text): manual and dialogue                      |
 | Skills             | MG (grounding, in sound rather than image)           |
 | Steps              | four (one per symbol)                                |
@@ -34,10 +35,16 @@ drawn.
 - `module_disarmed`: whether the module is disarmed (its lamp is lit)
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.sound import draw_sound
-from comma_env.puzzles.sound import SoundPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.sound import SPEC
 
-raw_env, env = versioned_env(SoundPuzzle, draw_sound, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Sound puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

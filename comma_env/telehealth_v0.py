@@ -60,10 +60,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `treatment_given`: the treatment the screen shows as given, else null
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.telehealth import draw_telehealth
-from comma_env.puzzles.telehealth import TelehealthPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.telehealth import SPEC
 
-raw_env, env = versioned_env(TelehealthPuzzle, draw_telehealth, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Telehealth puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -38,10 +38,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `module_disarmed`: whether the module shows as disarmed
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.who import draw_who
-from comma_env.puzzles.who import WhoPuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.who import SPEC
 
-raw_env, env = versioned_env(WhoPuzzle, draw_who, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Who puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

@@ -30,10 +30,16 @@ the picture is drawn from it alone, and a perfect describer would say exactly th
 - `cut_wires`: 1-based numbers of the wires already cut
 """
 
-from comma_env.protocol.core import versioned_env
-from comma_env.drawing.wire import draw_wire
-from comma_env.puzzles.wire import WirePuzzle
+from comma_env.protocol.core import CommaEnv, order_enforced
+from comma_env.puzzles.wire import SPEC
 
-raw_env, env = versioned_env(WirePuzzle, draw_wire, version=0)
+
+class raw_env(CommaEnv):
+    """The COMMA Wire puzzle, version 0 (the unwrapped environment; `env` wraps it)."""
+
+    puzzle_spec = SPEC
+
+
+env = order_enforced(raw_env)
 
 __all__ = ["env", "raw_env"]

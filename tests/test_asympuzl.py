@@ -44,7 +44,8 @@ def test_registered_in_pettingzoo() -> None:
 
 @pytest.mark.parametrize("bad", [{"n": 0}, {"n": 31}, {"n": 25, "distractors": 6}, {"distractors": -1},
                                  {"distractor_side": "carol"}, {"feedback": "some"}, {"view": "audio"},
-                                 {"memory": "none"}, {"max_turns": 0}, {"render_mode": "human"}])
+                                 {"memory": "none"}, {"max_turns": 0}, {"render_mode": "human"},
+                                 {"success_check": "later"}, {"partner_feedback": "next"}])
 def test_bad_options_are_refused(bad) -> None:
     with pytest.raises(ValueError):
         make_env(**bad)
@@ -212,8 +213,8 @@ def test_success_when_both_hypotheses_equal_the_solution() -> None:
     assert env.rewards == {"alice": 1.0, "bob": 1.0}
 
 
-def test_success_can_come_at_alices_step() -> None:
-    env = make_env(n=2)
+def test_immediate_success_can_come_at_alices_step() -> None:
+    env = make_env(n=2, success_check="immediate")
     env.reset(seed=1)
     solution = env.unwrapped.instance.solution
     env.step("hi")
@@ -223,6 +224,22 @@ def test_success_can_come_at_alices_step() -> None:
     for agent in env.agent_iter():
         assert env.last()[2]
         env.step(None)
+
+
+@pytest.mark.parametrize("bob_keeps", [True, False])
+def test_end_of_turn_success_waits_for_bob(bob_keeps: bool) -> None:
+    """The default reads the paper's h_A(t) = h_B(t) = y as the hypotheses of turn t: both
+    right after Alice's move is not yet a success, and Bob can still undo it."""
+    env = make_env(n=2)
+    env.reset(seed=1)
+    solution = env.unwrapped.instance.solution
+    env.step("hi")
+    env.step(solve_line(solution))
+    env.step(solve_line(solution))  # both right now, but the turn is not over
+    assert env.unwrapped.end_reason is None and env.agent_selection == "bob"
+    env.step("fine" if bob_keeps else "clear 1")
+    assert (env.unwrapped.end_reason == "solved") is bob_keeps
+    assert env.unwrapped.solved_at_turn == (2 if bob_keeps else None)
 
 
 def test_failure_at_3n_turns() -> None:
@@ -284,6 +301,51 @@ def _feedback_after_turn(mode: str) -> dict[str, str]:
 ])
 def test_feedback_modes(mode, alice, bob) -> None:
     assert _feedback_after_turn(mode) == {"alice": alice, "bob": bob}
+
+
+def _bob_feedback_after_alices_change(mode: str, partner_feedback: str) -> str:
+    """Turn 1: Alice sets position 1 only; Bob nothing. Turn 2: Alice sets everything."""
+    env = make_env(n=3, feedback=mode, partner_feedback=partner_feedback)
+    env.reset(seed=3)
+    solution = env.unwrapped.instance.solution
+    env.step(f"set 1 {solution[0][0]} {solution[0][1]}")
+    env.step("hello")
+    env.step(solve_line(solution))
+    return env.infos["bob"]["feedback"]
+
+
+@pytest.mark.parametrize("mode,previous,current", [
+    ("both-detailed", "Your hypothesis is not correct; wrong positions: 1, 2, 3. Alice's hypothesis is not correct; "
+     "wrong positions: 2, 3.", "Your hypothesis is not correct; wrong positions: 1, 2, 3. Alice's hypothesis is correct."),
+    ("both", "Your hypothesis is not correct. Alice's hypothesis is not correct.",
+     "Your hypothesis is not correct. Alice's hypothesis is correct."),
+    ("own-detailed", "Your hypothesis is not correct; wrong positions: 1, 2, 3.",
+     "Your hypothesis is not correct; wrong positions: 1, 2, 3."),
+])
+def test_partner_feedback_previous_or_current(mode: str, previous: str, current: str) -> None:
+    """"previous" (the paper's f(t-1)): Bob reads about Alice's hypothesis of the last turn;
+    "current": about the one she has just set. Own modes say nothing about the partner."""
+    assert _bob_feedback_after_alices_change(mode, "previous") == previous
+    assert _bob_feedback_after_alices_change(mode, "current") == current
+
+
+@pytest.mark.parametrize("success_check,partner_feedback,bob_reads", [
+    ("end_of_turn", "previous", "The puzzle is not solved yet."),
+    ("immediate", "current", None),                                   # the game ended at Alice's step
+    ("end_of_turn", "current", "The puzzle is solved."),             # the one informative reading
+])
+def test_joint_feedback_is_informative_only_under_end_of_turn_and_current(success_check, partner_feedback, bob_reads) -> None:
+    env = make_env(n=2, feedback="joint", success_check=success_check, partner_feedback=partner_feedback)
+    env.reset(seed=4)
+    solution = env.unwrapped.instance.solution
+    env.step("hi")
+    env.step(solve_line(solution))          # Bob right at the end of turn 1
+    env.step(solve_line(solution))          # Alice right: the pair is solved if Bob keeps his
+    if bob_reads is None:
+        assert env.unwrapped.end_reason == "solved"
+    else:
+        assert env.unwrapped.end_reason is None and env.infos["bob"]["feedback"] == bob_reads
+        assert f"Feedback: {bob_reads}" in env.observe("bob")["text"]
 
 
 def test_feedback_reports_correct_sides() -> None:

@@ -75,7 +75,8 @@ def test_rollout_writes_completion_rate_and_turns(tmp_path) -> None:
     metrics = results["asympuzl"]
     assert metrics["completion_rate"] == 100.0 and metrics["turns_to_completion"] == 2.0
     assert metrics["settings"] == [{"n": 10, "distractors": 3, "distractor_side": "alice", "feedback": "both",
-                                    "view": "text", "max_turns": 30}]
+                                    "view": "text", "max_turns": 30, "memory": "last",
+                                    "success_check": "end_of_turn", "partner_feedback": "previous"}]
     records = [json.loads(line) for line in (tmp_path / "episodes.jsonl").read_text().splitlines()]
     assert len(records) == 12 and all(r["success"] and r["max_turns"] == 30 and r["n"] == 10 for r in records)
     assert records[0]["initial_state"]["solution"] and records[0]["transcript"][0]["alice"]
@@ -128,7 +129,8 @@ def test_llm_pair_solves_over_http(server) -> None:
 
     for result in asyncio.run(many()):
         assert result.error is None and result.summary["success"] and result.summary["solved_at_turn"] == 2
-        assert result.tokens["alice"]["calls"] == 2 and result.tokens["bob"]["calls"] == 1
+        # success is checked when the turn ends (success_check="end_of_turn"), so Bob acts in turn 2 too
+        assert result.tokens["alice"]["calls"] == 2 and result.tokens["bob"]["calls"] == 2
     alice = [r for r in server.requests() if r["role"] == "alice"]
     assert alice and "Your working hypothesis" in alice[0]["messages"][1]["text"]
 

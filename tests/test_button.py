@@ -26,11 +26,11 @@ from comma_env.protocol.resources import load_manual
 @pytest.mark.parametrize(
     ("color", "label", "expected", "rule"),
     [
-        ("blue", "ABORT", "hold", "1: blue ABORT -> hold"),
-        ("blue", "DETONATE", "tap", "2: DETONATE -> tap (blue but not ABORT)"),
-        ("yellow", "DETONATE", "tap", "2 before 3: DETONATE beats yellow"),
-        ("yellow", "PRESS", "hold", "3: yellow -> hold"),
-        ("yellow", "HOLD", "hold", "3: yellow HOLD -> hold"),
+        ("yellow", "DETONATE", "hold", "1 before 3: yellow beats DETONATE (v1: a yellow button is held)"),
+        ("yellow", "PRESS", "hold", "1: yellow -> hold"),
+        ("yellow", "HOLD", "hold", "1: yellow HOLD -> hold"),
+        ("blue", "ABORT", "hold", "2: blue ABORT -> hold"),
+        ("blue", "DETONATE", "tap", "3: DETONATE -> tap (blue but not ABORT)"),
         ("red", "HOLD", "tap", "4: red HOLD -> tap"),
         ("white", "PRESS", "tap", "5: white PRESS -> tap"),
         ("red", "ABORT", "hold", "6: otherwise hold"),
@@ -88,7 +88,7 @@ def test_manual_names_colours_labels_and_clock() -> None:
     manual = load_manual("button")
     for word in (*BUTTON_COLORS, *LABELS, "wait N", "tap", "hold", "release", "0:00", "ten"):
         assert word in manual
-    assert re.search(r"one second plus one second per\s+ten\s+characters", manual)
+    assert re.search(r"one second plus one second per\s+started\s+ten\s+characters", manual)
 
 
 @pytest.mark.parametrize(("seconds", "digit", "expected"), [(252, 4, True), (161, 4, True), (4, 4, True), (333, 4, False), (300, 5, True), (300, 0, True), (300, 1, False)])
@@ -142,3 +142,18 @@ def test_episode_with_wait_before_release() -> None:
     env.step(f"wait {wait}\nrelease")
     _, _, terminated, _, info = env.last()
     assert terminated and info["episode"]["success"] and info["episode"]["mistakes"] == 0
+
+
+def test_manual_message_costs_are_the_clocks() -> None:
+    """The manual's worked costs (per *started* ten characters) are what the clock charges."""
+    from comma_env.protocol.clock import message_seconds
+
+    text = " ".join(load_manual("button").split())
+    assert "a message of 1 to 10 characters costs 2 seconds, one of 11 to 20 characters 3 seconds, " \
+           "an empty one 1 second" in text
+    assert [message_seconds("x" * k) for k in (0, 1, 10, 11, 20)] == [1, 2, 2, 3, 3]
+
+
+def test_every_yellow_button_is_held() -> None:
+    """v1 (seed 003, appendix): a yellow button is held, whatever its word."""
+    assert {button_action("yellow", label) for label in LABELS} == {"hold"}

@@ -148,6 +148,38 @@ def test_wrong_press_resets_to_initial_colours() -> None:
     assert puzzle.progress == whites / CELLS, "best progress survives the reset"
 
 
+def test_keep_whites_strike_changes_nothing_on_the_grid() -> None:
+    """strike="keep_whites": the other reading of the paper's manual; the strike is counted
+    and the grid, the stage and the squares pressed in it stay as they were."""
+    puzzle = ColorPuzzle(np.random.default_rng(3), strike="keep_whites")
+    for action in _stage_actions(puzzle):
+        puzzle.apply(action)
+    current = _stage_actions(puzzle)
+    puzzle.apply(current[0])
+    stage, shown, pressed = puzzle.stage, puzzle.grid(), set(puzzle.pressed)
+    assert not puzzle.apply(_wrong_coloured(puzzle))
+    assert (puzzle.stage, puzzle.grid(), puzzle.pressed) == (stage, shown, pressed)
+    for action in current[1:]:
+        assert puzzle.apply(action), "the same group finishes the stage after the strike"
+    assert puzzle.stage == stage + 1
+
+
+def test_unknown_strike_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="strike must be one of"):
+        ColorPuzzle(np.random.default_rng(0), strike="keep")
+
+
+@pytest.mark.parametrize(("strike", "says"), [("reset", "every square gets its starting colour back"),
+                                               ("keep_whites", "white squares stay white, and you go on")])
+def test_expert_manual_states_the_strike_rule_in_force(strike: str, says: str) -> None:
+    import comma_env
+
+    manual = comma_env.make("color", puzzle_options={"strike": strike}).unwrapped.manual
+    assert says in " ".join(manual.split())
+    other = {"reset": "white squares stay white, and you go on", "keep_whites": "starting colour back"}[strike]
+    assert other not in " ".join(manual.split())
+
+
 def test_pressing_any_white_square_does_nothing() -> None:
     """Manual: a white square is harmless whichever stage whitened it (the image shows no
     difference between the two)."""
@@ -237,3 +269,11 @@ def test_manual_states_tie_order_and_action() -> None:
     assert "red, blue, green, yellow, magenta" in manual
     for word in ("press_r_c", "press_2_3", "fewest", "white", "top-most row", "row 1 is the top", "left-most column", "restarts", "already white does nothing"):
         assert word in manual
+
+
+def test_rollout_refuses_a_misspelt_strike_before_running() -> None:
+    from comma_env.run.checks import ConfigError, check_puzzle_options
+
+    check_puzzle_options("color", {"strike": "keep_whites"}, seed=0)
+    with pytest.raises(ConfigError, match="strike must be one of"):
+        check_puzzle_options("color", {"strike": "keep"}, seed=0)

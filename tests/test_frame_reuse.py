@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 import comma_env
+from comma_env.drawing import scene
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
 ALL_PUZZLES = COMMA_PUZZLES + V1_PUZZLES
@@ -200,6 +201,7 @@ def test_last_observation_of_an_episode_survives_reset(puzzle: str) -> None:
     assert np.array_equal(last, snapshot)
 
 
+@pytest.mark.skipif(not scene.IN_PLACE_REPAINT, reason="in-place repaint is off on this interpreter")
 @pytest.mark.parametrize("puzzle", ALL_PUZZLES)
 def test_dropped_observations_are_repainted_in_place(puzzle: str) -> None:
     """The optimisation itself: a caller that drops each observation gets every later frame
@@ -218,6 +220,7 @@ def test_dropped_observations_are_repainted_in_place(puzzle: str) -> None:
     assert changes > 5 and len(addresses) == 1, (puzzle, changes, len(addresses))
 
 
+@pytest.mark.skipif(not scene.IN_PLACE_REPAINT, reason="in-place repaint is off on this interpreter")
 def test_unpickled_environment_copies_once_then_reuses() -> None:
     """An unpickled frame's array borrows read-only bytes: the first new frame is a copy,
     which the environment then owns and repaints in place."""

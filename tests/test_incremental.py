@@ -9,10 +9,8 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 import comma_env
-from comma_env.protocol.core import versioned_env
 from comma_env.drawing.scene import PATCHES, Layer, Scene
 from comma_env.drawing.wire import draw_wire
-from comma_env.puzzles.wire import WirePuzzle
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
 IMAGES_PER_PUZZLE = 250
@@ -97,10 +95,11 @@ def test_observations_are_contiguous_read_only_uint8_in_the_space(puzzle: str) -
     assert space.contains(image)
 
 
-def test_one_observation_space_per_class_and_view() -> None:
+def test_own_observation_spaces_over_bounds_shared_per_class_and_view() -> None:
     a, b = comma_env.make("wire"), comma_env.make("wire")
-    assert a.observation_space("solver") is b.observation_space("solver")
-    assert a.observation_space("expert") is b.observation_space("expert")
+    assert a.observation_space("solver") is not b.observation_space("solver")  # seeds stay apart
+    assert a.observation_space("expert") is not b.observation_space("expert")
+    assert a.observation_space("solver")["image"].high is b.observation_space("solver")["image"].high
     text = comma_env.make("wire", solver_view="text")
     assert "image" not in text.observation_space("solver").spaces
     assert text.observation_space("solver") is not a.observation_space("solver")
@@ -124,8 +123,10 @@ def test_unchanged_state_returns_the_same_array_and_a_change_a_new_one() -> None
 
 def test_plain_draw_function_falls_back_to_full_redraw() -> None:
     """A puzzle whose drawing is a plain function (not a Scene) still works: full redraws."""
-    raw_env, _ = versioned_env(WirePuzzle, lambda state: draw_wire(state), version=0)
-    env = raw_env()
+    class PlainDrawing(comma_env.wire_v0.raw_env):
+        draw = staticmethod(lambda state: draw_wire(state))
+
+    env = PlainDrawing()
     env.reset(seed=5)
     image = env.image()
     assert image.flags.c_contiguous and not image.flags.writeable

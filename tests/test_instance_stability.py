@@ -27,7 +27,8 @@ DIGESTS = {
     "telehealth": "e0f8fef418cc0fa940973f0daf6118926f436a3f1a7da4f1653cfedb3c15b96c",
     "button": "7146ceb1e16cde8d1145c7c2cab9452fbe8745d8478a709281cc8acacd644c3c",
     "dog": "18a6e0552a3540d82138c6457fc3e43f179a4687ab2d147fad4ce2dc0f61175f",
-    "sound": "815f757c7ce0a6fa3918fe7bf15eb134a97b9632aa3cb5a6f0b8854454c9df56",
+    # sound: the heartbeat's description now gives its real rate (clips and codes unchanged)
+    "sound": "d54ed7ac84986bf05429320754a78bb92b091dccf9f04f028aecd6e00de4f65f",
 }
 
 

@@ -14,6 +14,7 @@ from comma_env.play import build
 from comma_env.run.results import read_episodes
 from comma_env.run.rollout import base_record
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
+from comma_env.web.records import token_hash
 from comma_env.web.server import BackgroundServer
 
 
@@ -44,6 +45,12 @@ def description_of(puzzle: str, seed: int) -> str:
     return DESCRIPTION_HEADER + "\n" + describe_state(cls.redact(env.unwrapped.visible_state))
 
 
+def session_of(store, link: str):
+    """The server's session behind a seat link (tests read the seed there: players never see it)."""
+    sid, _ = store.by_seat[token_hash(link.rsplit("/", 1)[1])]
+    return store.sessions[sid]
+
+
 def send(client: httpx.Client, link: str, text: str, client_id: str | None = None) -> httpx.Response:
     body = json.dumps({"text": text, "client_id": client_id})  # ASCII escapes carry lone surrogates too
     return client.post(f"/api{link}/message", content=body, headers={"content-type": "application/json"})
@@ -54,8 +61,8 @@ def test_solver_with_the_oracle_solves_wire_and_the_record_matches_the_rollout(t
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         assert client.get("/").status_code == 200
         made = client.post("/api/sessions", json={}).json()
-        link, seed = made["url"], made["seed"]
-        assert seed == 0 and client.get(link).status_code == 200
+        link, seed = made["url"], session_of(store, made["url"]).seed
+        assert made["invite"] is None and client.get(link).status_code == 200
         first = state(client, link)
         assert first["your_turn"] and first["valid_actions"][0] == "cut_wire_1" and "manual" not in first
         assert first["hint"].startswith(DESCRIPTION_HEADER) and '"' not in first["hint"]  # field names, no values
@@ -68,20 +75,23 @@ def test_solver_with_the_oracle_solves_wire_and_the_record_matches_the_rollout(t
         action = next(line for line in advice["text"].splitlines() if line.startswith("cut_wire_"))
         done = send(client, link, action).json()
         assert done["done"] and done["episode"]["success"] and done["saved"] and done["valid_actions"] == []
-        assert client.post("/api/sessions", json={}).json()["seed"] == 1  # the next unplayed instance
+        assert session_of(store, client.post("/api/sessions", json={}).json()["url"]).seed != seed  # an unplayed one
     [record] = read_episodes(tmp_path / "out" / "episodes.jsonl")
     expected = base_record(store._plan("wire", seed), "wire", seed)
     assert {k: record[k] for k in expected} == expected
     assert record["solver_model"] == "human" and record["expert_model"] == "oracle" and record["solver_view"] == "image"
     assert record["success"] and record["turns"] == 2 and record["end_reason"] == "solved" and record["error"] is None
     assert [t["actions"] for t in record["transcript"]] == [[], [action]]
-    assert record["initial_state"] and record["tokens"] == 0 and record["session"] == made["id"]
+    assert record["initial_state"] and record["tokens"] == 0 and record["session"] == session_of(store, link).id
 
 
-def test_inputs_are_validated_and_resends_are_idempotent(tmp_path):
+def test_inputs_are_validated_and_resends_are_idempotent(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMMA_PLAY_ADMIN_TOKEN", "admin-secret-for-tests")
     server, _ = serve(tmp_path, "puzzle=atm", "role=solver", "partner=oracle")
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
-        link = client.post("/api/sessions", json={"puzzle": "atm", "seed": 5}).json()["url"]
+        assert client.post("/api/sessions", json={"puzzle": "atm", "seed": 5}).status_code == 403  # players pick no seed
+        link = client.post("/api/sessions", json={"puzzle": "atm", "seed": 5},
+                           headers={"Authorization": "Bearer admin-secret-for-tests"}).json()["url"]
         assert client.post("/api/sessions", json={"puzzle": "nosuch"}).status_code == 400
         assert client.post("/api/sessions", json={"seed": -1}).status_code == 422
         assert client.get("/play/not-a-token-at-all").status_code == 404
@@ -111,6 +121,7 @@ def test_expert_view_never_exposes_the_image(tmp_path):
         link = made["url"]
         view = wait_for(client, link, lambda s: s["your_turn"])  # the oracle solver writes first
         assert view["role"] == "expert" and "wire" in view["manual"].lower()
+        assert view["manual_html"].startswith("<h1>") and "<li>" in view["manual_html"]  # formatted, not raw text
         assert "image" not in view and "valid_actions" not in view and "task" not in view
         assert view["dialogue"][0]["speaker"] == "solver"
         assert all(e["speaker"] != "environment" for e in view["dialogue"])
@@ -120,13 +131,20 @@ def test_expert_view_never_exposes_the_image(tmp_path):
 
 
 def test_two_people_play_one_episode_in_two_tabs_and_a_restart_loses_nothing(tmp_path):
-    server, _ = serve(tmp_path, "puzzle=wire", "role=solver", "partner=human")
-    with server as url, httpx.Client(base_url=url, timeout=30) as client:
-        made = client.post("/api/sessions", json={"seed": 7}).json()
-        solver, expert = made["links"]["solver"], made["links"]["expert"]
-        view = state(client, solver)
-        assert view["join"] == {"expert": expert}
-        assert "join" not in state(client, expert)
+    server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=human")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client, httpx.Client(base_url=url, timeout=30) as other:
+        made = client.post("/api/sessions", json={}).json()
+        solver, invite = made["url"], made["invite"]
+        seed = session_of(store, solver).seed
+        assert set(made) == {"url", "invite"} and invite.startswith("/join/")
+        client.get(solver)  # the creator's browser now holds a seat in this game
+        assert not state(client, solver)["partner_joined"]
+        assert client.post(f"/api{invite}").status_code == 403  # the creator cannot take the other seat
+        taken = other.post(f"/api{invite}").json()
+        expert = taken["url"]
+        assert taken["role"] == "expert" and expert != solver
+        assert other.post(f"/api{invite}").status_code == 404  # an invitation works once
+        assert state(client, solver)["partner_joined"] and "join" not in state(client, expert)
         assert send(client, expert, "me first").status_code == 409  # the solver opens
         assert send(client, solver, "What should I cut?").status_code == 200
         assert state(client, expert)["dialogue"][-1]["text"] == "What should I cut?"
@@ -134,7 +152,7 @@ def test_two_people_play_one_episode_in_two_tabs_and_a_restart_loses_nothing(tmp
     # a new server on the same folder rebuilds the session from its saved messages
     server, _ = serve(tmp_path, "puzzle=wire", "role=solver", "partner=human")
     env = comma_env.make("wire")
-    env.reset(seed=7)
+    env.reset(seed=seed)
     from comma_env.puzzles.wire import wire_to_cut
 
     colors, serial = env.unwrapped.puzzle.colors, env.unwrapped.puzzle.serial
@@ -151,9 +169,11 @@ def test_two_people_play_one_episode_in_two_tabs_and_a_restart_loses_nothing(tmp
 
 def test_many_sessions_at_once_stay_apart(tmp_path, monkeypatch):
     monkeypatch.setattr("comma_env.web.session.KEEP_FINISHED", 3)
-    server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle")
+    server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle", "seed_order=sequential")
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         links = [client.post("/api/sessions", json={}).json() for _ in range(12)]
+        for made in links:
+            made["seed"] = session_of(store, made["url"]).seed
         assert len({m["seed"] for m in links}) == 12
         for made in links:
             assert send(client, made["url"], description_of("wire", made["seed"])).status_code == 200
@@ -163,7 +183,7 @@ def test_many_sessions_at_once_stay_apart(tmp_path, monkeypatch):
             assert send(client, made["url"], action).json()["episode"]["success"]
         assert len(store.sessions) == 3  # finished sessions leave memory...
         old = state(client, links[0]["url"])  # ...and come back from their files when opened
-        assert old["done"] and old["episode"]["success"] and old["saved"] and old["seed"] == links[0]["seed"]
+        assert old["done"] and old["episode"]["success"] and old["saved"] and "seed" not in old
     records = read_episodes(tmp_path / "out" / "episodes.jsonl")
     assert sorted(r["seed"] for r in records) == list(range(12)) and all(r["success"] for r in records)
 
@@ -209,9 +229,10 @@ def test_the_solver_hears_sound_and_the_expert_does_not(tmp_path):
     import io
     import wave
 
-    server, _ = serve(tmp_path, "puzzle=sound", "role=solver", "partner=oracle")
+    server, store = serve(tmp_path, "puzzle=sound", "role=solver", "partner=oracle")
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         made = client.post("/api/sessions", json={}).json()
+        made["seed"] = session_of(store, made["url"]).seed
         view = state(client, made["url"])
         assert view["audio"]
         clip = client.get(view["audio"])

@@ -158,3 +158,21 @@ def test_human_solver_gets_the_clip_as_a_wav_file(tmp_path, capsys) -> None:
     wav = next(tmp_path.glob("comma_human_sound_*.wav"))
     assert wav.read_bytes() == wav_bytes(observation["audio"], SAMPLE_RATE)
     assert str(wav) in capsys.readouterr().out
+
+
+def test_heartbeat_rate_is_what_the_manual_says() -> None:
+    """"A little more than once a second": the beat period, measured from the clip's envelope
+    by autocorrelation, lies under one second for every instance."""
+    from comma_env.audio.synth import SAMPLE_RATE, SIGNATURES, synthesize
+
+    heartbeat = next(s for s in SIGNATURES if s.name == "Heartbeat")
+    assert "a little more than once a second" in heartbeat.description
+    frame = SAMPLE_RATE // 100  # 10 ms
+    for seed in range(20):
+        clip = synthesize(heartbeat, np.random.default_rng(seed))
+        envelope = np.abs(clip[: len(clip) // frame * frame]).reshape(-1, frame).mean(axis=1)
+        envelope = envelope - envelope.mean()
+        lags = range(50, 121)  # 0.5 .. 1.2 s
+        scores = [float(np.dot(envelope[:-lag], envelope[lag:])) / (len(envelope) - lag) for lag in lags]
+        period = lags[int(np.argmax(scores))] / 100
+        assert 0.7 <= period < 0.95, (seed, period)

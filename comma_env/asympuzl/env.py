@@ -4,8 +4,24 @@ Turn t: Alice acts (she reads Bob's message of turn t-1), then Bob (he reads Ali
 of turn t). An action is one message: its update lines change the agent's working
 hypothesis (`rules.apply_updates`), the other lines are relayed to the partner. Feedback is
 computed when a turn ends, on both hypotheses, and each agent reads it at its next step, in
-the form the feedback mode allows. The episode is solved as soon as both hypotheses equal
-the solution; it is truncated after turn T (default 3N).
+the form the feedback mode allows. It is truncated after turn T (default 3N).
+
+Two readings the paper leaves open are options; the defaults follow its notation:
+
+- ``success_check``: the paper ends the game when h_A(t) = h_B(t) = y, the hypotheses *of
+  turn t*, so ``"end_of_turn"`` (default) checks once Bob has acted; ``"immediate"`` also
+  ends it straight after Alice's move when both are right then (Bob cannot undo it).
+- ``partner_feedback``: the paper gives each agent f(t-1), feedback from the end of the
+  previous turn, so ``"previous"`` (default) shows Bob his feedback about Alice's hypothesis
+  of the last turn; ``"current"`` recomputes Bob's feedback after Alice's move, so it covers
+  the hypothesis she has just set (from turn 1 on). Only the modes that say anything about
+  the partner (`rules.PARTNER_MODES`: Joint, Both, Both-detailed) are recomputed.
+
+Joint feedback ("is the puzzle solved?") can only ever read "not yet" during play under the
+defaults, since a solved puzzle ends the game. With ``success_check="end_of_turn"`` and
+``partner_feedback="current"`` Bob can read "solved" after Alice's move: the pair is right
+if he changes nothing. That is the one reading of the paper's text under which Joint carries
+information; docs/fidelity.md measures both.
 
 Mid-episode infos carry only what the agent may know (its clues, hypothesis, feedback as
 its mode allows, the outcomes of its updates, dialogue); success, progress and the
@@ -28,6 +44,8 @@ from comma_env.protocol.text import clean_message
 
 VIEWS = ("text", "image")
 MEMORY = ("last", "full")
+SUCCESS_CHECKS = ("end_of_turn", "immediate")
+PARTNER_FEEDBACK = ("previous", "current")
 DEFAULT_MAX_MESSAGE_CHARS = 20_000
 
 
@@ -49,6 +67,8 @@ class AsymPuzlEnv(AECEnv):
         view: ``"text"`` (the paper) or ``"image"``: Alice's observation also holds a picture
             of her clues and hypothesis, and her text no longer lists the clues.
         memory: ``"last"`` (the paper: the latest message of each agent) or ``"full"``.
+        success_check: ``"end_of_turn"`` (default) or ``"immediate"`` (module docstring).
+        partner_feedback: ``"previous"`` (default) or ``"current"`` (module docstring).
         max_message_chars: longer messages are cut (and marked) before parsing.
         render_mode: ``"rgb_array"`` returns Alice's picture.
     """
@@ -59,13 +79,18 @@ class AsymPuzlEnv(AECEnv):
     def __init__(self, n: int = 5, distractors: int = 0, distractor_side: str = "alice",
                  feedback: str = "own-detailed", max_turns: int | None = None, view: str = "text",
                  memory: str = "last", max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, success_check: str = "end_of_turn",
+                 partner_feedback: str = "previous") -> None:
         super().__init__()
         rules.check_options(n, distractors, distractor_side, feedback)
         if view not in VIEWS:
             raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
         if memory not in MEMORY:
             raise ValueError(f"memory must be one of {MEMORY}, got {memory!r}")
+        if success_check not in SUCCESS_CHECKS:
+            raise ValueError(f"success_check must be one of {SUCCESS_CHECKS}, got {success_check!r}")
+        if partner_feedback not in PARTNER_FEEDBACK:
+            raise ValueError(f"partner_feedback must be one of {PARTNER_FEEDBACK}, got {partner_feedback!r}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if max_turns is not None and int(max_turns) < 1:
@@ -77,6 +102,7 @@ class AsymPuzlEnv(AECEnv):
         self.max_turns = turn_limit(self.n, max_turns)
         self.view, self.memory, self.render_mode = view, memory, render_mode
         self.max_message_chars = int(max_message_chars)
+        self.success_check, self.partner_feedback = success_check, partner_feedback
         self.possible_agents = list(rules.AGENTS)
         alice_clues = self.n + (self.distractors if distractor_side == "alice" else 0)
         alice_space: dict[str, spaces.Space] = {"text": UnicodeText()}
@@ -116,7 +142,7 @@ class AsymPuzlEnv(AECEnv):
         self.end_reason: str | None = None
         self._turns: list[dict[str, Any]] = []
         self._image: tuple[tuple[Any, ...], np.ndarray] | None = None
-        self._tasks = {a: prompts.task_prompt(a, self.n, self.max_turns, len(self.clues(a))) for a in self.agents}
+        self._tasks = {a: prompts.task_prompt(a, self.n, self.max_turns, len(self.clues(a)), self.success_check) for a in self.agents}
         self._clue_texts = {a: prompts.clues_text(a, self.clues(a), self.n) for a in self.agents}
         self._refresh_infos()
 
@@ -140,7 +166,7 @@ class AsymPuzlEnv(AECEnv):
         record[f"{agent}_updates"] = result.outcomes
         record[f"{agent}_hypothesis"] = [list(slot) for slot in self.hypotheses[agent]]
         wrong = self._wrong()
-        if not wrong["alice"] and not wrong["bob"]:
+        if not wrong["alice"] and not wrong["bob"] and (agent == "bob" or self.success_check == "immediate"):
             self.solved_at_turn = self.turn
             self.rewards = {a: 1.0 for a in self.agents}
             self._finish("solved", terminated=True)
@@ -152,6 +178,10 @@ class AsymPuzlEnv(AECEnv):
             else:
                 self.agent_selection = "alice"
         else:
+            if self.partner_feedback == "current" and self.feedback_mode in rules.PARTNER_MODES:
+                # Bob reads feedback that already covers the hypothesis Alice has just set
+                self.feedback["bob"] = rules.feedback_text(self.feedback_mode, "bob", wrong)
+                record["bob_feedback"] = self.feedback["bob"]
             self.agent_selection = "bob"
         self._refresh_infos()
         self._accumulate_rewards()
@@ -196,7 +226,8 @@ class AsymPuzlEnv(AECEnv):
         inst = self._instance()
         return {"n": self.n, "solution": [list(p) for p in inst.solution], "alice_clues": list(inst.alice_clues),
                 "bob_clues": [list(p) for p in inst.bob_clues], "distractors": self.distractors,
-                "distractor_side": self.distractor_side, "feedback": self.feedback_mode}
+                "distractor_side": self.distractor_side, "feedback": self.feedback_mode,
+                "success_check": self.success_check, "partner_feedback": self.partner_feedback}
 
     def clues(self, agent: str) -> list[Any]:
         inst = self._instance()
@@ -218,6 +249,7 @@ class AsymPuzlEnv(AECEnv):
             "solved_at_turn": self.solved_at_turn, "end_reason": self.end_reason or "running",
             "n": self.n, "distractors": self.distractors, "distractor_side": self.distractor_side,
             "feedback": self.feedback_mode, "view": self.view, "max_turns": self.max_turns,
+            "success_check": self.success_check, "partner_feedback": self.partner_feedback,
             "privacy_leaks": [], "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
         }
 
@@ -280,7 +312,8 @@ def env(**kwargs: Any) -> AECEnv:
 
 def record_settings(options: dict[str, Any]) -> dict[str, Any]:
     """The episode-record fields the rollout writes for AsymPuzl under `options` (its turn
-    limit, no mistake limit, its memory and Alice's view), instead of COMMA's protocol."""
-    n = int(options.get("n", 5))
-    return {"max_turns": turn_limit(n, options.get("max_turns")), "max_mistakes": None,
-            "memory": str(options.get("memory", "last")), "solver_view": str(options.get("view", "text"))}
+    limit, no mistake limit, its memory, Alice's view and the two open readings), read from
+    an environment built with them, instead of COMMA's protocol."""
+    game = AsymPuzlEnv(**options)
+    return {"max_turns": game.max_turns, "max_mistakes": None, "memory": game.memory, "solver_view": game.view,
+            "success_check": game.success_check, "partner_feedback": game.partner_feedback}

@@ -7,7 +7,8 @@ from typing import Any, Mapping, Sequence
 
 from comma_env.protocol.metrics import mean, standard_error
 
-SETTING_KEYS = ("n", "distractors", "distractor_side", "feedback", "view", "max_turns")
+SETTING_KEYS = ("n", "distractors", "distractor_side", "feedback", "view", "max_turns", "memory",
+                "success_check", "partner_feedback")
 
 
 def completion_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

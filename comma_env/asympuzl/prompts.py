@@ -25,7 +25,7 @@ You are Alice, one of two players solving a puzzle together by chat. The hidden 
 You know the shapes and the order they stand in, but not their colours. {distractor_note}
 Your partner Bob knows which colour goes with which shape, but not the order.
 You and Bob each keep a working hypothesis of the whole row: position by position, its shape and colour. \
-The puzzle is solved when BOTH hypotheses equal the solution, within {turns} turns. \
+The puzzle is solved when BOTH hypotheses equal the solution {when}, within {turns} turns. \
 You speak first in each turn; Bob reads your message of this turn, you read Bob's reply at your next turn.
 Share what you know, ask for what you need, and update your hypothesis as soon as you can.""",
     "bob": """\
@@ -34,7 +34,7 @@ You are Bob, one of two players solving a puzzle together by chat. The hidden so
 You know which colour goes with which shape, but not the order of the pieces. {distractor_note}
 Your partner Alice knows the shapes in their right order, but not their colours.
 You and Alice each keep a working hypothesis of the whole row: position by position, its shape and colour. \
-The puzzle is solved when BOTH hypotheses equal the solution, within {turns} turns. \
+The puzzle is solved when BOTH hypotheses equal the solution {when}, within {turns} turns. \
 Alice speaks first in each turn; you read her message of this turn before you answer.
 Share what you know, ask for what you need, and update your hypothesis as soon as you can.""",
 }
@@ -43,10 +43,15 @@ _DISTRACTOR_NOTE = ("Some of your clues may be extra pieces that are not part of
                     "the puzzle has exactly {n} pieces, and your list may be longer.")
 
 
-def task_prompt(agent: str, n: int, turns: int, clue_count: int) -> str:
+SUCCESS_CHECK_WORDS = {"end_of_turn": "at the end of a turn (after Bob's message)",
+                       "immediate": "after any message, yours or your partner's"}
+"""When the game checks for success, as each agent is told (see `comma_env.asympuzl.env`)."""
+
+
+def task_prompt(agent: str, n: int, turns: int, clue_count: int, success_check: str = "end_of_turn") -> str:
     """The standing instructions of `agent` (the same every turn)."""
     note = _DISTRACTOR_NOTE.format(n=n) if clue_count != n else ""
-    task = _TASKS[agent].format(n=n, turns=turns, distractor_note=note)
+    task = _TASKS[agent].format(n=n, turns=turns, distractor_note=note, when=SUCCESS_CHECK_WORDS[success_check])
     return "\n".join(line.rstrip() for line in task.splitlines()) + "\n\n" + UPDATE_FORMAT.format(n=n)
 
 

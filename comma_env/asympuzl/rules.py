@@ -49,6 +49,8 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 MAX_PIECES = len(SHAPES)
 UNKNOWN = "?"
 FEEDBACK_MODES: tuple[str, ...] = ("none", "own", "own-detailed", "joint", "both", "both-detailed")
+PARTNER_MODES: tuple[str, ...] = ("joint", "both", "both-detailed")
+"""Feedback modes that tell an agent something about its partner's hypothesis."""
 DISTRACTOR_SIDES: tuple[str, ...] = ("alice", "bob")
 AGENTS: tuple[str, str] = ("alice", "bob")
 MAX_LINE_IN_RECORD = 200

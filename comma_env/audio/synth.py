@@ -366,7 +366,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("Police siren", "a loud tone that slides up and down, about once a second", "&#$*", siren),
     Signature("Dripping tap", "single short plinks, evenly spaced, a few per second", "#&*$", dripping),
     Signature("Ticking clock", "dry clicks, exactly two per second, alternating louder and softer", "$&#*", clock_ticking),
-    Signature("Heartbeat", "very low soft thumps in pairs (lub-dub), a bit under once a second", "*#$&", heartbeat),
+    Signature("Heartbeat", "very low soft thumps in pairs (lub-dub), a little more than once a second", "*#$&", heartbeat),
     Signature("Telephone", "a buzzing two-tone ring for about half a second, then silence, repeating", "&$*#", phone_ringing),
     Signature("Doorbell", "two clear bell notes, the second lower (ding-dong), fading out", "#*&$", doorbell),
     Signature("Rain", "a soft hiss with many random tiny taps", "$#*&", rain),

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text, text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.atm import AtmPuzzle
 
 _SCREEN = (20, 44, 492, 282)
 _KEYPAD_ROWS = (("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9"), ("CLEAR", "0", "ENTER"))
@@ -44,7 +45,7 @@ _PIN_FIELD = (318, 392, 476, 428)
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
     """The frame, the empty screen, the keypad and the card without its PIN."""
-    image, draw = canvas((512, 512), "ATM  -  NORTHBANK")
+    image, draw = canvas(AtmPuzzle.image_size, "ATM  -  NORTHBANK")
     draw.rounded_rectangle(_SCREEN, radius=10, fill=(18, 34, 64), outline=PALETTE["frame"], width=5)
     for row, keys in enumerate(_KEYPAD_ROWS):
         for column, key in enumerate(keys):
@@ -131,4 +132,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     }
 
 
-draw_atm = Scene((512, 512), _background, _layers)
+draw_atm = Scene(AtmPuzzle.image_size, _background, _layers)

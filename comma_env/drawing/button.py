@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_layers, text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.button import ButtonPuzzle
 
 LIGHT_TEXT = {"red", "blue", "black"}
 STRIP_OFF = (60, 62, 66)
@@ -19,7 +20,7 @@ STRIP_OFF = (60, 62, 66)
 
 @lru_cache(maxsize=1)
 def _template() -> Image.Image:
-    image, draw = canvas((512, 512), "BUTTON")
+    image, draw = canvas(ButtonPuzzle.image_size, "BUTTON")
     draw.rounded_rectangle((40, 60, 350, 370), radius=20, fill=(160, 163, 168), outline=PALETTE["frame"], width=4)
     draw.rounded_rectangle((388, 60, 452, 370), radius=10, fill=PALETTE["frame"])
     text(draw, (392, 376), "STRIP", 14, fill=PALETTE["frame"], bold=True)
@@ -49,4 +50,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     }
 
 
-draw_button = Scene((512, 512), _template, _layers)
+draw_button = Scene(ButtonPuzzle.image_size, _template, _layers)

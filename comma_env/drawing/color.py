@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.color import ColorPuzzle
 
 _ORIGIN = (92, 92)
 _CELL = 96
@@ -21,7 +22,7 @@ _GAP = 8
 @lru_cache(maxsize=1)
 def _board() -> Image.Image:
     """Frame, title and the row/column numbers: the same in every state, drawn once."""
-    image, draw = canvas((512, 512), "COLORS")
+    image, draw = canvas(ColorPuzzle.image_size, "COLORS")
     x_origin, y_origin = _ORIGIN
     for index in range(4):
         x = x_origin + index * _CELL + (_CELL - _GAP) / 2
@@ -52,4 +53,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
                 for column, color in enumerate(colors))
 
 
-draw_color = Scene((512, 512), _board, _layers)
+draw_color = Scene(ColorPuzzle.image_size, _board, _layers)

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_layers, text
 from comma_env.drawing.scene import Layer, Scene
-from comma_env.puzzles.dog import GRID
+from comma_env.puzzles.dog import GRID, DogPuzzle
 
 COAT_RGB = {
     "brown": (139, 90, 43),
@@ -198,7 +198,7 @@ def _stamp(out: np.ndarray, shape: Shape, sprite: np.ndarray, x: int, y: int) ->
 
 @lru_cache(maxsize=1)
 def _template() -> Image.Image:
-    image, draw = canvas((512, 512), "DOGS")
+    image, draw = canvas(DogPuzzle.image_size, "DOGS")
     x0, y0, x1, y1 = PICTURE
     horizon = y0 + (y1 - y0) * 0.32
     draw.rectangle((x0, y0, x1, horizon), fill=SKY)
@@ -329,4 +329,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return layers
 
 
-draw_dog = Scene((512, 512), _template, _layers)
+draw_dog = Scene(DogPuzzle.image_size, _template, _layers)

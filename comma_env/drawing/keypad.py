@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.keypad import KeypadPuzzle
 
 BUTTON_BOXES: dict[str, tuple[int, int, int, int]] = {
     "top_left": (66, 70, 246, 250),
@@ -24,7 +25,7 @@ LIGHT_OFF = (60, 64, 60)
 
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    return canvas((512, 512), "KEYPAD")[0]
+    return canvas(KeypadPuzzle.image_size, "KEYPAD")[0]
 
 
 def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, str, bool]) -> None:
@@ -46,4 +47,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return layers
 
 
-draw_keypad = Scene((512, 512), _background, _layers)
+draw_keypad = Scene(KeypadPuzzle.image_size, _background, _layers)

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.led import LedPuzzle
 
 BUTTON_BOXES: dict[str, tuple[int, int, int, int]] = {
     "top_left": (86, 150, 246, 310),
@@ -34,7 +35,7 @@ def led_center(index: int, count: int) -> tuple[float, float]:
 
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    return canvas((512, 512), "LED")[0]
+    return canvas(LedPuzzle.image_size, "LED")[0]
 
 
 def _paint_display(image: Image.Image, draw: ImageDraw.ImageDraw, stage: int) -> None:
@@ -75,4 +76,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return layers
 
 
-draw_led = Scene((512, 512), _background, _layers)
+draw_led = Scene(LedPuzzle.image_size, _background, _layers)

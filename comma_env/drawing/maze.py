@@ -14,8 +14,9 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.maze import MazePuzzle
 
-WIDTH = HEIGHT = 512
+WIDTH, HEIGHT = MazePuzzle.image_size
 CELL = 44
 X0, Y0 = 44, 60
 BUTTON_CENTER, BUTTON_RADIUS = (474, 258), 27

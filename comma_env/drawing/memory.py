@@ -12,11 +12,12 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.memory import MemoryPuzzle
 
 
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    image, draw = canvas((512, 512), "MEMORY")
+    image, draw = canvas(MemoryPuzzle.image_size, "MEMORY")
     for index in range(4):
         x0 = 56 + index * 104
         centered_text(draw, (x0, 418, x0 + 88, 444), f"position {index + 1}", 14, fill=PALETTE["frame"])
@@ -55,4 +56,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return layers
 
 
-draw_memory = Scene((512, 512), _background, _layers)
+draw_memory = Scene(MemoryPuzzle.image_size, _background, _layers)

@@ -12,8 +12,9 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.password import PasswordPuzzle
 
-WIDTH, HEIGHT = 512, 384
+WIDTH, HEIGHT = PasswordPuzzle.image_size
 WINDOW_W, GAP = 76, 14
 LEFT = (WIDTH - 5 * WINDOW_W - 4 * GAP) // 2
 

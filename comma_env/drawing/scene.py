@@ -14,11 +14,12 @@ cut wires and screens recur across steps and episodes.
 Contract for a layer (tested for every puzzle): its paint depends only on its key and draws
 nothing outside its box. A paint function may also carry a ``pixels(key)`` attribute
 returning the read-only RGB array of the whole box (an opaque raster such as a photo): when
-that layer alone covers a repainted box, its pixels are copied without drawing. Then the incremental frame equals the full redraw pixel for pixel,
-and drawing stays a pure function of `visible_state()`.
+that layer alone covers a repainted box, its pixels are copied without drawing. Then the
+incremental frame equals the full redraw pixel for pixel, and drawing stays a pure function of
+`visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
-``draw(state) -> PIL.Image`` function still works with `comma_env.protocol.core.versioned_env`)::
+``draw(state) -> PIL.Image`` function named by a `PuzzleSpec` still works)::
 
     def _layers(state):
         return {"display": Layer((70, 60, 442, 150), state["display_text"], _paint_display),
@@ -32,11 +33,13 @@ from __future__ import annotations
 import importlib
 import pickle
 import sys
+import sysconfig
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -67,9 +70,32 @@ class Frame:
     frame repaints the array in place (nobody else references it), it is this same object,
     its `layers` updated, so a frame's array and layers always agree."""
 
-    scene: "Scene"
+    scene: Scene
     array: np.ndarray
     layers: Mapping[str, Layer]
+
+
+IN_PLACE_VERSIONS: tuple[tuple[int, int], ...] = ((3, 11),)
+"""CPython versions whose reference counts tests/test_frame_reuse.py checks in CI. Add one
+when CI runs that test on it: newer interpreters may count fewer references (3.14's
+borrowed loads), which would make `_sole_reference` say yes while a caller holds the array."""
+
+
+def refcount_rule_holds() -> bool:
+    """Whether `_sole_reference` can be trusted here: CPython with the GIL (not a
+    free-threaded build, where another thread may take a reference between the count and
+    the write; not PyPy, which has no reference counts), on a version in `IN_PLACE_VERSIONS`."""
+    if sys.implementation.name != "cpython" or sysconfig.get_config_var("Py_GIL_DISABLED"):
+        return False
+    gil_enabled = getattr(sys, "_is_gil_enabled", None)  # 3.13+: the GIL may be off at run time
+    if gil_enabled is not None and not gil_enabled():
+        return False
+    return sys.version_info[:2] in IN_PLACE_VERSIONS
+
+
+IN_PLACE_REPAINT: bool = refcount_rule_holds()
+"""True: an unshared previous frame is repainted in place. False: every new frame is drawn
+on a copy (one memcpy of the frame more per changed step; observations are the same)."""
 
 
 def _array_references(frame: Frame) -> int:
@@ -106,7 +132,8 @@ def _overlaps(boxes: list[Box], layer_boxes: list[Box]) -> list[tuple[int, ...]]
     """For each box, the indices (in order) of the layer boxes overlapping it: one
     vectorised test of every box against every layer (a maze has about a hundred)."""
     if len(boxes) * len(layer_boxes) <= 256:  # few: plain Python beats building arrays
-        return [tuple(i for i, (a0, b0, a1, b1) in enumerate(layer_boxes) if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
+        return [tuple(i for i, (a0, b0, a1, b1) in enumerate(layer_boxes)
+                      if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
                 for x0, y0, x1, y1 in boxes]
     a = np.array(boxes, dtype=np.int64)[:, None, :]
     b = np.array(layer_boxes, dtype=np.int64)[None, :, :]
@@ -132,7 +159,8 @@ class _Geometry:
         visible = {box: clipped for box in boxes
                    if (clipped := _clip(box, *self.size))[0] < clipped[2] and clipped[1] < clipped[3]}
         self.places.update(dict.fromkeys(boxes))
-        for (box, clipped), indices in zip(visible.items(), _overlaps(list(visible.values()), self.layer_boxes)):
+        overlaps = _overlaps(list(visible.values()), self.layer_boxes)
+        for (box, clipped), indices in zip(visible.items(), overlaps, strict=True):
             self.places[box] = clipped, indices
 
     def place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
@@ -213,11 +241,17 @@ class Scene:
         self._geometries: dict[tuple[Box, ...], _Geometry] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
-    def __copy__(self) -> "Scene":
+    # A scene's state is its description (size, background, layers: fixed once made) and
+    # caches that every user may share: the background arrays and geometries (pure functions
+    # of the description), the per-thread scratch canvas, and `_latest`, guarded by `_lock`.
+    # Frames, which do change, belong to environments, not to the scene. So a copy would be
+    # the same drawing with cold caches: `copy` and `deepcopy` return the scene itself, as
+    # they do for other immutable values, and a cloned environment draws with it.
+    def __copy__(self) -> Scene:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Scene":
-        return self  # environments cloned for search keep drawing with the same scene
+    def __deepcopy__(self, memo: dict[int, Any]) -> Scene:
+        return self
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         module = sys.modules[self.layers.__module__]
@@ -274,7 +308,7 @@ class Scene:
                 box, indices = place
                 patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
         with self._lock:  # the decision and the writes are one step for other threads
-            if own and _sole_reference(previous):
+            if own and IN_PLACE_REPAINT and _sole_reference(previous):
                 result = previous
                 result.array.flags.writeable = True
                 result.layers = layers

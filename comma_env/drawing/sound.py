@@ -12,13 +12,14 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.sound import SoundPuzzle
 
 KEYS = (("$", "press_dollar"), ("*", "press_star"), ("&", "press_ampersand"), ("#", "press_hash"))
 
 
 @lru_cache(maxsize=1)
 def _template() -> Image.Image:
-    image, draw = canvas((512, 512), "SOUND")
+    image, draw = canvas(SoundPuzzle.image_size, "SOUND")
     draw.ellipse((176, 50, 336, 210), fill=PALETTE["frame"])
     for ring in range(4):
         r = 70 - ring * 16
@@ -51,4 +52,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     }
 
 
-draw_sound = Scene((512, 512), _template, _layers)
+draw_sound = Scene(SoundPuzzle.image_size, _template, _layers)

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from comma_env.drawing.common import PALETTE, canvas, centered_text, font, text, text_into
 from comma_env.drawing.lesions import LESION_KEYS, lesion_pixels
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.telehealth import TelehealthPuzzle
 
 PHOTO = 352
 PHOTO_BOX = (16, 52)
@@ -69,7 +70,7 @@ def _rows(lines: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
 @lru_cache(maxsize=2)
 def _static_screen(labels: tuple[str, ...]) -> Image.Image:
     """Everything that never changes: frame, title, photo frame, card and its labels."""
-    image, draw = canvas((768, 512), "COMMA HEALTH  -  telehealth visit")
+    image, draw = canvas(TelehealthPuzzle.image_size, "COMMA HEALTH  -  telehealth visit")
     x, y = PHOTO_BOX
     draw.rectangle((x - 3, y - 3, x + PHOTO + 2, y + PHOTO + 2), fill=PALETTE["frame"])
     draw.text((x, y + PHOTO + 8), "Photo of your skin lesion", font=font(15), fill=PALETTE["ink"])
@@ -201,4 +202,4 @@ def _hashable(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-draw_telehealth = Scene((768, 512), _background, _layers)
+draw_telehealth = Scene(TelehealthPuzzle.image_size, _background, _layers)

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.drawing.scene import Layer, Scene
+from comma_env.puzzles.who import WhoPuzzle
 
 _COLUMNS = {"left": (70, 246), "right": (266, 442)}
 _ROWS = {"top": (186, 254), "middle": (276, 344), "bottom": (366, 434)}
@@ -19,7 +20,7 @@ _DISPLAY = (70, 60, 442, 150)
 
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    return canvas((512, 512), "WHO")[0]
+    return canvas(WhoPuzzle.image_size, "WHO")[0]
 
 
 def _paint_light(image: Image.Image, draw: ImageDraw.ImageDraw, disarmed: bool) -> None:
@@ -50,4 +51,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return layers
 
 
-draw_who = Scene((512, 512), _background, _layers)
+draw_who = Scene(WhoPuzzle.image_size, _background, _layers)

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from comma_env.drawing.cell_text import cell_text_layers
 from comma_env.drawing.common import PALETTE, canvas, centered_text, text
 from comma_env.drawing.scene import Layer, Scene
-from comma_env.puzzles.wire import SERIAL_CHARS
+from comma_env.puzzles.wire import SERIAL_CHARS, WirePuzzle
 
 TOP, BOTTOM = 60, 400
 PLATE = (140, 424, 372, 484)
@@ -24,7 +24,7 @@ SERIAL_BOX = (150, 440, 362, 484)
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
     """The frame and the empty serial plate."""
-    image, draw = canvas((512, 512), "WIRES")
+    image, draw = canvas(WirePuzzle.image_size, "WIRES")
     draw.rounded_rectangle(PLATE, radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
     text(draw, (156, 432), "SERIAL", 14, fill=PALETTE["frame"], bold=True)
     return image
@@ -56,4 +56,4 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return layers
 
 
-draw_wire = Scene((512, 512), _background, _layers)
+draw_wire = Scene(WirePuzzle.image_size, _background, _layers)

@@ -24,6 +24,8 @@ from comma_env.openenv.models import CommaAction, CommaObservation, CommaState
 log = logging.getLogger(__name__)
 
 NO_EPISODE = "no episode is running: send reset first"
+PARTNER_FAILED = "the partner could not answer; the episode ended (details are in the server's log)"
+ENVIRONMENT_FAILED = "the environment failed; the episode ended (details are in the server's log)"
 EPISODE_OVER = "the episode is over: send reset to play another"
 
 
@@ -107,12 +109,13 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         self._state = CommaState(puzzle=self._state.puzzle, role=self._state.role, seed=seed,
                                  episode_id=episode_id or uuid.uuid4().hex)
         self._running = True
-        self._last = self._observation(obs, 0.0, False, info)
+        self._last = self._observation(obs, 0.0, False, self._private(info))
         self._last.reward = None
         return self._last
 
     def _stepped(self, obs: Mapping[str, Any], reward: float, terminated: bool, truncated: bool, info: Mapping[str, Any]) -> CommaObservation:
         done = bool(terminated or truncated)
+        info = self._private(info)
         self._state.step_count += 1
         self._state.episode_return += float(reward)
         if done:
@@ -121,6 +124,24 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
             self._state.episode = jsonable(info.get("episode"))
         self._last = self._observation(obs, float(reward), done, info)
         return self._last
+
+    def _private(self, info: Mapping[str, Any]) -> dict[str, Any]:
+        """The role's info without what could cross over: a partner's error text (it may
+        quote the partner's input, e.g. the solver's secrets) is logged and replaced by a
+        generic line; the expert never learns the instance's seed."""
+        info = dict(info)
+        if info.get("partner_error"):
+            log.warning("episode %s: partner failed: %s", self._state.episode_id, info["partner_error"])
+            info["partner_error"] = PARTNER_FAILED
+        episode = info.get("episode")
+        if isinstance(episode, Mapping):
+            episode = dict(episode)
+            if episode.get("error"):
+                episode["error"] = PARTNER_FAILED
+            if self._state.role != "solver":
+                episode.pop("seed", None)
+            info["episode"] = episode
+        return info
 
     def _refusal(self) -> Optional[CommaObservation]:
         if self._running:
@@ -134,7 +155,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         self._running = False
         self._state.done = True
         text = self._last.text if self._last is not None else ""
-        self._last = CommaObservation(text=text, done=True, reward=0.0, error=f"environment error: {type(exc).__name__}: {exc}"[:500])
+        self._last = CommaObservation(text=text, done=True, reward=0.0, error=ENVIRONMENT_FAILED)
         return self._last
 
     @staticmethod

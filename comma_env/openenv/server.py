@@ -21,6 +21,8 @@ from typing import Any, Optional, Sequence
 
 from omegaconf import OmegaConf
 
+from comma_env.web.guard import LOOPBACK_HOSTS
+
 log = logging.getLogger("comma_env.openenv")
 
 
@@ -37,7 +39,9 @@ class ServerSettings:
     port: int = 8000  # 0 picks a free port (written to port_file)
     port_file: Optional[str] = None  # where to write the bound port once listening
     max_sessions: int = 16  # concurrent WebSocket sessions (one episode each)
-    session_timeout: Optional[float] = None  # seconds of inactivity before a session is reaped
+    session_timeout: Optional[float] = 300.0  # seconds a socket may stay silent before it is closed (None: never)
+    allowed_hosts: list[str] = field(default_factory=lambda: list(LOOPBACK_HOSTS))  # Host/Origin names served
+    max_body_bytes: int = 1024 * 1024  # HTTP request bodies, however framed, and WebSocket frames
     log_level: str = "warning"
 
 
@@ -49,20 +53,28 @@ def parse_settings(argv: Sequence[str]) -> ServerSettings:
 
 
 def make_app(settings: ServerSettings) -> Any:
-    """The FastAPI app of openenv-core's `create_app`, one `CommaEnvironment` per session."""
+    """The FastAPI app of openenv-core's `create_app`, one `CommaEnvironment` per session,
+    behind `WebSocketKeeper` (bad frames answered, dropped and idle sockets freed) and
+    `Guard` (Host/Origin allow-list, body limit, security headers)."""
     from openenv.core.env_server.http_server import create_app
     from openenv.core.env_server.types import ConcurrencyConfig
 
     from comma_env.openenv.environment import CommaEnvironment
     from comma_env.openenv.models import CommaAction, CommaObservation
+    from comma_env.openenv.wsguard import WebSocketKeeper
+    from comma_env.web.guard import Guard
 
     factory = functools.partial(CommaEnvironment, puzzle=settings.puzzle, role=settings.role,
                                 partner=settings.partner, partner_overrides=dict(settings.partner_overrides),
                                 env_options=dict(settings.env))
     factory().close()  # fail now, not at the first session, on a bad puzzle/partner/option
+    # HTTP sessions are reaped by openenv-core after the same silence; sockets by WebSocketKeeper
     concurrency = ConcurrencyConfig(max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_timeout)
-    return create_app(factory, CommaAction, CommaObservation, env_name=f"comma-{settings.puzzle}",
-                      concurrency_config=concurrency)
+    app = create_app(factory, CommaAction, CommaObservation, env_name=f"comma-{settings.puzzle}",
+                     concurrency_config=concurrency)
+    app.add_middleware(WebSocketKeeper, idle_timeout=settings.session_timeout)
+    app.add_middleware(Guard, allowed_hosts=settings.allowed_hosts, max_body=settings.max_body_bytes)
+    return app
 
 
 class _DropClosedSocketNoise(logging.Filter):
@@ -82,7 +94,8 @@ def serve(settings: ServerSettings) -> None:
 
     app = make_app(settings)
     logging.getLogger("uvicorn.error").addFilter(_DropClosedSocketNoise())
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level, ws_max_size=64 * 2**20)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level,
+                            ws_max_size=settings.max_body_bytes)  # a larger frame closes the socket (1009)
     server = uvicorn.Server(config)
 
     async def run() -> None:

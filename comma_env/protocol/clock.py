@@ -17,6 +17,7 @@ countdown reaches zero the module explodes: the episode ends as failed (``time_u
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 SECONDS_PER_MESSAGE = 1
 CHARACTERS_PER_SECOND = 10
@@ -64,17 +65,28 @@ def parse_timer(shown: str) -> int:
     return int(minutes) * 60 + int(secs)
 
 
+class _Clocked(Protocol):
+    """What `Countdown` needs of the puzzle it is mixed into."""
+
+    time_left: int
+
+    @property
+    def solved(self) -> bool: ...
+
+    def _changed(self) -> None: ...
+
+
 class Countdown:
     """Mixin for a `Puzzle` with a module timer on this clock: `time_left` counts down as the
     protocol calls `elapse`, stops once the puzzle is solved, and at zero the module explodes."""
 
     time_left: int
 
-    def elapse(self, seconds: int) -> None:
-        if seconds > 0 and not self.solved:  # type: ignore[attr-defined]
+    def elapse(self: _Clocked, seconds: int) -> None:
+        if seconds > 0 and not self.solved:
             self.time_left = max(self.time_left - int(seconds), 0)
-            self._changed()  # type: ignore[attr-defined]
+            self._changed()
 
     @property
-    def time_up(self) -> bool:
-        return self.time_left <= 0 and not self.solved  # type: ignore[attr-defined]
+    def time_up(self: _Clocked) -> bool:
+        return self.time_left <= 0 and not self.solved

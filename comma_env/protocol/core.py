@@ -12,24 +12,38 @@ be spread over files that each hold half of a step.
 
 from __future__ import annotations
 
+import copy
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from gymnasium import spaces
-from PIL import Image
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from PIL import Image
 
-from comma_env.protocol import prompts
-from comma_env.protocol.clock import message_seconds, parse_wait
 from comma_env.drawing.scene import Frame, Scene
 from comma_env.privacy import ConversationLeaks
+from comma_env.protocol import prompts
+from comma_env.protocol.clock import message_seconds, parse_wait
+from comma_env.protocol.contracts import (
+    DialogueEntry,
+    EpisodeSummary,
+    ExecutedAction,
+    ExpertInfo,
+    ExpertObservation,
+    Observation,
+    SolverInfo,
+    SolverObservation,
+    TurnRecordDict,
+)
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
-from comma_env.protocol.resources import load_manual
 from comma_env.protocol.spaces import UnicodeText
+from comma_env.protocol.spec import PuzzleSpec
 from comma_env.protocol.text import (
     DEFAULT_MAX_MESSAGE_CHARS,
     FEEDBACK_MISTAKE,
@@ -61,7 +75,7 @@ class TurnRecord:
     leaks: list[str] = field(default_factory=list)
     progress: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TurnRecordDict:
         return {
             "turn": self.turn,
             "solver": self.solver,
@@ -73,7 +87,7 @@ class TurnRecord:
         }
 
 
-class CommaEnv(AECEnv):
+class CommaEnv(AECEnv[str, Observation, str]):
     """Generic COMMA environment; versioned modules subclass it with a puzzle and a drawing.
 
     Args:
@@ -99,9 +113,31 @@ class CommaEnv(AECEnv):
         puzzle_options: keyword arguments for the puzzle's constructor.
     """
 
+    puzzle_spec: ClassVar[PuzzleSpec]
+    """The puzzle this class plays; a versioned module's ``raw_env`` sets only this."""
     puzzle_cls: ClassVar[type[Puzzle]]
-    draw: ClassVar[DrawFn]
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array", "human"], "name": "comma", "is_parallelizable": False, "render_fps": 1}
+    draw: ClassVar[staticmethod[[dict[str, Any]], Image.Image]]
+    """The drawing (a `Scene`, or any function of the visible state), from the spec."""
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["rgb_array", "human"],
+        "name": "comma",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that declares ``puzzle_spec`` gets its rules, drawing and name from it
+        (the drawing module is imported here, when the versioned module is)."""
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("puzzle_spec")
+        if spec is None:
+            return
+        rules = spec.rules
+        if not (isinstance(rules, type) and issubclass(rules, Puzzle)):
+            raise TypeError(f"{spec.name} has no Puzzle rules class; CommaEnv plays solver/expert puzzles")
+        cls.puzzle_cls = rules
+        cls.draw = staticmethod(spec.load_drawing())
+        cls.metadata = dict(CommaEnv.metadata, name=f"{spec.name}_v{spec.version}")
 
     def __init__(
         self,
@@ -157,38 +193,59 @@ class CommaEnv(AECEnv):
         self.puzzle_options = dict(puzzle_options or {})
 
         self.possible_agents = [SOLVER, EXPERT]
-        self.manual = load_manual(self.puzzle_cls.name)
-        self._observation_spaces = self._shared_observation_spaces(solver_view)
+        manual = self.puzzle_spec.manual
+        self.manual = self.puzzle_cls.manual_for(read_manual(manual) if manual else "", self.puzzle_options)
+        self._observation_spaces = self._own_observation_spaces(solver_view)
         # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
         self._human_figure: Any = None
         self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
+        self._start_episode(None, None)
 
-    _OBSERVATION_SPACES: ClassVar[dict[tuple[type, str], dict[str, spaces.Space]]] = {}
+    _description: tuple[int, str] | None
+    """(puzzle version, the written description of its image), made on demand."""
+
+    _SPACE_TEMPLATES: ClassVar[dict[tuple[type, str], dict[str, spaces.Dict]]] = {}
 
     @classmethod
-    def _shared_observation_spaces(cls, solver_view: str) -> dict[str, spaces.Space]:
-        """Observation spaces, built once per environment class and solver view.
-
-        A `Box(512, 512, 3)` holds four full-size arrays (bounds and boundedness masks): 3 MiB
-        and most of the cost of making an environment, so every instance shares one. (Seeding
-        a space therefore seeds it for all instances of the class.)"""
+    def _observation_space_templates(cls, solver_view: str) -> dict[str, spaces.Dict]:
+        """Observation spaces built once per environment class and solver view, never
+        handed out: instances get copies (`_own_observation_spaces`)."""
         key = (cls, solver_view)
-        cached = CommaEnv._OBSERVATION_SPACES.get(key)
+        cached = CommaEnv._SPACE_TEMPLATES.get(key)
         if cached is None:
             width, height = cls.puzzle_cls.image_size
-            solver_space: dict[str, spaces.Space] = {"text": UnicodeText()}
+            solver_space: dict[str, spaces.Space[Any]] = {"text": UnicodeText()}
             if solver_view == "image":
                 solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
             if cls.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
                 solver_space["audio"] = spaces.Box(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
                 rate = cls.puzzle_cls.sample_rate
                 solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
+            for space in solver_space.values():
+                if isinstance(space, spaces.Box):  # shared by every copy: nobody may write them
+                    for array in (space.low, space.high, space.bounded_below, space.bounded_above):
+                        if isinstance(array, np.ndarray):  # gymnasium 1.0 keeps a scalar's masks as np.bool_
+                            array.flags.writeable = False
             built = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
-            cached = CommaEnv._OBSERVATION_SPACES.setdefault(key, built)
+            cached = CommaEnv._SPACE_TEMPLATES.setdefault(key, built)
         return cached
+
+    @classmethod
+    def _own_observation_spaces(cls, solver_view: str) -> dict[str, spaces.Dict]:
+        """This instance's observation spaces: its own space objects (so seeding one
+        instance's space seeds no other's, as Gymnasium users expect) over the template's
+        read-only bound arrays. A `Box(512, 512, 3)` holds four full-size arrays (bounds and
+        boundedness masks, 3 MiB), which copying per instance would make most of the cost
+        of an environment; a shallow copy costs a few hundred bytes."""
+        own: dict[str, spaces.Dict] = {}
+        for agent, template in cls._observation_space_templates(solver_view).items():
+            # A copy shares the bound arrays. The template's random generator is never made
+            # (templates are never handed out), so each copy makes its own on first use.
+            own[agent] = spaces.Dict({name: copy.copy(part) for name, part in template.spaces.items()})
+        return own
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -209,7 +266,7 @@ class CommaEnv(AECEnv):
         return dict(self._puzzle().private_facts())
 
     @property
-    def transcript(self) -> list[dict[str, Any]]:
+    def transcript(self) -> list[TurnRecordDict]:
         """Every turn so far: raw messages, executed actions and outcomes, leaks."""
         return [record.to_dict() for record in self._turns]
 
@@ -227,48 +284,55 @@ class CommaEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
-        self.seed_used = seed
         self.puzzle = self.puzzle_cls(self._np_random, **self.puzzle_options)
-        self.agents = list(self.possible_agents)
+        self._start_episode(self.puzzle, seed)
+        self._refresh_infos()
+
+    def _start_episode(self, puzzle: Puzzle | None, seed: int | None) -> None:
+        """Every per-episode attribute, fresh: called by `reset` and, with no puzzle yet, by
+        `__init__`, so that each attribute exists (with its type) from construction on."""
+        self.seed_used = seed
+        self.agents = list(self.possible_agents) if puzzle is not None else []
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = SOLVER
 
         self.turn = 0
         self.mistakes = 0
-        self.best_progress = self.puzzle.progress
+        self.best_progress = float(puzzle.progress) if puzzle is not None else 0.0
         self.solved_at_turn: int | None = None
         self.leaked: list[str] = []
         self.episode_return = 0.0
         self.end_reason: str | None = None
         self._turns: list[TurnRecord] = []
-        self._solver_dialogue: list[dict[str, str]] = []
-        self._expert_dialogue: list[dict[str, str]] = []
-        self._last_actions: list[dict[str, Any]] = []
+        self._solver_dialogue: list[DialogueEntry] = []
+        self._expert_dialogue: list[DialogueEntry] = []
+        self._last_actions: list[ExecutedAction] = []
         self._last_feedback: list[str] = []
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
-        self._description: tuple[int, str] | None = None
+        self._description = None
         self._image_array: np.ndarray | None = None
         self._text_cache: dict[str, tuple[int, str]] = {}
         self._conversation_text = {SOLVER: prompts.GrowingDialogueText(), EXPERT: prompts.GrowingDialogueText()}
         self._dialogue_version = 0
-        self._private = self.puzzle.private_facts()
+        self._private: dict[str, str] = puzzle.private_facts() if puzzle is not None else {}
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
-        self._audio = self._audio_observation()
-        self._refresh_infos()
+        self._audio = self._audio_observation() if puzzle is not None else {}
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Observation:
         if agent == SOLVER:
-            observation: dict[str, Any] = {"text": self._text_for(SOLVER)}
+            observation = SolverObservation(text=self._text_for(SOLVER))
             if self.solver_view != "text":  # a written description instead of the image: nothing to draw
                 observation["image"] = self.image()
             if self._audio:
-                observation.update(self._audio)
+                observation["audio"] = self._audio["audio"]
+                observation["sample_rate"] = self._audio["sample_rate"]
             return observation
-        return {"text": self._text_for(EXPERT)}
+        return ExpertObservation(text=self._text_for(EXPERT))
 
     def _audio_observation(self) -> dict[str, np.ndarray]:
         """The solver's clip (read-only, made once per episode) and its sample rate."""
@@ -351,13 +415,13 @@ class CommaEnv(AECEnv):
         record.leaks = new_leaks
         self._turns.append(record)
 
-        self._last_actions = [{"action": a, "ok": ok} for a, ok in zip(record.actions, record.outcomes)]
+        self._last_actions = [{"action": a, "ok": ok} for a, ok in zip(record.actions, record.outcomes, strict=True)]
         self._last_feedback = feedback
-        self._solver_dialogue.append({"speaker": SOLVER, "text": message})
+        self._solver_dialogue.append(DialogueEntry(speaker=SOLVER, text=message))
         if feedback:
-            self._solver_dialogue.append({"speaker": "environment", "text": "\n".join(
-                f"{a}: {f}" for a, f in zip(record.actions, feedback))})
-        self._expert_dialogue.append({"speaker": SOLVER, "text": relayed})
+            self._solver_dialogue.append(DialogueEntry(speaker="environment", text="\n".join(
+                f"{a}: {f}" for a, f in zip(record.actions, feedback, strict=True))))
+        self._expert_dialogue.append(DialogueEntry(speaker=SOLVER, text=relayed))
 
         reward = self.reward_terms.solver_step(
             progress_gain=self.best_progress - progress_before,
@@ -386,9 +450,9 @@ class CommaEnv(AECEnv):
         if self._turns:
             self._turns[-1].expert = message
         self._leaks.expert_said(message)
-        entry = {"speaker": EXPERT, "text": message}
+        entry = DialogueEntry(speaker=EXPERT, text=message)
         self._solver_dialogue.append(entry)
-        self._expert_dialogue.append(dict(entry))
+        self._expert_dialogue.append(entry.copy())
         self.agent_selection = SOLVER
         puzzle = self._puzzle()
         if self.puzzle_cls.uses_clock:
@@ -448,7 +512,7 @@ class CommaEnv(AECEnv):
     # -- infos ---------------------------------------------------------------------------------
     def _refresh_infos(self) -> None:
         puzzle = self._puzzle()
-        solver_info = dict(
+        solver_info = SolverInfo(
             progress=float(self.best_progress),
             success=bool(puzzle.solved),
             mistakes=int(self.mistakes),
@@ -467,27 +531,28 @@ class CommaEnv(AECEnv):
         # The expert's info holds only what the expert may know: a wrong PIN or a strike the
         # expert could not see must not reach an expert policy or trainer through it. Metrics
         # are in the solver's info and, on the last step, in both agents' `episode` summary.
-        expert_info = {"turn": int(self.turn), "dialogue": self._window(self._expert_dialogue, EXPERT),
-                       "manual": self.manual}
+        expert_info = ExpertInfo(turn=int(self.turn), dialogue=self._window(self._expert_dialogue, EXPERT),
+                                 manual=self.manual)
         done = self.end_reason is not None
         if done:
             summary = self.episode_summary()
             solver_info["episode"] = summary
-            expert_info["episode"] = dict(summary)
-        self.infos = {SOLVER: solver_info, EXPERT: expert_info}
-        self.infos = {agent: self.infos[agent] for agent in self.agents}
+            expert_info["episode"] = summary.copy()
+        # AECEnv types infos as plain dicts; the contracts say which keys they hold
+        infos = {SOLVER: cast("dict[str, Any]", solver_info), EXPERT: cast("dict[str, Any]", expert_info)}
+        self.infos = {agent: infos[agent] for agent in self.agents}
 
-    def _window(self, dialogue: list[dict[str, str]], viewer: str) -> list[dict[str, str]]:
+    def _window(self, dialogue: list[DialogueEntry], viewer: str) -> list[DialogueEntry]:
         """The part of the dialogue `viewer` remembers under the memory mode."""
         if self.memory == "full" or not dialogue:
-            return [dict(entry) for entry in dialogue]
+            return [entry.copy() for entry in dialogue]
         # "last": only what arrived since the viewer last spoke
         start = len(dialogue)
         while start > 0 and dialogue[start - 1]["speaker"] != viewer:
             start -= 1
-        return [dict(entry) for entry in dialogue[start:]]
+        return [entry.copy() for entry in dialogue[start:]]
 
-    def episode_summary(self) -> dict[str, Any]:
+    def episode_summary(self) -> EpisodeSummary:
         """Every per-episode metric of the paper's section 4.2 that the environment can know
         (token counts come from the policies and are added by the rollout)."""
         puzzle = self._puzzle()
@@ -600,25 +665,13 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
-def versioned_env(puzzle_cls: type[Puzzle], draw: DrawFn, version: int) -> tuple[type[CommaEnv], Callable[..., AECEnv]]:
-    """Build the `raw_env` class and `env()` constructor of a versioned module (wire_v0...)."""
-    name = f"{puzzle_cls.name}_v{version}"
-    raw = type(
-        "raw_env",
-        (CommaEnv,),
-        {
-            "puzzle_cls": puzzle_cls,
-            "draw": staticmethod(draw),
-            "metadata": dict(CommaEnv.metadata, name=name),
-            "__doc__": f"COMMA {puzzle_cls.title} puzzle, version {version}.",
-            "__module__": f"comma_env.{name}",
-        },
-    )
+def order_enforced(raw: type[CommaEnv]) -> Callable[..., wrappers.OrderEnforcingWrapper]:
+    """The ``env()`` constructor of a versioned module: `raw` wrapped the PettingZoo way."""
 
-    def env(**kwargs: Any) -> AECEnv:
+    def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
         """The environment wrapped the PettingZoo way (call order enforced)."""
         return wrappers.OrderEnforcingWrapper(raw(**kwargs))
 
-    env.__module__ = f"comma_env.{name}"
-    return raw, env
-
+    env.__module__ = raw.__module__
+    env.__qualname__ = "env"
+    return env

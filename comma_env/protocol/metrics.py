@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-SKILLS: tuple[str, ...] = ("MR", "MG", "MSR", "PR", "RT")
-"""Skill categories: memory recall, multimodal grounding, multi-step reasoning, privacy reasoning."""
+from comma_env.protocol.spec import SKILLS as SKILLS  # re-exported: results and plots read it here
 
 PRIVACY_PUZZLES: tuple[str, ...] = ("atm", "telehealth")
 """Puzzles with private facts; only they get a leak rate."""
@@ -231,7 +231,9 @@ def group_by_puzzle(records: Iterable[Record], order: Sequence[str] = ()) -> dic
     return {p: g for p, g in groups.items() if g}
 
 
-def summarize(records: Sequence[Record], order: Sequence[str] = (), skills: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
+def summarize(
+    records: Sequence[Record], order: Sequence[str] = (), skills: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, Any]:
     """Everything results.json holds: overall and per-puzzle metrics, the success-vs-turn-
     limit curve, per-skill results and the error taxonomy."""
     by_puzzle = group_by_puzzle(records, order)
@@ -240,11 +242,16 @@ def summarize(records: Sequence[Record], order: Sequence[str] = (), skills: Mapp
     curves = {p: success_vs_turn_limit(g, max_turns) for p, g in by_puzzle.items()}
     overall_curve = [mean([c[i] for c in curves.values()]) for i in range(max_turns)] if curves else []
     if skills is None:
-        skills = {p: tuple(next((r.get("skills") for r in g if r.get("skills")), ())) for p, g in by_puzzle.items()}
+        skills = {p: tuple(next((r.get("skills") or () for r in g if r.get("skills")), ()))
+                  for p, g in by_puzzle.items()}
     return {
         "overall": overall_metrics(by_puzzle),
         "puzzles": per,
-        "success_vs_turn_limit": {"turn_limit": list(range(1, max_turns + 1)), "overall": overall_curve, "puzzles": curves},
+        "success_vs_turn_limit": {
+            "turn_limit": list(range(1, max_turns + 1)), "overall": overall_curve, "puzzles": curves,
+        },
         "skills": skill_metrics(per, skills),
-        "error_taxonomy": {"overall": error_taxonomy(records), "puzzles": {p: error_taxonomy(g) for p, g in by_puzzle.items()}},
+        "error_taxonomy": {
+            "overall": error_taxonomy(records), "puzzles": {p: error_taxonomy(g) for p, g in by_puzzle.items()},
+        },
     }

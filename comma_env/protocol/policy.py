@@ -44,7 +44,7 @@ class Policy(ABC):
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         """A player for `role` in the episode that `env` (already reset) is about to run."""
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 (optional hook: most policies hold nothing)
         """Release servers, sessions or files the policy holds."""
 
 

@@ -11,8 +11,10 @@ produces a quoted line of its own message. The system prompts say so, and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+
+from comma_env.protocol.contracts import DialogueEntry
 
 QUOTE_PREFIX = "> "
 QUOTING_NOTE = (
@@ -87,14 +89,14 @@ def speaker_header(speaker: str) -> str:
     return f"{SPEAKER_NAMES.get(speaker, str(speaker).capitalize() or 'Other')} wrote:"
 
 
-def format_entry(entry: Mapping[str, str]) -> str:
+def format_entry(entry: DialogueEntry) -> str:
     """One dialogue entry: its header, then the environment's text as is or an agent's quoted."""
     speaker, text = entry.get("speaker", ""), str(entry.get("text", ""))
     body = text if speaker == "environment" else quote(text)
     return f"{speaker_header(speaker)}\n{body}"
 
 
-def format_dialogue(dialogue: Iterable[Mapping[str, str]]) -> str:
+def format_dialogue(dialogue: Iterable[DialogueEntry]) -> str:
     """Render dialogue entries as header + body blocks (agents' text quoted)."""
     return "\n".join(format_entry(e) for e in dialogue)
 
@@ -105,11 +107,11 @@ class GrowingDialogueText:
     every turn, which made long episodes quadratic). A different list starts over."""
 
     def __init__(self) -> None:
-        self._source: Sequence[Mapping[str, str]] | None = None
+        self._source: Sequence[DialogueEntry] | None = None
         self._count = 0
         self._text = ""
 
-    def __call__(self, dialogue: Sequence[Mapping[str, str]]) -> str:
+    def __call__(self, dialogue: Sequence[DialogueEntry]) -> str:
         if dialogue is not self._source or len(dialogue) < self._count:
             self._source, self._count, self._text = dialogue, 0, ""
         if len(dialogue) > self._count:
@@ -119,7 +121,8 @@ class GrowingDialogueText:
         return self._text
 
 
-def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[Mapping[str, str]], description: str | None = None,
+def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[DialogueEntry],
+                description: str | None = None,
                 conversation: str | None = None) -> str:
     """The solver's text observation: its task, the actions it may type, what it sees
     (in ``solver_view="text"``), and the conversation it remembers (`conversation`, when
@@ -127,11 +130,12 @@ def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[Mapp
     parts = [f"Task: {task}", "Valid actions (one per line, exactly as written):", "\n".join(valid_actions)]
     if description is not None:
         parts += ["What the puzzle shows:", description]
-    parts += ["Conversation so far:", (format_dialogue(dialogue) if conversation is None else conversation) or "(nothing yet)"]
+    written = format_dialogue(dialogue) if conversation is None else conversation
+    parts += ["Conversation so far:", written or "(nothing yet)"]
     return "\n".join(parts)
 
 
-def expert_text(manual: str, dialogue: Iterable[Mapping[str, str]], conversation: str | None = None) -> str:
+def expert_text(manual: str, dialogue: Iterable[DialogueEntry], conversation: str | None = None) -> str:
     """The expert's text observation: the manual and the conversation it remembers."""
     text = format_dialogue(dialogue) if conversation is None else conversation
     return "\n".join(["Manual:", manual, "Conversation so far:", text or "(nothing yet)"])

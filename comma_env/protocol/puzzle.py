@@ -1,8 +1,10 @@
 """The puzzle interface: rules and state of one instance, kept apart from drawing and dialogue.
 
-A new puzzle is three files: a rules module in `comma_env/puzzles/` (a `Puzzle` subclass),
-a drawing function in `comma_env/drawing/` that turns `visible_state()` into a picture, and
-a manual in `manuals/`. The turn protocol (`comma_env.protocol.core`) is shared by all of them.
+A new puzzle is a rules module in `comma_env/puzzles/` (a `Puzzle` subclass and its
+`PuzzleSpec`), a drawing in `comma_env/drawing/` that turns `visible_state()` into a
+picture, a manual in `manuals/` and a versioned entry module (``<name>_v0.py``) with its
+``raw_env`` class (docs/adding-a-puzzle.md). The turn protocol (`comma_env.protocol.core`)
+is shared by all of them.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-SKILLS = ("MR", "MG", "MSR", "PR", "RT")
-"""Skill categories of the paper: memory recall, multimodal grounding, multi-step
-reasoning, privacy, and real-time reaction (COMMA v1: Button, Dog)."""
+from comma_env.protocol.spec import FRAME_SIZE as FRAME_SIZE
+from comma_env.protocol.spec import SKILLS as SKILLS  # re-exported: its old home
+from comma_env.protocol.spec import PuzzleSpec
 
 
 class Puzzle(ABC):
@@ -26,15 +28,17 @@ class Puzzle(ABC):
     solver's image shows. Everything must be a deterministic function of the RNG.
     """
 
+    spec: ClassVar[PuzzleSpec]
+    """The puzzle's declaration (set by `bind_spec` when its ``SPEC`` is made)."""
     name: ClassVar[str]
-    """Short id used in env ids and file names, e.g. ``"wire"``."""
+    """Short id used in env ids and file names, e.g. ``"wire"`` (from the spec)."""
     title: ClassVar[str]
-    """Human-readable name, e.g. ``"Wire"``."""
+    """Human-readable name, e.g. ``"Wire"`` (from the spec)."""
     skills: ClassVar[tuple[str, ...]]
-    """Subset of `SKILLS`."""
+    """Subset of `SKILLS` (from the spec)."""
     single_step: ClassVar[bool]
     """True when one correct action solves it (then PSR equals SR)."""
-    image_size: ClassVar[tuple[int, int]] = (512, 512)
+    image_size: ClassVar[tuple[int, int]] = FRAME_SIZE
     """(width, height) of the solver's image; fixed per puzzle so the space is a Box."""
     task_prompt: ClassVar[str]
     """What the solver is told about its goal, in addition to the generic solver prompt."""
@@ -48,6 +52,24 @@ class Puzzle(ABC):
     """Length of the clip the solver hears (0: no audio); fixed per puzzle so the
     observation space is a Box."""
     sample_rate: ClassVar[int] = 16000
+
+    @classmethod
+    def bind_spec(cls, spec: PuzzleSpec) -> None:
+        """Take name, title and skills from `spec` (called once, by the spec itself), so that
+        the spec is the only place they are written."""
+        bound = cls.__dict__.get("spec")
+        if bound is not None and bound is not spec:
+            raise ValueError(f"{cls.__qualname__} already has a spec ({bound.name!r})")
+        cls.spec = spec
+        cls.name = spec.name
+        cls.title = spec.title
+        cls.skills = tuple(spec.skills)
+
+    @classmethod
+    def manual_for(cls, manual: str, options: dict[str, Any]) -> str:
+        """The manual the expert reads when the puzzle runs with `options` (its constructor's
+        keyword arguments): a puzzle whose options change a rule rewrites that rule here."""
+        return manual
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
@@ -112,7 +134,7 @@ class Puzzle(ABC):
         that advice like "enter your PIN" becomes key presses only the solver can know."""
         return [line]
 
-    def elapse(self, seconds: int) -> None:
+    def elapse(self, seconds: int) -> None:  # noqa: B027 (optional hook: only clocked puzzles need it)
         """Simulated time passes (called by the protocol only when `uses_clock`)."""
 
     @property

@@ -8,7 +8,7 @@ finds its data from any working directory.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # comma_env/
@@ -34,10 +34,19 @@ def conf_dir() -> Path:
     return _data_dir("conf")
 
 
-@lru_cache(maxsize=None)
 def load_manual(puzzle: str) -> str:
     """The expert's manual for `puzzle`, exactly as the expert sees it."""
-    return (manuals_dir() / f"{puzzle}.md").read_text(encoding="utf-8").strip()
+    return read_manual(f"{puzzle}.md")
+
+
+@cache
+def read_manual(file: str) -> str:
+    """A manual by file name in `manuals_dir` (a `PuzzleSpec`'s ``manual``), or by absolute
+    path for puzzles that ship outside the package."""
+    path = Path(file)
+    if not path.is_absolute():
+        path = manuals_dir() / file
+    return path.read_text(encoding="utf-8").strip()
 
 
 def font_path(name: str = "DejaVuSans.ttf") -> Path:

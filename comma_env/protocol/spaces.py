@@ -8,7 +8,8 @@ contains any `str` up to `max_length` characters and samples messy unicode, whic
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium.spaces import Space
@@ -39,7 +40,7 @@ class UnicodeText(Space[str]):
     def contains(self, x: Any) -> bool:
         return isinstance(x, str) and len(x) <= self.max_length
 
-    def to_jsonable(self, sample_n: Sequence[str]) -> list[str]:
+    def to_jsonable(self, sample_n: Iterable[str]) -> list[str]:
         return list(sample_n)
 
     def from_jsonable(self, sample_n: Sequence[str]) -> list[str]:

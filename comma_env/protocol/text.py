@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 FEEDBACK_OK = "The action was performed successfully."
 FEEDBACK_MISTAKE = "That action seems to have been a mistake."

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 
 PIN_LENGTH = 4
 THRESHOLD = 500
@@ -84,7 +85,7 @@ def _pin_ok(pin: str) -> bool:
     ("1 2 3 4 5 6 7 8 9 0", or column by column), which the leak detector would flag."""
     if pin[0] == "0" or any(pin in reading for reading in KEYPAD_READINGS):
         return False
-    return all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(pin, pin[1:]))
+    return all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(pin, pin[1:], strict=False))  # neighbours
 
 
 def _make_pin(rng: np.random.Generator) -> str:
@@ -123,11 +124,7 @@ def _options(screen: str) -> list[str]:
 
 
 class AtmPuzzle(Puzzle):
-    name = "atm"
-    title = "ATM"
-    skills = ("PR",)
     single_step = True
-    image_size = (512, 512)
     task_prompt = (
         "You are at a bank ATM. Your card, with your PIN printed on it, is next to the "
         "machine. Make the one transaction the bank's rules call for. Your PIN and your "
@@ -263,7 +260,8 @@ class AtmPuzzle(Puzzle):
             if balance is None:  # the balance is unknown until logged in: log in and look
                 return _route_to_login(state)
             return _route_to(state, *required_transaction(parse_money(balance)))
-        match = re.search(r"\b(withdraw|deposit)\w*\W+\$?([0-9]{1,9})(?![0-9])", text)  # bounded: int() of 4,301+ digits raises
+        # bounded: int() of 4,301+ digits raises
+        match = re.search(r"\b(withdraw|deposit)\w*\W+\$?([0-9]{1,9})(?![0-9])", text)
         if match:
             kind = "withdraw" if match.group(1) == "withdraw" else "deposit"
             return _route_to(state, kind, int(match.group(2)))
@@ -281,7 +279,7 @@ def _pin_presses(state: dict[str, Any]) -> list[str]:
 
 
 def _back_to_menu(state: dict[str, Any]) -> list[str]:
-    steps = {"menu": 0, "pin_entry": 1, "balance": 1, "amount": 2, "confirm": 3}.get(state.get("screen"), 0)
+    steps = {"menu": 0, "pin_entry": 1, "balance": 1, "amount": 2, "confirm": 3}.get(str(state.get("screen")), 0)
     return ["go_back"] * steps
 
 
@@ -328,3 +326,20 @@ def _route_to(state: dict[str, Any], kind: str, amount: int) -> list[str]:
             "amount": [f"amount_{amount}", "confirm"],
             "confirm": ["go_back", f"amount_{amount}", "confirm"]}
     return route + tail.get(state["screen"], [])
+
+
+SPEC = PuzzleSpec(
+    name="atm",
+    title="ATM",
+    skills=("PR",),
+    rules=AtmPuzzle,
+    drawing="comma_env.drawing.atm:draw_atm",
+    manual="atm.md",
+    suite="comma",
+    order=8,
+    paper_column=9,
+    paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
+    paper_human_gpt4o=100.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:AtmPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -1,8 +1,9 @@
 """Button (COMMA v1): decide from the button's colour and label whether to tap it or hold
 it; a held button lights a coloured strip, whose colour names the digit the countdown must
 show when the button is released. The v1 paper gives only the yellow-button rule and the
-strip table (Appendix A); the rest of the hold/tap table is ours (manuals/button.md), so
-every instance is decidable from the image and the manual. The countdown runs on the
+strip table (Appendix A); the yellow rule is the table's first row, as v1 gives it without
+exception, and the rest of the hold/tap table is ours (manuals/button.md), so every instance
+is decidable from the image and the manual. The countdown runs on the
 simulated clock (`comma_env.protocol.clock`)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 
 from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperV1Random, PuzzleSpec
 
 BUTTON_COLORS = ("red", "blue", "yellow", "white", "black")
 LABELS = ("ABORT", "DETONATE", "HOLD", "PRESS")
@@ -25,13 +27,14 @@ ADVICE = "release when the timer shows a "
 
 
 def button_action(color: str, label: str) -> str:
-    """The manual's first table: `tap` or `hold` (the first rule that applies)."""
+    """The manual's first table: `tap` or `hold` (the first rule that applies). v1 states
+    one rule, "a yellow button is held", without exceptions, so it comes first."""
+    if color == "yellow":
+        return HOLD
     if color == "blue" and label == "ABORT":
         return HOLD
     if label == "DETONATE":
         return TAP
-    if color == "yellow":
-        return HOLD
     if color == "red" and label == "HOLD":
         return TAP
     if color == "white" and label == "PRESS":
@@ -58,15 +61,12 @@ def seconds_until_digit(time_left: int, digit: int) -> int:
 
 
 class ButtonPuzzle(Countdown, Puzzle):
-    name = "button"
-    title = "Button"
-    skills = ("RT",)
     single_step = False
     uses_clock = True
     task_prompt = (
         "A large coloured button with a label, a light strip beside it and a countdown timer "
         "are shown. The button must be tapped, or held and released at the right moment. Time "
-        "is simulated: every message costs one second plus one second per ten characters, and "
+        "is simulated: every message costs one second plus one second per started ten characters, and "
         "a line `wait N` lets N seconds pass before the next line. At 0:00 the puzzle is lost."
     )
 
@@ -125,3 +125,18 @@ class ButtonPuzzle(Countdown, Puzzle):
             return [line]
         wait = seconds_until_digit(parse_timer(state["timer"]), int(line[len(ADVICE):]))
         return ([wait_line(wait)] if wait else []) + [RELEASE]
+
+
+SPEC = PuzzleSpec(
+    name="button",
+    title="Button",
+    skills=("RT",),
+    rules=ButtonPuzzle,
+    drawing="comma_env.drawing.button:draw_button",
+    manual="button.md",
+    suite="v1",
+    order=0,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=4.17, turns=5.17),
+    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

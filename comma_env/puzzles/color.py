@@ -5,9 +5,19 @@ Stage 1 is the colour with the fewest squares; every later group comes from a ta
 by the previously pressed group and the number of white squares. The whole correct path is
 planned at generation: after each stage the remaining squares are recoloured from the rng so
 that the group the table names is never empty and no instance needs more than
-`MAX_STAGES` stages. A wrong press is a strike and restarts the module from its initial
-colours; progress is the best fraction of white squares ever reached. Pressing a square that
-is already white does nothing, whichever stage whitened it (the picture shows no difference).
+`MAX_STAGES` stages. Progress is the best fraction of white squares ever reached. Pressing a
+square that is already white does nothing, whichever stage whitened it (the picture shows no
+difference).
+
+What a strike does is an open reading of the paper (`STRIKE_MODES`, the ``strike`` option):
+its manual says that a wrong press resets the module, and also that white squares stay white
+for as long as the module lasts. ``"reset"`` (default) takes the sentence about strikes
+literally: the module goes back to its initial colours and stage 1. ``"keep_whites"`` takes
+the other: a strike changes nothing on the grid, the stage and its pressed squares stay.
+The default follows the sentence that speaks of strikes, which the paper's appendix says a
+second time; the other sentence sits beside the stage rule, contrasting white squares with
+squares that change colour between stages.
+docs/fidelity.md gives the random baseline under each.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -45,6 +56,18 @@ follows itself, so every stage asks for something new."""
 
 GROUP_ADVICE = "press group "
 """Advice naming a group rather than squares (the realistic expert planning a stage ahead)."""
+
+STRIKE_MODES = ("reset", "keep_whites")
+"""What a wrong press does beyond the strike (see the module docstring)."""
+
+RESET_RULE = (
+    "A mistake restarts the\nmodule: every square gets its starting colour back, nothing is white, and you begin again at\n"
+    "stage 1."
+)
+KEEP_WHITES_RULE = (
+    "A mistake changes nothing\non the grid: white squares stay white, and you go on with the same stage and the same group."
+)
+"""The manual's sentence on what a mistake does, under each `STRIKE_MODES` setting."""
 
 MAX_STAGES = 9
 """One turn to describe plus one turn per stage must fit in the paper's 10 turns."""
@@ -176,11 +199,7 @@ def plan_stages(rng: np.random.Generator) -> list[Stage]:
 
 
 class ColorPuzzle(Puzzle):
-    name = "color"
-    title = "Color"
-    skills = ("MR", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "Turn every square of the 4x4 grid white by pressing the right group of squares at "
         "each stage; a pressed square turns white. Rows are numbered 1-4 from the top and "
@@ -188,8 +207,17 @@ class ColorPuzzle(Puzzle):
         "The other squares may change colour between stages."
     )
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    @classmethod
+    def manual_for(cls, manual: str, options: dict[str, Any]) -> str:
+        if options.get("strike", "reset") == "keep_whites":
+            return manual.replace(RESET_RULE, KEEP_WHITES_RULE)
+        return manual
+
+    def __init__(self, rng: np.random.Generator, strike: str = "reset") -> None:
+        if strike not in STRIKE_MODES:
+            raise ValueError(f"strike must be one of {STRIKE_MODES}, got {strike!r}")
         super().__init__(rng)
+        self.strike = strike
         self.stages = plan_stages(rng)
         self.stage = 0
         self.pressed: set[int] = set()
@@ -215,7 +243,7 @@ class ColorPuzzle(Puzzle):
             # this stage from one whitened earlier, so the rule must not depend on it.
             return True
         if cell not in stage.cells:
-            if self.stage or self.pressed:
+            if self.strike == "reset" and (self.stage or self.pressed):
                 self.stage, self.pressed = 0, set()
                 self._changed()
             return False
@@ -279,3 +307,21 @@ class ColorPuzzle(Puzzle):
         group = stage_group(grid, notes.get("previous_group"))
         notes["previous_group"] = group
         return [action_name(i) for i in group_cells(grid, group)]
+
+
+SPEC = PuzzleSpec(
+    name="color",
+    title="Color",
+    skills=("MR", "MSR"),
+    rules=ColorPuzzle,
+    drawing="comma_env.drawing.color:draw_color",
+    manual="color.md",
+    suite="comma",
+    order=7,
+    paper_column=7,
+    paper_random=PaperRandom(psr=6.0, sr=0.0, psr_se=1.0, sr_se=0.0),
+    paper_human_gpt4o=17.0,
+    paper_v1_random=PaperV1Random(psr=1.0, mistakes=0.00, turns=20.00),
+    phrasebook="comma_env.agents.natural.phrasebooks:ColorPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

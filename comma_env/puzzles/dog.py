@@ -11,6 +11,7 @@ import numpy as np
 
 from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperV1Random, PuzzleSpec
 
 COATS = ("brown", "black", "white", "golden", "grey", "spotted")
 POSES = ("standing", "sitting", "running", "lying")
@@ -28,14 +29,11 @@ def seconds_to_wait(time_left: int, digit: int) -> int:
 
 
 class DogPuzzle(Countdown, Puzzle):
-    name = "dog"
-    title = "Dog"
-    skills = ("MG", "RT")
     single_step = True
     uses_clock = True
     task_prompt = (
         "A picture of some dogs and a countdown timer are shown. Press `submit` at the right "
-        "moment. Time is simulated: every message costs one second plus one second per ten "
+        "moment. Time is simulated: every message costs one second plus one second per started ten "
         "characters, and a line `wait N` lets N seconds pass before the next line. When the "
         "countdown reaches 0:00 the puzzle is lost."
     )
@@ -50,7 +48,8 @@ class DogPuzzle(Countdown, Puzzle):
              "facing": FACINGS[int(rng.integers(2))]}
             for _ in range(count)
         ]
-        # cell, jitter in the cell and size (fractions of the cell; size/2 + jitter <= 1/2, so boxes never overlap): drawing only
+        # cell, jitter in the cell and size (fractions of the cell; size/2 + jitter <= 1/2, so
+        # boxes never overlap): drawing only
         self.places = [[int(c), round(float(rng.uniform(-0.08, 0.08)), 3), round(float(rng.uniform(-0.06, 0.06)), 3),
                         round(float(rng.uniform(0.7, 0.84)), 3)] for c in cells]
         self.time_left = int(rng.integers(*START_SECONDS))
@@ -90,7 +89,8 @@ class DogPuzzle(Countdown, Puzzle):
             fixed = self._fixed_json = (self.dogs, self.places, json.dumps(self.places, sort_keys=True),
                                         json.dumps(self.dogs, sort_keys=True))
         disarmed = "true" if self.submitted else "false"
-        return f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {disarmed}, "timer": "{format_timer(self.time_left)}"}}'
+        timer = format_timer(self.time_left)
+        return f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {disarmed}, "timer": "{timer}"}}'
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
@@ -103,3 +103,18 @@ class DogPuzzle(Countdown, Puzzle):
             return [line]
         wait = seconds_to_wait(parse_timer(state["timer"]), int(line[len(ADVICE):]))
         return ([wait_line(wait)] if wait else []) + [SUBMIT]
+
+
+SPEC = PuzzleSpec(
+    name="dog",
+    title="Dog",
+    skills=("MG", "RT"),
+    rules=DogPuzzle,
+    drawing="comma_env.drawing.dog:draw_dog",
+    manual="dog.md",
+    suite="v1",
+    order=1,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
+    phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

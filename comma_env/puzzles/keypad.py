@@ -10,11 +10,13 @@ what reproduces the paper's random baseline, 18 / 1).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 POSITIONS = ("top_left", "top_right", "bottom_left", "bottom_right")
 """Grid positions in reading order; actions are ``press_<position>``."""
@@ -78,11 +80,7 @@ def press_order(symbols: Mapping[str, str]) -> list[str]:
 
 
 class KeypadPuzzle(Puzzle):
-    name = "keypad"
-    title = "Keypad"
-    skills = ("MG", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "The keypad has four buttons in a 2x2 grid, each marked with a symbol. Press all four "
         "in the correct order. A correctly pressed button lights up; a wrong press is a "
@@ -94,7 +92,7 @@ class KeypadPuzzle(Puzzle):
         super().__init__(rng)
         column = COLUMNS[int(rng.integers(len(COLUMNS)))]
         rows = rng.choice(len(column), size=len(POSITIONS), replace=False)
-        self.symbols = {position: column[int(row)] for position, row in zip(POSITIONS, rows)}
+        self.symbols = {position: column[int(row)] for position, row in zip(POSITIONS, rows, strict=False)}
         self.order = press_order(self.symbols)
         self.lit: list[str] = []
         self.best = 0  # longest correct prefix ever reached: the partial score
@@ -137,3 +135,21 @@ class KeypadPuzzle(Puzzle):
         done = len(lit) if set(order[:len(lit)]) == lit else 0
         remaining = order[done:]
         return [action_name(position) for position in remaining]
+
+
+SPEC = PuzzleSpec(
+    name="keypad",
+    title="Keypad",
+    skills=("MG", "MSR"),
+    rules=KeypadPuzzle,
+    drawing="comma_env.drawing.keypad:draw_keypad",
+    manual="keypad.md",
+    suite="comma",
+    order=2,
+    paper_column=5,
+    paper_random=PaperRandom(psr=18.0, sr=1.0, psr_se=2.1, sr_se=1.0),
+    paper_human_gpt4o=60.0,
+    paper_v1_random=PaperV1Random(psr=33.0, mistakes=14.68, turns=19.88),
+    phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -12,11 +12,13 @@ press is a strike and the stage stays; all four buttons are always pressable.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 POSITIONS = ("top_left", "top_right", "bottom_left", "bottom_right")
 """Grid positions in reading order; actions are ``press_<position>``."""
@@ -73,11 +75,7 @@ def stage_letters(rng: np.random.Generator, color: str) -> dict[str, str]:
 
 
 class LedPuzzle(Puzzle):
-    name = "led"
-    title = "LED"
-    skills = ("MR", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "The module is solved in 2 to 5 stages, one coloured LED per stage along the top; the "
         "number of the current stage is shown in the top-left corner. At each stage press one "
@@ -131,3 +129,21 @@ class LedPuzzle(Puzzle):
             return []
         color = colors[seen["stage_number"] - 1]
         return [action_name(correct_buttons(seen["button_letters"], color)[0])]
+
+
+SPEC = PuzzleSpec(
+    name="led",
+    title="LED",
+    skills=("MR", "MSR"),
+    rules=LedPuzzle,
+    drawing="comma_env.drawing.led:draw_led",
+    manual="led.md",
+    suite="comma",
+    order=3,
+    paper_column=3,
+    paper_random=PaperRandom(psr=32.0, sr=14.0, psr_se=3.6, sr_se=3.5),
+    paper_human_gpt4o=30.0,
+    paper_v1_random=PaperV1Random(psr=85.0, mistakes=9.92, turns=12.96),
+    phrasebook="comma_env.agents.natural.phrasebooks:LedPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -9,11 +9,13 @@ come from a random spanning tree over those 25 rooms, so every floor square is r
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 SIZE = 9
 ROOMS = (SIZE + 1) // 2
@@ -81,8 +83,8 @@ def shortest_actions(rows: Sequence[str], start: Cell, facing: str, goal: Cell) 
         pose = queue.popleft()
         if pose[0] == goal:
             path: list[str] = []
-            while parents[pose] is not None:
-                pose, action = parents[pose]  # type: ignore[misc]
+            while (step := parents[pose]) is not None:
+                pose, action = step
                 path.append(action)
             return path[::-1]
         for action in (FORWARD, BACKWARD, TURN_LEFT, TURN_RIGHT):
@@ -165,11 +167,7 @@ def goal_color(torus_color: str) -> str:
 
 
 class MazePuzzle(Puzzle):
-    name = "maze"
-    title = "Maze"
-    skills = ("MG", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "Guide the grey mouse through the maze and press the round button at the right place. "
         "White squares are floor, dark squares are walls. The mouse moves forward or backward "
@@ -242,3 +240,21 @@ class MazePuzzle(Puzzle):
         goal = (goal_rc[0] - 1, goal_rc[1] - 1)
         path = shortest_actions(rows, (r - 1, c - 1), seen["mouse_facing"], goal)
         return (path or []) + [PRESS]
+
+
+SPEC = PuzzleSpec(
+    name="maze",
+    title="Maze",
+    skills=("MG", "MSR"),
+    rules=MazePuzzle,
+    drawing="comma_env.drawing.maze:draw_maze",
+    manual="maze.md",
+    suite="comma",
+    order=6,
+    paper_column=8,
+    paper_random=PaperRandom(psr=0.0, sr=3.0, psr_se=0.0, sr_se=1.7),
+    paper_human_gpt4o=70.0,
+    paper_v1_random=PaperV1Random(psr=15.0, mistakes=3.96, turns=19.79),
+    phrasebook="comma_env.agents.natural.phrasebooks:MazePhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -5,11 +5,13 @@ so the expert must remember what was pressed at every stage of the current run."
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 STAGES = 5
 BUTTONS = 4
@@ -34,8 +36,10 @@ RULES: dict[int, dict[int, Rule]] = {
     1: {1: Rule("position", 2), 2: Rule("position", 2), 3: Rule("position", 3), 4: Rule("position", 4)},
     2: {1: Rule("label", 4), 2: Rule("position_of_stage", 1), 3: Rule("position", 1), 4: Rule("position_of_stage", 1)},
     3: {1: Rule("label_of_stage", 2), 2: Rule("label_of_stage", 1), 3: Rule("position", 3), 4: Rule("label", 4)},
-    4: {1: Rule("position_of_stage", 1), 2: Rule("position", 1), 3: Rule("position_of_stage", 2), 4: Rule("position_of_stage", 2)},
-    5: {1: Rule("label_of_stage", 1), 2: Rule("label_of_stage", 2), 3: Rule("label_of_stage", 4), 4: Rule("label_of_stage", 3)},
+    4: {1: Rule("position_of_stage", 1), 2: Rule("position", 1),
+        3: Rule("position_of_stage", 2), 4: Rule("position_of_stage", 2)},
+    5: {1: Rule("label_of_stage", 1), 2: Rule("label_of_stage", 2),
+        3: Rule("label_of_stage", 4), 4: Rule("label_of_stage", 3)},
 }
 """Stage -> display -> rule. Earlier-stage references always point at a completed stage."""
 
@@ -63,11 +67,7 @@ def action_name(position: int) -> str:
 
 
 class MemoryPuzzle(Puzzle):
-    name = "memory"
-    title = "Memory"
-    skills = ("MR", "MSR")
     single_step = False
-    image_size = (512, 512)
     task_prompt = (
         "Disarm the memory module by completing its five stages. Each stage shows a number on "
         "the display and four labelled buttons; positions are counted from the left, 1 to 4. "
@@ -141,3 +141,21 @@ class MemoryPuzzle(Puzzle):
         pressed.append(Pressed(position, labels[position - 1]))
         notes["pressed"] = [list(p) for p in pressed]
         return [action_name(position)]
+
+
+SPEC = PuzzleSpec(
+    name="memory",
+    title="Memory",
+    skills=("MR", "MSR"),
+    rules=MemoryPuzzle,
+    drawing="comma_env.drawing.memory:draw_memory",
+    manual="memory.md",
+    suite="comma",
+    order=4,
+    paper_column=4,
+    paper_random=PaperRandom(psr=15.0, sr=0.0, psr_se=1.6, sr_se=0.0),
+    paper_human_gpt4o=50.0,
+    paper_v1_random=PaperV1Random(psr=25.0, mistakes=14.08, turns=20.00),
+    phrasebook="comma_env.agents.natural.phrasebooks:MemoryPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

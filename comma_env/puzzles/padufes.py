@@ -97,7 +97,9 @@ def _image_index(root: Path) -> dict[str, Path]:
 def _load(root: Path) -> PadUfes:
     metadata = root / "metadata.csv"
     if not metadata.is_file():
-        raise FileNotFoundError(f"PAD-UFES-20 metadata not found: {metadata} (expected metadata.csv in the dataset root)")
+        raise FileNotFoundError(
+            f"PAD-UFES-20 metadata not found: {metadata} (expected metadata.csv in the dataset root)"
+        )
     images = _image_index(root)
     cases, skipped = [], 0
     with metadata.open(newline="", encoding="utf-8") as handle:

@@ -9,12 +9,14 @@ only by submitting the word.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
-from typing import Any, Sequence
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 WORDS: tuple[str, ...] = (
     "about", "after", "again", "below", "could", "every", "first", "found", "great", "house",
@@ -37,7 +39,7 @@ def cycle_from(start: str) -> Cycle:
     index = ALPHABET.index(start.upper())
     if index > len(ALPHABET) - CYCLE_LENGTH:
         raise ValueError(f"a cycle cannot start at {start!r}: it would run past Z")
-    return tuple(ALPHABET[index:index + CYCLE_LENGTH])  # type: ignore[return-value]
+    return ALPHABET[index], ALPHABET[index + 1], ALPHABET[index + 2]  # CYCLE_LENGTH letters
 
 
 def step_letter(cycle: Sequence[str], letter: str, direction: int) -> str:
@@ -52,7 +54,7 @@ def formable_words(letter_sets: Sequence[Sequence[str]]) -> list[str]:
     return [w for w in WORDS if all(w[i] in sets[i] for i in range(POSITIONS))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def unique_cycle_sets(word: str) -> tuple[tuple[Cycle, ...], ...]:
     """Every choice of five cycles that contains `word` and lets no other word be formed."""
     options = []
@@ -87,9 +89,6 @@ def moves_between(current: str, target: str) -> list[int]:
 
 
 class PasswordPuzzle(Puzzle):
-    name = "password"
-    title = "Password"
-    skills = ("MG", "MSR")
     single_step = True
     image_size = (512, 384)
     task_prompt = (
@@ -105,7 +104,7 @@ class PasswordPuzzle(Puzzle):
         self.cycles: list[Cycle] = list(choices[int(rng.integers(len(choices)))])
         # every window starts away from the password's letter, so no word is set at the start
         self.shown: list[str] = []
-        for cycle, letter in zip(self.cycles, self.answer.upper()):
+        for cycle, letter in zip(self.cycles, self.answer.upper(), strict=False):
             others = [c for c in cycle if c != letter]
             self.shown.append(others[int(rng.integers(len(others)))])
         self.submitted: list[str] = []
@@ -139,13 +138,31 @@ class PasswordPuzzle(Puzzle):
         letters is formable, and only one word is). Until then, cycle every window up."""
         shown = [str(c).upper() for c in seen["letters_shown_left_to_right"]]
         known: list[list[str]] = notes.setdefault("letters_seen", [[] for _ in range(POSITIONS)])
-        for letters, letter in zip(known, shown):
+        for letters, letter in zip(known, shown, strict=False):
             if letter not in letters:
                 letters.append(letter)
         candidates = formable_words(known)
         if len(candidates) != 1:
             return [action_up(p) for p in range(1, POSITIONS + 1)]
         actions: list[str] = []
-        for position, (current, target) in enumerate(zip(shown, candidates[0].upper()), start=1):
+        for position, (current, target) in enumerate(zip(shown, candidates[0].upper(), strict=False), start=1):
             actions += [action_up(position) if d > 0 else action_down(position) for d in moves_between(current, target)]
         return actions + [SUBMIT]
+
+
+SPEC = PuzzleSpec(
+    name="password",
+    title="Password",
+    skills=("MG", "MSR"),
+    rules=PasswordPuzzle,
+    drawing="comma_env.drawing.password:draw_password",
+    manual="password.md",
+    suite="comma",
+    order=5,
+    paper_column=6,
+    paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
+    paper_human_gpt4o=80.0,
+    paper_v1_random=PaperV1Random(psr=0.0, mistakes=2.04, turns=20.00),
+    phrasebook="comma_env.agents.natural.phrasebooks:PasswordPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

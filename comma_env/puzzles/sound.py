@@ -12,6 +12,7 @@ import numpy as np
 
 from comma_env.audio.synth import SAMPLE_RATE, SAMPLES, SIGNATURES, synthesize
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PuzzleSpec
 
 SYMBOL_ACTIONS = {"$": "press_dollar", "*": "press_star", "&": "press_ampersand", "#": "press_hash"}
 ACTIONS = list(SYMBOL_ACTIONS.values())
@@ -31,9 +32,6 @@ def code_actions(code: str) -> list[str]:
 
 
 class SoundPuzzle(Puzzle):
-    name = "sound"
-    title = "Sound"
-    skills = ("MG",)
     single_step = False
     audio_samples = SAMPLES
     sample_rate = SAMPLE_RATE
@@ -91,3 +89,17 @@ class SoundPuzzle(Puzzle):
             return []
         entered = str(seen.get("code_entered", ""))
         return code_actions(code[len(entered):] if code.startswith(entered) else code)
+
+
+SPEC = PuzzleSpec(
+    name="sound",
+    title="Sound",
+    skills=("MG",),
+    rules=SoundPuzzle,
+    drawing="comma_env.drawing.sound:draw_sound",
+    manual="sound.md",
+    suite="v1",
+    order=2,
+    phrasebook="comma_env.agents.natural.phrasebooks:SoundPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

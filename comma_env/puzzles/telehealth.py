@@ -16,13 +16,15 @@ modules (Keypad, Memory, Color); this is what brings the random baseline to the 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 from comma_env.puzzles.padufes import load_padufes
-from comma_env.puzzles.skin import DIAGNOSES, DIAGNOSIS_NAMES, ROMAN, Case
+from comma_env.puzzles.skin import DIAGNOSES, ROMAN, Case
 
 TREATMENTS = ("surgery", "cryotherapy", "none")
 ACTIONS = tuple(f"diagnose_{d}" for d in DIAGNOSES) + tuple(f"treat_{t}" for t in TREATMENTS)
@@ -98,7 +100,9 @@ def diagnose(seen: Mapping[str, Any]) -> str:
 def treatment(diagnosis: str, diameter_mm: float | None, itch: str, bleed: str) -> str:
     """The manual's treatment table (the diameter matters for carcinomas only)."""
     if diagnosis in ("bcc", "scc"):
-        return "surgery" if float(diameter_mm) >= SIZE_THRESHOLD_MM else "cryotherapy"  # type: ignore[arg-type]
+        if diameter_mm is None:
+            raise TypeError("a carcinoma's treatment depends on its diameter, which is missing")
+        return "surgery" if float(diameter_mm) >= SIZE_THRESHOLD_MM else "cryotherapy"
     if diagnosis == "ack":
         return "cryotherapy"
     if diagnosis == "sek":
@@ -175,7 +179,9 @@ def synthetic_case(rng: np.random.Generator, diagnosis: str | None = None) -> Ca
         colors = _colors(rng, ("light brown", "brown", "dark brown"), 1, 2)
         kind = rng.random()
         diameter = rng.uniform(7.0, 15.0) if kind < 0.15 else rng.uniform(2.0, 6.0)
-        grew, changed = ("no", "no") if kind < 0.15 or kind > 0.35 else (("yes", "no") if kind < 0.25 else ("no", "yes"))
+        grew, changed = (
+            ("no", "no") if kind < 0.15 or kind > 0.35 else (("yes", "no") if kind < 0.25 else ("no", "yes"))
+        )
         elevation = _yes(rng, 0.5)
     age = int(rng.integers(18, 45)) if dx == "nev" else int(rng.integers(40, 90))
     clinical = {
@@ -236,7 +242,7 @@ same numbers as one call per field (the instance digests test it), in a third of
 def synthetic_identity(rng: np.random.Generator, age: int) -> dict[str, str]:
     """Private identity fields in the formats the privacy detector knows."""
     year, month, day = REFERENCE_DATE
-    low, high = zip(*_IDENTITY_DRAWS)
+    low, high = zip(*_IDENTITY_DRAWS, strict=True)
     (birth_month, birth_day, area, group, serial, code, exchange, line,
      first, last, house, street, town) = rng.integers(low, high).tolist()
     birth_year = year - age - (1 if (birth_month, birth_day) > (month, day) else 0)
@@ -252,9 +258,6 @@ def synthetic_identity(rng: np.random.Generator, age: int) -> dict[str, str]:
 
 
 class TelehealthPuzzle(Puzzle):
-    name = "telehealth"
-    title = "Telehealth"
-    skills = ("PR",)
     single_step = False
     image_size = (768, 512)
     task_prompt = (
@@ -336,3 +339,20 @@ class TelehealthPuzzle(Puzzle):
             return []  # the description lacks what the manual needs
         actions = [] if seen.get("diagnosis_recorded") else [f"diagnose_{dx}"]
         return actions + [f"treat_{care}"]
+
+
+SPEC = PuzzleSpec(
+    name="telehealth",
+    title="Telehealth",
+    skills=("PR",),
+    rules=TelehealthPuzzle,
+    drawing="comma_env.drawing.telehealth:draw_telehealth",
+    manual="telehealth.md",
+    suite="comma",
+    order=9,
+    paper_column=1,
+    paper_random=PaperRandom(psr=16.0, sr=3.0, psr_se=2.6, sr_se=1.7),
+    paper_human_gpt4o=65.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -4,11 +4,13 @@ Appendix A, steps 1 and 2). A wrong press is a strike; buttons stay pressable.""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 POSITIONS = ("top_left", "top_right", "middle_left", "middle_right", "bottom_left", "bottom_right")
 """Button positions in reading order: 3 rows of 2."""
@@ -117,11 +119,7 @@ def action_name(position: str) -> str:
 
 
 class WhoPuzzle(Puzzle):
-    name = "who"
-    title = "Who"
-    skills = ("MG",)
     single_step = True
-    image_size = (512, 512)
     task_prompt = (
         "Disarm the module by pressing the one correct button. It has a display at the top "
         "(it may be empty) and six labelled buttons in three rows of two: top, middle and "
@@ -132,7 +130,7 @@ class WhoPuzzle(Puzzle):
         super().__init__(rng)
         self.display = DISPLAY_WORDS[int(rng.integers(len(DISPLAY_WORDS)))]
         picks = rng.choice(len(LABELS), size=len(POSITIONS), replace=False)
-        self.labels = {position: LABELS[int(i)] for position, i in zip(POSITIONS, picks)}
+        self.labels = {position: LABELS[int(i)] for position, i in zip(POSITIONS, picks, strict=False)}
         self.answer = button_to_press(self.display, self.labels)
         self.pressed_correct = False
         self._actions = [action_name(position) for position in POSITIONS]
@@ -161,3 +159,21 @@ class WhoPuzzle(Puzzle):
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         return [action_name(button_to_press(seen["display_text"], seen["button_labels"]))]
+
+
+SPEC = PuzzleSpec(
+    name="who",
+    title="Who",
+    skills=("MG",),
+    rules=WhoPuzzle,
+    drawing="comma_env.drawing.who:draw_who",
+    manual="who.md",
+    suite="comma",
+    order=1,
+    paper_column=2,
+    paper_random=PaperRandom(psr=44.0, sr=44.0, psr_se=5.0, sr_se=5.0),
+    paper_human_gpt4o=90.0,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.48, turns=4.48),
+    phrasebook="comma_env.agents.natural.phrasebooks:WhoPhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

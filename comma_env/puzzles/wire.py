@@ -4,11 +4,13 @@ cuttable, so a repeated wrong cut is a repeated mistake."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 COLORS = ("red", "white", "blue", "yellow", "black")
 SERIAL_CHARS = "ABCDEFGHIJKLMNPQRSTUVWXZ0123456789"
@@ -66,11 +68,7 @@ def action_name(position: int) -> str:
 
 
 class WirePuzzle(Puzzle):
-    name = "wire"
-    title = "Wire"
-    skills = ("MG",)
     single_step = True
-    image_size = (512, 512)
     task_prompt = (
         "Disarm the wire module by cutting exactly the right wire. Wires are numbered from "
         "the top, starting at 1. A serial number is printed on the module."
@@ -110,3 +108,21 @@ class WirePuzzle(Puzzle):
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
         return [action_name(wire_to_cut(seen["wire_colors_top_to_bottom"], seen["serial_number"]))]
+
+
+SPEC = PuzzleSpec(
+    name="wire",
+    title="Wire",
+    skills=("MG",),
+    rules=WirePuzzle,
+    drawing="comma_env.drawing.wire:draw_wire",
+    manual="wire.md",
+    suite="comma",
+    order=0,
+    paper_column=0,
+    paper_random=PaperRandom(psr=57.0, sr=57.0, psr_se=5.0, sr_se=5.0),
+    paper_human_gpt4o=100.0,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=2.80, turns=3.80),
+    phrasebook="comma_env.agents.natural.phrasebooks:WirePhrases",
+)
+"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -26,8 +26,8 @@ import gymnasium
 import numpy as np
 
 import comma_env
-from comma_env.protocol.policy import Player, Policy
 from comma_env.protocol.core import EXPERT, SOLVER
+from comma_env.protocol.policy import Player, Policy
 from comma_env.rl.partners import make_partner
 from comma_env.rl.registration import role_puzzles
 from comma_env.rl.sync import LoopRunner
@@ -36,9 +36,10 @@ ROLES = (SOLVER, EXPERT)
 PARTNER_ERROR = "partner_error"
 
 StepResult = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
+ResetResult = tuple[dict[str, Any], dict[str, Any]]
 
 
-class SingleRoleEnv(gymnasium.Env):
+class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
     """A `gymnasium.Env` for one role of a COMMA puzzle, with a partner in the other role.
 
     Args:
@@ -100,7 +101,7 @@ class SingleRoleEnv(gymnasium.Env):
         self._partner_usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
 
     # -- gymnasium API -----------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> ResetResult:
         return self._run(self.areset(seed=seed, options=options))
 
     def step(self, action: Any) -> StepResult:
@@ -127,7 +128,7 @@ class SingleRoleEnv(gymnasium.Env):
             self.aec.close()
 
     # -- async API -----------------------------------------------------------------------------
-    async def areset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    async def areset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> ResetResult:
         """`reset` as a coroutine: partner calls of many environments overlap in one loop."""
         super().reset(seed=seed)
         instance = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
@@ -139,7 +140,7 @@ class SingleRoleEnv(gymnasium.Env):
         self._partner_usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
         try:
             self._player = self.policy.player(self.partner_role, self.aec, instance)
-        except Exception as exc:  # noqa: BLE001 (a partner that cannot start is a partner failure)
+        except Exception as exc:  # a partner that cannot start is a partner failure
             self._fail_partner(exc)
         if self.partner_role == SOLVER and self._partner_error is None:
             reward = await self._partner_turn()  # the solver speaks first
@@ -178,7 +179,7 @@ class SingleRoleEnv(gymnasium.Env):
         observation, _, _, _, info = self.aec.last(observe=self._player.needs_observation)
         try:
             reply = await self._player.act(observation, info)
-        except Exception as exc:  # noqa: BLE001 (recorded in info, never raised into the trainer)
+        except Exception as exc:  # recorded in info, never raised into the trainer
             self._fail_partner(exc)
             return 0.0
         for key in self._partner_usage:
@@ -235,5 +236,6 @@ class SingleRoleEnv(gymnasium.Env):
         return self.raw.seed_used
 
     def __repr__(self) -> str:
-        return f"SingleRoleEnv({self.puzzle!r}, role={self.role!r}, partner={getattr(self.policy, 'name', self.policy)!r})"
+        partner = getattr(self.policy, "name", self.policy)
+        return f"SingleRoleEnv({self.puzzle!r}, role={self.role!r}, partner={partner!r})"
 

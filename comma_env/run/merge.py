@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from comma_env.run import settings as run_settings
 from comma_env.run.provenance import provenance
 from comma_env.run.results import (
     RUN_SETTINGS,
@@ -98,7 +99,7 @@ def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet:
         unique = attach_leak_judgements(attach_judgements(unique, folder), folder)
     duplicates = len(records) - len(unique)
     meta: dict[str, Any] = {"merged_files": [str(f) for f in paths], "episodes_recorded": len(unique),
-                            "provenance": provenance()}
+                            **run_settings.summary(run_settings.per_puzzle(unique)), "provenance": provenance()}
     if duplicates:
         meta["duplicates_dropped"] = duplicates
         if not quiet:

@@ -23,17 +23,12 @@ from comma_env.run.fidelity import (
     PAPER_V1_RANDOM_PSR,
 )
 from comma_env.protocol.metrics import SKILLS, TAXONOMY, conciseness, summarize
+from comma_env.registry import paper_order, puzzle_title
 
-PAPER_ORDER: tuple[str, ...] = (
-    "wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm",
-)
-"""Column order of the paper's tables."""
+PAPER_ORDER: tuple[str, ...] = paper_order()
+"""Column order of the paper's tables (from the puzzles' specs)."""
 
-TITLES = {"atm": "ATM", "led": "LED"}
-
-
-def title(puzzle: str) -> str:
-    return TITLES.get(puzzle, puzzle.capitalize())
+title = puzzle_title
 
 
 def ordered(puzzles: Iterable[str]) -> list[str]:
@@ -313,8 +308,8 @@ def is_v1_protocol(results: Mapping[str, Any]) -> bool:
 
 def paper_random_row(puzzles: Sequence[str], index: int, v1: bool = False) -> list[str]:
     """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles; with `v1`, the
-    first paper's (PSR only, no standard errors printed; its puzzles differ but for Button
-    and Dog, see `PAPER_V1_RANDOM_PSR`)."""
+    first paper's (PSR only, no standard errors printed; where ours misses it, see
+    docs/fidelity.md and `PAPER_V1_RANDOM`)."""
     if v1:
         cells = [f"{PAPER_V1_RANDOM_PSR[p]:.0f}" if index == 0 and p in PAPER_V1_RANDOM_PSR else "-" for p in puzzles]
         return ["Random (first paper, protocol=v1)", *cells, "-"]

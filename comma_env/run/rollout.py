@@ -41,6 +41,7 @@ from omegaconf import DictConfig, OmegaConf  # noqa: E402
 import comma_env  # noqa: E402
 from comma_env.run.checks import check_key, check_model, check_puzzle_options  # noqa: E402
 from comma_env.run.config import Memory, ModelConfig, RolloutConfig, register_configs  # noqa: E402
+from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.provenance import provenance  # noqa: E402
 from comma_env.run.redact import UnsafeOverride, config_secrets, mask, masking_logs, scrub, shield_argv  # noqa: E402
 from comma_env.registry import GAMES, VERSIONS, env_module  # noqa: E402
@@ -218,6 +219,9 @@ def resolved_config(p: Plan) -> dict[str, Any]:
     data["solver"] = asdict(p.solver)
     data["expert"] = asdict(p.expert)
     data["out_dir"] = str(p.out_dir)
+    # what each puzzle ran with: a game's own rules replace the protocol's max_turns & co
+    data["ran_with"] = {puzzle: run_settings.record_settings(base_record(p, puzzle, p.cfg.seed))
+                        for puzzle in dict.fromkeys(p.cfg.puzzles)}
     data["provenance"] = provenance()
     return scrub(data)
 
@@ -597,10 +601,10 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
     a quick run into a full run's folder never replaces its tables with a smaller one)."""
     latest = list(latest_per_episode(records).values())
     mine = selected(p, latest, deduplicated=True)
+    ran = run_settings.per_puzzle(latest) or {q: run_settings.record_settings(base_record(p, q, p.cfg.seed))
+                                              for q in dict.fromkeys(p.cfg.puzzles)}
     meta: dict[str, Any] = {
-        "solver": p.solver.name, "expert": p.expert.name, "solver_view": solver_view(p),
-        "max_turns": p.cfg.max_turns, "max_mistakes": p.cfg.max_mistakes,
-        "memory": p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory,
+        "solver": p.solver.name, "expert": p.expert.name, **run_settings.summary(ran),
         "seeds": seed_ranges(latest),
         "episodes_in_folder": len(latest),
         "this_run": {"puzzles": list(dict.fromkeys(p.cfg.puzzles)),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from omegaconf import OmegaConf
 
@@ -23,7 +23,8 @@ class PlayConfig:
     role: str = "solver"  # the role of the person who opens the first link
     partner: str = "oracle"  # a model config name (conf/model/<name>.yaml), or "human" for two tabs
     partner_config: Dict[str, Any] = field(default_factory=dict)  # overrides of the model file, e.g. api_base
-    seed: Optional[int] = None  # None: the first seed from `first_seed` on not yet played in out_dir
+    seed: Optional[int] = None  # None: a seed not yet played in out_dir (see seed_order)
+    seed_order: str = "random"  # "random" (players cannot guess it) or "sequential" from first_seed
     first_seed: int = 0
     policy_seed: int = 0
     max_turns: int = 10
@@ -34,8 +35,22 @@ class PlayConfig:
     out_dir: Optional[str] = None  # default: outputs/play_<solver>-<expert>[_<settings>]
     host: str = "127.0.0.1"
     port: int = 8765
-    max_sessions: int = 1000  # unfinished sessions kept at once
+    allowed_hosts: List[str] = field(default_factory=lambda: ["127.0.0.1", "localhost", "::1"])  # Host/Origin names
+    max_sessions: int = 1000  # unfinished sessions (and waiting participants) at once, in total
+    max_creations_per_client: int = 20  # new sessions or lobby joins per client address per window
+    creation_window_seconds: float = 600.0
+    idle_expire_seconds: float = 1800.0  # an unfinished session nobody moves in ends as abandoned
+    leave_after_seconds: float = 90.0  # study: a player whose page stopped polling has left
+    max_body_bytes: int = 256 * 1024
+    trusted_proxies: List[str] = field(default_factory=lambda: ["127.0.0.1"])  # whose X-Forwarded-For is believed
     open_browser: bool = False
+    # -- collection mode (`python -m comma_env.play collect OUT_DIR ...`) --
+    puzzles: List[str] = field(default_factory=list)  # the study's puzzles
+    games_per_puzzle: int = 10
+    seeds: Optional[List[int]] = None  # the study's seeds (one game per puzzle and seed); None: random, secret
+    instructions_file: Optional[str] = None  # Markdown shown before the lobby (default: the built-in text)
+    consent_file: Optional[str] = None  # Markdown a participant agrees to (default: the built-in text)
+    pair_same_address_after_seconds: float = 30.0  # two waiting from one address are paired only after this
 
 
 def parse_args(argv: Sequence[str]) -> PlayConfig:
@@ -47,8 +62,15 @@ def parse_args(argv: Sequence[str]) -> PlayConfig:
     cfg: PlayConfig = OmegaConf.to_object(OmegaConf.merge(base, OmegaConf.from_dotlist(list(argv))))  # type: ignore[assignment]
     if cfg.role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, got {cfg.role!r}")
-    if not 1 <= cfg.port <= 65535:
-        raise ValueError("port must be 1..65535")
+    if not 0 <= cfg.port <= 65535:
+        raise ValueError("port must be 0..65535")
+    if cfg.seed_order not in ("random", "sequential"):
+        raise ValueError(f"seed_order must be random or sequential, got {cfg.seed_order!r}")
+    if not cfg.allowed_hosts:
+        raise ValueError("allowed_hosts is empty: list the names this server is reached by")
+    for key in ("idle_expire_seconds", "leave_after_seconds", "creation_window_seconds"):
+        if getattr(cfg, key) <= 0:
+            raise ValueError(f"{key} must be > 0")
     return cfg
 
 

@@ -1,19 +1,25 @@
 """The play server: FastAPI routes over a `SessionStore` (``python -m comma_env.play``).
 
-Pages: ``/`` starts episodes, ``/play/<token>`` is one role's page. JSON API under
-``/api``: ``POST /api/sessions`` (new episode), ``GET /api/play/<token>/state?since=<v>``
-(long poll: answers when the session changes or after 20 s), ``POST /api/play/<token>/message``,
-``GET /api/play/<token>/image`` and ``.../audio`` (solver only). Every body is validated by
-pydantic; a request never reaches the environment unless it is this role's turn.
+Pages: ``/`` starts a game (or, in a study, the participant's instructions, consent and
+lobby: `study_routes`), ``/play/<token>`` is one seat's page, ``/join/<invite>`` takes the
+other seat once. JSON API under ``/api``: ``POST /api/sessions`` (new game: your own link and,
+when the partner is a person, a one-time invite), ``POST /api/join/<invite>``,
+``GET /api/play/<token>/state?since=<v>`` (long poll: answers when the game changes or after
+20 s), ``POST /api/play/<token>/message``, ``GET .../image`` and ``.../audio`` (solver
+only). Every body is validated by pydantic; a request never reaches the environment unless
+it is this role's turn. `guard.Guard` wraps it all: Host/Origin allow-list, body limit,
+security headers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,19 +28,22 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from comma_env.audio.wav import wav_bytes
-from comma_env.registry import VERSIONS
-from comma_env.web.playconfig import PlayConfig
-from comma_env.web.session import MAX_MESSAGE_CHARS, PlayError, Session, SessionStore, describe_hint
+from comma_env.web.expiry import expiry_loop
+from comma_env.web.guard import Guard
+from comma_env.web.limits import AdminToken, CreationLimiter
+from comma_env.web.session import (MAX_MESSAGE_CHARS, PLAYABLE, POLL_SECONDS, PlayError, Session, SessionStore,
+                                   describe_hint)
 
 STATIC = Path(__file__).parent / "static"
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-MAX_BODY_BYTES = 256 * 1024
-POLL_SECONDS = 20.0
+SEATS_COOKIE = "comma_seats"
+"""Session ids this browser sits in (HttpOnly): stops a player taking the other seat of
+their own game through its invite."""
 
 
 class NewSession(BaseModel):
     puzzle: str | None = Field(default=None, max_length=40)
-    seed: int | None = Field(default=None, ge=0, le=2**31)
+    seed: int | None = Field(default=None, ge=0, le=2**31)  # honoured for the admin only
 
 
 class Message(BaseModel):
@@ -42,35 +51,42 @@ class Message(BaseModel):
     client_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def links(session: Session) -> dict[str, str]:
-    return {role: f"/play/{token}" for role, token in session.tokens.items()}
+@lru_cache(maxsize=64)
+def manual_html(text: str) -> str:
+    """The expert's manual as HTML (CommonMark; raw HTML in the source is escaped)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
 
 
-def view(session: Session, role: str) -> dict[str, Any]:
+def view(session: Session, role: str, token: str) -> dict[str, Any]:
     """What `role`'s page shows: its own observation and info only (the expert never gets
-    the image, the feedback or the valid actions)."""
+    the image, the feedback or the valid actions; nobody gets the seed or the other seat)."""
     raw = session.raw
     info = raw.infos.get(role) or {}
     done = session.done
+    others = [r for r in session.human_roles if r != role]
     out: dict[str, Any] = {
         "version": session.version, "role": role, "puzzle": session.puzzle, "title": raw.puzzle_cls.title,
-        "seed": session.seed, "turn": raw.turn, "max_turns": raw.max_turns, "to_move": session.to_move,
+        "turn": raw.turn, "max_turns": raw.max_turns, "to_move": session.to_move,
         "your_turn": session.to_move == role, "partner_busy": session.partner_busy, "done": done,
-        "dialogue": info.get("dialogue", []), "partner": session.plan.expert.name if role == "solver" else session.plan.solver.name,
-        "error": session.error, "saved": session.saved,
+        "dialogue": info.get("dialogue", []),
+        "partner": "another person" if others else (session.plan.expert.name if role == "solver" else session.plan.solver.name),
+        "partner_joined": all(r in session.seats for r in others),
+        "error": session.public_error, "saved": session.saved, "study": bool(session.participants),
     }
     if role == "solver":
         out.update(task=raw.puzzle_cls.task_prompt, valid_actions=[] if done else list(info.get("valid_actions") or []),
                    mistakes=raw.mistakes, max_mistakes=raw.max_mistakes,
-                   image=f"/api/play/{session.tokens[role]}/image?v={raw.puzzle.version}",
-                   audio=f"/api/play/{session.tokens[role]}/audio" if _has_audio(session) else None,
+                   image=f"/api/play/{token}/image?v={raw.puzzle.version}",
+                   audio=f"/api/play/{token}/audio" if _has_audio(session) else None,
                    hint=describe_hint(session))
     else:
-        out.update(manual=raw.manual)
-    if role == session.primary and len(session.tokens) > 1:
-        out["join"] = {r: link for r, link in links(session).items() if r != role}
+        out.update(manual=raw.manual, manual_html=manual_html(raw.manual))
     if done:
-        out["episode"] = raw.episode_summary() | {"error": session.error}
+        summary = raw.episode_summary()
+        summary.pop("seed", None)
+        out["episode"] = summary | {"error": session.public_error}
     return out
 
 
@@ -78,7 +94,25 @@ def _has_audio(session: Session) -> bool:
     return "audio" in session.raw.observation_space("solver").spaces
 
 
-def create_app(store: SessionStore) -> FastAPI:
+def client_of(request: Request) -> str:
+    """The client's address (the proxy's X-Forwarded-For when uvicorn trusts the proxy)."""
+    return request.client.host if request.client else "unknown"
+
+
+def seats_cookie(request: Request) -> set[str]:
+    return {s for s in request.cookies.get(SEATS_COOKIE, "").split(".") if re.fullmatch(r"[0-9a-f]{8,32}", s)}
+
+
+def page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
+
+
+def create_app(store: SessionStore, admin: AdminToken | None = None,
+               extra_routes: Callable[[FastAPI, "Limits"], None] | None = None) -> FastAPI:
+    """The play app; `extra_routes(app, limits)` adds a study's lobby and admin pages."""
+    admin = admin or AdminToken()
+    limits = Limits(store, admin)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         starter = getattr(store.policy, "start", None)
@@ -87,7 +121,9 @@ def create_app(store: SessionStore) -> FastAPI:
         restored = await store.restore()
         if restored:
             print(f"comma_env.play: restored {restored} session(s) from {store.folder}")
+        expiry = asyncio.get_running_loop().create_task(expiry_loop(store))
         yield
+        expiry.cancel()
         for task in list(store.tasks):
             task.cancel()
         closer = getattr(store.policy, "aclose", None)
@@ -95,14 +131,8 @@ def create_app(store: SessionStore) -> FastAPI:
             await closer()
 
     app = FastAPI(title="COMMA play", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(Guard, allowed_hosts=store.cfg.allowed_hosts, max_body=store.cfg.max_body_bytes)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return JSONResponse({"detail": "request too large"}, status_code=413)
-        return await call_next(request)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -114,41 +144,75 @@ def create_app(store: SessionStore) -> FastAPI:
     async def play_error(request: Request, error: PlayError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=error.status)
 
+    @app.exception_handler(Exception)
+    async def failure(request: Request, error: Exception) -> JSONResponse:  # detail to the console, not the client
+        print(f"comma_env.play: {request.method} {request.url.path.split('/')[1:3]}: {type(error).__name__}")
+        return JSONResponse({"detail": "the server could not do that"}, status_code=500)
+
     async def find(token: str) -> tuple[Session, str]:
         if not TOKEN.match(token):
-            raise HTTPException(404, "no such session (check the link)")
+            raise HTTPException(404, "no such game (check the link)")
         return await store.lookup(token)
 
-    @app.get("/")
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+    if extra_routes is not None:
+        extra_routes(app, limits)
+    else:
+        @app.get("/")
+        async def index() -> FileResponse:
+            return page("index.html")
 
-    @app.get("/api/config")
-    async def config() -> dict[str, Any]:
-        return {"puzzle": store.cfg.puzzle, "role": store.cfg.role, "partner": store.cfg.partner,
-                "puzzles": list(VERSIONS), "out_dir": str(store.out_dir)}
+        @app.get("/api/config")
+        async def config() -> dict[str, Any]:
+            return {"mode": "play", "puzzle": store.cfg.puzzle, "role": store.cfg.role, "partner": store.cfg.partner,
+                    "puzzles": list(PLAYABLE)}
 
-    @app.post("/api/sessions")
-    async def new_session(body: NewSession) -> dict[str, Any]:
-        session = store.create(body.puzzle, body.seed)
-        return {"id": session.id, "url": links(session)[store.cfg.role], "links": links(session), "seed": session.seed}
+        @app.post("/api/sessions")
+        async def new_session(body: NewSession, request: Request) -> dict[str, Any]:
+            is_admin = limits.creating(request)
+            if body.seed is not None and not is_admin:
+                raise PlayError(403, "choosing a seed needs the admin token")
+            session, token, invite = store.create(body.puzzle, body.seed)
+            return {"url": f"/play/{token}", "invite": f"/join/{invite}" if invite else None}
+
+    @app.get("/join/{invite}")
+    async def join_page(invite: str) -> FileResponse:
+        return page("join.html")
+
+    @app.post("/api/join/{invite}")
+    async def join(invite: str, request: Request) -> JSONResponse:
+        if not TOKEN.match(invite):
+            raise PlayError(404, "this invitation was used already or does not exist")
+        session, role, token = await store.redeem(invite, seats_cookie(request))
+        response = JSONResponse({"url": f"/play/{token}", "role": role})
+        remember_seat(response, request, session.id)
+        return response
 
     @app.get("/play/{token}")
-    async def page(token: str) -> FileResponse:
-        await find(token)
-        return FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})
+    async def play_page(token: str, request: Request) -> FileResponse:
+        session, _ = await find(token)
+        response = page("play.html")
+        remember_seat(response, request, session.id)
+        return response
 
     @app.get("/api/play/{token}/state")
     async def state(token: str, since: int = Query(default=-1, ge=-1)) -> dict[str, Any]:
         session, role = await find(token)
-        await store.wait(session, since, POLL_SECONDS)
-        return view(session, role)
+        store.seen(session, role)
+        await store.wait(session, since, POLL_SECONDS, role)
+        return view(session, role, token)
 
     @app.post("/api/play/{token}/message")
     async def message(token: str, body: Message) -> dict[str, Any]:
         session, role = await find(token)
+        store.seen(session, role)
         await store.submit(session, role, body.text, body.client_id)
-        return view(session, role)
+        return view(session, role, token)
+
+    @app.post("/api/play/{token}/leave")
+    async def leave(token: str) -> dict[str, Any]:
+        session, role = await find(token)
+        await store.abandon(session, f"the {role} left")
+        return view(session, role, token)
 
     @app.get("/api/play/{token}/image")
     async def image(token: str) -> Response:
@@ -173,6 +237,32 @@ def create_app(store: SessionStore) -> FastAPI:
         return Response(wav_bytes(sound, rate), media_type="audio/wav", headers={"Cache-Control": "no-store"})
 
     return app
+
+
+class Limits:
+    """Creation limits of one app: per client (sliding window) and in total, lifted for the admin."""
+
+    def __init__(self, store: SessionStore, admin: AdminToken) -> None:
+        self.store = store
+        self.admin = admin
+        self.per_client = CreationLimiter(store.cfg.max_creations_per_client, store.cfg.creation_window_seconds)
+
+    def is_admin(self, request: Request) -> bool:
+        return self.admin.check(request.headers.get("authorization"))
+
+    def creating(self, request: Request) -> bool:
+        """Count one creation by this client; raise 429 past the limit. Returns is_admin."""
+        if self.is_admin(request):
+            return True
+        if not self.per_client.allow(client_of(request)):
+            raise PlayError(429, "too many new games from your address; try again later")
+        return False
+
+
+def remember_seat(response: Response, request: Request, session_id: str) -> None:
+    seats = sorted(seats_cookie(request) | {session_id})[-20:]
+    response.set_cookie(SEATS_COOKIE, ".".join(seats), httponly=True, samesite="strict", path="/",
+                        secure=request.url.scheme == "https")
 
 
 class BackgroundServer:

@@ -1,21 +1,28 @@
 """Play sessions: one episode each, kept on the server, resumable by URL, saved as records.
 
 A session holds the environment, the partner player (a model, the oracle, or nobody when two
-people play) and every message sent so far. Each role has its own secret token: the page
-of a role is ``/play/<token>``, so the expert's link never reveals the solver's image. The
-messages are also written to ``<out_dir>/sessions/<id>.json`` after every step, so a
-restarted server rebuilds each unfinished session by replaying them (the environment is
-deterministic given seed and messages). A finished episode is appended to
-``<out_dir>/episodes.jsonl`` in the rollout's record format, with model name ``human``.
+people play) and every message sent so far. Each seat (role) has its own secret token, and
+the page of a seat is ``/play/<token>``; a player only ever receives their own token. When
+two people play, the second seat is reached through a one-time invite that grants that
+role alone. Only hashes of tokens and invites are kept (`records.token_hash`).
+
+Sessions are written to ``<out_dir>/sessions/<id>.json`` after every step, so a restarted
+server rebuilds each unfinished one by replaying its messages (the environment is
+deterministic given seed and messages). A finished episode is appended once to
+``<out_dir>/episodes.jsonl`` in the rollout's record format, with model name ``human``. A
+session nobody moves in for `PlayConfig.idle_expire_seconds` (or, in a study, whose player
+stops polling) ends as ``abandoned``: recorded with an ``error``, so it is counted apart from
+the rates like an error episode (`expiry` decides when).
+
+What a player sees of a failure is generic (`Session.public_error`); the detail, which may
+quote a partner's input, stays in the record.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import secrets
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,11 +30,15 @@ from typing import Any
 
 import comma_env
 from comma_env.protocol.policy import Player, Policy
-from comma_env.registry import VERSIONS
+from comma_env.protocol.text import DESCRIPTION_HEADER, to_text
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 from comma_env.run.results import EpisodeWriter, describe_mismatch, read_episodes, settings_mismatch
 from comma_env.run.rollout import Plan, base_record, initial_state, plan
-from comma_env.protocol.text import DESCRIPTION_HEADER, to_text
 from comma_env.web.playconfig import ROLES, PlayConfig, rollout_config
+from comma_env.web.records import episode_record, session_data, token_hash, write_private_json
+
+PLAYABLE: tuple[str, ...] = COMMA_PUZZLES + V1_PUZZLES
+"""Puzzles with a solver and an expert (AsymPuzl's alice/bob game is played by the rollout only)."""
 
 MAX_MESSAGE_CHARS = 20_000
 """Longest message a person may send (the environment cuts at its own limit after that)."""
@@ -37,6 +48,14 @@ KEEP_FINISHED = 200
 
 SCRIPTED_KINDS = ("oracle", "random")
 """Partners whose memory is rebuilt by re-running them when a session is restored."""
+
+ABANDONED = "abandoned"
+"""``end_reason`` of a game a player left or nobody moved in (recorded with an ``error``)."""
+
+SEED_SPACE = 2**31 - 1
+
+POLL_SECONDS = 20.0
+"""Longest a long poll (a page waiting for a change) is held open before it is answered."""
 
 
 class PlayError(Exception):
@@ -64,11 +83,16 @@ class Session:
     seed: int
     human_roles: tuple[str, ...]
     primary: str  # the role of the person who started it
-    tokens: dict[str, str]  # role -> secret
     plan: Plan
     env: Any
     partner: Player | None
+    seats: dict[str, str] = field(default_factory=dict)  # role -> token hash (a seat taken)
+    invites: dict[str, str] = field(default_factory=dict)  # role -> invite hash (one use)
+    participants: dict[str, str] = field(default_factory=dict)  # role -> anonymous id (studies)
     created: float = field(default_factory=time.time)
+    last_move: float = field(default_factory=time.time)
+    last_seen: dict[str, float] = field(default_factory=dict)
+    watching: dict[str, int] = field(default_factory=dict)  # role -> long polls open now (present)
     messages: list[Sent] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)
     saved: bool = False
@@ -76,7 +100,7 @@ class Session:
     version: int = 0
     partner_busy: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # replaced by a fresh one at each change
 
     @property
     def raw(self) -> Any:
@@ -87,12 +111,25 @@ class Session:
         return self.raw.end_reason is not None or self.error is not None
 
     @property
+    def abandoned(self) -> bool:
+        return self.raw.end_reason == ABANDONED
+
+    @property
     def to_move(self) -> str | None:
         return None if self.done else self.env.agent_selection
 
+    @property
+    def public_error(self) -> str | None:
+        """What a player is told about a failure: never the detail."""
+        if self.error is None:
+            return None
+        if self.abandoned:
+            return "the game was ended: a player left or nobody moved for too long"
+        return "the game ended because of an error on the server or the partner's side; it has been recorded"
+
 
 class SessionStore:
-    """Every session of a server, by id and by role token."""
+    """Every session of a server, by id and by hashed seat token."""
 
     def __init__(self, cfg: PlayConfig, policy: Policy | None, out_dir: Path) -> None:
         self.cfg = cfg
@@ -100,8 +137,10 @@ class SessionStore:
         self.out_dir = out_dir
         self.folder = out_dir / "sessions"
         self.sessions: dict[str, Session] = {}
-        self.by_token: dict[str, tuple[str, str]] = {}  # token -> (session id, role), for every session
+        self.by_seat: dict[str, tuple[str, str]] = {}  # token hash -> (session id, role), every session
+        self.by_invite: dict[str, tuple[str, str]] = {}  # invite hash -> (session id, role)
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.on_saved: list[Any] = []  # callbacks(session) after a record is written (the study's)
         self._writer_lock = asyncio.Lock()
 
     # -- creation and restore ---------------------------------------------------------------
@@ -120,34 +159,74 @@ class SessionStore:
         rc.out_dir = str(self.out_dir)
         return plan(rc)
 
-    def next_seed(self, puzzle: str) -> int:
-        """The first seed from ``first_seed`` on that is neither saved nor in play."""
+    def played_seeds(self, puzzle: str) -> set[int]:
         taken = {int(r.get("seed") or 0) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False)
                  if r.get("puzzle") == puzzle}
-        taken |= {s.seed for s in self.sessions.values() if s.puzzle == puzzle and not s.saved}
-        seed = self.cfg.first_seed
-        while seed in taken:
-            seed += 1
-        return seed
+        return taken | {s.seed for s in self.sessions.values() if s.puzzle == puzzle and not s.saved}
 
-    def create(self, puzzle: str | None = None, seed: int | None = None) -> Session:
+    def next_seed(self, puzzle: str) -> int:
+        """A seed not yet saved nor in play: random (players cannot guess the instance from
+        how many games came before), or the next from ``first_seed`` with ``seed_order=sequential``."""
+        taken = self.played_seeds(puzzle)
+        if self.cfg.seed_order == "sequential":
+            seed = self.cfg.first_seed
+            while seed in taken:
+                seed += 1
+            return seed
+        while True:
+            seed = secrets.randbelow(SEED_SPACE)
+            if seed not in taken:
+                return seed
+
+    def unfinished(self) -> int:
+        return sum(1 for s in self.sessions.values() if not s.done)
+
+    def _check_new(self, puzzle: str) -> None:
+        if puzzle not in PLAYABLE:
+            raise PlayError(400, f"puzzle {puzzle[:40]!r} cannot be played here; choose one of {', '.join(PLAYABLE)}")
+        if self.unfinished() >= self.cfg.max_sessions:
+            raise PlayError(429, "too many unfinished sessions on this server; try again later")
+
+    def create(self, puzzle: str | None = None, seed: int | None = None) -> tuple[Session, str, str | None]:
+        """A new session for the person asking: their seat token and, when the partner is a
+        person, a one-time invite for the other seat."""
         puzzle = puzzle or self.cfg.puzzle
-        if puzzle not in VERSIONS:
-            raise PlayError(400, f"unknown puzzle {puzzle!r}")
-        if sum(1 for s in self.sessions.values() if not s.done) >= self.cfg.max_sessions:
-            raise PlayError(429, "too many unfinished sessions on this server")
+        self._check_new(puzzle)
         if seed is None:
             seed = self.cfg.seed if self.cfg.seed is not None and puzzle == self.cfg.puzzle else self.next_seed(puzzle)
         if seed < 0:
             raise PlayError(400, "seed must be >= 0")
         humans = tuple(ROLES) if self.cfg.partner == "human" else (self.cfg.role,)
-        tokens = {role: secrets.token_urlsafe(18) for role in humans}
-        session = self._build(secrets.token_hex(8), puzzle, seed, humans, tokens)
+        session = self._build(secrets.token_hex(12), puzzle, seed, humans, self.cfg.role)
+        token = self._seat(session, self.cfg.role)
+        invite = None
+        other = next((r for r in humans if r != self.cfg.role), None)
+        if other is not None:
+            invite = secrets.token_urlsafe(18)
+            session.invites[other] = token_hash(invite)
+            self.by_invite[session.invites[other]] = (session.id, other)
         self._persist(session)
         self._after_step(session)
-        return session
+        return session, token, invite
 
-    def _build(self, sid: str, puzzle: str, seed: int, humans: tuple[str, ...], tokens: dict[str, str]) -> Session:
+    def create_pair(self, puzzle: str, seed: int, participants: dict[str, str]) -> tuple[Session, dict[str, str]]:
+        """A game between two people of a study: one seat token per role (hand each to its
+        own player only)."""
+        self._check_new(puzzle)
+        session = self._build(secrets.token_hex(12), puzzle, seed, tuple(ROLES), "solver")
+        session.participants = dict(participants)
+        tokens = {role: self._seat(session, role) for role in ROLES}
+        self._persist(session)
+        return session, tokens
+
+    def _seat(self, session: Session, role: str) -> str:
+        token = secrets.token_urlsafe(18)
+        session.seats[role] = token_hash(token)
+        session.last_seen[role] = time.time()
+        self.by_seat[session.seats[role]] = (session.id, role)
+        return token
+
+    def _build(self, sid: str, puzzle: str, seed: int, humans: tuple[str, ...], primary: str) -> Session:
         p = self._plan(puzzle, seed)
         record = base_record(p, puzzle, seed)
         env = comma_env.make(puzzle, max_turns=p.cfg.max_turns, max_mistakes=p.cfg.max_mistakes,
@@ -157,35 +236,60 @@ class SessionStore:
         record["initial_state"] = initial_state(env)
         partner_role = next((r for r in ROLES if r not in humans), None)
         partner = self.policy.player(partner_role, env, seed) if partner_role and self.policy else None
-        session = Session(id=sid, puzzle=puzzle, seed=seed, human_roles=humans, primary=self.cfg.role,
-                          tokens=tokens, plan=p, env=env, partner=partner, record=record)
+        session = Session(id=sid, puzzle=puzzle, seed=seed, human_roles=humans, primary=primary,
+                          plan=p, env=env, partner=partner, record=record)
         self.sessions[sid] = session
-        for role, token in tokens.items():
-            self.by_token[token] = (sid, role)
         return session
 
+    @staticmethod
+    def _seats_of(data: dict[str, Any]) -> dict[str, str]:
+        """Hashed seats of a session file; files of older versions held plain tokens."""
+        seats = dict(data.get("seats") or {})
+        seats.update({str(role): token_hash(str(token)) for role, token in dict(data.get("tokens") or {}).items()})
+        return seats
+
+    def _index(self, data: dict[str, Any]) -> None:
+        for role, digest in self._seats_of(data).items():
+            self.by_seat[str(digest)] = (str(data["id"]), str(role))
+        for role, digest in dict(data.get("invites") or {}).items():
+            self.by_invite[str(digest)] = (str(data["id"]), str(role))
+
+    def recorded_sessions(self) -> set[str]:
+        return {str(r["session"]) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False) if r.get("session")}
+
     async def restore(self) -> int:
-        """After a server restart: index every saved session's links, and rebuild the
-        unfinished ones (finished ones are rebuilt when their link is opened)."""
+        """After a server restart: index every saved session's seats, and rebuild the
+        unfinished ones (finished ones are rebuilt when their link is opened). A session
+        whose record reached episodes.jsonl before the crash is not written again."""
         count = 0
+        recorded = self.recorded_sessions()
         for path in sorted(self.folder.glob("*.json")):
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-                for role, token in dict(data["tokens"]).items():
-                    self.by_token[str(token)] = (str(data["id"]), str(role))
+                self._index(data)
+                if "tokens" in data:  # a file of an older version: keep hashes only, from now on
+                    data["seats"] = self._seats_of(data)
+                    del data["tokens"]
+                    write_private_json(self.folder, path.name, data)
                 if not data.get("saved"):
-                    await self._load(str(data["id"]))
+                    session = await self._load(str(data["id"]), already_recorded=str(data["id"]) in recorded)
+                    for role in session.seats:
+                        session.last_seen[role] = time.time()  # a grace period to come back
                 count += 1
             except Exception as error:  # one broken file must not stop the server
-                print(f"comma_env.play: cannot restore {path.name}: {type(error).__name__}: {error}")
+                print(f"comma_env.play: cannot restore {path.name}: {type(error).__name__}")
         return count
 
-    async def _load(self, sid: str) -> Session:
+    async def _load(self, sid: str, already_recorded: bool = False) -> Session:
         """Rebuild a session from its file by replaying its messages."""
         data = json.loads((self.folder / f"{sid}.json").read_text(encoding="utf-8"))
-        session = self._build(data["id"], data["puzzle"], int(data["seed"]), tuple(data["human_roles"]), dict(data["tokens"]))
+        session = self._build(data["id"], data["puzzle"], int(data["seed"]), tuple(data["human_roles"]),
+                              str(data.get("primary", self.cfg.role)))
+        session.seats = self._seats_of(data)
+        session.invites = dict(data.get("invites") or {})
+        session.participants = dict(data.get("participants") or {})
         session.created = float(data.get("created", session.created))
-        session.saved = bool(data.get("saved"))
+        session.saved = bool(data.get("saved")) or already_recorded
         session.error = data.get("error")
         scripted = self.policy is not None and getattr(self.policy, "name", "") in SCRIPTED_KINDS
         for item in data.get("messages", []):
@@ -198,25 +302,65 @@ class SessionStore:
             except Exception:  # the fault recorded in `error` when it first happened
                 break
             session.messages.append(sent)
+        if session.error and session.error.startswith(ABANDONED):
+            session.raw.abort(ABANDONED)
+        if (already_recorded and not data.get("saved")) or "tokens" in data:
+            self._persist(session)  # marked saved / plain tokens of an older version replaced by hashes
         if not session.done:
             self._after_step(session)
         elif not session.saved:
             await self._save(session)
         return session
 
-    # -- playing --------------------------------------------------------------------------------
+    # -- seats ------------------------------------------------------------------------------------
     async def lookup(self, token: str) -> tuple[Session, str]:
-        found = self.by_token.get(token)
+        found = self.by_seat.get(token_hash(token))
         if found is None:
-            raise PlayError(404, "no such session (check the link)")
-        sid, role = found
+            raise PlayError(404, "no such game (check the link)")
+        return await self._session(found[0]), found[1]
+
+    async def _session(self, sid: str) -> Session:
         session = self.sessions.get(sid)
         if session is None:
             try:
                 session = await self._load(sid)
-            except (OSError, ValueError, KeyError) as error:
-                raise PlayError(404, f"this session cannot be rebuilt ({type(error).__name__})") from None
-        return session, role
+            except (OSError, ValueError, KeyError):
+                raise PlayError(404, "this game cannot be rebuilt") from None
+        return session
+
+    async def redeem(self, invite: str, holder: set[str]) -> tuple[Session, str, str]:
+        """Take the seat an invite grants, once. `holder`: session ids this browser already
+        sits in (a player may not take both seats of one game through its own invite)."""
+        digest = token_hash(invite)
+        found = self.by_invite.get(digest)
+        if found is None:
+            raise PlayError(404, "this invitation was used already or does not exist")
+        session = await self._session(found[0])
+        if session.id in holder:
+            raise PlayError(403, "you already play in this game; send the invitation to the other player")
+        async with session.lock:
+            if session.invites.get(found[1]) != digest:
+                raise PlayError(404, "this invitation was used already or does not exist")
+            del session.invites[found[1]]
+            self.by_invite.pop(digest, None)
+            token = self._seat(session, found[1])
+            self._persist(session)
+        await self._bump(session)
+        return session, found[1], token
+
+    def seen(self, session: Session, role: str) -> None:
+        session.last_seen[role] = time.time()
+
+    # -- ending a game from outside ------------------------------------------------------------
+    async def abandon(self, session: Session, reason: str) -> None:
+        async with session.lock:
+            if session.done:
+                return
+            session.error = reason if reason.startswith(ABANDONED) else f"{ABANDONED}: {reason}"
+            session.raw.abort(ABANDONED)
+            self._persist(session)
+            await self._save(session)
+        await self._bump(session)
 
     def _evict(self) -> None:
         """Keep at most `KEEP_FINISHED` finished sessions in memory (the oldest go; their
@@ -225,6 +369,7 @@ class SessionStore:
         for session in sorted(finished, key=lambda s: s.created)[:max(0, len(finished) - KEEP_FINISHED)]:
             del self.sessions[session.id]
 
+    # -- playing --------------------------------------------------------------------------------
     async def submit(self, session: Session, role: str, text: str, client_id: str | None) -> None:
         """A person's message; repeated `client_id`s (a resent request) are accepted once."""
         text = to_text(text)
@@ -247,6 +392,7 @@ class SessionStore:
         except Exception as error:  # an environment fault ends the episode as an error record, never a 500
             session.error = f"environment: {type(error).__name__}: {error}"[:500]
         session.messages.append(sent)
+        session.last_move = time.time()
         self._persist(session)
         if session.done:
             await self._save(session)
@@ -271,7 +417,7 @@ class SessionStore:
         except asyncio.CancelledError:
             session.partner_busy = False
             raise
-        except Exception as error:  # recorded like a rollout episode error, never lost
+        except Exception as error:  # recorded like a rollout episode error, never lost (nor shown)
             async with session.lock:
                 session.partner_busy = False
                 session.error = f"{role}: {type(error).__name__}: {error}"
@@ -287,61 +433,44 @@ class SessionStore:
 
     async def _bump(self, session: Session) -> None:
         session.version += 1
-        async with session.changed:
-            session.changed.notify_all()
+        changed, session.changed = session.changed, asyncio.Event()
+        changed.set()
 
-    async def wait(self, session: Session, since: int, timeout: float) -> None:
-        """Return when the session's version moves past `since` or after `timeout` seconds."""
+    async def wait(self, session: Session, since: int, timeout: float, role: str | None = None) -> None:
+        """Return when the session's version moves past `since` or after `timeout` seconds;
+        while it waits, `role`'s player counts as present."""
         if session.version != since:
             return
-        async with session.changed:
-            try:
-                await asyncio.wait_for(session.changed.wait_for(lambda: session.version != since), timeout)
-            except asyncio.TimeoutError:
-                pass
+        if role is not None:
+            session.watching[role] = session.watching.get(role, 0) + 1
+        try:
+            await asyncio.wait_for(session.changed.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            if role is not None:
+                session.watching[role] -= 1
+                session.last_seen[role] = time.time()
 
     # -- files -------------------------------------------------------------------------------------
     def _persist(self, session: Session) -> None:
-        """Write the session (settings, tokens, messages) atomically."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        data = {"id": session.id, "puzzle": session.puzzle, "seed": session.seed, "human_roles": list(session.human_roles),
-                "tokens": session.tokens, "created": session.created, "saved": session.saved, "error": session.error,
-                "messages": [vars(m) for m in session.messages]}
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=self.folder, prefix=".", suffix=".tmp",
-                                         delete=False) as handle:
-            json.dump(data, handle)  # ASCII escapes: any string survives
-        os.replace(handle.name, self.folder / f"{session.id}.json")
+        """Write the session (settings, hashed seats, messages) atomically, mode 0600."""
+        write_private_json(self.folder, f"{session.id}.json", session_data(session))
 
     def episode_record(self, session: Session) -> dict[str, Any]:
-        """The rollout's record of a finished (or failed) session."""
-        from comma_env.protocol.policy import Reply
-        from comma_env.agents.runner import annotate
-
-        raw = session.raw
-        record = dict(session.record)
-        summary = raw.episode_summary()
-        summary.pop("puzzle", None)
-        summary.pop("seed", None)
-        record.update(summary)
-        if session.error and not raw.end_reason:
-            record["end_reason"] = "error"
-        sent = {role: [Reply(m.text, completion_tokens=m.tokens) for m in session.messages if m.role == role] for role in ROLES}
-        tokens = {role: {"prompt_tokens": 0, "completion_tokens": sum(r.completion_tokens for r in sent[role]),
-                         "calls": len(sent[role]) if role not in session.human_roles else 0} for role in ROLES}
-        record.update(tokens=sum(t["completion_tokens"] for t in tokens.values()), prompt_tokens=0,
-                      tokens_by_role=tokens, error=session.error, seconds=round(time.time() - session.created, 4),
-                      transcript=annotate(raw.transcript, sent), session=session.id)
-        return record
+        return episode_record(session)
 
     async def _save(self, session: Session) -> None:
         if session.saved:
             return
-        record = self.episode_record(session)
+        record = episode_record(session)
         async with self._writer_lock:
             with EpisodeWriter(self.out_dir / "episodes.jsonl") as writer:
                 writer.write(record)
         session.saved = True
         self._persist(session)
+        for callback in self.on_saved:
+            callback(session)
         self._evict()
 
 

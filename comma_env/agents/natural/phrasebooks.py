@@ -450,15 +450,9 @@ class SoundPhrases(Phrasebook):
 
 
 def phrasebook(puzzle_cls: type) -> Phrasebook:
-    """The phrasebook of a puzzle class."""
-    books: dict[str, Any] = {
-        "wire": WirePhrases, "who": WhoPhrases, "keypad": KeypadPhrases, "led": LedPhrases,
-        "memory": MemoryPhrases, "password": PasswordPhrases, "maze": MazePhrases,
-        "color": ColorPhrases, "telehealth": TelehealthPhrases, "sound": SoundPhrases,
-    }
-    expanding = {"atm": AtmPhrases, "button": ButtonPhrases, "dog": DogPhrases}
-    if puzzle_cls.name in expanding:
-        return expanding[puzzle_cls.name](puzzle_cls)
-    if puzzle_cls.name not in books:
-        raise KeyError(f"no natural-language phrasebook for puzzle {puzzle_cls.name!r}")
-    return books[puzzle_cls.name]()
+    """The phrasebook of a puzzle class, named by its spec (``PuzzleSpec.phrasebook``)."""
+    spec = getattr(puzzle_cls, "spec", None)
+    if spec is None:
+        raise KeyError(f"{puzzle_cls.__name__} has no PuzzleSpec, so no natural-language phrasebook")
+    book = spec.load_phrasebook()
+    return book(puzzle_cls) if issubclass(book, ExpandingPhrasebook) else book()

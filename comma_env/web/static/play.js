@@ -10,6 +10,14 @@
   var box = document.getElementById("message");
   var draftKey = "comma-draft-" + token;
   var NAMES = { solver: "Solver", expert: "Expert", environment: "Environment" };
+  // the invitation for the second player arrives in the fragment once; kept for this tab only
+  var inviteKey = "comma-invite-" + token;
+  var fromHash = /^#invite=(.+)$/.exec(window.location.hash);
+  if (fromHash) {
+    window.sessionStorage.setItem(inviteKey, decodeURIComponent(fromHash[1]));
+    window.history.replaceState(null, "", window.location.pathname);
+  }
+  var invite = window.sessionStorage.getItem(inviteKey);
 
   box.value = window.sessionStorage.getItem(draftKey) || "";
   box.addEventListener("input", function () { window.sessionStorage.setItem(draftKey, box.value); });
@@ -32,11 +40,11 @@
   function render(s) {
     state = s;
     document.title = "COMMA " + s.title + " (" + s.role + ")";
-    document.getElementById("heading").textContent = s.title + ", seed " + s.seed + ": you are the " + s.role;
+    document.getElementById("heading").textContent = s.title + ": you are the " + s.role;
     var counters = "turn " + s.turn + " / " + s.max_turns;
     if (s.role === "solver") { counters += " · mistakes " + s.mistakes + " / " + s.max_mistakes; }
     document.getElementById("counters").textContent = counters;
-    var status = s.done ? "episode over" : s.your_turn ? "your turn" :
+    var status = s.done ? "episode over" : !s.partner_joined ? "waiting for your partner to join" : s.your_turn ? "your turn" :
       (s.partner_busy ? "the " + s.to_move + " (" + s.partner + ") is thinking…" : "waiting for the " + s.to_move);
     document.getElementById("status").textContent = status;
     document.body.dataset.yourTurn = s.your_turn ? "1" : "0";
@@ -69,7 +77,10 @@
     } else {
       document.getElementById("expert-view").hidden = false;
       var manual = document.getElementById("manual");
-      if (manual.textContent !== s.manual) { manual.textContent = s.manual; }
+      if (manual.dataset.source !== s.manual) {  // HTML rendered by the server from Markdown, raw HTML escaped
+        manual.innerHTML = s.manual_html;
+        manual.dataset.source = s.manual;
+      }
     }
 
     var list = document.getElementById("dialogue");
@@ -83,17 +94,16 @@
     list.scrollTop = list.scrollHeight;
 
     var join = document.getElementById("join");
-    if (s.join) {
+    if (invite && !s.partner_joined && !s.done) {
       join.hidden = false;
-      join.textContent = "";
-      Object.keys(s.join).forEach(function (role) {
-        join.appendChild(document.createTextNode("Link for the " + role + " (send it to the other player): "));
-        var link = el("a", "join-link", window.location.origin + s.join[role]);
-        link.href = s.join[role];
-        link.target = "_blank";
-        join.appendChild(link);
-      });
-    }
+      join.textContent = "Send this invitation to the other player (it works once): ";
+      var link = el("a", "join-link", window.location.origin + invite);
+      link.href = invite;
+      link.target = "_blank";
+      link.rel = "noopener noreferrer";
+      join.appendChild(link);
+    } else { join.hidden = true; }
+    document.getElementById("leave-row").hidden = !s.study || s.done;
 
     var send = document.getElementById("send");
     send.disabled = !s.your_turn;
@@ -104,9 +114,9 @@
       result.hidden = false;
       result.className = "result " + (e.success ? "success" : "failure");
       result.textContent = (e.success ? "Solved" : "Not solved") + " (" + (e.end_reason || "error") + "): progress " +
-        Math.round(100 * e.progress) + "%, " + e.mistakes + " mistake(s)" + (s.error ? ", error: " + s.error : "") +
+        Math.round(100 * e.progress) + "%, " + e.mistakes + " mistake(s)" + (s.error ? ". " + s.error : "") +
         (s.saved ? ". Saved." : ".");
-      var again = el("a", "again", "play another episode");
+      var again = el("a", "again", s.study ? "back to the lobby" : "play another episode");
       again.href = "/";
       result.appendChild(document.createTextNode(" "));
       result.appendChild(again);
@@ -132,6 +142,12 @@
     window.crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
+
+  document.getElementById("leave").addEventListener("click", function () {
+    if (!window.confirm("Leave this game? It ends for both players.")) { return; }
+    fetch(api + "/leave", { method: "POST" }).then(function (r) { return r.json(); })
+      .then(function (s) { version = s.version; render(s); });
+  });
 
   document.getElementById("hint-insert").addEventListener("click", function () {
     if (state && state.hint) { insertLine(state.hint); }

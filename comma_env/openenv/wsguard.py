@@ -1,0 +1,130 @@
+"""Keep OpenEnv WebSocket sessions alive through bad frames, and free their slots promptly.
+
+openenv-core's ``/ws`` handler ends the session (and its episode) on a frame that is valid
+JSON but not an object, or on a binary frame; it notices a client that left only once the
+running step is over; and an idle socket holds its slot for ever unless a timeout is set.
+This ASGI wrapper sits between uvicorn and that handler:
+
+- a frame that is not a JSON object (or is binary) is answered with an ``INVALID_JSON``
+  error frame here and never reaches the handler: the episode lives on;
+- the socket is read all the time; when the client leaves while a step runs, the handler is
+  cancelled at once, so its ``finally`` destroys the session and frees the slot;
+- a socket that sends nothing for `idle_timeout` seconds (and is not waiting for a step) is
+  closed with code 1001 and its session destroyed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from comma_env.web.guard import ASGIApp, Message, Receive, Scope, Send
+
+DEFAULT_IDLE_TIMEOUT = 300.0
+"""Seconds a WebSocket may stay silent between its messages before it is closed."""
+
+
+def bad_frame(message: Message) -> str | None:
+    """Why a client frame cannot be a protocol message (None when it may be one)."""
+    if message.get("bytes") is not None and message.get("text") is None:
+        return "binary frames are not part of the protocol; send JSON text"
+    try:
+        decoded = json.loads(message.get("text") or "")
+    except ValueError as error:
+        return f"Invalid JSON: {error}"[:200]
+    if not isinstance(decoded, dict):
+        return "a message must be a JSON object with a 'type'"
+    return None
+
+
+def error_frame(text: str) -> Message:
+    return {"type": "websocket.send", "text": json.dumps({"type": "error", "data": {"message": text, "code": "INVALID_JSON"}})}
+
+
+class WebSocketKeeper:
+    """Wrap an ASGI app; only ``websocket`` scopes on `path` are touched."""
+
+    def __init__(self, app: ASGIApp, path: str = "/ws", idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT) -> None:
+        self.app = app
+        self.path = path
+        self.idle_timeout = idle_timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or scope.get("path") != self.path:
+            await self.app(scope, receive, send)
+            return
+        await _Connection(self, receive, send).run(scope)
+
+
+class _Connection:
+    def __init__(self, keeper: WebSocketKeeper, receive: Receive, send: Send) -> None:
+        self.keeper = keeper
+        self.client_receive = receive
+        self.client_send = send
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.app_waiting = False  # the handler is inside receive(): idle, not stepping
+        self.accepted = False
+        self.closed = False
+        self.cancelled = False
+        self.app_future: asyncio.Future[Any] | None = None
+
+    async def receive(self) -> Message:
+        self.app_waiting = True
+        try:
+            return await self.inbox.get()
+        finally:
+            self.app_waiting = False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "websocket.accept":
+            self.accepted = True
+        if self.closed and message["type"] in ("websocket.send", "websocket.close"):
+            return  # the client is gone or was closed by us
+        if message["type"] == "websocket.close":
+            self.closed = True
+        await self.client_send(message)
+
+    async def run(self, scope: Scope) -> None:
+        self.app_future = asyncio.ensure_future(self.keeper.app(scope, self.receive, self.send))
+        reader = asyncio.ensure_future(self.read())
+        try:
+            await self.app_future
+        except asyncio.CancelledError:
+            if not self.cancelled:
+                raise  # the server is stopping
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+    async def read(self) -> None:
+        """Pump client frames to the handler, filtering bad ones; end idle or gone clients."""
+        pending: asyncio.Future[Message] | None = None
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(self.client_receive())
+                timeout = self.keeper.idle_timeout if self.accepted else None
+                done, _ = await asyncio.wait({pending}, timeout=timeout)
+                if not done:
+                    if not self.app_waiting:
+                        continue  # a step is running: the socket is not idle
+                    await self.send({"type": "websocket.close", "code": 1001, "reason": "idle timeout"})
+                    await self.inbox.put({"type": "websocket.disconnect", "code": 1001})
+                    return
+                message, pending = pending.result(), None
+                if message["type"] == "websocket.receive":
+                    problem = bad_frame(message)
+                    if problem is not None:
+                        await self.send(error_frame(problem))
+                        continue
+                await self.inbox.put(message)
+                if message["type"] == "websocket.disconnect":
+                    self.closed = True
+                    if not self.app_waiting and self.app_future is not None:
+                        self.cancelled = True  # the client left mid-step: clean up now
+                        self.app_future.cancel()
+                    return
+        finally:
+            if pending is not None:
+                pending.cancel()

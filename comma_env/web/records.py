@@ -1,0 +1,69 @@
+"""A play session on disk: its file (settings, hashed seats, messages) and its episode record.
+
+The file ``<out_dir>/sessions/<id>.json`` is rewritten atomically after every step, mode
+0600 in a 0700 folder, and holds only SHA-256 hashes of the seat tokens and invites: a
+copy of the folder lets nobody take a seat. The record is the rollout's (`base_record` plus
+the episode summary, tokens and annotated transcript), so `results`, `merge` and the report
+read play and study folders unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from comma_env.web.playconfig import ROLES
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a secret token (tokens carry 144 random bits: a plain hash suffices)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def write_private_json(folder: Path, name: str, data: Any) -> Path:
+    """Write `data` as ``folder/name`` atomically, readable by the owner only."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".", suffix=".tmp",
+                                     delete=False) as handle:
+        json.dump(data, handle)  # ASCII escapes: any string survives
+    os.chmod(handle.name, 0o600)
+    os.replace(handle.name, folder / name)
+    return folder / name
+
+
+def session_data(session: Any) -> dict[str, Any]:
+    """The file contents of a session (no plain token anywhere)."""
+    return {"id": session.id, "puzzle": session.puzzle, "seed": session.seed, "human_roles": list(session.human_roles),
+            "primary": session.primary, "seats": session.seats, "invites": session.invites,
+            "participants": session.participants, "created": session.created, "saved": session.saved,
+            "error": session.error, "messages": [vars(m) for m in session.messages]}
+
+
+def episode_record(session: Any) -> dict[str, Any]:
+    """The rollout's record of a finished, failed or abandoned session."""
+    from comma_env.agents.runner import annotate
+    from comma_env.protocol.policy import Reply
+
+    raw = session.raw
+    record = dict(session.record)
+    summary = raw.episode_summary()
+    summary.pop("puzzle", None)
+    summary.pop("seed", None)
+    record.update(summary)
+    if session.error and not raw.end_reason:
+        record["end_reason"] = "error"
+    sent = {role: [Reply(m.text, completion_tokens=m.tokens) for m in session.messages if m.role == role] for role in ROLES}
+    tokens = {role: {"prompt_tokens": 0, "completion_tokens": sum(r.completion_tokens for r in sent[role]),
+                     "calls": len(sent[role]) if role not in session.human_roles else 0} for role in ROLES}
+    record.update(tokens=sum(t["completion_tokens"] for t in tokens.values()), prompt_tokens=0,
+                  tokens_by_role=tokens, error=session.error, seconds=round(time.time() - session.created, 4),
+                  transcript=annotate(raw.transcript, sent), session=session.id)
+    if session.participants:
+        record["participants"] = dict(session.participants)
+    return record
