@@ -36,7 +36,8 @@ myst_heading_anchors = 3  # [text](page.md#a-heading) links resolve
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 # each name is documented where it is defined, not again where a module re-exports it in __all__
-autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False, "ignore-module-all": True}
+autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False,
+                           "ignore-module-all": True}
 # heavy or slow to import (openenv-core loads gradio: seconds); autodoc documents our code, not theirs
 autodoc_mock_imports = ["torch", "transformers", "trl", "vllm", "numba", "llama_cpp", "openenv", "ray"]
 napoleon_google_docstring = True
@@ -57,7 +58,8 @@ class _DocstringMarkupFilter(logging.Filter):
     not import)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (getattr(record, "type", None) == "docutils" and "docstring of " in str(getattr(record, "location", "")))
+        in_docstring = "docstring of " in str(getattr(record, "location", ""))
+        return not (getattr(record, "type", None) == "docutils" and in_docstring)
 
 
 def setup(app) -> None:  # noqa: ANN001  (Sphinx's application object)

@@ -93,8 +93,9 @@ def main() -> None:
 
         numba = os.environ.get("COMMA_ENV_NUMBA", "1") != "0" and importlib.util.find_spec("numba") is not None
         print(write_table("memory", "\n".join(lines), extra_packages=("numba",),
-                          note=f"{args.episodes} image-view episodes alive, {args.turns} random solver turns into each, "
-                               f"each puzzle in a fresh process; {'numba loaded for the lesion photo' if numba else 'no numba'}."))
+                          note=f"{args.episodes} image-view episodes alive, {args.turns} random solver turns "
+                               f"into each, each puzzle in a fresh process; "
+                               f"{'numba loaded for the lesion photo' if numba else 'no numba'}."))
 
 if __name__ == "__main__":
     main()

@@ -30,8 +30,9 @@ def evaluation_table(log: dict[str, Any]) -> list[str]:
     for label, key in RUNS:
         run = log if key is None else log.get(key)
         for evaluation in (run or {}).get("evaluations", []):
+            minutes = evaluation["seconds"] / 60
             lines.append(f"| {label} | {evaluation['stage']} | {evaluation['step']} | {_cell(evaluation, 'wire')} | "
-                         f"{_cell(evaluation, 'who')} | {_cell(evaluation, 'all')} | {evaluation['seconds'] / 60:.1f} min |")
+                         f"{_cell(evaluation, 'who')} | {_cell(evaluation, 'all')} | {minutes:.1f} min |")
     return lines
 
 

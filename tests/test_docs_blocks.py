@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from docs_blocks import ROOT, documentation_pages, python_blocks
 
 PRELUDE: dict[str, str] = {

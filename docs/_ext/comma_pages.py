@@ -45,7 +45,8 @@ def _paper_numbers(name: str) -> list[str]:
     if name in fidelity.PAPER_HUMAN_GPT4O:
         rows.append(f"| COMMA (final): human solver + GPT-4o expert, PSR | {fidelity.PAPER_HUMAN_GPT4O[name]:g} |")
     if name in fidelity.PAPER_V1_RANDOM_PSR:
-        rows.append(f"| COMMA v1 (20 turns, no mistake limit): random baseline, PSR | {fidelity.PAPER_V1_RANDOM_PSR[name]:g} |")
+        v1 = fidelity.PAPER_V1_RANDOM_PSR[name]
+        rows.append(f"| COMMA v1 (20 turns, no mistake limit): random baseline, PSR | {v1:g} |")
     if not rows:
         return ["The papers print no number for this puzzle."]
     return ["| table | value |", "|---|---|", *rows]
@@ -66,6 +67,7 @@ def puzzle_page(name: str, image_dir: Path) -> str:
     puzzle = env.unwrapped.puzzle
     cls = env.unwrapped.puzzle_cls
     actions = puzzle.valid_actions()
+    audio = f"{cls.audio_samples} samples at {cls.sample_rate} Hz" if cls.audio_samples else "none"
     env.close()
 
     card = inspect.cleandoc(module.__doc__ or f"# {cls.title}")
@@ -74,7 +76,8 @@ def puzzle_page(name: str, image_dir: Path) -> str:
     lines = [title, "",
              "```{image} " + f"images/{name}.png", f":alt: {cls.title}, instance 0, as the solver sees it",
              f":width: {min(400, cls.image_size[0])}px", "```", "",
-             f"*Instance 0 (`env.reset(seed=0)`), drawn by the environment: {cls.image_size[0]}x{cls.image_size[1]} pixels.*", "",
+             f"*Instance 0 (`env.reset(seed=0)`), drawn by the environment: "
+             f"{cls.image_size[0]}x{cls.image_size[1]} pixels.*", "",
              body.strip(), "",
              "## At a glance", "",
              "| property | value |", "|---|---|",
@@ -83,7 +86,7 @@ def puzzle_page(name: str, image_dir: Path) -> str:
              f"| Skills | {', '.join(f'{s} ({SKILL_NAMES.get(s, s)})' for s in cls.skills)} |",
              f"| Scored all or nothing (PSR equals SR) | {'yes' if cls.single_step else 'no'} |",
              f"| Simulated clock | {'yes' if cls.uses_clock else 'no'} |",
-             f"| Audio clip | {f'{cls.audio_samples} samples at {cls.sample_rate} Hz' if cls.audio_samples else 'none'} |",
+             f"| Audio clip | {audio} |",
              f"| Valid actions in instance 0 at the start | {', '.join(f'`{a}`' for a in actions)} |", "",
              "## Options", ""]
     if options:
@@ -118,7 +121,8 @@ def write_pages(app: Any) -> None:
              "The first version's puzzles that the final paper dropped (real-time reaction and sound; "
              "registered, not in the default ten):", "",
              *[f"- [{puzzle_title(p)}]({p}.md)" for p in V1_PUZZLES], "",
-             "AsymPuzl, a two-agent testbed with its own agents, has a page of its own: [AsymPuzl](../asympuzl.md).", "",
+             "AsymPuzl, a two-agent testbed with its own agents, has a page of its own: "
+             "[AsymPuzl](../asympuzl.md).", "",
              "```{toctree}", ":hidden:", "", *COMMA_PUZZLES, *V1_PUZZLES, "```", ""]
     _write_if_changed(out / "index.md", "\n".join(index))
 
