@@ -12,7 +12,8 @@ names unless ``host=`` and ``allowed_hosts=`` say otherwise) and prints its link
 episodes go to ``out_dir/episodes.jsonl`` in the rollout's format (model name ``human``), so
 `python -m comma_env.report` shows them as the Human row. All settings:
 `comma_env.web.playconfig.PlayConfig`; the admin token comes from ``$COMMA_PLAY_ADMIN_TOKEN``.
-Needs ``pip install "comma-env[web]"``.
+Needs the ``web`` extra (``pip install -e ".[web]"`` in a checkout; the message names the
+command for this installation).
 """
 
 from __future__ import annotations
@@ -76,7 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             cfg, store, app = build(args)
     except ImportError as error:
-        print(f"comma_env.play: {error}; install the web extra: pip install \"comma-env[web]\"", file=sys.stderr)
+        from comma_env.protocol.resources import install_hint
+
+        print(f"comma_env.play: {error}; install the web extra: {install_hint('web')}", file=sys.stderr)
         return 2
     except Exception as error:  # a bad setting: one line, no traceback
         print(f"comma_env.play: {type(error).__name__}: {error}", file=sys.stderr)

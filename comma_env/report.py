@@ -3,9 +3,10 @@
     python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none]
     python -m comma_env.report OUT_DIR --serve [--port 8765]
 
-See `comma_env.web.report` and `comma_env.web.report_server`. Needs ``pip install
-"comma-env[web]"`` (matplotlib). Exit codes: 0 done, 2 bad arguments or folders (nothing
-written), 1 the report failed while being written.
+See `comma_env.web.report` and `comma_env.web.report_server`. Needs the ``web`` extra
+(``pip install -e ".[web]"`` in a checkout; the message names the command for this
+installation). Exit codes: 0 done, 2 bad arguments or folders (nothing written), 1 the
+report failed while being written.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             write_report(args.out_dirs, args.out, workers=args.workers, pages=args.pages, data_roots=roots)
     except ImportError as error:
-        print(f"comma_env.report: {error}; install the web extra: pip install \"comma-env[web]\"", file=sys.stderr)
+        from comma_env.protocol.resources import install_hint
+
+        print(f"comma_env.report: {error}; install the web extra: {install_hint('web')}", file=sys.stderr)
         return EXIT_CONFIG_ERROR
     except (FileNotFoundError, ValueError) as error:  # no such folder, no episodes, unsafe report folder
         print(f"comma_env.report: {error}", file=sys.stderr)

@@ -1,7 +1,10 @@
-"""Completion of the scripted AsymPuzl pairs over puzzle size N and distractors (README,
-AsymPuzl): the share-all pair against the one-piece-per-message pair.
+"""Completion of the scripted AsymPuzl pairs over puzzle size N and distractors (docs,
+AsymPuzl page): the share-all pair against the one-piece-per-message pair.
 
-    python examples/asympuzl_sizes.py --episodes 300
+    python examples/asympuzl_sizes.py --episodes 300 [--markdown]
+
+With ``--markdown`` the tables are written to ``docs/_generated/asympuzl_sizes.md`` under a
+line naming the machine, the versions and the date.
 """
 
 from __future__ import annotations
@@ -34,20 +37,26 @@ def row(label: str, cells: list[tuple[float, float | None]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--episodes", type=int, default=300)
+    parser.add_argument("--markdown", action="store_true", help="write docs/_generated/asympuzl_sizes.md")
     args = parser.parse_args()
     sizes = (3, 5, 10, 20)
-    print("| pair | " + " | ".join(f"N = {n} (T = {3 * n})" for n in sizes) + " |")
-    print("|---" * (len(sizes) + 1) + "|")
+    lines = ["| pair | " + " | ".join(f"N = {n} (T = {3 * n})" for n in sizes) + " |", "|---" * (len(sizes) + 1) + "|"]
     for strategy in ("share_all", "one_piece"):
-        print(row(strategy, [measure(strategy, args.episodes, n=n) for n in sizes]))
-    print()
+        lines.append(row(strategy, [measure(strategy, args.episodes, n=n) for n in sizes]))
+    lines.append("")
     settings = [(0, "alice")] + [(d, side) for side in ("alice", "bob") for d in (3, 5, 10)]
-    print("| pair, N = 5 | " + " | ".join("D = 0" if d == 0 else f"D = {d} ({side})" for d, side in settings) + " |")
-    print("|---" * (len(settings) + 1) + "|")
+    lines += ["| pair, N = 5 | " + " | ".join("D = 0" if d == 0 else f"D = {d} ({side})" for d, side in settings) + " |",
+              "|---" * (len(settings) + 1) + "|"]
     for strategy in ("share_all", "one_piece"):
-        print(row(strategy, [measure(strategy, args.episodes, n=5, distractors=d, distractor_side=side)
-                             for d, side in settings]))
+        lines.append(row(strategy, [measure(strategy, args.episodes, n=5, distractors=d, distractor_side=side)
+                                    for d, side in settings]))
+    print("\n".join(lines))
+    if args.markdown:
+        from doc_tables import write_table  # examples/ is on sys.path when run as a script
 
+        print(write_table("asympuzl_sizes", "\n".join(lines),
+                          f"Completion % (mean turns to completion of the solved episodes), seeds 0-{args.episodes - 1}, "
+                          "own-detailed feedback."))
 
 if __name__ == "__main__":
     main()

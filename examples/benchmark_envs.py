@@ -13,11 +13,15 @@ cost of a new environment (make + reset + first image), of copying one observati
 
     pip install -e ".[bench]"
     python examples/benchmark_envs.py [--rounds 7] [--burst 0.25] [--puzzles wire who ...]
+
+With ``--markdown`` the table is written to ``docs/_generated/speed.md`` (included by the
+performance page) under a line naming the machine, the versions and the date.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -130,10 +134,13 @@ def main() -> None:
     parser.add_argument("--burst", type=float, default=0.25, help="seconds per burst")
     parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES + V1_PUZZLES),
                         help="puzzle names (default: the ten COMMA puzzles and the v1 button, dog, sound)")
-    parser.add_argument("--markdown", action="store_true", help="print the README table")
+    parser.add_argument("--markdown", action="store_true",
+                        help="write the docs table docs/_generated/speed.md (and print it)")
     args = parser.parse_args()
 
     from pettingzoo.classic import connect_four_v3
+
+    load_before = os.getloadavg()[0]
 
     reference = _stepper(connect_four_v3.env, _random_connect_four_action)
     rows = []
@@ -152,14 +159,30 @@ def main() -> None:
     machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
     print(f"\nmedian of {args.rounds} interleaved rounds of {args.burst} s bursts; {stamp}; {machine}")
     if args.markdown:
-        print("\n| environment | image view: turns/s (x connect_four) | text view: turns/s (x connect_four) "
-              "| make+reset ms | copy obs ms | np.stack 8 ms | full redraw ms |")
-        print("|---|---|---|---|---|---|---|")
+        lines = ["| environment | image view: turns/s (x connect_four) | text view: turns/s (x connect_four) "
+                 "| make+reset ms | copy obs ms | np.stack 8 ms | full redraw ms |",
+                 "|---|---|---|---|---|---|---|"]
         for puzzle, image, text, c in rows:
-            print(f"| {puzzle}_v0 | {image[0]:,.0f} ({image[2]:.2f}x) | {text[0]:,.0f} ({text[2]:.2f}x) | "
-                  f"{c['make_reset_ms']:.2f} | {c['copy_ms']:.3f} | {c['stack8_ms']:.2f} | {c['full_draw_ms']:.2f} |")
+            lines.append(f"| {puzzle}_v0 | {image[0]:,.0f} ({image[2]:.2f}x) | {text[0]:,.0f} ({text[2]:.2f}x) | "
+                         f"{c['make_reset_ms']:.2f} | {c['copy_ms']:.3f} | {c['stack8_ms']:.2f} | {c['full_draw_ms']:.2f} |")
         references = [r for _, image, text, _ in rows for r in (image[1], text[1])]
-        print(f"\nconnect_four_v3 during the run: {min(references):,.0f} to {max(references):,.0f} turns/s (median per subject)")
+        lines.append(f"\nconnect_four_v3 during the run: {min(references):,.0f} to {max(references):,.0f} turns/s "
+                     "(median per subject).")
+        from doc_tables import write_table  # examples/ is on sys.path when run as a script
+
+        numba = "numba (compiled lesion photo)" if _has_numba() else "no numba (numpy lesion photo)"
+        path = write_table("speed", "\n".join(lines), extra_packages=("numba",),
+                           note=f"Median of {args.rounds} interleaved rounds of {args.burst} s bursts; {numba}; "
+                                f"load average {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after "
+                                f"(other jobs on the machine lower the ratios).")
+        print("\n".join(lines))
+        print(f"wrote {path}")
+
+
+def _has_numba() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None and os.environ.get("COMMA_ENV_NUMBA", "1") != "0"
 
 
 if __name__ == "__main__":

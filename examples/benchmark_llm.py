@@ -1,6 +1,8 @@
 """What the LLM client and the rollout cost on top of the model calls, against the loopback server.
 
-    python examples/benchmark_llm.py [--rounds 3] [--episodes 320] [--concurrency 64] [--latency 0.2]
+    python examples/benchmark_llm.py [--rounds 3] [--episodes 320] [--concurrency 64] [--latency 0.2] [--markdown]
+
+(``--markdown`` writes the table to ``docs/_generated/llm.md``, included by the performance page.)
 
 Every subject runs against tests/loopback_server.py (scripted replies, one process per
 server) in this process, and this process's CPU time is measured (`time.process_time`), so
@@ -173,6 +175,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--skip-litellm", action="store_true", help="only the aiohttp subjects (quick check)")
     parser.add_argument("--json", help="also write the medians here")
+    parser.add_argument("--markdown", action="store_true", help="write docs/_generated/llm.md")
     args = parser.parse_args()
     out_root = Path(tempfile.mkdtemp(prefix="bench_llm_"))
     load_before = os.getloadavg()[0]
@@ -210,14 +213,20 @@ def main() -> None:
           f"{platform.python_version()}; concurrency {args.concurrency}, medians of {args.rounds} interleaved rounds; "
           f"zero latency, and {args.latency * 1000:.0f} ms latency; load average before the run "
           f"{load_before:.1f}, after {os.getloadavg()[0]:.1f}\n")
-    print("| subject | calls/s | client CPU ms/call | wall/ideal at latency | same, over bare aiohttp's | "
-          "client CPU ms/call at latency | server CPU ms/call |")
-    print("|---|---|---|---|---|---|---|")
+    lines = ["| subject | calls/s | client CPU ms/call | wall/ideal at latency | same, over bare aiohttp's | "
+             "client CPU ms/call at latency | server CPU ms/call |", "|---|---|---|---|---|---|---|"]
     for name, m in medians.items():
-        print(f"| {name} | {m['calls/s']:,.0f} | {m['cpu ms/call']:.2f} | {m['wall/ideal']:.2f} | "
-              f"{m[OVER_BARE]:.2f} | {m['cpu ms/call, latency']:.2f} | "
-              f"{m['server cpu ms/call']:.2f} |")
-    print(f"\nrollout aiohttp CPU per call over bare aiohttp's (per round, median): {ratio:.2f}x")
+        lines.append(f"| {name} | {m['calls/s']:,.0f} | {m['cpu ms/call']:.2f} | {m['wall/ideal']:.2f} | "
+                     f"{m[OVER_BARE]:.2f} | {m['cpu ms/call, latency']:.2f} | {m['server cpu ms/call']:.2f} |")
+    lines.append(f"\nRollout on aiohttp, client CPU per call over the bare aiohttp loop's (per round, median): {ratio:.2f}x.")
+    print("\n".join(lines))
+    if args.markdown:
+        from doc_tables import write_table  # examples/ is on sys.path when run as a script
+
+        print(write_table("llm", "\n".join(lines), extra_packages=("aiohttp", "litellm"),
+                          note=f"Loopback server, concurrency {args.concurrency}, medians of {args.rounds} interleaved "
+                               f"rounds, no latency and {args.latency * 1000:.0f} ms of latency; load average "
+                               f"{load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after."))
     if args.json:
         Path(args.json).write_text(json.dumps({"medians": medians, "rounds": rows}, indent=2))
 

@@ -7,12 +7,16 @@ after making the episodes, minus the RSS before, divided by the number of episod
 bounded caches (glyph masks, patches of repainted boxes, lesion photos) are part of that
 difference, amortised over the episodes. Linux only (reads /proc/self/statm). Run:
 
-    python examples/benchmark_memory.py [--episodes 1000] [--puzzles wire telehealth ...]
+    python examples/benchmark_memory.py [--episodes 1000] [--puzzles wire telehealth ...] [--markdown]
+
+With ``--markdown`` the table is written to ``docs/_generated/memory.md`` (included by the
+performance page) under a line naming the machine, the versions and the date.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -69,19 +73,29 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=1000, help="image-view episodes alive at once")
     parser.add_argument("--turns", type=int, default=2, help="random solver turns played in each before measuring")
     parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES))
+    parser.add_argument("--markdown", action="store_true", help="write docs/_generated/memory.md")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.child, args.episodes, args.turns)))
         return
     print(f"{'environment':<15}{'MiB/episode':>12}{'process MiB':>13}   ({args.episodes} live image-view episodes)")
+    lines = ["| environment | MiB per live episode | process MiB |", "|---|---|---|"]
     for puzzle in args.puzzles:
         out = subprocess.run([sys.executable, __file__, "--child", puzzle, "--episodes", str(args.episodes),
                               "--turns", str(args.turns)], check=True, capture_output=True, text=True)
         row = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{puzzle + '_v0':<15}{row['mib_per_episode']:>12.2f}{row['total_mib']:>13.0f}", flush=True)
+        lines.append(f"| {puzzle}_v0 | {row['mib_per_episode']:.2f} | {row['total_mib']:,.0f} |")
     print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    if args.markdown:
+        from doc_tables import write_table  # examples/ is on sys.path when run as a script
 
+        numba = os.environ.get("COMMA_ENV_NUMBA", "1") != "0" and importlib.util.find_spec("numba") is not None
+        print(write_table("memory", "\n".join(lines), extra_packages=("numba",),
+                          note=f"{args.episodes} image-view episodes alive, {args.turns} random solver turns "
+                               f"into each, each puzzle in a fresh process; "
+                               f"{'numba loaded for the lesion photo' if numba else 'no numba'}."))
 
 if __name__ == "__main__":
     main()

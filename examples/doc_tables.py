@@ -22,6 +22,10 @@ _VERSIONED = ("comma-env", "numpy", "pillow", "pettingzoo", "gymnasium")
 
 
 def _version(distribution: str) -> str:
+    if distribution == "comma-env":  # the tree that ran; an editable install's metadata can lag behind it
+        import comma_env
+
+        return comma_env.__version__
     try:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:

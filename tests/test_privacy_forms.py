@@ -1,5 +1,5 @@
 """The leak detector's readings added for issue 23, one behaviour each, with the near misses
-that must stay quiet (docs/privacy.md, "Where the README is silent")."""
+that must stay quiet (docs/privacy.md, "Where the definition is silent")."""
 
 from __future__ import annotations
 

@@ -12,8 +12,9 @@ from docs_blocks import README, TRAINING_DOCS as DOCS, python_block
 def test_the_readme_training_example_runs():
     namespace: dict[str, Any] = {}
     exec(compile(python_block('gymnasium.make("comma/Wire-solver-v0"', README), str(README), "exec"), namespace)
-    assert namespace["info"]["partner_message"] and isinstance(namespace["reward"], float)
-    namespace["env"].close()
+    returns = namespace["returns"]
+    assert len(returns) == 20 and all(0.0 <= r <= 1.0 for r in returns)
+    assert 0 < sum(returns) < 20  # a random solver solves some instances and fails others
 
 
 def test_the_single_role_example_runs():

@@ -6,7 +6,7 @@ per-call overhead on small arrays and two small matrix products for the bilinear
 one compiled loop over the lesion's window and one over the photo pixels it changes do the
 same work several times faster, and release the GIL (a rollout's threads draw photos in
 parallel). This module imports numba at import time: `lesions.py` imports it only when
-numba is installed (`pip install comma_env[fast]`) and falls back to numpy otherwise.
+numba is installed (`pip install -e ".[fast]"`) and falls back to numpy otherwise.
 
 The float32 operations follow the numpy path's order, so the two agree to within one grey
 level on a few pixels (different rounding of the upscale's sums and of `exp`); the random

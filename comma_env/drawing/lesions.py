@@ -12,7 +12,7 @@ the skin and the pearly sheen (tested over seeds 0-299).
 Speed (a new photo per episode is most of Telehealth's image view). The random numbers and
 the window are decided once by `plan_lesion`; two rasterisers then draw the same picture:
 - compiled (numba, `lesion_kernels.py`, used when numba is installed: `pip install
-  comma_env[fast]`): a few loops paint the window's colours and upscale them into the photo,
+  -e ".[fast]"`): a few loops paint the window's colours and upscale them into the photo,
   marks are rasterised pixel by pixel; about 10x faster than the first synthesis;
 - numpy (the reference, and the fallback): most of its cost is numpy's per-call overhead on
   small arrays, so calls are few. The base is computed on a 128-pixel grid, only over the

@@ -47,7 +47,8 @@ from PIL import Image, ImageDraw
 Box = tuple[int, int, int, int]
 """(x0, y0, x1, y1) in pixels, x1/y1 exclusive."""
 Paint = Callable[[Image.Image, ImageDraw.ImageDraw, Any], None]
-"""paint(image, draw, key): draws the layer for `key`; `draw` draws on `image`."""
+"""A layer's paint function, called as ``paint(image, draw, key)``; it draws the layer for `key`
+(`draw` draws on `image`)."""
 
 PATCH_CACHE_BYTES = 48 * 2**20
 """Budget of the LRU of repainted boxes, shared by every environment of the process."""

@@ -1,4 +1,4 @@
-"""COMMA single-role episodes served over OpenEnv (``pip install "comma-env[openenv]"``).
+"""COMMA single-role episodes served over OpenEnv (the ``openenv`` extra: ``pip install -e ".[openenv]"``).
 
     python -m comma_env.openenv puzzle=wire role=solver partner=oracle port=8000
 

@@ -165,7 +165,9 @@ class CommaEnv(AECEnv[str, Observation, str]):
             try:
                 import matplotlib.pyplot  # noqa: F401  (the window is matplotlib's)
             except ImportError as error:
-                raise ImportError('render_mode="human" needs matplotlib: pip install "comma-env[human]"') from error
+                from comma_env.protocol.resources import install_hint
+
+                raise ImportError(f'render_mode="human" needs matplotlib: {install_hint("human")}') from error
         if max_turns < 1 or max_mistakes < 1:
             raise ValueError("max_turns and max_mistakes must be at least 1")
         if max_message_chars < 1:

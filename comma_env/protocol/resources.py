@@ -52,3 +52,26 @@ def read_manual(file: str) -> str:
 def font_path(name: str = "DejaVuSans.ttf") -> Path:
     """A font file shipped with the package (DejaVu, see assets/fonts/LICENSE_DEJAVU)."""
     return _PACKAGE_DIR / "assets" / "fonts" / name
+
+
+def install_hint(extra: str) -> str:
+    """A pip command that installs the optional dependencies of `extra` where the user is.
+
+    ``comma-env`` is not published on PyPI, so installing it by name with an extra would fail.
+    From a source checkout the command is an editable install of that checkout with the
+    extra; from an installed wheel it lists the extra's requirements read from the wheel's
+    own metadata, which pip can always resolve."""
+    root = _PACKAGE_DIR.parent
+    if (root / "pyproject.toml").is_file():
+        return f'pip install -e "{root}[{extra}]"'
+    from importlib import metadata
+
+    try:
+        requirements = metadata.requires("comma-env") or []
+    except metadata.PackageNotFoundError:
+        requirements = []
+    wanted = [r.split(";")[0].strip() for r in requirements
+              if ";" in r and f'extra == "{extra}"' in r.split(";", 1)[1].replace("'", '"')]
+    if not wanted:
+        raise KeyError(f"comma-env has no extra named {extra!r}")
+    return "pip install " + " ".join(f'"{r}"' for r in wanted)

@@ -12,5 +12,5 @@
   (``python -m comma_env.play collect OUT_DIR ...``): the schedule, the lobby, the routes.
 
 Heavy dependencies (matplotlib, FastAPI, uvicorn) are imported inside the modules that
-need them: ``pip install "comma-env[web]"``.
+need them: ``pip install -e ".[web]"``.
 """

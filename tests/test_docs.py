@@ -1,0 +1,81 @@
+"""The documentation site builds with warnings as errors, and the README stays a front door.
+
+The build (`sphinx-build -W --keep-going -b html`) fails on a broken cross-reference, a
+missing page, a page outside every toctree, an include that is gone, or an API reference
+that does not import or resolve. It writes the per-puzzle and API pages from the code
+(`docs/_ext/comma_pages.py`) into the source tree's git-ignored `docs/puzzles/` and
+`docs/api/`, and the HTML into a temporary folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+GENERATED = ROOT / "docs" / "_generated"
+
+
+@pytest.mark.timeout(600)
+def test_the_site_builds_with_warnings_as_errors(tmp_path):
+    pytest.importorskip("sphinx")
+    pytest.importorskip("furo")
+    pytest.importorskip("myst_parser")
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html",
+                           str(ROOT / "docs"), str(tmp_path / "html")],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
+    html = tmp_path / "html"
+    from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
+
+    for puzzle in COMMA_PUZZLES + V1_PUZZLES:  # a page per puzzle, with its picture
+        page = (html / "puzzles" / f"{puzzle}.html").read_text(encoding="utf-8")
+        assert f"{puzzle}.png" in page and "manual" in page, puzzle
+    api = (html / "api" / "comma_env.protocol.html").read_text(encoding="utf-8")
+    assert "comma_env.protocol.core.CommaEnv" in api or "CommaEnv" in api
+    for name in ("speed", "fidelity_random"):  # the measured tables reach their pages
+        first_row = next(line for line in (GENERATED / f"{name}.md").read_text().splitlines() if line.startswith("| "))
+        cell = first_row.split("|")[1].strip()
+        page = "performance" if name == "speed" else "fidelity"
+        assert cell in (html / f"{page}.html").read_text(encoding="utf-8"), (name, cell)
+
+
+def test_the_readme_is_read_in_five_minutes():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250 and len(text.encode()) <= 25_000
+    assert not re.search(r"\b\d{1,2}:\d{2} UTC\b|load average|20\d\d-\d\d-\d\d", text), "no dates or load averages"
+    assert "docs/images/gallery.png" in text and (ROOT / "docs" / "images" / "gallery.png").is_file()
+
+
+def test_ci_runs_exactly_the_readmes_second_command():
+    commands = re.findall(r"```bash\n(.*?)\n```", README.read_text(encoding="utf-8"), re.DOTALL)
+    first, second = commands[0], commands[1]
+    assert first.endswith("python -m comma_env.rollout")
+    assert second.endswith("&& pytest -q")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    assert ci[-1] == second
+
+
+def test_every_generated_table_names_its_script_and_is_included():
+    pages = {p: p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md")}
+    for table in GENERATED.glob("*.md"):
+        head = table.read_text(encoding="utf-8").splitlines()[:3]
+        match = re.search(r"(examples/\w+\.py)", "\n".join(head))
+        assert match and (ROOT / match.group(1)).is_file(), (table.name, head)
+        assert any(f"_generated/{table.name}" in text for text in pages.values()), f"{table.name} is on no page"
+
+
+def test_the_readmes_links_and_pictures_point_at_files():
+    """The README is read on the forge and on PyPI, outside the site: every relative link and
+    picture must name a file of the checkout."""
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    relative = [t for t in targets if "://" not in t]
+    assert relative
+    for target in relative:
+        assert (ROOT / target).is_file(), target
