@@ -124,6 +124,55 @@ def costs(puzzle: str) -> dict[str, float]:
     }
 
 
+def _gym_stepper(puzzle: str, view: str) -> Iterator[None]:
+    """Endless random play of the solver role in `SingleRoleEnv` (scripted oracle expert),
+    the way a Gymnasium loop runs: the previous observation stays alive while the next step
+    (or the next reset) is made, as in ``observation, ... = env.step(action)``. Yields after
+    every learner step."""
+    from comma_env.rl import SingleRoleEnv
+
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view=view)
+    rng = np.random.default_rng(0)
+    seed = 0
+    while True:
+        observation, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            actions = info["valid_actions"]
+            action = str(actions[rng.integers(len(actions))]) if actions else ""
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+            yield
+        seed += 1
+
+
+def _copies(image: np.ndarray) -> Iterator[None]:
+    """Endless copies of one observation (what a loop pays to keep a frame it may not share)."""
+    while True:
+        image.copy()
+        yield
+
+
+def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> tuple[float, float, float, float]:
+    """(image-step cost minus text-step cost, in frame copies; image steps/s; text steps/s;
+    µs per copy) in the Gymnasium loop of `_gym_stepper`, bursts of the three interleaved
+    (median of `rounds`; each round's ratio uses that round's own copy time)."""
+    env = comma_env.make(puzzle)
+    env.reset(seed=0)
+    image = np.array(env.unwrapped.image())
+    image_steps, text_steps, copies = _gym_stepper(puzzle, "image"), _gym_stepper(puzzle, "text"), _copies(image)
+    _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)  # warm up
+    ratios, image_rates, text_rates, copy_us = [], [], [], []
+    for _ in range(rounds):
+        image_rate, text_rate, copy_rate = _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)
+        ratios.append((1 / image_rate - 1 / text_rate) * copy_rate)
+        image_rates.append(image_rate)
+        text_rates.append(text_rate)
+        copy_us.append(1e6 / copy_rate)
+    return (statistics.median(ratios), statistics.median(image_rates), statistics.median(text_rates),
+            statistics.median(copy_us))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds per subject (median reported)")
@@ -131,7 +180,12 @@ def main() -> None:
     parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES + V1_PUZZLES),
                         help="puzzle names (default: the ten COMMA puzzles and the v1 button, dog, sound)")
     parser.add_argument("--markdown", action="store_true", help="print the README table")
+    parser.add_argument("--image-step", action="store_true",
+                        help="only the image step's extra cost over the text step, in frame copies, per puzzle")
     args = parser.parse_args()
+    if args.image_step:
+        print_image_step(args)
+        return
 
     from pettingzoo.classic import connect_four_v3
 
@@ -160,6 +214,19 @@ def main() -> None:
                   f"{c['make_reset_ms']:.2f} | {c['copy_ms']:.3f} | {c['stack8_ms']:.2f} | {c['full_draw_ms']:.2f} |")
         references = [r for _, image, text, _ in rows for r in (image[1], text[1])]
         print(f"\nconnect_four_v3 during the run: {min(references):,.0f} to {max(references):,.0f} turns/s (median per subject)")
+
+
+def print_image_step(args: argparse.Namespace) -> None:
+    """The image step's cost over the text step, in frame copies (Gymnasium loop)."""
+    print("| environment | image steps/s | text steps/s | one copy (µs) | image step - text step (frame copies) |")
+    print("|---|---|---|---|---|")
+    for puzzle in args.puzzles:
+        env_module(puzzle)
+        extra, image_rate, text_rate, copy_us = image_step_in_copies(puzzle, args.rounds, args.burst)
+        print(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} |", flush=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
+    print(f"\nmedian of {args.rounds} interleaved rounds of {args.burst} s bursts; {stamp}; {machine}")
 
 
 if __name__ == "__main__":
