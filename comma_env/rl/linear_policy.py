@@ -76,13 +76,21 @@ def candidate_attributes(action: str, actions: list[str], seen: dict[str, Any]) 
 
 
 @dataclass
-class LinearSolverPolicy:
-    """Softmax over candidate messages with linear scores on hashed features."""
+class LinearSoftmaxPolicy:
+    """Softmax over candidate messages with linear scores on hashed features, trained with
+    REINFORCE (AdaGrad steps, entropy bonus). Subclasses say what the candidates are and
+    which features each has (`candidates`, `features`, `message`)."""
 
     dims: int = 2**16
     learning_rate: float = 0.1
     entropy_bonus: float = 0.02
     seed: int = 0
+    explore: float = 0.0
+    """While training (not greedy), the share of choices made uniformly at random."""
+    forget: float = 0.0
+    """Per update, the share of the squared-gradient sums forgotten: 0 is AdaGrad (steps only
+    shrink); above 0 (RMSProp-like) a feature that was updated often early can still move
+    when its partner's behaviour changes later."""
     weights: np.ndarray = field(init=False)
     squared: np.ndarray = field(init=False)
     baselines: dict[int, float] = field(init=False)
@@ -93,6 +101,70 @@ class LinearSolverPolicy:
         self.squared = np.zeros(self.dims)  # AdaGrad: frequent, uninformative pairs learn slower
         self.baselines: dict[int, float] = {}  # running mean reward-to-go per turn
         self.rng = np.random.default_rng(self.seed)
+
+    def candidates(self, info: dict[str, Any]) -> list[str]:
+        raise NotImplementedError
+
+    def features(self, info: dict[str, Any]) -> list[np.ndarray]:
+        """One array of hashed feature indices per candidate."""
+        raise NotImplementedError
+
+    @staticmethod
+    def message(candidate: str, info: dict[str, Any]) -> str:
+        return candidate
+
+    # -- acting -------------------------------------------------------------------------------
+    def probabilities(self, rows: list[np.ndarray]) -> np.ndarray:
+        scores = np.array([self.weights[row].sum() for row in rows])
+        scores -= scores.max()
+        exp = np.exp(scores)
+        return exp / exp.sum()
+
+    def act(self, info: dict[str, Any], greedy: bool = False) -> tuple[str, list[np.ndarray], int]:
+        rows = self.features(info)
+        probs = self.probabilities(rows)
+        if greedy:
+            choice = int(np.argmax(probs))
+        elif self.explore and self.rng.random() < self.explore:
+            choice = int(self.rng.integers(len(rows)))
+        else:
+            choice = int(self.rng.choice(len(rows), p=probs))
+        return self.message(self.candidates(info)[choice], info), rows, choice
+
+    # -- learning -------------------------------------------------------------------------------
+    def reinforce(self, steps: Iterable[tuple[list[np.ndarray], int, float]]) -> None:
+        """One REINFORCE update: grad log pi(choice) = phi(choice) - E_pi[phi], weighted by
+        each step's advantage (the third element)."""
+        for rows, choice, advantage in steps:
+            probs = self.probabilities(rows)
+            log_probs = np.log(np.maximum(probs, 1e-12))
+            entropy = -float((probs * log_probs).sum())
+            # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
+            coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
+            coefficients[choice] += advantage
+            gradient = np.zeros(self.dims)
+            for row, coefficient in zip(rows, coefficients):
+                np.add.at(gradient, row, coefficient)
+            if self.forget:
+                self.squared *= 1.0 - self.forget
+            self.squared += gradient**2
+            self.weights += self.learning_rate * gradient / (np.sqrt(self.squared) + 1e-8)
+
+    def advantages(self, steps: list["Step"]) -> list["Step"]:
+        """(rows, choice, reward) of one episode's turns -> (rows, choice, reward-to-go minus
+        this policy's running mean for that turn); the means are updated."""
+        to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]
+        updates = []
+        for turn, ((rows, choice, _), value) in enumerate(zip(steps, to_go)):
+            baseline = self.baselines.get(turn, 0.0)
+            updates.append((rows, choice, float(value) - baseline))
+            self.baselines[turn] = baseline + 0.05 * (float(value) - baseline)
+        return updates
+
+
+@dataclass
+class LinearSolverPolicy(LinearSoftmaxPolicy):
+    """The solver: describe what it sees, or type one valid action."""
 
     # -- features ---------------------------------------------------------------------------
     def candidates(self, info: dict[str, Any]) -> list[str]:
@@ -120,41 +192,11 @@ class LinearSolverPolicy:
             rows.append(np.array([_hash(k, self.dims) for k in keys], dtype=np.int64))
         return rows
 
-    # -- acting -------------------------------------------------------------------------------
-    def probabilities(self, rows: list[np.ndarray]) -> np.ndarray:
-        scores = np.array([self.weights[row].sum() for row in rows])
-        scores -= scores.max()
-        exp = np.exp(scores)
-        return exp / exp.sum()
-
-    def act(self, info: dict[str, Any], greedy: bool = False) -> tuple[str, list[np.ndarray], int]:
-        rows = self.features(info)
-        probs = self.probabilities(rows)
-        choice = int(np.argmax(probs)) if greedy else int(self.rng.choice(len(rows), p=probs))
-        return self.message(self.candidates(info)[choice], info), rows, choice
-
     @staticmethod
     def message(candidate: str, info: dict[str, Any]) -> str:
         if candidate == DESCRIBE:
             return f"{DESCRIPTION_HEADER}\n{info.get('description') or ''}"
         return candidate
-
-    # -- learning -------------------------------------------------------------------------------
-    def reinforce(self, steps: Iterable[tuple[list[np.ndarray], int, float]]) -> None:
-        """One REINFORCE update: grad log pi(choice) = phi(choice) - E_pi[phi], weighted by
-        each step's advantage (the third element)."""
-        for rows, choice, advantage in steps:
-            probs = self.probabilities(rows)
-            log_probs = np.log(np.maximum(probs, 1e-12))
-            entropy = -float((probs * log_probs).sum())
-            # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
-            coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
-            coefficients[choice] += advantage
-            gradient = np.zeros(self.dims)
-            for row, coefficient in zip(rows, coefficients):
-                np.add.at(gradient, row, coefficient)
-            self.squared += gradient**2
-            self.weights += self.learning_rate * gradient / (np.sqrt(self.squared) + 1e-8)
 
 
 Step = tuple[list[np.ndarray], int, float]
@@ -185,16 +227,9 @@ def train(env: Any, policy: LinearSolverPolicy, seeds: Iterable[int], on_episode
     """REINFORCE on rewards-to-go with a running-mean baseline per turn; returns each
     episode's return."""
     returns: list[float] = []
-    baselines = policy.baselines
     for n, seed in enumerate(seeds):
         total, success, steps = run_episode(env, policy, seed)
-        to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]
-        updates = []
-        for turn, ((rows, choice, _), value) in enumerate(zip(steps, to_go)):
-            baseline = baselines.get(turn, 0.0)
-            updates.append((rows, choice, float(value) - baseline))
-            baselines[turn] = baseline + 0.05 * (float(value) - baseline)
-        policy.reinforce(updates)
+        policy.reinforce(policy.advantages(steps))
         returns.append(total)
         if on_episode is not None:
             on_episode(n, seed, total, success)
