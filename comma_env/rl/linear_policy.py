@@ -85,12 +85,6 @@ class LinearSoftmaxPolicy:
     learning_rate: float = 0.1
     entropy_bonus: float = 0.02
     seed: int = 0
-    explore: float = 0.0
-    """While training (not greedy), the share of choices made uniformly at random."""
-    forget: float = 0.0
-    """Per update, the share of the squared-gradient sums forgotten: 0 is AdaGrad (steps only
-    shrink); above 0 (RMSProp-like) a feature that was updated often early can still move
-    when its partner's behaviour changes later."""
     weights: np.ndarray = field(init=False)
     squared: np.ndarray = field(init=False)
     baselines: dict[int, float] = field(init=False)
@@ -123,12 +117,7 @@ class LinearSoftmaxPolicy:
     def act(self, info: dict[str, Any], greedy: bool = False) -> tuple[str, list[np.ndarray], int]:
         rows = self.features(info)
         probs = self.probabilities(rows)
-        if greedy:
-            choice = int(np.argmax(probs))
-        elif self.explore and self.rng.random() < self.explore:
-            choice = int(self.rng.integers(len(rows)))
-        else:
-            choice = int(self.rng.choice(len(rows), p=probs))
+        choice = int(np.argmax(probs)) if greedy else int(self.rng.choice(len(rows), p=probs))
         return self.message(self.candidates(info)[choice], info), rows, choice
 
     # -- learning -------------------------------------------------------------------------------
@@ -145,8 +134,6 @@ class LinearSoftmaxPolicy:
             gradient = np.zeros(self.dims)
             for row, coefficient in zip(rows, coefficients):
                 np.add.at(gradient, row, coefficient)
-            if self.forget:
-                self.squared *= 1.0 - self.forget
             self.squared += gradient**2
             self.weights += self.learning_rate * gradient / (np.sqrt(self.squared) + 1e-8)
 
@@ -166,6 +153,10 @@ class LinearSoftmaxPolicy:
 class LinearSolverPolicy(LinearSoftmaxPolicy):
     """The solver: describe what it sees, or type one valid action."""
 
+    describe_reads_words: bool = True
+    """Whether describing is scored by the message's words too (the scripted expert asks for
+    a description in words); False scores it only by whether the expert has spoken."""
+
     # -- features ---------------------------------------------------------------------------
     def candidates(self, info: dict[str, Any]) -> list[str]:
         return [DESCRIBE, *info.get("valid_actions", [])]
@@ -180,7 +171,7 @@ class LinearSolverPolicy(LinearSoftmaxPolicy):
         rows = []
         for candidate in [DESCRIBE, *actions]:
             if candidate == DESCRIBE:
-                keys = [f"D|{spoke}"] + [f"D|{w}" for w in words]
+                keys = [f"D|{spoke}"] + ([f"D|{w}" for w in words] if self.describe_reads_words else [])
             else:
                 attributes = candidate_attributes(candidate, actions, seen)
                 keys = [f"A|{spoke}"]
