@@ -284,9 +284,10 @@ class Scene:
                 # them, from memory just written), then takes this step's patches like it
                 result = spare
                 result.array.flags.writeable = True
-                for x0, y0, x1, y1 in self._dirty_boxes(spare.layers, previous.layers):
-                    x0, y0, x1, y1 = _clip((x0, y0, x1, y1), width, height)
-                    result.array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
+                for box in self._dirty_boxes(spare.layers, previous.layers):
+                    x0, y0, x1, y1 = _clip(box, width, height)
+                    if not any(a0 <= x0 and b0 <= y0 and x1 <= a1 and y1 <= b1 for a0, b0, a1, b1 in patches):
+                        result.array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]  # else painted over below
                 result.layers = layers
             else:
                 if start is None:
