@@ -13,6 +13,11 @@ cost of a new environment (make + reset + first image), of copying one observati
 
     pip install -e ".[bench]"
     python examples/benchmark_envs.py [--rounds 7] [--burst 0.25] [--puzzles wire who ...]
+
+`--image-step` measures instead what an image observation adds to a step of a Gymnasium loop
+(`SingleRoleEnv`, solver role, the previous observation held): per puzzle, the image-view
+step's time minus the text-view step's, divided by the time of one frame copy, the three
+measured in interleaved bursts of the same run (`--out FILE` writes the table).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import platform
 import statistics
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -182,6 +188,7 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="print the README table")
     parser.add_argument("--image-step", action="store_true",
                         help="only the image step's extra cost over the text step, in frame copies, per puzzle")
+    parser.add_argument("--out", help="with --image-step: also write the table here (docs/_generated/image_step.md)")
     args = parser.parse_args()
     if args.image_step:
         print_image_step(args)
@@ -217,16 +224,25 @@ def main() -> None:
 
 
 def print_image_step(args: argparse.Namespace) -> None:
-    """The image step's cost over the text step, in frame copies (Gymnasium loop)."""
-    print("| environment | image steps/s | text steps/s | one copy (µs) | image step - text step (frame copies) |")
-    print("|---|---|---|---|---|")
+    """The image step's cost over the text step, in frame copies (Gymnasium loop); with
+    `--out`, also written as a Markdown table."""
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, numpy {np.__version__}"
+    lines = [f"Written by `python examples/benchmark_envs.py --image-step --rounds {args.rounds} --burst {args.burst}` "
+             f"on {machine}, {stamp}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
+             f"actions, the previous observation held during each step; median of {args.rounds} interleaved rounds.", "",
+             "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
+             "| image step minus text step (frame copies) |", "|---|---|---|---|---|"]
+    print("\n".join(lines[2:]))
     for puzzle in args.puzzles:
         env_module(puzzle)
         extra, image_rate, text_rate, copy_us = image_step_in_copies(puzzle, args.rounds, args.burst)
-        print(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} |", flush=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
-    print(f"\nmedian of {args.rounds} interleaved rounds of {args.burst} s bursts; {stamp}; {machine}")
+        lines.append(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} |")
+        print(lines[-1], flush=True)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text("\n".join(lines) + "\n")
+        print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
