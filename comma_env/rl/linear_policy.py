@@ -131,11 +131,14 @@ class LinearSoftmaxPolicy:
             # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
             coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
             coefficients[choice] += advantage
-            gradient = np.zeros(self.dims)
-            for row, coefficient in zip(rows, coefficients):
-                np.add.at(gradient, row, coefficient)
-            self.squared += gradient**2
-            self.weights += self.learning_rate * gradient / (np.sqrt(self.squared) + 1e-8)
+            # the gradient is 0 outside the features these candidates have: update only those
+            # (the same sums, in the same order, as a dense gradient; a fraction of the time)
+            indices = np.concatenate(rows)
+            touched, where = np.unique(indices, return_inverse=True)
+            gradient = np.zeros(len(touched))
+            np.add.at(gradient, where, np.repeat(coefficients, [len(row) for row in rows]))
+            self.squared[touched] += gradient**2
+            self.weights[touched] += self.learning_rate * gradient / (np.sqrt(self.squared[touched]) + 1e-8)
 
     def advantages(self, steps: list["Step"]) -> list["Step"]:
         """(rows, choice, reward) of one episode's turns -> (rows, choice, reward-to-go minus
