@@ -240,7 +240,8 @@ class Scene:
         return np.asarray(self(state), dtype=np.uint8)
 
     # -- the incremental path ----------------------------------------------------------------
-    def frame(self, state: dict[str, Any], previous: Frame | None = None, spare: Frame | None = None) -> Frame:
+    def frame(self, state: dict[str, Any], previous: Frame | None = None, spare: Frame | None = None,
+              fresh: bool = False) -> Frame:
         """The picture of `state`: `previous` (the caller's own last frame, or None for a new
         drawing sequence) with only the changed layers repainted.
 
@@ -251,7 +252,9 @@ class Scene:
         the spare is repainted in place instead, from its own layers: a loop that keeps the
         previous observation (as Gymnasium loops do) then alternates between two arrays and
         never copies a whole frame. Otherwise the result is a new frame on a copy. When
-        nothing changed, the same read-only array is returned.
+        nothing changed, the same read-only array is returned, unless `fresh` asks for
+        another array (Gymnasium promises new data on every call): then the spare caught
+        up with `previous`, else a copy.
         """
         layers = self.layers(state)
         width, height = self.size
@@ -265,7 +268,7 @@ class Scene:
             dirty = [(0, 0, width, height)]
         else:
             dirty = self._dirty_boxes(previous.layers, layers)
-            if not dirty:
+            if not dirty and not fresh:
                 unchanged = Frame(self, previous.array, layers)
                 with self._lock:
                     self._latest = unchanged
@@ -274,7 +277,7 @@ class Scene:
         geometry = self._geometry(tuple(layer.box for layer in ordered))
         patches = self._patches(geometry, ordered, dirty)
         with self._lock:  # the decision and the writes are one step for other threads
-            if own and _sole_reference(previous):
+            if own and not fresh and _sole_reference(previous):
                 result = previous
                 result.array.flags.writeable = True
                 result.layers = layers

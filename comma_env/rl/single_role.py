@@ -217,17 +217,20 @@ class SingleRoleEnv(gymnasium.Env):
         """The role's AEC observation. Its arrays are read-only and never change while anyone
         holds them (copy-on-write frames, `comma_env.drawing.scene`), so a changed picture is
         handed out as it is: a loop that keeps the previous observation makes the AEC env
-        alternate between two arrays, with no whole-frame copy. Only an array identical to the
-        one of the last call (nothing changed; Sound's clip) is copied, because Gymnasium
-        promises new data on every call."""
+        alternate between two arrays, with no whole-frame copy. Gymnasium promises new data on
+        every call, so a picture identical to the last call's (nothing changed) comes from the
+        other array, caught up (`CommaEnv.image(fresh=True)`), and another array identical to
+        the last call's (Sound's clip) is copied."""
         observation = dict(self.raw.observe(self.role))
         sources: dict[str, np.ndarray] = {}
         for key, value in observation.items():
             if isinstance(value, np.ndarray):
+                if value is self._sources.get(key) and key == "image":
+                    value = observation[key] = self.raw.image(fresh=True)  # the env's current frame now
+                elif value is self._sources.get(key):
+                    observation[key] = copy = value.copy()
+                    copy.flags.writeable = False  # read-only like every other observation array
                 sources[key] = value
-                if value is self._sources.get(key):
-                    observation[key] = value = value.copy()
-                    value.flags.writeable = False  # read-only like every other observation array
         self._sources = sources  # our reference also keeps the AEC env from repainting it
         return observation
 
