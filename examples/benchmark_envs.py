@@ -16,6 +16,11 @@ cost of a new environment (make + reset + first image), of copying one observati
 
 With ``--markdown`` the table is written to ``docs/_generated/speed.md`` (included by the
 performance page) under a line naming the machine, the versions and the date.
+
+`--image-step` measures instead what an image observation adds to a step of a Gymnasium loop
+(`SingleRoleEnv`, solver role, the previous observation held): per puzzle, the image-view
+step's time minus the text-view step's, divided by the time of one frame copy, the three
+measured in interleaved bursts of the same run (`--out FILE` writes the table).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import platform
 import statistics
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -128,6 +134,55 @@ def costs(puzzle: str) -> dict[str, float]:
     }
 
 
+def _gym_stepper(puzzle: str, view: str) -> Iterator[None]:
+    """Endless random play of the solver role in `SingleRoleEnv` (scripted oracle expert),
+    the way a Gymnasium loop runs: the previous observation stays alive while the next step
+    (or the next reset) is made, as in ``observation, ... = env.step(action)``. Yields after
+    every learner step."""
+    from comma_env.rl import SingleRoleEnv
+
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view=view)
+    rng = np.random.default_rng(0)
+    seed = 0
+    while True:
+        observation, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            actions = info["valid_actions"]
+            action = str(actions[rng.integers(len(actions))]) if actions else ""
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+            yield
+        seed += 1
+
+
+def _copies(image: np.ndarray) -> Iterator[None]:
+    """Endless copies of one observation (what a loop pays to keep a frame it may not share)."""
+    while True:
+        image.copy()
+        yield
+
+
+def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> tuple[float, float, float, float]:
+    """(image-step cost minus text-step cost, in frame copies; image steps/s; text steps/s;
+    µs per copy) in the Gymnasium loop of `_gym_stepper`, bursts of the three interleaved
+    (median of `rounds`; each round's ratio uses that round's own copy time)."""
+    env = comma_env.make(puzzle)
+    env.reset(seed=0)
+    image = np.array(env.unwrapped.image())
+    image_steps, text_steps, copies = _gym_stepper(puzzle, "image"), _gym_stepper(puzzle, "text"), _copies(image)
+    _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)  # warm up
+    ratios, image_rates, text_rates, copy_us = [], [], [], []
+    for _ in range(rounds):
+        image_rate, text_rate, copy_rate = _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)
+        ratios.append((1 / image_rate - 1 / text_rate) * copy_rate)
+        image_rates.append(image_rate)
+        text_rates.append(text_rate)
+        copy_us.append(1e6 / copy_rate)
+    return (statistics.median(ratios), statistics.median(image_rates), statistics.median(text_rates),
+            statistics.median(copy_us))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds per subject (median reported)")
@@ -136,7 +191,13 @@ def main() -> None:
                         help="puzzle names (default: the ten COMMA puzzles and the v1 button, dog, sound)")
     parser.add_argument("--markdown", action="store_true",
                         help="write the docs table docs/_generated/speed.md (and print it)")
+    parser.add_argument("--image-step", action="store_true",
+                        help="only the image step's extra cost over the text step, in frame copies, per puzzle")
+    parser.add_argument("--out", help="with --image-step: also write the table here (docs/_generated/image_step.md)")
     args = parser.parse_args()
+    if args.image_step:
+        print_image_step(args)
+        return
 
     from pettingzoo.classic import connect_four_v3
 
@@ -183,6 +244,28 @@ def _has_numba() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("numba") is not None and os.environ.get("COMMA_ENV_NUMBA", "1") != "0"
+
+
+def print_image_step(args: argparse.Namespace) -> None:
+    """The image step's cost over the text step, in frame copies (Gymnasium loop); with
+    `--out`, also written as a Markdown table."""
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, numpy {np.__version__}"
+    lines = [f"Written by `python examples/benchmark_envs.py --image-step --rounds {args.rounds} --burst {args.burst}` "
+             f"on {machine}, {stamp}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
+             f"actions, the previous observation held during each step; median of {args.rounds} interleaved rounds.", "",
+             "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
+             "| image step minus text step (frame copies) |", "|---|---|---|---|---|"]
+    print("\n".join(lines[2:]))
+    for puzzle in args.puzzles:
+        env_module(puzzle)
+        extra, image_rate, text_rate, copy_us = image_step_in_copies(puzzle, args.rounds, args.burst)
+        lines.append(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} |")
+        print(lines[-1], flush=True)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text("\n".join(lines) + "\n")
+        print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

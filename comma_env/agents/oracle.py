@@ -15,6 +15,8 @@ Two styles (``OraclePolicy(style=...)``, model configs ``oracle`` and ``oracle_n
   expert gives varied, seeded directions that never contain an action name ("cut the third
   wire", "press the button that says "FIRST", top right"); the solver resolves them against
   what it sees (`comma_env.agents.natural.phrasebooks`). The rules followed are the same manual's.
+  The natural solver also types a line that is a bare action name (``cut_wire_3``), so it
+  partners an expert learner whatever wording that learner settles on.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from comma_env.agents.natural import prose
 from comma_env.agents.natural.phrasebooks import phrasebook
 from comma_env.agents.natural.words import choose, strip_connector, with_connector
 from comma_env.protocol.clock import parse_wait
-from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
+from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description, strip_wrappers
 
 ADVICE_HEADER = "Type these actions:"
 STYLES = ("actions", "natural")
@@ -110,6 +112,12 @@ class NaturalSolver(OracleSolver):
         return [strip_connector(line.strip()) for line in advice.splitlines() if line.strip()]
 
     def understand(self, line: str, simulated: Any) -> list[str]:
+        """A bare action name (``cut_wire_3``, also in markdown) is typed as it is, so an
+        expert learner that writes action names is understood; anything else is resolved as
+        a direction against what the solver sees."""
+        bare = strip_wrappers(line.strip())
+        if bare in simulated.valid_actions():
+            return [bare]
         return self.book.understand(line, simulated.visible_state())
 
     def describe(self, state: dict[str, Any]) -> str:

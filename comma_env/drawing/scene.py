@@ -275,14 +275,21 @@ class Scene:
         return np.asarray(self(state), dtype=np.uint8)
 
     # -- the incremental path ----------------------------------------------------------------
-    def frame(self, state: dict[str, Any], previous: Frame | None = None) -> Frame:
+    def frame(self, state: dict[str, Any], previous: Frame | None = None, spare: Frame | None = None,
+              fresh: bool = False) -> Frame:
         """The picture of `state`: `previous` (the caller's own last frame, or None for a new
         drawing sequence) with only the changed layers repainted.
 
         Observations handed out stay valid: the previous array is repainted in place only
         when nothing but `previous` references it (`_sole_reference`), and then `previous`
-        itself is returned with its layers updated; otherwise the result is a new frame on
-        a copy. When nothing changed, the same read-only array is returned.
+        itself is returned with its layers updated. Else, when the caller passes `spare`
+        (its own frame before `previous`) and nothing but that frame references its array,
+        the spare is repainted in place instead, from its own layers: a loop that keeps the
+        previous observation (as Gymnasium loops do) then alternates between two arrays and
+        never copies a whole frame. Otherwise the result is a new frame on a copy. When
+        nothing changed, the same read-only array is returned, unless `fresh` asks for
+        another array (Gymnasium promises new data on every call): then the spare caught
+        up with `previous`, else a copy.
         """
         layers = self.layers(state)
         width, height = self.size
@@ -296,22 +303,29 @@ class Scene:
             dirty = [(0, 0, width, height)]
         else:
             dirty = self._dirty_boxes(previous.layers, layers)
-            if not dirty:
+            if not dirty and not fresh:
                 unchanged = Frame(self, previous.array, layers)
                 with self._lock:
                     self._latest = unchanged
                 return unchanged
         ordered = list(layers.values())
         geometry = self._geometry(tuple(layer.box for layer in ordered))
-        patches: dict[Box, np.ndarray] = {}
-        for place in map(geometry.place, dirty):
-            if place is not None and place[0] not in patches:
-                box, indices = place
-                patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
+        patches = self._patches(geometry, ordered, dirty)
         with self._lock:  # the decision and the writes are one step for other threads
-            if own and IN_PLACE_REPAINT and _sole_reference(previous):
+            if own and not fresh and IN_PLACE_REPAINT and _sole_reference(previous):
                 result = previous
                 result.array.flags.writeable = True
+                result.layers = layers
+            elif (own and IN_PLACE_REPAINT and spare is not None and spare.scene is self
+                  and spare.array is not previous.array and _sole_reference(spare)):
+                # the spare catches up with `previous` (copying the boxes that changed between
+                # them, from memory just written), then takes this step's patches like it
+                result = spare
+                result.array.flags.writeable = True
+                for box in self._dirty_boxes(spare.layers, previous.layers):
+                    x0, y0, x1, y1 = _clip(box, width, height)
+                    if not any(a0 <= x0 and b0 <= y0 and x1 <= a1 and y1 <= b1 for a0, b0, a1, b1 in patches):
+                        result.array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]  # else painted over below
                 result.layers = layers
             else:
                 if start is None:
@@ -325,6 +339,15 @@ class Scene:
                 array.flags.writeable = False
             self._latest = result
         return result
+
+    def _patches(self, geometry: _Geometry, ordered: list[Layer], dirty: list[Box]) -> dict[Box, np.ndarray]:
+        """The pixels of every dirty box (clipped, each box once)."""
+        patches: dict[Box, np.ndarray] = {}
+        for place in map(geometry.place, dirty):
+            if place is not None and place[0] not in patches:
+                box, indices = place
+                patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
+        return patches
 
     @staticmethod
     def _dirty_boxes(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> list[Box]:

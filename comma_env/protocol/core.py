@@ -202,6 +202,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self.puzzle: Puzzle | None = None
         self._human_figure: Any = None
         self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
+        self._spare: Frame | None = None  # the one before: repainted when a caller still holds `_frame`
         self._start_episode(None, None)
 
     _description: tuple[int, str] | None
@@ -579,22 +580,34 @@ class CommaEnv(AECEnv[str, Observation, str]):
         }
 
     # -- observations ----------------------------------------------------------------------
-    def image(self) -> np.ndarray:
+    def image(self, fresh: bool = False) -> np.ndarray:
         """The solver's current image as a read-only, contiguous RGB uint8 array.
 
         Drawn only when the puzzle's state changed since the last call. With a `Scene`
         drawing, only the layers whose key changed are repainted: into the previous frame's
-        array itself when nobody else still references it, else onto a copy (also across
-        resets); any other drawing function is a full redraw. An array someone still holds
-        is never modified.
+        array itself when nobody else still references it, else into the frame before it
+        when that one is free (a loop that keeps the last observation alternates between two
+        arrays), else onto a copy (also across resets); any other drawing function is a full
+        redraw. An array someone still holds is never modified. `fresh` asks for an array
+        other than the one of the last call even when nothing changed (Gymnasium promises new
+        data on every call): the frame before, caught up, when it is free, else a copy.
         """
         puzzle = self._puzzle()
+        if fresh and self._image_array is not None:
+            if not isinstance(self.draw, Scene):
+                self._image_array = self._image_array.copy()
+                self._image_array.flags.writeable = False
+                return self._image_array
+            self._image_version = -1  # drawn again below, into another array
         if self._image_version != puzzle.version or self._image_array is None:
             state = puzzle.visible_state()
             draw = self.draw
             if isinstance(draw, Scene):
                 self._image_array = None  # our own reference: an unshared frame is then repainted in place
-                self._frame = draw.frame(state, self._frame)
+                previous = self._frame
+                self._frame = draw.frame(state, previous, self._spare, fresh=fresh)
+                if previous is not None and self._frame.array is not previous.array:
+                    self._spare = previous  # a caller may still hold it; if not, the next frame reuses it
                 array = self._frame.array
             else:  # the full-redraw fallback for drawings that are not scenes
                 array = np.array(draw(state).convert("RGB"), dtype=np.uint8)

@@ -1,0 +1,97 @@
+"""A loop that keeps the previous observation (as Gymnasium loops do) makes the environment
+alternate between two arrays (comma_env/drawing/scene.py, `Scene.frame`'s `spare`): no
+whole-frame copy per step, and still no observation anyone holds ever changes."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import comma_env
+from comma_env.rl import SingleRoleEnv
+
+
+def _address(image: np.ndarray) -> int:
+    return image.__array_interface__["data"][0]
+
+
+def _random_step(env, rng: np.random.Generator, seeds) -> None:
+    raw = env.unwrapped
+    if raw.end_reason is not None:
+        env.reset(seed=next(seeds))
+    elif env.agent_selection == "solver":
+        actions = raw.infos["solver"]["valid_actions"]
+        env.step(actions[int(rng.integers(len(actions)))] if actions else "")
+    else:
+        env.step("")
+
+
+@pytest.mark.parametrize("puzzle", ["wire", "who", "dog", "maze", "telehealth"])
+def test_holding_the_previous_observation_alternates_two_arrays(puzzle: str) -> None:
+    env = comma_env.make(puzzle)
+    raw = env.unwrapped
+    rng = np.random.default_rng(3)
+    seeds = itertools.count(0)
+    env.reset(seed=next(seeds))
+    previous = raw.image()
+    snapshot = previous.copy()
+    addresses, changes = set(), 0
+    for _ in range(300):
+        _random_step(env, rng, seeds)
+        image = raw.image()  # drawn while `previous` is still held
+        assert np.array_equal(previous, snapshot)  # the held one did not change
+        assert np.array_equal(image, raw.draw.full_array(raw.visible_state))
+        if image is not previous:
+            changes += 1
+            addresses.add(_address(image))
+        previous, snapshot = image, image.copy()
+        del image
+    assert changes > 50
+    assert len(addresses) <= 2, (puzzle, len(addresses))  # two arrays, in turn
+
+
+@pytest.mark.parametrize("puzzle", ["wire", "keypad", "sound"])
+def test_observations_kept_longer_than_one_step_never_change(puzzle: str) -> None:
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle")
+    rng = np.random.default_rng(1)
+    kept = []
+    observation, info = env.reset(seed=0)
+    for step in range(200):
+        if step % 3 == 0:
+            kept.append((observation["image"], observation["image"].copy()))
+        actions = info["valid_actions"]
+        observation, _, terminated, truncated, info = env.step(actions[int(rng.integers(len(actions)))])
+        if terminated or truncated:
+            observation, info = env.reset(seed=step + 1)
+    for image, snapshot in kept:
+        assert np.array_equal(image, snapshot)
+        assert not image.flags.writeable
+    env.close()
+
+
+def test_a_gymnasium_loop_gets_new_frames_without_whole_frame_copies() -> None:
+    """SingleRoleEnv hands out the environment's frames themselves: changed or not (Gymnasium
+    promises new data on every call), the loop sees only two arrays, in turn, never the same
+    memory twice in a row, and every picture is the true one."""
+    env = SingleRoleEnv("who", role="solver", partner="oracle")
+    rng = np.random.default_rng(2)
+    observation, info = env.reset(seed=0)
+    addresses, unchanged = set(), 0
+    for step in range(300):
+        previous = observation["image"]  # held during the step (or the reset), as a loop does
+        if info.get("episode"):
+            observation, info = env.reset(seed=step)
+        else:
+            actions = info["valid_actions"]
+            observation, _, _, _, info = env.step(actions[int(rng.integers(len(actions)))])
+        image = observation["image"]
+        assert not np.shares_memory(image, previous) and not image.flags.writeable
+        assert np.array_equal(image, env.raw.draw.full_array(env.raw.visible_state))
+        unchanged += np.array_equal(image, previous)
+        addresses.add(_address(image))
+        del previous, image
+    env.close()
+    assert unchanged > 100  # Who's picture changes only when solved: most steps change nothing
+    assert len(addresses) <= 2
