@@ -10,14 +10,19 @@ from typing import Any
 __all__ = ["main", "run"]
 
 
-def __getattr__(name: str) -> Any:
-    """`main` and `run` load the pipeline when first used, so ``--help`` and configuration
-    errors answer before Hydra and the run's modules are imported (`comma_env.run.cli`)."""
-    if name in __all__:
-        from comma_env.run import rollout
+def main() -> None:
+    """The command line (`comma_env.run.cli.main`): ``--help`` and configuration errors
+    answer before Hydra and the run's modules are imported."""
+    from comma_env.run.cli import main as cli_main
 
-        return getattr(rollout, name)
-    raise AttributeError(f"module 'comma_env.rollout' has no attribute {name!r}")
+    cli_main()
+
+
+def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
+    """Run a rollout from a config (`comma_env.run.rollout.run`), loading the pipeline on first use."""
+    from comma_env.run import rollout
+
+    return rollout.run(cfg, quiet=quiet)
 
 
 if __name__ == "__main__":

@@ -114,8 +114,8 @@ def replay_rows(turns: list[int], work: Path) -> list[list[str]]:
             walk(record)
             export(alone, "rl", work / "warmup" / "rl.jsonl")
         walked = walk(record)
-        report_seconds = timed(lambda: walk(record))
-        export_seconds = timed(lambda: export(alone, "rl", work / f"export{next(exports)}" / "rl.jsonl"))
+        report_seconds = timed(lambda record=record: walk(record))
+        export_seconds = timed(lambda alone=alone: export(alone, "rl", work / f"export{next(exports)}" / "rl.jsonl"))
         first = first or (report_seconds, export_seconds)
         rows.append([f"{len(record['transcript']):,}", f"{report_seconds:.2f}", f"{report_seconds / first[0]:.1f}",
                      f"{export_seconds:.2f}", f"{export_seconds / first[1]:.1f}",

@@ -26,81 +26,124 @@ import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import GroupedEpisodes, SingleRoleEnv
 
 ADVICE = "Type these actions:"
-def learner(observation, info):
+N = 400
+
+
+def learner(observation: object, info: dict) -> str:
+    """Describe first; once the expert has given its advice, type it."""
     partner = info.get("partner_message") or ""
     if ADVICE in partner:
-        return "\n".join(l.strip("> ").strip() for l in partner.split(ADVICE, 1)[1].splitlines() if l.strip("> ").strip())
+        lines = (line.strip("> ").strip() for line in partner.split(ADVICE, 1)[1].splitlines())
+        return "\n".join(line for line in lines if line)
     return "I see:\n" + (info.get("description") or "")
 
-N = 400
-def single():
+
+def single() -> float:
     env = SingleRoleEnv("wire", partner="oracle", solver_view="text")
-    t = time.perf_counter()
-    for s in range(N):
-        o, i = env.reset(seed=s); done = False
+    started = time.perf_counter()
+    for seed in range(N):
+        observation, info = env.reset(seed=seed)
+        done = False
         while not done:
-            o, r, te, tr, i = env.step(learner(o, i)); done = te or tr
-    return (time.perf_counter() - t) / N
+            observation, _, terminated, truncated, info = env.step(learner(observation, info))
+            done = terminated or truncated
+    return (time.perf_counter() - started) / N
 
-def grouped_lock():
-    b = GroupedEpisodes("wire", seeds=range(N // 8), group_size=8, batch_size=16, partner="oracle", solver_view="text")
-    t = time.perf_counter(); o, i = b.reset()
-    while not b.finished:
-        o, r, te, tr, i = b.step([learner(x, y) if y["active"] else "" for x, y in zip(o, i)])
-    return (time.perf_counter() - t) / len(b.episodes)
 
-def grouped_run():
-    b = GroupedEpisodes("wire", seeds=range(N // 8), group_size=8, batch_size=16, partner="oracle", solver_view="text")
-    t = time.perf_counter(); b.run(learner)
-    return (time.perf_counter() - t) / len(b.episodes)
+def _groups() -> GroupedEpisodes:
+    return GroupedEpisodes("wire", seeds=range(N // 8), group_size=8, batch_size=16, partner="oracle",
+                           solver_view="text")
 
-def vector(mode, n=2):
-    envs = gymnasium.make_vec("comma/Wire-solver-v0", num_envs=n, vectorization_mode=mode, partner="oracle", solver_view="text")
-    o, infos = envs.reset(seed=list(range(n))); episodes = 0
-    t = time.perf_counter()
+
+def grouped_lock() -> float:
+    batch = _groups()
+    started = time.perf_counter()
+    observations, infos = batch.reset()
+    while not batch.finished:
+        actions = [learner(o, i) if i["active"] else "" for o, i in zip(observations, infos, strict=True)]
+        observations, _, _, _, infos = batch.step(actions)
+    return (time.perf_counter() - started) / len(batch.episodes)
+
+
+def grouped_run() -> float:
+    batch = _groups()
+    started = time.perf_counter()
+    batch.run(learner)
+    return (time.perf_counter() - started) / len(batch.episodes)
+
+
+def vector(mode: str, n: int = 2) -> float:
+    envs = gymnasium.make_vec("comma/Wire-solver-v0", num_envs=n, vectorization_mode=mode, partner="oracle",
+                              solver_view="text")
+    _, infos = envs.reset(seed=list(range(n)))
+    episodes = 0
+    started = time.perf_counter()
+    keys = ("partner_message", "description")
     while episodes < N:
-        acts = [learner(None, {k[0:]: infos[k][j] for k in ("partner_message", "description") if k in infos and infos["_" + k][j]}) for j in range(n)]
-        o, r, te, tr, infos = envs.step(acts); episodes += int((te | tr).sum())
-    el = time.perf_counter() - t; envs.close(); return el / episodes
+        actions = [learner(None, {k: infos[k][j] for k in keys if k in infos and infos["_" + k][j]}) for j in range(n)]
+        _, _, terminated, truncated, infos = envs.step(actions)
+        episodes += int((terminated | truncated).sum())
+    elapsed = time.perf_counter() - started
+    envs.close()
+    return elapsed / episodes
 
-def trl_env():
+
+def trl_env() -> float:
     from comma_env.rl.trl_env import CommaToolEnv
-    env = CommaToolEnv("wire", partner="oracle", solver_view="text")
-    t = time.perf_counter()
-    for s in range(N):
-        env.reset(seed=s)
-        info = env.info; msg = learner(None, info)
-        while not env.done:
-            env.send_message(msg); msg = learner(None, env.info)
-        env._finish()
-    return (time.perf_counter() - t) / N
 
-def verifiers_env(n=None):
-    n = n or N // 4
+    env = CommaToolEnv("wire", partner="oracle", solver_view="text")
+    started = time.perf_counter()
+    for seed in range(N):
+        env.reset(seed=seed)
+        message = learner(None, env.info)
+        while not env.done:
+            env.send_message(message)
+            message = learner(None, env.info)
+        env._finish()
+    return (time.perf_counter() - started) / N
+
+
+def verifiers_env(n: int | None = None) -> float:
     from comma_env.vf import load_environment
-    env = load_environment("wire", "solver", "oracle", solver_view="text")
     from comma_env.vf.environment import message_text
-    async def one(seed):
-        state = {"info": {"seed": seed}}
-        state = await env.setup_state(state)
-        msgs = list(state["prompt"]); info = state["comma_env"].raw.infos["solver"]
+
+    n = n or N // 4
+    env = load_environment("wire", "solver", "oracle", solver_view="text")
+
+    async def one(seed: int) -> float:
+        state = await env.setup_state({"info": {"seed": seed}})
+        messages = list(state["prompt"])
+        info = state["comma_env"].raw.infos["solver"]
         reply = learner(None, {"description": info.get("description")})
         while True:
-            msgs.append({"role": "assistant", "content": reply})
-            resp = await env.env_response(msgs, state)
-            if state["comma"]["done"]: break
-            reply = learner(None, {"partner_message": message_text(resp[-1])})
+            messages.append({"role": "assistant", "content": reply})
+            response = await env.env_response(messages, state)
+            if state["comma"]["done"]:
+                break
+            reply = learner(None, {"partner_message": message_text(response[-1])})
         await env.close_episode(state)
         return await env.episode_return(state)
-    async def main():
-        t = time.perf_counter()
-        for s in range(n): await one(s)
-        return (time.perf_counter() - t) / n
-    return asyncio.run(main())
 
-PATHS = {"SingleRoleEnv": single, "GroupedEpisodes.step (B=16)": grouped_lock, "GroupedEpisodes.run (B=16)": grouped_run,
-         "make_vec sync (2)": lambda: vector("sync"), "make_vec async (2 workers)": lambda: vector("async"),
-         "TRL CommaToolEnv": trl_env, "verifiers env (setup+env_response)": verifiers_env}
+    async def every() -> float:
+        started = time.perf_counter()
+        for seed in range(n):
+            await one(seed)
+        return (time.perf_counter() - started) / n
+
+    return asyncio.run(every())
+
+
+PATHS = {
+    "SingleRoleEnv": single,
+    "GroupedEpisodes.step (B=16)": grouped_lock,
+    "GroupedEpisodes.run (B=16)": grouped_run,
+    "make_vec sync (2)": lambda: vector("sync"),
+    "make_vec async (2 workers)": lambda: vector("async"),
+    "TRL CommaToolEnv": trl_env,
+    "verifiers env (setup+env_response)": verifiers_env,
+}
+
+
 def main() -> None:
     global N
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -13,6 +13,7 @@ it to check the file is current.
 from __future__ import annotations
 
 import argparse
+import pprint
 import tempfile
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def main() -> None:
     TARGET.write_text(
         '"""Our realistic scripted pair measured in the paper\'s setting (10 turns, 3 mistakes,\n'
         f'seeds 0..{args.episodes - 1} of each puzzle). Written by examples/reference_rows.py; do not edit."""\n\n'
-        f"REALISTIC_PAIR = {row!r}\n")
+        f"REALISTIC_PAIR = {pprint.pformat(row, width=110, sort_dicts=False)}\n")
     print(TARGET.read_text())
 
 

@@ -50,7 +50,7 @@ def held_out(env: SingleRoleEnv, policy: LinearSolverPolicy) -> dict[str, float]
         episode = info["episode"]
         tokens = sum(count_tokens(entry["text"]) for entry in info["dialogue"] if entry["speaker"] != "environment")
         rows.append((episode["success"], episode["mistakes"], episode["turns_played"], tokens, episode["return"]))
-    success, mistakes, turns, tokens, returns = (float(np.mean(column)) for column in zip(*rows))
+    success, mistakes, turns, tokens, returns = (float(np.mean(column)) for column in zip(*rows, strict=True))
     return {"success": success, "mistakes": mistakes, "turns": turns, "tokens": tokens, "return": returns}
 
 
@@ -74,7 +74,8 @@ def main() -> None:
     import comma_env
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    machine = f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, comma_env {comma_env.__version__}"
+    machine = (f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, "
+               f"comma_env {comma_env.__version__}")
     lines = [f"Written by `python examples/reward_settings.py --episodes {args.episodes} --seed {args.seed}` "
              f"on {machine}, {stamp}. Linear REINFORCE solver, oracle_nl expert, {args.episodes} training "
              "episodes, greedy play on 200 held-out seeds; per episode means.", "",

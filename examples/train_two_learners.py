@@ -99,7 +99,8 @@ def write_markdown(path: Path, curves: list[dict[str, Any]], pairs: dict[str, tu
     import comma_env
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    machine = f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, comma_env {comma_env.__version__}"
+    machine = (f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, "
+               f"comma_env {comma_env.__version__}")
     lines = [f"Written by `python examples/train_two_learners.py --episodes {args.episodes} --every {args.every} "
              f"--seed {args.seed}` on {machine}, {stamp}.", "",
              "| puzzle | setting | untrained | " + " | ".join(f"{x} ep." for x, _ in curves[0]["points"][1:])
@@ -126,7 +127,8 @@ def write_markdown(path: Path, curves: list[dict[str, Any]], pairs: dict[str, tu
                   "| the manual advises | the expert says -> the solver does |", "|---|---|",
                   *protocol_rows(said), "",
                   f"**{puzzle.title()}: three held-out conversations** (the solver's description on one line):", "",
-                  "```text", *(conversation_text(env, solver, expert, seed) for seed in (10_000, 10_001, 10_002)), "```", ""]
+                  "```text", *(conversation_text(env, solver, expert, seed) for seed in (10_000, 10_001, 10_002)),
+                  "```", ""]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))
 
@@ -140,7 +142,7 @@ def plot(curves: list[dict[str, Any]], out: Path) -> None:
     figure, axis = plt.subplots(figsize=(6.4, 4))
     colors = {"wire": "tab:blue", "who": "tab:orange"}
     for curve in curves:
-        xs, ys = zip(*curve["points"])
+        xs, ys = zip(*curve["points"], strict=True)
         pair = curve["setting"] == "two learners"
         axis.plot(xs, [100 * y for y in ys], marker="o" if pair else "s", linestyle="-" if pair else "--",
                   color=colors[curve["puzzle"]], label=f"{curve['puzzle']}: {curve['setting']}")
@@ -162,7 +164,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="docs/images/two_learners.png")
     parser.add_argument("--table", default="docs/_generated/two_learners.md")
-    parser.add_argument("--spread", type=int, default=4, help="also train this many pairs from seeds --seed.. (0: skip)")
+    parser.add_argument("--spread", type=int, default=4,
+                        help="also train this many pairs from seeds --seed.. (0: skip)")
     args = parser.parse_args()
     curves, pairs = [], {}
     for puzzle in PUZZLES:

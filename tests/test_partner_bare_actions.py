@@ -7,6 +7,7 @@ import pytest
 
 from comma_env.rl import SingleRoleEnv
 
+
 def _advice(env: SingleRoleEnv) -> list[str]:
     """What the manual says to type now (read from the true state: the test's own oracle)."""
     raw = env.raw
@@ -29,7 +30,8 @@ def test_an_expert_writing_bare_action_names_solves_with_oracle_nl(puzzle: str) 
     assert solved == 20, (puzzle, solved)
 
 
-@pytest.mark.parametrize("message", ["cut_wire_{k}", "`cut_wire_{k}`", "- **cut_wire_{k}**", "Okay.\ncut_wire_{k}\nThanks."])
+@pytest.mark.parametrize("message",
+                         ["cut_wire_{k}", "`cut_wire_{k}`", "- **cut_wire_{k}**", "Okay.\ncut_wire_{k}\nThanks."])
 def test_a_bare_name_is_typed_as_written(message: str) -> None:
     env = SingleRoleEnv("wire", role="expert", partner="oracle_nl")
     env.reset(seed=4)

@@ -129,7 +129,7 @@ def test_malformed_lines_are_skipped_with_a_warning_naming_them(random_run, tmp_
         json.dumps({**sample, "progress": "lots"}),
         "not json at all",
         json.dumps({**sample, "puzzle": None}),
-        json.dumps({**sample, "puzzle_options": {"x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}),
+        json.dumps({**sample, "puzzle_options": {"x": json.loads("[" * 32 + "1" + "]" * 32)}}),
     ]
     path = tmp_path / "odd" / "episodes.jsonl"
     write_lines(path, [good[0], *bad, *good[1:]])

@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 
 import pytest
+from loopback_server import Loopback
 
 from comma_env.rl import GroupedEpisodes
-from loopback_server import Loopback
 
 ADVICE = "Type these actions:"
 SEEDS = list(range(16))
@@ -20,7 +20,8 @@ def learner(observation, info) -> str:
     """Describe first, then type the expert's advice (what the loopback expert understands)."""
     partner = info.get("partner_message") or ""
     if ADVICE in partner:
-        return "\n".join(line.strip("> ").strip() for line in partner.split(ADVICE, 1)[1].splitlines() if line.strip("> ").strip())
+        lines = (line.strip("> ").strip() for line in partner.split(ADVICE, 1)[1].splitlines())
+        return "\n".join(line for line in lines if line)
     return "I see:\n" + (info.get("description") or "")
 
 
@@ -74,14 +75,15 @@ def test_recv_send_returns_ready_slots_and_keeps_the_schedule(server):
     while not batch.finished:
         slots, observations, rewards, terminated, truncated, infos = batch.recv()
         sizes.append(len(slots))
-        acting = [(slot, learner(o, i)) for slot, o, i, te, tr in zip(slots, observations, infos, terminated, truncated)
-                  if not (te or tr)]
+        ready = zip(slots, observations, infos, terminated, truncated, strict=True)
+        acting = [(slot, learner(o, i)) for slot, o, i, te, tr in ready if not (te or tr)]
         if acting:
             batch.send([slot for slot, _ in acting], [action for _, action in acting])
     wall = time.perf_counter() - started
     requests = server.requests()[before:]
     check_schedule(batch.episodes)
-    assert min(sizes) >= 1 and sum(1 for size in sizes if size < BATCH) > len(sizes) // 2  # slots come back on their own
+    # slots come back on their own
+    assert min(sizes) >= 1 and sum(1 for size in sizes if size < BATCH) > len(sizes) // 2
     assert wall <= 1.25 * ideal_seconds(requests), (wall, ideal_seconds(requests))
     with pytest.raises(ValueError, match="not waiting"):
         batch.send([0], ["hello"])
@@ -95,7 +97,7 @@ def test_lock_step_waits_for_the_slowest(server):
     started = time.perf_counter()
     observations, infos = batch.reset()
     while not batch.finished:
-        actions = [learner(o, i) if i["active"] else "" for o, i in zip(observations, infos)]
+        actions = [learner(o, i) if i["active"] else "" for o, i in zip(observations, infos, strict=True)]
         observations, rewards, terminated, truncated, infos = batch.step(actions)
     wall = time.perf_counter() - started
     batch.close()

@@ -14,8 +14,8 @@ pytest.importorskip("transformers")
 pytest.importorskip("gguf")
 
 from comma_env.agents.servers import ServerError, find_gguf  # noqa: E402
-from comma_env.run import rollout  # noqa: E402
 from comma_env.rl.tokens import load_tokenizer, tokenize_row  # noqa: E402
+from comma_env.run import rollout  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

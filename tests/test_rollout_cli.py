@@ -16,7 +16,8 @@ from comma_env.run.cli import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR, check_
 
 
 def rollout(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")])}
+    path = os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path}
     return subprocess.run([sys.executable, "-m", "comma_env.rollout", *args], capture_output=True, text=True,
                           timeout=300, cwd=cwd, env=env)
 
@@ -31,7 +32,8 @@ def rollout(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     ("episodes=[1,2", "HYDRA_FULL_ERROR"),
     ("puzzles=[wire,nosuch]", "unknown puzzle(s) ['nosuch']"),
     ("model.temperature=-1", "temperature must be a finite number >= 0"),
-    ("model.temperature=sk-not-a-number", "model.temperature takes a number"),  # Hydra's own grammar error: still a configuration error
+    # Hydra's own grammar error: still a configuration error
+    ("model.temperature=sk-not-a-number", "model.temperature takes a number"),
 ])
 def test_configuration_errors_exit_2_before_anything_runs(tmp_path, override, says):
     done = rollout(override, "puzzles=[wire]", "episodes=1", f"out_dir={tmp_path / 'out'}", cwd=tmp_path)
@@ -86,5 +88,7 @@ def test_help_and_errors_import_neither_hydra_nor_the_model_clients(tmp_path):
     for args in (["--help"], ["+episode=1"]):
         done = subprocess.run([sys.executable, "-X", "importtime", "-m", "comma_env.rollout", *args],
                               capture_output=True, text=True, timeout=120, cwd=tmp_path)
-        imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
-        assert imported and not {"hydra", "litellm", "matplotlib", "httpx", "PIL", "comma_env.drawing", "comma_env.run.rollout"} & imported, args
+        imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                    if line.startswith("import time")}
+        heavy = {"hydra", "litellm", "matplotlib", "httpx", "PIL", "comma_env.drawing", "comma_env.run.rollout"}
+        assert imported and not heavy & imported, args

@@ -35,7 +35,8 @@ def test_expert_and_solver_learn_a_code_together(puzzle: str, episodes: int) -> 
     assert after - before >= 0.25
     # the code: most meanings get a symbol of their own, which the solver acts on
     said = protocol(env, solver, expert, HELD_OUT)
-    symbols = {meaning: counts.most_common(1)[0][0].split(" -> ")[0] for meaning, counts in said.items() if meaning != "none"}
+    symbols = {meaning: counts.most_common(1)[0][0].split(" -> ")[0]
+               for meaning, counts in said.items() if meaning != "none"}
     assert len(set(symbols.values())) >= len(symbols) // 2 + 1, said
 
 
@@ -94,7 +95,7 @@ def test_the_expert_follows_what_the_solver_said_not_the_truth() -> None:
         env.reset(seed=b)
         env.step(message_b)
         rows_there = expert.features(env.infos["expert"])  # same dialogue, other instance: same features
-        assert all(np.array_equal(x, y) for x, y in zip(rows_here, rows_there))
+        assert all(np.array_equal(x, y) for x, y in zip(rows_here, rows_there, strict=True))
         differing += advice_a != advice_b
     assert differing >= 5  # the pairs of instances did disagree, so the test could tell
 

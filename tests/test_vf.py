@@ -19,8 +19,9 @@ import pytest
 
 pytest.importorskip("verifiers.legacy.envs.multiturn_env")
 
-from comma_env.rl import SingleRoleEnv  # noqa: E402
 from loopback_server import Loopback  # noqa: E402
+
+from comma_env.rl import SingleRoleEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -33,6 +33,7 @@ also collected in `episodes` (their ``info["episode"]`` plus those keys), in sch
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
@@ -42,7 +43,6 @@ import numpy as np
 from comma_env.rl.partners import make_partner
 from comma_env.rl.single_role import SingleRoleEnv
 from comma_env.rl.sync import LoopRunner
-
 
 StepResult = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
 Batch = tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]
@@ -193,7 +193,7 @@ class GroupedEpisodes:
         for slot in slots:
             if slot not in self._awaiting:
                 raise ValueError(f"slot {slot} is not waiting for an action (recv returns the slots that are)")
-        for slot, action in zip(slots, actions):
+        for slot, action in zip(slots, actions, strict=True):
             self._awaiting.discard(int(slot))
             self._launch(int(slot), self._step_slot(int(slot), action))
 
@@ -221,9 +221,9 @@ class GroupedEpisodes:
     def _launch(self, slot: int, coroutine: Any) -> None:
         task = self._runner.loop.create_task(coroutine)
         self._pending[slot] = task
-        task.add_done_callback(lambda done, slot=slot: self._landed(slot, done))
+        task.add_done_callback(functools.partial(self._landed, slot))
 
-    def _landed(self, slot: int, task: "asyncio.Task[StepResult]") -> None:
+    def _landed(self, slot: int, task: asyncio.Task[StepResult]) -> None:
         del self._pending[slot]
         if task.cancelled() or task.exception() is not None:
             self._errors.append(task.exception() or asyncio.CancelledError(f"slot {slot}"))

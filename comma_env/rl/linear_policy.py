@@ -140,7 +140,7 @@ class LinearSoftmaxPolicy:
             self.squared[touched] += gradient**2
             self.weights[touched] += self.learning_rate * gradient / (np.sqrt(self.squared[touched]) + 1e-8)
 
-    def advantages(self, steps: list["Step"]) -> list["Step"]:
+    def advantages(self, steps: list[Step]) -> list[Step]:
         """(rows, choice, reward) of one episode's turns -> (rows, choice, reward-to-go minus
         this policy's running mean for that turn); the means are updated."""
         to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]

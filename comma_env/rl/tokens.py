@@ -26,8 +26,9 @@ a vision model's processor expands its image tokens itself.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 
 def load_tokenizer(name_or_path: str) -> Any:

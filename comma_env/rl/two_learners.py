@@ -23,8 +23,9 @@ per expert turn, so the pair suits puzzles whose advice is one action at a time 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -17,12 +17,12 @@ and a batch of actions any sequence of strings. Importing `comma_env` imports th
 
 from __future__ import annotations
 
+import multiprocessing as mp
+from collections.abc import Sequence
 from ctypes import c_uint8
 from types import ModuleType
-from collections.abc import Sequence
 from typing import Any
 
-import multiprocessing as mp
 import numpy as np
 from gymnasium.vector.utils.shared_memory import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Sequence
 
 from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR  # noqa: F401 - re-exported
 
@@ -134,7 +134,8 @@ def check_override(token: str) -> str | None:
         wanted = [v.strip() for v in value.split(",")] if _SIMPLE_VALUE.fullmatch(value.replace(",", "")) else []
         unknown = [v for v in wanted if v not in options and not (v == "null" and path[0] in ("solver", "expert"))]
         if unknown:
-            shown = f" {unknown[0]!r}" if re.fullmatch(r"[A-Za-z0-9_]{1,40}", unknown[0]) else ""  # never echo a pasted key
+            # never echo what may be a pasted key
+            shown = f" {unknown[0]!r}" if re.fullmatch(r"[A-Za-z0-9_]{1,40}", unknown[0]) else ""
             return f"{key}: no option{shown} in {path[0]}/; choose from {', '.join(options)}"
         return None
     field = schema_field(path)

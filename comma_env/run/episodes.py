@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any, Sequence
+from typing import Any
 
 import comma_env
 from comma_env.registry import GAMES, env_module
@@ -15,6 +16,7 @@ from comma_env.run.config import Memory
 from comma_env.run.plan import Plan, _puzzle_options
 from comma_env.run.redact import mask
 from comma_env.run.results import describe_mismatch, latest_per_episode, read_episodes, settings_mismatch
+
 
 # -- episodes ----------------------------------------------------------------------------------
 def _skills(puzzle: str) -> list[str]:

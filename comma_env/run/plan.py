@@ -85,7 +85,8 @@ def default_out_dir(cfg: RolloutConfig, solver: ModelConfig, expert: ModelConfig
                                             if k != "padufes_root"))
     changed = [m for m in (solver, expert) if _file_fingerprint(m.name) not in (None, model_fingerprint(m))]
     if changed:  # e.g. solver.temperature=0.7: a folder of its own, not the model file's one
-        parts.append("cfg" + hashlib.sha256("".join(model_fingerprint(m) for m in (solver, expert)).encode()).hexdigest()[:8])
+        both = "".join(model_fingerprint(m) for m in (solver, expert))
+        parts.append("cfg" + hashlib.sha256(both.encode()).hexdigest()[:8])
     return Path("outputs") / "_".join(parts)
 
 

@@ -12,8 +12,9 @@ checks cells against the paper's text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 COLUMNS = ("wire", "telehealth", "who", "led", "memory", "keypad", "password", "color", "maze", "atm")
 """The paper's column order; every row below lists its cells in this order, then Overall."""
@@ -41,7 +42,7 @@ def _row(model: str, table: str, metric: str, values: Sequence[Cell], overall: C
          memory: str = "full") -> PublishedRow:
     if len(values) != len(COLUMNS):
         raise ValueError(f"{model} {table}: {len(values)} cells for {len(COLUMNS)} columns")
-    return PublishedRow(model, table, metric, memory, dict(zip(COLUMNS, values)), overall, runs)
+    return PublishedRow(model, table, metric, memory, dict(zip(COLUMNS, values, strict=True)), overall, runs)
 
 
 # Columns: wire, telehealth, who, led, memory, keypad, password, color, maze, atm.

@@ -22,7 +22,8 @@ Everything verifiers-specific stays here; `comma_env.vf.load_environment` import
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import verifiers as vf
 from datasets import Dataset
@@ -102,8 +103,10 @@ class CommaMultiTurnEnv(vf.MultiTurnEnv):
                          max_turns=-1, **kwargs)
 
     def _rows(self, seeds: Iterable[int]) -> Dataset:
-        rows = [{"prompt": [{"role": "user", "content": PLACEHOLDER.format(puzzle=self.puzzle, role=self.role, seed=int(s))}],
-                 "answer": "", "info": {"seed": int(s)}} for s in seeds]
+        def prompt(seed: int) -> list[dict[str, str]]:
+            return [{"role": "user", "content": PLACEHOLDER.format(puzzle=self.puzzle, role=self.role, seed=seed)}]
+
+        rows = [{"prompt": prompt(int(s)), "answer": "", "info": {"seed": int(s)}} for s in seeds]
         return Dataset.from_list(rows)
 
     # -- the episode ---------------------------------------------------------------------------

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable, Iterator
 from numbers import Real
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 MAX_SEED = 2**63 - 1
 MAX_LIMIT = 10**6  # turns or mistakes: more is a corrupt record, not a setting

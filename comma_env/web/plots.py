@@ -10,8 +10,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 import sys
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from comma_env.protocol.metrics import SKILLS, TAXONOMY

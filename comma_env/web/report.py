@@ -231,7 +231,8 @@ def report_page(templates: Environment, runs: Sequence[Run], index: list[dict[st
         runs=runs, psr=comparison(runs, "psr", 0), sr=comparison(runs, "sr", 1),
         tables=[(run, run_table(run)) for run in runs],
         plots=[(f"plots/{p.name}", PLOT_TITLES[stem]) for stem, p in plots.items()],
-        data=data, episodes=len(index), pages=pages, serve_command=" ".join(["python -m comma_env.report", *map(shlex.quote, folders), "--serve"]),
+        data=data, episodes=len(index), pages=pages,
+        serve_command=" ".join(["python -m comma_env.report", *map(shlex.quote, folders), "--serve"]),
         puzzles=ordered(str(e["p"]) for e in index), end_reasons=sorted({str(e["e"]) for e in index if e["e"]}))
 
 

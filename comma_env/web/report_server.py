@@ -16,10 +16,11 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from comma_env.web.replay import Replayed, Walk, png_bytes, walk
