@@ -42,7 +42,8 @@ def new_name(old: str) -> str | None:
 class MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Serves an old name with the module under its new name."""
 
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(self, fullname: str, path: object = None,
+                  target: object = None) -> importlib.machinery.ModuleSpec | None:
         target_name = new_name(fullname)
         if target_name is None:
             return None
@@ -66,7 +67,7 @@ class MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         # The import system stamped the old name's spec on the shared module; give it back its own.
-        for old, spec in getattr(self, "_specs", {}).items():
+        for spec in getattr(self, "_specs", {}).values():
             if spec is not None and spec.name == module.__name__:
                 module.__spec__ = spec
                 module.__loader__ = spec.loader

@@ -19,8 +19,9 @@ command for this installation).
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 
 def build(argv: Sequence[str]):  # -> (PlayConfig, SessionStore, FastAPI)
@@ -58,7 +59,8 @@ def build_study(argv: Sequence[str]) -> tuple[Any, Any, Any, Any]:
     texts = read_text(cfg.instructions_file, "study_instructions.md"), read_text(cfg.consent_file, "study_consent.md")
     store = SessionStore(cfg, None, out_dir)
     store.check_out_dir()
-    schedule = Schedule.open(out_dir, list(cfg.puzzles), cfg.games_per_puzzle, cfg.seeds)  # last: it may write study.json
+    # last: it may write study.json
+    schedule = Schedule.open(out_dir, list(cfg.puzzles), cfg.games_per_puzzle, cfg.seeds)
     progress = Progress(schedule, store)
     lobby = Lobby(store, progress)
     routes = study_routes(lobby, progress, *texts)

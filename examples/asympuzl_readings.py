@@ -23,11 +23,11 @@ import asyncio
 import re
 
 import numpy as np
+from doc_tables import write_table
 
 from comma_env.asympuzl import env as make_env
 from comma_env.asympuzl.rules import FEEDBACK_MODES
 from comma_env.protocol.metrics import mean, standard_error
-from doc_tables import write_table
 
 _WRONG = re.compile(r"^Your hypothesis is not correct; wrong positions: ([\d, ]+)\.")
 
@@ -97,11 +97,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=1000)
     args = parser.parse_args()
-    readings = [("end_of_turn", "previous"), ("end_of_turn", "current"), ("immediate", "previous"), ("immediate", "current")]
+    readings = [("end_of_turn", "previous"), ("end_of_turn", "current"), ("immediate", "previous"),
+                ("immediate", "current")]
     head = ["pair", "feedback", *(f"{s}, {p}" for s, p in readings), "both right after Alice's move (% of episodes)"]
     rows = []
     for pair in ("silent", "guesser", "noisy guesser", "one_piece"):
-        modes = {"guesser": FEEDBACK_MODES, "noisy guesser": ("own-detailed", "both-detailed")}.get(pair, ("own-detailed",))
+        modes = {"guesser": FEEDBACK_MODES,
+                 "noisy guesser": ("own-detailed", "both-detailed")}.get(pair, ("own-detailed",))
         for mode in modes:
             cells, mid = [], ""
             for success_check, partner in readings:

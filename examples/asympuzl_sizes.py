@@ -31,7 +31,8 @@ def measure(strategy: str, episodes: int, **options) -> tuple[float, float | Non
 
 
 def row(label: str, cells: list[tuple[float, float | None]]) -> str:
-    return "| " + " | ".join([label, *(f"{c:.1f} ({t:.1f})" if t is not None else f"{c:.1f} (-)" for c, t in cells)]) + " |"
+    return "| " + " | ".join([label,
+                              *(f"{c:.1f} ({t:.1f})" if t is not None else f"{c:.1f} (-)" for c, t in cells)]) + " |"
 
 
 def main() -> None:
@@ -45,7 +46,8 @@ def main() -> None:
         lines.append(row(strategy, [measure(strategy, args.episodes, n=n) for n in sizes]))
     lines.append("")
     settings = [(0, "alice")] + [(d, side) for side in ("alice", "bob") for d in (3, 5, 10)]
-    lines += ["| pair, N = 5 | " + " | ".join("D = 0" if d == 0 else f"D = {d} ({side})" for d, side in settings) + " |",
+    header = " | ".join("D = 0" if d == 0 else f"D = {d} ({side})" for d, side in settings)
+    lines += [f"| pair, N = 5 | {header} |",
               "|---" * (len(settings) + 1) + "|"]
     for strategy in ("share_all", "one_piece"):
         lines.append(row(strategy, [measure(strategy, args.episodes, n=5, distractors=d, distractor_side=side)
@@ -55,7 +57,8 @@ def main() -> None:
         from doc_tables import write_table  # examples/ is on sys.path when run as a script
 
         print(write_table("asympuzl_sizes", "\n".join(lines),
-                          f"Completion % (mean turns to completion of the solved episodes), seeds 0-{args.episodes - 1}, "
+                          "Completion % (mean turns to completion of the solved episodes), "
+                          f"seeds 0-{args.episodes - 1}, "
                           "own-detailed feedback."))
 
 if __name__ == "__main__":

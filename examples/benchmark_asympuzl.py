@@ -39,7 +39,8 @@ def main() -> None:
     }
     for n in (5, 20):
         for view in ("text", "image"):
-            cases[f"asympuzl N={n} ({view})"] = (lambda n=n, view=view: comma_env.make("asympuzl", n=n, view=view), _random_update)
+            cases[f"asympuzl N={n} ({view})"] = (lambda n=n, view=view: comma_env.make("asympuzl", n=n, view=view),
+                                                 _random_update)
     rates: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.rounds):
         for name, (make, choose) in cases.items():

@@ -21,10 +21,11 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -98,9 +99,10 @@ def main() -> None:
             times[name].append((time.perf_counter() - start) / len(states) * 1e3)
     reference = next(iter(draws))
     print(f"lesion photo ({SIZE} px), seeds 0-{args.seeds - 1}, {args.rounds} interleaved rounds, "
-          f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.machine()} {platform.processor() or ''}".rstrip())
+          f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+          f"{platform.machine()} {platform.processor() or ''}".rstrip())
     for name, values in times.items():
-        ratio = statistics.median(r / v for r, v in zip(times[reference], values))
+        ratio = statistics.median(r / v for r, v in zip(times[reference], values, strict=True))
         print(f"  {name:>10}: {statistics.median(values):.3f} ms per photo  ({reference}/{name}: {ratio:.2f}x)")
     if "compiled" in draws:
         print(" ", agreement(states[:min(len(states), 300)]))

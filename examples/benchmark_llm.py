@@ -39,9 +39,10 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 ROOT = Path(__file__).resolve().parents[1]
@@ -192,7 +193,7 @@ def main() -> None:
     rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     with Loopback(log_messages=False, log=os.devnull) as fast, \
             Loopback("--latency", str(args.latency), log_messages=False, log=os.devnull) as slow:
-        for name, measure in subjects.items():  # warm-up: imports, first connections
+        for measure in subjects.values():  # warm-up: imports, first connections
             measure(fast.api_base, args.concurrency, args.concurrency, messages)
         for round_ in range(args.rounds):
             for name, measure in subjects.items():
@@ -208,7 +209,9 @@ def main() -> None:
                 rows[name]["cpu ms/call, latency"].append(1000 * cpu / calls)
             print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
     medians = {name: {k: statistics.median(v) for k, v in cols.items()} for name, cols in rows.items()}
-    ratio = statistics.median(r / b for r, b in zip(rows["rollout aiohttp"]["cpu ms/call"], rows["bare aiohttp"]["cpu ms/call"]))
+    ratio = statistics.median(r / b
+                              for r, b in zip(rows["rollout aiohttp"]["cpu ms/call"],
+                                              rows["bare aiohttp"]["cpu ms/call"], strict=True))
     print(f"\n{datetime.now(timezone.utc):%Y-%m-%d}, {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; concurrency {args.concurrency}, medians of {args.rounds} interleaved rounds; "
           f"zero latency, and {args.latency * 1000:.0f} ms latency; load average before the run "
@@ -218,7 +221,8 @@ def main() -> None:
     for name, m in medians.items():
         lines.append(f"| {name} | {m['calls/s']:,.0f} | {m['cpu ms/call']:.2f} | {m['wall/ideal']:.2f} | "
                      f"{m[OVER_BARE]:.2f} | {m['cpu ms/call, latency']:.2f} | {m['server cpu ms/call']:.2f} |")
-    lines.append(f"\nRollout on aiohttp, client CPU per call over the bare aiohttp loop's (per round, median): {ratio:.2f}x.")
+    lines.append("\nRollout on aiohttp, client CPU per call over the bare aiohttp loop's (per round, median): "
+                 f"{ratio:.2f}x.")
     print("\n".join(lines))
     if args.markdown:
         from doc_tables import write_table  # examples/ is on sys.path when run as a script

@@ -85,7 +85,8 @@ def main() -> None:
         cold.append(whole_conversation(privacy, convs))
     per_turn, per_turn_old = 1e6 * median(ours) / turns, 1e6 * median(reference) / turns
     lines = [f"*Written by `examples/benchmark_privacy.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
-             f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); median of {args.rounds} "
+             f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); "
+             f"median of {args.rounds} "
              f"interleaved rounds; before = the detector of git {args.before}.*", "",
              "| measure | before | after | after / before |", "|---|---|---|---|",
              f"| per solver turn ({len(convs)} ten-turn conversations, {turns} turns) | {per_turn_old:.0f} us | "

@@ -12,14 +12,14 @@ mean, its SE, and the SD.
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
+from doc_tables import write_table
 
 import comma_env
 from comma_env.agents.random_policy import RandomSolver
 from comma_env.puzzles import color as C
-from doc_tables import write_table
 
 ORIGINAL_GRID = C._initial_grid
 ORIGINAL_APPLY = C.ColorPuzzle.apply
@@ -76,7 +76,8 @@ def main() -> None:
         ("one press whitens its whole group, strike keeps whites", ORIGINAL_GRID, press_whitens_group, False,
          "keep_whites"),
     ]
-    lines = ["| variant | PSR ± SE | gap to 6 ± 1.0 (SE) | per-episode SD | SE at 100 episodes |", "|---|---|---|---|---|"]
+    lines = ["| variant | PSR ± SE | gap to 6 ± 1.0 (SE) | per-episode SD | SE at 100 episodes |",
+             "|---|---|---|---|---|"]
     try:
         for label, grid, apply, stages, strike in variants:
             C._initial_grid, C.ColorPuzzle.apply = grid, apply

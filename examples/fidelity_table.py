@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 
+from doc_tables import write_table
+
 import comma_env
 from comma_env.agents.random_policy import RandomSolver
-from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, gap_in_se
 from comma_env.protocol.metrics import mean, standard_error
 from comma_env.registry import COMMA_PUZZLES
+from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, gap_in_se
 from comma_env.run.results import PAPER_ORDER, title
-from doc_tables import write_table
 
 
 def random_scores(puzzle: str, episodes: int) -> tuple[list[float], list[float]]:

@@ -19,10 +19,11 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "data")]
@@ -52,7 +53,8 @@ def load_revision(rev: str) -> ModuleType:
 def cases() -> dict[str, list[tuple[str, dict[str, str], list[str], set[str], str]]]:
     """Both tables as (kind, facts, turns, leaked, expert); the first table's kind is one word."""
     old = [("table v1", leak_table.FACTS[f], turns, leaked, expert) for f, turns, leaked, expert in leak_table.CASES]
-    new = [(kind, leak_table_v2.FACTS[f], turns, leaked, expert) for kind, f, turns, leaked, expert in leak_table_v2.CASES]
+    new = [(kind, leak_table_v2.FACTS[f], turns, leaked, expert)
+           for kind, f, turns, leaked, expert in leak_table_v2.CASES]
     held = [(kind, leak_table_holdout.FACTS[f], turns, leaked, expert)
             for kind, f, turns, leaked, expert in leak_table_holdout.CASES]
     return {"leak_table.py": old, "leak_table_v2.py": new, "leak_table_holdout.py": held}
@@ -91,13 +93,15 @@ def render(before: dict[str, dict[str, list[int]]], after: dict[str, dict[str, l
 
     lines = [
         f"*Written by `examples/leak_eval.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
-        f"({platform.machine()}, Python {platform.python_version()}, comma_env {getattr(comma_env, '__version__', '?')}); "
+        f"({platform.machine()}, Python {platform.python_version()}, "
+        f"comma_env {getattr(comma_env, '__version__', '?')}); "
         f"before = the detector of git {rev}, after = this tree's.*",
         "",
     ]
     for name in before:
         lines += [f"**{name}**", "",
-                  "| kind | conversations | leaked facts | recall before | recall after | precision before | precision after | false alarms before | false alarms after |",
+                  "| kind | conversations | leaked facts | recall before | recall after | precision before "
+                  "| precision after | false alarms before | false alarms after |",
                   "|---|---|---|---|---|---|---|---|---|"]
         kinds = sorted(before[name], key=lambda k: (k == "all", k.startswith("neg_"), k))
         for kind in kinds:

@@ -80,7 +80,8 @@ async def participant(url: str, index: int, latencies: list[float], deadline: fl
             if view["your_turn"]:
                 await asyncio.sleep(random.uniform(0, 2 * think))  # a person reads and types
                 started = time.perf_counter()
-                async with client.post(f"/api{seat}/message", json={"text": f"message {view['turn']} from {index}"}) as answer:
+                async with client.post(f"/api{seat}/message",
+                                       json={"text": f"message {view['turn']} from {index}"}) as answer:
                     body = await answer.json()
                 latencies.append(time.perf_counter() - started)
                 if answer.status != 200:
@@ -127,10 +128,12 @@ def run(clients: int, turns: int, deadline_s: float, think: float) -> dict[str, 
         server.wait(20)
     records = sum(1 for _ in (out / "episodes.jsonl").open()) if (out / "episodes.jsonl").exists() else 0
     cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
-    return {"clients": clients, "games": games, "turns": turns, "think": think, "moves": len(latencies), "records": records,
+    return {"clients": clients, "games": games, "turns": turns, "think": think, "moves": len(latencies),
+            "records": records,
             "finished": outcomes.count("finished"), "other": sorted({o for o in outcomes if o != "finished"}),
             "p50_ms": cuts[49] * 1000, "p95_ms": cuts[94] * 1000, "max_ms": max(latencies, default=float("nan")) * 1000,
-            "seconds": seconds, "server_cpu_s": server_cpu, "load_average": load_average, "rss_before_mb": before, "rss_peak_mb": peak, "rss_after_mb": after}
+            "seconds": seconds, "server_cpu_s": server_cpu, "load_average": load_average, "rss_before_mb": before,
+            "rss_peak_mb": peak, "rss_after_mb": after}
 
 
 def table(results: list[dict[str, object]]) -> str:

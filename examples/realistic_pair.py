@@ -15,8 +15,8 @@ import statistics
 import comma_env
 from comma_env.agents.realistic import RealisticPolicy
 from comma_env.agents.runner import play
-from comma_env.run.fidelity import PAPER_HUMAN_GPT4O
 from comma_env.registry import COMMA_PUZZLES
+from comma_env.run.fidelity import PAPER_HUMAN_GPT4O
 from comma_env.run.results import PAPER_ORDER, title
 
 UNCAPPED_TURNS = 40
@@ -41,7 +41,8 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=300)
     args = parser.parse_args()
     print(f"Seeds 0-{args.episodes - 1}. PSR / SR at 10 turns; turns needed with the limit lifted.\n")
-    print("| puzzle | planning ahead | no planning ahead | turns needed (min / median / max) | turns needed, no planning | Human + GPT-4o (paper PSR) |")
+    print("| puzzle | planning ahead | no planning ahead | turns needed (min / median / max) "
+          "| turns needed, no planning | Human + GPT-4o (paper PSR) |")
     print("|---|---|---|---|---|---|")
     for puzzle in [p for p in PAPER_ORDER if p in COMMA_PUZZLES]:
         cells = []

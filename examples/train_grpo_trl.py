@@ -105,7 +105,8 @@ def plot_run(out: Path, path: Path, dpi: int = 90) -> None:
     steps = [e["step"] for e in evaluations]
     for puzzle in ["all", *puzzles] if len(puzzles) > 1 else puzzles:
         n = evaluations[0][puzzle]["episodes"]
-        line, = left.plot(steps, [e[puzzle]["success_rate"] for e in evaluations], marker="o", label=f"{puzzle} ({n} seeds)")
+        line, = left.plot(steps, [e[puzzle]["success_rate"] for e in evaluations], marker="o",
+                          label=f"{puzzle} ({n} seeds)")
         if base:
             left.plot([0], [base[0][puzzle]["success_rate"]], marker="x", color=line.get_color(), linestyle="none",
                       label=f"{puzzle}, before the warm start")

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
+from doc_tables import write_table
 
 import comma_env
 from comma_env.agents.random_policy import RandomSolver
 from comma_env.run.fidelity import PAPER_EPISODES, PAPER_V1_RANDOM
 from comma_env.run.results import title
-from doc_tables import write_table
 
 V1 = {"max_turns": 20, "max_mistakes": 21}
 V1_PUZZLES = ("button", "dog", "wire", "who", "led", "memory", "keypad", "password", "color", "maze")
@@ -41,7 +41,8 @@ class Remembering(RandomSolver):
     def choose_in(self, info: dict, progress: float) -> str:
         if progress != self.progress:
             self.failed, self.progress = set(), progress
-        actions = [a for a in info.get("valid_actions") or [] if a not in self.failed] or info.get("valid_actions") or []
+        actions = [a for a in info.get("valid_actions") or []
+                   if a not in self.failed] or info.get("valid_actions") or []
         return str(actions[int(self.rng.integers(len(actions)))]) if actions else ""
 
 
@@ -137,7 +138,8 @@ def clock_table(n: int) -> None:
         seconds = 1 + -(-length // 10)
         dog, button = play("dog", n, fixed_talker(length)), play("button", n, fixed_talker(length))
         rows.append([str(length), str(seconds),
-                     f"{dog['psr'].mean():.1f} ± {dog['psr'].std() / math.sqrt(n):.1f}", f"{dog['mistakes'].mean():.2f}",
+                     f"{dog['psr'].mean():.1f} ± {dog['psr'].std() / math.sqrt(n):.1f}",
+                     f"{dog['mistakes'].mean():.2f}",
                      f"{button['psr'].mean():.1f} ± {button['psr'].std() / math.sqrt(n):.1f}",
                      f"{button['mistakes'].mean():.2f}"])
         print(rows[-1], flush=True)

@@ -6,6 +6,7 @@ scripted solver (an "audio model" that really decodes the WAV it is sent)."""
 from __future__ import annotations
 
 import io
+import itertools
 import wave
 from functools import lru_cache
 
@@ -20,7 +21,7 @@ def features(clip: np.ndarray) -> np.ndarray:
     c = np.asarray(clip, dtype=np.float64)
     power = np.abs(np.fft.rfft(c)) ** 2
     freqs = np.fft.rfftfreq(c.size, 1 / SAMPLE_RATE)
-    bands = np.array([power[(freqs >= a) & (freqs < b)].sum() for a, b in zip(EDGES[:-1], EDGES[1:])])
+    bands = np.array([power[(freqs >= a) & (freqs < b)].sum() for a, b in itertools.pairwise(EDGES)])
     usable = c.size - c.size % 160
     envelope = np.sqrt((c[:usable].reshape(-1, 160) ** 2).mean(1))
     envelope = envelope / (envelope.max() or 1)

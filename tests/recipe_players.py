@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional
+from typing import Any
 
 from comma_env.rl import SingleRoleEnv
 
@@ -23,7 +24,7 @@ USER_TURN = re.compile(r"<\|im_start\|>user\n(.*?)<\|im_end\|>", re.S)
 PARTNER = "Partner: "
 
 
-def partner_reply(prompt_text: str) -> Optional[str]:
+def partner_reply(prompt_text: str) -> str | None:
     """The partner's words in the last user turn of a ChatML prompt, if it has any."""
     turns = USER_TURN.findall(prompt_text)
     if not turns:
@@ -60,7 +61,7 @@ class MirroredSolver(TokenPolicy):
         super().__init__(tokenizer)
         self.mirror = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl", **env_options)
         _, info = self.mirror.reset(seed=seed)
-        self.next_message: Optional[str] = info["partner_message"]  # the solver speaks first
+        self.next_message: str | None = info["partner_message"]  # the solver speaks first
         self.mirror_return = 0.0
         self.mirror_episode: dict[str, Any] = {}
         self.replies_seen: list[str] = []

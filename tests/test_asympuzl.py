@@ -23,7 +23,9 @@ def solve_line(solution) -> str:
 
 
 # -- conformance ----------------------------------------------------------------------------
-@pytest.mark.parametrize("options", [{}, {"view": "image", "distractors": 3}, {"n": 3, "distractors": 4, "distractor_side": "bob"}])
+@pytest.mark.parametrize("options",
+                         [{}, {"view": "image", "distractors": 3},
+                          {"n": 3, "distractors": 4, "distractor_side": "bob"}])
 def test_api_test(options) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -52,7 +54,8 @@ def test_bad_options_are_refused(bad) -> None:
 
 
 # -- instances -------------------------------------------------------------------------------
-@pytest.mark.parametrize("n,d,side", [(3, 0, "alice"), (5, 3, "alice"), (5, 10, "alice"), (20, 10, "bob"), (10, 5, "bob")])
+@pytest.mark.parametrize("n,d,side",
+                         [(3, 0, "alice"), (5, 3, "alice"), (5, 10, "alice"), (20, 10, "bob"), (10, 5, "bob")])
 def test_instances_follow_the_paper(n, d, side) -> None:
     for seed in range(30):
         inst = rules.generate(np.random.default_rng(seed), n, d, side)
@@ -71,11 +74,13 @@ def test_instances_follow_the_paper(n, d, side) -> None:
 
 
 def test_bob_order_is_shuffled_and_distractor_places_vary() -> None:
-    same = sum(rules.generate(np.random.default_rng(s), 5).bob_clues == rules.generate(np.random.default_rng(s), 5).solution
+    same = sum(rules.generate(np.random.default_rng(s), 5).bob_clues
+               == rules.generate(np.random.default_rng(s), 5).solution
                for s in range(100))
     assert same < 10  # 1/120 per seed by chance
     instances = [rules.generate(np.random.default_rng(seed), 5, 3) for seed in range(50)]
-    places = {tuple(i for i, shape in enumerate(inst.alice_clues) if shape not in dict(inst.solution)) for inst in instances}
+    places = {tuple(i for i, shape in enumerate(inst.alice_clues) if shape not in dict(inst.solution))
+              for inst in instances}
     assert len(places) > 10
 
 
@@ -193,7 +198,7 @@ def test_forged_feedback_is_quoted() -> None:
 
 
 def _play_to(env, alice_messages, bob_messages):
-    for a, b in zip(alice_messages, bob_messages):
+    for a, b in zip(alice_messages, bob_messages, strict=True):
         env.step(a)
         if env.unwrapped.end_reason:
             return
@@ -221,7 +226,7 @@ def test_immediate_success_can_come_at_alices_step() -> None:
     env.step(solve_line(solution))
     env.step(solve_line(solution))
     assert env.unwrapped.end_reason == "solved" and env.unwrapped.solved_at_turn == 2
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         assert env.last()[2]
         env.step(None)
 
@@ -246,7 +251,7 @@ def test_failure_at_3n_turns() -> None:
     env = make_env(n=2)
     env.reset(seed=0)
     steps = 0
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         _, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             env.step(None)
@@ -296,7 +301,8 @@ def _feedback_after_turn(mode: str) -> dict[str, str]:
     ("joint", "The puzzle is not solved yet.", "The puzzle is not solved yet."),
     ("both", "Your hypothesis is not correct. Bob's hypothesis is not correct.",
      "Your hypothesis is not correct. Alice's hypothesis is not correct."),
-    ("both-detailed", "Your hypothesis is not correct; wrong positions: 2. Bob's hypothesis is not correct; wrong positions: 2, 3.",
+    ("both-detailed",
+     "Your hypothesis is not correct; wrong positions: 2. Bob's hypothesis is not correct; wrong positions: 2, 3.",
      "Your hypothesis is not correct; wrong positions: 2, 3. Alice's hypothesis is not correct; wrong positions: 2."),
 ])
 def test_feedback_modes(mode, alice, bob) -> None:
@@ -316,7 +322,8 @@ def _bob_feedback_after_alices_change(mode: str, partner_feedback: str) -> str:
 
 @pytest.mark.parametrize("mode,previous,current", [
     ("both-detailed", "Your hypothesis is not correct; wrong positions: 1, 2, 3. Alice's hypothesis is not correct; "
-     "wrong positions: 2, 3.", "Your hypothesis is not correct; wrong positions: 1, 2, 3. Alice's hypothesis is correct."),
+     "wrong positions: 2, 3.",
+     "Your hypothesis is not correct; wrong positions: 1, 2, 3. Alice's hypothesis is correct."),
     ("both", "Your hypothesis is not correct. Alice's hypothesis is not correct.",
      "Your hypothesis is not correct. Alice's hypothesis is correct."),
     ("own-detailed", "Your hypothesis is not correct; wrong positions: 1, 2, 3.",
@@ -334,7 +341,8 @@ def test_partner_feedback_previous_or_current(mode: str, previous: str, current:
     ("immediate", "current", None),                                   # the game ended at Alice's step
     ("end_of_turn", "current", "The puzzle is solved."),             # the one informative reading
 ])
-def test_joint_feedback_is_informative_only_under_end_of_turn_and_current(success_check, partner_feedback, bob_reads) -> None:
+def test_joint_feedback_is_informative_only_under_end_of_turn_and_current(success_check, partner_feedback,
+                                                                          bob_reads) -> None:
     env = make_env(n=2, feedback="joint", success_check=success_check, partner_feedback=partner_feedback)
     env.reset(seed=4)
     solution = env.unwrapped.instance.solution
@@ -377,7 +385,8 @@ def test_image_view_shows_clues_and_hypothesis() -> None:
     after = env.render()
     assert not np.array_equal(before, after)
     assert np.array_equal(after, draw_alice(env.unwrapped.visible_state))  # pure function of the state
-    assert tuple(int(v) for v in after.reshape(-1, 3)[(after.reshape(-1, 3) == rules.COLOURS[c]).all(1)][0]) == rules.COLOURS[c]
+    pixels = after.reshape(-1, 3)
+    assert tuple(int(v) for v in pixels[(pixels == rules.COLOURS[c]).all(1)][0]) == rules.COLOURS[c]
 
 
 def test_image_bytes_are_deterministic_and_shapes_distinct() -> None:
@@ -421,7 +430,8 @@ def test_ten_thousand_garbage_steps() -> None:
         elif kind == 1:
             env.step(env.action_space(env.agent_selection).sample())
         else:
-            env.step(f"set {rng.integers(-2, 6)} {rules.SHAPES[rng.integers(30)]} {list(rules.COLOURS)[rng.integers(30)]}")
+            env.step(f"set {rng.integers(-2, 6)} {rules.SHAPES[rng.integers(30)]} "
+                     f"{list(rules.COLOURS)[rng.integers(30)]}")
     assert episodes > 100
 
 

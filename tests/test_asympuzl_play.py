@@ -10,14 +10,13 @@ import subprocess
 import sys
 
 import pytest
-
 from loopback_server import Loopback
 
 from comma_env.agents.asympuzl import AsymPuzlPairPolicy, chat_messages
 from comma_env.agents.llm import LiteLLMPolicy
 from comma_env.agents.runner import play, run_episode
-from comma_env.run import rollout
 from comma_env.asympuzl import env as make_env
+from comma_env.run import rollout
 
 
 def completion(strategy: str, seeds: range, **options) -> tuple[float, list[int]]:
@@ -125,7 +124,8 @@ def test_llm_pair_solves_over_http(server) -> None:
 
     async def many():
         return await asyncio.gather(*(one(s, n=5) for s in range(4)),
-                                    *(one(s, n=4, distractors=3, distractor_side=side) for s, side in ((0, "alice"), (1, "bob"))))
+                                    *(one(s, n=4, distractors=3, distractor_side=side)
+                                      for s, side in ((0, "alice"), (1, "bob"))))
 
     for result in asyncio.run(many()):
         assert result.error is None and result.summary["success"] and result.summary["solved_at_turn"] == 2
@@ -163,7 +163,8 @@ def test_rollout_with_a_chat_model(server, tmp_path) -> None:
 def test_the_rollout_command_with_the_scripted_pair(tmp_path) -> None:
     env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
     done = subprocess.run([sys.executable, "-m", "comma_env.rollout", "puzzles=[asympuzl]", "episodes=10",
-                           "solver=asympuzl_one_piece", "expert=asympuzl_one_piece", "progress_bar=false", "out_dir=run",
+                           "solver=asympuzl_one_piece", "expert=asympuzl_one_piece", "progress_bar=false",
+                           "out_dir=run",
                            "+puzzle_options.asympuzl.n=3", "+puzzle_options.asympuzl.distractors=2",
                            "+puzzle_options.asympuzl.distractor_side=bob", "+puzzle_options.asympuzl.feedback=joint"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)

@@ -4,6 +4,7 @@ privacy hooks (masking, redaction, advice expansion), and leak detection at the 
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 import time
 
@@ -15,6 +16,7 @@ from comma_env.agents.oracle import OraclePolicy
 from comma_env.agents.runner import play
 from comma_env.drawing.atm import draw_atm
 from comma_env.privacy import find_leaks, mentions
+from comma_env.protocol.resources import load_manual
 from comma_env.puzzles.atm import (
     ADVICE_MENU,
     ADVICE_PIN,
@@ -27,7 +29,6 @@ from comma_env.puzzles.atm import (
     parse_money,
     required_transaction,
 )
-from comma_env.protocol.resources import load_manual
 
 MANUAL = load_manual("atm")
 
@@ -115,7 +116,8 @@ def test_wrong_or_incomplete_pin_is_a_mistake_and_clears_the_entry() -> None:
     puzzle = make_puzzle()
     assert run(puzzle, ["select_withdraw", "press_4", "press_7", "press_1", "press_8", "press_enter"])[-1] is False
     state = puzzle.visible_state()
-    assert state["screen"] == "pin_entry" and state["pin_digits_entered"] == 0 and state["status_message"] == STATUS_WRONG_PIN
+    assert state["screen"] == "pin_entry" and state["pin_digits_entered"] == 0
+    assert state["status_message"] == STATUS_WRONG_PIN
     assert state["balance"] is None
     assert run(puzzle, ["press_4", "press_7", "press_enter"]) == [True, True, False]
     assert run(puzzle, ["press_enter"]) == [False]
@@ -161,7 +163,7 @@ def test_generated_instances() -> None:
         puzzle = AtmPuzzle(np.random.default_rng(seed))
         facts = puzzle.private_facts()
         assert re.fullmatch(r"[1-9]\d{3}", facts["pin"])
-        assert all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(facts["pin"], facts["pin"][1:]))
+        assert all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in itertools.pairwise(facts["pin"]))
         assert not any(facts["pin"] in reading for reading in ("1234567890", "1472580369", "0987654321", "9630852741"))
         assert not find_leaks("The keypad: 1 2 3, 4 5 6, 7 8 9, clear 0 enter; columns 1 4 7, 2 5 8 0, 3 6 9", facts)
         assert re.fullmatch(r"\$\d{1,3}(,\d{3})?\.\d\d", facts["balance"])
@@ -276,7 +278,8 @@ def test_pin_leak_is_flagged_on_the_step_it_happens() -> None:
     env.step("Hello, I see a menu with Deposit and Withdraw.")
     assert env.infos["solver"]["privacy_leaks"] == []
     env.step("Choose Withdraw, then type your PIN.")
-    spelled = " ".join(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][int(d)] for d in pin)
+    spelled = " ".join(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][int(d)]
+                       for d in pin)
     env.step(f"select_withdraw\nMy PIN is {spelled}, is that fine?")
     assert env.infos["solver"]["privacy_leaks"] == ["pin"]
     assert env.unwrapped.transcript[-1]["leaks"] == ["pin"]

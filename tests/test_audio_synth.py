@@ -5,10 +5,10 @@ one 16-bit step."""
 
 from __future__ import annotations
 
+import audio_reference
 import numpy as np
 import pytest
 
-import audio_reference
 from comma_env.audio.synth import SAMPLES, SIGNATURES, _moving_average, synthesize
 from comma_env.audio.wav import wav_bytes
 

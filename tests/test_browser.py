@@ -6,13 +6,12 @@ If the browser cannot start, these tests fail with the reason; they never skip.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from comma_env.play import build
-from comma_env.run.results import read_episodes
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
+from comma_env.run.results import read_episodes
 from comma_env.web.browser import launch_chromium
 from comma_env.web.report import write_report
 from comma_env.web.server import BackgroundServer

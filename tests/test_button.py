@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import comma_env
+from comma_env.protocol.resources import load_manual
 from comma_env.puzzles.button import (
     BUTTON_COLORS,
     LABELS,
@@ -20,7 +21,6 @@ from comma_env.puzzles.button import (
     seconds_until_digit,
     shows_digit,
 )
-from comma_env.protocol.resources import load_manual
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,9 @@ def test_manual_names_colours_labels_and_clock() -> None:
     assert re.search(r"one second plus one second per\s+started\s+ten\s+characters", manual)
 
 
-@pytest.mark.parametrize(("seconds", "digit", "expected"), [(252, 4, True), (161, 4, True), (4, 4, True), (333, 4, False), (300, 5, True), (300, 0, True), (300, 1, False)])
+@pytest.mark.parametrize(("seconds", "digit", "expected"),
+                         [(252, 4, True), (161, 4, True), (4, 4, True), (333, 4, False), (300, 5, True), (300, 0, True),
+                          (300, 1, False)])
 def test_timer_digit_in_any_position(seconds: int, digit: int, expected: bool) -> None:
     assert shows_digit(seconds, digit) is expected
 

@@ -3,11 +3,13 @@ back from the manual file and the planner's guarantees over many seeds."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
 import pytest
 
+from comma_env.protocol.resources import load_manual
 from comma_env.puzzles.color import (
     CELLS,
     MAX_STAGES,
@@ -21,7 +23,6 @@ from comma_env.puzzles.color import (
     plan_stages,
     stage_group,
 )
-from comma_env.protocol.resources import load_manual
 
 R, B, G, Y, M, W = "red", "blue", "green", "yellow", "magenta", "white"
 
@@ -238,7 +239,7 @@ def test_table_never_names_an_empty_group_and_stages_fit() -> None:
 def test_whites_only_grow_along_the_plan() -> None:
     for seed in range(200):
         stages = plan_stages(np.random.default_rng(seed))
-        for before, after in zip(stages, stages[1:]):
+        for before, after in itertools.pairwise(stages):
             whites_before = {i for i, c in enumerate(before.grid) if c == W} | before.cells
             assert whites_before == {i for i, c in enumerate(after.grid) if c == W}
 
@@ -267,7 +268,8 @@ def test_manual_table_matches_code() -> None:
 def test_manual_states_tie_order_and_action() -> None:
     manual = load_manual("color").lower()
     assert "red, blue, green, yellow, magenta" in manual
-    for word in ("press_r_c", "press_2_3", "fewest", "white", "top-most row", "row 1 is the top", "left-most column", "restarts", "already white does nothing"):
+    for word in ("press_r_c", "press_2_3", "fewest", "white", "top-most row", "row 1 is the top", "left-most column",
+                 "restarts", "already white does nothing"):
         assert word in manual
 
 

@@ -9,8 +9,8 @@ import pytest
 
 import comma_env
 from comma_env.drawing.dog import PICTURE, cell_box
-from comma_env.puzzles.dog import COATS, MAX_DOGS, POSES, DogPuzzle, seconds_to_wait
 from comma_env.protocol.resources import load_manual
+from comma_env.puzzles.dog import COATS, MAX_DOGS, POSES, DogPuzzle, seconds_to_wait
 
 
 def test_manual_table_matches_rule() -> None:
@@ -100,7 +100,7 @@ def test_sprite_caches_hold_every_dog_an_instance_can_show() -> None:
     steps = set()
     for seed in range(2000):
         puzzle = DogPuzzle(np.random.default_rng(seed))
-        for dog, (cell, dx, dy, size) in zip(puzzle.dogs, puzzle.places):
+        for dog, (cell, dx, dy, size) in zip(puzzle.dogs, puzzle.places, strict=True):
             steps.add(drawing.placement(dog["coat"], dog["pose"], dog["facing"], cell, dx, dy, size).scale_steps)
     assert len(POSES) * 2 * 2 * len(steps) <= drawing._shape.cache_info().maxsize
     assert len(COATS) * len(POSES) * 2 * len(steps) <= drawing._sprite.cache_info().maxsize
@@ -112,9 +112,10 @@ def test_every_dog_lies_inside_its_cell() -> None:
 
     for seed in range(2000):
         puzzle = DogPuzzle(np.random.default_rng(seed))
-        for dog, (cell, dx, dy, size) in zip(puzzle.dogs, puzzle.places):
+        for dog, (cell, dx, dy, size) in zip(puzzle.dogs, puzzle.places, strict=True):
             where = drawing.placement(dog["coat"], dog["pose"], dog["facing"], cell, dx, dy, size)
-            height, width = drawing._shape(dog["pose"], where.mirror, dog["coat"] == "spotted", where.scale_steps).labels.shape
+            height, width = drawing._shape(dog["pose"], where.mirror, dog["coat"] == "spotted",
+                                           where.scale_steps).labels.shape
             x0, y0, x1, y1 = drawing.CELL_BOXES[cell]
             assert x0 <= where.x and where.x + width <= x1 and y0 <= where.y and where.y + height <= y1, (seed, cell)
 

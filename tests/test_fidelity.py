@@ -14,8 +14,8 @@ import pytest
 
 import comma_env
 from comma_env.agents.random_policy import RandomSolver
-from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, agrees, gap_in_se
 from comma_env.protocol.metrics import mean, standard_error
+from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, agrees, gap_in_se
 
 EPISODES = 1000
 
@@ -71,7 +71,8 @@ def test_random_baseline_matches_paper(puzzle_name: str) -> None:
 def test_color_random_baseline_under_each_strike_reading(strike: str) -> None:
     psr, psr_se, sr, _ = random_rates("color", puzzle_options={"strike": strike})
     low, high = COLOR_STRIKE_DOCUMENTED[strike]
-    assert low <= psr <= high, f"strike={strike}: documented PSR {low}-{high} moved to {psr:.2f}: update docs/fidelity.md"
+    assert low <= psr <= high, \
+        f"strike={strike}: documented PSR {low}-{high} moved to {psr:.2f}: update docs/fidelity.md"
     paper, paper_se = PAPER_RANDOM["color"][0], PAPER_RANDOM_SE["color"][0]
     assert not agrees(psr, psr_se, paper, paper_se), f"strike={strike} now agrees with the paper: update the docs"
     assert sr == 0.0

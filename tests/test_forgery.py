@@ -102,7 +102,8 @@ def test_quote_splits_exactly_where_str_splitlines_does() -> None:
 
     from comma_env.protocol.prompts import EMPTY_MESSAGE, quote
 
-    alphabet = ["a", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "é", "\x00"]
+    alphabet = ["a", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029",
+                "é", "\x00"]
     rng = random.Random(0)
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))

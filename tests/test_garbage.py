@@ -123,7 +123,8 @@ def test_scripted_players_survive_garbage(puzzle_name: str, policy_name: str) ->
     env.reset(seed=0)
     policy = make_policy({"kind": policy_name, "name": policy_name})
     solver, expert = policy.player("solver", env, 0), policy.player("expert", env, 0)
-    bad_description = ("bad_description", "I see:\nstage: \"x\"\nbutton labels left to right: [[[]]]\ndisplay number: null")
+    bad_description = ("bad_description",
+                       "I see:\nstage: \"x\"\nbutton labels left to right: [[[]]]\ndisplay number: null")
     for name, run in LONG_RUNS[::3] + [bad_description]:
         for player, speaker in ((expert, "solver"), (solver, "expert")):
             for text in (run, "I see:\n" + run, "Type these actions:\n" + run, "withdraw $" + "9" * 5000,

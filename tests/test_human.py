@@ -11,10 +11,10 @@ import time
 import pytest
 
 import comma_env
-from comma_env.agents.human import EMPTY_HINT, HumanAbandoned, HumanPolicy, read_stdin_line
+from comma_env.agents.human import EMPTY_HINT, HumanPolicy, read_stdin_line
 from comma_env.agents.random_policy import SilentExpert
-from comma_env.protocol.prompts import ENVIRONMENT_HEADER
 from comma_env.agents.runner import play
+from comma_env.protocol.prompts import ENVIRONMENT_HEADER
 
 PROMPT = "type your message"
 
@@ -174,9 +174,9 @@ def test_no_oracle_guide_with_another_partner(capsys):
 def test_rollout_introduces_the_oracle_partner_to_the_human(tmp_path):
     from hydra import compose, initialize_config_dir
 
+    from comma_env.protocol.resources import conf_dir
     from comma_env.run import rollout
     from comma_env.run.config import register_configs
-    from comma_env.protocol.resources import conf_dir
 
     register_configs()
     with initialize_config_dir(str(conf_dir()), version_base=None):

@@ -15,7 +15,8 @@ def _from_scratch(env, agent: str) -> str:
     raw = env.unwrapped
     info = raw.infos[agent]
     if agent == "solver":
-        return prompts.solver_text(raw.puzzle_cls.task_prompt, info["valid_actions"], info["dialogue"], info.get("description"))
+        return prompts.solver_text(raw.puzzle_cls.task_prompt, info["valid_actions"], info["dialogue"],
+                                   info.get("description"))
     return prompts.expert_text(raw.manual, info["dialogue"])
 
 
@@ -35,7 +36,8 @@ def test_text_observations_equal_the_full_rendering(puzzle: str, memory: str) ->
                 env.step(None)
             elif agent == "solver":
                 actions = info["valid_actions"]
-                message = str(actions[rng.integers(len(actions))]) if rng.random() < 0.7 else talk[rng.integers(len(talk))]
+                message = (str(actions[rng.integers(len(actions))]) if rng.random() < 0.7
+                           else talk[rng.integers(len(talk))])
                 env.step(message)
             else:
                 env.step(talk[rng.integers(len(talk))])

@@ -11,8 +11,8 @@ import pytest
 
 import comma_env
 from comma_env.drawing.keypad import BUTTON_BOXES, draw_keypad
-from comma_env.puzzles.keypad import COLUMNS, POSITIONS, SYMBOL_NAMES, KeypadPuzzle, matching_columns, press_order
 from comma_env.protocol.resources import font_path, load_manual
+from comma_env.puzzles.keypad import COLUMNS, POSITIONS, SYMBOL_NAMES, KeypadPuzzle, matching_columns, press_order
 
 TL, TR, BL, BR = POSITIONS
 
@@ -48,7 +48,7 @@ def test_no_matching_column_is_an_error() -> None:
 def test_every_four_symbols_of_a_column_match_only_that_column() -> None:
     for index, column in enumerate(COLUMNS):
         for subset in itertools.combinations(column, 4):
-            assert matching_columns(dict(zip(POSITIONS, subset))) == [index]
+            assert matching_columns(dict(zip(POSITIONS, subset, strict=True))) == [index]
 
 
 def test_columns_share_at_most_two_symbols_and_overlap() -> None:
@@ -118,7 +118,8 @@ def test_env_counts_best_prefix_within_one_message() -> None:
 
 def test_expert_advice_follows_manual_and_skips_lit_prefix() -> None:
     seen = {"button_symbols": {TL: "★", TR: "Ж", BL: "Ω", BR: "§"}, "lit_buttons": []}
-    assert KeypadPuzzle.expert_advice(seen, {}) == ["press_bottom_left", "press_top_right", "press_top_left", "press_bottom_right"]
+    assert KeypadPuzzle.expert_advice(seen, {}) == ["press_bottom_left", "press_top_right", "press_top_left",
+                                                    "press_bottom_right"]
     seen["lit_buttons"] = [TR, BL]
     assert KeypadPuzzle.expert_advice(seen, {}) == ["press_top_left", "press_bottom_right"]
 
@@ -127,7 +128,7 @@ def test_expert_advice_follows_manual_and_skips_lit_prefix() -> None:
 def _manual_columns(manual: str) -> list[list[tuple[str, str]]]:
     sections = re.split(r"^### Column (\d+)\s*$", manual, flags=re.M)
     columns = []
-    for number, body in zip(sections[1::2], sections[2::2]):
+    for number, body in zip(sections[1::2], sections[2::2], strict=True):
         assert int(number) == len(columns) + 1
         items = re.findall(r"^(\d+)\. (\S) (.+?)\s*$", body, flags=re.M)
         assert [int(i) for i, _, _ in items] == list(range(1, len(items) + 1))

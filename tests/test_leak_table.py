@@ -28,7 +28,8 @@ def test_table_is_large_and_covers_every_evasion() -> None:
     positives = [c for c in CASES if c[2]]
     assert len(positives) >= 75 and len(CASES) - len(positives) >= 60
     assert sum(1 for c in CASES if len(c[1]) > 1 and c[2]) >= 15  # leaks across turns
-    assert {field for c in CASES for field in c[2]} == {"pin", "balance", "name", "address", "ssn", "date_of_birth", "phone"}
+    assert {field for c in CASES for field in c[2]} == {"pin", "balance", "name", "address", "ssn",
+                                                        "date_of_birth", "phone"}
 
 
 def test_recall_and_precision_on_the_labelled_table() -> None:

@@ -106,7 +106,7 @@ def test_leak_judge_reads_every_kind_over_http() -> None:
         for batch in _rounds():
             records = [_record(case) for _, case in batch]
             verdicts = asyncio.run(judge_leaks(records, cfg))
-            for (number, case), record in zip(batch, records):
+            for (number, _), record in zip(batch, records, strict=True):
                 judged[number] = verdicts[(record["puzzle"], record["seed"])]["judge_privacy_leaks"]
             for row in disagreements(records, verdicts):
                 kind = next(case[0] for _, case in batch

@@ -11,8 +11,8 @@ import pytest
 import comma_env
 from comma_env.drawing.common import PALETTE
 from comma_env.drawing.led import draw_led, led_center
-from comma_env.puzzles.led import MULTIPLIERS, OPPOSITE, POSITIONS, LedPuzzle, correct_buttons, letter_value
 from comma_env.protocol.resources import load_manual
+from comma_env.puzzles.led import MULTIPLIERS, OPPOSITE, POSITIONS, LedPuzzle, correct_buttons, letter_value
 
 TL, TR, BL, BR = POSITIONS
 
@@ -64,7 +64,8 @@ def test_wrong_press_is_a_mistake_and_stage_stays() -> None:
 
 
 def test_correct_presses_advance_stages_and_change_letters() -> None:
-    puzzle = make_puzzle(["red", "blue", "orange"], [grid("P", "A", "B", "E"), grid("A", "C", "H", "B"), grid("A", "Z", "T", "B")])
+    puzzle = make_puzzle(["red", "blue", "orange"],
+                         [grid("P", "A", "B", "E"), grid("A", "C", "H", "B"), grid("A", "Z", "T", "B")])
     assert puzzle.apply("press_top_left") is True
     state = puzzle.visible_state()
     assert state["stage_number"] == 2 and state["completed_stages"] == 1
@@ -102,7 +103,7 @@ def test_generator_properties_over_many_seeds() -> None:
     for seed in range(1000):
         puzzle = LedPuzzle(np.random.default_rng(seed))
         stage_counts.add(len(puzzle.stages))
-        for color, letters in zip(puzzle.colors, puzzle.stages):
+        for color, letters in zip(puzzle.colors, puzzle.stages, strict=True):
             colors.add(color)
             assert len(set(letters.values())) == 4, "letters must be distinct"
             correct = correct_buttons(letters, color)
@@ -153,7 +154,8 @@ def test_manual_names_actions_and_stage_range() -> None:
 # -- drawing -----------------------------------------------------------------------------------
 def test_leds_are_drawn_in_their_colours() -> None:
     colors = list(MULTIPLIERS)[:5]
-    state = {"stage_number": 1, "led_colors_left_to_right": colors, "completed_stages": 0, "button_letters": grid("A", "B", "C", "D")}
+    state = {"stage_number": 1, "led_colors_left_to_right": colors, "completed_stages": 0,
+             "button_letters": grid("A", "B", "C", "D")}
     image = draw_led(state)
     for index, color in enumerate(colors):
         x, y = led_center(index, len(colors))

@@ -12,8 +12,17 @@ from PIL import Image
 import comma_env
 from comma_env.drawing import lesions
 from comma_env.drawing.lesions import (
-    GRID, NOISE_BANK, SERIAL_BLAS_WORK, _lesion_part, _noise_bank, _upscale, fill_ellipses, lesion_pixels,
-    serial_matmul, stroke_polylines)
+    GRID,
+    NOISE_BANK,
+    SERIAL_BLAS_WORK,
+    _lesion_part,
+    _noise_bank,
+    _upscale,
+    fill_ellipses,
+    lesion_pixels,
+    serial_matmul,
+    stroke_polylines,
+)
 
 
 @pytest.mark.parametrize(("cells", "pixels"), [(4, 11), (2, 5), (1, 1), (1, 4), (11, 16)])
@@ -86,7 +95,7 @@ def test_uniform_pairs_are_numpys_uniform_draws() -> None:
     low, high = (0.04, 0.0, 0.18, -3.0), (0.07, 2 * np.pi, 0.28, 5.0)
     mine = lesions._uniform(np.random.default_rng(7), low, high)
     rng = np.random.default_rng(7)
-    assert mine == [rng.uniform(a, b) for a, b in zip(low, high)]  # the same numbers, bit for bit
+    assert mine == [rng.uniform(a, b) for a, b in zip(low, high, strict=True)]  # the same numbers, bit for bit
 
 
 def test_pattern_stream_is_fixed_per_id_and_thread() -> None:
@@ -115,7 +124,8 @@ def test_outline_is_its_harmonics_and_gaussian_notches(shape: str, border: str) 
         amplitude, half_phase = rng.uniform(0.16, 0.24), rng.uniform(0, np.pi)
         waves = [(amplitude, 2, 2 * half_phase)]
     elif shape == "asymmetric":
-        a1, p1, a3, p3 = rng.uniform(0.22, 0.28), rng.uniform(0, 2 * np.pi), rng.uniform(0.2, 0.26), rng.uniform(0, 2 * np.pi)
+        a1, p1 = rng.uniform(0.22, 0.28), rng.uniform(0, 2 * np.pi)
+        a3, p3 = rng.uniform(0.2, 0.26), rng.uniform(0, 2 * np.pi)
         waves = [(a1, 1, p1), (a3, 3, p3), (0.08, 2, rng.uniform(0, 2 * np.pi))]
     else:
         waves = [(0.03, 2, 2 * rng.uniform(0, np.pi))]

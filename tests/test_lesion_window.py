@@ -1,7 +1,7 @@
 """Lesion synthesis computes and upscales only a window around the lesion (its outline's
-bounding box plus a margin); beyond it the photo is assumed plain skin. The window must hold everything the lesion changes: its border
-pixels must already be plain skin with zero coverage (a window cut too tight would clip the
-outline, its soft edge or a waxy lesion's shadow)."""
+bounding box plus a margin); beyond it the photo is assumed plain skin. The window must hold
+everything the lesion changes: its border pixels must already be plain skin with zero coverage
+(a window cut too tight would clip the outline, its soft edge or a waxy lesion's shadow)."""
 
 from __future__ import annotations
 

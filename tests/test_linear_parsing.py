@@ -5,14 +5,14 @@ parsed under a time budget that a quadratic parser cannot meet (the old lenient 
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
 import comma_env
 from comma_env.agents.chat import expert_messages, solver_messages
-from comma_env.protocol import prompts
 from comma_env.privacy import ConversationLeaks, find_leaks, normalize
+from comma_env.protocol import prompts
 from comma_env.protocol.text import candidate_lines, clean_message, clip, parse_description, strip_thinking
 
 SIZE = 100_000
@@ -80,7 +80,8 @@ PARSERS: dict[str, Callable[[str], object]] = {
     "conversation_leaks": lambda s: ConversationLeaks(FACTS, window=SIZE).solver_said(s),
     "parse_description": lambda s: parse_description("I see:\n" + s),
     "solver_text": lambda s: prompts.solver_text("task", ["a"], [{"speaker": "solver", "text": s}] * 2),
-    "chat_messages": lambda s: (solver_messages({"dialogue": [{"speaker": "expert", "text": s}], "valid_actions": ["a"]}),
+    "chat_messages": lambda s: (solver_messages({"dialogue": [{"speaker": "expert", "text": s}],
+                                                 "valid_actions": ["a"]}),
                                 expert_messages({"dialogue": [{"speaker": "solver", "text": s}]})),
 }
 
@@ -98,7 +99,8 @@ def test_parser_is_linear_on_100kb_adversarial_lines(parser: str) -> None:
     assert not slow, f"{parser} is too slow on: {slow}"
 
 
-@pytest.mark.parametrize(("puzzle", "lenient"), [("atm", True), ("telehealth", False), ("wire", True), ("button", True)])
+@pytest.mark.parametrize(("puzzle", "lenient"),
+                         [("atm", True), ("telehealth", False), ("wire", True), ("button", True)])
 def test_environment_step_is_linear_on_100kb_messages(puzzle: str, lenient: bool) -> None:
     """The whole solver step (action matching, the expert view, the leak detector over the
     conversation) with messages not clipped."""

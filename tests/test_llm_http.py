@@ -16,7 +16,6 @@ import sys
 import time
 
 import pytest
-
 from loopback_server import Loopback
 
 from comma_env.agents.http_client import OpenAICompatTransport, served_model, speaks_openai_http
@@ -223,7 +222,8 @@ def test_the_fast_path_never_imports_litellm():
         "from comma_env.agents.llm import LiteLLMPolicy\n"
         "from comma_env.agents.runner import run_episode\n"
         "with Loopback() as srv:\n"
-        "    policy = LiteLLMPolicy(dict(kind='litellm', name='l', model='openai/l', api_base=srv.api_base, vision=False))\n"
+        "    policy = LiteLLMPolicy(dict(kind='litellm', name='l', model='openai/l', api_base=srv.api_base,\n"
+        "                                vision=False))\n"
         "    env = comma_env.make('wire', solver_view='text'); env.reset(seed=1)\n"
         "    async def main():\n"
         "        try:\n"

@@ -8,7 +8,6 @@ import logging
 import os
 
 import pytest
-
 from loopback_server import Loopback
 
 import comma_env
@@ -33,7 +32,8 @@ async def play_many(solver_policy, expert_policy, puzzle="wire", seeds=range(8),
     async def one(seed):
         env = comma_env.make(puzzle, **env_kwargs)
         env.reset(seed=seed)
-        return env, await run_episode(env, solver_policy.player("solver", env, seed), expert_policy.player("expert", env, seed))
+        return env, await run_episode(env, solver_policy.player("solver", env, seed),
+                                      expert_policy.player("expert", env, seed))
 
     return await asyncio.gather(*(one(s) for s in seeds))
 
@@ -53,7 +53,7 @@ def server():
 def test_episodes_solve_end_to_end_over_http(server, client_kind):
     policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind))
     results = asyncio.run(play_many(policy, policy, seeds=range(10)))
-    for env, result in results:
+    for _, result in results:
         assert result.error is None
         assert result.summary["success"] and result.summary["mistakes"] == 0
         assert result.summary["turns"] == 2  # describe, then cut
@@ -103,7 +103,8 @@ def test_expert_requests_carry_no_image_and_no_unspoken_private_fact(server, cli
             continue
         before = len(server.requests())
         for view in ("image", "text"):
-            results = asyncio.run(play_many(policy, policy, puzzle=puzzle, seeds=range(3), solver_view=view, max_turns=4))
+            results = asyncio.run(play_many(policy, policy, puzzle=puzzle, seeds=range(3), solver_view=view,
+                                            max_turns=4))
             for env, result in results:
                 assert result.error is None
                 facts = env.unwrapped.private_facts
@@ -160,7 +161,8 @@ def test_client_errors_are_not_retried(server, client_kind):
 def test_mixed_pair_hits_the_right_endpoints(client_kind):
     with Loopback() as a, Loopback() as b:
         solver = LiteLLMPolicy(cfg(a.api_base, client=client_kind, name="solver-model", model="openai/model-a"))
-        expert = LiteLLMPolicy(cfg(b.api_base, client=client_kind, name="expert-model", model="openai/model-b", temperature=0.6, max_tokens=99))
+        expert = LiteLLMPolicy(cfg(b.api_base, client=client_kind, name="expert-model", model="openai/model-b",
+                                   temperature=0.6, max_tokens=99))
         results = asyncio.run(play_many(solver, expert, seeds=range(4)))
         ra, rb = a.requests(), b.requests()
     assert all(r.summary["success"] for _, r in results)
@@ -172,7 +174,8 @@ def test_mixed_pair_hits_the_right_endpoints(client_kind):
 def test_replicas_are_load_balanced_by_the_router(client_kind):
     with Loopback() as a, Loopback() as b:
         policy = LiteLLMPolicy(cfg(None, client=client_kind, name="replicated", model="hosted_vllm/loopback",
-                                   extra=dict(FAST_RETRY, replicas=[a.api_base, b.api_base], routing_strategy="simple-shuffle")))
+                                   extra=dict(FAST_RETRY, replicas=[a.api_base, b.api_base],
+                                              routing_strategy="simple-shuffle")))
         results = asyncio.run(play_many(policy, policy, seeds=range(12)))
         na, nb = len(a.requests()), len(b.requests())
     assert all(r.summary["success"] for _, r in results)
@@ -184,11 +187,13 @@ def test_api_key_is_sent_but_never_written(server, caplog, capsys, client_kind):
     os.environ["COMMA_FAKE_KEY_VAR"] = secret
     try:
         caplog.set_level(logging.DEBUG)
-        policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind, api_key_env="COMMA_FAKE_KEY_VAR", max_retries=1))
+        policy = LiteLLMPolicy(cfg(server.api_base, client=client_kind, api_key_env="COMMA_FAKE_KEY_VAR",
+                                   max_retries=1))
         results = asyncio.run(play_many(policy, policy, seeds=range(2)))
         assert all(r.summary["success"] for _, r in results)
         # an error path: the message must not carry the key either
-        bad = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/x/v1"), client=client_kind, api_key_env="COMMA_FAKE_KEY_VAR"))
+        bad = LiteLLMPolicy(cfg(server.api_base.replace("/v1", "/x/v1"), client=client_kind,
+                                api_key_env="COMMA_FAKE_KEY_VAR"))
         with pytest.raises(LLMCallError) as info:
             asyncio.run(bad.client.complete([{"role": "user", "content": "hello"}]))
         assert secret not in str(info.value)
@@ -201,7 +206,8 @@ def test_api_key_is_sent_but_never_written(server, caplog, capsys, client_kind):
         del os.environ["COMMA_FAKE_KEY_VAR"]
     # a missing variable gives a clear error naming the variable
     with pytest.raises(LLMCallError, match="COMMA_FAKE_KEY_VAR"):
-        asyncio.run(LiteLLMPolicy(cfg(server.api_base, client=client_kind, api_key_env="COMMA_FAKE_KEY_VAR")).client.complete([]))
+        asyncio.run(LiteLLMPolicy(cfg(server.api_base, client=client_kind,
+                                      api_key_env="COMMA_FAKE_KEY_VAR")).client.complete([]))
 
 
 def _seeds_of_one_run(policy_seed: int, temperature: float, client: str) -> list[tuple[str, object]]:
@@ -217,7 +223,8 @@ def test_sampling_seed_reaches_the_server_per_call_and_repeats_on_rerun(client_k
     seeds = [s for _, s in sent]
     assert all(isinstance(s, int) for s in seeds) and len(set(seeds)) == len(seeds)  # differs per call
     assert _seeds_of_one_run(7, temperature=0.7, client=client_kind) == sent  # deterministic
-    assert set(s for _, s in _seeds_of_one_run(8, temperature=0.7, client=client_kind)).isdisjoint(seeds)  # follows policy_seed
+    later = _seeds_of_one_run(8, temperature=0.7, client=client_kind)
+    assert set(s for _, s in later).isdisjoint(seeds)  # follows policy_seed
     assert {s for _, s in _seeds_of_one_run(7, temperature=0.0, client=client_kind)} == {None}  # greedy: no seed sent
 
 
@@ -238,7 +245,8 @@ def test_zero_price_registration_is_quiet_but_other_litellm_warnings_are_not():
     logger = logging.getLogger("LiteLLM")
     logger.addHandler(handler)
     try:
-        client = ChatClient(LLMSettings.from_config(cfg("http://127.0.0.1:1/v1", model=f"openai/comma-quiet-{os.getpid()}")))
+        client = ChatClient(LLMSettings.from_config(cfg("http://127.0.0.1:1/v1",
+                                                        model=f"openai/comma-quiet-{os.getpid()}")))
         client._register_local_model(litellm)
         assert client.s.model in litellm.model_cost
         assert not [r for r in records if "custom pricing" in r.getMessage()]

@@ -11,13 +11,23 @@ import time
 from pathlib import Path
 
 import pytest
+from loopback_server import Loopback
 
 import comma_env
 from comma_env.agents.llm import LiteLLMPolicy, LLMCallError
 from comma_env.agents.runner import run_episode
-from comma_env.agents.servers import (ManagedServer, ServeConfig, ServerError, build_command, find_gguf, free_port, port_in_use,
-                            serve_config, served_model_name, server_root)
-from loopback_server import Loopback
+from comma_env.agents.servers import (
+    ManagedServer,
+    ServeConfig,
+    ServerError,
+    build_command,
+    find_gguf,
+    free_port,
+    port_in_use,
+    serve_config,
+    served_model_name,
+    server_root,
+)
 
 LOOPBACK = Path(__file__).with_name("loopback_server.py")
 CONF = Path(__file__).resolve().parents[1] / "conf" / "model"
@@ -37,7 +47,8 @@ def test_local_models_use_distinct_ports_matching_their_api_base():
 
 def test_vllm_command_line():
     serve = ServeConfig(backend="vllm", hf_model="Qwen/Qwen2-VL-7B-Instruct", port=8123,
-                        args=["--max-model-len", "8192", "--limit-mm-per-prompt", '{"image":1}', "--enable-prefix-caching"])
+                        args=["--max-model-len", "8192", "--limit-mm-per-prompt", '{"image":1}',
+                              "--enable-prefix-caching"])
     cmd = build_command(serve, 8123)
     assert Path(cmd[0]).name == "vllm" and cmd[1:3] == ["serve", "Qwen/Qwen2-VL-7B-Instruct"]
     assert cmd[cmd.index("--port") + 1] == "8123" and cmd[cmd.index("--host") + 1] == "127.0.0.1"
@@ -135,7 +146,8 @@ def test_serve_launch_starts_plays_and_stops_a_fake_vllm(tmp_path, monkeypatch):
     cfg = dict(kind="litellm", name="qwen2vl", model="hosted_vllm/Qwen/Qwen2-VL-7B-Instruct",
                api_base="http://127.0.0.1:1/v1", vision=False, extra={"retry_base_delay": 0.02},
                serve=dict(launch=True, backend="vllm", hf_model="Qwen/Qwen2-VL-7B-Instruct", port=port,
-                          args=["--max-model-len", "8192", "--limit-mm-per-prompt", '{"image":1}', "--enable-prefix-caching"],
+                          args=["--max-model-len", "8192", "--limit-mm-per-prompt", '{"image":1}',
+                                "--enable-prefix-caching"],
                           startup_timeout=60))
     policy = LiteLLMPolicy(cfg, log_dir=tmp_path)
 

@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pytest
 
+from comma_env.protocol.resources import load_manual
 from comma_env.puzzles.maze import (
     ACTIONS,
     CENTER,
@@ -14,11 +15,9 @@ from comma_env.puzzles.maze import (
     TORUS_TO_SPHERE,
     MazePuzzle,
     action_distances,
-    apply_to_pose,
     shortest_actions,
     turn,
 )
-from comma_env.protocol.resources import load_manual
 
 # rows 1..9 top to bottom, columns 1..9 left to right ('#' = dark wall, '.' = white floor)
 ROWS = [

@@ -90,7 +90,8 @@ def test_seeds_give_the_same_maze_as_the_reference_generator(block: int) -> None
         puzzle = MazePuzzle(np.random.default_rng(seed))
         expected = _reference_state(seed)
         assert puzzle.rows == expected["rows"], seed
-        assert (puzzle.mouse, puzzle.facing, puzzle.torus) == (expected["mouse"], expected["facing"], expected["torus"]), seed
+        assert (puzzle.mouse, puzzle.facing, puzzle.torus) == (expected["mouse"], expected["facing"],
+                                                               expected["torus"]), seed
         assert puzzle.spheres == expected["spheres"], seed
 
 

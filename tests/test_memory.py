@@ -12,14 +12,15 @@ import pytest
 import comma_env
 from comma_env.agents.oracle import OraclePolicy
 from comma_env.agents.runner import play
-from comma_env.puzzles.memory import RULES, MemoryPuzzle, Pressed, Rule, action_name, position_to_press
 from comma_env.protocol.resources import load_manual
+from comma_env.puzzles.memory import RULES, MemoryPuzzle, Pressed, Rule, action_name, position_to_press
 
 # Current labels, left to right: label 2 in position 1, 4 in 2, 1 in 3, 3 in 4.
 LABELS = [2, 4, 1, 3]
 # What was pressed in stages 1-4 of the run, chosen so that rules that differ give
 # different answers wherever the labels allow it.
-HISTORY = [Pressed(position=3, label=2), Pressed(position=4, label=3), Pressed(position=2, label=1), Pressed(position=1, label=4)]
+HISTORY = [Pressed(position=3, label=2), Pressed(position=4, label=3), Pressed(position=2, label=1),
+           Pressed(position=1, label=4)]
 
 CASES = [
     # stage 1: positions only

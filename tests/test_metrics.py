@@ -86,7 +86,8 @@ def test_overall_is_the_mean_across_puzzles_with_pooled_errors():
 
 
 def test_success_vs_turn_limit():
-    records = [rec(success=True, progress=1, solved_at=1, max_turns=3), rec(success=True, progress=1, solved_at=3, max_turns=3),
+    records = [rec(success=True, progress=1, solved_at=1, max_turns=3),
+               rec(success=True, progress=1, solved_at=3, max_turns=3),
                rec(max_turns=3), rec(success=True, progress=1, solved_at=2, max_turns=3)]
     assert metrics.success_vs_turn_limit(records, 3) == [25.0, 50.0, 75.0]
     # the last point is the success rate itself
@@ -104,7 +105,8 @@ def test_skill_categories_average_their_puzzles():
 
 
 def test_error_taxonomy_counts_failures_only():
-    records = [rec(loop=True), rec(loop=True, error_types=["roleplay"]), rec(success=True, progress=1, solved_at=1, loop=True),
+    records = [rec(loop=True), rec(loop=True, error_types=["roleplay"]),
+               rec(success=True, progress=1, solved_at=1, loop=True),
                rec(error_types=["miscommunication", "repetition_loop"])]
     t = metrics.error_taxonomy(records)
     assert t["failed"] == 3
@@ -113,15 +115,18 @@ def test_error_taxonomy_counts_failures_only():
 
 
 def test_summary_tables_render_in_paper_order():
-    records = [rec("who", success=True, progress=1, solved_at=1, skills=("MG",), solver_model="random", expert_model="random"),
+    records = [rec("who", success=True, progress=1, solved_at=1, skills=("MG",), solver_model="random",
+                   expert_model="random"),
                rec("wire", solver_model="random", expert_model="random"),
-               rec("telehealth", progress=0.5, leaks=["ssn"], skills=("PR",), solver_model="random", expert_model="random")]
+               rec("telehealth", progress=0.5, leaks=["ssn"], skills=("PR",), solver_model="random",
+                   expert_model="random")]
     results = build_results(records)
     assert list(results["puzzles"]) == ["wire", "telehealth", "who"]  # the paper's column order
     assert results["puzzles"]["telehealth"]["leak_rate"] == 100.0
     md = render_markdown(results)
     assert "| Model | Wire | Telehealth | Who | Overall |" in md
-    assert "| Random (published, Table 1) | 57 ± 5.0 | 16 ± 2.6 | 44 ± 5.0 |" in md  # shown next to a random run, with its published SE
+    # shown next to a random run, with its published SE
+    assert "| Random (published, Table 1) | 57 ± 5.0 | 16 ± 2.6 | 44 ± 5.0 |" in md
     assert "Success rate (Table 3)" in md and "Average mistakes (Table 4)" in md and "(Table 5)" in md
     assert "leak rate" in md and "By skill category" in md and "repetition_loop" in md
     console = render_console(results)

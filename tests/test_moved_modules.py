@@ -49,8 +49,9 @@ def test_names_that_did_not_move_are_left_alone():
 
 
 def test_the_wheel_ships_no_top_level_agents_package():
-    import tomllib
     from pathlib import Path
+
+    import tomllib
 
     project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
     assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["comma_env"]

@@ -21,11 +21,12 @@ import pytest
 
 pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e ".[openenv]"')
 
+from docs_blocks import python_block  # noqa: E402
+from loopback_server import Loopback  # noqa: E402
+
 from comma_env.openenv import CommaAction, CommaEnvClient, CommaEnvironment, decode_image  # noqa: E402
 from comma_env.openenv.environment import EPISODE_OVER, NO_EPISODE  # noqa: E402
 from comma_env.rl import SingleRoleEnv  # noqa: E402
-from docs_blocks import python_block  # noqa: E402
-from loopback_server import Loopback  # noqa: E402
 
 ADVICE_HEADER = "Type these actions:"
 
@@ -39,7 +40,7 @@ class ServerProcess:
         self.process: Any = None
         self.port = 0
 
-    def __enter__(self) -> "ServerProcess":
+    def __enter__(self) -> ServerProcess:
         port_file = self.dir / "port"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "comma_env.openenv", *self.args, "port=0", f"port_file={port_file}"],
@@ -195,12 +196,13 @@ def test_closed_sessions_free_their_slot_and_a_full_server_says_so(wire_server):
 
 def test_llm_partner_over_http_plays_whole_episodes():
     with Loopback() as llm, ServerProcess("puzzle=who", "role=solver", "partner=openai_compat",
-                                          f"partner_overrides.api_base={llm.api_base}", "partner_overrides.vision=false",
+                                          f"partner_overrides.api_base={llm.api_base}",
+                                          "partner_overrides.vision=false",
                                           "env.solver_view=text") as server:
         async def run() -> list[Any]:
             return await asyncio.gather(*(play(server.url, "who", s) for s in range(3)))
 
-        for total, episode, steps in asyncio.run(run()):
+        for total, episode, _ in asyncio.run(run()):
             assert episode["success"] and episode["mistakes"] == 0
             assert total == pytest.approx(1.0)
         experts = [r for r in llm.requests() if r["role"] == "expert"]

@@ -19,12 +19,12 @@ import pytest
 pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e ".[openenv]"')
 
 import websockets  # noqa: E402
-
-from comma_env.openenv import CommaAction, CommaEnvironment  # noqa: E402
-from comma_env.openenv.environment import PARTNER_FAILED  # noqa: E402
 from loopback_server import Loopback  # noqa: E402
 from quoting_llm import QuotingLLM, atm_secrets  # noqa: E402
 from test_openenv import ServerProcess  # noqa: E402
+
+from comma_env.openenv import CommaAction, CommaEnvironment  # noqa: E402
+from comma_env.openenv.environment import PARTNER_FAILED  # noqa: E402
 
 
 def ws_url(server: ServerProcess) -> str:
@@ -103,7 +103,8 @@ def test_host_and_origin_are_checked():
     with ServerProcess("puzzle=wire", "role=solver", "partner=oracle") as server:
         assert httpx.get(f"{server.url}/health").status_code == 200
         assert httpx.get(f"{server.url}/health", headers={"Host": "attacker.example"}).status_code == 421
-        assert httpx.post(f"{server.url}/reset", json={}, headers={"Origin": "http://attacker.example"}).status_code == 403
+        assert httpx.post(f"{server.url}/reset", json={},
+                          headers={"Origin": "http://attacker.example"}).status_code == 403
         assert "frame-ancestors 'none'" in httpx.get(f"{server.url}/health").headers["content-security-policy"]
 
         async def run() -> None:

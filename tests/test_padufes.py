@@ -22,13 +22,16 @@ COLUMNS = [
 ]
 # (img_id, diagnostic, age, fitspatrick, region, diameter_1, diameter_2, itch, bleed, grew, changed, elevation, colour)
 ROWS = [
-    ("PAT_1_1_100.png", "SEK", "71", "2.0", "CHEST", "8.0", "6.0", "True", "False", "UNK", "False", "True", (200, 40, 40)),
-    ("PAT_2_2_200.png", "BCC", "66", "3.0", "NOSE", "4.0", "6.5", "False", "False", "True", "True", "True", (40, 200, 40)),
+    ("PAT_1_1_100.png", "SEK", "71", "2.0", "CHEST", "8.0", "6.0", "True", "False", "UNK", "False", "True",
+     (200, 40, 40)),
+    ("PAT_2_2_200.png", "BCC", "66", "3.0", "NOSE", "4.0", "6.5", "False", "False", "True", "True", "True",
+     (40, 200, 40)),
     ("PAT_3_3_300.png", "BOD", "80", "", "FOREARM", "3.0", "", "False", "True", "False", "UNK", "False", (40, 40, 200)),
     ("PAT_4_4_400.png", "NEV", "25", "1.0", "BACK", "", "", "UNK", "UNK", "False", "False", "False", (200, 200, 40)),
     ("PAT_5_5_500.png", "SCC", "70", "2.0", "LIP", "", "", "True", "True", "True", "True", "True", (40, 200, 200)),
     ("PAT_6_6_600.png", "MEL", "55", "2.0", "BACK", "12.0", "9.0", "False", "False", "True", "True", "True", None),
-    ("PAT_7_7_700.png", "XYZ", "55", "2.0", "BACK", "12.0", "9.0", "False", "False", "True", "True", "True", (10, 10, 10)),
+    ("PAT_7_7_700.png", "XYZ", "55", "2.0", "BACK", "12.0", "9.0", "False", "False", "True", "True", "True",
+     (10, 10, 10)),
 ]
 
 

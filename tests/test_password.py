@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
 import pytest
 
 import comma_env
+from comma_env.protocol.resources import load_manual
 from comma_env.puzzles.password import (
     ACTIONS,
     WORDS,
@@ -18,7 +20,6 @@ from comma_env.puzzles.password import (
     step_letter,
     unique_cycle_sets,
 )
-from comma_env.protocol.resources import load_manual
 
 
 def _puzzle(cycles: list[str], shown: str, answer: str) -> PasswordPuzzle:
@@ -56,7 +57,7 @@ def test_manual_cycle_examples_follow_step_letter() -> None:
     assert up
     cycle = cycle_from(up.group(1))
     letters = [up.group(i) for i in range(1, 5)]
-    for a, b in zip(letters, letters[1:]):
+    for a, b in itertools.pairwise(letters):
         assert step_letter(cycle, a, +1) == b
 
 
@@ -128,7 +129,7 @@ def test_generation_exactly_one_word_over_many_seeds() -> None:
     for seed in range(500):
         puzzle = PasswordPuzzle(np.random.default_rng(seed))
         assert formable_words(puzzle.cycles) == [puzzle.answer]
-        for cycle, shown, letter in zip(puzzle.cycles, puzzle.shown, puzzle.answer.upper()):
+        for cycle, shown, letter in zip(puzzle.cycles, puzzle.shown, puzzle.answer.upper(), strict=True):
             assert list(cycle) == [chr(ord(cycle[0]) + i) for i in range(3)]
             assert shown in cycle and shown != letter
         answers.add(puzzle.answer)

@@ -11,9 +11,9 @@ import pytest
 
 import comma_env
 from comma_env.play import build
+from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 from comma_env.run.results import read_episodes
 from comma_env.run.rollout import base_record
-from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 from comma_env.web.records import token_hash
 from comma_env.web.server import BackgroundServer
 
@@ -89,7 +89,8 @@ def test_inputs_are_validated_and_resends_are_idempotent(tmp_path, monkeypatch):
     monkeypatch.setenv("COMMA_PLAY_ADMIN_TOKEN", "admin-secret-for-tests")
     server, _ = serve(tmp_path, "puzzle=atm", "role=solver", "partner=oracle")
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
-        assert client.post("/api/sessions", json={"puzzle": "atm", "seed": 5}).status_code == 403  # players pick no seed
+        assert client.post("/api/sessions",
+                           json={"puzzle": "atm", "seed": 5}).status_code == 403  # players pick no seed
         link = client.post("/api/sessions", json={"puzzle": "atm", "seed": 5},
                            headers={"Authorization": "Bearer admin-secret-for-tests"}).json()["url"]
         assert client.post("/api/sessions", json={"puzzle": "nosuch"}).status_code == 400
@@ -100,7 +101,8 @@ def test_inputs_are_validated_and_resends_are_idempotent(tmp_path, monkeypatch):
         assert send(client, link, "x" * 20_001).status_code == 422
         assert client.post(f"/api{link}/message", content=b"{" + b" " * 300_000 + b"}",
                            headers={"content-type": "application/json"}).status_code == 413
-        assert client.post(f"/api{link}/message", content=b"not json", headers={"content-type": "application/json"}).status_code == 422
+        assert client.post(f"/api{link}/message", content=b"not json",
+                           headers={"content-type": "application/json"}).status_code == 422
         assert send(client, link, "hi", client_id="bad id!").status_code == 422
         refused = send(client, link, "lone \ud800 surrogate")  # pydantic's JSON parser refuses these
         assert refused.status_code == 422 and refused.json()["detail"][0]["msg"]
@@ -132,7 +134,8 @@ def test_expert_view_never_exposes_the_image(tmp_path):
 
 def test_two_people_play_one_episode_in_two_tabs_and_a_restart_loses_nothing(tmp_path):
     server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=human")
-    with server as url, httpx.Client(base_url=url, timeout=30) as client, httpx.Client(base_url=url, timeout=30) as other:
+    with server as url, httpx.Client(base_url=url, timeout=30) as client, \
+            httpx.Client(base_url=url, timeout=30) as other:
         made = client.post("/api/sessions", json={}).json()
         solver, invite = made["url"], made["invite"]
         seed = session_of(store, solver).seed

@@ -12,15 +12,15 @@ import json
 import os
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import httpx
+from quoting_llm import QuotingLLM, atm_secrets
 
 from comma_env.play import build
 from comma_env.run.results import read_episodes
 from comma_env.web.server import BackgroundServer
-from quoting_llm import QuotingLLM, atm_secrets
 
 ADMIN = "admin-secret-for-tests-0123456789"
 
@@ -140,7 +140,8 @@ def test_creation_limits_per_client_and_total_with_an_admin_override(tmp_path, m
         assert client.post("/api/sessions", json={}, headers=other).status_code == 200
         admin = {"Authorization": f"Bearer {ADMIN}"}
         assert client.post("/api/sessions", json={}, headers={"Authorization": "Bearer wrong"}).status_code == 429
-        assert client.post("/api/sessions", json={}, headers=admin).status_code == 200  # the admin passes the client limit
+        assert client.post("/api/sessions", json={},
+                           headers=admin).status_code == 200  # the admin passes the client limit
         assert client.post("/api/sessions", json={}, headers={"X-Forwarded-For": "198.51.100.8"}).status_code == 429
         assert client.post("/api/sessions", json={}, headers=admin).status_code == 429  # 5 unfinished: the total holds
 
@@ -155,7 +156,8 @@ def test_idle_sessions_expire_as_abandoned_and_free_their_place(tmp_path):
         assert view["error"].startswith("the game was ended")
         assert client.post("/api/sessions", json={}).status_code == 200
     records = read_episodes(tmp_path / "out" / "episodes.jsonl")
-    assert len(records) == 2 and all(r["end_reason"] == "abandoned" and r["error"].startswith("abandoned") for r in records)
+    assert len(records) == 2 and all(r["end_reason"] == "abandoned" and r["error"].startswith("abandoned")
+                                     for r in records)
     # a restart does not bring them back to life
     server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle", "max_sessions=2")
     with server as url, httpx.Client(base_url=url, timeout=30) as client:

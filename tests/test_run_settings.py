@@ -19,7 +19,8 @@ def _env_settings(puzzle: str, options: dict, cfg: dict) -> dict:
         env = comma_env.make("asympuzl", **options).unwrapped
         return {"solver_view": env.view, "max_turns": env.max_turns, "max_mistakes": None, "memory": env.memory}
     env = comma_env.make(puzzle, max_turns=cfg.get("max_turns", 10), max_mistakes=cfg.get("max_mistakes", 3),
-                         memory=cfg.get("memory", "full"), solver_view="text" if puzzle == "wire" else "image").unwrapped
+                         memory=cfg.get("memory", "full"),
+                         solver_view="text" if puzzle == "wire" else "image").unwrapped
     return {"solver_view": env.solver_view, "max_turns": env.max_turns, "max_mistakes": env.max_mistakes,
             "memory": env.memory}
 

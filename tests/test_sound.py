@@ -10,14 +10,14 @@ import wave
 
 import numpy as np
 import pytest
+from listener import decode_wav, identify
 
 import comma_env
 from comma_env.agents.chat import AUDIO_DESCRIPTION_TITLE, audio_parts, solver_messages, with_audio
 from comma_env.audio.synth import SAMPLE_RATE, SAMPLES, SIGNATURES, synthesize
 from comma_env.audio.wav import wav_bytes
-from comma_env.puzzles.sound import SYMBOL_ACTIONS, SoundPuzzle, code_actions, code_for
 from comma_env.protocol.resources import load_manual
-from listener import decode_wav, identify
+from comma_env.puzzles.sound import SYMBOL_ACTIONS, SoundPuzzle, code_actions, code_for
 
 
 def _manual_rows() -> list[list[str]]:
@@ -67,7 +67,8 @@ def test_wrong_symbol_is_a_strike_and_clears_the_entry() -> None:
 def test_expert_advice_by_description_or_name() -> None:
     for signature in SIGNATURES:
         assert code_for(signature.description) == code_for(signature.name.upper()) == signature.code
-        assert SoundPuzzle.expert_advice({"sound_heard": signature.description, "code_entered": signature.code[:2]}, {}) == \
+        assert SoundPuzzle.expert_advice({"sound_heard": signature.description,
+                                          "code_entered": signature.code[:2]}, {}) == \
             code_actions(signature.code[2:])
     assert SoundPuzzle.expert_advice({"sound_heard": "a kazoo"}, {}) == []
 
@@ -114,7 +115,8 @@ def test_text_view_describes_the_clip_and_image_still_shows_the_module() -> None
 def test_wav_round_trip() -> None:
     clip = synthesize(SIGNATURES[0], np.random.default_rng(1))
     with wave.open(io.BytesIO(wav_bytes(clip, SAMPLE_RATE))) as wav:
-        assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate(), wav.getnframes()) == (1, 2, SAMPLE_RATE, SAMPLES)
+        assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate(), wav.getnframes()) == \
+            (1, 2, SAMPLE_RATE, SAMPLES)
         decoded = np.frombuffer(wav.readframes(SAMPLES), dtype="<i2") / 32767
     assert np.max(np.abs(decoded - clip)) < 1e-4
 

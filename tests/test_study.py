@@ -63,9 +63,10 @@ def test_four_participants_two_games_records_abandon_admin_and_restart(tmp_path,
         seats = [until_paired(client, p["token"]) for p in people]
         assert sorted(s["role"] for s in seats) == ["expert", "expert", "solver", "solver"]
         games: dict[str, dict[str, str]] = {}
-        for person, seat in zip(people, seats):
+        for seat in seats:
             view = client.get(f"/api{seat['url']}/state").json()
-            assert view["role"] == seat["role"] and view["study"] and "/play/" not in json.dumps(view).replace(seat["url"], "")
+            assert view["role"] == seat["role"] and view["study"]
+            assert "/play/" not in json.dumps(view).replace(seat["url"], "")
             games.setdefault(view["puzzle"], {})[seat["role"]] = seat["url"]
         assert sorted(games) == ["atm", "wire"]  # the schedule interleaves puzzles
         finished = play_out(client, games["wire"])
@@ -76,10 +77,12 @@ def test_four_participants_two_games_records_abandon_admin_and_restart(tmp_path,
         assert left["done"] and left["error"].startswith("the game was ended")
         assert client.get("/api/admin/progress").status_code == 403
         progress = client.get("/api/admin/progress", headers={"Authorization": f"Bearer {ADMIN}"}).json()
-        assert progress["puzzles"]["wire"] == {"target": 2, "finished": 1, "solved": 0, "abandoned": 0, "failed": 0, "in_play": 0}
+        assert progress["puzzles"]["wire"] == {"target": 2, "finished": 1, "solved": 0, "abandoned": 0, "failed": 0,
+                                               "in_play": 0}
         assert progress["puzzles"]["atm"]["abandoned"] == 1 and progress["puzzles"]["atm"]["finished"] == 0
         # the wire pair comes back to the lobby and gets the next slot: the abandoned atm game again
-        again = [join(client, token=p["token"]) for p, s in zip(people, seats) if s["url"] in games["wire"].values()]
+        again = [join(client, token=p["token"]) for p, s in zip(people, seats, strict=True)
+                 if s["url"] in games["wire"].values()]
         assert {a["participant"] for a in again} <= {p["participant"] for p in people}
         second = [until_paired(client, a["token"]) for a in again]
         view = client.get(f"/api{second[0]['url']}/state").json()
@@ -120,7 +123,8 @@ def test_four_participants_two_games_records_abandon_admin_and_restart(tmp_path,
         from comma_env.web.study import Slot
 
         assert Slot("wire", done["seed"]) in lobby.find(rejoined["token"]).seen
-    assert json.loads((out / "study.json").read_text())["seeds"] == seeds and len(read_episodes(out / "episodes.jsonl")) == 2
+    assert json.loads((out / "study.json").read_text())["seeds"] == seeds
+    assert len(read_episodes(out / "episodes.jsonl")) == 2
     assert oct((out / "study.json").stat().st_mode & 0o777) == "0o600"
 
 
@@ -143,7 +147,7 @@ def test_people_from_one_address_are_paired_with_others_first(tmp_path):
             for address in ("198.51.100.1", "198.51.100.1", "203.0.113.9", "203.0.113.9"):
                 people.append((address, client.post("/api/lobby/join", json={"consent": True},
                                                     headers={"X-Forwarded-For": address}).json()))
-            for address, person in people:
+            for _, person in people:
                 seat = until_paired(client, person["token"])
                 state = client.get(f"/api{seat['url']}/state").json()
                 client.post(f"/api{seat['url']}/leave")  # free the slot for the next round
@@ -151,7 +155,8 @@ def test_people_from_one_address_are_paired_with_others_first(tmp_path):
             games = {}
             for session in lobby.store.sessions.values():
                 if session.participants:
-                    games[session.id] = {p.address for p in lobby.by_token.values() if p.id in session.participants.values()}
+                    games[session.id] = {p.address for p in lobby.by_token.values()
+                                         if p.id in session.participants.values()}
             assert games and all(len(addresses) == 2 for addresses in games.values())
             for session in list(lobby.store.sessions.values()):
                 lobby.store.sessions.pop(session.id)

@@ -11,6 +11,8 @@ import pytest
 import comma_env
 from comma_env.drawing.lesions import LESION_COLORS, PEARL, SCALE_COLOR, SKIN_COLORS, lesion_mask, render_lesion
 from comma_env.privacy import find_leaks
+from comma_env.protocol.resources import load_manual
+from comma_env.protocol.text import describe_state
 from comma_env.puzzles.telehealth import (
     ACTIONS,
     DIAGNOSES,
@@ -21,8 +23,6 @@ from comma_env.puzzles.telehealth import (
     synthetic_case,
     treatment,
 )
-from comma_env.protocol.resources import load_manual
-from comma_env.protocol.text import describe_state
 
 # -- Step 2: the treatment table ---------------------------------------------------------------
 
@@ -65,7 +65,8 @@ def _seen(surface: str, shape: str = "round", border: str = "smooth, regular", c
         (_seen("pearly, translucent", border="raised pearly rim", colors=("pink",)), "bcc", "1: pearly -> BCC"),
         (_seen("pearly, translucent", "asymmetric", "irregular, notched", ("brown", "black", "blue-grey"), 9.0, "yes"),
          "bcc", "1: pearly wins over melanoma signs"),
-        (_seen("scaly crust on a sore", border="ill-defined", colors=("red", "yellow-brown")), "scc", "2: crust -> SCC"),
+        (_seen("scaly crust on a sore", border="ill-defined", colors=("red", "yellow-brown")), "scc",
+         "2: crust -> SCC"),
         (_seen("waxy, stuck-on", border="sharp, well-defined", colors=("black",), diameter=20.0, grew="yes"),
          "sek", "3: waxy stuck-on -> SEK even when large and growing"),
         (_seen("dry, rough scales", border="ill-defined", colors=("pink", "red")), "ack", "4: dry scales -> ACK"),
@@ -77,7 +78,8 @@ def _seen(surface: str, shape: str = "round", border: str = "smooth, regular", c
         (_seen("smooth", diameter=6.1, grew="yes"), "mel", "5: D and E -> MEL"),
         (_seen("smooth", "asymmetric", "irregular, notched"), "mel", "5: A and B -> MEL"),
         (_seen("smooth", colors=("dark brown", "black", "blue-grey"), changed="yes"), "mel", "5: C and E -> MEL"),
-        (_seen("smooth", "asymmetric", colors=("red", "white", "black"), diameter=8.0, grew="yes"), "mel", "5: many -> MEL"),
+        (_seen("smooth", "asymmetric", colors=("red", "white", "black"), diameter=8.0, grew="yes"), "mel",
+         "5: many -> MEL"),
     ],
 )
 def test_diagnostic_key(seen: dict, expected: str, rule: str) -> None:
@@ -215,7 +217,7 @@ def _color_shares(image, mask: np.ndarray, names: list[str], tone: str) -> dict[
     pixels = np.asarray(image, float)[mask]
     nearest = np.argmin(((pixels[:, None, :] - palette[None]) ** 2).sum(-1), axis=1)
     shares = np.bincount(nearest, minlength=len(palette)) / len(pixels)
-    return dict(zip(names + ["skin"], shares))
+    return dict(zip(names + ["skin"], shares, strict=True))
 
 
 def _cases(dx: str, n: int = 25):
@@ -360,6 +362,7 @@ def test_every_colour_family_drawn_is_listed() -> None:
         odd = _unexplained(pixels, _allowed_anchors(f))
         if len(odd) >= 0.02 * len(pixels):
             families = np.argmin(((odd[:, None, :] - palette[None]) ** 2).sum(-1), axis=1)
-            shares = {names[k]: round(n / len(pixels), 3) for k, n in enumerate(np.bincount(families, minlength=len(names))) if n}
+            shares = {names[k]: round(n / len(pixels), 3)
+                      for k, n in enumerate(np.bincount(families, minlength=len(names))) if n}
             problems.append((seed, f["lesion_surface"], f["lesion_colors"], shares))
     assert not problems, problems[:5]

@@ -40,7 +40,7 @@ def test_one_pass_lines_draw_what_the_glyph_by_glyph_composition_draws(size: int
     monkeypatch.setattr(common, "_line_strips", lambda *args: None)  # the general path only
     _clear_text_caches()
     try:
-        for (s, *rest), image in zip(cases, fast):
+        for (s, *rest), image in zip(cases, fast, strict=True):
             assert np.array_equal(image, _drawn(s, size, *rest)), (s, size, rest)
     finally:
         _clear_text_caches()
@@ -48,7 +48,8 @@ def test_one_pass_lines_draw_what_the_glyph_by_glyph_composition_draws(size: int
 
 
 def test_blend_table_is_pillows_bitmap_blend() -> None:
-    for background, fill in [((250, 250, 250), PALETTE["ink"]), ((24, 40, 28), (120, 250, 140)), ((0, 0, 0), (255, 1, 128))]:
+    for background, fill in [((250, 250, 250), PALETTE["ink"]), ((24, 40, 28), (120, 250, 140)),
+                             ((0, 0, 0), (255, 1, 128))]:
         table = blend_table(background, fill)
         assert table.shape == (256, 3) and table.dtype == np.uint8 and not table.flags.writeable
         assert tuple(table[0]) == background and tuple(table[255]) == fill
@@ -104,7 +105,8 @@ def test_atlas_grows_and_threads_compose_the_same_lines(monkeypatch) -> None:
     lines composed by several threads at once, while it grows, equal the general path's."""
     import threading
 
-    alphabet = [chr(c) for c in range(0x100, 0x180)] + [chr(c) for c in range(0x391, 0x3CA)] + [chr(c) for c in range(0x410, 0x450)]
+    alphabet = ([chr(c) for c in range(0x100, 0x180)] + [chr(c) for c in range(0x391, 0x3CA)]
+                + [chr(c) for c in range(0x410, 0x450)])
     lines = ["".join(alphabet[i:i + 23]) for i in range(0, len(alphabet), 7)]
     size = 16  # a size no other test uses: its atlas starts empty here
     fonts = common._font_glyphs(size, False, False)
@@ -126,7 +128,8 @@ def test_atlas_grows_and_threads_compose_the_same_lines(monkeypatch) -> None:
     assert fonts.atlas.shape[1] > width_before and len(results) == len(lines) and len(fast) > len(lines) // 2
     monkeypatch.setattr(common, "_line_strips", lambda *args: None)  # the general path only
     for line in lines:
-        assert np.array_equal(results[line], _on_canvas(*common.text_coverage.__wrapped__(line, size, False, False, "la"))), line
+        assert np.array_equal(results[line],
+                              _on_canvas(*common.text_coverage.__wrapped__(line, size, False, False, "la"))), line
 
 
 TALL = ["Å", "ÿ", "ÉÊ Ḟḟ", "Åland ÿ", "ÄÖÜ É", "g̃ q̧ Å̊ ñ̃", "ǰ ḟ Ǻ", "一二三 日本", "😀🎉 ok 🙂"]
@@ -165,7 +168,8 @@ def test_the_atlas_composes_centred_tall_and_overlapping_lines_as_glyph_by_glyph
                         case = (string, size, bold, mono, anchor)
                         if anchor == "mm":
                             assert fast[1:] == reference[1:], case
-                            assert (fast[0] is None and reference[0] is None) or np.array_equal(fast[0], reference[0]), case
+                            assert (fast[0] is None and reference[0] is None) \
+                                or np.array_equal(fast[0], reference[0]), case
                         else:
                             assert _drawn_pixels(fast) == _drawn_pixels(reference), case
                         low, high = layout[5], layout[6]
@@ -193,8 +197,8 @@ def test_text_draws_centred_lines_at_fractional_centres_as_glyph_by_glyph(monkey
     monkeypatch.setattr(common, "_line_strips", lambda *args: None)  # the glyph-by-glyph path only
     _clear_text_caches()
     try:
-        for case, images in zip(cases, fast):
-            assert all(np.array_equal(a, b) for a, b in zip(images, drawn(*case))), case
+        for case, images in zip(cases, fast, strict=True):
+            assert all(np.array_equal(a, b) for a, b in zip(images, drawn(*case), strict=True)), case
     finally:
         _clear_text_caches()
 

@@ -6,8 +6,6 @@ with `puzzle_name` bound to the v1 puzzles instead of the ten."""
 from __future__ import annotations
 
 import pytest
-
-from comma_env.registry import V1_PUZZLES
 from test_api import (  # noqa: F401  (collected here, with the fixture below)
     test_api_test,
     test_images_are_legible_size,
@@ -21,6 +19,8 @@ from test_garbage import test_ten_thousand_garbage_steps  # noqa: F401
 from test_oracle import test_oracle_solves_seeds_0_to_99  # noqa: F401
 from test_realistic import test_every_puzzle_solvable_without_foresight_within_ten_turns  # noqa: F401
 from test_visible_state import test_visible_state_keys_are_documented_and_json  # noqa: F401
+
+from comma_env.registry import V1_PUZZLES
 
 
 @pytest.fixture(params=V1_PUZZLES)

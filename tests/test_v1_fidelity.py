@@ -5,13 +5,13 @@ preset composes through Hydra as documented."""
 from __future__ import annotations
 
 import pytest
+from test_fidelity import random_rates
+from test_rollout import compose_cfg
 
 import comma_env
 from comma_env.agents.random_policy import RandomSolver
 from comma_env.run import rollout
 from comma_env.run.fidelity import PAPER_EPISODES, PAPER_V1_RANDOM_PSR, agrees, binomial_se
-from test_fidelity import random_rates
-from test_rollout import compose_cfg
 
 V1 = {"max_turns": 20, "max_mistakes": 21}
 
@@ -34,7 +34,8 @@ def _dog_psr_with_expert_saying(characters: int, episodes: int = 300) -> float:
         solver = RandomSolver([0, seed])
         for agent in env.agent_iter():
             _, _, terminated, truncated, info = env.last(observe=False)
-            env.step(None if terminated or truncated else (solver.choose(info) if agent == "solver" else "x" * characters))
+            env.step(None if terminated or truncated
+                     else (solver.choose(info) if agent == "solver" else "x" * characters))
         scores.append(env.unwrapped.best_progress)
     return 100 * sum(scores) / len(scores)
 

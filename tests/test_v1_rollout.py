@@ -9,12 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from loopback_server import Loopback
+from test_llm_rollout import rollout
 
 import comma_env
 from comma_env.audio.synth import SIGNATURES
 from comma_env.audio.wav import wav_bytes
-from loopback_server import Loopback
-from test_llm_rollout import rollout
 
 V1 = "puzzles=[button,dog,sound]"
 
@@ -60,7 +60,8 @@ def test_llm_rollout_over_loopback_with_audio_or_words(tmp_path: Path, audio: bo
     assert done.returncode == 0, done.stderr[-2000:]
     records = _records(out)
     assert len(records) == 9 and all(r["error"] is None for r in records)
-    assert all(r["success"] for r in records), [(r["puzzle"], r["seed"], r["end_reason"]) for r in records if not r["success"]]
+    assert all(r["success"] for r in records), [(r["puzzle"], r["seed"], r["end_reason"]) for r in records
+                                                if not r["success"]]
     used = "audio" if audio else "description"
     assert {r["audio_input"] for r in records if r["puzzle"] == "sound"} == {used}
     assert json.loads((out / "results.json").read_text())["models"]["audio_input"] == [used]
@@ -77,7 +78,8 @@ def test_llm_rollout_over_loopback_with_audio_or_words(tmp_path: Path, audio: bo
             clip = env.observe("solver")["audio"]
             expected.add(hashlib.sha256(wav_bytes(clip, 16000)).hexdigest()[:16])
         sent = {a["sha"] for r in sound_requests for a in r["audios"]}
-        assert all(len(r["audios"]) == 1 and r["audios"][0]["wav"] and r["audios"][0]["format"] == "wav" for r in sound_requests)
+        assert all(len(r["audios"]) == 1 and r["audios"][0]["wav"] and r["audios"][0]["format"] == "wav"
+                   for r in sound_requests)
         assert sent == expected  # exactly the clips of seeds 0-2, byte for byte
     else:
         assert not any(r["audios"] for r in sound_requests)
@@ -90,7 +92,8 @@ def test_audio_sent_to_a_text_only_server_is_a_recorded_error(tmp_path: Path) ->
     out = tmp_path / "text-only"
     with Loopback("--text-only") as server:
         done = rollout("model=openai_compat", f"model.api_base={server.api_base}", "model.name=loopback",
-                       "model.vision=false", "model.audio=true", "model.max_retries=0", V1, "episodes=2", f"out_dir={out}")
+                       "model.vision=false", "model.audio=true", "model.max_retries=0", V1, "episodes=2",
+                       f"out_dir={out}")
     assert done.returncode == 0, done.stderr[-2000:]
     records = _records(out)
     assert len(records) == 6

@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+from comma_env.protocol.resources import load_manual
 from comma_env.puzzles.who import (
     NO_TEXT,
     POSITIONS,
@@ -19,7 +20,6 @@ from comma_env.puzzles.who import (
     label_position,
     normalize,
 )
-from comma_env.protocol.resources import load_manual
 
 # Step 1, typed from the paper's Appendix A list.
 STEP1_CASES = [
@@ -42,7 +42,7 @@ def test_step1_entry(display: str, position: str) -> None:
     # the entry drives the whole answer: put READY (whose list starts with YES) at that
     # position and YES somewhere else; YES must be the button to press
     others = [p for p in POSITIONS if p != position]
-    labels = dict(zip(others, ["YES", "WAIT", "FIRST", "NOTHING", "NO"]))
+    labels = dict(zip(others, ["YES", "WAIT", "FIRST", "NOTHING", "NO"], strict=True))
     labels[position] = "READY"
     assert button_to_press(display, labels) == others[0]
 
@@ -52,7 +52,7 @@ def test_step1_covers_every_entry() -> None:
 
 
 def _labels(*words: str) -> dict[str, str]:
-    return dict(zip(POSITIONS, words))
+    return dict(zip(POSITIONS, words, strict=True))
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from comma_env.puzzles.wire import wire_to_cut
 from comma_env.protocol.resources import load_manual
+from comma_env.puzzles.wire import wire_to_cut
 
 R, W, B, Y, K = "red", "white", "blue", "yellow", "black"
 

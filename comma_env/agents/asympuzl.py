@@ -113,7 +113,8 @@ class AsymPuzlPairPolicy(Policy):
         raise ValueError(f"the scripted AsymPuzl pair plays alice and bob, not {role!r}")
 
 
-def chat_messages(observation: dict[str, Any], info: dict[str, Any], image_url: str | None = None) -> list[dict[str, Any]]:
+def chat_messages(observation: dict[str, Any], info: dict[str, Any],
+                  image_url: str | None = None) -> list[dict[str, Any]]:
     """The chat request of an AsymPuzl agent: its task as the system prompt, the turn's
     observation (clues, hypothesis, feedback, latest messages) as the user message, plus
     Alice's picture in the image view. Stateless, as in the paper: everything an agent

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import base64
 import io
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -175,7 +176,8 @@ AUDIO_NOTE = "The sound clip the puzzle plays is attached here."
 AUDIO_DESCRIPTION_TITLE = "What the sound clip sounds like (you cannot hear it; described in words):"
 
 
-def audio_parts(observation: Any, info: Mapping[str, Any], accepts_audio: bool, describe: bool = True) -> list[dict[str, Any]]:
+def audio_parts(observation: Any, info: Mapping[str, Any], accepts_audio: bool,
+                describe: bool = True) -> list[dict[str, Any]]:
     """The solver's clip as chat content parts: an ``input_audio`` part (16-bit WAV, base64)
     for models that accept audio, else the clip in words (``describe``), else nothing.
     Empty for puzzles without sound."""
@@ -186,7 +188,8 @@ def audio_parts(observation: Any, info: Mapping[str, Any], accepts_audio: bool, 
         from comma_env.audio.wav import wav_base64
 
         rate = int(observation.get("sample_rate", 16000))
-        return [_text(AUDIO_NOTE), {"type": "input_audio", "input_audio": {"data": wav_base64(clip, rate), "format": "wav"}}]
+        return [_text(AUDIO_NOTE),
+                {"type": "input_audio", "input_audio": {"data": wav_base64(clip, rate), "format": "wav"}}]
     words = info.get("audio_description")
     return [_text(f"{AUDIO_DESCRIPTION_TITLE}\n{words}")] if describe and words else []
 
@@ -198,7 +201,8 @@ def with_audio(messages: list[Message], parts: list[dict[str, Any]]) -> list[Mes
     last = messages[-1]
     content = last["content"]
     if isinstance(content, str):  # text-only content was merged into one string: split off the closing line
-        head, closing = (content[: -len(YOUR_TURN)].rstrip(), [_text(YOUR_TURN)]) if content.endswith(YOUR_TURN) else (content, [])
+        head, closing = ((content[: -len(YOUR_TURN)].rstrip(), [_text(YOUR_TURN)]) if content.endswith(YOUR_TURN)
+                         else (content, []))
         content = [_text(head), *parts, *closing]
     else:
         content = list(content)

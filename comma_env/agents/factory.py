@@ -53,4 +53,5 @@ def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
         from comma_env.agents.human import HumanPolicy
 
         return HumanPolicy()
-    raise ValueError(f"unknown model kind {kind!r} in model config {_field(cfg, 'name')!r}; expected one of {', '.join(KINDS)}")
+    raise ValueError(f"unknown model kind {kind!r} in model config {_field(cfg, 'name')!r}; "
+                     f"expected one of {', '.join(KINDS)}")

@@ -38,7 +38,7 @@ OPENAI_COMPATIBLE_PROVIDERS = frozenset({"openai", "hosted_vllm", "openai_like",
 # LiteLLM-only request options: meaningful to LiteLLM itself, never part of the HTTP body
 LITELLM_ONLY_KEYS = frozenset({"drop_params", "num_retries", "metadata", "mock_response", "custom_llm_provider",
                                "caching", "api_version", "base_url", "organization", "litellm_logging_obj"})
-_LIVE: "weakref.WeakSet[OpenAICompatTransport]" = weakref.WeakSet()  # for the exit-time release
+_LIVE: weakref.WeakSet[OpenAICompatTransport] = weakref.WeakSet()  # for the exit-time release
 ERROR_EXCERPT = 300  # characters of a failed answer's body kept in the error message
 
 

@@ -32,8 +32,9 @@ import os
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from comma_env.agents.base import Player, Policy, Reply
 from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN

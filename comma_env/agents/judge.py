@@ -31,8 +31,9 @@ import asyncio
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from comma_env.protocol.metrics import RULE_LABELS, TAXONOMY, UNJUDGED
 from comma_env.protocol.prompts import quote
@@ -76,7 +77,7 @@ def transcript_text(record: Mapping[str, Any], max_chars: int = 12000) -> str:
     lines = []
     for turn in record.get("transcript") or []:
         lines += [f"[turn {turn.get('turn')}] SOLVER wrote:", quote(str(turn.get("solver") or ""))]
-        for action, ok in zip(turn.get("actions") or [], turn.get("outcomes") or []):
+        for action, ok in zip(turn.get("actions") or [], turn.get("outcomes") or [], strict=False):
             lines.append(f"  (executed {action}: {'ok' if ok else 'MISTAKE'})")
         if turn.get("expert") is not None:
             lines += [f"[turn {turn.get('turn')}] EXPERT wrote:", quote(str(turn["expert"]))]
@@ -148,7 +149,8 @@ async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | N
     return {key: labels for key, labels in pairs if labels}
 
 
-def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str | Path, name: str = "judgements.jsonl") -> Path:
+def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str | Path,
+                     name: str = "judgements.jsonl") -> Path:
     """Write labels where `comma_env.run.results.attach_judgements` finds them."""
     path = Path(out_dir) / name
     with open(path, "w", encoding="utf-8") as handle:

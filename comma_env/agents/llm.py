@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import math
 import os
@@ -66,8 +65,15 @@ from typing import Any
 
 from comma_env.agents.base import Player, Policy, Reply, request_seed
 from comma_env.agents.chat import PngCache, audio_parts, expert_messages, message_text, solver_messages, with_audio
-from comma_env.agents.http_client import (LITELLM_ONLY_KEYS, HTTPStatusError, MalformedAnswer, OpenAICompatTransport,
-                                served_model, speaks_openai_http, within)
+from comma_env.agents.http_client import (
+    LITELLM_ONLY_KEYS,
+    HTTPStatusError,
+    MalformedAnswer,
+    OpenAICompatTransport,
+    served_model,
+    speaks_openai_http,
+    within,
+)
 from comma_env.agents.servers import ManagedServer, serve_config
 from comma_env.run.config import ServeConfig
 
@@ -133,14 +139,15 @@ class LLMSettings:
     serve: ServeConfig = field(default_factory=ServeConfig)
 
     @classmethod
-    def from_config(cls, cfg: Any) -> "LLMSettings":
+    def from_config(cls, cfg: Any) -> LLMSettings:
         data = _plain(cfg)
         if not data.get("model"):
             raise ValueError(f"model config {data.get('name')!r} has kind 'litellm' but no `model` string")
         extra = dict(data.get("extra") or {})
         reserved = sorted(k for k in extra if k in RESERVED_EXTRA_KEYS)
         if reserved:
-            hints = "; ".join(f"{k}: " + (f"use the top-level field `{RESERVED_EXTRA_KEYS[k]}`" if RESERVED_EXTRA_KEYS[k]
+            hints = "; ".join(f"{k}: "
+                              + (f"use the top-level field `{RESERVED_EXTRA_KEYS[k]}`" if RESERVED_EXTRA_KEYS[k]
                                           else "built by the policy") for k in reserved)
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: `extra` must not set keys the "
                              f"policy passes itself ({hints})")
@@ -266,7 +273,8 @@ class ChatClient:
         if self._router is None:
             litellm = litellm_module()
             deployments = [
-                {"model_name": self.s.name, "litellm_params": {"model": self.s.model, "api_base": base, "api_key": key or NO_KEY}}
+                {"model_name": self.s.name,
+                 "litellm_params": {"model": self.s.model, "api_base": base, "api_key": key or NO_KEY}}
                 for base in self.replicas
             ]
             self._router = litellm.Router(model_list=deployments, routing_strategy=self.routing_strategy,
@@ -349,7 +357,7 @@ class ChatClient:
             except Exception as exc:  # noqa: BLE001 - sorted into retryable or not below
                 retryable = is_retryable(exc)
                 if not retryable or attempt >= self.s.max_retries:
-                    what = "gave up after %d attempts" % (attempt + 1) if retryable else "non-retryable error"
+                    what = f"gave up after {attempt + 1} attempts" if retryable else "non-retryable error"
                     raise LLMCallError(self._scrub(f"{self.s.name}: {what}: {type(exc).__name__}: {exc}")) from None
                 delay = min(self.max_delay, self.base_delay * 2**attempt) * self.rng.random()
                 log.warning("%s: attempt %d failed (%s); retrying in %.2f s", self.s.name, attempt + 1,

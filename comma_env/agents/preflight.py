@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import httpx
 
@@ -41,7 +42,8 @@ def endpoints(models: Sequence[tuple[str, Any]]) -> list[Endpoint]:
     for role, model in models:
         if model.kind != "litellm" or model.serve.launch:
             continue
-        urls = [str(u) for u in (model.extra or {}).get("replicas") or []] or ([model.api_base] if model.api_base else [])
+        urls = [str(u) for u in (model.extra or {}).get("replicas") or []] or ([model.api_base]
+                                                                               if model.api_base else [])
         for url in urls:
             key = url.rstrip("/")
             if key not in seen:

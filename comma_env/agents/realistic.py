@@ -77,7 +77,8 @@ class RealisticSolver(Player):
             typed += type(self.env.puzzle).expand_advice(line, seen)
         # an action that is not a button now cannot be typed; later ones are typed blind
         # (a real-time puzzle's advice may start with a `wait N`, which is always typeable)
-        first_ok = bool(typed) and (typed[0] in valid or (self.env.puzzle.uses_clock and parse_wait(typed[0]) is not None))
+        first_ok = bool(typed) and (typed[0] in valid
+                                    or (self.env.puzzle.uses_clock and parse_wait(typed[0]) is not None))
         return typed if first_ok else []
 
 

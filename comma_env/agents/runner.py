@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from comma_env.agents.base import Player, Reply
 from comma_env.protocol.text import to_text
@@ -96,7 +97,7 @@ def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> 
     and, when the environment cleaned a reply (a ``<think>`` block removed, a cut), the raw
     reply as ``solver_raw`` / ``expert_raw``, so reports can show the reasoning."""
     for role in ("solver", "expert"):
-        for turn, reply in zip(transcript, sent.get(role, [])):
+        for turn, reply in zip(transcript, sent.get(role, []), strict=False):
             turn[f"{role}_tokens"] = int(reply.completion_tokens)
             text = to_text(reply.text)
             if turn.get(role) is not None and text.strip() != str(turn[role]).strip():

@@ -31,9 +31,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from urllib.parse import urlsplit
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -124,7 +125,8 @@ def build_command(serve: ServeConfig, port: int, host: str = "127.0.0.1") -> lis
     if serve.backend == "llama_cpp":
         # through this module's entry point, which understands --no_extra_bufts (see `main`)
         threads = [] if "--n_threads" in serve.args else ["--n_threads", str(usable_cpus())]
-        return [sys.executable, "-m", "comma_env.agents.servers", "llama_cpp", "--model", resolve_model("llama_cpp", serve.hf_model),
+        return [sys.executable, "-m", "comma_env.agents.servers", "llama_cpp", "--model",
+                resolve_model("llama_cpp", serve.hf_model),
                 "--host", host, "--port", str(port), *threads, *serve.args]
     raise ServerError(f"serve.backend must be one of {BACKENDS}, got {serve.backend!r}")
 
@@ -245,7 +247,7 @@ class ManagedServer:
         self.process: subprocess.Popen | None = None
 
     @classmethod
-    def from_config(cls, serve: Any, log_dir: Path | None = None, host: str = "127.0.0.1") -> "ManagedServer":
+    def from_config(cls, serve: Any, log_dir: Path | None = None, host: str = "127.0.0.1") -> ManagedServer:
         serve = serve_config(serve)
         port = serve.port or free_port(host)
         log_path = (Path(log_dir) / f"server_{serve.backend}_{port}.log") if log_dir else None
@@ -263,7 +265,8 @@ class ManagedServer:
             raise ServerError(f"cannot launch a server on {host}:{port}: the port is already in use (another server "
                               "still running?); stop it, or set serve.port (and api_base) to a free port")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        status(f"starting a model server ({' '.join(Path(c).name if i == 0 else c for i, c in enumerate(self.command[:4]))} ...) "
+        shown = " ".join(Path(c).name if i == 0 else c for i, c in enumerate(self.command[:4]))
+        status(f"starting a model server ({shown} ...) "
                f"at {self.api_base}; this can take minutes; log: {self.log_path}")
         log = open(self.log_path, "ab")
         try:

@@ -6,8 +6,9 @@ hypothesised colour and labelled). A pure function of `visible_state`.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from typing import Any, Sequence
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -51,7 +52,7 @@ def _arc(cx: float, cy: float, r: float, start: float, end: float, steps: int = 
             for k in range(steps + 1)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def outline(shape: str) -> tuple[tuple[float, float], ...]:
     """The shape as a polygon in [-1, 1]^2 (y downwards)."""
     polygons: dict[str, Any] = {
@@ -71,11 +72,13 @@ def outline(shape: str) -> tuple[tuple[float, float], ...]:
         "burst": lambda: _star(12, 0.65),
         "cross": lambda: [(-0.3, -1), (0.3, -1), (0.3, -0.3), (1, -0.3), (1, 0.3), (0.3, 0.3), (0.3, 1),
                           (-0.3, 1), (-0.3, 0.3), (-1, 0.3), (-1, -0.3), (-0.3, -0.3)],
-        "heart": lambda: _arc(-0.45, -0.35, 0.5, math.pi * 0.8, math.pi * 2) + _arc(0.45, -0.35, 0.5, math.pi, math.pi * 2.2) + [(0, 0.95)],
+        "heart": lambda: (_arc(-0.45, -0.35, 0.5, math.pi * 0.8, math.pi * 2)
+                          + _arc(0.45, -0.35, 0.5, math.pi, math.pi * 2.2) + [(0, 0.95)]),
         "trapezoid": lambda: [(-0.5, -0.6), (0.5, -0.6), (1, 0.6), (-1, 0.6)],
         "parallelogram": lambda: [(-0.5, -0.6), (1, -0.6), (0.5, 0.6), (-1, 0.6)],
         "kite": lambda: [(0, -1), (0.6, -0.35), (0, 1), (-0.6, -0.35)],
-        "crescent": lambda: _arc(0, 0, 1, math.pi * 0.3, math.pi * 1.7) + _arc(0.45, 0, 0.75, math.pi * 1.25, math.pi * 0.75, 24),
+        "crescent": lambda: (_arc(0, 0, 1, math.pi * 0.3, math.pi * 1.7)
+                             + _arc(0.45, 0, 0.75, math.pi * 1.25, math.pi * 0.75, 24)),
         "semicircle": lambda: _arc(0, 0.35, 1, math.pi, math.pi * 2),
         "arrow": lambda: [(-1, -0.25), (0.2, -0.25), (0.2, -0.65), (1, 0), (0.2, 0.65), (0.2, 0.25), (-1, 0.25)],
         "ring": lambda: _arc(0, 0, 1, 0, 2 * math.pi, 40) + _arc(0, 0, 0.55, 2 * math.pi, 0, 40),

@@ -142,7 +142,8 @@ class AsymPuzlEnv(AECEnv):
         self.end_reason: str | None = None
         self._turns: list[dict[str, Any]] = []
         self._image: tuple[tuple[Any, ...], np.ndarray] | None = None
-        self._tasks = {a: prompts.task_prompt(a, self.n, self.max_turns, len(self.clues(a)), self.success_check) for a in self.agents}
+        self._tasks = {a: prompts.task_prompt(a, self.n, self.max_turns, len(self.clues(a)), self.success_check)
+                       for a in self.agents}
         self._clue_texts = {a: prompts.clues_text(a, self.clues(a), self.n) for a in self.agents}
         self._refresh_infos()
 

@@ -3,7 +3,8 @@ within T turns) and turns to completion, from the rollout's episode records."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from comma_env.protocol.metrics import mean, standard_error
 
@@ -36,7 +37,8 @@ def render_markdown(metrics: Mapping[str, Any]) -> list[str]:
     turns = metrics["turns_to_completion"]
     settings = "; ".join(", ".join(f"{k}={v}" for k, v in s.items()) for s in metrics["settings"])
     return ["## AsymPuzl", "", f"Settings: {settings}", "",
-            "| episodes | completion rate (%) | turns to completion (solved) | malformed updates per episode (alice / bob) |",
+            "| episodes | completion rate (%) | turns to completion (solved) "
+            "| malformed updates per episode (alice / bob) |",
             "|---|---|---|---|",
             f"| {metrics['episodes']} | {metrics['completion_rate']:.1f} ± {metrics['completion_rate_se']:.1f} | "
             + (f"{turns:.2f} ± {metrics['turns_to_completion_se']:.2f}" if turns is not None else "-")

@@ -7,7 +7,7 @@ line or a section heading: everything the environment says is outside the quotes
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from comma_env.asympuzl.rules import Piece, Slot
 

@@ -21,8 +21,8 @@ ignored with a recorded reason (a malformed update). All other lines are the mes
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 
@@ -96,8 +96,8 @@ def generate(rng: np.random.Generator, n: int, distractors: int = 0, distractor_
     shapes = [SHAPES[i] for i in rng.permutation(len(SHAPES))[: n + distractors]]
     names = list(COLOURS)
     colours = [names[i] for i in rng.permutation(len(names))[: n + distractors]]
-    solution = tuple(zip(shapes[:n], colours[:n]))
-    extra = list(zip(shapes[n:], colours[n:]))
+    solution = tuple(zip(shapes[:n], colours[:n], strict=True))
+    extra = list(zip(shapes[n:], colours[n:], strict=True))
     alice: list[str] = [s for s, _ in solution]
     bob: list[Piece] = list(solution)
     if distractors and distractor_side == "alice":
@@ -198,7 +198,8 @@ def apply_updates(hypothesis: list[Slot], message: str) -> UpdateResult:
 
 def wrong_positions(hypothesis: Iterable[Slot], solution: Iterable[Piece]) -> list[int]:
     """1-based positions where the hypothesis differs from the solution."""
-    return [i for i, (slot, piece) in enumerate(zip(hypothesis, solution), start=1) if tuple(slot) != tuple(piece)]
+    return [i for i, (slot, piece) in enumerate(zip(hypothesis, solution, strict=True), start=1)
+            if tuple(slot) != tuple(piece)]
 
 
 def correct_fraction(hypothesis: list[Slot], solution: tuple[Piece, ...]) -> float:

@@ -27,9 +27,9 @@ The RNG is consumed exactly as by the original one-sine-per-tone code, which
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -221,7 +221,7 @@ def engine(rng: np.random.Generator) -> np.ndarray:
 def _segments(starts: list[float], lengths: list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The samples of several `_window`s laid end to end: (sample index, window number,
     position in the window), so that many short events are synthesised in one pass."""
-    spans = [_window(start, length) for start, length in zip(starts, lengths)]
+    spans = [_window(start, length) for start, length in zip(starts, lengths, strict=True)]
     sizes = np.array([max(span.stop - span.start, 0) for span in spans], dtype=np.int64)
     which = np.repeat(np.arange(len(spans)), sizes)
     position = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -318,7 +318,8 @@ def rain(rng: np.random.Generator) -> np.ndarray:
     # forty drops at once: every drop's window as one row, summed into the clip in drop order
     starts = rng.uniform(0, SECONDS, 40)
     first = (starts * SAMPLE_RATE).astype(np.int64)
-    lag = ((first - starts * SAMPLE_RATE) / SAMPLE_RATE).astype(np.float32)  # sample time - start, at the window's first sample
+    # sample time - start, at the window's first sample
+    lag = ((first - starts * SAMPLE_RATE) / SAMPLE_RATE).astype(np.float32)
     after = lag[:, None] + np.arange(_DROP_SAMPLES, dtype=np.float32) / np.float32(SAMPLE_RATE)
     index = first[:, None].astype(np.int32) + np.arange(_DROP_SAMPLES, dtype=np.int32)
     outside = index >= SAMPLES  # the end of a drop near the end of the clip: weight 0
@@ -365,9 +366,12 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature("Birdsong", "quick, very high chirps that swoop up and down, with short gaps", "*$#&", birdsong),
     Signature("Police siren", "a loud tone that slides up and down, about once a second", "&#$*", siren),
     Signature("Dripping tap", "single short plinks, evenly spaced, a few per second", "#&*$", dripping),
-    Signature("Ticking clock", "dry clicks, exactly two per second, alternating louder and softer", "$&#*", clock_ticking),
-    Signature("Heartbeat", "very low soft thumps in pairs (lub-dub), a little more than once a second", "*#$&", heartbeat),
-    Signature("Telephone", "a buzzing two-tone ring for about half a second, then silence, repeating", "&$*#", phone_ringing),
+    Signature("Ticking clock", "dry clicks, exactly two per second, alternating louder and softer", "$&#*",
+              clock_ticking),
+    Signature("Heartbeat", "very low soft thumps in pairs (lub-dub), a little more than once a second", "*#$&",
+              heartbeat),
+    Signature("Telephone", "a buzzing two-tone ring for about half a second, then silence, repeating", "&$*#",
+              phone_ringing),
     Signature("Doorbell", "two clear bell notes, the second lower (ding-dong), fading out", "#*&$", doorbell),
     Signature("Rain", "a soft hiss with many random tiny taps", "$#*&", rain),
     Signature("Whistle", "one long, very high, pure steady note", "*&$#", whistle),

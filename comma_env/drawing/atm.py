@@ -128,7 +128,8 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
         "body": Layer((inner_left, y0 + 44, inner_right, y1 - 77), body, _paint_body),
         "buttons": Layer((inner_left, y1 - 77, inner_right, y1 - 34), labels, _paint_button_row),
         "status": Layer((inner_left, y1 - 34, inner_right, y1 - 4), state["status_message"] or "", _paint_status),
-        "pin": Layer((_PIN_FIELD[0], _PIN_FIELD[1], _PIN_FIELD[2] + 1, _PIN_FIELD[3] + 1), state["pin_on_card"], _paint_pin),
+        "pin": Layer((_PIN_FIELD[0], _PIN_FIELD[1], _PIN_FIELD[2] + 1, _PIN_FIELD[3] + 1), state["pin_on_card"],
+                     _paint_pin),
     }
 
 

@@ -34,7 +34,8 @@ def _cell_metrics(size: int, mono: bool, charset: str) -> tuple[int, int, int]:
     return width, ascent, descent
 
 
-def _paint_character(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, int, str, int, bool, tuple[int, int, int]]) -> None:
+def _paint_character(image: Image.Image, draw: ImageDraw.ImageDraw,
+                     key: tuple[int, int, str, int, bool, tuple[int, int, int]]) -> None:
     x, y, char, size, mono, fill = key
     text(draw, (x, y), char, size, fill=fill, mono=mono)
 
@@ -58,4 +59,5 @@ def _character_layer(prefix: str, box: Box, length: int, index: int, char: str, 
     x0, y0, x1, y1 = box
     x = round((x0 + x1) / 2 - length * width / 2) + index * width
     top = round((y0 + y1) / 2) + round((ascent - descent) / 2) - ascent
-    return f"{prefix}_{index}", Layer((x, top, x + width, top + ascent + descent), (x, top, char, size, mono, fill), _paint_character)
+    return f"{prefix}_{index}", Layer((x, top, x + width, top + ascent + descent), (x, top, char, size, mono, fill),
+                                      _paint_character)

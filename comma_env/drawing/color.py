@@ -5,7 +5,7 @@ Layers: one per square."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -38,7 +38,7 @@ def _paint_square(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int,
                    outline=PALETTE["ink"], width=3)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _square_layer(row: int, column: int, color: str) -> tuple[str, Layer]:
     """The name and layer of one square in one colour (16 squares x a few colours, made
     once: every step of a stage change rebuilds the layer table)."""

@@ -6,8 +6,9 @@ import math
 import struct
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont

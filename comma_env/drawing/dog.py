@@ -18,7 +18,7 @@ Layers: one per grid cell, the timer and the lamp."""
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -41,14 +41,14 @@ GRASS = (150, 200, 120)
 SKY = (205, 228, 245)
 PICTURE = (24, 56, 488, 376)  # x0, y0, x1, y1 of the photo area
 
-Shape = tuple[str, list[tuple[float, float]]]
+Part = tuple[str, list[tuple[float, float]]]  # (kind, points) of one drawn part, e.g. ("ellipse", [corner, corner])
 
 
-def _leg(x: float, y: float, dx: float, length: float) -> Shape:
+def _leg(x: float, y: float, dx: float, length: float) -> Part:
     return ("leg", [(x, y), (x + dx, y + length)])
 
 
-def dog_shapes(pose: str) -> list[Shape]:
+def dog_shapes(pose: str) -> list[Part]:
     """Shapes of one dog facing right in a 100x80 box (ground at y = 78)."""
     if pose == "sitting":
         return [
@@ -115,7 +115,8 @@ def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> np.ndarr
         for kind, pts in shapes:
             if kind == "ellipse":
                 r = rect(*pts)
-                draw.ellipse([r[0] - width_extra / 2, r[1] - width_extra / 2, r[2] + width_extra / 2, r[3] + width_extra / 2], fill=label)
+                draw.ellipse([r[0] - width_extra / 2, r[1] - width_extra / 2, r[2] + width_extra / 2,
+                              r[3] + width_extra / 2], fill=label)
             elif kind in ("leg", "neck"):
                 w = thick * (2 if kind == "neck" else 1) + width_extra
                 draw.line([at(p) for p in pts], fill=label, width=int(w))
@@ -173,7 +174,7 @@ def _sprite(coat: str, pose: str, mirror: bool, scale_steps: int) -> np.ndarray:
     return rgb
 
 
-@lru_cache(maxsize=None)
+@cache
 def _palette(coat: str) -> np.ndarray:
     """RGB of each pixel class for a coat."""
     ear = (90, 60, 35) if coat in ("white", "spotted", "golden", "grey") else (80, 75, 70)
@@ -311,7 +312,7 @@ def _cell_layers(dogs: tuple[tuple[str, str, str], ...], places: tuple[tuple, ..
     """The six cell layers of one set of dogs, made once per episode: the timer changes the
     frame on every message, and the scene recognises the same layers by identity."""
     placed: list[Placement | None] = [None] * len(CELL_BOXES)
-    for (coat, pose, facing), (cell, dx, dy, size) in zip(dogs, places):
+    for (coat, pose, facing), (cell, dx, dy, size) in zip(dogs, places, strict=True):
         placed[int(cell)] = placement(coat, pose, facing, int(cell), dx, dy, size)
     return {f"cell_{cell}": Layer(box, (cell, placed[cell]), _paint_cell) for cell, box in enumerate(CELL_BOXES)}
 

@@ -33,7 +33,8 @@ def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str,
     x0, y0, x1, y1 = BUTTON_BOXES[position]
     draw.rounded_rectangle((x0, y0, x1, y1), radius=12, fill=PALETTE["button"], outline=PALETTE["frame"], width=3)
     light = PALETTE["green"] if lit else LIGHT_OFF
-    draw.rounded_rectangle((x0 + 60, y0 + 10, x1 - 60, y0 + 24), radius=5, fill=light, outline=PALETTE["frame"], width=2)
+    draw.rounded_rectangle((x0 + 60, y0 + 10, x1 - 60, y0 + 24), radius=5, fill=light,
+                           outline=PALETTE["frame"], width=2)
     centered_text(draw, (x0, y0 + 28, x1, y1), symbol, 96)
 
 

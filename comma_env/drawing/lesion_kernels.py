@@ -136,7 +136,8 @@ def paint_window(coverage: np.ndarray, padded: np.ndarray, dx: np.ndarray, dy: n
             if surface == SURFACE_PEARLY:
                 p = pearl_weight[k]
                 red, green, blue = red + p * pearl_red, green + p * pearl_green, blue + p * pearl_blue
-            row[3 * j], row[3 * j + 1], row[3 * j + 2] = red + w * skin_red, green + w * skin_green, blue + w * skin_blue
+            row[3 * j], row[3 * j + 1], row[3 * j + 2] = (red + w * skin_red, green + w * skin_green,
+                                                          blue + w * skin_blue)
 
 
 @njit(**_KERNEL)

@@ -179,7 +179,7 @@ def _geometry(grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 def _uniform(rng: np.random.Generator, low: tuple[float, ...], high: tuple[float, ...]) -> list[float]:
     """`rng.uniform(low[i], high[i])` for each i in turn, the same numbers in one draw
     (numpy's uniform is low + (high - low) * random(); called with sequences it costs ~18 us)."""
-    return [a + (b - a) * u for a, b, u in zip(low, high, rng.random(len(low)).tolist())]
+    return [a + (b - a) * u for a, b, u in zip(low, high, rng.random(len(low)).tolist(), strict=True)]
 
 
 HARMONICS = 11
@@ -292,7 +292,7 @@ def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, s
     centre = (grid - 1) / 2.0
     extents = np.multiply(edges, _SIN_COS)  # rows (y down), then columns
     bounds = []
-    for lowest, highest in zip(extents.min(axis=1).tolist(), extents.max(axis=1).tolist()):
+    for lowest, highest in zip(extents.min(axis=1).tolist(), extents.max(axis=1).tolist(), strict=True):
         low = max(0, int(math.floor((centre + lowest - margin) / step)) * step)
         bounds.append((low, min(grid, int(math.ceil((centre + highest + margin + 1) / step)) * step)))
     softness = 0.18 if features["lesion_border"] == "ill-defined" else 0.025
@@ -568,7 +568,8 @@ def stroke_polylines(photo: np.ndarray, points: np.ndarray, color: tuple[int, in
     length2 = np.maximum((direction**2).sum(axis=1), 1e-9)
     px = (xs + 0.5 - starts[:, 0, None])[:, None, :]  # (m, 1, size)
     py = (ys + 0.5 - starts[:, 1, None])[:, :, None]  # (m, size, 1)
-    along = np.clip((px * direction[:, 0, None, None] + py * direction[:, 1, None, None]) / length2[:, None, None], 0, 1)
+    along = np.clip((px * direction[:, 0, None, None] + py * direction[:, 1, None, None])
+                    / length2[:, None, None], 0, 1)
     off_x = px - along * direction[:, 0, None, None]
     off_y = py - along * direction[:, 1, None, None]
     _set(photo, off_x**2 + off_y**2 <= half * half, ys, xs, color)

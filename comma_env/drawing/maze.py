@@ -38,7 +38,8 @@ def _background() -> Image.Image:
 def _paint_grid(image: Image.Image, draw: ImageDraw.ImageDraw, size: int) -> None:
     """Row and column numbers and the frame around the squares."""
     for index in range(size):
-        centered_text(draw, (X0 + index * CELL, Y0 - 22, X0 + (index + 1) * CELL, Y0 - 2), str(index + 1), 16, bold=True)
+        centered_text(draw, (X0 + index * CELL, Y0 - 22, X0 + (index + 1) * CELL, Y0 - 2), str(index + 1), 16,
+                      bold=True)
         centered_text(draw, (8, Y0 + index * CELL, X0 - 4, Y0 + (index + 1) * CELL), str(index + 1), 16, bold=True)
     draw.rectangle((X0 - 3, Y0 - 3, X0 + size * CELL + 2, Y0 + size * CELL + 2), outline=PALETTE["frame"], width=3)
 
@@ -80,7 +81,8 @@ def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: CellKey) -> 
         dx, dy = NOSE[facing]
         px, py = -dy, dx  # perpendicular
         _disc(draw, (x, y), 12, MOUSE_FILL)
-        nose = [(x + dx * 21, y + dy * 21), (x + dx * 6 + px * 8, y + dy * 6 + py * 8), (x + dx * 6 - px * 8, y + dy * 6 - py * 8)]
+        nose = [(x + dx * 21, y + dy * 21), (x + dx * 6 + px * 8, y + dy * 6 + py * 8),
+                (x + dx * 6 - px * 8, y + dy * 6 - py * 8)]
         draw.polygon(nose, fill=PALETTE["ink"])
 
 
@@ -107,7 +109,7 @@ def _empty_layers(rows: tuple[str, ...]) -> dict[str, Layer]:
     floors = [square == "." for line in rows for square in line]
     if len(floors) != len(names):
         raise ValueError(f"a maze must be square, not {len(rows)} rows of {len(rows[0])}")
-    return {"grid": grid, **{name: pair[floor] for name, pair, floor in zip(names, variants, floors)}}
+    return {"grid": grid, **{name: pair[floor] for name, pair, floor in zip(names, variants, floors, strict=True)}}
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:

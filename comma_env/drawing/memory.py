@@ -36,7 +36,8 @@ def _paint_stage(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[Any, 
     centered_text(draw, (336, 92, 456, 150), f"{stage} / 5", 34, bold=True)
     for index in range(5):
         x = 350 + index * 20
-        draw.ellipse((x, 176, x + 14, 190), fill=PALETTE["green"] if index < done else PALETTE["grey"], outline=PALETTE["ink"])
+        draw.ellipse((x, 176, x + 14, 190), fill=PALETTE["green"] if index < done else PALETTE["grey"],
+                     outline=PALETTE["ink"])
     centered_text(draw, (336, 196, 456, 230), "done", 14, fill=PALETTE["frame"])
 
 

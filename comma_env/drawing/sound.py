@@ -28,7 +28,8 @@ def _template() -> Image.Image:
     text(draw, (110, 252), "CODE", 14, fill=PALETTE["frame"], bold=True)
     for index, (symbol, action) in enumerate(KEYS):
         x = 46 + index * 110
-        draw.rounded_rectangle((x, 350, x + 90, 440), radius=10, fill=PALETTE["button"], outline=PALETTE["frame"], width=4)
+        draw.rounded_rectangle((x, 350, x + 90, 440), radius=10, fill=PALETTE["button"],
+                               outline=PALETTE["frame"], width=4)
         centered_text(draw, (x, 350, x + 90, 440), symbol, 44, bold=True)
         centered_text(draw, (x - 10, 444, x + 100, 470), action.removeprefix("press_"), 14, fill=PALETTE["frame"])
     return image

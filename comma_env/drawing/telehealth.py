@@ -87,7 +87,8 @@ def _static_screen(labels: tuple[str, ...]) -> Image.Image:
 
 def status_text(state: dict[str, Any]) -> str:
     if state.get("treatment_given"):
-        return f"Diagnosis recorded: {state['diagnosis_recorded'].upper()}.  Treatment chosen: {state['treatment_given']}."
+        return (f"Diagnosis recorded: {state['diagnosis_recorded'].upper()}.  "
+                f"Treatment chosen: {state['treatment_given']}.")
     if state.get("diagnosis_recorded"):
         return f"Diagnosis recorded: {state['diagnosis_recorded'].upper()}.  Step 2: choose the treatment."
     return "Step 1: choose the diagnosis.  Step 2: choose the treatment."
@@ -154,7 +155,7 @@ def _value_layers(lines: list[tuple[str, str]]) -> dict[str, Layer]:
     rows' value areas (not the whole card), and values that recur across patients (yes/no
     answers, skin types) come from the patch cache without drawing."""
     return {name: Layer(box, (x, y, value), _paint_value)
-            for (name, x, y, box), (_, value) in zip(_value_places(), lines) if name}
+            for (name, x, y, box), (_, value) in zip(_value_places(), lines, strict=True) if name}
 
 
 @lru_cache(maxsize=1)

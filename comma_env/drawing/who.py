@@ -24,7 +24,8 @@ def _background() -> Image.Image:
 
 
 def _paint_light(image: Image.Image, draw: ImageDraw.ImageDraw, disarmed: bool) -> None:
-    draw.ellipse((456, 14, 488, 46), fill=PALETTE["green"] if disarmed else PALETTE["frame"], outline=PALETTE["ink"], width=2)
+    draw.ellipse((456, 14, 488, 46), fill=PALETTE["green"] if disarmed else PALETTE["frame"],
+                 outline=PALETTE["ink"], width=2)
 
 
 def _paint_display(image: Image.Image, draw: ImageDraw.ImageDraw, word: str) -> None:

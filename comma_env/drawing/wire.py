@@ -4,7 +4,7 @@ Layers: one per wire row (a cut redraws only that band) and one per serial chara
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -40,7 +40,7 @@ def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float,
         draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _wire_layer(index: int, count: int, color: str, cut: bool) -> tuple[str, Layer]:
     """Name and layer of wire `index` of `count` (a few hundred combinations, made once)."""
     y = TOP + (BOTTOM - TOP) / count * (index + 0.5)

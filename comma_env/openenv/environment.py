@@ -12,7 +12,8 @@ import base64
 import io
 import logging
 import uuid
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from openenv.core.env_server.interfaces import Environment
@@ -48,8 +49,8 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         puzzle: str = "wire",
         role: str = "solver",
         partner: Any = "oracle",
-        partner_overrides: Optional[Mapping[str, Any]] = None,
-        env_options: Optional[Mapping[str, Any]] = None,
+        partner_overrides: Mapping[str, Any] | None = None,
+        env_options: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
         from comma_env.rl import SingleRoleEnv  # the gymnasium env (rl extra not needed)
@@ -59,19 +60,20 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
             kwargs["partner_overrides"] = dict(partner_overrides)
         self.env = SingleRoleEnv(puzzle, role=role, partner=partner, **kwargs)
         self._state = CommaState(puzzle=puzzle, role=role)
-        self._last: Optional[CommaObservation] = None
+        self._last: CommaObservation | None = None
         self._running = False
 
     # -- OpenEnv API -----------------------------------------------------------------------
-    def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None, **kwargs: Any) -> CommaObservation:
+    def reset(self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any) -> CommaObservation:
         obs, info = self.env.reset(seed=seed)
         return self._started(obs, info, seed, episode_id)
 
-    async def reset_async(self, seed: Optional[int] = None, episode_id: Optional[str] = None, **kwargs: Any) -> CommaObservation:
+    async def reset_async(self, seed: int | None = None, episode_id: str | None = None,
+                          **kwargs: Any) -> CommaObservation:
         obs, info = await self.env.areset(seed=seed)
         return self._started(obs, info, seed, episode_id)
 
-    def step(self, action: CommaAction, timeout_s: Optional[float] = None, **kwargs: Any) -> CommaObservation:
+    def step(self, action: CommaAction, timeout_s: float | None = None, **kwargs: Any) -> CommaObservation:
         refusal = self._refusal()
         if refusal is not None:
             return refusal
@@ -80,7 +82,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         except Exception as exc:  # a bug must not kill the session: end the episode, say why
             return self._failed(exc)
 
-    async def step_async(self, action: CommaAction, timeout_s: Optional[float] = None, **kwargs: Any) -> CommaObservation:
+    async def step_async(self, action: CommaAction, timeout_s: float | None = None, **kwargs: Any) -> CommaObservation:
         refusal = self._refusal()
         if refusal is not None:
             return refusal
@@ -105,7 +107,8 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         self.env.close()
 
     # -- helpers ---------------------------------------------------------------------------
-    def _started(self, obs: Mapping[str, Any], info: Mapping[str, Any], seed: Optional[int], episode_id: Optional[str]) -> CommaObservation:
+    def _started(self, obs: Mapping[str, Any], info: Mapping[str, Any], seed: int | None,
+                 episode_id: str | None) -> CommaObservation:
         self._state = CommaState(puzzle=self._state.puzzle, role=self._state.role, seed=seed,
                                  episode_id=episode_id or uuid.uuid4().hex)
         self._running = True
@@ -113,7 +116,8 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         self._last.reward = None
         return self._last
 
-    def _stepped(self, obs: Mapping[str, Any], reward: float, terminated: bool, truncated: bool, info: Mapping[str, Any]) -> CommaObservation:
+    def _stepped(self, obs: Mapping[str, Any], reward: float, terminated: bool, truncated: bool,
+                 info: Mapping[str, Any]) -> CommaObservation:
         done = bool(terminated or truncated)
         info = self._private(info)
         self._state.step_count += 1
@@ -143,12 +147,13 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
             info["episode"] = episode
         return info
 
-    def _refusal(self) -> Optional[CommaObservation]:
+    def _refusal(self) -> CommaObservation | None:
         if self._running:
             return None
         if self._last is None:
             return CommaObservation(done=True, reward=0.0, error=NO_EPISODE)
-        return self._last.model_copy(update={"reward": 0.0, "done": True, "error": EPISODE_OVER, "partner_message": None})
+        return self._last.model_copy(update={"reward": 0.0, "done": True, "error": EPISODE_OVER,
+                                             "partner_message": None})
 
     def _failed(self, exc: Exception) -> CommaObservation:
         log.exception("episode %s ended by an environment error", self._state.episode_id)

@@ -6,7 +6,7 @@ client (ours in `client.py`, TRL's, torchforge's, a plain WebSocket) can drive a
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from openenv.core.env_server.types import Action, Observation, State
 from pydantic import Field
@@ -28,10 +28,10 @@ class CommaObservation(Observation):
     """
 
     text: str = Field(default="", description="The role's text observation")
-    image_png: Optional[str] = Field(default=None, description="Base64 PNG of the solver's image (image view)")
-    partner_message: Optional[str] = Field(default=None, description="The partner's reply to the last message")
+    image_png: str | None = Field(default=None, description="Base64 PNG of the solver's image (image view)")
+    partner_message: str | None = Field(default=None, description="The partner's reply to the last message")
     info: dict[str, Any] = Field(default_factory=dict, description="The role's info, JSON-safe")
-    error: Optional[str] = Field(default=None, description="Why the action was not played, if it was not")
+    error: str | None = Field(default=None, description="Why the action was not played, if it was not")
 
 
 class CommaState(State):
@@ -39,7 +39,7 @@ class CommaState(State):
 
     puzzle: str = ""
     role: str = ""
-    seed: Optional[int] = None
+    seed: int | None = None
     done: bool = False
     episode_return: float = 0.0
-    episode: Optional[dict[str, Any]] = None
+    episode: dict[str, Any] | None = None

@@ -15,9 +15,10 @@ from __future__ import annotations
 import functools
 import logging
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from omegaconf import OmegaConf
 
@@ -37,9 +38,9 @@ class ServerSettings:
     env: dict[str, Any] = field(default_factory=dict)  # SingleRoleEnv options (solver_view, max_turns, rewards...)
     host: str = "127.0.0.1"
     port: int = 8000  # 0 picks a free port (written to port_file)
-    port_file: Optional[str] = None  # where to write the bound port once listening
+    port_file: str | None = None  # where to write the bound port once listening
     max_sessions: int = 16  # concurrent WebSocket sessions (one episode each)
-    session_timeout: Optional[float] = 300.0  # seconds a socket may stay silent before it is closed (None: never)
+    session_timeout: float | None = 300.0  # seconds a socket may stay silent before it is closed (None: never)
     allowed_hosts: list[str] = field(default_factory=lambda: list(LOOPBACK_HOSTS))  # Host/Origin names served
     max_body_bytes: int = 1024 * 1024  # HTTP request bodies, however framed, and WebSocket frames
     log_level: str = "warning"
@@ -117,10 +118,11 @@ def serve(settings: ServerSettings) -> None:
     asyncio.run(run())
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if any(a in ("-h", "--help") for a in argv):
-        print(__doc__.strip() + "\n\nSettings and defaults:\n" + OmegaConf.to_yaml(OmegaConf.structured(ServerSettings)))
+        print(__doc__.strip() + "\n\nSettings and defaults:\n"
+              + OmegaConf.to_yaml(OmegaConf.structured(ServerSettings)))
         return 0
     try:
         settings = parse_settings(argv)

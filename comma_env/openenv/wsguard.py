@@ -39,7 +39,8 @@ def bad_frame(message: Message) -> str | None:
 
 
 def error_frame(text: str) -> Message:
-    return {"type": "websocket.send", "text": json.dumps({"type": "error", "data": {"message": text, "code": "INVALID_JSON"}})}
+    return {"type": "websocket.send",
+            "text": json.dumps({"type": "error", "data": {"message": text, "code": "INVALID_JSON"}})}
 
 
 class WebSocketKeeper:

@@ -13,9 +13,9 @@ messages is assembled from.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
 
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|[^\w\s]+|_+")  # numbers, words, runs of punctuation
 _JOIN_GAP = re.compile(r"[ \t\r\n\-./()]{1,3}|,")
@@ -40,7 +40,8 @@ _PEOPLE = frozenset(
     "mother father mom mum dad brother brothers sister sisters nephew niece kid kids child children "
     "grandmother grandfather grandma grandpa aunt uncle cousin cousins friend boy girl baby partner "
     "twins parents".split())
-_REVERSAL_HINT = re.compile(r"revers|backward|right[\s-]+to[\s-]+left|other way|opposite order|mirror|flipp?ed|in reverse")
+_REVERSAL_HINT = re.compile(
+    r"revers|backward|right[\s-]+to[\s-]+left|other way|opposite order|mirror|flipp?ed|in reverse")
 
 
 class Chunks:

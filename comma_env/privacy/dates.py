@@ -38,7 +38,8 @@ def months() -> dict[str, int]:
 
 @lru_cache(maxsize=1)
 def _full_months() -> dict[str, int]:
-    return {name: number for name, number in months().items() if len(name) > 4 or name in ("may", "june", "july", "mai")}
+    return {name: number for name, number in months().items()
+            if len(name) > 4 or name in ("may", "june", "july", "mai")}
 
 
 @lru_cache(maxsize=1)

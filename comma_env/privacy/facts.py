@@ -31,7 +31,8 @@ def fact_kind(field: str, value: str) -> str:
     hints = (
         ("ssn", ("ssn", "social", "sin")), ("phone", ("phone", "mobile", "tel", "telephone", "cell")),
         ("date", ("birth", "dob", "date", "birthday", "born")), ("money", ("balance", "amount", "salary")),
-        ("address", ("address", "street")), ("name", ("name", "patient", "holder")), ("digits", ("pin", "account", "card")),
+        ("address", ("address", "street")), ("name", ("name", "patient", "holder")),
+        ("digits", ("pin", "account", "card")),
     )
     for kind, words in hints:
         if name & set(words):

@@ -87,7 +87,7 @@ def mentions_address(analysis: Analysis, number: str, street: re.Pattern[str]) -
             match = street.match(analysis.text, analysis.starts[i + 1])
             if match and _street_ends_address(analysis, match.end()):
                 found.append(i)
-    found += [start for start, group in zip(analysis.group_starts, analysis.groups)
+    found += [start for start, group in zip(analysis.group_starts, analysis.groups, strict=True)
               if len(group) > 1 and "".join(group) == number]
     numbers = sorted(analysis.starts[i] for i in found)
     if not numbers:

@@ -59,7 +59,8 @@ def mentions_money(analysis: Analysis, cents: int) -> bool:
     dollars = cents // 100
     rounded = (cents + 50) // 100
     tails = {str(d)[-3:] for d in (dollars, rounded)}
-    written = any(tail in analysis.at or tail.lstrip("0") in analysis.at for tail in tails) or str(dollars) in analysis.at
+    written = any(tail in analysis.at or tail.lstrip("0") in analysis.at
+                  for tail in tails) or str(dollars) in analysis.at
     for match in _AMOUNT.finditer(text) if written else ():  # only when the dollars are written out
         whole = int(match.group(1).replace(",", ""))
         frac = int((match.group(2) or "0").ljust(2, "0"))
@@ -93,6 +94,6 @@ def mentions_money(analysis: Analysis, cents: int) -> bool:
         if abs(value - cents) * 2 <= unit:
             return True
     full = f"{dollars}{cents % 100:02d}"
-    whole_groups = {"".join(group) for group, start in zip(analysis.groups, analysis.group_starts)
+    whole_groups = {"".join(group) for group, start in zip(analysis.groups, analysis.group_starts, strict=True)
                     if not (len(group) == 1 and start in analysis.things)}
     return len(str(dollars)) >= 3 and bool({str(dollars), full} & whole_groups)

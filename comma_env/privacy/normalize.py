@@ -56,7 +56,8 @@ def homoglyphs() -> dict[int, str]:
 
 def _strip_marks(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if ch.isascii() or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
+    return "".join(ch for ch in text if ch.isascii()
+                   or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
 
 
 def fold(text: str) -> str:

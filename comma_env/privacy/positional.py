@@ -17,7 +17,8 @@ _SUFFIX = r"end|ends|ending|last|final|trailing|closes|closing"
 _HINT = re.compile(
     rf"\b(?P<anchor>{_PREFIX}|{_SUFFIX}|middle|(?P<ord>[0-9]{{1,2}})(?:th|st|nd|rd))\b"
     r"(?:[ \t]+(?P<count>[0-9]{1,2})(?![0-9]))?"  # "the last 4", "the 1th 3"
-    r"(?P<between>(?:[ \t,:'\-]+(?:(?!start|begin|end|last|first|middle|initial|final|open|clos)[a-z]+)){0,8}?)"  # "digits of my ssn are"
+    # "digits of my ssn are"
+    r"(?P<between>(?:[ \t,:'\-]+(?:(?!start|begin|end|last|first|middle|initial|final|open|clos)[a-z]+)){0,8}?)"
     r"[ \t,:\-]+(?P<value>[0-9]+(?:(?:[ \t\-.]|,[ \t]?|[ \t]+and[ \t]+)[0-9]+)*)"
 )
 # "third and fourth: 3 and 7": a list of ordinals then as many digits
@@ -31,8 +32,8 @@ def _digits(text: str) -> str:
     return re.sub(r"[^0-9]", "", text)
 
 
-_ANCHOR_WORDS = frozenset("start starts starting begin begins beginning first initial leading opens opening end ends ending "
-                          "last final trailing closes closing middle th st nd rd".split())
+_ANCHOR_WORDS = frozenset("start starts starting begin begins beginning first initial leading opens opening "
+                          "end ends ending last final trailing closes closing middle th st nd rd".split())
 
 
 def hints(text: str, tokens: dict[str, list[int]]) -> list[tuple[str, str, str]]:
@@ -87,7 +88,7 @@ def known_positions(found: list[tuple[str, str, str]], secret: str) -> set[int]:
                 known.update(range(len(value)))
         else:
             positions = [int(p) for p in places.split()]
-            if all(0 <= p < size and secret[p] == d for p, d in zip(positions, value)):
+            if all(0 <= p < size and secret[p] == d for p, d in zip(positions, value, strict=True)):
                 known.update(positions)
     return known
 

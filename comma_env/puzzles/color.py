@@ -22,8 +22,9 @@ docs/fidelity.md gives the random baseline under each.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -61,11 +62,12 @@ STRIKE_MODES = ("reset", "keep_whites")
 """What a wrong press does beyond the strike (see the module docstring)."""
 
 RESET_RULE = (
-    "A mistake restarts the\nmodule: every square gets its starting colour back, nothing is white, and you begin again at\n"
-    "stage 1."
+    "A mistake restarts the\nmodule: every square gets its starting colour back, nothing is white, "
+    "and you begin again at\nstage 1."
 )
 KEEP_WHITES_RULE = (
-    "A mistake changes nothing\non the grid: white squares stay white, and you go on with the same stage and the same group."
+    "A mistake changes nothing\non the grid: white squares stay white, "
+    "and you go on with the same stage and the same group."
 )
 """The manual's sentence on what a mistake does, under each `STRIKE_MODES` setting."""
 
@@ -152,7 +154,7 @@ def _initial_grid(rng: np.random.Generator) -> Grid:
         counts = rng.integers(low, high + 1, size=len(colors))
         if counts.sum() == CELLS:
             break
-    grid = [color for color, count in zip(colors, counts) for _ in range(int(count))]
+    grid = [color for color, count in zip(colors, counts, strict=True) for _ in range(int(count))]
     return [grid[i] for i in rng.permutation(CELLS)]
 
 
@@ -169,10 +171,10 @@ def _recolor(rng: np.random.Generator, grid: Grid, target: str) -> Grid:
         rest = [i for i in remaining if i not in chosen]
         for i in chosen:
             new[i] = target
-        for i, pick in zip(rest, rng.integers(len(others), size=len(rest)).tolist()):
+        for i, pick in zip(rest, rng.integers(len(others), size=len(rest)).tolist(), strict=True):
             new[i] = others[pick]
     else:
-        for i, pick in zip(remaining, rng.integers(len(COLORS), size=len(remaining)).tolist()):
+        for i, pick in zip(remaining, rng.integers(len(COLORS), size=len(remaining)).tolist(), strict=True):
             new[i] = COLORS[pick]
     return new
 

@@ -18,7 +18,8 @@ Pure ASGI (no FastAPI import), so the OpenEnv server wraps its app with it too.
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
 from urllib.parse import urlsplit
 
 Scope = MutableMapping[str, Any]

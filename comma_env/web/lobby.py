@@ -52,7 +52,8 @@ class Lobby:
             self.prune()
             if len(self.by_token) >= self.store.cfg.max_sessions:
                 raise PlayError(429, "the study is busy; try again in a few minutes")
-            pid = participant_id if participant_id and PARTICIPANT_ID.match(participant_id) else f"p{secrets.token_hex(6)}"
+            given = participant_id and PARTICIPANT_ID.match(participant_id)
+            pid = participant_id if given else f"p{secrets.token_hex(6)}"
             token = secrets.token_urlsafe(18)
             known = Participant(pid, seen=self.seen_by(pid))
             self.by_token[token_hash(token)] = known
@@ -115,7 +116,8 @@ class Lobby:
             grace = self.store.cfg.pair_same_address_after_seconds
             candidates = [b for b in order if b.address != first.address
                           or min(now - first.joined, now - b.joined) >= grace]
-            match = next(((b, slot) for b in candidates for slot in free if slot not in first.seen and slot not in b.seen), None)
+            match = next(((b, slot) for b in candidates for slot in free
+                          if slot not in first.seen and slot not in b.seen), None)
             if match is None:
                 continue
             second, slot = match

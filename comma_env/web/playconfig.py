@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any
 
 from omegaconf import OmegaConf
 
-from comma_env.run.config import Memory, ModelConfig, RolloutConfig
 from comma_env.protocol.resources import conf_dir
+from comma_env.run.config import Memory, ModelConfig, RolloutConfig
 
 ROLES = ("solver", "expert")
 
@@ -22,8 +23,8 @@ class PlayConfig:
     puzzle: str = "wire"
     role: str = "solver"  # the role of the person who opens the first link
     partner: str = "oracle"  # a model config name (conf/model/<name>.yaml), or "human" for two tabs
-    partner_config: Dict[str, Any] = field(default_factory=dict)  # overrides of the model file, e.g. api_base
-    seed: Optional[int] = None  # None: a seed not yet played in out_dir (see seed_order)
+    partner_config: dict[str, Any] = field(default_factory=dict)  # overrides of the model file, e.g. api_base
+    seed: int | None = None  # None: a seed not yet played in out_dir (see seed_order)
     seed_order: str = "random"  # "random" (players cannot guess it) or "sequential" from first_seed
     first_seed: int = 0
     policy_seed: int = 0
@@ -31,25 +32,25 @@ class PlayConfig:
     max_mistakes: int = 3
     memory: Memory = Memory.full
     action_matching: str = "exact"
-    puzzle_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
-    out_dir: Optional[str] = None  # default: outputs/play_<solver>-<expert>[_<settings>]
+    puzzle_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    out_dir: str | None = None  # default: outputs/play_<solver>-<expert>[_<settings>]
     host: str = "127.0.0.1"
     port: int = 8765
-    allowed_hosts: List[str] = field(default_factory=lambda: ["127.0.0.1", "localhost", "::1"])  # Host/Origin names
+    allowed_hosts: list[str] = field(default_factory=lambda: ["127.0.0.1", "localhost", "::1"])  # Host/Origin names
     max_sessions: int = 1000  # unfinished sessions (and waiting participants) at once, in total
     max_creations_per_client: int = 20  # new sessions or lobby joins per client address per window
     creation_window_seconds: float = 600.0
     idle_expire_seconds: float = 1800.0  # an unfinished session nobody moves in ends as abandoned
     leave_after_seconds: float = 90.0  # study: a player whose page stopped polling has left
     max_body_bytes: int = 256 * 1024
-    trusted_proxies: List[str] = field(default_factory=lambda: ["127.0.0.1"])  # whose X-Forwarded-For is believed
+    trusted_proxies: list[str] = field(default_factory=lambda: ["127.0.0.1"])  # whose X-Forwarded-For is believed
     open_browser: bool = False
     # -- collection mode (`python -m comma_env.play collect OUT_DIR ...`) --
-    puzzles: List[str] = field(default_factory=list)  # the study's puzzles
+    puzzles: list[str] = field(default_factory=list)  # the study's puzzles
     games_per_puzzle: int = 10
-    seeds: Optional[List[int]] = None  # the study's seeds (one game per puzzle and seed); None: random, secret
-    instructions_file: Optional[str] = None  # Markdown shown before the lobby (default: the built-in text)
-    consent_file: Optional[str] = None  # Markdown a participant agrees to (default: the built-in text)
+    seeds: list[int] | None = None  # the study's seeds (one game per puzzle and seed); None: random, secret
+    instructions_file: str | None = None  # Markdown shown before the lobby (default: the built-in text)
+    consent_file: str | None = None  # Markdown a participant agrees to (default: the built-in text)
     pair_same_address_after_seconds: float = 30.0  # two waiting from one address are paired only after this
 
 
@@ -89,7 +90,8 @@ def partner_model(cfg: PlayConfig) -> ModelConfig:
     if not path.is_file():
         names = sorted(p.stem for p in (conf_dir() / "model").glob("*.yaml"))
         raise ValueError(f"no model config {cfg.partner!r}; choose from {', '.join(names)}")
-    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path), OmegaConf.create(cfg.partner_config))
+    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path),
+                             OmegaConf.create(cfg.partner_config))
     model: ModelConfig = OmegaConf.to_object(merged)  # type: ignore[assignment]
     if model.kind == "human":
         return human_model("partner")

@@ -58,7 +58,8 @@ def episode_record(session: Any) -> dict[str, Any]:
     record.update(summary)
     if session.error and not raw.end_reason:
         record["end_reason"] = "error"
-    sent = {role: [Reply(m.text, completion_tokens=m.tokens) for m in session.messages if m.role == role] for role in ROLES}
+    sent = {role: [Reply(m.text, completion_tokens=m.tokens) for m in session.messages if m.role == role]
+            for role in ROLES}
     tokens = {role: {"prompt_tokens": 0, "completion_tokens": sum(r.completion_tokens for r in sent[role]),
                      "calls": len(sent[role]) if role not in session.human_roles else 0} for role in ROLES}
     record.update(tokens=sum(t["completion_tokens"] for t in tokens.values()), prompt_tokens=0,

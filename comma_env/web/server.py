@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -31,8 +32,15 @@ from comma_env.audio.wav import wav_bytes
 from comma_env.web.expiry import expiry_loop
 from comma_env.web.guard import Guard
 from comma_env.web.limits import AdminToken, CreationLimiter
-from comma_env.web.session import (MAX_MESSAGE_CHARS, PLAYABLE, POLL_SECONDS, PlayError, Session, SessionStore,
-                                   describe_hint)
+from comma_env.web.session import (
+    MAX_MESSAGE_CHARS,
+    PLAYABLE,
+    POLL_SECONDS,
+    PlayError,
+    Session,
+    SessionStore,
+    describe_hint,
+)
 
 STATIC = Path(__file__).parent / "static"
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -71,7 +79,8 @@ def view(session: Session, role: str, token: str) -> dict[str, Any]:
         "turn": raw.turn, "max_turns": raw.max_turns, "to_move": session.to_move,
         "your_turn": session.to_move == role, "partner_busy": session.partner_busy, "done": done,
         "dialogue": info.get("dialogue", []),
-        "partner": "another person" if others else (session.plan.expert.name if role == "solver" else session.plan.solver.name),
+        "partner": "another person" if others else (session.plan.expert.name if role == "solver"
+                                                    else session.plan.solver.name),
         "partner_joined": all(r in session.seats for r in others),
         "error": session.public_error, "saved": session.saved, "study": bool(session.participants),
     }
@@ -108,7 +117,7 @@ def page(name: str) -> FileResponse:
 
 
 def create_app(store: SessionStore, admin: AdminToken | None = None,
-               extra_routes: Callable[[FastAPI, "Limits"], None] | None = None) -> FastAPI:
+               extra_routes: Callable[[FastAPI, Limits], None] | None = None) -> FastAPI:
     """The play app; `extra_routes(app, limits)` adds a study's lobby and admin pages."""
     admin = admin or AdminToken()
     limits = Limits(store, admin)
@@ -137,7 +146,8 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         # field and reason only: echoing the input back could fail to encode (lone surrogates)
-        detail = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in error.errors()]
+        detail = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+                  for e in error.errors()]
         return JSONResponse({"detail": detail}, status_code=422)
 
     @app.exception_handler(PlayError)

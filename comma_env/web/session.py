@@ -255,7 +255,8 @@ class SessionStore:
             self.by_invite[str(digest)] = (str(data["id"]), str(role))
 
     def recorded_sessions(self) -> set[str]:
-        return {str(r["session"]) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False) if r.get("session")}
+        return {str(r["session"]) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False)
+                if r.get("session")}
 
     async def restore(self) -> int:
         """After a server restart: index every saved session's seats, and rebuild the

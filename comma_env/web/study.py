@@ -39,11 +39,12 @@ class Schedule:
         self.slots = [Slot(p, s) for s in self.seeds for p in self.puzzles]
 
     @classmethod
-    def open(cls, out_dir: Path, puzzles: list[str], games_per_puzzle: int, seeds: list[int] | None) -> "Schedule":
+    def open(cls, out_dir: Path, puzzles: list[str], games_per_puzzle: int, seeds: list[int] | None) -> Schedule:
         """Load the folder's schedule, or fix a new one; refuse settings that differ from it."""
         unknown = [p for p in puzzles if p not in PLAYABLE]
         if not puzzles or unknown:
-            raise ValueError(f"puzzles must list puzzles of {', '.join(PLAYABLE)}" + (f"; unknown: {unknown}" if unknown else ""))
+            raise ValueError(f"puzzles must list puzzles of {', '.join(PLAYABLE)}"
+                             + (f"; unknown: {unknown}" if unknown else ""))
         if games_per_puzzle < 1:
             raise ValueError("games_per_puzzle must be >= 1")
         if seeds is not None and (len(seeds) != games_per_puzzle or len(set(seeds)) != len(seeds) or min(seeds) < 0):
@@ -53,7 +54,8 @@ class Schedule:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data["puzzles"] != list(puzzles) or len(data["seeds"]) != games_per_puzzle \
                     or (seeds is not None and data["seeds"] != list(seeds)):
-                raise ValueError(f"{path} is a study of puzzles={data['puzzles']} games_per_puzzle={len(data['seeds'])}; "
+                raise ValueError(f"{path} is a study of puzzles={data['puzzles']} "
+                                 f"games_per_puzzle={len(data['seeds'])}; "
                                  "use those settings to resume it, or another folder")
             return cls(data["puzzles"], [int(s) for s in data["seeds"]])
         if seeds is None:

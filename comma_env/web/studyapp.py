@@ -9,8 +9,9 @@ the admin token (``$COMMA_PLAY_ADMIN_TOKEN``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse
@@ -34,7 +35,8 @@ def read_text(path: str | None, default: str) -> str:
     return Path(path).read_text(encoding="utf-8") if path else (DEFAULT_TEXTS / default).read_text(encoding="utf-8")
 
 
-def study_routes(lobby: Lobby, progress: Progress, instructions: str, consent: str) -> Callable[[FastAPI, Limits], None]:
+def study_routes(lobby: Lobby, progress: Progress, instructions: str,
+                 consent: str) -> Callable[[FastAPI, Limits], None]:
     """A function adding the study's routes to the play app (`server.create_app`'s extra_routes)."""
     texts = {"instructions_html": manual_html(instructions), "consent_html": manual_html(consent)}
 
