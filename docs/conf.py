@@ -62,5 +62,21 @@ class _DocstringMarkupFilter(logging.Filter):
         return not (getattr(record, "type", None) == "docutils" and in_docstring)
 
 
+def _own_reference_missing(app, env, node, contnode) -> None:  # noqa: ANN001  (Sphinx's objects)
+    """A reference to this package's own API that resolves to nothing is an error (a renamed
+    or removed name the docs still point at). Outside references (numpy, typing) may stay
+    plain text, so `nitpicky` stays off. Private names and type variables (``T``) are not
+    documented, so references to them (base classes, annotations) are left unlinked."""
+    target = str(node.get("reftarget", ""))
+    last = target.rsplit(".", 1)[-1]
+    private_or_typevar = last.startswith("_") or (len(last) == 1 and last.isupper())
+    if node.get("refdomain") == "py" and target.split(".")[0] == "comma_env" and not private_or_typevar:
+        from sphinx.util import logging as sphinx_logging
+
+        sphinx_logging.getLogger(__name__).warning("unresolved reference to comma_env's API: %s", target,
+                                                   location=node)
+
+
 def setup(app) -> None:  # noqa: ANN001  (Sphinx's application object)
     logging.getLogger("sphinx.sphinx.util.docutils").addFilter(_DocstringMarkupFilter())
+    app.connect("missing-reference", _own_reference_missing)
