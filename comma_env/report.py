@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR
 

@@ -26,13 +26,15 @@ measured in interleaved bursts of the same run (`--out FILE` writes the table).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import platform
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +70,8 @@ def _burst(steps: Iterator[None], seconds: float) -> float:
             return count / (now - start)
 
 
-def interleaved(reference: Iterator[None], subject: Iterator[None], rounds: int, seconds: float) -> tuple[float, float, float]:
+def interleaved(reference: Iterator[None], subject: Iterator[None], rounds: int,
+                seconds: float) -> tuple[float, float, float]:
     """(median subject rate, median reference rate, median ratio) over `rounds` rounds of
     reference, subject, reference bursts (consecutive rounds share a reference burst)."""
     # warm up: imports, fonts, and the puzzles' own caches (Password's word table, Maze's
@@ -174,7 +177,9 @@ def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> tuple[floa
     _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)  # warm up
     ratios, image_rates, text_rates, copy_us = [], [], [], []
     for _ in range(rounds):
-        image_rate, text_rate, copy_rate = _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)
+        image_rate = _burst(image_steps, seconds)
+        text_rate = _burst(text_steps, seconds)
+        copy_rate = _burst(copies, seconds)
         ratios.append((1 / image_rate - 1 / text_rate) * copy_rate)
         image_rates.append(image_rate)
         text_rates.append(text_rate)
@@ -207,15 +212,17 @@ def main() -> None:
     rows = []
     for puzzle in args.puzzles:
         env_module(puzzle)  # import outside the timed bursts
-        image = interleaved(reference, _stepper(lambda: comma_env.make(puzzle), _random_comma_action), args.rounds, args.burst)
-        text = interleaved(reference, _stepper(lambda: comma_env.make(puzzle, solver_view="text"), _random_comma_action),
-                           args.rounds, args.burst)
+        make_image = functools.partial(comma_env.make, puzzle)
+        make_text = functools.partial(comma_env.make, puzzle, solver_view="text")
+        image = interleaved(reference, _stepper(make_image, _random_comma_action), args.rounds, args.burst)
+        text = interleaved(reference, _stepper(make_text, _random_comma_action), args.rounds, args.burst)
         rows.append((puzzle, image, text, costs(puzzle)))
         if not args.markdown:
             c = rows[-1][3]
             print(f"{puzzle + '_v0':<15} image {image[0]:>7.0f} t/s {image[2]:>5.2f}x (c4 {image[1]:>6.0f})   "
-                  f"text {text[0]:>7.0f} t/s {text[2]:>5.2f}x (c4 {text[1]:>6.0f})   make+reset {c['make_reset_ms']:.2f} ms  "
-                  f"copy {c['copy_ms']:.3f} ms  stack8 {c['stack8_ms']:.2f} ms  full draw {c['full_draw_ms']:.2f} ms", flush=True)
+                  f"text {text[0]:>7.0f} t/s {text[2]:>5.2f}x (c4 {text[1]:>6.0f})   "
+                  f"make+reset {c['make_reset_ms']:.2f} ms  copy {c['copy_ms']:.3f} ms  "
+                  f"stack8 {c['stack8_ms']:.2f} ms  full draw {c['full_draw_ms']:.2f} ms", flush=True)
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
     print(f"\nmedian of {args.rounds} interleaved rounds of {args.burst} s bursts; {stamp}; {machine}")
@@ -225,7 +232,8 @@ def main() -> None:
                  "|---|---|---|---|---|---|---|"]
         for puzzle, image, text, c in rows:
             lines.append(f"| {puzzle}_v0 | {image[0]:,.0f} ({image[2]:.2f}x) | {text[0]:,.0f} ({text[2]:.2f}x) | "
-                         f"{c['make_reset_ms']:.2f} | {c['copy_ms']:.3f} | {c['stack8_ms']:.2f} | {c['full_draw_ms']:.2f} |")
+                         f"{c['make_reset_ms']:.2f} | {c['copy_ms']:.3f} | {c['stack8_ms']:.2f} | "
+                         f"{c['full_draw_ms']:.2f} |")
         references = [r for _, image, text, _ in rows for r in (image[1], text[1])]
         lines.append(f"\nconnect_four_v3 during the run: {min(references):,.0f} to {max(references):,.0f} turns/s "
                      "(median per subject).")
@@ -250,10 +258,12 @@ def print_image_step(args: argparse.Namespace) -> None:
     """The image step's cost over the text step, in frame copies (Gymnasium loop); with
     `--out`, also written as a Markdown table."""
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, numpy {np.__version__}"
+    machine = (f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, "
+               f"numpy {np.__version__}")
     lines = [f"Written by `python examples/benchmark_envs.py --image-step --rounds {args.rounds} --burst {args.burst}` "
              f"on {machine}, {stamp}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
-             f"actions, the previous observation held during each step; median of {args.rounds} interleaved rounds.", "",
+             f"actions, the previous observation held during each step; median of {args.rounds} interleaved "
+             "rounds.", "",
              "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
              "| image step minus text step (frame copies) |", "|---|---|---|---|---|"]
     print("\n".join(lines[2:]))

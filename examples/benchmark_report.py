@@ -1,6 +1,7 @@
 """What the report, the replay and the command line cost at scale.
 
-    python examples/benchmark_report.py [--sizes 100,1000] [--turns 1000,2000,4000] [--out docs/_generated/report_cost.md]
+    python examples/benchmark_report.py [--sizes 100,1000] [--turns 1000,2000,4000] \\
+        [--out docs/_generated/report_cost.md]
 
 - Report: the random baseline on the ten puzzles, ``size`` episodes per puzzle (100 and
   1,000 give 1,000 and 10,000 episodes), then ``python -m comma_env.report`` on the folder:
@@ -175,7 +176,8 @@ def main() -> None:
                           report_rows([int(x) for x in args.sizes.split(",")], work)), "",
                     table(["turns", "report replay s", "x shortest", "export s", "x shortest", "replay note"],
                           replay_rows([int(x) for x in args.turns.split(",")], work)), "",
-                    table(["command", "fastest s", "slowest s", "`import comma_env` alone (fastest), s"], command_rows()), ""]
+                    table(["command", "fastest s", "slowest s", "`import comma_env` alone (fastest), s"],
+                          command_rows()), ""]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     out = Path(args.out)

@@ -28,7 +28,8 @@ def timed_run(episodes: int, out_dir: Path, puzzles: str | None) -> tuple[float,
     """Wall and CPU seconds of one rollout command (progress bar on, drawn into a pipe we
     discard). CPU time is what the ratio is judged on: other jobs on a shared machine
     stretch wall time, not the CPU the run itself needs."""
-    args = [sys.executable, "-m", "comma_env.rollout", f"episodes={episodes}", f"out_dir={out_dir}", "progress_bar=true"]
+    args = [sys.executable, "-m", "comma_env.rollout", f"episodes={episodes}", f"out_dir={out_dir}",
+            "progress_bar=true"]
     if puzzles:
         args.append(f"puzzles=[{puzzles}]")
     env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
@@ -57,7 +58,8 @@ def main() -> None:
             large.append(timed_run(args.large, Path(tmp) / f"l{index}", args.puzzles))
             resume.append(timed_run(args.large, Path(tmp) / f"l{index}", args.puzzles))
             print(f"round {index + 1}: " + ", ".join(f"{name} {w:.1f} s wall / {c:.1f} s CPU" for name, (w, c) in
-                  ((args.small, small[-1]), (args.large, large[-1]), (f"resume of {args.large}", resume[-1]))), flush=True)
+                  ((args.small, small[-1]), (args.large, large[-1]), (f"resume of {args.large}", resume[-1]))),
+                  flush=True)
     puzzles = len(args.puzzles.split(",")) if args.puzzles else 10
     med = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
            for name, runs in (("small", small), ("large", large), ("resume", resume))}

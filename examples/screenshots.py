@@ -18,8 +18,8 @@ from PIL import Image
 
 import comma_env
 from comma_env.play import build
-from comma_env.run.rollout import run
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
+from comma_env.run.rollout import run
 from comma_env.web.browser import launch_chromium
 from comma_env.web.report import write_report
 from comma_env.web.server import BackgroundServer
@@ -81,7 +81,8 @@ def main() -> None:
         page.screenshot(path=str(out / "report.png"))
         page.goto((work / "report" / "episodes" / "oracle" / "memory-3.html").as_uri())
         page.evaluate("Array.from(document.querySelectorAll('img.view')).forEach(i => i.loading = 'eager')")
-        page.wait_for_function("Array.from(document.querySelectorAll('img.view')).every(i => i.complete && i.naturalWidth > 0)")
+        page.wait_for_function("Array.from(document.querySelectorAll('img.view'))"
+                               ".every(i => i.complete && i.naturalWidth > 0)")
         page.screenshot(path=str(out / "report_episode.png"))
         browser.close()
     for name in ("play_solver.png", "play_expert.png", "report.png", "report_episode.png"):

@@ -52,8 +52,8 @@ def main() -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     figure, axis = plt.subplots(figsize=(6, 4))
-    for curve, color in zip(curves, ("tab:blue", "tab:orange")):
-        xs, ys = zip(*curve["points"])
+    for curve, color in zip(curves, ("tab:blue", "tab:orange"), strict=True):
+        xs, ys = zip(*curve["points"], strict=True)
         axis.plot(xs, [100 * y for y in ys], marker="o", color=color, label=f"{curve['puzzle']} (REINFORCE)")
         axis.axhline(100 * PAPER_RANDOM_SR[curve["puzzle"]], color=color, linestyle=":",
                      label=f"{curve['puzzle']} random baseline (paper)")

@@ -65,8 +65,8 @@ class Scripts:
 
     def puzzles(self) -> list[tuple[type, str, str]]:
         if self._puzzles is None:
-            from comma_env.registry import VERSIONS, env_module
             from comma_env.protocol.resources import load_manual
+            from comma_env.registry import VERSIONS, env_module
 
             found = []
             for name in VERSIONS:
@@ -143,7 +143,8 @@ def _audios(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 except ValueError:
                     data = b""
                 found.append({"format": audio.get("format"), "bytes": len(data),
-                              "wav": data[:4] == b"RIFF" and data[8:12] == b"WAVE", "sha": hashlib.sha256(data).hexdigest()[:16]})
+                              "wav": data[:4] == b"RIFF" and data[8:12] == b"WAVE",
+                              "sha": hashlib.sha256(data).hexdigest()[:16]})
     return found
 
 
@@ -223,9 +224,8 @@ def asympuzl_reply(role: str, messages: list[dict[str, Any]]) -> str:
 
 
 def solver_reply(messages: list[dict[str, Any]]) -> str:
-    from comma_env.protocol.text import describe_state, parse_description
-
     from comma_env.protocol.prompts import unquote  # the expert's lines arrive quoted, as a model reads them
+    from comma_env.protocol.text import describe_state, parse_description
 
     everything = "\n".join(_texts(m) for m in messages)
     last_user = unquote(_texts(next(m for m in reversed(messages) if m.get("role") == "user")))
@@ -352,7 +352,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
         return web.json_response({"status": "ok"})
 
     async def models(request: web.Request) -> web.Response:
-        return web.json_response({"object": "list", "data": [{"id": args.model, "object": "model", "owned_by": "loopback"}]})
+        return web.json_response({"object": "list",
+                                  "data": [{"id": args.model, "object": "model", "owned_by": "loopback"}]})
 
     async def completions(request: web.Request) -> web.StreamResponse:
         raw = await request.read()
@@ -369,7 +370,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
         for url in images:
             header, _, data = url.partition(",")
             png = base64.b64decode(data) if header.endswith(";base64") else b""
-            image_info.append({"bytes": len(png), "png": png[:8] == b"\x89PNG\r\n\x1a\n", "sha": hashlib.sha256(png).hexdigest()[:16]})
+            image_info.append({"bytes": len(png), "png": png[:8] == b"\x89PNG\r\n\x1a\n",
+                               "sha": hashlib.sha256(png).hexdigest()[:16]})
         latency = args.latency + latency_for(args, request_id)
         if latency > 0:
             await asyncio.sleep(latency)
@@ -385,9 +387,11 @@ def build_app(args: argparse.Namespace) -> web.Application:
         }
         log(entry)
         if args.text_only and entry["audios"]:
-            return web.json_response({"error": {"message": "this model does not accept audio input", "type": "BadRequestError"}}, status=400)
+            return web.json_response({"error": {"message": "this model does not accept audio input",
+                                                "type": "BadRequestError"}}, status=400)
         if fault == "429":
-            return web.json_response({"error": {"message": "rate limited (scripted)", "type": "rate_limit"}}, status=429)
+            return web.json_response({"error": {"message": "rate limited (scripted)", "type": "rate_limit"}},
+                                     status=429)
         if fault == "500":
             return web.json_response({"error": {"message": "server error (scripted)"}}, status=500)
         if fault == "reset":
@@ -500,7 +504,7 @@ class Loopback:
         self.process: Any = None
         self.port = 0
 
-    def start(self, timeout: float = 30.0) -> "Loopback":
+    def start(self, timeout: float = 30.0) -> Loopback:
         import subprocess
 
         port_file = self.dir / "port"
@@ -535,7 +539,7 @@ class Loopback:
                 self.process.kill()
         self.process = None
 
-    def __enter__(self) -> "Loopback":
+    def __enter__(self) -> Loopback:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

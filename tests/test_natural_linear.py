@@ -45,7 +45,8 @@ def test_phrasebook_is_linear_on_100kb_lines(puzzle: str) -> None:
 def test_release_digit_reads_as_the_old_regex_did() -> None:
     """Same answers as the backtracking regex it replaced, on short random sentences."""
     old = re.compile(r"\b(?:shows a|appears|countdown shows a)\b.*?(\d)|\b(\d)\b.*\blet go\b")
-    words = ["let go", "shows a", "appears", "countdown shows a", "3", "7x", "x9", "when", "the", "timer", "\n", ",", "٤"]
+    words = ["let go", "shows a", "appears", "countdown shows a", "3", "7x", "x9", "when", "the", "timer",
+             "\n", ",", "٤"]
     rng = np.random.default_rng(0)
     for _ in range(20_000):
         text = " ".join(words[i] for i in rng.integers(len(words), size=int(rng.integers(1, 9))))

@@ -11,7 +11,6 @@ import pytest
 from PIL import Image
 
 from comma_env.agents.base import Player, Policy, Reply
-from comma_env.agents.oracle import OraclePolicy
 from comma_env.report import main as report_main
 from comma_env.run.results import EpisodeWriter, read_episodes
 from comma_env.run.rollout import plan, run, run_one, to_config
@@ -123,7 +122,8 @@ class Leaker(Policy):
             async def act(self, observation, info):
                 if role == "expert":
                     return Reply("<think>the manual says log in</think>Please log in.", completion_tokens=7)
-                wrong = next((a for a in puzzle.valid_actions() if not copy.deepcopy(puzzle).apply(a)), puzzle.valid_actions()[0])
+                wrong = next((a for a in puzzle.valid_actions() if not copy.deepcopy(puzzle).apply(a)),
+                             puzzle.valid_actions()[0])
                 return Reply(f"<think>secret plan & <b>tags</b></think>My PIN is {facts['pin']}\n{wrong}",
                              completion_tokens=11)
 

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from loopback_server import Loopback
 
-from comma_env.run import rollout
 from comma_env.rl.export import export, replay
+from comma_env.run import rollout
 from comma_env.run.results import read_episodes
 
 
@@ -69,7 +68,8 @@ def test_rl_rewards_add_up_and_datasets_loads_both_formats(tmp_path):
     rl = load_rows(out / "export" / "rl.jsonl")
     for (puzzle, seed), record in records.items():
         for role in ("solver", "expert"):
-            mine = sorted((r for r in rl if (r["puzzle"], r["seed"], r["role"]) == (puzzle, seed, role)), key=lambda r: r["turn"])
+            mine = sorted((r for r in rl if (r["puzzle"], r["seed"], r["role"]) == (puzzle, seed, role)),
+                          key=lambda r: r["turn"])
             if not mine:
                 continue
             assert sum(r["reward"] for r in mine) == pytest.approx(record["return"])

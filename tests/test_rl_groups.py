@@ -7,9 +7,9 @@ import time
 
 import numpy as np
 import pytest
+from rl_partners import SlowPolicy
 
 from comma_env.rl import GroupedEpisodes, group_schedule
-from rl_partners import SlowPolicy
 
 
 def random_learner(seed: int):
@@ -32,10 +32,11 @@ def play_all(batch: GroupedEpisodes, act) -> list[tuple]:
             first[info["episode_index"]] = info
     steps = 0
     while not batch.finished:
-        actions = [act(o, i) if i["active"] else "" for o, i in zip(observations, infos)]
+        actions = [act(o, i) if i["active"] else "" for o, i in zip(observations, infos, strict=True)]
         observations, rewards, terminated, truncated, infos = batch.step(actions)
-        for info, reward, term, trunc in zip(infos, rewards, terminated, truncated):
-            log.append((info["slot"], info.get("seed"), info.get("episode_index"), info["reset"], float(reward), bool(term or trunc)))
+        for info, reward, term, trunc in zip(infos, rewards, terminated, truncated, strict=True):
+            log.append((info["slot"], info.get("seed"), info.get("episode_index"), info["reset"], float(reward),
+                        bool(term or trunc)))
         steps += 1
         assert steps < 1000
     return log
@@ -43,7 +44,8 @@ def play_all(batch: GroupedEpisodes, act) -> list[tuple]:
 
 def test_schedule_repeats_each_seed_in_order():
     schedule = group_schedule([5, 3, 9], group_size=2)
-    assert [(e.seed, e.group, e.member) for e in schedule] == [(5, 0, 0), (5, 0, 1), (3, 1, 0), (3, 1, 1), (9, 2, 0), (9, 2, 1)]
+    assert [(e.seed, e.group, e.member) for e in schedule] == [(5, 0, 0), (5, 0, 1), (3, 1, 0), (3, 1, 1),
+                                                               (9, 2, 0), (9, 2, 1)]
     assert [e.index for e in schedule] == list(range(6))
 
 
@@ -66,14 +68,15 @@ def test_no_seed_dropped_or_reordered_and_groups_share_the_instance():
     assert [e["seed"] for e in episodes] == [s for s in seeds for _ in range(3)]
     assert [e["episode_index"] for e in episodes] == list(range(15))
     assert all(e["puzzle"] == "who" and e["end_reason"] for e in episodes)
-    for group, descriptions in states.items():
+    for descriptions in states.values():
         assert len(descriptions) == 3 and len(set(descriptions)) == 1  # one instance per group
     assert len({d[0] for d in states.values()}) == len(seeds)  # different seeds, different instances
 
 
 def test_batches_are_deterministic_for_a_seed_list():
     def run():
-        batch = GroupedEpisodes("wire", seeds=range(6), group_size=2, batch_size=3, partner="oracle_nl", solver_view="text")
+        batch = GroupedEpisodes("wire", seeds=range(6), group_size=2, batch_size=3, partner="oracle_nl",
+                                solver_view="text")
         return play_all(batch, random_learner(1)), batch.episodes
 
     assert run() == run()
@@ -136,7 +139,7 @@ def test_llm_partner_calls_of_a_batch_overlap_over_http():
         assert elapsed < 8 * 0.3 / 2, elapsed  # eight 0.3 s calls overlapped
         advice = [info["partner_message"] for info in infos]
         assert all(a and "Type these actions:" in a for a in advice)
-        cuts = [next(l for l in a.splitlines() if l.startswith("cut_wire_")) for a in advice]
+        cuts = [next(line for line in a.splitlines() if line.startswith("cut_wire_")) for a in advice]
         observations, rewards, terminated, truncated, infos = batch.step(cuts)
         assert terminated.all() and (rewards == 1.0).all()
         assert advice[0] == advice[1] and cuts[2] == cuts[3]  # group members share the instance

@@ -16,9 +16,9 @@ from comma_env.agents.natural.phrasebooks import phrasebook
 from comma_env.agents.oracle import OraclePolicy
 from comma_env.agents.runner import play
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
+from comma_env.rl.partners import model_config
 
 PUZZLES = COMMA_PUZZLES + V1_PUZZLES  # the ten COMMA puzzles and v1's Button, Dog, Sound
-from comma_env.rl.partners import model_config
 
 
 def play_natural(puzzle: str, seed: int, policy_seed: int = 0):

@@ -10,10 +10,10 @@ import pytest
 
 import comma_env
 from comma_env.agents.base import Player, Policy, Reply
-from comma_env.run import rollout
 from comma_env.protocol.rewards import REWARD_OPTIONS, RewardTerms
-from comma_env.rl import SingleRoleEnv
 from comma_env.protocol.text import count_tokens
+from comma_env.rl import SingleRoleEnv
+from comma_env.run import rollout
 
 OPTION_SETS = [{}] + [{name: 0.5} for name in REWARD_OPTIONS] + [
     {"success_bonus": 2.0, "mistake_penalty": 0.25, "leak_penalty": 1.5, "token_cost": 3.0}]
@@ -39,7 +39,10 @@ class LeakySolver(Policy):
 
             async def act(self, observation, info):
                 facts = list(raw.private_facts.values())
-                said = f"My secret is {facts[int(rng.integers(len(facts)))]}." if facts and rng.random() < 0.5 else "What now?"
+                if facts and rng.random() < 0.5:
+                    said = f"My secret is {facts[int(rng.integers(len(facts)))]}."
+                else:
+                    said = "What now?"
                 actions = info["valid_actions"]
                 return Reply(said + "\n" + actions[int(rng.integers(len(actions)))])
 
@@ -124,5 +127,6 @@ def test_rollout_config_reward_options_reach_the_records(tmp_path):
     assert results["overall"]["n"] == 6
     records = [json.loads(line) for line in (tmp_path / "run" / "episodes.jsonl").read_text().splitlines()]
     for record in records:
-        assert record["reward"] == {"success_bonus": 2.0, "mistake_penalty": 0.5, "leak_penalty": 0.0, "token_cost": 1.0}
+        assert record["reward"] == {"success_bonus": 2.0, "mistake_penalty": 0.5, "leak_penalty": 0.0,
+                                    "token_cost": 1.0}
         assert record["return"] == pytest.approx(documented_return(record, record["transcript"], record["reward"]))

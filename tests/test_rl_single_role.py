@@ -8,14 +8,11 @@ import time
 import warnings
 
 import gymnasium
-import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-
 from loopback_server import Loopback
 from rl_partners import SlowPolicy
 
-import comma_env
 from comma_env.agents.base import Player, Policy, Reply
 from comma_env.registry import COMMA_PUZZLES, TITLES, V1_PUZZLES, env_module
 from comma_env.rl import SingleRoleEnv, gym_id, gym_ids
@@ -76,7 +73,7 @@ def test_expert_role_gets_only_what_the_aec_expert_gets():
     assert info["partner_message"] == info["dialogue"][-1]["text"]  # the solver spoke first
     for key in ("valid_actions", "feedback", "executed", "description", "task"):
         assert key not in info
-    for total_steps in range(12):
+    for _ in range(12):
         expert_advice = type(raw.puzzle).expert_advice(
             __import__("comma_env.protocol.text", fromlist=["parse_description"]).parse_description(
                 info["partner_message"].partition("I see:")[2]), {})
@@ -91,8 +88,8 @@ def test_expert_role_gets_only_what_the_aec_expert_gets():
 def test_expert_role_reward_comes_from_the_partner_solver():
     env = SingleRoleEnv("wire", role="expert", partner="oracle", success_bonus=0.5)
     obs, info = env.reset(seed=0)
-    from comma_env.puzzles.wire import WirePuzzle
     from comma_env.protocol.text import parse_description
+    from comma_env.puzzles.wire import WirePuzzle
 
     seen = parse_description(info["partner_message"].partition("I see:")[2])
     advice = "Type these actions:\n" + "\n".join(WirePuzzle.expert_advice(seen, {}))
@@ -218,17 +215,20 @@ def test_llm_partner_over_http(server, role):
     env = gymnasium.make(f"comma/Wire-{role}-v0", partner="openai_compat", partner_overrides=overrides)
     obs, info = env.reset(seed=4)
     raw = env.unwrapped.raw
-    from comma_env.puzzles.wire import WirePuzzle
     from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
+    from comma_env.puzzles.wire import WirePuzzle
 
     if role == "solver":
-        obs, reward, terminated, truncated, info = env.step(f"{DESCRIPTION_HEADER}\n{describe_state(raw.visible_state)}")
-        action = next(l for l in info["partner_message"].splitlines() if l.startswith("cut_wire_"))
+        description = f"{DESCRIPTION_HEADER}\n{describe_state(raw.visible_state)}"
+        obs, reward, terminated, truncated, info = env.step(description)
+        partner_lines = info["partner_message"].splitlines()
+        action = next(line for line in partner_lines if line.startswith("cut_wire_"))
         obs, reward, terminated, truncated, info = env.step(action)
     else:
         assert raw.solver_view == "text"  # a text-only partner solver gets the description
         seen = parse_description(info["partner_message"].partition(DESCRIPTION_HEADER)[2])
-        obs, reward, terminated, truncated, info = env.step("Type these actions:\n" + WirePuzzle.expert_advice(seen, {})[0])
+        advice = "Type these actions:\n" + WirePuzzle.expert_advice(seen, {})[0]
+        obs, reward, terminated, truncated, info = env.step(advice)
     assert terminated and reward == 1.0 and info["episode"]["success"]
     assert info["partner_usage"]["calls"] >= 1 and info["partner_usage"]["completion_tokens"] > 0
     env.close()

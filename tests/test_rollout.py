@@ -15,10 +15,10 @@ from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException, MissingConfigException
 
 from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.resources import conf_dir
+from comma_env.registry import COMMA_PUZZLES
 from comma_env.run import rollout
 from comma_env.run.config import register_configs
-from comma_env.registry import COMMA_PUZZLES
-from comma_env.protocol.resources import conf_dir
 from comma_env.run.results import read_episodes
 
 PUZZLES = ["wire"]  # a small, fast selection; the defaults are all ten
@@ -158,8 +158,10 @@ def test_resume_refuses_a_folder_of_another_setting(tmp_path):
 
 @pytest.mark.parametrize("change, field", [({"action_matching": "lenient"}, "action_matching"),
                                            ({"policy_seed": 7}, "policy_seed"),
-                                           ({"model": {"kind": "random", "name": "random", "temperature": 0.7}}, "solver_config"),
-                                           ({"model": {"kind": "random", "name": "random", "vision": False}}, "solver_view")])
+                                           ({"model": {"kind": "random", "name": "random", "temperature": 0.7}},
+                                            "solver_config"),
+                                           ({"model": {"kind": "random", "name": "random", "vision": False}},
+                                            "solver_view")])
 def test_resume_refuses_other_matching_policy_seed_or_model_settings(tmp_path, change, field):
     rollout.run(cfg(tmp_path, episodes=2), quiet=True)
     with pytest.raises(ValueError, match=field):
@@ -242,8 +244,8 @@ def compose_cfg(*overrides: str):
         return compose("config", overrides=list(overrides))
 
 
-ALL_MODELS = ["random", "oracle", "realistic", "qwen2vl", "gpt4o", "gpt4v", "gemini", "o4mini", "internvl", "llama32", "llava16",
-              "r1onevision", "llavacot", "openai_compat", "smollm2_cpu"]
+ALL_MODELS = ["random", "oracle", "realistic", "qwen2vl", "gpt4o", "gpt4v", "gemini", "o4mini", "internvl", "llama32",
+              "llava16", "r1onevision", "llavacot", "openai_compat", "smollm2_cpu"]
 
 
 def test_every_model_config_composes_for_every_role():
@@ -327,7 +329,8 @@ def test_signal_mid_run_keeps_finished_episodes(tmp_path, signum):
     assert saved["overall"]["n"] == finished  # tables of what finished
     # resuming with a shorter list finishes only the missing seeds
     target = finished + 3
-    results = rollout.run({"puzzles": ["wire"], "episodes": target, "out_dir": str(out), "progress_bar": False}, quiet=True)
+    results = rollout.run({"puzzles": ["wire"], "episodes": target, "out_dir": str(out), "progress_bar": False},
+                          quiet=True)
     assert results["overall"]["n"] == target
     seeds = [r["seed"] for r in read_episodes(path)]
     assert sorted(seeds) == list(range(target)) and len(seeds) == target
@@ -354,7 +357,8 @@ def test_llm_rollout_over_http_with_key_from_env(tmp_path):
     results = json.loads((out / "results.json").read_text())
     tau = sum(r["tokens"] for r in records) / 4
     assert results["overall"]["tokens"] == pytest.approx(tau)
-    assert results["overall"]["efficiency"] == pytest.approx(2 * 1.0 * (1 / (1 + tau / 1000)) / (1.0 + 1 / (1 + tau / 1000)))
+    conciseness = 1 / (1 + tau / 1000)
+    assert results["overall"]["efficiency"] == pytest.approx(2 * 1.0 * conciseness / (1.0 + conciseness))
     for path in out.rglob("*"):
         if path.is_file():
             assert "sk-loop-secret-4242" not in path.read_text(errors="replace"), path

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from loopback_server import Loopback
 
 from comma_env.agents.base import Player, Policy, Reply
 from comma_env.run import rollout
 from comma_env.run.results import read_episodes
-from loopback_server import Loopback
 
 ENV = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
 
@@ -83,7 +83,8 @@ def test_an_episode_that_fails_mid_way_keeps_what_was_played(tmp_path, monkeypat
         return real(self, text, *args, **kwargs)
 
     monkeypatch.setattr(ConversationLeaks, "solver_said", buggy_leak_check)
-    monkeypatch.setattr(rollout, "make_policies", lambda p: {"solver": ChattyPolicy(3, mode), "expert": ChattyPolicy(3, mode)})
+    monkeypatch.setattr(rollout, "make_policies",
+                        lambda p: {"solver": ChattyPolicy(3, mode), "expert": ChattyPolicy(3, mode)})
     results = rollout.run(cfg(tmp_path, episodes=1), quiet=True)
     (record,) = records(tmp_path / "run" / "episodes.jsonl")
     assert record["error"] and record["end_reason"] == "error"
@@ -243,7 +244,8 @@ def test_out_dir_that_is_a_file_gets_one_line(tmp_path):
     done = cli(tmp_path, "puzzles=[wire]", "episodes=2", f"out_dir={tmp_path / 'taken'}", "progress_bar=false")
     assert done.returncode == 1 and done.stderr.strip() == (
         f"comma_env.rollout: out_dir {tmp_path / 'taken'} exists and is not a folder; choose another out_dir")
-    inside = cli(tmp_path, "puzzles=[wire]", "episodes=2", f"out_dir={tmp_path / 'taken' / 'sub'}", "progress_bar=false")
+    inside = cli(tmp_path, "puzzles=[wire]", "episodes=2", f"out_dir={tmp_path / 'taken' / 'sub'}",
+                 "progress_bar=false")
     assert inside.returncode == 1 and len(inside.stderr.strip().splitlines()) == 1
     assert "cannot create out_dir" in inside.stderr
 
@@ -253,7 +255,8 @@ def tiny_mount(tmp_path):
     """A real 256 KiB tmpfs (needs the right to mount, as root in CI containers usually has)."""
     point = tmp_path / "mnt"
     point.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(point)], capture_output=True, text=True)
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(point)], capture_output=True,
+                          text=True)
     if made.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here ({made.stderr.strip()}); full-disk and read-only cases untested")
     yield point
@@ -441,7 +444,8 @@ def test_llama_cpp_threads_follow_the_machine(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     cmd = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2"), 9)
     assert cmd[cmd.index("--n_threads") + 1] == str(usable_cpus()) == str(len(os.sched_getaffinity(0)))
-    pinned = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2", args=["--n_threads", "1"]), 9)
+    pinned = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2",
+                                       args=["--n_threads", "1"]), 9)
     assert pinned.count("--n_threads") == 1 and pinned[pinned.index("--n_threads") + 1] == "1"
     from omegaconf import OmegaConf
 

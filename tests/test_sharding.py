@@ -96,7 +96,8 @@ def test_results_written_concurrently_never_collide(tmp_path):
         t.join()
     assert not failures, failures[:1]
     assert json.loads((tmp_path / "results.json").read_text())["overall"]["n"] == 1
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".merge")) == ["results.json", "results.md"]
+    written = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".merge"))
+    assert written == ["results.json", "results.md"]
 
 
 def test_merge_refuses_mixed_settings(tmp_path):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from docs_blocks import README, TRAINING_DOCS as DOCS, python_block
+from docs_blocks import README, python_block
+from docs_blocks import TRAINING_DOCS as DOCS
 
 
 def test_the_readme_training_example_runs():

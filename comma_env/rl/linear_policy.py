@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -67,9 +68,10 @@ def candidate_attributes(action: str, actions: list[str], seen: dict[str, Any]) 
     attributes += [f"i:{index + 1}", f"e:{len(actions) - index}"]
     number = int(parts[-1]) if parts[-1].isdigit() else None
     key = "_".join(parts[1:])
-    for name, value in seen.items():
-        if isinstance(value, list) and number is not None and 1 <= number <= len(value) and not isinstance(value[number - 1], (list, dict)):
-            attributes.append("v:" + str(value[number - 1]).lower())
+    for value in seen.values():
+        if isinstance(value, list) and number is not None and 1 <= number <= len(value):
+            if not isinstance(value[number - 1], (list, dict)):
+                attributes.append("v:" + str(value[number - 1]).lower())
         elif isinstance(value, dict) and key in value and not isinstance(value[key], (list, dict)):
             attributes.append("v:" + str(value[key]).lower())
     return attributes
@@ -145,7 +147,7 @@ class LinearSoftmaxPolicy:
         this policy's running mean for that turn); the means are updated."""
         to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]
         updates = []
-        for turn, ((rows, choice, _), value) in enumerate(zip(steps, to_go)):
+        for turn, ((rows, choice, _), value) in enumerate(zip(steps, to_go, strict=True)):
             baseline = self.baselines.get(turn, 0.0)
             updates.append((rows, choice, float(value) - baseline))
             self.baselines[turn] = baseline + 0.05 * (float(value) - baseline)
@@ -197,7 +199,8 @@ Step = tuple[list[np.ndarray], int, float]
 """Features of every candidate, the chosen index, and the reward that followed."""
 
 
-def run_episode(env: Any, policy: LinearSolverPolicy, seed: int, greedy: bool = False) -> tuple[float, bool, list[Step]]:
+def run_episode(env: Any, policy: LinearSolverPolicy, seed: int,
+                greedy: bool = False) -> tuple[float, bool, list[Step]]:
     """Play one episode of a solver-role `SingleRoleEnv`; returns (return, success, steps)."""
     _, info = env.reset(seed=seed)
     steps: list[Step] = []

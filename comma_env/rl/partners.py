@@ -7,14 +7,15 @@ through exactly the chat policy the rollout uses (`comma_env.agents.factory.make
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from omegaconf import OmegaConf
 
 from comma_env.protocol.policy import Policy
-from comma_env.run.config import ModelConfig
 from comma_env.protocol.resources import conf_dir
+from comma_env.run.config import ModelConfig
 
 
 def model_config(name: str, overrides: Mapping[str, Any] | None = None) -> ModelConfig:
@@ -29,7 +30,8 @@ def model_config(name: str, overrides: Mapping[str, Any] | None = None) -> Model
     return OmegaConf.to_object(merged)  # type: ignore[return-value]
 
 
-def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None, seed: int = 0) -> tuple[Policy, ModelConfig | None]:
+def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None,
+                 seed: int = 0) -> tuple[Policy, ModelConfig | None]:
     """The partner policy and, when it came from a config, that config."""
     if isinstance(partner, Policy):
         if overrides:

@@ -16,8 +16,9 @@ and in the same chat format GRPO trains in (system instruction, observation, one
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import Any
 
 from comma_env.rl.trl_env import SOLVER_INSTRUCTION, CommaToolEnv
 
@@ -28,7 +29,8 @@ def _tool_call(message: str) -> dict[str, Any]:
     return {"type": "function", "function": {"name": TOOL_NAME, "arguments": {"message": message}}}
 
 
-def _play_oracle(env: CommaToolEnv, puzzle: str, seed: int, oracle_seed: int, max_turns: int) -> Optional[list[dict[str, Any]]]:
+def _play_oracle(env: CommaToolEnv, puzzle: str, seed: int, oracle_seed: int,
+                 max_turns: int) -> list[dict[str, Any]] | None:
     """One episode of the natural-language oracle solver through `env`'s tool; the chat turns
     after the system message, or None when the oracle did not solve it within `max_turns`."""
     from comma_env.agents.oracle import OraclePolicy
@@ -56,7 +58,7 @@ def _play_oracle(env: CommaToolEnv, puzzle: str, seed: int, oracle_seed: int, ma
 
 
 def oracle_conversations(puzzles: Sequence[str], seeds: Iterable[int], max_turns: int = 3, oracle_seed: int = 0,
-                         instruction: Optional[str] = None, **settings: Any) -> list[dict[str, Any]]:
+                         instruction: str | None = None, **settings: Any) -> list[dict[str, Any]]:
     """SFT rows ``{"messages", "tools", "puzzle", "seed"}`` from the oracle_nl solver's solved
     episodes, one per (puzzle, seed). `settings` are `CommaToolEnv` options (partner,
     solver_view...), as in training; `max_turns` is the tool-call budget of an episode."""
@@ -97,12 +99,12 @@ def tokenize_conversation(tokenizer: Any, row: dict[str, Any]) -> tuple[list[int
     encoded = tokenizer.apply_chat_template(row["messages"], tools=json.loads(row["tools"]), tokenize=True,
                                             chat_template=template, return_dict=True, return_assistant_tokens_mask=True)
     ids = list(encoded["input_ids"])
-    return ids, [t if m else -100 for t, m in zip(ids, encoded["assistant_masks"])]
+    return ids, [t if m else -100 for t, m in zip(ids, encoded["assistant_masks"], strict=True)]
 
 
 def sft_warmstart(model: Any, tokenizer: Any, rows: Sequence[dict[str, Any]], steps: int, batch: int = 8,
-                  lr: float = 5e-5, seed: int = 0, out: Optional[str | Path] = None,
-                  on_step: Optional[Callable[[dict[str, Any]], None]] = None) -> list[dict[str, Any]]:
+                  lr: float = 5e-5, seed: int = 0, out: str | Path | None = None,
+                  on_step: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Fine-tune `model`'s trainable weights in place on `rows` (from `oracle_conversations`)
     for `steps` AdamW steps of `batch` conversations (cycling through them in a seeded order),
     loss on the assistant tokens only; returns the log (one row per step), also written to

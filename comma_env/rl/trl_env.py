@@ -20,7 +20,8 @@ that has not learnt the tool format yet still gets the environment's verdict.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from comma_env.protocol.core import SOLVER
 
@@ -49,7 +50,7 @@ class CommaToolEnv:
     """
 
     def __init__(self, puzzle: str = "wire", role: str = SOLVER, partner: Any = "oracle_nl", vision: bool = False,
-                 episode_log: Optional[list[dict[str, Any]]] = None, **env_options: Any) -> None:
+                 episode_log: list[dict[str, Any]] | None = None, **env_options: Any) -> None:
         self.puzzle = puzzle
         self.role = role
         self.partner = partner
@@ -58,7 +59,7 @@ class CommaToolEnv:
         self.episode_log = episode_log
         self._envs: dict[str, Any] = {}
         self.env: Any = None
-        self.seed: Optional[int] = None
+        self.seed: int | None = None
         self.messages: list[str] = []
         self.episode_return = 0.0
         self.done = True
@@ -71,7 +72,7 @@ class CommaToolEnv:
             self._envs[puzzle] = SingleRoleEnv(puzzle, role=self.role, partner=self.partner, **self.env_options)
         return self._envs[puzzle]
 
-    def reset(self, puzzle: Optional[str] = None, seed: Optional[int] = None, **columns: Any) -> str | list[dict[str, Any]]:
+    def reset(self, puzzle: str | None = None, seed: int | None = None, **columns: Any) -> str | list[dict[str, Any]]:
         """Start the episode of this dataset row; returns the learner's first observation."""
         self.env = self._env(str(puzzle or self.puzzle))
         self.seed = None if seed is None else int(seed)
@@ -118,7 +119,7 @@ class CommaToolEnv:
 
         return [{"type": "image", "image": Image.fromarray(obs["image"])}, {"type": "text", "text": text}]
 
-    def _finish(self, final_text: Optional[str] = None) -> float:
+    def _finish(self, final_text: str | None = None) -> float:
         """Score the episode once: if no message was sent yet, `final_text` (the model's plain
         answer) is sent as the message. Returns the episode return and logs the episode."""
         if self.env is not None and not self.messages and not self.done and final_text is not None:
@@ -142,7 +143,7 @@ def tool_env_factory(**settings: Any) -> Callable[[], CommaToolEnv]:
     return functools.partial(CommaToolEnv, **settings)
 
 
-def _last_text(completion: Any) -> Optional[str]:
+def _last_text(completion: Any) -> str | None:
     """The text of the model's last assistant message (conversational or plain completion)."""
     if isinstance(completion, str):
         return completion
@@ -157,10 +158,10 @@ def _last_text(completion: Any) -> Optional[str]:
 
 def environment_reward(completions: Sequence[Any], environments: Sequence[CommaToolEnv], **_: Any) -> list[float]:
     """GRPO reward function: each rollout's episode return, as computed by the environment."""
-    return [env._finish(_last_text(completion)) for completion, env in zip(completions, environments)]
+    return [env._finish(_last_text(completion)) for completion, env in zip(completions, environments, strict=True)]
 
 
-def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: Optional[str] = None) -> Any:
+def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: str | None = None) -> Any:
     """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (a
     system instruction, `SOLVER_INSTRUCTION` by default; the observation is appended by
     ``reset``), ``puzzle`` and ``seed``."""
@@ -173,7 +174,7 @@ def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: O
 
 
 def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence[int], max_turns: int = 4,
-             max_new_tokens: int = 96, instruction: Optional[str] = None, **settings: Any) -> dict[str, Any]:
+             max_new_tokens: int = 96, instruction: str | None = None, **settings: Any) -> dict[str, Any]:
     """Play each (puzzle, seed) with greedy decoding in the same tool protocol as training;
     returns success rate and mean return per puzzle and overall, and every episode.
 
@@ -184,7 +185,7 @@ def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence
     rows = list(episode_dataset(puzzles, seeds, instruction))
     envs = [CommaToolEnv(**settings) for _ in rows]
     chats: list[list[dict[str, Any]]] = []
-    for row, env in zip(rows, envs):
+    for row, env in zip(rows, envs, strict=True):
         first = env.reset(**row)
         chats.append([row["prompt"][0], {"role": "user", "content": first}])
     active = list(range(len(rows)))
@@ -213,7 +214,7 @@ def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence
                 still.append(i)
         active = still
     episodes = []
-    for row, env in zip(rows, envs):
+    for row, env in zip(rows, envs, strict=True):
         episodes.append({"puzzle": row["puzzle"], "seed": row["seed"], "return": env.episode_return,
                          "success": bool((env.info.get("episode") or {}).get("success")), "messages": env.messages})
         env._close()

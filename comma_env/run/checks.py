@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from comma_env.run.config import ModelConfig
 from comma_env.run.redact import is_env_name, is_key_like

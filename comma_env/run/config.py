@@ -17,9 +17,10 @@ when the schema is registered, not with this module, so ``--help`` stays fast.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import MISSING, Field, dataclass, field, fields
 from enum import Enum
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any
 
 from comma_env.registry import COMMA_PUZZLES
 
@@ -44,9 +45,9 @@ class ServeConfig:
 
     launch: bool = _f(False, "start the server before the first episode and stop it at the end")
     backend: str = _f("vllm", "vllm (GPU) or llama_cpp (CPU)")
-    hf_model: Optional[str] = _f(None, "what to serve: a Hugging Face id (vllm), a GGUF path or pkg:<package> (llama_cpp)")
+    hf_model: str | None = _f(None, "what to serve: a Hugging Face id (vllm), a GGUF path or pkg:<package> (llama_cpp)")
     port: int = _f(8000, "port to serve on; 0 picks a free one")
-    args: List[str] = _f(help="extra command-line flags for the server", factory=list)
+    args: list[str] = _f(help="extra command-line flags for the server", factory=list)
     startup_timeout: float = _f(900.0, "seconds to wait for the server to answer before giving up")
     stall_timeout: float = _f(120.0, "a launched server that answers nothing for this long stops the run (stalled)")
 
@@ -57,19 +58,20 @@ class ModelConfig:
 
     kind: str = _f("random", "random | oracle | litellm | human (comma_env.agents.factory.KINDS)")
     name: str = _f("random", "display name written to outputs (and the served model name for openai_compat)")
-    model: Optional[str] = _f(None, "LiteLLM model string, e.g. openai/gpt-4o-2024-05-13 or hosted_vllm/<id>")
-    api_base: Optional[str] = _f(None, "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (credentials in it are masked in outputs)")
-    api_key_env: Optional[str] = _f(None, "NAME of the environment variable holding the API key, never the key")
+    model: str | None = _f(None, "LiteLLM model string, e.g. openai/gpt-4o-2024-05-13 or hosted_vllm/<id>")
+    api_base: str | None = _f(None, "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 "
+                                    "(credentials in it are masked in outputs)")
+    api_key_env: str | None = _f(None, "NAME of the environment variable holding the API key, never the key")
     temperature: float = _f(0.0, "sampling temperature (finite, >= 0; 0 is greedy)")
     max_tokens: int = _f(512, "most tokens generated per message")
-    stop: List[str] = _f(help="stop sequences", factory=list)
+    stop: list[str] = _f(help="stop sequences", factory=list)
     vision: bool = _f(True, "false: the solver gets a written description instead of the image (solver_view=text)")
     audio: bool = _f(False, "true: clips (Sound) go to the model as input_audio parts (WAV)")
     describe_audio: bool = _f(True, "without audio: describe the clip in words instead (false: nothing)")
     timeout: float = _f(120.0, "seconds per model call attempt, a total deadline (> 0)")
     max_retries: int = _f(5, "retries of a failed call (timeouts, 429, 5xx, malformed answers)")
     client: str = _f("auto", "auto | aiohttp (one JSON POST per call) | litellm; see comma_env/agents/llm.py")
-    extra: Dict[str, Any] = _f(help="other request arguments (+model.extra.<key>=...); credentials are refused here",
+    extra: dict[str, Any] = _f(help="other request arguments (+model.extra.<key>=...); credentials are refused here",
                                factory=dict)
     serve: ServeConfig = _f(help="a local server to launch (serve.launch=true)", factory=ServeConfig)
 
@@ -90,9 +92,9 @@ class RolloutConfig:
     """Top-level config: which models play which puzzles, for how many instances."""
 
     model: ModelConfig = _f(help="the model of both roles (model=<file in conf/model>)", factory=ModelConfig)
-    solver: Optional[ModelConfig] = _f(None, "the solver's model (solver=<name>); unset: follows model")
-    expert: Optional[ModelConfig] = _f(None, "the expert's model (expert=<name>); unset: follows model")
-    puzzles: List[str] = _f(help="puzzles to run, e.g. [wire,who]", factory=lambda: list(COMMA_PUZZLES))
+    solver: ModelConfig | None = _f(None, "the solver's model (solver=<name>); unset: follows model")
+    expert: ModelConfig | None = _f(None, "the expert's model (expert=<name>); unset: follows model")
+    puzzles: list[str] = _f(help="puzzles to run, e.g. [wire,who]", factory=lambda: list(COMMA_PUZZLES))
     episodes: int = _f(100, "episodes per puzzle")
     seed: int = _f(0, "first instance seed: seeds seed .. seed+episodes-1 (the paper's 100 instances: 0..99)")
     policy_seed: int = _f(0, "seeds the policies' randomness (random baseline, LLM sampling), not the instances")
@@ -100,23 +102,29 @@ class RolloutConfig:
     max_mistakes: int = _f(3, "mistakes that end an episode as failed")
     memory: Memory = _f(Memory.full, "full | last (Table 2: each agent sees only the latest message)")
     concurrency: int = _f(32, "episodes in flight at once")
-    out_dir: Optional[str] = _f(None, "output folder; default outputs/<solver>[-<expert>][_<settings>]; rerun to resume")
+    out_dir: str | None = _f(None, "output folder; default outputs/<solver>[-<expert>][_<settings>]; rerun to resume")
     shard: int = _f(0, "this process runs shard `shard` of `num_shards` (episode j goes to shard j mod num_shards)")
     num_shards: int = _f(1, "how many shards the run is split into")
     retry_errors: bool = _f(True, "on resume, replay episodes whose last record is an error")
     progress_bar: bool = _f(True, "tqdm bar with running SR/PSR")
     action_matching: str = _f("exact", "exact (paper) | lenient (also accepts markdown around action names)")
     report: bool = _f(False, "also write out_dir/report/report.html (comma_env.web.report; needs the web extra)")
-    puzzle_options: Dict[str, Dict[str, Any]] = _f(
+    puzzle_options: dict[str, dict[str, Any]] = _f(
         help="per-puzzle environment options, e.g. +puzzle_options.telehealth.lesion_source=padufes", factory=dict)
-    reward: RewardConfig = _f(help="optional reward terms recorded as each episode's return, e.g. reward.success_bonus=1",
-                              factory=RewardConfig)
+    reward: RewardConfig = _f(help="optional reward terms recorded as each episode's return, e.g. "
+                                   "reward.success_bonus=1", factory=RewardConfig)
 
 
 FREE_FORM = ("puzzle_options", "extra")
 """Fields whose keys are the user's to choose (environment options, request arguments)."""
 
 NESTED: dict[str, type] = {}  # filled below: the type name of a nested config -> its dataclass
+
+
+def _nested_schema(item: Field[Any]) -> type | None:
+    """The nested config dataclass of a field annotated ``X`` or ``X | None`` (the annotations
+    are strings: ``from __future__ import annotations``), or None for any other field."""
+    return NESTED.get(str(item.type).removesuffix(" | None"))
 
 
 def schema_field(path: Sequence[str], schema: type = None) -> Any:  # type: ignore[assignment]
@@ -131,7 +139,7 @@ def schema_field(path: Sequence[str], schema: type = None) -> Any:  # type: igno
             return "free"
         if depth == len(path) - 1:
             return match
-        schema = NESTED.get(str(match.type).replace("Optional[", "").rstrip("]"))
+        schema = _nested_schema(match)
         if schema is None:
             return None
     return None
@@ -148,7 +156,7 @@ def unknown_keys(data: Mapping[str, Any], schema: type = None, prefix: str = "")
         if match is None:
             out.append(name)
             continue
-        nested = NESTED.get(str(match.type).replace("Optional[", "").rstrip("]"))
+        nested = _nested_schema(match)
         if nested is not None and isinstance(value, Mapping) and key not in FREE_FORM:
             out += unknown_keys(value, nested, name + ".")
     return out
@@ -162,7 +170,7 @@ def close_to(name: str) -> str | None:
     schema: type | None = RolloutConfig
     for part in parts[:-1]:
         match = {f.name: f for f in fields(schema)}.get(part) if schema else None
-        schema = NESTED.get(str(match.type).replace("Optional[", "").rstrip("]")) if match else None
+        schema = _nested_schema(match) if match else None
     if schema is None:
         return None
     found = difflib.get_close_matches(parts[-1], [f.name for f in fields(schema)], n=1)
@@ -174,7 +182,8 @@ def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str
     rows: list[tuple[str, str, str]] = []
     for item in fields(schema):
         name = prefix + item.name
-        nested = {"ModelConfig": ModelConfig, "ServeConfig": ServeConfig, "RewardConfig": RewardConfig}.get(str(item.type))
+        nested = {"ModelConfig": ModelConfig, "ServeConfig": ServeConfig,
+                  "RewardConfig": RewardConfig}.get(str(item.type))
         if nested is not None:
             rows.append((name, "", item.metadata.get("help", "")))
             rows.extend(field_help(nested, name + "."))

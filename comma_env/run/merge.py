@@ -16,8 +16,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from comma_env.run import settings as run_settings
 from comma_env.run.provenance import provenance

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import platform
 import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any

@@ -18,7 +18,8 @@ import contextlib
 import logging
 import os
 import re
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 MASK = "***"
 SECRET_ENV_PREFIX = "COMMA_ENV_SECRET_"

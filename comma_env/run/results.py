@@ -12,9 +12,12 @@ import json
 import os
 import sys
 import uuid
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence, TextIO
+from typing import Any, TextIO
 
+from comma_env.protocol.metrics import SKILLS, TAXONOMY, conciseness, summarize
+from comma_env.registry import paper_order, puzzle_title
 from comma_env.run.fidelity import (
     PAPER_RANDOM,
     PAPER_RANDOM_OVERALL,
@@ -22,8 +25,6 @@ from comma_env.run.fidelity import (
     PAPER_RANDOM_SE,
     PAPER_V1_RANDOM_PSR,
 )
-from comma_env.protocol.metrics import SKILLS, TAXONOMY, conciseness, summarize
-from comma_env.registry import paper_order, puzzle_title
 from comma_env.run.published import comparable, published_table, run_memory
 
 PAPER_ORDER: tuple[str, ...] = paper_order()
@@ -92,7 +93,7 @@ class EpisodeWriter:
             os.fsync(self._handle.fileno())
             self._handle.close()
 
-    def __enter__(self) -> "EpisodeWriter":
+    def __enter__(self) -> EpisodeWriter:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -119,7 +120,8 @@ def settings_mismatch(record: Mapping[str, Any], expected: Mapping[str, Any]) ->
     return out
 
 
-def describe_mismatch(mismatch: Mapping[str, tuple[Any, Any]], first: str = "file has", second: str = "this run") -> str:
+def describe_mismatch(mismatch: Mapping[str, tuple[Any, Any]], first: str = "file has",
+                      second: str = "this run") -> str:
     return ", ".join(f"{k}: {first} {a!r}, {second} {b!r}" for k, (a, b) in mismatch.items())
 
 
@@ -161,7 +163,8 @@ def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.Pa
 LEAK_JUDGE_FIELD = "judge_privacy_leaks"
 
 
-def attach_leak_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def attach_leak_judgements(records: Iterable[Mapping[str, Any]],
+                           out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Copies of `records` with the LLM leak judge's verdict (``judge_privacy_leaks``) from
     ``out_dir/leak_judgements*.jsonl`` (written by `comma_env.agents.leak_judge`), if any."""
     verdicts: dict[tuple[str, int], list[str]] = {}
@@ -404,10 +407,11 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
     skills = results.get("skills") or {}
     if skills:
-        rows = [[s, ", ".join(title(p) for p in skills[s]["puzzles"]), f"{skills[s]['sr']:.2f}", f"{skills[s]['psr']:.2f}"]
-                for s in SKILLS if s in skills]
+        rows = [[s, ", ".join(title(p) for p in skills[s]["puzzles"]), f"{skills[s]['sr']:.2f}",
+                 f"{skills[s]['psr']:.2f}"] for s in SKILLS if s in skills]
         out += ["## By skill category", "",
-                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning, RT real-time reaction.", "",
+                "MR memory recall, MG multimodal grounding, MSR multi-step reasoning, PR privacy reasoning, "
+                "RT real-time reaction.", "",
                 *_table(["Skill", "puzzles", "SR", "PSR"], rows), ""]
 
     taxonomy = results.get("error_taxonomy")
@@ -454,7 +458,10 @@ def render_console(results: Mapping[str, Any]) -> str:
                 row.append("-")
         rows.append(row)
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
+
+    def fmt(row: Sequence[str]) -> str:  # the first column left-aligned, the numbers right-aligned
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+
     lines = [f"COMMA results: {model_label(results)}, {view_label(results)} (rates in %, ± SE)", fmt(header),
              fmt(["-" * w for w in widths])]
     lines += [fmt(r) for r in rows[:-1]] + [fmt(["-" * w for w in widths]), fmt(rows[-1])]
@@ -494,12 +501,13 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     return path
 
 
-def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any], stem: str = "results") -> tuple[Path, Path]:
+def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any],
+                  stem: str = "results") -> tuple[Path, Path]:
     """Write ``<stem>.json`` and ``<stem>.md`` atomically (temp file, then rename)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = (out / f"{stem}.json", out / f"{stem}.md")
     texts = (json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", render_markdown(results) + "\n")
-    for path, text in zip(paths, texts):
+    for path, text in zip(paths, texts, strict=True):
         write_text_atomic(path, text)
     return paths

@@ -31,9 +31,10 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download at import
 
@@ -41,8 +42,8 @@ import hydra  # noqa: E402
 from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 from comma_env.protocol.resources import conf_dir  # noqa: E402
+from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.checks import check_key  # noqa: E402
-from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_RUN_ERROR  # noqa: E402
 from comma_env.run.config import Memory, register_configs  # noqa: E402
 from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollout's public names
     ERROR_DEFAULTS,
@@ -58,6 +59,7 @@ from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollo
     selected,
     solver_view,
 )
+from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_RUN_ERROR  # noqa: E402
 from comma_env.run.plan import (  # noqa: E402,F401 - re-exported
     OutputError,
     Plan,
@@ -68,7 +70,6 @@ from comma_env.run.plan import (  # noqa: E402,F401 - re-exported
     secrets_of,
     to_config,
 )
-from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.provenance import provenance  # noqa: E402
 from comma_env.run.redact import UnsafeOverride, mask, masking_logs, scrub, shield_argv  # noqa: E402
 from comma_env.run.results import (  # noqa: E402
@@ -85,6 +86,7 @@ from comma_env.run.results import (  # noqa: E402
     write_text_atomic,
 )
 from comma_env.run.runlock import LockHeld, RunLock  # noqa: E402
+
 
 class RolloutError(RuntimeError):
     """The run cannot start (for example a model server failed to come up)."""
@@ -133,7 +135,8 @@ async def run_async(p: Plan, quiet: bool = False,
     `loaded` is `load_done(p)` when the caller has already checked the folder."""
     records, done = loaded if loaded is not None else load_done(p)
     todo = [job for job in p.jobs if job not in done]
-    covered = [r for r in selected(p, records, deduplicated=loaded is not None) if (r["puzzle"], int(r["seed"])) in done]
+    covered = [r for r in selected(p, records, deduplicated=loaded is not None)
+               if (r["puzzle"], int(r["seed"])) in done]
     if not todo:
         return records
     secrets = secrets_of(p)
@@ -160,7 +163,8 @@ async def run_async(p: Plan, quiet: bool = False,
                 try:
                     await starter()
                 except Exception as exc:
-                    raise RolloutError(mask(f"could not start model {getattr(policy, 'name', '?')}: {exc}", secrets)) from exc
+                    raise RolloutError(mask(f"could not start model {getattr(policy, 'name', '?')}: {exc}",
+                                            secrets)) from exc
         if p.cfg.progress_bar and not quiet:  # after any server start, whose status lines it would garble
             from tqdm.auto import tqdm
 
@@ -340,7 +344,8 @@ def _remove_unused(folders: Sequence[Path], suffix: str) -> None:
 def _resume_note(p: Plan, loaded: tuple[list[dict[str, Any]], set[tuple[str, int]]]) -> str | None:
     records, done = loaded
     already = sum(1 for job in p.jobs if job in done)
-    retry = sum(1 for r in selected(p, records, deduplicated=True) if r.get("error") and (r["puzzle"], int(r["seed"])) not in done)
+    retry = sum(1 for r in selected(p, records, deduplicated=True)
+                if r.get("error") and (r["puzzle"], int(r["seed"])) not in done)
     if not records:
         return None
     parts = [f"resuming {p.episodes_path}: {already} of {len(p.jobs)} episodes already done"]
@@ -401,7 +406,7 @@ def _run_in(p: Plan, quiet: bool, created: list[Path]) -> dict[str, Any]:
         banner = error_note(results)
         if banner:
             print(banner, file=sys.stderr)
-        extra = " (merge shards: python -m comma_env.merge {})".format(p.out_dir) if p.cfg.num_shards > 1 else ""
+        extra = f" (merge shards: python -m comma_env.merge {p.out_dir})" if p.cfg.num_shards > 1 else ""
         print(f"episodes: {p.episodes_path}  tables: {p.out_dir / ('results' + p.suffix + '.md')}{extra}")
     return results
 

@@ -36,7 +36,7 @@ class RunLock:
         self.stale: dict[str, Any] | None = None
         self._handle: TextIO | None = None
 
-    def acquire(self) -> "RunLock":
+    def acquire(self) -> RunLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(self.path, "a+", encoding="utf-8")
         try:
@@ -69,7 +69,7 @@ class RunLock:
         finally:
             handle.close()  # closing drops the flock
 
-    def __enter__(self) -> "RunLock":
+    def __enter__(self) -> RunLock:
         return self.acquire()
 
     def __exit__(self, *exc: Any) -> None:

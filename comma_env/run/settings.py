@@ -11,7 +11,8 @@ with the puzzles that ran under it.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 SETTING_KEYS: tuple[str, ...] = ("solver_view", "max_turns", "max_mistakes", "memory")
 """Record fields that say how an episode was played (besides the puzzle's own options)."""

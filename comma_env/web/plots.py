@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from comma_env.protocol.metrics import SKILLS, TAXONOMY
 from comma_env.run.results import title

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
@@ -25,7 +25,7 @@ def _lines(text: str, actions: dict[str, bool]) -> str:
 def message_html(text: str, executed: Sequence[str] = (), outcomes: Sequence[bool] = ()) -> Markup:
     """`text` as HTML: reasoning blocks become closed ``<details>`` elements, lines that
     were executed as actions are marked correct or mistaken. Linear in the text's length."""
-    actions = {a: bool(ok) for a, ok in zip(executed, outcomes)}
+    actions = {a: bool(ok) for a, ok in zip(executed, outcomes, strict=False)}  # a record may lack outcomes
     parts: list[str] = []
     position = 0
     for match in _THINK.finditer(text):

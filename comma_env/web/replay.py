@@ -26,9 +26,10 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import comma_env
 

@@ -26,9 +26,10 @@ import os
 import shlex
 import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -168,7 +169,7 @@ def turns_view(record: dict[str, Any], replayed: Replayed) -> list[dict[str, Any
             "image": replayed.turn_images[i] if i < len(replayed.turn_images) else None,
             "solver": turn.get("solver_raw") or turn.get("solver") or "",
             "solver_tokens": turn.get("solver_tokens"),
-            "actions": list(zip(executed, outcomes)),
+            "actions": list(zip(executed, outcomes, strict=False)),
             "executed": executed,
             "outcomes": outcomes,
             "mistake": not all(outcomes),
@@ -281,8 +282,8 @@ def write_report(folders: Sequence[str | Path], out: str | Path | None = None, w
             continue
         replays = replay_all(run.records, safe_dir(target, "images"), workers=workers, data_roots=data_roots)
         folder = safe_dir(target, "episodes", run.slug)
-        entries = [index_entry(run_index, run, r, x) for r, x in zip(run.records, replays)]
-        for i, (record, replayed) in enumerate(zip(run.records, replays)):
+        entries = [index_entry(run_index, run, r, x) for r, x in zip(run.records, replays, strict=True)]
+        for i, (record, replayed) in enumerate(zip(run.records, replays, strict=True)):
             mismatches += 1 if replayed.mismatch else 0
             html = episode_page(templates, run, record, replayed, entries[i - 1]["h"] if i else None,
                                 entries[i + 1]["h"] if i + 1 < len(entries) else None)

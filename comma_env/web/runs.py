@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
 from comma_env.run.merge import episode_files
 from comma_env.run.results import attach_judgements, build_results, latest_per_episode, model_label, ordered

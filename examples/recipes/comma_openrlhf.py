@@ -16,7 +16,7 @@ trains on the sum of the per-step ``rewards``: the episode return the environmen
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
@@ -42,9 +42,9 @@ class AgentInstance(AgentInstanceBase):
     """One episode in one OpenEnv session."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.env: Optional[CommaEnvClient] = None
+        self.env: CommaEnvClient | None = None
         self.episode_return = 0.0
-        self.error: Optional[str] = None
+        self.error: str | None = None
 
     async def reset(self, states: dict, **kwargs: Any) -> dict:
         task = json.loads(states["label"])

@@ -14,7 +14,8 @@ up. `examples/train_grpo_trl.py` runs this with held-out evaluations and a learn
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from trl import GRPOConfig, GRPOTrainer
 

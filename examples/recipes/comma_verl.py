@@ -16,7 +16,8 @@ single lost session never kills a training step.
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, TypeVar
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 from uuid import uuid4
 
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput, register
@@ -73,7 +74,8 @@ class CommaAgentLoop(AgentLoopBase):
                 with simple_timer("generate_sequences", timing):
                     output = await self.server_manager.generate(
                         request_id=request_id, prompt_ids=token_ids, sampling_params=sampling_params)
-                merged, response_mask, _ = await self.ct_merge_assistant_token(token_ids, output.token_ids, response_mask)
+                merged, response_mask, _ = await self.ct_merge_assistant_token(token_ids, output.token_ids,
+                                                                               response_mask)
                 token_ids = merged.token_ids
                 message = self.tokenizer.decode(output.token_ids, skip_special_tokens=True)
                 messages.append({"role": "assistant", "content": message})

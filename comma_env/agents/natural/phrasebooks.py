@@ -358,11 +358,9 @@ def _release_digit(text: str) -> str | None:
         phrase = _TIMER_PHRASE.search(line)
         digit = _ANY_DIGIT.search(line, phrase.end()) if phrase else None
         candidates = [(phrase.start(), digit.group())] if phrase and digit else []
-        last_let_go = None
-        for last_let_go in _LET_GO.finditer(line):
-            pass
-        if last_let_go is not None:
-            lone = _LONE_DIGIT.search(line, 0, last_let_go.start())
+        let_gos = list(_LET_GO.finditer(line))
+        if let_gos:
+            lone = _LONE_DIGIT.search(line, 0, let_gos[-1].start())
             if lone:
                 candidates.append((lone.start(), lone.group(1)))
         if candidates:

@@ -4,7 +4,7 @@ positions, sentence connectors, and their readers."""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -20,8 +20,8 @@ _QUOTED_RE = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _POSITION_RE = re.compile(r"\b(top|upper|middle|centre|center|bottom|lower)[\s-]+(left|right)\b", re.IGNORECASE)
 _ROWS = {"top": "top", "upper": "top", "middle": "middle", "centre": "middle", "center": "middle",
          "bottom": "bottom", "lower": "bottom"}
-_CONNECTOR_RE = re.compile(r"^\s*(?:first(?:\s+of\s+all)?|then|next|after\s+that|and\s+then|finally|now|last(?:ly)?|just\s+this|to\s+start|start\s+like\s+this)\s*[,:]?\s+",
-                           re.IGNORECASE)
+_CONNECTOR_RE = re.compile(r"^\s*(?:first(?:\s+of\s+all)?|then|next|after\s+that|and\s+then|finally|now|last(?:ly)?"
+                           r"|just\s+this|to\s+start|start\s+like\s+this)\s*[,:]?\s+", re.IGNORECASE)
 
 CONNECTORS_FIRST = ("", "First, ", "To start, ", "Start like this: ")
 CONNECTORS_NEXT = ("Then ", "Next, ", "After that, ", "And then ")
@@ -89,7 +89,8 @@ def read_count(text: str) -> int:
         return 2
     if re.search(r"\bonce\b", text):
         return 1
-    match = re.search(r"\b(\d+|" + "|".join(NUMBER_WORDS) + r")\s+(?:times|squares|steps|cells|spaces|positions|clicks)\b", text)
+    match = re.search(r"\b(\d+|" + "|".join(NUMBER_WORDS)
+                      + r")\s+(?:times|squares|steps|cells|spaces|positions|clicks)\b", text)
     return _as_int(match.group(1)) if match else 1
 
 
