@@ -323,9 +323,10 @@ class Scene:
                 result = spare
                 result.array.flags.writeable = True
                 for box in self._dirty_boxes(spare.layers, previous.layers):
-                    x0, y0, x1, y1 = _clip(box, width, height)
-                    if not any(a0 <= x0 and b0 <= y0 and x1 <= a1 and y1 <= b1 for a0, b0, a1, b1 in patches):
-                        result.array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]  # else painted over below
+                    clipped = _clip(box, width, height)
+                    if clipped not in patches:  # else painted over below (a box the step repaints whole)
+                        x0, y0, x1, y1 = clipped
+                        result.array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
                 result.layers = layers
             else:
                 if start is None:
