@@ -1,4 +1,4 @@
-"""Shared fixtures: every test module can iterate over the ten puzzles."""
+"""Shared fixtures: the ten puzzles, and a headless browser for the browser tests."""
 
 from __future__ import annotations
 
@@ -19,3 +19,22 @@ def puzzle_name(request: pytest.FixtureRequest) -> str:
 
 def make_env(puzzle: str, **kwargs):
     return comma_env.make(puzzle, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright, shared by the browser tests. If it cannot start,
+    the tests fail with the reason; they never skip."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as error:
+        pytest.fail(f"Playwright is not installed ({error}): pip install -e '.[test]'")
+    from comma_env.web.browser import launch_chromium
+
+    with sync_playwright() as playwright:
+        try:
+            chromium = launch_chromium(playwright)
+        except RuntimeError as error:
+            pytest.fail(str(error))
+        yield chromium
+        chromium.close()

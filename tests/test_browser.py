@@ -7,29 +7,11 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from comma_env.play import build
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 from comma_env.run.results import read_episodes
-from comma_env.web.browser import launch_chromium
 from comma_env.web.report import write_report
 from comma_env.web.server import BackgroundServer
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as error:
-        pytest.fail(f"Playwright is not installed ({error}): pip install -e '.[test]'")
-    with sync_playwright() as playwright:
-        try:
-            chromium = launch_chromium(playwright)
-        except RuntimeError as error:
-            pytest.fail(str(error))
-        yield chromium
-        chromium.close()
 
 
 def describe_wire(seed: int) -> str:

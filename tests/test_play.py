@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import time
-from pathlib import Path
 
 import httpx
 import pytest
+from play_client import serve, state, wait_for
 
 import comma_env
 from comma_env.play import build
@@ -15,27 +14,6 @@ from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 from comma_env.run.results import read_episodes
 from comma_env.run.rollout import base_record
 from comma_env.web.records import token_hash
-from comma_env.web.server import BackgroundServer
-
-
-def serve(tmp_path: Path, *args: str) -> tuple[BackgroundServer, object]:
-    cfg, store, app = build([f"out_dir={tmp_path / 'out'}", *args])
-    return BackgroundServer(app), store
-
-
-def state(client: httpx.Client, link: str, since: int = -1) -> dict:
-    response = client.get(f"/api{link}/state", params={"since": since})
-    response.raise_for_status()
-    return response.json()
-
-
-def wait_for(client: httpx.Client, link: str, predicate, timeout: float = 20.0) -> dict:
-    deadline = time.monotonic() + timeout
-    current = state(client, link)
-    while not predicate(current):
-        assert time.monotonic() < deadline, current
-        current = state(client, link, current["version"])
-    return current
 
 
 def description_of(puzzle: str, seed: int) -> str:

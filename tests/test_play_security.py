@@ -13,36 +13,14 @@ import os
 import stat
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
+from play_client import serve, state, wait_for
 from quoting_llm import QuotingLLM, atm_secrets
 
-from comma_env.play import build
 from comma_env.run.results import read_episodes
-from comma_env.web.server import BackgroundServer
 
 ADMIN = "admin-secret-for-tests-0123456789"
-
-
-def serve(tmp_path: Path, *args: str) -> tuple[BackgroundServer, object]:
-    cfg, store, app = build([f"out_dir={tmp_path / 'out'}", *args])
-    return BackgroundServer(app), store
-
-
-def state(client: httpx.Client, link: str, since: int = -1) -> dict:
-    response = client.get(f"/api{link}/state", params={"since": since})
-    response.raise_for_status()
-    return response.json()
-
-
-def wait_for(client: httpx.Client, link: str, predicate, timeout: float = 30.0) -> dict:
-    deadline = time.monotonic() + timeout
-    current = state(client, link)
-    while not predicate(current):
-        assert time.monotonic() < deadline, current
-        current = state(client, link, current["version"])
-    return current
 
 
 # -- finding 1: the expert's view carries no seed, and seeds are not handed out in order ----------
