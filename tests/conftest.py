@@ -21,10 +21,12 @@ def make_env(puzzle: str, **kwargs):
     return comma_env.make(puzzle, **kwargs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium through Playwright, shared by the browser tests. If it cannot start,
-    the tests fail with the reason; they never skip."""
+    """Debian's Chromium through Playwright for one test module. If it cannot start, the
+    tests fail with the reason; they never skip. Module scope, not session: Playwright's sync
+    API keeps an event loop running in the main thread while it is open, and `asyncio.run`
+    in any later test would refuse to start."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as error:
