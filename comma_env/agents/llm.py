@@ -47,6 +47,13 @@ episode, so a rerun asks for the same samples (servers that honour ``seed``, suc
 then repeat them; providers that reject it are covered by ``drop_params``). ``extra.seed``
 instead fixes one seed for every request. At ``temperature == 0`` no seed is sent.
 
+Log-probabilities: ``logprobs: true`` in the model config asks every call for each
+generated token's log-probability (``logprobs`` in the request, and ``top_logprobs`` when
+that is above 0, on both client paths); the reply then carries them
+(`comma_env.protocol.logprobs.TokenLogprobs`) and the rollout records them. An answer
+without them, or with malformed ones, is still a reply: it just carries none (a warning
+says so once per model).
+
 Why one long module: the client, its retries, the server launch and the two players share
 one call path (request, retry, token accounting); the transport itself is `http_client`.
 """
@@ -75,6 +82,7 @@ from comma_env.agents.http_client import (
     within,
 )
 from comma_env.agents.servers import ManagedServer, serve_config
+from comma_env.protocol.logprobs import MAX_TOP, TokenLogprobs, from_openai
 from comma_env.run.config import ServeConfig
 
 log = logging.getLogger(__name__)
@@ -86,6 +94,7 @@ RESERVED_EXTRA_KEYS = {
     "max_retries": "max_retries", "messages": None,
     # set from top-level config fields: an `extra` copy would silently override them
     "temperature": "temperature", "max_tokens": "max_tokens", "timeout": "timeout", "stop": "stop",
+    "logprobs": "logprobs", "top_logprobs": "top_logprobs",
 }
 CLIENTS = ("auto", "aiohttp", "litellm")
 NO_KEY = "no-key"  # OpenAI-compatible local servers ignore it, but the client wants one
@@ -135,6 +144,8 @@ class LLMSettings:
     timeout: float = 120.0
     max_retries: int = 5
     client: str = "auto"
+    logprobs: bool = False
+    top_logprobs: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
     serve: ServeConfig = field(default_factory=ServeConfig)
 
@@ -160,6 +171,10 @@ class LLMSettings:
         if not (math.isfinite(timeout) and timeout > 0):  # 0 or nan would mean "no deadline" or none at all
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: timeout must be a positive "
                              f"number of seconds (the deadline of each attempt), got {data.get('timeout')!r}")
+        top_logprobs = int(data.get("top_logprobs") or 0) if data.get("logprobs") else 0
+        if not 0 <= top_logprobs <= MAX_TOP:
+            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: top_logprobs must be between "
+                             f"0 and {MAX_TOP}, got {top_logprobs}")
         if client == "aiohttp" and not (data.get("api_base") or extra.get("replicas") or serve.launch):
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client=aiohttp needs an "
                              "api_base (or extra.replicas, or serve.launch)")
@@ -177,6 +192,8 @@ class LLMSettings:
             timeout=timeout,
             max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
             client=client,
+            logprobs=bool(data.get("logprobs", False)),
+            top_logprobs=top_logprobs,
             extra=extra,
             serve=serve,
         )
@@ -215,6 +232,7 @@ class Completion:
     prompt_tokens: int
     completion_tokens: int
     calls: int
+    logprobs: TokenLogprobs | None = None
 
 
 class ChatClient:
@@ -236,6 +254,7 @@ class ChatClient:
         self._registered = False
         self.api_base = settings.api_base
         self.starter: Any = None  # async callable run before the first call (server launch)
+        self._warned_logprobs = False
 
     # -- secrets ---------------------------------------------------------------------------
     def _api_key(self) -> str | None:
@@ -266,8 +285,18 @@ class ChatClient:
             kwargs["stop"] = list(self.s.stop)
         if seed is not None and self.s.temperature > 0:
             kwargs["seed"] = int(seed)
+        kwargs.update(self._logprob_fields())
         kwargs.update(self.passthrough)  # extra.seed, if set, overrides the derived seed
         return kwargs
+
+    def _logprob_fields(self) -> dict[str, Any]:
+        """The request fields that ask for log-probabilities (none unless configured)."""
+        if not self.s.logprobs:
+            return {}
+        fields: dict[str, Any] = {"logprobs": True}
+        if self.s.top_logprobs > 0:
+            fields["top_logprobs"] = int(self.s.top_logprobs)
+        return fields
 
     def _get_router(self, key: str | None) -> Any:
         if self._router is None:
@@ -304,6 +333,7 @@ class ChatClient:
             body["stop"] = list(self.s.stop)
         if seed is not None and self.s.temperature > 0:
             body["seed"] = int(seed)
+        body.update(self._logprob_fields())
         for key, value in self.passthrough.items():
             if key == "extra_body" and isinstance(value, dict):
                 body.update(value)
@@ -351,7 +381,7 @@ class ChatClient:
                 except TimeoutError:
                     raise DeadlineExceeded(f"no complete answer within {self.s.timeout:g} s") from None
                 text, prompt_tokens, completion_tokens = self._parse(response, messages)
-                return Completion(text, prompt_tokens, completion_tokens, attempt + 1)
+                return Completion(text, prompt_tokens, completion_tokens, attempt + 1, self._logprobs(response))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - sorted into retryable or not below
@@ -383,6 +413,21 @@ class ChatClient:
         if completion_tokens <= 0 and text:
             completion_tokens = max(1, math.ceil(len(text) / 4))
         return text, prompt_tokens, completion_tokens
+
+    def _logprobs(self, response: Any) -> TokenLogprobs | None:
+        """The reply's token log-probabilities when they were asked for and are usable; a
+        missing or malformed list is no reason to fail the call (warned once per model)."""
+        if not self.s.logprobs:
+            return None
+        try:
+            found, problem = from_openai(_get(_get(response, "choices")[0], "logprobs"), self.s.top_logprobs > 0)
+        except Exception as exc:  # noqa: BLE001 - a response object of an unexpected shape
+            found, problem = None, f"{type(exc).__name__}: {exc}"
+        if found is None and not self._warned_logprobs:
+            self._warned_logprobs = True
+            log.warning("%s: asked for logprobs but the answer has no usable ones (%s); "
+                        "such replies are recorded without them", self.s.name, self._scrub(str(problem)[:200]))
+        return found
 
     def _count_prompt(self, messages: list[dict[str, Any]]) -> int:
         if self.uses_aiohttp:  # no LiteLLM import on the fast path just for an estimate
@@ -488,7 +533,7 @@ class LLMSolver(Player):
         messages = with_audio(messages, audio_parts(observation, info, self.audio, self.describe_audio))
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, "solver", self.calls))
-        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)
 
 
 class LLMExpert(Player):
@@ -502,7 +547,7 @@ class LLMExpert(Player):
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         self.calls += 1
         done = await self.client.complete(expert_messages(info), request_seed(*self.seeds, "expert", self.calls))
-        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls)
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)
 
 
 class LiteLLMPolicy(Policy):

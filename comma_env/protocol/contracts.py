@@ -22,6 +22,7 @@ __all__ = [
     "ExpertInfo",
     "ExpertObservation",
     "Observation",
+    "ReplyLogprobs",
     "RolloutRecord",
     "SolverInfo",
     "SolverObservation",
@@ -154,6 +155,23 @@ class TurnRecordDict(TypedDict):
     progress: float
 
 
+class ReplyLogprobs(TypedDict):
+    """A reply's token log-probabilities in a transcript turn (``solver_logprobs`` /
+    ``expert_logprobs``), present only when the model config asked for them (``logprobs:
+    true``) and the server returned usable ones (`comma_env.protocol.logprobs`). They belong
+    to the raw reply the server generated (``<role>_raw`` when the environment cleaned it)."""
+
+    tokens: list[str]
+    """The generated tokens' texts, in order."""
+    logprobs: list[float]
+    """Each token's log-probability (natural log, <= 0), parallel to ``tokens``."""
+    bytes: NotRequired[dict[str, list[int]]]
+    """Exact bytes of the tokens (by index) whose text is not their bytes in UTF-8 (a
+    character split across tokens)."""
+    top: NotRequired[list[list[list[Any]]]]
+    """With ``top_logprobs > 0``: per token, ``[token, logprob]`` of the likeliest alternatives."""
+
+
 class TokenCounts(TypedDict):
     """Tokens one role's policy spent in an episode."""
 
@@ -212,7 +230,8 @@ class RolloutRecord(_RecordReturn, total=False):
     """Why the episode ended in an error (masked), else None."""
     seconds: float
     transcript: list[dict[str, Any]]
-    """`TurnRecordDict` entries, with each message's tokens and raw reply added."""
+    """`TurnRecordDict` entries, with each message's tokens and raw reply added, and its
+    `ReplyLogprobs` when they were asked for and returned."""
     initial_state: dict[str, Any]
     """What the solver's first image showed (private facts redacted)."""
     failed_message: str

@@ -12,15 +12,20 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from comma_env.protocol.logprobs import TokenLogprobs
+
 
 @dataclass
 class Reply:
-    """One message from a player, with the tokens it cost (0 for scripted players)."""
+    """One message from a player, with the tokens it cost (0 for scripted players) and,
+    when its model was asked for them and returned them, each generated token's
+    log-probability (`comma_env.protocol.logprobs`)."""
 
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
+    logprobs: TokenLogprobs | None = None
 
 
 class Player(ABC):

@@ -14,7 +14,10 @@ policy saw, then its reply. One JSONL line per turn of the chosen role(s):
   "episode_return": R, "images": [...], ...}``. The reward of a turn is what a
   `SingleRoleEnv` for that role returns for it (its own message plus the partner's reply;
   formulas in `comma_env.protocol.rewards`, with the record's reward options), so a role's turn
-  rewards add up to the episode's return.
+  rewards add up to the episode's return. ``reply_logprobs`` holds the reply's token
+  log-probabilities as recorded (`comma_env.protocol.contracts.ReplyLogprobs`: parallel
+  ``tokens`` and ``logprobs`` lists, for the raw reply the server generated), or null when
+  none were recorded. ``--tokenizer`` aligns them to token ids (`comma_env.rl.tokens`).
 
 Message contents are always lists of parts so that every line has one schema (what
 ``datasets.load_dataset("json", ...)`` needs): ``{"type": "text", "text": ...}`` and, in the
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import comma_env
+from comma_env.protocol.logprobs import from_record
 from comma_env.run.results import latest_per_episode, read_episodes
 
 FORMATS = ("sft", "rl")
@@ -62,6 +66,7 @@ class Turn:
     reply: str
     image: Any = None
     reward: float = 0.0
+    logprobs: dict[str, Any] | None = None  # the record's <role>_logprobs, as written
 
 
 def episode_records(run_dir: Path) -> list[dict[str, Any]]:
@@ -135,7 +140,7 @@ def replay(record: dict[str, Any], reminder: bool = True,
             else:
                 prompt = expert_messages(info)
             turn = Turn(role, int(raw.turn) + (1 if role == "solver" else 0), prompt, text, image,
-                        reward=pending[role])
+                        reward=pending[role], logprobs=_recorded_logprobs(entry.get(f"{role}_logprobs")))
             pending[role] = 0.0
             last[role] = turn
             turns.append(turn)
@@ -146,6 +151,15 @@ def replay(record: dict[str, Any], reminder: bool = True,
     if replayed != recorded:
         raise ValueError(f"replay of {record['puzzle']} seed {record['seed']} does not match its record")
     return turns, float(raw.episode_return)
+
+
+def _recorded_logprobs(value: Any) -> dict[str, Any] | None:
+    """A turn's recorded log-probabilities, checked and rewritten in the record form; None
+    when absent or damaged (a hand-edited or truncated record)."""
+    if value is None:
+        return None
+    found, _ = from_record(value)
+    return found.as_record() if found is not None else None
 
 
 def _parts(content: Any) -> list[dict[str, Any]]:
@@ -256,7 +270,7 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
                 row["messages"] = prompt + reply
             else:
                 row.update(prompt=prompt, completion=reply, reward=turn.reward, return_to_go=return_to_go,
-                           episode_return=episode_return)
+                           episode_return=episode_return, reply_logprobs=turn.logprobs)
             yield row
 
 
@@ -309,8 +323,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="replace an existing --out file (never a run's episodes)")
     parser.add_argument("--successful-only", action="store_true", help="only episodes that solved the puzzle")
     parser.add_argument("--role", choices=(*ROLES, "both"), default="both", help="whose turns to export")
-    parser.add_argument("--tokenizer", help="rl only: add input_ids and the learner's loss_mask with this tokenizer "
-                        "(a .gguf file, a folder or a cached name; comma_env/rl/tokens.py)")
+    parser.add_argument("--tokenizer", help="rl only: add input_ids, the learner's loss_mask and the recorded "
+                        "log-probabilities aligned to the ids, with this tokenizer (a .gguf file, a folder or a "
+                        "cached name; comma_env/rl/tokens.py)")
     args = parser.parse_args(argv)
     if args.tokenizer and args.format != "rl":
         parser.error("--tokenizer needs --format rl")

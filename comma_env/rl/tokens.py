@@ -1,4 +1,5 @@
-"""Token-level RL rows: token ids and the learner's loss mask, added to an ``rl`` export.
+"""Token-level RL rows: token ids, the learner's loss mask and the recorded log-probabilities
+on those ids, added to an ``rl`` export.
 
     python -m comma_env.export RUN_DIR --format rl --tokenizer PATH/model.gguf   # or a folder
     add_tokens("runs/nl/export/rl.jsonl", load_tokenizer("PATH/model.gguf"))
@@ -11,7 +12,12 @@ tokenizer's chat template. Added to the row:
   its end-of-turn token), 0 on everything else: the system prompt, the task or manual, the
   partner's messages, the environment's feedback and the learner's own earlier messages,
   which are context here (they are trained on in their own rows);
-- ``prompt_length`` (tokens before the completion) and ``tokenizer`` (what was given).
+- ``prompt_length`` (tokens before the completion) and ``tokenizer`` (what was given);
+- ``logprobs``: one entry per id, the sampling model's log-probability of the completion's
+  tokens (null on the prompt, and on template tokens the server did not generate), when
+  the rollout recorded them and they belong to exactly these tokens; else null.
+  ``logprob_status`` says which (``aligned``, ``missing``, ``text_differs``,
+  ``tokens_differ``) and ``logprob_note`` why (`comma_env.rl.logprob_align`).
 
 The prompt is rendered with the generation prompt (``add_generation_prompt``), so its tokens
 are exactly what a served model saw before it wrote the completion. When a template renders
@@ -82,6 +88,9 @@ def tokenize_row(row: dict[str, Any], tokenizer: Any) -> dict[str, Any]:
 
 def add_tokens(jsonl: str | Path, tokenizer: Any, tokenizer_name: str = "") -> int:
     """Add the token fields to every row of an ``rl`` JSONL, in place; returns the rows."""
+    from comma_env.rl.logprob_align import align, token_bytes
+
+    bytes_of = token_bytes(tokenizer)
     path = Path(jsonl)
     tmp = path.with_suffix(path.suffix + ".tokens.tmp")
     count = 0
@@ -92,7 +101,11 @@ def add_tokens(jsonl: str | Path, tokenizer: Any, tokenizer_name: str = "") -> i
             row = json.loads(line)
             if "completion" not in row:
                 raise ValueError(f"{path} is not an rl export (a row without 'completion'); use --format rl")
-            row.update(tokenize_row(row, tokenizer), tokenizer=tokenizer_name)
+            fields = tokenize_row(row, tokenizer)
+            reply = "".join(chat_text(m.get("content")) for m in row["completion"])
+            fields.update(align(row.get("reply_logprobs"), reply, fields["input_ids"], fields["prompt_length"],
+                                tokenizer, bytes_of))
+            row.update(fields, tokenizer=tokenizer_name)
             target.write(json.dumps(row, ensure_ascii=False) + "\n")
             count += 1
     tmp.replace(path)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from comma_env.protocol.logprobs import MAX_TOP
 from comma_env.run.config import ModelConfig
 from comma_env.run.redact import is_env_name, is_key_like
 
@@ -34,6 +35,11 @@ def check_model(role: str, model: ModelConfig) -> None:
         raise ConfigError(f"{where}: max_tokens must be >= 1, got {model.max_tokens}")
     if model.max_retries < 0:
         raise ConfigError(f"{where}: max_retries must be >= 0, got {model.max_retries}")
+    if not 0 <= model.top_logprobs <= MAX_TOP:
+        raise ConfigError(f"{where}: top_logprobs must be between 0 and {MAX_TOP} (the OpenAI API's limit), "
+                          f"got {model.top_logprobs}")
+    if model.top_logprobs and not model.logprobs:
+        raise ConfigError(f"{where}: top_logprobs={model.top_logprobs} needs logprobs=true")
     for name in ("startup_timeout", "stall_timeout"):
         value = getattr(model.serve, name)
         if not math.isfinite(value) or value <= 0:

@@ -71,6 +71,9 @@ class ModelConfig:
     timeout: float = _f(120.0, "seconds per model call attempt, a total deadline (> 0)")
     max_retries: int = _f(5, "retries of a failed call (timeouts, 429, 5xx, malformed answers)")
     client: str = _f("auto", "auto | aiohttp (one JSON POST per call) | litellm; see comma_env/agents/llm.py")
+    logprobs: bool = _f(False, "ask the server for each generated token's log-probability and record them "
+                               "(transcript <role>_logprobs; the rl export aligns them to token ids)")
+    top_logprobs: int = _f(0, "with logprobs: also record this many most likely alternatives per token (0..20)")
     extra: dict[str, Any] = _f(help="other request arguments (+model.extra.<key>=...); credentials are refused here",
                                factory=dict)
     serve: ServeConfig = _f(help="a local server to launch (serve.launch=true)", factory=ServeConfig)
