@@ -173,9 +173,10 @@ def from_record(record: Any) -> tuple[TokenLogprobs | None, str | None]:
             return None, "top is not a list per token"
         top = []
         for alternatives in raw_top:
-            pairs = [{"token": a[0], "logprob": a[1]} if isinstance(a, list) and len(a) == 2 else None
-                     for a in alternatives] if isinstance(alternatives, list) else None
-            checked = _top(pairs)
+            if not isinstance(alternatives, list):
+                return None, "top holds an entry that is not a list"
+            checked = _top([{"token": a[0], "logprob": a[1]} if isinstance(a, list) and len(a) == 2 else None
+                            for a in alternatives])
             if checked is None:
                 return None, "top holds an entry that is not [token, logprob] pairs"
             top.append(checked)

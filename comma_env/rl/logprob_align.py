@@ -98,9 +98,6 @@ def align(recorded: Any, reply: str, input_ids: list[int], prompt_length: int, t
     wanted = reply.encode("utf-8", "surrogatepass")
     if spelled != wanted:
         return _result("text_differs", _text_note(spelled, wanted))
-    if len(pieces) > len(completion):
-        return _result("tokens_differ", f"the server returned {len(pieces)} tokens, the tokenizer gives the reply "
-                                        f"and its end of turn {len(completion)}")
     for index, token_id in enumerate(completion[:len(pieces)]):
         same = ids[index] == token_id if ids is not None else (
             pieces[index] == bytes_of(token_id) or (pieces[index] == b"" and token_id in special))
@@ -109,6 +106,10 @@ def align(recorded: Any, reply: str, input_ids: list[int], prompt_length: int, t
             return _result("tokens_differ", f"completion token {index}: the tokenizer has {_show(mine)} (id "
                                             f"{token_id}), the server generated {_show(pieces[index])}; another "
                                             "tokenizer than the served model's?")
+    if len(pieces) > len(completion):
+        return _result("tokens_differ", f"the server returned {len(pieces)} tokens, the tokenizer gives the reply "
+                                        f"and its end of turn {len(completion)}: another tokenizer than the served "
+                                        "model's?")
     logprobs: list[float | None] = [None] * len(input_ids)
     for index, value in enumerate(server.logprobs):
         logprobs[prompt_length + index] = value
