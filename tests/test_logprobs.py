@@ -306,3 +306,21 @@ def test_report_and_merge_read_records_with_and_without_logprobs(tmp_path, token
     assert results["meta"]["episodes_recorded"] == 4
     stats = write_report(folders, tmp_path / "report", workers=1, quiet=True)
     assert stats.episodes == 4 and stats.mismatches == 0
+
+
+def test_the_documented_command_line_switches_them_on_for_one_role(tmp_path, tokenizer_dir):
+    with Loopback("--logprobs-tokenizer", str(tokenizer_dir)) as server:
+        done = subprocess.run([sys.executable, "-m", "comma_env.rollout", "solver=openai_compat",
+                               f"solver.api_base={server.api_base}", "solver.name=loopback", "solver.logprobs=true",
+                               "solver.vision=false", "expert=oracle_nl", "puzzles=[wire]", "episodes=1",
+                               f"out_dir={tmp_path / 'run'}", "progress_bar=false"],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert server.requests() and all(r["logprobs"] is True for r in server.requests())
+    record = json.loads((tmp_path / "run" / "episodes.jsonl").read_text().splitlines()[0])
+    assert record["error"] is None and record["transcript"]
+    assert all("solver_logprobs" in t and "expert_logprobs" not in t for t in record["transcript"])
+    refused = subprocess.run([sys.executable, "-m", "comma_env.rollout", "solver=openai_compat",
+                              "solver.logprobs=true", "solver.top_logprobs=21", "puzzles=[wire]", "episodes=1",
+                              f"out_dir={tmp_path / 'bad'}"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert refused.returncode != 0 and "top_logprobs must be between 0 and 20" in refused.stderr
