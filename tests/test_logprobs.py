@@ -287,6 +287,13 @@ def test_a_cleaned_reply_or_a_damaged_record_is_reported(tokenizer):
     by_id = align({"tokens": [f"token_id:{i}" for i in ids[start:start + 4]], "logprobs": [-0.1] * 4},
                   "".join(exact), ids, start, tokenizer)
     assert by_id["logprob_status"] == "aligned"
+    reply_ids = tokenizer("cut_wire_3", add_special_tokens=False)["input_ids"]
+    pieces = [tokenizer.decode([i]) for i in reply_ids]
+    silent_stop = {"tokens": [*pieces, ""], "logprobs": [-0.25] * len(pieces) + [-0.75]}  # vLLM's skipped special
+    scored = align(silent_stop, "cut_wire_3", ids, start, tokenizer)
+    assert scored["logprob_status"] == "aligned"
+    assert scored["logprobs"][start:] == [-0.25] * len(pieces) + [-0.75, None]  # <|im_end|> scored, "\n" not
+    assert ids[start + len(pieces)] == tokenizer.convert_tokens_to_ids("<|im_end|>")
 
 
 def test_report_and_merge_read_records_with_and_without_logprobs(tmp_path, tokenizer_dir):
