@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import comma_env  # noqa: F401  (registers the ids)
-from comma_env.rl import gym_id
+from comma_env.rl import gym_id, gym_ids
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, merge_share_infos, shares
 from comma_env.rl.vector_worker import merge_infos
 
@@ -221,3 +221,9 @@ def test_sets_are_reused_once_released():
         assert len(addresses) == 2, "two sets alternate; no copies, no scratch"
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("env_id,view", [(env_id, "text") for env_id in gym_ids()]
+                         + [(env_id, "image") for env_id in gym_ids() if "-solver-" in env_id])
+def test_every_id_and_view_matches_sync_in_process(env_id, view):
+    play_both(env_id, 2, 4, 0, partner="random", solver_view=view)
