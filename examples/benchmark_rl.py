@@ -4,9 +4,11 @@ the bare AEC environment playing the same messages, interleaved in one run.
     python examples/benchmark_rl.py [--episodes 2000] [--rounds 3]
     python examples/benchmark_rl.py --vector [--steps 600] [--rounds 3] [--puzzle wire]
 
-`--vector` measures `gymnasium.make_vec(..., vectorization_mode="async")` instead: env
-steps/s of the image view with 1 and with 2 worker processes (and of the sync vector env
-with 2 environments), interleaved round by round, and the ratio 2 workers / 1 worker.
+`--vector` measures vector envs instead: env steps/s of the image view with Gymnasium's
+`AsyncVectorEnv` (one worker process per environment: 1 and 2), its `SyncVectorEnv`, and
+`CommaVectorEnv` (the ids' vector entry point: 8 environments in 1 and in 2 worker
+processes, and in-process), interleaved round by round, with the ratios 2 workers / 1
+worker; `--out` writes the table (docs/_generated/vector_envs.md).
 
 Every loop plays Wire in the text view with the same three messages per episode
 (solver "hello", expert reply, solver cuts wire 1); the wrappers call a scripted partner
@@ -16,9 +18,13 @@ Every loop plays Wire in the text view with the same three messages per episode
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
+from pathlib import Path
+from typing import Any
 
 import gymnasium
+from doc_tables import provenance
 
 import comma_env
 from comma_env.rl import GroupedEpisodes, SingleRoleEnv, gym_id
@@ -64,17 +70,19 @@ def grouped(episodes: int, batch: int = 16) -> float:
     return len(envs.episodes) / (time.perf_counter() - started)
 
 
-def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = "image") -> float:
+def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = "image", **kwargs: Any) -> float:
     """Env steps/s of a vector env of `num_envs` whose learners say "hello", then the first
-    valid action (Gymnasium's next-step autoreset starts the next episode)."""
+    valid action (next-step autoreset starts the next episode); `kwargs` go to make_vec
+    (``workers=`` for the vector entry point)."""
     envs = gymnasium.make_vec(gym_id(puzzle, "solver"), num_envs=num_envs, vectorization_mode=mode,
-                              partner="random", solver_view=view)
+                              partner="random", solver_view=view, **kwargs)
     try:
         observations, infos = envs.reset(seed=list(range(num_envs)))
         turn = [0] * num_envs
         done = [False] * num_envs
+        batches = max(1, steps // num_envs)
         started = time.perf_counter()
-        for _ in range(steps // num_envs):
+        for _ in range(batches):
             actions = []
             for i in range(num_envs):
                 valid = infos["valid_actions"][i] if "valid_actions" in infos else None
@@ -83,42 +91,48 @@ def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = 
             for i in range(num_envs):
                 turn[i] = 0 if done[i] else turn[i] + 1
                 done[i] = bool(terminated[i] or truncated[i])
-        return (steps // num_envs) * num_envs / (time.perf_counter() - started)
+        return batches * num_envs / (time.perf_counter() - started)
     finally:
         envs.close()
 
 
-def _spin(n: int) -> int:
-    total = 0
-    for i in range(n):
-        total += i * i
-    return total
-
-
-def parallel_ceiling(n: int = 2_000_000) -> float:
-    """What 2 processes get over 1 on pure Python arithmetic right now: the most 2 workers
-    can give over 1 on this machine at this moment (other load shares the cores)."""
-    import multiprocessing
-
-    started = time.perf_counter()
-    _spin(n)
-    one = n / (time.perf_counter() - started)
-    with multiprocessing.Pool(2) as pool:
-        started = time.perf_counter()
-        pool.map(_spin, [n, n])
-        two = 2 * n / (time.perf_counter() - started)
-    return two / one
+VECTOR_SETUPS: dict[str, tuple[int, str, dict[str, Any]]] = {
+    "async, 1 env (1 worker)": (1, "async", {}),
+    "async, 2 envs (2 workers)": (2, "async", {}),
+    "sync, 2 envs": (2, "sync", {}),
+    "CommaVectorEnv, 8 envs, 1 worker": (8, "vector_entry_point", {"workers": 1}),
+    "CommaVectorEnv, 8 envs, 2 workers": (8, "vector_entry_point", {"workers": 2}),
+    "CommaVectorEnv, 8 envs, in-process": (8, "vector_entry_point", {"workers": 0}),
+}
+RATIOS = (("async, 2 envs (2 workers)", "async, 1 env (1 worker)"),
+          ("CommaVectorEnv, 8 envs, 2 workers", "CommaVectorEnv, 8 envs, 1 worker"))
 
 
 def vector_main(args: argparse.Namespace) -> None:
+    """Every setup once per round, in turn (the machine's speed drifts); medians over rounds."""
+    rates: dict[str, list[float]] = {name: [] for name in VECTOR_SETUPS}
+    ratios: dict[tuple[str, str], list[float]] = {pair: [] for pair in RATIOS}
     for round_ in range(args.rounds):
-        ceiling = parallel_ceiling()
-        one = vector_steps(args.puzzle, 1, "async", args.steps)
-        two = vector_steps(args.puzzle, 2, "async", args.steps)
-        sync = vector_steps(args.puzzle, 2, "sync", args.steps)
-        print(f"round {round_}: {args.puzzle} image view, async 1 worker {one:,.1f} steps/s | "
-              f"async 2 workers {two:,.1f} ({two / one:.2f}x) | sync 2 envs {sync:,.1f} ({sync / one:.2f}x) | "
-              f"machine ceiling, 2 processes / 1 on pure Python: {ceiling:.2f}x", flush=True)
+        now = {name: vector_steps(args.puzzle, n, mode, args.steps, **kwargs)
+               for name, (n, mode, kwargs) in VECTOR_SETUPS.items()}
+        for name, rate in now.items():
+            rates[name].append(rate)
+        for pair in RATIOS:
+            ratios[pair].append(now[pair[0]] / now[pair[1]])
+        print(f"round {round_}: " + " | ".join(f"{name} {rate:,.0f}" for name, rate in now.items()), flush=True)
+    lines = [f"Written by `python examples/benchmark_rl.py --vector --rounds {args.rounds} --steps {args.steps} "
+             f"--puzzle {args.puzzle}` on {provenance()}. The {args.puzzle} solver's image view, a scripted "
+             "partner, learners that say hello and then take the first valid action; every setup once per "
+             "round in turn, medians over the rounds.", "",
+             "| vector env | env steps/s |", "|---|---|"]
+    lines += [f"| {name} | {statistics.median(values):,.0f} |" for name, values in rates.items()]
+    lines += ["", "| 2 workers over 1 worker | median | rounds |", "|---|---|---|"]
+    for pair, values in ratios.items():
+        kind = pair[0].split(",")[0]
+        lines.append(f"| {kind} | {statistics.median(values):.2f}x | {', '.join(f'{v:.2f}' for v in values)} |")
+    print("\n".join(lines))
+    if args.out:
+        Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -128,6 +142,7 @@ def main() -> None:
     parser.add_argument("--vector", action="store_true", help="measure make_vec's async workers instead")
     parser.add_argument("--steps", type=int, default=600, help="env steps per vector measurement")
     parser.add_argument("--puzzle", default="wire")
+    parser.add_argument("--out", help="with --vector: also write the table here (docs/_generated/vector_envs.md)")
     args = parser.parse_args()
     if args.vector:
         vector_main(args)

@@ -1,0 +1,370 @@
+"""`CommaVectorEnv`: many single-role episodes in a few worker processes.
+
+    envs = gymnasium.make_vec("comma/Wire-solver-v0", num_envs=16, vectorization_mode="vector_entry_point",
+                              workers=2, partner="random", solver_view="image")
+
+Gymnasium's `AsyncVectorEnv` gives each environment a process of its own, and for each
+environment the main process pays a pipe round trip, an info merge and a frame copy. A
+COMMA step is short (a tenth of a millisecond to a few), so that work in the main process
+is as large as the step itself and a second process hardly adds steps/s. Here each worker
+process steps a share of the environments and merges their infos itself: the main process
+pays per worker, and steps/s grows with the number of workers (`examples/benchmark_rl.py
+--vector`). ``workers=0`` runs the shares in the calling process (no processes; the same
+results, for debugging and for machines with one core).
+
+The results are those of Gymnasium's `SyncVectorEnv` over the same environments: the same
+observations, rewards, infos (merged by Gymnasium's own code) and next-step autoreset.
+"""
+
+from __future__ import annotations
+
+import copy as copying
+import ctypes
+import multiprocessing
+import sys
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import CloudpickleWrapper, batch_space, concatenate, create_empty_array
+
+from comma_env.drawing.scene import refcount_rule_holds
+from comma_env.rl.single_role import SingleRoleEnv
+from comma_env.rl.vector_worker import EnvShare, RawBuffers, serve
+
+WORKER_START_SECONDS = 120.0
+"""How long a worker may take to build its environments before the vector env gives up."""
+
+
+class WorkerError(RuntimeError):
+    """An environment raised inside a worker; the message carries the worker's traceback."""
+
+
+def shares(num_envs: int, workers: int) -> list[tuple[int, int]]:
+    """``(offset, count)`` per worker: contiguous rows, sizes differing by at most one."""
+    base, extra = divmod(num_envs, workers)
+    result, offset = [], 0
+    for index in range(workers):
+        count = base + (index < extra)
+        result.append((offset, count))
+        offset += count
+    return [share for share in result if share[1]]
+
+
+def _array_keys(space: gymnasium.Space) -> list[Any]:
+    """The parts of an observation that travel through shared memory: the `Box` entries of a
+    `Dict` observation (the picture, Sound's clip), or the whole of a `Box` observation."""
+    if isinstance(space, spaces.Box):
+        return [None]
+    if isinstance(space, spaces.Dict):
+        return [key for key, part in space.spaces.items() if isinstance(part, spaces.Box)]
+    return []
+
+
+class CommaVectorEnv(VectorEnv):
+    """`num_envs` single-role environments (`SingleRoleEnv`) in `workers` processes.
+
+    Args:
+        num_envs: how many environments (episodes in flight).
+        workers: worker processes; 0 steps every environment in the calling process. More
+            workers than environments are not started.
+        copy: return copies of the array observations (Gymnasium's default). With False the
+            arrays are views of the shared buffers, overwritten by the next step.
+        context: the multiprocessing start method (``"fork"``, ``"spawn"``, ``"forkserver"``);
+            None uses Python's default.
+        daemon: worker processes end with the main process.
+        **env_kwargs: `SingleRoleEnv` arguments (``puzzle``, ``role``, ``partner``,
+            ``solver_view``, reward options...), the same for every environment.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": SingleRoleEnv.metadata["render_modes"]}
+
+    def __init__(self, num_envs: int = 1, *, workers: int = 0, copy: bool = True, buffers: int = 3,
+                 context: str | None = None, daemon: bool = True, **env_kwargs: Any) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if workers < 0:
+            raise ValueError(f"workers must be 0 (in this process) or more, got {workers}")
+        if buffers < 1:
+            raise ValueError(f"buffers must be at least 1, got {buffers}")
+        env_kwargs.pop("max_episode_steps", None)  # make_vec's, for specs that set one; ours do not
+        self.num_envs = num_envs
+        self.copy = copy
+        self.render_mode = env_kwargs.get("render_mode")
+        self._env_kwargs = env_kwargs
+        probe = SingleRoleEnv(**env_kwargs)
+        self.single_observation_space = probe.observation_space
+        self.single_action_space = probe.action_space
+        probe.close()
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._array_keys = _array_keys(self.single_observation_space)
+        self._rest_space = _rest_space(self.single_observation_space, self._array_keys)
+        self._rests: Any = create_empty_array(self._rest_space, n=num_envs, fn=np.zeros) if self._rest_space else None
+        self._shares = shares(num_envs, workers or 1)
+        self._local: EnvShare | None = None
+        self._pipes: list[Any] = []
+        self._processes: list[Any] = []
+        # handed-out sets, then the scratch set (written when every other is held, copied out)
+        count = (buffers if copy and refcount_rule_holds() else 1) + 1
+        ctx = multiprocessing.get_context(context)
+        raw_sets = [self._allocate(ctx if workers else None) for _ in range(count)]
+        self._sets = [views for views, _ in raw_sets]
+        self._scratch = count - 1
+        self._next = 0
+        self._unheld_count = _references(self._sets[0]) if self._sets[0] else 0
+        if workers == 0:
+            self._local = EnvShare(_EnvFactory(env_kwargs), num_envs, 0, self._sets)
+        else:
+            self._start_workers(ctx, daemon, [raw for _, raw in raw_sets])
+
+    # -- set-up ------------------------------------------------------------------------------
+    def _allocate(self, ctx: Any) -> tuple[dict[Any, np.ndarray], RawBuffers]:
+        """One set of rows for the array observations: shared memory when there are workers."""
+        views: dict[Any, np.ndarray] = {}
+        raw: dict[Any, tuple[Any, np.dtype, tuple[int, ...]]] = {}
+        for key in self._array_keys:
+            space: Any = self.single_observation_space
+            part = space if key is None else space[key]
+            assert isinstance(part, spaces.Box)
+            shape, dtype = (self.num_envs, *part.shape), np.dtype(part.dtype)
+            if ctx is None:
+                views[key] = np.zeros(shape, dtype=dtype)
+                continue
+            array = ctx.RawArray(ctypes.c_uint8, max(1, int(np.prod(shape)) * dtype.itemsize))
+            raw[key] = (array, dtype, shape)
+            views[key] = np.ndarray(shape, dtype=dtype, buffer=array)  # a root: views of it reference it
+        return views, raw
+
+    def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers]) -> None:
+        make_env = CloudpickleWrapper(_EnvFactory(self._env_kwargs))
+        for index, (offset, count) in enumerate(self._shares):
+            parent, child = ctx.Pipe()
+            process = ctx.Process(target=serve, name=f"CommaVectorEnv-worker-{index}", daemon=daemon,
+                                  args=(child, parent, make_env, count, offset, raw_sets))
+            process.start()
+            child.close()
+            self._pipes.append(parent)
+            self._processes.append(process)
+        try:
+            for pipe in self._pipes:
+                if not pipe.poll(WORKER_START_SECONDS):
+                    raise TimeoutError(f"a worker did not start within {WORKER_START_SECONDS:.0f} s")
+                self._answer(pipe)
+        except BaseException:
+            self._stop_workers()
+            raise
+
+    def _pick_set(self) -> int:
+        """A set nobody holds any more (round robin), else the scratch set. With ``copy=False``
+        the one set is overwritten every step, as Gymnasium's views are."""
+        if not self.copy:
+            return 0
+        handed_out = self._scratch
+        for turn in range(handed_out):
+            index = (self._next + turn) % handed_out
+            if _references(self._sets[index]) == self._unheld_count:
+                self._next = (index + 1) % handed_out
+                return index
+        return self._scratch
+
+    # -- the protocol --------------------------------------------------------------------------
+    def _answer(self, pipe: Any) -> Any:
+        try:
+            ok, result = pipe.recv()
+        except (EOFError, ConnectionResetError) as error:
+            raise WorkerError("a worker process ended unexpectedly") from error
+        if not ok:
+            name, message, trace = result
+            raise WorkerError(f"{name}: {message}\n--- in the worker ---\n{trace}")
+        return result
+
+    def _each_share(self, command: str, payloads: Sequence[tuple[Any, ...]]) -> list[Any]:
+        """Runs `command` on every share (concurrently in the workers); results in row order."""
+        if self._local is not None:
+            return [getattr(self._local, command)(*payloads[0])]
+        error: WorkerError | None = None
+        sent = []
+        for pipe, payload in zip(self._pipes, payloads, strict=True):
+            try:
+                pipe.send((command, payload))
+                sent.append(pipe)
+            except (BrokenPipeError, ConnectionResetError, OSError) as failure:
+                error = error or WorkerError("a worker process ended unexpectedly")
+                error.__cause__ = failure
+        results = []
+        for pipe in sent:  # every answer is read, so no pipe is left out of step
+            try:
+                results.append(self._answer(pipe))
+            except WorkerError as failure:
+                error = error or failure
+        if error is not None:
+            raise error
+        return results
+
+    def _split(self, values: Sequence[Any]) -> list[Sequence[Any]]:
+        if self._local is not None:
+            return [values]
+        return [values[offset:offset + count] for offset, count in self._shares]
+
+    def _observations(self, buffer_set: int, rests: list[list[Any]]) -> Any:
+        """The batch: the arrays of `buffer_set` as they are (nobody else holds them; the next
+        steps write other sets while they are held), copies only from the scratch set."""
+        arrays = self._sets[buffer_set]
+        if buffer_set == self._scratch and self.copy:
+            arrays = {key: array.copy() for key, array in arrays.items()}
+        if self._rest_space is not None:
+            self._rests = concatenate(self._rest_space, [rest for share in rests for rest in share], self._rests)
+        if None in arrays:
+            return arrays[None]
+        if isinstance(self.single_observation_space, spaces.Dict):
+            return {key: arrays[key] if key in arrays else self._rests[key]
+                    for key in self.single_observation_space.spaces}
+        return copying.deepcopy(self._rests) if self.copy else self._rests
+
+    def _merged_infos(self, parts: list[dict[str, Any]]) -> dict[str, Any]:
+        if len(parts) == 1:
+            return parts[0]
+        return merge_share_infos(parts, [count for _, count in self._shares], self.num_envs)
+
+    # -- gymnasium API -------------------------------------------------------------------------
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + index for index in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        if seed is not None:
+            self._np_random_seed = seeds[0]
+        buffer_set = self._pick_set()
+        answers = self._each_share("reset", [(buffer_set, part, options) for part in self._split(seeds)])
+        return (self._observations(buffer_set, [rests for rests, _ in answers]),
+                self._merged_infos([infos for _, infos in answers]))
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        actions = list(actions)
+        if len(actions) != self.num_envs:
+            raise ValueError(f"{len(actions)} actions for {self.num_envs} environments")
+        buffer_set = self._pick_set()
+        answers = self._each_share("step", [(buffer_set, part) for part in self._split(actions)])
+        rewards = np.concatenate([answer[1] for answer in answers])
+        terminations = np.concatenate([answer[2] for answer in answers])
+        truncations = np.concatenate([answer[3] for answer in answers])
+        infos = self._merged_infos([answer[4] for answer in answers])
+        observations = self._observations(buffer_set, [answer[0] for answer in answers])
+        return observations, rewards, terminations, truncations, infos
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls a method (or reads an attribute) of every environment, in row order."""
+        answers = self._each_share("call", [(name, args, kwargs)] * (len(self._pipes) or 1))
+        return tuple(value for answer in answers for value in answer)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        if not isinstance(values, (list, tuple)):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise ValueError(f"{len(values)} values for {self.num_envs} environments")
+        self._each_share("set_attr", [(name, part) for part in self._split(list(values))])
+
+    def render(self) -> tuple[Any, ...] | None:
+        return self.call("render") if self.render_mode is not None else None
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if self._local is not None:
+            self._local.close()
+            self._local = None
+        self._stop_workers()
+
+    def _stop_workers(self) -> None:
+        for pipe in self._pipes:
+            try:
+                pipe.send(("close", ()))
+            except (BrokenPipeError, OSError):
+                pass
+        for process in self._processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+        for pipe in self._pipes:
+            pipe.close()
+        self._pipes, self._processes = [], []
+
+    def __del__(self) -> None:
+        if getattr(self, "_processes", None) and not getattr(self, "closed", True):
+            self.close()
+
+    def __repr__(self) -> str:
+        workers = 0 if self._local is not None else len(self._processes)
+        return f"CommaVectorEnv({self._env_kwargs.get('puzzle')!r}, num_envs={self.num_envs}, workers={workers})"
+
+
+def _rest_space(space: gymnasium.Space, array_keys: list[Any]) -> gymnasium.Space | None:
+    """The space of what is not in the buffers (the text): a `Dict` without its arrays."""
+    if None in array_keys:
+        return None
+    if isinstance(space, spaces.Dict):
+        rest = {key: part for key, part in space.spaces.items() if key not in array_keys}
+        return spaces.Dict(rest) if rest else None
+    return space
+
+
+def _references(arrays: dict[Any, np.ndarray]) -> int:
+    """Counted references to the arrays of a set (weak ones count as many): at its value for
+    an unheld set, nothing outside this object holds them or a view of them, since a numpy
+    view references the array it was taken from (the rule `comma_env.drawing.scene` relies on)."""
+    return sum(sys.getrefcount(array) + 1000 * weakref.getweakrefcount(array) for array in arrays.values())
+
+
+class _EnvFactory:
+    """Builds one `SingleRoleEnv` in a worker (a class, not a lambda, so it pickles)."""
+
+    def __init__(self, env_kwargs: dict[str, Any]) -> None:
+        self.env_kwargs = env_kwargs
+
+    def __call__(self) -> SingleRoleEnv:
+        return SingleRoleEnv(**self.env_kwargs)
+
+
+def _rows(value: np.ndarray, total: int) -> np.ndarray:
+    if value.dtype == object:
+        return np.full(total, None, dtype=object)
+    return np.zeros((total, *value.shape[1:]), dtype=value.dtype)
+
+
+def merge_share_infos(parts: Sequence[dict[str, Any]], counts: Sequence[int], total: int) -> dict[str, Any]:
+    """The merged infos of consecutive shares as one vector env's infos: each key's array
+    grows to `total` rows (zeros, or None for objects, where a share lacks the key, as
+    Gymnasium fills them) and its ``_key`` mask with it; nested dicts merge the same way."""
+    merged: dict[str, Any] = {}
+    offset = 0
+    for part, count in zip(parts, counts, strict=True):
+        _merge_into(merged, part, offset, count, total)
+        offset += count
+    return merged
+
+
+def _merge_into(merged: dict[str, Any], part: dict[str, Any], offset: int, count: int, total: int) -> None:
+    for key, value in part.items():
+        if isinstance(value, dict):
+            _merge_into(merged.setdefault(key, {}), value, offset, count, total)
+            continue
+        value = np.asarray(value)
+        target = merged.get(key)
+        if target is None:
+            target = merged[key] = _rows(value, total)
+        elif target.dtype != value.dtype and (target.dtype == object) != (value.dtype == object):
+            target = merged[key] = target.astype(object)  # one share numbers, another objects
+        target[offset:offset + count] = value
+

@@ -1,0 +1,161 @@
+"""The worker side of `comma_env.rl.vector_env.CommaVectorEnv`: a share of the environments,
+stepped one after another in one process.
+
+A worker does for its share everything Gymnasium's `AsyncVectorEnv` does per environment
+in the main process: it merges the infos (with Gymnasium's own `_add_info`, so the format
+is the same to the byte), applies next-step autoreset, and writes array observations
+straight into the shared buffers. The main process then pays one pipe round trip per
+worker per step, not per environment, which is what lets steps/s grow with workers.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from multiprocessing.connection import Connection
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import VectorEnv
+
+ArrayBuffers = Mapping[Any, np.ndarray]
+"""Key of an array observation (a `Dict` key, or None for a `Box` observation) -> the
+``(num_envs, *shape)`` array every environment of the vector env writes its row into.
+A vector env has several such sets; each command says which one to write."""
+
+StepBatch = tuple[list[Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
+"""What a share returns for a step: the observations without their array parts, rewards,
+terminations, truncations and the merged infos of the share."""
+
+
+class _InfoMerger(VectorEnv):
+    """Only for `VectorEnv._add_info` (Gymnasium's info format), with the share's size."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.num_envs = num_envs
+
+
+def merge_infos(infos: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The infos of a share merged the way Gymnasium's vector envs merge them."""
+    merger, merged = _InfoMerger(len(infos)), dict[str, Any]()
+    for index, info in enumerate(infos):
+        merged = merger._add_info(merged, info, index)
+    return merged
+
+
+class EnvShare:
+    """`count` environments, rows ``offset .. offset + count - 1`` of the vector env.
+
+    Array parts of an observation are written into `buffers` (shared memory in a worker);
+    the rest (the text) is returned. Autoreset is Gymnasium's next-step mode: the step after
+    the one that ended an episode resets that environment instead of stepping it.
+    """
+
+    def __init__(self, make_env: Callable[[], gymnasium.Env], count: int, offset: int,
+                 buffer_sets: Sequence[ArrayBuffers]) -> None:
+        self.envs = [make_env() for _ in range(count)]
+        self.offset = offset
+        self.buffer_sets = buffer_sets
+        self.autoreset = np.zeros(count, dtype=np.bool_)
+
+    def _unpack(self, buffers: ArrayBuffers, index: int, observation: Any) -> Any:
+        """Writes the array parts of one observation into its row; returns the rest."""
+        row = self.offset + index
+        if None in buffers:
+            buffers[None][row] = observation
+            return None
+        rest = {}
+        for key, value in observation.items():
+            if key in buffers:
+                buffers[key][row] = value
+            else:
+                rest[key] = value
+        return rest
+
+    def reset(self, buffer_set: int, seeds: Sequence[int | None],
+              options: dict[str, Any] | None) -> tuple[list[Any], dict[str, Any]]:
+        buffers = self.buffer_sets[buffer_set]
+        rests, infos = [], []
+        for index, (env, seed) in enumerate(zip(self.envs, seeds, strict=True)):
+            observation, info = env.reset(seed=seed, options=options)
+            rests.append(self._unpack(buffers, index, observation))
+            infos.append(info)
+        self.autoreset[:] = False
+        return rests, merge_infos(infos)
+
+    def step(self, buffer_set: int, actions: Sequence[Any]) -> StepBatch:
+        buffers = self.buffer_sets[buffer_set]
+        count = len(self.envs)
+        rewards = np.zeros(count, dtype=np.float64)
+        terminations = np.zeros(count, dtype=np.bool_)
+        truncations = np.zeros(count, dtype=np.bool_)
+        rests, infos = [], []
+        for index, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
+            if self.autoreset[index]:
+                observation, info = env.reset()
+            else:
+                observation, reward, terminated, truncated, info = env.step(action)
+                rewards[index], terminations[index], truncations[index] = reward, terminated, truncated
+            rests.append(self._unpack(buffers, index, observation))
+            infos.append(info)
+        self.autoreset = terminations | truncations
+        return rests, rewards, terminations, truncations, merge_infos(infos)
+
+    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        results = []
+        for env in self.envs:
+            attribute = env.get_wrapper_attr(name)
+            results.append(attribute(*args, **kwargs) if callable(attribute) else attribute)
+        return results
+
+    def set_attr(self, name: str, values: Sequence[Any]) -> None:
+        for env, value in zip(self.envs, values, strict=True):
+            env.set_wrapper_attr(name, value)
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+
+
+COMMANDS = ("reset", "step", "call", "set_attr")
+
+
+RawBuffers = Mapping[Any, tuple[Any, np.dtype, tuple[int, ...]]]
+"""One set of shared buffers as a worker receives it: key -> (raw shared array, dtype, full shape)."""
+
+
+def serve(pipe: Connection, parent_end: Connection | None, make_env: Any, count: int, offset: int,
+          raw_sets: Sequence[RawBuffers]) -> None:
+    """A worker process's loop: one command in, one ``(ok, result)`` out, until "close".
+
+    `make_env` is a `CloudpickleWrapper`; `raw_sets` are the buffer sets, each mapping an
+    array key to its raw shared array, dtype and full shape. An exception is sent back (the traceback as text) and
+    the worker keeps serving, so the main process can raise it and close cleanly.
+    """
+    if parent_end is not None:
+        parent_end.close()  # the main process's end, inherited through fork
+    share = None
+    try:
+        views = [{key: np.ndarray(shape, dtype=dtype, buffer=raw) for key, (raw, dtype, shape) in raw_set.items()}
+                 for raw_set in raw_sets]
+        share = EnvShare(make_env.fn, count, offset, views)
+        pipe.send((True, None))
+        while True:
+            command, payload = pipe.recv()
+            if command == "close":
+                break
+            try:
+                if command not in COMMANDS:
+                    raise ValueError(f"unknown command {command!r}")
+                pipe.send((True, getattr(share, command)(*payload)))
+            except Exception as error:  # sent back, raised by the main process
+                pipe.send((False, (type(error).__name__, str(error), traceback.format_exc())))
+    except (KeyboardInterrupt, EOFError, BrokenPipeError):
+        pass  # the main process went away or was interrupted: nothing to answer
+    except Exception as error:  # failing to build the environments
+        pipe.send((False, (type(error).__name__, str(error), traceback.format_exc())))
+    finally:
+        if share is not None:
+            share.close()
+        pipe.close()

@@ -1,0 +1,229 @@
+"""`CommaVectorEnv` (the ids' vector entry point): the same results as Gymnasium's
+`SyncVectorEnv` over the same environments, for any split into worker processes, and
+failures inside a worker that surface in the main process without hanging it."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import gymnasium
+import numpy as np
+import pytest
+
+import comma_env  # noqa: F401  (registers the ids)
+from comma_env.rl import gym_id, gym_ids
+from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, merge_share_infos, shares
+from comma_env.rl.vector_worker import merge_infos
+
+
+def assert_same(left, right, path="") -> None:
+    """Deep equality of observations/infos: dicts by key, arrays by dtype and value."""
+    if isinstance(left, dict):
+        assert isinstance(right, dict) and set(left) == set(right), (path, sorted(left), sorted(right))
+        for key in left:
+            assert_same(left[key], right[key], f"{path}.{key}")
+    elif isinstance(left, np.ndarray):
+        assert isinstance(right, np.ndarray) and left.dtype == right.dtype and left.shape == right.shape, path
+        if left.dtype == object:
+            assert list(left) == list(right), path
+        else:
+            assert np.array_equal(left, right), path
+    else:
+        assert left == right, (path, left, right)
+
+
+def actions_for(infos, num_envs: int, step: int) -> list[str]:
+    """A fixed script: "hello" on even steps, else the first valid action (or a garbage line)."""
+    actions = []
+    for i in range(num_envs):
+        valid = infos["valid_actions"][i] if "valid_actions" in infos and infos["_valid_actions"][i] else None
+        if step % 2 == 0 or not valid:
+            actions.append("hello" if (step + i) % 3 else "**cut_wire_9** 99999999999999 \u202e")
+        else:
+            actions.append(str(valid[(step + i) % len(valid)]))
+    return actions
+
+
+def play_both(env_id: str, num_envs: int, steps: int, workers: int, **kwargs) -> int:
+    """Steps a SyncVectorEnv and a CommaVectorEnv in lockstep; returns the episodes ended."""
+    reference = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync", **kwargs)
+    subject = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point",
+                                 workers=workers, **kwargs)
+    ended = 0
+    try:
+        assert isinstance(subject.unwrapped, CommaVectorEnv)
+        assert subject.observation_space == reference.observation_space
+        assert subject.single_action_space == reference.single_action_space
+        expected, expected_infos = reference.reset(seed=7)
+        got, got_infos = subject.reset(seed=7)
+        assert_same(expected, got, "reset")
+        assert_same(expected_infos, got_infos, "reset infos")
+        for step in range(steps):
+            actions = actions_for(expected_infos, num_envs, step)
+            expected, expected_rewards, expected_term, expected_trunc, expected_infos = reference.step(actions)
+            got, rewards, term, trunc, infos = subject.step(actions)
+            assert_same(expected, got, f"step {step}")
+            assert_same(expected_infos, infos, f"step {step} infos")
+            assert np.array_equal(expected_rewards, rewards) and rewards.dtype == np.float64
+            assert np.array_equal(expected_term, term) and np.array_equal(expected_trunc, trunc)
+            ended += int(np.sum(term | trunc))
+    finally:
+        reference.close()
+        subject.close()
+    return ended
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2, 3])
+def test_wire_image_view_matches_sync_for_any_split(workers):
+    ended = play_both(gym_id("wire", "solver"), 5, 14, workers, partner="random", solver_view="image")
+    assert ended > 0, "the script must end episodes, so autoreset is compared too"
+
+
+@pytest.mark.parametrize("puzzle,role,view", [("who", "expert", "text"), ("sound", "solver", "image"),
+                                              ("telehealth", "solver", "image"), ("maze", "solver", "text")])
+def test_other_puzzles_roles_and_arrays_match_sync(puzzle, role, view):
+    play_both(gym_id(puzzle, role), 3, 8, 2, partner="random", solver_view=view)
+
+
+def test_default_make_vec_uses_the_entry_point_in_process():
+    envs = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=2, partner="random", solver_view="text")
+    try:
+        assert isinstance(envs.unwrapped, CommaVectorEnv) and "workers=0" in repr(envs.unwrapped)
+        observations, _ = envs.reset(seed=[0, 1])
+        assert isinstance(observations["text"], tuple) and observations["text"][0] != observations["text"][1]
+    finally:
+        envs.close()
+
+
+def test_copies_are_independent_and_views_are_not():
+    for copy in (True, False):
+        envs = CommaVectorEnv(2, workers=1, copy=copy, puzzle="wire", role="solver", partner="random",
+                              solver_view="image")
+        try:
+            first, _ = envs.reset(seed=[0, 1])
+            kept = first["image"].copy()
+            envs.reset(seed=[2, 3])  # other instances: other pictures
+            assert np.array_equal(first["image"], kept) == copy
+        finally:
+            envs.close()
+
+
+def test_call_get_and_set_attr_reach_every_env_in_row_order():
+    envs = CommaVectorEnv(3, workers=2, puzzle="wire", role="solver", partner="random", solver_view="text")
+    try:
+        assert envs.get_attr("puzzle") == ("wire", "wire", "wire")
+        envs.set_attr("marker", [10, 11, 12])
+        assert envs.get_attr("marker") == (10, 11, 12)
+        assert envs.call("unwrapped")[0].__class__.__name__ == "SingleRoleEnv"
+    finally:
+        envs.close()
+
+
+def test_an_error_in_a_worker_is_raised_here_and_the_env_stays_usable():
+    envs = CommaVectorEnv(4, workers=2, puzzle="wire", role="solver", partner="random", solver_view="text")
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(WorkerError, match="AttributeError"):
+            envs.call("no_such_method")
+        observations, rewards, *_ = envs.step(["hello"] * 4)  # every pipe was drained: still in step
+        assert len(observations["text"]) == 4
+        with pytest.raises(ValueError, match="3 actions for 4"):
+            envs.step(["hello"] * 3)
+    finally:
+        envs.close()
+
+
+def test_a_dead_worker_is_reported_not_waited_for():
+    envs = CommaVectorEnv(2, workers=2, puzzle="wire", role="solver", partner="random", solver_view="text")
+    try:
+        envs.reset(seed=0)
+        os.kill(envs._processes[1].pid, signal.SIGKILL)
+        envs._processes[1].join(timeout=10)
+        with pytest.raises(WorkerError, match="ended unexpectedly"):
+            envs.step(["hello", "hello"])
+    finally:
+        envs.close()
+    assert envs.closed and not envs._processes
+
+
+def test_bad_arguments_fail_before_any_process_starts():
+    with pytest.raises(ValueError, match="num_envs"):
+        CommaVectorEnv(0, puzzle="wire", role="solver")
+    with pytest.raises(ValueError, match="workers"):
+        CommaVectorEnv(2, workers=-1, puzzle="wire", role="solver")
+    with pytest.raises(ValueError, match="not a solver/expert puzzle"):
+        CommaVectorEnv(2, workers=2, puzzle="nonsense", role="solver")
+
+
+def test_spawned_workers_build_their_envs_from_a_pickled_factory():
+    envs = CommaVectorEnv(2, workers=2, context="spawn", puzzle="wire", role="solver", partner="random",
+                          solver_view="text")
+    try:
+        observations, infos = envs.reset(seed=[5, 6])
+        assert len(observations["text"]) == 2 and infos["_turn"].all()
+    finally:
+        envs.close()
+
+
+def test_shares_are_contiguous_and_balanced():
+    assert shares(5, 2) == [(0, 3), (3, 2)]
+    assert shares(2, 4) == [(0, 1), (1, 1)]
+    assert shares(8, 1) == [(0, 8)]
+
+
+def test_merging_shares_equals_merging_all_infos_at_once():
+    infos = [{"a": 1, "b": "x", "d": {"n": 1.5}}, {"a": 2, "c": [1]}, {"b": "y"}, {"a": 4, "d": {"n": 2.5}}]
+    whole = merge_infos(infos)
+    parts = [merge_infos(infos[:1]), merge_infos(infos[1:3]), merge_infos(infos[3:])]
+    assert_same(whole, merge_share_infos(parts, [1, 2, 1], 4))
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_held_observations_never_change_whatever_holds_them(workers):
+    """Sets are handed out again only when nothing holds them: not the batch, a row view,
+    a memoryview, a weak reference; held ones are never written, even past the set count."""
+    import weakref
+
+    envs = CommaVectorEnv(3, workers=workers, buffers=2, puzzle="wire", role="solver", partner="random",
+                          solver_view="image")
+    try:
+        observations, infos = envs.reset(seed=0)
+        held = []  # (what is held, a snapshot of its pixels)
+        for step in range(12):
+            image = observations["image"]
+            holder = {0: image, 1: image[1], 2: memoryview(image), 3: weakref.ref(image)}[step % 4]
+            held.append((holder, image.copy() if step % 4 != 1 else image[1].copy()))
+            if step % 4 == 3:
+                held[-1] = (image, held[-1][1])  # a weak reference alone keeps nothing alive: hold it too
+                held.append((holder, None))
+            observations, _, _, _, infos = envs.step(actions_for(infos, 3, step))
+        for holder, snapshot in held:
+            if snapshot is None:
+                continue
+            pixels = np.asarray(holder)
+            assert np.array_equal(pixels, snapshot)
+    finally:
+        envs.close()
+
+
+def test_sets_are_reused_once_released():
+    envs = CommaVectorEnv(2, workers=1, buffers=2, puzzle="wire", role="solver", partner="random",
+                          solver_view="image")
+    try:
+        observations, _ = envs.reset(seed=0)
+        addresses = set()
+        for _ in range(6):
+            previous = observations  # a loop that keeps the previous observation
+            observations, *_ = envs.step(["hello", "hello"])
+            addresses.add(observations["image"].__array_interface__["data"][0])
+            del previous
+        assert len(addresses) == 2, "two sets alternate; no copies, no scratch"
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("env_id,view", [(env_id, "text") for env_id in gym_ids()]
+                         + [(env_id, "image") for env_id in gym_ids() if "-solver-" in env_id])
+def test_every_id_and_view_matches_sync_in_process(env_id, view):
+    play_both(env_id, 2, 4, 0, partner="random", solver_view=view)
