@@ -172,4 +172,5 @@ def test_export_replay_is_linear_in_the_turns_when_prompts_do_not_grow(tmp_path)
         return min(times)
 
     ratio = min(best(long), best(long)) / min(best(short), best(short))
-    assert ratio <= 5.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
+    # linear is 4x; 8 leaves room for a loaded machine (5.2 was seen) and still fails a quadratic replay
+    assert ratio <= 8.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
