@@ -74,8 +74,9 @@ def grpo_trainer(trainer_class: type, tokenizer: Any, model: Any, api_base: str,
 
     args = GRPOConfig(output_dir=out, per_device_train_batch_size=rollouts, num_generations=2,
                       generation_batch_size=rollouts, max_completion_length=400 * rounds,
-                      max_tool_calling_iterations=rounds, temperature=1.0, learning_rate=1e-4, beta=0.0, max_steps=steps,
-                      use_cpu=True, report_to="none", logging_steps=1, disable_tqdm=True, save_strategy="no", bf16=False, seed=0,
+                      max_tool_calling_iterations=rounds, temperature=1.0, learning_rate=1e-4, beta=0.0,
+                      max_steps=steps, use_cpu=True, report_to="none", logging_steps=1, disable_tqdm=True,
+                      save_strategy="no", bf16=False, seed=0,
                       generation_kwargs={"sequence_bias": tool_call_bias(tokenizer)})
     factory = environment_factory or tool_env_factory(
         partner="openai_compat", partner_overrides={"api_base": api_base, "name": "loopback", "vision": False},
@@ -117,7 +118,8 @@ def measure(trainer: Any, server: Any) -> dict[str, Any]:
     return {"wall": wall, "ideal": ideal, "ratio": wall / ideal if ideal else float("nan"),
             "calls": [len(reqs) for reqs in per_round if reqs], "requests": len(requests),
             "assigned": sum(len(reqs) for reqs in per_round),
-            "in_flight": [in_flight(reqs) for reqs in per_round if reqs], "latency_sum": sum(r["latency"] for r in requests)}
+            "in_flight": [in_flight(reqs) for reqs in per_round if reqs],
+            "latency_sum": sum(r["latency"] for r in requests)}
 
 
 def main() -> None:
@@ -142,7 +144,8 @@ def main() -> None:
     with Loopback("--latency-range", LATENCY, log_messages=False) as server, tempfile.TemporaryDirectory() as out:
         for step in range(args.steps + 1):  # step 0 warms up both (imports, first connections)
             for name, trainer_class in classes.items():
-                trainer = grpo_trainer(trainer_class, tokenizer, model, server.api_base, out, args.rollouts, args.rounds)
+                trainer = grpo_trainer(trainer_class, tokenizer, model, server.api_base, out, args.rollouts,
+                                       args.rounds)
                 started = time.perf_counter()
                 result = measure(trainer, server)
                 result["step"] = time.perf_counter() - started

@@ -193,7 +193,7 @@ class ConcurrentToolsMixin(ToolPhaseClock):
 def _concurrent_grpo_trainer() -> type:
     from trl import GRPOTrainer
 
-    class ConcurrentGRPOTrainer(ConcurrentToolsMixin, GRPOTrainer):  # type: ignore[misc]
+    class ConcurrentGRPOTrainer(ConcurrentToolsMixin, GRPOTrainer):
         """TRL's `GRPOTrainer` whose environment tools run concurrently across rollouts."""
 
     return ConcurrentGRPOTrainer
@@ -202,7 +202,7 @@ def _concurrent_grpo_trainer() -> type:
 def _timed_grpo_trainer() -> type:
     from trl import GRPOTrainer
 
-    class TimedGRPOTrainer(ToolPhaseClock, GRPOTrainer):  # type: ignore[misc]
+    class TimedGRPOTrainer(ToolPhaseClock, GRPOTrainer):
         """TRL's own `GRPOTrainer` (lock-step tools) that records its tool phases."""
 
     return TimedGRPOTrainer
