@@ -9,7 +9,8 @@ The partner is an LLM behind tests/loopback_server.py, answering in 50-500 ms pe
 `transformers` generation option) that makes it call ``send_message`` at every turn, so each
 GRPO step plays `--rounds` rounds of tool calls for each of its `--rollouts` rollouts. The
 tool phase is the trainer's time in its tool loop outside generation (`ToolPhaseClock`);
-each partner request is assigned to the round it ended in, from the server's log.
+each partner request is assigned to the round it ended in, from the server's log. The
+whole step also counts generation and the loss over SmolLM2's 49k-token vocabulary.
 Steps of the two trainers alternate. ``--markdown`` writes ``docs/_generated/trl_tools.md``.
 
 `tests/test_trl_concurrent.py` runs one step of each trainer with these functions.
@@ -156,11 +157,12 @@ def main() -> None:
                 if step:
                     rows[name].append(result)
     table = ["| trainer | tool phase (s) | ideal (s) | ratio to ideal | sum of partner latencies (s) | "
-             "partner calls at once (most, per round) |", "|---|---:|---:|---:|---:|---|"]
+             "partner calls at once (most, per round) | whole step (s) |", "|---|---:|---:|---:|---:|---|---:|"]
     for name, results in rows.items():
         for result in results:
             table.append(f"| {name} | {result['wall']:.2f} | {result['ideal']:.2f} | {result['ratio']:.2f}x | "
-                         f"{result['latency_sum']:.2f} | {', '.join(map(str, result['in_flight']))} |")
+                         f"{result['latency_sum']:.2f} | {', '.join(map(str, result['in_flight']))} | "
+                         f"{result['step']:.1f} |")
     print("\n".join(table))
     if args.markdown:
         from doc_tables import write_table

@@ -176,11 +176,15 @@ class ConcurrentToolsMixin(ToolPhaseClock):
 
     def _tool_call_loop(self, prompts: Any, prompt_ids: Any, completion_ids: Any, completions: Any,
                         *args: Any, **kwargs: Any) -> Any:
-        tool_dicts = getattr(self, "_sync_tool_dicts", None)
         environments = getattr(self, "environments", None)
-        if not tool_dicts or not environments or not len(tool_dicts) == len(environments) == len(completions):
-            warnings.warn("this TRL version does not expose per-rollout environment tools as TRL 1.16 does; "
-                          "tool calls run one rollout after the other", RuntimeWarning, stacklevel=2)
+        tool_dicts = getattr(self, "_sync_tool_dicts", None)
+        if not environments:  # standalone tools only: nothing of ours to overlap
+            return super()._tool_call_loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
+        if not tool_dicts or not len(tool_dicts) == len(environments) == len(completions):
+            if not getattr(self, "_warned_lock_step", False):
+                warnings.warn("this TRL version does not expose per-rollout environment tools as TRL 1.16 does; "
+                              "tool calls run one rollout after the other", RuntimeWarning, stacklevel=2)
+                self._warned_lock_step = True
             return super()._tool_call_loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
         dispatcher = _RoundDispatcher(completions, tool_dicts, environments, self.tool_workers)
         dispatcher.install()
