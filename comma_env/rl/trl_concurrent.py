@@ -22,9 +22,12 @@ re-raising its own exception into TRL's per-call error handling, so that rollout
 TRL's error outcome. A round costs about its slowest call. Standalone tools (not methods of
 the rollout's environment) and async tools run as TRL runs them.
 
-If TRL ever asks for a call that was not foreseen (its loop changed), the mixin warns, waits
-for the rollout's calls in flight and makes the call itself, so results stay correct; it
-only gets slower. `ConcurrentGRPOTrainer` (TRL's trainer with the mixin) is built on first
+This relies on how TRL 1.16's loop reads its state (each rollout's tool dict in
+``_sync_tool_dicts``, its environment in ``environments``, the triggering assistant message
+last in its completion while its calls run); `tests/test_trl_concurrent.py` checks it on the
+installed TRL. If a TRL version asks for a call that was not foreseen, the mixin warns,
+waits for that rollout's calls in flight and makes the asked call itself: the rollout then
+may have played a foreseen message TRL never sent, so pin TRL to a tested version. `ConcurrentGRPOTrainer` (TRL's trainer with the mixin) is built on first
 use, so importing this module needs neither torch nor TRL.
 
 `ToolPhaseClock` (a base of the mixin, also usable alone on the plain trainer) records the
@@ -134,8 +137,9 @@ class _RoundDispatcher:
             return queue.popleft().result.result()
         # not foreseen: finish what this rollout has in flight (its environment's order), then call
         if not self.warned:
-            warnings.warn("TRL asked for a tool call the concurrent dispatcher did not foresee; "
-                          "running it directly (results stay correct, the round waits)", RuntimeWarning, stacklevel=3)
+            warnings.warn("TRL asked for a tool call the concurrent dispatcher did not foresee (an untested TRL "
+                          "version?); running it directly after the rollout's calls in flight", RuntimeWarning,
+                          stacklevel=3)
             self.warned = True
         while queue:
             queue.popleft().result.exception()
