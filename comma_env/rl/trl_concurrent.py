@@ -27,8 +27,10 @@ This relies on how TRL 1.16's loop reads its state (each rollout's tool dict in
 last in its completion while its calls run); `tests/test_trl_concurrent.py` checks it on the
 installed TRL. If a TRL version asks for a call that was not foreseen, the mixin warns,
 waits for that rollout's calls in flight and makes the asked call itself: the rollout then
-may have played a foreseen message TRL never sent, so pin TRL to a tested version. `ConcurrentGRPOTrainer` (TRL's trainer with the mixin) is built on first
-use, so importing this module needs neither torch nor TRL.
+may have played a foreseen message TRL never sent, so pin TRL to a tested version.
+
+`ConcurrentGRPOTrainer` (TRL's trainer with the mixin) is built on first use, so importing
+this module needs neither torch nor TRL.
 
 `ToolPhaseClock` (a base of the mixin, also usable alone on the plain trainer) records the
 wall-clock intervals of each tool phase (the time in the tool loop outside generation), for
