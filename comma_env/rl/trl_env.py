@@ -122,13 +122,14 @@ class CommaToolEnv:
 
         return [{"type": "image", "image": Image.fromarray(obs["image"])}, {"type": "text", "text": text}]
 
-    def _play_plain_answer(self, final_text: str | None) -> bool:
-        """If no message was sent yet, send `final_text` (the model's plain answer) as the
-        message; returns whether it was sent."""
-        if self.env is not None and not self.messages and not self.done and final_text is not None:
-            self.send_message(final_text)
-            return True
-        return False
+    def _owes_plain_answer(self, final_text: str | None) -> bool:
+        """Whether `final_text` is still to be played: the episode runs and nothing was sent."""
+        return self.env is not None and not self.messages and not self.done and final_text is not None
+
+    def _play_plain_answer(self, final_text: str | None) -> None:
+        """If no message was sent yet, send `final_text` (the model's plain answer) as the message."""
+        if self._owes_plain_answer(final_text):
+            self.send_message(str(final_text))
 
     def _finish(self, final_text: str | None = None) -> float:
         """Score the episode once: if no message was sent yet, `final_text` (the model's plain
@@ -175,8 +176,7 @@ def environment_reward(completions: Sequence[Any], environments: Sequence[CommaT
     texts = [_last_text(completion) for completion in completions]
     if len(environments) != len(texts):
         raise ValueError(f"{len(texts)} completions but {len(environments)} environments")
-    plain = [(env, text) for env, text in zip(environments, texts, strict=True)
-             if env.env is not None and not env.messages and not env.done and text is not None]
+    plain = [(env, text) for env, text in zip(environments, texts, strict=True) if env._owes_plain_answer(text)]
     if len(plain) > 1:
         with concurrent.futures.ThreadPoolExecutor(len(plain), thread_name_prefix="comma-env-reward") as pool:
             list(pool.map(lambda pair: pair[0]._play_plain_answer(pair[1]), plain))
