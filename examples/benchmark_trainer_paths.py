@@ -2,13 +2,16 @@
 scripted partner ``oracle``, a scripted learner (describe, then type the expert's advice).
 Rounds interleave the paths; each figure is microseconds per episode.
 
-    python examples/benchmark_trainer_paths.py [--rounds 2] [--episodes 400]
+    python examples/benchmark_trainer_paths.py [--rounds 2] [--episodes 400] [--markdown]
     python examples/benchmark_trainer_paths.py --profile "make_vec sync (2)"   # cProfile of one path
 
 Paths: `SingleRoleEnv`; `GroupedEpisodes` lock-step `step` and per-slot `run`; Gymnasium's
 `make_vec` sync and async (2 worker processes); TRL's `CommaToolEnv` (reset, send_message,
 scoring); the verifiers environment's own work per rollout (`setup_state`, `env_response`,
 cleanup; needs verifiers). Model calls are not included: with a real model they dominate.
+``--markdown`` writes ``docs/_generated/trainer_paths.md``. With an LLM partner, the partner
+calls dominate instead; how TRL's tool phase waits for them is measured by
+``examples/benchmark_trl_tools.py``.
 """
 
 from __future__ import annotations
@@ -150,6 +153,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--episodes", type=int, default=400)
     parser.add_argument("--profile", choices=sorted(PATHS), help="profile one path (after one warm-up run)")
+    parser.add_argument("--markdown", action="store_true", help="write docs/_generated/trainer_paths.md")
     args = parser.parse_args()
     N = args.episodes
     if args.profile:
@@ -162,11 +166,35 @@ def main() -> None:
         pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(15)
         print(out.getvalue())
         return
+    rounds: list[dict[str, float]] = []
     for round_ in range(args.rounds):
         costs = {name: 1e6 * path() for name, path in PATHS.items()}
         base = costs["SingleRoleEnv"]
         print(f"round {round_}: " + " | ".join(f"{name} {us:,.0f} us ({us / base:.2f}x)" for name, us in costs.items()),
               flush=True)
+        rounds.append(costs)
+    if args.markdown:
+        write_markdown(rounds, args.episodes)
+
+
+def write_markdown(rounds: list[dict[str, float]], episodes: int) -> None:
+    """``docs/_generated/trainer_paths.md``: per path, the median cost per episode and its
+    median ratio to `SingleRoleEnv` (ratios are taken within a round: the machine drifts)."""
+    import statistics
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from doc_tables import write_table
+
+    lines = ["| path | µs per episode (median) | × SingleRoleEnv (median of rounds) |", "|---|---:|---:|"]
+    for name in PATHS:
+        cost = statistics.median(r[name] for r in rounds)
+        ratio = statistics.median(r[name] / r["SingleRoleEnv"] for r in rounds)
+        lines.append(f"| {name} | {cost:,.0f} | {ratio:.2f}x |")
+    note = (f"Wire, text view, scripted partner `oracle`, scripted learner, no model; {episodes} episodes per path "
+            f"(verifiers: {max(episodes // 4, 1)}), {len(rounds)} interleaved rounds.")
+    print(write_table("trainer_paths", "\n".join(lines), note=note, extra_packages=("verifiers",)))
 
 
 if __name__ == "__main__":

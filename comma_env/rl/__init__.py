@@ -6,7 +6,8 @@ rollouts for GRPO-style trainers, and trajectory export.
     gymnasium.make("comma/Wire-solver-v0", partner="oracle")
     gymnasium.make_vec("comma/Wire-solver-v0", num_envs=8, vectorization_mode="async")   # see vector.py
 
-verifiers: `comma_env.vf.load_environment`; token-level rows: `comma_env.rl.tokens`.
+verifiers: `comma_env.vf.load_environment`; token-level rows: `comma_env.rl.tokens`; TRL:
+`comma_env.rl.trl_env` (and `comma_env.rl.trl_concurrent` for LLM partners).
 
 The names below load their modules when first used: ``import comma_env`` registers the
 Gymnasium ids through `comma_env.rl.registration` without importing the environments

@@ -19,6 +19,7 @@ that has not learnt the tool format yet still gets the environment's verdict.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -107,6 +108,8 @@ class CommaToolEnv:
         partner = self.info.get("partner_message")
         if partner:
             lines.append(f"{self.env.partner_role.capitalize()}: {partner}")
+        if self.info.get("partner_error"):
+            lines.append(f"Your {self.env.partner_role} could not answer (partner error).")
         if self.done:
             episode = self.info.get("episode") or {}
             lines.append(f"{GAME_OVER}: {'solved' if episode.get('success') else 'not solved'}.")
@@ -119,11 +122,19 @@ class CommaToolEnv:
 
         return [{"type": "image", "image": Image.fromarray(obs["image"])}, {"type": "text", "text": text}]
 
+    def _owes_plain_answer(self, final_text: str | None) -> bool:
+        """Whether `final_text` is still to be played: the episode runs and nothing was sent."""
+        return self.env is not None and not self.messages and not self.done and final_text is not None
+
+    def _play_plain_answer(self, final_text: str | None) -> None:
+        """If no message was sent yet, send `final_text` (the model's plain answer) as the message."""
+        if self._owes_plain_answer(final_text):
+            self.send_message(str(final_text))
+
     def _finish(self, final_text: str | None = None) -> float:
         """Score the episode once: if no message was sent yet, `final_text` (the model's plain
         answer) is sent as the message. Returns the episode return and logs the episode."""
-        if self.env is not None and not self.messages and not self.done and final_text is not None:
-            self.send_message(final_text)
+        self._play_plain_answer(final_text)
         episode = dict(self.info.get("episode") or {})
         if self.episode_log is not None and self.env is not None:
             self.episode_log.append({"puzzle": self.env.puzzle, "seed": self.seed, "messages": list(self.messages),
@@ -157,8 +168,19 @@ def _last_text(completion: Any) -> str | None:
 
 
 def environment_reward(completions: Sequence[Any], environments: Sequence[CommaToolEnv], **_: Any) -> list[float]:
-    """GRPO reward function: each rollout's episode return, as computed by the environment."""
-    return [env._finish(_last_text(completion)) for completion, env in zip(completions, environments, strict=True)]
+    """GRPO reward function: each rollout's episode return, as computed by the environment.
+
+    Plain answers still to be played (rollouts that never called the tool) are played at
+    once, one thread per rollout, so their partner calls overlap; episodes are logged in
+    rollout order."""
+    texts = [_last_text(completion) for completion in completions]
+    if len(environments) != len(texts):
+        raise ValueError(f"{len(texts)} completions but {len(environments)} environments")
+    plain = [(env, text) for env, text in zip(environments, texts, strict=True) if env._owes_plain_answer(text)]
+    if len(plain) > 1:
+        with concurrent.futures.ThreadPoolExecutor(len(plain), thread_name_prefix="comma-env-reward") as pool:
+            list(pool.map(lambda pair: pair[0]._play_plain_answer(pair[1]), plain))
+    return [env._finish(text) for text, env in zip(texts, environments, strict=True)]
 
 
 def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: str | None = None) -> Any:

@@ -43,11 +43,13 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
                  seeds: Iterable[int] = range(100, 400), partner: dict[str, Any] = PARTNER,
                  env_options: dict[str, Any] | None = None,
                  episode_log: list[dict[str, Any]] | None = None, callbacks: list[Any] | None = None,
-                 **config: Any) -> GRPOTrainer:
+                 trainer_class: type[GRPOTrainer] = GRPOTrainer, **config: Any) -> GRPOTrainer:
     """TRL's GRPOTrainer on COMMA episodes: each dataset row is a (puzzle, seed); TRL calls
     the environment's `send_message` tool and scores each rollout with its return. `config`
     overrides GRPOConfig fields; `env_options` are SingleRoleEnv options (reward terms...);
-    `episode_log` collects every rollout's messages and return."""
+    `episode_log` collects every rollout's messages and return. With an LLM partner, pass
+    `trainer_class=ConcurrentGRPOTrainer` (comma_env.rl.trl_concurrent): the partner calls of
+    a round then overlap across rollouts."""
     settings = dict(output_dir="out", per_device_train_batch_size=8, num_generations=8,
                     max_completion_length=320,  # the whole rollout: every turn and tool reply
                     max_tool_calling_iterations=TOOL_TURNS, temperature=0.7, learning_rate=1e-5, beta=0.0,
@@ -55,7 +57,7 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
                     gradient_checkpointing=False,  # on, generate() runs without its KV cache
                     bf16=False)  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: 4.6x slower
     settings.update(config)
-    return GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(**settings),
+    return trainer_class(model=model, processing_class=tokenizer, args=GRPOConfig(**settings),
                        train_dataset=episode_dataset(list(puzzles), seeds),
                        reward_funcs=[environment_reward], callbacks=callbacks,
                        environment_factory=tool_env_factory(episode_log=episode_log, **partner, **(env_options or {})))
