@@ -96,6 +96,31 @@ def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = 
         envs.close()
 
 
+def _spin(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def parallel_ceiling(n: int = 3_000_000) -> float:
+    """What 2 processes get over 1 on pure Python arithmetic right now: the most 2 workers
+    can give over 1 at this moment (other load shares the cores). The pool is started
+    before the clock, and each side runs the same work twice."""
+    import multiprocessing
+
+    with multiprocessing.Pool(2) as pool:
+        pool.map(_spin, [1000, 1000])
+        started = time.perf_counter()
+        _spin(n)
+        _spin(n)
+        one = time.perf_counter() - started
+        started = time.perf_counter()
+        pool.map(_spin, [n, n, n, n], chunksize=1)
+        two = time.perf_counter() - started
+    return (2 * one) / two
+
+
 VECTOR_SETUPS: dict[str, tuple[int, str, dict[str, Any]]] = {
     "async, 1 env (1 worker)": (1, "async", {}),
     "async, 2 envs (2 workers)": (2, "async", {}),
@@ -112,14 +137,17 @@ def vector_main(args: argparse.Namespace) -> None:
     """Every setup once per round, in turn (the machine's speed drifts); medians over rounds."""
     rates: dict[str, list[float]] = {name: [] for name in VECTOR_SETUPS}
     ratios: dict[tuple[str, str], list[float]] = {pair: [] for pair in RATIOS}
+    ceilings: list[float] = []
     for round_ in range(args.rounds):
+        ceilings.append(parallel_ceiling())
         now = {name: vector_steps(args.puzzle, n, mode, args.steps, **kwargs)
                for name, (n, mode, kwargs) in VECTOR_SETUPS.items()}
         for name, rate in now.items():
             rates[name].append(rate)
         for pair in RATIOS:
             ratios[pair].append(now[pair[0]] / now[pair[1]])
-        print(f"round {round_}: " + " | ".join(f"{name} {rate:,.0f}" for name, rate in now.items()), flush=True)
+        print(f"round {round_}: " + " | ".join(f"{name} {rate:,.0f}" for name, rate in now.items())
+              + f" | 2 processes / 1 on pure Python {ceilings[-1]:.2f}x", flush=True)
     lines = [f"Written by `python examples/benchmark_rl.py --vector --rounds {args.rounds} --steps {args.steps} "
              f"--puzzle {args.puzzle}` on {provenance()}. The {args.puzzle} solver's image view, a scripted "
              "partner, learners that say hello and then take the first valid action; every setup once per "
@@ -130,6 +158,8 @@ def vector_main(args: argparse.Namespace) -> None:
     for pair, values in ratios.items():
         kind = pair[0].split(",")[0]
         lines.append(f"| {kind} | {statistics.median(values):.2f}x | {', '.join(f'{v:.2f}' for v in values)} |")
+    lines.append(f"| the machine's ceiling: 2 processes over 1 on pure Python, measured before each round "
+                 f"| {statistics.median(ceilings):.2f}x | {', '.join(f'{v:.2f}' for v in ceilings)} |")
     print("\n".join(lines))
     if args.out:
         Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
