@@ -13,7 +13,7 @@ import pytest
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids
-from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, merge_share_infos, shares
+from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, merge_share_infos, shares, worker_cpus
 from comma_env.rl.vector_worker import merge_infos
 
 
@@ -227,3 +227,17 @@ def test_sets_are_reused_once_released():
                          + [(env_id, "image") for env_id in gym_ids() if "-solver-" in env_id])
 def test_every_id_and_view_matches_sync_in_process(env_id, view):
     play_both(env_id, 2, 4, 0, partner="random", solver_view=view)
+
+
+def test_workers_are_pinned_to_usable_cpus_unless_told_not_to():
+    usable = sorted(os.sched_getaffinity(0))
+    assert worker_cpus(3) == [usable[i % len(usable)] for i in range(3)]
+    for pin in (True, False):
+        envs = CommaVectorEnv(2, workers=2, pin_workers=pin, puzzle="wire", role="solver", partner="random",
+                              solver_view="text")
+        try:
+            affinities = [os.sched_getaffinity(process.pid) for process in envs._processes]
+            expected = [{cpu} for cpu in worker_cpus(2)] if pin else [set(usable)] * 2
+            assert affinities == expected
+        finally:
+            envs.close()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy as copying
 import ctypes
 import multiprocessing
+import os
 import sys
 import weakref
 from collections.abc import Sequence
@@ -55,6 +56,15 @@ def shares(num_envs: int, workers: int) -> list[tuple[int, int]]:
     return [share for share in result if share[1]]
 
 
+def worker_cpus(workers: int) -> list[int | None]:
+    """The CPU each worker is pinned to: this process's usable CPUs in turn (a container's or
+    `taskset`'s set, not the machine's), or None everywhere where pinning is not available."""
+    if not hasattr(os, "sched_getaffinity"):
+        return [None] * workers
+    usable = sorted(os.sched_getaffinity(0))
+    return [usable[index % len(usable)] for index in range(workers)]
+
+
 def _array_keys(space: gymnasium.Space) -> list[Any]:
     """The parts of an observation that travel through shared memory: the `Box` entries of a
     `Dict` observation (the picture, Sound's clip), or the whole of a `Box` observation."""
@@ -74,6 +84,10 @@ class CommaVectorEnv(VectorEnv):
             workers than environments are not started.
         copy: return copies of the array observations (Gymnasium's default). With False the
             arrays are views of the shared buffers, overwritten by the next step.
+        buffers: how many sets of shared buffers are handed out in turn (see the module).
+        pin_workers: keep worker ``i`` on usable CPU ``i`` (modulo their number); see
+            `comma_env.rl.vector_worker.pin_to` for why. Turn off when several vector envs
+            share the machine's CPUs.
         context: the multiprocessing start method (``"fork"``, ``"spawn"``, ``"forkserver"``);
             None uses Python's default.
         daemon: worker processes end with the main process.
@@ -84,7 +98,8 @@ class CommaVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": SingleRoleEnv.metadata["render_modes"]}
 
     def __init__(self, num_envs: int = 1, *, workers: int = 0, copy: bool = True, buffers: int = 3,
-                 context: str | None = None, daemon: bool = True, **env_kwargs: Any) -> None:
+                 pin_workers: bool = True, context: str | None = None, daemon: bool = True,
+                 **env_kwargs: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         if workers < 0:
@@ -120,7 +135,7 @@ class CommaVectorEnv(VectorEnv):
         if workers == 0:
             self._local = EnvShare(_EnvFactory(env_kwargs), num_envs, 0, self._sets)
         else:
-            self._start_workers(ctx, daemon, [raw for _, raw in raw_sets])
+            self._start_workers(ctx, daemon, [raw for _, raw in raw_sets], pin_workers)
 
     # -- set-up ------------------------------------------------------------------------------
     def _allocate(self, ctx: Any) -> tuple[dict[Any, np.ndarray], RawBuffers]:
@@ -140,12 +155,13 @@ class CommaVectorEnv(VectorEnv):
             views[key] = np.ndarray(shape, dtype=dtype, buffer=array)  # a root: views of it reference it
         return views, raw
 
-    def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers]) -> None:
+    def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers], pin: bool) -> None:
         make_env = CloudpickleWrapper(_EnvFactory(self._env_kwargs))
+        cpus = worker_cpus(len(self._shares)) if pin else [None] * len(self._shares)
         for index, (offset, count) in enumerate(self._shares):
             parent, child = ctx.Pipe()
             process = ctx.Process(target=serve, name=f"CommaVectorEnv-worker-{index}", daemon=daemon,
-                                  args=(child, parent, make_env, count, offset, raw_sets))
+                                  args=(child, parent, make_env, count, offset, raw_sets, cpus[index]))
             process.start()
             child.close()
             self._pipes.append(parent)
