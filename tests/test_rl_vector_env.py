@@ -219,6 +219,9 @@ def test_sets_are_reused_once_released():
             addresses.add(observations["image"].__array_interface__["data"][0])
             del previous
         assert len(addresses) == 2, "two sets alternate; no copies, no scratch"
+        del observations
+        again, _ = envs.reset(seed=0)  # nothing held: the first set again
+        assert again["image"].__array_interface__["data"][0] == envs._sets[0]["image"].__array_interface__["data"][0]
     finally:
         envs.close()
 

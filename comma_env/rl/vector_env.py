@@ -130,7 +130,6 @@ class CommaVectorEnv(VectorEnv):
         raw_sets = [self._allocate(ctx if workers else None) for _ in range(count)]
         self._sets = [views for views, _ in raw_sets]
         self._scratch = count - 1
-        self._next = 0
         self._unheld_count = _references(self._sets[0]) if self._sets[0] else 0
         if workers == 0:
             self._local = EnvShare(_EnvFactory(env_kwargs), num_envs, 0, self._sets)
@@ -176,15 +175,14 @@ class CommaVectorEnv(VectorEnv):
             raise
 
     def _pick_set(self) -> int:
-        """A set nobody holds any more (round robin), else the scratch set. With ``copy=False``
-        the one set is overwritten every step, as Gymnasium's views are."""
+        """The first set nobody holds any more, else the scratch set. The first, not the next
+        in turn: a loop that keeps one observation then alternates between two sets, whose
+        memory stays in the CPU's cache. With ``copy=False`` the one set is overwritten every
+        step, as Gymnasium's views are."""
         if not self.copy:
             return 0
-        handed_out = self._scratch
-        for turn in range(handed_out):
-            index = (self._next + turn) % handed_out
+        for index in range(self._scratch):
             if _references(self._sets[index]) == self._unheld_count:
-                self._next = (index + 1) % handed_out
                 return index
         return self._scratch
 
