@@ -6,7 +6,7 @@ the bare AEC environment playing the same messages, interleaved in one run.
 
 `--vector` measures vector envs instead: env steps/s of the image view with Gymnasium's
 `AsyncVectorEnv` (one worker process per environment: 1 and 2), its `SyncVectorEnv`, and
-`CommaVectorEnv` (the ids' vector entry point: 8 environments in 1 and in 2 worker
+`CommaVectorEnv` (the ids' vector entry point: 32 environments in 1 and in 2 worker
 processes, and in-process), interleaved round by round, with the ratios 2 workers / 1
 worker; `--out` writes the table (docs/_generated/vector_envs.md).
 
@@ -125,12 +125,12 @@ VECTOR_SETUPS: dict[str, tuple[int, str, dict[str, Any]]] = {
     "async, 1 env (1 worker)": (1, "async", {}),
     "async, 2 envs (2 workers)": (2, "async", {}),
     "sync, 2 envs": (2, "sync", {}),
-    "CommaVectorEnv, 8 envs, 1 worker": (8, "vector_entry_point", {"workers": 1}),
-    "CommaVectorEnv, 8 envs, 2 workers": (8, "vector_entry_point", {"workers": 2}),
-    "CommaVectorEnv, 8 envs, in-process": (8, "vector_entry_point", {"workers": 0}),
+    "CommaVectorEnv, 32 envs, 1 worker": (32, "vector_entry_point", {"workers": 1}),
+    "CommaVectorEnv, 32 envs, 2 workers": (32, "vector_entry_point", {"workers": 2}),
+    "CommaVectorEnv, 32 envs, in-process": (32, "vector_entry_point", {"workers": 0}),
 }
 RATIOS = (("async, 2 envs (2 workers)", "async, 1 env (1 worker)"),
-          ("CommaVectorEnv, 8 envs, 2 workers", "CommaVectorEnv, 8 envs, 1 worker"))
+          ("CommaVectorEnv, 32 envs, 2 workers", "CommaVectorEnv, 32 envs, 1 worker"))
 
 
 def vector_main(args: argparse.Namespace) -> None:
@@ -170,7 +170,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--vector", action="store_true", help="measure make_vec's async workers instead")
-    parser.add_argument("--steps", type=int, default=600, help="env steps per vector measurement")
+    parser.add_argument("--steps", type=int, default=3200, help="env steps per vector measurement")
     parser.add_argument("--puzzle", default="wire")
     parser.add_argument("--out", help="with --vector: also write the table here (docs/_generated/vector_envs.md)")
     args = parser.parse_args()

@@ -13,7 +13,8 @@ import pytest
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids
-from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, merge_share_infos, shares, worker_cpus
+from comma_env.rl.info_columns import from_columns, to_columns
+from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
 from comma_env.rl.vector_worker import merge_infos
 
 
@@ -172,11 +173,17 @@ def test_shares_are_contiguous_and_balanced():
     assert shares(8, 1) == [(0, 8)]
 
 
-def test_merging_shares_equals_merging_all_infos_at_once():
-    infos = [{"a": 1, "b": "x", "d": {"n": 1.5}}, {"a": 2, "c": [1]}, {"b": "y"}, {"a": 4, "d": {"n": 2.5}}]
+def test_merging_shares_through_columns_equals_merging_all_infos_at_once():
+    infos = [{"a": 1, "b": "x", "d": {"n": 1.5}, "l": [1, 2], "v": np.ones(2)},
+             {"a": 2, "c": [1], "l": [3, 4], "v": np.zeros(2)}, {"b": "y", "l": []},
+             {"a": 4, "d": {"n": 2.5}, "l": [[5]]}]
     whole = merge_infos(infos)
-    parts = [merge_infos(infos[:1]), merge_infos(infos[1:3]), merge_infos(infos[3:])]
-    assert_same(whole, merge_share_infos(parts, [1, 2, 1], 4))
+    parts = [to_columns(merge_infos(share)) for share in (infos[:1], infos[1:3], infos[3:])]
+    merged = from_columns(parts, [1, 2, 1], 4)
+    assert_same(whole, merged)
+    assert merged["l"].shape == (4,) and merged["l"][0] == [1, 2]  # equal-length lists stay objects
+    with pytest.raises(ValueError, match="a dict in some"):
+        from_columns([to_columns(merge_infos([{"k": {"x": 1}}])), to_columns(merge_infos([{"k": 2}]))], [1, 1], 2)
 
 
 @pytest.mark.parametrize("workers", [0, 2])

@@ -34,6 +34,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import CloudpickleWrapper, batch_space, concatenate, create_empty_array
 
 from comma_env.drawing.scene import refcount_rule_holds
+from comma_env.rl.info_columns import from_columns
 from comma_env.rl.single_role import SingleRoleEnv
 from comma_env.rl.vector_worker import EnvShare, RawBuffers, serve
 
@@ -240,10 +241,10 @@ class CommaVectorEnv(VectorEnv):
                     for key in self.single_observation_space.spaces}
         return copying.deepcopy(self._rests) if self.copy else self._rests
 
-    def _merged_infos(self, parts: list[dict[str, Any]]) -> dict[str, Any]:
-        if len(parts) == 1:
-            return parts[0]
-        return merge_share_infos(parts, [count for _, count in self._shares], self.num_envs)
+    def _merged_infos(self, parts: list[Any]) -> dict[str, Any]:
+        if self._local is not None:
+            return parts[0]  # merged in this process: already arrays
+        return from_columns(parts, [count for _, count in self._shares], self.num_envs)
 
     # -- gymnasium API -------------------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
@@ -349,36 +350,3 @@ class _EnvFactory:
 
     def __call__(self) -> SingleRoleEnv:
         return SingleRoleEnv(**self.env_kwargs)
-
-
-def _rows(value: np.ndarray, total: int) -> np.ndarray:
-    if value.dtype == object:
-        return np.full(total, None, dtype=object)
-    return np.zeros((total, *value.shape[1:]), dtype=value.dtype)
-
-
-def merge_share_infos(parts: Sequence[dict[str, Any]], counts: Sequence[int], total: int) -> dict[str, Any]:
-    """The merged infos of consecutive shares as one vector env's infos: each key's array
-    grows to `total` rows (zeros, or None for objects, where a share lacks the key, as
-    Gymnasium fills them) and its ``_key`` mask with it; nested dicts merge the same way."""
-    merged: dict[str, Any] = {}
-    offset = 0
-    for part, count in zip(parts, counts, strict=True):
-        _merge_into(merged, part, offset, count, total)
-        offset += count
-    return merged
-
-
-def _merge_into(merged: dict[str, Any], part: dict[str, Any], offset: int, count: int, total: int) -> None:
-    for key, value in part.items():
-        if isinstance(value, dict):
-            _merge_into(merged.setdefault(key, {}), value, offset, count, total)
-            continue
-        value = np.asarray(value)
-        target = merged.get(key)
-        if target is None:
-            target = merged[key] = _rows(value, total)
-        elif target.dtype != value.dtype and (target.dtype == object) != (value.dtype == object):
-            target = merged[key] = target.astype(object)  # one share numbers, another objects
-        target[offset:offset + count] = value
-

@@ -20,14 +20,16 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import VectorEnv
 
+from comma_env.rl.info_columns import Columns, to_columns
+
 ArrayBuffers = Mapping[Any, np.ndarray]
 """Key of an array observation (a `Dict` key, or None for a `Box` observation) -> the
 ``(num_envs, *shape)`` array every environment of the vector env writes its row into.
 A vector env has several such sets; each command says which one to write."""
 
-StepBatch = tuple[list[Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
+StepBatch = tuple[list[Any], np.ndarray, np.ndarray, np.ndarray, Columns | dict[str, Any]]
 """What a share returns for a step: the observations without their array parts, rewards,
-terminations, truncations and the merged infos of the share."""
+terminations, truncations and the merged infos of the share (as columns in a worker)."""
 
 
 class _InfoMerger(VectorEnv):
@@ -54,8 +56,9 @@ class EnvShare:
     """
 
     def __init__(self, make_env: Callable[[], gymnasium.Env], count: int, offset: int,
-                 buffer_sets: Sequence[ArrayBuffers]) -> None:
+                 buffer_sets: Sequence[ArrayBuffers], as_columns: bool = False) -> None:
         self.envs = [make_env() for _ in range(count)]
+        self.as_columns = as_columns  # for the pipe (`comma_env.rl.info_columns`)
         self.offset = offset
         self.buffer_sets = buffer_sets
         self.autoreset = np.zeros(count, dtype=np.bool_)
@@ -75,7 +78,7 @@ class EnvShare:
         return rest
 
     def reset(self, buffer_set: int, seeds: Sequence[int | None],
-              options: dict[str, Any] | None) -> tuple[list[Any], dict[str, Any]]:
+              options: dict[str, Any] | None) -> tuple[list[Any], Any]:
         buffers = self.buffer_sets[buffer_set]
         rests, infos = [], []
         for index, (env, seed) in enumerate(zip(self.envs, seeds, strict=True)):
@@ -83,7 +86,7 @@ class EnvShare:
             rests.append(self._unpack(buffers, index, observation))
             infos.append(info)
         self.autoreset[:] = False
-        return rests, merge_infos(infos)
+        return rests, self._infos(infos)
 
     def step(self, buffer_set: int, actions: Sequence[Any]) -> StepBatch:
         buffers = self.buffer_sets[buffer_set]
@@ -101,7 +104,11 @@ class EnvShare:
             rests.append(self._unpack(buffers, index, observation))
             infos.append(info)
         self.autoreset = terminations | truncations
-        return rests, rewards, terminations, truncations, merge_infos(infos)
+        return rests, rewards, terminations, truncations, self._infos(infos)
+
+    def _infos(self, infos: list[dict[str, Any]]) -> Any:
+        merged = merge_infos(infos)
+        return to_columns(merged) if self.as_columns else merged
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         results = []
@@ -154,7 +161,7 @@ def serve(pipe: Connection, parent_end: Connection | None, make_env: Any, count:
     try:
         views = [{key: np.ndarray(shape, dtype=dtype, buffer=raw) for key, (raw, dtype, shape) in raw_set.items()}
                  for raw_set in raw_sets]
-        share = EnvShare(make_env.fn, count, offset, views)
+        share = EnvShare(make_env.fn, count, offset, views, as_columns=True)
         pipe.send((True, None))
         while True:
             command, payload = pipe.recv()
