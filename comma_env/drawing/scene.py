@@ -74,6 +74,18 @@ class Frame:
     scene: Scene
     array: np.ndarray
     layers: Mapping[str, Layer]
+    base: Mapping[str, Layer] | None = None
+    """The layers whose picture `written` was painted over to make this one (None: not known).
+    A frame showing exactly `base` catches up with this one by taking the same patches,
+    without diffing the two sets of layers."""
+    written: Mapping[Box, np.ndarray] | None = None
+    """The patches (clipped box -> RGB pixels) painted over `base`'s picture, in order."""
+    geometry: _Geometry | None = None
+    """Where `layers` lie (reused by the next frame when no layer moved, came or went)."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy's array is another array: the history above no longer describes how it was made
+        return {**self.__dict__, "base": None, "written": None, "geometry": None}
 
 
 IN_PLACE_VERSIONS: tuple[tuple[int, int], ...] = ((3, 11),)
@@ -172,6 +184,38 @@ class _Geometry:
         except KeyError:
             self._add([box])
             return self.places[box]
+
+
+def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[Box], bool]:
+    """(the boxes to repaint to turn `old`'s picture into `new`'s, unclipped and maybe
+    repeated; whether the layout is the same: the same names in the same order, no box
+    moved). Layers are compared by identity first (most are made once and cached)."""
+    if len(old) == len(new):
+        dirty: list[Box] = []
+        same_layout = True
+        for (name, layer), (old_name, before) in zip(new.items(), old.items()):
+            if name != old_name:
+                break  # another order or other names: the general case below
+            if before is not layer and before != layer:
+                dirty.append(layer.box)
+                if before.box != layer.box:
+                    dirty.append(before.box)
+                    same_layout = False
+        else:
+            return dirty, same_layout
+    dirty = []
+    for name, layer in new.items():
+        before = old.get(name)
+        if before is None:
+            dirty.append(layer.box)
+        elif before is not layer and before != layer:
+            dirty.append(layer.box)
+            if before.box != layer.box:
+                dirty.append(before.box)
+    for name, layer in old.items():
+        if name not in new:
+            dirty.append(layer.box)
+    return dirty, False
 
 
 def _clip(box: Box, width: int, height: int) -> Box:
@@ -291,7 +335,19 @@ class Scene:
         another array (Gymnasium promises new data on every call): then the spare caught
         up with `previous`, else a copy.
         """
-        layers = self.layers(state)
+        return self._draw(self.layers(state), previous, spare, fresh)
+
+    def refresh(self, previous: Frame, spare: Frame | None = None) -> Frame:
+        """`previous`'s picture in another array, as `frame(state, previous, spare,
+        fresh=True)` for the state `previous` shows, without computing its layers again (the
+        caller knows nothing changed): the spare caught up with it when free, else a copy."""
+        if previous.scene is not self:
+            raise ValueError("refresh needs a frame of this scene")
+        return self._draw(previous.layers, previous, spare, fresh=True)
+
+    def _draw(self, layers: Mapping[str, Layer], previous: Frame | None, spare: Frame | None,
+              fresh: bool) -> Frame:
+        """`frame` for already computed `layers`."""
         width, height = self.size
         own = previous is not None and previous.scene is self
         start: np.ndarray | None = None  # bound only when not our own: our reference would count
@@ -299,35 +355,30 @@ class Scene:
             with self._lock:  # a new sequence starts from the latest frame of any environment,
                 previous = self._latest  # and this reference keeps its owner from repainting it
                 start = None if previous is None else previous.array
+        geometry: _Geometry | None = None
         if previous is None:
             dirty = [(0, 0, width, height)]
         else:
-            dirty = self._dirty_boxes(previous.layers, layers)
+            dirty, same_layout = ([], True) if layers is previous.layers else _diff(previous.layers, layers)
             if not dirty and not fresh:
-                unchanged = Frame(self, previous.array, layers)
+                unchanged = Frame(self, previous.array, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
                     self._latest = unchanged
                 return unchanged
-        ordered = list(layers.values())
-        geometry = self._geometry(tuple(layer.box for layer in ordered))
-        patches = self._patches(geometry, ordered, dirty)
+            if same_layout:
+                geometry = previous.geometry
+        if geometry is None:
+            geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
+        patches = self._patches(geometry, layers, dirty) if dirty else {}
         with self._lock:  # the decision and the writes are one step for other threads
             if own and not fresh and IN_PLACE_REPAINT and _sole_reference(previous):
                 result = previous
                 result.array.flags.writeable = True
-                result.layers = layers
             elif (own and IN_PLACE_REPAINT and spare is not None and spare.scene is self
                   and spare.array is not previous.array and _sole_reference(spare)):
-                # the spare catches up with `previous` (copying the boxes that changed between
-                # them, from memory just written), then takes this step's patches like it
                 result = spare
                 result.array.flags.writeable = True
-                for box in self._dirty_boxes(spare.layers, previous.layers):
-                    clipped = _clip(box, width, height)
-                    if clipped not in patches:  # else painted over below (a box the step repaints whole)
-                        x0, y0, x1, y1 = clipped
-                        result.array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
-                result.layers = layers
+                self._catch_up(result, previous, patches)
             else:
                 if start is None:
                     start = self._backgrounds()[1] if previous is None else previous.array
@@ -338,33 +389,41 @@ class Scene:
                     array[y0:y1, x0:x1] = patch
             finally:
                 array.flags.writeable = False
+            result.base = None if previous is None else previous.layers
+            result.layers, result.written, result.geometry = layers, patches, geometry
             self._latest = result
         return result
 
-    def _patches(self, geometry: _Geometry, ordered: list[Layer], dirty: list[Box]) -> dict[Box, np.ndarray]:
+    def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> None:
+        """Make the (writable) spare's pixels those of `previous`, except in the boxes of
+        `patches` (painted over next). When the spare shows what `previous` was painted
+        over, this takes `previous`'s own patches again; else it copies every box in which
+        their layers differ from `previous`."""
+        array = spare.array
+        if spare.layers is previous.base and previous.written is not None:
+            for box, patch in previous.written.items():
+                if box not in patches:
+                    x0, y0, x1, y1 = box
+                    array[y0:y1, x0:x1] = patch
+            return
+        width, height = self.size
+        for box in _diff(spare.layers, previous.layers)[0]:
+            clipped = _clip(box, width, height)
+            if clipped not in patches:  # else painted over below (a box the step repaints whole)
+                x0, y0, x1, y1 = clipped
+                array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
+
+    def _patches(self, geometry: _Geometry, layers: Mapping[str, Layer], dirty: list[Box]) -> dict[Box, np.ndarray]:
         """The pixels of every dirty box (clipped, each box once)."""
         patches: dict[Box, np.ndarray] = {}
+        ordered: list[Layer] | None = None
         for place in map(geometry.place, dirty):
             if place is not None and place[0] not in patches:
                 box, indices = place
+                if ordered is None:
+                    ordered = list(layers.values())
                 patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
         return patches
-
-    @staticmethod
-    def _dirty_boxes(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> list[Box]:
-        dirty: list[Box] = []
-        for name, layer in new.items():
-            before = old.get(name)
-            if before is None:
-                dirty.append(layer.box)
-            elif before is not layer and before != layer:
-                dirty.append(layer.box)
-                if before.box != layer.box:
-                    dirty.append(before.box)
-        for name, layer in old.items():
-            if name not in new:
-                dirty.append(layer.box)
-        return dirty  # repeats are dropped after clipping
 
     def _patch(self, box: Box, touching: tuple[Layer, ...]) -> np.ndarray:
         """RGB pixels of `box`: the background plus `touching` (every layer whose box
