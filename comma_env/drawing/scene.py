@@ -186,12 +186,14 @@ class _Geometry:
             return self.places[box]
 
 
-def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[Box], bool]:
-    """(the boxes to repaint to turn `old`'s picture into `new`'s, unclipped and maybe
-    repeated; whether the layout is the same: the same names in the same order, no box
-    moved). Layers are compared by identity first (most are made once and cached)."""
+def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[Box], list[Box], bool]:
+    """What turns `old`'s picture into `new`'s: (the boxes of new layers to repaint; the
+    boxes some layer left, moved or removed; whether the layout is the same: the same names
+    in the same order, no box moved). Boxes are unclipped and may repeat. Layers are compared
+    by identity first (most are made once and cached)."""
+    dirty: list[Box] = []
+    vacated: list[Box] = []
     if len(old) == len(new):
-        dirty: list[Box] = []
         same_layout = True
         for (name, layer), (old_name, before) in zip(new.items(), old.items()):
             if name != old_name:
@@ -199,11 +201,12 @@ def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[Box]
             if before is not layer and before != layer:
                 dirty.append(layer.box)
                 if before.box != layer.box:
-                    dirty.append(before.box)
+                    vacated.append(before.box)
                     same_layout = False
         else:
-            return dirty, same_layout
-    dirty = []
+            return dirty, vacated, same_layout
+        dirty.clear()
+        vacated.clear()
     for name, layer in new.items():
         before = old.get(name)
         if before is None:
@@ -211,11 +214,34 @@ def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[Box]
         elif before is not layer and before != layer:
             dirty.append(layer.box)
             if before.box != layer.box:
-                dirty.append(before.box)
+                vacated.append(before.box)
     for name, layer in old.items():
         if name not in new:
-            dirty.append(layer.box)
-    return dirty, False
+            vacated.append(layer.box)
+    return dirty, vacated, False
+
+
+def _subtract(box: Box, cutters: list[Box]) -> list[Box]:
+    """`box` minus the union of `cutters`, as disjoint boxes."""
+    pieces = [box]
+    for cx0, cy0, cx1, cy1 in cutters:
+        remaining = []
+        for piece in pieces:
+            x0, y0, x1, y1 = piece
+            if not (cx0 < x1 and x0 < cx1 and cy0 < y1 and y0 < cy1):
+                remaining.append(piece)
+                continue
+            if y0 < cy0:
+                remaining.append((x0, y0, x1, cy0))
+            if cy1 < y1:
+                remaining.append((x0, cy1, x1, y1))
+            top, bottom = max(y0, cy0), min(y1, cy1)
+            if x0 < cx0:
+                remaining.append((x0, top, cx0, bottom))
+            if cx1 < x1:
+                remaining.append((cx1, top, x1, bottom))
+        pieces = remaining
+    return pieces
 
 
 def _clip(box: Box, width: int, height: int) -> Box:
@@ -356,11 +382,12 @@ class Scene:
                 previous = self._latest  # and this reference keeps its owner from repainting it
                 start = None if previous is None else previous.array
         geometry: _Geometry | None = None
+        vacated: list[Box] = []
         if previous is None:
             dirty = [(0, 0, width, height)]
         else:
-            dirty, same_layout = ([], True) if layers is previous.layers else _diff(previous.layers, layers)
-            if not dirty and not fresh:
+            dirty, vacated, same_layout = ([], [], True) if layers is previous.layers else _diff(previous.layers, layers)
+            if not dirty and not vacated and not fresh:
                 unchanged = Frame(self, previous.array, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
                     self._latest = unchanged
@@ -369,7 +396,7 @@ class Scene:
                 geometry = previous.geometry
         if geometry is None:
             geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
-        patches = self._patches(geometry, layers, dirty) if dirty else {}
+        patches = self._patches(geometry, layers, dirty, vacated) if dirty or vacated else {}
         with self._lock:  # the decision and the writes are one step for other threads
             if own and not fresh and IN_PLACE_REPAINT and _sole_reference(previous):
                 result = previous
@@ -407,22 +434,43 @@ class Scene:
                     array[y0:y1, x0:x1] = patch
             return
         width, height = self.size
-        for box in _diff(spare.layers, previous.layers)[0]:
+        dirty, vacated, _ = _diff(spare.layers, previous.layers)
+        for box in dirty + vacated:
             clipped = _clip(box, width, height)
             if clipped not in patches:  # else painted over below (a box the step repaints whole)
                 x0, y0, x1, y1 = clipped
                 array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
 
-    def _patches(self, geometry: _Geometry, layers: Mapping[str, Layer], dirty: list[Box]) -> dict[Box, np.ndarray]:
-        """The pixels of every dirty box (clipped, each box once)."""
+    def _patches(self, geometry: _Geometry, layers: Mapping[str, Layer], dirty: list[Box],
+                 vacated: list[Box]) -> dict[Box, np.ndarray]:
+        """The pixels to write (clipped box -> RGB, each box once, in order): a patch for the
+        box of every layer in `dirty`, and for each box in `vacated` the layers now lying
+        there repainted whole and the rest of it background.
+
+        Painting a vacated box as one patch would key it by every layer under it, in
+        combinations that seldom recur (a box of a four-LED row under a five-LED row): the
+        cache filled with them and missed. The pieces of background never overlap a patch,
+        so the order of writes does not matter."""
+        ordered = list(layers.values())
+        background: dict[Box, np.ndarray] = {}
+        if vacated:
+            dirty = list(dirty)
+            rgb = self._backgrounds()[1]
+            for place in map(geometry.place, vacated):
+                if place is None:
+                    continue
+                box, indices = place
+                covered = [ordered[i].box for i in indices]
+                dirty.extend(covered)
+                for x0, y0, x1, y1 in _subtract(box, covered):
+                    background[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
         patches: dict[Box, np.ndarray] = {}
-        ordered: list[Layer] | None = None
         for place in map(geometry.place, dirty):
             if place is not None and place[0] not in patches:
                 box, indices = place
-                if ordered is None:
-                    ordered = list(layers.values())
                 patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
+        if background:
+            patches.update(background)
         return patches
 
     def _patch(self, box: Box, touching: tuple[Layer, ...]) -> np.ndarray:
