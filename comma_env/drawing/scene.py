@@ -164,7 +164,10 @@ class _Geometry:
         self.layer_boxes = list(layer_boxes)
         self.size = (width, height)
         self.places: dict[Box, tuple[Box, tuple[int, ...]] | None] = {}
+        self._vacated: dict[Box, tuple[tuple[int, ...], tuple[Box, ...]] | None] = {}
         self._add(list(dict.fromkeys(layer_boxes)))
+        self.by_index = [self.places[box] for box in layer_boxes]
+        """`place` of each layer's own box, by the layer's position."""
 
     def _add(self, boxes: list[Box]) -> None:
         """Place `boxes`: clip each to the picture (None when nothing of it is visible) and
@@ -185,21 +188,36 @@ class _Geometry:
             self._add([box])
             return self.places[box]
 
+    def vacate(self, box: Box) -> tuple[tuple[int, ...], tuple[Box, ...]] | None:
+        """For a box a layer left: (the layers now overlapping it, to repaint whole; the
+        pieces of it outside them, which show the background), or None when nothing of it
+        is visible; computed once per box."""
+        try:
+            return self._vacated[box]
+        except KeyError:
+            place = self.place(box)
+            result = None
+            if place is not None:
+                clipped, indices = place
+                result = indices, tuple(_subtract(clipped, [self.layer_boxes[i] for i in indices]))
+            self._vacated[box] = result
+            return result
 
-def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[Box], list[Box], bool]:
-    """What turns `old`'s picture into `new`'s: (the boxes of new layers to repaint; the
-    boxes some layer left, moved or removed; whether the layout is the same: the same names
-    in the same order, no box moved). Boxes are unclipped and may repeat. Layers are compared
-    by identity first (most are made once and cached)."""
-    dirty: list[Box] = []
+
+def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[int], list[Box], bool]:
+    """What turns `old`'s picture into `new`'s: (the positions in `new` of the layers to
+    repaint; the boxes some layer left, moved or removed, unclipped and maybe repeated;
+    whether the layout is the same: the same names in the same order, no box moved). Layers
+    are compared by identity first (most are made once and cached)."""
+    dirty: list[int] = []
     vacated: list[Box] = []
     if len(old) == len(new):
         same_layout = True
-        for (name, layer), (old_name, before) in zip(new.items(), old.items()):
+        for index, ((name, layer), (old_name, before)) in enumerate(zip(new.items(), old.items())):
             if name != old_name:
                 break  # another order or other names: the general case below
             if before is not layer and before != layer:
-                dirty.append(layer.box)
+                dirty.append(index)
                 if before.box != layer.box:
                     vacated.append(before.box)
                     same_layout = False
@@ -207,12 +225,12 @@ def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[Box]
             return dirty, vacated, same_layout
         dirty.clear()
         vacated.clear()
-    for name, layer in new.items():
+    for index, (name, layer) in enumerate(new.items()):
         before = old.get(name)
         if before is None:
-            dirty.append(layer.box)
+            dirty.append(index)
         elif before is not layer and before != layer:
-            dirty.append(layer.box)
+            dirty.append(index)
             if before.box != layer.box:
                 vacated.append(before.box)
     for name, layer in old.items():
@@ -273,6 +291,16 @@ class _PatchCache:
             if patch is not None:
                 self._entries.move_to_end(key)
             return patch
+
+    def get_many(self, keys: list[Hashable]) -> list[np.ndarray | None]:
+        """`get` of each key, under one acquisition of the lock."""
+        entries = self._entries
+        with self._lock:
+            found = [entries.get(key) for key in keys]
+            for key, patch in zip(keys, found, strict=True):
+                if patch is not None:
+                    entries.move_to_end(key)
+        return found
 
     def put(self, key: Hashable, patch: np.ndarray) -> None:
         if patch.nbytes > self.budget // 8:
@@ -374,7 +402,6 @@ class Scene:
     def _draw(self, layers: Mapping[str, Layer], previous: Frame | None, spare: Frame | None,
               fresh: bool) -> Frame:
         """`frame` for already computed `layers`."""
-        width, height = self.size
         own = previous is not None and previous.scene is self
         start: np.ndarray | None = None  # bound only when not our own: our reference would count
         if not own:
@@ -382,11 +409,14 @@ class Scene:
                 previous = self._latest  # and this reference keeps its owner from repainting it
                 start = None if previous is None else previous.array
         geometry: _Geometry | None = None
-        vacated: list[Box] = []
         if previous is None:
-            dirty = [(0, 0, width, height)]
+            geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
+            patches = {(0, 0) + self.size: self._paint_patch((0, 0) + self.size, tuple(layers.values()), None)}
         else:
-            dirty, vacated, same_layout = ([], [], True) if layers is previous.layers else _diff(previous.layers, layers)
+            if layers is previous.layers:
+                dirty, vacated, same_layout = [], [], True
+            else:
+                dirty, vacated, same_layout = _diff(previous.layers, layers)
             if not dirty and not vacated and not fresh:
                 unchanged = Frame(self, previous.array, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
@@ -394,9 +424,9 @@ class Scene:
                 return unchanged
             if same_layout:
                 geometry = previous.geometry
-        if geometry is None:
-            geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
-        patches = self._patches(geometry, layers, dirty, vacated) if dirty or vacated else {}
+            if geometry is None:
+                geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
+            patches = self._patches(geometry, layers, dirty, vacated) if dirty or vacated else {}
         with self._lock:  # the decision and the writes are one step for other threads
             if own and not fresh and IN_PLACE_REPAINT and _sole_reference(previous):
                 result = previous
@@ -435,17 +465,18 @@ class Scene:
             return
         width, height = self.size
         dirty, vacated, _ = _diff(spare.layers, previous.layers)
-        for box in dirty + vacated:
+        ordered = list(previous.layers.values())
+        for box in [ordered[i].box for i in dirty] + vacated:
             clipped = _clip(box, width, height)
             if clipped not in patches:  # else painted over below (a box the step repaints whole)
                 x0, y0, x1, y1 = clipped
                 array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
 
-    def _patches(self, geometry: _Geometry, layers: Mapping[str, Layer], dirty: list[Box],
+    def _patches(self, geometry: _Geometry, layers: Mapping[str, Layer], dirty: list[int],
                  vacated: list[Box]) -> dict[Box, np.ndarray]:
-        """The pixels to write (clipped box -> RGB, each box once, in order): a patch for the
-        box of every layer in `dirty`, and for each box in `vacated` the layers now lying
-        there repainted whole and the rest of it background.
+        """The pixels to write (clipped box -> RGB, each box once): a patch for the box of
+        every layer at a position in `dirty`, and for each box in `vacated` the layers now
+        lying there repainted whole and the rest of it background.
 
         Painting a vacated box as one patch would key it by every layer under it, in
         combinations that seldom recur (a box of a four-LED row under a five-LED row): the
@@ -456,34 +487,38 @@ class Scene:
         if vacated:
             dirty = list(dirty)
             rgb = self._backgrounds()[1]
-            for place in map(geometry.place, vacated):
-                if place is None:
-                    continue
-                box, indices = place
-                covered = [ordered[i].box for i in indices]
-                dirty.extend(covered)
-                for x0, y0, x1, y1 in _subtract(box, covered):
-                    background[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
+            for vacate in map(geometry.vacate, vacated):
+                if vacate is not None:
+                    dirty.extend(vacate[0])
+                    for x0, y0, x1, y1 in vacate[1]:
+                        background[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
+        by_index = geometry.by_index
+        wanted: dict[Box, tuple[Layer, ...]] = {}
         patches: dict[Box, np.ndarray] = {}
-        for place in map(geometry.place, dirty):
-            if place is not None and place[0] not in patches:
-                box, indices = place
-                patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
+        for index in dirty:
+            place = by_index[index]
+            if place is None or place[0] in wanted or place[0] in patches:
+                continue
+            box, indices = place
+            layer = ordered[index]
+            if len(indices) == 1 and layer.box == box:
+                pixels = getattr(layer.paint, "pixels", None)
+                if pixels is not None:  # an opaque raster filling its box
+                    patches[box] = pixels(layer.key)
+                    continue
+            wanted[box] = tuple([ordered[i] for i in indices])
+        if wanted:
+            scene_id = id(self)
+            keys = [(scene_id, box, touching) for box, touching in wanted.items()]
+            for key, patch in zip(keys, PATCHES.get_many(keys), strict=True):
+                patches[key[1]] = self._paint_patch(key[1], key[2], key) if patch is None else patch
         if background:
             patches.update(background)
         return patches
 
-    def _patch(self, box: Box, touching: tuple[Layer, ...]) -> np.ndarray:
-        """RGB pixels of `box`: the background plus `touching` (every layer whose box
-        overlaps it), in order."""
-        if len(touching) == 1 and touching[0].box == box and hasattr(touching[0].paint, "pixels"):
-            return touching[0].paint.pixels(touching[0].key)  # an opaque raster filling its box
-        full = box == (0, 0) + self.size
-        key = None if full else (id(self), box, touching)
-        if key is not None:
-            patch = PATCHES.get(key)
-            if patch is not None:
-                return patch
+    def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
+        """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
+        overlaps it), in order; kept in the patch cache under `key` unless it is None."""
         image, draw, pixels = self._scratch()
         x0, y0, x1, y1 = box
         pixels[y0:y1, x0:x1] = self._backgrounds()[0][y0:y1, x0:x1]
