@@ -37,29 +37,19 @@ import sysconfig
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-Box = tuple[int, int, int, int]
-"""(x0, y0, x1, y1) in pixels, x1/y1 exclusive."""
-Paint = Callable[[Image.Image, ImageDraw.ImageDraw, Any], None]
-"""A layer's paint function, called as ``paint(image, draw, key)``; it draws the layer for `key`
-(`draw` draws on `image`)."""
+from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff
+
+__all__ = ["PATCHES", "Box", "Frame", "Layer", "Paint", "Scene", "rgb_copy"]
 
 PATCH_CACHE_BYTES = 48 * 2**20
 """Budget of the LRU of repainted boxes, shared by every environment of the process."""
-
-
-class Layer(NamedTuple):
-    """One independently redrawn part of a picture."""
-
-    box: Box
-    key: Hashable
-    paint: Paint
 
 
 @dataclass(eq=False)
@@ -80,7 +70,7 @@ class Frame:
     without diffing the two sets of layers."""
     written: Mapping[Box, np.ndarray] | None = None
     """The patches (clipped box -> RGB pixels) painted over `base`'s picture, in order."""
-    geometry: _Geometry | None = None
+    geometry: Geometry | None = None
     """Where `layers` lie (reused by the next frame when no layer moved, came or went)."""
 
     def __getstate__(self) -> dict[str, Any]:
@@ -141,132 +131,6 @@ def _module_attribute(module: str, name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _overlaps(boxes: list[Box], layer_boxes: list[Box]) -> list[tuple[int, ...]]:
-    """For each box, the indices (in order) of the layer boxes overlapping it: one
-    vectorised test of every box against every layer (a maze has about a hundred)."""
-    if len(boxes) * len(layer_boxes) <= 256:  # few: plain Python beats building arrays
-        return [tuple(i for i, (a0, b0, a1, b1) in enumerate(layer_boxes)
-                      if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
-                for x0, y0, x1, y1 in boxes]
-    a = np.array(boxes, dtype=np.int64)[:, None, :]
-    b = np.array(layer_boxes, dtype=np.int64)[None, :, :]
-    hits = (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
-    return [tuple(int(i) for i in np.flatnonzero(row)) for row in hits]
-
-
-class _Geometry:
-    """Where a set of layers lies: for each layer's box, its part inside the picture and the
-    indices of the layers overlapping that part. A puzzle has few layouts (Wire one per wire
-    count, Maze one per size) while boxes are repainted on every step, so the overlap test
-    runs once per layout."""
-
-    def __init__(self, layer_boxes: tuple[Box, ...], width: int, height: int) -> None:
-        self.layer_boxes = list(layer_boxes)
-        self.size = (width, height)
-        self.places: dict[Box, tuple[Box, tuple[int, ...]] | None] = {}
-        self._vacated: dict[Box, tuple[tuple[int, ...], tuple[Box, ...]] | None] = {}
-        self._add(list(dict.fromkeys(layer_boxes)))
-        self.by_index = [self.places[box] for box in layer_boxes]
-        """`place` of each layer's own box, by the layer's position."""
-
-    def _add(self, boxes: list[Box]) -> None:
-        """Place `boxes`: clip each to the picture (None when nothing of it is visible) and
-        find the layers overlapping the visible part, in one vectorised test."""
-        visible = {box: clipped for box in boxes
-                   if (clipped := _clip(box, *self.size))[0] < clipped[2] and clipped[1] < clipped[3]}
-        self.places.update(dict.fromkeys(boxes))
-        overlaps = _overlaps(list(visible.values()), self.layer_boxes)
-        for (box, clipped), indices in zip(visible.items(), overlaps, strict=True):
-            self.places[box] = clipped, indices
-
-    def place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
-        """(`box` clipped to the picture, indices of the layers overlapping it), or None when
-        nothing of it is visible; computed once per box (a box of a removed layer too)."""
-        try:
-            return self.places[box]
-        except KeyError:
-            self._add([box])
-            return self.places[box]
-
-    def vacate(self, box: Box) -> tuple[tuple[int, ...], tuple[Box, ...]] | None:
-        """For a box a layer left: (the layers now overlapping it, to repaint whole; the
-        pieces of it outside them, which show the background), or None when nothing of it
-        is visible; computed once per box."""
-        try:
-            return self._vacated[box]
-        except KeyError:
-            place = self.place(box)
-            result = None
-            if place is not None:
-                clipped, indices = place
-                result = indices, tuple(_subtract(clipped, [self.layer_boxes[i] for i in indices]))
-            self._vacated[box] = result
-            return result
-
-
-def _diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[int], list[Box], bool]:
-    """What turns `old`'s picture into `new`'s: (the positions in `new` of the layers to
-    repaint; the boxes some layer left, moved or removed, unclipped and maybe repeated;
-    whether the layout is the same: the same names in the same order, no box moved). Layers
-    are compared by identity first (most are made once and cached)."""
-    dirty: list[int] = []
-    vacated: list[Box] = []
-    if len(old) == len(new):
-        same_layout = True
-        for index, ((name, layer), (old_name, before)) in enumerate(zip(new.items(), old.items())):
-            if name != old_name:
-                break  # another order or other names: the general case below
-            if before is not layer and before != layer:
-                dirty.append(index)
-                if before.box != layer.box:
-                    vacated.append(before.box)
-                    same_layout = False
-        else:
-            return dirty, vacated, same_layout
-        dirty.clear()
-        vacated.clear()
-    for index, (name, layer) in enumerate(new.items()):
-        before = old.get(name)
-        if before is None:
-            dirty.append(index)
-        elif before is not layer and before != layer:
-            dirty.append(index)
-            if before.box != layer.box:
-                vacated.append(before.box)
-    for name, layer in old.items():
-        if name not in new:
-            vacated.append(layer.box)
-    return dirty, vacated, False
-
-
-def _subtract(box: Box, cutters: list[Box]) -> list[Box]:
-    """`box` minus the union of `cutters`, as disjoint boxes."""
-    pieces = [box]
-    for cx0, cy0, cx1, cy1 in cutters:
-        remaining = []
-        for piece in pieces:
-            x0, y0, x1, y1 = piece
-            if not (cx0 < x1 and x0 < cx1 and cy0 < y1 and y0 < cy1):
-                remaining.append(piece)
-                continue
-            if y0 < cy0:
-                remaining.append((x0, y0, x1, cy0))
-            if cy1 < y1:
-                remaining.append((x0, cy1, x1, y1))
-            top, bottom = max(y0, cy0), min(y1, cy1)
-            if x0 < cx0:
-                remaining.append((x0, top, cx0, bottom))
-            if cx1 < x1:
-                remaining.append((cx1, top, x1, bottom))
-        pieces = remaining
-    return pieces
-
-
-def _clip(box: Box, width: int, height: int) -> Box:
-    x0, y0, x1, y1 = box
-    return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
-
-
 def rgb_copy(rgba: np.ndarray) -> np.ndarray:
     """Contiguous RGB copy of an RGBA array (channel by channel: about 4x faster than
     numpy's copy of a strided ``rgba[..., :3]`` view)."""
@@ -292,7 +156,7 @@ class _PatchCache:
                 self._entries.move_to_end(key)
             return patch
 
-    def get_many(self, keys: list[Hashable]) -> list[np.ndarray | None]:
+    def get_many(self, keys: Sequence[Hashable]) -> list[np.ndarray | None]:
         """`get` of each key, under one acquisition of the lock."""
         entries = self._entries
         with self._lock:
@@ -337,7 +201,7 @@ class Scene:
         self._local = threading.local()
         self._latest: Frame | None = None  # the last frame drawn by any environment
         self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
-        self._geometries: dict[tuple[Box, ...], _Geometry] = {}
+        self._geometries: dict[tuple[Box, ...], Geometry] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
     # A scene's state is its description (size, background, layers: fixed once made) and
@@ -402,21 +266,23 @@ class Scene:
     def _draw(self, layers: Mapping[str, Layer], previous: Frame | None, spare: Frame | None,
               fresh: bool) -> Frame:
         """`frame` for already computed `layers`."""
-        own = previous is not None and previous.scene is self
+        mine = previous if previous is not None and previous.scene is self else None  # our own last frame
         start: np.ndarray | None = None  # bound only when not our own: our reference would count
-        if not own:
+        if mine is None:
             with self._lock:  # a new sequence starts from the latest frame of any environment,
                 previous = self._latest  # and this reference keeps its owner from repainting it
                 start = None if previous is None else previous.array
-        geometry: _Geometry | None = None
+        geometry: Geometry | None = None
         if previous is None:
             geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
             patches = {(0, 0) + self.size: self._paint_patch((0, 0) + self.size, tuple(layers.values()), None)}
         else:
+            dirty: list[int]
+            vacated: list[Box]
             if layers is previous.layers:
                 dirty, vacated, same_layout = [], [], True
             else:
-                dirty, vacated, same_layout = _diff(previous.layers, layers)
+                dirty, vacated, same_layout = diff(previous.layers, layers)
             if not dirty and not vacated and not fresh:
                 unchanged = Frame(self, previous.array, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
@@ -428,14 +294,14 @@ class Scene:
                 geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
             patches = self._patches(geometry, layers, dirty, vacated) if dirty or vacated else {}
         with self._lock:  # the decision and the writes are one step for other threads
-            if own and not fresh and IN_PLACE_REPAINT and _sole_reference(previous):
-                result = previous
+            if mine is not None and not fresh and IN_PLACE_REPAINT and _sole_reference(mine):
+                result = mine
                 result.array.flags.writeable = True
-            elif (own and IN_PLACE_REPAINT and spare is not None and spare.scene is self
-                  and spare.array is not previous.array and _sole_reference(spare)):
+            elif (mine is not None and IN_PLACE_REPAINT and spare is not None and spare.scene is self
+                  and spare.array is not mine.array and _sole_reference(spare)):
                 result = spare
                 result.array.flags.writeable = True
-                self._catch_up(result, previous, patches)
+                self._catch_up(result, mine, patches)
             else:
                 if start is None:
                     start = self._backgrounds()[1] if previous is None else previous.array
@@ -464,15 +330,15 @@ class Scene:
                     array[y0:y1, x0:x1] = patch
             return
         width, height = self.size
-        dirty, vacated, _ = _diff(spare.layers, previous.layers)
+        dirty, vacated, _ = diff(spare.layers, previous.layers)
         ordered = list(previous.layers.values())
         for box in [ordered[i].box for i in dirty] + vacated:
-            clipped = _clip(box, width, height)
+            clipped = clip(box, width, height)
             if clipped not in patches:  # else painted over below (a box the step repaints whole)
                 x0, y0, x1, y1 = clipped
                 array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
 
-    def _patches(self, geometry: _Geometry, layers: Mapping[str, Layer], dirty: list[int],
+    def _patches(self, geometry: Geometry, layers: Mapping[str, Layer], dirty: list[int],
                  vacated: list[Box]) -> dict[Box, np.ndarray]:
         """The pixels to write (clipped box -> RGB, each box once): a patch for the box of
         every layer at a position in `dirty`, and for each box in `vacated` the layers now
@@ -530,12 +396,12 @@ class Scene:
             PATCHES.put(key, patch)
         return patch
 
-    def _geometry(self, layer_boxes: tuple[Box, ...]) -> _Geometry:
+    def _geometry(self, layer_boxes: tuple[Box, ...]) -> Geometry:
         geometry = self._geometries.get(layer_boxes)
         if geometry is None:
             if len(self._geometries) >= 256:  # layouts that never repeat: keep the memory bounded
                 self._geometries.clear()
-            geometry = self._geometries[layer_boxes] = _Geometry(layer_boxes, *self.size)
+            geometry = self._geometries[layer_boxes] = Geometry(layer_boxes, *self.size)
         return geometry
 
     def _backgrounds(self) -> tuple[np.ndarray, np.ndarray]:
