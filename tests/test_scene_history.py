@@ -55,12 +55,13 @@ def test_a_loop_holding_the_previous_frame_stays_exact_across_layouts() -> None:
     previous = spare = None
     held = held_copy = None
     addresses = set()
+    state = _random_state(rng)
     for step in range(400):
         if step % 7 == 3 and previous is not None:
-            frame = ROW.refresh(previous, spare)
-            state = last_state
+            frame = ROW.refresh(previous, spare)  # `state` unchanged
         else:
-            state = _random_state(rng) if step % 3 else last_state if step else _random_state(rng)
+            if step % 3:  # else the same state again, asked fresh
+                state = _random_state(rng)
             frame = ROW.frame(state, previous, spare, fresh=True)
         assert np.array_equal(frame.array, ROW.full_array(state))
         if held is not None:
@@ -68,7 +69,7 @@ def test_a_loop_holding_the_previous_frame_stays_exact_across_layouts() -> None:
             assert frame.array is not held
         if previous is not None and frame.array is not previous.array:
             spare = previous
-        previous, last_state = frame, state
+        previous = frame
         held, held_copy = frame.array, frame.array.copy()
         addresses.add(frame.array.__array_interface__["data"][0])
     assert len(addresses) <= 3  # the first frame's copy, then two arrays in turn
