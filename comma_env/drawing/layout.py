@@ -7,6 +7,8 @@ and which parts of a box a layer left show the background (`subtract`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
+from itertools import compress
+from operator import ne
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -86,25 +88,16 @@ class Geometry:
 def diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[int], list[Box], bool]:
     """What turns `old`'s picture into `new`'s: (the positions in `new` of the layers to
     repaint; the boxes some layer left, moved or removed, unclipped and maybe repeated;
-    whether the layout is the same: the same names in the same order, no box moved). Layers
-    are compared by identity first (most are made once and cached)."""
-    dirty: list[int] = []
-    vacated: list[Box] = []
-    if len(old) == len(new):
-        same_layout = True
-        before: Layer | None
-        for index, ((name, layer), (old_name, before)) in enumerate(zip(new.items(), old.items(), strict=True)):
-            if name != old_name:
-                break  # another order or other names: the general case below
-            if before is not layer and before != layer:
-                dirty.append(index)
-                if before.box != layer.box:
-                    vacated.append(before.box)
-                    same_layout = False
-        else:
-            return dirty, vacated, same_layout
-        dirty.clear()
-        vacated.clear()
+    whether the layout is the same: the same names in the same order, no box moved)."""
+    dirty: list[int]
+    vacated: list[Box]
+    if len(old) == len(new) and list(old) == list(new):  # the same names in the same order
+        olds, news = list(old.values()), list(new.values())
+        # compared in C (a tuple compares its items by identity first), positions of the others
+        dirty = list(compress(range(len(news)), map(ne, news, olds)))
+        vacated = [olds[index].box for index in dirty if olds[index].box != news[index].box]
+        return dirty, vacated, not vacated
+    dirty, vacated = [], []
     for index, (name, layer) in enumerate(new.items()):
         before = old.get(name)
         if before is None:
