@@ -1,0 +1,33 @@
+"""A string drawn as one layer of cached character cells (comma_env/drawing/cell_text.py
+`cell_text_layer`): its pixels, composed from the cells, equal the string drawn on the
+picture, and the cell cache is bounded."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import ImageDraw
+
+from comma_env.drawing import cell_text
+from comma_env.drawing.wire import SERIAL_BOX, _background
+from comma_env.puzzles.wire import SERIAL_CHARS
+
+
+@pytest.mark.parametrize("string", ["A1", "ZZ9Q42", "0WQ8B3", SERIAL_CHARS[:8], SERIAL_CHARS[-8:]])
+def test_composed_cells_equal_the_string_drawn_on_the_picture(string: str) -> None:
+    (name, layer), = cell_text.cell_text_layer("serial", SERIAL_BOX, string, SERIAL_CHARS, 26, _background).items()
+    drawn = _background().convert("RGB")
+    layer.paint(drawn, ImageDraw.Draw(drawn), layer.key)
+    x0, y0, x1, y1 = layer.box
+    composed = layer.paint.pixels(layer.key)
+    assert not composed.flags.writeable
+    assert np.array_equal(composed, np.asarray(drawn)[y0:y1, x0:x1])
+    # the layer's contract: nothing is drawn outside its box
+    outside = np.asarray(drawn).copy()
+    outside[y0:y1, x0:x1] = np.asarray(_background().convert("RGB"))[y0:y1, x0:x1]
+    assert np.array_equal(outside, np.asarray(_background().convert("RGB")))
+
+
+def test_an_empty_string_is_no_layer_and_the_cell_cache_is_bounded() -> None:
+    assert cell_text.cell_text_layer("serial", SERIAL_BOX, "", SERIAL_CHARS, 26, _background) == {}
+    assert cell_text._cell_pixels.cache_info().maxsize == 4096
