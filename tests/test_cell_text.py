@@ -31,3 +31,23 @@ def test_composed_cells_equal_the_string_drawn_on_the_picture(string: str) -> No
 def test_an_empty_string_is_no_layer_and_the_cell_cache_is_bounded() -> None:
     assert cell_text.cell_text_layer("serial", SERIAL_BOX, "", SERIAL_CHARS, 26, _background) == {}
     assert cell_text._cell_pixels.cache_info().maxsize == 4096
+
+
+def test_label_box_holds_every_label_and_nothing_more() -> None:
+    """`label_box` (comma_env/drawing/common.py): every label drawn centred in the button
+    box inks only inside it, and each of its edges is reached by some label."""
+    from PIL import Image
+
+    from comma_env.drawing.common import centered_text, label_box
+
+    box, labels = (86, 150, 246, 310), ("A", "W", "M", "Q", "J")
+    x0, y0, x1, y1 = label_box(box, labels, 80)
+    edges = set()
+    for label in labels:
+        image = Image.new("RGB", (300, 340))
+        centered_text(ImageDraw.Draw(image), box, label, 80, fill=(255, 255, 255), bold=True)
+        left, top, right, bottom = image.getbbox()
+        assert x0 <= left and y0 <= top and right <= x1 and bottom <= y1
+        edges.update(edge for edge, hit in (("l", left == x0), ("t", top == y0), ("r", right == x1),
+                                            ("b", bottom == y1)) if hit)
+    assert edges == {"l", "t", "r", "b"}

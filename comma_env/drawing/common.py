@@ -466,6 +466,27 @@ def centered_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
     text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), string, size, fill=fill, bold=bold, mono=mono, anchor="mm")
 
 
+@lru_cache(maxsize=256)
+def label_box(box: tuple[int, int, int, int], labels: tuple[str, ...], size: int, bold: bool = True,
+              mono: bool = False) -> tuple[int, int, int, int]:
+    """The smallest box (x1/y1 exclusive) holding every pixel `centered_text` draws in `box`
+    for any of `labels`: the box of a scene layer that draws only a label over a body kept
+    in the background (a button whose letter changes repaints the letter, not the button)."""
+    x0, y0, x1, y1 = box
+    canvas_ = Image.new("RGB", (x1 + 2, y1 + 2))
+    left, top, right, bottom = x1, y1, x0, y0
+    for label in labels:
+        canvas_.paste((0, 0, 0), (0, 0) + canvas_.size)
+        centered_text(ImageDraw.Draw(canvas_), box, label, size, fill=(255, 255, 255), bold=bold, mono=mono)
+        inked = canvas_.getbbox()
+        if inked is not None:
+            left, top = min(left, inked[0]), min(top, inked[1])
+            right, bottom = max(right, inked[2]), max(bottom, inked[3])
+    if left >= right:
+        return (x0, y0, x0, y0)
+    return left, top, right, bottom
+
+
 def button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], label: str, size: int = 22,
            fill: tuple[int, int, int] = PALETTE["button"], text_fill: tuple[int, int, int] = PALETTE["ink"]) -> None:
     """A rounded button with a centred label."""
