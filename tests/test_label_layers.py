@@ -1,6 +1,7 @@
-"""A string drawn as one layer of cached character cells (comma_env/drawing/cell_text.py
-`cell_text_layer`): its pixels, composed from the cells, equal the string drawn on the
-picture, and the cell cache is bounded."""
+"""Layers that draw only what changes: a string as one layer of cached character cells
+(comma_env/drawing/cell_text.py `cell_text_layer`), whose pixels equal the string drawn on
+the picture; labels and timer readings in the smallest box that holds any of them
+(comma_env/drawing/common.py `label_box`, `countdown_layers`)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,20 @@ def test_label_box_holds_every_label_and_nothing_more() -> None:
         edges.update(edge for edge, hit in (("l", left == x0), ("t", top == y0), ("r", right == x1),
                                             ("b", bottom == y1)) if hit)
     assert edges == {"l", "t", "r", "b"}
+
+
+def test_every_timer_reading_inks_inside_the_timer_layer() -> None:
+    from PIL import Image
+
+    from comma_env.drawing.common import TIMER_BOX, countdown_layers
+
+    readings = [f"{seconds // 60}:{seconds % 60:02d}" for seconds in range(0, 20 * 60, 7)]
+    for reading in readings:
+        layer = countdown_layers(reading, False)["timer"]
+        image = Image.new("RGB", (260, 520))
+        layer.paint(image, ImageDraw.Draw(image), layer.key)
+        left, top, right, bottom = image.getbbox()
+        x0, y0, x1, y1 = layer.box
+        assert x0 <= left and y0 <= top and right <= x1 and bottom <= y1, reading
+    long = countdown_layers("123:45", False)["timer"]
+    assert long.box == (TIMER_BOX[0], TIMER_BOX[1], TIMER_BOX[2] + 1, TIMER_BOX[3] + 1)
