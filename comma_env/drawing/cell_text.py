@@ -68,6 +68,7 @@ def _character_layer(prefix: str, box: Box, length: int, index: int, char: str, 
                                       _paint_character)
 
 
+@lru_cache(maxsize=64)  # the same string on every step of an episode
 def cell_text_layer(name: str, box: Box, string: str, charset: str, size: int,
                     background: Callable[[], Image.Image], *, mono: bool = True,
                     fill: tuple[int, int, int] = PALETTE["ink"]) -> dict[str, Layer]:
@@ -77,7 +78,7 @@ def cell_text_layer(name: str, box: Box, string: str, charset: str, size: int,
 
     A new string is then one patch to write, and to catch up with in the other frame of a
     Gymnasium loop, instead of one per character, and no patch cache entry (the cells are
-    cached, the string is not)."""
+    cached, the string is not). The returned mapping is shared: do not modify it."""
     cells = tuple(cast("tuple[int, int, str, int, bool, tuple[int, int, int]]", layer.key)
                   for layer in cell_text_layers(name, box, string, charset, size, mono=mono, fill=fill).values())
     if not cells:

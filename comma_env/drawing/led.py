@@ -72,10 +72,17 @@ def _letter_box(position: str) -> tuple[int, int, int, int]:
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    layers = {"display": Layer((20, 40, 101, 121), int(state["stage_number"]), _paint_display)}
-    colors = state["led_colors_left_to_right"]
-    current = state["stage_number"] - 1
-    done = state["completed_stages"]
+    return _cached_layers(tuple(state["led_colors_left_to_right"]), int(state["stage_number"]),
+                          int(state["completed_stages"]), tuple(state["button_letters"].items()))
+
+
+@lru_cache(maxsize=256)
+def _cached_layers(colors: tuple[str, ...], stage: int, done: int,
+                   letters: tuple[tuple[str, str], ...]) -> dict[str, Layer]:
+    """The layers of one state, made once (a state recurs on every unchanged step, and the
+    scene recognises the same layers by identity). Shared: do not modify."""
+    layers = {"display": Layer((20, 40, 101, 121), stage, _paint_display)}
+    current = stage - 1
     half = int((LED_AREA[1] - LED_AREA[0]) / len(colors) / 2)
     for index, color in enumerate(colors):
         x, y = led_center(index, len(colors))
@@ -84,7 +91,7 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
         # neighbouring boxes must not overlap, or each LED's patch would depend on its neighbours' keys
         box = (int(x) - half, y - LED_RADIUS - 8, int(x) + half, y + LED_RADIUS + 34)
         layers[f"led_{index + 1}"] = Layer(box, (x, color, ringed, label), _paint_led)
-    for position, letter in state["button_letters"].items():
+    for position, letter in letters:
         layers[position] = Layer(_letter_box(position), (position, letter), _paint_letter)
     return layers
 
