@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_layers, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_display, countdown_layers, text
 from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.button import ButtonPuzzle
 
@@ -25,6 +25,7 @@ def _template() -> Image.Image:
     draw.rounded_rectangle((388, 60, 452, 370), radius=10, fill=PALETTE["frame"])
     text(draw, (392, 376), "STRIP", 14, fill=PALETTE["frame"], bold=True)
     text(draw, (44, 392), "TIME LEFT", 14, fill=PALETTE["frame"], bold=True)
+    countdown_display(draw)
     return image
 
 

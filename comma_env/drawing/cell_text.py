@@ -1,18 +1,23 @@
-"""Per-instance strings (a serial number) as one scene layer per character.
+"""Per-instance strings (a serial number) drawn from cached character cells.
 
-A serial never repeats, so drawing it as one layer renders a new line of text on every
+A serial never repeats, so drawing it as one picture renders a new line of text on every
 reset and fills the patch cache with pictures nobody asks for again (Wire spent about 12%
 of a random-play step on it). Its characters do repeat: laid out on a fixed grid of
-whole-pixel cells, each (cell, character) patch is drawn once and then copied. The cells are
-at least as wide as any glyph of the allowed characters, so no glyph paints outside its
-cell's box (the layer contract of `comma_env.drawing.scene`).
+whole-pixel cells, each (cell, character) is drawn once and then copied. The cells are at
+least as wide as any glyph of the allowed characters, so no glyph paints outside its cell's
+box (the layer contract of `comma_env.drawing.scene`). `cell_text_layers` makes one scene
+layer per character; `cell_text_layer` one layer whose pixels are the cached cells side by
+side (one patch to write per new string instead of one per character).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any, cast
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, font, text
@@ -61,3 +66,60 @@ def _character_layer(prefix: str, box: Box, length: int, index: int, char: str, 
     top = round((y0 + y1) / 2) + round((ascent - descent) / 2) - ascent
     return f"{prefix}_{index}", Layer((x, top, x + width, top + ascent + descent), (x, top, char, size, mono, fill),
                                       _paint_character)
+
+
+@lru_cache(maxsize=64)  # the same string on every step of an episode
+def cell_text_layer(name: str, box: Box, string: str, charset: str, size: int,
+                    background: Callable[[], Image.Image], *, mono: bool = True,
+                    fill: tuple[int, int, int] = PALETTE["ink"]) -> dict[str, Layer]:
+    """`string` as `cell_text_layers` draws it, as one layer named `name` over its cells,
+    whose pixels are the cached cells side by side (`background` is the scene's cached
+    background, under the cells).
+
+    A new string is then one patch to write, and to catch up with in the other frame of a
+    Gymnasium loop, instead of one per character, and no patch cache entry (the cells are
+    cached, the string is not). The returned mapping is shared: do not modify it."""
+    cells = tuple(cast("tuple[int, int, str, int, bool, tuple[int, int, int]]", layer.key)
+                  for layer in cell_text_layers(name, box, string, charset, size, mono=mono, fill=fill).values())
+    if not cells:
+        return {}
+    width, ascent, descent = _cell_metrics(size, mono, charset)
+    x, top = cells[0][0], cells[0][1]
+    return {name: Layer((x, top, x + width * len(cells), top + ascent + descent), (cells, width, background),
+                        _paint_cells)}
+
+
+def _paint_cells(image: Image.Image, draw: ImageDraw.ImageDraw,
+                 key: tuple[tuple[tuple[int, int, str, int, bool, tuple[int, int, int]], ...], int, Any]) -> None:
+    """The full-redraw path: each character drawn where its cell is."""
+    for cell in key[0]:
+        _paint_character(image, draw, cell)
+
+
+Cell = tuple[int, int, str, int, bool, tuple[int, int, int]]
+"""A character's layer key: (x, top, character, size, mono, fill)."""
+
+
+def _cells_pixels(key: tuple[tuple[Cell, ...], int, Any]) -> np.ndarray:
+    """The read-only pixels of the layer's box: its cells, side by side."""
+    cells, width, background = key
+    pixels = np.concatenate([_cell_pixels(cell, width, background) for cell in cells], axis=1)
+    pixels.flags.writeable = False
+    return pixels
+
+
+@lru_cache(maxsize=4096)
+def _cell_pixels(cell: tuple[int, int, str, int, bool, tuple[int, int, int]], width: int,
+                 background: Callable[[], Image.Image]) -> np.ndarray:
+    """One character's cell: the background under it with the character drawn (at whole
+    pixels, so the same pixels as drawing it on the whole picture)."""
+    x, top, char, size, mono, fill = cell
+    ascent, descent = font(size, bold=False, mono=mono).getmetrics()
+    image = background().crop((x, top, x + width, top + ascent + descent)).convert("RGB")
+    _paint_character(image, ImageDraw.Draw(image), (0, 0, char, size, mono, fill))
+    pixels = np.asarray(image).copy()
+    pixels.flags.writeable = False
+    return pixels
+
+
+_paint_cells.pixels = _cells_pixels  # type: ignore[attr-defined]  # the scene copies these instead of painting

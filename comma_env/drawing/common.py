@@ -466,6 +466,27 @@ def centered_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, flo
     text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), string, size, fill=fill, bold=bold, mono=mono, anchor="mm")
 
 
+@lru_cache(maxsize=256)
+def label_box(box: tuple[int, int, int, int], labels: tuple[str, ...], size: int, bold: bool = True,
+              mono: bool = False) -> tuple[int, int, int, int]:
+    """The smallest box (x1/y1 exclusive) holding every pixel `centered_text` draws in `box`
+    for any of `labels`: the box of a scene layer that draws only a label over a body kept
+    in the background (a button whose letter changes repaints the letter, not the button)."""
+    x0, y0, x1, y1 = box
+    canvas_ = Image.new("RGB", (x1 + 2, y1 + 2))
+    left, top, right, bottom = x1, y1, x0, y0
+    for label in labels:
+        canvas_.paste((0, 0, 0), (0, 0) + canvas_.size)
+        centered_text(ImageDraw.Draw(canvas_), box, label, size, fill=(255, 255, 255), bold=bold, mono=mono)
+        inked = canvas_.getbbox()
+        if inked is not None:
+            left, top = min(left, inked[0]), min(top, inked[1])
+            right, bottom = max(right, inked[2]), max(bottom, inked[3])
+    if left >= right:
+        return (x0, y0, x0, y0)
+    return left, top, right, bottom
+
+
 def button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], label: str, size: int = 22,
            fill: tuple[int, int, int] = PALETTE["button"], text_fill: tuple[int, int, int] = PALETTE["ink"]) -> None:
     """A rounded button with a centred label."""
@@ -477,9 +498,24 @@ def button(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], la
 TIMER_BOX = (40, 412, 220, 480)
 
 
-def _paint_timer(image: Image.Image, draw: ImageDraw.ImageDraw, shown: str) -> None:
+TIMER_SIZE = 40
+
+
+def countdown_display(draw: ImageDraw.ImageDraw) -> None:
+    """The empty timer display, drawn in the background of a module using `countdown_layers`."""
     draw.rounded_rectangle(TIMER_BOX, radius=8, fill=PALETTE["display"])
-    centered_text(draw, TIMER_BOX, shown, 40, fill=PALETTE["display_text"], bold=True, mono=True)
+
+
+def _paint_timer(image: Image.Image, draw: ImageDraw.ImageDraw, shown: str) -> None:
+    centered_text(draw, TIMER_BOX, shown, TIMER_SIZE, fill=PALETTE["display_text"], bold=True, mono=True)
+
+
+@lru_cache(maxsize=1)
+def _reading_box() -> tuple[int, int, int, int]:
+    """The box holding any ``M:SS`` or ``MM:SS`` reading (a monospaced font: every digit at
+    every place, in ten readings of each length)."""
+    readings = tuple(f"{d}:{d}{d}" for d in "0123456789") + tuple(f"{d}{d}:{d}{d}" for d in "0123456789")
+    return label_box(TIMER_BOX, readings, TIMER_SIZE, bold=True, mono=True)
 
 
 def _paint_lamp(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, bool]) -> None:
@@ -489,11 +525,14 @@ def _paint_lamp(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, b
 
 
 def countdown_layers(shown: str, disarmed: bool, lamp_x: int = 250) -> dict[str, Layer]:
-    """The real-time modules' (Button, Dog) timer display at the bottom left, and the green
+    """The real-time modules' (Button, Dog) timer reading at the bottom left, and the green
     lamp that lights once the module is disarmed, as scene layers (the timer changes on
-    every step of the clock; nothing else has to be redrawn for it)."""
+    every step of the clock; nothing else has to be redrawn for it, and only the reading's
+    box: the display itself is in the background, `countdown_display`). A longer reading
+    than ``MM:SS`` gets the whole display's box."""
+    x0, y0, x1, y1 = TIMER_BOX
     return {
-        "timer": Layer((TIMER_BOX[0], TIMER_BOX[1], TIMER_BOX[2] + 1, TIMER_BOX[3] + 1), shown, _paint_timer),
+        "timer": Layer(_reading_box() if len(shown) <= 5 else (x0, y0, x1 + 1, y1 + 1), shown, _paint_timer),
         "lamp": Layer((lamp_x, 428, lamp_x + 31, 459), (lamp_x, disarmed), _paint_lamp),
     }
 

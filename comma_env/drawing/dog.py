@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_layers, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown_display, countdown_layers, text
 from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.dog import GRID, DogPuzzle
 
@@ -208,6 +208,7 @@ def _template() -> Image.Image:
     draw.rounded_rectangle((300, 400, 470, 480), radius=12, fill=PALETTE["button"], outline=PALETTE["frame"], width=4)
     centered_text(draw, (300, 400, 470, 480), "SUBMIT", 28, bold=True)
     text(draw, (44, 392), "TIME LEFT", 14, fill=PALETTE["frame"], bold=True)
+    countdown_display(draw)
     return image
 
 

@@ -2,16 +2,18 @@
 per stage along the top (the current one ringed, cleared ones ticked), and four lettered
 buttons in a 2x2 grid.
 
-Layers: the display, one per LED, one per button."""
+Layers: the display, one per LED, and one per button's letter (the buttons themselves are in
+the background, so a new letter repaints the letter's box, not the button)."""
 
 from __future__ import annotations
 
+import string
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, button, canvas, centered_text
+from comma_env.drawing.common import PALETTE, button, canvas, centered_text, label_box
 from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.led import LedPuzzle
 
@@ -33,9 +35,16 @@ def led_center(index: int, count: int) -> tuple[float, float]:
     return x0 + step * (index + 0.5), LED_Y
 
 
+LETTER_SIZE = 80
+
+
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    return canvas(LedPuzzle.image_size, "LED")[0]
+    """The frame and the four buttons without their letters."""
+    image, draw = canvas(LedPuzzle.image_size, "LED")
+    for box in BUTTON_BOXES.values():
+        button(draw, box, "", size=LETTER_SIZE)
+    return image
 
 
 def _paint_display(image: Image.Image, draw: ImageDraw.ImageDraw, stage: int) -> None:
@@ -52,16 +61,28 @@ def _paint_led(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, 
     centered_text(draw, (x - 30, y + r + 8, x + 30, y + r + 30), label, 16, fill=PALETTE["frame"], bold=True)
 
 
-def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, str]) -> None:
+def _paint_letter(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[str, str]) -> None:
     position, letter = key
-    button(draw, BUTTON_BOXES[position], letter, size=80)
+    centered_text(draw, BUTTON_BOXES[position], letter, LETTER_SIZE, bold=True)  # as `button` writes it
+
+
+@lru_cache(maxsize=len(BUTTON_BOXES))
+def _letter_box(position: str) -> tuple[int, int, int, int]:
+    return label_box(BUTTON_BOXES[position], tuple(string.ascii_uppercase), LETTER_SIZE)
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    layers = {"display": Layer((20, 40, 101, 121), int(state["stage_number"]), _paint_display)}
-    colors = state["led_colors_left_to_right"]
-    current = state["stage_number"] - 1
-    done = state["completed_stages"]
+    return _cached_layers(tuple(state["led_colors_left_to_right"]), int(state["stage_number"]),
+                          int(state["completed_stages"]), tuple(state["button_letters"].items()))
+
+
+@lru_cache(maxsize=256)
+def _cached_layers(colors: tuple[str, ...], stage: int, done: int,
+                   letters: tuple[tuple[str, str], ...]) -> dict[str, Layer]:
+    """The layers of one state, made once (a state recurs on every unchanged step, and the
+    scene recognises the same layers by identity). Shared: do not modify."""
+    layers = {"display": Layer((20, 40, 101, 121), stage, _paint_display)}
+    current = stage - 1
     half = int((LED_AREA[1] - LED_AREA[0]) / len(colors) / 2)
     for index, color in enumerate(colors):
         x, y = led_center(index, len(colors))
@@ -70,9 +91,8 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
         # neighbouring boxes must not overlap, or each LED's patch would depend on its neighbours' keys
         box = (int(x) - half, y - LED_RADIUS - 8, int(x) + half, y + LED_RADIUS + 34)
         layers[f"led_{index + 1}"] = Layer(box, (x, color, ringed, label), _paint_led)
-    for position, letter in state["button_letters"].items():
-        x0, y0, x1, y1 = BUTTON_BOXES[position]
-        layers[position] = Layer((x0, y0, x1 + 1, y1 + 1), (position, letter), _paint_button)
+    for position, letter in letters:
+        layers[position] = Layer(_letter_box(position), (position, letter), _paint_letter)
     return layers
 
 

@@ -1,7 +1,9 @@
 """Drawing of the Memory module: a number display, a stage indicator with five stage lights,
 and four labelled buttons in a row with their positions written underneath.
 
-Layers: the display, the stage panel, and one per button."""
+Layers: the display's number, the stage panel, and one per button's label (the display and
+the buttons themselves are in the background: a new stage repaints the digits, not the
+buttons)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, button, canvas, centered_text
+from comma_env.drawing.common import PALETTE, button, canvas, centered_text, label_box
 from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.memory import MemoryPuzzle
 
@@ -21,12 +23,23 @@ def _background() -> Image.Image:
     for index in range(4):
         x0 = 56 + index * 104
         centered_text(draw, (x0, 418, x0 + 88, 444), f"position {index + 1}", 14, fill=PALETTE["frame"])
+        button(draw, _button_box(index), "", size=LABEL_SIZE)
+    draw.rounded_rectangle(DISPLAY, radius=8, fill=PALETTE["display"], outline=PALETTE["frame"], width=4)
     return image
 
 
-def _paint_display(image: Image.Image, draw: ImageDraw.ImageDraw, number: str) -> None:
-    draw.rounded_rectangle((56, 60, 316, 240), radius=8, fill=PALETTE["display"], outline=PALETTE["frame"], width=4)
-    centered_text(draw, (56, 60, 316, 240), number, 110, fill=PALETTE["display_text"], bold=True)
+DISPLAY = (56, 60, 316, 240)
+LABEL_SIZE, NUMBER_SIZE = 56, 110
+DIGITS = tuple("0123456789")
+
+
+def _button_box(index: int) -> tuple[int, int, int, int]:
+    x0 = 56 + index * 104
+    return (x0, 290, x0 + 88, 410)
+
+
+def _paint_number(image: Image.Image, draw: ImageDraw.ImageDraw, number: str) -> None:
+    centered_text(draw, DISPLAY, number, NUMBER_SIZE, fill=PALETTE["display_text"], bold=True)
 
 
 def _paint_stage(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[Any, int]) -> None:
@@ -41,19 +54,28 @@ def _paint_stage(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[Any, 
     centered_text(draw, (336, 196, 456, 230), "done", 14, fill=PALETTE["frame"])
 
 
-def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, str]) -> None:
-    x0, label = key
-    button(draw, (x0, 290, x0 + 88, 410), label, size=56)
+def _paint_label(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, str]) -> None:
+    index, label = key
+    centered_text(draw, _button_box(index), label, LABEL_SIZE, bold=True)  # as `button` writes it
+
+
+@lru_cache(maxsize=8)
+def _label_box(index: int) -> tuple[int, int, int, int]:
+    return label_box(_button_box(index), DIGITS, LABEL_SIZE)
+
+
+@lru_cache(maxsize=1)
+def _number_box() -> tuple[int, int, int, int]:
+    return label_box(DISPLAY, DIGITS, NUMBER_SIZE)
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     layers = {
-        "display": Layer((56, 60, 317, 241), str(state["display_number"]), _paint_display),
+        "display": Layer(_number_box(), str(state["display_number"]), _paint_number),
         "stage": Layer((336, 60, 457, 241), (state["stage"], state["stages_completed"]), _paint_stage),
     }
     for index, label in enumerate(state["button_labels_left_to_right"]):
-        x0 = 56 + index * 104
-        layers[f"button_{index + 1}"] = Layer((x0, 290, x0 + 89, 411), (x0, str(label)), _paint_button)
+        layers[f"button_{index + 1}"] = Layer(_label_box(index), (index, str(label)), _paint_label)
     return layers
 
 

@@ -1,16 +1,18 @@
 """Drawing of the Password module: five numbered letter windows, an up button above and a
 down button below each, and a SUBMIT button.
 
-Layers: one per letter window (a spin redraws only that window)."""
+Layers: one per letter window's letter (a spin redraws only the letter's box; the windows
+themselves are in the background)."""
 
 from __future__ import annotations
 
+import string
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, button, canvas, centered_text
+from comma_env.drawing.common import PALETTE, button, canvas, centered_text, label_box
 from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.password import PasswordPuzzle
 
@@ -38,22 +40,30 @@ def _board() -> Image.Image:
         _arrow(draw, (x0 + 8, 52, x1 - 8, 92), up=True)
         _arrow(draw, (x0 + 8, 216, x1 - 8, 256), up=False)
         centered_text(draw, (x0, 262, x1, 290), str(index + 1), 20, fill=PALETTE["frame"], bold=True)
+        draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
     button(draw, (176, 306, 336, 360), "SUBMIT", 24)
     return image
 
 
-def _paint_window(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, str]) -> None:
+LETTER_SIZE = 58
+
+
+def _paint_letter(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, str]) -> None:
     x0, letter = key
-    x1 = x0 + WINDOW_W
-    draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
-    centered_text(draw, (x0, 104, x1, 204), letter, 58, fill=PALETTE["display_text"], bold=True, mono=True)
+    centered_text(draw, (x0, 104, x0 + WINDOW_W, 204), letter, LETTER_SIZE, fill=PALETTE["display_text"], bold=True,
+                  mono=True)
+
+
+@lru_cache(maxsize=8)
+def _letter_box(x0: int) -> tuple[int, int, int, int]:
+    return label_box((x0, 104, x0 + WINDOW_W, 204), tuple(string.ascii_uppercase), LETTER_SIZE, mono=True)
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     layers = {}
     for index, letter in enumerate(state["letters_shown_left_to_right"]):
         x0 = LEFT + index * (WINDOW_W + GAP)
-        layers[f"window_{index + 1}"] = Layer((x0, 104, x0 + WINDOW_W + 1, 205), (x0, str(letter)), _paint_window)
+        layers[f"window_{index + 1}"] = Layer(_letter_box(x0), (x0, str(letter)), _paint_letter)
     return layers
 
 

@@ -37,29 +37,19 @@ import sysconfig
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-Box = tuple[int, int, int, int]
-"""(x0, y0, x1, y1) in pixels, x1/y1 exclusive."""
-Paint = Callable[[Image.Image, ImageDraw.ImageDraw, Any], None]
-"""A layer's paint function, called as ``paint(image, draw, key)``; it draws the layer for `key`
-(`draw` draws on `image`)."""
+from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff
+
+__all__ = ["PATCHES", "Box", "Frame", "Layer", "Paint", "Scene", "rgb_copy"]
 
 PATCH_CACHE_BYTES = 48 * 2**20
 """Budget of the LRU of repainted boxes, shared by every environment of the process."""
-
-
-class Layer(NamedTuple):
-    """One independently redrawn part of a picture."""
-
-    box: Box
-    key: Hashable
-    paint: Paint
 
 
 @dataclass(eq=False)
@@ -74,6 +64,18 @@ class Frame:
     scene: Scene
     array: np.ndarray
     layers: Mapping[str, Layer]
+    base: Mapping[str, Layer] | None = None
+    """The layers whose picture `written` was painted over to make this one (None: not known).
+    A frame showing exactly `base` catches up with this one by taking the same patches,
+    without diffing the two sets of layers."""
+    written: Mapping[Box, np.ndarray] | None = None
+    """The patches (clipped box -> RGB pixels) painted over `base`'s picture, in order."""
+    geometry: Geometry | None = None
+    """Where `layers` lie (reused by the next frame when no layer moved, came or went)."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy's array is another array: the history above no longer describes how it was made
+        return {**self.__dict__, "base": None, "written": None, "geometry": None}
 
 
 IN_PLACE_VERSIONS: tuple[tuple[int, int], ...] = ((3, 11),)
@@ -129,56 +131,6 @@ def _module_attribute(module: str, name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _overlaps(boxes: list[Box], layer_boxes: list[Box]) -> list[tuple[int, ...]]:
-    """For each box, the indices (in order) of the layer boxes overlapping it: one
-    vectorised test of every box against every layer (a maze has about a hundred)."""
-    if len(boxes) * len(layer_boxes) <= 256:  # few: plain Python beats building arrays
-        return [tuple(i for i, (a0, b0, a1, b1) in enumerate(layer_boxes)
-                      if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1)
-                for x0, y0, x1, y1 in boxes]
-    a = np.array(boxes, dtype=np.int64)[:, None, :]
-    b = np.array(layer_boxes, dtype=np.int64)[None, :, :]
-    hits = (a[..., 0] < b[..., 2]) & (b[..., 0] < a[..., 2]) & (a[..., 1] < b[..., 3]) & (b[..., 1] < a[..., 3])
-    return [tuple(int(i) for i in np.flatnonzero(row)) for row in hits]
-
-
-class _Geometry:
-    """Where a set of layers lies: for each layer's box, its part inside the picture and the
-    indices of the layers overlapping that part. A puzzle has few layouts (Wire one per wire
-    count, Maze one per size) while boxes are repainted on every step, so the overlap test
-    runs once per layout."""
-
-    def __init__(self, layer_boxes: tuple[Box, ...], width: int, height: int) -> None:
-        self.layer_boxes = list(layer_boxes)
-        self.size = (width, height)
-        self.places: dict[Box, tuple[Box, tuple[int, ...]] | None] = {}
-        self._add(list(dict.fromkeys(layer_boxes)))
-
-    def _add(self, boxes: list[Box]) -> None:
-        """Place `boxes`: clip each to the picture (None when nothing of it is visible) and
-        find the layers overlapping the visible part, in one vectorised test."""
-        visible = {box: clipped for box in boxes
-                   if (clipped := _clip(box, *self.size))[0] < clipped[2] and clipped[1] < clipped[3]}
-        self.places.update(dict.fromkeys(boxes))
-        overlaps = _overlaps(list(visible.values()), self.layer_boxes)
-        for (box, clipped), indices in zip(visible.items(), overlaps, strict=True):
-            self.places[box] = clipped, indices
-
-    def place(self, box: Box) -> tuple[Box, tuple[int, ...]] | None:
-        """(`box` clipped to the picture, indices of the layers overlapping it), or None when
-        nothing of it is visible; computed once per box (a box of a removed layer too)."""
-        try:
-            return self.places[box]
-        except KeyError:
-            self._add([box])
-            return self.places[box]
-
-
-def _clip(box: Box, width: int, height: int) -> Box:
-    x0, y0, x1, y1 = box
-    return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
-
-
 def rgb_copy(rgba: np.ndarray) -> np.ndarray:
     """Contiguous RGB copy of an RGBA array (channel by channel: about 4x faster than
     numpy's copy of a strided ``rgba[..., :3]`` view)."""
@@ -203,6 +155,16 @@ class _PatchCache:
             if patch is not None:
                 self._entries.move_to_end(key)
             return patch
+
+    def get_many(self, keys: Sequence[Hashable]) -> list[np.ndarray | None]:
+        """`get` of each key, under one acquisition of the lock."""
+        entries = self._entries
+        with self._lock:
+            found = [entries.get(key) for key in keys]
+            for key, patch in zip(keys, found, strict=True):
+                if patch is not None:
+                    entries.move_to_end(key)
+        return found
 
     def put(self, key: Hashable, patch: np.ndarray) -> None:
         if patch.nbytes > self.budget // 8:
@@ -239,7 +201,7 @@ class Scene:
         self._local = threading.local()
         self._latest: Frame | None = None  # the last frame drawn by any environment
         self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
-        self._geometries: dict[tuple[Box, ...], _Geometry] = {}
+        self._geometries: dict[tuple[Box, ...], Geometry] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
     # A scene's state is its description (size, background, layers: fixed once made) and
@@ -291,43 +253,55 @@ class Scene:
         another array (Gymnasium promises new data on every call): then the spare caught
         up with `previous`, else a copy.
         """
-        layers = self.layers(state)
-        width, height = self.size
-        own = previous is not None and previous.scene is self
+        return self._draw(self.layers(state), previous, spare, fresh)
+
+    def refresh(self, previous: Frame, spare: Frame | None = None) -> Frame:
+        """`previous`'s picture in another array, as `frame(state, previous, spare,
+        fresh=True)` for the state `previous` shows, without computing its layers again (the
+        caller knows nothing changed): the spare caught up with it when free, else a copy."""
+        if previous.scene is not self:
+            raise ValueError("refresh needs a frame of this scene")
+        return self._draw(previous.layers, previous, spare, fresh=True)
+
+    def _draw(self, layers: Mapping[str, Layer], previous: Frame | None, spare: Frame | None,
+              fresh: bool) -> Frame:
+        """`frame` for already computed `layers`."""
+        mine = previous if previous is not None and previous.scene is self else None  # our own last frame
         start: np.ndarray | None = None  # bound only when not our own: our reference would count
-        if not own:
+        if mine is None:
             with self._lock:  # a new sequence starts from the latest frame of any environment,
                 previous = self._latest  # and this reference keeps its owner from repainting it
                 start = None if previous is None else previous.array
+        geometry: Geometry | None = None
         if previous is None:
-            dirty = [(0, 0, width, height)]
+            geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
+            patches = {(0, 0) + self.size: self._paint_patch((0, 0) + self.size, tuple(layers.values()), None)}
         else:
-            dirty = self._dirty_boxes(previous.layers, layers)
-            if not dirty and not fresh:
-                unchanged = Frame(self, previous.array, layers)
+            dirty: list[int]
+            vacated: list[Box]
+            if layers is previous.layers:
+                dirty, vacated, same_layout = [], [], True
+            else:
+                dirty, vacated, same_layout = diff(previous.layers, layers)
+            if not dirty and not vacated and not fresh:
+                unchanged = Frame(self, previous.array, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
                     self._latest = unchanged
                 return unchanged
-        ordered = list(layers.values())
-        geometry = self._geometry(tuple(layer.box for layer in ordered))
-        patches = self._patches(geometry, ordered, dirty)
+            if same_layout:
+                geometry = previous.geometry
+            if geometry is None:
+                geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
+            patches = self._patches(geometry, layers, dirty, vacated) if dirty or vacated else {}
         with self._lock:  # the decision and the writes are one step for other threads
-            if own and not fresh and IN_PLACE_REPAINT and _sole_reference(previous):
-                result = previous
+            if mine is not None and not fresh and IN_PLACE_REPAINT and _sole_reference(mine):
+                result = mine
                 result.array.flags.writeable = True
-                result.layers = layers
-            elif (own and IN_PLACE_REPAINT and spare is not None and spare.scene is self
-                  and spare.array is not previous.array and _sole_reference(spare)):
-                # the spare catches up with `previous` (copying the boxes that changed between
-                # them, from memory just written), then takes this step's patches like it
+            elif (mine is not None and IN_PLACE_REPAINT and spare is not None and spare.scene is self
+                  and spare.array is not mine.array and _sole_reference(spare)):
                 result = spare
                 result.array.flags.writeable = True
-                for box in self._dirty_boxes(spare.layers, previous.layers):
-                    clipped = _clip(box, width, height)
-                    if clipped not in patches:  # else painted over below (a box the step repaints whole)
-                        x0, y0, x1, y1 = clipped
-                        result.array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
-                result.layers = layers
+                self._catch_up(result, mine, patches)
             else:
                 if start is None:
                     start = self._backgrounds()[1] if previous is None else previous.array
@@ -338,45 +312,79 @@ class Scene:
                     array[y0:y1, x0:x1] = patch
             finally:
                 array.flags.writeable = False
+            result.base = None if previous is None else previous.layers
+            result.layers, result.written, result.geometry = layers, patches, geometry
             self._latest = result
         return result
 
-    def _patches(self, geometry: _Geometry, ordered: list[Layer], dirty: list[Box]) -> dict[Box, np.ndarray]:
-        """The pixels of every dirty box (clipped, each box once)."""
+    def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> None:
+        """Make the (writable) spare's pixels those of `previous`, except in the boxes of
+        `patches` (painted over next). When the spare shows what `previous` was painted
+        over, this takes `previous`'s own patches again; else it copies every box in which
+        their layers differ from `previous`."""
+        array = spare.array
+        if spare.layers is previous.base and previous.written is not None:
+            for box, patch in previous.written.items():
+                if box not in patches:
+                    x0, y0, x1, y1 = box
+                    array[y0:y1, x0:x1] = patch
+            return
+        width, height = self.size
+        dirty, vacated, _ = diff(spare.layers, previous.layers)
+        ordered = list(previous.layers.values())
+        for box in [ordered[i].box for i in dirty] + vacated:
+            clipped = clip(box, width, height)
+            if clipped not in patches:  # else painted over below (a box the step repaints whole)
+                x0, y0, x1, y1 = clipped
+                array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
+
+    def _patches(self, geometry: Geometry, layers: Mapping[str, Layer], dirty: list[int],
+                 vacated: list[Box]) -> dict[Box, np.ndarray]:
+        """The pixels to write (clipped box -> RGB, each box once): a patch for the box of
+        every layer at a position in `dirty`, and for each box in `vacated` the layers now
+        lying there repainted whole and the rest of it background.
+
+        Painting a vacated box as one patch would key it by every layer under it, in
+        combinations that seldom recur (a box of a four-LED row under a five-LED row): the
+        cache filled with them and missed. The pieces of background never overlap a patch,
+        so the order of writes does not matter."""
+        ordered = list(layers.values())
+        background: dict[Box, np.ndarray] = {}
+        if vacated:
+            dirty = list(dirty)
+            rgb = self._backgrounds()[1]
+            for vacate in map(geometry.vacate, vacated):
+                if vacate is not None:
+                    dirty.extend(vacate[0])
+                    for x0, y0, x1, y1 in vacate[1]:
+                        background[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
+        by_index = geometry.by_index
+        wanted: dict[Box, tuple[Layer, ...]] = {}
         patches: dict[Box, np.ndarray] = {}
-        for place in map(geometry.place, dirty):
-            if place is not None and place[0] not in patches:
-                box, indices = place
-                patches[box] = self._patch(box, tuple([ordered[i] for i in indices]))
+        for index in dirty:
+            place = by_index[index]
+            if place is None or place[0] in wanted or place[0] in patches:
+                continue
+            box, indices = place
+            layer = ordered[index]
+            if len(indices) == 1 and layer.box == box:
+                pixels = getattr(layer.paint, "pixels", None)
+                if pixels is not None:  # an opaque raster filling its box
+                    patches[box] = pixels(layer.key)
+                    continue
+            wanted[box] = tuple([ordered[i] for i in indices])
+        if wanted:
+            scene_id = id(self)
+            keys = [(scene_id, box, touching) for box, touching in wanted.items()]
+            for key, patch in zip(keys, PATCHES.get_many(keys), strict=True):
+                patches[key[1]] = self._paint_patch(key[1], key[2], key) if patch is None else patch
+        if background:
+            patches.update(background)
         return patches
 
-    @staticmethod
-    def _dirty_boxes(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> list[Box]:
-        dirty: list[Box] = []
-        for name, layer in new.items():
-            before = old.get(name)
-            if before is None:
-                dirty.append(layer.box)
-            elif before is not layer and before != layer:
-                dirty.append(layer.box)
-                if before.box != layer.box:
-                    dirty.append(before.box)
-        for name, layer in old.items():
-            if name not in new:
-                dirty.append(layer.box)
-        return dirty  # repeats are dropped after clipping
-
-    def _patch(self, box: Box, touching: tuple[Layer, ...]) -> np.ndarray:
-        """RGB pixels of `box`: the background plus `touching` (every layer whose box
-        overlaps it), in order."""
-        if len(touching) == 1 and touching[0].box == box and hasattr(touching[0].paint, "pixels"):
-            return touching[0].paint.pixels(touching[0].key)  # an opaque raster filling its box
-        full = box == (0, 0) + self.size
-        key = None if full else (id(self), box, touching)
-        if key is not None:
-            patch = PATCHES.get(key)
-            if patch is not None:
-                return patch
+    def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
+        """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
+        overlaps it), in order; kept in the patch cache under `key` unless it is None."""
         image, draw, pixels = self._scratch()
         x0, y0, x1, y1 = box
         pixels[y0:y1, x0:x1] = self._backgrounds()[0][y0:y1, x0:x1]
@@ -388,12 +396,12 @@ class Scene:
             PATCHES.put(key, patch)
         return patch
 
-    def _geometry(self, layer_boxes: tuple[Box, ...]) -> _Geometry:
+    def _geometry(self, layer_boxes: tuple[Box, ...]) -> Geometry:
         geometry = self._geometries.get(layer_boxes)
         if geometry is None:
             if len(self._geometries) >= 256:  # layouts that never repeat: keep the memory bounded
                 self._geometries.clear()
-            geometry = self._geometries[layer_boxes] = _Geometry(layer_boxes, *self.size)
+            geometry = self._geometries[layer_boxes] = Geometry(layer_boxes, *self.size)
         return geometry
 
     def _backgrounds(self) -> tuple[np.ndarray, np.ndarray]:

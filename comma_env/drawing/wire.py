@@ -1,6 +1,7 @@
 """Drawing of the Wire module: numbered horizontal wires and a serial-number plate.
 
-Layers: one per wire row (a cut redraws only that band) and one per serial character."""
+Layers: one per wire row (a cut redraws only that band) and the serial number, made of
+cached character cells (`comma_env.drawing.cell_text`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.cell_text import cell_text_layers
+from comma_env.drawing.cell_text import cell_text_layer
 from comma_env.drawing.common import PALETTE, canvas, centered_text, text
 from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.wire import SERIAL_CHARS, WirePuzzle
@@ -52,7 +53,7 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     colors = state["wire_colors_top_to_bottom"]
     cut = set(state["cut_wires"])
     layers = dict(_wire_layer(index, len(colors), color, index + 1 in cut) for index, color in enumerate(colors))
-    layers.update(cell_text_layers("serial", SERIAL_BOX, state["serial_number"], SERIAL_CHARS, 26))
+    layers.update(cell_text_layer("serial", SERIAL_BOX, state["serial_number"], SERIAL_CHARS, 26, _background))
     return layers
 
 

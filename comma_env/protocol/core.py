@@ -593,12 +593,18 @@ class CommaEnv(AECEnv[str, Observation, str]):
         data on every call): the frame before, caught up, when it is free, else a copy.
         """
         puzzle = self._puzzle()
-        if fresh and self._image_array is not None:
-            if not isinstance(self.draw, Scene):
+        if fresh and self._image_array is not None and self._image_version == puzzle.version:
+            frame = self._frame
+            if isinstance(self.draw, Scene) and frame is not None and frame.array is self._image_array:
+                self._image_array = None  # our own reference: the spare is then free to catch up
+                self._frame = self.draw.refresh(frame, self._spare)
+                if self._frame.array is not frame.array:
+                    self._spare = frame
+                self._image_array = self._frame.array
+            else:
                 self._image_array = self._image_array.copy()
                 self._image_array.flags.writeable = False
-                return self._image_array
-            self._image_version = -1  # drawn again below, into another array
+            return self._image_array
         if self._image_version != puzzle.version or self._image_array is None:
             state = puzzle.visible_state()
             draw = self.draw

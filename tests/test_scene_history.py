@@ -1,0 +1,210 @@
+"""What a frame remembers of how it was made (comma_env/drawing/scene.py `Frame.base` and
+`Frame.written`), `Scene.refresh`, vacated boxes (comma_env/drawing/layout.py) and the
+bounds of the caches behind them: every frame still equals the full redraw."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import threading
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from comma_env.drawing import layout
+from comma_env.drawing.layout import Geometry, Layer, subtract
+from comma_env.drawing.scene import PATCHES, Scene
+from comma_env.rl import SingleRoleEnv
+
+SIZE = (64, 40)
+
+
+def _square(image, draw, key) -> None:
+    box, color = key
+    draw.rectangle(box, fill=color)
+
+
+def _row_layers(state: dict) -> dict[str, Layer]:
+    """`state["colors"]` squares side by side over the width: their boxes move when the
+    count changes (the LED row's case), plus one fixed square."""
+    colors = state["colors"]
+    width = SIZE[0] // len(colors)
+    layers = {f"cell_{i}": Layer((i * width, 0, (i + 1) * width, 20), ((i * width, 0, (i + 1) * width - 1, 19), color),
+                                 _square)
+              for i, color in enumerate(colors)}
+    layers["fixed"] = Layer((0, 24, 10, 34), ((0, 24, 9, 33), state["fixed"]), _square)
+    return layers
+
+
+ROW = Scene(SIZE, lambda: Image.new("RGB", SIZE, (9, 9, 9)), _row_layers)
+PALETTE = [(200, 0, 0), (0, 200, 0), (0, 0, 200), (200, 200, 0)]
+
+
+def _random_state(rng: np.random.Generator) -> dict:
+    count = int(rng.integers(2, 6))
+    return {"colors": [PALETTE[int(i)] for i in rng.integers(len(PALETTE), size=count)],
+            "fixed": PALETTE[int(rng.integers(len(PALETTE)))]}
+
+
+def test_a_loop_holding_the_previous_frame_stays_exact_across_layouts() -> None:
+    """Frames alternate between two arrays (the spare catches up by taking the previous
+    frame's patches again), across layout changes, unchanged states asked fresh, and a
+    refresh: each equals the full redraw, and a held frame never changes."""
+    rng = np.random.default_rng(0)
+    previous = spare = None
+    held = held_copy = None
+    addresses = set()
+    state = _random_state(rng)
+    for step in range(400):
+        if step % 7 == 3 and previous is not None:
+            frame = ROW.refresh(previous, spare)  # `state` unchanged
+        else:
+            if step % 3:  # else the same state again, asked fresh
+                state = _random_state(rng)
+            frame = ROW.frame(state, previous, spare, fresh=True)
+        assert np.array_equal(frame.array, ROW.full_array(state))
+        if held is not None:
+            assert np.array_equal(held, held_copy)  # what the caller held did not change
+            assert frame.array is not held
+        if previous is not None and frame.array is not previous.array:
+            spare = previous
+        previous = frame
+        held, held_copy = frame.array, frame.array.copy()
+        addresses.add(frame.array.__array_interface__["data"][0])
+    assert len(addresses) <= 3  # the first frame's copy, then two arrays in turn
+
+
+def test_refresh_reuses_the_layers_and_rejects_another_scenes_frame() -> None:
+    calls = []
+
+    def counted(state: dict) -> dict[str, Layer]:
+        calls.append(state)
+        return _row_layers(state)
+
+    scene = Scene(SIZE, lambda: Image.new("RGB", SIZE, (9, 9, 9)), counted)
+    state = {"colors": PALETTE[:3], "fixed": PALETTE[0]}
+    first = scene.frame(state)
+    again = scene.refresh(first)
+    assert len(calls) == 1  # nothing recomputed
+    assert again.array is not first.array and np.array_equal(again.array, first.array)
+    with pytest.raises(ValueError):
+        ROW.refresh(first)
+
+
+def test_frames_pickle_without_their_history() -> None:
+    state = {"colors": PALETTE[:2], "fixed": PALETTE[1]}
+    first = ROW.frame(state)
+    second = ROW.frame({"colors": PALETTE[1:4], "fixed": PALETTE[1]}, first)
+    assert second.written
+    clone = pickle.loads(pickle.dumps(second))
+    assert clone.base is None and clone.written is None and clone.geometry is None
+    assert np.array_equal(clone.array, second.array)
+    third = ROW.frame(state, clone)  # no history: the clone diffs and copies as before
+    assert np.array_equal(third.array, ROW.full_array(state))
+
+
+def test_vacated_boxes_add_no_combinations_to_the_patch_cache() -> None:
+    """A box a layer left is repainted as the layers now there, each keyed by its own box
+    (and background): the patch cache holds only boxes some layout's layers have."""
+    rng = np.random.default_rng(1)
+    frame = None
+    layer_boxes = set()
+    for _ in range(200):
+        state = _random_state(rng)
+        layer_boxes.update(layer.box for layer in _row_layers(state).values())
+        frame = ROW.frame(state, frame)
+        assert np.array_equal(frame.array, ROW.full_array(state))
+    cached = {key[1] for key in list(PATCHES._entries) if key[0] == id(ROW)}
+    assert cached and cached <= layer_boxes
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_subtract_leaves_exactly_the_uncovered_pixels(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+
+    def random_box() -> tuple[int, int, int, int]:
+        x0, y0 = (int(v) for v in rng.integers(0, 30, size=2))
+        return x0, y0, x0 + int(rng.integers(1, 20)), y0 + int(rng.integers(1, 20))
+
+    box, cutters = random_box(), [random_box() for _ in range(int(rng.integers(0, 6)))]
+    expected = np.zeros((60, 60), dtype=bool)
+    expected[box[1]:box[3], box[0]:box[2]] = True
+    for x0, y0, x1, y1 in cutters:
+        expected[y0:y1, x0:x1] = False
+    covered = np.zeros((60, 60), dtype=int)
+    for x0, y0, x1, y1 in subtract(box, cutters):
+        assert x0 < x1 and y0 < y1
+        covered[y0:y1, x0:x1] += 1
+    assert covered.max() <= 1  # disjoint pieces
+    assert np.array_equal(covered.astype(bool), expected)
+
+
+def test_a_geometry_keeps_a_bounded_number_of_vacated_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(layout, "VACATED_BOXES", 50)
+    geometry = Geometry(((0, 0, 10, 10), (5, 5, 20, 20)), 64, 64)
+    for x in range(500):
+        result = geometry.vacate((x % 60, 0, x % 60 + 3, 3 + x // 60))
+        assert len(geometry._vacated) <= 50
+        if result is not None:
+            indices, pieces = result
+            assert all(i in (0, 1) for i in indices)
+    assert geometry.vacate((100, 100, 120, 120)) is None  # outside the picture
+
+
+def test_environments_on_threads_share_a_scene_safely() -> None:
+    """Gymnasium-style loops on four threads, one environment each, drawing with the same
+    scenes (and patch cache): every observation equals the full redraw of its own state."""
+    errors: list[BaseException] = []
+
+    def loop(puzzle: str, offset: int) -> None:
+        try:
+            env = SingleRoleEnv(puzzle, role="solver", partner="oracle")
+            rng = np.random.default_rng(offset)
+            seeds = itertools.count(offset * 1000)
+            observation, info = env.reset(seed=next(seeds))
+            for _ in range(60):
+                held, snapshot = observation["image"], observation["image"].copy()
+                actions = info["valid_actions"]
+                observation, _, terminated, truncated, info = env.step(actions[int(rng.integers(len(actions)))])
+                if terminated or truncated:
+                    observation, info = env.reset(seed=next(seeds))
+                assert np.array_equal(held, snapshot)
+                assert np.array_equal(observation["image"], env.raw.draw.full_array(env.raw.visible_state))
+            env.close()
+        except BaseException as exc:  # noqa: BLE001  (reported by the main thread)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=loop, args=(puzzle, i))
+               for i, puzzle in enumerate(["led", "led", "wire", "wire"])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors[0]
+
+
+def test_an_unchanged_gymnasium_step_recomputes_no_layers() -> None:
+    """SingleRoleEnv asks an unchanged picture for new data (`image(fresh=True)`): the
+    environment refreshes its frame without calling the scene's layers again."""
+    env = SingleRoleEnv("who", role="solver", partner="oracle")
+    scene = env.raw.draw
+    calls = []
+    original = scene.layers
+    scene.layers = lambda state: calls.append(1) or original(state)
+    try:
+        observation, info = env.reset(seed=3)
+        unchanged = 0
+        for _ in range(20):
+            previous = observation["image"]
+            before = len(calls)
+            observation, _, terminated, truncated, info = env.step("press_top_left")
+            if np.array_equal(observation["image"], previous) and len(calls) == before:
+                unchanged += 1
+                assert observation["image"] is not previous
+            if terminated or truncated:
+                break
+        assert unchanged > 0
+    finally:
+        scene.layers = original
+        env.close()
