@@ -251,3 +251,19 @@ def test_workers_are_pinned_to_usable_cpus_unless_told_not_to():
             assert affinities == expected
         finally:
             envs.close()
+
+
+def test_without_countable_references_every_step_is_copied_out(monkeypatch):
+    """Where the reference rule cannot be trusted, no set is handed out: each batch is a copy."""
+    import comma_env.rl.vector_env as vector_env
+
+    monkeypatch.setattr(vector_env, "refcount_rule_holds", lambda: False)
+    envs = CommaVectorEnv(2, workers=0, puzzle="wire", role="solver", partner="random", solver_view="image")
+    try:
+        first, _ = envs.reset(seed=[0, 1])
+        kept = first["image"].copy()
+        second, _ = envs.reset(seed=[2, 3])
+        assert np.array_equal(first["image"], kept) and not np.array_equal(second["image"], kept)
+        assert len(envs._sets) == 1 and not np.shares_memory(second["image"], envs._sets[0]["image"])
+    finally:
+        envs.close()

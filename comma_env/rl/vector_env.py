@@ -125,13 +125,14 @@ class CommaVectorEnv(VectorEnv):
         self._local: EnvShare | None = None
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
-        # handed-out sets, then the scratch set (written when every other is held, copied out)
-        count = (buffers if copy and refcount_rule_holds() else 1) + 1
+        # handed-out sets, then the scratch set: written when every other is held (and copied
+        # out), or always, with copy=False (handed out as views) or where references cannot be counted
+        count = buffers + 1 if copy and refcount_rule_holds() else 1
         ctx = multiprocessing.get_context(context)
         raw_sets = [self._allocate(ctx if workers else None) for _ in range(count)]
         self._sets = [views for views, _ in raw_sets]
         self._scratch = count - 1
-        self._unheld_count = _references(self._sets[0]) if self._sets[0] else 0
+        self._unheld_count = _references(self._sets[0])
         if workers == 0:
             self._local = EnvShare(_EnvFactory(env_kwargs), num_envs, 0, self._sets)
         else:
@@ -178,10 +179,8 @@ class CommaVectorEnv(VectorEnv):
     def _pick_set(self) -> int:
         """The first set nobody holds any more, else the scratch set. The first, not the next
         in turn: a loop that keeps one observation then alternates between two sets, whose
-        memory stays in the CPU's cache. With ``copy=False`` the one set is overwritten every
-        step, as Gymnasium's views are."""
-        if not self.copy:
-            return 0
+        memory stays in the CPU's cache. With ``copy=False`` the scratch set is the only one,
+        overwritten every step, as Gymnasium's views are."""
         for index in range(self._scratch):
             if _references(self._sets[index]) == self._unheld_count:
                 return index
