@@ -41,7 +41,8 @@ class _InfoMerger(VectorEnv):
 
 def merge_infos(infos: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The infos of a share merged the way Gymnasium's vector envs merge them."""
-    merger, merged = _InfoMerger(len(infos)), dict[str, Any]()
+    merger = _InfoMerger(len(infos))
+    merged: dict[str, Any] = {}
     for index, info in enumerate(infos):
         merged = merger._add_info(merged, info, index)
     return merged
@@ -50,9 +51,10 @@ def merge_infos(infos: Sequence[dict[str, Any]]) -> dict[str, Any]:
 class EnvShare:
     """`count` environments, rows ``offset .. offset + count - 1`` of the vector env.
 
-    Array parts of an observation are written into `buffers` (shared memory in a worker);
-    the rest (the text) is returned. Autoreset is Gymnasium's next-step mode: the step after
-    the one that ended an episode resets that environment instead of stepping it.
+    Array parts of an observation are written into the set of `buffer_sets` each command
+    names (shared memory in a worker); the rest (the text) is returned. Autoreset is
+    Gymnasium's next-step mode: the step after the one that ended an episode resets that
+    environment instead of stepping it.
     """
 
     def __init__(self, make_env: Callable[[], gymnasium.Env], count: int, offset: int,
