@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -68,6 +68,46 @@ def _character_layer(prefix: str, box: Box, length: int, index: int, char: str, 
                                       _paint_character)
 
 
+class _Strip:
+    """Where a string of `length` characters goes (one per configuration, from `_strip`):
+    the cells' geometry, and their pixels per (position, character) once drawn. A layer's key
+    holds the strip, hashed by identity, and the string: a new serial costs one dictionary
+    lookup per character, not a cache key of every cell."""
+
+    def __init__(self, box: Box, length: int, charset: str, size: int, mono: bool, fill: tuple[int, int, int],
+                 background: Callable[[], Image.Image]) -> None:
+        self.args = (box, length, charset, size, mono, fill, background)
+        self.width, ascent, descent = _cell_metrics(size, mono, charset)
+        x0, y0, x1, y1 = box
+        self.x = round((x0 + x1) / 2 - length * self.width / 2)
+        self.top = round((y0 + y1) / 2) + round((ascent - descent) / 2) - ascent
+        self.height = ascent + descent
+        self.size, self.mono, self.fill, self.background = size, mono, fill, background
+        self.charset = frozenset(charset)
+        self._cells: dict[tuple[int, str], np.ndarray] = {}  # at most length x len(charset)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _strip, self.args  # the receiving process's own strip, without the drawn cells
+
+    def cell(self, index: int, char: str) -> np.ndarray:
+        """Character `char` at position `index`: the background under its cell with it drawn."""
+        found = self._cells.get((index, char))
+        if found is None:
+            found = self._cells[(index, char)] = _cell_pixels(self.character(index, char), self.width,
+                                                              self.background)
+        return found
+
+    def character(self, index: int, char: str) -> Cell:
+        """The key `_paint_character` draws `char` at position `index` with."""
+        return (self.x + index * self.width, self.top, char, self.size, self.mono, self.fill)
+
+
+@lru_cache(maxsize=64)
+def _strip(box: Box, length: int, charset: str, size: int, mono: bool, fill: tuple[int, int, int],
+           background: Callable[[], Image.Image]) -> _Strip:
+    return _Strip(box, length, charset, size, mono, fill, background)
+
+
 @lru_cache(maxsize=64)  # the same string on every step of an episode
 def cell_text_layer(name: str, box: Box, string: str, charset: str, size: int,
                     background: Callable[[], Image.Image], *, mono: bool = True,
@@ -79,31 +119,30 @@ def cell_text_layer(name: str, box: Box, string: str, charset: str, size: int,
     A new string is then one patch to write, and to catch up with in the other frame of a
     Gymnasium loop, instead of one per character, and no patch cache entry (the cells are
     cached, the string is not). The returned mapping is shared: do not modify it."""
-    cells = tuple(cast("tuple[int, int, str, int, bool, tuple[int, int, int]]", layer.key)
-                  for layer in cell_text_layers(name, box, string, charset, size, mono=mono, fill=fill).values())
-    if not cells:
+    if not string:
         return {}
-    width, ascent, descent = _cell_metrics(size, mono, charset)
-    x, top = cells[0][0], cells[0][1]
-    return {name: Layer((x, top, x + width * len(cells), top + ascent + descent), (cells, width, background),
-                        _paint_cells)}
+    strip = _strip(box, len(string), charset, size, mono, fill, background)
+    if not strip.charset.issuperset(string):
+        raise ValueError(f"{string!r} has characters outside the cell font's character set")
+    return {name: Layer((strip.x, strip.top, strip.x + strip.width * len(string), strip.top + strip.height),
+                        (strip, string), _paint_cells)}
 
 
-def _paint_cells(image: Image.Image, draw: ImageDraw.ImageDraw,
-                 key: tuple[tuple[tuple[int, int, str, int, bool, tuple[int, int, int]], ...], int, Any]) -> None:
+def _paint_cells(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[_Strip, str]) -> None:
     """The full-redraw path: each character drawn where its cell is."""
-    for cell in key[0]:
-        _paint_character(image, draw, cell)
+    strip, string = key
+    for index, char in enumerate(string):
+        _paint_character(image, draw, strip.character(index, char))
 
 
 Cell = tuple[int, int, str, int, bool, tuple[int, int, int]]
 """A character's layer key: (x, top, character, size, mono, fill)."""
 
 
-def _cells_pixels(key: tuple[tuple[Cell, ...], int, Any]) -> np.ndarray:
+def _cells_pixels(key: tuple[_Strip, str]) -> np.ndarray:
     """The read-only pixels of the layer's box: its cells, side by side."""
-    cells, width, background = key
-    pixels = np.concatenate([_cell_pixels(cell, width, background) for cell in cells], axis=1)
+    strip, string = key
+    pixels = np.concatenate([strip.cell(index, char) for index, char in enumerate(string)], axis=1)
     pixels.flags.writeable = False
     return pixels
 

@@ -81,19 +81,35 @@ def _cached_layers(colors: tuple[str, ...], stage: int, done: int,
                    letters: tuple[tuple[str, str], ...]) -> dict[str, Layer]:
     """The layers of one state, made once (a state recurs on every unchanged step, and the
     scene recognises the same layers by identity). Shared: do not modify."""
-    layers = {"display": Layer((20, 40, 101, 121), stage, _paint_display)}
-    current = stage - 1
-    half = int((LED_AREA[1] - LED_AREA[0]) / len(colors) / 2)
+    count = len(colors)
+    layers = {"display": _display_layer(stage)}
     for index, color in enumerate(colors):
-        x, y = led_center(index, len(colors))
-        ringed = index == current and done < len(colors)
-        label = f"{index + 1}✓" if index < done else str(index + 1)
-        # neighbouring boxes must not overlap, or each LED's patch would depend on its neighbours' keys
-        box = (int(x) - half, y - LED_RADIUS - 8, int(x) + half, y + LED_RADIUS + 34)
-        layers[f"led_{index + 1}"] = Layer(box, (x, color, ringed, label), _paint_led)
+        layers[f"led_{index + 1}"] = _led_layer(index, count, color, index == stage - 1 and done < count, index < done)
     for position, letter in letters:
-        layers[position] = Layer(_letter_box(position), (position, letter), _paint_letter)
+        layers[position] = _letter_layer(position, letter)
     return layers
+
+
+@lru_cache(maxsize=64)
+def _display_layer(stage: int) -> Layer:
+    return Layer((20, 40, 101, 121), stage, _paint_display)
+
+
+@lru_cache(maxsize=1024)
+def _led_layer(index: int, count: int, color: str, ringed: bool, ticked: bool) -> Layer:
+    """LED `index` of `count` (every state of every instance draws from a few hundred)."""
+    x, y = led_center(index, count)
+    label = f"{index + 1}✓" if ticked else str(index + 1)
+    # neighbouring boxes must not overlap, or each LED's patch would depend on its neighbours' keys;
+    # the ink reaches columns x-29..x+29 and rows y-29..y+46: a wider box only adds pixels to write
+    reach = min(int((LED_AREA[1] - LED_AREA[0]) / count / 2), 31)
+    box = (int(x) - reach, y - LED_RADIUS - 9, int(x) + reach + 1, y + LED_RADIUS + 27)
+    return Layer(box, (x, color, ringed, label), _paint_led)
+
+
+@lru_cache(maxsize=256)
+def _letter_layer(position: str, letter: str) -> Layer:
+    return Layer(_letter_box(position), (position, letter), _paint_letter)
 
 
 draw_led = Scene(LedPuzzle.image_size, _background, _layers)

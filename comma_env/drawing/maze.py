@@ -120,13 +120,24 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     spheres = {tuple(cell): color for color, cell in state["sphere_row_column_by_color"].items()}
     for cell in {torus, mouse, *spheres}:
         r, c = cell
-        key = (r, c, rows[r - 1][c - 1] == ".", state["torus_color"] if cell == torus else None, spheres.get(cell),
-               state["mouse_facing"] if cell == mouse else None)
-        layers[f"cell_{r}_{c}"] = Layer(_cell_box(r, c), key, _paint_cell)
-    x, y = BUTTON_CENTER
-    button_box = (x - 33, y - BUTTON_RADIUS - 1, x + 34, y + BUTTON_RADIUS + 24)
-    layers["button"] = Layer(button_box, bool(state["button_pressed"]), _paint_button)
+        name, layer = _object_layer((r, c, rows[r - 1][c - 1] == ".", state["torus_color"] if cell == torus else None,
+                                     spheres.get(cell), state["mouse_facing"] if cell == mouse else None))
+        layers[name] = layer
+    layers["button"] = _button_layer(bool(state["button_pressed"]))
     return layers
+
+
+@lru_cache(maxsize=4096)
+def _object_layer(key: CellKey) -> tuple[str, Layer]:
+    """Name and layer of a square holding the torus, a sphere or the mouse: the same object
+    while it stays, so the scene sees it unchanged by identity, without comparing keys."""
+    return f"cell_{key[0]}_{key[1]}", Layer(_cell_box(key[0], key[1]), key, _paint_cell)
+
+
+@lru_cache(maxsize=2)
+def _button_layer(pressed: bool) -> Layer:
+    x, y = BUTTON_CENTER
+    return Layer((x - 33, y - BUTTON_RADIUS - 1, x + 34, y + BUTTON_RADIUS + 24), pressed, _paint_button)
 
 
 draw_maze = Scene((WIDTH, HEIGHT), _background, _layers)

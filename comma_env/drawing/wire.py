@@ -45,7 +45,7 @@ def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float,
 def _wire_layer(index: int, count: int, color: str, cut: bool) -> tuple[str, Layer]:
     """Name and layer of wire `index` of `count` (a few hundred combinations, made once)."""
     y = TOP + (BOTTOM - TOP) / count * (index + 0.5)
-    band = (6, int(y) - 16, 506, int(y) + 18)
+    band = (18, int(y) - 12, 463, int(y) + 13)  # what the paint touches (rows y-10..y+10, columns 20..460), 2 px spare
     return f"wire_{index + 1}", Layer(band, (y, index + 1, color, cut), _paint_wire)
 
 
