@@ -1,13 +1,14 @@
 """Drawing of the Color module: a 4x4 grid of coloured squares with row and column numbers,
 so that the solver can name each square as press_r_c.
 
-Layers: one per square."""
+Layers: one per square, whose pixels are one cached array per colour."""
 
 from __future__ import annotations
 
 from functools import cache, lru_cache
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
@@ -36,6 +37,25 @@ def _paint_square(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int,
     x0, y0, color = key
     draw.rectangle((x0, y0, x0 + _CELL - _GAP, y0 + _CELL - _GAP), fill=PALETTE.get(color, PALETTE["grey"]),
                    outline=PALETTE["ink"], width=3)
+
+
+@cache
+def _square_pixels(color: str) -> np.ndarray:
+    """A square's pixels in `color`: the same wherever it stands (it fills its whole box), so
+    one read-only array per colour serves all sixteen squares."""
+    x0, y0 = _ORIGIN
+    image = _board().convert("RGB")
+    _paint_square(image, ImageDraw.Draw(image), (x0, y0, color))
+    pixels = np.asarray(image)[y0:y0 + _CELL - _GAP + 1, x0:x0 + _CELL - _GAP + 1].copy()
+    pixels.flags.writeable = False
+    return pixels
+
+
+def _square_layer_pixels(key: tuple[int, int, str]) -> np.ndarray:
+    return _square_pixels(key[2])
+
+
+_paint_square.pixels = _square_layer_pixels  # type: ignore[attr-defined]  # the scene copies these instead of painting
 
 
 @cache

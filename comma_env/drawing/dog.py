@@ -316,14 +316,27 @@ def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, P
 _paint_cell.pixels = _cell_pixels  # type: ignore[attr-defined]  # the scene copies these instead of painting
 
 
-@lru_cache(maxsize=64)
-def _cell_layers(dogs: tuple[tuple[str, str, str], ...], places: tuple[tuple, ...]) -> dict[str, Layer]:
-    """The six cell layers of one set of dogs, made once per episode: the timer changes the
-    frame on every message, and the scene recognises the same layers by identity."""
-    placed: list[Placement | None] = [None] * len(CELL_BOXES)
-    for (coat, pose, facing), (cell, dx, dy, size) in zip(dogs, places, strict=True):
-        placed[int(cell)] = placement(coat, pose, facing, int(cell), dx, dy, size)
-    return {f"cell_{cell}": Layer(box, (cell, placed[cell]), _paint_cell) for cell, box in enumerate(CELL_BOXES)}
+def _cell_layers(dogs: list[dict[str, Any]], places: list[list[Any]]) -> dict[str, Layer]:
+    """The six cell layers of one set of dogs (an empty cell's layer is always the same object)."""
+    layers = dict(_EMPTY_CELL_LAYERS)
+    for dog, (cell, dx, dy, size) in zip(dogs, places, strict=True):
+        cell = int(cell)
+        layers[f"cell_{cell}"] = Layer(CELL_BOXES[cell], (cell, placement(dog["coat"], dog["pose"], dog["facing"], cell,
+                                                                        dx, dy, size)), _paint_cell)
+    return layers
+
+
+_EMPTY_CELL_LAYERS: dict[str, Layer] = {f"cell_{cell}": Layer(box, (cell, None), _paint_cell)
+                                        for cell, box in enumerate(CELL_BOXES)}
+
+RECENT_EPISODES = 8
+"""Sets of dogs whose cell layers `_layers` keeps (newest first): the environments one
+process steps in turn (a vector env's share) each find their own."""
+
+_recent_cells: tuple[tuple[list[dict[str, Any]], list[list[Any]], dict[str, Layer]], ...] = ()
+"""(dogs, places, cell layers) of the latest episodes drawn, copies of the states' lists. Every
+step of an episode draws the same dogs with a new timer, and comparing two short lists costs
+a tenth of making the layers again. Replaced whole, so threads see one consistent tuple."""
 
 
 @lru_cache(maxsize=2048)
@@ -332,21 +345,17 @@ def _countdown(shown: str, disarmed: bool) -> dict[str, Layer]:
     return countdown_layers(shown, disarmed, lamp_x=240)
 
 
-_latest_cells: tuple[list[dict[str, Any]], list[list[Any]], dict[str, Layer]] | None = None
-"""The dogs and places last drawn (copies) and their cell layers: every step of an episode
-draws the same dogs with a new timer, and comparing two short lists costs a tenth of making
-the cache key of `_cell_layers` again. Replaced whole, so threads see one consistent entry."""
-
-
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    global _latest_cells
-    dogs, places, latest = state["dogs"], state["dog_places"], _latest_cells
-    if latest is not None and latest[0] == dogs and latest[1] == places:
-        cells = latest[2]
+    global _recent_cells
+    dogs, places, recent = state["dogs"], state["dog_places"], _recent_cells
+    for seen_dogs, seen_places, seen_cells in recent:
+        if seen_dogs == dogs and seen_places == places:
+            cells = seen_cells
+            break
     else:
-        cells = _cell_layers(tuple([(dog["coat"], dog["pose"], dog["facing"]) for dog in dogs]),
-                             tuple(map(tuple, places)))
-        _latest_cells = ([dict(dog) for dog in dogs], [list(place) for place in places], cells)
+        cells = _cell_layers(dogs, places)
+        copies = ([dict(dog) for dog in dogs], [list(place) for place in places], cells)
+        _recent_cells = (copies, *recent[:RECENT_EPISODES - 1])
     layers = dict(cells)
     layers.update(_countdown(state["timer"], bool(state.get("module_disarmed"))))
     return layers

@@ -65,6 +65,10 @@ class Geometry:
         self.by_index = [places[box] for box in layer_boxes]
         """For each layer, by position: (its box clipped to the picture, the positions of
         the layers overlapping that part), or None when nothing of it is visible."""
+        self.alone = [place is not None and len(place[1]) == 1 and place[0] == box
+                      for place, box in zip(self.by_index, layer_boxes, strict=True)]
+        """For each layer, by position: whether it lies inside the picture with no other layer
+        overlapping it (its patch then depends on it alone)."""
 
     def vacate(self, box: Box) -> tuple[tuple[int, ...], tuple[Box, ...]] | None:
         """For a box a layer left: (the layers now overlapping it, to repaint whole; the

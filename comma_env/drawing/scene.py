@@ -39,7 +39,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -349,38 +349,41 @@ class Scene:
         cache filled with them and missed. The pieces of background never overlap a patch,
         so the order of writes does not matter."""
         ordered = list(layers.values())
-        background: dict[Box, np.ndarray] = {}
+        background: dict[Box, np.ndarray] | None = None
         if vacated:
             dirty = list(dirty)
+            background = {}
             rgb = self._backgrounds()[1]
             for vacate in map(geometry.vacate, vacated):
                 if vacate is not None:
                     dirty.extend(vacate[0])
                     for x0, y0, x1, y1 in vacate[1]:
                         background[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
-        by_index = geometry.by_index
-        wanted: dict[Box, tuple[Layer, ...]] = {}
-        patches: dict[Box, np.ndarray] = {}
+        by_index, alone = geometry.by_index, geometry.alone
+        patches: dict[Box, np.ndarray | None] = {}
+        keys: list[tuple[int, Box, tuple[Layer, ...]]] = []
         for index in dirty:
             place = by_index[index]
-            if place is None or place[0] in wanted or place[0] in patches:
+            if place is None or place[0] in patches:
                 continue
             box, indices = place
             layer = ordered[index]
-            if len(indices) == 1 and layer.box == box:
+            if alone[index]:
                 pixels = getattr(layer.paint, "pixels", None)
                 if pixels is not None:  # an opaque raster filling its box
                     patches[box] = pixels(layer.key)
                     continue
-            wanted[box] = tuple([ordered[i] for i in indices])
-        if wanted:
-            scene_id = id(self)
-            keys = [(scene_id, box, touching) for box, touching in wanted.items()]
-            for key, patch in zip(keys, PATCHES.get_many(keys), strict=True):
+                keys.append((id(self), box, (layer,)))
+            else:
+                keys.append((id(self), box, tuple([ordered[i] for i in indices])))
+            patches[box] = None  # found or painted below
+        if keys:
+            found = PATCHES.get_many(keys) if len(keys) > 1 else [PATCHES.get(keys[0])]
+            for key, patch in zip(keys, found, strict=True):
                 patches[key[1]] = self._paint_patch(key[1], key[2], key) if patch is None else patch
         if background:
             patches.update(background)
-        return patches
+        return cast("dict[Box, np.ndarray]", patches)  # every None was replaced above
 
     def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
         """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
