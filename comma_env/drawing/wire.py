@@ -31,7 +31,24 @@ def _background() -> Image.Image:
     return image
 
 
-def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, int, str, bool]) -> None:
+SLOTS = 6
+"""Wire positions on the panel, as on the game's module: 3 to 6 wires fill consecutive slots,
+centred (`first_slot`), so every instance has the same layout whatever its wire count."""
+
+
+def slot_y(slot: int) -> float:
+    """Centre row of wire slot `slot` (0-based, top to bottom)."""
+    return TOP + (BOTTOM - TOP) / SLOTS * (slot + 0.5)
+
+
+def first_slot(count: int) -> int:
+    """The slot of wire 1 when there are `count` wires."""
+    return (SLOTS - count) // 2
+
+
+def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, int, str, bool] | None) -> None:
+    if key is None:  # an empty slot shows the panel
+        return
     y, position, color, cut = key
     draw.ellipse((52, y - 10, 72, y + 10), fill=PALETTE["frame"])
     draw.ellipse((440, y - 10, 460, y + 10), fill=PALETTE["frame"])
@@ -42,17 +59,27 @@ def _paint_wire(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float,
 
 
 @cache
-def _wire_layer(index: int, count: int, color: str, cut: bool) -> tuple[str, Layer]:
-    """Name and layer of wire `index` of `count` (a few hundred combinations, made once)."""
-    y = TOP + (BOTTOM - TOP) / count * (index + 0.5)
+def _slot_layer(slot: int, position: int | None, color: str | None, cut: bool) -> tuple[str, Layer]:
+    """Name and layer of slot `slot` holding wire `position` (None: empty). Made once each:
+    a few hundred combinations, recognised by identity."""
+    y = slot_y(slot)
     band = (18, int(y) - 12, 463, int(y) + 13)  # what the paint touches (rows y-10..y+10, columns 20..460), 2 px spare
-    return f"wire_{index + 1}", Layer(band, (y, index + 1, color, cut), _paint_wire)
+    key = None if position is None or color is None else (y, position, color, cut)
+    return f"slot_{slot + 1}", Layer(band, key, _paint_wire)
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     colors = state["wire_colors_top_to_bottom"]
     cut = set(state["cut_wires"])
-    layers = dict(_wire_layer(index, len(colors), color, index + 1 in cut) for index, color in enumerate(colors))
+    first = first_slot(len(colors))
+    layers = {}
+    for slot in range(SLOTS):
+        index = slot - first
+        if 0 <= index < len(colors):
+            name, layer = _slot_layer(slot, index + 1, colors[index], index + 1 in cut)
+        else:
+            name, layer = _slot_layer(slot, None, None, False)
+        layers[name] = layer
     layers.update(cell_text_layer("serial", SERIAL_BOX, state["serial_number"], SERIAL_CHARS, 26, _background))
     return layers
 
