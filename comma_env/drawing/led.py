@@ -28,11 +28,17 @@ LED_AREA = (130, 490)  # x range holding the LEDs
 LED_Y, LED_RADIUS = 70, 22
 
 
+LED_SLOTS = 5
+"""LED positions along the top: 2 to 5 LEDs fill consecutive slots, centred, so every
+instance has the same layout whatever its stage count (a new episode repaints the LEDs that
+changed, not every LED of two layouts)."""
+
+
 def led_center(index: int, count: int) -> tuple[float, float]:
-    """Centre of LED `index` (0-based) of `count`, evenly spread over `LED_AREA`."""
+    """Centre of LED `index` (0-based) of `count`: slot ``(LED_SLOTS - count) // 2 + index``."""
     x0, x1 = LED_AREA
-    step = (x1 - x0) / count
-    return x0 + step * (index + 0.5), LED_Y
+    step = (x1 - x0) / LED_SLOTS
+    return x0 + step * ((LED_SLOTS - count) // 2 + index + 0.5), LED_Y
 
 
 LETTER_SIZE = 80
@@ -52,7 +58,9 @@ def _paint_display(image: Image.Image, draw: ImageDraw.ImageDraw, stage: int) ->
     centered_text(draw, DISPLAY_BOX, str(stage), 48, fill=PALETTE["display_text"], bold=True)
 
 
-def _paint_led(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, str, bool, str]) -> None:
+def _paint_led(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[float, str, bool, str] | None) -> None:
+    if key is None:  # an empty slot shows the panel
+        return
     x, color, ringed, label = key
     y, r = LED_Y, LED_RADIUS
     if ringed:
@@ -82,12 +90,29 @@ def _cached_layers(colors: tuple[str, ...], stage: int, done: int,
     """The layers of one state, made once (a state recurs on every unchanged step, and the
     scene recognises the same layers by identity). Shared: do not modify."""
     count = len(colors)
+    first = (LED_SLOTS - count) // 2
     layers = {"display": _display_layer(stage)}
-    for index, color in enumerate(colors):
-        layers[f"led_{index + 1}"] = _led_layer(index, count, color, index == stage - 1 and done < count, index < done)
+    for slot in range(LED_SLOTS):
+        index = slot - first
+        if 0 <= index < count:
+            ringed = index == stage - 1 and done < count
+            layers[f"led_slot_{slot + 1}"] = _led_layer(index, count, colors[index], ringed, index < done)
+        else:
+            layers[f"led_slot_{slot + 1}"] = _empty_slot(slot)
     for position, letter in letters:
         layers[position] = _letter_layer(position, letter)
     return layers
+
+
+def _slot_box(x: float) -> tuple[int, int, int, int]:
+    # the ink reaches columns x-29..x+29 and rows y-29..y+46: a wider box only adds pixels to write
+    return (int(x) - 31, LED_Y - LED_RADIUS - 9, int(x) + 32, LED_Y + LED_RADIUS + 27)
+
+
+@lru_cache(maxsize=LED_SLOTS)
+def _empty_slot(slot: int) -> Layer:
+    x0, x1 = LED_AREA
+    return Layer(_slot_box(x0 + (x1 - x0) / LED_SLOTS * (slot + 0.5)), None, _paint_led)
 
 
 @lru_cache(maxsize=64)
@@ -98,13 +123,9 @@ def _display_layer(stage: int) -> Layer:
 @lru_cache(maxsize=1024)
 def _led_layer(index: int, count: int, color: str, ringed: bool, ticked: bool) -> Layer:
     """LED `index` of `count` (every state of every instance draws from a few hundred)."""
-    x, y = led_center(index, count)
+    x, _ = led_center(index, count)
     label = f"{index + 1}✓" if ticked else str(index + 1)
-    # neighbouring boxes must not overlap, or each LED's patch would depend on its neighbours' keys;
-    # the ink reaches columns x-29..x+29 and rows y-29..y+46: a wider box only adds pixels to write
-    reach = min(int((LED_AREA[1] - LED_AREA[0]) / count / 2), 31)
-    box = (int(x) - reach, y - LED_RADIUS - 9, int(x) + reach + 1, y + LED_RADIUS + 27)
-    return Layer(box, (x, color, ringed, label), _paint_led)
+    return Layer(_slot_box(x), (x, color, ringed, label), _paint_led)
 
 
 @lru_cache(maxsize=256)
