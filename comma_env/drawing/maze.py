@@ -3,13 +3,15 @@ torus in the middle, four coloured spheres, the grey mouse with a nose showing i
 and the round button with a labyrinth on it.
 
 Layers: one per square (a move redraws the two squares the mouse leaves and enters), the
-numbers and frame of the grid, and the button."""
+numbers and frame of the grid (four layers around the squares, so that each square is drawn from
+its own key alone: one cached raster per kind of square), and the button."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
@@ -35,13 +37,33 @@ def _background() -> Image.Image:
     return canvas((WIDTH, HEIGHT), "MAZE")[0]
 
 
-def _paint_grid(image: Image.Image, draw: ImageDraw.ImageDraw, size: int) -> None:
-    """Row and column numbers and the frame around the squares."""
-    for index in range(size):
-        centered_text(draw, (X0 + index * CELL, Y0 - 22, X0 + (index + 1) * CELL, Y0 - 2), str(index + 1), 16,
-                      bold=True)
-        centered_text(draw, (8, Y0 + index * CELL, X0 - 4, Y0 + (index + 1) * CELL), str(index + 1), 16, bold=True)
-    draw.rectangle((X0 - 3, Y0 - 3, X0 + size * CELL + 2, Y0 + size * CELL + 2), outline=PALETTE["frame"], width=3)
+def _paint_grid(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, str]) -> None:
+    """One side of the grid's frame, with the row numbers (left) or column numbers (top):
+    four layers around the squares, so that no layer overlaps a square and each square's
+    pixels depend on its own key alone (`_cell_pixels`)."""
+    size, side = key
+    end = size * CELL  # the squares span X0..X0+end-1 and Y0..Y0+end-1; the frame is 3 px outside
+    frame = PALETTE["frame"]
+    if side == "top":
+        for index in range(size):
+            centered_text(draw, (X0 + index * CELL, Y0 - 22, X0 + (index + 1) * CELL, Y0 - 2), str(index + 1), 16,
+                          bold=True)
+        draw.rectangle((X0 - 3, Y0 - 3, X0 + end + 2, Y0 - 1), fill=frame)
+    elif side == "left":
+        for index in range(size):
+            centered_text(draw, (8, Y0 + index * CELL, X0 - 4, Y0 + (index + 1) * CELL), str(index + 1), 16,
+                          bold=True)
+        draw.rectangle((X0 - 3, Y0, X0 - 1, Y0 + end - 1), fill=frame)
+    elif side == "right":
+        draw.rectangle((X0 + end, Y0, X0 + end + 2, Y0 + end - 1), fill=frame)
+    else:
+        draw.rectangle((X0 - 3, Y0 + end, X0 + end + 2, Y0 + end + 2), fill=frame)
+
+
+def _grid_boxes(size: int) -> dict[str, tuple[int, int, int, int]]:
+    end = size * CELL
+    return {"top": (8, Y0 - 22, X0 + end + 3, Y0), "left": (8, Y0, X0, Y0 + end),
+            "right": (X0 + end, Y0, X0 + end + 3, Y0 + end), "bottom": (X0 - 3, Y0 + end, X0 + end + 3, Y0 + end + 3)}
 
 
 def _paint_button(image: Image.Image, draw: ImageDraw.ImageDraw, pressed: bool) -> None:
@@ -86,15 +108,34 @@ def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: CellKey) -> 
         draw.polygon(nose, fill=PALETTE["ink"])
 
 
+@lru_cache(maxsize=512)
+def _cell_raster(floor: bool, torus: str | None, sphere: str | None, facing: str | None) -> np.ndarray:
+    """A square's pixels: the same in every square (each is drawn relative to its own whole-
+    pixel box, which it fills), so the few kinds of square are drawn once each."""
+    x0, y0, x1, y1 = _cell_box(1, 1)
+    image = Image.new("RGB", (x1, y1))
+    _paint_cell(image, ImageDraw.Draw(image), (1, 1, floor, torus, sphere, facing))
+    pixels = np.asarray(image)[y0:y1, x0:x1].copy()
+    pixels.flags.writeable = False
+    return pixels
+
+
+def _cell_pixels(key: CellKey) -> np.ndarray:
+    return _cell_raster(*key[2:])
+
+
+_paint_cell.pixels = _cell_pixels  # type: ignore[attr-defined]  # the scene copies these instead of painting
+
+
 def _cell_box(r: int, c: int) -> tuple[int, int, int, int]:
     return X0 + (c - 1) * CELL, Y0 + (r - 1) * CELL, X0 + c * CELL, Y0 + r * CELL
 
 
 @lru_cache(maxsize=16)
-def _square_layers(size: int) -> tuple[Layer, list[str], list[tuple[Layer, Layer]]]:
-    """The grid layer, and each square's name and (wall, floor) layers without objects, in
+def _square_layers(size: int) -> tuple[dict[str, Layer], list[str], list[tuple[Layer, Layer]]]:
+    """The grid's layers, and each square's name and (wall, floor) layers without objects, in
     reading order: built once per maze size, since every reset draws a new maze."""
-    grid = Layer((8, Y0 - 22, X0 + size * CELL + 3, Y0 + size * CELL + 3), size, _paint_grid)
+    grid = {f"grid_{side}": Layer(box, (size, side), _paint_grid) for side, box in _grid_boxes(size).items()}
     squares = [(r, c) for r in range(1, size + 1) for c in range(1, size + 1)]
     names = [f"cell_{r}_{c}" for r, c in squares]
     variants = [tuple(Layer(_cell_box(r, c), (r, c, floor, None, None, None), _paint_cell) for floor in (False, True))
@@ -109,7 +150,7 @@ def _empty_layers(rows: tuple[str, ...]) -> dict[str, Layer]:
     floors = [square == "." for line in rows for square in line]
     if len(floors) != len(names):
         raise ValueError(f"a maze must be square, not {len(rows)} rows of {len(rows[0])}")
-    return {"grid": grid, **{name: pair[floor] for name, pair, floor in zip(names, variants, floors, strict=True)}}
+    return {**grid, **{name: pair[floor] for name, pair, floor in zip(names, variants, floors, strict=True)}}
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
