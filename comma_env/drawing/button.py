@@ -42,12 +42,27 @@ def _paint_strip(image: Image.Image, draw: ImageDraw.ImageDraw, strip: str) -> N
     draw.rounded_rectangle((398, 70, 442, 360), radius=8, fill=STRIP_OFF if strip == "off" else PALETTE[strip])
 
 
+@lru_cache(maxsize=256)
+def _button_layer(held: bool, color: str, label: str) -> Layer:
+    """The button: the same object while it looks the same (the timer changes on every step)."""
+    return Layer((70, 90, 321, 341), (held, color, label), _paint_button)  # the ellipse's pixels, no more
+
+
+@lru_cache(maxsize=16)
+def _strip_layer(strip: str) -> Layer:
+    return Layer((398, 70, 443, 361), strip, _paint_strip)
+
+
+@lru_cache(maxsize=2048)
+def _countdown(shown: str, disarmed: bool) -> dict[str, Layer]:
+    return countdown_layers(shown, disarmed)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return {
-        "button": Layer((44, 64, 347, 367), (bool(state["button_held"]), state["button_color"], state["button_label"]),
-                        _paint_button),
-        "strip": Layer((398, 70, 443, 361), state["strip_color"], _paint_strip),
-        **countdown_layers(state["timer"], bool(state.get("module_disarmed"))),
+        "button": _button_layer(bool(state["button_held"]), state["button_color"], state["button_label"]),
+        "strip": _strip_layer(state["strip_color"]),
+        **_countdown(state["timer"], bool(state.get("module_disarmed"))),
     }
 
 
