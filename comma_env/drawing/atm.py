@@ -2,7 +2,9 @@
 keypad, and the customer's card with the PIN printed on it.
 
 Layers: the screen's title, body, button row and status line, and the PIN on the card;
-the keypad and the rest of the card never change."""
+the keypad and the rest of the card never change. The PIN is new in every instance, so it
+is made of cached character cells (`comma_env.drawing.cell_text`): a reset copies nine
+cells instead of rendering a line of text."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from comma_env.drawing.cell_text import cell_text_layer
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text, text
 from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.atm import AtmPuzzle
@@ -40,6 +43,7 @@ def _screen_title(state: dict[str, Any]) -> str:
 
 
 _PIN_FIELD = (318, 392, 476, 428)
+_PIN_CHARS = "PIN: 0123456789"
 
 
 @lru_cache(maxsize=1)
@@ -69,22 +73,22 @@ def _paint_title(image: Image.Image, draw: ImageDraw.ImageDraw, title: str) -> N
     centered_text(draw, (x0, y0 + 8, x1, y0 + 44), title, 22, fill=_SCREEN_TEXT, bold=True)
 
 
-BodyKey = tuple[str, "str | None", str, int, tuple[str, ...]]
-"""(screen, balance, transaction, PIN digits entered, amount buttons) of the screen body."""
+BodyKey = tuple[str, "str | None", str, tuple[str, ...]]
+"""(screen, balance, transaction, amount buttons) of the screen body."""
+
+_PIN_ENTRY = (156, 110, 356, 162)
+"""The field that shows the PIN digits typed so far (a layer of its own: a key press
+repaints the field, not the screen)."""
 
 
 def _paint_body(image: Image.Image, draw: ImageDraw.ImageDraw, key: BodyKey) -> None:
-    screen, balance, transaction, digits, amounts = key
+    screen, balance, transaction, amounts = key
     x0, y0, x1, _ = _SCREEN
     if screen == "balance":
         centered_text(draw, (x0, 100, x1, 150), balance or "", 40, fill=_SCREEN_TEXT, bold=True)
         centered_text(draw, (x0, 150, x1, 178), f"Transaction: {transaction}", 18, fill=_SCREEN_TEXT)
     elif balance and screen in ("menu", "amount", "confirm"):
         text(draw, (x0 + 24, y0 + 44), f"Balance: {balance}", 16, fill=_SCREEN_TEXT)
-    if screen == "pin_entry":
-        shown = "  ".join(["*"] * digits + ["_"] * (4 - digits))
-        draw.rounded_rectangle((156, 110, 356, 162), radius=6, fill=(235, 240, 250))
-        centered_text(draw, (156, 110, 356, 162), shown, 30, mono=True, bold=True)
     if screen == "complete":
         centered_text(draw, (x0, 120, x1, 170), "Please take your card.", 22, fill=_SCREEN_TEXT)
     for index, label in enumerate(amounts):
@@ -92,6 +96,13 @@ def _paint_body(image: Image.Image, draw: ImageDraw.ImageDraw, key: BodyKey) -> 
         bx = x0 + 24 + column * 150
         by = 116 + row * 44
         _screen_button(draw, (bx, by, bx + 130, by + 38), label)
+
+
+def _paint_pin_entry(image: Image.Image, draw: ImageDraw.ImageDraw, digits: int | None) -> None:
+    if digits is not None:  # None: not on the PIN screen
+        shown = "  ".join(["*"] * digits + ["_"] * (4 - digits))
+        draw.rounded_rectangle(_PIN_ENTRY, radius=6, fill=(235, 240, 250))
+        centered_text(draw, _PIN_ENTRY, shown, 30, mono=True, bold=True)
 
 
 def _paint_button_row(image: Image.Image, draw: ImageDraw.ImageDraw, labels: tuple[str, ...]) -> None:
@@ -110,26 +121,23 @@ def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -
         centered_text(draw, (x0, y1 - 32, x1, y1 - 6), message, 16, fill=_STATUS, bold=True)
 
 
-def _paint_pin(image: Image.Image, draw: ImageDraw.ImageDraw, pin: str) -> None:
-    centered_text(draw, _PIN_FIELD, f"PIN: {pin}", 20, bold=True, mono=True)
-
-
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     x0, y0, x1, y1 = _SCREEN
     labels = tuple(state["on_screen_buttons"])
     amounts: tuple[str, ...] = ()
     if state["screen"] == "amount":
         amounts, labels = labels[:-1], labels[-1:]
-    body = (state["screen"], state["balance"], (state["selected_transaction"] or "").capitalize(),
-            int(state["pin_digits_entered"]), amounts)
+    body = (state["screen"], state["balance"], (state["selected_transaction"] or "").capitalize(), amounts)
+    digits = int(state["pin_digits_entered"]) if state["screen"] == "pin_entry" else None
     inner_left, inner_right = x0 + 5, x1 - 4
     return {
         "title": Layer((inner_left, y0 + 5, inner_right, y0 + 44), _screen_title(state), _paint_title),
         "body": Layer((inner_left, y0 + 44, inner_right, y1 - 77), body, _paint_body),
+        "pin_entry": Layer((_PIN_ENTRY[0], _PIN_ENTRY[1], _PIN_ENTRY[2] + 1, _PIN_ENTRY[3] + 1), digits,
+                           _paint_pin_entry),
         "buttons": Layer((inner_left, y1 - 77, inner_right, y1 - 34), labels, _paint_button_row),
         "status": Layer((inner_left, y1 - 34, inner_right, y1 - 4), state["status_message"] or "", _paint_status),
-        "pin": Layer((_PIN_FIELD[0], _PIN_FIELD[1], _PIN_FIELD[2] + 1, _PIN_FIELD[3] + 1), state["pin_on_card"],
-                     _paint_pin),
+        **cell_text_layer("pin", _PIN_FIELD, f"PIN: {state['pin_on_card']}", _PIN_CHARS, 20, _background),
     }
 
 
