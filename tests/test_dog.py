@@ -121,20 +121,34 @@ def test_every_dog_lies_inside_its_cell() -> None:
 
 
 def test_cell_pixels_are_the_painted_layer_and_read_only() -> None:
-    """A cell layer's pixels (what the scene copies) equal its paint on the background, and
-    are never handed out writable."""
-    from PIL import ImageDraw
+    """A cell layer's sprite (what the scene copies: its ink box and pixels there) equals its
+    paint on the background, the paint leaves the rest of the cell alone, and the pixels are
+    never handed out writable."""
+    from PIL import ImageChops, ImageDraw
 
     from comma_env.drawing.dog import draw_dog
 
     env = comma_env.make("dog")
+    empty = 0
     for seed in range(12):
         env.reset(seed=seed)
         for name, layer in draw_dog.layers(env.unwrapped.visible_state).items():
             if not name.startswith("cell_"):
                 continue
-            pixels = layer.paint.pixels(layer.key)
-            image = draw_dog.background().convert("RGB")
+            background = draw_dog.background().convert("RGB")
+            image = background.copy()
             layer.paint(image, ImageDraw.Draw(image), layer.key)
-            x0, y0, x1, y1 = layer.box
+            ink = layer.paint.ink_box(layer.key)
+            touched = ImageChops.difference(image, background).getbbox()
+            if ink is None:
+                empty += 1
+                assert touched is None
+                continue
+            x0, y0, x1, y1 = ink
+            cx0, cy0, cx1, cy1 = layer.box
+            assert cx0 <= x0 < x1 <= cx1 and cy0 <= y0 < y1 <= cy1, (name, ink, layer.box)
+            assert touched is not None
+            assert x0 <= touched[0] and y0 <= touched[1] and touched[2] <= x1 and touched[3] <= y1
+            pixels = layer.paint.ink_pixels(layer.key)
             assert not pixels.flags.writeable and np.array_equal(np.asarray(image)[y0:y1, x0:x1], pixels)
+    assert empty > 0  # empty cells were checked too

@@ -9,9 +9,11 @@ Speed: a new episode shows new dogs, so the picture changes on every reset. Each
 therefore drawn once per (pose, facing, spots, scale) as a map of pixel classes (outline,
 coat, ear, eye), cached, coloured per coat, and stamped with two vectorised bitwise
 operations. A dog is drawn at the largest scale step whose pixels fit in its box, so it
-never crosses its grid cell: each cell is a layer that hands the scene its finished pixels
-(`_cell_pixels`; an empty cell is a cached array), and a new episode repaints only the cells
-whose dog changed.
+never crosses its grid cell: each cell is a sprite layer (`Scene`'s ``ink_box`` and
+``ink_pixels``) that hands the scene its dog's finished pixels (`_dog_pixels`), and a new
+episode writes the new dogs' boxes and, with the park's background, the old dogs' boxes
+(a dog covers about 43% of its cell, so this writes about half the pixels that repainting
+whole cells did).
 
 Layers: one per grid cell, the timer and the lamp."""
 
@@ -276,44 +278,60 @@ def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float
     return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height)
 
 
-@lru_cache(maxsize=len(CELL_BOXES))
-def _empty_cell(cell: int) -> np.ndarray:
-    x0, y0, x1, y1 = CELL_BOXES[cell]
-    pixels = np.array(_template().convert("RGB"))[y0:y1, x0:x1].copy()
+@cache
+def _park() -> np.ndarray:
+    """The template's RGB pixels (read-only): what every dog is stamped over."""
+    pixels = np.array(_template().convert("RGB"))
     pixels.flags.writeable = False
     return pixels
 
 
-def _with_dog(under: np.ndarray, cell: int, dog: Placement) -> np.ndarray:
-    """A copy of `under` (the pixels of the cell's box) with the dog stamped on it."""
-    out = under.copy()
-    shape = _shape(dog.pose, dog.mirror, dog.coat == "spotted", dog.scale_steps)
-    x0, y0 = CELL_BOXES[cell][:2]
-    _stamp(out, shape, _sprite(dog.coat, dog.pose, dog.mirror, dog.scale_steps), dog.x - x0, dog.y - y0)
-    return out
+@lru_cache(maxsize=512)  # every (coat, pose, facing, scale): 288
+def _stamp_arrays(coat: str, pose: str, mirror: bool, scale_steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """A dog's `keep` mask and sprite (read-only, the same shape)."""
+    return _shape(pose, mirror, coat == "spotted", scale_steps).keep, _sprite(coat, pose, mirror, scale_steps)
 
 
-def _cell_pixels(key: tuple[int, Placement | None]) -> np.ndarray:
-    """The read-only pixels of one cell: the photo's background, with its dog if it has one
-    (an empty cell is a cached array: no copy, no drawing)."""
-    cell, dog = key
+def dog_box(dog: Placement) -> tuple[int, int, int, int]:
+    """The pixel box (x1/y1 exclusive) of a placed dog's sprite: where its cell's layer draws."""
+    height, width = _shape(dog.pose, dog.mirror, dog.coat == "spotted", dog.scale_steps).labels.shape
+    return dog.x, dog.y, dog.x + width, dog.y + height
+
+
+_NO_PIXELS = np.zeros((0, 0, 3), dtype=np.uint8)
+_NO_PIXELS.flags.writeable = False
+
+
+def _dog_pixels(dog: Placement | None) -> np.ndarray:
+    """The read-only pixels of a dog's box: the park under it masked by `keep`, the sprite
+    or-ed in (`_stamp`'s result, made without a copy of the park: `placement` keeps the
+    sprite inside its cell). An empty cell draws no pixels."""
     if dog is None:
-        return _empty_cell(cell)
-    pixels = _with_dog(_empty_cell(cell), cell, dog)
+        return _NO_PIXELS
+    keep, sprite = _stamp_arrays(dog.coat, dog.pose, dog.mirror, dog.scale_steps)
+    height, width = keep.shape[:2]
+    pixels = np.bitwise_and(_park()[dog.y:dog.y + height, dog.x:dog.x + width], keep)
+    np.bitwise_or(pixels, sprite, out=pixels)
     pixels.flags.writeable = False
     return pixels
 
 
-def _paint_cell(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, Placement | None]) -> None:
-    """The full-redraw path: the dog stamped over what the cell shows (the background)."""
-    cell, dog = key
+def _paint_dog(image: Image.Image, draw: ImageDraw.ImageDraw, dog: Placement | None) -> None:
+    """The full-redraw path: the dog stamped over what its box shows (the park)."""
     if dog is not None:
-        box = CELL_BOXES[cell]
-        under = np.asarray(image.crop(box).convert("RGB"))
-        image.paste(Image.fromarray(_with_dog(under, cell, dog)), box[:2])
+        box = dog_box(dog)
+        out = np.array(image.crop(box).convert("RGB"))
+        shape = _shape(dog.pose, dog.mirror, dog.coat == "spotted", dog.scale_steps)
+        _stamp(out, shape, _sprite(dog.coat, dog.pose, dog.mirror, dog.scale_steps), 0, 0)
+        image.paste(Image.fromarray(out), box[:2])
 
 
-_paint_cell.pixels = _cell_pixels  # type: ignore[attr-defined]  # the scene copies these instead of painting
+def _dog_ink_box(dog: Placement | None) -> tuple[int, int, int, int] | None:
+    return None if dog is None else dog_box(dog)
+
+
+_paint_dog.ink_box = _dog_ink_box  # type: ignore[attr-defined]  # a sprite in its cell: the scene writes only
+_paint_dog.ink_pixels = _dog_pixels  # type: ignore[attr-defined]  # the old and new dogs' boxes
 
 
 def _cell_layers(dogs: list[dict[str, Any]], places: list[list[Any]]) -> dict[str, Layer]:
@@ -321,13 +339,14 @@ def _cell_layers(dogs: list[dict[str, Any]], places: list[list[Any]]) -> dict[st
     layers = dict(_EMPTY_CELL_LAYERS)
     for dog, (cell, dx, dy, size) in zip(dogs, places, strict=True):
         cell = int(cell)
-        layers[f"cell_{cell}"] = Layer(CELL_BOXES[cell], (cell, placement(dog["coat"], dog["pose"], dog["facing"], cell,
-                                                                        dx, dy, size)), _paint_cell)
+        placed = placement(dog["coat"], dog["pose"], dog["facing"], cell, dx, dy, size)
+        layers[f"cell_{cell}"] = Layer(CELL_BOXES[cell], placed, _paint_dog)
     return layers
 
 
-_EMPTY_CELL_LAYERS: dict[str, Layer] = {f"cell_{cell}": Layer(box, (cell, None), _paint_cell)
+_EMPTY_CELL_LAYERS: dict[str, Layer] = {f"cell_{cell}": Layer(box, None, _paint_dog)
                                         for cell, box in enumerate(CELL_BOXES)}
+"""An empty cell: nothing drawn, the park shows."""
 
 RECENT_EPISODES = 8
 """Sets of dogs whose cell layers `_layers` keeps (newest first): the environments one

@@ -14,9 +14,13 @@ cut wires and screens recur across steps and episodes.
 Contract for a layer (tested for every puzzle): its paint depends only on its key and draws
 nothing outside its box. A paint function may also carry a ``pixels(key)`` attribute
 returning the read-only RGB array of the whole box (an opaque raster such as a photo): when
-that layer alone covers a repainted box, its pixels are copied without drawing. Then the
-incremental frame equals the full redraw pixel for pixel, and drawing stays a pure function of
-`visible_state()`.
+that layer alone covers a repainted box, its pixels are copied without drawing. Or it may
+carry ``ink_box(key)`` (the part of its box it draws in, or None) and ``ink_pixels(key)``
+(the read-only RGB array of that part): a sprite on a plain background, such as one dog in
+its grid cell. When such a layer alone in its box changes, only the old and new ink boxes
+are written (the new sprite, and the background where the old one was), not the whole box.
+Then the incremental frame equals the full redraw pixel for pixel, and drawing stays a pure
+function of `visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
 ``draw(state) -> PIL.Image`` function named by a `PuzzleSpec` still works)::
@@ -44,7 +48,7 @@ from typing import Any, cast
 import numpy as np
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff
+from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff, subtract
 
 __all__ = ["PATCHES", "Box", "Frame", "Layer", "Paint", "Scene", "rgb_copy"]
 
@@ -138,6 +142,11 @@ def rgb_copy(rgba: np.ndarray) -> np.ndarray:
     for channel in range(3):
         out[..., channel] = rgba[..., channel]
     return out
+
+
+def _within(inner: Box, outer: Box) -> Box:
+    """The part of `inner` inside `outer` (empty when they do not meet: x0 >= x1 or y0 >= y1)."""
+    return max(inner[0], outer[0]), max(inner[1], outer[1]), min(inner[2], outer[2]), min(inner[3], outer[3])
 
 
 class _PatchCache:
@@ -292,7 +301,8 @@ class Scene:
                 geometry = previous.geometry
             if geometry is None:
                 geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
-            patches = self._patches(geometry, layers, dirty, vacated) if dirty or vacated else {}
+            olds = list(previous.layers.values()) if same_layout else None  # aligned with `layers` by position
+            patches = self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}
         with self._lock:  # the decision and the writes are one step for other threads
             if mine is not None and not fresh and IN_PLACE_REPAINT and _sole_reference(mine):
                 result = mine
@@ -339,10 +349,13 @@ class Scene:
                 array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
 
     def _patches(self, geometry: Geometry, layers: Mapping[str, Layer], dirty: list[int],
-                 vacated: list[Box]) -> dict[Box, np.ndarray]:
+                 vacated: list[Box], olds: list[Layer] | None = None) -> dict[Box, np.ndarray]:
         """The pixels to write (clipped box -> RGB, each box once): a patch for the box of
         every layer at a position in `dirty`, and for each box in `vacated` the layers now
-        lying there repainted whole and the rest of it background.
+        lying there repainted whole and the rest of it background. A sprite layer (one with
+        ``ink_box``) alone in its box writes its new ink box and, as background, the part of
+        its old ink box (from `olds`, the previous layers by position; else the whole box)
+        that the new one does not cover.
 
         Painting a vacated box as one patch would key it by every layer under it, in
         combinations that seldom recur (a box of a four-LED row under a five-LED row): the
@@ -369,9 +382,15 @@ class Scene:
             box, indices = place
             layer = ordered[index]
             if alone[index]:
-                pixels = getattr(layer.paint, "pixels", None)
+                paint = layer.paint
+                pixels = getattr(paint, "pixels", None)
                 if pixels is not None:  # an opaque raster filling its box
                     patches[box] = pixels(layer.key)
+                    continue
+                ink_box = getattr(paint, "ink_box", None)
+                if ink_box is not None:  # a sprite on the background
+                    old = olds[index] if olds is not None else None
+                    self._sprite_patches(patches, box, ink_box(old.key) if old is not None else box, layer)
                     continue
                 keys.append((id(self), box, (layer,)))
             else:
@@ -384,6 +403,25 @@ class Scene:
         if background:
             patches.update(background)
         return cast("dict[Box, np.ndarray]", patches)  # every None was replaced above
+
+    def _sprite_patches(self, patches: dict[Box, np.ndarray | None], box: Box, old_ink: Box | None,
+                        layer: Layer) -> None:
+        """Add the writes that turn a sprite layer's box from showing `old_ink` (the part the
+        old key drew in; the rest was background) into showing `layer`."""
+        new_ink = layer.paint.ink_box(layer.key)  # type: ignore[attr-defined]
+        if new_ink is not None:
+            new_ink = _within(new_ink, box)
+            if new_ink[0] < new_ink[2] and new_ink[1] < new_ink[3]:
+                patches[new_ink] = layer.paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
+            else:
+                new_ink = None
+        if old_ink is None:
+            return
+        old_ink = _within(old_ink, box)
+        if old_ink[0] < old_ink[2] and old_ink[1] < old_ink[3]:
+            rgb = self._backgrounds()[1]
+            for x0, y0, x1, y1 in subtract(old_ink, [] if new_ink is None else [new_ink]):
+                patches[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
 
     def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
         """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
