@@ -1,7 +1,9 @@
 """Drawing of the Color module: a 4x4 grid of coloured squares with row and column numbers,
 so that the solver can name each square as press_r_c.
 
-Layers: one per square, whose pixels are one cached array per colour."""
+Layers: one per square's inside, whose pixels are one cached array per colour (the squares'
+ink outlines, the same in every colour, are in the background: a recoloured square writes
+its inside only)."""
 
 from __future__ import annotations
 
@@ -30,23 +32,29 @@ def _board() -> Image.Image:
         y = y_origin + index * _CELL + (_CELL - _GAP) / 2
         centered_text(draw, (x - 20, 52, x + 20, 86), str(index + 1), 24, bold=True)
         centered_text(draw, (44, y - 20, 84, y + 20), str(index + 1), 24, bold=True)
+    for row in range(4):
+        for column in range(4):
+            x0, y0 = x_origin + column * _CELL, y_origin + row * _CELL
+            draw.rectangle((x0, y0, x0 + _CELL - _GAP, y0 + _CELL - _GAP), outline=PALETTE["ink"], width=_OUTLINE)
     return image
+
+
+_OUTLINE = 3
+_INSIDE = _CELL - _GAP + 1 - 2 * _OUTLINE
+"""Width in pixels of a square's inside (its layer's box is the square less the outline)."""
 
 
 def _paint_square(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, int, str]) -> None:
     x0, y0, color = key
-    draw.rectangle((x0, y0, x0 + _CELL - _GAP, y0 + _CELL - _GAP), fill=PALETTE.get(color, PALETTE["grey"]),
-                   outline=PALETTE["ink"], width=3)
+    draw.rectangle((x0, y0, x0 + _INSIDE - 1, y0 + _INSIDE - 1), fill=PALETTE.get(color, PALETTE["grey"]))
 
 
 @cache
 def _square_pixels(color: str) -> np.ndarray:
-    """A square's pixels in `color`: the same wherever it stands (it fills its whole box), so
+    """A square's inside in `color`: the same wherever it stands (it fills its whole box), so
     one read-only array per colour serves all sixteen squares."""
-    x0, y0 = _ORIGIN
-    image = _board().convert("RGB")
-    _paint_square(image, ImageDraw.Draw(image), (x0, y0, color))
-    pixels = np.asarray(image)[y0:y0 + _CELL - _GAP + 1, x0:x0 + _CELL - _GAP + 1].copy()
+    pixels = np.empty((_INSIDE, _INSIDE, 3), dtype=np.uint8)
+    pixels[...] = PALETTE.get(color, PALETTE["grey"])
     pixels.flags.writeable = False
     return pixels
 
@@ -62,10 +70,9 @@ _paint_square.pixels = _square_layer_pixels  # type: ignore[attr-defined]  # the
 def _square_layer(row: int, column: int, color: str) -> tuple[str, Layer]:
     """The name and layer of one square in one colour (16 squares x a few colours, made
     once: every step of a stage change rebuilds the layer table)."""
-    x0 = _ORIGIN[0] + column * _CELL
-    y0 = _ORIGIN[1] + row * _CELL
-    box = (x0, y0, x0 + _CELL - _GAP + 1, y0 + _CELL - _GAP + 1)
-    return f"square_{row + 1}_{column + 1}", Layer(box, (x0, y0, color), _paint_square)
+    x0 = _ORIGIN[0] + column * _CELL + _OUTLINE
+    y0 = _ORIGIN[1] + row * _CELL + _OUTLINE
+    return f"square_{row + 1}_{column + 1}", Layer((x0, y0, x0 + _INSIDE, y0 + _INSIDE), (x0, y0, color), _paint_square)
 
 
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:

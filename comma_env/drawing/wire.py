@@ -63,7 +63,7 @@ def _slot_layer(slot: int, position: int | None, color: str | None, cut: bool) -
     """Name and layer of slot `slot` holding wire `position` (None: empty). Made once each:
     a few hundred combinations, recognised by identity."""
     y = slot_y(slot)
-    band = (18, int(y) - 12, 463, int(y) + 13)  # what the paint touches (rows y-10..y+10, columns 20..460), 2 px spare
+    band = (20, int(y) - 10, 461, int(y) + 11)  # exactly what the paint touches, for every wire (tested)
     key = None if position is None or color is None else (y, position, color, cut)
     return f"slot_{slot + 1}", Layer(band, key, _paint_wire)
 
