@@ -10,10 +10,11 @@ therefore drawn once per (pose, facing, spots, scale) as a map of pixel classes 
 coat, ear, eye), cached, coloured per coat, and stamped with two vectorised bitwise
 operations. A dog is drawn at the largest scale step whose pixels fit in its box, so it
 never crosses its grid cell: each cell is a sprite layer (`Scene`'s ``ink_box`` and
-``ink_pixels``) that hands the scene its dog's finished pixels (`_dog_pixels`), and a new
-episode writes the new dogs' boxes and, with the park's background, the old dogs' boxes
-(a dog covers about 43% of its cell, so this writes about half the pixels that repainting
-whole cells did).
+``ink_pixels``) that hands the scene its dog's finished pixels (`_dog_pixels`, cached over
+sky and over grass, since each row of a cell is one or the other), and a new episode
+writes the new dogs' boxes and, with the park's background, the old dogs' boxes (a dog
+covers about 43% of its cell, so this writes about half the pixels that repainting whole
+cells did).
 
 Layers: one per grid cell, the timer and the lamp."""
 
@@ -91,7 +92,8 @@ OUTLINE_CLASS, COAT_CLASS, EAR_CLASS, EYE_CLASS = 1, 2, 3, 4
 SCALE_STEPS = 16
 """Sprites are drawn at scales that are multiples of 1/16 and placed on whole pixels: 96
 label maps and 288 coloured sprites (6 coats) cover every dog an instance can show, about
-12 MB once all are cached."""
+12 MB once all are cached, and the same dogs over sky and over grass (`_dog_over`) at most
+about 16 MB more."""
 
 
 def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> np.ndarray:
@@ -250,7 +252,7 @@ CELL_BOXES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_edges())
 
 
 class Placement(NamedTuple):
-    """A dog as drawn: its sprite and the sprite's top-left pixel."""
+    """A dog as drawn: its sprite, the sprite's top-left pixel and its size."""
 
     coat: str
     pose: str
@@ -258,6 +260,8 @@ class Placement(NamedTuple):
     scale_steps: int
     x: int
     y: int
+    width: int
+    height: int
 
 
 @lru_cache(maxsize=4096)
@@ -275,7 +279,7 @@ def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float
             break
         steps -= 1
     height, width = _shape(pose, mirror, spotted, steps).labels.shape
-    return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height)
+    return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height, width, height)
 
 
 @cache
@@ -286,34 +290,53 @@ def _park() -> np.ndarray:
     return pixels
 
 
-@lru_cache(maxsize=512)  # every (coat, pose, facing, scale): 288
-def _stamp_arrays(coat: str, pose: str, mirror: bool, scale_steps: int) -> tuple[np.ndarray, np.ndarray]:
-    """A dog's `keep` mask and sprite (read-only, the same shape)."""
-    return _shape(pose, mirror, coat == "spotted", scale_steps).keep, _sprite(coat, pose, mirror, scale_steps)
+@cache
+def _horizon() -> int:
+    """The first grass row of the park (rows above it are sky, across every grid cell)."""
+    x0, y0, x1, y1 = PICTURE
+    column = _park()[y0:y1, (x0 + x1) // 2]
+    return y0 + int(np.flatnonzero((column == GRASS).all(axis=1))[0])
+
+
+@lru_cache(maxsize=1024)  # every (coat, pose, facing, scale) over sky and over grass: 576
+def _dog_over(coat: str, pose: str, mirror: bool, scale_steps: int, ground: tuple[int, int, int]) -> np.ndarray:
+    """A dog's pixels over a plain `ground` colour (read-only): `_stamp` on sky or grass."""
+    shape = _shape(pose, mirror, coat == "spotted", scale_steps)
+    pixels = np.empty(shape.keep.shape, dtype=np.uint8)
+    pixels[...] = ground
+    _stamp(pixels, shape, _sprite(coat, pose, mirror, scale_steps), 0, 0)
+    pixels.flags.writeable = False
+    return pixels
 
 
 def dog_box(dog: Placement) -> tuple[int, int, int, int]:
     """The pixel box (x1/y1 exclusive) of a placed dog's sprite: where its cell's layer draws."""
-    height, width = _shape(dog.pose, dog.mirror, dog.coat == "spotted", dog.scale_steps).labels.shape
-    return dog.x, dog.y, dog.x + width, dog.y + height
+    return dog.x, dog.y, dog.x + dog.width, dog.y + dog.height
+
+
+def _dog_pixels(dog: Placement | None) -> np.ndarray:
+    """The read-only pixels of a dog's box: what `_stamp` makes of the park under it. Every
+    row of a grid cell is sky or grass, so these are the cached dog over grass, over sky, or
+    (a dog across the horizon) the sky one's rows above it and the grass one's below: no
+    stamping per episode, and no reading of the masks (`placement` keeps the dog inside its
+    cell). An empty cell draws no pixels."""
+    if dog is None:
+        return _NO_PIXELS
+    sky_rows = min(max(_horizon() - dog.y, 0), dog.height)
+    if sky_rows < dog.height:
+        grass = _dog_over(dog.coat, dog.pose, dog.mirror, dog.scale_steps, GRASS)
+        if not sky_rows:
+            return grass
+    sky = _dog_over(dog.coat, dog.pose, dog.mirror, dog.scale_steps, SKY)
+    if sky_rows == dog.height:
+        return sky
+    pixels = np.concatenate((sky[:sky_rows], grass[sky_rows:]))
+    pixels.flags.writeable = False
+    return pixels
 
 
 _NO_PIXELS = np.zeros((0, 0, 3), dtype=np.uint8)
 _NO_PIXELS.flags.writeable = False
-
-
-def _dog_pixels(dog: Placement | None) -> np.ndarray:
-    """The read-only pixels of a dog's box: the park under it masked by `keep`, the sprite
-    or-ed in (`_stamp`'s result, made without a copy of the park: `placement` keeps the
-    sprite inside its cell). An empty cell draws no pixels."""
-    if dog is None:
-        return _NO_PIXELS
-    keep, sprite = _stamp_arrays(dog.coat, dog.pose, dog.mirror, dog.scale_steps)
-    height, width = keep.shape[:2]
-    pixels = np.bitwise_and(_park()[dog.y:dog.y + height, dog.x:dog.x + width], keep)
-    np.bitwise_or(pixels, sprite, out=pixels)
-    pixels.flags.writeable = False
-    return pixels
 
 
 def _paint_dog(image: Image.Image, draw: ImageDraw.ImageDraw, dog: Placement | None) -> None:
