@@ -69,3 +69,30 @@ def test_every_timer_reading_inks_inside_the_timer_layer() -> None:
         assert x0 <= left and y0 <= top and right <= x1 and bottom <= y1, reading
     long = countdown_layers("123:45", False)["timer"]
     assert long.box == (TIMER_BOX[0], TIMER_BOX[1], TIMER_BOX[2] + 1, TIMER_BOX[3] + 1)
+
+
+def test_strips_on_plain_and_patterned_backgrounds_compose_the_same_pixels() -> None:
+    """On a plain background a strip's cells come from one atlas (a character drawn once,
+    wherever it stands); on any other background, from cells drawn per position. Both equal
+    the string drawn on the picture, for strings that repeat and reorder characters."""
+    from functools import cache
+
+    from PIL import Image
+
+    @cache
+    def striped() -> Image.Image:  # every row another grey: no plain strip
+        image = Image.new("RGB", (512, 512))
+        image.putdata([(row % 200, row % 200, row % 200) for row in range(512) for _ in range(512)])
+        return image
+
+    for background, plain in ((_background, True), (striped, False)):
+        for string in ("A0A0Z9", "9Z0A0A", "ZZZZZZ", "Q1W2E3"):
+            (_, layer), = cell_text.cell_text_layer("serial", SERIAL_BOX, string, SERIAL_CHARS, 26, background).items()
+            drawn = background().convert("RGB")
+            layer.paint(drawn, ImageDraw.Draw(drawn), layer.key)
+            x0, y0, x1, y1 = layer.box
+            composed = layer.paint.pixels(layer.key)
+            assert not composed.flags.writeable and composed.flags.c_contiguous
+            assert np.array_equal(composed, np.asarray(drawn)[y0:y1, x0:x1]), (plain, string)
+        strip = layer.key[0]
+        assert strip._plain is plain and (strip._atlas is not None) is plain
