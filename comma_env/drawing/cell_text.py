@@ -116,10 +116,10 @@ class _Strip:
             pixels.flags.writeable = False
             return pixels
         slot = self._slot
-        columns = [slot.get(char) for char in string]
-        if None in columns:
-            columns = [self._add_to_atlas(char) if column is None else column
-                       for char, column in zip(string, columns, strict=True)]
+        try:
+            columns = [slot[char] for char in string]
+        except KeyError:  # a character not drawn yet
+            columns = [self._add_to_atlas(char) for char in string]
         assert self._atlas is not None
         pixels = np.take(self._atlas, columns, axis=1).reshape(self.height, self.width * len(string), 3)
         pixels.flags.writeable = False

@@ -408,11 +408,15 @@ class Scene:
                         layer: Layer) -> None:
         """Add the writes that turn a sprite layer's box from showing `old_ink` (the part the
         old key drew in; the rest was background) into showing `layer`."""
-        new_ink = layer.paint.ink_box(layer.key)  # type: ignore[attr-defined]
-        if new_ink is not None:
-            new_ink = _within(new_ink, box)
+        new_ink = drawn = layer.paint.ink_box(layer.key)  # type: ignore[attr-defined]
+        if drawn is not None:
+            new_ink = _within(drawn, box)
             if new_ink[0] < new_ink[2] and new_ink[1] < new_ink[3]:
-                patches[new_ink] = layer.paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
+                pixels = layer.paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
+                if new_ink != drawn:  # an ink box reaching out of the picture: its visible part
+                    (x0, y0, x1, y1), (dx, dy) = new_ink, drawn[:2]
+                    pixels = pixels[y0 - dy:y1 - dy, x0 - dx:x1 - dx]
+                patches[new_ink] = pixels
             else:
                 new_ink = None
         if old_ink is None:
