@@ -211,6 +211,8 @@ class Scene:
         self._latest: Frame | None = None  # the last frame drawn by any environment
         self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
         self._geometries: dict[tuple[Box, ...], Geometry] = {}
+        self._by_layer: dict[int, tuple[Layer, np.ndarray]] = {}  # id(layer) -> (layer, its patch)
+        self._by_layer_bytes = 0
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
     # A scene's state is its description (size, background, layers: fixed once made) and
@@ -372,7 +374,7 @@ class Scene:
                     dirty.extend(vacate[0])
                     for x0, y0, x1, y1 in vacate[1]:
                         background[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
-        by_index, alone = geometry.by_index, geometry.alone
+        by_index, alone, by_layer = geometry.by_index, geometry.alone, self._by_layer
         patches: dict[Box, np.ndarray | None] = {}
         keys: list[tuple[int, Box, tuple[Layer, ...]]] = []
         for index in dirty:
@@ -392,6 +394,10 @@ class Scene:
                     old = olds[index] if olds is not None else None
                     self._sprite_patches(patches, box, ink_box(old.key) if old is not None else box, layer)
                     continue
+                known = by_layer.get(id(layer))
+                if known is not None and known[0] is layer:  # this very layer object was drawn before
+                    patches[box] = known[1]
+                    continue
                 keys.append((id(self), box, (layer,)))
             else:
                 keys.append((id(self), box, tuple([ordered[i] for i in indices])))
@@ -399,10 +405,22 @@ class Scene:
         if keys:
             found = PATCHES.get_many(keys) if len(keys) > 1 else [PATCHES.get(keys[0])]
             for key, patch in zip(keys, found, strict=True):
-                patches[key[1]] = self._paint_patch(key[1], key[2], key) if patch is None else patch
+                patches[key[1]] = patch = self._paint_patch(key[1], key[2], key) if patch is None else patch
+                if len(key[2]) == 1:
+                    self._remember(key[2][0], patch)
         if background:
             patches.update(background)
         return cast("dict[Box, np.ndarray]", patches)  # every None was replaced above
+
+    def _remember(self, layer: Layer, patch: np.ndarray) -> None:
+        """Keep `patch` as the pixels of this very `layer` object (alone in its box): layers
+        made once per key (most puzzles cache them) are then found by identity, without
+        hashing their keys. The entry holds the layer, so its id is not reused while kept;
+        the memo holds at most half the patch cache's budget, then starts again."""
+        if self._by_layer_bytes + patch.nbytes > PATCH_CACHE_BYTES // 2:
+            self._by_layer, self._by_layer_bytes = {}, 0
+        self._by_layer[id(layer)] = (layer, patch)
+        self._by_layer_bytes += patch.nbytes
 
     def _sprite_patches(self, patches: dict[Box, np.ndarray | None], box: Box, old_ink: Box | None,
                         layer: Layer) -> None:

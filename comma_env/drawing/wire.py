@@ -68,17 +68,20 @@ def _slot_layer(slot: int, position: int | None, color: str | None, cut: bool) -
     return f"slot_{slot + 1}", Layer(band, key, _paint_wire)
 
 
+@cache
+def _empty_slots(count: int) -> tuple[dict[str, Layer], int]:
+    """Every slot's layer, empty, in slot order, and the slot of wire 1 for `count` wires:
+    `_layers` overwrites the slots that hold a wire (the order, and so the layout, stays)."""
+    return dict(_slot_layer(slot, None, None, False) for slot in range(SLOTS)), first_slot(count)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     colors = state["wire_colors_top_to_bottom"]
-    cut = set(state["cut_wires"])
-    first = first_slot(len(colors))
-    layers = {}
-    for slot in range(SLOTS):
-        index = slot - first
-        if 0 <= index < len(colors):
-            name, layer = _slot_layer(slot, index + 1, colors[index], index + 1 in cut)
-        else:
-            name, layer = _slot_layer(slot, None, None, False)
+    cut = state["cut_wires"]
+    empty, first = _empty_slots(len(colors))
+    layers = dict(empty)
+    for index, color in enumerate(colors):
+        name, layer = _slot_layer(first + index, index + 1, color, index + 1 in cut)
         layers[name] = layer
     layers.update(cell_text_layer("serial", SERIAL_BOX, state["serial_number"], SERIAL_CHARS, 26, _background))
     return layers
