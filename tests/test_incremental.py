@@ -203,3 +203,40 @@ def test_environments_deepcopy_and_pickle_with_their_frames() -> None:
         clone.step("cut_wire_1")
         assert np.array_equal(clone.unwrapped.image(), clone.unwrapped.draw.full_array(clone.unwrapped.visible_state))
     assert env.unwrapped.image() is before
+
+
+def test_patches_found_by_layer_identity_stay_within_the_cache() -> None:
+    """The layer index of the patch cache (a layer object drawn alone in its box is found by
+    identity) holds only patches the cache holds, at most LAYERS_PER_KEY layers per key,
+    forgets a layer with its key, and gives a layer used through it a second chance before
+    eviction, as an LRU hit would."""
+    from comma_env.drawing.scene import LAYERS_PER_KEY, _PatchCache
+
+    def paint(image, draw, key) -> None:  # never called: the cache only stores
+        raise AssertionError
+
+    cache = _PatchCache(budget=8 * 100)  # eight 100-byte patches
+    patch = np.zeros(100, dtype=np.uint8)
+    layers = [Layer((0, 0, 1, 1), index, paint) for index in range(12)]
+    keys = [(1, (0, 0, 1, 1), (layer,)) for layer in layers]
+    for key, layer in zip(keys[:6], layers[:6], strict=True):
+        cache.put(key, patch.copy())
+        cache.remember_layer(key, layer)
+    assert all(cache.of_layer(1, layer) is not None for layer in layers[:6])
+    assert cache.of_layer(2, layers[0]) is None  # another scene: not this layer's patch
+    equal_layers = [Layer((0, 0, 1, 1), 0, paint) for _ in range(LAYERS_PER_KEY + 2)]  # made anew each time
+    for layer in equal_layers:
+        cache.remember_layer(keys[0], layer)
+    assert len(cache._layers_of[keys[0]]) == LAYERS_PER_KEY  # bounded: the oldest are forgotten
+    assert cache.of_layer(1, equal_layers[0]) is None and cache.of_layer(1, equal_layers[-1]) is not None
+    for entry in cache._by_layer.values():  # the looks above were uses: start afresh
+        entry[4] = False
+    cache.of_layer(1, layers[1])  # used through the index: survives the next evictions
+    for key in keys[6:]:
+        cache.put(key, patch.copy())
+    assert keys[1] in cache._entries and cache.used <= cache.budget
+    assert keys[2] not in cache._entries and cache.of_layer(1, layers[2]) is None  # evicted with its key
+    assert set(cache._layers_of) <= set(cache._entries)
+    assert all(entry[2] in cache._entries for entry in cache._by_layer.values())
+    cache.clear()
+    assert not cache._by_layer and not cache._layers_of and cache.used == 0

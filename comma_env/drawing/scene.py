@@ -149,14 +149,28 @@ def _within(inner: Box, outer: Box) -> Box:
     return max(inner[0], outer[0]), max(inner[1], outer[1]), min(inner[2], outer[2]), min(inner[3], outer[3])
 
 
+LAYERS_PER_KEY = 4
+"""Layer objects the patch cache indexes per key (see `_PatchCache`)."""
+
+
 class _PatchCache:
-    """LRU of read-only RGB patches, bounded in bytes."""
+    """LRU of read-only RGB patches, bounded in bytes.
+
+    A second index finds the patch of a layer drawn alone in its box by the layer object's
+    identity (most puzzles make a layer once per key and reuse it), without hashing the
+    layer's key: at most `LAYERS_PER_KEY` layer objects per cached key (equal layers made
+    apart, or made anew on every call), dropped with the key, so it holds no patch the cache
+    does not; an entry holds its layer, so the id is not reused while it is kept. A hit
+    through it marks the entry used instead of moving it (which would hash the key): an
+    evicted entry marked used since gets a second chance at the young end."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
         self._entries: OrderedDict[Hashable, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+        self._by_layer: dict[int, list[Any]] = {}  # id(layer) -> [layer, patch, key, scene id, used since]
+        self._layers_of: dict[Hashable, list[int]] = {}  # key -> ids of the layers indexed for it, oldest first
 
     def get(self, key: Hashable) -> np.ndarray | None:
         with self._lock:
@@ -184,12 +198,53 @@ class _PatchCache:
             self._entries[key] = patch
             self.used += patch.nbytes
             while self.used > self.budget:
-                _, old = self._entries.popitem(last=False)
+                old_key, old = self._entries.popitem(last=False)
+                layer_ids = self._layers_of.get(old_key)
+                if layer_ids is not None:
+                    entries = [self._by_layer[layer_id] for layer_id in layer_ids]
+                    if any(entry[4] for entry in entries):  # used through the layer index since: a second chance
+                        for entry in entries:
+                            entry[4] = False
+                        self._entries[old_key] = old
+                        continue
+                    del self._layers_of[old_key]
+                    for layer_id in layer_ids:
+                        del self._by_layer[layer_id]
                 self.used -= old.nbytes
+
+    def of_layer(self, scene_id: int, layer: Any) -> np.ndarray | None:
+        """The cached patch of this very layer object, alone in its box in scene `scene_id`,
+        if `remember_layer` indexed it and the cache still holds it."""
+        entry = self._by_layer.get(id(layer))
+        if entry is None or entry[0] is not layer or entry[3] != scene_id:
+            return None
+        entry[4] = True
+        return entry[1]
+
+    def remember_layer(self, key: tuple[int, Box, tuple[Any, ...]], layer: Any) -> None:
+        """Index the cached patch under `key` (scene id, box, (layer,)) by `layer`'s identity,
+        in place of the layer indexed for that key before (if the cache holds the key)."""
+        with self._lock:
+            patch = self._entries.get(key)
+            if patch is None:
+                return
+            taken = self._by_layer.pop(id(layer), None)  # this layer object under another key
+            if taken is not None:
+                others = self._layers_of[taken[2]]
+                others.remove(id(layer))
+                if not others:
+                    del self._layers_of[taken[2]]
+            layer_ids = self._layers_of.setdefault(key, [])
+            if len(layer_ids) >= LAYERS_PER_KEY:
+                del self._by_layer[layer_ids.pop(0)]
+            layer_ids.append(id(layer))
+            self._by_layer[id(layer)] = [layer, patch, key, key[0], False]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._by_layer.clear()
+            self._layers_of.clear()
             self.used = 0
 
 
@@ -211,8 +266,6 @@ class Scene:
         self._latest: Frame | None = None  # the last frame drawn by any environment
         self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
         self._geometries: dict[tuple[Box, ...], Geometry] = {}
-        self._by_layer: dict[int, tuple[Layer, np.ndarray]] = {}  # id(layer) -> (layer, its patch)
-        self._by_layer_bytes = 0
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
     # A scene's state is its description (size, background, layers: fixed once made) and
@@ -374,7 +427,7 @@ class Scene:
                     dirty.extend(vacate[0])
                     for x0, y0, x1, y1 in vacate[1]:
                         background[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
-        by_index, alone, by_layer = geometry.by_index, geometry.alone, self._by_layer
+        by_index, alone, scene_id = geometry.by_index, geometry.alone, id(self)
         patches: dict[Box, np.ndarray | None] = {}
         keys: list[tuple[int, Box, tuple[Layer, ...]]] = []
         for index in dirty:
@@ -394,33 +447,23 @@ class Scene:
                     old = olds[index] if olds is not None else None
                     self._sprite_patches(patches, box, ink_box(old.key) if old is not None else box, layer)
                     continue
-                known = by_layer.get(id(layer))
-                if known is not None and known[0] is layer:  # this very layer object was drawn before
-                    patches[box] = known[1]
+                known = PATCHES.of_layer(scene_id, layer)  # this very layer object drawn before
+                if known is not None:
+                    patches[box] = known
                     continue
-                keys.append((id(self), box, (layer,)))
+                keys.append((scene_id, box, (layer,)))
             else:
-                keys.append((id(self), box, tuple([ordered[i] for i in indices])))
+                keys.append((scene_id, box, tuple([ordered[i] for i in indices])))
             patches[box] = None  # found or painted below
         if keys:
             found = PATCHES.get_many(keys) if len(keys) > 1 else [PATCHES.get(keys[0])]
             for key, patch in zip(keys, found, strict=True):
                 patches[key[1]] = patch = self._paint_patch(key[1], key[2], key) if patch is None else patch
                 if len(key[2]) == 1:
-                    self._remember(key[2][0], patch)
+                    PATCHES.remember_layer(key, key[2][0])
         if background:
             patches.update(background)
         return cast("dict[Box, np.ndarray]", patches)  # every None was replaced above
-
-    def _remember(self, layer: Layer, patch: np.ndarray) -> None:
-        """Keep `patch` as the pixels of this very `layer` object (alone in its box): layers
-        made once per key (most puzzles cache them) are then found by identity, without
-        hashing their keys. The entry holds the layer, so its id is not reused while kept;
-        the memo holds at most half the patch cache's budget, then starts again."""
-        if self._by_layer_bytes + patch.nbytes > PATCH_CACHE_BYTES // 2:
-            self._by_layer, self._by_layer_bytes = {}, 0
-        self._by_layer[id(layer)] = (layer, patch)
-        self._by_layer_bytes += patch.nbytes
 
     def _sprite_patches(self, patches: dict[Box, np.ndarray | None], box: Box, old_ink: Box | None,
                         layer: Layer) -> None:
