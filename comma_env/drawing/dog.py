@@ -314,12 +314,12 @@ def dog_box(dog: Placement) -> tuple[int, int, int, int]:
     return dog.x, dog.y, dog.x + dog.width, dog.y + dog.height
 
 
-def _dog_pixels(dog: Placement | None) -> np.ndarray:
+def _dog_pixels(dog: Placement | None) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The read-only pixels of a dog's box: what `_stamp` makes of the park under it. Every
     row of a grid cell is sky or grass, so these are the cached dog over grass, over sky, or
-    (a dog across the horizon) the sky one's rows above it and the grass one's below: no
-    stamping per episode, and no reading of the masks (`placement` keeps the dog inside its
-    cell). An empty cell draws no pixels."""
+    (a dog across the horizon) the sky one's rows above it and the grass one's below, as two
+    bands (`Scene` writes each): no stamping per episode, no copy, and no reading of the
+    masks (`placement` keeps the dog inside its cell). An empty cell draws no pixels."""
     if dog is None:
         return _NO_PIXELS
     sky_rows = min(max(_horizon() - dog.y, 0), dog.height)
@@ -330,9 +330,7 @@ def _dog_pixels(dog: Placement | None) -> np.ndarray:
     sky = _dog_over(dog.coat, dog.pose, dog.mirror, dog.scale_steps, SKY)
     if sky_rows == dog.height:
         return sky
-    pixels = np.concatenate((sky[:sky_rows], grass[sky_rows:]))
-    pixels.flags.writeable = False
-    return pixels
+    return sky[:sky_rows], grass[sky_rows:]
 
 
 _NO_PIXELS = np.zeros((0, 0, 3), dtype=np.uint8)

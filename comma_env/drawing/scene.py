@@ -16,11 +16,12 @@ nothing outside its box. A paint function may also carry a ``pixels(key)`` attri
 returning the read-only RGB array of the whole box (an opaque raster such as a photo): when
 that layer alone covers a repainted box, its pixels are copied without drawing. Or it may
 carry ``ink_box(key)`` (the part of its box it draws in, or None) and ``ink_pixels(key)``
-(the read-only RGB array of that part): a sprite on a plain background, such as one dog in
-its grid cell. When such a layer alone in its box changes, only the old and new ink boxes
-are written (the new sprite, and the background where the old one was), not the whole box.
-Then the incremental frame equals the full redraw pixel for pixel, and drawing stays a pure
-function of `visible_state()`.
+(the read-only RGB array of that part, or a tuple of arrays that stack up to it, top to
+bottom: rows from different sources are written as they are, without joining them): a
+sprite on a plain background, such as one dog in its grid cell. When such a layer alone in
+its box changes, only the old and new ink boxes are written (the new sprite, and the
+background where the old one was), not the whole box. Then the incremental frame equals the
+full redraw pixel for pixel, and drawing stays a pure function of `visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
 ``draw(state) -> PIL.Image`` function named by a `PuzzleSpec` still works)::
@@ -474,10 +475,16 @@ class Scene:
             new_ink = _within(drawn, box)
             if new_ink[0] < new_ink[2] and new_ink[1] < new_ink[3]:
                 pixels = layer.paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
-                if new_ink != drawn:  # an ink box reaching out of the picture: its visible part
-                    (x0, y0, x1, y1), (dx, dy) = new_ink, drawn[:2]
-                    pixels = pixels[y0 - dy:y1 - dy, x0 - dx:x1 - dx]
-                patches[new_ink] = pixels
+                bands = pixels if isinstance(pixels, tuple) else (pixels,)
+                x0, top, x1, _ = drawn
+                for band in bands:  # rows of the ink box from top to bottom, each its own write
+                    bottom = top + band.shape[0]
+                    piece = _within((x0, top, x1, bottom), new_ink)
+                    if piece[0] < piece[2] and piece[1] < piece[3]:
+                        if piece != (x0, top, x1, bottom):  # reaching out of the picture: the part in it
+                            band = band[piece[1] - top:piece[3] - top, piece[0] - x0:piece[2] - x0]
+                        patches[piece] = band
+                    top = bottom
             else:
                 new_ink = None
         if old_ink is None:
