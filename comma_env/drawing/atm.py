@@ -121,22 +121,49 @@ def _paint_status(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -
         centered_text(draw, (x0, y1 - 32, x1, y1 - 6), message, 16, fill=_STATUS, bold=True)
 
 
+_INNER_LEFT, _INNER_RIGHT = _SCREEN[0] + 5, _SCREEN[2] - 4
+
+
+# Each layer is made once per key and reused: the scene and the patch cache recognise an
+# unchanged layer, and find a changed one's patch, by identity (no key to hash).
+@lru_cache(maxsize=256)
+def _title_layer(title: str) -> Layer:
+    return Layer((_INNER_LEFT, _SCREEN[1] + 5, _INNER_RIGHT, _SCREEN[1] + 44), title, _paint_title)
+
+
+@lru_cache(maxsize=256)
+def _body_layer(body: BodyKey) -> Layer:
+    return Layer((_INNER_LEFT, _SCREEN[1] + 44, _INNER_RIGHT, _SCREEN[3] - 77), body, _paint_body)
+
+
+@lru_cache(maxsize=8)
+def _pin_entry_layer(digits: int | None) -> Layer:
+    return Layer((_PIN_ENTRY[0], _PIN_ENTRY[1], _PIN_ENTRY[2] + 1, _PIN_ENTRY[3] + 1), digits, _paint_pin_entry)
+
+
+@lru_cache(maxsize=64)
+def _buttons_layer(labels: tuple[str, ...]) -> Layer:
+    return Layer((_INNER_LEFT, _SCREEN[3] - 77, _INNER_RIGHT, _SCREEN[3] - 34), labels, _paint_button_row)
+
+
+@lru_cache(maxsize=64)
+def _status_layer(message: str) -> Layer:
+    return Layer((_INNER_LEFT, _SCREEN[3] - 34, _INNER_RIGHT, _SCREEN[3] - 4), message, _paint_status)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    x0, y0, x1, y1 = _SCREEN
     labels = tuple(state["on_screen_buttons"])
     amounts: tuple[str, ...] = ()
     if state["screen"] == "amount":
         amounts, labels = labels[:-1], labels[-1:]
     body = (state["screen"], state["balance"], (state["selected_transaction"] or "").capitalize(), amounts)
     digits = int(state["pin_digits_entered"]) if state["screen"] == "pin_entry" else None
-    inner_left, inner_right = x0 + 5, x1 - 4
     return {
-        "title": Layer((inner_left, y0 + 5, inner_right, y0 + 44), _screen_title(state), _paint_title),
-        "body": Layer((inner_left, y0 + 44, inner_right, y1 - 77), body, _paint_body),
-        "pin_entry": Layer((_PIN_ENTRY[0], _PIN_ENTRY[1], _PIN_ENTRY[2] + 1, _PIN_ENTRY[3] + 1), digits,
-                           _paint_pin_entry),
-        "buttons": Layer((inner_left, y1 - 77, inner_right, y1 - 34), labels, _paint_button_row),
-        "status": Layer((inner_left, y1 - 34, inner_right, y1 - 4), state["status_message"] or "", _paint_status),
+        "title": _title_layer(_screen_title(state)),
+        "body": _body_layer(body),
+        "pin_entry": _pin_entry_layer(digits),
+        "buttons": _buttons_layer(labels),
+        "status": _status_layer(state["status_message"] or ""),
         **cell_text_layer("pin", _PIN_FIELD, f"PIN: {state['pin_on_card']}", _PIN_CHARS, 20, _background),
     }
 

@@ -64,12 +64,25 @@ def _symbol_box(position: str) -> tuple[int, int, int, int]:
     return label_box(_symbol_area(position), tuple(SYMBOL_NAMES), SYMBOL_SIZE, bold=False)
 
 
+@lru_cache(maxsize=16)
+def _light_layer(position: str, lit: bool) -> tuple[str, Layer]:
+    """Made once per key and reused, like `_symbol_layer`: the scene and the patch cache
+    recognise a layer by identity."""
+    return f"{position}_light", Layer(_light_box(position), (position, lit), _paint_light)
+
+
+@lru_cache(maxsize=1024)
+def _symbol_layer(position: str, symbol: str) -> Layer:
+    return Layer(_symbol_box(position), (position, symbol), _paint_symbol)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    lit = set(state["lit_buttons"])
+    lit = state["lit_buttons"]
     layers = {}
     for position, symbol in state["button_symbols"].items():
-        layers[f"{position}_light"] = Layer(_light_box(position), (position, position in lit), _paint_light)
-        layers[position] = Layer(_symbol_box(position), (position, symbol), _paint_symbol)
+        name, light = _light_layer(position, position in lit)
+        layers[name] = light
+        layers[position] = _symbol_layer(position, symbol)
     return layers
 
 

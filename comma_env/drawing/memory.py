@@ -69,13 +69,31 @@ def _number_box() -> tuple[int, int, int, int]:
     return label_box(DISPLAY, DIGITS, NUMBER_SIZE)
 
 
+# Each layer is made once per key and reused: the scene and the patch cache recognise an
+# unchanged layer, and find a changed one's patch, by identity (no key to hash).
+@lru_cache(maxsize=64)
+def _display_layer(number: str) -> Layer:
+    return Layer(_number_box(), number, _paint_number)
+
+
+@lru_cache(maxsize=64)
+def _stage_layer(stage: Any, done: int) -> Layer:
+    return Layer((336, 60, 457, 241), (stage, done), _paint_stage)
+
+
+@lru_cache(maxsize=256)
+def _label_layer(index: int, label: str) -> tuple[str, Layer]:
+    return f"button_{index + 1}", Layer(_label_box(index), (index, label), _paint_label)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     layers = {
-        "display": Layer(_number_box(), str(state["display_number"]), _paint_number),
-        "stage": Layer((336, 60, 457, 241), (state["stage"], state["stages_completed"]), _paint_stage),
+        "display": _display_layer(str(state["display_number"])),
+        "stage": _stage_layer(state["stage"], state["stages_completed"]),
     }
     for index, label in enumerate(state["button_labels_left_to_right"]):
-        layers[f"button_{index + 1}"] = Layer(_label_box(index), (index, str(label)), _paint_label)
+        name, layer = _label_layer(index, str(label))
+        layers[name] = layer
     return layers
 
 

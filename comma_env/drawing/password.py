@@ -59,11 +59,19 @@ def _letter_box(x0: int) -> tuple[int, int, int, int]:
     return label_box((x0, 104, x0 + WINDOW_W, 204), tuple(string.ascii_uppercase), LETTER_SIZE, mono=True)
 
 
+@lru_cache(maxsize=256)
+def _letter_layer(index: int, letter: str) -> tuple[str, Layer]:
+    """Made once per window and letter and reused: the scene and the patch cache recognise
+    a layer by identity."""
+    x0 = LEFT + index * (WINDOW_W + GAP)
+    return f"window_{index + 1}", Layer(_letter_box(x0), (x0, letter), _paint_letter)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     layers = {}
     for index, letter in enumerate(state["letters_shown_left_to_right"]):
-        x0 = LEFT + index * (WINDOW_W + GAP)
-        layers[f"window_{index + 1}"] = Layer(_letter_box(x0), (x0, str(letter)), _paint_letter)
+        name, layer = _letter_layer(index, str(letter))
+        layers[name] = layer
     return layers
 
 

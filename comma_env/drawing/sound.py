@@ -46,11 +46,20 @@ def _paint_lamp(image: Image.Image, draw: ImageDraw.ImageDraw, disarmed: bool) -
         draw.ellipse((420, 285, 450, 315), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
 
 
+@lru_cache(maxsize=1024)
+def _code_layer(code: str) -> Layer:
+    """Made once per key and reused, like `_lamp_layer`: the scene and the patch cache
+    recognise a layer by identity."""
+    return Layer((106, 270, 407, 331), code, _paint_code)
+
+
+@lru_cache(maxsize=2)
+def _lamp_layer(disarmed: bool) -> Layer:
+    return Layer((420, 285, 451, 316), disarmed, _paint_lamp)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    return {
-        "code": Layer((106, 270, 407, 331), state["code_entered"], _paint_code),
-        "lamp": Layer((420, 285, 451, 316), bool(state.get("module_disarmed")), _paint_lamp),
-    }
+    return {"code": _code_layer(state["code_entered"]), "lamp": _lamp_layer(bool(state.get("module_disarmed")))}
 
 
 draw_sound = Scene(SoundPuzzle.image_size, _template, _layers)

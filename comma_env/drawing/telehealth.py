@@ -195,8 +195,14 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     return {
         "photo": Layer((x, y, x + PHOTO, y + PHOTO), photo, _paint_photo),
         **_value_layers(lines),
-        "status": Layer((19, 459, 750, 494), status_text(state), _paint_status),
+        "status": _status_layer(status_text(state)),
     }
+
+
+@lru_cache(maxsize=64)
+def _status_layer(text: str) -> Layer:
+    """Made once per text and reused: the scene and the patch cache recognise it by identity."""
+    return Layer((19, 459, 750, 494), text, _paint_status)
 
 
 def _hashable(value: Any) -> Any:

@@ -71,10 +71,20 @@ def _label_layer(position: str, label: str) -> Layer:
     return Layer(_label_box(position), (position, label), _paint_label)
 
 
+@lru_cache(maxsize=2)
+def _light_layer(lit: bool) -> Layer:
+    return Layer((456, 14, 489, 47), lit, _paint_light)
+
+
+@lru_cache(maxsize=256)
+def _word_layer(word: str) -> Layer:
+    return Layer(_word_box(), word, _paint_word)
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     layers = {
-        "light": Layer((456, 14, 489, 47), bool(state["module_disarmed"]), _paint_light),
-        "display": Layer(_word_box(), state["display_text"], _paint_word),
+        "light": _light_layer(bool(state["module_disarmed"])),
+        "display": _word_layer(state["display_text"]),
     }
     for position, label in state["button_labels"].items():
         layers[position] = _label_layer(position, label)
