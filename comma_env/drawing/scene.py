@@ -31,6 +31,10 @@ Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
                 **{f"button_{i}": Layer(box(i), label, _paint_button) for i, label in ...}}
 
     draw_who = Scene((512, 512), _background, _layers)   # callable: state -> PIL image
+
+Layers made once per key and reused (an ``lru_cache`` around a function returning the
+layer, as the built-in puzzles do) are recognised by identity: an unchanged one without
+comparing keys, and a changed one's cached patch without hashing its key.
 """
 
 from __future__ import annotations
