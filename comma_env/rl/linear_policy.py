@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,15 +87,21 @@ class LinearSoftmaxPolicy:
     learning_rate: float = 0.1
     entropy_bonus: float = 0.02
     seed: int = 0
+    discount: float = 1.0
+    """How much a reward still counts, per later message of this policy, for the messages
+    before it: 1 credits each message with the sum of all rewards from it to the end (the
+    reward-to-go), 0 with its own reward only."""
     weights: np.ndarray = field(init=False)
     squared: np.ndarray = field(init=False)
-    baselines: dict[int, float] = field(init=False)
+    baselines: dict[Hashable, float] = field(init=False)
     rng: np.random.Generator = field(init=False)
+    updates: int = field(default=0, init=False)
+    """How many times `reinforce` has run (one episode each in the trainers here)."""
 
     def __post_init__(self) -> None:
         self.weights = np.zeros(self.dims)
         self.squared = np.zeros(self.dims)  # AdaGrad: frequent, uninformative pairs learn slower
-        self.baselines: dict[int, float] = {}  # running mean reward-to-go per turn
+        self.baselines: dict[Hashable, float] = {}  # running mean credited reward per turn (or per key)
         self.rng = np.random.default_rng(self.seed)
 
     def candidates(self, info: dict[str, Any]) -> list[str]:
@@ -116,41 +122,67 @@ class LinearSoftmaxPolicy:
         exp = np.exp(scores)
         return exp / exp.sum()
 
+    def greedy_choice(self, probs: np.ndarray) -> int:
+        """The candidate a greedy policy picks: the most probable."""
+        return int(np.argmax(probs))
+
     def act(self, info: dict[str, Any], greedy: bool = False) -> tuple[str, list[np.ndarray], int]:
         rows = self.features(info)
         probs = self.probabilities(rows)
-        choice = int(np.argmax(probs)) if greedy else int(self.rng.choice(len(rows), p=probs))
+        choice = self.greedy_choice(probs) if greedy else int(self.rng.choice(len(rows), p=probs))
         return self.message(self.candidates(info)[choice], info), rows, choice
 
     # -- learning -------------------------------------------------------------------------------
+    def gradient(self, rows: list[np.ndarray], choice: int, advantage: float) -> tuple[np.ndarray, np.ndarray]:
+        """The ascent direction of one step, as (feature indices, values) with repeats: the
+        advantage times grad log pi(choice) = phi(choice) - E_pi[phi], plus the entropy bonus
+        times grad H."""
+        probs = self.probabilities(rows)
+        log_probs = np.log(np.maximum(probs, 1e-12))
+        entropy = -float((probs * log_probs).sum())
+        # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
+        coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
+        coefficients[choice] += advantage
+        return np.concatenate(rows), np.repeat(coefficients, [len(row) for row in rows])
+
     def reinforce(self, steps: Iterable[tuple[list[np.ndarray], int, float]]) -> None:
-        """One REINFORCE update: grad log pi(choice) = phi(choice) - E_pi[phi], weighted by
-        each step's advantage (the third element)."""
+        """One REINFORCE update: `gradient` of each step, weighted by its advantage (the third
+        element), applied with AdaGrad."""
         for rows, choice, advantage in steps:
-            probs = self.probabilities(rows)
-            log_probs = np.log(np.maximum(probs, 1e-12))
-            entropy = -float((probs * log_probs).sum())
-            # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
-            coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
-            coefficients[choice] += advantage
+            indices, values = self.gradient(rows, choice, advantage)
+            if not len(indices):
+                continue
             # the gradient is 0 outside the features these candidates have: update only those
             # (the same sums, in the same order, as a dense gradient; a fraction of the time)
-            indices = np.concatenate(rows)
             touched, where = np.unique(indices, return_inverse=True)
             gradient = np.zeros(len(touched))
-            np.add.at(gradient, where, np.repeat(coefficients, [len(row) for row in rows]))
+            np.add.at(gradient, where, values)
             self.squared[touched] += gradient**2
             self.weights[touched] += self.learning_rate * gradient / (np.sqrt(self.squared[touched]) + 1e-8)
+        self.updates += 1
 
-    def advantages(self, steps: list[Step]) -> list[Step]:
-        """(rows, choice, reward) of one episode's turns -> (rows, choice, reward-to-go minus
-        this policy's running mean for that turn); the means are updated."""
-        to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]
+    def advantages(self, steps: list[Step], keys: list[Hashable] | None = None) -> list[Step]:
+        """(rows, choice, reward) of one episode's turns -> (rows, choice, credited reward minus
+        a running mean); the means are updated.
+
+        The credited reward is the reward-to-go, discounted by `discount` per later step. The
+        running mean is kept per turn, or per entry of `keys` (one per step) when given: a
+        baseline for what the policy read at that step rather than for when it spoke."""
+        rewards = [reward for _, _, reward in steps]
+        if self.discount == 1.0:
+            to_go = np.cumsum(rewards[::-1])[::-1]
+        else:
+            to_go = np.zeros(len(rewards))
+            running = 0.0
+            for index in range(len(rewards) - 1, -1, -1):
+                running = rewards[index] + self.discount * running
+                to_go[index] = running
+        keys = list(range(len(steps))) if keys is None else list(keys)
         updates = []
-        for turn, ((rows, choice, _), value) in enumerate(zip(steps, to_go, strict=True)):
-            baseline = self.baselines.get(turn, 0.0)
+        for (rows, choice, _), value, key in zip(steps, to_go, keys, strict=True):
+            baseline = self.baselines.get(key, 0.0)
             updates.append((rows, choice, float(value) - baseline))
-            self.baselines[turn] = baseline + 0.05 * (float(value) - baseline)
+            self.baselines[key] = baseline + 0.05 * (float(value) - baseline)
         return updates
 
 
