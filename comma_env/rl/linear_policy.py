@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +161,7 @@ class LinearSoftmaxPolicy:
             self.weights[touched] += self.learning_rate * gradient / (np.sqrt(self.squared[touched]) + 1e-8)
         self.updates += 1
 
-    def advantages(self, steps: list[Step], keys: list[Hashable] | None = None) -> list[Step]:
+    def advantages(self, steps: list[Step], keys: Sequence[Hashable] | None = None) -> list[Step]:
         """(rows, choice, reward) of one episode's turns -> (rows, choice, credited reward minus
         a running mean); the means are updated.
 
@@ -186,6 +186,19 @@ class LinearSoftmaxPolicy:
         return updates
 
 
+def said_last(info: dict[str, Any]) -> str:
+    """What the solver's own latest message was: ``"nothing"`` (it has not spoken yet),
+    ``"described"`` or ``"acted"``. Read from its dialogue, which holds its own messages."""
+    for entry in reversed(info.get("dialogue") or []):
+        if entry["speaker"] == "solver":
+            return "described" if entry["text"].startswith(DESCRIPTION_HEADER) else "acted"
+    return "nothing"
+
+
+def _sigmoid(margin: float) -> float:
+    return float(0.5 * (1.0 + np.tanh(0.5 * margin)))  # 1 / (1 + e^-margin), without overflow
+
+
 @dataclass
 class LinearSolverPolicy(LinearSoftmaxPolicy):
     """The solver: describe what it sees, or type one valid action."""
@@ -194,24 +207,34 @@ class LinearSolverPolicy(LinearSoftmaxPolicy):
     """Whether describing is scored by the message's words too (the scripted expert asks for
     a description in words); False scores it only by whether the expert has spoken."""
 
+    two_stage: bool = False
+    """Choose in two stages instead of one softmax over all candidates: first whether to
+    describe or to act (a logistic *gate* on the describe score against one act score), then
+    which action (a softmax over the actions' scores, trained only by the actions taken).
+    The gate reads what the solver itself said last (nothing yet, a description, an action)
+    instead of whether the expert has spoken. A greedy two-stage solver describes when the
+    gate gives describing more than one half, otherwise types its best action. The entropy
+    bonus applies to each stage."""
+
     # -- features ---------------------------------------------------------------------------
     def candidates(self, info: dict[str, Any]) -> list[str]:
         return [DESCRIBE, *info.get("valid_actions", [])]
 
     def features(self, info: dict[str, Any]) -> list[np.ndarray]:
-        """One array of hashed feature indices per candidate."""
+        """One array of hashed feature indices per candidate. Every action's row starts with
+        the same act feature (the two-stage gate's act score)."""
         message = last_expert_message(info)
         words = message_words(message)
-        spoke = "spoke" if message else "silent"
+        context = said_last(info) if self.two_stage else ("spoke" if message else "silent")
         actions = list(info.get("valid_actions", []))
         seen = parse_description(info.get("description") or "")
         rows = []
         for candidate in [DESCRIBE, *actions]:
             if candidate == DESCRIBE:
-                keys = [f"D|{spoke}"] + ([f"D|{w}" for w in words] if self.describe_reads_words else [])
+                keys = [f"D|{context}"] + ([f"D|{w}" for w in words] if self.describe_reads_words else [])
             else:
                 attributes = candidate_attributes(candidate, actions, seen)
-                keys = [f"A|{spoke}"]
+                keys = [f"A|{context}"]
                 keys += [f"{w}|{a}" for w in words for a in attributes]
                 # the message says one of the candidate's attributes (its number, colour, label,
                 # position word): one weight per attribute family, so it is learnt fast
@@ -225,6 +248,47 @@ class LinearSolverPolicy(LinearSoftmaxPolicy):
         if candidate == DESCRIBE:
             return f"{DESCRIPTION_HEADER}\n{info.get('description') or ''}"
         return candidate
+
+    # -- the two-stage choice -----------------------------------------------------------------
+    def _gate_margin(self, rows: list[np.ndarray]) -> float:
+        """Describe score minus act score (the act feature heads every action's row)."""
+        return float(self.weights[rows[0]].sum() - self.weights[rows[1][0]])
+
+    def probabilities(self, rows: list[np.ndarray]) -> np.ndarray:
+        if not self.two_stage:
+            return super().probabilities(rows)
+        if len(rows) == 1:
+            return np.ones(1)
+        describe = _sigmoid(self._gate_margin(rows))
+        return np.concatenate([[describe], (1.0 - describe) * super().probabilities(rows[1:])])
+
+    def greedy_choice(self, probs: np.ndarray) -> int:
+        if not self.two_stage or len(probs) == 1:
+            return super().greedy_choice(probs)
+        return 0 if probs[0] > 0.5 else 1 + int(np.argmax(probs[1:]))
+
+    def gradient(self, rows: list[np.ndarray], choice: int, advantage: float) -> tuple[np.ndarray, np.ndarray]:
+        if not self.two_stage:
+            return super().gradient(rows, choice, advantage)
+        if len(rows) == 1:  # nothing to choose
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        margin = self._gate_margin(rows)
+        describe = _sigmoid(margin)
+        # the gate: d log p(choice) / d margin is 1 - p (described) or -p (acted); the gate's
+        # entropy has d H / d margin = -margin p (1 - p)
+        gate = advantage * ((1.0 - describe) if choice == 0 else -describe)
+        gate -= self.entropy_bonus * describe * (1.0 - describe) * margin
+        # the action: its softmax learns from the actions taken; the entropy bonus always applies
+        probs = super().probabilities(rows[1:])
+        log_probs = np.log(np.maximum(probs, 1e-12))
+        coefficients = -self.entropy_bonus * probs * (log_probs - float((probs * log_probs).sum()))
+        if choice > 0:
+            coefficients -= advantage * probs
+            coefficients[choice - 1] += advantage
+        indices = np.concatenate([rows[0], rows[1][:1], *rows[1:]])
+        values = np.concatenate([np.full(len(rows[0]), gate), [-gate],
+                                 np.repeat(coefficients, [len(row) for row in rows[1:]])])
+        return indices, values
 
 
 Step = tuple[list[np.ndarray], int, float]
