@@ -1,6 +1,6 @@
 """Two learners trained together from scratch, beside the solver that learns with a fixed partner.
 
-    pip install ".[plots]" && python examples/train_two_learners.py [--episodes 2000] [--every 250]
+    pip install ".[plots]" && python examples/train_two_learners.py [--episodes 2000] [--every 250] [--spread 8]
 
 For Wire and Who, two curves of held-out success (greedy, 200 seeds 10000-10199, never
 trained on), evaluated every `--every` training episodes:
@@ -10,8 +10,10 @@ trained on), evaluated every `--every` training episodes:
 - *fixed partner*: the same solver policy trained against the scripted natural-language
   expert (`SingleRoleEnv(partner="oracle_nl")`, as in `examples/train_linear_solver.py`).
 
-The first point of each curve is the untrained pair (uniform choices). `--spread N` also trains N
-pairs from other seeds and reports their final success (runs vary). Writes the figure
+The first point of each curve is the untrained pair (uniform choices, evaluated on a copy, so
+the curve's run is the run `--spread` reports for the same seed). `--spread N` also trains N
+pairs from seeds `--seed`.. and reports the final success of every one (runs vary with the
+seed). Writes the figure
 (docs/images/two_learners.png), the table, the protocol the pair settled on and a few of its
 held-out conversations (docs/_generated/two_learners.md) and the numbers (JSON beside the PNG).
 """
@@ -31,7 +33,15 @@ import numpy as np
 
 from comma_env.rl import SingleRoleEnv
 from comma_env.rl.linear_policy import LinearSolverPolicy, evaluate, train
-from comma_env.rl.two_learners import evaluate_pair, make_pair, make_pair_env, play_pair, protocol, train_pair
+from comma_env.rl.two_learners import (
+    MISTAKE_WARMUP,
+    evaluate_pair,
+    make_pair,
+    make_pair_env,
+    play_pair,
+    protocol,
+    train_pair,
+)
 
 HELD_OUT = range(10_000, 10_200)
 PUZZLES = ("wire", "who")
@@ -39,41 +49,50 @@ PUZZLES = ("wire", "who")
 
 def pair_curve(puzzle: str, episodes: int, every: int, seed: int) -> tuple[dict[str, Any], Any, Any, Any]:
     env = make_pair_env(puzzle)
+    # the untrained pair plays on a copy: sampling draws from the policies' generators, and the
+    # pair that trains should draw as it does in `spread` (greedy evaluations draw nothing)
+    points = [(0, evaluate_pair(env, *make_pair(puzzle, seed=seed), HELD_OUT, greedy=False))]
     solver, expert = make_pair(puzzle, seed=seed)
-    points = [(0, evaluate_pair(env, solver, expert, HELD_OUT, greedy=False))]
-    started = time.perf_counter()
+    seconds = 0.0  # training only, not the evaluations
     for start in range(0, episodes, every):
+        started = time.perf_counter()
         train_pair(env, solver, expert, range(start, min(start + every, episodes)))
+        seconds += time.perf_counter() - started
         points.append((min(start + every, episodes), evaluate_pair(env, solver, expert, HELD_OUT)))
         print(f"{puzzle} two learners: {points[-1][0]:5d} episodes, held-out success {points[-1][1]:.3f}", flush=True)
     return {"puzzle": puzzle, "setting": "two learners", "points": points,
-            "seconds": round(time.perf_counter() - started, 1)}, env, solver, expert
+            "seconds": round(seconds, 1)}, env, solver, expert
 
 
 def fixed_partner_curve(puzzle: str, episodes: int, every: int, seed: int) -> dict[str, Any]:
     env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text", mistake_penalty=1.0)
     policy = LinearSolverPolicy(learning_rate=0.3, entropy_bonus=0.02, seed=seed)
     points = [(0, evaluate(env, policy, HELD_OUT, greedy=False))]
-    started = time.perf_counter()
+    seconds = 0.0  # training only, not the evaluations
     for start in range(0, episodes, every):
+        started = time.perf_counter()
         train(env, policy, range(start, min(start + every, episodes)))
+        seconds += time.perf_counter() - started
         points.append((min(start + every, episodes), evaluate(env, policy, HELD_OUT)))
         print(f"{puzzle} fixed partner: {points[-1][0]:5d} episodes, held-out success {points[-1][1]:.3f}", flush=True)
     env.close()
     return {"puzzle": puzzle, "setting": "fixed partner (oracle_nl expert)", "points": points,
-            "seconds": round(time.perf_counter() - started, 1)}
+            "seconds": round(seconds, 1)}
 
 
-def spread(puzzle: str, episodes: int, seeds: range) -> list[float]:
-    """Final held-out success of pairs trained from other seeds (how much a run varies)."""
-    finals = []
+def spread(puzzle: str, episodes: int, seeds: range) -> tuple[list[float], list[float]]:
+    """Final held-out success of pairs trained from each seed (how much a run varies), and
+    each one's training time in seconds (held-out evaluation not included)."""
+    finals, seconds = [], []
     for seed in seeds:
         env = make_pair_env(puzzle)
         solver, expert = make_pair(puzzle, seed=seed)
+        started = time.perf_counter()
         train_pair(env, solver, expert, range(episodes))
+        seconds.append(time.perf_counter() - started)
         finals.append(evaluate_pair(env, solver, expert, HELD_OUT))
-        print(f"{puzzle} two learners, seed {seed}: {finals[-1]:.3f}", flush=True)
-    return finals
+        print(f"{puzzle} two learners, seed {seed}: {finals[-1]:.3f} ({seconds[-1]:.1f} s)", flush=True)
+    return finals, seconds
 
 
 def conversation_text(env: Any, solver: Any, expert: Any, seed: int) -> str:
@@ -95,30 +114,36 @@ def protocol_rows(said: dict[str, Counter]) -> list[str]:
 
 
 def write_markdown(path: Path, curves: list[dict[str, Any]], pairs: dict[str, tuple[Any, Any, Any]],
-                   spreads: dict[str, list[float]], args: Any) -> None:
+                   spreads: dict[str, tuple[list[float], list[float]]], args: Any) -> None:
     import comma_env
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = (f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, "
                f"comma_env {comma_env.__version__}")
     lines = [f"Written by `python examples/train_two_learners.py --episodes {args.episodes} --every {args.every} "
-             f"--seed {args.seed}` on {machine}, {stamp}.", "",
+             f"--seed {args.seed} --spread {args.spread}` on {machine}, {stamp}.", "",
              "| puzzle | setting | untrained | " + " | ".join(f"{x} ep." for x, _ in curves[0]["points"][1:])
              + " | training time |",
              "|---|---|---|" + "---|" * (len(curves[0]["points"]) - 1) + "---|"]
     for curve in curves:
         values = " | ".join(f"{100 * y:.1f}%" for _, y in curve["points"])
         lines.append(f"| {curve['puzzle']} | {curve['setting']} | {values} | {curve['seconds']:.0f} s |")
-    lines += ["", "Success on 200 held-out seeds, greedy; untrained: uniform choices.", ""]
+    lines += ["", "Success on 200 held-out seeds, greedy; untrained: uniform choices; training time: the "
+              "training episodes alone, without the evaluations.", ""]
+    solver, expert = make_pair(PUZZLES[0])
+    lines += [f"The pair's settings (`make_pair`, `train_pair` defaults): learning rate {solver.learning_rate}, "
+              f"entropy bonus {solver.entropy_bonus}, two-stage solver: {solver.two_stage}, discount per later "
+              f"message {solver.discount} (solver) and {expert.discount} (expert), mistake penalty phased in over "
+              f"the first {MISTAKE_WARMUP} training episodes.", ""]
     if spreads:
-        lines += [f"Two learners, final held-out success of {len(next(iter(spreads.values())))} pairs trained from "
-                  f"seeds {args.seed}..{args.seed + args.spread - 1} ({args.episodes} episodes each, straight through: "
-                  "without the untrained evaluation that draws from the curve run's generators, so seed "
-                  f"{args.seed} here is another run than the curve's):", "",
-                  "| puzzle | per seed | median | lowest |", "|---|---|---|---|"]
-        for puzzle, finals in spreads.items():
+        lines += [f"Two learners, final held-out success of {args.spread} pairs trained from seeds "
+                  f"{args.seed}..{args.seed + args.spread - 1} ({args.episodes} episodes each; seed {args.seed} is "
+                  "the run of the curves above); the time is the training alone, per pair:", "",
+                  "| puzzle | per seed | median | lowest | training time per pair |", "|---|---|---|---|---|"]
+        for puzzle, (finals, seconds) in spreads.items():
             lines.append(f"| {puzzle} | {', '.join(f'{100 * f:.0f}%' for f in finals)} | "
-                         f"{100 * float(np.median(finals)):.0f}% | {100 * min(finals):.0f}% |")
+                         f"{100 * float(np.median(finals)):.0f}% | {100 * min(finals):.0f}% | "
+                         f"{min(seconds):.0f}-{max(seconds):.0f} s |")
         lines.append("")
     for puzzle, (env, solver, expert) in pairs.items():
         said = protocol(env, solver, expert, range(10_000, 10_100))
@@ -164,7 +189,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="docs/images/two_learners.png")
     parser.add_argument("--table", default="docs/_generated/two_learners.md")
-    parser.add_argument("--spread", type=int, default=4,
+    parser.add_argument("--spread", type=int, default=8,
                         help="also train this many pairs from seeds --seed.. (0: skip)")
     args = parser.parse_args()
     curves, pairs = [], {}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,15 +87,21 @@ class LinearSoftmaxPolicy:
     learning_rate: float = 0.1
     entropy_bonus: float = 0.02
     seed: int = 0
+    discount: float = 1.0
+    """How much a reward still counts, per later message of this policy, for the messages
+    before it: 1 credits each message with the sum of all rewards from it to the end (the
+    reward-to-go), 0 with its own reward only."""
     weights: np.ndarray = field(init=False)
     squared: np.ndarray = field(init=False)
-    baselines: dict[int, float] = field(init=False)
+    baselines: dict[Hashable, float] = field(init=False)
     rng: np.random.Generator = field(init=False)
+    updates: int = field(default=0, init=False)
+    """How many times `reinforce` has run (one episode each in the trainers here)."""
 
     def __post_init__(self) -> None:
         self.weights = np.zeros(self.dims)
         self.squared = np.zeros(self.dims)  # AdaGrad: frequent, uninformative pairs learn slower
-        self.baselines: dict[int, float] = {}  # running mean reward-to-go per turn
+        self.baselines: dict[Hashable, float] = {}  # running mean credited reward per turn (or per key)
         self.rng = np.random.default_rng(self.seed)
 
     def candidates(self, info: dict[str, Any]) -> list[str]:
@@ -116,42 +122,81 @@ class LinearSoftmaxPolicy:
         exp = np.exp(scores)
         return exp / exp.sum()
 
+    def greedy_choice(self, probs: np.ndarray) -> int:
+        """The candidate a greedy policy picks: the most probable."""
+        return int(np.argmax(probs))
+
     def act(self, info: dict[str, Any], greedy: bool = False) -> tuple[str, list[np.ndarray], int]:
         rows = self.features(info)
         probs = self.probabilities(rows)
-        choice = int(np.argmax(probs)) if greedy else int(self.rng.choice(len(rows), p=probs))
+        choice = self.greedy_choice(probs) if greedy else int(self.rng.choice(len(rows), p=probs))
         return self.message(self.candidates(info)[choice], info), rows, choice
 
     # -- learning -------------------------------------------------------------------------------
+    def gradient(self, rows: list[np.ndarray], choice: int, advantage: float) -> tuple[np.ndarray, np.ndarray]:
+        """The ascent direction of one step, as (feature indices, values) with repeats: the
+        advantage times grad log pi(choice) = phi(choice) - E_pi[phi], plus the entropy bonus
+        times grad H."""
+        probs = self.probabilities(rows)
+        log_probs = np.log(np.maximum(probs, 1e-12))
+        entropy = -float((probs * log_probs).sum())
+        # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
+        coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
+        coefficients[choice] += advantage
+        return np.concatenate(rows), np.repeat(coefficients, [len(row) for row in rows])
+
     def reinforce(self, steps: Iterable[tuple[list[np.ndarray], int, float]]) -> None:
-        """One REINFORCE update: grad log pi(choice) = phi(choice) - E_pi[phi], weighted by
-        each step's advantage (the third element)."""
+        """One REINFORCE update: `gradient` of each step, weighted by its advantage (the third
+        element), applied with AdaGrad."""
         for rows, choice, advantage in steps:
-            probs = self.probabilities(rows)
-            log_probs = np.log(np.maximum(probs, 1e-12))
-            entropy = -float((probs * log_probs).sum())
-            # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
-            coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
-            coefficients[choice] += advantage
+            indices, values = self.gradient(rows, choice, advantage)
+            if not len(indices):
+                continue
             # the gradient is 0 outside the features these candidates have: update only those
             # (the same sums, in the same order, as a dense gradient; a fraction of the time)
-            indices = np.concatenate(rows)
             touched, where = np.unique(indices, return_inverse=True)
             gradient = np.zeros(len(touched))
-            np.add.at(gradient, where, np.repeat(coefficients, [len(row) for row in rows]))
+            np.add.at(gradient, where, values)
             self.squared[touched] += gradient**2
             self.weights[touched] += self.learning_rate * gradient / (np.sqrt(self.squared[touched]) + 1e-8)
+        self.updates += 1
 
-    def advantages(self, steps: list[Step]) -> list[Step]:
-        """(rows, choice, reward) of one episode's turns -> (rows, choice, reward-to-go minus
-        this policy's running mean for that turn); the means are updated."""
-        to_go = np.cumsum([reward for _, _, reward in steps][::-1])[::-1]
+    def advantages(self, steps: list[Step], keys: Sequence[Hashable] | None = None) -> list[Step]:
+        """(rows, choice, reward) of one episode's turns -> (rows, choice, credited reward minus
+        a running mean); the means are updated.
+
+        The credited reward is the reward-to-go, discounted by `discount` per later step. The
+        running mean is kept per turn, or per entry of `keys` (one per step) when given: a
+        baseline for what the policy read at that step rather than for when it spoke."""
+        rewards = [reward for _, _, reward in steps]
+        if self.discount == 1.0:
+            to_go = np.cumsum(rewards[::-1])[::-1]
+        else:
+            to_go = np.zeros(len(rewards))
+            running = 0.0
+            for index in range(len(rewards) - 1, -1, -1):
+                running = rewards[index] + self.discount * running
+                to_go[index] = running
+        keys = list(range(len(steps))) if keys is None else list(keys)
         updates = []
-        for turn, ((rows, choice, _), value) in enumerate(zip(steps, to_go, strict=True)):
-            baseline = self.baselines.get(turn, 0.0)
+        for (rows, choice, _), value, key in zip(steps, to_go, keys, strict=True):
+            baseline = self.baselines.get(key, 0.0)
             updates.append((rows, choice, float(value) - baseline))
-            self.baselines[turn] = baseline + 0.05 * (float(value) - baseline)
+            self.baselines[key] = baseline + 0.05 * (float(value) - baseline)
         return updates
+
+
+def said_last(info: dict[str, Any]) -> str:
+    """What the solver's own latest message was: ``"nothing"`` (it has not spoken yet),
+    ``"described"`` or ``"acted"``. Read from its dialogue, which holds its own messages."""
+    for entry in reversed(info.get("dialogue") or []):
+        if entry["speaker"] == "solver":
+            return "described" if entry["text"].startswith(DESCRIPTION_HEADER) else "acted"
+    return "nothing"
+
+
+def _sigmoid(margin: float) -> float:
+    return float(0.5 * (1.0 + np.tanh(0.5 * margin)))  # 1 / (1 + e^-margin), without overflow
 
 
 @dataclass
@@ -162,24 +207,34 @@ class LinearSolverPolicy(LinearSoftmaxPolicy):
     """Whether describing is scored by the message's words too (the scripted expert asks for
     a description in words); False scores it only by whether the expert has spoken."""
 
+    two_stage: bool = False
+    """Choose in two stages instead of one softmax over all candidates: first whether to
+    describe or to act (a logistic *gate* on the describe score against one act score), then
+    which action (a softmax over the actions' scores, trained only by the actions taken).
+    The gate reads what the solver itself said last (nothing yet, a description, an action)
+    instead of whether the expert has spoken. A greedy two-stage solver describes when the
+    gate gives describing more than one half, otherwise types its best action. The entropy
+    bonus applies to each stage."""
+
     # -- features ---------------------------------------------------------------------------
     def candidates(self, info: dict[str, Any]) -> list[str]:
         return [DESCRIBE, *info.get("valid_actions", [])]
 
     def features(self, info: dict[str, Any]) -> list[np.ndarray]:
-        """One array of hashed feature indices per candidate."""
+        """One array of hashed feature indices per candidate. Every action's row starts with
+        the same act feature (the two-stage gate's act score)."""
         message = last_expert_message(info)
         words = message_words(message)
-        spoke = "spoke" if message else "silent"
+        context = said_last(info) if self.two_stage else ("spoke" if message else "silent")
         actions = list(info.get("valid_actions", []))
         seen = parse_description(info.get("description") or "")
         rows = []
         for candidate in [DESCRIBE, *actions]:
             if candidate == DESCRIBE:
-                keys = [f"D|{spoke}"] + ([f"D|{w}" for w in words] if self.describe_reads_words else [])
+                keys = [f"D|{context}"] + ([f"D|{w}" for w in words] if self.describe_reads_words else [])
             else:
                 attributes = candidate_attributes(candidate, actions, seen)
-                keys = [f"A|{spoke}"]
+                keys = [f"A|{context}"]
                 keys += [f"{w}|{a}" for w in words for a in attributes]
                 # the message says one of the candidate's attributes (its number, colour, label,
                 # position word): one weight per attribute family, so it is learnt fast
@@ -193,6 +248,47 @@ class LinearSolverPolicy(LinearSoftmaxPolicy):
         if candidate == DESCRIBE:
             return f"{DESCRIPTION_HEADER}\n{info.get('description') or ''}"
         return candidate
+
+    # -- the two-stage choice -----------------------------------------------------------------
+    def _gate_margin(self, rows: list[np.ndarray]) -> float:
+        """Describe score minus act score (the act feature heads every action's row)."""
+        return float(self.weights[rows[0]].sum() - self.weights[rows[1][0]])
+
+    def probabilities(self, rows: list[np.ndarray]) -> np.ndarray:
+        if not self.two_stage:
+            return super().probabilities(rows)
+        if len(rows) == 1:
+            return np.ones(1)
+        describe = _sigmoid(self._gate_margin(rows))
+        return np.concatenate([[describe], (1.0 - describe) * super().probabilities(rows[1:])])
+
+    def greedy_choice(self, probs: np.ndarray) -> int:
+        if not self.two_stage or len(probs) == 1:
+            return super().greedy_choice(probs)
+        return 0 if probs[0] > 0.5 else 1 + int(np.argmax(probs[1:]))
+
+    def gradient(self, rows: list[np.ndarray], choice: int, advantage: float) -> tuple[np.ndarray, np.ndarray]:
+        if not self.two_stage:
+            return super().gradient(rows, choice, advantage)
+        if len(rows) == 1:  # nothing to choose
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        margin = self._gate_margin(rows)
+        describe = _sigmoid(margin)
+        # the gate: d log p(choice) / d margin is 1 - p (described) or -p (acted); the gate's
+        # entropy has d H / d margin = -margin p (1 - p)
+        gate = advantage * ((1.0 - describe) if choice == 0 else -describe)
+        gate -= self.entropy_bonus * describe * (1.0 - describe) * margin
+        # the action: its softmax learns from the actions taken; the entropy bonus always applies
+        probs = super().probabilities(rows[1:])
+        log_probs = np.log(np.maximum(probs, 1e-12))
+        coefficients = -self.entropy_bonus * probs * (log_probs - float((probs * log_probs).sum()))
+        if choice > 0:
+            coefficients -= advantage * probs
+            coefficients[choice - 1] += advantage
+        indices = np.concatenate([rows[0], rows[1][:1], *rows[1:]])
+        values = np.concatenate([np.full(len(rows[0]), gate), [-gate],
+                                 np.repeat(coefficients, [len(row) for row in rows[1:]])])
+        return indices, values
 
 
 Step = tuple[list[np.ndarray], int, float]

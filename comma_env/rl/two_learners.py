@@ -4,9 +4,11 @@ Every other learner in `comma_env.rl` trains against a scripted partner. Here bo
 the AEC environment are played by numpy REINFORCE policies that share the episode's reward
 and must agree on how to talk, a Lewis signalling game inside a COMMA puzzle:
 
-- the **solver** (`LinearSolverPolicy`, text view) chooses each turn between describing what
-  it sees (``I see:`` plus the written description) and typing one valid action; it reads
-  the expert's last message as words paired with each action's attributes;
+- the **solver** (`LinearSolverPolicy`, text view, ``two_stage=True``) chooses each turn
+  whether to describe what it sees (``I see:`` plus the written description) or to act,
+  from what it said last (nothing yet, a description, an action) and never from the
+  expert's word; when it acts, it picks one valid action by the expert's last message,
+  read as words paired with each action's attributes;
 - the **expert** (`LinearExpertPolicy`) says one word of a fixed vocabulary of nonsense
   symbols (``"ba"``, ``"ko"``...). It reads only its own AEC info, the manual and the
   dialogue: it reads the solver's last message as a description, applies the manual's rules
@@ -15,8 +17,11 @@ and must agree on how to talk, a Lewis signalling game inside a COMMA puzzle:
   image, the state, the feedback or the solver's observation (tested).
 
 Neither starts with a meaning for any symbol: which symbol names which action is settled by
-the two policies during training (`protocol` reads it back). The message space is one symbol
-per expert turn, so the pair suits puzzles whose advice is one action at a time (Wire, Who).
+the two policies during training (`protocol` reads it back). What makes that settle
+reliably, whatever the training seed (the two-stage solver, the mistake penalty phased in,
+each role's credit), is explained at `make_pair` and `train_pair`. The message space is one
+symbol per expert turn, so the pair suits puzzles whose advice is one action at a time
+(Wire, Who).
 `examples/train_two_learners.py` draws the curves and prints conversations.
 """
 
@@ -39,6 +44,9 @@ VOCABULARY = ("ba", "ko", "mi", "tu", "ze", "ra", "lo", "pi", "su", "ne", "fa", 
 
 EXPERT_INFO_KEYS = frozenset({"turn", "dialogue", "manual", "episode"})
 """All the expert may read (its AEC info; ``episode`` only once the episode is over)."""
+
+MISTAKE_WARMUP = 1000
+"""Training episodes over which `train_pair` phases in the environment's mistake penalty."""
 
 Advice = Callable[[dict[str, Any], dict[str, Any]], list[str]]
 
@@ -118,20 +126,37 @@ def make_pair(puzzle: str, seed: int = 0, learning_rate: float = 0.3,
               entropy_bonus: float = 0.05) -> tuple[LinearSolverPolicy, LinearExpertPolicy]:
     """An untrained solver and expert for `puzzle`; the expert gets the manual's rules.
 
-    The solver's choice to describe reads only whether the expert has spoken, not its words:
-    scored by each symbol, "describe again" is safe (no strike) and would become the answer
-    to every symbol that does not mean anything yet, so that it never would."""
+    - The solver chooses in two stages (`LinearSolverPolicy.two_stage`): whether to describe
+      or act, from what it said last and from no word of the expert's, then which action,
+      from the expert's word. In one softmax over "describe" and the actions, describing
+      again (never a strike) scores above the average guess after a symbol that means
+      nothing yet, so the solver soon stops acting after that symbol, and a symbol it never
+      acts on never comes to mean anything: a pair could end with one advised action it
+      never takes. A gate that cannot see the symbol acts after every symbol alike.
+    - The solver's rewards count `discount` = 0.9 per later message of its own: asking
+      again and acting later is then worth a little less than acting now, so once the code
+      works the gate settles on acting after an answer instead of drifting between the two
+      (a greedy solver whose gate tips towards describing describes until time runs out).
+    - The expert's symbol is credited with the reward of the solver's next message only
+      (``discount=0``): the solver reads only the expert's latest message, so that reply is
+      the symbol's whole direct effect; later rewards follow other symbols. `train_pair`
+      keeps the expert's baseline per meaning.
+    """
     rules = comma_env.make(puzzle).unwrapped.puzzle_cls.expert_advice
     solver = LinearSolverPolicy(learning_rate=learning_rate, entropy_bonus=entropy_bonus, seed=seed,
-                                describe_reads_words=False)
+                                describe_reads_words=False, two_stage=True, discount=0.9)
     expert = LinearExpertPolicy(learning_rate=learning_rate, entropy_bonus=entropy_bonus, seed=seed + 1,
-                                manual_rules=rules)
+                                manual_rules=rules, discount=0.0)
     return solver, expert
 
 
 def play_pair(env: Any, solver: LinearSolverPolicy, expert: LinearExpertPolicy, seed: int,
-              greedy: bool = False) -> PairEpisode:
-    """One episode of the AEC env with each policy acting on its own role's info only."""
+              greedy: bool = False, mistake_weight: float = 1.0) -> PairEpisode:
+    """One episode of the AEC env with each policy acting on its own role's info only.
+
+    The steps carry the rewards the policies learn from: the environment's, except that a
+    strike costs `mistake_weight` times the environment's mistake penalty (`train_pair`
+    phases the penalty in). The episode's return and success are the environment's."""
     env.reset(seed=seed)
     expert.new_episode()
     steps: dict[str, list[Step]] = {SOLVER: [], EXPERT: []}
@@ -144,9 +169,11 @@ def play_pair(env: Any, solver: LinearSolverPolicy, expert: LinearExpertPolicy, 
         if agent == EXPERT:
             meanings.append(expert.meaning(info))
         message, rows, choice = (solver if agent == SOLVER else expert).act(info, greedy=greedy)
+        mistakes = env.mistakes
         env.step(message)
         steps[agent].append((rows, choice, 0.0))
-        rewards.append((agent, float(env.rewards[agent])))
+        waived = (1.0 - mistake_weight) * env.reward_terms.mistake_penalty * (env.mistakes - mistakes)
+        rewards.append((agent, float(env.rewards[agent]) + waived))
         conversation.append((agent, message))
     # each step's reward is everything the shared reward gained from that message to the next
     # message of the same role: the expert's word is paid by the solver's action that follows
@@ -166,14 +193,30 @@ def play_pair(env: Any, solver: LinearSolverPolicy, expert: LinearExpertPolicy, 
 
 
 def train_pair(env: Any, solver: LinearSolverPolicy, expert: LinearExpertPolicy, seeds: Iterable[int],
-               on_episode: Callable[[int, PairEpisode], None] | None = None) -> list[float]:
-    """REINFORCE for both policies on the shared reward (rewards-to-go, per-turn baselines);
-    returns each episode's return."""
+               on_episode: Callable[[int, PairEpisode], None] | None = None,
+               mistake_warmup: int = MISTAKE_WARMUP) -> list[float]:
+    """REINFORCE for both policies on the shared reward; returns each episode's return.
+
+    - Credit: each role's rewards-to-go, discounted by its policy's `discount` (see
+      `make_pair`), minus a running mean: per turn for the solver, per meaning (the advice
+      the expert is conveying) for the expert. Late turns happen mostly in episodes that
+      went wrong, so a per-turn mean paid whatever symbol was said late.
+    - The mistake penalty is phased in over the pair's first `mistake_warmup` episodes
+      (counted by ``solver.updates``, so training in several calls continues the schedule):
+      in the rewards the policies learn from, a strike costs a share
+      ``min(1, episodes / mistake_warmup)`` of the environment's penalty. While no symbol
+      means anything, an action is a guess that mostly earns a strike, and describing until
+      the turns run out earns none (return 0): under the full penalty from the start, the
+      solver learns to stop acting before a code can form. With the penalty phased in,
+      guesses are worth making while the code forms, and the penalty teaches care once it
+      has. The environment's rewards and the returns reported are left as they are.
+    """
     returns = []
     for n, seed in enumerate(seeds):
-        episode = play_pair(env, solver, expert, seed)
+        weight = min(1.0, solver.updates / mistake_warmup) if mistake_warmup > 0 else 1.0
+        episode = play_pair(env, solver, expert, seed, mistake_weight=weight)
         solver.reinforce(solver.advantages(episode.steps[SOLVER]))
-        expert.reinforce(expert.advantages(episode.steps[EXPERT]))
+        expert.reinforce(expert.advantages(episode.steps[EXPERT], keys=episode.meanings))
         returns.append(episode.total)
         if on_episode is not None:
             on_episode(n, episode)
