@@ -53,7 +53,7 @@ from typing import Any, cast
 import numpy as np
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff, subtract
+from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff
 
 __all__ = ["PATCHES", "Box", "Frame", "Layer", "Paint", "Scene", "rgb_copy"]
 
@@ -435,11 +435,13 @@ class Scene:
         by_index, alone, scene_id = geometry.by_index, geometry.alone, id(self)
         patches: dict[Box, np.ndarray | None] = {}
         keys: list[tuple[int, Box, tuple[Layer, ...]]] = []
+        done: set[Box] = set()  # layer boxes handled (a sprite's patches are not keyed by its box)
         for index in dirty:
             place = by_index[index]
-            if place is None or place[0] in patches:
+            if place is None or place[0] in done:
                 continue
             box, indices = place
+            done.add(box)
             layer = ordered[index]
             if alone[index]:
                 paint = layer.paint
@@ -473,31 +475,32 @@ class Scene:
     def _sprite_patches(self, patches: dict[Box, np.ndarray | None], box: Box, old_ink: Box | None,
                         layer: Layer) -> None:
         """Add the writes that turn a sprite layer's box from showing `old_ink` (the part the
-        old key drew in; the rest was background) into showing `layer`."""
-        new_ink = drawn = layer.paint.ink_box(layer.key)  # type: ignore[attr-defined]
-        if drawn is not None:
-            new_ink = _within(drawn, box)
-            if new_ink[0] < new_ink[2] and new_ink[1] < new_ink[3]:
-                pixels = layer.paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
-                bands = pixels if isinstance(pixels, tuple) else (pixels,)
-                x0, top, x1, _ = drawn
-                for band in bands:  # rows of the ink box from top to bottom, each its own write
-                    bottom = top + band.shape[0]
-                    piece = _within((x0, top, x1, bottom), new_ink)
-                    if piece[0] < piece[2] and piece[1] < piece[3]:
-                        if piece != (x0, top, x1, bottom):  # reaching out of the picture: the part in it
-                            band = band[piece[1] - top:piece[3] - top, piece[0] - x0:piece[2] - x0]
-                        patches[piece] = band
-                    top = bottom
-            else:
-                new_ink = None
-        if old_ink is None:
+        old key drew in; the rest was background) into showing `layer`: the background over
+        the whole old ink box, then the new sprite. These two overlap, unlike other patches,
+        and are written in this order (dicts keep it, in the frame and in a catch-up): two
+        writes instead of the up to four pieces of the old box the new one leaves."""
+        if old_ink is not None:
+            old_ink = _within(old_ink, box)
+            if old_ink[0] < old_ink[2] and old_ink[1] < old_ink[3]:
+                x0, y0, x1, y1 = old_ink
+                patches[old_ink] = self._backgrounds()[1][y0:y1, x0:x1]
+        drawn = layer.paint.ink_box(layer.key)  # type: ignore[attr-defined]
+        if drawn is None:
             return
-        old_ink = _within(old_ink, box)
-        if old_ink[0] < old_ink[2] and old_ink[1] < old_ink[3]:
-            rgb = self._backgrounds()[1]
-            for x0, y0, x1, y1 in subtract(old_ink, [] if new_ink is None else [new_ink]):
-                patches[(x0, y0, x1, y1)] = rgb[y0:y1, x0:x1]
+        new_ink = _within(drawn, box)
+        if new_ink[0] >= new_ink[2] or new_ink[1] >= new_ink[3]:
+            return
+        pixels = layer.paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
+        x0, top, x1, _ = drawn
+        for band in pixels if isinstance(pixels, tuple) else (pixels,):  # rows of the ink box, top to bottom
+            bottom = top + band.shape[0]
+            piece = _within((x0, top, x1, bottom), new_ink)
+            if piece[0] < piece[2] and piece[1] < piece[3]:
+                if piece != (x0, top, x1, bottom):  # reaching out of the picture: the part in it
+                    band = band[piece[1] - top:piece[3] - top, piece[0] - x0:piece[2] - x0]
+                patches.pop(piece, None)  # the same box as the old ink: written after, not in its place
+                patches[piece] = band
+            top = bottom
 
     def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
         """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
