@@ -166,26 +166,33 @@ def _copies(image: np.ndarray) -> Iterator[None]:
         yield
 
 
-def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> tuple[float, float, float, float]:
+def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> tuple[float, float, float, float, float, float]:
     """(image-step cost minus text-step cost, in frame copies; image steps/s; text steps/s;
-    µs per copy) in the Gymnasium loop of `_gym_stepper`, bursts of the three interleaved
-    (median of `rounds`; each round's ratio uses that round's own copy time)."""
+    µs per copy; the lower and upper quartile of the rounds' ratios) in the Gymnasium loop
+    of `_gym_stepper`, bursts of the three interleaved (median of `rounds`; each round's
+    ratio uses that round's own copy time; the image and text bursts swap order every round,
+    so a machine speeding up or slowing down favours neither)."""
     env = comma_env.make(puzzle)
     env.reset(seed=0)
     image = np.array(env.unwrapped.image())
     image_steps, text_steps, copies = _gym_stepper(puzzle, "image"), _gym_stepper(puzzle, "text"), _copies(image)
     _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)  # warm up
     ratios, image_rates, text_rates, copy_us = [], [], [], []
-    for _ in range(rounds):
-        image_rate = _burst(image_steps, seconds)
-        text_rate = _burst(text_steps, seconds)
+    for round_ in range(rounds):
+        if round_ % 2:
+            text_rate = _burst(text_steps, seconds)
+            image_rate = _burst(image_steps, seconds)
+        else:
+            image_rate = _burst(image_steps, seconds)
+            text_rate = _burst(text_steps, seconds)
         copy_rate = _burst(copies, seconds)
         ratios.append((1 / image_rate - 1 / text_rate) * copy_rate)
         image_rates.append(image_rate)
         text_rates.append(text_rate)
         copy_us.append(1e6 / copy_rate)
+    lower, _, upper = statistics.quantiles(ratios, n=4) if rounds > 1 else (ratios[0],) * 3
     return (statistics.median(ratios), statistics.median(image_rates), statistics.median(text_rates),
-            statistics.median(copy_us))
+            statistics.median(copy_us), lower, upper)
 
 
 def main() -> None:
@@ -263,14 +270,15 @@ def print_image_step(args: argparse.Namespace) -> None:
     lines = [f"Written by `python examples/benchmark_envs.py --image-step --rounds {args.rounds} --burst {args.burst}` "
              f"on {machine}, {stamp}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
              f"actions, the previous observation held during each step; median of {args.rounds} interleaved "
-             "rounds.", "",
+             "rounds, and the middle half of the rounds (this machine's speed drifts while it runs).", "",
              "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
-             "| image step minus text step (frame copies) |", "|---|---|---|---|---|"]
+             "| image step minus text step (frame copies) | middle half of the rounds |", "|---|---|---|---|---|---|"]
     print("\n".join(lines[2:]))
     for puzzle in args.puzzles:
         env_module(puzzle)
-        extra, image_rate, text_rate, copy_us = image_step_in_copies(puzzle, args.rounds, args.burst)
-        lines.append(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} |")
+        extra, image_rate, text_rate, copy_us, lower, upper = image_step_in_copies(puzzle, args.rounds, args.burst)
+        lines.append(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} "
+                     f"| {lower:.2f}-{upper:.2f} |")
         print(lines[-1], flush=True)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
