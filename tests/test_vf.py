@@ -1,5 +1,6 @@
-"""comma_env.vf through verifiers' own evaluation entry point (`vf-eval`), against the
-loopback OpenAI-compatible server playing the learner's role over HTTP.
+"""comma_env.vf through verifiers' own evaluation entry point (`vf-eval`, one run of a TOML
+config holding every case), against the loopback OpenAI-compatible server playing the
+learner's role over HTTP.
 
 Checks: the reward is the episode return (replayed independently in a `SingleRoleEnv`
 from the saved completion), the model's requests carry the role's prompts (images as
@@ -26,18 +27,61 @@ from comma_env.rl import SingleRoleEnv  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def vf_eval(server: Loopback, out: Path, env_args: dict, n: int = 2, r: int = 2) -> list[dict]:
-    """Run the `vf-eval` console script; the saved rollouts."""
+CASES: list[tuple[dict, bool]] = [  # (load_environment's arguments, whether the loopback solves)
+    ({"puzzle": "wire", "role": "solver", "partner": "oracle", "solver_view": "text", "success_bonus": 1.0}, True),
+    ({"puzzle": "who", "role": "expert", "partner": "oracle"}, True),
+    ({"puzzle": "wire", "role": "solver", "partner": "oracle", "solver_view": "image", "mistake_penalty": 0.5}, False),
+    ({"puzzle": "keypad", "role": "solver", "partner": "openai_compat", "solver_view": "text",
+      "partner_overrides": {"api_base": "LOOPBACK", "name": "loopback-3-partner"}}, True),  # the partner is an LLM too
+]
+
+
+def toml_value(value: object) -> str:
+    """TOML for the JSON-like values of an eval config (a JSON string is a TOML basic string)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key} = {toml_value(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value)
+
+
+def vf_eval(config: Path) -> subprocess.CompletedProcess:
+    """Run the `vf-eval` console script on a TOML config."""
     script = shutil.which("vf-eval", path=str(Path(sys.executable).parent)) or shutil.which("vf-eval")
     assert script, "verifiers installs the vf-eval command"
     env = dict(os.environ, LOOPBACK_KEY="not-a-secret", PYTHONPATH=f"{ROOT}:{os.environ.get('PYTHONPATH', '')}")
-    command = [script, "comma_env.vf", "-a", json.dumps(env_args), "-m", "loopback", "-b", server.api_base,
-               "-k", "LOOPBACK_KEY", "-n", str(n), "-r", str(r), "-d", "-s", "-o", str(out)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([script, str(config), "-d", "-s"], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    results = list(out.glob("evals/*/*/results.jsonl"))
-    assert len(results) == 1
-    return [json.loads(line) for line in results[0].read_text().splitlines() if line.strip()]
+    return done
+
+
+@pytest.fixture(scope="module")
+def evaluated(server, tmp_path_factory) -> list[tuple[dict, list[dict], list[dict]]]:
+    """One `vf-eval` run of every case (a TOML config with one ``[[eval]]`` each: the
+    command starts once, as a user evaluating several settings would run it). Per case: its
+    arguments, its saved rollouts, and the loopback requests made under its model name."""
+    out = tmp_path_factory.mktemp("vf")
+    blocks, cases = [], []
+    for index, (env_args, _) in enumerate(CASES):
+        if "partner_overrides" in env_args:
+            env_args = dict(env_args, partner_overrides=dict(env_args["partner_overrides"], api_base=server.api_base))
+        cases.append(env_args)
+        blocks.append(f'[[eval]]\nid = "comma_env.vf"\nmodel = "loopback-{index}"\n'
+                      f'output_dir = {toml_value(str(out / str(index)))}\nenv_args = {toml_value(env_args)}\n')
+    config = out / "evals.toml"
+    config.write_text(f'api_base_url = "{server.api_base}"\napi_key_var = "LOOPBACK_KEY"\n'
+                      'num_examples = 2\nrollouts_per_example = 2\n\n' + "\n".join(blocks), encoding="utf-8")
+    before = len(server.requests())
+    vf_eval(config)
+    requests = server.requests()[before:]
+    found = []
+    for index, env_args in enumerate(cases):
+        results = list((out / str(index)).glob("evals/*/*/results.jsonl"))
+        assert len(results) == 1, index
+        rollouts = [json.loads(line) for line in results[0].read_text().splitlines() if line.strip()]
+        mine = [r for r in requests if str(r["model"]).startswith(f"loopback-{index}")]
+        found.append((env_args, rollouts, mine))
+    return found
 
 
 def text_of(message: dict) -> str:
@@ -69,18 +113,10 @@ def server():
         yield running
 
 
-@pytest.mark.parametrize("env_args,solved", [
-    ({"puzzle": "wire", "role": "solver", "partner": "oracle", "solver_view": "text", "success_bonus": 1.0}, True),
-    ({"puzzle": "who", "role": "expert", "partner": "oracle"}, True),
-    ({"puzzle": "wire", "role": "solver", "partner": "oracle", "solver_view": "image", "mistake_penalty": 0.5}, False),
-    ({"puzzle": "keypad", "role": "solver", "partner": "openai_compat", "solver_view": "text",
-      "partner_overrides": {"api_base": "LOOPBACK", "name": "loopback"}}, True),  # the partner is an LLM too
-])
-def test_vf_eval_scores_the_episode_return(server, tmp_path, env_args, solved):
-    if "partner_overrides" in env_args:
-        env_args = dict(env_args, partner_overrides=dict(env_args["partner_overrides"], api_base=server.api_base))
-    before = len(server.requests())
-    rollouts = vf_eval(server, tmp_path, env_args)
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_vf_eval_scores_the_episode_return(evaluated, case):
+    env_args, rollouts, requests = evaluated[case]
+    solved = CASES[case][1]
     assert len(rollouts) == 4 and sorted({r["example_id"] for r in rollouts}) == [0, 1]
     for rollout in rollouts:
         assert rollout["info"]["seed"] in (0, 1)  # the eval rows are the paper's instances 0..99
@@ -90,7 +126,6 @@ def test_vf_eval_scores_the_episode_return(server, tmp_path, env_args, solved):
             assert rollout["reward"] == pytest.approx(1.0 + env_args.get("success_bonus", 0.0))
         roles = [m["role"] for m in rollout["completion"]]
         assert roles[0] == "assistant" and "user" in roles  # partner and environment answer as the user
-    requests = server.requests()[before:]
     partner_role = "expert" if env_args["role"] == "solver" else "solver"
     expected_roles = {env_args["role"], partner_role} if env_args["partner"] == "openai_compat" else {env_args["role"]}
     assert requests and {r["role"] for r in requests} == expected_roles
@@ -99,6 +134,24 @@ def test_vf_eval_scores_the_episode_return(server, tmp_path, env_args, solved):
         assert images and all(image["png"] for image in images)
     else:
         assert not images
+
+
+def test_the_shipped_config_evaluates_every_puzzle_in_both_roles():
+    """examples/vf_eval_comma.toml, read by verifiers' own config loader, expands to the ten
+    COMMA puzzles x two roles, and every expanded setting is an environment that loads."""
+    from verifiers.legacy.utils.eval_utils import load_toml_config
+
+    from comma_env.registry import COMMA_PUZZLES
+    from comma_env.vf import load_environment
+
+    configs = load_toml_config(ROOT / "examples" / "vf_eval_comma.toml")
+    settings = {(c["env_args"]["puzzle"], c["env_args"]["role"]) for c in configs}
+    assert len(configs) == len(settings) == 2 * len(COMMA_PUZZLES)
+    assert settings == {(puzzle, role) for puzzle in COMMA_PUZZLES for role in ("solver", "expert")}
+    for config in configs:
+        assert config["env_id"] == "comma_env.vf" and config["env_args"]["partner"] == "oracle_nl"
+        env = load_environment(**config["env_args"])
+        assert len(env.eval_dataset) >= config["num_examples"]
 
 
 def test_load_environment_refuses_unknown_puzzles_and_roles():
