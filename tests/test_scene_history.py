@@ -208,3 +208,37 @@ def test_an_unchanged_gymnasium_step_recomputes_no_layers() -> None:
     finally:
         scene.layers = original
         env.close()
+
+
+def test_a_second_unchanged_step_in_a_row_writes_nothing() -> None:
+    """The first unchanged step after a change brings the other frame up to date; from the
+    second one on, that frame already shows the picture, so `Scene.refresh` hands it out
+    without drawing or writing anything (and still never the array of the step before)."""
+    env = SingleRoleEnv("who", role="solver", partner="oracle")
+    scene = env.raw.draw
+    draws = []
+    original = scene._draw
+    scene._draw = lambda *args, **kwargs: draws.append(kwargs.get("fresh")) or original(*args, **kwargs)
+    try:
+        observation, info = env.reset(seed=3)
+        quiet_runs, was_unchanged = 0, False
+        for _ in range(40):
+            previous = observation["image"]
+            before = len(draws)
+            observation, _, terminated, truncated, info = env.step("press_top_left")
+            image = observation["image"]
+            assert not np.shares_memory(image, previous)
+            assert np.array_equal(image, scene.full_array(env.raw.visible_state))
+            unchanged = np.array_equal(image, previous)
+            if unchanged and was_unchanged:
+                quiet_runs += 1
+                assert True not in draws[before:]  # no refresh drew: the other frame handed out as it is
+            was_unchanged = unchanged
+            del previous, image
+            if terminated or truncated:
+                observation, info = env.reset(seed=4)
+                was_unchanged = False
+        assert quiet_runs > 0
+    finally:
+        scene._draw = original
+        env.close()
