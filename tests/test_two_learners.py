@@ -26,21 +26,41 @@ TRAINING_SEEDS = (0, 1, 2)  # each one pair, trained from scratch: every one mus
 EPISODES = 2000  # as in examples/train_two_learners.py
 
 
-@pytest.mark.parametrize("seed", TRAINING_SEEDS)
-@pytest.mark.parametrize("puzzle", ["wire", "who"])
-def test_expert_and_solver_learn_a_code_together(puzzle: str, seed: int) -> None:
+def train_and_measure(puzzle: str, seed: int) -> tuple[float, float, dict]:
+    """One pair trained from scratch: held-out success before and after, and the code."""
     env = make_pair_env(puzzle)
     # the untrained pair (uniform choices), evaluated on its own copy: the trained pair's run
     # is then the one examples/train_two_learners.py reports for this seed
     before = evaluate_pair(env, *make_pair(puzzle, seed=seed), HELD_OUT, greedy=False)
-    assert before < 0.7
     solver, expert = make_pair(puzzle, seed=seed)
     train_pair(env, solver, expert, range(EPISODES))
-    after = evaluate_pair(env, solver, expert, HELD_OUT)
+    return before, evaluate_pair(env, solver, expert, HELD_OUT), protocol(env, solver, expert, HELD_OUT)
+
+
+PUZZLES = ("wire", "who")
+
+
+@pytest.fixture(scope="module")
+def trained() -> dict[tuple[str, int], tuple[float, float, dict]]:
+    """Every pair, trained in two worker processes (each pair is independent and CPU-bound;
+    CI has two cores)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    runs = [(puzzle, seed) for puzzle in PUZZLES for seed in TRAINING_SEEDS]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        results = pool.map(train_and_measure, *zip(*runs, strict=True))
+        return dict(zip(runs, results, strict=True))
+
+
+@pytest.mark.parametrize("seed", TRAINING_SEEDS)
+@pytest.mark.parametrize("puzzle", PUZZLES)
+def test_expert_and_solver_learn_a_code_together(trained, puzzle: str, seed: int) -> None:
+    before, after, said = trained[puzzle, seed]
+    assert before < 0.7
     assert after >= 0.8, (puzzle, seed, before, after)
     assert after - before >= 0.25, (puzzle, seed, before, after)
     # the code: most meanings get a symbol of their own, which the solver acts on
-    said = protocol(env, solver, expert, HELD_OUT)
     symbols = {meaning: counts.most_common(1)[0][0].split(" -> ")[0]
                for meaning, counts in said.items() if meaning != "none"}
     assert len(set(symbols.values())) >= len(symbols) // 2 + 1, said
