@@ -242,3 +242,21 @@ def test_a_second_unchanged_step_in_a_row_writes_nothing() -> None:
     finally:
         scene._draw = original
         env.close()
+
+
+def test_an_observation_still_held_is_never_handed_out_again() -> None:
+    """As Gymnasium's `check_env` demands of any two observations a caller keeps (not only
+    consecutive ones): with every observation kept, unchanged steps in a row get copies,
+    never the memory of one kept before."""
+    env = SingleRoleEnv("who", role="solver", partner="oracle")
+    observation, _ = env.reset(seed=3)
+    kept = [observation["image"]]
+    for _ in range(12):
+        observation, _, terminated, truncated, _ = env.step("press_top_left")
+        kept.append(observation["image"])
+        if terminated or truncated:
+            break
+    env.close()
+    assert len(kept) >= 4
+    for first, second in itertools.combinations(kept, 2):
+        assert not np.shares_memory(first, second)

@@ -330,10 +330,12 @@ class Scene:
         caller knows nothing changed): the spare caught up with it when free, else a copy."""
         if previous.scene is not self:
             raise ValueError("refresh needs a frame of this scene")
-        if (spare is not None and spare.scene is self and spare.array is not previous.array
-                and (spare.layers is previous.layers or (spare.layers is previous.base and not previous.written))):
-            # The spare already shows this picture (the second unchanged step in a row): it is
-            # handed out as it is, with nothing written, so nobody's view of it changes.
+        if (IN_PLACE_REPAINT and spare is not None and spare.scene is self and spare.array is not previous.array
+                and (spare.layers is previous.layers or (spare.layers is previous.base and not previous.written))
+                and _sole_reference(spare)):
+            # The spare already shows this picture (the second unchanged step in a row) and
+            # nobody holds it: it is handed out as it is, with nothing written. (Held, it would
+            # be the same memory in two observations someone keeps, which Gymnasium forbids.)
             with self._lock:
                 spare.base, spare.layers, spare.written = previous.layers, previous.layers, {}
                 spare.geometry = previous.geometry
