@@ -330,17 +330,17 @@ class Scene:
         caller knows nothing changed): the spare caught up with it when free, else a copy."""
         if previous.scene is not self:
             raise ValueError("refresh needs a frame of this scene")
-        if (IN_PLACE_REPAINT and spare is not None and spare.scene is self and spare.array is not previous.array
-                and (spare.layers is previous.layers or (spare.layers is previous.base and not previous.written))
-                and _sole_reference(spare)):
-            # The spare already shows this picture (the second unchanged step in a row) and
-            # nobody holds it: it is handed out as it is, with nothing written. (Held, it would
-            # be the same memory in two observations someone keeps, which Gymnasium forbids.)
-            with self._lock:
+        with self._lock:  # the decision and the handing out are one step for other threads, as in `_draw`
+            if (IN_PLACE_REPAINT and spare is not None and spare.scene is self and spare.array is not previous.array
+                    and (spare.layers is previous.layers or (spare.layers is previous.base and not previous.written))
+                    and _sole_reference(spare)):
+                # The spare already shows this picture (the second unchanged step in a row) and
+                # nobody holds it: it is handed out as it is, with nothing written. (Held, it would
+                # be the same memory in two observations someone keeps, which Gymnasium forbids.)
                 spare.base, spare.layers, spare.written = previous.layers, previous.layers, {}
                 spare.geometry = previous.geometry
                 self._latest = spare
-            return spare
+                return spare
         return self._draw(previous.layers, previous, spare, fresh=True)
 
     def _draw(self, layers: Mapping[str, Layer], previous: Frame | None, spare: Frame | None,
