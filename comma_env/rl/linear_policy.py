@@ -137,13 +137,20 @@ class LinearSoftmaxPolicy:
         """The ascent direction of one step, as (feature indices, values) with repeats: the
         advantage times grad log pi(choice) = phi(choice) - E_pi[phi], plus the entropy bonus
         times grad H."""
-        probs = self.probabilities(rows)
+        coefficients = self._softmax_coefficients(self.probabilities(rows), choice, advantage)
+        return np.concatenate(rows), np.repeat(coefficients, [len(row) for row in rows])
+
+    def _softmax_coefficients(self, probs: np.ndarray, choice: int | None, advantage: float) -> np.ndarray:
+        """Per candidate, the ascent coefficient of its score in a softmax: advantage *
+        d log pi(choice) (nothing when `choice` is None: no candidate of it was taken) plus the
+        entropy bonus times dH (keeps exploring)."""
         log_probs = np.log(np.maximum(probs, 1e-12))
         entropy = -float((probs * log_probs).sum())
-        # advantage * (phi(choice) - E[phi]) + bonus * dH/dscores . phi (keeps exploring)
-        coefficients = -advantage * probs - self.entropy_bonus * probs * (log_probs + entropy)
-        coefficients[choice] += advantage
-        return np.concatenate(rows), np.repeat(coefficients, [len(row) for row in rows])
+        coefficients = -self.entropy_bonus * probs * (log_probs + entropy)
+        if choice is not None:
+            coefficients -= advantage * probs
+            coefficients[choice] += advantage
+        return coefficients
 
     def reinforce(self, steps: Iterable[tuple[list[np.ndarray], int, float]]) -> None:
         """One REINFORCE update: `gradient` of each step, weighted by its advantage (the third
@@ -279,12 +286,8 @@ class LinearSolverPolicy(LinearSoftmaxPolicy):
         gate = advantage * ((1.0 - describe) if choice == 0 else -describe)
         gate -= self.entropy_bonus * describe * (1.0 - describe) * margin
         # the action: its softmax learns from the actions taken; the entropy bonus always applies
-        probs = super().probabilities(rows[1:])
-        log_probs = np.log(np.maximum(probs, 1e-12))
-        coefficients = -self.entropy_bonus * probs * (log_probs - float((probs * log_probs).sum()))
-        if choice > 0:
-            coefficients -= advantage * probs
-            coefficients[choice - 1] += advantage
+        coefficients = self._softmax_coefficients(super().probabilities(rows[1:]), choice - 1 if choice > 0 else None,
+                                                  advantage)
         indices = np.concatenate([rows[0], rows[1][:1], *rows[1:]])
         values = np.concatenate([np.full(len(rows[0]), gate), [-gate],
                                  np.repeat(coefficients, [len(row) for row in rows[1:]])])
