@@ -133,6 +133,9 @@ def test_idle_sessions_expire_as_abandoned_and_free_their_place(tmp_path):
         view = wait_for(client, links[0], lambda s: s["done"], timeout=10)
         assert view["error"].startswith("the game was ended")
         assert client.post("/api/sessions", json={}).status_code == 200
+        # the second game expires in the same sweep or the next one (a quarter of the idle
+        # time later): wait for it before the server stops (reading it is not a move)
+        wait_for(client, links[1], lambda s: s["done"], timeout=10)
     records = read_episodes(tmp_path / "out" / "episodes.jsonl")
     assert len(records) == 2 and all(r["end_reason"] == "abandoned" and r["error"].startswith("abandoned")
                                      for r in records)
