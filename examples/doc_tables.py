@@ -2,9 +2,10 @@
 
 Every number in the docs comes from a script of this folder. A script that measures a table
 calls `write_table`, which puts a header line in front of it (the command that wrote it, the
-machine, the versions that matter and the date), so a reader sees where and when it was
-measured, and nobody edits these files by hand. Pages include them with MyST's
-``{include}`` directive.
+machine and the versions that matter), so a reader sees how and on what it was measured,
+and nobody edits these files by hand. There is no date: the team's rule is that docs say
+nothing of who measured a number when. Pages include them with MyST's ``{include}``
+directive.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import os
 import platform
 import sys
-from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
@@ -33,12 +33,11 @@ def _version(distribution: str) -> str:
 
 
 def provenance(extra_packages: tuple[str, ...] = ()) -> str:
-    """One line: machine, CPU count, Python and package versions, UTC date."""
+    """One line: machine, CPU count, Python and package versions (no date: what ran, not when)."""
     versions = ", ".join(f"{name} {_version(name)}" for name in _VERSIONED + extra_packages)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"{platform.machine()} ({cpus} CPUs usable), {platform.system()}, "
-            f"Python {platform.python_version()}; {versions}; {stamp}")
+            f"Python {platform.python_version()}; {versions}")
 
 
 def write_table(name: str, table: str, note: str = "", extra_packages: tuple[str, ...] = ()) -> Path:
