@@ -15,7 +15,7 @@ cost of a new environment (make + reset + first image), of copying one observati
     python examples/benchmark_envs.py [--rounds 7] [--burst 0.25] [--puzzles wire who ...]
 
 With ``--markdown`` the table is written to ``docs/_generated/speed.md`` (included by the
-performance page) under a line naming the machine, the versions and the date.
+performance page) under a line naming the machine and the versions.
 
 `--image-step` measures instead what an image observation adds to a step of a Gymnasium loop
 (`SingleRoleEnv`, solver role, the previous observation held): per puzzle, the image-view
@@ -32,7 +32,6 @@ import platform
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -230,9 +229,8 @@ def main() -> None:
                   f"text {text[0]:>7.0f} t/s {text[2]:>5.2f}x (c4 {text[1]:>6.0f})   "
                   f"make+reset {c['make_reset_ms']:.2f} ms  copy {c['copy_ms']:.3f} ms  "
                   f"stack8 {c['stack8_ms']:.2f} ms  full draw {c['full_draw_ms']:.2f} ms", flush=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
-    print(f"\nmedian of {args.rounds} interleaved rounds of {args.burst} s bursts; {stamp}; {machine}")
+    print(f"\nmedian of {args.rounds} interleaved rounds of {args.burst} s bursts; {machine}")
     if args.markdown:
         lines = ["| environment | image view: turns/s (x connect_four) | text view: turns/s (x connect_four) "
                  "| make+reset ms | copy obs ms | np.stack 8 ms | full redraw ms |",
@@ -264,11 +262,10 @@ def _has_numba() -> bool:
 def print_image_step(args: argparse.Namespace) -> None:
     """The image step's cost over the text step, in frame copies (Gymnasium loop); with
     `--out`, also written as a Markdown table."""
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = (f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, "
                f"numpy {np.__version__}")
     lines = [f"Written by `python examples/benchmark_envs.py --image-step --rounds {args.rounds} --burst {args.burst}` "
-             f"on {machine}, {stamp}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
+             f"on {machine}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
              f"actions, the previous observation held during each step; median of {args.rounds} interleaved "
              "rounds, and the middle half of the rounds (this machine's speed drifts while it runs).", "",
              "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
