@@ -22,7 +22,6 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -99,7 +98,6 @@ def main() -> None:
             times[name].append((time.perf_counter() - start) / len(states) * 1e3)
     reference = next(iter(draws))
     print(f"lesion photo ({SIZE} px), seeds 0-{args.seeds - 1}, {args.rounds} interleaved rounds, "
-          f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
           f"{platform.machine()} {platform.processor() or ''}".rstrip())
     for name, values in times.items():
         ratio = statistics.median(r / v for r, v in zip(times[reference], values, strict=True))

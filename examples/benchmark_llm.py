@@ -40,7 +40,6 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -212,7 +211,7 @@ def main() -> None:
     ratio = statistics.median(r / b
                               for r, b in zip(rows["rollout aiohttp"]["cpu ms/call"],
                                               rows["bare aiohttp"]["cpu ms/call"], strict=True))
-    print(f"\n{datetime.now(timezone.utc):%Y-%m-%d}, {platform.machine()}, {os.cpu_count()} cores, Python "
+    print(f"\n{platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; concurrency {args.concurrency}, medians of {args.rounds} interleaved rounds; "
           f"zero latency, and {args.latency * 1000:.0f} ms latency; load average before the run "
           f"{load_before:.1f}, after {os.getloadavg()[0]:.1f}\n")

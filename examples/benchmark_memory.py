@@ -10,7 +10,7 @@ difference, amortised over the episodes. Linux only (reads /proc/self/statm). Ru
     python examples/benchmark_memory.py [--episodes 1000] [--puzzles wire telehealth ...] [--markdown]
 
 With ``--markdown`` the table is written to ``docs/_generated/memory.md`` (included by the
-performance page) under a line naming the machine, the versions and the date.
+performance page) under a line naming the machine and the versions.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import json
 import os
 import subprocess
 import sys
-from datetime import datetime, timezone
 
 MIB = 2**20
 
@@ -87,7 +86,7 @@ def main() -> None:
         row = json.loads(out.stdout.strip().splitlines()[-1])
         print(f"{puzzle + '_v0':<15}{row['mib_per_episode']:>12.2f}{row['total_mib']:>13.0f}", flush=True)
         lines.append(f"| {puzzle}_v0 | {row['mib_per_episode']:.2f} | {row['total_mib']:,.0f} |")
-    print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(f"\nPython {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     if args.markdown:
         from doc_tables import write_table  # examples/ is on sys.path when run as a script
 
