@@ -19,7 +19,6 @@ import os
 import platform
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -84,7 +83,7 @@ def main() -> None:
         _number_word_languages.cache_clear()  # every word seen for the first time
         cold.append(whole_conversation(privacy, convs))
     per_turn, per_turn_old = 1e6 * median(ours) / turns, 1e6 * median(reference) / turns
-    lines = [f"*Written by `examples/benchmark_privacy.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
+    lines = ["*Written by `examples/benchmark_privacy.py` "
              f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); "
              f"median of {args.rounds} "
              f"interleaved rounds; before = the detector of git {args.before}.*", "",

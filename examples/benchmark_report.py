@@ -14,13 +14,12 @@
 - Command line: wall seconds of ``python -m comma_env.rollout --help`` and of a
   configuration error (``+episode=1``), each in a fresh interpreter.
 
-Writes a Markdown table file (machine, versions and date in its header) for docs/report.md.
+Writes a Markdown table file (machine and versions in its header) for docs/report.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import platform
@@ -157,7 +156,7 @@ def header() -> str:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     versions = ", ".join(f"{name} {version(name)}" for name in ("comma-env", "hydra-core", "matplotlib", "pillow"))
     return (f"Written by `examples/benchmark_report.py` (do not edit). "
-            f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.system()} "
+            f"Measured on {platform.system()} "
             f"{platform.machine()}, {os.cpu_count()} CPUs ({cpu}), load average {load} at the start; "
             f"Python {platform.python_version()}, {versions}.")
 

@@ -20,7 +20,6 @@ import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -92,7 +91,7 @@ def render(before: dict[str, dict[str, list[int]]], after: dict[str, dict[str, l
     import comma_env
 
     lines = [
-        f"*Written by `examples/leak_eval.py` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC "
+        "*Written by `examples/leak_eval.py` "
         f"({platform.machine()}, Python {platform.python_version()}, "
         f"comma_env {getattr(comma_env, '__version__', '?')}); "
         f"before = the detector of git {rev}, after = this tree's.*",

@@ -10,7 +10,7 @@ turn, after a random think time) until the turn limit ends the game. It measures
 and the server's resident memory (VmRSS before, VmHWM peak, VmRSS after, from /proc). The
 whole run is bounded by `--deadline` seconds. It runs twice: with people thinking before each
 move (`--think`, the steady state) and with no think time at all (every client moving at
-once, the worst burst). Writes a Markdown table with the machine, versions and date in its
+once, the worst burst). Writes a Markdown table with the machine and versions in its
 header.
 """
 
@@ -27,7 +27,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx
@@ -137,7 +136,7 @@ def run(clients: int, turns: int, deadline_s: float, think: float) -> dict[str, 
 
 
 def table(results: list[dict[str, object]]) -> str:
-    """One column per scenario; the header says on what machine, with what, and when."""
+    """One column per scenario; the header says on what machine and with what."""
     import fastapi
     import uvicorn
 
@@ -147,8 +146,8 @@ def table(results: list[dict[str, object]]) -> str:
     header = (f"Machine: {platform.machine()}, {os.cpu_count()} CPU(s), Linux {platform.release()}; "
               f"Python {platform.python_version()}, comma_env {comma_version}, FastAPI {fastapi.__version__}, "
               f"uvicorn {uvicorn.__version__}; load average at start {float(first['load_average']):.1f} (a shared "
-              f"machine: latencies include waiting for a CPU); {datetime.now(timezone.utc).strftime('%Y-%m-%d')}; "
-              "written by examples/play_load.py. Server and clients run on the same machine.")
+              "machine: latencies include waiting for a CPU); written by examples/play_load.py. "
+              "Server and clients run on the same machine.")
 
     def cells(key: str, unit: str = "", digits: int = 1) -> list[str]:
         return [f"{float(r[key]):.{digits}f}{unit}" for r in results]
