@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import platform
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -73,11 +72,10 @@ def main() -> None:
     args = parser.parse_args()
     import comma_env
 
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = (f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, "
                f"comma_env {comma_env.__version__}")
     lines = [f"Written by `python examples/reward_settings.py --episodes {args.episodes} --seed {args.seed}` "
-             f"on {machine}, {stamp}. Linear REINFORCE solver, oracle_nl expert, {args.episodes} training "
+             f"on {machine}. Linear REINFORCE solver, oracle_nl expert, {args.episodes} training "
              "episodes, greedy play on 200 held-out seeds; per episode means.", "",
              "| reward setting | puzzle | success | mistakes | solver turns | tokens | training time |",
              "|---|---|---|---|---|---|---|"]

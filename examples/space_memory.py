@@ -11,7 +11,6 @@ import argparse
 import platform
 import sys
 import tracemalloc
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -45,9 +44,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=200)
     args = parser.parse_args()
     rows = [(puzzle, *measure(puzzle, args.count)) for puzzle in COMMA_PUZZLES]
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     lines = [
-        f"Written by `python examples/space_memory.py --count {args.count}` on {stamp} "
+        f"Written by `python examples/space_memory.py --count {args.count}` "
         f"({platform.machine()}, Python {sys.version.split()[0]}, numpy {np.__version__}, "
         f"comma_env {comma_env.__version__}).",
         "",

@@ -25,7 +25,6 @@ import json
 import platform
 import time
 from collections import Counter
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -117,11 +116,10 @@ def write_markdown(path: Path, curves: list[dict[str, Any]], pairs: dict[str, tu
                    spreads: dict[str, tuple[list[float], list[float]]], args: Any) -> None:
     import comma_env
 
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = (f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, "
                f"comma_env {comma_env.__version__}")
     lines = [f"Written by `python examples/train_two_learners.py --episodes {args.episodes} --every {args.every} "
-             f"--seed {args.seed} --spread {args.spread}` on {machine}, {stamp}.", "",
+             f"--seed {args.seed} --spread {args.spread}` on {machine}.", "",
              "| puzzle | setting | untrained | " + " | ".join(f"{x} ep." for x, _ in curves[0]["points"][1:])
              + " | training time |",
              "|---|---|---|" + "---|" * (len(curves[0]["points"]) - 1) + "---|"]
