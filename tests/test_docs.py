@@ -20,6 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 GENERATED = ROOT / "docs" / "_generated"
 
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+# When something was measured: an ISO date (not a model's version suffix such as
+# gpt-4o-2024-05-13), a UTC/GMT time, or a date with a month name or in digits with a year.
+MEASURED_WHEN = re.compile(r"(?<![\w-])20\d\d-[01]\d-[0-3]\d(?![\w-])|\bUTC\b|\bGMT\b"
+                           rf"|\b\d{{1,2}} {_MONTH},? 20\d\d\b|\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? 20\d\d\b"
+                           r"|\b\d{1,2}[./]\d{1,2}[./]20\d\d\b")
+
 
 @pytest.mark.timeout(600)
 def test_the_site_builds_with_warnings_as_errors(site_build):
@@ -47,8 +54,21 @@ def test_the_site_builds_with_warnings_as_errors(site_build):
 def test_the_readme_is_read_in_five_minutes():
     text = README.read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 250 and len(text.encode()) <= 25_000
-    assert not re.search(r"\b\d{1,2}:\d{2} UTC\b|load average|20\d\d-\d\d-\d\d", text), "no dates or load averages"
+    assert not MEASURED_WHEN.search(text) and "load average" not in text, "no dates or load averages"
     assert "docs/images/gallery.png" in text and (ROOT / "docs" / "images" / "gallery.png").is_file()
+
+
+def test_the_docs_say_what_a_number_was_measured_on_but_not_when():
+    """Team rule: a number in the docs names its script, machine and versions, never a date
+    or a clock time (who measured it when is no part of the number). The generated tables,
+    the pages and the logs beside the pictures are checked. docs/changelog.md only includes
+    CHANGELOG.md, so release dates would never show up here as page text."""
+    docs = ROOT / "docs"
+    files = sorted([*GENERATED.glob("*.md"), *docs.glob("*.md"), *(docs / "images").glob("*.json")])
+    assert len(files) > 20 and GENERATED / "speed.md" in files
+    found = {str(path.relative_to(ROOT)): match.group()
+             for path in files if (match := MEASURED_WHEN.search(path.read_text(encoding="utf-8")))}
+    assert not found, found
 
 
 def test_ci_runs_exactly_the_readmes_second_command():
