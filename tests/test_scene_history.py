@@ -260,3 +260,65 @@ def test_an_observation_still_held_is_never_handed_out_again() -> None:
     assert len(kept) >= 4
     for first, second in itertools.combinations(kept, 2):
         assert not np.shares_memory(first, second)
+
+
+_SPRITE_CALLS: list[str] = []
+SPRITE = np.full((6, 5, 3), 250, dtype=np.uint8)
+SPRITE.flags.writeable = False
+
+
+def _sprite_box(key) -> tuple[int, int, int, int] | None:
+    _SPRITE_CALLS.append("ink_box")
+    return None if key is None else (key, 4, key + 5, 10)
+
+
+def _sprite_pixels(key) -> np.ndarray:
+    _SPRITE_CALLS.append("ink_pixels")
+    return SPRITE
+
+
+def _paint_sprite(image, draw, key) -> None:
+    if key is not None:
+        image.paste(Image.fromarray(SPRITE), (key, 4))
+
+
+_paint_sprite.ink_box = _sprite_box  # type: ignore[attr-defined]
+_paint_sprite.ink_pixels = _sprite_pixels  # type: ignore[attr-defined]
+
+
+def _square_too(image, draw, key) -> None:  # the same drawing as a sprite-less paint
+    _square(image, draw, key)
+
+
+def _sprite_layers(state: dict) -> dict[str, Layer]:
+    """One sprite at x = state["at"] (None: none) in a cell at the picture's right edge (at
+    61 it reaches out of the picture), or, when state["plain"], an opaque square of another
+    paint in that cell instead."""
+    if state.get("plain"):
+        return {"cell": Layer((34, 0, 64, 20), ((34, 0, 63, 19), (0, 90, 0)), _square_too)}
+    return {"cell": Layer((34, 0, 64, 20), state["at"], _paint_sprite)}
+
+
+SPRITES = Scene(SIZE, lambda: Image.new("RGB", SIZE, (9, 9, 9)), _sprite_layers)
+
+
+def test_a_sprite_key_is_worked_out_once_and_paint_changes_clear_the_whole_box() -> None:
+    """A sprite layer's boxes and bands are a function of its key: drawn again, a key asks
+    its paint for nothing. A layer that changes paint in its box (where the old one drew is
+    then not known) repaints the whole box. Every frame equals the full redraw."""
+    sequence = [{"at": 36}, {"at": 50}, {"at": None}, {"plain": True}, {"at": 36}, {"at": 50}, {"at": 36},
+                {"plain": True}, {"at": 50}, {"at": None}, {"at": 61}, {"at": 36}]
+    previous = spare = held = None
+    for round_ in range(2):
+        _SPRITE_CALLS.clear()
+        for state in sequence:
+            frame = SPRITES.frame(state, previous, spare)
+            assert np.array_equal(frame.array, SPRITES.full_array(state)), state
+            if previous is not None and frame.array is not previous.array:
+                spare = previous
+            held, previous = frame.array, frame  # the loop keeps the last observation
+        assert held is previous.array
+        if round_ == 0:
+            assert "ink_pixels" in _SPRITE_CALLS
+        else:
+            assert _SPRITE_CALLS == []  # every key drawn before: nothing asked of the paint again
