@@ -154,13 +154,6 @@ def _within(inner: Box, outer: Box) -> Box:
     return max(inner[0], outer[0]), max(inner[1], outer[1]), min(inner[2], outer[2]), min(inner[3], outer[3])
 
 
-SPRITE_PLANS = 4096
-"""Sprite keys per scene whose writes `Scene._sprite_plan` keeps (then it starts again)."""
-
-SpritePlan = tuple[tuple[Box, np.ndarray] | None, tuple[tuple[Box, np.ndarray], ...]]
-"""A sprite key in its box: (the background write that erases it, or None when it draws
-nothing; the writes that draw it, top to bottom)."""
-
 LAYERS_PER_KEY = 4
 """Layer objects the patch cache indexes per key (see `_PatchCache`)."""
 
@@ -278,7 +271,6 @@ class Scene:
         self._latest: Frame | None = None  # the last frame drawn by any environment
         self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
         self._geometries: dict[tuple[Box, ...], Geometry] = {}
-        self._sprite_plans: dict[tuple[Box, Hashable, Paint], SpritePlan] = {}
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
     # A scene's state is its description (size, background, layers: fixed once made) and
@@ -491,53 +483,36 @@ class Scene:
 
     def _sprite_patches(self, patches: dict[Box, np.ndarray | None], box: Box, old: Layer | None,
                         layer: Layer) -> None:
-        """Add the writes that turn a sprite layer's box from showing `old` (the layer before,
-        same box; None or another paint: unknown, so the whole box is cleared) into showing `layer`: the
-        background over the whole old ink box, then the new sprite. These two overlap, unlike
-        other patches, and are written in this order (dicts keep it, in the frame and in a
-        catch-up): two writes instead of the up to four pieces of the old box the new one leaves."""
-        known = old is not None and old.paint is layer.paint  # else where the old layer drew is not known
-        clear = self._sprite_plan(box, old.key, old.paint)[0] if known else self._clear(box)  # type: ignore[union-attr]
-        if clear is not None:
-            patches[clear[0]] = clear[1]
-        for piece, band in self._sprite_plan(box, layer.key, layer.paint)[1]:
-            patches.pop(piece, None)  # the same box as the old ink: written after, not in its place
-            patches[piece] = band
-
-    def _sprite_plan(self, box: Box, key: Hashable, paint: Paint) -> SpritePlan:
-        """What a sprite layer's key means in its box, worked out once per (box, key, paint):
-        the background write that erases it and the writes that draw it (its paint depends on
-        its key alone, so these never change). A new episode of Dog swaps six sprites: the
-        boxes and bands were most of the Python its step ran."""
-        plan_key = (box, key, paint)
-        plan = self._sprite_plans.get(plan_key)
-        if plan is None:
-            ink = paint.ink_box(key)  # type: ignore[attr-defined]
-            clear = self._clear(_within(ink, box)) if ink is not None else None
-            writes: list[tuple[Box, np.ndarray]] = []
-            if ink is not None and clear is not None:
-                new_ink = clear[0]
-                pixels = paint.ink_pixels(key)  # type: ignore[attr-defined]
-                x0, top, x1, _ = ink
-                for band in pixels if isinstance(pixels, tuple) else (pixels,):  # rows of the ink box, top to bottom
-                    bottom = top + band.shape[0]
-                    piece = _within((x0, top, x1, bottom), new_ink)
-                    if piece[0] < piece[2] and piece[1] < piece[3]:
-                        if piece != (x0, top, x1, bottom):  # reaching out of the picture: the part in it
-                            band = band[piece[1] - top:piece[3] - top, piece[0] - x0:piece[2] - x0]
-                        writes.append((piece, band))
-                    top = bottom
-            if len(self._sprite_plans) >= SPRITE_PLANS:  # keys that never repeat: keep the memory bounded
-                self._sprite_plans.clear()
-            plan = self._sprite_plans[plan_key] = (clear, tuple(writes))
-        return plan
-
-    def _clear(self, box: Box) -> tuple[Box, np.ndarray] | None:
-        """The background write over `box` (already inside the layer's box), or None if empty."""
-        x0, y0, x1, y1 = box
-        if x0 >= x1 or y0 >= y1:
-            return None
-        return box, self._backgrounds()[1][y0:y1, x0:x1]
+        """Add the writes that turn a sprite layer's box from showing `old` (the layer there
+        before; None or another paint: where it drew is not known, so the whole box is
+        cleared) into showing `layer`: the background over the whole old ink box, then the new
+        sprite. These two overlap, unlike other patches, and are written in this order (dicts
+        keep it, in the frame and in a catch-up): two writes instead of the up to four pieces
+        of the old box the new one leaves."""
+        paint = layer.paint
+        old_ink = paint.ink_box(old.key) if old is not None and old.paint is paint else box  # type: ignore[attr-defined]
+        if old_ink is not None:
+            old_ink = _within(old_ink, box)
+            if old_ink[0] < old_ink[2] and old_ink[1] < old_ink[3]:
+                x0, y0, x1, y1 = old_ink
+                patches[old_ink] = self._backgrounds()[1][y0:y1, x0:x1]
+        drawn = paint.ink_box(layer.key)  # type: ignore[attr-defined]
+        if drawn is None:
+            return
+        new_ink = _within(drawn, box)
+        if new_ink[0] >= new_ink[2] or new_ink[1] >= new_ink[3]:
+            return
+        pixels = paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
+        x0, top, x1, _ = drawn
+        for band in pixels if isinstance(pixels, tuple) else (pixels,):  # rows of the ink box, top to bottom
+            bottom = top + band.shape[0]
+            piece = _within((x0, top, x1, bottom), new_ink)
+            if piece[0] < piece[2] and piece[1] < piece[3]:
+                if piece != (x0, top, x1, bottom):  # reaching out of the picture: the part in it
+                    band = band[piece[1] - top:piece[3] - top, piece[0] - x0:piece[2] - x0]
+                patches.pop(piece, None)  # the same box as the old ink: written after, not in its place
+                patches[piece] = band
+            top = bottom
 
     def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
         """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
