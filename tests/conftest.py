@@ -17,9 +17,15 @@ SITE_BUILD = pytest.StashKey["object"]()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the strict docs build now if its test is to run: it overlaps the tests before it."""
+    """Start the strict docs build now if its test is to run: it overlaps the tests before it.
+
+    Not in an xdist worker: every worker collects every test, so each would start a build,
+    and the other worker already keeps the second core busy. There the `site_build`
+    fixture starts the build when the docs test asks for it, in the one worker that runs it."""
     import site_build
 
+    if hasattr(session.config, "workerinput"):
+        return
     if any(item.nodeid.endswith(site_build.TEST_ID) for item in session.items) and site_build.available():
         session.config.stash[SITE_BUILD] = site_build.SiteBuild()
 

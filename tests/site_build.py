@@ -1,10 +1,13 @@
 """The documentation site's strict build, run as a background process.
 
-The build takes a minute or more on one core, and the test suite runs on one core at a
-time. So `conftest.py` starts the build as soon as the session has collected the test
-that checks it, and the build overlaps the tests that run before it on the second core.
-`tests/test_docs.py` then waits for the result. The command is the same as a user's
-strict build: warnings are errors."""
+The build takes a minute or more on one core. In one process (`pytest -n 0`) the suite
+runs on one core at a time, so `conftest.py` starts the build as soon as the session has
+collected the test that checks it, and the build overlaps the tests that run before it on
+the second core. On xdist's workers (`pytest -q` runs two) every worker collects every
+test and the two already keep both cores busy: there the `site_build` fixture starts the
+build when the test asks for it, so only the worker that runs it builds, once, into its
+own temporary folder. `tests/test_docs.py` then waits for the result. The command is the
+same as a user's strict build: warnings are errors."""
 
 from __future__ import annotations
 
