@@ -4,13 +4,13 @@ turn dynamics, the six feedback modes, malformed updates, the image view and gar
 from __future__ import annotations
 
 import hashlib
-import time
 import warnings
 
 import numpy as np
 import pettingzoo
 import pytest
 from pettingzoo.test import api_test, seed_test
+from timing import cpu_seconds
 
 import comma_env
 from comma_env.asympuzl import env as make_env
@@ -146,9 +146,7 @@ def test_huge_messages_parse_in_linear_time() -> None:
     sizes, seconds = (50_000, 500_000), []
     for size in sizes:
         blob = ("set 1 circle red\n" + "set " + "." * size + "x\n" + "9" * size + "\n" + "clear " + "*" * size)
-        started = time.perf_counter()
-        rules.apply_updates(hyp, blob)
-        seconds.append(time.perf_counter() - started)
+        seconds.append(cpu_seconds(rules.apply_updates, hyp, blob))  # CPU: the other worker shares the machine
     assert seconds[1] < 40 * seconds[0] + 0.05  # 10x input, far from 100x
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from loopback_server import Loopback
+from timing import cpu_seconds
 
 from comma_env.agents.base import Player, Policy, Reply
 from comma_env.run import rollout
@@ -495,19 +496,17 @@ def test_masking_is_linear_on_adversarial_text():
 
     nasty = ["a" * 200_000, "://" * 70_000, "http://" + "u:" * 100_000, ("x://" + "y" * 50) * 4000]
     for text in nasty:
-        started = time.perf_counter()
-        mask(text, [FAKE_KEY])
-        is_key_like(text)
-        assert time.perf_counter() - started < 1.0  # a quadratic scan of 200 KB takes minutes
+        # CPU time, not wall time: the other worker shares the machine
+        assert cpu_seconds(mask, text, [FAKE_KEY]) + cpu_seconds(is_key_like, text) < 1.0  # quadratic: minutes
     assert mask(f"x http://a:{FAKE_KEY}@h/ y {FAKE_KEY}", [FAKE_KEY]) == "x http://***@h/ y ***"
 
 
 def test_reading_a_large_episode_file_is_linear(tmp_path):
     path = tmp_path / "episodes.jsonl"
     path.write_text('{"puzzle": "wire", "seed": 1}\n' * 50_000)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time, not wall time: the other worker shares the machine
     assert len(read_episodes(path)) == 50_000
-    assert time.perf_counter() - started < 5.0  # a scan of the rest of the file per line: about 30 s here
+    assert time.process_time() - started < 5.0  # a scan of the rest of the file per line: about 30 s here
 
 
 def test_a_key_passed_as_a_server_flag_is_masked_or_refused():
