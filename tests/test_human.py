@@ -84,6 +84,7 @@ def test_stdin_reader_raises_eof_at_end_of_input(monkeypatch, capsys):
         read_stdin_line("> ")
 
 
+@pytest.mark.alone  # times waiting: the other worker waits meanwhile
 def test_cancelling_a_prompt_returns_at_once():
     """Ctrl-C cancels the main task; the run must not wait for the blocked stdin read."""
     release = threading.Event()

@@ -52,6 +52,7 @@ def warm_up(client_kind: str) -> None:
         asyncio.run(complete_and_close(client_for(srv.api_base, client_kind), HELLO))
 
 
+@pytest.mark.alone  # times waiting: the other worker waits meanwhile
 @pytest.mark.parametrize("client_kind", ["aiohttp", "litellm"])
 def test_a_trickling_server_is_cut_at_the_deadline_on_every_attempt(client_kind):
     # the server sends a blank byte every 0.2 s for 20 s: no read ever times out
@@ -66,6 +67,7 @@ def test_a_trickling_server_is_cut_at_the_deadline_on_every_attempt(client_kind)
     assert 3.0 <= elapsed < 6.0, elapsed  # two deadlines of 1.5 s and a short backoff, not 20 s
 
 
+@pytest.mark.alone  # times waiting: the other worker waits meanwhile
 @pytest.mark.parametrize("client_kind", ["aiohttp", "litellm"])
 def test_a_trickled_attempt_is_retried_and_the_call_succeeds(client_kind):
     with Loopback("--fault-rate", "0.5", "--faults", "trickle", "--timeout-seconds", "20", "--seed", "1") as srv:

@@ -58,6 +58,7 @@ def test_bad_frames_get_an_error_and_the_episode_lives_on():
         asyncio.run(run())
 
 
+@pytest.mark.alone  # times waiting: the other worker waits meanwhile
 def test_a_client_dropped_mid_step_frees_its_slot_at_once():
     with Loopback("--latency", "4") as llm, ServerProcess(
             "puzzle=wire", "role=solver", "partner=openai_compat", f"partner_overrides.api_base={llm.api_base}",

@@ -12,6 +12,8 @@ from loopback_server import Loopback
 from comma_env.rl import GroupedEpisodes
 
 ADVICE = "Type these actions:"
+pytestmark = pytest.mark.alone  # wall time against the partners' latency: the other worker waits meanwhile
+
 SEEDS = list(range(16))
 GROUP, BATCH = 2, 4
 

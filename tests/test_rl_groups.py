@@ -109,6 +109,7 @@ def test_without_autoreset_reset_starts_the_next_batch_and_refuses_to_drop_runni
     assert [i["seed"] for i in infos] == [2, 3]
 
 
+@pytest.mark.alone  # times waiting: the other worker waits meanwhile
 def test_partner_calls_of_a_batch_overlap():
     batch = GroupedEpisodes("wire", seeds=range(8), batch_size=8, partner=SlowPolicy(), solver_view="text")
     batch.reset()
@@ -119,6 +120,7 @@ def test_partner_calls_of_a_batch_overlap():
         batch.step(["hello"])
 
 
+@pytest.mark.alone  # times waiting: the other worker waits meanwhile
 def test_llm_partner_calls_of_a_batch_overlap_over_http():
     """The partner is the rollout's chat policy against the loopback server with 0.3 s latency."""
     from loopback_server import Loopback

@@ -188,6 +188,7 @@ def test_unknown_partner_and_role_are_clear_errors():
         SingleRoleEnv("asympuzl")
 
 
+@pytest.mark.alone  # times waiting: the other worker waits meanwhile
 def test_async_steps_of_many_envs_overlap():
     envs = [SingleRoleEnv("wire", partner=SlowPolicy(reply="ok"), solver_view="text") for _ in range(8)]
 
