@@ -9,6 +9,8 @@ visible."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +31,34 @@ SHRINK: dict[str, list[tuple[str, str]]] = {
 PAGES = [p for p in documentation_pages() if python_blocks(p)]
 
 
+@pytest.fixture
+def leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """What a page's blocks add to the process is gone after its test: the folders they put
+    on `sys.path`, the modules they import from the repository's examples, the puzzles they
+    register (adding-a-puzzle.md registers its example, `lamps`). The tests that run after
+    this one in the same process, in whatever order (xdist's workers run files in another
+    order than one process does), see the suite as it was."""
+    from pettingzoo.env_registry.registration import aec_registry
+
+    from comma_env import registry
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    modules, puzzles, ids = set(sys.modules), set(registry.SPECS), set(aec_registry)
+    yield
+    for name in set(registry.SPECS) - puzzles:
+        for table in (registry.SPECS, registry.VERSIONS, registry.TITLES):
+            table.pop(name, None)
+    for env_id in set(aec_registry) - ids:
+        aec_registry.pop(env_id, None)
+    examples = str(ROOT / "examples")
+    for name in set(sys.modules) - modules:
+        if (getattr(sys.modules[name], "__file__", None) or "").startswith(examples):
+            sys.modules.pop(name, None)
+
+
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
-def test_every_python_block_of_the_page_runs(page: Path, tmp_path, monkeypatch):
+def test_every_python_block_of_the_page_runs(page: Path, tmp_path, monkeypatch, leaves_nothing_behind):
     name = page.relative_to(ROOT).as_posix()
     monkeypatch.chdir(tmp_path)  # a block that writes files writes them here
     for variable in ("OPENAI_API_KEY", "GEMINI_API_KEY"):
