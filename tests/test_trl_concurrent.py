@@ -68,6 +68,7 @@ def train_step(setup, trainer_name: str, tmp_path, factory=None, log=None):
     return trainer, bench.measure(trainer, server)
 
 
+@pytest.mark.alone  # wall time of the tool phase against the partner's latency: the other worker waits meanwhile
 def test_concurrent_grpo_step_waits_only_for_the_slowest_call_of_each_round(setup, tmp_path):
     bench, _, _, server = setup
     train_step(setup, "ConcurrentGRPOTrainer", tmp_path)  # warm-up: imports, first connections
