@@ -206,8 +206,9 @@ def test_ready_requires_the_expected_model_in_v1_models(tmp_path):
     port = free_port()
     command = [sys.executable, str(LOOPBACK), "--port", str(port), "--model", "some-other-model"]
     server = ManagedServer(command, f"http://127.0.0.1:{port}/v1", tmp_path / "a.log", expected_model="mine")
+    # start() waits out its timeout, in which the server must start and answer, on a loaded machine too
     with pytest.raises(ServerError, match="not the expected 'mine'"):
-        asyncio.run(server.start(timeout=2.0))
+        asyncio.run(server.start(timeout=10.0))
     assert server.process is None
     port = free_port()
     command = [sys.executable, str(LOOPBACK), "--port", str(port), "--model", "mine"]
