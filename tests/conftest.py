@@ -78,6 +78,33 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+LONG_FILES = ("test_llm_rollout.py", "test_trl.py", "test_docs.py", "test_logprobs.py", "test_rollout_hardening.py",
+              "test_recipes_verl.py")
+"""Files whose tests take minutes in all, longest first: on xdist's workers they start early,
+so that the run does not end with one of them alone on one worker. A hint for the schedule
+only; the suite passes in any order."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On xdist's workers (`--dist loadfile --no-loadscope-reorder` hands out whole files in
+    this order): first the files with `alone` tests, then `LONG_FILES`, then the rest, each
+    file in its own order (every worker sorts the same way). An `alone` test waits for the
+    test the other worker is running to end: early on that is a short one from these same
+    files, later it could be a training run of minutes while this worker idles."""
+    if ALONE not in config.stash:
+        return
+    alone_files = {item.path for item in items if item.get_closest_marker("alone") is not None}
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        if item.path in alone_files:
+            return 0, 0
+        if item.path.name in LONG_FILES:
+            return 1, LONG_FILES.index(item.path.name)
+        return 2, 0
+
+    items.sort(key=rank)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     alone = item.config.stash.get(ALONE, None)
