@@ -79,6 +79,8 @@ def test_ci_runs_exactly_the_readmes_second_command():
     assert second.endswith("&& pytest -q")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
     assert ci[-1] == second
+    # the getting-started page shows the same test command (a copy of it drifted once)
+    assert second in (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8").splitlines()
 
 
 def test_every_generated_table_names_its_script_and_is_included():
