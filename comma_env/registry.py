@@ -116,6 +116,18 @@ def register_puzzle(spec: PuzzleSpec) -> None:
     register("aec", spec.env_id, entry_point=f"{spec.env_module}:env")
 
 
+def unregister_puzzle(name: str) -> None:
+    """Forget a puzzle that `register_puzzle` added, and its PettingZoo id (a no-op for a name not
+    registered): a notebook or a test that registered one leaves the suite as it was."""
+    from pettingzoo.env_registry.registration import aec_registry
+
+    spec = SPECS.pop(name, None)
+    VERSIONS.pop(name, None)
+    TITLES.pop(name, None)
+    if spec is not None:
+        aec_registry.pop(spec.env_id, None)
+
+
 def register_all() -> None:
     """PettingZoo ids (``comma/wire-v0``). The single-role Gymnasium ids (``comma/Wire-solver-v0``)
     are registered by `comma_env.rl.registration`, which reads this module (not the reverse)."""

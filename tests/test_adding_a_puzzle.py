@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pettingzoo.env_registry.registration import aec_registry
 
 import comma_env.puzzles
 from comma_env import registry
@@ -26,11 +25,7 @@ MODULES = ("lamps", "lamps_drawing", "lamps_v0")
 def clean_registry() -> Iterator[None]:
     """Whatever a test registers is forgotten afterwards (other tests see the suite as it was)."""
     yield
-    spec = registry.SPECS.pop("lamps", None)
-    registry.VERSIONS.pop("lamps", None)
-    registry.TITLES.pop("lamps", None)
-    if spec is not None:
-        aec_registry.pop(spec.env_id, None)
+    registry.unregister_puzzle("lamps")
     for name in MODULES:
         sys.modules.pop(name, None)
 
@@ -78,6 +73,19 @@ def test_a_different_puzzle_cannot_take_a_registered_name(lamps_in_a_temporary_m
 
     with pytest.raises(ValueError, match="already registered"):
         registry.register_puzzle(replace(lamps.SPEC, rules=None, title="Other"))
+
+
+def test_an_unregistered_puzzle_is_gone_and_can_be_registered_again(lamps_in_a_temporary_module: str) -> None:
+    from pettingzoo.env_registry.registration import aec_registry
+
+    import lamps
+
+    registry.unregister_puzzle("lamps")
+    registry.unregister_puzzle("lamps")  # again: a no-op
+    assert "lamps" not in registry.SPECS and "lamps" not in registry.VERSIONS and "lamps" not in registry.TITLES
+    assert lamps.SPEC.env_id not in aec_registry
+    registry.register_puzzle(lamps.SPEC)  # registered afresh
+    assert registry.SPECS["lamps"] is lamps.SPEC and lamps.SPEC.env_id in aec_registry
 
 
 def test_a_rules_module_in_the_puzzles_package_is_discovered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -46,9 +46,8 @@ def leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     modules, puzzles, ids = set(sys.modules), set(registry.SPECS), set(aec_registry)
     yield
     for name in set(registry.SPECS) - puzzles:
-        for table in (registry.SPECS, registry.VERSIONS, registry.TITLES):
-            table.pop(name, None)
-    for env_id in set(aec_registry) - ids:
+        registry.unregister_puzzle(name)
+    for env_id in set(aec_registry) - ids:  # ids registered by other means than a puzzle
         aec_registry.pop(env_id, None)
     examples = str(ROOT / "examples")
     for name in set(sys.modules) - modules:
