@@ -20,7 +20,9 @@ performance page) under a line naming the machine and the versions.
 `--image-step` measures instead what an image observation adds to a step of a Gymnasium loop
 (`SingleRoleEnv`, solver role, the previous observation held): per puzzle, the image-view
 step's time minus the text-view step's, divided by the time of one frame copy, the three
-measured in interleaved bursts of the same run (`--out FILE` writes the table).
+measured in interleaved bursts of the same run (`--out FILE` writes the table). Beside it, two
+counts that do not depend on the machine: the bytes the image step writes into observation
+arrays, and the bytes that any environment alternating two arrays would have to write.
 """
 
 from __future__ import annotations
@@ -194,6 +196,49 @@ def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> tuple[floa
             statistics.median(copy_us), lower, upper)
 
 
+BYTES_STEPS = 3000
+"""Learner steps of the counted (untimed) pass of `--image-step`."""
+
+
+def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
+    """(bytes the environment wrote into observation arrays per step; bytes that differ
+    between each picture and the one its array showed before, two pictures back), both in
+    frames, over `steps` learner steps of the `_gym_stepper` loop (resets included, as they
+    are in the timed bursts). Counted, not timed: the same on every machine.
+
+    The second is what any environment handing out two arrays in turn must write; the first
+    is what this one writes (whole layer boxes, not just the pixels that changed)."""
+    from comma_env.rl import SingleRoleEnv
+
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view="image")
+    scene = env.raw.draw
+    rng = np.random.default_rng(0)
+    seed, taken, changed = 0, 0, 0
+    observation, info = env.reset(seed=seed)
+    frame_bytes = observation["image"].nbytes
+    pictures = [observation["image"].copy()]  # the last three pictures, oldest first
+    written_before = scene.bytes_written
+    done = False
+    while taken < steps:
+        if done:
+            seed += 1
+            observation, info = env.reset(seed=seed)
+            done = False
+        else:
+            actions = info["valid_actions"]
+            action = str(actions[rng.integers(len(actions))]) if actions else ""
+            observation, _, terminated, truncated, info = env.step(action)
+            done, taken = terminated or truncated, taken + 1
+        pictures = [*pictures[-2:], observation["image"].copy()]
+        if len(pictures) == 3:
+            new, old = pictures[2], pictures[0]
+            channels = [new[..., channel] != old[..., channel] for channel in range(3)]
+            changed += 3 * int(np.count_nonzero(channels[0] | channels[1] | channels[2]))  # pixels, as RGB bytes
+    written = scene.bytes_written - written_before
+    env.close()
+    return written / steps / frame_bytes, changed / steps / frame_bytes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds per subject (median reported)")
@@ -269,13 +314,15 @@ def print_image_step(args: argparse.Namespace) -> None:
              f"actions, the previous observation held during each step; median of {args.rounds} interleaved "
              "rounds, and the middle half of the rounds (this machine's speed drifts while it runs).", "",
              "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
-             "| image step minus text step (frame copies) | middle half of the rounds |", "|---|---|---|---|---|---|"]
+             "| image step minus text step (frame copies) | middle half of the rounds "
+             "| written per step (frames) | changed per step (frames) |", "|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines[2:]))
     for puzzle in args.puzzles:
         env_module(puzzle)
         extra, image_rate, text_rate, copy_us, lower, upper = image_step_in_copies(puzzle, args.rounds, args.burst)
+        written, changed = image_step_bytes(puzzle, BYTES_STEPS)
         lines.append(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} "
-                     f"| {lower:.2f}-{upper:.2f} |")
+                     f"| {lower:.2f}-{upper:.2f} | {written:.3f} | {changed:.3f} |")
         print(lines[-1], flush=True)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -271,6 +271,10 @@ class Scene:
         self._latest: Frame | None = None  # the last frame drawn by any environment
         self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
         self._geometries: dict[tuple[Box, ...], Geometry] = {}
+        self.bytes_written = 0
+        """Bytes written into observation arrays so far, by every environment drawing with
+        this scene (whole-frame copies, patches, catch-ups): what the incremental path costs
+        in memory traffic, for benchmarks (`examples/benchmark_envs.py --image-step`)."""
 
     # -- copies and pickles: a scene is a module-level constant, shared by reference ----------
     # A scene's state is its description (size, background, layers: fixed once made) and
@@ -375,6 +379,7 @@ class Scene:
             olds = list(previous.layers.values()) if same_layout else None  # aligned with `layers` by position
             patches = self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}
         with self._lock:  # the decision and the writes are one step for other threads
+            written = 0
             if mine is not None and not fresh and IN_PLACE_REPAINT and _sole_reference(mine):
                 result = mine
                 result.array.flags.writeable = True
@@ -382,34 +387,39 @@ class Scene:
                   and spare.array is not mine.array and _sole_reference(spare)):
                 result = spare
                 result.array.flags.writeable = True
-                self._catch_up(result, mine, patches)
+                written = self._catch_up(result, mine, patches)
             else:
                 if start is None:
                     start = self._backgrounds()[1] if previous is None else previous.array
                 result = Frame(self, start.copy(), layers)
+                written = start.nbytes
             array = result.array
             try:
                 for (x0, y0, x1, y1), patch in patches.items():
                     array[y0:y1, x0:x1] = patch
+                    written += patch.nbytes
             finally:
                 array.flags.writeable = False
+                self.bytes_written += written
             result.base = None if previous is None else previous.layers
             result.layers, result.written, result.geometry = layers, patches, geometry
             self._latest = result
         return result
 
-    def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> None:
+    def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> int:
         """Make the (writable) spare's pixels those of `previous`, except in the boxes of
-        `patches` (painted over next). When the spare shows what `previous` was painted
-        over, this takes `previous`'s own patches again; else it copies every box in which
-        their layers differ from `previous`."""
+        `patches` (painted over next), and return the bytes written. When the spare shows
+        what `previous` was painted over, this takes `previous`'s own patches again; else it
+        copies every box in which their layers differ from `previous`."""
         array = spare.array
+        written = 0
         if spare.layers is previous.base and previous.written is not None:
             for box, patch in previous.written.items():
                 if box not in patches:
                     x0, y0, x1, y1 = box
                     array[y0:y1, x0:x1] = patch
-            return
+                    written += patch.nbytes
+            return written
         width, height = self.size
         dirty, vacated, _ = diff(spare.layers, previous.layers)
         ordered = list(previous.layers.values())
@@ -417,7 +427,9 @@ class Scene:
             clipped = clip(box, width, height)
             if clipped not in patches:  # else painted over below (a box the step repaints whole)
                 x0, y0, x1, y1 = clipped
-                array[y0:y1, x0:x1] = previous.array[y0:y1, x0:x1]
+                array[y0:y1, x0:x1] = source = previous.array[y0:y1, x0:x1]
+                written += source.nbytes
+        return written
 
     def _patches(self, geometry: Geometry, layers: Mapping[str, Layer], dirty: list[int],
                  vacated: list[Box], olds: list[Layer] | None = None) -> dict[Box, np.ndarray]:
