@@ -86,9 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # a bad setting: one line, no traceback
         print(f"comma_env.play: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
-    import uvicorn
-
     from comma_env.web.limits import ADMIN_ENV, AdminToken
+    from comma_env.web.server import play_server
 
     if cfg.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"comma_env.play: listening on {cfg.host}, answering to the host names {', '.join(cfg.allowed_hosts)}; "
@@ -105,9 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         import webbrowser
 
         webbrowser.open(url)
-    uvicorn.run(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=2,
-                proxy_headers=True, forwarded_allow_ips=",".join(cfg.trusted_proxies))
-    return 0
+    server = play_server(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=2,
+                         proxy_headers=True, forwarded_allow_ips=",".join(cfg.trusted_proxies))
+    server.run()
+    return 0 if server.started else 3  # 3: did not start (the port taken), as `uvicorn.run` exits
 
 
 if __name__ == "__main__":

@@ -226,3 +226,35 @@ def test_the_solver_hears_sound_and_the_expert_does_not(tmp_path):
         wire = client.post("/api/sessions", json={"puzzle": "wire"}).json()
         assert state(client, wire["url"])["audio"] is None
         assert client.get(f"/api{wire['url']}/audio").status_code == 404
+
+
+def test_stopping_the_server_ends_open_long_polls_at_once(tmp_path, caplog):
+    """A page left open holds a long poll (up to 20 s). When the server stops, the poll gets
+    its answer at once: no wait for the 2 s grace period, and no cancelled request, which
+    uvicorn logs as an error with a traceback for every open page."""
+    import threading
+    import time
+
+    server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle")
+    answers: list[int] = []
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        link = client.post("/api/sessions", json={}).json()["url"]
+        version = state(client, link)["version"]
+        session = session_of(store, link)
+
+        def poll() -> None:
+            with httpx.Client(base_url=url, timeout=30) as poller:
+                answers.append(poller.get(f"/api{link}/state", params={"since": version}).status_code)
+
+        poller = threading.Thread(target=poll)
+        poller.start()
+        deadline = time.monotonic() + 10
+        while not session.watching.get("solver"):  # the poll is waiting on the server
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        started = time.monotonic()
+    stopped = time.monotonic() - started
+    poller.join(timeout=10)
+    assert answers == [200]
+    assert stopped < 1.5, stopped  # before: the 2 s grace period, then a cancellation
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]

@@ -198,3 +198,30 @@ def test_a_player_waiting_in_a_long_poll_is_present(tmp_path):
         assert client.post(f"/api{seats['solver']}/message", json={"text": "still here?"}).status_code == 200
         waiting.join(10)
         assert answered and answered[0]["dialogue"][-1]["text"] == "still here?" and not answered[0]["done"]
+
+
+def test_stopping_the_server_ends_a_waiting_participants_lobby_poll_at_once(tmp_path):
+    """The lobby's long poll, like a game's, returns when the server stops, instead of being
+    cancelled after the grace period (tests/test_play.py has the game's)."""
+    import threading
+
+    server, lobby = start(tmp_path / "study", "puzzles=[wire]", "games_per_puzzle=1")
+    answers: list[int] = []
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        joined = join(client)  # alone: nobody to pair with, so the poll waits
+        assert joined["status"] == "waiting", joined
+
+        def poll() -> None:
+            with httpx.Client(base_url=url, timeout=30) as poller:
+                answers.append(poller.get(f"/api/lobby/{joined['token']}",
+                                          params={"since": joined["version"]}).status_code)
+
+        poller = threading.Thread(target=poll)
+        poller.start()
+        time.sleep(0.5)  # the request reaches the server and waits (nothing changes the lobby)
+        assert not answers
+        started = time.monotonic()
+    stopped = time.monotonic() - started
+    poller.join(timeout=10)
+    assert answers == [200]
+    assert stopped < 1.5, stopped

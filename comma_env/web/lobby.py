@@ -42,6 +42,7 @@ class Lobby:
         self.waiting: list[Participant] = []
         self.version = 0
         self.changed = asyncio.Event()  # replaced by a fresh one at each change
+        store.on_closing.append(lambda: self.changed.set())  # the event of the moment, not this first one
         self.random = random.SystemRandom()
         store.on_saved.append(lambda session: self._forget_if_done())
 
@@ -149,7 +150,8 @@ class Lobby:
         changed.set()
 
     async def wait(self, since: int, timeout: float) -> None:
-        if self.version != since:
+        """Return when the lobby changes, after `timeout` seconds, or when the server stops."""
+        if self.version != since or self.store.closing:
             return
         try:
             await asyncio.wait_for(self.changed.wait(), timeout)

@@ -24,6 +24,7 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,6 +142,8 @@ class SessionStore:
         self.by_invite: dict[str, tuple[str, str]] = {}  # invite hash -> (session id, role)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.on_saved: list[Any] = []  # callbacks(session) after a record is written (the study's)
+        self.on_closing: list[Callable[[], None]] = []  # other long polls to end with ours (the lobby's)
+        self.closing = False
         self._writer_lock = asyncio.Lock()
 
     # -- creation and restore ---------------------------------------------------------------
@@ -437,10 +440,20 @@ class SessionStore:
         changed, session.changed = session.changed, asyncio.Event()
         changed.set()
 
+    def end_waits(self) -> None:
+        """The server is stopping: every long poll returns now with what it has, and any new
+        one at once. Else the server waits for them to time out until its grace period ends,
+        then cancels them and logs each as an error."""
+        self.closing = True
+        for session in self.sessions.values():
+            session.changed.set()
+        for wake in self.on_closing:
+            wake()
+
     async def wait(self, session: Session, since: int, timeout: float, role: str | None = None) -> None:
-        """Return when the session's version moves past `since` or after `timeout` seconds;
-        while it waits, `role`'s player counts as present."""
-        if session.version != since:
+        """Return when the session's version moves past `since`, after `timeout` seconds, or
+        when the server stops (`end_waits`); while it waits, `role`'s player counts as present."""
+        if session.version != since or self.closing:
             return
         if role is not None:
             session.watching[role] = session.watching.get(role, 0) + 1
