@@ -8,6 +8,7 @@ its inside only)."""
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -75,9 +76,16 @@ def _square_layer(row: int, column: int, color: str) -> tuple[str, Layer]:
     return f"square_{row + 1}_{column + 1}", Layer((x0, y0, x0 + _INSIDE, y0 + _INSIDE), (x0, y0, color), _paint_square)
 
 
+@lru_cache(maxsize=4096)
+def _row_layers(row: int, colors: tuple[str, ...]) -> tuple[tuple[str, Layer], ...]:
+    """The names and layers of one row of squares (a few colours to the fourth power per row:
+    a new instance finds most rows made, where it would look up sixteen squares)."""
+    return tuple(_square_layer(row, column, color) for column, color in enumerate(colors))
+
+
 def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    return dict(_square_layer(row, column, color) for row, colors in enumerate(state["square_colors_by_row"])
-                for column, color in enumerate(colors))
+    return dict(chain.from_iterable(_row_layers(row, tuple(colors))
+                                    for row, colors in enumerate(state["square_colors_by_row"])))
 
 
 draw_color = Scene(ColorPuzzle.image_size, _board, _layers)
