@@ -22,7 +22,9 @@ performance page) under a line naming the machine and the versions.
 step's time minus the text-view step's, divided by the time of one frame copy, the three
 measured in interleaved bursts of the same run (`--out FILE` writes the table). Beside it, two
 counts that do not depend on the machine: the bytes the image step writes into observation
-arrays, and the bytes that any environment alternating two arrays would have to write.
+arrays, and the bytes that any environment alternating two arrays would have to write; and
+the time of `Scene.frame` alone over the loop's recorded pictures with every cache warm, in
+frame copies.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import os
 import platform
 import statistics
 import time
+import timeit
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -200,25 +203,17 @@ BYTES_STEPS = 3000
 """Learner steps of the counted (untimed) pass of `--image-step`."""
 
 
-def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
-    """(bytes the environment wrote into observation arrays per step; bytes that differ
-    between each picture and the one its array showed before, two pictures back), both in
-    frames, over `steps` learner steps of the `_gym_stepper` loop (resets included, as they
-    are in the timed bursts). Counted, not timed: the same on every machine.
-
-    The second is what any environment handing out two arrays in turn must write; the first
-    is what this one writes (whole layer boxes, not just the pixels that changed)."""
+def _learner_pictures(puzzle: str, steps: int) -> Iterator[tuple[Any, np.ndarray]]:
+    """The raw environment and the image after the first reset and after every learner step
+    and reset of `steps` learner steps of the `_gym_stepper` loop (same seeds and actions),
+    the previous observation held as there."""
     from comma_env.rl import SingleRoleEnv
 
     env = SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view="image")
-    scene = env.raw.draw
     rng = np.random.default_rng(0)
-    seed, taken, changed = 0, 0, 0
+    seed, taken, done = 0, 0, False
     observation, info = env.reset(seed=seed)
-    frame_bytes = observation["image"].nbytes
-    pictures = [observation["image"].copy()]  # the last three pictures, oldest first
-    written_before = scene.bytes_written
-    done = False
+    yield env.raw, observation["image"]
     while taken < steps:
         if done:
             seed += 1
@@ -229,14 +224,61 @@ def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
             action = str(actions[rng.integers(len(actions))]) if actions else ""
             observation, _, terminated, truncated, info = env.step(action)
             done, taken = terminated or truncated, taken + 1
-        pictures = [*pictures[-2:], observation["image"].copy()]
+        yield env.raw, observation["image"]
+    env.close()
+
+
+def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
+    """(bytes the environment wrote into observation arrays per step; bytes that differ
+    between each picture and the one its array showed before, two pictures back), both in
+    frames, over `steps` learner steps of the `_gym_stepper` loop (resets included, as they
+    are in the timed bursts). Counted, not timed: the same on every machine.
+
+    The second is what any environment handing out two arrays in turn must write; the first
+    is what this one writes (whole layer boxes, not just the pixels that changed)."""
+    pictures: list[np.ndarray] = []  # the last three pictures, oldest first
+    changed, written_before, scene, frame_bytes = 0, 0, None, 1
+    for raw, image in _learner_pictures(puzzle, steps):
+        if scene is None:
+            scene, frame_bytes = raw.draw, image.nbytes
+            written_before = scene.bytes_written
+        pictures = [*pictures[-2:], image.copy()]
         if len(pictures) == 3:
             new, old = pictures[2], pictures[0]
             channels = [new[..., channel] != old[..., channel] for channel in range(3)]
             changed += 3 * int(np.count_nonzero(channels[0] | channels[1] | channels[2]))  # pixels, as RGB bytes
     written = scene.bytes_written - written_before
-    env.close()
     return written / steps / frame_bytes, changed / steps / frame_bytes
+
+
+def warm_frame_in_copies(puzzle: str, steps: int = 300, repeats: int = 7) -> float:
+    """`Scene.frame` per picture with every cache warm, in frame copies: the pictures of
+    `steps` learner steps of the loop, recorded, then drawn again and again in order (the
+    latest array held, as a loop holds its observation), the fastest of `repeats` passes over
+    the fastest copy measured around them. What finding and writing the changes costs in
+    Python when nothing has to wait for memory."""
+    states, scene = [], None
+    for raw, _ in _learner_pictures(puzzle, steps):
+        scene = raw.draw
+        states.append(raw.visible_state)
+    sample = scene.full_array(states[-1])  # a picture to copy: the reference unit
+    frame, spare = scene.frame(states[0]), None
+
+    def draw_all() -> None:
+        nonlocal frame, spare
+        held = frame.array
+        for state in states:
+            drawn = scene.frame(state, frame, spare)
+            if drawn.array is not frame.array:
+                spare = frame
+            frame, held = drawn, drawn.array  # noqa: F841  (held: the observation a loop keeps)
+
+    copy = sample.copy
+    copy_seconds, draw_seconds = [], []
+    for _ in range(repeats):
+        copy_seconds.append(min(timeit.repeat(copy, number=20, repeat=3)) / 20)
+        draw_seconds.append(min(timeit.repeat(draw_all, number=1, repeat=1)) / len(states))
+    return min(draw_seconds) / min(copy_seconds)
 
 
 def main() -> None:
@@ -315,14 +357,16 @@ def print_image_step(args: argparse.Namespace) -> None:
              "rounds, and the middle half of the rounds (this machine's speed drifts while it runs).", "",
              "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
              "| image step minus text step (frame copies) | middle half of the rounds "
-             "| written per step (frames) | changed per step (frames) |", "|---|---|---|---|---|---|---|---|"]
+             "| written per step (frames) | changed per step (frames) "
+             "| `Scene.frame`, caches warm (frame copies) |", "|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines[2:]))
     for puzzle in args.puzzles:
         env_module(puzzle)
         extra, image_rate, text_rate, copy_us, lower, upper = image_step_in_copies(puzzle, args.rounds, args.burst)
         written, changed = image_step_bytes(puzzle, BYTES_STEPS)
+        warm = warm_frame_in_copies(puzzle)
         lines.append(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} "
-                     f"| {lower:.2f}-{upper:.2f} | {written:.3f} | {changed:.3f} |")
+                     f"| {lower:.2f}-{upper:.2f} | {written:.3f} | {changed:.3f} | {warm:.2f} |")
         print(lines[-1], flush=True)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -103,12 +103,33 @@ def test_a_gymnasium_loop_gets_new_frames_without_whole_frame_copies() -> None:
 
 
 @pytest.fixture(scope="module")
-def image_step_bytes():
-    """`examples/benchmark_envs.py`'s counted pass (the table's two byte columns)."""
+def benchmark_envs():
     spec = importlib.util.spec_from_file_location("benchmark_envs", BENCHMARK)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.image_step_bytes
+    return module
+
+
+@pytest.fixture(scope="module")
+def image_step_bytes(benchmark_envs):
+    """`examples/benchmark_envs.py`'s counted pass (the table's two byte columns)."""
+    return benchmark_envs.image_step_bytes
+
+
+def test_the_warm_replay_draws_every_recorded_picture_in_two_arrays(benchmark_envs, monkeypatch) -> None:
+    """The table's last column replays the loop's pictures through `Scene.frame` as a loop
+    would, holding the latest: it must draw them (bytes written), in two arrays (no copies:
+    nothing close to a frame per picture), and give a time."""
+    from comma_env.drawing.wire import draw_wire
+
+    before = draw_wire.bytes_written
+    ratio = benchmark_envs.warm_frame_in_copies("wire", steps=40, repeats=1)
+    written = draw_wire.bytes_written - before
+    frame = 512 * 512 * 3
+    assert 0 < ratio < 1000
+    # the recording pass and one replay of 40 steps (and their resets): about 20 frames; a
+    # frame per picture (no two-array path, scene.IN_PLACE_REPAINT off) would be over 100
+    assert 0 < written < 40 * frame, written / frame
 
 
 @pytest.mark.parametrize("puzzle", COMMA_PUZZLES + V1_PUZZLES)
