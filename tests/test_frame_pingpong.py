@@ -4,12 +4,12 @@ whole-frame copy per step, and still no observation anyone holds ever changes.""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 from pathlib import Path
 
 import numpy as np
 import pytest
+from script_files import load_script
 
 import comma_env
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
@@ -104,10 +104,7 @@ def test_a_gymnasium_loop_gets_new_frames_without_whole_frame_copies() -> None:
 
 @pytest.fixture(scope="module")
 def benchmark_envs():
-    spec = importlib.util.spec_from_file_location("benchmark_envs", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARK)
 
 
 @pytest.fixture(scope="module")

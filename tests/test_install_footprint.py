@@ -3,13 +3,13 @@ page, reads this venv correctly, and the committed table covers the test command
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_files import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "install_footprint.py"
@@ -18,10 +18,7 @@ TABLE = ROOT / "docs" / "_generated" / "install_footprint.md"
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("install_footprint", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_the_extras_are_those_of_the_readmes_test_command(script) -> None:

@@ -6,6 +6,7 @@ import glob
 from pathlib import Path
 
 import pytest
+from script_files import load_script
 
 from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_OVERALL
 from comma_env.run.published import (
@@ -89,14 +90,10 @@ def test_rows_follow_the_runs_setting():
 
 def test_the_realistic_pair_row_is_current():
     """A part of examples/reference_rows.py's measurement, repeated: the stored row still holds."""
-    import importlib.util
-
     from comma_env.run.reference_rows import REALISTIC_PAIR
 
     path = Path(__file__).resolve().parents[1] / "examples" / "reference_rows.py"
-    spec = importlib.util.spec_from_file_location("reference_rows_script", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script(path, "reference_rows_script")
     again = script.measure(REALISTIC_PAIR["episodes"], ["wire", "led", "memory"])
     for metric in ("psr", "sr"):
         for puzzle, cell in again[metric].items():

@@ -35,6 +35,7 @@ from recipe_players import (  # noqa: E402
     only_session_taken,
     smollm2_tokenizer,
 )
+from script_files import load_script
 from test_openenv import ServerProcess  # noqa: E402
 
 RECIPE = Path(__file__).resolve().parents[1] / "examples" / "recipes" / "comma_openrlhf.py"
@@ -74,9 +75,7 @@ class TokenEngine:
 
 def load_executor() -> AgentExecutorBase:
     """What OpenRLHF's `_load_agent_executor(agent_func_path)` does with the recipe file."""
-    spec = importlib.util.spec_from_file_location("agent_module", RECIPE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(RECIPE, "agent_module")
     assert issubclass(module.AgentExecutor, AgentExecutorBase)
     return module.AgentExecutor()
 

@@ -19,6 +19,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from script_files import load_script
 
 from comma_env.rl import SingleRoleEnv
 from comma_env.rl.trl_env import GAME_OVER, CommaToolEnv, environment_reward, episode_dataset
@@ -128,10 +129,7 @@ def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
 
 def trl_recipe() -> ModuleType:
     """examples/recipes/comma_trl.py, imported from its file."""
-    spec = importlib.util.spec_from_file_location("comma_trl", RECIPE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(RECIPE, "comma_trl")
 
 
 def test_docs_show_the_trl_recipe_file_verbatim():

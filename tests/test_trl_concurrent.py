@@ -18,6 +18,7 @@ from types import ModuleType
 
 import pytest
 from loopback_server import Loopback
+from script_files import load_script
 
 from comma_env.rl import SingleRoleEnv
 from comma_env.rl.trl_env import GAME_OVER, CommaToolEnv
@@ -29,10 +30,7 @@ pytestmark = pytest.mark.timeout(900)
 
 
 def benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchmark_trl_tools", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARK)
 
 
 @pytest.fixture(scope="module")
