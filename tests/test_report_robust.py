@@ -88,11 +88,14 @@ def test_replay_is_linear_in_the_turns(tmp_path):
         assert walked.mismatch is None and len(walked.turn_states) == len(record["transcript"])
 
     def best(record: dict) -> float:  # CPU time, not wall time: the other worker shares the machine
-        return least_cpu_seconds(lambda: replay(record))
+        return least_cpu_seconds(lambda: replay(record), repeats=5)
 
     first_short, first_long = best(short), best(long)  # interleaved: the machine's speed drifts
     ratio = min(first_long, best(long)) / min(first_short, best(short))
-    assert ratio <= 5.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
+    # Linear is 4x, quadratic 16x: the bound is their geometric middle. CPU time still grows
+    # with cache misses, which a 4x larger replay has more of on a busy host (5.4x was seen
+    # in CI once, against a bound of 5 that this replaces).
+    assert ratio <= 8.0, f"4x the turns took {ratio:.1f}x the time (a quadratic replay takes about 16x)"
 
 
 def test_a_run_without_finished_episodes_shows_n_0_alone_and_beside_others(random_run, tmp_path):
