@@ -141,26 +141,39 @@ def costs(puzzle: str) -> dict[str, float]:
     }
 
 
-def _gym_stepper(puzzle: str, view: str) -> Iterator[None]:
-    """Endless random play of the solver role in `SingleRoleEnv` (scripted oracle expert),
-    the way a Gymnasium loop runs: the previous observation stays alive while the next step
-    (or the next reset) is made, as in ``observation, ... = env.step(action)``. Yields after
-    every learner step."""
+def _gym_loop(puzzle: str, view: str, steps: int | None = None) -> Iterator[tuple[Any, Any, bool]]:
+    """Random play of the solver role in `SingleRoleEnv` (scripted oracle expert), the way a
+    Gymnasium loop runs: the previous observation stays alive while the next step (or the
+    next reset) is made, as in ``observation, ... = env.step(action)``. Yields (raw
+    environment, observation, whether a learner step made it) after the first reset and
+    after every step and reset, for `steps` learner steps (None: endlessly; then closes)."""
     from comma_env.rl import SingleRoleEnv
 
     env = SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view=view)
     rng = np.random.default_rng(0)
-    seed = 0
-    while True:
-        observation, info = env.reset(seed=seed)
-        done = False
-        while not done:
+    seed, taken, done = 0, 0, False
+    observation, info = env.reset(seed=seed)
+    yield env.raw, observation, False
+    while steps is None or taken < steps:
+        if done:
+            seed += 1
+            observation, info = env.reset(seed=seed)
+            done = False
+            yield env.raw, observation, False
+        else:
             actions = info["valid_actions"]
             action = str(actions[rng.integers(len(actions))]) if actions else ""
             observation, _, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
+            done, taken = terminated or truncated, taken + 1
+            yield env.raw, observation, True
+    env.close()
+
+
+def _gym_stepper(puzzle: str, view: str) -> Iterator[None]:
+    """`_gym_loop` endlessly, yielding after every learner step (what the timed bursts count)."""
+    for _, _, stepped in _gym_loop(puzzle, view):
+        if stepped:
             yield
-        seed += 1
 
 
 def _copies(image: np.ndarray) -> Iterator[None]:
@@ -203,42 +216,18 @@ BYTES_STEPS = 3000
 """Learner steps of the counted (untimed) pass of `--image-step`."""
 
 
-def _learner_pictures(puzzle: str, steps: int) -> Iterator[tuple[Any, np.ndarray]]:
-    """The raw environment and the image after the first reset and after every learner step
-    and reset of `steps` learner steps of the `_gym_stepper` loop (same seeds and actions),
-    the previous observation held as there."""
-    from comma_env.rl import SingleRoleEnv
-
-    env = SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view="image")
-    rng = np.random.default_rng(0)
-    seed, taken, done = 0, 0, False
-    observation, info = env.reset(seed=seed)
-    yield env.raw, observation["image"]
-    while taken < steps:
-        if done:
-            seed += 1
-            observation, info = env.reset(seed=seed)
-            done = False
-        else:
-            actions = info["valid_actions"]
-            action = str(actions[rng.integers(len(actions))]) if actions else ""
-            observation, _, terminated, truncated, info = env.step(action)
-            done, taken = terminated or truncated, taken + 1
-        yield env.raw, observation["image"]
-    env.close()
-
-
 def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
     """(bytes the environment wrote into observation arrays per step; bytes that differ
     between each picture and the one its array showed before, two pictures back), both in
-    frames, over `steps` learner steps of the `_gym_stepper` loop (resets included, as they
+    frames, over `steps` learner steps of the `_gym_loop` (resets included, as they
     are in the timed bursts). Counted, not timed: the same on every machine.
 
     The second is what any environment handing out two arrays in turn must write; the first
     is what this one writes (whole layer boxes, not just the pixels that changed)."""
     pictures: list[np.ndarray] = []  # the last three pictures, oldest first
     changed, written_before, scene, frame_bytes = 0, 0, None, 1
-    for raw, image in _learner_pictures(puzzle, steps):
+    for raw, observation, _ in _gym_loop(puzzle, "image", steps):
+        image = observation["image"]
         if scene is None:
             scene, frame_bytes = raw.draw, image.nbytes
             written_before = scene.bytes_written
@@ -258,7 +247,7 @@ def warm_frame_in_copies(puzzle: str, steps: int = 300, repeats: int = 7) -> flo
     the fastest copy measured around them. What finding and writing the changes costs in
     Python when nothing has to wait for memory."""
     states, scene = [], None
-    for raw, _ in _learner_pictures(puzzle, steps):
+    for raw, _, _ in _gym_loop(puzzle, "image", steps):
         scene = raw.draw
         states.append(raw.visible_state)
     sample = scene.full_array(states[-1])  # a picture to copy: the reference unit

@@ -57,11 +57,14 @@ def _installed() -> dict[str, metadata.Distribution]:
     return found
 
 
+ENVIRONMENT = default_environment()
+"""This interpreter's marker values (the same for every requirement)."""
+
+
 def _wanted(requirement: Requirement, extras: Iterable[str]) -> bool:
     if requirement.marker is None:
         return True
-    environment = default_environment()
-    return any(requirement.marker.evaluate({**environment, "extra": extra}) for extra in ("", *extras))
+    return any(requirement.marker.evaluate({**ENVIRONMENT, "extra": extra}) for extra in ("", *extras))
 
 
 def reach(roots: Iterable[tuple[str, frozenset[str]]], installed: dict[str, metadata.Distribution]) -> set[str]:
