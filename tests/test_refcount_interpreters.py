@@ -1,0 +1,78 @@
+"""In-place repaint (comma_env/drawing/scene.py) trusts reference counts on the CPython
+versions of `scene.IN_PLACE_VERSIONS`. The suite itself runs on one of them
+(tests/test_frame_reuse.py checks every puzzle there); this file runs tests/refcount_probe.py
+on each listed version: on this interpreter directly, on the others that this machine has
+(on PATH as ``pythonX.Y``, or under pyenv) in a fresh venv with only numpy and Pillow,
+installed by uv from its cache or PyPI. A listed version the machine lacks is skipped, and
+says so."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from comma_env.drawing import scene
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = ROOT / "tests" / "refcount_probe.py"
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def _interpreter(version: tuple[int, int]) -> Path | None:
+    """A CPython of `version` on this machine that runs: the newest pyenv build of it, else
+    ``pythonX.Y`` on PATH (pyenv's shims on PATH run only the versions pyenv selects)."""
+    name = f"python{version[0]}.{version[1]}"
+    versions = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    builds = sorted(versions.glob(f"{version[0]}.{version[1]}.*/bin/{name}"),
+                    key=lambda path: [int(part) if part.isdigit() else -1 for part in path.parts[-3].split(".")])
+    on_path = shutil.which(name)
+    for candidate in [*reversed(builds), *([Path(on_path)] if on_path else [])]:
+        probe = subprocess.run([str(candidate), "-c", "import sys; print(*sys.version_info[:2])"],
+                               capture_output=True, text=True, timeout=60)
+        if probe.returncode == 0 and probe.stdout.split() == [str(part) for part in version]:
+            return candidate
+    return None
+
+
+def _venv_with_numpy_and_pillow(python: Path, where: Path) -> Path:
+    """A venv of `python` holding numpy and Pillow (the drawing core's only dependencies);
+    its interpreter."""
+    uv = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
+    if not Path(uv).exists():
+        pytest.fail('uv is not installed: pip install -e ".[test]"')
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    subprocess.run([uv, "venv", "-q", "-p", str(python), str(where)], check=True, env=env, timeout=120)
+    subprocess.run([uv, "pip", "install", "-q", "--native-tls", "numpy>=2.1", "pillow>=10.1"],
+                   check=True, env={**env, "VIRTUAL_ENV": str(where)}, timeout=480)
+    return where / "bin" / "python"
+
+
+@pytest.mark.parametrize("version", scene.IN_PLACE_VERSIONS, ids=lambda version: f"{version[0]}.{version[1]}")
+def test_the_reference_count_rule_holds_on(version: tuple[int, int], tmp_path: Path) -> None:
+    if version == sys.version_info[:2]:
+        python = Path(sys.executable)
+    else:
+        found = _interpreter(version)
+        if found is None:
+            pytest.skip(f"no CPython {version[0]}.{version[1]} on this machine")
+        python = _venv_with_numpy_and_pillow(found, tmp_path / "venv")
+    run = subprocess.run([str(python), str(PROBE), str(ROOT)], capture_output=True, text=True, timeout=300,
+                         env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"})
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    last_line = run.stdout.strip().splitlines()[-1]
+    assert last_line.startswith(f"reference-count rule holds on cpython {version[0]}.{version[1]}."), last_line
+    assert run.stdout.count("ok: ") == len(_probe_holders()) + 2  # every holder, the temporary, the ping-pong
+
+
+def _probe_holders() -> list[str]:
+    """The holder names the probe checks, read from its source (it cannot be imported here:
+    it replaces the comma_env package by the drawing core alone)."""
+    source = PROBE.read_text(encoding="utf-8")
+    block = source.split("HOLDERS: dict[str, Callable[[np.ndarray], Any]] = {", 1)[1].split("\n}\n", 1)[0]
+    return [line.split('"')[1] for line in block.splitlines() if line.strip().startswith('"')]
