@@ -38,11 +38,12 @@ import time
 import timeit
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 import comma_env
+from comma_env.drawing import scene
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, env_module
 
 
@@ -183,33 +184,61 @@ def _copies(image: np.ndarray) -> Iterator[None]:
         yield
 
 
-def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> tuple[float, float, float, float, float, float]:
-    """(image-step cost minus text-step cost, in frame copies; image steps/s; text steps/s;
-    µs per copy; the lower and upper quartile of the rounds' ratios) in the Gymnasium loop
-    of `_gym_stepper`, bursts of the three interleaved (median of `rounds`; each round's
-    ratio uses that round's own copy time; the image and text bursts swap order every round,
-    so a machine speeding up or slowing down favours neither)."""
+class ImageStep(NamedTuple):
+    """What `image_step_in_copies` measures for one puzzle (medians over the rounds)."""
+
+    extra: float
+    """Image step minus text step, in frame copies."""
+    image_rate: float
+    text_rate: float
+    copy_us: float
+    lower: float
+    upper: float
+    """The lower and upper quartile of the rounds' `extra`."""
+    extra_copying: float
+    """`extra` with in-place repaint off (`scene.IN_PLACE_REPAINT` False: every changed frame
+    painted on a copy), as on interpreters where its reference-count rule is not trusted."""
+
+
+def _in_place(steps: Iterator[None], on: bool) -> Iterator[None]:
+    """`steps` with `scene.IN_PLACE_REPAINT` set to `on` while each step runs (the flag is
+    read at every draw, so two loops of one process can differ; restored between steps)."""
+    while True:
+        saved = scene.IN_PLACE_REPAINT
+        scene.IN_PLACE_REPAINT = on
+        try:
+            next(steps)
+        finally:
+            scene.IN_PLACE_REPAINT = saved
+        yield
+
+
+def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> ImageStep:
+    """The image step's cost over the text step in the Gymnasium loop of `_gym_stepper`, with
+    this interpreter's in-place repaint and with every changed frame a copy: bursts of the
+    four loops and of frame copies interleaved (median of `rounds`; each round's ratio uses
+    that round's own copy time; the loops run in reverse order every other round, so a
+    machine speeding up or slowing down favours none)."""
     env = comma_env.make(puzzle)
     env.reset(seed=0)
     image = np.array(env.unwrapped.image())
-    image_steps, text_steps, copies = _gym_stepper(puzzle, "image"), _gym_stepper(puzzle, "text"), _copies(image)
-    _burst(image_steps, seconds), _burst(text_steps, seconds), _burst(copies, seconds)  # warm up
-    ratios, image_rates, text_rates, copy_us = [], [], [], []
+    loops = {"image": _gym_stepper(puzzle, "image"), "text": _gym_stepper(puzzle, "text"),
+             "copying": _in_place(_gym_stepper(puzzle, "image"), on=False)}
+    copies = _copies(image)
+    for steps in [*loops.values(), copies]:  # warm up
+        _burst(steps, seconds)
+    ratios, copying, image_rates, text_rates, copy_us = [], [], [], [], []
     for round_ in range(rounds):
-        if round_ % 2:
-            text_rate = _burst(text_steps, seconds)
-            image_rate = _burst(image_steps, seconds)
-        else:
-            image_rate = _burst(image_steps, seconds)
-            text_rate = _burst(text_steps, seconds)
+        rates = {name: _burst(loops[name], seconds) for name in (list(loops) if round_ % 2 else reversed(loops))}
         copy_rate = _burst(copies, seconds)
-        ratios.append((1 / image_rate - 1 / text_rate) * copy_rate)
-        image_rates.append(image_rate)
-        text_rates.append(text_rate)
+        ratios.append((1 / rates["image"] - 1 / rates["text"]) * copy_rate)
+        copying.append((1 / rates["copying"] - 1 / rates["text"]) * copy_rate)
+        image_rates.append(rates["image"])
+        text_rates.append(rates["text"])
         copy_us.append(1e6 / copy_rate)
     lower, _, upper = statistics.quantiles(ratios, n=4) if rounds > 1 else (ratios[0],) * 3
-    return (statistics.median(ratios), statistics.median(image_rates), statistics.median(text_rates),
-            statistics.median(copy_us), lower, upper)
+    return ImageStep(statistics.median(ratios), statistics.median(image_rates), statistics.median(text_rates),
+                     statistics.median(copy_us), lower, upper, statistics.median(copying))
 
 
 BYTES_STEPS = 3000
@@ -343,19 +372,25 @@ def print_image_step(args: argparse.Namespace) -> None:
     lines = [f"Written by `python examples/benchmark_envs.py --image-step --rounds {args.rounds} --burst {args.burst}` "
              f"on {machine}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
              f"actions, the previous observation held during each step; median of {args.rounds} interleaved "
-             "rounds, and the middle half of the rounds (this machine's speed drifts while it runs).", "",
+             "rounds, and the middle half of the rounds (this machine's speed drifts while it runs). "
+             f"This interpreter {'repaints' if scene.IN_PLACE_REPAINT else 'does not repaint'} frames in place; "
+             "the last column turns that off (`scene.IN_PLACE_REPAINT = False`), as on interpreters where its "
+             "reference-count rule is not trusted.", "",
              "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
              "| image step minus text step (frame copies) | middle half of the rounds "
              "| written per step (frames) | changed per step (frames) "
-             "| `Scene.frame`, caches warm (frame copies) |", "|---|---|---|---|---|---|---|---|---|"]
+             "| `Scene.frame`, caches warm (frame copies) "
+             "| in-place repaint off: image step minus text step (frame copies) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines[2:]))
     for puzzle in args.puzzles:
         env_module(puzzle)
-        extra, image_rate, text_rate, copy_us, lower, upper = image_step_in_copies(puzzle, args.rounds, args.burst)
+        step = image_step_in_copies(puzzle, args.rounds, args.burst)
         written, changed = image_step_bytes(puzzle, BYTES_STEPS)
         warm = warm_frame_in_copies(puzzle)
-        lines.append(f"| {puzzle}_v0 | {image_rate:,.0f} | {text_rate:,.0f} | {copy_us:.0f} | {extra:.2f} "
-                     f"| {lower:.2f}-{upper:.2f} | {written:.3f} | {changed:.3f} | {warm:.2f} |")
+        lines.append(f"| {puzzle}_v0 | {step.image_rate:,.0f} | {step.text_rate:,.0f} | {step.copy_us:.0f} "
+                     f"| {step.extra:.2f} | {step.lower:.2f}-{step.upper:.2f} | {written:.3f} | {changed:.3f} "
+                     f"| {warm:.2f} | {step.extra_copying:.2f} |")
         print(lines[-1], flush=True)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
