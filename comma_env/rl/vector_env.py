@@ -209,7 +209,9 @@ class CommaVectorEnv(VectorEnv):
                 sent.append(pipe)
             except (BrokenPipeError, ConnectionResetError, OSError) as failure:
                 error = error or WorkerError("a worker process ended unexpectedly")
-                error.__cause__ = failure
+                # without its traceback: its frames hold the pickled message's memoryview of a
+                # BytesIO, and collecting those as garbage crashed CPython 3.12.1
+                error.__cause__ = failure.with_traceback(None)
         results = []
         for pipe in sent:  # every answer is read, so no pipe is left out of step
             try:
