@@ -196,8 +196,9 @@ class ImageStep(NamedTuple):
     upper: float
     """The lower and upper quartile of the rounds' `extra`."""
     extra_copying: float
-    """`extra` with in-place repaint off (`scene.IN_PLACE_REPAINT` False: every changed frame
-    painted on a copy), as on interpreters where its reference-count rule is not trusted."""
+    """`extra` with in-place repaint off (`scene.IN_PLACE_REPAINT` False: every observation
+    painted on a copy of the frame), as on interpreters where its reference-count rule is not
+    trusted."""
 
 
 def _in_place(steps: Iterator[None], on: bool) -> Iterator[None]:
@@ -215,8 +216,8 @@ def _in_place(steps: Iterator[None], on: bool) -> Iterator[None]:
 
 def image_step_in_copies(puzzle: str, rounds: int, seconds: float) -> ImageStep:
     """The image step's cost over the text step in the Gymnasium loop of `_gym_stepper`, with
-    this interpreter's in-place repaint and with every changed frame a copy: bursts of the
-    four loops and of frame copies interleaved (median of `rounds`; each round's ratio uses
+    this interpreter's in-place repaint and with it off: bursts of the three loops (image,
+    text, image copying) and of frame copies interleaved (median of `rounds`; each round's ratio uses
     that round's own copy time; the loops run in reverse order every other round, so a
     machine speeding up or slowing down favours none)."""
     env = comma_env.make(puzzle)

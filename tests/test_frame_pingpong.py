@@ -129,6 +129,29 @@ def test_the_warm_replay_draws_every_recorded_picture_in_two_arrays(benchmark_en
     assert 0 < written < 40 * frame, written / frame
 
 
+def test_the_copying_column_turns_in_place_repaint_off_for_its_own_loop(benchmark_envs) -> None:
+    """The table's last column: the image loop wrapped by `_in_place(..., on=False)` paints
+    every observation on a copy (a frame or more written per step), while the flag is this
+    interpreter's again between its steps, so the other loops of the run keep two arrays."""
+    from comma_env.drawing import scene
+    from comma_env.drawing.who import draw_who
+
+    flag = scene.IN_PLACE_REPAINT
+    copying = benchmark_envs._in_place(benchmark_envs._gym_stepper("who", "image"), on=False)
+    two_arrays = benchmark_envs._gym_stepper("who", "image")
+    next(copying), next(two_arrays)
+    frame, written = 512 * 512 * 3, {}
+    for name, steps in (("copying", copying), ("two arrays", two_arrays)):
+        before = draw_who.bytes_written
+        for _ in range(60):
+            next(steps)
+            assert scene.IN_PLACE_REPAINT == flag
+        written[name] = (draw_who.bytes_written - before) / frame / 60
+    assert written["copying"] >= 1, written
+    if flag:
+        assert written["two arrays"] < 0.4, written
+
+
 @pytest.mark.parametrize("puzzle", COMMA_PUZZLES + V1_PUZZLES)
 def test_a_gymnasium_loop_writes_a_fraction_of_a_frame_per_step(puzzle: str, image_step_bytes) -> None:
     """Counted, not timed: in the benchmark's loop (random actions, so a reset every few
