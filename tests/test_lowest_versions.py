@@ -10,40 +10,27 @@ Deselect with ``-m "not lowest"``.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from uv_venvs import uv_venv, without_venv
 
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [pytest.mark.lowest, pytest.mark.timeout(900)]
 
 
-def _uv() -> str:
-    found = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
-    if not Path(found).exists():
-        pytest.fail('uv is not installed: pip install -e ".[test]"')
-    return found
-
-
 def test_lowest_direct_versions_install_and_play(tmp_path: Path) -> None:
-    uv = _uv()
-    venv = tmp_path / "venv"
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    subprocess.run([uv, "venv", "-q", "-p", sys.executable, str(venv)], check=True, env=env)
     source = tmp_path / "source"  # a copy without the developer's build leftovers
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "outputs", "__pycache__", "*.egg-info",
                                                                  "node_modules", ".mypy_cache", ".ruff_cache", "build",
                                                                  "dist", "docs"))
-    subprocess.run([uv, "pip", "install", "-q", "--native-tls", "--resolution", "lowest-direct", str(source)],
-                   check=True, env={**env, "VIRTUAL_ENV": str(venv)}, timeout=600)
-    python = venv / "bin" / "python"
+    python = uv_venv(sys.executable, tmp_path / "venv", "--resolution", "lowest-direct", str(source), timeout=600)
     run = subprocess.run([str(python), str(ROOT / "tests" / "lowest_smoke.py"), str(tmp_path / "out")],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+                         cwd=tmp_path, env=without_venv(), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     versions_line = next(line for line in run.stdout.splitlines() if line.startswith("versions "))
     installed = json.loads(versions_line.split(" ", 1)[1])

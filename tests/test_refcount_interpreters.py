@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from uv_venvs import uv_venv, without_venv
 
 from comma_env.drawing import scene
 
@@ -40,19 +41,6 @@ def _interpreter(version: tuple[int, int]) -> Path | None:
     return None
 
 
-def _venv_with_numpy_and_pillow(python: Path, where: Path) -> Path:
-    """A venv of `python` holding numpy and Pillow (the drawing core's only dependencies);
-    its interpreter."""
-    uv = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
-    if not Path(uv).exists():
-        pytest.fail('uv is not installed: pip install -e ".[test]"')
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    subprocess.run([uv, "venv", "-q", "-p", str(python), str(where)], check=True, env=env, timeout=120)
-    subprocess.run([uv, "pip", "install", "-q", "--native-tls", "numpy>=2.1", "pillow>=10.1"],
-                   check=True, env={**env, "VIRTUAL_ENV": str(where)}, timeout=480)
-    return where / "bin" / "python"
-
-
 @pytest.mark.parametrize("version", scene.IN_PLACE_VERSIONS, ids=lambda version: f"{version[0]}.{version[1]}")
 def test_the_reference_count_rule_holds_on(version: tuple[int, int], tmp_path: Path) -> None:
     if version == sys.version_info[:2]:
@@ -61,9 +49,10 @@ def test_the_reference_count_rule_holds_on(version: tuple[int, int], tmp_path: P
         found = _interpreter(version)
         if found is None:
             pytest.skip(f"no CPython {version[0]}.{version[1]} on this machine")
-        python = _venv_with_numpy_and_pillow(found, tmp_path / "venv")
+        # numpy and Pillow: all that the drawing core needs
+        python = uv_venv(found, tmp_path / "venv", "numpy>=2.1", "pillow>=10.1", timeout=480)
     run = subprocess.run([str(python), str(PROBE), str(ROOT)], capture_output=True, text=True, timeout=300,
-                         env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"})
+                         env=without_venv())
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     last_line = run.stdout.strip().splitlines()[-1]
     assert last_line.startswith(f"reference-count rule holds on cpython {version[0]}.{version[1]}."), last_line
