@@ -255,18 +255,18 @@ def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
     The second is what any environment handing out two arrays in turn must write; the first
     is what this one writes (whole layer boxes, not just the pixels that changed)."""
     pictures: list[np.ndarray] = []  # the last three pictures, oldest first
-    changed, written_before, scene, frame_bytes = 0, 0, None, 1
+    changed, written_before, drawing, frame_bytes = 0, 0, None, 1
     for raw, observation, _ in _gym_loop(puzzle, "image", steps):
         image = observation["image"]
-        if scene is None:
-            scene, frame_bytes = raw.draw, image.nbytes
-            written_before = scene.bytes_written
+        if drawing is None:
+            drawing, frame_bytes = raw.draw, image.nbytes
+            written_before = drawing.bytes_written
         pictures = [*pictures[-2:], image.copy()]
         if len(pictures) == 3:
             new, old = pictures[2], pictures[0]
             channels = [new[..., channel] != old[..., channel] for channel in range(3)]
             changed += 3 * int(np.count_nonzero(channels[0] | channels[1] | channels[2]))  # pixels, as RGB bytes
-    written = scene.bytes_written - written_before
+    written = drawing.bytes_written - written_before
     return written / steps / frame_bytes, changed / steps / frame_bytes
 
 
@@ -276,18 +276,18 @@ def warm_frame_in_copies(puzzle: str, steps: int = 300, repeats: int = 7) -> flo
     latest array held, as a loop holds its observation), the fastest of `repeats` passes over
     the fastest copy measured around them. What finding and writing the changes costs in
     Python when nothing has to wait for memory."""
-    states, scene = [], None
+    states, drawing = [], None
     for raw, _, _ in _gym_loop(puzzle, "image", steps):
-        scene = raw.draw
+        drawing = raw.draw
         states.append(raw.visible_state)
-    sample = scene.full_array(states[-1])  # a picture to copy: the reference unit
-    frame, spare = scene.frame(states[0]), None
+    sample = drawing.full_array(states[-1])  # a picture to copy: the reference unit
+    frame, spare = drawing.frame(states[0]), None
 
     def draw_all() -> None:
         nonlocal frame, spare
         held = frame.array
         for state in states:
-            drawn = scene.frame(state, frame, spare)
+            drawn = drawing.frame(state, frame, spare)
             if drawn.array is not frame.array:
                 spare = frame
             frame, held = drawn, drawn.array  # noqa: F841  (held: the observation a loop keeps)
