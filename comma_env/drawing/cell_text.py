@@ -36,7 +36,7 @@ def _cell_metrics(size: int, mono: bool, charset: str) -> tuple[int, int, int]:
         left, _, right, _ = face.getbbox(char, anchor="ls")
         if left < 0:
             raise ValueError(f"{char!r} reaches left of its pen position; not a cell font")
-        width = max(width, right)
+        width = max(width, int(right))  # whole pixels (Pillow types a box float, for stroke widths)
     return width, ascent, descent
 
 

@@ -172,7 +172,7 @@ class _FontGlyphs:
         """two characters -> extra advance between them (negative when kerned closer)."""
         self.placements: dict[str, tuple[bytes | None, int, float, int, int, int]] = _Memo(self._place, 4096)
         """char -> (atlas columns, left, advance, width, top, bottom): see `_place`."""
-        units, lowest, highest = _font_box(self.face.path)
+        units, lowest, highest = _font_box(str(self.face.path))  # `font` opens a str path (Pillow allows files too)
         scale = self.face.size / units
         self.atlas_baseline = max(math.ceil(highest * scale) + 2, self.ascent)
         """The baseline's row in the atlas: the font's highest point above it, plus hinting's margin."""
@@ -184,7 +184,8 @@ class _FontGlyphs:
 
     def _glyph(self, char: str) -> tuple[np.ndarray | None, int, int, float]:
         try:
-            left, top, right, bottom = self.face.getbbox(char, anchor="ls")
+            # whole pixels (Pillow types a box float, for fractional stroke widths)
+            left, top, right, bottom = map(int, self.face.getbbox(char, anchor="ls"))
             advance = self.face.getlength(char)
         except RuntimeError:  # the layout engine (raqm) refuses a few characters (U+2029): nothing drawn
             return None, 0, 0, 0.0
@@ -285,15 +286,10 @@ def _glyph_by_glyph(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) ->
         return None, 0, 0
     shift = 0.5 - round(pen / 2) if anchor == "mm" else 0.5
     baseline = round((fonts.ascent - fonts.descent) / 2) if anchor == "mm" else fonts.ascent
-    boxes = []
-    x0 = y0 = math.inf
-    x1 = y1 = -math.inf
-    for pixels, pen_x, left, top in placed:
-        x, y = math.floor(pen_x + shift) + left, baseline + top
-        height, width = pixels.shape
-        boxes.append((pixels, x, y))
-        x0, y0 = min(x0, x), min(y0, y)
-        x1, y1 = max(x1, x + width), max(y1, y + height)
+    boxes = [(pixels, math.floor(pen_x + shift) + left, baseline + top) for pixels, pen_x, left, top in placed]
+    x0, y0 = min(x for _, x, _ in boxes), min(y for _, _, y in boxes)
+    x1 = max(x + pixels.shape[1] for pixels, x, _ in boxes)
+    y1 = max(y + pixels.shape[0] for pixels, _, y in boxes)
     coverage = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
     for pixels, x, y in boxes:
         target = coverage[y - y0:y - y0 + pixels.shape[0], x - x0:x - x0 + pixels.shape[1]]
@@ -305,10 +301,11 @@ def _glyph_by_glyph(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) ->
 _Glyph = tuple[int, bytes, int]
 """A glyph on a line: (x, its atlas columns as numpy index bytes, width)."""
 
-_Layout = tuple[list[bytes], int, int, list[list[_Glyph]], float, int, int]
+_Layout = tuple[list[bytes], int | None, int | None, list[list[_Glyph]], float, int, int]
 """A line's glyphs in the atlas: (the first layer's atlas indices, column by column from its
-start, as bytes to join; that start; its end; further layers of glyphs, each sharing no
-column and in x order; the pen's end; the first and last + 1 rows from the baseline)."""
+start, as bytes to join; that start; its end (both None for a line that draws nothing);
+further layers of glyphs, each sharing no column and in x order; the pen's end; the first
+and last + 1 rows from the baseline)."""
 
 
 def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> _Layout | None:
@@ -323,8 +320,11 @@ def _arrange(fonts: _FontGlyphs, string: str, mono: bool, anchor: str) -> _Layou
     parts: list[bytes] = []  # the first layer (most lines have no other), gaps as blank column 0
     layers: list[list[_Glyph]] = []
     pen, previous = 0.0, ""
-    start = end = None  # the first layer's first and last + 1 columns
-    low, high = (math.inf, -math.inf) if anchor == "mm" else (-fonts.ascent, fonts.descent)
+    start: int | None = None  # the first layer's first and last + 1 columns
+    end: int | None = None
+    # a centred line's rows are its glyphs' own: start from the atlas's rows, which hold every placed glyph
+    low, high = ((fonts.atlas.shape[0] - fonts.atlas_baseline, -fonts.atlas_baseline) if anchor == "mm"
+                 else (-fonts.ascent, fonts.descent))
     for char in string:
         if previous and not mono:  # monospaced faces do not kern
             pen += kerning[previous + char]
@@ -373,7 +373,7 @@ def _line_strips(fonts: _FontGlyphs, string: str, mono: bool, anchor: str = "la"
     if layout is None:
         return None
     parts, start, stop, layers, pen, low, high = layout
-    if start is None:
+    if start is None or stop is None:
         return None, 0, 0
     if layers:  # the further layers may reach beyond the first one
         first, last = start, stop

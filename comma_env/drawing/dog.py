@@ -133,11 +133,11 @@ def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> np.ndarr
     ellipses = [pts for kind, pts in shapes if kind == "ellipse"]
     snout, head, body = ellipses[-1], ellipses[-2], ellipses[0]
     nose = at((snout[1][0] - 2, (snout[0][1] + snout[1][1]) / 2 - 2))
-    r = max(2.5, 3.2 * scale)
-    draw.ellipse([nose[0] - r, nose[1] - r, nose[0] + r, nose[1] + r], fill=OUTLINE_CLASS)
+    radius = max(2.5, 3.2 * scale)
+    draw.ellipse([nose[0] - radius, nose[1] - radius, nose[0] + radius, nose[1] + radius], fill=OUTLINE_CLASS)
     eye = at(((head[0][0] + head[1][0]) / 2 + 5, (head[0][1] + head[1][1]) / 2 - 2))
-    r = max(2, 2.4 * scale)
-    draw.ellipse([eye[0] - r, eye[1] - r, eye[0] + r, eye[1] + r], fill=EYE_CLASS)
+    radius = max(2, 2.4 * scale)
+    draw.ellipse([eye[0] - radius, eye[1] - radius, eye[0] + radius, eye[1] + radius], fill=EYE_CLASS)
     if spotted:
         (bx0, by0), (bx1, by1) = body
         for fx, fy, fr in ((0.3, 0.35, 0.12), (0.6, 0.55, 0.1), (0.45, 0.25, 0.07)):

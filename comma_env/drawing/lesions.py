@@ -37,6 +37,7 @@ import os
 import threading
 import warnings
 from functools import lru_cache
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -100,7 +101,8 @@ def _bicubic_weights(cells: int, size: int) -> np.ndarray:
     for i in range(cells):
         impulse = np.zeros((cells, cells), dtype=np.float32)
         impulse[i, :] = 1.0
-        weights[:, i] = np.asarray(Image.fromarray(impulse, mode="F").resize((size, size), Image.BICUBIC))[:, 0]
+        resized = Image.fromarray(impulse, mode="F").resize((size, size), Image.Resampling.BICUBIC)
+        weights[:, i] = np.asarray(resized)[:, 0]
     weights.flags.writeable = False
     return weights
 
@@ -378,7 +380,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         keep = (1.0 - 0.7 * rim) * (1.0 - 0.55 * glow * alpha)
         body_weight *= keep
         pearl_weight = (1.0 - keep) * alpha
-    elif plan.surface == SURFACE_CRUST:
+    elif plan.crust is not None:  # SURFACE_CRUST, the only surface `plan_lesion` gives crust picks
         # yellow-brown crust (unshaded, its own grain) over the inner lesion: one more colour
         crust = (_noise_view(_noise_bank(CRUST_CELLS, grid), plan.crust[0])[window] > 0.45) & (rel < 0.75)
         grain = _noise_view(_noise_bank(GRAIN_CELLS, grid), plan.crust[1])[window]
@@ -628,16 +630,15 @@ def _key(features: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
 def _render(key: tuple[tuple[str, Any], ...], size: int) -> tuple[np.ndarray, np.ndarray]:
     """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid,
     drawn by the compiled kernels when numba is installed, else by numpy."""
-    photo, alpha = None, None
+    rendered = None
     if compiled_kernels() is not None:
         try:
-            photo, alpha = _render_compiled(dict(key), size)
+            rendered = _render_compiled(dict(key), size)
         except Exception as error:  # numba's own errors (a version it cannot compile for): not ours to fix here
             if not type(error).__module__.startswith("numba"):
                 raise
             _disable_kernels(f"compiling the lesion kernels failed ({type(error).__name__}: {error})")
-    if photo is None:
-        photo, alpha = _render_numpy(dict(key), size)
+    photo, alpha = rendered if rendered is not None else _render_numpy(dict(key), size)
     alpha.flags.writeable = photo.flags.writeable = False
     return photo, alpha
 
@@ -670,7 +671,7 @@ _UNUSED_BANK.flags.writeable = False  # typed like the banks (read-only): one co
 
 @lru_cache(maxsize=64)
 def _colour_array(color: tuple[int, ...], dtype: type) -> np.ndarray:
-    array = np.array(color, dtype=dtype)
+    array: np.ndarray = np.array(color, dtype=dtype)
     array.flags.writeable = False
     return array
 
@@ -709,7 +710,7 @@ def compiled_kernels() -> Any:
     to within a grey level, about twice as slow)."""
     global _KERNELS
     if _KERNELS is False:
-        kernels = None
+        kernels: ModuleType | None = None
         if os.environ.get("COMMA_ENV_NUMBA", "1") != "0":
             try:
                 import numba
@@ -770,7 +771,7 @@ def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -
     """Where the lesion covers more than `level` of `render_lesion(features, size)`
     (boolean; for tests, not hot)."""
     alpha = _render(_key(features), size)[1]
-    scaled = Image.fromarray((alpha * 255).astype(np.uint8), "L").resize((size, size), Image.BILINEAR)
+    scaled = Image.fromarray((alpha * 255).astype(np.uint8), "L").resize((size, size), Image.Resampling.BILINEAR)
     return np.asarray(scaled) > round(255 * level)
 
 

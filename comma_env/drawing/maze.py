@@ -138,8 +138,11 @@ def _square_layers(size: int) -> tuple[dict[str, Layer], list[str], list[tuple[L
     grid = {f"grid_{side}": Layer(box, (size, side), _paint_grid) for side, box in _grid_boxes(size).items()}
     squares = [(r, c) for r in range(1, size + 1) for c in range(1, size + 1)]
     names = [f"cell_{r}_{c}" for r, c in squares]
-    variants = [tuple(Layer(_cell_box(r, c), (r, c, floor, None, None, None), _paint_cell) for floor in (False, True))
-                for r, c in squares]
+
+    def variant(r: int, c: int, floor: bool) -> Layer:
+        return Layer(_cell_box(r, c), (r, c, floor, None, None, None), _paint_cell)
+
+    variants = [(variant(r, c, False), variant(r, c, True)) for r, c in squares]
     return grid, names, variants
 
 

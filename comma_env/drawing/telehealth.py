@@ -23,11 +23,11 @@ CARD = (388, 52, 752, 448)
 @lru_cache(maxsize=8)
 def _photo_from_file(path: str, size: int) -> Image.Image:
     """A real photo (PAD-UFES-20 mode), centre-cropped to a square."""
-    with Image.open(path) as image:
-        image = image.convert("RGB")
+    with Image.open(path) as opened:
+        image = opened.convert("RGB")
         side = min(image.size)
         left, top = (image.width - side) // 2, (image.height - side) // 2
-        return image.crop((left, top, left + side, top + side)).resize((size, size), Image.BILINEAR)
+        return image.crop((left, top, left + side, top + side)).resize((size, size), Image.Resampling.BILINEAR)
 
 
 def profile_lines(state: dict[str, Any]) -> list[tuple[str, str]]:
