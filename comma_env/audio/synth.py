@@ -197,7 +197,8 @@ def _moving_average(x: np.ndarray, width: int) -> np.ndarray:
     left = width // 2
     padded = np.zeros(x.size + width - 1, dtype=x.dtype)
     padded[left:left + x.size] = x
-    total, sums, span = None, padded, 1  # sums[i] = padded[i:i + span].sum()
+    total: np.ndarray | None = None
+    sums, span = padded, 1  # sums[i] = padded[i:i + span].sum()
     remaining, done = width, 0
     while remaining:
         if remaining & span:
@@ -208,6 +209,8 @@ def _moving_average(x: np.ndarray, width: int) -> np.ndarray:
         if remaining:
             sums = sums[:-span] + sums[span:]
             span *= 2
+    if total is None:  # width 0: no window was added
+        raise ValueError(f"moving average width must be at least 1, not {width}")
     total /= width
     return total
 
