@@ -130,5 +130,5 @@ def draw_alice(state: dict[str, Any]) -> np.ndarray:
     clues = tuple(state["clues"])
     hypothesis = [tuple(slot) for slot in state["hypothesis"]]
     picture, draw = editable_copy(_clue_template(clues, len(hypothesis)))
-    _grid(draw, HEADER + _rows(len(clues)) * CELL_H + HEADER, hypothesis)  # type: ignore[arg-type]
+    _grid(draw, HEADER + _rows(len(clues)) * CELL_H + HEADER, hypothesis)
     return observation_array(picture)  # a view of the RGBA buffer drawn into: no copy

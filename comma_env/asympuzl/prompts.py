@@ -8,6 +8,7 @@ line or a section heading: everything the environment says is outside the quotes
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from comma_env.asympuzl.rules import Piece, Slot
 
@@ -60,7 +61,8 @@ def clues_text(agent: str, clues: Sequence[str] | Sequence[Piece], n: int) -> st
         lines = [f"  {i}. {shape} (colour unknown)" for i, shape in enumerate(clues, start=1)]
         head = f"Your clues: the shapes in order ({len(clues)} listed, the puzzle has {n}):"
     else:
-        lines = [f"  - {shape} is {colour}" for shape, colour in clues]  # type: ignore[misc]
+        pairs = cast("Sequence[Piece]", clues)  # Bob's clues are (shape, colour) pairs: the agent says so
+        lines = [f"  - {shape} is {colour}" for shape, colour in pairs]
         head = f"Your clues: shape-colour pairs in no particular order ({len(clues)} listed, the puzzle has {n}):"
     return "\n".join([head, *lines])
 
