@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from comma_env.protocol.contracts import DialogueEntry
 from comma_env.protocol.prompts import EXPERT_SYSTEM_PROMPT, PRIVACY_REMINDER, SOLVER_SYSTEM_PROMPT, format_entry
 
 TASK_TITLE = "Your task:"
@@ -73,7 +74,7 @@ def _text(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
-def _dialogue_messages(dialogue: Iterable[Mapping[str, str]], me: str) -> list[Message]:
+def _dialogue_messages(dialogue: Iterable[DialogueEntry], me: str) -> list[Message]:
     """Own messages -> assistant, as written; everything else -> user, under its speaker's
     header, the other agent's text quoted (so it cannot pass for feedback)."""
     messages: list[Message] = []

@@ -127,7 +127,8 @@ async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | N
 
     async def one(record: Mapping[str, Any]) -> tuple[tuple[str, int], list[str]]:
         key = (str(record.get("puzzle")), int(record.get("seed") or 0))
-        labels = [rule_label(record)] if rule_label(record) else []
+        rule = rule_label(record)
+        labels = [rule] if rule else []
         if client is None:
             return key, labels
         async with limit:

@@ -167,7 +167,7 @@ class LLMSettings:
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client must be one of "
                              f"{', '.join(CLIENTS)}, got {client!r}")
         serve = serve_config(data.get("serve"))
-        timeout = float(data.get("timeout") if data.get("timeout") is not None else 120.0)
+        timeout = float(_given(data, "timeout", 120.0))
         if not (math.isfinite(timeout) and timeout > 0):  # 0 or nan would mean "no deadline" or none at all
             raise ValueError(f"model config {data.get('name') or data.get('model')!r}: timeout must be a positive "
                              f"number of seconds (the deadline of each attempt), got {data.get('timeout')!r}")
@@ -183,14 +183,14 @@ class LLMSettings:
             model=str(data["model"]),
             api_base=data.get("api_base") or None,
             api_key_env=data.get("api_key_env") or None,
-            temperature=float(data.get("temperature") if data.get("temperature") is not None else 0.0),
+            temperature=float(_given(data, "temperature", 0.0)),
             max_tokens=int(data.get("max_tokens") or 512),
             stop=[str(s) for s in (data.get("stop") or [])],
             vision=bool(data.get("vision", True)),
             audio=bool(data.get("audio", False)),
             describe_audio=bool(data.get("describe_audio", True)),
             timeout=timeout,
-            max_retries=int(data.get("max_retries") if data.get("max_retries") is not None else 5),
+            max_retries=int(_given(data, "max_retries", 5)),
             client=client,
             logprobs=bool(data.get("logprobs", False)),
             top_logprobs=top_logprobs,
@@ -205,6 +205,12 @@ class LLMSettings:
             return self.client == "aiohttp"
         served = bool(self.api_base or self.extra.get("replicas") or self.serve.launch)
         return served and speaks_openai_http(self.model)
+
+
+def _given(data: dict[str, Any], key: str, default: Any) -> Any:
+    """`data[key]`, or `default` when it is missing or None (unlike `or`, a given 0 stays 0)."""
+    value = data.get(key)
+    return default if value is None else value
 
 
 def _plain(cfg: Any) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from comma_env.agents.natural import prose
 from comma_env.agents.natural.phrasebooks import phrasebook
 from comma_env.agents.natural.words import choose, strip_connector, with_connector
 from comma_env.protocol.clock import parse_wait
+from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description, strip_wrappers
 
 ADVICE_HEADER = "Type these actions:"
@@ -127,7 +128,7 @@ class NaturalSolver(OracleSolver):
 class OracleExpert(Player):
     needs_observation = False  # its dialogue is in info
 
-    def __init__(self, puzzle_cls: type) -> None:
+    def __init__(self, puzzle_cls: type[Puzzle]) -> None:
         self.puzzle_cls = puzzle_cls
         self.notes: dict[str, Any] = {}
 
@@ -156,7 +157,7 @@ class OracleExpert(Player):
 class NaturalExpert(OracleExpert):
     """Reads prose (or ``I see:`` lines); words the manual's advice without action names."""
 
-    def __init__(self, puzzle_cls: type, rng: np.random.Generator) -> None:
+    def __init__(self, puzzle_cls: type[Puzzle], rng: np.random.Generator) -> None:
         super().__init__(puzzle_cls)
         self.rng = rng
         self.book = phrasebook(puzzle_cls)

@@ -3,6 +3,7 @@ ignoring the image, the expert and the history; the expert stays silent."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from comma_env.agents.base import Player, Policy, Reply
 
 class RandomSolver(Player):
     needs_observation = False
-    def __init__(self, seed: int | None) -> None:
+    def __init__(self, seed: int | Sequence[int] | None) -> None:
         self.rng = np.random.default_rng(seed)
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:

@@ -25,6 +25,7 @@ from typing import Any
 from comma_env.agents.base import Player, Policy, Reply
 from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN, _last_message
 from comma_env.protocol.clock import parse_wait
+from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
 
 PLAN_HEADER = "When you see the new picture, do this:"
@@ -87,7 +88,7 @@ class RealisticExpert(Player):
 
     needs_observation = False
 
-    def __init__(self, puzzle_cls: type, plan_ahead: bool = True) -> None:
+    def __init__(self, puzzle_cls: type[Puzzle], plan_ahead: bool = True) -> None:
         self.puzzle_cls = puzzle_cls
         self.plan_ahead = plan_ahead
         self.notes: dict[str, Any] = {}

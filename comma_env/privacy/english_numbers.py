@@ -94,9 +94,7 @@ def _parse_number_words(words: list[str]) -> str:
         after_scale = last in ("hundred", "thousand")
         if word in _ORDINALS:
             value = _ORDINALS[word]
-            if last == "tens" and value < 10:
-                small += value
-            elif after_scale:
+            if (last == "tens" and value < 10) or after_scale:  # "twenty-third", "hundred and first"
                 small = (small or 0) + value
             else:
                 flush()
@@ -111,7 +109,7 @@ def _parse_number_words(words: list[str]) -> str:
                 small = _UNITS[word]
             last = "unit"
         elif word in _TEENS or word in _TENS:
-            value = _TEENS.get(word, _TENS.get(word))
+            value = _TEENS[word] if word in _TEENS else _TENS[word]
             if after_scale:
                 small = (small or 0) + value
             else:

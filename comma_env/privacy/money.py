@@ -78,19 +78,19 @@ def mentions_money(analysis: Analysis, cents: int) -> bool:
         if frac == cents % 100 and match.group("cents") or _MONEY_NEAR.search(near):
             return True
     for match in _DOLLARS_AND_CENTS.finditer(text) if written else ():
-        whole = match.group(1).replace(",", "")
-        if len(whole) <= 15 and int(whole) * 100 + int(match.group(2)) == cents:
+        digits = match.group(1).replace(",", "")
+        if len(digits) <= 15 and int(digits) * 100 + int(match.group(2)) == cents:
             return True
     for match in _HUNDREDS_THEN_REST.finditer(text) if dollars >= 100 else ():
         if int(match.group(1)) + int(match.group(2)) == dollars:
             return True
     abbreviated = any(unit in analysis.at for unit in ("k", "1000", "grand"))
     for match in _ABBREVIATED.finditer(text) if abbreviated else ():  # 3+ significant digits
-        whole, frac = match.group(1), match.group(2) or ""
-        if len(whole.lstrip("0")) + len(frac) < 3:
+        digits, decimals = match.group(1), match.group(2) or ""
+        if len(digits.lstrip("0")) + len(decimals) < 3:
             continue
-        value = (int(whole) * 10 ** len(frac) + int(frac or "0")) * 1000 * 100 // 10 ** len(frac)  # cents
-        unit = 1000 * 100 // 10 ** len(frac)
+        value = (int(digits) * 10 ** len(decimals) + int(decimals or "0")) * 1000 * 100 // 10 ** len(decimals)  # cents
+        unit = 1000 * 100 // 10 ** len(decimals)
         if abs(value - cents) * 2 <= unit:
             return True
     full = f"{dollars}{cents % 100:02d}"

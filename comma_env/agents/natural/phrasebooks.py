@@ -29,6 +29,7 @@ from comma_env.agents.natural.words import (
     times,
     unquoted,
 )
+from comma_env.protocol.puzzle import Puzzle
 
 State = dict[str, Any]
 
@@ -262,7 +263,7 @@ class ExpandingPhrasebook(Phrasebook):
     """A phrasebook that hands some understood sentences to the puzzle's own
     `expand_advice` (PIN entry, balance rules, timer moments)."""
 
-    def __init__(self, puzzle_cls: type) -> None:
+    def __init__(self, puzzle_cls: type[Puzzle]) -> None:
         self.puzzle_cls = puzzle_cls
 
 
@@ -447,7 +448,7 @@ class SoundPhrases(Phrasebook):
         return []
 
 
-def phrasebook(puzzle_cls: type) -> Phrasebook:
+def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
     """The phrasebook of a puzzle class, named by its spec (``PuzzleSpec.phrasebook``)."""
     spec = getattr(puzzle_cls, "spec", None)
     if spec is None:
