@@ -48,8 +48,8 @@ def check_model(role: str, model: ModelConfig) -> None:
     if secret_extras:
         raise ConfigError(f"{where}: model.extra must not hold credentials ({', '.join(secret_extras)}; values not "
                           "shown): put the key in an environment variable and name it in model.api_key_env")
-    name = model.api_key_env
-    if name and not is_env_name(name):
+    key_env = model.api_key_env
+    if key_env and not is_env_name(key_env):
         raise ConfigError(f"{where}: model.api_key_env must be the NAME of an environment variable holding the "
                           "key (like OPENAI_API_KEY), not the key itself (the value given is not shown)")
 

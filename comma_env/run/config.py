@@ -130,7 +130,7 @@ def _nested_schema(item: Field[Any]) -> type | None:
     return NESTED.get(str(item.type).removesuffix(" | None"))
 
 
-def schema_field(path: Sequence[str], schema: type = None) -> Any:  # type: ignore[assignment]
+def schema_field(path: Sequence[str], schema: type | None = None) -> Any:
     """The dataclass field at dotted `path` (None: the schema has no such key; the string
     ``"free"`` for a key inside a free-form mapping)."""
     schema = schema or RolloutConfig
@@ -148,8 +148,9 @@ def schema_field(path: Sequence[str], schema: type = None) -> Any:  # type: igno
     return None
 
 
-def unknown_keys(data: Mapping[str, Any], schema: type = None, prefix: str = "") -> list[str]:  # type: ignore[assignment]
-    """Dotted keys of `data` (a plain nested mapping) that `schema` does not define."""
+def unknown_keys(data: Mapping[Any, Any], schema: type | None = None, prefix: str = "") -> list[str]:
+    """Dotted keys of `data` (a plain nested mapping; keys are compared as strings, since a
+    container from OmegaConf may hold int or enum keys) that `schema` does not define."""
     schema = schema or RolloutConfig
     known = {f.name: f for f in fields(schema)}
     out = []
@@ -193,9 +194,11 @@ def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str
             continue
         if item.default is not MISSING:
             default = item.default.value if isinstance(item.default, Enum) else item.default
-        else:
-            made = item.default_factory()  # type: ignore[misc]
+        elif callable(item.default_factory):
+            made = item.default_factory()
             default = "[...]" if isinstance(made, list) and len(made) > 3 else made
+        else:  # `_f` gives every field a default or a factory
+            raise TypeError(f"config field {name} has neither a default nor a default_factory")
         rows.append((name, "null" if default is None else str(default), item.metadata.get("help", "")))
     return rows
 

@@ -157,11 +157,14 @@ def reference_row(puzzles: Sequence[str], metric: str) -> list[str]:
     `comma_env.run.reference_rows`, written by examples/reference_rows.py)."""
     from comma_env.run.reference_rows import REALISTIC_PAIR
 
-    cells = [format_cell(REALISTIC_PAIR[metric].get(p)) for p in puzzles]
+    # the generated dict mixes a count with tables of cells, which mypy joins to `object`
+    pair: Mapping[str, Any] = REALISTIC_PAIR
+    measured: Mapping[str, Cell] = pair[metric]
+    cells = [format_cell(measured.get(p)) for p in puzzles]
     if set(COLUMNS) <= set(puzzles):
-        overall = format_cell(REALISTIC_PAIR["overall"][metric], 2)
+        overall = format_cell(pair["overall"][metric], 2)
     else:
-        known = [REALISTIC_PAIR[metric][p][0] for p in puzzles if p in REALISTIC_PAIR[metric]]
+        known = [measured[p][0] for p in puzzles if p in measured]
         overall = f"{sum(known) / len(known):.2f}" if known else "-"
     return ["Realistic scripted pair (ours, measured)", *cells, overall]
 

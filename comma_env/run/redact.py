@@ -18,7 +18,7 @@ import contextlib
 import logging
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from typing import Any
 
 MASK = "***"
@@ -154,20 +154,20 @@ class UnsafeOverride(ValueError):
     """An override that would put a secret where it cannot be kept off disk."""
 
 
-def shield_argv(argv: Sequence[str], environ: dict[str, str] | None = None) -> list[str]:
+def shield_argv(argv: Sequence[str], environ: MutableMapping[str, str] | None = None) -> list[str]:
     """`argv` with secret-bearing override values replaced by ``${oc.env:COMMA_ENV_SECRET_i}``
     references; the values go into `environ` (default ``os.environ``), which the run and the
     processes it starts inherit. Raises `UnsafeOverride` (naming no value) for a dict literal
     holding key-like keys, which cannot be shielded."""
-    environ = os.environ if environ is None else environ
+    env: MutableMapping[str, str] = os.environ if environ is None else environ
     out: list[str] = []
-    count = sum(1 for k in environ if k.startswith(SECRET_ENV_PREFIX))
+    count = sum(1 for k in env if k.startswith(SECRET_ENV_PREFIX))
 
     def stash(value: str) -> str:
         nonlocal count
         name = f"{SECRET_ENV_PREFIX}{count}"
         count += 1
-        environ[name] = value
+        env[name] = value
         return "${oc.env:" + name + "}"
 
     for arg in argv:

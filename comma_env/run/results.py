@@ -249,18 +249,17 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
 def seed_ranges(records: Iterable[Mapping[str, Any]]) -> str:
     """The seeds of `records` as compact ranges, e.g. ``0..99`` or ``0..4, 10..14``."""
     seeds = sorted({int(r.get("seed") or 0) for r in records})
+    if not seeds:
+        return ""
     spans: list[str] = []
-    start = prev = None
-    for seed in seeds:
-        if start is None:
-            start = prev = seed
-        elif seed == prev + 1:
+    start = prev = seeds[0]
+    for seed in seeds[1:]:
+        if seed == prev + 1:
             prev = seed
         else:
             spans.append(f"{start}..{prev}" if prev != start else str(start))
             start = prev = seed
-    if start is not None:
-        spans.append(f"{start}..{prev}" if prev != start else str(start))
+    spans.append(f"{start}..{prev}" if prev != start else str(start))
     return ", ".join(spans)
 
 
@@ -452,8 +451,8 @@ def render_console(results: Mapping[str, Any]) -> str:
             if p in PAPER_RANDOM:
                 row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))
             elif p == "overall":
-                cells = paper_random_row(list(per), 0)[-1], paper_random_row(list(per), 1)[-1]
-                row.append(f"{cells[0]} / {cells[1]}")
+                paper_psr, paper_sr = paper_random_row(list(per), 0)[-1], paper_random_row(list(per), 1)[-1]
+                row.append(f"{paper_psr} / {paper_sr}")
             else:
                 row.append("-")
         rows.append(row)

@@ -147,9 +147,15 @@ async def run_async(p: Plan, quiet: bool = False,
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
     installed = []
+
+    def on_signal(signum: int) -> None:  # cancel the run: it ends in RolloutInterrupted after the cleanup below
+        interrupted.append(signum)
+        if main_task is not None:
+            main_task.cancel()
+
     for signum in (signal.SIGTERM, signal.SIGINT):
         try:
-            loop.add_signal_handler(signum, lambda s=signum: (interrupted.append(s), main_task and main_task.cancel()))
+            loop.add_signal_handler(signum, on_signal, signum)
             installed.append(signum)
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread / Windows
             pass
@@ -186,7 +192,8 @@ async def run_async(p: Plan, quiet: bool = False,
 
             work = asyncio.ensure_future(asyncio.gather(*(worker() for _ in range(min(p.cfg.concurrency, len(todo))))))
             watchers.extend(asyncio.ensure_future(server.watch()) for server in launched_servers(policies))
-            done_first, _ = await asyncio.wait([work, *watchers], return_when=asyncio.FIRST_COMPLETED)
+            racing: list[asyncio.Future[Any]] = [work, *watchers]  # the episodes and the servers' watchers
+            done_first, _ = await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
             problem = next((w.result() for w in watchers if w in done_first), None)
             if problem is not None and not work.done():
                 raise RolloutError(mask(problem, secrets) + "; finished episodes are saved, rerun to resume")

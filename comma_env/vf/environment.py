@@ -30,6 +30,7 @@ from datasets import Dataset
 from verifiers.legacy.utils.message_utils import normalize_messages
 
 from comma_env.agents.chat import PngCache, expert_messages, solver_messages
+from comma_env.protocol.contracts import DialogueEntry
 from comma_env.protocol.core import EXPERT, SOLVER
 from comma_env.protocol.prompts import format_entry
 from comma_env.rl.partners import make_partner
@@ -52,7 +53,7 @@ def message_text(message: Any) -> str:
     return "\n".join(texts)
 
 
-def entries_since_own(dialogue: list[dict[str, Any]], role: str) -> list[dict[str, Any]]:
+def entries_since_own(dialogue: list[DialogueEntry], role: str) -> list[DialogueEntry]:
     """Dialogue entries after the role's own newest message."""
     for index in range(len(dialogue) - 1, -1, -1):
         if dialogue[index].get("speaker") == role:

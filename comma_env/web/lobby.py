@@ -53,8 +53,10 @@ class Lobby:
             self.prune()
             if len(self.by_token) >= self.store.cfg.max_sessions:
                 raise PlayError(429, "the study is busy; try again in a few minutes")
-            given = participant_id and PARTICIPANT_ID.match(participant_id)
-            pid = participant_id if given else f"p{secrets.token_hex(6)}"
+            if participant_id and PARTICIPANT_ID.match(participant_id):  # the id the browser kept
+                pid = participant_id
+            else:  # none sent, or not one of ours: a fresh anonymous id
+                pid = f"p{secrets.token_hex(6)}"
             token = secrets.token_urlsafe(18)
             known = Participant(pid, seen=self.seen_by(pid))
             self.by_token[token_hash(token)] = known

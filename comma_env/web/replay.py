@@ -26,7 +26,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,14 +152,15 @@ def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
     folder = Path(image_dir)
     walked = walk(record, data_roots)
     out = Replayed(mismatch=walked.mismatch)
-    if walked.draw is None:
+    draw = walked.draw  # a local, so that the check below holds inside `save`
+    if draw is None:
         return out
 
     def save(state: dict[str, Any]) -> str:
         name = image_name(walked.puzzle, state)
         path = folder / name
         if not path.is_file() or path.is_symlink():
-            _write_atomic(path, png_bytes(walked.draw(state)))
+            _write_atomic(path, png_bytes(draw(state)))
         return name
 
     try:
@@ -174,12 +175,12 @@ def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
     return out
 
 
-def _replay_chunk(args: tuple[list[Mapping[str, Any]], str, dict[str, str] | None]) -> list[Replayed]:
+def _replay_chunk(args: tuple[Sequence[Mapping[str, Any]], str, dict[str, str] | None]) -> list[Replayed]:
     records, folder, roots = args
     return [replay_episode(r, folder, roots) for r in records]
 
 
-def replay_all(records: list[Mapping[str, Any]], image_dir: str | Path, workers: int | None = None,
+def replay_all(records: Sequence[Mapping[str, Any]], image_dir: str | Path, workers: int | None = None,
                data_roots: Mapping[str, str] | None = None) -> list[Replayed]:
     """`replay_episode` for every record, in `workers` processes (default: the CPU count)."""
     folder = Path(image_dir)
