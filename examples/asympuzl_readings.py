@@ -25,7 +25,7 @@ import re
 import numpy as np
 from doc_tables import write_table
 
-from comma_env.asympuzl import env as make_env
+from comma_env.asympuzl.env import env as make_env
 from comma_env.asympuzl.rules import FEEDBACK_MODES
 from comma_env.protocol.metrics import mean, standard_error
 
@@ -77,6 +77,7 @@ def play(options: dict, seed: int, pair: str) -> dict:
         elif pair in ("guesser", "noisy guesser"):
             action = guess(env, agent, rng, noisy=pair == "noisy guesser")
         else:
+            assert players is not None  # pair == "one_piece"
             action = asyncio.run(players[agent].act(env.observe(agent), info)).text
         env.step(action)
         base = env.unwrapped

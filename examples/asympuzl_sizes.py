@@ -14,7 +14,7 @@ import statistics
 
 from comma_env.agents.asympuzl import AsymPuzlPairPolicy
 from comma_env.agents.runner import play
-from comma_env.asympuzl import env as make_env
+from comma_env.asympuzl.env import env as make_env
 
 
 def measure(strategy: str, episodes: int, **options) -> tuple[float, float | None]:

@@ -255,7 +255,8 @@ def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
     The second is what any environment handing out two arrays in turn must write; the first
     is what this one writes (whole layer boxes, not just the pixels that changed)."""
     pictures: list[np.ndarray] = []  # the last three pictures, oldest first
-    changed, written_before, drawing, frame_bytes = 0, 0, None, 1
+    changed, written_before, frame_bytes = 0, 0, 1
+    drawing: scene.Scene | None = None
     for raw, observation, _ in _gym_loop(puzzle, "image", steps):
         image = observation["image"]
         if drawing is None:
@@ -266,6 +267,7 @@ def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
             new, old = pictures[2], pictures[0]
             channels = [new[..., channel] != old[..., channel] for channel in range(3)]
             changed += 3 * int(np.count_nonzero(channels[0] | channels[1] | channels[2]))  # pixels, as RGB bytes
+    assert drawing is not None  # _gym_loop yields after its first reset
     written = drawing.bytes_written - written_before
     return written / steps / frame_bytes, changed / steps / frame_bytes
 
@@ -276,10 +278,12 @@ def warm_frame_in_copies(puzzle: str, steps: int = 300, repeats: int = 7) -> flo
     latest array held, as a loop holds its observation), the fastest of `repeats` passes over
     the fastest copy measured around them. What finding and writing the changes costs in
     Python when nothing has to wait for memory."""
-    states, drawing = [], None
+    states: list[dict[str, Any]] = []
+    drawing: scene.Scene | None = None
     for raw, _, _ in _gym_loop(puzzle, "image", steps):
         drawing = raw.draw
         states.append(raw.visible_state)
+    assert drawing is not None  # _gym_loop yields after its first reset
     sample = drawing.full_array(states[-1])  # a picture to copy: the reference unit
     frame, spare = drawing.frame(states[0]), None
 

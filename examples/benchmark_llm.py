@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ def process_cpu(pid: int) -> float:
         return 0.0
 
 
-def timed(run: Callable[[], Awaitable[int]]) -> Measure:
+def timed(run: Callable[[], Coroutine[Any, Any, int]]) -> Measure:
     wall, cpu = time.perf_counter(), time.process_time()
     calls = asyncio.run(run())
     return calls, time.perf_counter() - wall, time.process_time() - cpu

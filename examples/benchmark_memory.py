@@ -31,7 +31,7 @@ def rss_bytes() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def measure(puzzle: str, episodes: int, turns: int) -> dict[str, float]:
+def measure(puzzle: str, episodes: int, turns: int) -> dict[str, str | float]:
     """Run in the child: RSS growth per live episode of `puzzle`."""
     import gc
 

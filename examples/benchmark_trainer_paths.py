@@ -80,7 +80,7 @@ def grouped_run() -> float:
 def vector(mode: str, n: int = 2, **kwargs: Any) -> float:
     envs = gymnasium.make_vec("comma/Wire-solver-v0", num_envs=n, vectorization_mode=mode, partner="oracle",
                               solver_view="text", **kwargs)
-    _, infos = envs.reset(seed=list(range(n)))
+    _, infos = envs.reset(seed=0)  # env i gets seed i
     episodes = 0
     started = time.perf_counter()
     keys = ("partner_message", "description")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from unittest.mock import patch
 
 import numpy as np
 from doc_tables import write_table
@@ -78,17 +79,14 @@ def main() -> None:
     ]
     lines = ["| variant | PSR ± SE | gap to 6 ± 1.0 (SE) | per-episode SD | SE at 100 episodes |",
              "|---|---|---|---|---|"]
-    try:
-        for label, grid, apply, stages, strike in variants:
-            C._initial_grid, C.ColorPuzzle.apply = grid, apply
+    for label, grid, apply, stages, strike in variants:
+        with patch.object(C, "_initial_grid", grid), patch.object(C.ColorPuzzle, "apply", apply):
             scores = random_progress(args.episodes, stages, strike)
-            sd = float(scores.std())
-            se = sd / np.sqrt(len(scores))
-            gap = (scores.mean() - 6.0) / np.hypot(se, 1.0)
-            lines.append(f"| {label} | {scores.mean():.2f} ± {se:.2f} | {gap:+.1f} | {sd:.1f} | {sd / 10:.2f} |")
-            print(lines[-1], flush=True)
-    finally:
-        C._initial_grid, C.ColorPuzzle.apply = ORIGINAL_GRID, ORIGINAL_APPLY
+        sd = float(scores.std())
+        se = sd / np.sqrt(len(scores))
+        gap = (scores.mean() - 6.0) / np.hypot(se, 1.0)
+        lines.append(f"| {label} | {scores.mean():.2f} ± {se:.2f} | {gap:+.1f} | {sd:.1f} | {sd / 10:.2f} |")
+        print(lines[-1], flush=True)
     lines.append("| paper (final COMMA, Table 1) | 6 ± 1.0 | | about 10 | 1.0 |")
     print(write_table("color_random", "\n".join(lines), f"Random solver, default protocol (10 turns, 3 mistakes), "
                       f"seeds 0-{args.episodes - 1}; variants other than the strike option are patched in for "

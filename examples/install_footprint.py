@@ -26,7 +26,6 @@ from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 
-from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -44,7 +43,7 @@ def test_command_extras(ci_run: Path = CI_RUN) -> tuple[list[str], list[str]]:
     if extras is None:
         raise SystemExit(f"{ci_run}: no editable install with extras found")
     items = no_deps.group(1).split() if no_deps else []
-    packages = [canonicalize_name(re.split(r"[=<>!~ ]", item)[0]) for item in items]
+    packages: list[str] = [canonicalize_name(re.split(r"[=<>!~ ]", item)[0]) for item in items]
     return [extra.strip() for extra in extras.group(1).split(",")], packages
 
 
@@ -57,14 +56,11 @@ def _installed() -> dict[str, metadata.Distribution]:
     return found
 
 
-ENVIRONMENT = default_environment()
-"""This interpreter's marker values (the same for every requirement)."""
-
-
 def _wanted(requirement: Requirement, extras: Iterable[str]) -> bool:
     if requirement.marker is None:
         return True
-    return any(requirement.marker.evaluate({**ENVIRONMENT, "extra": extra}) for extra in ("", *extras))
+    # evaluate() overrides only `extra` in this interpreter's marker values
+    return any(requirement.marker.evaluate({"extra": extra}) for extra in ("", *extras))
 
 
 def reach(roots: Iterable[tuple[str, frozenset[str]]], installed: dict[str, metadata.Distribution]) -> set[str]:
@@ -91,7 +87,7 @@ def size_of(names: Iterable[str], installed: dict[str, metadata.Distribution]) -
     for name in names:
         for file in installed[name].files or []:
             try:
-                total += os.stat(installed[name].locate_file(file)).st_size
+                total += os.stat(str(installed[name].locate_file(file))).st_size
             except OSError:
                 pass
     return total

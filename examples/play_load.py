@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Literal, TypedDict
 
 import httpx
 
@@ -98,7 +99,34 @@ async def load(url: str, clients: int, deadline: float, think: float) -> tuple[l
     return latencies, list(outcomes), time.monotonic() - started
 
 
-def run(clients: int, turns: int, deadline_s: float, think: float) -> dict[str, object]:
+class Scenario(TypedDict):
+    """What `run` measured in one scenario (a column of the table)."""
+
+    clients: int
+    games: int
+    turns: int
+    think: float
+    moves: int
+    records: int
+    finished: int
+    other: list[str]
+    p50_ms: float
+    p95_ms: float
+    max_ms: float
+    seconds: float
+    server_cpu_s: float
+    load_average: float
+    rss_before_mb: float
+    rss_peak_mb: float
+    rss_after_mb: float
+
+
+Measure = Literal["p50_ms", "p95_ms", "max_ms", "seconds", "server_cpu_s", "rss_before_mb", "rss_peak_mb",
+                  "rss_after_mb"]
+"""The keys of a `Scenario` shown as numbers with a unit."""
+
+
+def run(clients: int, turns: int, deadline_s: float, think: float) -> Scenario:
     load_average = os.getloadavg()[0]
     port = free_port()
     out = Path(tempfile.mkdtemp(prefix="play_load_")) / "study"
@@ -117,6 +145,7 @@ def run(clients: int, turns: int, deadline_s: float, think: float) -> dict[str, 
             except httpx.TransportError:
                 time.sleep(0.1)
         else:
+            assert server.stderr is not None  # stderr=PIPE
             raise RuntimeError("the play server did not start: " + server.stderr.read().decode()[-2000:])
         before, cpu_before = memory_mb(server.pid, "VmRSS"), cpu_seconds(server.pid)
         latencies, outcomes, seconds = asyncio.run(load(url, clients, time.monotonic() + deadline_s, think))
@@ -135,7 +164,7 @@ def run(clients: int, turns: int, deadline_s: float, think: float) -> dict[str, 
             "rss_peak_mb": peak, "rss_after_mb": after}
 
 
-def table(results: list[dict[str, object]]) -> str:
+def table(results: list[Scenario]) -> str:
     """One column per scenario; the header says on what machine and with what."""
     import fastapi
     import uvicorn
@@ -149,7 +178,7 @@ def table(results: list[dict[str, object]]) -> str:
               "machine: latencies include waiting for a CPU); written by examples/play_load.py. "
               "Server and clients run on the same machine.")
 
-    def cells(key: str, unit: str = "", digits: int = 1) -> list[str]:
+    def cells(key: Measure, unit: str = "", digits: int = 1) -> list[str]:
         return [f"{float(r[key]):.{digits}f}{unit}" for r in results]
 
     rows = [("participants at once", [str(r["clients"]) for r in results]),

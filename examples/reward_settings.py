@@ -47,8 +47,8 @@ def held_out(env: SingleRoleEnv, policy: LinearSolverPolicy) -> dict[str, float]
             if terminated or truncated:
                 break
         episode = info["episode"]
-        tokens = sum(count_tokens(entry["text"]) for entry in info["dialogue"] if entry["speaker"] != "environment")
-        rows.append((episode["success"], episode["mistakes"], episode["turns_played"], tokens, episode["return"]))
+        spoken = sum(count_tokens(entry["text"]) for entry in info["dialogue"] if entry["speaker"] != "environment")
+        rows.append((episode["success"], episode["mistakes"], episode["turns_played"], spoken, episode["return"]))
     success, mistakes, turns, tokens, returns = (float(np.mean(column)) for column in zip(*rows, strict=True))
     return {"success": success, "mistakes": mistakes, "turns": turns, "tokens": tokens, "return": returns}
 

@@ -82,12 +82,13 @@ def play(puzzle: str, episodes: int, expert: Callable = silent, remembering: boo
             if terminated or truncated:
                 env.step(None)
             elif agent == "solver":
-                action = solver.choose_in(info, base.best_progress) if remembering else solver.choose(info)
+                action = (solver.choose_in(info, base.best_progress) if isinstance(solver, Remembering)
+                          else solver.choose(info))
                 if unreadable and speech.random() < unreadable:
                     action = "press the button please"
                 before = base.mistakes
                 env.step(action)
-                if remembering and base.mistakes > before:
+                if isinstance(solver, Remembering) and base.mistakes > before:
                     solver.failed.add(action)
             else:
                 env.step(expert(speech))
