@@ -23,7 +23,7 @@ def test_ruff_finds_nothing() -> None:
 
 
 def test_mypy_finds_nothing() -> None:
-    """The protocol, puzzles, rl and openenv modules (``files`` in [tool.mypy])."""
+    """The whole package and the example scripts (``files`` in [tool.mypy])."""
     result = _run("mypy")
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "Success: no issues found" in result.stdout

@@ -61,6 +61,8 @@ class AgentInstance(AgentInstanceBase):
         reward, done, text, success = 0.0, True, "", 0.0
         if self.error is None:
             try:
+                if self.env is None:  # never connected, or closed at the end of the episode
+                    raise RuntimeError("no open session: the episode has ended")
                 result = await self.env.step(CommaAction(message=states["action_text"]))
                 reward, done = float(result.reward or 0.0), bool(result.done)
                 text = environment_turn(result.observation)

@@ -104,7 +104,7 @@ class CommaAgentLoop(AgentLoopBase):
             response_mask=response_mask[:response_length],
             reward_score=sum(rewards),
             num_turns=len(messages) - len(kwargs["raw_prompt"]),
-            metrics=AgentLoopMetrics(**timing),
+            metrics=AgentLoopMetrics.model_validate(timing),  # the timers that ran; the rest stay unset
             extra_fields={"turn_scores": rewards, "tool_rewards": [], "env_error": env_error,
                           "success": bool(episode.get("success")), "episode_return": episode.get("return")},
         )
