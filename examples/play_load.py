@@ -126,6 +126,16 @@ Measure = Literal["p50_ms", "p95_ms", "max_ms", "seconds", "server_cpu_s", "rss_
 """The keys of a `Scenario` shown as numbers with a unit."""
 
 
+def median_and_p95(latencies: list[float]) -> tuple[float, float]:
+    """The 50th and 95th percentiles, interpolated between the measured latencies (statistics'
+    default method extrapolates beyond them when there are fewer than 100: a p95 above the
+    max); NaN for fewer than two."""
+    if len(latencies) < 2:
+        return float("nan"), float("nan")
+    cuts = statistics.quantiles(latencies, n=100, method="inclusive")
+    return cuts[49], cuts[94]
+
+
 def run(clients: int, turns: int, deadline_s: float, think: float) -> Scenario:
     load_average = os.getloadavg()[0]
     port = free_port()
@@ -155,11 +165,11 @@ def run(clients: int, turns: int, deadline_s: float, think: float) -> Scenario:
         server.terminate()
         server.wait(20)
     records = sum(1 for _ in (out / "episodes.jsonl").open()) if (out / "episodes.jsonl").exists() else 0
-    cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
+    p50, p95 = median_and_p95(latencies)
     return {"clients": clients, "games": games, "turns": turns, "think": think, "moves": len(latencies),
             "records": records,
             "finished": outcomes.count("finished"), "other": sorted({o for o in outcomes if o != "finished"}),
-            "p50_ms": cuts[49] * 1000, "p95_ms": cuts[94] * 1000, "max_ms": max(latencies, default=float("nan")) * 1000,
+            "p50_ms": p50 * 1000, "p95_ms": p95 * 1000, "max_ms": max(latencies, default=float("nan")) * 1000,
             "seconds": seconds, "server_cpu_s": server_cpu, "load_average": load_average, "rss_before_mb": before,
             "rss_peak_mb": peak, "rss_after_mb": after}
 
