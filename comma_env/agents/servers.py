@@ -124,7 +124,7 @@ def build_command(serve: ServeConfig, port: int, host: str = "127.0.0.1") -> lis
         return [vllm, "serve", resolve_model("vllm", serve.hf_model), "--host", host, "--port", str(port), *serve.args]
     if serve.backend == "llama_cpp":
         # through this module's entry point, which understands --no_extra_bufts (see `main`)
-        threads = [] if "--n_threads" in serve.args else ["--n_threads", str(usable_cpus())]
+        threads = [] if "--n_threads" in serve.args else ["--n_threads", str(server_threads())]
         return [sys.executable, "-m", "comma_env.agents.servers", "llama_cpp", "--model",
                 resolve_model("llama_cpp", serve.hf_model),
                 "--host", host, "--port", str(port), *threads, *serve.args]
@@ -138,6 +138,17 @@ def usable_cpus() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def server_threads() -> int:
+    """Threads of a launched CPU server (llama.cpp): one per usable CPU but one, at least one.
+
+    llama.cpp's threads wait for each other at every layer, so a thread that has to share its
+    core with another busy process holds up all the others, and a server with a thread on
+    every core slows down several times over as soon as anything else runs. The CPU left
+    over runs the rollout itself, or whatever else the machine is doing; with the machine to
+    itself, a small model loses little or nothing by it."""
+    return max(1, usable_cpus() - 1)
 
 
 def server_root(api_base: str) -> str:
