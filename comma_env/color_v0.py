@@ -10,7 +10,7 @@
 | Solver observation | Dict(image: Box(0, 255, (512, 512, 3), uint8), text)   |
 | Expert observation | Dict(text): manual and dialogue                        |
 | Skills             | MR (memory recall), MSR (multi-step reasoning)         |
-| Steps              | 2 to 9 stages, one group of squares each               |
+| Steps              | 4 to 9 stages, one group of squares each               |
 | Paper random PSR/SR| 6 / 0                                                  |
 
 A 4x4 grid of red, blue, green, yellow and magenta squares. Stage 1 is the colour with the
@@ -19,9 +19,10 @@ topmost row or the leftmost column with coloured squares) comes from the manual'
 keyed by the previously pressed group, which the image does not show, and the number of
 white squares. Pressed squares turn white; the others are recoloured from the instance's
 rng after every stage, so the group the table names always exists. `press_r_c` presses
-row r, column c (1-based); all 16 stay valid, white or not. A press outside the current
-group (an earlier white square included) is a mistake and restarts the module from its
-initial colours; pressing a square of the current group again does nothing.
+row r, column c (1-based); all 16 stay valid, white or not. Pressing a white square does
+nothing, whichever stage whitened it; a press of a coloured square outside the current group
+is a mistake and restarts the module from its initial colours (the `strike` option's
+default).
 
 Progress is the best fraction of white squares reached. Reward is the shared increase in
 progress.

@@ -26,7 +26,8 @@ off the grid is a mistake and the mouse stays. `press_button` solves the module 
 square and is a mistake anywhere else. Every action is always listed as valid.
 
 The goal is at least 10 actions (moves and turns) from the start, so the random baseline
-(one action per turn, 10 turns) cannot reach it: the paper's 0 / 0. Progress is 0.5 once the
+(one action per turn, 10 turns) can at best stand on it at the last turn and never solve it
+(the paper prints 0 / 3, see the fidelity page). Progress is 0.5 once the
 mouse has stood on the goal square (kept if it leaves) and 1.0 when the button is pressed
 there. Reward is the shared increase in the best progress.
 
