@@ -1,7 +1,8 @@
 """Drawing of the ATM: the screen (title, balance, on-screen buttons, status line), the
 keypad, and the customer's card with the PIN printed on it.
 
-Layers: the screen's title, body, button row and status line, and the PIN on the card;
+Layers: the screen's title, body, button row, status line and PIN entry field, and the PIN
+on the card;
 the keypad and the rest of the card never change. The PIN is new in every instance, so it
 is made of cached character cells (`comma_env.drawing.cell_text`): a reset copies nine
 cells instead of rendering a line of text."""

@@ -47,9 +47,9 @@ def _overlaps(boxes: list[Box], layer_boxes: list[Box]) -> list[tuple[int, ...]]
 
 class Geometry:
     """Where a set of layers lies: for each layer's box, its part inside the picture and the
-    positions of the layers overlapping that part. A puzzle has few layouts (Wire one per wire
-    count, Maze one per size) while boxes are repainted on every step, so the overlap test
-    runs once per layout."""
+    positions of the layers overlapping that part. A puzzle has few layouts (each built-in
+    puzzle has one: Wire's six wire slots whatever the wire count, Maze's squares) while boxes
+    are repainted on every step, so the overlap test runs once per layout."""
 
     def __init__(self, layer_boxes: tuple[Box, ...], width: int, height: int) -> None:
         self.layer_boxes = list(layer_boxes)

@@ -94,9 +94,10 @@ def radius_px(diameter_mm: float, grid: int = GRID) -> float:
 def _bicubic_weights(cells: int, size: int) -> np.ndarray:
     """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C.
 
-    The resize is linear and separable, so resizing a matrix whose column 0 holds a unit
-    impulse yields one column of W; two small matrix products then replace a Pillow call
-    (and its image conversions) per noise field."""
+    The resize is linear and separable, so resizing a matrix whose row i is all ones (an
+    impulse along one axis, constant along the other) yields, in its column 0, column i of
+    W; two small matrix products then replace a Pillow call (and its image conversions) per
+    noise field."""
     weights = np.empty((size, cells), dtype=np.float32)
     for i in range(cells):
         impulse = np.zeros((cells, cells), dtype=np.float32)

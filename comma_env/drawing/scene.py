@@ -5,8 +5,10 @@ A `Scene` describes a puzzle's picture as a cached background and named `Layer`s
 box, a hashable key and a paint function that draws the key's content inside the box. The
 next frame is the previous frame with only the boxes of layers whose key changed
 repainted: in place when nobody but the frame itself still references the previous array
-(see `_sole_reference`), else onto a copy (a contiguous memcpy), so an array handed out is
-never modified while anyone can see it. A repainted box is rebuilt from the background and
+(see `_sole_reference`); else, when the caller's frame before it (its `spare`) is free, into
+that one, first caught up with the boxes the previous frame changed (a loop that keeps the
+last observation alternates between two arrays); else onto a copy (a contiguous memcpy). So
+an array handed out is never modified while anyone can see it. A repainted box is rebuilt from the background and
 every layer that intersects it, in order, so layers may overlap. Patches (the RGB pixels of one
 box for one combination of keys) are kept in a small shared LRU, because pressed buttons,
 cut wires and screens recur across steps and episodes.
@@ -440,9 +442,9 @@ class Scene:
         """The pixels to write (clipped box -> RGB, each box once): a patch for the box of
         every layer at a position in `dirty`, and for each box in `vacated` the layers now
         lying there repainted whole and the rest of it background. A sprite layer (one with
-        ``ink_box``) alone in its box writes its new ink box and, as background, the part of
-        its old ink box (from `olds`, the previous layers by position; else the whole box)
-        that the new one does not cover.
+        ``ink_box``) alone in its box writes the background over its old ink box (from `olds`,
+        the previous layers by position; else the whole box), then its new ink box over it
+        (`_sprite_patches`).
 
         Painting a vacated box as one patch would key it by every layer under it, in
         combinations that seldom recur (a box of a four-LED row under a five-LED row): the

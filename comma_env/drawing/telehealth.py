@@ -153,7 +153,7 @@ _paint_value.pixels = _value_pixels  # type: ignore[attr-defined]  # opaque rast
 def _value_layers(lines: list[tuple[str, str]]) -> dict[str, Layer]:
     """One layer per card value, boxed to its own row: a new patient repaints only the
     rows' value areas (not the whole card), and values that recur across patients (yes/no
-    answers, skin types) come from the patch cache without drawing."""
+    answers, skin types) come from `_value_pixels`' own cache without drawing."""
     return {name: Layer(box, (x, y, value), _paint_value)
             for (name, x, y, box), (_, value) in zip(_value_places(), lines, strict=True) if name}
 

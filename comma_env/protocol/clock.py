@@ -22,7 +22,8 @@ from typing import Protocol
 SECONDS_PER_MESSAGE = 1
 CHARACTERS_PER_SECOND = 10
 WAIT_PATTERN = re.compile(r"wait(?:[ _]+(\d+))?(?:[ _]*(?:s|sec|secs|seconds?))?", re.IGNORECASE)
-"""``wait`` (one second), ``wait 5``, ``wait_5``, ``wait 5 seconds``; nothing else."""
+"""``wait`` (one second), ``wait 5``, ``wait_5``, ``wait 5 seconds``, and the same with
+``s``, ``sec`` or ``secs`` as the unit (``waits`` is one second); nothing else."""
 MAX_WAIT_DIGITS = 9
 """Longer numbers are not converted (an LLM may emit endless digits): they mean "more time
 than any timer has", which ends the countdown, in time linear in the line's length."""

@@ -28,7 +28,8 @@ def to_text(message: Any) -> str:
     """Coerce whatever a policy returned into a valid unicode string.
 
     None becomes the empty string, bytes are decoded leniently, other objects use `str`,
-    and lone surrogates (which cannot be written as UTF-8) become U+FFFD.
+    lone surrogates (which cannot be written as UTF-8) become ``?``, and NUL characters are
+dropped.
     """
     if message is None:
         return ""

@@ -80,8 +80,9 @@ KEYPAD_READINGS = ("1234567890", "1472580369", "0987654321", "9630852741")
 
 
 def _pin_ok(pin: str) -> bool:
-    """Bank-style PIN hygiene: no repeated or consecutive (+-1) neighbouring digits and no
-    leading zero. It also keeps a PIN from hiding inside a description of the keypad
+    """Bank-style PIN hygiene: no repeated or consecutive (+-1, 9 and 0 counted as
+    consecutive) neighbouring digits and no leading zero. It also keeps a PIN from hiding
+    inside a description of the keypad
     ("1 2 3 4 5 6 7 8 9 0", or column by column), which the leak detector would flag."""
     if pin[0] == "0" or any(pin in reading for reading in KEYPAD_READINGS):
         return False

@@ -36,7 +36,8 @@ ACTIONS: tuple[str, ...] = (FORWARD, BACKWARD, TURN_LEFT, TURN_RIGHT, PRESS)
 
 MIN_GOAL_DISTANCE = 10
 """Fewest actions (moves and turns) from the mouse's start to the goal square. More than a
-random solver's ten one-action turns minus one, which keeps its baseline at the paper's 0/0."""
+random solver's ten one-action turns minus one, so a random solver never solves it here (the
+paper prints 0 / 3 for its random row; see the fidelity page)."""
 
 Cell = tuple[int, int]
 
