@@ -258,3 +258,28 @@ def test_stopping_the_server_ends_open_long_polls_at_once(tmp_path, caplog):
     assert answers == [200]
     assert stopped < 1.5, stopped  # before: the 2 s grace period, then a cancellation
     assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]
+
+
+def test_a_scripted_partner_remembers_the_game_after_a_restart(tmp_path):
+    """A restored session replays its messages through a scripted partner, so the partner
+    (here `oracle_nl`, whose wording draws from its own random stream) is where it was: its
+    next answer is the one it gives without a restart."""
+    args = ("puzzle=wire", "role=solver", "partner=oracle_nl", "seed_order=sequential")
+
+    def next_answer(folder, restart: bool) -> str:
+        server, store = serve(folder, *args)
+        with server as url, httpx.Client(base_url=url, timeout=30) as client:
+            link = client.post("/api/sessions", json={}).json()["url"]
+            seed = session_of(store, link).seed
+            assert send(client, link, description_of("wire", seed)).status_code == 200
+            wait_for(client, link, lambda s: s["your_turn"])
+            if not restart:
+                assert send(client, link, "What now?").status_code == 200
+                return wait_for(client, link, lambda s: s["your_turn"])["dialogue"][-1]["text"]
+        server, _ = serve(folder, *args)  # a new server on the same folder restores the session
+        with server as url, httpx.Client(base_url=url, timeout=30) as client:
+            assert send(client, link, "What now?").status_code == 200
+            return wait_for(client, link, lambda s: s["your_turn"])["dialogue"][-1]["text"]
+
+    kept = next_answer(tmp_path / "kept", restart=False)
+    assert next_answer(tmp_path / "restarted", restart=True) == kept
