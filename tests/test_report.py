@@ -6,6 +6,7 @@ import copy
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from PIL import Image
@@ -14,6 +15,7 @@ from comma_env.agents.base import Player, Policy, Reply
 from comma_env.report import main as report_main
 from comma_env.run.results import EpisodeWriter, read_episodes
 from comma_env.run.rollout import plan, run, run_one, to_config
+from comma_env.web.plots import write_plots
 from comma_env.web.render import message_html
 from comma_env.web.replay import replay_episode
 from comma_env.web.report import write_report
@@ -165,6 +167,22 @@ def test_plots_are_written_as_png(report):
             assert image.format == "PNG" and image.size[0] > 300
     html = (report / "report.html").read_text()
     assert html.count('<img src="plots/') == 5
+
+
+def test_a_figure_with_nothing_to_show_is_left_out(tmp_path):
+    """A run without a finished episode has no success curve and no PSR to place: those
+    figures are not written (they were empty axes), the others are written or warned about."""
+    nothing = {"overall": {"psr": None, "tokens": 0.0}, "puzzles": {"wire": {"sr": None}},
+               "success_vs_turn_limit": {"turn_limit": [1, 2], "overall": [None, None]}}
+    run_ = SimpleNamespace(label="down", slug="down", results=nothing)
+    written = write_plots([run_], tmp_path, warn=lambda text: None)
+    assert "success_vs_turn_limit" not in written and "psr_vs_tokens" not in written
+    assert not (tmp_path / "success_vs_turn_limit.png").exists() and not (tmp_path / "psr_vs_tokens.png").exists()
+    finished = {**nothing, "overall": {"psr": 40.0, "tokens": 10.0, "efficiency": 0.5},
+                "success_vs_turn_limit": {"turn_limit": [1, 2], "overall": [0.0, 50.0]}}
+    written = write_plots([SimpleNamespace(label="up", slug="up", results=finished)], tmp_path / "up",
+                          warn=lambda text: None)
+    assert {"success_vs_turn_limit", "psr_vs_tokens"} <= set(written)
 
 
 def test_cli_reports_errors_in_one_line(tmp_path, capsys):

@@ -216,6 +216,8 @@ def test_bad_values_get_clear_errors(tmp_path):
         rollout.run(cfg(tmp_path, shard=2, num_shards=2), quiet=True)
     with pytest.raises(ValueError, match="concurrency"):
         rollout.run(cfg(tmp_path, concurrency=0), quiet=True)
+    with pytest.raises(ValueError, match="policy_seed must be >= 0"):  # as the command line says
+        rollout.run(cfg(tmp_path, policy_seed=-1), quiet=True)
 
 
 def test_no_secrets_in_saved_config(tmp_path, monkeypatch):

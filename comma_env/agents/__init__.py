@@ -1,7 +1,8 @@
 """Policies that play COMMA: random baseline, scripted oracle, LLM chat policies, humans.
 
-The import name ``agents`` is the one from the project's layout; note that the unrelated
-``openai-agents`` package uses it too, so do not install both in one environment.
+They live in ``comma_env.agents``, so they do not collide with the unrelated
+``openai-agents`` package, whose import name is ``agents``. The deprecated top-level
+``agents`` alias of this package gives way to that package when both are installed.
 """
 
 from comma_env.agents.base import Player, Policy, Reply

@@ -7,7 +7,9 @@ the manual, and drops only that foresight:
 
 - The solver, each turn, either types the actions of the expert's newest advice (resolved
   against the picture it sees now, `Puzzle.expand_advice`), or, with nothing to act on,
-  describes the picture. After typing it has not seen the result, so it does not describe.
+  describes the picture. After typing it has not seen the result, so it does not describe
+  it; when it acts on a plan (which it resolved against the picture), it also describes the
+  picture it resolved it on, which the expert needs to plan the step after.
 - The expert answers a description with the manual's advice (`Puzzle.expert_advice`). When the
   solver has typed actions, the expert may plan ahead only from what it was told
   (`Puzzle.plan_ahead`: Color names the next group, which the solver finds in its next

@@ -85,7 +85,10 @@ class CommaVectorEnv(VectorEnv):
             workers than environments are not started.
         copy: return copies of the array observations (Gymnasium's default). With False the
             arrays are views of the shared buffers, overwritten by the next step.
-        buffers: how many sets of shared buffers are handed out in turn (see the module).
+        buffers: how many sets of shared buffers the observations may be handed out in; each
+            step writes into the first set nobody holds any more (`_pick_set`), else into a
+            scratch set it copies from. Ignored with ``copy=False`` or where reference counts
+            cannot be trusted: then one set is overwritten every step.
         pin_workers: keep worker ``i`` on usable CPU ``i`` (modulo their number); see
             `comma_env.rl.vector_worker.pin_to` for why. Turn off when several vector envs
             share the machine's CPUs.

@@ -56,7 +56,7 @@ class ServeConfig:
 class ModelConfig:
     """One way of playing a role; see docs of the agreed schema in conf/model/*.yaml."""
 
-    kind: str = _f("random", "random | oracle | litellm | human (comma_env.agents.factory.KINDS)")
+    kind: str = _f("random", "random, oracle, realistic, litellm, human or asympuzl (agents.factory.KINDS)")
     name: str = _f("random", "display name written to outputs (and the served model name for openai_compat)")
     model: str | None = _f(None, "LiteLLM model string, e.g. openai/gpt-4o-2024-05-13 or hosted_vllm/<id>")
     api_base: str | None = _f(None, "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 "

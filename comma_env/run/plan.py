@@ -141,6 +141,7 @@ def plan(cfg: RolloutConfig) -> Plan:
     checks = {
         "episodes must be >= 0": cfg.episodes >= 0,
         "seed must be >= 0": cfg.seed >= 0,
+        "policy_seed must be >= 0": cfg.policy_seed >= 0,
         "concurrency must be >= 1": cfg.concurrency >= 1,
         "max_turns must be >= 1": cfg.max_turns >= 1,
         "max_mistakes must be >= 1": cfg.max_mistakes >= 1,

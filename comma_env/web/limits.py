@@ -3,7 +3,8 @@
 The admin token comes from the environment variable ``COMMA_PLAY_ADMIN_TOKEN`` (never from a
 file or the command line, so it reaches no log or shell history); only its hash is kept.
 Requests carry it as ``Authorization: Bearer <token>``. Without the variable there is no
-admin: the limits hold for everyone and the admin page answers 403.
+admin: the limits hold for everyone, and the admin page's data (``/api/admin/progress``)
+answers 403 (the page itself is static and shows nothing without it).
 """
 
 from __future__ import annotations

@@ -47,10 +47,12 @@ def success_vs_turn_limit(runs: Sequence[Run], path: Path) -> Path | None:
         limits, rates = curve.get("turn_limit") or [], curve.get("overall") or []
         if limits and len(limits) == len(rates) and all(v is not None for v in rates):  # none finished: no line
             ax.plot(curve["turn_limit"], curve["overall"], marker="o", markersize=3, label=run.label)
+    if not ax.get_legend_handles_labels()[0]:  # no run finished an episode: no figure
+        plt.close(fig)
+        return None
     ax.set(xlabel="turn limit", ylabel="success rate (%)", title="Success rate by turn limit", ylim=(0, 100))
     ax.grid(alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8)
+    ax.legend(fontsize=8)
     return _save(fig, path)
 
 
@@ -82,12 +84,14 @@ def psr_vs_tokens(runs: Sequence[Run], path: Path) -> Path | None:
         tokens = max(float(overall.get("tokens") or 0.0), 1.0)  # scripted players generate no tokens
         ax.scatter(tokens, overall["psr"], s=60, color=f"C{i % 10}",
                    label=f"{run.label} (efficiency {overall.get('efficiency') or 0.0:.2f})")
+    if not ax.get_legend_handles_labels()[0]:  # no run finished an episode: no figure
+        plt.close(fig)
+        return None
     ax.set_xscale("log")
     ax.set(xlabel="tokens per episode (log)", ylabel="partial success rate (%)", title="Partial success and tokens",
            ylim=(0, 100))
     ax.grid(alpha=0.3, which="both")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8)
+    ax.legend(fontsize=8)
     return _save(fig, path)
 
 
