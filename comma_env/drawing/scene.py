@@ -8,8 +8,8 @@ repainted: in place when nobody but the frame itself still references the previo
 (see `_sole_reference`); else, when the caller's frame before it (its `spare`) is free, into
 that one, first caught up with the boxes the previous frame changed (a loop that keeps the
 last observation alternates between two arrays); else onto a copy (a contiguous memcpy). So
-an array handed out is never modified while anyone can see it. A repainted box is rebuilt from the background and
-every layer that intersects it, in order, so layers may overlap. Patches (the RGB pixels of one
+an array handed out is never modified while anyone can see it. A repainted box is rebuilt
+from the background and every layer that intersects it, in order, so layers may overlap. Patches (the RGB pixels of one
 box for one combination of keys) are kept in a small shared LRU, because pressed buttons,
 cut wires and screens recur across steps and episodes.
 

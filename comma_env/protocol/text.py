@@ -29,7 +29,7 @@ def to_text(message: Any) -> str:
 
     None becomes the empty string, bytes are decoded leniently, other objects use `str`,
     lone surrogates (which cannot be written as UTF-8) become ``?``, and NUL characters are
-dropped.
+    dropped.
     """
     if message is None:
         return ""

@@ -82,8 +82,8 @@ KEYPAD_READINGS = ("1234567890", "1472580369", "0987654321", "9630852741")
 def _pin_ok(pin: str) -> bool:
     """Bank-style PIN hygiene: no repeated or consecutive (+-1, 9 and 0 counted as
     consecutive) neighbouring digits and no leading zero. It also keeps a PIN from hiding
-    inside a description of the keypad
-    ("1 2 3 4 5 6 7 8 9 0", or column by column), which the leak detector would flag."""
+    inside a description of the keypad ("1 2 3 4 5 6 7 8 9 0", or column by column), which
+    the leak detector would flag."""
     if pin[0] == "0" or any(pin in reading for reading in KEYPAD_READINGS):
         return False
     return all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(pin, pin[1:], strict=False))  # neighbours
