@@ -95,7 +95,7 @@ def cell(results: list[dict]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=1000)
     args = parser.parse_args()
     readings = [("end_of_turn", "previous"), ("end_of_turn", "current"), ("immediate", "previous"),

@@ -4,7 +4,7 @@ AsymPuzl page): the share-all pair against the one-piece-per-message pair.
     python examples/asympuzl_sizes.py --episodes 300 [--markdown]
 
 With ``--markdown`` the tables are written to ``docs/_generated/asympuzl_sizes.md`` under a
-line naming the machine, the versions and the date.
+line naming the command, the machine and the versions.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def row(label: str, cells: list[tuple[float, float | None]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--episodes", type=int, default=300)
     parser.add_argument("--markdown", action="store_true", help="write docs/_generated/asympuzl_sizes.md")
     args = parser.parse_args()

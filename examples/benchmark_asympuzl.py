@@ -37,7 +37,7 @@ def _random_update(observation: Any, agent: str, info: dict, rng: np.random.Gene
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()

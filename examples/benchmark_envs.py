@@ -305,7 +305,7 @@ def warm_frame_in_copies(puzzle: str, steps: int = 300, repeats: int = 7) -> flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds per subject (median reported)")
     parser.add_argument("--burst", type=float, default=0.25, help="seconds per burst")
     parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES + V1_PUZZLES),

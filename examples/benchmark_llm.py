@@ -166,7 +166,7 @@ def rollout(client: str, episodes: int, out_root: Path) -> Callable[[str, int, i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--episodes", type=int, default=320, help="per rollout burst (a multiple of --concurrency "
                         "keeps the episodes' waves full, so the ideal is reachable)")

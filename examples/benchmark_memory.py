@@ -68,7 +68,7 @@ def measure(puzzle: str, episodes: int, turns: int) -> dict[str, str | float]:
 def main() -> None:
     from comma_env.registry import COMMA_PUZZLES
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=1000, help="image-view episodes alive at once")
     parser.add_argument("--turns", type=int, default=2, help="random solver turns played in each before measuring")
     parser.add_argument("--puzzles", nargs="*", default=list(COMMA_PUZZLES))

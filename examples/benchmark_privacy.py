@@ -65,7 +65,7 @@ def worst_case(detector: Any, line: str, facts: dict[str, str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--before", default=BEFORE_REV)
     parser.add_argument("--out", default="", help="also write the result as a Markdown table here")

@@ -162,7 +162,7 @@ def header() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100,1000", help="episodes per puzzle, ten puzzles each")
     parser.add_argument("--turns", default="1000,2000,4000", help="turns of the long episodes replayed")
     parser.add_argument("--out", default=str(ROOT / "docs" / "_generated" / "report_cost.md"))

@@ -2,7 +2,7 @@
 the bare AEC environment playing the same messages, interleaved in one run.
 
     python examples/benchmark_rl.py [--episodes 2000] [--rounds 3]
-    python examples/benchmark_rl.py --vector [--steps 600] [--rounds 3] [--puzzle wire]
+    python examples/benchmark_rl.py --vector [--steps 3200] [--rounds 3] [--puzzle wire]
 
 `--vector` measures vector envs instead: env steps/s of the image view with Gymnasium's
 `AsyncVectorEnv` (one worker process per environment: 1 and 2), its `SyncVectorEnv`, and
@@ -169,7 +169,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--vector", action="store_true", help="measure make_vec's async workers instead")
+    parser.add_argument("--vector", action="store_true",
+                        help="measure vector envs instead: Gymnasium's async and sync modes, CommaVectorEnv")
     parser.add_argument("--steps", type=int, default=3200, help="env steps per vector measurement")
     parser.add_argument("--puzzle", default="wire")
     parser.add_argument("--out", help="with --vector: also write the table here (docs/_generated/vector_envs.md)")

@@ -45,7 +45,7 @@ def timed_run(episodes: int, out_dir: Path, puzzles: str | None) -> tuple[float,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--small", type=int, default=1000, help="episodes per puzzle of the small run")
     parser.add_argument("--large", type=int, default=5000, help="episodes per puzzle of the large run")
     parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (median reported)")

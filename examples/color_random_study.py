@@ -63,7 +63,7 @@ def random_progress(episodes: int, stage_progress: bool = False, strike: str = "
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=1000)
     args = parser.parse_args()
     variants = [

@@ -1,9 +1,10 @@
 """Write a measured table into the documentation: ``docs/_generated/NAME.md``.
 
-Every number in the docs comes from a script of this folder. A script that measures a table
-calls `write_table`, which puts a header line in front of it (the command that wrote it, the
-machine and the versions that matter), so a reader sees how and on what it was measured,
-and nobody edits these files by hand. There is no date: the team's rule is that docs say
+Every number in the docs comes from a script of this folder. Most scripts that measure a
+table call `write_table`, which puts a header line in front of it (the command that wrote
+it, the machine and the versions that matter); the others write a header of the same kind
+themselves. So a reader sees how and on what it was measured, and nobody edits these files
+by hand. There is no date: the team's rule is that docs say
 nothing of who measured a number when. Pages include them with MyST's ``{include}``
 directive.
 """

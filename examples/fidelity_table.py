@@ -34,7 +34,7 @@ def random_scores(puzzle: str, episodes: int) -> tuple[list[float], list[float]]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=1000)
     args = parser.parse_args()
     lines = ["| puzzle | ours PSR | paper PSR | gap | ours SR | paper SR | gap |", "|---|---|---|---|---|---|---|"]

@@ -65,7 +65,7 @@ def gallery(puzzles: list[str], seed: int = 0) -> Image.Image:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "docs" / "images" / "gallery.png"))
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -48,7 +48,7 @@ def reward_table(log: dict[str, Any]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--log", default=str(ROOT / "docs" / "images" / "grpo_learning_curve.json"))
     log = json.loads(Path(parser.parse_args().log).read_text())
     table = "\n".join(["Held-out success, greedy decoding, 20 seeds per puzzle:", "", *evaluation_table(log), "",

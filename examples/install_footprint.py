@@ -135,15 +135,18 @@ def table(rows: list[tuple[str, int, int]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", help="also write the table here (docs/_generated/install_footprint.md)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="also write the table to this file of docs/_generated/ (where the docs include "
+                                      "it from), e.g. docs/_generated/install_footprint.md")
     args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from doc_tables import GENERATED, write_table
+
+    if args.out and Path(args.out).resolve().parent != GENERATED.resolve():
+        parser.error(f"--out must name a file in {GENERATED} (write_table puts the table there)")
     text = table(footprint())
     print(text)
     if args.out:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from doc_tables import write_table
-
         name = Path(args.out).stem
         path = write_table(name, text, note="Extras share packages: each row counts what that extra adds over the "
                                             "plain install alone, so the rows do not add up to the whole venv.")

@@ -113,7 +113,7 @@ def render(before: dict[str, dict[str, list[int]]], after: dict[str, dict[str, l
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default=BEFORE_REV, help="git revision of the reference detector")
     parser.add_argument("--out", default=str(ROOT / "docs" / "_generated" / "leak_eval.md"))
     parser.add_argument("--show", action="store_true", help="print every conversation the new detector gets wrong")

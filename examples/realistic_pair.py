@@ -1,6 +1,6 @@
 """What 10 turns allow: the realistic scripted pair (no foresight) on every puzzle.
 
-Prints a Markdown table for the README: PSR / SR at the paper's 10 turns with and without
+Prints a Markdown table: PSR / SR at the paper's 10 turns with and without
 the expert planning a stage ahead, the turns each puzzle needs with the limit lifted (min,
 median, max over the seeds), and the paper's Human + GPT-4o row beside them.
 
@@ -37,7 +37,7 @@ def measure(puzzle: str, episodes: int, max_turns: int, plan_ahead: bool) -> tup
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=300)
     args = parser.parse_args()
     print(f"Seeds 0-{args.episodes - 1}. PSR / SR at 10 turns; turns needed with the limit lifted.\n")

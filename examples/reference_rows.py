@@ -41,7 +41,7 @@ def measure(episodes: int, puzzles: list[str] | None = None) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=100)
     args = parser.parse_args()
     row = measure(args.episodes)

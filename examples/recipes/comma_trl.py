@@ -64,6 +64,10 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
 
 
 if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0],  # no options: --help only, no run
+                            epilog="Writes TRL's output to ./out.").parse_args()
     model, tokenizer = load_gguf_chat_model()  # dequantized once into ~/.cache/comma_env
     train_last_layers(model, 8)  # backward stops at these layers: a CPU step several times cheaper
     warm_start(model, tokenizer)
