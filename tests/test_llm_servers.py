@@ -88,6 +88,21 @@ def test_llama_cpp_command_finds_packaged_gguf(tmp_path, monkeypatch):
         build_command(ServeConfig(backend="tgi", hf_model="x"), 1)
 
 
+def test_smollm2_stops_at_the_dialogue_headers_of_the_prompt():
+    """A small model that goes on to write its partner's part is cut where that part would
+    start: the stop strings are the headers the prompt itself writes (they went stale once,
+    when the prompt's format changed and the config did not)."""
+    from omegaconf import OmegaConf
+
+    from comma_env.protocol.prompts import format_dialogue, speaker_header
+
+    stop = list(OmegaConf.load(Path(__file__).resolve().parents[1] / "conf" / "model" / "smollm2_cpu.yaml").stop)
+    assert stop == ["\n" + speaker_header(speaker) for speaker in ("expert", "solver", "environment")]
+    shown = format_dialogue([{"speaker": "solver", "text": "hi"}, {"speaker": "environment", "text": "x: ok"},
+                             {"speaker": "expert", "text": "yo"}, {"speaker": "solver", "text": "ok"}])
+    assert all(marker in "\n" + shown for marker in stop)
+
+
 def test_server_root():
     assert server_root("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000"
     assert server_root("http://h:1/v1/") == "http://h:1"

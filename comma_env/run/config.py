@@ -223,7 +223,3 @@ def register_configs() -> None:
 
     cs = ConfigStore.instance()
     cs.store(name="rollout_schema", node=RolloutConfig)  # model/solver/expert are typed through it
-    from omegaconf import OmegaConf
-
-    if not OmegaConf.has_resolver("comma_field_help"):  # used by hydra.help.template in conf/config.yaml
-        OmegaConf.register_new_resolver("comma_field_help", lambda: render_field_help().replace("$", "$$"))
