@@ -45,7 +45,8 @@ Sampling seed: with ``temperature > 0`` every request carries a ``seed`` derived
 policy seed (``policy_seed``), the instance seed, the role and the call's index in the
 episode, so a rerun asks for the same samples (servers that honour ``seed``, such as vLLM,
 then repeat them; providers that reject it are covered by ``drop_params``). ``extra.seed``
-instead fixes one seed for every request. At ``temperature == 0`` no seed is sent.
+instead fixes one seed for every request. At ``temperature == 0`` no derived seed is sent
+(an ``extra.seed`` still is, as every ``extra`` field).
 
 Log-probabilities: ``logprobs: true`` in the model config asks every call for each
 generated token's log-probability (``logprobs`` in the request, and ``top_logprobs`` when

@@ -24,7 +24,8 @@ class CommaObservation(Observation):
     ``text`` is the role's AEC text observation; ``image_png`` the solver's picture as a
     base64 PNG (image view only); ``info`` that role's AEC info, made JSON-safe (so it never
     holds more than the role's own info). ``error`` explains an action that was not played
-    (no episode yet, episode already over).
+    (no episode yet, episode already over), or says that the environment failed and ended
+    the episode (details in the server's log, never sent to the client).
     """
 
     text: str = Field(default="", description="The role's text observation")

@@ -1,4 +1,6 @@
-"""The run pipeline behind ``python -m comma_env.rollout``: the typed config (`config`) and
-its checks (`checks`), the rollout itself (`rollout`), records and tables (`results`),
-shards (`merge`), the output lock (`runlock`), provenance, secret redaction (`redact`), and
-the paper's published numbers (`fidelity`)."""
+"""The run pipeline behind ``python -m comma_env.rollout``: the command line before Hydra
+(`cli`), the typed config (`config`) and its checks (`checks`), what a run does and where
+(`plan`), the rollout itself (`rollout`) and its episodes (`episodes`), records and tables
+(`results`), the settings games ran with (`settings`), shards (`merge`), the output lock
+(`runlock`), provenance, secret redaction (`redact`), exit codes (`exits`), and the paper's
+published numbers and our reference rows (`published`, `fidelity`, `reference_rows`)."""
