@@ -4,9 +4,10 @@
         [--out docs/_generated/report_cost.md]
 
 - Report: the random baseline on the ten puzzles, ``size`` episodes per puzzle (100 and
-  1,000 give 1,000 and 10,000 episodes), then ``python -m comma_env.report`` on the folder:
-  seconds, the folder's size on disk, and the cost of opening one episode through the
-  report server (its page and every image of it, drawn on demand). The rollout that made
+  1,000 give 1,000 and 10,000 episodes), then the report ``python -m comma_env.report``
+  writes for the folder (`write_report`, in this process, as the rollout is): seconds, the
+  folder's size on disk, and the cost of opening one episode through the report server (its
+  page and every image of it, drawn on demand). The rollout that made
   the episodes is the reference each time is divided by (the machine's speed drifts).
 - Replay: one episode of 1,000, 2,000 and 4,000 turns (the random solver on Maze, no
   mistake limit) replayed for the report (`comma_env.web.replay.walk`) and exported
