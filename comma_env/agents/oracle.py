@@ -180,6 +180,7 @@ class OraclePolicy(Policy):
     """The scripted pair; `style` "actions" (default) or "natural"; `seed` varies the
     natural wording (with the instance seed, so an episode's wording is reproducible)."""
 
+    replayable = True
     synchronous = True  # its players never await: comma_env.rl steps them without an event loop
 
     def __init__(self, style: str = "actions", seed: int = 0) -> None:

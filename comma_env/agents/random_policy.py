@@ -34,6 +34,7 @@ class RandomPolicy(Policy):
     """Random solver, silent expert. `seed` offsets the per-episode action RNG."""
 
     name = "random"
+    replayable = True
     synchronous = True  # its players never await: comma_env.rl steps them without an event loop
 
     def __init__(self, seed: int = 0) -> None:

@@ -122,6 +122,7 @@ class RealisticPolicy(Policy):
     """`plan_ahead=False` gives the plainest pair: every stage costs a description."""
 
     name = "realistic"
+    replayable = True
 
     def __init__(self, plan_ahead: bool = True) -> None:
         self.plan_ahead = plan_ahead

@@ -44,6 +44,11 @@ class Policy(ABC):
     """A way of playing; makes a fresh `Player` for each episode and role."""
 
     name: str = "policy"
+    replayable: bool = False
+    """True for scripted policies: their players' state (random streams included) follows
+    from the messages they were shown, so replaying a recorded episode through fresh players
+    restores it (the play server does, when it restores a session). A model is not replayed:
+    its memory is the dialogue it is shown, and a call costs time and money."""
 
     @abstractmethod
     def player(self, role: str, env: Any, seed: int | None) -> Player:

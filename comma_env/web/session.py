@@ -47,11 +47,6 @@ MAX_MESSAGE_CHARS = 20_000
 KEEP_FINISHED = 200
 """Finished sessions kept in memory; older ones are rebuilt from their files on demand."""
 
-SCRIPTED_PARTNERS = ("oracle", "oracle_nl", "random", "realistic")
-"""Partners (by `Policy.name`) whose memory, random stream included, is rebuilt by re-running
-them over the session's messages when it is restored. A model partner is not re-run: its
-memory is the dialogue it is shown, and a call costs time and money."""
-
 ABANDONED = "abandoned"
 """``end_reason`` of a game a player left or nobody moved in (recorded with an ``error``)."""
 
@@ -297,7 +292,7 @@ class SessionStore:
         session.created = float(data.get("created", session.created))
         session.saved = bool(data.get("saved")) or already_recorded
         session.error = data.get("error")
-        scripted = self.policy is not None and getattr(self.policy, "name", "") in SCRIPTED_PARTNERS
+        scripted = self.policy is not None and self.policy.replayable  # its state is rebuilt below
         for item in data.get("messages", []):
             sent = Sent(item["role"], item["text"], item.get("client_id"), int(item.get("tokens", 0)))
             if sent.role not in session.human_roles and session.partner is not None and scripted:
