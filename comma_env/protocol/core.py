@@ -21,7 +21,6 @@ from typing import Any, ClassVar, cast
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from PIL import Image
 
 from comma_env.drawing.scene import Frame, Scene
@@ -39,6 +38,7 @@ from comma_env.protocol.contracts import (
     SolverObservation,
     TurnRecordDict,
 )
+from comma_env.protocol.order import OrderEnforced
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
@@ -684,12 +684,13 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
-def order_enforced(raw: type[CommaEnv]) -> Callable[..., wrappers.OrderEnforcingWrapper]:
-    """The ``env()`` constructor of a versioned module: `raw` wrapped the PettingZoo way."""
+def order_enforced(raw: type[CommaEnv]) -> Callable[..., OrderEnforced]:
+    """The ``env()`` constructor of a versioned module: `raw` wrapped the PettingZoo way
+    (`OrderEnforced`: PettingZoo's `OrderEnforcingWrapper`, its per-turn reads made cheap)."""
 
-    def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+    def env(**kwargs: Any) -> OrderEnforced:
         """The environment wrapped the PettingZoo way (call order enforced)."""
-        return wrappers.OrderEnforcingWrapper(raw(**kwargs))
+        return OrderEnforced(raw(**kwargs))
 
     env.__module__ = raw.__module__
     env.__qualname__ = "env"
