@@ -186,8 +186,7 @@ def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str
     rows: list[tuple[str, str, str]] = []
     for item in fields(schema):
         name = prefix + item.name
-        nested = {"ModelConfig": ModelConfig, "ServeConfig": ServeConfig,
-                  "RewardConfig": RewardConfig}.get(str(item.type))
+        nested = NESTED.get(str(item.type))  # `X | None` (solver, expert: unset follows model) stays one line
         if nested is not None:
             rows.append((name, "", item.metadata.get("help", "")))
             rows.extend(field_help(nested, name + "."))
