@@ -374,6 +374,7 @@ def print_image_step(args: argparse.Namespace) -> None:
     `--out`, also written as a Markdown table."""
     machine = (f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, "
                f"numpy {np.__version__}")
+    load_before = os.getloadavg()[0]
     lines = [f"Written by `python examples/benchmark_envs.py --image-step --rounds {args.rounds} --burst {args.burst}` "
              f"on {machine}. Solver role of `SingleRoleEnv` (scripted oracle expert), random valid "
              f"actions, the previous observation held during each step; median of {args.rounds} interleaved "
@@ -397,6 +398,8 @@ def print_image_step(args: argparse.Namespace) -> None:
                      f"| {step.extra:.2f} | {step.lower:.2f}-{step.upper:.2f} | {written:.3f} | {changed:.3f} "
                      f"| {warm:.2f} | {step.extra_copying:.2f} |")
         print(lines[-1], flush=True)
+    lines[0] += (f" Load average {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after (other jobs on "
+                 "the machine raise it: much of the image step is memory traffic).")
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text("\n".join(lines) + "\n")
