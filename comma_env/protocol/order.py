@@ -5,8 +5,8 @@
 normal lookup, then the wrapper tests the name and forwards it. ``env.last()`` makes five such
 reads and ``agent_iter`` two more per turn, which cost a random-play AEC loop about a fifth of
 its turns per second. `OrderEnforced` is that wrapper (a subclass: ``isinstance`` checks,
-`str` and every error before ``reset`` are the same) with those attributes as properties and
-``last`` forwarded in one call.
+`str`, every error before ``reset`` and the warning after the end are the same) with those
+attributes as properties and ``last`` and ``step`` forwarded in one call.
 """
 
 from __future__ import annotations
@@ -66,5 +66,5 @@ class OrderEnforced(OrderEnforcingWrapper[AgentID, ObsType, ActionType]):
             self.env.step(action)
 
     def __str__(self) -> str:
+        """The wrapped env's name, as PettingZoo's wrapper prints itself."""
         return str(self.env) if hasattr(self, "metadata") else repr(self)
-
