@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -143,6 +144,20 @@ def test_only_send_message_is_a_tool():
     assert sorted(public) == ["reset", "send_message"]
 
 
+def test_the_recipe_config_uses_no_deprecated_checkpointing_name(tmp_path):
+    """transformers renamed gradient_checkpointing (a FutureWarning now, an error in v6): the
+    recipe's GRPOConfig names the field the installed version has."""
+    pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
+    recipe = trl_recipe()
+    made: dict = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        recipe.grpo_trainer(None, None, ["wire"], range(100, 102), output_dir=str(tmp_path),
+                            trainer_class=lambda **parts: made.update(parts))
+    assert [str(w.message) for w in caught if "checkpointing" in str(w.message)] == []
+    assert getattr(made["args"], recipe.CHECKPOINTING) is False
+
+
 @pytest.mark.timeout(1800)
 def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
@@ -193,7 +208,7 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
                                   episode_log=log, output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2,
                                   num_generations=2, generation_batch_size=2, max_completion_length=24,
                                   max_tool_calling_iterations=1, learning_rate=1e-4, temperature=1.0, seed=0)
-    assert not trainer.args.bf16 and not trainer.args.gradient_checkpointing and trainer.args.beta == 0.0
+    assert not trainer.args.bf16 and not getattr(trainer.args, recipe.CHECKPOINTING) and trainer.args.beta == 0.0
     trainer.train()
 
     changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}

@@ -15,6 +15,7 @@ up. `examples/train_grpo_trl.py` runs this with held-out evaluations and a learn
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import fields
 from typing import Any
 
 from trl import GRPOConfig, GRPOTrainer
@@ -25,6 +26,9 @@ from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_f
 
 PARTNER = {"partner": "oracle_nl", "solver_view": "text"}  # the expert the solver talks to
 TOOL_TURNS = 2  # send_message calls per episode: a description, then the actions
+# transformers renamed gradient_checkpointing (deprecated, gone in v6); older ones know only that name
+CHECKPOINTING = ("activation_checkpointing" if any(f.name == "activation_checkpointing" for f in fields(GRPOConfig))
+                 else "gradient_checkpointing")
 
 
 def warm_start(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "who"),
@@ -54,8 +58,8 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
                     max_completion_length=320,  # the whole rollout: every turn and tool reply
                     max_tool_calling_iterations=TOOL_TURNS, temperature=0.7, learning_rate=1e-5, beta=0.0,
                     use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
-                    gradient_checkpointing=False,  # on, generate() runs without its KV cache
-                    bf16=False)  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: 4.6x slower
+                    bf16=False,  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: 4.6x slower
+                    **{CHECKPOINTING: False})  # on, generate() runs without its KV cache
     settings.update(config)
     return trainer_class(model=model, processing_class=tokenizer, args=GRPOConfig(**settings),
                        train_dataset=episode_dataset(list(puzzles), seeds),
