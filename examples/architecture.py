@@ -13,8 +13,9 @@ trainer. Needs matplotlib (the ``plots`` extra).
 from __future__ import annotations
 
 import argparse
-import ast
 from pathlib import Path
+
+from import_graph import imported_names, module_files  # examples/ is on sys.path when run as a script
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "comma_env"
@@ -41,32 +42,22 @@ def room_of(module: str) -> str | None:
 def room_imports() -> dict[str, set[str]]:
     """Room -> the other rooms its modules import (any import statement, at any depth)."""
     edges: dict[str, set[str]] = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        module = ".".join(parts)
+    for module, path in module_files(ROOT, PACKAGE.name).items():
         source_room = room_of(module)
-        if source_room is None or parts[-1] == "_moved":
+        if source_room is None or module.endswith("._moved"):
             continue  # the deprecated-name shim points everywhere by design
         edges.setdefault(source_room, set())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-            for name in names:
-                if name.split(".")[0] != "comma_env":
-                    continue
-                if len(name.split(".")) > 1 and not (PACKAGE / name.split(".")[1]).is_dir() \
-                        and not (PACKAGE / f"{name.split('.')[1]}.py").is_file():
-                    continue  # `from comma_env import X` of a name, not a module
-                target = room_of(name)
-                if target == "comma_env":
-                    target = "registry"  # `import comma_env` is for comma_env.make, the registry's
-                if target and target != source_room:
-                    edges[source_room].add(target)
+        for name in imported_names(module, path):
+            if name.split(".")[0] != "comma_env":
+                continue
+            if len(name.split(".")) > 1 and not (PACKAGE / name.split(".")[1]).is_dir() \
+                    and not (PACKAGE / f"{name.split('.')[1]}.py").is_file():
+                continue  # `from comma_env import X` of a name, not a module
+            target = room_of(name)
+            if target == "comma_env":
+                target = "registry"  # `import comma_env` is for comma_env.make, the registry's
+            if target and target != source_room:
+                edges[source_room].add(target)
     return edges
 
 

@@ -4,22 +4,13 @@ together rooms that the page draws apart and make import order matter."""
 
 from __future__ import annotations
 
-import ast
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+from script_files import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def module_files(root: Path, package: str) -> dict[str, Path]:
-    """Dotted module name -> file, for every module of `package` under `root`."""
-    found = {}
-    for path in (root / package).rglob("*.py"):
-        parts = list(path.relative_to(root).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        found[".".join(parts)] = path
-    return found
+GRAPH = load_script(ROOT / "examples" / "import_graph.py")  # what a module imports, shared with the picture
 
 
 def _known(name: str, modules: dict[str, Path]) -> str | None:
@@ -32,29 +23,18 @@ def _known(name: str, modules: dict[str, Path]) -> str | None:
 def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """Our modules that `module` imports anywhere in its file, leaving out its own packages
     and subpackages (importing ``pkg.sub`` runs ``pkg`` first by design)."""
-    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     targets: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package[:len(package) - node.level + 1]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-        for name in names:
-            target = _known(name, modules)
-            if target and target != module and not module.startswith(target + ".") \
-                    and not target.startswith(module + "."):
-                targets.add(target)
+    for name in GRAPH.imported_names(module, path):
+        target = _known(name, modules)
+        if target and target != module and not module.startswith(target + ".") \
+                and not target.startswith(module + "."):
+            targets.add(target)
     return targets
 
 
 def import_cycle(root: Path, package: str) -> list[str] | None:
     """One import cycle among `package`'s modules (first module repeated last), or None."""
-    modules = module_files(root, package)
+    modules = GRAPH.module_files(root, package)
     graph = {module: imports_of(module, path, modules) for module, path in modules.items()}
     try:
         TopologicalSorter(graph).prepare()
