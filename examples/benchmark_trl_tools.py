@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples" / "recipes"))  # comma_trl, the TRL recipe: its CHECKPOINTING
 MESSAGE = "I see: a puzzle. What should I do?"
 LATENCY = "0.05,0.5"
 
@@ -70,6 +71,7 @@ def grpo_trainer(trainer_class: type, tokenizer: Any, model: Any, api_base: str,
                  rounds: int, episode_log: list[dict[str, Any]] | None = None, steps: int = 1,
                  environment_factory: Any = None) -> Any:
     """A GRPO trainer of `trainer_class` on Wire's solver role, groups of 2, the loopback expert."""
+    from comma_trl import CHECKPOINTING
     from trl import GRPOConfig
 
     from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
@@ -79,7 +81,8 @@ def grpo_trainer(trainer_class: type, tokenizer: Any, model: Any, api_base: str,
                       max_tool_calling_iterations=rounds, temperature=1.0, learning_rate=1e-4, beta=0.0,
                       max_steps=steps, use_cpu=True, report_to="none", logging_steps=1, disable_tqdm=True,
                       save_strategy="no", bf16=False, seed=0,
-                      generation_kwargs={"sequence_bias": tool_call_bias(tokenizer)})
+                      generation_kwargs={"sequence_bias": tool_call_bias(tokenizer)},
+                      **{CHECKPOINTING: True})  # TRL's default, named so transformers does not warn of the old name
     factory = environment_factory or tool_env_factory(
         partner="openai_compat", partner_overrides={"api_base": api_base, "name": "loopback", "vision": False},
         solver_view="text", max_turns=4 * rounds, episode_log=episode_log)
