@@ -197,8 +197,7 @@ class ImageStep(NamedTuple):
     """The lower and upper quartile of the rounds' `extra`."""
     extra_copying: float
     """`extra` with in-place repaint off (`scene.IN_PLACE_REPAINT` False: every observation
-    painted on a copy of the frame), as on interpreters where its reference-count rule is not
-    trusted."""
+    painted on a copy of the frame): what in-place repaint saves."""
 
 
 def _in_place(steps: Iterator[None], on: bool) -> Iterator[None]:
@@ -380,8 +379,8 @@ def print_image_step(args: argparse.Namespace) -> None:
              f"actions, the previous observation held during each step; median of {args.rounds} interleaved "
              "rounds, and the middle half of the rounds (this machine's speed drifts while it runs). "
              f"This interpreter {'repaints' if scene.IN_PLACE_REPAINT else 'does not repaint'} frames in place; "
-             "the last column turns that off (`scene.IN_PLACE_REPAINT = False`), as on interpreters where its "
-             "reference-count rule is not trusted.", "",
+             "the last column turns that off (`scene.IN_PLACE_REPAINT = False`), so that every step paints "
+             "a copy of the frame.", "",
              "| environment | image view: steps/s | text view: steps/s | one frame copy (µs) "
              "| image step minus text step (frame copies) | middle half of the rounds "
              "| written per step (frames) | changed per step (frames) "

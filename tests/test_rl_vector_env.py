@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -259,17 +260,33 @@ def test_workers_are_pinned_to_usable_cpus_unless_told_not_to():
             envs.close()
 
 
-def test_without_countable_references_every_step_is_copied_out(monkeypatch):
-    """Where the reference rule cannot be trusted, no set is handed out: each batch is a copy."""
-    import comma_env.rl.vector_env as vector_env
-
-    monkeypatch.setattr(vector_env, "refcount_rule_holds", lambda: False)
+@pytest.mark.parametrize("hold", ["row", "transpose", "memoryview", "list"])
+def test_a_batch_kept_in_any_form_keeps_its_set(hold):
+    """What a caller keeps of a batch (a row of it, a transposed view, a memoryview, the
+    array in a list) is never written over by later steps; dropped, its set is written again."""
     envs = CommaVectorEnv(2, workers=0, puzzle="wire", role="solver", partner="random", solver_view="image")
     try:
         first, _ = envs.reset(seed=[0, 1])
-        kept = first["image"].copy()
-        second, _ = envs.reset(seed=[2, 3])
-        assert np.array_equal(first["image"], kept) and not np.array_equal(second["image"], kept)
-        assert len(envs._sets) == 1 and not np.shares_memory(second["image"], envs._sets[0]["image"])
+        image = first["image"]
+        if hold == "row":
+            kept: Any = image[1]
+        elif hold == "transpose":
+            kept = image.T
+        elif hold == "memoryview":
+            kept = memoryview(image)
+        else:
+            kept = [image]
+        snapshot = np.array(kept[0] if hold == "list" else kept, copy=True)
+        address = image.__array_interface__["data"][0]
+        del first, image
+        for seed in range(2, 12, 2):
+            observations, _ = envs.reset(seed=[seed, seed + 1])
+            assert observations["image"].__array_interface__["data"][0] != address
+            del observations
+        assert np.array_equal(np.asarray(kept[0] if hold == "list" else kept), snapshot)
+        del kept
+        again, _ = envs.reset(seed=[0, 1])
+        assert again["image"].__array_interface__["data"][0] == address  # nothing holds the first set now
+        assert again["image"].flags.writeable  # Gymnasium's batches are the caller's to change
     finally:
         envs.close()

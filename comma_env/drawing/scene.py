@@ -4,8 +4,8 @@ Redrawing a whole 512x512 frame on every state change cost 72-92% of an image-vi
 A `Scene` describes a puzzle's picture as a cached background and named `Layer`s, each a
 box, a hashable key and a paint function that draws the key's content inside the box. The
 next frame is the previous frame with only the boxes of layers whose key changed
-repainted: in place when nobody but the frame itself still references the previous array
-(see `_sole_reference`); else, when the caller's frame before it (its `spare`) is free, into
+repainted: in place when no observation array of the previous frame is alive any more
+(`comma_env.drawing.watched`); else, when the caller's frame before it (its `spare`) is free, into
 that one, first caught up with the boxes the previous frame changed (a loop that keeps the
 last observation alternates between two arrays); else onto a copy (a contiguous memcpy). So
 an array handed out is never modified while anyone can see it. A repainted box is rebuilt
@@ -44,9 +44,7 @@ from __future__ import annotations
 import importlib
 import pickle
 import sys
-import sysconfig
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -56,6 +54,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff
+from comma_env.drawing.watched import WatchedMemory
 
 __all__ = ["PATCHES", "Box", "Frame", "Layer", "Paint", "Scene", "rgb_copy"]
 
@@ -65,15 +64,16 @@ PATCH_CACHE_BYTES = 48 * 2**20
 
 @dataclass(eq=False)
 class Frame:
-    """A finished picture: the read-only contiguous RGB array handed out as the observation,
-    and the layers it shows (what the next frame is diffed against).
+    """A finished picture: its pixels (`pixels`, memory that the scene writes and hands out
+    only as read-only views, `array`) and the layers it shows (what the next frame is
+    diffed against).
 
     Whoever holds a frame holds the current picture of one drawing sequence: when the next
-    frame repaints the array in place (nobody else references it), it is this same object,
-    its `layers` updated, so a frame's array and layers always agree."""
+    frame repaints the memory in place (no view of it is alive), it is this same object,
+    its `layers` updated, so a frame's pixels and layers always agree."""
 
     scene: Scene
-    array: np.ndarray
+    pixels: WatchedMemory
     layers: Mapping[str, Layer]
     base: Mapping[str, Layer] | None = None
     """The layers whose picture `written` was painted over to make this one (None: not known).
@@ -84,62 +84,22 @@ class Frame:
     geometry: Geometry | None = None
     """Where `layers` lie (reused by the next frame when no layer moved, came or went)."""
 
+    @property
+    def array(self) -> np.ndarray:
+        """The picture as a read-only, contiguous RGB array: the observation. While it (or
+        any array taken from it) is alive, the scene does not write into this memory."""
+        return self.pixels.view()
+
     def __getstate__(self) -> dict[str, Any]:
-        # a copy's array is another array: the history above no longer describes how it was made
+        # a copy's memory is other memory: the history above no longer describes how it was made
         return {**self.__dict__, "base": None, "written": None, "geometry": None}
 
 
-IN_PLACE_VERSIONS: tuple[tuple[int, int], ...] = ((3, 10), (3, 11), (3, 12), (3, 13))
-"""CPython versions whose reference counts CI checks: tests/test_refcount_interpreters.py runs
-tests/refcount_probe.py (frames held in every way a caller holds an observation) on each of
-them that the machine has, and the suite (tests/test_frame_reuse.py, every puzzle) runs on
-one. Add a version only with that check passing on it: newer interpreters may count fewer
-references (3.14's borrowed loads), which would make `_sole_reference` say yes while a
-caller holds the array."""
-
-
-def refcount_rule_holds() -> bool:
-    """Whether `_sole_reference` can be trusted here: CPython with the GIL (not a
-    free-threaded build, where another thread may take a reference between the count and
-    the write; not PyPy, which has no reference counts), on a version in `IN_PLACE_VERSIONS`."""
-    if sys.implementation.name != "cpython" or sysconfig.get_config_var("Py_GIL_DISABLED"):
-        return False
-    gil_enabled = getattr(sys, "_is_gil_enabled", None)  # 3.13+: the GIL may be off at run time
-    if gil_enabled is not None and not gil_enabled():
-        return False
-    return sys.version_info[:2] in IN_PLACE_VERSIONS
-
-
-IN_PLACE_REPAINT: bool = refcount_rule_holds()
-"""True: an unshared previous frame is repainted in place. False: every new frame is drawn
-on a copy, and so is an unchanged picture asked for in another array (`fresh`): a whole-frame
-memcpy per step of a Gymnasium loop; observations are the same."""
-
-
-def _array_references(frame: Frame) -> int:
-    return sys.getrefcount(frame.array)
-
-
-_SOLE_REFERENCES = _array_references(Frame(None, np.zeros(1, dtype=np.uint8), {}))  # type: ignore[arg-type]
-"""What `_array_references` counts for an array held by its frame alone (measured, not
-assumed: the interpreter's own temporaries differ between Python versions)."""
-
-
-def _sole_reference(frame: Frame) -> bool:
-    """Whether `frame.array` may be repainted in place: nothing but `frame` references it.
-
-    The rule that keeps observations valid. Every other holder of the pixels holds a
-    reference to the array and so raises its count: an observation a caller kept (in a
-    variable, a list, a dict from `env.last()`), a view (`obs[10:20]`, `np.asarray(obs)`,
-    `obs.T`), a buffer export (`memoryview(obs)`, `torch.from_numpy(obs)`, a PIL image
-    sharing memory), the environment's own `_image_array`, or another environment's frame
-    sharing the array (a new environment starts from the latest frame of any). Weak
-    references are checked apart. Copies (`obs.copy()`, `np.stack`, `Image.fromarray` of
-    RGB, PNG bytes) need nothing. Not covered: a raw address kept without the array
-    (`obs.ctypes.data`, `__array_interface__`), which numpy does not guard either.
-    """
-    return (_array_references(frame) == _SOLE_REFERENCES and not weakref.getweakrefcount(frame.array)
-            and frame.array.flags.owndata)  # an unpickled array may borrow read-only bytes
+IN_PLACE_REPAINT: bool = True
+"""True: a frame's memory that no observation views any more is repainted in place (see
+`comma_env.drawing.watched`, which tells on any interpreter). False (for measurements): every
+new frame is drawn on a copy, and so is an unchanged picture asked for in another array
+(`fresh`): a whole-frame memcpy per step of a Gymnasium loop; observations are the same."""
 
 
 def _module_attribute(module: str, name: str) -> Any:
@@ -321,11 +281,11 @@ class Scene:
         """The picture of `state`: `previous` (the caller's own last frame, or None for a new
         drawing sequence) with only the changed layers repainted.
 
-        Observations handed out stay valid: the previous array is repainted in place only
-        when nothing but `previous` references it (`_sole_reference`), and then `previous`
+        Observations handed out stay valid: the previous frame's memory is repainted in place
+        only when no array viewing it is alive (`WatchedMemory.held`), and then `previous`
         itself is returned with its layers updated. Else, when the caller passes `spare`
-        (its own frame before `previous`) and nothing but that frame references its array,
-        the spare is repainted in place instead, from its own layers: a loop that keeps the
+        (its own frame before `previous`) and no array views the spare's memory, the spare
+        is repainted in place instead, from its own layers: a loop that keeps the
         previous observation (as Gymnasium loops do) then alternates between two arrays and
         never copies a whole frame. Otherwise the result is a new frame on a copy. When
         nothing changed, the same read-only array is returned, unless `fresh` asks for
@@ -341,9 +301,9 @@ class Scene:
         if previous.scene is not self:
             raise ValueError("refresh needs a frame of this scene")
         with self._lock:  # the decision and the handing out are one step for other threads, as in `_draw`
-            if (IN_PLACE_REPAINT and spare is not None and spare.scene is self and spare.array is not previous.array
+            if (IN_PLACE_REPAINT and spare is not None and spare.scene is self and spare.pixels is not previous.pixels
                     and (spare.layers is previous.layers or (spare.layers is previous.base and not previous.written))
-                    and _sole_reference(spare)):
+                    and not spare.pixels.held()):
                 # The spare already shows this picture (the second unchanged step in a row) and
                 # nobody holds it: it is handed out as it is, with nothing written. (Held, it would
                 # be the same memory in two observations someone keeps, which Gymnasium forbids.)
@@ -357,10 +317,10 @@ class Scene:
               fresh: bool) -> Frame:
         """`frame` for already computed `layers`."""
         mine = previous if previous is not None and previous.scene is self else None  # our own last frame
-        start: np.ndarray | None = None  # bound only when not our own: our reference would count
+        start: np.ndarray | None = None  # bound only when not our own: a view would keep ours from repaints
         if mine is None:
             with self._lock:  # a new sequence starts from the latest frame of any environment,
-                previous = self._latest  # and this reference keeps its owner from repainting it
+                previous = self._latest  # and this view keeps its owner from repainting it
                 start = None if previous is None else previous.array
         geometry: Geometry | None = None
         if previous is None:
@@ -374,7 +334,7 @@ class Scene:
             else:
                 dirty, vacated, same_layout = diff(previous.layers, layers)
             if not dirty and not vacated and not fresh:
-                unchanged = Frame(self, previous.array, layers, previous.base, previous.written, previous.geometry)
+                unchanged = Frame(self, previous.pixels, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
                     self._latest = unchanged
                 return unchanged
@@ -386,20 +346,20 @@ class Scene:
             patches = self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}
         with self._lock:  # the decision and the writes are one step for other threads
             written = 0
-            if mine is not None and not fresh and IN_PLACE_REPAINT and _sole_reference(mine):
+            if mine is not None and not fresh and IN_PLACE_REPAINT and not mine.pixels.held():
                 result = mine
-                result.array.flags.writeable = True
+                result.pixels.memory.flags.writeable = True
             elif (mine is not None and IN_PLACE_REPAINT and spare is not None and spare.scene is self
-                  and spare.array is not mine.array and _sole_reference(spare)):
+                  and spare.pixels is not mine.pixels and not spare.pixels.held()):
                 result = spare
-                result.array.flags.writeable = True
+                result.pixels.memory.flags.writeable = True
                 written = self._catch_up(result, mine, patches)
             else:
                 if start is None:
-                    start = self._backgrounds()[1] if previous is None else previous.array
-                result = Frame(self, start.copy(), layers)
+                    start = self._backgrounds()[1] if previous is None else previous.pixels.memory
+                result = Frame(self, WatchedMemory(start.copy()), layers)
                 written = start.nbytes
-            array = result.array
+            array = result.pixels.memory
             try:
                 for (x0, y0, x1, y1), patch in patches.items():
                     array[y0:y1, x0:x1] = patch
@@ -417,7 +377,7 @@ class Scene:
         `patches` (painted over next), and return the bytes written. When the spare shows
         what `previous` was painted over, this takes `previous`'s own patches again; else it
         copies every box in which their layers differ from `previous`."""
-        array = spare.array
+        array = spare.pixels.memory
         written = 0
         if spare.layers is previous.base and previous.written is not None:
             for box, patch in previous.written.items():
@@ -433,7 +393,7 @@ class Scene:
             clipped = clip(box, width, height)
             if clipped not in patches:  # else painted over below (a box the step repaints whole)
                 x0, y0, x1, y1 = clipped
-                array[y0:y1, x0:x1] = source = previous.array[y0:y1, x0:x1]
+                array[y0:y1, x0:x1] = source = previous.pixels.memory[y0:y1, x0:x1]
                 written += source.nbytes
         return written
 

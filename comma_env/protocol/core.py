@@ -585,7 +585,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
 
         Drawn only when the puzzle's state changed since the last call. With a `Scene`
         drawing, only the layers whose key changed are repainted: into the previous frame's
-        array itself when nobody else still references it, else into the frame before it
+        memory itself when no array of it handed out is alive, else into the frame before it
         when that one is free (a loop that keeps the last observation alternates between two
         arrays), else onto a copy (also across resets); any other drawing function is a full
         redraw. An array someone still holds is never modified. `fresh` asks for an array
@@ -595,10 +595,10 @@ class CommaEnv(AECEnv[str, Observation, str]):
         puzzle = self._puzzle()
         if fresh and self._image_array is not None and self._image_version == puzzle.version:
             frame = self._frame
-            if isinstance(self.draw, Scene) and frame is not None and frame.array is self._image_array:
+            if isinstance(self.draw, Scene) and frame is not None and frame.pixels.last_view() is self._image_array:
                 self._image_array = None  # our own reference: the spare is then free to catch up
                 self._frame = self.draw.refresh(frame, self._spare)
-                if self._frame.array is not frame.array:
+                if self._frame.pixels is not frame.pixels:
                     self._spare = frame
                 self._image_array = self._frame.array
             else:
@@ -612,7 +612,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
                 self._image_array = None  # our own reference: an unshared frame is then repainted in place
                 previous = self._frame
                 self._frame = draw.frame(state, previous, self._spare, fresh=fresh)
-                if previous is not None and self._frame.array is not previous.array:
+                if previous is not None and self._frame.pixels is not previous.pixels:
                     self._spare = previous  # a caller may still hold it; if not, the next frame reuses it
                 array = self._frame.array
             else:  # the full-redraw fallback for drawings that are not scenes

@@ -22,8 +22,6 @@ import copy as copying
 import ctypes
 import multiprocessing
 import os
-import sys
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +31,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import CloudpickleWrapper, batch_space, concatenate, create_empty_array
 
-from comma_env.drawing.scene import refcount_rule_holds
+from comma_env.drawing.watched import WatchedMemory
 from comma_env.rl.info_columns import from_columns
 from comma_env.rl.single_role import SingleRoleEnv
 from comma_env.rl.vector_worker import EnvShare, RawBuffers, serve
@@ -87,8 +85,8 @@ class CommaVectorEnv(VectorEnv):
             arrays are views of the shared buffers, overwritten by the next step.
         buffers: how many sets of shared buffers the observations may be handed out in; each
             step writes into the first set nobody holds any more (`_pick_set`), else into a
-            scratch set it copies from. Ignored with ``copy=False`` or where reference counts
-            cannot be trusted: then one set is overwritten every step.
+            scratch set it copies from. Ignored with ``copy=False``: then one set is
+            overwritten every step.
         pin_workers: keep worker ``i`` on usable CPU ``i`` (modulo their number); see
             `comma_env.rl.vector_worker.pin_to` for why. Turn off when several vector envs
             share the machine's CPUs.
@@ -129,13 +127,16 @@ class CommaVectorEnv(VectorEnv):
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
         # handed-out sets, then the scratch set: written when every other is held (and copied
-        # out), or always, with copy=False (handed out as views) or where references cannot be counted
-        count = buffers + 1 if copy and refcount_rule_holds() else 1
+        # out), or always, with copy=False (handed out as views)
+        count = buffers + 1 if copy else 1
         ctx = multiprocessing.get_context(context)
         raw_sets = [self._allocate(ctx if workers else None) for _ in range(count)]
         self._sets = [views for views, _ in raw_sets]
+        """The buffer sets as the environments write them (never handed out while watched)."""
+        self._watched = [{key: WatchedMemory(array, writable_views=True) for key, array in arrays.items()}
+                         for arrays in self._sets[:count - 1]]
+        """The handed-out sets' memory, whose handouts say whether a caller still holds a batch."""
         self._scratch = count - 1
-        self._unheld_count = _references(self._sets[0])
         if workers == 0:
             self._local = EnvShare(_EnvFactory(env_kwargs), num_envs, 0, self._sets)
         else:
@@ -156,7 +157,7 @@ class CommaVectorEnv(VectorEnv):
                 continue
             array = ctx.RawArray(ctypes.c_uint8, max(1, int(np.prod(shape)) * dtype.itemsize))
             raw[key] = (array, dtype, shape)
-            views[key] = np.ndarray(shape, dtype=dtype, buffer=array)  # a root: views of it reference it
+            views[key] = np.ndarray(shape, dtype=dtype, buffer=array)
         return views, raw
 
     def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers], pin: bool) -> None:
@@ -184,8 +185,8 @@ class CommaVectorEnv(VectorEnv):
         in turn: a loop that keeps one observation then alternates between two sets, whose
         memory stays in the CPU's cache. With ``copy=False`` the scratch set is the only one,
         overwritten every step, as Gymnasium's views are."""
-        for index in range(self._scratch):
-            if _references(self._sets[index]) == self._unheld_count:
+        for index, watched in enumerate(self._watched):
+            if not any(memory.held() for memory in watched.values()):
                 return index
         return self._scratch
 
@@ -231,11 +232,14 @@ class CommaVectorEnv(VectorEnv):
         return [values[offset:offset + count] for offset, count in self._shares]
 
     def _observations(self, buffer_set: int, rests: list[list[Any]]) -> Any:
-        """The batch: the arrays of `buffer_set` as they are (nobody else holds them; the next
-        steps write other sets while they are held), copies only from the scratch set."""
+        """The batch: views of the arrays of `buffer_set` (nobody holds one of them; the next
+        steps write other sets while these views are alive), copies only from the scratch set."""
         arrays = self._sets[buffer_set]
-        if buffer_set == self._scratch and self.copy:
-            arrays = {key: array.copy() for key, array in arrays.items()}
+        if buffer_set == self._scratch:
+            if self.copy:
+                arrays = {key: array.copy() for key, array in arrays.items()}
+        else:
+            arrays = {key: memory.view() for key, memory in self._watched[buffer_set].items()}
         if self._rest_space is not None:
             self._rests = concatenate(self._rest_space, [rest for share in rests for rest in share], self._rests)
         if None in arrays:
@@ -337,13 +341,6 @@ def _rest_space(space: gymnasium.Space, array_keys: list[Any]) -> gymnasium.Spac
         rest = {key: part for key, part in space.spaces.items() if key not in array_keys}
         return spaces.Dict(rest) if rest else None
     return space
-
-
-def _references(arrays: dict[Any, np.ndarray]) -> int:
-    """Counted references to the arrays of a set (weak ones count as many): at its value for
-    an unheld set, nothing outside this object holds them or a view of them, since a numpy
-    view references the array it was taken from (the rule `comma_env.drawing.scene` relies on)."""
-    return sum(sys.getrefcount(array) + 1000 * weakref.getweakrefcount(array) for array in arrays.values())
 
 
 class _EnvFactory:

@@ -1,10 +1,9 @@
-"""In-place repaint (comma_env/drawing/scene.py) trusts reference counts on the CPython
-versions of `scene.IN_PLACE_VERSIONS`. The suite itself runs on one of them
-(tests/test_frame_reuse.py checks every puzzle there); this file runs tests/refcount_probe.py
-on each listed version: on this interpreter directly, on the others that this machine has
-(on PATH as ``pythonX.Y``, or under pyenv) in a fresh venv with only numpy and Pillow,
-installed by uv from its cache or PyPI. A listed version the machine lacks is skipped, and
-says so."""
+"""In-place repaint (comma_env/drawing/scene.py, comma_env/drawing/watched.py) on every
+CPython this project supports that the machine has: the suite itself runs on one of them
+(tests/test_frame_reuse.py checks every puzzle there); this file runs tests/handout_probe.py
+on each version of `VERSIONS`: on this interpreter directly, on the others that this machine
+has (on PATH as ``pythonX.Y``, or under pyenv) in a fresh venv with only numpy and Pillow,
+installed by uv from its cache or PyPI. A version the machine lacks is skipped, and says so."""
 
 from __future__ import annotations
 
@@ -17,10 +16,10 @@ from pathlib import Path
 import pytest
 from uv_venvs import uv_venv, without_venv
 
-from comma_env.drawing import scene
-
 ROOT = Path(__file__).resolve().parent.parent
-PROBE = ROOT / "tests" / "refcount_probe.py"
+PROBE = ROOT / "tests" / "handout_probe.py"
+VERSIONS = ((3, 10), (3, 11), (3, 12), (3, 13), (3, 14))
+"""Every CPython from the oldest this project supports (pyproject's requires-python) on."""
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -41,8 +40,8 @@ def _interpreter(version: tuple[int, int]) -> Path | None:
     return None
 
 
-@pytest.mark.parametrize("version", scene.IN_PLACE_VERSIONS, ids=lambda version: f"{version[0]}.{version[1]}")
-def test_the_reference_count_rule_holds_on(version: tuple[int, int], tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda version: f"{version[0]}.{version[1]}")
+def test_in_place_repaint_keeps_held_frames_on(version: tuple[int, int], tmp_path: Path) -> None:
     if version == sys.version_info[:2]:
         python = Path(sys.executable)
     else:
@@ -55,6 +54,6 @@ def test_the_reference_count_rule_holds_on(version: tuple[int, int], tmp_path: P
                          env=without_venv())
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     last_line = run.stdout.strip().splitlines()[-1]
-    assert last_line.startswith(f"reference-count rule holds on cpython {version[0]}.{version[1]}."), last_line
+    assert last_line.startswith(f"in-place repaint keeps held frames on cpython {version[0]}.{version[1]}."), last_line
     checks = int(last_line.rsplit(": ", 1)[1].split()[0])  # every holder, the temporary, the ping-pong
     assert checks > 2 and run.stdout.count("ok: ") == checks
