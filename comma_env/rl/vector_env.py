@@ -132,7 +132,8 @@ class CommaVectorEnv(VectorEnv):
         ctx = multiprocessing.get_context(context)
         raw_sets = [self._allocate(ctx if workers else None) for _ in range(count)]
         self._sets = [views for views, _ in raw_sets]
-        """The buffer sets as the environments write them (never handed out while watched)."""
+        """The buffer sets as the environments write them (handed out through `_watched`; with
+        ``copy=False``, the one set as it is)."""
         self._watched = [{key: WatchedMemory(array, writable_views=True) for key, array in arrays.items()}
                          for arrays in self._sets[:count - 1]]
         """The handed-out sets' memory, whose handouts say whether a caller still holds a batch."""
