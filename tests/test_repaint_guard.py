@@ -6,6 +6,7 @@ does, to measure what it saves), every frame is drawn on a copy, with the same p
 from __future__ import annotations
 
 import copy
+import sys
 
 import numpy as np
 import pytest
@@ -35,16 +36,25 @@ def _frames(steps: int = 8) -> tuple[list[object], list[np.ndarray]]:
     return frames, pixels
 
 
-def test_in_place_repaint_needs_no_trusted_reference_counts() -> None:
-    """The rule reads no reference count: it holds as well on an interpreter whose counts the
-    old rule did not trust (PyPy, free-threaded builds, 3.14's uncounted stack references)."""
-    import inspect
-
-    from comma_env.drawing import watched
-
+def test_in_place_repaint_does_not_read_reference_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reference counts that say nothing (as 3.14's uncounted stack references could make
+    them) change nothing: frames dropped at once are repainted in place, and observations a
+    caller keeps never change."""
+    monkeypatch.setattr(sys, "getrefcount", lambda obj: 2)
     assert scene.IN_PLACE_REPAINT
-    for module in (scene, watched):
-        assert "getrefcount" not in inspect.getsource(module)
+    reused, _ = _frames()
+    assert len(reused) >= 2 and all(frame is reused[0] for frame in reused)
+    env = comma_env.make("memory")
+    env.reset(seed=4)
+    raw = env.unwrapped
+    kept = [(raw.image(), raw.image().copy())]
+    for _ in range(12):
+        if raw.end_reason is not None:
+            break
+        env.step(raw.infos["solver"]["valid_actions"][0] if env.agent_selection == "solver" else "")
+        kept.append((raw.image(), raw.image().copy()))
+    assert len({id(image) for image, _ in kept}) > 2
+    assert all(np.array_equal(image, snapshot) for image, snapshot in kept)
 
 
 def test_turned_off_every_frame_is_a_copy_with_the_same_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
