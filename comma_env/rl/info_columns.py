@@ -70,13 +70,19 @@ def _array(pieces: list[tuple[int, int, Column]], total: int) -> np.ndarray:
     """One key's rows from every share that has it. The first share's dtype wins, as the first
     environment's does in Gymnasium's merge; objects win over numbers."""
     dtype, shape, _ = pieces[0][2]
-    if dtype is None or any(column[0] is None for _, _, column in pieces):
+    objects = dtype is None or any(column[0] is None for _, _, column in pieces)
+    if sum(count for _, count, _ in pieces) == total:  # every share has the key: one array from all rows
+        rows = [row for _, _, (_, _, part) in pieces for row in part]
+        if objects:  # fromiter: a row that is a list stays one object
+            return np.fromiter(rows, dtype=object, count=total)
+        return np.asarray(rows, dtype=np.dtype(dtype)).reshape((total, *shape))
+    if objects:
         target = np.full(total, None, dtype=object)
     else:
         target = np.zeros((total, *shape), dtype=np.dtype(dtype))
-    for offset, count, (_, _, rows) in pieces:
-        if target.dtype == object:  # fromiter: a row that is a list stays one object
-            target[offset:offset + count] = np.fromiter(rows, dtype=object, count=count)
+    for offset, count, (_, _, part) in pieces:
+        if objects:
+            target[offset:offset + count] = np.fromiter(part, dtype=object, count=count)
         else:
-            target[offset:offset + count] = np.asarray(rows, dtype=target.dtype).reshape((count, *shape))
+            target[offset:offset + count] = np.asarray(part, dtype=target.dtype).reshape((count, *shape))
     return target
