@@ -185,6 +185,36 @@ def test_interleaved_environments_and_new_ones_never_repaint_each_others_frames(
         assert np.array_equal(image, snapshot)
 
 
+@pytest.mark.parametrize("puzzle", ["wire", "keypad", "memory"])
+def test_environments_on_one_instance_keep_their_own_frames(puzzle: str) -> None:
+    """Three Gymnasium-style loops on the same instance (as the episodes of a GRPO group play),
+    stepped in random turn, each keeping its last observation: the first pictures are the
+    same, yet no environment ever repaints memory another one's frame shows. Every kept
+    observation equals the full redraw of its own environment's state."""
+    from comma_env.rl import SingleRoleEnv
+
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        envs = [SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view="image") for _ in range(3)]
+        observations = [env.reset(seed=seed)[0] for env in envs]
+        done = [False] * len(envs)
+        for _ in range(30):
+            index = int(rng.integers(len(envs)))
+            env = envs[index]
+            if done[index]:
+                observations[index], _ = env.reset(seed=seed)
+                done[index] = False
+            else:
+                actions = env.raw.infos["solver"]["valid_actions"]
+                observations[index], _, terminated, truncated, _ = env.step(
+                    str(actions[rng.integers(len(actions))]) if actions else "")
+                done[index] = terminated or truncated
+            for observation, other in zip(observations, envs, strict=True):
+                assert np.array_equal(observation["image"], other.raw.draw.full_array(other.raw.visible_state)), seed
+        for env in envs:
+            env.close()
+
+
 @pytest.mark.parametrize("puzzle", ["wire", "dog", "who"])
 def test_last_observation_of_an_episode_survives_reset(puzzle: str) -> None:
     env = comma_env.make(puzzle)

@@ -333,7 +333,9 @@ class Scene:
                 dirty, vacated, same_layout = [], [], True
             else:
                 dirty, vacated, same_layout = diff(previous.layers, layers)
-            if not dirty and not vacated and not fresh:
+            if not dirty and not vacated and not fresh and mine is not None:
+                # the same memory in a second frame of this drawing sequence (the first is dropped).
+                # Never another environment's: its frame would then see this one's in-place repaints
                 unchanged = Frame(self, previous.pixels, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
                     self._latest = unchanged
