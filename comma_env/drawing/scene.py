@@ -288,9 +288,10 @@ class Scene:
         is repainted in place instead, from its own layers: a loop that keeps the
         previous observation (as Gymnasium loops do) then alternates between two arrays and
         never copies a whole frame. Otherwise the result is a new frame on a copy. When
-        nothing changed, the same read-only array is returned, unless `fresh` asks for
-        another array (Gymnasium promises new data on every call): then the spare caught
-        up with `previous`, else a copy.
+        nothing changed since `previous`, the same read-only array is returned, unless
+        `fresh` asks for another array (Gymnasium promises new data on every call): then the
+        spare caught up with `previous`, else a copy. A new sequence (no `previous`) starts
+        on a copy of the latest frame of any environment, never on its memory.
         """
         return self._draw(self.layers(state), previous, spare, fresh)
 
