@@ -1,7 +1,7 @@
-"""Copy-on-write frames (comma_env/drawing/scene.py `_sole_reference`): a new frame is painted
-into the previous frame's array when nobody but the environment references it, and onto a
-copy otherwise. Whatever a caller keeps (the array, a view, a memoryview, a PIL image, a weak
-reference, a frame of another environment) never changes; what it drops is reused."""
+"""Copy-on-write frames (comma_env/drawing/scene.py, comma_env/drawing/watched.py): a new frame
+is painted into the previous frame's memory when no observation of it is alive any more, and
+onto a copy otherwise. Whatever a caller keeps (the array, a view, a memoryview, a PIL image,
+a frame of another environment) never changes; what it drops is reused."""
 
 from __future__ import annotations
 
