@@ -71,18 +71,18 @@ def _array(pieces: list[tuple[int, int, Column]], total: int) -> np.ndarray:
     environment's does in Gymnasium's merge; objects win over numbers."""
     dtype, shape, _ = pieces[0][2]
     objects = dtype is None or any(column[0] is None for _, _, column in pieces)
+    target_dtype = None if objects else np.dtype(dtype)
     if sum(count for _, count, _ in pieces) == total:  # every share has the key: one array from all rows
-        rows = [row for _, _, (_, _, part) in pieces for row in part]
-        if objects:  # fromiter: a row that is a list stays one object
-            return np.fromiter(rows, dtype=object, count=total)
-        return np.asarray(rows, dtype=np.dtype(dtype)).reshape((total, *shape))
-    if objects:
-        target = np.full(total, None, dtype=object)
-    else:
-        target = np.zeros((total, *shape), dtype=np.dtype(dtype))
+        return _rows(target_dtype, shape, [row for _, _, (_, _, part) in pieces for row in part], total)
+    target = np.full(total, None, dtype=object) if objects else np.zeros((total, *shape), dtype=target_dtype)
     for offset, count, (_, _, part) in pieces:
-        if objects:
-            target[offset:offset + count] = np.fromiter(part, dtype=object, count=count)
-        else:
-            target[offset:offset + count] = np.asarray(part, dtype=target.dtype).reshape((count, *shape))
+        target[offset:offset + count] = _rows(target_dtype, shape, part, count)
     return target
+
+
+def _rows(dtype: np.dtype | None, shape: tuple[int, ...], rows: list[Any], count: int) -> np.ndarray:
+    """`count` rows as an array: objects (None) by fromiter, so that a row that is a list stays
+    one object; numbers in `dtype`, each row of `shape`."""
+    if dtype is None:
+        return np.fromiter(rows, dtype=object, count=count)
+    return np.asarray(rows, dtype=dtype).reshape((count, *shape))
