@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,24 +17,34 @@ import comma_env
 from comma_env.drawing import scene
 
 
+def _memory_episode(seed: int, steps: int) -> Iterator[Any]:
+    """The raw environment of a Memory episode after its reset and after each of up to `steps`
+    steps (the solver presses the first valid key, the expert says nothing)."""
+    env = comma_env.make("memory")
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    yield raw
+    for _ in range(steps):
+        if raw.end_reason is not None:
+            return
+        env.step(raw.infos["solver"]["valid_actions"][0] if env.agent_selection == "solver" else "")
+        yield raw
+
+
 def _frames(steps: int = 8) -> tuple[list[object], list[np.ndarray]]:
     """The environment's frame object after each step that changed the picture of a Memory
     episode whose observations the caller drops at once, and a copy of each picture. An
     in-place repaint returns the previous frame object itself; a copy makes a new one."""
-    env = comma_env.make("memory")
-    env.reset(seed=2)
-    raw = env.unwrapped
-    raw.image()
     frames: list[object] = []
     pixels: list[np.ndarray] = []
-    for _ in range(steps):
-        if raw.end_reason is not None:
-            break
-        version = raw.puzzle.version
-        env.step(raw.infos["solver"]["valid_actions"][0] if env.agent_selection == "solver" else "")
-        if raw.puzzle.version != version:
+    version = None
+    for raw in _memory_episode(2, steps):
+        if version is None:
+            raw.image()
+        elif raw.puzzle.version != version:
             pixels.append(raw.image().copy())  # the observation itself is dropped at once
             frames.append(raw._frame)
+        version = raw.puzzle.version
     return frames, pixels
 
 
@@ -44,15 +56,7 @@ def test_in_place_repaint_does_not_read_reference_counts(monkeypatch: pytest.Mon
     assert scene.IN_PLACE_REPAINT
     reused, _ = _frames()
     assert len(reused) >= 2 and all(frame is reused[0] for frame in reused)
-    env = comma_env.make("memory")
-    env.reset(seed=4)
-    raw = env.unwrapped
-    kept = [(raw.image(), raw.image().copy())]
-    for _ in range(12):
-        if raw.end_reason is not None:
-            break
-        env.step(raw.infos["solver"]["valid_actions"][0] if env.agent_selection == "solver" else "")
-        kept.append((raw.image(), raw.image().copy()))
+    kept = [(raw.image(), raw.image().copy()) for raw in _memory_episode(4, 12)]
     assert len({id(image) for image, _ in kept}) > 2
     assert all(np.array_equal(image, snapshot) for image, snapshot in kept)
 
