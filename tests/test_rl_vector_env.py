@@ -15,7 +15,7 @@ import pytest
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids
-from comma_env.rl.info_columns import from_columns, to_columns
+from comma_env.rl.info_columns import Packer, Unpacker, from_columns, to_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
 from comma_env.rl.vector_worker import merge_infos
 
@@ -191,6 +191,95 @@ def test_merging_shares_through_columns_equals_merging_all_infos_at_once():
     assert merged["l"].shape == (4,) and merged["l"][0] == [1, 2]  # equal-length lists stay objects
     with pytest.raises(ValueError, match="a dict in some"):
         from_columns([to_columns(merge_infos([{"k": {"x": 1}}])), to_columns(merge_infos([{"k": 2}]))], [1, 1], 2)
+
+
+def test_packers_keep_every_key_they_met_and_the_merge_drops_the_ones_nobody_has():
+    """Steps of two shares whose environments report different keys over time: each merge
+    equals Gymnasium's merge of all the infos at once, and the layouts stay equal once both
+    shares met every key (absent keys travel as zeros and are dropped where no share has them)."""
+    steps = [
+        ([{"a": 1, "s": "x"}, {"a": 2, "s": "y"}], [{"a": 3, "s": "z"}]),
+        ([{"a": 1, "e": {"n": 1.5, "t": 3}}, {"a": 2}], [{"a": 3, "e": {"n": 2.5}}]),
+        ([{"a": 1}, {"a": 2}], [{"a": 3, "e": {"n": 0.5, "t": 4}}]),  # `e` only in the second share
+        ([{"a": 1}, {"a": 2}], [{"a": 3}]),  # `e` nowhere: not in the merge
+        ([{"a": 1, "e": {"n": 1.0}}, {"a": 2}], [{"a": 3, "e": {"n": 2.0}}]),  # `e.t` nowhere
+    ]
+    packers = [Packer(), Packer()]
+    for index, (first, second) in enumerate(steps):
+        shares = zip(packers, (first, second), strict=True)
+        parts = [packer.pack(merge_infos(infos), len(infos)) for packer, infos in shares]
+        merged = from_columns(parts, [2, 1], 3)
+        assert_same(merge_infos(first + second), merged, f"step {index}")
+        if index >= 2:  # both met `e`, `e.n` and `e.t` by now
+            assert parts[0].layout == parts[1].layout
+    nowhere = {("e", "t"), ("e", "_t"), ("s",), ("_s",)}  # met in earlier steps, in no environment now
+    assert set(parts[0].absent) == set(parts[1].absent) == nowhere
+
+
+def test_a_key_of_another_dtype_in_one_share_merges_as_gymnasium_does():
+    packers = [Packer(), Packer()]
+    warm = [packer.pack(merge_infos([{"a": 1}]), 1) for packer in packers]
+    assert from_columns(warm, [1, 1], 2)["a"].dtype == np.int64
+    first, second = [{"b": 1}], [{"a": 2.5, "b": 2}]  # `a` absent (zeros as int) in one, a float in the other
+    parts = [packer.pack(merge_infos(infos), 1) for packer, infos in zip(packers, (first, second), strict=True)]
+    merged = from_columns(parts, [1, 1], 2)
+    assert_same(merge_infos(first + second), merged)
+    assert merged["a"].dtype == np.float64 and list(merged["_a"]) == [False, True]
+
+
+def test_layouts_travel_once_and_again_after_a_lost_packing():
+    packer, unpacker = Packer(send_layouts_once=True), Unpacker()
+    infos = merge_infos([{"a": 1, "s": "x"}])
+    first, second = packer.pack(infos, 1), packer.pack(infos, 1)
+    assert first.layout is not None and second.layout is None
+    with pytest.raises(RuntimeError, match="without its layout"):
+        Unpacker()(second)
+    assert unpacker(first).layout == unpacker(second).layout == first.layout
+    packer.forget()  # what it packed did not reach the receiver
+    assert packer.pack(infos, 1).layout == first.layout
+
+
+class _OnlyFromThisProcess:
+    """Pickles in the process that made it and in no other: a worker receives it, and cannot
+    send it back."""
+
+    def __init__(self, pid: int | None = None) -> None:
+        self.pid = os.getpid() if pid is None else pid
+
+    def __add__(self, other: object) -> _OnlyFromThisProcess:  # the partner's token counts add up
+        return self
+
+    def __reduce__(self):
+        if os.getpid() != self.pid:
+            raise TypeError("this object cannot be pickled outside the process that made it")
+        return _OnlyFromThisProcess, (self.pid,)
+
+
+def test_an_info_that_cannot_be_pickled_fails_one_step_and_the_next_ones_match_sync():
+    """The worker stepped, packed (a new key: a new layout) and could not send: its next
+    answer carries its layout again, so the main process does not merge with a stale one."""
+    env_id, kwargs = gym_id("wire", "solver"), {"partner": "random", "solver_view": "text"}
+    reference = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="sync", **kwargs)
+    subject = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point", workers=2, **kwargs)
+    try:
+        reference.reset(seed=3)
+        subject.reset(seed=3)
+        usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
+        for envs in (reference, subject):
+            envs.set_attr("_partner_usage", [dict(usage, bad=_OnlyFromThisProcess()) for _ in range(4)])
+        reference.step(["hello"] * 4)
+        with pytest.raises(WorkerError, match="pickle"):
+            subject.step(["hello"] * 4)
+        for envs in (reference, subject):
+            envs.set_attr("_partner_usage", [dict(usage) for _ in range(4)])
+        for step in range(6):
+            actions = ["hello" if step % 2 else "cut_wire_1"] * 4
+            *_, expected_infos = reference.step(actions)
+            *_, infos = subject.step(actions)
+            assert_same(expected_infos, infos, f"step {step}")
+    finally:
+        reference.close()
+        subject.close()
 
 
 @pytest.mark.parametrize("workers", [0, 2])

@@ -1,69 +1,321 @@
-"""Merged vector-env infos as plain columns, for the pipe between a worker and the main process.
+"""Merged vector-env infos packed for the pipe between a worker and the main process.
 
 A worker merges its environments' infos the Gymnasium way (one array per key, a ``_key``
 mask beside it). Pickling those arrays costs more than the data: numpy object arrays pickle
 element by element through the array machinery, about 75 µs for eight Wire infos against
-10 µs for the same values as lists. So a worker sends each array as its dtype and a list
-(`to_columns`), and the main process builds one array per key for all workers at once
-(`from_columns`), which also makes merging the workers' shares a list concatenation.
+10 µs for the same values as lists. And the main process, which every worker waits for,
+paid about 2 µs per array to rebuild them: a Wire info has 68 (half of them masks).
+
+So a worker packs its share (`Packer`): every array of one number per environment goes into
+one 2-D block per dtype (pickled as raw bytes), every other array becomes a list of its
+rows, and a layout (nested tuples of keys) says where each one went. A packer also sends
+every key its share reported before and lacks now (zeros or None, mask False, named in
+`Packed.absent`), so the layout does not change with which episodes just ended: that key
+set, not the values, is what differs between workers from step to step.
+
+When every share has the same layout, the main process (`from_columns`) joins each dtype's
+blocks once, hands out each numeric column as a row view of the joined block, builds only
+the object columns one by one, and drops the keys no share really has. Otherwise it follows
+a plan made once per combination of layouts (`_plan`), filling what a share lacks as
+Gymnasium does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+Layout = tuple[tuple[str, tuple[Any, ...]], ...]
+"""Key -> where its values are, in the merged info's key order: ``("block", dtype, row)`` (a
+row of the dtype's block), ``("list", dtype or None for objects, shape of one row, index)``
+(an entry of `Packed.lists`) or ``("dict", Layout)`` (an info value that is a dict)."""
+
+Path = tuple[str, ...]
+"""Keys from the top of an info down to one value."""
+
+
+class Packed(NamedTuple):
+    """One share's merged infos, as a worker sends them."""
+
+    layout: Layout
+    blocks: dict[str, np.ndarray]
+    """dtype string -> (columns, environments) array of the share's one-number columns."""
+    lists: list[list[Any]]
+    """The other columns' rows (objects, and numbers of more than one value per environment)."""
+    absent: tuple[Path, ...] = ()
+    """Keys in the layout that no environment of the share has this step (sent as
+    Gymnasium fills a missing key: zeros or None, mask False)."""
+
+
 Column = tuple[str | None, tuple[int, ...], list[Any]]
 """An array as (dtype string, or None for objects; the shape of one row; its rows as a list)."""
-Columns = dict[str, Any]
-"""Key -> `Column`, or nested `Columns` for an info value that is a dict."""
+
+_Seen = dict[str, Any]
+"""Key -> (dtype string or None for objects, shape of one row) of its last array, or a nested
+`_Seen` for a dict: the keys a packer has met, in the infos' order."""
 
 
-def to_columns(merged: dict[str, Any]) -> Columns:
-    """A worker's merged infos (arrays, nested dicts) as columns."""
-    columns: Columns = {}
+class Packer:
+    """Packs one share's merged infos step after step, sending every key met before.
+
+    With ``send_layouts_once`` a packed share carries its layout only when it differs from
+    the last one packed, else None (unpickling the layout was a third of the main process's
+    cost per share): the receiver keeps the last one (`Unpacker`). If what was packed never
+    reached the receiver, `forget` makes the next one carry its layout again."""
+
+    def __init__(self, send_layouts_once: bool = False) -> None:
+        self._seen: _Seen = {}
+        self._once = send_layouts_once
+        self._sent: Layout | None = None
+
+    def pack(self, merged: dict[str, Any], count: int) -> Packed:
+        """`merged` (the share's `count` infos merged by Gymnasium's rule) for the pipe."""
+        block_rows: dict[str, list[np.ndarray]] = {}
+        lists: list[list[Any]] = []
+        absent: list[Path] = []
+        layout: Layout | None = _pack(merged, self._seen, (), count, block_rows, lists, absent)
+        if self._once:
+            if layout == self._sent:
+                layout = None
+            else:
+                self._sent = layout
+        return Packed(layout, {dtype: np.stack(rows) for dtype, rows in block_rows.items()},  # type: ignore[arg-type]
+                      lists, tuple(absent))
+
+    def forget(self) -> None:
+        self._sent = None
+
+
+_LAYOUTS: dict[Layout, Layout] = {}
+"""Every layout received, once: equal layouts of two workers are then the same object, which
+`from_columns` compares by identity."""
+
+
+class Unpacker:
+    """The receiving end of one `Packer` with ``send_layouts_once``: fills in the layout."""
+
+    def __init__(self) -> None:
+        self._layout: Layout | None = None
+
+    def __call__(self, packed: Packed) -> Packed:
+        if packed.layout is not None:
+            if len(_LAYOUTS) >= 256:  # layouts that never repeat: keep the memory bounded
+                _LAYOUTS.clear()
+            self._layout = _LAYOUTS.setdefault(packed.layout, packed.layout)
+            return packed._replace(layout=self._layout)
+        if self._layout is None:
+            raise RuntimeError("a share came without its layout, and none was received before")
+        return packed._replace(layout=self._layout)
+
+
+def to_columns(merged: dict[str, Any]) -> Packed:
+    """One share's merged infos, packed without memory of earlier steps (for tests)."""
+    return Packer().pack(merged, _count(merged))
+
+
+def _count(merged: dict[str, Any]) -> int:
+    for value in merged.values():
+        return _count(value) if isinstance(value, dict) else len(value)
+    return 0
+
+
+def _meet(merged: dict[str, Any], seen: _Seen) -> None:
+    """Add `merged`'s new keys to `seen`, which stays in one order whatever the history: by
+    name, each ``_key`` mask after its key. (The order of a merge depends on which
+    environment reported a key first, so two workers' would differ.)"""
     for key, value in merged.items():
-        if isinstance(value, dict):
-            columns[key] = to_columns(value)
+        if key not in seen:
+            seen[key] = {} if isinstance(value, dict) else None
+    ordered = {key: seen[key] for key in sorted(seen, key=_canonical)}
+    seen.clear()
+    seen.update(ordered)
+
+
+def _canonical(key: str) -> tuple[str, int]:
+    name = key.lstrip("_")
+    return name, len(key) - len(name)
+
+
+def _pack(merged: dict[str, Any], seen: _Seen, path: Path, count: int, block_rows: dict[str, list[np.ndarray]],
+          lists: list[list[Any]], absent: list[Path]) -> Layout:
+    if len(merged) > len(seen) or any(key not in seen for key in merged):
+        _meet(merged, seen)
+    entries: list[tuple[str, tuple[Any, ...]]] = []
+    for key in list(seen):
+        kind, value = seen[key], merged.get(key)
+        if value is None:
+            absent.append((*path, key))
+        elif isinstance(value, dict) and not isinstance(kind, dict):  # a number before, a dict now
+            kind = seen[key] = {}
+        if isinstance(kind, dict) and (value is None or isinstance(value, dict)):
+            entries.append((key, ("dict", _pack(value or {}, kind, (*path, key), count, block_rows, lists, absent))))
+            continue
+        if value is None:  # met before, missing now: what Gymnasium fills a missing key with
+            dtype, shape = kind
+            array = np.full(count, None, dtype=object) if dtype is None else np.zeros((count, *shape), dtype=dtype)
         else:
             array = np.asarray(value)
+            seen[key] = (None if array.dtype == object else array.dtype.str, array.shape[1:])
+        if array.dtype != object and array.ndim == 1:
+            rows = block_rows.setdefault(array.dtype.str, [])
+            entries.append((key, ("block", array.dtype.str, len(rows))))
+            rows.append(array)
+        else:
             dtype = None if array.dtype == object else array.dtype.str
-            columns[key] = (dtype, array.shape[1:], list(array) if dtype is None else array.tolist())
-    return columns
+            entries.append((key, ("list", dtype, array.shape[1:], len(lists))))
+            lists.append(list(array) if dtype is None else array.tolist())
+    return tuple(entries)
 
 
-def from_columns(parts: Sequence[Columns], counts: Sequence[int], total: int) -> dict[str, Any]:
+def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> dict[str, Any]:
     """The infos of consecutive shares (`counts` environments each) as one vector env's:
     each key's array has `total` rows; where a share lacks a key its rows are zeros, or None
     for objects, and its mask False, as Gymnasium fills them; nested dicts merge alike."""
-    found: dict[str, list[tuple[int, int, Any]]] = {}
-    offset = 0
-    for part, count in zip(parts, counts, strict=True):
-        for key, column in part.items():
-            found.setdefault(key, []).append((offset, count, column))
-        offset += count
-    merged: dict[str, Any] = {}
-    for key, pieces in found.items():
-        nested = [isinstance(column, dict) for _, _, column in pieces]
-        if all(nested):
-            merged[key] = _nested(pieces, counts, total)
-        elif any(nested):
-            raise ValueError(f"info {key!r} is a dict in some environments and not in others")
+    layout = parts[0].layout
+    if sum(counts) == total and all(part.layout is layout or part.layout == layout for part in parts[1:]):
+        if len(parts) == 1:
+            blocks = parts[0].blocks
         else:
+            blocks = {dtype: np.concatenate([part.blocks[dtype] for part in parts], axis=1)
+                      for dtype in parts[0].blocks}
+        lists = [[row for part in parts for row in part.lists[index]] for index in range(len(parts[0].lists))]
+        merged = _unpack(layout, blocks, lists, total)
+        if all(part.absent for part in parts):  # keys no environment has this step: not in Gymnasium's merge
+            nowhere = set(parts[0].absent).intersection(*[part.absent for part in parts[1:]])
+            for path in sorted(nowhere, key=len):
+                _drop(merged, path)
+        return merged
+    offsets = [0]
+    for count in counts:
+        offsets.append(offsets[-1] + count)
+    plan = _plan(tuple([(part.layout, part.absent) for part in parts]))
+    blocks = {}
+    for dtype, (count, sources) in plan.blocks.items():
+        block = blocks[dtype] = np.zeros((count, total), dtype=np.dtype(dtype))
+        for share, own, to in sources:
+            block[to, offsets[share]:offsets[share + 1]] = parts[share].blocks[dtype][own]
+    return _unpack_plan(plan.layout, blocks, parts, offsets, total)
+
+
+def _drop(merged: dict[str, Any], path: Path) -> None:
+    """Remove the value at `path` (gone already when a dict above it was removed)."""
+    for key in path[:-1]:
+        merged = merged.get(key)  # type: ignore[assignment]
+        if not isinstance(merged, dict):
+            return
+    merged.pop(path[-1], None)
+
+
+def _unpack(layout: Layout, blocks: dict[str, np.ndarray], lists: list[list[Any]], total: int) -> dict[str, Any]:
+    """The arrays of `layout` (every share's) over the joined blocks and lists of the shares."""
+    merged: dict[str, Any] = {}
+    for key, where in layout:
+        kind = where[0]
+        if kind == "block":
+            merged[key] = blocks[where[1]][where[2]]
+        elif kind == "list":
+            _, dtype, shape, index = where
+            merged[key] = _rows(None if dtype is None else np.dtype(dtype), shape, lists[index], total)
+        else:
+            merged[key] = _unpack(where[1], blocks, lists, total)
+    return merged
+
+
+class _Plan(NamedTuple):
+    """How to merge shares whose layouts differ."""
+
+    layout: Layout
+    """The merged keys: ``("block", dtype, row)`` (a row of the merged block), ``("pieces",
+    wheres)`` (each share's own `Layout` entry for the key, or None where it lacks it: merged
+    key by key) or ``("dict", Layout)``."""
+    blocks: dict[str, tuple[int, list[tuple[int, np.ndarray, np.ndarray]]]]
+    """dtype -> (rows of the merged block, [(share, rows of its block, the rows they go to)])."""
+
+
+_PLANS: dict[tuple[tuple[Layout, tuple[Path, ...]], ...], _Plan] = {}
+"""Plans by the shares' layouts and absent keys: the same few combinations recur."""
+
+
+def _plan(shares: tuple[tuple[Layout, tuple[Path, ...]], ...]) -> _Plan:
+    plan = _PLANS.get(shares)
+    if plan is None:
+        if len(_PLANS) >= 64:  # combinations that never repeat: keep the memory bounded
+            _PLANS.clear()
+        rows: dict[str, int] = {}
+        moves: dict[str, list[list[tuple[int, int]]]] = {}
+        absent = [frozenset(paths) for _, paths in shares]
+        merged = _union([layout for layout, _ in shares], absent, (), rows, moves)
+        blocks: dict[str, tuple[int, list[tuple[int, np.ndarray, np.ndarray]]]] = {}
+        for dtype, count in rows.items():
+            sources = []
+            for share, pairs in enumerate(moves[dtype]):
+                if pairs:
+                    sources.append((share, np.array([own for own, _ in pairs], dtype=np.intp),
+                                    np.array([to for _, to in pairs], dtype=np.intp)))
+            blocks[dtype] = (count, sources)
+        plan = _PLANS[shares] = _Plan(merged, blocks)
+    return plan
+
+
+def _union(layouts: list[Layout | None], absent: list[frozenset[Path]], path: Path, rows: dict[str, int],
+           moves: dict[str, list[list[tuple[int, int]]]]) -> Layout:
+    """The merged layout of the shares' `layouts` (None: a share without this dict), keys in
+    order of first appearance, as Gymnasium's merge orders them, without the keys a share
+    sent only as absent. A key that is one number of one dtype wherever it is present gets a
+    row of that dtype's merged block (`rows` counts them; `moves` says which share row goes
+    to which); any other key is merged from its pieces."""
+    wheres_of: dict[str, list[tuple[Any, ...] | None]] = {}
+    for share, layout in enumerate(layouts):
+        for key, where in layout or ():
+            if (*path, key) not in absent[share]:
+                wheres_of.setdefault(key, [None] * len(layouts))[share] = where
+    entries: list[tuple[str, tuple[Any, ...]]] = []
+    for key, wheres in wheres_of.items():
+        present = [where for where in wheres if where is not None]
+        kinds = {where[0] for where in present}
+        if kinds == {"dict"}:
+            inner = [None if where is None else where[1] for where in wheres]
+            nested = _union(inner, absent, (*path, key), rows, moves)
+            entries.append((key, ("dict", nested)))
+        elif "dict" in kinds:
+            raise ValueError(f"info {key!r} is a dict in some environments and not in others")
+        elif kinds == {"block"} and len({where[1] for where in present}) == 1:
+            dtype = present[0][1]
+            row = rows[dtype] = rows.get(dtype, 0) + 1
+            shares = moves.setdefault(dtype, [[] for _ in layouts])
+            for share, own in enumerate(wheres):
+                if own is not None:
+                    shares[share].append((own[2], row - 1))
+            entries.append((key, ("block", dtype, row - 1)))
+        else:  # objects somewhere, or numbers of several dtypes or shapes
+            entries.append((key, ("pieces", tuple(wheres))))
+    return tuple(entries)
+
+
+def _unpack_plan(layout: Layout, blocks: dict[str, np.ndarray], parts: Sequence[Packed], offsets: list[int],
+                 total: int) -> dict[str, Any]:
+    """The arrays of a `_Plan`'s layout over its merged blocks and the shares' own lists."""
+    merged: dict[str, Any] = {}
+    for key, where in layout:
+        kind = where[0]
+        if kind == "block":
+            merged[key] = blocks[where[1]][where[2]]
+        elif kind == "dict":
+            merged[key] = _unpack_plan(where[1], blocks, parts, offsets, total)
+        else:
+            pieces = [(offsets[share], offsets[share + 1] - offsets[share], _column(parts[share], own))
+                      for share, own in enumerate(where[1]) if own is not None]
             merged[key] = _array(pieces, total)
     return merged
 
 
-def _nested(pieces: list[tuple[int, int, Any]], counts: Sequence[int], total: int) -> dict[str, Any]:
-    """A dict-valued key: its columns merged with empty ones for the shares that lack it."""
-    by_offset = {offset: column for offset, _, column in pieces}
-    parts, offset = [], 0
-    for count in counts:
-        parts.append(by_offset.get(offset, {}))
-        offset += count
-    return from_columns(parts, counts, total)
+def _column(part: Packed, where: tuple[Any, ...]) -> Column:
+    """One key of a share as a `Column`, from its `Layout` entry."""
+    if where[0] == "block":
+        return where[1], (), part.blocks[where[1]][where[2]].tolist()
+    return where[1], where[2], part.lists[where[3]]
 
 
 def _array(pieces: list[tuple[int, int, Column]], total: int) -> np.ndarray:

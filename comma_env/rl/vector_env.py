@@ -32,7 +32,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import CloudpickleWrapper, batch_space, concatenate, create_empty_array
 
 from comma_env.drawing.watched import WatchedMemory
-from comma_env.rl.info_columns import from_columns
+from comma_env.rl.info_columns import Packed, Unpacker, from_columns
 from comma_env.rl.single_role import SingleRoleEnv
 from comma_env.rl.vector_worker import EnvShare, RawBuffers, serve
 
@@ -126,6 +126,8 @@ class CommaVectorEnv(VectorEnv):
         self._local: EnvShare | None = None
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
+        self._unpackers: list[Unpacker] = []
+        """Per worker, the layout of its infos (sent only when it changes)."""
         # handed-out sets, then the scratch set: written when every other is held (and copied
         # out), or always, with copy=False (handed out as views)
         count = buffers + 1 if copy else 1
@@ -172,6 +174,7 @@ class CommaVectorEnv(VectorEnv):
             child.close()
             self._pipes.append(parent)
             self._processes.append(process)
+            self._unpackers.append(Unpacker())
         try:
             for pipe in self._pipes:
                 if not pipe.poll(WORKER_START_SECONDS):
@@ -192,7 +195,8 @@ class CommaVectorEnv(VectorEnv):
         return self._scratch
 
     # -- the protocol --------------------------------------------------------------------------
-    def _answer(self, pipe: Any) -> Any:
+    def _answer(self, pipe: Any, unpack: Unpacker | None = None) -> Any:
+        """A worker's result; with `unpack` (the worker's), its packed infos with their layout."""
         try:
             ok, result = pipe.recv()
         except (EOFError, ConnectionResetError) as error:
@@ -200,6 +204,8 @@ class CommaVectorEnv(VectorEnv):
         if not ok:
             name, message, trace = result
             raise WorkerError(f"{name}: {message}\n--- in the worker ---\n{trace}")
+        if unpack is not None and type(result) is tuple:  # read here, even if another worker failed: in step
+            result = tuple([unpack(item) if type(item) is Packed else item for item in result])
         return result
 
     def _each_share(self, command: str, payloads: Sequence[tuple[Any, ...]]) -> list[Any]:
@@ -208,19 +214,19 @@ class CommaVectorEnv(VectorEnv):
             return [getattr(self._local, command)(*payloads[0])]
         error: WorkerError | None = None
         sent = []
-        for pipe, payload in zip(self._pipes, payloads, strict=True):
+        for pipe, unpack, payload in zip(self._pipes, self._unpackers, payloads, strict=True):
             try:
                 pipe.send((command, payload))
-                sent.append(pipe)
+                sent.append((pipe, unpack))
             except (BrokenPipeError, ConnectionResetError, OSError) as failure:
                 error = error or WorkerError("a worker process ended unexpectedly")
                 # without its traceback: its frames hold the pickled message's memoryview of a
                 # BytesIO, and collecting those as garbage crashed CPython 3.12.1
                 error.__cause__ = failure.with_traceback(None)
         results = []
-        for pipe in sent:  # every answer is read, so no pipe is left out of step
+        for pipe, unpack in sent:  # every answer is read, so no pipe is left out of step
             try:
-                results.append(self._answer(pipe))
+                results.append(self._answer(pipe, unpack))
             except WorkerError as failure:
                 error = error or failure
         if error is not None:
@@ -323,7 +329,7 @@ class CommaVectorEnv(VectorEnv):
                 process.join()
         for pipe in self._pipes:
             pipe.close()
-        self._pipes, self._processes = [], []
+        self._pipes, self._processes, self._unpackers = [], [], []
 
     def __del__(self) -> None:
         if getattr(self, "_processes", None) and not getattr(self, "closed", True):

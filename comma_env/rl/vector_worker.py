@@ -2,8 +2,9 @@
 stepped one after another in one process.
 
 A worker does for its share everything Gymnasium's `AsyncVectorEnv` does per environment
-in the main process: it merges the infos (with Gymnasium's own `_add_info`, so the format
-is the same to the byte), applies next-step autoreset, and writes array observations
+in the main process: it merges the infos (with Gymnasium's own `_add_info`, so the arrays
+are the same to the byte; the keys come in name order, see `comma_env.rl.info_columns`),
+applies next-step autoreset, and writes array observations
 straight into the shared buffers. The main process then pays one pipe round trip per
 worker per step, not per environment, which is what lets steps/s grow with workers.
 """
@@ -20,16 +21,16 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import VectorEnv
 
-from comma_env.rl.info_columns import Columns, to_columns
+from comma_env.rl.info_columns import Packed, Packer
 
 ArrayBuffers = Mapping[Any, np.ndarray]
 """Key of an array observation (a `Dict` key, or None for a `Box` observation) -> the
 ``(num_envs, *shape)`` array every environment of the vector env writes its row into.
 A vector env has several such sets; each command says which one to write."""
 
-StepBatch = tuple[list[Any], np.ndarray, np.ndarray, np.ndarray, Columns | dict[str, Any]]
+StepBatch = tuple[list[Any], np.ndarray, np.ndarray, np.ndarray, Packed | dict[str, Any]]
 """What a share returns for a step: the observations without their array parts, rewards,
-terminations, truncations and the merged infos of the share (as columns in a worker)."""
+terminations, truncations and the merged infos of the share (packed for the pipe in a worker)."""
 
 
 class _InfoMerger(VectorEnv):
@@ -60,7 +61,8 @@ class EnvShare:
     def __init__(self, make_env: Callable[[], gymnasium.Env], count: int, offset: int,
                  buffer_sets: Sequence[ArrayBuffers], as_columns: bool = False) -> None:
         self.envs = [make_env() for _ in range(count)]
-        self.as_columns = as_columns  # for the pipe (`comma_env.rl.info_columns`)
+        # for the pipe (`comma_env.rl.info_columns`)
+        self.packer = Packer(send_layouts_once=True) if as_columns else None
         self.offset = offset
         self.buffer_sets = buffer_sets
         self.autoreset = np.zeros(count, dtype=np.bool_)
@@ -110,7 +112,7 @@ class EnvShare:
 
     def _infos(self, infos: list[dict[str, Any]]) -> Any:
         merged = merge_infos(infos)
-        return to_columns(merged) if self.as_columns else merged
+        return merged if self.packer is None else self.packer.pack(merged, len(infos))
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         results = []
@@ -174,6 +176,8 @@ def serve(pipe: Connection, parent_end: Connection | None, make_env: Any, count:
                     raise ValueError(f"unknown command {command!r}")
                 pipe.send((True, getattr(share, command)(*payload)))
             except Exception as error:  # sent back, raised by the main process
+                if share.packer is not None:
+                    share.packer.forget()  # what it packed (if anything) never reached the main process
                 pipe.send((False, (type(error).__name__, str(error), traceback.format_exc())))
     except (KeyboardInterrupt, EOFError, BrokenPipeError):
         pass  # the main process went away or was interrupted: nothing to answer
