@@ -266,3 +266,63 @@ def test_unpickled_environment_copies_once_then_reuses() -> None:
         _advance(clone, rng, seeds)
         addresses.append(_address(_checked_image(clone)))
     assert len(set(addresses[1:])) == 1
+
+
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
+def test_pictures_drawn_into_rows_equal_the_full_redraw(puzzle: str) -> None:
+    """`CommaEnv.image_into`, as a vector env's worker uses it: two environments draw into
+    three rows of memory they own, each row in an irregular turn (so a row's last picture may
+    be many steps old, of an earlier episode, or another environment's latest frame it
+    started from), while a third environment draws its own frames. Every row equals the full
+    redraw of its environment's state, and frames handed out elsewhere never change."""
+    rng = np.random.default_rng(7)
+    seeds = itertools.count(300)
+    envs = [comma_env.make(puzzle) for _ in range(3)]
+    for env in envs:
+        env.reset(seed=next(seeds))
+    rows = np.zeros((2, 3, *envs[0].unwrapped.image().shape), dtype=np.uint8)
+    shown: list[list[Any]] = [[None] * 3 for _ in range(2)]
+    kept = []
+    for step in range(60):
+        env_index = int(rng.integers(3))
+        env = envs[env_index]
+        if env_index == 2:  # the environment that draws its own frames, kept now and then
+            image = _checked_image(env)
+            if step % 5 == 0:
+                kept.append((image, image.copy()))
+            del image
+        else:
+            row = int(rng.choice(3, p=[0.45, 0.45, 0.1]))
+            target = shown[env_index][row]
+            shown[env_index][row] = env.unwrapped.image_into(rows[env_index, row] if target is None else target)
+            raw = env.unwrapped
+            assert np.array_equal(rows[env_index, row], raw.draw.full_array(raw.visible_state)), (puzzle, step)
+        _advance(env, rng, seeds)
+    for image, snapshot in kept:
+        assert np.array_equal(image, snapshot)
+
+
+def test_a_drawing_that_is_not_a_scene_is_drawn_whole_into_the_memory() -> None:
+    env = comma_env.make("wire")
+    env.reset(seed=3)
+    raw = env.unwrapped
+    scene_drawing = raw.draw
+    raw.draw = lambda state: scene_drawing(state)  # a plain function: the full-redraw fallback
+    memory = np.zeros(raw.image().shape, dtype=np.uint8)
+    assert raw.image_into(memory) is None
+    assert np.array_equal(memory, scene_drawing.full_array(raw.visible_state))
+    frame = scene_drawing.frame(raw.visible_state)
+    with pytest.raises(ValueError, match="not a Scene"):
+        raw.image_into(frame)
+
+
+def test_an_observation_without_its_picture_leaves_the_frames_alone() -> None:
+    """`image_in_observation = False` (a vector env's worker draws the picture itself): the
+    solver's observation has no image and the environment draws none."""
+    env = comma_env.make("wire")
+    env.reset(seed=3)
+    raw = env.unwrapped
+    raw.image_in_observation = False
+    written = raw.draw.bytes_written
+    assert "image" not in env.observe("solver") and env.observe("solver")["text"]
+    assert raw.draw.bytes_written == written

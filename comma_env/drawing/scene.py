@@ -375,6 +375,51 @@ class Scene:
             self._latest = result
         return result
 
+    def frame_into(self, state: dict[str, Any], target: Frame | np.ndarray) -> Frame:
+        """The picture of `state` drawn into memory its caller owns and never hands out while
+        this runs (a vector env's row of shared memory): `target` is the frame this method
+        returned for that memory last time, whose layers say what it shows, so only the
+        layers that differ are repainted; or, the first time, the memory itself (writable,
+        C-contiguous, RGB of the scene's size), then started from a copy of the latest frame
+        of any environment. Returns the frame the memory now shows.
+
+        Why: a worker that drew each environment's own frame and then copied it into shared
+        memory paid a whole-frame copy per environment step, about 40% of a Wire image step
+        there; diffing against what the row showed writes only the boxes that changed."""
+        layers = self.layers(state)
+        with self._lock:  # `_latest` may be this memory: another thread's new sequence copies it
+            if isinstance(target, Frame):
+                if target.scene is not self:
+                    raise ValueError("frame_into needs a frame of this scene, or the memory itself")
+                frame, shown, memory, written = target, target.layers, target.pixels.memory, 0
+            else:
+                frame, memory = Frame(self, WatchedMemory(target), {}), target
+                latest = self._latest
+                if latest is None:
+                    memory[...] = self._backgrounds()[1]
+                    shown = {}
+                else:
+                    memory[...] = latest.pixels.memory
+                    shown = latest.layers
+                written = memory.nbytes
+            if layers is not shown:
+                if shown:
+                    dirty, vacated, same_layout = diff(shown, layers)
+                else:  # the background: every layer is new
+                    dirty, vacated, same_layout = list(range(len(layers))), [], False
+                geometry = frame.geometry if same_layout and frame.geometry is not None else \
+                    self._geometry(tuple([layer.box for layer in layers.values()]))
+                olds = list(shown.values()) if same_layout else None
+                patches = self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}
+                for (x0, y0, x1, y1), patch in patches.items():
+                    memory[y0:y1, x0:x1] = patch
+                    written += patch.nbytes
+                frame.geometry = geometry
+            frame.base, frame.layers, frame.written = None, layers, None
+            self.bytes_written += written
+            self._latest = frame
+        return frame
+
     def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> int:
         """Make the (writable) spare's pixels those of `previous`, except in the boxes of
         `patches` (painted over next), and return the bytes written. When the spare shows

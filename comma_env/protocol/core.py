@@ -203,6 +203,9 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self._human_figure: Any = None
         self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
         self._spare: Frame | None = None  # the one before: repainted when a caller still holds `_frame`
+        self.image_in_observation = True
+        """False: the solver's observation leaves the picture out, and whoever set it draws the
+        picture where it needs it with `image_into` (a vector env's worker, into shared memory)."""
         self._start_episode(None, None)
 
     _description: tuple[int, str] | None
@@ -327,7 +330,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
     def observe(self, agent: str) -> Observation:
         if agent == SOLVER:
             observation = SolverObservation(text=self._text_for(SOLVER))
-            if self.solver_view != "text":  # a written description instead of the image: nothing to draw
+            if self.solver_view != "text" and self.image_in_observation:  # else a written description: no image
                 observation["image"] = self.image()
             if self._audio:
                 observation["audio"] = self._audio["audio"]
@@ -621,6 +624,20 @@ class CommaEnv(AECEnv[str, Observation, str]):
             self._image_array = array
             self._image_version = puzzle.version
         return self._image_array
+
+    def image_into(self, target: Frame | np.ndarray) -> Frame | None:
+        """The solver's current picture drawn into memory the caller owns: `target` is what
+        this method returned for that memory last time (only what changed since is
+        repainted), or the memory itself (writable, C-contiguous RGB of the image's shape).
+        Returns what to pass next time: a frame, or None when the drawing is not a `Scene`
+        (pass the memory again: the picture is drawn whole every time)."""
+        state = self._puzzle().visible_state()
+        if isinstance(self.draw, Scene):
+            return self.draw.frame_into(state, target)
+        if not isinstance(target, np.ndarray):
+            raise ValueError("this puzzle's drawing is not a Scene: image_into needs the memory")
+        target[...] = np.asarray(self.draw(state).convert("RGB"), dtype=np.uint8)
+        return None
 
     def _text_for(self, agent: str) -> str:
         cached = self._text_cache.get(agent)

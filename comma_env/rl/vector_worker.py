@@ -23,6 +23,9 @@ from gymnasium.vector import VectorEnv
 
 from comma_env.rl.info_columns import Packed, Packer
 
+IMAGE = "image"
+"""The observation key of the solver's picture."""
+
 ArrayBuffers = Mapping[Any, np.ndarray]
 """Key of an array observation (a `Dict` key, or None for a `Box` observation) -> the
 ``(num_envs, *shape)`` array every environment of the vector env writes its row into.
@@ -66,9 +69,20 @@ class EnvShare:
         self.offset = offset
         self.buffer_sets = buffer_sets
         self.autoreset = np.zeros(count, dtype=np.bool_)
+        self._drawn: list[list[Any]] | None = None
+        """Per buffer set and environment, what its picture row shows (`CommaEnv.image_into`),
+        when the environments draw their pictures into the rows themselves."""
+        if any(IMAGE in buffers for buffers in buffer_sets) and all(
+                hasattr(getattr(env, "raw", None), "image_into") for env in self.envs):
+            for env in self.envs:
+                env.raw.image_in_observation = False  # type: ignore[attr-defined]
+            self._drawn = [[None] * count for _ in buffer_sets]
 
-    def _unpack(self, buffers: ArrayBuffers, index: int, observation: Any) -> Any:
-        """Writes the array parts of one observation into its row; returns the rest."""
+    def _unpack(self, buffer_set: int, index: int, observation: Any) -> Any:
+        """Writes the array parts of one observation into its row (the picture: draws only what
+        changed since that row's last picture, rather than copying the environment's own
+        frame); returns the rest."""
+        buffers = self.buffer_sets[buffer_set]
         row = self.offset + index
         if None in buffers:
             buffers[None][row] = observation
@@ -79,21 +93,24 @@ class EnvShare:
                 buffers[key][row] = value
             else:
                 rest[key] = value
+        if self._drawn is not None:
+            drawn = self._drawn[buffer_set]
+            shown = drawn[index]
+            drawn[index] = self.envs[index].raw.image_into(  # type: ignore[attr-defined]
+                buffers[IMAGE][row] if shown is None else shown)
         return rest
 
     def reset(self, buffer_set: int, seeds: Sequence[int | None],
               options: dict[str, Any] | None) -> tuple[list[Any], Any]:
-        buffers = self.buffer_sets[buffer_set]
         rests, infos = [], []
         for index, (env, seed) in enumerate(zip(self.envs, seeds, strict=True)):
             observation, info = env.reset(seed=seed, options=options)
-            rests.append(self._unpack(buffers, index, observation))
+            rests.append(self._unpack(buffer_set, index, observation))
             infos.append(info)
         self.autoreset[:] = False
         return rests, self._infos(infos)
 
     def step(self, buffer_set: int, actions: Sequence[Any]) -> StepBatch:
-        buffers = self.buffer_sets[buffer_set]
         count = len(self.envs)
         rewards = np.zeros(count, dtype=np.float64)
         terminations = np.zeros(count, dtype=np.bool_)
@@ -105,7 +122,7 @@ class EnvShare:
             else:
                 observation, reward, terminated, truncated, info = env.step(action)
                 rewards[index], terminations[index], truncations[index] = reward, terminated, truncated
-            rests.append(self._unpack(buffers, index, observation))
+            rests.append(self._unpack(buffer_set, index, observation))
             infos.append(info)
         self.autoreset = terminations | truncations
         return rests, rewards, terminations, truncations, self._infos(infos)
