@@ -285,10 +285,11 @@ class CommaVectorEnv(VectorEnv):
             raise ValueError(f"{len(actions)} actions for {self.num_envs} environments")
         buffer_set = self._pick_set()
         answers = self._each_share("step", [(buffer_set, part) for part in self._split(actions)])
-        rewards = np.concatenate([answer[1] for answer in answers])
-        terminations = np.concatenate([answer[2] for answer in answers])
-        truncations = np.concatenate([answer[3] for answer in answers])
-        infos = self._merged_infos([answer[4] for answer in answers])
+        outcomes = [answer[1] for answer in answers]
+        rewards = np.concatenate([outcome.rewards for outcome in outcomes])  # copies: ours, writable
+        terminations = np.concatenate([outcome.terminations for outcome in outcomes])
+        truncations = np.concatenate([outcome.truncations for outcome in outcomes])
+        infos = self._merged_infos([answer[2] for answer in answers])
         observations = self._observations(buffer_set, [answer[0] for answer in answers])
         return observations, rewards, terminations, truncations, infos
 
