@@ -8,10 +8,12 @@ repainted: in place when no observation array of the previous frame is alive any
 (`comma_env.drawing.watched`); else, when the caller's frame before it (its `spare`) is free, into
 that one, first caught up with the boxes the previous frame changed (a loop that keeps the
 last observation alternates between two arrays); else onto a copy (a contiguous memcpy). So
-an array handed out is never modified while anyone can see it. A repainted box is rebuilt
-from the background and every layer that intersects it, in order, so layers may overlap. Patches (the RGB pixels of one
-box for one combination of keys) are kept in a small shared LRU, because pressed buttons,
-cut wires and screens recur across steps and episodes.
+an array handed out is never modified while anyone can see it. Memory a caller owns (a
+vector env's rows of shared memory) is repainted by `frame_into`, from what it showed last.
+A repainted box is rebuilt from the background and every layer that intersects it, in
+order, so layers may overlap. Patches (the RGB pixels of one box for one combination of
+keys) are kept in a small shared LRU, because pressed buttons, cut wires and screens recur
+across steps and episodes.
 
 Contract for a layer (tested for every puzzle): its paint depends only on its key and draws
 nothing outside its box. A paint function may also carry a ``pixels(key)`` attribute
@@ -384,8 +386,8 @@ class Scene:
         of any environment. Returns the frame the memory now shows.
 
         Why: a worker that drew each environment's own frame and then copied it into shared
-        memory paid a whole-frame copy per environment step, about 40% of a Wire image step
-        there; diffing against what the row showed writes only the boxes that changed."""
+        memory paid a whole-frame copy per environment step, about a third of a Wire image
+        step there; diffing against what the row showed writes only the boxes that changed."""
         layers = self.layers(state)
         with self._lock:  # `_latest` may be this memory: another thread's new sequence copies it
             if isinstance(target, Frame):

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 Layout = tuple[tuple[str, tuple[Any, ...]], ...]
-"""Key -> where its values are, in the merged info's key order: ``("block", dtype, row)`` (a
+"""Key -> where its values are, in the packer's key order: ``("block", dtype, row)`` (a
 row of the dtype's block), ``("list", dtype or None for objects, shape of one row, index)``
 (an entry of `Packed.lists`) or ``("dict", Layout)`` (an info value that is a dict)."""
 
@@ -66,7 +66,7 @@ Column = tuple[str | None, tuple[int, ...], list[Any]]
 
 _Seen = dict[str, Any]
 """Key -> (dtype string or None for objects, shape of one row) of its last array, or a nested
-`_Seen` for a dict: the keys a packer has met, in the infos' order."""
+`_Seen` for a dict: the keys a packer has met, in name order (`_meet`)."""
 
 
 class Packer:
