@@ -376,6 +376,32 @@ def test_a_batch_kept_in_any_form_keeps_its_set(hold):
         del kept
         again, _ = envs.reset(seed=[0, 1])
         assert again["image"].__array_interface__["data"][0] == address  # nothing holds the first set now
-        assert again["image"].flags.writeable  # Gymnasium's batches are the caller's to change
+        assert not again["image"].flags.writeable  # the next pictures are drawn over what it shows
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("copy", [True, False])
+def test_batches_are_read_only_so_later_pictures_stay_right(copy):
+    """The environments repaint only what changed in a set's rows: a write into a batch would
+    survive into later pictures of that set, so every batch (views, the scratch set's copies,
+    ``copy=False``'s views) refuses writes, and the pictures keep matching Gymnasium's."""
+    kwargs = {"partner": "random", "solver_view": "image"}
+    reference = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=2, vectorization_mode="sync", **kwargs)
+    subject = CommaVectorEnv(2, workers=1, copy=copy, buffers=1, puzzle="wire", role="solver", **kwargs)
+    try:
+        expected, infos = reference.reset(seed=5)
+        got, _ = subject.reset(seed=5)
+        held = []
+        for step in range(8):
+            assert_same(expected["image"], np.asarray(got["image"]), f"step {step}")
+            with pytest.raises(ValueError, match="read-only"):
+                got["image"][:, :40] = 0
+            if step % 3 == 0:
+                held.append(got)  # with one set, the next step goes to the scratch set
+            actions = actions_for(infos, 2, step)
+            expected, _, _, _, infos = reference.step(actions)
+            got, *_ = subject.step(actions)
+    finally:
+        reference.close()
+        subject.close()

@@ -81,8 +81,10 @@ class CommaVectorEnv(VectorEnv):
         num_envs: how many environments (episodes in flight).
         workers: worker processes; 0 steps every environment in the calling process. More
             workers than environments are not started.
-        copy: return copies of the array observations (Gymnasium's default). With False the
-            arrays are views of the shared buffers, overwritten by the next step.
+        copy: array observations that never change while the caller holds them (Gymnasium's
+            default; here mostly without a copy, see `buffers`). With False the arrays are
+            views of the shared buffers, overwritten by the next step. Either way they are
+            read-only: copy one to change it.
         buffers: how many sets of shared buffers the observations may be handed out in; each
             step writes into the first set nobody holds any more (`_pick_set`), else into a
             scratch set it copies from. Ignored with ``copy=False``: then one set is
@@ -136,7 +138,7 @@ class CommaVectorEnv(VectorEnv):
         self._sets = [views for views, _ in raw_sets]
         """The buffer sets as the environments write them (handed out through `_watched`; with
         ``copy=False``, the one set as it is)."""
-        self._watched = [{key: WatchedMemory(array, writable_views=True) for key, array in arrays.items()}
+        self._watched = [{key: WatchedMemory(array) for key, array in arrays.items()}
                          for arrays in self._sets[:count - 1]]
         """The handed-out sets' memory, whose handouts say whether a caller still holds a batch."""
         self._scratch = count - 1
@@ -242,9 +244,8 @@ class CommaVectorEnv(VectorEnv):
         """The batch: views of the arrays of `buffer_set` (nobody holds one of them; the next
         steps write other sets while these views are alive), copies only from the scratch set."""
         arrays = self._sets[buffer_set]
-        if buffer_set == self._scratch:
-            if self.copy:
-                arrays = {key: array.copy() for key, array in arrays.items()}
+        if buffer_set == self._scratch:  # read-only like every set's views (see `_read_only`)
+            arrays = {key: _read_only(array.copy() if self.copy else array) for key, array in arrays.items()}
         else:
             arrays = {key: memory.view() for key, memory in self._watched[buffer_set].items()}
         if self._rest_space is not None:
@@ -339,6 +340,15 @@ class CommaVectorEnv(VectorEnv):
     def __repr__(self) -> str:
         workers = 0 if self._local is not None else len(self._processes)
         return f"CommaVectorEnv({self._env_kwargs.get('puzzle')!r}, num_envs={self.num_envs}, workers={workers})"
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view. Batches are read-only because the environments repaint only what
+    changed in a set's rows since they last drew there: a caller's write into a handed-out
+    batch would stay in the next pictures drawn in that set."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _rest_space(space: gymnasium.Space, array_keys: list[Any]) -> gymnasium.Space | None:
