@@ -383,13 +383,14 @@ class Scene:
         returned for that memory last time, whose layers say what it shows, so only the
         layers that differ are repainted; or, the first time, the memory itself (writable,
         C-contiguous, RGB of the scene's size), then started from a copy of the latest frame
-        of any environment. Returns the frame the memory now shows.
+        an environment drew for itself (or the background). Returns the frame the memory now
+        shows.
 
         Why: a worker that drew each environment's own frame and then copied it into shared
         memory paid a whole-frame copy per environment step, about a third of a Wire image
         step there; diffing against what the row showed writes only the boxes that changed."""
         layers = self.layers(state)
-        with self._lock:  # `_latest` may be this memory: another thread's new sequence copies it
+        with self._lock:  # the latest frame may be repainted in place by its owner meanwhile
             if isinstance(target, Frame):
                 if target.scene is not self:
                     raise ValueError("frame_into needs a frame of this scene, or the memory itself")
@@ -419,7 +420,8 @@ class Scene:
                 frame.geometry = geometry
             frame.base, frame.layers, frame.written = None, layers, None
             self.bytes_written += written
-            self._latest = frame
+            # not `_latest`: a new sequence in another thread takes that memory between two
+            # acquisitions of the lock, and nothing would keep this from repainting it meanwhile
         return frame
 
     def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> int:
