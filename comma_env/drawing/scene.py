@@ -47,6 +47,7 @@ import importlib
 import pickle
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -237,6 +238,9 @@ class Scene:
         self._background_arrays: tuple[np.ndarray, np.ndarray] | None = None
         self._local = threading.local()
         self._latest: Frame | None = None  # the last frame drawn by any environment
+        self._latest_owned: Callable[[], Frame | None] = lambda: None
+        """The last frame drawn by `frame_into` (read only under `_lock`), weakly: it is a row
+        of someone's buffers, which a strong reference would keep alive after they close."""
         self._lock = threading.Lock()  # guards `_latest` and in-place repaints across threads
         self._geometries: dict[tuple[Box, ...], Geometry] = {}
         self.bytes_written = 0
@@ -383,8 +387,8 @@ class Scene:
         returned for that memory last time, whose layers say what it shows, so only the
         layers that differ are repainted; or, the first time, the memory itself (writable,
         C-contiguous, RGB of the scene's size), then started from a copy of the latest frame
-        an environment drew for itself (or the background). Returns the frame the memory now
-        shows.
+        drawn this way, else of the latest an environment drew for itself, else of the
+        background. Returns the frame the memory now shows.
 
         Why: a worker that drew each environment's own frame and then copied it into shared
         memory paid a whole-frame copy per environment step, about a third of a Wire image
@@ -397,7 +401,7 @@ class Scene:
                 frame, shown, memory, written = target, target.layers, target.pixels.memory, 0
             else:
                 frame, memory = Frame(self, WatchedMemory(target), {}), target
-                latest = self._latest
+                latest = self._latest_owned() or self._latest
                 if latest is None:
                     memory[...] = self._backgrounds()[1]
                     shown = {}
@@ -420,8 +424,9 @@ class Scene:
                 frame.geometry = geometry
             frame.base, frame.layers, frame.written = None, layers, None
             self.bytes_written += written
-            # not `_latest`: a new sequence in another thread takes that memory between two
+            # not `_latest`: a new sequence in another thread reads that memory between two
             # acquisitions of the lock, and nothing would keep this from repainting it meanwhile
+            self._latest_owned = weakref.ref(frame)
         return frame
 
     def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> int:
