@@ -206,7 +206,8 @@ class CommaVectorEnv(VectorEnv):
         if not ok:
             name, message, trace = result
             raise WorkerError(f"{name}: {message}\n--- in the worker ---\n{trace}")
-        if unpack is not None and type(result) is tuple:  # read here, even if another worker failed: in step
+        if unpack is not None and type(result) is tuple:
+            # on reading, so each worker's layout stays known even when another worker failed
             result = tuple([unpack(item) if type(item) is Packed else item for item in result])
         return result
 

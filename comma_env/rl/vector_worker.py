@@ -32,7 +32,6 @@ ArrayBuffers = Mapping[Any, np.ndarray]
 A vector env has several such sets; each command says which one to write."""
 
 
-
 class Outcome(NamedTuple):
     """A share's rewards, terminations and truncations of one step. Pickled as raw bytes:
     numpy's own pickle of a small array took 2.5 µs to load, the bytes 0.4, and the main
