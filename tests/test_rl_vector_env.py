@@ -15,7 +15,7 @@ import pytest
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids
-from comma_env.rl.info_columns import Packer, Unpacker, from_columns, to_columns
+from comma_env.rl.info_columns import Packer, Unpacker, from_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
 from comma_env.rl.vector_worker import merge_infos
 
@@ -185,12 +185,30 @@ def test_merging_shares_through_columns_equals_merging_all_infos_at_once():
              {"a": 2, "c": [1], "l": [3, 4], "v": np.zeros(2)}, {"b": "y", "l": []},
              {"a": 4, "d": {"n": 2.5}, "l": [[5]]}]
     whole = merge_infos(infos)
-    parts = [to_columns(merge_infos(share)) for share in (infos[:1], infos[1:3], infos[3:])]
+    parts = [Packer().pack(share) for share in (infos[:1], infos[1:3], infos[3:])]
     merged = from_columns(parts, [1, 2, 1], 4)
     assert_same(whole, merged)
     assert merged["l"].shape == (4,) and merged["l"][0] == [1, 2]  # equal-length lists stay objects
     with pytest.raises(ValueError, match="a dict in some"):
-        from_columns([to_columns(merge_infos([{"k": {"x": 1}}])), to_columns(merge_infos([{"k": 2}]))], [1, 1], 2)
+        from_columns([Packer().pack([{"k": {"x": 1}}]), Packer().pack([{"k": 2}])], [1, 1], 2)
+
+
+def test_packing_merges_every_kind_of_value_as_gymnasium_does():
+    """`Packer.pack` merges in one pass what `VectorEnv._add_info` merges env by env: the
+    first environment having a key decides its array's type (Python and numpy numbers, numpy
+    arrays of any shape, everything else as objects: None, strings, lists, numpy bools)."""
+    infos = [
+        {"i": 1, "f": 0.5, "b": True, "n": np.float32(1.5), "nb": np.bool_(True), "v": np.arange(3.0),
+         "z": np.array(7), "o": None, "s": "x", "l": [1, 2], "d": {"i": 1, "e": {"x": "deep"}}},
+        {"i": 2.9, "b": 2, "n": np.float32(2.5), "v": np.ones(3), "o": 4, "l": [], "d": {"f": 1.5}},
+        {},
+        {"f": 3, "s": "y", "nb": np.bool_(False), "z": np.array(8), "d": {"i": 5, "e": {}}},
+    ]
+    for split in ([infos], [infos[:1], infos[1:]], [infos[:2], infos[2:3], infos[3:]]):
+        parts = [Packer().pack(share) for share in split]
+        merged = from_columns(parts, [len(share) for share in split], len(infos))
+        assert_same(merge_infos(infos), merged, f"{len(split)} shares")
+        assert merged["nb"].dtype == object and merged["n"].dtype == np.float32 and merged["v"].shape == (4, 3)
 
 
 def test_packers_keep_every_key_they_met_and_the_merge_drops_the_ones_nobody_has():
@@ -207,7 +225,7 @@ def test_packers_keep_every_key_they_met_and_the_merge_drops_the_ones_nobody_has
     packers = [Packer(), Packer()]
     for index, (first, second) in enumerate(steps):
         shares = zip(packers, (first, second), strict=True)
-        parts = [packer.pack(merge_infos(infos), len(infos)) for packer, infos in shares]
+        parts = [packer.pack(infos) for packer, infos in shares]
         merged = from_columns(parts, [2, 1], 3)
         assert_same(merge_infos(first + second), merged, f"step {index}")
         if index >= 2:  # both met `e`, `e.n` and `e.t` by now
@@ -218,10 +236,10 @@ def test_packers_keep_every_key_they_met_and_the_merge_drops_the_ones_nobody_has
 
 def test_a_key_of_another_dtype_in_one_share_merges_as_gymnasium_does():
     packers = [Packer(), Packer()]
-    warm = [packer.pack(merge_infos([{"a": 1}]), 1) for packer in packers]
+    warm = [packer.pack([{"a": 1}]) for packer in packers]
     assert from_columns(warm, [1, 1], 2)["a"].dtype == np.int64
     first, second = [{"b": 1}], [{"a": 2.5, "b": 2}]  # `a` absent (zeros as int) in one, a float in the other
-    parts = [packer.pack(merge_infos(infos), 1) for packer, infos in zip(packers, (first, second), strict=True)]
+    parts = [packer.pack(infos) for packer, infos in zip(packers, (first, second), strict=True)]
     merged = from_columns(parts, [1, 1], 2)
     assert_same(merge_infos(first + second), merged)
     assert merged["a"].dtype == np.float64 and list(merged["_a"]) == [False, True]
@@ -229,14 +247,14 @@ def test_a_key_of_another_dtype_in_one_share_merges_as_gymnasium_does():
 
 def test_layouts_travel_once_and_again_after_a_lost_packing():
     packer, unpacker = Packer(send_layouts_once=True), Unpacker()
-    infos = merge_infos([{"a": 1, "s": "x"}])
-    first, second = packer.pack(infos, 1), packer.pack(infos, 1)
+    infos = [{"a": 1, "s": "x"}]
+    first, second = packer.pack(infos), packer.pack(infos)
     assert first.layout is not None and second.layout is None
     with pytest.raises(RuntimeError, match="without its layout"):
         Unpacker()(second)
     assert unpacker(first).layout == unpacker(second).layout == first.layout
     packer.forget()  # what it packed did not reach the receiver
-    assert packer.pack(infos, 1).layout == first.layout
+    assert packer.pack(infos).layout == first.layout
 
 
 class _OnlyFromThisProcess:

@@ -1,14 +1,15 @@
 """Merged vector-env infos packed for the pipe between a worker and the main process.
 
-A worker merges its environments' infos the Gymnasium way (one array per key, a ``_key``
-mask beside it). Pickling those arrays costs more than the data: numpy object arrays pickle
-element by element through the array machinery, about 75 µs for eight Wire infos against
-10 µs for the same values as lists. And the main process, which every worker waits for,
-paid about 2 µs per array to rebuild them: a Wire info has 68 (half of them masks).
+A vector env's infos are merged the Gymnasium way (one array per key, a ``_key`` mask beside
+it). Pickling those arrays costs more than the data: numpy object arrays pickle element by
+element through the array machinery, about 75 µs for eight Wire infos against 10 µs for the
+same values as lists. And the main process, which every worker waits for, paid about 2 µs
+per array to rebuild them: a Wire info has 68 (half of them masks).
 
-So a worker packs its share (`Packer`): every array of one number per environment goes into
-one 2-D block per dtype (pickled as raw bytes), every other array becomes a list of its
-rows, and a layout (nested tuples of keys) says where each one went. A packer also sends
+So a worker merges and packs its share in one pass (`Packer`, by the rule of Gymnasium's
+`VectorEnv._add_info`): every key of one number per environment goes into one 2-D block
+per dtype (pickled as raw bytes), with the masks; every other key becomes a list of its
+rows; and a layout (nested tuples of keys) says where each one went. A packer also sends
 every key its share reported before and lacks now (zeros or None, mask False, named in
 `Packed.absent`), so the layout does not change with which episodes just ended: that key
 set, not the values, is what differs between workers from step to step.
@@ -66,11 +67,14 @@ Column = tuple[str | None, tuple[int, ...], list[Any]]
 
 _Seen = dict[str, Any]
 """Key -> (dtype string or None for objects, shape of one row) of its last array, or a nested
-`_Seen` for a dict: the keys a packer has met, in name order (`_meet`)."""
+`_Seen` for a dict: the info keys (not their masks) a packer has met, in `_canonical` order."""
 
 
 class Packer:
-    """Packs one share's merged infos step after step, sending every key met before.
+    """Merges and packs one share's infos step after step, sending every key met before.
+
+    `pack` gives what Gymnasium's merge (`VectorEnv._add_info`, env by env) would, packed, in
+    one pass over the infos: the merge itself had cost a sixth of a worker's step.
 
     With ``send_layouts_once`` a packed share carries its layout only when it differs from
     the last one packed, else None (unpickling the layout was a third of the main process's
@@ -82,12 +86,12 @@ class Packer:
         self._once = send_layouts_once
         self._sent: Layout | None = None
 
-    def pack(self, merged: dict[str, Any], count: int) -> Packed:
-        """`merged` (the share's `count` infos merged by Gymnasium's rule) for the pipe."""
+    def pack(self, infos: Sequence[dict[str, Any]]) -> Packed:
+        """The infos of the share's environments, in row order, for the pipe."""
         block_rows: dict[str, list[np.ndarray]] = {}
         lists: list[list[Any]] = []
         absent: list[Path] = []
-        layout: Layout | None = _pack(merged, self._seen, (), count, block_rows, lists, absent)
+        layout: Layout | None = _pack(list(infos), len(infos), self._seen, (), block_rows, lists, absent)
         if self._once:
             if layout == self._sent:
                 layout = None
@@ -122,63 +126,107 @@ class Unpacker:
         return packed._replace(layout=self._layout)
 
 
-def to_columns(merged: dict[str, Any]) -> Packed:
-    """One share's merged infos, packed without memory of earlier steps (for tests)."""
-    return Packer().pack(merged, _count(merged))
-
-
-def _count(merged: dict[str, Any]) -> int:
-    for value in merged.values():
-        return _count(value) if isinstance(value, dict) else len(value)
-    return 0
-
-
-def _meet(merged: dict[str, Any], seen: _Seen) -> None:
-    """Add `merged`'s new keys to `seen`, which stays in one order whatever the history: by
-    name, each ``_key`` mask after its key. (The order of a merge depends on which
-    environment reported a key first, so two workers' would differ.)"""
-    for key, value in merged.items():
-        if key not in seen:
-            seen[key] = {} if isinstance(value, dict) else None
-    ordered = {key: seen[key] for key in sorted(seen, key=_canonical)}
-    seen.clear()
-    seen.update(ordered)
+_MISSING = object()
+"""An environment's value of a key its info does not have."""
 
 
 def _canonical(key: str) -> tuple[str, int]:
+    """A key's place in a packer's order: by name, then by leading underscores (so each
+    ``_key`` mask comes right after its key). The order of Gymnasium's merge depends on which
+    environment reported a key first, so two workers' would differ."""
     name = key.lstrip("_")
     return name, len(key) - len(name)
 
 
-def _pack(merged: dict[str, Any], seen: _Seen, path: Path, count: int, block_rows: dict[str, list[np.ndarray]],
-          lists: list[list[Any]], absent: list[Path]) -> Layout:
-    if len(merged) > len(seen) or any(key not in seen for key in merged):
-        _meet(merged, seen)
+def _is_number(value: Any) -> bool:
+    """What Gymnasium's merge puts in an array of the value's own type."""
+    return type(value) in (int, float, bool) or issubclass(type(value), np.number)
+
+
+def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, path: Path,
+          block_rows: dict[str, list[np.ndarray]], lists: list[list[Any]], absent: list[Path]) -> Layout:
+    """The layout of `infos` (None: an environment without this dict), each key's array put
+    into `block_rows` or `lists`, then its mask; keys met before and missing now are filled
+    as Gymnasium fills a missing key and named in `absent`."""
+    columns: dict[str, list[Any]] = {}
+    present: dict[str, int] = {}
+    for index, info in enumerate(infos):
+        if info:
+            for key, value in info.items():
+                column = columns.get(key)
+                if column is None:
+                    column = columns[key] = [_MISSING] * count
+                    present[key] = 0
+                column[index] = value
+                present[key] += 1
+    if any(key not in seen for key in columns):
+        for key in columns:
+            seen.setdefault(key, None)
+        ordered = {key: seen[key] for key in sorted(seen, key=_canonical)}
+        seen.clear()
+        seen.update(ordered)
     entries: list[tuple[str, tuple[Any, ...]]] = []
     for key in list(seen):
-        kind, value = seen[key], merged.get(key)
-        if value is None:
-            absent.append((*path, key))
-        elif isinstance(value, dict) and not isinstance(kind, dict):  # a number before, a dict now
-            kind = seen[key] = {}
-        if isinstance(kind, dict) and (value is None or isinstance(value, dict)):
-            entries.append((key, ("dict", _pack(value or {}, kind, (*path, key), count, block_rows, lists, absent))))
-            continue
-        if value is None:  # met before, missing now: what Gymnasium fills a missing key with
-            dtype, shape = kind
-            array = np.full(count, None, dtype=object) if dtype is None else np.zeros((count, *shape), dtype=dtype)
+        column = columns.get(key)
+        first = _MISSING if column is None else next(value for value in column if value is not _MISSING)
+        if isinstance(first, dict) or (column is None and isinstance(seen[key], dict)):
+            if column is None:
+                absent.append((*path, key))
+                nested: list[dict[str, Any] | None] = [None] * count
+            elif not all(value is _MISSING or isinstance(value, dict) for value in column):
+                raise ValueError(f"info {key!r} is a dict in some environments and not in others")
+            else:
+                nested = [None if value is _MISSING else value for value in column]
+            kind = seen[key] = seen[key] if isinstance(seen[key], dict) else {}
+            entries.append((key, ("dict", _pack(nested, count, kind, (*path, key), block_rows, lists, absent))))
         else:
-            array = np.asarray(value)
-            seen[key] = (None if array.dtype == object else array.dtype.str, array.shape[1:])
-        if array.dtype != object and array.ndim == 1:
-            rows = block_rows.setdefault(array.dtype.str, [])
-            entries.append((key, ("block", array.dtype.str, len(rows))))
-            rows.append(array)
+            entries.append((key, _values(key, column, first, count, present.get(key, 0), seen, path,
+                                         block_rows, lists, absent)))
+        if column is None:
+            absent.append((*path, "_" + key))
+            mask = np.zeros(count, dtype=np.bool_)
+        elif present[key] == count:
+            mask = np.ones(count, dtype=np.bool_)
         else:
-            dtype = None if array.dtype == object else array.dtype.str
-            entries.append((key, ("list", dtype, array.shape[1:], len(lists))))
-            lists.append(list(array) if dtype is None else array.tolist())
+            mask = np.array([value is not _MISSING for value in column], dtype=np.bool_)
+        rows = block_rows.setdefault(mask.dtype.str, [])
+        entries.append(("_" + key, ("block", mask.dtype.str, len(rows))))
+        rows.append(mask)
     return tuple(entries)
+
+
+def _values(key: str, column: list[Any] | None, first: Any, count: int, present: int, seen: _Seen, path: Path,
+            block_rows: dict[str, list[np.ndarray]], lists: list[list[Any]], absent: list[Path]) -> tuple[Any, ...]:
+    """One key's array (Gymnasium's: the first environment's type decides) as a layout entry."""
+    if column is None:  # met before, missing now
+        absent.append((*path, key))
+        dtype, shape = seen[key]
+        if dtype is None:
+            lists.append([None] * count)
+            return "list", None, (), len(lists) - 1
+        array = np.zeros((count, *shape), dtype=dtype)
+    elif key != "final_obs" and (_is_number(first) or isinstance(first, np.ndarray)):
+        dtype = np.dtype(type(first)) if _is_number(first) else first.dtype
+        shape = () if _is_number(first) else first.shape
+        if present < count:
+            array = np.zeros((count, *shape), dtype=dtype)
+            for index, value in enumerate(column):
+                if value is not _MISSING:
+                    array[index] = value
+        else:
+            array = np.empty((count, *shape), dtype=dtype)
+            array[...] = column if not shape else np.asarray(column)
+        seen[key] = (dtype.str, shape)
+    else:  # objects: the values themselves, None where missing
+        seen[key] = (None, ())
+        lists.append([None if value is _MISSING else value for value in column])
+        return "list", None, (), len(lists) - 1
+    if array.ndim == 1:
+        rows = block_rows.setdefault(array.dtype.str, [])
+        rows.append(array)
+        return "block", array.dtype.str, len(rows) - 1
+    lists.append(array.tolist())
+    return "list", array.dtype.str, array.shape[1:], len(lists) - 1
 
 
 def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> dict[str, Any]:
@@ -240,8 +288,8 @@ class _Plan(NamedTuple):
 
     layout: Layout
     """The merged keys: ``("block", dtype, row)`` (a row of the merged block), ``("pieces",
-    wheres)`` (each share's own `Layout` entry for the key, or None where it lacks it: merged
-    key by key) or ``("dict", Layout)``."""
+    wheres, masks)`` (each share's own `Layout` entry for the key and for its mask, or None
+    where it lacks it: merged key by key) or ``("dict", Layout)``."""
     blocks: dict[str, tuple[int, list[tuple[int, np.ndarray, np.ndarray]]]]
     """dtype -> (rows of the merged block, [(share, rows of its block, the rows they go to)])."""
 
@@ -302,7 +350,8 @@ def _union(layouts: list[Layout | None], absent: list[frozenset[Path]], path: Pa
                     shares[share].append((own[2], row - 1))
             entries.append((key, ("block", dtype, row - 1)))
         else:  # objects somewhere, or numbers of several dtypes or shapes
-            entries.append((key, ("pieces", tuple(wheres))))
+            masks = wheres_of.get("_" + key, [None] * len(layouts))
+            entries.append((key, ("pieces", tuple(wheres), tuple(masks))))
     return tuple(entries)
 
 
@@ -317,17 +366,26 @@ def _unpack_plan(layout: Layout, blocks: dict[str, np.ndarray], parts: Sequence[
         elif kind == "dict":
             merged[key] = _unpack_plan(where[1], blocks, parts, offsets, total)
         else:
-            pieces = [(offsets[share], offsets[share + 1] - offsets[share], _column(parts[share], own))
+            objects = any(own is not None and own[1] is None for own in where[1])
+            pieces = [(offsets[share], offsets[share + 1] - offsets[share],
+                       _column(parts[share], own, where[2][share] if objects else None))
                       for share, own in enumerate(where[1]) if own is not None]
             merged[key] = _array(pieces, total)
     return merged
 
 
-def _column(part: Packed, where: tuple[Any, ...]) -> Column:
-    """One key of a share as a `Column`, from its `Layout` entry."""
+def _column(part: Packed, where: tuple[Any, ...], mask: tuple[Any, ...] | None = None) -> Column:
+    """One key of a share as a `Column`, from its `Layout` entry. With its mask's entry
+    (when the merged key holds objects), the rows of environments without the key are None,
+    as in Gymnasium's object arrays, not the share's zeros."""
     if where[0] == "block":
-        return where[1], (), part.blocks[where[1]][where[2]].tolist()
-    return where[1], where[2], part.lists[where[3]]
+        dtype, shape, rows = where[1], (), part.blocks[where[1]][where[2]].tolist()
+    else:
+        dtype, shape, rows = where[1], where[2], part.lists[where[3]]
+    if mask is not None and dtype is not None:
+        has = part.blocks[mask[1]][mask[2]]
+        rows = [row if here else None for row, here in zip(rows, has, strict=True)]
+    return dtype, shape, rows
 
 
 def _array(pieces: list[tuple[int, int, Column]], total: int) -> np.ndarray:
