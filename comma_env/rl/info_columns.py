@@ -88,17 +88,21 @@ class Packer:
 
     def pack(self, infos: Sequence[dict[str, Any]]) -> Packed:
         """The infos of the share's environments, in row order, for the pipe."""
-        block_rows: dict[str, list[np.ndarray]] = {}
+        count = len(infos)
+        block_rows: dict[str, list[list[Any]]] = {}
         lists: list[list[Any]] = []
         absent: list[Path] = []
-        layout: Layout | None = _pack(list(infos), len(infos), self._seen, (), block_rows, lists, absent)
+        layout: Layout | None = _pack(list(infos), count, self._seen, (), block_rows, lists, absent)
         if self._once:
             if layout == self._sent:
                 layout = None
             else:
                 self._sent = layout
-        return Packed(layout, {dtype: np.stack(rows) for dtype, rows in block_rows.items()},  # type: ignore[arg-type]
-                      lists, tuple(absent))
+        blocks = {}
+        for dtype, rows in block_rows.items():  # one array per dtype, not one per key and mask
+            block = blocks[dtype] = np.empty((len(rows), count), dtype=dtype)
+            block[...] = rows  # numpy's casting per element, as Gymnasium's assignments cast
+        return Packed(layout, blocks, lists, tuple(absent))  # type: ignore[arg-type]
 
     def forget(self) -> None:
         self._sent = None
@@ -129,6 +133,9 @@ class Unpacker:
 _MISSING = object()
 """An environment's value of a key its info does not have."""
 
+_BOOL = np.dtype(np.bool_).str
+"""The masks' dtype."""
+
 
 def _canonical(key: str) -> tuple[str, int]:
     """A key's place in a packer's order: by name, then by leading underscores (so each
@@ -144,10 +151,10 @@ def _is_number(value: Any) -> bool:
 
 
 def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, path: Path,
-          block_rows: dict[str, list[np.ndarray]], lists: list[list[Any]], absent: list[Path]) -> Layout:
-    """The layout of `infos` (None: an environment without this dict), each key's array put
-    into `block_rows` or `lists`, then its mask; keys met before and missing now are filled
-    as Gymnasium fills a missing key and named in `absent`."""
+          block_rows: dict[str, list[list[Any]]], lists: list[list[Any]], absent: list[Path]) -> Layout:
+    """The layout of `infos` (None: an environment without this dict), each key's values put
+    into `block_rows` (a row of its dtype's block) or `lists`, then its mask; keys met before
+    and missing now are filled as Gymnasium fills a missing key and named in `absent`."""
     columns: dict[str, list[Any]] = {}
     present: dict[str, int] = {}
     for index, info in enumerate(infos):
@@ -184,49 +191,50 @@ def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, path: Pat
                                          block_rows, lists, absent)))
         if column is None:
             absent.append((*path, "_" + key))
-            mask = np.zeros(count, dtype=np.bool_)
+            mask = [False] * count
         elif present[key] == count:
-            mask = np.ones(count, dtype=np.bool_)
+            mask = [True] * count
         else:
-            mask = np.array([value is not _MISSING for value in column], dtype=np.bool_)
-        rows = block_rows.setdefault(mask.dtype.str, [])
-        entries.append(("_" + key, ("block", mask.dtype.str, len(rows))))
+            mask = [value is not _MISSING for value in column]
+        rows = block_rows.setdefault(_BOOL, [])
+        entries.append(("_" + key, ("block", _BOOL, len(rows))))
         rows.append(mask)
     return tuple(entries)
 
 
 def _values(key: str, column: list[Any] | None, first: Any, count: int, present: int, seen: _Seen, path: Path,
-            block_rows: dict[str, list[np.ndarray]], lists: list[list[Any]], absent: list[Path]) -> tuple[Any, ...]:
-    """One key's array (Gymnasium's: the first environment's type decides) as a layout entry."""
+            block_rows: dict[str, list[list[Any]]], lists: list[list[Any]], absent: list[Path]) -> tuple[Any, ...]:
+    """One key's values (Gymnasium's array: the first environment's type decides) as a layout
+    entry: a row of its dtype's block, or a list."""
     if column is None:  # met before, missing now
         absent.append((*path, key))
         dtype, shape = seen[key]
         if dtype is None:
             lists.append([None] * count)
             return "list", None, (), len(lists) - 1
-        array = np.zeros((count, *shape), dtype=dtype)
-    elif key != "final_obs" and (_is_number(first) or isinstance(first, np.ndarray)):
-        dtype = np.dtype(type(first)) if _is_number(first) else first.dtype
-        shape = () if _is_number(first) else first.shape
-        if present < count:
-            array = np.zeros((count, *shape), dtype=dtype)
-            for index, value in enumerate(column):
-                if value is not _MISSING:
-                    array[index] = value
-        else:
-            array = np.empty((count, *shape), dtype=dtype)
-            array[...] = column if not shape else np.asarray(column)
-        seen[key] = (dtype.str, shape)
-    else:  # objects: the values themselves, None where missing
+        if not shape:
+            rows = block_rows.setdefault(dtype, [])
+            rows.append([0] * count)
+            return "block", dtype, len(rows) - 1
+        lists.append(np.zeros((count, *shape), dtype=dtype).tolist())
+        return "list", dtype, shape, len(lists) - 1
+    if key == "final_obs" or not (_is_number(first) or isinstance(first, np.ndarray)):  # objects
         seen[key] = (None, ())
         lists.append([None if value is _MISSING else value for value in column])
         return "list", None, (), len(lists) - 1
-    if array.ndim == 1:
-        rows = block_rows.setdefault(array.dtype.str, [])
-        rows.append(array)
-        return "block", array.dtype.str, len(rows) - 1
+    dtype = (np.dtype(type(first)) if _is_number(first) else first.dtype).str
+    shape = () if _is_number(first) else first.shape
+    seen[key] = (dtype, shape)
+    if not shape:
+        rows = block_rows.setdefault(dtype, [])
+        rows.append(column if present == count else [0 if value is _MISSING else value for value in column])
+        return "block", dtype, len(rows) - 1
+    array = np.zeros((count, *shape), dtype=dtype)
+    for index, value in enumerate(column):
+        if value is not _MISSING:
+            array[index] = value
     lists.append(array.tolist())
-    return "list", array.dtype.str, array.shape[1:], len(lists) - 1
+    return "list", dtype, shape, len(lists) - 1
 
 
 def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> dict[str, Any]:
