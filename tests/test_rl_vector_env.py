@@ -17,22 +17,7 @@ import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids
 from comma_env.rl.info_columns import Packer, Unpacker, from_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
-
-
-class _InfoMerger(gymnasium.vector.VectorEnv):
-    """Only for `VectorEnv._add_info` (Gymnasium's info format), with a given size."""
-
-    def __init__(self, num_envs: int) -> None:
-        self.num_envs = num_envs
-
-
-def merge_infos(infos) -> dict:
-    """Infos merged the way Gymnasium's vector envs merge them, env by env: the reference."""
-    merger = _InfoMerger(len(infos))
-    merged: dict = {}
-    for index, info in enumerate(infos):
-        merged = merger._add_info(merged, info, index)
-    return merged
+from comma_env.rl.vector_worker import merge_infos
 
 
 def assert_same(left, right, path="") -> None:

@@ -2,10 +2,10 @@
 stepped one after another in one process.
 
 A worker does for its share everything Gymnasium's `AsyncVectorEnv` does per environment
-in the main process: it merges the infos by Gymnasium's rule (`VectorEnv._add_info`; the
-share's `comma_env.rl.info_columns.Packer` merges and packs them in one pass, tested against
-it: the same arrays, keys in name order; in-process the packed infos are unpacked at once),
-applies next-step autoreset, and draws array observations straight into the shared buffers. The main process then pays one pipe round
+in the main process: it merges the infos by Gymnasium's rule (`VectorEnv._add_info`; in a
+worker `comma_env.rl.info_columns.Packer` merges and packs them in one pass, tested against
+it: the same arrays, keys in name order), applies next-step autoreset, and draws array
+observations straight into the shared buffers. The main process then pays one pipe round
 trip per worker per step, not per environment, which is what lets steps/s grow with workers.
 """
 
@@ -19,8 +19,9 @@ from typing import Any, NamedTuple
 
 import gymnasium
 import numpy as np
+from gymnasium.vector import VectorEnv
 
-from comma_env.rl.info_columns import Packed, Packer, from_columns
+from comma_env.rl.info_columns import Packed, Packer
 
 IMAGE = "image"
 """The observation key of the solver's picture."""
@@ -54,6 +55,22 @@ StepBatch = tuple[list[Any], Outcome, Packed | dict[str, Any]]
 outcome and the merged infos of the share (packed for the pipe in a worker)."""
 
 
+class _InfoMerger(VectorEnv):
+    """Only for `VectorEnv._add_info` (Gymnasium's info format), with the share's size."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.num_envs = num_envs
+
+
+def merge_infos(infos: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The infos of a share merged the way Gymnasium's vector envs merge them."""
+    merger = _InfoMerger(len(infos))
+    merged: dict[str, Any] = {}
+    for index, info in enumerate(infos):
+        merged = merger._add_info(merged, info, index)
+    return merged
+
+
 class EnvShare:
     """`count` environments, rows ``offset .. offset + count - 1`` of the vector env.
 
@@ -66,8 +83,8 @@ class EnvShare:
     def __init__(self, make_env: Callable[[], gymnasium.Env], count: int, offset: int,
                  buffer_sets: Sequence[ArrayBuffers], as_columns: bool = False) -> None:
         self.envs = [make_env() for _ in range(count)]
-        self.as_columns = as_columns  # packed for the pipe, else merged here
-        self.packer = Packer(send_layouts_once=as_columns)  # `comma_env.rl.info_columns`
+        # for the pipe (`comma_env.rl.info_columns`)
+        self.packer = Packer(send_layouts_once=True) if as_columns else None
         self.offset = offset
         self.buffer_sets = buffer_sets
         self.autoreset = np.zeros(count, dtype=np.bool_)
@@ -130,8 +147,7 @@ class EnvShare:
         return rests, Outcome(rewards, terminations, truncations), self._infos(infos)
 
     def _infos(self, infos: list[dict[str, Any]]) -> Any:
-        packed = self.packer.pack(infos)  # merging through the packer: a third of Gymnasium's merge
-        return packed if self.as_columns else from_columns([packed], [len(infos)], len(infos))
+        return merge_infos(infos) if self.packer is None else self.packer.pack(infos)
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         results = []
@@ -195,7 +211,7 @@ def serve(pipe: Connection, parent_end: Connection | None, make_env: Any, count:
                     raise ValueError(f"unknown command {command!r}")
                 pipe.send((True, getattr(share, command)(*payload)))
             except Exception as error:  # sent back, raised by the main process
-                if share is not None:
+                if share.packer is not None:
                     share.packer.forget()  # what it packed (if anything) never reached the main process
                 pipe.send((False, (type(error).__name__, str(error), traceback.format_exc())))
     except (KeyboardInterrupt, EOFError, BrokenPipeError):
