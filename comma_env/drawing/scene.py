@@ -118,6 +118,15 @@ def rgb_copy(rgba: np.ndarray) -> np.ndarray:
     return out
 
 
+def _write(memory: np.ndarray, patches: Mapping[Box, np.ndarray]) -> int:
+    """Write `patches` (box -> RGB pixels, in order) into `memory`; return the bytes written."""
+    written = 0
+    for (x0, y0, x1, y1), patch in patches.items():
+        memory[y0:y1, x0:x1] = patch
+        written += patch.nbytes
+    return written
+
+
 def _within(inner: Box, outer: Box) -> Box:
     """The part of `inner` inside `outer` (empty when they do not meet: x0 >= x1 or y0 >= y1)."""
     return max(inner[0], outer[0]), max(inner[1], outer[1]), min(inner[2], outer[2]), min(inner[3], outer[3])
@@ -329,7 +338,6 @@ class Scene:
             with self._lock:  # a new sequence starts from the latest frame of any environment,
                 previous = self._latest  # and this view keeps its owner from repainting it
                 start = None if previous is None else previous.array
-        geometry: Geometry | None = None
         if previous is None:
             geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
             patches = {(0, 0) + self.size: self._paint_patch((0, 0) + self.size, tuple(layers.values()), None)}
@@ -347,12 +355,8 @@ class Scene:
                 with self._lock:
                     self._latest = unchanged
                 return unchanged
-            if same_layout:
-                geometry = previous.geometry
-            if geometry is None:
-                geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
-            olds = list(previous.layers.values()) if same_layout else None  # aligned with `layers` by position
-            patches = self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}
+            patches, geometry = self._repaints(previous.layers, layers, dirty, vacated, same_layout,
+                                               previous.geometry)
         with self._lock:  # the decision and the writes are one step for other threads
             written = 0
             if mine is not None and not fresh and IN_PLACE_REPAINT and not mine.pixels.held():
@@ -370,9 +374,7 @@ class Scene:
                 written = start.nbytes
             array = result.pixels.memory
             try:
-                for (x0, y0, x1, y1), patch in patches.items():
-                    array[y0:y1, x0:x1] = patch
-                    written += patch.nbytes
+                written += _write(array, patches)
             finally:
                 array.flags.writeable = False
                 self.bytes_written += written
@@ -414,20 +416,25 @@ class Scene:
                     dirty, vacated, same_layout = diff(shown, layers)
                 else:  # the background: every layer is new
                     dirty, vacated, same_layout = list(range(len(layers))), [], False
-                geometry = frame.geometry if same_layout and frame.geometry is not None else \
-                    self._geometry(tuple([layer.box for layer in layers.values()]))
-                olds = list(shown.values()) if same_layout else None
-                patches = self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}
-                for (x0, y0, x1, y1), patch in patches.items():
-                    memory[y0:y1, x0:x1] = patch
-                    written += patch.nbytes
-                frame.geometry = geometry
+                patches, frame.geometry = self._repaints(shown, layers, dirty, vacated, same_layout, frame.geometry)
+                written += _write(memory, patches)
             frame.base, frame.layers, frame.written = None, layers, None
             self.bytes_written += written
             # not `_latest`: a new sequence in another thread reads that memory between two
             # acquisitions of the lock, and nothing would keep this from repainting it meanwhile
             self._latest_owned = weakref.ref(frame)
         return frame
+
+    def _repaints(self, shown: Mapping[str, Layer], layers: Mapping[str, Layer], dirty: list[int],
+                  vacated: list[Box], same_layout: bool,
+                  geometry: Geometry | None) -> tuple[dict[Box, np.ndarray], Geometry]:
+        """The patches that turn a picture of `shown` into one of `layers` (what `diff` said
+        changed between them), and where `layers` lie: `geometry`, `shown`'s, when the layout
+        is the same and it is known."""
+        if not same_layout or geometry is None:
+            geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
+        olds = list(shown.values()) if same_layout else None  # aligned with `layers` by position
+        return (self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}), geometry
 
     def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> int:
         """Make the (writable) spare's pixels those of `previous`, except in the boxes of
