@@ -23,7 +23,7 @@ Gymnasium does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -249,7 +249,12 @@ def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> 
             blocks = {dtype: np.concatenate([part.blocks[dtype] for part in parts], axis=1)
                       for dtype in parts[0].blocks}
         lists = [[row for part in parts for row in part.lists[index]] for index in range(len(parts[0].lists))]
-        merged = _unpack(layout, blocks, lists, total)
+
+        def joined(where: tuple[Any, ...]) -> np.ndarray:  # a ``list`` entry, over every share's rows
+            _, dtype, shape, index = where
+            return _rows(None if dtype is None else np.dtype(dtype), shape, lists[index], total)
+
+        merged = _unpack(layout, blocks, joined)
         if all(part.absent for part in parts):  # keys no environment has this step: not in Gymnasium's merge
             nowhere = set(parts[0].absent).intersection(*[part.absent for part in parts[1:]])
             for path in sorted(nowhere, key=len):
@@ -264,7 +269,7 @@ def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> 
         block = blocks[dtype] = np.zeros((count, total), dtype=np.dtype(dtype))
         for share, own, to in sources:
             block[to, offsets[share]:offsets[share + 1]] = parts[share].blocks[dtype][own]
-    return _unpack_plan(plan.layout, blocks, parts, offsets, total)
+    return _unpack(plan.layout, blocks, _pieces(parts, offsets, total))
 
 
 def _drop(merged: dict[str, Any], path: Path) -> None:
@@ -276,18 +281,19 @@ def _drop(merged: dict[str, Any], path: Path) -> None:
     merged.pop(path[-1], None)
 
 
-def _unpack(layout: Layout, blocks: dict[str, np.ndarray], lists: list[list[Any]], total: int) -> dict[str, Any]:
-    """The arrays of `layout` (every share's) over the joined blocks and lists of the shares."""
+def _unpack(layout: Layout, blocks: dict[str, np.ndarray],
+            leaf: Callable[[tuple[Any, ...]], np.ndarray]) -> dict[str, Any]:
+    """The arrays of `layout` over `blocks`: a ``block`` entry is a row of its dtype's block,
+    a ``dict`` entry a nested dict, and any other entry what `leaf` makes of it."""
     merged: dict[str, Any] = {}
     for key, where in layout:
         kind = where[0]
         if kind == "block":
             merged[key] = blocks[where[1]][where[2]]
-        elif kind == "list":
-            _, dtype, shape, index = where
-            merged[key] = _rows(None if dtype is None else np.dtype(dtype), shape, lists[index], total)
+        elif kind == "dict":
+            merged[key] = _unpack(where[1], blocks, leaf)
         else:
-            merged[key] = _unpack(where[1], blocks, lists, total)
+            merged[key] = leaf(where)
     return merged
 
 
@@ -363,23 +369,17 @@ def _union(layouts: list[Layout | None], absent: list[frozenset[Path]], path: Pa
     return tuple(entries)
 
 
-def _unpack_plan(layout: Layout, blocks: dict[str, np.ndarray], parts: Sequence[Packed], offsets: list[int],
-                 total: int) -> dict[str, Any]:
-    """The arrays of a `_Plan`'s layout over its merged blocks and the shares' own lists."""
-    merged: dict[str, Any] = {}
-    for key, where in layout:
-        kind = where[0]
-        if kind == "block":
-            merged[key] = blocks[where[1]][where[2]]
-        elif kind == "dict":
-            merged[key] = _unpack_plan(where[1], blocks, parts, offsets, total)
-        else:
-            objects = any(own is not None and own[1] is None for own in where[1])
-            pieces = [(offsets[share], offsets[share + 1] - offsets[share],
-                       _column(parts[share], own, where[2][share] if objects else None))
-                      for share, own in enumerate(where[1]) if own is not None]
-            merged[key] = _array(pieces, total)
-    return merged
+def _pieces(parts: Sequence[Packed], offsets: list[int], total: int) -> Callable[[tuple[Any, ...]], np.ndarray]:
+    """The `_unpack` leaf of a `_Plan`: a ``pieces`` entry merged from the shares' own columns."""
+
+    def merge(where: tuple[Any, ...]) -> np.ndarray:
+        objects = any(own is not None and own[1] is None for own in where[1])
+        pieces = [(offsets[share], offsets[share + 1] - offsets[share],
+                   _column(parts[share], own, where[2][share] if objects else None))
+                  for share, own in enumerate(where[1]) if own is not None]
+        return _array(pieces, total)
+
+    return merge
 
 
 def _column(part: Packed, where: tuple[Any, ...], mask: tuple[Any, ...] | None = None) -> Column:
