@@ -21,7 +21,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import VectorEnv
 
-from comma_env.rl.info_columns import Packed, Packer
+from comma_env.rl.info_columns import Packed, Packer, PipedArray, from_pipe, to_pipe
 
 IMAGE = "image"
 """The observation key of the solver's picture."""
@@ -33,21 +33,19 @@ A vector env has several such sets; each command says which one to write."""
 
 
 class Outcome(NamedTuple):
-    """A share's rewards, terminations and truncations of one step. Pickled as raw bytes:
-    numpy's own pickle of a small array took 2.5 µs to load, the bytes 0.4, and the main
-    process loads every worker's while the workers wait."""
+    """A share's rewards, terminations and truncations of one step (pickled as raw bytes,
+    `comma_env.rl.info_columns.to_pipe`)."""
 
     rewards: np.ndarray
     terminations: np.ndarray
     truncations: np.ndarray
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _outcome, tuple(bytearray(array.tobytes()) for array in self)
+        return _outcome, tuple(to_pipe(array) for array in self)
 
 
-def _outcome(rewards: bytearray, terminations: bytearray, truncations: bytearray) -> Outcome:
-    return Outcome(np.frombuffer(rewards, dtype=np.float64), np.frombuffer(terminations, dtype=np.bool_),
-                   np.frombuffer(truncations, dtype=np.bool_))
+def _outcome(*piped: PipedArray) -> Outcome:
+    return Outcome(*(from_pipe(array) for array in piped))
 
 
 StepBatch = tuple[list[Any], Outcome, Packed | dict[str, Any]]
