@@ -224,27 +224,25 @@ def _template() -> Image.Image:
     return image
 
 
+_GRID_TOP = PICTURE[1] + (PICTURE[3] - PICTURE[1]) * 0.12
+_CELL_WIDTH, _CELL_HEIGHT = (PICTURE[2] - PICTURE[0] - 16) / GRID[0], (PICTURE[3] - _GRID_TOP - 8) / GRID[1]
+
+
 def cell_box(cell: int, dx: float, dy: float, size: float) -> tuple[float, float, float, float]:
     """Pixel box of a dog in grid cell `cell`, jittered by (dx, dy) and scaled by `size`."""
-    columns, rows = GRID
-    x0, y0, x1, y1 = PICTURE
-    top = y0 + (y1 - y0) * 0.12
-    width, height = (x1 - x0 - 16) / columns, (y1 - top - 8) / rows
-    column, row = cell % columns, cell // columns
-    cx = x0 + 8 + width * (column + 0.5 + dx)
-    cy = top + height * (row + 0.5 + dy)
+    width, height = _CELL_WIDTH, _CELL_HEIGHT
+    row, column = divmod(cell, GRID[0])
+    cx = PICTURE[0] + 8 + width * (column + 0.5 + dx)
+    cy = _GRID_TOP + height * (row + 0.5 + dy)
     w, h = width * size, height * size
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
 def _cell_edges() -> list[tuple[int, int, int, int]]:
-    columns, rows = GRID
-    x0, y0, x1, y1 = PICTURE
-    top = y0 + (y1 - y0) * 0.12
-    width, height = (x1 - x0 - 16) / columns, (y1 - top - 8) / rows
-    return [(round(x0 + 8 + width * column), round(top + height * row),
-             round(x0 + 8 + width * (column + 1)), round(top + height * (row + 1)))
-            for row in range(rows) for column in range(columns)]
+    left, top, width, height = PICTURE[0] + 8, _GRID_TOP, _CELL_WIDTH, _CELL_HEIGHT
+    return [(round(left + width * column), round(top + height * row),
+             round(left + width * (column + 1)), round(top + height * (row + 1)))
+            for row in range(GRID[1]) for column in range(GRID[0])]
 
 
 CELL_BOXES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_edges())
@@ -271,15 +269,24 @@ def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float
     and standing on its bottom edge. So no dog ever crosses its cell's edge."""
     x0, y0, x1, y1 = cell_box(cell, dx, dy, size)
     left, top, right, bottom = math.ceil(x0 + 1), math.ceil(y0 + 1), math.floor(x1 - 1), math.floor(y1 - 1)
-    mirror, spotted = facing == "left", coat == "spotted"
-    steps = round(min((x1 - x0) / 104, (y1 - y0) / 82) * SCALE_STEPS)
+    mirror = facing == "left"
+    steps, width, height = _fit(pose, mirror, coat == "spotted", right - left, bottom - top,
+                                round(min((x1 - x0) / 104, (y1 - y0) / 82) * SCALE_STEPS))
+    return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height, width, height)
+
+
+@lru_cache(maxsize=8192)  # the room a box leaves takes a few hundred values per pose
+def _fit(pose: str, mirror: bool, spotted: bool, room_width: int, room_height: int, steps: int) -> tuple[int, int, int]:
+    """(scale step, width, height) of the largest sprite at most `steps` that fits the room.
+    Why cached: each new episode places new dogs (their jitter and size are random, so
+    `placement` seldom finds them again), while the room they get repeats."""
     while steps > 1:
         height, width = _shape(pose, mirror, spotted, steps).labels.shape
-        if width <= right - left and height <= bottom - top:
+        if width <= room_width and height <= room_height:
             break
         steps -= 1
     height, width = _shape(pose, mirror, spotted, steps).labels.shape
-    return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height, width, height)
+    return steps, width, height
 
 
 @cache
@@ -361,12 +368,13 @@ def _cell_layers(dogs: list[dict[str, Any]], places: list[list[Any]]) -> dict[st
     for dog, (cell, dx, dy, size) in zip(dogs, places, strict=True):
         cell = int(cell)
         placed = placement(dog["coat"], dog["pose"], dog["facing"], cell, dx, dy, size)
-        layers[f"cell_{cell}"] = Layer(CELL_BOXES[cell], placed, _paint_dog)
+        layers[_CELL_NAMES[cell]] = Layer(CELL_BOXES[cell], placed, _paint_dog)
     return layers
 
 
-_EMPTY_CELL_LAYERS: dict[str, Layer] = {f"cell_{cell}": Layer(box, None, _paint_dog)
-                                        for cell, box in enumerate(CELL_BOXES)}
+_CELL_NAMES = tuple(f"cell_{cell}" for cell in range(len(CELL_BOXES)))
+_EMPTY_CELL_LAYERS: dict[str, Layer] = {name: Layer(box, None, _paint_dog)
+                                        for name, box in zip(_CELL_NAMES, CELL_BOXES, strict=True)}
 """An empty cell: nothing drawn, the park shows."""
 
 RECENT_EPISODES = 8
