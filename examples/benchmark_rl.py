@@ -8,7 +8,8 @@ the bare AEC environment playing the same messages, interleaved in one run.
 `AsyncVectorEnv` (one worker process per environment: 1 and 2), its `SyncVectorEnv`, and
 `CommaVectorEnv` (the ids' vector entry point: 32 environments in 1 and in 2 worker
 processes, and in-process), interleaved round by round, with the ratios 2 workers / 1
-worker; `--out` writes the table (docs/_generated/vector_envs.md).
+worker, and that ratio for CommaVectorEnv at other numbers of environments (`SCALING_ENVS`);
+`--out` writes the tables (docs/_generated/vector_envs.md).
 
 Every loop plays Wire in the text view with the same three messages per episode
 (solver "hello", expert reply, solver cuts wire 1); the wrappers call a scripted partner
@@ -131,6 +132,26 @@ VECTOR_SETUPS: dict[str, tuple[int, str, dict[str, Any]]] = {
 }
 RATIOS = (("async, 2 envs (2 workers)", "async, 1 env (1 worker)"),
           ("CommaVectorEnv, 32 envs, 2 workers", "CommaVectorEnv, 32 envs, 1 worker"))
+SCALING_ENVS = (8, 16, 32, 64)
+"""Environment counts at which CommaVectorEnv's 2 workers are set against 1 (32 is the
+setups' own). Why: each batch costs a fixed amount besides its steps (a pipe round trip per
+worker, loading and merging the answers), which more environments per batch share."""
+MIN_BATCHES = 100
+"""Batches in each measurement at least (more env steps than `--steps` for large counts)."""
+
+
+def scaling_rates(puzzle: str, steps: int, now: dict[str, float]) -> dict[int, tuple[float, float]]:
+    """(1 worker, 2 workers) env steps/s of CommaVectorEnv at each of `SCALING_ENVS`; the
+    count of `VECTOR_SETUPS` is taken from this round's `now`."""
+    rates = {}
+    for count in SCALING_ENVS:
+        if count == 32:
+            rates[count] = (now["CommaVectorEnv, 32 envs, 1 worker"], now["CommaVectorEnv, 32 envs, 2 workers"])
+            continue
+        count_steps = max(steps, MIN_BATCHES * count)
+        rates[count] = tuple(vector_steps(puzzle, count, "vector_entry_point", count_steps, workers=workers)
+                             for workers in (1, 2))  # type: ignore[assignment]
+    return rates
 
 
 def vector_main(args: argparse.Namespace) -> None:
@@ -138,6 +159,7 @@ def vector_main(args: argparse.Namespace) -> None:
     rates: dict[str, list[float]] = {name: [] for name in VECTOR_SETUPS}
     ratios: dict[tuple[str, str], list[float]] = {pair: [] for pair in RATIOS}
     ceilings: list[float] = []
+    scaling: dict[int, list[tuple[float, float]]] = {count: [] for count in SCALING_ENVS}
     for round_ in range(args.rounds):
         ceilings.append(parallel_ceiling())
         now = {name: vector_steps(args.puzzle, n, mode, args.steps, **kwargs)
@@ -146,7 +168,11 @@ def vector_main(args: argparse.Namespace) -> None:
             rates[name].append(rate)
         for pair in RATIOS:
             ratios[pair].append(now[pair[0]] / now[pair[1]])
+        for count, pair_rates in scaling_rates(args.puzzle, args.steps, now).items():
+            scaling[count].append(pair_rates)
         print(f"round {round_}: " + " | ".join(f"{name} {rate:,.0f}" for name, rate in now.items())
+              + " | CommaVectorEnv 2 workers / 1 by envs "
+              + ", ".join(f"{count}: {scaling[count][-1][1] / scaling[count][-1][0]:.2f}x" for count in SCALING_ENVS)
               + f" | 2 processes / 1 on pure Python {ceilings[-1]:.2f}x", flush=True)
     lines = [f"Written by `python examples/benchmark_rl.py --vector --rounds {args.rounds} --steps {args.steps} "
              f"--puzzle {args.puzzle}` on {provenance()}. The {args.puzzle} solver's image view, a scripted "
@@ -160,6 +186,15 @@ def vector_main(args: argparse.Namespace) -> None:
         lines.append(f"| {kind} | {statistics.median(values):.2f}x | {', '.join(f'{v:.2f}' for v in values)} |")
     lines.append(f"| the machine's ceiling: 2 processes over 1 on pure Python, measured before each round "
                  f"| {statistics.median(ceilings):.2f}x | {', '.join(f'{v:.2f}' for v in ceilings)} |")
+    lines += ["", f"CommaVectorEnv by number of environments (at least {MIN_BATCHES} batches each; "
+              "the 32 row is the setups' own):", "",
+              "| environments | 1 worker: env steps/s | 2 workers: env steps/s | 2 workers over 1 worker | rounds |",
+              "|---|---|---|---|---|"]
+    for count, pairs in scaling.items():
+        each = [two / one for one, two in pairs]
+        lines.append(f"| {count} | {statistics.median(one for one, _ in pairs):,.0f} "
+                     f"| {statistics.median(two for _, two in pairs):,.0f} | {statistics.median(each):.2f}x "
+                     f"| {', '.join(f'{v:.2f}' for v in each)} |")
     print("\n".join(lines))
     if args.out:
         Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
