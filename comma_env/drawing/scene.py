@@ -359,25 +359,20 @@ class Scene:
                                                previous.geometry)
         with self._lock:  # the decision and the writes are one step for other threads
             written = 0
+            # a frame's memory is never handed out (only read-only views of it), so it stays writable
             if mine is not None and not fresh and IN_PLACE_REPAINT and not mine.pixels.held():
                 result = mine
-                result.pixels.memory.flags.writeable = True
             elif (mine is not None and IN_PLACE_REPAINT and spare is not None and spare.scene is self
                   and spare.pixels is not mine.pixels and not spare.pixels.held()):
                 result = spare
-                result.pixels.memory.flags.writeable = True
                 written = self._catch_up(result, mine, patches)
             else:
                 if start is None:
                     start = self._backgrounds()[1] if previous is None else previous.pixels.memory
                 result = Frame(self, WatchedMemory(start.copy()), layers)
                 written = start.nbytes
-            array = result.pixels.memory
-            try:
-                written += _write(array, patches)
-            finally:
-                array.flags.writeable = False
-                self.bytes_written += written
+            written += _write(result.pixels.memory, patches)
+            self.bytes_written += written
             result.base = None if previous is None else previous.layers
             result.layers, result.written, result.geometry = layers, patches, geometry
             self._latest = result
@@ -437,7 +432,7 @@ class Scene:
         return (self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}), geometry
 
     def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> int:
-        """Make the (writable) spare's pixels those of `previous`, except in the boxes of
+        """Make the spare's pixels those of `previous`, except in the boxes of
         `patches` (painted over next), and return the bytes written. When the spare shows
         what `previous` was painted over, this takes `previous`'s own patches again; else it
         copies every box in which their layers differ from `previous`."""
