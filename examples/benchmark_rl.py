@@ -143,14 +143,16 @@ MIN_BATCHES = 100
 def scaling_rates(puzzle: str, steps: int, now: dict[str, float]) -> dict[int, tuple[float, float]]:
     """(1 worker, 2 workers) env steps/s of CommaVectorEnv at each of `SCALING_ENVS`; the
     count of `VECTOR_SETUPS` is taken from this round's `now`."""
+    two_workers, one_worker = RATIOS[1]
+    measured = VECTOR_SETUPS[one_worker][0]
     rates = {}
     for count in SCALING_ENVS:
-        if count == 32:
-            rates[count] = (now["CommaVectorEnv, 32 envs, 1 worker"], now["CommaVectorEnv, 32 envs, 2 workers"])
+        if count == measured:
+            rates[count] = (now[one_worker], now[two_workers])
             continue
-        count_steps = max(steps, MIN_BATCHES * count)
-        rates[count] = tuple(vector_steps(puzzle, count, "vector_entry_point", count_steps, workers=workers)
-                             for workers in (1, 2))  # type: ignore[assignment]
+        one, two = (vector_steps(puzzle, count, "vector_entry_point", max(steps, MIN_BATCHES * count), workers=workers)
+                    for workers in (1, 2))
+        rates[count] = (one, two)
     return rates
 
 
