@@ -262,11 +262,15 @@ class Placement(NamedTuple):
     height: int
 
 
-@lru_cache(maxsize=4096)
 def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float, size: float) -> Placement:
     """Where a dog is drawn: its sprite at the largest scale step (at most the one that fills
     its box, `cell_box`) whose pixels fit inside the box with a pixel to spare, centred in it
-    and standing on its bottom edge. So no dog ever crosses its cell's edge."""
+    and standing on its bottom edge. So no dog ever crosses its cell's edge.
+
+    Not cached: every episode's jitter and size are new numbers, so a cache keyed by them
+    missed on nearly every new episode, and evicting its oldest entries touched memory long
+    out of the CPU's cache (2.5 us of the 14 us a new episode's layers took in a Gymnasium
+    loop). `_fit` caches the part that repeats."""
     x0, y0, x1, y1 = cell_box(cell, dx, dy, size)
     left, top, right, bottom = math.ceil(x0 + 1), math.ceil(y0 + 1), math.floor(x1 - 1), math.floor(y1 - 1)
     mirror = facing == "left"
@@ -277,9 +281,9 @@ def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float
 
 @lru_cache(maxsize=8192)  # the room a box leaves takes a few hundred values per pose
 def _fit(pose: str, mirror: bool, spotted: bool, room_width: int, room_height: int, steps: int) -> tuple[int, int, int]:
-    """(scale step, width, height) of the largest sprite at most `steps` that fits the room.
-    Why cached: each new episode places new dogs (their jitter and size are random, so
-    `placement` seldom finds them again), while the room they get repeats."""
+    """(scale step, width, height) of the largest sprite at most `steps` that fits the room:
+    what `placement` would otherwise search on every new episode, while the room a dog gets
+    takes few values."""
     while steps > 1:
         height, width = _shape(pose, mirror, spotted, steps).labels.shape
         if width <= room_width and height <= room_height:
@@ -397,7 +401,7 @@ def _layers(state: dict[str, Any]) -> dict[str, Layer]:
     global _recent_cells
     dogs, places, recent = state["dogs"], state["dog_places"], _recent_cells
     for seen_dogs, seen_places, seen_cells in recent:
-        if seen_dogs == dogs and seen_places == places:
+        if seen_places == places and seen_dogs == dogs:  # places first: their floats differ at once
             cells = seen_cells
             break
     else:
