@@ -120,38 +120,44 @@ def test_every_dog_lies_inside_its_cell() -> None:
             assert x0 <= where.x and where.x + width <= x1 and y0 <= where.y and where.y + height <= y1, (seed, cell)
 
 
-def test_cell_pixels_are_the_painted_layer_and_read_only() -> None:
-    """A cell layer's sprite (what the scene copies: its ink box and pixels there) equals its
-    paint on the background, the paint leaves the rest of the cell alone, and the pixels are
-    never handed out writable."""
-    from PIL import ImageChops, ImageDraw
+def test_grid_changes_turn_one_set_of_dogs_into_the_next() -> None:
+    """The grid layer's writes (what the scene copies: the park over each changed cell's old
+    dog, then the new dog, band by band) turn the painted grid of one episode into the
+    painted grid of the next, write inside the grid only and hand out read-only pixels; from
+    an unknown picture they paint the whole grid."""
+    from PIL import ImageDraw
 
-    from comma_env.drawing.dog import draw_dog
+    from comma_env.drawing.dog import GRID_BOX, draw_dog
 
     env = comma_env.make("dog")
-    empty = crossing = 0
-    for seed in range(12):
+    background = draw_dog.background().convert("RGB")
+
+    def painted(key) -> np.ndarray:
+        image = background.copy()
+        layer.paint(image, ImageDraw.Draw(image), key)
+        return np.array(image)
+
+    shown = None
+    crossing = kept = 0
+    for seed in range(24):
         env.reset(seed=seed)
-        for name, layer in draw_dog.layers(env.unwrapped.visible_state).items():
-            if not name.startswith("cell_"):
-                continue
-            background = draw_dog.background().convert("RGB")
-            image = background.copy()
-            layer.paint(image, ImageDraw.Draw(image), layer.key)
-            ink = layer.paint.ink_box(layer.key)
-            touched = ImageChops.difference(image, background).getbbox()
-            if ink is None:
-                empty += 1
-                assert touched is None
-                continue
-            x0, y0, x1, y1 = ink
-            cx0, cy0, cx1, cy1 = layer.box
-            assert cx0 <= x0 < x1 <= cx1 and cy0 <= y0 < y1 <= cy1, (name, ink, layer.box)
-            assert touched is not None
-            assert x0 <= touched[0] and y0 <= touched[1] and touched[2] <= x1 and touched[3] <= y1
-            pixels = layer.paint.ink_pixels(layer.key)
-            bands = pixels if isinstance(pixels, tuple) else (pixels,)  # a dog across the horizon: two
-            crossing += len(bands) == 2
-            assert all(not band.flags.writeable for band in bands)
-            assert np.array_equal(np.asarray(image)[y0:y1, x0:x1], np.concatenate(bands))
-    assert empty > 0 and crossing > 0  # empty cells and dogs across the horizon were checked too
+        layer = draw_dog.layers(env.unwrapped.visible_state)["dogs"]
+        assert layer.box == GRID_BOX
+        before = painted(shown) if shown is not None else np.array(background)
+        writes = layer.paint.changes(shown, layer.key)
+        for (x0, y0, x1, y1), pixels in writes:
+            gx0, gy0, gx1, gy1 = GRID_BOX
+            assert gx0 <= x0 < x1 <= gx1 and gy0 <= y0 < y1 <= gy1
+            assert not pixels.flags.writeable and pixels.shape == (y1 - y0, x1 - x0, 3)
+            before[y0:y1, x0:x1] = pixels
+        # a dog across the horizon: two bands, the second starting where the first ends
+        pairs = zip(writes, writes[1:], strict=False)  # each write and the next
+        crossing += sum(a[0] == b[0] and a[2] == b[2] and a[3] == b[1] for (a, _), (b, _) in pairs)
+        assert np.array_equal(before, painted(layer.key)), seed
+        if shown is not None:
+            kept += sum(old == new for old, new in zip(shown, layer.key, strict=True))
+        shown = layer.key
+    full = layer.paint.changes(None, layer.key)
+    assert full[0][0] == GRID_BOX  # not known: the whole grid first
+    assert crossing > 0  # dogs across the horizon (two bands) were checked too
+    assert kept > 0  # and cells whose dog stayed (empty in both episodes): nothing written for them

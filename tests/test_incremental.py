@@ -73,18 +73,54 @@ def test_layers_paint_only_inside_their_boxes(puzzle: str) -> None:
                 image = background.copy()
                 layer.paint(image, ImageDraw.Draw(image), layer.key)
                 touched = ImageChops.difference(image, background).getbbox()  # (x0, y0, x1, y1) exclusive
-                ink_box = getattr(layer.paint, "ink_box", None)  # a sprite layer draws only in its ink box
-                bounds = layer.box if ink_box is None else ink_box(layer.key)
                 if touched is not None:
-                    assert bounds is not None, (puzzle, name, "draws with no ink box")
-                    x0, y0, x1, y1 = bounds
+                    x0, y0, x1, y1 = layer.box
                     inside = x0 <= touched[0] and y0 <= touched[1] and touched[2] <= x1 and touched[3] <= y1
-                    assert inside, (puzzle, name, bounds, touched)
+                    assert inside, (puzzle, name, layer.box, touched)
             if raw.terminations["solver"] or raw.truncations["solver"]:
                 break
             raw.step(_random_message(rng, raw.infos["solver"]["valid_actions"]))
             if not (raw.terminations["expert"] or raw.truncations["expert"]):
                 raw.step("")
+
+
+def test_layers_that_say_their_changes_write_what_they_paint() -> None:
+    """The ``changes`` contract, for every puzzle's layers that have it: from an unknown
+    picture its writes paint the layer on the background, from the layer's previous key they
+    turn that picture into the new one, every write inside the layer's box and the picture,
+    read-only, and the shape of its box."""
+    checked = 0
+    for puzzle in ALL_PUZZLES:
+        env = comma_env.make(puzzle)
+        raw = env.unwrapped
+        scene: Scene = raw.draw
+        background = scene.background().convert("RGB")
+        width, height = scene.size
+        shown: dict[str, Layer] = {}
+        for seed in range(8):
+            env.reset(seed=seed)
+            for name, layer in scene.layers(raw.visible_state).items():
+                changes = getattr(layer.paint, "changes", None)
+                if changes is None:
+                    continue
+                before = shown.get(name)
+                starts = [(None, np.array(background))]
+                if before is not None and before.paint is layer.paint:
+                    image = background.copy()
+                    before.paint(image, ImageDraw.Draw(image), before.key)
+                    starts.append((before.key, np.array(image)))
+                image = background.copy()
+                layer.paint(image, ImageDraw.Draw(image), layer.key)
+                for key, pixels in starts:
+                    for (x0, y0, x1, y1), piece in changes(key, layer.key):
+                        bx0, by0, bx1, by1 = layer.box
+                        assert max(bx0, 0) <= x0 < x1 <= min(bx1, width) and max(by0, 0) <= y0 < y1 <= min(by1, height)
+                        assert piece.shape == (y1 - y0, x1 - x0, 3) and not piece.flags.writeable
+                        pixels[y0:y1, x0:x1] = piece
+                    assert np.array_equal(pixels, np.array(image)), (puzzle, name, seed, key is None)
+                    checked += 1
+                shown[name] = layer
+    assert checked > 0  # Dog's grid at least
 
 
 @pytest.mark.parametrize("puzzle", ALL_PUZZLES)

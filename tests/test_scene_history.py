@@ -264,23 +264,35 @@ def test_an_observation_still_held_is_never_handed_out_again() -> None:
 
 SPRITE = np.full((6, 5, 3), 250, dtype=np.uint8)
 SPRITE.flags.writeable = False
+CELL = (34, 0, 64, 20)
 
 
-def _sprite_box(key) -> tuple[int, int, int, int] | None:
-    return None if key is None else (key, 4, key + 5, 10)
-
-
-def _sprite_pixels(key) -> np.ndarray:
-    return SPRITE
+def _sprite_box(at: int) -> tuple[int, int, int, int]:
+    """The sprite at x = `at` (-1: none), in the picture (at 61 it reaches out of it)."""
+    return (at, 4, min(at + 5, SIZE[0]), 10) if at >= 0 else (0, 0, 0, 0)
 
 
 def _paint_sprite(image, draw, key) -> None:
-    if key is not None:
+    if key >= 0:
         image.paste(Image.fromarray(SPRITE), (key, 4))
 
 
-_paint_sprite.ink_box = _sprite_box  # type: ignore[attr-defined]
-_paint_sprite.ink_pixels = _sprite_pixels  # type: ignore[attr-defined]
+def _sprite_changes(shown, key) -> list:
+    """The background over the old sprite's box (over the whole cell when not known), then
+    the new sprite, cut to the picture."""
+    background = np.full((SIZE[1], SIZE[0], 3), 9, dtype=np.uint8)
+    background.flags.writeable = False
+    writes = []
+    x0, y0, x1, y1 = CELL if shown is None else _sprite_box(shown)
+    if x0 < x1:
+        writes.append(((x0, y0, x1, y1), background[y0:y1, x0:x1]))
+    x0, y0, x1, y1 = _sprite_box(key)
+    if x0 < x1:
+        writes.append(((x0, y0, x1, y1), SPRITE[:, :x1 - x0]))
+    return writes
+
+
+_paint_sprite.changes = _sprite_changes  # type: ignore[attr-defined]
 
 
 def _square_too(image, draw, key) -> None:  # the same drawing as a sprite-less paint
@@ -288,23 +300,23 @@ def _square_too(image, draw, key) -> None:  # the same drawing as a sprite-less 
 
 
 def _sprite_layers(state: dict) -> dict[str, Layer]:
-    """One sprite at x = state["at"] (None: none) in a cell at the picture's right edge (at
+    """One sprite at x = state["at"] (-1: none) in a cell at the picture's right edge (at
     61 it reaches out of the picture), or, when state["plain"], an opaque square of another
     paint in that cell instead."""
     if state.get("plain"):
-        return {"cell": Layer((34, 0, 64, 20), ((34, 0, 63, 19), (0, 90, 0)), _square_too)}
-    return {"cell": Layer((34, 0, 64, 20), state["at"], _paint_sprite)}
+        return {"cell": Layer(CELL, ((34, 0, 63, 19), (0, 90, 0)), _square_too)}
+    return {"cell": Layer(CELL, state["at"], _paint_sprite)}
 
 
 SPRITES = Scene(SIZE, lambda: Image.new("RGB", SIZE, (9, 9, 9)), _sprite_layers)
 
 
 def test_sprite_layers_stay_exact_when_they_move_vanish_leave_the_picture_or_change_paint() -> None:
-    """A sprite layer writes only its old and new ink boxes; a layer that changes paint in
-    its box (where the old one drew is then not known) repaints the whole box. Every frame
-    of a loop holding the previous observation equals the full redraw."""
-    sequence = [{"at": 36}, {"at": 50}, {"at": None}, {"plain": True}, {"at": 36}, {"at": 50}, {"at": 36},
-                {"plain": True}, {"at": 50}, {"at": None}, {"at": 61}, {"at": 36}]
+    """A layer with ``changes`` writes only what it says (here a sprite's old and new boxes);
+    one that follows a layer of another paint in its box is told the old picture is not
+    known. Every frame of a loop holding the previous observation equals the full redraw."""
+    sequence = [{"at": 36}, {"at": 50}, {"at": -1}, {"plain": True}, {"at": 36}, {"at": 50}, {"at": 36},
+                {"plain": True}, {"at": 50}, {"at": -1}, {"at": 61}, {"at": 36}]
     previous = spare = held = None
     for _ in range(2):
         for state in sequence:

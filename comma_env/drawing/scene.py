@@ -19,13 +19,14 @@ Contract for a layer (tested for every puzzle): its paint depends only on its ke
 nothing outside its box. A paint function may also carry a ``pixels(key)`` attribute
 returning the read-only RGB array of the whole box (an opaque raster such as a photo): when
 that layer alone covers a repainted box, its pixels are copied without drawing. Or it may
-carry ``ink_box(key)`` (the part of its box it draws in, or None) and ``ink_pixels(key)``
-(the read-only RGB array of that part, or a tuple of arrays that stack up to it, top to
-bottom: rows from different sources are written as they are, without joining them): a
-sprite on a plain background, such as one dog in its grid cell. When such a layer alone in
-its box changes, only the old and new ink boxes are written (the new sprite, and the
-background where the old one was), not the whole box. Then the incremental frame equals the
-full redraw pixel for pixel, and drawing stays a pure function of `visible_state()`.
+carry ``changes(shown, key)``: the writes, in order, that turn its box from showing key
+`shown` (None: not known, so the whole box must be written; such a layer's keys are never
+None) into showing `key`, as (box, read-only RGB pixels) pairs, each box inside the layer's
+box and the picture. Sprites on a plain background use it, such as Dog's dogs in their grid
+cells: when such a layer alone in its box changes, only what it says is written (the
+background over the old dogs' boxes, then the new dogs), not the whole box. Then the
+incremental frame equals the full redraw pixel for pixel, and drawing stays a pure function
+of `visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
 ``draw(state) -> PIL.Image`` function named by a `PuzzleSpec` still works)::
@@ -455,10 +456,9 @@ class Scene:
                  vacated: list[Box], olds: list[Layer] | None = None) -> dict[Box, np.ndarray]:
         """The pixels to write (clipped box -> RGB, each box once): a patch for the box of
         every layer at a position in `dirty`, and for each box in `vacated` the layers now
-        lying there repainted whole and the rest of it background. A sprite layer (one with
-        ``ink_box``) alone in its box writes the background over its old ink box (from `olds`,
-        the previous layers by position; else the whole box), then its new ink box over it
-        (`_sprite_patches`).
+        lying there repainted whole and the rest of it background. A layer with ``changes``
+        alone in its box writes what it says turns its old key (from `olds`, the previous
+        layers by position, when the same paint drew it; else None) into its new one.
 
         Painting a vacated box as one patch would key it by every layer under it, in
         combinations that seldom recur (a box of a four-LED row under a five-LED row): the
@@ -478,7 +478,7 @@ class Scene:
         by_index, alone, scene_id = geometry.by_index, geometry.alone, id(self)
         patches: dict[Box, np.ndarray | None] = {}
         keys: list[tuple[int, Box, tuple[Layer, ...]]] = []
-        done: set[Box] = set()  # layer boxes handled (a sprite's patches are not keyed by its box)
+        done: set[Box] = set()  # layer boxes handled (a `changes` layer's patches are not keyed by its box)
         for index in dirty:
             place = by_index[index]
             if place is None or place[0] in done:
@@ -492,8 +492,13 @@ class Scene:
                 if pixels is not None:  # an opaque raster filling its box
                     patches[box] = pixels(layer.key)
                     continue
-                if getattr(paint, "ink_box", None) is not None:  # a sprite on the background
-                    self._sprite_patches(patches, box, olds[index] if olds is not None else None, layer)
+                changes = getattr(paint, "changes", None)
+                if changes is not None:  # the layer says what to write (sprites on a background)
+                    old = olds[index] if olds is not None else None
+                    shown = old.key if old is not None and old.paint is paint else None
+                    for piece, pixels in changes(shown, layer.key):
+                        patches.pop(piece, None)  # a box written twice: the later write, after the others
+                        patches[piece] = pixels
                     continue
                 known = PATCHES.of_layer(scene_id, layer)  # this very layer object drawn before
                 if known is not None:
@@ -512,42 +517,6 @@ class Scene:
         if background:
             patches.update(background)
         return cast("dict[Box, np.ndarray]", patches)  # every None was replaced above
-
-    def _sprite_patches(self, patches: dict[Box, np.ndarray | None], box: Box, old: Layer | None,
-                        layer: Layer) -> None:
-        """Add the writes that turn a sprite layer's box from showing `old` (the layer there
-        before; None or another paint: where it drew is not known, so the whole box is
-        cleared) into showing `layer`: the background over the whole old ink box, then the new
-        sprite. These two overlap, unlike other patches, and are written in this order (dicts
-        keep it, in the frame and in a catch-up): two writes instead of the up to four pieces
-        of the old box the new one leaves."""
-        # boxes are clipped inline (max/min), without a helper: a new episode of Dog runs this
-        # for about four cells, and the helper's calls were a fifth of it
-        paint = layer.paint
-        left, upper, right, lower = box
-        old_ink = paint.ink_box(old.key) if old is not None and old.paint is paint else box  # type: ignore[attr-defined]
-        if old_ink is not None:
-            x0, y0, x1, y1 = old_ink
-            x0, y0, x1, y1 = max(x0, left), max(y0, upper), min(x1, right), min(y1, lower)
-            if x0 < x1 and y0 < y1:
-                patches[(x0, y0, x1, y1)] = self._backgrounds()[1][y0:y1, x0:x1]
-        drawn = paint.ink_box(layer.key)  # type: ignore[attr-defined]
-        if drawn is None:
-            return
-        x0, top, x1, y1 = drawn
-        left, upper, right, lower = max(x0, left), max(top, upper), min(x1, right), min(y1, lower)  # the new ink box
-        if left >= right or upper >= lower:
-            return
-        pixels = paint.ink_pixels(layer.key)  # type: ignore[attr-defined]
-        for band in pixels if isinstance(pixels, tuple) else (pixels,):  # rows of the ink box, top to bottom
-            bottom = top + band.shape[0]
-            piece = (left, max(top, upper), right, min(bottom, lower))
-            if piece[1] < piece[3]:
-                if piece != (x0, top, x1, bottom):  # reaching out of the picture: the part in it
-                    band = band[piece[1] - top:piece[3] - top, left - x0:right - x0]
-                patches.pop(piece, None)  # the same box as the old ink: written after, not in its place
-                patches[piece] = band
-            top = bottom
 
     def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
         """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
