@@ -496,9 +496,9 @@ class Scene:
                 if changes is not None:  # the layer says what to write (sprites on a background)
                     old = olds[index] if olds is not None else None
                     shown = old.key if old is not None and old.paint is paint else None
-                    for piece, pixels in changes(shown, layer.key):
+                    for piece, piece_pixels in changes(shown, layer.key):
                         patches.pop(piece, None)  # a box written twice: the later write, after the others
-                        patches[piece] = pixels
+                        patches[piece] = piece_pixels
                     continue
                 known = PATCHES.of_layer(scene_id, layer)  # this very layer object drawn before
                 if known is not None:
