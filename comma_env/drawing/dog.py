@@ -281,7 +281,7 @@ def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float
     return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height, width, height)
 
 
-@lru_cache(maxsize=8192)  # the room a box leaves takes a few hundred values per pose
+@lru_cache(maxsize=8192)  # 1,382 entries after 100,000 instances: the room a box leaves repeats
 def _fit(pose: str, mirror: bool, spotted: bool, room_width: int, room_height: int, steps: int) -> tuple[int, int, int]:
     """(scale step, width, height) of the largest sprite at most `steps` that fits the room:
     what `placement` would otherwise search on every new episode, while the room a dog gets
