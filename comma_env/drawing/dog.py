@@ -383,13 +383,11 @@ def _dog_changes(shown: Dogs | None, dogs: Dogs) -> list[tuple[tuple[int, int, i
         if before == after:
             continue
         if before is not None:
-            x0, y0 = before.x, before.y
-            x1, y1 = x0 + before.width, y0 + before.height
-            writes.append(((x0, y0, x1, y1), park[y0:y1, x0:x1]))
+            x0, y0, x1, y1 = box = dog_box(before)
+            writes.append((box, park[y0:y1, x0:x1]))
         if after is not None:
             pixels = _dog_pixels(after)
-            x0, top = after.x, after.y
-            x1 = x0 + after.width
+            x0, top, x1, _ = dog_box(after)
             for band in pixels if isinstance(pixels, tuple) else (pixels,):  # rows, top to bottom
                 bottom = top + band.shape[0]
                 writes.append(((x0, top, x1, bottom), band))
