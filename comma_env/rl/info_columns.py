@@ -137,8 +137,7 @@ class Unpacker:
             if len(_LAYOUTS) >= 256:  # layouts that never repeat: keep the memory bounded
                 _LAYOUTS.clear()
             self._layout = _LAYOUTS.setdefault(packed.layout, packed.layout)
-            return packed._replace(layout=self._layout)
-        if self._layout is None:
+        elif self._layout is None:
             raise RuntimeError("a share came without its layout, and none was received before")
         return packed._replace(layout=self._layout)
 
