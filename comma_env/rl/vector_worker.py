@@ -79,10 +79,10 @@ class EnvShare:
     """
 
     def __init__(self, make_env: Callable[[], gymnasium.Env], count: int, offset: int,
-                 buffer_sets: Sequence[ArrayBuffers], as_columns: bool = False) -> None:
+                 buffer_sets: Sequence[ArrayBuffers], pack_infos: bool = False) -> None:
         self.envs = [make_env() for _ in range(count)]
-        # for the pipe (`comma_env.rl.info_columns`)
-        self.packer = Packer(send_layouts_once=True) if as_columns else None
+        # infos packed for the pipe (`comma_env.rl.info_columns`), else merged as Gymnasium does
+        self.packer = Packer(send_layouts_once=True) if pack_infos else None
         self.offset = offset
         self.buffer_sets = buffer_sets
         self.autoreset = np.zeros(count, dtype=np.bool_)
@@ -198,7 +198,7 @@ def serve(pipe: Connection, parent_end: Connection | None, make_env: Any, count:
     try:
         views = [{key: np.ndarray(shape, dtype=dtype, buffer=raw) for key, (raw, dtype, shape) in raw_set.items()}
                  for raw_set in raw_sets]
-        share = EnvShare(make_env.fn, count, offset, views, as_columns=True)
+        share = EnvShare(make_env.fn, count, offset, views, pack_infos=True)
         pipe.send((True, None))
         while True:
             command, payload = pipe.recv()
