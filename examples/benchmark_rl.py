@@ -189,7 +189,7 @@ def vector_main(args: argparse.Namespace) -> None:
     lines.append(f"| the machine's ceiling: 2 processes over 1 on pure Python, measured before each round "
                  f"| {statistics.median(ceilings):.2f}x | {', '.join(f'{v:.2f}' for v in ceilings)} |")
     lines += ["", f"CommaVectorEnv by number of environments (at least {MIN_BATCHES} batches each; "
-              "the 32 row is the setups' own):", "",
+              f"the {VECTOR_SETUPS[RATIOS[1][1]][0]} row is the setups' own):", "",
               "| environments | 1 worker: env steps/s | 2 workers: env steps/s | 2 workers over 1 worker | rounds |",
               "|---|---|---|---|---|"]
     for count, pairs in scaling.items():
