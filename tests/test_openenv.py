@@ -42,9 +42,10 @@ class ServerProcess:
 
     def __enter__(self) -> ServerProcess:
         port_file = self.dir / "port"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "comma_env.openenv", *self.args, "port=0", f"port_file={port_file}"],
-            stdout=subprocess.DEVNULL, stderr=open(self.dir / "stderr", "wb"))
+        with open(self.dir / "stderr", "wb") as stderr:  # the child keeps its own descriptor
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "comma_env.openenv", *self.args, "port=0", f"port_file={port_file}"],
+                stdout=subprocess.DEVNULL, stderr=stderr)
         deadline = time.monotonic() + 120
         while not port_file.exists():
             if self.process.poll() is not None or time.monotonic() > deadline:
