@@ -75,15 +75,31 @@ def _empty_slots(count: int) -> tuple[dict[str, Layer], int]:
     return dict(_slot_layer(slot, None, None, False) for slot in range(SLOTS)), first_slot(count)
 
 
-def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    colors = state["wire_colors_top_to_bottom"]
-    cut = state["cut_wires"]
+@lru_cache(maxsize=64)  # the instance of every step of an episode
+def _uncut_layers(colors: tuple[str, ...], serial: str) -> dict[str, Layer]:
+    """Every layer of an instance with no wire cut: an episode's pictures differ only in
+    which wires are cut, so a step looks up this mapping and swaps in the cut slots, instead
+    of looking up every slot's layer and the serial's (a tenth of a Wire image step). The
+    mapping is shared: do not modify it."""
     empty, first = _empty_slots(len(colors))
     layers = dict(empty)
     for index, color in enumerate(colors):
-        name, layer = _slot_layer(first + index, index + 1, color, index + 1 in cut)
+        name, layer = _slot_layer(first + index, index + 1, color, False)
         layers[name] = layer
-    layers.update(cell_text_layer("serial", SERIAL_BOX, state["serial_number"], SERIAL_CHARS, 26, _background))
+    layers.update(cell_text_layer("serial", SERIAL_BOX, serial, SERIAL_CHARS, 26, _background))
+    return layers
+
+
+def _layers(state: dict[str, Any]) -> dict[str, Layer]:
+    colors = state["wire_colors_top_to_bottom"]
+    layers = _uncut_layers(tuple(colors), state["serial_number"])
+    cut = state["cut_wires"]
+    if cut:
+        layers = dict(layers)
+        first = first_slot(len(colors))
+        for position in cut:
+            name, layer = _slot_layer(first + position - 1, position, colors[position - 1], True)
+            layers[name] = layer
     return layers
 
 
