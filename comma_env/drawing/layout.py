@@ -99,7 +99,11 @@ def diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[int],
         olds, news = list(old.values()), list(new.values())
         # compared in C (a tuple compares its items by identity first), positions of the others
         dirty = list(compress(range(len(news)), map(ne, news, olds)))
-        vacated = [olds[index].box for index in dirty if olds[index].box != news[index].box]
+        vacated = []
+        for index in dirty:  # a loop, not a comprehension: on every step, and 3.11 makes a function of one
+            box = olds[index].box
+            if box != news[index].box:
+                vacated.append(box)
         return dirty, vacated, not vacated
     dirty, vacated = [], []
     for index, (name, layer) in enumerate(new.items()):
