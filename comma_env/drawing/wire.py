@@ -79,8 +79,9 @@ def _empty_slots(count: int) -> tuple[dict[str, Layer], int]:
 def _uncut_layers(colors: tuple[str, ...], serial: str) -> dict[str, Layer]:
     """Every layer of an instance with no wire cut: an episode's pictures differ only in
     which wires are cut, so a step looks up this mapping and swaps in the cut slots, instead
-    of looking up every slot's layer and the serial's (a tenth of a Wire image step). The
-    mapping is shared: do not modify it."""
+    of looking up every slot's layer and the serial's (`_layers` took about 2.5 µs of the
+    21 µs an image step adds to a text step, in a sampling profile). The mapping is shared:
+    do not modify it."""
     empty, first = _empty_slots(len(colors))
     layers = dict(empty)
     for index, color in enumerate(colors):
