@@ -75,7 +75,7 @@ def _empty_slots(count: int) -> tuple[dict[str, Layer], int]:
     return dict(_slot_layer(slot, None, None, False) for slot in range(SLOTS)), first_slot(count)
 
 
-@lru_cache(maxsize=64)  # the instance of every step of an episode
+@lru_cache(maxsize=256)  # one per episode in flight: a vector env steps its environments in turn
 def _uncut_layers(colors: tuple[str, ...], serial: str) -> dict[str, Layer]:
     """Every layer of an instance with no wire cut: an episode's pictures differ only in
     which wires are cut, so a step looks up this mapping and swaps in the cut slots, instead
