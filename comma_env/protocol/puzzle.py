@@ -19,6 +19,10 @@ from comma_env.protocol.spec import FRAME_SIZE as FRAME_SIZE
 from comma_env.protocol.spec import SKILLS as SKILLS  # re-exported: its old home
 from comma_env.protocol.spec import PuzzleSpec
 
+_STATE_KEY_JSON = json.JSONEncoder(sort_keys=True)
+"""What `Puzzle.state_key` writes: ``json.dumps(state, sort_keys=True)``, whose every call with
+an option builds an encoder first (about 0.65 of its 2.2 µs on Wire's state)."""
+
 
 class Puzzle(ABC):
     """One puzzle instance. Subclasses generate themselves from an RNG in `__init__`.
@@ -169,7 +173,7 @@ class Puzzle(ABC):
         state as it was and the next action asks again."""
         cached = getattr(self, "_state_key", None)
         if cached is None or cached[0] != self.version:
-            cached = self._state_key = (self.version, json.dumps(self.visible_state(), sort_keys=True))
+            cached = self._state_key = (self.version, _STATE_KEY_JSON.encode(self.visible_state()))
         return cached[1]
 
     def _changed(self) -> None:
