@@ -35,6 +35,14 @@ CASES: list[tuple[dict, bool]] = [  # (load_environment's arguments, whether the
       "partner_overrides": {"api_base": "LOOPBACK", "name": "loopback-3-partner"}}, True),  # the partner is an LLM too
 ]
 
+SERVED = 2
+"""The one case played through verifiers' env server (the image view: its PNG parts cross
+ZMQ); the others run in vf-eval's own process (``disable_env_server``). Each env server
+takes a port that verifiers picks by binding port 0 and letting it go, so two started
+together can get the same one: one server then fails to bind and its evaluation silently
+plays the other's environment (seen once on CI: the keypad case saved Wire rollouts). The
+same race as https://github.com/PrimeIntellect-ai/prime-rl/pull/2310."""
+
 
 def toml_value(value: object) -> str:
     """TOML for the JSON-like values of an eval config (a JSON string is a TOML basic string)."""
@@ -67,7 +75,8 @@ def evaluated(server, tmp_path_factory) -> list[tuple[dict, list[dict], list[dic
             env_args = dict(env_args, partner_overrides=dict(env_args["partner_overrides"], api_base=server.api_base))
         cases.append(env_args)
         blocks.append(f'[[eval]]\nid = "comma_env.vf"\nmodel = "loopback-{index}"\n'
-                      f'output_dir = {toml_value(str(out / str(index)))}\nenv_args = {toml_value(env_args)}\n')
+                      f'output_dir = {toml_value(str(out / str(index)))}\nenv_args = {toml_value(env_args)}\n'
+                      + ("" if index == SERVED else "disable_env_server = true\n"))
     config = out / "evals.toml"
     config.write_text(f'api_base_url = "{server.api_base}"\napi_key_var = "LOOPBACK_KEY"\n'
                       'num_examples = 2\nrollouts_per_example = 2\n\n' + "\n".join(blocks), encoding="utf-8")
@@ -78,6 +87,12 @@ def evaluated(server, tmp_path_factory) -> list[tuple[dict, list[dict], list[dic
     for index, env_args in enumerate(cases):
         results = list((out / str(index)).glob("evals/*/*/results.jsonl"))
         assert len(results) == 1, index
+        server_log = results[0].parent / "env_server.log"
+        if index == SERVED:  # its own server served it: started, with its arguments
+            logged = server_log.read_text(encoding="utf-8")
+            assert "started on tcp://" in logged and repr(env_args["puzzle"]) in logged
+        else:
+            assert not server_log.exists(), index
         rollouts = [json.loads(line) for line in results[0].read_text().splitlines() if line.strip()]
         mine = [r for r in requests if str(r["model"]).startswith(f"loopback-{index}")]
         found.append((env_args, rollouts, mine))
@@ -150,6 +165,7 @@ def test_the_shipped_config_evaluates_every_puzzle_in_both_roles():
     assert settings == {(puzzle, role) for puzzle in COMMA_PUZZLES for role in ("solver", "expert")}
     for config in configs:
         assert config["env_id"] == "comma_env.vf" and config["env_args"]["partner"] == "oracle_nl"
+        assert config["disable_env_server"] is True  # no env servers racing for ports (see SERVED)
         env = load_environment(**config["env_args"])
         assert len(env.eval_dataset) >= config["num_examples"]
 
