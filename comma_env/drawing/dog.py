@@ -14,9 +14,10 @@ never crosses its grid cell. The grid is one layer that tells the scene what to 
 dog's box, then the new dog's finished pixels (`_dog_pixels`, cached over sky and over
 grass, since each row of a cell is one or the other). A dog covers about 43% of its cell,
 so a new episode writes about half the pixels that repainting whole cells did; and one
-layer for the six cells is one entry to diff and one call per frame instead of six: that
-took Dog's image step in a Gymnasium loop from 2.2-2.4 to about 1.95 frame copies over a
-text step.
+layer for the six cells is one entry to diff and one call per frame instead of six: in an
+interleaved A/B of the per-cell layers against this one, Dog's image step in a Gymnasium
+loop went from 2.36/2.23 to 1.97/1.97 frame copies over a text step (a difference that also
+moves with the machine and the text step's cost, so compare within one run).
 
 Layers: the grid, the timer and the lamp."""
 
