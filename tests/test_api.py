@@ -7,10 +7,11 @@ import warnings
 
 import numpy as np
 import pettingzoo
+import pytest
 from pettingzoo.test import api_test, seed_test
 
 import comma_env
-from comma_env.registry import env_id, env_module
+from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, env_id, env_module
 
 
 def test_api_test(puzzle_name: str) -> None:
@@ -55,6 +56,26 @@ def test_images_are_legible_size(puzzle_name: str) -> None:
     assert max(image.shape[:2]) <= 1024 and min(image.shape[:2]) >= 256
     assert image.std() > 5, "image looks blank"
     assert env.observation_space("solver")["image"].contains(image)
+
+
+@pytest.mark.parametrize("puzzle", [*COMMA_PUZZLES, *V1_PUZZLES])
+def test_drawn_state_equals_visible_state(puzzle: str) -> None:
+    """What the drawing reads (`Puzzle.drawn_state`, which may share the puzzle's own
+    values) is the visible state, at every turn of random play."""
+    env = comma_env.make(puzzle)
+    rng = np.random.default_rng(0)
+    compared = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for _ in range(40):
+            if env.unwrapped.end_reason is not None:
+                break
+            puzzle = env.unwrapped._puzzle()
+            assert puzzle.drawn_state() == puzzle.visible_state()
+            compared += 1
+            actions = puzzle.valid_actions() if env.agent_selection == "solver" else []
+            env.step(str(rng.choice(actions)) if len(actions) else "ok")
+    assert compared > 10
 
 
 def test_visible_state_is_json(puzzle_name: str) -> None:

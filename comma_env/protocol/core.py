@@ -609,7 +609,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
                 self._image_array.flags.writeable = False
             return self._image_array
         if self._image_version != puzzle.version or self._image_array is None:
-            state = puzzle.visible_state()
+            state = puzzle.drawn_state()
             draw = self.draw
             if isinstance(draw, Scene):
                 self._image_array = None  # our own reference: an unshared frame is then repainted in place
@@ -631,7 +631,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
         repainted), or the memory itself (writable, C-contiguous RGB of the image's shape).
         Returns what to pass next time: a frame, or None when the drawing is not a `Scene`
         (pass the memory again: the picture is drawn whole every time)."""
-        state = self._puzzle().visible_state()
+        state = self._puzzle().drawn_state()
         if isinstance(self.draw, Scene):
             return self.draw.frame_into(state, target)
         if not isinstance(target, np.ndarray):

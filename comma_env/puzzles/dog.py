@@ -80,6 +80,12 @@ class DogPuzzle(Countdown, Puzzle):
             "module_disarmed": self.submitted,
         }
 
+    def drawn_state(self) -> dict[str, Any]:
+        """`visible_state()` without copying the dogs and their places, which never change
+        within an instance."""
+        return {"timer": format_timer(self.time_left), "dogs": self.dogs, "dog_places": self.places,
+                "module_disarmed": self.submitted}
+
     def state_key(self) -> str:
         """``json.dumps(self.visible_state(), sort_keys=True)`` with the dogs, which never
         change within an instance, serialised once: the timer changes the state on every
