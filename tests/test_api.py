@@ -70,10 +70,10 @@ def test_drawn_state_equals_visible_state(puzzle: str) -> None:
         for _ in range(40):
             if env.unwrapped.end_reason is not None:
                 break
-            puzzle = env.unwrapped._puzzle()
-            assert puzzle.drawn_state() == puzzle.visible_state()
+            rules = env.unwrapped._puzzle()
+            assert rules.drawn_state() == rules.visible_state()
             compared += 1
-            actions = puzzle.valid_actions() if env.agent_selection == "solver" else []
+            actions = rules.valid_actions() if env.agent_selection == "solver" else []
             env.step(str(rng.choice(actions)) if len(actions) else "ok")
     assert compared > 10
 
