@@ -73,12 +73,10 @@ class DogPuzzle(Countdown, Puzzle):
         return 1.0 if self.submitted else 0.0
 
     def visible_state(self) -> dict[str, Any]:
-        return {
-            "timer": format_timer(self.time_left),
-            "dogs": [dict(d) for d in self.dogs],
-            "dog_places": [list(p) for p in self.places],
-            "module_disarmed": self.submitted,
-        }
+        state = self.drawn_state()  # the fields, in order, once; here with copies of the dogs
+        state["dogs"] = [dict(d) for d in self.dogs]
+        state["dog_places"] = [list(p) for p in self.places]
+        return state
 
     def drawn_state(self) -> dict[str, Any]:
         """`visible_state()` without copying the dogs and their places, which never change
