@@ -245,6 +245,44 @@ def test_a_key_of_another_dtype_in_one_share_merges_as_gymnasium_does():
     assert merged["a"].dtype == np.float64 and list(merged["_a"]) == [False, True]
 
 
+_KINDS = {  # one kind of value per key, as an environment reports it (mixed kinds are Gymnasium's own affair)
+    "i": lambda rng: int(rng.integers(-5, 5)), "f": lambda rng: float(rng.random()),
+    "b": lambda rng: bool(rng.random() < 0.5), "n": lambda rng: np.float32(rng.random()),
+    "nb": lambda rng: np.bool_(rng.random() < 0.5),
+    "v": lambda rng: rng.random(2), "z": lambda rng: np.array(int(rng.integers(9))), "o": lambda rng: None,
+    "s": lambda rng: str(rng.integers(99)), "l": lambda rng: [int(x) for x in rng.integers(0, 9, rng.integers(0, 3))],
+}
+
+
+def _random_info(rng: np.random.Generator, keys: list[str], depth: int = 0) -> dict[str, Any]:
+    """Most keys most of the time, as an environment reports them, and now and then a nested
+    dict (its own keys) or nothing at all."""
+    if rng.random() < 0.1:
+        return {}
+    info = {key: _KINDS[key](rng) for key in keys if rng.random() < 0.85}
+    if depth == 0 and rng.random() < 0.4:
+        info["episode"] = _random_info(rng, keys[:4], depth + 1)
+    if depth == 0 and rng.random() < 0.8:
+        info["usage"] = {"calls": int(rng.integers(3)), "tokens": int(rng.integers(99))}
+    return info
+
+
+def test_packing_random_infos_step_after_step_equals_gymnasiums_merge():
+    """Random infos over many steps of packers that keep what they met (keys present in all,
+    some, one or no environment, empty infos, nested dicts present in a few), for splits into
+    one to three shares: each step's merge equals Gymnasium's merge of all the infos at once."""
+    rng = np.random.default_rng(0)
+    for trial in range(12):
+        keys = list(rng.permutation(list(_KINDS)))[: int(rng.integers(1, len(_KINDS) + 1))]
+        counts = [int(c) for c in rng.integers(1, 6, int(rng.integers(1, 4)))]
+        packers = [Packer() for _ in counts]
+        for step in range(15):
+            infos = [_random_info(rng, keys) for _ in range(sum(counts))]
+            offsets = np.cumsum([0, *counts])
+            parts = [packer.pack(infos[offsets[i]:offsets[i + 1]]) for i, packer in enumerate(packers)]
+            assert_same(merge_infos(infos), from_columns(parts, counts, sum(counts)), f"trial {trial} step {step}")
+
+
 def test_layouts_travel_once_and_again_after_a_lost_packing():
     packer, unpacker = Packer(send_layouts_once=True), Unpacker()
     infos = [{"a": 1, "s": "x"}]

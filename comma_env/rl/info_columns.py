@@ -23,7 +23,9 @@ Gymnasium does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -157,9 +159,80 @@ def _canonical(key: str) -> tuple[str, int]:
     return name, len(key) - len(name)
 
 
-def _is_number(value: Any) -> bool:
-    """What Gymnasium's merge puts in an array of the value's own type."""
-    return type(value) in (int, float, bool) or issubclass(type(value), np.number)
+_NUMBER_DTYPES: dict[type, str] = {}
+"""A number type's dtype string, looked up once per type (``np.dtype(type)`` took 0.5 µs)."""
+
+_MASK_NAMES: dict[str, str] = {}
+"""``"_" + key`` per key, made once."""
+
+
+def _number_dtype(value: Any) -> str:
+    kind = type(value)
+    dtype = _NUMBER_DTYPES.get(kind)
+    if dtype is None:
+        dtype = _NUMBER_DTYPES[kind] = np.dtype(kind).str
+    return dtype
+
+
+def _mask_name(key: str) -> str:
+    name = _MASK_NAMES.get(key)
+    if name is None:
+        if len(_MASK_NAMES) >= 4096:  # keys that never repeat: keep the memory bounded
+            _MASK_NAMES.clear()
+        name = _MASK_NAMES[key] = "_" + key
+    return name
+
+
+def _columns(infos: list[dict[str, Any] | None],
+             count: int) -> tuple[dict[str, list[Any]], dict[str, int], list[int]]:
+    """Each key's values by environment (`_MISSING` where an environment lacks it), how many
+    environments have it, and which environments have a non-empty info.
+
+    Environments mostly report the same keys, and a few report a few more (the summary of an
+    episode that just ended): the keys of the smallest info are read from every info with one
+    `itemgetter` call and transposed by `zip`, and only the other keys value by value."""
+    here = [index for index, info in enumerate(infos) if info]
+    reported = [info for info in infos if info]
+    columns: dict[str, list[Any]] = {}
+    present: dict[str, int] = {}
+    if not reported:
+        return columns, present, here
+    sizes = list(map(len, reported))
+    base = reported[sizes.index(min(sizes))]
+    keys = list(base)
+    try:
+        if len(keys) < 2:  # itemgetter of one key returns the value, not a tuple
+            raise KeyError
+        getter = itemgetter(*keys)
+        rows = [getter(info) for info in reported]
+    except KeyError:  # not every info has the smallest one's keys
+        for index, info in zip(here, reported, strict=True):
+            _gather(columns, present, count, index, info.items())
+        return columns, present, here
+    if len(here) == count:
+        columns = dict(zip(keys, map(list, zip(*rows, strict=True)), strict=True))
+    else:
+        for key, values in zip(keys, zip(*rows, strict=True), strict=True):
+            column = columns[key] = [_MISSING] * count
+            for index, value in zip(here, values, strict=True):
+                column[index] = value
+    present = dict.fromkeys(keys, len(here))
+    for index, info, size in zip(here, reported, sizes, strict=True):
+        if size != len(keys):
+            _gather(columns, present, count, index, [(key, info[key]) for key in info.keys() - base.keys()])
+    return columns, present, here
+
+
+def _gather(columns: dict[str, list[Any]], present: dict[str, int], count: int, index: int,
+            items: Iterable[tuple[str, Any]]) -> None:
+    """Put environment `index`'s `items` into their columns, counting who has each key."""
+    for key, value in items:
+        column = columns.get(key)
+        if column is None:
+            column = columns[key] = [_MISSING] * count
+            present[key] = 0
+        column[index] = value
+        present[key] += 1
 
 
 def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, path: Path,
@@ -167,79 +240,106 @@ def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, path: Pat
     """The layout of `infos` (None: an environment without this dict), each key's values put
     into `block_rows` (a row of its dtype's block) or `lists`, then its mask; keys met before
     and missing now are filled as Gymnasium fills a missing key and named in `absent`."""
-    columns: dict[str, list[Any]] = {}
-    present: dict[str, int] = {}
-    for index, info in enumerate(infos):
-        if info:
-            for key, value in info.items():
-                column = columns.get(key)
-                if column is None:
-                    column = columns[key] = [_MISSING] * count
-                    present[key] = 0
-                column[index] = value
-                present[key] += 1
+    columns, present, here = _columns(infos, count)
     if any(key not in seen for key in columns):
         for key in columns:
             seen.setdefault(key, None)
         ordered = {key: seen[key] for key in sorted(seen, key=_canonical)}
         seen.clear()
         seen.update(ordered)
+    shared_mask: list[bool] | None = None  # of the keys every non-empty info has, when some are empty
     entries: list[tuple[str, tuple[Any, ...]]] = []
     for key in list(seen):
         column = columns.get(key)
-        first = _MISSING if column is None else next(value for value in column if value is not _MISSING)
-        if isinstance(first, dict) or (column is None and isinstance(seen[key], dict)):
-            if column is None:
-                absent.append((*path, key))
-                nested: list[dict[str, Any] | None] = [None] * count
-            elif not all(value is _MISSING or isinstance(value, dict) for value in column):
-                raise ValueError(f"info {key!r} is a dict in some environments and not in others")
-            else:
-                nested = [None if value is _MISSING else value for value in column]
-            kind = seen[key] = seen[key] if isinstance(seen[key], dict) else {}
-            entries.append((key, ("dict", _pack(nested, count, kind, (*path, key), block_rows, lists, absent))))
-        else:
-            entries.append((key, _values(key, column, first, count, present.get(key, 0), seen, path,
-                                         block_rows, lists, absent)))
         if column is None:
+            if isinstance(seen[key], dict):
+                absent.append((*path, key))
+                kind = seen[key]
+                entries.append((key, ("dict", _pack([None] * count, count, kind, (*path, key), block_rows, lists,
+                                                     absent))))
+            else:
+                entries.append((key, _absent_values(key, count, seen, path, block_rows, lists, absent)))
             absent.append((*path, "_" + key))
             mask = [False] * count
-        elif present[key] == count:
-            mask = [True] * count
         else:
-            mask = [value is not _MISSING for value in column]
-        rows = block_rows.setdefault(_BOOL, [])
-        entries.append(("_" + key, ("block", _BOOL, len(rows))))
-        rows.append(mask)
+            has = present[key]
+            if has == count:
+                first, where = column[0], None
+                mask = [True] * count
+            elif has == len(here):  # in every non-empty info: those rows, and the same mask
+                first, where = column[here[0]], here
+                if shared_mask is None:
+                    shared_mask = [False] * count
+                    for index in here:
+                        shared_mask[index] = True
+                mask = shared_mask
+            else:
+                where = [index for index, value in enumerate(column) if value is not _MISSING]
+                first = column[where[0]]
+                mask = [value is not _MISSING for value in column]
+            if isinstance(first, dict):
+                if not all(value is _MISSING or isinstance(value, dict) for value in column):
+                    raise ValueError(f"info {key!r} is a dict in some environments and not in others")
+                kind = seen[key] = seen[key] if isinstance(seen[key], dict) else {}
+                entries.append((key, ("dict", _pack(_filled(column, where, None), count, kind, (*path, key),
+                                                    block_rows, lists, absent))))
+            elif key != "final_obs" and (type(first) in (int, float, bool) or isinstance(first, np.number)):
+                dtype = _number_dtype(first)
+                seen[key] = (dtype, ())
+                rows = block_rows.setdefault(dtype, [])
+                entries.append((key, ("block", dtype, len(rows))))
+                rows.append(_filled(column, where, 0))
+            elif key != "final_obs" and isinstance(first, np.ndarray):
+                entries.append((key, _array_values(key, column, first, count, where is None, seen, block_rows,
+                                                   lists)))
+            else:  # objects
+                seen[key] = (None, ())
+                entries.append((key, ("list", None, (), len(lists))))
+                lists.append(_filled(column, where, None))
+        masks = block_rows.setdefault(_BOOL, [])
+        entries.append((_mask_name(key), ("block", _BOOL, len(masks))))
+        masks.append(mask)
     return tuple(entries)
 
 
-def _values(key: str, column: list[Any] | None, first: Any, count: int, present: int, seen: _Seen, path: Path,
-            block_rows: dict[str, list[list[Any]]], lists: list[list[Any]], absent: list[Path]) -> tuple[Any, ...]:
-    """One key's values (Gymnasium's array: the first environment's type decides) as a layout
-    entry: a row of its dtype's block, or a list."""
-    if column is None:  # met before, missing now
-        absent.append((*path, key))
-        dtype, shape = seen[key]
-        if dtype is None:
-            lists.append([None] * count)
-            return "list", None, (), len(lists) - 1
-        if not shape:
-            rows = block_rows.setdefault(dtype, [])
-            rows.append([0] * count)
-            return "block", dtype, len(rows) - 1
-        lists.append(np.zeros((count, *shape), dtype=dtype).tolist())
-        return "list", dtype, shape, len(lists) - 1
-    if key == "final_obs" or not (_is_number(first) or isinstance(first, np.ndarray)):  # objects
-        seen[key] = (None, ())
-        lists.append([None if value is _MISSING else value for value in column])
+def _filled(column: list[Any], where: list[int] | None, fill: Any) -> list[Any]:
+    """`column` with `fill` for `_MISSING`, given the positions `where` it has values (None:
+    everywhere, and then the column itself)."""
+    if where is None:
+        return column
+    filled = [fill] * len(column)
+    for index in where:
+        filled[index] = column[index]
+    return filled
+
+
+def _absent_values(key: str, count: int, seen: _Seen, path: Path, block_rows: dict[str, list[list[Any]]],
+                   lists: list[list[Any]], absent: list[Path]) -> tuple[Any, ...]:
+    """The layout entry of a key met before and missing now: what Gymnasium fills in (zeros
+    of its last dtype and shape, or None for objects)."""
+    absent.append((*path, key))
+    dtype, shape = seen[key]
+    if dtype is None:
+        lists.append([None] * count)
         return "list", None, (), len(lists) - 1
-    dtype = (np.dtype(type(first)) if _is_number(first) else first.dtype).str
-    shape = () if _is_number(first) else first.shape
+    if not shape:
+        rows = block_rows.setdefault(dtype, [])
+        rows.append([0] * count)
+        return "block", dtype, len(rows) - 1
+    lists.append(np.zeros((count, *shape), dtype=dtype).tolist())
+    return "list", dtype, shape, len(lists) - 1
+
+
+def _array_values(key: str, column: list[Any], first: np.ndarray, count: int, everywhere: bool, seen: _Seen,
+                  block_rows: dict[str, list[list[Any]]], lists: list[list[Any]]) -> tuple[Any, ...]:
+    """The layout entry of a key whose values are numpy arrays: an array of the first one's
+    dtype and shape (a block row when that shape is a single number), zeros where an
+    environment lacks it."""
+    dtype, shape = first.dtype.str, first.shape
     seen[key] = (dtype, shape)
     if not shape:
         rows = block_rows.setdefault(dtype, [])
-        rows.append(column if present == count else [0 if value is _MISSING else value for value in column])
+        rows.append(column if everywhere else [0 if value is _MISSING else value for value in column])
         return "block", dtype, len(rows) - 1
     array = np.zeros((count, *shape), dtype=dtype)
     for index, value in enumerate(column):
@@ -260,7 +360,7 @@ def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> 
         else:
             blocks = {dtype: np.concatenate([part.blocks[dtype] for part in parts], axis=1)
                       for dtype in parts[0].blocks}
-        lists = [[row for part in parts for row in part.lists[index]] for index in range(len(parts[0].lists))]
+        lists = [list(chain.from_iterable(columns)) for columns in zip(*[part.lists for part in parts], strict=True)]
 
         def joined(where: tuple[Any, ...]) -> np.ndarray:  # a ``list`` entry, over every share's rows
             _, dtype, shape, index = where
