@@ -24,7 +24,6 @@ Gymnasium does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -360,7 +359,8 @@ def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> 
         else:
             blocks = {dtype: np.concatenate([part.blocks[dtype] for part in parts], axis=1)
                       for dtype in parts[0].blocks}
-        lists = [list(chain.from_iterable(columns)) for columns in zip(*[part.lists for part in parts], strict=True)]
+        # one list per column: `+` of the shares' lists (as many as workers) is the fastest join
+        lists = [sum(columns, []) for columns in zip(*[part.lists for part in parts], strict=True)]
 
         def joined(where: tuple[Any, ...]) -> np.ndarray:  # a ``list`` entry, over every share's rows
             _, dtype, shape, index = where
