@@ -623,21 +623,14 @@ class Loopback:
         self.port = 0
 
     def start(self, timeout: float = 30.0) -> Loopback:
-        import subprocess
+        from port_file_process import start
 
         port_file = self.dir / "port"
         command = [sys.executable, str(Path(__file__).resolve()), "--port-file", str(port_file),
                    "--log", str(self.log_path), *self.flags]
         if self.log_messages:
             command.append("--log-messages")
-        with open(self.dir / "stderr", "wb") as stderr:  # the child keeps its own descriptor
-            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
-        deadline = time.monotonic() + timeout
-        while not port_file.exists():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("loopback server did not start: " + (self.dir / "stderr").read_text())
-            time.sleep(0.02)
-        self.port = int(port_file.read_text())
+        self.process, self.port = start(command, self.dir, port_file, timeout, "loopback server")
         return self
 
     @property
@@ -650,12 +643,10 @@ class Loopback:
         return [json.loads(line) for line in self.log_path.read_text().splitlines() if line.strip()]
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except Exception:
-                self.process.kill()
+        from port_file_process import stop
+
+        if self.process is not None:
+            stop(self.process)
         self.process = None
 
     def __enter__(self) -> Loopback:

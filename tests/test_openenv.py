@@ -9,10 +9,8 @@ sessions, bad actions, closed sessions and a failing partner.
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e "
 
 from docs_blocks import python_block  # noqa: E402
 from loopback_server import Loopback  # noqa: E402
+from port_file_process import start, stop  # noqa: E402
 
 from comma_env.openenv import CommaAction, CommaEnvClient, CommaEnvironment, decode_image  # noqa: E402
 from comma_env.openenv.environment import EPISODE_OVER, NO_EPISODE  # noqa: E402
@@ -42,16 +41,8 @@ class ServerProcess:
 
     def __enter__(self) -> ServerProcess:
         port_file = self.dir / "port"
-        with open(self.dir / "stderr", "wb") as stderr:  # the child keeps its own descriptor
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "comma_env.openenv", *self.args, "port=0", f"port_file={port_file}"],
-                stdout=subprocess.DEVNULL, stderr=stderr)
-        deadline = time.monotonic() + 120
-        while not port_file.exists():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start: " + (self.dir / "stderr").read_text()[-3000:])
-            time.sleep(0.05)
-        self.port = int(port_file.read_text())
+        command = [sys.executable, "-m", "comma_env.openenv", *self.args, "port=0", f"port_file={port_file}"]
+        self.process, self.port = start(command, self.dir, port_file, 120, "OpenEnv server")
         return self
 
     @property
@@ -62,11 +53,7 @@ class ServerProcess:
         return (self.dir / "stderr").read_text()
 
     def __exit__(self, *exc: Any) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop(self.process)
 
 
 def described(puzzle: str, seed: int) -> str:
