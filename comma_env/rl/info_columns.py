@@ -360,7 +360,7 @@ def from_columns(parts: Sequence[Packed], counts: Sequence[int], total: int) -> 
             blocks = {dtype: np.concatenate([part.blocks[dtype] for part in parts], axis=1)
                       for dtype in parts[0].blocks}
         # one list per column: `+` of the shares' lists (as many as workers) is the fastest join
-        lists = [sum(columns, []) for columns in zip(*[part.lists for part in parts], strict=True)]
+        lists: list[list[Any]] = [sum(columns, []) for columns in zip(*[part.lists for part in parts], strict=True)]
 
         def joined(where: tuple[Any, ...]) -> np.ndarray:  # a ``list`` entry, over every share's rows
             _, dtype, shape, index = where
