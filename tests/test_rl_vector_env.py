@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+from collections import defaultdict
 from typing import Any
 
 import gymnasium
@@ -281,6 +282,14 @@ def test_packing_random_infos_step_after_step_equals_gymnasiums_merge():
             offsets = np.cumsum([0, *counts])
             parts = [packer.pack(infos[offsets[i]:offsets[i + 1]]) for i, packer in enumerate(packers)]
             assert_same(merge_infos(infos), from_columns(parts, counts, sum(counts)), f"trial {trial} step {step}")
+
+
+def test_packing_reads_dict_subclasses_without_changing_them():
+    """A defaultdict answers a missing key by adding it: infos of dict subclasses are read
+    item by item, so they merge as Gymnasium merges them and keep their keys."""
+    infos = [defaultdict(list, {"a": 1, "b": 2}), defaultdict(list, {"a": 3, "c": 4})]
+    assert_same(merge_infos(infos), from_columns([Packer().pack(infos)], [2], 2))
+    assert [set(info) for info in infos] == [{"a", "b"}, {"a", "c"}]
 
 
 def test_layouts_travel_once_and_again_after_a_lost_packing():

@@ -199,12 +199,8 @@ def _columns(infos: list[dict[str, Any] | None],
     sizes = list(map(len, reported))
     base = reported[sizes.index(min(sizes))]
     keys = list(base)
-    try:
-        if len(keys) < 2:  # itemgetter of one key returns the value, not a tuple
-            raise KeyError
-        getter = itemgetter(*keys)
-        rows = [getter(info) for info in reported]
-    except KeyError:  # not every info has the smallest one's keys
+    rows = _values_of(reported, keys)
+    if rows is None:
         for index, info in zip(here, reported, strict=True):
             _gather(columns, present, count, index, info.items())
         return columns, present, here
@@ -220,6 +216,19 @@ def _columns(infos: list[dict[str, Any] | None],
         if size != len(keys):
             _gather(columns, present, count, index, [(key, info[key]) for key in info.keys() - base.keys()])
     return columns, present, here
+
+
+def _values_of(infos: list[dict[str, Any]], keys: list[str]) -> list[tuple[Any, ...]] | None:
+    """Each info's values of `keys`, in that order; None when some info lacks one of them (or
+    there are fewer than two keys, or an info is a dict subclass, which may make a missing
+    key on lookup, as a defaultdict does, instead of raising)."""
+    if len(keys) < 2 or not all(type(info) is dict for info in infos):
+        return None
+    getter = itemgetter(*keys)
+    try:
+        return [getter(info) for info in infos]
+    except KeyError:
+        return None
 
 
 def _gather(columns: dict[str, list[Any]], present: dict[str, int], count: int, index: int,
