@@ -298,8 +298,7 @@ def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, path: Pat
                 entries.append((key, ("block", dtype, len(rows))))
                 rows.append(_filled(column, where, 0))
             elif key != "final_obs" and isinstance(first, np.ndarray):
-                entries.append((key, _array_values(key, column, first, count, where is None, seen, block_rows,
-                                                   lists)))
+                entries.append((key, _array_values(key, column, where, first, count, seen, block_rows, lists)))
             else:  # objects
                 seen[key] = (None, ())
                 entries.append((key, ("list", None, (), len(lists))))
@@ -338,7 +337,7 @@ def _absent_values(key: str, count: int, seen: _Seen, path: Path, block_rows: di
     return "list", dtype, shape, len(lists) - 1
 
 
-def _array_values(key: str, column: list[Any], first: np.ndarray, count: int, everywhere: bool, seen: _Seen,
+def _array_values(key: str, column: list[Any], where: list[int] | None, first: np.ndarray, count: int, seen: _Seen,
                   block_rows: dict[str, list[list[Any]]], lists: list[list[Any]]) -> tuple[Any, ...]:
     """The layout entry of a key whose values are numpy arrays: an array of the first one's
     dtype and shape (a block row when that shape is a single number), zeros where an
@@ -347,7 +346,7 @@ def _array_values(key: str, column: list[Any], first: np.ndarray, count: int, ev
     seen[key] = (dtype, shape)
     if not shape:
         rows = block_rows.setdefault(dtype, [])
-        rows.append(column if everywhere else [0 if value is _MISSING else value for value in column])
+        rows.append(_filled(column, where, 0))
         return "block", dtype, len(rows) - 1
     array = np.zeros((count, *shape), dtype=dtype)
     for index, value in enumerate(column):
