@@ -230,6 +230,21 @@ class _PatchCache:
 PATCHES = _PatchCache(PATCH_CACHE_BYTES)
 
 
+_PAINT_KINDS: dict[Any, tuple[Any, Any]] = {}
+"""A paint function's ``pixels`` and ``changes`` attributes (None where it has none), read
+once per function: two ``getattr`` with a default cost more than a dictionary lookup, for
+every repainted layer."""
+
+
+def _paint_kind(paint: Paint) -> tuple[Any, Any]:
+    kind = _PAINT_KINDS.get(paint)
+    if kind is None:
+        if len(_PAINT_KINDS) >= 4096:  # paints made anew (closures): keep the memory bounded
+            _PAINT_KINDS.clear()
+        kind = _PAINT_KINDS[paint] = (getattr(paint, "pixels", None), getattr(paint, "changes", None))
+    return kind
+
+
 class Scene:
     """A puzzle's picture: `background()` (a cached, state-independent image) and
     `layers(state)` (name -> `Layer`). Calling the scene draws the full picture as a PIL
@@ -478,21 +493,23 @@ class Scene:
         by_index, alone, scene_id = geometry.by_index, geometry.alone, id(self)
         patches: dict[Box, np.ndarray | None] = {}
         keys: list[tuple[int, Box, tuple[Layer, ...]]] = []
-        done: set[Box] = set()  # layer boxes handled (a `changes` layer's patches are not keyed by its box)
+        done: set[Box] = set()  # boxes handled that another dirty layer may name again
         for index in dirty:
             place = by_index[index]
-            if place is None or place[0] in done:
+            if place is None:
                 continue
             box, indices = place
-            done.add(box)
             layer = ordered[index]
             if alone[index]:
+                if vacated:  # a layer may be named twice: once dirty, once under a vacated box
+                    if box in done:
+                        continue
+                    done.add(box)
                 paint = layer.paint
-                pixels = getattr(paint, "pixels", None)
+                pixels, changes = _paint_kind(paint)
                 if pixels is not None:  # an opaque raster filling its box
                     patches[box] = pixels(layer.key)
                     continue
-                changes = getattr(paint, "changes", None)
                 if changes is not None:  # the layer says what to write (sprites on a background)
                     old = olds[index] if olds is not None else None
                     shown = old.key if old is not None and old.paint is paint else None
@@ -506,6 +523,9 @@ class Scene:
                     continue
                 keys.append((scene_id, box, (layer,)))
             else:
+                if box in done:  # another dirty layer of this group repainted it
+                    continue
+                done.add(box)
                 keys.append((scene_id, box, tuple([ordered[i] for i in indices])))
             patches[box] = None  # found or painted below
         if keys:
