@@ -24,9 +24,10 @@ carry ``changes(shown, key)``: the writes, in order, that turn its box from show
 None) into showing `key`, as (box, read-only RGB pixels) pairs, each box inside the layer's
 box and the picture. Sprites on a plain background use it, such as Dog's dogs in their grid
 cells: when such a layer alone in its box changes, only what it says is written (the
-background over the old dogs' boxes, then the new dogs), not the whole box. Then the
-incremental frame equals the full redraw pixel for pixel, and drawing stays a pure function
-of `visible_state()`.
+background over the old dogs' boxes, then the new dogs), not the whole box. A scene reads
+these two attributes once per paint function, so set them where the function is defined.
+Then the incremental frame equals the full redraw pixel for pixel, and drawing stays a pure
+function of `visible_state()`.
 
 Adopting it in a new puzzle (the full-redraw fallback needs nothing: a plain
 ``draw(state) -> PIL.Image`` function named by a `PuzzleSpec` still works)::
