@@ -4,6 +4,8 @@ equals the full redraw of `visible_state()` pixel for pixel, for every puzzle.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -192,6 +194,35 @@ def test_overlapping_layers_are_repainted_together() -> None:
                   {"under": (1, 2, 3), "over": (4, 5, 6)}):
         frame = scene.frame(state, frame)
         assert np.array_equal(frame.array, scene.full_array(state))
+
+
+def test_an_unhashable_raster_paint_still_draws() -> None:
+    """A scene keeps each paint function's `pixels` and `changes` by the function; a paint
+    that cannot be a dictionary key (an instance defining ``__eq__``) has them read every
+    time instead, so a raster paint (whose pixels are copied, never cached by layer) still
+    works as it did."""
+    background = Image.new("RGB", (20, 10), (10, 10, 10))
+
+    @dataclasses.dataclass
+    class Fill:  # eq=True without frozen: unhashable
+        calls: int = 0
+
+        def __call__(self, image, draw, key):
+            draw.rectangle((0, 0, 9, 9), fill=key)
+
+        def pixels(self, key):
+            self.calls += 1
+            return np.full((10, 10, 3), key, dtype=np.uint8)
+
+    paint = Fill()
+    with pytest.raises(TypeError):
+        hash(paint)
+    scene = Scene((20, 10), lambda: background, lambda state: {"box": Layer((0, 0, 10, 10), state["c"], paint)})
+    frame = scene.frame({"c": (1, 2, 3)})
+    for color in ((200, 0, 0), (0, 200, 0)):
+        frame = scene.frame({"c": color}, frame)
+        assert np.array_equal(frame.array, scene.full_array({"c": color}))
+    assert paint.calls == 2  # the repaints copied its pixels
 
 
 def test_patch_cache_stays_within_its_budget() -> None:

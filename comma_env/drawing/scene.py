@@ -238,7 +238,10 @@ every repainted layer."""
 
 
 def _paint_kind(paint: Paint) -> tuple[Any, Any]:
-    kind = _PAINT_KINDS.get(paint)
+    try:
+        kind = _PAINT_KINDS.get(paint)
+    except TypeError:  # an unhashable callable (an instance with __eq__): read them every time
+        return getattr(paint, "pixels", None), getattr(paint, "changes", None)
     if kind is None:
         if len(_PAINT_KINDS) >= 4096:  # paints made anew (closures): keep the memory bounded
             _PAINT_KINDS.clear()
