@@ -161,25 +161,12 @@ def _canonical(key: str) -> tuple[str, int]:
 _NUMBER_DTYPES: dict[type, str] = {}
 """A number type's dtype string, looked up once per type (``np.dtype(type)`` took 0.5 µs)."""
 
-_MASK_NAMES: dict[str, str] = {}
-"""``"_" + key`` per key, made once."""
-
-
 def _number_dtype(value: Any) -> str:
     kind = type(value)
     dtype = _NUMBER_DTYPES.get(kind)
     if dtype is None:
         dtype = _NUMBER_DTYPES[kind] = np.dtype(kind).str
     return dtype
-
-
-def _mask_name(key: str) -> str:
-    name = _MASK_NAMES.get(key)
-    if name is None:
-        if len(_MASK_NAMES) >= 4096:  # keys that never repeat: keep the memory bounded
-            _MASK_NAMES.clear()
-        name = _MASK_NAMES[key] = "_" + key
-    return name
 
 
 def _columns(infos: list[dict[str, Any] | None],
@@ -304,7 +291,7 @@ def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, path: Pat
                 entries.append((key, ("list", None, (), len(lists))))
                 lists.append(_filled(column, where, None))
         masks = block_rows.setdefault(_BOOL, [])
-        entries.append((_mask_name(key), ("block", _BOOL, len(masks))))
+        entries.append(("_" + key, ("block", _BOOL, len(masks))))
         masks.append(mask)
     return tuple(entries)
 
