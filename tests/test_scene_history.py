@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from comma_env.drawing import layout
+from comma_env.drawing import layout, watched
 from comma_env.drawing.layout import Geometry, Layer, subtract
 from comma_env.drawing.scene import PATCHES, Scene
 from comma_env.rl import SingleRoleEnv
@@ -47,10 +47,14 @@ def _random_state(rng: np.random.Generator) -> dict:
             "fixed": PALETTE[int(rng.integers(len(PALETTE)))]}
 
 
-def test_a_loop_holding_the_previous_frame_stays_exact_across_layouts() -> None:
+@pytest.mark.parametrize("regions", [watched.REGIONS, 3])
+def test_a_loop_holding_the_previous_frame_stays_exact_across_layouts(regions: int,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Frames alternate between two arrays (the spare catches up by taking the previous
     frame's patches again), across layout changes, unchanged states asked fresh, and a
-    refresh: each equals the full redraw, and a held frame never changes."""
+    refresh: each equals the full redraw, and a held frame never changes. With room for 3
+    box views, each array stops keeping them early in the run (`WatchedMemory.region`)."""
+    monkeypatch.setattr(watched, "REGIONS", regions)
     rng = np.random.default_rng(0)
     previous = spare = None
     held = held_copy = None
@@ -73,6 +77,7 @@ def test_a_loop_holding_the_previous_frame_stays_exact_across_layouts() -> None:
         held, held_copy = frame.array, frame.array.copy()
         addresses.add(frame.array.__array_interface__["data"][0])
     assert len(addresses) <= 3  # the first frame's copy, then two arrays in turn
+    assert (previous.pixels.regions is None) == (regions == 3)
 
 
 def test_refresh_reuses_the_layers_and_rejects_another_scenes_frame() -> None:

@@ -57,6 +57,22 @@ def test_read_only_views_cannot_be_made_writable_and_writable_ones_write_the_mem
     assert memory[0, 0, 0] == 200
 
 
+def test_box_views_write_the_memory_are_kept_and_stop_being_kept_when_too_many(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(watched_module, "REGIONS", 2)
+    watched = WatchedMemory(_memory())
+    region = watched.region((1, 2, 3, 4))
+    region[...] = 255
+    assert (watched.memory[2:4, 1:3] == 255).all() and (watched.memory[:2] != 255).all()
+    assert watched.regions == {(1, 2, 3, 4): region} and not watched.held()  # the owner's, never handed out
+    watched.region((0, 0, 1, 1))
+    assert watched.regions is not None and len(watched.regions) == 2
+    third = watched.region((4, 3, 5, 4))
+    assert watched.regions is None and third.shape == (1, 1, 3)  # a third box: it stops keeping any
+    assert np.shares_memory(watched.region((1, 2, 3, 4)), watched.memory) and watched.regions is None
+    assert pickle.loads(pickle.dumps(watched)).regions == {}  # a copy's memory is other memory
+
+
 def test_memory_must_be_contiguous() -> None:
     with pytest.raises(ValueError):
         WatchedMemory(_memory()[:, ::2])

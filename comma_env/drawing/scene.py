@@ -120,11 +120,24 @@ def rgb_copy(rgba: np.ndarray) -> np.ndarray:
     return out
 
 
-def _write(memory: np.ndarray, patches: Mapping[Box, np.ndarray]) -> int:
-    """Write `patches` (box -> RGB pixels, in order) into `memory`; return the bytes written."""
+def _write(pixels: WatchedMemory, patches: Mapping[Box, np.ndarray], skip: Mapping[Box, Any] | None = None) -> int:
+    """Write `patches` (box -> RGB pixels, in order) into the memory of `pixels`, except
+    boxes in `skip`; return the bytes written. Into the memory's kept views of the boxes
+    (`WatchedMemory.regions`) while it keeps them."""
+    memory, regions = pixels.memory, pixels.regions
     written = 0
-    for (x0, y0, x1, y1), patch in patches.items():
-        memory[y0:y1, x0:x1] = patch
+    for box, patch in patches.items():
+        if skip is not None and box in skip:
+            continue
+        if regions is not None:
+            region = regions.get(box)
+            if region is None:
+                region = pixels.region(box)
+                regions = pixels.regions
+            region[...] = patch
+        else:
+            x0, y0, x1, y1 = box
+            memory[y0:y1, x0:x1] = patch
         written += patch.nbytes
     return written
 
@@ -386,7 +399,7 @@ class Scene:
                     start = self._backgrounds()[1] if previous is None else previous.pixels.memory
                 result = Frame(self, WatchedMemory(start.copy()), layers)
                 written = start.nbytes
-            written += _write(result.pixels.memory, patches)
+            written += _write(result.pixels, patches)
             self.bytes_written += written
             result.base = None if previous is None else previous.layers
             result.layers, result.written, result.geometry = layers, patches, geometry
@@ -427,7 +440,7 @@ class Scene:
                 else:  # the background: every layer is new
                     dirty, vacated, same_layout = list(range(len(layers))), [], False
                 patches, frame.geometry = self._repaints(shown, layers, dirty, vacated, same_layout, frame.geometry)
-                written += _write(memory, patches)
+                written += _write(frame.pixels, patches)
             frame.base, frame.layers, frame.written = None, layers, None
             self.bytes_written += written
             # not `_latest`: a new sequence in another thread reads that memory between two
@@ -451,15 +464,10 @@ class Scene:
         `patches` (painted over next), and return the bytes written. When the spare shows
         what `previous` was painted over, this takes `previous`'s own patches again; else it
         copies every box in which their layers differ from `previous`."""
+        if spare.layers is previous.base and previous.written is not None:
+            return _write(spare.pixels, previous.written, patches)
         array = spare.pixels.memory
         written = 0
-        if spare.layers is previous.base and previous.written is not None:
-            for box, patch in previous.written.items():
-                if box not in patches:
-                    x0, y0, x1, y1 = box
-                    array[y0:y1, x0:x1] = patch
-                    written += patch.nbytes
-            return written
         width, height = self.size
         dirty, vacated, _ = diff(spare.layers, previous.layers)
         ordered = list(previous.layers.values())
