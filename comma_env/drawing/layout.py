@@ -89,14 +89,27 @@ class Geometry:
         return result
 
 
+DiffLists = tuple[list[int], list[Box], bool, list[Layer] | None, list[Layer]]
+"""`diff_lists`' answer: (dirty, vacated, same layout, the old layers by position when the
+layout is the same, else None; the new layers by position)."""
+
+
 def diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[int], list[Box], bool]:
     """What turns `old`'s picture into `new`'s: (the positions in `new` of the layers to
     repaint; the boxes some layer left, moved or removed, unclipped and maybe repeated;
     whether the layout is the same: the same names in the same order, no box moved)."""
+    dirty, vacated, same_layout, _, _ = diff_lists(old, new)
+    return dirty, vacated, same_layout
+
+
+def diff_lists(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> DiffLists:
+    """`diff`, plus the lists of layers it made on the way, which the scene needs next: so
+    a frame lists each mapping's layers once."""
     dirty: list[int]
     vacated: list[Box]
+    news = list(new.values())
     if len(old) == len(new) and list(old) == list(new):  # the same names in the same order
-        olds, news = list(old.values()), list(new.values())
+        olds = list(old.values())
         # compared in C (a tuple compares its items by identity first), positions of the others
         dirty = list(compress(range(len(news)), map(ne, news, olds)))
         vacated = []
@@ -104,7 +117,7 @@ def diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[int],
             box = olds[index].box
             if box != news[index].box:
                 vacated.append(box)
-        return dirty, vacated, not vacated
+        return dirty, vacated, not vacated, olds, news
     dirty, vacated = [], []
     for index, (name, layer) in enumerate(new.items()):
         before = old.get(name)
@@ -117,7 +130,7 @@ def diff(old: Mapping[str, Layer], new: Mapping[str, Layer]) -> tuple[list[int],
     for name, layer in old.items():
         if name not in new:
             vacated.append(layer.box)
-    return dirty, vacated, False
+    return dirty, vacated, False, None, news
 
 
 def subtract(box: Box, cutters: list[Box]) -> list[Box]:

@@ -53,12 +53,12 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.layout import Box, Geometry, Layer, Paint, clip, diff
+from comma_env.drawing.layout import Box, DiffLists, Geometry, Layer, Paint, clip, diff_lists
 from comma_env.drawing.watched import WatchedMemory
 
 __all__ = ["PATCHES", "Box", "Frame", "Layer", "Paint", "Scene", "rgb_copy"]
@@ -370,21 +370,18 @@ class Scene:
             geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
             patches = {(0, 0) + self.size: self._paint_patch((0, 0) + self.size, tuple(layers.values()), None)}
         else:
-            dirty: list[int]
-            vacated: list[Box]
             if layers is previous.layers:
-                dirty, vacated, same_layout = [], [], True
+                found: DiffLists = ([], [], True, None, [])
             else:
-                dirty, vacated, same_layout = diff(previous.layers, layers)
-            if not dirty and not vacated and not fresh and mine is not None:
+                found = diff_lists(previous.layers, layers)
+            if not found[0] and not found[1] and not fresh and mine is not None:
                 # the same memory in a second frame of this drawing sequence (the first is dropped).
                 # Never another environment's: its frame would then see this one's in-place repaints
                 unchanged = Frame(self, previous.pixels, layers, previous.base, previous.written, previous.geometry)
                 with self._lock:
                     self._latest = unchanged
                 return unchanged
-            patches, geometry = self._repaints(previous.layers, layers, dirty, vacated, same_layout,
-                                               previous.geometry)
+            patches, geometry = self._repaints(found, previous.geometry)
         with self._lock:  # the decision and the writes are one step for other threads
             written = 0
             # a frame's memory is never handed out (only read-only views of it), so it stays writable
@@ -393,7 +390,10 @@ class Scene:
             elif (mine is not None and IN_PLACE_REPAINT and spare is not None and spare.scene is self
                   and spare.pixels is not mine.pixels and not spare.pixels.held()):
                 result = spare
-                written = self._catch_up(result, mine, patches)
+                if spare.layers is mine.base and mine.written is not None:  # it showed what `mine` was painted over
+                    written = _write(spare.pixels, mine.written, patches)
+                else:
+                    written = self._catch_up(result, mine, patches)
             else:
                 if start is None:
                     start = self._backgrounds()[1] if previous is None else previous.pixels.memory
@@ -436,10 +436,10 @@ class Scene:
                 written = memory.nbytes
             if layers is not shown:
                 if shown:
-                    dirty, vacated, same_layout = diff(shown, layers)
+                    found = diff_lists(shown, layers)
                 else:  # the background: every layer is new
-                    dirty, vacated, same_layout = list(range(len(layers))), [], False
-                patches, frame.geometry = self._repaints(shown, layers, dirty, vacated, same_layout, frame.geometry)
+                    found = (list(range(len(layers))), [], False, None, list(layers.values()))
+                patches, frame.geometry = self._repaints(found, frame.geometry)
                 written += _write(frame.pixels, patches)
             frame.base, frame.layers, frame.written = None, layers, None
             self.bytes_written += written
@@ -448,29 +448,24 @@ class Scene:
             self._latest_owned = weakref.ref(frame)
         return frame
 
-    def _repaints(self, shown: Mapping[str, Layer], layers: Mapping[str, Layer], dirty: list[int],
-                  vacated: list[Box], same_layout: bool,
-                  geometry: Geometry | None) -> tuple[dict[Box, np.ndarray], Geometry]:
-        """The patches that turn a picture of `shown` into one of `layers` (what `diff` said
-        changed between them), and where `layers` lie: `geometry`, `shown`'s, when the layout
+    def _repaints(self, found: DiffLists, geometry: Geometry | None) -> tuple[dict[Box, np.ndarray], Geometry]:
+        """The patches that turn a picture into another (what `diff_lists` `found` between
+        their layers), and where the new layers lie: `geometry`, the old picture's, when the layout
         is the same and it is known."""
+        dirty, vacated, same_layout, olds, ordered = found
         if not same_layout or geometry is None:
-            geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
-        olds = list(shown.values()) if same_layout else None  # aligned with `layers` by position
-        return (self._patches(geometry, layers, dirty, vacated, olds) if dirty or vacated else {}), geometry
+            geometry = self._geometry(tuple([layer.box for layer in ordered]))
+        return (self._patches(geometry, ordered, dirty, vacated, olds) if dirty or vacated else {}), geometry
 
     def _catch_up(self, spare: Frame, previous: Frame, patches: Mapping[Box, np.ndarray]) -> int:
-        """Make the spare's pixels those of `previous`, except in the boxes of
-        `patches` (painted over next), and return the bytes written. When the spare shows
-        what `previous` was painted over, this takes `previous`'s own patches again; else it
-        copies every box in which their layers differ from `previous`."""
-        if spare.layers is previous.base and previous.written is not None:
-            return _write(spare.pixels, previous.written, patches)
+        """Make the spare's pixels those of `previous`, except in the boxes of `patches`
+        (painted over next), and return the bytes written, when the spare does not show what
+        `previous` was painted over (then `_draw` writes `previous`'s own patches again): by
+        copying every box in which their layers differ from `previous`."""
         array = spare.pixels.memory
         written = 0
         width, height = self.size
-        dirty, vacated, _ = diff(spare.layers, previous.layers)
-        ordered = list(previous.layers.values())
+        dirty, vacated, _, _, ordered = diff_lists(spare.layers, previous.layers)
         for box in [ordered[i].box for i in dirty] + vacated:
             clipped = clip(box, width, height)
             if clipped not in patches:  # else painted over below (a box the step repaints whole)
@@ -479,19 +474,19 @@ class Scene:
                 written += source.nbytes
         return written
 
-    def _patches(self, geometry: Geometry, layers: Mapping[str, Layer], dirty: list[int],
+    def _patches(self, geometry: Geometry, ordered: list[Layer], dirty: list[int],
                  vacated: list[Box], olds: list[Layer] | None = None) -> dict[Box, np.ndarray]:
-        """The pixels to write (clipped box -> RGB, each box once): a patch for the box of
-        every layer at a position in `dirty`, and for each box in `vacated` the layers now
-        lying there repainted whole and the rest of it background. A layer with ``changes``
-        alone in its box writes what it says turns its old key (from `olds`, the previous
-        layers by position, when the same paint drew it; else None) into its new one.
+        """The pixels to write (clipped box -> RGB, each box once): for the layers `ordered`
+        (by position), a patch for the box of every layer at a position in `dirty`, and for
+        each box in `vacated` the layers now lying there repainted whole and the rest of it
+        background. A layer with ``changes`` alone in its box writes what it says turns its
+        old key (from `olds`, the previous layers by position, when the same paint drew it;
+        else None) into its new one.
 
         Painting a vacated box as one patch would key it by every layer under it, in
         combinations that seldom recur (a box of a four-LED row under a five-LED row): the
         cache filled with them and missed. The pieces of background never overlap a patch,
         so the order of writes does not matter."""
-        ordered = list(layers.values())
         background: dict[Box, np.ndarray] | None = None
         if vacated:
             dirty = list(dirty)
@@ -548,7 +543,7 @@ class Scene:
                     PATCHES.remember_layer(key, key[2][0])
         if background:
             patches.update(background)
-        return cast("dict[Box, np.ndarray]", patches)  # every None was replaced above
+        return patches  # type: ignore[return-value]  # every None was replaced above
 
     def _paint_patch(self, box: Box, touching: tuple[Layer, ...], key: Hashable | None) -> np.ndarray:
         """RGB pixels of `box`, drawn: the background plus `touching` (every layer whose box
