@@ -23,8 +23,8 @@ step's time minus the text-view step's, divided by the time of one frame copy, t
 measured in interleaved bursts of the same run (`--out FILE` writes the table). Beside it, two
 counts that do not depend on the machine: the bytes the image step writes into observation
 arrays, and the bytes that any environment alternating two arrays would have to write; and
-the time of `Scene.frame` alone over the loop's recorded pictures with every cache warm, in
-frame copies.
+the time of `Scene.frame` alone over the loop's recorded pictures, in frame copies, with
+every cache warm and with a text-view learner step before each picture (as in the loop).
 """
 
 from __future__ import annotations
@@ -271,12 +271,17 @@ def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
     return written / steps / frame_bytes, changed / steps / frame_bytes
 
 
-def warm_frame_in_copies(puzzle: str, steps: int = 300, repeats: int = 7) -> float:
-    """`Scene.frame` per picture with every cache warm, in frame copies: the pictures of
-    `steps` learner steps of the loop, recorded, then drawn again and again in order (the
-    latest array held, as a loop holds its observation), the fastest of `repeats` passes over
-    the fastest copy measured around them. What finding and writing the changes costs in
-    Python when nothing has to wait for memory."""
+def frame_in_copies(puzzle: str, text_steps_between: bool, steps: int = 300, repeats: int = 7) -> float:
+    """`Scene.frame` per picture, in frame copies: the pictures of `steps` learner steps of
+    the loop, recorded, then drawn again in order (the latest array held, as a loop holds
+    its observation), only the drawing timed; the fastest of `repeats` passes over the
+    fastest copy measured around them.
+
+    Alone, every cache is warm: what finding and writing the changes costs in Python when
+    nothing waits for memory. With a text-view learner step of another environment before
+    each picture (the rest of a loop's step), the same drawing once that step has pushed its
+    code and data out of the processor's caches: the part of the image step that is drawing,
+    as a loop pays for it."""
     states: list[dict[str, Any]] = []
     drawing: scene.Scene | None = None
     for raw, _, _ in _gym_loop(puzzle, "image", steps):
@@ -285,21 +290,29 @@ def warm_frame_in_copies(puzzle: str, steps: int = 300, repeats: int = 7) -> flo
     assert drawing is not None  # _gym_loop yields after its first reset
     sample = drawing.full_array(states[-1])  # a picture to copy: the reference unit
     frame, spare = drawing.frame(states[0]), None
+    text_steps = _gym_stepper(puzzle, "text") if text_steps_between else None
+    clock = time.perf_counter
 
-    def draw_all() -> None:
+    def draw_all() -> float:
         nonlocal frame, spare
         held = frame.array
+        seconds = 0.0
         for state in states:
+            if text_steps is not None:
+                next(text_steps)
+            start = clock()
             drawn = drawing.frame(state, frame, spare)
             if drawn.array is not frame.array:
                 spare = frame
             frame, held = drawn, drawn.array  # noqa: F841  (held: the observation a loop keeps)
+            seconds += clock() - start
+        return seconds
 
     copy = sample.copy
     copy_seconds, draw_seconds = [], []
     for _ in range(repeats):
         copy_seconds.append(min(timeit.repeat(copy, number=20, repeat=3)) / 20)
-        draw_seconds.append(min(timeit.repeat(draw_all, number=1, repeat=1)) / len(states))
+        draw_seconds.append(draw_all() / len(states))
     return min(draw_seconds) / min(copy_seconds)
 
 
@@ -385,17 +398,18 @@ def print_image_step(args: argparse.Namespace) -> None:
              "| image step minus text step (frame copies) | middle half of the rounds "
              "| written per step (frames) | changed per step (frames) "
              "| `Scene.frame`, caches warm (frame copies) "
+             "| `Scene.frame` between text steps (frame copies) "
              "| in-place repaint off: image step minus text step (frame copies) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines[2:]))
     for puzzle in args.puzzles:
         env_module(puzzle)
         step = image_step_in_copies(puzzle, args.rounds, args.burst)
         written, changed = image_step_bytes(puzzle, BYTES_STEPS)
-        warm = warm_frame_in_copies(puzzle)
+        warm, between = frame_in_copies(puzzle, False), frame_in_copies(puzzle, True)
         lines.append(f"| {puzzle}_v0 | {step.image_rate:,.0f} | {step.text_rate:,.0f} | {step.copy_us:.0f} "
                      f"| {step.extra:.2f} | {step.lower:.2f}-{step.upper:.2f} | {written:.3f} | {changed:.3f} "
-                     f"| {warm:.2f} | {step.extra_copying:.2f} |")
+                     f"| {warm:.2f} | {between:.2f} | {step.extra_copying:.2f} |")
         print(lines[-1], flush=True)
     lines[0] += (f" Load average {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after (other jobs on "
                  "the machine raise it: much of the image step is memory traffic).")

@@ -113,14 +113,16 @@ def image_step_bytes(benchmark_envs):
     return benchmark_envs.image_step_bytes
 
 
-def test_the_warm_replay_draws_every_recorded_picture_in_two_arrays(benchmark_envs, monkeypatch) -> None:
-    """The table's last column replays the loop's pictures through `Scene.frame` as a loop
-    would, holding the latest: it must draw them (bytes written), in two arrays (no copies:
-    nothing close to a frame per picture), and give a time."""
+@pytest.mark.parametrize("text_steps_between", [False, True])
+def test_the_frame_replays_draw_every_recorded_picture_in_two_arrays(benchmark_envs, text_steps_between: bool) -> None:
+    """The table's two `Scene.frame` columns replay the loop's pictures through
+    `Scene.frame` as a loop would, holding the latest (the second with a text-view step
+    between pictures, which draws nothing): each must draw them (bytes written), in two
+    arrays (no copies: nothing close to a frame per picture), and give a time."""
     from comma_env.drawing.wire import draw_wire
 
     before = draw_wire.bytes_written
-    ratio = benchmark_envs.warm_frame_in_copies("wire", steps=40, repeats=1)
+    ratio = benchmark_envs.frame_in_copies("wire", text_steps_between, steps=40, repeats=1)
     written = draw_wire.bytes_written - before
     frame = 512 * 512 * 3
     assert 0 < ratio < 1000
