@@ -107,6 +107,14 @@ def test_frames_pickle_without_their_history() -> None:
     assert np.array_equal(clone.array, second.array)
     third = ROW.frame(state, clone)  # no history: the clone diffs and copies as before
     assert np.array_equal(third.array, ROW.full_array(state))
+    # a refresh of a clone (its layers, no geometry), then a change of one square: the
+    # geometry the refresh finds must be the layers' own, which the change then reuses
+    clone = pickle.loads(pickle.dumps(second))
+    refreshed = ROW.refresh(clone)
+    assert np.array_equal(refreshed.array, second.array)
+    changed = {"colors": [PALETTE[1], PALETTE[0], PALETTE[3]], "fixed": PALETTE[1]}
+    fourth = ROW.frame(changed, refreshed)
+    assert np.array_equal(fourth.array, ROW.full_array(changed))
 
 
 def test_vacated_boxes_add_no_combinations_to_the_patch_cache() -> None:

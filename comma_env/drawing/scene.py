@@ -370,8 +370,8 @@ class Scene:
             geometry = self._geometry(tuple([layer.box for layer in layers.values()]))
             patches = {(0, 0) + self.size: self._paint_patch((0, 0) + self.size, tuple(layers.values()), None)}
         else:
-            if layers is previous.layers:
-                found: DiffLists = ([], [], True, None, [])
+            if layers is previous.layers:  # a refresh; listed all the same: an unpickled frame has no geometry
+                found: DiffLists = ([], [], True, None, list(layers.values()))
             else:
                 found = diff_lists(previous.layers, layers)
             if not found[0] and not found[1] and not fresh and mine is not None:
