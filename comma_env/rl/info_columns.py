@@ -161,6 +161,7 @@ def _canonical(key: str) -> tuple[str, int]:
 _NUMBER_DTYPES: dict[type, str] = {}
 """A number type's dtype string, looked up once per type (``np.dtype(type)`` took 0.5 µs)."""
 
+
 def _number_dtype(value: Any) -> str:
     kind = type(value)
     dtype = _NUMBER_DTYPES.get(kind)
