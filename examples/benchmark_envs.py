@@ -147,27 +147,30 @@ def _gym_loop(puzzle: str, view: str, steps: int | None = None) -> Iterator[tupl
     Gymnasium loop runs: the previous observation stays alive while the next step (or the
     next reset) is made, as in ``observation, ... = env.step(action)``. Yields (raw
     environment, observation, whether a learner step made it) after the first reset and
-    after every step and reset, for `steps` learner steps (None: endlessly; then closes)."""
+    after every step and reset, for `steps` learner steps (None: endlessly). The environment
+    is closed at the end, or when the generator is closed or collected."""
     from comma_env.rl import SingleRoleEnv
 
     env = SingleRoleEnv(puzzle, role="solver", partner="oracle", solver_view=view)
-    rng = np.random.default_rng(0)
-    seed, taken, done = 0, 0, False
-    observation, info = env.reset(seed=seed)
-    yield env.raw, observation, False
-    while steps is None or taken < steps:
-        if done:
-            seed += 1
-            observation, info = env.reset(seed=seed)
-            done = False
-            yield env.raw, observation, False
-        else:
-            actions = info["valid_actions"]
-            action = str(actions[rng.integers(len(actions))]) if actions else ""
-            observation, _, terminated, truncated, info = env.step(action)
-            done, taken = terminated or truncated, taken + 1
-            yield env.raw, observation, True
-    env.close()
+    try:  # closed also when the caller closes an endless loop (or drops it)
+        rng = np.random.default_rng(0)
+        seed, taken, done = 0, 0, False
+        observation, info = env.reset(seed=seed)
+        yield env.raw, observation, False
+        while steps is None or taken < steps:
+            if done:
+                seed += 1
+                observation, info = env.reset(seed=seed)
+                done = False
+                yield env.raw, observation, False
+            else:
+                actions = info["valid_actions"]
+                action = str(actions[rng.integers(len(actions))]) if actions else ""
+                observation, _, terminated, truncated, info = env.step(action)
+                done, taken = terminated or truncated, taken + 1
+                yield env.raw, observation, True
+    finally:
+        env.close()
 
 
 def _gym_stepper(puzzle: str, view: str) -> Iterator[None]:

@@ -154,6 +154,29 @@ def test_the_copying_column_turns_in_place_repaint_off_for_its_own_loop(benchmar
         assert written["two arrays"] < 0.4, written
 
 
+def test_closing_an_endless_benchmark_loop_closes_its_environment(benchmark_envs, monkeypatch) -> None:
+    """The benchmark's endless loops own a `SingleRoleEnv` each (its partner's event loop
+    included): closing the loop, or the stepper around it, closes the environment."""
+    from comma_env.rl import SingleRoleEnv
+
+    closed: list[SingleRoleEnv] = []
+    close = SingleRoleEnv.close
+
+    def counted_close(self: SingleRoleEnv) -> None:
+        closed.append(self)
+        close(self)
+
+    monkeypatch.setattr(SingleRoleEnv, "close", counted_close)
+    loop = benchmark_envs._gym_loop("who", "text")
+    next(loop)
+    loop.close()
+    stepper = benchmark_envs._gym_stepper("who", "text")
+    for _ in range(5):
+        next(stepper)
+    stepper.close()
+    assert len(closed) == 2
+
+
 @pytest.mark.parametrize("puzzle", COMMA_PUZZLES + V1_PUZZLES)
 def test_a_gymnasium_loop_writes_a_fraction_of_a_frame_per_step(puzzle: str, image_step_bytes) -> None:
     """Counted, not timed: in the benchmark's loop (random actions, so a reset every few
