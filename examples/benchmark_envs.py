@@ -34,6 +34,7 @@ import functools
 import os
 import platform
 import statistics
+import sys
 import time
 import timeit
 from collections.abc import Callable, Iterator
@@ -170,7 +171,8 @@ def _gym_loop(puzzle: str, view: str, steps: int | None = None) -> Iterator[tupl
                 done, taken = terminated or truncated, taken + 1
                 yield env.raw, observation, True
     finally:
-        env.close()
+        if not sys.is_finalizing():  # a loop collected at exit: nothing to close, and asyncio cannot
+            env.close()
 
 
 def _gym_stepper(puzzle: str, view: str) -> Iterator[None]:
