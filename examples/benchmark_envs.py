@@ -291,6 +291,8 @@ def frame_in_copies(puzzle: str, text_steps_between: bool, steps: int = 300, rep
     drawing: scene.Scene | None = None
     for raw, _, _ in _gym_loop(puzzle, "image", steps):
         drawing = raw.draw
+        # visible_state, not the drawn_state() the environment draws from: that may share the
+        # puzzle's own lists, which later steps of the recording could change (equal states)
         states.append(raw.visible_state)
     assert drawing is not None  # _gym_loop yields after its first reset
     sample = drawing.full_array(states[-1])  # a picture to copy: the reference unit
