@@ -161,3 +161,50 @@ def test_grid_changes_turn_one_set_of_dogs_into_the_next() -> None:
     assert full[0][0] == GRID_BOX  # not known: the whole grid first
     assert crossing > 0  # dogs across the horizon (two bands) were checked too
     assert kept > 0  # and cells whose dog stayed (empty in both episodes): nothing written for them
+
+
+def test_environments_stepped_in_turn_each_keep_their_grid(monkeypatch) -> None:
+    """16 Dog environments drawn in turn in one process (a vector env's share) each find
+    their grid layer again: it is made once per episode, not on every step."""
+    from comma_env.drawing import dog as drawing
+
+    made: list[int] = []
+    grid_layer = drawing._grid_layer
+
+    def counted(dogs, places):
+        made.append(len(dogs))
+        return grid_layer(dogs, places)
+
+    monkeypatch.setattr(drawing, "_grid_layer", counted)
+    monkeypatch.setattr(drawing, "_recent_grids", {})
+    monkeypatch.setattr(drawing, "_last_grid", None)
+    seeds = [seed for seed in range(200) if DogPuzzle(np.random.default_rng(seed)).dogs][:32]  # no two alike
+    envs = [comma_env.make("dog") for _ in range(16)]
+    for seed, env in zip(seeds, envs):
+        env.reset(seed=seed)
+    grids = [[drawing._layers(env.unwrapped.puzzle.drawn_state())["dogs"] for env in envs] for _ in range(4)]
+    assert len(made) == 16
+    assert all(later[i] is grids[0][i] for later in grids[1:] for i in range(16))
+    for seed, env in zip(seeds[16:], envs, strict=True):  # the next episode of each: new grids
+        env.reset(seed=seed)
+    for env in envs:
+        drawing._layers(env.unwrapped.puzzle.drawn_state())
+    assert len(made) == 32
+
+
+def test_a_changed_set_of_dogs_is_drawn_anew() -> None:
+    """The kept grids are found by the dogs' values, not by which lists hold them: a state
+    changed in place after a drawing gets its own grid."""
+    from comma_env.drawing import dog as drawing
+
+    puzzle = next(p for seed in range(100) if (p := DogPuzzle(np.random.default_rng(seed))).dogs)
+    state = puzzle.visible_state()
+    first = drawing._layers(state)["dogs"]
+    coats = [coat for coat in drawing.COAT_RGB if coat != state["dogs"][0]["coat"]]
+    state["dogs"][0]["coat"] = coats[0]  # the same places (the same filing key), another coat
+    changed = drawing._layers(state)["dogs"]
+    assert changed is not first and changed.key != first.key
+    assert changed.key[int(state["dog_places"][0][0])].coat == coats[0]
+    state["dog_places"][0][1] += 0.01  # moved: another filing key
+    assert drawing._layers(state)["dogs"].key != changed.key
+    assert np.array_equal(drawing.draw_dog.frame(state).array, drawing.draw_dog.full_array(state))
