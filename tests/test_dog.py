@@ -180,7 +180,7 @@ def test_environments_stepped_in_turn_each_keep_their_grid(monkeypatch) -> None:
     monkeypatch.setattr(drawing, "_last_grid", None)
     seeds = [seed for seed in range(200) if DogPuzzle(np.random.default_rng(seed)).dogs][:32]  # no two alike
     envs = [comma_env.make("dog") for _ in range(16)]
-    for seed, env in zip(seeds, envs):
+    for seed, env in zip(seeds[:16], envs, strict=True):
         env.reset(seed=seed)
     grids = [[drawing._layers(env.unwrapped.puzzle.drawn_state())["dogs"] for env in envs] for _ in range(4)]
     assert len(made) == 16
