@@ -276,17 +276,16 @@ def image_step_bytes(puzzle: str, steps: int) -> tuple[float, float]:
     return written / steps / frame_bytes, changed / steps / frame_bytes
 
 
-def frame_in_copies(puzzle: str, text_steps_between: bool, steps: int = 300, repeats: int = 7) -> float:
-    """`Scene.frame` per picture, in frame copies: the pictures of `steps` learner steps of
-    the loop, recorded, then drawn again in order (the latest array held, as a loop holds
-    its observation), only the drawing timed; the fastest of `repeats` passes over the
-    fastest copy measured around them.
+class Recording(NamedTuple):
+    """The pictures of a loop, as `frame_in_copies` draws them again."""
 
-    Alone, every cache is warm: what finding and writing the changes costs in Python when
-    nothing waits for memory. With a text-view learner step of another environment before
-    each picture (the rest of a loop's step), the same drawing once that step has pushed its
-    code and data out of the processor's caches: the part of the image step that is drawing,
-    as a loop pays for it."""
+    puzzle: str
+    drawing: scene.Scene
+    states: list[dict[str, Any]]
+
+
+def record_pictures(puzzle: str, steps: int = 300) -> Recording:
+    """The state of every picture of `steps` learner steps of the `_gym_loop` (resets included)."""
     states: list[dict[str, Any]] = []
     drawing: scene.Scene | None = None
     for raw, _, _ in _gym_loop(puzzle, "image", steps):
@@ -295,9 +294,27 @@ def frame_in_copies(puzzle: str, text_steps_between: bool, steps: int = 300, rep
         # puzzle's own lists, which later steps of the recording could change (equal states)
         states.append(raw.visible_state)
     assert drawing is not None  # _gym_loop yields after its first reset
+    return Recording(puzzle, drawing, states)
+
+
+def frame_in_copies(recording: Recording | str, text_steps_between: bool, steps: int = 300,
+                    repeats: int = 7) -> float:
+    """`Scene.frame` per picture, in frame copies: the recorded pictures of a loop (a puzzle's
+    name records `steps` learner steps first), drawn again in order (the latest array held, as
+    a loop holds its observation), only the drawing timed; the fastest of `repeats` passes
+    over the fastest copy measured around them.
+
+    Alone, every cache is warm: what finding and writing the changes costs in Python when
+    nothing waits for memory. With a text-view learner step of another environment before
+    each picture (the rest of a loop's step), the same drawing once that step has pushed its
+    code and data out of the processor's caches: the part of the image step that is drawing,
+    as a loop pays for it."""
+    if isinstance(recording, str):
+        recording = record_pictures(recording, steps)
+    drawing, states = recording.drawing, recording.states
     sample = drawing.full_array(states[-1])  # a picture to copy: the reference unit
     frame, spare = drawing.frame(states[0]), None
-    text_steps = _gym_stepper(puzzle, "text") if text_steps_between else None
+    text_steps = _gym_stepper(recording.puzzle, "text") if text_steps_between else None
     clock = time.perf_counter
 
     def draw_all() -> float:
@@ -413,13 +430,15 @@ def print_image_step(args: argparse.Namespace) -> None:
         env_module(puzzle)
         step = image_step_in_copies(puzzle, args.rounds, args.burst)
         written, changed = image_step_bytes(puzzle, BYTES_STEPS)
-        warm, between = frame_in_copies(puzzle, False), frame_in_copies(puzzle, True)
+        recording = record_pictures(puzzle)
+        warm, between = frame_in_copies(recording, False), frame_in_copies(recording, True)
         lines.append(f"| {puzzle}_v0 | {step.image_rate:,.0f} | {step.text_rate:,.0f} | {step.copy_us:.0f} "
                      f"| {step.extra:.2f} | {step.lower:.2f}-{step.upper:.2f} | {written:.3f} | {changed:.3f} "
                      f"| {warm:.2f} | {between:.2f} | {step.extra_copying:.2f} |")
         print(lines[-1], flush=True)
     lines[0] += (f" Load average {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after (other jobs on "
-                 "the machine raise it: much of the image step is memory traffic).")
+                 "the machine raise it, and they share its caches: much of the image step's cost is its code and "
+                 "data coming back into them).")
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text("\n".join(lines) + "\n")
