@@ -54,42 +54,61 @@ def ideal_seconds(requests) -> float:
     return sum(r["latency"] for r in requests) / BATCH
 
 
+ATTEMPTS = 2
+"""Timed plays per test: a second one only when the first is over the bound. Why: a stall of
+the machine is not a property of the schedule (one play on CI read 1.30x the ideal, where
+plays read 1.04-1.13x), while a lock-step schedule is over the bound on every play
+(1.35-1.62x, `test_lock_step_waits_for_the_slowest`)."""
+
+
 def test_run_steps_each_slot_as_its_partner_answers(server):
-    batch = make_batch(server)
-    before = len(server.requests())
-    started = time.perf_counter()
-    episodes = batch.run(learner)
-    wall = time.perf_counter() - started
-    batch.close()
-    requests = server.requests()[before:]
-    check_schedule(episodes)
-    latencies = [r["latency"] for r in requests]
-    assert min(latencies) >= 0.05 and max(latencies) <= 0.5 and max(latencies) - min(latencies) > 0.3
-    assert wall <= 1.25 * ideal_seconds(requests), (wall, ideal_seconds(requests))
+    walls = []
+    for _ in range(ATTEMPTS):
+        batch = make_batch(server)
+        before = len(server.requests())
+        started = time.perf_counter()
+        episodes = batch.run(learner)
+        wall = time.perf_counter() - started
+        batch.close()
+        requests = server.requests()[before:]
+        check_schedule(episodes)
+        latencies = [r["latency"] for r in requests]
+        assert min(latencies) >= 0.05 and max(latencies) <= 0.5 and max(latencies) - min(latencies) > 0.3
+        walls.append((wall, ideal_seconds(requests)))
+        if wall <= 1.25 * ideal_seconds(requests):
+            break
+    else:
+        pytest.fail(f"every play over 1.25x the ideal (wall, ideal seconds): {walls}")
 
 
 def test_recv_send_returns_ready_slots_and_keeps_the_schedule(server):
-    batch = make_batch(server)
-    before = len(server.requests())
-    started = time.perf_counter()
-    batch.start()
-    sizes = []
-    while not batch.finished:
-        slots, observations, rewards, terminated, truncated, infos = batch.recv()
-        sizes.append(len(slots))
-        ready = zip(slots, observations, infos, terminated, truncated, strict=True)
-        acting = [(slot, learner(o, i)) for slot, o, i, te, tr in ready if not (te or tr)]
-        if acting:
-            batch.send([slot for slot, _ in acting], [action for _, action in acting])
-    wall = time.perf_counter() - started
-    requests = server.requests()[before:]
-    check_schedule(batch.episodes)
-    # slots come back on their own
-    assert min(sizes) >= 1 and sum(1 for size in sizes if size < BATCH) > len(sizes) // 2
-    assert wall <= 1.25 * ideal_seconds(requests), (wall, ideal_seconds(requests))
-    with pytest.raises(ValueError, match="not waiting"):
-        batch.send([0], ["hello"])
-    batch.close()
+    walls = []
+    for _ in range(ATTEMPTS):
+        batch = make_batch(server)
+        before = len(server.requests())
+        started = time.perf_counter()
+        batch.start()
+        sizes = []
+        while not batch.finished:
+            slots, observations, rewards, terminated, truncated, infos = batch.recv()
+            sizes.append(len(slots))
+            ready = zip(slots, observations, infos, terminated, truncated, strict=True)
+            acting = [(slot, learner(o, i)) for slot, o, i, te, tr in ready if not (te or tr)]
+            if acting:
+                batch.send([slot for slot, _ in acting], [action for _, action in acting])
+        wall = time.perf_counter() - started
+        requests = server.requests()[before:]
+        check_schedule(batch.episodes)
+        # slots come back on their own
+        assert min(sizes) >= 1 and sum(1 for size in sizes if size < BATCH) > len(sizes) // 2
+        with pytest.raises(ValueError, match="not waiting"):
+            batch.send([0], ["hello"])
+        batch.close()
+        walls.append((wall, ideal_seconds(requests)))
+        if wall <= 1.25 * ideal_seconds(requests):
+            break
+    else:
+        pytest.fail(f"every play over 1.25x the ideal (wall, ideal seconds): {walls}")
 
 
 def test_lock_step_waits_for_the_slowest(server):
