@@ -14,12 +14,29 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.vector import VectorEnv
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids
 from comma_env.rl.info_columns import Packer, Unpacker, from_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
-from comma_env.rl.vector_worker import map_rows, merge_infos
+from comma_env.rl.vector_worker import map_rows
+
+
+class _InfoMerger(VectorEnv):
+    """Only for `VectorEnv._add_info` (Gymnasium's info format), with the share's size."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.num_envs = num_envs
+
+
+def merge_infos(infos) -> dict:
+    """The reference: infos merged by Gymnasium's own code, environment by environment."""
+    merger = _InfoMerger(len(infos))
+    merged: dict = {}
+    for index, info in enumerate(infos):
+        merged = merger._add_info(merged, info, index)
+    return merged
 
 
 def assert_same(left, right, path="") -> None:

@@ -13,7 +13,8 @@ pays per worker, and steps/s grows with the number of workers (`examples/benchma
 results, for debugging and for machines with one core).
 
 The results are those of Gymnasium's `SyncVectorEnv` over the same environments: the same
-observations, rewards, infos (merged by Gymnasium's own code) and next-step autoreset.
+observations, rewards, infos (merged by Gymnasium's rule, `VectorEnv._add_info`: the same
+arrays, keys in name order) and next-step autoreset.
 """
 
 from __future__ import annotations
@@ -260,7 +261,7 @@ class CommaVectorEnv(VectorEnv):
 
     def _merged_infos(self, parts: list[Any]) -> dict[str, Any]:
         if self._local is not None:
-            return parts[0]  # merged in this process: already arrays
+            return parts[0]  # unpacked in this process: already arrays
         return from_columns(parts, [count for _, count in self._shares], self.num_envs)
 
     # -- gymnasium API -------------------------------------------------------------------------
