@@ -188,6 +188,31 @@ def test_unknown_partner_and_role_are_clear_errors():
         SingleRoleEnv("asympuzl")
 
 
+def test_partner_configs_are_each_callers_own_and_follow_their_file(tmp_path, monkeypatch):
+    """`model_config` merges a file once per version and overrides, and hands out copies."""
+    from omegaconf.errors import ConfigKeyError
+
+    from comma_env.rl import partners
+
+    first = partners.model_config("openai_compat", {"name": "served", "max_tokens": 77})
+    first.name = "changed by its caller"
+    again = partners.model_config("openai_compat", {"max_tokens": 77, "name": "served"})
+    assert again.name == "served" and again.max_tokens == 77
+    assert again == partners._merge(partners.conf_dir() / "model" / "openai_compat.yaml",
+                                    {"name": "served", "max_tokens": 77})
+    for _ in range(2):  # a bad override is an error every time, not once
+        with pytest.raises(ConfigKeyError):
+            partners.model_config("oracle", {"nmae": "typo"})
+
+    (tmp_path / "model").mkdir()
+    file = tmp_path / "model" / "mine.yaml"
+    file.write_text("kind: oracle\nname: first\n")
+    monkeypatch.setattr(partners, "conf_dir", lambda: tmp_path)
+    assert partners.model_config("mine").name == "first"
+    file.write_text("kind: oracle\nname: the second version\n")  # another size, whatever the clock says
+    assert partners.model_config("mine").name == "the second version"
+
+
 @pytest.mark.alone  # times waiting: the other worker waits meanwhile
 def test_async_steps_of_many_envs_overlap():
     envs = [SingleRoleEnv("wire", partner=SlowPolicy(reply="ok"), solver_view="text") for _ in range(8)]
