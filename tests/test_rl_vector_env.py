@@ -17,10 +17,10 @@ import pytest
 from gymnasium.vector import VectorEnv
 
 import comma_env  # noqa: F401  (registers the ids)
-from comma_env.rl import gym_id, gym_ids
+from comma_env.rl import gym_id, gym_ids, vector_env
 from comma_env.rl.info_columns import Packer, Unpacker, from_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
-from comma_env.rl.vector_worker import map_rows
+from comma_env.rl.vector_worker import current_cpu, map_rows
 
 
 class _InfoMerger(VectorEnv):
@@ -540,3 +540,33 @@ def test_mapping_rows_leaves_every_value_as_it_was():
     for arrays, copies in zip(sets, before, strict=True):
         for key, array in arrays.items():
             assert np.array_equal(array, copies[key])
+
+
+def test_current_cpu_is_one_this_process_may_run_on():
+    cpu = current_cpu()
+    if hasattr(os, "sched_getaffinity"):
+        assert cpu in os.sched_getaffinity(0)
+    else:
+        assert cpu is None or cpu >= 0
+
+
+def test_commands_go_first_to_workers_on_other_cpus_and_answers_stay_in_row_order(monkeypatch):
+    """A command wakes its worker, and one pinned to this process's CPU could take the CPU
+    before the others got theirs: those on other CPUs are sent to first; results keep row order."""
+    cpus = worker_cpus(2)
+    if cpus[0] is None or cpus[0] == cpus[1]:
+        pytest.skip("needs pinning and two usable CPUs")
+    envs = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=4, vectorization_mode="vector_entry_point",
+                              workers=2, partner="random", solver_view="text")
+    unpinned = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=4, vectorization_mode="vector_entry_point",
+                                  workers=2, partner="random", solver_view="text", pin_workers=False)
+    try:
+        for here, order in ((cpus[0], [1, 0]), (cpus[1], [0, 1]), (None, [0, 1])):
+            monkeypatch.setattr(vector_env, "current_cpu", lambda here=here: here)
+            assert list(envs.unwrapped._send_order()) == order
+            assert list(unpinned.unwrapped._send_order()) == [0, 1]
+    finally:
+        envs.close()
+        unpinned.close()
+    monkeypatch.setattr(vector_env, "current_cpu", lambda: cpus[0])  # worker 1 always first
+    assert play_both(gym_id("wire", "solver"), 4, 12, 2, partner="random", solver_view="image") > 0

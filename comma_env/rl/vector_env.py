@@ -35,7 +35,7 @@ from gymnasium.vector.utils import CloudpickleWrapper, batch_space, concatenate,
 from comma_env.drawing.watched import WatchedMemory
 from comma_env.rl.info_columns import Packed, Unpacker, from_columns
 from comma_env.rl.single_role import SingleRoleEnv
-from comma_env.rl.vector_worker import EnvShare, RawBuffers, serve
+from comma_env.rl.vector_worker import EnvShare, RawBuffers, current_cpu, serve
 
 WORKER_START_SECONDS = 120.0
 """How long a worker may take to build its environments before the vector env gives up."""
@@ -131,6 +131,8 @@ class CommaVectorEnv(VectorEnv):
         self._processes: list[Any] = []
         self._unpackers: list[Unpacker] = []
         """Per worker, the layout of its infos (sent only when it changes)."""
+        self._send_orders: dict[int, list[int]] = {}
+        """This process's CPU -> the workers in the order to send them a command (`_send_order`)."""
         # handed-out sets, then the scratch set: written when every other is held (and copied
         # out), or always, with copy=False (handed out as views)
         count = buffers + 1 if copy else 1
@@ -169,6 +171,9 @@ class CommaVectorEnv(VectorEnv):
     def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers], pin: bool) -> None:
         make_env = CloudpickleWrapper(_EnvFactory(self._env_kwargs))
         cpus = worker_cpus(len(self._shares)) if pin else [None] * len(self._shares)
+        workers = range(len(self._shares))
+        self._send_orders = {cpu: sorted(workers, key=lambda index: cpus[index] == cpu)
+                             for cpu in cpus if cpu is not None}
         for index, (offset, count) in enumerate(self._shares):
             parent, child = ctx.Pipe()
             process = ctx.Process(target=serve, name=f"CommaVectorEnv-worker-{index}", daemon=daemon,
@@ -212,25 +217,35 @@ class CommaVectorEnv(VectorEnv):
             result = tuple([unpack(item) if type(item) is Packed else item for item in result])
         return result
 
+    def _send_order(self) -> Sequence[int]:
+        """The workers in the order to send them a command: those pinned to other CPUs than
+        the one this process runs on first. Why: a command wakes its worker, and one pinned to
+        this process's CPU may take that CPU at once, before this process has sent the others
+        theirs. Measured with 2 workers: 3% of sends stalled (99th percentile 570 µs against a
+        median of 28), and in this order 2 workers made 1.9-3.7% more steps per second."""
+        cpu = current_cpu() if self._send_orders else None
+        order = self._send_orders.get(cpu) if cpu is not None else None
+        return range(len(self._pipes)) if order is None else order
+
     def _each_share(self, command: str, payloads: Sequence[tuple[Any, ...]]) -> list[Any]:
         """Runs `command` on every share (concurrently in the workers); results in row order."""
         if self._local is not None:
             return [getattr(self._local, command)(*payloads[0])]
         error: WorkerError | None = None
         sent = []
-        for pipe, unpack, payload in zip(self._pipes, self._unpackers, payloads, strict=True):
+        for index in self._send_order():
             try:
-                pipe.send((command, payload))
-                sent.append((pipe, unpack))
+                self._pipes[index].send((command, payloads[index]))
+                sent.append(index)
             except (BrokenPipeError, ConnectionResetError, OSError) as failure:
                 error = error or WorkerError("a worker process ended unexpectedly")
                 # without its traceback: its frames hold the pickled message's memoryview of a
                 # BytesIO, and collecting those as garbage crashed CPython 3.12.1
                 error.__cause__ = failure.with_traceback(None)
         results = []
-        for pipe, unpack in sent:  # every answer is read, so no pipe is left out of step
+        for index in sorted(sent):  # every answer is read, so no pipe is left out of step
             try:
-                results.append(self._answer(pipe, unpack))
+                results.append(self._answer(self._pipes[index], self._unpackers[index]))
             except WorkerError as failure:
                 error = error or failure
         if error is not None:
@@ -333,7 +348,7 @@ class CommaVectorEnv(VectorEnv):
                 process.join()
         for pipe in self._pipes:
             pipe.close()
-        self._pipes, self._processes, self._unpackers = [], [], []
+        self._pipes, self._processes, self._unpackers, self._send_orders = [], [], [], {}
 
     def __del__(self) -> None:
         if getattr(self, "_processes", None) and not getattr(self, "closed", True):

@@ -12,6 +12,7 @@ process runs one share itself.
 
 from __future__ import annotations
 
+import ctypes
 import mmap
 import os
 import traceback
@@ -169,6 +170,27 @@ def pin_to(cpu: int | None) -> None:
             os.sched_setaffinity(0, {cpu})
         except OSError:
             pass  # a CPU taken away since the plan was made: run unpinned
+
+
+_GETCPU: Any = None
+"""libc's ``sched_getcpu`` once looked up (False where there is none)."""
+
+
+def current_cpu() -> int | None:
+    """The CPU this thread runs on right now (libc's ``sched_getcpu``, about a microsecond
+    through ctypes; Python has no wrapper), or None where that is not known."""
+    global _GETCPU
+    if _GETCPU is None:
+        try:
+            _GETCPU = ctypes.CDLL(None).sched_getcpu
+            _GETCPU.restype = ctypes.c_int
+            _GETCPU.argtypes = []
+        except (OSError, AttributeError, TypeError):  # no such call here (not Linux, not glibc or musl)
+            _GETCPU = False
+    if _GETCPU is False:
+        return None
+    cpu = _GETCPU()
+    return cpu if cpu >= 0 else None
 
 
 def map_rows(buffer_sets: Sequence[ArrayBuffers], offset: int, count: int) -> None:
