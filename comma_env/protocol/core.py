@@ -88,13 +88,13 @@ class TurnRecord:
         }
 
 
-
 @functools.lru_cache(maxsize=64)  # puzzle classes, built in and added
 def _constructor_signature(puzzle_cls: type[Puzzle]) -> inspect.Signature:
     """A puzzle class's constructor signature, which checks `puzzle_options` when an
     environment is made. Read once per class: `inspect.signature` took 16 of the 38 µs of
     making a `SingleRoleEnv` with a ready partner (what each verifiers rollout does)."""
     return inspect.signature(puzzle_cls)
+
 
 class CommaEnv(AECEnv[str, Observation, str]):
     """Generic COMMA environment; versioned modules subclass it with a puzzle and a drawing.
