@@ -570,3 +570,21 @@ def test_commands_go_first_to_workers_on_other_cpus_and_answers_stay_in_row_orde
         unpinned.close()
     monkeypatch.setattr(vector_env, "current_cpu", lambda: cpus[0])  # worker 1 always first
     assert play_both(gym_id("wire", "solver"), 4, 12, 2, partner="random", solver_view="image") > 0
+
+
+@pytest.mark.parametrize("view", ["image", "text"])
+def test_batched_spaces_equal_gymnasiums_and_sample_alike(view):
+    """`batched` makes a picture's batched Box from its two numbers instead of tiling its
+    bounds: the same space as Gymnasium's `batch_space`, for every id, sampled alike."""
+    from gymnasium.vector.utils import batch_space
+
+    for env_id in gym_ids():
+        env = gymnasium.make(env_id, partner="random", solver_view=view)
+        try:
+            space = env.observation_space
+            space.seed(3)
+            ours, theirs = vector_env.batched(space, 5), batch_space(space, 5)
+            assert ours == theirs, env_id
+            assert_same(ours.sample(), theirs.sample(), env_id)
+        finally:
+            env.close()
