@@ -147,7 +147,7 @@ class CommaVectorEnv(VectorEnv):
         self._processes: list[Any] = []
         self._unpackers: list[Unpacker] = []
         """Per worker, the layout of its infos (sent only when it changes)."""
-        self._send_orders: dict[int, list[int]] = {}
+        self._send_orders: dict[int | None, list[int]] = {}
         """This process's CPU -> the workers in the order to send them a command (`_send_order`)."""
         # handed-out sets, then the scratch set: written when every other is held (and copied
         # out), or always, with copy=False (handed out as views)
@@ -239,8 +239,7 @@ class CommaVectorEnv(VectorEnv):
         this process's CPU may take that CPU at once, before this process has sent the others
         theirs. Measured with 2 workers: 3% of sends stalled (99th percentile 570 µs against a
         median of 28), and in this order 2 workers made 1.9-3.7% more steps per second."""
-        cpu = current_cpu() if self._send_orders else None
-        order = self._send_orders.get(cpu) if cpu is not None else None
+        order = self._send_orders.get(current_cpu()) if self._send_orders else None
         return range(len(self._pipes)) if order is None else order
 
     def _each_share(self, command: str, payloads: Sequence[tuple[Any, ...]]) -> list[Any]:

@@ -13,6 +13,7 @@ process runs one share itself.
 from __future__ import annotations
 
 import ctypes
+import functools
 import mmap
 import os
 import traceback
@@ -172,24 +173,23 @@ def pin_to(cpu: int | None) -> None:
             pass  # a CPU taken away since the plan was made: run unpinned
 
 
-_GETCPU: Any = None
-"""libc's ``sched_getcpu`` once looked up (False where there is none)."""
+@functools.cache
+def _sched_getcpu() -> Callable[[], int] | None:
+    """libc's ``sched_getcpu`` (looked up once), or None where there is none."""
+    try:
+        getcpu = ctypes.CDLL(None).sched_getcpu
+    except (OSError, AttributeError, TypeError):  # not Linux with glibc or musl
+        return None
+    getcpu.restype = ctypes.c_int
+    getcpu.argtypes = []
+    return getcpu
 
 
 def current_cpu() -> int | None:
-    """The CPU this thread runs on right now (libc's ``sched_getcpu``, about a microsecond
-    through ctypes; Python has no wrapper), or None where that is not known."""
-    global _GETCPU
-    if _GETCPU is None:
-        try:
-            _GETCPU = ctypes.CDLL(None).sched_getcpu
-            _GETCPU.restype = ctypes.c_int
-            _GETCPU.argtypes = []
-        except (OSError, AttributeError, TypeError):  # no such call here (not Linux, not glibc or musl)
-            _GETCPU = False
-    if _GETCPU is False:
-        return None
-    cpu = _GETCPU()
+    """The CPU this thread runs on right now (libc's ``sched_getcpu`` through ctypes, a tenth
+    of a microsecond; Python has no wrapper), or None where that is not known."""
+    getcpu = _sched_getcpu()
+    cpu = -1 if getcpu is None else getcpu()
     return cpu if cpu >= 0 else None
 
 
