@@ -297,20 +297,16 @@ def record_pictures(puzzle: str, steps: int = 300) -> Recording:
     return Recording(puzzle, drawing, states)
 
 
-def frame_in_copies(recording: Recording | str, text_steps_between: bool, steps: int = 300,
-                    repeats: int = 7) -> float:
-    """`Scene.frame` per picture, in frame copies: the recorded pictures of a loop (a puzzle's
-    name records `steps` learner steps first), drawn again in order (the latest array held, as
-    a loop holds its observation), only the drawing timed; the fastest of `repeats` passes
-    over the fastest copy measured around them.
+def frame_in_copies(recording: Recording, text_steps_between: bool, repeats: int = 7) -> float:
+    """`Scene.frame` per picture, in frame copies: the recorded pictures of a loop, drawn
+    again in order (the latest array held, as a loop holds its observation), only the drawing
+    timed; the fastest of `repeats` passes over the fastest copy measured around them.
 
     Alone, every cache is warm: what finding and writing the changes costs in Python when
     nothing waits for memory. With a text-view learner step of another environment before
     each picture (the rest of a loop's step), the same drawing once that step has pushed its
     code and data out of the processor's caches: the part of the image step that is drawing,
     as a loop pays for it."""
-    if isinstance(recording, str):
-        recording = record_pictures(recording, steps)
     drawing, states = recording.drawing, recording.states
     sample = drawing.full_array(states[-1])  # a picture to copy: the reference unit
     frame, spare = drawing.frame(states[0]), None

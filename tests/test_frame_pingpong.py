@@ -122,7 +122,7 @@ def test_the_frame_replays_draw_every_recorded_picture_in_two_arrays(benchmark_e
     from comma_env.drawing.wire import draw_wire
 
     before = draw_wire.bytes_written
-    ratio = benchmark_envs.frame_in_copies("wire", text_steps_between, steps=40, repeats=1)
+    ratio = benchmark_envs.frame_in_copies(benchmark_envs.record_pictures("wire", 40), text_steps_between, repeats=1)
     written = draw_wire.bytes_written - before
     frame = 512 * 512 * 3
     assert 0 < ratio < 1000
