@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import mmap
+import multiprocessing
 import os
 import signal
 from collections import defaultdict
@@ -15,12 +16,13 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.vector import VectorEnv
+from gymnasium.vector.utils import CloudpickleWrapper
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids, vector_env
 from comma_env.rl.info_columns import Packer, Unpacker, from_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
-from comma_env.rl.vector_worker import current_cpu, map_rows
+from comma_env.rl.vector_worker import current_cpu, map_rows, serve
 
 
 class _InfoMerger(VectorEnv):
@@ -528,6 +530,37 @@ def test_a_workers_first_step_into_a_new_set_does_not_fault_page_by_page():
         envs.close()
     pages = observations["image"].nbytes // mmap.PAGESIZE  # 1,536: one fault each without the mapping
     assert faults < pages // 4, faults
+
+
+def _serve_then_report(report: Any, *serve_args: Any) -> None:
+    """A worker's loop, then how many objects it kept out of its collections."""
+    serve(*serve_args)
+    report.send(gc.get_freeze_count())
+
+
+def test_a_forked_worker_keeps_what_it_inherited_out_of_its_collections():
+    """A full collection in a forked worker would write into every object the main process
+    had, copying its heap page by page: the worker freezes them (`gc.freeze`) first."""
+    ctx = multiprocessing.get_context("fork")
+    inherited = len(gc.get_objects())
+    pipe, child = ctx.Pipe()
+    report, report_child = ctx.Pipe()
+    factory = CloudpickleWrapper(vector_env._EnvFactory({"puzzle": "wire", "partner": "random", "solver_view": "text"}))
+    process = ctx.Process(target=_serve_then_report, args=(report_child, child, pipe, factory, 2, 0, [{}]))
+    process.start()
+    child.close()
+    try:
+        assert pipe.poll(60) and pipe.recv() == (True, None)
+        for command in [("reset", (0, [0, 1], None)), ("step", (0, ["hello", "hello"]))]:
+            pipe.send(command)
+            assert pipe.recv()[0]
+        pipe.send(("close", ()))
+        assert report.poll(60)
+        frozen = report.recv()
+    finally:
+        process.join(timeout=30)
+        pipe.close()
+    assert frozen >= inherited // 2, (frozen, inherited)
 
 
 def test_mapping_rows_leaves_every_value_as_it_was():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import gc
 import mmap
 import os
 import traceback
@@ -212,6 +213,20 @@ def map_rows(buffer_sets: Sequence[ArrayBuffers], offset: int, count: int) -> No
                 rows[-1:] = rows[-1:].copy()
 
 
+def keep_inherited_objects_out_of_collections() -> None:
+    """Moves every object this process has so far (all it inherited through fork, or made
+    importing under spawn) out of the garbage collector's generations (`gc.freeze`): the
+    worker's own collections then never visit them. They live as long as the worker anyway.
+
+    Why: a full collection writes into the header of every object it visits, so in a forked
+    worker it copied each page of the parent's heap it touched, and its first one came within
+    the first steps, since the collector's counts are inherited too. Measured with 32 Wire
+    environments: one full collection of 16-22 ms in each of 2 workers, both within the first
+    20 batches (a batch takes about 1.3 ms), and 10 MB more private memory per worker after
+    1,000 batches (28 against 18 MB); frozen, no full collection in 5,000 batches."""
+    gc.freeze()
+
+
 def serve(pipe: Connection, parent_end: Connection | None, make_env: Any, count: int, offset: int,
           raw_sets: Sequence[RawBuffers], cpu: int | None = None) -> None:
     """A worker process's loop: one command in, one ``(ok, result)`` out, until "close".
@@ -221,6 +236,7 @@ def serve(pipe: Connection, parent_end: Connection | None, make_env: Any, count:
     exception is sent back (the traceback as text) and the worker keeps serving, so the
     main process can raise it and close cleanly.
     """
+    keep_inherited_objects_out_of_collections()
     if parent_end is not None:
         parent_end.close()  # the main process's end, inherited through fork
     pin_to(cpu)
