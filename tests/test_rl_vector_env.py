@@ -549,6 +549,7 @@ def test_a_forked_worker_keeps_what_it_inherited_out_of_its_collections():
     process = ctx.Process(target=_serve_then_report, args=(report_child, child, pipe, factory, 2, 0, [{}]))
     process.start()
     child.close()
+    report_child.close()
     try:
         assert pipe.poll(60) and pipe.recv() == (True, None)
         for command in [("reset", (0, [0, 1], None)), ("step", (0, ["hello", "hello"]))]:
@@ -559,7 +560,11 @@ def test_a_forked_worker_keeps_what_it_inherited_out_of_its_collections():
         frozen = report.recv()
     finally:
         process.join(timeout=30)
+        if process.is_alive():
+            process.terminate()
+            process.join()
         pipe.close()
+        report.close()
     assert frozen >= inherited // 2, (frozen, inherited)
 
 
