@@ -216,7 +216,8 @@ def map_rows(buffer_sets: Sequence[ArrayBuffers], offset: int, count: int) -> No
 def keep_inherited_objects_out_of_collections() -> None:
     """Moves every object this process has so far (all it inherited through fork, or made
     importing under spawn) out of the garbage collector's generations (`gc.freeze`): the
-    worker's own collections then never visit them. They live as long as the worker anyway.
+    worker's own collections then never visit them. They live as long as the worker anyway
+    (so do cycles the parent had not collected yet, in pages it still shares with the worker).
 
     Why: a full collection writes into the header of every object it visits, so in a forked
     worker it copied each page of the parent's heap it touched, and its first one came within
