@@ -20,7 +20,7 @@ from gymnasium.vector.utils import CloudpickleWrapper
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.rl import gym_id, gym_ids, vector_env
-from comma_env.rl.info_columns import Packer, Unpacker, from_columns
+from comma_env.rl.info_columns import Packer, Unpacker, absent_paths, from_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
 from comma_env.rl.vector_worker import current_cpu, map_rows, serve
 
@@ -252,7 +252,7 @@ def test_packers_keep_every_key_they_met_and_the_merge_drops_the_ones_nobody_has
         if index >= 2:  # both met `e`, `e.n` and `e.t` by now
             assert parts[0].layout == parts[1].layout
     nowhere = {("e", "t"), ("e", "_t"), ("s",), ("_s",)}  # met in earlier steps, in no environment now
-    assert set(parts[0].absent) == set(parts[1].absent) == nowhere
+    assert absent_paths(parts[0].layout, parts[0].absent) == absent_paths(parts[1].layout, parts[1].absent) == nowhere
 
 
 def test_a_key_of_another_dtype_in_one_share_merges_as_gymnasium_does():
@@ -302,6 +302,17 @@ def test_packing_random_infos_step_after_step_equals_gymnasiums_merge():
             offsets = np.cumsum([0, *counts])
             parts = [packer.pack(infos[offsets[i]:offsets[i + 1]]) for i, packer in enumerate(packers)]
             assert_same(merge_infos(infos), from_columns(parts, counts, sum(counts)), f"trial {trial} step {step}")
+
+
+def test_a_packing_that_failed_midway_leaves_the_next_ones_right():
+    """A key that is a dict in one environment and not in another fails its step after the
+    packer met the keys after it: they are absent from the next step, and it merges as
+    Gymnasium does (it raised TypeError on a key met but never merged)."""
+    packer = Packer()
+    with pytest.raises(ValueError, match="a dict in some"):
+        packer.pack([{"a": {"x": 1}, "b": 1}, {"a": 2, "b": 2}])
+    infos = [{"c": 1}, {"c": 2, "d": "x"}]
+    assert_same(merge_infos(infos), from_columns([packer.pack(infos)], [2], 2))
 
 
 def test_packing_reads_dict_subclasses_without_changing_them():
