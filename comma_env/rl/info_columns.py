@@ -263,12 +263,12 @@ def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, block_row
     for key, known in list(seen.items()):
         column = columns.get(key)
         if column is None:
+            marks.absent |= 1 << marks.at
+            marks.at += 1
             if isinstance(known, dict):
-                marks.absent |= 1 << marks.at
-                marks.at += 1
                 entries.append((key, ("dict", _absent_dict(known, count, block_rows, lists, marks))))
             else:
-                entries.append((key, _absent_values(known, count, block_rows, lists, marks)))
+                entries.append((key, _absent_values(known, [0] * count, [None] * count, block_rows, lists)))
             marks.absent |= 1 << marks.at  # its mask
             marks.at += 1
             entries.append((_mask_name(key), ("block", _BOOL, len(masks))))
@@ -317,7 +317,7 @@ def _pack(infos: list[dict[str, Any] | None], count: int, seen: _Seen, block_row
 def _absent_dict(seen: _Seen, count: int, block_rows: dict[str, list[list[Any]]], lists: list[list[Any]],
                  marks: _Marks) -> Layout:
     """The layout of a dict no environment has this step, every key it ever had filled in as
-    Gymnasium fills a missing key (as `_absent_values` does) and marked absent. The dict
+    Gymnasium fills a missing key (`_absent_values`) and marked absent. The dict
     that sums up an ended episode is absent from most steps of a share, and has 18 keys: so
     one row of zeros, of None and of False stands for every key (numpy and pickle only read
     them), and the absent bits are set at once."""
@@ -331,17 +331,7 @@ def _absent_dict(seen: _Seen, count: int, block_rows: dict[str, list[list[Any]]]
             entries.append((key, ("dict", _absent_dict(known, count, block_rows, lists, marks))))
             at = marks.at
         else:
-            dtype, shape = known or _OBJECT_SEEN  # None: met in a step that failed before merging it
-            if dtype is None:
-                entries.append((key, ("list", None, (), len(lists))))
-                lists.append(nones)
-            elif not shape:
-                rows = block_rows.setdefault(dtype, [])
-                entries.append((key, ("block", dtype, len(rows))))
-                rows.append(zeros)
-            else:
-                entries.append((key, ("list", dtype, shape, len(lists))))
-                lists.append(np.zeros((count, *shape), dtype=dtype).tolist())
+            entries.append((key, _absent_values(known, zeros, nones, block_rows, lists)))
             at += 1
         entries.append((_mask_name(key), ("block", _BOOL, len(masks))))
         masks.append(nothing)
@@ -402,21 +392,21 @@ def _filled(column: list[Any], where: list[int] | None, fill: Any) -> list[Any]:
     return filled
 
 
-def _absent_values(known: tuple[str | None, tuple[int, ...]] | None, count: int, block_rows: dict[str, list[list[Any]]],
-                   lists: list[list[Any]], marks: _Marks) -> tuple[Any, ...]:
+def _absent_values(known: tuple[str | None, tuple[int, ...]] | None, zeros: list[int], nones: list[None],
+                   block_rows: dict[str, list[list[Any]]], lists: list[list[Any]]) -> tuple[Any, ...]:
     """The layout entry of a key met before and missing now, whose last array had the dtype and
-    shape `known` (None: objects): what Gymnasium fills in (zeros, or None for objects)."""
-    marks.absent |= 1 << marks.at
-    marks.at += 1
+    shape `known` (None: objects): what Gymnasium fills in, the row `zeros` or `nones` (one
+    per environment; only read, so a caller may pass the same rows for several keys), or
+    zeros of the key's shape."""
     dtype, shape = known or _OBJECT_SEEN  # None: met in a step that failed before merging it
     if dtype is None:
-        lists.append([None] * count)
+        lists.append(nones)
         return "list", None, (), len(lists) - 1
     if not shape:
         rows = block_rows.setdefault(dtype, [])
-        rows.append([0] * count)
+        rows.append(zeros)
         return "block", dtype, len(rows) - 1
-    lists.append(np.zeros((count, *shape), dtype=dtype).tolist())
+    lists.append(np.zeros((len(zeros), *shape), dtype=dtype).tolist())
     return "list", dtype, shape, len(lists) - 1
 
 
