@@ -176,7 +176,6 @@ def test_environments_stepped_in_turn_each_keep_their_grid(monkeypatch) -> None:
         return grid_layer(dogs, places)
 
     monkeypatch.setattr(drawing, "_grid_layer", counted)
-    monkeypatch.setattr(drawing, "_recent_grids", {})
     monkeypatch.setattr(drawing, "_last_grid", None)
     seeds = [seed for seed in range(200) if DogPuzzle(np.random.default_rng(seed)).dogs][:32]  # no two alike
     envs = [comma_env.make("dog") for _ in range(16)]
@@ -190,6 +189,42 @@ def test_environments_stepped_in_turn_each_keep_their_grid(monkeypatch) -> None:
     for env in envs:
         drawing._layers(env.unwrapped.puzzle.drawn_state())
     assert len(made) == 32
+    assert drawing._last_grid is None  # kept on each puzzle's frozen lists, not in the module
+
+
+def test_a_puzzles_grid_is_kept_on_its_frozen_lists_and_goes_with_them() -> None:
+    """The dogs an environment draws are the puzzle's frozen lists: the grid is made once
+    for them and kept on them, and a copied or unpickled puzzle (new lists, no memo) draws the
+    same picture with a grid of its own."""
+    import copy
+    import gc
+    import pickle
+    import sys
+
+    from comma_env.drawing import dog as drawing
+    from comma_env.protocol.frozen import FrozenDict, FrozenList
+
+    puzzle = next(p for seed in range(100) if len((p := DogPuzzle(np.random.default_rng(seed))).dogs) >= 2)
+    del p  # the walrus binds it here too
+    state = puzzle.drawn_state()
+    assert type(state["dogs"]) is FrozenList and all(type(dog) is FrozenDict for dog in state["dogs"])
+    assert type(state["dog_places"]) is FrozenList and all(type(place) is FrozenList for place in state["dog_places"])
+    assert state == puzzle.visible_state()
+    grid = drawing._layers(state)["dogs"]
+    assert puzzle.places.memo[0] is puzzle.dogs and puzzle.places.memo[1]["dogs"] is grid
+    assert drawing._layers(puzzle.drawn_state())["dogs"] is grid
+    with pytest.raises(TypeError):
+        state["dogs"][0]["coat"] = "black"  # what would make a kept grid wrong cannot happen
+    with pytest.raises(TypeError):
+        state["dog_places"][0][1] += 0.01
+    for twin in (copy.deepcopy(puzzle), pickle.loads(pickle.dumps(puzzle))):
+        assert twin.places.memo is None and type(twin.places[0]) is FrozenList
+        twin_grid = drawing._layers(twin.drawn_state())["dogs"]
+        assert twin_grid is not grid and twin_grid == grid
+        assert np.array_equal(drawing.draw_dog.frame(twin.drawn_state()).array, drawing.draw_dog.full_array(state))
+    del puzzle, state, twin, twin_grid
+    gc.collect()
+    assert sys.getrefcount(grid) == 2  # this name and the call's argument: nothing else kept it
 
 
 def test_a_changed_set_of_dogs_is_drawn_anew() -> None:

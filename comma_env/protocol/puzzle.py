@@ -171,8 +171,9 @@ class Puzzle(ABC):
         puzzle's own lists and dicts instead of copying them, because drawing only reads.
         Override where the copies cost: Dog's picture is redrawn on every timer tick, and
         copying its dogs and their places for each drawing took about 0.15 frame copies of
-        its image step (`examples/benchmark_envs.py --image-step`). The default is
-        `visible_state()`."""
+        its image step (`examples/benchmark_envs.py --image-step`). Shared lists that never
+        change can be frozen (`comma_env.protocol.frozen`), so that the drawing may keep what
+        it derives from them on them. The default is `visible_state()`."""
         return self.visible_state()
 
     def state_key(self) -> str:
