@@ -198,6 +198,7 @@ def test_a_puzzles_grid_is_kept_on_its_frozen_lists_and_goes_with_them() -> None
     same picture with a grid of its own."""
     import copy
     import gc
+    import json
     import pickle
     import sys
 
@@ -222,7 +223,14 @@ def test_a_puzzles_grid_is_kept_on_its_frozen_lists_and_goes_with_them() -> None
         twin_grid = drawing._layers(twin.drawn_state())["dogs"]
         assert twin_grid is not grid and twin_grid == grid
         assert np.array_equal(drawing.draw_dog.frame(twin.drawn_state()).array, drawing.draw_dog.full_array(state))
-    del puzzle, state, twin, twin_grid
+    edited = copy.deepcopy(twin)  # the way to edit an instance: new, plain lists
+    edited.dogs = [dict(dog, coat="black") for dog in twin.dogs]
+    edited.places = [list(place) for place in twin.places]
+    assert edited.state_key() == json.dumps(edited.visible_state(), sort_keys=True)
+    assert edited.visible_state()["dogs"][0]["coat"] == "black"
+    assert np.array_equal(drawing.draw_dog.frame(edited.drawn_state()).array,
+                          drawing.draw_dog.full_array(edited.visible_state()))
+    del puzzle, state, twin, twin_grid, edited
     gc.collect()
     assert sys.getrefcount(grid) == 2  # this name and the call's argument: nothing else kept it
 
