@@ -307,3 +307,41 @@ def test_patches_found_by_layer_identity_stay_within_the_cache() -> None:
     assert all(entry[2] in cache._entries for entry in cache._by_layer.values())
     cache.clear()
     assert not cache._by_layer and not cache._layers_of and cache.used == 0
+
+
+@pytest.mark.parametrize("puzzle", ALL_PUZZLES)
+def test_recurring_layers_are_found_by_identity(puzzle: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over random play, the patch cache's layer index misses a repainted layer only the
+    first time its look appears, once per object showing it: the puzzle hands out one layer
+    object per look (or a few, at most `LAYERS_PER_KEY`, which the index keeps). A layer made
+    anew on every call would miss every time and pay for hashing its key and indexing it
+    again (Button's and Dog's lamp did, on 40% and 22% of their learner steps)."""
+    from comma_env.drawing import scene as scene_module
+    from comma_env.drawing.scene import LAYERS_PER_KEY
+
+    misses: dict[Layer, int] = {}
+    looked_up = scene_module._PatchCache.of_layer
+
+    def counted(cache: scene_module._PatchCache, scene_id: int, layer: Layer) -> np.ndarray | None:
+        found = looked_up(cache, scene_id, layer)
+        if found is None:
+            misses[layer] = misses.get(layer, 0) + 1
+        return found
+
+    monkeypatch.setattr(scene_module._PatchCache, "of_layer", counted)
+    PATCHES.clear()  # every look starts unseen; the budget holds all of one puzzle's
+    env = comma_env.make(puzzle)
+    rng = np.random.default_rng(3)
+    for seed in range(40):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, info = env.last()
+            if agent == "solver" and not (terminated or truncated):
+                env.unwrapped.image()
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(_random_message(rng, info["valid_actions"]) if agent == "solver" else "")
+    assert PATCHES.used < PATCHES.budget  # nothing was evicted: a second miss is the puzzle's
+    worst = max(misses.values(), default=0)  # a look a few objects show misses once per object
+    assert worst <= LAYERS_PER_KEY, {layer.key: count for layer, count in misses.items() if count > LAYERS_PER_KEY}
