@@ -58,10 +58,24 @@ def test_images_are_legible_size(puzzle_name: str) -> None:
     assert env.observation_space("solver")["image"].contains(image)
 
 
+def _frozen_inside(value: object) -> bool:
+    """Whether `value` holds a frozen list or dict (`comma_env.protocol.frozen`) anywhere."""
+    from comma_env.protocol.frozen import FrozenDict, FrozenList
+
+    if isinstance(value, (FrozenList, FrozenDict)):
+        return True
+    if isinstance(value, dict):
+        return any(_frozen_inside(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_frozen_inside(item) for item in value)
+    return False
+
+
 @pytest.mark.parametrize("puzzle", [*COMMA_PUZZLES, *V1_PUZZLES])
 def test_drawn_state_equals_visible_state(puzzle: str) -> None:
     """What the drawing reads (`Puzzle.drawn_state`, which may share the puzzle's own
-    values) is the visible state, at every turn of random play."""
+    values, frozen) is the visible state, at every turn of random play; the visible state
+    itself holds plain, editable lists and dicts."""
     env = comma_env.make(puzzle)
     rng = np.random.default_rng(0)
     compared = 0
@@ -71,7 +85,9 @@ def test_drawn_state_equals_visible_state(puzzle: str) -> None:
             if env.unwrapped.end_reason is not None:
                 break
             rules = env.unwrapped._puzzle()
-            assert rules.drawn_state() == rules.visible_state()
+            visible = rules.visible_state()
+            assert rules.drawn_state() == visible
+            assert not _frozen_inside(visible)  # what a caller gets is its own to edit
             compared += 1
             actions = rules.valid_actions() if env.agent_selection == "solver" else []
             env.step(str(rng.choice(actions)) if len(actions) else "ok")

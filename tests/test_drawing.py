@@ -4,6 +4,7 @@ already handed out as an observation."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PIL import Image
 
 import comma_env
@@ -46,3 +47,33 @@ def test_observations_stay_valid_after_the_state_changes() -> None:
     assert not np.array_equal(first, second)
     assert np.array_equal(first, snapshot)
     assert not first.flags.writeable
+
+
+def test_an_instances_layers_are_kept_on_its_frozen_colours() -> None:
+    """The wire colours an environment draws are the puzzle's frozen list: the uncut layers
+    are made once for it and kept on it; a copied or unpickled puzzle draws the same picture,
+    and an instance given new, plain colours is drawn with them."""
+    import copy
+    import pickle
+
+    from comma_env.drawing import wire as drawing
+    from comma_env.protocol.frozen import FrozenList
+    from comma_env.puzzles.wire import WirePuzzle
+
+    puzzle = WirePuzzle(np.random.default_rng(4))
+    state = puzzle.drawn_state()
+    assert type(state["wire_colors_top_to_bottom"]) is FrozenList and state == puzzle.visible_state()
+    layers = drawing._layers(state)
+    assert puzzle.colors.memo == (puzzle.serial, layers)
+    assert drawing._layers(puzzle.drawn_state()) is layers  # no wire cut: the kept mapping itself
+    with pytest.raises(TypeError):
+        puzzle.colors[0] = "red"
+    for twin in (copy.deepcopy(puzzle), pickle.loads(pickle.dumps(puzzle))):
+        assert twin.colors.memo is None and drawing._layers(twin.drawn_state()) == layers
+    puzzle.apply("cut_wire_1")
+    picture = drawing.draw_wire.frame(puzzle.drawn_state()).array
+    assert np.array_equal(picture, drawing.draw_wire.full_array(puzzle.visible_state()))
+    puzzle.colors = ["red"] * len(puzzle.colors)  # the way to edit an instance: a new list
+    assert np.array_equal(drawing.draw_wire.frame(puzzle.drawn_state()).array,
+                          drawing.draw_wire.full_array(puzzle.visible_state()))
+    assert drawing.draw_wire.full_array(puzzle.visible_state()).tobytes() != picture.tobytes()
