@@ -101,18 +101,13 @@ class WirePuzzle(Puzzle):
     def progress(self) -> float:
         return 1.0 if self.answer in self.cut else 0.0
 
-    def visible_state(self) -> dict[str, Any]:
-        state = self.drawn_state()
-        state["wire_colors_top_to_bottom"] = self.colors.copy()  # a plain, editable copy
-        return state
+    def visible_state(self) -> dict[str, Any]:  # a plain, editable copy of the colours
+        return {"wire_colors_top_to_bottom": self.colors.copy(), "serial_number": self.serial,
+                "cut_wires": sorted(self.cut)}
 
     def drawn_state(self) -> dict[str, Any]:
         """`visible_state()` with the puzzle's own (frozen) list of wire colours."""
-        return {
-            "wire_colors_top_to_bottom": self.colors,
-            "serial_number": self.serial,
-            "cut_wires": sorted(self.cut),
-        }
+        return {"wire_colors_top_to_bottom": self.colors, "serial_number": self.serial, "cut_wires": sorted(self.cut)}
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
