@@ -97,8 +97,8 @@ class DogPuzzle(Countdown, Puzzle):
         """``json.dumps(self.visible_state(), sort_keys=True)`` with the dogs, which never
         change within an instance, serialised once: the timer changes the state on every
         message, and the key is asked before every action."""
-        fixed = self._fixed_json
-        if fixed[0] is not self.dogs or fixed[1] is not self.places:  # set anew since (plain or frozen lists)
+        fixed = getattr(self, "_fixed_json", None)  # None: an instance pickled before it was written at construction
+        if fixed is None or fixed[0] is not self.dogs or fixed[1] is not self.places:  # or set anew since
             fixed = self._fixed_json = (self.dogs, self.places,
                                         json.dumps([list(place) for place in self.places], sort_keys=True),
                                         json.dumps([dict(dog) for dog in self.dogs], sort_keys=True))
