@@ -10,15 +10,18 @@ import multiprocessing
 import os
 import signal
 from collections import defaultdict
+from copy import deepcopy
 from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import CloudpickleWrapper
 
 import comma_env  # noqa: F401  (registers the ids)
+from comma_env.protocol.spaces import UniformBox
 from comma_env.rl import gym_id, gym_ids, vector_env
 from comma_env.rl.info_columns import Packer, Unpacker, absent_paths, from_columns
 from comma_env.rl.vector_env import CommaVectorEnv, WorkerError, shares, worker_cpus
@@ -621,10 +624,23 @@ def test_commands_go_first_to_workers_on_other_cpus_and_answers_stay_in_row_orde
     assert play_both(gym_id("wire", "solver"), 4, 12, 2, partner="random", solver_view="image") > 0
 
 
+def _gymnasiums_batch(space: gymnasium.Space, n: int) -> gymnasium.Space:
+    """Gymnasium's batch of `space` with every `Box` part batched as a plain `Box` (its bound
+    arrays tiled), not through the `UniformBox` registration."""
+    from gymnasium.vector.utils import batch_space
+
+    if isinstance(space, spaces.Dict):
+        return spaces.Dict({key: _gymnasiums_batch(part, n) for key, part in space.items()},
+                           seed=deepcopy(space.np_random), sort_keys=space.sort_keys)
+    if isinstance(space, spaces.Box):
+        return batch_space.dispatch(spaces.Box)(space, n)
+    return batch_space(space, n)
+
+
 @pytest.mark.parametrize("view", ["image", "text"])
 def test_batched_spaces_equal_gymnasiums_and_sample_alike(view):
-    """`batched` makes a picture's batched Box from its two numbers instead of tiling its
-    bounds: the same space as Gymnasium's `batch_space`, for every id, sampled alike."""
+    """Every id's pictures and clips are `UniformBox`es, batched from their two bounds instead
+    of tiling them: the same space as Gymnasium's batch of a `Box`, sampled alike."""
     from gymnasium.vector.utils import batch_space
 
     for env_id in gym_ids():
@@ -632,8 +648,11 @@ def test_batched_spaces_equal_gymnasiums_and_sample_alike(view):
         try:
             space = env.observation_space
             space.seed(3)
-            ours, theirs = vector_env.batched(space, 5), batch_space(space, 5)
+            ours, theirs = batch_space(space, 5), _gymnasiums_batch(space, 5)
             assert ours == theirs, env_id
             assert_same(ours.sample(), theirs.sample(), env_id)
+            for key, part in space.items():
+                if isinstance(part, spaces.Box):
+                    assert type(part) is UniformBox and type(ours[key]) is UniformBox, (env_id, key)
         finally:
             env.close()

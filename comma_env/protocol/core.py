@@ -43,7 +43,7 @@ from comma_env.protocol.order import OrderEnforced
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
-from comma_env.protocol.spaces import UnicodeText
+from comma_env.protocol.spaces import UnicodeText, UniformBox
 from comma_env.protocol.spec import PuzzleSpec
 from comma_env.protocol.text import (
     DEFAULT_MAX_MESSAGE_CHARS,
@@ -232,11 +232,11 @@ class CommaEnv(AECEnv[str, Observation, str]):
             width, height = cls.puzzle_cls.image_size
             solver_space: dict[str, spaces.Space[Any]] = {"text": UnicodeText()}
             if solver_view == "image":
-                solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
+                solver_space["image"] = UniformBox(0, 255, (height, width, 3), np.uint8)
             if cls.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
-                solver_space["audio"] = spaces.Box(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
+                solver_space["audio"] = UniformBox(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
                 rate = cls.puzzle_cls.sample_rate
-                solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
+                solver_space["sample_rate"] = UniformBox(rate, rate, (), np.int32)
             for space in solver_space.values():
                 if isinstance(space, spaces.Box):  # shared by every copy: nobody may write them
                     for array in (space.low, space.high, space.bounded_below, space.bounded_above):
