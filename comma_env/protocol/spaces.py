@@ -11,6 +11,7 @@ batching it for a vector env (`comma_env.rl.vector`) needs only those two number
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -56,39 +57,60 @@ class UnicodeText(Space[str]):
         return isinstance(other, UnicodeText) and other.max_length == self.max_length
 
 
+VIEW_ELEMENTS = 1 << 20
+"""Above this many elements a `UniformBox`'s bounds are views of one number, not arrays: a
+batch of pictures, not one. Why not always: numpy's loops over such a view run about 3x
+slower than over an array, and Gymnasium's environment checker runs several over one
+environment's observation space at every ``gymnasium.make`` (176 against 646 µs per make of
+a Wire solver with pictures)."""
+
+
+def _spread(value: np.ndarray, shape: tuple[int, ...], view: bool) -> np.ndarray:
+    """The one-element array `value` over `shape`: a read-only view or a new array."""
+    return np.broadcast_to(value, shape) if view else np.full(shape, value)
+
+
 class UniformBox(Box):
     """A `Box` with one lower and one upper bound for every element (a picture's 0 and 255,
     a clip's -1 and 1): equal to the `Box` of the same bounds, shape and dtype, and a `Box`
-    to every check.
+    to every check. Past `VIEW_ELEMENTS` elements (a batch of pictures), its `low`, `high`,
+    `bounded_below` and `bounded_above` are read-only views of one number each, broadcast to
+    the shape; a smaller box holds arrays, as a `Box` does.
 
     Why a type of its own: Gymnasium works through a `Box`'s bound arrays element by element,
     and a picture's hold 786,432 elements each. Making a vector env of 32 pictures spent 0.5 s
     tiling and checking them in `batch_space` (`comma_env.rl.vector` batches this type from
     its two numbers instead), 0.1 s comparing every environment's space with the first
     (`__eq__` here compares the numbers), and Gymnasium's async mode 0.1 s more sending each
-    worker process the space, 3 MB pickled (here: the numbers, shape, dtype and generator)."""
+    worker process the space, 3 MB pickled (here: the numbers, shape, dtype and generator).
+    And the batch's four bound arrays took 100 MB of memory and 0.2 s to fill."""
 
-    def __init__(self, low: float, high: float, shape: Sequence[int] | None = None,
+    def __init__(self, low: float, high: float, shape: Iterable[int] | None = None,
                  dtype: Any = np.float32, seed: int | np.random.Generator | None = None) -> None:
         if np.ndim(low) or np.ndim(high):
             raise ValueError("a UniformBox has one number for each bound; use Box for bound arrays")
-        super().__init__(low, high, shape, dtype, seed)
+        if shape is None:
+            shape = (1,)  # as a Box of two numbers and no shape
+        if not isinstance(shape, Iterable) or not all(isinstance(dim, (int, np.integer)) for dim in shape):
+            raise TypeError(f"a Box shape is an iterable of integers, got {shape!r}")
+        super().__init__(low, high, (), dtype, seed)  # Gymnasium's checks and casts, on one element
+        self._bounds = (self.low[()], self.high[()])
+        self._shape = tuple(int(dim) for dim in shape)
+        view = math.prod(self._shape) > VIEW_ELEMENTS
+        self.low, self.high = _spread(self.low, self._shape, view), _spread(self.high, self._shape, view)
+        self.bounded_below = _spread(self.bounded_below, self._shape, view)
+        self.bounded_above = _spread(self.bounded_above, self._shape, view)
 
-    def bounds(self) -> tuple[Any, Any] | None:
-        """The lower and the upper bound, as numbers of the dtype; None for a box of no elements."""
-        if not self.low.size:
-            return None
-        return self.low.flat[0], self.high.flat[0]
+    def bounds(self) -> tuple[Any, Any]:
+        """The lower and the upper bound, as numbers of the dtype."""
+        return self._bounds
 
-    def __reduce__(self) -> str | tuple[Any, ...]:
-        bounds = self.bounds()
-        if bounds is None:
-            return super().__reduce__()
-        return _uniform_box, (*bounds, self.shape, self.dtype, self._np_random)
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _uniform_box, (*self._bounds, self.shape, self.dtype, self._np_random)
 
     def __copy__(self) -> UniformBox:
-        """A shallow copy sharing the bound arrays, as `copy.copy` of a `Box` is (not rebuilt
-        through `__reduce__`)."""
+        """A shallow copy (its generator shared, as `copy.copy` of a `Box` shares it), not
+        rebuilt through `__reduce__`."""
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         return clone
@@ -97,10 +119,8 @@ class UniformBox(Box):
         """`Box.__eq__` (the same shape and dtype, bounds close), from the two numbers when
         `other` is a `UniformBox` too."""
         if isinstance(other, UniformBox):
-            mine, theirs = self.bounds(), other.bounds()
-            if mine is not None and theirs is not None:
-                return (self.shape == other.shape and self.dtype == other.dtype
-                        and bool(np.isclose(mine[0], theirs[0])) and bool(np.isclose(mine[1], theirs[1])))
+            return (self.shape == other.shape and self.dtype == other.dtype
+                    and bool(np.isclose(self._bounds, other._bounds).all()))
         return super().__eq__(other)
 
 

@@ -27,7 +27,6 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-from gymnasium.spaces import Box, Space
 from gymnasium.vector.utils import batch_space
 from gymnasium.vector.utils.shared_memory import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
@@ -37,13 +36,10 @@ _HEADER = 8  # bytes of the length prefix of each slot
 
 
 @batch_space.register(UniformBox)
-def _batch_uniform_box(space: UniformBox, n: int = 1) -> Space[Any]:
+def _batch_uniform_box(space: UniformBox, n: int = 1) -> UniformBox:
     """`n` copies of `space` stacked: equal to Gymnasium's batch of a `Box` (bounds tiled,
     the generator copied), made from the two bounds."""
-    bounds = space.bounds()
-    if bounds is None:  # no elements: nothing to tile
-        return batch_space.dispatch(Box)(space, n)
-    return UniformBox(*bounds, (n, *space.shape), space.dtype, seed=deepcopy(space.np_random))
+    return UniformBox(*space.bounds(), (n, *space.shape), space.dtype, seed=deepcopy(space.np_random))
 
 
 def slot_size(space: UnicodeText) -> int:
