@@ -63,6 +63,9 @@ def test_other_box_arguments_are_checked_as_a_box_checks_them():
             UniformBox(low, high, shape, dtype)
     with pytest.raises(TypeError):
         UniformBox(0, 1, (2.5,), np.uint8)
+    with pytest.raises(TypeError):
+        UniformBox(0, 1, 3, np.uint8)
+    assert UniformBox(0, 1, (dim for dim in (2, 3)), np.uint8).shape == (2, 3)  # any iterable, read once
 
 
 def test_bound_arrays_are_refused():

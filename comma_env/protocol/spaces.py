@@ -89,13 +89,14 @@ class UniformBox(Box):
                  dtype: Any = np.float32, seed: int | np.random.Generator | None = None) -> None:
         if np.ndim(low) or np.ndim(high):
             raise ValueError("a UniformBox has one number for each bound; use Box for bound arrays")
-        if shape is None:
-            shape = (1,)  # as a Box of two numbers and no shape
-        if not isinstance(shape, Iterable) or not all(isinstance(dim, (int, np.integer)) for dim in shape):
+        if shape is not None and not isinstance(shape, Iterable):
+            raise TypeError(f"a Box shape is an iterable of integers, got {shape!r}")
+        dims = (1,) if shape is None else tuple(shape)  # no shape: one element, as in a Box
+        if not all(isinstance(dim, (int, np.integer)) for dim in dims):
             raise TypeError(f"a Box shape is an iterable of integers, got {shape!r}")
         super().__init__(low, high, (), dtype, seed)  # Gymnasium's checks and casts, on one element
         self._bounds = (self.low[()], self.high[()])
-        self._shape = tuple(int(dim) for dim in shape)
+        self._shape = tuple(int(dim) for dim in dims)
         view = math.prod(self._shape) > VIEW_ELEMENTS
         self.low, self.high = _spread(self.low, self._shape, view), _spread(self.high, self._shape, view)
         self.bounded_below = _spread(self.bounded_below, self._shape, view)
