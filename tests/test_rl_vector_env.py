@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 from gymnasium.vector import VectorEnv
-from gymnasium.vector.utils import CloudpickleWrapper
+from gymnasium.vector.utils import CloudpickleWrapper, batch_space
 
 import comma_env  # noqa: F401  (registers the ids)
 from comma_env.protocol.spaces import UniformBox
@@ -627,8 +627,6 @@ def test_commands_go_first_to_workers_on_other_cpus_and_answers_stay_in_row_orde
 def _gymnasiums_batch(space: gymnasium.Space, n: int) -> gymnasium.Space:
     """Gymnasium's batch of `space` with every `Box` part batched as a plain `Box` (its bound
     arrays tiled), not through the `UniformBox` registration."""
-    from gymnasium.vector.utils import batch_space
-
     if isinstance(space, spaces.Dict):
         return spaces.Dict({key: _gymnasiums_batch(part, n) for key, part in space.items()},
                            seed=deepcopy(space.np_random), sort_keys=space.sort_keys)
@@ -641,8 +639,6 @@ def _gymnasiums_batch(space: gymnasium.Space, n: int) -> gymnasium.Space:
 def test_batched_spaces_equal_gymnasiums_and_sample_alike(view):
     """Every id's pictures and clips are `UniformBox`es, batched from their two bounds instead
     of tiling them: the same space as Gymnasium's batch of a `Box`, sampled alike."""
-    from gymnasium.vector.utils import batch_space
-
     for env_id in gym_ids():
         env = gymnasium.make(env_id, partner="random", solver_view=view)
         try:
