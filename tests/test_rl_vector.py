@@ -3,13 +3,18 @@ image views, Gymnasium's next-step autoreset, and the same observations as one e
 
 from __future__ import annotations
 
+import os
+
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.vector.utils.shared_memory import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
 import comma_env  # noqa: F401  (registers the ids)
+from comma_env.protocol.spaces import UnicodeText
 from comma_env.rl import SingleRoleEnv, gym_id, gym_ids
 from comma_env.rl.registration import role_puzzles
+from comma_env.rl.vector import slot_size
 
 
 def play(envs, steps: int, num_envs: int):
@@ -94,6 +99,31 @@ def test_texts_survive_unicode_and_long_messages_through_shared_memory():
         assert "中文 🙂 ß" in observations["text"][0] and "中文" not in observations["text"][1]
     finally:
         envs.close()
+
+
+def test_texts_reach_workers_started_by_spawn():
+    """Spawned workers (forkserver's too, the default from Python 3.14) get the text slots pickled."""
+    envs = gymnasium.make_vec(gym_id("who", "expert"), num_envs=2, vectorization_mode="async", partner="random",
+                              solver_view="text", vector_kwargs={"context": "spawn"})
+    try:
+        observations, _ = envs.reset(seed=[3, 4])
+        assert list(observations["text"]) == single_env_texts("who", "expert", "text", [3, 4])
+        observations, *_ = envs.step(["hello", "ß 🙂"])
+        assert all(isinstance(text, str) and text for text in observations["text"])
+    finally:
+        envs.close()
+
+
+def test_text_slots_take_memory_only_where_written():
+    space = UnicodeText()  # a 4 MB slot per environment
+    memory = create_shared_memory(space, n=32)
+    arena = memory._wrapper._state[0][0]  # multiprocessing's backing file of this memory
+    size = 32 * slot_size(space)
+    assert os.fstat(arena.fd).st_blocks * 512 < size // 100  # the length of each slot, not the slots
+    texts = read_from_shared_memory(space, memory, n=32)
+    assert tuple(texts) == ("",) * 32
+    write_to_shared_memory(space, 31, "ß 🙂 end", memory)
+    assert texts[31] == "ß 🙂 end" and texts[30] == ""
 
 
 def test_role_puzzles_cover_every_id():

@@ -9,6 +9,8 @@ shared-memory functions for it:
 
 - each environment gets a slot of ``8 + 4 * max_length`` bytes (the same 4 bytes per
   character Gymnasium's own `Text` reserves): a little-endian length, then the UTF-8 bytes;
+- the slots are not zero-filled, only their lengths are (`shared_bytes`), so a slot takes
+  memory for the pages its texts reach, not its 4 MB;
 - writing encodes the string and copies only its bytes; reading decodes them again.
 
 Batching text (`batch_space`, `concatenate`, `iterate`) needs nothing: Gymnasium's fallback
@@ -23,6 +25,7 @@ import multiprocessing as mp
 from collections.abc import Sequence
 from copy import deepcopy
 from ctypes import c_uint8
+from multiprocessing import heap, sharedctypes
 from types import ModuleType
 from typing import Any
 
@@ -48,9 +51,27 @@ def slot_size(space: UnicodeText) -> int:
     return _HEADER + 4 * space.max_length
 
 
+def shared_bytes(size: int) -> Any:
+    """`size` bytes of shared memory that a worker started by any method (fork, spawn,
+    forkserver) maps, as a ctypes array: what ``multiprocessing.RawArray`` returns, without
+    the zero-filling.
+
+    Why: ``RawArray`` writes zeros over all of it, so every page takes memory at once. A
+    text slot is 4 MB (a million characters), of which a COMMA text uses a few KB: 32
+    environments in Gymnasium's "async" mode held 128 MB of ``/dev/shm`` (or of a file on
+    disk where ``/dev/shm`` is small, as in a default Docker container) before any text was
+    written. Memory fresh from the system is zeros already; memory that ``multiprocessing``
+    hands out again may hold old bytes, which is why the caller sets what it reads first."""
+    # how RawArray builds its array before it fills it (not in typeshed: undocumented)
+    return sharedctypes.rebuild_ctype(c_uint8 * size, heap.BufferWrapper(size), None)  # type: ignore[attr-defined]
+
+
 @create_shared_memory.register(UnicodeText)
 def _create_unicode_shared_memory(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> Any:
-    return ctx.Array(c_uint8, n * slot_size(space))
+    memory = shared_bytes(n * slot_size(space))
+    slots = np.frombuffer(memory, dtype=np.uint8).reshape(n, slot_size(space))
+    slots[:, :_HEADER] = 0  # every text empty until written: a page per slot, not the slot
+    return memory
 
 
 @write_to_shared_memory.register(UnicodeText)
@@ -60,7 +81,7 @@ def _write_unicode_to_shared_memory(space: UnicodeText, index: int, value: str, 
     if len(data) > size - _HEADER:
         raise ValueError(f"a text of {len(data)} UTF-8 bytes does not fit its {size - _HEADER}-byte slot "
                          f"(UnicodeText(max_length={space.max_length}))")
-    buffer = np.frombuffer(shared_memory.get_obj(), dtype=np.uint8)
+    buffer = np.frombuffer(shared_memory, dtype=np.uint8)
     start = index * size
     buffer[start:start + _HEADER] = np.frombuffer(len(data).to_bytes(_HEADER, "little"), dtype=np.uint8)
     buffer[start + _HEADER:start + _HEADER + len(data)] = np.frombuffer(data, dtype=np.uint8)
@@ -76,7 +97,7 @@ class SharedTexts(Sequence[str]):
     """
 
     def __init__(self, space: UnicodeText, shared_memory: Any, n: int) -> None:
-        self._buffer = memoryview(shared_memory.get_obj()).cast("B")
+        self._buffer = memoryview(shared_memory).cast("B")
         self._size = slot_size(space)
         self._n = n
 
