@@ -448,6 +448,105 @@ def test_workers_are_pinned_to_usable_cpus_unless_told_not_to():
             envs.close()
 
 
+def test_a_list_of_cpus_pins_the_workers_to_those_in_turn():
+    last = max(os.sched_getaffinity(0))
+    assert worker_cpus(3, [last]) == [last] * 3
+    envs = CommaVectorEnv(2, workers=2, pin_workers=[last], puzzle="wire", role="solver", partner="random",
+                          solver_view="text")
+    try:
+        assert [os.sched_getaffinity(process.pid) for process in envs._processes] == [{last}, {last}]
+    finally:
+        envs.close()
+    unusable = max(os.sched_getaffinity(0)) + 1000
+    for bad, message in (([], "no CPU"), ([unusable], "may not use")):
+        with pytest.raises(ValueError, match=message):
+            CommaVectorEnv(2, workers=2, pin_workers=bad, puzzle="wire", role="solver")
+
+
+def start_vector(workers: int, **kwargs: Any) -> CommaVectorEnv:
+    return CommaVectorEnv(4, workers=workers, puzzle="wire", role="solver", partner="random", solver_view="image",
+                          **kwargs)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_step_async_then_step_wait_gives_what_step_gives(workers):
+    """Two vector envs stepped in turn, each step sent before the other's is collected (the
+    double-buffered loop `step_async` is for), against `step` on a third."""
+    reference = start_vector(workers)
+    pair = [start_vector(workers, pin_workers=[cpu]) for cpu in sorted(os.sched_getaffinity(0))[:2] * 2][:2]
+    try:
+        expected, expected_infos = reference.reset(seed=3)
+        for envs in pair:
+            assert_same(expected, envs.reset(seed=3)[0])
+        for step in range(12):
+            actions = actions_for(expected_infos, 4, step)
+            for envs in pair:
+                envs.step_async(actions)
+            expected, *outcome, expected_infos = reference.step(actions)
+            for envs in pair:
+                got, *got_outcome, infos = envs.step_wait(timeout=60)
+                assert_same(expected, got, f"step {step}")
+                assert_same(expected_infos, infos, f"step {step} infos")
+                for left, right in zip(outcome, got_outcome, strict=True):
+                    assert np.array_equal(left, right)
+    finally:
+        for envs in (reference, *pair):
+            envs.close()
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_nothing_else_runs_while_a_step_is_out(workers):
+    envs = start_vector(workers)
+    try:
+        envs.reset(seed=0)
+        with pytest.raises(gymnasium.error.NoAsyncCallError):
+            envs.step_wait()
+        envs.step_async(["hello"] * 4)
+        for refused in (lambda: envs.step_async(["hello"] * 4), lambda: envs.step(["hello"] * 4),
+                        lambda: envs.reset(seed=0), lambda: envs.call("render"),
+                        lambda: envs.set_attr("flag", 1)):
+            with pytest.raises(gymnasium.error.AlreadyPendingCallError):
+                refused()
+        observations, rewards, *_ = envs.step_wait()
+        assert observations["image"].shape[0] == 4 and rewards.shape == (4,)
+        with pytest.raises(ValueError, match="3 actions for 4"):
+            envs.step_async(["hello"] * 3)
+        envs.step(["hello"] * 4)  # a refused step_async left nothing pending
+    finally:
+        envs.close()
+
+
+def test_a_step_wait_that_times_out_leaves_the_step_to_collect_later():
+    reference, envs = start_vector(2), start_vector(2)
+    try:
+        reference.reset(seed=1)
+        envs.reset(seed=1)
+        os.kill(envs._processes[1].pid, signal.SIGSTOP)
+        try:
+            envs.step_async(["hello"] * 4)
+            with pytest.raises(multiprocessing.TimeoutError, match="step_wait again"):
+                envs.step_wait(timeout=0.2)
+        finally:
+            os.kill(envs._processes[1].pid, signal.SIGCONT)
+        expected, *expected_outcome, expected_infos = reference.step(["hello"] * 4)
+        got, *outcome, infos = envs.step_wait(timeout=60)
+        assert_same(expected, got)
+        assert_same(expected_infos, infos)
+        assert all(np.array_equal(left, right) for left, right in zip(expected_outcome, outcome, strict=True))
+    finally:
+        reference.close()
+        envs.close()
+
+
+def test_closing_with_a_step_out_reads_its_answers_and_stops_the_workers():
+    envs = CommaVectorEnv(64, workers=2, puzzle="wire", role="solver", partner="random", solver_view="text")
+    envs.reset(seed=0)
+    envs.step_async(["x" * 50_000] * 64)  # answers of about 1 MB, more than a pipe holds: each worker blocks until read
+    processes = list(envs._processes)
+    envs.close()
+    assert envs.closed and all(process.exitcode == 0 for process in processes)
+
+
 @pytest.mark.parametrize("hold", ["row", "transpose", "memoryview", "list"])
 def test_a_batch_kept_in_any_form_keeps_its_set(hold):
     """What a caller keeps of a batch (a row of it, a transposed view, a memoryview, the

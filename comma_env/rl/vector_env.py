@@ -12,6 +12,11 @@ pays per worker, and steps/s grows with the number of workers (`examples/benchma
 --vector`). ``workers=0`` runs the shares in the calling process (no processes; the same
 results, for debugging and for machines with one core).
 
+Still, while its workers step, the main process waits, and while it reads their answers,
+they wait. `step_async` and `step_wait` (Gymnasium's names) split `step` so that a loop can
+step two vector envs in turn, each one's workers stepping while the main process handles
+the other's answers; `pin_workers=[...]` puts each one's workers on CPUs of its own.
+
 The results are those of Gymnasium's `SyncVectorEnv` over the same environments: the same
 observations, rewards, infos (merged by Gymnasium's rule, `VectorEnv._add_info`: the same
 arrays, keys in name order) and next-step autoreset.
@@ -22,13 +27,16 @@ from __future__ import annotations
 import copy as copying
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
+import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import AlreadyPendingCallError, NoAsyncCallError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import CloudpickleWrapper, batch_space, concatenate, create_empty_array
 
@@ -56,13 +64,29 @@ def shares(num_envs: int, workers: int) -> list[tuple[int, int]]:
     return [share for share in result if share[1]]
 
 
-def worker_cpus(workers: int) -> list[int | None]:
-    """The CPU each worker is pinned to: this process's usable CPUs in turn (a container's or
-    `taskset`'s set, not the machine's), or None everywhere where pinning is not available."""
+def worker_cpus(workers: int, cpus: Sequence[int] | None = None) -> list[int | None]:
+    """The CPU each worker is pinned to: `cpus` in turn, by default this process's usable CPUs
+    (a container's or `taskset`'s set, not the machine's); None everywhere where pinning is
+    not available."""
     if not hasattr(os, "sched_getaffinity"):
         return [None] * workers
-    usable = sorted(os.sched_getaffinity(0))
+    usable = sorted(os.sched_getaffinity(0)) if cpus is None else list(cpus)
     return [usable[index % len(usable)] for index in range(workers)]
+
+
+def _checked_cpus(pin_workers: bool | Sequence[int]) -> list[int] | None:
+    """The CPUs of a `pin_workers` list, checked before any process starts (None for a bool)."""
+    if isinstance(pin_workers, bool):
+        return None
+    cpus = [int(cpu) for cpu in pin_workers]
+    if not cpus:
+        raise ValueError("pin_workers lists no CPU: pass False to leave the workers unpinned")
+    if hasattr(os, "sched_getaffinity"):
+        unusable = sorted(set(cpus) - os.sched_getaffinity(0))
+        if unusable:
+            raise ValueError(f"pin_workers names CPUs this process may not use: {unusable} "
+                             f"(usable: {sorted(os.sched_getaffinity(0))})")
+    return cpus
 
 
 def _array_keys(space: gymnasium.Space) -> list[Any]:
@@ -91,8 +115,9 @@ class CommaVectorEnv(VectorEnv):
             scratch set it copies from. Ignored with ``copy=False``: then one set is
             overwritten every step.
         pin_workers: keep worker ``i`` on usable CPU ``i`` (modulo their number); see
-            `comma_env.rl.vector_worker.pin_to` for why. Turn off when several vector envs
-            share the machine's CPUs.
+            `comma_env.rl.vector_worker.pin_to` for why. A list of CPUs pins the workers to
+            those in turn instead: give each of several vector envs its own CPUs (or turn
+            pinning off), else their workers all queue on the first CPUs.
         context: the multiprocessing start method (``"fork"``, ``"spawn"``, ``"forkserver"``);
             None uses Python's default.
         daemon: worker processes end with the main process.
@@ -103,7 +128,7 @@ class CommaVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": SingleRoleEnv.metadata["render_modes"]}
 
     def __init__(self, num_envs: int = 1, *, workers: int = 0, copy: bool = True, buffers: int = 3,
-                 pin_workers: bool = True, context: str | None = None, daemon: bool = True,
+                 pin_workers: bool | Sequence[int] = True, context: str | None = None, daemon: bool = True,
                  **env_kwargs: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -111,6 +136,7 @@ class CommaVectorEnv(VectorEnv):
             raise ValueError(f"workers must be 0 (in this process) or more, got {workers}")
         if buffers < 1:
             raise ValueError(f"buffers must be at least 1, got {buffers}")
+        cpus = _checked_cpus(pin_workers)
         env_kwargs.pop("max_episode_steps", None)  # make_vec's, for specs that set one; ours do not
         self.num_envs = num_envs
         self.copy = copy
@@ -133,6 +159,8 @@ class CommaVectorEnv(VectorEnv):
         """Per worker, the layout of its infos (sent only when it changes)."""
         self._send_orders: dict[int | None, list[int]] = {}
         """This process's CPU -> the workers in the order to send them a command (`_send_order`)."""
+        self._pending: _Pending | None = None
+        """The step sent by `step_async` that `step_wait` has not collected yet."""
         # handed-out sets, then the scratch set: written when every other is held (and copied
         # out), or always, with copy=False (handed out as views)
         count = buffers + 1 if copy else 1
@@ -148,7 +176,7 @@ class CommaVectorEnv(VectorEnv):
         if workers == 0:
             self._local = EnvShare(_EnvFactory(env_kwargs), num_envs, 0, self._sets)
         else:
-            self._start_workers(ctx, daemon, [raw for _, raw in raw_sets], pin_workers)
+            self._start_workers(ctx, daemon, [raw for _, raw in raw_sets], bool(pin_workers), cpus)
 
     # -- set-up ------------------------------------------------------------------------------
     def _allocate(self, ctx: Any) -> tuple[dict[Any, np.ndarray], RawBuffers]:
@@ -168,9 +196,10 @@ class CommaVectorEnv(VectorEnv):
             views[key] = np.ndarray(shape, dtype=dtype, buffer=array)
         return views, raw
 
-    def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers], pin: bool) -> None:
+    def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers], pin: bool,
+                       pin_to: list[int] | None) -> None:
         make_env = CloudpickleWrapper(_EnvFactory(self._env_kwargs))
-        cpus = worker_cpus(len(self._shares)) if pin else [None] * len(self._shares)
+        cpus = worker_cpus(len(self._shares), pin_to) if pin else [None] * len(self._shares)
         workers = range(len(self._shares))
         self._send_orders = {cpu: sorted(workers, key=lambda index: cpus[index] == cpu)
                              for cpu in cpus if cpu is not None}
@@ -230,6 +259,11 @@ class CommaVectorEnv(VectorEnv):
         """Runs `command` on every share (concurrently in the workers); results in row order."""
         if self._local is not None:
             return [getattr(self._local, command)(*payloads[0])]
+        return self._collect(*self._send(command, payloads))
+
+    def _send(self, command: str, payloads: Sequence[tuple[Any, ...]]) -> tuple[list[int], WorkerError | None]:
+        """Sends `command` to every worker: the workers that got it, and the error of any that
+        did not (raised by `_collect`, once the others' answers are read)."""
         error: WorkerError | None = None
         sent = []
         for index in self._send_order():
@@ -241,6 +275,10 @@ class CommaVectorEnv(VectorEnv):
                 # without its traceback: its frames hold the pickled message's memoryview of a
                 # BytesIO, and collecting those as garbage crashed CPython 3.12.1
                 error.__cause__ = failure.with_traceback(None)
+        return sent, error
+
+    def _collect(self, sent: list[int], error: WorkerError | None) -> list[Any]:
+        """The answers of the workers in `sent`, in row order; raises the first error."""
         results = []
         for index in sorted(sent):  # every answer is read, so no pipe is left out of step
             try:
@@ -289,6 +327,7 @@ class CommaVectorEnv(VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        self._refuse_while_pending("reset")
         if seed is not None:
             self._np_random_seed = seeds[0]
         buffer_set = self._pick_set()
@@ -297,11 +336,43 @@ class CommaVectorEnv(VectorEnv):
                 self._merged_infos([infos for _, infos in answers]))
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: Any) -> None:
+        """Sends the step to the workers and returns without waiting; `step_wait` collects
+        it. Meanwhile this process is free, for instance to step another vector env (whose
+        workers are pinned to other CPUs, `pin_workers`). Without workers, the step runs in
+        `step_wait`."""
+        self._refuse_while_pending("step_async")
         actions = list(actions)
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions for {self.num_envs} environments")
         buffer_set = self._pick_set()
-        answers = self._each_share("step", [(buffer_set, part) for part in self._split(actions)])
+        payloads = [(buffer_set, part) for part in self._split(actions)]
+        if self._local is not None:
+            self._pending = _Pending(buffer_set, [], None, payloads)
+        else:
+            self._pending = _Pending(buffer_set, *self._send("step", payloads), None)
+
+    def step_wait(self, timeout: float | None = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
+                                                               dict[str, Any]]:
+        """The results of the step `step_async` sent, as `step` returns them. After `timeout`
+        seconds without every answer, raises ``multiprocessing.TimeoutError`` and the step
+        stays pending: a later `step_wait` collects it."""
+        pending = self._pending
+        if pending is None:
+            raise NoAsyncCallError("Calling `step_wait` without any prior call to `step_async`.", "step")
+        if timeout is not None and not self._answered(pending.sent, timeout):
+            raise multiprocessing.TimeoutError(f"the workers did not answer the step within {timeout} s; "
+                                               "step_wait again collects it")
+        self._pending = None
+        buffer_set = pending.buffer_set
+        local, payloads = self._local, pending.payloads
+        if local is not None and payloads is not None:
+            answers = [local.step(*payloads[0])]
+        else:
+            answers = self._collect(pending.sent, pending.error)
         outcomes = [answer[1] for answer in answers]
         rewards = np.concatenate([outcome.rewards for outcome in outcomes])  # copies: ours, writable
         terminations = np.concatenate([outcome.terminations for outcome in outcomes])
@@ -310,8 +381,26 @@ class CommaVectorEnv(VectorEnv):
         observations = self._observations(buffer_set, [answer[0] for answer in answers])
         return observations, rewards, terminations, truncations, infos
 
+    def _answered(self, sent: list[int], timeout: float) -> bool:
+        """Whether every worker in `sent` has answered (or ended) within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        waiting = [self._pipes[index] for index in sent]
+        while waiting:
+            ready = multiprocessing.connection.wait(waiting, max(0.0, deadline - time.monotonic()))
+            if not ready:
+                return False
+            waiting = [pipe for pipe in waiting if pipe not in ready]
+        return True
+
+    def _refuse_while_pending(self, name: str) -> None:
+        """Gymnasium's rule for async vector envs: nothing else while a step is out."""
+        if self._pending is not None:
+            raise AlreadyPendingCallError(f"Calling `{name}` while a step sent by `step_async` waits for `step_wait`",
+                                          "step")
+
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Calls a method (or reads an attribute) of every environment, in row order."""
+        self._refuse_while_pending("call")
         answers = self._each_share("call", [(name, args, kwargs)] * (len(self._pipes) or 1))
         return tuple(value for answer in answers for value in answer)
 
@@ -323,12 +412,19 @@ class CommaVectorEnv(VectorEnv):
             values = [values] * self.num_envs
         if len(values) != self.num_envs:
             raise ValueError(f"{len(values)} values for {self.num_envs} environments")
+        self._refuse_while_pending("set_attr")
         self._each_share("set_attr", [(name, part) for part in self._split(list(values))])
 
     def render(self) -> tuple[Any, ...] | None:
         return self.call("render") if self.render_mode is not None else None
 
     def close_extras(self, **kwargs: Any) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None and pending.sent:  # read, so no worker blocks writing an answer
+            try:
+                self._collect(pending.sent, None)
+            except WorkerError:
+                pass  # closing anyway
         if self._local is not None:
             self._local.close()
             self._local = None
@@ -356,6 +452,18 @@ class CommaVectorEnv(VectorEnv):
     def __repr__(self) -> str:
         workers = 0 if self._local is not None else len(self._processes)
         return f"CommaVectorEnv({self._env_kwargs.get('puzzle')!r}, num_envs={self.num_envs}, workers={workers})"
+
+
+class _Pending(NamedTuple):
+    """A step that `step_async` sent and `step_wait` has not collected."""
+
+    buffer_set: int
+    sent: list[int]
+    """The workers that got it."""
+    error: WorkerError | None
+    """A worker that could not be sent it (raised once the others have answered)."""
+    payloads: list[tuple[Any, ...]] | None
+    """Without workers, the step to run in `step_wait`."""
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
