@@ -7,9 +7,10 @@ the bare AEC environment playing the same messages, interleaved in one run.
 `--vector` measures vector envs instead: env steps/s of the image view with Gymnasium's
 `AsyncVectorEnv` (one worker process per environment: 1 and 2), its `SyncVectorEnv`, and
 `CommaVectorEnv` (the ids' vector entry point: 32 environments in 1 and in 2 worker
-processes, and in-process), interleaved round by round, with the ratios 2 workers / 1
-worker, and that ratio for CommaVectorEnv at other numbers of environments (`SCALING_ENVS`);
-`--out` writes the tables (docs/_generated/vector_envs.md).
+processes, and in-process; and two of 16, one worker each, stepped in turn with
+`step_async`/`step_wait`), interleaved round by round, with the ratios 2 workers / 1 worker,
+and that ratio for CommaVectorEnv at other numbers of environments (`SCALING_ENVS`); `--out`
+writes the tables (docs/_generated/vector_envs.md).
 
 Every loop plays Wire in the text view with the same three messages per episode
 (solver "hello", expert reply, solver cuts wire 1); the wrappers call a scripted partner
@@ -19,6 +20,7 @@ Every loop plays Wire in the text view with the same three messages per episode
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from pathlib import Path
@@ -71,6 +73,15 @@ def grouped(episodes: int, batch: int = 16) -> float:
     return len(envs.episodes) / (time.perf_counter() - started)
 
 
+def _learner_actions(infos: dict[str, Any], turn: list[int]) -> list[str]:
+    """The benchmark's learners: "hello" on an episode's first turn, then the first valid action."""
+    actions = []
+    for i in range(len(turn)):
+        valid = infos["valid_actions"][i] if "valid_actions" in infos else None
+        actions.append("hello" if turn[i] == 0 or not valid else str(valid[0]))
+    return actions
+
+
 def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = "image", **kwargs: Any) -> float:
     """Env steps/s of a vector env of `num_envs` whose learners say "hello", then the first
     valid action (next-step autoreset starts the next episode); `kwargs` go to make_vec
@@ -84,17 +95,44 @@ def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = 
         batches = max(1, steps // num_envs)
         started = time.perf_counter()
         for _ in range(batches):
-            actions = []
-            for i in range(num_envs):
-                valid = infos["valid_actions"][i] if "valid_actions" in infos else None
-                actions.append("hello" if turn[i] == 0 or not valid else str(valid[0]))
-            observations, rewards, terminated, truncated, infos = envs.step(actions)
+            observations, rewards, terminated, truncated, infos = envs.step(_learner_actions(infos, turn))
             for i in range(num_envs):
                 turn[i] = 0 if done[i] else turn[i] + 1
                 done[i] = bool(terminated[i] or truncated[i])
         return batches * num_envs / (time.perf_counter() - started)
     finally:
         envs.close()
+
+
+def double_buffered_steps(puzzle: str, num_envs: int, steps: int, view: str = "image") -> float:
+    """Env steps/s of two CommaVectorEnvs of `num_envs` each, one worker each, pinned to
+    different CPUs, stepped in turn: each one's step is sent (`step_async`) before the
+    other's answers are read (`step_wait`), so this process reads one's answers and chooses
+    its actions while the other's worker steps. The learners are `vector_steps`'s."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    pair = [gymnasium.make_vec(gym_id(puzzle, "solver"), num_envs=num_envs, vectorization_mode="vector_entry_point",
+                               workers=1, pin_workers=[cpus[index % len(cpus)]] if cpus else True,
+                               partner="random", solver_view=view) for index in range(2)]
+    try:
+        state = []
+        for seed, envs in zip((0, num_envs), pair, strict=True):
+            _, infos = envs.reset(seed=seed)
+            state.append(([0] * num_envs, [False] * num_envs))
+            envs.step_async(_learner_actions(infos, state[-1][0]))
+        batches = max(1, steps // (2 * num_envs))
+        started = time.perf_counter()
+        for batch in range(batches):
+            for envs, (turn, done) in zip(pair, state, strict=True):
+                _, _, terminated, truncated, infos = envs.step_wait()
+                for i in range(num_envs):
+                    turn[i] = 0 if done[i] else turn[i] + 1
+                    done[i] = bool(terminated[i] or truncated[i])
+                if batch < batches - 1:
+                    envs.step_async(_learner_actions(infos, turn))
+        return batches * 2 * num_envs / (time.perf_counter() - started)
+    finally:
+        for envs in pair:
+            envs.close()
 
 
 def _spin(n: int) -> int:
@@ -130,8 +168,12 @@ VECTOR_SETUPS: dict[str, tuple[int, str, dict[str, Any]]] = {
     "CommaVectorEnv, 32 envs, 2 workers": (32, "vector_entry_point", {"workers": 2}),
     "CommaVectorEnv, 32 envs, in-process": (32, "vector_entry_point", {"workers": 0}),
 }
+DOUBLE_BUFFERED = "2 CommaVectorEnvs of 16 envs, 1 worker each, stepped in turn"
+"""The setup of `double_buffered_steps` (measured after `VECTOR_SETUPS` in every round)."""
 RATIOS = (("async, 2 envs (2 workers)", "async, 1 env (1 worker)"),
-          ("CommaVectorEnv, 32 envs, 2 workers", "CommaVectorEnv, 32 envs, 1 worker"))
+          ("CommaVectorEnv, 32 envs, 2 workers", "CommaVectorEnv, 32 envs, 1 worker"),
+          (DOUBLE_BUFFERED, "CommaVectorEnv, 32 envs, 1 worker"))
+RATIO_NAMES = ("async", "CommaVectorEnv", "2 CommaVectorEnvs stepped in turn, against CommaVectorEnv's 1 worker")
 SCALING_ENVS = (8, 16, 32, 64)
 """Environment counts at which CommaVectorEnv's 2 workers are set against 1 (32 is the
 setups' own). Why: each batch costs a fixed amount besides its steps (a pipe round trip per
@@ -158,7 +200,7 @@ def scaling_rates(puzzle: str, steps: int, now: dict[str, float]) -> dict[int, t
 
 def vector_main(args: argparse.Namespace) -> None:
     """Every setup once per round, in turn (the machine's speed drifts); medians over rounds."""
-    rates: dict[str, list[float]] = {name: [] for name in VECTOR_SETUPS}
+    rates: dict[str, list[float]] = {name: [] for name in (*VECTOR_SETUPS, DOUBLE_BUFFERED)}
     ratios: dict[tuple[str, str], list[float]] = {pair: [] for pair in RATIOS}
     ceilings: list[float] = []
     scaling: dict[int, list[tuple[float, float]]] = {count: [] for count in SCALING_ENVS}
@@ -166,6 +208,7 @@ def vector_main(args: argparse.Namespace) -> None:
         ceilings.append(parallel_ceiling())
         now = {name: vector_steps(args.puzzle, n, mode, args.steps, **kwargs)
                for name, (n, mode, kwargs) in VECTOR_SETUPS.items()}
+        now[DOUBLE_BUFFERED] = double_buffered_steps(args.puzzle, VECTOR_SETUPS[RATIOS[1][1]][0] // 2, args.steps)
         for name, rate in now.items():
             rates[name].append(rate)
         for pair in RATIOS:
@@ -183,9 +226,8 @@ def vector_main(args: argparse.Namespace) -> None:
              "| vector env | env steps/s |", "|---|---|"]
     lines += [f"| {name} | {statistics.median(values):,.0f} |" for name, values in rates.items()]
     lines += ["", "| 2 workers over 1 worker | median | rounds |", "|---|---|---|"]
-    for pair, values in ratios.items():
-        kind = pair[0].split(",")[0]
-        lines.append(f"| {kind} | {statistics.median(values):.2f}x | {', '.join(f'{v:.2f}' for v in values)} |")
+    for name, values in zip(RATIO_NAMES, ratios.values(), strict=True):
+        lines.append(f"| {name} | {statistics.median(values):.2f}x | {', '.join(f'{v:.2f}' for v in values)} |")
     lines.append(f"| the machine's ceiling: 2 processes over 1 on pure Python, measured before each round "
                  f"| {statistics.median(ceilings):.2f}x | {', '.join(f'{v:.2f}' for v in ceilings)} |")
     lines += ["", f"CommaVectorEnv by number of environments (at least {MIN_BATCHES} batches each; "
