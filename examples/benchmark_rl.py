@@ -8,9 +8,10 @@ the bare AEC environment playing the same messages, interleaved in one run.
 `AsyncVectorEnv` (one worker process per environment: 1 and 2), its `SyncVectorEnv`, and
 `CommaVectorEnv` (the ids' vector entry point: 32 environments in 1 and in 2 worker
 processes, and in-process; and two of 16, one worker each, stepped in turn with
-`step_async`/`step_wait`), interleaved round by round, with the ratios 2 workers / 1 worker,
-and that ratio for CommaVectorEnv at other numbers of environments (`SCALING_ENVS`); `--out`
-writes the tables (docs/_generated/vector_envs.md).
+`step_async`/`step_wait`, their workers on two CPUs and on one), interleaved round by
+round, with the ratios 2 workers / 1 worker, and that ratio for CommaVectorEnv at other
+numbers of environments (`SCALING_ENVS`); `--out` writes the tables
+(docs/_generated/vector_envs.md).
 
 Every loop plays Wire in the text view with the same three messages per episode
 (solver "hello", expert reply, solver cuts wire 1); the wrappers call a scripted partner
@@ -104,12 +105,14 @@ def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = 
         envs.close()
 
 
-def double_buffered_steps(puzzle: str, num_envs: int, steps: int, view: str = "image") -> float:
+def double_buffered_steps(puzzle: str, num_envs: int, steps: int, view: str = "image", one_cpu: bool = False) -> float:
     """Env steps/s of two CommaVectorEnvs of `num_envs` each, one worker each, pinned to
-    different CPUs, stepped in turn: each one's step is sent (`step_async`) before the
-    other's answers are read (`step_wait`), so this process reads one's answers and chooses
-    its actions while the other's worker steps. The learners are `vector_steps`'s."""
+    different CPUs (`one_cpu`: both to the last one), stepped in turn: each one's step is sent
+    (`step_async`) before the other's answers are read (`step_wait`), so this process reads
+    one's answers and chooses its actions while the other's worker steps. The learners are
+    `vector_steps`'s."""
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    cpus = cpus[-1:] if one_cpu else cpus
     pair = [gymnasium.make_vec(gym_id(puzzle, "solver"), num_envs=num_envs, vectorization_mode="vector_entry_point",
                                workers=1, pin_workers=[cpus[index % len(cpus)]] if cpus else True,
                                partner="random", solver_view=view) for index in range(2)]
@@ -169,11 +172,16 @@ VECTOR_SETUPS: dict[str, tuple[int, str, dict[str, Any]]] = {
     "CommaVectorEnv, 32 envs, in-process": (32, "vector_entry_point", {"workers": 0}),
 }
 DOUBLE_BUFFERED = "2 CommaVectorEnvs of 16 envs, 1 worker each, stepped in turn"
-"""The setup of `double_buffered_steps` (measured after `VECTOR_SETUPS` in every round)."""
+DOUBLE_BUFFERED_ONE_CPU = "the same, both workers on one CPU"
+"""The setups of `double_buffered_steps` (measured after `VECTOR_SETUPS` in every round).
+The second is the first's loop with one CPU for the workers: what the loop gains by the main
+process working while the workers step, without a second CPU for them."""
 RATIOS = (("async, 2 envs (2 workers)", "async, 1 env (1 worker)"),
           ("CommaVectorEnv, 32 envs, 2 workers", "CommaVectorEnv, 32 envs, 1 worker"),
-          (DOUBLE_BUFFERED, "CommaVectorEnv, 32 envs, 1 worker"))
-RATIO_NAMES = ("async", "CommaVectorEnv", "2 CommaVectorEnvs stepped in turn, against CommaVectorEnv's 1 worker")
+          (DOUBLE_BUFFERED, "CommaVectorEnv, 32 envs, 1 worker"),
+          (DOUBLE_BUFFERED, DOUBLE_BUFFERED_ONE_CPU))
+RATIO_NAMES = ("async", "CommaVectorEnv", "2 CommaVectorEnvs stepped in turn, against CommaVectorEnv's 1 worker",
+               "2 CommaVectorEnvs stepped in turn, workers on 2 CPUs against both on one")
 SCALING_ENVS = (8, 16, 32, 64)
 """Environment counts at which CommaVectorEnv's 2 workers are set against 1 (32 is the
 setups' own). Why: each batch costs a fixed amount besides its steps (a pipe round trip per
@@ -200,7 +208,7 @@ def scaling_rates(puzzle: str, steps: int, now: dict[str, float]) -> dict[int, t
 
 def vector_main(args: argparse.Namespace) -> None:
     """Every setup once per round, in turn (the machine's speed drifts); medians over rounds."""
-    rates: dict[str, list[float]] = {name: [] for name in (*VECTOR_SETUPS, DOUBLE_BUFFERED)}
+    rates: dict[str, list[float]] = {name: [] for name in (*VECTOR_SETUPS, DOUBLE_BUFFERED, DOUBLE_BUFFERED_ONE_CPU)}
     ratios: dict[tuple[str, str], list[float]] = {pair: [] for pair in RATIOS}
     ceilings: list[float] = []
     scaling: dict[int, list[tuple[float, float]]] = {count: [] for count in SCALING_ENVS}
@@ -208,7 +216,9 @@ def vector_main(args: argparse.Namespace) -> None:
         ceilings.append(parallel_ceiling())
         now = {name: vector_steps(args.puzzle, n, mode, args.steps, **kwargs)
                for name, (n, mode, kwargs) in VECTOR_SETUPS.items()}
-        now[DOUBLE_BUFFERED] = double_buffered_steps(args.puzzle, VECTOR_SETUPS[RATIOS[1][1]][0] // 2, args.steps)
+        half = VECTOR_SETUPS[RATIOS[1][1]][0] // 2
+        now[DOUBLE_BUFFERED] = double_buffered_steps(args.puzzle, half, args.steps)
+        now[DOUBLE_BUFFERED_ONE_CPU] = double_buffered_steps(args.puzzle, half, args.steps, one_cpu=True)
         for name, rate in now.items():
             rates[name].append(rate)
         for pair in RATIOS:
