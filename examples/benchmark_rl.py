@@ -32,6 +32,7 @@ from doc_tables import provenance
 
 import comma_env
 from comma_env.rl import GroupedEpisodes, SingleRoleEnv, gym_id
+from comma_env.rl.vector_env import CommaVectorEnv
 
 
 def bare_aec(episodes: int) -> float:
@@ -105,6 +106,15 @@ def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = 
         envs.close()
 
 
+def _one_worker(puzzle: str, num_envs: int, view: str, cpu: int | None) -> CommaVectorEnv:
+    """A vector env of `num_envs` with one worker, pinned to `cpu` (None: the default CPU)."""
+    envs = gymnasium.make_vec(gym_id(puzzle, "solver"), num_envs=num_envs, vectorization_mode="vector_entry_point",
+                              workers=1, pin_workers=True if cpu is None else [cpu], partner="random",
+                              solver_view=view)
+    assert isinstance(envs, CommaVectorEnv)  # the ids' entry point, not wrapped
+    return envs
+
+
 def double_buffered_steps(puzzle: str, num_envs: int, steps: int, view: str = "image", one_cpu: bool = False) -> float:
     """Env steps/s of two CommaVectorEnvs of `num_envs` each, one worker each, pinned to
     different CPUs (`one_cpu`: both to the last one), stepped in turn: each one's step is sent
@@ -113,9 +123,7 @@ def double_buffered_steps(puzzle: str, num_envs: int, steps: int, view: str = "i
     `vector_steps`'s."""
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     cpus = cpus[-1:] if one_cpu else cpus
-    pair = [gymnasium.make_vec(gym_id(puzzle, "solver"), num_envs=num_envs, vectorization_mode="vector_entry_point",
-                               workers=1, pin_workers=[cpus[index % len(cpus)]] if cpus else True,
-                               partner="random", solver_view=view) for index in range(2)]
+    pair = [_one_worker(puzzle, num_envs, view, cpus[index % len(cpus)] if cpus else None) for index in range(2)]
     try:
         state = []
         for seed, envs in zip((0, num_envs), pair, strict=True):
