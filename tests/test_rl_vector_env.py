@@ -461,6 +461,8 @@ def test_a_list_of_cpus_pins_the_workers_to_those_in_turn():
     for bad, message in (([], "no CPU"), ([unusable], "may not use")):
         with pytest.raises(ValueError, match=message):
             CommaVectorEnv(2, workers=2, pin_workers=bad, puzzle="wire", role="solver")
+    with pytest.raises(TypeError, match="a list of CPUs"):
+        CommaVectorEnv(2, workers=2, pin_workers=last, puzzle="wire", role="solver")
 
 
 def start_vector(workers: int, **kwargs: Any) -> CommaVectorEnv:

@@ -78,6 +78,8 @@ def _checked_cpus(pin_workers: bool | Sequence[int]) -> list[int] | None:
     """The CPUs of a `pin_workers` list, checked before any process starts (None for a bool)."""
     if isinstance(pin_workers, bool):
         return None
+    if isinstance(pin_workers, (int, np.integer, str)):  # a CPU number meant as a list of one
+        raise TypeError(f"pin_workers is True, False or a list of CPUs, got {pin_workers!r}")
     cpus = [int(cpu) for cpu in pin_workers]
     if not cpus:
         raise ValueError("pin_workers lists no CPU: pass False to leave the workers unpinned")
