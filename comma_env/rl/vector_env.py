@@ -138,7 +138,7 @@ class CommaVectorEnv(VectorEnv):
             raise ValueError(f"workers must be 0 (in this process) or more, got {workers}")
         if buffers < 1:
             raise ValueError(f"buffers must be at least 1, got {buffers}")
-        cpus = _checked_cpus(pin_workers)
+        listed = _checked_cpus(pin_workers)
         env_kwargs.pop("max_episode_steps", None)  # make_vec's, for specs that set one; ours do not
         self.num_envs = num_envs
         self.copy = copy
@@ -178,7 +178,9 @@ class CommaVectorEnv(VectorEnv):
         if workers == 0:
             self._local = EnvShare(_EnvFactory(env_kwargs), num_envs, 0, self._sets)
         else:
-            self._start_workers(ctx, daemon, [raw for _, raw in raw_sets], bool(pin_workers), cpus)
+            unpinned: list[int | None] = [None] * len(self._shares)
+            cpus = worker_cpus(len(self._shares), listed) if pin_workers else unpinned
+            self._start_workers(ctx, daemon, [raw for _, raw in raw_sets], cpus)
 
     # -- set-up ------------------------------------------------------------------------------
     def _allocate(self, ctx: Any) -> tuple[dict[Any, np.ndarray], RawBuffers]:
@@ -198,10 +200,9 @@ class CommaVectorEnv(VectorEnv):
             views[key] = np.ndarray(shape, dtype=dtype, buffer=array)
         return views, raw
 
-    def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers], pin: bool,
-                       pin_to: list[int] | None) -> None:
+    def _start_workers(self, ctx: Any, daemon: bool, raw_sets: list[RawBuffers], cpus: list[int | None]) -> None:
+        """One worker per share, worker ``i`` pinned to ``cpus[i]`` (None: unpinned)."""
         make_env = CloudpickleWrapper(_EnvFactory(self._env_kwargs))
-        cpus = worker_cpus(len(self._shares), pin_to) if pin else [None] * len(self._shares)
         workers = range(len(self._shares))
         self._send_orders = {cpu: sorted(workers, key=lambda index: cpus[index] == cpu)
                              for cpu in cpus if cpu is not None}
