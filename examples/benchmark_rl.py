@@ -84,6 +84,14 @@ def _learner_actions(infos: dict[str, Any], turn: list[int]) -> list[str]:
     return actions
 
 
+def _advance_turns(turn: list[int], done: list[bool], terminated: Any, truncated: Any) -> None:
+    """Each learner's turn after a step: next-step autoreset makes the step after an episode's
+    end the first of the next one."""
+    for i in range(len(turn)):
+        turn[i] = 0 if done[i] else turn[i] + 1
+        done[i] = bool(terminated[i] or truncated[i])
+
+
 def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = "image", **kwargs: Any) -> float:
     """Env steps/s of a vector env of `num_envs` whose learners say "hello", then the first
     valid action (next-step autoreset starts the next episode); `kwargs` go to make_vec
@@ -98,9 +106,7 @@ def vector_steps(puzzle: str, num_envs: int, mode: str, steps: int, view: str = 
         started = time.perf_counter()
         for _ in range(batches):
             observations, rewards, terminated, truncated, infos = envs.step(_learner_actions(infos, turn))
-            for i in range(num_envs):
-                turn[i] = 0 if done[i] else turn[i] + 1
-                done[i] = bool(terminated[i] or truncated[i])
+            _advance_turns(turn, done, terminated, truncated)
         return batches * num_envs / (time.perf_counter() - started)
     finally:
         envs.close()
@@ -135,9 +141,7 @@ def double_buffered_steps(puzzle: str, num_envs: int, steps: int, view: str = "i
         for batch in range(batches):
             for envs, (turn, done) in zip(pair, state, strict=True):
                 _, _, terminated, truncated, infos = envs.step_wait()
-                for i in range(num_envs):
-                    turn[i] = 0 if done[i] else turn[i] + 1
-                    done[i] = bool(terminated[i] or truncated[i])
+                _advance_turns(turn, done, terminated, truncated)
                 if batch < batches - 1:
                     envs.step_async(_learner_actions(infos, turn))
         return batches * 2 * num_envs / (time.perf_counter() - started)
