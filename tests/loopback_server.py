@@ -41,6 +41,12 @@ then the answer: a client with only a per-read timeout never gives up on it). Th
 a deterministic function of (request body, how many times this body was seen before), so a
 retried request can succeed and a run is reproducible whatever the arrival order.
 `--log` appends one JSON line per request (images replaced by their size and hash).
+
+Goldens: `--log-bodies FILE` appends each request body whole, with image and audio data
+replaced by their SHA-256 (`sanitized_body`), and `--replay FILE` answers from recorded
+replies instead of the scripted pair: FILE maps `body_key` (a hash of the sanitized
+messages) to the reply text; an unknown request gets a 500 that names its key. Together
+they pin the exact prompts the rollout sends (tests/test_golden_prompts.py).
 """
 
 from __future__ import annotations
@@ -132,6 +138,39 @@ def _parts(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     audio["data"] = hashlib.sha256(audio["data"].encode()).hexdigest()[:16]
                 found.append(kept)
     return found
+
+
+def _sanitized_part(part: Any) -> Any:
+    """A content part with its image or audio payload replaced by the payload's SHA-256."""
+    if not isinstance(part, dict):
+        return part
+    kept = json.loads(json.dumps(part))
+    image = kept.get("image_url")
+    if isinstance(image, dict) and isinstance(image.get("url"), str) and image["url"].startswith("data:"):
+        image["url"] = "sha256:" + hashlib.sha256(image["url"].encode()).hexdigest()
+    audio = kept.get("input_audio")
+    if isinstance(audio, dict) and isinstance(audio.get("data"), str):
+        audio["data"] = "sha256:" + hashlib.sha256(audio["data"].encode()).hexdigest()
+    return kept
+
+
+def sanitized_body(body: dict[str, Any]) -> dict[str, Any]:
+    """A request body as the golden prompts keep it: every field, payloads hashed."""
+    out = dict(body)
+    messages = []
+    for message in body.get("messages") or []:
+        message = dict(message)
+        if isinstance(message.get("content"), list):
+            message["content"] = [_sanitized_part(part) for part in message["content"]]
+        messages.append(message)
+    out["messages"] = messages
+    return out
+
+
+def body_key(body: dict[str, Any]) -> str:
+    """Which recorded reply answers a request: a hash of its sanitized messages."""
+    messages = sanitized_body(body)["messages"]
+    return hashlib.sha256(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def _peer_port(request: web.Request) -> int | None:
@@ -448,6 +487,14 @@ def build_app(args: argparse.Namespace) -> web.Application:
     splitter = LogprobTokenizer(args.logprobs_tokenizer)
     log_file = open(args.log, "a", encoding="utf-8") if args.log else None
     counter = {"n": 0}
+    bodies_file = open(args.log_bodies, "a", encoding="utf-8") if args.log_bodies else None
+    replies: dict[str, str] | None = None
+    if args.replay:
+        import gzip
+
+        opener = gzip.open if args.replay.endswith(".gz") else open
+        with opener(args.replay, "rt", encoding="utf-8") as handle:
+            replies = json.load(handle)
 
     def log(entry: dict[str, Any]) -> None:
         if log_file is not None:
@@ -510,7 +557,12 @@ def build_app(args: argparse.Namespace) -> web.Application:
         if fault == "bad_json":
             return web.Response(status=200, text='{"id": "x", "choices": [', content_type="application/json")
 
-        if role == "solver":
+        if replies is not None:
+            key = body_key(body)
+            if key not in replies:
+                return web.json_response({"error": {"message": f"no recorded reply for request {key}"}}, status=500)
+            text = replies[key]
+        elif role == "solver":
             text = solver_reply(messages)
         elif role == "expert":
             text = expert_reply(messages)
@@ -522,6 +574,10 @@ def build_app(args: argparse.Namespace) -> web.Application:
             text = leak_judge_reply(messages)
         else:
             text = "Hello."
+        if bodies_file is not None:
+            line = {"key": body_key(body), "body": sanitized_body(body), "reply": text}
+            bodies_file.write(json.dumps(line, ensure_ascii=False) + "\n")
+            bodies_file.flush()
         prompt_text = "\n".join(_texts(m) for m in messages)
         usage = {"prompt_tokens": count_tokens(prompt_text) + 85 * len(images), "completion_tokens": count_tokens(text)}
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
@@ -560,6 +616,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--port-file", help="write the bound port here once listening")
     parser.add_argument("--log", help="append one JSON line per request")
     parser.add_argument("--log-messages", action="store_true", help="also log the message texts")
+    parser.add_argument("--log-bodies", help="append every request body (payloads hashed), one JSON line each")
+    parser.add_argument("--replay", help="answer from a JSON map of body_key -> reply text (.json or .json.gz)")
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--faults", default="429,500,reset,empty_choices,null_content,bad_json")
     parser.add_argument("--timeout-seconds", type=float, default=30.0, help="how long a 'timeout' fault stalls")
