@@ -7,16 +7,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from comma_env import _moved
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, env_id, make, register_all
 from comma_env.rl.registration import register_single_role_envs
 
-__version__ = "0.2.0"  # the only place the version is written (pyproject.toml reads it)
+__version__ = "0.3.0"  # the only place the version is written (pyproject.toml reads it)
 __all__ = ["COMMA_PUZZLES", "V1_PUZZLES", "env_id", "make", "__version__"]
 
 register_all()
 register_single_role_envs()
-_moved.install()
 
 
 def __getattr__(name: str) -> Any:

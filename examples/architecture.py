@@ -44,7 +44,7 @@ def room_imports() -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {}
     for module, path in module_files(ROOT, PACKAGE.name).items():
         source_room = room_of(module)
-        if source_room is None or module.endswith("._moved"):
+        if source_room is None:
             continue  # the deprecated-name shim points everywhere by design
         edges.setdefault(source_room, set())
         for name in imported_names(module, path):

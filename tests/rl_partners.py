@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 
 
 class SlowPolicy(Policy):

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from PIL import Image
 
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.report import main as report_main
 from comma_env.run.results import EpisodeWriter, read_episodes
 from comma_env.run.rollout import plan, run, run_one, to_config

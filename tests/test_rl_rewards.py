@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import comma_env
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.protocol.rewards import REWARD_OPTIONS, RewardTerms
 from comma_env.protocol.text import count_tokens
 from comma_env.rl import SingleRoleEnv

@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from loopback_server import Loopback
 from rl_partners import SlowPolicy
 
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.registry import COMMA_PUZZLES, TITLES, V1_PUZZLES, env_module
 from comma_env.rl import SingleRoleEnv, gym_id, gym_ids
 

@@ -14,7 +14,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException, MissingConfigException
 
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.protocol.resources import conf_dir
 from comma_env.registry import COMMA_PUZZLES
 from comma_env.run import rollout

@@ -17,7 +17,7 @@ import pytest
 from loopback_server import Loopback
 from timing import cpu_seconds
 
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.run import rollout
 from comma_env.run.results import read_episodes
 

@@ -21,7 +21,7 @@ import random
 import re
 from typing import Any
 
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 
 STRATEGIES = ("share_all", "one_piece")
 _POSITION = re.compile(r"^position (\d{1,4}): (\w+)$")
@@ -143,7 +143,7 @@ class LLMAgent(Player):
         self.calls = 0
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        from comma_env.agents.base import request_seed
+        from comma_env.protocol.policy import request_seed
 
         image = observation.get("image") if isinstance(observation, dict) else None
         url = self.images.data_url(image) if self.vision and image is not None else None

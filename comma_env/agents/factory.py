@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comma_env.agents.base import Policy
+from comma_env.protocol.policy import Policy
 
 KINDS = ("random", "oracle", "realistic", "litellm", "human", "asympuzl")
 

@@ -36,8 +36,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from comma_env.agents.base import Player, Policy, Reply
 from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.protocol.prompts import format_entry
 from comma_env.protocol.text import DESCRIPTION_HEADER
 

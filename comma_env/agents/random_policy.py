@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.base import Player, Policy, Reply
+from comma_env.protocol.policy import Player, Policy, Reply
 
 
 class RandomSolver(Player):

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from comma_env.agents.base import Player, Reply
+from comma_env.protocol.policy import Player, Reply
 from comma_env.protocol.text import to_text
 
 FAILED_MESSAGE_CHARS = 2000

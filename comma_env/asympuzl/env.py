@@ -35,10 +35,10 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from comma_env.asympuzl import prompts, rules
 from comma_env.asympuzl.drawing import draw_alice, image_size
-from comma_env.protocol.order import OrderEnforced
 from comma_env.protocol.spaces import UnicodeText, UniformBox
 from comma_env.protocol.text import clean_message
 
@@ -308,7 +308,7 @@ raw_env = AsymPuzlEnv
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped the PettingZoo way (call order enforced)."""
-    return OrderEnforced(AsymPuzlEnv(**kwargs))
+    return OrderEnforcingWrapper(AsymPuzlEnv(**kwargs))
 
 
 def record_settings(options: dict[str, Any]) -> dict[str, Any]:

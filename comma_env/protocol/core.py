@@ -13,7 +13,6 @@ be spread over files that each hold half of a step.
 from __future__ import annotations
 
 import copy
-import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from PIL import Image
 
 from comma_env.drawing.scene import Frame, Scene
@@ -39,7 +39,6 @@ from comma_env.protocol.contracts import (
     SolverObservation,
     TurnRecordDict,
 )
-from comma_env.protocol.order import OrderEnforced
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
@@ -86,14 +85,6 @@ class TurnRecord:
             "leaks": list(self.leaks),
             "progress": self.progress,
         }
-
-
-@functools.lru_cache(maxsize=64)  # puzzle classes, built in and added
-def _constructor_signature(puzzle_cls: type[Puzzle]) -> inspect.Signature:
-    """A puzzle class's constructor signature, which checks `puzzle_options` when an
-    environment is made. Read once per class: `inspect.signature` took 16 of the 38 µs of
-    making a `SingleRoleEnv` with a ready partner (what each verifiers rollout does)."""
-    return inspect.signature(puzzle_cls)
 
 
 class CommaEnv(AECEnv[str, Observation, str]):
@@ -182,7 +173,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
         if max_message_chars < 1:
             raise ValueError("max_message_chars must be at least 1")
         try:  # a misspelt option fails here, not at the first reset()
-            _constructor_signature(self.puzzle_cls).bind(None, **dict(puzzle_options or {}))
+            inspect.signature(self.puzzle_cls).bind(None, **dict(puzzle_options or {}))
         except TypeError as error:
             raise TypeError(f"bad puzzle_options for {self.puzzle_cls.name}: {error}") from None
         self.max_turns = int(max_turns)
@@ -710,13 +701,12 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
-def order_enforced(raw: type[CommaEnv]) -> Callable[..., OrderEnforced]:
-    """The ``env()`` constructor of a versioned module: `raw` wrapped the PettingZoo way
-    (`OrderEnforced`: PettingZoo's `OrderEnforcingWrapper`, its per-turn reads made cheap)."""
+def order_enforced(raw: type[CommaEnv]) -> Callable[..., OrderEnforcingWrapper]:
+    """The ``env()`` constructor of a versioned module: `raw` wrapped the PettingZoo way."""
 
-    def env(**kwargs: Any) -> OrderEnforced:
+    def env(**kwargs: Any) -> OrderEnforcingWrapper:
         """The environment wrapped the PettingZoo way (call order enforced)."""
-        return OrderEnforced(raw(**kwargs))
+        return OrderEnforcingWrapper(raw(**kwargs))
 
     env.__module__ = raw.__module__
     env.__qualname__ = "env"

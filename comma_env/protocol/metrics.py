@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from comma_env.protocol.spec import SKILLS as SKILLS  # re-exported: results and plots read it here
+from comma_env.protocol.spec import SKILLS
 
 PRIVACY_PUZZLES: tuple[str, ...] = ("atm", "telehealth")
 """Puzzles with private facts; only they get a leak rate."""

@@ -15,9 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from comma_env.protocol.spec import FRAME_SIZE as FRAME_SIZE
-from comma_env.protocol.spec import SKILLS as SKILLS  # re-exported: its old home
-from comma_env.protocol.spec import PuzzleSpec
+from comma_env.protocol.spec import FRAME_SIZE, PuzzleSpec
 
 _STATE_KEY_JSON = json.JSONEncoder(sort_keys=True)
 """What `Puzzle.state_key` writes: ``json.dumps(state, sort_keys=True)``, whose every call with

@@ -45,7 +45,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
     Args:
         puzzle: puzzle name (``"wire"``, ``"who"``... see `comma_env.COMMA_PUZZLES`).
         role: the learner's role, ``"solver"`` or ``"expert"``.
-        partner: a `comma_env.agents.base.Policy`, a model-config name (``"oracle"``, ``"oracle_nl"``,
+        partner: a `comma_env.protocol.policy.Policy`, a model-config name (``"oracle"``, ``"oracle_nl"``,
             ``"random"``, ``"gpt4o"``, ``"openai_compat"``...) or a `ModelConfig`/dict.
         partner_overrides: fields merged into a named partner's config, e.g.
             ``{"api_base": "http://127.0.0.1:8000/v1", "name": "qwen"}``.

@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from comma_env.protocol.metrics import SKILLS, TAXONOMY
+from comma_env.protocol.metrics import TAXONOMY
+from comma_env.protocol.spec import SKILLS
 from comma_env.run.results import title
 from comma_env.web.runs import Run
 
