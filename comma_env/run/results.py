@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from comma_env.protocol.metrics import TAXONOMY
-from comma_env.protocol.spec import SKILLS, conciseness, summarize
+from comma_env.protocol.metrics import TAXONOMY, conciseness, summarize
+from comma_env.protocol.spec import SKILLS
 from comma_env.registry import paper_order, puzzle_title
 from comma_env.run.fidelity import (
     PAPER_RANDOM,
