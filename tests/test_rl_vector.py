@@ -4,6 +4,9 @@ stepping exactly as sync does, texts included (they travel through shared memory
 
 from __future__ import annotations
 
+import gc
+from multiprocessing.shared_memory import SharedMemory
+
 import gymnasium
 import numpy as np
 import pytest
@@ -108,6 +111,21 @@ def test_texts_reach_workers_started_by_spawn():
         assert all(isinstance(text, str) and text for text in observations["text"])
     finally:
         envs.close()
+
+
+def test_the_text_block_is_freed_with_its_vector_env():
+    """The shared memory of the texts is unlinked once its vector env is closed and gone, so
+    runs that make many vector envs do not fill /dev/shm."""
+    envs = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=2, vectorization_mode="async", partner="random",
+                              solver_view="text")
+    envs.reset(seed=0)
+    name = envs.unwrapped.observations["text"]._slots.memory.name
+    SharedMemory(name).close()  # there while the vector env lives
+    envs.close()
+    del envs
+    gc.collect()
+    with pytest.raises(FileNotFoundError):
+        SharedMemory(name)
 
 
 def assert_same(left, right, path="") -> None:
