@@ -270,13 +270,3 @@ def test_llm_partner_that_cannot_connect_truncates():
     env.close()
 
 
-def test_scripted_partners_step_without_an_event_loop_and_a_false_claim_is_a_partner_failure():
-    from comma_env.agents.oracle import OraclePolicy
-
-    assert OraclePolicy.synchronous  # oracle and random are stepped inline
-    policy = SlowPolicy(delay=0.01)
-    policy.synchronous = True  # a lie: its player awaits
-    env = SingleRoleEnv("wire", partner=policy, solver_view="text")
-    env.reset(seed=0)
-    obs, reward, terminated, truncated, info = env.step("hello")  # recorded as a partner failure, not raised
-    assert truncated and "RuntimeError" in info["partner_error"]
