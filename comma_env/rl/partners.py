@@ -43,8 +43,10 @@ def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None,
         cfg = model_config(partner, overrides)
     elif isinstance(partner, ModelConfig):
         cfg = model_config_from(asdict(partner), overrides)
-    elif isinstance(partner, Mapping) or is_dataclass(partner):
-        cfg = model_config_from(dict(partner) if isinstance(partner, Mapping) else asdict(partner), overrides)
+    elif isinstance(partner, Mapping):
+        cfg = model_config_from(dict(partner), overrides)
+    elif is_dataclass(partner) and not isinstance(partner, type):
+        cfg = model_config_from(asdict(partner), overrides)
     else:
         raise TypeError(f"partner must be a Policy, a model-config name or a ModelConfig, not {type(partner).__name__}")
     return make_policy(cfg, seed=seed), cfg
