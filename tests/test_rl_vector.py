@@ -186,5 +186,35 @@ def test_async_steps_exactly_as_sync(puzzle, role, view, steps):
         assert ended > 0, "the script must end episodes, so autoreset is compared too"
 
 
+def steps_until_an_end(envs) -> dict:
+    """Say "hello" until an episode ends (at max_turns at the latest); that step's infos."""
+    envs.reset(seed=0)
+    for _ in range(40):
+        _, _, terminated, truncated, infos = envs.step(["hello", "hello"])
+        if (terminated | truncated).any():
+            return infos
+    raise AssertionError("saying hello forever must end at max_turns")
+
+
+def test_record_episode_statistics_needs_its_own_key():
+    """SingleRoleEnv reports each finished episode under info["episode"], so Gymnasium's
+    RecordEpisodeStatistics takes another key; its return is then the episode's."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    def wrapped(**options):
+        envs = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=2, partner="random", solver_view="text")
+        return RecordEpisodeStatistics(envs, **options)
+
+    envs = wrapped()
+    with pytest.raises(ValueError, match="already exists"):
+        steps_until_an_end(envs)
+    envs.close()
+    envs = wrapped(stats_key="episode_stats")
+    infos = steps_until_an_end(envs)
+    ended = infos["_episode_stats"]
+    assert ended.any() and np.allclose(infos["episode_stats"]["r"][ended], infos["episode"]["return"][ended])
+    envs.close()
+
+
 def test_role_puzzles_cover_every_id():
     assert len(gym_ids()) == 2 * len(role_puzzles())
