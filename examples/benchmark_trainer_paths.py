@@ -6,8 +6,7 @@ Rounds interleave the paths; each figure is microseconds per episode.
     python examples/benchmark_trainer_paths.py --profile "make_vec sync (2)"   # cProfile of one path
 
 Paths: `SingleRoleEnv`; `GroupedEpisodes` lock-step `step` and per-slot `run`; Gymnasium's
-`make_vec` sync and async (2 worker processes) and `CommaVectorEnv` (8 environments,
-in-process and in 2 workers); TRL's `CommaToolEnv` (reset, send_message,
+`make_vec` sync and async (2 worker processes); TRL's `CommaToolEnv` (reset, send_message,
 scoring); the verifiers environment's own work per rollout (`setup_state`, `env_response`,
 cleanup; needs verifiers). Model calls are not included: with a real model they dominate.
 ``--markdown`` writes ``docs/_generated/trainer_paths.md``. With an LLM partner, the partner
@@ -23,7 +22,6 @@ import cProfile
 import io
 import pstats
 import time
-from typing import Any
 
 import gymnasium
 
@@ -77,9 +75,9 @@ def grouped_run() -> float:
     return (time.perf_counter() - started) / len(batch.episodes)
 
 
-def vector(mode: str, n: int = 2, **kwargs: Any) -> float:
+def vector(mode: str, n: int = 2) -> float:
     envs = gymnasium.make_vec("comma/Wire-solver-v0", num_envs=n, vectorization_mode=mode, partner="oracle",
-                              solver_view="text", **kwargs)
+                              solver_view="text")
     _, infos = envs.reset(seed=0)  # env i gets seed i
     episodes = 0
     started = time.perf_counter()
@@ -144,8 +142,6 @@ PATHS = {
     "GroupedEpisodes.run (B=16)": grouped_run,
     "make_vec sync (2)": lambda: vector("sync"),
     "make_vec async (2 workers)": lambda: vector("async"),
-    "CommaVectorEnv (8, in-process)": lambda: vector("vector_entry_point", 8, workers=0),
-    "CommaVectorEnv (8, 2 workers)": lambda: vector("vector_entry_point", 8, workers=2),
     "TRL CommaToolEnv": trl_env,
     "verifiers env (setup+env_response)": verifiers_env,
 }

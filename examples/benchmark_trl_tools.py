@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "examples" / "recipes"))  # comma_trl, the TRL recipe: its CHECKPOINTING
+sys.path.insert(0, str(ROOT / "examples" / "recipes"))  # the TRL recipe: comma_trl's CHECKPOINTING, hf_model
 MESSAGE = "I see: a puzzle. What should I do?"
 LATENCY = "0.05,0.5"
 
@@ -39,7 +39,7 @@ def tokenizer_and_tiny_model(seed: int = 0) -> tuple[Any, Any]:
     from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
     from trl.chat_template_utils import add_response_schema, qwen2_5_chat_template
 
-    from comma_env.rl.hf_model import dequantized_dir
+    from hf_model import dequantized_dir
 
     tokenizer = AutoTokenizer.from_pretrained(dequantized_dir())
     tokenizer.padding_side = "left"

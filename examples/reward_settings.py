@@ -4,7 +4,7 @@ recommended setting, measured on held-out seeds.
     python examples/reward_settings.py [--episodes 1000] [--out docs/_generated/reward_settings.md]
 
 Solver role, text view, natural-language oracle expert (`partner="oracle_nl"`), the linear
-policy of `comma_env.rl.linear_policy` with the settings of `examples/train_linear_solver.py`.
+policy of `examples/linear_policy.py` with the settings of `examples/train_linear_solver.py`.
 For each setting and puzzle (Wire, Who): train `--episodes` episodes (seeds 0..), then play
 the greedy policy on 200 held-out seeds (10000-10199) and report success, mistakes, solver
 turns and tokens per episode (both agents' messages, `comma_env.protocol.text.count_tokens`).
@@ -23,7 +23,8 @@ import numpy as np
 
 from comma_env.protocol.text import count_tokens
 from comma_env.rl import SingleRoleEnv
-from comma_env.rl.linear_policy import LinearSolverPolicy, train
+
+from linear_policy import LinearSolverPolicy, train
 
 HELD_OUT = range(10_000, 10_200)
 SETTINGS: dict[str, dict[str, float]] = {

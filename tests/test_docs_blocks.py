@@ -18,10 +18,13 @@ import pytest
 from docs_blocks import ROOT, documentation_pages, python_blocks
 
 PRELUDE: dict[str, str] = {
-    # training.md's group rollout calls the reader's `policy(observation, info)`
+    # training.md's group rollout calls the reader's `policy(observation, info)`; its TRL recipe
+    # and its two learners run with their folders on the path (examples/recipes/, examples/)
     "docs/training.md": (
         "def policy(observation, info):  # cut the wires in order\n"
         "    return f\"cut_wire_{info['turn'] + 1}\" if 'turn' in info else 'cut_wire_1'\n"
+        "import sys\n"
+        f"sys.path[:0] = [{str(ROOT / 'examples' / 'recipes')!r}, {str(ROOT / 'examples')!r}]\n"
     ),
 }
 SHRINK: dict[str, list[tuple[str, str]]] = {

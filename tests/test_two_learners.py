@@ -1,4 +1,4 @@
-"""Two learners (comma_env/rl/two_learners.py): a learning expert and a learning solver,
+"""Two learners (examples/two_learners.py): a learning expert and a learning solver,
 trained together from scratch, agree on a code. Held-out seeds (10000+) are never trained
 on. The expert reads only its own info (manual and dialogue), never the image or state.
 The full run with its curves: examples/train_two_learners.py."""
@@ -7,19 +7,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from script_files import import_example
 
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
-from comma_env.rl.two_learners import (
-    EXPERT_INFO_KEYS,
-    VOCABULARY,
-    LinearExpertPolicy,
-    evaluate_pair,
-    make_pair,
-    make_pair_env,
-    play_pair,
-    protocol,
-    train_pair,
-)
+
+pair_learners = import_example("two_learners")  # examples/two_learners.py
+EXPERT_INFO_KEYS = pair_learners.EXPERT_INFO_KEYS
+VOCABULARY = pair_learners.VOCABULARY
+LinearExpertPolicy = pair_learners.LinearExpertPolicy
+evaluate_pair = pair_learners.evaluate_pair
+make_pair = pair_learners.make_pair
+make_pair_env = pair_learners.make_pair_env
+play_pair = pair_learners.play_pair
+protocol = pair_learners.protocol
+train_pair = pair_learners.train_pair
 
 HELD_OUT = range(10_000, 10_200)  # as in examples/train_two_learners.py
 TRAINING_SEEDS = (0, 1, 2)  # each one pair, trained from scratch: every one must learn

@@ -181,7 +181,6 @@ class OraclePolicy(Policy):
     natural wording (with the instance seed, so an episode's wording is reproducible)."""
 
     replayable = True
-    synchronous = True  # its players never await: comma_env.rl steps them without an event loop
 
     def __init__(self, style: str = "actions", seed: int = 0) -> None:
         if style not in STYLES:

@@ -35,7 +35,6 @@ class RandomPolicy(Policy):
 
     name = "random"
     replayable = True
-    synchronous = True  # its players never await: comma_env.rl steps them without an event loop
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

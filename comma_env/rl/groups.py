@@ -112,7 +112,6 @@ class GroupedEpisodes:
         if role == "expert" and config is not None and not config.vision:
             env_options.setdefault("solver_view", "text")
         self.policy = policy
-        self._synchronous = bool(getattr(policy, "synchronous", False))
         self.envs = [SingleRoleEnv(puzzle, role=role, partner=policy, **env_options) for _ in range(self.batch_size)]
         self.observation_space = self.envs[0].observation_space
         self.action_space = self.envs[0].action_space
@@ -129,16 +128,9 @@ class GroupedEpisodes:
 
     # -- sync forms ------------------------------------------------------------------------------
     def reset(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        if self._synchronous:
-            self._check_reset()
-            return self._collect_starts([self._runner.run_inline(self._start(slot)) for slot in range(self.batch_size)])
         return self._runner.run(self.areset())
 
     def step(self, actions: Sequence[Any]) -> Batch:
-        if self._synchronous:  # scripted partners never await: step the slots one by one, no loop
-            self._check_actions(actions)
-            return self._collect_steps([self._runner.run_inline(self._step_slot(slot, action))
-                                        for slot, action in enumerate(actions)])
         return self._runner.run(self.astep(actions))
 
     def close(self) -> None:

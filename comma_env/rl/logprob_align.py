@@ -47,24 +47,16 @@ def token_bytes(tokenizer: Any) -> Callable[[int], bytes]:
         from transformers.convert_slow_tokenizer import bytes_to_unicode
 
         table = {char: byte for byte, char in bytes_to_unicode().items()}
-    cache: dict[int, bytes] = {}
 
     def lookup(token_id: int) -> bytes:
-        found = cache.get(token_id)
-        if found is not None:
-            return found
         if token_id in added:
-            found = added[token_id].encode("utf-8")
-        else:
-            piece = str(tokenizer.convert_ids_to_tokens(token_id))
-            if byte_level and all(char in table for char in piece):
-                found = bytes(table[char] for char in piece)
-            elif (match := _BYTE_PIECE.match(piece)) is not None:
-                found = bytes([int(match.group(1), 16)])
-            else:
-                found = piece.replace("\u2581", " ").encode("utf-8")
-        cache[token_id] = found
-        return found
+            return added[token_id].encode("utf-8")
+        piece = str(tokenizer.convert_ids_to_tokens(token_id))
+        if byte_level and all(char in table for char in piece):
+            return bytes(table[char] for char in piece)
+        if (match := _BYTE_PIECE.match(piece)) is not None:
+            return bytes([int(match.group(1), 16)])
+        return piece.replace("\u2581", " ").encode("utf-8")
 
     return lookup
 

@@ -7,12 +7,8 @@ through exactly the chat policy the rollout uses (`comma_env.agents.factory.make
 
 from __future__ import annotations
 
-import copy
-import functools
-import json
 from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
-from pathlib import Path
 from typing import Any
 
 from omegaconf import OmegaConf
@@ -24,29 +20,11 @@ from comma_env.run.config import ModelConfig
 
 def model_config(name: str, overrides: Mapping[str, Any] | None = None) -> ModelConfig:
     """The typed config of ``conf/model/<name>.yaml`` with `overrides` merged in (a typo or a
-    wrong type is an error, as in the rollout): a copy of its own for every caller.
-
-    Merged once per file version and overrides (`_merged_file`), because loading and merging
-    took 3 ms, nearly all of making a `SingleRoleEnv` from a partner's name: each environment
-    of a vector env makes one. The copy takes 14 µs."""
+    wrong type is an error, as in the rollout)."""
     path = conf_dir() / "model" / f"{name}.yaml"
     if not path.is_file():
         known = sorted(p.stem for p in (conf_dir() / "model").glob("*.yaml"))
         raise ValueError(f"unknown partner {name!r}; model configs: {', '.join(known)}")
-    try:
-        key = json.dumps(dict(overrides or {}), sort_keys=True)
-    except (TypeError, ValueError):  # values JSON cannot hold: merged afresh
-        return _merge(path, overrides)
-    stat = path.stat()  # an edited file is another version
-    return copy.deepcopy(_merged_file(str(path), stat.st_mtime_ns, stat.st_size, key))
-
-
-@functools.lru_cache(maxsize=64)
-def _merged_file(path: str, mtime_ns: int, size: int, overrides_json: str) -> ModelConfig:
-    return _merge(Path(path), json.loads(overrides_json))
-
-
-def _merge(path: Path, overrides: Mapping[str, Any] | None) -> ModelConfig:
     merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path),
                              OmegaConf.create(dict(overrides or {})))
     return OmegaConf.to_object(merged)  # type: ignore[return-value]
@@ -65,8 +43,10 @@ def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None,
         cfg = model_config(partner, overrides)
     elif isinstance(partner, ModelConfig):
         cfg = model_config_from(asdict(partner), overrides)
-    elif isinstance(partner, Mapping) or is_dataclass(partner):
-        cfg = model_config_from(dict(partner) if isinstance(partner, Mapping) else asdict(partner), overrides)
+    elif isinstance(partner, Mapping):
+        cfg = model_config_from(dict(partner), overrides)
+    elif is_dataclass(partner) and not isinstance(partner, type):
+        cfg = model_config_from(asdict(partner), overrides)
     else:
         raise TypeError(f"partner must be a Policy, a model-config name or a ModelConfig, not {type(partner).__name__}")
     return make_policy(cfg, seed=seed), cfg

@@ -12,7 +12,6 @@ from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, VERSIONS, puzzle_title
 from comma_env.rl import vector as _vector  # noqa: F401  (UnicodeText in async vector envs' shared memory)
 
 ENTRY_POINT = "comma_env.rl.single_role:SingleRoleEnv"
-VECTOR_ENTRY_POINT = "comma_env.rl.vector_env:CommaVectorEnv"
 ROLES = ("solver", "expert")
 
 
@@ -37,5 +36,4 @@ def register_single_role_envs() -> None:
         for role in ROLES:
             env_id = gym_id(puzzle, role)
             if env_id not in gymnasium.registry:
-                gymnasium.register(id=env_id, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT,
-                                   kwargs={"puzzle": puzzle, "role": role})
+                gymnasium.register(id=env_id, entry_point=ENTRY_POINT, kwargs={"puzzle": puzzle, "role": role})

@@ -103,16 +103,10 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
 
     # -- gymnasium API -----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> ResetResult:
-        return self._run(self.areset(seed=seed, options=options))
+        return self._runner.run(self.areset(seed=seed, options=options))
 
     def step(self, action: Any) -> StepResult:
-        return self._run(self.astep(action))
-
-    def _run(self, coroutine: Any) -> Any:
-        # scripted partners (Policy.synchronous) never await: no event loop round trip needed
-        if getattr(self.policy, "synchronous", False):
-            return self._runner.run_inline(coroutine)
-        return self._runner.run(coroutine)
+        return self._runner.run(self.astep(action))
 
     def render(self) -> np.ndarray | str | None:
         if self.render_mode == "rgb_array":

@@ -25,17 +25,6 @@ class LoopRunner:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
 
-    def run_inline(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        """Run a coroutine that never suspends (scripted partners) without any event loop:
-        about twice as fast per step as a loop round trip. A coroutine that does suspend
-        is an error (its partner should not have been declared synchronous)."""
-        try:
-            coroutine.send(None)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        coroutine.close()
-        raise RuntimeError("a coroutine declared synchronous suspended; run it with LoopRunner.run")
-
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
         """The private loop (created on first use); tasks made on it run during `run`."""

@@ -1,90 +1,87 @@
-"""Let Gymnasium's vector environments carry `UnicodeText` observations, and batch a
-`UniformBox` quickly.
+"""Let Gymnasium's async vector environments carry `UnicodeText` observations in shared memory.
 
 ``gymnasium.make_vec("comma/Wire-solver-v0", num_envs=N, vectorization_mode="async")`` runs
-one `SingleRoleEnv` per worker process and, by default, passes observations back through
-shared memory, which Gymnasium only knows how to lay out for its own spaces. The text part
-of a COMMA observation is a `UnicodeText` (any string), so this module registers the three
-shared-memory functions for it:
+one `SingleRoleEnv` per worker process and passes observations back through shared memory,
+which Gymnasium lays out only for its own spaces. This module registers the three
+shared-memory functions for `UnicodeText` (the text part of every COMMA observation):
 
-- each environment gets a slot of ``8 + 4 * max_length`` bytes (the same 4 bytes per
-  character Gymnasium's own `Text` reserves): a little-endian length, then the UTF-8 bytes;
-- the slots are not zero-filled, only their lengths are (`shared_bytes`), so a slot takes
-  memory for the pages its texts reach, not its 4 MB;
-- writing encodes the string and copies only its bytes; reading decodes them again.
+- each environment gets a slot of ``8 + 4 * max_length`` bytes in a `TextSlots` block, so
+  any string of the space fits (UTF-8 takes at most 4 bytes per character, the room
+  Gymnasium's own `Text` reserves): a little-endian length, then the UTF-8 bytes;
+- reading returns `SharedTexts`, a live view of the slots (see there why it is not a tuple).
 
-Batching text (`batch_space`, `concatenate`, `iterate`) needs nothing: Gymnasium's fallback
-for a custom space batches it as a `Tuple` of copies, so a batch of texts is a tuple of
-strings and a batch of actions any sequence of strings. A picture's `UniformBox` is batched
-from its two bounds (see `UniformBox` for why). Importing `comma_env` imports this module.
+Batching text needs nothing else: Gymnasium batches a custom space as a `Tuple` of copies,
+so a batch of texts is a tuple of strings and a batch of actions any sequence of strings.
+With ``vector_kwargs={"shared_memory": False}`` the workers send their observations through
+pipes instead, and these functions are not used. Importing `comma_env` imports this module.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
+import weakref
 from collections.abc import Sequence
-from copy import deepcopy
-from ctypes import c_uint8
-from multiprocessing import heap, sharedctypes
+from multiprocessing.shared_memory import SharedMemory
 from types import ModuleType
 from typing import Any
 
-import numpy as np
-from gymnasium.vector.utils import batch_space
 from gymnasium.vector.utils.shared_memory import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
-from comma_env.protocol.spaces import UnicodeText, UniformBox
+from comma_env.protocol.spaces import UnicodeText
 
 _HEADER = 8  # bytes of the length prefix of each slot
 
 
-@batch_space.register(UniformBox)
-def _batch_uniform_box(space: UniformBox, n: int = 1) -> UniformBox:
-    """`n` copies of `space` stacked: equal to Gymnasium's batch of a `Box` (bounds tiled,
-    the generator copied), made from the two bounds."""
-    return UniformBox(*space.bounds(), (n, *space.shape), space.dtype, seed=deepcopy(space.np_random))
+class TextSlots:
+    """The text slots of all environments: one block of `multiprocessing.shared_memory`.
+
+    Why not a ``RawArray`` as Gymnasium's own spaces use: that one is zero-filled when made, so
+    all of its 4 MB per environment take memory at once, and every forked worker then maps
+    them; a new shared-memory block reads as zeros with no page touched, so a slot takes the
+    pages its texts reach. Forked workers inherit the block; spawned ones attach by name. The
+    process that made it unlinks it when the block is garbage collected, or at exit.
+    """
+
+    def __init__(self, size: int, name: str | None = None) -> None:
+        self.memory = SharedMemory(name=name, create=name is None, size=size)
+        if name is None:
+            weakref.finalize(self, _unlink, self.memory, os.getpid())
+
+    @property
+    def buf(self) -> memoryview:
+        assert self.memory.buf is not None
+        return self.memory.buf
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return TextSlots, (self.memory.size, self.memory.name)  # a spawned worker attaches to the block
+
+
+def _unlink(memory: SharedMemory, owner: int) -> None:
+    if os.getpid() == owner:  # a forked worker inherits this finalizer: only the maker unlinks
+        memory.unlink()
 
 
 def slot_size(space: UnicodeText) -> int:
-    """Bytes reserved per environment: any string of the space fits (UTF-8 uses at most 4
-    bytes per character)."""
+    """Bytes reserved per environment: room for any string of `space`."""
     return _HEADER + 4 * space.max_length
 
 
-def shared_bytes(size: int) -> Any:
-    """`size` bytes of shared memory that a worker started by any method (fork, spawn,
-    forkserver) maps, as a ctypes array: what ``multiprocessing.RawArray`` returns, without
-    the zero-filling.
-
-    Why: ``RawArray`` writes zeros over all of it, so every page takes memory at once. A
-    text slot is 4 MB (a million characters), of which a COMMA text uses a few KB: 32
-    environments in Gymnasium's "async" mode held 128 MB of ``/dev/shm`` (or of a file on
-    disk where ``/dev/shm`` is small, as in a default Docker container) before any text was
-    written. Memory fresh from the system is zeros already; memory that ``multiprocessing``
-    hands out again may hold old bytes, which is why the caller sets what it reads first."""
-    # how RawArray builds its array before it fills it (not in typeshed: undocumented)
-    return sharedctypes.rebuild_ctype(c_uint8 * size, heap.BufferWrapper(size), None)  # type: ignore[attr-defined]
-
-
 @create_shared_memory.register(UnicodeText)
-def _create_unicode_shared_memory(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> Any:
-    memory = shared_bytes(n * slot_size(space))
-    slots = np.frombuffer(memory, dtype=np.uint8).reshape(n, slot_size(space))
-    slots[:, :_HEADER] = 0  # every text empty until written: a page per slot, not the slot
-    return memory
+def _create_unicode_shared_memory(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> TextSlots:
+    return TextSlots(n * slot_size(space))  # every length reads 0: every text starts empty
 
 
 @write_to_shared_memory.register(UnicodeText)
-def _write_unicode_to_shared_memory(space: UnicodeText, index: int, value: str, shared_memory: Any) -> None:
+def _write_unicode_to_shared_memory(space: UnicodeText, index: int, value: str, shared_memory: TextSlots) -> None:
     data = str(value).encode("utf-8", errors="surrogatepass")
     size = slot_size(space)
     if len(data) > size - _HEADER:
         raise ValueError(f"a text of {len(data)} UTF-8 bytes does not fit its {size - _HEADER}-byte slot "
                          f"(UnicodeText(max_length={space.max_length}))")
-    buffer = np.frombuffer(shared_memory, dtype=np.uint8)
     start = index * size
-    buffer[start:start + _HEADER] = np.frombuffer(len(data).to_bytes(_HEADER, "little"), dtype=np.uint8)
-    buffer[start + _HEADER:start + _HEADER + len(data)] = np.frombuffer(data, dtype=np.uint8)
+    shared_memory.buf[start:start + _HEADER] = len(data).to_bytes(_HEADER, "little")
+    shared_memory.buf[start + _HEADER:start + _HEADER + len(data)] = data
 
 
 class SharedTexts(Sequence[str]):
@@ -96,8 +93,8 @@ class SharedTexts(Sequence[str]):
     (what ``step`` and ``reset`` return by default) is a plain tuple of strings.
     """
 
-    def __init__(self, space: UnicodeText, shared_memory: Any, n: int) -> None:
-        self._buffer = memoryview(shared_memory).cast("B")
+    def __init__(self, space: UnicodeText, slots: TextSlots, n: int) -> None:
+        self._slots = slots
         self._size = slot_size(space)
         self._n = n
 
@@ -110,8 +107,9 @@ class SharedTexts(Sequence[str]):
         if not -self._n <= index < self._n:
             raise IndexError(index)
         start = (index % self._n) * self._size
-        length = int.from_bytes(self._buffer[start:start + _HEADER], "little")
-        return bytes(self._buffer[start + _HEADER:start + _HEADER + length]).decode("utf-8", errors="surrogatepass")
+        buffer = self._slots.buf
+        length = int.from_bytes(buffer[start:start + _HEADER], "little")
+        return bytes(buffer[start + _HEADER:start + _HEADER + length]).decode("utf-8", errors="surrogatepass")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
         return tuple(self)
@@ -124,5 +122,5 @@ class SharedTexts(Sequence[str]):
 
 
 @read_from_shared_memory.register(UnicodeText)
-def _read_unicode_from_shared_memory(space: UnicodeText, shared_memory: Any, n: int = 1) -> SharedTexts:
+def _read_unicode_from_shared_memory(space: UnicodeText, shared_memory: TextSlots, n: int = 1) -> SharedTexts:
     return SharedTexts(space, shared_memory, n)

@@ -20,9 +20,10 @@ from typing import Any
 
 from trl import GRPOConfig, GRPOTrainer
 
-from comma_env.rl.hf_model import load_gguf_chat_model, train_last_layers
-from comma_env.rl.sft import oracle_conversations, sft_warmstart
 from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
+
+from hf_model import load_gguf_chat_model, train_last_layers
+from sft import oracle_conversations, sft_warmstart
 
 PARTNER = {"partner": "oracle_nl", "solver_view": "text"}  # the expert the solver talks to
 TOOL_TURNS = 2  # send_message calls per episode: a description, then the actions
@@ -58,7 +59,7 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
                     max_completion_length=320,  # the whole rollout: every turn and tool reply
                     max_tool_calling_iterations=TOOL_TURNS, temperature=0.7, learning_rate=1e-5, beta=0.0,
                     use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
-                    bf16=False,  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: 4.6x slower
+                    bf16=False,  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: slow
                     **{CHECKPOINTING: False})  # on, generate() runs without its KV cache
     settings.update(config)
     return trainer_class(model=model, processing_class=tokenizer, args=GRPOConfig(**settings),

