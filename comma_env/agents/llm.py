@@ -72,7 +72,7 @@ from pathlib import Path
 from typing import Any
 
 from comma_env.agents.base import Player, Policy, Reply, request_seed
-from comma_env.agents.chat import PngCache, audio_parts, expert_messages, message_text, solver_messages, with_audio
+from comma_env.agents.chat import PngCache, message_text
 from comma_env.agents.http_client import (
     LITELLM_ONLY_KEYS,
     HTTPStatusError,
@@ -84,6 +84,7 @@ from comma_env.agents.http_client import (
 )
 from comma_env.agents.servers import ManagedServer, serve_config
 from comma_env.protocol.logprobs import MAX_TOP, TokenLogprobs, from_openai
+from comma_env.protocol.prompts import PromptOptions, agent_messages, expert_messages
 from comma_env.run.config import ServeConfig
 
 log = logging.getLogger(__name__)
@@ -536,8 +537,8 @@ class LLMSolver(Player):
         image = observation.get("image") if isinstance(observation, dict) else None
         if self.vision and info.get("solver_view", "image") != "text" and image is not None:
             image_url = self.images.data_url(image)
-        messages = solver_messages(info, image_url, self.privacy_reminder)
-        messages = with_audio(messages, audio_parts(observation, info, self.audio, self.describe_audio))
+        options = PromptOptions(self.privacy_reminder, self.audio, self.describe_audio)
+        messages = agent_messages("solver", observation, info, image_url, options)
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, "solver", self.calls))
         return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)

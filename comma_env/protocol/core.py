@@ -329,9 +329,6 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self._image_version = -1
         self._description = None
         self._image_array: np.ndarray | None = None
-        self._text_cache: dict[str, tuple[int, str]] = {}
-        self._conversation_text = {SOLVER: prompts.GrowingDialogueText(), EXPERT: prompts.GrowingDialogueText()}
-        self._dialogue_version = 0
         self._private: dict[str, str] = puzzle.private_facts() if puzzle is not None else {}
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
         self._audio = self._audio_observation() if puzzle is not None else {}
@@ -370,7 +367,6 @@ class CommaEnv(AECEnv[str, Observation, str]):
             self._solver_step(message)
         else:
             self._expert_step(message)
-        self._dialogue_version += 1
         self._refresh_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -648,28 +644,15 @@ class CommaEnv(AECEnv[str, Observation, str]):
         target[...] = np.asarray(self.draw(state).convert("RGB"), dtype=np.uint8)
         return None
 
+    messages = staticmethod(prompts.agent_messages)
+    """What an agent is shown, as chat messages: ``messages(agent, observation, info,
+    image_url=None, options=None)`` (`comma_env.protocol.prompts.agent_messages`)."""
+
     def _text_for(self, agent: str) -> str:
-        cached = self._text_cache.get(agent)
-        if cached is not None and cached[0] == self._dialogue_version:
-            return cached[1]
-        info = self.infos.get(agent) or {}
-        dialogue = info.get("dialogue", [])
-        conversation = None
-        if self.memory == "full" and agent in self.infos:  # the window is the whole, growing dialogue
-            source = self._solver_dialogue if agent == SOLVER else self._expert_dialogue
-            conversation = self._conversation_text[agent](source)
-        if agent == SOLVER:
-            text = prompts.solver_text(
-                task=self.puzzle_cls.task_prompt,
-                valid_actions=info.get("valid_actions", []),
-                dialogue=dialogue,
-                description=info.get("description"),
-                conversation=conversation,
-            )
-        else:
-            text = prompts.expert_text(manual=self.manual, dialogue=dialogue, conversation=conversation)
-        self._text_cache[agent] = (self._dialogue_version, text)
-        return text
+        """``obs["text"]``: the plain-text form of the messages a chat policy is sent, with
+        `prompts.IMAGE_MARK` where the image goes."""
+        image = prompts.IMAGE_MARK if agent == SOLVER and self.solver_view == "image" else None
+        return prompts.as_text(self.messages(agent, self._audio, self.infos.get(agent) or {}, image))
 
     # -- rendering ---------------------------------------------------------------------------
     def render(self) -> np.ndarray | None:
