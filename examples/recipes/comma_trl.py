@@ -55,7 +55,7 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
     `trainer_class=ConcurrentGRPOTrainer` (comma_env.rl.trl_concurrent): the partner calls of
     a round then overlap across rollouts."""
     settings = dict(output_dir="out", per_device_train_batch_size=8, num_generations=8,
-                    max_completion_length=320,  # the whole rollout: every turn and tool reply
+                    max_completion_length=448,  # the whole rollout: every turn and tool reply
                     max_tool_calling_iterations=TOOL_TURNS, temperature=0.7, learning_rate=1e-5, beta=0.0,
                     use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
                     bf16=False,  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: 4.6x slower
