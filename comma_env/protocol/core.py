@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -39,6 +39,7 @@ from comma_env.protocol.contracts import (
     SolverObservation,
     TurnRecordDict,
 )
+from comma_env.protocol.game import RunOptions
 from comma_env.protocol.order import OrderEnforced
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
@@ -133,6 +134,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    slots: ClassVar[Mapping[str, str]] = {SOLVER: SOLVER, EXPERT: EXPERT}
+    """The rollout's solver and expert policies play the agents of those names (`comma_env.protocol.game`)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that declares ``puzzle_spec`` gets its rules, drawing and name from it
@@ -292,6 +295,36 @@ class CommaEnv(AECEnv[str, Observation, str]):
             state = {k: v for k, v in puzzle.visible_state().items() if k not in hidden}
             self._description = (puzzle.version, describe_state(state))
         return self._description[1]
+
+    def initial_state(self) -> dict[str, Any]:
+        """What the solver's picture shows, private facts redacted and drawing-only keys left
+        out: the rollout records it right after ``reset`` as the ground truth the judges
+        compare the dialogue against."""
+        state = self.puzzle_cls.redact(dict(self.visible_state))
+        return {k: v for k, v in state.items() if k not in self.puzzle_cls.drawing_only_keys}
+
+    # -- the rollout's game protocol (comma_env.protocol.game) --------------------------------
+    @classmethod
+    def env_options(cls, options: RunOptions) -> dict[str, Any]:
+        """The run's protocol options as ``env()`` keyword arguments."""
+        return dict(max_turns=options.max_turns, max_mistakes=options.max_mistakes, memory=options.memory,
+                    solver_view=options.solver_view, action_matching=options.action_matching,
+                    puzzle_options=dict(options.puzzle_options), **options.reward)
+
+    @classmethod
+    def record_settings(cls, options: RunOptions) -> dict[str, Any]:
+        """The protocol's settings, as the run gives them."""
+        return {"max_turns": options.max_turns, "max_mistakes": options.max_mistakes, "memory": options.memory,
+                "solver_view": options.solver_view}
+
+    @classmethod
+    def results(cls, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """None: the suite's tables (`comma_env.protocol.metrics`) cover these puzzles."""
+        return None
+
+    @classmethod
+    def results_markdown(cls, metrics: Mapping[str, Any]) -> list[str]:
+        return []
 
     # -- AEC API ----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
