@@ -36,7 +36,7 @@ def warm_start(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "wh
                lr: float = 2e-4, tool_turns: int = TOOL_TURNS, partner: dict[str, Any] = PARTNER,
                **options: Any) -> list[dict[str, Any]]:
     """Supervised steps on the oracle solver's solved episodes, in the chat GRPO renders
-    (system instruction with the tool schema, observation, one tool call per turn, the tool's
+    (system prompt with the tool schema, first user message, one tool call per turn, the tool's
     replies); the loss is on the tool calls only. `options` go to `sft_warmstart` (seed, out,
     on_step). Returns the log, one row per step."""
     rows = oracle_conversations(list(puzzles), seeds, max_turns=tool_turns, **partner)
