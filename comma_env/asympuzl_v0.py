@@ -1,6 +1,6 @@
 """``comma/asympuzl-v0``: the versioned entry point of the AsymPuzl environment
 (`comma_env.asympuzl`)."""
 
-from comma_env.asympuzl.env import AsymPuzlEnv, env, raw_env, record_settings, turn_limit
+from comma_env.asympuzl.env import AsymPuzlEnv, env, raw_env, turn_limit
 
-__all__ = ["AsymPuzlEnv", "env", "raw_env", "record_settings", "turn_limit"]
+__all__ = ["AsymPuzlEnv", "env", "raw_env", "turn_limit"]

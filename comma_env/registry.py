@@ -12,11 +12,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pettingzoo import register
 
 from comma_env.protocol.spec import PuzzleSpec
+
+if TYPE_CHECKING:
+    from comma_env.protocol.game import Game
 
 SPEC_MODULES: tuple[str, ...] = ("comma_env.asympuzl.spec",)
 """Modules holding a ``SPEC`` outside `comma_env.puzzles` (whose modules are all read)."""
@@ -55,7 +58,8 @@ registered and playable (``puzzles=[button,dog,sound]``), not in the default ten
 
 GAMES: tuple[str, ...] = _suite("game")
 """Two-agent testbeds with their own agents (not solver/expert): AsymPuzl's ``alice`` and
-``bob``. Playable in the rollout (``puzzles=[asympuzl]``), never in the default ten."""
+``bob``. Playable in the rollout (``puzzles=[asympuzl]``, which plays every puzzle through
+`game`), never in the default ten."""
 
 VERSIONS: dict[str, int] = {name: spec.version for name, spec in SPECS.items()}
 """Puzzle name -> the ``k`` of its ``-v<k>`` ids."""
@@ -91,6 +95,12 @@ def module_name(puzzle: str) -> str:
 def env_module(puzzle: str) -> ModuleType:
     """The versioned module of a puzzle (``comma_env.wire_v0``)."""
     return importlib.import_module(module_name(puzzle))
+
+
+def game(puzzle: str) -> type[Game]:
+    """The environment class a puzzle plays (its versioned module's ``raw_env``), a
+    `comma_env.protocol.game.Game`: what the rollout builds, seats and records."""
+    return env_module(puzzle).raw_env
 
 
 def make(puzzle: str, **kwargs: Any) -> Any:

@@ -66,7 +66,7 @@ def model_cfg(api_base: str, client: str) -> ModelConfig:
 def typical_messages() -> list[dict[str, Any]]:
     """The first solver prompt of a Wire episode in the text view."""
     import comma_env
-    from comma_env.agents.chat import solver_messages
+    from comma_env.protocol.prompts import solver_messages
 
     env = comma_env.make("wire", solver_view="text")
     env.reset(seed=0)

@@ -45,9 +45,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=8, help="rollouts per step")
     parser.add_argument("--generations", type=int, default=4, help="GRPO group size (same instance)")
     parser.add_argument("--lr", type=float, default=5e-6)
-    parser.add_argument("--max-completion", type=int, default=320,
+    parser.add_argument("--max-completion", type=int, default=448,
                         help="token budget of a whole rollout (every turn and tool reply); a Wire or Who episode "
-                             "in the oracle's style takes about 200")
+                             "in the oracle's style takes about 370 in two tool turns")
     parser.add_argument("--eval-tokens", type=int, default=192,
                         help="token budget of one turn in the held-out evaluation (a description takes ~140)")
     parser.add_argument("--temperature", type=float, default=1.0, help="GRPO's sampling temperature")

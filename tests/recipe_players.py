@@ -3,10 +3,11 @@
 `MirroredSolver` is the natural-language oracle solver as a token-level policy: it plays a
 mirror of the server's episode in a local `SingleRoleEnv` in the EXPERT role (whose partner
 is then the oracle_nl solver). Each time it is asked to generate, it reads the expert's last
-reply from the prompt the recipe built (decoded with the real SmolLM2 tokenizer), feeds that
-reply to its mirror and answers with the solver's next message, encoded, plus the end-of-turn
-token. So it only solves the puzzle if the recipe put the partner's words into the context;
-and its mirror's episode return is an independent check of the recipe's reward bookkeeping.
+reply from the prompt the recipe built (decoded with the real SmolLM2 tokenizer; quoted
+under ``Expert wrote:``, as the rollout's prompt shows it), feeds that reply to its mirror
+and answers with the solver's next message, encoded, plus the end-of-turn token. So it only
+solves the puzzle if the recipe put the partner's words into the context; and its mirror's
+episode return is an independent check of the recipe's reward bookkeeping.
 """
 
 from __future__ import annotations
@@ -15,24 +16,26 @@ import asyncio
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import takewhile
 from typing import Any
 
 from script_files import EXAMPLES, import_example
 
+from comma_env.protocol.prompts import QUOTE_PREFIX, speaker_header
 from comma_env.rl import SingleRoleEnv
 
 END_OF_TURN = "<|im_end|>"
 USER_TURN = re.compile(r"<\|im_start\|>user\n(.*?)<\|im_end\|>", re.S)
-PARTNER = "Partner: "
 
 
 def partner_reply(prompt_text: str) -> str | None:
-    """The partner's words in the last user turn of a ChatML prompt, if it has any."""
+    """The expert's words in the last user turn of a ChatML prompt, if it has any."""
     turns = USER_TURN.findall(prompt_text)
-    if not turns:
+    lines = turns[-1].splitlines() if turns else []
+    if speaker_header("expert") not in lines:
         return None
-    _, found, reply = turns[-1].partition(PARTNER)
-    return reply if found else None
+    quoted = takewhile(lambda line: line.startswith(QUOTE_PREFIX), lines[lines.index(speaker_header("expert")) + 1:])
+    return "\n".join(line[len(QUOTE_PREFIX):] for line in quoted)
 
 
 class TokenPolicy:

@@ -12,10 +12,11 @@ import sys
 import pytest
 from loopback_server import Loopback
 
-from comma_env.agents.asympuzl import AsymPuzlPairPolicy, chat_messages
+from comma_env.agents.asympuzl import AsymPuzlPairPolicy
 from comma_env.agents.llm import LiteLLMPolicy
 from comma_env.agents.runner import play, run_episode
 from comma_env.asympuzl import env as make_env
+from comma_env.protocol.prompts import IMAGE_MARK, as_text
 from comma_env.run import rollout
 
 
@@ -89,9 +90,9 @@ def test_rollout_writes_completion_rate_and_turns(tmp_path) -> None:
 def test_rollout_one_piece_and_bad_options(tmp_path) -> None:
     results = rollout.run(_cfg(tmp_path / "a", "one_piece", n=20), quiet=True)
     assert results["asympuzl"]["completion_rate"] < 50.0
-    with pytest.raises(ValueError, match="bad puzzle_options for asympuzl"):
+    with pytest.raises(ValueError, match="puzzle_options.asympuzl: .*size"):
         rollout.run(_cfg(tmp_path / "b", "one_piece", size=5), quiet=True)
-    with pytest.raises(ValueError, match="bad puzzle_options for asympuzl"):
+    with pytest.raises(ValueError, match="puzzle_options.asympuzl: feedback"):
         rollout.run(_cfg(tmp_path / "c", "one_piece", feedback="lots"), quiet=True)
 
 
@@ -148,9 +149,14 @@ def test_chat_messages_split_task_and_observation() -> None:
     env = make_env(n=3)
     env.reset(seed=0)
     observation, _, _, _, info = env.last()
-    messages = chat_messages(observation, info)
+    messages = env.unwrapped.messages("alice", observation, info)
     assert messages[0] == {"role": "system", "content": info["task"]}
     assert messages[1]["content"].startswith("Turn 1 of 9.")
+    assert observation["text"] == as_text(messages)  # obs["text"]: the same messages as plain text
+    pictured = make_env(n=3, view="image")
+    pictured.reset(seed=0)
+    observation, _, _, _, info = pictured.last()
+    assert observation["text"].endswith("\n\n" + IMAGE_MARK) and "(colour unknown)" not in observation["text"]
 
 
 def test_rollout_with_a_chat_model(server, tmp_path) -> None:
@@ -175,4 +181,4 @@ def test_the_rollout_command_with_the_scripted_pair(tmp_path) -> None:
     bad = subprocess.run([sys.executable, "-m", "comma_env.rollout", "puzzles=[asympuzl]", "model=asympuzl_share_all",
                           "out_dir=bad", "+puzzle_options.asympuzl.n=40"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "bad puzzle_options for asympuzl" in bad.stderr
+    assert bad.returncode == 2 and "puzzle_options.asympuzl: " in bad.stderr

@@ -10,9 +10,8 @@ import pytest
 from timing import cpu_seconds
 
 import comma_env
-from comma_env.agents.chat import expert_messages, solver_messages
 from comma_env.privacy import ConversationLeaks, find_leaks, normalize
-from comma_env.protocol import prompts
+from comma_env.protocol.prompts import as_text, expert_messages, solver_messages
 from comma_env.protocol.text import candidate_lines, clean_message, clip, parse_description, strip_thinking
 
 SIZE = 100_000
@@ -79,7 +78,8 @@ PARSERS: dict[str, Callable[[str], object]] = {
     "find_leaks": lambda s: find_leaks(s, FACTS, expert_said=s[: SIZE // 4]),
     "conversation_leaks": lambda s: ConversationLeaks(FACTS, window=SIZE).solver_said(s),
     "parse_description": lambda s: parse_description("I see:\n" + s),
-    "solver_text": lambda s: prompts.solver_text("task", ["a"], [{"speaker": "solver", "text": s}] * 2),
+    "as_text": lambda s: as_text(solver_messages({"dialogue": [{"speaker": "solver", "text": s}] * 2,
+                                                 "valid_actions": ["a"]})),
     "chat_messages": lambda s: (solver_messages({"dialogue": [{"speaker": "expert", "text": s}],
                                                  "valid_actions": ["a"]}),
                                 expert_messages({"dialogue": [{"speaker": "solver", "text": s}]})),

@@ -1,4 +1,5 @@
-"""The chat builder: what each role's model is sent, built from its own observation and info."""
+"""The one rendering (`comma_env.protocol.prompts`): what each role's model is sent, built from
+its own observation and info."""
 
 from __future__ import annotations
 
@@ -9,17 +10,22 @@ import numpy as np
 from PIL import Image
 
 import comma_env
-from comma_env.agents.chat import (
+from comma_env.agents.chat import PngCache, message_text
+from comma_env.protocol.prompts import (
     ACTIONS_TITLE,
     DESCRIPTION_TITLE,
+    ENVIRONMENT_HEADER,
+    EXPERT_SYSTEM_PROMPT,
     MANUAL_TITLE,
-    PngCache,
+    SOLVER_SYSTEM_PROMPT,
     expert_messages,
-    has_image,
-    message_text,
     solver_messages,
 )
-from comma_env.protocol.prompts import ENVIRONMENT_HEADER, EXPERT_SYSTEM_PROMPT, SOLVER_SYSTEM_PROMPT
+
+
+def has_image(messages) -> bool:
+    return any(isinstance(m["content"], list) and any(p["type"] == "image_url" for p in m["content"])
+               for m in messages)
 
 
 def _step(env, text: str) -> None:

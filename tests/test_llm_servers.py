@@ -94,12 +94,13 @@ def test_smollm2_stops_at_the_dialogue_headers_of_the_prompt():
     when the prompt's format changed and the config did not)."""
     from omegaconf import OmegaConf
 
-    from comma_env.protocol.prompts import format_dialogue, speaker_header
+    from comma_env.protocol.prompts import format_entry, speaker_header
 
     stop = list(OmegaConf.load(Path(__file__).resolve().parents[1] / "conf" / "model" / "smollm2_cpu.yaml").stop)
     assert stop == ["\n" + speaker_header(speaker) for speaker in ("expert", "solver", "environment")]
-    shown = format_dialogue([{"speaker": "solver", "text": "hi"}, {"speaker": "environment", "text": "x: ok"},
-                             {"speaker": "expert", "text": "yo"}, {"speaker": "solver", "text": "ok"}])
+    shown = "\n".join(format_entry(entry) for entry in [
+        {"speaker": "solver", "text": "hi"}, {"speaker": "environment", "text": "x: ok"},
+        {"speaker": "expert", "text": "yo"}, {"speaker": "solver", "text": "ok"}])
     assert all(marker in "\n" + shown for marker in stop)
 
 

@@ -25,6 +25,7 @@ from port_file_process import start, stop  # noqa: E402
 
 from comma_env.openenv import CommaAction, CommaEnvClient, CommaEnvironment, decode_image  # noqa: E402
 from comma_env.openenv.environment import EPISODE_OVER, NO_EPISODE  # noqa: E402
+from comma_env.protocol.prompts import after_own_message  # noqa: E402
 from comma_env.rl import SingleRoleEnv  # noqa: E402
 
 ADVICE_HEADER = "Type these actions:"
@@ -95,18 +96,25 @@ def wire_server():
         yield server
 
 
-def test_image_view_observation_is_the_envs_png(wire_server):
-    async def first() -> Any:
+def test_image_view_observation_is_the_envs_png_and_prompt(wire_server):
+    async def play() -> Any:
         async with CommaEnvClient(base_url=wire_server.url) as env:
-            return (await env.reset(seed=5)).observation
+            return (await env.reset(seed=5)).observation, (await env.step(CommaAction(message="hello"))).observation
 
-    observation = asyncio.run(first())
+    observation, stepped = asyncio.run(play())
     local = SingleRoleEnv("wire", role="solver", partner="oracle")
     expected, info = local.reset(seed=5)
-    local.close()
     assert np.array_equal(decode_image(observation), expected["image"])
     assert observation.text == expected["text"] and observation.info["valid_actions"] == info["valid_actions"]
     assert observation.reward is None and not observation.done
+    # messages: the rollout's prompt at reset, then what its next request adds after the learner's message
+    url = "data:image/png;base64," + observation.image_png
+    assert observation.messages == local.raw.messages("solver", expected, info, url)
+    expected, _, _, _, info = local.step("hello")
+    local.close()
+    url = "data:image/png;base64," + stepped.image_png
+    assert stepped.messages == after_own_message(local.raw.messages("solver", expected, info, url))
+    assert stepped.messages[0]["content"][0]["text"].startswith("Expert wrote:")
 
 
 def test_whole_episodes_with_the_oracle_partner_in_concurrent_sessions(wire_server):

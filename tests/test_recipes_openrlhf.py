@@ -38,6 +38,8 @@ from recipe_players import (  # noqa: E402
 from script_files import load_script
 from test_openenv import ServerProcess  # noqa: E402
 
+from comma_env.protocol.prompts import SOLVER_SYSTEM_PROMPT, quote  # noqa: E402
+
 RECIPE = Path(__file__).resolve().parents[1] / "examples" / "recipes" / "comma_openrlhf.py"
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "training.md"
 INSTRUCTION = "You are the solver of a puzzle. Describe what you see, then act on your partner's advice."
@@ -126,9 +128,9 @@ def test_oracle_messages_solve_and_rewards_add_up(servers, tokenizer, puzzle, se
         outside = [t for t, inside in zip(response["observation_tokens"], action_mask(response), strict=True)
                    if not inside]
         context = tokenizer.decode(outside)
-        assert INSTRUCTION in context
+        assert SOLVER_SYSTEM_PROMPT in context  # the rollout's prompt, not the dataset's
         for reply in solver.replies_seen:  # the partner's words are in the context, outside the actions
-            assert reply.strip() in context
+            assert quote(reply) in context
 
 
 def action_mask(response: dict[str, Any]) -> list[bool]:

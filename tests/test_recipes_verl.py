@@ -40,6 +40,8 @@ from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 
+from comma_env.protocol.prompts import SOLVER_SYSTEM_PROMPT, quote  # noqa: E402
+
 RECIPES = Path(__file__).resolve().parents[1] / "examples" / "recipes"
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "training.md"
 INSTRUCTION = "You are the solver of a puzzle. Describe what you see, then act on your partner's advice."
@@ -138,9 +140,9 @@ def test_oracle_messages_solve_and_rewards_add_up(servers, trainer_config, token
         check_bookkeeping(output, tokenizer, solver)
         masked = tokenizer.decode([t for t, m in zip(output.response_ids, output.response_mask, strict=True) if not m])
         for reply in solver.replies_seen:  # the partner's words are in the context, with mask 0
-            assert reply.strip() in masked
-        prompt = tokenizer.decode(output.prompt_ids)
-        assert INSTRUCTION in prompt and prompt.rstrip().endswith("assistant")
+            assert quote(reply) in masked
+        prompt = tokenizer.decode(output.prompt_ids)  # the rollout's prompt, not the dataset's
+        assert SOLVER_SYSTEM_PROMPT in prompt and INSTRUCTION not in prompt and prompt.rstrip().endswith("assistant")
         assert len(set(server.request_ids)) == 1  # one request id per episode (sticky LLM session)
 
 

@@ -13,9 +13,9 @@ import pytest
 from listener import decode_wav, identify
 
 import comma_env
-from comma_env.agents.chat import AUDIO_DESCRIPTION_TITLE, audio_parts, solver_messages, with_audio
 from comma_env.audio.synth import SAMPLE_RATE, SAMPLES, SIGNATURES, synthesize
 from comma_env.audio.wav import wav_bytes
+from comma_env.protocol.prompts import AUDIO_DESCRIPTION_TITLE, AUDIO_MARK, audio_parts, solver_messages
 from comma_env.protocol.resources import load_manual
 from comma_env.puzzles.sound import SYMBOL_ACTIONS, SoundPuzzle, code_actions, code_for
 
@@ -126,7 +126,7 @@ def test_chat_parts_audio_or_words(accepts_audio: bool) -> None:
     env = comma_env.make("sound")
     env.reset(seed=6)
     observation, _, _, _, info = env.last()
-    messages = with_audio(solver_messages(info, None), audio_parts(observation, info, accepts_audio))
+    messages = solver_messages(info, None, audio=audio_parts(observation, info, accepts_audio))
     parts = messages[-1]["content"]
     audio = [p for p in parts if p["type"] == "input_audio"]
     texts = "\n".join(p.get("text", "") for p in parts)
@@ -138,6 +138,9 @@ def test_chat_parts_audio_or_words(accepts_audio: bool) -> None:
         assert AUDIO_DESCRIPTION_TITLE not in texts
     else:
         assert not audio and env.unwrapped.puzzle.signature.description in texts
+    # obs["text"] renders what a model without audio input is sent: the clip in words
+    text = observation["text"]
+    assert env.unwrapped.puzzle.signature.description in text and AUDIO_MARK not in text
     # puzzles without sound get nothing
     wire = comma_env.make("wire")
     wire.reset(seed=0)

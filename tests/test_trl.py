@@ -22,8 +22,9 @@ import numpy as np
 import pytest
 from script_files import import_example, load_script
 
+from comma_env.protocol.prompts import ACTIONS_TITLE, EPISODE_OVER, IMAGE_NOTE
 from comma_env.rl import SingleRoleEnv
-from comma_env.rl.trl_env import GAME_OVER, CommaToolEnv, environment_reward, episode_dataset
+from comma_env.rl.trl_env import CommaToolEnv, environment_reward, episode_dataset
 
 NL = {"partner": "oracle_nl", "solver_view": "text"}
 RECIPE = Path(__file__).resolve().parents[1] / "examples" / "recipes" / "comma_trl.py"
@@ -42,16 +43,18 @@ def test_tool_env_plays_an_episode_through_send_message():
     log: list[dict] = []
     env = CommaToolEnv(episode_log=log, **NL)
     first = env.reset(puzzle="wire", seed=3, prompt=[{"role": "user", "content": ""}])  # dataset columns pass through
-    assert "cut_wire_1" in first and "Conversation so far" in first
+    assert "cut_wire_1" in first and first.startswith("Your task:") and ACTIONS_TITLE in first
     description = env.info["description"]
     reply = env.send_message(f"I see: {description}")
-    assert reply.startswith("Expert: ") and "cut_wire" not in reply  # natural language, no action names
+    advice = reply.split("\n\n")[0]
+    assert advice.startswith("Expert wrote:\n> ") and "cut_wire" not in advice  # natural language, no action names
+    assert ACTIONS_TITLE in reply  # then the solver's state, as in the rollout's next request
     assert not env.done and env.episode_return == 0.0
     for k in range(1, 7):  # try wires until the episode ends (solved, or three strikes)
         reply = env.send_message(f"cut_wire_{k}")
         if env.done:
             break
-    assert GAME_OVER in reply and env.send_message("cut_wire_1").startswith(GAME_OVER)  # nothing more is played
+    assert EPISODE_OVER in reply and env.send_message("cut_wire_1").startswith(EPISODE_OVER)  # nothing more is played
     assert environment_reward([[{"role": "assistant", "content": "ignored"}]], [env]) == [env.episode_return]
     assert log[-1]["messages"][0].startswith("I see:") and log[-1]["return"] == env.episode_return
     assert replay("wire", 3, log[-1]["messages"], **NL) == pytest.approx(env.episode_return)
@@ -65,9 +68,10 @@ def test_a_plain_answer_is_played_as_the_message_and_vision_returns_the_image():
     env._close()
     seeing = CommaToolEnv(partner="oracle_nl", vision=True)
     content = seeing.reset(puzzle="wire", seed=0)
-    assert content[0]["type"] == "image" and content[1]["type"] == "text"
-    assert np.asarray(content[0]["image"]).shape[2] == 3
-    assert seeing.send_message("")[0]["type"] == "image"
+    kinds = [part["type"] for part in content]
+    assert kinds.count("image") == 1 and content[kinds.index("image") - 1]["text"] == IMAGE_NOTE
+    assert np.asarray(content[kinds.index("image")]["image"]).shape[2] == 3
+    assert [part["type"] for part in seeing.send_message("")].count("image") == 1
     seeing._close()
     rows = list(episode_dataset(["wire", "who"], [5, 6]))
     assert [(r["puzzle"], r["seed"]) for r in rows] == [("wire", 5), ("who", 5), ("wire", 6), ("who", 6)]
@@ -84,10 +88,10 @@ def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
     assert "message" in schema[0]["function"]["parameters"]["properties"]
     for row in rows:
         system, first, *turns = row["messages"]
-        assert system["role"] == "system" and first["role"] == "user" and "Valid actions" in first["content"]
+        assert system["role"] == "system" and first["role"] == "user" and ACTIONS_TITLE in first["content"]
         assert [t["role"] for t in turns] == ["assistant", "tool"] * (len(turns) // 2) and len(turns) >= 4
         messages = [t["tool_calls"][0]["function"]["arguments"]["message"] for t in turns if t["role"] == "assistant"]
-        assert GAME_OVER in turns[-1]["content"] and "not solved" not in turns[-1]["content"]
+        assert f"{EPISODE_OVER}: solved." in turns[-1]["content"]
         # the conversation is what the environment does with those messages: replayed, it is solved
         env = SingleRoleEnv(row["puzzle"], role="solver", **NL)
         env.reset(seed=row["seed"])
@@ -190,7 +194,7 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     assert tokenizer.decode(ids) == rendered  # the text GRPO's template renders
     learnt = tokenizer.decode([t for t in labels if t != -100])
     assert learnt.count("<tool_call>") == 2 and "cut_wire_" in learnt
-    assert "Valid actions" not in learnt and "Expert:" not in learnt
+    assert ACTIONS_TITLE not in learnt and "Expert wrote:" not in learnt
     template = tokenizer.chat_template
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
     sft_log = recipe.warm_start(model, tokenizer, ["wire"], range(1_000_000, 1_000_002), steps=1, batch=2, lr=1e-4,

@@ -20,8 +20,9 @@ import pytest
 from loopback_server import Loopback
 from script_files import load_script
 
+from comma_env.protocol.prompts import EPISODE_OVER, closing_message
 from comma_env.rl import SingleRoleEnv
-from comma_env.rl.trl_env import GAME_OVER, CommaToolEnv
+from comma_env.rl.trl_env import CommaToolEnv
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "examples" / "benchmark_trl_tools.py"
 ROLLOUTS, ROUNDS = 4, 3
@@ -113,7 +114,7 @@ def test_a_failing_partner_ends_only_its_own_rollout(setup, tmp_path):
     trainer, result = train_step(setup, "ConcurrentGRPOTrainer", tmp_path, factory=factory)
     failed, *healthy = [made[1]] + [env for k, env in enumerate(made) if k != 1]
     assert failed.done and "partner_error" in failed.info and failed.messages == [setup[0].MESSAGE]
-    assert "partner error" in failed._result_text() and GAME_OVER in failed._result_text()
+    assert f"{EPISODE_OVER}: not solved (partner_error)." in closing_message(failed.info, "solver")
     for env in healthy:
         assert env.messages == [setup[0].MESSAGE] * ROUNDS and "partner_error" not in env.info and not env.done
     assert result["calls"] == [ROLLOUTS - 1] * ROUNDS  # the failed rollout's calls never reached the server

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from comma_env.protocol.policy import Player, Policy, Reply
+from comma_env.protocol.policy import config_extra
 
 STRATEGIES = ("share_all", "one_piece")
 _POSITION = re.compile(r"^position (\d{1,4}): (\w+)$")
@@ -104,6 +105,11 @@ class AsymPuzlPairPolicy(Policy):
         self.seed = int(seed)
         self.name = f"asympuzl_{strategy}"
 
+    @classmethod
+    def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> AsymPuzlPairPolicy:
+        """``extra.strategy``: ``share_all`` (default) or ``one_piece``."""
+        return cls(str(config_extra(cfg).get("strategy", "share_all")), seed=seed)
+
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         rng = random.Random(f"{self.seed}/{seed}/{role}")
         if role == "alice":
@@ -111,43 +117,3 @@ class AsymPuzlPairPolicy(Policy):
         if role == "bob":
             return ScriptedBob(self.strategy, rng)
         raise ValueError(f"the scripted AsymPuzl pair plays alice and bob, not {role!r}")
-
-
-def chat_messages(observation: dict[str, Any], info: dict[str, Any],
-                  image_url: str | None = None) -> list[dict[str, Any]]:
-    """The chat request of an AsymPuzl agent: its task as the system prompt, the turn's
-    observation (clues, hypothesis, feedback, latest messages) as the user message, plus
-    Alice's picture in the image view. Stateless, as in the paper: everything an agent
-    knows is in its observation."""
-    task = str(info.get("task", ""))
-    text = str(observation.get("text", "")) if isinstance(observation, dict) else ""
-    if task and text.startswith(task):
-        text = text[len(task):].lstrip()
-    content: Any = text
-    if image_url is not None:
-        content = [{"type": "text", "text": text}, {"type": "image_url", "image_url": {"url": image_url}}]
-    return [{"role": "system", "content": task}, {"role": "user", "content": content}]
-
-
-class LLMAgent(Player):
-    """Alice or Bob played by a chat model (`comma_env.agents.llm.ChatClient`)."""
-
-    def __init__(self, client: Any, role: str, vision: bool, seeds: tuple[int, int | None] = (0, None)) -> None:
-        from comma_env.agents.chat import PngCache
-
-        self.client = client
-        self.role = role
-        self.vision = vision
-        self.seeds = seeds
-        self.images = PngCache()
-        self.calls = 0
-
-    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        from comma_env.protocol.policy import request_seed
-
-        image = observation.get("image") if isinstance(observation, dict) else None
-        url = self.images.data_url(image) if self.vision and image is not None else None
-        self.calls += 1
-        done = await self.client.complete(chat_messages(observation, info, url),
-                                          request_seed(*self.seeds, self.role, self.calls))
-        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)

@@ -1,10 +1,11 @@
 """Chat-model policies: hosted APIs through LiteLLM; vLLM, llama.cpp, any OpenAI-compatible server over aiohttp.
 
 ``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.run.config.ModelConfig`, an OmegaConf
-node or a plain dict with the same fields) and hands out async players. A solver player
-sends its task, valid actions, remembered dialogue and its current image (a PNG data URL,
-encoded once per puzzle state) or written description; an expert player sends its manual
-and remembered dialogue. Players read only their own observation and info.
+node or a plain dict with the same fields) and hands out async players, one per agent of
+any game. A player sends what the game shows its agent (`comma_env.protocol.prompts` for the
+solver and the expert: task, valid actions, remembered dialogue and the current image, a PNG
+data URL encoded once per puzzle state, or written description; manual and remembered
+dialogue). Players read only their own observation and info.
 
 Client (``client`` in the model config): ``aiohttp`` sends each call as one JSON POST to
 ``<api_base>/chat/completions`` over a pooled session per endpoint (`comma_env.agents.http_client`),
@@ -55,7 +56,7 @@ that is above 0, on both client paths); the reply then carries them
 without them, or with malformed ones, is still a reply: it just carries none (a warning
 says so once per model).
 
-Why one long module: the client, its retries, the server launch and the two players share
+Why one long module: the client, its retries, the server launch and the player share
 one call path (request, retry, token accounting); the transport itself is `http_client`.
 """
 
@@ -71,7 +72,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from comma_env.agents.chat import PngCache, audio_parts, expert_messages, message_text, solver_messages, with_audio
+from comma_env.protocol.policy import Player, Policy, Reply, request_seed
+from comma_env.agents.chat import PngCache, message_text
 from comma_env.agents.http_client import (
     LITELLM_ONLY_KEYS,
     HTTPStatusError,
@@ -83,7 +85,7 @@ from comma_env.agents.http_client import (
 )
 from comma_env.agents.servers import ManagedServer, serve_config
 from comma_env.protocol.logprobs import MAX_TOP, TokenLogprobs, from_openai
-from comma_env.protocol.policy import Player, Policy, Reply, request_seed
+from comma_env.protocol.prompts import PromptOptions
 from comma_env.run.config import ServeConfig
 
 log = logging.getLogger(__name__)
@@ -517,43 +519,27 @@ def is_retryable(exc: BaseException) -> bool:
 
 
 # -- players ----------------------------------------------------------------------------------
-class LLMSolver(Player):
-    """The solver: task, valid actions, remembered dialogue, current image or description."""
+class LLMPlayer(Player):
+    """One agent of a game played by a chat model: each call sends what the game shows the
+    agent (`comma_env.protocol.game.Game.messages`), its picture as a PNG data URL."""
 
-    def __init__(self, client: ChatClient, vision: bool, privacy_reminder: bool,
-                 seeds: tuple[int, int | None] = (0, None), audio: bool = False, describe_audio: bool = True) -> None:
+    def __init__(self, client: ChatClient, game: Any, agent: str, vision: bool, options: PromptOptions,
+                 seeds: tuple[int, int | None] = (0, None)) -> None:
         self.client = client
+        self.game = game
+        self.agent = agent
         self.vision = vision
-        self.audio = audio  # send clips as input_audio parts; else describe them (or not)
-        self.describe_audio = describe_audio
-        self.privacy_reminder = privacy_reminder
+        self.options = options  # privacy reminder; Sound's clip as audio, in words or not at all
         self.images = PngCache()
         self.seeds = seeds  # (policy seed, instance seed) for per-request sampling seeds
         self.calls = 0
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        image_url = None
         image = observation.get("image") if isinstance(observation, dict) else None
-        if self.vision and info.get("solver_view", "image") != "text" and image is not None:
-            image_url = self.images.data_url(image)
-        messages = solver_messages(info, image_url, self.privacy_reminder)
-        messages = with_audio(messages, audio_parts(observation, info, self.audio, self.describe_audio))
+        image_url = self.images.data_url(image) if self.vision and image is not None else None
+        messages = self.game.messages(self.agent, observation, info, image_url, self.options)
         self.calls += 1
-        done = await self.client.complete(messages, request_seed(*self.seeds, "solver", self.calls))
-        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)
-
-
-class LLMExpert(Player):
-    """The expert: its manual and the remembered dialogue, nothing else."""
-
-    def __init__(self, client: ChatClient, seeds: tuple[int, int | None] = (0, None)) -> None:
-        self.client = client
-        self.seeds = seeds
-        self.calls = 0
-
-    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        self.calls += 1
-        done = await self.client.complete(expert_messages(info), request_seed(*self.seeds, "expert", self.calls))
+        done = await self.client.complete(messages, request_seed(*self.seeds, self.agent, self.calls))
         return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)
 
 
@@ -573,6 +559,10 @@ class LiteLLMPolicy(Policy):
         self._started = False
         self._start_error: str | None = None
         self.privacy_reminder = bool(self.settings.extra.get("privacy_reminder", True))
+
+    @classmethod
+    def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> LiteLLMPolicy:
+        return cls(cfg, seed=seed, log_dir=log_dir)
 
     @property
     def vision(self) -> bool:
@@ -599,16 +589,11 @@ class LiteLLMPolicy(Policy):
             self._started = True
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
-        if role == "solver":
-            return LLMSolver(self.client, self.settings.vision, self.privacy_reminder, (self.seed, seed),
-                             self.settings.audio, self.settings.describe_audio)
-        if role == "expert":
-            return LLMExpert(self.client, (self.seed, seed))
-        if role in ("alice", "bob"):  # AsymPuzl's agents (comma_env/agents/asympuzl.py)
-            from comma_env.agents.asympuzl import LLMAgent
-
-            return LLMAgent(self.client, role, self.settings.vision, (self.seed, seed))
-        raise ValueError(f"unknown role {role!r}")
+        game = env.unwrapped
+        if role not in game.possible_agents:
+            raise ValueError(f"unknown role {role!r}; {game} has {', '.join(game.possible_agents)}")
+        options = PromptOptions(self.privacy_reminder, self.settings.audio, self.settings.describe_audio)
+        return LLMPlayer(self.client, game, role, self.settings.vision, options, (self.seed, seed))
 
     async def aclose(self) -> None:
         await self.client.aclose()

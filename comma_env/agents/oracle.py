@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.agents.natural import prose
 from comma_env.agents.natural.phrasebooks import phrasebook
 from comma_env.agents.natural.words import choose, strip_connector, with_connector
 from comma_env.protocol.clock import parse_wait
-from comma_env.protocol.policy import Player, Policy, Reply
+from comma_env.protocol.policy import config_extra
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description, strip_wrappers
 
@@ -181,6 +182,7 @@ class OraclePolicy(Policy):
     natural wording (with the instance seed, so an episode's wording is reproducible)."""
 
     replayable = True
+    synchronous = True  # its players never await: comma_env.rl steps them without an event loop
 
     def __init__(self, style: str = "actions", seed: int = 0) -> None:
         if style not in STYLES:
@@ -188,6 +190,11 @@ class OraclePolicy(Policy):
         self.style = style
         self.seed = seed
         self.name = "oracle" if style == "actions" else "oracle_nl"
+
+    @classmethod
+    def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> OraclePolicy:
+        """``extra.style``: ``actions`` (``conf/model/oracle.yaml``) or ``natural`` (``oracle_nl``)."""
+        return cls(style=str(config_extra(cfg).get("style", "actions")), seed=seed)
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         if self.style == "natural":

@@ -39,6 +39,10 @@ class RandomPolicy(Policy):
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
+    @classmethod
+    def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> RandomPolicy:
+        return cls(seed=seed)
+
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         if role == "solver":
             # one RNG stream per (run seed, instance seed): episodes are reproducible in any order

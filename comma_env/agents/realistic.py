@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN, _last_message
 from comma_env.protocol.clock import parse_wait
-from comma_env.protocol.policy import Player, Policy, Reply
+from comma_env.protocol.policy import config_extra
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
 
@@ -126,6 +127,11 @@ class RealisticPolicy(Policy):
 
     def __init__(self, plan_ahead: bool = True) -> None:
         self.plan_ahead = plan_ahead
+
+    @classmethod
+    def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> RealisticPolicy:
+        """``extra.plan_ahead`` (default true)."""
+        return cls(plan_ahead=bool(config_extra(cfg).get("plan_ahead", True)))
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         if role == "solver":

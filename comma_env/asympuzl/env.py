@@ -30,6 +30,7 @@ solution appear only in ``info["episode"]`` on the last step.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,6 +40,8 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from comma_env.asympuzl import prompts, rules
 from comma_env.asympuzl.drawing import draw_alice, image_size
+from comma_env.protocol.game import RunOptions
+from comma_env.protocol.prompts import IMAGE_MARK, as_text
 from comma_env.protocol.spaces import UnicodeText, UniformBox
 from comma_env.protocol.text import clean_message
 
@@ -75,6 +78,10 @@ class AsymPuzlEnv(AECEnv):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "name": "asympuzl_v0",
                                           "is_parallelizable": False, "render_fps": 1}
+    slots: ClassVar[Mapping[str, str]] = {"solver": "alice", "expert": "bob"}
+    """In a rollout the solver policy plays Alice and the expert policy Bob (`comma_env.protocol.game`)."""
+    messages = staticmethod(prompts.messages)
+    """What an agent is shown, as chat messages (`comma_env.asympuzl.prompts.messages`)."""
 
     def __init__(self, n: int = 5, distractors: int = 0, distractor_side: str = "alice",
                  feedback: str = "own-detailed", max_turns: int | None = None, view: str = "text",
@@ -144,7 +151,6 @@ class AsymPuzlEnv(AECEnv):
         self._image: tuple[tuple[Any, ...], np.ndarray] | None = None
         self._tasks = {a: prompts.task_prompt(a, self.n, self.max_turns, len(self.clues(a)), self.success_check)
                        for a in self.agents}
-        self._clue_texts = {a: prompts.clues_text(a, self.clues(a), self.n) for a in self.agents}
         self._refresh_infos()
 
     def step(self, action: Any) -> None:
@@ -188,8 +194,10 @@ class AsymPuzlEnv(AECEnv):
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        observation: dict[str, Any] = {"text": self._text(agent)}
-        if agent == "alice" and self.view == "image":
+        picture = agent == "alice" and self.view == "image"
+        text = as_text(self.messages(agent, {}, self._info(agent), IMAGE_MARK if picture else None))
+        observation: dict[str, Any] = {"text": text}
+        if picture:
             observation["image"] = self.image()
         return observation
 
@@ -238,6 +246,33 @@ class AsymPuzlEnv(AECEnv):
         """`agent`'s standing instructions (the chat policy's system prompt)."""
         return self._tasks[agent]
 
+    # -- the rollout's game protocol (comma_env.protocol.game) ---------------------------------
+    @classmethod
+    def env_options(cls, options: RunOptions) -> dict[str, Any]:
+        """The game's own options, from ``puzzle_options``; COMMA's protocol options do not apply."""
+        return dict(options.puzzle_options)
+
+    @classmethod
+    def record_settings(cls, options: RunOptions) -> dict[str, Any]:
+        """Its turn limit, no mistake limit, its memory, Alice's view and the two open
+        readings, read from a game built with the run's options."""
+        game = cls(**cls.env_options(options))
+        return {"max_turns": game.max_turns, "max_mistakes": None, "memory": game.memory, "solver_view": game.view,
+                "success_check": game.success_check, "partner_feedback": game.partner_feedback}
+
+    @classmethod
+    def results(cls, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """Completion rate and turns to completion (`comma_env.asympuzl.metrics`)."""
+        from comma_env.asympuzl.metrics import completion_metrics
+
+        return completion_metrics(records)
+
+    @classmethod
+    def results_markdown(cls, metrics: Mapping[str, Any]) -> list[str]:
+        from comma_env.asympuzl.metrics import render_markdown
+
+        return render_markdown(metrics)
+
     def episode_summary(self) -> dict[str, Any]:
         """The per-episode record: success, turns, completion turn, malformed updates."""
         inst = self._instance()
@@ -273,30 +308,24 @@ class AsymPuzlEnv(AECEnv):
             latest[entry["speaker"]] = index
         return [dict(self.dialogue[i]) for i in sorted(latest.values())]
 
-    def _text(self, agent: str) -> str:
-        clues = None if (agent == "alice" and self.view == "image") else self._clue_texts[agent]
-        body = prompts.observation_text(agent, self.turn + (1 if agent == "alice" else 0), self.max_turns, clues,
-                                        self.hypotheses[agent], self.feedback[agent], self.outcomes[agent],
-                                        self._seen_dialogue(agent))
-        return self.task(agent) + "\n\n" + body
-
     def _finish(self, reason: str, terminated: bool) -> None:
         self.end_reason = reason
         for agent in self.agents:
             (self.terminations if terminated else self.truncations)[agent] = True
         self.agent_selection = "alice"
 
-    def _refresh_infos(self) -> None:
-        self.infos = {
-            agent: {
-                "turn": self.turn, "max_turns": self.max_turns, "n": self.n, "role": agent,
-                "task": self.task(agent), "clues": self.clues(agent),
-                "hypothesis": [list(s) for s in self.hypotheses[agent]],
-                "feedback": self.feedback[agent], "updates": list(self.outcomes[agent]),
-                "dialogue": self._seen_dialogue(agent), "view": self.view,
-            }
-            for agent in self.agents
+    def _info(self, agent: str) -> dict[str, Any]:
+        """What `agent` may know now (its info without the last step's ``episode``)."""
+        return {
+            "turn": self.turn, "max_turns": self.max_turns, "n": self.n, "role": agent,
+            "task": self.task(agent), "clues": self.clues(agent),
+            "hypothesis": [list(s) for s in self.hypotheses[agent]],
+            "feedback": self.feedback[agent], "updates": list(self.outcomes[agent]),
+            "dialogue": self._seen_dialogue(agent), "view": self.view,
         }
+
+    def _refresh_infos(self) -> None:
+        self.infos = {agent: self._info(agent) for agent in self.agents}
         if self.end_reason is not None:
             summary = self.episode_summary()
             for agent in self.agents:
@@ -309,12 +338,3 @@ raw_env = AsymPuzlEnv
 def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped the PettingZoo way (call order enforced)."""
     return OrderEnforcingWrapper(AsymPuzlEnv(**kwargs))
-
-
-def record_settings(options: dict[str, Any]) -> dict[str, Any]:
-    """The episode-record fields the rollout writes for AsymPuzl under `options` (its turn
-    limit, no mistake limit, its memory, Alice's view and the two open readings), read from
-    an environment built with them, instead of COMMA's protocol."""
-    game = AsymPuzlEnv(**options)
-    return {"max_turns": game.max_turns, "max_mistakes": None, "memory": game.memory, "solver_view": game.view,
-            "success_check": game.success_check, "partner_feedback": game.partner_feedback}

@@ -1,5 +1,8 @@
-"""What each AsymPuzl agent reads: its task (the chat policy's system prompt) and the
-per-turn observation text (clues, working hypothesis, feedback, latest messages).
+"""What each AsymPuzl agent reads, as chat messages (`messages`): its task as the system
+prompt and the turn's observation (clues, working hypothesis, feedback, latest messages) as
+the user message, plus Alice's picture in the image view. Stateless, as in the paper:
+everything an agent knows is in that turn's message. ``obs["text"]`` is their plain-text
+form (`comma_env.protocol.prompts.as_text`).
 
 Partner messages are quoted line by line (``| ``), so a partner cannot forge a feedback
 line or a section heading: everything the environment says is outside the quotes.
@@ -8,9 +11,10 @@ line or a section heading: everything the environment says is outside the quotes
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 from comma_env.asympuzl.rules import Piece, Slot
+from comma_env.protocol.prompts import Message, PromptOptions
 
 UPDATE_FORMAT = """\
 How to update your working hypothesis: put lines of this form anywhere in your reply, one per line:
@@ -111,3 +115,19 @@ def observation_text(
     sections.append("Messages:\n" + dialogue_text(dialogue, agent))
     sections.append("Write your message and your updates.")
     return "\n\n".join(sections)
+
+
+def messages(agent: str, observation: Mapping[str, Any], info: Mapping[str, Any], image_url: str | None = None,
+             options: PromptOptions | None = None) -> list[Message]:
+    """What `agent` is shown this turn, from its info: the task as the system message, the
+    observation as the user message, with the picture (`image_url`) after it in the image
+    view. `observation` and `options` (COMMA's prompt options) are not needed here."""
+    in_picture = agent == "alice" and info.get("view") == "image"
+    clues = None if in_picture else clues_text(agent, info["clues"], int(info["n"]))
+    turn = int(info["turn"]) + (1 if agent == "alice" else 0)  # Alice opens each turn
+    body = observation_text(agent, turn, int(info["max_turns"]), clues, info["hypothesis"], str(info["feedback"]),
+                            info["updates"], info["dialogue"])
+    content: Any = body
+    if image_url is not None:
+        content = [{"type": "text", "text": body}, {"type": "image_url", "image_url": {"url": image_url}}]
+    return [{"role": "system", "content": str(info["task"])}, {"role": "user", "content": content}]

@@ -21,6 +21,7 @@ from openenv.core.env_server.types import EnvironmentMetadata
 
 from comma_env.openenv.jsonsafe import jsonable
 from comma_env.openenv.models import CommaAction, CommaObservation, CommaState
+from comma_env.protocol import prompts
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         self._state = CommaState(puzzle=self._state.puzzle, role=self._state.role, seed=seed,
                                  episode_id=episode_id or uuid.uuid4().hex)
         self._running = True
-        self._last = self._observation(obs, 0.0, False, self._private(info))
+        self._last = self._observation(obs, 0.0, False, self._private(info), start=True)
         self._last.reward = None
         return self._last
 
@@ -153,7 +154,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         if self._last is None:
             return CommaObservation(done=True, reward=0.0, error=NO_EPISODE)
         return self._last.model_copy(update={"reward": 0.0, "done": True, "error": EPISODE_OVER,
-                                             "partner_message": None})
+                                             "partner_message": None, "messages": []})
 
     def _failed(self, exc: Exception) -> CommaObservation:
         log.exception("episode %s ended by an environment error", self._state.episode_id)
@@ -163,13 +164,22 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         self._last = CommaObservation(text=text, done=True, reward=0.0, error=ENVIRONMENT_FAILED)
         return self._last
 
-    @staticmethod
-    def _observation(obs: Mapping[str, Any], reward: float, done: bool, info: Mapping[str, Any]) -> CommaObservation:
+    def _observation(self, obs: Mapping[str, Any], reward: float, done: bool, info: Mapping[str, Any],
+                     start: bool = False) -> CommaObservation:
         image = obs.get("image")
+        png = png_base64(image) if image is not None else None
         partner = info.get("partner_message")
+        role = self._state.role
+        if done and not start:
+            messages = [{"role": "user", "content": prompts.closing_message(info, role)}]
+        else:
+            url = None if png is None else "data:image/png;base64," + png
+            messages = self.env.raw.messages(role, obs, info, url)
+            messages = messages if start else prompts.after_own_message(messages)
         return CommaObservation(
             text=str(obs.get("text", "")),
-            image_png=png_base64(image) if image is not None else None,
+            messages=messages,
+            image_png=png,
             partner_message=None if partner is None else str(partner),
             info=jsonable(dict(info)),
             reward=reward,

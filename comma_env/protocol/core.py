@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -39,6 +39,7 @@ from comma_env.protocol.contracts import (
     SolverObservation,
     TurnRecordDict,
 )
+from comma_env.protocol.game import RunOptions
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
@@ -124,6 +125,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    slots: ClassVar[Mapping[str, str]] = {SOLVER: SOLVER, EXPERT: EXPERT}
+    """The rollout's solver and expert policies play the agents of those names (`comma_env.protocol.game`)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass that declares ``puzzle_spec`` gets its rules, drawing and name from it
@@ -284,6 +287,36 @@ class CommaEnv(AECEnv[str, Observation, str]):
             self._description = (puzzle.version, describe_state(state))
         return self._description[1]
 
+    def initial_state(self) -> dict[str, Any]:
+        """What the solver's picture shows, private facts redacted and drawing-only keys left
+        out: the rollout records it right after ``reset`` as the ground truth the judges
+        compare the dialogue against."""
+        state = self.puzzle_cls.redact(dict(self.visible_state))
+        return {k: v for k, v in state.items() if k not in self.puzzle_cls.drawing_only_keys}
+
+    # -- the rollout's game protocol (comma_env.protocol.game) --------------------------------
+    @classmethod
+    def env_options(cls, options: RunOptions) -> dict[str, Any]:
+        """The run's protocol options as ``env()`` keyword arguments."""
+        return dict(max_turns=options.max_turns, max_mistakes=options.max_mistakes, memory=options.memory,
+                    solver_view=options.solver_view, action_matching=options.action_matching,
+                    puzzle_options=dict(options.puzzle_options), **options.reward)
+
+    @classmethod
+    def record_settings(cls, options: RunOptions) -> dict[str, Any]:
+        """The protocol's settings, as the run gives them."""
+        return {"max_turns": options.max_turns, "max_mistakes": options.max_mistakes, "memory": options.memory,
+                "solver_view": options.solver_view}
+
+    @classmethod
+    def results(cls, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """None: the suite's tables (`comma_env.protocol.metrics`) cover these puzzles."""
+        return None
+
+    @classmethod
+    def results_markdown(cls, metrics: Mapping[str, Any]) -> list[str]:
+        return []
+
     # -- AEC API ----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -320,9 +353,6 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self._image_version = -1
         self._description = None
         self._image_array: np.ndarray | None = None
-        self._text_cache: dict[str, tuple[int, str]] = {}
-        self._conversation_text = {SOLVER: prompts.GrowingDialogueText(), EXPERT: prompts.GrowingDialogueText()}
-        self._dialogue_version = 0
         self._private: dict[str, str] = puzzle.private_facts() if puzzle is not None else {}
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
         self._audio = self._audio_observation() if puzzle is not None else {}
@@ -361,7 +391,6 @@ class CommaEnv(AECEnv[str, Observation, str]):
             self._solver_step(message)
         else:
             self._expert_step(message)
-        self._dialogue_version += 1
         self._refresh_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -639,28 +668,15 @@ class CommaEnv(AECEnv[str, Observation, str]):
         target[...] = np.asarray(self.draw(state).convert("RGB"), dtype=np.uint8)
         return None
 
+    messages = staticmethod(prompts.agent_messages)
+    """What an agent is shown, as chat messages: ``messages(agent, observation, info,
+    image_url=None, options=None)`` (`comma_env.protocol.prompts.agent_messages`)."""
+
     def _text_for(self, agent: str) -> str:
-        cached = self._text_cache.get(agent)
-        if cached is not None and cached[0] == self._dialogue_version:
-            return cached[1]
-        info = self.infos.get(agent) or {}
-        dialogue = info.get("dialogue", [])
-        conversation = None
-        if self.memory == "full" and agent in self.infos:  # the window is the whole, growing dialogue
-            source = self._solver_dialogue if agent == SOLVER else self._expert_dialogue
-            conversation = self._conversation_text[agent](source)
-        if agent == SOLVER:
-            text = prompts.solver_text(
-                task=self.puzzle_cls.task_prompt,
-                valid_actions=info.get("valid_actions", []),
-                dialogue=dialogue,
-                description=info.get("description"),
-                conversation=conversation,
-            )
-        else:
-            text = prompts.expert_text(manual=self.manual, dialogue=dialogue, conversation=conversation)
-        self._text_cache[agent] = (self._dialogue_version, text)
-        return text
+        """``obs["text"]``: the plain-text form of the messages a chat policy is sent, with
+        `prompts.IMAGE_MARK` where the image goes."""
+        image = prompts.IMAGE_MARK if agent == SOLVER and self.solver_view == "image" else None
+        return prompts.as_text(self.messages(agent, self._audio, self.infos.get(agent) or {}, image))
 
     # -- rendering ---------------------------------------------------------------------------
     def render(self) -> np.ndarray | None:

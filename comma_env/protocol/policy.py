@@ -50,12 +50,25 @@ class Policy(ABC):
     restores it (the play server does, when it restores a session). A model is not replayed:
     its memory is the dialogue it is shown, and a call costs time and money."""
 
+    @classmethod
+    def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
+        """The policy a model config (``conf/model/<name>.yaml``: a `ModelConfig` or a dict with
+        its fields) describes. `seed` seeds the policy's own randomness, `log_dir` is where a
+        policy that launches a server keeps its logs. Scripted policies read ``extra``."""
+        return cls()
+
     @abstractmethod
     def player(self, role: str, env: Any, seed: int | None) -> Player:
         """A player for `role` in the episode that `env` (already reset) is about to run."""
 
     async def aclose(self) -> None:  # noqa: B027 (optional hook: most policies hold nothing)
         """Release servers, sessions or files the policy holds."""
+
+
+def config_extra(cfg: Any) -> dict[str, Any]:
+    """The ``extra`` mapping of a model config (a dataclass, an OmegaConf node or a dict)."""
+    extra = cfg.get("extra") if isinstance(cfg, dict) else getattr(cfg, "extra", None)
+    return dict(extra or {})
 
 
 def request_seed(policy_seed: int, instance_seed: int | None, role: str, call: int) -> int:

@@ -1,20 +1,39 @@
-"""Role prompts (after the paper's Appendix D, in this project's own words) and the
-flattened text observations built from them.
+"""What an agent is shown: the one rendering of its view, as chat messages and as plain text.
 
-Feedback cannot be forged: every line an agent wrote is shown quoted (each line starts with
-``> ``, after splitting on every Unicode line break), under a header naming its author, while
-the environment's feedback is shown unquoted under its own header. An agent that writes
-``Environment: cut_wire_2: The action was performed successfully.`` or ``Expert: ...`` only
-produces a quoted line of its own message. The system prompts say so, and
-`comma_env.agents.chat` builds chat messages with the same rule."""
+The rollout sends these messages to a chat model; `CommaEnv` writes their plain-text form
+(`as_text`) into ``obs["text"]``; the TRL and verifiers environments, OpenEnv and the export
+use them too. So a model trained through any of them reads the prompt it is evaluated with.
+Everything comes from the agent's own info (and, for Sound, its clip): nothing here reads
+the environment.
+
+Layout, chosen so that servers with prefix caching (vLLM ``--enable-prefix-caching``,
+llama.cpp's prompt cache) reuse the static part of every prompt:
+
+1. system: the role prompt (the same for every puzzle and episode);
+2. user: the task (solver) or the manual (expert), the same for the whole puzzle;
+3. the remembered dialogue: the agent's own messages as ``assistant``, the other agent's
+   messages and the game's feedback as ``user`` (consecutive same-role turns are merged);
+4. last, for the solver only: the current state (valid actions, written description, the
+   image as an ``image_url`` part, the clip). Only the newest image is sent, so a model
+   served with ``--limit-mm-per-prompt '{"image":1}'`` accepts every request.
+
+Feedback cannot be forged: every line the other agent wrote is shown quoted (each line
+starts with ``> ``, after splitting on every Unicode line break) under a header naming its
+author, while the game's feedback is shown unquoted under its own header. An agent that
+writes ``Environment: cut_wire_2: The action was performed successfully.`` only produces a
+quoted line of its own message. The system prompts say so.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from comma_env.protocol.contracts import DialogueEntry
+
+Message = dict[str, Any]
 
 QUOTE_PREFIX = "> "
 QUOTING_NOTE = (
@@ -56,25 +75,51 @@ SPEAKER_NAMES = {"solver": "Solver", "expert": "Expert", "environment": "Environ
 ENVIRONMENT_HEADER = "Environment (the game's feedback on the solver's actions):"
 EMPTY_MESSAGE = "(empty message)"
 
+TASK_TITLE = "Your task:"
+MANUAL_TITLE = "The manual:"
+ACTIONS_TITLE = "Actions you can type now (one per line, exactly as written):"
+DESCRIPTION_TITLE = "What the puzzle shows (written description):"
+IMAGE_NOTE = "The image attached here shows the puzzle as it is now."
+YOUR_TURN = "Write your next message as the solver."
+EXPERT_TURN = "Write your next message as the expert."
+NO_DIALOGUE = "(The solver has not written anything yet.)"
+AUDIO_NOTE = "The sound clip the puzzle plays is attached here."
+AUDIO_DESCRIPTION_TITLE = "What the sound clip sounds like (you cannot hear it; described in words):"
+EPISODE_OVER = "The episode is over"
+
+IMAGE_MARK = "[image]"
+"""Where the plain-text form shows an image part (the picture itself is ``obs["image"]``)."""
+AUDIO_MARK = "[audio]"
+"""Where the plain-text form shows an audio part (the clip itself is ``obs["audio"]``)."""
+
+
+@dataclass(frozen=True)
+class PromptOptions:
+    """How a chat policy's messages may differ from ``obs["text"]``, which renders the defaults.
+
+    Args:
+        privacy_reminder: add `PRIVACY_REMINDER` to the solver's system prompt.
+        audio: send Sound's clip as an ``input_audio`` part (models that accept audio).
+        describe_audio: otherwise describe the clip in words (else leave it out).
+    """
+
+    privacy_reminder: bool = True
+    audio: bool = False
+    describe_audio: bool = True
+
 
 # Every line boundary `str.splitlines` knows, so a U+2028 or a vertical tab cannot start an
 # unquoted line in a reader that breaks lines there.
 _LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-@lru_cache(maxsize=1024)
 def quote(text: str) -> str:
     """An agent's text with every line quoted, so none of it can pass for feedback or for
-    another speaker. Same lines as ``str.splitlines``, joined by ``\n``; built with C-speed
-    string methods and cached, because observations re-render the dialogue every step."""
-    text = str(text)
-    if not text:
-        return QUOTE_PREFIX + EMPTY_MESSAGE
-    if not text.isascii() or any(mark in text for mark in "\r\x0b\x0c\x1c\x1d\x1e"):
-        text = _LINE_BREAKS.sub("\n", text)
-    if text.endswith("\n"):
-        text = text[:-1]
-    return QUOTE_PREFIX + text.replace("\n", "\n" + QUOTE_PREFIX)
+    another speaker: the lines of ``str.splitlines``, each after `QUOTE_PREFIX`."""
+    lines = _LINE_BREAKS.sub("\n", str(text)).split("\n")
+    if lines[-1] == "":  # a final line break ends the last line, as in str.splitlines
+        lines.pop()
+    return "\n".join(QUOTE_PREFIX + line for line in lines or [EMPTY_MESSAGE])
 
 
 def unquote(text: str) -> str:
@@ -90,52 +135,192 @@ def speaker_header(speaker: str) -> str:
 
 
 def format_entry(entry: DialogueEntry) -> str:
-    """One dialogue entry: its header, then the environment's text as is or an agent's quoted."""
+    """One dialogue entry: its header, then the game's text as is or an agent's quoted."""
     speaker, text = entry.get("speaker", ""), str(entry.get("text", ""))
     body = text if speaker == "environment" else quote(text)
     return f"{speaker_header(speaker)}\n{body}"
 
 
-def format_dialogue(dialogue: Iterable[DialogueEntry]) -> str:
-    """Render dialogue entries as header + body blocks (agents' text quoted)."""
-    return "\n".join(format_entry(e) for e in dialogue)
+def system_prompt(role: str, privacy_reminder: bool = True) -> str:
+    """The system message of `role` (``"solver"`` or ``"expert"``)."""
+    if role == "expert":
+        return EXPERT_SYSTEM_PROMPT
+    return SOLVER_SYSTEM_PROMPT + ("\n" + PRIVACY_REMINDER if privacy_reminder else "")
 
 
-class GrowingDialogueText:
-    """`format_dialogue` of a dialogue list that only grows: each call formats just the
-    entries appended since the last one (observations re-render the whole conversation on
-    every turn, which made long episodes quadratic). A different list starts over."""
-
-    def __init__(self) -> None:
-        self._source: Sequence[DialogueEntry] | None = None
-        self._count = 0
-        self._text = ""
-
-    def __call__(self, dialogue: Sequence[DialogueEntry]) -> str:
-        if dialogue is not self._source or len(dialogue) < self._count:
-            self._source, self._count, self._text = dialogue, 0, ""
-        if len(dialogue) > self._count:
-            added = format_dialogue(dialogue[self._count:])
-            self._text = f"{self._text}\n{added}" if self._text else added
-            self._count = len(dialogue)
-        return self._text
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
 
 
-def solver_text(task: str, valid_actions: Iterable[str], dialogue: Iterable[DialogueEntry],
-                description: str | None = None,
-                conversation: str | None = None) -> str:
-    """The solver's text observation: its task, the actions it may type, what it sees
-    (in ``solver_view="text"``), and the conversation it remembers (`conversation`, when
-    given, is `format_dialogue(dialogue)` already made)."""
-    parts = [f"Task: {task}", "Valid actions (one per line, exactly as written):", "\n".join(valid_actions)]
-    if description is not None:
-        parts += ["What the puzzle shows:", description]
-    written = format_dialogue(dialogue) if conversation is None else conversation
-    parts += ["Conversation so far:", written or "(nothing yet)"]
-    return "\n".join(parts)
+def _dialogue_messages(dialogue: Iterable[DialogueEntry], me: str) -> list[Message]:
+    """Own messages -> assistant, as written; everything else -> user, under its speaker's
+    header, the other agent's text quoted (so it cannot pass for feedback)."""
+    messages: list[Message] = []
+    for entry in dialogue:
+        if entry.get("speaker", "") == me:
+            messages.append({"role": "assistant", "content": str(entry.get("text", ""))})
+        else:
+            messages.append({"role": "user", "content": [_text(format_entry(entry))]})
+    return messages
 
 
-def expert_text(manual: str, dialogue: Iterable[DialogueEntry], conversation: str | None = None) -> str:
-    """The expert's text observation: the manual and the conversation it remembers."""
-    text = format_dialogue(dialogue) if conversation is None else conversation
-    return "\n".join(["Manual:", manual, "Conversation so far:", text or "(nothing yet)"])
+def _merge(messages: list[Message]) -> list[Message]:
+    """Merge consecutive messages of one role (chat templates want alternation).
+
+    Text-only user messages become plain strings: some servers (llama.cpp, older templates)
+    handle string content best, and it is the same tokens.
+    """
+    merged: list[Message] = []
+    for message in messages:
+        role, content = message["role"], message["content"]
+        if merged and merged[-1]["role"] == role and role != "system":
+            merged[-1]["content"].extend(content) if role == "user" else merged[-1]["content"].append(content)
+        else:
+            merged.append({"role": role, "content": list(content) if role == "user" else [content]})
+    for message in merged:
+        content = message["content"]
+        if message["role"] == "system":
+            message["content"] = content[0]
+        elif message["role"] == "assistant":
+            message["content"] = "\n".join(content)
+        elif all(part.get("type") == "text" for part in content):
+            message["content"] = "\n\n".join(part["text"] for part in content)
+    return merged
+
+
+def solver_messages(info: Mapping[str, Any], image_url: str | None = None, privacy_reminder: bool = True,
+                    audio: Sequence[dict[str, Any]] = ()) -> list[Message]:
+    """The solver's chat messages from its info, its image as a URL (if any) and Sound's clip
+    as content parts (`audio_parts`)."""
+    messages: list[Message] = [
+        {"role": "system", "content": system_prompt("solver", privacy_reminder)},
+        {"role": "user", "content": [_text(f"{TASK_TITLE}\n{info.get('task') or ''}".strip())]},
+    ]
+    messages += _dialogue_messages(info.get("dialogue") or [], "solver")
+    state = [_text(ACTIONS_TITLE + "\n" + "\n".join(str(a) for a in info.get("valid_actions") or []))]
+    description = info.get("description")
+    if description:
+        state.append(_text(f"{DESCRIPTION_TITLE}\n{description}"))
+    if image_url is not None:
+        state += [_text(IMAGE_NOTE), {"type": "image_url", "image_url": {"url": image_url}}]
+    state.append(_text(YOUR_TURN))
+    messages.append({"role": "user", "content": state})
+    return _with_audio(_merge(messages), list(audio))
+
+
+def expert_messages(info: Mapping[str, Any]) -> list[Message]:
+    """The expert's chat messages from its info: the manual and the dialogue, no more.
+
+    Environment entries are dropped even if present: the expert never gets feedback.
+    """
+    dialogue = [e for e in info.get("dialogue") or [] if e.get("speaker") in ("solver", "expert")]
+    messages: list[Message] = [
+        {"role": "system", "content": system_prompt("expert")},
+        {"role": "user", "content": [_text(f"{MANUAL_TITLE}\n{info.get('manual') or ''}")]},
+    ]
+    messages += _dialogue_messages(dialogue, "expert")
+    if not dialogue:
+        messages.append({"role": "user", "content": [_text(NO_DIALOGUE)]})
+    if messages[-1]["role"] == "assistant":
+        messages.append({"role": "user", "content": [_text(EXPERT_TURN)]})
+    return _merge(messages)
+
+
+def agent_messages(agent: str, observation: Mapping[str, Any], info: Mapping[str, Any],
+                   image_url: str | None = None, options: PromptOptions | None = None) -> list[Message]:
+    """What `agent` is shown this turn, as chat messages: the one rendering of its view.
+
+    Args:
+        agent: ``"solver"`` or ``"expert"``.
+        observation: the agent's observation (only Sound's clip is read from it).
+        info: the agent's info.
+        image_url: the solver's picture as a URL (a PNG data URL for a model), or None.
+        options: what a chat policy may change (`PromptOptions`; None: the defaults).
+    """
+    options = options or PromptOptions()
+    if agent == "expert":
+        return expert_messages(info)
+    audio = audio_parts(observation, info, options.audio, options.describe_audio)
+    return solver_messages(info, image_url, options.privacy_reminder, audio)
+
+
+def audio_parts(observation: Any, info: Mapping[str, Any], accepts_audio: bool,
+                describe: bool = True) -> list[dict[str, Any]]:
+    """The solver's clip as chat content parts: an ``input_audio`` part (16-bit WAV, base64)
+    for models that accept audio, else the clip in words (``describe``), else nothing.
+    Empty for puzzles without sound."""
+    clip = observation.get("audio") if isinstance(observation, Mapping) else None
+    if clip is None:
+        return []
+    if accepts_audio:
+        from comma_env.audio.wav import wav_base64
+
+        rate = int(observation.get("sample_rate", 16000))
+        return [_text(AUDIO_NOTE),
+                {"type": "input_audio", "input_audio": {"data": wav_base64(clip, rate), "format": "wav"}}]
+    words = info.get("audio_description")
+    return [_text(f"{AUDIO_DESCRIPTION_TITLE}\n{words}")] if describe and words else []
+
+
+def _with_audio(messages: list[Message], parts: list[dict[str, Any]]) -> list[Message]:
+    """`messages` with `parts` added to the last user message, before its closing line."""
+    if not parts:
+        return messages
+    last = messages[-1]
+    content = last["content"]
+    if isinstance(content, str):  # text-only content was merged into one string: split off the closing line
+        head, closing = ((content[: -len(YOUR_TURN)].rstrip(), [_text(YOUR_TURN)]) if content.endswith(YOUR_TURN)
+                         else (content, []))
+        content = [_text(head), *parts, *closing]
+    else:
+        content = list(content)
+        position = len(content) - 1 if content and content[-1].get("text") == YOUR_TURN else len(content)
+        content[position:position] = parts
+    return messages[:-1] + [dict(last, content=content)]
+
+
+# -- the plain-text form and the turns of append-only trainers --------------------------------
+def as_text(chat: Iterable[Mapping[str, Any]]) -> str:
+    """The plain-text form of chat messages (``obs["text"]``): each message as a line naming
+    its role (``[system]``, ``[user]``, ``[assistant]``) and then its content, messages
+    apart by a blank line. Parts of a content are apart by a blank line too (as merged
+    text-only user messages are); an image part reads `IMAGE_MARK`, an audio part
+    `AUDIO_MARK`. The agent's own earlier messages are quoted as the other agent's are, so
+    that without the roles of a chat no line anyone wrote can pass for the game's."""
+    blocks = []
+    for message in chat:
+        role = str(message.get("role"))
+        body = _content_text(message.get("content"))
+        blocks.append(f"[{role}]\n{quote(body) if role == 'assistant' else body}")
+    return "\n\n".join(blocks)
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    pieces = []
+    for part in content or []:
+        kind = part.get("type")
+        pieces.append(IMAGE_MARK if kind == "image_url" else AUDIO_MARK if kind == "input_audio"
+                      else str(part.get("text", "")))
+    return "\n\n".join(pieces)
+
+
+def after_own_message(chat: Sequence[Message]) -> list[Message]:
+    """The messages after the agent's newest own (assistant) message: what an append-only
+    trainer (verifiers, TRL's tools) adds to its conversation after the agent spoke. The whole
+    list when the agent has not spoken yet."""
+    for index in range(len(chat) - 1, -1, -1):
+        if chat[index]["role"] == "assistant":
+            return list(chat[index + 1:])
+    return list(chat)
+
+
+def closing_message(info: Mapping[str, Any], agent: str) -> str:
+    """What an append-only trainer shows the agent once the episode is over (the rollout asks
+    nothing more then): the dialogue since its newest message and how the episode ended."""
+    dialogue = list(info.get("dialogue") or [])
+    start = next((i + 1 for i in range(len(dialogue) - 1, -1, -1) if dialogue[i].get("speaker") == agent), 0)
+    episode = info.get("episode") or {}
+    outcome = "solved" if episode.get("success") else f"not solved ({episode.get('end_reason') or 'ended'})"
+    return "\n".join([*(format_entry(entry) for entry in dialogue[start:]), f"{EPISODE_OVER}: {outcome}."])

@@ -5,9 +5,11 @@
 
 Each recorded episode is replayed in the environment (same puzzle, seed and settings, the
 recorded messages stepped in order; deterministic, and checked against the recorded actions
-and outcomes), and at every turn the acting role's prompt is rebuilt with the same builders
-the chat policies use (`comma_env.agents.chat.solver_messages` / `expert_messages`): the messages the
-policy saw, then its reply. One JSONL line per turn of the chosen role(s):
+and outcomes), and at every turn the acting role's prompt is rebuilt with the rendering the chat policies use
+(`comma_env.protocol.prompts.agent_messages`, with the run's privacy reminder and its way of
+giving Sound's clip: in words when the run described it; an ``input_audio`` clip is left
+out): the messages the policy saw, then its reply. One JSONL line per turn of the chosen
+role(s):
 
 - ``sft``: ``{"messages": [...prompt, assistant reply], "images": [...], ...}``;
 - ``rl``: ``{"prompt": [...], "completion": [assistant reply], "reward": r, "return_to_go": g,
@@ -100,7 +102,7 @@ def replay(record: dict[str, Any], reminder: bool = True,
     Raises ValueError when the replay does not reproduce the recorded actions (another
     version of the puzzle). With `image_sink`, each image is handed over as it is drawn and a
     turn keeps what the sink returns (a file name), so a long episode holds no pixels."""
-    from comma_env.agents.chat import expert_messages, solver_messages
+    from comma_env.protocol.prompts import PromptOptions
 
     options = dict(
         max_turns=int(record.get("max_turns", 10)),
@@ -111,6 +113,7 @@ def replay(record: dict[str, Any], reminder: bool = True,
         puzzle_options=record.get("puzzle_options") or {},
         **(record.get("reward") or {}),
     )
+    prompt_options = PromptOptions(privacy_reminder=reminder, describe_audio=record.get("audio_input") == "description")
     env = comma_env.make(record["puzzle"], **options)
     env.reset(seed=int(record["seed"]))
     raw = env.unwrapped
@@ -130,15 +133,12 @@ def replay(record: dict[str, Any], reminder: bool = True,
             if text is None or raw.end_reason is not None:
                 continue
             info = raw.infos[role]
-            image = None
-            if role == "solver":
-                if raw.solver_view == "image":
-                    image = raw.image()
-                    if image_sink is not None:
-                        image = image_sink(image)
-                prompt = solver_messages(info, IMAGE_PLACEHOLDER if image is not None else None, reminder)
-            else:
-                prompt = expert_messages(info)
+            observation = raw.observe(role)
+            image = observation.get("image")
+            if image is not None and image_sink is not None:
+                image = image_sink(image)
+            url = IMAGE_PLACEHOLDER if image is not None else None
+            prompt = raw.messages(role, observation, info, url, prompt_options)
             turn = Turn(role, int(raw.turn) + (1 if role == "solver" else 0), prompt, text, image,
                         reward=pending[role], logprobs=_recorded_logprobs(entry.get(f"{role}_logprobs")))
             pending[role] = 0.0

@@ -1,14 +1,20 @@
 """COMMA episodes for TRL's `GRPOTrainer(environment_factory=...)`.
 
-TRL builds one `CommaToolEnv` per rollout, calls ``reset(**dataset_row)`` (the returned text
-is appended to the prompt), exposes `send_message` to the model as a tool, and scores each
-finished rollout with `environment_reward`:
+TRL builds one `CommaToolEnv` per rollout, calls ``reset(**dataset_row)`` (what it returns
+is appended to the prompt's last message), exposes `send_message` to the model as a tool,
+and scores each finished rollout with `environment_reward`:
 
     from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(...),
                           train_dataset=episode_dataset(["wire", "who"], seeds=range(100, 164)),
                           reward_funcs=[environment_reward],
                           environment_factory=tool_env_factory(partner="oracle_nl", solver_view="text"))
+
+The model reads the rollout's prompt (`comma_env.protocol.prompts`): the dataset row's system
+message is the role's system prompt, ``reset`` returns the first user message (task or
+manual, the dialogue so far, the solver's state), and each tool result is what the rollout's
+next request adds after the model's message (feedback, the partner's reply, the new state),
+or, once the episode is over, `prompts.closing_message`.
 
 The reward is the environment's own: the return of the episode (the sum of
 `SingleRoleEnv`'s per-step rewards, i.e. the progress made with the default reward options).
@@ -24,14 +30,11 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from comma_env.protocol import prompts
 from comma_env.protocol.core import SOLVER
 
-GAME_OVER = "The game is over"
-SOLVER_INSTRUCTION = (
-    "You are the solver of a puzzle. Your partner has its manual but cannot see the puzzle. "
-    "Use the send_message tool: describe what you see and ask, or act by writing an action "
-    "name on a line of its own."
-)  # short on purpose: on CPU every prompt token is paid for at each turn
+IMAGE_URL = "comma-env:image"
+"""Stands for the picture in the rendered messages until it is handed to TRL as a PIL image."""
 
 
 class CommaToolEnv:
@@ -44,7 +47,8 @@ class CommaToolEnv:
         puzzle: the default puzzle; a dataset row's ``puzzle`` column overrides it.
         role: the learner's role (``"solver"`` or ``"expert"``).
         partner: the partner (see `SingleRoleEnv`): ``"oracle_nl"``, ``"oracle"``, an LLM config...
-        vision: return the solver's new image with each tool result (for VLMs; image view).
+        vision: show the solver its image with each state, as the rollout does a vision
+            model (for VLMs; image view).
         episode_log: a list every scored episode is appended to (puzzle, seed, messages,
             return, success), so a run can be audited or replayed.
         **env_options: `SingleRoleEnv` options (``solver_view="text"``, ``max_turns``, rewards...).
@@ -74,14 +78,15 @@ class CommaToolEnv:
         return self._envs[puzzle]
 
     def reset(self, puzzle: str | None = None, seed: int | None = None, **columns: Any) -> str | list[dict[str, Any]]:
-        """Start the episode of this dataset row; returns the learner's first observation."""
+        """Start the episode of this dataset row; returns the rollout's first user message
+        (the system message is the dataset row's)."""
         self.env = self._env(str(puzzle or self.puzzle))
         self.seed = None if seed is None else int(seed)
         obs, self.info = self.env.reset(seed=self.seed)
         self.messages = []
         self.episode_return = 0.0
         self.done = False
-        return self._content(obs["text"], obs)
+        return self._content(self._rendered(obs)[1:], obs)
 
     def send_message(self, message: str) -> str | list[dict[str, Any]]:
         """Send one message to your partner in the puzzle game.
@@ -96,31 +101,36 @@ class CommaToolEnv:
             What happened: the feedback on your actions, your partner's reply, and whether the game is over.
         """
         if self.env is None or self.done:
-            return f"{GAME_OVER}; no more messages are played."
+            return f"{prompts.EPISODE_OVER}; no more messages are played."
         obs, reward, terminated, truncated, self.info = self.env.step(str(message))
         self.messages.append(str(message))
         self.episode_return += float(reward)
         self.done = bool(terminated or truncated)
-        return self._content(self._result_text(), obs)
-
-    def _result_text(self) -> str:
-        lines = [f"Feedback: {f}" for f in self.info.get("feedback") or []]
-        partner = self.info.get("partner_message")
-        if partner:
-            lines.append(f"{self.env.partner_role.capitalize()}: {partner}")
-        if self.info.get("partner_error"):
-            lines.append(f"Your {self.env.partner_role} could not answer (partner error).")
         if self.done:
-            episode = self.info.get("episode") or {}
-            lines.append(f"{GAME_OVER}: {'solved' if episode.get('success') else 'not solved'}.")
-        return "\n".join(lines) or "(no reply)"
+            return prompts.closing_message(self.info, self.role)
+        return self._content(prompts.after_own_message(self._rendered(obs)), obs)
 
-    def _content(self, text: str, obs: Mapping[str, Any]) -> str | list[dict[str, Any]]:
-        if not (self.vision and obs.get("image") is not None):
-            return text
+    def _rendered(self, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The messages the rollout would send the learner now."""
+        url = IMAGE_URL if self.vision and obs.get("image") is not None else None
+        return self.env.raw.messages(self.role, obs, self.info, url)
+
+    def _content(self, messages: list[dict[str, Any]], obs: Mapping[str, Any]) -> str | list[dict[str, Any]]:
+        """The content of `messages` (user messages after merging: normally one) as TRL takes
+        it: a string, or parts with the picture as a PIL image where the rollout attaches it."""
+        contents = [message["content"] for message in messages]
+        if all(isinstance(content, str) for content in contents):
+            return "\n\n".join(contents)
         from PIL import Image
 
-        return [{"type": "image", "image": Image.fromarray(obs["image"])}, {"type": "text", "text": text}]
+        parts: list[dict[str, Any]] = []
+        for content in contents:
+            for part in [{"type": "text", "text": content}] if isinstance(content, str) else content:
+                if part.get("type") == "image_url":
+                    parts.append({"type": "image", "image": Image.fromarray(obs["image"])})
+                else:
+                    parts.append({"type": "text", "text": str(part.get("text", ""))})
+        return parts
 
     def _owes_plain_answer(self, final_text: str | None) -> bool:
         """Whether `final_text` is still to be played: the episode runs and nothing was sent."""
@@ -183,13 +193,14 @@ def environment_reward(completions: Sequence[Any], environments: Sequence[CommaT
     return [env._finish(text) for text, env in zip(texts, environments, strict=True)]
 
 
-def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: str | None = None) -> Any:
+def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: str | None = None,
+                    role: str = SOLVER) -> Any:
     """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (a
-    system instruction, `SOLVER_INSTRUCTION` by default; the observation is appended by
-    ``reset``), ``puzzle`` and ``seed``."""
+    system message, the rollout's system prompt of `role` unless `instruction` replaces it;
+    ``reset`` appends the first user message), ``puzzle`` and ``seed``."""
     from datasets import Dataset
 
-    system = instruction or SOLVER_INSTRUCTION
+    system = instruction or prompts.system_prompt(role)
     rows = [{"prompt": [{"role": "system", "content": system}, {"role": "user", "content": ""}],
              "puzzle": p, "seed": int(s)} for s in seeds for p in puzzles]
     return Dataset.from_list(rows)

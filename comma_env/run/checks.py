@@ -68,14 +68,15 @@ def check_key(role: str, model: ModelConfig, environ: Mapping[str, str] | None =
 
 
 def check_puzzle_options(puzzle: str, options: Mapping[str, Any], seed: int) -> None:
-    """Build and reset the puzzle once with its options, so a misspelt key or a missing
-    data folder fails now rather than in every episode."""
+    """Build and reset the puzzle's game once with its options, so a misspelt key or a
+    missing data folder fails now rather than in every episode."""
     if not options:
         return
-    import comma_env
+    from comma_env.protocol.game import RunOptions
+    from comma_env.registry import game, make
 
     try:
-        env = comma_env.make(puzzle, puzzle_options=dict(options))
+        env = make(puzzle, **game(puzzle).env_options(RunOptions(puzzle_options=dict(options))))
         env.reset(seed=seed)
         env.close()
     except Exception as error:  # noqa: BLE001 - any construction failure is a config error here

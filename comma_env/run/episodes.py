@@ -1,6 +1,7 @@
 """One episode of a rollout as a record: its settings (`base_record`), playing it
-(`run_one`, `run_game`), the record of one that failed, and the records a folder already
-holds (`load_done`, resuming)."""
+(`run_one`), the record of one that failed, and the records a folder already holds
+(`load_done`, resuming). Every puzzle is played the same way, through its game
+(`comma_env.protocol.game`)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from dataclasses import asdict
 from typing import Any
 
 import comma_env
-from comma_env.registry import GAMES, env_module
+from comma_env.registry import env_module, game
 from comma_env.run.config import Memory
-from comma_env.run.plan import Plan, _puzzle_options
+from comma_env.run.plan import Plan, _puzzle_options, run_options
 from comma_env.run.redact import mask
 from comma_env.run.results import describe_mismatch, latest_per_episode, read_episodes, settings_mismatch
 
@@ -47,7 +48,15 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "skills": _skills(puzzle),
         "reward": asdict(cfg.reward),
         "audio_input": audio_input(p, puzzle),
-    } | (env_module(puzzle).record_settings(_puzzle_options(cfg, puzzle)) if puzzle in GAMES else {})
+    } | _game_settings(p, puzzle)
+
+
+def _game_settings(p: Plan, puzzle: str) -> dict[str, Any]:
+    """The settings the puzzle's game records; none when it cannot be loaded (its episodes say why)."""
+    try:
+        return game(puzzle).record_settings(run_options(p, puzzle))
+    except Exception:  # noqa: BLE001 - a game that fails to load or build is reported by the episode
+        return {}
 
 
 def audio_input(p: Plan, puzzle: str) -> str | None:
@@ -71,15 +80,6 @@ def solver_view(p: Plan) -> str:
     return "image" if p.solver.vision else "text"
 
 
-def initial_state(env: Any) -> dict[str, Any]:
-    """What the solver's first image shows (private facts redacted, drawing-only keys
-    dropped): the ground truth the error judge compares the dialogue against."""
-    base = env.unwrapped
-    cls = base.puzzle_cls
-    state = cls.redact(dict(base.visible_state))
-    return {k: v for k, v in state.items() if k not in cls.drawing_only_keys}
-
-
 ERROR_DEFAULTS: dict[str, Any] = {
     "success": False, "progress": 0.0, "mistakes": 0, "turns_played": 0, "solved_at_turn": None,
     "end_reason": "error", "privacy_leaks": [], "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
@@ -100,45 +100,12 @@ async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
     record = base_record(p, puzzle, seed)
     started = time.perf_counter()
     env = None
-    if puzzle in GAMES:  # alice/bob testbeds: own options; the solver slot plays the first agent
-        return await run_game(p, policies, puzzle, seed, record, started, secrets)
     try:
-        env = comma_env.make(
-            puzzle,
-            max_turns=p.cfg.max_turns,
-            max_mistakes=p.cfg.max_mistakes,
-            memory=record["memory"],
-            solver_view=record["solver_view"],
-            action_matching=p.cfg.action_matching,
-            puzzle_options=record["puzzle_options"],
-            **record["reward"],
-        )
-        env.reset(seed=seed)
-        record["initial_state"] = initial_state(env)
-        solver = policies["solver"].player("solver", env, seed)
-        expert = policies["expert"].player("expert", env, seed)
-        result = await run_episode(env, solver, expert)
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:  # env or player construction failed: still one record
-        return error_record(record, exc, started, p.cfg.max_turns, env, secrets)
-    return finish_record(record, result, started, secrets)
-
-
-async def run_game(p: Plan, policies: dict[str, Any], puzzle: str, seed: int, record: dict[str, Any],
-                   started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
-    """One episode of a two-agent testbed (AsymPuzl): ``puzzle_options`` configure the env;
-    the solver policy plays its first agent (alice), the expert policy the second (bob)."""
-    from comma_env.agents.runner import run_episode
-
-    env = None
-    try:
-        env = comma_env.make(puzzle, **record["puzzle_options"])
+        played = game(puzzle)
+        env = comma_env.make(puzzle, **played.env_options(run_options(p, puzzle)))
         env.reset(seed=seed)
         record["initial_state"] = env.unwrapped.initial_state()
-        first, second = env.unwrapped.possible_agents
-        players = {first: policies["solver"].player(first, env, seed),
-                   second: policies["expert"].player(second, env, seed)}
+        players = {agent: policies[slot].player(agent, env, seed) for slot, agent in played.slots.items()}
         result = await run_episode(env, players)
     except asyncio.CancelledError:
         raise

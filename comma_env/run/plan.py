@@ -14,8 +14,9 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
+from comma_env.protocol.game import RunOptions
 from comma_env.protocol.resources import conf_dir
-from comma_env.registry import GAMES, VERSIONS, env_module
+from comma_env.registry import VERSIONS, env_module
 from comma_env.run.checks import ConfigError, check_model, check_puzzle_options
 from comma_env.run.config import Memory, ModelConfig, RolloutConfig, close_to, unknown_keys
 from comma_env.run.redact import config_secrets, scrub
@@ -129,15 +130,10 @@ def plan(cfg: RolloutConfig) -> Plan:
         raise ValueError(f"puzzle_options names unknown puzzle(s) {stray}; choose from {', '.join(VERSIONS)}")
     for puzzle in cfg.puzzles:
         try:
-            module = env_module(puzzle)
+            env_module(puzzle)
         except ImportError as error:
             raise ValueError(f"puzzle {puzzle!r} is not available in this installation ({error}); "
                              f"pick others with puzzles=[...]") from error
-        if puzzle in GAMES:  # a misspelt game option fails here, not in every episode
-            try:
-                module.raw_env(**_puzzle_options(cfg, puzzle))
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"bad puzzle_options for {puzzle}: {error}") from None
     checks = {
         "episodes must be >= 0": cfg.episodes >= 0,
         "seed must be >= 0": cfg.seed >= 0,
@@ -158,8 +154,7 @@ def plan(cfg: RolloutConfig) -> Plan:
     if expert is not solver:
         check_model("expert", expert)
     for puzzle in dict.fromkeys(cfg.puzzles):
-        if puzzle not in GAMES:  # games take their options as keyword arguments, checked by their own code
-            check_puzzle_options(puzzle, _puzzle_options(cfg, puzzle), cfg.seed)
+        check_puzzle_options(puzzle, _puzzle_options(cfg, puzzle), cfg.seed)
     out_dir = Path(cfg.out_dir) if cfg.out_dir else default_out_dir(cfg, solver, expert)
     suffix = f".shard{cfg.shard}of{cfg.num_shards}" if cfg.num_shards > 1 else ""
     every = [(p, s) for p in dict.fromkeys(cfg.puzzles) for s in range(cfg.seed, cfg.seed + cfg.episodes)]
@@ -170,6 +165,15 @@ def plan(cfg: RolloutConfig) -> Plan:
 def secrets_of(p: Plan) -> list[str]:
     """Every secret string the run's model configs carry or point to (masked in outputs)."""
     return config_secrets(asdict(p.solver)) + config_secrets(asdict(p.expert))
+
+
+def run_options(p: Plan, puzzle: str) -> RunOptions:
+    """The options `puzzle` is played under in this run (`comma_env.protocol.game`)."""
+    cfg = p.cfg
+    return RunOptions(max_turns=cfg.max_turns, max_mistakes=cfg.max_mistakes,
+                      memory=cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory),
+                      solver_view="image" if p.solver.vision else "text", action_matching=cfg.action_matching,
+                      reward=asdict(cfg.reward), puzzle_options=_puzzle_options(cfg, puzzle))
 
 
 def _puzzle_options(cfg: RolloutConfig, puzzle: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from comma_env.protocol.metrics import TAXONOMY, conciseness, summarize
 from comma_env.protocol.spec import SKILLS
-from comma_env.registry import paper_order, puzzle_title
+from comma_env.registry import game, paper_order, puzzle_title
 from comma_env.run.fidelity import (
     PAPER_RANDOM,
     PAPER_RANDOM_OVERALL,
@@ -237,14 +237,23 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
         meta["solver_view"] = ",".join(views)
     if failed:
         meta["first_error"] = str(failed[0].get("error"))[:300]
-    games = [r for r in records if r.get("puzzle") == "asympuzl"]
-    if games:  # AsymPuzl's own metrics: completion rate and turns to completion
-        from comma_env.asympuzl.metrics import completion_metrics
-
-        summary["asympuzl"] = completion_metrics(games)
+    for puzzle in dict.fromkeys(str(r.get("puzzle")) for r in records):  # a game's own metrics (AsymPuzl's)
+        played = _game(puzzle)
+        metrics = played.results([r for r in records if r.get("puzzle") == puzzle]) if played else None
+        if metrics is not None:
+            summary[puzzle] = metrics
     if meta:
         summary["meta"] = meta
     return summary
+
+
+def _game(puzzle: str) -> Any:
+    """The puzzle's game (`comma_env.protocol.game.Game`: its own metrics and their section of
+    results.md), or None for a puzzle this installation does not know."""
+    try:
+        return game(puzzle)
+    except (KeyError, ImportError):
+        return None
 
 
 def seed_ranges(records: Iterable[Mapping[str, Any]]) -> str:
@@ -366,10 +375,9 @@ def render_markdown(results: Mapping[str, Any]) -> str:
                     "(examples/reference_rows.py).", ""]
 
     played = [p for p in puzzles if per[p]["n"]]  # puzzles with finished episodes
-    if results.get("asympuzl"):
-        from comma_env.asympuzl.metrics import render_markdown as asympuzl_section
-
-        out += asympuzl_section(results["asympuzl"])
+    for puzzle in results.get("puzzles") or {}:  # a game's own section (AsymPuzl's table)
+        if isinstance(results.get(puzzle), dict) and (section := _game(puzzle)):
+            out += section.results_markdown(results[puzzle])
     metric_table("Partial success rate (Table 1)", "psr", 0, 2, 0)
     metric_table("Success rate (Table 3)", "sr", 0, 2, 1)
     metric_table("Average mistakes (Table 4)", "mistakes", 2, 2)

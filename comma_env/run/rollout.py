@@ -14,7 +14,8 @@ stopped run loses nothing it finished; rerunning the same command resumes, skipp
 episodes already recorded (by puzzle and seed, in this shard's file), and recomputes the
 tables from the file. Every record carries the settings that change results (see
 `base_record`), and a folder holding another setting's episodes is refused. Each record
-also keeps ``initial_state``, the redacted state of the first image, for the error judge.
+also keeps ``initial_state``, the game's instance after reset (for a COMMA puzzle the redacted
+state of the first image), for the error judge.
 Sharding and cluster launchers: docs/scaling.md.
 
 The pipeline is split by job: `comma_env.run.plan` (config to plan, output folder),
@@ -52,9 +53,7 @@ from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollo
     base_record,
     error_record,
     finish_record,
-    initial_state,
     load_done,
-    run_game,
     run_one,
     selected,
     solver_view,

@@ -5,14 +5,15 @@ oracle, ``oracle_nl``, or an LLM behind an OpenAI-compatible server) plays the o
 a `SingleRoleEnv`. One dataset row is one puzzle instance (``info["seed"]``):
 
 - ``setup_state`` starts the episode and replaces the row's placeholder prompt by the role's
-  real first prompt, built by the chat policies' own builders (`comma_env.agents.chat`), so
-  the model reads what a COMMA chat policy reads: system prompt, task or manual, and for the
-  solver the valid actions, the written description or the image as an ``image_url`` part;
+  real first prompt, the rollout's rendering (`comma_env.protocol.prompts.agent_messages`),
+  so the model reads what a COMMA chat policy reads: system prompt, task or manual, and for
+  the solver the valid actions, the written description or the image as an ``image_url``
+  part, Sound's clip in words;
 - ``env_response`` sends the model's last message to the environment; the partner answers
   inside the step; the environment's response is the new user turn: the partner's message,
-  the environment's feedback (solver only) and the solver's new state, i.e. what the chat
-  builders add after the model's previous message. The conversation is append-only, so
-  every turn's image stays in it;
+  the environment's feedback (solver only) and the solver's new state, i.e. what the
+  rendering adds after the model's previous message (`prompts.after_own_message`). The
+  conversation is append-only, so every turn's image stays in it;
 - the episode's end (solved, out of turns or mistakes, a partner error) stops the rollout,
   and the reward is the episode return (`comma_env.protocol.rewards`, with the reward
   options given); success, progress, mistakes and partner tokens are logged as metrics.
@@ -29,10 +30,9 @@ import verifiers as vf
 from datasets import Dataset
 from verifiers.legacy.utils.message_utils import normalize_messages
 
-from comma_env.agents.chat import PngCache, expert_messages, solver_messages
-from comma_env.protocol.contracts import DialogueEntry
+from comma_env.agents.chat import PngCache
+from comma_env.protocol import prompts
 from comma_env.protocol.core import EXPERT, SOLVER
-from comma_env.protocol.prompts import format_entry
 from comma_env.rl.partners import make_partner
 from comma_env.rl.registration import role_puzzles
 from comma_env.rl.single_role import SingleRoleEnv
@@ -51,22 +51,6 @@ def message_text(message: Any) -> str:
         if isinstance(text, str):
             texts.append(text)
     return "\n".join(texts)
-
-
-def entries_since_own(dialogue: list[DialogueEntry], role: str) -> list[DialogueEntry]:
-    """Dialogue entries after the role's own newest message."""
-    for index in range(len(dialogue) - 1, -1, -1):
-        if dialogue[index].get("speaker") == role:
-            return dialogue[index + 1:]
-    return dialogue
-
-
-def since_last_reply(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The messages after the last assistant message (the whole prompt before the first)."""
-    for index in range(len(messages) - 1, -1, -1):
-        if messages[index]["role"] == "assistant":
-            return messages[index + 1:]
-    return messages
 
 
 class CommaMultiTurnEnv(vf.MultiTurnEnv):
@@ -95,7 +79,7 @@ class CommaMultiTurnEnv(vf.MultiTurnEnv):
         self.partner, config = make_partner(partner, partner_overrides, seed=partner_seed)
         if role == EXPERT and config is not None and not config.vision:
             self.env_options.setdefault("solver_view", "text")  # a text-only partner solver reads a description
-        self.privacy_reminder = privacy_reminder
+        self.options = prompts.PromptOptions(privacy_reminder=privacy_reminder)
         self.pngs = PngCache()
         rubric = vf.Rubric(funcs=[self.episode_return], weights=[1.0])
         for metric in (self.success, self.progress, self.mistakes, self.partner_tokens):
@@ -116,7 +100,7 @@ class CommaMultiTurnEnv(vf.MultiTurnEnv):
         state["comma_env"] = env
         observation, info = await env.areset(seed=int(state["info"]["seed"]))
         state["comma"] = {"done": False, "return": 0.0, "episode": None, "partner_error": info.get("partner_error")}
-        state["prompt"] = normalize_messages(self._prompt(observation, info), field_name="prompt")
+        state["prompt"] = normalize_messages(self._prompt(env, observation, info), field_name="prompt")
         return state
 
     async def env_response(self, messages: vf.Messages, state: vf.State, **kwargs: Any) -> vf.Messages:
@@ -125,23 +109,19 @@ class CommaMultiTurnEnv(vf.MultiTurnEnv):
         observation, reward, terminated, truncated, info = await env.astep(reply)
         comma = state["comma"]
         comma["return"] += reward
-        new_turn = since_last_reply(self._prompt(observation, info))
+        new_turn = prompts.after_own_message(self._prompt(env, observation, info))
         if terminated or truncated:
-            summary = info.get("episode") or {}
-            comma.update(done=True, episode=summary, partner_error=info.get("partner_error"),
+            comma.update(done=True, episode=info.get("episode") or {}, partner_error=info.get("partner_error"),
                          partner_usage=dict(info.get("partner_usage") or {}))
-            news = [format_entry(e) for e in entries_since_own(info.get("dialogue") or [], self.role)]
-            news.append(f"The episode is over ({summary.get('end_reason', 'ended')}); return {comma['return']:g}.")
-            new_turn = [{"role": "user", "content": "\n".join(news)}]
+            new_turn = [{"role": "user", "content": prompts.closing_message(info, self.role)}]
             state["final_env_response"] = normalize_messages(new_turn, field_name="final_env_response")
         return normalize_messages(new_turn, field_name="env_response")
 
-    def _prompt(self, observation: dict[str, Any], info: dict[str, Any]) -> list[dict[str, Any]]:
-        if self.role == EXPERT:
-            return expert_messages(info)
+    def _prompt(self, env: SingleRoleEnv, observation: dict[str, Any], info: dict[str, Any]) -> list[dict[str, Any]]:
+        """The rollout's messages for the learner's role, its image as a PNG data URL."""
         image = observation.get("image")
         url = self.pngs.data_url(image) if image is not None else None
-        return solver_messages(info, url, self.privacy_reminder)
+        return env.raw.messages(self.role, observation, info, url, self.options)
 
     @vf.stop
     async def episode_over(self, state: vf.State) -> bool:

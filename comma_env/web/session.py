@@ -34,7 +34,7 @@ from comma_env.protocol.policy import Player, Policy
 from comma_env.protocol.text import DESCRIPTION_HEADER, to_text
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 from comma_env.run.results import EpisodeWriter, describe_mismatch, read_episodes, settings_mismatch
-from comma_env.run.rollout import Plan, base_record, initial_state, plan
+from comma_env.run.rollout import Plan, base_record, plan
 from comma_env.web.playconfig import ROLES, PlayConfig, rollout_config
 from comma_env.web.records import episode_record, session_data, token_hash, write_private_json
 
@@ -233,7 +233,7 @@ class SessionStore:
                              memory=record["memory"], solver_view=record["solver_view"],
                              action_matching=p.cfg.action_matching, puzzle_options=record["puzzle_options"])
         env.reset(seed=seed)
-        record["initial_state"] = initial_state(env)
+        record["initial_state"] = env.unwrapped.initial_state()
         partner_role = next((r for r in ROLES if r not in humans), None)
         partner = self.policy.player(partner_role, env, seed) if partner_role and self.policy else None
         session = Session(id=sid, puzzle=puzzle, seed=seed, human_roles=humans, primary=primary,

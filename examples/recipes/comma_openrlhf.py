@@ -3,8 +3,10 @@
 ``python -m openrlhf.cli.train_ppo_ray --train.agent_func_path comma_openrlhf.py ...`` (see
 docs/training.md): OpenRLHF loads this file, builds ``AgentExecutor()`` and, per sample, an
 ``AgentInstance()``. A sample's label is a JSON string ``{"url": ..., "seed": ...}``; its
-prompt the raw instruction (no ``--data.apply_chat_template``: the instance writes the chat
-turns itself, in ChatML as Qwen and SmolLM2 use; change the three templates for other models).
+prompt is not read: the episode's prompt is the rollout's (the server's ``messages``:
+system prompt and first user message, then after each step what the rollout's next request
+adds; `comma_env.protocol.prompts`). No ``--data.apply_chat_template``: the instance writes
+the chat turns itself, in ChatML as Qwen and SmolLM2 use (change `chatml` for other models).
 
 OpenRLHF masks everything but the model's tokens (only its ``action_ranges`` carry loss) and
 trains on the sum of the per-step ``rewards``: the episode return the environment computed.
@@ -21,21 +23,17 @@ from typing import Any
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from comma_env.openenv import CommaAction, CommaEnvClient, CommaObservation
+from comma_env.openenv import CommaAction, CommaEnvClient
 
-SYSTEM = "<|im_start|>system\n{text}<|im_end|>\n"
-USER = "<|im_start|>user\n{text}<|im_end|>\n"
 ASSISTANT = "<|im_start|>assistant\n"  # the model's turn ends with its EOS token, <|im_end|>
 
 
-def environment_turn(observation: CommaObservation) -> str:
-    """The user turn after a step: feedback on the actions, the partner's reply, the end."""
-    lines = [f"Feedback: {line}" for line in observation.info.get("feedback") or []]
-    if observation.partner_message:
-        lines.append(f"Partner: {observation.partner_message}")
-    if observation.error:
-        lines.append(f"Environment: {observation.error}")
-    return "\n".join(lines) or "(no reply)"
+def chatml(messages: list[dict[str, Any]]) -> str:
+    """Chat messages in ChatML (each message's text; a text-only model reads no image part)."""
+    def text(content: Any) -> str:
+        return content if isinstance(content, str) else "\n\n".join(p["text"] for p in content if p["type"] == "text")
+
+    return "".join(f"<|im_start|>{m['role']}\n{text(m['content'])}<|im_end|>\n" for m in messages)
 
 
 class AgentInstance(AgentInstanceBase):
@@ -48,14 +46,14 @@ class AgentInstance(AgentInstanceBase):
 
     async def reset(self, states: dict, **kwargs: Any) -> dict:
         task = json.loads(states["label"])
-        first = ""
+        first: list[dict[str, Any]] = [{"role": "user", "content": ""}]
         try:
             self.env = CommaEnvClient(base_url=task["url"])
             await self.env.connect()
-            first = (await self.env.reset(seed=int(task["seed"]))).observation.text
+            first = (await self.env.reset(seed=int(task["seed"]))).observation.messages
         except Exception as error:  # noqa: BLE001 - reported by the first step
             self.error = f"{type(error).__name__}: {error}"
-        return {"observation": SYSTEM.format(text=states["observation"]) + USER.format(text=first) + ASSISTANT}
+        return {"observation": chatml(first) + ASSISTANT}
 
     async def step(self, states: dict, **kwargs: Any) -> dict:
         reward, done, text, success = 0.0, True, "", 0.0
@@ -65,19 +63,19 @@ class AgentInstance(AgentInstanceBase):
                     raise RuntimeError("no open session: the episode has ended")
                 result = await self.env.step(CommaAction(message=states["action_text"]))
                 reward, done = float(result.reward or 0.0), bool(result.done)
-                text = environment_turn(result.observation)
+                text = chatml(result.observation.messages)
                 success = float(bool((result.observation.info.get("episode") or {}).get("success")))
             except Exception as error:  # noqa: BLE001 - a lost session ends this episode, not the rollout
                 self.error = f"{type(error).__name__}: {error}"
         if self.error is not None:
-            text = f"Environment: {self.error}"
+            text = chatml([{"role": "user", "content": f"Environment: {self.error}"}])
         self.episode_return += reward
         if done:
             await self.close()
         return {
             "rewards": torch.tensor(reward),
             "scores": torch.tensor(self.episode_return),
-            "environment_feedback": "\n" + USER.format(text=text) + ("" if done else ASSISTANT),
+            "environment_feedback": "\n" + text + ("" if done else ASSISTANT),
             "done": done,
             "sampling_params": states.get("sampling_params"),
             "extra_logs": {"success": success, "env_error": float(self.error is not None)},

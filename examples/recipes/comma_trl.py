@@ -37,7 +37,7 @@ def warm_start(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "wh
                lr: float = 2e-4, tool_turns: int = TOOL_TURNS, partner: dict[str, Any] = PARTNER,
                **options: Any) -> list[dict[str, Any]]:
     """Supervised steps on the oracle solver's solved episodes, in the chat GRPO renders
-    (system instruction with the tool schema, observation, one tool call per turn, the tool's
+    (system prompt with the tool schema, first user message, one tool call per turn, the tool's
     replies); the loss is on the tool calls only. `options` go to `sft_warmstart` (seed, out,
     on_step). Returns the log, one row per step."""
     rows = oracle_conversations(list(puzzles), seeds, max_turns=tool_turns, **partner)
@@ -56,7 +56,7 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
     `trainer_class=ConcurrentGRPOTrainer` (comma_env.rl.trl_concurrent): the partner calls of
     a round then overlap across rollouts."""
     settings = dict(output_dir="out", per_device_train_batch_size=8, num_generations=8,
-                    max_completion_length=320,  # the whole rollout: every turn and tool reply
+                    max_completion_length=448,  # the whole rollout: every turn and tool reply
                     max_tool_calling_iterations=TOOL_TURNS, temperature=0.7, learning_rate=1e-5, beta=0.0,
                     use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
                     bf16=False,  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: slow

@@ -6,12 +6,15 @@ Register it with verl through a file passed as
 ``PYTHONPATH``. Each dataset row carries ``agent_name: comma_agent`` and ``extra_info`` with the
 server's ``url`` and the instance ``seed``.
 
-The loop keeps verl's token bookkeeping (its Continuous Token builder): the model's tokens get
-``response_mask`` 1; the environment's turns (feedback and the partner's reply, as a user
-message) get 0. ``reward_score`` is the episode return the environment computed, the sum of
-its per-step rewards. An environment that fails (server gone, session closed, server full)
-ends the trajectory with what was played and says why in ``extra_fields["env_error"]``, so a
-single lost session never kills a training step.
+The episode's prompt is the rollout's (the server's ``messages``: the system prompt and the
+first user message; after each step what the rollout's next request adds, i.e. the
+feedback, the partner's reply and the new state: `comma_env.protocol.prompts`); the row's
+``raw_prompt`` is not read. The loop keeps verl's token bookkeeping (its Continuous Token
+builder): the model's tokens get ``response_mask`` 1; the environment's turns get 0.
+``reward_score`` is the episode return the environment computed, the sum of its per-step
+rewards. An environment that fails (server gone, session closed, server full) ends the
+trajectory with what was played and says why in ``extra_fields["env_error"]``, so a single
+lost session never kills a training step.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from uuid import uuid4
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput, register
 from verl.utils.profiler import simple_timer
 
-from comma_env.openenv import CommaAction, CommaEnvClient, CommaObservation
+from comma_env.openenv import CommaAction, CommaEnvClient
 
 T = TypeVar("T")
 
@@ -40,16 +43,6 @@ async def session_call(call: Awaitable[T]) -> T:
         raise SessionLost(f"{type(error).__name__}: {error}") from error
 
 
-def environment_turn(observation: CommaObservation) -> str:
-    """The user turn after a step: feedback on the actions, the partner's reply, the end."""
-    lines = [f"Feedback: {line}" for line in observation.info.get("feedback") or []]
-    if observation.partner_message:
-        lines.append(f"Partner: {observation.partner_message}")
-    if observation.error:
-        lines.append(f"Environment: {observation.error}")
-    return "\n".join(lines) or "(no reply)"
-
-
 @register("comma_agent")
 class CommaAgentLoop(AgentLoopBase):
     """A multi-turn COMMA episode: the model's message is the action; the partner answers."""
@@ -57,7 +50,7 @@ class CommaAgentLoop(AgentLoopBase):
     async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
         extra = kwargs["extra_info"]
         response_length = self.rollout_config.response_length
-        messages = list(kwargs["raw_prompt"])
+        messages: list[dict[str, Any]] = []
         request_id = uuid4().hex  # one id per episode: the LLM server keeps its prefix cache
         token_ids: list[int] = []
         response_mask: list[int] = []
@@ -68,7 +61,7 @@ class CommaAgentLoop(AgentLoopBase):
         env = CommaEnvClient(base_url=extra["url"])
         try:
             result = await session_call(env.reset(seed=int(extra["seed"])))
-            messages.append({"role": "user", "content": result.observation.text})
+            messages += result.observation.messages  # the rollout's prompt: system, first user message
             token_ids = await self.ct_build_initial_tokens(messages)
             while not result.done and len(response_mask) < response_length:
                 with simple_timer("generate_sequences", timing):
@@ -86,7 +79,7 @@ class CommaAgentLoop(AgentLoopBase):
                 if result.done:
                     break
                 previous = list(messages)
-                messages.append({"role": "user", "content": environment_turn(result.observation)})
+                messages += result.observation.messages  # what the rollout's next request adds
                 merged, response_mask, _ = await self.ct_merge_context_msg(previous, messages, token_ids, response_mask)
                 token_ids = merged.token_ids
         except SessionLost as lost:
@@ -103,7 +96,7 @@ class CommaAgentLoop(AgentLoopBase):
             response_ids=response_ids[:response_length],
             response_mask=response_mask[:response_length],
             reward_score=sum(rewards),
-            num_turns=len(messages) - len(kwargs["raw_prompt"]),
+            num_turns=sum(m["role"] != "system" for m in messages),
             metrics=AgentLoopMetrics.model_validate(timing),  # the timers that ran; the rest stay unset
             extra_fields={"turn_scores": rewards, "tool_rewards": [], "env_error": env_error,
                           "success": bool(episode.get("success")), "episode_return": episode.get("return")},

@@ -4,8 +4,8 @@ A small model that has never seen the `send_message` tool rarely calls it with a
 puzzle accepts, so every rollout of a GRPO group gets the same (zero) return and there is no
 gradient. The scripted natural-language solver (``oracle_nl``) shows it how the game goes:
 `oracle_conversations` plays it as the learner of `CommaToolEnv`, against the same partner
-and in the same chat format GRPO trains in (system instruction, observation, one
-``send_message`` tool call per turn, the tool's reply), and keeps the episodes it solved.
+and in the same chat format GRPO trains in (the rollout's system prompt and first user
+message, one ``send_message`` tool call per turn, the tool's reply), and keeps the episodes it solved.
 `sft_warmstart` fine-tunes on them, loss on the assistant turns only.
 
     from sft import oracle_conversations, sft_warmstart   # examples/recipes/ on sys.path
@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from comma_env.rl.trl_env import SOLVER_INSTRUCTION, CommaToolEnv
+from comma_env.protocol.prompts import system_prompt
+from comma_env.rl.trl_env import CommaToolEnv
 
 TOOL_NAME = "send_message"
 
@@ -56,9 +57,9 @@ def oracle_conversations(puzzles: Sequence[str], seeds: Iterable[int], max_turns
     episodes, one per (puzzle, seed). `settings` are `CommaToolEnv` options (partner,
     solver_view...), as in training; `max_turns` is the tool-call budget of an episode."""
     schema = _tool_schema()
-    system = {"role": "system", "content": instruction or SOLVER_INSTRUCTION}
     rows: list[dict[str, Any]] = []
     env = CommaToolEnv(**settings)
+    system = {"role": "system", "content": instruction or system_prompt(env.role)}
     try:
         for seed in seeds:
             for puzzle in puzzles:

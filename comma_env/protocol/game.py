@@ -1,0 +1,72 @@
+"""What the rollout, its results and the chat policies need of a two-agent game: `Game`.
+
+`CommaEnv` (every solver/expert puzzle) and AsymPuzl's environment (``alice`` and ``bob``)
+both implement it, so the run pipeline plays either without knowing which: it builds the
+game from the run's options (`RunOptions`), seats the solver policy and the expert policy
+in the game's two slots, records the game's settings and initial state, and asks the game
+for its own metrics when it writes the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from comma_env.protocol.prompts import Message, PromptOptions
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The options a rollout plays under (its config's protocol fields); a game takes the
+    ones it has (AsymPuzl only its ``puzzle_options``)."""
+
+    max_turns: int = 10
+    max_mistakes: int = 3
+    memory: str = "full"
+    solver_view: str = "image"
+    action_matching: str = "exact"
+    reward: Mapping[str, float] = field(default_factory=dict)
+    puzzle_options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A raw two-agent AEC environment the rollout can play (the class its versioned module
+    exports as ``raw_env``)."""
+
+    slots: ClassVar[Mapping[str, str]]
+    """Which agent the rollout's ``solver`` policy and its ``expert`` policy play:
+    ``{"solver": agent, "expert": agent}``."""
+
+    @classmethod
+    def env_options(cls, options: RunOptions) -> dict[str, Any]:
+        """The keyword arguments of the versioned module's ``env()`` under a run's options."""
+
+    @classmethod
+    def record_settings(cls, options: RunOptions) -> dict[str, Any]:
+        """The settings an episode record carries (``max_turns``, ``max_mistakes``,
+        ``memory``, ``solver_view`` and the game's own), as the game runs them."""
+
+    def initial_state(self) -> dict[str, Any]:
+        """The instance just after ``reset``, as the episode record keeps it (judges read it)."""
+
+    def episode_summary(self) -> Mapping[str, Any]:
+        """The per-episode metrics of what was played so far."""
+
+    @property
+    def transcript(self) -> list[Any]:
+        """Every turn played so far, as the episode record keeps it."""
+
+    def messages(self, agent: str, observation: Mapping[str, Any], info: Mapping[str, Any],
+                 image_url: str | None = None, options: PromptOptions | None = None) -> list[Message]:
+        """What `agent` is shown this turn, as the chat messages a model is sent."""
+
+    @classmethod
+    def results(cls, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """The game's own metrics of its episode records for ``results.json`` (under the
+        game's name), or None when the suite's tables say everything."""
+
+    @classmethod
+    def results_markdown(cls, metrics: Mapping[str, Any]) -> list[str]:
+        """The lines of ``results.md`` that show `metrics` (what `results` returned)."""
