@@ -21,8 +21,7 @@ import random
 import re
 from typing import Any
 
-from comma_env.protocol.policy import Player, Policy, Reply
-from comma_env.protocol.policy import config_extra
+from comma_env.protocol.policy import Player, Policy, Reply, config_extra
 
 STRATEGIES = ("share_all", "one_piece")
 _POSITION = re.compile(r"^position (\d{1,4}): (\w+)$")

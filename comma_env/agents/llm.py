@@ -72,7 +72,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from comma_env.protocol.policy import Player, Policy, Reply, request_seed
 from comma_env.agents.chat import PngCache, message_text
 from comma_env.agents.http_client import (
     LITELLM_ONLY_KEYS,
@@ -85,6 +84,7 @@ from comma_env.agents.http_client import (
 )
 from comma_env.agents.servers import ManagedServer, serve_config
 from comma_env.protocol.logprobs import MAX_TOP, TokenLogprobs, from_openai
+from comma_env.protocol.policy import Player, Policy, Reply, request_seed
 from comma_env.protocol.prompts import PromptOptions
 from comma_env.run.config import ServeConfig
 

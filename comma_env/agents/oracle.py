@@ -26,12 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.agents.natural import prose
 from comma_env.agents.natural.phrasebooks import phrasebook
 from comma_env.agents.natural.words import choose, strip_connector, with_connector
 from comma_env.protocol.clock import parse_wait
-from comma_env.protocol.policy import config_extra
+from comma_env.protocol.policy import Player, Policy, Reply, config_extra
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description, strip_wrappers
 

@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN, _last_message
 from comma_env.protocol.clock import parse_wait
-from comma_env.protocol.policy import config_extra
+from comma_env.protocol.policy import Player, Policy, Reply, config_extra
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
 
