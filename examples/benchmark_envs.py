@@ -386,19 +386,12 @@ def main() -> None:
                      "(median per subject).")
         from doc_tables import write_table  # examples/ is on sys.path when run as a script
 
-        numba = "numba (compiled lesion photo)" if _has_numba() else "no numba (numpy lesion photo)"
-        path = write_table("speed", "\n".join(lines), extra_packages=("numba",),
-                           note=f"Median of {args.rounds} interleaved rounds of {args.burst} s bursts; {numba}; "
+        path = write_table("speed", "\n".join(lines),
+                           note=f"Median of {args.rounds} interleaved rounds of {args.burst} s bursts; "
                                 f"load average {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after "
                                 f"(other jobs on the machine lower the ratios).")
         print("\n".join(lines))
         print(f"wrote {path}")
-
-
-def _has_numba() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("numba") is not None and os.environ.get("COMMA_ENV_NUMBA", "1") != "0"
 
 
 def print_image_step(args: argparse.Namespace) -> None:
