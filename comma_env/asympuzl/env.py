@@ -212,7 +212,7 @@ class AsymPuzlEnv(AECEnv):
         """Alice's picture (drawn again only when her hypothesis changed)."""
         key = tuple(self.hypotheses["alice"])
         if self._image is None or self._image[0] != key:
-            picture = draw_alice(self.visible_state)
+            picture = np.asarray(draw_alice(self.visible_state))
             picture.flags.writeable = False
             self._image = (key, picture)
         return self._image[1]

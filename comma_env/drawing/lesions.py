@@ -22,7 +22,7 @@ together they fix each case's picture, pixel for pixel.
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -142,10 +142,11 @@ def _noise_view(bank: np.ndarray, pick: int) -> np.ndarray:
     return field.T if pick & 4 else field
 
 
-def _geometry(grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(dx, dy, distance, angle-table index) of every grid pixel from the centre."""
+def _geometry(grid: int, window: Window) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(dx, dy, distance, angle-table index) from the grid's centre of every pixel of `window`."""
     centre = (grid - 1) / 2.0
-    yy, xx = np.mgrid[0:grid, 0:grid].astype(np.float32)
+    (top, bottom), (left, right) = window
+    yy, xx = np.mgrid[top:bottom, left:right].astype(np.float32)
     dx, dy = xx - centre, yy - centre
     theta, rr = np.arctan2(dy, dx), np.hypot(dx, dy)
     index = ((theta + np.pi) * (len(ANGLES) / (2 * np.pi))).astype(np.int32) % len(ANGLES)
@@ -317,7 +318,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     (top, bottom), (left, right) = plan.window
     window = (slice(top, bottom), slice(left, right))
     unit = grid / UNIT_GRID
-    dx, dy, rr, index = (array[window] for array in _geometry(grid))
+    dx, dy, rr, index = _geometry(grid, plan.window)
     rel = (np.float32(1.0) / edges)[index]  # reciprocals per angle, not per pixel
     rel *= rr  # distance over the outline's radius
     alpha = np.subtract(np.float32(1.0), rel)
@@ -411,15 +412,27 @@ def _upscale_into(photo: np.ndarray, padded: np.ndarray, cells: int, pixels: int
     output a blend of two inputs in float32."""
     _clamp_edges(padded)
     first, near, far = _blend_weights(cells, pixels)
-    block, out = np.divmod(np.arange((padded.shape[1] - 2) * pixels // cells), pixels)
-    column = block * cells + first[out]
-    wide = padded[:, column] * near[out][:, None] + padded[:, column + 1] * far[out][:, None]
-    block, out = np.divmod(np.arange((padded.shape[0] - 2) * pixels // cells), pixels)
-    row = block * cells + first[out]
-    blended = wide[row] * near[out][:, None, None] + wide[row + 1] * far[out][:, None, None]
+    rows, columns = (padded.shape[0] - 2) * pixels // cells, (padded.shape[1] - 2) * pixels // cells
+    block, out = np.divmod(np.arange(columns), pixels)
+    # along the columns, on rows of interleaved RGB: each output value blends two of a row's values
+    source = (3 * (block * cells + first[out])[:, None] + np.arange(3)).ravel()
+    flat = padded.reshape(padded.shape[0], -1)
+    wide = flat[:, source]
+    wide *= np.repeat(near[out], 3)
+    right = flat[:, source + 3]
+    right *= np.repeat(far[out], 3)
+    wide += right
+    block, out = np.divmod(np.arange(rows), pixels)
+    above = block * cells + first[out]
+    blended = wide[above]
+    blended *= near[out][:, None]
+    below = wide[above + 1]
+    below *= far[out][:, None]
+    blended += below
     blended += np.float32(0.5)
     np.minimum(blended, np.float32(255.0), out=blended)
-    photo[top:top + blended.shape[0], left:left + blended.shape[1]] = blended.astype(np.uint8)  # rounded half up
+    target = photo[top:top + rows, left:left + columns]
+    np.copyto(target, blended.reshape(target.shape), casting="unsafe")  # truncated: rounded half up
 
 
 def inner_points(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.ndarray:
@@ -549,44 +562,32 @@ def _pattern_rng(pattern: int) -> np.random.Generator:
     return generator
 
 
-def _key(features: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """The lesion's feature words as a hashable cache key (lists become tuples)."""
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in ((k, features[k]) for k in LESION_KEYS))
-
-
-@lru_cache(maxsize=64)
-def _render(key: tuple[tuple[str, Any], ...], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid:
-    the window painted by `_paint`, upscaled into plain skin, then the fine marks."""
-    features = dict(key)
+def _render(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo (uint8 RGB, size x size) and the lesion's coverage on the grid: the window
+    painted by `_paint`, upscaled into plain skin, then the fine marks."""
     rng = _pattern_rng(int(features["lesion_pattern_id"]))
     common = math.gcd(GRID, size)
     cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
     padded, alpha, window = _paint(features, rng, GRID, cells)
     photo = np.empty((size, size, 3), dtype=np.uint8)
-    photo[:] = SKIN_COLORS[features["skin_tone"]]
+    photo[0] = SKIN_COLORS[features["skin_tone"]]
+    photo[1:] = photo[0]  # row by row: a long inner loop
     (top, bottom), (left, right) = window
     if bottom > top and right > left:
         _upscale_into(photo, padded, cells, pixels, top // cells * pixels, left // cells * pixels)
     _details(photo, features, rng, alpha, size / GRID, window)
-    alpha.flags.writeable = photo.flags.writeable = False
     return photo, alpha
 
 
 def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
     """The photo of a lesion described by `features` (keys of the Telehealth visible state)."""
-    return Image.fromarray(_render(_key(features), size)[0], "RGB")
-
-
-def lesion_pixels(features: dict[str, Any], size: int = 320) -> np.ndarray:
-    """`render_lesion` as a read-only RGB array (cached)."""
-    return _render(_key(features), size)[0]
+    return Image.fromarray(_render(features, size)[0], "RGB")
 
 
 def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -> np.ndarray:
     """Where the lesion covers more than `level` of `render_lesion(features, size)`
     (boolean; for tests, not hot)."""
-    alpha = _render(_key(features), size)[1]
+    alpha = _render(features, size)[1]
     scaled = Image.fromarray((alpha * 255).astype(np.uint8), "L").resize((size, size), Image.Resampling.BILINEAR)
     return np.asarray(scaled) > round(255 * level)
 

@@ -24,7 +24,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from PIL import Image
 
-from comma_env.drawing.scene import Frame, Scene
 from comma_env.privacy import ConversationLeaks
 from comma_env.protocol import prompts
 from comma_env.protocol.clock import message_seconds, parse_wait
@@ -60,8 +59,6 @@ EXPERT = "expert"
 MEMORY_MODES = ("full", "last")
 SOLVER_VIEWS = ("image", "text")
 ACTION_MATCHING = ("exact", "lenient")
-
-DrawFn = Callable[[dict[str, Any]], Image.Image]
 
 
 @dataclass
@@ -125,8 +122,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
     puzzle_spec: ClassVar[PuzzleSpec]
     """The puzzle this class plays; a versioned module's ``raw_env`` sets only this."""
     puzzle_cls: ClassVar[type[Puzzle]]
-    draw: ClassVar[staticmethod[[dict[str, Any]], Image.Image]]
-    """The drawing (a `Scene`, or any function of the visible state), from the spec."""
+    draw: ClassVar[staticmethod[[dict[str, Any]], Image.Image | np.ndarray]]
+    """The drawing (a function of the visible state), from the spec."""
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["rgb_array", "human"],
         "name": "comma",
@@ -210,11 +207,6 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
         self._human_figure: Any = None
-        self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
-        self._spare: Frame | None = None  # the one before: repainted when a caller still holds `_frame`
-        self.image_in_observation = True
-        """False: the solver's observation leaves the picture out, and whoever set it draws the
-        picture where it needs it with `image_into` (a vector env's worker, into shared memory)."""
         self._start_episode(None, None)
 
     _description: tuple[int, str] | None
@@ -339,7 +331,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
     def observe(self, agent: str) -> Observation:
         if agent == SOLVER:
             observation = SolverObservation(text=self._text_for(SOLVER))
-            if self.solver_view != "text" and self.image_in_observation:  # else a written description: no image
+            if self.solver_view != "text":  # else a written description: no image
                 observation["image"] = self.image()
             if self._audio:
                 observation["audio"] = self._audio["audio"]
@@ -592,61 +584,21 @@ class CommaEnv(AECEnv[str, Observation, str]):
         }
 
     # -- observations ----------------------------------------------------------------------
-    def image(self, fresh: bool = False) -> np.ndarray:
-        """The solver's current image as a read-only, contiguous RGB uint8 array.
-
-        Drawn only when the puzzle's state changed since the last call. With a `Scene`
-        drawing, only the layers whose key changed are repainted: into the previous frame's
-        memory itself when no array of it handed out is alive, else into the frame before it
-        when that one is free (a loop that keeps the last observation alternates between two
-        arrays), else onto a copy (also across resets); any other drawing function is a full
-        redraw. An array someone still holds is never modified. `fresh` asks for an array
-        other than the one of the last call even when nothing changed (Gymnasium promises new
-        data on every call): the frame before, caught up, when it is free, else a copy.
-        """
+    def image(self) -> np.ndarray:
+        """The solver's current picture as a read-only, contiguous RGB uint8 array: drawn when
+        the puzzle's state changed (`Puzzle.version`), else the same array as before (a
+        caller may key an encoding on its identity). A drawing returns a new picture on every
+        call, a PIL image or an array, which the environment then keeps."""
         puzzle = self._puzzle()
-        if fresh and self._image_array is not None and self._image_version == puzzle.version:
-            frame = self._frame
-            if isinstance(self.draw, Scene) and frame is not None and frame.pixels.last_view() is self._image_array:
-                self._image_array = None  # our own reference: the spare is then free to catch up
-                self._frame = self.draw.refresh(frame, self._spare)
-                if self._frame.pixels is not frame.pixels:
-                    self._spare = frame
-                self._image_array = self._frame.array
-            else:
-                self._image_array = self._image_array.copy()
-                self._image_array.flags.writeable = False
-            return self._image_array
         if self._image_version != puzzle.version or self._image_array is None:
-            state = puzzle.drawn_state()
-            draw = self.draw
-            if isinstance(draw, Scene):
-                self._image_array = None  # our own reference: an unshared frame is then repainted in place
-                previous = self._frame
-                self._frame = draw.frame(state, previous, self._spare, fresh=fresh)
-                if previous is not None and self._frame.pixels is not previous.pixels:
-                    self._spare = previous  # a caller may still hold it; if not, the next frame reuses it
-                array = self._frame.array
-            else:  # the full-redraw fallback for drawings that are not scenes
-                array = np.array(draw(state).convert("RGB"), dtype=np.uint8)
-                array.flags.writeable = False
+            picture = self.draw(puzzle.visible_state())
+            if isinstance(picture, Image.Image):
+                picture = np.asarray(picture if picture.mode == "RGB" else picture.convert("RGB"))
+            array = np.ascontiguousarray(picture, dtype=np.uint8)
+            array.flags.writeable = False
             self._image_array = array
             self._image_version = puzzle.version
         return self._image_array
-
-    def image_into(self, target: Frame | np.ndarray) -> Frame | None:
-        """The solver's current picture drawn into memory the caller owns: `target` is what
-        this method returned for that memory last time (only what changed since is
-        repainted), or the memory itself (writable, C-contiguous RGB of the image's shape).
-        Returns what to pass next time: a frame, or None when the drawing is not a `Scene`
-        (pass the memory again: the picture is drawn whole every time)."""
-        state = self._puzzle().drawn_state()
-        if isinstance(self.draw, Scene):
-            return self.draw.frame_into(state, target)
-        if not isinstance(target, np.ndarray):
-            raise ValueError("this puzzle's drawing is not a Scene: image_into needs the memory")
-        target[...] = np.asarray(self.draw(state).convert("RGB"), dtype=np.uint8)
-        return None
 
     def _text_for(self, agent: str) -> str:
         cached = self._text_cache.get(agent)
