@@ -39,7 +39,7 @@ from pettingzoo import AECEnv
 from comma_env.asympuzl import prompts, rules
 from comma_env.asympuzl.drawing import draw_alice, image_size
 from comma_env.protocol.order import OrderEnforced
-from comma_env.protocol.spaces import UnicodeText, UniformBox
+from comma_env.protocol.spaces import UnicodeText
 from comma_env.protocol.text import clean_message
 
 VIEWS = ("text", "image")
@@ -108,7 +108,7 @@ class AsymPuzlEnv(AECEnv):
         alice_space: dict[str, spaces.Space] = {"text": UnicodeText()}
         if view == "image":
             width, height = image_size(alice_clues, self.n)
-            alice_space["image"] = UniformBox(0, 255, (height, width, 3), np.uint8)
+            alice_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
         self._observation_spaces = {"alice": spaces.Dict(alice_space), "bob": spaces.Dict({"text": UnicodeText()})}
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()

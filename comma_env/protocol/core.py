@@ -12,8 +12,6 @@ be spread over files that each hold half of a step.
 
 from __future__ import annotations
 
-import copy
-import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,7 +40,7 @@ from comma_env.protocol.order import OrderEnforced
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
-from comma_env.protocol.spaces import UnicodeText, UniformBox
+from comma_env.protocol.spaces import UnicodeText
 from comma_env.protocol.spec import PuzzleSpec
 from comma_env.protocol.text import (
     DEFAULT_MAX_MESSAGE_CHARS,
@@ -85,14 +83,6 @@ class TurnRecord:
         }
 
 
-@functools.lru_cache(maxsize=64)  # puzzle classes, built in and added
-def _constructor_signature(puzzle_cls: type[Puzzle]) -> inspect.Signature:
-    """A puzzle class's constructor signature, which checks `puzzle_options` when an
-    environment is made. Read once per class: `inspect.signature` took 16 of the 38 µs of
-    making a `SingleRoleEnv` with a ready partner (what each verifiers rollout does)."""
-    return inspect.signature(puzzle_cls)
-
-
 class CommaEnv(AECEnv[str, Observation, str]):
     """Generic COMMA environment; versioned modules subclass it with a puzzle and a drawing.
 
@@ -103,7 +93,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
             message (the ablation of the paper's Table 2).
         solver_view: ``"image"``, or ``"text"``: the solver's observation then has no image
             and its text carries a written description of it, for models without vision (and
-            for RL on text policies, where not drawing makes steps about 10x faster).
+            for RL on text policies, whose steps then draw nothing).
         action_matching: ``"exact"`` (paper) or ``"lenient"``, which also accepts action
             names wrapped in markdown (bullets, ``**bold**``, backticks).
         max_message_chars: longer messages are cut (and marked) before parsing and relaying.
@@ -179,7 +169,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
         if max_message_chars < 1:
             raise ValueError("max_message_chars must be at least 1")
         try:  # a misspelt option fails here, not at the first reset()
-            _constructor_signature(self.puzzle_cls).bind(None, **dict(puzzle_options or {}))
+            inspect.signature(self.puzzle_cls).bind(None, **dict(puzzle_options or {}))
         except TypeError as error:
             raise TypeError(f"bad puzzle_options for {self.puzzle_cls.name}: {error}") from None
         self.max_turns = int(max_turns)
@@ -201,8 +191,15 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self.possible_agents = [SOLVER, EXPERT]
         manual = self.puzzle_spec.manual
         self.manual = self.puzzle_cls.manual_for(read_manual(manual) if manual else "", self.puzzle_options)
-        self._observation_spaces = self._own_observation_spaces(solver_view)
-        # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
+        width, height = self.puzzle_cls.image_size
+        solver_space: dict[str, spaces.Space[Any]] = {"text": UnicodeText()}
+        if solver_view == "image":
+            solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
+        if self.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
+            solver_space["audio"] = spaces.Box(-1.0, 1.0, (self.puzzle_cls.audio_samples,), np.float32)
+            rate = self.puzzle_cls.sample_rate
+            solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
+        self._observation_spaces = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
@@ -211,46 +208,6 @@ class CommaEnv(AECEnv[str, Observation, str]):
 
     _description: tuple[int, str] | None
     """(puzzle version, the written description of its image), made on demand."""
-
-    _SPACE_TEMPLATES: ClassVar[dict[tuple[type, str], dict[str, spaces.Dict]]] = {}
-
-    @classmethod
-    def _observation_space_templates(cls, solver_view: str) -> dict[str, spaces.Dict]:
-        """Observation spaces built once per environment class and solver view, never
-        handed out: instances get copies (`_own_observation_spaces`)."""
-        key = (cls, solver_view)
-        cached = CommaEnv._SPACE_TEMPLATES.get(key)
-        if cached is None:
-            width, height = cls.puzzle_cls.image_size
-            solver_space: dict[str, spaces.Space[Any]] = {"text": UnicodeText()}
-            if solver_view == "image":
-                solver_space["image"] = UniformBox(0, 255, (height, width, 3), np.uint8)
-            if cls.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
-                solver_space["audio"] = UniformBox(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
-                rate = cls.puzzle_cls.sample_rate
-                solver_space["sample_rate"] = UniformBox(rate, rate, (), np.int32)
-            for space in solver_space.values():
-                if isinstance(space, spaces.Box):  # shared by every copy: nobody may write them
-                    for array in (space.low, space.high, space.bounded_below, space.bounded_above):
-                        if isinstance(array, np.ndarray):  # gymnasium 1.0 keeps a scalar's masks as np.bool_
-                            array.flags.writeable = False
-            built = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
-            cached = CommaEnv._SPACE_TEMPLATES.setdefault(key, built)
-        return cached
-
-    @classmethod
-    def _own_observation_spaces(cls, solver_view: str) -> dict[str, spaces.Dict]:
-        """This instance's observation spaces: its own space objects (so seeding one
-        instance's space seeds no other's, as Gymnasium users expect) over the template's
-        read-only bound arrays. A `Box(512, 512, 3)` holds four full-size arrays (bounds and
-        boundedness masks, 3 MiB), which copying per instance would make most of the cost
-        of an environment; a shallow copy costs a few hundred bytes."""
-        own: dict[str, spaces.Dict] = {}
-        for agent, template in cls._observation_space_templates(solver_view).items():
-            # A copy shares the bound arrays. The template's random generator is never made
-            # (templates are never handed out), so each copy makes its own on first use.
-            own[agent] = spaces.Dict({name: copy.copy(part) for name, part in template.spaces.items()})
-        return own
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

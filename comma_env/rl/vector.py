@@ -1,5 +1,4 @@
-"""Let Gymnasium's vector environments carry `UnicodeText` observations, and batch a
-`UniformBox` quickly.
+"""Let Gymnasium's vector environments carry `UnicodeText` observations.
 
 ``gymnasium.make_vec("comma/Wire-solver-v0", num_envs=N, vectorization_mode="async")`` runs
 one `SingleRoleEnv` per worker process and, by default, passes observations back through
@@ -15,34 +14,24 @@ shared-memory functions for it:
 
 Batching text (`batch_space`, `concatenate`, `iterate`) needs nothing: Gymnasium's fallback
 for a custom space batches it as a `Tuple` of copies, so a batch of texts is a tuple of
-strings and a batch of actions any sequence of strings. A picture's `UniformBox` is batched
-from its two bounds (see `UniformBox` for why). Importing `comma_env` imports this module.
+strings and a batch of actions any sequence of strings. Importing `comma_env` imports this module.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 from collections.abc import Sequence
-from copy import deepcopy
 from ctypes import c_uint8
 from multiprocessing import heap, sharedctypes
 from types import ModuleType
 from typing import Any
 
 import numpy as np
-from gymnasium.vector.utils import batch_space
 from gymnasium.vector.utils.shared_memory import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
-from comma_env.protocol.spaces import UnicodeText, UniformBox
+from comma_env.protocol.spaces import UnicodeText
 
 _HEADER = 8  # bytes of the length prefix of each slot
-
-
-@batch_space.register(UniformBox)
-def _batch_uniform_box(space: UniformBox, n: int = 1) -> UniformBox:
-    """`n` copies of `space` stacked: equal to Gymnasium's batch of a `Box` (bounds tiled,
-    the generator copied), made from the two bounds."""
-    return UniformBox(*space.bounds(), (n, *space.shape), space.dtype, seed=deepcopy(space.np_random))
 
 
 def slot_size(space: UnicodeText) -> int:
