@@ -11,18 +11,9 @@ from PIL import Image
 
 import comma_env
 from comma_env.drawing import lesions
-from comma_env.drawing.lesions import (
-    GRID,
-    NOISE_BANK,
-    SERIAL_BLAS_WORK,
-    _lesion_part,
-    _noise_bank,
-    _upscale_into,
-    fill_ellipses,
-    render_lesion,
-    serial_matmul,
-    stroke_polylines,
-)
+from comma_env.drawing.lesions import GRID, _lesion_part, _upscale_into, render_lesion
+from comma_env.drawing.marks import fill_ellipses, stroke_polylines
+from comma_env.drawing.noise import NOISE_BANK, SERIAL_BLAS_WORK, noise_bank, serial_matmul
 
 
 @pytest.mark.parametrize(("cells", "pixels"), [(4, 11), (2, 5), (1, 1), (1, 4), (11, 16)])
@@ -71,21 +62,21 @@ def test_stroked_polylines_are_two_pixels_wide_along_their_segments() -> None:
     assert drawn.sum() < 2 * 21 + 8
 
 
-def test_noise_bank_is_fixed_and_normalised() -> None:
-    bank = _noise_bank(24, GRID)
+def testnoise_bank_is_fixed_and_normalised() -> None:
+    bank = noise_bank(24, GRID)
     assert bank.shape == (NOISE_BANK, GRID, GRID) and not bank.flags.writeable
     assert bank.min() == 0.0 and np.isclose(bank.max(), 1.0)
-    _noise_bank.cache_clear()
-    assert np.array_equal(_noise_bank(24, GRID), bank)  # drawn from a fixed seed
+    noise_bank.cache_clear()
+    assert np.array_equal(noise_bank(24, GRID), bank)  # drawn from a fixed seed
 
 
-def test_a_case_is_the_same_photo_after_the_noise_banks_are_drawn_again() -> None:
+def test_a_case_is_the_same_photo_after_thenoise_banks_are_drawn_again() -> None:
     env = comma_env.make("telehealth", solver_view="text")
     photos = []
     for seed in range(40):
         env.reset(seed=seed)
         photos.append(np.asarray(render_lesion(_lesion_part(env.unwrapped.puzzle.visible_state()), 352)))
-    _noise_bank.cache_clear()
+    noise_bank.cache_clear()
     for seed, photo in enumerate(photos):
         env.reset(seed=seed)
         again = np.asarray(render_lesion(_lesion_part(env.unwrapped.puzzle.visible_state()), 352))

@@ -11,9 +11,10 @@ the skin and the pearly sheen (tested over seeds 0-299).
 
 How: `plan_lesion` draws the random numbers (a PCG64 stream per pattern id) and fixes the
 lesion's window; `_paint` computes its colours on a 128-pixel grid, only over that window,
-as one weighted sum per channel of single-channel maps (noise fields come from a bank drawn
-once from a fixed seed); `_upscale_into` enlarges them bilinearly (Pillow's convention) into
-the photo; `_details` rasterises the fine marks (flakes, fissures, dots, vessels).
+as one weighted sum per channel of single-channel maps (noise fields from
+`comma_env.drawing.noise`); `_upscale_into` enlarges them bilinearly (Pillow's convention)
+into the photo; `_details` places the fine marks (flakes, fissures, dots, vessels), drawn by
+`comma_env.drawing.marks`.
 
 Why one long module: the plan (every random draw) and the rasteriser must stay in step:
 together they fix each case's picture, pixel for pixel.
@@ -22,11 +23,13 @@ together they fix each case's picture, pixel for pixel.
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
+
+from comma_env.drawing.marks import fill_ellipses, stroke_polylines
+from comma_env.drawing.noise import NOISE_BANK, noise_bank, noise_view
 
 FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
 """Where a lesion's colour regions come from (`Plan.field`)."""
@@ -68,78 +71,6 @@ def radius_px(diameter_mm: float, grid: int = GRID) -> float:
     """Lesion radius on the grid: grows with the diameter, always fits the frame."""
     unit = grid / UNIT_GRID
     return min(max((14.0 + 2.4 * diameter_mm) * unit, 20.0 * unit), 0.36 * grid)
-
-
-def _bicubic_weights(cells: int, size: int) -> np.ndarray:
-    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C.
-
-    The resize is linear and separable, so resizing a matrix whose row i is all ones (an
-    impulse along one axis, constant along the other) yields, in its column 0, column i of
-    W; two small matrix products then replace a Pillow call (and its image conversions) per
-    noise field of the bank."""
-    weights = np.empty((size, cells), dtype=np.float32)
-    for i in range(cells):
-        impulse = np.zeros((cells, cells), dtype=np.float32)
-        impulse[i, :] = 1.0
-        resized = Image.fromarray(impulse, mode="F").resize((size, size), Image.Resampling.BICUBIC)
-        weights[:, i] = np.asarray(resized)[:, 0]
-    weights.flags.writeable = False
-    return weights
-
-
-SERIAL_BLAS_WORK = 4 * 65536
-"""Largest m * n * k of a matrix product that OpenBLAS runs on the calling thread: above
-it, OpenBLAS wakes its thread pool, which on a busy machine costs more than the product
-itself. The noise bank's products are split into row chunks below it (`serial_matmul`)."""
-
-
-def serial_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """`a @ b` (2-D) computed in row chunks small enough for BLAS to stay single-threaded."""
-    rows = max(1, SERIAL_BLAS_WORK // max(1, a.shape[1] * b.shape[1]) - 1)
-    if a.shape[0] <= rows:
-        return a @ b
-    out = np.empty((a.shape[0], b.shape[1]), dtype=np.result_type(a, b))
-    for start in range(0, a.shape[0], rows):
-        np.matmul(a[start:start + rows], b, out=out[start:start + rows])
-    return out
-
-
-NOISE_BANK = 64
-"""Smooth noise fields precomputed per (cells, grid); a lesion takes one of them in one of
-its 8 mirrorings and rotations (views, free), so 512 fields per kind."""
-
-
-_SHADE = (0.94, 0.12)
-"""Shading: noise mapped affinely to [0.94, 1.06] (a bank of its own, so no pass per lesion)."""
-
-
-@cache  # four banks (blotches, shading, crust, grain): a table, drawn once per process
-def _noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
-    """NOISE_BANK low-frequency noise fields in [0, 1] on a grid x grid grid (read-only),
-    mapped to offset + scale * field, drawn from a fixed seed: each is random numbers on a
-    cells x cells grid, enlarged bicubically."""
-    rng = np.random.default_rng([cells, grid])
-    weights = _bicubic_weights(cells, grid)
-    bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
-    for field in bank:
-        field[:] = serial_matmul(weights @ rng.random((cells, cells)).astype(np.float32), weights.T)
-        field -= field.min()
-        field *= np.float32(affine[1] / max(float(field.max()), 1e-6))
-        field += np.float32(affine[0])
-    bank.flags.writeable = False
-    return bank
-
-
-def _noise_view(bank: np.ndarray, pick: int) -> np.ndarray:
-    """Field `pick >> 3` of `bank`, mirrored or transposed by `pick`'s low three bits
-    (bit 0: rows reversed, bit 1: columns reversed, bit 2: then transposed): a read-only
-    view, free."""
-    field = bank[pick >> 3]
-    if pick & 1:
-        field = field[::-1]
-    if pick & 2:
-        field = field[:, ::-1]
-    return field.T if pick & 4 else field
 
 
 def _geometry(grid: int, window: Window) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -215,7 +146,7 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
 class Plan(NamedTuple):
     """Everything random or case-specific about a lesion's base image, decided before any
     pixel is computed: the outline, the window, and which noise fields (bank picks, see
-    `_noise_view`) give its colour regions, shading and crust."""
+    `noise.noise_view`) give its colour regions, shading and crust."""
 
     radius: float
     edges: np.ndarray
@@ -245,10 +176,12 @@ def _surface_code(surface: str) -> int:
 
 
 CRUST_CELLS, GRAIN_CELLS, BLOTCH_CELLS, SHADE_CELLS = 7, 30, 5, 24
+_SHADE = (0.94, 0.12)
+"""Shading: noise mapped affinely to [0.94, 1.06] (a bank of its own, so no pass per lesion)."""
 
 
 def _noise_pick(rng: np.random.Generator) -> int:
-    """One field of a noise bank in one of its 8 mirrorings (see `_noise_view`)."""
+    """One field of a noise bank in one of its 8 mirrorings (see `noise.noise_view`)."""
     return int(rng.integers(0, 8 * NOISE_BANK))
 
 
@@ -329,7 +262,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     region = None  # which colour of `lut` each pixel takes (None: the only one)
     if plan.field != FIELD_NONE:
         if plan.field == FIELD_BLOTCHES:
-            field = _noise_view(_noise_bank(BLOTCH_CELLS, grid), plan.blotches)[window]
+            field = noise_view(noise_bank(BLOTCH_CELLS, grid), plan.blotches)[window]
         else:
             field = np.negative(rel)  # concentric: symmetric with the outline
         # equal shares of the lesion per colour: the field's quantiles inside the lesion, taken
@@ -343,7 +276,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below: searchsorted,
         for cut in cuts[1:]:  # five times cheaper for so few cuts
             region = region + np.greater(field, cut).view(np.int8)
-    shade = _noise_view(_noise_bank(SHADE_CELLS, grid, _SHADE), plan.shade)[window]  # in [0.94, 1.06]
+    shade = noise_view(noise_bank(SHADE_CELLS, grid, _SHADE), plan.shade)[window]  # in [0.94, 1.06]
     body_weight = shade * alpha  # A: the lesion's own colour, shaded, over its coverage
     skin_weight = np.subtract(np.float32(1.0), alpha)  # B: the skin around it
     pearl_weight = None  # P: a pearly rim and highlight
@@ -357,8 +290,8 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         pearl_weight = (1.0 - keep) * alpha
     elif plan.crust is not None:  # SURFACE_CRUST, the only surface `plan_lesion` gives crust picks
         # yellow-brown crust (unshaded, its own grain) over the inner lesion: one more colour
-        crust = (_noise_view(_noise_bank(CRUST_CELLS, grid), plan.crust[0])[window] > 0.45) & (rel < 0.75)
-        grain = _noise_view(_noise_bank(GRAIN_CELLS, grid), plan.crust[1])[window]
+        crust = (noise_view(noise_bank(CRUST_CELLS, grid), plan.crust[0])[window] > 0.45) & (rel < 0.75)
+        grain = noise_view(noise_bank(GRAIN_CELLS, grid), plan.crust[1])[window]
         body_weight[crust] = ((0.9 + 0.2 * grain[crust]) * alpha[crust])
         if region is None:
             region = np.zeros(alpha.shape, dtype=np.int8)
@@ -487,55 +420,6 @@ def _walk(starts: np.ndarray, turns: np.ndarray, length: float) -> np.ndarray:
     headings = np.cumsum(turns, axis=1)
     steps = length * np.stack((np.cos(headings), np.sin(headings)), axis=2)
     return np.concatenate((starts[:, None, :], starts[:, None, :] + np.cumsum(steps, axis=1)), axis=1)
-
-
-def fill_ellipses(photo: np.ndarray, centres: np.ndarray, half_axes: np.ndarray, color: tuple[int, ...]) -> None:
-    """Fill axis-aligned ellipses (centres and half axes in pixels, x before y): every pixel
-    whose centre lies inside. All ellipses are tested at once over one shared box size."""
-    centres, half_axes = np.asarray(centres, dtype=np.float64), np.asarray(half_axes, dtype=np.float64)
-    reach = np.ceil(half_axes.max(axis=0)).astype(int) + 1
-    corner = np.floor(centres).astype(int) - reach
-    span = [np.arange(2 * r + 2) for r in reach]
-    xs = corner[:, 0, None] + span[0]  # (n, bx) pixel columns
-    ys = corner[:, 1, None] + span[1]  # (n, by) pixel rows
-    u = ((xs + 0.5 - centres[:, 0, None]) / half_axes[:, 0, None]) ** 2
-    v = ((ys + 0.5 - centres[:, 1, None]) / half_axes[:, 1, None]) ** 2
-    inside = v[:, :, None] + u[:, None, :] <= 1.0
-    _set(photo, inside, ys, xs, color)
-
-
-def stroke_polylines(photo: np.ndarray, points: np.ndarray, color: tuple[int, ...], width: float = 2.0) -> None:
-    """Draw polylines (n, k, 2) of `width`: every pixel whose centre lies within width / 2 of
-    a segment (round joins, like a pen). All segments are tested at once."""
-    starts = points[:, :-1].reshape(-1, 2)
-    ends = points[:, 1:].reshape(-1, 2)
-    half = width / 2.0
-    low = np.floor(np.minimum(starts, ends) - half).astype(int)
-    size = int(np.ceil((np.maximum(starts, ends) - np.minimum(starts, ends)).max() + 2 * half)) + 2
-    span = np.arange(size)
-    xs, ys = low[:, 0, None] + span, low[:, 1, None] + span  # (m, size)
-    direction = ends - starts
-    length2 = np.maximum((direction**2).sum(axis=1), 1e-9)
-    px = (xs + 0.5 - starts[:, 0, None])[:, None, :]  # (m, 1, size)
-    py = (ys + 0.5 - starts[:, 1, None])[:, :, None]  # (m, size, 1)
-    along = np.clip((px * direction[:, 0, None, None] + py * direction[:, 1, None, None])
-                    / length2[:, None, None], 0, 1)
-    off_x = px - along * direction[:, 0, None, None]
-    off_y = py - along * direction[:, 1, None, None]
-    _set(photo, off_x**2 + off_y**2 <= half * half, ys, xs, color)
-
-
-def _set(photo: np.ndarray, inside: np.ndarray, ys: np.ndarray, xs: np.ndarray, color: tuple[int, ...]) -> None:
-    """photo[ys[k, i], xs[k, j]] = color where inside[k, i, j], clipped to the photo: flat
-    pixel indices, written channel by channel (a 1-D scatter of bytes is several times faster
-    than numpy's 2-D fancy assignment of RGB triples)."""
-    height, width = photo.shape[:2]
-    if ys.min() < 0 or ys.max() >= height or xs.min() < 0 or xs.max() >= width:  # rare: near the frame
-        inside = inside & ((ys >= 0) & (ys < height))[:, :, None] & ((xs >= 0) & (xs < width))[:, None, :]
-    at = (ys[:, :, None] * width + xs[:, None, :])[inside]
-    pixels = np.reshape(photo, (-1, 3), copy=False)  # a view: raises rather than write to a copy
-    for channel in range(3):
-        pixels[:, channel][at] = color[channel]
 
 
 def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
