@@ -82,8 +82,7 @@ def _screen_body(draw: ImageDraw.ImageDraw, state: dict[str, Any], amounts: tupl
 
 
 def draw_atm(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(AtmPuzzle.image_size, "ATM  -  NORTHBANK")
-    _machine(draw)
+    image, draw = canvas(AtmPuzzle.image_size, "ATM  -  NORTHBANK", _machine)
     x0, y0, x1, y1 = _SCREEN
     centered_text(draw, (x0, y0 + 8, x1, y0 + 44), _screen_title(state), 22, fill=_SCREEN_TEXT, bold=True)
     labels = tuple(state["on_screen_buttons"])

@@ -5,21 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown, countdown_display, text
 from comma_env.puzzles.button import ButtonPuzzle
 
 LIGHT_TEXT = {"red", "blue", "black"}
 STRIP_OFF = (60, 62, 66)
 
 
-def draw_button(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(ButtonPuzzle.image_size, "BUTTON")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The button's housing, the strip's slot and the empty timer display."""
     draw.rounded_rectangle((40, 60, 350, 370), radius=20, fill=(160, 163, 168), outline=PALETTE["frame"], width=4)
     draw.rounded_rectangle((388, 60, 452, 370), radius=10, fill=PALETTE["frame"])
     text(draw, (392, 376), "STRIP", 14, fill=PALETTE["frame"], bold=True)
     text(draw, (44, 392), "TIME LEFT", 14, fill=PALETTE["frame"], bold=True)
+    countdown_display(draw)
+
+
+def draw_button(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(ButtonPuzzle.image_size, "BUTTON", _fixed)
     inset = 12 if state["button_held"] else 0  # a held button is drawn pressed in
     color = state["button_color"]
     draw.ellipse((70 + inset, 90 + inset, 320 - inset, 340 - inset), fill=PALETTE["ink"])

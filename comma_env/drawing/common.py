@@ -4,6 +4,7 @@ buttons and the countdown display."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -154,15 +155,26 @@ def cell_text(draw: ImageDraw.ImageDraw, box: Box, string: str, charset: str, si
         text(draw, (x + index * width, top), char, size, fill=fill, mono=True)
 
 
-def canvas(size: tuple[int, int], title: str | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A blank module: grey panel with a dark frame and an optional title strip."""
+def canvas(size: tuple[int, int], title: str | None = None,
+           fixed: Callable[[ImageDraw.ImageDraw], None] | None = None) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A module to draw a state on: a grey panel with a dark frame, an optional title strip,
+    and what `fixed` draws on it (the parts that no state changes)."""
+    image = _panel(tuple(size), title, fixed).copy()
+    return image, ImageDraw.Draw(image)
+
+
+@lru_cache(maxsize=32)  # a puzzle's fixed parts: up to half of its picture's cost (examples/benchmark_drawing.py)
+def _panel(size: tuple[int, int], title: str | None, fixed: Callable[[ImageDraw.ImageDraw], None] | None
+           ) -> Image.Image:
     image = Image.new("RGB", size, PALETTE["panel"])
     draw = ImageDraw.Draw(image)
     width, height = size
     draw.rectangle((0, 0, width - 1, height - 1), outline=PALETTE["frame"], width=6)
     if title:
         text(draw, (16, 12), title, 18, fill=PALETTE["frame"], bold=True)
-    return image, draw
+    if fixed is not None:
+        fixed(draw)
+    return image
 
 
 def button(draw: ImageDraw.ImageDraw, box: Box, label: str, size: int = 22,
@@ -177,10 +189,14 @@ TIMER_BOX = (40, 412, 220, 480)
 TIMER_SIZE = 40
 
 
-def countdown(draw: ImageDraw.ImageDraw, shown: str, disarmed: bool, lamp_x: int = 250) -> None:
-    """The real-time modules' (Button, Dog) timer display at the bottom left showing `shown`,
-    and the green lamp beside it once the module is disarmed."""
+def countdown_display(draw: ImageDraw.ImageDraw) -> None:
+    """The real-time modules' (Button, Dog) timer display at the bottom left, empty."""
     draw.rounded_rectangle(TIMER_BOX, radius=8, fill=PALETTE["display"])
+
+
+def countdown(draw: ImageDraw.ImageDraw, shown: str, disarmed: bool, lamp_x: int = 250) -> None:
+    """The timer's reading `shown` on its display, and the green lamp beside the display once
+    the module is disarmed."""
     centered_text(draw, TIMER_BOX, shown, TIMER_SIZE, fill=PALETTE["display_text"], bold=True, mono=True)
     if disarmed:
         draw.ellipse((lamp_x, 428, lamp_x + 30, 458), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown, text
+from comma_env.drawing.common import PALETTE, canvas, centered_text, countdown, countdown_display, text
 from comma_env.puzzles.dog import GRID, DogPuzzle
 
 COAT_RGB = {
@@ -223,8 +223,8 @@ def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float
     return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height, width, height)
 
 
-def draw_dog(state: dict[str, Any]) -> np.ndarray:
-    image, draw = canvas(DogPuzzle.image_size, "DOGS")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The park without dogs, the submit button and the empty timer display."""
     x0, y0, x1, y1 = PICTURE
     horizon = y0 + (y1 - y0) * 0.32
     draw.rectangle((x0, y0, x1, horizon), fill=SKY)
@@ -233,6 +233,11 @@ def draw_dog(state: dict[str, Any]) -> np.ndarray:
     draw.rounded_rectangle((300, 400, 470, 480), radius=12, fill=PALETTE["button"], outline=PALETTE["frame"], width=4)
     centered_text(draw, (300, 400, 470, 480), "SUBMIT", 28, bold=True)
     text(draw, (44, 392), "TIME LEFT", 14, fill=PALETTE["frame"], bold=True)
+    countdown_display(draw)
+
+
+def draw_dog(state: dict[str, Any]) -> np.ndarray:
+    image, draw = canvas(DogPuzzle.image_size, "DOGS", _fixed)
     countdown(draw, state["timer"], bool(state.get("module_disarmed")), lamp_x=240)
     pixels = np.array(image)
     for dog, (cell, dx, dy, size) in zip(state["dogs"], state["dog_places"], strict=True):

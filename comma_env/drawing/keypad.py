@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text
 from comma_env.puzzles.keypad import KeypadPuzzle
@@ -20,10 +20,14 @@ LIGHT_OFF = (60, 64, 60)
 SYMBOL_SIZE = 96
 
 
-def draw_keypad(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(KeypadPuzzle.image_size, "KEYPAD")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The four buttons without their lights and symbols."""
     for box in BUTTON_BOXES.values():
         draw.rounded_rectangle(box, radius=12, fill=PALETTE["button"], outline=PALETTE["frame"], width=3)
+
+
+def draw_keypad(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(KeypadPuzzle.image_size, "KEYPAD", _fixed)
     for position, symbol in state["button_symbols"].items():
         x0, y0, x1, y1 = BUTTON_BOXES[position]
         lit = position in state["lit_buttons"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.puzzles.led import LedPuzzle
@@ -32,10 +32,14 @@ def led_center(index: int, count: int) -> tuple[float, float]:
     return x0 + step * ((LED_SLOTS - count) // 2 + index + 0.5), LED_Y
 
 
-def draw_led(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(LedPuzzle.image_size, "LED")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The four buttons without their letters."""
     for box in BUTTON_BOXES.values():
         button(draw, box, "", size=LETTER_SIZE)
+
+
+def draw_led(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(LedPuzzle.image_size, "LED", _fixed)
     stage, done = int(state["stage_number"]), int(state["completed_stages"])
     draw.rounded_rectangle(DISPLAY_BOX, radius=8, fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
     centered_text(draw, DISPLAY_BOX, str(stage), 48, fill=PALETTE["display_text"], bold=True)

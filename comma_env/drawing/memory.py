@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.puzzles.memory import MemoryPuzzle
@@ -19,13 +19,17 @@ def _button_box(index: int) -> tuple[int, int, int, int]:
     return (x0, 290, x0 + 88, 410)
 
 
-def draw_memory(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(MemoryPuzzle.image_size, "MEMORY")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The four buttons without their labels, their positions, and the empty display."""
     for index in range(4):
         x0 = 56 + index * 104
         centered_text(draw, (x0, 418, x0 + 88, 444), f"position {index + 1}", 14, fill=PALETTE["frame"])
         button(draw, _button_box(index), "", size=LABEL_SIZE)
     draw.rounded_rectangle(DISPLAY, radius=8, fill=PALETTE["display"], outline=PALETTE["frame"], width=4)
+
+
+def draw_memory(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(MemoryPuzzle.image_size, "MEMORY", _fixed)
     centered_text(draw, DISPLAY, str(state["display_number"]), NUMBER_SIZE, fill=PALETTE["display_text"], bold=True)
     draw.rounded_rectangle((336, 60, 456, 240), radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
     centered_text(draw, (336, 66, 456, 92), "STAGE", 18, fill=PALETTE["frame"], bold=True)

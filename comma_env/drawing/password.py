@@ -25,8 +25,8 @@ def _arrow(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], up: bool) 
     draw.polygon([(cx, tip), (cx - 13, base), (cx + 13, base)], fill=PALETTE["frame"])
 
 
-def draw_password(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas((WIDTH, HEIGHT), "PASSWORD")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """Everything but the letters."""
     for index in range(5):
         x0 = LEFT + index * (WINDOW_W + GAP)
         x1 = x0 + WINDOW_W
@@ -35,6 +35,10 @@ def draw_password(state: dict[str, Any]) -> Image.Image:
         centered_text(draw, (x0, 262, x1, 290), str(index + 1), 20, fill=PALETTE["frame"], bold=True)
         draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
     button(draw, (176, 306, 336, 360), "SUBMIT", 24)
+
+
+def draw_password(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas((WIDTH, HEIGHT), "PASSWORD", _fixed)
     for index, letter in enumerate(state["letters_shown_left_to_right"]):
         x0 = LEFT + index * (WINDOW_W + GAP)
         centered_text(draw, (x0, 104, x0 + WINDOW_W, 204), str(letter), LETTER_SIZE, fill=PALETTE["display_text"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, text
 from comma_env.puzzles.sound import SoundPuzzle
@@ -13,8 +13,8 @@ from comma_env.puzzles.sound import SoundPuzzle
 KEYS = (("$", "press_dollar"), ("*", "press_star"), ("&", "press_ampersand"), ("#", "press_hash"))
 
 
-def draw_sound(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(SoundPuzzle.image_size, "SOUND")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The speaker grille and the keypad."""
     draw.ellipse((176, 50, 336, 210), fill=PALETTE["frame"])
     for ring in range(4):
         r = 70 - ring * 16
@@ -27,6 +27,10 @@ def draw_sound(state: dict[str, Any]) -> Image.Image:
                                outline=PALETTE["frame"], width=4)
         centered_text(draw, (x, 350, x + 90, 440), symbol, 44, bold=True)
         centered_text(draw, (x - 10, 444, x + 100, 470), action.removeprefix("press_"), 14, fill=PALETTE["frame"])
+
+
+def draw_sound(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(SoundPuzzle.image_size, "SOUND", _fixed)
     draw.rounded_rectangle((106, 270, 406, 330), radius=8, fill=PALETTE["display"])
     shown = " ".join(state["code_entered"].ljust(4, "_"))
     centered_text(draw, (106, 270, 406, 330), shown, 36, fill=PALETTE["display_text"], bold=True, mono=True)

@@ -17,7 +17,7 @@ PHOTO_BOX = (16, 52)
 CARD = (388, 52, 752, 448)
 
 
-@lru_cache(maxsize=8)  # an instance's photo, for its whole episode: about half of a picture's cost (benchmark_drawing)
+@lru_cache(maxsize=8)  # an instance's photo, for its episode: the largest part of a picture (benchmark_drawing.py)
 def _photo(source: tuple[str, Any]) -> Image.Image:
     """The lesion photo of an instance: ("file", path), a real photo (PAD-UFES-20 mode)
     centre-cropped to a square, or ("synthetic", features), the lesion drawn from its words."""
@@ -77,11 +77,8 @@ def status_text(state: dict[str, Any]) -> str:
     return "Step 1: choose the diagnosis.  Step 2: choose the treatment."
 
 
-@lru_cache(maxsize=1)  # FreeType's rendering of the card's labels: most of a picture's cost (benchmark_drawing.py)
-def _screen() -> Image.Image:
-    """Everything that never changes: the frame and title, the photo's frame and caption, the
-    card with its labels, and the status bar."""
-    image, draw = canvas(TelehealthPuzzle.image_size, "COMMA HEALTH  -  telehealth visit")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The photo's frame and caption, the card with its labels, and the status bar."""
     x, y = PHOTO_BOX
     draw.rectangle((x - 3, y - 3, x + PHOTO + 2, y + PHOTO + 2), fill=PALETTE["frame"])
     draw.text((x, y + PHOTO + 8), "Photo of your skin lesion", font=font(15), fill=PALETTE["ink"])
@@ -93,12 +90,10 @@ def _screen() -> Image.Image:
         else:
             draw.line((CARD[0] + 10, row + 4, CARD[2] - 10, row + 4), fill=PALETTE["panel"], width=2)
     draw.rounded_rectangle((16, 456, 752, 496), radius=8, fill=PALETTE["display"])
-    return image
 
 
 def draw_telehealth(state: dict[str, Any]) -> Image.Image:
-    image = _screen().copy()
-    draw = ImageDraw.Draw(image)
+    image, draw = canvas(TelehealthPuzzle.image_size, "COMMA HEALTH  -  telehealth visit", _fixed)
     if "lesion_photo_path" in state:
         source: tuple[str, Any] = ("file", state["lesion_photo_path"])
     else:  # the feature words, hashable (lists become tuples)

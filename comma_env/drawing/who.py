@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.puzzles.who import WhoPuzzle
@@ -22,12 +22,16 @@ def _button_box(position: str) -> tuple[int, int, int, int]:
     return (x0, y0, x1, y1)
 
 
-def draw_who(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(WhoPuzzle.image_size, "WHO")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The empty display and the six buttons without their labels."""
     draw.rounded_rectangle(_DISPLAY, radius=8, fill=PALETTE["display"], outline=PALETTE["frame"], width=4)
     for row in _ROWS:
         for column in _COLUMNS:
             button(draw, _button_box(f"{row}_{column}"), "", size=LABEL_SIZE)
+
+
+def draw_who(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(WhoPuzzle.image_size, "WHO", _fixed)
     draw.ellipse((456, 14, 488, 46), fill=PALETTE["green"] if state["module_disarmed"] else PALETTE["frame"],
                  outline=PALETTE["ink"], width=2)
     if state["display_text"]:

@@ -36,10 +36,14 @@ def _wire(draw: ImageDraw.ImageDraw, y: float, position: int, color: str, cut: b
         draw.rectangle((x0 + 1, y - 7, x1 - 1, y + 7), fill=PALETTE[color])
 
 
-def draw_wire(state: dict[str, Any]) -> Image.Image:
-    image, draw = canvas(WirePuzzle.image_size, "WIRES")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The serial plate without its number."""
     draw.rounded_rectangle(PLATE, radius=8, fill=PALETTE["white"], outline=PALETTE["frame"], width=3)
     text(draw, (156, 432), "SERIAL", 14, fill=PALETTE["frame"], bold=True)
+
+
+def draw_wire(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(WirePuzzle.image_size, "WIRES", _fixed)
     colors = state["wire_colors_top_to_bottom"]
     first = first_slot(len(colors))
     for index, color in enumerate(colors):
