@@ -244,8 +244,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     the window. Every surface is one sum per channel, colour x A + skin x B (+ pearl x P)
     with single-channel weight maps A, B, P: the maps are computed once, then each channel is
     a few contiguous passes written straight into the interleaved buffer the upscale reads
-    (broadcasting a 3-vector over an interleaved image, numpy's inner loop is 3 long: several
-    times slower)."""
+    (broadcasting a 3-vector over an interleaved image would make numpy's inner loop 3 long)."""
     plan = plan_lesion(features, rng, grid, step)
     radius, edges, lut = plan.radius, plan.edges, plan.lut
     (top, bottom), (left, right) = plan.window
