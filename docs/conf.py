@@ -39,7 +39,7 @@ autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False,
                            "ignore-module-all": True}
 # heavy or slow to import (openenv-core loads gradio: seconds); autodoc documents our code, not theirs
-autodoc_mock_imports = ["torch", "transformers", "trl", "vllm", "numba", "llama_cpp", "openenv", "ray"]
+autodoc_mock_imports = ["torch", "transformers", "trl", "vllm", "llama_cpp", "openenv", "ray"]
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 default_role = "code"  # `name` in docstrings reads as code, as it does in the Markdown pages

@@ -16,7 +16,6 @@ performance page) under a line naming the machine and the versions.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import subprocess
@@ -90,11 +89,9 @@ def main() -> None:
     if args.markdown:
         from doc_tables import write_table  # examples/ is on sys.path when run as a script
 
-        numba = os.environ.get("COMMA_ENV_NUMBA", "1") != "0" and importlib.util.find_spec("numba") is not None
-        print(write_table("memory", "\n".join(lines), extra_packages=("numba",),
+        print(write_table("memory", "\n".join(lines),
                           note=f"{args.episodes} image-view episodes alive, {args.turns} random solver turns "
-                               f"into each, each puzzle in a fresh process; "
-                               f"{'numba loaded for the lesion photo' if numba else 'no numba'}."))
+                               f"into each, each puzzle in a fresh process."))
 
 if __name__ == "__main__":
     main()

@@ -55,7 +55,7 @@ def test_the_generic_tests_pass_on_a_new_puzzle(lamps_in_a_temporary_module: str
         test_api.test_api_test, test_api.test_seed_test, test_api.test_registered_in_pettingzoo,
         test_api.test_versioned_module_has_facts_table, test_api.test_same_seed_same_image_bytes,
         test_api.test_images_are_legible_size, test_api.test_visible_state_is_json,
-        test_api.test_drawn_state_equals_visible_state,
+        test_api.test_the_picture_is_the_drawing_of_the_visible_state,
         test_visible_state.test_visible_state_keys_are_documented_and_json,
         test_specs.test_rules_class_takes_its_facts_from_the_spec, test_specs.test_raw_env_is_a_class_statement,
         test_specs.test_facts_table_matches_the_spec,

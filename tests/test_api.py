@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import warnings
 
 import numpy as np
 import pettingzoo
-import pytest
 from pettingzoo.test import api_test, seed_test
 
 import comma_env
-from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, env_id, env_module
+from comma_env.registry import env_id, env_module
 
 
 def test_api_test(puzzle_name: str) -> None:
@@ -58,38 +58,27 @@ def test_images_are_legible_size(puzzle_name: str) -> None:
     assert env.observation_space("solver")["image"].contains(image)
 
 
-def _frozen_inside(value: object) -> bool:
-    """Whether `value` holds a frozen list or dict (`comma_env.protocol.frozen`) anywhere."""
-    from comma_env.protocol.frozen import FrozenDict, FrozenList
-
-    if isinstance(value, (FrozenList, FrozenDict)):
-        return True
-    if isinstance(value, dict):
-        return any(_frozen_inside(item) for item in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_frozen_inside(item) for item in value)
-    return False
-
-
-@pytest.mark.parametrize("puzzle", [*COMMA_PUZZLES, *V1_PUZZLES])
-def test_drawn_state_equals_visible_state(puzzle: str) -> None:
-    """What the drawing reads (`Puzzle.drawn_state`, which may share the puzzle's own
-    values, frozen) is the visible state, at every turn of random play; the visible state
-    itself holds plain, editable lists and dicts."""
-    env = comma_env.make(puzzle)
+def test_the_picture_is_the_drawing_of_the_visible_state(puzzle_name: str) -> None:
+    """At every turn of random play, the picture handed out is the puzzle's drawing of its
+    visible state, drawn anew (so every state change is seen), as a contiguous read-only
+    uint8 array, the same array while nothing changes; drawing leaves the state as it was."""
+    env = comma_env.make(puzzle_name)
+    raw = env.unwrapped
     rng = np.random.default_rng(0)
     compared = 0
     for seed in range(10):  # random play ends some puzzles' episodes in a few turns
         env.reset(seed=seed)
         for _ in range(40):
-            if env.unwrapped.end_reason is not None:
+            if raw.end_reason is not None:
                 break
-            rules = env.unwrapped._puzzle()
-            visible = rules.visible_state()
-            assert rules.drawn_state() == visible
-            assert not _frozen_inside(visible)  # what a caller gets is its own to edit
+            state = raw.visible_state
+            picture = raw.image()
+            assert picture.dtype == np.uint8 and picture.flags.c_contiguous and not picture.flags.writeable
+            assert raw.image() is picture
+            assert np.array_equal(picture, np.asarray(raw.draw(copy.deepcopy(state))))
+            assert raw.visible_state == state
             compared += 1
-            actions = rules.valid_actions() if env.agent_selection == "solver" else []
+            actions = raw.infos["solver"]["valid_actions"] if env.agent_selection == "solver" else []
             env.step(str(rng.choice(actions)) if len(actions) else "ok")
     assert compared > 10
 

@@ -15,7 +15,7 @@ from timing import cpu_seconds
 import comma_env
 from comma_env.asympuzl import env as make_env
 from comma_env.asympuzl import rules
-from comma_env.asympuzl.drawing import draw_alice, outline
+from comma_env.asympuzl.drawing import OUTLINES, draw_alice
 
 
 def solve_line(solution) -> str:
@@ -394,7 +394,7 @@ def test_image_bytes_are_deterministic_and_shapes_distinct() -> None:
         env.reset(seed=9)
         digests.add(hashlib.sha256(env.observe("alice")["image"].tobytes()).hexdigest())
     assert len(digests) == 1
-    polygons = {outline(shape) for shape in rules.SHAPES}
+    polygons = {tuple(OUTLINES[shape]) for shape in rules.SHAPES}
     assert len(polygons) == len(rules.SHAPES)
     for shape in rules.SHAPES:  # each shape drawn alone differs from every other
         state = {"n": 1, "clues": [shape], "hypothesis": [[shape, "red"]]}

@@ -147,8 +147,6 @@ def test_seeding_one_instance_space_leaves_another_alone() -> None:
     first, second = comma_env.wire_v0.raw_env(), comma_env.wire_v0.raw_env()
     space_a, space_b = first.observation_space("solver"), second.observation_space("solver")
     assert space_a is not space_b and space_a["image"] is not space_b["image"]
-    assert space_a["image"].low is space_b["image"].low  # the 3 MiB of bounds are shared, read-only
-    assert not space_a["image"].low.flags.writeable
     space_b.seed(1)
     state_b = space_b["image"].np_random.bit_generator.state
     space_a.seed(0)

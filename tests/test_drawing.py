@@ -1,39 +1,27 @@
-"""The zero-copy drawing path gives exactly Pillow's pixels and never mutates an image
-already handed out as an observation."""
+"""The pictures an environment hands out: one read-only array per state, drawn by the puzzle's
+drawing function from its visible state; an array once handed out never changes."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
-from PIL import Image
 
 import comma_env
-from comma_env.drawing.common import ARRAY_KEY, canvas, editable_copy, observation_array
 
 
-def test_drawing_in_place_matches_pillow_conversion() -> None:
-    image, draw = canvas((300, 200), "TEST")
-    draw.rectangle((10, 40, 120, 90), fill=(200, 10, 10))
-    draw.text((150, 60), "abc", fill=(0, 0, 0))
-    fast = observation_array(image)
-    slow = np.asarray(image.convert("RGB"))
-    assert fast.shape == (200, 300, 3) and np.array_equal(fast, slow)
-    assert fast.base is image.info[ARRAY_KEY][0]  # no copy was made
-
-
-def test_copy_of_an_edited_image_falls_back_to_conversion() -> None:
-    image, draw = canvas((64, 64))
-    copied = image.copy()
-    Image.Image.paste(copied, (1, 2, 3), (0, 0, 10, 10))
-    assert np.array_equal(observation_array(copied), np.asarray(copied.convert("RGB")))
-
-
-def test_templates_are_not_modified_by_their_copies() -> None:
-    template, _ = canvas((64, 64), None)
-    before = np.asarray(template.convert("RGB")).copy()
-    copy, draw = editable_copy(template)
-    draw.rectangle((0, 0, 63, 63), fill=(1, 2, 3))
-    assert np.array_equal(np.asarray(template.convert("RGB")), before)
+def test_unchanged_state_returns_the_same_array_and_a_change_a_new_one() -> None:
+    env = comma_env.make("wire")
+    env.reset(seed=4)
+    first = env.unwrapped.image()
+    assert env.unwrapped.image() is first
+    env.step("no action here")
+    env.step("ok")
+    assert env.unwrapped.image() is first  # a message without actions changes nothing
+    env.step("cut_wire_1")
+    assert env.unwrapped.image() is not first
 
 
 def test_observations_stay_valid_after_the_state_changes() -> None:
@@ -46,34 +34,38 @@ def test_observations_stay_valid_after_the_state_changes() -> None:
     second = env.observe("solver")["image"]
     assert not np.array_equal(first, second)
     assert np.array_equal(first, snapshot)
-    assert not first.flags.writeable
+    assert not first.flags.writeable and not second.flags.writeable
+    with pytest.raises(ValueError):
+        second[0, 0] = 0
+    kept = second.copy()
+    env.reset(seed=3)  # a new episode: the last picture of the old one stays as it was
+    assert not np.array_equal(env.observe("solver")["image"], kept)
+    assert np.array_equal(second, kept) and np.array_equal(first, snapshot)
 
 
-def test_an_instances_layers_are_kept_on_its_frozen_colours() -> None:
-    """The wire colours an environment draws are the puzzle's frozen list: the uncut layers
-    are made once for it and kept on it; a copied or unpickled puzzle draws the same picture,
-    and an instance given new, plain colours is drawn with them."""
-    import copy
-    import pickle
+def test_a_drawing_may_return_an_array() -> None:
+    """A puzzle's drawing returns a PIL image or an RGB array; the environment hands out a
+    read-only array either way."""
+    from comma_env.drawing.wire import draw_wire
 
-    from comma_env.drawing import wire as drawing
-    from comma_env.protocol.frozen import FrozenList
-    from comma_env.puzzles.wire import WirePuzzle
+    class ArrayDrawing(comma_env.wire_v0.raw_env):
+        draw = staticmethod(lambda state: np.array(draw_wire(state)))
 
-    puzzle = WirePuzzle(np.random.default_rng(4))
-    state = puzzle.drawn_state()
-    assert type(state["wire_colors_top_to_bottom"]) is FrozenList and state == puzzle.visible_state()
-    layers = drawing._layers(state)
-    assert puzzle.colors.memo == (puzzle.serial, layers)
-    assert drawing._layers(puzzle.drawn_state()) is layers  # no wire cut: the kept mapping itself
-    with pytest.raises(TypeError):
-        puzzle.colors[0] = "red"
-    for twin in (copy.deepcopy(puzzle), pickle.loads(pickle.dumps(puzzle))):
-        assert twin.colors.memo is None and drawing._layers(twin.drawn_state()) == layers
-    puzzle.apply("cut_wire_1")
-    picture = drawing.draw_wire.frame(puzzle.drawn_state()).array
-    assert np.array_equal(picture, drawing.draw_wire.full_array(puzzle.visible_state()))
-    puzzle.colors = ["red"] * len(puzzle.colors)  # the way to edit an instance: a new list
-    assert np.array_equal(drawing.draw_wire.frame(puzzle.drawn_state()).array,
-                          drawing.draw_wire.full_array(puzzle.visible_state()))
-    assert drawing.draw_wire.full_array(puzzle.visible_state()).tobytes() != picture.tobytes()
+    env = ArrayDrawing()
+    env.reset(seed=5)
+    image = env.image()
+    assert image.flags.c_contiguous and not image.flags.writeable and image.dtype == np.uint8
+    assert np.array_equal(image, np.asarray(draw_wire(env.visible_state)))
+
+
+def test_environments_deepcopy_and_pickle_with_their_pictures() -> None:
+    """Search methods clone environments: the clone hands out the same picture, and both
+    continue independently."""
+    env = comma_env.make("wire")
+    env.reset(seed=8)
+    before = env.unwrapped.image()
+    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert np.array_equal(clone.unwrapped.image(), before)
+        clone.step("cut_wire_1")
+        assert np.array_equal(clone.unwrapped.image(), np.asarray(clone.unwrapped.draw(clone.unwrapped.visible_state)))
+    assert env.unwrapped.image() is before

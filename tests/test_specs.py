@@ -6,6 +6,7 @@ import inspect
 import re
 
 import gymnasium
+import numpy as np
 import pettingzoo
 import pytest
 from pettingzoo.env_registry.registration import aec_registry
@@ -43,7 +44,8 @@ def test_rules_class_takes_its_facts_from_the_spec(name: str) -> None:
     for attribute in ("name", "title", "skills"):  # written once: in the spec, not in the class body
         assert not re.search(rf"^    {attribute} = ", inspect.getsource(rules), flags=re.M)
     assert (manuals_dir() / str(s.manual)).is_file()
-    assert s.load_drawing().size == rules.image_size
+    width, height = rules.image_size  # the drawing draws pictures of the rules' size
+    assert np.asarray(s.load_drawing()(rules(np.random.default_rng(0)).visible_state())).shape == (height, width, 3)
     assert results.title(name) == registry.TITLES[name] == s.title
 
 

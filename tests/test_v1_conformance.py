@@ -12,6 +12,7 @@ from test_api import (  # noqa: F401  (collected here, with the fixture below)
     test_registered_in_pettingzoo,
     test_same_seed_same_image_bytes,
     test_seed_test,
+    test_the_picture_is_the_drawing_of_the_visible_state,
     test_versioned_module_has_facts_table,
     test_visible_state_is_json,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from comma_env.protocol.resources import load_manual
-from comma_env.puzzles.wire import COLORS, wire_to_cut
+from comma_env.puzzles.wire import wire_to_cut
 
 R, W, B, Y, K = "red", "white", "blue", "yellow", "black"
 
@@ -43,24 +43,3 @@ def test_manual_mentions_every_colour_and_action() -> None:
     for word in ("red", "white", "blue", "yellow", "black", "serial", "cut_wire_k", "odd"):
         assert word in manual
 
-
-def test_each_wire_band_is_exactly_what_its_wires_paint() -> None:
-    """A slot's layer box is the union of what every wire it can hold paints (no spare rows
-    to write on every reset), and no wire paints outside it."""
-    from PIL import ImageChops, ImageDraw
-
-    from comma_env.drawing import wire as drawing
-
-    background = drawing._background().convert("RGB")
-    for slot in range(drawing.SLOTS):
-        union = None
-        for position in range(1, drawing.SLOTS + 1):
-            for color in COLORS:
-                for cut in (False, True):
-                    _, layer = drawing._slot_layer(slot, position, color, cut)
-                    image = background.copy()
-                    layer.paint(image, ImageDraw.Draw(image), layer.key)
-                    x0, y0, x1, y1 = ImageChops.difference(image, background).getbbox()
-                    union = (x0, y0, x1, y1) if union is None else (
-                        min(union[0], x0), min(union[1], y0), max(union[2], x1), max(union[3], y1))
-        assert union == layer.box, (slot, union, layer.box)

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache, lru_cache
 from typing import Any
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from comma_env.asympuzl.rules import COLOURS, UNKNOWN
-from comma_env.drawing.common import canvas, centered_text, editable_copy, observation_array, text
+from comma_env.drawing.common import canvas, centered_text, text
 
 PER_ROW = 10
 CELL_W, CELL_H = 80, 104
@@ -52,45 +50,42 @@ def _arc(cx: float, cy: float, r: float, start: float, end: float, steps: int = 
             for k in range(steps + 1)]
 
 
-@cache
-def outline(shape: str) -> tuple[tuple[float, float], ...]:
-    """The shape as a polygon in [-1, 1]^2 (y downwards)."""
-    polygons: dict[str, Any] = {
-        "circle": lambda: _regular(48),
-        "oval": lambda: [(x, 0.6 * y) for x, y in _regular(48)],
-        "triangle": lambda: _regular(3),
-        "square": lambda: [(-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)],
-        "rectangle": lambda: [(-1, -0.55), (1, -0.55), (1, 0.55), (-1, 0.55)],
-        "diamond": lambda: [(0, -1), (0.65, 0), (0, 1), (-0.65, 0)],
-        "pentagon": lambda: _regular(5),
-        "hexagon": lambda: _regular(6),
-        "heptagon": lambda: _regular(7),
-        "octagon": lambda: _regular(8, -math.pi / 8),
-        "nonagon": lambda: _regular(9),
-        "decagon": lambda: _regular(10),
-        "star": lambda: _star(5, 0.42),
-        "burst": lambda: _star(12, 0.65),
-        "cross": lambda: [(-0.3, -1), (0.3, -1), (0.3, -0.3), (1, -0.3), (1, 0.3), (0.3, 0.3), (0.3, 1),
-                          (-0.3, 1), (-0.3, 0.3), (-1, 0.3), (-1, -0.3), (-0.3, -0.3)],
-        "heart": lambda: (_arc(-0.45, -0.35, 0.5, math.pi * 0.8, math.pi * 2)
-                          + _arc(0.45, -0.35, 0.5, math.pi, math.pi * 2.2) + [(0, 0.95)]),
-        "trapezoid": lambda: [(-0.5, -0.6), (0.5, -0.6), (1, 0.6), (-1, 0.6)],
-        "parallelogram": lambda: [(-0.5, -0.6), (1, -0.6), (0.5, 0.6), (-1, 0.6)],
-        "kite": lambda: [(0, -1), (0.6, -0.35), (0, 1), (-0.6, -0.35)],
-        "crescent": lambda: (_arc(0, 0, 1, math.pi * 0.3, math.pi * 1.7)
-                             + _arc(0.45, 0, 0.75, math.pi * 1.25, math.pi * 0.75, 24)),
-        "semicircle": lambda: _arc(0, 0.35, 1, math.pi, math.pi * 2),
-        "arrow": lambda: [(-1, -0.25), (0.2, -0.25), (0.2, -0.65), (1, 0), (0.2, 0.65), (0.2, 0.25), (-1, 0.25)],
-        "ring": lambda: _arc(0, 0, 1, 0, 2 * math.pi, 40) + _arc(0, 0, 0.55, 2 * math.pi, 0, 40),
-        "hourglass": lambda: [(-0.7, -1), (0.7, -1), (0.08, 0), (0.7, 1), (-0.7, 1), (-0.08, 0)],
-        "chevron": lambda: [(-1, -0.8), (-0.3, -0.8), (0.5, 0), (-0.3, 0.8), (-1, 0.8), (-0.2, 0)],
-        "lightning": lambda: [(0.2, -1), (-0.6, 0.15), (-0.05, 0.15), (-0.3, 1), (0.6, -0.2), (0.05, -0.2), (0.4, -1)],
-        "teardrop": lambda: [(0, -1)] + _arc(0, 0.3, 0.65, -math.pi * 0.15, math.pi * 1.15),
-        "shield": lambda: [(-0.85, -0.9), (0.85, -0.9), (0.85, 0.1), (0, 1), (-0.85, 0.1)],
-        "bowtie": lambda: [(-1, -0.7), (0, -0.15), (1, -0.7), (1, 0.7), (0, 0.15), (-1, 0.7)],
-        "house": lambda: [(0, -1), (0.85, -0.2), (0.85, 0.9), (-0.85, 0.9), (-0.85, -0.2)],
-    }
-    return tuple(polygons[shape]())
+OUTLINES: dict[str, list[tuple[float, float]]] = {
+    "circle": _regular(48),
+    "oval": [(x, 0.6 * y) for x, y in _regular(48)],
+    "triangle": _regular(3),
+    "square": [(-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)],
+    "rectangle": [(-1, -0.55), (1, -0.55), (1, 0.55), (-1, 0.55)],
+    "diamond": [(0, -1), (0.65, 0), (0, 1), (-0.65, 0)],
+    "pentagon": _regular(5),
+    "hexagon": _regular(6),
+    "heptagon": _regular(7),
+    "octagon": _regular(8, -math.pi / 8),
+    "nonagon": _regular(9),
+    "decagon": _regular(10),
+    "star": _star(5, 0.42),
+    "burst": _star(12, 0.65),
+    "cross": [(-0.3, -1), (0.3, -1), (0.3, -0.3), (1, -0.3), (1, 0.3), (0.3, 0.3), (0.3, 1),
+              (-0.3, 1), (-0.3, 0.3), (-1, 0.3), (-1, -0.3), (-0.3, -0.3)],
+    "heart": (_arc(-0.45, -0.35, 0.5, math.pi * 0.8, math.pi * 2)
+              + _arc(0.45, -0.35, 0.5, math.pi, math.pi * 2.2) + [(0, 0.95)]),
+    "trapezoid": [(-0.5, -0.6), (0.5, -0.6), (1, 0.6), (-1, 0.6)],
+    "parallelogram": [(-0.5, -0.6), (1, -0.6), (0.5, 0.6), (-1, 0.6)],
+    "kite": [(0, -1), (0.6, -0.35), (0, 1), (-0.6, -0.35)],
+    "crescent": (_arc(0, 0, 1, math.pi * 0.3, math.pi * 1.7)
+                 + _arc(0.45, 0, 0.75, math.pi * 1.25, math.pi * 0.75, 24)),
+    "semicircle": _arc(0, 0.35, 1, math.pi, math.pi * 2),
+    "arrow": [(-1, -0.25), (0.2, -0.25), (0.2, -0.65), (1, 0), (0.2, 0.65), (0.2, 0.25), (-1, 0.25)],
+    "ring": _arc(0, 0, 1, 0, 2 * math.pi, 40) + _arc(0, 0, 0.55, 2 * math.pi, 0, 40),
+    "hourglass": [(-0.7, -1), (0.7, -1), (0.08, 0), (0.7, 1), (-0.7, 1), (-0.08, 0)],
+    "chevron": [(-1, -0.8), (-0.3, -0.8), (0.5, 0), (-0.3, 0.8), (-1, 0.8), (-0.2, 0)],
+    "lightning": [(0.2, -1), (-0.6, 0.15), (-0.05, 0.15), (-0.3, 1), (0.6, -0.2), (0.05, -0.2), (0.4, -1)],
+    "teardrop": [(0, -1)] + _arc(0, 0.3, 0.65, -math.pi * 0.15, math.pi * 1.15),
+    "shield": [(-0.85, -0.9), (0.85, -0.9), (0.85, 0.1), (0, 1), (-0.85, 0.1)],
+    "bowtie": [(-1, -0.7), (0, -0.15), (1, -0.7), (1, 0.7), (0, 0.15), (-1, 0.7)],
+    "house": [(0, -1), (0.85, -0.2), (0.85, 0.9), (-0.85, 0.9), (-0.85, -0.2)],
+}
+"""Each shape as a polygon in [-1, 1]^2 (y downwards)."""
 
 
 def _draw_piece(draw: ImageDraw.ImageDraw, x: int, y: int, shape: str, colour: str, index: int) -> None:
@@ -100,7 +95,7 @@ def _draw_piece(draw: ImageDraw.ImageDraw, x: int, y: int, shape: str, colour: s
         draw.rectangle((cx - radius, cy - radius, cx + radius, cy + radius), outline=OUTLINE, width=2)
         centered_text(draw, (cx - radius, cy - radius, cx + radius, cy + radius), "?", 28, fill=OUTLINE)
     else:
-        points = [(cx + radius * px, cy + radius * py) for px, py in outline(shape)]
+        points = [(cx + radius * px, cy + radius * py) for px, py in OUTLINES[shape]]
         fill = COLOURS.get(colour, UNKNOWN_FILL)
         draw.polygon(points, fill=fill, outline=OUTLINE, width=2)
     label = colour if colour != UNKNOWN else "?"
@@ -113,22 +108,15 @@ def _grid(draw: ImageDraw.ImageDraw, top: int, slots: Sequence[tuple[str, str]])
         _draw_piece(draw, MARGIN + column * CELL_W, top + row * CELL_H, shape, colour, i + 1)
 
 
-@lru_cache(maxsize=32)
-def _clue_template(clues: tuple[str, ...], n: int) -> Image.Image:
-    """The picture with the clue rows and headings drawn (constant within an episode), so
-    that a new hypothesis only redraws its own rows."""
-    picture, draw = canvas(image_size(len(clues), n))
+def draw_alice(state: dict[str, Any]) -> Image.Image:
+    """Alice's picture: her clue rows, then her working hypothesis."""
+    clues = tuple(state["clues"])
+    hypothesis = [tuple(slot) for slot in state["hypothesis"]]
+    picture, draw = canvas(image_size(len(clues), len(hypothesis)))
     text(draw, (MARGIN, 12), f"Your clues ({len(clues)} shapes, colours unknown)", 16, fill=OUTLINE, bold=True)
     _grid(draw, HEADER, [(shape, UNKNOWN) for shape in clues])
     second = HEADER + _rows(len(clues)) * CELL_H
-    text(draw, (MARGIN, second + 12), f"Your working hypothesis ({n} positions)", 16, fill=OUTLINE, bold=True)
-    return picture.convert("RGB")
-
-
-def draw_alice(state: dict[str, Any]) -> np.ndarray:
-    """Alice's picture as an RGB uint8 array (height x width x 3)."""
-    clues = tuple(state["clues"])
-    hypothesis = [tuple(slot) for slot in state["hypothesis"]]
-    picture, draw = editable_copy(_clue_template(clues, len(hypothesis)))
-    _grid(draw, HEADER + _rows(len(clues)) * CELL_H + HEADER, hypothesis)
-    return observation_array(picture)  # a view of the RGBA buffer drawn into: no copy
+    text(draw, (MARGIN, second + 12), f"Your working hypothesis ({len(hypothesis)} positions)", 16, fill=OUTLINE,
+         bold=True)
+    _grid(draw, second + HEADER, hypothesis)
+    return picture

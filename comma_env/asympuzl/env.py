@@ -42,7 +42,7 @@ from comma_env.asympuzl import prompts, rules
 from comma_env.asympuzl.drawing import draw_alice, image_size
 from comma_env.protocol.game import RunOptions
 from comma_env.protocol.prompts import IMAGE_MARK, as_text
-from comma_env.protocol.spaces import UnicodeText, UniformBox
+from comma_env.protocol.spaces import UnicodeText
 from comma_env.protocol.text import clean_message
 
 VIEWS = ("text", "image")
@@ -115,7 +115,7 @@ class AsymPuzlEnv(AECEnv):
         alice_space: dict[str, spaces.Space] = {"text": UnicodeText()}
         if view == "image":
             width, height = image_size(alice_clues, self.n)
-            alice_space["image"] = UniformBox(0, 255, (height, width, 3), np.uint8)
+            alice_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
         self._observation_spaces = {"alice": spaces.Dict(alice_space), "bob": spaces.Dict({"text": UnicodeText()})}
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
@@ -220,7 +220,7 @@ class AsymPuzlEnv(AECEnv):
         """Alice's picture (drawn again only when her hypothesis changed)."""
         key = tuple(self.hypotheses["alice"])
         if self._image is None or self._image[0] != key:
-            picture = draw_alice(self.visible_state)
+            picture = np.asarray(draw_alice(self.visible_state))
             picture.flags.writeable = False
             self._image = (key, picture)
         return self._image[1]

@@ -9,49 +9,32 @@ rim and highlights, yellow-brown crust, white scales, waxy fissures with a paste
 Conversely no colour is drawn that the case does not list, beyond blends of listed colours,
 the skin and the pearly sheen (tested over seeds 0-299).
 
-Speed (a new photo per episode is most of Telehealth's image view). The random numbers and
-the window are decided once by `plan_lesion`; two rasterisers then draw the same picture:
-- compiled (numba, `lesion_kernels.py`, used when numba is installed: `pip install
-  -e ".[fast]"`): a few loops paint the window's colours and upscale them into the photo,
-  marks are rasterised pixel by pixel; about 10x faster than the first synthesis;
-- numpy (the reference, and the fallback): most of its cost is numpy's per-call overhead on
-  small arrays, so calls are few. The base is computed on a 128-pixel grid, only over the
-  lesion's window, as one weighted sum per channel of single-channel maps; the outline is one
-  product with a precomputed cos/sin table; its smooth noise comes from a bank of precomputed
-  fields; the base is upscaled (bilinear, as Pillow) by two small matrix products straight
-  into the photo's uint8 pixels, with no Pillow image in between; and the fine marks (flakes,
-  fissures, dots, vessels) are rasterised all at once. Matrix products stay below the size at
-  which OpenBLAS starts threads (see `serial_matmul`).
-Both share the random stream: a per-thread PCG64 set to the pattern id. They agree to within
-one grey level on a few pixels per photo (tests/test_lesion_kernels.py).
+How: `plan_lesion` draws the random numbers (a PCG64 stream per pattern id) and fixes the
+lesion's window; `_paint` computes its colours on a 128-pixel grid, only over that window,
+as one weighted sum per channel of single-channel maps (noise fields from
+`comma_env.drawing.noise`); `_upscale_into` enlarges them bilinearly (Pillow's convention)
+into the photo; `_details` places the fine marks (flakes, fissures, dots, vessels), drawn by
+`comma_env.drawing.marks`.
 
-Why one long module: the plan (every random draw) and the numpy rasteriser must stay in
-step with each other and with the compiled kernels; keeping them together keeps the
-photos identical across the two paths.
+Why one long module: the plan (every random draw) and the rasteriser must stay in step:
+together they fix each case's picture, pixel for pixel.
 """
 
 from __future__ import annotations
 
 import math
-import os
-import threading
-import warnings
-from functools import lru_cache
-from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
 
-from comma_env.drawing.lesion_codes import (  # re-exported: the plan's codes
-    FIELD_BLOTCHES,
-    FIELD_CONCENTRIC,
-    FIELD_NONE,
-    SURFACE_CRUST,
-    SURFACE_PEARLY,
-    SURFACE_PLAIN,
-    SURFACE_WAXY,
-)
+from comma_env.drawing.marks import fill_ellipses, stroke_polylines
+from comma_env.drawing.noise import NOISE_BANK, noise_bank, noise_view
+
+FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
+"""Where a lesion's colour regions come from (`Plan.field`)."""
+SURFACE_PLAIN, SURFACE_PEARLY, SURFACE_CRUST, SURFACE_WAXY = 0, 1, 2, 3
+"""Surfaces with a texture of their own (`Plan.surface`)."""
 
 LESION_COLORS: dict[str, tuple[int, int, int]] = {
     "pink": (226, 128, 142),
@@ -90,98 +73,20 @@ def radius_px(diameter_mm: float, grid: int = GRID) -> float:
     return min(max((14.0 + 2.4 * diameter_mm) * unit, 20.0 * unit), 0.36 * grid)
 
 
-@lru_cache(maxsize=16)
-def _bicubic_weights(cells: int, size: int) -> np.ndarray:
-    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C.
-
-    The resize is linear and separable, so resizing a matrix whose row i is all ones (an
-    impulse along one axis, constant along the other) yields, in its column 0, column i of
-    W; two small matrix products then replace a Pillow call (and its image conversions) per
-    noise field."""
-    weights = np.empty((size, cells), dtype=np.float32)
-    for i in range(cells):
-        impulse = np.zeros((cells, cells), dtype=np.float32)
-        impulse[i, :] = 1.0
-        resized = Image.fromarray(impulse, mode="F").resize((size, size), Image.Resampling.BICUBIC)
-        weights[:, i] = np.asarray(resized)[:, 0]
-    weights.flags.writeable = False
-    return weights
-
-
-SERIAL_BLAS_WORK = 4 * 65536
-"""Largest m * n * k of a matrix product that OpenBLAS runs on the calling thread. Above it,
-it wakes its thread pool, which on a busy machine costs more than the whole product (a
-2,652 x 18 by 18 x 33 product took 12 ms with threads, 0.3 ms on one): products here are
-split into row chunks below it, or are small by construction (the upscale's per-block
-products)."""
-
-
-def serial_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """`a @ b` (2-D) computed in row chunks small enough for BLAS to stay single-threaded."""
-    rows = max(1, SERIAL_BLAS_WORK // max(1, a.shape[1] * b.shape[1]) - 1)
-    if a.shape[0] <= rows:
-        return a @ b
-    out = np.empty((a.shape[0], b.shape[1]), dtype=np.result_type(a, b))
-    for start in range(0, a.shape[0], rows):
-        np.matmul(a[start:start + rows], b, out=out[start:start + rows])
-    return out
-
-
-NOISE_BANK = 64
-"""Smooth noise fields precomputed per (cells, grid); a lesion takes one of them in one of
-its 8 mirrorings and rotations (views, free), so 512 fields per kind."""
-
-
-_SHADE = (0.94, 0.12)
-"""Shading: noise mapped affinely to [0.94, 1.06] (a bank of its own, so no pass per lesion)."""
-
-
-@lru_cache(maxsize=8)
-def _noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
-    """NOISE_BANK low-frequency noise fields in [0, 1] on a grid x grid grid (read-only),
-    mapped to offset + scale * field, drawn once from a fixed seed: a per-lesion bicubic
-    upscale cost a fifth of its synthesis."""
-    rng = np.random.default_rng([cells, grid])
-    weights = _bicubic_weights(cells, grid)
-    bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
-    for field in bank:
-        field[:] = serial_matmul(weights @ rng.random((cells, cells)).astype(np.float32), weights.T)
-        field -= field.min()
-        field *= np.float32(affine[1] / max(float(field.max()), 1e-6))
-        field += np.float32(affine[0])
-    bank.flags.writeable = False
-    return bank
-
-
-def _noise_view(bank: np.ndarray, pick: int) -> np.ndarray:
-    """Field `pick >> 3` of `bank`, mirrored or transposed by `pick`'s low three bits
-    (bit 0: rows reversed, bit 1: columns reversed, bit 2: then transposed): a read-only
-    view, free."""
-    field = bank[pick >> 3]
-    if pick & 1:
-        field = field[::-1]
-    if pick & 2:
-        field = field[:, ::-1]
-    return field.T if pick & 4 else field
-
-
-@lru_cache(maxsize=4)
-def _geometry(grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(dx, dy, distance, angle-table index) of every grid pixel from the centre: the same
-    for every lesion, so computed once."""
+def _geometry(grid: int, window: Window) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(dx, dy, distance, angle-table index) from the grid's centre of every pixel of `window`."""
     centre = (grid - 1) / 2.0
-    yy, xx = np.mgrid[0:grid, 0:grid].astype(np.float32)
+    (top, bottom), (left, right) = window
+    yy, xx = np.mgrid[top:bottom, left:right].astype(np.float32)
     dx, dy = xx - centre, yy - centre
     theta, rr = np.arctan2(dy, dx), np.hypot(dx, dy)
     index = ((theta + np.pi) * (len(ANGLES) / (2 * np.pi))).astype(np.int32) % len(ANGLES)
-    for array in (dx, dy, rr, index):
-        array.flags.writeable = False
     return dx, dy, rr, index
 
 
 def _uniform(rng: np.random.Generator, low: tuple[float, ...], high: tuple[float, ...]) -> list[float]:
     """`rng.uniform(low[i], high[i])` for each i in turn, the same numbers in one draw
-    (numpy's uniform is low + (high - low) * random(); called with sequences it costs ~18 us)."""
+    (numpy's uniform is low + (high - low) * random())."""
     return [a + (b - a) * u for a, b, u in zip(low, high, rng.random(len(low)).tolist(), strict=True)]
 
 
@@ -240,9 +145,8 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
 
 class Plan(NamedTuple):
     """Everything random or case-specific about a lesion's base image, decided before any
-    pixel is computed (so both rasterisers, numpy's and the compiled one, draw the same
-    picture from the same random stream): the outline, the window, and which noise fields
-    (bank picks, see `_noise_view`) give its colour regions, shading and crust."""
+    pixel is computed: the outline, the window, and which noise fields (bank picks, see
+    `noise.noise_view`) give its colour regions, shading and crust."""
 
     radius: float
     edges: np.ndarray
@@ -266,16 +170,18 @@ _SURFACE_CODES = (("pearly", SURFACE_PEARLY), ("scaly crust", SURFACE_CRUST), ("
 """The SURFACE_* code of a surface by the start of its words (else SURFACE_PLAIN)."""
 
 
-@lru_cache(maxsize=64)
 def _surface_code(surface: str) -> int:
-    """The SURFACE_* code of a Telehealth surface description (decided once, in `plan_lesion`)."""
+    """The SURFACE_* code of a Telehealth surface description."""
     return next((code for start, code in _SURFACE_CODES if surface.startswith(start)), SURFACE_PLAIN)
 
+
 CRUST_CELLS, GRAIN_CELLS, BLOTCH_CELLS, SHADE_CELLS = 7, 30, 5, 24
+_SHADE = (0.94, 0.12)
+"""Shading: noise mapped affinely to [0.94, 1.06] (a bank of its own, so no pass per lesion)."""
 
 
 def _noise_pick(rng: np.random.Generator) -> int:
-    """One field of a noise bank in one of its 8 mirrorings (see `_noise_view`)."""
+    """One field of a noise bank in one of its 8 mirrorings (see `noise.noise_view`)."""
     return int(rng.integers(0, 8 * NOISE_BANK))
 
 
@@ -316,7 +222,7 @@ def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, s
 
 class Painted(NamedTuple):
     """The lesion painted on the grid: `padded` holds the window's colours (float32 RGB)
-    inside a one-pixel border (filled by `_upscale_padded`, which needs a neighbour on each
+    inside a one-pixel border (filled by `_upscale_into`, which needs a neighbour on each
     side), `coverage` the lesion's alpha over the whole grid, `window` where it lies."""
 
     padded: np.ndarray
@@ -338,14 +244,13 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     the window. Every surface is one sum per channel, colour x A + skin x B (+ pearl x P)
     with single-channel weight maps A, B, P: the maps are computed once, then each channel is
     a few contiguous passes written straight into the interleaved buffer the upscale reads
-    (broadcasting a 3-vector over an interleaved image, numpy's inner loop is 3 long: several
-    times slower)."""
+    (broadcasting a 3-vector over an interleaved image would make numpy's inner loop 3 long)."""
     plan = plan_lesion(features, rng, grid, step)
     radius, edges, lut = plan.radius, plan.edges, plan.lut
     (top, bottom), (left, right) = plan.window
     window = (slice(top, bottom), slice(left, right))
     unit = grid / UNIT_GRID
-    dx, dy, rr, index = (array[window] for array in _geometry(grid))
+    dx, dy, rr, index = _geometry(grid, plan.window)
     rel = (np.float32(1.0) / edges)[index]  # reciprocals per angle, not per pixel
     rel *= rr  # distance over the outline's radius
     alpha = np.subtract(np.float32(1.0), rel)
@@ -356,7 +261,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     region = None  # which colour of `lut` each pixel takes (None: the only one)
     if plan.field != FIELD_NONE:
         if plan.field == FIELD_BLOTCHES:
-            field = _noise_view(_noise_bank(BLOTCH_CELLS, grid), plan.blotches)[window]
+            field = noise_view(noise_bank(BLOTCH_CELLS, grid), plan.blotches)[window]
         else:
             field = np.negative(rel)  # concentric: symmetric with the outline
         # equal shares of the lesion per colour: the field's quantiles inside the lesion, taken
@@ -370,21 +275,22 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
         region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below: searchsorted,
         for cut in cuts[1:]:  # five times cheaper for so few cuts
             region = region + np.greater(field, cut).view(np.int8)
-    shade = _noise_view(_noise_bank(SHADE_CELLS, grid, _SHADE), plan.shade)[window]  # in [0.94, 1.06]
+    shade = noise_view(noise_bank(SHADE_CELLS, grid, _SHADE), plan.shade)[window]  # in [0.94, 1.06]
     body_weight = shade * alpha  # A: the lesion's own colour, shaded, over its coverage
     skin_weight = np.subtract(np.float32(1.0), alpha)  # B: the skin around it
     pearl_weight = None  # P: a pearly rim and highlight
     if plan.surface == SURFACE_PEARLY:
         # a pearly rim, then a highlight up-left, each a blend towards the pearl: one blend
         rim = np.clip((rel - 0.72) * 10.0, 0, 1) * alpha
-        glow = np.exp(-((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2))
+        exponent = -((dx + 0.25 * radius) ** 2 + (dy + 0.3 * radius) ** 2) / (0.05 * radius**2)
+        glow = np.exp(exponent.astype(np.float64)).astype(np.float32)  # correctly rounded (float32 exp is not)
         keep = (1.0 - 0.7 * rim) * (1.0 - 0.55 * glow * alpha)
         body_weight *= keep
         pearl_weight = (1.0 - keep) * alpha
     elif plan.crust is not None:  # SURFACE_CRUST, the only surface `plan_lesion` gives crust picks
         # yellow-brown crust (unshaded, its own grain) over the inner lesion: one more colour
-        crust = (_noise_view(_noise_bank(CRUST_CELLS, grid), plan.crust[0])[window] > 0.45) & (rel < 0.75)
-        grain = _noise_view(_noise_bank(GRAIN_CELLS, grid), plan.crust[1])[window]
+        crust = (noise_view(noise_bank(CRUST_CELLS, grid), plan.crust[0])[window] > 0.45) & (rel < 0.75)
+        grain = noise_view(noise_bank(GRAIN_CELLS, grid), plan.crust[1])[window]
         body_weight[crust] = ((0.9 + 0.2 * grain[crust]) * alpha[crust])
         if region is None:
             region = np.zeros(alpha.shape, dtype=np.int8)
@@ -411,45 +317,18 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
     return Painted(padded, coverage, plan.window)  # within [0, 253): colours x shade <= 1.06, blends
 
 
-@lru_cache(maxsize=8)
-def _plain_skin(tone: str, size: int) -> np.ndarray:
-    """A photo of plain skin, copied (a memcpy) rather than filled from a colour tuple."""
-    skin = np.empty((size, size, 3), dtype=np.uint8)
-    skin[:] = SKIN_COLORS[tone]
-    skin.flags.writeable = False
-    return skin
-
-
-@lru_cache(maxsize=16)
-def _block_weights(cells: int, pixels: int) -> tuple[np.ndarray, np.ndarray]:
+def _blend_weights(cells: int, pixels: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bilinear upscale of `cells` grid pixels to `pixels` photo pixels (Pillow's convention:
-    pixel centres aligned) as a (pixels, cells + 2) matrix over the block and one neighbour
-    on each side, and its channel-interleaved form for RGB rows: kron(W, I3) transposed,
-    (3 (cells + 2), 3 pixels)."""
-    weights = np.zeros((pixels, cells + 2), dtype=np.float32)
-    for out, at in enumerate((np.arange(pixels) + 0.5) * cells / pixels - 0.5):
-        left = math.floor(at)
-        weights[out, left + 1] += 1.0 - (at - left)
-        weights[out, left + 2] += at - left
-    interleaved = np.ascontiguousarray(np.kron(weights, np.eye(3, dtype=np.float32)).T)
-    weights.flags.writeable = interleaved.flags.writeable = False
-    return weights, interleaved
-
-
-def _upscale(base: np.ndarray, cells: int, pixels: int) -> np.ndarray:
-    """Bilinear upscale of an RGB float image whose sides are multiples of `cells`, by
-    pixels / cells (edges clamped as Pillow does); see `_upscale_padded`."""
-    padded = np.empty((base.shape[0] + 2, base.shape[1] + 2, 3), dtype=np.float32)
-    padded[1:-1, 1:-1] = base
-    _clamp_edges(padded)
-    return _upscale_padded(padded, cells, pixels)
-
-
-def _strided(array: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]) -> np.ndarray:
-    """A read-only view of `array`'s memory (numpy's `as_strided` costs ~10 us per call)."""
-    view = np.ndarray(shape, array.dtype, array, 0, strides)
-    view.flags.writeable = False
-    return view
+    pixel centres aligned), per photo pixel of a block: the first of the two grid pixels it
+    blends (counted in a grid with one border pixel on each side) and their two weights."""
+    first = np.empty(pixels, dtype=np.intp)
+    near = np.empty(pixels, dtype=np.float32)
+    far = np.empty(pixels, dtype=np.float32)
+    for out in range(pixels):
+        at = (out + 0.5) * cells / pixels - 0.5
+        low = math.floor(at)
+        first[out], near[out], far[out] = low + 1, 1.0 - (at - low), at - low
+    return first, near, far
 
 
 def _clamp_edges(padded: np.ndarray) -> None:
@@ -458,33 +337,34 @@ def _clamp_edges(padded: np.ndarray) -> None:
     padded[0], padded[-1] = padded[1], padded[-2]
 
 
-def _upscale_padded(padded: np.ndarray, cells: int, pixels: int) -> np.ndarray:
-    """Bilinear upscale of the inside of `padded` (an RGB float image with a one-pixel
-    border holding its neighbours: see `_clamp_edges`; sides multiples of `cells`), by
-    pixels / cells, as two small matrix products per block of `cells` rows or columns.
-
-    The scale is rational (352 / 128 = 11 / 4), so every block of `cells` grid pixels maps
-    to `pixels` photo pixels with the same weights: overlapping strided views of the padded
-    image turn each pass into one batched product (columns first, on the small image). Each
-    product stays far below the size at which BLAS starts threads (which, on a busy machine,
-    cost more than the whole upscale)."""
-    rows, columns = (padded.shape[0] - 2) // cells, (padded.shape[1] - 2) // cells
-    weights, interleaved = _block_weights(cells, pixels)
-    s = padded.strides
-    blocks = _strided(padded, (padded.shape[0], columns, 3 * (cells + 2)), (s[0], cells * s[1], s[2]))
-    wide = np.matmul(blocks, interleaved).reshape(padded.shape[0], columns * pixels * 3)
-    s = wide.strides
-    blocks = _strided(wide, (rows, cells + 2, wide.shape[1]), (cells * s[0], s[0], s[1]))
-    return np.matmul(weights, blocks).reshape(rows * pixels, columns * pixels, 3)
-
-
-class Marks(NamedTuple):
-    """How fine marks are placed and drawn: numpy's functions (`inner_points`,
-    `fill_ellipses`, `stroke_polylines`) or the compiled ones (same signatures, same pixels)."""
-
-    inner: Any
-    fill: Any
-    stroke: Any
+def _upscale_into(photo: np.ndarray, padded: np.ndarray, cells: int, pixels: int, top: int, left: int) -> None:
+    """Bilinear upscale of the inside of `padded` (float32 RGB with a one-pixel border, filled
+    here; sides multiples of `cells`) by pixels / cells, rounded into `photo` (uint8) with its
+    top-left at (`top`, `left`): a pass along the columns, then one along the rows, each
+    output a blend of two inputs in float32."""
+    _clamp_edges(padded)
+    first, near, far = _blend_weights(cells, pixels)
+    rows, columns = (padded.shape[0] - 2) * pixels // cells, (padded.shape[1] - 2) * pixels // cells
+    block, out = np.divmod(np.arange(columns), pixels)
+    # along the columns, on rows of interleaved RGB: each output value blends two of a row's values
+    source = (3 * (block * cells + first[out])[:, None] + np.arange(3)).ravel()
+    flat = padded.reshape(padded.shape[0], -1)
+    wide = flat[:, source]
+    wide *= np.repeat(near[out], 3)
+    right = flat[:, source + 3]
+    right *= np.repeat(far[out], 3)
+    wide += right
+    block, out = np.divmod(np.arange(rows), pixels)
+    above = block * cells + first[out]
+    blended = wide[above]
+    blended *= near[out][:, None]
+    below = wide[above + 1]
+    below *= far[out][:, None]
+    blended += below
+    blended += np.float32(0.5)
+    np.minimum(blended, np.float32(255.0), out=blended)
+    target = photo[top:top + rows, left:left + columns]
+    np.copyto(target, blended.reshape(target.shape), casting="unsafe")  # truncated: rounded half up
 
 
 def inner_points(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.ndarray:
@@ -495,15 +375,14 @@ def inner_points(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.n
 
 
 def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
-             scale: float, window: Window, marks: Marks | None = None) -> None:
+             scale: float, window: Window) -> None:
     """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
     vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
     (searched alone). Each kind of mark is rasterised for all its copies at once."""
-    find, fill, stroke = marks or NUMPY_MARKS
     surface = features["lesion_surface"]
     if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
         return  # nothing to draw: skip the search for inner pixels
-    inner = find(alpha, window)
+    inner = inner_points(alpha, window)
     if inner.size == 0:
         return
 
@@ -514,24 +393,24 @@ def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generat
 
     if surface.startswith("dry"):  # white flakes: ACK cases list "white" among their colours
         centres = spots(70)
-        fill(photo, centres, _flake_sizes(rng, 70), SCALE_COLOR)
+        fill_ellipses(photo, centres, _flake_sizes(rng, 70), SCALE_COLOR)
     if surface.startswith("waxy"):
         dark = tuple(int(c * 0.55) for c in LESION_COLORS[features["lesion_colors"][-1]])
         starts = spots(9)
         draws = rng.random((9, 4))  # per fissure: its heading in [0, pi), then 3 turns in [-0.6, 0.6)
         turns = -0.6 + 1.2 * draws[:, 1:]
         turns[:, 0] += np.pi * draws[:, 0]
-        stroke(photo, _walk(starts, turns, 7.0), dark)
+        stroke_polylines(photo, _walk(starts, turns, 7.0), dark)
         # pale dots: the lesion's own colour lightened, not a colour of their own
         own = np.array(LESION_COLORS[features["lesion_colors"][0]], dtype=np.float32)
         pale = tuple(int(c) for c in own + 0.4 * (np.array(PALE_DOT, dtype=np.float32) - own))
-        fill(photo, spots(10), np.full((10, 2), 2.5), pale)
+        fill_ellipses(photo, spots(10), np.full((10, 2), 2.5), pale)
     if features.get("visible_blood_vessels"):
         starts = spots(4)
         draws = rng.random((4, 6))  # per vessel: its heading in [0, 2 pi), then 5 turns in [-0.8, 0.8)
         turns = -0.8 + 1.6 * draws[:, 1:]
         turns[:, 0] += 2 * np.pi * draws[:, 0]
-        stroke(photo, _walk(starts, turns, 7.0), (170, 20, 40))
+        stroke_polylines(photo, _walk(starts, turns, 7.0), (170, 20, 40))
 
 
 def _walk(starts: np.ndarray, turns: np.ndarray, length: float) -> np.ndarray:
@@ -540,58 +419,6 @@ def _walk(starts: np.ndarray, turns: np.ndarray, length: float) -> np.ndarray:
     headings = np.cumsum(turns, axis=1)
     steps = length * np.stack((np.cos(headings), np.sin(headings)), axis=2)
     return np.concatenate((starts[:, None, :], starts[:, None, :] + np.cumsum(steps, axis=1)), axis=1)
-
-
-def fill_ellipses(photo: np.ndarray, centres: np.ndarray, half_axes: np.ndarray, color: tuple[int, int, int]) -> None:
-    """Fill axis-aligned ellipses (centres and half axes in pixels, x before y): every pixel
-    whose centre lies inside. All ellipses are tested at once over one shared box size."""
-    centres, half_axes = np.asarray(centres, dtype=np.float64), np.asarray(half_axes, dtype=np.float64)
-    reach = np.ceil(half_axes.max(axis=0)).astype(int) + 1
-    corner = np.floor(centres).astype(int) - reach
-    span = [np.arange(2 * r + 2) for r in reach]
-    xs = corner[:, 0, None] + span[0]  # (n, bx) pixel columns
-    ys = corner[:, 1, None] + span[1]  # (n, by) pixel rows
-    u = ((xs + 0.5 - centres[:, 0, None]) / half_axes[:, 0, None]) ** 2
-    v = ((ys + 0.5 - centres[:, 1, None]) / half_axes[:, 1, None]) ** 2
-    inside = v[:, :, None] + u[:, None, :] <= 1.0
-    _set(photo, inside, ys, xs, color)
-
-
-def stroke_polylines(photo: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: float = 2.0) -> None:
-    """Draw polylines (n, k, 2) of `width`: every pixel whose centre lies within width / 2 of
-    a segment (round joins, like a pen). All segments are tested at once."""
-    starts = points[:, :-1].reshape(-1, 2)
-    ends = points[:, 1:].reshape(-1, 2)
-    half = width / 2.0
-    low = np.floor(np.minimum(starts, ends) - half).astype(int)
-    size = int(np.ceil((np.maximum(starts, ends) - np.minimum(starts, ends)).max() + 2 * half)) + 2
-    span = np.arange(size)
-    xs, ys = low[:, 0, None] + span, low[:, 1, None] + span  # (m, size)
-    direction = ends - starts
-    length2 = np.maximum((direction**2).sum(axis=1), 1e-9)
-    px = (xs + 0.5 - starts[:, 0, None])[:, None, :]  # (m, 1, size)
-    py = (ys + 0.5 - starts[:, 1, None])[:, :, None]  # (m, size, 1)
-    along = np.clip((px * direction[:, 0, None, None] + py * direction[:, 1, None, None])
-                    / length2[:, None, None], 0, 1)
-    off_x = px - along * direction[:, 0, None, None]
-    off_y = py - along * direction[:, 1, None, None]
-    _set(photo, off_x**2 + off_y**2 <= half * half, ys, xs, color)
-
-
-def _set(photo: np.ndarray, inside: np.ndarray, ys: np.ndarray, xs: np.ndarray, color: tuple[int, int, int]) -> None:
-    """photo[ys[k, i], xs[k, j]] = color where inside[k, i, j], clipped to the photo: flat
-    pixel indices, written channel by channel (a 1-D scatter of bytes is several times faster
-    than numpy's 2-D fancy assignment of RGB triples)."""
-    height, width = photo.shape[:2]
-    if ys.min() < 0 or ys.max() >= height or xs.min() < 0 or xs.max() >= width:  # rare: near the frame
-        inside = inside & ((ys >= 0) & (ys < height))[:, :, None] & ((xs >= 0) & (xs < width))[:, None, :]
-    at = (ys[:, :, None] * width + xs[:, None, :])[inside]
-    pixels = np.reshape(photo, (-1, 3), copy=False)  # a view: raises rather than write to a copy
-    for channel in range(3):
-        pixels[:, channel][at] = color[channel]
-
-
-NUMPY_MARKS = Marks(inner_points, fill_ellipses, stroke_polylines)
 
 
 def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
@@ -603,7 +430,6 @@ def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
     return sizes
 
 
-_RNG = threading.local()
 _GOLDEN = 0x9E3779B97F4A7C15F39CC0605CEDC835
 """An odd 128-bit constant (the golden ratio's bits): seeds times it spread over PCG64's state."""
 _INCREMENT = (_GOLDEN << 1 | 1) % (1 << 128)
@@ -611,167 +437,40 @@ _INCREMENT = (_GOLDEN << 1 | 1) % (1 << 128)
 
 
 def _pattern_rng(pattern: int) -> np.random.Generator:
-    """The random stream of one pattern id: a per-thread PCG64 whose state is set from the
-    id (a dict assignment, ~3 us, where `default_rng(id)` hashes a seed sequence, ~16 us).
-    The stream is the same for the same id in any process or thread."""
-    generator = getattr(_RNG, "generator", None)
-    if generator is None:
-        generator = _RNG.generator = np.random.Generator(np.random.PCG64(0))
+    """The random stream of one pattern id: a PCG64 whose state is set from the id, the same
+    in any process."""
+    generator = np.random.Generator(np.random.PCG64(0))
     generator.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 0,
                                      "state": {"state": (pattern * _GOLDEN + 1) % (1 << 128), "inc": _INCREMENT}}
     return generator
 
 
-def _key(features: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """The lesion's feature words as a hashable cache key (lists become tuples)."""
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in ((k, features[k]) for k in LESION_KEYS))
-
-
-@lru_cache(maxsize=64)
-def _render(key: tuple[tuple[str, Any], ...], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo (read-only uint8 RGB, size x size) and the lesion's coverage on the grid,
-    drawn by the compiled kernels when numba is installed, else by numpy."""
-    rendered = None
-    if compiled_kernels() is not None:
-        try:
-            rendered = _render_compiled(dict(key), size)
-        except Exception as error:  # numba's own errors (a version it cannot compile for): not ours to fix here
-            if not type(error).__module__.startswith("numba"):
-                raise
-            _disable_kernels(f"compiling the lesion kernels failed ({type(error).__name__}: {error})")
-    photo, alpha = rendered if rendered is not None else _render_numpy(dict(key), size)
-    alpha.flags.writeable = photo.flags.writeable = False
-    return photo, alpha
-
-
-def _blocks(size: int) -> tuple[int, int]:
-    """(cells, pixels): a block of `cells` grid pixels is `pixels` photo pixels."""
-    common = math.gcd(GRID, size)
-    return GRID // common, size // common
-
-
-def _render_numpy(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """`_render` with numpy: the window painted by `_paint`, upscaled by two matrix products."""
+def _render(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo (uint8 RGB, size x size) and the lesion's coverage on the grid: the window
+    painted by `_paint`, upscaled into plain skin, then the fine marks."""
     rng = _pattern_rng(int(features["lesion_pattern_id"]))
-    cells, pixels = _blocks(size)
+    common = math.gcd(GRID, size)
+    cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
     padded, alpha, window = _paint(features, rng, GRID, cells)
-    photo = _plain_skin(features["skin_tone"], size).copy()
+    photo = np.empty((size, size, 3), dtype=np.uint8)
+    photo[0] = SKIN_COLORS[features["skin_tone"]]
+    photo[1:] = photo[0]  # row by row: a long inner loop
     (top, bottom), (left, right) = window
     if bottom > top and right > left:
-        _clamp_edges(padded)
-        padded += 0.5  # round, not truncate, below: the upscale's weights sum to 1
-        target = photo[top // cells * pixels:bottom // cells * pixels, left // cells * pixels:right // cells * pixels]
-        np.copyto(target, _upscale_padded(padded, cells, pixels), casting="unsafe")
+        _upscale_into(photo, padded, cells, pixels, top // cells * pixels, left // cells * pixels)
     _details(photo, features, rng, alpha, size / GRID, window)
     return photo, alpha
 
 
-_UNUSED_BANK = np.zeros((1, 1, 1), dtype=np.float32)
-_UNUSED_BANK.flags.writeable = False  # typed like the banks (read-only): one compiled kernel
-
-
-@lru_cache(maxsize=64)
-def _colour_array(color: tuple[int, ...], dtype: type) -> np.ndarray:
-    array: np.ndarray = np.array(color, dtype=dtype)
-    array.flags.writeable = False
-    return array
-
-
-def _render_compiled(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """`_render` with the compiled kernels: the same plan (random numbers), painted and
-    upscaled in a few loops, marks rasterised pixel by pixel."""
-    kernels = compiled_kernels()
-    rng = _pattern_rng(int(features["lesion_pattern_id"]))
-    cells, pixels = _blocks(size)
-    plan = plan_lesion(features, rng, GRID, cells)
-    coverage = np.zeros((GRID, GRID), dtype=np.float32)
-    photo = _plain_skin(features["skin_tone"], size).copy()  # a memcpy (numba's copies are slower)
-    (top, bottom), (left, right) = plan.window
-    if bottom > top and right > left:
-        padded = np.empty((bottom - top + 2, right - left + 2, 3), dtype=np.float32)
-        blotches = _noise_bank(BLOTCH_CELLS, GRID) if plan.field == FIELD_BLOTCHES else _UNUSED_BANK
-        crust, grain = plan.crust or (0, 0)
-        crusts, grains = (_noise_bank(CRUST_CELLS, GRID), _noise_bank(GRAIN_CELLS, GRID)) if plan.crust \
-            else (_UNUSED_BANK, _UNUSED_BANK)
-        kernels.paint_window(
-            coverage, padded, *_geometry(GRID), top, left, plan.edges, plan.softness, plan.radius, GRID / UNIT_GRID,
-            plan.surface, plan.lut, plan.field, blotches, plan.blotches,
-            _noise_bank(SHADE_CELLS, GRID, _SHADE), plan.shade, crusts, crust, grains, grain,
-            _colour_array(SKIN_COLORS[features["skin_tone"]], np.float32), _colour_array(PEARL, np.float32))
-        kernels.upscale_into(photo, padded, cells, pixels, top // cells * pixels, left // cells * pixels)
-    _details(photo, features, rng, coverage, size / GRID, plan.window, _compiled_marks())
-    return photo, coverage
-
-
-def compiled_kernels() -> Any:
-    """The numba kernels (`lesion_kernels`), or None: when numba is not installed, when the
-    environment variable COMMA_ENV_NUMBA is 0, when numba's JIT is disabled (its kernels
-    would then run as Python, far slower than numpy), or when numba cannot be set up or
-    compile them (a warning says why). With None, numpy draws the photos (the same pictures
-    to within a grey level, about twice as slow)."""
-    global _KERNELS
-    if _KERNELS is False:
-        kernels: ModuleType | None = None
-        if os.environ.get("COMMA_ENV_NUMBA", "1") != "0":
-            try:
-                import numba
-
-                if not numba.config.DISABLE_JIT:
-                    from comma_env.drawing import lesion_kernels as kernels
-            except ImportError:
-                kernels = None
-            except Exception as error:  # e.g. no writable cache directory for numba
-                _disable_kernels(f"setting up numba failed ({type(error).__name__}: {error})")
-                return None
-        _KERNELS = kernels
-    return _KERNELS
-
-
-def _disable_kernels(why: str) -> None:
-    """Draw with numpy from now on, and say why once."""
-    global _KERNELS
-    _KERNELS = None
-    warnings.warn(f"{why}; lesion photos are drawn with numpy (slower, the same pictures)", RuntimeWarning,
-                  stacklevel=3)
-
-
-_KERNELS: Any = False
-"""`compiled_kernels`' answer once asked (False: not yet)."""
-
-
-@lru_cache(maxsize=1)
-def _compiled_marks() -> Marks:
-    kernels = compiled_kernels()
-
-    def find(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.ndarray:
-        (top, bottom), (left, right) = window
-        return kernels.inner_points(alpha, top, bottom, left, right, level)
-
-    def fill(photo: np.ndarray, centres: np.ndarray, half_axes: np.ndarray, color: tuple[int, int, int]) -> None:
-        kernels.fill_ellipses_into(photo, np.ascontiguousarray(centres, dtype=np.float64),
-                                   np.ascontiguousarray(half_axes, dtype=np.float64), _colour_array(color, np.uint8))
-
-    def stroke(photo: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: float = 2.0) -> None:
-        kernels.stroke_polylines_into(photo, np.ascontiguousarray(points, dtype=np.float64),
-                                      _colour_array(color, np.uint8), float(width))
-
-    return Marks(find, fill, stroke)
-
-
 def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
     """The photo of a lesion described by `features` (keys of the Telehealth visible state)."""
-    return Image.fromarray(_render(_key(features), size)[0], "RGB")
-
-
-def lesion_pixels(features: dict[str, Any], size: int = 320) -> np.ndarray:
-    """`render_lesion` as a read-only RGB array (cached)."""
-    return _render(_key(features), size)[0]
+    return Image.fromarray(_render(features, size)[0], "RGB")
 
 
 def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -> np.ndarray:
     """Where the lesion covers more than `level` of `render_lesion(features, size)`
     (boolean; for tests, not hot)."""
-    alpha = _render(_key(features), size)[1]
+    alpha = _render(features, size)[1]
     scaled = Image.fromarray((alpha * 255).astype(np.uint8), "L").resize((size, size), Image.Resampling.BILINEAR)
     return np.asarray(scaled) > round(255 * level)
 

@@ -1,27 +1,22 @@
 """Drawing of the Password module: five numbered letter windows, an up button above and a
-down button below each, and a SUBMIT button.
-
-Layers: one per letter window's letter (a spin redraws only the letter's box; the windows
-themselves are in the background)."""
+down button below each, and a SUBMIT button."""
 
 from __future__ import annotations
 
-import string
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from comma_env.drawing.common import PALETTE, button, canvas, centered_text, label_box
-from comma_env.drawing.scene import Layer, Scene
+from comma_env.drawing.common import PALETTE, button, canvas, centered_text
 from comma_env.puzzles.password import PasswordPuzzle
 
 WIDTH, HEIGHT = PasswordPuzzle.image_size
 WINDOW_W, GAP = 76, 14
 LEFT = (WIDTH - 5 * WINDOW_W - 4 * GAP) // 2
+LETTER_SIZE = 58
 
 
-def _arrow(draw: Any, box: tuple[int, int, int, int], up: bool) -> None:
+def _arrow(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], up: bool) -> None:
     """A button with a triangle pointing up or down."""
     draw.rounded_rectangle(box, radius=8, fill=PALETTE["button"], outline=PALETTE["frame"], width=3)
     x0, y0, x1, y1 = box
@@ -30,10 +25,8 @@ def _arrow(draw: Any, box: tuple[int, int, int, int], up: bool) -> None:
     draw.polygon([(cx, tip), (cx - 13, base), (cx + 13, base)], fill=PALETTE["frame"])
 
 
-@lru_cache(maxsize=1)
-def _board() -> Image.Image:
-    """Everything but the letters: drawn once."""
-    image, draw = canvas((WIDTH, HEIGHT), "PASSWORD")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """Everything but the letters."""
     for index in range(5):
         x0 = LEFT + index * (WINDOW_W + GAP)
         x1 = x0 + WINDOW_W
@@ -42,37 +35,12 @@ def _board() -> Image.Image:
         centered_text(draw, (x0, 262, x1, 290), str(index + 1), 20, fill=PALETTE["frame"], bold=True)
         draw.rectangle((x0, 104, x1, 204), fill=PALETTE["display"], outline=PALETTE["frame"], width=3)
     button(draw, (176, 306, 336, 360), "SUBMIT", 24)
-    return image
 
 
-LETTER_SIZE = 58
-
-
-def _paint_letter(image: Image.Image, draw: ImageDraw.ImageDraw, key: tuple[int, str]) -> None:
-    x0, letter = key
-    centered_text(draw, (x0, 104, x0 + WINDOW_W, 204), letter, LETTER_SIZE, fill=PALETTE["display_text"], bold=True,
-                  mono=True)
-
-
-@lru_cache(maxsize=8)
-def _letter_box(x0: int) -> tuple[int, int, int, int]:
-    return label_box((x0, 104, x0 + WINDOW_W, 204), tuple(string.ascii_uppercase), LETTER_SIZE, mono=True)
-
-
-@lru_cache(maxsize=256)
-def _letter_layer(index: int, letter: str) -> tuple[str, Layer]:
-    """Made once per window and letter and reused: the scene and the patch cache recognise
-    a layer by identity."""
-    x0 = LEFT + index * (WINDOW_W + GAP)
-    return f"window_{index + 1}", Layer(_letter_box(x0), (x0, letter), _paint_letter)
-
-
-def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    layers = {}
+def draw_password(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas((WIDTH, HEIGHT), "PASSWORD", _fixed)
     for index, letter in enumerate(state["letters_shown_left_to_right"]):
-        name, layer = _letter_layer(index, str(letter))
-        layers[name] = layer
-    return layers
-
-
-draw_password = Scene((WIDTH, HEIGHT), _board, _layers)
+        x0 = LEFT + index * (WINDOW_W + GAP)
+        centered_text(draw, (x0, 104, x0 + WINDOW_W, 204), str(letter), LETTER_SIZE, fill=PALETTE["display_text"],
+                      bold=True, mono=True)
+    return image

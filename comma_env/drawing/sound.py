@@ -1,25 +1,20 @@
 """Drawing of the Sound module: a speaker grille (the clip itself is heard, not shown), the
-display of the symbols entered so far, and the four-button keypad ($ * & #).
-
-Layers: the code display and the lamp."""
+display of the symbols entered so far, and the four-button keypad ($ * & #)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from comma_env.drawing.common import PALETTE, canvas, centered_text, text
-from comma_env.drawing.scene import Layer, Scene
 from comma_env.puzzles.sound import SoundPuzzle
 
 KEYS = (("$", "press_dollar"), ("*", "press_star"), ("&", "press_ampersand"), ("#", "press_hash"))
 
 
-@lru_cache(maxsize=1)
-def _template() -> Image.Image:
-    image, draw = canvas(SoundPuzzle.image_size, "SOUND")
+def _fixed(draw: ImageDraw.ImageDraw) -> None:
+    """The speaker grille and the keypad."""
     draw.ellipse((176, 50, 336, 210), fill=PALETTE["frame"])
     for ring in range(4):
         r = 70 - ring * 16
@@ -32,34 +27,13 @@ def _template() -> Image.Image:
                                outline=PALETTE["frame"], width=4)
         centered_text(draw, (x, 350, x + 90, 440), symbol, 44, bold=True)
         centered_text(draw, (x - 10, 444, x + 100, 470), action.removeprefix("press_"), 14, fill=PALETTE["frame"])
-    return image
 
 
-def _paint_code(image: Image.Image, draw: ImageDraw.ImageDraw, code: str) -> None:
+def draw_sound(state: dict[str, Any]) -> Image.Image:
+    image, draw = canvas(SoundPuzzle.image_size, "SOUND", _fixed)
     draw.rounded_rectangle((106, 270, 406, 330), radius=8, fill=PALETTE["display"])
-    shown = " ".join(code.ljust(4, "_"))
+    shown = " ".join(state["code_entered"].ljust(4, "_"))
     centered_text(draw, (106, 270, 406, 330), shown, 36, fill=PALETTE["display_text"], bold=True, mono=True)
-
-
-def _paint_lamp(image: Image.Image, draw: ImageDraw.ImageDraw, disarmed: bool) -> None:
-    if disarmed:
+    if state.get("module_disarmed"):
         draw.ellipse((420, 285, 450, 315), fill=PALETTE["green"], outline=PALETTE["frame"], width=2)
-
-
-@lru_cache(maxsize=1024)
-def _code_layer(code: str) -> Layer:
-    """Made once per key and reused, like `_lamp_layer`: the scene and the patch cache
-    recognise a layer by identity."""
-    return Layer((106, 270, 407, 331), code, _paint_code)
-
-
-@lru_cache(maxsize=2)
-def _lamp_layer(disarmed: bool) -> Layer:
-    return Layer((420, 285, 451, 316), disarmed, _paint_lamp)
-
-
-def _layers(state: dict[str, Any]) -> dict[str, Layer]:
-    return {"code": _code_layer(state["code_entered"]), "lamp": _lamp_layer(bool(state.get("module_disarmed")))}
-
-
-draw_sound = Scene(SoundPuzzle.image_size, _template, _layers)
+    return image

@@ -12,7 +12,6 @@ be spread over files that each hold half of a step.
 
 from __future__ import annotations
 
-import copy
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,6 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from PIL import Image
 
-from comma_env.drawing.scene import Frame, Scene
 from comma_env.privacy import ConversationLeaks
 from comma_env.protocol import prompts
 from comma_env.protocol.clock import message_seconds, parse_wait
@@ -43,7 +41,7 @@ from comma_env.protocol.game import RunOptions
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
-from comma_env.protocol.spaces import UnicodeText, UniformBox
+from comma_env.protocol.spaces import UnicodeText
 from comma_env.protocol.spec import PuzzleSpec
 from comma_env.protocol.text import (
     DEFAULT_MAX_MESSAGE_CHARS,
@@ -60,8 +58,6 @@ EXPERT = "expert"
 MEMORY_MODES = ("full", "last")
 SOLVER_VIEWS = ("image", "text")
 ACTION_MATCHING = ("exact", "lenient")
-
-DrawFn = Callable[[dict[str, Any]], Image.Image]
 
 
 @dataclass
@@ -98,7 +94,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
             message (the ablation of the paper's Table 2).
         solver_view: ``"image"``, or ``"text"``: the solver's observation then has no image
             and its text carries a written description of it, for models without vision (and
-            for RL on text policies, where not drawing makes steps about 10x faster).
+            for RL on text policies, whose steps then draw nothing).
         action_matching: ``"exact"`` (paper) or ``"lenient"``, which also accepts action
             names wrapped in markdown (bullets, ``**bold**``, backticks).
         max_message_chars: longer messages are cut (and marked) before parsing and relaying.
@@ -117,8 +113,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
     puzzle_spec: ClassVar[PuzzleSpec]
     """The puzzle this class plays; a versioned module's ``raw_env`` sets only this."""
     puzzle_cls: ClassVar[type[Puzzle]]
-    draw: ClassVar[staticmethod[[dict[str, Any]], Image.Image]]
-    """The drawing (a `Scene`, or any function of the visible state), from the spec."""
+    draw: ClassVar[staticmethod[[dict[str, Any]], Image.Image | np.ndarray]]
+    """The drawing (a function of the visible state), from the spec."""
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["rgb_array", "human"],
         "name": "comma",
@@ -198,61 +194,23 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self.possible_agents = [SOLVER, EXPERT]
         manual = self.puzzle_spec.manual
         self.manual = self.puzzle_cls.manual_for(read_manual(manual) if manual else "", self.puzzle_options)
-        self._observation_spaces = self._own_observation_spaces(solver_view)
-        # action spaces are cheap (no arrays) and sampled by seed_test: one per instance
+        width, height = self.puzzle_cls.image_size
+        solver_space: dict[str, spaces.Space[Any]] = {"text": UnicodeText()}
+        if solver_view == "image":
+            solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
+        if self.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
+            solver_space["audio"] = spaces.Box(-1.0, 1.0, (self.puzzle_cls.audio_samples,), np.float32)
+            rate = self.puzzle_cls.sample_rate
+            solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
+        self._observation_spaces = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
         self._human_figure: Any = None
-        self._frame: Frame | None = None  # last drawn picture, kept across resets (layers diff against it)
-        self._spare: Frame | None = None  # the one before: repainted when a caller still holds `_frame`
-        self.image_in_observation = True
-        """False: the solver's observation leaves the picture out, and whoever set it draws the
-        picture where it needs it with `image_into` (a vector env's worker, into shared memory)."""
         self._start_episode(None, None)
 
     _description: tuple[int, str] | None
     """(puzzle version, the written description of its image), made on demand."""
-
-    _SPACE_TEMPLATES: ClassVar[dict[tuple[type, str], dict[str, spaces.Dict]]] = {}
-
-    @classmethod
-    def _observation_space_templates(cls, solver_view: str) -> dict[str, spaces.Dict]:
-        """Observation spaces built once per environment class and solver view, never
-        handed out: instances get copies (`_own_observation_spaces`)."""
-        key = (cls, solver_view)
-        cached = CommaEnv._SPACE_TEMPLATES.get(key)
-        if cached is None:
-            width, height = cls.puzzle_cls.image_size
-            solver_space: dict[str, spaces.Space[Any]] = {"text": UnicodeText()}
-            if solver_view == "image":
-                solver_space["image"] = UniformBox(0, 255, (height, width, 3), np.uint8)
-            if cls.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
-                solver_space["audio"] = UniformBox(-1.0, 1.0, (cls.puzzle_cls.audio_samples,), np.float32)
-                rate = cls.puzzle_cls.sample_rate
-                solver_space["sample_rate"] = UniformBox(rate, rate, (), np.int32)
-            for space in solver_space.values():
-                if isinstance(space, spaces.Box):  # shared by every copy: nobody may write them
-                    for array in (space.low, space.high, space.bounded_below, space.bounded_above):
-                        if isinstance(array, np.ndarray):  # gymnasium 1.0 keeps a scalar's masks as np.bool_
-                            array.flags.writeable = False
-            built = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
-            cached = CommaEnv._SPACE_TEMPLATES.setdefault(key, built)
-        return cached
-
-    @classmethod
-    def _own_observation_spaces(cls, solver_view: str) -> dict[str, spaces.Dict]:
-        """This instance's observation spaces: its own space objects (so seeding one
-        instance's space seeds no other's, as Gymnasium users expect) over the template's
-        read-only bound arrays. A `Box(512, 512, 3)` holds four full-size arrays (bounds and
-        boundedness masks, 3 MiB), which copying per instance would make most of the cost
-        of an environment; a shallow copy costs a few hundred bytes."""
-        own: dict[str, spaces.Dict] = {}
-        for agent, template in cls._observation_space_templates(solver_view).items():
-            # A copy shares the bound arrays. The template's random generator is never made
-            # (templates are never handed out), so each copy makes its own on first use.
-            own[agent] = spaces.Dict({name: copy.copy(part) for name, part in template.spaces.items()})
-        return own
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -360,7 +318,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
     def observe(self, agent: str) -> Observation:
         if agent == SOLVER:
             observation = SolverObservation(text=self._text_for(SOLVER))
-            if self.solver_view != "text" and self.image_in_observation:  # else a written description: no image
+            if self.solver_view != "text":  # else a written description: no image
                 observation["image"] = self.image()
             if self._audio:
                 observation["audio"] = self._audio["audio"]
@@ -612,61 +570,21 @@ class CommaEnv(AECEnv[str, Observation, str]):
         }
 
     # -- observations ----------------------------------------------------------------------
-    def image(self, fresh: bool = False) -> np.ndarray:
-        """The solver's current image as a read-only, contiguous RGB uint8 array.
-
-        Drawn only when the puzzle's state changed since the last call. With a `Scene`
-        drawing, only the layers whose key changed are repainted: into the previous frame's
-        memory itself when no array of it handed out is alive, else into the frame before it
-        when that one is free (a loop that keeps the last observation alternates between two
-        arrays), else onto a copy (also across resets); any other drawing function is a full
-        redraw. An array someone still holds is never modified. `fresh` asks for an array
-        other than the one of the last call even when nothing changed (Gymnasium promises new
-        data on every call): the frame before, caught up, when it is free, else a copy.
-        """
+    def image(self) -> np.ndarray:
+        """The solver's current picture as a read-only, contiguous RGB uint8 array: drawn when
+        the puzzle's state changed (`Puzzle.version`), else the same array as before (a
+        caller may key an encoding on its identity). A drawing returns a new picture on every
+        call, a PIL image or an array, which the environment then keeps."""
         puzzle = self._puzzle()
-        if fresh and self._image_array is not None and self._image_version == puzzle.version:
-            frame = self._frame
-            if isinstance(self.draw, Scene) and frame is not None and frame.pixels.last_view() is self._image_array:
-                self._image_array = None  # our own reference: the spare is then free to catch up
-                self._frame = self.draw.refresh(frame, self._spare)
-                if self._frame.pixels is not frame.pixels:
-                    self._spare = frame
-                self._image_array = self._frame.array
-            else:
-                self._image_array = self._image_array.copy()
-                self._image_array.flags.writeable = False
-            return self._image_array
         if self._image_version != puzzle.version or self._image_array is None:
-            state = puzzle.drawn_state()
-            draw = self.draw
-            if isinstance(draw, Scene):
-                self._image_array = None  # our own reference: an unshared frame is then repainted in place
-                previous = self._frame
-                self._frame = draw.frame(state, previous, self._spare, fresh=fresh)
-                if previous is not None and self._frame.pixels is not previous.pixels:
-                    self._spare = previous  # a caller may still hold it; if not, the next frame reuses it
-                array = self._frame.array
-            else:  # the full-redraw fallback for drawings that are not scenes
-                array = np.array(draw(state).convert("RGB"), dtype=np.uint8)
-                array.flags.writeable = False
+            picture = self.draw(puzzle.visible_state())
+            if isinstance(picture, Image.Image):
+                picture = np.asarray(picture if picture.mode == "RGB" else picture.convert("RGB"))
+            array = np.ascontiguousarray(picture, dtype=np.uint8)
+            array.flags.writeable = False
             self._image_array = array
             self._image_version = puzzle.version
         return self._image_array
-
-    def image_into(self, target: Frame | np.ndarray) -> Frame | None:
-        """The solver's current picture drawn into memory the caller owns: `target` is what
-        this method returned for that memory last time (only what changed since is
-        repainted), or the memory itself (writable, C-contiguous RGB of the image's shape).
-        Returns what to pass next time: a frame, or None when the drawing is not a `Scene`
-        (pass the memory again: the picture is drawn whole every time)."""
-        state = self._puzzle().drawn_state()
-        if isinstance(self.draw, Scene):
-            return self.draw.frame_into(state, target)
-        if not isinstance(target, np.ndarray):
-            raise ValueError("this puzzle's drawing is not a Scene: image_into needs the memory")
-        target[...] = np.asarray(self.draw(state).convert("RGB"), dtype=np.uint8)
-        return None
 
     messages = staticmethod(prompts.agent_messages)
     """What an agent is shown, as chat messages: ``messages(agent, observation, info,

@@ -17,10 +17,6 @@ import numpy as np
 
 from comma_env.protocol.spec import FRAME_SIZE, PuzzleSpec
 
-_STATE_KEY_JSON = json.JSONEncoder(sort_keys=True)
-"""What `Puzzle.state_key` writes: ``json.dumps(state, sort_keys=True)``, whose every call with
-an option builds an encoder first (about 0.65 of its 2.2 µs on Wire's state)."""
-
 
 class Puzzle(ABC):
     """One puzzle instance. Subclasses generate themselves from an RNG in `__init__`.
@@ -75,7 +71,7 @@ class Puzzle(ABC):
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.version = 0  # bumped by `_changed()`; keys the image cache
+        self.version = 0  # bumped by `_changed()`: the environment draws a new picture
 
     # -- what subclasses implement -------------------------------------------------------
     @abstractmethod
@@ -164,25 +160,9 @@ class Puzzle(ABC):
         realistic scripted pair (`comma_env.agents.realistic`), which has no foresight."""
         return []
 
-    def drawn_state(self) -> dict[str, Any]:
-        """`visible_state()` as the drawing reads it: equal to it, but free to share the
-        puzzle's own lists and dicts instead of copying them, because drawing only reads.
-        Override where the copies cost: Dog's picture is redrawn on every timer tick, and
-        copying its dogs and their places for each drawing took about 0.15 frame copies of
-        its image step (`examples/benchmark_envs.py --image-step`). Shared lists that never
-        change can be frozen (`comma_env.protocol.frozen`), so that the drawing may keep what
-        it derives from them on them. The default is `visible_state()`."""
-        return self.visible_state()
-
     def state_key(self) -> str:
-        """Identity of the current state, for rule-based repetition-loop detection.
-
-        Asked before every action; kept per `version`, since a mistake usually leaves the
-        state as it was and the next action asks again."""
-        cached = getattr(self, "_state_key", None)
-        if cached is None or cached[0] != self.version:
-            cached = self._state_key = (self.version, _STATE_KEY_JSON.encode(self.visible_state()))
-        return cached[1]
+        """Identity of the current state, for rule-based repetition-loop detection."""
+        return json.dumps(self.visible_state(), sort_keys=True)
 
     def _changed(self) -> None:
         """Call after every state change so the image is redrawn."""

@@ -64,7 +64,7 @@ class PuzzleSpec:
     solver/expert puzzles). Making the spec binds it: the class takes its ``name``,
     ``title`` and ``skills`` from here."""
     drawing: str
-    """``"module:attribute"`` of the drawing (a `Scene` or a function of the visible state)."""
+    """``"module:attribute"`` of the drawing: a function from the visible state to the picture."""
     manual: str | None
     """File name of the expert's manual in ``manuals/`` (None: the game has no manual)."""
     version: int = 0

@@ -4,13 +4,11 @@ countdown runs on the simulated clock (`comma_env.protocol.clock`); time running
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 
 from comma_env.protocol.clock import Countdown, format_timer, parse_timer, wait_line
-from comma_env.protocol.frozen import FrozenDict, FrozenList
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.spec import PaperV1Random, PuzzleSpec
 
@@ -53,14 +51,8 @@ class DogPuzzle(Countdown, Puzzle):
         # boxes never overlap): drawing only
         places = [[int(c), round(float(rng.uniform(-0.08, 0.08)), 3), round(float(rng.uniform(-0.06, 0.06)), 3),
                    round(float(rng.uniform(0.7, 0.84)), 3)] for c in cells]
-        # They never change within an instance. Frozen, because `drawn_state` shares them with
-        # the drawing, which keeps the dogs it placed on them (`comma_env.protocol.frozen`); and
-        # written as JSON once, for `state_key`, from the plain lists (json's encoder copies a
-        # list subclass and asks a dict subclass for its items the slow way: 1.2 us more)
-        self.dogs = FrozenList([FrozenDict(dog) for dog in dogs])
-        self.places = FrozenList([FrozenList(place) for place in places])
-        self._fixed_json = (self.dogs, self.places, json.dumps(places, sort_keys=True),
-                            json.dumps(dogs, sort_keys=True))
+        self.dogs = dogs
+        self.places = places
         self.time_left = int(rng.integers(*START_SECONDS))
         self.submitted = False
 
@@ -82,29 +74,8 @@ class DogPuzzle(Countdown, Puzzle):
         return 1.0 if self.submitted else 0.0
 
     def visible_state(self) -> dict[str, Any]:
-        state = self.drawn_state()  # the fields, in order, once; here with copies of the dogs
-        state["dogs"] = [dog.copy() for dog in self.dogs]  # plain, editable copies
-        state["dog_places"] = [place.copy() for place in self.places]
-        return state
-
-    def drawn_state(self) -> dict[str, Any]:
-        """`visible_state()` without copying the dogs and their places, which never change
-        within an instance (frozen lists and dicts)."""
-        return {"timer": format_timer(self.time_left), "dogs": self.dogs, "dog_places": self.places,
-                "module_disarmed": self.submitted}
-
-    def state_key(self) -> str:
-        """``json.dumps(self.visible_state(), sort_keys=True)`` with the dogs, which never
-        change within an instance, serialised once: the timer changes the state on every
-        message, and the key is asked before every action."""
-        fixed = getattr(self, "_fixed_json", None)  # None: an instance pickled before it was written at construction
-        if fixed is None or fixed[0] is not self.dogs or fixed[1] is not self.places:  # or set anew since
-            fixed = self._fixed_json = (self.dogs, self.places,
-                                        json.dumps([list(place) for place in self.places], sort_keys=True),
-                                        json.dumps([dict(dog) for dog in self.dogs], sort_keys=True))
-        disarmed = "true" if self.submitted else "false"
-        timer = format_timer(self.time_left)
-        return f'{{"dog_places": {fixed[2]}, "dogs": {fixed[3]}, "module_disarmed": {disarmed}, "timer": "{timer}"}}'
+        return {"timer": format_timer(self.time_left), "dogs": [dict(dog) for dog in self.dogs],
+                "dog_places": [list(place) for place in self.places], "module_disarmed": self.submitted}
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.protocol.frozen import FrozenList
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
@@ -78,9 +77,7 @@ class WirePuzzle(Puzzle):
     def __init__(self, rng: np.random.Generator) -> None:
         super().__init__(rng)
         count = int(rng.integers(3, 7))
-        # frozen: the wires never change, and `drawn_state` shares them with the drawing,
-        # which keeps the instance's layers on them (`comma_env.protocol.frozen`)
-        self.colors = FrozenList([COLORS[i] for i in rng.integers(0, len(COLORS), size=count)])
+        self.colors = [COLORS[i] for i in rng.integers(0, len(COLORS), size=count)]
         chars = [SERIAL_CHARS[i] for i in rng.integers(0, len(SERIAL_CHARS), size=5)]
         self.serial = "".join(chars) + str(int(rng.integers(0, 10)))
         self.answer = wire_to_cut(self.colors, self.serial)
@@ -101,13 +98,9 @@ class WirePuzzle(Puzzle):
     def progress(self) -> float:
         return 1.0 if self.answer in self.cut else 0.0
 
-    def visible_state(self) -> dict[str, Any]:  # a plain, editable copy of the colours
-        return {"wire_colors_top_to_bottom": self.colors.copy(), "serial_number": self.serial,
+    def visible_state(self) -> dict[str, Any]:
+        return {"wire_colors_top_to_bottom": list(self.colors), "serial_number": self.serial,
                 "cut_wires": sorted(self.cut)}
-
-    def drawn_state(self) -> dict[str, Any]:
-        """`visible_state()` with the puzzle's own (frozen) list of wire colours."""
-        return {"wire_colors_top_to_bottom": self.colors, "serial_number": self.serial, "cut_wires": sorted(self.cut)}
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:

@@ -209,24 +209,18 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         return bool(self.raw.truncations.get(self.role, False))
 
     def _observation(self) -> dict[str, Any]:
-        """The role's AEC observation. Its arrays are read-only and never change while anyone
-        holds them (copy-on-write frames, `comma_env.drawing.scene`), so a changed picture is
-        handed out as it is: a loop that keeps the previous observation makes the AEC env
-        alternate between two arrays, with no whole-frame copy. Gymnasium promises new data on
-        every call, so a picture identical to the last call's (nothing changed) comes from the
-        other array, caught up (`CommaEnv.image(fresh=True)`), and another array identical to
-        the last call's (Sound's clip) is copied."""
+        """The role's AEC observation. Its arrays are read-only and never change, so a changed
+        picture is handed out as it is. Gymnasium promises new data on every call, so an array
+        identical to the last call's (an unchanged picture, Sound's clip) is copied."""
         observation = dict(self.raw.observe(self.role))
         sources: dict[str, np.ndarray] = {}
         for key, value in observation.items():
             if isinstance(value, np.ndarray):
-                if value is self._sources.get(key) and key == "image":
-                    value = observation[key] = self.raw.image(fresh=True)  # the env's current frame now
-                elif value is self._sources.get(key):
+                if value is self._sources.get(key):
                     observation[key] = copy = value.copy()
                     copy.flags.writeable = False  # read-only like every other observation array
                 sources[key] = value
-        self._sources = sources  # our reference also keeps the AEC env from repainting it
+        self._sources = sources
         return observation
 
     def _info(self) -> dict[str, Any]:

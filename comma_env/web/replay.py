@@ -66,11 +66,15 @@ def image_name(puzzle: str, state: Mapping[str, Any]) -> str:
 
 
 def png_bytes(image: Any) -> bytes:
-    """A drawn state as PNG bytes (lossless; speed over size)."""
+    """A drawn state (a PIL image or an RGB array) as PNG bytes (lossless; speed over size)."""
     import io
 
+    import numpy as np
+    from PIL import Image
+
+    picture = image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, dtype=np.uint8))
     buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, format="PNG", compress_level=1)
+    picture.convert("RGB").save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 

@@ -149,7 +149,7 @@ API_ROOMS: dict[str, str] = {
     "comma_env.protocol": "The turn protocol (the AEC environment), the puzzle interface, spaces, prompts, "
                           "metrics, rewards, the simulated clock and the policy interface.",
     "comma_env.puzzles": "The rules of each puzzle.",
-    "comma_env.drawing": "Pictures: the incremental `Scene` and each puzzle's drawing.",
+    "comma_env.drawing": "Pictures: each puzzle's drawing, a function of its visible state.",
     "comma_env.audio": "Sound's clips and their WAV encoding.",
     "comma_env.run": "The rollout pipeline: typed config, checks, results tables, merging, locks, provenance.",
     "comma_env.privacy": "The rule-based leak detector.",

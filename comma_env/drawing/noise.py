@@ -1,0 +1,78 @@
+"""Smooth noise fields for the lesion photos: banks of low-frequency fields, each random
+numbers on a coarse grid enlarged bicubically (as Pillow does), drawn once from a fixed
+seed; a lesion takes a field of a bank in one of its eight mirrorings and rotations."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from PIL import Image
+
+
+def bicubic_weights(cells: int, size: int) -> np.ndarray:
+    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C.
+
+    The resize is linear and separable, so resizing a matrix whose row i is all ones (an
+    impulse along one axis, constant along the other) yields, in its column 0, column i of
+    W; two small matrix products then replace a Pillow call (and its image conversions) per
+    noise field of the bank."""
+    weights = np.empty((size, cells), dtype=np.float32)
+    for i in range(cells):
+        impulse = np.zeros((cells, cells), dtype=np.float32)
+        impulse[i, :] = 1.0
+        resized = Image.fromarray(impulse, mode="F").resize((size, size), Image.Resampling.BICUBIC)
+        weights[:, i] = np.asarray(resized)[:, 0]
+    weights.flags.writeable = False
+    return weights
+
+
+SERIAL_BLAS_WORK = 4 * 65536
+"""Largest m * n * k of a matrix product that OpenBLAS runs on the calling thread: above
+it, OpenBLAS wakes its thread pool, which on a busy machine costs more than the product
+itself. The noise bank's products are split into row chunks below it (`serial_matmul`)."""
+
+
+def serial_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` (2-D) computed in row chunks small enough for BLAS to stay single-threaded."""
+    rows = max(1, SERIAL_BLAS_WORK // max(1, a.shape[1] * b.shape[1]) - 1)
+    if a.shape[0] <= rows:
+        return a @ b
+    out = np.empty((a.shape[0], b.shape[1]), dtype=np.result_type(a, b))
+    for start in range(0, a.shape[0], rows):
+        np.matmul(a[start:start + rows], b, out=out[start:start + rows])
+    return out
+
+
+NOISE_BANK = 64
+"""Smooth noise fields precomputed per (cells, grid); a lesion takes one of them in one of
+its 8 mirrorings and rotations (views, free), so 512 fields per kind."""
+
+
+@cache  # four banks (blotches, shading, crust, grain): a table, drawn once per process
+def noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
+    """NOISE_BANK low-frequency noise fields in [0, 1] on a grid x grid grid (read-only),
+    mapped to offset + scale * field, drawn from a fixed seed: each is random numbers on a
+    cells x cells grid, enlarged bicubically."""
+    rng = np.random.default_rng([cells, grid])
+    weights = bicubic_weights(cells, grid)
+    bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
+    for field in bank:
+        field[:] = serial_matmul(weights @ rng.random((cells, cells)).astype(np.float32), weights.T)
+        field -= field.min()
+        field *= np.float32(affine[1] / max(float(field.max()), 1e-6))
+        field += np.float32(affine[0])
+    bank.flags.writeable = False
+    return bank
+
+
+def noise_view(bank: np.ndarray, pick: int) -> np.ndarray:
+    """Field `pick >> 3` of `bank`, mirrored or transposed by `pick`'s low three bits
+    (bit 0: rows reversed, bit 1: columns reversed, bit 2: then transposed): a read-only
+    view, free."""
+    field = bank[pick >> 3]
+    if pick & 1:
+        field = field[::-1]
+    if pick & 2:
+        field = field[:, ::-1]
+    return field.T if pick & 4 else field
