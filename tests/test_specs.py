@@ -13,7 +13,7 @@ from pettingzoo.env_registry.registration import aec_registry
 
 import comma_env
 from comma_env import registry
-from comma_env.protocol import metrics, puzzle, spec
+from comma_env.protocol import puzzle, spec
 from comma_env.protocol.resources import manuals_dir
 from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 from comma_env.run import fidelity, results
@@ -30,8 +30,7 @@ def test_every_puzzle_has_a_spec() -> None:
     assert sorted(registry.paper_order()) == sorted(registry.COMMA_PUZZLES)
 
 
-def test_skills_and_frame_size_are_defined_once() -> None:
-    assert metrics.SKILLS is spec.SKILLS and puzzle.SKILLS is spec.SKILLS
+def test_frame_size_is_defined_once() -> None:
     assert puzzle.Puzzle.image_size is spec.FRAME_SIZE
 
 
