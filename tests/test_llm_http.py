@@ -19,7 +19,8 @@ import pytest
 from loopback_server import Loopback
 
 from comma_env.agents.http_client import OpenAICompatTransport, served_model, speaks_openai_http
-from comma_env.agents.llm import ChatClient, Completion, LLMCallError, LLMSettings
+from comma_env.agents.llm import ChatClient, Completion, LLMCallError
+from comma_env.agents.llm_settings import LLMSettings
 
 FAST_RETRY = {"retry_base_delay": 0.02, "retry_max_delay": 0.1}
 

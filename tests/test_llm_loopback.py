@@ -236,7 +236,8 @@ def test_extra_keys_the_policy_sets_itself_are_rejected_at_build_time(key):
 
 
 def test_zero_price_registration_is_quiet_but_other_litellm_warnings_are_not():
-    from comma_env.agents.llm import ChatClient, LLMSettings, litellm_module
+    from comma_env.agents.llm import ChatClient, litellm_module
+    from comma_env.agents.llm_settings import LLMSettings
 
     litellm = litellm_module()
     records: list[logging.LogRecord] = []

@@ -120,7 +120,8 @@ async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | N
     """
     client = None
     if judge_cfg is not None:
-        from comma_env.agents.llm import ChatClient, LLMSettings
+        from comma_env.agents.llm import ChatClient
+        from comma_env.agents.llm_settings import LLMSettings
 
         client = ChatClient(LLMSettings.from_config(judge_cfg))
     limit = asyncio.Semaphore(max(1, concurrency))
