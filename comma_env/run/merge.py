@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from comma_env.run import settings as run_settings
+from comma_env.run.console import render_console
 from comma_env.run.provenance import provenance
 from comma_env.run.results import (
     RUN_SETTINGS,
@@ -30,7 +31,6 @@ from comma_env.run.results import (
     describe_mismatch,
     latest_per_episode,
     read_episodes,
-    render_console,
     settings_mismatch,
     write_results,
 )

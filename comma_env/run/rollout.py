@@ -46,6 +46,7 @@ from comma_env.protocol.resources import conf_dir  # noqa: E402
 from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.checks import check_key  # noqa: E402
 from comma_env.run.config import Memory, register_configs  # noqa: E402
+from comma_env.run.console import error_note, render_console, seed_ranges  # noqa: E402
 from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollout's public names
     ERROR_DEFAULTS,
     RunningScore,
@@ -76,11 +77,8 @@ from comma_env.run.results import (  # noqa: E402
     attach_judgements,
     attach_leak_judgements,
     build_results,
-    error_note,
     latest_per_episode,
     read_episodes,
-    render_console,
-    seed_ranges,
     write_results,
     write_text_atomic,
 )

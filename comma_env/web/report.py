@@ -33,7 +33,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from comma_env.run.results import is_v1_protocol, ordered, paper_random_row, title
+from comma_env.run.console import is_v1_protocol, paper_random_row
+from comma_env.run.results import ordered, title
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, _write_atomic, replay_all
 from comma_env.web.runs import Run, load_runs, slug
