@@ -13,12 +13,8 @@ from PIL import Image
 
 
 class PngCache:
-    """PNG data URL of the solver's current image, encoded once per puzzle state.
-
-    The environment hands out the same read-only array object until the state changes, so
-    object identity is the cache key. The array itself is kept referenced: an `id()` of a
-    freed array could be reused by a new one.
-    """
+    """PNG data URL of the solver's current image, encoded once per puzzle state: the environment hands
+    out the same read-only array until the state changes, so the array (kept referenced) is the key."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None

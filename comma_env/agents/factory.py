@@ -1,10 +1,5 @@
-"""Build a `Policy` from a model config (``conf/model/<name>.yaml``).
-
-The rollout knows models only through this function: a config's ``kind`` names a policy
-class in `KINDS`, which builds itself from the config (`Policy.from_config`). Adding a way
-of playing means adding a class and its kind. Each class is imported on first use, so heavy
-imports (LiteLLM) happen only for the kinds that need them.
-"""
+"""Build a `Policy` from a model config (``conf/model/<name>.yaml``): its ``kind`` names a class in
+`KINDS`, imported on first use, which builds itself (`Policy.from_config`)."""
 
 from __future__ import annotations
 

@@ -1,29 +1,11 @@
 """Error taxonomy of failed episodes (paper, section 5.2): rule first, optional LLM judge.
 
-Categories, in this project's words:
-
-- ``roleplay``: an agent acts out the other role (the expert behaves as if it could see
-  or press things, or the solver starts handing out manual instructions).
-- ``misinterpretation``: the solver misreads what the puzzle shows or what a signal means,
-  and acts on the wrong picture of the state.
-- ``repetition_loop``: the solver repeats an action that already failed in the same state.
-  Detected by rule from the environment's record (``repetition_loop``), never by the judge.
-- ``miscommunication``: one agent ignores or fails to follow what the other said (for
-  example the solver acts alone against the expert's advice, or the expert ignores the
-  solver's question).
-- ``other``: a failure that fits none of the above.
-
-`rule_label` is always available; `judge_records` asks a chat model (any LiteLLM model config,
-through `comma_env.agents.llm.ChatClient`, so retries and key handling are the same) for the rest,
-showing it the episode's ``initial_state`` (what the solver's first image showed, recorded
-by the rollout) as ground truth. Without a judge only repetition loops get a label: the
-other failures stay unlabelled rather than being called ``other``, so results.md's
-"judged" count means episodes a judge actually labelled (a failed call is ``unjudged``).
-`write_judgements` stores labels as ``out_dir/judgements.jsonl`` lines
-``{"puzzle", "seed", "error_types": [...]}``, which `comma_env.run.results.attach_judgements`
-reads; `taxonomy_markdown` renders the label counts on their own (results.md gets its
-taxonomy table from `comma_env.protocol.metrics.error_taxonomy`).
-"""
+Categories: ``roleplay`` (an agent acts out the other role), ``misinterpretation`` (the solver
+misreads the state), ``repetition_loop`` (a failed action repeated in the same state; by rule
+only), ``miscommunication`` (an agent ignores what the other said) and ``other``. Without a judge
+only repetition loops get a label, so "judged" counts episodes a judge really labelled. The judge
+(any model config, through `comma_env.agents.llm.ChatClient`) sees the episode's
+``initial_state`` as ground truth; labels go to ``out_dir/judgements.jsonl``."""
 
 from __future__ import annotations
 
@@ -112,12 +94,8 @@ def parse_label(text: str) -> str:
 
 async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | None = None,
                         concurrency: int = 8) -> dict[tuple[str, int], list[str]]:
-    """Labels for every failed episode: the rule label, plus the judge's when configured.
-
-    Without `judge_cfg` only the rule runs: failures it does not cover get no entry (no
-    guessed ``other``). A judge call that fails for good adds ``unjudged`` to the rule
-    label, so one bad call never loses the other labels.
-    """
+    """Labels for every failed episode: the rule label, plus the judge's when configured; a judge
+    call that fails for good adds ``unjudged`` instead, never a guessed ``other``."""
     client = None
     if judge_cfg is not None:
         from comma_env.agents.llm import ChatClient

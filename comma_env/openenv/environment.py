@@ -1,10 +1,5 @@
-"""`CommaEnvironment`: one single-role COMMA episode per OpenEnv session.
-
-The server (`server.py`) makes one instance per WebSocket session through a factory, so
-sessions never share state; the partner (oracle, random, an LLM) lives inside the instance.
-The async methods are the ones the server calls, so LLM partners of many sessions overlap
-in the server's event loop instead of holding a thread each.
-"""
+"""`CommaEnvironment`: one single-role COMMA episode per OpenEnv session, its partner inside;
+the server calls the async methods, so LLM partners of many sessions overlap in its loop."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The policy interface shared by every way of playing a role.
-
-A `Policy` is configured once per run (a model, a seed...). For each episode it hands out a
-`Player` per role, which keeps whatever per-episode memory it needs. Players are async so
-that LLM calls from many episodes overlap; cheap players simply return at once.
-"""
+"""The policy interface shared by every way of playing a role: a `Policy` per run hands out an
+async `Player` per role and episode, so that model calls of many episodes overlap."""
 
 from __future__ import annotations
 

@@ -1,18 +1,11 @@
 """``python -m comma_env.rollout`` up to the point where Hydra takes over.
 
-Hydra composes the configuration twice and imports every launcher plugin before it can say
-that a key is misspelt, and renders ``--help`` by composing every option of every group:
-seconds on a busy machine. This module answers ``--help`` itself and checks the plain
-``key=value`` overrides against the schema (`comma_env.run.config`) first, so the common
-mistakes (``episdes=5``, ``+episode=1``, ``episodes=many``, ``model=gtp4o``, an unknown
-puzzle, a negative count) are reported at once, with exit code 2, before anything heavy is
-imported. Messages name the key, never repeat the value (it may be a pasted secret). Whatever it does not
-understand (sweeps, interpolations, Hydra's own flags) it leaves to Hydra.
+Hydra composes every option before it can report a misspelt key or render ``--help``, which is
+slow; so this module answers ``--help`` itself and checks plain ``key=value`` overrides against
+the schema first (exit code 2, naming the key, never the value). Anything else goes to Hydra.
 
-Exit codes of the command: 0 done; 2 the configuration is wrong (nothing ran, no folder was
-left behind); 1 the run failed (a server, the disk, a lock held by another run; finished
-episodes are saved); 128 + N stopped by signal N (rerun to resume).
-"""
+Exit codes: 0 done; 2 the configuration is wrong (nothing ran); 1 the run failed (finished
+episodes are saved); 128 + N stopped by signal N (rerun to resume)."""
 
 from __future__ import annotations
 

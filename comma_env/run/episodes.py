@@ -1,7 +1,5 @@
-"""One episode of a rollout as a record: its settings (`base_record`), playing it
-(`run_one`), the record of one that failed, and the records a folder already holds
-(`load_done`, resuming). Every puzzle is played the same way, through its game
-(`comma_env.protocol.game`)."""
+"""One episode of a rollout as a record: its settings (`base_record`), playing it (`run_one`)
+through its game (`comma_env.protocol.game`), a failed one's record, and resuming (`load_done`)."""
 
 from __future__ import annotations
 
@@ -89,12 +87,8 @@ ERROR_DEFAULTS: dict[str, Any] = {
 
 async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
                   secrets: Sequence[str] = ()) -> dict[str, Any]:
-    """Play one episode; always returns a record (errors are recorded, never raised).
-
-    An episode that fails mid-way keeps what was played: its transcript, tokens and turns
-    (``turns_played``; ``turns`` is the paper's metric: the turn of success, else the limit).
-    Error texts are masked with `secrets`.
-    """
+    """Play one episode; always returns a record (errors are recorded with `secrets` masked, never
+    raised), and a failed episode keeps what was played."""
     from comma_env.agents.runner import run_episode
 
     record = base_record(p, puzzle, seed)

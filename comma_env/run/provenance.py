@@ -1,9 +1,5 @@
-"""Where results came from: package version, git commit, Python and key library versions.
-
-Written into ``config.yaml`` and ``results.json`` so a table can be traced back to the code
-and libraries that produced it. The git commit is read only when the package is imported
-from a checkout (an installed wheel has none).
-"""
+"""Where results came from: package version, git commit (from a checkout), Python and key library
+versions, written into ``config.yaml`` and ``results.json``."""
 
 from __future__ import annotations
 

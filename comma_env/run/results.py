@@ -1,10 +1,5 @@
-"""Episode files and result tables.
-
-``episodes*.jsonl`` is the source of truth: one JSON object per finished episode, appended
-and flushed as it finishes. A run killed mid-write can leave a torn last line;
-`read_episodes` drops it (and truncates it away, so the next append starts on a clean
-line). ``results.json`` / ``results.md`` are always recomputed from the episode files.
-"""
+"""Episode files and result tables: ``episodes*.jsonl`` (one flushed line per finished episode) is
+the source of truth, and ``results.json`` / ``results.md`` are recomputed from it."""
 
 from __future__ import annotations
 
@@ -142,12 +137,8 @@ def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, 
 
 
 def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Copies of `records` with ``error_types`` from ``out_dir/judgements*.jsonl``, if any.
-
-    An optional LLM judge labels failed episodes with the paper's error taxonomy by writing
-    lines ``{"puzzle": ..., "seed": ..., "error_types": ["miscommunication", ...]}``; the
-    episode files themselves are never rewritten.
-    """
+    """Copies of `records` with the judge's ``error_types`` from ``out_dir/judgements*.jsonl``, if any
+    (the episode files are never rewritten)."""
     labels: dict[tuple[str, int], list[str]] = {}
     for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
         for line in read_episodes(path, repair=False):
@@ -202,13 +193,8 @@ def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str
 
 # -- tables ----------------------------------------------------------------------------------
 def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """results.json content: metrics (see `comma_env.protocol.metrics.summarize`) plus run metadata.
-
-    Episodes that ended in an error are left out of every rate and mean (they were not
-    played to the end, so counting them as failures would mix infrastructure faults into
-    PSR); they are counted apart in ``errors``, per puzzle and overall, and ``n`` is the
-    number of finished episodes the rates are over.
-    """
+    """results.json content: metrics (`comma_env.protocol.metrics.summarize`) plus run metadata.
+    Episodes that ended in an error are counted apart in ``errors``, never in a rate."""
     finished = [r for r in records if not r.get("error")]
     failed = [r for r in records if r.get("error")]
     puzzles = ordered(str(r.get("puzzle")) for r in finished)
