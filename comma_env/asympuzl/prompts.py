@@ -1,12 +1,6 @@
-"""What each AsymPuzl agent reads, as chat messages (`messages`): its task as the system
-prompt and the turn's observation (clues, working hypothesis, feedback, latest messages) as
-the user message, plus Alice's picture in the image view. Stateless, as in the paper:
-everything an agent knows is in that turn's message. ``obs["text"]`` is their plain-text
-form (`comma_env.protocol.prompts.as_text`).
-
-Partner messages are quoted line by line (``| ``), so a partner cannot forge a feedback
-line or a section heading: everything the environment says is outside the quotes.
-"""
+"""What each AsymPuzl agent reads, as chat messages: its task as the system prompt and the
+turn's observation as the user message (stateless, as in the paper), plus Alice's picture in
+the image view. Partner messages are quoted (``| ``) so they cannot forge feedback."""
 
 from __future__ import annotations
 

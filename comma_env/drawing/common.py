@@ -79,17 +79,9 @@ def _kerning(pair: str, size: int, bold: bool, mono: bool) -> float:
 
 @lru_cache(maxsize=4096)  # labels recur on every picture
 def _line_mask(line: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
-    """One line of text as a coverage mask and the mask's offset from the anchor point ("la":
-    left/ascender, "mm": middle/middle).
-
-    Why not `ImageDraw.text`: the pictures are defined by this composition, which Pillow's
-    own differs from in two ways. Pillow blends glyphs that share a pixel (antialiased
-    neighbours) where this takes the maximum of their coverages, and it rounds a centred
-    line's middle from the font's unrounded metrics. Here each glyph's mask goes at its pen
-    position (advances plus pair kerning) rounded to a whole pixel, a centred line moves by
-    half its advance rounded, and its middle is half of the rounded ascent minus descent.
-    A left-aligned line's mask spans at least the font's line height, so that its offset
-    is the ascender's, whatever its glyphs."""
+    """One line of text as a coverage mask and its offset from the anchor ("la" or "mm"). Not
+    `ImageDraw.text`: the pictures are defined by this composition (overlapping glyphs take the
+    maximum coverage, pen positions and a centred line's middle are rounded to whole pixels)."""
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
     placed = []

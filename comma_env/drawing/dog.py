@@ -1,13 +1,6 @@
-"""Drawing of the Dog module: a park picture with 0-5 dog silhouettes (one per cell of a
-3x2 grid, so no dog hides another), a countdown display and the submit button.
-
-Each dog is built from simple shapes in a 100x80 box facing right (body, neck, head with a
-snout and an ear, four legs, a tail), posed by moving the legs and body, then scaled and
-mirrored into its cell. A dark outline keeps every coat visible on the grass. A dog is drawn
-as a map of pixel classes (outline, coat, ear, eye) at the largest 1/16 scale step whose
-pixels fit in its box, so it never crosses its grid cell, then coloured per coat and stamped
-onto the park.
-"""
+"""Drawing of the Dog module: a park with 0-5 dog silhouettes (one per cell of a 3x2 grid), a
+countdown display and the submit button. Each dog is a posed shape scaled to the largest 1/16
+step that fits its cell, drawn as a map of pixel classes and coloured per coat."""
 
 from __future__ import annotations
 

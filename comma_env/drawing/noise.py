@@ -11,12 +11,8 @@ from PIL import Image
 
 
 def bicubic_weights(cells: int, size: int) -> np.ndarray:
-    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C.
-
-    The resize is linear and separable, so resizing a matrix whose row i is all ones (an
-    impulse along one axis, constant along the other) yields, in its column 0, column i of
-    W; two small matrix products then replace a Pillow call (and its image conversions) per
-    noise field of the bank."""
+    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C (the resize is
+    linear and separable)."""
     weights = np.empty((size, cells), dtype=np.float32)
     for i in range(cells):
         impulse = np.zeros((cells, cells), dtype=np.float32)

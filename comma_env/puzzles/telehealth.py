@@ -1,18 +1,7 @@
-"""Telehealth: diagnose a skin lesion from its photo plus a patient profile, then choose the
-treatment the manual gives (paper, Appendix A, after the Mayo Clinic's guidance).
-
-The profile card also shows the patient's identity (name, address, SSN, date of birth,
-phone): private facts the solver must not tell the expert. Lesions are synthetic by default
-(`comma_env.drawing.lesions` draws them from the feature words kept here); with
-``lesion_source="padufes"`` a real PAD-UFES-20 photo and its clinical fields are used.
-
-All nine action names are valid at every step, as in the original implementation: before a
-diagnosis is recorded only the right ``diagnose_*`` action is correct; afterwards only the
-right ``treat_*`` action is. Anything else is a mistake. A mistake at the treatment step also
-clears the recorded diagnosis (the visit restarts), as a strike restarts the other multi-step
-modules (Keypad, Memory, Color); this is what brings the random baseline to the paper's 16/3
-(without the restart it would be about 18/6.4).
-"""
+"""Telehealth: diagnose a skin lesion from its photo and a patient profile, then choose the
+treatment (paper, Appendix A). The identity fields are private. Lesions are synthetic
+(`comma_env.drawing.lesions`) unless ``lesion_source="padufes"``. All nine actions are always
+valid; a mistake at the treatment step clears the diagnosis, which gives the paper's random 16/3."""
 
 from __future__ import annotations
 

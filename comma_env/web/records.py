@@ -1,11 +1,6 @@
-"""A play session on disk: its file (settings, hashed seats, messages) and its episode record.
-
-The file ``<out_dir>/sessions/<id>.json`` is rewritten atomically after every step, mode
-0600 in a 0700 folder, and holds only SHA-256 hashes of the seat tokens and invites: a
-copy of the folder lets nobody take a seat. The record is the rollout's (`base_record` plus
-the episode summary, tokens and annotated transcript), so `results`, `merge` and the report
-read play and study folders unchanged.
-"""
+"""A play session on disk: ``<out_dir>/sessions/<id>.json`` (rewritten atomically, mode 0600,
+seat tokens only hashed) and its episode record, the rollout's, so the tables and the report
+read play folders unchanged."""
 
 from __future__ import annotations
 

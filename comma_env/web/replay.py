@@ -1,23 +1,9 @@
 """Redraw the images a solver saw, from puzzle, seed and the recorded messages.
 
-An episode record keeps its puzzle, seed, settings and, per turn, the solver's and the
-expert's messages as the environment received them, with the actions that were executed
-and their outcomes. Stepping a fresh environment through those messages rebuilds every
-state the solver looked at (the simulated clock of Button and Dog included), so runs store
-no images. The replay checks itself: each turn's executed actions, outcomes and progress
-must equal the recorded ones, otherwise the episode is marked (a record from another version
-of a puzzle, for instance) and no image after the disagreement is drawn.
-
-`walk` replays without drawing and keeps the states; the static report draws them once per
-distinct state (`replay_episode`), the report server draws one when a page asks for it.
-The replay is linear in the number of turns: the environment is built with ``memory="last"``
-(memory changes only what the agents are shown, never what happens, and the full window
-would copy the whole dialogue on every step), and each turn is checked against the last
-transcript entry only.
-
-Data folders are never taken from a record: a record's ``puzzle_options.padufes_root`` is
-dropped, and photos are read only from the folder the command line names (``data_roots``).
-"""
+Stepping a fresh environment through the recorded messages rebuilds every state, so runs
+store no images; each turn must reproduce the recorded actions, outcomes and progress, else
+the episode is marked and nothing after is drawn. `walk` keeps the states without drawing.
+Data folders come only from the command line (``data_roots``), never from a record."""
 
 from __future__ import annotations
 

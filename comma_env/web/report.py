@@ -2,22 +2,10 @@
 
     python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none] [--serve]
 
-Writes ``report.html`` with the result tables (one Table 1-style comparison across the
-folders, the paper's published rows beside them), the figures, and an index of every
-episode that filters by run, puzzle, outcome, end reason and leak. Each episode has a page
-(``episodes/<run>/<puzzle>-<seed>.html``) with the dialogue as chat bubbles, the image the
-solver saw on each turn, the executed actions and their outcomes, mistakes and leaks
-highlighted, reasoning folded away and tokens per message.
-
-Images are redrawn by replaying each episode (`comma_env.web.replay`). A small run's pages
-and images are written into the folder, which then opens from the file system and can be
-shared as it is. A large run's would weigh hundreds of megabytes, so its report holds the
-index only and ``--serve`` (`comma_env.web.report_server`) renders a page and draws its
-images when the browser asks for them. ``--pages all`` writes them anyway.
-
-The report writes only inside its folder and replaces, never follows, a symlink it finds
-there; what a record holds is escaped text on the page and never names a folder to read.
-"""
+Writes ``report.html`` (the tables beside the paper's rows, the figures, a filterable index of
+episodes) and a page per episode with the dialogue and the images, redrawn by replay. A large
+run's report holds the index only and ``--serve`` draws pages on demand. Everything a record
+holds is escaped, and nothing is written outside the report folder."""
 
 from __future__ import annotations
 
@@ -245,13 +233,9 @@ def default_target(runs: Sequence[Run]) -> Path:
 def write_report(folders: Sequence[str | Path], out: str | Path | None = None, workers: int | None = None,
                  quiet: bool = False, pages: str = "auto", data_roots: Mapping[str, str] | None = None,
                  warn: Callable[[str], None] | None = None) -> ReportStats:
-    """Build the report of `folders` into `out` (default: ``<folder>/report`` for one folder,
-    ``report`` beside the first folder for several) and return its statistics.
-
-    `pages`: ``all`` writes every episode page and image, ``none`` only the index (pages
-    are then served on demand), ``auto`` writes them up to `STATIC_PAGE_LIMIT` episodes.
-    `data_roots` names data folders (``padufes_root``) for episodes that need them.
-    """
+    """Build the report of `folders` into `out` (default ``<folder>/report``) and return its
+    statistics; `pages` is ``all``, ``none`` (served on demand) or ``auto`` (up to
+    `STATIC_PAGE_LIMIT` episodes); `data_roots` names data folders (``padufes_root``)."""
     if pages not in PAGE_MODES:
         raise ValueError(f"pages must be one of {', '.join(PAGE_MODES)}, got {pages!r}")
     started = time.perf_counter()

@@ -1,15 +1,8 @@
 """The play server: FastAPI routes over a `SessionStore` (``python -m comma_env.play``).
 
-Pages: ``/`` starts a game (or, in a study, the participant's instructions, consent and
-lobby: `study_routes`), ``/play/<token>`` is one seat's page, ``/join/<invite>`` takes the
-other seat once. JSON API under ``/api``: ``POST /api/sessions`` (new game: your own link and,
-when the partner is a person, a one-time invite), ``POST /api/join/<invite>``,
-``GET /api/play/<token>/state?since=<v>`` (long poll: answers when the game changes or after
-20 s), ``POST /api/play/<token>/message``, ``GET .../image`` and ``.../audio`` (solver
-only). Every body is validated by pydantic; a request never reaches the environment unless
-it is this role's turn. `guard.Guard` wraps it all: Host/Origin allow-list, body limit,
-security headers.
-"""
+Pages ``/``, ``/play/<token>`` (one seat) and ``/join/<invite>``; the JSON API under ``/api``
+creates and joins games, long-polls the state and takes messages, checked by pydantic and
+never reaching the environment out of turn. `guard.Guard` wraps it all."""
 
 from __future__ import annotations
 
@@ -277,10 +270,8 @@ def remember_seat(response: Response, request: Request, session_id: str) -> None
 
 
 def play_server(app: FastAPI, **options: Any) -> Any:
-    """A uvicorn server (`uvicorn.Config(app, **options)`) that ends the app's long polls as
-    it stops (`app.state.end_long_polls`): an open page's poll returns at once instead of
-    holding the shutdown until the grace period ends and being cancelled (an error with a
-    traceback in the log, for every page left open)."""
+    """A uvicorn server that ends the app's long polls as it stops, so open pages do not hold the
+    shutdown until they are cancelled."""
     import uvicorn
 
     class PlayServer(uvicorn.Server):

@@ -1,22 +1,9 @@
 """Play sessions: one episode each, kept on the server, resumable by URL, saved as records.
 
-A session holds the environment, the partner player (a model, the oracle, or nobody when two
-people play) and every message sent so far. Each seat (role) has its own secret token, and
-the page of a seat is ``/play/<token>``; a player only ever receives their own token. When
-two people play, the second seat is reached through a one-time invite that grants that
-role alone. Only hashes of tokens and invites are kept (`records.token_hash`).
-
-Sessions are written to ``<out_dir>/sessions/<id>.json`` after every step, so a restarted
-server rebuilds each unfinished one by replaying its messages (the environment is
-deterministic given seed and messages). A finished episode is appended once to
-``<out_dir>/episodes.jsonl`` in the rollout's record format, with model name ``human``. A
-session nobody moves in for `PlayConfig.idle_expire_seconds` (or, in a study, whose player
-stops polling) ends as ``abandoned``: recorded with an ``error``, so it is counted apart from
-the rates like an error episode (`expiry` decides when).
-
-What a player sees of a failure is generic (`Session.public_error`); the detail, which may
-quote a partner's input, stays in the record.
-"""
+Each seat has its own secret token (only hashes are kept); a second person joins through a
+one-time invite. Sessions are saved after every step and rebuilt after a restart by replaying
+their messages. A finished episode goes to ``episodes.jsonl`` in the rollout's format; an
+abandoned one is recorded with an ``error``. Players see generic failures only."""
 
 from __future__ import annotations
 
