@@ -18,7 +18,6 @@ samples. ``logprobs: true`` records each token's log-probability when the server
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import os
@@ -102,7 +101,6 @@ class ChatClient:
         self.uses_aiohttp = settings.uses_aiohttp
         self._transport: OpenAICompatTransport | None = None
         self._router: Any = None
-        self._registered = False
         self.api_base = settings.api_base
         self.starter: Any = None  # async callable run before the first call (server launch)
         self._warned_logprobs = False
@@ -161,20 +159,6 @@ class ChatClient:
                                           num_retries=0, timeout=self.s.timeout, disable_cooldowns=True)
         return self._router
 
-    def _register_local_model(self, litellm: Any) -> None:
-        """Give a self-served model (unknown to LiteLLM's price list) a zero price once, so
-        LiteLLM's per-call cost lookup hits instead of searching and failing every call."""
-        self._registered = True
-        if not (self.api_base or self.replicas) or self.s.model in litellm.model_cost:
-            return
-        provider = self.s.model.split("/", 1)[0] if "/" in self.s.model else "openai"
-        try:
-            with _without_custom_pricing_warning():
-                litellm.register_model({self.s.model: {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
-                                                       "litellm_provider": provider, "mode": "chat"}})
-        except Exception:  # noqa: BLE001 - only an optimisation
-            pass
-
     def _http_body(self, messages: list[dict[str, Any]], seed: int | None) -> dict[str, Any]:
         """The JSON body of ``POST /chat/completions``: the OpenAI fields, the pass-through
         extras (``extra_body`` merged in), no LiteLLM-only options."""
@@ -204,8 +188,6 @@ class ChatClient:
         if self.uses_aiohttp:
             return await self._get_transport().post(self._http_body(messages, seed), self._api_key())
         litellm = litellm_module()
-        if not self._registered:
-            self._register_local_model(litellm)
         key = self._api_key()
         kwargs = self._kwargs(messages, seed)
         if self.replicas:
@@ -221,9 +203,8 @@ class ChatClient:
         seed sent when ``temperature > 0`` (the same for every retry of this call)."""
         if self.starter is not None:
             await self.starter()
-        if not self.uses_aiohttp and not self._registered:
-            # LiteLLM's import takes seconds: done before the first deadline starts counting
-            self._register_local_model(litellm_module())
+        if not self.uses_aiohttp:  # LiteLLM's import takes seconds: not within the first deadline
+            litellm_module()
         attempt = 0
         while True:
             try:
@@ -305,26 +286,6 @@ def _count(value: Any) -> int:
         return max(0, int(value or 0))
     except (TypeError, ValueError, OverflowError):
         return 0
-
-
-class _DropCustomPricingWarning(logging.Filter):
-    """Drops LiteLLM's "register_model ... custom pricing" warning, which our deliberate
-    zero-price registration of a self-served model would print on every run."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not (str(record.msg).startswith("register_model:") and "custom pricing" in str(record.msg))
-
-
-@contextlib.contextmanager
-def _without_custom_pricing_warning() -> Any:
-    """Scoped to the `register_model` call: LiteLLM's other warnings still show."""
-    logger = logging.getLogger("LiteLLM")
-    drop = _DropCustomPricingWarning()
-    logger.addFilter(drop)
-    try:
-        yield
-    finally:
-        logger.removeFilter(drop)
 
 
 def is_retryable(exc: BaseException) -> bool:

@@ -108,23 +108,6 @@ def action_distances(rows: Sequence[str], start: Cell, facing: str) -> dict[Cell
     return best
 
 
-def tree_action_distances(rows: Sequence[str], start: Cell, facing: str) -> dict[Cell, int]:
-    """`action_distances` for a maze whose floor forms a tree (every generated one): the fewest
-    actions along the one path are its moves plus a quarter turn at each switch of axis."""
-    height = len(rows)
-    best: dict[Cell, int] = {start: 0}
-    stack = [(start[0], start[1], FACINGS.index(facing) % 2, 0)]  # axis: 0 vertical, 1 horizontal
-    while stack:
-        r, c, axis, distance = stack.pop()
-        for dr, dc, along in ((-1, 0, 0), (0, 1, 1), (1, 0, 0), (0, -1, 1)):
-            nr, nc = r + dr, c + dc
-            if 0 <= nr < height and 0 <= nc < len(rows[nr]) and rows[nr][nc] == FLOOR and (nr, nc) not in best:
-                reach = distance + 1 + (along != axis)
-                best[(nr, nc)] = reach
-                stack.append((nr, nc, along, reach))
-    return best
-
-
 _ROOM_NEIGHBOURS: tuple[tuple[tuple[Cell, ...], ...], ...] = tuple(
     tuple(tuple((r + dr, c + dc) for dr, dc in STEP.values() if 0 <= r + dr < ROOMS and 0 <= c + dc < ROOMS)
           for c in range(ROOMS))
@@ -174,7 +157,7 @@ class MazePuzzle(Puzzle):
             self.rows = generate_rows(rng)
             self.mouse: Cell = rooms[int(rng.integers(len(rooms)))]
             self.facing = FACINGS[int(rng.integers(4))]
-            distances = tree_action_distances(self.rows, self.mouse, self.facing)
+            distances = action_distances(self.rows, self.mouse, self.facing)
             far = [cell for cell in rooms if distances.get(cell, 0) >= MIN_GOAL_DISTANCE]
             if far:
                 break
