@@ -230,7 +230,7 @@ def birdsong(rng: np.random.Generator) -> np.ndarray:
     # each chirp's phase starts afresh: a running sum over all chirps minus its value before the chirp
     running = np.cumsum(freq)
     running -= np.repeat(running[position == 0] - freq[position == 0], np.bincount(which))
-    out[index] = arch * _sin(running / SAMPLE_RATE)  # chirps never overlap (gaps of 50 ms or more)
+    out[index] = arch * _sin(running / SAMPLE_RATE)  # chirps never overlap: gaps are at least as long as a chirp
     return out
 
 

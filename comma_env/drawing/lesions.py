@@ -249,8 +249,8 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
             cuts = np.partition(inside, picks)[picks].tolist()
         else:
             cuts = [0.0] * (body_colors - 1)
-        region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below: searchsorted,
-        for cut in cuts[1:]:  # five times cheaper for so few cuts
+        region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below each value
+        for cut in cuts[1:]:
             region = region + np.greater(field, cut).view(np.int8)
     shade = noise_view(noise_bank(SHADE_CELLS, grid, _SHADE), plan.shade)[window]  # in [0.94, 1.06]
     body_weight = shade * alpha  # A: the lesion's own colour, shaded, over its coverage

@@ -18,7 +18,7 @@ _THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECAS
 _STRAY_THINK_CLOSE = re.compile(r"^.*?</think>", re.DOTALL | re.IGNORECASE)
 # Markdown a model may wrap around an action name: a bullet or number, then emphasis and code
 # ticks. Stripped with an anchored prefix match plus str.strip, never a lazy `(.*?)` between
-# two starred classes (that backtracks: 8,000 asterisks took 1.6 s).
+# two starred classes, which backtracks quadratically on a long run of asterisks.
 _LIST_MARKER = re.compile(r"(?:[-*+>]\s+|[0-9]{1,9}[.)]\s+)")
 _LEADING_WRAPPERS = "*_`'\""
 _TRAILING_WRAPPERS = "*_`'\"."
