@@ -12,7 +12,7 @@ from typing import Any
 import comma_env
 from comma_env.registry import env_module, game
 from comma_env.run.config import Memory
-from comma_env.run.plan import Plan, _puzzle_options, run_options
+from comma_env.run.plan import Plan, _puzzle_options, model_fingerprint, run_options
 from comma_env.run.redact import mask
 from comma_env.run.results import describe_mismatch, latest_per_episode, read_episodes, settings_mismatch
 
@@ -41,8 +41,8 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "action_matching": cfg.action_matching,
         "policy_seed": cfg.policy_seed,
         "solver_view": solver_view(p),
-        "solver_config": p.model_fingerprints[0],
-        "expert_config": p.model_fingerprints[1],
+        "solver_config": model_fingerprint(p.solver),
+        "expert_config": model_fingerprint(p.expert),
         "skills": _skills(puzzle),
         "reward": asdict(cfg.reward),
         "audio_input": audio_input(p, puzzle),

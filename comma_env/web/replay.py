@@ -124,7 +124,7 @@ def _steps(record: Mapping[str, Any], env: Any, raw: Any, out: Walk) -> None:
         except Exception as error:
             out.mismatch = f"turn {turn.get('turn')}: the replay failed: {type(error).__name__}: {error}"
             return
-        again = raw._turns[-1].to_dict()  # the last entry only: `raw.transcript` copies them all
+        again = raw._turns[-1]  # the last entry only: `raw.transcript` copies them all
         for key in ("actions", "outcomes", "progress"):
             if key in turn and again[key] != turn[key]:
                 out.mismatch = f"turn {turn.get('turn')}: {key} {turn[key]!r} recorded, {again[key]!r} replayed"

@@ -228,15 +228,8 @@ class SessionStore:
         self.sessions[sid] = session
         return session
 
-    @staticmethod
-    def _seats_of(data: dict[str, Any]) -> dict[str, str]:
-        """Hashed seats of a session file; files of older versions held plain tokens."""
-        seats = dict(data.get("seats") or {})
-        seats.update({str(role): token_hash(str(token)) for role, token in dict(data.get("tokens") or {}).items()})
-        return seats
-
     def _index(self, data: dict[str, Any]) -> None:
-        for role, digest in self._seats_of(data).items():
+        for role, digest in dict(data.get("seats") or {}).items():
             self.by_seat[str(digest)] = (str(data["id"]), str(role))
         for role, digest in dict(data.get("invites") or {}).items():
             self.by_invite[str(digest)] = (str(data["id"]), str(role))
@@ -255,10 +248,6 @@ class SessionStore:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
                 self._index(data)
-                if "tokens" in data:  # a file of an older version: keep hashes only, from now on
-                    data["seats"] = self._seats_of(data)
-                    del data["tokens"]
-                    write_private_json(self.folder, path.name, data)
                 if not data.get("saved"):
                     session = await self._load(str(data["id"]), already_recorded=str(data["id"]) in recorded)
                     for role in session.seats:
@@ -273,7 +262,7 @@ class SessionStore:
         data = json.loads((self.folder / f"{sid}.json").read_text(encoding="utf-8"))
         session = self._build(data["id"], data["puzzle"], int(data["seed"]), tuple(data["human_roles"]),
                               str(data.get("primary", self.cfg.role)))
-        session.seats = self._seats_of(data)
+        session.seats = dict(data.get("seats") or {})
         session.invites = dict(data.get("invites") or {})
         session.participants = dict(data.get("participants") or {})
         session.created = float(data.get("created", session.created))
@@ -292,8 +281,8 @@ class SessionStore:
             session.messages.append(sent)
         if session.error and session.error.startswith(ABANDONED):
             session.raw.abort(ABANDONED)
-        if (already_recorded and not data.get("saved")) or "tokens" in data:
-            self._persist(session)  # marked saved / plain tokens of an older version replaced by hashes
+        if already_recorded and not data.get("saved"):
+            self._persist(session)  # marked saved
         if not session.done:
             self._after_step(session)
         elif not session.saved:
@@ -454,9 +443,6 @@ class SessionStore:
     def _persist(self, session: Session) -> None:
         """Write the session (settings, hashed seats, messages) atomically, mode 0600."""
         write_private_json(self.folder, f"{session.id}.json", session_data(session))
-
-    def episode_record(self, session: Session) -> dict[str, Any]:
-        return episode_record(session)
 
     async def _save(self, session: Session) -> None:
         if session.saved:
