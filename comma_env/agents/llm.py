@@ -74,7 +74,6 @@ class DeadlineExceeded(TimeoutError):
     """An attempt got no complete answer within the model's ``timeout``; retried."""
 
 
-
 # -- one chat endpoint ------------------------------------------------------------------------
 @dataclass
 class Completion:

@@ -155,7 +155,7 @@ def canvas(size: tuple[int, int], title: str | None = None,
     return image, ImageDraw.Draw(image)
 
 
-@lru_cache(maxsize=32)  # a puzzle's fixed parts: up to half of its picture's cost (examples/benchmark_drawing.py)
+@lru_cache(maxsize=32)  # a puzzle's fixed parts, the same on every picture
 def _panel(size: tuple[int, int], title: str | None, fixed: Callable[[ImageDraw.ImageDraw], None] | None
            ) -> Image.Image:
     image = Image.new("RGB", size, PALETTE["panel"])

@@ -136,7 +136,7 @@ class Shape(NamedTuple):
     keep: np.ndarray  # uint8 RGB mask: 255 outside the dog (the picture shows through), 0 on it
 
 
-@lru_cache(maxsize=256)  # every (pose, facing, spots, scale step) an instance can draw: 96
+@lru_cache(maxsize=256)  # each (pose, facing, spots, scale step) recurs across pictures and instances
 def _shape(pose: str, mirror: bool, spotted: bool, scale_steps: int) -> Shape:
     """A dog's label map and stamping mask. Kept because placing a dog tries scale steps
     until one fits its box, drawing a label map for each (examples/benchmark_drawing.py)."""

@@ -3,7 +3,6 @@ wheel or beside the package in a source checkout."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # comma_env/
@@ -34,7 +33,6 @@ def load_manual(puzzle: str) -> str:
     return read_manual(f"{puzzle}.md")
 
 
-@cache
 def read_manual(file: str) -> str:
     """A manual by file name in `manuals_dir` (a `PuzzleSpec`'s ``manual``), or by absolute
     path for puzzles that ship outside the package."""

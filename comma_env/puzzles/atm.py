@@ -21,8 +21,6 @@ THRESHOLD = 500
 WITHDRAW_AMOUNT = 300
 DEPOSIT_AMOUNT = 100
 AMOUNTS = (20, 50, 100, 200, 300, 500)
-TRANSACTIONS = ("deposit", "withdraw")
-SCREENS = ("menu", "pin_entry", "balance", "amount", "confirm", "complete")
 PRIVATE_KEYS = ("pin_on_card", "balance")
 
 DIGIT_KEYS = tuple(f"press_{d}" for d in range(10))

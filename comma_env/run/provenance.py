@@ -3,7 +3,6 @@ versions, written into ``config.yaml`` and ``results.json``."""
 
 from __future__ import annotations
 
-import functools
 import platform
 import subprocess
 from importlib import metadata
@@ -39,9 +38,8 @@ def git_commit(root: Path) -> dict[str, Any] | None:
     return {"commit": commit, "dirty": bool(status)}
 
 
-@functools.lru_cache(maxsize=1)
 def provenance() -> dict[str, Any]:
-    """The provenance block (computed once per process)."""
+    """The provenance block: versions, platform and, from a checkout, the git commit."""
     import comma_env
 
     root = Path(comma_env.__file__).resolve().parent.parent

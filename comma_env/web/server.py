@@ -11,7 +11,6 @@ import io
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +51,6 @@ class Message(BaseModel):
     client_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
-@lru_cache(maxsize=64)
 def manual_html(text: str) -> str:
     """The expert's manual as HTML (CommonMark; raw HTML in the source is escaped)."""
     from markdown_it import MarkdownIt
