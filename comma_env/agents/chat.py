@@ -4,12 +4,12 @@ solver's picture as a PNG data URL, and a message list's text for token estimate
 from __future__ import annotations
 
 import base64
-import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
-from PIL import Image
+
+from comma_env.drawing.common import png_bytes
 
 
 class PngCache:
@@ -24,9 +24,7 @@ class PngCache:
     def data_url(self, image: np.ndarray) -> str:
         if image is self._array and self._url is not None:
             return self._url
-        buffer = io.BytesIO()
-        Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG", compress_level=1)
-        self._url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        self._url = "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode("ascii")
         self._array = image
         self.encodes += 1
         return self._url

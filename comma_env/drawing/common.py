@@ -3,6 +3,7 @@ buttons and the countdown display."""
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable
 from functools import lru_cache
@@ -33,6 +34,14 @@ PALETTE: dict[str, tuple[int, int, int]] = {
     "button": (232, 226, 210),
     "ink": (15, 15, 15),
 }
+
+def png_bytes(picture: Image.Image | np.ndarray) -> bytes:
+    """A picture (PIL or an RGB array) as the PNG every consumer sends or stores (fast, lossless)."""
+    image = picture if isinstance(picture, Image.Image) else Image.fromarray(np.asarray(picture, dtype=np.uint8))
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
 
 Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in pixels."""

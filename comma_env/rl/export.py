@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import comma_env
+from comma_env.drawing.common import png_bytes
 from comma_env.protocol.logprobs import from_record
-from comma_env.run.results import latest_per_episode, read_episodes
+from comma_env.run.results import latest_per_episode, read_episodes, write_atomic
 
 FORMATS = ("sft", "rl")
 ROLES = ("solver", "expert")
@@ -171,20 +172,6 @@ def image_name(puzzle: str, pixels: Any) -> str:
     return f"{puzzle}-{digest}.png"
 
 
-def save_png(pixels: Any, path: Path) -> None:
-    """Write atomically through a temporary file: a symlink planted at `path` is replaced,
-    never followed."""
-    import os
-    import tempfile
-
-    from PIL import Image
-
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".png", delete=False) as handle:
-        # the settings comma_env.agents.chat.PngCache encodes with
-        Image.fromarray(pixels).save(handle, format="PNG", compress_level=1)
-    os.replace(handle.name, path)
-
-
 class UnsafeOutput(ValueError):
     """--out names a file the export must not replace."""
 
@@ -209,7 +196,7 @@ def image_writer(puzzle: str, image_dir: Path, stats: ExportStats) -> Callable[[
         name = image_name(puzzle, pixels)
         path = image_dir / name
         if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
-            save_png(pixels, path)
+            write_atomic(path, png_bytes(pixels))
             stats.images += 1
         last[0], last[1] = pixels, name
         return name

@@ -353,16 +353,16 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write `text` to `path` through a temp file of its own and a rename (readers never see
-    a half-written file; writers finishing together never rename each other's file). The file
-    gets the usual mode (0666 minus the umask, 0644 by default), not a temp file's 0600."""
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, mode: int = 0o666) -> Path:
+    """Write `data` to `path` through a temp file of its own and a rename: readers never see a
+    half-written file, and a symlink at `path` is replaced, never followed. The file gets `mode`
+    minus the umask (0644 by default; 0o600 for private files)."""
     path = Path(path)
     name = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(name, path)
     except BaseException:
         name.unlink(missing_ok=True)
@@ -378,5 +378,5 @@ def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any],
     paths = (out / f"{stem}.json", out / f"{stem}.md")
     texts = (json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", render_markdown(results) + "\n")
     for path, text in zip(paths, texts, strict=True):
-        write_text_atomic(path, text)
+        write_atomic(path, text)
     return paths

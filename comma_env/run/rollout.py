@@ -63,8 +63,8 @@ from comma_env.run.results import (  # noqa: E402
     build_results,
     latest_per_episode,
     read_episodes,
+    write_atomic,
     write_results,
-    write_text_atomic,
 )
 from comma_env.run.runlock import LockHeld, RunLock  # noqa: E402
 
@@ -262,7 +262,7 @@ def save_config(p: Plan) -> Path:
     path = p.out_dir / f"config{p.suffix}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
-    write_text_atomic(path, text)
+    write_atomic(path, text)
     return path
 
 

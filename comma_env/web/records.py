@@ -7,11 +7,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from comma_env.run.results import write_atomic
 from comma_env.web.playconfig import ROLES
 
 
@@ -24,12 +24,7 @@ def write_private_json(folder: Path, name: str, data: Any) -> Path:
     """Write `data` as ``folder/name`` atomically, readable by the owner only."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o700)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".", suffix=".tmp",
-                                     delete=False) as handle:
-        json.dump(data, handle)  # ASCII escapes: any string survives
-    os.chmod(handle.name, 0o600)
-    os.replace(handle.name, folder / name)
-    return folder / name
+    return write_atomic(folder / name, json.dumps(data), mode=0o600)  # ASCII escapes: any string survives
 
 
 def session_data(session: Any) -> dict[str, Any]:

@@ -11,13 +11,14 @@ import copy
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import comma_env
+from comma_env.drawing.common import png_bytes
+from comma_env.run.results import write_atomic
 
 DATA_ROOT_OPTIONS = ("padufes_root",)
 """puzzle_options keys that name a folder to read; only the command line may set them."""
@@ -49,27 +50,6 @@ def image_name(puzzle: str, state: Mapping[str, Any]) -> str:
     """Content-addressed file name: equal states share one file across episodes and runs."""
     digest = hashlib.sha1(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()[:20]
     return f"{puzzle}-{digest}.png"
-
-
-def png_bytes(image: Any) -> bytes:
-    """A drawn state (a PIL image or an RGB array) as PNG bytes (lossless; speed over size)."""
-    import io
-
-    import numpy as np
-    from PIL import Image
-
-    picture = image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, dtype=np.uint8))
-    buffer = io.BytesIO()
-    picture.convert("RGB").save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write a file atomically (parallel workers may draw the same state); a symlink
-    planted at `path` is replaced, never followed."""
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=path.suffix, delete=False) as handle:
-        handle.write(data)
-    os.replace(handle.name, path)
 
 
 def safe_options(record: Mapping[str, Any], data_roots: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -150,7 +130,7 @@ def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
         name = image_name(walked.puzzle, state)
         path = folder / name
         if not path.is_file() or path.is_symlink():
-            _write_atomic(path, png_bytes(draw(state)))
+            write_atomic(path, png_bytes(draw(state)))
         return name
 
     try:
@@ -159,7 +139,7 @@ def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
         if walked.audio is not None:
             out.audio = f"{walked.puzzle}-{hashlib.sha1(walked.audio).hexdigest()[:20]}.wav"
             if not (folder / out.audio).is_file() or (folder / out.audio).is_symlink():
-                _write_atomic(folder / out.audio, walked.audio)
+                write_atomic(folder / out.audio, walked.audio)
     except Exception as error:  # noqa: BLE001 - a state the drawing rejects: the page says so
         out.mismatch = out.mismatch or f"drawing failed: {type(error).__name__}: {error}"
     return out

@@ -22,9 +22,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from comma_env.run.console import is_v1_protocol, paper_random_row
-from comma_env.run.results import ordered, title
+from comma_env.run.results import ordered, title, write_atomic
 from comma_env.web.render import message_html
-from comma_env.web.replay import Replayed, _write_atomic, replay_all
+from comma_env.web.replay import Replayed, replay_all
 from comma_env.web.runs import Run, load_runs, slug
 
 HERE = Path(__file__).parent
@@ -202,7 +202,7 @@ def prepare_target(target: Path) -> None:
 def write_file(path: Path, data: str | bytes) -> int:
     """Write atomically (a symlink at `path` is replaced, not followed); bytes written."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    _write_atomic(path, raw)
+    write_atomic(path, raw)
     return len(raw)
 
 

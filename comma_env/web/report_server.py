@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from comma_env.web.replay import Replayed, Walk, png_bytes, walk
+from comma_env.drawing.common import png_bytes
+from comma_env.web.replay import Replayed, Walk, walk
 from comma_env.web.report import _templates, episode_href, episode_page
 from comma_env.web.runs import Run, slug
 

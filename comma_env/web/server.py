@@ -7,7 +7,6 @@ never reaching the environment out of turn. `guard.Guard` wraps it all."""
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -21,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from comma_env.audio.wav import wav_bytes
+from comma_env.drawing.common import png_bytes
 from comma_env.web.expiry import expiry_loop
 from comma_env.web.guard import Guard
 from comma_env.web.limits import AdminToken, CreationLimiter
@@ -221,11 +221,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
         session, role = await find(token)
         if role != "solver" or session.raw.solver_view != "image":
             raise HTTPException(403, "only the solver sees the puzzle")
-        from PIL import Image
-
-        buffer = io.BytesIO()
-        Image.fromarray(session.raw.image()).save(buffer, format="PNG", compress_level=1)
-        return Response(buffer.getvalue(), media_type="image/png", headers={"Cache-Control": "no-store"})
+        return Response(png_bytes(session.raw.image()), media_type="image/png", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/play/{token}/audio")
     async def audio(token: str) -> Response:
