@@ -26,9 +26,8 @@ def _field(cfg: Any, name: str, default: Any = None) -> Any:
 
 
 def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
-    """The policy that `cfg` (a `comma_env.run.config.ModelConfig`, or a dict with the same
-    fields) describes. `seed` seeds the policy's own randomness, not the puzzle instances;
-    `log_dir` is where a policy that launches a server keeps its logs."""
+    """The policy that `cfg` (a `ModelConfig` or a dict of its fields) describes; `seed` seeds the
+    policy's own randomness, `log_dir` keeps the logs of a server it launches."""
     kind = str(_field(cfg, "kind", "")).lower()
     if kind not in KINDS:
         raise ValueError(f"unknown model kind {kind!r} in model config {_field(cfg, 'name')!r}; "

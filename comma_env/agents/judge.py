@@ -145,9 +145,8 @@ def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
 
 
 def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool, failed: int | None = None) -> str:
-    """Share of failed episodes per error category, from the labels alone. `failed` is the
-    number of failed episodes (default: the labelled ones, which without a judge are only
-    the repetition loops)."""
+    """Share of failed episodes per error category, from the labels alone; `failed` defaults to the
+    labelled ones."""
     total = len(labels) if failed is None else failed
     counts = taxonomy_counts(labels.values())
     how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"

@@ -197,9 +197,8 @@ class ChatClient:
                                          max_retries=0, **kwargs)
 
     async def complete(self, messages: list[dict[str, Any]], seed: int | None = None) -> Completion:
-        """One reply, retried on transient faults; token counts summed over attempts that
-        produced a usable answer (failed attempts report no usage). `seed` is the sampling
-        seed sent when ``temperature > 0`` (the same for every retry of this call)."""
+        """One reply, retried on transient faults, with the token counts of the attempts that answered;
+        `seed` is the sampling seed, the same for every retry."""
         if self.starter is not None:
             await self.starter()
         if not self.uses_aiohttp:  # LiteLLM's import takes seconds: not within the first deadline

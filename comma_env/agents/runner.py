@@ -40,9 +40,8 @@ def _clip(text: Any) -> str:
 
 
 async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:
-    """Step `env` (already reset) until every agent is done, with ``(env, solver, expert)`` or a
-    mapping of agent to player. A player or step that raises ends the episode early; the result
-    then carries the error and everything played (and paid for) so far."""
+    """Step `env` (already reset) until every agent is done; a player or step that raises ends the
+    episode early, and the result carries the error and everything played so far."""
     if isinstance(solver, Mapping):
         players = dict(solver)
     else:

@@ -94,9 +94,8 @@ def observation_text(
     outcomes: Sequence[Mapping[str, str]],
     dialogue: Sequence[Mapping[str, str]],
 ) -> str:
-    """One agent's observation: what it knows and what happened since it last spoke.
-
-    `clues` is None in the image view (Alice's clues are then in the picture)."""
+    """One agent's observation: what it knows and what happened since it last spoke (`clues` is
+    None in the image view)."""
     sections = [f"Turn {min(turn, turns)} of {turns}."]
     sections.append(clues if clues is not None else "Your clues are in the image: the top row, in order.")
     sections.append(hypothesis_text(hypothesis))
@@ -113,9 +112,8 @@ def observation_text(
 
 def messages(agent: str, observation: Mapping[str, Any], info: Mapping[str, Any], image_url: str | None = None,
              options: PromptOptions | None = None) -> list[Message]:
-    """What `agent` is shown this turn, from its info: the task as the system message, the
-    observation as the user message, with the picture (`image_url`) after it in the image
-    view. `observation` and `options` (COMMA's prompt options) are not needed here."""
+    """What `agent` is shown this turn: the task as the system message, the observation as the user
+    message, and the picture after it in the image view."""
     in_picture = agent == "alice" and info.get("view") == "image"
     clues = None if in_picture else clues_text(agent, info["clues"], int(info["n"]))
     turn = int(info["turn"]) + (1 if agent == "alice" else 0)  # Alice opens each turn

@@ -200,9 +200,8 @@ class Placement(NamedTuple):
 
 
 def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float, size: float) -> Placement:
-    """Where a dog is drawn: its sprite at the largest scale step (at most the one that fills
-    its box, `cell_box`) whose pixels fit inside the box with a pixel to spare, centred in it
-    and standing on its bottom edge. So no dog ever crosses its cell's edge."""
+    """Where a dog is drawn: its sprite at the largest scale step that fits its cell with a pixel
+    to spare, centred and standing on the cell's bottom edge."""
     x0, y0, x1, y1 = cell_box(cell, dx, dy, size)
     left, top, right, bottom = math.ceil(x0 + 1), math.ceil(y0 + 1), math.floor(x1 - 1), math.floor(y1 - 1)
     mirror, spotted = facing == "left", coat == "spotted"

@@ -127,9 +127,8 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
 
 
 class Plan(NamedTuple):
-    """Everything random or case-specific about a lesion's base image, decided before any
-    pixel is computed: the outline, the window, and which noise fields (bank picks, see
-    `noise.noise_view`) give its colour regions, shading and crust."""
+    """Everything random or case-specific about a lesion, decided before any pixel: the outline,
+    the window, and the noise fields of its colour regions, shading and crust."""
 
     radius: float
     edges: np.ndarray
@@ -169,9 +168,8 @@ def _noise_pick(rng: np.random.Generator) -> int:
 
 
 def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1) -> Plan:
-    """Draw the lesion's random numbers in their fixed order (outline, colour-region field,
-    shading, crust) and fix its window: the outline's bounding box plus a margin, its sides
-    aligned to multiples of `step`. Outside the window the photo is plain skin."""
+    """Draw the lesion's random numbers in their fixed order and fix its window: the outline's
+    bounding box plus a margin, aligned to `step`; outside it the photo is plain skin."""
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, rng)  # 1-D table: far cheaper than per pixel
     # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
@@ -204,9 +202,8 @@ def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, s
 
 
 class Painted(NamedTuple):
-    """The lesion painted on the grid: `padded` holds the window's colours (float32 RGB)
-    inside a one-pixel border (filled by `_upscale_into`, which needs a neighbour on each
-    side), `coverage` the lesion's alpha over the whole grid, `window` where it lies."""
+    """The lesion painted on the grid: the window's colours inside a one-pixel border (`padded`),
+    its alpha over the whole grid (`coverage`), and where it lies (`window`)."""
 
     padded: np.ndarray
     coverage: np.ndarray
@@ -295,9 +292,8 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
 
 
 def _blend_weights(cells: int, pixels: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bilinear upscale of `cells` grid pixels to `pixels` photo pixels (Pillow's convention:
-    pixel centres aligned), per photo pixel of a block: the first of the two grid pixels it
-    blends (counted in a grid with one border pixel on each side) and their two weights."""
+    """Pillow's bilinear weights from `cells` grid pixels to `pixels` photo pixels: per photo pixel,
+    the first of the two grid pixels it blends (with a border pixel each side) and their weights."""
     first = np.empty(pixels, dtype=np.intp)
     near = np.empty(pixels, dtype=np.float32)
     far = np.empty(pixels, dtype=np.float32)
@@ -351,9 +347,8 @@ def inner_points(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.n
 
 def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
              scale: float, window: Window) -> None:
-    """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
-    vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
-    (searched alone). Each kind of mark is rasterised for all its copies at once."""
+    """Fine texture drawn at full resolution into `photo`: scales, fissures, vessels, each kind
+    rasterised for all its copies at once."""
     surface = features["lesion_surface"]
     if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
         return  # nothing to draw: skip the search for inner pixels

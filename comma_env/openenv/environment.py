@@ -126,9 +126,8 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         return self._last
 
     def _private(self, info: Mapping[str, Any]) -> dict[str, Any]:
-        """The role's info without what could cross over: a partner's error text (it may
-        quote the partner's input, e.g. the solver's secrets) is logged and replaced by a
-        generic line; the expert never learns the instance's seed."""
+        """The role's info without what could cross over: a partner's error text is logged and replaced
+        by a generic line, and the expert never learns the seed."""
         info = dict(info)
         if info.get("partner_error"):
             log.warning("episode %s: partner failed: %s", self._state.episode_id, info["partner_error"])

@@ -74,8 +74,7 @@ _EpisodeReturn = TypedDict("_EpisodeReturn", {"return": float})
 
 class EpisodeSummary(_EpisodeReturn):
     """The per-episode metrics the environment knows (`CommaEnv.episode_summary`), in
-    ``info["episode"]`` of both agents on the last step; also ``"return"``, the shared
-    reward summed over the episode."""
+    ``info["episode"]`` of both agents on the last step, with ``"return"``, the shared reward summed."""
 
     puzzle: str
     seed: int | None

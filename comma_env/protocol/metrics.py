@@ -192,9 +192,8 @@ def error_taxonomy(records: Sequence[Record]) -> dict[str, Any]:
 
 
 def is_judged(record: Record) -> bool:
-    """A judge labelled this episode: it has ``error_types``, either empty (the judge found
-    no error) or with a label beyond the rule's (``repetition_loop``), and the judge call did
-    not fail (``unjudged``)."""
+    """A judge labelled this episode: ``error_types`` is empty or goes beyond the rule's
+    ``repetition_loop``, and the call did not fail (``unjudged``)."""
     types = record.get("error_types")
     if types is None or UNJUDGED in types:
         return False

@@ -13,9 +13,8 @@ from comma_env.protocol.logprobs import TokenLogprobs
 
 @dataclass
 class Reply:
-    """One message from a player, with the tokens it cost (0 for scripted players) and,
-    when its model was asked for them and returned them, each generated token's
-    log-probability (`comma_env.protocol.logprobs`)."""
+    """One message from a player, with the tokens it cost (0 for scripted players) and, when asked
+    for and returned, each token's log-probability."""
 
     text: str
     prompt_tokens: int = 0
@@ -48,9 +47,8 @@ class Policy(ABC):
 
     @classmethod
     def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
-        """The policy a model config (``conf/model/<name>.yaml``: a `ModelConfig` or a dict with
-        its fields) describes. `seed` seeds the policy's own randomness, `log_dir` is where a
-        policy that launches a server keeps its logs. Scripted policies read ``extra``."""
+        """The policy a model config (a `ModelConfig` or a dict of its fields) describes; `seed` seeds
+        its own randomness, `log_dir` keeps a launched server's logs."""
         return cls()
 
     @abstractmethod

@@ -221,9 +221,8 @@ def agent_messages(agent: str, observation: Mapping[str, Any], info: Mapping[str
 
 def audio_parts(observation: Any, info: Mapping[str, Any], accepts_audio: bool,
                 describe: bool = True) -> list[dict[str, Any]]:
-    """The solver's clip as chat content parts: an ``input_audio`` part (16-bit WAV, base64)
-    for models that accept audio, else the clip in words (``describe``), else nothing.
-    Empty for puzzles without sound."""
+    """The solver's clip as chat content parts: an ``input_audio`` WAV part for models that accept
+    audio, else the clip in words (``describe``), else nothing."""
     clip = observation.get("audio") if isinstance(observation, Mapping) else None
     if clip is None:
         return []
@@ -278,9 +277,8 @@ def _content_text(content: Any) -> str:
 
 
 def after_own_message(chat: Sequence[Message]) -> list[Message]:
-    """The messages after the agent's newest own (assistant) message: what an append-only
-    trainer (verifiers, TRL's tools) adds to its conversation after the agent spoke. The whole
-    list when the agent has not spoken yet."""
+    """The messages after the agent's newest own message: what an append-only trainer (verifiers,
+    TRL's tools) adds after the agent spoke; all of them before it first speaks."""
     for index in range(len(chat) - 1, -1, -1):
         if chat[index]["role"] == "assistant":
             return list(chat[index + 1:])

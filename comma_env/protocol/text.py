@@ -43,10 +43,8 @@ def to_text(message: Any) -> str:
 
 
 def strip_thinking(message: str) -> str:
-    """Remove `<think>…</think>` blocks (and an unterminated one) a reasoning model emits.
-
-    Thoughts are neither executed as actions nor relayed to the other agent.
-    """
+    """Remove `<think>…</think>` blocks (and an unterminated one) a reasoning model emits: thoughts
+    are neither executed nor relayed."""
     if "think>" not in message.lower():
         return message
     message = _THINK_BLOCK.sub("", message)

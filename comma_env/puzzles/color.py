@@ -128,9 +128,8 @@ class Stage:
 
 
 def _initial_grid(rng: np.random.Generator) -> Grid:
-    """Half the instances use all five colours on 2 to 4 squares each; the other half leave
-    one colour out and put the other four on 3 to 5 squares each. The first group is never
-    a single square, and absent colours occur, as the manual's stage-1 rule allows."""
+    """Half the instances use all five colours on 2-4 squares each, the other half four colours on
+    3-5 squares; the first group is never a single square."""
     if rng.random() < 0.5:
         colors, low, high = list(COLORS), 2, 4
     else:

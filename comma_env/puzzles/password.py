@@ -1,6 +1,5 @@
 """Password: five letter windows, each cycling through three consecutive letters; exactly one
-combination spells a word of the manual's list (paper, Appendix A). Submitting anything else
-is a strike."""
+combination spells a word of the manual's list (paper, Appendix A)."""
 
 from __future__ import annotations
 

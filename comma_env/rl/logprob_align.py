@@ -55,9 +55,8 @@ def _show(data: bytes) -> str:
 
 def align(recorded: Any, reply: str, input_ids: list[int], prompt_length: int, tokenizer: Any,
           bytes_of: Callable[[int], bytes] | None = None) -> dict[str, Any]:
-    """``logprobs`` (a float or null per id of `input_ids`; null on the prompt), with
-    ``logprob_status`` and ``logprob_note`` (see the module docstring). `recorded` is a
-    row's ``reply_logprobs``; `reply` the exported completion's text."""
+    """``logprobs`` (a float or null per id of `input_ids`) with ``logprob_status`` and
+    ``logprob_note``, from a row's ``reply_logprobs`` (`recorded`) and completion text (`reply`)."""
     if recorded is None:
         return _result("missing", "no log-probabilities were recorded for this reply (the model config had "
                                   "logprobs=false, or the server returned none)")

@@ -200,9 +200,8 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         return bool(self.raw.truncations.get(self.role, False))
 
     def _observation(self) -> dict[str, Any]:
-        """The role's AEC observation. Its arrays are read-only and never change, so a changed
-        picture is handed out as it is. Gymnasium promises new data on every call, so an array
-        identical to the last call's (an unchanged picture, Sound's clip) is copied."""
+        """The role's AEC observation; an array identical to the last call's (an unchanged picture,
+        Sound's clip) is copied, since Gymnasium promises new data on every call."""
         observation = dict(self.raw.observe(self.role))
         sources: dict[str, np.ndarray] = {}
         for key, value in observation.items():

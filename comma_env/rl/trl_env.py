@@ -173,9 +173,8 @@ def environment_reward(completions: Sequence[Any], environments: Sequence[CommaT
 
 def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: str | None = None,
                     role: str = SOLVER) -> Any:
-    """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (a
-    system message, the rollout's system prompt of `role` unless `instruction` replaces it;
-    ``reset`` appends the first user message), ``puzzle`` and ``seed``."""
+    """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (the role's
+    system prompt, or `instruction`), ``puzzle`` and ``seed``."""
     from datasets import Dataset
 
     system = instruction or prompts.system_prompt(role)

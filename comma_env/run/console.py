@@ -73,9 +73,8 @@ def is_v1_protocol(results: Mapping[str, Any]) -> bool:
 
 
 def paper_random_row(puzzles: Sequence[str], index: int, v1: bool = False) -> list[str]:
-    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles; with `v1`, the
-    first paper's (PSR only, no standard errors printed; where ours misses it, see
-    docs/fidelity.md and `PAPER_V1_RANDOM`)."""
+    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles; with `v1`, the first
+    paper's (PSR only; see docs/fidelity.md)."""
     if v1:
         cells = [f"{PAPER_V1_RANDOM_PSR[p]:.0f}" if index == 0 and p in PAPER_V1_RANDOM_PSR else "-" for p in puzzles]
         return ["Random (first paper, protocol=v1)", *cells, "-"]

@@ -58,9 +58,8 @@ def _game_settings(p: Plan, puzzle: str) -> dict[str, Any]:
 
 
 def audio_input(p: Plan, puzzle: str) -> str | None:
-    """How the solver got a puzzle's sound: ``"audio"`` (input_audio parts), ``"description"``
-    (the clip in words) or ``"none"``; None for puzzles without sound. A human hears a WAV
-    file, the scripted oracle reads the words, the random solver ignores everything."""
+    """How the solver got a puzzle's sound: ``"audio"``, ``"description"`` (in words) or ``"none"``;
+    None for puzzles without sound."""
     try:
         if not env_module(puzzle).raw_env.puzzle_cls.audio_samples:
             return None

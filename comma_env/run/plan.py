@@ -1,6 +1,5 @@
-"""What one invocation of the rollout runs and where: the typed config made into a `Plan`
-(validated, its episodes listed, its output folder chosen), the settings fingerprint that
-lets a rerun resume into the same folder, and the saved config.yaml."""
+"""What one invocation of the rollout runs and where: the typed config made into a validated
+`Plan`, and the settings fingerprint that lets a rerun resume into the same folder."""
 
 from __future__ import annotations
 
