@@ -46,7 +46,6 @@ PRIVATE_FIELDS = ("name", "address", "ssn", "date_of_birth", "phone")
 REFERENCE_DATE = (2025, 6, 1)
 """The visit date: ages and dates of birth agree as of this day."""
 
-SUN_EXPOSED = ("face", "nose", "ear", "scalp", "neck", "lip", "forearm", "hand", "chest", "back")
 REGIONS = {
     "bcc": ("face", "nose", "ear", "scalp", "neck", "chest", "back"),
     "scc": ("lip", "face", "ear", "scalp", "hand", "forearm"),
@@ -224,8 +223,8 @@ _IDENTITY_DRAWS = (
     (201, 990), (200, 1000), (1000, 10000),  # phone: area code, exchange, line
     (0, len(FIRST_NAMES)), (0, len(LAST_NAMES)), (10, 9900), (0, len(STREETS)), (0, len(TOWNS)),
 )
-"""The identity's integer draws in order: one `rng.integers` call with these bounds draws the
-same numbers as one call per field (the instance digests test it), in a third of the time."""
+"""The identity's integer draws in order, made in one `rng.integers` call (the same numbers as
+one call per field)."""
 
 
 def synthetic_identity(rng: np.random.Generator, age: int) -> dict[str, str]:

@@ -19,9 +19,9 @@ NO_RATE = "–"
 """Table cell of a puzzle none of whose episodes finished (all ended in errors)."""
 
 
-def pm(value: float, se: float, digits: int = 0) -> str:
-    """A rate and its standard error, as the tables print them."""
-    return f"{value:.{digits}f} ± {se:.1f}"
+def pm(value: float | None, se: float | None, digits: int = 0) -> str:
+    """A rate and its standard error, as the tables print them (`NO_RATE` for none)."""
+    return NO_RATE if value is None else f"{value:.{digits}f} ± {se or 0.0:.1f}"
 
 
 def seed_ranges(records: Iterable[Mapping[str, Any]]) -> str:

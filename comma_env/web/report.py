@@ -21,7 +21,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from comma_env.run.console import is_v1_protocol, paper_random_row
+from comma_env.run.console import is_v1_protocol, paper_random_row, pm
 from comma_env.run.results import ordered, title, write_atomic
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
@@ -79,13 +79,6 @@ def _templates() -> Environment:
     return env
 
 
-def _pm(value: float | None, se: float | None, digits: int = 0) -> str:
-    """`value ± se`; a rate over no finished episode (every one an error) is null: "–"."""
-    if value is None:
-        return "–"
-    return f"{value:.{digits}f} ± {se or 0.0:.1f}"
-
-
 def _num(value: float | None, digits: int) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -100,9 +93,9 @@ def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[s
     rows = []
     for run in runs:
         per = run.results["puzzles"]
-        cells = [_pm(per[p][key], per[p][f"{key}_se"]) if p in per else "-" for p in puzzles]
+        cells = [pm(per[p][key], per[p][f"{key}_se"]) if p in per else "-" for p in puzzles]
         overall = run.results["overall"]
-        rows.append([run.label, *cells, _pm(overall.get(key), overall.get(f"{key}_se"), 2)])
+        rows.append([run.label, *cells, pm(overall.get(key), overall.get(f"{key}_se"), 2)])
     published: list[list[str]] = []
     paper = [r for r in runs if comparable(r.results)]
     if paper:
@@ -120,9 +113,9 @@ def run_table(run: Run) -> dict[str, Any]:
     header = ["Puzzle", "n", "PSR", "SR", "mistakes", "turns", "tokens", "efficiency", "leak rate", "errors"]
     rows = []
     for name, m in [*per.items(), ("overall", run.results["overall"])]:
-        rows.append([title(name) if name != "overall" else "Overall", str(m["n"]), _pm(m["psr"], m["psr_se"], 1),
-                     _pm(m["sr"], m["sr_se"], 1), _num(m["mistakes"], 2), _num(m["turns"], 2), _num(m["tokens"], 0),
-                     _num(m["efficiency"], 3), _pm(m["leak_rate"], m["leak_rate_se"], 1) if "leak_rate" in m else "",
+        rows.append([title(name) if name != "overall" else "Overall", str(m["n"]), pm(m["psr"], m["psr_se"], 1),
+                     pm(m["sr"], m["sr_se"], 1), _num(m["mistakes"], 2), _num(m["turns"], 2), _num(m["tokens"], 0),
+                     _num(m["efficiency"], 3), pm(m["leak_rate"], m["leak_rate_se"], 1) if "leak_rate" in m else "",
                      str(m["errors"])])
     return {"header": header, "rows": rows}
 
