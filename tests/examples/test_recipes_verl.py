@@ -32,7 +32,7 @@ from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 
 from comma_env.protocol.prompts import SOLVER_SYSTEM_PROMPT, quote  # noqa: E402
-from tests.openenv.test_server import ServerProcess  # noqa: E402
+from tests.support.port_file_process import ServerProcess  # noqa: E402
 from tests.support.recipe_players import (  # noqa: E402
     MirroredSolver,
     ScriptedMessages,

@@ -22,8 +22,8 @@ import websockets  # noqa: E402
 
 from comma_env.openenv import CommaAction, CommaEnvironment  # noqa: E402
 from comma_env.openenv.environment import PARTNER_FAILED  # noqa: E402
-from tests.openenv.test_server import ServerProcess  # noqa: E402
 from tests.support.loopback_server import Loopback  # noqa: E402
+from tests.support.port_file_process import ServerProcess  # noqa: E402
 from tests.support.quoting_llm import QuotingLLM, atm_secrets  # noqa: E402
 
 

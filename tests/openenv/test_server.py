@@ -2,16 +2,13 @@
 
 `python -m comma_env.openenv` is started as a subprocess; the tests play whole episodes with
 `CommaEnvClient` (openenv's `EnvClient`), with the scripted oracle partner and with an LLM
-partner (tests/loopback_server.py as an ``openai_compat`` model), and check concurrent
+partner (tests/support/loopback_server.py as an ``openai_compat`` model), and check concurrent
 sessions, bad actions, closed sessions and a failing partner.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,35 +22,9 @@ from comma_env.protocol.prompts import after_own_message  # noqa: E402
 from comma_env.rl import SingleRoleEnv  # noqa: E402
 from tests.support.docs_blocks import python_block  # noqa: E402
 from tests.support.loopback_server import Loopback  # noqa: E402
-from tests.support.port_file_process import start, stop  # noqa: E402
+from tests.support.port_file_process import ServerProcess  # noqa: E402
 
 ADVICE_HEADER = "Type these actions:"
-
-
-class ServerProcess:
-    """`python -m comma_env.openenv ARGS port=0` as a subprocess; waits for its port file."""
-
-    def __init__(self, *args: str) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="openenv_"))
-        self.args = list(args)
-        self.process: Any = None
-        self.port = 0
-
-    def __enter__(self) -> ServerProcess:
-        port_file = self.dir / "port"
-        command = [sys.executable, "-m", "comma_env.openenv", *self.args, "port=0", f"port_file={port_file}"]
-        self.process, self.port = start(command, self.dir, port_file, 120, "OpenEnv server")
-        return self
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stderr(self) -> str:
-        return (self.dir / "stderr").read_text()
-
-    def __exit__(self, *exc: Any) -> None:
-        stop(self.process)
 
 
 def described(puzzle: str, seed: int) -> str:

@@ -21,7 +21,7 @@ from comma_env.run import rollout
 from comma_env.run.checks import ConfigError
 from comma_env.run.config import ModelConfig
 from comma_env.run.plan import model_fingerprint
-from tests.protocol.test_contracts import conforms
+from tests.support.contracts import conforms
 from tests.support.loopback_server import Loopback
 
 ROOT = Path(__file__).resolve().parents[2]

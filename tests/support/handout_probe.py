@@ -1,5 +1,5 @@
-"""The drawing core on the interpreter that runs this script: ``python tests/handout_probe.py
-REPO_ROOT`` (tests/test_handout_interpreters.py runs it under each CPython from 3.10 on that
+"""The drawing core on the interpreter that runs this script: ``python tests/support/handout_probe.py
+REPO_ROOT`` (tests/project/test_handout_interpreters.py runs it under each CPython from 3.10 on that
 the machine has, in a venv with only numpy and Pillow).
 
 Every puzzle's rules and drawing need nothing else, so they are loaded alone and played at

@@ -1,6 +1,6 @@
 """A scripted OpenAI-compatible chat server for tests and benchmarks (run as a subprocess).
 
-    python tests/loopback_server.py --port 0 --port-file P [--log requests.jsonl]
+    python tests/support/loopback_server.py --port 0 --port-file P [--log requests.jsonl]
         [--fault-rate 0.2 --faults 429,500,reset,empty_choices,null_content,bad_json]
         [--latency 0.2] [--latency-range 0.05,0.5] [--model NAME] [--trickle-interval 0.2]
 
@@ -46,7 +46,7 @@ Goldens: `--log-bodies FILE` appends each request body whole, with image and aud
 replaced by their SHA-256 (`sanitized_body`), and `--replay FILE` answers from recorded
 replies instead of the scripted pair: FILE maps `body_key` (a hash of the sanitized
 messages) to the reply text; an unknown request gets a 500 that names its key. Together
-they pin the exact prompts the rollout sends (tests/test_golden_prompts.py).
+they pin the exact prompts the rollout sends (tests/golden/test_prompts.py).
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def _audios(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _listen(messages: list[dict[str, Any]]) -> str | None:
     """What the newest ``input_audio`` part sounds like, by really decoding the WAV and
-    naming the sound (tests/listener.py); None without audio."""
+    naming the sound (tests/support/listener.py); None without audio."""
     clips = [part["input_audio"] for m in messages if isinstance(m.get("content"), list)
              for part in m["content"] if isinstance(part, dict) and part.get("type") == "input_audio"]
     if not clips:

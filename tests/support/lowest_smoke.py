@@ -1,7 +1,7 @@
 """Smoke checks run inside a venv holding the lowest versions pyproject.toml allows
-(tests/test_lowest_versions.py makes it): import, PettingZoo's api_test for every puzzle,
+(tests/project/test_lowest_versions.py makes it): import, PettingZoo's api_test for every puzzle,
 one episode per puzzle of the random baseline through the Hydra rollout, and Wire
-episodes played by model policies over HTTP (tests/loopback_server.py), through aiohttp
+episodes played by model policies over HTTP (tests/support/loopback_server.py), through aiohttp
 and through LiteLLM, so that the floors of the LLM layer are exercised too.
 
 Usage: python lowest_smoke.py OUT_DIR

@@ -5,8 +5,11 @@ stop it. Its stderr goes to a file, so a server that fails to start says why."""
 from __future__ import annotations
 
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 
 def start(command: list[str], folder: Path, port_file: Path, timeout: float,
@@ -34,3 +37,29 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+class ServerProcess:
+    """`python -m comma_env.openenv ARGS port=0` as a subprocess; waits for its port file."""
+
+    def __init__(self, *args: str) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="openenv_"))
+        self.args = list(args)
+        self.process: Any = None
+        self.port = 0
+
+    def __enter__(self) -> ServerProcess:
+        port_file = self.dir / "port"
+        command = [sys.executable, "-m", "comma_env.openenv", *self.args, "port=0", f"port_file={port_file}"]
+        self.process, self.port = start(command, self.dir, port_file, 120, "OpenEnv server")
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stderr(self) -> str:
+        return (self.dir / "stderr").read_text()
+
+    def __exit__(self, *exc: Any) -> None:
+        stop(self.process)
