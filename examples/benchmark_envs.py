@@ -1,6 +1,6 @@
 """The speed a user feels, each part a ratio against a reference measured in the same run.
 
-- ``llm``: a rollout of the ten puzzles with an LLM against tests/loopback_server.py, which
+- ``llm``: a rollout of the ten puzzles with an LLM against tests/support/loopback_server.py, which
   answers every call after `--latency` seconds, `--concurrency` episodes in flight, in the
   image view and the text view. Wall time over the ideal: what the run would take if every
   model call took exactly the latency and nothing else took any time (`ideal_seconds`).
@@ -79,10 +79,11 @@ def random_connect_four_move(observation: Any, agent: str, info: dict, rng: np.r
 def llm_part(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Per view: the rollout's median wall time, ideal and wall/ideal, and the bare loop's
     wall/ideal, over `args.rounds` rounds (examples/benchmark_llm.py's subjects)."""
-    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "examples")]
+    sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     from benchmark_llm import bare_aiohttp, ideal_seconds, rollout, typical_messages
-    from loopback_server import Loopback
+
+    from tests.support.loopback_server import Loopback
 
     messages = typical_messages()
     out_root = Path(tempfile.mkdtemp(prefix="bench_envs_llm_"))
