@@ -35,15 +35,20 @@ def test_an_llm_rollout_reports_every_call_the_server_answered(scripts, tmp_path
         assert len(chains) == 4 and sum(chains) == len(server.requests())
 
 
-def test_the_random_baseline_plays_and_every_part_reaches_its_table(scripts, monkeypatch, capsys) -> None:
+def test_the_random_baseline_plays_and_every_part_writes_its_table(scripts, monkeypatch, tmp_path) -> None:
     envs = scripts[0]
     assert envs.play_random(("wire", "atm"), 2) > 0
     monkeypatch.syspath_prepend(str(EXAMPLES))  # what `python examples/benchmark_envs.py` finds on its path
+    import doc_tables
+
+    monkeypatch.setattr(doc_tables, "GENERATED", tmp_path)
     monkeypatch.setattr(sys, "argv", ["benchmark_envs.py", "--parts", "text", "pictures", "--puzzles", "wire",
                                       "asympuzl", "--rounds", "1", "--burst", "0.02", "--picture-seeds", "2",
-                                      "--picture-turns", "2"])
+                                      "--picture-turns", "2", "--markdown"])
     envs.main()
-    out = capsys.readouterr().out
-    assert "| text view, random play: the slowest puzzle" in out and "| a changed picture: the costliest" in out
+    tables = {name: (tmp_path / f"{name}.md").read_text() for name in ("speed", "text_view", "picture_cost")}
+    assert all("Measured by `python examples/benchmark_envs.py" in table for table in tables.values())
+    assert "| text view, random play: the slowest puzzle" in tables["speed"]
+    assert "| a changed picture: the costliest" in tables["speed"]
     for puzzle in ("wire", "asympuzl"):
-        assert out.count(f"| {puzzle} |") == 2  # a row in the text view's table and in the pictures'
+        assert f"| {puzzle} |" in tables["text_view"] and f"| {puzzle} |" in tables["picture_cost"]
