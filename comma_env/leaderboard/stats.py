@@ -57,7 +57,9 @@ def shared_ranks(intervals: Sequence[tuple[float, float]]) -> list[int]:
 def _binomial_p(positive: int, count: int) -> float:
     """Two-sided p of `positive` of `count` equal-sized differences being positive."""
     extreme = max(positive, count - positive)
-    tail = sum(math.comb(count, k) for k in range(extreme, count + 1)) / 2.0 ** count
+    log_total = count * math.log(2.0)  # in logarithms: 2**count overflows a float past 1,023 episodes
+    tail = math.fsum(math.exp(math.lgamma(count + 1) - math.lgamma(k + 1) - math.lgamma(count - k + 1) - log_total)
+                     for k in range(extreme, count + 1))
     return min(1.0, 2.0 * tail)
 
 
@@ -74,9 +76,9 @@ def sign_flip_p(differences: Sequence[float], weights: Sequence[float] | None = 
         signs = ((np.arange(2 ** values.size)[:, None] >> np.arange(values.size)) & 1) * 2 - 1
         return float(np.mean(np.abs(signs @ values) >= observed))
     rng = np.random.default_rng(seed)
-    extreme = 0
-    for start in range(0, RESAMPLES, 1000):
-        signs = rng.integers(0, 2, size=(min(1000, RESAMPLES - start), values.size), dtype=np.int8) * 2 - 1
+    extreme, batch = 0, max(1, 2_000_000 // values.size)  # sign draws at a time: about 16 MB
+    for start in range(0, RESAMPLES, batch):
+        signs = rng.integers(0, 2, size=(min(batch, RESAMPLES - start), values.size), dtype=np.int8) * 2 - 1
         extreme += int(np.count_nonzero(np.abs(signs @ values) >= observed))
     return (extreme + 1) / (RESAMPLES + 1)
 

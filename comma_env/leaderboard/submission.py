@@ -1,7 +1,7 @@
 """Reading one submission: a run folder as the rollout writes it, treated as untrusted input.
 
 Only regular files directly inside the folder are read (``episodes*.jsonl``, and the optional
-``submission.json``, ``config.yaml`` and ``results.json``); a symbolic link is reported and
+``submission.json``, ``config.yaml`` (or a shard's) and ``results.json``); a symbolic link is reported and
 never followed, so no path a submitter controls leads out of the folder. Every file, line and
 record is held to `Limits`. A line that is not a usable record is reported with its file and
 line number (a `Problem`: the submission is then not verified) and the others are read on; an
@@ -169,17 +169,19 @@ def read_manifest(folder: Path, out: Submission, limits: Limits) -> None:
 
 
 def read_provenance(folder: Path, out: Submission, limits: Limits) -> None:
-    """The package version and commit the run recorded: ``config.yaml``'s provenance (the
-    rollout's), else ``results.json``'s (a merge's)."""
-    found: Any = None
-    if os.path.lexists(folder / "config.yaml"):
-        import yaml
+    """The package version and commit the run recorded: the rollout's ``config.yaml`` (a
+    shard's ``config.shard{i}of{k}.yaml``), else ``results.json``'s (a merge's)."""
+    import yaml
 
+    found: Any = None
+    shards = sorted(p.name for p in folder.glob("config.shard*of*.yaml"))
+    name = "config.yaml" if os.path.lexists(folder / "config.yaml") else next(iter(shards), None)
+    if name is not None:
         try:
-            config = yaml.safe_load(read_file(folder, "config.yaml", limits.meta_bytes))
+            config = yaml.safe_load(read_file(folder, name, limits.meta_bytes))
             found = config.get("provenance") if isinstance(config, dict) else None
         except (OSError, ValueError, yaml.YAMLError) as error:
-            out.warnings.append(Problem("config.yaml", None, f"not read: {str(error)[:120]}"))
+            out.warnings.append(Problem(name, None, f"not read: {str(error)[:120]}"))
     if not isinstance(found, dict):
         results = read_json(folder, "results.json", out, limits)
         meta = results.get("meta") if isinstance(results, dict) else None

@@ -19,6 +19,8 @@ def test_success_differences_get_mcnemars_exact_p():
     expected = 2 * sum(math.comb(10, k) for k in range(7, 11)) / 2 ** 10
     assert sign_flip_p([1.0] * 7 + [-1.0] * 3) == pytest.approx(expected)
     assert sign_flip_p([0.0] * 50) == 1.0
+    assert sign_flip_p([1.0] * 1100 + [-1.0] * 900) < 1e-5  # 2**2000 overflows a float
+    assert sign_flip_p([1.0, -1.0] * 1500) == pytest.approx(1.0)
 
 
 def test_partial_success_is_exact_for_few_differences_and_reproducible_for_many():
