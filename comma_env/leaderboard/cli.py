@@ -57,7 +57,7 @@ def build(folders: Sequence[str | Path], out: str | Path, workers: int | None = 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m comma_env.leaderboard", description=__doc__.split("\n\n")[0])
     parser.add_argument("submissions", nargs="+", help="submitted run folders")
-    parser.add_argument("--out", required=True, help="the site's folder (written from scratch each time)")
+    parser.add_argument("--out", required=True, help="the site's folder (its pages are rewritten by each build)")
     parser.add_argument("--workers", type=int, default=None, help="replay processes (default: the CPU count)")
     parser.add_argument("--padufes-root", default=None,
                         help="PAD-UFES-20 folder for Telehealth episodes recorded with real photos")

@@ -15,6 +15,7 @@ symlink found there (`comma_env.web.report.safe_dir`, `write_file`).
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ HERE = Path(__file__).parent
 SHOWN_DIFFERENCES = 20  # transcripts written of the episodes that differ
 SHOWN_PROBLEMS = 200  # lines listed on an entry page
 MESSAGE_CHARS = 20_000  # of one message on a transcript page
+PAGE_FOLDERS = ("entries", "compare", "transcripts")  # rewritten from scratch by every build
 
 
 def templates() -> Environment:
@@ -187,6 +189,12 @@ def write_site(board: Board, out: str | Path) -> Path:
     """Write the site of `board` into `out`; returns the path of its ``index.html``."""
     target = Path(out)
     prepare_target(target)
+    for folder in PAGE_FOLDERS:  # pages of an earlier build (a withdrawn entry's) must not stay online
+        path = target / folder
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+        elif path.is_dir():
+            shutil.rmtree(path)  # removes symlinks inside, never follows them
     env = templates()
     puzzles = list(paper_order())
     skills = [s for s in SKILLS if any(s in e.results["skills"] for e in board.compared)]

@@ -98,6 +98,13 @@ def test_no_path_leaves_the_submission_or_the_site(run, tmp_path):
     assert not (site / "leaderboard.json").is_symlink()
     every = [p for p in site.rglob("*") if p.is_file()]
     assert all(site.resolve() in p.resolve().parents for p in every)
+    (site / "transcripts" / "linked" / "stale.html").write_text("a withdrawn entry's page")
+    (site / "compare" / "gone").mkdir(parents=True)
+    (site / "compare" / "gone" / "link").symlink_to(elsewhere)  # removed with its folder, not followed
+    (elsewhere / "keep.txt").write_text("outside the site")
+    build([linked], site, workers=1)
+    assert not (site / "transcripts" / "linked" / "stale.html").exists() and not (site / "compare" / "gone").exists()
+    assert (elsewhere / "keep.txt").read_text() == "outside the site"
 
     (tmp_path / "site-link").symlink_to(elsewhere)
     assert main([str(linked), "--out", str(tmp_path / "site-link")]) == 2
