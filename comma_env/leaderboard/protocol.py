@@ -16,7 +16,7 @@ from typing import Any
 
 import comma_env
 from comma_env.registry import COMMA_PUZZLES
-from comma_env.run.results import seed_ranges
+from comma_env.run.console import seed_ranges
 
 SEED_SETS: dict[int, str] = {100: "the paper's instances 0-99", 1000: "the 1,000 sampled instances 0-999"}
 """Accepted seeds per puzzle (always 0..n-1) and how each set is named."""
