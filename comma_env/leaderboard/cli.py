@@ -81,8 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"comma_env.leaderboard: cannot write the site: {error}", file=sys.stderr)
         return EXIT_RUN_ERROR
     for entry in board.entries:
-        rank = f"rank {entry.rank}" if entry.rank else entry.status
-        print(f"{entry.name}: {'verified' if entry.verified else 'NOT verified'} ({rank}), "
+        standing = f"rank {entry.rank}" if entry.rank else entry.status
+        verdict = f"verified ({standing})" if entry.verified else "NOT verified"
+        print(f"{entry.name}: {verdict}, "
               f"{len(entry.records)} episodes, {entry.mismatches} differ, "
               f"{len(entry.submission.problems)} unusable line(s) or file(s)")
     print(f"{timing.episodes} episodes replayed in {timing.replay:.1f} s; site: {Path(args.out) / 'index.html'}")

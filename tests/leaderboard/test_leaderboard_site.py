@@ -1,7 +1,8 @@
 """The leaderboard end to end: a random run, an oracle run (the paper's protocol: the ten
-puzzles, seeds 0-99) and a tampered copy of the random run go through
-``python -m comma_env.leaderboard``; the copy is not verified, the others are ranked, and
-the site is read in a real browser (Debian's Chromium through Playwright) from the disk."""
+puzzles, seeds 0-99), a tampered copy of the random run and the oracle's episodes of three
+puzzles go through ``python -m comma_env.leaderboard``; the tampered copy is not verified, the
+three puzzles stand apart (other settings), the others are ranked, and the site is read in a
+real browser (Debian's Chromium through Playwright) from the disk."""
 
 from __future__ import annotations
 
@@ -39,29 +40,43 @@ def tamper(source: Path, folder: Path) -> None:
     (folder / "submission.json").write_text(json.dumps({"name": TAMPERED}), encoding="utf-8")
 
 
+def three_puzzles(source: Path, folder: Path) -> None:
+    """A copy of `source` holding only its Wire, Who and LED episodes."""
+    shutil.copytree(source, folder)
+    lines = (folder / "episodes.jsonl").read_text(encoding="utf-8").splitlines()
+    kept = [line for line in lines if json.loads(line)["puzzle"] in ("wire", "who", "led")]
+    (folder / "episodes.jsonl").write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("leaderboard")
     rollout(root / "random", "random")
     rollout(root / "oracle", "oracle")
     tamper(root / "random", root / "tampered")
+    three_puzzles(root / "oracle", root / "three")
     import contextlib
     import io
 
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        code = main([str(root / "random"), str(root / "oracle"), str(root / "tampered"), "--out", str(root / "site"),
-                     "--workers", "2"])
+        code = main([str(root / name) for name in ("random", "oracle", "tampered", "three")]
+                    + ["--out", str(root / "site"), "--workers", "2"])
     assert code == 0
     return root, printed.getvalue()
 
 
 def test_the_tampered_copy_is_not_verified_and_the_others_are_ranked(site):
     root, printed = site
-    assert f"{TAMPERED}: NOT verified (not verified), 1000 episodes, 2 differ" in printed
+    assert f"{TAMPERED}: NOT verified, 1000 episodes, 2 differ" in printed
+    assert "oracle: verified (rank 1), 1000 episodes, 0 differ" in printed
+    assert "three: verified (other settings), 300 episodes, 0 differ" in printed
     data = json.loads((root / "site" / "leaderboard.json").read_text(encoding="utf-8"))
     entries = {e["name"]: e for e in data["entries"]}
-    assert list(entries) == ["oracle", "random", TAMPERED]  # ranked first, the unverified last
+    assert list(entries) == ["oracle", "random", "three", TAMPERED]  # ranked, other settings, not verified
+    three = entries["three"]
+    assert (three["verified"], three["rank"], three["status"]) == (True, None, "other settings")
+    assert three["departures"] == ["puzzles: missing keypad, memory, password, maze, color, atm, telehealth"]
     assert (entries["oracle"]["verified"], entries["oracle"]["mismatches"], entries["oracle"]["rank"]) == (True, 0, 1)
     assert (entries["random"]["verified"], entries["random"]["rank"]) == (True, 2)
     bad = entries[TAMPERED]
@@ -125,6 +140,9 @@ def test_the_site_reads_in_a_browser_from_the_disk(site, browser):
     bars = entry_rows.nth(1).locator(".bar .ci")
     assert bars.count() == 11 and bars.first.evaluate("bar => bar.getBoundingClientRect().width") > 0
     assert page.evaluate("document.scripts.length") == 0
+
+    others = page.locator("h2", has_text="Other settings").locator("xpath=following-sibling::table[1]")
+    assert re.search(r"three\s.*puzzles: missing keypad", others.inner_text())
 
     page.get_by_role("link", name=TAMPERED).click()  # the name is shown as text, never run
     assert page.url.endswith("/entries/random_script_tampered_script.html")
