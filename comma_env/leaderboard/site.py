@@ -204,9 +204,9 @@ def write_site(board: Board, out: str | Path) -> Path:
     write_file(target / "index.html", index)
     for entry in board.entries:
         shown = samples(entry)
-        folder = safe_dir(target, "transcripts", entry.slug)
+        transcripts = safe_dir(target, "transcripts", entry.slug)
         for name, record, check in shown:
-            write_file(folder / f"{name}.html", env.get_template("transcript.html").render(
+            write_file(transcripts / f"{name}.html", env.get_template("transcript.html").render(
                 root="../../", entry=entry, record=record, check=check))
         best, worst = extremes(entry)
         pairs = [(other, found[0]) for other in board.compared if (found := comparison(board, entry, other))]
