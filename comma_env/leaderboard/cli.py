@@ -17,13 +17,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from comma_env.leaderboard.board import Board, build_board, build_entries
 from comma_env.leaderboard.submission import Limits, load_submission
 from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR
-
-if TYPE_CHECKING:  # the site needs Jinja2 (the web extra): imported when the command runs
-    from comma_env.leaderboard.board import Board
 
 
 @dataclass
@@ -39,8 +36,7 @@ class Timing:
 def build(folders: Sequence[str | Path], out: str | Path, workers: int | None = None,
           data_roots: Mapping[str, str] | None = None, limits: Limits | None = None) -> tuple[Board, Timing]:
     """Read, replay and rank `folders`, write the site into `out`; returns the board and timings."""
-    from comma_env.leaderboard.board import build_board, build_entries
-    from comma_env.leaderboard.site import write_site
+    from comma_env.leaderboard.site import write_site  # Jinja2 (the web extra)
 
     started = time.perf_counter()
     submissions = [load_submission(f, limits) for f in folders]
