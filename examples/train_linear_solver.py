@@ -16,9 +16,10 @@ import json
 import time
 from pathlib import Path
 
+from doc_tables import write_table
+
 from comma_env.rl import SingleRoleEnv
 
-from doc_tables import write_table
 from linear_policy import LinearSolverPolicy, evaluate, train
 
 HELD_OUT = range(10_000, 10_200)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,13 @@ def parse_args(argv: Sequence[str]) -> PlayConfig:
         raise ValueError(f"arguments are key=value pairs, got {bad}")
     base = OmegaConf.structured(PlayConfig)
     cfg: PlayConfig = OmegaConf.to_object(OmegaConf.merge(base, OmegaConf.from_dotlist(list(argv))))  # type: ignore[assignment]
+    from comma_env.registry import VERSIONS
+
+    for puzzle in [cfg.puzzle, *cfg.puzzles]:
+        if puzzle not in VERSIONS:
+            near = difflib.get_close_matches(puzzle, list(VERSIONS), n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise ValueError(f"no puzzle {puzzle!r}{hint}; choose from {', '.join(VERSIONS)}")
     if cfg.role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, got {cfg.role!r}")
     if not 0 <= cfg.port <= 65535:

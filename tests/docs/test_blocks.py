@@ -31,7 +31,8 @@ PRELUDE: dict[str, str] = {
     ),
 }
 SHRINK: dict[str, list[tuple[str, str]]] = {
-    "docs/training-environments.md": [("seeds=range(100), group_size=8", "seeds=range(3), group_size=8")],  # 24 episodes, not 800
+    # 24 episodes, not 800
+    "docs/training-environments.md": [("seeds=range(100), group_size=8", "seeds=range(3), group_size=8")],
 }
 
 PAGES = [p for p in documentation_pages() if python_blocks(p)]
