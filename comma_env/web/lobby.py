@@ -115,8 +115,8 @@ class Lobby:
             # paired only once both waited `pair_same_address_after_seconds` (0 for a lab
             # whose participants all share one address)
             grace = self.store.cfg.pair_same_address_after_seconds
-            candidates = [b for b in order if b.address != first.address
-                          or min(now - first.joined, now - b.joined) >= grace]
+            candidates = [b for b in order if b.id != first.id  # one person in two browsers: never
+                          and (b.address != first.address or min(now - first.joined, now - b.joined) >= grace)]
             match = next(((b, slot) for b in candidates for slot in free
                           if slot not in first.seen and slot not in b.seen), None)
             if match is None:

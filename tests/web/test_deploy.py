@@ -48,3 +48,8 @@ def test_an_unknown_puzzle_is_refused_with_a_suggestion(capsys):
     assert main(["puzzle=wires"]) == 2
     err = capsys.readouterr().err
     assert "'wires'" in err and "did you mean wire?" in err
+
+
+def test_the_caddy_example_names_its_proxy():
+    caddy = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert "trusted_proxies=[127.0.0.1]" in caddy

@@ -270,3 +270,14 @@ def test_a_torn_last_line_never_swallows_the_next_record(tmp_path):
             assert play_out(client, seats)["saved"]
             records = read_episodes(out / "episodes.jsonl", repair=False)
             assert len(records) == game + 1 and all(r.get("session") for r in records)
+
+
+def test_one_person_in_two_browsers_is_never_paired_with_themselves(tmp_path):
+    server, _ = start(tmp_path / "study", "puzzles=[wire]", "games_per_puzzle=2", "pair_same_address_after_seconds=0")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        first = join(client)
+        second = join(client, participant=first["participant"])  # the same anonymous id, another tab
+        assert second["participant"] == first["participant"]
+        assert client.get(f"/api/lobby/{second['token']}").json()["status"] == "waiting"
+        stranger = join(client)
+        assert until_paired(client, stranger["token"])["status"] == "paired"
