@@ -29,7 +29,7 @@ def guarded_protocol(request_seconds: float, per_client: int, exempt: Collection
         deadline: asyncio.TimerHandle | None = None
         counted: str | None = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             host = str(self.client[0]) if self.client else ""
             if host not in exempt:

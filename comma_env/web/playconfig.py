@@ -46,7 +46,7 @@ class PlayConfig:
     max_body_bytes: int = 256 * 1024
     request_timeout_seconds: float = 20.0  # a request (headers and body) arrives whole within this, or is closed
     max_connections_per_client: int = 64  # open connections per client address (trusted proxies: no cap)
-    trusted_proxies: list[str] = field(default_factory=list)  # whose X-Forwarded-For is believed (a local proxy: 127.0.0.1)
+    trusted_proxies: list[str] = field(default_factory=list)  # whose X-Forwarded-For is believed (none by default)
     open_browser: bool = False
     # -- collection mode (`python -m comma_env.play collect OUT_DIR ...`) --
     puzzles: list[str] = field(default_factory=list)  # the study's puzzles
