@@ -1,4 +1,4 @@
-"""Connection limits of the play server, in its HTTP protocol (uvicorn's h11 one).
+"""Connection limits of the play and OpenEnv servers, in their HTTP protocol (uvicorn's h11 one).
 
 A request must arrive whole, headers and body, within `request_seconds` of the connection
 opening or of the previous answer; a connection that stays silent, or trickles its headers
@@ -20,19 +20,22 @@ WAITING_FOR_REQUEST = (h11.IDLE, h11.SEND_BODY)
 """The client's h11 states in which its request is not yet complete."""
 
 
-def guarded_protocol(request_seconds: float, per_client: int, exempt: Collection[str] = ()) -> type[H11Protocol]:
+def guarded_protocol(request_seconds: float, per_client: int | None, exempt: Collection[str] = ()) -> type[H11Protocol]:
     """An `H11Protocol` class with the limits above; addresses in `exempt` (the trusted
-    reverse proxies, which carry many clients) have no connection cap."""
+    reverse proxies, which carry many clients) have no connection cap, nor has anyone with
+    `per_client` None. A connection upgraded to a WebSocket leaves both limits (the
+    WebSocket's own idle time-out and session cap take over)."""
     open_by_client: Counter[str] = Counter()
 
     class GuardedH11(H11Protocol):
         deadline: asyncio.TimerHandle | None = None
         counted: str | None = None
+        upgraded = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             host = str(self.client[0]) if self.client else ""
-            if host not in exempt:
+            if per_client is not None and host not in exempt:
                 if open_by_client[host] >= per_client:
                     transport.close()
                     return
@@ -48,18 +51,27 @@ def guarded_protocol(request_seconds: float, per_client: int, exempt: Collection
             super().on_response_complete()
             self.watch()
 
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self.upgraded = True
+            self.release()
+            super().handle_websocket_upgrade(event)
+
         def connection_lost(self, exc: Exception | None) -> None:
+            self.release()
+            super().connection_lost(exc)
+
+        def release(self) -> None:
+            """Stop the clock and give back the client's connection."""
             self.stop_clock()
             if self.counted is not None:
                 open_by_client[self.counted] -= 1
                 if open_by_client[self.counted] <= 0:
                     del open_by_client[self.counted]
                 self.counted = None
-            super().connection_lost(exc)
 
         def watch(self) -> None:
             """Run the clock while a request is awaited, stop it once the request is in."""
-            if self.transport.is_closing() or self.conn.their_state not in WAITING_FOR_REQUEST:
+            if self.upgraded or self.transport.is_closing() or self.conn.their_state not in WAITING_FOR_REQUEST:
                 self.stop_clock()
             elif self.deadline is None:
                 self.deadline = self.loop.call_later(request_seconds, self.too_slow)
