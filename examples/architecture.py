@@ -71,14 +71,14 @@ def draw(out: Path) -> Path:
         if index:
             axis.add_patch(FancyArrowPatch((x - gap + 0.02, top + height / 2), (x - 0.02, top + height / 2),
                                            arrowstyle="-|>", mutation_scale=16, color="#3b6fd8", linewidth=1.4))
-    for row, (who, rooms, stage) in enumerate(WAYS_IN):
+    for row, (who, rooms, target) in enumerate(WAYS_IN):
         y = 1.85 - row * 0.72
         x = 0.15 + (width + gap) * 0.5 + row * 0.1
         axis.add_patch(FancyBboxPatch((x, y - 0.25), 5.6, 0.5, boxstyle="round,pad=0.02,rounding_size=0.1",
                                       facecolor="#eaf7ea", edgecolor="#2f8a46", linewidth=1.1))
         axis.text(x + 0.15, y, who, ha="left", va="center", fontsize=10.5)
         axis.text(x + 5.45, y, rooms, ha="right", va="center", fontsize=10, family="monospace", color="#1f5e30")
-        axis.add_patch(FancyArrowPatch((x + 5.6, y), (centers[stage], top - 0.02), arrowstyle="-|>",
+        axis.add_patch(FancyArrowPatch((x + 5.6, y), (centers[target], top - 0.02), arrowstyle="-|>",
                                        mutation_scale=13, color="#2f8a46", linewidth=1.1,
                                        connectionstyle="arc3,rad=0.15"))
     axis.text(0.15, 4.45, "One episode, left to right: the room that does each step", fontsize=12, va="center")

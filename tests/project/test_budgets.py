@@ -20,7 +20,9 @@ NOT_YET_CUT = 2_550
 """Lines above the budget that issue 55's trimming left: cutting them means dropping something a
 user sees (the lean-budget report lists candidates). Lower it as they go; 0 meets the budget."""
 
-ALLOWANCES: dict[str, int] = {}
+ALLOWANCES: dict[str, int] = {
+    "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
+}
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 
 REWRITTEN_ELSEWHERE = {
