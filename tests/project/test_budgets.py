@@ -21,7 +21,10 @@ LINE_BUDGET = 21_522
 those means dropping something a user sees (the lean-budget report lists the candidates), so
 the lead decides; lower this as they go. Later features add a named allowance, not lines here."""
 
-ALLOWANCES: dict[str, int] = {"issue 60: leaderboard": 1019}
+ALLOWANCES: dict[str, int] = {
+    "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
+    "issue 60: leaderboard": 1019,
+}
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 
 REWRITTEN_ELSEWHERE = {

@@ -138,7 +138,7 @@ def trl_recipe() -> ModuleType:
 
 
 def test_docs_show_the_trl_recipe_file_verbatim():
-    assert RECIPE.read_text() in (RECIPE.parents[2] / "docs" / "training.md").read_text()
+    assert RECIPE.read_text() in (RECIPE.parents[2] / "docs" / "training-trainers.md").read_text()
 
 
 def test_only_send_message_is_a_tool():
