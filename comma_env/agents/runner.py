@@ -95,15 +95,18 @@ RAW_TEXT_LIMIT = 32_000
 def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> list[dict[str, Any]]:
     """Add to each turn the tokens of its two messages (``solver_tokens``, ``expert_tokens``),
     when the environment cleaned a reply (a ``<think>`` block removed, a cut), the raw
-    reply as ``solver_raw`` / ``expert_raw``, so reports can show the reasoning, and when
+    reply as ``solver_raw`` / ``expert_raw``, so reports can show the reasoning, when
     the model returned them, the reply's token log-probabilities as ``solver_logprobs`` /
     ``expert_logprobs`` (`comma_env.protocol.logprobs.TokenLogprobs.as_record`; they
-    belong to the raw reply)."""
+    belong to the raw reply), and what a scripted partner understood of the message it
+    answered as ``solver_understood`` / ``expert_understood`` (`Reply.understood`)."""
     for role in ("solver", "expert"):
         for turn, reply in zip(transcript, sent.get(role, []), strict=False):
             turn[f"{role}_tokens"] = int(reply.completion_tokens)
             if reply.logprobs is not None:
                 turn[f"{role}_logprobs"] = reply.logprobs.as_record()
+            if reply.understood is not None:
+                turn[f"{role}_understood"] = reply.understood
             text = to_text(reply.text)
             if turn.get(role) is not None and text.strip() != str(turn[role]).strip():
                 turn[f"{role}_raw"] = text[:RAW_TEXT_LIMIT]

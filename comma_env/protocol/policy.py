@@ -19,13 +19,17 @@ from comma_env.protocol.logprobs import TokenLogprobs
 class Reply:
     """One message from a player, with the tokens it cost (0 for scripted players) and,
     when its model was asked for them and returned them, each generated token's
-    log-probability (`comma_env.protocol.logprobs`)."""
+    log-probability (`comma_env.protocol.logprobs`). Scripted partners that read plain
+    English also say what they understood of their partner's last message (`understood`):
+    the expert the facts it extracted and its advice or what it asks for, the solver the
+    actions it resolved or what it asks (docs/partners.md)."""
 
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
     logprobs: TokenLogprobs | None = None
+    understood: dict[str, Any] | None = None
 
 
 class Player(ABC):

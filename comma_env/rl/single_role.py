@@ -11,7 +11,9 @@ partner `Policy` in the other, stepping the partner inside ``step``:
 The observation and info are exactly the AEC ones of the learner's role (the expert role
 never gets the image, the feedback or the puzzle state); the partner's reply is in the next
 observation's dialogue and in ``info["partner_message"]`` (as the learner's role received
-it, e.g. PIN keys masked for the expert). The reward of a step is the sum of the shared
+it, e.g. PIN keys masked for the expert). A scripted partner that reads plain English
+(``oracle``, ``oracle_nl``) also says what it understood of the learner's message in
+``info["partner_understood"]`` (docs/partners.md); other partners leave it None. The reward of a step is the sum of the shared
 rewards of the learner's message and the partner's reply (see `comma_env.protocol.rewards`).
 
 A partner that raises does not raise into the trainer: the episode is truncated with
@@ -98,6 +100,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         self._pending: tuple[float, bool] | None = None  # reward and "ended" from a partner turn in reset
         self._partner_error: str | None = None
         self._partner_message: str | None = None
+        self._partner_understood: dict[str, Any] | None = None
         self._partner_usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
         self._sources: dict[str, np.ndarray] = {}  # the AEC arrays behind the last observation
 
@@ -132,6 +135,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         self._pending = None
         self._partner_error = None
         self._partner_message = None
+        self._partner_understood = None
         self._partner_usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
         try:
             self._player = self.policy.player(self.partner_role, self.aec, instance)
@@ -158,6 +162,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
             reward, ended = self._pending
             self._pending = None
         self._partner_message = None
+        self._partner_understood = None
         if not ended:
             self.aec.step(action)
             reward += self._reward()
@@ -181,6 +186,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
             self._partner_usage[key] += int(getattr(reply, key, 0) or 0)
         self.aec.step(reply.text)
         self._partner_message = self._last_from_partner()
+        self._partner_understood = reply.understood
         return self._reward()
 
     def _fail_partner(self, exc: BaseException) -> None:
@@ -226,6 +232,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
     def _info(self) -> dict[str, Any]:
         info = dict(self.raw.infos.get(self.role, {}))
         info["partner_message"] = self._partner_message
+        info["partner_understood"] = self._partner_understood
         info["partner_usage"] = dict(self._partner_usage)
         if self._partner_error is not None:
             info["partner_error"] = self._partner_error
