@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps
 from comma_env.agents.natural.phrasebooks.keypad import KeypadPhrases
+from comma_env.agents.natural.phrasebooks.led import LedPhrases
+from comma_env.agents.natural.phrasebooks.maze import MazePhrases
+from comma_env.agents.natural.phrasebooks.memory import MemoryPhrases
+from comma_env.agents.natural.phrasebooks.password import PasswordPhrases
 from comma_env.agents.natural.phrasebooks.who import WhoPhrases
 from comma_env.agents.natural.phrasebooks.wire import WirePhrases
 from comma_env.protocol.puzzle import Puzzle
 
-__all__ = ["KeypadPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
+__all__ = ["KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
 
 
 def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
