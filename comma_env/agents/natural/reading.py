@@ -31,7 +31,7 @@ _SPACES = re.compile(r"[ \t]+")
 
 ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                  "eighth": 8, "ninth": 9, "tenth": 10}
-SMALL_NUMBERS = {"zero": 0, "no": 0, "none": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2,
+SMALL_NUMBERS = {"zero": 0, "nought": 0, "no": 0, "none": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2,
                  "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "once": 1, "twice": 2, "thrice": 3}
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
@@ -58,7 +58,8 @@ def clean(text: str) -> str:
 _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?|stages?|lines?|buttons?|keys?|"
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
-_ONE_TWO_AFTER = re.compile(rf"\b({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|of)\s+(one|two)\b(?!\s+of\b)",
+_ONE_TWO_AFTER = re.compile(rf"\b({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|of|a|an)\s+"
+                            rf"(zero|one|two)\b(?!\s+of\b)",
                             re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
@@ -143,9 +144,10 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
         low = token.lower()
         if low in words or low in STOPWORDS or len(low) < 3 or (token.isupper() and len(token) > 1):
             return token
-        limit = 2 if len(low) >= 7 else 1
-        if any(w.rstrip("s") == low.rstrip("s") for w in by_length.get(len(low) + 1, []) + by_length.get(len(low) - 1, [])):
-            return token  # a plural or singular of a word we know is no typo
+        limit = 2 if len(low) >= 8 else 1
+        if any(w.rstrip("s") == low.rstrip("s") or low.startswith(w) or w.startswith(low)
+               for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())):
+            return token  # another form of a word we know ("pressed", "holding", "symbol") is no typo
         close = {w for n in range(len(low) - limit, len(low) + limit + 1) for w in by_length.get(n, ())
                  if (len(low) >= 4 or len(w) > len(low)) and w[0] == low[0] and distance(low, w, limit) <= limit}
         return close.pop() if len(close) == 1 else token

@@ -4,6 +4,8 @@ per puzzle, named by the puzzle's spec (``PuzzleSpec.phrasebook``)."""
 from __future__ import annotations
 
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps
+from comma_env.agents.natural.phrasebooks.button import ButtonPhrases
+from comma_env.agents.natural.phrasebooks.dog import DogPhrases
 from comma_env.agents.natural.phrasebooks.keypad import KeypadPhrases
 from comma_env.agents.natural.phrasebooks.led import LedPhrases
 from comma_env.agents.natural.phrasebooks.maze import MazePhrases
@@ -13,7 +15,7 @@ from comma_env.agents.natural.phrasebooks.who import WhoPhrases
 from comma_env.agents.natural.phrasebooks.wire import WirePhrases
 from comma_env.protocol.puzzle import Puzzle
 
-__all__ = ["KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
+__all__ = ["ButtonPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
 
 
 def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
