@@ -40,18 +40,27 @@ STOPWORDS = frozenset(
     "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
     "were be been it its it's this that these those there here i me my we us you your he she they them what "
     "which who when where why how all any each every some no not yes ok okay just only also too very now "
-    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said".split())
-"""Words never rewritten as another word by `fix_typos` (short, common, or a puzzle's label)."""
+    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said start stare "
+    "hole holy lift loft while write whole block blur wise wide wipe wife cute cat let lot lie dress prose price "
+    "pride pretty bit sort side sure same seem bold told fold cold gold held help tell sell wall well will wish "
+    "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
+    "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
+    "word work world would could should wait want went west what whats rate date gate late mate note vote "
+    "line lime like life live five fine mine nine wine ring rung sing song long along among".split())
+"""Words never rewritten as another word by `fix_typos`: short or common English words (a real
+word is no typo of a puzzle's word: "start" is not "star"), and puzzle labels."""
+_INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 
 def clean(text: str) -> str:
     """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
     arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
-    runs of spaces squeezed. Line breaks are kept: lists and grids are read by line."""
+    underscores as spaces (an action name reads as words), runs of spaces squeezed. Line
+    breaks are kept: lists and grids are read by line."""
     text = strip_thinking(str(text)[:MAX_CHARS])
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
-    text = _HEADING.sub("", _EMPHASIS.sub("", text))
+    text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.splitlines())
 
 
@@ -145,7 +154,7 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
         if low in words or low in STOPWORDS or len(low) < 3 or (token.isupper() and len(token) > 1):
             return token
         limit = 2 if len(low) >= 8 else 1
-        if any(w.rstrip("s") == low.rstrip("s") or low.startswith(w) or w.startswith(low)
+        if any(low == w + suffix or w == low + suffix for suffix in _INFLECTIONS
                for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())):
             return token  # another form of a word we know ("pressed", "holding", "symbol") is no typo
         close = {w for n in range(len(low) - limit, len(low) + limit + 1) for w in by_length.get(n, ())

@@ -11,11 +11,13 @@ from comma_env.agents.natural.phrasebooks.led import LedPhrases
 from comma_env.agents.natural.phrasebooks.maze import MazePhrases
 from comma_env.agents.natural.phrasebooks.memory import MemoryPhrases
 from comma_env.agents.natural.phrasebooks.password import PasswordPhrases
+from comma_env.agents.natural.phrasebooks.sound import SoundPhrases
+from comma_env.agents.natural.phrasebooks.telehealth import TelehealthPhrases
 from comma_env.agents.natural.phrasebooks.who import WhoPhrases
 from comma_env.agents.natural.phrasebooks.wire import WirePhrases
 from comma_env.protocol.puzzle import Puzzle
 
-__all__ = ["ButtonPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
+__all__ = ["ButtonPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
 
 
 def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
