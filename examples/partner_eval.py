@@ -38,6 +38,7 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import comma_env
@@ -178,13 +179,21 @@ async def judge_describe(item: dict[str, Any], policy: OraclePolicy) -> Outcome:
 
 async def read_back(policy: OraclePolicy, env: Any, text: str, advice: list[str]) -> str | None:
     """The scripted solver reads the expert's words on the true state: they must come to what
-    the expert decided (checked by outcome)."""
-    solver = policy.player("solver", env, env.unwrapped.seed_used)
+    the expert decided (checked by outcome). Advice the solver can only finish once it sees
+    the next picture (log in, then apply the balance rule) is read again on each new picture,
+    as a customer would reread it, up to four times."""
+    start = copy.deepcopy(env.unwrapped.puzzle)
+    view = SimpleNamespace(puzzle=copy.deepcopy(start), puzzle_cls=env.unwrapped.puzzle_cls)
+    view.unwrapped = view
     info = {"dialogue": [{"speaker": "expert", "text": text}]}
-    reply = await solver.act({}, info)
-    puzzle = copy.deepcopy(env.unwrapped.puzzle)
-    typed = typed_lines(reply.text, copy.deepcopy(puzzle))
-    failure = same_outcome(puzzle, typed, [advice])
+    typed: list[str] = []
+    for _ in range(4):
+        reply = await policy.player("solver", view, env.unwrapped.seed_used).act({}, info)
+        more = typed_lines(reply.text, view.puzzle)
+        typed += more
+        if not more or view.puzzle.solved:
+            break
+    failure = same_outcome(start, typed, [advice])
     return None if failure is None else f"the words say {typed}, the advice was {advice}"
 
 

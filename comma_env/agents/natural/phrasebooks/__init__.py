@@ -3,6 +3,7 @@ per puzzle, named by the puzzle's spec (``PuzzleSpec.phrasebook``)."""
 
 from __future__ import annotations
 
+from comma_env.agents.natural.phrasebooks.atm import AtmPhrases
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps
 from comma_env.agents.natural.phrasebooks.button import ButtonPhrases
 from comma_env.agents.natural.phrasebooks.dog import DogPhrases
@@ -17,7 +18,7 @@ from comma_env.agents.natural.phrasebooks.who import WhoPhrases
 from comma_env.agents.natural.phrasebooks.wire import WirePhrases
 from comma_env.protocol.puzzle import Puzzle
 
-__all__ = ["ButtonPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
+__all__ = ["AtmPhrases", "ButtonPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
 
 
 def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
