@@ -76,7 +76,7 @@ class Palette:
         for mention in found:
             if merged:
                 gap = text[merged[-1].end:mention.start].lower()
-                if re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?(?:a\s+)?|\?*/|-?ish\s+", gap):
+                if re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?(?:a\s+)?|\?*/|-?ish\s+|-", gap):
                     last = merged.pop()
                     options = last.options + tuple(o for o in mention.options if o not in last.options)
                     merged.append(Mention(options, last.start, mention.end))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from comma_env.agents.natural.phrasebooks.atm import AtmPhrases
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps
 from comma_env.agents.natural.phrasebooks.button import ButtonPhrases
+from comma_env.agents.natural.phrasebooks.color import ColorPhrases
 from comma_env.agents.natural.phrasebooks.dog import DogPhrases
 from comma_env.agents.natural.phrasebooks.keypad import KeypadPhrases
 from comma_env.agents.natural.phrasebooks.led import LedPhrases
@@ -18,7 +19,7 @@ from comma_env.agents.natural.phrasebooks.who import WhoPhrases
 from comma_env.agents.natural.phrasebooks.wire import WirePhrases
 from comma_env.protocol.puzzle import Puzzle
 
-__all__ = ["AtmPhrases", "ButtonPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
+__all__ = ["AtmPhrases", "ButtonPhrases", "ColorPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
 
 
 def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
