@@ -181,7 +181,7 @@ async def read_back(policy: OraclePolicy, env: Any, text: str, advice: list[str]
     """The scripted solver reads the expert's words on the true state: they must come to what
     the expert decided (checked by outcome). Advice the solver can only finish once it sees
     the next picture (log in, then apply the balance rule) is read again on each new picture,
-    as a customer would reread it, up to four times."""
+    as a customer would reread it, until it comes to that, up to four times."""
     start = copy.deepcopy(env.unwrapped.puzzle)
     view = SimpleNamespace(puzzle=copy.deepcopy(start), puzzle_cls=env.unwrapped.puzzle_cls)
     view.unwrapped = view
@@ -191,9 +191,9 @@ async def read_back(policy: OraclePolicy, env: Any, text: str, advice: list[str]
         reply = await policy.player("solver", view, env.unwrapped.seed_used).act({}, info)
         more = typed_lines(reply.text, view.puzzle)
         typed += more
-        if not more or view.puzzle.solved:
+        failure = same_outcome(start, typed, [advice])
+        if failure is None or not more or view.puzzle.solved:
             break
-    failure = same_outcome(start, typed, [advice])
     return None if failure is None else f"the words say {typed}, the advice was {advice}"
 
 

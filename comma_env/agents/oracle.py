@@ -73,7 +73,7 @@ def understood(facts: list[str] | None = None, advice: list[str] | None = None,
                actions: list[str] | None = None, ask: list[str] | None = None) -> dict[str, Any]:
     """A partner's ``understood`` record (docs/partners.md): always these four keys, each a
     list or None, so that Gymnasium's vector environments can batch it."""
-    return {"facts": facts, "advice": advice, "actions": actions, "ask": ask or None}
+    return {"facts": facts, "advice": advice, "actions": actions, "ask": list(dict.fromkeys(ask)) if ask else None}
 
 
 class OracleSolver(Player):

@@ -20,9 +20,9 @@ Cell = tuple[str, ...] | None
 _ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
               "three": 3, "four": 4}
 _MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|bottom)\))?|(top|first|second|third|fourth|"
-                   r"bottom|last)\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|4th)\s+line\b|"
+                   r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|4th)\s+line\b|"
                    r"(the row above it|the row below it))|(?m:^\s*([1-4])\s*[.):]\s)|(?m:^\s*-\s+)", re.IGNORECASE)
-_COUNTED = re.compile(r"\b(two|three|four|2|3|4|both)\s+(?:of\s+the\s+)?(\w+?)(?:s|es)?\b(?:\s+ones?)?")
+_COUNTED = re.compile(r"\b(two|three|four|2|3|4|both)\s+(?:of\s+the\s+)?(\w+)\b(?:\s+ones?)?")
 
 
 def _cells(chunk: str) -> list[Cell]:
@@ -31,7 +31,7 @@ def _cells(chunk: str) -> list[Cell]:
     found: list[tuple[int, int, tuple[str, ...]]] = []  # (where, how many, colour options)
     taken: list[tuple[int, int]] = []
     for match in _COUNTED.finditer(chunk):
-        options = PALETTE.one(match.group(2)) or PALETTE.one(match.group(2) + "s")
+        options = PALETTE.one(match.group(2))
         if options:
             count = 2 if match.group(1).lower() == "both" else number(match.group(1)) or 0
             found.append((match.start(), count, options))
@@ -129,7 +129,9 @@ def _rows(text: str) -> dict[int, Cell]:
             index = int(word[0])
         else:
             index = _ROW_WORDS.get(word.lower().split()[0]) or ORDINAL_WORDS.get(word.lower())
-        chunks.append((index, text[mark.end():end]))
+        chunk = text[mark.end():end]
+        sentence = re.split(r"[.!?](?:\s|$)", chunk, maxsplit=1)[0]
+        chunks.append((index, sentence if len(_cells(chunk)) % SIZE and len(_cells(sentence)) == SIZE else chunk))
     squares: dict[int, Cell] = {}
     filled: list[int] = []
     for index, chunk in chunks:

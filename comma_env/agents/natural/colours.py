@@ -65,13 +65,13 @@ class Palette:
         self.words = words
         emoji = "".join(re.escape(e) for e in words if not e.isalpha() and "-" not in e)
         names = "|".join(sorted((re.escape(w) for w in words if w[0].isalpha()), key=len, reverse=True))
-        self.pattern = re.compile(rf"(?<![A-Za-z])(?:{names})(?![A-Za-z])" + (f"|[{emoji}]" if emoji else ""),
+        self.pattern = re.compile(rf"(?<![A-Za-z])(?:{names})(?:e?s)?(?![A-Za-z])" + (f"|[{emoji}]" if emoji else ""),
                                   re.IGNORECASE)
 
     def mentions(self, text: str) -> list[Mention]:
-        """Every colour in `text`, in order; "X or Y", "X/Y" and "X-ish Y" are one mention with
+        """Every colour in `text` (plurals too: "the blues"), in order; "X or Y", "X/Y" and "X-ish Y" are one mention with
         both options (" / " with spaces separates a list)."""
-        found = [Mention(self.words[m.group(0).lower()], m.start(), m.end()) for m in self.pattern.finditer(text)]
+        found = [Mention(self._meaning(m.group(0).lower()), m.start(), m.end()) for m in self.pattern.finditer(text)]
         merged: list[Mention] = []
         for mention in found:
             if merged:
@@ -83,6 +83,12 @@ class Palette:
                     continue
             merged.append(mention)
         return merged
+
+    def _meaning(self, word: str) -> tuple[str, ...]:
+        for name in (word, word[:-1], word[:-2]):
+            if name in self.words:
+                return self.words[name]
+        raise KeyError(word)
 
     def one(self, text: str) -> tuple[str, ...] | None:
         """The options of the only colour mention in `text` (None: none, or several)."""

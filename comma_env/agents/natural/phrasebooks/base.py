@@ -117,6 +117,7 @@ class Phrasebook:
 
     def question(self, about: list[str], rng: np.random.Generator) -> str:
         """A question for exactly the facts in `about`."""
+        about = list(dict.fromkeys(about))
         wanted = about[0] if len(about) == 1 else ", ".join(about[:-1]) + " and " + about[-1]
         return choose(rng, (f"Before I can tell you, what is {wanted}?", f"Could you tell me {wanted}?",
                             f"I still need {wanted}: what do you see?", f"What about {wanted}?"))

@@ -16,8 +16,16 @@ from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_n
 from comma_env.agents.natural.timing import alternatives, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
-from comma_env.puzzles.button import ADVICE, BUTTON_COLORS, HOLD, LABELS, RELEASE, STRIP_COLORS, TAP, \
-    seconds_until_digit
+from comma_env.puzzles.button import (
+    ADVICE,
+    BUTTON_COLORS,
+    HOLD,
+    LABELS,
+    RELEASE,
+    STRIP_COLORS,
+    TAP,
+    seconds_until_digit,
+)
 from comma_env.puzzles.dog import seconds_to_wait
 
 BUTTON_PALETTE = Palette(BUTTON_COLORS)

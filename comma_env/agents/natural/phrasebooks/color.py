@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.belief import Open
 from comma_env.agents.natural.color_grid import PALETTE, SIZE, read_grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import ORDINAL_WORDS, clean, fix_typos, hedged, number, spelled_numbers
-from comma_env.agents.natural.words import choose, number as say_number, ordinal as say_ordinal
+from comma_env.agents.natural.words import choose
+from comma_env.agents.natural.words import number as say_number
+from comma_env.agents.natural.words import ordinal as say_ordinal
 from comma_env.puzzles.color import CELLS, COLORS, GROUPS, WHITE, action_name, cell_of, group_cells, stage_group
 
 VOCABULARY = ("row", "column", "square", "squares", "grid", "white", "magenta", "yellow", "green", "then", "and", "the")
@@ -92,9 +93,6 @@ class ColorPhrases(Phrasebook):
         grid = [str(c) for row in state["square_colors_by_row"] for c in row]
         return any(c != WHITE for c in grid)
 
-    def question(self, about: list[str], rng: np.random.Generator) -> str:
-        return super().question(list(dict.fromkeys(about)), rng)
-
     def advised(self, advice: list[str], memory: Memory) -> None:
         """Remember the stage advised: its group and squares (for the stages after it)."""
         notes = memory["notes"]
@@ -134,9 +132,20 @@ class ColorPhrases(Phrasebook):
             return Steps.unclear("Which squares exactly (row and column)?")
         head = re.match(r"\s*(?:[\w ,!]*?)(?:press|tap|hit|want|again|you still have)[^:]*?:", low)
         context = [m.options[0] for m in PALETTE.mentions(head.group(0))] if head else []
+        numbered = re.search(r"\bsquares?\s+((?:1[0-6]|[1-9])(?:\s*(?:,|and|&)\s*(?:1[0-6]|[1-9]))*)\b", low)
+        if numbered and re.search(r"\bcounting\b|\bnumbered\b|\b1\s*(?:-|–|to)\s*16\b", low):
+            return Steps([action_name(int(n) - 1) for n in re.findall(r"\d+", numbered.group(1))])
         cells: list[int] = []
-        for phrase in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! (?:column|row)\b)", low[head.end():] if head else low):
-            found = _square_refs(phrase.strip(), grid, context[:1])
+        phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)",
+                                               low[head.end():] if head else low)]
+        index = 0
+        while index < len(phrases):
+            found = _square_refs(phrases[index], grid, context[:1])
+            if isinstance(found, str) and index + 1 < len(phrases):  # "in the bottom row, second from the left"
+                joined = _square_refs(f"{phrases[index]} {phrases[index + 1]}", grid, context[:1])
+                if isinstance(joined, list):
+                    found, index = joined, index + 1
+            index += 1
             if found is None:
                 continue
             if isinstance(found, str):
@@ -153,14 +162,11 @@ class ColorPhrases(Phrasebook):
 
 def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] | str | None:
     """The squares one phrase names, a question when it is ambiguous, or None."""
-    if not phrase:
-        return None
-    numbered = re.findall(r"\b(1[0-6]|[1-9])\b", phrase) if re.search(r"\bsquares?\s+\d|\bcounting 1", phrase) else []
-    if numbered and re.search(r"\bsquares?\b", phrase):
-        return [int(n) - 1 for n in numbered]
-    row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last)\s+row\b|\brow\s+(one|two|three|four)\b",
+    if not phrase or re.fullmatch(r"(?:all|both)(?: of them)?|them all|(?:there should be|that'?s) .*", phrase):
+        return None  # refers back to the squares just named
+    row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|\brow\s+(one|two|three|four)\b",
                     phrase)
-    col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last)\s+column\b", phrase)
+    col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b", phrase)
     r = _index(row) if row else None
     c = _index(col) if col else None
     ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|counting from)\s+"
@@ -170,8 +176,8 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
         word = ranked.group(1) or ranked.group(3)
         side = ranked.group(2) or ranked.group(4) or ("right" if ranked.group(5) == "right" or "end" in ranked.group(0)
                                                       else "left")
-        k = SIZE if (ranked.group(5) == "right" or ranked.group(0) == "the end") else \
-            1 if ranked.group(5) == "left" else ORDINAL_WORDS.get(word or "") or (SIZE if word == "last" else int((word or "1")[0]))
+        k = 1 if ranked.group(5) or ranked.group(0) == "the end" else \
+            ORDINAL_WORDS.get(word or "") or (SIZE if word == "last" else int((word or "1")[0]))
         c = k if side == "left" else SIZE + 1 - k
     corner = re.search(r"\b(top|bottom)[- ](left|right)\b|\bboth corners of the (top|bottom) row\b", phrase)
     if corner and corner.group(3):
@@ -187,7 +193,7 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     candidates = [i for i in range(CELLS) if (r is None or i // SIZE + 1 == r) and (c is None or i % SIZE + 1 == c)
                   and (not colours or grid[i] == colours[0]) and grid[i] != WHITE]
     if r is not None and c is not None:
-        return candidates or f"The square at row {r}, column {c} is already white. Which square do you mean?"
+        return candidates or f"The square at row {r}, column {c} is {grid[(r - 1) * SIZE + c - 1]}. Which square do you mean?"
     unplaced = re.sub(r"\b(?:row|col(?:umn)?|square)\s*\d", " ", phrase)
     count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more))", unplaced)
     plural = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b", phrase) or \
@@ -201,8 +207,6 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
 
 def _index(match: re.Match[str]) -> int:
     word = next(g for g in match.groups() if g)
-    return int(word) if word.isdigit() else {"top": 1, "first": 1, "one": 1, "second": 2, "two": 2, "third": 3,
+    return int(word[0]) if word[0].isdigit() else {"top": 1, "first": 1, "one": 1, "second": 2, "two": 2, "third": 3,
                                               "three": 3, "fourth": 4, "four": 4, "bottom": 4, "last": 4}[word]
 
-
-_ = Open

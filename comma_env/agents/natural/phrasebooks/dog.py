@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, number, spelled_numbers
+from comma_env.agents.natural.reading import clean, fix_typos, number, spelled_numbers
 from comma_env.agents.natural.timing import alternatives, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line

@@ -13,13 +13,23 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.colours import Palette
-from comma_env.agents.natural.maze_layout import read_layout, plausible
+from comma_env.agents.natural.maze_layout import plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import UNDO, clean, fix_typos, number, spelled_numbers
 from comma_env.agents.natural.words import choose, times
 from comma_env.agents.natural.words import number as say_number
 from comma_env.puzzles.maze import (
-    BACKWARD, COLORS, FACINGS, FORWARD, PRESS, SIZE, TURN_LEFT, TURN_RIGHT, apply_to_pose, goal_color, is_floor,
+    BACKWARD,
+    COLORS,
+    FACINGS,
+    FORWARD,
+    PRESS,
+    SIZE,
+    TURN_LEFT,
+    TURN_RIGHT,
+    apply_to_pose,
+    goal_color,
+    is_floor,
     shortest_actions,
 )
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, spelled_numbers
 from comma_env.agents.natural.words import choose, times
 from comma_env.agents.natural.words import number as say_number
 from comma_env.agents.natural.words import ordinal as say_ordinal

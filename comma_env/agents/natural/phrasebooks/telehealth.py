@@ -17,8 +17,14 @@ import numpy as np
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
 from comma_env.agents.natural.words import choose
-from comma_env.puzzles.telehealth import BORDER_ILL_DEFINED, BORDER_NOTCHED, BORDER_PEARLY, BORDER_REGULAR, BORDER_SHARP, \
-    SURFACES
+from comma_env.puzzles.telehealth import (
+    BORDER_ILL_DEFINED,
+    BORDER_NOTCHED,
+    BORDER_PEARLY,
+    BORDER_REGULAR,
+    BORDER_SHARP,
+    SURFACES,
+)
 
 VOCABULARY = ("colours", "colors", "shape", "border", "surface", "smooth", "round", "oval", "asymmetric", "irregular",
               "notched", "pearly", "translucent", "waxy", "scaly", "crust", "rough", "flakes", "diameter", "itch",

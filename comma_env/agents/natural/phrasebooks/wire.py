@@ -13,8 +13,17 @@ import numpy as np
 
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import ORDINAL, ROMAN, clean, fix_typos, hedged, number, ordinal, sentences, \
-    spelled_numbers
+from comma_env.agents.natural.reading import (
+    ORDINAL,
+    ROMAN,
+    clean,
+    fix_typos,
+    hedged,
+    number,
+    ordinal,
+    sentences,
+    spelled_numbers,
+)
 from comma_env.agents.natural.words import choose
 from comma_env.agents.natural.words import number as say_number
 from comma_env.agents.natural.words import ordinal as say_ordinal
