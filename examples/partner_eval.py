@@ -63,10 +63,10 @@ class Outcome:
 
 
 def load_items(folders: list[Path]) -> list[dict[str, Any]]:
-    """Every item of every ``*.jsonl`` file in `folders`, in file order."""
+    """Every item of every ``*.jsonl`` file in `folders` (and their subfolders), in file order."""
     items = []
     for folder in folders:
-        for path in sorted(Path(folder).glob("*.jsonl")):
+        for path in sorted(Path(folder).rglob("*.jsonl")):
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     items.append(json.loads(line))

@@ -20,12 +20,12 @@ NOT_YET_CUT = 2_550
 """Lines above the budget that issue 55's trimming left: cutting them means dropping something a
 user sees (the lean-budget report lists candidates). Lower it as they go; 0 meets the budget."""
 
-ALLOWANCES: dict[str, int] = {}
+ALLOWANCES: dict[str, int] = {
+    "issue 56: natural-language partners": 3884,  # a reader per puzzle, both seats (comma_env/agents/natural/)
+}
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 
 REWRITTEN_ELSEWHERE = {
-    "comma_env/agents/natural/phrasebooks.py": "issue 56 rewrites the scripted partners",
-    "comma_env/protocol/text.py": "issue 56 rewrites its description part (`_VALUE_JSON`)",
     "comma_env/privacy/languages.py": "issue 59 rewrites the leak detector",
 }
 """Modules whose timings go with the rewrite under way; drop each entry when its issue lands."""

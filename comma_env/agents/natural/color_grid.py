@@ -20,7 +20,8 @@ Cell = tuple[str, ...] | None
 _ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
               "three": 3, "four": 4}
 _MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|bottom)\))?|(top|first|second|third|fourth|"
-                   r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|4th)\s+line\b|"
+                   r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|"
+                   r"4th)\s+line\b|"
                    r"(the row above it|the row below it))|(?m:^\s*([1-4])\s*[.):]\s)|(?m:^\s*-\s+)", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(two|three|four|2|3|4|both)\s+(?:of\s+the\s+)?(\w+)\b(?:\s+ones?)?")
 
@@ -47,9 +48,9 @@ def _lines(text: str) -> list[list[Cell]] | None:
     for line in text.splitlines():
         parts = [p.strip() for p in re.split(r"\s*/\s*", line.split(":", 1)[-1]) if p.strip()]
         if len(parts) == SIZE:
-            rows = [_letter_row(p) for p in parts]
-            if all(rows):
-                return rows  # type: ignore[return-value]
+            drawn = [row for row in map(_letter_row, parts) if row]
+            if len(drawn) == SIZE:
+                return drawn
     rows: list[list[Cell]] = []
     for line in text.splitlines():
         row = _letter_row(line.strip())
@@ -115,7 +116,8 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
 def _rows(text: str) -> dict[int, Cell]:
     """Rows marked by number or name, or following one another ("then", " / ")."""
     marks = list(_MARK.finditer(text))
-    upward = bool(re.search(r"\bfrom the bottom(?: row)? up\b|\bbottom row first\b|\bbottom to top\b", text, re.IGNORECASE))
+    upward = bool(re.search(r"\bfrom the bottom(?: row)? up\b|\bbottom row first\b|\bbottom to top\b", text,
+                            re.IGNORECASE))
     chunks: list[tuple[int | None, str]] = []
     for k, mark in enumerate(marks):
         end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
@@ -160,7 +162,8 @@ def _corners(text: str) -> dict[int, Cell]:
                                        r"(?:now\s+)?([a-z]+)", text, re.IGNORECASE):
         options = PALETTE.one(colour)
         if options:
-            squares[(0 if row.lower() == "top" else SIZE - 1) * SIZE + (0 if col.lower() == "left" else SIZE - 1)] = options
+            r, c = (0 if row.lower() == "top" else SIZE - 1), (0 if col.lower() == "left" else SIZE - 1)
+            squares[r * SIZE + c] = options
     for row, words in re.findall(r"\bbetween the (top|bottom) corners\s*:?\s*([^.]*)", text, re.IGNORECASE):
         cells = _cells(words)
         if len(cells) == 2:
@@ -172,12 +175,13 @@ def _corners(text: str) -> dict[int, Cell]:
 def _single(text: str) -> dict[int, Cell]:
     """One square said by row and column: "in row 3 the third square is red", "row 2, column 3 is blue"."""
     squares: dict[int, Cell] = {}
-    for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|[1-4](?:st|nd|rd|th))"
-                             r"\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)",
+    for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"
+                             r"[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
+                             r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)",
                              text, re.IGNORECASE):
         if match.group(1):
-            row, col, colour = int(match.group(1)), ORDINAL_WORDS.get(match.group(2).lower()) or int(match.group(2)[0]), \
-                match.group(3)
+            col = ORDINAL_WORDS.get(match.group(2).lower()) or int(match.group(2)[0])
+            row, colour = int(match.group(1)), match.group(3)
         else:
             row, col, colour = int(match.group(4)), int(match.group(5)), match.group(6)
         options = PALETTE.one(colour)

@@ -69,14 +69,15 @@ class Palette:
                                   re.IGNORECASE)
 
     def mentions(self, text: str) -> list[Mention]:
-        """Every colour in `text` (plurals too: "the blues"), in order; "X or Y", "X/Y" and "X-ish Y" are one mention with
-        both options (" / " with spaces separates a list)."""
+        """Every colour in `text` (plurals too: "the blues"), in order; "X or Y", "X/Y" and "X-ish Y"
+        are one mention with both options (" / " with spaces separates a list)."""
         found = [Mention(self._meaning(m.group(0).lower()), m.start(), m.end()) for m in self.pattern.finditer(text)]
         merged: list[Mention] = []
         for mention in found:
             if merged:
                 gap = text[merged[-1].end:mention.start].lower()
-                if re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?(?:a\s+)?|\?*/|-?ish\s+|-", gap):
+                if re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?(?:a\s+)?|\?*/|-?ish\s+|-",
+                                gap):
                     last = merged.pop()
                     options = last.options + tuple(o for o in mention.options if o not in last.options)
                     merged.append(Mention(options, last.start, mention.end))

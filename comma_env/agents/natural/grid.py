@@ -123,8 +123,11 @@ def matching(place: Place, rows: tuple[str, ...]) -> set[str]:
 class Spanned(Protocol):
     """Something found in the text (a label, a symbol, a letter) and where."""
 
-    start: int
-    end: int
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
 
 
 _FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"

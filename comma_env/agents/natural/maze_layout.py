@@ -49,20 +49,20 @@ def _grid_rows(text: str) -> list[list[str]] | None:
     table = [line for line in text.splitlines() if line.count("|") >= SIZE + 1]
     body = [line for line in table if not re.fullmatch(r"[\s|:\-]*", line)]
     if len(body) >= SIZE:
-        rows = []
+        numbered = []
         for line in body:
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) == SIZE + 1 and re.fullmatch(r"\**\d\**", cells[0]):
-                rows.append([c if c else " " for c in cells[1:]])
-        if len(rows) == SIZE:
-            return rows
+            columns = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(columns) == SIZE + 1 and re.fullmatch(r"\**\d\**", columns[0]):
+                numbered.append([c if c else " " for c in columns[1:]])
+        if len(numbered) == SIZE:
+            return numbered
     lines = [line for line in text.splitlines() if line.strip() and not re.fullmatch(r"\s*(?:```\w*|\d{9})\s*", line)]
     for line in lines:
         parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)\s*$", "", line).split(" / ")]
         if len(parts) == SIZE:
-            found = [_cells(p) for p in parts]
-            if all(found):
-                return found  # type: ignore[return-value]
+            found = [cells for cells in map(_cells, parts) if cells]
+            if len(found) == SIZE:
+                return found
     rows: list[list[str]] = []
     for line in lines:
         cells = _cells(_ROW_PREFIX.sub("", line, count=1).strip()) or _cells(line.strip())
@@ -85,7 +85,8 @@ def _numbers(text: str) -> list[int]:
     return [v for v in values if 1 <= v <= SIZE]
 
 
-_ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)",
+_ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
+                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)",
                        re.IGNORECASE)
 
 

@@ -19,7 +19,9 @@ from comma_env.agents.natural.phrasebooks.who import WhoPhrases
 from comma_env.agents.natural.phrasebooks.wire import WirePhrases
 from comma_env.protocol.puzzle import Puzzle
 
-__all__ = ["AtmPhrases", "ButtonPhrases", "ColorPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases", "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps", "WhoPhrases", "WirePhrases", "phrasebook"]
+__all__ = ["AtmPhrases", "ButtonPhrases", "ColorPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases",
+           "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps",
+           "WhoPhrases", "WirePhrases", "phrasebook"]
 
 
 def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:

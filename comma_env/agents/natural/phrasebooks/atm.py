@@ -21,17 +21,19 @@ from comma_env.puzzles.atm import ADVICE_PIN, ADVICE_RULE, AMOUNTS, PIN_LENGTH, 
 
 VOCABULARY = ("balance", "deposit", "withdraw", "transaction", "continue", "confirm", "screen", "enter", "amount",
               "menu", "then", "and", "the", "press", "clear", "back")
-_SCREENS = (("complete", r"transaction complete|thank you"), ("confirm", r"\bconfirm\s*:|confirm screen|asks? (?:me )?\"?confirm"),
+_SCREENS = (("complete", r"transaction complete|thank you"),
+            ("confirm", r"\bconfirm\s*:|confirm screen|asks? (?:me )?\"?confirm"),
             ("amount", r"choose an amount|amount screen|\$20\b|amounts?\b.*\$\d"),
             ("balance", r"available balance|balance (?:screen|page)|logged in|pin (?:worked|was accepted)|\baccepted\b|"
                         r"\bi'?m in\b|continue (?:and|or|/) back"),
             ("pin_entry", r"enter (?:your|the) pin|\bpin screen|asking for (?:my|the) pin|stars? and|asterisks?|"
                           r"nothing typed"),
             ("menu", r"choose a transaction|main menu|start screen|\bmenu\b|deposit (?:and|\+|or|/) withdraw"))
-_LOGGED_IN = re.compile(r"logged in|after logging in|pin (?:worked|was accepted)|\baccepted\b|\bi'?m in\b|saw my balance|"
-                        r"available balance|balance screen|balance page", re.IGNORECASE)
+_LOGGED_IN = re.compile(r"logged in|after logging in|pin (?:worked|was accepted)|\baccepted\b|\bi'?m in\b|"
+                        r"saw my balance|available balance|balance screen|balance page", re.IGNORECASE)
 _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|over|above|at least|greater than|"
-                      r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)|(>=?|<=?)\s*\$?\s*(\d[\d,]*)",
+                      r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)"
+                      r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)",
                       re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
 _VAGUE = re.compile(r"\b(?:a few hundred|around|about|roughly|close to|near|between|enough|borderline|somewhere|"
@@ -72,8 +74,8 @@ class AtmPhrases(Phrasebook):
         if screens:
             state["screen"] = max(screens)[1]
         transaction = re.findall(r"\b(withdraw|deposit)(?:al)?\s*(?::|\$|selected)|transaction:?\s*(withdraw|deposit)|"
-                                 r"w/\s*(withdraw|deposit)|logged in with (withdraw|deposit)|(withdraw|deposit) (?:selected|"
-                                 r"transaction)", low)
+                                 r"w/\s*(withdraw|deposit)|logged in with (withdraw|deposit)|"
+                                 r"(withdraw|deposit) (?:selected|transaction)", low)
         if transaction:
             state["transaction"] = next(t for t in transaction[-1] if t)
         if _LOGGED_IN.search(low) or state.get("screen") in ("balance", "amount", "confirm"):
@@ -139,7 +141,8 @@ class AtmPhrases(Phrasebook):
                                 "Type the PIN from your card on the keypad and press enter."))
         if action == ADVICE_RULE:
             return choose(rng, ("If your balance is at least $500, withdraw $300; otherwise deposit $100.",
-                                "Look at your balance: at least $500 means withdraw $300; less than that, deposit $100."))
+                                "Look at your balance: at least $500 means withdraw $300; less than that, "
+                                "deposit $100."))
         words = {"select_withdraw": "Choose Withdraw on the menu.", "select_deposit": "Choose Deposit on the menu.",
                  "continue": "Press Continue.", "confirm": "Press Confirm.", "go_back": "Press Back.",
                  "press_enter": "Press enter.", "press_clear": "Press clear."}
@@ -235,7 +238,8 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\bclear\b", clause):
         return ["press_clear"]
-    if re.search(r"\b(?:press|hit|push|tap)?\s*(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$", clause) and screen == "pin_entry":
+    if re.search(r"\b(?:press|hit|push|tap)?\s*(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$",
+                 clause) and screen == "pin_entry":
         return ["press_enter"]
     if re.search(r"\b(?:back to the (?:main )?menu|main menu)\b", clause):
         back = _back_to_menu(state)

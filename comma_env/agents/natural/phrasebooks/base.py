@@ -44,7 +44,8 @@ class Steps:
 
 def typed_and_said(text: str) -> tuple[list[str], str]:
     """The action lines of a solver message, in order, and the rest of it."""
-    typed, said = [], []
+    typed: list[str] = []
+    said: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
         (typed if ACTION_LINE.fullmatch(stripped) else said).append(line)

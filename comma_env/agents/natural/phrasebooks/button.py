@@ -33,15 +33,16 @@ STRIP_PALETTE = Palette(STRIP_COLORS)
 VOCABULARY = ("button", "strip", "timer", "hold", "holding", "release", "press", "says", "label", "yellow", "white",
               "black", "blue", "red", "green", "the")
 _STRIP = re.compile(r"\b(?:strip|light|bar)\b", re.IGNORECASE)
-_LABEL = re.compile(r"(?<![A-Za-z])(ABORT|DETONATE|HOLD|PRESS)(?![A-Za-z])|\b(?:says|reads|reading|labell?ed|label|word|"
-                    r"with|written)\s*[:\"'(]?\s*(?:the\s+word\s+)?[\"']?(abort|detonate|hold|press)\b", re.IGNORECASE)
+_LABEL = re.compile(r"(?<![A-Za-z])(ABORT|DETONATE|HOLD|PRESS)(?![A-Za-z])|"
+                    r"\b(?:says|reads|reading|labell?ed|label|word|with|written)\s*[:\"'(]?\s*(?:the\s+word\s+)?"
+                    r"[\"']?(abort|detonate|hold|press)\b", re.IGNORECASE)
 _HELD = re.compile(r"\b(?:holding|held|keeping it (?:pressed|down)|still pressed)\b", re.IGNORECASE)
 _TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|let go (?:right away|at once|immediately))\b",
                   re.IGNORECASE)
 _HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down|held|on it)|press and hold|"
                    r"don'?t let go|keep your finger)\b", re.IGNORECASE)
-_NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)\s+(?:right )?"
-                      r"(?:later|not yet)\b", re.IGNORECASE)
+_NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)"
+                      r"\s+(?:right )?(?:later|not yet)\b", re.IGNORECASE)
 _RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)\b", re.IGNORECASE)
 
 
@@ -68,7 +69,8 @@ class ButtonPhrases(Phrasebook):
                     state["strip"] = options or None
                 sentence = sentence[:max(0, strip.start() - 12)]
             colour = BUTTON_PALETTE.mentions(re.sub(r"\bin white\b", " ", sentence))
-            if colour and re.search(r"\bbutton\b|🔵|🔴|🟡|⚪|⚫", sentence, re.IGNORECASE) or (colour and "button" not in text.lower()):
+            if colour and re.search(r"\bbutton\b|🔵|🔴|🟡|⚪|⚫", sentence,
+                                    re.IGNORECASE) or (colour and "button" not in text.lower()):
                 options = tuple(dict.fromkeys(o for m in colour for o in m.options))
                 state["colour"] = options if hedged(sentence) or re.search(r"\bor\b", sentence) else colour[-1].options
             if _HELD.search(sentence):
@@ -88,11 +90,13 @@ class ButtonPhrases(Phrasebook):
         strip = said.get("strip")
         return {
             "button_color": colour[0] if colour and len(colour) == 1 else unknown(
-                f"the colour of the button{' (' + ' or '.join(colour) + ')' if colour else ''}", colour or BUTTON_COLORS),
+                f"the colour of the button{' (' + ' or '.join(colour) + ')' if colour else ''}",
+                colour or BUTTON_COLORS),
             "button_label": said.get("label") or unknown("the word on the button", LABELS),
             "button_held": held,
             "strip_color": ("off" if not held else strip[0] if strip and len(strip) == 1 else unknown(
-                f"the colour of the lit strip{' (' + ' or '.join(strip) + ')' if strip else ''}", strip or STRIP_COLORS)),
+                f"the colour of the lit strip{' (' + ' or '.join(strip) + ')' if strip else ''}",
+                strip or STRIP_COLORS)),
             "timer": "5:00",
             "module_disarmed": False,
         }
@@ -102,7 +106,8 @@ class ButtonPhrases(Phrasebook):
         if action == TAP:
             return choose(rng, ("Give the button a quick tap and let go right away.", "Just tap it, briefly."))
         if action == HOLD:
-            return choose(rng, ("Press the button and keep holding it down.", "Hold the button down and don't let go yet.",
+            return choose(rng, ("Press the button and keep holding it down.", "Hold the button down and don't let go "
+                                                                              "yet.",
                                 "Push it in and keep your finger on it."))
         if action.startswith(ADVICE):
             digit = action.removeprefix(ADVICE)
@@ -115,7 +120,8 @@ class ButtonPhrases(Phrasebook):
     def describe(self, state: State, rng: np.random.Generator) -> str:
         colour, label, timer = state["button_color"], state["button_label"], state["timer"]
         held = state["button_held"]
-        strip = f"I'm holding it, and the strip is lit {state['strip_color']}." if held else "The strip beside it is dark."
+        strip = f"I'm holding it, and the strip is lit {state['strip_color']}." if held else \
+            "The strip beside it is dark."
         return choose(rng, (f"A {colour} button that says {label}. {strip} The timer shows {timer}.",
                             f"The button is {colour} with the word {label} on it. Timer: {timer}. {strip}",
                             f"{colour.capitalize()} button, label {label}, {timer} left. {strip}"))
@@ -162,7 +168,8 @@ class ButtonPhrases(Phrasebook):
 def _strip_rule(text: str, strip: str) -> Any:
     """"if the strip is blue let go on a 4, if it's yellow on a 5, otherwise on a 1": the
     moment for the strip the solver sees."""
-    rules = re.findall(r"\b(?:if|when)\s+(?:the strip|it)\s*(?:'s|is)?\s*(?:lit\s+)?(\w+)[^,;.]*?(\d)", text, re.IGNORECASE)
+    rules = re.findall(r"\b(?:if|when)\s+(?:the strip|it)\s*(?:'s|is)?\s*(?:lit\s+)?(\w+)[^,;.]*?(\d)", text,
+                       re.IGNORECASE)
     if not rules:
         return None
     for colour, digit in rules:

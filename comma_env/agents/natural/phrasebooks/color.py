@@ -100,7 +100,10 @@ class ColorPhrases(Phrasebook):
             return  # the rest of a stage already under way
         grid = [g[0] if g else "?" for g in memory["state"].get("grid") or [None] * CELLS]
         cells = sorted(cell_of(a) for a in advice)
-        group = next((g for g in GROUPS if sorted(group_cells(grid, g)) == cells), None)
+        fits = [g for g in GROUPS if sorted(group_cells(grid, g)) == cells]  # a colour may also be the row
+        whites = grid.count(WHITE)
+        ruled = stage_group(grid, notes.get("previous_group") if whites else None) if "?" not in grid else None
+        group = ruled if ruled in fits else next(iter(fits), None)
         notes["stage"] = {"group": group or "?", "cells": cells}
         notes["typed"] = []
 
@@ -145,9 +148,11 @@ class ColorPhrases(Phrasebook):
                 joined = _square_refs(f"{phrases[index]} {phrases[index + 1]}", grid, context[:1])
                 if isinstance(joined, list):
                     found, index = joined, index + 1
+            restated = re.fullmatch(r"(?:the|that'?s the|it'?s the|which is the)\s+(\w+)\s+(?:one|square)",
+                                    phrases[index])
             index += 1
-            if found is None:
-                continue
+            if found is None or restated and cells and (grid[cells[-1]],) == PALETTE.one(restated.group(1)):
+                continue  # "row 2 column 3, the blue one"
             if isinstance(found, str):
                 return Steps.unclear(found)
             cells += [c for c in found if c not in cells]
@@ -164,13 +169,17 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     """The squares one phrase names, a question when it is ambiguous, or None."""
     if not phrase or re.fullmatch(r"(?:all|both)(?: of them)?|them all|(?:there should be|that'?s) .*", phrase):
         return None  # refers back to the squares just named
-    row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|\brow\s+(one|two|three|four)\b",
+    row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|"
+                    r"\brow\s+(one|two|three|four)\b",
                     phrase)
-    col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b", phrase)
+    col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b",
+                    phrase)
     r = _index(row) if row else None
     c = _index(col) if col else None
-    ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|counting from)\s+"
-                       r"the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|\b(right|left) end\b|\bthe end\b",
+    ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
+                       r"counting from)\s+"
+                       r"the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|\b(right|left) end\b|"
+                       r"\bthe end\b",
                        phrase)
     if ranked and c is None:
         word = ranked.group(1) or ranked.group(3)
@@ -193,10 +202,12 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     candidates = [i for i in range(CELLS) if (r is None or i // SIZE + 1 == r) and (c is None or i % SIZE + 1 == c)
                   and (not colours or grid[i] == colours[0]) and grid[i] != WHITE]
     if r is not None and c is not None:
-        return candidates or f"The square at row {r}, column {c} is {grid[(r - 1) * SIZE + c - 1]}. Which square do you mean?"
+        there = grid[(r - 1) * SIZE + c - 1]
+        return candidates or f"The square at row {r}, column {c} is {there}. Which square do you mean?"
     unplaced = re.sub(r"\b(?:row|col(?:umn)?|square)\s*\d", " ", phrase)
     count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more))", unplaced)
-    plural = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b", phrase) or \
+    plural = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b",
+                       phrase) or \
         bool(count and count.group(1) not in ("one", "only one"))
     if count and count.group(1) not in ("one", "only one") and len(candidates) != (number(count.group(1)) or 2):
         return f"I see {len(candidates)} of those, not {count.group(1)}. Which squares do you mean?"

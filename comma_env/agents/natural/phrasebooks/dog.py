@@ -94,7 +94,8 @@ class DogPhrases(Phrasebook):
         dogs = state["dogs"]
         timer = state["timer"]
         if not dogs:
-            return choose(rng, (f"There are no dogs in the picture. The timer shows {timer}.", f"No dogs at all; timer {timer}."))
+            return choose(rng, (f"There are no dogs in the picture. The timer shows {timer}.",
+                                f"No dogs at all; timer {timer}."))
         listed = ", ".join(f"a {d['coat']} dog {d['pose']}" for d in dogs)
         word = "dog" if len(dogs) == 1 else "dogs"
         return choose(rng, (f"I see {len(dogs)} {word}: {listed}. The timer shows {timer}.",

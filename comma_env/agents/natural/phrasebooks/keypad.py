@@ -32,7 +32,8 @@ _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is
                        re.IGNORECASE)
 _INSTRUCTION = re.compile(r"\b(?:press|push|hit|tap|click|start|begin|then|next|first|order|go|keep going|finally)\b",
                           re.IGNORECASE)
-_REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i said|before|i told you)|same|unchanged)\b",
+_REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i said|before|i told you)|same|"
+                   r"unchanged)\b",
                    re.IGNORECASE)
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
@@ -122,7 +123,8 @@ class KeypadPhrases(Phrasebook):
             if options and len(options) == 1:
                 symbols[position] = next(iter(options))
             elif unplaced and position.startswith(unplaced):
-                symbols[position] = unknown(f"which of the two {unplaced} keys shows which symbol", sorted(options or ()))
+                symbols[position] = unknown(f"which of the two {unplaced} keys shows which symbol",
+                                            sorted(options or ()))
             elif options:
                 names = " or ".join(f"{s} ({_name(s)})" for s in sorted(options))
                 symbols[position] = unknown(f"whether the {where} key shows {names}", sorted(options))

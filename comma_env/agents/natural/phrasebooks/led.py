@@ -31,18 +31,19 @@ _PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|
 """When a capital "I" or "A" is the word, not the letter."""
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator)\b[^.\n\d|]{0,25}?(\d)\b|"
                     r"🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
-_CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|lamp)\s+for\s+it\b|"
+_CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
+                      r"lamp)\s+for\s+it\b|"
                       r"\blamp of this stage\b|\bthe led\b|\bled\b(?!s)", re.IGNORECASE)
 _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE)
-_RING = re.compile(rf"\b(?:the\s+)?({'|'.join(['first', 'second', 'third', 'fourth', 'fifth', r'[1-5](?:st|nd|rd|th)'])}|"
-                   rf"led\s+[1-5])\b[^.]{{0,20}}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
+_RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
+                   r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
 _VOWELS = set("AEIOU")
 
 
-def _letters(text: str) -> list[grid.Spanned]:
+def _letters(text: str) -> list[_Letter]:
     """Single capital letters that are letters, not the words "I" and "A"."""
-    found = []
+    found: list[_Letter] = []
     for match in _LETTER.finditer(text):
         letter = match.group(1)
         if letter in _PRONOUN and _PRONOUN[letter].match(text, match.end()):
@@ -121,7 +122,8 @@ class LedPhrases(Phrasebook):
         best: list[Any] = []
         run: list[Any] = []
         for mention in mentions:
-            if run and not re.fullmatch(r"[\s,✓✔*()]*(?:and\s+)?(?:\(?current\)?|👈)?[\s,✓✔*()]*", text[run[-1].end:mention.start]):
+            if run and not re.fullmatch(r"[\s,✓✔*()]*(?:and\s+)?(?:\(?current\)?|👈)?[\s,✓✔*()]*",
+                                        text[run[-1].end:mention.start]):
                 best = max(best, run, key=len)
                 run = []
             run.append(mention)

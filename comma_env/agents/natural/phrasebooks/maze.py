@@ -68,7 +68,8 @@ class MazePhrases(Phrasebook):
             if layout.facing:
                 state["facing"] = layout.facing
             state.setdefault("spheres", {}).update(layout.spheres)
-        prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|yellow)\b",
+        prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
+                       r"yellow)\b",
                        " ", text, flags=re.IGNORECASE)
         for sentence in re.split(r"(?<=[.!?;])\s+|\n", prose):
             self._sentence(sentence, state)
@@ -187,7 +188,8 @@ class MazePhrases(Phrasebook):
             return choose(rng, (f"Go forward {squares}.", f"Move forward {times(count, rng)}.",
                                 f"Walk forward {say_number(count, rng)} {'step' if count == 1 else 'steps'}."))
         return choose(rng, (f"Step back {squares}.", f"Move backward {times(count, rng)}.",
-                            f"Go backward {say_number(count, rng)} {'step' if count == 1 else 'steps'}, facing the same way."))
+                            f"Go backward {say_number(count, rng)} {'step' if count == 1 else 'steps'}, facing the "
+                            f"same way."))
 
     # -- the solver describes and reads advice -------------------------------------------------------
     def describe(self, state: State, rng: np.random.Generator) -> str:
@@ -196,7 +198,8 @@ class MazePhrases(Phrasebook):
         spheres = "; ".join(f"{name} sphere at row {rc[0]}, column {rc[1]}"
                             for name, rc in state["sphere_row_column_by_color"].items())
         if choose(rng, ("grid", "walls")) == "grid":
-            layout = "Rows top to bottom (# wall, . floor):\n" + "\n".join(f"{k}: {row}" for k, row in enumerate(rows, 1))
+            layout = "Rows top to bottom (# wall, . floor):\n" + "\n".join(f"{k}: {row}" for k, row in enumerate(rows,
+                                                                                                                 1))
         else:
             layout = "Walls by row (everything else is floor):\n" + "\n".join(
                 f"row {k}: " + (("dark at columns " + ", ".join(str(i + 1) for i, ch in enumerate(row) if ch != "."))
@@ -219,7 +222,7 @@ _STEP = re.compile(
     r"\bturn(?:ing)?\s*(?:to\s+(?:the|your)\s+)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"
     r"\b(?:go|move|walk|step|head|drive)\s+(left|right|up|down)\b|"
     r"\b(?:(\d+)\s*(?:x\s+)?(?:steps?|squares?|spaces?|cells?|times)\s+)?(forwards?|ahead|backwards?|reverse|"
-    r"(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back(?=\s*(?:up|\d)))\b"
+    r"(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back\s+up|back(?=\s*\d))\b"
     r"(?:\s*(?:by\s+)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"

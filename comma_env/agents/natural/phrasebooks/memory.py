@@ -26,7 +26,8 @@ _ONE_TO_FOUR = r"[1-4]"
 _RUN = re.compile(rf"({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})"
                   rf"(?:[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR}))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
-_DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|showing|"
+_DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
+                      r"showing|"
                       r"displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
 _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
                         r"from the (right)\b[^:]*?to the left|right to left|(?<![a-z])\|)", re.IGNORECASE)
@@ -105,6 +106,8 @@ class MemoryPhrases(Phrasebook):
         """"stage 1: display 3, I pressed position 3 (label 3)", "S1: pos 3 / label 3",
         "Stage 1 - pressed the button labelled 1, which was in position 2"."""
         short = _S_RECAP.search(line)
+        position: int | None
+        label: int | None
         if short:
             stage, position, label = (int(g) for g in short.groups())
         else:
@@ -193,17 +196,20 @@ class MemoryPhrases(Phrasebook):
         return sorted(state["button_labels_left_to_right"]) == list(range(1, BUTTONS + 1))
 
     def facts(self, memory: Memory) -> list[str]:
-        return [*super().facts(memory), f"pressed in earlier stages (position, label): {memory['notes'].get('pressed')}"]
+        return [*super().facts(memory), f"pressed in earlier stages (position, "
+                                        f"label): {memory['notes'].get('pressed')}"]
 
     # -- the expert's words ----------------------------------------------------------------------------
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         k = int(action.rsplit("_", 1)[1])
         labels = seen["button_labels_left_to_right"]
-        options = [f"Press the {say_ordinal(k, rng)} button from the left.", f"Press the button in position {say_number(k, rng)}."]
+        options = [f"Press the {say_ordinal(k, rng)} button from the left.", f"Press the button in "
+                                                                             f"position {say_number(k, rng)}."]
         if isinstance(labels, list) and all(isinstance(v, int) for v in labels):
             label = labels[k - 1]
             options += [f'Hit the {say_ordinal(k, rng)} button, the one labelled {label}.',
-                        f"Press the button labelled {label}.", f"Press the button with the label {label}, position {k}."]
+                        f"Press the button labelled {label}.", f"Press the button with the label {label}, "
+                                                               f"position {k}."]
         return choose(rng, options)
 
     # -- the solver describes and reads advice -------------------------------------------------------
@@ -212,7 +218,8 @@ class MemoryPhrases(Phrasebook):
         labels = ", ".join(str(v) for v in state["button_labels_left_to_right"])
         return choose(rng, (f"Stage {stage}: the display shows {display}. Buttons from left to right: {labels}.",
                             f"We're at stage {stage} of 5. Display: {display}. Labels left to right: {labels}.",
-                            f"The display says {display} (stage {stage}), and the buttons read {labels} from the left."))
+                            f"The display says {display} (stage {stage}), and the buttons read {labels} "
+                            "from the left."))
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         labels = [int(v) for v in puzzle.visible_state()["button_labels_left_to_right"]]
@@ -251,7 +258,8 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
     for match in re.finditer(r"\b(?:position|pos|place(?: number)?|slot)\s*([0-9])\b", low):
         value = int(match.group(1))
         constraints.append({value} if 1 <= value <= BUTTONS else set())
-    for match in re.finditer(rf"\b({ORDINAL})\s*(?:button|one|key)?\s*(?:from|counting from)\s+the\s+(left|right)", low):
+    for match in re.finditer(rf"\b({ORDINAL})\s*(?:button|one|key)?\s*(?:from|counting from)\s+the\s+(left|right)",
+                             low):
         k = ordinal(match.group(1), BUTTONS) or 0
         constraints.append({k if match.group(2) == "left" else BUTTONS + 1 - k} if 1 <= k <= BUTTONS else set())
     if re.search(r"\b(?:leftmost|far left)\b", low):

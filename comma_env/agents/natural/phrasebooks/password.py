@@ -28,10 +28,13 @@ _PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?
                          r"(?![A-Za-z])", re.IGNORECASE)
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
-_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?:\s*\(now showing ([A-Za-z])\))?",
+_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\(now "
+                   r"showing ([A-Za-z])\))?",
                    re.IGNORECASE)
-_NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?)\s+([A-Za-z]{5})\b", re.IGNORECASE)
-_SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,?\s*(?:and\s+)?)+)",
+_NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?)\s+([A-Za-z]{5})\b",
+                  re.IGNORECASE)
+_SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
+                         r"?\s*(?:and\s+)?)+)",
                          re.IGNORECASE)
 _NOT_LETTERS = {"WORD", "WORDS", "NOW", "THE", "LETTERS"}
 
@@ -161,7 +164,8 @@ class PasswordPhrases(Phrasebook):
 
     def say(self, advice: list[str], seen: State, rng: np.random.Generator) -> list[str]:
         if advice == [f"cycle_up_{k}" for k in range(1, POSITIONS + 1)]:
-            return [choose(rng, ("Press the up arrow of every window once.", "Press up once on each of the five windows.",
+            return [choose(rng, ("Press the up arrow of every window once.", "Press up once on each of the five "
+                                                                             "windows.",
                                  "Cycle all five windows up once."))]
         return super().say(advice, seen, rng)
 
@@ -186,7 +190,8 @@ class PasswordPhrases(Phrasebook):
                 try:
                     moves = moves_between(current, target)
                 except KeyError:
-                    return Steps.unclear(f"Window {k} shows {current}; I can't get it to {target}. Which word do you mean?")
+                    return Steps.unclear(f"Window {k} shows {current}; I can't get it to {target}. Which word do you "
+                                         f"mean?")
                 actions += [f"cycle_{'up' if m > 0 else 'down'}_{k}" for m in moves]
             return Steps(actions + (["submit"] if submit else []))
         return _presses(text)
@@ -194,9 +199,11 @@ class PasswordPhrases(Phrasebook):
 
 _DIRECTION = re.compile(r"\b(up|upwards?|forwards?|down|downwards?|back|backwards?)\b|(▲|▼|↑|↓)|"
                         r"\bto the (next|previous) letter\b", re.IGNORECASE)
-_WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b({ORDINAL})\s+(?:window|letter|slot|box)\b|"
+_WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b({ORDINAL})\s+(?:window|letter|slot|"
+                      rf"box)\b|"
                       rf"\b(all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:5\s+|five\s+)?(?:windows?|letters?|slots?)\b|"
-                      rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\b(?:the\s+)?(?:windows|letters)\b",
+                      rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\b(?:the\s+)?(?:windows|"
+                      rf"letters)\b",
                       re.IGNORECASE)
 
 
@@ -258,7 +265,7 @@ def _count(clause: str) -> int | None:
     low = clause.lower()
     if re.search(r"\bsome\s*times\b|\ba few times\b|\bseveral times\b", low):
         return None
-    found = re.search(r"\b(once|twice|thrice|\d+|one|two)\s*(?:times?|x)?\b(?!\s*(?:window|letter|slot))", low)
-    if found and (found.group(1) in ("once", "twice", "thrice") or re.search(r"times?|x", found.group(0))):
-        return number(found.group(1))
+    for found in re.finditer(r"\b(once|twice|thrice|\d+|one|two)\s*(?:times?|x)?\b(?!\s*(?:window|letter|slot))", low):
+        if found.group(1) in ("once", "twice", "thrice") or re.search(r"times?|x", found.group(0)):
+            return number(found.group(1))
     return 1

@@ -27,7 +27,8 @@ FEATURES: dict[str, dict[str, int]] = {
                      r"up and down|rises and falls": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
     "Dripping tap": {r"drip|faucet|\btap\b(?! it)|plinks?|plonk|drops?\b|droplet": 5, r"evenly spaced|regular": 1,
                      r"a few (?:a|per) second|few per sec": 2, r"short|single": 1},
-    "Ticking clock": {r"tick|tock|clock": 5, r"clicks?": 3, r"two per second|2 per second|twice a second|two a second": 3,
+    "Ticking clock": {r"tick|tock|clock": 5, r"clicks?": 3,
+                      r"two per second|2 per second|twice a second|two a second": 3,
                       r"louder and softer|loud,? soft|alternat": 2, r"\bdry": 1},
     "Heartbeat": {r"heart|lub|dub|thump": 5, r"pairs?|double": 2, r"very low|low": 1, r"soft": 1,
                   r"(?:a bit|a little) (?:more|faster) than once|over 1 per sec|just over once": 2},
@@ -48,7 +49,8 @@ FEATURES: dict[str, dict[str, int]] = {
 QUESTIONS: dict[frozenset[str], str] = {
     frozenset({"Rain", "Extractor fan"}): "whether the hiss has many tiny random taps in it, or a faint flutter",
     frozenset({"Birdsong", "Whistle"}): "whether it is one steady pure note, or quick chirps that swoop up and down",
-    frozenset({"Dripping tap", "Ticking clock"}): "whether they are dry clicks that alternate louder and softer, or plinks",
+    frozenset({"Dripping tap", "Ticking clock"}): "whether they are dry clicks that alternate louder and softer, or "
+                                                  "plinks",
     frozenset({"Police siren", "Birdsong"}): "whether it is one loud tone sliding up and down, or quick chirps",
     frozenset({"Car engine", "Heartbeat"}): "whether it is a steady hum, or soft thumps in pairs",
 }
@@ -57,7 +59,8 @@ QUESTIONS: dict[frozenset[str], str] = {
 CODES = {s.name: s.code for s in SIGNATURES}
 LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
-                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&", "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|"
+                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&", "#": r"\b(?:hash(?:tag)?|number sign|pound(?: "
+                                                                          r"sign)?|"
                 r"sharp|octothorpe)\b|#"}
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
@@ -88,12 +91,14 @@ class SoundPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = clean(text)
-        display = re.search(r"\b(?:display|screen)\b[^.\n]*?\b(?:shows?|reads?|says?|:)\s*([$*&#](?:\s*[$*&#_\-]){0,4})",
+        display = re.search(r"\b(?:display|screen)\b[^.\n]*?\b(?:shows?|reads?|says?|:)\s*([$*&#](?:\s*[$*&#_\-]){0,"
+                            r"4})",
                             text, re.IGNORECASE)
         if display:
             state["entered"] = re.sub(r"[^$*&#]", "", display.group(1))
         described = re.sub(r"\b(?:display|screen)\b[^\n.]*", " ", text)
-        if re.search(r"[a-z]{3}", described, re.IGNORECASE) and not re.fullmatch(r"[\W\d]*(?:what'?s left|last one)?\W*",
+        if re.search(r"[a-z]{3}", described, re.IGNORECASE) and not re.fullmatch(r"[\W\d]*(?:what'?s left|last "
+                                                                                 r"one)?\W*",
                                                                                   described, re.IGNORECASE):
             found = identify(described)
             if len(found) == 1 or not state.get("sounds") or re.search(r"sorry|correction|again|actually", text, re.I):
@@ -144,7 +149,8 @@ class SoundPhrases(Phrasebook):
             found = _symbols(sentence)
             if found:
                 symbols = found if len(found) >= CODE_LENGTH else symbols + found
-        if re.search(r"\b(?:the )?last one\b|\bthe rest\b|\bits code\b|\bthe code\b(?!\s*:)|\bfrom the row\b", said, re.I) \
+        if re.search(r"\b(?:the )?last one\b|\bthe rest\b|\bits code\b|\bthe code\b(?!\s*:)|\bfrom the row\b", said,
+                     re.I) \
                 and len(entered) + len(symbols) < CODE_LENGTH:
             return Steps.unclear("Which symbols should I press, in which order?")
         if not symbols:

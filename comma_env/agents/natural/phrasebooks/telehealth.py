@@ -23,6 +23,7 @@ from comma_env.puzzles.telehealth import (
     BORDER_PEARLY,
     BORDER_REGULAR,
     BORDER_SHARP,
+    REGIONS,
     SURFACES,
 )
 
@@ -30,7 +31,8 @@ VOCABULARY = ("colours", "colors", "shape", "border", "surface", "smooth", "roun
               "notched", "pearly", "translucent", "waxy", "scaly", "crust", "rough", "flakes", "diameter", "itch",
               "itching", "bleed", "bleeding", "grew", "growth", "changed", "raised", "recently", "seborrheic",
               "keratosis", "actinic", "melanoma", "nevus", "carcinoma", "basal", "squamous", "cryotherapy", "surgery",
-              "treatment", "diagnosis", "brown", "black", "yellow", "white", "pink", "red")
+              "treatment", "diagnosis", "brown", "black", "yellow", "white", "pink", "red", "none", "note",
+              *sorted({region for regions in REGIONS.values() for region in regions}))  # "back" is no typo of "black"
 COLOURS = ("yellow-brown", "light brown", "dark brown", "blue-grey", "brown", "black", "pink", "red", "white", "tan",
            "grey", "blue")
 _COLOUR = re.compile(r"\b(yellow[- ]brown|light[- ]brown|dark(?:er)?[- ]brown|blue[- ]gr[ae]y|brown|black|pink|red|"
@@ -44,13 +46,16 @@ _BORDER = ((r"pearly rim|raised rim|rolled", BORDER_PEARLY), (r"notch|scallop|ir
            (r"regular|even|smooth(?:,?\s*(?:and\s+)?regular)?\s+(?:border|edge)|border:?\s*smooth", BORDER_REGULAR))
 _YES_NO = {"itch": r"itch(?:es|ing|y)?", "bleed": r"bleed(?:s|ing)?|bled", "grew": r"gr[eo]wn?|grew|growth|growing",
            "changed": r"chang(?:ed|es|ing)?", "elevation": r"raised|elevat\w*|flat"}
-_NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn'?t|isnt|never|without|none|❌|✗|false)\b"
+_NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn'?t|isnt|never|without|none|❌|✗|"
+                 r"false)\b"
                  r"|❌|✗", re.IGNORECASE)
 _YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
-DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar keratosis",
+DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar "
+                                                                                      r"keratosis",
              "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic", "mel": r"\bmel\b|melanoma",
              "nev": r"\bnev\b|nevus|naevus|\bmole\b|common mole"}
-TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat", "cryotherapy": r"cryo|freez|liquid nitrogen",
+TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
+              "cryotherapy": r"cryo|freez|liquid nitrogen",
               "none": r"no treatment|\bnone\b|nothing|leave it|no (?:need|action)|needs no|not treat"}
 
 
@@ -65,7 +70,8 @@ def _yes_no(text: str, fact: str) -> str | None:
             return "no"
         after = clause[found.end():found.end() + 30]
         before = clause[:found.start()]
-        said = re.match(r"[\W_]*(?:recently[\W_]*)?(?:(?:is|was|are|=|:)[\W_]*)?(no|n|false|❌|yes|y|true|✅)(?!\w)", after,
+        said = re.match(r"[\W_]*(?:recently[\W_]*)?(?:(?:is|was|are|=|:)[\W_]*)?(no|n|false|❌|yes|y|true|✅)(?!\w)",
+                        after,
                         re.IGNORECASE)
         if said:
             return "no" if said.group(1).lower() in ("no", "n", "false", "❌") else "yes"
@@ -91,8 +97,8 @@ class TelehealthPhrases(Phrasebook):
             if count:
                 value = {"one": 1, "single": 1, "two": 2}.get(count.group(1) or "", None) or int(count.group(1) or
                                                                                                   count.group(2))
-                colours = (colours + [f"colour {i}" for i in range(value)])[:max(value, 1)] if value >= len(set(colours)) \
-                    else colours
+                if value >= len(set(colours)):
+                    colours = (colours + [f"colour {i}" for i in range(value)])[:max(value, 1)]
             state["colours"] = sorted(set(colours))
         for pattern, code in _SURFACE:
             if re.search(pattern, low):
@@ -127,9 +133,10 @@ class TelehealthPhrases(Phrasebook):
         surface_code = said.get("surface")
         colours = said.get("colours")
         return {
-            "lesion_surface": SURFACES[surface_code] if surface_code in SURFACES else "smooth" if surface_code else unknown(
-                "the lesion's surface (smooth, pearly, waxy, scaly or crusted)", sorted(set(SURFACES.values()))),
-            "lesion_shape": said.get("shape") or unknown("its shape (round, oval or asymmetric)", ["oval", "asymmetric"]),
+            "lesion_surface": SURFACES[surface_code] if surface_code in SURFACES else "smooth" if surface_code else
+            unknown("the lesion's surface (smooth, pearly, waxy, scaly or crusted)", sorted(set(SURFACES.values()))),
+            "lesion_shape": said.get("shape") or unknown("its shape (round, oval or asymmetric)", ["oval",
+                                                                                                   "asymmetric"]),
             "lesion_border": said.get("border") or unknown(
                 "its border (regular or irregular with notches)", [BORDER_REGULAR, BORDER_NOTCHED]),
             "lesion_colors": colours or unknown("how many colours it has", [["a"], ["a", "b", "c"]]),
@@ -158,7 +165,8 @@ class TelehealthPhrases(Phrasebook):
             code = action.removeprefix("diagnose_")
             name = {"bcc": "a basal cell carcinoma", "scc": "a squamous cell carcinoma", "ack": "an actinic keratosis",
                     "sek": "a seborrheic keratosis", "mel": "a melanoma", "nev": "a nevus, a common mole"}[code]
-            return choose(rng, (f"This is {name}; record that as the diagnosis.", f"Diagnose it as {name} ({code.upper()}).",
+            return choose(rng, (f"This is {name}; record that as the diagnosis.", f"Diagnose it as {name} "
+                                                                                  f"({code.upper()}).",
                                 f"From what you describe, it is {name}. Put that down as the diagnosis."))
         care = action.removeprefix("treat_")
         return {"surgery": choose(rng, ("Treat it with surgery.", "It needs to be removed surgically.")),
@@ -168,12 +176,15 @@ class TelehealthPhrases(Phrasebook):
     # -- the solver describes and reads advice -------------------------------------------------------
     def describe(self, state: State, rng: np.random.Generator) -> str:
         colours = ", ".join(state["lesion_colors"])
-        look = (f"The lesion is {state['lesion_shape']}, coloured {colours}, with a {state['lesion_border']} border and a "
-                f"{state['lesion_surface']} surface; {'tiny red vessels show' if state['visible_blood_vessels'] else 'no vessels'}.")
+        look = (f"The lesion is {state['lesion_shape']}, coloured {colours}, with a {state['lesion_border']} border "
+                f"and a "
+                f"{state['lesion_surface']} surface;"
+                f" {'tiny red vessels show' if state['visible_blood_vessels'] else 'no vessels'}.")
         card = (f"Age {state['age']}, skin type {state['skin_type']}, on the {state['body_region']}, diameter "
                 f"{state['diameter_mm']} mm. Itching: {state['itch']}. Bleeding: {state['bleed']}. Grew recently: "
                 f"{state['grew']}. Changed recently: {state['changed']}. Raised: {state['elevation']}.")
-        recorded = f" The diagnosis {state['diagnosis_recorded'].upper()} is recorded." if state["diagnosis_recorded"] else ""
+        recorded = f" The diagnosis {state['diagnosis_recorded'].upper()} is recorded." \
+            if state["diagnosis_recorded"] else ""
         return choose(rng, (f"{look} {card}{recorded}", f"From my card: {card} In the photo: {look}{recorded}"))
 
     def understand(self, text: str, puzzle: Any) -> Steps:
@@ -200,13 +211,15 @@ class TelehealthPhrases(Phrasebook):
         if actions:
             return Steps(actions)
         if re.search(r"\b(?:record|diagnos|treat|choose|pick)\w*\b", low):
-            return Steps.unclear("Which diagnosis should I record?" if not recorded else "Which treatment should I choose?")
+            return Steps.unclear("Which diagnosis should I record?" if not recorded else "Which treatment should I "
+                                                                                         "choose?")
         return Steps()
 
 
 def _treatment(low: str, diameter: float) -> str | None:
     """The treatment advised, with a size rule applied to the solver's own diameter."""
-    rule = re.search(r"\bif\b[^.]*?(\d+(?:\.\d)?)\s*mm or (?:more|larger|bigger|above)[^.]*?\b(surg\w*|cryo\w*|freez\w*)"
+    rule = re.search(r"\bif\b[^.]*?(\d+(?:\.\d)?)\s*mm or (?:more|larger|bigger|above)[^.]*?\b(surg\w*|cryo\w*|"
+                     r"freez\w*)"
                      r"[^.]*?\b(?:otherwise|else|if not|smaller)\b[^.]*?\b(surg\w*|cryo\w*|freez\w*)", low)
     if rule:
         big, small = rule.group(2), rule.group(3)

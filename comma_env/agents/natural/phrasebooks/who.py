@@ -150,7 +150,8 @@ class WhoPhrases(Phrasebook):
         options = [f"Press the {where} button."]
         if isinstance(shown, str):
             options = [f'Press the button that says "{shown}", {where}.', *options,
-                       f'The one you want is "{shown}", {where}.', f'Go for the {where} one, the button showing "{shown}".']
+                       f'The one you want is "{shown}", {where}.', f'Go for the {where} one, the button showing '
+                                                                   f'"{shown}".']
             if all(isinstance(v, str) for v in labels.values()):  # every label known: the label alone will do
                 options += [f'Press the button with the label "{shown}".', f'Hit "{shown}".']
         return choose(rng, options)
@@ -159,7 +160,8 @@ class WhoPhrases(Phrasebook):
     def describe(self, state: State, rng: np.random.Generator) -> str:
         display = state["display_text"]
         labels = state["button_labels"]
-        shown = choose(rng, (f'The display says "{display}".', f"Display: {display}.", f'The screen shows "{display}".')) \
+        shown = choose(rng, (f'The display says "{display}".', f"Display: {display}.",
+                             f'The screen shows "{display}".')) \
             if display else choose(rng, ("The display is empty, no text at all.", "Display: (no text)."))
         layout = choose(rng, ("positions", "rows", "columns", "reading"))
         if layout == "positions":

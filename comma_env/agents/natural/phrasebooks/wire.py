@@ -121,7 +121,8 @@ class WirePhrases(Phrasebook):
         counts: dict[str, int] = {}
         for mention in colours:
             word = re.search(r"(\d|one|two|a|an)\s*$", low[:mention.start])
-            counts[mention.options[0]] = counts.get(mention.options[0], 0) + (number(word.group(1)) if word else 1)
+            said = (number(word.group(1)) or 1) if word else 1
+            counts[mention.options[0]] = counts.get(mention.options[0], 0) + said
         state["counts"] = counts
         state.pop("colours", None)
         state.setdefault("count", sum(counts.values()))
@@ -216,7 +217,8 @@ class WirePhrases(Phrasebook):
         return choose(rng, (
             f"I see {n} wires. From the top they are {listed}. The serial number is {serial}.",
             f"{n.capitalize()} wires, top to bottom: {', '.join(colors)}. Serial: {serial}.",
-            " ".join(f"Wire {k} is {c}." for k, c in enumerate(colors, start=1)) + f" The serial number reads {serial}.",
+            " ".join(f"Wire {k} is {c}." for k, c in enumerate(colors,
+                                                               start=1)) + f" The serial number reads {serial}.",
             f"Serial number {serial}. Going up from the bottom wire: {', '.join(reversed(colors))}.",
             f"There are {n} wires; reading from the top: {listed}. The serial number printed on it is {serial}.",
         ))
