@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from comma_env.agents.natural.belief import render
 from comma_env.agents.natural.phrasebooks import Steps, phrasebook
 from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
@@ -175,11 +176,13 @@ class OracleExpert(Player):
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         for message in _since_last(info, "solver", "expert"):
             self.book.hear(message, self.memory)
-        decision = self.book.decide(self.memory)
-        facts = self.book.facts(self.memory)
+        exact = self.memory.get("exact")
+        decision = self.book.decide_exact(self.memory) if exact else self.book.decide(self.memory)
+        facts = [f"{key.replace('_', ' ')}: {render(value)}" for key, value in exact.items()] if exact else \
+            self.book.facts(self.memory)
         if decision.advice:
             self.book.advised(decision.advice, self.memory)
-            text = self.advise(decision.advice, self.book.belief(self.memory))
+            text = self.advise(decision.advice, self.memory.get("exact") or self.book.belief(self.memory))
             return Reply(text, understood=understood(facts=facts, advice=decision.advice))
         told = any(value not in (None, {}, []) for value in self.memory["state"].values())
         text = self.ask(decision.ask if told else [])

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.docs_blocks import DOCS, python_block
+from tests.support.natural import play_natural
 from tests.support.script_files import import_example
 
 partner_eval = import_example("partner_eval")  # examples/partner_eval.py
@@ -58,3 +59,21 @@ def test_the_exchange_on_the_partners_page_is_what_the_partner_says(capsys):
     shown = text[text.index(block):]
     shown = shown[shown.index("```text\n") + len("```text\n"):]
     assert capsys.readouterr().out == shown[:shown.index("```")]
+
+
+def test_the_rollout_transcript_keeps_what_each_partner_understood():
+    result, _ = play_natural("wire", 3)
+    first = result.transcript[0]
+    assert first["expert_understood"]["advice"] == ["cut_wire_4"]  # six wires, serial ends in 6
+    assert any("UBDLP6" in fact for fact in first["expert_understood"]["facts"])
+    assert result.transcript[1]["solver_understood"]["actions"] == ["cut_wire_4"]
+
+
+def test_a_learner_sees_what_the_partner_did_not_understand():
+    from comma_env.rl.single_role import SingleRoleEnv
+
+    env = SingleRoleEnv("wire", role="expert", partner="oracle_nl")
+    env.reset(seed=3)
+    _, _, _, _, info = env.step("Cut the red wire.")  # three red wires: the solver asks which
+    assert info["partner_understood"]["actions"] is None and info["partner_understood"]["ask"]
+    assert env.aec.unwrapped.visible_state["cut_wires"] == []  # nothing was cut on a guess

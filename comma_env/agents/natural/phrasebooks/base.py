@@ -73,6 +73,7 @@ class Phrasebook:
             self.typed(typed, memory)
         head, header, body = said.partition(DESCRIPTION_HEADER)
         exact = parse_description(body) if header else {}
+        memory["exact"] = None
         if exact:
             self.exact(exact, memory)
         elif said.strip():
@@ -84,8 +85,9 @@ class Phrasebook:
         memory["state"] = {}
 
     def exact(self, seen: State, memory: Memory) -> None:
-        """A complete description (the ``I see:`` format): it replaces the belief."""
-        memory["state"] = dict(seen)
+        """A complete description (the ``I see:`` format): the manual applies to it as it is
+        (`decide`), with notes of its own kept across the episode."""
+        memory["exact"] = dict(seen)
 
     def read(self, text: str, memory: Memory) -> None:
         """Merge the facts a plain-English description states into ``memory["state"]``."""
@@ -96,8 +98,17 @@ class Phrasebook:
         return dict(memory["state"])
 
     def decide(self, memory: Memory) -> Decision:
-        notes = memory["notes"]
-        return settle(self.belief(memory), notes, self.answers, self.possible)
+        """The advice for what the solver said in plain English."""
+        return settle(self.belief(memory), memory["notes"], self.answers, self.possible)
+
+    def decide_exact(self, memory: Memory) -> Decision:
+        """The manual applied to an ``I see:`` block as it is, with notes of its own kept
+        across the episode (the block says everything the manual needs)."""
+        try:
+            notes = memory.setdefault("exact_notes", {})
+            return Decision(advice=self.puzzle_cls.expert_advice(memory["exact"], notes))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
+            return Decision(ask=["what you see"])  # a value of the wrong type or range
 
     def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
         """Every advice the manual accepts for a complete state (most puzzles: one; the
