@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import render
-from comma_env.agents.natural.phrasebooks import Steps, phrasebook
+from comma_env.agents.natural.phrasebooks import Phrasebook, Steps, phrasebook
 from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
 from comma_env.protocol.policy import Player, Policy, Reply, config_extra
@@ -170,8 +170,17 @@ class OracleExpert(Player):
     def __init__(self, puzzle_cls: type[Puzzle], rng: np.random.Generator | None = None) -> None:
         self.puzzle_cls = puzzle_cls
         self.rng = rng if rng is not None else np.random.default_rng(0)
-        self.book = phrasebook(puzzle_cls)
+        self.book = self.reader(puzzle_cls)
         self.memory = self.book.start()
+
+    @staticmethod
+    def reader(puzzle_cls: type[Puzzle]) -> Phrasebook:
+        """The puzzle's phrasebook; a puzzle without one (a new puzzle) is read from the
+        ``I see:`` block only."""
+        try:
+            return phrasebook(puzzle_cls)
+        except KeyError:
+            return Phrasebook(puzzle_cls)
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         for message in _since_last(info, "solver", "expert"):
@@ -197,6 +206,10 @@ class OracleExpert(Player):
 
 class NaturalExpert(OracleExpert):
     """Words the manual's advice without action names, in seeded, varied prose."""
+
+    @staticmethod
+    def reader(puzzle_cls: type[Puzzle]) -> Phrasebook:
+        return phrasebook(puzzle_cls)
 
     def ask(self, about: list[str]) -> str:
         return self.book.question(about, self.rng) if about else choose(self.rng, ASK_TO_DESCRIBE)

@@ -21,7 +21,7 @@ NOT_YET_CUT = 2_550
 user sees (the lean-budget report lists candidates). Lower it as they go; 0 meets the budget."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 3898,  # a reader per puzzle, both seats (comma_env/agents/natural/)
+    "issue 56: natural-language partners": 3911,  # a reader per puzzle, both seats (comma_env/agents/natural/)
 }
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 

@@ -90,8 +90,8 @@ class Phrasebook:
         memory["exact"] = dict(seen)
 
     def read(self, text: str, memory: Memory) -> None:
-        """Merge the facts a plain-English description states into ``memory["state"]``."""
-        raise NotImplementedError
+        """Merge the facts a plain-English description states into ``memory["state"]`` (this
+        base, for a puzzle without a phrasebook, understands only the ``I see:`` block)."""
 
     def belief(self, memory: Memory) -> State:
         """The state to apply the manual to, with `Open` facts (default: what was said)."""
