@@ -19,7 +19,7 @@ from typing import Any
 
 import comma_env
 from comma_env.protocol.policy import Player, Policy
-from comma_env.protocol.text import DESCRIPTION_HEADER, to_text
+from comma_env.protocol.text import to_text
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 from comma_env.run.results import describe_mismatch, read_episodes, settings_mismatch
 from comma_env.run.rollout import Plan, base_record, plan
@@ -465,11 +465,11 @@ class SessionStore:
 
 
 def describe_hint(session: Session) -> str | None:
-    """For a person playing the solver with the scripted expert: the one format it reads, with
-    the field names of this puzzle and no values."""
+    """For a person playing the solver with the scripted expert: what to tell it, in words (the
+    things its manual needs on this puzzle)."""
     if session.partner is None or "solver" not in session.human_roles or session.plan.expert.kind != "oracle":
         return None
     cls = session.raw.puzzle_cls
     state = cls.redact(dict(session.raw.visible_state))
-    keys = [k for k in state if k not in cls.drawing_only_keys]
-    return "\n".join([DESCRIPTION_HEADER, *(f"{k.replace('_', ' ')}: " for k in keys)])
+    things = [k.replace("_", " ") for k in state if k not in cls.drawing_only_keys]
+    return "Worth mentioning: " + ", ".join(things) + "."
