@@ -22,7 +22,7 @@ Full-length float64 sines of large phases cost about as much as the rest of an e
 - noise is drawn in float64 (the RNG stream stays the same) and filtered in float32.
 
 The RNG is consumed exactly as by the original one-sine-per-tone code, which
-`tests/audio_reference.py` keeps: the clips equal it to within 1e-5 (float32 rounding).
+`tests/support/audio_reference.py` keeps: the clips equal it to within 1e-5 (float32 rounding).
 """
 
 from __future__ import annotations

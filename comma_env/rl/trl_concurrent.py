@@ -24,7 +24,7 @@ the rollout's environment) and async tools run as TRL runs them.
 
 This relies on how TRL 1.16's loop reads its state (each rollout's tool dict in
 ``_sync_tool_dicts``, its environment in ``environments``, the triggering assistant message
-last in its completion while its calls run); `tests/test_trl_concurrent.py` checks it on the
+last in its completion while its calls run); `tests/rl/test_trl_concurrent.py` checks it on the
 installed TRL. If a TRL version asks for a call that was not foreseen, the mixin warns,
 waits for that rollout's calls in flight and makes the asked call itself: the rollout then
 may have played a foreseen message TRL never sent, so pin TRL to a tested version.

@@ -6,7 +6,7 @@ Table 2 (GPT-4o with each agent shown only the latest message, ``memory=last``),
 paper's own figure as printed (for some rows it is not the mean of the printed columns,
 for instance o4-mini's, which was averaged over 30 runs per puzzle). `published_rows`
 picks the rows that match a run's setting, followed in the paper's own setting by our
-realistic scripted pair (`reference_row`, measured, not published); `tests/test_published.py`
+realistic scripted pair (`reference_row`, measured, not published); `tests/run/test_published.py`
 checks cells against the paper's text.
 """
 
