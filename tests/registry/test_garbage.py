@@ -1,4 +1,6 @@
-"""Bad input is normal input: 10,000 garbage steps per puzzle raise nothing."""
+"""Bad input is normal input for every registered puzzle: thousands of random steps of garbage,
+random unicode and real actions raise nothing; long runs of every character class crash no
+environment; the scripted players read garbage from their partner."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import numpy as np
 import pytest
 
 import comma_env
+from tests.support.registered import puzzles
 
 GARBAGE = [
     "",
@@ -22,8 +25,9 @@ GARBAGE = [
 ]
 
 
-def test_ten_thousand_garbage_steps(puzzle_name: str) -> None:
-    env = comma_env.make(puzzle_name)
+@pytest.mark.parametrize("puzzle", puzzles())
+def test_ten_thousand_garbage_steps(puzzle: str) -> None:
+    env = comma_env.make(puzzle)
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     env.action_space("solver").seed(0)
@@ -90,15 +94,14 @@ def _long_runs() -> list[tuple[str, str]]:
 
 
 LONG_RUNS = _long_runs()
-ALL_PUZZLES = comma_env.COMMA_PUZZLES + comma_env.V1_PUZZLES
 
 
-@pytest.mark.parametrize("puzzle_name", ALL_PUZZLES)
-def test_long_runs_of_every_character_class_crash_no_environment(puzzle_name: str) -> None:
+@pytest.mark.parametrize("puzzle", puzzles())
+def test_long_runs_of_every_character_class_crash_no_environment(puzzle: str) -> None:
     """Every run as the solver's and the expert's message, with the default clip (8,000
     characters, which still holds 4,301 digits) and with clipping off."""
     for limit in (8000, 200_000):
-        env = comma_env.make(puzzle_name, max_message_chars=limit, max_turns=len(LONG_RUNS) + 1,
+        env = comma_env.make(puzzle, max_message_chars=limit, max_turns=len(LONG_RUNS) + 1,
                              max_mistakes=len(LONG_RUNS) + 1)
         env.reset(seed=0)
         for name, run in LONG_RUNS:
@@ -111,15 +114,15 @@ def test_long_runs_of_every_character_class_crash_no_environment(puzzle_name: st
             assert isinstance(info.get("privacy_leaks", []), list), name
 
 
-@pytest.mark.parametrize("puzzle_name", ALL_PUZZLES)
+@pytest.mark.parametrize("puzzle", puzzles())
 @pytest.mark.parametrize("policy_name", ["oracle", "realistic"])
-def test_scripted_players_survive_garbage(puzzle_name: str, policy_name: str) -> None:
+def test_scripted_players_survive_garbage(puzzle: str, policy_name: str) -> None:
     """The scripted players parse the other agent's message too (descriptions, advice)."""
     import asyncio
 
     from comma_env.agents.factory import make_policy
 
-    env = comma_env.make(puzzle_name)
+    env = comma_env.make(puzzle)
     env.reset(seed=0)
     policy = make_policy({"kind": policy_name, "name": policy_name})
     solver, expert = policy.player("solver", env, 0), policy.player("expert", env, 0)
