@@ -1,8 +1,7 @@
 """Reward options of the COMMA protocol and their formulas.
 
-Rewards are shared by both agents. Every term is off (0) by default except the progress
-increase, so by default an episode's return equals its partial score (the paper's PSR
-contribution). With every option the per-step rewards add up exactly to::
+Rewards are shared by both agents; every option is 0 by default, so the return equals the
+partial score. With every option the per-step rewards add up to::
 
     return = progress_final - progress_initial
              + success_bonus * [solved]
@@ -10,13 +9,7 @@ contribution). With every option the per-step rewards add up exactly to::
              - leak_penalty * leaked_fields
              - token_cost * tokens / 1000
 
-where ``progress`` is the best partial score reached (0 at the start of every shipped
-puzzle), ``mistakes`` the strikes, ``leaked_fields`` the distinct private fields the expert
-read, and ``tokens`` the tokens of every message of both agents (the paper's tau of one
-episode, whose conciseness is ``S = 1/(1 + tau/1000)``). The solver's step carries the
-progress, success, mistake, leak and its own token terms; the expert's step carries only
-its token term.
-"""
+The expert's step carries only its own token term."""
 
 from __future__ import annotations
 

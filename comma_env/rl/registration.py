@@ -1,8 +1,5 @@
-"""Gymnasium ids of the single-role environments: ``comma/<Title>-<role>-v<k>``.
-
-Registered when `comma_env` is imported (registration only stores the entry point), so
-``gymnasium.make("comma/Wire-solver-v0", partner="oracle")`` works after ``import comma_env``.
-"""
+"""Gymnasium ids of the single-role environments, ``comma/<Title>-<role>-v<k>``, registered on
+``import comma_env`` (entry points only)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,8 @@ import time
 import pytest
 
 from comma_env.agents.http_client import OpenAICompatTransport, served_model, speaks_openai_http
-from comma_env.agents.llm import ChatClient, Completion, LLMCallError, LLMSettings
+from comma_env.agents.llm import ChatClient, Completion, LLMCallError
+from comma_env.agents.llm_settings import LLMSettings
 from tests.support.loopback_server import Loopback
 
 FAST_RETRY = {"retry_base_delay": 0.02, "retry_max_delay": 0.1}

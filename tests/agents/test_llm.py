@@ -223,24 +223,3 @@ def test_extra_keys_the_policy_sets_itself_are_rejected_at_build_time(key):
     with pytest.raises(ValueError, match=f"must not set keys.*{key}"):
         LiteLLMPolicy(cfg("http://127.0.0.1:1/v1", extra={key: "x", **FAST_RETRY}))
     LiteLLMPolicy(cfg("http://127.0.0.1:1/v1", extra={"drop_params": True, "seed": 5}))  # pass-through keys still fine
-
-
-def test_zero_price_registration_is_quiet_but_other_litellm_warnings_are_not():
-    from comma_env.agents.llm import ChatClient, LLMSettings, litellm_module
-
-    litellm = litellm_module()
-    records: list[logging.LogRecord] = []
-    handler = logging.Handler(logging.WARNING)
-    handler.emit = records.append  # type: ignore[method-assign]
-    logger = logging.getLogger("LiteLLM")
-    logger.addHandler(handler)
-    try:
-        client = ChatClient(LLMSettings.from_config(cfg("http://127.0.0.1:1/v1",
-                                                        model=f"openai/comma-quiet-{os.getpid()}")))
-        client._register_local_model(litellm)
-        assert client.s.model in litellm.model_cost
-        assert not [r for r in records if "custom pricing" in r.getMessage()]
-        logger.warning("register_model: another warning with custom pricing words, outside the call")
-        assert len(records) == 1  # the filter was scoped to the call
-    finally:
-        logger.removeHandler(handler)

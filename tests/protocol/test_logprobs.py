@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from comma_env.agents.llm import LLMSettings
+from comma_env.agents.llm_settings import LLMSettings
 from comma_env.protocol import contracts
 from comma_env.protocol.logprobs import MAX_TOKENS, TokenLogprobs, from_openai, from_record
 from comma_env.rl.export import export

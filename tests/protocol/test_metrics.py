@@ -7,7 +7,8 @@ import math
 import pytest
 
 from comma_env.protocol import metrics
-from comma_env.run.results import build_results, render_console, render_markdown
+from comma_env.run.console import render_console
+from comma_env.run.results import build_results, render_markdown
 
 
 def rec(puzzle="wire", success=False, progress=0.0, mistakes=0, solved_at=None, tokens=0, leaks=(), loop=False,

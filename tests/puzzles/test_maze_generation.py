@@ -24,7 +24,6 @@ from comma_env.puzzles.maze import (
     apply_to_pose,
     generate_rows,
     goal_color,
-    tree_action_distances,
 )
 
 
@@ -95,7 +94,7 @@ def test_seeds_give_the_same_maze_as_the_reference_generator(block: int) -> None
         assert puzzle.spheres == expected["spheres"], seed
 
 
-def test_tree_distances_equal_the_bfs_over_poses() -> None:
+def test_distances_equal_the_reference_bfs() -> None:
     rng = np.random.default_rng(7)
     for _ in range(300):
         rows = generate_rows(rng)
@@ -103,7 +102,6 @@ def test_tree_distances_equal_the_bfs_over_poses() -> None:
         start = floor[int(rng.integers(len(floor)))]
         facing = FACINGS[int(rng.integers(4))]
         expected = _reference_distances(rows, start, facing)
-        assert tree_action_distances(rows, start, facing) == expected
         assert action_distances(rows, start, facing) == expected
 
 

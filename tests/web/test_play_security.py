@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -212,18 +211,3 @@ def test_manuals_and_study_texts_are_markdown_with_raw_html_escaped():
     html = manual_html("# Title\n\n- **bold** item\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1))\n")
     assert "<h1>Title</h1>" in html and "<li><strong>bold</strong> item</li>" in html
     assert "<script>" not in html and "&lt;script&gt;" in html and 'href="javascript' not in html
-
-
-def test_session_files_of_the_previous_version_are_rewritten_with_hashes(tmp_path):
-    folder = tmp_path / "out" / "sessions"
-    folder.mkdir(parents=True)
-    old = {"id": "0123456789abcdef", "puzzle": "wire", "seed": 4, "human_roles": ["solver"],
-           "tokens": {"solver": "old-plain-token-abcdefgh"}, "created": time.time(), "saved": False, "error": None,
-           "messages": [{"role": "solver", "text": "I see wires.", "client_id": None, "tokens": 0}]}
-    (folder / "0123456789abcdef.json").write_text(json.dumps(old))
-    server, _ = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle")
-    with server as url, httpx.Client(base_url=url, timeout=30) as client:
-        view = wait_for(client, "/play/old-plain-token-abcdefgh", lambda s: s["your_turn"])
-        assert view["dialogue"][0]["text"] == "I see wires."  # the old link still works...
-    text = (folder / "0123456789abcdef.json").read_text()
-    assert "old-plain-token-abcdefgh" not in text and '"seats"' in text  # ...and only its hash is kept
