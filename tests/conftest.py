@@ -82,8 +82,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-LONG_FILES = ("run/test_llm_rollout.py", "rl/test_trl.py", "docs/test_build.py", "protocol/test_logprobs.py",
-              "run/test_hardening.py", "examples/test_recipes_verl.py")
+LONG_FILES = ("rl/test_trl_grpo.py", "rl/test_logprob_align.py", "run/test_smollm2_rollout.py",
+              "run/test_llm_rollout.py", "docs/test_build.py", "run/test_hardening.py", "examples/test_recipes_verl.py")
 """Files whose tests take minutes in all, longest first: on xdist's workers they start early,
 so that the run does not end with one of them alone on one worker. A hint for the schedule
 only; the suite passes in any order."""
