@@ -91,21 +91,25 @@ only; the suite passes in any order."""
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On xdist's workers (`--dist loadfile --no-loadscope-reorder` hands out whole files in
-    this order): first the files with `alone` tests, then `LONG_FILES`, then the rest, each
-    file in its own order (every worker sorts the same way). An `alone` test waits for the
-    test the other worker is running to end: early on that is a short one from these same
-    files, later it could be a training run of minutes while this worker idles."""
+    this order): first the files with `alone` tests, their `alone` tests first, then
+    `LONG_FILES`, then the rest, each file otherwise in its own order (every worker sorts the
+    same way). An `alone` test waits for the test the other worker is running to end: early on
+    that is a short one from these same files, later it could be a training run of minutes
+    while this worker idles."""
     if ALONE not in config.stash:
         return
     alone_files = {item.path for item in items if item.get_closest_marker("alone") is not None}
+    first = {}
+    for index, item in enumerate(items):
+        first.setdefault(item.path, index)
 
-    def rank(item: pytest.Item) -> tuple[int, int]:
+    def rank(item: pytest.Item) -> tuple[int, int, bool]:
         if item.path in alone_files:
-            return 0, 0
+            return 0, first[item.path], item.get_closest_marker("alone") is None
         name = item.path.relative_to(TESTS).as_posix()
         if name in LONG_FILES:
-            return 1, LONG_FILES.index(name)
-        return 2, 0
+            return 1, LONG_FILES.index(name), False
+        return 2, 0, False
 
     items.sort(key=rank)
 

