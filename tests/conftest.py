@@ -82,8 +82,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-LONG_FILES = ("rl/test_trl_grpo.py", "rl/test_logprob_align.py", "run/test_smollm2_rollout.py",
-              "run/test_llm_rollout.py", "docs/test_build.py", "run/test_hardening.py", "examples/test_recipes_verl.py")
+LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "rl/test_trl_grpo.py",
+              "rl/test_logprob_align.py", "run/test_smollm2_rollout.py", "run/test_llm_rollout.py",
+              "docs/test_build.py", "run/test_hardening.py", "examples/test_recipes_verl.py")
 """Files whose tests take minutes in all, longest first: on xdist's workers they start early,
 so that the run does not end with one of them alone on one worker. A hint for the schedule
 only; the suite passes in any order."""
@@ -91,25 +92,19 @@ only; the suite passes in any order."""
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On xdist's workers (`--dist loadfile --no-loadscope-reorder` hands out whole files in
-    this order): first the files with `alone` tests, their `alone` tests first, then
-    `LONG_FILES`, then the rest, each file otherwise in its own order (every worker sorts the
-    same way). An `alone` test waits for the test the other worker is running to end: early on
-    that is a short one from these same files, later it could be a training run of minutes
-    while this worker idles."""
+    this order): first the files with `alone` tests, then the other `LONG_FILES`, then the
+    rest, each group in the order of `LONG_FILES` and each file in its own order (every worker
+    sorts the same way). An `alone` test waits for the test the other worker is running to
+    end: early on that is a short one from these same files, later it could be a training run
+    of minutes while this worker idles; so the long files with `alone` tests come first."""
     if ALONE not in config.stash:
         return
     alone_files = {item.path for item in items if item.get_closest_marker("alone") is not None}
-    first = {}
-    for index, item in enumerate(items):
-        first.setdefault(item.path, index)
 
-    def rank(item: pytest.Item) -> tuple[int, int, bool]:
-        if item.path in alone_files:
-            return 0, first[item.path], item.get_closest_marker("alone") is None
+    def rank(item: pytest.Item) -> tuple[int, int]:
         name = item.path.relative_to(TESTS).as_posix()
-        if name in LONG_FILES:
-            return 1, LONG_FILES.index(name), False
-        return 2, 0, False
+        hint = LONG_FILES.index(name) if name in LONG_FILES else len(LONG_FILES)
+        return (0 if item.path in alone_files else 1 if name in LONG_FILES else 2), hint
 
     items.sort(key=rank)
 
