@@ -1,6 +1,6 @@
-"""The natural-language oracle (comma_env/agents/oracle.py, style "natural"): it solves every instance,
-its expert never writes an action name, its wording varies with the seed, and its solver
-resolves directions against what it sees rather than copying tokens."""
+"""The natural-language oracle (comma_env/agents/oracle.py, style "natural"): its wording varies with
+the seed, and its solver resolves directions against what it sees rather than copying tokens
+(tests/registry/test_natural_oracle.py plays every registered puzzle)."""
 
 from __future__ import annotations
 
@@ -14,30 +14,9 @@ from comma_env.agents.natural.phrasebooks import phrasebook
 from comma_env.agents.oracle import OraclePolicy
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 from comma_env.rl.partners import model_config
-from tests.support.natural import names_action, play_natural
+from tests.support.natural import play_natural
 
 PUZZLES = COMMA_PUZZLES + V1_PUZZLES  # the ten COMMA puzzles and v1's Button, Dog, Sound
-
-
-@pytest.mark.parametrize("puzzle", PUZZLES)
-def test_natural_oracle_solves_every_paper_instance_without_naming_actions(puzzle):
-    for seed in range(100):
-        result, vocabulary = play_natural(puzzle, seed)
-        summary = result.summary
-        assert summary["success"] and summary["mistakes"] == 0, (puzzle, seed, summary)
-        assert summary["turns"] <= 10
-        for turn in result.transcript:
-            expert = turn["expert"] or ""
-            assert not names_action(expert, vocabulary), (puzzle, seed, expert)
-            assert not any(line.strip() in vocabulary for line in expert.splitlines())
-
-
-@pytest.mark.parametrize("puzzle", PUZZLES)
-def test_expert_never_names_an_action_on_more_seeds_and_policy_seeds(puzzle):
-    for seed in range(100, 160):
-        result, vocabulary = play_natural(puzzle, seed, policy_seed=seed % 7)
-        for turn in result.transcript:
-            assert not names_action(turn["expert"] or "", vocabulary), (puzzle, seed)
 
 
 def test_wording_varies_with_the_seed_and_repeats_for_the_same_seed():

@@ -31,7 +31,7 @@ MEASURED_WHEN = re.compile(r"(?<![\w-])20\d\d-[01]\d-[0-3]\d(?![\w-])|\bUTC\b|\b
 @pytest.mark.timeout(600)
 def test_the_site_builds_with_warnings_as_errors(site_build):
     """In one process the build runs in the background from the start of the session; on an
-    xdist worker it starts here, in the worker that runs this test (tests/site_build.py)."""
+    xdist worker it starts here, in the worker that runs this test (tests/support/site_build.py)."""
     pytest.importorskip("sphinx")
     pytest.importorskip("furo")
     pytest.importorskip("myst_parser")

@@ -1,6 +1,6 @@
 """The training pages' and the README's training examples, executed as written (the trainer
-recipes have tests of their own: test_trl.py, test_recipes_verl.py, test_recipes_openrlhf.py,
-test_openenv.py)."""
+recipes have tests of their own: tests/rl/test_trl.py, tests/examples/test_recipes_verl.py,
+tests/examples/test_recipes_openrlhf.py, tests/openenv/test_server.py)."""
 
 from __future__ import annotations
 

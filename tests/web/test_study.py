@@ -202,7 +202,7 @@ def test_a_player_waiting_in_a_long_poll_is_present(tmp_path):
 
 def test_stopping_the_server_ends_a_waiting_participants_lobby_poll_at_once(tmp_path):
     """The lobby's long poll, like a game's, returns when the server stops, instead of being
-    cancelled after the grace period (tests/test_play.py has the game's)."""
+    cancelled after the grace period (tests/web/test_play.py has the game's)."""
     import threading
 
     server, lobby = start(tmp_path / "study", "puzzles=[wire]", "games_per_puzzle=1")

@@ -3,7 +3,7 @@
 ordinals from either end, and the hedges and corrections people write.
 
 Every reader is linear in its input (no backtracking patterns over unbounded text): a
-partner may be sent anything (tests/test_natural_linear.py)."""
+partner may be sent anything (tests/registry/test_natural_oracle.py)."""
 
 from __future__ import annotations
 
