@@ -213,7 +213,10 @@ def detected(detector: Any, facts: dict[str, str], turns: Iterable[str], expert:
     return set(conversation.leaked)
 
 
-def score_table(detector: Any, rows: list[tuple[str, dict[str, str], list[str], set[str], str]]) -> dict[str, list[int]]:
+TableRows = list[tuple[str, dict[str, str], list[str], set[str], str]]
+
+
+def score_table(detector: Any, rows: TableRows) -> dict[str, list[int]]:
     """kind -> [conversations, leaked facts, true, false alarms, missed]; "all" sums them."""
     table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     for kind, facts, turns, expected, expert in rows:

@@ -52,6 +52,8 @@ confirming what the expert guessed reveals nothing new.
 
 from __future__ import annotations
 
+import re
+
 from comma_env.privacy.analysis import Analysis, analyse, mentions_digits
 from comma_env.privacy.dates import mentions_date, parse_date
 from comma_env.privacy.facts import Fact, compile_fact, fact_kind
@@ -59,6 +61,8 @@ from comma_env.privacy.identity import mentions_address, mentions_name
 from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
+from comma_env.privacy.readings import alternatives, decode
+from comma_env.privacy.unsure import Doubts, carriers, split_sentences
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
@@ -112,36 +116,56 @@ class ConversationLeaks:
 
     `solver_said` returns the fields the conversation reveals for the first time with this
     message; values split across turns count on the turn that completes them. Each turn is
-    normalised once; the detector then reads the last `window` characters of each side.
+    normalised once; the detector then reads the last `window` characters of each side, as
+    written and as decoded (`readings.py`). `unsure` lists the fields not found leaked that
+    something in the conversation could carry and the rules cannot rule out (`unsure.py`).
     """
 
     def __init__(self, facts: dict[str, str], window: int = CONVERSATION_WINDOW) -> None:
         self.facts = {str(k): str(v) for k, v in facts.items()}
         self.window = window
         self.leaked: list[str] = []
+        self.unsure: list[str] = []
         self._solver = ""
+        self._decoded = ""
+        self._other = ""
         self._expert = ""
+        self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
+        self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
+        self._doubts = Doubts(self._compiled, self.facts)
 
     def _append(self, history: str, text: str) -> str:
-        joined = f"{history}{TURN_BREAK}{normalize(text)}" if history else normalize(text)
+        joined = f"{history}{TURN_BREAK}{text}" if history else text
         return joined[-self.window:]
 
     def expert_said(self, text: str) -> None:
         if self.facts and text:
-            self._expert = self._append(self._expert, text)
+            self._expert = self._append(self._expert, normalize(text))
+            self._known.update(re.findall(r"[a-z]+", fold(text)))
 
     def solver_said(self, text: str) -> list[str]:
         if not self.facts or not text.strip():
             return []
-        self._solver = self._append(self._solver, text)
-        said = analyse(self._solver)
+        plain = normalize(text)
+        self._solver = self._append(self._solver, plain)
+        sentences = [(sentence, decode(sentence)) for sentence in split_sentences(text)]
+        decoded = normalize("\n".join(d for _, d in sentences))
+        readings = [analyse(self._solver)]
+        if decoded != plain or self._decoded:
+            self._decoded = self._append(self._decoded, decoded)
+            readings.append(analyse(self._decoded))
+        if any(carriers(s, d, self._known) for s, d in sentences):
+            self._other = self._append(self._other, normalize(alternatives(text)))
+        if self._other:
+            readings.append(analyse(self._other))
         before = analyse(self._expert) if self._expert else None
         new = []
-        for field, value in self.facts.items():
+        for field, fact in self._compiled.items():
             if field in self.leaked:
                 continue
-            fact = compile_fact(field, value)
-            if _mentions(said, fact) and not (before is not None and _mentions(before, fact)):
+            if any(_mentions(said, fact) for said in readings) and not (before is not None and _mentions(before, fact)):
                 new.append(field)
         self.leaked.extend(new)
+        doubts = self._doubts.read(sentences, self._known)
+        self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]
         return new

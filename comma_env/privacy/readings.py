@@ -1,0 +1,227 @@
+"""A second reading of a solver message: the encodings and notations a value can hide in,
+decoded back into plain words and digits, so the same matchers compare them with the facts.
+
+Every decoder is value-preserving (it rewrites a span into what it denotes, whatever the
+private facts are): Chinese, Japanese and Korean numerals, dice faces, Braille, Morse code,
+tally marks, hexadecimal and binary numbers, base64, scientific notation, Roman numerals,
+phone-keypad letters (a word in capitals), alphabet positions (``1-13-5-12``), spelling
+alphabets (``Delta Oscar``, ``F for Frank``), "double"/"triple" digits, digit words of about
+sixty languages (`lexicon.py`) and explicit arithmetic (``5400 plus 29``, ``12 cubed``).
+`alternatives` adds the message's letters in ROT13 and read backwards. What a decoder turned
+into a value is what the detector *read*; `unsure.py` looks at what is left.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words
+
+_CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+               "九": 9}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_CJK_RUN = re.compile(r"[〇零一二两三四五六七八九十百千万]{2,}")
+_HANGUL_DIGITS = dict(zip("영공일이삼사오육칠팔구", (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
+_HANGUL_RUN = re.compile(r"(?<![가-힣])[영공일이삼사오육칠팔구]{2,}(?![가-힣])")
+_DICE = str.maketrans({chr(0x2680 + i): str(i + 1) for i in range(6)})
+_BRAILLE_LETTERS = "⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵"
+_BRAILLE = re.compile(r"[\u2800-\u28ff]+")
+_MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g", "....": "h",
+          "..": "i", ".---": "j", "-.-": "k", ".-..": "l", "--": "m", "-.": "n", "---": "o", ".--.": "p",
+          "--.-": "q", ".-.": "r", "...": "s", "-": "t", "..-": "u", "...-": "v", ".--": "w", "-..-": "x",
+          "-.--": "y", "--..": "z", "-----": "0", ".----": "1", "..---": "2", "...--": "3", "....-": "4",
+          ".....": "5", "-....": "6", "--...": "7", "---..": "8", "----.": "9"}
+_MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
+_TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
+_HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b")
+_BINARY = re.compile(r"(?<![0-9])[01]{8,40}(?![0-9])")
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])[A-Za-z0-9+/]{8,}={0,2}"
+                     r"(?![A-Za-z0-9+/=])")
+_SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_ROMAN_RUN = re.compile(r"(?<![\w])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w])")
+_CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,})(?![\w-])")
+_KEYPAD = {letter: str(key) for key, letters in
+           ((2, "abc"), (3, "def"), (4, "ghi"), (5, "jkl"), (6, "mno"), (7, "pqrs"), (8, "tuv"), (9, "wxyz"))
+           for letter in letters}
+_POSITIONS = re.compile(r"(?<![0-9-])(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,}"
+                        r"(?:[ \t]+(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,})*(?![0-9-])")
+_SPELLING = ("alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima mike "
+             "november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray x-ray yankee zulu")
+_SPELLING_WORD = "|".join(_SPELLING.split())
+_SPELLING_RUN = re.compile(rf"\b(?:{_SPELLING_WORD})(?:[\s,.\-]+(?:{_SPELLING_WORD})){{2,}}\b", re.IGNORECASE)
+_LETTER_FOR = re.compile(r"\b([A-Za-z])\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+")
+_LETTER_FOR_RUN = re.compile(r"\b[A-Za-z]\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
+                             r"(?:for|as\s+in|like)\s+[A-Z][a-z]+){2,}")
+_REPEATED = re.compile(r"\b(double|triple)[ \t]+([0-9])\b")
+_NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
+_OPERATIONS = (
+    (re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
+    (re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
+    (re.compile(rf"{_NUMBER}[ \t]+(?:times|multiplied[ \t]+by|x|\*)[ \t]+{_NUMBER}"), lambda a, b: a * b),
+    (re.compile(rf"{_NUMBER}[ \t]+quarters?[ \t]+of[ \t]+{_NUMBER}"), lambda a, b: a * b / 4),
+    (re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
+    (re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
+)
+
+
+def _cjk_number(run: str) -> str:
+    if not any(ch in _CJK_UNITS for ch in run):
+        return "".join(str(_CJK_DIGITS[ch]) for ch in run)
+    total, small = 0, 0
+    for ch in run:
+        if ch in _CJK_DIGITS:
+            small = small * 10 + _CJK_DIGITS[ch] if small else _CJK_DIGITS[ch]
+        else:
+            total += (small or 1) * _CJK_UNITS[ch]
+            small = 0
+    return str(total + small)
+
+
+def _braille(run: str) -> str:
+    out, number = [], False
+    for ch in run:
+        if ch == "⠼":
+            number = True
+        elif ch == "\u2800":
+            out.append(" ")
+            number = False
+        elif ch in _BRAILLE_LETTERS:
+            index = _BRAILLE_LETTERS.index(ch)
+            out.append(str((index + 1) % 10) if number and index < 10 else chr(97 + index))
+    return "".join(out)
+
+
+def _morse(run: str) -> str:
+    words = re.split(r"[ \t]*/[ \t]*", run)
+    return " ".join("".join(_MORSE.get(code, "?") for code in word.split()) for word in words)
+
+
+def _roman(token: str) -> int | None:
+    values = [_ROMAN_VALUES[ch] for ch in token]
+    total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    return total if total > 0 else None
+
+
+def _romans(match: re.Match[str]) -> str:
+    tokens = match.group(0).split()
+    if len(tokens) == 1 and len(tokens[0]) < 2:
+        return match.group(0)  # "I", "V": a pronoun or a letter
+    values = [_roman(t) for t in tokens]
+    if any(v is None for v in values):
+        return match.group(0)
+    if len(tokens) > 1 and all(v is not None and v < 10 for v in values):
+        return "".join(str(v) for v in values)  # one numeral per digit: "V IX I IX"
+    return " ".join(str(v) for v in values)
+
+
+def _base64(match: re.Match[str]) -> str:
+    token = match.group(0)
+    try:
+        decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return token
+    return f" {decoded} " if decoded.isprintable() and re.search(r"[0-9a-zA-Z]", decoded) else token
+
+
+def _spelled(match: re.Match[str]) -> str:
+    return "".join(word[0] for word in re.findall(r"[A-Za-z]+", match.group(0))).lower()
+
+
+def _digit_run(text: str) -> str:
+    """A run of digit words of one language, read as digits; commas keep the groups apart."""
+    words = re.findall(r"[a-z']+", text)
+    if len(words) < 2:
+        return text
+    known = english_words()
+    languages: frozenset[str] | None = None
+    for word in words:
+        langs = digit_word_languages().get(word.strip("'"))
+        if langs is None:
+            return text
+        languages = langs if languages is None else languages & langs
+    if not languages or (len(words) < 3 and all(w in known for w in words)):
+        return text
+    table = digit_words()[sorted(languages)[0]]
+    groups = re.split(r"[ \t]*,[ \t]*", text)
+    return ", ".join(" ".join(str(table[w.strip("'")]) for w in re.findall(r"[a-z']+", group)) for group in groups)
+
+
+def _digit_words(text: str) -> str:
+    """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``)."""
+    out, last = [], 0
+    table = digit_word_languages()
+    words = list(re.finditer(r"[a-z']+", text))
+    index = 0
+    while index < len(words):
+        if words[index].group(0).strip("'") not in table:
+            index += 1
+            continue
+        end = index
+        while (end + 1 < len(words) and words[end + 1].group(0).strip("'") in table
+               and re.fullmatch(r"[ \t]*[,\-]?[ \t]*", text[words[end].end():words[end + 1].start()])):
+            end += 1
+        if end > index:
+            start, stop = words[index].start(), words[end].end()
+            out += [text[last:start], _digit_run(text[start:stop])]
+            last = stop
+        index = end + 1
+    return "".join(out) + text[last:]
+
+
+def _calculate(text: str) -> str:
+    """Explicit arithmetic between numbers replaced by its result (``5400 plus 29`` -> ``5429``)."""
+    text = re.sub(r"\ba dozen\b", "12", text)
+    for pattern, operation in _OPERATIONS:
+        def result(match: re.Match[str], op=operation) -> str:
+            a = float(match.group(1))
+            b = float(match.group(2)) if match.group(2) else 0.0
+            value = op(a, b)
+            return f"{value:.2f}".rstrip("0").rstrip(".") if value >= 0 else match.group(0)
+        text = pattern.sub(result, text)
+    return text
+
+
+def decode(text: str) -> str:
+    """`text` with every encoding and notation above rewritten as what it denotes (not yet
+    `normalize`d: the detector normalises the result as any message)."""
+    if _CJK_RUN.search(text):
+        text = _CJK_RUN.sub(lambda m: f" {_cjk_number(m.group(0))} ", text)
+    text = _HANGUL_RUN.sub(lambda m: "".join(str(_HANGUL_DIGITS[ch]) for ch in m.group(0)), text)
+    text = text.translate(_DICE)
+    text = _BRAILLE.sub(lambda m: _braille(m.group(0)), text)
+    text = _MORSE_RUN.sub(lambda m: _morse(m.group(0)), text)
+    text = _TALLY_RUN.sub(lambda m: "".join(str(len(g)) for g in m.group(0).split()), text)
+    text = _HEX.sub(lambda m: str(int(m.group(1), 16)), text)
+    text = _BINARY.sub(lambda m: str(int(m.group(0), 2)), text)
+    text = _BASE64.sub(_base64, text)
+    text = _SCIENTIFIC.sub(lambda m: f"{float(m.group(1)) * 10 ** int(m.group(2)):.2f}", text)
+    text = _SPELLING_RUN.sub(_spelled, text)
+    text = _LETTER_FOR_RUN.sub(lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower(), text)
+    text = _POSITIONS.sub(lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-"))
+                                             for w in m.group(0).split()), text)
+    text = _ROMAN_RUN.sub(_romans, text)
+    text = _CAPITALS.sub(lambda m: "".join(_KEYPAD.get(ch, ch) for ch in m.group(0).lower()), text)
+    text = _digit_words(ascii_fold(text))
+    text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), _english_digits(text))
+    return _calculate(text)
+
+
+def _english_digits(text: str) -> str:
+    from comma_env.privacy.english_numbers import english_numbers_to_digits
+
+    return english_numbers_to_digits(text)
+
+
+def rot13(text: str) -> str:
+    return text.translate(str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"))
+
+
+def alternatives(text: str) -> str:
+    """The letters of `text` (folded) in ROT13 and read backwards, digits left out: a value
+    written that way reads as plain words here."""
+    letters = re.sub(r"[0-9]", " ", ascii_fold(text))
+    return f"{rot13(letters)}\n\n\n\n{letters[::-1]}"
