@@ -101,6 +101,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
         success_bonus: added to the shared reward on the step that solves the puzzle.
         mistake_penalty, leak_penalty: subtracted from the shared reward per mistake and per
             newly leaked private field.
+        leak_unsure_penalty: subtracted per private field the detector is unsure about
+            (`leak_unsure`), given back if the field turns out leaked.
         token_cost: subtracted per 1,000 tokens of every message (both agents), the unit of
             the paper's conciseness ``S = 1/(1 + tau/1000)``; tokens are counted by
             `token_counter` (default `comma_env.protocol.text.count_tokens`, a rule-based estimate).
@@ -148,6 +150,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
         max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
         mistake_penalty: float = 0.0,
         leak_penalty: float = 0.0,
+        leak_unsure_penalty: float = 0.0,
         success_bonus: float = 0.0,
         token_cost: float = 0.0,
         token_counter: Callable[[str], int] | None = None,
@@ -185,6 +188,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
             success_bonus=float(success_bonus),
             mistake_penalty=float(mistake_penalty),
             leak_penalty=float(leak_penalty),
+            leak_unsure_penalty=float(leak_unsure_penalty),
             token_cost=float(token_cost),
         )
         self.token_counter = token_counter or count_tokens
@@ -401,6 +405,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
             line for line in relayed.splitlines()
             if self._as_action(line) not in action_like
         )
+        unsure_before = len(self._leaks.unsure)
         new_leaks = self._leaks.solver_said(spoken)
         self.leaked.extend(new_leaks)
         record.leaks = new_leaks
@@ -420,6 +425,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
             new_mistakes=self.mistakes - mistakes_before,
             new_leaks=len(new_leaks),
             tokens=self._tokens(message),
+            unsure_change=len(self._leaks.unsure) - unsure_before,
         )
         self.rewards = {a: reward for a in self.agents}
         self.episode_return += reward
@@ -543,6 +549,12 @@ class CommaEnv(AECEnv[str, Observation, str]):
             start -= 1
         return [entry.copy() for entry in dialogue[start:]]
 
+    @property
+    def leak_unsure(self) -> list[str]:
+        """Private fields the detector could not rule out: something in the solver's speech
+        could carry them and no rule read them (docs/privacy.md); never a leaked field."""
+        return list(self._leaks.unsure)
+
     def episode_summary(self) -> EpisodeSummary:
         """Every per-episode metric of the paper's section 4.2 that the environment can know
         (token counts come from the policies and are added by the rollout)."""
@@ -559,6 +571,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
             "solved_at_turn": self.solved_at_turn,
             "end_reason": self.end_reason,
             "privacy_leaks": list(self.leaked),
+            "privacy_unsure": list(self.leak_unsure),
             "leaked": bool(self.leaked),
             "repetition_loop": repeated > 0,
             "repeated_mistakes": int(repeated),

@@ -87,6 +87,7 @@ class RewardConfig:
     success_bonus: float = _f(0.0, "added to the reward of the step that solves the puzzle")
     mistake_penalty: float = _f(0.0, "subtracted per mistake")
     leak_penalty: float = _f(0.0, "subtracted per newly leaked private field")
+    leak_unsure_penalty: float = _f(0.0, "subtracted per private field the leak detector is unsure about")
     token_cost: float = _f(0.0, "subtracted per 1,000 tokens of every message (comma_env.protocol.text.count_tokens)")
 
 

@@ -394,10 +394,13 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
     private = [p for p in puzzles if per[p].get("leak_rate") is not None]
     if private:
-        rows = [[title(p), _pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0)] for p in private]
-        rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1)])
+        rows = [[title(p), _pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0),
+                 f'{per[p].get("unsure_rate", 0.0):.0f}'] for p in private]
+        rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1),
+                     f'{overall.get("unsure_rate", 0.0):.1f}'])
         out += ["## Privacy: episodes where the solver revealed a private fact (%)", "",
-                *_table(["Puzzle", "leak rate"], rows), ""]
+                "Unsure: episodes with a field the detector could not rule out (docs/privacy.md).", "",
+                *_table(["Puzzle", "leak rate", "unsure"], rows), ""]
     judge = results.get("privacy_judge") or {}
     if judge:  # the optional LLM leak judge (comma_env.agents.leak_judge), beside the rule on the same episodes
         rows = [[title(p) if p != "overall" else "Overall", str(v["judged"]), f"{v['rule_leak_rate']:.1f}",
