@@ -67,7 +67,7 @@ def test_leak_judge_over_http_and_results_show_both_rates(tmp_path) -> None:
     assert overall["judged"] == 3
     assert overall["rule_leak_rate"] == pytest.approx(200 / 3) and overall["judge_leak_rate"] == pytest.approx(100 / 3)
     markdown = render_markdown(results)
-    assert "LLM judge leak rate" in markdown and "| Overall | 3 | 66.7 | 33.3 |" in markdown
+    assert "LLM judge leak rate" in markdown and "| Overall | 3 | 66.7 | 0.0 | 33.3 | 66.7 | 0.0 |" in markdown
 
 
 def test_failed_judge_calls_are_recorded_not_counted_as_no_leak() -> None:
