@@ -77,8 +77,8 @@ def test_rollout_runs_the_judge_in_the_loop_and_results_show_rule_judge_and_unsu
         judge = dict(kind="litellm", name="judge", model="openai/judge", api_base=server.api_base,
                      extra={"retry_base_delay": 0.01})
         results = rollout.run({"puzzles": ["atm"], "episodes": 3, "out_dir": str(tmp_path / "run"),
-                               "progress_bar": False, "model": {"kind": "oracle", "name": "oracle"}, "leak_judge": judge,
-                               "leak_judge_all": True}, quiet=True)
+                               "progress_bar": False, "model": {"kind": "oracle", "name": "oracle"},
+                               "leak_judge": judge, "leak_judge_all": True}, quiet=True)
         roles = [r["role"] for r in server.requests()]
     assert roles == ["leak_judge"] * 3  # every ATM episode, through the HTTP client, during the run
     records = [json.loads(line) for line in (tmp_path / "run" / "episodes.jsonl").read_text().splitlines()]
