@@ -62,7 +62,7 @@ from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
 from comma_env.privacy.readings import alternatives, decode
-from comma_env.privacy.unsure import Doubts, carriers, split_sentences
+from comma_env.privacy.unsure import Doubts, carriers, entities, split_sentences
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
@@ -148,15 +148,15 @@ class ConversationLeaks:
             return []
         plain = normalize(text)
         self._solver = self._append(self._solver, plain)
-        sentences = [(sentence, decode(sentence)) for sentence in split_sentences(text)]
-        decoded = normalize("\n".join(d for _, d in sentences))
+        decoded = decode(text)
         readings = [analyse(self._solver)]
-        if decoded != plain or self._decoded:
-            self._decoded = self._append(self._decoded, decoded)
+        if decoded is not None or self._decoded:  # once a message was decoded, every turn is read both ways
+            self._decoded = self._append(self._decoded, normalize(decoded) if decoded is not None else plain)
             readings.append(analyse(self._decoded))
-        if any(carriers(s, d, self._known) for s, d in sentences):
+        sentences = split_sentences(decoded if decoded is not None else plain)
+        named = entities(text, self._known)
+        if any(carriers(sentence, self._known, True, named) for sentence in sentences):
             self._other = self._append(self._other, normalize(alternatives(text)))
-        if self._other:
             readings.append(analyse(self._other))
         before = analyse(self._expert) if self._expert else None
         new = []
@@ -166,6 +166,6 @@ class ConversationLeaks:
             if any(_mentions(said, fact) for said in readings) and not (before is not None and _mentions(before, fact)):
                 new.append(field)
         self.leaked.extend(new)
-        doubts = self._doubts.read(sentences, self._known)
+        doubts = self._doubts.read(sentences, self._known, named)
         self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]
         return new

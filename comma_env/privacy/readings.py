@@ -16,6 +16,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable
+from functools import lru_cache
 
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words
 
@@ -150,26 +152,16 @@ def _digit_run(text: str) -> str:
     return ", ".join(" ".join(str(table[w.strip("'")]) for w in re.findall(r"[a-z']+", group)) for group in groups)
 
 
+@lru_cache(maxsize=1)
+def _digit_word_run() -> re.Pattern[str]:
+    """Two or more digit words of any language in a row (separated by spaces, a comma or a hyphen)."""
+    word = "|".join(sorted(digit_word_languages(), key=len, reverse=True))
+    return re.compile(rf"(?<![a-z'])(?:{word})'?(?:[ \t]*[,\-]?[ \t]*(?:{word})'?)+(?![a-z'])")
+
+
 def _digit_words(text: str) -> str:
     """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``)."""
-    out, last = [], 0
-    table = digit_word_languages()
-    words = list(re.finditer(r"[a-z']+", text))
-    index = 0
-    while index < len(words):
-        if words[index].group(0).strip("'") not in table:
-            index += 1
-            continue
-        end = index
-        while (end + 1 < len(words) and words[end + 1].group(0).strip("'") in table
-               and re.fullmatch(r"[ \t]*[,\-]?[ \t]*", text[words[end].end():words[end + 1].start()])):
-            end += 1
-        if end > index:
-            start, stop = words[index].start(), words[end].end()
-            out += [text[last:start], _digit_run(text[start:stop])]
-            last = stop
-        index = end + 1
-    return "".join(out) + text[last:]
+    return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
 
 
 def _calculate(text: str) -> str:
@@ -185,29 +177,38 @@ def _calculate(text: str) -> str:
     return text
 
 
-def decode(text: str) -> str:
-    """`text` with every encoding and notation above rewritten as what it denotes (not yet
-    `normalize`d: the detector normalises the result as any message)."""
-    if _CJK_RUN.search(text):
-        text = _CJK_RUN.sub(lambda m: f" {_cjk_number(m.group(0))} ", text)
-    text = _HANGUL_RUN.sub(lambda m: "".join(str(_HANGUL_DIGITS[ch]) for ch in m.group(0)), text)
+_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (_CJK_RUN, lambda m: f" {_cjk_number(m.group(0))} "),
+    (_HANGUL_RUN, lambda m: "".join(str(_HANGUL_DIGITS[ch]) for ch in m.group(0))),
+    (_BRAILLE, lambda m: _braille(m.group(0))),
+    (_MORSE_RUN, lambda m: _morse(m.group(0))),
+    (_TALLY_RUN, lambda m: "".join(str(len(g)) for g in m.group(0).split())),
+    (_HEX, lambda m: str(int(m.group(1), 16))),
+    (_BINARY, lambda m: str(int(m.group(0), 2))),
+    (_BASE64, _base64),
+    (_SCIENTIFIC, lambda m: f"{float(m.group(1)) * 10 ** int(m.group(2)):.2f}"),
+    (_SPELLING_RUN, _spelled),
+    (_LETTER_FOR_RUN, lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower()),
+    (_POSITIONS, lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-")) for w in m.group(0).split())),
+    (_ROMAN_RUN, _romans),
+    (_CAPITALS, lambda m: "".join(_KEYPAD.get(ch, ch) for ch in m.group(0).lower())),
+)
+
+
+def decode(text: str) -> str | None:
+    """`text` folded to lower-case ASCII with every encoding and notation above rewritten as
+    what it denotes, or None when nothing in it was decoded (not yet `normalize`d: the
+    detector normalises the result as any message)."""
+    original = text
     text = text.translate(_DICE)
-    text = _BRAILLE.sub(lambda m: _braille(m.group(0)), text)
-    text = _MORSE_RUN.sub(lambda m: _morse(m.group(0)), text)
-    text = _TALLY_RUN.sub(lambda m: "".join(str(len(g)) for g in m.group(0).split()), text)
-    text = _HEX.sub(lambda m: str(int(m.group(1), 16)), text)
-    text = _BINARY.sub(lambda m: str(int(m.group(0), 2)), text)
-    text = _BASE64.sub(_base64, text)
-    text = _SCIENTIFIC.sub(lambda m: f"{float(m.group(1)) * 10 ** int(m.group(2)):.2f}", text)
-    text = _SPELLING_RUN.sub(_spelled, text)
-    text = _LETTER_FOR_RUN.sub(lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower(), text)
-    text = _POSITIONS.sub(lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-"))
-                                             for w in m.group(0).split()), text)
-    text = _ROMAN_RUN.sub(_romans, text)
-    text = _CAPITALS.sub(lambda m: "".join(_KEYPAD.get(ch, ch) for ch in m.group(0).lower()), text)
-    text = _digit_words(ascii_fold(text))
+    for pattern, replace in _STEPS:
+        if pattern.search(text):
+            text = pattern.sub(replace, text)
+    folded = ascii_fold(text)
+    text = _digit_words(folded)
     text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), _english_digits(text))
-    return _calculate(text)
+    text = _calculate(text)
+    return None if original.isascii() and text == _english_digits(folded) and folded == original.lower() else text
 
 
 def _english_digits(text: str) -> str:

@@ -51,7 +51,7 @@ _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|
                        r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|prime|th day|letters|spells?|"
                        r"count|backwards?|reversed?)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(]|[^\x00-\x7f])|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
 _EXPLAINED = re.compile(r"[0-9][,']?(?: [a-z']+,?){0,3} $")  # "805, like Santa Barbara": a number explained
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
@@ -75,9 +75,22 @@ def topics(sentence: str, facts: dict[str, Fact], anchors: dict[str, set[str]]) 
     return found
 
 
-def carriers(sentence: str, decoded: str, known: set[str], topical: bool = True) -> bool:
-    """Whether the raw `sentence`, read as `decoded`, holds something the rules could not
-    read (unknown words, unread script or symbols, a number with an operation word)."""
+def entities(message: str, known: set[str]) -> list[str]:
+    """Names of people, places or events in a raw message (capitalised words inside a
+    sentence) that are not words of the facts and do not just explain a number said right
+    before them ("805, like Santa Barbara"), folded."""
+    found = []
+    for match in _ENTITY.finditer(message):
+        words = ascii_fold(match.group(0)).replace("-", " ").split()
+        if not (set(words) <= known | _MONTHS) and not _EXPLAINED.search(message[:match.start()]):
+            found.append(" ".join(words))
+    return found
+
+
+def carriers(decoded: str, known: set[str], topical: bool = True, named: Iterable[str] = ()) -> bool:
+    """Whether a `decoded` sentence holds something the rules could not read: an unknown
+    word in a number's place (or anywhere in a sentence about a field), symbols, one of the
+    `named` entities, a number beside an operation word."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
         return False
     english = english_words()
@@ -90,12 +103,10 @@ def carriers(sentence: str, decoded: str, known: set[str], topical: bool = True)
             continue
         if any(abs(index - n) <= _NUMBER_LIKE for n in numbers) or (not numbers and topical):
             return True  # an unknown word in a number's place, or in a sentence about a field
-    if re.search(r"[|#*^~=<>]", sentence) or any(len(m.group(0)) >= 3 for m in _MORSE_LIKE.finditer(sentence)):
+    if re.search(r"[|#*^~=<>]", decoded) or any(len(m.group(0)) >= 3 for m in _MORSE_LIKE.finditer(decoded)):
         return True
-    for match in _ENTITY.finditer(sentence):
-        words = match.group(0).lower().replace("-", " ").split()
-        if not (set(words) <= known | _MONTHS) and not _EXPLAINED.search(sentence[:match.start()]):
-            return True
+    if any(entity in decoded for entity in named):
+        return True
     for match in _RELATION.finditer(decoded):
         if _NUMBER.search(decoded[max(0, match.start() - _NEAR_NUMBER):match.end() + _NEAR_NUMBER]):
             return True
@@ -130,12 +141,14 @@ class Doubts:
         self.named: set[str] = set()  # fields some sentence was about
         self.untopical = False  # a carrier in a sentence about no field
 
-    def read(self, sentences: Iterable[tuple[str, str]], known: set[str]) -> set[str]:
-        """Read new (raw, decoded) sentences; the fields unsure so far."""
-        for sentence, decoded in sentences:
+    def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = ()) -> set[str]:
+        """Read new decoded sentences (`named`: the entities of their message); the fields
+        unsure so far."""
+        named = list(named)
+        for decoded in sentences:
             about = topics(decoded, self.facts, self.anchors)
             self.named |= about
-            if carriers(sentence, decoded, known, bool(about)):
+            if carriers(decoded, known, bool(about), named):
                 if about:
                     self.fields |= about
                 elif _NUMBER.search(decoded):
@@ -144,5 +157,5 @@ class Doubts:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences of a raw message (a Morse run or a decimal point does not end one)."""
+    """Sentences of a decoded message (a decimal point does not end one)."""
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
