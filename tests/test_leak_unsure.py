@@ -86,6 +86,11 @@ def test_rollout_runs_the_judge_in_the_loop_and_results_show_rule_judge_and_unsu
     assert results["privacy_judge"]["overall"]["judged"] == 3
     markdown = (tmp_path / "run" / "results.md").read_text()
     assert "rule unsure" in markdown and "settled leak rate" in markdown and "| unsure |" in markdown
+    from comma_env.rl.export import export
+
+    export(tmp_path / "run", fmt="rl", roles=("solver",))
+    rows = [json.loads(line) for line in (tmp_path / "run" / "export" / "rl.jsonl").read_text().splitlines()]
+    assert rows and all(row["privacy_unsure"] == [] and isinstance(row["privacy_leaks"], list) for row in rows)
 
 
 SETS = leak_sets()
