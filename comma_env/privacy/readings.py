@@ -6,7 +6,8 @@ private facts are): Chinese, Japanese and Korean numerals, dice faces, Braille, 
 tally marks, hexadecimal and binary numbers, base64, scientific notation, Roman numerals,
 phone-keypad letters (a word in capitals), alphabet positions (``1-13-5-12``), spelling
 alphabets (``Delta Oscar``, ``F for Frank``), "double"/"triple" digits, digit words of about
-sixty languages (`lexicon.py`) and explicit arithmetic (``5400 plus 29``, ``12 cubed``).
+sixty languages (`lexicon.py`), and computations (`relations.py`: ``5400 plus 29``, an
+amount relative to another, the 42nd day of a year).
 `alternatives` adds the message's letters in ROT13 and read backwards. What a decoder turned
 into a value is what the detector *read*; `unsure.py` looks at what is left.
 """
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words
+from comma_env.privacy.relations import calculate
 
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
                "九": 9}
@@ -58,18 +60,6 @@ _LETTER_FOR = re.compile(r"\b([A-Za-z])\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+")
 _LETTER_FOR_RUN = re.compile(r"\b[A-Za-z]\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
                              r"(?:for|as\s+in|like)\s+[A-Z][a-z]+){2,}")
 _REPEATED = re.compile(r"\b(double|triple)[ \t]+([0-9])\b")
-_NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
-_OPERATIONS = (
-    (re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
-    (re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
-    (re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
-    (re.compile(rf"{_NUMBER}[ \t]+(?:times|multiplied[ \t]+by|x|\*)[ \t]+{_NUMBER}"), lambda a, b: a * b),
-    (re.compile(rf"{_NUMBER}[ \t]+quarters?[ \t]+of[ \t]+{_NUMBER}"), lambda a, b: a * b / 4),
-    (re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
-    (re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
-)
-
-
 def _cjk_number(run: str) -> str:
     if not any(ch in _CJK_UNITS for ch in run):
         return "".join(str(_CJK_DIGITS[ch]) for ch in run)
@@ -164,19 +154,6 @@ def _digit_words(text: str) -> str:
     return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
 
 
-def _calculate(text: str) -> str:
-    """Explicit arithmetic between numbers replaced by its result (``5400 plus 29`` -> ``5429``)."""
-    text = re.sub(r"\ba dozen\b", "12", text)
-    for pattern, operation in _OPERATIONS:
-        def result(match: re.Match[str], op=operation) -> str:
-            a = float(match.group(1))
-            b = float(match.group(2)) if match.group(2) else 0.0
-            value = op(a, b)
-            return f"{value:.2f}".rstrip("0").rstrip(".") if value >= 0 else match.group(0)
-        text = pattern.sub(result, text)
-    return text
-
-
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_CJK_RUN, lambda m: f" {_cjk_number(m.group(0))} "),
     (_HANGUL_RUN, lambda m: "".join(str(_HANGUL_DIGITS[ch]) for ch in m.group(0))),
@@ -207,7 +184,7 @@ def decode(text: str) -> str | None:
     folded = ascii_fold(text)
     text = _digit_words(folded)
     text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), _english_digits(text))
-    text = _calculate(text)
+    text = calculate(text)
     return None if original.isascii() and text == _english_digits(folded) and folded == original.lower() else text
 
 
