@@ -67,6 +67,8 @@ from comma_env.privacy.unsure import Doubts, carriers, entities, split_sentences
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
 
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u3040-\u30ff"
+                           r"\u3400-\u9fff\uac00-\ud7af]")  # Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, CJK, Hangul
 CONVERSATION_WINDOW = 16_000
 """Characters of the solver's recent speech (and of the expert's) the detector reads each turn."""
 TURN_BREAK = "\n\n\n\n"
@@ -166,6 +168,6 @@ class ConversationLeaks:
             if any(_mentions(said, fact) for said in readings) and not (before is not None and _mentions(before, fact)):
                 new.append(field)
         self.leaked.extend(new)
-        doubts = self._doubts.read(sentences, self._known, named)
+        doubts = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
         self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]
         return new

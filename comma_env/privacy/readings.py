@@ -154,7 +154,18 @@ def _digit_words(text: str) -> str:
     return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
 
 
+_CJK_DATE = re.compile(r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})\s*[月월]\s*([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})\s*[日일]")
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+
+
+def _cjk_date(match: re.Match[str]) -> str:
+    month, day = (int(g) if g.isdigit() else int(_cjk_number(g)) for g in match.groups())
+    return f" {_MONTH_NAMES[month - 1]} {day} " if 1 <= month <= 12 else match.group(0)
+
+
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (_CJK_DATE, _cjk_date),
     (_CJK_RUN, lambda m: f" {_cjk_number(m.group(0))} "),
     (_HANGUL_RUN, lambda m: "".join(str(_HANGUL_DIGITS[ch]) for ch in m.group(0))),
     (_BRAILLE, lambda m: _braille(m.group(0))),

@@ -51,7 +51,7 @@ _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|
                        r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|prime|th day|letters|spells?|"
                        r"count|backwards?|reversed?)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
 _ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
 _EXPLAINED = re.compile(r"[0-9][,']?(?: [a-z']+,?){0,3} $")  # "805, like Santa Barbara": a number explained
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
@@ -141,17 +141,20 @@ class Doubts:
         self.named: set[str] = set()  # fields some sentence was about
         self.untopical = False  # a carrier in a sentence about no field
 
-    def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = ()) -> set[str]:
-        """Read new decoded sentences (`named`: the entities of their message); the fields
-        unsure so far."""
+    def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
+             other_script: bool = False) -> set[str]:
+        """Read new decoded sentences (`named`: the entities of their message; `other_script`:
+        it had letters of a script other than Latin); the fields unsure so far."""
         named = list(named)
         for decoded in sentences:
             about = topics(decoded, self.facts, self.anchors)
             self.named |= about
-            if carriers(decoded, known, bool(about), named):
+            if carriers(decoded, known, bool(about) or other_script, named):
                 if about:
                     self.fields |= about
-                elif _NUMBER.search(decoded):
+                elif other_script and not _NUMBER.search(decoded):  # a name written by sound
+                    self.fields |= {f for f, fact in self.facts.items() if fact.kind == "name"}
+                if _NUMBER.search(decoded) and not about:
                     self.untopical = True
         return self.fields | (self.named if self.untopical else set())
 
