@@ -46,7 +46,7 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z
 _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_RUN = re.compile(r"(?<![\w])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w])")
-_CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,})(?![\w-])")
+_CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,}|[A-Z](?:-[A-Z]){3,})(?![\w-])")
 _KEYPAD = {letter: str(key) for key, letters in
            ((2, "abc"), (3, "def"), (4, "ghi"), (5, "jkl"), (6, "mno"), (7, "pqrs"), (8, "tuv"), (9, "wxyz"))
            for letter in letters}
@@ -98,6 +98,12 @@ def _roman(token: str) -> int | None:
     return total if total > 0 else None
 
 
+def _keypad(word: str) -> str:
+    """Letters as the phone keys that carry them (``SWAG`` and ``S-W-A-G`` -> ``7924``)."""
+    digits = "".join(_KEYPAD.get(ch, ch) for ch in word.lower())
+    return digits.replace("-", "") if re.fullmatch(r"[0-9](?:-[0-9])+", digits) else digits
+
+
 def _romans(match: re.Match[str]) -> str:
     tokens = match.group(0).split()
     if len(tokens) == 1 and len(tokens[0]) < 2:
@@ -124,29 +130,37 @@ def _spelled(match: re.Match[str]) -> str:
 
 
 def _digit_run(text: str) -> str:
-    """A run of digit words of one language, read as digits; commas keep the groups apart."""
-    words = re.findall(r"[a-z']+", text)
-    if len(words) < 2:
+    """The longest stretch of a run of digit words that one language reads, as digits (commas
+    keep the groups apart); a stretch of fewer than three common English words is left alone."""
+    words = list(re.finditer(r"[a-z']+", text))
+    languages = digit_word_languages()
+    best: tuple[int, int, frozenset[str]] | None = None
+    for start in range(len(words)):
+        common = languages[words[start].group(0).strip("'")]
+        end = start + 1
+        while end < len(words) and common & languages[words[end].group(0).strip("'")]:
+            common = common & languages[words[end].group(0).strip("'")]
+            end += 1
+        if best is None or end - start > best[1] - best[0]:
+            best = (start, end, common)
+    if best is None or best[1] - best[0] < 2:
         return text
-    known = english_words()
-    languages: frozenset[str] | None = None
-    for word in words:
-        langs = digit_word_languages().get(word.strip("'"))
-        if langs is None:
-            return text
-        languages = langs if languages is None else languages & langs
-    if not languages or (len(words) < 3 and all(w in known for w in words)):
+    start, end, common = best
+    chosen = [w.group(0).strip("'") for w in words[start:end]]
+    if len(chosen) < 3 and all(w in english_words() for w in chosen):
         return text
-    table = digit_words()[sorted(languages)[0]]
-    groups = re.split(r"[ \t]*,[ \t]*", text)
-    return ", ".join(" ".join(str(table[w.strip("'")]) for w in re.findall(r"[a-z']+", group)) for group in groups)
+    table = digit_words()[sorted(common)[0]]
+    stretch = text[words[start].start():words[end - 1].end()]
+    digits = re.sub(r"(?<=[0-9])[ \t]*-[ \t]*(?=[0-9])", " ",
+                    re.sub(r"[a-z']+", lambda m: str(table[m.group(0).strip("'")]), stretch))
+    return text[:words[start].start()] + digits + text[words[end - 1].end():]
 
 
 @lru_cache(maxsize=1)
 def _digit_word_run() -> re.Pattern[str]:
     """Two or more digit words of any language in a row (separated by spaces, a comma or a hyphen)."""
     word = "|".join(sorted(digit_word_languages(), key=len, reverse=True))
-    return re.compile(rf"(?<![a-z'])(?:{word})'?(?:[ \t]*[,\-]?[ \t]*(?:{word})'?)+(?![a-z'])")
+    return re.compile(rf"(?<![a-z'])(?:{word})'?(?![a-z])(?:[ \t]*[,\-]?[ \t]*(?:{word})'?(?![a-z]))+")
 
 
 def _digit_words(text: str) -> str:
@@ -154,7 +168,8 @@ def _digit_words(text: str) -> str:
     return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
 
 
-_CJK_DATE = re.compile(r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})\s*[月월]\s*([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})\s*[日일]")
+_CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"
+_CJK_DATE = re.compile(rf"{_CJK_DAY}\s*[月월]\s*{_CJK_DAY}\s*[日일]")
 _MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                 "november", "december")
 
@@ -179,7 +194,7 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_LETTER_FOR_RUN, lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower()),
     (_POSITIONS, lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-")) for w in m.group(0).split())),
     (_ROMAN_RUN, _romans),
-    (_CAPITALS, lambda m: "".join(_KEYPAD.get(ch, ch) for ch in m.group(0).lower())),
+    (_CAPITALS, lambda m: _keypad(m.group(0))),
 )
 
 

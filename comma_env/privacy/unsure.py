@@ -1,23 +1,24 @@
 """The third answer: a private field the rules did not find leaked, but that something in the
 solver's speech could carry, and that the rules cannot rule out.
 
-Each solver sentence is read twice: once for what it is *about* (`topics`: the fields its
-words name, in English or in other languages' common forms, or that a part of a value it
-states belongs to, such as a first name, a street, a birth month or year) and once for what
+Each decoded solver sentence (`readings.decode`) is read for what it is *about* (`topics`:
+the fields its words name, in English or common forms of other languages, or that a part of
+a value it states belongs to: a first name, a street, a birth month or year) and for what
 the detector *could not read* (`carriers`):
 
-- words that are not common English (`lexicon.english_words`), not a word of the private
-  facts and not read as a number by `readings.decode` (other languages, codes, names of
-  people, places and events: "the year of Bannockburn", "like Christian Eriksen");
-- letters of another script, or symbols, that no decoder turned into a value;
-- a number beside an operation or relation word ("short of", "after", "half", "minus",
-  "moved to the end", "each digit from nine"), when no computed value matched;
-- a number said as an answer to nothing ("Fifty-eight, that's the rest") in a conversation
-  where the same field already has a part said (pieces the rules could not join).
+- a word that is not English (`lexicon.english_words`), not a word of the facts and not a
+  number word, in a number's place (or anywhere in a sentence about a field);
+- symbols no decoder read (Morse-like runs, bars);
+- a named entity (a capitalised word inside a sentence) that does not just explain a number
+  said right before it ("805, like Santa Barbara" does; "the year of Bannockburn" does not);
+- a word announcing a code or a puzzle ("anagram", "in hex", "spells");
+- a number beside an operation or relation word ("short of", "after", "half", "moved").
 
-A sentence with a carrier makes its topics *unsure*; a carrier in a sentence about no field
-makes unsure the fields whose parts the conversation has already named. Refusals ("I won't
-tell you", "not saying") carry nothing.
+A sentence with a carrier makes its topics *unsure*; one about no field makes unsure the
+fields it states a part of (3 digits or more); a sentence in another script makes the name
+unsure. A digit value (or a house number, once its street is said) that the conversation's
+numbers form in order, gaps allowed, is unsure too: pieces the rules could not join.
+Refusals ("I won't tell you", "not saying") carry nothing.
 """
 
 from __future__ import annotations
@@ -58,6 +59,28 @@ _MONTHS = frozenset("january february march april may june july august september
 _MORSE_LIKE = re.compile(r"[.\-]*(?:-[.\-]*\.|\.[.\-]*-)[.\-]*")
 _NUMBER_LIKE = 2  # tokens between an unknown word and a number for the word to be in a number's place
 _NUMBER = re.compile(r"[0-9]")
+# words that announce a value written in some code or puzzle: no number needs to be near
+_ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|binary|base ?64|morse|braille|"
+                       r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like)\b")
+_CHUNK = re.compile(r"[0-9]+")
+_GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
+
+
+def formed_from(chunks: list[str], secret: str) -> bool:
+    """Whether `secret` is whole chunks of `chunks` joined in order, gaps allowed (a value
+    said in pieces the rules could not join)."""
+    reachable = {0}
+    for chunk in chunks:
+        reachable |= {at + len(chunk) for at in reachable if secret.startswith(chunk, at)}
+        if len(secret) in reachable:
+            return True
+    return False
+
+
+def partial(sentence: str, secret: str) -> bool:
+    """A digit group of the sentence (3+ digits) that is part of `secret` but not all of it."""
+    return any(3 <= len(d) < len(secret) and d in secret
+               for d in (re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)))
 
 
 def _kinds(fact: Fact) -> str:
@@ -107,6 +130,8 @@ def carriers(decoded: str, known: set[str], topical: bool = True, named: Iterabl
         return True
     if any(entity in decoded for entity in named):
         return True
+    if topical and _ENCODING.search(decoded):
+        return True
     for match in _RELATION.finditer(decoded):
         if _NUMBER.search(decoded[max(0, match.start() - _NEAR_NUMBER):match.end() + _NEAR_NUMBER]):
             return True
@@ -139,7 +164,9 @@ class Doubts:
         self.anchors = {field: anchors_of(field, fact, values[field]) for field, fact in facts.items()}
         self.fields: set[str] = set()
         self.named: set[str] = set()  # fields some sentence was about
-        self.untopical = False  # a carrier in a sentence about no field
+        self.chunks: list[str] = []  # every number said, in order
+        self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
+                        for field, fact in facts.items() if fact.secrets}
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False) -> set[str]:
@@ -149,14 +176,25 @@ class Doubts:
         for decoded in sentences:
             about = topics(decoded, self.facts, self.anchors)
             self.named |= about
+            self.chunks += _CHUNK.findall(decoded)
             if carriers(decoded, known, bool(about) or other_script, named):
                 if about:
                     self.fields |= about
                 elif other_script and not _NUMBER.search(decoded):  # a name written by sound
                     self.fields |= {f for f, fact in self.facts.items() if fact.kind == "name"}
-                if _NUMBER.search(decoded) and not about:
-                    self.untopical = True
-        return self.fields | (self.named if self.untopical else set())
+                if _NUMBER.search(decoded) and not about:  # numbers about no field: the fields they are part of
+                    self.fields |= {f for f, secret in self.secrets.items() if partial(decoded, secret)}
+        return self.fields | self._pieces()
+
+    def _pieces(self) -> set[str]:
+        """Digit values (and house numbers) said in pieces the rules could not join."""
+        found = set()
+        for field, secret in self.secrets.items():
+            if len(secret) >= 3 and formed_from(self.chunks, secret):
+                fact = self.facts[field]
+                if fact.kind != "address" or self.named & {field}:
+                    found.add(field)
+        return found
 
 
 def split_sentences(text: str) -> list[str]:
