@@ -61,7 +61,7 @@ from comma_env.privacy.identity import mentions_address, mentions_name
 from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
-from comma_env.privacy.readings import alternatives, decode
+from comma_env.privacy.readings import alternatives, decode, spelled_values
 from comma_env.privacy.unsure import Doubts, carriers, entities, split_sentences
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
@@ -157,15 +157,18 @@ class ConversationLeaks:
             readings.append(analyse(self._decoded))
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
-        if any(carriers(sentence, self._known, True, named) for sentence in sentences):
+        unread = any(carriers(sentence, self._known, True, named) for sentence in sentences)
+        if unread:  # words it cannot read: ROT13, backwards, numbers spelled out in some language
             self._other = self._append(self._other, normalize(alternatives(text)))
             readings.append(analyse(self._other))
+        spelled = spelled_values(decoded if decoded is not None else plain, self._compiled) if unread else set()
         before = analyse(self._expert) if self._expert else None
         new = []
         for field, fact in self._compiled.items():
             if field in self.leaked:
                 continue
-            if any(_mentions(said, fact) for said in readings) and not (before is not None and _mentions(before, fact)):
+            if field in spelled or (any(_mentions(said, fact) for said in readings)
+                                    and not (before is not None and _mentions(before, fact))):
                 new.append(field)
         self.leaked.extend(new)
         doubts = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)

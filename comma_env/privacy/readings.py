@@ -20,7 +20,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words
+from comma_env.privacy.facts import Fact
+from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words, number_forms
 from comma_env.privacy.relations import calculate
 
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
@@ -218,6 +219,24 @@ def _english_digits(text: str) -> str:
     from comma_env.privacy.english_numbers import english_numbers_to_digits
 
     return english_numbers_to_digits(text)
+
+
+def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
+    """Balances and house numbers (with their street) that a folded `text` spells out in one
+    of num2words' languages as one number (``czterytysiacedwadziesciaosiem``, ``tri sta
+    sestnact``): the fields it reveals."""
+    squeezed = re.sub(r"[^a-z]", "", text)
+    found = set()
+    for field, fact in facts.items():
+        if fact.kind == "money" and fact.cents >= 10_000:
+            number = fact.cents // 100
+        elif fact.kind == "address" and fact.pattern is not None and fact.pattern.search(text):
+            number = int(fact.secrets[0]) if fact.secrets[0].isdigit() else 0
+        else:
+            continue
+        if number >= 100 and any(form in squeezed for form in number_forms(number)):
+            found.add(field)
+    return found
 
 
 def rot13(text: str) -> str:
