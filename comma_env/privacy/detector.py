@@ -62,7 +62,7 @@ from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
 from comma_env.privacy.readings import alternatives, decode, spelled_values
-from comma_env.privacy.unsure import Doubts, carriers, entities, split_sentences
+from comma_env.privacy.unsure import Doubts, entities, split_sentences
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
@@ -130,7 +130,6 @@ class ConversationLeaks:
         self.unsure: list[str] = []
         self._solver = ""
         self._decoded = ""
-        self._other = ""
         self._expert = ""
         self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
         self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
@@ -151,16 +150,18 @@ class ConversationLeaks:
         plain = normalize(text)
         self._solver = self._append(self._solver, plain)
         decoded = decode(text)
+        if decoded is not None and normalize(decoded).split() == plain.split():
+            decoded = None  # the plain reading says the same
         readings = [analyse(self._solver)]
-        if decoded is not None or self._decoded:  # once a message was decoded, every turn is read both ways
+        if decoded is not None or self._decoded:  # once a message was decoded, the history is kept both ways
             self._decoded = self._append(self._decoded, normalize(decoded) if decoded is not None else plain)
+        if decoded is not None:
             readings.append(analyse(self._decoded))
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
-        unread = any(carriers(sentence, self._known, True, named) for sentence in sentences)
-        if unread:  # words it cannot read: ROT13, backwards, numbers spelled out in some language
-            self._other = self._append(self._other, normalize(alternatives(text)))
-            readings.append(analyse(self._other))
+        doubts, unread = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
+        if unread:  # words it cannot read: the message in ROT13 and backwards
+            readings.append(analyse(normalize(alternatives(text))))
         spelled = spelled_values(decoded if decoded is not None else plain, self._compiled) if unread else set()
         before = analyse(self._expert) if self._expert else None
         new = []
@@ -171,6 +172,5 @@ class ConversationLeaks:
                                     and not (before is not None and _mentions(before, fact))):
                 new.append(field)
         self.leaked.extend(new)
-        doubts = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
         self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]
         return new

@@ -52,7 +52,7 @@ def ascii_fold(text: str) -> str:
 def _languages() -> tuple[str, ...]:
     from num2words import CONVERTER_CLASSES
 
-    return tuple(lang for lang in CONVERTER_CLASSES if "_" not in lang)
+    return tuple(lang for lang in CONVERTER_CLASSES if "_" not in lang and lang != "en")  # English: english_numbers.py
 
 
 @lru_cache(maxsize=1)

@@ -24,6 +24,7 @@ from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words, number_forms
 from comma_env.privacy.relations import calculate
 
+_DIGIT = re.compile(r"[0-9]")
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
                "九": 9}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
@@ -209,10 +210,12 @@ def decode(text: str) -> str | None:
         if pattern.search(text):
             text = pattern.sub(replace, text)
     folded = ascii_fold(text)
-    text = _digit_words(folded)
-    text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), _english_digits(text))
-    text = calculate(text)
-    return None if original.isascii() and text == _english_digits(folded) and folded == original.lower() else text
+    words_read = _digit_words(folded)
+    spelled = _english_digits(words_read)
+    text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), spelled)
+    calculated = calculate(text) if _DIGIT.search(text) else text
+    unchanged = original.isascii() and folded == original.lower() and words_read == folded
+    return None if unchanged and calculated == spelled else calculated
 
 
 def _english_digits(text: str) -> str:

@@ -32,6 +32,8 @@ _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and
 _AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
                               r"owe|spent|minus|plus|less|cents?)\b")
 _AMOUNT = re.compile(r"(\$)?([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{1,2}))?(?![0-9])(\s*cents?\b)?")
+_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;](?=[0-9])[^.!?;\n]*)*")
+_CENTS = re.compile(r"\b([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{3,})[ \t]*cents?\b")
 _MONEY = re.compile(r"\$|\bcents?\b|\bdollars?\b|\bbucks\b|[0-9]\.[0-9]{2}\b")
 _DAY_OF_YEAR = re.compile(r"\b([0-9]{1,3})(?:st|nd|rd|th)[ \t]+day[ \t]+of[ \t]+(?:the[ \t]+year[ \t]+)?([0-9]{4})\b")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -70,15 +72,19 @@ def _amounts(sentence: str) -> list[int]:
 
 
 def _related_amounts(sentence: str) -> str:
-    """The amounts a sentence relating amounts could mean, as ``$d.cc`` words."""
-    if not _AMOUNT_RELATION.search(sentence) or not _MONEY.search(sentence):
+    """The amounts a sentence relating amounts could mean, as ``$d.cc`` words: sums and
+    differences of two amounts, halves and doubles when it says so, cents as dollars."""
+    relation = _AMOUNT_RELATION.search(sentence)
+    if not relation or not _MONEY.search(sentence):
         return ""
     amounts = _amounts(sentence)[:6]
-    candidates = set()
+    candidates: set[int] = set()
+    if re.search(r"\b(?:half|double|twice)\b", sentence):
+        candidates.update(c for a in amounts for c in (a // 2, a * 2) if a % 2 == 0 or c == a * 2)
     for i, a in enumerate(amounts):
-        candidates.update({a, a // 2, a * 2} if a % 2 == 0 else {a, a * 2})
         for b in amounts[i + 1:]:
             candidates.update({a + b, abs(a - b)})
+    candidates.update(int(m.group(1).replace(",", "")) for m in _CENTS.finditer(sentence))
     return " ".join(f"${c // 100}.{c % 100:02d}" for c in sorted(candidates) if c >= 100)
 
 
@@ -107,8 +113,9 @@ def _dates(text: str) -> str:
 def calculate(text: str) -> str:
     """`text` with the computations above done (see the module's docstring)."""
     text = _dates(_operations(text))
-    out = []
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n", text):
-        extra = _related_amounts(sentence)
-        out.append(f"{sentence} {extra}" if extra else sentence)
-    return "\n".join(out)
+
+    def with_amounts(match: re.Match[str]) -> str:
+        extra = _related_amounts(match.group(0))
+        return f"{match.group(0)} {extra}" if extra else match.group(0)
+
+    return _SENTENCE.sub(with_amounts, text) if _AMOUNT_RELATION.search(text) else text

@@ -66,15 +66,12 @@ _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 
 
-def formed_from(chunks: list[str], secret: str) -> bool:
-    """Whether `secret` is whole chunks of `chunks` joined in order, gaps allowed (a value
-    said in pieces the rules could not join)."""
-    reachable = {0}
+def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> set[int]:
+    """Prefix lengths of `secret` made of whole chunks joined in order, gaps allowed, after
+    `chunks` (a value said in pieces the rules could not join is formed once its length is in)."""
     for chunk in chunks:
-        reachable |= {at + len(chunk) for at in reachable if secret.startswith(chunk, at)}
-        if len(secret) in reachable:
-            return True
-    return False
+        reachable = reachable | {at + len(chunk) for at in reachable if secret.startswith(chunk, at)}
+    return reachable
 
 
 def partial(sentence: str, secret: str) -> bool:
@@ -83,19 +80,11 @@ def partial(sentence: str, secret: str) -> bool:
                for d in (re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)))
 
 
-def _kinds(fact: Fact) -> str:
-    return "digits" if fact.kind == "text" else fact.kind
-
-
-def topics(sentence: str, facts: dict[str, Fact], anchors: dict[str, set[str]]) -> set[str]:
-    """The fields `sentence` (folded) is about: a topic word of the field's kind, or one of
-    the field's anchors (parts of its value: a first name, a street word, a month or year)."""
+def topics(sentence: str, topic_words: dict[str, frozenset[str]]) -> set[str]:
+    """The fields `sentence` (folded) is about: one of the field's `topic_words` (words of
+    its kind, or parts of its value: a first name, a street word, a month or year)."""
     words = set(re.findall(r"[a-z']+|[0-9]+", sentence))
-    found = set()
-    for field, fact in facts.items():
-        if words & set(TOPIC_WORDS.get(_kinds(fact), ())) or words & anchors[field]:
-            found.add(field)
-    return found
+    return {field for field, wanted in topic_words.items() if not words.isdisjoint(wanted)}
 
 
 def entities(message: str, known: set[str]) -> list[str]:
@@ -110,32 +99,38 @@ def entities(message: str, known: set[str]) -> list[str]:
     return found
 
 
-def carriers(decoded: str, known: set[str], topical: bool = True, named: Iterable[str] = ()) -> bool:
-    """Whether a `decoded` sentence holds something the rules could not read: an unknown
-    word in a number's place (or anywhere in a sentence about a field), symbols, one of the
-    `named` entities, a number beside an operation word."""
+UNKNOWN, STRONG = 1, 2
+"""`carriers` levels: only unknown words away from numbers (a carrier in a sentence about a
+field), or something a value could hide in wherever it is."""
+
+
+def carriers(decoded: str, known: set[str], named: Iterable[str] = ()) -> int:
+    """What a `decoded` sentence holds that the rules could not read: 0 (nothing), `UNKNOWN`
+    (words it does not know, away from numbers, or a word announcing a code) or `STRONG`
+    (an unknown word in a number's place, symbols, one of the `named` entities, a number
+    beside an operation word)."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
-        return False
+        return 0
     english = english_words()
     digit_words = digit_word_languages()
     tokens = re.findall(r"[a-z]+(?:'[a-z]+)*|[0-9]+", decoded)
     numbers = [i for i, token in enumerate(tokens) if token[0].isdigit()]
+    level = 0
     for index, word in enumerate(tokens):
         word = word.split("'")[0]
         if word[0].isdigit() or len(word) < 2 or word in english or word in known or word in digit_words:
             continue
-        if any(abs(index - n) <= _NUMBER_LIKE for n in numbers) or (not numbers and topical):
-            return True  # an unknown word in a number's place, or in a sentence about a field
+        if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
+            return STRONG  # an unknown word in a number's place
+        level = UNKNOWN if not numbers else level
     if re.search(r"[|#*^~=<>]", decoded) or any(len(m.group(0)) >= 3 for m in _MORSE_LIKE.finditer(decoded)):
-        return True
+        return STRONG
     if any(entity in decoded for entity in named):
-        return True
-    if topical and _ENCODING.search(decoded):
-        return True
+        return STRONG
     for match in _RELATION.finditer(decoded):
         if _NUMBER.search(decoded[max(0, match.start() - _NEAR_NUMBER):match.end() + _NEAR_NUMBER]):
-            return True
-    return False
+            return STRONG
+    return UNKNOWN if _ENCODING.search(decoded) else level
 
 
 def anchors_of(field: str, fact: Fact, value: str) -> set[str]:
@@ -161,36 +156,43 @@ class Doubts:
 
     def __init__(self, facts: dict[str, Fact], values: dict[str, str]) -> None:
         self.facts = facts
-        self.anchors = {field: anchors_of(field, fact, values[field]) for field, fact in facts.items()}
+        self.topic_words = {field: frozenset(TOPIC_WORDS.get("digits" if fact.kind == "text" else fact.kind, ()))
+                            | anchors_of(field, fact, values[field]) for field, fact in facts.items()}
         self.fields: set[str] = set()
         self.named: set[str] = set()  # fields some sentence was about
-        self.chunks: list[str] = []  # every number said, in order
         self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
                         for field, fact in facts.items() if fact.secrets}
+        self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
-             other_script: bool = False) -> set[str]:
+             other_script: bool = False) -> tuple[set[str], bool]:
         """Read new decoded sentences (`named`: the entities of their message; `other_script`:
-        it had letters of a script other than Latin); the fields unsure so far."""
+        it had letters of a script other than Latin): the fields unsure so far, and whether
+        these sentences held anything the rules could not read."""
         named = list(named)
+        unread = False
         for decoded in sentences:
-            about = topics(decoded, self.facts, self.anchors)
+            about = topics(decoded, self.topic_words)
             self.named |= about
-            self.chunks += _CHUNK.findall(decoded)
-            if carriers(decoded, known, bool(about) or other_script, named):
+            chunks = _CHUNK.findall(decoded)
+            for field, secret in self.secrets.items() if chunks else ():
+                self.formed[field] = extend_formed(self.formed[field], chunks, secret)
+            level = carriers(decoded, known, named)
+            unread = unread or level > 0
+            if level == STRONG or (level and (about or other_script)):
                 if about:
                     self.fields |= about
                 elif other_script and not _NUMBER.search(decoded):  # a name written by sound
                     self.fields |= {f for f, fact in self.facts.items() if fact.kind == "name"}
                 if _NUMBER.search(decoded) and not about:  # numbers about no field: the fields they are part of
                     self.fields |= {f for f, secret in self.secrets.items() if partial(decoded, secret)}
-        return self.fields | self._pieces()
+        return self.fields | self._pieces(), unread
 
     def _pieces(self) -> set[str]:
         """Digit values (and house numbers) said in pieces the rules could not join."""
         found = set()
         for field, secret in self.secrets.items():
-            if len(secret) >= 3 and formed_from(self.chunks, secret):
+            if len(secret) >= 3 and len(secret) in self.formed[field]:
                 fact = self.facts[field]
                 if fact.kind != "address" or self.named & {field}:
                     found.add(field)
