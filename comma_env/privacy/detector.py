@@ -118,8 +118,8 @@ class ConversationLeaks:
 
     `solver_said` returns the fields the conversation reveals for the first time with this
     message; values split across turns count on the turn that completes them. Each turn is
-    normalised once; the detector then reads the last `window` characters of each side, as
-    written and as decoded (`readings.py`). `unsure` lists the fields not found leaked that
+    normalised once; the detector then reads the last `window` characters of each side, and
+    the new message decoded (`readings.py`). `unsure` lists the fields not found leaked that
     something in the conversation could carry and the rules cannot rule out (`unsure.py`).
     """
 
@@ -129,7 +129,6 @@ class ConversationLeaks:
         self.leaked: list[str] = []
         self.unsure: list[str] = []
         self._solver = ""
-        self._decoded = ""
         self._expert = ""
         self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
         self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
@@ -149,20 +148,18 @@ class ConversationLeaks:
             return []
         plain = normalize(text)
         self._solver = self._append(self._solver, plain)
-        decoded = decode(text)
-        if decoded is not None and normalize(decoded).split() == plain.split():
-            decoded = None  # the plain reading says the same
         readings = [analyse(self._solver)]
-        if decoded is not None or self._decoded:  # once a message was decoded, the history is kept both ways
-            self._decoded = self._append(self._decoded, normalize(decoded) if decoded is not None else plain)
-        if decoded is not None:
-            readings.append(analyse(self._decoded))
+        decoded = decode(text)
+        reading = normalize(decoded) if decoded is not None else plain
+        if reading.split() != plain.split():  # the message decoded says more than as written
+            readings.append(analyse(reading))
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
-        doubts, unread = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
-        if unread:  # words it cannot read: the message in ROT13 and backwards
+        doubts, unknown = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
+        spelled: set[str] = set()
+        if unknown:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))
-        spelled = spelled_values(decoded if decoded is not None else plain, self._compiled) if unread else set()
+            spelled = spelled_values(decoded if decoded is not None else plain, self._compiled)
         before = analyse(self._expert) if self._expert else None
         new = []
         for field, fact in self._compiled.items():

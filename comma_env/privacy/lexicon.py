@@ -43,9 +43,11 @@ def english_words() -> frozenset[str]:
 
 def ascii_fold(text: str) -> str:
     """Lower-case ASCII transliteration (``dört`` -> ``dort``, ``девять`` -> ``devyat'``)."""
+    if text.isascii():
+        return text.lower()
     from anyascii import anyascii
 
-    return anyascii(text).lower() if not text.isascii() else text.lower()
+    return anyascii(text).lower()
 
 
 @lru_cache(maxsize=1)

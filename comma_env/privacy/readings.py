@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words, number_forms
-from comma_env.privacy.relations import calculate
+from comma_env.privacy.relations import COMPUTED, calculate
 
 _DIGIT = re.compile(r"[0-9]")
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
@@ -167,6 +167,12 @@ def _digit_word_run() -> re.Pattern[str]:
 
 def _digit_words(text: str) -> str:
     """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``)."""
+    lexicon = digit_word_languages()
+    words = re.findall(r"[a-z]+", text)
+    if len(lexicon.keys() & words) < 2 and not any(words.count(w) > 1 for w in lexicon.keys() & words):
+        return text  # fewer than two digit words
+    if not any(a in lexicon and b in lexicon for a, b in zip(words, words[1:], strict=False)):
+        return text  # no two digit words in a row
     return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
 
 
@@ -181,11 +187,13 @@ def _cjk_date(match: re.Match[str]) -> str:
     return f" {_MONTH_NAMES[month - 1]} {day} " if 1 <= month <= 12 else match.group(0)
 
 
-_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+_SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (  # text that is not ASCII
     (_CJK_DATE, _cjk_date),
     (_CJK_RUN, lambda m: f" {_cjk_number(m.group(0))} "),
     (_HANGUL_RUN, lambda m: "".join(str(_HANGUL_DIGITS[ch]) for ch in m.group(0))),
     (_BRAILLE, lambda m: _braille(m.group(0))),
+)
+_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_MORSE_RUN, lambda m: _morse(m.group(0))),
     (_TALLY_RUN, lambda m: "".join(str(len(g)) for g in m.group(0).split())),
     (_HEX, lambda m: str(int(m.group(1), 16))),
@@ -200,21 +208,32 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
 )
 
 
+_TRIGGER = re.compile(  # what at least one of `_STEPS` needs
+    rf"\||0x|[01]{{8}}|[0-9]e|[0-9]-[0-9]|[A-Z]{{2}}|[A-Z]-[A-Z]|[a-z][A-Z]|[A-Z][0-9]|[0-9][A-Z]"
+    rf"|\b[IVXLCDM] [IVXLCDM]\b"
+    rf"|(?<![\w.\-])[.\-]{{1,6}}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]|(?i:\b(?:{_SPELLING_WORD})\b)")
+
+
 def decode(text: str) -> str | None:
     """`text` folded to lower-case ASCII with every encoding and notation above rewritten as
     what it denotes, or None when nothing in it was decoded (not yet `normalize`d: the
     detector normalises the result as any message)."""
     original = text
-    text = text.translate(_DICE)
-    for pattern, replace in _STEPS:
-        if pattern.search(text):
+    if not text.isascii():
+        text = text.translate(_DICE)
+        for pattern, replace in _SCRIPT_STEPS:
+            text = pattern.sub(replace, text)
+    if _TRIGGER.search(text):
+        for pattern, replace in _STEPS:
             text = pattern.sub(replace, text)
     folded = ascii_fold(text)
     words_read = _digit_words(folded)
+    unchanged = original.isascii() and folded == original.lower() and words_read == folded
+    if unchanged and not COMPUTED.search(folded):
+        return None  # the plain reading is the same
     spelled = _english_digits(words_read)
     text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), spelled)
     calculated = calculate(text) if _DIGIT.search(text) else text
-    unchanged = original.isascii() and folded == original.lower() and words_read == folded
     return None if unchanged and calculated == spelled else calculated
 
 

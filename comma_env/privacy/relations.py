@@ -110,6 +110,12 @@ def _dates(text: str) -> str:
     return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
 
 
+COMPUTED = re.compile(r"\b(?:plus|minus|times|multiplied|quarters?|squared|cubed|dozen|day|after|more|reach|"
+                      r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
+                      r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
+"""Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
+
+
 def calculate(text: str) -> str:
     """`text` with the computations above done (see the module's docstring)."""
     text = _dates(_operations(text))

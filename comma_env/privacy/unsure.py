@@ -59,6 +59,7 @@ _MONTHS = frozenset("january february march april may june july august september
 _MORSE_LIKE = re.compile(r"[.\-]*(?:-[.\-]*\.|\.[.\-]*-)[.\-]*")
 _NUMBER_LIKE = 2  # tokens between an unknown word and a number for the word to be in a number's place
 _NUMBER = re.compile(r"[0-9]")
+_SYMBOLS = re.compile(r"[|#*^~=<>]")
 # words that announce a value written in some code or puzzle: no number needs to be near
 _ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|binary|base ?64|morse|braille|"
                        r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like)\b")
@@ -104,26 +105,29 @@ UNKNOWN, STRONG = 1, 2
 field), or something a value could hide in wherever it is."""
 
 
-def carriers(decoded: str, known: set[str], named: Iterable[str] = ()) -> int:
+def unknown_words(text: str, known: set[str]) -> set[str]:
+    """Words of a folded `text` that are not English, not in `known` and not number words."""
+    words = set(re.findall(r"(?<![a-z])(?<![a-z]')[a-z]{2,}", text))
+    return words.difference(english_words(), known, digit_word_languages()) if words else words
+
+
+def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
     """What a `decoded` sentence holds that the rules could not read: 0 (nothing), `UNKNOWN`
-    (words it does not know, away from numbers, or a word announcing a code) or `STRONG`
-    (an unknown word in a number's place, symbols, one of the `named` entities, a number
-    beside an operation word)."""
+    (`unknown` words away from numbers, or a word announcing a code) or `STRONG` (an unknown
+    word in a number's place, symbols, one of the `named` entities, a number beside an
+    operation word)."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
         return 0
-    english = english_words()
-    digit_words = digit_word_languages()
-    tokens = re.findall(r"[a-z]+(?:'[a-z]+)*|[0-9]+", decoded)
-    numbers = [i for i, token in enumerate(tokens) if token[0].isdigit()]
     level = 0
-    for index, word in enumerate(tokens):
-        word = word.split("'")[0]
-        if word[0].isdigit() or len(word) < 2 or word in english or word in known or word in digit_words:
-            continue
-        if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
-            return STRONG  # an unknown word in a number's place
-        level = UNKNOWN if not numbers else level
-    if re.search(r"[|#*^~=<>]", decoded) or any(len(m.group(0)) >= 3 for m in _MORSE_LIKE.finditer(decoded)):
+    if unknown:
+        tokens = re.findall(r"(?<![a-z]')[a-z]+|[0-9]+", decoded)
+        numbers = [i for i, token in enumerate(tokens) if token[0].isdigit()]
+        for index, word in enumerate(tokens):
+            if word in unknown:
+                if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
+                    return STRONG  # an unknown word in a number's place
+                level = UNKNOWN if not numbers else level
+    if _SYMBOLS.search(decoded) or any(len(m.group(0)) >= 3 for m in _MORSE_LIKE.finditer(decoded)):
         return STRONG
     if any(entity in decoded for entity in named):
         return STRONG
@@ -168,17 +172,20 @@ class Doubts:
              other_script: bool = False) -> tuple[set[str], bool]:
         """Read new decoded sentences (`named`: the entities of their message; `other_script`:
         it had letters of a script other than Latin): the fields unsure so far, and whether
-        these sentences held anything the rules could not read."""
+        these sentences held words the detector does not know."""
         named = list(named)
-        unread = False
+        sentences = list(sentences)
+        text = "\n".join(sentences)
+        unknown = unknown_words(text, known)
+        suspicious = bool(unknown or named or _SYMBOLS.search(text) or _MORSE_LIKE.search(text)
+                          or _RELATION.search(text) or _ENCODING.search(text))
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
             self.named |= about
             chunks = _CHUNK.findall(decoded)
             for field, secret in self.secrets.items() if chunks else ():
                 self.formed[field] = extend_formed(self.formed[field], chunks, secret)
-            level = carriers(decoded, known, named)
-            unread = unread or level > 0
+            level = carriers(decoded, unknown, named) if suspicious else 0
             if level == STRONG or (level and (about or other_script)):
                 if about:
                     self.fields |= about
@@ -186,7 +193,7 @@ class Doubts:
                     self.fields |= {f for f, fact in self.facts.items() if fact.kind == "name"}
                 if _NUMBER.search(decoded) and not about:  # numbers about no field: the fields they are part of
                     self.fields |= {f for f, secret in self.secrets.items() if partial(decoded, secret)}
-        return self.fields | self._pieces(), unread
+        return self.fields | self._pieces(), bool(unknown)
 
     def _pieces(self) -> set[str]:
         """Digit values (and house numbers) said in pieces the rules could not join."""
