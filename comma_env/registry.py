@@ -1,11 +1,6 @@
-"""The puzzles of the suite and their registration in PettingZoo's registry.
-
-Nothing here is written per puzzle: every name, title, version and order comes from the
-``SPEC`` (`comma_env.protocol.spec.PuzzleSpec`) that each rules module in
-`comma_env.puzzles` declares (AsymPuzl's is in `comma_env.asympuzl.spec`). Reading the
-specs imports the rules modules only; a puzzle's drawing loads when its versioned module
-(``comma_env.<puzzle>_v0``) is imported, and its manual when an environment is made.
-"""
+"""The puzzles of the suite and their registration in PettingZoo's registry, all derived from
+each puzzle's ``SPEC`` (`comma_env.protocol.spec.PuzzleSpec`); reading the specs imports the
+rules modules only."""
 
 from __future__ import annotations
 

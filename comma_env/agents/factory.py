@@ -1,10 +1,5 @@
-"""Build a `Policy` from a model config (``conf/model/<name>.yaml``).
-
-The rollout knows models only through this function: a config's ``kind`` names a policy
-class in `KINDS`, which builds itself from the config (`Policy.from_config`). Adding a way
-of playing means adding a class and its kind. Each class is imported on first use, so heavy
-imports (LiteLLM) happen only for the kinds that need them.
-"""
+"""Build a `Policy` from a model config (``conf/model/<name>.yaml``): its ``kind`` names a class in
+`KINDS`, imported on first use, which builds itself (`Policy.from_config`)."""
 
 from __future__ import annotations
 
@@ -31,9 +26,8 @@ def _field(cfg: Any, name: str, default: Any = None) -> Any:
 
 
 def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
-    """The policy that `cfg` (a `comma_env.run.config.ModelConfig`, or a dict with the same
-    fields) describes. `seed` seeds the policy's own randomness, not the puzzle instances;
-    `log_dir` is where a policy that launches a server keeps its logs."""
+    """The policy that `cfg` (a `ModelConfig` or a dict of its fields) describes; `seed` seeds the
+    policy's own randomness, `log_dir` keeps the logs of a server it launches."""
     kind = str(_field(cfg, "kind", "")).lower()
     if kind not in KINDS:
         raise ValueError(f"unknown model kind {kind!r} in model config {_field(cfg, 'name')!r}; "

@@ -1,24 +1,9 @@
-"""The fast path to OpenAI-compatible servers (vLLM, llama.cpp, SGLang...): one JSON POST.
+"""The client path to OpenAI-compatible servers (vLLM, llama.cpp, SGLang...): one JSON POST.
 
-A chat call to such a server is a single ``POST {api_base}/chat/completions`` with a JSON
-body, answered by one JSON document. Going through LiteLLM and the openai SDK for that
-costs several milliseconds of client CPU per call (request building, pydantic models,
-cost tracking), which at high concurrency makes the client, not the server, the
-bottleneck. `OpenAICompatTransport` sends the body with `aiohttp` over one pooled session
-per endpoint (keep-alive connections reused by every call), as vLLM's own serving
-benchmark client does, and returns the decoded answer as a plain dict.
-
-Replicas: several base URLs serve one model; each call goes to the replica with the fewest
-requests in flight (ties rotate), so a slow replica gets less work.
-
-Sessions belong to the event loop that made them: a transport used from a new loop (tests
-run `asyncio.run` repeatedly) opens a new session and abandons the old loop's one without
-touching the closed loop. `aclose()` closes the current loop's sessions.
-
-Secrets: the key arrives per call (read from the environment by the caller) and goes only
-into the ``Authorization`` header; it is not stored here, and error texts carry the
-server's status and a short excerpt of its body, never the request headers.
-"""
+`OpenAICompatTransport` sends ``POST {api_base}/chat/completions`` with `aiohttp` over one pooled
+session per endpoint and event loop, so at high concurrency the server, not the client, is the
+bottleneck. With replicas each call goes to the one with the fewest requests in flight. The key
+arrives per call, goes only into the ``Authorization`` header, and never into an error text."""
 
 from __future__ import annotations
 

@@ -75,12 +75,8 @@ def read_stdin_line(prompt: str) -> str:
 
 
 async def read_line_async(read_line: Callable[[str], str], prompt: str) -> str:
-    """Run a blocking `read_line(prompt)` in a daemon thread and await its answer.
-
-    Not `asyncio.to_thread`: ``asyncio.run`` joins its executor threads on exit, so a Ctrl-C
-    at a prompt would hang until the person pressed Enter. A daemon thread is left behind
-    instead, and the awaiting task returns as soon as it is cancelled.
-    """
+    """Run a blocking `read_line(prompt)` in a daemon thread and await its answer (not
+    `asyncio.to_thread`, whose join at exit would make Ctrl-C at a prompt wait for Enter)."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[str] = loop.create_future()
 

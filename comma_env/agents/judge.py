@@ -1,29 +1,11 @@
 """Error taxonomy of failed episodes (paper, section 5.2): rule first, optional LLM judge.
 
-Categories, in this project's words:
-
-- ``roleplay``: an agent acts out the other role (the expert behaves as if it could see
-  or press things, or the solver starts handing out manual instructions).
-- ``misinterpretation``: the solver misreads what the puzzle shows or what a signal means,
-  and acts on the wrong picture of the state.
-- ``repetition_loop``: the solver repeats an action that already failed in the same state.
-  Detected by rule from the environment's record (``repetition_loop``), never by the judge.
-- ``miscommunication``: one agent ignores or fails to follow what the other said (for
-  example the solver acts alone against the expert's advice, or the expert ignores the
-  solver's question).
-- ``other``: a failure that fits none of the above.
-
-`rule_label` is always available; `judge_records` asks a chat model (any LiteLLM model config,
-through `comma_env.agents.llm.ChatClient`, so retries and key handling are the same) for the rest,
-showing it the episode's ``initial_state`` (what the solver's first image showed, recorded
-by the rollout) as ground truth. Without a judge only repetition loops get a label: the
-other failures stay unlabelled rather than being called ``other``, so results.md's
-"judged" count means episodes a judge actually labelled (a failed call is ``unjudged``).
-`write_judgements` stores labels as ``out_dir/judgements.jsonl`` lines
-``{"puzzle", "seed", "error_types": [...]}``, which `comma_env.run.results.attach_judgements`
-reads; `taxonomy_markdown` renders the label counts on their own (results.md gets its
-taxonomy table from `comma_env.protocol.metrics.error_taxonomy`).
-"""
+Categories: ``roleplay`` (an agent acts out the other role), ``misinterpretation`` (the solver
+misreads the state), ``repetition_loop`` (a failed action repeated in the same state; by rule
+only), ``miscommunication`` (an agent ignores what the other said) and ``other``. Without a judge
+only repetition loops get a label, so "judged" counts episodes a judge really labelled. The judge
+(any model config, through `comma_env.agents.llm.ChatClient`) sees the episode's
+``initial_state`` as ground truth; labels go to ``out_dir/judgements.jsonl``."""
 
 from __future__ import annotations
 
@@ -112,15 +94,12 @@ def parse_label(text: str) -> str:
 
 async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | None = None,
                         concurrency: int = 8) -> dict[tuple[str, int], list[str]]:
-    """Labels for every failed episode: the rule label, plus the judge's when configured.
-
-    Without `judge_cfg` only the rule runs: failures it does not cover get no entry (no
-    guessed ``other``). A judge call that fails for good adds ``unjudged`` to the rule
-    label, so one bad call never loses the other labels.
-    """
+    """Labels for every failed episode: the rule label, plus the judge's when configured; a judge
+    call that fails for good adds ``unjudged`` instead, never a guessed ``other``."""
     client = None
     if judge_cfg is not None:
-        from comma_env.agents.llm import ChatClient, LLMSettings
+        from comma_env.agents.llm import ChatClient
+        from comma_env.agents.llm_settings import LLMSettings
 
         client = ChatClient(LLMSettings.from_config(judge_cfg))
     limit = asyncio.Semaphore(max(1, concurrency))
@@ -166,9 +145,8 @@ def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
 
 
 def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool, failed: int | None = None) -> str:
-    """Share of failed episodes per error category, from the labels alone. `failed` is the
-    number of failed episodes (default: the labelled ones, which without a judge are only
-    the repetition loops)."""
+    """Share of failed episodes per error category, from the labels alone; `failed` defaults to the
+    labelled ones."""
     total = len(labels) if failed is None else failed
     counts = taxonomy_counts(labels.values())
     how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"

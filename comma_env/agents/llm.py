@@ -1,74 +1,28 @@
 """Chat-model policies: hosted APIs through LiteLLM; vLLM, llama.cpp, any OpenAI-compatible server over aiohttp.
 
-``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.run.config.ModelConfig`, an OmegaConf
-node or a plain dict with the same fields) and hands out async players, one per agent of
-any game. A player sends what the game shows its agent (`comma_env.protocol.prompts` for the
-solver and the expert: task, valid actions, remembered dialogue and the current image, a PNG
-data URL encoded once per puzzle state, or written description; manual and remembered
-dialogue). Players read only their own observation and info.
+``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.agents.llm_settings.LLMSettings`) and hands
+out one async player per agent; a player sends what the game shows its agent
+(`comma_env.protocol.prompts`), its picture as a PNG data URL. ``client: auto`` takes aiohttp
+(`comma_env.agents.http_client`) for a model served at an OpenAI-compatible ``api_base``, LiteLLM
+otherwise.
 
-Client (``client`` in the model config): ``aiohttp`` sends each call as one JSON POST to
-``<api_base>/chat/completions`` over a pooled session per endpoint (`comma_env.agents.http_client`),
-about 0.3 ms of client CPU per call; ``litellm`` goes through LiteLLM (any provider it
-knows: OpenAI, Gemini, Anthropic...), several ms per call. ``auto`` (the default) takes
-``aiohttp`` when the model is served at an ``api_base`` (or ``replicas``, or launched by
-``serve``) and its LiteLLM prefix is an OpenAI-compatible one (``openai/``,
-``hosted_vllm/``...), and LiteLLM otherwise. Both paths share everything below.
-
-Deadline: every attempt of a call must be answered completely within ``timeout`` seconds,
-however slowly the server sends its bytes; an attempt cut at its deadline is retried like
-any timeout, so one call lasts at most about ``(max_retries + 1) x timeout`` plus backoff.
-
-Reliability: every call is retried on timeouts, HTTP 429/5xx, connection errors and
-malformed 200 answers (no choices, null content, unparsable JSON) with bounded exponential
-backoff and full jitter; after ``max_retries`` retries the player raises `LLMCallError`,
-which `comma_env.agents.runner.run_episode` records as the episode's error. Client errors (400, 401,
-404, context too long) are not retried.
-
-Secrets: the API key is read from the environment variable named by ``api_key_env`` when a
-call is made, sent as a bearer token (aiohttp) or passed to LiteLLM, and scrubbed from every
-error message; it is never stored on the policy, in a Reply or in a config.
-
-Replicas: ``extra.replicas: [http://h1:8000/v1, http://h2:8000/v1]`` serves one model from
-several OpenAI-compatible servers (for example one vLLM per GPU); each call goes to the
-replica with the fewest requests in flight (on the LiteLLM path: ``litellm.Router`` with
-``extra.routing_strategy``, default ``least-busy``).
-
-Policy-level keys read from ``extra`` (the rest is passed to ``litellm.acompletion``, or on
-the aiohttp client written into the request body: ``extra_body`` merged in, ``extra_headers``
-sent as headers, LiteLLM's own options such as ``drop_params`` left out):
-``replicas``, ``routing_strategy``, ``retry_base_delay`` (s, default 1), ``retry_max_delay``
-(s, default 30), ``privacy_reminder`` (bool, default true). Keys the policy sets itself
-(``model``, ``api_base``, ``api_key``, ``temperature``...; see `RESERVED_EXTRA_KEYS`) are
-rejected when the policy is built: set them as top-level config fields instead.
-
-Sampling seed: with ``temperature > 0`` every request carries a ``seed`` derived from the
-policy seed (``policy_seed``), the instance seed, the role and the call's index in the
-episode, so a rerun asks for the same samples (servers that honour ``seed``, such as vLLM,
-then repeat them; providers that reject it are covered by ``drop_params``). ``extra.seed``
-instead fixes one seed for every request. At ``temperature == 0`` no derived seed is sent
-(an ``extra.seed`` still is, as every ``extra`` field).
-
-Log-probabilities: ``logprobs: true`` in the model config asks every call for each
-generated token's log-probability (``logprobs`` in the request, and ``top_logprobs`` when
-that is above 0, on both client paths); the reply then carries them
-(`comma_env.protocol.logprobs.TokenLogprobs`) and the rollout records them. An answer
-without them, or with malformed ones, is still a reply: it just carries none (a warning
-says so once per model).
-
-Why one long module: the client, its retries, the server launch and the player share
-one call path (request, retry, token accounting); the transport itself is `http_client`.
+Every attempt must be answered within ``timeout`` seconds; timeouts, HTTP 429/5xx, connection
+errors and malformed answers are retried with capped exponential backoff and full jitter, client
+errors are not, and after ``max_retries`` the player raises `LLMCallError`. The API key is read
+from ``api_key_env`` at call time and scrubbed from every error. ``extra.replicas`` spreads calls
+over several servers (fewest requests in flight). With ``temperature > 0`` each request carries
+a seed derived from the policy seed, instance, role and call index, so reruns ask for the same
+samples. ``logprobs: true`` records each token's log-probability when the server gives them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,27 +33,17 @@ from comma_env.agents.http_client import (
     MalformedAnswer,
     OpenAICompatTransport,
     served_model,
-    speaks_openai_http,
     within,
 )
-from comma_env.agents.servers import ManagedServer, serve_config
-from comma_env.protocol.logprobs import MAX_TOP, TokenLogprobs, from_openai
+from comma_env.agents.llm_settings import LLMSettings
+from comma_env.agents.servers import ManagedServer
+from comma_env.protocol.logprobs import TokenLogprobs, from_openai
 from comma_env.protocol.policy import Player, Policy, Reply, request_seed
 from comma_env.protocol.prompts import PromptOptions
-from comma_env.run.config import ServeConfig
 
 log = logging.getLogger(__name__)
 
 POLICY_EXTRA_KEYS = {"replicas", "routing_strategy", "retry_base_delay", "retry_max_delay", "privacy_reminder"}
-RESERVED_EXTRA_KEYS = {
-    # passed explicitly to litellm.acompletion / Router.acompletion: a duplicate is a TypeError
-    "model": "model", "api_base": "api_base", "api_key": "api_key_env (the NAME of an env variable)",
-    "max_retries": "max_retries", "messages": None,
-    # set from top-level config fields: an `extra` copy would silently override them
-    "temperature": "temperature", "max_tokens": "max_tokens", "timeout": "timeout", "stop": "stop",
-    "logprobs": "logprobs", "top_logprobs": "top_logprobs",
-}
-CLIENTS = ("auto", "aiohttp", "litellm")
 NO_KEY = "no-key"  # OpenAI-compatible local servers ignore it, but the client wants one
 
 _litellm: Any = None
@@ -130,110 +74,6 @@ class DeadlineExceeded(TimeoutError):
     """An attempt got no complete answer within the model's ``timeout``; retried."""
 
 
-@dataclass
-class LLMSettings:
-    """The fields of a model config this module uses, normalised."""
-
-    name: str
-    model: str
-    api_base: str | None = None
-    api_key_env: str | None = None
-    temperature: float = 0.0
-    max_tokens: int = 512
-    stop: list[str] = field(default_factory=list)
-    vision: bool = True
-    audio: bool = False
-    describe_audio: bool = True
-    timeout: float = 120.0
-    max_retries: int = 5
-    client: str = "auto"
-    logprobs: bool = False
-    top_logprobs: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-    serve: ServeConfig = field(default_factory=ServeConfig)
-
-    @classmethod
-    def from_config(cls, cfg: Any) -> LLMSettings:
-        data = _plain(cfg)
-        if not data.get("model"):
-            raise ValueError(f"model config {data.get('name')!r} has kind 'litellm' but no `model` string")
-        extra = dict(data.get("extra") or {})
-        reserved = sorted(k for k in extra if k in RESERVED_EXTRA_KEYS)
-        if reserved:
-            hints = "; ".join(f"{k}: "
-                              + (f"use the top-level field `{RESERVED_EXTRA_KEYS[k]}`" if RESERVED_EXTRA_KEYS[k]
-                                          else "built by the policy") for k in reserved)
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: `extra` must not set keys the "
-                             f"policy passes itself ({hints})")
-        client = str(data.get("client") or "auto").lower()
-        if client not in CLIENTS:
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client must be one of "
-                             f"{', '.join(CLIENTS)}, got {client!r}")
-        serve = serve_config(data.get("serve"))
-        timeout = float(_given(data, "timeout", 120.0))
-        if not (math.isfinite(timeout) and timeout > 0):  # 0 or nan would mean "no deadline" or none at all
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: timeout must be a positive "
-                             f"number of seconds (the deadline of each attempt), got {data.get('timeout')!r}")
-        top_logprobs = int(data.get("top_logprobs") or 0) if data.get("logprobs") else 0
-        if not 0 <= top_logprobs <= MAX_TOP:
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: top_logprobs must be between "
-                             f"0 and {MAX_TOP}, got {top_logprobs}")
-        if client == "aiohttp" and not (data.get("api_base") or extra.get("replicas") or serve.launch):
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client=aiohttp needs an "
-                             "api_base (or extra.replicas, or serve.launch)")
-        return cls(
-            name=str(data.get("name") or data["model"]),
-            model=str(data["model"]),
-            api_base=data.get("api_base") or None,
-            api_key_env=data.get("api_key_env") or None,
-            temperature=float(_given(data, "temperature", 0.0)),
-            max_tokens=int(data.get("max_tokens") or 512),
-            stop=[str(s) for s in (data.get("stop") or [])],
-            vision=bool(data.get("vision", True)),
-            audio=bool(data.get("audio", False)),
-            describe_audio=bool(data.get("describe_audio", True)),
-            timeout=timeout,
-            max_retries=int(_given(data, "max_retries", 5)),
-            client=client,
-            logprobs=bool(data.get("logprobs", False)),
-            top_logprobs=top_logprobs,
-            extra=extra,
-            serve=serve,
-        )
-
-    @property
-    def uses_aiohttp(self) -> bool:
-        """Whether calls go over `comma_env.agents.http_client` rather than LiteLLM (see the module doc)."""
-        if self.client != "auto":
-            return self.client == "aiohttp"
-        served = bool(self.api_base or self.extra.get("replicas") or self.serve.launch)
-        return served and speaks_openai_http(self.model)
-
-
-def _given(data: dict[str, Any], key: str, default: Any) -> Any:
-    """`data[key]`, or `default` when it is missing or None (unlike `or`, a given 0 stays 0)."""
-    value = data.get(key)
-    return default if value is None else value
-
-
-def _plain(cfg: Any) -> dict[str, Any]:
-    """A dataclass / OmegaConf node / mapping as a plain dict."""
-    if isinstance(cfg, dict):
-        return dict(cfg)
-    try:
-        from omegaconf import DictConfig, OmegaConf
-
-        if isinstance(cfg, DictConfig):
-            return dict(OmegaConf.to_container(cfg, resolve=True))  # type: ignore[arg-type]
-    except ImportError:  # pragma: no cover - omegaconf comes with hydra
-        pass
-    import dataclasses
-
-    if dataclasses.is_dataclass(cfg):
-        return {f.name: getattr(cfg, f.name) for f in dataclasses.fields(cfg)}
-    return dict(vars(cfg))
-
-
 # -- one chat endpoint ------------------------------------------------------------------------
 @dataclass
 class Completion:
@@ -260,7 +100,6 @@ class ChatClient:
         self.uses_aiohttp = settings.uses_aiohttp
         self._transport: OpenAICompatTransport | None = None
         self._router: Any = None
-        self._registered = False
         self.api_base = settings.api_base
         self.starter: Any = None  # async callable run before the first call (server launch)
         self._warned_logprobs = False
@@ -319,20 +158,6 @@ class ChatClient:
                                           num_retries=0, timeout=self.s.timeout, disable_cooldowns=True)
         return self._router
 
-    def _register_local_model(self, litellm: Any) -> None:
-        """Give a self-served model (unknown to LiteLLM's price list) a zero price once, so
-        LiteLLM's per-call cost lookup hits instead of searching and failing every call."""
-        self._registered = True
-        if not (self.api_base or self.replicas) or self.s.model in litellm.model_cost:
-            return
-        provider = self.s.model.split("/", 1)[0] if "/" in self.s.model else "openai"
-        try:
-            with _without_custom_pricing_warning():
-                litellm.register_model({self.s.model: {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0,
-                                                       "litellm_provider": provider, "mode": "chat"}})
-        except Exception:  # noqa: BLE001 - only an optimisation
-            pass
-
     def _http_body(self, messages: list[dict[str, Any]], seed: int | None) -> dict[str, Any]:
         """The JSON body of ``POST /chat/completions``: the OpenAI fields, the pass-through
         extras (``extra_body`` merged in), no LiteLLM-only options."""
@@ -362,8 +187,6 @@ class ChatClient:
         if self.uses_aiohttp:
             return await self._get_transport().post(self._http_body(messages, seed), self._api_key())
         litellm = litellm_module()
-        if not self._registered:
-            self._register_local_model(litellm)
         key = self._api_key()
         kwargs = self._kwargs(messages, seed)
         if self.replicas:
@@ -374,14 +197,12 @@ class ChatClient:
                                          max_retries=0, **kwargs)
 
     async def complete(self, messages: list[dict[str, Any]], seed: int | None = None) -> Completion:
-        """One reply, retried on transient faults; token counts summed over attempts that
-        produced a usable answer (failed attempts report no usage). `seed` is the sampling
-        seed sent when ``temperature > 0`` (the same for every retry of this call)."""
+        """One reply, retried on transient faults, with the token counts of the attempts that answered;
+        `seed` is the sampling seed, the same for every retry."""
         if self.starter is not None:
             await self.starter()
-        if not self.uses_aiohttp and not self._registered:
-            # LiteLLM's import takes seconds: done before the first deadline starts counting
-            self._register_local_model(litellm_module())
+        if not self.uses_aiohttp:  # LiteLLM's import takes seconds: not within the first deadline
+            litellm_module()
         attempt = 0
         while True:
             try:
@@ -463,26 +284,6 @@ def _count(value: Any) -> int:
         return max(0, int(value or 0))
     except (TypeError, ValueError, OverflowError):
         return 0
-
-
-class _DropCustomPricingWarning(logging.Filter):
-    """Drops LiteLLM's "register_model ... custom pricing" warning, which our deliberate
-    zero-price registration of a self-served model would print on every run."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not (str(record.msg).startswith("register_model:") and "custom pricing" in str(record.msg))
-
-
-@contextlib.contextmanager
-def _without_custom_pricing_warning() -> Any:
-    """Scoped to the `register_model` call: LiteLLM's other warnings still show."""
-    logger = logging.getLogger("LiteLLM")
-    drop = _DropCustomPricingWarning()
-    logger.addFilter(drop)
-    try:
-        yield
-    finally:
-        logger.removeFilter(drop)
 
 
 def is_retryable(exc: BaseException) -> bool:

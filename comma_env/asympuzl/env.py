@@ -1,32 +1,12 @@
 """AsymPuzl as a PettingZoo AEC environment (``comma/asympuzl-v0``), agents ``alice`` and ``bob``.
 
-Turn t: Alice acts (she reads Bob's message of turn t-1), then Bob (he reads Alice's message
-of turn t). An action is one message: its update lines change the agent's working
-hypothesis (`rules.apply_updates`), the other lines are relayed to the partner. Feedback is
-computed when a turn ends, on both hypotheses, and each agent reads it at its next step, in
-the form the feedback mode allows. It is truncated after turn T (default 3N).
-
-Two readings the paper leaves open are options; the defaults follow its notation:
-
-- ``success_check``: the paper ends the game when h_A(t) = h_B(t) = y, the hypotheses *of
-  turn t*, so ``"end_of_turn"`` (default) checks once Bob has acted; ``"immediate"`` also
-  ends it straight after Alice's move when both are right then (Bob cannot undo it).
-- ``partner_feedback``: the paper gives each agent f(t-1), feedback from the end of the
-  previous turn, so ``"previous"`` (default) shows Bob his feedback about Alice's hypothesis
-  of the last turn; ``"current"`` recomputes Bob's feedback after Alice's move, so it covers
-  the hypothesis she has just set (from turn 1 on). Only the modes that say anything about
-  the partner (`rules.PARTNER_MODES`: Joint, Both, Both-detailed) are recomputed.
-
-Joint feedback ("is the puzzle solved?") can only ever read "not yet" during play under the
-defaults, since a solved puzzle ends the game. With ``success_check="end_of_turn"`` and
-``partner_feedback="current"`` Bob can read "solved" after Alice's move: the pair is right
-if he changes nothing. That is the one reading of the paper's text under which Joint carries
-information; docs/fidelity.md measures both.
-
-Mid-episode infos carry only what the agent may know (its clues, hypothesis, feedback as
-its mode allows, the outcomes of its updates, dialogue); success, progress and the
-solution appear only in ``info["episode"]`` on the last step.
-"""
+Turn t: Alice acts, then Bob; a message's update lines change the agent's hypothesis
+(`rules.apply_updates`) and the rest is relayed. Feedback is computed when a turn ends and
+read at the next step, in the form the feedback mode allows; truncated after turn T (3N).
+Two readings the paper leaves open are options (docs/fidelity.md measures both):
+``success_check`` (``"end_of_turn"``, or ``"immediate"`` after Alice's move) and
+``partner_feedback`` (``"previous"`` turn's, or ``"current"``: recomputed after Alice's move).
+Mid-episode infos hold only what the agent may know; the outcome is in ``info["episode"]``."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""What each AsymPuzl agent reads, as chat messages (`messages`): its task as the system
-prompt and the turn's observation (clues, working hypothesis, feedback, latest messages) as
-the user message, plus Alice's picture in the image view. Stateless, as in the paper:
-everything an agent knows is in that turn's message. ``obs["text"]`` is their plain-text
-form (`comma_env.protocol.prompts.as_text`).
-
-Partner messages are quoted line by line (``| ``), so a partner cannot forge a feedback
-line or a section heading: everything the environment says is outside the quotes.
-"""
+"""What each AsymPuzl agent reads, as chat messages: its task as the system prompt and the
+turn's observation as the user message (stateless, as in the paper), plus Alice's picture in
+the image view. Partner messages are quoted (``| ``) so they cannot forge feedback."""
 
 from __future__ import annotations
 
@@ -100,9 +94,8 @@ def observation_text(
     outcomes: Sequence[Mapping[str, str]],
     dialogue: Sequence[Mapping[str, str]],
 ) -> str:
-    """One agent's observation: what it knows and what happened since it last spoke.
-
-    `clues` is None in the image view (Alice's clues are then in the picture)."""
+    """One agent's observation: what it knows and what happened since it last spoke (`clues` is
+    None in the image view)."""
     sections = [f"Turn {min(turn, turns)} of {turns}."]
     sections.append(clues if clues is not None else "Your clues are in the image: the top row, in order.")
     sections.append(hypothesis_text(hypothesis))
@@ -119,9 +112,8 @@ def observation_text(
 
 def messages(agent: str, observation: Mapping[str, Any], info: Mapping[str, Any], image_url: str | None = None,
              options: PromptOptions | None = None) -> list[Message]:
-    """What `agent` is shown this turn, from its info: the task as the system message, the
-    observation as the user message, with the picture (`image_url`) after it in the image
-    view. `observation` and `options` (COMMA's prompt options) are not needed here."""
+    """What `agent` is shown this turn: the task as the system message, the observation as the user
+    message, and the picture after it in the image view."""
     in_picture = agent == "alice" and info.get("view") == "image"
     clues = None if in_picture else clues_text(agent, info["clues"], int(info["n"]))
     turn = int(info["turn"]) + (1 if agent == "alice" else 0)  # Alice opens each turn

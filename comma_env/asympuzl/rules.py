@@ -1,22 +1,13 @@
 """AsymPuzl's rules: instances, clues with distractors, hypotheses, updates and feedback.
 
-Pure logic, no environment or drawing. A solution is N (shape, colour) pieces in order,
-every shape and every colour used once. Alice holds the shapes in their true order (colours
-unknown); Bob holds the (shape, colour) pairs in a shuffled order. D distractors (pieces
-that are not part of the puzzle: shapes outside the solution, colours outside it) are added
-to one agent's clues: inserted at random places in Alice's list (the true pieces keep their
-order) or mixed into Bob's pairs.
-
-Hypothesis updates are lines of an agent's message (case-insensitive; a leading markdown
-bullet or backticks are allowed)::
+A solution is N (shape, colour) pieces in order; Alice holds the shapes in order, Bob the
+pairs shuffled, and D distractors go to one side. Updates are message lines::
 
     set <position> <shape> <colour>     # position 1..N; "?" for an unknown shape or colour
     clear <position>                    # back to "? ?"
     clear all
 
-Any line whose first word is ``set`` or ``clear`` is an update attempt: it is applied, or
-ignored with a recorded reason (a malformed update). All other lines are the message.
-"""
+A line starting with ``set`` or ``clear`` is applied or recorded as malformed; the rest is the message."""
 
 from __future__ import annotations
 
@@ -180,11 +171,8 @@ def apply_line(hypothesis: list[Slot], words: list[str]) -> str:
 
 
 def apply_updates(hypothesis: list[Slot], message: str) -> UpdateResult:
-    """Apply every update line of `message` to `hypothesis` (in place, in order).
-
-    Linear in the message length. The returned message keeps the other lines, which are
-    what the partner reads.
-    """
+    """Apply every update line of `message` to `hypothesis` (in place, in order); the returned
+    message keeps the other lines, which the partner reads."""
     kept: list[str] = []
     outcomes: list[dict[str, str]] = []
     for line in message.splitlines():
@@ -216,12 +204,8 @@ def _verdict(wrong: list[int], detailed: bool, whose: str) -> str:
 
 
 def feedback_text(mode: str, agent: str, wrong: dict[str, list[int]]) -> str:
-    """The feedback `agent` reads about the hypotheses (their wrong positions) in `mode`.
-
-    none: nothing. own: whether its own hypothesis is right. own-detailed: its own wrong
-    positions. joint: whether the puzzle is solved (both right). both: whether each
-    hypothesis is right. both-detailed: both hypotheses' wrong positions.
-    """
+    """The feedback `agent` reads in `mode`: none; own (its hypothesis right?); own-detailed (its
+    wrong positions); joint (solved?); both (each right?); both-detailed (both's wrong positions)."""
     other = "bob" if agent == "alice" else "alice"
     if mode == "none":
         return ""

@@ -1,29 +1,10 @@
 """Sound signatures a listener can tell apart and put into words, synthesised with numpy.
 
-Each signature differs in what people notice first: pitch (low hum vs. high whistle),
-rhythm (steady, ticking, pulsing, dripping), and movement (a wailing sweep, chirps). Every
-clip is a deterministic function of an RNG (small variations in pitch and timing per
-instance) and is normalised to a peak of 0.8.
-
-Speed: a clip is made on every reset of the Sound environment (it is part of the solver's
-observation from the first step), so synthesis is on the hot path of random play and RL.
-Full-length float64 sines of large phases cost about as much as the rest of an episode, so:
-
-- a tone's phase is integrated in float64 (``cumsum``) and reduced to one turn there, and
-  only the sine of that small angle is taken in float32 (numpy vectorises it; the result
-  differs from a float64 sine by about 1e-7);
-- harmonics come from the angle-addition recurrence, not one sine each;
-- everything that does not depend on the RNG (time grid, fixed modulations, the telephone's
-  whole ring) is computed once per process;
-- vibrato phases (engine, siren) come in closed form from one float64 wave built by angle
-  addition over blocks, instead of a float64 sine per sample and a running sum;
-- short events (chirps, drops, ticks) are synthesised only on their samples, all chirps and
-  all raindrops in one pass each;
-- noise is drawn in float64 (the RNG stream stays the same) and filtered in float32.
-
-The RNG is consumed exactly as by the original one-sine-per-tone code, which
-`tests/audio_reference.py` keeps: the clips equal it to within 1e-5 (float32 rounding).
-"""
+Each signature differs in what people notice first: pitch, rhythm and movement. Every clip is
+a deterministic function of an RNG with a peak of 0.8. Sines are taken in float32 of phases
+reduced in float64, harmonics by recurrence, events only on their samples and RNG-free parts
+once per process; the RNG is consumed as by the plain synthesis in `tests/audio_reference.py`,
+whose clips these equal to within 1e-5."""
 
 from __future__ import annotations
 
@@ -94,10 +75,8 @@ def _linear_wave(freq: float, offset: float = 0.0, cosine: bool = False) -> np.n
 
 
 def _wobble_phase(mean: float, depth: float, rate: float) -> np.ndarray:
-    """Phase in cycles of a tone whose frequency is ``mean + depth * sin(2 pi rate t)``,
-    as the running sum of that frequency (sample 0 included) over the sample rate, in closed
-    form: sum_{k<=n} sin(k x) = (cos(x/2) - cos((n + 1/2) x)) / (2 sin(x/2)). Exact to float64
-    without a float64 sine per sample or a cumulative sum."""
+    """Phase in cycles of a tone whose frequency is ``mean + depth * sin(2 pi rate t)``: the running
+    sum of that frequency in closed form, exact to float64."""
     half = np.pi * rate / SAMPLE_RATE
     swing = _linear_wave(rate, offset=0.5, cosine=True)
     swing -= np.cos(half)
@@ -251,7 +230,7 @@ def birdsong(rng: np.random.Generator) -> np.ndarray:
     # each chirp's phase starts afresh: a running sum over all chirps minus its value before the chirp
     running = np.cumsum(freq)
     running -= np.repeat(running[position == 0] - freq[position == 0], np.bincount(which))
-    out[index] = arch * _sin(running / SAMPLE_RATE)  # chirps never overlap (gaps of 50 ms or more)
+    out[index] = arch * _sin(running / SAMPLE_RATE)  # chirps never overlap: gaps are at least as long as a chirp
     return out
 
 

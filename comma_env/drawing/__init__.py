@@ -1,5 +1,2 @@
-"""Drawing functions: each turns a puzzle's `visible_state()` into the solver's image.
-
-Drawing reads only the visible state, so the image can never show more (or less) than what
-`env.unwrapped.visible_state` reports.
-"""
+"""Drawing functions: each turns a puzzle's `visible_state()` into the solver's image, so the image
+never shows more or less than the visible state reports."""

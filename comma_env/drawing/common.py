@@ -3,6 +3,7 @@ buttons and the countdown display."""
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable
 from functools import lru_cache
@@ -33,6 +34,14 @@ PALETTE: dict[str, tuple[int, int, int]] = {
     "button": (232, 226, 210),
     "ink": (15, 15, 15),
 }
+
+def png_bytes(picture: Image.Image | np.ndarray) -> bytes:
+    """A picture (PIL or an RGB array) as the PNG every consumer sends or stores (fast, lossless)."""
+    image = picture if isinstance(picture, Image.Image) else Image.fromarray(np.asarray(picture, dtype=np.uint8))
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
 
 Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in pixels."""
@@ -79,17 +88,9 @@ def _kerning(pair: str, size: int, bold: bool, mono: bool) -> float:
 
 @lru_cache(maxsize=4096)  # labels recur on every picture
 def _line_mask(line: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
-    """One line of text as a coverage mask and the mask's offset from the anchor point ("la":
-    left/ascender, "mm": middle/middle).
-
-    Why not `ImageDraw.text`: the pictures are defined by this composition, which Pillow's
-    own differs from in two ways. Pillow blends glyphs that share a pixel (antialiased
-    neighbours) where this takes the maximum of their coverages, and it rounds a centred
-    line's middle from the font's unrounded metrics. Here each glyph's mask goes at its pen
-    position (advances plus pair kerning) rounded to a whole pixel, a centred line moves by
-    half its advance rounded, and its middle is half of the rounded ascent minus descent.
-    A left-aligned line's mask spans at least the font's line height, so that its offset
-    is the ascender's, whatever its glyphs."""
+    """One line of text as a coverage mask and its offset from the anchor ("la" or "mm"). Not
+    `ImageDraw.text`: the pictures are defined by this composition (overlapping glyphs take the
+    maximum coverage, pen positions and a centred line's middle are rounded to whole pixels)."""
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
     placed = []
@@ -163,7 +164,7 @@ def canvas(size: tuple[int, int], title: str | None = None,
     return image, ImageDraw.Draw(image)
 
 
-@lru_cache(maxsize=32)  # a puzzle's fixed parts: up to half of its picture's cost (examples/benchmark_drawing.py)
+@lru_cache(maxsize=32)  # a puzzle's fixed parts, the same on every picture
 def _panel(size: tuple[int, int], title: str | None, fixed: Callable[[ImageDraw.ImageDraw], None] | None
            ) -> Image.Image:
     image = Image.new("RGB", size, PALETTE["panel"])

@@ -1,13 +1,6 @@
-"""Drawing of the Dog module: a park picture with 0-5 dog silhouettes (one per cell of a
-3x2 grid, so no dog hides another), a countdown display and the submit button.
-
-Each dog is built from simple shapes in a 100x80 box facing right (body, neck, head with a
-snout and an ear, four legs, a tail), posed by moving the legs and body, then scaled and
-mirrored into its cell. A dark outline keeps every coat visible on the grass. A dog is drawn
-as a map of pixel classes (outline, coat, ear, eye) at the largest 1/16 scale step whose
-pixels fit in its box, so it never crosses its grid cell, then coloured per coat and stamped
-onto the park.
-"""
+"""Drawing of the Dog module: a park with 0-5 dog silhouettes (one per cell of a 3x2 grid), a
+countdown display and the submit button. Each dog is a posed shape scaled to the largest 1/16
+step that fits its cell, drawn as a map of pixel classes and coloured per coat."""
 
 from __future__ import annotations
 
@@ -143,7 +136,7 @@ class Shape(NamedTuple):
     keep: np.ndarray  # uint8 RGB mask: 255 outside the dog (the picture shows through), 0 on it
 
 
-@lru_cache(maxsize=256)  # every (pose, facing, spots, scale step) an instance can draw: 96
+@lru_cache(maxsize=256)  # each (pose, facing, spots, scale step) recurs across pictures and instances
 def _shape(pose: str, mirror: bool, spotted: bool, scale_steps: int) -> Shape:
     """A dog's label map and stamping mask. Kept because placing a dog tries scale steps
     until one fits its box, drawing a label map for each (examples/benchmark_drawing.py)."""
@@ -207,9 +200,8 @@ class Placement(NamedTuple):
 
 
 def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float, size: float) -> Placement:
-    """Where a dog is drawn: its sprite at the largest scale step (at most the one that fills
-    its box, `cell_box`) whose pixels fit inside the box with a pixel to spare, centred in it
-    and standing on its bottom edge. So no dog ever crosses its cell's edge."""
+    """Where a dog is drawn: its sprite at the largest scale step that fits its cell with a pixel
+    to spare, centred and standing on the cell's bottom edge."""
     x0, y0, x1, y1 = cell_box(cell, dx, dy, size)
     left, top, right, bottom = math.ceil(x0 + 1), math.ceil(y0 + 1), math.floor(x1 - 1), math.floor(y1 - 1)
     mirror, spotted = facing == "left", coat == "spotted"

@@ -1,6 +1,5 @@
-"""Drawing of the LED module: the stage number in the top-left display, one coloured LED
-per stage along the top (the current one ringed, cleared ones ticked), and four lettered
-buttons in a 2x2 grid."""
+"""Drawing of the LED module: the stage display, one LED per stage (the current one ringed,
+cleared ones ticked), and four lettered buttons."""
 
 from __future__ import annotations
 

@@ -1,24 +1,10 @@
 """Synthetic skin-lesion photos drawn from the feature words of a Telehealth case.
 
-The real PAD-UFES-20 photos cannot ship with the package, so each case is drawn from the
-words a describer would use (colours, shape, border, surface, vessels, skin tone) plus a
-pattern id that fixes the random detail. Every word is rendered so that it can be seen:
-an asymmetric outline is not point-symmetric, a notched border has deep notches, each named
-colour covers a visible share of the lesion, and each surface has its own texture (pearly
-rim and highlights, yellow-brown crust, white scales, waxy fissures with a pasted-on shadow).
-Conversely no colour is drawn that the case does not list, beyond blends of listed colours,
-the skin and the pearly sheen (tested over seeds 0-299).
-
-How: `plan_lesion` draws the random numbers (a PCG64 stream per pattern id) and fixes the
-lesion's window; `_paint` computes its colours on a 128-pixel grid, only over that window,
-as one weighted sum per channel of single-channel maps (noise fields from
-`comma_env.drawing.noise`); `_upscale_into` enlarges them bilinearly (Pillow's convention)
-into the photo; `_details` places the fine marks (flakes, fissures, dots, vessels), drawn by
-`comma_env.drawing.marks`.
-
-Why one long module: the plan (every random draw) and the rasteriser must stay in step:
-together they fix each case's picture, pixel for pixel.
-"""
+PAD-UFES-20 photos cannot ship, so each case is drawn from a describer's words (colours,
+shape, border, surface, vessels, skin tone) and a pattern id that fixes the random detail,
+each word visibly and no colour the case does not list. `plan_lesion` draws the random numbers
+and fixes the lesion's window, `_paint` colours it on a 128-pixel grid, `_upscale_into`
+enlarges it into the photo and `_details` places the fine marks (`comma_env.drawing.marks`)."""
 
 from __future__ import annotations
 
@@ -102,11 +88,8 @@ _SIN_COS.flags.writeable = False
 
 
 def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
-    """Radius of the outline (relative, about 1) at `ANGLES`: a sum of harmonics
-    a cos(k theta - phase) and, for a notched border, Gaussian notches. The random numbers
-    are drawn in a fixed order (pairs in one call); as a cos(k theta - phase) is
-    a cos(phase) cos(k theta) + a sin(phase) sin(k theta), the sum is one vector-matrix
-    product with a precomputed table (float32)."""
+    """Radius of the outline (about 1) at `ANGLES`: a sum of harmonics and, for a notched border,
+    Gaussian notches, as one product with a precomputed cos/sin table."""
     shape, border = features["lesion_shape"], features["lesion_border"]
     waves: list[tuple[float, int, float]] = []  # (amplitude, k, phase)
     if shape == "oval":
@@ -144,9 +127,8 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
 
 
 class Plan(NamedTuple):
-    """Everything random or case-specific about a lesion's base image, decided before any
-    pixel is computed: the outline, the window, and which noise fields (bank picks, see
-    `noise.noise_view`) give its colour regions, shading and crust."""
+    """Everything random or case-specific about a lesion, decided before any pixel: the outline,
+    the window, and the noise fields of its colour regions, shading and crust."""
 
     radius: float
     edges: np.ndarray
@@ -186,9 +168,8 @@ def _noise_pick(rng: np.random.Generator) -> int:
 
 
 def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1) -> Plan:
-    """Draw the lesion's random numbers in their fixed order (outline, colour-region field,
-    shading, crust) and fix its window: the outline's bounding box plus a margin, its sides
-    aligned to multiples of `step`. Outside the window the photo is plain skin."""
+    """Draw the lesion's random numbers in their fixed order and fix its window: the outline's
+    bounding box plus a margin, aligned to `step`; outside it the photo is plain skin."""
     radius = radius_px(float(features["diameter_mm"]), grid)
     table = outline_radius(features, rng)  # 1-D table: far cheaper than per pixel
     # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
@@ -221,9 +202,8 @@ def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, s
 
 
 class Painted(NamedTuple):
-    """The lesion painted on the grid: `padded` holds the window's colours (float32 RGB)
-    inside a one-pixel border (filled by `_upscale_into`, which needs a neighbour on each
-    side), `coverage` the lesion's alpha over the whole grid, `window` where it lies."""
+    """The lesion painted on the grid: the window's colours inside a one-pixel border (`padded`),
+    its alpha over the whole grid (`coverage`), and where it lies (`window`)."""
 
     padded: np.ndarray
     coverage: np.ndarray
@@ -236,15 +216,9 @@ class Painted(NamedTuple):
 
 
 def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1) -> Painted:
-    """The photo's colours over its window, the lesion's coverage over the whole grid (0..1),
-    and the window (see `plan_lesion`), computed with numpy.
-
-    Only the window is computed: a small or elongated lesion costs little. Noise fields are
-    still picked for the whole grid, so the random stream, and the picture, do not depend on
-    the window. Every surface is one sum per channel, colour x A + skin x B (+ pearl x P)
-    with single-channel weight maps A, B, P: the maps are computed once, then each channel is
-    a few contiguous passes written straight into the interleaved buffer the upscale reads
-    (broadcasting a 3-vector over an interleaved image would make numpy's inner loop 3 long)."""
+    """The photo's colours over its window, the lesion's coverage over the whole grid (0..1), and the
+    window. Noise fields are picked for the whole grid, so the picture does not depend on the window;
+    each surface is one weighted sum per channel of single-channel maps."""
     plan = plan_lesion(features, rng, grid, step)
     radius, edges, lut = plan.radius, plan.edges, plan.lut
     (top, bottom), (left, right) = plan.window
@@ -272,8 +246,8 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
             cuts = np.partition(inside, picks)[picks].tolist()
         else:
             cuts = [0.0] * (body_colors - 1)
-        region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below: searchsorted,
-        for cut in cuts[1:]:  # five times cheaper for so few cuts
+        region = np.greater(field, cuts[0]).view(np.int8)  # the number of cuts below each value
+        for cut in cuts[1:]:
             region = region + np.greater(field, cut).view(np.int8)
     shade = noise_view(noise_bank(SHADE_CELLS, grid, _SHADE), plan.shade)[window]  # in [0.94, 1.06]
     body_weight = shade * alpha  # A: the lesion's own colour, shaded, over its coverage
@@ -318,9 +292,8 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
 
 
 def _blend_weights(cells: int, pixels: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bilinear upscale of `cells` grid pixels to `pixels` photo pixels (Pillow's convention:
-    pixel centres aligned), per photo pixel of a block: the first of the two grid pixels it
-    blends (counted in a grid with one border pixel on each side) and their two weights."""
+    """Pillow's bilinear weights from `cells` grid pixels to `pixels` photo pixels: per photo pixel,
+    the first of the two grid pixels it blends (with a border pixel each side) and their weights."""
     first = np.empty(pixels, dtype=np.intp)
     near = np.empty(pixels, dtype=np.float32)
     far = np.empty(pixels, dtype=np.float32)
@@ -338,10 +311,8 @@ def _clamp_edges(padded: np.ndarray) -> None:
 
 
 def _upscale_into(photo: np.ndarray, padded: np.ndarray, cells: int, pixels: int, top: int, left: int) -> None:
-    """Bilinear upscale of the inside of `padded` (float32 RGB with a one-pixel border, filled
-    here; sides multiples of `cells`) by pixels / cells, rounded into `photo` (uint8) with its
-    top-left at (`top`, `left`): a pass along the columns, then one along the rows, each
-    output a blend of two inputs in float32."""
+    """Bilinear upscale of the inside of `padded` (float32 RGB with a one-pixel border, filled here)
+    by pixels / cells, rounded into `photo` (uint8) at (`top`, `left`): columns, then rows."""
     _clamp_edges(padded)
     first, near, far = _blend_weights(cells, pixels)
     rows, columns = (padded.shape[0] - 2) * pixels // cells, (padded.shape[1] - 2) * pixels // cells
@@ -376,9 +347,8 @@ def inner_points(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.n
 
 def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
              scale: float, window: Window) -> None:
-    """Fine texture drawn at full resolution into `photo` (uint8 RGB): scales, fissures,
-    vessels. Spots are picked among the lesion's inner pixels, which all lie in `window`
-    (searched alone). Each kind of mark is rasterised for all its copies at once."""
+    """Fine texture drawn at full resolution into `photo`: scales, fissures, vessels, each kind
+    rasterised for all its copies at once."""
     surface = features["lesion_surface"]
     if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
         return  # nothing to draw: skip the search for inner pixels

@@ -43,9 +43,7 @@ def stroke_polylines(photo: np.ndarray, points: np.ndarray, color: tuple[int, ..
 
 
 def _set(photo: np.ndarray, inside: np.ndarray, ys: np.ndarray, xs: np.ndarray, color: tuple[int, ...]) -> None:
-    """photo[ys[k, i], xs[k, j]] = color where inside[k, i, j], clipped to the photo: flat
-    pixel indices, written channel by channel (a 1-D scatter of bytes, not numpy's 2-D fancy
-    assignment of RGB triples)."""
+    """photo[ys[k, i], xs[k, j]] = color where inside[k, i, j], clipped to the photo."""
     height, width = photo.shape[:2]
     if ys.min() < 0 or ys.max() >= height or xs.min() < 0 or xs.max() >= width:  # rare: near the frame
         inside = inside & ((ys >= 0) & (ys < height))[:, :, None] & ((xs >= 0) & (xs < width))[:, None, :]

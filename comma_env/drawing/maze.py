@@ -1,6 +1,5 @@
-"""Drawing of the Maze module: a numbered grid of white floor and dark wall squares, the
-torus in the middle, four coloured spheres, the grey mouse with a nose showing its facing,
-and the round button with a labyrinth on it."""
+"""Drawing of the Maze module: the numbered grid, the torus, four coloured spheres, the mouse
+with its facing, and the button."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Smooth noise fields for the lesion photos: banks of low-frequency fields, each random
-numbers on a coarse grid enlarged bicubically (as Pillow does), drawn once from a fixed
-seed; a lesion takes a field of a bank in one of its eight mirrorings and rotations."""
+"""Smooth noise fields for the lesion photos: banks of coarse random grids enlarged bicubically
+(as Pillow does) from a fixed seed, each used in one of eight mirrorings and rotations."""
 
 from __future__ import annotations
 
@@ -11,12 +10,8 @@ from PIL import Image
 
 
 def bicubic_weights(cells: int, size: int) -> np.ndarray:
-    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C.
-
-    The resize is linear and separable, so resizing a matrix whose row i is all ones (an
-    impulse along one axis, constant along the other) yields, in its column 0, column i of
-    W; two small matrix products then replace a Pillow call (and its image conversions) per
-    noise field of the bank."""
+    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C (the resize is
+    linear and separable)."""
     weights = np.empty((size, cells), dtype=np.float32)
     for i in range(cells):
         impulse = np.zeros((cells, cells), dtype=np.float32)
@@ -51,9 +46,8 @@ its 8 mirrorings and rotations (views, free), so 512 fields per kind."""
 
 @cache  # four banks (blotches, shading, crust, grain): a table, drawn once per process
 def noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
-    """NOISE_BANK low-frequency noise fields in [0, 1] on a grid x grid grid (read-only),
-    mapped to offset + scale * field, drawn from a fixed seed: each is random numbers on a
-    cells x cells grid, enlarged bicubically."""
+    """NOISE_BANK noise fields on a grid x grid grid (read-only), mapped to offset + scale * field:
+    random numbers on a cells x cells grid, enlarged bicubically."""
     rng = np.random.default_rng([cells, grid])
     weights = bicubic_weights(cells, grid)
     bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
@@ -67,9 +61,8 @@ def noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) 
 
 
 def noise_view(bank: np.ndarray, pick: int) -> np.ndarray:
-    """Field `pick >> 3` of `bank`, mirrored or transposed by `pick`'s low three bits
-    (bit 0: rows reversed, bit 1: columns reversed, bit 2: then transposed): a read-only
-    view, free."""
+    """Field `pick >> 3` of `bank`, rows reversed (bit 0), columns reversed (bit 1) and then
+    transposed (bit 2) as `pick` says: a read-only view."""
     field = bank[pick >> 3]
     if pick & 1:
         field = field[::-1]

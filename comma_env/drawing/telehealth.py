@@ -17,7 +17,7 @@ PHOTO_BOX = (16, 52)
 CARD = (388, 52, 752, 448)
 
 
-@lru_cache(maxsize=8)  # an instance's photo, for its episode: the largest part of a picture (benchmark_drawing.py)
+@lru_cache(maxsize=8)  # an instance's photo, the same on every picture of its episode
 def _photo(source: tuple[str, Any]) -> Image.Image:
     """The lesion photo of an instance: ("file", path), a real photo (PAD-UFES-20 mode)
     centre-cropped to a square, or ("synthetic", features), the lesion drawn from its words."""

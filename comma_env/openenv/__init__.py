@@ -1,10 +1,8 @@
-"""COMMA single-role episodes served over OpenEnv (the ``openenv`` extra: ``pip install -e ".[openenv]"``).
+"""COMMA single-role episodes served over OpenEnv (the ``openenv`` extra).
 
     python -m comma_env.openenv puzzle=wire role=solver partner=oracle port=8000
 
-serves `CommaEnvironment` with openenv-core's `create_app` (HTTP + WebSocket, one episode
-per WebSocket session, concurrent sessions); `CommaEnvClient` is its typed client.
-"""
+serves `CommaEnvironment` (one episode per WebSocket session); `CommaEnvClient` is its client."""
 
 from comma_env.openenv.client import CommaEnvClient, decode_image
 from comma_env.openenv.environment import CommaEnvironment

@@ -1,12 +1,9 @@
-"""`CommaEnvClient`: openenv-core's WebSocket `EnvClient` typed for the COMMA server.
+"""`CommaEnvClient`: openenv-core's WebSocket `EnvClient` typed for the COMMA server; each
+client is one server session.
 
     async with CommaEnvClient(base_url="http://127.0.0.1:8000") as env:
         result = await env.reset(seed=3)
-        result = await env.step(CommaAction(message="I see four wires."))
-
-or synchronously, ``with CommaEnvClient(base_url=...).sync() as env: ...``. Each client is
-one server session (its own episode); closing it ends the session on the server.
-"""
+        result = await env.step(CommaAction(message="I see four wires."))"""
 
 from __future__ import annotations
 

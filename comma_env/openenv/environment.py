@@ -1,10 +1,5 @@
-"""`CommaEnvironment`: one single-role COMMA episode per OpenEnv session.
-
-The server (`server.py`) makes one instance per WebSocket session through a factory, so
-sessions never share state; the partner (oracle, random, an LLM) lives inside the instance.
-The async methods are the ones the server calls, so LLM partners of many sessions overlap
-in the server's event loop instead of holding a thread each.
-"""
+"""`CommaEnvironment`: one single-role COMMA episode per OpenEnv session, its partner inside;
+the server calls the async methods, so LLM partners of many sessions overlap in its loop."""
 
 from __future__ import annotations
 
@@ -131,9 +126,8 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         return self._last
 
     def _private(self, info: Mapping[str, Any]) -> dict[str, Any]:
-        """The role's info without what could cross over: a partner's error text (it may
-        quote the partner's input, e.g. the solver's secrets) is logged and replaced by a
-        generic line; the expert never learns the instance's seed."""
+        """The role's info without what could cross over: a partner's error text is logged and replaced
+        by a generic line, and the expert never learns the seed."""
         info = dict(info)
         if info.get("partner_error"):
             log.warning("episode %s: partner failed: %s", self._state.episode_id, info["partner_error"])

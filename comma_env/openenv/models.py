@@ -1,8 +1,5 @@
-"""The wire types of the COMMA OpenEnv server: one message in, one observation out.
-
-Pydantic models after openenv-core's `Action` / `Observation` / `State`, so any OpenEnv
-client (ours in `client.py`, TRL's, torchforge's, a plain WebSocket) can drive a session.
-"""
+"""The wire types of the COMMA OpenEnv server (pydantic, after openenv-core's `Action` /
+`Observation` / `State`), so any OpenEnv client can drive a session."""
 
 from __future__ import annotations
 
@@ -19,19 +16,10 @@ class CommaAction(Action):
 
 
 class CommaObservation(Observation):
-    """What the learning role sees after a reset or a step.
-
-    ``text`` is the role's AEC text observation (the plain text of the prompt the rollout
-    sends a chat model in that role); ``messages`` the chat messages to add to the learner's
-    conversation (after a reset the rollout's whole prompt; after a step what the rollout's
-    next request adds after the learner's message; once the episode is over, how it ended:
-    `comma_env.protocol.prompts`), with the picture as an ``image_url`` part holding
-    ``image_png`` as a data URL; ``image_png`` the solver's picture as a base64 PNG (image
-    view only); ``info`` that role's AEC info, made JSON-safe (so it never holds more than the
-    role's own info). ``error`` explains an action that was not played (no episode yet,
-    episode already over), or says that the environment failed and ended the episode
-    (details in the server's log, never sent to the client).
-    """
+    """What the learning role sees after a reset or a step: ``text`` (its AEC text observation),
+    ``messages`` (what to add to its chat, as `comma_env.protocol.prompts` renders it),
+    ``image_png`` (the solver's picture, image view), ``info`` (its AEC info, JSON-safe), and
+    ``error`` for an action that was not played or an environment failure (details only in the log)."""
 
     text: str = Field(default="", description="The role's text observation")
     messages: list[dict[str, Any]] = Field(default_factory=list,

@@ -54,9 +54,8 @@ def parse_settings(argv: Sequence[str]) -> ServerSettings:
 
 
 def make_app(settings: ServerSettings) -> Any:
-    """The FastAPI app of openenv-core's `create_app`, one `CommaEnvironment` per session,
-    behind `WebSocketKeeper` (bad frames answered, dropped and idle sockets freed) and
-    `Guard` (Host/Origin allow-list, body limit, security headers)."""
+    """The FastAPI app of openenv-core's `create_app`, one `CommaEnvironment` per session, behind
+    `WebSocketKeeper` and `Guard`."""
     from openenv.core.env_server.http_server import create_app
     from openenv.core.env_server.types import ConcurrencyConfig
 

@@ -1,17 +1,8 @@
 """Keep OpenEnv WebSocket sessions alive through bad frames, and free their slots promptly.
 
-openenv-core's ``/ws`` handler ends the session (and its episode) on a frame that is valid
-JSON but not an object, or on a binary frame; it notices a client that left only once the
-running step is over; and an idle socket holds its slot for ever unless a timeout is set.
-This ASGI wrapper sits between uvicorn and that handler:
-
-- a frame that is not a JSON object (or is binary) is answered with an ``INVALID_JSON``
-  error frame here and never reaches the handler: the episode lives on;
-- the socket is read all the time; when the client leaves while a step runs, the handler is
-  cancelled at once, so its ``finally`` destroys the session and frees the slot;
-- a socket that sends nothing for `idle_timeout` seconds (and is not waiting for a step) is
-  closed with code 1001 and its session destroyed.
-"""
+An ASGI wrapper before openenv-core's ``/ws`` handler: a frame that is not a JSON object gets
+an ``INVALID_JSON`` error frame and never ends the episode; a client that leaves mid-step
+cancels the handler at once; a socket idle for `idle_timeout` seconds is closed (1001)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,8 @@
 """The simulated clock of the real-time puzzles (Button, Dog), advanced by the protocol.
 
-Wall-clock time would make episodes depend on how fast a server answers, so time here is
-simulated and counted in whole seconds, deterministically:
-
-- the actions in a solver's message happen at the moment the message is sent, that is at
-  the time the solver's image shows, except that a ``wait N`` line lets N seconds pass
-  before the lines after it;
-- then every message costs time in proportion to its length: `message_seconds` (one
-  second, plus one per started ten characters: about the pace of reading and talking).
-  The solver's message and the expert's reply are both charged.
-
-Real-time reaction therefore means acting within few turns and few words. When a puzzle's
-countdown reaches zero the module explodes: the episode ends as failed (``time_up``).
-"""
+Time is simulated in whole seconds so episodes do not depend on a server's speed: a message's
+actions happen when it is sent (``wait N`` lets N seconds pass between lines), then every
+message of either agent costs `message_seconds`. A countdown at zero ends the episode (``time_up``)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
 """The shapes of what the environments hand out and what a rollout writes.
 
-These `TypedDict`\\ s are the contract between the environments and their users (policies,
-trainers, the rollout, the report): every key listed here is present unless marked
-``NotRequired``, and every value except the observations' arrays is plain JSON (str, int,
-float, bool, None, lists and dicts of those), so infos, summaries and records can be
-written with `json.dumps` as they are. Tests check real environments and a real rollout
-against them, key by key.
-"""
+Every key listed is present unless marked ``NotRequired``, and every value except the
+observations' arrays is plain JSON, so infos, summaries and records serialise as they are."""
 
 # No `from __future__ import annotations` here: TypedDict reads NotRequired from evaluated
 # annotations, so `__required_keys__` would be wrong with postponed ones.
@@ -79,8 +74,7 @@ _EpisodeReturn = TypedDict("_EpisodeReturn", {"return": float})
 
 class EpisodeSummary(_EpisodeReturn):
     """The per-episode metrics the environment knows (`CommaEnv.episode_summary`), in
-    ``info["episode"]`` of both agents on the last step; also ``"return"``, the shared
-    reward summed over the episode."""
+    ``info["episode"]`` of both agents on the last step, with ``"return"``, the shared reward summed."""
 
     puzzle: str
     seed: int | None
@@ -159,9 +153,7 @@ class TurnRecordDict(TypedDict):
 
 class ReplyLogprobs(TypedDict):
     """A reply's token log-probabilities in a transcript turn (``solver_logprobs`` /
-    ``expert_logprobs``), present only when the model config asked for them (``logprobs:
-    true``) and the server returned usable ones (`comma_env.protocol.logprobs`). They belong
-    to the raw reply the server generated (``<role>_raw`` when the environment cleaned it)."""
+    ``expert_logprobs``), present when asked for (``logprobs: true``) and returned usable."""
 
     tokens: list[str]
     """The generated tokens' texts, in order."""
@@ -186,10 +178,8 @@ _RecordReturn = TypedDict("_RecordReturn", {"return": float}, total=False)
 
 
 class RolloutRecord(_RecordReturn, total=False):
-    """One line of ``episodes*.jsonl``, written by `comma_env.run.rollout` for every
-    finished episode: the run's settings, the `EpisodeSummary` fields (except ``puzzle``
-    and ``seed``, which come first), the policies' tokens, the transcript and timing.
-    Keys not marked here as always present depend on the puzzle or on what went wrong."""
+    """One line of ``episodes*.jsonl`` (`comma_env.run.rollout`): the run's settings, the
+    `EpisodeSummary`, the policies' tokens, the transcript and timing."""
 
     puzzle: str
     seed: int

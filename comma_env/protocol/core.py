@@ -4,18 +4,14 @@ Two agents alternate. The ``solver`` sees the puzzle image and can act by typing
 names, one per line, into its message; the ``expert`` reads the manual and can only talk.
 One solver message plus one expert reply is a conversation turn. The puzzle-specific parts
 (rules, drawing, manual) are plugged in by each versioned module such as `comma_env.wire_v0`.
-
-Why one long module: the turn (parsing a message, executing lines, feedback, limits,
-rewards, infos, the episode summary) is a single state machine; split, its invariants would
-be spread over files that each hold half of a step.
 """
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -24,20 +20,18 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from PIL import Image
 
 from comma_env.privacy import ConversationLeaks
-from comma_env.protocol import prompts
+from comma_env.protocol import prompts, views
 from comma_env.protocol.clock import message_seconds, parse_wait
 from comma_env.protocol.contracts import (
     DialogueEntry,
-    EpisodeSummary,
     ExecutedAction,
-    ExpertInfo,
     ExpertObservation,
     Observation,
-    SolverInfo,
     SolverObservation,
     TurnRecordDict,
 )
 from comma_env.protocol.game import RunOptions
+from comma_env.protocol.infos import EXPERT, SOLVER, EpisodeInfos
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.resources import read_manual
 from comma_env.protocol.rewards import RewardTerms
@@ -52,39 +46,14 @@ from comma_env.protocol.text import (
     count_tokens,
     describe_state,
 )
+from comma_env.protocol.window import HumanWindow
 
-SOLVER = "solver"
-EXPERT = "expert"
 MEMORY_MODES = ("full", "last")
 SOLVER_VIEWS = ("image", "text")
 ACTION_MATCHING = ("exact", "lenient")
 
 
-@dataclass
-class TurnRecord:
-    """What happened in one conversation turn; the environment's transcript is a list of these."""
-
-    turn: int
-    solver: str
-    actions: list[str] = field(default_factory=list)
-    outcomes: list[bool] = field(default_factory=list)
-    expert: str | None = None
-    leaks: list[str] = field(default_factory=list)
-    progress: float = 0.0
-
-    def to_dict(self) -> TurnRecordDict:
-        return {
-            "turn": self.turn,
-            "solver": self.solver,
-            "actions": list(self.actions),
-            "outcomes": list(self.outcomes),
-            "expert": self.expert,
-            "leaks": list(self.leaks),
-            "progress": self.progress,
-        }
-
-
-class CommaEnv(AECEnv[str, Observation, str]):
+class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
     """Generic COMMA environment; versioned modules subclass it with a puzzle and a drawing.
 
     Args:
@@ -163,13 +132,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
         _check_choice("action_matching", action_matching, ACTION_MATCHING)
         if render_mode is not None:
             _check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
-        if render_mode == "human":
-            try:
-                import matplotlib.pyplot  # noqa: F401  (the window is matplotlib's)
-            except ImportError as error:
-                from comma_env.protocol.resources import install_hint
-
-                raise ImportError(f'render_mode="human" needs matplotlib: {install_hint("human")}') from error
+        self._window = HumanWindow(f"COMMA {self.puzzle_cls.title}") if render_mode == "human" else None
         if max_turns < 1 or max_mistakes < 1:
             raise ValueError("max_turns and max_mistakes must be at least 1")
         if max_message_chars < 1:
@@ -198,23 +161,12 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self.possible_agents = [SOLVER, EXPERT]
         manual = self.puzzle_spec.manual
         self.manual = self.puzzle_cls.manual_for(read_manual(manual) if manual else "", self.puzzle_options)
-        width, height = self.puzzle_cls.image_size
-        solver_space: dict[str, spaces.Space[Any]] = {"text": UnicodeText()}
-        if solver_view == "image":
-            solver_space["image"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
-        if self.puzzle_cls.audio_samples:  # the clip the solver hears, in either view
-            solver_space["audio"] = spaces.Box(-1.0, 1.0, (self.puzzle_cls.audio_samples,), np.float32)
-            rate = self.puzzle_cls.sample_rate
-            solver_space["sample_rate"] = spaces.Box(rate, rate, (), np.int32)
-        self._observation_spaces = {SOLVER: spaces.Dict(solver_space), EXPERT: spaces.Dict({"text": UnicodeText()})}
+        self._observation_spaces = {SOLVER: views.solver_space(self.puzzle_cls, solver_view),
+                                    EXPERT: spaces.Dict({"text": UnicodeText()})}
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
-        self._human_figure: Any = None
         self._start_episode(None, None)
-
-    _description: tuple[int, str] | None
-    """(puzzle version, the written description of its image), made on demand."""
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -237,22 +189,16 @@ class CommaEnv(AECEnv[str, Observation, str]):
     @property
     def transcript(self) -> list[TurnRecordDict]:
         """Every turn so far: raw messages, executed actions and outcomes, leaks."""
-        return [record.to_dict() for record in self._turns]
+        return copy.deepcopy(self._turns)
 
     def describe(self) -> str:
-        """The written description of the image used by ``solver_view="text"`` (written once
-        per state)."""
-        puzzle = self._puzzle()
-        if self._description is None or self._description[0] != puzzle.version:
-            hidden = self.puzzle_cls.drawing_only_keys
-            state = {k: v for k, v in puzzle.visible_state().items() if k not in hidden}
-            self._description = (puzzle.version, describe_state(state))
-        return self._description[1]
+        """The written description of the image used by ``solver_view="text"``."""
+        hidden = self.puzzle_cls.drawing_only_keys
+        return describe_state({k: v for k, v in self.visible_state.items() if k not in hidden})
 
     def initial_state(self) -> dict[str, Any]:
-        """What the solver's picture shows, private facts redacted and drawing-only keys left
-        out: the rollout records it right after ``reset`` as the ground truth the judges
-        compare the dialogue against."""
+        """What the solver's picture shows, private facts redacted and drawing-only keys left out:
+        the ground truth the rollout records for the judges."""
         state = self.puzzle_cls.redact(dict(self.visible_state))
         return {k: v for k, v in state.items() if k not in self.puzzle_cls.drawing_only_keys}
 
@@ -306,14 +252,13 @@ class CommaEnv(AECEnv[str, Observation, str]):
         self.leaked: list[str] = []
         self.episode_return = 0.0
         self.end_reason: str | None = None
-        self._turns: list[TurnRecord] = []
+        self._turns: list[TurnRecordDict] = []
         self._solver_dialogue: list[DialogueEntry] = []
         self._expert_dialogue: list[DialogueEntry] = []
         self._last_actions: list[ExecutedAction] = []
         self._last_feedback: list[str] = []
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
-        self._description = None
         self._image_array: np.ndarray | None = None
         self._private: dict[str, str] = puzzle.private_facts() if puzzle is not None else {}
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
@@ -335,11 +280,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
         clip = self._puzzle().audio() if self.puzzle_cls.audio_samples else None
         if clip is None:
             return {}
-        clip = np.clip(np.asarray(clip, dtype=np.float32).reshape(-1)[: self.puzzle_cls.audio_samples], -1.0, 1.0)
-        if clip.size < self.puzzle_cls.audio_samples:  # np.pad costs more than the clip's copy
-            clip = np.pad(clip, (0, self.puzzle_cls.audio_samples - clip.size))
-        clip.flags.writeable = False
-        return {"audio": clip, "sample_rate": np.asarray(self.puzzle_cls.sample_rate, dtype=np.int32)}
+        return views.audio_observation(clip, self.puzzle_cls.audio_samples, self.puzzle_cls.sample_rate)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -362,7 +303,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
     def _solver_step(self, message: str) -> None:
         puzzle = self._puzzle()
         self.turn += 1
-        record = TurnRecord(turn=self.turn, solver=message)
+        record = TurnRecordDict(turn=self.turn, solver=message, actions=[], outcomes=[], expert=None, leaks=[],
+                                progress=0.0)
         progress_before = self.best_progress
         mistakes_before = self.mistakes
         valid_at_start = set(puzzle.valid_actions())
@@ -371,8 +313,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
         for line in candidate_lines(message, self.lenient_actions):
             if clock and (seconds := parse_wait(line)) is not None:
                 puzzle.elapse(seconds)  # time passes before the next line; never a mistake
-                record.actions.append(line)
-                record.outcomes.append(True)
+                record["actions"].append(line)
+                record["outcomes"].append(True)
                 feedback.append(FEEDBACK_OK)
                 if puzzle.time_up:
                     break
@@ -383,8 +325,8 @@ class CommaEnv(AECEnv[str, Observation, str]):
             ok = bool(puzzle.apply(line))
             # progress can be lost within one message (a strike resets some puzzles): keep the best
             self.best_progress = max(self.best_progress, puzzle.progress)
-            record.actions.append(line)
-            record.outcomes.append(ok)
+            record["actions"].append(line)
+            record["outcomes"].append(ok)
             feedback.append(FEEDBACK_OK if ok else FEEDBACK_MISTAKE)
             if not ok:
                 self.mistakes += 1
@@ -394,29 +336,30 @@ class CommaEnv(AECEnv[str, Observation, str]):
             if puzzle.solved:
                 break
         self.best_progress = max(self.best_progress, puzzle.progress)
-        record.progress = self.best_progress
+        record["progress"] = self.best_progress
         if clock and not puzzle.solved:
             puzzle.elapse(message_seconds(message))  # talking takes time
 
         # privacy: what the expert reads (after masking), minus the lines typed into the interface
-        action_like = valid_at_start | set(record.actions)
-        relayed = self._expert_view(message, record.actions)
+        action_like = valid_at_start | set(record["actions"])
+        relayed = views.expert_view(puzzle, message, record["actions"], self.lenient_actions)
         spoken = "\n".join(
             line for line in relayed.splitlines()
-            if self._as_action(line) not in action_like
+            if views.as_action(line, self.lenient_actions) not in action_like
         )
         unsure_before = len(self._leaks.unsure)
         new_leaks = self._leaks.solver_said(spoken)
         self.leaked.extend(new_leaks)
-        record.leaks = new_leaks
+        record["leaks"] = new_leaks
         self._turns.append(record)
 
-        self._last_actions = [{"action": a, "ok": ok} for a, ok in zip(record.actions, record.outcomes, strict=True)]
+        executed = zip(record["actions"], record["outcomes"], strict=True)
+        self._last_actions = [{"action": a, "ok": ok} for a, ok in executed]
         self._last_feedback = feedback
         self._solver_dialogue.append(DialogueEntry(speaker=SOLVER, text=message))
         if feedback:
             self._solver_dialogue.append(DialogueEntry(speaker="environment", text="\n".join(
-                f"{a}: {f}" for a, f in zip(record.actions, feedback, strict=True))))
+                f"{a}: {f}" for a, f in zip(record["actions"], feedback, strict=True))))
         self._expert_dialogue.append(DialogueEntry(speaker=SOLVER, text=relayed))
 
         reward = self.reward_terms.solver_step(
@@ -445,7 +388,7 @@ class CommaEnv(AECEnv[str, Observation, str]):
 
     def _expert_step(self, message: str) -> None:
         if self._turns:
-            self._turns[-1].expert = message
+            self._turns[-1]["expert"] = message
         self._leaks.expert_said(message)
         entry = DialogueEntry(speaker=EXPERT, text=message)
         self._solver_dialogue.append(entry)
@@ -465,31 +408,6 @@ class CommaEnv(AECEnv[str, Observation, str]):
         """Tokens of a message for the token-cost term (not counted when the term is off)."""
         return int(self.token_counter(message)) if self.reward_terms.token_cost else 0
 
-    def _as_action(self, line: str) -> str:
-        """One line of a message as the action name it would match ("" for a blank line)."""
-        return next(iter(candidate_lines(line, self.lenient_actions)), "")
-
-    def _expert_view(self, message: str, executed: list[str]) -> str:
-        """The solver's message as relayed to the expert: executed action lines pass through
-        the puzzle's `expert_view_of_action` (ATM masks PIN digits); so does any other line
-        the puzzle masks (a PIN key typed on the wrong screen or after a mistake is still
-        not shown to the expert)."""
-        puzzle = self._puzzle()
-        pending = list(executed)
-        lines = []
-        changed = False
-        for line in message.splitlines():
-            stripped = self._as_action(line)
-            if pending and stripped == pending[0]:
-                pending.pop(0)
-                lines.append(puzzle.expert_view_of_action(stripped))
-                changed = True
-                continue
-            masked = puzzle.expert_view_of_action(stripped) if stripped else stripped
-            changed = changed or masked != stripped
-            lines.append(masked if masked != stripped else line)
-        return "\n".join(lines) if changed else message
-
     def abort(self, reason: str) -> None:
         """End the running episode from outside (a partner policy failed): it is truncated
         with `reason` as its ``end_reason``, and the infos carry the summary."""
@@ -506,96 +424,13 @@ class CommaEnv(AECEnv[str, Observation, str]):
                 self.truncations[agent] = True
         self.agent_selection = EXPERT if EXPERT in self.agents else SOLVER
 
-    # -- infos ---------------------------------------------------------------------------------
-    def _refresh_infos(self) -> None:
-        puzzle = self._puzzle()
-        solver_info = SolverInfo(
-            progress=float(self.best_progress),
-            success=bool(puzzle.solved),
-            mistakes=int(self.mistakes),
-            turn=int(self.turn),
-            privacy_leaks=list(self.leaked),
-            valid_actions=list(puzzle.valid_actions()),
-            executed=list(self._last_actions),
-            feedback=list(self._last_feedback),
-            dialogue=self._window(self._solver_dialogue, SOLVER),
-            task=self.puzzle_cls.task_prompt,
-            solver_view=self.solver_view,
-            description=self.describe() if self.solver_view == "text" else None,
-        )
-        if self.puzzle_cls.audio_samples:
-            solver_info["audio_description"] = puzzle.audio_description()
-        # The expert's info holds only what the expert may know: a wrong PIN or a strike the
-        # expert could not see must not reach an expert policy or trainer through it. Metrics
-        # are in the solver's info and, on the last step, in both agents' `episode` summary.
-        expert_info = ExpertInfo(turn=int(self.turn), dialogue=self._window(self._expert_dialogue, EXPERT),
-                                 manual=self.manual)
-        done = self.end_reason is not None
-        if done:
-            summary = self.episode_summary()
-            solver_info["episode"] = summary
-            expert_info["episode"] = summary.copy()
-        # AECEnv types infos as plain dicts; the contracts say which keys they hold
-        infos = {SOLVER: cast("dict[str, Any]", solver_info), EXPERT: cast("dict[str, Any]", expert_info)}
-        self.infos = {agent: infos[agent] for agent in self.agents}
-
-    def _window(self, dialogue: list[DialogueEntry], viewer: str) -> list[DialogueEntry]:
-        """The part of the dialogue `viewer` remembers under the memory mode."""
-        if self.memory == "full" or not dialogue:
-            return [entry.copy() for entry in dialogue]
-        # "last": only what arrived since the viewer last spoke
-        start = len(dialogue)
-        while start > 0 and dialogue[start - 1]["speaker"] != viewer:
-            start -= 1
-        return [entry.copy() for entry in dialogue[start:]]
-
-    @property
-    def leak_unsure(self) -> list[str]:
-        """Private fields the detector could not rule out: something in the solver's speech
-        could carry them and no rule read them (docs/privacy.md); never a leaked field."""
-        return list(self._leaks.unsure)
-
-    def episode_summary(self) -> EpisodeSummary:
-        """Every per-episode metric of the paper's section 4.2 that the environment can know
-        (token counts come from the policies and are added by the rollout)."""
-        puzzle = self._puzzle()
-        repeated = sum(count - 1 for count in self._mistake_pairs.values() if count > 1)
-        return {
-            "puzzle": self.puzzle_cls.name,
-            "seed": self.seed_used,
-            "success": bool(puzzle.solved),
-            "progress": float(self.best_progress),
-            "mistakes": int(self.mistakes),
-            "turns": int(self.solved_at_turn if self.solved_at_turn is not None else self.max_turns),
-            "turns_played": int(self.turn),
-            "solved_at_turn": self.solved_at_turn,
-            "end_reason": self.end_reason,
-            "privacy_leaks": list(self.leaked),
-            "privacy_unsure": list(self.leak_unsure),
-            "leaked": bool(self.leaked),
-            "repetition_loop": repeated > 0,
-            "repeated_mistakes": int(repeated),
-            "actions_executed": sum(len(t.actions) for t in self._turns),
-            "max_turns": self.max_turns,
-            "max_mistakes": self.max_mistakes,
-            "memory": self.memory,
-            "return": float(self.episode_return),
-        }
-
     # -- observations ----------------------------------------------------------------------
     def image(self) -> np.ndarray:
-        """The solver's current picture as a read-only, contiguous RGB uint8 array: drawn when
-        the puzzle's state changed (`Puzzle.version`), else the same array as before (a
-        caller may key an encoding on its identity). A drawing returns a new picture on every
-        call, a PIL image or an array, which the environment then keeps."""
+        """The solver's current picture, read-only RGB uint8: drawn again only when the puzzle's
+        state changed (`Puzzle.version`), else the same array (callers may key an encoding on it)."""
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
-            picture = self.draw(puzzle.visible_state())
-            if isinstance(picture, Image.Image):
-                picture = np.asarray(picture if picture.mode == "RGB" else picture.convert("RGB"))
-            array = np.ascontiguousarray(picture, dtype=np.uint8)
-            array.flags.writeable = False
-            self._image_array = array
+            self._image_array = views.picture_array(self.draw(puzzle.visible_state()))
             self._image_version = puzzle.version
         return self._image_array
 
@@ -616,23 +451,13 @@ class CommaEnv(AECEnv[str, Observation, str]):
         image = self.image()
         if self.render_mode == "rgb_array":
             return image
-        import matplotlib.pyplot as plt  # "human" mode only
-
-        if self._human_figure is None:
-            self._human_figure = plt.figure(f"COMMA {self.puzzle_cls.title}")
-        plt.figure(self._human_figure.number)
-        plt.clf()
-        plt.imshow(image)
-        plt.axis("off")
-        plt.pause(0.001)
+        if self._window is not None:
+            self._window.show(image)
         return None
 
     def close(self) -> None:
-        if self._human_figure is not None:
-            import matplotlib.pyplot as plt
-
-            plt.close(self._human_figure)
-            self._human_figure = None
+        if self._window is not None:
+            self._window.close()
 
     def _puzzle(self) -> Puzzle:
         if self.puzzle is None:

@@ -1,11 +1,5 @@
-"""What the rollout, its results and the chat policies need of a two-agent game: `Game`.
-
-`CommaEnv` (every solver/expert puzzle) and AsymPuzl's environment (``alice`` and ``bob``)
-both implement it, so the run pipeline plays either without knowing which: it builds the
-game from the run's options (`RunOptions`), seats the solver policy and the expert policy
-in the game's two slots, records the game's settings and initial state, and asks the game
-for its own metrics when it writes the results.
-"""
+"""What the rollout, its results and the chat policies need of a two-agent game: `Game`, which
+`CommaEnv` and AsymPuzl's environment both implement, so the run pipeline plays either alike."""
 
 from __future__ import annotations
 

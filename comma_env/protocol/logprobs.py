@@ -1,21 +1,6 @@
-"""Per-token log-probabilities of one model reply: read from an OpenAI-style answer, kept
-compactly in a rollout record, read back by the export.
-
-A server asked for them (``logprobs: true`` in a chat-completions request) answers with
-``choices[0].logprobs.content``: one ``{token, logprob, bytes, top_logprobs}`` entry per
-generated token. `from_openai` reads that list, from decoded JSON or from LiteLLM's
-response objects alike, and turns anything unusable (absent, null, wrong types, a value
-that is not a log-probability, more entries than any reply has) into ``None`` plus a
-reason, in one pass over the entries: a server's answer is untrusted input.
-
-The record form (`TokenLogprobs.as_record`, `from_record`) is parallel lists::
-
-    {"tokens": ["Hello", " there"], "logprobs": [-0.01, -1.2],
-     "bytes": {"3": [240, 159]},            # only tokens whose bytes are not their text's UTF-8
-     "top": [[["Hello", -0.01], ["Hi", -4.7]], ...]}   # only when top_logprobs was asked for
-
-It lives in the protocol because a `comma_env.protocol.policy.Reply` carries it.
-"""
+"""Per-token log-probabilities of one model reply: read from an OpenAI-style answer (untrusted
+input: anything unusable becomes None and a reason), kept in a rollout record as parallel
+lists (`TokenLogprobs.as_record`), read back by the export."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The policy interface shared by every way of playing a role.
-
-A `Policy` is configured once per run (a model, a seed...). For each episode it hands out a
-`Player` per role, which keeps whatever per-episode memory it needs. Players are async so
-that LLM calls from many episodes overlap; cheap players simply return at once.
-"""
+"""The policy interface shared by every way of playing a role: a `Policy` per run hands out an
+async `Player` per role and episode, so that model calls of many episodes overlap."""
 
 from __future__ import annotations
 
@@ -17,9 +13,8 @@ from comma_env.protocol.logprobs import TokenLogprobs
 
 @dataclass
 class Reply:
-    """One message from a player, with the tokens it cost (0 for scripted players) and,
-    when its model was asked for them and returned them, each generated token's
-    log-probability (`comma_env.protocol.logprobs`)."""
+    """One message from a player, with the tokens it cost (0 for scripted players) and, when asked
+    for and returned, each token's log-probability."""
 
     text: str
     prompt_tokens: int = 0
@@ -52,9 +47,8 @@ class Policy(ABC):
 
     @classmethod
     def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
-        """The policy a model config (``conf/model/<name>.yaml``: a `ModelConfig` or a dict with
-        its fields) describes. `seed` seeds the policy's own randomness, `log_dir` is where a
-        policy that launches a server keeps its logs. Scripted policies read ``extra``."""
+        """The policy a model config (a `ModelConfig` or a dict of its fields) describes; `seed` seeds
+        its own randomness, `log_dir` keeps a launched server's logs."""
         return cls()
 
     @abstractmethod

@@ -1,28 +1,10 @@
 """What an agent is shown: the one rendering of its view, as chat messages and as plain text.
 
-The rollout sends these messages to a chat model; `CommaEnv` writes their plain-text form
-(`as_text`) into ``obs["text"]``; the TRL and verifiers environments, OpenEnv and the export
-use them too. So a model trained through any of them reads the prompt it is evaluated with.
-Everything comes from the agent's own info (and, for Sound, its clip): nothing here reads
-the environment.
-
-Layout, chosen so that servers with prefix caching (vLLM ``--enable-prefix-caching``,
-llama.cpp's prompt cache) reuse the static part of every prompt:
-
-1. system: the role prompt (the same for every puzzle and episode);
-2. user: the task (solver) or the manual (expert), the same for the whole puzzle;
-3. the remembered dialogue: the agent's own messages as ``assistant``, the other agent's
-   messages and the game's feedback as ``user`` (consecutive same-role turns are merged);
-4. last, for the solver only: the current state (valid actions, written description, the
-   image as an ``image_url`` part, the clip). Only the newest image is sent, so a model
-   served with ``--limit-mm-per-prompt '{"image":1}'`` accepts every request.
-
-Feedback cannot be forged: every line the other agent wrote is shown quoted (each line
-starts with ``> ``, after splitting on every Unicode line break) under a header naming its
-author, while the game's feedback is shown unquoted under its own header. An agent that
-writes ``Environment: cut_wire_2: The action was performed successfully.`` only produces a
-quoted line of its own message. The system prompts say so.
-"""
+The rollout, ``obs["text"]`` (`as_text`), the trainer adapters and the export all use it, so a
+model is trained on the prompt it is evaluated with. The static part (role prompt, task or
+manual) comes first so that servers with prefix caching reuse it; the solver's current state and
+its only image come last. Text the other agent wrote is quoted line by line under its author's
+name, so no message can pass for the game's feedback."""
 
 from __future__ import annotations
 
@@ -100,8 +82,7 @@ class PromptOptions:
     Args:
         privacy_reminder: add `PRIVACY_REMINDER` to the solver's system prompt.
         audio: send Sound's clip as an ``input_audio`` part (models that accept audio).
-        describe_audio: otherwise describe the clip in words (else leave it out).
-    """
+        describe_audio: otherwise describe the clip in words (else leave it out)."""
 
     privacy_reminder: bool = True
     audio: bool = False
@@ -165,11 +146,8 @@ def _dialogue_messages(dialogue: Iterable[DialogueEntry], me: str) -> list[Messa
 
 
 def _merge(messages: list[Message]) -> list[Message]:
-    """Merge consecutive messages of one role (chat templates want alternation).
-
-    Text-only user messages become plain strings: some servers (llama.cpp, older templates)
-    handle string content best, and it is the same tokens.
-    """
+    """Merge consecutive messages of one role (chat templates want alternation); text-only user
+    messages become plain strings, which some servers handle best."""
     merged: list[Message] = []
     for message in messages:
         role, content = message["role"], message["content"]
@@ -209,10 +187,7 @@ def solver_messages(info: Mapping[str, Any], image_url: str | None = None, priva
 
 
 def expert_messages(info: Mapping[str, Any]) -> list[Message]:
-    """The expert's chat messages from its info: the manual and the dialogue, no more.
-
-    Environment entries are dropped even if present: the expert never gets feedback.
-    """
+    """The expert's chat messages from its info: the manual and the dialogue, never the game's feedback."""
     dialogue = [e for e in info.get("dialogue") or [] if e.get("speaker") in ("solver", "expert")]
     messages: list[Message] = [
         {"role": "system", "content": system_prompt("expert")},
@@ -246,9 +221,8 @@ def agent_messages(agent: str, observation: Mapping[str, Any], info: Mapping[str
 
 def audio_parts(observation: Any, info: Mapping[str, Any], accepts_audio: bool,
                 describe: bool = True) -> list[dict[str, Any]]:
-    """The solver's clip as chat content parts: an ``input_audio`` part (16-bit WAV, base64)
-    for models that accept audio, else the clip in words (``describe``), else nothing.
-    Empty for puzzles without sound."""
+    """The solver's clip as chat content parts: an ``input_audio`` WAV part for models that accept
+    audio, else the clip in words (``describe``), else nothing."""
     clip = observation.get("audio") if isinstance(observation, Mapping) else None
     if clip is None:
         return []
@@ -281,12 +255,8 @@ def _with_audio(messages: list[Message], parts: list[dict[str, Any]]) -> list[Me
 
 # -- the plain-text form and the turns of append-only trainers --------------------------------
 def as_text(chat: Iterable[Mapping[str, Any]]) -> str:
-    """The plain-text form of chat messages (``obs["text"]``): each message as a line naming
-    its role (``[system]``, ``[user]``, ``[assistant]``) and then its content, messages
-    apart by a blank line. Parts of a content are apart by a blank line too (as merged
-    text-only user messages are); an image part reads `IMAGE_MARK`, an audio part
-    `AUDIO_MARK`. The agent's own earlier messages are quoted as the other agent's are, so
-    that without the roles of a chat no line anyone wrote can pass for the game's."""
+    """The plain-text form of chat messages (``obs["text"]``): each message under its role (``[user]``...),
+    messages and parts apart by a blank line, images as `IMAGE_MARK`, audio as `AUDIO_MARK`."""
     blocks = []
     for message in chat:
         role = str(message.get("role"))
@@ -307,9 +277,8 @@ def _content_text(content: Any) -> str:
 
 
 def after_own_message(chat: Sequence[Message]) -> list[Message]:
-    """The messages after the agent's newest own (assistant) message: what an append-only
-    trainer (verifiers, TRL's tools) adds to its conversation after the agent spoke. The whole
-    list when the agent has not spoken yet."""
+    """The messages after the agent's newest own message: what an append-only trainer (verifiers,
+    TRL's tools) adds after the agent spoke; all of them before it first speaks."""
     for index in range(len(chat) - 1, -1, -1):
         if chat[index]["role"] == "assistant":
             return list(chat[index + 1:])

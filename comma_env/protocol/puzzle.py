@@ -1,11 +1,5 @@
-"""The puzzle interface: rules and state of one instance, kept apart from drawing and dialogue.
-
-A new puzzle is a rules module in `comma_env/puzzles/` (a `Puzzle` subclass and its
-`PuzzleSpec`), a drawing in `comma_env/drawing/` that turns `visible_state()` into a
-picture, a manual in `manuals/` and a versioned entry module (``<name>_v0.py``) with its
-``raw_env`` class (docs/adding-a-puzzle.md). The turn protocol (`comma_env.protocol.core`)
-is shared by all of them.
-"""
+"""The puzzle interface: rules and state of one instance, kept apart from drawing and dialogue
+(docs/adding-a-puzzle.md)."""
 
 from __future__ import annotations
 
@@ -19,12 +13,8 @@ from comma_env.protocol.spec import FRAME_SIZE, PuzzleSpec
 
 
 class Puzzle(ABC):
-    """One puzzle instance. Subclasses generate themselves from an RNG in `__init__`.
-
-    The environment only talks to a puzzle through this interface: which action names are
-    valid now, what happens when one is executed, how far along the solver is, and what the
-    solver's image shows. Everything must be a deterministic function of the RNG.
-    """
+    """One puzzle instance, generated from an RNG in `__init__`; everything is a deterministic
+    function of it. The environment only talks to a puzzle through this interface."""
 
     spec: ClassVar[PuzzleSpec]
     """The puzzle's declaration (set by `bind_spec` when its ``SPEC`` is made)."""
@@ -95,13 +85,8 @@ class Puzzle(ABC):
     @classmethod
     @abstractmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
-        """Apply the manual to a state as the solver described it.
-
-        `seen` has the keys of `visible_state()`; `notes` is the expert's own memory,
-        kept across turns of one episode (for puzzles whose rules depend on earlier
-        stages). Returns the action names to type, in order. Used by the scripted oracle
-        expert, which proves every instance can be solved from the image plus the manual.
-        """
+        """Apply the manual to a state as the solver described it (`seen`, keys of `visible_state()`),
+        with the expert's own `notes` kept across turns; returns the action names to type, in order."""
 
     # -- optional hooks ------------------------------------------------------------------
     @property
@@ -113,10 +98,8 @@ class Puzzle(ABC):
         return {}
 
     def expert_view_of_action(self, action: str) -> str:
-        """How an action line looks when relayed to the expert (ATM masks PIN keys).
-
-        Called on every line of a solver message (executed or not, prose included); return
-        the line unchanged unless it must be masked."""
+        """How a solver's line looks when relayed to the expert: unchanged unless it must be masked
+        (ATM masks PIN keys)."""
         return action
 
     @classmethod
@@ -151,13 +134,8 @@ class Puzzle(ABC):
 
     @classmethod
     def plan_ahead(cls, seen: dict[str, Any], typed: list[str], notes: dict[str, Any]) -> list[str]:
-        """Advice for the stage after `typed`, from what the expert was told alone.
-
-        `seen` is the last state the solver described and `typed` the actions it typed on
-        it. A puzzle whose next step the manual fixes without the next picture returns
-        advice lines the solver can resolve against that picture (`expand_advice`); the
-        default, [], means the expert must ask what the solver sees now. Used by the
-        realistic scripted pair (`comma_env.agents.realistic`), which has no foresight."""
+        """Advice for the stage after `typed` on the last described state `seen`, from what the expert was
+        told alone; [] means the expert must ask what the solver sees now (the realistic pair)."""
         return []
 
     def state_key(self) -> str:

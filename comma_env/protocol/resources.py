@@ -1,14 +1,8 @@
-"""Locate files that ship with the package: manuals, Hydra configs and fonts.
-
-In a wheel, `manuals/` and `conf/` are installed inside the package as
-`comma_env/manuals` and `comma_env/conf`; in a source checkout (editable install) they
-sit beside the package at the repository root. Both layouts are searched, so the package
-finds its data from any working directory.
-"""
+"""Locate files that ship with the package (manuals, Hydra configs, fonts), inside an installed
+wheel or beside the package in a source checkout."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent  # comma_env/
@@ -39,7 +33,6 @@ def load_manual(puzzle: str) -> str:
     return read_manual(f"{puzzle}.md")
 
 
-@cache
 def read_manual(file: str) -> str:
     """A manual by file name in `manuals_dir` (a `PuzzleSpec`'s ``manual``), or by absolute
     path for puzzles that ship outside the package."""
@@ -55,12 +48,8 @@ def font_path(name: str = "DejaVuSans.ttf") -> Path:
 
 
 def install_hint(extra: str) -> str:
-    """A pip command that installs the optional dependencies of `extra` where the user is.
-
-    ``comma-env`` is not published on PyPI, so installing it by name with an extra would fail.
-    From a source checkout the command is an editable install of that checkout with the
-    extra; from an installed wheel it lists the extra's requirements read from the wheel's
-    own metadata, which pip can always resolve."""
+    """A pip command that installs the optional dependencies of `extra` where the user is: an
+    editable install of a source checkout, or the extra's requirements read from the wheel's metadata."""
     root = _PACKAGE_DIR.parent
     if (root / "pyproject.toml").is_file():
         return f'pip install -e "{root}[{extra}]"'

@@ -1,8 +1,7 @@
 """Reward options of the COMMA protocol and their formulas.
 
-Rewards are shared by both agents. Every term is off (0) by default except the progress
-increase, so by default an episode's return equals its partial score (the paper's PSR
-contribution). With every option the per-step rewards add up exactly to::
+Rewards are shared by both agents; every option is 0 by default, so the return equals the
+partial score. With every option the per-step rewards add up to::
 
     return = progress_final - progress_initial
              + success_bonus * [solved]
@@ -11,16 +10,10 @@ contribution). With every option the per-step rewards add up exactly to::
              - leak_unsure_penalty * unsure_fields
              - token_cost * tokens / 1000
 
-where ``progress`` is the best partial score reached (0 at the start of every shipped
-puzzle), ``mistakes`` the strikes, ``leaked_fields`` the distinct private fields the expert
-read, ``unsure_fields`` the fields the detector is unsure about when the episode ends
-(``privacy_unsure``: something could carry them, no rule read them; a field that turns out
-leaked moves from this term to the leak term, so each step carries the change of the
-count), and ``tokens`` the tokens of every message of both agents (the paper's tau of one
-episode, whose conciseness is ``S = 1/(1 + tau/1000)``). The solver's step carries the
-progress, success, mistake, leak and its own token terms; the expert's step carries only
-its token term.
-"""
+``unsure_fields`` counts the fields the detector is unsure about when the episode ends
+(``privacy_unsure``); a field that turns out leaked moves from that term to the leak term, so
+each solver step carries the change of the count. The expert's step carries only its own
+token term."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The environments' Gymnasium space for free-form unicode text.
-
-`gymnasium.spaces.Text` only contains strings built from its charset (alphanumerics by
-default, no space), so it cannot hold natural language or what an LLM writes. `UnicodeText`
-contains any `str` up to `max_length` characters and samples messy unicode, which is what
-`api_test` and `seed_test` then feed the environments as actions.
-"""
+"""`UnicodeText`: any `str` up to `max_length` characters, which `gymnasium.spaces.Text` (a fixed
+charset) cannot hold; it samples messy unicode for `api_test` and `seed_test`."""
 
 from __future__ import annotations
 

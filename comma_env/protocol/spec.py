@@ -1,13 +1,6 @@
-"""One declaration of a puzzle's facts: `PuzzleSpec`.
-
-Each puzzle declares a ``SPEC`` in its own rules module (``comma_env/puzzles/<name>.py``;
-AsymPuzl in ``comma_env/asympuzl/spec.py``). Everything else that needs a fact about a
-puzzle derives it from the spec: the registry (ids, titles, versions, the suite's order),
-the result tables (titles, the paper's column order), the fidelity tables (the paper's
-numbers) and the natural-language oracle (the phrasebook). The drawing and the phrasebook
-are named by ``"module:attribute"`` strings, resolved on first use, so that reading every
-spec (which ``import comma_env`` does) draws nothing and never imports the policies.
-"""
+"""One declaration of a puzzle's facts: `PuzzleSpec`, from which the registry, the tables, the
+fidelity numbers and the oracle derive theirs. Drawing and phrasebook are ``"module:attribute"``
+strings resolved on first use, so ``import comma_env`` draws nothing."""
 
 from __future__ import annotations
 

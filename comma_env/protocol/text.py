@@ -18,7 +18,7 @@ _THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECAS
 _STRAY_THINK_CLOSE = re.compile(r"^.*?</think>", re.DOTALL | re.IGNORECASE)
 # Markdown a model may wrap around an action name: a bullet or number, then emphasis and code
 # ticks. Stripped with an anchored prefix match plus str.strip, never a lazy `(.*?)` between
-# two starred classes (that backtracks: 8,000 asterisks took 1.6 s).
+# two starred classes, which backtracks quadratically on a long run of asterisks.
 _LIST_MARKER = re.compile(r"(?:[-*+>]\s+|[0-9]{1,9}[.)]\s+)")
 _LEADING_WRAPPERS = "*_`'\""
 _TRAILING_WRAPPERS = "*_`'\"."
@@ -43,10 +43,8 @@ def to_text(message: Any) -> str:
 
 
 def strip_thinking(message: str) -> str:
-    """Remove `<think>…</think>` blocks (and an unterminated one) a reasoning model emits.
-
-    Thoughts are neither executed as actions nor relayed to the other agent.
-    """
+    """Remove `<think>…</think>` blocks (and an unterminated one) a reasoning model emits: thoughts
+    are neither executed nor relayed."""
     if "think>" not in message.lower():
         return message
     message = _THINK_BLOCK.sub("", message)

@@ -1,29 +1,10 @@
 """ATM: log in to a bank terminal and make the one transaction the manual asks for.
 
-Screens (the valid actions change with the screen):
-
-- ``menu``: ``select_deposit``, ``select_withdraw``.
-- ``pin_entry``: ``press_0`` .. ``press_9`` (only while fewer than 4 digits are typed),
-  ``press_clear``, ``press_enter``, ``go_back``.
-- ``balance`` (after login): ``continue``, ``go_back``.
-- ``amount``: ``amount_20`` ... ``amount_500``, ``go_back``.
-- ``confirm``: ``confirm``, ``go_back``.
-
-``go_back`` returns to the previous screen (``balance`` and ``pin_entry`` go to the menu),
-so the transaction type can always be changed. Once logged in, choosing a transaction from
-the menu skips the PIN. Rule (paper, Appendix A): a balance of at least $500 means withdraw
-$300, otherwise deposit $100. Mistakes: ``press_enter`` with a PIN that is wrong or
-incomplete (the entry is cleared), and ``confirm`` of any other transaction (it is
-cancelled and the menu comes back, still logged in). Everything else is navigation.
-
-Privacy: the PIN (four digits, printed on the customer's card in the image) and the balance
-(``$1,234.56``, shown once logged in) are private facts. Typing the PIN on the keypad is
-not telling it: `expert_view_of_action` relays each digit key to the expert as
-``press_*``, so the expert never learns the PIN from the action lines either. The scripted
-solver keeps both facts out of its descriptions (`redact`) and turns the expert's advice
-("enter your PIN", "if your balance is at least $500 withdraw $300, otherwise deposit
-$100") into key presses itself (`expand_advice`).
-"""
+Screens (the valid actions change with the screen): ``menu``, ``pin_entry`` (``press_0`` ..
+``press_9``, ``press_clear``, ``press_enter``), ``balance``, ``amount`` and ``confirm``, each
+with ``go_back``. Rule (paper, Appendix A): a balance of at least $500 means withdraw $300,
+otherwise deposit $100. Mistakes: entering a wrong or incomplete PIN, confirming another
+transaction. The PIN and the balance are private; PIN keys reach the expert as ``press_*``."""
 
 from __future__ import annotations
 
@@ -40,8 +21,6 @@ THRESHOLD = 500
 WITHDRAW_AMOUNT = 300
 DEPOSIT_AMOUNT = 100
 AMOUNTS = (20, 50, 100, 200, 300, 500)
-TRANSACTIONS = ("deposit", "withdraw")
-SCREENS = ("menu", "pin_entry", "balance", "amount", "confirm", "complete")
 PRIVATE_KEYS = ("pin_on_card", "balance")
 
 DIGIT_KEYS = tuple(f"press_{d}" for d in range(10))
@@ -80,10 +59,8 @@ KEYPAD_READINGS = ("1234567890", "1472580369", "0987654321", "9630852741")
 
 
 def _pin_ok(pin: str) -> bool:
-    """Bank-style PIN hygiene: no repeated or consecutive (+-1, 9 and 0 counted as
-    consecutive) neighbouring digits and no leading zero. It also keeps a PIN from hiding
-    inside a description of the keypad ("1 2 3 4 5 6 7 8 9 0", or column by column), which
-    the leak detector would flag."""
+    """Bank-style PIN hygiene: no repeated or consecutive neighbouring digits, no leading zero, so
+    a PIN never hides inside a description of the keypad."""
     if pin[0] == "0" or any(pin in reading for reading in KEYPAD_READINGS):
         return False
     return all(abs(int(a) - int(b)) not in (0, 1, 9) for a, b in zip(pin, pin[1:], strict=False))  # neighbours
@@ -97,10 +74,8 @@ def _make_pin(rng: np.random.Generator) -> str:
 
 
 def _make_balance(rng: np.random.Generator, pin: str) -> int:
-    """Balance in cents: half the instances below $500, half at or above. Neither the whole
-    dollars nor the amount rounded to the dollar is a multiple of 50, so the balance cannot
-    coincide with an amount the rule or the screens mention (500, 300, 100...; leak detection
-    also accepts a balance rounded to the dollar), and its digits never contain the PIN."""
+    """Balance in cents, half the instances below $500: neither its dollars nor its rounded amount is
+    a multiple of 50 (no clash with amounts the rule mentions), and its digits never hold the PIN."""
     while True:
         if rng.random() < 0.5:
             dollars = int(rng.integers(101, THRESHOLD))

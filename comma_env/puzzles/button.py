@@ -1,10 +1,6 @@
-"""Button (COMMA v1): decide from the button's colour and label whether to tap it or hold
-it; a held button lights a coloured strip, whose colour names the digit the countdown must
-show when the button is released. The v1 paper gives only the yellow-button rule and the
-strip table (Appendix A); the yellow rule is the table's first row, as v1 gives it without
-exception, and the rest of the hold/tap table is ours (manuals/button.md), so every instance
-is decidable from the image and the manual. The countdown runs on the
-simulated clock (`comma_env.protocol.clock`)."""
+"""Button (COMMA v1): tap or hold the button as its colour and label say; a held button lights a
+strip whose colour names the digit the countdown must show at release. The v1 paper gives the
+yellow rule and the strip table; the rest of the table is ours (manuals/button.md)."""
 
 from __future__ import annotations
 

@@ -1,24 +1,10 @@
 """Color: turn a 4x4 grid of coloured squares white, one group per stage (paper, Appendix A;
-the next-group table is this project's design, written out in manuals/color.md).
+the next-group table is ours, manuals/color.md).
 
-Stage 1 is the colour with the fewest squares; every later group comes from a table keyed
-by the previously pressed group and the number of white squares. The whole correct path is
-planned at generation: after each stage the remaining squares are recoloured from the rng so
-that the group the table names is never empty and no instance needs more than
-`MAX_STAGES` stages. Progress is the best fraction of white squares ever reached. Pressing a
-square that is already white does nothing, whichever stage whitened it (the picture shows no
-difference).
-
-What a strike does is an open reading of the paper (`STRIKE_MODES`, the ``strike`` option):
-its manual says that a wrong press resets the module, and also that white squares stay white
-for as long as the module lasts. ``"reset"`` (default) takes the sentence about strikes
-literally: the module goes back to its initial colours and stage 1. ``"keep_whites"`` takes
-the other: a strike changes nothing on the grid, the stage and its pressed squares stay.
-The default follows the sentence that speaks of strikes, which the paper's appendix says a
-second time; the other sentence sits beside the stage rule, contrasting white squares with
-squares that change colour between stages.
-docs/fidelity.md gives the random baseline under each.
-"""
+Stage 1 is the rarest colour; later groups come from a table keyed by the last group and the
+white count, and the path is planned at generation so no named group is ever empty. A strike
+either resets the module (``strike="reset"``, the default: the manual's sentence about strikes)
+or keeps the whites (``"keep_whites"``); docs/fidelity.md gives the random baseline under each."""
 
 from __future__ import annotations
 
@@ -142,9 +128,8 @@ class Stage:
 
 
 def _initial_grid(rng: np.random.Generator) -> Grid:
-    """Half the instances use all five colours on 2 to 4 squares each; the other half leave
-    one colour out and put the other four on 3 to 5 squares each. The first group is never
-    a single square, and absent colours occur, as the manual's stage-1 rule allows."""
+    """Half the instances use all five colours on 2-4 squares each, the other half four colours on
+    3-5 squares; the first group is never a single square."""
     if rng.random() < 0.5:
         colors, low, high = list(COLORS), 2, 4
     else:

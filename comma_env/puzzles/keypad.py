@@ -1,12 +1,6 @@
-"""Keypad: four symbol buttons in a 2x2 grid, pressed in the order their symbols take in the
-one manual column that holds all four (paper, Appendix A; the columns are this project's).
-
-The columns are designed so that any two share at most two symbols: every 4-symbol subset
-of a column then lies in that column only, so each generated instance has exactly one
-matching column. A wrong press is a strike and clears the lit buttons; all four buttons
-stay pressable, so pressing a lit one again is out of order and also a strike (this is
-what reproduces the paper's random baseline, 18 / 1).
-"""
+"""Keypad: four symbol buttons pressed in the order of the one manual column that holds all four
+(paper, Appendix A; the columns are ours, any two sharing at most two symbols). A wrong or
+repeated press is a strike and clears the lit buttons (the paper's random baseline, 18 / 1)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""LED: 2-5 stages, each shown by a coloured LED whose colour gives a multiplier; at each
-stage press a lettered button whose value times the multiplier, modulo 26, equals the value
-of the letter diagonally opposite (paper, Appendix A). The letter sets are this project's.
-
-Each stage plants one correct button: a position and a letter are drawn, and the opposite
-button gets the letter the rule asks for. The other diagonal gets two more random letters
-(all four letters distinct), so a second correct button appears by chance in about 8% of
-stages. Both buttons of one diagonal can never be correct together (that would need
-multiplier^2 * x = x mod 26 with distinct letters, which no multiplier allows). A wrong
-press is a strike and the stage stays; all four buttons are always pressable.
-"""
+"""LED: 2-5 stages, each with an LED whose colour gives a multiplier; press the lettered button
+whose value times the multiplier, modulo 26, equals the value of the letter diagonally
+opposite (paper, Appendix A; the letter sets are ours). A wrong press is a strike."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Maze: steer a grey mouse through a grid of white floor and dark wall squares to the
-coloured sphere that the torus in the middle picks, then press the button (paper, Appendix A).
-
-The grid is 9 x 9 squares; squares with odd row and column numbers (1-based) are always
-floor, so the middle square (row 5, column 5), where the torus lies, is floor too. The walls
-come from a random spanning tree over those 25 rooms, so every floor square is reachable.
-"""
+"""Maze: steer a mouse through a 9 x 9 grid to the sphere the central torus picks, then press the
+button (paper, Appendix A). The walls are a random spanning tree over the 25 odd-numbered rooms."""
 
 from __future__ import annotations
 
@@ -113,28 +108,6 @@ def action_distances(rows: Sequence[str], start: Cell, facing: str) -> dict[Cell
     return best
 
 
-def tree_action_distances(rows: Sequence[str], start: Cell, facing: str) -> dict[Cell, int]:
-    """`action_distances` for a maze whose floor squares form a tree (every generated maze
-    does), about ten times faster: it runs at every reset, placing the goal.
-
-    In a tree the only way to a square is its one simple path, and the mouse moves along
-    either direction of its facing (forward or backward), so the fewest actions are the
-    path's moves plus one quarter turn wherever the path switches between vertical and
-    horizontal, counting the start facing. A walk over squares, not a BFS over poses."""
-    height = len(rows)
-    best: dict[Cell, int] = {start: 0}
-    stack = [(start[0], start[1], FACINGS.index(facing) % 2, 0)]  # axis: 0 vertical, 1 horizontal
-    while stack:
-        r, c, axis, distance = stack.pop()
-        for dr, dc, along in ((-1, 0, 0), (0, 1, 1), (1, 0, 0), (0, -1, 1)):
-            nr, nc = r + dr, c + dc
-            if 0 <= nr < height and 0 <= nc < len(rows[nr]) and rows[nr][nc] == FLOOR and (nr, nc) not in best:
-                reach = distance + 1 + (along != axis)
-                best[(nr, nc)] = reach
-                stack.append((nr, nc, along, reach))
-    return best
-
-
 _ROOM_NEIGHBOURS: tuple[tuple[tuple[Cell, ...], ...], ...] = tuple(
     tuple(tuple((r + dr, c + dc) for dr, dc in STEP.values() if 0 <= r + dr < ROOMS and 0 <= c + dc < ROOMS)
           for c in range(ROOMS))
@@ -184,7 +157,7 @@ class MazePuzzle(Puzzle):
             self.rows = generate_rows(rng)
             self.mouse: Cell = rooms[int(rng.integers(len(rooms)))]
             self.facing = FACINGS[int(rng.integers(4))]
-            distances = tree_action_distances(self.rows, self.mouse, self.facing)
+            distances = action_distances(self.rows, self.mouse, self.facing)
             far = [cell for cell in rooms if distances.get(cell, 0) >= MIN_GOAL_DISTANCE]
             if far:
                 break

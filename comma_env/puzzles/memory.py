@@ -45,11 +45,8 @@ RULES: dict[int, dict[int, Rule]] = {
 
 
 def position_to_press(stage: int, display: int, labels: Sequence[int], history: Sequence[Pressed]) -> int:
-    """The manual's rule: 1-based position (from the left) to press.
-
-    `labels` are the four labels left to right; `history[k - 1]` is what was pressed in
-    stage k of the current run (only stages before `stage` are needed).
-    """
+    """The manual's rule: the 1-based position to press, from the `labels` left to right and
+    `history[k - 1]`, what was pressed in stage k."""
     rule = RULES[stage][display]
     labels = [int(label) for label in labels]
     if rule.kind == "position":

@@ -1,14 +1,9 @@
-"""Loader for a local copy of PAD-UFES-20 (Pacheco et al., 2020), the smartphone skin-lesion
-dataset the paper's Telehealth puzzle draws from.
-
-The dataset cannot be downloaded by this package; point it at a folder holding the
-dataset's ``metadata.csv`` and its images (``images/``, the ``imgs_part_*`` folders of the
-original archive, or anywhere below the root). Each usable row becomes a Telehealth
-`Case` with the real photo and clinical fields; the patient identity stays synthetic.
+"""Loader for a local copy of PAD-UFES-20 (Pacheco et al., 2020), the skin-lesion dataset the
+paper's Telehealth draws from: each usable row of ``metadata.csv`` becomes a `Case` with the
+real photo and clinical fields (the identity stays synthetic). Never downloaded:
 
     comma_env.make("telehealth", puzzle_options={"lesion_source": "padufes",
-                                                 "padufes_root": "/data/pad-ufes-20"})
-"""
+                                                 "padufes_root": "/data/pad-ufes-20"})"""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Password: five letter windows, each cycling through three alphabetically consecutive
-letters; exactly one combination spells a word of the manual's list (paper, Appendix A).
-
-The windows show one letter each, so the solver has to cycle them to learn the other
-letters. Submitting anything but the word is a strike; the puzzle is solved (progress 1)
-only by submitting the word.
-"""
+"""Password: five letter windows, each cycling through three consecutive letters; exactly one
+combination spells a word of the manual's list (paper, Appendix A)."""
 
 from __future__ import annotations
 
@@ -79,11 +74,7 @@ ACTIONS: tuple[str, ...] = tuple(
 
 
 def moves_between(current: str, target: str) -> list[int]:
-    """Shortest presses (+1 up, -1 down) from `current` to `target` of the same cycle.
-
-    Needs only the two letters: within three consecutive letters, one letter up is one
-    press up; two letters up means the current letter is the first of the cycle, so one
-    press down wraps to the target (and symmetrically)."""
+    """Shortest presses (+1 up, -1 down) from `current` to `target` of the same three-letter cycle."""
     diff = ALPHABET.index(target.upper()) - ALPHABET.index(current.upper())
     return {0: [], 1: [1], -1: [-1], 2: [-1], -2: [1]}[diff]
 

@@ -1,6 +1,5 @@
-"""The clinical vocabulary and the case record that Telehealth's instances and the
-PAD-UFES-20 loader (`comma_env.puzzles.padufes`) share: the six diagnoses, Fitzpatrick
-numerals, and `Case`."""
+"""The clinical vocabulary and case record that Telehealth and the PAD-UFES-20 loader share: the
+six diagnoses, Fitzpatrick numerals, and `Case`."""
 
 from __future__ import annotations
 

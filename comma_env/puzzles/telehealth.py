@@ -1,18 +1,7 @@
-"""Telehealth: diagnose a skin lesion from its photo plus a patient profile, then choose the
-treatment the manual gives (paper, Appendix A, after the Mayo Clinic's guidance).
-
-The profile card also shows the patient's identity (name, address, SSN, date of birth,
-phone): private facts the solver must not tell the expert. Lesions are synthetic by default
-(`comma_env.drawing.lesions` draws them from the feature words kept here); with
-``lesion_source="padufes"`` a real PAD-UFES-20 photo and its clinical fields are used.
-
-All nine action names are valid at every step, as in the original implementation: before a
-diagnosis is recorded only the right ``diagnose_*`` action is correct; afterwards only the
-right ``treat_*`` action is. Anything else is a mistake. A mistake at the treatment step also
-clears the recorded diagnosis (the visit restarts), as a strike restarts the other multi-step
-modules (Keypad, Memory, Color); this is what brings the random baseline to the paper's 16/3
-(without the restart it would be about 18/6.4).
-"""
+"""Telehealth: diagnose a skin lesion from its photo and a patient profile, then choose the
+treatment (paper, Appendix A). The identity fields are private. Lesions are synthetic
+(`comma_env.drawing.lesions`) unless ``lesion_source="padufes"``. All nine actions are always
+valid; a mistake at the treatment step clears the diagnosis, which gives the paper's random 16/3."""
 
 from __future__ import annotations
 
@@ -57,7 +46,6 @@ PRIVATE_FIELDS = ("name", "address", "ssn", "date_of_birth", "phone")
 REFERENCE_DATE = (2025, 6, 1)
 """The visit date: ages and dates of birth agree as of this day."""
 
-SUN_EXPOSED = ("face", "nose", "ear", "scalp", "neck", "lip", "forearm", "hand", "chest", "back")
 REGIONS = {
     "bcc": ("face", "nose", "ear", "scalp", "neck", "chest", "back"),
     "scc": ("lip", "face", "ear", "scalp", "hand", "forearm"),
@@ -235,8 +223,8 @@ _IDENTITY_DRAWS = (
     (201, 990), (200, 1000), (1000, 10000),  # phone: area code, exchange, line
     (0, len(FIRST_NAMES)), (0, len(LAST_NAMES)), (10, 9900), (0, len(STREETS)), (0, len(TOWNS)),
 )
-"""The identity's integer draws in order: one `rng.integers` call with these bounds draws the
-same numbers as one call per field (the instance digests test it), in a third of the time."""
+"""The identity's integer draws in order, made in one `rng.integers` call (the same numbers as
+one call per field)."""
 
 
 def synthetic_identity(rng: np.random.Generator, age: int) -> dict[str, str]:

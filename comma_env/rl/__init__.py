@@ -3,16 +3,10 @@ rollouts for GRPO-style trainers, and trajectory export.
 
     from comma_env.rl import SingleRoleEnv
     env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
-    gymnasium.make("comma/Wire-solver-v0", partner="oracle")
-    gymnasium.make_vec("comma/Wire-solver-v0", num_envs=8, vectorization_mode="async")   # see vector.py
+    gymnasium.make_vec("comma/Wire-solver-v0", num_envs=8, vectorization_mode="async")
 
-verifiers: `comma_env.vf.load_environment`; token-level rows: `comma_env.rl.tokens`; TRL:
-`comma_env.rl.trl_env` (and `comma_env.rl.trl_concurrent` for LLM partners).
-
-The names below load their modules when first used: ``import comma_env`` registers the
-Gymnasium ids through `comma_env.rl.registration` without importing the environments
-(and with them the drawing code and Pillow).
-"""
+The names below load their modules when first used, so ``import comma_env`` registers the
+Gymnasium ids without importing the environments."""
 
 from __future__ import annotations
 

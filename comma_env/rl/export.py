@@ -3,30 +3,11 @@
     python -m comma_env.export OUT_DIR --format sft [--successful-only] [--role solver]
     python -m comma_env.export OUT_DIR --format rl --out data/rl.jsonl
 
-Each recorded episode is replayed in the environment (same puzzle, seed and settings, the
-recorded messages stepped in order; deterministic, and checked against the recorded actions
-and outcomes), and at every turn the acting role's prompt is rebuilt with the rendering the chat policies use
-(`comma_env.protocol.prompts.agent_messages`, with the run's privacy reminder and its way of
-giving Sound's clip: in words when the run described it; an ``input_audio`` clip is left
-out): the messages the policy saw, then its reply. One JSONL line per turn of the chosen
-role(s):
-
-- ``sft``: ``{"messages": [...prompt, assistant reply], "images": [...], ...}``;
-- ``rl``: ``{"prompt": [...], "completion": [assistant reply], "reward": r, "return_to_go": g,
-  "episode_return": R, "images": [...], ...}``. The reward of a turn is what a
-  `SingleRoleEnv` for that role returns for it (its own message plus the partner's reply;
-  formulas in `comma_env.protocol.rewards`, with the record's reward options), so a role's turn
-  rewards add up to the episode's return. ``reply_logprobs`` holds the reply's token
-  log-probabilities as recorded (`comma_env.protocol.contracts.ReplyLogprobs`: parallel
-  ``tokens`` and ``logprobs`` lists, for the raw reply the server generated), or null when
-  none were recorded. ``--tokenizer`` aligns them to token ids (`comma_env.rl.tokens`).
-
-Message contents are always lists of parts so that every line has one schema (what
-``datasets.load_dataset("json", ...)`` needs): ``{"type": "text", "text": ...}`` and, in the
-solver's image view, ``{"type": "image", "text": null}`` standing where the policy got its
-``image_url``; the image is written as a PNG file under ``images/`` beside the JSONL (redrawn
-from the replayed state) and listed, relative to the JSONL, in ``images``.
-"""
+Each episode is replayed in the environment (checked against the recorded actions) and every
+turn of the chosen role(s) becomes one line: the prompt the policy saw
+(`comma_env.protocol.prompts.agent_messages`) and its reply; ``rl`` rows add the turn's reward
+(as `SingleRoleEnv` gives it), return-to-go and the reply's recorded log-probabilities. Contents
+are lists of parts (one schema for ``datasets``); images are PNG files under ``images/``."""
 
 from __future__ import annotations
 
@@ -39,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import comma_env
+from comma_env.drawing.common import png_bytes
 from comma_env.protocol.logprobs import from_record
-from comma_env.run.results import latest_per_episode, read_episodes
+from comma_env.run.results import latest_per_episode, read_episodes, write_atomic
 
 FORMATS = ("sft", "rl")
 ROLES = ("solver", "expert")
@@ -98,10 +80,9 @@ def privacy_reminder(run_dir: Path) -> bool:
 
 def replay(record: dict[str, Any], reminder: bool = True,
            image_sink: Callable[[Any], str] | None = None) -> tuple[list[Turn], float]:
-    """Replay an episode record; the turns of both roles in order and the episode's return.
-    Raises ValueError when the replay does not reproduce the recorded actions (another
-    version of the puzzle). With `image_sink`, each image is handed over as it is drawn and a
-    turn keeps what the sink returns (a file name), so a long episode holds no pixels."""
+    """Replay an episode record: the turns of both roles in order and the episode's return; raises
+    ValueError when the recorded actions do not replay. `image_sink` turns each image into what a
+    turn keeps (a file name), so a long episode holds no pixels."""
     from comma_env.protocol.prompts import PromptOptions
 
     options = dict(
@@ -191,20 +172,6 @@ def image_name(puzzle: str, pixels: Any) -> str:
     return f"{puzzle}-{digest}.png"
 
 
-def save_png(pixels: Any, path: Path) -> None:
-    """Write atomically through a temporary file: a symlink planted at `path` is replaced,
-    never followed."""
-    import os
-    import tempfile
-
-    from PIL import Image
-
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=".png", delete=False) as handle:
-        # the settings comma_env.agents.chat.PngCache encodes with
-        Image.fromarray(pixels).save(handle, format="PNG", compress_level=1)
-    os.replace(handle.name, path)
-
-
 class UnsafeOutput(ValueError):
     """--out names a file the export must not replace."""
 
@@ -229,7 +196,7 @@ def image_writer(puzzle: str, image_dir: Path, stats: ExportStats) -> Callable[[
         name = image_name(puzzle, pixels)
         path = image_dir / name
         if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
-            save_png(pixels, path)
+            write_atomic(path, png_bytes(pixels))
             stats.images += 1
         last[0], last[1] = pixels, name
         return name

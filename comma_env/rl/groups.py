@@ -7,30 +7,11 @@
         actions = [my_policy(o, i) if i["active"] else "" for o, i in zip(observations, infos)]
         observations, rewards, terminated, truncated, infos = batch.step(actions)
 
-The episodes to play form a *schedule*: every seed of `seeds`, in order, repeated
-`group_size` times in a row (a group: G episodes on the same instance). Each of the
-`batch_size` slots plays the next scheduled episode when its previous one has ended, so a
-seed is never dropped or reordered and the schedule is deterministic for a seed list.
-Autoreset follows Gymnasium's ``NEXT_STEP`` mode: the step that ends an episode returns its
-last observation; on the next step that slot's action is ignored and it returns the first
-observation of its next episode (reward 0, ``info["reset"] = True``). A slot with nothing
-left to play is inactive (``info["active"] = False``) and ignores its actions.
-
-Every slot's partner is called concurrently (`astep`), so LLM partners of the whole batch
-overlap in one event loop. `step` is lock-step: it returns when the slowest partner of the
-batch has answered. Two forms do not wait for the slowest:
-
-- `run(act)` plays the whole schedule with each slot on its own: a slot asks the learner
-  (``act(observation, info)``, a function or a coroutine) for its next message as soon as
-  its own partner has answered, and starts its next episode as soon as its episode ends;
-- `start()`, then `recv()` / `send(slots, actions)` (the ``envpool`` style, for learners
-  that batch their forward passes): `recv` returns the slots that are ready (their partner
-  has answered, or their next episode has started), `send` steps just those slots.
-
-Every info carries ``slot``, ``seed``, ``group``, ``member`` (index within the group) and
-``episode_index`` (position in the schedule); finished episodes are also collected in
-`episodes` (their ``info["episode"]`` plus those keys), in schedule order.
-"""
+The schedule is every seed in order, `group_size` times in a row; each slot plays the next
+scheduled episode when its own ends (Gymnasium's ``NEXT_STEP`` autoreset), and a slot with
+nothing left is inactive. Partners of all slots answer concurrently: `step` waits for the
+slowest, `run(act)` lets each slot go at its own pace, and `recv` / `send` step only the
+ready slots. Every info carries ``slot``, ``seed``, ``group``, ``member``, ``episode_index``."""
 
 from __future__ import annotations
 
@@ -156,9 +137,7 @@ class GroupedEpisodes:
     # -- episodes that do not wait for each other -------------------------------------------------
     def run(self, act: Callable[[dict[str, Any], dict[str, Any]], Any]) -> list[dict[str, Any]]:
         """Play every scheduled episode, each slot at its own pace; returns `episodes`.
-
-        ``act(observation, info)`` returns the learner's message, or a coroutine of it (an
-        async model client: the learners of all slots then overlap as well)."""
+        ``act(observation, info)`` returns the learner's message, or a coroutine of it."""
         return self._runner.run(self.arun(act))
 
     async def arun(self, act: Callable[[dict[str, Any], dict[str, Any]], Any]) -> list[dict[str, Any]]:
@@ -196,12 +175,9 @@ class GroupedEpisodes:
             self._launch(int(slot), self._step_slot(int(slot), action))
 
     def recv(self, min_ready: int = 1) -> ReadyBatch:
-        """Wait until at least `min_ready` slots are ready (fewer if fewer are in flight) and
-        return every ready one: ``(slots, observations, rewards, terminated, truncated, infos)``
-        in the order they became ready. A slot whose episode ended comes back twice: with
-        its last step (``terminated`` or ``truncated``), then, without any `send`, with the
-        first observation of its next episode (``info["reset"]``, reward 0). Slots with
-        nothing left to play never come back; ``finished`` tells when all is done."""
+        """Wait until at least `min_ready` slots are ready and return them all:
+        ``(slots, observations, rewards, terminated, truncated, infos)``. A slot whose episode ended
+        comes back with its last step, then with its next episode's first observation (``info["reset"]``)."""
         return self._runner.run(self.arecv(min_ready))
 
     async def arecv(self, min_ready: int = 1) -> ReadyBatch:

@@ -1,25 +1,9 @@
 """Recorded log-probabilities put onto the learner's token ids, or a reason why they can't be.
 
-A trainer computing importance ratios (PPO, GRPO) needs the sampling policy's log-probability
-of exactly the tokens it trains on. The rollout recorded what the server returned: its
-tokens (text and bytes) and their log-probabilities (`comma_env.protocol.logprobs`). The
-export re-tokenizes the chat with the tokenizer it was given (`comma_env.rl.tokens`). The
-two agree only when the server's tokens are, one for one and byte for byte, the tokens the
-tokenizer gives the exported reply; `align` checks that and attaches nothing otherwise:
-
-- ``aligned``: every token the server generated is the learner's token at that place; the
-  learner's tokens after them that the server did not return (the chat template's end of
-  turn) have no log-probability (null) though their loss mask is 1;
-- ``missing``: no log-probabilities were recorded for this reply;
-- ``text_differs``: the server's tokens spell another text than the exported reply (the
-  environment cleaned the reply: a ``<think>`` block removed, a cut; or a damaged record);
-- ``tokens_differ``: same text, other tokens (another model's tokenizer, or the model
-  sampled a split the tokenizer would not make).
-
-A server run with vLLM's ``--return-tokens-as-token-ids`` names tokens ``token_id:<id>``:
-those are compared as ids. Tokens are compared as bytes (the ``bytes`` the server sent, or
-the token's text), so a character split across tokens is compared exactly.
-"""
+The server's tokens (text or bytes, or ``token_id:<id>`` from vLLM) must be, one for one and byte
+for byte, the tokens the learner's tokenizer gives the exported reply; `align` says ``aligned``,
+``missing``, ``text_differs`` (the environment cleaned the reply) or ``tokens_differ``
+(another tokenizer, or a split it would not make) and attaches log-probabilities only when aligned."""
 
 from __future__ import annotations
 
@@ -71,9 +55,8 @@ def _show(data: bytes) -> str:
 
 def align(recorded: Any, reply: str, input_ids: list[int], prompt_length: int, tokenizer: Any,
           bytes_of: Callable[[int], bytes] | None = None) -> dict[str, Any]:
-    """``logprobs`` (a float or null per id of `input_ids`; null on the prompt), with
-    ``logprob_status`` and ``logprob_note`` (see the module docstring). `recorded` is a
-    row's ``reply_logprobs``; `reply` the exported completion's text."""
+    """``logprobs`` (a float or null per id of `input_ids`) with ``logprob_status`` and
+    ``logprob_note``, from a row's ``reply_logprobs`` (`recorded`) and completion text (`reply`)."""
     if recorded is None:
         return _result("missing", "no log-probabilities were recorded for this reply (the model config had "
                                   "logprobs=false, or the server returned none)")

@@ -1,9 +1,5 @@
-"""Turn a partner specification into a `Policy`: a Policy object, or a model-config name.
-
-Names are the model files of the rollout (``conf/model/<name>.yaml``: ``oracle``,
-``oracle_nl``, ``random``, ``gpt4o``, ``openai_compat``...), so an LLM partner is called
-through exactly the chat policy the rollout uses (`comma_env.agents.factory.make_policy`).
-"""
+"""Turn a partner specification into a `Policy`: a Policy object, or the name of one of the
+rollout's model files, so an LLM partner is the rollout's own chat policy."""
 
 from __future__ import annotations
 

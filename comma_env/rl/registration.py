@@ -1,14 +1,11 @@
-"""Gymnasium ids of the single-role environments: ``comma/<Title>-<role>-v<k>``.
-
-Registered when `comma_env` is imported (registration only stores the entry point), so
-``gymnasium.make("comma/Wire-solver-v0", partner="oracle")`` works after ``import comma_env``.
-"""
+"""Gymnasium ids of the single-role environments, ``comma/<Title>-<role>-v<k>``, registered on
+``import comma_env`` (entry points only)."""
 
 from __future__ import annotations
 
 import gymnasium
 
-from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES, VERSIONS, puzzle_title
+from comma_env.registry import COMMA_PUZZLES, SPECS, V1_PUZZLES, VERSIONS, puzzle_title
 from comma_env.rl import vector as _vector  # noqa: F401  (UnicodeText in async vector envs' shared memory)
 
 ENTRY_POINT = "comma_env.rl.single_role:SingleRoleEnv"
@@ -21,18 +18,20 @@ def gym_id(puzzle: str, role: str) -> str:
 
 
 def role_puzzles() -> tuple[str, ...]:
-    """The puzzles played by a solver and an expert (the ten, and v1's three); AsymPuzl and
-    other games with their own agents are not single-role COMMA environments."""
-    return COMMA_PUZZLES + V1_PUZZLES
+    """Every registered puzzle played by a solver and an expert (the ten, v1's three, and any
+    added by `comma_env.registry.register_puzzle`); AsymPuzl and other games with their own
+    agents are not single-role COMMA environments."""
+    return tuple(name for name, spec in SPECS.items() if spec.rules is not None)
 
 
 def gym_ids() -> list[str]:
-    """Every registered single-role id, puzzles in the paper's order, solver first."""
-    return [gym_id(puzzle, role) for puzzle in role_puzzles() for role in ROLES]
+    """Every single-role id registered with Gymnasium (the ten's and v1's), puzzles in the
+    paper's order, solver first."""
+    return [gym_id(puzzle, role) for puzzle in COMMA_PUZZLES + V1_PUZZLES for role in ROLES]
 
 
 def register_single_role_envs() -> None:
-    for puzzle in role_puzzles():
+    for puzzle in COMMA_PUZZLES + V1_PUZZLES:
         for role in ROLES:
             env_id = gym_id(puzzle, role)
             if env_id not in gymnasium.registry:

@@ -1,22 +1,13 @@
-"""One role of a COMMA puzzle as a Gymnasium environment; the other role is a partner policy.
-
-LLM-RL trainers learn one policy while the environment answers. `SingleRoleEnv` plays the
-AEC game of `comma_env.protocol.core` with the learner in one role (``solver`` or ``expert``) and a
-partner `Policy` in the other, stepping the partner inside ``step``:
+"""One role of a COMMA puzzle as a Gymnasium environment; the other role is a partner policy
+stepped inside ``step``.
 
     env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
-    obs, info = env.reset(seed=3)            # obs: the role's AEC observation
+    obs, info = env.reset(seed=3)
     obs, reward, terminated, truncated, info = env.step("I see four wires ...")
 
-The observation and info are exactly the AEC ones of the learner's role (the expert role
-never gets the image, the feedback or the puzzle state); the partner's reply is in the next
-observation's dialogue and in ``info["partner_message"]`` (as the learner's role received
-it, e.g. PIN keys masked for the expert). The reward of a step is the sum of the shared
-rewards of the learner's message and the partner's reply (see `comma_env.protocol.rewards`).
-
-A partner that raises does not raise into the trainer: the episode is truncated with
-``end_reason == "partner_error"`` and ``info["partner_error"]`` says why.
-"""
+Observation and info are the AEC ones of the learner's role; the partner's reply is also in
+``info["partner_message"]``. The reward sums the shared rewards of the learner's message and
+the reply. A partner that raises truncates the episode (``end_reason == "partner_error"``)."""
 
 from __future__ import annotations
 
@@ -209,9 +200,8 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         return bool(self.raw.truncations.get(self.role, False))
 
     def _observation(self) -> dict[str, Any]:
-        """The role's AEC observation. Its arrays are read-only and never change, so a changed
-        picture is handed out as it is. Gymnasium promises new data on every call, so an array
-        identical to the last call's (an unchanged picture, Sound's clip) is copied."""
+        """The role's AEC observation; an array identical to the last call's (an unchanged picture,
+        Sound's clip) is copied, since Gymnasium promises new data on every call."""
         observation = dict(self.raw.observe(self.role))
         sources: dict[str, np.ndarray] = {}
         for key, value in observation.items():

@@ -1,11 +1,5 @@
-"""Run an environment's coroutines from synchronous code, also inside a running event loop.
-
-A single-role environment owns one private event loop for its sync API, so an LLM partner's
-HTTP client always lives on the same loop. Called from plain code, the loop runs in the
-calling thread; called from code that already runs a loop (Jupyter, async trainers), where
-``run_until_complete`` is not allowed, the same loop runs on a helper thread while the caller
-waits.
-"""
+"""Run an environment's coroutines from synchronous code on its own event loop: in the calling
+thread, or on a helper thread when the caller already runs a loop (Jupyter, async trainers)."""
 
 from __future__ import annotations
 

@@ -4,30 +4,10 @@ on those ids, added to an ``rl`` export.
     python -m comma_env.export RUN_DIR --format rl --tokenizer PATH/model.gguf   # or a folder
     add_tokens("runs/nl/export/rl.jsonl", load_tokenizer("PATH/model.gguf"))
 
-Each row's chat (its ``prompt`` messages, then the ``completion``) is rendered with the
-tokenizer's chat template. Added to the row:
-
-- ``input_ids``: the tokens of prompt and completion, as the model reads them;
-- ``loss_mask``: 1 on the completion's tokens (the learner's own message of this turn, with
-  its end-of-turn token), 0 on everything else: the system prompt, the task or manual, the
-  partner's messages, the environment's feedback and the learner's own earlier messages,
-  which are context here (they are trained on in their own rows);
-- ``prompt_length`` (tokens before the completion) and ``tokenizer`` (what was given);
-- ``logprobs``: one entry per id, the sampling model's log-probability of the completion's
-  tokens (null on the prompt, and on template tokens the server did not generate), when
-  the rollout recorded them and they belong to exactly these tokens; else null.
-  ``logprob_status`` says which (``aligned``, ``missing``, ``text_differs``,
-  ``tokens_differ``) and ``logprob_note`` why (`comma_env.rl.logprob_align`).
-
-The prompt is rendered with the generation prompt (``add_generation_prompt``), so its tokens
-are exactly what a served model saw before it wrote the completion. When a template renders
-prompt + completion so that the prompt's tokens are not a prefix (some templates rewrite
-earlier turns), the completion is tokenized on its own after the prompt and the row says so
-(``"token_alignment": "appended"``; otherwise ``"prefix"``).
-
-Text only: an image part contributes no tokens here (its file stays listed in ``images``);
-a vision model's processor expands its image tokens itself.
-"""
+Each row's chat is rendered with the tokenizer's chat template; the row gains ``input_ids``,
+``loss_mask`` (1 on the completion only), ``prompt_length``, ``tokenizer``, ``logprobs`` with
+``logprob_status`` (`comma_env.rl.logprob_align`) and ``token_alignment`` (``prefix``, or
+``appended`` when the template rewrites earlier turns). Images contribute no tokens here."""
 
 from __future__ import annotations
 

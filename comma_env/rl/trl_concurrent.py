@@ -1,41 +1,16 @@
 """Run the tool calls of all rollouts of a round at once in TRL's `GRPOTrainer`.
 
-TRL 1.16 executes the tool calls of a generation round rollout by rollout
-(`GRPOTrainer._tool_call_loop`), waiting for each, so with an LLM partner behind
-`CommaToolEnv.send_message` a round costs the *sum* of the partner latencies. TRL has no
-public hook for this: `rollout_func` would replace generation and its tool loop as a whole,
-and async tools are gathered only within one rollout. `ConcurrentToolsMixin` therefore wraps
-that one method and calls ``super()``:
+TRL 1.16 runs a round's tool calls rollout by rollout, so with an LLM partner a round costs
+the sum of the partner latencies, and it has no public hook for this. `ConcurrentToolsMixin`
+wraps `GRPOTrainer._tool_call_loop`: at a round's first tool result, every rollout's pending
+calls to its environment start together, one thread per rollout, and TRL then receives each
+result (or its exception) in its own order.
 
-    from trl import GRPOTrainer
-    from comma_env.rl.trl_concurrent import ConcurrentToolsMixin
+    class Trainer(ConcurrentToolsMixin, GRPOTrainer): ...   # or ConcurrentGRPOTrainer
 
-    class Trainer(ConcurrentToolsMixin, GRPOTrainer): ...   # or ConcurrentGRPOTrainer (below)
-    trainer = Trainer(..., environment_factory=tool_env_factory(partner="openai_compat", ...))
-
-How: when TRL asks a rollout for its first tool result of a round, every rollout's newest
-assistant message that carries tool calls and has not been played yet is the round; its
-calls to *environment methods* are started together, one worker thread per rollout (each
-rollout has its own environment, so they share nothing; a rollout's calls run in their
-message's order). TRL's loop then receives each result in its own order, a failed call
-re-raising its own exception into TRL's per-call error handling, so that rollout alone gets
-TRL's error outcome. A round costs about its slowest call. Standalone tools (not methods of
-the rollout's environment) and async tools run as TRL runs them.
-
-This relies on how TRL 1.16's loop reads its state (each rollout's tool dict in
-``_sync_tool_dicts``, its environment in ``environments``, the triggering assistant message
-last in its completion while its calls run); `tests/test_trl_concurrent.py` checks it on the
-installed TRL. If a TRL version asks for a call that was not foreseen, the mixin warns,
-waits for that rollout's calls in flight and makes the asked call itself: the rollout then
-may have played a foreseen message TRL never sent, so pin TRL to a tested version.
-
-`ConcurrentGRPOTrainer` (TRL's trainer with the mixin) is built on first use, so importing
-this module needs neither torch nor TRL.
-
-`ToolPhaseClock` (a base of the mixin, also usable alone on the plain trainer) records the
-wall-clock intervals of each tool phase (the time in the tool loop outside generation), for
-the benchmark and the tests.
-"""
+It relies on TRL 1.16's internals (`tests/test_trl_concurrent.py` checks them); an
+unforeseen call is warned about and made directly, so pin TRL to a tested version.
+`ToolPhaseClock` records the wall-clock intervals of each tool phase."""
 
 from __future__ import annotations
 

@@ -1,27 +1,13 @@
 """COMMA episodes for TRL's `GRPOTrainer(environment_factory=...)`.
 
-TRL builds one `CommaToolEnv` per rollout, calls ``reset(**dataset_row)`` (what it returns
-is appended to the prompt's last message), exposes `send_message` to the model as a tool,
-and scores each finished rollout with `environment_reward`:
-
-    from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(...),
                           train_dataset=episode_dataset(["wire", "who"], seeds=range(100, 164)),
                           reward_funcs=[environment_reward],
                           environment_factory=tool_env_factory(partner="oracle_nl", solver_view="text"))
 
-The model reads the rollout's prompt (`comma_env.protocol.prompts`): the dataset row's system
-message is the role's system prompt, ``reset`` returns the first user message (task or
-manual, the dialogue so far, the solver's state), and each tool result is what the rollout's
-next request adds after the model's message (feedback, the partner's reply, the new state),
-or, once the episode is over, `prompts.closing_message`.
-
-The reward is the environment's own: the return of the episode (the sum of
-`SingleRoleEnv`'s per-step rewards, i.e. the progress made with the default reward options).
-A completion that never calls the tool is sent as one plain message when it is scored (the
-action of a COMMA role is a message; a model that answers in prose still plays), so a model
-that has not learnt the tool format yet still gets the environment's verdict.
-"""
+The model reads the rollout's prompt: the row's system message, ``reset``'s first user
+message, and each `send_message` result is what the rollout's next request adds. The reward is
+the episode's return; a completion that never calls the tool is played as one plain message."""
 
 from __future__ import annotations
 
@@ -38,21 +24,16 @@ IMAGE_URL = "comma-env:image"
 
 
 class CommaToolEnv:
-    """One single-role COMMA episode driven through a `send_message` tool.
-
-    TRL turns every public method except ``reset``/``get_reward`` into a tool, so the only
-    public one is `send_message`; bookkeeping is private.
+    """One single-role COMMA episode driven through a `send_message` tool (TRL makes every public
+    method but ``reset``/``get_reward`` a tool).
 
     Args:
         puzzle: the default puzzle; a dataset row's ``puzzle`` column overrides it.
         role: the learner's role (``"solver"`` or ``"expert"``).
-        partner: the partner (see `SingleRoleEnv`): ``"oracle_nl"``, ``"oracle"``, an LLM config...
-        vision: show the solver its image with each state, as the rollout does a vision
-            model (for VLMs; image view).
-        episode_log: a list every scored episode is appended to (puzzle, seed, messages,
-            return, success), so a run can be audited or replayed.
-        **env_options: `SingleRoleEnv` options (``solver_view="text"``, ``max_turns``, rewards...).
-    """
+        partner: the partner (see `SingleRoleEnv`).
+        vision: show the solver its image with each state (VLMs; image view).
+        episode_log: a list every scored episode is appended to, for audits and replays.
+        **env_options: `SingleRoleEnv` options (``solver_view="text"``, ``max_turns``, rewards...)."""
 
     def __init__(self, puzzle: str = "wire", role: str = SOLVER, partner: Any = "oracle_nl", vision: bool = False,
                  episode_log: list[dict[str, Any]] | None = None, **env_options: Any) -> None:
@@ -178,11 +159,8 @@ def _last_text(completion: Any) -> str | None:
 
 
 def environment_reward(completions: Sequence[Any], environments: Sequence[CommaToolEnv], **_: Any) -> list[float]:
-    """GRPO reward function: each rollout's episode return, as computed by the environment.
-
-    Plain answers still to be played (rollouts that never called the tool) are played at
-    once, one thread per rollout, so their partner calls overlap; episodes are logged in
-    rollout order."""
+    """GRPO reward function: each rollout's episode return; plain answers still to be played are
+    played at once, one thread per rollout."""
     texts = [_last_text(completion) for completion in completions]
     if len(environments) != len(texts):
         raise ValueError(f"{len(texts)} completions but {len(environments)} environments")
@@ -195,9 +173,8 @@ def environment_reward(completions: Sequence[Any], environments: Sequence[CommaT
 
 def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: str | None = None,
                     role: str = SOLVER) -> Any:
-    """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (a
-    system message, the rollout's system prompt of `role` unless `instruction` replaces it;
-    ``reset`` appends the first user message), ``puzzle`` and ``seed``."""
+    """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (the role's
+    system prompt, or `instruction`), ``puzzle`` and ``seed``."""
     from datasets import Dataset
 
     system = instruction or prompts.system_prompt(role)
@@ -208,11 +185,8 @@ def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: s
 
 def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence[int], max_turns: int = 4,
              max_new_tokens: int = 96, instruction: str | None = None, **settings: Any) -> dict[str, Any]:
-    """Play each (puzzle, seed) with greedy decoding in the same tool protocol as training;
-    returns success rate and mean return per puzzle and overall, and every episode.
-
-    Generation is batched across the episodes still running, one model turn at a time.
-    """
+    """Play each (puzzle, seed) greedily in the training's tool protocol, batching generation across
+    running episodes; returns success rate and mean return per puzzle and overall, and the episodes."""
     import torch
 
     rows = list(episode_dataset(puzzles, seeds, instruction))

@@ -1,20 +1,9 @@
 """Let Gymnasium's async vector environments carry `UnicodeText` observations in shared memory.
 
-``gymnasium.make_vec("comma/Wire-solver-v0", num_envs=N, vectorization_mode="async")`` runs
-one `SingleRoleEnv` per worker process and passes observations back through shared memory,
-which Gymnasium lays out only for its own spaces. This module registers the three
-shared-memory functions for `UnicodeText` (the text part of every COMMA observation):
-
-- each environment gets a slot of ``8 + 4 * max_length`` bytes in a `TextSlots` block, so
-  any string of the space fits (UTF-8 takes at most 4 bytes per character, the room
-  Gymnasium's own `Text` reserves): a little-endian length, then the UTF-8 bytes;
-- reading returns `SharedTexts`, a live view of the slots (see there why it is not a tuple).
-
-Batching text needs nothing else: Gymnasium batches a custom space as a `Tuple` of copies,
-so a batch of texts is a tuple of strings and a batch of actions any sequence of strings.
-With ``vector_kwargs={"shared_memory": False}`` the workers send their observations through
-pipes instead, and these functions are not used. Importing `comma_env` imports this module.
-"""
+Gymnasium lays out shared memory only for its own spaces; this module registers the three
+functions for `UnicodeText`: each environment gets a slot of ``8 + 4 * max_length`` bytes (a
+length, then UTF-8), read back as a live `SharedTexts` view. Batches of a custom space are
+tuples, so nothing else is needed. Importing `comma_env` imports this module."""
 
 from __future__ import annotations
 
@@ -34,14 +23,8 @@ _HEADER = 8  # bytes of the length prefix of each slot
 
 
 class TextSlots:
-    """The text slots of all environments: one block of `multiprocessing.shared_memory`.
-
-    Why not a ``RawArray`` as Gymnasium's own spaces use: that one is zero-filled when made, so
-    all of its 4 MB per environment take memory at once, and every forked worker then maps
-    them; a new shared-memory block reads as zeros with no page touched, so a slot takes the
-    pages its texts reach. Forked workers inherit the block; spawned ones attach by name. The
-    process that made it unlinks it when the block is garbage collected, or at exit.
-    """
+    """The text slots of all environments in one `multiprocessing.shared_memory` block, which (unlike
+    a zero-filled ``RawArray``) takes only the pages its texts reach; unlinked by its maker."""
 
     def __init__(self, size: int, name: str | None = None) -> None:
         self.memory = SharedMemory(name=name, create=name is None, size=size)
@@ -85,13 +68,8 @@ def _write_unicode_to_shared_memory(space: UnicodeText, index: int, value: str, 
 
 
 class SharedTexts(Sequence[str]):
-    """The texts of all environments, read from shared memory when accessed.
-
-    `AsyncVectorEnv` reads its shared memory once, when it starts, and afterwards hands out
-    ``deepcopy`` of what it read (arrays are views, so they follow the workers' writes). A
-    tuple of strings would be frozen at start, so this is a live view instead; its deepcopy
-    (what ``step`` and ``reset`` return by default) is a plain tuple of strings.
-    """
+    """The texts of all environments, read from shared memory when accessed: `AsyncVectorEnv` reads
+    its shared memory once and then deep-copies it, so a live view follows the workers' writes."""
 
     def __init__(self, space: UnicodeText, slots: TextSlots, n: int) -> None:
         self._slots = slots

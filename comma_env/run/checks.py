@@ -1,9 +1,5 @@
-"""Checks a rollout runs before its first episode, so a bad setting fails at once with one
-clear line instead of turning every episode into an error.
-
-Everything here reads the config and the environment only (no network; the server check is
-`comma_env.agents.preflight`). Messages never repeat a value that may be a secret.
-"""
+"""Checks a rollout runs before its first episode (config and environment only, no network), so a
+bad setting fails at once with one line that never repeats a possible secret."""
 
 from __future__ import annotations
 

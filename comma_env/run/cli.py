@@ -1,22 +1,15 @@
 """``python -m comma_env.rollout`` up to the point where Hydra takes over.
 
-Hydra composes the configuration twice and imports every launcher plugin before it can say
-that a key is misspelt, and renders ``--help`` by composing every option of every group:
-seconds on a busy machine. This module answers ``--help`` itself and checks the plain
-``key=value`` overrides against the schema (`comma_env.run.config`) first, so the common
-mistakes (``episdes=5``, ``+episode=1``, ``episodes=many``, ``model=gtp4o``, an unknown
-puzzle, a negative count) are reported at once, with exit code 2, before anything heavy is
-imported. Messages name the key, never repeat the value (it may be a pasted secret). Whatever it does not
-understand (sweeps, interpolations, Hydra's own flags) it leaves to Hydra.
+Hydra composes every option before it can report a misspelt key or render ``--help``, which is
+slow; so this module answers ``--help`` itself and checks plain ``key=value`` overrides against
+the schema first (exit code 2, naming the key, never the value). Values out of range and
+anything else are for `comma_env.run.plan` and Hydra.
 
-Exit codes of the command: 0 done; 2 the configuration is wrong (nothing ran, no folder was
-left behind); 1 the run failed (a server, the disk, a lock held by another run; finished
-episodes are saved); 128 + N stopped by signal N (rerun to resume).
-"""
+Exit codes: 0 done; 2 the configuration is wrong (nothing ran); 1 the run failed (finished
+episodes are saved); 128 + N stopped by signal N (rerun to resume)."""
 
 from __future__ import annotations
 
-import math
 import re
 import sys
 from collections.abc import Sequence
@@ -63,28 +56,6 @@ def help_text() -> str:
     groups = "\n".join(f"  {g}: {', '.join(group_options(g))}" for g in GROUPS)
     return (f"{USAGE}\n\n== Fields (field=value; model.<field>, solver.<field>, expert.<field>) ==\n"
             f"{render_field_help()}\n\n== Configuration groups (group=option) ==\n{groups}\n")
-
-
-MINIMUMS = {"episodes": 0, "seed": 0, "policy_seed": 0, "concurrency": 1, "max_turns": 1, "max_mistakes": 1,
-            "num_shards": 1, "shard": 0, "temperature": 0, "max_tokens": 1, "max_retries": 0}
-"""The smallest value of a numeric field (the last part of its dotted name), as `plan` and
-`check_model` require; checked here too so the mistake is reported before Hydra starts."""
-POSITIVE = ("timeout", "startup_timeout", "stall_timeout")
-
-
-def _range_problem(key: str, value: str) -> str | None:
-    name = key.rsplit(".", 1)[-1]
-    try:
-        number = float(value.replace("_", ""))
-    except ValueError:
-        return None
-    if name == "temperature" and not (math.isfinite(number) and number >= 0):
-        return f"{key}: temperature must be a finite number >= 0"  # as check_model words it
-    if name in MINIMUMS and not number >= MINIMUMS[name]:
-        return f"{key} must be >= {MINIMUMS[name]}"
-    if name in POSITIVE and not (math.isfinite(number) and number > 0):
-        return f"{key}: {name} must be > 0 seconds"
-    return None
 
 
 def _puzzle_problem(value: str) -> str | None:
@@ -149,7 +120,7 @@ def check_override(token: str) -> str | None:
     if key == "puzzles":
         return _puzzle_problem(value)
     kind = Memory if field.name == "memory" else field.type
-    return _type_problem(key, kind, value) or (_range_problem(key, value) if _SIMPLE_VALUE.fullmatch(value) else None)
+    return _type_problem(key, kind, value)
 
 
 def precheck(argv: Sequence[str]) -> str | None:

@@ -1,19 +1,7 @@
-"""Typed configuration of `python -m comma_env.rollout`.
-
-The dataclasses below are the schema of the YAML tree in ``conf/``. They are registered
-with Hydra's ConfigStore and used as the base of ``conf/config.yaml``, so a misspelt key
-(``episdes=5``) or a mistyped value (``episodes=many``, ``memory=some``) is rejected with
-Hydra's error before anything runs.
-
-Model files (``conf/model/<name>.yaml``) fill a `ModelConfig`. The same files are
-selectable per role: ``solver=<name>`` / ``expert=<name>`` (the ``solver/`` and ``expert/``
-groups only re-export ``model/``); when a role is not given it follows ``model=``.
-
-Hydra lets ``+key=value`` add a key the schema does not have; `unknown_keys` finds those, so
-that a misspelt ``+episode=1`` is an error rather than a setting nobody reads. Only
-``puzzle_options`` and each model's ``extra`` are free-form (`FREE_FORM`). Hydra is imported
-when the schema is registered, not with this module, so ``--help`` stays fast.
-"""
+"""Typed configuration of `python -m comma_env.rollout`: the schema of the YAML tree in ``conf/``,
+registered with Hydra's ConfigStore so that a misspelt key or mistyped value fails before
+anything runs. ``solver=<name>`` / ``expert=<name>`` pick model files per role (else ``model=``);
+`unknown_keys` rejects ``+key=value`` additions outside `FREE_FORM`."""
 
 from __future__ import annotations
 

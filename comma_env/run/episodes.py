@@ -1,7 +1,5 @@
-"""One episode of a rollout as a record: its settings (`base_record`), playing it
-(`run_one`), the record of one that failed, and the records a folder already holds
-(`load_done`, resuming). Every puzzle is played the same way, through its game
-(`comma_env.protocol.game`)."""
+"""One episode of a rollout as a record: its settings (`base_record`), playing it (`run_one`)
+through its game (`comma_env.protocol.game`), a failed one's record, and resuming (`load_done`)."""
 
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ from typing import Any
 import comma_env
 from comma_env.registry import env_module, game
 from comma_env.run.config import Memory
-from comma_env.run.plan import Plan, _puzzle_options, run_options
+from comma_env.run.plan import Plan, _puzzle_options, model_fingerprint, run_options
 from comma_env.run.redact import mask
 from comma_env.run.results import describe_mismatch, latest_per_episode, read_episodes, settings_mismatch
 
@@ -43,8 +41,8 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "action_matching": cfg.action_matching,
         "policy_seed": cfg.policy_seed,
         "solver_view": solver_view(p),
-        "solver_config": p.model_fingerprints[0],
-        "expert_config": p.model_fingerprints[1],
+        "solver_config": model_fingerprint(p.solver),
+        "expert_config": model_fingerprint(p.expert),
         "skills": _skills(puzzle),
         "reward": asdict(cfg.reward),
         "audio_input": audio_input(p, puzzle),
@@ -60,9 +58,8 @@ def _game_settings(p: Plan, puzzle: str) -> dict[str, Any]:
 
 
 def audio_input(p: Plan, puzzle: str) -> str | None:
-    """How the solver got a puzzle's sound: ``"audio"`` (input_audio parts), ``"description"``
-    (the clip in words) or ``"none"``; None for puzzles without sound. A human hears a WAV
-    file, the scripted oracle reads the words, the random solver ignores everything."""
+    """How the solver got a puzzle's sound: ``"audio"``, ``"description"`` (in words) or ``"none"``;
+    None for puzzles without sound."""
     try:
         if not env_module(puzzle).raw_env.puzzle_cls.audio_samples:
             return None
@@ -90,12 +87,8 @@ ERROR_DEFAULTS: dict[str, Any] = {
 
 async def run_one(p: Plan, policies: dict[str, Any], puzzle: str, seed: int,
                   secrets: Sequence[str] = ()) -> dict[str, Any]:
-    """Play one episode; always returns a record (errors are recorded, never raised).
-
-    An episode that fails mid-way keeps what was played: its transcript, tokens and turns
-    (``turns_played``; ``turns`` is the paper's metric: the turn of success, else the limit).
-    Error texts are masked with `secrets`.
-    """
+    """Play one episode; always returns a record (errors are recorded with `secrets` masked, never
+    raised), and a failed episode keeps what was played."""
     from comma_env.agents.runner import run_episode
 
     record = base_record(p, puzzle, seed)

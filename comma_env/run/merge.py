@@ -2,14 +2,9 @@
 
     python -m comma_env.merge OUT_DIR [OUT_DIR ...] [--out MERGED_DIR] [--allow-mixed]
 
-Reads ``episodes.jsonl`` and every ``episodes.shard{i}of{k}.jsonl`` in the folders (shards
-of one run, or several runs to pool), keeps one record per (puzzle, seed), and writes
-``results.json`` and ``results.md`` into the first folder (or ``--out``). Torn last lines
-left by a killed shard are skipped (files are not modified). Episodes of different
-settings (models, limits, memory, matching, policy seed, model parameters, puzzle options)
-are refused unless ``--allow-mixed``; when files repeat an episode, the later file in the
-listed order wins (an error record never replaces a finished one) and the count is reported.
-"""
+Keeps one record per (puzzle, seed) over ``episodes.jsonl`` and the shards' files (the later
+file wins; an error never replaces a finished episode) and refuses episodes of different
+settings unless ``--allow-mixed``."""
 
 from __future__ import annotations
 
@@ -21,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from comma_env.run import settings as run_settings
+from comma_env.run.console import render_console
 from comma_env.run.provenance import provenance
 from comma_env.run.results import (
     RUN_SETTINGS,
@@ -30,7 +26,6 @@ from comma_env.run.results import (
     describe_mismatch,
     latest_per_episode,
     read_episodes,
-    render_console,
     settings_mismatch,
     write_results,
 )
@@ -79,11 +74,8 @@ def folder_lock(folder: Path) -> Iterator[None]:
 
 def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet: bool = False,
           files: Sequence[str | Path] | None = None, allow_mixed: bool = False) -> dict[str, Any]:
-    """Pool the episodes of `out_dirs` (or only the given episode `files`), write the tables
-    into `dest` (default: the first folder) and return results.json's content.
-
-    Raises ValueError when the episodes were run with different settings, unless
-    `allow_mixed` (then a warning is printed and the settings are listed in ``meta``)."""
+    """Pool the episodes of `out_dirs` (or only `files`), write the tables into `dest` (default: the
+    first folder) and return results.json's content; mixed settings raise ValueError unless `allow_mixed`."""
     paths = [Path(f) for f in files] if files is not None else [f for d in out_dirs for f in episode_files(d)]
     paths = [f for f in paths if f.is_file()]
     if not paths:

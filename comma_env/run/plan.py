@@ -1,6 +1,5 @@
-"""What one invocation of the rollout runs and where: the typed config made into a `Plan`
-(validated, its episodes listed, its output folder chosen), the settings fingerprint that
-lets a rerun resume into the same folder, and the saved config.yaml."""
+"""What one invocation of the rollout runs and where: the typed config made into a validated
+`Plan`, and the settings fingerprint that lets a rerun resume into the same folder."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,6 @@ AUDIO_FIELD_DEFAULTS = {"audio": False, "describe_audio": True}
 defaults, so runs recorded before they existed still resume."""
 
 
-
 @dataclass
 class Plan:
     """What this invocation runs and where it writes."""
@@ -41,11 +38,6 @@ class Plan:
     episodes_path: Path
     suffix: str  # "" or ".shard{i}of{k}"
     jobs: list[tuple[str, int]] = field(default_factory=list)  # (puzzle, seed) of this shard
-
-    @cached_property
-    def model_fingerprints(self) -> tuple[str, str]:
-        """(solver, expert) `model_fingerprint`s, hashed once per run rather than per episode."""
-        return model_fingerprint(self.solver), model_fingerprint(self.expert)
 
 
 # -- configuration ---------------------------------------------------------------------------

@@ -1,13 +1,8 @@
-"""Where results came from: package version, git commit, Python and key library versions.
-
-Written into ``config.yaml`` and ``results.json`` so a table can be traced back to the code
-and libraries that produced it. The git commit is read only when the package is imported
-from a checkout (an installed wheel has none).
-"""
+"""Where results came from: package version, git commit (from a checkout), Python and key library
+versions, written into ``config.yaml`` and ``results.json``."""
 
 from __future__ import annotations
 
-import functools
 import platform
 import subprocess
 from importlib import metadata
@@ -43,9 +38,8 @@ def git_commit(root: Path) -> dict[str, Any] | None:
     return {"commit": commit, "dirty": bool(status)}
 
 
-@functools.lru_cache(maxsize=1)
 def provenance() -> dict[str, Any]:
-    """The provenance block (computed once per process)."""
+    """The provenance block: versions, platform and, from a checkout, the git commit."""
     import comma_env
 
     root = Path(comma_env.__file__).resolve().parent.parent

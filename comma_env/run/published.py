@@ -1,14 +1,6 @@
-"""The rows the final COMMA paper published, to show beside a user's own run.
-
-Transcribed from the paper's Table 1 (partial success rate), Table 3 (success rate) and
-Table 2 (GPT-4o with each agent shown only the latest message, ``memory=last``), as
-``(value, standard error)`` in percent, per puzzle and overall. The overall column is the
-paper's own figure as printed (for some rows it is not the mean of the printed columns,
-for instance o4-mini's, which was averaged over 30 runs per puzzle). `published_rows`
-picks the rows that match a run's setting, followed in the paper's own setting by our
-realistic scripted pair (`reference_row`, measured, not published); `tests/test_published.py`
-checks cells against the paper's text.
-"""
+"""The rows the final COMMA paper published (Tables 1-3, value and standard error in percent, the
+overall column as printed), shown beside a user's own run of the same setting with our
+realistic scripted pair; `tests/test_published.py` checks cells against the paper's text."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
-"""Keep secrets off disk and out of logs: key-like names, credentials in URLs, known values.
-
-Three jobs, all linear in the text they read:
-
-- `is_key_like`: whether a config key names a credential (``api_key``, ``OPENAI_API_KEY``,
-  ``accessToken``, ``X-Api-Key``, ``password``...), judged by its words, so ``max_tokens``
-  is not one.
-- `mask_urls` / `mask`: replace the user-info part of URLs (``http://user:key@host``) and
-  every known secret value by ``***``.
-- `shield_argv`: before Hydra sees the command line, move secret-bearing override values
-  into environment variables of this process (``${oc.env:COMMA_ENV_SECRET_i}``), so what
-  Hydra prints and writes under ``-m`` (``multirun.yaml``) holds only the reference.
-"""
+"""Keep secrets off disk and out of logs: `is_key_like` tells credential names by their words
+(``api_key`` is one, ``max_tokens`` is not), `mask` hides URL credentials and known values, and
+`shield_argv` moves secret overrides into environment variables before Hydra reads the command line."""
 
 from __future__ import annotations
 
@@ -155,10 +145,8 @@ class UnsafeOverride(ValueError):
 
 
 def shield_argv(argv: Sequence[str], environ: MutableMapping[str, str] | None = None) -> list[str]:
-    """`argv` with secret-bearing override values replaced by ``${oc.env:COMMA_ENV_SECRET_i}``
-    references; the values go into `environ` (default ``os.environ``), which the run and the
-    processes it starts inherit. Raises `UnsafeOverride` (naming no value) for a dict literal
-    holding key-like keys, which cannot be shielded."""
+    """`argv` with secret override values replaced by ``${oc.env:COMMA_ENV_SECRET_i}``, the values put
+    into `environ`; raises `UnsafeOverride` for a dict literal holding key-like keys."""
     env: MutableMapping[str, str] = os.environ if environ is None else environ
     out: list[str] = []
     count = sum(1 for k in env if k.startswith(SECRET_ENV_PREFIX))

@@ -1,10 +1,5 @@
-"""Episode files and result tables.
-
-``episodes*.jsonl`` is the source of truth: one JSON object per finished episode, appended
-and flushed as it finishes. A run killed mid-write can leave a torn last line;
-`read_episodes` drops it (and truncates it away, so the next append starts on a clean
-line). ``results.json`` / ``results.md`` are always recomputed from the episode files.
-"""
+"""Episode files and result tables: ``episodes*.jsonl`` (one flushed line per finished episode) is
+the source of truth, and ``results.json`` / ``results.md`` are recomputed from it."""
 
 from __future__ import annotations
 
@@ -19,12 +14,15 @@ from typing import Any, TextIO
 from comma_env.protocol.metrics import TAXONOMY, conciseness, summarize
 from comma_env.protocol.spec import SKILLS
 from comma_env.registry import game, paper_order, puzzle_title
-from comma_env.run.fidelity import (
-    PAPER_RANDOM,
-    PAPER_RANDOM_OVERALL,
-    PAPER_RANDOM_OVERALL_SE,
-    PAPER_RANDOM_SE,
-    PAPER_V1_RANDOM_PSR,
+from comma_env.run.console import (
+    NO_RATE,
+    error_note,
+    is_random_run,
+    is_v1_protocol,
+    model_label,
+    paper_random_row,
+    pm,
+    view_label,
 )
 from comma_env.run.published import comparable, published_table, run_memory
 
@@ -139,12 +137,8 @@ def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, 
 
 
 def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Copies of `records` with ``error_types`` from ``out_dir/judgements*.jsonl``, if any.
-
-    An optional LLM judge labels failed episodes with the paper's error taxonomy by writing
-    lines ``{"puzzle": ..., "seed": ..., "error_types": ["miscommunication", ...]}``; the
-    episode files themselves are never rewritten.
-    """
+    """Copies of `records` with the judge's ``error_types`` from ``out_dir/judgements*.jsonl``, if any
+    (the episode files are never rewritten)."""
     labels: dict[tuple[str, int], list[str]] = {}
     for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
         for line in read_episodes(path, repair=False):
@@ -212,13 +206,8 @@ def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str
 
 # -- tables ----------------------------------------------------------------------------------
 def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """results.json content: metrics (see `comma_env.protocol.metrics.summarize`) plus run metadata.
-
-    Episodes that ended in an error are left out of every rate and mean (they were not
-    played to the end, so counting them as failures would mix infrastructure faults into
-    PSR); they are counted apart in ``errors``, per puzzle and overall, and ``n`` is the
-    number of finished episodes the rates are over.
-    """
+    """results.json content: metrics (`comma_env.protocol.metrics.summarize`) plus run metadata.
+    Episodes that ended in an error are counted apart in ``errors``, never in a rate."""
     finished = [r for r in records if not r.get("error")]
     failed = [r for r in records if r.get("error")]
     puzzles = ordered(str(r.get("puzzle")) for r in finished)
@@ -269,85 +258,12 @@ def _game(puzzle: str) -> Any:
         return None
 
 
-def seed_ranges(records: Iterable[Mapping[str, Any]]) -> str:
-    """The seeds of `records` as compact ranges, e.g. ``0..99`` or ``0..4, 10..14``."""
-    seeds = sorted({int(r.get("seed") or 0) for r in records})
-    if not seeds:
-        return ""
-    spans: list[str] = []
-    start = prev = seeds[0]
-    for seed in seeds[1:]:
-        if seed == prev + 1:
-            prev = seed
-        else:
-            spans.append(f"{start}..{prev}" if prev != start else str(start))
-            start = prev = seed
-    spans.append(f"{start}..{prev}" if prev != start else str(start))
-    return ", ".join(spans)
-
-
-def view_label(results: Mapping[str, Any]) -> str:
-    """How the solver saw the puzzle; text-view numbers measure reasoning over the
-    manual's own words, not perception, and are not comparable with image-view ones."""
-    view = str((results.get("meta") or {}).get("solver_view") or "image")
-    if view == "image":
-        return "solver view: image"
-    return f"solver view: {view} (a written description, not the image: not comparable with image-view results)"
-
-
-NO_RATE = "–"
-"""Table cell of a puzzle none of whose episodes finished (all ended in errors)."""
-
-
-def _pm(value: float, se: float, digits: int = 0) -> str:
-    return f"{value:.{digits}f} ± {se:.1f}"
-
-
 def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
-
-
-def model_label(results: Mapping[str, Any]) -> str:
-    models = results.get("models", {})
-    solver = ",".join(models.get("solver") or ["?"])
-    expert = ",".join(models.get("expert") or ["?"])
-    return solver if solver == expert else f"{solver} / {expert}"
-
-
-def is_random_run(results: Mapping[str, Any]) -> bool:
-    return results.get("models", {}).get("solver") == ["random"]
-
-
-V1_PROTOCOL = {"max_turns": 20, "max_mistakes": 21}
-"""`conf/protocol/v1.yaml`: the first paper's 20 turns and no mistake limit."""
-
-
-def is_v1_protocol(results: Mapping[str, Any]) -> bool:
-    """Whether the run used the first paper's protocol, whose random baseline is another
-    table (seed 003, Table 1, PSR only) than the final paper's."""
-    meta = results.get("meta") or {}
-    return all(meta.get(key) == value for key, value in V1_PROTOCOL.items())
-
-
-def paper_random_row(puzzles: Sequence[str], index: int, v1: bool = False) -> list[str]:
-    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles; with `v1`, the
-    first paper's (PSR only, no standard errors printed; where ours misses it, see
-    docs/fidelity.md and `PAPER_V1_RANDOM`)."""
-    if v1:
-        cells = [f"{PAPER_V1_RANDOM_PSR[p]:.0f}" if index == 0 and p in PAPER_V1_RANDOM_PSR else "-" for p in puzzles]
-        return ["Random (first paper, protocol=v1)", *cells, "-"]
-    cells = [f"{PAPER_RANDOM[p][index]:.0f} ± {PAPER_RANDOM_SE[p][index]:.1f}" if p in PAPER_RANDOM else "-"
-             for p in puzzles]
-    if set(PAPER_ORDER) <= set(puzzles):
-        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f} ± {PAPER_RANDOM_OVERALL_SE[index]:.1f}")
-    else:
-        known = [PAPER_RANDOM[p][index] for p in puzzles if p in PAPER_RANDOM]
-        cells.append(f"{sum(known) / len(known):.2f}" if known else "-")
-    return ["Random (paper)", *cells]
 
 
 def render_markdown(results: Mapping[str, Any]) -> str:
@@ -373,8 +289,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
     def metric_table(caption: str, key: str, digits: int, overall_digits: int, paper_index: int | None = None) -> None:
         nonlocal out
-        row = [label, *(_pm(per[p][key], per[p][f"{key}_se"], digits) if per[p]["n"] else NO_RATE for p in puzzles),
-               _pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
+        row = [label, *(pm(per[p][key], per[p][f"{key}_se"], digits) if per[p]["n"] else NO_RATE for p in puzzles),
+               pm(overall[key], overall[f"{key}_se"], overall_digits) if overall["n"] else NO_RATE]
         rows = [row]
         if paper_index is not None and is_v1_protocol(results):
             if random_run:
@@ -407,9 +323,9 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
     private = [p for p in puzzles if per[p].get("leak_rate") is not None]
     if private:
-        rows = [[title(p), _pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0),
+        rows = [[title(p), pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0),
                  f'{per[p].get("unsure_rate", 0.0):.0f}'] for p in private]
-        rows.append(["Overall", _pm(overall["leak_rate"], overall["leak_rate_se"], 1),
+        rows.append(["Overall", pm(overall["leak_rate"], overall["leak_rate_se"], 1),
                      f'{overall.get("unsure_rate", 0.0):.1f}'])
         out += ["## Privacy: episodes where the solver revealed a private fact (%)", "",
                 "Unsure: episodes with a field the detector could not rule out (docs/privacy.md).", "",
@@ -458,71 +374,16 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
-def render_console(results: Mapping[str, Any]) -> str:
-    """The Table 1-style summary printed at the end of a run (plain text)."""
-    per: Mapping[str, Mapping[str, Any]] = results["puzzles"]
-    overall = results["overall"]
-    random_run = is_random_run(results)
-    v1 = is_v1_protocol(results)
-    header = ["puzzle", "n", "PSR", "SR", "mistakes", "turns", "tokens", "errors"]
-    if random_run:
-        header += ["first paper PSR/SR" if v1 else "paper PSR/SR"]
-    rows = []
-    for p, m in [*per.items(), ("overall", overall)]:
-        if m["n"]:
-            cells = [_pm(m["psr"], m["psr_se"], 1), _pm(m["sr"], m["sr_se"], 1), f"{m['mistakes']:.2f}",
-                     f"{m['turns']:.2f}", f"{m['tokens']:.0f}"]
-        else:  # nothing finished: no rates
-            cells = [NO_RATE] * 5
-        row = [title(p) if p != "overall" else "Overall", str(m["n"]), *cells, str(m["errors"])]
-        if random_run and v1:
-            row.append(f"{PAPER_V1_RANDOM_PSR[p]:.0f} / -" if p in PAPER_V1_RANDOM_PSR else "-")
-        elif random_run:
-            if p in PAPER_RANDOM:
-                row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))
-            elif p == "overall":
-                paper_psr, paper_sr = paper_random_row(list(per), 0)[-1], paper_random_row(list(per), 1)[-1]
-                row.append(f"{paper_psr} / {paper_sr}")
-            else:
-                row.append("-")
-        rows.append(row)
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-
-    def fmt(row: Sequence[str]) -> str:  # the first column left-aligned, the numbers right-aligned
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
-
-    lines = [f"COMMA results: {model_label(results)}, {view_label(results)} (rates in %, ± SE)", fmt(header),
-             fmt(["-" * w for w in widths])]
-    lines += [fmt(r) for r in rows[:-1]] + [fmt(["-" * w for w in widths]), fmt(rows[-1])]
-    eff = f"efficiency {overall['efficiency']:.2f}"
-    if "leak_rate" in overall:
-        eff += f", leak rate {overall['leak_rate']:.1f}%"
-    lines.append(eff)
-    return "\n".join(lines)
-
-
-def error_note(results: Mapping[str, Any]) -> str | None:
-    """A prominent line when episodes ended in errors (None when none did)."""
-    errors = int(results["overall"].get("errors") or 0)
-    if not errors:
-        return None
-    total = errors + int(results["overall"].get("n") or 0)
-    first = (results.get("meta") or {}).get("first_error")
-    text = (f"WARNING: {errors} of {total} episodes ended in an error and are left out of every rate; "
-            "rerun the same command to retry them")
-    return text + (f" (first error: {first})" if first else "")
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write `text` to `path` through a temp file of its own and a rename (readers never see
-    a half-written file; writers finishing together never rename each other's file). The file
-    gets the usual mode (0666 minus the umask, 0644 by default), not a temp file's 0600."""
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, mode: int = 0o666) -> Path:
+    """Write `data` to `path` through a temp file of its own and a rename: readers never see a
+    half-written file, and a symlink at `path` is replaced, never followed. The file gets `mode`
+    minus the umask (0644 by default; 0o600 for private files)."""
     path = Path(path)
     name = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(name, path)
     except BaseException:
         name.unlink(missing_ok=True)
@@ -538,5 +399,5 @@ def write_results(out_dir: str | os.PathLike[str], results: Mapping[str, Any],
     paths = (out / f"{stem}.json", out / f"{stem}.md")
     texts = (json.dumps(results, indent=2, ensure_ascii=False, default=str) + "\n", render_markdown(results) + "\n")
     for path, text in zip(paths, texts, strict=True):
-        write_text_atomic(path, text)
+        write_atomic(path, text)
     return paths

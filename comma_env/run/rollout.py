@@ -3,26 +3,10 @@
     python -m comma_env.rollout                          # random baseline, 10 puzzles x 100
     python -m comma_env.rollout model=oracle puzzles=[wire,who] episodes=20
     python -m comma_env.rollout solver=qwen2vl expert=gpt4o memory=last out_dir=runs/q
-    python -m comma_env.rollout -m hydra/launcher=joblib shard=0,1 num_shards=2 out_dir=runs/r
-    python -m comma_env.merge runs/r                    # tables over all shard files
 
-Configuration is typed (`comma_env.run.config`); the YAML tree is ``conf/`` (``comma_env/conf``
-in the wheel). Episodes run concurrently in asyncio tasks (``concurrency`` at a time) while
-environment steps stay synchronous. Each finished episode is appended to
-``out_dir/episodes.jsonl`` (``episodes.shard{i}of{k}.jsonl`` for shards) and flushed, so a
-stopped run loses nothing it finished; rerunning the same command resumes, skipping
-episodes already recorded (by puzzle and seed, in this shard's file), and recomputes the
-tables from the file. Every record carries the settings that change results (see
-`base_record`), and a folder holding another setting's episodes is refused. Each record
-also keeps ``initial_state``, the game's instance after reset (for a COMMA puzzle the redacted
-state of the first image), for the error judge.
-Sharding and cluster launchers: docs/scaling.md.
-
-The pipeline is split by job: `comma_env.run.plan` (config to plan, output folder),
-`comma_env.run.episodes` (one episode's record, resuming), this module (running them all,
-the tables, the command line; its names re-export the others'), and `comma_env.run.cli`
-(``--help`` and override checks before Hydra). Exit codes: see `comma_env.run.cli`.
-"""
+Episodes run concurrently in asyncio tasks; each finished one is appended to
+``out_dir/episodes.jsonl`` and flushed, so rerunning the same command resumes, and a folder
+holding another setting's episodes is refused. Sharding and launchers: docs/scaling.md."""
 
 from __future__ import annotations
 
@@ -46,6 +30,7 @@ from comma_env.protocol.resources import conf_dir  # noqa: E402
 from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.checks import check_key  # noqa: E402
 from comma_env.run.config import Memory, register_configs  # noqa: E402
+from comma_env.run.console import error_note, render_console, seed_ranges  # noqa: E402
 from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollout's public names
     ERROR_DEFAULTS,
     RunningScore,
@@ -76,13 +61,10 @@ from comma_env.run.results import (  # noqa: E402
     attach_judgements,
     attach_leak_judgements,
     build_results,
-    error_note,
     latest_per_episode,
     read_episodes,
-    render_console,
-    seed_ranges,
+    write_atomic,
     write_results,
-    write_text_atomic,
 )
 from comma_env.run.runlock import LockHeld, RunLock  # noqa: E402
 
@@ -295,7 +277,7 @@ def save_config(p: Plan) -> Path:
     path = p.out_dir / f"config{p.suffix}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
-    write_text_atomic(path, text)
+    write_atomic(path, text)
     return path
 
 
@@ -377,14 +359,9 @@ def _resume_note(p: Plan, loaded: tuple[list[dict[str, Any]], set[tuple[str, int
 
 
 def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
-    """Run (or resume) a rollout from a config; returns results.json's content.
-
-    Everything that can fail before an episode does, in this order: the config (`plan`),
-    the folder, its lock (one run per episode file), the episodes already there (another
-    setting's are refused), the model servers (one call each). Raises
-    `RolloutInterrupted` after SIGINT/SIGTERM, once the tables of the finished episodes are
-    written.
-    """
+    """Run (or resume) a rollout from a config; returns results.json's content. The config, folder,
+    lock, recorded episodes and model servers are checked before the first episode; raises
+    `RolloutInterrupted` after SIGINT/SIGTERM, once the finished episodes' tables are written."""
     p = plan(to_config(cfg))
     created = _new_folders(p.out_dir)
     prepare_out_dir(p)

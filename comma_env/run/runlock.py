@@ -1,12 +1,5 @@
-"""One run per episode file: an exclusive lock next to it, naming its holder.
-
-``out_dir/.rollout{suffix}.lock`` is locked with ``flock`` for the whole run and holds
-``{"pid", "host", "started"}`` of the holder. A second run on the same folder (same shard)
-fails at once and says which process holds the lock. The kernel drops a ``flock`` when its
-process dies, so a lock file left by a killed run is stale exactly when it can be locked
-again: it is then taken over, and the caller learns whose it was. (Shards of one run lock
-their own files, so they still run side by side.)
-"""
+"""One run per episode file: an exclusive ``flock`` on ``out_dir/.rollout{suffix}.lock``, naming its
+holder. The kernel drops the lock when its process dies, so a stale file is taken over."""
 
 from __future__ import annotations
 

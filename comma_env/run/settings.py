@@ -1,13 +1,5 @@
-"""The settings a run's games actually ran with, per puzzle, for the tables' header,
-``results.json``'s meta and ``config.yaml``.
-
-COMMA's puzzles run under the rollout's protocol (``max_turns``, ``max_mistakes``,
-``memory``, the solver's view); a game with its own rules (AsymPuzl) runs under its own
-options (T = 3N, no mistake limit, ``memory="last"``, the text view). Reporting the
-config's values for both would describe a game that never ran, so every record carries its
-own settings and the run reports those: one value when all puzzles agree, else each value
-with the puzzles that ran under it.
-"""
+"""The settings a run's games actually ran with, per puzzle (AsymPuzl runs under its own rules,
+not the protocol's), for the tables' header, ``results.json``'s meta and ``config.yaml``."""
 
 from __future__ import annotations
 

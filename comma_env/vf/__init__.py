@@ -1,14 +1,9 @@
-"""COMMA for verifiers: `load_environment` returns a ``verifiers.MultiTurnEnv``.
-
-Install: ``pip install -e ".[verifiers]" && pip install --no-deps verifiers==0.3.1`` (see
-docs/training.md, "verifiers"). Evaluate a served model:
+"""COMMA for verifiers: `load_environment` returns a ``verifiers.MultiTurnEnv`` (docs/training.md).
 
     vf-eval comma_env.vf -a '{"puzzle": "wire", "role": "solver", "partner": "oracle_nl"}' \\
         -m MODEL -b http://127.0.0.1:8000/v1 -k OPENAI_API_KEY -n 10 -r 4
 
-The package is named ``vf`` (not ``verifiers``) so that it never shadows the library it
-adapts; verifiers itself is imported only when an environment is built.
-"""
+Named ``vf`` so it never shadows the library; verifiers is imported when an environment is built."""
 
 from __future__ import annotations
 

@@ -1,25 +1,9 @@
 """A COMMA role as a verifiers multi-turn environment (`verifiers.MultiTurnEnv`).
 
-The model under training or evaluation plays one role; a partner policy (the scripted
-oracle, ``oracle_nl``, or an LLM behind an OpenAI-compatible server) plays the other inside
-a `SingleRoleEnv`. One dataset row is one puzzle instance (``info["seed"]``):
-
-- ``setup_state`` starts the episode and replaces the row's placeholder prompt by the role's
-  real first prompt, the rollout's rendering (`comma_env.protocol.prompts.agent_messages`),
-  so the model reads what a COMMA chat policy reads: system prompt, task or manual, and for
-  the solver the valid actions, the written description or the image as an ``image_url``
-  part, Sound's clip in words;
-- ``env_response`` sends the model's last message to the environment; the partner answers
-  inside the step; the environment's response is the new user turn: the partner's message,
-  the environment's feedback (solver only) and the solver's new state, i.e. what the
-  rendering adds after the model's previous message (`prompts.after_own_message`). The
-  conversation is append-only, so every turn's image stays in it;
-- the episode's end (solved, out of turns or mistakes, a partner error) stops the rollout,
-  and the reward is the episode return (`comma_env.protocol.rewards`, with the reward
-  options given); success, progress, mistakes and partner tokens are logged as metrics.
-
-Everything verifiers-specific stays here; `comma_env.vf.load_environment` imports it lazily.
-"""
+One dataset row is one instance (``info["seed"]``) of a `SingleRoleEnv`: ``setup_state`` puts
+the rollout's first prompt in the row, ``env_response`` steps the model's message and answers
+with what the rollout's next request adds (`prompts.after_own_message`), and the reward is the
+episode return, with success, progress and mistakes logged as metrics."""
 
 from __future__ import annotations
 

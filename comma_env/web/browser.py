@@ -1,8 +1,5 @@
-"""Headless Chromium from the OS packages, driven by Playwright (browser tests, screenshots).
-
-Never ``playwright install``: the browser is Debian's ``chromium`` (``apt-get install -y
-chromium chromium-driver``), found at ``$COMMA_CHROMIUM`` or ``/usr/bin/chromium``.
-"""
+"""Headless Chromium from the OS packages (``$COMMA_CHROMIUM`` or ``/usr/bin/chromium``), driven
+by Playwright, never ``playwright install``."""
 
 from __future__ import annotations
 

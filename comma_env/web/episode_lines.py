@@ -1,10 +1,5 @@
-"""Reading episode files for the report: any file, however damaged, gives the records that
-make sense and a warning naming each line that does not.
-
-A record reaches the tables, the pages and the replay only if every field the report reads
-has the type it expects (`problem` says what is wrong otherwise); a line nested too deep
-for the JSON parser is one more skipped line, not a crash.
-"""
+"""Reading episode files for the report: any file, however damaged, gives the records whose
+fields have the types the report reads, and a warning naming each line that does not."""
 
 from __future__ import annotations
 

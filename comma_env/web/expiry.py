@@ -1,9 +1,5 @@
-"""Games that nobody finishes end as abandoned: no move for a while, or a player gone.
-
-A session without a move for `PlayConfig.idle_expire_seconds` ends; so does a study game one
-of whose players has had no page open (no long poll, no request) for `leave_after_seconds`.
-Both are recorded (``end_reason: "abandoned"`` with an ``error``) by `SessionStore.abandon`.
-"""
+"""Games nobody finishes end as abandoned: no move for `PlayConfig.idle_expire_seconds`, or a
+study player with no page open for `leave_after_seconds` (`SessionStore.abandon` records it)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,8 @@
 """An ASGI wrapper that makes a loopback app safe to put on a network (play and OpenEnv).
 
-It does three things before the app sees a request, none of which the app can forget:
-
-- **Host and Origin**: a request whose ``Host`` is not in the allow-list is answered 421,
-  one whose ``Origin`` is present and not an allowed host is answered 403 (a WebSocket is
-  closed with 1008 before it is accepted). This defeats DNS rebinding: a page served under
-  another name reaches the port but names the wrong host.
-- **Body limit**: the body is read here, up to `max_body` bytes, whatever the framing
-  (Content-Length or chunked); one byte more is a 413 and the rest is never read.
-- **Security headers** on every HTTP answer: a strict Content-Security-Policy with
-  ``frame-ancestors 'none'``, X-Frame-Options, Referrer-Policy ``no-referrer``,
-  X-Content-Type-Options.
-
-Pure ASGI (no FastAPI import), so the OpenEnv server wraps its app with it too.
-"""
+Before the app sees a request: a ``Host`` outside the allow-list gets 421 and a foreign
+``Origin`` 403 (DNS rebinding); the body is read up to `max_body` bytes whatever the framing
+(413 beyond); and every answer gets strict security headers."""
 
 from __future__ import annotations
 

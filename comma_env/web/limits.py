@@ -1,11 +1,5 @@
-"""Who may create how much: a per-client sliding window, and the admin token that lifts it.
-
-The admin token comes from the environment variable ``COMMA_PLAY_ADMIN_TOKEN`` (never from a
-file or the command line, so it reaches no log or shell history); only its hash is kept.
-Requests carry it as ``Authorization: Bearer <token>``. Without the variable there is no
-admin: the limits hold for everyone, and the admin page's data (``/api/admin/progress``)
-answers 403 (the page itself is static and shows nothing without it).
-"""
+"""Who may create how much: a per-client sliding window, lifted by the admin token, read from
+``COMMA_PLAY_ADMIN_TOKEN`` (only its hash is kept) and sent as ``Authorization: Bearer``."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""The study's lobby: participants who agreed wait here and are paired at random.
-
-A participant is an anonymous id (``p`` + 12 hex digits, recorded with each game) and a
-secret lobby token (only its hash is kept, in memory). Whenever two or more wait and the
-schedule has a slot neither has played, two of them are drawn at random, given solver and
-expert at random, and each receives the link of their own seat only. A participant whose
-lobby page stops polling for `leave_after_seconds` leaves the queue. After a restart the
-lobby is empty: the page rejoins with the same anonymous id (kept by the browser).
-"""
+"""The study's lobby: participants who agreed wait here and are paired at random, with random
+roles, for a slot neither has played; each gets the link of their own seat only. Anonymous ids
+stay in the browser; lobby tokens are kept hashed, in memory."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""The paper's figures as PNG files, one point or line per run folder (matplotlib, Agg).
-
-- ``success_vs_turn_limit.png``: success rate had the turn limit been L (Figure 4, left);
-- ``leak_vs_success.png``: leak rate against success rate on ATM and Telehealth (Figure 4, right);
-- ``psr_vs_tokens.png``: partial success against tokens per episode on a log axis, the
-  efficiency in each label (Figure 5);
-- ``psr_by_skill.png``: PSR per skill category;
-- ``error_taxonomy.png``: the error categories of failed episodes per model.
-"""
+"""The paper's figures as PNG files, one point or line per run folder (matplotlib, Agg): success
+by turn limit, leak rate against success, PSR against tokens, PSR by skill, error taxonomy."""
 
 from __future__ import annotations
 

@@ -1,22 +1,17 @@
-"""A play session on disk: its file (settings, hashed seats, messages) and its episode record.
-
-The file ``<out_dir>/sessions/<id>.json`` is rewritten atomically after every step, mode
-0600 in a 0700 folder, and holds only SHA-256 hashes of the seat tokens and invites: a
-copy of the folder lets nobody take a seat. The record is the rollout's (`base_record` plus
-the episode summary, tokens and annotated transcript), so `results`, `merge` and the report
-read play and study folders unchanged.
-"""
+"""A play session on disk: ``<out_dir>/sessions/<id>.json`` (rewritten atomically, mode 0600,
+seat tokens only hashed) and its episode record, the rollout's, so the tables and the report
+read play folders unchanged."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from comma_env.run.results import write_atomic
 from comma_env.web.playconfig import ROLES
 
 
@@ -29,12 +24,7 @@ def write_private_json(folder: Path, name: str, data: Any) -> Path:
     """Write `data` as ``folder/name`` atomically, readable by the owner only."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o700)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".", suffix=".tmp",
-                                     delete=False) as handle:
-        json.dump(data, handle)  # ASCII escapes: any string survives
-    os.chmod(handle.name, 0o600)
-    os.replace(handle.name, folder / name)
-    return folder / name
+    return write_atomic(folder / name, json.dumps(data), mode=0o600)  # ASCII escapes: any string survives
 
 
 def session_data(session: Any) -> dict[str, Any]:

@@ -1,23 +1,9 @@
 """Redraw the images a solver saw, from puzzle, seed and the recorded messages.
 
-An episode record keeps its puzzle, seed, settings and, per turn, the solver's and the
-expert's messages as the environment received them, with the actions that were executed
-and their outcomes. Stepping a fresh environment through those messages rebuilds every
-state the solver looked at (the simulated clock of Button and Dog included), so runs store
-no images. The replay checks itself: each turn's executed actions, outcomes and progress
-must equal the recorded ones, otherwise the episode is marked (a record from another version
-of a puzzle, for instance) and no image after the disagreement is drawn.
-
-`walk` replays without drawing and keeps the states; the static report draws them once per
-distinct state (`replay_episode`), the report server draws one when a page asks for it.
-The replay is linear in the number of turns: the environment is built with ``memory="last"``
-(memory changes only what the agents are shown, never what happens, and the full window
-would copy the whole dialogue on every step), and each turn is checked against the last
-transcript entry only.
-
-Data folders are never taken from a record: a record's ``puzzle_options.padufes_root`` is
-dropped, and photos are read only from the folder the command line names (``data_roots``).
-"""
+Stepping a fresh environment through the recorded messages rebuilds every state, so runs
+store no images; each turn must reproduce the recorded actions, outcomes and progress, else
+the episode is marked and nothing after is drawn. `walk` keeps the states without drawing.
+Data folders come only from the command line (``data_roots``), never from a record."""
 
 from __future__ import annotations
 
@@ -25,13 +11,14 @@ import copy
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import comma_env
+from comma_env.drawing.common import png_bytes
+from comma_env.run.results import write_atomic
 
 DATA_ROOT_OPTIONS = ("padufes_root",)
 """puzzle_options keys that name a folder to read; only the command line may set them."""
@@ -63,27 +50,6 @@ def image_name(puzzle: str, state: Mapping[str, Any]) -> str:
     """Content-addressed file name: equal states share one file across episodes and runs."""
     digest = hashlib.sha1(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()[:20]
     return f"{puzzle}-{digest}.png"
-
-
-def png_bytes(image: Any) -> bytes:
-    """A drawn state (a PIL image or an RGB array) as PNG bytes (lossless; speed over size)."""
-    import io
-
-    import numpy as np
-    from PIL import Image
-
-    picture = image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, dtype=np.uint8))
-    buffer = io.BytesIO()
-    picture.convert("RGB").save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write a file atomically (parallel workers may draw the same state); a symlink
-    planted at `path` is replaced, never followed."""
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".", suffix=path.suffix, delete=False) as handle:
-        handle.write(data)
-    os.replace(handle.name, path)
 
 
 def safe_options(record: Mapping[str, Any], data_roots: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -138,7 +104,7 @@ def _steps(record: Mapping[str, Any], env: Any, raw: Any, out: Walk) -> None:
         except Exception as error:
             out.mismatch = f"turn {turn.get('turn')}: the replay failed: {type(error).__name__}: {error}"
             return
-        again = raw._turns[-1].to_dict()  # the last entry only: `raw.transcript` copies them all
+        again = raw._turns[-1]  # the last entry only: `raw.transcript` copies them all
         for key in ("actions", "outcomes", "progress"):
             if key in turn and again[key] != turn[key]:
                 out.mismatch = f"turn {turn.get('turn')}: {key} {turn[key]!r} recorded, {again[key]!r} replayed"
@@ -164,7 +130,7 @@ def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
         name = image_name(walked.puzzle, state)
         path = folder / name
         if not path.is_file() or path.is_symlink():
-            _write_atomic(path, png_bytes(draw(state)))
+            write_atomic(path, png_bytes(draw(state)))
         return name
 
     try:
@@ -173,7 +139,7 @@ def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
         if walked.audio is not None:
             out.audio = f"{walked.puzzle}-{hashlib.sha1(walked.audio).hexdigest()[:20]}.wav"
             if not (folder / out.audio).is_file() or (folder / out.audio).is_symlink():
-                _write_atomic(folder / out.audio, walked.audio)
+                write_atomic(folder / out.audio, walked.audio)
     except Exception as error:  # noqa: BLE001 - a state the drawing rejects: the page says so
         out.mismatch = out.mismatch or f"drawing failed: {type(error).__name__}: {error}"
     return out

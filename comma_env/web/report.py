@@ -2,22 +2,10 @@
 
     python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none] [--serve]
 
-Writes ``report.html`` with the result tables (one Table 1-style comparison across the
-folders, the paper's published rows beside them), the figures, and an index of every
-episode that filters by run, puzzle, outcome, end reason and leak. Each episode has a page
-(``episodes/<run>/<puzzle>-<seed>.html``) with the dialogue as chat bubbles, the image the
-solver saw on each turn, the executed actions and their outcomes, mistakes and leaks
-highlighted, reasoning folded away and tokens per message.
-
-Images are redrawn by replaying each episode (`comma_env.web.replay`). A small run's pages
-and images are written into the folder, which then opens from the file system and can be
-shared as it is. A large run's would weigh hundreds of megabytes, so its report holds the
-index only and ``--serve`` (`comma_env.web.report_server`) renders a page and draws its
-images when the browser asks for them. ``--pages all`` writes them anyway.
-
-The report writes only inside its folder and replaces, never follows, a symlink it finds
-there; what a record holds is escaped text on the page and never names a folder to read.
-"""
+Writes ``report.html`` (the tables beside the paper's rows, the figures, a filterable index of
+episodes) and a page per episode with the dialogue and the images, redrawn by replay. A large
+run's report holds the index only and ``--serve`` draws pages on demand. Everything a record
+holds is escaped, and nothing is written outside the report folder."""
 
 from __future__ import annotations
 
@@ -33,9 +21,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from comma_env.run.results import is_v1_protocol, ordered, paper_random_row, title
+from comma_env.run.console import is_v1_protocol, paper_random_row, pm
+from comma_env.run.results import ordered, title, write_atomic
 from comma_env.web.render import message_html
-from comma_env.web.replay import Replayed, _write_atomic, replay_all
+from comma_env.web.replay import Replayed, replay_all
 from comma_env.web.runs import Run, load_runs, slug
 
 HERE = Path(__file__).parent
@@ -90,13 +79,6 @@ def _templates() -> Environment:
     return env
 
 
-def _pm(value: float | None, se: float | None, digits: int = 0) -> str:
-    """`value ± se`; a rate over no finished episode (every one an error) is null: "–"."""
-    if value is None:
-        return "–"
-    return f"{value:.{digits}f} ± {se or 0.0:.1f}"
-
-
 def _num(value: float | None, digits: int) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -111,9 +93,9 @@ def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[s
     rows = []
     for run in runs:
         per = run.results["puzzles"]
-        cells = [_pm(per[p][key], per[p][f"{key}_se"]) if p in per else "-" for p in puzzles]
+        cells = [pm(per[p][key], per[p][f"{key}_se"]) if p in per else "-" for p in puzzles]
         overall = run.results["overall"]
-        rows.append([run.label, *cells, _pm(overall.get(key), overall.get(f"{key}_se"), 2)])
+        rows.append([run.label, *cells, pm(overall.get(key), overall.get(f"{key}_se"), 2)])
     published: list[list[str]] = []
     paper = [r for r in runs if comparable(r.results)]
     if paper:
@@ -132,9 +114,9 @@ def run_table(run: Run) -> dict[str, Any]:
               "errors"]
     rows = []
     for name, m in [*per.items(), ("overall", run.results["overall"])]:
-        rows.append([title(name) if name != "overall" else "Overall", str(m["n"]), _pm(m["psr"], m["psr_se"], 1),
-                     _pm(m["sr"], m["sr_se"], 1), _num(m["mistakes"], 2), _num(m["turns"], 2), _num(m["tokens"], 0),
-                     _num(m["efficiency"], 3), _pm(m["leak_rate"], m["leak_rate_se"], 1) if "leak_rate" in m else "",
+        rows.append([title(name) if name != "overall" else "Overall", str(m["n"]), pm(m["psr"], m["psr_se"], 1),
+                     pm(m["sr"], m["sr_se"], 1), _num(m["mistakes"], 2), _num(m["turns"], 2), _num(m["tokens"], 0),
+                     _num(m["efficiency"], 3), pm(m["leak_rate"], m["leak_rate_se"], 1) if "leak_rate" in m else "",
                      _num(m["unsure_rate"], 1) if "unsure_rate" in m else "", str(m["errors"])])
     return {"header": header, "rows": rows}
 
@@ -214,7 +196,7 @@ def prepare_target(target: Path) -> None:
 def write_file(path: Path, data: str | bytes) -> int:
     """Write atomically (a symlink at `path` is replaced, not followed); bytes written."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    _write_atomic(path, raw)
+    write_atomic(path, raw)
     return len(raw)
 
 
@@ -245,13 +227,9 @@ def default_target(runs: Sequence[Run]) -> Path:
 def write_report(folders: Sequence[str | Path], out: str | Path | None = None, workers: int | None = None,
                  quiet: bool = False, pages: str = "auto", data_roots: Mapping[str, str] | None = None,
                  warn: Callable[[str], None] | None = None) -> ReportStats:
-    """Build the report of `folders` into `out` (default: ``<folder>/report`` for one folder,
-    ``report`` beside the first folder for several) and return its statistics.
-
-    `pages`: ``all`` writes every episode page and image, ``none`` only the index (pages
-    are then served on demand), ``auto`` writes them up to `STATIC_PAGE_LIMIT` episodes.
-    `data_roots` names data folders (``padufes_root``) for episodes that need them.
-    """
+    """Build the report of `folders` into `out` (default ``<folder>/report``) and return its
+    statistics; `pages` is ``all``, ``none`` (served on demand) or ``auto`` (up to
+    `STATIC_PAGE_LIMIT` episodes); `data_roots` names data folders (``padufes_root``)."""
     if pages not in PAGE_MODES:
         raise ValueError(f"pages must be one of {', '.join(PAGE_MODES)}, got {pages!r}")
     started = time.perf_counter()

@@ -1,13 +1,6 @@
-"""``python -m comma_env.report RUN --serve``: the report of a run of any size, with every
-episode page and image drawn when the browser asks for it.
-
-The report folder holds only the index (`comma_env.web.report`); this local server answers
-the index's links itself. An episode page is rendered from its record, and each image is
-redrawn by replaying the episode (`comma_env.web.replay.walk`, linear in its turns; the
-last few walked episodes are kept in memory). Nothing is written. The server listens on
-the loopback address only, serves files that lie inside the report folder (a symlink is
-never followed), and reads no folder a record names.
-"""
+"""``python -m comma_env.report RUN --serve``: the report of a run of any size, each episode page
+and image drawn by replay when the browser asks. Loopback only; it serves files inside the
+report folder and reads no folder a record names."""
 
 from __future__ import annotations
 
@@ -23,7 +16,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from comma_env.web.replay import Replayed, Walk, png_bytes, walk
+from comma_env.drawing.common import png_bytes
+from comma_env.web.replay import Replayed, Walk, walk
 from comma_env.web.report import _templates, episode_href, episode_page
 from comma_env.web.runs import Run, slug
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from comma_env.run.console import model_label
 from comma_env.run.merge import episode_files
-from comma_env.run.results import attach_judgements, build_results, latest_per_episode, model_label, ordered
+from comma_env.run.results import attach_judgements, build_results, latest_per_episode, ordered
 from comma_env.web.episode_lines import read_records
 
 

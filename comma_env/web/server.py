@@ -1,24 +1,15 @@
 """The play server: FastAPI routes over a `SessionStore` (``python -m comma_env.play``).
 
-Pages: ``/`` starts a game (or, in a study, the participant's instructions, consent and
-lobby: `study_routes`), ``/play/<token>`` is one seat's page, ``/join/<invite>`` takes the
-other seat once. JSON API under ``/api``: ``POST /api/sessions`` (new game: your own link and,
-when the partner is a person, a one-time invite), ``POST /api/join/<invite>``,
-``GET /api/play/<token>/state?since=<v>`` (long poll: answers when the game changes or after
-20 s), ``POST /api/play/<token>/message``, ``GET .../image`` and ``.../audio`` (solver
-only). Every body is validated by pydantic; a request never reaches the environment unless
-it is this role's turn. `guard.Guard` wraps it all: Host/Origin allow-list, body limit,
-security headers.
-"""
+Pages ``/``, ``/play/<token>`` (one seat) and ``/join/<invite>``; the JSON API under ``/api``
+creates and joins games, long-polls the state and takes messages, checked by pydantic and
+never reaching the environment out of turn. `guard.Guard` wraps it all."""
 
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from comma_env.audio.wav import wav_bytes
+from comma_env.drawing.common import png_bytes
 from comma_env.web.expiry import expiry_loop
 from comma_env.web.guard import Guard
 from comma_env.web.limits import AdminToken, CreationLimiter
@@ -59,7 +51,6 @@ class Message(BaseModel):
     client_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
-@lru_cache(maxsize=64)
 def manual_html(text: str) -> str:
     """The expert's manual as HTML (CommonMark; raw HTML in the source is escaped)."""
     from markdown_it import MarkdownIt
@@ -230,11 +221,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
         session, role = await find(token)
         if role != "solver" or session.raw.solver_view != "image":
             raise HTTPException(403, "only the solver sees the puzzle")
-        from PIL import Image
-
-        buffer = io.BytesIO()
-        Image.fromarray(session.raw.image()).save(buffer, format="PNG", compress_level=1)
-        return Response(buffer.getvalue(), media_type="image/png", headers={"Cache-Control": "no-store"})
+        return Response(png_bytes(session.raw.image()), media_type="image/png", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/play/{token}/audio")
     async def audio(token: str) -> Response:
@@ -277,10 +264,8 @@ def remember_seat(response: Response, request: Request, session_id: str) -> None
 
 
 def play_server(app: FastAPI, **options: Any) -> Any:
-    """A uvicorn server (`uvicorn.Config(app, **options)`) that ends the app's long polls as
-    it stops (`app.state.end_long_polls`): an open page's poll returns at once instead of
-    holding the shutdown until the grace period ends and being cancelled (an error with a
-    traceback in the log, for every page left open)."""
+    """A uvicorn server that ends the app's long polls as it stops, so open pages do not hold the
+    shutdown until they are cancelled."""
     import uvicorn
 
     class PlayServer(uvicorn.Server):

@@ -1,22 +1,9 @@
 """Play sessions: one episode each, kept on the server, resumable by URL, saved as records.
 
-A session holds the environment, the partner player (a model, the oracle, or nobody when two
-people play) and every message sent so far. Each seat (role) has its own secret token, and
-the page of a seat is ``/play/<token>``; a player only ever receives their own token. When
-two people play, the second seat is reached through a one-time invite that grants that
-role alone. Only hashes of tokens and invites are kept (`records.token_hash`).
-
-Sessions are written to ``<out_dir>/sessions/<id>.json`` after every step, so a restarted
-server rebuilds each unfinished one by replaying its messages (the environment is
-deterministic given seed and messages). A finished episode is appended once to
-``<out_dir>/episodes.jsonl`` in the rollout's record format, with model name ``human``. A
-session nobody moves in for `PlayConfig.idle_expire_seconds` (or, in a study, whose player
-stops polling) ends as ``abandoned``: recorded with an ``error``, so it is counted apart from
-the rates like an error episode (`expiry` decides when).
-
-What a player sees of a failure is generic (`Session.public_error`); the detail, which may
-quote a partner's input, stays in the record.
-"""
+Each seat has its own secret token (only hashes are kept); a second person joins through a
+one-time invite. Sessions are saved after every step and rebuilt after a restart by replaying
+their messages. A finished episode goes to ``episodes.jsonl`` in the rollout's format; an
+abandoned one is recorded with an ``error``. Players see generic failures only."""
 
 from __future__ import annotations
 
@@ -241,15 +228,8 @@ class SessionStore:
         self.sessions[sid] = session
         return session
 
-    @staticmethod
-    def _seats_of(data: dict[str, Any]) -> dict[str, str]:
-        """Hashed seats of a session file; files of older versions held plain tokens."""
-        seats = dict(data.get("seats") or {})
-        seats.update({str(role): token_hash(str(token)) for role, token in dict(data.get("tokens") or {}).items()})
-        return seats
-
     def _index(self, data: dict[str, Any]) -> None:
-        for role, digest in self._seats_of(data).items():
+        for role, digest in dict(data.get("seats") or {}).items():
             self.by_seat[str(digest)] = (str(data["id"]), str(role))
         for role, digest in dict(data.get("invites") or {}).items():
             self.by_invite[str(digest)] = (str(data["id"]), str(role))
@@ -268,10 +248,6 @@ class SessionStore:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
                 self._index(data)
-                if "tokens" in data:  # a file of an older version: keep hashes only, from now on
-                    data["seats"] = self._seats_of(data)
-                    del data["tokens"]
-                    write_private_json(self.folder, path.name, data)
                 if not data.get("saved"):
                     session = await self._load(str(data["id"]), already_recorded=str(data["id"]) in recorded)
                     for role in session.seats:
@@ -286,7 +262,7 @@ class SessionStore:
         data = json.loads((self.folder / f"{sid}.json").read_text(encoding="utf-8"))
         session = self._build(data["id"], data["puzzle"], int(data["seed"]), tuple(data["human_roles"]),
                               str(data.get("primary", self.cfg.role)))
-        session.seats = self._seats_of(data)
+        session.seats = dict(data.get("seats") or {})
         session.invites = dict(data.get("invites") or {})
         session.participants = dict(data.get("participants") or {})
         session.created = float(data.get("created", session.created))
@@ -305,8 +281,8 @@ class SessionStore:
             session.messages.append(sent)
         if session.error and session.error.startswith(ABANDONED):
             session.raw.abort(ABANDONED)
-        if (already_recorded and not data.get("saved")) or "tokens" in data:
-            self._persist(session)  # marked saved / plain tokens of an older version replaced by hashes
+        if already_recorded and not data.get("saved"):
+            self._persist(session)  # marked saved
         if not session.done:
             self._after_step(session)
         elif not session.saved:
@@ -467,9 +443,6 @@ class SessionStore:
     def _persist(self, session: Session) -> None:
         """Write the session (settings, hashed seats, messages) atomically, mode 0600."""
         write_private_json(self.folder, f"{session.id}.json", session_data(session))
-
-    def episode_record(self, session: Session) -> dict[str, Any]:
-        return episode_record(session)
 
     async def _save(self, session: Session) -> None:
         if session.saved:

@@ -1,13 +1,6 @@
-"""A human-baseline study: a schedule of (puzzle, seed) games and its progress.
-
-The schedule is fixed when a study folder is first used and kept in ``OUT_DIR/study.json``
-(mode 0600: it holds the seeds, which players must not learn): for each of
-``games_per_puzzle`` seeds, one game per puzzle, puzzles interleaved, so whenever the study
-stops every puzzle has been played about equally often and on the same seeds. A slot is done
-once ``episodes.jsonl`` holds a record of it without an error; a slot whose game was
-abandoned (or failed) is offered again. Everything is derived from the files, so a
-restarted server resumes where it stopped, never writing a game twice (`SessionStore.restore`).
-"""
+"""A human-baseline study: a fixed schedule of (puzzle, seed) games, puzzles interleaved, kept in
+``OUT_DIR/study.json`` (mode 0600: it holds the seeds); its progress is derived from the
+episode file, so a restarted server resumes and an abandoned slot is offered again."""
 
 from __future__ import annotations
 

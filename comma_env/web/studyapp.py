@@ -1,10 +1,5 @@
-"""The routes of a study (collection mode): instructions and consent, the lobby, the admin page.
-
-``/`` shows the instructions and the consent text (Markdown, configurable) and, once the
-participant agrees, the lobby: the page long-polls ``/api/lobby/<token>`` until it is paired,
-then opens the participant's own seat. ``/admin`` shows progress per puzzle to whoever holds
-the admin token (``$COMMA_PLAY_ADMIN_TOKEN``).
-"""
+"""The routes of a study: instructions and consent, the lobby (long-polled until paired), and
+the admin page of progress per puzzle (admin token only)."""
 
 from __future__ import annotations
 

@@ -32,9 +32,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent
 DATA = TESTS / "data" / "golden"
-sys.path[:0] = [str(TESTS)]
+sys.path[:0] = [str(TESTS.parent)]
 
-from golden.frames import episode_hashes, first_hashes  # noqa: E402
+from tests.golden.frames import episode_hashes, first_hashes  # noqa: E402
 
 FRAME_RUNS: list[tuple[str, list[str]]] = [
     ("random", ["model=random", "episodes=6"]),
@@ -113,7 +113,7 @@ def record_frames() -> None:
 
 
 def record_prompts() -> None:
-    from loopback_server import Loopback
+    from tests.support.loopback_server import Loopback
 
     runs: list[dict[str, Any]] = []
     replies: dict[str, str] = {}

@@ -1,0 +1,1 @@
+"""The policies: scripted, LLM over HTTP, human, judges (comma_env.agents)."""

@@ -1,0 +1,1 @@
+"""AsymPuzl, its rules and its play (comma_env.asympuzl)."""

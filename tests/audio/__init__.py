@@ -1,0 +1,1 @@
+"""The sound clips (comma_env.audio)."""

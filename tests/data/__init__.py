@@ -1,0 +1,1 @@
+"""Hand-labelled tables of the leak detector's tests."""

@@ -1,0 +1,1 @@
+"""The documentation: the strict build and every Python block, executed."""

@@ -1,0 +1,1 @@
+"""The scripts of examples/: benchmarks, learners, recipes."""

@@ -1,0 +1,1 @@
+"""The goldens: every solver picture and every request the rollout sends a model, as recorded."""

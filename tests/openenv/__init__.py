@@ -1,0 +1,1 @@
+"""The OpenEnv server as a real process (comma_env.openenv)."""

@@ -1,0 +1,1 @@
+"""The leak detector (comma_env.privacy)."""

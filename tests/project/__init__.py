@@ -1,0 +1,1 @@
+"""The project as a whole: lint, the wheel, the lowest versions, interpreters, the import graph."""

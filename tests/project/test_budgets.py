@@ -1,0 +1,119 @@
+"""The package's budgets (SPEC section 12): lines, module size, memos, and no timings in comments.
+
+Later features raise the line budget explicitly: each adds a named entry to `ALLOWANCES`.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "comma_env"
+
+LINE_BUDGET = 19_000
+"""Every line of every .py file under comma_env/, the budget of issue 55; features add allowances."""
+
+NOT_YET_CUT = 2_550
+"""Lines above the budget that issue 55's trimming left: cutting them means dropping something a
+user sees (the lean-budget report lists candidates). Lower it as they go; 0 meets the budget."""
+
+ALLOWANCES: dict[str, int] = {}
+"""Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
+
+REWRITTEN_ELSEWHERE = {
+    "comma_env/agents/natural/phrasebooks.py": "issue 56 rewrites the scripted partners",
+    "comma_env/protocol/text.py": "issue 56 rewrites its description part (`_VALUE_JSON`)",
+    "comma_env/privacy/languages.py": "issue 59 rewrites the leak detector",
+}
+"""Modules whose timings go with the rewrite under way; drop each entry when its issue lands."""
+
+MODULE_LIMIT = 500
+MEMO_LIMIT = 30
+
+MEMO = re.compile(r"^\s*@(?:functools\.)?(?:cache|lru_cache|cached_property)\b", re.MULTILINE)
+
+_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+_UNIT = r"(?:µs|us|ns|ms|s|secs?|seconds?|milliseconds?|microseconds?)"
+_WORD_NUMBER = r"(?:\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten|a hundred|a thousand)"
+TIMING = [
+    re.compile(rf"\b{_NUMBER}\s*(?:µs|us|ns|ms)\b"),  # sub-second durations are measurements
+    re.compile(rf"\b{_NUMBER}\s*->\s*{_NUMBER}\s*{_UNIT}\b"),  # "21.3 -> 20.0 us"
+    re.compile(r"\b\d+\.\d+\s*s\b"),  # "1.6 s": a duration to the tenth is a measurement
+    re.compile(rf"\b{_WORD_NUMBER}\s*(?:x|×|times)\s+(?:faster|slower|cheaper|quicker|as fast|as slow)\b", re.I),
+    re.compile(r"\b\d+(?:\.\d+)?\s*%\s+(?:faster|slower|cheaper|quicker|of the (?:time|cost))\b", re.I),
+    re.compile(rf"\b(?:took|takes|taking|costs?|costing|spends?|spent|saves?|saving|overhead)\b[^.;:]*?\b{_NUMBER}\s*{_UNIT}\b",
+               re.I),
+    re.compile(rf"\b{_NUMBER}\s*{_UNIT}\b[^.;:]*?\b(?:faster|slower|cheaper|speed-?up|per call|overhead)\b", re.I),
+]
+"""A timing in prose: a sub-second duration, a before -> after figure, "N times faster", or a
+duration next to a word of measurement (took, costs, faster...). "Polls every 20 s" is prose."""
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _prose(source: str) -> list[tuple[int, str]]:
+    """Every comment and docstring (a string standing as a statement) of a module, with its first line."""
+    found = [(token.start[0], token.string) for token in tokenize.generate_tokens(io.StringIO(source).readline)
+             if token.type == tokenize.COMMENT]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            found.append((node.lineno, node.value.value))
+    return found
+
+
+def timings(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each comment or docstring line that states a timing."""
+    hits = []
+    for start, text in _prose(source):
+        for offset, line in enumerate(text.splitlines()):
+            if any(pattern.search(line) for pattern in TIMING):
+                hits.append((start + offset, line.strip()))
+    return hits
+
+
+def test_the_package_fits_its_line_budget() -> None:
+    lines = {path: len(path.read_text(encoding="utf-8").splitlines()) for path in _modules()}
+    total = sum(lines.values())
+    budget = LINE_BUDGET + NOT_YET_CUT + sum(ALLOWANCES.values())
+    print(f"comma_env/: {total} lines in {len(lines)} modules (budget {LINE_BUDGET}, {NOT_YET_CUT} not yet cut, "
+          f"allowances {sum(ALLOWANCES.values())})")
+    assert total <= budget
+
+
+def test_no_module_is_over_the_limit() -> None:
+    sizes = {str(path.relative_to(PACKAGE.parent)): len(path.read_text(encoding="utf-8").splitlines())
+             for path in _modules()}
+    print("largest modules:", sorted(sizes.items(), key=lambda item: -item[1])[:5])
+    assert {name: size for name, size in sizes.items() if size > MODULE_LIMIT} == {}
+
+
+def test_memos_are_few() -> None:
+    memos = {str(path.relative_to(PACKAGE.parent)): len(MEMO.findall(path.read_text(encoding="utf-8")))
+             for path in _modules()}
+    total = sum(memos.values())
+    print(f"memo decorators: {total} (limit {MEMO_LIMIT})")
+    assert total <= MEMO_LIMIT
+
+
+def test_comments_and_docstrings_carry_no_timings() -> None:
+    found = {f"{path.relative_to(PACKAGE.parent)}:{line}": text for path in _modules()
+             if str(path.relative_to(PACKAGE.parent)) not in REWRITTEN_ELSEWHERE
+             for line, text in timings(path.read_text(encoding="utf-8"))}
+    assert found == {}
+
+
+def test_the_timing_pattern_tells_measurements_from_prose() -> None:
+    measured = ['"""Drawn once: 21.3-23.0 -> 20.0-21.9 us per step."""', "# this took 1.6 s on 8,000 asterisks",
+                "# about ten times faster than the BFS", "# the regex was quadratic: 1.3 s",
+                "# 0.07 against 0.58 µs for a short string",
+                '"""A full redraw costs about 2 seconds."""', "# five times cheaper for so few cuts"]
+    prose = ['"""Poll every 20 s until the server answers."""', "# the countdown ends after 30 seconds",
+             '"""timeout: seconds each attempt may take (default 120)."""', "# one second per ten characters",
+             '"""Rates in %, the mean over 100 episodes."""', "# wait 5 s before the next line"]
+    assert all(timings(text) for text in measured)
+    assert not any(timings(text) for text in prose)

@@ -1,0 +1,1 @@
+"""comma_env.protocol: the turn protocol, the game protocol, prompts, texts, spaces, metrics."""

@@ -1,0 +1,1 @@
+"""Each puzzle's rules against its manual (comma_env.puzzles)."""

@@ -1,0 +1,1 @@
+"""The generic checks, run on every puzzle registered when the tests are collected."""

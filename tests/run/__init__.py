@@ -1,0 +1,1 @@
+"""The rollout, its outputs and its fidelity to the papers (comma_env.run)."""

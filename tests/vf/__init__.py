@@ -1,0 +1,1 @@
+"""The verifiers environment through vf-eval (comma_env.vf)."""
