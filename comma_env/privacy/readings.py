@@ -136,18 +136,17 @@ def _digit_run(text: str) -> str:
     keep the groups apart); a stretch of fewer than three common English words is left alone."""
     words = list(re.finditer(r"[a-z']+", text))
     languages = digit_word_languages()
-    best: tuple[int, int, frozenset[str]] | None = None
-    for start in range(len(words)):
-        common = languages[words[start].group(0).strip("'")]
-        end = start + 1
-        while end < len(words) and common & languages[words[end].group(0).strip("'")]:
-            common = common & languages[words[end].group(0).strip("'")]
-            end += 1
-        if best is None or end - start > best[1] - best[0]:
-            best = (start, end, common)
-    if best is None or best[1] - best[0] < 2:
+    run: dict[str, int] = {}  # language -> how many words up to this one it reads in a row
+    longest, end = 0, 0
+    for index, word in enumerate(words):
+        run = {language: run.get(language, 0) + 1 for language in languages[word.group(0).strip("'")]}
+        for length in run.values():
+            if length > longest:
+                longest, end = length, index + 1
+    if longest < 2:
         return text
-    start, end, common = best
+    start = end - longest
+    common = frozenset.intersection(*(languages[w.group(0).strip("'")] for w in words[start:end]))
     chosen = [w.group(0).strip("'") for w in words[start:end]]
     if len(chosen) < 3 and all(w in english_words() for w in chosen):
         return text

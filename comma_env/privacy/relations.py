@@ -18,7 +18,7 @@ import calendar
 import datetime
 import re
 
-_NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
+_NUMBER = r"(?<![0-9])([0-9]+(?:\.[0-9]+)?)"  # starts where a number starts: linear on long digit runs
 _OPERATIONS = (  # in order of precedence
     (re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
     (re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
