@@ -3,7 +3,7 @@
 Each signature differs in what people notice first: pitch, rhythm and movement. Every clip is
 a deterministic function of an RNG with a peak of 0.8. Sines are taken in float32 of phases
 reduced in float64, harmonics by recurrence, events only on their samples and RNG-free parts
-once per process; the RNG is consumed as by the plain synthesis in `tests/audio_reference.py`,
+once per process; the RNG is consumed as by the plain synthesis in `tests/support/audio_reference.py`,
 whose clips these equal to within 1e-5."""
 
 from __future__ import annotations

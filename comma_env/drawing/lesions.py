@@ -437,14 +437,6 @@ def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
     return Image.fromarray(_render(features, size)[0], "RGB")
 
 
-def lesion_mask(features: dict[str, Any], size: int = 320, level: float = 0.5) -> np.ndarray:
-    """Where the lesion covers more than `level` of `render_lesion(features, size)`
-    (boolean; for tests, not hot)."""
-    alpha = _render(features, size)[1]
-    scaled = Image.fromarray((alpha * 255).astype(np.uint8), "L").resize((size, size), Image.Resampling.BILINEAR)
-    return np.asarray(scaled) > round(255 * level)
-
-
 LESION_KEYS = ("lesion_colors", "lesion_shape", "lesion_border", "lesion_surface", "visible_blood_vessels",
                "skin_tone", "lesion_pattern_id", "diameter_mm")
 

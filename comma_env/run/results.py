@@ -104,7 +104,7 @@ RUN_SETTINGS: tuple[str, ...] = (
     "policy_seed", "solver_view", "solver_config", "expert_config",
 )
 """Record fields that must agree for episodes to be pooled (``*_config``: hashes of the
-model settings that change answers, see `comma_env.run.rollout.model_fingerprint`)."""
+model settings that change answers, see `comma_env.run.plan.model_fingerprint`)."""
 
 
 def settings_mismatch(record: Mapping[str, Any], expected: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:

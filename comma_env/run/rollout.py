@@ -31,29 +31,9 @@ from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.checks import check_key  # noqa: E402
 from comma_env.run.config import Memory, register_configs  # noqa: E402
 from comma_env.run.console import error_note, render_console, seed_ranges  # noqa: E402
-from comma_env.run.episodes import (  # noqa: E402,F401 - re-exported: the rollout's public names
-    ERROR_DEFAULTS,
-    RunningScore,
-    audio_input,
-    base_record,
-    error_record,
-    finish_record,
-    load_done,
-    run_one,
-    selected,
-    solver_view,
-)
+from comma_env.run.episodes import RunningScore, base_record, load_done, run_one, selected  # noqa: E402
 from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_RUN_ERROR  # noqa: E402
-from comma_env.run.plan import (  # noqa: E402,F401 - re-exported
-    OutputError,
-    Plan,
-    default_out_dir,
-    model_fingerprint,
-    plan,
-    prepare_out_dir,
-    secrets_of,
-    to_config,
-)
+from comma_env.run.plan import OutputError, Plan, plan, prepare_out_dir, secrets_of, to_config  # noqa: E402
 from comma_env.run.provenance import provenance  # noqa: E402
 from comma_env.run.redact import UnsafeOverride, mask, masking_logs, scrub, shield_argv  # noqa: E402
 from comma_env.run.results import (  # noqa: E402

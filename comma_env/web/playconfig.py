@@ -113,7 +113,7 @@ def default_out_dir(cfg: PlayConfig) -> Path:
     """outputs/play_<solver>-<expert> plus the settings that change results (as the rollout
     names its folders; a partner whose settings differ from its file is refused by the
     settings check rather than named)."""
-    from comma_env.run.rollout import default_out_dir as rollout_out_dir
+    from comma_env.run.plan import default_out_dir as rollout_out_dir
 
     rc = rollout_config(cfg, cfg.puzzle, cfg.role, 0)
     name = re.sub(r"_cfg[0-9a-f]{8}$", "", rollout_out_dir(rc, rc.solver, rc.expert).name)  # type: ignore[arg-type]

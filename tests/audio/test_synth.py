@@ -1,5 +1,5 @@
 """The fast clip synthesis (comma_env/audio/synth.py) makes the same clips as the original
-one-sine-per-tone synthesis kept in tests/audio_reference.py: same RNG consumption (so the
+one-sine-per-tone synthesis kept in tests/support/audio_reference.py: same RNG consumption (so the
 episodes after a clip are unchanged), same samples to float32 rounding, same WAV files to
 one 16-bit step."""
 

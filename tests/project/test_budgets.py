@@ -13,12 +13,13 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "comma_env"
 
-LINE_BUDGET = 19_000
-"""Every line of every .py file under comma_env/, the budget of issue 55; features add allowances."""
+ISSUE_55_GOAL = 19_000
+"""The line budget issue 55 set for comma_env/ (every line of every .py file under it)."""
 
-NOT_YET_CUT = 2_550
-"""Lines above the budget that issue 55's trimming left: cutting them means dropping something a
-user sees (the lean-budget report lists candidates). Lower it as they go; 0 meets the budget."""
+LINE_BUDGET = 21_522
+"""The lines comma_env/ holds after issue 55's trimming: 2,522 above `ISSUE_55_GOAL`. Removing
+those means dropping something a user sees (the lean-budget report lists the candidates), so
+the lead decides; lower this as they go. Later features add a named allowance, not lines here."""
 
 ALLOWANCES: dict[str, int] = {}
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
@@ -53,7 +54,10 @@ duration next to a word of measurement (took, costs, faster...). "Polls every 20
 
 
 def _modules() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+    """Every module of the package (the budgets would pass over an empty or moved folder)."""
+    modules = sorted(PACKAGE.rglob("*.py"))
+    assert PACKAGE / "protocol" / "core.py" in modules and len(modules) >= 100, f"no package at {PACKAGE}"
+    return modules
 
 
 def _prose(source: str) -> list[tuple[int, str]]:
@@ -79,10 +83,11 @@ def timings(source: str) -> list[tuple[int, str]]:
 def test_the_package_fits_its_line_budget() -> None:
     lines = {path: len(path.read_text(encoding="utf-8").splitlines()) for path in _modules()}
     total = sum(lines.values())
-    budget = LINE_BUDGET + NOT_YET_CUT + sum(ALLOWANCES.values())
-    print(f"comma_env/: {total} lines in {len(lines)} modules (budget {LINE_BUDGET}, {NOT_YET_CUT} not yet cut, "
-          f"allowances {sum(ALLOWANCES.values())})")
-    assert total <= budget
+    budget = LINE_BUDGET + sum(ALLOWANCES.values())
+    print(f"comma_env/: {total} lines in {len(lines)} modules (budget {LINE_BUDGET} + allowances "
+          f"{sum(ALLOWANCES.values())}; issue 55's goal {ISSUE_55_GOAL}, {total - ISSUE_55_GOAL} above it)")
+    assert total <= budget, (f"comma_env/ has {total} lines, {total - budget} over its budget of {budget} "
+                             f"({total - ISSUE_55_GOAL} over issue 55's goal of {ISSUE_55_GOAL})")
 
 
 def test_no_module_is_over_the_limit() -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import comma_env
-from comma_env.drawing.lesions import LESION_COLORS, PEARL, SCALE_COLOR, SKIN_COLORS, lesion_mask, render_lesion
+from comma_env.drawing.lesions import LESION_COLORS, PEARL, SCALE_COLOR, SKIN_COLORS, render_lesion
 from comma_env.privacy import find_leaks
 from comma_env.protocol.resources import load_manual
 from comma_env.protocol.text import describe_state
@@ -23,6 +23,7 @@ from comma_env.puzzles.telehealth import (
     synthetic_case,
     treatment,
 )
+from tests.support.lesion_mask import lesion_mask
 
 # -- Step 2: the treatment table ---------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from comma_env.protocol.resources import conf_dir
 from comma_env.registry import COMMA_PUZZLES
 from comma_env.run import rollout
 from comma_env.run.config import register_configs
+from comma_env.run.plan import model_fingerprint
 from comma_env.run.results import read_episodes
 
 PUZZLES = ["wire"]  # a small, fast selection; the defaults are all ten
@@ -169,7 +170,7 @@ def test_resume_refuses_other_matching_policy_seed_or_model_settings(tmp_path, c
     assert len(lines(tmp_path / "run" / "episodes.jsonl")) == 2  # nothing pooled
     record = lines(tmp_path / "run" / "episodes.jsonl")[0]
     assert record["action_matching"] == "exact" and record["policy_seed"] == 0 and record["solver_view"] == "image"
-    assert record["solver_config"] == record["expert_config"] == rollout.model_fingerprint(rollout.to_config({}).model)
+    assert record["solver_config"] == record["expert_config"] == model_fingerprint(rollout.to_config({}).model)
 
 
 def test_settings_that_do_not_change_results_still_resume(tmp_path):
