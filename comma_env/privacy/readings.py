@@ -168,9 +168,8 @@ def _digit_words(text: str) -> str:
     """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``)."""
     lexicon = digit_word_languages()
     words = re.findall(r"[a-z]+", text)
-    if len(lexicon.keys() & words) < 2 and not any(words.count(w) > 1 for w in lexicon.keys() & words):
-        return text  # fewer than two digit words
-    if not any(a in lexicon and b in lexicon for a, b in zip(words, words[1:], strict=False)):
+    found = [index for index, word in enumerate(words) if word in lexicon]
+    if not any(b - a == 1 for a, b in zip(found, found[1:], strict=False)):
         return text  # no two digit words in a row
     return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
 
@@ -207,10 +206,10 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
 )
 
 
-_TRIGGER = re.compile(  # what at least one of `_STEPS` needs
-    rf"\||0x|[01]{{8}}|[0-9]e|[0-9]-[0-9]|[A-Z]{{2}}|[A-Z]-[A-Z]|[a-z][A-Z]|[A-Z][0-9]|[0-9][A-Z]"
-    rf"|\b[IVXLCDM] [IVXLCDM]\b"
-    rf"|(?<![\w.\-])[.\-]{{1,6}}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]|(?i:\b(?:{_SPELLING_WORD})\b)")
+_TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling word (`_SPELLING_WORDS`)
+    r"\||0x|[01]{8}|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|\b[IVXLCDM] [IVXLCDM]\b"
+    r"|(?<![\w.\-])[.\-]{1,6}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]")
+_SPELLING_WORDS = frozenset(_SPELLING.split())
 
 
 def decode(text: str) -> str | None:
@@ -222,7 +221,7 @@ def decode(text: str) -> str | None:
         text = text.translate(_DICE)
         for pattern, replace in _SCRIPT_STEPS:
             text = pattern.sub(replace, text)
-    if _TRIGGER.search(text):
+    if _TRIGGER.search(text) or not _SPELLING_WORDS.isdisjoint(re.findall(r"[a-z]+", text.lower())):
         for pattern, replace in _STEPS:
             text = pattern.sub(replace, text)
     folded = ascii_fold(text)

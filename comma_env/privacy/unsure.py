@@ -55,6 +55,7 @@ _NEAR_NUMBER = 24  # characters between a relation word and a number
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
 _ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
 _EXPLAINED = re.compile(r"[0-9][,']?(?: [a-z']+,?){0,3} $")  # "805, like Santa Barbara": a number explained
+_EXPLAINED_SPAN = 64  # characters before an entity where `_EXPLAINED` looks
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _MORSE_LIKE = re.compile(r"[.\-]*(?:-[.\-]*\.|\.[.\-]*-)[.\-]*")
 _NUMBER_LIKE = 2  # tokens between an unknown word and a number for the word to be in a number's place
@@ -71,7 +72,8 @@ def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> se
     """Prefix lengths of `secret` made of whole chunks joined in order, gaps allowed, after
     `chunks` (a value said in pieces the rules could not join is formed once its length is in)."""
     for chunk in chunks:
-        reachable = reachable | {at + len(chunk) for at in reachable if secret.startswith(chunk, at)}
+        if chunk in secret:
+            reachable = reachable | {at + len(chunk) for at in reachable if secret.startswith(chunk, at)}
     return reachable
 
 
@@ -95,7 +97,8 @@ def entities(message: str, known: set[str]) -> list[str]:
     found = []
     for match in _ENTITY.finditer(message):
         words = ascii_fold(match.group(0)).replace("-", " ").split()
-        if not (set(words) <= known | _MONTHS) and not _EXPLAINED.search(message[:match.start()]):
+        before = message[max(0, match.start() - _EXPLAINED_SPAN):match.start()]
+        if not all(w in known or w in _MONTHS for w in words) and not _EXPLAINED.search(before):
             found.append(" ".join(words))
     return found
 
@@ -107,8 +110,9 @@ field), or something a value could hide in wherever it is."""
 
 def unknown_words(text: str, known: set[str]) -> set[str]:
     """Words of a folded `text` that are not English, not in `known` and not number words."""
-    words = set(re.findall(r"(?<![a-z])(?<![a-z]')[a-z]{2,}", text))
-    return words.difference(english_words(), known, digit_word_languages()) if words else words
+    english, digit_words = english_words(), digit_word_languages()
+    return {word for word in set(re.findall(r"(?<![a-z])(?<![a-z]')[a-z]{2,}", text))
+            if word not in english and word not in known and word not in digit_words}
 
 
 def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
