@@ -21,13 +21,14 @@ LINE_BUDGET = 21_522
 those means dropping something a user sees (the lean-budget report lists the candidates), so
 the lead decides; lower this as they go. Later features add a named allowance, not lines here."""
 
-ALLOWANCES: dict[str, int] = {}
+ALLOWANCES: dict[str, int] = {
+    "issue 59: leak detector with unsure and judge": 855,
+}
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 
 REWRITTEN_ELSEWHERE = {
     "comma_env/agents/natural/phrasebooks.py": "issue 56 rewrites the scripted partners",
     "comma_env/protocol/text.py": "issue 56 rewrites its description part (`_VALUE_JSON`)",
-    "comma_env/privacy/languages.py": "issue 59 rewrites the leak detector",
 }
 """Modules whose timings go with the rewrite under way; drop each entry when its issue lands."""
 
