@@ -47,3 +47,18 @@ def test_leak_set_goals(name: str) -> None:
     got = leak_eval.score_set(comma_env.privacy, SETS[name]).metrics()
     assert got["precision"] >= GOALS["precision"] and got["recall"] >= GOALS["recall"]
     assert got["coverage"] >= GOALS["coverage"] and got["clean_unsure"] <= GOALS["clean_unsure"]
+
+
+def test_leak_eval_scores_any_folder_in_the_dev_format_into_the_table(tmp_path) -> None:
+    """What the lead runs on the held-out sets: `--data DIR` adds a row named after the folder
+    and keeps the rows already in the table."""
+    held = tmp_path / "held_out"
+    held.mkdir()
+    lines = (leak_eval.LEAK_SETS / "dev" / "atm.jsonl").read_text(encoding="utf-8").splitlines()[:12]
+    (held / "part.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "leak_sets.md"
+    committed = leak_eval.ROOT / "docs" / "_generated" / "leak_sets.json"
+    (tmp_path / "leak_sets.json").write_text(committed.read_text(encoding="utf-8"), encoding="utf-8")
+    leak_eval.main(["--data", str(held), "--out", str(out)])
+    rows = {line.split(" | ")[0].lstrip("| ") for line in out.read_text(encoding="utf-8").splitlines()[4:]}
+    assert rows == {"dev", "held_out"}
