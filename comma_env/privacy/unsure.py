@@ -57,7 +57,13 @@ _ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a
 _EXPLAINED = re.compile(r"[0-9][,']?(?: [a-z']+,?){0,3} $")  # "805, like Santa Barbara": a number explained
 _EXPLAINED_SPAN = 64  # characters before an entity where `_EXPLAINED` looks
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
-_MORSE_LIKE = re.compile(r"[.\-]*(?:-[.\-]*\.|\.[.\-]*-)[.\-]*")
+_DOTS_AND_DASHES = re.compile(r"[.\-]+")
+
+
+def _morse_like(text: str, length: int = 2) -> bool:
+    """A run of at least `length` dots and dashes with both in it (Morse the decoder could not read)."""
+    return any(len(run) >= length and "." in run and "-" in run for run in _DOTS_AND_DASHES.findall(text))
+
 _NUMBER_LIKE = 2  # tokens between an unknown word and a number for the word to be in a number's place
 _NUMBER = re.compile(r"[0-9]")
 _SYMBOLS = re.compile(r"[|#*^~=<>]")
@@ -131,7 +137,7 @@ def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
                 if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
                     return STRONG  # an unknown word in a number's place
                 level = UNKNOWN if not numbers else level
-    if _SYMBOLS.search(decoded) or any(len(m.group(0)) >= 3 for m in _MORSE_LIKE.finditer(decoded)):
+    if _SYMBOLS.search(decoded) or _morse_like(decoded, 3):
         return STRONG
     if any(entity in decoded for entity in named):
         return STRONG
@@ -181,7 +187,7 @@ class Doubts:
         sentences = list(sentences)
         text = "\n".join(sentences)
         unknown = unknown_words(text, known)
-        suspicious = bool(unknown or named or _SYMBOLS.search(text) or _MORSE_LIKE.search(text)
+        suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
         for decoded in sentences:
             about = topics(decoded, self.topic_words)

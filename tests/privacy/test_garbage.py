@@ -38,6 +38,7 @@ GARBAGE = {
     "hangul_digits": _repeat("일이삼사"),
     "braille": _repeat("⠼⠁⠃"),
     "morse": _repeat(".-.- "),
+    "dots_around_text": "." * (SIZE // 2) + "a" + "." * (SIZE // 2),
     "binary": _repeat("01010101 "),
     "hex": _repeat("0x1F "),
     "roman": _repeat("X V "),
