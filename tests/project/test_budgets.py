@@ -22,7 +22,7 @@ those means dropping something a user sees (the lean-budget report lists the can
 the lead decides; lower this as they go. Later features add a named allowance, not lines here."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 59: leak detector with unsure and judge": 855,
+    "issue 59: leak detector with unsure and judge": 861,
 }
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 
