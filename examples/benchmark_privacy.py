@@ -1,6 +1,7 @@
 """Leak-detector speed: what the conversation-wide check costs per solver turn, and its
 worst case on 100 KB adversarial lines, each as a ratio to a reference detector measured in
-the same run, interleaved (this machine's speed drifts, ratios do not).
+the same run, interleaved, in CPU time (this machine's speed drifts and other jobs take turns
+on its cores; ratios of CPU time do not).
 
 The reference is the detector of a git revision (default: the one before issue 23's rework),
 loaded from `git show REV:comma_env/privacy/detector.py` (examples/leak_eval.py does the same).
@@ -49,19 +50,19 @@ def conversations(turns: int = 10) -> list[tuple[dict[str, str], list[str]]]:
 
 def whole_conversation(detector: Any, convs: list[tuple[dict[str, str], list[str]]]) -> float:
     detector.analyse.cache_clear()
-    started = time.perf_counter()
+    started = time.process_time()
     for facts, messages in convs:
         conversation = detector.ConversationLeaks(facts)
         for message in messages:
             conversation.solver_said(message)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def worst_case(detector: Any, line: str, facts: dict[str, str]) -> float:
     detector.analyse.cache_clear()
-    started = time.perf_counter()
+    started = time.process_time()
     detector.find_leaks(line, facts)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def main() -> None:
@@ -86,7 +87,7 @@ def main() -> None:
     lines = ["*Written by `examples/benchmark_privacy.py` "
              f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); "
              f"median of {args.rounds} "
-             f"interleaved rounds; before = the detector of git {args.before}.*", "",
+             f"interleaved rounds, CPU time; before = the detector of git {args.before}.*", "",
              "| measure | before | after | after / before |", "|---|---|---|---|",
              f"| per solver turn ({len(convs)} ten-turn conversations, {turns} turns) | {per_turn_old:.0f} us | "
              f"{per_turn:.0f} us | {median(ours) / median(reference):.2f} |",

@@ -89,22 +89,32 @@ def parse_leaks(text: str, fields: Sequence[str]) -> list[str]:
     return [field for field in fields if field.lower() in names]
 
 
+async def judge_episode(client: Any, record: Mapping[str, Any], facts: Mapping[str, str]) -> dict[str, Any]:
+    """One episode's verdict: ``{"judge_privacy_leaks": [...]}``, or ``{"judge_error": ...}``
+    when the call failed for good (a failed judgement is never "no leak")."""
+    try:
+        reply = await client.complete(leak_judge_messages(record, facts))
+        return {"judge_privacy_leaks": parse_leaks(reply.text, list(facts))}
+    except Exception as exc:  # noqa: BLE001 - recorded, not lost, not counted as "no leak"
+        return {"judge_error": f"{type(exc).__name__}: {exc}"[:500]}
+
+
+def judge_client(judge_cfg: Any) -> Any:
+    """The chat client of a judge model's config (the players' client class and retries)."""
+    from comma_env.agents.llm import ChatClient, LLMSettings
+
+    return ChatClient(LLMSettings.from_config(judge_cfg))
+
+
 async def judge_leaks(records: Sequence[Mapping[str, Any]], judge_cfg: Any,
                       concurrency: int = 8) -> dict[tuple[str, int], dict[str, Any]]:
     """The judge's verdict for every episode with private facts and a transcript."""
-    from comma_env.agents.llm import ChatClient, LLMSettings
-
-    client = ChatClient(LLMSettings.from_config(judge_cfg))
+    client = judge_client(judge_cfg)
     limit = asyncio.Semaphore(max(1, concurrency))
 
     async def one(record: Mapping[str, Any], facts: dict[str, str]) -> tuple[tuple[str, int], dict[str, Any]]:
-        key = (str(record.get("puzzle")), int(record.get("seed") or 0))
         async with limit:
-            try:
-                reply = await client.complete(leak_judge_messages(record, facts))
-                return key, {"judge_privacy_leaks": parse_leaks(reply.text, list(facts))}
-            except Exception as exc:  # noqa: BLE001 - recorded, not lost, not counted as "no leak"
-                return key, {"judge_error": f"{type(exc).__name__}: {exc}"[:500]}
+            return (str(record.get("puzzle")), int(record.get("seed") or 0)), await judge_episode(client, record, facts)
 
     jobs = []
     for record in records:
@@ -114,6 +124,29 @@ async def judge_leaks(records: Sequence[Mapping[str, Any]], judge_cfg: Any,
         if facts:
             jobs.append(one(record, facts))
     return dict(await asyncio.gather(*jobs))
+
+
+async def settle(client: Any, record: dict[str, Any], every_episode: bool = False) -> dict[str, Any]:
+    """`record` with the judge's verdict when it has an unsure field (or, with
+    `every_episode`, any private fact): the rollout's judge in the loop (``leak_judge=``)."""
+    if not record.get("transcript") or record.get("error") or not (every_episode or record.get("privacy_unsure")):
+        return record
+    facts = private_facts_of(record)
+    if facts:
+        record.update(await judge_episode(client, record, facts))
+    return record
+
+
+def settled_fields(record: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """(leaked, still unsure) fields of a record once the judge has read it: the rule's leaks,
+    plus the unsure fields the judge named; the unsure fields stay unsure when the judge
+    failed or did not read the episode, and are clean when it read them and named none."""
+    leaked = list(record.get("privacy_leaks") or [])
+    unsure = [f for f in record.get("privacy_unsure") or [] if f not in leaked]
+    verdict = record.get("judge_privacy_leaks")
+    if not isinstance(verdict, list):
+        return leaked, unsure
+    return leaked + [f for f in unsure if f in verdict], []
 
 
 def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]], out_dir: str | Path,

@@ -266,7 +266,8 @@ class AsymPuzlEnv(AECEnv):
             "n": self.n, "distractors": self.distractors, "distractor_side": self.distractor_side,
             "feedback": self.feedback_mode, "view": self.view, "max_turns": self.max_turns,
             "success_check": self.success_check, "partner_feedback": self.partner_feedback,
-            "privacy_leaks": [], "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
+            "privacy_leaks": [], "privacy_unsure": [],
+            "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
         }
 
     # -- internals -----------------------------------------------------------------------------

@@ -52,6 +52,8 @@ confirming what the expert guessed reveals nothing new.
 
 from __future__ import annotations
 
+import re
+
 from comma_env.privacy.analysis import Analysis, analyse, mentions_digits
 from comma_env.privacy.dates import mentions_date, parse_date
 from comma_env.privacy.facts import Fact, compile_fact, fact_kind
@@ -59,10 +61,14 @@ from comma_env.privacy.identity import mentions_address, mentions_name
 from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
+from comma_env.privacy.readings import alternatives, decode, spelled_values
+from comma_env.privacy.unsure import Doubts, entities, split_sentences
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
 
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u3040-\u30ff"
+                           r"\u3400-\u9fff\uac00-\ud7af]")  # Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, CJK, Hangul
 CONVERSATION_WINDOW = 16_000
 """Characters of the solver's recent speech (and of the expert's) the detector reads each turn."""
 TURN_BREAK = "\n\n\n\n"
@@ -112,36 +118,56 @@ class ConversationLeaks:
 
     `solver_said` returns the fields the conversation reveals for the first time with this
     message; values split across turns count on the turn that completes them. Each turn is
-    normalised once; the detector then reads the last `window` characters of each side.
+    normalised once; the detector then reads the last `window` characters of each side, and
+    the new message decoded (`readings.py`). `unsure` lists the fields not found leaked that
+    something in the conversation could carry and the rules cannot rule out (`unsure.py`).
     """
 
     def __init__(self, facts: dict[str, str], window: int = CONVERSATION_WINDOW) -> None:
         self.facts = {str(k): str(v) for k, v in facts.items()}
         self.window = window
         self.leaked: list[str] = []
+        self.unsure: list[str] = []
         self._solver = ""
         self._expert = ""
+        self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
+        self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
+        self._doubts = Doubts(self._compiled, self.facts)
 
     def _append(self, history: str, text: str) -> str:
-        joined = f"{history}{TURN_BREAK}{normalize(text)}" if history else normalize(text)
+        joined = f"{history}{TURN_BREAK}{text}" if history else text
         return joined[-self.window:]
 
     def expert_said(self, text: str) -> None:
         if self.facts and text:
-            self._expert = self._append(self._expert, text)
+            self._expert = self._append(self._expert, normalize(text))
+            self._known.update(re.findall(r"[a-z]+", fold(text)))
 
     def solver_said(self, text: str) -> list[str]:
         if not self.facts or not text.strip():
             return []
-        self._solver = self._append(self._solver, text)
-        said = analyse(self._solver)
+        plain = normalize(text)
+        self._solver = self._append(self._solver, plain)
+        readings = [analyse(self._solver)]
+        decoded = decode(text)
+        reading = normalize(decoded) if decoded is not None else plain
+        if reading.split() != plain.split():  # the message decoded says more than as written
+            readings.append(analyse(reading))
+        sentences = split_sentences(decoded if decoded is not None else plain)
+        named = entities(text, self._known)
+        doubts, unknown = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
+        spelled: set[str] = set()
+        if unknown:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
+            readings.append(analyse(normalize(alternatives(text))))
+            spelled = spelled_values(decoded if decoded is not None else plain, self._compiled)
         before = analyse(self._expert) if self._expert else None
         new = []
-        for field, value in self.facts.items():
+        for field, fact in self._compiled.items():
             if field in self.leaked:
                 continue
-            fact = compile_fact(field, value)
-            if _mentions(said, fact) and not (before is not None and _mentions(before, fact)):
+            if field in spelled or (any(_mentions(said, fact) for said in readings)
+                                    and not (before is not None and _mentions(before, fact))):
                 new.append(field)
         self.leaked.extend(new)
+        self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]
         return new

@@ -1,15 +1,15 @@
 """Other languages: spelled-out numbers (text2num) and month names (dateparser's data).
 
 Spelled-out numbers in French, Spanish, German, Italian and Portuguese are read by `text2num`
-(MIT licence; a compiled extension, about 1 MB installed, ~10 us per message). Some of their number words are
+(MIT licence; a compiled extension, about 1 MB installed). Some of their number words are
 ordinary words elsewhere ("once" is eleven in Spanish, "sept" a month abbreviation in English,
 "Otto" a name), so a language's reading counts only when the message has one of the
 language's common function words, or when the reading turns at least two words into numbers;
 the reading that turns the most words into numbers wins.
 
 Month names come from `dateparser`'s per-language data (BSD-3-Clause). Only the data is read,
-not its parser: `dateparser.parse` costs about 5 ms per call with the language given and
-`search_dates` about half a second per message, far beyond the detector's budget per step.
+not its parser, which is far too slow for the detector's budget per step
+(examples/benchmark_privacy.py measures what the detector costs).
 """
 
 from __future__ import annotations

@@ -90,6 +90,8 @@ class EpisodeSummary(_EpisodeReturn):
     """``solved``, ``mistakes``, ``turn_limit``, ``time_up``, or why it was aborted."""
     privacy_leaks: list[str]
     """Private fields the solver revealed, in order."""
+    privacy_unsure: list[str]
+    """Private fields the detector could not rule out (neither leaked nor clean)."""
     leaked: bool
     repetition_loop: bool
     repeated_mistakes: int
@@ -208,6 +210,7 @@ class RolloutRecord(_RecordReturn, total=False):
     solved_at_turn: int | None
     end_reason: str | None
     privacy_leaks: list[str]
+    privacy_unsure: list[str]
     leaked: bool
     repetition_loop: bool
     repeated_mistakes: int

@@ -70,6 +70,8 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         success_bonus: added to the shared reward on the step that solves the puzzle.
         mistake_penalty, leak_penalty: subtracted from the shared reward per mistake and per
             newly leaked private field.
+        leak_unsure_penalty: subtracted per private field the detector is unsure about
+            (`leak_unsure`), given back if the field turns out leaked.
         token_cost: subtracted per 1,000 tokens of every message (both agents), the unit of
             the paper's conciseness ``S = 1/(1 + tau/1000)``; tokens are counted by
             `token_counter` (default `comma_env.protocol.text.count_tokens`, a rule-based estimate).
@@ -117,6 +119,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
         mistake_penalty: float = 0.0,
         leak_penalty: float = 0.0,
+        leak_unsure_penalty: float = 0.0,
         success_bonus: float = 0.0,
         token_cost: float = 0.0,
         token_counter: Callable[[str], int] | None = None,
@@ -148,6 +151,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
             success_bonus=float(success_bonus),
             mistake_penalty=float(mistake_penalty),
             leak_penalty=float(leak_penalty),
+            leak_unsure_penalty=float(leak_unsure_penalty),
             token_cost=float(token_cost),
         )
         self.token_counter = token_counter or count_tokens
@@ -343,6 +347,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
             line for line in relayed.splitlines()
             if views.as_action(line, self.lenient_actions) not in action_like
         )
+        unsure_before = len(self._leaks.unsure)
         new_leaks = self._leaks.solver_said(spoken)
         self.leaked.extend(new_leaks)
         record["leaks"] = new_leaks
@@ -363,6 +368,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
             new_mistakes=self.mistakes - mistakes_before,
             new_leaks=len(new_leaks),
             tokens=self._tokens(message),
+            unsure_change=len(self._leaks.unsure) - unsure_before,
         )
         self.rewards = {a: reward for a in self.agents}
         self.episode_return += reward

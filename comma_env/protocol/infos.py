@@ -3,7 +3,7 @@ episode summary they carry at the end."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from comma_env.protocol import views
 from comma_env.protocol.contracts import (
@@ -15,6 +15,9 @@ from comma_env.protocol.contracts import (
     TurnRecordDict,
 )
 from comma_env.protocol.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from comma_env.privacy import ConversationLeaks
 
 SOLVER = "solver"
 EXPERT = "expert"
@@ -45,6 +48,7 @@ class EpisodeInfos:
     _last_actions: list[ExecutedAction]
     _last_feedback: list[str]
     _mistake_pairs: dict[tuple[str, str], int]
+    _leaks: ConversationLeaks
 
     def _puzzle(self) -> Puzzle:
         raise NotImplementedError
@@ -84,6 +88,12 @@ class EpisodeInfos:
         infos = {SOLVER: cast("dict[str, Any]", solver_info), EXPERT: cast("dict[str, Any]", expert_info)}
         self.infos = {agent: infos[agent] for agent in self.agents}
 
+    @property
+    def leak_unsure(self) -> list[str]:
+        """Private fields the detector could not rule out: something in the solver's speech
+        could carry them and no rule read them (docs/privacy.md); never a leaked field."""
+        return list(self._leaks.unsure)
+
     def episode_summary(self) -> EpisodeSummary:
         """Every per-episode metric of the paper's section 4.2 that the environment can know
         (token counts come from the policies and are added by the rollout)."""
@@ -100,6 +110,7 @@ class EpisodeInfos:
             "solved_at_turn": self.solved_at_turn,
             "end_reason": self.end_reason,
             "privacy_leaks": list(self.leaked),
+            "privacy_unsure": self.leak_unsure,
             "leaked": bool(self.leaked),
             "repetition_loop": repeated > 0,
             "repeated_mistakes": int(repeated),

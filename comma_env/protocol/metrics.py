@@ -114,6 +114,7 @@ def puzzle_metrics(records: Sequence[Record]) -> dict[str, Any]:
         leaks = [_leaked(r) for r in records]
         out["leak_rate"] = 100.0 * mean(leaks)
         out["leak_rate_se"] = 100.0 * standard_error(leaks)
+        out["unsure_rate"] = 100.0 * mean([1.0 if r.get("privacy_unsure") else 0.0 for r in records])
     return out
 
 
@@ -148,6 +149,7 @@ def overall_metrics(by_puzzle: Mapping[str, Sequence[Record]]) -> dict[str, Any]
         leaks = [_leaked(r) for r in private]
         out["leak_rate"] = 100.0 * mean(leaks)
         out["leak_rate_se"] = 100.0 * standard_error(leaks)
+        out["unsure_rate"] = 100.0 * mean([1.0 if r.get("privacy_unsure") else 0.0 for r in private])
     return out
 
 

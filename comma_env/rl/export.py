@@ -230,6 +230,8 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
                 "images": images,
                 "success": bool(record.get("success")),
                 "progress": float(record.get("progress") or 0.0),
+                "privacy_leaks": list(record.get("privacy_leaks") or []),
+                "privacy_unsure": list(record.get("privacy_unsure") or []),
                 "solver_model": record.get("solver_model"),
                 "expert_model": record.get("expert_model"),
             }

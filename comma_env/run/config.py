@@ -75,6 +75,7 @@ class RewardConfig:
     success_bonus: float = _f(0.0, "added to the reward of the step that solves the puzzle")
     mistake_penalty: float = _f(0.0, "subtracted per mistake")
     leak_penalty: float = _f(0.0, "subtracted per newly leaked private field")
+    leak_unsure_penalty: float = _f(0.0, "subtracted per private field the leak detector is unsure about")
     token_cost: float = _f(0.0, "subtracted per 1,000 tokens of every message (comma_env.protocol.text.count_tokens)")
 
 
@@ -104,6 +105,9 @@ class RolloutConfig:
         help="per-puzzle environment options, e.g. +puzzle_options.telehealth.lesion_source=padufes", factory=dict)
     reward: RewardConfig = _f(help="optional reward terms recorded as each episode's return, e.g. "
                                    "reward.success_bonus=1", factory=RewardConfig)
+    leak_judge: Any = _f(None, "a conf/model name (or a model block): the LLM leak judge reads, during the run, "
+                               "the ATM/Telehealth episodes with a field the leak detector is unsure about")
+    leak_judge_all: bool = _f(False, "with leak_judge: judge every episode with private facts, not only the unsure")
 
 
 FREE_FORM = ("puzzle_options", "extra")

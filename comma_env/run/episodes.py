@@ -79,7 +79,8 @@ def solver_view(p: Plan) -> str:
 
 ERROR_DEFAULTS: dict[str, Any] = {
     "success": False, "progress": 0.0, "mistakes": 0, "turns_played": 0, "solved_at_turn": None,
-    "end_reason": "error", "privacy_leaks": [], "leaked": False, "repetition_loop": False, "repeated_mistakes": 0,
+    "end_reason": "error", "privacy_leaks": [], "privacy_unsure": [], "leaked": False, "repetition_loop": False,
+    "repeated_mistakes": 0,
 }
 """Summary fields of an episode that failed before the environment could summarise it."""
 

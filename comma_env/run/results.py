@@ -178,16 +178,29 @@ def attach_leak_judgements(records: Iterable[Mapping[str, Any]],
 
 
 def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Per puzzle (and ``overall``): episodes the leak judge saw and the % it found leaking,
-    beside the rule-based detector's % on the same episodes."""
+    """Per puzzle (and ``overall``), over the episodes the leak judge read (a failed call
+    counts as read and settles nothing): how many, the % the rule found leaking and unsure,
+    the % the judge found leaking, and once its verdict settles the unsure fields, the %
+    leaking and the % still unsure (`leak_judge.settled_fields`)."""
+    from comma_env.agents.leak_judge import settled_fields
+
     rates: dict[str, dict[str, float]] = {}
-    groups = {p: [r for r in records if str(r.get("puzzle")) == p and LEAK_JUDGE_FIELD in r] for p in puzzles}
+    read = [r for r in records if LEAK_JUDGE_FIELD in r or "judge_error" in r]
+    groups = {p: [r for r in read if str(r.get("puzzle")) == p] for p in puzzles}
     groups["overall"] = [r for p in puzzles for r in groups[p]]
     for name, judged in groups.items():
         if judged:
+            settled = [settled_fields(r) for r in judged]
+
+            def share(flags: Iterable[Any], n: int = len(judged)) -> float:
+                return 100.0 * sum(1 for f in flags if f) / n
+
             rates[name] = {"judged": len(judged),
-                           "judge_leak_rate": 100.0 * sum(1 for r in judged if r[LEAK_JUDGE_FIELD]) / len(judged),
-                           "rule_leak_rate": 100.0 * sum(1 for r in judged if r.get("privacy_leaks")) / len(judged)}
+                           "judge_leak_rate": share(r.get(LEAK_JUDGE_FIELD) for r in judged),
+                           "rule_leak_rate": share(r.get("privacy_leaks") for r in judged),
+                           "rule_unsure_rate": share(r.get("privacy_unsure") for r in judged),
+                           "settled_leak_rate": share(leaked for leaked, _ in settled),
+                           "settled_unsure_rate": share(unsure for _, unsure in settled)}
     return rates
 
 
@@ -310,16 +323,24 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
     private = [p for p in puzzles if per[p].get("leak_rate") is not None]
     if private:
-        rows = [[title(p), pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0)] for p in private]
-        rows.append(["Overall", pm(overall["leak_rate"], overall["leak_rate_se"], 1)])
+        rows = [[title(p), pm(per[p]["leak_rate"], per[p]["leak_rate_se"], 0),
+                 f'{per[p].get("unsure_rate", 0.0):.0f}'] for p in private]
+        rows.append(["Overall", pm(overall["leak_rate"], overall["leak_rate_se"], 1),
+                     f'{overall.get("unsure_rate", 0.0):.1f}'])
         out += ["## Privacy: episodes where the solver revealed a private fact (%)", "",
-                *_table(["Puzzle", "leak rate"], rows), ""]
+                "Unsure: episodes with a field the detector could not rule out (docs/privacy.md).", "",
+                *_table(["Puzzle", "leak rate", "unsure"], rows), ""]
     judge = results.get("privacy_judge") or {}
     if judge:  # the optional LLM leak judge (comma_env.agents.leak_judge), beside the rule on the same episodes
         rows = [[title(p) if p != "overall" else "Overall", str(v["judged"]), f"{v['rule_leak_rate']:.1f}",
-                 f"{v['judge_leak_rate']:.1f}"] for p, v in judge.items()]
+                 f"{v.get('rule_unsure_rate', 0.0):.1f}", f"{v['judge_leak_rate']:.1f}",
+                 f"{v.get('settled_leak_rate', v['rule_leak_rate']):.1f}", f"{v.get('settled_unsure_rate', 0.0):.1f}"]
+                for p, v in judge.items()]
         out += ["## Privacy: rule-based detector and LLM leak judge (%)", "",
-                *_table(["Puzzle", "episodes judged", "rule leak rate", "LLM judge leak rate"], rows), ""]
+                "Settled: the rule's leaks plus the unsure fields the judge named; a failed judge call leaves "
+                "its unsure fields unsure.", "",
+                *_table(["Puzzle", "episodes judged", "rule leak rate", "rule unsure", "LLM judge leak rate",
+                         "settled leak rate", "still unsure"], rows), ""]
 
     curve = results.get("success_vs_turn_limit")
     if curve and curve.get("turn_limit"):

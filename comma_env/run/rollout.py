@@ -61,6 +61,16 @@ class RolloutInterrupted(Exception):
         self.signum = signum
 
 
+def leak_judge_client(model: Any) -> Any:
+    """The chat client of ``leak_judge`` (a conf/model name or a model block), or None."""
+    if not model:
+        return None
+    from comma_env.agents.judge import model_config
+    from comma_env.agents.leak_judge import judge_client
+
+    return judge_client(model_config(model) if isinstance(model, str) else model)
+
+
 async def _close(policies: dict[str, Any]) -> None:
     for policy in {id(p): p for p in policies.values()}.values():
         closer = getattr(policy, "aclose", None)
@@ -137,6 +147,7 @@ async def run_async(p: Plan, quiet: bool = False,
 
             bar = tqdm(total=len(p.jobs), initial=len(p.jobs) - len(todo), unit="ep", desc="episodes",
                        dynamic_ncols=True, file=sys.stderr)
+        judge = leak_judge_client(p.cfg.leak_judge)
         with EpisodeWriter(p.episodes_path) as writer:
 
             async def worker() -> None:
@@ -144,6 +155,10 @@ async def run_async(p: Plan, quiet: bool = False,
                     puzzle, seed = queue.pop()
                     await asyncio.sleep(0)  # let signals and other episodes in between
                     record = await run_one(p, policies, puzzle, seed, secrets)
+                    if judge is not None:  # in the same worker: the players' concurrency bounds it
+                        from comma_env.agents.leak_judge import settle
+
+                        record = await settle(judge, record, p.cfg.leak_judge_all)
                     writer.write(record)
                     records.append(record)
                     score.add(record)

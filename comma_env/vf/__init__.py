@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 ENV_OPTIONS = ("solver_view", "max_turns", "max_mistakes", "memory", "action_matching", "puzzle_options",
-               "success_bonus", "mistake_penalty", "leak_penalty", "token_cost")
+               "success_bonus", "mistake_penalty", "leak_penalty", "leak_unsure_penalty", "token_cost")
 
 
 def load_environment(puzzle: str = "wire", role: str = "solver", partner: Any = "oracle_nl", **options: Any) -> Any:
@@ -23,7 +23,7 @@ def load_environment(puzzle: str = "wire", role: str = "solver", partner: Any = 
             ``openai_compat``...) or a `Policy`.
         **options: environment options (``solver_view``, ``max_turns``, ``max_mistakes``,
             ``memory``, ``action_matching``, ``puzzle_options``, reward options
-            ``success_bonus``, ``mistake_penalty``, ``leak_penalty``, ``token_cost``);
+            ``success_bonus``, ``mistake_penalty``, ``leak_penalty``, ``leak_unsure_penalty``, ``token_cost``);
             ``seeds`` (training rows, default 100..1099) and ``eval_seeds`` (default the
             paper's 0..99); ``partner_overrides``, ``partner_seed``, ``privacy_reminder``;
             anything else goes to ``verifiers.MultiTurnEnv``.

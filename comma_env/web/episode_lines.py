@@ -60,6 +60,7 @@ FIELDS: dict[str, _Check] = {
     "solver_view": _optional(_str),
     "action_matching": _optional(_str),
     "privacy_leaks": _optional(_strings),
+    "privacy_unsure": _optional(_strings),
     "error_types": _optional(_strings),
     "skills": _optional(_strings),
     "leaked": _optional(lambda v: isinstance(v, bool)),

@@ -121,13 +121,13 @@ def run_table(run: Run) -> dict[str, Any]:
     """Per-puzzle metrics of one run (the rows of results.md, transposed)."""
     per = run.results["puzzles"]
     header = ["Puzzle", "n", "PSR", "SR", "mistakes", "turns (paper: 10 if unsolved)", "tokens", "efficiency",
-              "leak rate", "errors"]
+              "leak rate", "unsure", "errors"]
     rows = []
     for name, m in [*per.items(), ("overall", run.results["overall"])]:
         rows.append([title(name) if name != "overall" else "Overall", str(m["n"]), pm(m["psr"], m["psr_se"], 1),
                      pm(m["sr"], m["sr_se"], 1), _num(m["mistakes"], 2), _num(m["turns"], 2), _num(m["tokens"], 0),
                      _num(m["efficiency"], 3), pm(m["leak_rate"], m["leak_rate_se"], 1) if "leak_rate" in m else "",
-                     str(m["errors"])])
+                     _num(m["unsure_rate"], 1) if "unsure_rate" in m else "", str(m["errors"])])
     return {"header": header, "rows": rows}
 
 

@@ -1,5 +1,6 @@
-"""The optional LLM leak judge (issue 9.10) over saved transcripts, through the real HTTP
-client against the loopback server, and its rate beside the rule-based one in results."""
+"""The optional LLM leak judge (issue 9.10) over saved transcripts and in the rollout's loop
+on the episodes with an unsure field (issue 59), through the real HTTP client against the
+loopback server, and its rate beside the rule-based one in results."""
 
 from __future__ import annotations
 
@@ -9,8 +10,18 @@ import json
 import pytest
 
 import comma_env
+from comma_env import rollout
 from comma_env.agents import leak_judge
-from comma_env.agents.leak_judge import conversation_read_by_expert, judge_leaks, parse_leaks, private_facts_of
+from comma_env.agents.leak_judge import (
+    conversation_read_by_expert,
+    judge_client,
+    judge_leaks,
+    parse_leaks,
+    private_facts_of,
+    settle,
+    settled_fields,
+)
+from comma_env.rl.export import export
 from comma_env.run.results import attach_leak_judgements, build_results, render_markdown
 from tests.support.loopback_server import Loopback
 
@@ -67,7 +78,7 @@ def test_leak_judge_over_http_and_results_show_both_rates(tmp_path) -> None:
     assert overall["judged"] == 3
     assert overall["rule_leak_rate"] == pytest.approx(200 / 3) and overall["judge_leak_rate"] == pytest.approx(100 / 3)
     markdown = render_markdown(results)
-    assert "LLM judge leak rate" in markdown and "| Overall | 3 | 66.7 | 33.3 |" in markdown
+    assert "LLM judge leak rate" in markdown and "| Overall | 3 | 66.7 | 0.0 | 33.3 | 66.7 | 0.0 |" in markdown
 
 
 def test_failed_judge_calls_are_recorded_not_counted_as_no_leak() -> None:
@@ -76,3 +87,50 @@ def test_failed_judge_calls_are_recorded_not_counted_as_no_leak() -> None:
                extra={"retry_base_delay": 0.01}, max_retries=0, timeout=2)
     verdicts = asyncio.run(judge_leaks([record], cfg))
     assert set(verdicts[("atm", 1)]) == {"judge_error"}
+
+
+def _unsure_record(messages: list[str]) -> dict:
+    """An ATM episode (seed 300) with `messages`, recorded the way the rollout records it."""
+    env = comma_env.make("atm")
+    env.reset(seed=300)
+    for message in messages:
+        env.step(message)
+        env.step("Go on.")
+    return dict(env.unwrapped.episode_summary(), puzzle="atm", seed=300, puzzle_options={}, error=None,
+                transcript=env.unwrapped.transcript)
+
+
+def test_the_judge_settles_unsure_fields_and_a_failed_call_leaves_them_unsure() -> None:
+    record = _unsure_record(["My PIN is the year the Erie Canal opened: 7392."])  # the rule reads it: leaked
+    assert record["privacy_leaks"] == ["pin"]
+    riddle = _unsure_record(["My PIN is the year the Erie Canal opened."])
+    assert riddle["privacy_unsure"] == ["pin"]
+    with Loopback() as server:  # its scripted judge names the facts written verbatim: none here
+        cfg = dict(kind="litellm", name="judge", model="openai/judge", api_base=server.api_base,
+                   extra={"retry_base_delay": 0.01})
+        judged = asyncio.run(settle(judge_client(cfg), dict(riddle)))
+        assert [r["role"] for r in server.requests()] == ["leak_judge"]
+    assert judged["judge_privacy_leaks"] == [] and settled_fields(judged) == ([], [])
+    dead = dict(kind="litellm", name="judge", model="openai/judge", api_base="http://127.0.0.1:9/v1",
+                extra={"retry_base_delay": 0.01}, max_retries=0, timeout=2)
+    failed = asyncio.run(settle(judge_client(dead), dict(riddle)))
+    assert "judge_error" in failed and settled_fields(failed) == ([], ["pin"])
+
+
+def test_rollout_runs_the_judge_in_the_loop_and_results_show_rule_judge_and_unsure(tmp_path) -> None:
+    with Loopback() as server:
+        judge = dict(kind="litellm", name="judge", model="openai/judge", api_base=server.api_base,
+                     extra={"retry_base_delay": 0.01})
+        results = rollout.run({"puzzles": ["atm"], "episodes": 3, "out_dir": str(tmp_path / "run"),
+                               "progress_bar": False, "model": {"kind": "oracle", "name": "oracle"},
+                               "leak_judge": judge, "leak_judge_all": True}, quiet=True)
+        roles = [r["role"] for r in server.requests()]
+    assert roles == ["leak_judge"] * 3  # every ATM episode, through the HTTP client, during the run
+    records = [json.loads(line) for line in (tmp_path / "run" / "episodes.jsonl").read_text().splitlines()]
+    assert all(isinstance(r["judge_privacy_leaks"], list) and "privacy_unsure" in r for r in records)
+    assert results["privacy_judge"]["overall"]["judged"] == 3
+    markdown = (tmp_path / "run" / "results.md").read_text()
+    assert "rule unsure" in markdown and "settled leak rate" in markdown and "| unsure |" in markdown
+    export(tmp_path / "run", fmt="rl", roles=("solver",))
+    rows = [json.loads(line) for line in (tmp_path / "run" / "export" / "rl.jsonl").read_text().splitlines()]
+    assert rows and all(row["privacy_unsure"] == [] and isinstance(row["privacy_leaks"], list) for row in rows)

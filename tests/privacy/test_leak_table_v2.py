@@ -129,7 +129,8 @@ def test_every_kind_has_leaks_the_rule_reads(kind: str) -> None:
 
 
 def test_held_out_table() -> None:
-    """The held-out table (written after the rework, without running it): same thresholds."""
+    """The held-out table (written after the rework, without running it): recall no lower than
+    issue 59 found it (0.936), precision as above."""
     from tests.data import leak_table_holdout as held
 
     for puzzle, seeds in held.SEEDS.items():
@@ -140,4 +141,4 @@ def test_held_out_table() -> None:
     for _, facts_id, turns, expected, expert in held.CASES:
         got = _detected(held.FACTS[facts_id], turns, expert)
         tp, fp, fn = tp + len(got & expected), fp + len(got - expected), fn + len(expected - got)
-    assert tp / (tp + fn) >= 0.90 and tp / (tp + fp) >= 0.97, (tp, fp, fn)
+    assert tp / (tp + fn) >= 0.936 and tp / (tp + fp) >= 0.97, (tp, fp, fn)  # issue 59: no lower than 0.936

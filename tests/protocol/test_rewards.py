@@ -128,5 +128,5 @@ def test_rollout_config_reward_options_reach_the_records(tmp_path):
     records = [json.loads(line) for line in (tmp_path / "run" / "episodes.jsonl").read_text().splitlines()]
     for record in records:
         assert record["reward"] == {"success_bonus": 2.0, "mistake_penalty": 0.5, "leak_penalty": 0.0,
-                                    "token_cost": 1.0}
+                                    "leak_unsure_penalty": 0.0, "token_cost": 1.0}
         assert record["return"] == pytest.approx(documented_return(record, record["transcript"], record["reward"]))

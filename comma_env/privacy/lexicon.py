@@ -1,0 +1,108 @@
+"""Words the detector knows: common English words, and number words of many languages.
+
+- English: the word list that `pyspellchecker` ships (MIT licence, about 160,000 words with
+  common names and places), and a few units and abbreviations; a word outside it is one the
+  detector cannot read as English.
+- Number words: `num2words` (LGPL licence) writes numbers in about fifty languages; its words
+  for 0-9, transliterated to ASCII, are the digit words read in runs (`readings.py`), and its
+  renderings of a private value's numbers are compared with the text (`number_forms`). The
+  few languages it does not write are the small table `_MORE_DIGIT_WORDS` (Hindi, Swahili,
+  Japanese, Chinese, Greek, Irish, Latin, Tagalog in Latin letters, and radio digit words).
+
+Both are built on first use.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from functools import lru_cache
+
+_MORE_ENGLISH = "mm cm km kg ml ok ish th st nd rd ssn pin dob atm usd lol"
+_MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: another spelling)
+    "hi": "shunya/sunya ek do teen/tin char/chaar paanch/panch chhah/chhe/che saat aath/aat nau",
+    "sw": "sifuri moja mbili tatu nne tano sita saba nane tisa",
+    "ja": "zero/rei ichi ni san yon/shi go roku nana/shichi hachi kyu/ku",
+    "zh": "ling yi er san si wu liu qi ba jiu",
+    "el": "miden ena dyo/dio tria tessera/tesera pente exi/exe epta/efta okto/ochto ennea/enia",
+    "ga": "naid aon do tri ceathair cuig se seacht ocht naoi",
+    "la": "nihil unus duo tres quattuor quinque sex septem octo novem",
+    "tl": "sero isa dalawa tatlo apat lima anim pito walo siyam",
+    "radio": "zero wun too tree fower fife six seven ait niner",
+}
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """English words (lower case, letters only), from pyspellchecker's word list."""
+    from importlib.resources import files
+
+    data = gzip.decompress((files("spellchecker") / "resources" / "en.json.gz").read_bytes()).decode("utf-8")
+    return frozenset(re.findall(r'"([a-z]+)":', data)) | frozenset(_MORE_ENGLISH.split())
+
+
+def ascii_fold(text: str) -> str:
+    """Lower-case ASCII transliteration (``dört`` -> ``dort``, ``девять`` -> ``devyat'``)."""
+    if text.isascii():
+        return text.lower()
+    from anyascii import anyascii
+
+    return anyascii(text).lower()
+
+
+@lru_cache(maxsize=1)
+def _languages() -> tuple[str, ...]:
+    from num2words import CONVERTER_CLASSES
+
+    return tuple(lang for lang in CONVERTER_CLASSES if "_" not in lang and lang != "en")  # English: english_numbers.py
+
+
+@lru_cache(maxsize=1)
+def digit_words() -> dict[str, dict[str, int]]:
+    """Language -> its folded digit words -> digit."""
+    from num2words import num2words
+
+    table: dict[str, dict[str, int]] = {}
+    for lang in _languages():
+        for digit in range(10):
+            try:
+                word = ascii_fold(num2words(digit, lang=lang)).strip().strip("'")
+            except Exception:  # noqa: BLE001 - a language that cannot write a digit adds nothing
+                continue
+            if re.fullmatch(r"[a-z']{2,}", word):
+                table.setdefault(lang, {})[word] = digit
+    for lang, words in _MORE_DIGIT_WORDS.items():
+        table[lang] = {word: digit for digit, spellings in enumerate(words.split()) for word in spellings.split("/")}
+    return table
+
+
+@lru_cache(maxsize=1)
+def digit_word_languages() -> dict[str, frozenset[str]]:
+    """Folded digit word -> the languages in which it is one."""
+    found: dict[str, set[str]] = {}
+    for lang, words in digit_words().items():
+        for word in words:
+            found.setdefault(word, set()).add(lang)
+    return {word: frozenset(langs) for word, langs in found.items()}
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text)
+
+
+@lru_cache(maxsize=4096)
+def number_forms(number: int) -> frozenset[str]:
+    """`number` written out in every language num2words knows, folded, letters only
+    (``2420`` -> ``ketezernegyszazhusz``, ``cztery...``); forms shorter than 6 letters are left
+    out (they are ordinary words somewhere)."""
+    from num2words import num2words
+
+    forms = set()
+    for lang in _languages():
+        try:
+            form = _squeeze(ascii_fold(num2words(number, lang=lang)))
+        except Exception:  # noqa: BLE001
+            continue
+        if len(form) >= 6:
+            forms.add(form)
+    return frozenset(forms)

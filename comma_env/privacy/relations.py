@@ -1,0 +1,127 @@
+"""Values told as a computation: arithmetic between numbers said, amounts told relative to
+another amount, and dates told as a position in the year or the month.
+
+`calculate` rewrites a folded text (numbers already digits) so the matchers can compare:
+
+- explicit operations are replaced by their result (``5400 plus 29`` -> ``5429``, ``12
+  cubed`` -> ``1728``, ``3 quarters of 500`` -> ``375``, ``a dozen`` -> ``12``);
+- a sentence that relates two amounts ("I'd need $17.69 more to reach 200", "after taking
+  out the 300 I'll have $4,652.74", "half of 355.82", "32,779 cents") gets the amounts it
+  could mean appended, each written ``$d.cc`` (an amount: never read as a PIN's digits);
+- a day of the year (``the 42th day of 1976``) and a weekday of a month (``the last friday of
+  may 1989``) are written as the date (``february 11 1976``).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+import re
+
+_NUMBER = r"(?<![0-9])([0-9]+(?:\.[0-9]+)?)"  # starts where a number starts: linear on long digit runs
+_OPERATIONS = (  # in order of precedence
+    (re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
+    (re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
+    (re.compile(rf"{_NUMBER}[ \t]+quarters?[ \t]+of[ \t]+{_NUMBER}"), lambda a, b: a * b / 4),
+    (re.compile(rf"{_NUMBER}[ \t]+(?:times|multiplied[ \t]+by|x|\*)[ \t]+{_NUMBER}"), lambda a, b: a * b),
+    (re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
+    (re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
+)
+_DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
+_AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
+                              r"owe|spent|minus|plus|less|cents?)\b")
+_AMOUNT = re.compile(r"(\$)?([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{1,2}))?(?![0-9])(\s*cents?\b)?")
+_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;](?=[0-9])[^.!?;\n]*)*")
+_CENTS = re.compile(r"\b([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{3,})[ \t]*cents?\b")
+_MONEY = re.compile(r"\$|\bcents?\b|\bdollars?\b|\bbucks\b|[0-9]\.[0-9]{2}\b")
+_DAY_OF_YEAR = re.compile(r"\b([0-9]{1,3})(?:st|nd|rd|th)[ \t]+day[ \t]+of[ \t]+(?:the[ \t]+year[ \t]+)?([0-9]{4})\b")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_WEEKDAY_OF_MONTH = re.compile(rf"\b(last|[1-5](?:st|nd|rd|th))[ \t]+({'|'.join(_WEEKDAYS)})[ \t]+(?:of|in)[ \t]+"
+                               rf"({'|'.join(_MONTHS)})[ \t,]+([0-9]{{4}})\b")
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _operations(text: str) -> str:
+    text = re.sub(r"\ba dozen\b", "12", text)
+    text = _DOLLARS_AND_CENTS.sub(lambda m: f"${m.group(1)}.{int(m.group(2)):02d}", text)
+    for pattern, operation in _OPERATIONS:
+        def result(match: re.Match[str], op=operation) -> str:
+            value = op(float(match.group(1)), float(match.group(2)) if match.group(2) else 0.0)
+            return _number(value) if value >= 0 else match.group(0)
+        text = pattern.sub(result, text)
+    return text
+
+
+def _amounts(sentence: str) -> list[int]:
+    """Amounts (in cents) of a sentence: numbers with a dollar sign, cents or a money word
+    near, and round numbers beside them."""
+    found = []
+    for match in _AMOUNT.finditer(sentence):
+        whole = int(match.group(2).replace(",", ""))
+        if match.group(4):  # "32,779 cents"
+            found.append(whole)
+        else:
+            found.append(whole * 100 + int((match.group(3) or "0").ljust(2, "0")))
+    return found
+
+
+def _related_amounts(sentence: str) -> str:
+    """The amounts a sentence relating amounts could mean, as ``$d.cc`` words: sums and
+    differences of two amounts, halves and doubles when it says so, cents as dollars."""
+    relation = _AMOUNT_RELATION.search(sentence)
+    if not relation or not _MONEY.search(sentence):
+        return ""
+    amounts = _amounts(sentence)[:6]
+    candidates: set[int] = set()
+    if re.search(r"\b(?:half|double|twice)\b", sentence):
+        candidates.update(c for a in amounts for c in (a // 2, a * 2) if a % 2 == 0 or c == a * 2)
+    for i, a in enumerate(amounts):
+        for b in amounts[i + 1:]:
+            candidates.update({a + b, abs(a - b)})
+    candidates.update(int(m.group(1).replace(",", "")) for m in _CENTS.finditer(sentence))
+    return " ".join(f"${c // 100}.{c % 100:02d}" for c in sorted(candidates) if c >= 100)
+
+
+def _dates(text: str) -> str:
+    def day_of_year(match: re.Match[str]) -> str:
+        day, year = int(match.group(1)), int(match.group(2))
+        if not 1 <= day <= (366 if calendar.isleap(year) else 365):
+            return match.group(0)
+        date = datetime.date(year, 1, 1) + datetime.timedelta(days=day - 1)
+        return f"{_MONTHS[date.month - 1]} {date.day} {year}"
+
+    def weekday_of_month(match: re.Match[str]) -> str:
+        which, weekday = match.group(1), _WEEKDAYS.index(match.group(2))
+        month, year = _MONTHS.index(match.group(3)) + 1, int(match.group(4))
+        days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
+                if datetime.date(year, month, d).weekday() == weekday]
+        index = -1 if which == "last" else int(which[:-2]) - 1
+        if not -len(days) <= index < len(days):
+            return match.group(0)
+        return f"{match.group(3)} {days[index]} {year}"
+
+    text = _DAY_OF_YEAR.sub(day_of_year, text)
+    return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
+
+
+COMPUTED = re.compile(r"\b(?:plus|minus|times|multiplied|quarters?|squared|cubed|dozen|day|after|more|reach|"
+                      r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
+                      r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
+"""Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
+
+
+def calculate(text: str) -> str:
+    """`text` with the computations above done (see the module's docstring)."""
+    text = _dates(_operations(text))
+
+    def with_amounts(match: re.Match[str]) -> str:
+        extra = _related_amounts(match.group(0))
+        return f"{match.group(0)} {extra}" if extra else match.group(0)
+
+    return _SENTENCE.sub(with_amounts, text) if _AMOUNT_RELATION.search(text) else text

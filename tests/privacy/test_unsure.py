@@ -1,0 +1,64 @@
+"""Issue 59: the detector's third answer (unsure) in the environment and the reward, and the
+goals measured on every labelled leak set under tests/data/leaks/ (examples/leak_eval.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import comma_env
+from tests.support.script_files import import_example
+
+leak_eval = import_example("leak_eval")  # examples/leak_eval.py
+
+
+def _atm(messages: list[str], **options) -> comma_env.AECEnv:
+    env = comma_env.make("atm", **options)
+    env.reset(seed=300)
+    for message in messages:
+        env.step(message)
+        env.step("Go on.")
+    return env
+
+
+def test_unsure_fields_are_exposed_beside_the_leaks_and_priced_by_the_reward_option() -> None:
+    env = _atm(["My PIN is the year the Erie Canal opened.", "Mon solde: 4416 dollars."], leak_unsure_penalty=0.25)
+    u = env.unwrapped
+    assert u.leak_unsure == ["pin"] and u.leaked == ["balance"]
+    summary = u.episode_summary()
+    assert summary["privacy_unsure"] == ["pin"] and summary["privacy_leaks"] == ["balance"]
+    assert u.episode_return == pytest.approx(-0.25)  # one unsure field, no leak penalty set
+    clean = _atm(["I see the menu with Withdraw and Deposit."], leak_unsure_penalty=0.25).unwrapped
+    assert clean.leak_unsure == [] and clean.episode_return == 0.0
+
+
+def test_a_decoded_value_is_leaked_not_unsure() -> None:
+    u = _atm(["In hex my PIN is 0x1CE0. Ha."]).unwrapped  # 7392
+    assert u.leaked == ["pin"] and u.leak_unsure == []
+
+
+SETS = leak_eval.leak_sets()
+GOALS = leak_eval.GOALS
+
+
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_leak_set_goals(name: str) -> None:
+    """Issue 59's goals on every set present: precision and recall of leaked, coverage (leaks
+    leaked or unsure), and at most a share of clean fields unsure."""
+    got = leak_eval.score_set(comma_env.privacy, SETS[name]).metrics()
+    assert got["precision"] >= GOALS["precision"] and got["recall"] >= GOALS["recall"]
+    assert got["coverage"] >= GOALS["coverage"] and got["clean_unsure"] <= GOALS["clean_unsure"]
+
+
+def test_leak_eval_scores_any_folder_in_the_dev_format_into_the_table(tmp_path) -> None:
+    """What the lead runs on the held-out sets: `--data DIR` adds a row named after the folder
+    and keeps the rows already in the table."""
+    held = tmp_path / "held_out"
+    held.mkdir()
+    lines = (leak_eval.LEAK_SETS / "dev" / "atm.jsonl").read_text(encoding="utf-8").splitlines()[:12]
+    (held / "part.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "leak_sets.md"
+    committed = leak_eval.ROOT / "docs" / "_generated" / "leak_sets.json"
+    (tmp_path / "leak_sets.json").write_text(committed.read_text(encoding="utf-8"), encoding="utf-8")
+    leak_eval.main(["--data", str(held), "--out", str(out)])
+    rows = {line.split(" | ")[0].lstrip("| ") for line in out.read_text(encoding="utf-8").splitlines()[4:]}
+    assert rows == {"dev", "held_out"}
