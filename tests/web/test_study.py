@@ -140,7 +140,8 @@ def test_study_settings_are_checked(tmp_path, capsys):
 
 
 def test_people_from_one_address_are_paired_with_others_first(tmp_path):
-    server, lobby = start(tmp_path / "s", "puzzles=[wire]", "games_per_puzzle=4", "pair_same_address_after_seconds=600")
+    server, lobby = start(tmp_path / "s", "puzzles=[wire]", "games_per_puzzle=4", "pair_same_address_after_seconds=600",
+                           "trusted_proxies=[127.0.0.1]")  # addresses below come as X-Forwarded-For
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         for _ in range(5):  # random draws: never two of one address while others wait
             people = []
