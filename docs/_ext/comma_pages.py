@@ -165,9 +165,9 @@ API_ROOMS: dict[str, str] = {
 
 def api_modules(room: str) -> list[tuple[str, bool]]:
     """Public modules of a room, each with whether it is a package: the room itself, then its
-    submodules (no ``_private``, no ``__main__``, no versioned entry modules, which are
-    documented per puzzle). Found on disk, without running any module: autodoc imports them
-    later, with its mocks."""
+    submodules at every depth (no ``_private``, no ``__main__``, no versioned entry modules, which are
+    documented per puzzle). Found on disk; a subpackage is imported to walk into it (autodoc
+    imports every module later anyway), so an annotation naming a nested module's class resolves."""
     import importlib.util
     import pkgutil
 
@@ -175,8 +175,8 @@ def api_modules(room: str) -> list[tuple[str, bool]]:
         return [("comma_env", True), ("comma_env.registry", False)]
     spec = importlib.util.find_spec(room)  # runs comma_env's __init__ only, never the room's
     names = [(room, True)]
-    for info in pkgutil.iter_modules(spec.submodule_search_locations or [], room + "."):
-        if not info.name.rsplit(".", 1)[1].startswith("_"):
+    for info in pkgutil.walk_packages(spec.submodule_search_locations or [], room + ".", onerror=lambda _: None):
+        if not any(part.startswith("_") for part in info.name.split(".")):
             names.append((info.name, info.ispkg))
     return names
 
