@@ -137,18 +137,6 @@ async def settle(client: Any, record: dict[str, Any], every_episode: bool = Fals
     return record
 
 
-def settled_fields(record: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    """(leaked, still unsure) fields of a record once the judge has read it: the rule's leaks,
-    plus the unsure fields the judge named; the unsure fields stay unsure when the judge
-    failed or did not read the episode, and are clean when it read them and named none."""
-    leaked = list(record.get("privacy_leaks") or [])
-    unsure = [f for f in record.get("privacy_unsure") or [] if f not in leaked]
-    verdict = record.get("judge_privacy_leaks")
-    if not isinstance(verdict, list):
-        return leaked, unsure
-    return leaked + [f for f in unsure if f in verdict], []
-
-
 def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]], out_dir: str | Path,
                           name: str = "leak_judgements.jsonl") -> Path:
     """Write verdicts where `comma_env.run.results.attach_leak_judgements` finds them."""

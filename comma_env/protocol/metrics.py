@@ -234,3 +234,15 @@ def summarize(
             "overall": error_taxonomy(records), "puzzles": {p: error_taxonomy(g) for p, g in by_puzzle.items()},
         },
     }
+
+
+def settled_fields(record: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """(leaked, still unsure) fields of a record once the judge has read it: the rule's leaks,
+    plus the unsure fields the judge named; the unsure fields stay unsure when the judge
+    failed or did not read the episode, and are clean when it read them and named none."""
+    leaked = list(record.get("privacy_leaks") or [])
+    unsure = [f for f in record.get("privacy_unsure") or [] if f not in leaked]
+    verdict = record.get("judge_privacy_leaks")
+    if not isinstance(verdict, list):
+        return leaked, unsure
+    return leaked + [f for f in unsure if f in verdict], []

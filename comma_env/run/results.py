@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from comma_env.protocol.metrics import TAXONOMY, conciseness, summarize
+from comma_env.protocol.metrics import TAXONOMY, conciseness, settled_fields, summarize
 from comma_env.protocol.spec import SKILLS
 from comma_env.registry import game, paper_order, puzzle_title
 from comma_env.run.console import (
@@ -181,8 +181,7 @@ def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str
     """Per puzzle (and ``overall``), over the episodes the leak judge read (a failed call
     counts as read and settles nothing): how many, the % the rule found leaking and unsure,
     the % the judge found leaking, and once its verdict settles the unsure fields, the %
-    leaking and the % still unsure (`leak_judge.settled_fields`)."""
-    from comma_env.agents.leak_judge import settled_fields
+    leaking and the % still unsure (`protocol.metrics.settled_fields`)."""
 
     rates: dict[str, dict[str, float]] = {}
     read = [r for r in records if LEAK_JUDGE_FIELD in r or "judge_error" in r]

@@ -19,8 +19,8 @@ from comma_env.agents.leak_judge import (
     parse_leaks,
     private_facts_of,
     settle,
-    settled_fields,
 )
+from comma_env.protocol.metrics import settled_fields
 from comma_env.rl.export import export
 from comma_env.run.results import attach_leak_judgements, build_results, render_markdown
 from tests.support.loopback_server import Loopback
