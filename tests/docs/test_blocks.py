@@ -29,6 +29,10 @@ PRELUDE: dict[str, str] = {
         "import sys\n"
         f"sys.path[:0] = [{str(ROOT / 'examples' / 'recipes')!r}, {str(ROOT / 'examples')!r}]\n"
     ),
+    "docs/training-two-learners.md": (
+        "import sys\n"
+        f"sys.path[:0] = [{str(ROOT / 'examples')!r}]\n"
+    ),
 }
 SHRINK: dict[str, list[tuple[str, str]]] = {
     # 24 episodes, not 800

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 TRAINING_DOCS = [DOCS / f"{name}.md" for name in
                  ("training", "training-environments", "training-rewards", "training-trainers",
-                  "training-servers", "training-export")]
+                  "training-two-learners", "training-servers", "training-export")]
 README = ROOT / "README.md"
 
 _FENCE = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
