@@ -88,12 +88,14 @@ RAW_TEXT_LIMIT = 32_000
 
 def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> list[dict[str, Any]]:
     """Add to each turn its messages' tokens (``solver_tokens``, ``expert_tokens``), the raw reply
-    when the environment cleaned it (``solver_raw``...), and the reply's log-probabilities when given."""
+    when the environment cleaned it (``solver_raw``...), and the reply's log-probabilities and token ids when given."""
     for role in ("solver", "expert"):
         for turn, reply in zip(transcript, sent.get(role, []), strict=False):
             turn[f"{role}_tokens"] = int(reply.completion_tokens)
             if reply.logprobs is not None:
                 turn[f"{role}_logprobs"] = reply.logprobs.as_record()
+            if reply.token_ids is not None:
+                turn[f"{role}_token_ids"] = reply.token_ids
             text = to_text(reply.text)
             if turn.get(role) is not None and text.strip() != str(turn[role]).strip():
                 turn[f"{role}_raw"] = text[:RAW_TEXT_LIMIT]

@@ -14,13 +14,15 @@ from comma_env.protocol.logprobs import TokenLogprobs
 @dataclass
 class Reply:
     """One message from a player, with the tokens it cost (0 for scripted players) and, when asked
-    for and returned, each token's log-probability."""
+    for and returned, each token's log-probability and the token ids."""
 
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
     logprobs: TokenLogprobs | None = None
+    token_ids: dict[str, list[int]] | None = None
+    """The prompt's and the reply's token ids as the server gave them (``server_ids: true``)."""
 
 
 class Player(ABC):

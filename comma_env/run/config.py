@@ -62,6 +62,8 @@ class ModelConfig:
     logprobs: bool = _f(False, "ask the server for each generated token's log-probability and record them "
                                "(transcript <role>_logprobs; the rl export aligns them to token ids)")
     top_logprobs: int = _f(0, "with logprobs: also record this many most likely alternatives per token (0..20)")
+    server_ids: bool = _f(False, "ask the server for the prompt's and the reply's token ids (vLLM's return_token_ids) "
+                                 "and record them (transcript <role>_token_ids; the rl export uses them verbatim)")
     extra: dict[str, Any] = _f(help="other request arguments (+model.extra.<key>=...); credentials are refused here",
                                factory=dict)
     serve: ServeConfig = _f(help="a local server to launch (serve.launch=true)", factory=ServeConfig)

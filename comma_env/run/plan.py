@@ -19,7 +19,8 @@ from comma_env.run.checks import ConfigError, check_model, check_puzzle_options
 from comma_env.run.config import Memory, ModelConfig, RolloutConfig, close_to, unknown_keys
 from comma_env.run.redact import config_secrets, scrub
 
-NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client", "logprobs", "top_logprobs")
+NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client", "logprobs", "top_logprobs",
+                        "server_ids")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
 NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout", "stall_timeout")
 AUDIO_FIELD_DEFAULTS = {"audio": False, "describe_audio": True}

@@ -21,7 +21,9 @@ LINE_BUDGET = 21_522
 those means dropping something a user sees (the lean-budget report lists the candidates), so
 the lead decides; lower this as they go. Later features add a named allowance, not lines here."""
 
-ALLOWANCES: dict[str, int] = {}
+ALLOWANCES: dict[str, int] = {
+    "issue 57: token ids from the server": 99,
+}
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 
 REWRITTEN_ELSEWHERE = {
