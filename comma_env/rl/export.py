@@ -306,6 +306,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokenizer", help="rl only: add input_ids, the learner's loss_mask and the recorded "
                         "log-probabilities aligned to the ids, with this tokenizer (a .gguf file, a folder or a "
                         "cached name; comma_env/rl/tokens.py)")
+    parser.add_argument("--dataset", help="also write a Hugging Face dataset folder here (parquet with Image "
+                        "features and a dataset card; comma_env/rl/hf_dataset.py)")
+    parser.add_argument("--push-to-hub", metavar="REPO", help="push that dataset to the Hub as REPO (user/name; "
+                        "default --dataset RUN_DIR/export/<format>_dataset)")
     args = parser.parse_args(argv)
     if args.tokenizer and args.format != "rl":
         parser.error("--tokenizer needs --format rl")
@@ -329,4 +333,12 @@ def main(argv: list[str] | None = None) -> int:
 
         rows = add_tokens(out, load_tokenizer(args.tokenizer), args.tokenizer)
         print(f"tokens added to {rows} rows with {args.tokenizer}")
+    if args.dataset or args.push_to_hub:
+        from comma_env.rl import hf_dataset
+
+        folder = hf_dataset.write(out, args.run_dir, args.format,
+                                  args.dataset or Path(args.run_dir) / "export" / f"{args.format}_dataset")
+        print(f"dataset -> {folder}")
+        if args.push_to_hub:
+            print(f"pushed to {hf_dataset.push(folder, args.push_to_hub)}")
     return 0
