@@ -102,6 +102,8 @@ class RolloutConfig:
     progress_bar: bool = _f(True, "tqdm bar with running SR/PSR")
     action_matching: str = _f("exact", "exact (paper) | lenient (also accepts markdown around action names)")
     report: bool = _f(False, "also write out_dir/report/report.html (comma_env.web.report; needs the web extra)")
+    logger: str = _f("none", "none | trackio | wandb: log the metrics and results table there (the track extra)")
+    logger_project: str = _f("comma_env", "the trackio or W&B project the run is logged to")
     puzzle_options: dict[str, dict[str, Any]] = _f(
         help="per-puzzle environment options, e.g. +puzzle_options.telehealth.lesion_source=padufes", factory=dict)
     reward: RewardConfig = _f(help="optional reward terms recorded as each episode's return, e.g. "

@@ -137,6 +137,7 @@ def plan(cfg: RolloutConfig) -> Plan:
         "num_shards must be >= 1": cfg.num_shards >= 1,
         "shard must be in 0 .. num_shards-1": 0 <= cfg.shard < max(cfg.num_shards, 1),
         "action_matching must be exact or lenient": cfg.action_matching in ("exact", "lenient"),
+        "logger must be none, trackio or wandb": cfg.logger in ("none", "trackio", "wandb"),
     }
     for message, ok in checks.items():
         if not ok:

@@ -24,6 +24,7 @@ the lead decides; lower this as they go. Later features add a named allowance, n
 ALLOWANCES: dict[str, int] = {
     "issue 57: token ids from the server": 99,
     "issue 57: the export as a Hugging Face dataset, pushed to the Hub": 114,
+    "issue 57: logger=trackio|wandb in the rollout": 52,
 }
 """Lines granted to features added later, by name, e.g. {"issue 56: natural-language partners": 900}."""
 
