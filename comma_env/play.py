@@ -104,8 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import webbrowser
 
         webbrowser.open(url)
-    server = play_server(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=2,
-                         proxy_headers=True, forwarded_allow_ips=",".join(cfg.trusted_proxies))
+    server = play_server(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=2)
     server.run()
     return 0 if server.started else 3  # 3: did not start (the port taken), as `uvicorn.run` exits
 

@@ -1,13 +1,12 @@
-"""The architecture page's picture: the package's rooms and which imports which (read from
-the source, not drawn by hand), beside the data flow of a run.
+"""The architecture page's picture: how one episode's data flows through the rooms of
+`comma_env`, from a puzzle's rules to the results, and where trainers and people plug in.
 
     python examples/architecture.py [--out docs/images/architecture.png]
 
-Left: one box per room of `comma_env`, in layers: a room sits above the rooms it imports,
-so arrows point down (rooms that import each other share a layer). The
-environments (protocol, puzzles, drawing, audio) are at the bottom and import no policy.
-Right: what flows where in a rollout, from the registry to the tables, the report and a
-trainer. Needs matplotlib (the ``plots`` extra).
+One row of stages, left to right, each a box naming the room (folder of `comma_env`) that
+does it; below, the ways in that reuse the same stages. Every room named here is checked to
+exist, so the picture cannot drift from the package silently. Needs matplotlib (the
+``plots`` extra).
 """
 
 from __future__ import annotations
@@ -15,152 +14,85 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from import_graph import imported_names, module_files  # examples/ is on sys.path when run as a script
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "comma_env"
 
-
-COMMANDS = {"rollout", "report", "play", "export", "merge"}
-"""Top-level modules that are only command lines (``python -m comma_env.X``)."""
-
-
-def room_of(module: str) -> str | None:
-    """``comma_env.run.results`` -> ``run``. Top-level modules form three rooms: the package
-    itself (``comma_env``, which registers the ids), the command lines, and ``registry``
-    (the registry and the versioned ``<puzzle>_v0`` entry modules)."""
-    parts = module.split(".")
-    if parts[0] != "comma_env":
-        return None
-    if len(parts) == 1:
-        return "comma_env"
-    if (PACKAGE / parts[1]).is_dir():
-        return parts[1]
-    return "commands" if parts[1] in COMMANDS else "registry"
-
-
-def room_imports() -> dict[str, set[str]]:
-    """Room -> the other rooms its modules import (any import statement, at any depth)."""
-    edges: dict[str, set[str]] = {}
-    for module, path in module_files(ROOT, PACKAGE.name).items():
-        source_room = room_of(module)
-        if source_room is None:
-            continue  # the deprecated-name shim points everywhere by design
-        edges.setdefault(source_room, set())
-        for name in imported_names(module, path):
-            if name.split(".")[0] != "comma_env":
-                continue
-            if len(name.split(".")) > 1 and not (PACKAGE / name.split(".")[1]).is_dir() \
-                    and not (PACKAGE / f"{name.split('.')[1]}.py").is_file():
-                continue  # `from comma_env import X` of a name, not a module
-            target = room_of(name)
-            if target == "comma_env":
-                target = "registry"  # `import comma_env` is for comma_env.make, the registry's
-            if target and target != source_room:
-                edges[source_room].add(target)
-    return edges
-
-
-def layers(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Longest-path layering of the rooms: a room sits one layer above the deepest room it
-    imports. Rooms that import each other (modules in them do not form cycles, the rooms
-    can) share a layer."""
-    rooms = set(edges) | {t for targets in edges.values() for t in targets}
-    reach = {room: set(edges.get(room, ())) for room in rooms}
-    changed = True
-    while changed:  # transitive closure; the graph has a dozen nodes
-        changed = False
-        for room in rooms:
-            grown = reach[room].union(*(reach[t] for t in reach[room]))
-            if grown != reach[room]:
-                reach[room], changed = grown, True
-    group = {room: frozenset({room} | {o for o in reach[room] if room in reach[o]}) for room in rooms}
-    depth: dict[frozenset[str], int] = {}
-
-    def visit(members: frozenset[str]) -> int:
-        if members not in depth:
-            below = {group[t] for m in members for t in edges.get(m, ()) if group[t] != members}
-            depth[members] = 1 + max((visit(b) for b in below), default=-1)
-        return depth[members]
-
-    result: list[list[str]] = [[] for _ in range(1 + max(visit(group[r]) for r in rooms))]
-    for room in sorted(rooms):
-        result[depth[group[room]]].append(room)
-    return result
-
-
-FLOW = [
-    ("registry + conf/ (Hydra)", "which puzzles, seeds, models, limits"),
-    ("environment (protocol + puzzle + drawing)", "picture, text, manual; executes actions"),
-    ("policies (agents: random, oracle, chat model)", "one message per turn, over HTTP for models"),
-    ("runner (run/rollout)", "steps episodes concurrently, resumes"),
-    ("episodes.jsonl", "one record per episode, with its transcript"),
-    ("results.json / results.md", "the paper's tables, recomputed from the file"),
-    ("report (web) / export (rl)", "HTML pages redrawn from records; SFT/RL datasets"),
+FLOW: list[tuple[str, str, str]] = [
+    ("rules", "puzzles/", "a seed makes\nan instance"),
+    ("visible state", "protocol/", "what each role\nmay know"),
+    ("picture / prompt", "drawing/ protocol/", "the image and\nthe messages"),
+    ("agents", "agents/", "a model, a script\nor a person answers"),
+    ("run", "run/", "episodes.jsonl,\nresumable"),
+    ("results", "run/ web/", "results.md,\nthe HTML report"),
 ]
+"""The stages of one episode, in order: (stage, rooms, what it makes)."""
+
+WAYS_IN: list[tuple[str, str, int]] = [
+    ("trainers: one role as a Gymnasium env", "rl/ openenv/ vf/", 3),
+    ("people: play in the browser", "web/", 3),
+    ("datasets: export of the records", "rl/", 4),
+]
+"""Who else uses the stages: (who, rooms, index of the stage they take the place of or read)."""
 
 
-def draw(out: Path) -> None:
+def rooms_exist() -> list[str]:
+    """Every room the picture names, each checked to be a folder of the package."""
+    rooms = sorted({room.rstrip("/") for _, names, *_ in [*FLOW, *WAYS_IN] for room in str(names).split()})
+    missing = [room for room in rooms if not (PACKAGE / room).is_dir()]
+    if missing:
+        raise SystemExit(f"the picture names rooms that do not exist: {missing}")
+    return rooms
+
+
+def draw(out: Path) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-    edges = room_imports()
-    rows = layers(edges)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 7.5), gridspec_kw={"width_ratios": [1.25, 1]})
-    for axis in (left, right):
-        axis.set_axis_off()
-    box_w, box_h = 0.17, 0.07
-    position: dict[str, tuple[float, float]] = {}
-    for level, rooms in enumerate(reversed(rows)):  # top layer first
-        y = 0.92 - level * (0.84 / max(len(rows) - 1, 1))
-        for index, room in enumerate(rooms):
-            x = (index + 1) / (len(rooms) + 1)
-            position[room] = (x, y)
-    environment = {"protocol", "puzzles", "drawing", "audio"}
-    for source, targets in edges.items():
-        for target in targets:
-            (x0, y0), (x1, y1) = position[source], position[target]
-            left.add_patch(FancyArrowPatch((x0, y0 - box_h / 2), (x1, y1 + box_h / 2), arrowstyle="-|>",
-                                           mutation_scale=9, color="#8a8a8a", linewidth=0.7, shrinkA=0, shrinkB=0))
-    for room, (x, y) in position.items():
-        colour = "#d9ead3" if room in environment else "#dde6f5"
-        left.add_patch(FancyBboxPatch((x - box_w / 2, y - box_h / 2), box_w, box_h, boxstyle="round,pad=0.005",
-                                      facecolor=colour, edgecolor="#444444", linewidth=0.8))
-        left.text(x, y, room, ha="center", va="center", fontsize=9.5)
-    left.set_xlim(0, 1)
-    left.set_ylim(0, 1)
-    left.set_title("Rooms of comma_env: an arrow means 'imports' (green: the environments)", fontsize=11)
-
-    step = 0.84 / (len(FLOW) - 1)
-    for index, (name, what) in enumerate(FLOW):
-        y = 0.92 - index * step
-        right.add_patch(FancyBboxPatch((0.08, y - 0.045), 0.84, 0.09, boxstyle="round,pad=0.005",
-                                       facecolor="#fdf2d0", edgecolor="#444444", linewidth=0.8))
-        right.text(0.5, y + 0.014, name, ha="center", va="center", fontsize=9.5, weight="bold")
-        right.text(0.5, y - 0.02, what, ha="center", va="center", fontsize=8.5)
+    rooms_exist()
+    figure, axis = plt.subplots(figsize=(12, 4.6))
+    axis.set_xlim(0, 12)
+    axis.set_ylim(0, 4.6)
+    axis.axis("off")
+    width, height, gap, top = 1.7, 1.5, 0.3, 2.7
+    centers = []
+    for index, (stage, rooms, makes) in enumerate(FLOW):
+        x = 0.15 + index * (width + gap)
+        centers.append(x + width / 2)
+        axis.add_patch(FancyBboxPatch((x, top), width, height, boxstyle="round,pad=0.02,rounding_size=0.12",
+                                      facecolor="#e8f0fe", edgecolor="#3b6fd8", linewidth=1.4))
+        axis.text(x + width / 2, top + height - 0.28, stage, ha="center", va="center", fontsize=12,
+                  fontweight="bold")
+        axis.text(x + width / 2, top + height - 0.62, rooms, ha="center", va="center", fontsize=10,
+                  family="monospace", color="#1d3f8a")
+        axis.text(x + width / 2, top + 0.4, makes, ha="center", va="center", fontsize=9.5, color="#333333")
         if index:
-            right.add_patch(FancyArrowPatch((0.5, y + step - 0.045), (0.5, y + 0.045), arrowstyle="-|>",
-                                            mutation_scale=10, color="#444444", linewidth=0.9))
-    right.set_xlim(0, 1)
-    right.set_ylim(0, 1)
-    right.set_title("Data flow of a rollout", fontsize=11)
-    fig.tight_layout()
+            axis.add_patch(FancyArrowPatch((x - gap + 0.02, top + height / 2), (x - 0.02, top + height / 2),
+                                           arrowstyle="-|>", mutation_scale=16, color="#3b6fd8", linewidth=1.4))
+    for row, (who, rooms, target) in enumerate(WAYS_IN):
+        y = 1.85 - row * 0.72
+        x = 0.15 + (width + gap) * 0.5 + row * 0.1
+        axis.add_patch(FancyBboxPatch((x, y - 0.25), 5.6, 0.5, boxstyle="round,pad=0.02,rounding_size=0.1",
+                                      facecolor="#eaf7ea", edgecolor="#2f8a46", linewidth=1.1))
+        axis.text(x + 0.15, y, who, ha="left", va="center", fontsize=10.5)
+        axis.text(x + 5.45, y, rooms, ha="right", va="center", fontsize=10, family="monospace", color="#1f5e30")
+        axis.add_patch(FancyArrowPatch((x + 5.6, y), (centers[target], top - 0.02), arrowstyle="-|>",
+                                       mutation_scale=13, color="#2f8a46", linewidth=1.1,
+                                       connectionstyle="arc3,rad=0.15"))
+    axis.text(0.15, 4.45, "One episode, left to right: the room that does each step", fontsize=12, va="center")
+    figure.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=90)
-    plt.close(fig)
+    figure.savefig(out, dpi=110)
+    plt.close(figure)
+    return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(ROOT / "docs" / "images" / "architecture.png"))
-    out = Path(parser.parse_args().out)
-    draw(out)
-    for room, targets in sorted(room_imports().items()):
-        print(f"{room:>10} imports {', '.join(sorted(targets)) or '-'}")
-    print(f"wrote {out}")
+    print(f"wrote {draw(Path(parser.parse_args().out))}")
 
 
 if __name__ == "__main__":

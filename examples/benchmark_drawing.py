@@ -1,11 +1,12 @@
 """What a changed picture costs against the PNG encoding that follows it, per puzzle.
 
-A model sees the solver's picture as a PNG (`comma_env.agents.chat.PngCache`: Pillow,
-``compress_level=1``), encoded once per state change. This script draws every picture of
-random-play episodes from scratch with the puzzle's drawing function (as the environment does
-when the state changed) and encodes it right after, state by state, in episode order: each
-picture is drawn once, as in a rollout, so whatever a drawing keeps for an instance is used
-the way a rollout uses it. Prints, per puzzle, the median draw and encode times and their
+A model sees the solver's picture as a PNG (`comma_env.agents.chat.PngCache`, with
+`comma_env.drawing.common.png_bytes`: Pillow, ``compress_level=1``), encoded once per state
+change. This script draws every picture of random-play episodes with the puzzle's drawing
+function and makes it the environment's array (`picture_array`), as the environment does when
+the state changed, and encodes it right after, state by state, in episode order: each picture
+is drawn once, as in a rollout, so whatever a drawing keeps for an instance is used the way a
+rollout uses it. Prints, per puzzle, the median draw and encode times and their
 ratio, over the first pictures of episodes (a new instance) and over the later ones. Run:
 
     python examples/benchmark_drawing.py [--seeds 60] [--turns 6]
@@ -14,7 +15,6 @@ ratio, over the first pictures of episodes (a new instance) and over the later o
 from __future__ import annotations
 
 import argparse
-import io
 import platform
 import random
 import statistics
@@ -22,30 +22,15 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-from PIL import Image
-
 import comma_env
 from comma_env.asympuzl.drawing import draw_alice
 from comma_env.asympuzl.rules import COLOURS
+from comma_env.drawing.common import png_bytes
+from comma_env.protocol.views import picture_array
 from comma_env.registry import COMMA_PUZZLES, GAMES, SPECS, V1_PUZZLES
 
 WARM_UP_SEED = 10_000
 """Seeds from here on load fonts and modules before anything is timed."""
-
-
-def as_array(picture: Any) -> np.ndarray:
-    """A drawing's result as the environment hands it out: a contiguous RGB uint8 array."""
-    if isinstance(picture, Image.Image):
-        picture = picture.convert("RGB")
-    return np.ascontiguousarray(np.asarray(picture, dtype=np.uint8))
-
-
-def encode(array: np.ndarray) -> bytes:
-    """The PNG the rollout sends a model (`PngCache.data_url`)."""
-    buffer = io.BytesIO()
-    Image.fromarray(array).save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
 
 
 def puzzle_episode(puzzle: str, seed: int, turns: int) -> Iterator[dict[str, Any]]:
@@ -95,15 +80,15 @@ def measure(puzzle: str, seeds: int, turns: int) -> dict[str, list[tuple[float, 
     draw = drawing_of(puzzle)
     for states in episodes(puzzle, range(WARM_UP_SEED, WARM_UP_SEED + 3), turns):
         for state in states:
-            encode(as_array(draw(state)))
+            png_bytes(picture_array(draw(state)))
     timings: dict[str, list[tuple[float, float]]] = {"first": [], "later": []}
     clock = time.perf_counter
     for states in episodes(puzzle, range(seeds), turns):
         for index, state in enumerate(states):
             start = clock()
-            array = as_array(draw(state))
+            array = picture_array(draw(state))
             drawn = clock()
-            encode(array)
+            png_bytes(array)
             done = clock()
             timings["first" if index == 0 else "later"].append((drawn - start, done - drawn))
     return timings

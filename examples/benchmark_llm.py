@@ -20,17 +20,20 @@ drifts during the run shifts every subject alike):
   ``episodes.jsonl`` written.
 
 Two servers: one answering at once (calls/s, CPU per call) and one adding `--latency`
-seconds to every answer (wall time over the ideal ``calls x latency / concurrency``).
-The bare loops send a typical solver prompt; everything runs at `--concurrency`.
-Goals (issue 10): rollout CPU per call <= 1 ms, rollout wall/ideal <= 1.25. On a loaded
-machine wall times stretch for every subject: "over bare aiohttp's" divides each wall/ideal
-by the bare aiohttp loop's of the same round, the part the client itself adds.
+seconds to every answer (wall time over the ideal, `ideal_seconds`: the wall time if every
+call took exactly the latency and nothing else took any time). The bare loops send a
+typical solver prompt; everything runs at `--concurrency`. Goal (issue 10): rollout CPU
+per call <= 1 ms. On a loaded machine wall times stretch for every subject: "over bare
+aiohttp's" divides each wall/ideal by the bare aiohttp loop's of the same round, the part
+the client itself adds. examples/benchmark_envs.py uses these functions for its LLM rollout.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import heapq
 import json
 import os
 import platform
@@ -39,7 +42,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +56,20 @@ from comma_env.run.rollout import plan, run_async  # noqa: E402
 from tests.support.loopback_server import Loopback  # noqa: E402
 
 OVER_BARE = "wall/ideal over bare aiohttp's"
-Measure = tuple[int, float, float]  # (calls, wall seconds, CPU seconds of this process)
+Measure = tuple[list[int], float, float]
+"""(the calls of each chain, in the order the chains started: an episode's calls, or one per
+call of a bare loop; wall seconds; CPU seconds of this process)."""
+
+
+def ideal_seconds(chains: Sequence[int], concurrency: int, latency: float) -> float:
+    """Wall time of a run whose every model call takes exactly `latency` and whose every other
+    step takes no time. `concurrency` workers each start the next chain of calls when their
+    own one ends (the rollout's workers and its episodes); a chain's calls follow one another."""
+    free_at = [0.0] * concurrency
+    for calls in chains:
+        start = heapq.heappop(free_at)
+        heapq.heappush(free_at, start + calls * latency)
+    return max(free_at)
 
 
 def model_cfg(api_base: str, client: str) -> ModelConfig:
@@ -91,10 +107,10 @@ def process_cpu(pid: int) -> float:
         return 0.0
 
 
-def timed(run: Callable[[], Coroutine[Any, Any, int]]) -> Measure:
+def timed(run: Callable[[], Coroutine[Any, Any, list[int]]]) -> Measure:
     wall, cpu = time.perf_counter(), time.process_time()
-    calls = asyncio.run(run())
-    return calls, time.perf_counter() - wall, time.process_time() - cpu
+    chains = asyncio.run(run())
+    return chains, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def bare_aiohttp(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
@@ -102,7 +118,7 @@ def bare_aiohttp(api_base: str, calls: int, concurrency: int, messages: list[dic
 
     body = {"model": "loopback", "messages": messages, "temperature": 0.0, "max_tokens": 512}
 
-    async def run() -> int:
+    async def run() -> list[int]:
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
             async def one() -> None:
                 async with session.post(api_base + "/chat/completions", json=body) as response:
@@ -110,7 +126,7 @@ def bare_aiohttp(api_base: str, calls: int, concurrency: int, messages: list[dic
                     assert answer["choices"][0]["message"]["content"]
 
             await workers(calls, concurrency, one)
-        return calls
+        return [1] * calls
 
     return timed(run)
 
@@ -118,13 +134,13 @@ def bare_aiohttp(api_base: str, calls: int, concurrency: int, messages: list[dic
 def bare_litellm(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
     litellm = litellm_module()
 
-    async def run() -> int:
+    async def run() -> list[int]:
         async def one() -> None:
             await litellm.acompletion(model="openai/loopback", api_base=api_base, api_key="no-key",
                                       messages=messages, temperature=0.0, max_tokens=512, max_retries=0)
 
         await workers(calls, concurrency, one)
-        return calls
+        return [1] * calls
 
     return timed(run)
 
@@ -133,30 +149,36 @@ def client_loop(client: str) -> Callable[[str, int, int, list[dict[str, Any]]], 
     def measure(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
         chat = ChatClient(LLMSettings.from_config(model_cfg(api_base, client)))
 
-        async def run() -> int:
+        async def run() -> list[int]:
             try:
                 await workers(calls, concurrency, lambda: chat.complete(messages))
             finally:
                 await chat.aclose()
-            return calls
+            return [1] * calls
 
         return timed(run)
 
     return measure
 
 
-def rollout(client: str, episodes: int, out_root: Path) -> Callable[[str, int, int, list[dict[str, Any]]], Measure]:
+def rollout(client: str, episodes: int, out_root: Path, puzzles: Sequence[str] = ("wire",),
+            view: str = "text") -> Callable[[str, int, int, list[dict[str, Any]]], Measure]:
+    """A rollout of `episodes` episodes of each of `puzzles`, the solver's view `view` (the
+    measure's `calls` and `messages` are not used: the episodes make their own)."""
     runs = [0]
 
     def measure(api_base: str, calls: int, concurrency: int, messages: list[dict[str, Any]]) -> Measure:
         runs[0] += 1
-        cfg = RolloutConfig(model=model_cfg(api_base, client), puzzles=["wire"], episodes=episodes,
-                            concurrency=concurrency, out_dir=str(out_root / f"{client}_{runs[0]}"), progress_bar=False)
+        model = dataclasses.replace(model_cfg(api_base, client), vision=view == "image")
+        run_plan = plan(RolloutConfig(model=model, puzzles=list(puzzles), episodes=episodes, concurrency=concurrency,
+                                      out_dir=str(out_root / f"{client}_{view}_{runs[0]}"), progress_bar=False))
 
-        async def run() -> int:
-            records = await run_async(plan(cfg), quiet=True)
+        async def run() -> list[int]:
+            records = await run_async(run_plan, quiet=True)
             assert all(r["error"] is None for r in records), [r["error"] for r in records if r["error"]][:3]
-            return sum(r["tokens_by_role"][role]["calls"] for r in records for role in ("solver", "expert"))
+            calls = {(r["puzzle"], int(r["seed"])): sum(t["calls"] for t in r["tokens_by_role"].values())
+                     for r in records}
+            return [calls[job] for job in run_plan.jobs]  # the order the workers start them in
 
         return timed(run)
 
@@ -194,13 +216,15 @@ def main() -> None:
             measure(fast.api_base, args.concurrency, args.concurrency, messages)
         for round_ in range(args.rounds):
             for name, measure in subjects.items():
-                calls, wall, cpu = measure(fast.api_base, args.calls, args.concurrency, messages)
+                chains, wall, cpu = measure(fast.api_base, args.calls, args.concurrency, messages)
+                calls = sum(chains)
                 rows[name]["calls/s"].append(calls / wall)
                 rows[name]["cpu ms/call"].append(1000 * cpu / calls)
                 server_cpu = process_cpu(slow.process.pid)
-                calls, wall, cpu = measure(slow.api_base, args.calls, args.concurrency, messages)
+                chains, wall, cpu = measure(slow.api_base, args.calls, args.concurrency, messages)
+                calls = sum(chains)
                 rows[name]["server cpu ms/call"].append(1000 * (process_cpu(slow.process.pid) - server_cpu) / calls)
-                rows[name]["wall/ideal"].append(wall / (calls * args.latency / args.concurrency))
+                rows[name]["wall/ideal"].append(wall / ideal_seconds(chains, args.concurrency, args.latency))
                 rows[name][OVER_BARE].append(
                     rows[name]["wall/ideal"][-1] / rows["bare aiohttp"]["wall/ideal"][-1])
                 rows[name]["cpu ms/call, latency"].append(1000 * cpu / calls)

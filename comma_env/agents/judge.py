@@ -168,12 +168,40 @@ def saved_episodes(out_dir: str | Path) -> list[dict[str, Any]]:
 
 
 def model_config(name: str) -> dict[str, Any]:
-    """``conf/model/NAME.yaml`` as a plain dict (a judge's model)."""
+    """``conf/model/NAME.yaml`` as a plain dict (a judge's model). Raises `ConfigError` when
+    there is no such file or the API key it names is not set, as the rollout refuses them."""
+    import difflib
+
     from omegaconf import OmegaConf
 
     from comma_env.protocol.resources import conf_dir
+    from comma_env.run.checks import ConfigError, check_key
+    from comma_env.run.config import ModelConfig
 
-    return OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{name}.yaml"), resolve=True)  # type: ignore[return-value]
+    path = conf_dir() / "model" / f"{name}.yaml"
+    if not path.is_file():
+        names = sorted(p.stem for p in path.parent.glob("*.yaml"))
+        near = difflib.get_close_matches(name, names, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise ConfigError(f"no model {name!r} in conf/model/{hint}; choose from {', '.join(names)}")
+    config: dict[str, Any] = OmegaConf.to_container(OmegaConf.load(path), resolve=True)  # type: ignore[assignment]
+    checked = OmegaConf.merge(OmegaConf.structured(ModelConfig), config)
+    check_key("judge", OmegaConf.to_object(checked))  # type: ignore[arg-type]
+    return config
+
+
+def judge_model(name: str, program: str = "comma_env.agents.judge") -> dict[str, Any]:
+    """`model_config` for a judge's command line: a missing model or key exits 2, before anything is written."""
+    import sys
+
+    from comma_env.run.checks import ConfigError
+    from comma_env.run.exits import EXIT_CONFIG_ERROR
+
+    try:
+        return model_config(name)
+    except ConfigError as error:
+        print(f"{program}: {error}", file=sys.stderr)
+        sys.exit(EXIT_CONFIG_ERROR)
 
 
 def judge_arguments(description: str, argv: Sequence[str] | None, model_required: bool) -> Any:
@@ -190,8 +218,8 @@ def judge_arguments(description: str, argv: Sequence[str] | None, model_required
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m comma_env.agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
     args = judge_arguments(str(main.__doc__), argv, model_required=False)
+    judge_cfg = judge_model(args.model) if args.model else None
     records = saved_episodes(args.out_dir)
-    judge_cfg = model_config(args.model) if args.model else None
     labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
     path = write_judgements(labels, args.out_dir)
     failed = sum(1 for r in records if is_failure(r))

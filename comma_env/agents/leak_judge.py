@@ -147,12 +147,12 @@ def disagreements(records: Sequence[Mapping[str, Any]],
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m comma_env.agents.leak_judge OUT_DIR --model gpt4o``: judge OUT_DIR's transcripts for leaks."""
-    from comma_env.agents.judge import judge_arguments, model_config, saved_episodes
+    from comma_env.agents.judge import judge_arguments, judge_model, saved_episodes
     from comma_env.run.merge import merge
 
     args = judge_arguments(str(main.__doc__), argv, model_required=True)
     records = saved_episodes(args.out_dir)
-    judge_cfg = model_config(args.model)
+    judge_cfg = judge_model(args.model, "comma_env.agents.leak_judge")
     verdicts = asyncio.run(judge_leaks(records, judge_cfg, args.concurrency))
     path = write_leak_judgements(verdicts, args.out_dir)
     judged = [v for v in verdicts.values() if "judge_privacy_leaks" in v]

@@ -345,7 +345,8 @@ class LLMPlayer(Player):
         messages = self.game.messages(self.agent, observation, info, image_url, self.options)
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, self.agent, self.calls))
-        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs, done.token_ids)
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs,
+                     token_ids=done.token_ids)
 
 
 class LiteLLMPolicy(Policy):

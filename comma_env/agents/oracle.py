@@ -2,21 +2,25 @@
 
 Both players talk only through the text protocol. The solver writes a description of what
 its image shows (from ``env.unwrapped.visible_state``, with private facts left out); the
-expert reads that description back and applies the manual (`Puzzle.expert_advice`), then
-tells the solver what to do. To save turns, the solver describes the state that its typed
-actions will lead to, by replaying them on a copy of the puzzle: a perfect solver that can
-foresee its next image. One described stage per turn therefore needs one turn.
+expert reads that description and applies the manual (`Puzzle.expert_advice`), then tells the
+solver what to do. To save turns, the solver describes the state that its typed actions will
+lead to, by replaying them on a copy of the puzzle: a perfect solver that can foresee its
+next image. One described stage per turn therefore needs one turn.
 
-Two styles (``OraclePolicy(style=...)``, model configs ``oracle`` and ``oracle_nl``):
+Both experts read what a person or a model writes, in plain English or as an ``I see:``
+block, through the puzzle's phrasebook (`comma_env.agents.natural.phrasebooks`): they keep
+what they were told across the episode (a later correction replaces an earlier fact), never
+guess (a fact left open that changes the advice gets a question about that fact), and say
+what they understood in ``Reply.understood``. Two styles (``OraclePolicy(style=...)``,
+model configs ``oracle`` and ``oracle_nl``):
 
 - ``"actions"`` (the rollout's default): the solver writes ``key: value`` lines under
   ``I see:``, the expert answers ``Type these actions:`` and the action names;
-- ``"natural"``: the solver describes in varied prose (`comma_env.agents.natural.prose`) and the
-  expert gives varied, seeded directions that never contain an action name ("cut the third
-  wire", "press the button that says "FIRST", top right"); the solver resolves them against
-  what it sees (`comma_env.agents.natural.phrasebooks`). The rules followed are the same manual's.
-  The natural solver also types a line that is a bare action name (``cut_wire_3``), so it
-  partners an expert learner whatever wording that learner settles on.
+- ``"natural"``: the solver describes in varied plain English and the expert gives varied,
+  seeded directions that never contain an action name ("cut the third wire", "press the
+  button that says "FIRST", top right"); the solver resolves directions against what it sees
+  and asks back when they are ambiguous. It also types a line that is a bare action name
+  (``cut_wire_3``), so it partners an expert learner whatever wording that learner settles on.
 """
 
 from __future__ import annotations
@@ -26,13 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural import prose
-from comma_env.agents.natural.phrasebooks import phrasebook
-from comma_env.agents.natural.words import choose, strip_connector, with_connector
+from comma_env.agents.natural.belief import render
+from comma_env.agents.natural.phrasebooks import Phrasebook, Steps, phrasebook
+from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
 from comma_env.protocol.policy import Player, Policy, Reply, config_extra
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description, strip_wrappers
+from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, strip_wrappers
 
 ADVICE_HEADER = "Type these actions:"
 STYLES = ("actions", "natural")
@@ -55,6 +59,24 @@ def _last_message(info: dict[str, Any], speaker: str) -> str | None:
     return None
 
 
+def _since_last(info: dict[str, Any], speaker: str, own: str) -> list[str]:
+    """The messages `speaker` sent after the player's own (`own`) last one, in order."""
+    messages: list[str] = []
+    for entry in reversed(info.get("dialogue", [])):
+        if entry["speaker"] == own:
+            break
+        if entry["speaker"] == speaker:
+            messages.append(entry["text"])
+    return messages[::-1]
+
+
+def understood(facts: list[str] | None = None, advice: list[str] | None = None,
+               actions: list[str] | None = None, ask: list[str] | None = None) -> dict[str, Any]:
+    """A partner's ``understood`` record (docs/partners.md): always these four keys, each a
+    list or None, so that Gymnasium's vector environments can batch it."""
+    return {"facts": facts, "advice": advice, "actions": actions, "ask": list(dict.fromkeys(ask)) if ask else None}
+
+
 class OracleSolver(Player):
     needs_observation = False  # reads the true state instead
 
@@ -74,103 +96,125 @@ class OracleSolver(Player):
         _, has_advice, body = advice.partition(ADVICE_HEADER)
         return [line.strip() for line in body.splitlines() if line.strip()] if has_advice else []
 
-    def understand(self, line: str, simulated: Any) -> list[str]:
-        return type(simulated).expand_advice(line, simulated.visible_state())
-
     def describe(self, state: dict[str, Any]) -> str:
         return f"{DESCRIPTION_HEADER}\n{describe_state(state)}"
 
     def follow(self, lines: list[str], simulated: Any) -> list[str]:
-        """Type the actions `lines` ask for, replaying them on `simulated` (stop at a mistake
-        within a line, or when solved)."""
+        """Type the actions `lines` ask for, replaying them on `simulated`: each line is
+        expanded by the puzzle's own `expand_advice` against the state the lines before it
+        left (a PIN is typed once the PIN screen shows)."""
         typed: list[str] = []
         for line in lines:
-            for action in self.understand(line, simulated):
-                wait = parse_wait(action) if simulated.uses_clock else None
-                if wait is not None:  # real-time puzzles: let the clock run to the right moment
-                    simulated.elapse(wait)
-                    typed.append(action)
-                    continue
-                if action not in simulated.valid_actions():
-                    break
-                typed.append(action)
-                if not simulated.apply(action) or simulated.solved:
-                    break
+            typed += type_out(type(simulated).expand_advice(line, simulated.visible_state()), simulated)
             if simulated.solved:
                 break
         return typed
 
 
+def type_out(actions: list[str], simulated: Any) -> list[str]:
+    """Type `actions` on `simulated` as the protocol will carry them out: a ``wait`` lets the
+    clock run, and an action that is not valid now, a mistake or solving ends the message."""
+    typed: list[str] = []
+    for action in actions:
+        wait = parse_wait(action) if simulated.uses_clock else None
+        if wait is not None:
+            simulated.elapse(wait)
+            typed.append(action)
+            continue
+        if action not in simulated.valid_actions():
+            break
+        typed.append(action)
+        if not simulated.apply(action) or simulated.solved:
+            break
+    return typed
+
+
 class NaturalSolver(OracleSolver):
-    """Describes in varied prose; resolves natural-language directions against what it sees."""
+    """Describes in plain English; carries out plain-English advice, resolved against what it
+    sees, and asks back when the advice is ambiguous or incomplete (`Phrasebook.understand`).
+    A line that is a bare action name (also in markdown) is typed as it is."""
 
     def __init__(self, env: Any, rng: np.random.Generator) -> None:
         super().__init__(env)
         self.rng = rng
         self.book = phrasebook(self.env.puzzle_cls)
 
-    def advice_lines(self, advice: str) -> list[str]:
-        return [strip_connector(line.strip()) for line in advice.splitlines() if line.strip()]
-
-    def understand(self, line: str, simulated: Any) -> list[str]:
-        """A bare action name (``cut_wire_3``, also in markdown) is typed as it is, so an
-        expert learner that writes action names is understood; anything else is resolved as
-        a direction against what the solver sees."""
-        bare = strip_wrappers(line.strip())
-        if bare in simulated.valid_actions():
-            return [bare]
-        return self.book.understand(line, simulated.visible_state())
+    async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        puzzle = self.env.puzzle
+        simulated = copy.deepcopy(puzzle)
+        advice = "\n".join(_since_last(info, "expert", "solver"))
+        bare = [strip_wrappers(line.strip()) for line in advice.splitlines()]
+        bare = [line for line in bare if line in simulated.valid_actions()]
+        steps = Steps(bare) if bare else self.book.understand(advice, simulated) if advice.strip() else Steps()
+        if steps.ask:
+            description = self.describe(type(puzzle).redact(simulated.visible_state()))
+            return Reply(f"{steps.ask[0]}\n{description}", understood=understood(ask=steps.ask))
+        typed = type_out(steps.actions or [], simulated)
+        lines = list(typed)
+        if not simulated.solved:
+            lines.append(self.describe(type(puzzle).redact(simulated.visible_state())))
+        return Reply("\n".join(lines), understood=understood(actions=typed))
 
     def describe(self, state: dict[str, Any]) -> str:
-        return prose.describe(state, self.rng)
+        hidden = type(self.env.puzzle).drawing_only_keys
+        return self.book.describe({k: v for k, v in state.items() if k not in hidden}, self.rng)
 
 
 class OracleExpert(Player):
+    """Reads what the solver writes (`Phrasebook.hear`: an ``I see:`` block or plain English),
+    applies the manual without guessing, and answers ``Type these actions:`` and the action
+    names, or asks for exactly what it is missing."""
+
     needs_observation = False  # its dialogue is in info
 
-    def __init__(self, puzzle_cls: type[Puzzle]) -> None:
+    def __init__(self, puzzle_cls: type[Puzzle], rng: np.random.Generator | None = None) -> None:
         self.puzzle_cls = puzzle_cls
-        self.notes: dict[str, Any] = {}
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.book = self.reader(puzzle_cls)
+        self.memory = self.book.start()
+
+    @staticmethod
+    def reader(puzzle_cls: type[Puzzle]) -> Phrasebook:
+        """The puzzle's phrasebook; a puzzle without one (a new puzzle) is read from the
+        ``I see:`` block only."""
+        try:
+            return phrasebook(puzzle_cls)
+        except KeyError:
+            return Phrasebook(puzzle_cls)
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        seen = self.read(_last_message(info, "solver") or "")
-        if not seen:
-            return Reply(self.ask())
-        try:
-            actions = self.puzzle_cls.expert_advice(seen, self.notes)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
-            # a description typed by a person or a model, with a value of the wrong type or range
-            return Reply(self.ask())
-        return Reply(self.advise(actions, seen))
+        for message in _since_last(info, "solver", "expert"):
+            self.book.hear(message, self.memory)
+        exact = self.memory.get("exact")
+        decision = self.book.decide_exact(self.memory) if exact else self.book.decide(self.memory)
+        facts = [f"{key.replace('_', ' ')}: {render(value)}" for key, value in exact.items()] if exact else \
+            self.book.facts(self.memory)
+        if decision.advice:
+            self.book.advised(decision.advice, self.memory)
+            text = self.advise(decision.advice, self.memory.get("exact") or self.book.belief(self.memory))
+            return Reply(text, understood=understood(facts=facts, advice=decision.advice))
+        told = any(value not in (None, {}, []) for value in self.memory["state"].values())
+        text = self.ask(decision.ask if told else [])
+        return Reply(text, understood=understood(facts=facts, ask=decision.ask if told else ["what you see"]))
 
-    def read(self, message: str) -> dict[str, Any]:
-        _, described, body = message.partition(DESCRIPTION_HEADER)
-        return parse_description(body) if described else {}
-
-    def ask(self) -> str:
-        return ASK_TO_DESCRIBE[0]
+    def ask(self, about: list[str]) -> str:
+        return self.book.question(about, self.rng) if about else ASK_AGAIN
 
     def advise(self, actions: list[str], seen: dict[str, Any]) -> str:
         return "\n".join([ADVICE_HEADER, *actions])
 
 
 class NaturalExpert(OracleExpert):
-    """Reads prose (or ``I see:`` lines); words the manual's advice without action names."""
+    """Words the manual's advice without action names, in seeded, varied prose."""
 
-    def __init__(self, puzzle_cls: type[Puzzle], rng: np.random.Generator) -> None:
-        super().__init__(puzzle_cls)
-        self.rng = rng
-        self.book = phrasebook(puzzle_cls)
+    @staticmethod
+    def reader(puzzle_cls: type[Puzzle]) -> Phrasebook:
+        return phrasebook(puzzle_cls)
 
-    def read(self, message: str) -> dict[str, Any]:
-        return prose.read(message) or super().read(message)
-
-    def ask(self) -> str:
-        return choose(self.rng, ASK_TO_DESCRIBE)
+    def ask(self, about: list[str]) -> str:
+        return self.book.question(about, self.rng) if about else choose(self.rng, ASK_TO_DESCRIBE)
 
     def advise(self, actions: list[str], seen: dict[str, Any]) -> str:
-        if not actions:
-            return self.ask()
         sentences = self.book.say(actions, seen, self.rng)
         lines = [with_connector(s, i, len(sentences), self.rng) for i, s in enumerate(sentences)]
         return "\n".join(line for line in [choose(self.rng, OPENERS), *lines, choose(self.rng, CLOSERS)] if line)
@@ -196,11 +240,11 @@ class OraclePolicy(Policy):
         return cls(style=str(config_extra(cfg).get("style", "actions")), seed=seed)
 
     def player(self, role: str, env: Any, seed: int | None) -> Player:
+        rng = np.random.default_rng([self.seed, 0 if seed is None else seed, 0 if role == "solver" else 1])
         if self.style == "natural":
-            rng = np.random.default_rng([self.seed, 0 if seed is None else seed, 0 if role == "solver" else 1])
             if role == "solver":
                 return NaturalSolver(env, rng)
             return NaturalExpert(env.unwrapped.puzzle_cls, rng)
         if role == "solver":
             return OracleSolver(env)
-        return OracleExpert(env.unwrapped.puzzle_cls)
+        return OracleExpert(env.unwrapped.puzzle_cls, rng)

@@ -65,6 +65,9 @@ async def _check(client: httpx.AsyncClient, endpoint: Endpoint) -> str | None:
     if response.status_code in (401, 403):
         return (f"{endpoint.who}: the server at {shown} refused the API key (HTTP {response.status_code}); "
                 "check the variable model.api_key_env names")
+    if response.status_code == 404:
+        return (f"{endpoint.who}: the server at {shown} answers HTTP 404 to /models, so it is no "
+                "OpenAI-compatible API at that address; check the port, and that model.api_base ends in /v1")
     if response.status_code >= 500:
         return f"{endpoint.who}: the server at {shown} answers HTTP {response.status_code} to /models"
     return None

@@ -27,6 +27,11 @@ from comma_env.web.guard import LOOPBACK_HOSTS
 log = logging.getLogger("comma_env.openenv")
 
 
+REQUEST_SECONDS = 20.0
+"""Seconds a connection may take to send its request or WebSocket handshake (at most
+`session_timeout`)."""
+
+
 @dataclass
 class ServerSettings:
     """What one server serves: a puzzle, the learning role, its partner, env options."""
@@ -94,7 +99,12 @@ def serve(settings: ServerSettings) -> None:
 
     app = make_app(settings)
     logging.getLogger("uvicorn.error").addFilter(_DropClosedSocketNoise())
+    from comma_env.web.connections import guarded_protocol
+
+    # a connection that sends no request (nor WebSocket handshake) is closed after the same silence
+    request_seconds = min(REQUEST_SECONDS, settings.session_timeout or REQUEST_SECONDS)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level,
+                            http=guarded_protocol(request_seconds, per_client=None),
                             ws_max_size=settings.max_body_bytes)  # a larger frame closes the socket (1009)
     server = uvicorn.Server(config)
 

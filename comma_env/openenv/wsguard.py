@@ -1,7 +1,8 @@
 """Keep OpenEnv WebSocket sessions alive through bad frames, and free their slots promptly.
 
 An ASGI wrapper before openenv-core's ``/ws`` handler: a frame that is not a JSON object gets
-an ``INVALID_JSON`` error frame and never ends the episode; a client that leaves mid-step
+an ``INVALID_JSON`` error frame and never ends the episode (so does one nested deeper than
+`MAX_DEPTH`); a client that leaves mid-step
 cancels the handler at once; a socket idle for `idle_timeout` seconds is closed (1001)."""
 
 from __future__ import annotations
@@ -14,6 +15,22 @@ from comma_env.web.guard import ASGIApp, Message, Receive, Scope, Send
 
 DEFAULT_IDLE_TIMEOUT = 300.0
 """Seconds a WebSocket may stay silent between its messages before it is closed."""
+MAX_DEPTH = 32
+"""How deeply a frame's JSON may nest (the protocol's messages nest a few levels); deeper
+frames are refused before openenv-core's handler parses and validates them again."""
+
+
+def nesting_depth(value: Any) -> int:
+    """How many lists and objects deep `value` goes (iterative: no recursion limit)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            todo += [(child, depth + 1) for child in item if isinstance(child, (dict, list))]
+    return deepest
 
 
 def bad_frame(message: Message) -> str | None:
@@ -24,8 +41,12 @@ def bad_frame(message: Message) -> str | None:
         decoded = json.loads(message.get("text") or "")
     except ValueError as error:
         return f"Invalid JSON: {error}"[:200]
+    except RecursionError:  # nested deeper than the parser goes
+        return f"Invalid JSON: nested deeper than {MAX_DEPTH} levels"
     if not isinstance(decoded, dict):
         return "a message must be a JSON object with a 'type'"
+    if nesting_depth(decoded) > MAX_DEPTH:
+        return f"Invalid JSON: nested deeper than {MAX_DEPTH} levels"
     return None
 
 

@@ -148,7 +148,7 @@ def _recolor(rng: np.random.Generator, grid: Grid, target: str) -> Grid:
     (all, if fewer remain) get that colour and the rest get one of the other four."""
     remaining = [i for i, color in enumerate(grid) if color != WHITE]
     new = list(grid)
-    # one array draw gives the same numbers as that many scalar draws (tests/test_instance_stability.py)
+    # one array draw gives the same numbers as that many scalar draws (tests/registry/test_instances.py)
     if target in COLORS:
         size = min(len(remaining), int(rng.integers(2, 5)))
         chosen = set(rng.choice(remaining, size=size, replace=False).tolist())

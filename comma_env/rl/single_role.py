@@ -6,8 +6,10 @@ stepped inside ``step``.
     obs, reward, terminated, truncated, info = env.step("I see four wires ...")
 
 Observation and info are the AEC ones of the learner's role; the partner's reply is also in
-``info["partner_message"]``. The reward sums the shared rewards of the learner's message and
-the reply. A partner that raises truncates the episode (``end_reason == "partner_error"``)."""
+``info["partner_message"]``, and what a scripted partner understood of the learner's message in
+``info["partner_understood"]`` (docs/partners.md; None for other partners). The reward sums the
+shared rewards of the learner's message and the reply. A partner that raises truncates the
+episode (``end_reason == "partner_error"``)."""
 
 from __future__ import annotations
 
@@ -89,6 +91,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         self._pending: tuple[float, bool] | None = None  # reward and "ended" from a partner turn in reset
         self._partner_error: str | None = None
         self._partner_message: str | None = None
+        self._partner_understood: dict[str, Any] | None = None
         self._partner_usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
         self._sources: dict[str, np.ndarray] = {}  # the AEC arrays behind the last observation
 
@@ -123,6 +126,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
         self._pending = None
         self._partner_error = None
         self._partner_message = None
+        self._partner_understood = None
         self._partner_usage = {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0}
         try:
             self._player = self.policy.player(self.partner_role, self.aec, instance)
@@ -149,6 +153,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
             reward, ended = self._pending
             self._pending = None
         self._partner_message = None
+        self._partner_understood = None
         if not ended:
             self.aec.step(action)
             reward += self._reward()
@@ -172,6 +177,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
             self._partner_usage[key] += int(getattr(reply, key, 0) or 0)
         self.aec.step(reply.text)
         self._partner_message = self._last_from_partner()
+        self._partner_understood = reply.understood
         return self._reward()
 
     def _fail_partner(self, exc: BaseException) -> None:
@@ -216,6 +222,7 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
     def _info(self) -> dict[str, Any]:
         info = dict(self.raw.infos.get(self.role, {}))
         info["partner_message"] = self._partner_message
+        info["partner_understood"] = self._partner_understood
         info["partner_usage"] = dict(self._partner_usage)
         if self._partner_error is not None:
             info["partner_error"] = self._partner_error

@@ -8,7 +8,7 @@ result (or its exception) in its own order.
 
     class Trainer(ConcurrentToolsMixin, GRPOTrainer): ...   # or ConcurrentGRPOTrainer
 
-It relies on TRL 1.16's internals (`tests/test_trl_concurrent.py` checks them); an
+It relies on TRL 1.16's internals (`tests/rl/test_trl_concurrent.py` checks them); an
 unforeseen call is warned about and made directly, so pin TRL to a tested version.
 `ToolPhaseClock` records the wall-clock intervals of each tool phase."""
 

@@ -40,6 +40,9 @@ def check_model(role: str, model: ModelConfig) -> None:
         value = getattr(model.serve, name)
         if not math.isfinite(value) or value <= 0:
             raise ConfigError(f"{where}: serve.{name} must be > 0 seconds, got {value}")
+    if model.kind == "litellm" and model.serve.launch and model.serve.backend == "vllm" and not model.serve.hf_model:
+        raise ConfigError(f"{where}: serve.launch=true needs the model to load: add model.serve.hf_model=HF_MODEL_ID "
+                          f"(the run serves it as {model.name!r})")
     secret_extras = sorted(str(k) for k in (model.extra or {}) if is_key_like(k))
     if secret_extras:
         raise ConfigError(f"{where}: model.extra must not hold credentials ({', '.join(secret_extras)}; values not "

@@ -10,6 +10,7 @@ episodes are saved); 128 + N stopped by signal N (rerun to resume)."""
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 from collections.abc import Sequence
@@ -29,7 +30,8 @@ results.json and results.md (the paper's tables, with its published rows beside 
 into out_dir. Rerun the same command to resume. Examples:
   python -m comma_env.rollout model=oracle puzzles=[wire,who] episodes=20
   python -m comma_env.rollout solver=qwen2vl expert=gpt4o memory=last
-  python -m comma_env.rollout model=gpt4o +model.extra.top_p=0.9 +puzzle_options.telehealth.lesion_source=padufes
+  python -m comma_env.rollout model=gpt4o +model.extra.top_p=0.9
+  python -m comma_env.rollout +puzzle_options.telehealth.lesion_source=padufes
 
 A key the schema does not define is an error, with or without a leading +; only the keys
 under puzzle_options.<puzzle>. and <role>.extra. are free-form. --cfg job prints the
@@ -51,9 +53,12 @@ def group_options(group: str) -> list[str]:
 
 
 def help_text() -> str:
+    import textwrap
+
     from comma_env.run.config import render_field_help
 
-    groups = "\n".join(f"  {g}: {', '.join(group_options(g))}" for g in GROUPS)
+    groups = "\n".join(textwrap.fill(f"{g}: {', '.join(group_options(g))}", 100, initial_indent="  ",
+                                     subsequent_indent="      ") for g in GROUPS)
     return (f"{USAGE}\n\n== Fields (field=value; model.<field>, solver.<field>, expert.<field>) ==\n"
             f"{render_field_help()}\n\n== Configuration groups (group=option) ==\n{groups}\n")
 
@@ -61,6 +66,8 @@ def help_text() -> str:
 def _puzzle_problem(value: str) -> str | None:
     from comma_env.registry import VERSIONS
 
+    if re.fullmatch(r"[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*", value):
+        return f"puzzles takes a list in brackets: puzzles=[{value}]"
     if not re.fullmatch(r"\[[A-Za-z0-9_, ]*\]", value):
         return None
     names = [v.strip() for v in value[1:-1].split(",") if v.strip()]
@@ -107,7 +114,9 @@ def check_override(token: str) -> str | None:
         if unknown:
             # never echo what may be a pasted key
             shown = f" {unknown[0]!r}" if re.fullmatch(r"[A-Za-z0-9_]{1,40}", unknown[0]) else ""
-            return f"{key}: no option{shown} in {path[0]}/; choose from {', '.join(options)}"
+            closest = difflib.get_close_matches(unknown[0], options, n=1) if shown else []
+            hint = f" (did you mean {closest[0]}?)" if closest else ""
+            return f"{key}: no option{shown} in {path[0]}/{hint}; choose from {', '.join(options)}"
         return None
     field = schema_field(path)
     if field is None:

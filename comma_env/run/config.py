@@ -197,14 +197,17 @@ def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str
 NESTED.update({"ModelConfig": ModelConfig, "ServeConfig": ServeConfig, "RewardConfig": RewardConfig})
 
 
-def render_field_help() -> str:
-    """The field list shown by ``python -m comma_env.rollout --help``."""
+def render_field_help(columns: int = 100) -> str:
+    """The field list shown by ``python -m comma_env.rollout --help``, wrapped to `columns`."""
+    import textwrap
+
     rows = field_help()
     width = max(len(name) for name, _, _ in rows)
     lines = []
     for name, default, text in rows:
         shown = f" (default {default})" if default != "" else ""
-        lines.append(f"  {name.ljust(width)}  {text}{shown}")
+        lines += textwrap.wrap(f"{text}{shown}", columns, initial_indent=f"  {name.ljust(width)}  ",
+                               subsequent_indent=" " * (width + 4), break_on_hyphens=False)
     return "\n".join(lines)
 
 

@@ -128,7 +128,7 @@ def plan(cfg: RolloutConfig) -> Plan:
             raise ValueError(f"puzzle {puzzle!r} is not available in this installation ({error}); "
                              f"pick others with puzzles=[...]") from error
     checks = {
-        "episodes must be >= 0": cfg.episodes >= 0,
+        "episodes must be >= 1": cfg.episodes >= 1,
         "seed must be >= 0": cfg.seed >= 0,
         "policy_seed must be >= 0": cfg.policy_seed >= 0,
         "concurrency must be >= 1": cfg.concurrency >= 1,

@@ -44,7 +44,7 @@ def provenance() -> dict[str, Any]:
 
     root = Path(comma_env.__file__).resolve().parent.parent
     info: dict[str, Any] = {
-        "comma_env": _version("comma_env") or comma_env.__version__,
+        "comma_env": comma_env.__version__,  # the code that ran (an editable install's metadata can lag)
         "python": platform.python_version(),
         "platform": platform.platform(terse=True),
         "libraries": {name: v for name in KEY_LIBRARIES if (v := _version(name))},

@@ -1,6 +1,6 @@
 """The rows the final COMMA paper published (Tables 1-3, value and standard error in percent, the
 overall column as printed), shown beside a user's own run of the same setting with our
-realistic scripted pair; `tests/test_published.py` checks cells against the paper's text."""
+realistic scripted pair; `tests/run/test_published.py` checks cells against the paper's text."""
 
 from __future__ import annotations
 

@@ -261,13 +261,15 @@ def serve_hint(p: Plan) -> str | None:
         if model.serve.launch or (host not in LOCAL_HOSTS and f"[{host}]" not in LOCAL_HOSTS):
             continue
         key = role if getattr(p.cfg, role) is not None else "model"
-        what = model.serve.hf_model or model.model or model.name
+        hf_model = model.serve.hf_model
         if model.serve.backend == "llama_cpp":
-            start = f"start llama.cpp's server on the CPU ({install_hint('smollm2')}) serving {what}"
-        else:
-            start = (f"start vLLM on a GPU ({install_hint('vllm')}; vllm serve {what} "
-                     f"--port {model.serve.port})")
-        return (f"{role} model {model.name!r} expects a local server: {start}, or add {key}.serve.launch=true "
+            start = f"start llama.cpp's server on the CPU ({install_hint('smollm2')}) serving {hf_model or model.name}"
+            launch = f"{key}.serve.launch=true"
+        else:  # vLLM loads a Hugging Face model and serves it under the name the run asks for
+            start = (f"start vLLM on a GPU ({install_hint('vllm')}; vllm serve {hf_model or 'HF_MODEL_ID'} "
+                     f"--served-model-name {model.name} --port {model.serve.port})")
+            launch = f"{key}.serve.launch=true" + ("" if hf_model else f" {key}.serve.hf_model=HF_MODEL_ID")
+        return (f"{role} model {model.name!r} expects a local server: {start}, or add {launch} "
                 "and the run starts it and stops it at the end")
     return None
 
@@ -402,7 +404,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     from comma_env.agents.preflight import PreflightError
 
     try:
-        run(cfg)
+        results = run(cfg)
     except RolloutInterrupted as stop:
         print(f"\nstopped by signal {stop.signum}; finished episodes are saved. "
               "Rerun the same command to resume.", file=sys.stderr)
@@ -416,6 +418,9 @@ def _hydra_main(cfg: DictConfig) -> None:
     except OSError as error:  # writing outputs failed (full disk, read-only, removed folder)
         where = f" ({error.filename})" if error.filename else ""
         print(f"comma_env.rollout: cannot write outputs{where}: {error.strerror or error}", file=sys.stderr)
+        sys.exit(EXIT_RUN_ERROR)
+    if results["overall"].get("errors") and not results["overall"].get("n"):
+        print("comma_env.rollout: nothing could be played: every episode ended in an error", file=sys.stderr)
         sys.exit(EXIT_RUN_ERROR)
 
 

@@ -91,7 +91,11 @@ class Lobby:
         if participant.seat is not None:
             return {"status": "paired", **participant.seat, "participant": participant.id, "version": self.version}
         if participant in self.waiting and not any(s not in participant.seen for s in self.progress.free_slots()):
-            return {"status": "full", "participant": participant.id, "version": self.version}
+            # every slot left is being played: "busy" until one is recorded (then "full") or
+            # abandoned (then it is paired again)
+            open_slots = set(self.progress.schedule.slots) - self.progress.done() - participant.seen
+            status = "busy" if open_slots else "full"
+            return {"status": status, "participant": participant.id, "version": self.version}
         return {"status": "waiting" if participant in self.waiting else "away", "waiting": len(self.waiting),
                 "participant": participant.id, "version": self.version}
 
@@ -111,8 +115,8 @@ class Lobby:
             # paired only once both waited `pair_same_address_after_seconds` (0 for a lab
             # whose participants all share one address)
             grace = self.store.cfg.pair_same_address_after_seconds
-            candidates = [b for b in order if b.address != first.address
-                          or min(now - first.joined, now - b.joined) >= grace]
+            candidates = [b for b in order if b.id != first.id  # one person in two browsers: never
+                          and (b.address != first.address or min(now - first.joined, now - b.joined) >= grace)]
             match = next(((b, slot) for b in candidates for slot in free
                           if slot not in first.seen and slot not in b.seen), None)
             if match is None:
@@ -137,10 +141,15 @@ class Lobby:
         return started
 
     def _forget_if_done(self) -> None:
+        """A game was recorded (finished or abandoned): wake the waiting, whose slots may have changed."""
         self.progress.forget()
-        self.version += 1
+        self._wake()
 
     async def bump(self) -> None:
+        self._wake()
+
+    def _wake(self) -> None:
+        """A new version: every waiting poll returns."""
         self.version += 1
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()

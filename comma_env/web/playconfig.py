@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,7 +44,9 @@ class PlayConfig:
     idle_expire_seconds: float = 1800.0  # an unfinished session nobody moves in ends as abandoned
     leave_after_seconds: float = 90.0  # study: a player whose page stopped polling has left
     max_body_bytes: int = 256 * 1024
-    trusted_proxies: list[str] = field(default_factory=lambda: ["127.0.0.1"])  # whose X-Forwarded-For is believed
+    request_timeout_seconds: float = 20.0  # a request (headers and body) arrives whole within this, or is closed
+    max_connections_per_client: int = 64  # open connections per client address (trusted proxies: no cap)
+    trusted_proxies: list[str] = field(default_factory=list)  # whose X-Forwarded-For is believed (none by default)
     open_browser: bool = False
     # -- collection mode (`python -m comma_env.play collect OUT_DIR ...`) --
     puzzles: list[str] = field(default_factory=list)  # the study's puzzles
@@ -61,6 +64,13 @@ def parse_args(argv: Sequence[str]) -> PlayConfig:
         raise ValueError(f"arguments are key=value pairs, got {bad}")
     base = OmegaConf.structured(PlayConfig)
     cfg: PlayConfig = OmegaConf.to_object(OmegaConf.merge(base, OmegaConf.from_dotlist(list(argv))))  # type: ignore[assignment]
+    from comma_env.registry import VERSIONS
+
+    for puzzle in [cfg.puzzle, *cfg.puzzles]:
+        if puzzle not in VERSIONS:
+            near = difflib.get_close_matches(puzzle, list(VERSIONS), n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise ValueError(f"no puzzle {puzzle!r}{hint}; choose from {', '.join(VERSIONS)}")
     if cfg.role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, got {cfg.role!r}")
     if not 0 <= cfg.port <= 65535:
@@ -69,7 +79,8 @@ def parse_args(argv: Sequence[str]) -> PlayConfig:
         raise ValueError(f"seed_order must be random or sequential, got {cfg.seed_order!r}")
     if not cfg.allowed_hosts:
         raise ValueError("allowed_hosts is empty: list the names this server is reached by")
-    for key in ("idle_expire_seconds", "leave_after_seconds", "creation_window_seconds"):
+    for key in ("idle_expire_seconds", "leave_after_seconds", "creation_window_seconds", "request_timeout_seconds",
+                "max_connections_per_client"):
         if getattr(cfg, key) <= 0:
             raise ValueError(f"{key} must be > 0")
     return cfg

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from comma_env.run.results import write_atomic
+from comma_env.run.results import EpisodeWriter, read_episodes, write_atomic
 from comma_env.web.playconfig import ROLES
 
 
@@ -33,6 +33,25 @@ def session_data(session: Any) -> dict[str, Any]:
             "primary": session.primary, "seats": session.seats, "invites": session.invites,
             "participants": session.participants, "created": session.created, "saved": session.saved,
             "error": session.error, "messages": [vars(m) for m in session.messages]}
+
+
+def append_record(path: Path, record: dict[str, Any]) -> None:
+    """Append `record` to the episodes file and read it back. A torn last line (a crash, a
+    full disk, another writer) is cut first, so the record is never glued onto it; raises
+    `ValueError` when what was written cannot be read back as the record."""
+    if path.exists() and path.stat().st_size:
+        with path.open("rb") as handle:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                read_episodes(path, repair=True)
+    start = path.stat().st_size if path.exists() else 0
+    with EpisodeWriter(path) as writer:
+        writer.write(record)
+    with path.open("rb") as handle:
+        handle.seek(start)
+        written = json.loads(handle.readline())
+    if not isinstance(written, dict) or written.get("session") != record.get("session"):
+        raise ValueError(f"{path} does not hold the record just written")
 
 
 def episode_record(session: Any) -> dict[str, Any]:

@@ -44,6 +44,7 @@ class Walk:
     final_state: dict[str, Any] | None = None
     audio: bytes | None = None  # WAV bytes of the clip the solver heard
     mismatch: str | None = None
+    summary: dict[str, Any] | None = None  # the environment's episode summary where the replay stopped
 
 
 def image_name(puzzle: str, state: Mapping[str, Any]) -> str:
@@ -88,13 +89,15 @@ def walk(record: Mapping[str, Any], data_roots: Mapping[str, str] | None = None)
             sound = raw.observe("solver")
             out.audio = wav_bytes(sound["audio"], int(sound["sample_rate"]))
         _steps(record, env, raw, out)
+        out.summary = dict(raw.episode_summary())
     except Exception as error:  # noqa: BLE001 - a record no replay can follow is reported, not raised
         out.mismatch = out.mismatch or f"the replay failed: {type(error).__name__}: {error}"
     return out
 
 
 def _steps(record: Mapping[str, Any], env: Any, raw: Any, out: Walk) -> None:
-    for turn in record.get("transcript") or []:
+    transcript = record.get("transcript") or []
+    for index, turn in enumerate(transcript):
         if raw.end_reason is not None:
             out.mismatch = f"turn {turn.get('turn')}: the replayed episode had already ended ({raw.end_reason})"
             return
@@ -111,6 +114,9 @@ def _steps(record: Mapping[str, Any], env: Any, raw: Any, out: Walk) -> None:
                 return
         if raw.end_reason is None and turn.get("expert") is not None:
             env.step(str(turn["expert"]))
+        elif raw.end_reason is None and index + 1 < len(transcript):  # only an episode's last turn may lack it
+            out.mismatch = f"turn {turn.get('turn')}: the expert's reply is missing"
+            return
     out.final_state = copy.deepcopy(raw.puzzle.visible_state())
     if not record.get("error") and record.get("transcript") and bool(record.get("success")) != raw.puzzle.solved:
         out.mismatch = f"recorded success={bool(record.get('success'))}, replayed solved={raw.puzzle.solved}"

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from comma_env.run.console import is_v1_protocol, paper_random_row, pm
 from comma_env.run.results import ordered, title, write_atomic
@@ -76,7 +77,16 @@ def _templates() -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["title"] = title
     env.filters["message"] = lambda text, actions=(), outcomes=(): message_html(str(text or ""), actions, outcomes)
+    env.filters["rate_cell"] = rate_cell
     return env
+
+
+def rate_cell(text: str) -> Markup:
+    """A table cell; a rate's ``± SE`` may go to a second line of its own (narrow tables)."""
+    value, sep, se = str(text).partition(" ± ")
+    if not sep:
+        return escape(text)
+    return escape(value) + Markup(' <span class="se">') + escape("± " + se) + Markup("</span>")
 
 
 def _num(value: float | None, digits: int) -> str:
@@ -110,7 +120,8 @@ def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[s
 def run_table(run: Run) -> dict[str, Any]:
     """Per-puzzle metrics of one run (the rows of results.md, transposed)."""
     per = run.results["puzzles"]
-    header = ["Puzzle", "n", "PSR", "SR", "mistakes", "turns", "tokens", "efficiency", "leak rate", "errors"]
+    header = ["Puzzle", "n", "PSR", "SR", "mistakes", "turns (paper: 10 if unsolved)", "tokens", "efficiency",
+              "leak rate", "errors"]
     rows = []
     for name, m in [*per.items(), ("overall", run.results["overall"])]:
         rows.append([title(name) if name != "overall" else "Overall", str(m["n"]), pm(m["psr"], m["psr_se"], 1),
@@ -214,7 +225,7 @@ def report_page(templates: Environment, runs: Sequence[Run], index: list[dict[st
         runs=runs, psr=comparison(runs, "psr", 0), sr=comparison(runs, "sr", 1),
         tables=[(run, run_table(run)) for run in runs],
         plots=[(f"plots/{p.name}", PLOT_TITLES[stem]) for stem, p in plots.items()],
-        data=data, episodes=len(index), pages=pages,
+        data=data, episodes=len(index), pages=pages, page_limit=STATIC_PAGE_LIMIT,
         serve_command=" ".join(["python -m comma_env.report", *map(shlex.quote, folders), "--serve"]),
         puzzles=ordered(str(e["p"]) for e in index), end_reasons=sorted({str(e["e"]) for e in index if e["e"]}))
 

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from comma_env.drawing.common import png_bytes
+from comma_env.web.guard import LOOPBACK_HOSTS, SECURITY_HEADERS, host_name
 from comma_env.web.replay import Replayed, Walk, walk
 from comma_env.web.report import _templates, episode_href, episode_page
 from comma_env.web.runs import Run, slug
@@ -77,15 +78,52 @@ def inside(root: Path, relative: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+MAX_CONNECTIONS = 32
+"""Connections the report server answers at once (a thread each); more are closed at once."""
+REQUEST_SECONDS = 20.0
+"""Seconds a connection may stay silent while its request is read before it is closed."""
+
+
+class CappedServer(ThreadingHTTPServer):
+    """A threading HTTP server with at most `max_connections` connections (threads) at once."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: Any, max_connections: int = MAX_CONNECTIONS) -> None:
+        super().__init__(address, handler)
+        self.slots = threading.BoundedSemaphore(max_connections)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)  # full: closed at once rather than queued in a thread
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+
 def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1", port: int = 0,
-                data_roots: Mapping[str, str] | None = None) -> ThreadingHTTPServer:
-    """A server (not yet serving) for the report in `report_dir` of `runs`."""
+                data_roots: Mapping[str, str] | None = None,
+                request_seconds: float = REQUEST_SECONDS) -> ThreadingHTTPServer:
+    """A server (not yet serving) for the report in `report_dir` of `runs`. It answers only to
+    the names of this machine and `host` (no DNS rebinding), with the play server's security
+    headers, to `MAX_CONNECTIONS` connections at once."""
     root = Path(report_dir).resolve()
+    allowed = {*LOOPBACK_HOSTS, host_name(host)}
     episodes = Episodes(runs, data_roots)
     templates = _templates()
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "comma-report"
+        timeout = request_seconds  # a silent or slow client is dropped
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet: one line per error only
             if args and str(args[1] if len(args) > 1 else "").startswith(("4", "5")):
@@ -95,12 +133,16 @@ def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
-            self.send_header("X-Content-Type-Options", "nosniff")
+            for name, value in SECURITY_HEADERS:
+                self.send_header(name.decode(), value.decode())
             self.end_headers()
             self.wfile.write(body)
 
         def do_GET(self) -> None:  # noqa: N802 - the http.server name
             path = unquote(urlsplit(self.path).path)
+            if host_name(self.headers.get("Host", "")) not in allowed:
+                self.send(b"unknown host", "text/plain", HTTPStatus.MISDIRECTED_REQUEST)
+                return
             try:
                 if path in ("", "/"):
                     self.send_response(HTTPStatus.FOUND)
@@ -167,7 +209,7 @@ def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.
                 return
             self.send(walked.audio, "audio/wav")
 
-    return ThreadingHTTPServer((host, port), Handler)
+    return CappedServer((host, port), Handler)
 
 
 def serve(folders: Sequence[str | Path], out: str | Path | None = None, host: str = "127.0.0.1", port: int = 8765,

@@ -132,6 +132,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
 
     app = FastAPI(title="COMMA play", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.end_long_polls = store.end_waits  # called by `play_server` as it stops
+    app.state.play_config = store.cfg  # its connection limits, for `play_server`
     app.add_middleware(Guard, allowed_hosts=store.cfg.allowed_hosts, max_body=store.cfg.max_body_bytes)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -275,7 +276,11 @@ def play_server(app: FastAPI, **options: Any) -> Any:
                 end_long_polls()
             await super().shutdown(sockets)
 
-    return PlayServer(uvicorn.Config(app, **options))
+    from comma_env.web.connections import connection_options
+
+    cfg = getattr(app.state, "play_config", None)
+    limits = connection_options(cfg) if cfg is not None else {}
+    return PlayServer(uvicorn.Config(app, **limits, **options))
 
 
 class BackgroundServer:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,12 +19,12 @@ from typing import Any
 
 import comma_env
 from comma_env.protocol.policy import Player, Policy
-from comma_env.protocol.text import DESCRIPTION_HEADER, to_text
+from comma_env.protocol.text import to_text
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
-from comma_env.run.results import EpisodeWriter, describe_mismatch, read_episodes, settings_mismatch
+from comma_env.run.results import describe_mismatch, read_episodes, settings_mismatch
 from comma_env.run.rollout import Plan, base_record, plan
 from comma_env.web.playconfig import ROLES, PlayConfig, rollout_config
-from comma_env.web.records import episode_record, session_data, token_hash, write_private_json
+from comma_env.web.records import append_record, episode_record, session_data, token_hash, write_private_json
 
 PLAYABLE: tuple[str, ...] = COMMA_PUZZLES + V1_PUZZLES
 """Puzzles with a solver and an expert (AsymPuzl's alice/bob game is played by the rollout only)."""
@@ -132,8 +133,9 @@ class SessionStore:
 
     # -- creation and restore ---------------------------------------------------------------
     def check_out_dir(self) -> None:
-        """Refuse an out_dir holding episodes of other settings (as the rollout does)."""
-        for record in read_episodes(self.out_dir / "episodes.jsonl", repair=False):
+        """Refuse an out_dir holding episodes of other settings (as the rollout does), and cut a
+        torn last line (a crash, a full disk) so the next record starts a line of its own."""
+        for record in read_episodes(self.out_dir / "episodes.jsonl", repair=True):
             puzzle = str(record.get("puzzle"))
             expected = base_record(self._plan(puzzle, 0), puzzle, 0)
             mismatch = settings_mismatch(record, expected)
@@ -449,8 +451,12 @@ class SessionStore:
             return
         record = episode_record(session)
         async with self._writer_lock:
-            with EpisodeWriter(self.out_dir / "episodes.jsonl") as writer:
-                writer.write(record)
+            try:
+                append_record(self.out_dir / "episodes.jsonl", record)
+            except (OSError, ValueError) as error:  # not saved: written again at the next start
+                print(f"comma_env.play: the record of session {session.id} could not be saved "
+                      f"({type(error).__name__}: {error})", file=sys.stderr)
+                return
         session.saved = True
         self._persist(session)
         for callback in self.on_saved:
@@ -459,11 +465,11 @@ class SessionStore:
 
 
 def describe_hint(session: Session) -> str | None:
-    """For a person playing the solver with the scripted expert: the one format it reads, with
-    the field names of this puzzle and no values."""
+    """For a person playing the solver with the scripted expert: what to tell it, in words (the
+    things its manual needs on this puzzle)."""
     if session.partner is None or "solver" not in session.human_roles or session.plan.expert.kind != "oracle":
         return None
     cls = session.raw.puzzle_cls
     state = cls.redact(dict(session.raw.visible_state))
-    keys = [k for k in state if k not in cls.drawing_only_keys]
-    return "\n".join([DESCRIPTION_HEADER, *(f"{k.replace('_', ' ')}: " for k in keys)])
+    things = [k.replace("_", " ") for k in state if k not in cls.drawing_only_keys]
+    return "Worth mentioning: " + ", ".join(things) + "."

@@ -157,6 +157,7 @@ API_ROOMS: dict[str, str] = {
     "comma_env.rl": "Single-role Gymnasium environments, group rollouts, rewards, export, trainers' glue.",
     "comma_env.openenv": "Single-role episodes served over OpenEnv, and the client.",
     "comma_env.web": "The static report and human play in the browser.",
+    "comma_env.leaderboard": "The leaderboard: every submitted episode replayed and checked, ranks, the static site.",
     "comma_env.asympuzl": "The AsymPuzl testbed.",
 }
 """The rooms of the package, in reading order, each with one line on what it holds."""

@@ -9,7 +9,7 @@ start: the base model never calls the tool, so every GRPO group would earn 0), t
 trains it on the environment's rewards with the oracle_nl expert as its partner. Seeds 0-99
 are the paper's evaluation instances: training uses 100 and up, the warm start 1,000,000 and
 up. `examples/train_grpo_trl.py` runs this with held-out evaluations and a learning curve;
-`tests/test_trl.py` runs these two functions at a small size.
+`tests/rl/test_trl.py` runs these two functions at a small size.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""The aiohttp fast path and the deadline per call, over real HTTP against tests/loopback_server.py.
+"""The aiohttp fast path and the deadline per call, over real HTTP against the loopback server
+(tests/support/loopback_server.py).
 
 Behaviour both clients share (retries, usage, secrets, seeds, replicas, images) is tested on
-both in test_llm_loopback.py; this file adds what is new: the deadline against a trickling
+both in tests/agents/test_llm.py; this file adds what is new: the deadline against a trickling
 server, content parts passed through unchanged, the choice of client, connection pooling,
 least-outstanding-requests balancing, and odd input that must not crash a call.
 """

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from comma_env.agents import judge as judge_mod
 from comma_env.agents.judge import (
     judge_messages,
@@ -120,3 +122,21 @@ def test_judge_cli_leaves_a_running_rollouts_file_alone(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "2 failed episodes" in out and "| repetition_loop | 1 | 50.0% |" in out
     assert json.loads((tmp_path / "results.json").read_text())["error_taxonomy"]["overall"]["judged"] == 0
+
+
+def test_judge_without_its_api_key_exits_2_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    """As the rollout refuses a missing key (exit 2), so does the judge: no labels, tables untouched."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    path = tmp_path / "episodes.jsonl"
+    path.write_text("".join(json.dumps({**r, "solver_model": "x", "expert_model": "x"}) + "\n"
+                            for r in (SOLVED, LOOP, IGNORED)))
+    (tmp_path / "results.md").write_text("the run's tables\n")
+    with pytest.raises(SystemExit) as stop:
+        judge_mod.main([str(tmp_path), "--model", "gpt4o"])
+    assert stop.value.code == 2
+    assert "OPENAI_API_KEY" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["episodes.jsonl", "results.md"]
+    assert (tmp_path / "results.md").read_text() == "the run's tables\n"
+    with pytest.raises(SystemExit) as stop:
+        judge_mod.main([str(tmp_path), "--model", "gtp4o"])
+    assert stop.value.code == 2 and "did you mean gpt4o?" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""The realistic scripted pair: no foresight, so it shows what 10 turns allow."""
+"""The realistic scripted pair: no foresight, so it shows what 10 turns allow (that it solves
+every registered puzzle: tests/registry/test_players.py)."""
 
 from __future__ import annotations
 
@@ -24,12 +25,6 @@ def _episode(puzzle: str, seed: int, plan_ahead: bool = True, max_turns: int = 1
     env.reset(seed=seed)
     policy = RealisticPolicy(plan_ahead=plan_ahead)
     return play(env, policy.player("solver", env, seed), policy.player("expert", env, seed))
-
-
-def test_every_puzzle_solvable_without_foresight_within_ten_turns(puzzle_name: str) -> None:
-    for seed in SEEDS:
-        summary = _episode(puzzle_name, seed).summary
-        assert summary["success"] and summary["mistakes"] == 0 and not summary["privacy_leaks"], (puzzle_name, seed)
 
 
 def test_memory_needs_all_ten_turns() -> None:

@@ -3,7 +3,7 @@ reworked and without running it, on seeds the first table (`leak_table.py`) does
 
 Each case is ``(kind, facts, turns, leaked, expert)``: the kind of phrasing it tests, the private
 facts of one instance (a key of `FACTS`: the facts the environment draws for that seed, checked
-by tests/test_leak_table_v2.py), the solver's messages in order as the expert read them (lines
+by tests/privacy/test_leak_table_v2.py), the solver's messages in order as the expert read them (lines
 typed into the interface already removed), the fields the conversation as a whole reveals, and
 what the expert said first (or "").
 

@@ -19,17 +19,20 @@ import pytest
 from tests.support.docs_blocks import ROOT, documentation_pages, python_blocks
 
 PRELUDE: dict[str, str] = {
-    # training.md's group rollout calls the reader's `policy(observation, info)`; its TRL recipe
-    # and its two learners run with their folders on the path (examples/recipes/, examples/)
-    "docs/training.md": (
+    # the group rollout calls the reader's `policy(observation, info)`
+    "docs/training-environments.md": (
         "def policy(observation, info):  # cut the wires in order\n"
         "    return f\"cut_wire_{info['turn'] + 1}\" if 'turn' in info else 'cut_wire_1'\n"
+    ),
+    # the TRL recipe and the two learners run with their folders on the path
+    "docs/training-trainers.md": (
         "import sys\n"
         f"sys.path[:0] = [{str(ROOT / 'examples' / 'recipes')!r}, {str(ROOT / 'examples')!r}]\n"
     ),
 }
 SHRINK: dict[str, list[tuple[str, str]]] = {
-    "docs/training.md": [("seeds=range(100), group_size=8", "seeds=range(3), group_size=8")],  # 24 episodes, not 800
+    # 24 episodes, not 800
+    "docs/training-environments.md": [("seeds=range(100), group_size=8", "seeds=range(3), group_size=8")],
 }
 
 PAGES = [p for p in documentation_pages() if python_blocks(p)]

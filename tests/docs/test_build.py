@@ -31,7 +31,7 @@ MEASURED_WHEN = re.compile(r"(?<![\w-])20\d\d-[01]\d-[0-3]\d(?![\w-])|\bUTC\b|\b
 @pytest.mark.timeout(600)
 def test_the_site_builds_with_warnings_as_errors(site_build):
     """In one process the build runs in the background from the start of the session; on an
-    xdist worker it starts here, in the worker that runs this test (tests/site_build.py)."""
+    xdist worker it starts here, in the worker that runs this test (tests/support/site_build.py)."""
     pytest.importorskip("sphinx")
     pytest.importorskip("furo")
     pytest.importorskip("myst_parser")
@@ -131,3 +131,19 @@ def test_the_build_fails_on_a_broken_link_a_missing_page_and_an_unresolved_api_r
     assert "no-such-page" in report  # the broken link
     assert "no-such-toctree-entry" in report  # the missing page
     assert "comma_env.registry.no_such_function" in report  # the unresolved API reference
+
+
+def test_the_index_starts_with_an_install_line_and_a_first_example():
+    """Issue 58: the index had neither, and repeated the table of contents as a bare list
+    (the toctrees are the sidebar's, hidden on the page)."""
+    from tests.support.docs_blocks import python_blocks
+
+    index = ROOT / "docs" / "index.md"
+    text = index.read_text(encoding="utf-8")
+    install = text.index("pip install")
+    blocks = python_blocks(index)
+    assert blocks and "env.step(" in blocks[0][1] and install < text.index("```python")
+    trees = re.findall(r"```\{toctree\}\n(.*?)```", text, re.DOTALL)
+    assert trees and all(":hidden:" in tree for tree in trees)
+    fenced = re.findall(r"^```[a-z]+\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)  # fit the column
+    assert all(len(line) <= 88 for block in fenced for line in block.splitlines())

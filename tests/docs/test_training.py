@@ -1,13 +1,15 @@
-"""docs/training.md's and the README's training examples, executed as written (the trainer
-recipes have tests of their own: test_trl.py, test_recipes_verl.py, test_recipes_openrlhf.py,
-test_openenv.py)."""
+"""The training pages' and the README's training examples, executed as written (the trainer
+recipes have tests of their own: tests/rl/test_trl.py, tests/examples/test_recipes_verl.py,
+tests/examples/test_recipes_openrlhf.py, tests/openenv/test_server.py)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from tests.support.docs_blocks import README, python_block
-from tests.support.docs_blocks import TRAINING_DOCS as DOCS
+from tests.support.docs_blocks import README, TRAINING_DOCS, python_block
+
+DOCS = "docs/training*.md"  # where the executed blocks come from, for tracebacks
 
 
 def test_the_readme_training_example_runs():
@@ -52,3 +54,25 @@ def test_the_asynchronous_group_example_keeps_the_schedule():
     namespace: dict[str, Any] = {}
     exec(compile(python_block("episodes = batch.run(act)"), str(DOCS), "exec"), namespace)
     assert [e["episode_index"] for e in namespace["episodes"]] == list(range(8))
+
+
+def test_the_quick_start_reads_at_page_width():
+    """The training quick start is a short page whose code fits the page's column (furo shows
+    about 88 monospace characters at 1280 px before a block scrolls), and every training page
+    stays a page a reader can follow, in sections of its own."""
+    quick_start = TRAINING_DOCS[0].read_text(encoding="utf-8")
+    blocks = re.findall(r"^```[a-z]+\n(.*?)^```$", quick_start, re.MULTILINE | re.DOTALL)
+    assert blocks and all(len(line) <= 88 for block in blocks for line in block.splitlines())
+    assert len(quick_start.splitlines()) <= 120
+    for page in TRAINING_DOCS:
+        text = page.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 650 and text.count("\n## ") >= 2, page.name
+
+
+def test_the_learning_loop_numbers_come_from_its_script():
+    """Issue 58: the page said "about 40 s" for a run that took a tenth of it; the table and
+    its training time are now written by examples/train_linear_solver.py."""
+    quick_start = TRAINING_DOCS[0].read_text(encoding="utf-8")
+    assert "_generated/linear_solver.md" in quick_start and not re.search(r"about \d+ s\b", quick_start)
+    table = (TRAINING_DOCS[0].parent / "_generated" / "linear_solver.md").read_text(encoding="utf-8")
+    assert "examples/train_linear_solver.py" in table.splitlines()[0] and "| wire |" in table

@@ -12,6 +12,8 @@ import pytest
 from PIL import Image
 
 import comma_env
+from comma_env.drawing.common import png_bytes
+from comma_env.protocol.views import picture_array
 from tests.support.script_files import load_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "benchmark_drawing.py"
@@ -29,8 +31,8 @@ def test_the_pictures_are_the_environments_and_encode_as_pngs(script, puzzle: st
     if puzzle != "asympuzl":  # the first picture is the environment's own, after the same reset
         env = comma_env.make(puzzle)
         env.reset(seed=3)
-        assert np.array_equal(script.as_array(script.drawing_of(puzzle)(states[0])), env.unwrapped.image())
-    png = script.encode(script.as_array(script.drawing_of(puzzle)(states[-1])))
+        assert np.array_equal(picture_array(script.drawing_of(puzzle)(states[0])), env.unwrapped.image())
+    png = png_bytes(picture_array(script.drawing_of(puzzle)(states[-1])))
     assert Image.open(io.BytesIO(png)).format == "PNG"
 
 

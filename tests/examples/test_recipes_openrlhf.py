@@ -41,7 +41,7 @@ from tests.support.recipe_players import (  # noqa: E402
 from tests.support.script_files import load_script
 
 RECIPE = Path(__file__).resolve().parents[2] / "examples" / "recipes" / "comma_openrlhf.py"
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "training.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "training-trainers.md"
 INSTRUCTION = "You are the solver of a puzzle. Describe what you see, then act on your partner's advice."
 MAX_LENGTH = 4096
 SERVER_ARGS = ("role=solver", "partner=oracle_nl", "env.solver_view=text")

@@ -43,7 +43,7 @@ from tests.support.recipe_players import (  # noqa: E402
 )
 
 RECIPES = Path(__file__).resolve().parents[2] / "examples" / "recipes"
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "training.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "training-trainers.md"
 INSTRUCTION = "You are the solver of a puzzle. Describe what you see, then act on your partner's advice."
 RESPONSE_LENGTH = 3072
 SERVER_ARGS = ("role=solver", "partner=oracle_nl", "env.solver_view=text")

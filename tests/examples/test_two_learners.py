@@ -196,7 +196,7 @@ def test_the_docs_example_runs() -> None:
     from tests.support.docs_blocks import python_block
 
     namespace: dict = {}
-    exec(compile(python_block("make_pair_env("), "docs/training.md", "exec"), namespace)
+    exec(compile(python_block("make_pair_env("), "docs/training-trainers.md", "exec"), namespace)
     episode = namespace["episode"]
     assert len(namespace["returns"]) == 60
     assert episode.conversation and episode.conversation[0][0] == "solver"

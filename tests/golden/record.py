@@ -11,7 +11,7 @@ realistic players, several seeds each, the default and the v1 protocol). The epi
 kept as the messages the environment received, so replaying them needs no policy.
 
 Prompts: rollouts of `model=openai_compat` against the scripted loopback server
-(tests/loopback_server.py), in several settings (text and image views, both memory modes,
+(tests/support/loopback_server.py), in several settings (text and image views, both memory modes,
 mixed pairs, audio, AsymPuzl). Every request body is kept (image and audio payloads as
 hashes) with the reply it got, so the test replays the same conversations.
 """

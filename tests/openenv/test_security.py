@@ -100,6 +100,41 @@ def test_idle_sockets_are_closed_after_the_session_timeout():
     assert ServerSettings().session_timeout == DEFAULT_IDLE_TIMEOUT == 300.0  # the documented default
 
 
+def test_deeply_nested_frames_get_an_error_and_the_session_lives_on():
+    """A 100 KB `[[[...]]]` (under the size cap) once raised RecursionError past the frame
+    guard and hung the session until its timeout (issue 58)."""
+    deep = "[" * 50_000 + "]" * 50_000
+    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle", "max_sessions=1") as server:
+        async def run() -> None:
+            async with websockets.connect(ws_url(server)) as ws:
+                await call(ws, {"type": "reset", "data": {"seed": 3}})
+                for frame in (deep, '{"type": "step", "data": {"message": ' + deep + "}}",
+                              '{"type": "step", "data": {"message": "' + "x" * 10 + '", "extra": ' + "[" * 900
+                              + "]" * 900 + "}}"):
+                    answer = await asyncio.wait_for(call(ws, frame), 10)
+                    assert answer["type"] == "error", answer
+                after = await call(ws, {"type": "step", "data": {"message": "I see four wires."}})
+                assert after["type"] == "observation" and after["data"]["observation"]["info"]["turn"] == 1
+
+        asyncio.run(run())
+
+
+def test_silent_connections_are_closed_after_the_session_timeout():
+    """A TCP connection that never sends a request (no WebSocket handshake either) is closed."""
+    import socket
+
+    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle", "session_timeout=1") as server:
+        silent = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(5)]
+        started = time.monotonic()
+        try:
+            for sock in silent:
+                assert sock.recv(1) == b""  # the server closed it (a timeout here raises)
+            assert time.monotonic() - started < 8
+        finally:
+            for sock in silent:
+                sock.close()
+
+
 def test_host_and_origin_are_checked():
     with ServerProcess("puzzle=wire", "role=solver", "partner=oracle") as server:
         assert httpx.get(f"{server.url}/health").status_code == 200

@@ -204,7 +204,7 @@ def test_bad_server_arguments_fail_before_serving(capsys):
 
 
 def test_the_client_recipe_in_docs_runs(wire_server):
-    """docs/training.md's client code, executed as written against the real server."""
+    """docs/training-servers.md's client code, executed as written against the real server."""
     recipe = python_block("async def episode(url: str, seed: int)")
     sent: list[str] = []
 
@@ -213,7 +213,7 @@ def test_the_client_recipe_in_docs_runs(wire_server):
         return sent[-1]
 
     namespace: dict[str, Any] = {"my_policy": my_policy}
-    exec(compile(recipe, "docs/training.md", "exec"), namespace)
+    exec(compile(recipe, "docs/training-servers.md", "exec"), namespace)
     total = asyncio.run(namespace["episode"](wire_server.url, 4))
     local = SingleRoleEnv("wire", role="solver", partner="oracle")
     local.reset(seed=4)

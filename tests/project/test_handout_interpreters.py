@@ -1,5 +1,5 @@
 """The drawing core (every puzzle's rules and drawing, numpy and Pillow only) on every CPython
-this project supports that the machine has: this file runs tests/handout_probe.py on each
+this project supports that the machine has: this file runs tests/support/handout_probe.py on each
 version of `VERSIONS`: on this interpreter directly, on the others that this machine has (on
 PATH as ``pythonX.Y``, or under pyenv) in a fresh venv with only numpy and Pillow, installed
 by uv from its cache or PyPI. A version the machine lacks is skipped, and says so."""

@@ -1,6 +1,6 @@
 """The lower bounds in pyproject.toml install and work: a fresh venv gets the lowest
 version of every core dependency that pyproject.toml allows (``uv pip install
---resolution lowest-direct``), then runs tests/lowest_smoke.py in it (import, api_test for
+--resolution lowest-direct``), then runs tests/support/lowest_smoke.py in it (import, api_test for
 every puzzle, one random-baseline episode per puzzle through the rollout).
 
 Needs network access to PyPI (or uv's cache, under ~/.cache/uv, from an earlier run).

@@ -236,3 +236,18 @@ def test_descriptions_leave_out_drawing_only_keys() -> None:
     env.reset(seed=1)
     assert "lesion_pattern_id" in env.unwrapped.visible_state
     assert "pattern" not in env.unwrapped.describe()
+
+
+def test_a_drawing_may_return_an_array() -> None:
+    """A puzzle's drawing returns a PIL image or an RGB array; the environment hands out a
+    read-only array either way."""
+    from comma_env.drawing.wire import draw_wire
+
+    class ArrayDrawing(comma_env.wire_v0.raw_env):
+        draw = staticmethod(lambda state: np.array(draw_wire(state)))
+
+    env = ArrayDrawing()
+    env.reset(seed=5)
+    image = env.image()
+    assert image.flags.c_contiguous and not image.flags.writeable and image.dtype == np.uint8
+    assert np.array_equal(image, np.asarray(draw_wire(env.visible_state)))

@@ -1,5 +1,5 @@
 """The environments' Gymnasium spaces: plain `Box`es for the picture and the clip (each
-environment's own: tests/test_contracts.py)."""
+environment's own: tests/protocol/test_contracts.py)."""
 
 from __future__ import annotations
 

@@ -17,8 +17,7 @@ from comma_env.protocol import puzzle, spec
 from comma_env.protocol.resources import manuals_dir
 from comma_env.protocol.spec import PaperRandom, PuzzleSpec
 from comma_env.run import fidelity, results
-
-ROLE_PUZZLES = [name for name, s in registry.SPECS.items() if s.rules is not None and s.suite != "extra"]
+from tests.support.registered import puzzles
 
 
 def test_every_puzzle_has_a_spec() -> None:
@@ -34,7 +33,7 @@ def test_frame_size_is_defined_once() -> None:
     assert puzzle.Puzzle.image_size is spec.FRAME_SIZE
 
 
-@pytest.mark.parametrize("name", ROLE_PUZZLES)
+@pytest.mark.parametrize("name", puzzles())
 def test_rules_class_takes_its_facts_from_the_spec(name: str) -> None:
     s = registry.SPECS[name]
     rules = s.rules
@@ -48,7 +47,7 @@ def test_rules_class_takes_its_facts_from_the_spec(name: str) -> None:
     assert results.title(name) == registry.TITLES[name] == s.title
 
 
-@pytest.mark.parametrize("name", ROLE_PUZZLES)
+@pytest.mark.parametrize("name", puzzles())
 def test_raw_env_is_a_class_statement(name: str) -> None:
     module = registry.env_module(name)
     source = inspect.getsource(module.raw_env)
@@ -58,7 +57,7 @@ def test_raw_env_is_a_class_statement(name: str) -> None:
     assert module.env.__module__ == module.__name__
 
 
-@pytest.mark.parametrize("name", ROLE_PUZZLES)
+@pytest.mark.parametrize("name", puzzles())
 def test_facts_table_matches_the_spec(name: str) -> None:
     s = registry.SPECS[name]
     doc = registry.env_module(name).__doc__ or ""
@@ -72,7 +71,7 @@ def test_facts_table_matches_the_spec(name: str) -> None:
         assert (float(published[1]), float(published[2])) == (s.paper_random.psr, s.paper_random.sr)
 
 
-@pytest.mark.parametrize("name", ROLE_PUZZLES)
+@pytest.mark.parametrize("name", puzzles(lambda s: s.phrasebook))
 def test_phrasebook_is_named_by_the_spec(name: str) -> None:
     from comma_env.agents.natural.phrasebooks import Phrasebook, phrasebook
 

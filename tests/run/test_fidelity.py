@@ -16,6 +16,7 @@ import comma_env
 from comma_env.agents.random_policy import RandomSolver
 from comma_env.protocol.metrics import mean, standard_error
 from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, agrees, gap_in_se
+from tests.support.registered import puzzles
 
 EPISODES = 1000
 
@@ -50,14 +51,15 @@ def random_rates(puzzle: str, episodes: int = EPISODES, **env_options: Any) -> t
     return 100 * mean(progress), 100 * standard_error(progress), 100 * mean(success), 100 * standard_error(success)
 
 
-def test_random_baseline_matches_paper(puzzle_name: str) -> None:
-    psr, psr_se, sr, sr_se = random_rates(puzzle_name)
-    paper_psr, paper_sr = PAPER_RANDOM[puzzle_name]
-    paper_psr_se, paper_sr_se = PAPER_RANDOM_SE[puzzle_name]
+@pytest.mark.parametrize("puzzle", puzzles(lambda spec: spec.paper_random))
+def test_random_baseline_matches_paper(puzzle: str) -> None:
+    psr, psr_se, sr, sr_se = random_rates(puzzle)
+    paper_psr, paper_sr = PAPER_RANDOM[puzzle]
+    paper_psr_se, paper_sr_se = PAPER_RANDOM_SE[puzzle]
     assert agrees(sr, sr_se, paper_sr, paper_sr_se), (
         f"SR {sr:.1f}±{sr_se:.1f} vs paper {paper_sr}±{paper_sr_se}")
-    if puzzle_name in DOCUMENTED:
-        low, high = DOCUMENTED[puzzle_name]
+    if puzzle in DOCUMENTED:
+        low, high = DOCUMENTED[puzzle]
         assert low <= psr <= high, f"documented PSR {low}-{high} moved to {psr:.2f}: update docs/fidelity.md"
         assert not agrees(psr, psr_se, paper_psr, paper_psr_se), (
             f"PSR {psr:.1f} now agrees with the paper: drop the documented deviation")

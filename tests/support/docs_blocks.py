@@ -7,7 +7,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-TRAINING_DOCS = DOCS / "training.md"
+TRAINING_DOCS = [DOCS / f"{name}.md" for name in
+                 ("training", "training-environments", "training-rewards", "training-trainers",
+                  "training-servers", "training-export")]
 README = ROOT / "README.md"
 
 _FENCE = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -19,9 +21,10 @@ def python_blocks(path: Path) -> list[tuple[int, str]]:
     return [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in _FENCE.finditer(text)]
 
 
-def python_block(marker: str, path: Path = TRAINING_DOCS) -> str:
-    """The first ```python block of `path` that contains `marker`."""
-    return next(source for _, source in python_blocks(path) if marker in source)
+def python_block(marker: str, path: Path | None = None) -> str:
+    """The first ```python block of `path` (by default, of the training pages) that contains `marker`."""
+    pages = TRAINING_DOCS if path is None else [path]
+    return next(source for page in pages for _, source in python_blocks(page) if marker in source)
 
 
 def documentation_pages() -> list[Path]:

@@ -30,5 +30,7 @@ def play_natural(puzzle: str, seed: int, policy_seed: int = 0):
 
 
 def names_action(text: str, names: set[str]) -> list[str]:
-    """The names in `names` that `text` contains as whole words (any case)."""
-    return [n for n in names if re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])", text, re.IGNORECASE)]
+    """The action tokens in `names` (``cut_wire_3``, not the plain words "tap" or "submit", which
+    are how a person says them too) that `text` contains as whole words (any case)."""
+    tokens = [n for n in names if not n.isalpha()]
+    return [n for n in tokens if re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])", text, re.IGNORECASE)]

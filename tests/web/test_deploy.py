@@ -40,3 +40,16 @@ def test_the_proxy_examples_serve_the_name_the_server_allows():
     assert "server_name play.example.org;" in nginx and "proxy_set_header Host $host;" in nginx
     assert "proxy_pass http://127.0.0.1:8765;" in nginx and "client_max_body_size 256k;" in nginx
     assert parse_args([]).port == 8765 and parse_args([]).max_body_bytes == 256 * 1024
+
+
+def test_an_unknown_puzzle_is_refused_with_a_suggestion(capsys):
+    from comma_env.play import main
+
+    assert main(["puzzle=wires"]) == 2
+    err = capsys.readouterr().err
+    assert "'wires'" in err and "did you mean wire?" in err
+
+
+def test_the_caddy_example_names_its_proxy():
+    caddy = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert "trusted_proxies=[127.0.0.1]" in caddy

@@ -43,10 +43,13 @@ def test_solver_with_the_oracle_solves_wire_and_the_record_matches_the_rollout(t
         assert made["invite"] is None and client.get(link).status_code == 200
         first = state(client, link)
         assert first["your_turn"] and first["valid_actions"][0] == "cut_wire_1" and "manual" not in first
-        assert first["hint"].startswith(DESCRIPTION_HEADER) and '"' not in first["hint"]  # field names, no values
+        assert first["hint"] == "Worth mentioning: wire colors top to bottom, serial number, cut wires."
         image = client.get(first["image"])
         assert image.status_code == 200 and image.content[:8] == b"\x89PNG\r\n\x1a\n"
-        assert send(client, link, description_of("wire", seed), "a1").status_code == 200
+        shown = session_of(store, link).raw.visible_state  # as a person tells it: plain English
+        colours, serial = shown["wire_colors_top_to_bottom"], shown["serial_number"]
+        said = f"There are {len(colours)} wires, from the top: {', '.join(colours)}. The serial number is {serial}."
+        assert send(client, link, said, "a1").status_code == 200
         advised = wait_for(client, link, lambda s: s["your_turn"])
         advice = advised["dialogue"][-1]
         assert advice["speaker"] == "expert" and "cut_wire_" in advice["text"]

@@ -110,7 +110,7 @@ def test_a_chunked_body_past_the_limit_is_refused(tmp_path):
 def test_creation_limits_per_client_and_total_with_an_admin_override(tmp_path, monkeypatch):
     monkeypatch.setenv("COMMA_PLAY_ADMIN_TOKEN", ADMIN)
     server, store = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle", "max_creations_per_client=3",
-                          "max_sessions=5")
+                          "max_sessions=5", "trusted_proxies=[127.0.0.1]")
     with server as url, httpx.Client(base_url=url, timeout=30) as client:
         assert [client.post("/api/sessions", json={}).status_code for _ in range(4)] == [200, 200, 200, 429]
         other = {"X-Forwarded-For": "198.51.100.7"}  # another client behind the (trusted, loopback) proxy
@@ -121,6 +121,16 @@ def test_creation_limits_per_client_and_total_with_an_admin_override(tmp_path, m
                            headers=admin).status_code == 200  # the admin passes the client limit
         assert client.post("/api/sessions", json={}, headers={"X-Forwarded-For": "198.51.100.8"}).status_code == 429
         assert client.post("/api/sessions", json={}, headers=admin).status_code == 429  # 5 unfinished: the total holds
+
+
+def test_by_default_no_client_sets_its_own_address(tmp_path):
+    """Without a named proxy, X-Forwarded-For is a header like any other: a local client
+    cannot pass as many clients to escape the per-client limit (issue 58)."""
+    server, _ = serve(tmp_path, "puzzle=wire", "role=solver", "partner=oracle", "max_creations_per_client=2")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        codes = [client.post("/api/sessions", json={}, headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code
+                 for i in range(3)]
+    assert codes == [200, 200, 429]
 
 
 def test_idle_sessions_expire_as_abandoned_and_free_their_place(tmp_path):

@@ -189,3 +189,39 @@ def test_data_folders_come_from_the_command_line_never_from_a_record(tmp_path):
     assert safe_options(record, {"padufes_root": "/chosen"})["padufes_root"] == "/chosen"
     walked = walk(record)
     assert walked.mismatch and "padufes_root" in walked.mismatch
+
+
+def test_the_report_server_checks_host_sends_a_csp_and_caps_connections(random_run, tmp_path):
+    """Issue 58: DNS rebinding (a foreign Host) is refused, pages carry a Content-Security-Policy,
+    and silent connections neither pile up threads without bound nor stay open."""
+    import socket
+    import time
+
+    from comma_env.web.report_server import MAX_CONNECTIONS
+
+    stats = write_report([random_run], tmp_path / "rep", pages="none", quiet=True)
+    server = make_server(tmp_path / "rep", stats.runs, request_seconds=2)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    base = f"http://127.0.0.1:{port}"
+    try:
+        foreign = urllib.request.Request(f"{base}/report.html", headers={"Host": "evil.example:80"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(foreign)
+        assert refused.value.code == 421
+        with urllib.request.urlopen(f"{base}/report.html") as answer:
+            csp = answer.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(MAX_CONNECTIONS + 8)]
+        started = time.monotonic()
+        try:
+            for sock in silent:
+                assert sock.recv(1) == b""  # closed: the ones past the cap at once, the others after 2 s
+            assert time.monotonic() - started < 8
+        finally:
+            for sock in silent:
+                sock.close()
+        assert urllib.request.urlopen(f"{base}/report.html").status == 200
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -202,7 +202,7 @@ def test_a_player_waiting_in_a_long_poll_is_present(tmp_path):
 
 def test_stopping_the_server_ends_a_waiting_participants_lobby_poll_at_once(tmp_path):
     """The lobby's long poll, like a game's, returns when the server stops, instead of being
-    cancelled after the grace period (tests/test_play.py has the game's)."""
+    cancelled after the grace period (tests/web/test_play.py has the game's)."""
     import threading
 
     server, lobby = start(tmp_path / "study", "puzzles=[wire]", "games_per_puzzle=1")
@@ -225,3 +225,59 @@ def test_stopping_the_server_ends_a_waiting_participants_lobby_poll_at_once(tmp_
     poller.join(timeout=10)
     assert answers == [200]
     assert stopped < 1.5, stopped
+
+
+def test_newcomers_wait_while_the_last_slots_are_in_play_and_get_an_abandoned_one(tmp_path):
+    """The study is complete only when its games are recorded; slots merely in play keep
+    newcomers waiting, and a game abandoned mid-way goes to them."""
+    server, lobby = start(tmp_path / "study", "puzzles=[wire]", "games_per_puzzle=1", "max_turns=2",
+                          "pair_same_address_after_seconds=0")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        first = [join(client) for _ in range(2)]
+        seats = {s["role"]: s["url"] for s in (until_paired(client, p["token"]) for p in first)}
+        late = [join(client) for _ in range(2)]
+        for person in late:
+            status = client.get(f"/api/lobby/{person['token']}").json()
+            assert status["status"] == "busy", status  # not "full": the one slot is only in play
+        client.post(f"/api{seats['solver']}/message", json={"text": "hi"})
+        assert client.post(f"/api{seats['expert']}/leave").json()["done"]
+        paired = [until_paired(client, p["token"]) for p in late]
+        assert sorted(p["role"] for p in paired) == ["expert", "solver"]
+        view = client.get(f"/api{paired[0]['url']}/state").json()
+        assert view["puzzle"] == "wire" and not view["done"]
+        new_seats = {p["role"]: p["url"] for p in paired}
+        assert play_out(client, new_seats)["saved"]
+        after = join(client)
+        assert after["status"] == "full"  # now every game is recorded
+
+
+def test_a_torn_last_line_never_swallows_the_next_record(tmp_path):
+    """A crash or a full disk leaves half a line at the end of episodes.jsonl: the server cuts
+    it on start, and a tear that appears while it runs is cut before the next append, so every
+    game reported as saved can be read back."""
+    out = tmp_path / "study"
+    out.mkdir()
+    torn = '{"puzzle": "wire", "seed": 3, "succ'
+    (out / "episodes.jsonl").write_text(torn)
+    server, _ = start(out, "puzzles=[wire]", "games_per_puzzle=2", "max_turns=2", "pair_same_address_after_seconds=0")
+    assert (out / "episodes.jsonl").read_text() == ""  # repaired on start
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        for game in range(2):
+            people = [join(client) for _ in range(2)]
+            seats = {s["role"]: s["url"] for s in (until_paired(client, p["token"]) for p in people)}
+            with (out / "episodes.jsonl").open("a") as handle:
+                handle.write(torn)  # torn again while the server runs
+            assert play_out(client, seats)["saved"]
+            records = read_episodes(out / "episodes.jsonl", repair=False)
+            assert len(records) == game + 1 and all(r.get("session") for r in records)
+
+
+def test_one_person_in_two_browsers_is_never_paired_with_themselves(tmp_path):
+    server, _ = start(tmp_path / "study", "puzzles=[wire]", "games_per_puzzle=2", "pair_same_address_after_seconds=0")
+    with server as url, httpx.Client(base_url=url, timeout=30) as client:
+        first = join(client)
+        second = join(client, participant=first["participant"])  # the same anonymous id, another tab
+        assert second["participant"] == first["participant"]
+        assert client.get(f"/api/lobby/{second['token']}").json()["status"] == "waiting"
+        stranger = join(client)
+        assert until_paired(client, stranger["token"])["status"] == "paired"

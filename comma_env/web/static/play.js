@@ -74,6 +74,7 @@
       });
       document.getElementById("actions-box").hidden = !(s.valid_actions || []).length;
       document.getElementById("hint-box").hidden = !s.hint || s.done;
+      document.getElementById("hint-text").textContent = s.hint || "";
     } else {
       document.getElementById("expert-view").hidden = false;
       var manual = document.getElementById("manual");
@@ -147,10 +148,6 @@
     if (!window.confirm("Leave this game? It ends for both players.")) { return; }
     fetch(api + "/leave", { method: "POST" }).then(function (r) { return r.json(); })
       .then(function (s) { version = s.version; render(s); });
-  });
-
-  document.getElementById("hint-insert").addEventListener("click", function () {
-    if (state && state.hint) { insertLine(state.hint); }
   });
 
   document.getElementById("compose").addEventListener("submit", function (event) {

@@ -9,6 +9,8 @@
   var shown = data.episodes;
   // Pages not written ahead exist only when the report server (--serve) answers for them.
   var linked = data.pages !== false || window.location.protocol !== "file:";
+  var note = document.getElementById("served-note");
+  if (note && linked) { note.hidden = true; }  // served: every row links to its page
 
   function cell(row, text, cls) {
     var td = document.createElement("td");

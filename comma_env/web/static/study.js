@@ -29,6 +29,13 @@
       return;
     }
     if (s.status === "full") { show("The study has all the games it needs. Thank you for coming!"); return; }
+    if (s.status === "busy") {
+      show("Every game the study still needs is being played right now. If one ends unfinished, " +
+           "it is yours: keep this page open.");
+      document.getElementById("stop").hidden = false;
+      poll();
+      return;
+    }
     if (s.status === "away") { form.hidden = false; lobby.hidden = true; return; }
     show("Waiting for a partner… (" + (s.waiting || 1) + " waiting). Keep this page open.");
     document.getElementById("stop").hidden = false;

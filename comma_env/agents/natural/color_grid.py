@@ -1,0 +1,190 @@
+"""A Color grid as people write it: rows of colour words ("Top row: red, green, green, blue",
+"row1 yellow blue red red", "then three greens"), from the bottom up, as letters or emoji
+(one row per line or rows split by " / "), as JSON, square by square ("1 red, 2 magenta, ..."),
+colour by colour ("yellow at (1,1) (1,2)"), corners first; single squares corrected ("the
+bottom-right square is yellow, not blue"). Each square is a tuple of colour options (two
+when the writer was unsure) or None when it was not said."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from comma_env.agents.natural.colours import Palette, drop_negated
+from comma_env.agents.natural.reading import HEDGES, ORDINAL_WORDS, number
+
+SIZE = 4
+PALETTE = Palette(("red", "blue", "green", "yellow", "magenta", "white"))
+LETTERS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "M": "magenta", "W": "white", "P": "magenta"}
+Cell = tuple[str, ...] | None
+_ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
+              "three": 3, "four": 4}
+_MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|bottom)\))?|(top|first|second|third|fourth|"
+                   r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|"
+                   r"4th)\s+line\b|"
+                   r"(the row above it|the row below it))|(?m:^\s*([1-4])\s*[.):]\s)|(?m:^\s*-\s+)", re.IGNORECASE)
+_COUNTED = re.compile(r"\b(two|three|four|2|3|4|both)\s+(?:of\s+the\s+)?(\w+)\b(?:\s+ones?)?")
+
+
+def _cells(chunk: str) -> list[Cell]:
+    """The squares one row's words give, in order ("blue and then three greens")."""
+    chunk = re.sub(r"\b(?:i honestly |i )?can'?t tell if it'?s [a-z]+ or [a-z]+,?", " ", chunk, flags=re.IGNORECASE)
+    found: list[tuple[int, int, tuple[str, ...]]] = []  # (where, how many, colour options)
+    taken: list[tuple[int, int]] = []
+    for match in _COUNTED.finditer(chunk):
+        options = PALETTE.one(match.group(2))
+        if options:
+            count = 2 if match.group(1).lower() == "both" else number(match.group(1)) or 0
+            found.append((match.start(), count, options))
+            taken.append((match.start(), match.end()))
+    for mention in PALETTE.mentions(chunk):
+        if not any(s <= mention.start < e for s, e in taken):
+            found.append((mention.start, 1, mention.options))
+    return [options for _, count, options in sorted(found) for _ in range(count)]
+
+
+def _lines(text: str) -> list[list[Cell]] | None:
+    """Rows drawn as letters or emoji, one per line or split by " / "."""
+    for line in text.splitlines():
+        parts = [p.strip() for p in re.split(r"\s*/\s*", line.split(":", 1)[-1]) if p.strip()]
+        if len(parts) == SIZE:
+            drawn = [row for row in map(_letter_row, parts) if row]
+            if len(drawn) == SIZE:
+                return drawn
+    rows: list[list[Cell]] = []
+    for line in text.splitlines():
+        row = _letter_row(line.strip())
+        if row:
+            rows.append(row)
+        elif rows and len(rows) < SIZE:
+            rows = []
+    return rows if len(rows) == SIZE else None
+
+
+def _letter_row(text: str) -> list[Cell] | None:
+    tokens = text.split() if " " in text else list(text.replace("\ufe0f", ""))
+    if len(tokens) != SIZE:
+        return None
+    row: list[Cell] = []
+    for token in tokens:
+        if token.upper() in LETTERS and len(token) == 1:
+            row.append((LETTERS[token.upper()],))
+        elif PALETTE.one(token):
+            row.append(PALETTE.one(token))
+        else:
+            return None
+    return row
+
+
+def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
+    """Squares said (0-based index -> options) and whether rows and columns may be swapped."""
+    text = drop_negated(text, PALETTE)
+    text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))  # quoted manual
+    unsure_axes = bool(re.search(r"\brows or columns\b|\bcolumns or rows\b|\bsideways\b", text, re.IGNORECASE))
+    squares: dict[int, Cell] = {}
+    as_json = re.search(r"\[\s*\[.*\]\s*\]", text, re.DOTALL)
+    if as_json:
+        try:
+            grid = json.loads(as_json.group(0))
+            return {r * SIZE + c: PALETTE.one(str(v)) or (str(v).lower(),) for r, row in enumerate(grid)
+                    for c, v in enumerate(row)}, unsure_axes
+        except ValueError:
+            pass
+    by_number = re.findall(r"\b(1[0-6]|[1-9])\s+([a-z]+)\b", text, re.IGNORECASE)
+    if re.search(r"\bnumbering\b|\b1\s*(?:-|–|to)\s*16\b", text, re.IGNORECASE) and len(by_number) >= SIZE * SIZE:
+        for index, word in by_number:
+            options = PALETTE.one(word)
+            if options:
+                squares[int(index) - 1] = options
+        return squares, unsure_axes
+    for match in re.finditer(r"\b([a-z]+)\s+at\s+((?:\(\s*\d\s*,\s*\d\s*\)\s*)+)", text, re.IGNORECASE):
+        options = PALETTE.one(match.group(1))
+        for r, c in re.findall(r"\((\d)\s*,\s*(\d)\)", match.group(2)):
+            if options and 1 <= int(r) <= SIZE and 1 <= int(c) <= SIZE:
+                squares[(int(r) - 1) * SIZE + int(c) - 1] = options
+    if squares:
+        return squares, unsure_axes
+    rows = _lines(text)
+    if rows:
+        return {r * SIZE + c: cell for r, row in enumerate(rows) for c, cell in enumerate(row)}, unsure_axes
+    squares.update(_corners(text))
+    squares.update(_rows(text))
+    squares.update(_single(text))
+    return squares, unsure_axes
+
+
+def _rows(text: str) -> dict[int, Cell]:
+    """Rows marked by number or name, or following one another ("then", " / ")."""
+    marks = list(_MARK.finditer(text))
+    upward = bool(re.search(r"\bfrom the bottom(?: row)? up\b|\bbottom row first\b|\bbottom to top\b", text,
+                            re.IGNORECASE))
+    chunks: list[tuple[int | None, str]] = []
+    for k, mark in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        word = next((g for g in mark.groups() if g), None)
+        index: int | None
+        if word is None or word.strip().startswith("-"):
+            index = None
+        elif word.lower().startswith("the row"):
+            index = -1
+        elif word[0].isdigit():
+            index = int(word[0])
+        else:
+            index = _ROW_WORDS.get(word.lower().split()[0]) or ORDINAL_WORDS.get(word.lower())
+        chunk = text[mark.end():end]
+        sentence = re.split(r"[.!?](?:\s|$)", chunk, maxsplit=1)[0]
+        chunks.append((index, sentence if len(_cells(chunk)) % SIZE and len(_cells(sentence)) == SIZE else chunk))
+    squares: dict[int, Cell] = {}
+    filled: list[int] = []
+    for index, chunk in chunks:
+        parts = [p for p in re.split(r"\bthen\b|\s/\s|;", chunk, flags=re.IGNORECASE) if PALETTE.mentions(p)]
+        rows = [_cells(p) for p in parts] if len(parts) > 1 and all(len(_cells(p)) == SIZE for p in parts) \
+            else [_cells(chunk)]
+        for cells in rows:
+            if index == -1 and filled:
+                index = filled[-1] + (-1 if upward else 1)
+            if index is None:
+                index = (filled[-1] + (-1 if upward else 1)) if filled else (SIZE if upward else 1)
+            if len(cells) > SIZE and HEDGES.search(chunk):
+                cells = cells[:SIZE]
+            if len(cells) == SIZE and 1 <= index <= SIZE:
+                for c, cell in enumerate(cells):
+                    squares[(index - 1) * SIZE + c] = cell
+                filled.append(index)
+            index = None
+    return squares
+
+
+def _corners(text: str) -> dict[int, Cell]:
+    """"top-left is green, top-right magenta", "between the top corners: magenta then green"."""
+    squares: dict[int, Cell] = {}
+    for row, col, colour in re.findall(r"\b(top|bottom)[- ](left|right)(?:\s+(?:square|corner|one))?\s*(?:is|:)?\s*"
+                                       r"(?:now\s+)?([a-z]+)", text, re.IGNORECASE):
+        options = PALETTE.one(colour)
+        if options:
+            r, c = (0 if row.lower() == "top" else SIZE - 1), (0 if col.lower() == "left" else SIZE - 1)
+            squares[r * SIZE + c] = options
+    for row, words in re.findall(r"\bbetween the (top|bottom) corners\s*:?\s*([^.]*)", text, re.IGNORECASE):
+        cells = _cells(words)
+        if len(cells) == 2:
+            base = 0 if row.lower() == "top" else (SIZE - 1) * SIZE
+            squares[base + 1], squares[base + 2] = cells
+    return squares
+
+
+def _single(text: str) -> dict[int, Cell]:
+    """One square said by row and column: "in row 3 the third square is red", "row 2, column 3 is blue"."""
+    squares: dict[int, Cell] = {}
+    for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"
+                             r"[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
+                             r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)",
+                             text, re.IGNORECASE):
+        if match.group(1):
+            col = ORDINAL_WORDS.get(match.group(2).lower()) or int(match.group(2)[0])
+            row, colour = int(match.group(1)), match.group(3)
+        else:
+            row, col, colour = int(match.group(4)), int(match.group(5)), match.group(6)
+        options = PALETTE.one(colour)
+        if options:
+            squares[(row - 1) * SIZE + col - 1] = options
+    return squares

@@ -1,0 +1,105 @@
+"""Colours as people write them: synonyms ("navy", "crimson", "fuchsia"), emoji (🟥, 🔵), and
+the hedged "white or yellow" that leaves a colour open, mapped onto one puzzle's palette."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "crimson": ("red",), "scarlet": ("red",), "ruby": ("red",), "cherry": ("red",), "maroon": ("red",),
+    "navy": ("blue",), "azure": ("blue",), "cobalt": ("blue",), "cyan": ("blue",), "sapphire": ("blue",),
+    "emerald": ("green",), "lime": ("green",), "olive": ("green",), "jade": ("green",),
+    "lemon": ("yellow",), "gold": ("yellow",), "golden": ("yellow",), "mustard": ("yellow",),
+    "ivory": ("white",), "snow": ("white",), "whitish": ("white",),
+    "gray": ("grey",), "ebony": ("black",),
+    "fuchsia": ("magenta", "purple"), "pink": ("magenta", "pink"), "violet": ("purple", "magenta"),
+    "lilac": ("purple", "magenta"), "lavender": ("purple", "magenta"), "purple": ("purple", "magenta"),
+    "magenta": ("magenta", "purple"), "tangerine": ("orange",),
+    "reddish": ("red",), "bluish": ("blue",), "greenish": ("green",), "yellowish": ("yellow",),
+}
+"""Other words for a colour, each with the palette colours it can stand for, in order of
+preference (the first one the palette has is taken)."""
+
+EMOJI: dict[str, str] = {
+    "🟥": "red", "🔴": "red", "🟦": "blue", "🔵": "blue", "🟩": "green", "🟢": "green", "🟨": "yellow",
+    "🟡": "yellow", "🟪": "purple", "🟣": "purple", "🟧": "orange", "🟠": "orange", "⬜": "white",
+    "⚪": "white", "⬛": "black", "⚫": "black", "🟫": "brown", "🟤": "brown",
+}
+
+UNSURE = {"cream": ("white", "yellow"), "beige": ("white", "yellow"), "off-white": ("white", "yellow"),
+          "teal": ("blue", "green"), "turquoise": ("blue", "green"), "amber": ("yellow", "orange")}
+"""Colour words that sit between two palette colours: read as either."""
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A colour mentioned at `start`..`end` of the text: one palette colour, or several
+    when the writer was not sure ("white or yellow")."""
+
+    options: tuple[str, ...]
+    start: int
+    end: int
+
+
+class Palette:
+    """The colours one puzzle uses, and how to find them in text."""
+
+    def __init__(self, colours: Sequence[str]) -> None:
+        self.colours = tuple(colours)
+        words: dict[str, tuple[str, ...]] = {c: (c,) for c in self.colours}
+        for word, meanings in SYNONYMS.items():
+            found = tuple(m for m in meanings if m in self.colours)
+            if found and word not in words:
+                words[word] = found[:1]
+        for word, meanings in UNSURE.items():
+            found = tuple(m for m in meanings if m in self.colours)
+            if found:
+                words[word] = found
+        for emoji, colour in EMOJI.items():
+            meanings = (colour,) if colour in self.colours else SYNONYMS.get(colour, ())
+            found = tuple(m for m in meanings if m in self.colours)
+            if found:
+                words[emoji] = found[:1]
+        self.words = words
+        emoji = "".join(re.escape(e) for e in words if not e.isalpha() and "-" not in e)
+        names = "|".join(sorted((re.escape(w) for w in words if w[0].isalpha()), key=len, reverse=True))
+        self.pattern = re.compile(rf"(?<![A-Za-z])(?:{names})(?:e?s)?(?![A-Za-z])" + (f"|[{emoji}]" if emoji else ""),
+                                  re.IGNORECASE)
+
+    def mentions(self, text: str) -> list[Mention]:
+        """Every colour in `text` (plurals too: "the blues"), in order; "X or Y", "X/Y" and "X-ish Y"
+        are one mention with both options (" / " with spaces separates a list)."""
+        found = [Mention(self._meaning(m.group(0).lower()), m.start(), m.end()) for m in self.pattern.finditer(text)]
+        merged: list[Mention] = []
+        for mention in found:
+            if merged:
+                gap = text[merged[-1].end:mention.start].lower()
+                if re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?(?:a\s+)?|\?*/|-?ish\s+|-",
+                                gap):
+                    last = merged.pop()
+                    options = last.options + tuple(o for o in mention.options if o not in last.options)
+                    merged.append(Mention(options, last.start, mention.end))
+                    continue
+            merged.append(mention)
+        return merged
+
+    def _meaning(self, word: str) -> tuple[str, ...]:
+        for name in (word, word[:-1], word[:-2]):
+            if name in self.words:
+                return self.words[name]
+        raise KeyError(word)
+
+    def one(self, text: str) -> tuple[str, ...] | None:
+        """The options of the only colour mention in `text` (None: none, or several)."""
+        mentions = self.mentions(text)
+        return mentions[0].options if len(mentions) == 1 else None
+
+
+def drop_negated(text: str, palette: Palette) -> str:
+    """`text` without the colours it denies ("white, not yellow", "isn't red", "no red,
+    yellow or black"): what is not there is not a fact about the picture."""
+    names = palette.pattern.pattern
+    return re.sub(rf"\b(?:not|isn'?t|aren'?t|never|no)\s+(?:a\s+|an\s+|the\s+|any\s+)?(?:{names})"
+                  rf"(?:\s*,?\s*(?:or|and|nor)?\s+(?:{names})|\s*,\s*(?:{names}))*", " ", text, flags=re.IGNORECASE)

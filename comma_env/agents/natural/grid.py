@@ -1,0 +1,229 @@
+"""Button positions as people write them, for the puzzles whose buttons sit in a grid of
+rows and a left and a right column (Who: three rows; Keypad and LED: two): "top left",
+"upper-right", "TL", "(row 2, col 1)", "the top row on the right", "left column, top to
+bottom", "the second button in the right column", and a row or a column alone ("the top
+one" leaves the column open)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+ROW_WORDS = {"top": "top", "upper": "top", "up": "top", "uppermost": "top", "topmost": "top", "middle": "middle",
+             "center": "middle", "centre": "middle", "central": "middle", "mid": "middle", "bottom": "bottom",
+             "lower": "bottom", "down": "bottom", "bottommost": "bottom", "lowest": "bottom", "under": "bottom"}
+COLUMN_WORDS = {"left": "left", "right": "right", "lefthand": "left", "righthand": "right"}
+ABBREVIATIONS = {"TL": ("top", "left"), "TR": ("top", "right"), "ML": ("middle", "left"), "MR": ("middle", "right"),
+                 "BL": ("bottom", "left"), "BR": ("bottom", "right")}
+"""Two-letter names, read only in capitals ("UR" is not among them: it is a Who label)."""
+VOCABULARY = ("top", "middle", "bottom", "left", "right", "upper", "lower", "column", "row", "button", "corner")
+
+_ROW = "|".join(sorted(ROW_WORDS, key=len, reverse=True))
+_COL = "|".join(COLUMN_WORDS)
+_PAIR = re.compile(rf"\b({_ROW})(?:\s*row)?[\s-]*(?:and\s+|on\s+the\s+|-\s*)?({_COL})\b|\b({_COL})[\s-]+({_ROW})\b",
+                   re.IGNORECASE)
+_ROW_COL = re.compile(r"\(?\brow\s*(\d)\s*,?\s*(?:col(?:umn)?)\s*(\d)\)?|\br(\d)\s*c(\d)\b", re.IGNORECASE)
+_ROW_ONLY = re.compile(rf"\b(?:(?:the|in|on|at)\s+)?({_ROW})(?:\s+(?:row|line|one|button|key|two|pair))\b|"
+                       rf"\b(?:on|at)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
+                       rf"\b(top|middle|bottom|upper|lower)(?=\s*:)", re.IGNORECASE)
+_COL_ONLY = re.compile(rf"\b({_COL})(?:\s+(?:column|col|side|hand\s+side|one|button|key))\b|"
+                       rf"\b(?:on|to)\s+the\s+({_COL})\b|\(\s*({_COL})\s*\)|\b({_COL})\b(?=\s*[,;).!]|\s+and\b|\s*$)",
+                       re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?<![A-Za-z])(TL|TR|ML|MR|BL|BR)(?![A-Za-z])")
+_ORDINAL_IN_COLUMN = re.compile(rf"\b(first|second|third|1st|2nd|3rd|last)\s+(?:button|one|key)?\s*(?:in|of|from)\s+"
+                                rf"the\s+({_COL})\s+(?:column|col|side)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A position named at `start`..`end` of the text; `row` or `col` is None when the
+    words leave it open."""
+
+    row: str | None
+    col: str | None
+    start: int
+    end: int
+
+    @property
+    def key(self) -> str | None:
+        """``"top_left"`` when both are known."""
+        return f"{self.row}_{self.col}" if self.row and self.col else None
+
+
+def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbreviations: bool = True) -> list[Place]:
+    """Every position named in `text`, in order. `rows` are the grid's rows from the top
+    (two-row grids read "middle" as no row); abbreviations ("TL") only in capitals."""
+    found: list[Place] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(row: str | None, col: str | None, start: int, end: int) -> None:
+        if any(start < e and s < end for s, e in taken):
+            return
+        if row is not None and row not in rows:
+            row = None if row != "middle" or len(rows) != 2 else None
+        taken.append((start, end))
+        found.append(Place(row, col, start, end))
+
+    for match in _ROW_COL.finditer(text):
+        r, c = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        if 1 <= int(r) <= len(rows) and int(c) in (1, 2):
+            add(rows[int(r) - 1], ("left", "right")[int(c) - 1], match.start(), match.end())
+    for match in _ORDINAL_IN_COLUMN.finditer(text):
+        word = match.group(1).lower()
+        index = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": len(rows) - 1}[word]
+        if index < len(rows):
+            add(rows[index], COLUMN_WORDS[match.group(2).lower()], match.start(), match.end())
+    for match in _PAIR.finditer(text):
+        row, col = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+        add(ROW_WORDS[row.lower()], COLUMN_WORDS[col.lower()], match.start(), match.end())
+    if abbreviations:
+        for match in _ABBREVIATION.finditer(text):
+            row, col = ABBREVIATIONS[match.group(1)]
+            add(row if len(rows) == 3 else {"middle": None}.get(row, row), col, match.start(), match.end())
+    for match in _ROW_ONLY.finditer(text):
+        word = next(g for g in match.groups() if g)
+        add(ROW_WORDS[word.lower()], None, match.start(), match.end())
+    for match in _COL_ONLY.finditer(text):
+        word = next(g for g in match.groups() if g)
+        add(None, COLUMN_WORDS[word.lower()], match.start(), match.end())
+    return _joined(text, sorted(found, key=lambda p: p.start))
+
+
+_JOIN = re.compile(r"\s*(?:(?:button|key|one|square)\s*)?(?:(?:in|on|at|of)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
+def _joined(text: str, found: list[Place]) -> list[Place]:
+    """A row and a column named one after the other ("the right button in the bottom row",
+    "the top row on the right") as one position."""
+    joined: list[Place] = []
+    for place in found:
+        last = joined[-1] if joined else None
+        if (last is not None and _JOIN.fullmatch(text[last.end:place.start])
+                and ((last.row and not last.col and place.col and not place.row)
+                     or (last.col and not last.row and place.row and not place.col))):
+            joined[-1] = Place(last.row or place.row, last.col or place.col, last.start, place.end)
+        else:
+            joined.append(place)
+    return joined
+
+
+def positions(rows: tuple[str, ...] = ("top", "middle", "bottom")) -> list[str]:
+    """Every position of the grid in reading order (``top_left``, ``top_right``, ...)."""
+    return [f"{row}_{col}" for row in rows for col in ("left", "right")]
+
+
+def matching(place: Place, rows: tuple[str, ...]) -> set[str]:
+    """The positions a place can mean (a row alone: both of its buttons)."""
+    return {p for p in positions(rows) if (place.row is None or p.startswith(place.row + "_"))
+            and (place.col is None or p.endswith("_" + place.col))}
+
+
+class Spanned(Protocol):
+    """Something found in the text (a label, a symbol, a letter) and where."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+
+_FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"
+                     r"word|written|it|i|think|believe|maybe|a|an|symbol|sign|letter|glyph|looks|like|there'?s|there|"
+                     r"probably|pretty|sure|guess)[\s:=,.?\-]*)*", re.IGNORECASE)
+_TIGHT_AFTER = re.compile(r"\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|there'?s|there is)\s+)?"
+                          r"(?:(?:a|an|the)\s+)?|"
+                          r"\s*(?:wrong|incorrect)?\s*[-,:;]?\s*(?:it'?s|it is|should be|is actually|is really)\s+"
+                          r"(?:(?:a|an|the)\s+)?|"
+                          r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?",
+                          re.IGNORECASE)
+_TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
+                           r"\s+(?:(?:symbol|sign|one)\s+)?(?:(?:is|are|sits?)\s+)?(?:on|in|at)\s+(?:the\s+)?",
+                           re.IGNORECASE)
+
+
+def assign(text: str, found_places: Sequence[Place], things: Sequence[Spanned],
+           rows: tuple[str, ...] = ("top", "middle", "bottom")) -> dict[str, Any]:
+    """Which thing is at which position: "top left: X" and "X (top left)", a row named before
+    or after its two things ("top row: X and Y", "X and Y on top"), a column before its
+    things ("left column, top to bottom: X, Y, Z"), and "X on the left" inside a row.
+    Returns position -> thing (the thing objects as given)."""
+    tokens: list[Any] = sorted([*found_places, *things], key=lambda t: t.start)
+    placed: dict[str, Any] = {}
+    used: set[int] = set()
+    row: str | None = None
+    col: str | None = None
+    run: list[Any] = []
+
+    def take(key: str, thing: Any) -> None:
+        if key not in placed and id(thing) not in used:
+            placed[key] = thing
+            used.add(id(thing))
+
+    def flush() -> None:
+        nonlocal run
+        free = [t for t in run if id(t) not in used]
+        if row and len(free) == 2:
+            take(f"{row}_left", free[0])
+            take(f"{row}_right", free[1])
+        elif col and len(free) == len(rows):
+            for r, thing in zip(rows, free, strict=True):
+                take(f"{r}_{col}", thing)
+        run = []
+
+    for index, token in enumerate(tokens):
+        if not isinstance(token, Place):
+            run.append(token)
+            continue
+        prev = tokens[index - 1] if index else None
+        nxt = tokens[index + 1] if index + 1 < len(tokens) else None
+        if token.row and not token.col:
+            before = [t for t in run if id(t) not in used]
+            if len(before) == 2 and not row and not col:  # "X and Y on top"
+                take(f"{token.row}_left", before[0])
+                take(f"{token.row}_right", before[1])
+                run = []
+                continue
+            flush()
+            row, col = token.row, None
+            continue
+        key = token.key or (f"{row}_{token.col}" if row and token.col else None)
+        if token.row and token.col:
+            row = token.row  # "top left: X, next to it on the right: Y"
+        if token.col and not token.row and not key:
+            flush()
+            col, row = token.col, None
+            continue
+        after = text[token.end:nxt.start] if nxt is not None and not isinstance(nxt, Place) else None
+        before_gap = text[prev.end:token.start] if prev is not None and not isinstance(prev, Place) \
+            and id(prev) not in used else None
+        tight_after = after is not None and _TIGHT_AFTER.fullmatch(after) is not None
+        tight_before = before_gap is not None and _TIGHT_BEFORE.fullmatch(before_gap) is not None
+        if key and tight_after and (not tight_before or re.search(r"[:=]|says|reads|shows|has", after or "")):
+            take(key, nxt)
+        elif key and tight_before:
+            take(key, prev)
+        elif key and after is not None and _FILLER.fullmatch(after) and "(" not in after:
+            take(key, nxt)
+    flush()
+    return placed
+
+
+def by_lines(text: str, find: Any, rows: tuple[str, ...], placed: dict[str, Any]) -> dict[str, Any]:
+    """Grids drawn one row of the module per line (ASCII art, emoji, Markdown tables): a line
+    with exactly two things is the next row not yet filled, or the row its first cell names.
+    `find(line)` returns the things of one line; `placed` is what is known already."""
+    placed = dict(placed)
+    for line in text.splitlines():
+        cells = [c.strip().lower() for c in line.strip().strip("|").split("|")] if "|" in line else None
+        things = find(line)
+        if len(things) != 2 or not (cells or not places(line, rows)):
+            continue
+        target = ROW_WORDS.get(cells[0]) if cells else None
+        target = target or next((r for r in rows if f"{r}_left" not in placed and f"{r}_right" not in placed), None)
+        if target in rows:
+            placed.setdefault(f"{target}_left", things[0])
+            placed.setdefault(f"{target}_right", things[1])
+    return placed

@@ -1,0 +1,151 @@
+"""A Maze layout as people write it: a grid of characters or emoji (with or without row
+numbers, one row per line or rows separated by " / "), a Markdown table, "W"/"D" rows, or the
+walls (or the floor) of each row as column numbers ("row 2: dark at columns 2-8", "line 4
+have black in 2, 4, 6-8", "Row 1: entirely white"). Grids may also place the mouse (an arrow
+for its facing), the spheres and the torus."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from comma_env.puzzles.maze import FLOOR, SIZE, WALL
+
+_FLOOR_MARKS = set(".Ww⬜_·o ") | {"□", "◻", "░"}
+_WALL_MARKS = set("#Dd⬛■█X▓") | {"◼", "▪"}
+_ARROWS = {">": "right", "<": "left", "^": "up", "v": "down", "V": "down", "→": "right", "←": "left", "↑": "up",
+           "↓": "down", "➡": "right", "⬅": "left", "⬆": "up", "⬇": "down"}
+_MOUSE_MARKS = {"🐭", "M", "m", "🐁", "*", "@"} | set(_ARROWS)
+_SPHERE_EMOJI = {"🔵": "blue", "🟦": "blue", "🔴": "red", "🟥": "red", "🟢": "green", "🟩": "green", "🟡": "yellow",
+                 "🟨": "yellow"}
+_SPHERE_LETTERS = {"B": "blue", "R": "red", "G": "green", "Y": "yellow"}
+_TORUS_MARKS = {"O", "⭕", "◯", "○", "T", "0"}
+_ROW_PREFIX = re.compile(r"^\s*(?:row\s*)?\d\s*[:.)|]?\s+|^\s*(?:row\s*)?\d\s*[:.)|]\s*", re.IGNORECASE)
+_RANGE = re.compile(r"(\d)\s*(?:-|–|to)\s*(\d)|(\d)")
+
+
+@dataclass
+class Layout:
+    """What a layout description says: the rows (``.`` floor, ``#`` wall) and, from a grid,
+    the marks on it (1-based row and column)."""
+
+    rows: list[str]
+    mouse: tuple[int, int] | None = None
+    facing: str | None = None
+    spheres: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def _cells(segment: str) -> list[str] | None:
+    """The nine cells of one grid row, or None."""
+    chars = [c for c in segment if c not in "\ufe0f`"]
+    if len(chars) == SIZE:
+        return chars
+    spaced = segment.split()
+    return spaced if len(spaced) == SIZE and all(len(c) == 1 for c in spaced) else None
+
+
+def _grid_rows(text: str) -> list[list[str]] | None:
+    """Nine rows of nine cells drawn as a grid: a Markdown table, lines, or " / " rows."""
+    table = [line for line in text.splitlines() if line.count("|") >= SIZE + 1]
+    body = [line for line in table if not re.fullmatch(r"[\s|:\-]*", line)]
+    if len(body) >= SIZE:
+        numbered = []
+        for line in body:
+            columns = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(columns) == SIZE + 1 and re.fullmatch(r"\**\d\**", columns[0]):
+                numbered.append([c if c else " " for c in columns[1:]])
+        if len(numbered) == SIZE:
+            return numbered
+    lines = [line for line in text.splitlines() if line.strip() and not re.fullmatch(r"\s*(?:```\w*|\d{9})\s*", line)]
+    for line in lines:
+        parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)\s*$", "", line).split(" / ")]
+        if len(parts) == SIZE:
+            found = [cells for cells in map(_cells, parts) if cells]
+            if len(found) == SIZE:
+                return found
+    rows: list[list[str]] = []
+    for line in lines:
+        cells = _cells(_ROW_PREFIX.sub("", line, count=1).strip()) or _cells(line.strip())
+        if cells and sum(c in _FLOOR_MARKS | _WALL_MARKS for c in cells) >= SIZE - 4:
+            rows.append(cells)
+            if len(rows) == SIZE:
+                return rows
+        elif rows:
+            rows = []
+    return None
+
+
+def _numbers(text: str) -> list[int]:
+    values: list[int] = []
+    for match in _RANGE.finditer(text):
+        if match.group(3):
+            values.append(int(match.group(3)))
+        else:
+            values += list(range(int(match.group(1)), int(match.group(2)) + 1))
+    return [v for v in values if 1 <= v <= SIZE]
+
+
+_ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
+                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)",
+                       re.IGNORECASE)
+
+
+def _written_rows(text: str) -> list[str] | None:
+    """Rows given as the columns of their walls or their floor, row by row."""
+    rows: dict[int, str] = {}
+    for match in _ROW_TEXT.finditer(text):
+        index, says = int(match.group(1)), match.group(2).lower()
+        if not 1 <= index <= SIZE:
+            continue
+        letters = re.sub(r"\s", "", says)
+        if re.fullmatch(r"[wd]{9}", letters):
+            rows[index] = "".join(FLOOR if c == "w" else WALL for c in letters)
+        elif re.search(r"\b(?:all|entirely|completely|fully)\s+(?:white|open|floor)|\bno (?:walls|dark)", says):
+            rows[index] = FLOOR * SIZE
+        elif re.search(r"\b(?:all|entirely|completely|fully)\s+(?:dark|black|walls?)", says):
+            rows[index] = WALL * SIZE
+        elif re.search(r"\b(?:dark|black|walls?|blocked)\b", says):
+            walls = set(_numbers(says.split("rest")[0]))
+            rows[index] = "".join(WALL if c in walls else FLOOR for c in range(1, SIZE + 1))
+        elif re.search(r"\b(?:open|white|floor|free)\b", says):
+            floor = set(_numbers(says))
+            rows[index] = "".join(FLOOR if c in floor else WALL for c in range(1, SIZE + 1))
+    return [rows[i] for i in range(1, SIZE + 1)] if len(rows) == SIZE else None
+
+
+def read_layout(text: str, legend: dict[str, str]) -> Layout | None:
+    """The layout in `text`; `legend` maps grid letters to sphere colours (B/R/G/Y by default)."""
+    written = _written_rows(text)
+    if written:
+        return Layout(written)
+    grid = _grid_rows(text)
+    if grid is None:
+        return None
+    letters = {**_SPHERE_LETTERS, **legend}
+    layout = Layout([])
+    for r, cells in enumerate(grid, start=1):
+        row = []
+        for c, cell in enumerate(cells, start=1):
+            if cell in _WALL_MARKS:
+                row.append(WALL)
+                continue
+            row.append(FLOOR)
+            if cell in _MOUSE_MARKS and cell not in letters:
+                layout.mouse = (r, c)
+                layout.facing = _ARROWS.get(cell, layout.facing)
+            elif cell in _SPHERE_EMOJI:
+                layout.spheres[_SPHERE_EMOJI[cell]] = (r, c)
+            elif cell in letters and cell not in _TORUS_MARKS:
+                layout.spheres[letters[cell]] = (r, c)
+        layout.rows.append("".join(row))
+    return layout
+
+
+def plausible(rows: list[str]) -> bool:
+    """Whether `rows` can be a maze of the puzzle: every square with odd row and column is
+    floor and the floor is a tree over those rooms (49 floor squares on 9 x 9)."""
+    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        return False
+    rooms = all(rows[r][c] == FLOOR for r in range(0, SIZE, 2) for c in range(0, SIZE, 2))
+    floor = sum(row.count(FLOOR) for row in rows)
+    return rooms and floor == 2 * ((SIZE + 1) // 2) ** 2 - 1

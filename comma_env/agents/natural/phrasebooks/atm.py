@@ -1,0 +1,271 @@
+"""ATM in plain English. The expert follows the machine from the actions it sees typed (PIN
+digits masked) and from what the customer says of the screen ("Available balance", "Withdraw:
+choose an amount"), and of the balance only how it compares with $500 ("it's under 500",
+"well above 500 dollars"); a comparison that does not settle it ("a few hundred dollars",
+"enough for $300") gets a question. It never asks for the PIN or the balance. Advice is a
+sequence of steps (choose, PIN, continue, amount, confirm, back), the balance rule for the
+customer to apply, or a step conditional on the screen."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.belief import Decision
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps
+from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.words import choose
+from comma_env.puzzles.atm import ADVICE_PIN, ADVICE_RULE, AMOUNTS, PIN_LENGTH, THRESHOLD, _back_to_menu, _route_to
+
+VOCABULARY = ("balance", "deposit", "withdraw", "transaction", "continue", "confirm", "screen", "enter", "amount",
+              "menu", "then", "and", "the", "press", "clear", "back")
+_SCREENS = (("complete", r"transaction complete|thank you"),
+            ("confirm", r"\bconfirm\s*:|confirm screen|asks? (?:me )?\"?confirm"),
+            ("amount", r"choose an amount|amount screen|\$20\b|amounts?\b.*\$\d"),
+            ("balance", r"available balance|balance (?:screen|page)|logged in|pin (?:worked|was accepted)|\baccepted\b|"
+                        r"\bi'?m in\b|continue (?:and|or|/) back"),
+            ("pin_entry", r"enter (?:your|the) pin|\bpin screen|asking for (?:my|the) pin|stars? and|asterisks?|"
+                          r"nothing typed"),
+            ("menu", r"choose a transaction|main menu|start screen|\bmenu\b|deposit (?:and|\+|or|/) withdraw"))
+_LOGGED_IN = re.compile(r"logged in|after logging in|pin (?:worked|was accepted)|\baccepted\b|\bi'?m in\b|"
+                        r"saw my balance|available balance|balance screen|balance page", re.IGNORECASE)
+_COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|over|above|at least|greater than|"
+                      r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)"
+                      r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)",
+                      re.IGNORECASE)
+_RULE = re.compile(r"\bbalance\b|\b500\b")
+_VAGUE = re.compile(r"\b(?:a few hundred|around|about|roughly|close to|near|between|enough|borderline|somewhere|"
+                    r"not sure|don'?t know which side|which side)\b", re.IGNORECASE)
+
+
+def _compare(text: str) -> str | None:
+    """"above" (at least $500), "below", "vague" (said, but not decisive), or None (not said)."""
+    if not re.search(r"\bbalance\b|\bmoney\b|\baccount\b|\bi have\b|\bit'?s\b|\bdollars\b|\$", text, re.IGNORECASE):
+        return None
+    found = []
+    for match in _COMPARE.finditer(text):
+        word = (match.group(1) or match.group(3) or "").lower()
+        value = int((match.group(2) or match.group(4)).replace(",", ""))
+        below = word in ("under", "below", "less than", "lower than", "beneath", "<", "<=") or word.startswith("not")
+        if below:
+            found.append("below" if value <= THRESHOLD else "vague")
+        else:
+            found.append("above" if value >= THRESHOLD else "vague")
+    if found and not _VAGUE.search(text):
+        return found[-1]
+    if found or _VAGUE.search(text) and re.search(r"\bbalance|\bmoney|\bdollars|\$", text, re.IGNORECASE):
+        return "vague"
+    return None
+
+
+class AtmPhrases(Phrasebook):
+    """ATM's plain English (module docstring)."""
+
+    def start(self) -> Memory:
+        return {"state": {"screen": None, "transaction": None, "logged_in": False, "digits": 0}, "notes": {}}
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        low = text.lower()
+        screens = [(m.start(), name) for name, pattern in _SCREENS for m in re.finditer(pattern, low)]
+        if screens:
+            state["screen"] = max(screens)[1]
+        transaction = re.findall(r"\b(withdraw|deposit)(?:al)?\s*(?::|\$|selected)|transaction:?\s*(withdraw|deposit)|"
+                                 r"w/\s*(withdraw|deposit)|logged in with (withdraw|deposit)|"
+                                 r"(withdraw|deposit) (?:selected|transaction)", low)
+        if transaction:
+            state["transaction"] = next(t for t in transaction[-1] if t)
+        if _LOGGED_IN.search(low) or state.get("screen") in ("balance", "amount", "confirm"):
+            state["logged_in"] = True
+        typed = re.search(r"\b(two|three|one|four|\d)\s+(?:stars|asterisks|digits)", low)
+        if typed:
+            state["digits"] = {"one": 1, "two": 2, "three": 3, "four": 4}.get(typed.group(1)) or int(typed.group(1))
+        compared = _compare(low)
+        if compared:
+            state["balance"] = compared
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """Follow the machine through the typed actions (the PIN typed is the card's)."""
+        state = memory["state"]
+        for action in actions:
+            screen = state.get("screen")
+            if action.startswith("select_"):
+                state["transaction"] = action.removeprefix("select_")
+                state["screen"] = "balance" if state.get("logged_in") else "pin_entry"
+                state["digits"] = 0
+            elif action.startswith("press_") and action[6:] in ("*", *"0123456789"):
+                state["digits"] = min(state.get("digits", 0) + 1, PIN_LENGTH)
+            elif action == "press_clear":
+                state["digits"] = 0
+            elif action == "press_enter":
+                if state.get("digits") == PIN_LENGTH:
+                    state["logged_in"], state["screen"] = True, "balance"
+                state["digits"] = 0
+            elif action == "continue":
+                state["screen"] = "amount"
+            elif action.startswith("amount_"):
+                state["screen"] = "confirm"
+            elif action == "confirm":
+                state["screen"] = "complete"
+            elif action == "go_back":
+                state["screen"] = {"confirm": "amount", "amount": "balance"}.get(screen or "", "menu")
+
+    def decide(self, memory: Memory) -> Decision:
+        state = memory["state"]
+        screen, compared = state.get("screen"), state.get("balance")
+        if screen is None and not state.get("logged_in"):
+            return Decision(ask=["what the ATM's screen shows"])
+        if compared == "vague":
+            return Decision(ask=["whether your balance is at least $500 (just yes or no, not the amount)"])
+        if compared in ("above", "below") and state.get("logged_in"):
+            kind, amount = ("withdraw", 300) if compared == "above" else ("deposit", 100)
+            machine = {"screen": screen or "balance", "selected_transaction": state.get("transaction"),
+                       "balance": "$?", "pin_on_card": "", "pin_digits_entered": 0}
+            return Decision(advice=_route_to(machine, kind, amount))
+        if screen == "menu" and not state.get("logged_in"):
+            return Decision(advice=["select_withdraw", ADVICE_PIN, ADVICE_RULE])
+        if screen == "pin_entry":
+            return Decision(advice=[ADVICE_PIN, ADVICE_RULE])
+        return Decision(advice=[ADVICE_RULE])
+
+    def facts(self, memory: Memory) -> list[str]:
+        return [f"{key}: {value}" for key, value in memory["state"].items()]
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        if action == ADVICE_PIN:
+            return choose(rng, ("Enter your PIN on the keypad, then press enter.",
+                                "Type the PIN from your card on the keypad and press enter."))
+        if action == ADVICE_RULE:
+            return choose(rng, ("If your balance is at least $500, withdraw $300; otherwise deposit $100.",
+                                "Look at your balance: at least $500 means withdraw $300; less than that, "
+                                "deposit $100."))
+        words = {"select_withdraw": "Choose Withdraw on the menu.", "select_deposit": "Choose Deposit on the menu.",
+                 "continue": "Press Continue.", "confirm": "Press Confirm.", "go_back": "Press Back.",
+                 "press_enter": "Press enter.", "press_clear": "Press clear."}
+        if action in words:
+            return words[action]
+        if action.startswith("amount_"):
+            return f"Choose ${action.removeprefix('amount_')}."
+        return action
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        titles = {"menu": 'the menu, "Choose a transaction"', "pin_entry": "the PIN entry screen",
+                  "balance": "the available balance screen", "amount": "the screen to choose an amount",
+                  "confirm": "the confirm screen", "complete": "the transaction complete screen"}
+        screen = state["screen"]
+        parts = [f"The ATM shows {titles.get(screen, screen)}."]
+        if state.get("selected_transaction"):
+            parts.append(f"Transaction: {state['selected_transaction']}.")
+        if screen == "pin_entry":
+            parts.append(f"{state['pin_digits_entered']} digits typed so far.")
+        if state.get("selected_amount"):
+            parts.append(f"Amount chosen: {state['selected_amount']}.")
+        if state.get("status_message"):
+            parts.append(f'It says "{state["status_message"]}".')
+        parts.append("Buttons: " + ", ".join(state.get("on_screen_buttons") or ["none"]) + ".")
+        return " ".join(parts)
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        import copy
+
+        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        if hedged(low) or re.search(r"\beither\b|\blost my place\b", low):
+            return Steps.unclear("Which transaction and amount exactly?")
+        sees_balance = puzzle.visible_state().get("balance") is not None
+        machine = copy.deepcopy(puzzle)
+        actions: list[str] = []
+        clauses: list[str] = []
+        for sentence in re.split(r"[.;\n]", low):
+            if _RULE.search(sentence) and re.search(r"withdraw|take out|deposit|put in", sentence):
+                clauses.append(sentence)  # the balance rule is one step, however it is punctuated
+            else:
+                clauses += re.split(r",|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
+                                    r"select|confirm|continue|type|enter|log|go))", sentence)
+        for clause in clauses:
+            clause = clause.strip()
+            if not clause or machine.solved:
+                continue
+            steps = _clause(clause, machine, sees_balance)
+            if steps is None:
+                continue
+            if isinstance(steps, str):
+                return Steps.unclear(steps)
+            if steps == ["STOP"]:
+                break
+            for action in steps:
+                if action not in machine.valid_actions():
+                    return Steps.unclear(f"I can't do that on this screen ({machine.visible_state()['screen']}). "
+                                         "What should I press?")
+                machine.apply(action)
+                actions.append(action)
+        return Steps(actions) if actions else Steps()
+
+
+def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | None:
+    """The actions one step of advice asks for, on the machine as the steps before it left
+    it; a question (str); ["STOP"] when the step needs a picture the customer has not seen
+    yet (the balance after logging in); None when the clause asks for nothing."""
+    state = machine.visible_state()
+    screen = state["screen"]
+    cls = type(machine)
+    if _RULE.search(clause) and re.search(r"withdraw|take out|deposit|put in", clause):
+        if not sees_balance:
+            return ["STOP"]
+        return cls.expand_advice(ADVICE_RULE, state)
+    conditional = re.search(r"\bif the screen (?:says|shows) (withdraw|deposit) \$(\d+)", clause)
+    if conditional:
+        right = (state.get("selected_transaction"), state.get("selected_amount")) == (conditional.group(1),
+                                                                                       f"${conditional.group(2)}")
+        return None if right else "The screen doesn't say that. What should I do?"
+    if re.search(r"\bpin\b", clause):
+        if screen != "pin_entry" and state.get("balance") is not None:
+            return None  # logged in already: that step is done
+        if screen != "pin_entry":
+            return "I'm not on the PIN screen. What should I do first?"
+        digits = state["pin_on_card"]
+        typed = state["pin_digits_entered"]
+        if re.search(r"\bfinish|\brest of\b|\bremaining\b", clause):
+            presses = [f"press_{d}" for d in digits[typed:]]
+        else:
+            presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
+        enter = re.search(r"\bpress (?:the )?(?:green )?enter|\bhit enter|\benter key|\blog in|\bpush enter|"
+                          r"\band enter\b|then enter", clause)
+        return presses + (["press_enter"] if enter else [])
+    if re.search(r"\bclear\b", clause):
+        return ["press_clear"]
+    if re.search(r"\b(?:press|hit|push|tap)?\s*(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$",
+                 clause) and screen == "pin_entry":
+        return ["press_enter"]
+    if re.search(r"\b(?:back to the (?:main )?menu|main menu)\b", clause):
+        back = _back_to_menu(state)
+        rest = re.search(r"\b(deposit|withdraw)", clause)
+        return back + ([f"select_{rest.group(1)}"] if rest else [])
+    if re.search(r"\bgo back\b|\bpress back\b|\bback\b$", clause):
+        return ["go_back"]
+    amount = re.search(r"\$\s*(\d+)|\b(\d+)\s*dollars?\b|\b(hundred)[- ]dollar", clause)
+    if amount and screen == "amount":
+        value = 100 if amount.group(3) else int(amount.group(1) or amount.group(2))
+        return [f"amount_{value}"] if value in AMOUNTS else f"There's no ${value} option. Which amount?"
+    kind = re.search(r"\b(withdraw|take (?:money|cash) out|take out|cash out|deposit|put (?:money )?in)", clause)
+    if kind:
+        chosen = "withdraw" if kind.group(1).startswith(("withdraw", "take", "cash")) else "deposit"
+        if screen == "menu":
+            return [f"select_{chosen}"]
+        if state.get("selected_transaction") == chosen and (re.search(r"\bmenu\b|\b(?:choose|select|pick)\b", clause)
+                                                            and not amount):
+            return None  # chosen already: that step is done
+        if screen in ("balance", "amount") and not amount:
+            return "How much should I " + chosen + "?" if state.get("selected_transaction") == chosen else \
+                f"Should I go back to the menu and choose {chosen}?"
+    if re.search(r"\bcontinue\b", clause):
+        return ["continue"]
+    if re.search(r"\bconfirm\b", clause):
+        return ["confirm"]
+    if re.search(r"\b(?:choose|pick|select)\b.*\b(?:transaction|amount|option)\b|\bthe button\b", clause):
+        return "Which one exactly?"
+    return None

@@ -1,0 +1,172 @@
+"""The interface of a puzzle's phrasebook: the plain English of one puzzle, both ways and in
+both seats.
+
+The expert's side: `hear` reads a solver message (the action lines it typed and what it
+describes) into the expert's memory, `decide` applies the manual without guessing
+(`comma_env.agents.natural.belief`), and `say` / `question` word the answer. The solver's side:
+`describe` says what the solver sees, and `understand` turns an expert's advice into the
+actions it asks for, resolved against what the solver sees, or into a question when the
+advice is ambiguous or incomplete.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.belief import Decision, Open, render, settle
+from comma_env.agents.natural.words import choose
+from comma_env.protocol.puzzle import Puzzle
+from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
+
+State = dict[str, Any]
+Memory = dict[str, Any]
+
+ACTION_LINE = re.compile(r"(?:[a-z]+(?:_[a-z0-9*]+)+|tap|hold|release|submit|continue|confirm|wait(?:\s+\d{1,9})?)")
+"""A line a solver typed into the interface (the expert reads the relayed message, where
+a PIN digit is ``press_*``)."""
+
+
+@dataclass
+class Steps:
+    """What the solver understood of advice: the actions, or what it asks about."""
+
+    actions: list[str] | None = None
+    ask: list[str] = field(default_factory=list)
+
+    @classmethod
+    def unclear(cls, *questions: str) -> Steps:
+        return cls(None, list(questions))
+
+
+def typed_and_said(text: str) -> tuple[list[str], str]:
+    """The action lines of a solver message, in order, and the rest of it."""
+    typed: list[str] = []
+    said: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        (typed if ACTION_LINE.fullmatch(stripped) else said).append(line)
+    return [t.strip() for t in typed], "\n".join(said)
+
+
+class Phrasebook:
+    """One puzzle's plain English (see the module docstring). Subclasses implement `read`,
+    `instruction`, `describe` and `understand`, and whatever of the rest their puzzle needs."""
+
+    def __init__(self, puzzle_cls: type[Puzzle]) -> None:
+        self.puzzle_cls = puzzle_cls
+
+    # -- the expert's side ---------------------------------------------------------------------
+    def start(self) -> Memory:
+        """A fresh memory for one episode: what the solver said (``state``, with `Open`
+        facts) and the expert's notes."""
+        return {"state": {}, "notes": {}}
+
+    def hear(self, text: str, memory: Memory) -> None:
+        """Take in one solver message: the actions it typed, then what it describes (an
+        ``I see:`` block exactly, anything else as plain English)."""
+        typed, said = typed_and_said(text)
+        if typed:
+            self.typed(typed, memory)
+        head, header, body = said.partition(DESCRIPTION_HEADER)
+        exact = parse_description(body) if header else {}
+        memory["exact"] = None
+        if exact:
+            self.exact(exact, memory)
+        elif said.strip():
+            self.read(said, memory)
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """What typed actions tell the expert; by default the picture has changed, so what it
+        was told about the old one no longer holds."""
+        memory["state"] = {}
+
+    def exact(self, seen: State, memory: Memory) -> None:
+        """A complete description (the ``I see:`` format): the manual applies to it as it is
+        (`decide`), with notes of its own kept across the episode."""
+        memory["exact"] = dict(seen)
+
+    def read(self, text: str, memory: Memory) -> None:
+        """Merge the facts a plain-English description states into ``memory["state"]`` (this
+        base, for a puzzle without a phrasebook, understands only the ``I see:`` block)."""
+
+    def belief(self, memory: Memory) -> State:
+        """The state to apply the manual to, with `Open` facts (default: what was said)."""
+        return dict(memory["state"])
+
+    def decide(self, memory: Memory) -> Decision:
+        """The advice for what the solver said in plain English."""
+        return settle(self.belief(memory), memory["notes"], self.answers, self.possible)
+
+    def decide_exact(self, memory: Memory) -> Decision:
+        """The manual applied to an ``I see:`` block as it is, with notes of its own kept
+        across the episode (the block says everything the manual needs)."""
+        try:
+            notes = memory.setdefault("exact_notes", {})
+            return Decision(advice=self.puzzle_cls.expert_advice(memory["exact"], notes))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
+            return Decision(ask=["what you see"])  # a value of the wrong type or range
+
+    def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
+        """Every advice the manual accepts for a complete state (most puzzles: one; the
+        notes are a copy, so `expert_advice` may write to them)."""
+        return [self.puzzle_cls.expert_advice(state, notes)]
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        """Whether a filling-in of the open facts is a state the puzzle can show."""
+        return True
+
+    def advised(self, advice: list[str], memory: Memory) -> None:  # noqa: B027 (optional hook)
+        """The expert gave `advice`: remember what the manual needs later (most puzzles:
+        nothing; their notes come from what the solver says and types)."""
+
+    def facts(self, memory: Memory) -> list[str]:
+        """The belief in words, for ``partner_understood``."""
+        return [f"{key.replace('_', ' ')}: {render(value)}" for key, value in self.belief(memory).items()]
+
+    def question(self, about: list[str], rng: np.random.Generator) -> str:
+        """A question for exactly the facts in `about`."""
+        about = list(dict.fromkeys(about))
+        wanted = about[0] if len(about) == 1 else ", ".join(about[:-1]) + " and " + about[-1]
+        return choose(rng, (f"Before I can tell you, what is {wanted}?", f"Could you tell me {wanted}?",
+                            f"I still need {wanted}: what do you see?", f"What about {wanted}?"))
+
+    # -- wording advice ------------------------------------------------------------------------
+    def say(self, advice: list[str], seen: State, rng: np.random.Generator) -> list[str]:
+        """One sentence per instruction; runs of the same action become one sentence with a
+        count ("go forward three squares")."""
+        sentences: list[str] = []
+        index = 0
+        while index < len(advice):
+            action = advice[index]
+            count = 1
+            while self.countable(action) and index + count < len(advice) and advice[index + count] == action:
+                count += 1
+            sentences.append(self.instruction(action, count, seen, rng))
+            index += count
+        return sentences
+
+    def countable(self, action: str) -> bool:
+        return False
+
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        raise NotImplementedError
+
+    # -- the solver's side -----------------------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        """What the solver sees, in plain English (private facts are already left out)."""
+        raise NotImplementedError
+
+    def understand(self, text: str, puzzle: Puzzle) -> Steps:
+        """The actions `text` asks for, resolved against what the solver sees in `puzzle`
+        (and what it remembers doing), or what it must ask; `Steps()` when the text asks
+        for nothing (a greeting, a request to describe)."""
+        raise NotImplementedError
+
+
+def unknown(about: str, options: Any) -> Open:
+    """An `Open` fact (options as a tuple)."""
+    return Open(about, tuple(options))

@@ -1,0 +1,179 @@
+"""Button in plain English. A description gives the button's colour and word, and once it is
+held the strip's colour. Advice says tap or hold, and when to let go: "when the timer shows a
+4" (anywhere), "when the last digit is 1", "on a five", "wait 9 seconds, then release", or the
+strip rule for the solver to apply ("if the strip is blue let go on a 4, ...")."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.colours import Palette
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.timing import alternatives, moment
+from comma_env.agents.natural.words import choose
+from comma_env.protocol.clock import parse_timer, wait_line
+from comma_env.puzzles.button import (
+    ADVICE,
+    BUTTON_COLORS,
+    HOLD,
+    LABELS,
+    RELEASE,
+    STRIP_COLORS,
+    TAP,
+    seconds_until_digit,
+)
+from comma_env.puzzles.dog import seconds_to_wait
+
+BUTTON_PALETTE = Palette(BUTTON_COLORS)
+STRIP_PALETTE = Palette(STRIP_COLORS)
+VOCABULARY = ("button", "strip", "timer", "hold", "holding", "release", "press", "says", "label", "yellow", "white",
+              "black", "blue", "red", "green", "the")
+_STRIP = re.compile(r"\b(?:strip|light|bar)\b", re.IGNORECASE)
+_LABEL = re.compile(r"(?<![A-Za-z])(ABORT|DETONATE|HOLD|PRESS)(?![A-Za-z])|"
+                    r"\b(?:says|reads|reading|labell?ed|label|word|with|written)\s*[:\"'(]?\s*(?:the\s+word\s+)?"
+                    r"[\"']?(abort|detonate|hold|press)\b", re.IGNORECASE)
+_HELD = re.compile(r"\b(?:holding|held|keeping it (?:pressed|down)|still pressed)\b", re.IGNORECASE)
+_TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|let go (?:right away|at once|immediately))\b",
+                  re.IGNORECASE)
+_HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down|held|on it)|press and hold|"
+                   r"don'?t let go|keep your finger)\b", re.IGNORECASE)
+_NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)"
+                      r"\s+(?:right )?(?:later|not yet)\b", re.IGNORECASE)
+_RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)\b", re.IGNORECASE)
+
+
+class ButtonPhrases(Phrasebook):
+    """Button's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = spelled_numbers(fix_typos(clean(text).replace("_", " "), VOCABULARY))
+        text = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+word\s+)?[\"']?(?:ABORT|DETONATE|HOLD|PRESS)\b", " ", text)
+        label = [m for m in _LABEL.finditer(text) if not re.search(r"\bI\s*$|\bto\s*$", text[:m.start()])]
+        if label:
+            state["label"] = (label[-1].group(1) or label[-1].group(2)).upper()
+        for sentence in re.split(r"(?<=[!?;])\s+|(?<=[^.]\.)\s+|\n", text):
+            strip = _STRIP.search(sentence)
+            if strip:
+                after = sentence[strip.end():]
+                colour = STRIP_PALETTE.mentions(after) or STRIP_PALETTE.mentions(sentence[max(0, strip.start() - 12):
+                                                                                           strip.start()])
+                dark = re.search(r"\b(?:dark|off|not lit|unlit|isn'?t lit)\b", after, re.IGNORECASE) and not colour
+                if not dark:
+                    state["held"] = True
+                    options = tuple(dict.fromkeys(o for m in colour for o in m.options))
+                    state["strip"] = options or None
+                sentence = sentence[:max(0, strip.start() - 12)]
+            colour = BUTTON_PALETTE.mentions(re.sub(r"\bin white\b", " ", sentence))
+            if colour and re.search(r"\bbutton\b|🔵|🔴|🟡|⚪|⚫", sentence,
+                                    re.IGNORECASE) or (colour and "button" not in text.lower()):
+                options = tuple(dict.fromkeys(o for m in colour for o in m.options))
+                state["colour"] = options if hedged(sentence) or re.search(r"\bor\b", sentence) else colour[-1].options
+            if _HELD.search(sentence):
+                state["held"] = True
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        state = memory["state"]
+        if HOLD in actions:
+            state["held"] = True
+        if RELEASE in actions or TAP in actions:
+            state["held"] = RELEASE not in actions and state.get("held", False)
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        colour = said.get("colour")
+        held = bool(said.get("held"))
+        strip = said.get("strip")
+        return {
+            "button_color": colour[0] if colour and len(colour) == 1 else unknown(
+                f"the colour of the button{' (' + ' or '.join(colour) + ')' if colour else ''}",
+                colour or BUTTON_COLORS),
+            "button_label": said.get("label") or unknown("the word on the button", LABELS),
+            "button_held": held,
+            "strip_color": ("off" if not held else strip[0] if strip and len(strip) == 1 else unknown(
+                f"the colour of the lit strip{' (' + ' or '.join(strip) + ')' if strip else ''}",
+                strip or STRIP_COLORS)),
+            "timer": "5:00",
+            "module_disarmed": False,
+        }
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        if action == TAP:
+            return choose(rng, ("Give the button a quick tap and let go right away.", "Just tap it, briefly."))
+        if action == HOLD:
+            return choose(rng, ("Press the button and keep holding it down.", "Hold the button down and don't let go "
+                                                                              "yet.",
+                                "Push it in and keep your finger on it."))
+        if action.startswith(ADVICE):
+            digit = action.removeprefix(ADVICE)
+            return choose(rng, (f"Let go when the timer shows a {digit} anywhere.",
+                                f"Keep holding until a {digit} appears anywhere on the timer, then let go.",
+                                f"Release it when the timer shows a {digit} in any position."))
+        return choose(rng, ("Let go of the button now.", "Release it now."))
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        colour, label, timer = state["button_color"], state["button_label"], state["timer"]
+        held = state["button_held"]
+        strip = f"I'm holding it, and the strip is lit {state['strip_color']}." if held else \
+            "The strip beside it is dark."
+        return choose(rng, (f"A {colour} button that says {label}. {strip} The timer shows {timer}.",
+                            f"The button is {colour} with the word {label} on it. Timer: {timer}. {strip}",
+                            f"{colour.capitalize()} button, label {label}, {timer} left. {strip}"))
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        state = puzzle.visible_state()
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        if hedged(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b", text,
+                                     re.IGNORECASE):
+            return Steps.unclear("Should I tap it or hold it? And when should I let go?")
+        held = bool(state["button_held"])
+        release = _RELEASE.search(_NOT_YET.sub(" ", text))
+        hold = _HOLD.search(text)
+        actions: list[str] = []
+        if not held:
+            if _TAP.search(text) and not hold:
+                return Steps([TAP])
+            if not hold:
+                if re.search(r"\b(?:press|push|hit)\b", text, re.IGNORECASE):
+                    return Steps.unclear("Should I tap the button (press and let go at once) or hold it down?")
+                return Steps()
+            actions.append(HOLD)
+            conditional = re.search(r"\bif\b[^.]*\bstrip\b", text, re.IGNORECASE)
+            if not release or conditional or (hold and release and release.start() < hold.start()):
+                return Steps(actions)  # the strip lights only once it is held: the solver cannot see it yet
+        elif not release:
+            return Steps.unclear("When should I let go?") if re.search(r"\b(?:now|next)\b", text) else Steps()
+        after = text[release.start():] if release else text
+        when = _strip_rule(after, str(state["strip_color"])) or moment(after) or moment(text)
+        if when is None:
+            if alternatives(after):
+                return Steps.unclear("Which digit should I let go on?")
+            return Steps.unclear("When exactly should I let go (which digit on the timer)?")
+        seconds = parse_timer(state["timer"])
+        if when.wait is not None:
+            wait = when.wait
+        elif when.digit is None:
+            wait = 0
+        else:
+            wait = seconds_to_wait(seconds, when.digit) if when.last else seconds_until_digit(seconds, when.digit)
+        return Steps([*actions, *([wait_line(wait)] if wait else []), RELEASE])
+
+
+def _strip_rule(text: str, strip: str) -> Any:
+    """"if the strip is blue let go on a 4, if it's yellow on a 5, otherwise on a 1": the
+    moment for the strip the solver sees."""
+    rules = re.findall(r"\b(?:if|when)\s+(?:the strip|it)\s*(?:'s|is)?\s*(?:lit\s+)?(\w+)[^,;.]*?(\d)", text,
+                       re.IGNORECASE)
+    if not rules:
+        return None
+    for colour, digit in rules:
+        if colour.lower() == strip:
+            return moment(f"shows {digit}")
+    other = re.search(r"\b(?:otherwise|any other colou?r|else)\b[^,;.\d]*(\d)", text, re.IGNORECASE)
+    return moment(f"shows {other.group(1)}") if other else None

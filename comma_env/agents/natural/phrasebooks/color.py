@@ -1,0 +1,223 @@
+"""Color in plain English. A description gives the grid (`comma_env.agents.natural.color_grid`);
+the expert keeps track of the stages itself: the group it advised, which of its squares the
+solver has typed, and so the previous group and whether a stage is half done. When a stage is
+complete the other squares may change colour, so it asks for the new grid unless told.
+Advice names squares by row and column, by colour ("the blues", "the two reds in the top
+row"), corners, numbers 1-16, or a whole row or column; a singular reference that fits
+several squares is asked about."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.color_grid import PALETTE, SIZE, read_grid
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import ORDINAL_WORDS, clean, fix_typos, hedged, number, spelled_numbers
+from comma_env.agents.natural.words import choose
+from comma_env.agents.natural.words import number as say_number
+from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.puzzles.color import CELLS, COLORS, GROUPS, WHITE, action_name, cell_of, group_cells, stage_group
+
+VOCABULARY = ("row", "column", "square", "squares", "grid", "white", "magenta", "yellow", "green", "then", "and", "the")
+
+
+class ColorPhrases(Phrasebook):
+    """Color's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        squares, unsure_axes = read_grid(spelled_numbers(fix_typos(clean(text), VOCABULARY)))
+        grid: list[Any] = list(state.get("grid") or [None] * CELLS)
+        for index, options in squares.items():
+            grid[index] = options
+        state["grid"] = grid
+        state["axes"] = unsure_axes or state.get("axes", False) and not squares
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """Pressed squares turn white; a finished stage recolours the rest."""
+        state, notes = memory["state"], memory["notes"]
+        grid: list[Any] = list(state.get("grid") or [None] * CELLS)
+        stage = notes.get("stage")
+        if stage is None and all(g and len(g) == 1 for g in grid):
+            flat = [g[0] for g in grid]
+            group = stage_group(flat, notes.get("previous_group"))
+            stage = notes["stage"] = {"group": group, "cells": group_cells(flat, group)}
+        typed = set(notes.get("typed", []))
+        for action in actions:
+            try:
+                typed.add(cell_of(action))
+                grid[cell_of(action)] = (WHITE,)
+            except (ValueError, IndexError):
+                continue
+        notes["typed"] = sorted(typed)
+        if stage and set(stage["cells"]) <= typed:
+            notes["previous_group"] = stage["group"]
+            notes["stage"], notes["typed"] = None, []
+            grid = [g if g == (WHITE,) else None for g in grid]  # the other squares may change colour
+        state["grid"] = grid
+
+    def belief(self, memory: Memory) -> State:
+        grid = memory["state"].get("grid") or [None] * CELLS
+        whites = any(g == (WHITE,) for g in grid)
+        cells: list[Any] = []
+        for index, options in enumerate(grid):
+            row = index // SIZE + 1
+            if options and len(options) == 1:
+                cells.append(options[0])
+            elif options:
+                cells.append(unknown(f"whether the square in row {row}, column {index % SIZE + 1} is "
+                                     f"{' or '.join(options)}", options))
+            else:
+                cells.append(unknown(f"the colours of row {row}", (*COLORS, WHITE) if whites else COLORS))
+        rows: Any = [cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
+        if memory["state"].get("axes") and all(isinstance(c, str) for c in cells):
+            columns = [[cells[r * SIZE + c] for r in range(SIZE)] for c in range(SIZE)]
+            rows = unknown("whether you listed rows or columns", [rows, columns])
+        return {"square_colors_by_row": rows}
+
+    def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
+        grid = [str(c) for row in state["square_colors_by_row"] for c in row]
+        if grid.count(WHITE) == CELLS:
+            return []
+        stage, typed = notes.get("stage"), set(notes.get("typed", []))
+        if stage and typed and not set(stage["cells"]) <= typed:  # half way through a stage
+            return [[action_name(c) for c in stage["cells"] if grid[c] != WHITE]]
+        previous = notes.get("previous_group") if grid.count(WHITE) else None
+        group = stage_group(grid, previous)
+        return [[action_name(c) for c in group_cells(grid, group)]]
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        grid = [str(c) for row in state["square_colors_by_row"] for c in row]
+        return any(c != WHITE for c in grid)
+
+    def advised(self, advice: list[str], memory: Memory) -> None:
+        """Remember the stage advised: its group and squares (for the stages after it)."""
+        notes = memory["notes"]
+        if notes.get("stage") and notes.get("typed"):
+            return  # the rest of a stage already under way
+        grid = [g[0] if g else "?" for g in memory["state"].get("grid") or [None] * CELLS]
+        cells = sorted(cell_of(a) for a in advice)
+        fits = [g for g in GROUPS if sorted(group_cells(grid, g)) == cells]  # a colour may also be the row
+        whites = grid.count(WHITE)
+        ruled = stage_group(grid, notes.get("previous_group") if whites else None) if "?" not in grid else None
+        group = ruled if ruled in fits else next(iter(fits), None)
+        notes["stage"] = {"group": group or "?", "cells": cells}
+        notes["typed"] = []
+
+    def facts(self, memory: Memory) -> list[str]:
+        return [*super().facts(memory), f"previous group: {memory['notes'].get('previous_group')}"]
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        _, row, col = action.split("_")
+        r, c = int(row), int(col)
+        rows = seen["square_colors_by_row"]
+        color = rows[r - 1][c - 1] if isinstance(rows, list) else None
+        options = [f"Press the square in row {say_number(r, rng)}, column {say_number(c, rng)}.",
+                   f"Tap the {say_ordinal(c, rng)} square of the {say_ordinal(r, rng)} row."]
+        if isinstance(color, str):
+            options += [f"Press the {color} square at row {r}, column {c}."]
+        return choose(rng, options)
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        rows = state["square_colors_by_row"]
+        lines = [f"Row {r}: {', '.join(row)}." for r, row in enumerate(rows, start=1)]
+        return choose(rng, ("The grid, top row first:\n", "Here are the squares row by row:\n")) + "\n".join(lines)
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        grid = [str(c) for row in puzzle.visible_state()["square_colors_by_row"] for c in row]
+        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        if hedged(low) or re.search(r"\bother side\b|\bfewest\b|\bnext to\b", low):
+            return Steps.unclear("Which squares exactly (row and column)?")
+        head = re.match(r"\s*(?:[\w ,!]*?)(?:press|tap|hit|want|again|you still have)[^:]*?:", low)
+        context = [m.options[0] for m in PALETTE.mentions(head.group(0))] if head else []
+        numbered = re.search(r"\bsquares?\s+((?:1[0-6]|[1-9])(?:\s*(?:,|and|&)\s*(?:1[0-6]|[1-9]))*)\b", low)
+        if numbered and re.search(r"\bcounting\b|\bnumbered\b|\b1\s*(?:-|–|to)\s*16\b", low):
+            return Steps([action_name(int(n) - 1) for n in re.findall(r"\d+", numbered.group(1))])
+        cells: list[int] = []
+        phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)",
+                                               low[head.end():] if head else low)]
+        index = 0
+        while index < len(phrases):
+            found = _square_refs(phrases[index], grid, context[:1])
+            if isinstance(found, str) and index + 1 < len(phrases):  # "in the bottom row, second from the left"
+                joined = _square_refs(f"{phrases[index]} {phrases[index + 1]}", grid, context[:1])
+                if isinstance(joined, list):
+                    found, index = joined, index + 1
+            restated = re.fullmatch(r"(?:the|that'?s the|it'?s the|which is the)\s+(\w+)\s+(?:one|square)",
+                                    phrases[index])
+            index += 1
+            if found is None or restated and cells and (grid[cells[-1]],) == PALETTE.one(restated.group(1)):
+                continue  # "row 2 column 3, the blue one"
+            if isinstance(found, str):
+                return Steps.unclear(found)
+            cells += [c for c in found if c not in cells]
+        if not cells:
+            if head and context:
+                same = [i for i, g in enumerate(grid) if g == context[0]]
+                return Steps([action_name(i) for i in same]) if same else Steps.unclear("I see no such squares.")
+            return Steps.unclear("Which squares should I press?") if re.search(r"\b(?:press|tap|hit)\b", low) \
+                else Steps()
+        return Steps([action_name(i) for i in cells])
+
+
+def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] | str | None:
+    """The squares one phrase names, a question when it is ambiguous, or None."""
+    if not phrase or re.fullmatch(r"(?:all|both)(?: of them)?|them all|(?:there should be|that'?s) .*", phrase):
+        return None  # refers back to the squares just named
+    row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|"
+                    r"\brow\s+(one|two|three|four)\b",
+                    phrase)
+    col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b",
+                    phrase)
+    r = _index(row) if row else None
+    c = _index(col) if col else None
+    ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
+                       r"counting from)\s+"
+                       r"the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|\b(right|left) end\b|"
+                       r"\bthe end\b",
+                       phrase)
+    if ranked and c is None:
+        word = ranked.group(1) or ranked.group(3)
+        side = ranked.group(2) or ranked.group(4) or ("right" if ranked.group(5) == "right" or "end" in ranked.group(0)
+                                                      else "left")
+        k = 1 if ranked.group(5) or ranked.group(0) == "the end" else \
+            ORDINAL_WORDS.get(word or "") or (SIZE if word == "last" else int((word or "1")[0]))
+        c = k if side == "left" else SIZE + 1 - k
+    corner = re.search(r"\b(top|bottom)[- ](left|right)\b|\bboth corners of the (top|bottom) row\b", phrase)
+    if corner and corner.group(3):
+        base = 0 if corner.group(3) == "top" else (SIZE - 1) * SIZE
+        return [base, base + SIZE - 1]
+    if corner:
+        r = 1 if corner.group(1) == "top" else SIZE
+        c = 1 if corner.group(2) == "left" else SIZE
+    colours = [m.options[0] for m in PALETTE.mentions(phrase) if len(m.options) == 1] or \
+        (context if re.search(r"\b(?:one|ones|the \w+ in|the (?:two|three|four) in)\b", phrase) else [])
+    if r is None and c is None and not colours and not re.search(r"\bwhole\b|\ball\b", phrase):
+        return None
+    candidates = [i for i in range(CELLS) if (r is None or i // SIZE + 1 == r) and (c is None or i % SIZE + 1 == c)
+                  and (not colours or grid[i] == colours[0]) and grid[i] != WHITE]
+    if r is not None and c is not None:
+        there = grid[(r - 1) * SIZE + c - 1]
+        return candidates or f"The square at row {r}, column {c} is {there}. Which square do you mean?"
+    unplaced = re.sub(r"\b(?:row|col(?:umn)?|square)\s*\d", " ", phrase)
+    count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more))", unplaced)
+    plural = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b",
+                       phrase) or \
+        bool(count and count.group(1) not in ("one", "only one"))
+    if count and count.group(1) not in ("one", "only one") and len(candidates) != (number(count.group(1)) or 2):
+        return f"I see {len(candidates)} of those, not {count.group(1)}. Which squares do you mean?"
+    if not plural and len(candidates) != 1:
+        return "Which square do you mean?" if candidates else "I don't see such a square. Which one do you mean?"
+    return candidates or "I don't see such squares. Which ones do you mean?"
+
+
+def _index(match: re.Match[str]) -> int:
+    word = next(g for g in match.groups() if g)
+    return int(word[0]) if word[0].isdigit() else {"top": 1, "first": 1, "one": 1, "second": 2, "two": 2, "third": 3,
+                                              "three": 3, "fourth": 4, "four": 4, "bottom": 4, "last": 4}[word]
+

@@ -1,0 +1,125 @@
+"""Dog in plain English. A description says how many dogs there are ("four dogs", "dogs: 5",
+"🐕🐕🐕"), or lists them one by one; "several" or "three or four" is asked about. Advice
+says when to submit: "when the timer ends in 3", "on a 5", "wait 9 seconds, then submit",
+"now"; "when the last digit equals the number of dogs" is counted by the solver."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import clean, fix_typos, number, spelled_numbers
+from comma_env.agents.natural.timing import alternatives, moment
+from comma_env.agents.natural.words import choose
+from comma_env.protocol.clock import parse_timer, wait_line
+from comma_env.puzzles.dog import ADVICE, COATS, MAX_DOGS, SUBMIT, seconds_to_wait
+
+VOCABULARY = ("dogs", "dog", "timer", "submit", "standing", "sitting", "running", "lying", "spotted", "golden", "the",
+              "brown", "black", "white", "grey")
+_DOG = r"(?:dogs?|pups?|puppies|puppy|doggos?|doggies|hounds?)"
+_COUNT = re.compile(rf"\b(\d|no|zero|one|two|a pair of|a couple of)\s+(?:\w+\s+){{0,2}}?{_DOG}\b|"
+                    rf"\b{_DOG}\s*[:=(]\s*(\d)\b|\b(\d)\s+(?:in\s+)?total\b|\((\d)\s*{_DOG}\)|"
+                    rf"\b(?:that'?s|so|makes|count(?:ed)?)\s+(\d|one|two|none|zero)\b(?!\s*:)|"
+                    rf"\bno\s+{_DOG}\b|\b(?:just|only)\s+(?:the\s+)?(one)\b", re.IGNORECASE)
+_VAGUE = re.compile(r"\b(?:several|some|a few|many|lots of|a bunch of|a couple|more)\b[^.]{0,20}\bdogs?\b|"
+                    r"\bhaven'?t counted|\bnot sure how many|\bsome more\b", re.IGNORECASE)
+_COATS = "|".join([*COATS, "gray", "tan", "cream"])
+_ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+)?(?:dog|one|pup|puppy)\b|"
+                      rf"^\s*(?:[-*]|\d+[.)])\s*(?:an?\s+)?(?:{_COATS})\b|"
+                      rf"\b(?:{_COATS})\s*\((?:standing|sitting|running|lying)", re.IGNORECASE | re.MULTILINE)
+_EMOJI = re.compile("🐕‍🦺|🐕|🐶|🐩|🦮")
+
+
+def count_dogs(text: str) -> tuple[int, ...] | None:
+    """How many dogs `text` says there are (several readings when unsure), or None."""
+    options = re.search(rf"\b(\d)\s+or\s+(\d)\s+{_DOG}", text, re.IGNORECASE)
+    if options:
+        return int(options.group(1)), int(options.group(2))
+    said: list[int] = []
+    total: int | None = None
+    for match in _COUNT.finditer(text):
+        word = next((g for g in match.groups() if g), "no")
+        value = {"no": 0, "none": 0, "zero": 0, "a pair of": 2, "a couple of": 2}.get(word.lower(), number(word))
+        if value is not None and 0 <= value <= MAX_DOGS:
+            said.append(value)
+            if re.match(r"[^.;]{0,12}\b(?:in total|total|altogether|in all)\b", text[match.end():], re.IGNORECASE):
+                total = value
+    listed = len(_ONE_DOG.findall(text)) or len(_EMOJI.findall(text))
+    if total is not None:
+        return (total,)
+    if said and (max(said) >= listed or 0 in said):
+        return (said[-1] if len(set(said)) == 1 or said[-1] == 0 else max(said),)
+    if _VAGUE.search(text):
+        return None
+    return (listed,) if listed else None
+
+
+class DogPhrases(Phrasebook):
+    """Dog's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})", " ", text, flags=re.IGNORECASE)
+        counted = count_dogs(text)
+        if counted is not None:
+            memory["state"]["dogs"] = counted
+        elif _VAGUE.search(text):
+            memory["state"]["dogs"] = tuple(range(MAX_DOGS + 1))
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """A submit that did not end the episode was at a wrong moment: the dogs are the same."""
+
+    def belief(self, memory: Memory) -> State:
+        dogs = memory["state"].get("dogs")
+        if dogs and len(dogs) == 1:
+            count: Any = [{}] * dogs[0]
+        else:
+            options = dogs or range(MAX_DOGS + 1)
+            about = "exactly how many dogs there are" + (f" ({' or '.join(map(str, dogs))})" if dogs else "")
+            count = unknown(about, [[{}] * n for n in options])
+        return {"timer": "5:00", "dogs": count, "module_disarmed": False}
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        digit = action.removeprefix(ADVICE)
+        return choose(rng, (f"Press submit when the timer ends in {digit}.",
+                            f"Wait until the last digit of the timer is a {digit}, then submit.",
+                            f"Submit at a moment when the seconds end in {digit}."))
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        dogs = state["dogs"]
+        timer = state["timer"]
+        if not dogs:
+            return choose(rng, (f"There are no dogs in the picture. The timer shows {timer}.",
+                                f"No dogs at all; timer {timer}."))
+        listed = ", ".join(f"a {d['coat']} dog {d['pose']}" for d in dogs)
+        word = "dog" if len(dogs) == 1 else "dogs"
+        return choose(rng, (f"I see {len(dogs)} {word}: {listed}. The timer shows {timer}.",
+                            f"{len(dogs)} {word} in the park ({listed}). Timer: {timer}."))
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        state = puzzle.visible_state()
+        dogs = len(state["dogs"])
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        if not re.search(r"\b(?:submit|send|enter|press|hit)\b", text, re.IGNORECASE):
+            return Steps()
+        conditional = re.search(rf"\bif (?:you (?:counted|count|see|have)|there are)\s+(\d|no|one|two)\s+{_DOG}", text,
+                                re.IGNORECASE)
+        if conditional and (number(conditional.group(1)) or 0) != dogs:
+            return Steps.unclear(f"I count {dogs} dogs, not {conditional.group(1)}. When should I submit?")
+        if re.search(rf"\bnumber of {_DOG}\b", text, re.IGNORECASE):
+            when = moment(f"ends in {dogs}")
+        elif re.search(r"\bnumber of (?!the tim|tim|second)", text, re.IGNORECASE):
+            return Steps.unclear("The number of what? I only count dogs here. Which digit should the timer end in?")
+        else:
+            when = moment(text)
+        if when is None:
+            return Steps.unclear("Which digit should the timer end in?" if not alternatives(text)
+                                 else "Which digit exactly should the timer end in?")
+        seconds = parse_timer(state["timer"])
+        wait = when.wait if when.wait is not None else 0 if when.digit is None else seconds_to_wait(seconds, when.digit)
+        return Steps([*([wait_line(wait)] if wait else []), SUBMIT])

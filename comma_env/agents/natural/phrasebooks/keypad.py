@@ -1,0 +1,232 @@
+"""Keypad in plain English. A description names each key's symbol by glyph, name or look
+("a backwards P with a double stem"), placed by position, by row, in reading order or
+clockwise, and says which keys are lit. Advice is an order of keys by symbol or position
+("♠ first, then the airplane", "upper right -> upper left -> ..."), possibly in parts over
+two messages, or a correction of an order already given."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural import grid
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import HEDGES, clean, fix_typos, sentences, spelled_numbers
+from comma_env.agents.natural.symbols import SymbolMention, mentions
+from comma_env.agents.natural.words import choose, position_words
+from comma_env.puzzles.keypad import POSITIONS, SYMBOL_NAMES, matching_columns
+
+ROWS = ("top", "bottom")
+VOCABULARY = (*grid.VOCABULARY, "symbols", "keypad", "lit", "glowing", "then", "after", "first", "finally")
+_LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light(?:ed)? on|with light|turned green|"
+                  r"is green|are green|lit up)\b", re.IGNORECASE)
+_UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
+                    r"none lit)\b", re.IGNORECASE)
+_ORDER_WORDS = re.compile(r"\b(?:reading order|row by row|left to right,? then|(?:top|first) row\s*/\s*bottom row)\b|"
+                          r"\s/\s", re.IGNORECASE)
+_CLOCKWISE = re.compile(r"\b(counter-?clockwise|anti-?clockwise|clockwise)\b", re.IGNORECASE)
+_UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is which)|didn'?t note|not sure where)\b",
+                       re.IGNORECASE)
+_INSTRUCTION = re.compile(r"\b(?:press|push|hit|tap|click|start|begin|then|next|first|order|go|keep going|finally)\b",
+                          re.IGNORECASE)
+_REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i said|before|i told you)|same|"
+                   r"unchanged)\b",
+                   re.IGNORECASE)
+_SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
+
+
+def _name(symbol: str) -> str:
+    return SYMBOL_NAMES[symbol]
+
+
+class KeypadPhrases(Phrasebook):
+    """Keypad's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        symbols: dict[str, Any] = state.setdefault("symbols", {})
+        found = [m for m in mentions(text)
+                 if not re.search(r"\b(?:not|isn'?t|instead of)\s+(?:a\s+|an\s+|the\s+)?$", text[:m.start])]
+        places = [p for p in grid.places(text, ROWS) if not _LIT.search(_sentence_of(text, p.start))]
+        ordered = self._ordered(text, found)
+        placed = ordered or grid.by_lines(text, mentions, ROWS, grid.assign(text, places, found, ROWS))
+        for sentence in sentences(text):
+            if _UNPLACED.search(sentence):
+                spots = [p for p in grid.places(sentence, ROWS) if p.row and not p.col]
+                options = [m.options for m in mentions(sentence)]
+                if spots and len(options) == 2:
+                    for key in (f"{spots[0].row}_left", f"{spots[0].row}_right"):
+                        placed.pop(key, None)
+                    both = sorted(options[0] | options[1])
+                    for key in (f"{spots[0].row}_left", f"{spots[0].row}_right"):
+                        symbols[key] = frozenset(both)
+                    state["unplaced"] = spots[0].row
+        for key, mention in placed.items():
+            symbols[key] = mention.options
+        if not placed and len(found) == len(POSITIONS):
+            state["loose"] = [m.options for m in found]
+        lit = self._lit(text)
+        if lit is not None:
+            state["lit"] = lit
+
+    def _ordered(self, text: str, found: list[SymbolMention]) -> dict[str, SymbolMention]:
+        """Four symbols listed in reading order (said so), or clockwise from the top left."""
+        if len(found) != len(POSITIONS):
+            return {}
+        turn = _CLOCKWISE.search(text)
+        if turn:
+            ring = ("top_left", "top_right", "bottom_right", "bottom_left")
+            if turn.group(1).lower() != "clockwise":
+                ring = ("top_left", "bottom_left", "bottom_right", "top_right")
+            return dict(zip(ring, found, strict=True))
+        if _ORDER_WORDS.search(text):
+            return dict(zip(POSITIONS, found, strict=True))
+        return {}
+
+    def _lit(self, text: str) -> list[str] | None:
+        lit: list[str] | None = None
+        for sentence in sentences(text):
+            if _UNLIT.search(sentence) and not grid.places(sentence, ROWS):
+                lit = [] if lit is None else lit
+                continue
+            if _LIT.search(sentence):
+                keys = [p.key for p in grid.places(sentence, ROWS) if p.key]
+                if keys and not re.search(r"\b(?:unlit|not lit)\b", sentence):
+                    lit = sorted(set(keys), key=POSITIONS.index)
+        return lit
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """Presses light their keys when right; the solver's next description says."""
+        state = memory["state"]
+        lit = list(state.get("lit") or [])
+        for action in actions:
+            position = action.removeprefix("press_")
+            if position in POSITIONS and position not in lit:
+                lit.append(position)
+        state["lit"] = lit
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        symbols: dict[str, Any] = {}
+        if said.get("loose") and not said.get("symbols"):
+            orders = [dict(zip(POSITIONS, combo, strict=True))
+                      for combo in itertools.permutations([sorted(o)[0] for o in said["loose"]])]
+            return {"button_symbols": unknown("which symbol is on which key", orders), "lit_buttons": []}
+        unplaced = said.get("unplaced")
+        for position in POSITIONS:
+            options = (said.get("symbols") or {}).get(position)
+            where = position.replace("_", " ")
+            if options and len(options) == 1:
+                symbols[position] = next(iter(options))
+            elif unplaced and position.startswith(unplaced):
+                symbols[position] = unknown(f"which of the two {unplaced} keys shows which symbol",
+                                            sorted(options or ()))
+            elif options:
+                names = " or ".join(f"{s} ({_name(s)})" for s in sorted(options))
+                symbols[position] = unknown(f"whether the {where} key shows {names}", sorted(options))
+            else:
+                symbols[position] = unknown(f"the symbol on the {where} key", list(SYMBOL_NAMES))
+        return {"button_symbols": symbols, "lit_buttons": list(said.get("lit") or [])}
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        shown = state["button_symbols"]
+        return len(set(shown.values())) == len(POSITIONS) and len(matching_columns(shown)) == 1
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        position = action.removeprefix("press_")
+        symbols = seen["button_symbols"]
+        shown = symbols.get(position) if isinstance(symbols, dict) else None
+        where = position_words(position, rng)
+        if not isinstance(shown, str):
+            return choose(rng, (f"Press the {where} key.", f"Press the {where} button."))
+        return choose(rng, (f'Press the key with the symbol "{shown}", {where}.', f"Press the {where} key.",
+                            f"Press the {_name(shown)} ({shown}), {where}.", f'Go for "{shown}", the {where} one.'))
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        symbols = state["button_symbols"]
+        lit = state.get("lit_buttons") or []
+        parts = [f"{p.replace('_', ' ')}: {symbols[p]} ({_name(symbols[p])})" for p in POSITIONS]
+        body = choose(rng, ("The keypad shows " + "; ".join(parts) + ".", "Symbols: " + ", ".join(parts) + "."))
+        shown = ", ".join(p.replace("_", " ") for p in lit)
+        lights = f"Lit up: {shown}." if lit else choose(rng, ("None of the keys are lit.", "No key is lit yet."))
+        return f"{body}\n{lights}"
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        state = puzzle.visible_state()
+        symbols: dict[str, str] = state["button_symbols"]
+        lit = list(state["lit_buttons"])
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        wanted = len(POSITIONS) - len(lit)
+        order: list[set[str]] = []
+        instructed = False
+        for sentence in sentences(text):
+            refs = _references(sentence, symbols)
+            instructed = instructed or bool(_INSTRUCTION.search(sentence))
+            if _SWAP.search(sentence) and len(order) >= 2 and not refs:
+                order[0], order[1] = order[1], order[0]
+                continue
+            if not refs:
+                continue
+            if len(refs) >= wanted or not order:
+                order = refs
+            elif len(order) >= wanted or _REST.search(sentence) or re.search(r"\bfirst\b", sentence):
+                order = refs + [r for r in order if r not in refs]
+            else:
+                order += refs
+            if HEDGES.search(sentence):
+                return Steps.unclear("I'm not sure which keys you mean. Could you give me the order again?")
+        if not order:
+            return Steps.unclear("In which order should I press the keys?") if instructed else Steps()
+        for ref in order:
+            if len(ref) != 1:
+                return Steps.unclear(_which(ref, symbols))
+        keys = [next(iter(ref)) for ref in order]
+        if len(keys) == len(POSITIONS) and set(keys[:len(lit)]) == set(lit):
+            keys = keys[len(lit):]
+        return Steps([f"press_{k}" for k in keys])
+
+
+def _sentence_of(text: str, index: int) -> str:
+    start = max(text.rfind(".", 0, index), text.rfind("\n", 0, index)) + 1
+    ends = [e for e in (text.find(".", index), text.find("\n", index)) if e != -1]
+    return text[start:min(ends) if ends else len(text)]
+
+
+def _which(ref: set[str], symbols: dict[str, str]) -> str:
+    if not ref:
+        return "I don't see that symbol on my keypad. Which key do you mean?"
+    named = " or the ".join(f"{p.replace('_', ' ')} one ({symbols[p]})" for p in sorted(ref))
+    return f"Which key do you mean: the {named}?"
+
+
+def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
+    """The keys a sentence names, in order; a symbol with its position in brackets is one key."""
+    found = mentions(sentence)
+    masked = list(sentence)
+    for mention in found:
+        masked[mention.start:mention.end] = " " * (mention.end - mention.start)
+    places = grid.places("".join(masked), ROWS)
+    tokens: list[Any] = sorted([*found, *places], key=lambda t: t.start)
+    refs: list[set[str]] = []
+    previous: Any = None
+    for token in tokens:
+        if isinstance(token, SymbolMention):
+            keys = {p for p, s in symbols.items() if s in token.options}
+        else:
+            keys = grid.matching(token, ROWS)
+        together = previous is not None and type(previous) is not type(token) and \
+            re.fullmatch(r"[\s()\"',:\-]*(?:the\s+)?|[\s()\"',:\-]*(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
+                         sentence[previous.end:token.start], re.IGNORECASE)
+        if together and refs:
+            refs[-1] = refs[-1] & keys
+            previous = None
+            continue
+        refs.append(keys)
+        previous = token
+    return refs

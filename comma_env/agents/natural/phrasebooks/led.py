@@ -1,0 +1,280 @@
+"""LED in plain English. A description gives the current stage's LED colour (directly, or as
+the row of LED colours with the stage number or a marker such as "(current)" or 👈) and the
+four letters, placed by position, by row ("G J / S O (top/bottom)"), by diagonal or as a
+grid. Advice names the button by letter, position, both, or gives the rule and the
+multiplier for the solver to apply."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural import grid
+from comma_env.agents.natural.colours import Palette
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.words import choose, position_words
+from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
+
+ROWS = ("top", "bottom")
+PALETTE = Palette(tuple(MULTIPLIERS))
+VOCABULARY = (*grid.VOCABULARY, *MULTIPLIERS, "stage", "letters", "display", "current", "counter")
+_LETTER = re.compile(r"(?<![A-Za-z'])([A-Z])(?![A-Za-z'])")
+_PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|had|'d|will|'ll|would|guess|believe|"
+                            r"pressed|hit|typed|press|count|don'?t|didn'?t|do|did|only|just|also|really|was|got|"
+                            r"need|want|read|looked|tried|mean|meant|noticed|feel|hope|could|should|must)\b"),
+            "A": re.compile(r"\s+(?!top\b|bottom\b|left\b|right\b|upper\b|lower\b|and\b|or\b|in\b|on\b|at\b|is\b)"
+                            r"[a-z]")}
+"""When a capital "I" or "A" is the word, not the letter."""
+_STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator)\b[^.\n\d|]{0,25}?(\d)\b|"
+                    r"🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
+_CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
+                      r"lamp)\s+for\s+it\b|"
+                      r"\blamp of this stage\b|\bthe led\b|\bled\b(?!s)", re.IGNORECASE)
+_MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE)
+_RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
+                   r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
+_LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
+_VOWELS = set("AEIOU")
+
+
+def _letters(text: str) -> list[_Letter]:
+    """Single capital letters that are letters, not the words "I" and "A"."""
+    found: list[_Letter] = []
+    for match in _LETTER.finditer(text):
+        letter = match.group(1)
+        if letter in _PRONOUN and _PRONOUN[letter].match(text, match.end()):
+            continue
+        if re.match(r"\s*=\s*\d", text[match.end():]):  # "A=0, B=1": the alphabet's values
+            continue
+        found.append(_Letter(letter, match.start(), match.end()))
+    pairs = re.finditer(r"(?<![A-Za-z])([A-Z])([A-Z])\s*/\s*([A-Z])([A-Z])(?![A-Za-z])", text)
+    for match in pairs:  # "PV/KF": top row, bottom row
+        found += [_Letter(match.group(i), match.start(i), match.end(i)) for i in range(1, 5)]
+    return sorted(found, key=lambda f: f.start)
+
+
+class _Letter:
+    def __init__(self, letter: str, start: int, end: int) -> None:
+        self.letter, self.start, self.end = letter, start, end
+
+
+class LedPhrases(Phrasebook):
+    """LED's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
+        stage = self._stage(text)
+        if stage:
+            state["stage"] = stage
+        self._colours(text, state)
+        letters = self._placed(text)
+        if letters:
+            state.setdefault("letters", {}).update(letters)
+
+    def _stage(self, text: str) -> int | None:
+        for match in _STAGE.finditer(text):
+            value = int(next(g for g in match.groups() if g))
+            if 1 <= value <= 5:
+                return value
+        return None
+
+    def _colours(self, text: str, state: dict[str, Any]) -> None:
+        """The current LED's colour: said of the current LED, or picked from the row of LEDs."""
+        colours = state.setdefault("colours", {})
+        for match in _LED_K.finditer(text):
+            options = PALETTE.one(text[match.end():match.end() + 20])
+            if options:
+                colours[int(match.group(1))] = options
+        mentions = PALETTE.mentions(text)
+        row = [m for m in mentions if re.search(r"\b(?:leds?|lights?|lamps?)\b", text[max(0, m.start - 60):m.start],
+                                                re.IGNORECASE)]
+        listed = self._listed(text, mentions)
+        if len(listed) >= 2:
+            for k, mention in enumerate(listed, start=1):
+                colours[k] = mention.options
+            marked = [k for k, m in enumerate(listed, start=1) if _MARK.match(text[m.end:m.end + 12].strip())]
+            ring = _RING.search(text)
+            if marked:
+                state["stage"] = marked[0]
+            elif ring:
+                word = ring.group(1).lower().removeprefix("led").strip()
+                state["stage"] = ordinal(word) or (int(word) if word.isdigit() else None) or state.get("stage")
+            return
+        for match in _CURRENT.finditer(text):
+            options = PALETTE.one(text[match.end():match.end() + 40].split(".")[0]) or \
+                PALETTE.one(text[max(0, match.start() - 12):match.start()])
+            if options:
+                state["current"] = options
+                if state.get("stage"):
+                    colours[state["stage"]] = options
+                return
+        if len(row) == 1:
+            state["current"] = row[0].options
+
+    def _listed(self, text: str, mentions: list[Any]) -> list[Any]:
+        """Colours written as the row of LEDs ("blue, blue, green, green", "🔵 🟠👈 🔴")."""
+        best: list[Any] = []
+        run: list[Any] = []
+        for mention in mentions:
+            if run and not re.fullmatch(r"[\s,✓✔*()]*(?:and\s+)?(?:\(?current\)?|👈)?[\s,✓✔*()]*",
+                                        text[run[-1].end:mention.start]):
+                best = max(best, run, key=len)
+                run = []
+            run.append(mention)
+        return max(best, run, key=len)
+
+    def _placed(self, text: str) -> dict[str, Any]:
+        letters = _letters(text)
+        places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
+        masked = grid.assign(text, places, letters, ROWS)
+        masked = grid.by_lines(text, _letters, ROWS, masked)
+        if not masked and len(letters) == 4 and re.search(r"/|\btop\s*/\s*bottom\b", text):
+            masked = dict(zip(POSITIONS, letters, strict=True))
+        placed: dict[str, Any] = {key: (found.letter,) for key, found in masked.items()}
+        free = [f for f in letters if f not in masked.values()]
+        rows_done = {key.split("_")[0] for key in placed}
+        if len(placed) == 2 and len(rows_done) == 1 and len(free) == 2:
+            other = next(r for r in ROWS if r not in rows_done)
+            placed[f"{other}_left"], placed[f"{other}_right"] = (free[0].letter,), (free[1].letter,)
+        for match in re.finditer(r"(?<![A-Za-z])([A-Z])\s+or\s+(?:an?\s+)?([A-Z])(?![A-Za-z])", text):
+            pair = (match.group(1), match.group(2))
+            for key, options in placed.items():
+                if options[0] in pair:
+                    placed[key] = pair
+        if not placed and len(letters) == 4:
+            return {"loose": tuple(f.letter for f in letters)}
+        return placed
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """A right press clears the stage: new letters, the next LED."""
+        state = memory["state"]
+        if state.get("stage"):
+            state["stage"] += 1
+        state.pop("letters", None)
+        state.pop("current", None)
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        colours = said.get("colours") or {}
+        current = said.get("current") or colours.get(said.get("stage"))
+        if not current:
+            colour: Any = unknown("the colour of the current stage's LED", list(MULTIPLIERS))
+        elif len(current) == 1:
+            colour = current[0]
+        else:
+            colour = unknown(f"whether the current LED is {' or '.join(current)}", list(current))
+        letters: dict[str, Any] = dict(said.get("letters") or {})
+        if "loose" in letters and len(letters) == 1:
+            orders = [dict(zip(POSITIONS, p, strict=True)) for p in itertools.permutations(letters["loose"])]
+            shown: Any = unknown("which letter is on which button", orders)
+        else:
+            shown = {}
+            for position in POSITIONS:
+                options = letters.get(position)
+                where = position.replace("_", " ")
+                if options and len(options) == 1:
+                    shown[position] = options[0]
+                elif options:
+                    shown[position] = unknown(f"whether the {where} letter is {' or '.join(options)}", list(options))
+                else:
+                    shown[position] = unknown(f"the letter on the {where} button", list(ALPHABET))
+        return {"stage_number": 1, "led_colors_left_to_right": [colour], "completed_stages": 0, "button_letters": shown}
+
+    def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
+        color = state["led_colors_left_to_right"][0]
+        return [[f"press_{p}"] for p in correct_buttons(state["button_letters"], color)]
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        return len(set(state["button_letters"].values())) == len(POSITIONS)
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        position = action.removeprefix("press_")
+        letters = seen["button_letters"]
+        shown = letters.get(position) if isinstance(letters, dict) else None
+        where = position_words(position, rng)
+        if not isinstance(shown, str):
+            return f"Press the {where} button."
+        return choose(rng, (f'Press the button with the letter "{shown}", {where}.', f"Press the {where} button.",
+                            f"Press {shown}, the {where} one.", f'The one you want is "{shown}", {where}.'))
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        stage = state["stage_number"]
+        colours = state["led_colors_left_to_right"]
+        letters = state["button_letters"]
+        current = colours[stage - 1]
+        lights = ", ".join(colours)
+        grid_words = ", ".join(f"{p.replace('_', ' ')} {letters[p]}" for p in POSITIONS)
+        return choose(rng, (
+            f"Stage {stage}. The current LED is {current}. Letters: {grid_words}.",
+            f"The display shows {stage}. The LEDs from the left are {lights}; the current one is {current}. "
+            f"Buttons: {grid_words}.",
+            f"We're on stage {stage} and its LED is {current}. Top row: {letters['top_left']} and "
+            f"{letters['top_right']}; bottom row: {letters['bottom_left']} and {letters['bottom_right']}.",
+        ))
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        state = puzzle.visible_state()
+        letters: dict[str, str] = state["button_letters"]
+        colour = state["led_colors_left_to_right"][state["stage_number"] - 1]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        chosen: set[str] | None = None
+        pressed = False
+        for sentence in sentences(text):
+            found = _refers_to(sentence, letters)
+            verb = bool(re.search(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", sentence, re.IGNORECASE))
+            if found is not None and (verb or not pressed):
+                chosen, pressed = found, verb
+        if chosen is None:
+            ruled = _by_rule(text, letters, colour)
+            if ruled is not None:
+                chosen = ruled
+        if chosen is None:
+            return Steps()
+        if len(chosen) == 1:
+            return Steps([f"press_{next(iter(chosen))}"])
+        if not chosen:
+            return Steps.unclear("I don't see that on my buttons. Which button do you mean (letter or position)?")
+        named = " or the ".join(f"{p.replace('_', ' ')} one ({letters[p]})" for p in sorted(chosen))
+        return Steps.unclear(f"Which button do you mean: the {named}?")
+
+
+def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:
+    """The buttons one sentence names (letters, positions, "the vowel"), or None."""
+    by_letter = {letter: position for position, letter in letters.items()}
+    found = _letters(sentence)
+    verb = re.search(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", sentence, re.IGNORECASE)
+    if verb and len(found) > 1:
+        found = [f for f in found if f.start > verb.end()][:1] or found[:1]
+    masked = list(sentence)
+    for f in found:
+        masked[f.start:f.end] = " "
+    constraints = [{by_letter[f.letter]} if f.letter in by_letter else set() for f in found]
+    constraints += [grid.matching(p, ROWS) for p in grid.places("".join(masked), ROWS)]
+    if re.search(r"\bvowels?\b", sentence, re.IGNORECASE):
+        constraints.append({p for p, letter in letters.items() if letter in _VOWELS})
+    if not constraints:
+        return None
+    chosen = set.intersection(*constraints)
+    return set.union(*constraints) if hedged(sentence) and len(chosen) == 1 else chosen
+
+
+def _by_rule(text: str, letters: dict[str, str], colour: str) -> set[str] | None:
+    """Advice that states the rule (and maybe the multiplier) instead of a button."""
+    if not re.search(r"\b(?:diagonal|multipl|mod(?:ulo)?\b|remainder)", text, re.IGNORECASE):
+        return None
+    multiplier = re.search(r"\bmultiplier\s+(?:is\s+)?(\d)\b|[x×*]\s*(\d)\b", text, re.IGNORECASE)
+    said = [m.options[0] for m in PALETTE.mentions(text) if len(m.options) == 1]
+    if multiplier:
+        factor = int(next(g for g in multiplier.groups() if g))
+        colour = next((c for c, m in MULTIPLIERS.items() if m == factor), colour)
+    elif said:
+        colour = said[0]
+    return {p for p in POSITIONS if is_correct(letters, p, colour)}

@@ -1,0 +1,271 @@
+"""Maze in plain English. A description gives the layout (`comma_env.agents.natural.maze_layout`),
+the mouse's square and facing ("row 1, column 9, facing south", "(3,7) facing down", an arrow
+on a grid), the spheres' squares and the torus colour; after typed moves the expert follows
+the mouse itself, and a new pose said replaces it. Advice is a route: turns and runs of
+moves with counts ("B6 R F8 press", "go forward two, then turn left", "move six squares left"),
+ending with the button."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.colours import Palette
+from comma_env.agents.natural.maze_layout import plausible, read_layout
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import UNDO, clean, fix_typos, number, spelled_numbers
+from comma_env.agents.natural.words import choose, times
+from comma_env.agents.natural.words import number as say_number
+from comma_env.puzzles.maze import (
+    BACKWARD,
+    COLORS,
+    FACINGS,
+    FORWARD,
+    PRESS,
+    SIZE,
+    TURN_LEFT,
+    TURN_RIGHT,
+    apply_to_pose,
+    goal_color,
+    is_floor,
+    shortest_actions,
+)
+
+PALETTE = Palette(COLORS)
+VOCABULARY = ("mouse", "facing", "sphere", "spheres", "torus", "ring", "row", "column", "forward", "backward", "turn",
+              "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the")
+_FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "up", "down": "down", "south": "down",
+           "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
+           "east": "right"}
+_COORD = r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b)"
+_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose\s+(?:is\s+)?"
+                    r"(?:facing|pointing)(?:\s+to)?|heading)\s+(?:the\s+)?(?:to\s+the\s+)?"
+                    r"(up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b", re.IGNORECASE)
+_POSE = re.compile(rf"\b(?:mouse|i'?m|i am|we'?re|it'?s|it is)\b[^.\n]{{0,40}}?{_COORD}", re.IGNORECASE)
+_TORUS = re.compile(r"\b(?:ring|torus|donut|doughnut)\b", re.IGNORECASE)
+_LEGEND = re.compile(r"\b([A-Z])\s*=\s*([a-z]+)|\b([A-Z](?:\s*/\s*[A-Z])+)\s*=\s*([a-z]+(?:\s*/\s*[a-z]+)+)")
+
+
+def _coord(match: re.Match[str], first: int = 1) -> tuple[int, int]:
+    groups = [g for g in match.groups()[first - 1:first + 3] if g]
+    return int(groups[0]), int(groups[1])
+
+
+class MazePhrases(Phrasebook):
+    """Maze's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        legend = self._legend(text)
+        layout = read_layout(text, legend)
+        if layout:
+            state["rows"] = layout.rows
+            if layout.mouse:
+                state["mouse"] = layout.mouse
+            if layout.facing:
+                state["facing"] = layout.facing
+            state.setdefault("spheres", {}).update(layout.spheres)
+        prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
+                       r"yellow)\b",
+                       " ", text, flags=re.IGNORECASE)
+        for sentence in re.split(r"(?<=[.!?;])\s+|\n", prose):
+            self._sentence(sentence, state)
+
+    def _legend(self, text: str) -> dict[str, str]:
+        legend: dict[str, str] = {}
+        for match in _LEGEND.finditer(text):
+            if match.group(1):
+                letters, names = [match.group(1)], [match.group(2)]
+            else:
+                letters, names = re.findall(r"[A-Z]", match.group(3)), re.findall(r"[a-z]+", match.group(4))
+            for letter, name in zip(letters, names, strict=False):
+                if name in COLORS:
+                    legend[letter] = name
+        return legend
+
+    def _sentence(self, sentence: str, state: dict[str, Any]) -> None:
+        low = sentence.lower()
+        torus = _TORUS.search(sentence)
+        if torus:
+            after = re.split(r"[;]|\bspheres?\b|\bballs?\b", sentence[torus.end():torus.end() + 40])[0]
+            found = PALETTE.mentions(after) or PALETTE.mentions(low[max(0, torus.start() - 14):torus.start()])[-1:]
+            if found:
+                state["torus"] = found[0].options
+        pose = _POSE.search(sentence)
+        if pose:
+            state["mouse"] = _coord(pose, 1)
+        if pose or re.search(r"\bmouse\b|🐭|\bi'?m\b|\bstill\b", low):
+            faces = _FACES.search(sentence)
+            if faces:
+                state["facing"] = _FACING[faces.group(1).lower()]
+        spheres = state.setdefault("spheres", {})
+        coloured = list(re.finditer(rf"\b(blue|red|green|yellow)\b(?:\s+(?:sphere|ball|one))?\s*(?:is\s+)?"
+                                    rf"(?:at|in|on|:|-|=)?\s*{_COORD}", low))
+        for match in coloured:
+            if not (torus and torus.start() <= match.start() <= torus.end() + 12 and "sphere" not in low):
+                spheres[match.group(1)] = _coord(match, 2)
+        partial = re.search(r"\b(blue|red|green|yellow)\b[^.;]*\bsomewhere in (row|column)\s*(\d)", low)
+        if partial:
+            spheres[partial.group(1)] = (partial.group(2), int(partial.group(3)))
+        if not coloured and re.search(r"\b(?:balls|spheres)\b", low) and "colou" in low:
+            spots = re.findall(r"\(\s*(\d)\s*,\s*(\d)\s*\)", low)
+            if len(spots) == len(COLORS):
+                state["sphere_spots"] = [(int(r), int(c)) for r, c in spots]
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """The expert follows the mouse on the layout it was told (a blocked move leaves it)."""
+        state = memory["state"]
+        rows, mouse, facing = state.get("rows"), state.get("mouse"), state.get("facing")
+        for action in actions:
+            if action == PRESS or action not in (FORWARD, BACKWARD, TURN_LEFT, TURN_RIGHT):
+                continue
+            if not (rows and mouse and facing):
+                state.pop("mouse", None)
+                state.pop("facing", None)
+                return
+            cell, facing, _ = apply_to_pose(rows, (mouse[0] - 1, mouse[1] - 1), facing, action)
+            mouse = (cell[0] + 1, cell[1] + 1)
+        if mouse and facing:
+            state["mouse"], state["facing"] = mouse, facing
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        rows = said.get("rows")
+        if not rows or not plausible(rows):
+            rows = unknown("the maze layout, row by row (which squares are walls)", [])
+        rooms = [(r, c) for r in range(1, SIZE + 1, 2) for c in range(1, SIZE + 1, 2)]
+        mouse = said.get("mouse") or unknown("which square the mouse is on (row and column)", rooms)
+        facing = said.get("facing") or unknown("which way the mouse is facing", FACINGS)
+        torus = said.get("torus")
+        colour: Any = torus[0] if torus and len(torus) == 1 else unknown(
+            "the colour of the ring (torus) in the middle", torus or COLORS)
+        spheres: dict[str, Any] = {}
+        spots = said.get("sphere_spots")
+        for name in COLORS:
+            where = (said.get("spheres") or {}).get(name)
+            if isinstance(where, tuple) and isinstance(where[0], str):  # only its row or column
+                line, index = where
+                cells = [(index, c) if line == "row" else (c, index) for c in range(1, SIZE + 1)]
+                spheres[name] = unknown(f"the {'column' if line == 'row' else 'row'} of the {name} sphere",
+                                        [list(cell) for cell in cells])
+            elif where:
+                spheres[name] = list(where)
+            else:
+                spheres[name] = unknown(f"where the {name} sphere is", [list(s) for s in (spots or rooms)])
+        return {"maze_rows_top_to_bottom": rows, "mouse_row_column": list(mouse) if isinstance(mouse, tuple) else mouse,
+                "mouse_facing": facing, "sphere_row_column_by_color": spheres, "torus_color": colour}
+
+    def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
+        rows = state["maze_rows_top_to_bottom"]
+        r, c = state["mouse_row_column"]
+        goal_rc = state["sphere_row_column_by_color"][goal_color(state["torus_color"])]
+        path = shortest_actions(rows, (r - 1, c - 1), state["mouse_facing"], (goal_rc[0] - 1, goal_rc[1] - 1))
+        return [] if path is None else [[*path, PRESS]]
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        rows = state["maze_rows_top_to_bottom"]
+        cells = [state["mouse_row_column"], *state["sphere_row_column_by_color"].values()]
+        spheres = [tuple(v) for v in state["sphere_row_column_by_color"].values()]
+        return len(set(spheres)) == len(spheres) and all(is_floor(rows, (r - 1, c - 1)) for r, c in cells)
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def countable(self, action: str) -> bool:
+        return action != PRESS
+
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        if action == PRESS:
+            return choose(rng, ("Push the button.", "Press the button now.", "Now press the round button.",
+                                "You're on the goal square: press the button."))
+        if action.startswith("turn_"):
+            side = action.removeprefix("turn_")
+            return choose(rng, (f"Turn {side} {times(count, rng)}." if count > 1 else f"Turn {side}.",
+                                f"Turn to your {side} {times(count, rng)}."))
+        squares = f"{say_number(count, rng)} {'square' if count == 1 else 'squares'}"
+        if action == FORWARD:
+            return choose(rng, (f"Go forward {squares}.", f"Move forward {times(count, rng)}.",
+                                f"Walk forward {say_number(count, rng)} {'step' if count == 1 else 'steps'}."))
+        return choose(rng, (f"Step back {squares}.", f"Move backward {times(count, rng)}.",
+                            f"Go backward {say_number(count, rng)} {'step' if count == 1 else 'steps'}, facing the "
+                            f"same way."))
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        rows = state["maze_rows_top_to_bottom"]
+        r, c = state["mouse_row_column"]
+        spheres = "; ".join(f"{name} sphere at row {rc[0]}, column {rc[1]}"
+                            for name, rc in state["sphere_row_column_by_color"].items())
+        if choose(rng, ("grid", "walls")) == "grid":
+            layout = "Rows top to bottom (# wall, . floor):\n" + "\n".join(f"{k}: {row}" for k, row in enumerate(rows,
+                                                                                                                 1))
+        else:
+            layout = "Walls by row (everything else is floor):\n" + "\n".join(
+                f"row {k}: " + (("dark at columns " + ", ".join(str(i + 1) for i, ch in enumerate(row) if ch != "."))
+                                if "#" in row else "all white") for k, row in enumerate(rows, 1))
+        return (f"{layout}\nThe mouse is at row {r}, column {c}, facing {state['mouse_facing']}. "
+                f"The ring in the middle is {state['torus_color']}. Spheres: {spheres}.")
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        facing = puzzle.visible_state()["mouse_facing"]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        undo = list(UNDO.finditer(text))
+        if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
+            text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
+        text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
+        return _route(text, facing)
+
+
+_LEGEND_WORDS = re.compile(r"\(\s*[A-Z]\s*=\s*forward[^)]*\)", re.IGNORECASE)
+_STEP = re.compile(
+    r"\bturn(?:ing)?\s*(?:to\s+(?:the|your)\s+)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"
+    r"\b(?:go|move|walk|step|head|drive)\s+(left|right|up|down)\b|"
+    r"\b(?:(\d+)\s*(?:x\s+)?(?:steps?|squares?|spaces?|cells?|times)\s+)?(forwards?|ahead|backwards?|reverse|"
+    r"(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back\s+up|back(?=\s*\d))\b"
+    r"(?:\s*(?:by\s+)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
+    r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
+    r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
+    r"\bpress\b(?=\s*\(|\s*$)",
+    re.IGNORECASE | re.MULTILINE)
+
+
+def _route(text: str, facing: str) -> Steps:
+    """The actions of a route, in order; a turn without a side, a move without a direction or
+    a goal without a route is asked about."""
+    compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())
+                                                          and re.search(r"(?<![A-Za-z])[FB]\d", text))
+    text = _LEGEND_WORDS.sub(" ", text)
+    actions: list[str] = []
+    for match in _STEP.finditer(text):
+        whole = match.group(0).lower()
+        if match.group(9) and compact:
+            letter, count = match.group(9).upper(), int(match.group(10) or 1)
+            actions += [{"F": FORWARD, "B": BACKWARD, "L": TURN_LEFT, "R": TURN_RIGHT}[letter]] * count
+        elif match.group(9):
+            continue
+        elif whole.startswith("turn"):
+            if not match.group(1):
+                return Steps.unclear("Turn which way, left or right?")
+            repeat = match.group(2)
+            count = 2 if repeat and "twice" in repeat else int(re.sub(r"\D", "", repeat)) if repeat else 1
+            actions += [f"turn_{match.group(1).lower()}"] * count
+        elif match.group(3):
+            return Steps.unclear(f"Do you mean turn {match.group(3).lower()} only, or turn and move? How far?")
+        elif match.group(5):
+            count = number(match.group(4) or match.group(6) or "1") or 1
+            backward = match.group(5).lower().startswith(("back", "reverse"))
+            actions += [BACKWARD if backward else FORWARD] * count
+        elif match.group(7):
+            count, way = int(match.group(7)), match.group(8).lower()
+            if way == facing:
+                actions += [FORWARD] * count
+            elif FACINGS.index(way) == (FACINGS.index(facing) + 2) % 4:
+                actions += [BACKWARD] * count
+            else:
+                return Steps.unclear(f"I'm facing {facing}. Should I turn {way} first, or move another way?")
+        else:
+            actions.append(PRESS)
+    if not actions and re.search(r"\b(?:go|head|move|walk|get)\b", text, re.IGNORECASE):
+        return Steps.unclear("Which moves should I make (turns, and how many squares forward or back)?")
+    return Steps(actions) if actions else Steps()

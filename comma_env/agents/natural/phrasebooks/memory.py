@@ -1,0 +1,281 @@
+"""Memory in plain English. A description gives the stage, the display number and the four
+labels from the left (or from the right, by position, label first: "the 3 is leftmost"), and
+may recap what was pressed in earlier stages; the expert also counts the presses it sees
+typed. Advice names a button by position (from either end), by label, or as "the same
+position (label) as in stage 2"; a bare "press 1" is a question when label and position
+disagree."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.words import choose
+from comma_env.agents.natural.words import number as say_number
+from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.puzzles.memory import BUTTONS, STAGES
+
+VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "position", "press", "pressed",
+              "left", "right", "leftmost", "rightmost", "says", "shows", "label")
+_ONE_TO_FOUR = r"[1-4]"
+_RUN = re.compile(rf"({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})"
+                  rf"(?:[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR}))?")
+_STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
+_DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
+                      r"showing|"
+                      r"displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
+_LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
+                        r"from the (right)\b[^:]*?to the left|right to left|(?<![a-z])\|)", re.IGNORECASE)
+_RECAP = re.compile(r"\bstage\s*([1-5])\b[^\n]*?\b(?:pressed|hit|pushed|clicked|tapped)\b[^\n]*", re.IGNORECASE)
+_S_RECAP = re.compile(r"\bS([1-5])\s*:\s*pos(?:ition)?\s*([1-4])\s*/\s*label\s*([1-4])", re.IGNORECASE)
+
+
+def _labels_in(text: str) -> list[Any] | None:
+    """The four labels from the left, with None for one the solver could not read."""
+    for match in _LABELS_AT.finditer(text):
+        window = text[match.end():match.end() + 60]
+        run = _RUN.search(window)
+        if run and run.start() < 25:
+            values = [int(g) for g in run.groups() if g]
+            if len(values) == 3 and re.search(r"can'?t (?:make out|read|see)|last one|unreadable", window[run.end():]):
+                values.append(None)  # type: ignore[arg-type]
+            if len(values) == BUTTONS:
+                return values[::-1] if match.group(1) or re.search(r"right to left", match.group(0), re.I) else values
+    pairs = re.findall(r"\bposition\s*([1-4])\s*[:=]\s*(?:label\s*)?([1-4])\b", text, re.IGNORECASE)
+    if len({p for p, _ in pairs}) == BUTTONS:
+        labels: list[Any] = [None] * BUTTONS
+        for position, label in pairs:
+            labels[int(position) - 1] = int(label)
+        return labels
+    table = re.search(r"\|\s*position\s*\|([^\n]*)\n[^\n]*\n?\|\s*label\s*\|([^\n]*)", text, re.IGNORECASE)
+    if table:
+        heads = re.findall(r"[1-4]", table.group(1))
+        cells = re.findall(r"[1-4]", table.group(2))
+        if len(heads) == len(cells) == BUTTONS:
+            labels = [None] * BUTTONS
+            for position, label in zip(heads, cells, strict=True):
+                labels[int(position) - 1] = int(label)
+            return labels
+    placed: dict[int, int] = {}
+    for label, where in re.findall(r"\bthe\s+([1-4])\s+is\s+(leftmost|rightmost|in position\s*[1-4])", text,
+                                   re.IGNORECASE):
+        position = 1 if where.lower() == "leftmost" else 4 if where.lower() == "rightmost" else int(where[-1])
+        placed[position] = int(label)
+    if len(placed) >= BUTTONS - 1:
+        return [placed.get(p) for p in range(1, BUTTONS + 1)]
+    for run in _RUN.finditer(text):  # four different labels with no word before them ("3 1 4 2 (left -> right)")
+        values = [int(g) for g in run.groups() if g]
+        if len(set(values)) == BUTTONS:
+            reverse = re.match(r"\W*\(?\s*(?:from the )?right\s*(?:->|to)\s*left", text[run.end():], re.IGNORECASE)
+            return values[::-1] if reverse else values
+    return None
+
+
+class MemoryPhrases(Phrasebook):
+    """Memory's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state, notes = memory["state"], memory["notes"]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[1-4]\b", " ", text)
+        now = re.split(r"\bnow\s*:", text, flags=re.IGNORECASE)
+        recap, current = (now[0], now[-1]) if len(now) > 1 else ("", text)
+        pressed = notes.setdefault("pressed", [])
+        for line in [*recap.splitlines(), *([] if recap else [current])]:
+            self._recap(line, pressed)
+        current = _RECAP.sub(" ", current) if not recap else current
+        stage = next((int(next(g for g in m.groups() if g)) for m in _STAGE.finditer(current)), None)
+        if stage:
+            self._at_stage(stage, memory)
+        display = _DISPLAY.search(current)
+        options = re.search(r"\b([1-4])\s+or\s+(?:an?\s+)?([1-4])\b", current)
+        if options and (hedged(current) or re.search(r"\beither\b", current, re.IGNORECASE)):
+            state["display"] = (int(options.group(1)), int(options.group(2)))
+        elif display:
+            state["display"] = (int(display.group(1)),)
+        labels = _labels_in(current)
+        if labels:
+            state["labels"] = labels
+
+    def _recap(self, line: str, pressed: list[Any]) -> None:
+        """"stage 1: display 3, I pressed position 3 (label 3)", "S1: pos 3 / label 3",
+        "Stage 1 - pressed the button labelled 1, which was in position 2"."""
+        short = _S_RECAP.search(line)
+        position: int | None
+        label: int | None
+        if short:
+            stage, position, label = (int(g) for g in short.groups())
+        else:
+            match = _RECAP.search(line)
+            if not match:
+                return
+            stage = int(match.group(1))
+            found_position = re.search(r"\bposition\s*([1-4])\b|\bpos\s*([1-4])\b", match.group(0), re.IGNORECASE)
+            found_label = re.search(r"\blabel(?:led)?\s*([1-4])\b|\(label\s*([1-4])\)", match.group(0), re.IGNORECASE)
+            position = int(next(g for g in found_position.groups() if g)) if found_position else None
+            label = int(next(g for g in found_label.groups() if g)) if found_label else None
+            if position is None and label is None:
+                return
+        while len(pressed) < stage:
+            pressed.append([None, None])
+        old = pressed[stage - 1]
+        pressed[stage - 1] = [position or old[0], label or old[1]]
+
+    def _at_stage(self, stage: int, memory: Memory) -> None:
+        """A described stage: stage 1 is a new run; what was pressed after it no longer counts."""
+        state, notes = memory["state"], memory["notes"]
+        pressed = notes.setdefault("pressed", [])
+        if stage == 1:
+            pressed.clear()
+        del pressed[stage - 1:]
+        while len(pressed) < stage - 1:
+            pressed.append([None, None])
+        if state.get("stage") != stage:
+            state.pop("display", None)
+            state.pop("labels", None)
+        state["stage"] = stage
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """Each press was the stage's (the expert cannot see a strike): note it, next stage."""
+        state, notes = memory["state"], memory["notes"]
+        pressed = notes.setdefault("pressed", [])
+        for action in actions:
+            match = re.fullmatch(r"press_position_([1-4])", action)
+            if not match:
+                continue
+            position = int(match.group(1))
+            stage = state.get("stage") or len(pressed) + 1
+            labels = state.get("labels") or []
+            label = labels[position - 1] if len(labels) == BUTTONS else None
+            del pressed[stage - 1:]
+            while len(pressed) < stage - 1:
+                pressed.append([None, None])
+            pressed.append([position, label])
+            state.clear()
+            state["stage"] = min(stage + 1, STAGES)
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        stage = said.get("stage") or len(memory["notes"].get("pressed", [])) + 1
+        display = said.get("display")
+        if not display:
+            shown: Any = unknown("the number on the display", range(1, BUTTONS + 1))
+        elif len(display) == 1:
+            shown = display[0]
+        else:
+            shown = unknown(f"whether the display shows {' or '.join(map(str, display))}", display)
+        labels = said.get("labels")
+        if not labels:
+            board: Any = unknown("the labels of the four buttons from the left",
+                                 [list(p) for p in itertools.permutations(range(1, BUTTONS + 1))])
+        elif None in labels:
+            missing = [v for v in range(1, BUTTONS + 1) if v not in labels]
+            board = [v if v is not None else unknown(f"the label in position {k}", missing)
+                     for k, v in enumerate(labels, start=1)]
+        else:
+            board = list(labels)
+        return {"stage": stage, "stages_completed": stage - 1, "display_number": shown,
+                "button_labels_left_to_right": board}
+
+    def decide(self, memory: Memory) -> Any:
+        from comma_env.agents.natural.belief import settle
+
+        pressed = []
+        for k, (position, label) in enumerate(memory["notes"].get("pressed", []), start=1):
+            pressed.append([position if position else unknown(f"the position you pressed in stage {k}", range(1, 5)),
+                            label if label else unknown(f"the label of the button you pressed in stage {k}",
+                                                        range(1, 5))])
+        return settle(self.belief(memory), {"pressed": pressed}, self.answers, self.possible)
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        return sorted(state["button_labels_left_to_right"]) == list(range(1, BUTTONS + 1))
+
+    def facts(self, memory: Memory) -> list[str]:
+        return [*super().facts(memory), f"pressed in earlier stages (position, "
+                                        f"label): {memory['notes'].get('pressed')}"]
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        k = int(action.rsplit("_", 1)[1])
+        labels = seen["button_labels_left_to_right"]
+        options = [f"Press the {say_ordinal(k, rng)} button from the left.", f"Press the button in "
+                                                                             f"position {say_number(k, rng)}."]
+        if isinstance(labels, list) and all(isinstance(v, int) for v in labels):
+            label = labels[k - 1]
+            options += [f'Hit the {say_ordinal(k, rng)} button, the one labelled {label}.',
+                        f"Press the button labelled {label}.", f"Press the button with the label {label}, "
+                                                               f"position {k}."]
+        return choose(rng, options)
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        stage, display = state["stage"], state["display_number"]
+        labels = ", ".join(str(v) for v in state["button_labels_left_to_right"])
+        return choose(rng, (f"Stage {stage}: the display shows {display}. Buttons from left to right: {labels}.",
+                            f"We're at stage {stage} of 5. Display: {display}. Labels left to right: {labels}.",
+                            f"The display says {display} (stage {stage}), and the buttons read {labels} "
+                            "from the left."))
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        labels = [int(v) for v in puzzle.visible_state()["button_labels_left_to_right"]]
+        history = getattr(puzzle, "history", [])
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        chosen: set[int] | None = None
+        for sentence in sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE)):
+            found = _refers_to(sentence, labels, history)
+            if found is not None:
+                chosen = found
+        if chosen is None:
+            return Steps()
+        if len(chosen) == 1:
+            return Steps([f"press_position_{next(iter(chosen))}"])
+        if not chosen:
+            return Steps.unclear("I don't have that button. Which position (1 to 4 from the left) do you mean?")
+        named = " or ".join(f"position {k} (label {labels[k - 1]})" for k in sorted(chosen))
+        return Steps.unclear(f"Do you mean {named}? Is that a label or a position?")
+
+
+def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int] | None:
+    """The positions (1-4) a sentence of advice could mean, or None when it names none."""
+    low = sentence.lower()
+    constraints: list[set[int]] = []
+    same = re.search(r"\bsame\s+(position|label|button|place)\b[^.]*?\bstage\s*([1-5])", low)
+    if same:
+        stage = int(same.group(2))
+        if stage > len(history):
+            return set()
+        position, label = history[stage - 1]
+        return {position} if same.group(1) in ("position", "place", "button") else {labels.index(label) + 1}
+    for match in re.finditer(r"\blabell?ed\s*([0-9])\b|\blabel\s*([0-9])\b|\bwith (?:the |a )?([0-9]) on it\b|"
+                             r"\bthe one (?:with|showing|that says) (?:the |a )?([0-9])\b", low):
+        value = int(next(g for g in match.groups() if g))
+        constraints.append({labels.index(value) + 1} if value in labels else set())
+    for match in re.finditer(r"\b(?:position|pos|place(?: number)?|slot)\s*([0-9])\b", low):
+        value = int(match.group(1))
+        constraints.append({value} if 1 <= value <= BUTTONS else set())
+    for match in re.finditer(rf"\b({ORDINAL})\s*(?:button|one|key)?\s*(?:from|counting from)\s+the\s+(left|right)",
+                             low):
+        k = ordinal(match.group(1), BUTTONS) or 0
+        constraints.append({k if match.group(2) == "left" else BUTTONS + 1 - k} if 1 <= k <= BUTTONS else set())
+    if re.search(r"\b(?:leftmost|far left)\b", low):
+        constraints.append({1})
+    if re.search(r"\b(?:rightmost|far right)\b", low):
+        constraints.append({BUTTONS})
+    if re.search(r"\bmiddle\b", low):
+        constraints.append({2, 3})
+    if re.search(r"\b(?:on|at) the end\b|\bend one\b", low):
+        constraints.append({1, BUTTONS})
+    if not constraints:
+        bare = re.search(r"\b(?:press|push|hit|tap|click)\s+(?:the\s+)?(?:button\s+)?([0-9])\b|^\W*([0-9])\W*$", low)
+        if bare:
+            value = int(next(g for g in bare.groups() if g))
+            readings = {value} if 1 <= value <= BUTTONS else set()
+            readings |= {labels.index(value) + 1} if value in labels else set()
+            return readings
+        return None
+    return set.intersection(*constraints)

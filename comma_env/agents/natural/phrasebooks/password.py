@@ -1,0 +1,271 @@
+"""Password in plain English. A description gives the letter each window shows now (a row of
+five letters, window by window, "first V, second Q", a grid or table, the five letters run
+together), and may sum up every letter a window has shown ("#1 R/S/Q", "window 1: F, G, H (now
+showing H)"). Advice spells the password ("it's THERE: set the letters and submit") or
+gives presses window by window ("press down on window 1, the fourth letter up once")."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, spelled_numbers
+from comma_env.agents.natural.words import choose, times
+from comma_env.agents.natural.words import number as say_number
+from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
+
+VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "first", "second", "third", "fourth",
+              "fifth", "arrow", "down", "once", "twice", "times", "cycle", "spell", "password", "then", "and", "the")
+_SLOT = r"[A-Za-z](?:\s*/\s*[A-Za-z])?\??"
+_FIVE = re.compile(rf"(?<![A-Za-z])({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})"
+                   rf"[\s,;\]\[|]+(?:and\s+)?({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})(?![A-Za-z])")
+_RUN_TOGETHER = re.compile(r"(?<![A-Za-z])([A-Z]{5})(?![A-Za-z])")
+_PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?:shows?|is|reads?)?\s*`?([A-Za-z])`?"
+                         r"(?![A-Za-z])", re.IGNORECASE)
+_ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
+_NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
+_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\(now "
+                   r"showing ([A-Za-z])\))?",
+                   re.IGNORECASE)
+_NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?)\s+([A-Za-z]{5})\b",
+                  re.IGNORECASE)
+_SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
+                         r"?\s*(?:and\s+)?)+)",
+                         re.IGNORECASE)
+_NOT_LETTERS = {"WORD", "WORDS", "NOW", "THE", "LETTERS"}
+
+
+def _cycle_candidates(seen: list[str]) -> list[str]:
+    """Letters a window can show given the letters it has shown (three in a row)."""
+    if not seen:
+        return list(ALPHABET)
+    values = [ALPHABET.index(c) for c in seen]
+    return [c for i, c in enumerate(ALPHABET) if max(values + [i]) - min(values + [i]) <= 2]
+
+
+class PasswordPhrases(Phrasebook):
+    """Password's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state, notes = memory["state"], memory["notes"]
+        text = fix_typos(clean(text), VOCABULARY)
+        text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
+        summary = notes.setdefault("summary", [[] for _ in range(POSITIONS)])
+        shown: list[tuple[str, ...] | None] | None = None
+        for match in _SEEN.finditer(text):
+            window = int(match.group(1)) - 1
+            summary[window] = list(dict.fromkeys(c.upper() for c in re.findall(r"[A-Za-z]", match.group(2))))
+            if match.group(3):
+                shown = shown or [None] * POSITIONS
+                shown[window] = (match.group(3).upper(),)
+        now = _NOW.search(text)
+        if now:
+            shown = [(c.upper(),) for c in now.group(1)]
+        elif shown is None and not any(summary) or shown is None and not _SEEN.search(text):
+            shown = self._shown(text)
+        if shown:
+            snapshots = state.setdefault("snapshots", [])
+            if not snapshots or state.get("typed_since"):
+                snapshots.append([None] * POSITIONS)
+            snapshots[-1] = [new or old for new, old in zip(shown, snapshots[-1], strict=True)]
+            state["shown"] = snapshots[-1]
+            state["typed_since"] = False
+        self._remember(memory)
+
+    def _remember(self, memory: Memory) -> None:
+        """The letters each window has shown: every description so far, and any summary."""
+        notes = memory["notes"]
+        seen: list[list[str]] = [list(letters) for letters in notes.get("summary") or [[] for _ in range(POSITIONS)]]
+        for snapshot in memory["state"].get("snapshots") or []:
+            for window, options in enumerate(snapshot):
+                if options and len(options) == 1 and options[0] not in seen[window]:
+                    seen[window].append(options[0])
+        notes["letters_seen"] = seen
+
+    def _shown(self, text: str) -> list[tuple[str, ...] | None] | None:
+        """The letter each window shows now (options for an unsure one), or None."""
+        slots: list[tuple[str, ...] | None] = [None] * POSITIONS
+        for pattern in (_PER_WINDOW, _NUMBERED):
+            for match in pattern.finditer(text):
+                slots[int(match.group(1)) - 1] = (match.group(2).upper(),)
+        for match in _ORDINAL_LETTER.finditer(text):
+            index = ordinal(match.group(1), POSITIONS)
+            if index and 1 <= index <= POSITIONS:
+                slots[index - 1] = (match.group(2).upper(),)
+        listed = _SHOWN_LIST.search(text)
+        if listed:
+            windows = [int(w) for w in re.findall(r"[1-5]", listed.group(1))]
+            letters = re.findall(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])", listed.group(2))
+            for window, letter in zip(windows, letters, strict=False):
+                slots[window - 1] = (letter.upper(),)
+        table = re.search(r"\|\s*window\s*\|([^\n]*)\n[^\n]*\n?\|\s*letter\s*\|([^\n]*)", text, re.IGNORECASE)
+        if table:
+            for window, letter in zip(re.findall(r"[1-5]", table.group(1)), re.findall(r"[A-Za-z]", table.group(2)),
+                                      strict=False):
+                slots[int(window) - 1] = (letter.upper(),)
+        if any(slots):
+            return slots
+        for line in text.splitlines():
+            five = _FIVE.search(line)
+            if five and not re.search(r"\b(?:up|down)\b", line[:five.start()].lower()[-15:]):
+                return [tuple(dict.fromkeys(c.upper() for c in re.findall(r"[A-Za-z]", g))) for g in five.groups()]
+        for match in _RUN_TOGETHER.finditer(text):
+            if match.group(1) not in _NOT_LETTERS and match.group(1).lower() not in WORDS:
+                return [(c,) for c in match.group(1)]
+        return None
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """Cycling changes the letters: what the windows show now is for the solver to say."""
+        if any(a.startswith("cycle_") for a in actions):
+            memory["state"].pop("shown", None)
+            memory["state"]["typed_since"] = True
+
+    def belief(self, memory: Memory) -> State:
+        seen = memory["notes"].get("letters_seen") or [[] for _ in range(POSITIONS)]
+        shown = memory["state"].get("shown") or [None] * POSITIONS
+        letters: list[Any] = []
+        for window, options in enumerate(shown, start=1):
+            if options and len(options) == 1:
+                letters.append(options[0])
+            elif options:
+                letters.append(unknown(f"whether window {window} shows {' or '.join(options)}", options))
+            else:
+                letters.append(unknown(f"the letter window {window} shows now", _cycle_candidates(seen[window - 1])))
+        return {"letters_shown_left_to_right": letters}
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        seen = notes.get("letters_seen") or [[] for _ in range(POSITIONS)]
+        for letters, shown in zip(seen, state["letters_shown_left_to_right"], strict=True):
+            values = [ALPHABET.index(c) for c in {*letters, shown}]
+            if max(values) - min(values) > 2:
+                return False
+        return True
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def countable(self, action: str) -> bool:
+        return action.startswith("cycle_")
+
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        if action == "submit":
+            return choose(rng, ("Then press submit.", "Now press the submit button.", "Submit it.",
+                                "That spells the password: press submit."))
+        up = action.startswith("cycle_up_")
+        k = int(action.rsplit("_", 1)[1])
+        direction = choose(rng, ("up", "forward")) if up else choose(rng, ("down", "back"))
+        return choose(rng, (
+            f"Cycle the {say_ordinal(k, rng)} letter {direction} {times(count, rng)}.",
+            f"Press {'up' if up else 'down'} on window {say_number(k, rng)}, {times(count, rng)}.",
+            f"Press the {'up' if up else 'down'} arrow of the {say_ordinal(k, rng)} window {times(count, rng)}.",
+        ))
+
+    def say(self, advice: list[str], seen: State, rng: np.random.Generator) -> list[str]:
+        if advice == [f"cycle_up_{k}" for k in range(1, POSITIONS + 1)]:
+            return [choose(rng, ("Press the up arrow of every window once.", "Press up once on each of the five "
+                                                                             "windows.",
+                                 "Cycle all five windows up once."))]
+        return super().say(advice, seen, rng)
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        letters = state["letters_shown_left_to_right"]
+        return choose(rng, (f"The five windows show {', '.join(letters)} from left to right.",
+                            "Windows: " + ", ".join(f"window {k} {c}" for k, c in enumerate(letters, start=1)) + ".",
+                            f"Right now the letters read {' '.join(letters)} (left to right)."))
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        shown = [str(c).upper() for c in puzzle.visible_state()["letters_shown_left_to_right"]]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
+        named = {w for w in WORDS if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", text)}
+        if len(named) > 1:
+            return Steps.unclear(f"Which word is it: {' or '.join(sorted(w.upper() for w in named))}?")
+        if named:
+            word = next(iter(named)).upper()
+            actions: list[str] = []
+            for k, (current, target) in enumerate(zip(shown, word, strict=True), start=1):
+                try:
+                    moves = moves_between(current, target)
+                except KeyError:
+                    return Steps.unclear(f"Window {k} shows {current}; I can't get it to {target}. Which word do you "
+                                         f"mean?")
+                actions += [f"cycle_{'up' if m > 0 else 'down'}_{k}" for m in moves]
+            return Steps(actions + (["submit"] if submit else []))
+        return _presses(text)
+
+
+_DIRECTION = re.compile(r"\b(up|upwards?|forwards?|down|downwards?|back|backwards?)\b|(▲|▼|↑|↓)|"
+                        r"\bto the (next|previous) letter\b", re.IGNORECASE)
+_WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b({ORDINAL})\s+(?:window|letter|slot|"
+                      rf"box)\b|"
+                      rf"\b(all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:5\s+|five\s+)?(?:windows?|letters?|slots?)\b|"
+                      rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\b(?:the\s+)?(?:windows|"
+                      rf"letters)\b",
+                      re.IGNORECASE)
+
+
+def _presses(text: str) -> Steps:
+    """Presses said window by window, in order: "press down on window 1, the fourth letter
+    up once, then press submit"; a step without its window or its direction is asked about."""
+    actions: list[str] = []
+    last_direction: str | None = None
+    for clause in re.split(r"[,;\n]|\bthen\b|\band\b(?=\s+(?:press|hit|click|push|then|submit|the|window))|\.(?=\s|$)",
+                           text, flags=re.IGNORECASE):
+        clause = clause.strip()
+        if not clause:
+            continue
+        submit = re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", clause, re.IGNORECASE)
+        if submit and not _WINDOWS.search(clause[:submit.start()]):
+            actions.append("submit")
+            continue
+        target = _WINDOWS.search(clause)
+        found = _DIRECTION.search(clause)
+        if not found and (not target or not (target.group(1) or target.group(2))):
+            continue  # "then tell me the letters"
+        direction = None
+        if found:
+            word = next(g for g in found.groups() if g).lower()
+            direction = "up" if word.startswith(("up", "forward", "next")) or word in ("▲", "↑") else "down"
+        elif re.search(r"\bsame\b", clause, re.IGNORECASE) or re.fullmatch(r"\W*window\s*[1-5]\W*", clause, re.I):
+            direction = last_direction
+        if target is None:
+            return Steps.unclear("Which window should I cycle, and how many times?")
+        windows = _window_numbers(target)
+        if not windows:
+            return Steps.unclear("Which windows do you mean exactly?")
+        if direction is None:
+            return Steps.unclear(f"Up or down on window {windows[0]}?")
+        last_direction = direction
+        count = _count(clause)
+        if count is None:
+            return Steps.unclear("How many times should I press it?")
+        actions += [f"cycle_{direction}_{w}" for w in windows for _ in range(count)]
+        if submit:
+            actions.append("submit")
+    return Steps(actions) if actions else Steps()
+
+
+def _window_numbers(match: re.Match[str]) -> list[int]:
+    if match.group(1):
+        return [int(match.group(1))]
+    if match.group(2):
+        index = ordinal(match.group(2), POSITIONS)
+        return [index] if index and 1 <= index <= POSITIONS else []
+    if match.group(3):
+        return list(range(1, POSITIONS + 1))
+    if match.group(4) and match.group(4).lower() == "last" and not match.group(5).lower().endswith("s"):
+        return [POSITIONS]
+    return []
+
+
+def _count(clause: str) -> int | None:
+    low = clause.lower()
+    if re.search(r"\bsome\s*times\b|\ba few times\b|\bseveral times\b", low):
+        return None
+    for found in re.finditer(r"\b(once|twice|thrice|\d+|one|two)\s*(?:times?|x)?\b(?!\s*(?:window|letter|slot))", low):
+        if found.group(1) in ("once", "twice", "thrice") or re.search(r"times?|x", found.group(0)):
+            return number(found.group(1))
+    return 1

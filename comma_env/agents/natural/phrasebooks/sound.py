@@ -1,0 +1,183 @@
+"""Sound in plain English. A description says what the clip sounds like, in the describer's
+words ("a low rumbling hum that throbs quickly", "ding-dong", "like rain on a window"); the
+expert matches it to the manual's list of sounds by their telling features, and asks about
+the feature that separates the sounds left when it cannot tell ("steady hiss: with tiny taps,
+or a faint flutter?"). Advice is the code as symbols, their names, positions on the keypad or
+a run such as "#$&*"; "the rest", after part of the code is typed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.words import choose
+from comma_env.audio.synth import SIGNATURES
+from comma_env.puzzles.sound import CODE_LENGTH, SYMBOL_ACTIONS
+
+FEATURES: dict[str, dict[str, int]] = {
+    "Car engine": {r"engine|motor|idling|car\b": 5, r"rumbl": 3, r"\bhum": 2, r"throb|puls": 2, r"\blow": 1,
+                   r"steady|same pitch|doesn'?t (?:go up|change)|stays the same": 1},
+    "Birdsong": {r"\bbird|tweet|chirp": 5, r"swoop": 2, r"very high|really high|high": 1, r"quick|fast": 1, r"gaps": 1,
+                 r"up (?:and|n) down": 1},
+    "Police siren": {r"siren|police|ambulance|wail": 5, r"loud": 2, r"slides?|sliding|glides?": 2,
+                     r"up and down|rises and falls": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
+    "Dripping tap": {r"drip|faucet|\btap\b(?! it)|plinks?|plonk|drops?\b|droplet": 5, r"evenly spaced|regular": 1,
+                     r"a few (?:a|per) second|few per sec": 2, r"short|single": 1},
+    "Ticking clock": {r"tick|tock|clock": 5, r"clicks?": 3,
+                      r"two per second|2 per second|twice a second|two a second": 3,
+                      r"louder and softer|loud,? soft|alternat": 2, r"\bdry": 1},
+    "Heartbeat": {r"heart|lub|dub|thump": 5, r"pairs?|double": 2, r"very low|low": 1, r"soft": 1,
+                  r"(?:a bit|a little) (?:more|faster) than once|over 1 per sec|just over once": 2},
+    "Telephone": {r"phone|telephone|brr+ing|\bring(?:ing)?\b": 5, r"buzz": 3, r"two-tone|two tones": 3,
+                  r"silence|pause": 1, r"half a second": 1},
+    "Doorbell": {r"doorbell|ding|dong|chime|bell": 5, r"two (?:clear )?(?:bell )?notes": 2, r"second (?:one )?lower": 3,
+                 r"fad": 1},
+    "Rain": {r"\brain": 5, r"hiss": 3, r"random|patter": 2, r"tiny taps|taps|crackl": 2, r"soft": 1},
+    "Whistle": {r"whistl": 5, r"pure|clean": 2, r"very high|really high|high": 1, r"one long|single long|long": 1,
+                r"steady|doesn'?t change|constant": 1, r"\bnote|\btone": 1},
+    "Cow": {r"\bcow|\bmoo": 5, r"dron": 3, r"rises a little|goes up a little|rises": 2, r"\blow": 1, r"long": 1,
+            r"fad": 1},
+    "Extractor fan": {r"\bfan|ventilat|extractor|air ?con": 5, r"whoosh|air": 3, r"flutter": 3, r"dull": 2,
+                      r"steady": 1},
+}
+"""Each listed sound's telling words (regex) and how much each counts; a sound's name counts most."""
+
+QUESTIONS: dict[frozenset[str], str] = {
+    frozenset({"Rain", "Extractor fan"}): "whether the hiss has many tiny random taps in it, or a faint flutter",
+    frozenset({"Birdsong", "Whistle"}): "whether it is one steady pure note, or quick chirps that swoop up and down",
+    frozenset({"Dripping tap", "Ticking clock"}): "whether they are dry clicks that alternate louder and softer, or "
+                                                  "plinks",
+    frozenset({"Police siren", "Birdsong"}): "whether it is one loud tone sliding up and down, or quick chirps",
+    frozenset({"Car engine", "Heartbeat"}): "whether it is a steady hum, or soft thumps in pairs",
+}
+"""How to ask between two sounds that share their first impression."""
+
+CODES = {s.name: s.code for s in SIGNATURES}
+LOOKS = {s.name: s.description for s in SIGNATURES}
+SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
+                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&", "#": r"\b(?:hash(?:tag)?|number sign|pound(?: "
+                                                                          r"sign)?|"
+                r"sharp|octothorpe)\b|#"}
+_SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
+_KEYS = list(SYMBOL_WORDS)
+_RUN = re.compile(r"(?<![\w$*&#])[$*&#](?:\s*[$*&#]){1,3}(?![\w$*&#])")
+VOCABULARY = ("dollar", "star", "ampersand", "hash", "then", "and", "the", "press", "type", "enter", "code")
+
+
+def scores(text: str) -> dict[str, int]:
+    low = text.lower()
+    return {name: sum(weight for pattern, weight in features.items() if re.search(pattern, low))
+            for name, features in FEATURES.items()}
+
+
+def identify(text: str) -> list[str]:
+    """The listed sounds `text` could describe, best first: one only when its telling words
+    (its name, or two of its features) clearly outweigh every other sound's."""
+    ranked = sorted(scores(text).items(), key=lambda item: -item[1])
+    best, second = ranked[0][1], ranked[1][1]
+    if best >= 5 and best - second >= 3:
+        return [ranked[0][0]]
+    close = [name for name, score in ranked if score and score >= best - 2]
+    return close[:3] if len(close) > 1 else [name for name, _ in ranked[:2]]
+
+
+class SoundPhrases(Phrasebook):
+    """Sound's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = clean(text)
+        display = re.search(r"\b(?:display|screen)\b[^.\n]*?\b(?:shows?|reads?|says?|:)\s*([$*&#](?:\s*[$*&#_\-]){0,"
+                            r"4})",
+                            text, re.IGNORECASE)
+        if display:
+            state["entered"] = re.sub(r"[^$*&#]", "", display.group(1))
+        described = re.sub(r"\b(?:display|screen)\b[^\n.]*", " ", text)
+        if re.search(r"[a-z]{3}", described, re.IGNORECASE) and not re.fullmatch(r"[\W\d]*(?:what'?s left|last "
+                                                                                 r"one)?\W*",
+                                                                                  described, re.IGNORECASE):
+            found = identify(described)
+            if len(found) == 1 or not state.get("sounds") or re.search(r"sorry|correction|again|actually", text, re.I):
+                if sum(scores(described).values()):
+                    state["sounds"] = found
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        state = memory["state"]
+        for action in actions:
+            symbol = next((s for s, a in SYMBOL_ACTIONS.items() if a == action), None)
+            if symbol:
+                state["entered"] = state.get("entered", "") + symbol
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        sounds = said.get("sounds")
+        if sounds and len(sounds) == 1:
+            heard: Any = LOOKS[sounds[0]]
+        else:
+            options = sounds or list(LOOKS)
+            pair = frozenset(options[:2])
+            about = QUESTIONS.get(pair) if len(options) == 2 else None
+            heard = unknown(about or "what the sound is like (pitch, rhythm, whether it moves up or down)",
+                            [LOOKS[name] for name in options])
+        return {"sound_heard": heard, "code_entered": said.get("entered", ""), "module_disarmed": False}
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        symbol = next(s for s, a in SYMBOL_ACTIONS.items() if a == action)
+        name = {"$": "dollar", "*": "star", "&": "ampersand", "#": "hash"}[symbol]
+        return choose(rng, (f"Press the {name} key ({symbol}).", f'Key in "{symbol}".', f"Hit the {name} sign."))
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        heard, entered = state["sound_heard"], state["code_entered"]
+        typed = f" The display shows {' '.join(entered)} so far." if entered else ""
+        return choose(rng, (f"The clip sounds like this: {heard}.", f"I hear {heard}.",
+                            f"It's {heard}, as far as I can tell.")) + typed
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        entered = str(puzzle.visible_state()["code_entered"])
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        if hedged(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
+            return Steps.unclear("Which symbols exactly, in which order?")
+        said = re.sub(r"\byou have\b[^.]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text, flags=re.IGNORECASE)
+        symbols: list[str] = []
+        for sentence in sentences(said):
+            found = _symbols(sentence)
+            if found:
+                symbols = found if len(found) >= CODE_LENGTH else symbols + found
+        if re.search(r"\b(?:the )?last one\b|\bthe rest\b|\bits code\b|\bthe code\b(?!\s*:)|\bfrom the row\b", said,
+                     re.I) \
+                and len(entered) + len(symbols) < CODE_LENGTH:
+            return Steps.unclear("Which symbols should I press, in which order?")
+        if not symbols:
+            return Steps.unclear("Which symbols should I press?") if re.search(
+                r"\b(?:press|type|enter|key in|code|symbol)\b", said, re.IGNORECASE) else Steps()
+        if len(symbols) == CODE_LENGTH and entered and symbols[:len(entered)] == list(entered):
+            symbols = symbols[len(entered):]
+        return Steps([SYMBOL_ACTIONS[s] for s in symbols])
+
+
+def _symbols(sentence: str) -> list[str]:
+    """The symbols of one sentence in order: glyphs, names, or keys by position ("the 4th key")."""
+    found: list[tuple[int, str]] = []
+    for match in _SYMBOL.finditer(sentence):
+        group = next(name for name, value in match.groupdict().items() if value)
+        found.append((match.start(), _KEYS[int(group[1:])]))
+    for match in re.finditer(rf"\b({ORDINAL})\s+(?:key|button)\b(?!\s*\()", sentence, re.IGNORECASE):
+        index = ordinal(match.group(1), len(_KEYS))
+        if index and 1 <= index <= len(_KEYS):
+            found.append((match.start(), _KEYS[index - 1]))
+    found.sort()
+    merged: list[str] = []
+    last = -1
+    for start, symbol in found:
+        if merged and merged[-1] == symbol and re.fullmatch(r"[\w\s]{0,12}?(?:key|sign|symbol|button)?[\s(\"']*",
+                                                            sentence[last:start]):
+            continue  # "the dollar key ($)": one key
+        merged.append(symbol)
+        last = start + 1
+    return merged

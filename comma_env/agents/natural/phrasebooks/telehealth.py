@@ -1,0 +1,232 @@
+"""Telehealth in plain English. A description gives the lesion's look (colours, shape, border,
+surface, vessels) and the clinical part of the profile (age, skin type, site, diameter, and
+yes or no for itching, bleeding, growth, change, raised) in any order and wording ("it doesn't
+itch but it does bleed", "✅ grew recently", "no itch / no bleed"); the expert applies the
+key and asks for exactly the facts it still needs (the surface; the melanoma signs; the
+diameter of a carcinoma; itching and bleeding of a keratosis). Advice names the diagnosis
+and the treatment, or a rule the solver applies to its own card ("if the diameter is 5 mm or
+more choose surgery, otherwise cryotherapy")."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.words import choose
+from comma_env.puzzles.telehealth import (
+    BORDER_ILL_DEFINED,
+    BORDER_NOTCHED,
+    BORDER_PEARLY,
+    BORDER_REGULAR,
+    BORDER_SHARP,
+    REGIONS,
+    SURFACES,
+)
+
+VOCABULARY = ("colours", "colors", "shape", "border", "surface", "smooth", "round", "oval", "asymmetric", "irregular",
+              "notched", "pearly", "translucent", "waxy", "scaly", "crust", "rough", "flakes", "diameter", "itch",
+              "itching", "bleed", "bleeding", "grew", "growth", "changed", "raised", "recently", "seborrheic",
+              "keratosis", "actinic", "melanoma", "nevus", "carcinoma", "basal", "squamous", "cryotherapy", "surgery",
+              "treatment", "diagnosis", "brown", "black", "yellow", "white", "pink", "red", "none", "note",
+              *sorted({region for regions in REGIONS.values() for region in regions}))  # "back" is no typo of "black"
+COLOURS = ("yellow-brown", "light brown", "dark brown", "blue-grey", "brown", "black", "pink", "red", "white", "tan",
+           "grey", "blue")
+_COLOUR = re.compile(r"\b(yellow[- ]brown|light[- ]brown|dark(?:er)?[- ]brown|blue[- ]gr[ae]y|brown|black|pink|red|"
+                     r"white|tan|gr[ae]y|blue)\b", re.IGNORECASE)
+_SURFACE = ((r"pearly|translucent|shiny bump|see into", "bcc"), (r"crust|crusted|sore", "scc"),
+            (r"waxy|stuck[- ]on|pasted|stuck on", "sek"), (r"\bscal(?:es|y)|rough|flak|dry", "ack"),
+            (r"\bsmooth(?:\s+surface)?\b(?!,?\s*(?:and\s+)?(?:regular|even|border|edge))|surface:?\s*smooth", "smooth"))
+_BORDER = ((r"pearly rim|raised rim|rolled", BORDER_PEARLY), (r"notch|scallop|irregular|jagged|uneven", BORDER_NOTCHED),
+           (r"sharp|well[- ]defined|crisp|clear edge", BORDER_SHARP),
+           (r"ill[- ]defined|fad(?:es|ing)(?: out| in(?:to)?)|blurry|blends|vague", BORDER_ILL_DEFINED),
+           (r"regular|even|smooth(?:,?\s*(?:and\s+)?regular)?\s+(?:border|edge)|border:?\s*smooth", BORDER_REGULAR))
+_YES_NO = {"itch": r"itch(?:es|ing|y)?", "bleed": r"bleed(?:s|ing)?|bled", "grew": r"gr[eo]wn?|grew|growth|growing",
+           "changed": r"chang(?:ed|es|ing)?", "elevation": r"raised|elevat\w*|flat"}
+_NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn'?t|isnt|never|without|none|❌|✗|"
+                 r"false)\b"
+                 r"|❌|✗", re.IGNORECASE)
+_YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
+DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar "
+                                                                                      r"keratosis",
+             "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic", "mel": r"\bmel\b|melanoma",
+             "nev": r"\bnev\b|nevus|naevus|\bmole\b|common mole"}
+TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
+              "cryotherapy": r"cryo|freez|liquid nitrogen",
+              "none": r"no treatment|\bnone\b|nothing|leave it|no (?:need|action)|needs no|not treat"}
+
+
+def _yes_no(text: str, fact: str) -> str | None:
+    """Whether the profile says yes or no to `fact` ("itch n", "it doesn't itch", "✅ itches")."""
+    pattern = _YES_NO[fact]
+    for clause in re.split(r"[,;.\n|/]|\band\b(?!\s+(?:bleed|itch))|\bbut\b", text):
+        found = re.search(rf"\b(?:{pattern})\b", clause, re.IGNORECASE)
+        if not found:
+            continue
+        if fact == "elevation" and re.search(r"\bflat\b", clause, re.IGNORECASE):
+            return "no"
+        after = clause[found.end():found.end() + 30]
+        before = clause[:found.start()]
+        said = re.match(r"[\W_]*(?:recently[\W_]*)?(?:(?:is|was|are|=|:)[\W_]*)?(no|n|false|❌|yes|y|true|✅)(?!\w)",
+                        after,
+                        re.IGNORECASE)
+        if said:
+            return "no" if said.group(1).lower() in ("no", "n", "false", "❌") else "yes"
+        if _NO.search(before[-30:]):
+            return "no"
+        return "yes"
+    return None
+
+
+class TelehealthPhrases(Phrasebook):
+    """Telehealth's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = re.sub(r"\b(?:not|isn'?t)\s+(?:a\s+)?(?:\d+(?:\.\d+)?|asymmetric|round|oval)\b(?!\s*mm)", " ", text,
+                      flags=re.IGNORECASE)
+        low = text.lower()
+        colours = [re.sub(r"[- ]", " ", m.group(1)).replace("darker", "dark").replace("gray", "grey")
+                   for m in _COLOUR.finditer(re.sub(r"\btiny red (?:blood )?vessels?\b|red underneath", " ", low))]
+        count = re.search(r"\b(\d|one|single|two|three|four)\s+(?:even\s+)?(?:\w+\s+)?colou?rs?\b|\bso (\d)\b", low)
+        if colours or count:
+            if count:
+                value = {"one": 1, "single": 1, "two": 2}.get(count.group(1) or "", None) or int(count.group(1) or
+                                                                                                  count.group(2))
+                if value >= len(set(colours)):
+                    colours = (colours + [f"colour {i}" for i in range(value)])[:max(value, 1)]
+            state["colours"] = sorted(set(colours))
+        for pattern, code in _SURFACE:
+            if re.search(pattern, low):
+                state["surface"] = code
+                break
+        shape = re.findall(r"\b(round|oval|asymmetric|irregular shape|circular)\b", low)
+        if shape:
+            state["shape"] = {"circular": "round", "irregular shape": "asymmetric"}.get(shape[-1], shape[-1])
+        for pattern, border in _BORDER:
+            if re.search(pattern, low):
+                state["border"] = border
+                break
+        diameter = re.findall(r"(\d{1,2}(?:\.\d)?)\s*(?:mm|millimet)", low)
+        if diameter:
+            state["diameter"] = float(diameter[-1])
+        for fact in _YES_NO:
+            said = _yes_no(low, fact)
+            if said:
+                state[fact] = said
+        for code, pattern in DIAGNOSES.items():
+            if re.search(rf"\b(?:recorded|entered|diagnosed|recording|diagnosis of)\b[^.]*(?:{pattern})|"
+                         rf"(?:{pattern})[^.]*\b(?:is recorded|recorded|entered|is in)\b", low):
+                state["recorded"] = code
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        for action in actions:
+            if action.startswith("diagnose_"):
+                memory["state"]["recorded"] = action.removeprefix("diagnose_")
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        surface_code = said.get("surface")
+        colours = said.get("colours")
+        return {
+            "lesion_surface": SURFACES[surface_code] if surface_code in SURFACES else "smooth" if surface_code else
+            unknown("the lesion's surface (smooth, pearly, waxy, scaly or crusted)", sorted(set(SURFACES.values()))),
+            "lesion_shape": said.get("shape") or unknown("its shape (round, oval or asymmetric)", ["oval",
+                                                                                                   "asymmetric"]),
+            "lesion_border": said.get("border") or unknown(
+                "its border (regular or irregular with notches)", [BORDER_REGULAR, BORDER_NOTCHED]),
+            "lesion_colors": colours or unknown("how many colours it has", [["a"], ["a", "b", "c"]]),
+            "diameter_mm": said.get("diameter") or unknown("its diameter in millimetres", [4.0, 5.5, 7.0]),
+            "itch": said.get("itch") or unknown("whether it itches", ["yes", "no"]),
+            "bleed": said.get("bleed") or unknown("whether it bleeds", ["yes", "no"]),
+            "grew": said.get("grew") or unknown("whether it grew recently", ["yes", "no"]),
+            "changed": said.get("changed") or unknown("whether it changed recently", ["yes", "no"]),
+            "diagnosis_recorded": said.get("recorded"),
+        }
+
+    def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
+        return [self.puzzle_cls.expert_advice(state, notes)]
+
+    def decide(self, memory: Memory) -> Any:
+        decision = super().decide(memory)
+        if decision.ask and not memory["state"].get("surface") and not memory["state"].get("recorded"):
+            decision.ask = ["what the lesion in the photo looks like: its surface, colours, shape and border",
+                            *[a for a in decision.ask if "surface" not in a and "shape" not in a and "border" not in a
+                              and "colour" not in a]][:4]
+        return decision
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        if action.startswith("diagnose_"):
+            code = action.removeprefix("diagnose_")
+            name = {"bcc": "a basal cell carcinoma", "scc": "a squamous cell carcinoma", "ack": "an actinic keratosis",
+                    "sek": "a seborrheic keratosis", "mel": "a melanoma", "nev": "a nevus, a common mole"}[code]
+            return choose(rng, (f"This is {name}; record that as the diagnosis.", f"Diagnose it as {name} "
+                                                                                  f"({code.upper()}).",
+                                f"From what you describe, it is {name}. Put that down as the diagnosis."))
+        care = action.removeprefix("treat_")
+        return {"surgery": choose(rng, ("Treat it with surgery.", "It needs to be removed surgically.")),
+                "cryotherapy": choose(rng, ("Treat it by freezing it (cryotherapy).", "Choose cryotherapy.")),
+                "none": choose(rng, ("No treatment is needed.", "Choose no treatment: leave it alone."))}[care]
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        colours = ", ".join(state["lesion_colors"])
+        look = (f"The lesion is {state['lesion_shape']}, coloured {colours}, with a {state['lesion_border']} border "
+                f"and a "
+                f"{state['lesion_surface']} surface;"
+                f" {'tiny red vessels show' if state['visible_blood_vessels'] else 'no vessels'}.")
+        card = (f"Age {state['age']}, skin type {state['skin_type']}, on the {state['body_region']}, diameter "
+                f"{state['diameter_mm']} mm. Itching: {state['itch']}. Bleeding: {state['bleed']}. Grew recently: "
+                f"{state['grew']}. Changed recently: {state['changed']}. Raised: {state['elevation']}.")
+        recorded = f" The diagnosis {state['diagnosis_recorded'].upper()} is recorded." \
+            if state["diagnosis_recorded"] else ""
+        return choose(rng, (f"{look} {card}{recorded}", f"From my card: {card} In the photo: {look}{recorded}"))
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        state = puzzle.visible_state()
+        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        if hedged(low) or re.search(r"\beither\b|\bor (?:a |an )?(?:melanoma|mole|nevus)\b", low):
+            return Steps.unclear("Which diagnosis exactly should I record?")
+        named = [code for code, pattern in DIAGNOSES.items() if re.search(pattern, low)]
+        if not named and re.search(r"\bkeratos", low):
+            return Steps.unclear("Which keratosis: actinic or seborrheic?")
+        if len(named) > 1:
+            return Steps.unclear(f"Which is it: {' or '.join(c.upper() for c in named)}?")
+        care = _treatment(low, float(state["diameter_mm"]))
+        actions: list[str] = []
+        recorded = state["diagnosis_recorded"]
+        if named and named[0] != recorded:
+            if recorded:
+                return Steps.unclear(f"{recorded.upper()} is already recorded. Should I change it?")
+            actions.append(f"diagnose_{named[0]}")
+        if care:
+            if not (named or recorded):
+                return Steps.unclear("Which diagnosis should I record before the treatment?")
+            actions.append(f"treat_{care}")
+        if actions:
+            return Steps(actions)
+        if re.search(r"\b(?:record|diagnos|treat|choose|pick)\w*\b", low):
+            return Steps.unclear("Which diagnosis should I record?" if not recorded else "Which treatment should I "
+                                                                                         "choose?")
+        return Steps()
+
+
+def _treatment(low: str, diameter: float) -> str | None:
+    """The treatment advised, with a size rule applied to the solver's own diameter."""
+    rule = re.search(r"\bif\b[^.]*?(\d+(?:\.\d)?)\s*mm or (?:more|larger|bigger|above)[^.]*?\b(surg\w*|cryo\w*|"
+                     r"freez\w*)"
+                     r"[^.]*?\b(?:otherwise|else|if not|smaller)\b[^.]*?\b(surg\w*|cryo\w*|freez\w*)", low)
+    if rule:
+        big, small = rule.group(2), rule.group(3)
+        chosen = big if diameter >= float(rule.group(1)) else small
+        return "surgery" if chosen.startswith("surg") else "cryotherapy"
+    found = [(m.start(), care) for care, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)]
+    if not found:
+        return None
+    return max(found)[1] if len({c for _, c in found}) > 1 else found[0][1]
+

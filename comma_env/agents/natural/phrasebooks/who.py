@@ -1,0 +1,242 @@
+"""Who in plain English. A description gives the display word (or says the display is empty)
+and the six labels, placed by position ("top left says YES", "TL=UR", "(row 2, col 1)"), by
+row ("top row is YOUR and FIRST") or column ("left column, top to bottom: ..."), as a grid or
+table, or in reading order. Advice names the button by its label, its position, or both,
+or as the one next to another label."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import numpy as np
+
+from comma_env.agents.natural import grid
+from comma_env.agents.natural.labels import Found, Printed
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.reading import clean, fix_typos, hedged, sentences
+from comma_env.agents.natural.words import choose, position_words
+from comma_env.puzzles.who import DISPLAY_WORDS, LABELS, NO_TEXT, POSITIONS
+
+WORDS = Printed([*LABELS, *DISPLAY_WORDS])
+ROWS = ("top", "middle", "bottom")
+VOCABULARY = (*grid.VOCABULARY, "display", "screen", "says", "buttons", "labels", "press", "empty")
+_DISPLAY = re.compile(r"\b(?:display|screen|word on the display|the word)\b", re.IGNORECASE)
+_EMPTY = re.compile(r"\b(?:empty|no text|nothing on it|nothing written|blank screen|shows nothing|is clear)\b",
+                    re.IGNORECASE)
+_LOOSE = re.compile(r"\b(?:display|screen)\b[^.\n]{0,25}?\b(blank|nothing)\b", re.IGNORECASE)
+_PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it'?s|that'?s|want)\b", re.IGNORECASE)
+
+
+def _mostly_capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) > 0.8 * len(letters)
+
+
+_VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
+_DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
+                         r"reading order)\b", re.IGNORECASE)
+
+
+def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[Found]]:
+    """Positions and printed words in `text`, neither inside the other: printed words in
+    capitals win, except in a message written all in capitals, where positions win (and a
+    sentence's first "PRESS" is the verb)."""
+    text = _DIRECTIONS.sub(lambda m: " " * len(m.group(0)), text)
+    if _mostly_capitals(text):
+        text = _VERB.sub(lambda m: " " * len(m.group(0)), text)
+        places = grid.places(text, ROWS)
+        masked = list(text)
+        for place in places:
+            masked[place.start:place.end] = " " * (place.end - place.start)
+        return places, WORDS.find("".join(masked), lowercase)
+    words = WORDS.find(text, lowercase)
+    masked = list(text)
+    for word in words:
+        masked[word.start:word.end] = " " * (word.end - word.start)
+    return grid.places("".join(masked), ROWS), words
+
+
+class WhoPhrases(Phrasebook):
+    """Who's plain English (module docstring)."""
+
+    def read(self, text: str, memory: Memory) -> None:
+        state = memory["state"]
+        text = fix_typos(clean(text), VOCABULARY)
+        text = re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])", " ", text)
+        places, words = _tokens(text)
+        display = self._display(text, words)
+        if display is not None:
+            state["display"] = display
+        shown = [w for w in words if not (display is not None and self._display_span == (w.start, w.end))]
+        labels = state.setdefault("labels", {})
+        labels.update(_placed(text, places, shown))
+        if not labels and len({w.word for w in shown}) == 6 and not places:
+            labels.update(dict(zip(POSITIONS, (w.word for w in shown), strict=False)))
+        elif not labels and len(shown) >= 4 and not places:
+            state["loose"] = [w.word for w in shown]
+
+    _display_span: tuple[int, int] | None = None
+
+    def _display(self, text: str, words: list[Found]) -> Any:
+        """The display word said, an `Open` between two readings, or None."""
+        self._display_span = None
+        art = re.search(r"<\s*([^<>\n]{1,12}?)\s*>", text)
+        if art and WORDS.canonical(art.group(1)):
+            self._display_span = next(((w.start, w.end) for w in words if art.start() < w.start < art.end()), None)
+            return WORDS.canonical(art.group(1))
+        for keyword in _DISPLAY.finditer(text):
+            window = text[keyword.end():keyword.end() + 60]
+            stop = re.search(r"[.\n|]\s|\bbuttons?\b|\b(?:top|upper|left|right)\b", window, re.IGNORECASE)
+            window = window[:stop.start()] if stop else window
+            inside = [w for w in words if keyword.end() <= w.start < keyword.end() + len(window)]
+            if inside:
+                if len(inside) > 1 and (re.search(r"\bor\b", window) or hedged(window)):
+                    return unknown("the word on the display (" + " or ".join(w.word for w in inside) + ")",
+                                   [w.word for w in inside])
+                first = inside[0]
+                if first.word in ("SAYS", "DISPLAY") and not first.quoted and len(inside) > 1:
+                    first = inside[1]
+                if first.word in DISPLAY_WORDS:
+                    self._display_span = (first.start, first.end)
+                    return first.word
+            if _EMPTY.search(window):
+                return NO_TEXT
+            loose = _LOOSE.search(text[keyword.start():keyword.end() + 40])
+            if loose:
+                word = loose.group(1).upper()
+                return unknown(f"whether the display is empty or shows the word {word}", [NO_TEXT, word])
+        if re.search(r"\b(?:display|screen)\b", text, re.IGNORECASE):
+            spare = [w for w in words if w.word in DISPLAY_WORDS and w.word not in LABELS]
+            if len({w.word for w in spare}) == 1:
+                self._display_span = (spare[0].start, spare[0].end)
+                return spare[0].word
+        return None
+
+    def belief(self, memory: Memory) -> State:
+        said = memory["state"]
+        display = said.get("display", unknown("the word on the display", DISPLAY_WORDS))
+        labels: dict[str, Any] = dict(said.get("labels") or {})
+        if not labels and said.get("loose"):
+            loose = said["loose"]
+            orders = [dict(zip(POSITIONS, p, strict=True)) for p in itertools.permutations(loose)] if len(loose) == 6 \
+                else []
+            return {"display_text": display, "button_labels": unknown("which label is on which button", orders),
+                    "module_disarmed": False}
+        for position in POSITIONS:
+            if position not in labels:
+                labels[position] = unknown(f"the label on the {position.replace('_', ' ')} button", LABELS)
+        return {"display_text": display, "button_labels": labels, "module_disarmed": False}
+
+    def possible(self, state: State, notes: dict[str, Any]) -> bool:
+        return len(set(state["button_labels"].values())) == len(POSITIONS)
+
+    def typed(self, actions: list[str], memory: Memory) -> None:
+        """A press that did not end the episode was a mistake; the module is as it was."""
+
+    def question(self, about: list[str], rng: np.random.Generator) -> str:
+        if len(about) > 2 and all(a.startswith("the label on the") for a in about):
+            about = ["the labels of " + ", ".join(a.removeprefix("the label on the ").removesuffix(" button")
+                                                  for a in about) + " buttons"]
+        return super().question(about, rng)
+
+    # -- the expert's words ----------------------------------------------------------------------------
+    def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
+        position = action.removeprefix("press_")
+        labels = seen["button_labels"]
+        shown = labels.get(position) if isinstance(labels, dict) else None
+        where = position_words(position, rng)
+        options = [f"Press the {where} button."]
+        if isinstance(shown, str):
+            options = [f'Press the button that says "{shown}", {where}.', *options,
+                       f'The one you want is "{shown}", {where}.', f'Go for the {where} one, the button showing '
+                                                                   f'"{shown}".']
+            if all(isinstance(v, str) for v in labels.values()):  # every label known: the label alone will do
+                options += [f'Press the button with the label "{shown}".', f'Hit "{shown}".']
+        return choose(rng, options)
+
+    # -- the solver describes and reads advice -------------------------------------------------------
+    def describe(self, state: State, rng: np.random.Generator) -> str:
+        display = state["display_text"]
+        labels = state["button_labels"]
+        shown = choose(rng, (f'The display says "{display}".', f"Display: {display}.",
+                             f'The screen shows "{display}".')) \
+            if display else choose(rng, ("The display is empty, no text at all.", "Display: (no text)."))
+        layout = choose(rng, ("positions", "rows", "columns", "reading"))
+        if layout == "positions":
+            body = ", ".join(f"{p.replace('_', ' ')} {labels[p]}" for p in POSITIONS)
+            body = f"Buttons: {body}."
+        elif layout == "rows":
+            body = " ".join(f"{row.capitalize()} row: {labels[row + '_left']} on the left, "
+                            f"{labels[row + '_right']} on the right." for row in ROWS)
+        elif layout == "columns":
+            body = " ".join(f"{col.capitalize()} column, top to bottom: "
+                            f"{', '.join(labels[row + '_' + col] for row in ROWS)}." for col in ("left", "right"))
+        else:
+            body = "Buttons in reading order: " + " / ".join(labels[p] for p in POSITIONS) + "."
+        return f"{shown}\n{body}"
+
+    def understand(self, text: str, puzzle: Any) -> Steps:
+        labels: dict[str, str] = dict(puzzle.visible_state()["button_labels"])
+        text = fix_typos(clean(text), VOCABULARY)
+        chosen: set[str] | None = None
+        chosen_has_press = False
+        for sentence in sentences(re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)",
+                                         " ", text)):
+            found = _refers_to(sentence, labels, lowercase=text == text.lower())
+            press = bool(_PRESS.search(sentence))
+            if found is None:
+                if press and re.search(r"\b(?:that|it|this)\b", sentence) and chosen is not None:
+                    chosen_has_press = True
+                continue
+            if press or not chosen_has_press:
+                chosen, chosen_has_press = found, press
+        if chosen is None:
+            return Steps()
+        if len(chosen) == 1:
+            return Steps([f"press_{chosen.pop()}"])
+        if not chosen:
+            return Steps.unclear("I don't see that button. Which one do you mean (its label or position)?")
+        named = " or the ".join(f"{p.replace('_', ' ')} one (\"{labels[p]}\")" for p in sorted(chosen))
+        return Steps.unclear(f"Which button do you mean: the {named}?")
+
+
+def _placed(text: str, places: list[grid.Place], words: list[Found]) -> dict[str, str]:
+    """Labels at positions (`grid.assign`), and grids drawn one row per line."""
+    placed = grid.assign(text, places, words, ROWS)
+    placed = grid.by_lines(text, lambda line: WORDS.find(line), ROWS, placed)
+    return {key: found.word for key, found in placed.items()}
+
+
+def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[str] | None:
+    """The buttons a sentence of advice could mean (by label, position, or neighbour), or
+    None when it names none. In a message written all in lower case any word of a label
+    counts, and several labels named make it ambiguous."""
+    places, words = _tokens(sentence)
+    by_label = {label: position for position, label in labels.items()}
+    constraints: list[set[str]] = []
+    near = re.search(r"\bnext to\b", sentence)
+    for word in words:
+        if near and word.start > near.start():  # "the one next to WHAT?": the other button of its row
+            position = by_label.get(word.word)
+            row, _, col = (position or "_").partition("_")
+            constraints.append({f"{row}_{'right' if col == 'left' else 'left'}"} if position else set())
+        else:
+            constraints.append({by_label[word.word]} if word.word in by_label else set())
+    spoken = re.sub(r"^\W*(?:press|push|hit|tap|click)\b", " ", sentence, flags=re.IGNORECASE)
+    named = {by_label[label] for label in labels.values()
+             for found in WORDS.find(spoken, lowercase=True) if found.word.rstrip("?") == label.rstrip("?")}
+    if len(named) > 1 and re.search(r"\s/\s|\bi mean\b|\bor\b|\.\.\.", sentence):
+        return named  # several labels, the speaker not sure which
+    if lowercase and not words and named:
+        constraints.append(named)
+    partial = WORDS.partial(sentence)
+    constraints += [{by_label[w] for w in starts if w in by_label} for starts in partial]
+    constraints += [grid.matching(place, ROWS) for place in places]
+    if not constraints:
+        return None
+    chosen = set.intersection(*constraints)
+    if len(chosen) == 1 and hedged(sentence):
+        return set.union(*constraints) | set(POSITIONS)
+    return chosen

@@ -1,0 +1,198 @@
+"""Reading helpers shared by the partners that understand plain English: cleaning a message
+(markdown, emoji, typographic quotes), numbers written as words, typo-tolerant words,
+ordinals from either end, and the hedges and corrections people write.
+
+Every reader is linear in its input (no backtracking patterns over unbounded text): a
+partner may be sent anything (tests/registry/test_natural_oracle.py)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from comma_env.protocol.text import strip_thinking
+
+MAX_CHARS = 4000
+"""Longer messages are read up to here: descriptions and advice are short, and a reader
+must stay fast on anything a learner sends."""
+
+_INVISIBLE = dict.fromkeys(map(ord, "\ufe0f\ufe0e\u20e3\u200d\u200b\u2060"), None)
+_TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u00b4": "'",
+                             "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+                             "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": " - ",
+                             "\u2015": " - ", "\u2212": "-", "\u00d7": "x", "\u2026": "...", "\u00a0": " ",
+                             "\u2192": " -> ", "\u27f6": " -> ", "\u2794": " -> ", "\u27a1": " -> ",
+                             "\u21d2": " -> ", "\u2190": " <- ", "\u2b05": " <- ", "`": ""})
+_KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
+_EMPHASIS = re.compile(r"\*\*|__")
+_SPACES = re.compile(r"[ \t]+")
+
+ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                 "eighth": 8, "ninth": 9, "tenth": 10}
+SMALL_NUMBERS = {"zero": 0, "nought": 0, "no": 0, "none": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2,
+                 "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "once": 1, "twice": 2, "thrice": 3}
+ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
+
+STOPWORDS = frozenset(
+    "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
+    "were be been it its it's this that these those there here i me my we us you your he she they them what "
+    "which who when where why how all any each every some no not yes ok okay just only also too very now "
+    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said start stare "
+    "hole holy lift loft while write whole block blur wise wide wipe wife cute cat let lot lie dress prose price "
+    "pride pretty bit sort side sure same seem bold told fold cold gold held help tell sell wall well will wish "
+    "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
+    "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
+    "word work world would could should wait want went west what whats rate date gate late mate note vote "
+    "line lime like life live five fine mine nine wine ring rung sing song long along among".split())
+"""Words never rewritten as another word by `fix_typos`: short or common English words (a real
+word is no typo of a puzzle's word: "start" is not "star"), and puzzle labels."""
+_INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
+
+
+def clean(text: str) -> str:
+    """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
+    arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
+    underscores as spaces (an action name reads as words), runs of spaces squeezed. Line
+    breaks are kept: lists and grids are read by line."""
+    text = strip_thinking(str(text)[:MAX_CHARS])
+    text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
+    text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
+    text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
+    return "\n".join(_SPACES.sub(" ", line).strip() for line in text.splitlines())
+
+
+_COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?|stages?|lines?|buttons?|keys?|"
+            r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
+            r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
+_ONE_TWO_AFTER = re.compile(rf"\b({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|of|a|an)\s+"
+                            rf"(zero|one|two)\b(?!\s+of\b)",
+                            re.IGNORECASE)
+_ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
+
+
+def spelled_numbers(text: str) -> str:
+    """Numbers written as words as digits ("three" -> "3", "twenty-four" -> "24", "fifth" ->
+    "5th"), by text2num. "one" and "two" are also pronouns ("the red one"), so they become
+    digits only beside a counted noun or a word that takes a number ("wire number two", "two
+    steps", "forward two"); "first" and "second" stay words (`ordinal` reads them)."""
+    from text_to_num import alpha2digit
+
+    text = str(alpha2digit(text, "en"))
+    text = _ONE_TWO_AFTER.sub(lambda m: f"{m.group(1)} {SMALL_NUMBERS[m.group(2).lower()]}", text)
+    return _ONE_TWO_BEFORE.sub(lambda m: f"{SMALL_NUMBERS[m.group(1).lower()]} ", text)
+
+
+def number(word: str) -> int | None:
+    """The value of one token: digits, a small number word, "once"/"twice", or None."""
+    word = word.lower().strip(".,;:!?()[]")
+    if word.isdigit() and len(word) <= 6:
+        return int(word)
+    return SMALL_NUMBERS.get(word)
+
+
+ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th)|last)"
+"""An ordinal as a regex fragment (digits as text2num writes them: "3rd")."""
+
+
+def ordinal(word: str, count: int | None = None) -> int | None:
+    """1-based position of an ordinal token ("third", "3rd", "last" when `count` is known)."""
+    word = word.lower().strip(".,;:!?()")
+    if word in ORDINAL_WORDS:
+        return ORDINAL_WORDS[word]
+    if word == "last":
+        return count
+    match = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", word)
+    return int(match.group(1)) if match else None
+
+
+def from_end(position: int, count: int) -> int:
+    """The index from the start of the `position`-th item counted from the end."""
+    return count + 1 - position
+
+
+# -- typo-tolerant words ------------------------------------------------------------------------------
+def distance(a: str, b: str, limit: int = 2) -> int:
+    """Edit distance with transpositions (optimal string alignment), or `limit` + 1 when it
+    is larger than `limit` (so a long word against a short one costs nothing)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
+    """`text` with each misspelt word of `vocabulary` written right ("yellw" -> "yellow",
+    "rigth" -> "right"): one edit for words of four letters or more (three when the right
+    word is longer), two from seven letters; only when one word of the vocabulary is that
+    close. Words in `STOPWORDS` or the vocabulary itself are kept, and so is every word
+    in capitals of two letters or more (a label such as "READ" is not a typo)."""
+    words = {w.lower() for w in vocabulary}
+    by_length: dict[int, list[str]] = {}
+    for w in words:
+        by_length.setdefault(len(w), []).append(w)
+
+    def repair(match: re.Match[str]) -> str:
+        token = match.group(0)
+        low = token.lower()
+        if low in words or low in STOPWORDS or len(low) < 3 or (token.isupper() and len(token) > 1):
+            return token
+        limit = 2 if len(low) >= 8 else 1
+        if any(low == w + suffix or w == low + suffix for suffix in _INFLECTIONS
+               for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())):
+            return token  # another form of a word we know ("pressed", "holding", "symbol") is no typo
+        close = {w for n in range(len(low) - limit, len(low) + limit + 1) for w in by_length.get(n, ())
+                 if (len(low) >= 4 or len(w) > len(low)) and w[0] == low[0] and distance(low, w, limit) <= limit}
+        return close.pop() if len(close) == 1 else token
+
+    return _WORD.sub(repair, text)
+
+
+# -- hedges and corrections ---------------------------------------------------------------------------
+HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
+                    r"either\b|or maybe|could be|might be|or is it|or was it|no idea|can'?t (?:make out|read|see)|"
+                    r"couldn'?t (?:make out|read|see)|didn'?t (?:note|count|read|check)|haven'?t (?:counted|read|"
+                    r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look))", re.IGNORECASE)
+"""Phrases that say the speaker does not know (a fact or an instruction stays open)."""
+
+UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actually|my bad|misread|"
+                  r"mis-?typed|typo|scratch that|not \w+ but|instead|rather|looked again|listened again|"
+                  r"recounted)\b", re.IGNORECASE)
+"""Phrases that take back what was said before (a later statement replaces an earlier one)."""
+
+
+def hedged(text: str) -> bool:
+    return HEDGES.search(text) is not None
+
+
+_INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)?|[Gg]ood|[Gg]reat|[Nn]ice|[Cc]ool|"
+                           r"[Gg]ot it|[Tt]hanks?|[Tt]hank you|[Ss]ure|[Yy]ep|[Pp]erfect|[Hh]mm+|[Uu]m+|[Oo]oh?|"
+                           r"[Ww]ell|[Ss]o)(?![A-Za-z])[\s,.!:-]*)+")
+
+
+def sentences(text: str) -> list[str]:
+    """`text` cut at line breaks and at sentence ends (". ", "! ", "? ", "; "), keeping order,
+    each without a leading interjection ("Right, press ..." -> "press ..."; words in
+    capitals are kept: "RIGHT" may be a label). A full stop inside a number ("4.9 mm")
+    does not cut."""
+    parts: list[str] = []
+    for line in text.splitlines():
+        parts += [_INTERJECTION.sub("", p.strip())
+                  for p in re.split(r"(?<=[a-z0-9)\]\"'])[.!?;]+(?=\s|$)", line, flags=re.IGNORECASE)]
+    return [p for p in parts if p]

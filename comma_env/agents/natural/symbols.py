@@ -1,0 +1,110 @@
+"""Keypad symbols as people write them: the glyph, the manual's name, or what it looks like
+("a backwards P with a double stem", "a horseshoe", "a little airplane seen from above"). A
+vague word ("a star", "the round one", "the Russian-looking letter") names several symbols."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SYMBOL_WORDS: dict[str, tuple[str, ...]] = {
+    "Ω": ("omega", "horseshoe", "horse shoe", "ohm"),
+    "Ψ": ("psi", "trident", "pitchfork", "pitch fork", "fork"),
+    "λ": ("lambda", "upside-down y", "upside down y", "inverted y", "upside-down letter y"),
+    "Ж": ("zhe", "bug-looking letter", "bug-like letter", "bug letter", "k glued to a mirrored k", "cyrillic zh",
+          "cyrillic ж", "bug", "insect"),
+    "Я": ("backwards r", "backward r", "mirrored r", "reversed r", "mirror r", "flipped r", "reverse r",
+          "r in a mirror", "mirror-image r", "cyrillic ya"),
+    "¶": ("pilcrow", "paragraph mark", "paragraph sign", "paragraph symbol", "backwards p", "backward p",
+          "reversed p", "mirrored p"),
+    "©": ("copyright", "c in a circle", "circled c", "c inside a circle"),
+    "★": ("filled star", "solid star", "black star", "filled-in star", "filled in star", "full star", "dark star",
+          "shaded star", "filled-in black star", "black filled-in star", "black filled star"),
+    "☆": ("hollow star", "outline star", "star outline", "outline of a star", "empty star", "white star",
+          "open star", "unfilled star", "not filled star", "outlined star", "star shape outline"),
+    "¿": ("upside-down question mark", "upside down question mark", "inverted question mark",
+          "spanish question mark", "flipped question mark", "reversed question mark"),
+    "♣": ("club", "clubs", "clover", "trefoil"),
+    "♠": ("spade", "spades"),
+    "☺": ("smiley", "smiling face", "smiley face", "happy face", "smile"),
+    "☂": ("umbrella",),
+    "♪": ("musical note", "music note", "eighth note", "quaver", "note symbol"),
+    "∞": ("infinity", "sideways 8", "sideways eight", "figure eight lying", "lying 8", "lazy 8",
+          "figure 8 on its side"),
+    "§": ("section sign", "section symbol", "section mark", "section", "two s shapes", "double s", "stacked s"),
+    "†": ("dagger", "cross with a long lower arm", "long cross", "obelisk", "cross"),
+    "€": ("euro",),
+    "¥": ("yen",),
+    "⌘": ("command key", "command symbol", "command", "cmd", "mac key", "mac command", "looped square",
+          "square with loops", "cloverleaf", "place of interest"),
+    "Δ": ("delta", "triangle", "empty triangle"),
+    "☯": ("yin-yang", "yin yang", "yinyang", "taijitu"),
+    "✈": ("airplane", "aeroplane", "plane", "jet", "aircraft"),
+}
+"""Each symbol's words, the manual's name first."""
+
+VAGUE: dict[str, tuple[str, ...]] = {
+    "star": ("★", "☆"), "round": ("☺", "☯", "©"), "circle": ("☺", "☯", "©"), "circular": ("☺", "☯", "©"),
+    "russian": ("Ж", "Я"), "cyrillic": ("Ж", "Я"), "greek": ("Ω", "Ψ", "λ", "Δ"), "card suit": ("♣", "♠"),
+    "playing card": ("♣", "♠"), "currency": ("€", "¥"), "money": ("€", "¥"),
+}
+"""Words that name a family of symbols, not one."""
+
+
+@dataclass(frozen=True)
+class SymbolMention:
+    """Symbols one stretch of text may mean (one, or several for a vague word)."""
+
+    options: frozenset[str]
+    start: int
+    end: int
+
+
+def _phrase(words: str) -> str:
+    return r"\s*".join(re.escape(part) for part in words.split(" "))
+
+
+_NAMED = sorted(((w, s) for s, ws in SYMBOL_WORDS.items() for w in ws), key=lambda p: len(p[0]), reverse=True)
+_NAME_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w, _ in _NAMED) + r")(?![a-z])", re.IGNORECASE)
+_BY_NAME = {w: s for w, s in _NAMED}
+_VAGUE_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w in sorted(VAGUE, key=len, reverse=True))
+                            + r")(?![a-z])", re.IGNORECASE)
+_GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
+
+
+def mentions(text: str) -> list[SymbolMention]:
+    """Every symbol named in `text`, in order; a glyph and its name or look written together
+    ("`✈` (airplane; looks like a little airplane)") are one mention."""
+    text = re.sub(r"\(\s*not\s+filled(?:-in)?\s*\)", lambda m: "hollow".ljust(len(m.group(0))), text,
+                  flags=re.IGNORECASE)  # "white (not filled) star", same length: positions stay
+    found: list[SymbolMention] = []
+    taken: list[tuple[int, int]] = []
+    for match in _GLYPHS.finditer(text):
+        found.append(SymbolMention(frozenset({match.group(0)}), match.start(), match.end()))
+        taken.append((match.start(), match.end()))
+    for match in _NAME_PATTERN.finditer(text):
+        key = re.sub(r"\s+", " ", match.group(1).lower())
+        found.append(SymbolMention(frozenset({_BY_NAME[key]}), match.start(), match.end()))
+        taken.append((match.start(), match.end()))
+    for match in _VAGUE_PATTERN.finditer(text):
+        if not any(s <= match.start() < e or match.start() <= s < match.end() for s, e in taken):
+            key = re.sub(r"\s+", " ", match.group(1).lower())
+            found.append(SymbolMention(frozenset(VAGUE[key]), match.start(), match.end()))
+    return _merged(text, sorted(found, key=lambda m: m.start))
+
+
+def _merged(text: str, found: list[SymbolMention]) -> list[SymbolMention]:
+    """Mentions of the same symbol with only punctuation or "looks like" between them become
+    one (the glyph, its name in brackets, its look)."""
+    merged: list[SymbolMention] = []
+    for mention in found:
+        if merged:
+            last = merged[-1]
+            gap = text[last.end:mention.start]
+            common = last.options & mention.options
+            if common and re.fullmatch(r"[\s(`'\";:,\-]*(?:(?:a|an|the|like|looks|it|symbol|sign|one|little|"
+                                       r"of|i|think|maybe)[\s(`'\";:,\-]*)*", gap, re.IGNORECASE):
+                merged[-1] = SymbolMention(common, last.start, mention.end)
+                continue
+        merged.append(mention)
+    return merged

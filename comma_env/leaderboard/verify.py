@@ -1,0 +1,103 @@
+"""Replay every episode of a submission and compare what it earns with what it claims.
+
+Each record is stepped through a fresh environment at its seed and settings with its own
+messages (`comma_env.web.replay.walk`, the report's replay), which recomputes the episode's
+success, progress, mistakes, turns and privacy leaks. Any field that differs from the record,
+and any turn whose executed actions, outcomes or progress differ, is a difference; one
+difference makes the submission not verified. The scores shown are always the replayed
+ones, so a record cannot earn more than its messages do.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from comma_env.web.replay import walk
+
+CHECKED = ("success", "progress", "mistakes", "turns", "privacy_leaks")
+"""Fields of a record recomputed by the replay and compared with it."""
+
+SCORED = (*CHECKED, "solved_at_turn", "leaked", "repetition_loop", "end_reason", "turns_played")
+"""Fields of a record the leaderboard takes from the replay rather than from the record."""
+
+REPLAY_KEYS = ("puzzle", "seed", "puzzle_options", "transcript", "success", "error", "max_turns", "max_mistakes",
+               "action_matching", *CHECKED)
+"""What a worker process needs of a record."""
+
+
+@dataclass
+class Check:
+    """The verdict on one episode: its differences (none: verified) and the replayed fields."""
+
+    puzzle: str
+    seed: int
+    differences: list[str] = field(default_factory=list)
+    replayed: dict[str, Any] = field(default_factory=dict)
+
+
+def _unplayable(record: Mapping[str, Any]) -> dict[str, Any]:
+    """What an episode the replay cannot rebuild earns: nothing."""
+    turns = int(record.get("max_turns") or 10)
+    return {"success": False, "progress": 0.0, "mistakes": 0, "turns": turns, "privacy_leaks": [],
+            "solved_at_turn": None, "leaked": False, "repetition_loop": False, "end_reason": "not replayed",
+            "turns_played": 0}
+
+
+def differences(record: Mapping[str, Any], replayed: Mapping[str, Any]) -> list[str]:
+    """``"field: X recorded, Y replayed"`` for every `CHECKED` field that disagrees (leaks are
+    compared as sets of field names, progress to 1e-9)."""
+    out = []
+    for key in CHECKED:
+        claimed: Any = record.get(key)
+        earned: Any = replayed.get(key)
+        if claimed is None:
+            out.append(f"{key}: missing in the record, {earned!r} replayed")
+            continue
+        if key == "privacy_leaks":
+            claimed, earned = sorted(claimed), sorted(earned or [])
+        same = abs(float(claimed) - float(earned or 0.0)) <= 1e-9 if key == "progress" else claimed == earned
+        if not same:
+            out.append(f"{key}: {claimed!r} recorded, {earned!r} replayed")
+    return out
+
+
+def check_record(record: Mapping[str, Any], data_roots: Mapping[str, str] | None = None) -> Check:
+    """Replay one record and compare; never raises (a replay that fails is a difference)."""
+    walked = walk(record, data_roots)
+    out = Check(str(record.get("puzzle")), int(record.get("seed") or 0))
+    summary = walked.summary
+    out.replayed = {k: summary.get(k) for k in SCORED} if summary is not None else _unplayable(record)
+    if walked.final_state is not None and summary is not None:  # the replay followed every turn
+        out.differences = differences(record, out.replayed)
+    if walked.mismatch and not out.differences:
+        out.differences = [walked.mismatch]
+    return out
+
+
+def _check_chunk(args: tuple[Sequence[Mapping[str, Any]], dict[str, str] | None]) -> list[Check]:
+    records, roots = args
+    return [check_record(r, roots) for r in records]
+
+
+def check_records(records: Sequence[Mapping[str, Any]], workers: int | None = None,
+                  data_roots: Mapping[str, str] | None = None) -> list[Check]:
+    """`check_record` for every record, in `workers` processes (default: the CPU count)."""
+    roots = dict(data_roots) if data_roots else None
+    workers = max(1, workers or os.cpu_count() or 1)
+    if workers == 1 or len(records) < 64:
+        return _check_chunk((records, roots))
+    from concurrent.futures import ProcessPoolExecutor
+
+    slim = [{k: r.get(k) for k in REPLAY_KEYS if k in r} for r in records]  # less to send to each worker
+    size = max(16, len(slim) // (workers * 8))
+    chunks = [(slim[i:i + size], roots) for i in range(0, len(slim), size)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return [c for part in pool.map(_check_chunk, chunks) for c in part]
+
+
+def rescored(record: Mapping[str, Any], check: Check) -> dict[str, Any]:
+    """The record with every `SCORED` field replaced by the replay's."""
+    return {**record, **check.replayed}

@@ -1,0 +1,28 @@
+"""What the TRL tests share: the recipe file docs/training.md shows, its partner settings, and
+the return an environment gives for a logged episode's messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+from comma_env.rl import SingleRoleEnv
+from tests.support.script_files import load_script
+
+NL = {"partner": "oracle_nl", "solver_view": "text"}
+RECIPE = Path(__file__).resolve().parents[2] / "examples" / "recipes" / "comma_trl.py"
+
+
+def trl_recipe() -> ModuleType:
+    """examples/recipes/comma_trl.py, imported from its file."""
+    return load_script(RECIPE, "comma_trl")
+
+
+def replay(puzzle: str, seed: int, messages: list[str], **settings: object) -> float:
+    """The return of a fresh solver `SingleRoleEnv` that is sent `messages` one at a time."""
+    env = SingleRoleEnv(puzzle, role="solver", **settings)
+    try:
+        env.reset(seed=seed)
+        return sum(env.step(m)[1] for m in messages)
+    finally:
+        env.close()
