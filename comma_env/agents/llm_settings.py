@@ -22,7 +22,7 @@ RESERVED_EXTRA_KEYS = {
     "max_retries": "max_retries", "messages": None,
     # set from top-level config fields: an `extra` copy would silently override them
     "temperature": "temperature", "max_tokens": "max_tokens", "timeout": "timeout", "stop": "stop",
-    "logprobs": "logprobs", "top_logprobs": "top_logprobs",
+    "logprobs": "logprobs", "top_logprobs": "top_logprobs", "return_token_ids": "server_ids",
 }
 CLIENTS = ("auto", "aiohttp", "litellm")
 
@@ -46,6 +46,7 @@ class LLMSettings:
     client: str = "auto"
     logprobs: bool = False
     top_logprobs: int = 0
+    server_ids: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     serve: ServeConfig = field(default_factory=ServeConfig)
 
@@ -94,6 +95,7 @@ class LLMSettings:
             client=client,
             logprobs=bool(data.get("logprobs", False)),
             top_logprobs=top_logprobs,
+            server_ids=bool(data.get("server_ids", False)),
             extra=extra,
             serve=serve,
         )

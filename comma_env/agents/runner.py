@@ -88,13 +88,15 @@ RAW_TEXT_LIMIT = 32_000
 
 def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> list[dict[str, Any]]:
     """Add to each turn its messages' tokens (``solver_tokens``, ``expert_tokens``), the raw reply
-    when the environment cleaned it (``solver_raw``...), the reply's log-probabilities when given,
+    when the environment cleaned it (``solver_raw``...), the reply's log-probabilities and token ids when given,
     and what a scripted partner understood of the message it answered (``solver_understood``...)."""
     for role in ("solver", "expert"):
         for turn, reply in zip(transcript, sent.get(role, []), strict=False):
             turn[f"{role}_tokens"] = int(reply.completion_tokens)
             if reply.logprobs is not None:
                 turn[f"{role}_logprobs"] = reply.logprobs.as_record()
+            if reply.token_ids is not None:
+                turn[f"{role}_token_ids"] = reply.token_ids
             if reply.understood is not None:
                 turn[f"{role}_understood"] = reply.understood
             text = to_text(reply.text)

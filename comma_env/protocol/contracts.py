@@ -18,6 +18,7 @@ __all__ = [
     "ExpertObservation",
     "Observation",
     "ReplyLogprobs",
+    "ReplyTokenIds",
     "RolloutRecord",
     "SolverInfo",
     "SolverObservation",
@@ -166,6 +167,17 @@ class ReplyLogprobs(TypedDict):
     """With ``top_logprobs > 0``: per token, ``[token, logprob]`` of the likeliest alternatives."""
 
 
+class ReplyTokenIds(TypedDict):
+    """The token ids of a reply's request and of the reply, as the server generated them
+    (``solver_token_ids`` / ``expert_token_ids``), present when asked for (``server_ids: true``)
+    and returned (vLLM's ``prompt_token_ids`` and ``token_ids``)."""
+
+    prompt: list[int]
+    """The rendered prompt's ids, images' placeholder tokens included."""
+    completion: list[int]
+    """The generated ids, the stop token included when the server counts it."""
+
+
 class TokenCounts(TypedDict):
     """Tokens one role's policy spent in an episode."""
 
@@ -224,7 +236,7 @@ class RolloutRecord(_RecordReturn, total=False):
     seconds: float
     transcript: list[dict[str, Any]]
     """`TurnRecordDict` entries, with each message's tokens and raw reply added, and its
-    `ReplyLogprobs` when they were asked for and returned."""
+    `ReplyLogprobs` and `ReplyTokenIds` when they were asked for and returned."""
     initial_state: dict[str, Any]
     """What the solver's first image showed (private facts redacted)."""
     failed_message: str

@@ -1,6 +1,7 @@
 """Per-token log-probabilities of one model reply: read from an OpenAI-style answer (untrusted
 input: anything unusable becomes None and a reason), kept in a rollout record as parallel
-lists (`TokenLogprobs.as_record`), read back by the export."""
+lists (`TokenLogprobs.as_record`), read back by the export. Also the prompt's and the reply's
+token ids when the server returns them (vLLM's ``return_token_ids``: `token_ids_from_openai`)."""
 
 from __future__ import annotations
 
@@ -167,3 +168,33 @@ def from_record(record: Any) -> tuple[TokenLogprobs | None, str | None]:
             top.append(checked)
     return TokenLogprobs([t for t in checked_tokens if t is not None],
                          [v for v in checked_values if v is not None], exact, top), None
+
+
+MAX_PROMPT_TOKENS = 1_048_576
+"""More prompt ids than this is a broken answer (no served context is that long)."""
+
+
+def _ids(value: Any, limit: int) -> list[int] | None:
+    if not isinstance(value, (list, tuple)) or not value or len(value) > limit:
+        return None
+    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 2**31 for i in value):
+        return None
+    return [int(i) for i in value]
+
+
+def token_ids(prompt: Any, completion: Any) -> dict[str, list[int]] | None:
+    """``{"prompt": ids, "completion": ids}`` when both are non-empty lists of token ids, else None
+    (the record form of ``<role>_token_ids``; also how a record is read back)."""
+    prompt_ids, completion_ids = _ids(prompt, MAX_PROMPT_TOKENS), _ids(completion, MAX_TOKENS)
+    if prompt_ids is None or completion_ids is None:
+        return None
+    return {"prompt": prompt_ids, "completion": completion_ids}
+
+
+def token_ids_from_openai(response: Any) -> dict[str, list[int]] | None:
+    """The ids vLLM returns with ``return_token_ids: true`` (``prompt_token_ids`` beside
+    ``choices``, ``token_ids`` in the choice), or None when the server sent none usable."""
+    choices = _field(response, "choices")
+    if not isinstance(choices, (list, tuple)) or not choices:
+        return None
+    return token_ids(_field(response, "prompt_token_ids"), _field(choices[0], "token_ids"))

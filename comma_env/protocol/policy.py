@@ -14,7 +14,7 @@ from comma_env.protocol.logprobs import TokenLogprobs
 @dataclass
 class Reply:
     """One message from a player, with the tokens it cost (0 for scripted players) and, when asked
-    for and returned, each token's log-probability. A scripted partner also says what it
+    for and returned, each token's log-probability and the token ids. A scripted partner also says what it
     understood of its partner's last message (`understood`, docs/partners.md)."""
 
     text: str
@@ -23,6 +23,8 @@ class Reply:
     calls: int = 0
     logprobs: TokenLogprobs | None = None
     understood: dict[str, Any] | None = None
+    token_ids: dict[str, list[int]] | None = None
+    """The prompt's and the reply's token ids as the server gave them (``server_ids: true``)."""
 
 
 class Player(ABC):

@@ -6,7 +6,10 @@
 Each episode is replayed in the environment (checked against the recorded actions) and every
 turn of the chosen role(s) becomes one line: the prompt the policy saw
 (`comma_env.protocol.prompts.agent_messages`) and its reply; ``rl`` rows add the turn's reward
-(as `SingleRoleEnv` gives it), return-to-go and the reply's recorded log-probabilities. Contents
+(as `SingleRoleEnv` gives it), return-to-go and the reply's recorded log-probabilities; when the
+server returned the token ids, the row takes them verbatim (``token_source: server``: input_ids,
+loss_mask 1 on the role's generated ids, logprobs), otherwise ``--tokenizer`` re-tokenizes
+(``token_source: retokenized``). Contents
 are lists of parts (one schema for ``datasets``); images are PNG files under ``images/``."""
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from typing import Any
 
 import comma_env
 from comma_env.drawing.common import png_bytes
-from comma_env.protocol.logprobs import from_record
+from comma_env.protocol.logprobs import from_record, token_ids
+from comma_env.rl.logprob_align import server_tokens
 from comma_env.run.results import latest_per_episode, read_episodes, write_atomic
 
 FORMATS = ("sft", "rl")
@@ -51,6 +55,7 @@ class Turn:
     image: Any = None
     reward: float = 0.0
     logprobs: dict[str, Any] | None = None  # the record's <role>_logprobs, as written
+    token_ids: dict[str, list[int]] | None = None  # the record's <role>_token_ids, checked
 
 
 def episode_records(run_dir: Path) -> list[dict[str, Any]]:
@@ -121,7 +126,8 @@ def replay(record: dict[str, Any], reminder: bool = True,
             url = IMAGE_PLACEHOLDER if image is not None else None
             prompt = raw.messages(role, observation, info, url, prompt_options)
             turn = Turn(role, int(raw.turn) + (1 if role == "solver" else 0), prompt, text, image,
-                        reward=pending[role], logprobs=_recorded_logprobs(entry.get(f"{role}_logprobs")))
+                        reward=pending[role], logprobs=_recorded_logprobs(entry.get(f"{role}_logprobs")),
+                        token_ids=_recorded_ids(entry.get(f"{role}_token_ids")))
             pending[role] = 0.0
             last[role] = turn
             turns.append(turn)
@@ -141,6 +147,11 @@ def _recorded_logprobs(value: Any) -> dict[str, Any] | None:
         return None
     found, _ = from_record(value)
     return found.as_record() if found is not None else None
+
+
+def _recorded_ids(value: Any) -> dict[str, list[int]] | None:
+    """A turn's recorded token ids, checked; None when absent or damaged."""
+    return token_ids(value.get("prompt"), value.get("completion")) if isinstance(value, dict) else None
 
 
 def _parts(content: Any) -> list[dict[str, Any]]:
@@ -239,7 +250,9 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
                 row["messages"] = prompt + reply
             else:
                 row.update(prompt=prompt, completion=reply, reward=turn.reward, return_to_go=return_to_go,
-                           episode_return=episode_return, reply_logprobs=turn.logprobs)
+                           episode_return=episode_return, reply_logprobs=turn.logprobs,
+                           reply_token_ids=turn.token_ids, token_source=None)
+                row.update(server_tokens(turn.token_ids, turn.logprobs) or {})
             yield row
 
 
@@ -295,6 +308,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokenizer", help="rl only: add input_ids, the learner's loss_mask and the recorded "
                         "log-probabilities aligned to the ids, with this tokenizer (a .gguf file, a folder or a "
                         "cached name; comma_env/rl/tokens.py)")
+    parser.add_argument("--dataset", help="also write a Hugging Face dataset folder here (parquet with Image "
+                        "features and a dataset card; comma_env/rl/hf_dataset.py)")
+    parser.add_argument("--push-to-hub", metavar="REPO", help="push that dataset to the Hub as REPO (user/name; "
+                        "default --dataset RUN_DIR/export/<format>_dataset)")
     args = parser.parse_args(argv)
     if args.tokenizer and args.format != "rl":
         parser.error("--tokenizer needs --format rl")
@@ -318,4 +335,12 @@ def main(argv: list[str] | None = None) -> int:
 
         rows = add_tokens(out, load_tokenizer(args.tokenizer), args.tokenizer)
         print(f"tokens added to {rows} rows with {args.tokenizer}")
+    if args.dataset or args.push_to_hub:
+        from comma_env.rl import hf_dataset
+
+        folder = hf_dataset.write(out, args.run_dir, args.format,
+                                  args.dataset or Path(args.run_dir) / "export" / f"{args.format}_dataset")
+        print(f"dataset -> {folder}")
+        if args.push_to_hub:
+            print(f"pushed to {hf_dataset.push(folder, args.push_to_hub)}")
     return 0

@@ -3,7 +3,8 @@
 The server's tokens (text or bytes, or ``token_id:<id>`` from vLLM) must be, one for one and byte
 for byte, the tokens the learner's tokenizer gives the exported reply; `align` says ``aligned``,
 ``missing``, ``text_differs`` (the environment cleaned the reply) or ``tokens_differ``
-(another tokenizer, or a split it would not make) and attaches log-probabilities only when aligned."""
+(another tokenizer, or a split it would not make) and attaches log-probabilities only when aligned.
+When the server returned the token ids themselves, `server_tokens` takes them as they are."""
 
 from __future__ import annotations
 
@@ -128,3 +129,26 @@ def _text_note(spelled: bytes, wanted: bytes) -> str:
     return (f"the server's tokens spell {len(spelled)} bytes, the exported reply has {len(wanted)}, first "
             f"difference at byte {at}: the recorded message is not the raw reply (the environment removed a "
             "thinking block or cut it), or the record is damaged")
+
+
+def server_tokens(ids: dict[str, list[int]] | None, recorded: Any) -> dict[str, Any] | None:
+    """The token fields of a row from the ids the server returned (``<role>_token_ids``, checked), taken
+    verbatim: ``loss_mask`` 1 on the generated ids, the recorded log-probabilities on them in
+    order; None when no usable ids were recorded (then `comma_env.rl.tokens` re-tokenizes)."""
+    if ids is None:
+        return None
+    prompt, completion = ids["prompt"], ids["completion"]
+    fields: dict[str, Any] = {"input_ids": prompt + completion, "loss_mask": [0] * len(prompt) + [1] * len(completion),
+                              "prompt_length": len(prompt), "token_source": "server", "token_alignment": "server"}
+    if recorded is None:
+        return fields | _result("missing", "no log-probabilities were recorded for this reply")
+    server, problem = from_record(recorded)
+    if server is None:
+        return fields | _result("missing", f"the recorded log-probabilities are unusable: {problem}")
+    if len(server.logprobs) > len(completion):
+        return fields | _result("tokens_differ", f"{len(server.logprobs)} log-probabilities for {len(completion)} "
+                                                 "generated ids: the record is damaged")
+    rest = len(completion) - len(server.logprobs)
+    note = (f"the server gave no log-probability for the last {rest} generated id(s) (its stop token): null"
+            if rest else None)
+    return fields | _result("aligned", note, [None] * len(prompt) + list(server.logprobs) + [None] * rest)

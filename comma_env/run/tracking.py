@@ -1,0 +1,47 @@
+"""A rollout's results sent to an experiment tracker when asked (``logger=trackio|wandb``):
+the overall and per-puzzle metrics as one logged step and the results table as a table.
+trackio (local-first: ``TRACKIO_DIR``) and W&B (``WANDB_MODE=offline`` works without network)
+are imported only here, only when chosen (the ``track`` extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+LOGGERS = ("none", "trackio", "wandb")
+COLUMNS = ("puzzle", "n", "sr", "psr", "mistakes", "turns", "tokens", "efficiency", "errors")
+
+
+def table(results: dict[str, Any]) -> list[list[Any]]:
+    """The results table: one row per puzzle, then the overall row (`COLUMNS`)."""
+    rows = [(name, stats) for name, stats in (results.get("puzzles") or {}).items()]
+    rows.append(("overall", results["overall"]))
+    return [[name, *(stats.get(column) for column in COLUMNS[1:])] for name, stats in rows]
+
+
+def metrics(results: dict[str, Any]) -> dict[str, float]:
+    """``<puzzle or overall>/<metric>`` for every number of the table."""
+    return {f"{row[0]}/{column}": float(value) for row in table(results)
+            for column, value in zip(COLUMNS[1:], row[1:], strict=True) if isinstance(value, (int, float))}
+
+
+def log_results(logger: str, project: str, results: dict[str, Any], out_dir: Path) -> None:
+    """Log the metrics and the table of `results` to `logger` as one run named after `out_dir`."""
+    if logger == "none":
+        return
+    if logger not in LOGGERS:
+        raise ValueError(f"logger must be one of {', '.join(LOGGERS)}, got {logger!r}")
+    config = {k: v for k, v in results.get("meta", {}).items() if k != "provenance"}
+    data = table(results)
+    if logger == "trackio":
+        import trackio
+
+        trackio.init(project=project, name=out_dir.name, config=config)
+        trackio.log({**metrics(results), "results": trackio.Table(columns=list(COLUMNS), data=data)})
+        trackio.finish()
+    else:
+        import wandb
+
+        run = wandb.init(project=project, name=out_dir.name, dir=str(out_dir), config=config)
+        run.log({**metrics(results), "results": wandb.Table(columns=list(COLUMNS), data=data)})
+        run.finish()
