@@ -95,7 +95,8 @@ class CommaEnv(vf.Env[CommaEnvConfig]):
             system, *opening = shown(observation, info)
             own = type(task)(task.data.model_copy(update={"prompt": None, "system_prompt": system["content"]}),
                              task.config)
-            total, summary = 0.0, {}
+            total = 0.0
+            summary: dict[str, Any] = {}
             async with getattr(agents, role).interaction(own) as chat:
                 segment = await chat.turn(opening)
                 while not segment.terminated:

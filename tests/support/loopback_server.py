@@ -4,7 +4,8 @@
         [--fault-rate 0.2 --faults 429,500,reset,empty_choices,null_content,bad_json]
         [--latency 0.2] [--latency-range 0.05,0.5] [--model NAME] [--trickle-interval 0.2]
 
-Endpoints: ``POST /v1/chat/completions`` (``stream: true`` gets the reply as one SSE chunk), ``GET /v1/models``, ``GET /health``.
+Endpoints: ``POST /v1/chat/completions`` (``stream: true`` gets the reply as one SSE chunk),
+``GET /v1/models``, ``GET /health``.
 
 Replies play a competent pair, the scripted oracle of `comma_env/agents/oracle.py` spoken over HTTP:
 
