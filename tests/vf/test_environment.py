@@ -3,9 +3,10 @@ envs/comma_vf) against the loopback OpenAI-compatible server playing the learner
 
 Checks: the trace's reward is the episode return (replayed independently in a
 `SingleRoleEnv` from the trace's sampled messages) and its metrics are the episode's; the
-model's first request is the rollout's prompt for its role (the one rendering), with the
-solver's picture as an ``image_url`` PNG part in the image view; the loopback (a competent
-scripted pair) solves as solver and as expert, also with an LLM partner."""
+model's requests are the rollout's prompt for its role and, after each reply, what the
+rollout's next request adds (the one rendering), with the solver's picture as an
+``image_url`` PNG part in the image view; the loopback (a competent scripted pair) solves as
+solver and as expert, also with an LLM partner."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import pytest
 pytest.importorskip("verifiers.v1")
 
 from comma_env.agents.chat import PngCache  # noqa: E402
+from comma_env.protocol.prompts import after_own_message  # noqa: E402
 from comma_env.rl import SingleRoleEnv  # noqa: E402
 from tests.support.loopback_server import Loopback, _texts  # noqa: E402
 
@@ -101,15 +103,29 @@ def replayed_return(trace: dict, case: dict) -> float:
     return total
 
 
-def first_prompt(case: dict, seed: int) -> list[dict]:
-    """What the rollout shows the learner first (`SingleRoleEnv`'s AEC messages)."""
+def conversations(trace: dict, case: dict) -> list[tuple[tuple[str, str], ...]]:
+    """Every request the learner's model should get in `trace`'s episode, as the loopback logs
+    it ((role, text) per message): the rollout's first prompt for its role, then after each
+    reply the reply and what the rollout's next request adds after it."""
     env = game(case)
-    observation, info = env.reset(seed=seed)
-    image = observation.get("image")
-    messages = env.raw.messages(case["learner"], observation, info,
-                                PngCache().data_url(image) if image is not None else None)
+    pngs = PngCache()
+
+    def shown(observation: dict, info: dict) -> list[dict]:
+        image = observation.get("image")
+        return env.raw.messages(case["learner"], observation, info, pngs.data_url(image) if image is not None else None)
+
+    chat = shown(*env.reset(seed=trace["task"]["data"]["seed"]))
+    requests = [chat]
+    for node in trace["nodes"]:
+        if node["sampled"]:
+            reply = node["message"]["content"] or ""
+            observation, _, terminated, truncated, info = env.step(reply)
+            if terminated or truncated:
+                break
+            chat = [*chat, {"role": "assistant", "content": reply}, *after_own_message(shown(observation, info))]
+            requests.append(chat)
     env.close()
-    return messages
+    return [tuple((m["role"], _texts(m)) for m in messages) for messages in requests]
 
 
 @pytest.mark.parametrize("index", range(len(CASES)))
@@ -130,10 +146,8 @@ def test_vf_eval_scores_the_episode_on_the_learners_trace(evaluated, index):
     expected_roles = {case["learner"], partner_role} if case["partner"] == "openai_compat" else {case["learner"]}
     assert {r["role"] for r in requests} == expected_roles
     own = [r for r in requests if r["role"] == case["learner"]]
-    firsts = sorted((r for r in own if len(r["messages"]) == len(first_prompt(case, 0))), key=lambda r: r["n"])
-    shown = {tuple((m["role"], m["text"]) for m in r["messages"]) for r in firsts[:2]}
-    rendered = {tuple((m["role"], _texts(m)) for m in first_prompt(case, seed)) for seed in (0, 1)}
-    assert shown == rendered  # the rollout's one rendering, as the loopback logs it (role, text)
+    sent = sorted(tuple((m["role"], m["text"]) for m in r["messages"]) for r in own)
+    assert sent == sorted(c for trace in traces for c in conversations(trace, case))  # the rollout's one rendering
     images = [image for r in own for image in r["images"]]
     if case["options"].get("solver_view") == "image":
         assert images and all(image["png"] for image in images)
