@@ -38,7 +38,7 @@ autodoc_typehints = "description"
 # each name is documented where it is defined, not again where a module re-exports it in __all__
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False,
                            "ignore-module-all": True}
-# heavy or slow to import (openenv-core loads gradio: seconds); autodoc documents our code, not theirs
+# heavy or slow to import (openenv loads gradio: seconds); autodoc documents our code, not theirs
 autodoc_mock_imports = ["torch", "transformers", "trl", "vllm", "llama_cpp", "openenv", "ray"]
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False

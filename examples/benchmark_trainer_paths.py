@@ -7,8 +7,9 @@ Rounds interleave the paths; each figure is microseconds per episode.
 
 Paths: `SingleRoleEnv`; `GroupedEpisodes` lock-step `step` and per-slot `run`; Gymnasium's
 `make_vec` sync and async (2 worker processes); TRL's `CommaToolEnv` (reset, send_message,
-scoring); the verifiers environment's own work per rollout (`setup_state`, `env_response`,
-cleanup; needs verifiers). Model calls are not included: with a real model they dominate.
+scoring). verifiers 0.4 plays each rollout through an agent harness in a subprocess, so its
+environment has no in-process step to time here. Model calls are not included: with a real
+model they dominate.
 ``--markdown`` writes ``docs/_generated/trainer_paths.md``. With an LLM partner, the partner
 calls dominate instead; how TRL's tool phase waits for them is measured by
 ``examples/benchmark_trl_tools.py``.
@@ -17,7 +18,6 @@ calls dominate instead; how TRL's tool phase waits for them is measured by
 from __future__ import annotations
 
 import argparse
-import asyncio
 import cProfile
 import io
 import pstats
@@ -106,36 +106,6 @@ def trl_env() -> float:
     return (time.perf_counter() - started) / N
 
 
-def verifiers_env(n: int | None = None) -> float:
-    from comma_env.vf import load_environment
-    from comma_env.vf.environment import message_text
-
-    n = n or N // 4
-    env = load_environment("wire", "solver", "oracle", solver_view="text")
-
-    async def one(seed: int) -> float:
-        state = await env.setup_state({"info": {"seed": seed}})
-        messages = list(state["prompt"])
-        info = state["comma_env"].raw.infos["solver"]
-        reply = learner(None, {"description": info.get("description")})
-        while True:
-            messages.append({"role": "assistant", "content": reply})
-            response = await env.env_response(messages, state)
-            if state["comma"]["done"]:
-                break
-            reply = learner(None, {"partner_message": message_text(response[-1])})
-        await env.close_episode(state)
-        return await env.episode_return(state)
-
-    async def every() -> float:
-        started = time.perf_counter()
-        for seed in range(n):
-            await one(seed)
-        return (time.perf_counter() - started) / n
-
-    return asyncio.run(every())
-
-
 PATHS = {
     "SingleRoleEnv": single,
     "GroupedEpisodes.step (B=16)": grouped_lock,
@@ -143,7 +113,6 @@ PATHS = {
     "make_vec sync (2)": lambda: vector("sync"),
     "make_vec async (2 workers)": lambda: vector("async"),
     "TRL CommaToolEnv": trl_env,
-    "verifiers env (setup+env_response)": verifiers_env,
 }
 
 
@@ -192,9 +161,9 @@ def write_markdown(rounds: list[dict[str, float]], episodes: int) -> None:
         cost = statistics.median(r[name] for r in rounds)
         ratio = statistics.median(r[name] / r["SingleRoleEnv"] for r in rounds)
         lines.append(f"| {name} | {cost:,.0f} | {ratio:.2f}x |")
-    note = (f"Wire, text view, scripted partner `oracle`, scripted learner, no model; {episodes} episodes per path "
-            f"(verifiers: {max(episodes // 4, 1)}), {len(rounds)} interleaved rounds.")
-    print(write_table("trainer_paths", "\n".join(lines), note=note, extra_packages=("verifiers",)))
+    note = (f"Wire, text view, scripted partner `oracle`, scripted learner, no model; {episodes} episodes per path, "
+            f"{len(rounds)} interleaved rounds.")
+    print(write_table("trainer_paths", "\n".join(lines), note=note))
 
 
 if __name__ == "__main__":

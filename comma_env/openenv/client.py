@@ -1,4 +1,4 @@
-"""`CommaEnvClient`: openenv-core's WebSocket `EnvClient` typed for the COMMA server; each
+"""`CommaEnvClient`: OpenEnv's WebSocket `EnvClient` typed for the COMMA server; each
 client is one server session.
 
     async with CommaEnvClient(base_url="http://127.0.0.1:8000") as env:

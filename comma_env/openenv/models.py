@@ -1,4 +1,4 @@
-"""The wire types of the COMMA OpenEnv server (pydantic, after openenv-core's `Action` /
+"""The wire types of the COMMA OpenEnv server (pydantic, after OpenEnv's `Action` /
 `Observation` / `State`), so any OpenEnv client can drive a session."""
 
 from __future__ import annotations

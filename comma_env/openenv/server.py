@@ -59,7 +59,7 @@ def parse_settings(argv: Sequence[str]) -> ServerSettings:
 
 
 def make_app(settings: ServerSettings) -> Any:
-    """The FastAPI app of openenv-core's `create_app`, one `CommaEnvironment` per session, behind
+    """The FastAPI app of OpenEnv's `create_app`, one `CommaEnvironment` per session, behind
     `WebSocketKeeper` and `Guard`."""
     from openenv.core.env_server.http_server import create_app
     from openenv.core.env_server.types import ConcurrencyConfig
@@ -73,7 +73,7 @@ def make_app(settings: ServerSettings) -> Any:
                                 partner=settings.partner, partner_overrides=dict(settings.partner_overrides),
                                 env_options=dict(settings.env))
     factory().close()  # fail now, not at the first session, on a bad puzzle/partner/option
-    # HTTP sessions are reaped by openenv-core after the same silence; sockets by WebSocketKeeper
+    # HTTP sessions are reaped by OpenEnv after the same silence; sockets by WebSocketKeeper
     concurrency = ConcurrencyConfig(max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_timeout)
     app = create_app(factory, CommaAction, CommaObservation, env_name=f"comma-{settings.puzzle}",
                      concurrency_config=concurrency)
@@ -83,7 +83,7 @@ def make_app(settings: ServerSettings) -> Any:
 
 
 class _DropClosedSocketNoise(logging.Filter):
-    """openenv-core closes a WebSocket the client already closed and uvicorn logs the
+    """OpenEnv closes a WebSocket the client already closed and uvicorn logs the
     resulting `WebSocketDisconnect` as an error with a traceback; a client leaving is normal."""
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -1,6 +1,6 @@
 """Keep OpenEnv WebSocket sessions alive through bad frames, and free their slots promptly.
 
-An ASGI wrapper before openenv-core's ``/ws`` handler: a frame that is not a JSON object gets
+An ASGI wrapper before OpenEnv's ``/ws`` handler: a frame that is not a JSON object gets
 an ``INVALID_JSON`` error frame and never ends the episode (so does one nested deeper than
 `MAX_DEPTH`); a client that leaves mid-step
 cancels the handler at once; a socket idle for `idle_timeout` seconds is closed (1001)."""
@@ -17,7 +17,7 @@ DEFAULT_IDLE_TIMEOUT = 300.0
 """Seconds a WebSocket may stay silent between its messages before it is closed."""
 MAX_DEPTH = 32
 """How deeply a frame's JSON may nest (the protocol's messages nest a few levels); deeper
-frames are refused before openenv-core's handler parses and validates them again."""
+frames are refused before OpenEnv's handler parses and validates them again."""
 
 
 def nesting_depth(value: Any) -> int:

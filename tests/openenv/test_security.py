@@ -1,5 +1,5 @@
 """The OpenEnv server against issue 22's findings: a real `python -m comma_env.openenv` process,
-driven over raw WebSockets (the `websockets` library) and openenv-core's own client.
+driven over raw WebSockets (the `websockets` library) and OpenEnv's own client.
 
 Bad frames get an error and the episode lives on; a client dropped mid-step frees its slot at
 once; an idle socket is closed after `session_timeout`; Host and Origin are checked; a

@@ -1,4 +1,4 @@
-"""The OpenEnv server as a real process, driven through openenv-core's own WebSocket client.
+"""The OpenEnv server as a real process, driven through OpenEnv's own WebSocket client.
 
 `python -m comma_env.openenv` is started as a subprocess; the tests play whole episodes with
 `CommaEnvClient` (openenv's `EnvClient`), with the scripted oracle partner and with an LLM

@@ -5,15 +5,13 @@ body, in the text and the image view. For the same puzzles, seeds and dialogue:
 
 - ``obs["text"]`` is the plain-text form (`prompts.as_text`) of each request;
 - the export writes each request's messages, turn for turn, and the pictures the rollout sent;
-- the verifiers and the TRL environments, with the learner's messages taken from the record
-  and the partner the same model over HTTP, show the first request as the prompt and, after
-  each message, what the rollout's next request adds after it; the partner's requests are
-  the rollout's own requests of that role.
+- the TRL environment, with the learner's messages taken from the record and the partner the
+  same model over HTTP, shows the first request as the prompt and, after each message, what
+  the rollout's next request adds after it (verifiers' v1 environment: tests/vf).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from pathlib import Path
@@ -119,45 +117,6 @@ def test_the_export_writes_the_requests(runs, view, tmp_path):
                         for p in m["content"] if p["type"] == "image_url"]
                 pictures = [np.asarray(Image.open(tmp_path / name)) for name in row["images"]]
                 assert [png_hash(p) for p in pictures] == urls
-
-
-def _vf_messages(messages: list[Any]) -> list[dict[str, Any]]:
-    return [m.model_dump(exclude_none=True) if hasattr(m, "model_dump") else m for m in messages]
-
-
-@pytest.mark.parametrize(("view", "role"), [("text", "solver"), ("text", "expert"), ("image", "solver")])
-def test_verifiers_shows_the_rollouts_prompt_and_turns(runs, server, view, role):
-    pytest.importorskip("verifiers.legacy.envs.multiturn_env")
-    from comma_env.vf import load_environment
-
-    _, records, bodies = runs[view]
-    other = "expert" if role == "solver" else "solver"
-    for record in records:
-        env = load_environment(record["puzzle"], role=role, partner="openai_compat", max_turns=4,
-                               solver_view=record["solver_view"], seeds=[record["seed"]], eval_seeds=[record["seed"]],
-                               partner_overrides={"api_base": server.api_base, "name": f"{view}-partner"})
-        asked = requests(bodies, role, record)
-        before = len(logged(server))
-
-        asyncio.run(vf_episode(env, record, role, asked))
-        partner = [b for b in logged(server)[before:] if b["model"] == f"{view}-partner"]
-        assert sorted(map(json.dumps, (b["messages"] for b in partner))) == sorted(
-            map(json.dumps, requests(bodies, other, record)))
-
-
-async def vf_episode(env: Any, record: dict[str, Any], role: str, asked: list[list[dict[str, Any]]]) -> None:
-    """Play `record`'s episode in a verifiers environment, `role`'s side from the record."""
-    state = await env.setup_state({"info": {"seed": record["seed"]}})
-    assert as_sent(_vf_messages(state["prompt"])) == asked[0]
-    for k, message in enumerate(sent(record, role)):
-        turn = _vf_messages(await env.env_response([{"role": "assistant", "content": message}], state))
-        if k + 1 < len(asked):
-            assert as_sent(turn) == prompts.after_own_message(asked[k + 1])
-        else:  # the episode is over: no request followed
-            info = state["comma_env"].raw.infos[role]
-            assert turn == [{"role": "user", "content": prompts.closing_message(info, role)}] and state["comma"]["done"]
-    await env.close_episode(state)
-    await env.close_partner()
 
 
 @pytest.mark.parametrize("view", RUNS)

@@ -4,7 +4,8 @@
         [--fault-rate 0.2 --faults 429,500,reset,empty_choices,null_content,bad_json]
         [--latency 0.2] [--latency-range 0.05,0.5] [--model NAME] [--trickle-interval 0.2]
 
-Endpoints: ``POST /v1/chat/completions`` (non-streaming), ``GET /v1/models``, ``GET /health``.
+Endpoints: ``POST /v1/chat/completions`` (``stream: true`` gets the reply as one SSE chunk),
+``GET /v1/models``, ``GET /health``.
 
 Replies play a competent pair, the scripted oracle of `comma_env/agents/oracle.py` spoken over HTTP:
 
@@ -500,6 +501,21 @@ async def _trickle(request: web.Request, reply: dict[str, Any], seconds: float, 
     return response
 
 
+async def _stream(request: web.Request, reply: dict[str, Any]) -> web.StreamResponse:
+    """`reply` as server-sent events, as OpenAI streams a chat completion (``stream: true``): one
+    chunk per choice with its whole message as the delta, a usage chunk, then ``[DONE]``."""
+    response = web.StreamResponse(status=200, headers={"Content-Type": "text/event-stream"})
+    await response.prepare(request)
+    head = {key: reply[key] for key in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    chunks = [head | {"choices": [{"index": c["index"], "delta": c["message"], "logprobs": c.get("logprobs"),
+                                   "finish_reason": c["finish_reason"]}]} for c in reply["choices"]]
+    for chunk in [*chunks, head | {"choices": [], "usage": reply["usage"]}]:
+        await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
+    await response.write(b"data: [DONE]\n\n")
+    await response.write_eof()
+    return response
+
+
 def build_app(args: argparse.Namespace) -> web.Application:
     faults = FaultPlan(args.fault_rate, [k for k in args.faults.split(",") if k], args.seed)
     splitter = LogprobTokenizer(args.logprobs_tokenizer)
@@ -623,6 +639,8 @@ def build_app(args: argparse.Namespace) -> web.Application:
             reply["prompt_token_ids"] = prompt_ids
         if fault == "trickle":
             return await _trickle(request, reply, args.timeout_seconds, args.trickle_interval)
+        if body.get("stream") is True:
+            return await _stream(request, reply)
         return web.json_response(reply)
 
     app = web.Application(client_max_size=64 * 1024 * 1024)
