@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from comma_env.protocol.logprobs import MAX_TOP
 from comma_env.run.config import ModelConfig
@@ -51,6 +52,12 @@ def check_model(role: str, model: ModelConfig) -> None:
     if key_env and not is_env_name(key_env):
         raise ConfigError(f"{where}: model.api_key_env must be the NAME of an environment variable holding the "
                           "key (like OPENAI_API_KEY), not the key itself (the value given is not shown)")
+    urls = [str(u) for u in (model.extra or {}).get("replicas") or []] + [str(model.api_base or "")]
+    if key_env and any(urlsplit(url).username for url in urls):
+        # the server would get two credentials (aiohttp refuses to send both, so every call would fail)
+        raise ConfigError(f"{where}: model.api_base (or a replica) carries credentials (user:password@) and "
+                          "model.api_key_env names a key: send one, drop the credentials from the URL or unset "
+                          "api_key_env")
 
 
 def check_key(role: str, model: ModelConfig, environ: Mapping[str, str] | None = None) -> None:

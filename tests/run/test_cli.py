@@ -35,9 +35,12 @@ def rollout(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     ("model.temperature=-1", "temperature must be a finite number >= 0"),
     # Hydra's own grammar error: still a configuration error
     ("model.temperature=sk-not-a-number", "model.temperature takes a number"),
+    # a key in the URL and one named by api_key_env: aiohttp would refuse every call
+    ("model=openai_compat model.api_base=http://u:sk-not@127.0.0.1:9/v1 model.api_key_env=OPENAI_API_KEY",
+     "carries credentials (user:password@)"),
 ])
 def test_configuration_errors_exit_2_before_anything_runs(tmp_path, override, says):
-    done = rollout(override, "puzzles=[wire]", "episodes=1", f"out_dir={tmp_path / 'out'}", cwd=tmp_path)
+    done = rollout(*override.split(), "puzzles=[wire]", "episodes=1", f"out_dir={tmp_path / 'out'}", cwd=tmp_path)
     assert done.returncode == EXIT_CONFIG_ERROR, done.stderr
     assert says in done.stderr and "sk-not" not in done.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "outputs").exists()
