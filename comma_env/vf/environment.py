@@ -5,8 +5,8 @@ The learning role (``learner``) is a verifiers agent; the other role is the conf
 partner (a ``conf/model`` name played through our own policies: ``oracle_nl``, ``oracle``,
 ``random``, ``openai_compat``...), inside a `SingleRoleEnv`. Each turn the agent is sent what
 the rollout would send it (`comma_env.protocol.prompts`, the solver's picture as an
-``image_url`` part), and the episode's return, success, progress, mistakes and leaks are
-recorded on the learner's trace."""
+``image_url`` part), and the episode's return, success, progress, mistakes, leaks and unsure
+leaks are recorded on the learner's trace."""
 
 from __future__ import annotations
 
@@ -111,7 +111,8 @@ class CommaEnv(vf.Env[CommaEnvConfig]):
             trace.record_metrics({"success": float(bool(summary.get("success"))),
                                   "progress": float(summary.get("progress") or 0.0),
                                   "mistakes": float(summary.get("mistakes") or 0),
-                                  "leaks": float(len(summary.get("privacy_leaks") or []))})
+                                  "leaks": float(len(summary.get("privacy_leaks") or [])),
+                                  "leaks_unsure": float(len(summary.get("privacy_unsure") or []))})
         finally:
             game.close()
             await partner.aclose()

@@ -138,7 +138,7 @@ def test_vf_eval_scores_the_episode_on_the_learners_trace(evaluated, index):
         reward = trace["rewards"]["episode_return"]["score"]
         assert reward == pytest.approx(replayed_return(trace, case), abs=1e-9)
         assert trace["metrics"]["success"] == float(solved)
-        assert set(trace["metrics"]) == {"success", "progress", "mistakes", "leaks"}
+        assert set(trace["metrics"]) == {"success", "progress", "mistakes", "leaks", "leaks_unsure"}
         if solved:
             assert reward == pytest.approx(1.0 + case["options"].get("success_bonus", 0.0))
             assert trace["metrics"]["progress"] == 1.0
