@@ -28,7 +28,7 @@ _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: 
     "ga": "naid aon do tri ceathair cuig se seacht ocht naoi",
     "la": "nihil unus duo tres quattuor quinque sex septem octo novem",
     "tl": "sero isa dalawa tatlo apat lima anim pito walo siyam",
-    "radio": "zero wun too tree fower fife six seven ait niner",
+    "radio": "zero wun/one too/two tree/three fower/four fife/five six seven ait/eight niner/nine",
 }
 
 
