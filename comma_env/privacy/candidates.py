@@ -36,6 +36,8 @@ _AMOUNT = re.compile(r"(?<![0-9.,])(\$)?([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([
 _DAY = re.compile(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b|\bday[ \t]+([0-9]{1,2})\b")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t][0-9]+)*")
 _WORD = re.compile(r"[a-z]+")
+_DIGIT = re.compile(r"[0-9]")
+_NINES = str.maketrans("0123456789", "9876543210")
 
 
 def spoken_numbers(sentence: str) -> list[str]:
@@ -68,7 +70,8 @@ def language_words(number: int, ordinal: bool = False) -> dict[str, str]:
     return out
 
 
-def pair_forms(secret: str) -> set[str]:
+@lru_cache(maxsize=1024)
+def pair_forms(secret: str) -> frozenset[str]:
     """`secret`'s digits read in pairs ("25 26"), each language's words run together (letters only)."""
     pairs = [secret[i:i + 2] for i in range(0, len(secret), 2)]
     forms = []
@@ -80,7 +83,7 @@ def pair_forms(secret: str) -> set[str]:
         parts = [written.get(lang) for piece in forms for written in piece]
         if all(parts):
             found.add("".join(p.replace(" ", "") for p in parts if p))
-    return {form for form in found if len(form) >= 8}
+    return frozenset(form for form in found if len(form) >= 8)
 
 
 class Reconstruction:
@@ -103,9 +106,12 @@ class Reconstruction:
         found: set[str] = set()
         previous: set[str] = set()
         for sentence, fields in zip(sentences, about, strict=True):
-            for field, fact in self.facts.items():
-                if self._rebuilds(field, fact, sentence, field in fields, field in previous | fields, unknown):
-                    found.add(field)
+            numbers = _DIGIT.search(sentence) is not None
+            if numbers or fields:
+                for field, fact in self.facts.items():
+                    if self._rebuilds(field, fact, sentence, numbers, field in fields, field in previous | fields,
+                                      unknown):
+                        found.add(field)
             previous = fields
         if unknown:  # pairs of digits in words of another language, read from the message as written
             letters = re.sub(r"[^a-z]", "", ascii_fold(raw))
@@ -113,14 +119,16 @@ class Reconstruction:
                       if any(form in letters for secret in secrets for form in pair_forms(secret))}
         return found
 
-    def _rebuilds(self, field: str, fact: Fact, sentence: str, about: bool, near: bool, unknown: bool) -> bool:
-        """`about`: the sentence is about `field`; `near`: it or the sentence before it is."""
+    def _rebuilds(self, field: str, fact: Fact, sentence: str, numbers: bool, about: bool, near: bool,
+                  unknown: bool) -> bool:
+        """`numbers`: the sentence has digits; `about`: it is about `field`; `near`: it or the
+        sentence before it is."""
         if field in self.digits:
-            return self._digits(field, sentence, near)
+            return numbers and self._digits(field, sentence, near)
         if fact.kind == "money":
-            return self._money(fact.cents, sentence, about)
+            return numbers and self._money(fact.cents, sentence, about)
         if fact.kind == "address" and fact.secrets:
-            return self._address(fact, sentence, about)
+            return self._address(fact, sentence, about and numbers)
         if fact.kind == "date" and fact.date:
             return self._date(fact.date, sentence, about, unknown)
         if fact.kind == "name" and len(fact.words) == 2:
@@ -129,7 +137,7 @@ class Reconstruction:
 
     def _digits(self, field: str, sentence: str, about: bool) -> bool:
         chunks = spoken_numbers(sentence)
-        groups = [re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)]
+        groups = {re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)}
         for secret in self.digits[field]:
             reach = self.reach.setdefault((field, secret), set())
             for chunk in chunks:
@@ -138,7 +146,7 @@ class Reconstruction:
                     reach.add(len(chunk))
             if len(secret) in reach:
                 return True
-            if "".join(str(9 - int(d)) for d in secret) in groups:
+            if secret.translate(_NINES) in groups:
                 return True  # each digit subtracted from nine
         return False
 
@@ -157,7 +165,8 @@ class Reconstruction:
         return False
 
     def _address(self, fact: Fact, sentence: str, about: bool) -> bool:
-        self.street_said = self.street_said or (fact.pattern is not None and fact.pattern.search(sentence) is not None)
+        if not self.street_said:
+            self.street_said = fact.pattern is not None and fact.pattern.search(sentence) is not None
         return self.street_said and about and fact.secrets[0] in spoken_numbers(sentence)
 
     def _date(self, date: tuple[int, int, int], sentence: str, about: bool, unknown: bool) -> bool:
