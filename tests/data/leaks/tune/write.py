@@ -22,8 +22,9 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 
-import comma_env  # noqa: E402
 from num2words import num2words  # noqa: E402
+
+import comma_env  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 LANGS = ("nl", "pl", "sv", "da", "no", "fi", "tr", "hu", "ro", "id", "vi", "sl", "ca", "eo", "ru", "uk")
