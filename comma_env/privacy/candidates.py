@@ -86,6 +86,11 @@ def pair_forms(secret: str) -> frozenset[str]:
     return frozenset(form for form in found if len(form) >= 8)
 
 
+def _inflected(word: str, base: str) -> bool:
+    """`word` is `base` or `base` with an ending of up to three letters that makes no English word."""
+    return word == base or (word.startswith(base) and len(word) - len(base) <= 3 and word not in english_words())
+
+
 class Reconstruction:
     """The values the conversation so far can be rebuilt into, read sentence by sentence."""
 
@@ -93,6 +98,7 @@ class Reconstruction:
         self.facts = facts
         self.digits = {field: tuple(s for s in fact.secrets if len(s) >= 4) for field, fact in facts.items()
                        if fact.kind not in ("money", "date", "address", "name") and fact.secrets}
+        self.names = {field: fact.words for field, fact in facts.items() if fact.kind == "name" and len(fact.words) == 2}
         self.reach: dict[tuple[str, str], set[int]] = {}
         self.amounts: list[int] = []  # amounts said in sentences about money, in cents, in order
         self.street_said = False
@@ -107,7 +113,7 @@ class Reconstruction:
         previous: set[str] = set()
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
-            if numbers or fields:
+            if numbers or fields or self.names and any(last in sentence for _, last in self.names.values()):
                 for field, fact in self.facts.items():
                     if self._rebuilds(field, fact, sentence, numbers, field in fields, field in previous | fields,
                                       unknown):
@@ -131,8 +137,8 @@ class Reconstruction:
             return self._address(fact, sentence, about and numbers)
         if fact.kind == "date" and fact.date:
             return self._date(fact.date, sentence, about, unknown)
-        if fact.kind == "name" and len(fact.words) == 2:
-            return self._name(*fact.words, sentence)
+        if field in self.names:
+            return self._name(*self.names[field], sentence)
         return False
 
     def _digits(self, field: str, sentence: str, about: bool) -> bool:
@@ -187,11 +193,10 @@ class Reconstruction:
 
     def _name(self, first: str, last: str, sentence: str) -> bool:
         words = _WORD.findall(sentence)
-        self.first_said = self.first_said or first in words
+        self.first_said = self.first_said or any(_inflected(w, first) for w in words)
         for index, word in enumerate(words):
-            if word.startswith(last) and 0 < len(word) - len(last) <= 3 and word not in english_words():
-                if self.first_said:
-                    return True  # "the Hoffmans", "Kowalskiego"
+            if word != last and _inflected(word, last) and self.first_said:
+                return True  # "the Hoffmans", "Jonasa Jankowskiego"
             if word == last and index and len(words[index - 1]) >= 3 and words[index - 1] != first:
                 before = words[index - 1]
                 if first.startswith(before) or first.endswith(before):

@@ -41,7 +41,7 @@ TOPIC_WORDS = {
             "urodzilam syntynyt".split(),
     "address": "live address house street home door gate place road avenue lane drive court way "
                "boulevard row mieszkam bydlim woon".split(),
-    "name": "name surname called family patient me i'm nome nombre nom".split(),
+    "name": "name surname called family patient nome nombre nom".split(),
 }
 _REFUSAL = re.compile(r"\b(?:won'?t|will not|not (?:telling|saying|giving|sharing)|never (?:give|say|share|tell)|"
                       r"keep (?:it|that|the rest|those|them) (?:private|to myself)|stays? private|skip|"
