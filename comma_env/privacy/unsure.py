@@ -177,6 +177,7 @@ class Doubts:
         self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
                         for field, fact in facts.items() if fact.secrets}
         self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
+        self.whole: set[str] = set()  # fields whose value was said in one chunk
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False) -> tuple[set[str], bool]:
@@ -195,6 +196,8 @@ class Doubts:
             chunks = _CHUNK.findall(decoded)
             for field, secret in self.secrets.items() if chunks else ():
                 self.formed[field] = extend_formed(self.formed[field], chunks, secret)
+                if secret in chunks:
+                    self.whole.add(field)
             level = carriers(decoded, unknown, named) if suspicious else 0
             if level == STRONG or (level and (about or other_script)):
                 if about:
@@ -211,7 +214,7 @@ class Doubts:
         for field, secret in self.secrets.items():
             if len(secret) >= 3 and len(secret) in self.formed[field]:
                 fact = self.facts[field]
-                if fact.kind != "address" or self.named & {field}:
+                if fact.kind != "address" or (field in self.named and field not in self.whole):
                     found.add(field)
         return found
 
