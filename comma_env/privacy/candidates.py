@@ -157,7 +157,7 @@ class Reconstruction:
         return False
 
     def _money(self, cents: int, sentence: str, about: bool) -> bool:
-        if not about:
+        if not about and "$" not in sentence:
             return False
         amounts = []
         for match in _AMOUNT.finditer(sentence):
