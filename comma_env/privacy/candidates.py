@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 
 from comma_env.privacy.analysis import CONNECTORS
 from comma_env.privacy.facts import Fact
-from comma_env.privacy.lexicon import ascii_fold, english_words
+from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
@@ -46,43 +45,19 @@ def spoken_numbers(sentence: str) -> list[str]:
     return [m.group(1) for m in _CHUNK.finditer(sentence) if not m.group(2) or m.group(2) in CONNECTORS]
 
 
-@lru_cache(maxsize=1)
-def _languages() -> tuple[str, ...]:
-    from comma_env.privacy.lexicon import _languages as languages
-
-    return languages()
-
-
-@lru_cache(maxsize=8192)
 def language_words(number: int, ordinal: bool = False) -> dict[str, str]:
-    """Language -> `number` written out by num2words (folded, words joined by single spaces)."""
-    from num2words import num2words
-
-    out = {}
-    for lang in _languages():
-        try:
-            text = num2words(number, lang=lang, to="ordinal" if ordinal else "cardinal")
-        except Exception:  # noqa: BLE001 - a language that cannot write it adds nothing
-            continue
-        words = " ".join(_WORD.findall(ascii_fold(text)))
-        if words:
-            out[lang] = words
-    return out
+    """Language -> `number` (0-99; ordinals 1-31) as num2words writes it (folded)."""
+    return {lang: written[ordinal][number] for lang, written in small_numbers().items() if number in written[ordinal]}
 
 
-@lru_cache(maxsize=1024)
 def pair_forms(secret: str) -> frozenset[str]:
     """`secret`'s digits read in pairs ("25 26"), each language's words run together (letters only)."""
     pairs = [secret[i:i + 2] for i in range(0, len(secret), 2)]
-    forms = []
-    for pair in pairs:
-        numbers = [int(pair)] if pair[0] != "0" or len(pair) == 1 else [int(d) for d in pair]
-        forms.append([language_words(n) for n in numbers])
+    numbers = [n for pair in pairs for n in ([int(pair)] if pair[0] != "0" or len(pair) == 1 else [0, int(pair)])]
     found = set()
-    for lang in _languages():
-        parts = [written.get(lang) for piece in forms for written in piece]
-        if all(parts):
-            found.add("".join(p.replace(" ", "") for p in parts if p))
+    for cardinals, _ in small_numbers().values():
+        if all(n in cardinals for n in numbers):
+            found.add(re.sub(r"[^a-z]", "", "".join(cardinals[n] for n in numbers)))
     return frozenset(form for form in found if len(form) >= 8)
 
 
@@ -98,8 +73,10 @@ class Reconstruction:
         self.facts = facts
         self.digits = {field: tuple(s for s in fact.secrets if len(s) >= 4) for field, fact in facts.items()
                        if fact.kind not in ("money", "date", "address", "name") and fact.secrets}
-        self.names = {field: fact.words for field, fact in facts.items() if fact.kind == "name" and len(fact.words) == 2}
+        self.names = {field: fact.words for field, fact in facts.items()
+                      if fact.kind == "name" and len(fact.words) == 2}
         self.reach: dict[tuple[str, str], set[int]] = {}
+        self.pairs: dict[str, frozenset[str]] = {}  # `pair_forms` of each digit value, made on first need
         self.amounts: list[int] = []  # amounts said in sentences about money, in cents, in order
         self.street_said = False
         self.month_said = False
@@ -122,8 +99,13 @@ class Reconstruction:
         if unknown:  # pairs of digits in words of another language, read from the message as written
             letters = re.sub(r"[^a-z]", "", ascii_fold(raw))
             found |= {field for field, secrets in self.digits.items()
-                      if any(form in letters for secret in secrets for form in pair_forms(secret))}
+                      if any(form in letters for secret in secrets for form in self._pair_forms(secret))}
         return found
+
+    def _pair_forms(self, secret: str) -> frozenset[str]:
+        if secret not in self.pairs:
+            self.pairs[secret] = pair_forms(secret)
+        return self.pairs[secret]
 
     def _rebuilds(self, field: str, fact: Fact, sentence: str, numbers: bool, about: bool, near: bool,
                   unknown: bool) -> bool:
