@@ -45,20 +45,10 @@ def spoken_numbers(sentence: str) -> list[str]:
     return [m.group(1) for m in _CHUNK.finditer(sentence) if not m.group(2) or m.group(2) in CONNECTORS]
 
 
-def language_words(number: int, ordinal: bool = False) -> dict[str, str]:
-    """Language -> `number` (0-99; ordinals 1-31) as num2words writes it (folded)."""
-    return {lang: written[ordinal][number] for lang, written in small_numbers().items() if number in written[ordinal]}
-
-
-def pair_forms(secret: str) -> frozenset[str]:
-    """`secret`'s digits read in pairs ("25 26"), each language's words run together (letters only)."""
+def pair_numbers(secret: str) -> list[int]:
+    """`secret`'s digits read in pairs ("2526" -> 25, 26; "05" is said 0, 5)."""
     pairs = [secret[i:i + 2] for i in range(0, len(secret), 2)]
-    numbers = [n for pair in pairs for n in ([int(pair)] if pair[0] != "0" or len(pair) == 1 else [0, int(pair)])]
-    found = set()
-    for cardinals, _ in small_numbers().values():
-        if all(n in cardinals for n in numbers):
-            found.add(re.sub(r"[^a-z]", "", "".join(cardinals[n] for n in numbers)))
-    return frozenset(form for form in found if len(form) >= 8)
+    return [n for pair in pairs for n in ([int(pair)] if pair[0] != "0" or len(pair) == 1 else [0, int(pair[1])])]
 
 
 def _inflected(word: str, base: str) -> bool:
@@ -76,7 +66,10 @@ class Reconstruction:
         self.names = {field: fact.words for field, fact in facts.items()
                       if fact.kind == "name" and len(fact.words) == 2}
         self.reach: dict[tuple[str, str], set[int]] = {}
-        self.pairs: dict[str, frozenset[str]] = {}  # `pair_forms` of each digit value, made on first need
+        self.chunks: list[str] = []  # `spoken_numbers` of the sentence being read
+        self.groups: set[str] = set()  # its digit groups, digits only
+        self.pairs: dict[str, dict[str, list[dict[int, str]]]] = {}  # see `_pairs_said`
+        self.dates: list[tuple[str, set[str]]] | None = None  # `_date_forms`, made on first need
         self.amounts: list[int] = []  # amounts said in sentences about money, in cents, in order
         self.street_said = False
         self.month_said = False
@@ -90,6 +83,8 @@ class Reconstruction:
         previous: set[str] = set()
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
+            self.chunks = spoken_numbers(sentence) if numbers else []
+            self.groups = {re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)} if numbers else set()
             if numbers or fields or self.names and any(last in sentence for _, last in self.names.values()):
                 for field, fact in self.facts.items():
                     if self._rebuilds(field, fact, sentence, numbers, field in fields, field in previous | fields,
@@ -97,15 +92,27 @@ class Reconstruction:
                         found.add(field)
             previous = fields
         if unknown:  # pairs of digits in words of another language, read from the message as written
-            letters = re.sub(r"[^a-z]", "", ascii_fold(raw))
+            folded = ascii_fold(raw)
+            words, letters = set(re.findall(r"[a-z']+", folded)), re.sub(r"[^a-z]", "", folded)
             found |= {field for field, secrets in self.digits.items()
-                      if any(form in letters for secret in secrets for form in self._pair_forms(secret))}
+                      if any(self._pairs_said(secret, words, letters) for secret in secrets)}
         return found
 
-    def _pair_forms(self, secret: str) -> frozenset[str]:
-        if secret not in self.pairs:
-            self.pairs[secret] = pair_forms(secret)
-        return self.pairs[secret]
+    def _pairs_said(self, secret: str, words: set[str], letters: str) -> bool:
+        """`secret` in pairs of digits (`pair_numbers`) in the number words of one of
+        num2words' languages, in a message of `words` and `letters` (run together)."""
+        numbers = pair_numbers(secret)
+        if secret not in self.pairs:  # language tables by the word the secret would start with
+            self.pairs[secret] = {}
+            for cardinals, _ in small_numbers().values():
+                if all(n in cardinals for n in numbers):
+                    self.pairs[secret].setdefault(cardinals[numbers[0]].split()[0], []).append(cardinals)
+        for start in words & self.pairs[secret].keys():
+            for cardinals in self.pairs[secret][start]:
+                form = re.sub(r"[^a-z]", "", "".join(cardinals[n] for n in numbers))
+                if len(form) >= 8 and form in letters:
+                    return True
+        return False
 
     def _rebuilds(self, field: str, fact: Fact, sentence: str, numbers: bool, about: bool, near: bool,
                   unknown: bool) -> bool:
@@ -118,23 +125,21 @@ class Reconstruction:
         if fact.kind == "address" and fact.secrets:
             return self._address(fact, sentence, about and numbers)
         if fact.kind == "date" and fact.date:
-            return self._date(fact.date, sentence, about, unknown)
+            return self._date(fact.date, sentence, about, numbers, unknown)
         if field in self.names:
             return self._name(*self.names[field], sentence)
         return False
 
     def _digits(self, field: str, sentence: str, about: bool) -> bool:
-        chunks = spoken_numbers(sentence)
-        groups = {re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)}
         for secret in self.digits[field]:
             reach = self.reach.setdefault((field, secret), set())
-            for chunk in chunks:
+            for chunk in self.chunks:
                 reach |= {at + len(chunk) for at in reach if secret.startswith(chunk, at)}
                 if about and secret.startswith(chunk) and len(chunk) < len(secret):
                     reach.add(len(chunk))
             if len(secret) in reach:
                 return True
-            if secret.translate(_NINES) in groups:
+            if secret.translate(_NINES) in self.groups:
                 return True  # each digit subtracted from nine
         return False
 
@@ -153,27 +158,36 @@ class Reconstruction:
         return False
 
     def _address(self, fact: Fact, sentence: str, about: bool) -> bool:
-        if not self.street_said:
-            self.street_said = fact.pattern is not None and fact.pattern.search(sentence) is not None
-        return self.street_said and about and fact.secrets[0] in spoken_numbers(sentence)
+        if not self.street_said and fact.pattern is not None:
+            self.street_said = fact.pattern.search(sentence) is not None
+        return self.street_said and about and fact.secrets[0] in self.chunks
 
-    def _date(self, date: tuple[int, int, int], sentence: str, about: bool, unknown: bool) -> bool:
+    def _date(self, date: tuple[int, int, int], sentence: str, about: bool, numbers: bool, unknown: bool) -> bool:
         _, month, day = date
-        names = set(_MONTH_NAME.findall(sentence))
-        if about and _MONTHS[month - 1] in names:
-            self.month_said = True
-        days = {int(a or b) for a, b in _DAY.findall(sentence)}
-        if self.month_said and day in days and names <= {_MONTHS[month - 1]}:
-            return True
+        names = set(_MONTH_NAME.findall(sentence)) if about or self.month_said else set()
+        self.month_said = self.month_said or (about and _MONTHS[month - 1] in names)
+        if numbers and self.month_said and names <= {_MONTHS[month - 1]}:
+            if day in {int(a or b) for a, b in _DAY.findall(sentence)}:
+                return True
         if about and unknown:
             padded = f" {' '.join(_WORD.findall(sentence))} "
-            for lang, day_words in {**language_words(day), **language_words(day, True)}.items():
-                month_words = {language_words(month).get(lang), language_words(month, True).get(lang)}
-                if f" {day_words} " in padded and any(m and m != day_words and f" {m} " in padded for m in month_words):
-                    return True
+            return any(f" {d} " in padded and any(f" {m} " in padded for m in ms) for d, ms in self._date_forms(date))
         return False
 
+    def _date_forms(self, date: tuple[int, int, int]) -> list[tuple[str, set[str]]]:
+        """(the day, the month's forms) in each language's words, as cardinals or ordinals."""
+        if self.dates is None:
+            _, month, day = date
+            self.dates = []
+            for cardinals, ordinals in small_numbers().values():
+                months = {cardinals.get(month), ordinals.get(month)} - {None}
+                for day_words in {cardinals.get(day), ordinals.get(day)} - {None}:
+                    self.dates.append((str(day_words), {str(m) for m in months if m != day_words}))
+        return self.dates
+
     def _name(self, first: str, last: str, sentence: str) -> bool:
+        if last not in sentence and (self.first_said or first not in sentence):
+            return False
         words = _WORD.findall(sentence)
         self.first_said = self.first_said or any(_inflected(w, first) for w in words)
         for index, word in enumerate(words):

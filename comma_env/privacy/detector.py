@@ -63,7 +63,7 @@ from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
 from comma_env.privacy.readings import alternatives, decode, spelled_values
-from comma_env.privacy.unsure import Doubts, entities, split_sentences, topics
+from comma_env.privacy.unsure import Doubts, entities, split_sentences
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
@@ -162,9 +162,7 @@ class ConversationLeaks:
         if unknown:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))
             spelled = spelled_values(decoded if decoded is not None else plain, self._compiled)
-        parts = split_sentences(reading)
-        rebuilt = spelled | self._rebuilt.read(parts, [topics(p, self._doubts.topic_words) for p in parts], text,
-                                                  bool(unknown))
+        rebuilt = spelled | self._rebuilt.read(sentences, self._doubts.about, text, bool(unknown))
         before = analyse(self._expert) if self._expert else None
         new = []
         for field, fact in self._compiled.items():

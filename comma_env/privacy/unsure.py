@@ -178,6 +178,7 @@ class Doubts:
                         for field, fact in facts.items() if fact.secrets}
         self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
         self.whole: set[str] = set()  # fields whose value was said in one chunk
+        self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False) -> tuple[set[str], bool]:
@@ -186,12 +187,14 @@ class Doubts:
         these sentences held words the detector does not know."""
         named = list(named)
         sentences = list(sentences)
+        self.about = []
         text = "\n".join(sentences)
         unknown = unknown_words(text, known)
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
+            self.about.append(about)
             self.named |= about
             chunks = _CHUNK.findall(decoded)
             for field, secret in self.secrets.items() if chunks else ():
