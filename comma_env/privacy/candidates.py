@@ -25,9 +25,8 @@ from collections.abc import Iterable
 from comma_env.privacy.analysis import CONNECTORS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
+from comma_env.privacy.relations import MONTHS as _MONTHS
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
 _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b")
 # a digit chunk and the word after it: not part of a time, a decimal or a dollar amount
 _CHUNK = re.compile(r"(?<![0-9$:.,])([0-9]+)(?![0-9]|[:.,][0-9])(?:[ \t]+([a-z]+))?")

@@ -44,10 +44,10 @@ _MONEY = re.compile(r"\$|\bcents?\b|\bdollars?\b|\bbucks\b|[0-9]\.[0-9]{2}\b")
 _DAY_OF_YEAR = re.compile(r"\b([0-9]{1,3})(?:st|nd|rd|th)[ \t]+day[ \t]+of[ \t]+(?:the[ \t]+year[ \t]+)?([0-9]{4})\b")
 _DAY_N_OF = re.compile(r"\bday[ \t]+([0-9]{1,3})(?=[ \t]+of[ \t]+(?:the[ \t]+year[ \t]+)?[0-9]{4}\b)")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 _WEEKDAY_OF_MONTH = re.compile(rf"\b(last|[1-5](?:st|nd|rd|th))[ \t]+({'|'.join(_WEEKDAYS)})[ \t]+(?:of|in)[ \t]+"
-                               rf"({'|'.join(_MONTHS)})[ \t,]+([0-9]{{4}})\b")
+                               rf"({'|'.join(MONTHS)})[ \t,]+([0-9]{{4}})\b")
 
 
 def _number(value: float) -> str:
@@ -101,11 +101,11 @@ def _dates(text: str) -> str:
         if not 1 <= day <= (366 if calendar.isleap(year) else 365):
             return match.group(0)
         date = datetime.date(year, 1, 1) + datetime.timedelta(days=day - 1)
-        return f"{_MONTHS[date.month - 1]} {date.day} {year}"
+        return f"{MONTHS[date.month - 1]} {date.day} {year}"
 
     def weekday_of_month(match: re.Match[str]) -> str:
         which, weekday = match.group(1), _WEEKDAYS.index(match.group(2))
-        month, year = _MONTHS.index(match.group(3)) + 1, int(match.group(4))
+        month, year = MONTHS.index(match.group(3)) + 1, int(match.group(4))
         days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
                 if datetime.date(year, month, d).weekday() == weekday]
         index = -1 if which == "last" else int(which[:-2]) - 1
