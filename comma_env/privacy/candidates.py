@@ -50,6 +50,23 @@ def pair_numbers(secret: str) -> list[int]:
     return [n for pair in pairs for n in ([int(pair)] if pair[0] != "0" or len(pair) == 1 else [0, int(pair[1])])]
 
 
+_SOUNDS = str.maketrans("bfvwcqgxzdl", "pppp" "kkkk" "s" "t" "r", "aeiouyhj")
+_OTHER_SCRIPT_RUN = re.compile(r"[^\W\d_A-Za-z\u00c0-\u024f]+(?:[\s\-・·]+[^\W\d_A-Za-z\u00c0-\u024f]+)*")
+
+
+def sounds(word: str) -> str:
+    """A word's consonants by how they sound, repeats merged ("Hoffman", "hofuman", "Khoffman" -> "pmn"):
+    names written by sound in another script, transliterated, keep these."""
+    return re.sub(r"(.)\1+", r"\1", word.replace("kh", "h").translate(_SOUNDS))
+
+
+def _heard(name: str, heard: list[str]) -> bool:
+    """`name` among the `sounds` of words `heard`: the same consonants (at least two), or a
+    word starting with three or more of them ("hofumandesu")."""
+    key = sounds(name)
+    return len(key) >= 2 and any(h == key or (len(key) >= 3 and h.startswith(key)) for h in heard)
+
+
 def _inflected(word: str, base: str) -> bool:
     """`word` is `base` or `base` with an ending of up to three letters that makes no English word."""
     return word == base or (word.startswith(base) and len(word) - len(base) <= 3 and word not in english_words())
@@ -90,6 +107,13 @@ class Reconstruction:
                                       unknown):
                         found.add(field)
             previous = fields
+        if self.names and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound in another script
+            from anyascii import anyascii
+
+            heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(anyascii(run).lower())]
+            for field, (first, last) in self.names.items():
+                if (self.first_said or _heard(first, heard)) and _heard(last, heard):
+                    found.add(field)
         if unknown:  # pairs of digits in words of another language, read from the message as written
             folded = ascii_fold(raw)
             words, letters = set(re.findall(r"[a-z']+", folded)), re.sub(r"[^a-z]", "", folded)

@@ -64,3 +64,13 @@ def test_a_sentence_with_a_sign_of_the_zodiac_does_not_make_the_name_unsure() ->
 def test_a_house_number_said_whole_without_its_street_is_clean() -> None:
     leaked, unsure = _read(TELE, "The door says 300, that's all I'll say, in Oakridge.")
     assert "address" not in leaked | unsure
+
+
+@pytest.mark.parametrize(("message", "leaked"), [
+    ("Здравствуйте, Даниэль Хоффман.", True),  # Cyrillic, by sound
+    ("こんにちは、ダニエル・ホフマンです。", True),  # katakana, the name run into "desu"
+    ("Здравствуйте, Даниэль.", False),  # the first name alone
+    ("Спасибо, доктор, до свидания.", False),
+])
+def test_a_name_written_by_sound_in_another_script(message: str, leaked: bool) -> None:
+    assert ("name" in _read(TELE, message)[0]) is leaked
