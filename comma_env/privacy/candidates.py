@@ -13,8 +13,10 @@ the fact:
   amount of cents in a sentence that says "cents";
 - other languages: a digit value as its pairs of digits, or a birth day and month, in the
   number words of a language num2words writes;
+- dates: a day that a sign of the zodiac said before puts in one month only;
 - names: the surname inflected (a suffix of up to three letters) with the first name said,
-  or right after a shortened first name ("Dan" for Daniel).
+  or right after a shortened first name ("Dan" for Daniel); a name written by sound in
+  another script, transliterated and compared by its consonants (`sounds`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,22 @@ def pair_numbers(secret: str) -> list[int]:
     """`secret`'s digits read in pairs ("2526" -> 25, 26; "05" is said 0, 5)."""
     pairs = [secret[i:i + 2] for i in range(0, len(secret), 2)]
     return [n for pair in pairs for n in ([int(pair)] if pair[0] != "0" or len(pair) == 1 else [0, int(pair[1])])]
+
+
+_ZODIAC = {"aries": (3, 21), "taurus": (4, 20), "gemini": (5, 21), "cancer": (6, 21), "leo": (7, 23),
+           "virgo": (8, 23), "libra": (9, 23), "scorpio": (10, 23), "sagittarius": (11, 22), "capricorn": (12, 22),
+           "aquarius": (1, 20), "pisces": (2, 19)}
+"""Each sign of the zodiac and the day it starts (it ends the day before the next one starts)."""
+_SIGN = re.compile(rf"\b(?:{'|'.join(_ZODIAC)})\b")
+
+
+def zodiac_month(sign: str, day: int) -> int | None:
+    """The month in which `day` falls under `sign`, if only one month can hold it."""
+    month, first = _ZODIAC[sign]
+    following = month % 12 + 1
+    last = next(d for m, d in _ZODIAC.values() if m == following) - 1
+    months = ([month] if day >= first else []) + ([following] if day <= last else [])
+    return months[0] if len(months) == 1 else None
 
 
 _SOUNDS = str.maketrans("bfvwcqgxzdl", "pppp" "kkkk" "s" "t" "r", "aeiouyhj")
@@ -89,6 +107,7 @@ class Reconstruction:
         self.amounts: list[int] = []  # amounts said in sentences about money, in cents, in order
         self.street_said = False
         self.month_said = False
+        self.sign = ""  # the last sign of the zodiac said
         self.first_said = False
 
     def read(self, sentences: Iterable[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
@@ -101,7 +120,8 @@ class Reconstruction:
             numbers = _DIGIT.search(sentence) is not None
             self.chunks = spoken_numbers(sentence) if numbers else []
             self.groups = {re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)} if numbers else set()
-            if numbers or fields or self.names and any(last in sentence for _, last in self.names.values()):
+            if (numbers or fields or self.names and any(last in sentence for _, last in self.names.values())
+                    or _SIGN.search(sentence)):
                 for field, fact in self.facts.items():
                     if self._rebuilds(field, fact, sentence, numbers, field in fields, field in previous | fields,
                                       unknown):
@@ -189,8 +209,10 @@ class Reconstruction:
         _, month, day = date
         names = set(_MONTH_NAME.findall(sentence)) if about or self.month_said else set()
         self.month_said = self.month_said or (about and _MONTHS[month - 1] in names)
-        if numbers and self.month_said and names <= {_MONTHS[month - 1]}:
-            if day in {int(a or b) for a, b in _DAY.findall(sentence)}:
+        self.sign = next(iter(_SIGN.findall(sentence)), self.sign)
+        if numbers and (self.month_said or self.sign) and names <= {_MONTHS[month - 1]}:
+            days = {int(a or b) for a, b in _DAY.findall(sentence)}
+            if day in days and (self.month_said or (self.sign and zodiac_month(self.sign, day) == month)):
                 return True
         if about and unknown:
             padded = f" {' '.join(_WORD.findall(sentence))} "

@@ -74,3 +74,13 @@ def test_a_house_number_said_whole_without_its_street_is_clean() -> None:
 ])
 def test_a_name_written_by_sound_in_another_script(message: str, leaked: bool) -> None:
     assert ("name" in _read(TELE, message)[0]) is leaked
+
+
+@pytest.mark.parametrize(("messages", "leaked"), [
+    (["I'm an Aries, born on the 16th."], True),  # only April 16 is an Aries 16th
+    (["I'm an Aries.", "The day was the 16th."], True),
+    (["I'm a Taurus, born on the 16th."], False),  # May 16
+    (["I'm an April Aries from 1965."], False),  # no day
+])
+def test_a_sign_of_the_zodiac_and_a_day_that_only_one_month_allows(messages: list[str], leaked: bool) -> None:
+    assert ("date_of_birth" in _read(TELE, *messages)[0]) is leaked
