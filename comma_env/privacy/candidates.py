@@ -102,7 +102,6 @@ class Reconstruction:
         self.reach: dict[tuple[str, str], set[int]] = {}
         self.chunks: list[str] = []  # `spoken_numbers` of the sentence being read
         self.groups: set[str] = set()  # its digit groups, digits only
-        self.pairs: dict[str, dict[str, list[dict[int, str]]]] = {}  # see `_pairs_said`
         self.dates: list[tuple[str, set[str]]] | None = None  # `_date_forms`, made on first need
         self.amounts: list[int] = []  # amounts said in sentences about money, in cents, in order
         self.street_said = False
@@ -141,20 +140,19 @@ class Reconstruction:
                       if any(self._pairs_said(secret, words, letters) for secret in secrets)}
         return found
 
-    def _pairs_said(self, secret: str, words: set[str], letters: str) -> bool:
+    @staticmethod
+    def _pairs_said(secret: str, words: set[str], letters: str) -> bool:
         """`secret` in pairs of digits (`pair_numbers`) in the number words of one of
         num2words' languages, in a message of `words` and `letters` (run together)."""
         numbers = pair_numbers(secret)
-        if secret not in self.pairs:  # language tables by the word the secret would start with
-            self.pairs[secret] = {}
-            for cardinals, _ in small_numbers().values():
-                if all(n in cardinals for n in numbers):
-                    self.pairs[secret].setdefault(cardinals[numbers[0]].split()[0], []).append(cardinals)
-        for start in words & self.pairs[secret].keys():
-            for cardinals in self.pairs[secret][start]:
-                form = re.sub(r"[^a-z]", "", "".join(cardinals[n] for n in numbers))
-                if len(form) >= 8 and form in letters:
-                    return True
+        table, starts = small_numbers()
+        for word in words:
+            for lang, number in starts.get(word, ()):
+                cardinals = table[lang][0]
+                if number == numbers[0] and all(n in cardinals for n in numbers):
+                    form = re.sub(r"[^a-z]", "", "".join(cardinals[n] for n in numbers))
+                    if len(form) >= 8 and form in letters:
+                        return True
         return False
 
     def _rebuilds(self, field: str, fact: Fact, sentence: str, numbers: bool, about: bool, near: bool,
@@ -224,7 +222,7 @@ class Reconstruction:
         if self.dates is None:
             _, month, day = date
             self.dates = []
-            for cardinals, ordinals in small_numbers().values():
+            for cardinals, ordinals in small_numbers()[0].values():
                 months = {cardinals.get(month), ordinals.get(month)} - {None}
                 for day_words in {cardinals.get(day), ordinals.get(day)} - {None}:
                     self.dates.append((str(day_words), {str(m) for m in months if m != day_words}))

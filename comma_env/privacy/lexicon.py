@@ -58,12 +58,13 @@ def num2words_languages() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def small_numbers() -> dict[str, tuple[dict[int, str], dict[int, str]]]:
+def small_numbers() -> tuple[dict[str, tuple[dict[int, str], dict[int, str]]], dict[str, list[tuple[str, int]]]]:
     """Language -> (0 to 99, and the ordinals 1st to 31st) as num2words writes them, folded,
-    words joined by single spaces."""
+    words joined by single spaces; and the first word of each of 0 to 99 -> (language, number)."""
     from num2words import num2words
 
     table: dict[str, tuple[dict[int, str], dict[int, str]]] = {}
+    starts: dict[str, list[tuple[str, int]]] = {}
     for lang in num2words_languages():
         cardinals: dict[int, str] = {}
         ordinals: dict[int, str] = {}
@@ -75,13 +76,15 @@ def small_numbers() -> dict[str, tuple[dict[int, str], dict[int, str]]]:
                     break
         if cardinals:
             table[lang] = (cardinals, ordinals)
-    return table
+            for number, words in cardinals.items():
+                starts.setdefault(words.split(" ")[0], []).append((lang, number))
+    return table, starts
 
 
 def digit_words() -> dict[str, dict[str, int]]:
     """Language -> its folded digit words -> digit."""
     table: dict[str, dict[str, int]] = {}
-    for lang, (cardinals, _) in small_numbers().items():
+    for lang, (cardinals, _) in small_numbers()[0].items():
         for digit in range(10):
             word = cardinals.get(digit, "").strip("'")
             if re.fullmatch(r"[a-z']{2,}", word):
