@@ -37,9 +37,13 @@ def months() -> dict[str, int]:
 
 
 @lru_cache(maxsize=1)
-def _full_months() -> dict[str, int]:
-    return {name: number for name, number in months().items()
-            if len(name) > 4 or name in ("may", "june", "july", "mai")}
+def _full_months() -> dict[int, list[str]]:
+    """Month number -> its names of five letters or more (and "may", "june", "july", "mai")."""
+    by_month: dict[int, list[str]] = {}
+    for name, number in months().items():
+        if len(name) > 4 or name in ("may", "june", "july", "mai"):
+            by_month.setdefault(number, []).append(name)
+    return by_month
 
 
 @lru_cache(maxsize=1)
@@ -110,7 +114,7 @@ def _month_near_day(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     """A month name with the day a few words away ("April, on the 23rd"), and no other year."""
     year, month, day = date
     tokens = analysis.tokens
-    names = [name for name, number in _full_months().items() if number == month]
+    names = _full_months().get(month, [])
     for index in (i for name in names for i in analysis.at.get(name, ())):
         if tokens[index] == "may" and (index == 0 or tokens[index - 1] not in _MAY_AFTER):
             continue
