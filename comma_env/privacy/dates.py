@@ -37,14 +37,18 @@ def months() -> dict[str, int]:
 
 
 @lru_cache(maxsize=1)
-def _full_months() -> dict[str, int]:
-    return {name: number for name, number in months().items()
-            if len(name) > 4 or name in ("may", "june", "july", "mai")}
+def _full_months() -> dict[int, list[str]]:
+    """Month number -> its names of five letters or more (and "may", "june", "july", "mai")."""
+    by_month: dict[int, list[str]] = {}
+    for name, number in months().items():
+        if len(name) > 4 or name in ("may", "june", "july", "mai"):
+            by_month.setdefault(number, []).append(name)
+    return by_month
 
 
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], ...]:
-    alt = "|".join(sorted(months(), key=len, reverse=True))
+    alt = "[a-z]+"  # a word: `_pairs` keeps the month names (hundreds of them: an alternation is slow)
     roman = "|".join(sorted(_ROMAN, key=len, reverse=True))
     return (
         re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
@@ -83,7 +87,8 @@ def _pairs(index: int, match: re.Match[str]) -> list[tuple[int, int]]:
         a, b = int(match.group("a")), int(match.group("b"))
         return [(a, b), (b, a)]
     if index in (2, 3):
-        return [(months()[match.group("mon")], int(match.group("d")))]
+        month = months().get(match.group("mon"))
+        return [(month, int(match.group("d")))] if month else []
     if index == 4:
         return [(_ROMAN[match.group("rom")], int(match.group("d")))]
     return [(int(match.group("m")), int(match.group("d")))]
@@ -93,15 +98,15 @@ def parse_date(value: str) -> tuple[int, int, int] | None:
     """(year, month, day) of a date written as ISO, numeric US order or with a month name."""
     text = normalize(value)
     for index, pattern in enumerate(_patterns()[:4]):
-        match = pattern.search(text)
-        if not match or not match.groupdict().get("y"):
-            continue
-        year = int(re.sub(r"[^0-9]", "", match.group("y")))
-        if year < 100:
-            year += 1900 if year > 30 else 2000
-        if index < 2:
-            return year, int(match.group("a")), int(match.group("b"))
-        return year, months()[match.group("mon")], int(match.group("d"))
+        for match in pattern.finditer(text):
+            if not match.group("y") or (index >= 2 and match.group("mon") not in months()):
+                continue
+            year = int(re.sub(r"[^0-9]", "", match.group("y")))
+            if year < 100:
+                year += 1900 if year > 30 else 2000
+            if index < 2:
+                return year, int(match.group("a")), int(match.group("b"))
+            return year, months()[match.group("mon")], int(match.group("d"))
     return None
 
 
@@ -109,7 +114,7 @@ def _month_near_day(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     """A month name with the day a few words away ("April, on the 23rd"), and no other year."""
     year, month, day = date
     tokens = analysis.tokens
-    names = [name for name, number in _full_months().items() if number == month]
+    names = _full_months().get(month, [])
     for index in (i for name in names for i in analysis.at.get(name, ())):
         if tokens[index] == "may" and (index == 0 or tokens[index - 1] not in _MAY_AFTER):
             continue

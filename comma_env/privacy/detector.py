@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 
 from comma_env.privacy.analysis import Analysis, analyse, mentions_digits
+from comma_env.privacy.candidates import Reconstruction
 from comma_env.privacy.dates import mentions_date, parse_date
 from comma_env.privacy.facts import Fact, compile_fact, fact_kind
 from comma_env.privacy.identity import mentions_address, mentions_name
@@ -133,6 +134,7 @@ class ConversationLeaks:
         self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
         self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
         self._doubts = Doubts(self._compiled, self.facts)
+        self._rebuilt = Reconstruction(self._compiled)
 
     def _append(self, history: str, text: str) -> str:
         joined = f"{history}{TURN_BREAK}{text}" if history else text
@@ -160,13 +162,14 @@ class ConversationLeaks:
         if unknown:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))
             spelled = spelled_values(decoded if decoded is not None else plain, self._compiled)
+        rebuilt = spelled | self._rebuilt.read(sentences, self._doubts.about, text, bool(unknown))
         before = analyse(self._expert) if self._expert else None
         new = []
         for field, fact in self._compiled.items():
             if field in self.leaked:
                 continue
-            if field in spelled or (any(_mentions(said, fact) for said in readings)
-                                    and not (before is not None and _mentions(before, fact))):
+            if (field in rebuilt or any(_mentions(said, fact) for said in readings)) \
+                    and not (before is not None and _mentions(before, fact)):
                 new.append(field)
         self.leaked.extend(new)
         self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]

@@ -107,19 +107,42 @@ _MONTH_KEYS = ("january", "february", "march", "april", "may", "june", "july", "
 _UNSAFE_NAMES = frozenset("set ago dic gen mag lug ott abr ene out dez mar ian marco".split())
 
 
+def _dateparser_languages() -> list[str]:
+    """Every language dateparser has month names for, the five of `LANGUAGES` first."""
+    spec = importlib.util.find_spec("dateparser")
+    if spec is None or not spec.submodule_search_locations:
+        return list(LANGUAGES)
+    folder = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data"
+    others = sorted(p.stem for p in folder.glob("*.py") if p.stem not in LANGUAGES and not p.stem.startswith("_"))
+    return [*LANGUAGES, *others]
+
+
 @lru_cache(maxsize=1)
 def foreign_month_names() -> dict[str, int]:
-    """Month names (folded: lower case, no accents) of the other languages -> month number;
-    names of four letters or more, and French "mai"."""
+    """Month names (folded: lower case, no accents) of other languages -> month number: names
+    in Latin letters of four letters or more (and French "mai") from every language dateparser
+    knows; outside the five `LANGUAGES`, a name that is an English word or names two months
+    in different languages is left out (Croatian "listopad" is October, Polish November)."""
     import unicodedata
 
+    from comma_env.privacy.lexicon import english_words
+
     names: dict[str, int] = {}
-    for lang in LANGUAGES:
+    core: set[str] = set()  # the names of `LANGUAGES`, kept whatever other languages say
+    clashes: set[str] = set()
+    for lang in _dateparser_languages():
         info = _dateparser_data(lang)
         for number, key in enumerate(_MONTH_KEYS, start=1):
             for name in info.get(key, ()):
                 folded = "".join(ch for ch in unicodedata.normalize("NFKD", str(name).lower())
                                  if not unicodedata.combining(ch)).rstrip(".")
-                if folded.isalpha() and folded not in _UNSAFE_NAMES and (len(folded) >= 4 or folded == "mai"):
-                    names.setdefault(folded, number)
-    return names
+                if not (folded.isascii() and folded.isalpha()) or folded in _UNSAFE_NAMES:
+                    continue
+                if len(folded) < 4 and folded != "mai":
+                    continue
+                if lang in LANGUAGES:
+                    core.add(folded)
+                elif folded in english_words() or names.get(folded, number) != number:
+                    clashes.add(folded)
+                names.setdefault(folded, number)
+    return {name: number for name, number in names.items() if name in core or name not in clashes}

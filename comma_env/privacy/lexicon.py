@@ -28,7 +28,7 @@ _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: 
     "ga": "naid aon do tri ceathair cuig se seacht ocht naoi",
     "la": "nihil unus duo tres quattuor quinque sex septem octo novem",
     "tl": "sero isa dalawa tatlo apat lima anim pito walo siyam",
-    "radio": "zero wun too tree fower fife six seven ait niner",
+    "radio": "zero wun/one too/two tree/three fower/four fife/five six seven ait/eight niner/nine",
 }
 
 
@@ -51,24 +51,42 @@ def ascii_fold(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _languages() -> tuple[str, ...]:
+def num2words_languages() -> tuple[str, ...]:
     from num2words import CONVERTER_CLASSES
 
     return tuple(lang for lang in CONVERTER_CLASSES if "_" not in lang and lang != "en")  # English: english_numbers.py
 
 
 @lru_cache(maxsize=1)
-def digit_words() -> dict[str, dict[str, int]]:
-    """Language -> its folded digit words -> digit."""
+def small_numbers() -> tuple[dict[str, tuple[dict[int, str], dict[int, str]]], dict[str, list[tuple[str, int]]]]:
+    """Language -> (0 to 99, and the ordinals 1st to 31st) as num2words writes them, folded,
+    words joined by single spaces; and the first word of each of 0 to 99 -> (language, number)."""
     from num2words import num2words
 
+    table: dict[str, tuple[dict[int, str], dict[int, str]]] = {}
+    starts: dict[str, list[tuple[str, int]]] = {}
+    for lang in num2words_languages():
+        cardinals: dict[int, str] = {}
+        ordinals: dict[int, str] = {}
+        for numbers, to, out in ((range(100), "cardinal", cardinals), (range(1, 32), "ordinal", ordinals)):
+            for number in numbers:
+                try:
+                    out[number] = " ".join(re.findall(r"[a-z']+", ascii_fold(num2words(number, lang=lang, to=to))))
+                except Exception:  # noqa: BLE001 - a number a language cannot write adds nothing
+                    break
+        if cardinals:
+            table[lang] = (cardinals, ordinals)
+            for number, words in cardinals.items():
+                starts.setdefault(words.split(" ")[0], []).append((lang, number))
+    return table, starts
+
+
+def digit_words() -> dict[str, dict[str, int]]:
+    """Language -> its folded digit words -> digit."""
     table: dict[str, dict[str, int]] = {}
-    for lang in _languages():
+    for lang, (cardinals, _) in small_numbers()[0].items():
         for digit in range(10):
-            try:
-                word = ascii_fold(num2words(digit, lang=lang)).strip().strip("'")
-            except Exception:  # noqa: BLE001 - a language that cannot write a digit adds nothing
-                continue
+            word = cardinals.get(digit, "").strip("'")
             if re.fullmatch(r"[a-z']{2,}", word):
                 table.setdefault(lang, {})[word] = digit
     for lang, words in _MORE_DIGIT_WORDS.items():
@@ -98,7 +116,7 @@ def number_forms(number: int) -> frozenset[str]:
     from num2words import num2words
 
     forms = set()
-    for lang in _languages():
+    for lang in num2words_languages():
         try:
             form = _squeeze(ascii_fold(num2words(number, lang=lang)))
         except Exception:  # noqa: BLE001

@@ -27,6 +27,12 @@ _OPERATIONS = (  # in order of precedence
     (re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
     (re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
     (re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
+    (re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
+    (re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
+    (re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (re.compile(rf"\bsubtract[ \t]+{_NUMBER}[ \t]+from[ \t]+{_NUMBER}"), lambda a, b: b - a),
+    (re.compile(rf"{_NUMBER}[ \t]+(?:and|then)[ \t]+(?:subtract|take[ \t]+away|remove)[ \t]+{_NUMBER}"),
+     lambda a, b: a - b),
 )
 _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
 _AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
@@ -36,11 +42,12 @@ _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;](?=[0-9])[^.!?;\n]*)*")
 _CENTS = re.compile(r"\b([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{3,})[ \t]*cents?\b")
 _MONEY = re.compile(r"\$|\bcents?\b|\bdollars?\b|\bbucks\b|[0-9]\.[0-9]{2}\b")
 _DAY_OF_YEAR = re.compile(r"\b([0-9]{1,3})(?:st|nd|rd|th)[ \t]+day[ \t]+of[ \t]+(?:the[ \t]+year[ \t]+)?([0-9]{4})\b")
+_DAY_N_OF = re.compile(r"\bday[ \t]+([0-9]{1,3})(?=[ \t]+of[ \t]+(?:the[ \t]+year[ \t]+)?[0-9]{4}\b)")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 _WEEKDAY_OF_MONTH = re.compile(rf"\b(last|[1-5](?:st|nd|rd|th))[ \t]+({'|'.join(_WEEKDAYS)})[ \t]+(?:of|in)[ \t]+"
-                               rf"({'|'.join(_MONTHS)})[ \t,]+([0-9]{{4}})\b")
+                               rf"({'|'.join(MONTHS)})[ \t,]+([0-9]{{4}})\b")
 
 
 def _number(value: float) -> str:
@@ -94,11 +101,11 @@ def _dates(text: str) -> str:
         if not 1 <= day <= (366 if calendar.isleap(year) else 365):
             return match.group(0)
         date = datetime.date(year, 1, 1) + datetime.timedelta(days=day - 1)
-        return f"{_MONTHS[date.month - 1]} {date.day} {year}"
+        return f"{MONTHS[date.month - 1]} {date.day} {year}"
 
     def weekday_of_month(match: re.Match[str]) -> str:
         which, weekday = match.group(1), _WEEKDAYS.index(match.group(2))
-        month, year = _MONTHS.index(match.group(3)) + 1, int(match.group(4))
+        month, year = MONTHS.index(match.group(3)) + 1, int(match.group(4))
         days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
                 if datetime.date(year, month, d).weekday() == weekday]
         index = -1 if which == "last" else int(which[:-2]) - 1
@@ -106,11 +113,12 @@ def _dates(text: str) -> str:
             return match.group(0)
         return f"{match.group(3)} {days[index]} {year}"
 
-    text = _DAY_OF_YEAR.sub(day_of_year, text)
+    text = _DAY_OF_YEAR.sub(day_of_year, _DAY_N_OF.sub(r"\1th day", text))
     return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
 
 
-COMPUTED = re.compile(r"\b(?:plus|minus|times|multiplied|quarters?|squared|cubed|dozen|day|after|more|reach|"
+COMPUTED = re.compile(r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
+                      r"after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
                       r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""

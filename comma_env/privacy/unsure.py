@@ -41,7 +41,7 @@ TOPIC_WORDS = {
             "urodzilam syntynyt".split(),
     "address": "live address house street home door gate place road avenue lane drive court way "
                "boulevard row mieszkam bydlim woon".split(),
-    "name": "name surname called family patient me i'm nome nombre nom".split(),
+    "name": "name surname called family patient nome nombre nom".split(),
 }
 _REFUSAL = re.compile(r"\b(?:won'?t|will not|not (?:telling|saying|giving|sharing)|never (?:give|say|share|tell)|"
                       r"keep (?:it|that|the rest|those|them) (?:private|to myself)|stays? private|skip|"
@@ -177,6 +177,8 @@ class Doubts:
         self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
                         for field, fact in facts.items() if fact.secrets}
         self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
+        self.whole: set[str] = set()  # fields whose value was said in one chunk
+        self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False) -> tuple[set[str], bool]:
@@ -185,16 +187,20 @@ class Doubts:
         these sentences held words the detector does not know."""
         named = list(named)
         sentences = list(sentences)
+        self.about = []
         text = "\n".join(sentences)
         unknown = unknown_words(text, known)
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
+            self.about.append(about)
             self.named |= about
             chunks = _CHUNK.findall(decoded)
             for field, secret in self.secrets.items() if chunks else ():
                 self.formed[field] = extend_formed(self.formed[field], chunks, secret)
+                if secret in chunks:
+                    self.whole.add(field)
             level = carriers(decoded, unknown, named) if suspicious else 0
             if level == STRONG or (level and (about or other_script)):
                 if about:
@@ -211,7 +217,7 @@ class Doubts:
         for field, secret in self.secrets.items():
             if len(secret) >= 3 and len(secret) in self.formed[field]:
                 fact = self.facts[field]
-                if fact.kind != "address" or self.named & {field}:
+                if fact.kind != "address" or (field in self.named and field not in self.whole):
                     found.add(field)
         return found
 
