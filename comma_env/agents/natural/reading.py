@@ -168,7 +168,8 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
                     r"either\b|or maybe|could be|might be|or is it|or was it|no idea|can'?t (?:make out|read|see)|"
                     r"couldn'?t (?:make out|read|see)|didn'?t (?:note|count|read|check)|haven'?t (?:counted|read|"
-                    r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look))", re.IGNORECASE)
+                    r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"
+                    r"don'?t recogni[sz]e|not 100)", re.IGNORECASE)
 """Phrases that say the speaker does not know (a fact or an instruction stays open)."""
 
 UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actually|my bad|misread|"
@@ -179,6 +180,20 @@ UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actu
 
 def hedged(text: str) -> bool:
     return HEDGES.search(text) is not None
+
+
+VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
+                   re.IGNORECASE)
+"""Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
+def doubted(text: str, vague: bool = False) -> list[str]:
+    """The sentences of `text` that hedge (and, with `vague`, leave a count or target open),
+    each alone and with the two sentences before it ("red... or orange? honestly can't
+    tell"): a partner re-reads the message without each, and asks when that changes what it
+    would do."""
+    pattern = re.compile(f"{HEDGES.pattern}|{VAGUE.pattern}", re.IGNORECASE) if vague else HEDGES
+    parts = sentences(strip_thinking(text))
+    found = [i for i, s in enumerate(parts) if pattern.search(s)]
+    return [parts[i] for i in found] + ["\n".join(parts[max(i - 2, 0):i + 1]) for i in found if i]
 
 
 _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)?|[Gg]ood|[Gg]reat|[Nn]ice|[Cc]ool|"

@@ -11,6 +11,7 @@ advice is ambiguous or incomplete.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
+from comma_env.agents.natural.reading import UNDO, doubted
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
@@ -83,6 +85,17 @@ class Phrasebook:
         """What typed actions tell the expert; by default the picture has changed, so what it
         was told about the old one no longer holds."""
         memory["state"] = {}
+
+    def unsure(self, message: str, before: Memory, decision: Decision) -> Decision:
+        """Never guess: when the solver hedged a sentence of `message` ("maybe white, maybe
+        not", "2 or maybe 3") and reading the message without it (from the memory `before` it)
+        comes to something else, ask about that sentence instead of advising."""
+        for sentence in doubted(message) if decision.advice else []:
+            memory = copy.deepcopy(before)
+            self.hear(_without(message, sentence), memory)
+            if self.decide(memory).advice != decision.advice:
+                return Decision(ask=[f'which it is ("{" ".join(sentence.split())}")'])
+        return decision
 
     def exact(self, seen: State, memory: Memory) -> None:
         """A complete description (the ``I see:`` format): the manual applies to it as it is
@@ -165,6 +178,35 @@ class Phrasebook:
         (and what it remembers doing), or what it must ask; `Steps()` when the text asks
         for nothing (a greeting, a request to describe)."""
         raise NotImplementedError
+
+    def understand_surely(self, text: str, puzzle: Puzzle) -> Steps:
+        """`understand`, but never on a guess: a sentence that hedges or leaves a count or
+        target open ("a few squares", "then the rest", "left, or maybe right") and changes
+        the actions when left out is asked about instead."""
+        steps = self.understand(text, puzzle)
+        for sentence in doubted(text, vague=True) if steps.actions else []:
+            if self.understand(_without(text, sentence), copy.deepcopy(puzzle)).actions != steps.actions:
+                return Steps.unclear(f'What exactly do you mean by "{" ".join(sentence.split())}"?')
+        return steps
+
+    def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
+        """Advice sent as several messages: a later message that takes the earlier ones back
+        ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it
+        asks for actions on its own."""
+        for start in range(len(messages) - 1, 0, -1):
+            if UNDO.search(messages[start]):
+                later = self.understand_surely("\n".join(messages[start:]), copy.deepcopy(puzzle))
+                if later.actions:
+                    return later
+                break
+        return self.understand_surely("\n".join(messages), puzzle)
+
+
+def _without(text: str, clauses: str) -> str:
+    """`text` with each clause of `clauses` (one a line, from `doubted`) blanked where it stands."""
+    for clause in clauses.splitlines():
+        text = text.replace(clause, " ", 1)
+    return text
 
 
 def unknown(about: str, options: Any) -> Open:

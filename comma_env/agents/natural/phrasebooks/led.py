@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural import grid
-from comma_env.agents.natural.colours import Palette
+from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose, position_words
@@ -69,6 +69,8 @@ class LedPhrases(Phrasebook):
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
+        text = re.sub(r"\b(letter\s+)([a-z])\b", lambda m: m.group(1) + m.group(2).upper(), drop_negated(text, PALETTE),
+                      flags=re.IGNORECASE)  # "top left letter j"; "green, not red"
         stage = self._stage(text)
         if stage:
             state["stage"] = stage

@@ -105,6 +105,8 @@ class WirePhrases(Phrasebook):
         if len(order) >= 3 or (count and len(order) == count):
             state["colours"] = dict(enumerate(order, start=1))
             state.pop("counts", None)
+            # "six wires: yellow, red, black, black, black": the count and the list disagree
+            state["mismatch"] = bool(count and count > len(order) and not hedged(text))
         for index, options in self._placed(low, state.get("count") or len(order)).items():
             state.setdefault("colours", {})[index] = options
 
@@ -168,6 +170,8 @@ class WirePhrases(Phrasebook):
             pool = [c for c, n in said["counts"].items() for _ in range(n)]
             orders = sorted(set(itertools.permutations(pool)))
             wires: Any = unknown("the order of the wires from the top", [list(o) for o in orders])
+        elif said.get("mismatch"):
+            wires = unknown(f"how many wires there are (you said {count}, but listed {len(colours)} colours)", [])
         elif count:
             wires = []
             for k in range(1, count + 1):
