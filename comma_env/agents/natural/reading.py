@@ -52,12 +52,18 @@ word is no typo of a puzzle's word: "start" is not "star"), and puzzle labels.""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b",
+                      re.IGNORECASE)
+"""Words people use for a module's display, read as "display" by every reader."""
+
+
 def clean(text: str) -> str:
     """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
     arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
-    underscores as spaces (an action name reads as words), runs of spaces squeezed. Line
-    breaks are kept: lists and grids are read by line."""
-    text = strip_thinking(str(text)[:MAX_CHARS])
+    underscores as spaces (an action name reads as words), words for the display as
+    "display" (`SYNONYMS`), runs of spaces squeezed. Line breaks are kept: lists and grids
+    are read by line."""
+    text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
@@ -67,7 +73,7 @@ def clean(text: str) -> str:
 _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?|stages?|lines?|buttons?|keys?|"
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
-_ONE_TWO_AFTER = re.compile(rf"\b({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|of|a|an)\s+"
+_ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|of|a|an)\s+"
                             rf"(zero|one|two)\b(?!\s+of\b)",
                             re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)

@@ -225,6 +225,7 @@ class MemoryPhrases(Phrasebook):
         labels = [int(v) for v in puzzle.visible_state()["button_labels_left_to_right"]]
         history = getattr(puzzle, "history", [])
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = re.sub(r"(?m)^\s*\d[.)]\s+(?=[A-Za-z])", "", text)  # a list's number: "1. Press the first one"
         chosen: set[int] | None = None
         for sentence in sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE)):
             found = _refers_to(sentence, labels, history)
