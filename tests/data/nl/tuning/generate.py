@@ -347,9 +347,10 @@ def keypad() -> Items:
     it.describe(420, "no-positions", [gamer(["symbols " + " ".join(sorted(vs["button_symbols"].values()))])],
                 ask=["positions", "where"], why="symbols named without positions")
     vs = fresh("keypad", 421).visible_state()["button_symbols"]
-    it.describe(421, "missing-symbol", [model([f"{POS[p]}: {vs[p]}" for p in order[:3]]
+    it.describe(421, "partial-enough", [model([f"{POS[p]}: {vs[p]}" for p in order[:3]]
                                               + ["bottom right: a symbol I don't recognise"])],
-                ask=["bottom right", "symbol"], why="one symbol not given")
+                advice(fresh("keypad", 421)), why="one symbol not given, but every symbol of the one column that "
+                                                  "holds the other three sits in the same place of the order")
     vs = fresh("keypad", 422).visible_state()["button_symbols"]
     it.describe(422, "three-keys", [nonnative([f"{POS[p]} is {vs[p]}" for p in order[:2]] + ["bottom left is "
                                                                                                f"{vs['bottom_left']}"])],
@@ -787,7 +788,8 @@ def telehealth() -> Items:
                                                                    "dry, rough scales", "smooth"]), 1, 40)[0]
     f = facts(fresh("telehealth", s).visible_state(), 1)
     f = [x if not x.startswith("surface") else "surface either waxy or maybe pearly, the photo is blurry" for x in f]
-    it.describe(s, "hedged-surface", [teacher(f)], ask=["surface"], why="two surfaces offered")
+    it.describe(s, "partial-enough", [teacher(f)], advice(fresh("telehealth", s)),
+                why="two surfaces offered, but only a pearly surface comes with a raised pearly rim")
     for k, s in enumerate(range(450, 460)):
         pz = fresh("telehealth", s)
         a = advice(pz)
