@@ -73,8 +73,8 @@ def clean(text: str) -> str:
 _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?|stages?|lines?|buttons?|keys?|"
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
-_ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|of|a|an)\s+"
-                            rf"(zero|one|two)\b(?!\s+of\b)",
+_ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
+                            rf"of|a|an)\s+(zero|one|two)\b(?!\s+of\b)",
                             re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
@@ -83,7 +83,8 @@ def spelled_numbers(text: str) -> str:
     """Numbers written as words as digits ("three" -> "3", "twenty-four" -> "24", "fifth" ->
     "5th"), by text2num. "one" and "two" are also pronouns ("the red one"), so they become
     digits only beside a counted noun or a word that takes a number ("wire number two", "two
-    steps", "forward two"); "first" and "second" stay words (`ordinal` reads them)."""
+    steps", "forward two"); "first" and "second" stay words (`ordinal` reads them), and
+    so does the "one" after "second" ("the second one" is no time)."""
     from text_to_num import alpha2digit
 
     text = str(alpha2digit(text, "en"))
@@ -192,14 +193,18 @@ VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
 def doubted(text: str, vague: bool = False) -> list[str]:
-    """The sentences of `text` that hedge (and, with `vague`, leave a count or target open),
-    each alone and with the two sentences before it ("red... or orange? honestly can't
-    tell"): a partner re-reads the message without each, and asks when that changes what it
-    would do."""
+    """The parts of `text` that hedge (and, with `vague`, leave a count or target open): the
+    clause with the hedge, and when that clause is only a few words ("maybe not", "honestly
+    can't tell") the two clauses before it too. A partner re-reads the message without each
+    part and asks when that changes what it would do."""
     pattern = re.compile(f"{HEDGES.pattern}|{VAGUE.pattern}", re.IGNORECASE) if vague else HEDGES
-    parts = sentences(strip_thinking(text))
-    found = [i for i, s in enumerate(parts) if pattern.search(s)]
-    return [parts[i] for i in found] + ["\n".join(parts[max(i - 2, 0):i + 1]) for i in found if i]
+    clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text)) if c.strip()]
+    found = []
+    for i, clause in enumerate(clauses):
+        if pattern.search(clause):
+            short = len(clause.split()) <= 4
+            found.append("\n".join(clauses[max(i - 2, 0):i + 1] if short else [clause]))
+    return found
 
 
 _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)?|[Gg]ood|[Gg]reat|[Nn]ice|[Cc]ool|"

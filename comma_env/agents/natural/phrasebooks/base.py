@@ -78,8 +78,31 @@ class Phrasebook:
         memory["exact"] = None
         if exact:
             self.exact(exact, memory)
-        elif said.strip():
+        elif said.strip() and not self.swap(said, memory):
             self.read(said, memory)
+
+    def swap(self, text: str, memory: Memory) -> bool:
+        """A correction of one value ("sorry, it's actually blue, not red"): when the old
+        value is held by exactly one fact, that fact takes the new one (True); otherwise the
+        message is read as usual."""
+        pairs = re.findall(r"\b([A-Za-z]+),?\s+not\s+(?:an?\s+|the\s+)?([A-Za-z]+)\b", text)
+        if len(pairs) != 1 or not UNDO.search(text) or pairs[0][0].lower() == pairs[0][1].lower():
+            return False
+        new, old = pairs[0]
+        found: list[int] = []
+
+        def replace(value: Any) -> Any:
+            if isinstance(value, str) and value.lower() == old.lower():
+                found.append(1)
+                return new.upper() if value.isupper() else new.lower()
+            if isinstance(value, dict):
+                return {k: replace(v) for k, v in value.items()}
+            return type(value)(map(replace, value)) if isinstance(value, (list, tuple)) else value
+
+        state = replace(memory["state"])
+        if len(found) == 1:
+            memory["state"] = state
+        return len(found) == 1
 
     def typed(self, actions: list[str], memory: Memory) -> None:
         """What typed actions tell the expert; by default the picture has changed, so what it
@@ -191,13 +214,16 @@ class Phrasebook:
 
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
         """Advice sent as several messages: a later message that takes the earlier ones back
-        ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it
-        asks for actions on its own."""
+        ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it,
+        or what follows its colon, asks for actions on its own."""
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
-                later = self.understand_surely("\n".join(messages[start:]), copy.deepcopy(puzzle))
-                if later.actions:
-                    return later
+                later = "\n".join(messages[start:])
+                _, colon, rest = later.partition(":")  # "Sorry, not 4: cycle window 1 up once."
+                for text in (later, rest) if colon else (later,):
+                    steps = self.understand_surely(text, copy.deepcopy(puzzle))
+                    if steps.actions:
+                        return steps
                 break
         return self.understand_surely("\n".join(messages), puzzle)
 
