@@ -235,6 +235,17 @@ def _without(text: str, clauses: str) -> str:
     return text
 
 
+def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
+    """The steps for the buttons advice could mean (`chosen`, a set or None): nothing named,
+    nothing to do; one, press it (`action`); none there, ask `missing`; several, ask
+    `which` of them (given them sorted)."""
+    if chosen is None:
+        return Steps()
+    if len(chosen) == 1:
+        return Steps([action(next(iter(chosen)))])
+    return Steps.unclear(which(sorted(chosen)) if chosen else missing)
+
+
 def unknown(about: str, options: Any) -> Open:
     """An `Open` fact (options as a tuple)."""
     return Open(about, tuple(options))
