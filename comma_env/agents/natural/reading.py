@@ -198,7 +198,7 @@ def doubted(text: str, vague: bool = False) -> list[str]:
     can't tell") the two clauses before it too. A partner re-reads the message without each
     part and asks when that changes what it would do."""
     pattern = re.compile(f"{HEDGES.pattern}|{VAGUE.pattern}", re.IGNORECASE) if vague else HEDGES
-    clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text)) if c.strip()]
+    clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
     found = []
     for i, clause in enumerate(clauses):
         if pattern.search(clause):

@@ -32,6 +32,11 @@ ACTION_LINE = re.compile(r"(?:[a-z]+(?:_[a-z0-9*]+)+|tap|hold|release|submit|con
 a PIN digit is ``press_*``)."""
 
 
+MAX_DOUBTS = 6
+"""More hedges than this in one message, and the partner asks about the first without
+re-reading the message once per hedge."""
+
+
 @dataclass
 class Steps:
     """What the solver understood of advice: the actions, or what it asks about."""
@@ -113,10 +118,11 @@ class Phrasebook:
         """Never guess: when the solver hedged a sentence of `message` ("maybe white, maybe
         not", "2 or maybe 3") and reading the message without it (from the memory `before` it)
         comes to something else, ask about that sentence instead of advising."""
-        for sentence in doubted(message) if decision.advice else []:
+        parts = doubted(message) if decision.advice else []
+        for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             memory = copy.deepcopy(before)
             self.hear(_without(message, sentence), memory)
-            if self.decide(memory).advice != decision.advice:
+            if len(parts) > MAX_DOUBTS or self.decide(memory).advice != decision.advice:
                 return Decision(ask=[f'which it is ("{" ".join(sentence.split())}")'])
         return decision
 
@@ -207,8 +213,10 @@ class Phrasebook:
         target open ("a few squares", "then the rest", "left, or maybe right") and changes
         the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
-        for sentence in doubted(text, vague=True) if steps.actions else []:
-            if self.understand(_without(text, sentence), copy.deepcopy(puzzle)).actions != steps.actions:
+        parts = doubted(text, vague=True) if steps.actions else []
+        for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
+            if len(parts) > MAX_DOUBTS or \
+                    self.understand(_without(text, sentence), copy.deepcopy(puzzle)).actions != steps.actions:
                 return Steps.unclear(f'What exactly do you mean by "{" ".join(sentence.split())}"?')
         return steps
 
