@@ -142,10 +142,12 @@ class NaturalSolver(OracleSolver):
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         puzzle = self.env.puzzle
         simulated = copy.deepcopy(puzzle)
-        advice = "\n".join(_since_last(info, "expert", "solver"))
+        messages = _since_last(info, "expert", "solver")
+        advice = "\n".join(messages)
         bare = [strip_wrappers(line.strip()) for line in advice.splitlines()]
         bare = [line for line in bare if line in simulated.valid_actions()]
-        steps = Steps(bare) if bare else self.book.understand(advice, simulated) if advice.strip() else Steps()
+        steps = Steps(bare) if bare else \
+            self.book.understand_dialogue(messages, simulated) if advice.strip() else Steps()
         if steps.ask:
             description = self.describe(type(puzzle).redact(simulated.visible_state()))
             return Reply(f"{steps.ask[0]}\n{description}", understood=understood(ask=steps.ask))
@@ -183,10 +185,13 @@ class OracleExpert(Player):
             return Phrasebook(puzzle_cls)
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
+        before, message = self.memory, ""
         for message in _since_last(info, "solver", "expert"):
+            before = copy.deepcopy(self.memory)
             self.book.hear(message, self.memory)
         exact = self.memory.get("exact")
-        decision = self.book.decide_exact(self.memory) if exact else self.book.decide(self.memory)
+        decision = self.book.decide_exact(self.memory) if exact else \
+            self.book.unsure(message, before, self.book.decide(self.memory))
         facts = [f"{key.replace('_', ' ')}: {render(value)}" for key, value in exact.items()] if exact else \
             self.book.facts(self.memory)
         if decision.advice:

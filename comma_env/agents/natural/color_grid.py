@@ -45,7 +45,8 @@ def _cells(chunk: str) -> list[Cell]:
 
 def _lines(text: str) -> list[list[Cell]] | None:
     """Rows drawn as letters or emoji, one per line or split by " / "."""
-    for line in text.splitlines():
+    pieces = [p for line in text.splitlines() for p in re.split(r"[.!?](?:\s|$)", re.sub(r"\([^)]*\)", " ", line))]
+    for line in pieces:  # a sentence at a time, a legend in brackets left out: "(R red, B blue)"
         parts = [p.strip() for p in re.split(r"\s*/\s*", line.split(":", 1)[-1]) if p.strip()]
         if len(parts) == SIZE:
             drawn = [row for row in map(_letter_row, parts) if row]
@@ -63,6 +64,8 @@ def _lines(text: str) -> list[list[Cell]] | None:
 
 def _letter_row(text: str) -> list[Cell] | None:
     tokens = text.split() if " " in text else list(text.replace("\ufe0f", ""))
+    if len(tokens) > SIZE and not any(len(t) == 1 or PALETTE.one(t) for t in tokens[SIZE:]):
+        tokens = tokens[:SIZE]  # a full row, then words that are no squares ("... wat do")
     if len(tokens) != SIZE:
         return None
     row: list[Cell] = []
@@ -109,8 +112,23 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
         return {r * SIZE + c: cell for r, row in enumerate(rows) for c, cell in enumerate(row)}, unsure_axes
     squares.update(_corners(text))
     squares.update(_rows(text))
+    squares.update(_columns(text))
     squares.update(_single(text))
     return squares, unsure_axes
+
+
+def _columns(text: str) -> dict[int, Cell]:
+    """Columns marked by number, each from the top ("column 2 from top to bottom: ...")."""
+    marks = list(re.finditer(r"\b(?:col(?:umn)?\s*([1-4])|(first|second|third|fourth|last) column)\b"
+                             r"(?:\s*\(?from (?:the )?top(?: to (?:the )?bottom)?\)?)?\s*:?", text, re.IGNORECASE))
+    squares: dict[int, Cell] = {}
+    for k, mark in enumerate(marks):
+        cells = _cells(text[mark.end():marks[k + 1].start() if k + 1 < len(marks) else len(text)])
+        col = int(mark.group(1)) if mark.group(1) else _ROW_WORDS.get(mark.group(2).lower(), SIZE)
+        if len(cells) == SIZE and len(marks) == SIZE:
+            for r, cell in enumerate(cells):
+                squares[r * SIZE + col - 1] = cell
+    return squares
 
 
 def _rows(text: str) -> dict[int, Cell]:
@@ -173,8 +191,15 @@ def _corners(text: str) -> dict[int, Cell]:
 
 
 def _single(text: str) -> dict[int, Cell]:
-    """One square said by row and column: "in row 3 the third square is red", "row 2, column 3 is blue"."""
+    """One square said by row and column: "in row 3 the third square is red", "row 2, column 3 is blue",
+    "the last square of the first row is blue"."""
     squares: dict[int, Cell] = {}
+    place = r"(first|second|third|fourth|last|top|bottom|[1-4](?:st|nd|rd|th))"
+    for col, row, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+the\s+{place}\s+row\s+is\s+"
+                                       r"(?:actually\s+)?([a-z]+)", text, re.IGNORECASE):
+        r, c = (_ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0]) for w in (row, col))
+        if PALETTE.one(colour):
+            squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)
     for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"
                              r"[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
                              r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)",

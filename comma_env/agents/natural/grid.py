@@ -29,7 +29,7 @@ _ROW_ONLY = re.compile(rf"\b(?:(?:the|in|on|at)\s+)?({_ROW})(?:\s+(?:row|line|on
                        rf"\b(?:on|at)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
                        rf"\b(top|middle|bottom|upper|lower)(?=\s*:)", re.IGNORECASE)
 _COL_ONLY = re.compile(rf"\b({_COL})(?:\s+(?:column|col|side|hand\s+side|one|button|key))\b|"
-                       rf"\b(?:on|to)\s+the\s+({_COL})\b|\(\s*({_COL})\s*\)|\b({_COL})\b(?=\s*[,;).!]|\s+and\b|\s*$)",
+                       rf"\b(?:on|to)\s+the\s+({_COL})\b|\(\s*({_COL})\s*\)|\b({_COL})\b(?=\s*[,;).!\n]|\s+and\b|\s*$)",
                        re.IGNORECASE)
 _ABBREVIATION = re.compile(r"(?<![A-Za-z])(TL|TR|ML|MR|BL|BR)(?![A-Za-z])")
 _ORDINAL_IN_COLUMN = re.compile(rf"\b(first|second|third|1st|2nd|3rd|last)\s+(?:button|one|key)?\s*(?:in|of|from)\s+"
@@ -70,6 +70,9 @@ def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbre
         r, c = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         if 1 <= int(r) <= len(rows) and int(c) in (1, 2):
             add(rows[int(r) - 1], ("left", "right")[int(c) - 1], match.start(), match.end())
+    for match in re.finditer(r"\brow\s*(\d)\b", text, re.IGNORECASE):  # "Row 2: ..." (its column said apart)
+        if 1 <= int(match.group(1)) <= len(rows):
+            add(rows[int(match.group(1)) - 1], None, match.start(), match.end())
     for match in _ORDINAL_IN_COLUMN.finditer(text):
         word = match.group(1).lower()
         index = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": len(rows) - 1}[word]

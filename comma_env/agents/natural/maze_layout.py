@@ -61,6 +61,10 @@ def _grid_rows(text: str) -> list[list[str]] | None:
         parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)\s*$", "", line).split(" / ")]
         if len(parts) == SIZE:
             found = [cells for cells in map(_cells, parts) if cells]
+            if len(found) < SIZE:  # words before the first row and after the last: "...: .#.. / ... / ..#., the mouse"
+                last = re.split(r"[\s,;]", parts[-1])[0]
+                ends = [parts[0].split()[-1], *parts[1:-1], last[:SIZE] if last[SIZE:] == "." else last]
+                found = [cells for cells in map(_cells, ends) if cells]
             if len(found) == SIZE:
                 return found
     rows: list[list[str]] = []
@@ -93,13 +97,17 @@ _ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*
 def _written_rows(text: str) -> list[str] | None:
     """Rows given as the columns of their walls or their floor, row by row."""
     rows: dict[int, str] = {}
+    kinds = {c.lower(): WALL for c in _WALL_MARKS} | {c.lower(): FLOOR for c in _FLOOR_MARKS if c != " "}
+    for mark, word in re.findall(r"(?<![A-Za-z])([^\s,(=:])\s*(?:is|=|:|means)?\s*(?:an?\s+)?"
+                                 r"(wall|dark|black|floor|white|open|path)\b", text, re.IGNORECASE):
+        kinds[mark.lower()] = WALL if word.lower() in ("wall", "dark", "black") else FLOOR  # a legend: "x is wall"
     for match in _ROW_TEXT.finditer(text):
         index, says = int(match.group(1)), match.group(2).lower()
         if not 1 <= index <= SIZE:
             continue
-        letters = re.sub(r"\s", "", says)
-        if re.fullmatch(r"[wd]{9}", letters):
-            rows[index] = "".join(FLOOR if c == "w" else WALL for c in letters)
+        letters = re.sub(r"[\s,.]", "", says)
+        if len(letters) == SIZE and all(c in kinds for c in letters):  # "wwdwddwww", "oxxxooxoo"
+            rows[index] = "".join(kinds[c] for c in letters)
         elif re.search(r"\b(?:all|entirely|completely|fully)\s+(?:white|open|floor)|\bno (?:walls|dark)", says):
             rows[index] = FLOOR * SIZE
         elif re.search(r"\b(?:all|entirely|completely|fully)\s+(?:dark|black|walls?)", says):

@@ -52,12 +52,18 @@ word is no typo of a puzzle's word: "start" is not "star"), and puzzle labels.""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b",
+                      re.IGNORECASE)
+"""Words people use for a module's display, read as "display" by every reader."""
+
+
 def clean(text: str) -> str:
     """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
     arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
-    underscores as spaces (an action name reads as words), runs of spaces squeezed. Line
-    breaks are kept: lists and grids are read by line."""
-    text = strip_thinking(str(text)[:MAX_CHARS])
+    underscores as spaces (an action name reads as words), words for the display as
+    "display" (`SYNONYMS`), runs of spaces squeezed. Line breaks are kept: lists and grids
+    are read by line."""
+    text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
@@ -67,8 +73,8 @@ def clean(text: str) -> str:
 _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?|stages?|lines?|buttons?|keys?|"
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
-_ONE_TWO_AFTER = re.compile(rf"\b({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|of|a|an)\s+"
-                            rf"(zero|one|two)\b(?!\s+of\b)",
+_ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
+                            rf"of|a|an)\s+(zero|one|two)\b(?!\s+of\b)",
                             re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
@@ -77,7 +83,8 @@ def spelled_numbers(text: str) -> str:
     """Numbers written as words as digits ("three" -> "3", "twenty-four" -> "24", "fifth" ->
     "5th"), by text2num. "one" and "two" are also pronouns ("the red one"), so they become
     digits only beside a counted noun or a word that takes a number ("wire number two", "two
-    steps", "forward two"); "first" and "second" stay words (`ordinal` reads them)."""
+    steps", "forward two"); "first" and "second" stay words (`ordinal` reads them), and
+    so does the "one" after "second" ("the second one" is no time)."""
     from text_to_num import alpha2digit
 
     text = str(alpha2digit(text, "en"))
@@ -168,7 +175,8 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
                     r"either\b|or maybe|could be|might be|or is it|or was it|no idea|can'?t (?:make out|read|see)|"
                     r"couldn'?t (?:make out|read|see)|didn'?t (?:note|count|read|check)|haven'?t (?:counted|read|"
-                    r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look))", re.IGNORECASE)
+                    r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"
+                    r"don'?t recogni[sz]e|not 100)", re.IGNORECASE)
 """Phrases that say the speaker does not know (a fact or an instruction stays open)."""
 
 UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actually|my bad|misread|"
@@ -179,6 +187,24 @@ UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actu
 
 def hedged(text: str) -> bool:
     return HEDGES.search(text) is not None
+
+
+VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
+                   re.IGNORECASE)
+"""Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
+def doubted(text: str, vague: bool = False) -> list[str]:
+    """The parts of `text` that hedge (and, with `vague`, leave a count or target open): the
+    clause with the hedge, and when that clause is only a few words ("maybe not", "honestly
+    can't tell") the two clauses before it too. A partner re-reads the message without each
+    part and asks when that changes what it would do."""
+    pattern = re.compile(f"{HEDGES.pattern}|{VAGUE.pattern}", re.IGNORECASE) if vague else HEDGES
+    clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
+    found = []
+    for i, clause in enumerate(clauses):
+        if pattern.search(clause):
+            short = len(clause.split()) <= 4
+            found.append("\n".join(clauses[max(i - 2, 0):i + 1] if short else [clause]))
+    return found
 
 
 _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)?|[Gg]ood|[Gg]reat|[Nn]ice|[Cc]ool|"

@@ -233,13 +233,13 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
             presses = [f"press_{d}" for d in digits[typed:]]
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
-        enter = re.search(r"\bpress (?:the )?(?:green )?enter|\bhit enter|\benter key|\blog in|\bpush enter|"
-                          r"\band enter\b|then enter", clause)
+        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?enter|\benter key|"
+                          r"\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\bclear\b", clause):
         return ["press_clear"]
-    if re.search(r"\b(?:press|hit|push|tap)?\s*(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$",
-                 clause) and screen == "pin_entry":
+    if re.search(r"\b(?:press|hit|push|tap|confirm with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
+                 r"^(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$", clause) and screen == "pin_entry":
         return ["press_enter"]
     if re.search(r"\b(?:back to the (?:main )?menu|main menu)\b", clause):
         back = _back_to_menu(state)

@@ -11,6 +11,7 @@ advice is ambiguous or incomplete.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
+from comma_env.agents.natural.reading import UNDO, doubted
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
@@ -28,6 +30,11 @@ Memory = dict[str, Any]
 ACTION_LINE = re.compile(r"(?:[a-z]+(?:_[a-z0-9*]+)+|tap|hold|release|submit|continue|confirm|wait(?:\s+\d{1,9})?)")
 """A line a solver typed into the interface (the expert reads the relayed message, where
 a PIN digit is ``press_*``)."""
+
+
+MAX_DOUBTS = 6
+"""More hedges than this in one message, and the partner asks about the first without
+re-reading the message once per hedge."""
 
 
 @dataclass
@@ -76,13 +83,48 @@ class Phrasebook:
         memory["exact"] = None
         if exact:
             self.exact(exact, memory)
-        elif said.strip():
+        elif said.strip() and not self.swap(said, memory):
             self.read(said, memory)
+
+    def swap(self, text: str, memory: Memory) -> bool:
+        """A correction of one value ("sorry, it's actually blue, not red"): when the old
+        value is held by exactly one fact, that fact takes the new one (True); otherwise the
+        message is read as usual."""
+        pairs = re.findall(r"\b([A-Za-z]+),?\s+not\s+(?:an?\s+|the\s+)?([A-Za-z]+)\b", text)
+        if len(pairs) != 1 or not UNDO.search(text) or pairs[0][0].lower() == pairs[0][1].lower():
+            return False
+        new, old = pairs[0]
+        found: list[int] = []
+
+        def replace(value: Any) -> Any:
+            if isinstance(value, str) and value.lower() == old.lower():
+                found.append(1)
+                return new.upper() if value.isupper() else new.lower()
+            if isinstance(value, dict):
+                return {k: replace(v) for k, v in value.items()}
+            return type(value)(map(replace, value)) if isinstance(value, (list, tuple)) else value
+
+        state = replace(memory["state"])
+        if len(found) == 1:
+            memory["state"] = state
+        return len(found) == 1
 
     def typed(self, actions: list[str], memory: Memory) -> None:
         """What typed actions tell the expert; by default the picture has changed, so what it
         was told about the old one no longer holds."""
         memory["state"] = {}
+
+    def unsure(self, message: str, before: Memory, decision: Decision) -> Decision:
+        """Never guess: when the solver hedged a sentence of `message` ("maybe white, maybe
+        not", "2 or maybe 3") and reading the message without it (from the memory `before` it)
+        comes to something else, ask about that sentence instead of advising."""
+        parts = doubted(message) if decision.advice else []
+        for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
+            memory = copy.deepcopy(before)
+            self.hear(_without(message, sentence), memory)
+            if len(parts) > MAX_DOUBTS or self.decide(memory).advice != decision.advice:
+                return Decision(ask=[f'which it is ("{" ".join(sentence.split())}")'])
+        return decision
 
     def exact(self, seen: State, memory: Memory) -> None:
         """A complete description (the ``I see:`` format): the manual applies to it as it is
@@ -165,6 +207,51 @@ class Phrasebook:
         (and what it remembers doing), or what it must ask; `Steps()` when the text asks
         for nothing (a greeting, a request to describe)."""
         raise NotImplementedError
+
+    def understand_surely(self, text: str, puzzle: Puzzle) -> Steps:
+        """`understand`, but never on a guess: a sentence that hedges or leaves a count or
+        target open ("a few squares", "then the rest", "left, or maybe right") and changes
+        the actions when left out is asked about instead."""
+        steps = self.understand(text, puzzle)
+        parts = doubted(text, vague=True) if steps.actions else []
+        for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
+            if len(parts) > MAX_DOUBTS or \
+                    self.understand(_without(text, sentence), copy.deepcopy(puzzle)).actions != steps.actions:
+                return Steps.unclear(f'What exactly do you mean by "{" ".join(sentence.split())}"?')
+        return steps
+
+    def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
+        """Advice sent as several messages: a later message that takes the earlier ones back
+        ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it,
+        or what follows its colon, asks for actions on its own."""
+        for start in range(len(messages) - 1, 0, -1):
+            if UNDO.search(messages[start]):
+                later = "\n".join(messages[start:])
+                _, colon, rest = later.partition(":")  # "Sorry, not 4: cycle window 1 up once."
+                for text in (later, rest) if colon else (later,):
+                    steps = self.understand_surely(text, copy.deepcopy(puzzle))
+                    if steps.actions:
+                        return steps
+                break
+        return self.understand_surely("\n".join(messages), puzzle)
+
+
+def _without(text: str, clauses: str) -> str:
+    """`text` with each clause of `clauses` (one a line, from `doubted`) blanked where it stands."""
+    for clause in clauses.splitlines():
+        text = text.replace(clause, " ", 1)
+    return text
+
+
+def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
+    """The steps for the buttons advice could mean (`chosen`, a set or None): nothing named,
+    nothing to do; one, press it (`action`); none there, ask `missing`; several, ask
+    `which` of them (given them sorted)."""
+    if chosen is None:
+        return Steps()
+    if len(chosen) == 1:
+        return Steps([action(next(iter(chosen)))])
+    return Steps.unclear(which(sorted(chosen)) if chosen else missing)
 
 
 def unknown(about: str, options: Any) -> Open:

@@ -138,6 +138,11 @@ class ColorPhrases(Phrasebook):
         numbered = re.search(r"\bsquares?\s+((?:1[0-6]|[1-9])(?:\s*(?:,|and|&)\s*(?:1[0-6]|[1-9]))*)\b", low)
         if numbered and re.search(r"\bcounting\b|\bnumbered\b|\b1\s*(?:-|–|to)\s*16\b", low):
             return Steps([action_name(int(n) - 1) for n in re.findall(r"\d+", numbered.group(1))])
+        pairs = re.findall(r"\(\s*([1-4])\s*,\s*([1-4])\s*\)", low)
+        if pairs and not re.search(r"\bpress\b[^.]*\b(?:row|col(?:umn)?)\s*\d", low):  # "(3,1) and (3,4)"
+            flip = bool(re.search(r"\(\s*(?:col(?:umn)?|x)\s*,\s*(?:row|y)\s*\)", low))
+            coordinates = [(int(b), int(a)) if flip else (int(a), int(b)) for a, b in pairs]
+            return Steps([action_name((r - 1) * SIZE + c - 1) for r, c in coordinates])
         cells: list[int] = []
         phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)",
                                                low[head.end():] if head else low)]

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural import grid
-from comma_env.agents.natural.colours import Palette
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.colours import Palette, drop_negated
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose, position_words
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
@@ -69,6 +69,8 @@ class LedPhrases(Phrasebook):
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
+        text = re.sub(r"\b(letter\s+)([a-z])\b", lambda m: m.group(1) + m.group(2).upper(), drop_negated(text, PALETTE),
+                      flags=re.IGNORECASE)  # "top left letter j"; "green, not red"
         stage = self._stage(text)
         if stage:
             state["stage"] = stage
@@ -236,14 +238,10 @@ class LedPhrases(Phrasebook):
             ruled = _by_rule(text, letters, colour)
             if ruled is not None:
                 chosen = ruled
-        if chosen is None:
-            return Steps()
-        if len(chosen) == 1:
-            return Steps([f"press_{next(iter(chosen))}"])
-        if not chosen:
-            return Steps.unclear("I don't see that on my buttons. Which button do you mean (letter or position)?")
-        named = " or the ".join(f"{p.replace('_', ' ')} one ({letters[p]})" for p in sorted(chosen))
-        return Steps.unclear(f"Which button do you mean: the {named}?")
+        return one_button(chosen, lambda p: f"press_{p}",
+                          "I don't see that on my buttons. Which button do you mean (letter or position)?",
+                          lambda ps: "Which button do you mean: the "
+                          + " or the ".join(f"{p.replace('_', ' ')} one ({letters[p]})" for p in ps) + "?")
 
 
 def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:

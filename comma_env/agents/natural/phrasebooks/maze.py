@@ -222,7 +222,7 @@ _STEP = re.compile(
     r"\bturn(?:ing)?\s*(?:to\s+(?:the|your)\s+)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"
     r"\b(?:go|move|walk|step|head|drive)\s+(left|right|up|down)\b|"
     r"\b(?:(\d+)\s*(?:x\s+)?(?:steps?|squares?|spaces?|cells?|times)\s+)?(forwards?|ahead|backwards?|reverse|"
-    r"(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back\s+up|back(?=\s*\d))\b"
+    r"back\s+up|(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back(?=\s*\d))\b"
     r"(?:\s*(?:by\s+)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose
 from comma_env.agents.natural.words import number as say_number
@@ -225,19 +225,16 @@ class MemoryPhrases(Phrasebook):
         labels = [int(v) for v in puzzle.visible_state()["button_labels_left_to_right"]]
         history = getattr(puzzle, "history", [])
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = re.sub(r"(?m)^\s*\d[.)]\s+(?=[A-Za-z])", "", text)  # a list's number: "1. Press the first one"
         chosen: set[int] | None = None
         for sentence in sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE)):
             found = _refers_to(sentence, labels, history)
             if found is not None:
                 chosen = found
-        if chosen is None:
-            return Steps()
-        if len(chosen) == 1:
-            return Steps([f"press_position_{next(iter(chosen))}"])
-        if not chosen:
-            return Steps.unclear("I don't have that button. Which position (1 to 4 from the left) do you mean?")
-        named = " or ".join(f"position {k} (label {labels[k - 1]})" for k in sorted(chosen))
-        return Steps.unclear(f"Do you mean {named}? Is that a label or a position?")
+        return one_button(chosen, lambda k: f"press_position_{k}",
+                          "I don't have that button. Which position (1 to 4 from the left) do you mean?",
+                          lambda ks: "Do you mean " + " or ".join(f"position {k} (label {labels[k - 1]})" for k in ks)
+                          + "? Is that a label or a position?")
 
 
 def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int] | None:

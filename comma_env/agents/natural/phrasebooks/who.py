@@ -14,7 +14,7 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.labels import Found, Printed
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, sentences
 from comma_env.agents.natural.words import choose, position_words
 from comma_env.puzzles.who import DISPLAY_WORDS, LABELS, NO_TEXT, POSITIONS
@@ -192,14 +192,10 @@ class WhoPhrases(Phrasebook):
                 continue
             if press or not chosen_has_press:
                 chosen, chosen_has_press = found, press
-        if chosen is None:
-            return Steps()
-        if len(chosen) == 1:
-            return Steps([f"press_{chosen.pop()}"])
-        if not chosen:
-            return Steps.unclear("I don't see that button. Which one do you mean (its label or position)?")
-        named = " or the ".join(f"{p.replace('_', ' ')} one (\"{labels[p]}\")" for p in sorted(chosen))
-        return Steps.unclear(f"Which button do you mean: the {named}?")
+        return one_button(chosen, lambda p: f"press_{p}",
+                          "I don't see that button. Which one do you mean (its label or position)?",
+                          lambda ps: "Which button do you mean: the "
+                          + " or the ".join(f"{p.replace('_', ' ')} one (\"{labels[p]}\")" for p in ps) + "?")
 
 
 def _placed(text: str, places: list[grid.Place], words: list[Found]) -> dict[str, str]:

@@ -45,9 +45,10 @@ _COUNT = re.compile(r"\b(\d|[ivx]{1,3})\s+(?:\w+\s+)?wires?\b|\bwires?\s*\(\s*(\
 _TOTAL = re.compile(r"\b(\d)\s+(?:in\s+)?total\b", re.IGNORECASE)
 _LEGEND = re.compile(r"\b([A-Za-z])\s*(?:=|:)\s*([a-z]+)", re.IGNORECASE)
 _NOT_A_WIRE = re.compile(r"^\s*(?:plate|label|sticker|background|panel|text|letters|box|square|lettering)\b")
-_BOTTOM_UP = re.compile(r"\b(?:from the bottom|bottom (?:to|up|-up)|bottom-up|bottom upwards?|going up|upwards|"
-                        r"listed from the bottom|starting (?:at|from) the bottom)\b")
-_TOP_DOWN = re.compile(r"\b(?:top to bottom|from the top|top down|top-down|topmost first|numbered from the top)\b")
+_BOTTOM_UP = re.compile(r"\b(?:from the bottom|bottom (?:to|up|-up)|bottom\s*->|bottom-up|bottom upwards?|going up|"
+                        r"upwards|listed from the bottom|starting (?:at|from) the bottom)\b")
+_TOP_DOWN = re.compile(r"\b(?:top to bottom|top\s*->\s*bottom|from the top|top down|top-down|topmost first|"
+                       r"numbered from the top)\b")
 
 
 def _serial_and_rest(text: str, state: dict[str, Any]) -> str:
@@ -105,6 +106,8 @@ class WirePhrases(Phrasebook):
         if len(order) >= 3 or (count and len(order) == count):
             state["colours"] = dict(enumerate(order, start=1))
             state.pop("counts", None)
+            # "six wires: yellow, red, black, black, black": the count and the list disagree
+            state["mismatch"] = bool(count and count > len(order) and not hedged(text))
         for index, options in self._placed(low, state.get("count") or len(order)).items():
             state.setdefault("colours", {})[index] = options
 
@@ -168,6 +171,8 @@ class WirePhrases(Phrasebook):
             pool = [c for c, n in said["counts"].items() for _ in range(n)]
             orders = sorted(set(itertools.permutations(pool)))
             wires: Any = unknown("the order of the wires from the top", [list(o) for o in orders])
+        elif said.get("mismatch"):
+            wires = unknown(f"how many wires there are (you said {count}, but listed {len(colours)} colours)", [])
         elif count:
             wires = []
             for k in range(1, count + 1):
