@@ -192,9 +192,14 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         return copy.deepcopy(self._turns)
 
     def describe(self) -> str:
-        """The written description of the image used by ``solver_view="text"``."""
-        hidden = self.puzzle_cls.drawing_only_keys
-        return describe_state({k: v for k, v in self.visible_state.items() if k not in hidden})
+        """The written description of the image used by ``solver_view="text"``: written again only
+        when the puzzle's state changed (`Puzzle.version`), as the picture is drawn."""
+        puzzle = self._puzzle()
+        if self._description_version != puzzle.version or self._description is None:
+            hidden = self.puzzle_cls.drawing_only_keys
+            self._description = describe_state({k: v for k, v in puzzle.visible_state().items() if k not in hidden})
+            self._description_version = puzzle.version
+        return self._description
 
     def initial_state(self) -> dict[str, Any]:
         """What the solver's picture shows, private facts redacted and drawing-only keys left out:
@@ -260,6 +265,8 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
         self._image_array: np.ndarray | None = None
+        self._description_version = -1
+        self._description: str | None = None
         self._private: dict[str, str] = puzzle.private_facts() if puzzle is not None else {}
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
         self._audio = self._audio_observation() if puzzle is not None else {}
