@@ -191,16 +191,6 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         """Every turn so far: raw messages, executed actions and outcomes, leaks."""
         return copy.deepcopy(self._turns)
 
-    def describe(self) -> str:
-        """The written description of the image used by ``solver_view="text"``: written again only
-        when the puzzle's state changed (`Puzzle.version`), as the picture is drawn."""
-        puzzle = self._puzzle()
-        if self._description_version != puzzle.version or self._description is None:
-            hidden = self.puzzle_cls.drawing_only_keys
-            self._description = describe_state({k: v for k, v in puzzle.visible_state().items() if k not in hidden})
-            self._description_version = puzzle.version
-        return self._description
-
     def initial_state(self) -> dict[str, Any]:
         """What the solver's picture shows, private facts redacted and drawing-only keys left out:
         the ground truth the rollout records for the judges."""
@@ -440,6 +430,16 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
             self._image_array = views.picture_array(self.draw(puzzle.visible_state()))
             self._image_version = puzzle.version
         return self._image_array
+
+    def describe(self) -> str:
+        """The written description of the image used by ``solver_view="text"``: written again only
+        when the puzzle's state changed (`Puzzle.version`), as the picture is drawn."""
+        puzzle = self._puzzle()
+        if self._description_version != puzzle.version or self._description is None:
+            hidden = self.puzzle_cls.drawing_only_keys
+            self._description = describe_state({k: v for k, v in puzzle.visible_state().items() if k not in hidden})
+            self._description_version = puzzle.version
+        return self._description
 
     messages = staticmethod(prompts.agent_messages)
     """What an agent is shown, as chat messages: ``messages(agent, observation, info,
