@@ -92,7 +92,7 @@ def quote(text: str) -> str:
     """An agent's text with every line quoted, so none of it can pass for feedback or for
     another speaker: the lines of ``str.splitlines`` (every line boundary a reader may break at,
     U+2028 and vertical tabs included), each after `QUOTE_PREFIX`."""
-    return "\n".join(QUOTE_PREFIX + line for line in str(text).splitlines() or [EMPTY_MESSAGE])
+    return QUOTE_PREFIX + ("\n" + QUOTE_PREFIX).join(str(text).splitlines() or [EMPTY_MESSAGE])
 
 
 def unquote(text: str) -> str:
