@@ -325,10 +325,9 @@ def is_retryable(exc: BaseException) -> bool:
 
 # -- players ----------------------------------------------------------------------------------
 class LLMPlayer(Player):
-    """One agent of a game played by a chat model: each call sends what the game shows the
-    agent (`comma_env.protocol.game.Game.messages`), its picture as a PNG data URL. The picture
-    is the game's ``image()``, so the runner builds the observation (its text, which the
-    messages replace) only for a clip the agent hears."""
+    """One agent of a game played by a chat model: each call sends what the game shows the agent
+    (`comma_env.protocol.game.Game.messages`), its picture (the game's ``image()``) as a PNG data
+    URL. The observation, whose text the messages replace, is built only for a clip it hears."""
 
     def __init__(self, client: ChatClient, game: Any, agent: str, vision: bool, options: PromptOptions,
                  seeds: tuple[int, int | None] = (0, None)) -> None:

@@ -255,8 +255,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
         self._image_array: np.ndarray | None = None
-        self._description_version = -1
-        self._description: str | None = None
+        self._description: tuple[int, str] | None = None  # (puzzle version, its description)
         self._private: dict[str, str] = puzzle.private_facts() if puzzle is not None else {}
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
         self._audio = self._audio_observation() if puzzle is not None else {}
@@ -435,11 +434,11 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         """The written description of the image used by ``solver_view="text"``: written again only
         when the puzzle's state changed (`Puzzle.version`), as the picture is drawn."""
         puzzle = self._puzzle()
-        if self._description_version != puzzle.version or self._description is None:
+        if self._description is None or self._description[0] != puzzle.version:
             hidden = self.puzzle_cls.drawing_only_keys
-            self._description = describe_state({k: v for k, v in puzzle.visible_state().items() if k not in hidden})
-            self._description_version = puzzle.version
-        return self._description
+            state = {k: v for k, v in puzzle.visible_state().items() if k not in hidden}
+            self._description = (puzzle.version, describe_state(state))
+        return self._description[1]
 
     messages = staticmethod(prompts.agent_messages)
     """What an agent is shown, as chat messages: ``messages(agent, observation, info,

@@ -103,8 +103,7 @@ def strip_wrappers(line: str) -> str:
 
 # -- written description of the visible state ----------------------------------------------
 DESCRIPTION_HEADER = "I see:"
-_JSON = json.JSONEncoder(ensure_ascii=False)
-"""`json.dumps(value, ensure_ascii=False)` without making an encoder per value."""
+_JSON = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False), one encoder for all
 
 
 def describe_state(state: dict[str, Any]) -> str:

@@ -93,13 +93,10 @@ def shortest_actions(rows: Sequence[str], start: Cell, facing: str, goal: Cell) 
 
 
 def action_distances(rows: Sequence[str], start: Cell, facing: str) -> dict[Cell, int]:
-    """Fewest actions from the start pose to every reachable square: a breadth-first search over
-    square and axis, since the mouse moves forward and backward (of its facing only the axis
-    matters) and a quarter turn either way switches the axis."""
-    origin = (start, FACINGS.index(facing) % 2)  # 0: up or down, 1: right or left
-    dist = {origin: 0}
-    best: dict[Cell, int] = {start: 0}
-    queue = deque([origin])
+    """Fewest actions from the start pose to every reachable square: a breadth-first search over square
+    and axis (the mouse moves forward and backward; a quarter turn either way switches the axis)."""
+    origin = (start, FACINGS.index(facing) % 2)  # axis 0: up or down, 1: right or left
+    dist, best, queue = {origin: 0}, {start: 0}, deque([origin])
     while queue:
         pose = queue.popleft()
         (r, c), axis = pose
