@@ -19,14 +19,12 @@ class PngCache:
     def __init__(self) -> None:
         self._array: np.ndarray | None = None
         self._url: str | None = None
-        self.encodes = 0
 
     def data_url(self, image: np.ndarray) -> str:
         if image is self._array and self._url is not None:
             return self._url
         self._url = "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode("ascii")
         self._array = image
-        self.encodes += 1
         return self._url
 
 

@@ -325,23 +325,25 @@ def is_retryable(exc: BaseException) -> bool:
 
 # -- players ----------------------------------------------------------------------------------
 class LLMPlayer(Player):
-    """One agent of a game played by a chat model: each call sends what the game shows the
-    agent (`comma_env.protocol.game.Game.messages`), its picture as a PNG data URL."""
+    """One agent of a game played by a chat model: each call sends what the game shows the agent
+    (`comma_env.protocol.game.Game.messages`), its picture (the game's ``image()``) as a PNG data
+    URL. The observation, whose text the messages replace, is built only for a clip it hears."""
 
     def __init__(self, client: ChatClient, game: Any, agent: str, vision: bool, options: PromptOptions,
                  seeds: tuple[int, int | None] = (0, None)) -> None:
         self.client = client
         self.game = game
         self.agent = agent
-        self.vision = vision
+        shown = game.observation_space(agent).spaces
+        self.vision = vision and "image" in shown
+        self.needs_observation = "audio" in shown
         self.options = options  # privacy reminder; Sound's clip as audio, in words or not at all
         self.images = PngCache()
         self.seeds = seeds  # (policy seed, instance seed) for per-request sampling seeds
         self.calls = 0
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        image = observation.get("image") if isinstance(observation, dict) else None
-        image_url = self.images.data_url(image) if self.vision and image is not None else None
+        image_url = self.images.data_url(self.game.image()) if self.vision else None
         messages = self.game.messages(self.agent, observation, info, image_url, self.options)
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, self.agent, self.calls))

@@ -191,11 +191,6 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         """Every turn so far: raw messages, executed actions and outcomes, leaks."""
         return copy.deepcopy(self._turns)
 
-    def describe(self) -> str:
-        """The written description of the image used by ``solver_view="text"``."""
-        hidden = self.puzzle_cls.drawing_only_keys
-        return describe_state({k: v for k, v in self.visible_state.items() if k not in hidden})
-
     def initial_state(self) -> dict[str, Any]:
         """What the solver's picture shows, private facts redacted and drawing-only keys left out:
         the ground truth the rollout records for the judges."""
@@ -260,6 +255,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         self._mistake_pairs: dict[tuple[str, str], int] = {}
         self._image_version = -1
         self._image_array: np.ndarray | None = None
+        self._description: tuple[int, str] | None = None  # (puzzle version, its description)
         self._private: dict[str, str] = puzzle.private_facts() if puzzle is not None else {}
         self._leaks = ConversationLeaks(self._private)  # reads the whole conversation, not one message
         self._audio = self._audio_observation() if puzzle is not None else {}
@@ -433,6 +429,16 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
             self._image_array = views.picture_array(self.draw(puzzle.visible_state()))
             self._image_version = puzzle.version
         return self._image_array
+
+    def describe(self) -> str:
+        """The written description of the image used by ``solver_view="text"``: written again only
+        when the puzzle's state changed (`Puzzle.version`), as the picture is drawn."""
+        puzzle = self._puzzle()
+        if self._description is None or self._description[0] != puzzle.version:
+            hidden = self.puzzle_cls.drawing_only_keys
+            state = {k: v for k, v in puzzle.visible_state().items() if k not in hidden}
+            self._description = (puzzle.version, describe_state(state))
+        return self._description[1]
 
     messages = staticmethod(prompts.agent_messages)
     """What an agent is shown, as chat messages: ``messages(agent, observation, info,

@@ -8,7 +8,6 @@ name, so no message can pass for the game's feedback."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,18 +88,11 @@ class PromptOptions:
     describe_audio: bool = True
 
 
-# Every line boundary `str.splitlines` knows, so a U+2028 or a vertical tab cannot start an
-# unquoted line in a reader that breaks lines there.
-_LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
 def quote(text: str) -> str:
     """An agent's text with every line quoted, so none of it can pass for feedback or for
-    another speaker: the lines of ``str.splitlines``, each after `QUOTE_PREFIX`."""
-    lines = _LINE_BREAKS.sub("\n", str(text)).split("\n")
-    if lines[-1] == "":  # a final line break ends the last line, as in str.splitlines
-        lines.pop()
-    return "\n".join(QUOTE_PREFIX + line for line in lines or [EMPTY_MESSAGE])
+    another speaker: the lines of ``str.splitlines`` (every line boundary a reader may break at,
+    U+2028 and vertical tabs included), each after `QUOTE_PREFIX`."""
+    return QUOTE_PREFIX + ("\n" + QUOTE_PREFIX).join(str(text).splitlines() or [EMPTY_MESSAGE])
 
 
 def unquote(text: str) -> str:

@@ -103,6 +103,7 @@ def strip_wrappers(line: str) -> str:
 
 # -- written description of the visible state ----------------------------------------------
 DESCRIPTION_HEADER = "I see:"
+_JSON = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False), one encoder for all
 
 
 def describe_state(state: dict[str, Any]) -> str:
@@ -111,7 +112,7 @@ def describe_state(state: dict[str, Any]) -> str:
     Values are JSON so that the scripted expert can read them back exactly; keys are the
     descriptive field names the puzzles choose (``wire_colors_top_to_bottom``...).
     """
-    lines = [f"{key.replace('_', ' ')}: {json.dumps(value, ensure_ascii=False)}" for key, value in state.items()]
+    lines = [f"{key.replace('_', ' ')}: {_JSON.encode(value)}" for key, value in state.items()]
     return "\n".join(lines)
 
 

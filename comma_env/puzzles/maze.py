@@ -93,18 +93,19 @@ def shortest_actions(rows: Sequence[str], start: Cell, facing: str, goal: Cell) 
 
 
 def action_distances(rows: Sequence[str], start: Cell, facing: str) -> dict[Cell, int]:
-    """Fewest actions from the start pose to every reachable square."""
-    dist: dict[tuple[Cell, str], int] = {(start, facing): 0}
-    queue = deque([(start, facing)])
-    best: dict[Cell, int] = {start: 0}
+    """Fewest actions from the start pose to every reachable square: a breadth-first search over square
+    and axis (the mouse moves forward and backward; a quarter turn either way switches the axis)."""
+    origin = (start, FACINGS.index(facing) % 2)  # axis 0: up or down, 1: right or left
+    dist, best, queue = {origin: 0}, {start: 0}, deque([origin])
     while queue:
         pose = queue.popleft()
-        for action in (FORWARD, BACKWARD, TURN_LEFT, TURN_RIGHT):
-            cell, face, ok = apply_to_pose(rows, pose[0], pose[1], action)
-            if ok and (cell, face) not in dist:
-                dist[(cell, face)] = dist[pose] + 1
-                best.setdefault(cell, dist[pose] + 1)
-                queue.append((cell, face))
+        (r, c), axis = pose
+        dr, dc = (0, 1) if axis else (1, 0)
+        for nxt in (((r + dr, c + dc), axis), ((r - dr, c - dc), axis), ((r, c), 1 - axis)):
+            if nxt not in dist and (nxt[1] != axis or is_floor(rows, nxt[0])):
+                dist[nxt] = dist[pose] + 1
+                best.setdefault(nxt[0], dist[nxt])
+                queue.append(nxt)
     return best
 
 

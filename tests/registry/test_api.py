@@ -10,6 +10,7 @@ import json
 import re
 import warnings
 
+import numpy as np
 import pettingzoo
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -70,16 +71,24 @@ def test_what_each_agent_is_handed_follows_the_contracts(puzzle: str) -> None:
 
 def test_the_text_view_writes_the_picture_out(puzzle: str) -> None:
     """With ``solver_view="text"`` the solver is handed no picture: its info's description is
-    the visible state (less the keys only the drawing needs), written out and inside its text."""
+    the visible state (less the keys only the drawing needs), written out and inside its text,
+    after every step of random play (the description is written again when the state changes)."""
     env = comma_env.make(puzzle, solver_view="text")
     raw = env.unwrapped
+    hidden = raw.puzzle_cls.drawing_only_keys
+    rng = np.random.default_rng(0)
     for seed in range(5):
         env.reset(seed=seed)
-        observation, info = env.observe("solver"), env.infos["solver"]
-        assert "image" not in observation and "image" not in env.observation_space("solver").spaces
-        assert info["description"] == raw.describe() and info["description"] in observation["text"]
-        hidden = raw.puzzle_cls.drawing_only_keys
-        assert parse_description(info["description"]) == {k: v for k, v in raw.visible_state.items() if k not in hidden}
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, info = env.last()
+            if agent == "solver":
+                assert "image" not in observation and "image" not in env.observation_space("solver").spaces
+                assert info["description"] == raw.describe() and info["description"] in observation["text"]
+                visible = {k: v for k, v in raw.visible_state.items() if k not in hidden}
+                assert parse_description(info["description"]) == visible
+            actions = info.get("valid_actions") or [""]
+            typed = "\n".join(str(actions[rng.integers(len(actions))]) for _ in range(3)) if agent == "solver" else ""
+            env.step(None if terminated or truncated else typed)
 
 
 def _documented_keys(puzzle: str) -> set[str]:
