@@ -161,8 +161,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         self.possible_agents = [SOLVER, EXPERT]
         manual = self.puzzle_spec.manual
         self.manual = self.puzzle_cls.manual_for(read_manual(manual) if manual else "", self.puzzle_options)
-        self._observation_spaces = {SOLVER: views.solver_space(self.puzzle_cls, solver_view),
-                                    EXPERT: spaces.Dict({"text": UnicodeText()})}
+        self._observation_spaces: dict[str, spaces.Space] = {}
         self._action_spaces = {agent: UnicodeText() for agent in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.puzzle: Puzzle | None = None
@@ -170,6 +169,13 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
+        """Built on first use: the picture's `Box` holds four arrays of the picture's size, which an
+        episode played through `observe` never needs."""
+        if agent not in self._observation_spaces:
+            if agent not in self.possible_agents:
+                raise KeyError(agent)
+            self._observation_spaces[agent] = (views.solver_space(self.puzzle_cls, self.solver_view) if agent == SOLVER
+                                               else spaces.Dict({"text": UnicodeText()}))
         return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
