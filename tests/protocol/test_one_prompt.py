@@ -27,6 +27,7 @@ from comma_env.protocol import prompts
 from comma_env.rl.export import _messages, export
 from tests.golden.record import rollout
 from tests.support.loopback_server import Loopback, sanitized_body
+from tests.support.rollout_requests import requests, sent
 
 RUNS = {"text": ["model.vision=false", "puzzles=[wire,atm]"], "image": ["puzzles=[wire]"]}
 """The rollouts: a text-only model on Wire and ATM (private facts, a masked PIN), a vision model on Wire."""
@@ -54,21 +55,6 @@ def runs(server, tmp_path_factory) -> dict[str, tuple[Path, list[dict[str, Any]]
                            "episodes=1", "max_turns=4", *overrides], out)
         found[view] = (out, records, [b for b in logged(server) if b["model"] == view])
     return found
-
-
-def requests(bodies: list[dict[str, Any]], role: str, record: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """The messages of `role`'s requests in `record`'s episode, in the order they were sent."""
-    raw = comma_env.make(record["puzzle"]).unwrapped
-    system = prompts.system_prompt(role)
-    marker = raw.puzzle_cls.task_prompt if role == "solver" else raw.manual
-    mine = [b["messages"] for b in bodies
-            if b["messages"][0]["content"] == system and marker in prompts.as_text(b["messages"][1:2])]
-    return sorted(mine, key=lambda messages: sum(m["role"] == "assistant" for m in messages))
-
-
-def sent(record: dict[str, Any], role: str) -> list[str]:
-    """The messages `role` sent in `record`, as the model wrote them."""
-    return [t.get(f"{role}_raw", t[role]) for t in record["transcript"] if t.get(role) is not None]
 
 
 def png_hash(pixels: Any) -> str:
