@@ -3,8 +3,10 @@ the return an environment gives for a logged episode's messages."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from comma_env.rl import SingleRoleEnv
 from tests.support.script_files import load_script
@@ -26,3 +28,19 @@ def replay(puzzle: str, seed: int, messages: list[str], **settings: object) -> f
         return sum(env.step(m)[1] for m in messages)
     finally:
         env.close()
+
+
+def play_with(factory: Callable[[], Any], messages: list[str]) -> list[tuple[tuple[str, int], float]]:
+    """Build one environment with `factory` (as TRL does, here or in a spawned process), play
+    three drawn episodes with `messages`: each one's (puzzle, seed) and `get_reward`."""
+    env = factory()
+    try:
+        played = []
+        for _ in range(3):
+            env.reset(prompt=[{"role": "user", "content": ""}])
+            for message in messages:
+                env.send_message(message)
+            played.append(((env.env.puzzle, env.seed), env.get_reward()))
+        return played
+    finally:
+        env._close()
