@@ -107,7 +107,7 @@ class CommaToolEnv:
         """Start an episode: the row's ``puzzle`` and ``seed`` (drawn from `tasks` when absent)
         and its option columns (`ROW_OPTIONS`). Returns the rollout's first user message; when the
         row's `prompt` has no system message (TRL's placeholder row, no dataset), the system
-        prompt comes first in it."""
+        prompt comes first in it (without a `prompt`, the caller sends the system message)."""
         if puzzle is None or seed is None:
             drawn_puzzle, drawn_seed = self.tasks.draw()
             puzzle, seed = puzzle or drawn_puzzle, drawn_seed if seed is None else seed
@@ -121,7 +121,7 @@ class CommaToolEnv:
         self.done = False
         self.scored = False
         rendered = self._rendered(obs)
-        has_system = any(m.get("role") == "system" for m in prompt or [])
+        has_system = prompt is None or any(m.get("role") == "system" for m in prompt)
         return self._content(rendered[1:] if has_system else rendered, obs)
 
     def send_message(self, message: str) -> str | list[dict[str, Any]]:
