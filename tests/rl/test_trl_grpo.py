@@ -68,13 +68,13 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
 
     before = {name: p.detach().clone() for name, p in model.named_parameters()}
     # every first turn is a send_message("cut_wire_K") call, the model choosing K (a biased
-    # sampling, so two short steps always play a message): returns then differ within a group
-    # when one rollout cuts the right wire; the tool's long reply goes over the token budget, so
-    # TRL stops each rollout there
-    settings = dict(NL)
+    # sampling, so two short steps always play a message); with a mistake penalty a rollout's
+    # return is +1 (the right wire), -1 (a wrong one) or 0 (no such wire). The tool's long reply
+    # goes over the token budget, so TRL ends each rollout there.
+    settings = dict(NL, mistake_penalty=1.0)
     log: list[dict] = []
-    trainer = recipe.grpo_trainer(model, tokenizer, ["wire"], range(100, 104), episode_log=log,
-                                  output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2,
+    trainer = recipe.grpo_trainer(model, tokenizer, ["wire"], range(100, 104), env_options={"mistake_penalty": 1.0},
+                                  episode_log=log, output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2,
                                   num_generations=2, generation_batch_size=2, max_completion_length=40,
                                   max_tool_calling_iterations=1, learning_rate=1e-4, temperature=1.0, seed=0,
                                   generation_kwargs={"sequence_bias": cut_wire_bias(tokenizer)})
@@ -82,7 +82,9 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     trainer.train()
 
     changed = {n for n, p in model.named_parameters() if not torch.equal(before[n], p.detach())}
-    assert changed and changed <= trained  # the optimizer moved trained weights, and only those
+    assert changed <= trained  # the optimizer moved trained weights only
+    learnt_from = [len({e["return"] for e in log[k:k + 2]}) > 1 for k in (0, 2)]
+    assert bool(changed) == any(learnt_from), (changed, log)  # an update exactly when a group's returns differ
     assert len(log) == 4 and {e["puzzle"] for e in log} == {"wire"}
     assert all(e["seed"] >= 100 for e in log)  # never the paper's evaluation instances
     for episode in log:  # each reward is what the environment gives for those messages
