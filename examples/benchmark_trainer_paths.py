@@ -102,7 +102,7 @@ def trl_env() -> float:
         while not env.done:
             env.send_message(message)
             message = learner(None, env.info)
-        env._finish()
+        env.get_reward()
     return (time.perf_counter() - started) / N
 
 

@@ -70,11 +70,12 @@ def tool_call_bias(tokenizer: Any, message: str = MESSAGE, bias: float = 100.0) 
 def grpo_trainer(trainer_class: type, tokenizer: Any, model: Any, api_base: str, out: str, rollouts: int,
                  rounds: int, episode_log: list[dict[str, Any]] | None = None, steps: int = 1,
                  environment_factory: Any = None) -> Any:
-    """A GRPO trainer of `trainer_class` on Wire's solver role, groups of 2, the loopback expert."""
+    """A GRPO trainer of `trainer_class` on Wire's solver role, groups of 2 the environment draws
+    (no dataset), the loopback expert."""
     from comma_trl import CHECKPOINTING
     from trl import GRPOConfig
 
-    from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
+    from comma_env.rl.trl_env import tool_env_factory
 
     args = GRPOConfig(output_dir=out, per_device_train_batch_size=rollouts, num_generations=2,
                       generation_batch_size=rollouts, max_completion_length=400 * rounds,
@@ -84,11 +85,11 @@ def grpo_trainer(trainer_class: type, tokenizer: Any, model: Any, api_base: str,
                       generation_kwargs={"sequence_bias": tool_call_bias(tokenizer)},
                       **{CHECKPOINTING: True})  # TRL's default, named so transformers does not warn of the old name
     factory = environment_factory or tool_env_factory(
-        partner="openai_compat", partner_overrides={"api_base": api_base, "name": "loopback", "vision": False},
+        ["wire"], range(100, 100_000), seed=0, group_size=2, partner="openai_compat",
+        partner_overrides={"api_base": api_base, "name": "loopback", "vision": False},
         solver_view="text", max_turns=4 * rounds, episode_log=episode_log)
     trainer = trainer_class(model=model, processing_class=tokenizer, args=args,
-                            train_dataset=episode_dataset(["wire"], range(100, 100 + 4 * rollouts * steps)),
-                            reward_funcs=[environment_reward], environment_factory=factory)
+                            environment_factory=factory)
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
 
     for callback in (PrinterCallback, ProgressCallback):  # keep the benchmark's output readable

@@ -41,7 +41,8 @@ def reward_table(log: dict[str, Any]) -> list[str]:
     for label, key in RUNS:
         run = log if key is None else log.get(key)
         steps = (run or {}).get("grpo_steps", [])
-        rewards = [s["rewards/environment_reward/mean"] for s in steps if "rewards/environment_reward/mean" in s]
+        keys = ("rewards/environment_reward/mean", "rewards/CommaToolEnv/mean")  # before / since get_reward
+        rewards = [s[k] for s in steps for k in keys if k in s]
         if rewards:
             lines.append(f"| {label} | {', '.join(f'{r:.2f}' for r in rewards)} |")
     return lines

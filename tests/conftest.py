@@ -82,7 +82,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "rl/test_trl_grpo.py",
+LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "rl/test_trl_grpo.py", "rl/test_trl_vlm.py",
               "examples/test_recipes_two_learners_trl.py",
               "rl/test_logprob_align.py", "rl/test_server_tokens.py", "registry/test_garbage.py",
               "run/test_smollm2_rollout.py",

@@ -1,18 +1,22 @@
-"""COMMA episodes for TRL's `GRPOTrainer(environment_factory=...)`.
+"""COMMA episodes for TRL's `GRPOTrainer(environment_factory=...)` (TRL 1.16).
 
-    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(...),
-                          train_dataset=episode_dataset(["wire", "who"], seeds=range(100, 164)),
-                          reward_funcs=[environment_reward],
-                          environment_factory=tool_env_factory(partner="oracle_nl", solver_view="text"))
+    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(max_steps=100, ...),
+                          environment_factory=tool_env_factory(["wire", "who"], seeds=range(100, 10_000),
+                                                               group_size=8, partner="oracle_nl"))
 
-The model reads the rollout's prompt: the row's system message, ``reset``'s first user
-message, and each `send_message` result is what the rollout's next request adds. The reward is
-the episode's return; a completion that never calls the tool is played as one plain message."""
+The environment owns its tasks and its reward, as TRL's contract allows: without a
+``train_dataset``, each ``reset`` draws a (puzzle, seed) from the factory's `TaskSampler`; with
+one (`episode_dataset`), the row's columns choose the puzzle, seed and options. ``get_reward``
+returns the episode's return. The model reads the rollout's prompt (`comma_env.protocol.prompts`):
+``reset`` returns its first user message, each `send_message` result what the rollout's next
+request adds, the solver's picture as a PIL image part when it sees the image view. The factory
+pickles, as TRL's async GRPO trainer requires of it."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
+import random
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -21,6 +25,44 @@ from comma_env.protocol.core import SOLVER
 
 IMAGE_URL = "comma-env:image"
 """Stands for the picture in the rendered messages until it is handed to TRL as a PIL image."""
+ROW_OPTIONS = ("solver_view", "max_turns", "puzzle_options")
+"""Dataset columns that are environment options of the row's episode."""
+
+
+class TaskSampler:
+    """Draws the (puzzle, seed) of episodes that no dataset row chooses, reproducibly from `seed`.
+
+    A new task is drawn every `group_size` resets, so GRPO's group (``num_generations``
+    rollouts, reset one after another) plays one instance. One sampler is shared by every
+    environment a factory builds; it pickles with the factory (TRL's async trainer unpickles it
+    once in its rollout process)."""
+
+    def __init__(self, puzzles: Iterable[str] = ("wire",), seeds: Sequence[int] = range(100, 100_000),
+                 seed: int = 0, group_size: int = 1) -> None:
+        self.puzzles = [puzzles] if isinstance(puzzles, str) else list(puzzles)
+        if not self.puzzles or not len(seeds) or group_size < 1:
+            raise ValueError("TaskSampler needs puzzles, seeds and a group_size of at least 1")
+        self.seeds = seeds
+        self.group_size = group_size
+        self._rng = random.Random(seed)
+        self._draws = 0
+        self._task = (self.puzzles[0], int(seeds[0]))
+        self._lock = threading.Lock()
+
+    def draw(self) -> tuple[str, int]:
+        """The next reset's (puzzle, seed)."""
+        with self._lock:
+            if self._draws % self.group_size == 0:
+                self._task = (self._rng.choice(self.puzzles), int(self._rng.choice(self.seeds)))
+            self._draws += 1
+            return self._task
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
 
 class CommaToolEnv:
@@ -28,46 +70,59 @@ class CommaToolEnv:
     method but ``reset``/``get_reward`` a tool).
 
     Args:
-        puzzle: the default puzzle; a dataset row's ``puzzle`` column overrides it.
+        puzzle: the puzzle of episodes no dataset row and no `tasks` choose.
         role: the learner's role (``"solver"`` or ``"expert"``).
         partner: the partner (see `SingleRoleEnv`).
-        vision: show the solver its image with each state (VLMs; image view).
         episode_log: a list every scored episode is appended to, for audits and replays.
+        tasks: draws the tasks of rows without ``puzzle``/``seed`` (default: `puzzle`, seeds 100 and up).
         **env_options: `SingleRoleEnv` options (``solver_view="text"``, ``max_turns``, rewards...)."""
 
-    def __init__(self, puzzle: str = "wire", role: str = SOLVER, partner: Any = "oracle_nl", vision: bool = False,
-                 episode_log: list[dict[str, Any]] | None = None, **env_options: Any) -> None:
-        self.puzzle = puzzle
+    def __init__(self, puzzle: str = "wire", role: str = SOLVER, partner: Any = "oracle_nl",
+                 episode_log: list[dict[str, Any]] | None = None, tasks: TaskSampler | None = None,
+                 **env_options: Any) -> None:
         self.role = role
         self.partner = partner
-        self.vision = vision
         self.env_options = env_options
         self.episode_log = episode_log
+        self.tasks = tasks or TaskSampler([puzzle])
         self._envs: dict[str, Any] = {}
         self.env: Any = None
         self.seed: int | None = None
         self.messages: list[str] = []
         self.episode_return = 0.0
         self.done = True
+        self.scored = True
         self.info: dict[str, Any] = {}
 
-    def _env(self, puzzle: str) -> Any:
-        if puzzle not in self._envs:  # one SingleRoleEnv per puzzle, reused across episodes
+    def _env(self, puzzle: str, options: Mapping[str, Any]) -> Any:
+        key = repr((puzzle, sorted(options.items())))
+        if key not in self._envs:  # one SingleRoleEnv per puzzle and options, reused across episodes
             from comma_env.rl import SingleRoleEnv
 
-            self._envs[puzzle] = SingleRoleEnv(puzzle, role=self.role, partner=self.partner, **self.env_options)
-        return self._envs[puzzle]
+            self._envs[key] = SingleRoleEnv(puzzle, role=self.role, partner=self.partner, **options)
+        return self._envs[key]
 
-    def reset(self, puzzle: str | None = None, seed: int | None = None, **columns: Any) -> str | list[dict[str, Any]]:
-        """Start the episode of this dataset row; returns the rollout's first user message
-        (the system message is the dataset row's)."""
-        self.env = self._env(str(puzzle or self.puzzle))
-        self.seed = None if seed is None else int(seed)
+    def reset(self, prompt: Sequence[Mapping[str, Any]] | None = None, puzzle: str | None = None,
+              seed: int | None = None, **columns: Any) -> str | list[dict[str, Any]]:
+        """Start an episode: the row's ``puzzle`` and ``seed`` (drawn from `tasks` when absent)
+        and its option columns (`ROW_OPTIONS`). Returns the rollout's first user message; when the
+        row's `prompt` has no system message (TRL's placeholder row, no dataset), the system
+        prompt comes first in it (without a `prompt`, the caller sends the system message)."""
+        if puzzle is None or seed is None:
+            drawn_puzzle, drawn_seed = self.tasks.draw()
+            puzzle, seed = puzzle or drawn_puzzle, drawn_seed if seed is None else seed
+        options = dict(self.env_options)
+        options.update({k: v for k, v in columns.items() if k in ROW_OPTIONS and v is not None})
+        self.env = self._env(str(puzzle), options)
+        self.seed = int(seed)
         obs, self.info = self.env.reset(seed=self.seed)
         self.messages = []
         self.episode_return = 0.0
         self.done = False
-        return self._content(self._rendered(obs)[1:], obs)
+        self.scored = False
+        rendered = self._rendered(obs)
+        has_system = prompt is None or any(m.get("role") == "system" for m in prompt)
+        return self._content(rendered[1:] if has_system else rendered, obs)
 
     def send_message(self, message: str) -> str | list[dict[str, Any]]:
         """Send one message to your partner in the puzzle game.
@@ -91,14 +146,24 @@ class CommaToolEnv:
             return prompts.closing_message(self.info, self.role)
         return self._content(prompts.after_own_message(self._rendered(obs)), obs)
 
+    def get_reward(self) -> float:
+        """The episode's return (TRL calls this once per finished rollout); logs the episode once."""
+        if not self.scored and self.episode_log is not None and self.env is not None:
+            episode = dict(self.info.get("episode") or {})
+            self.episode_log.append({"puzzle": self.env.puzzle, "seed": self.seed, "messages": list(self.messages),
+                                     "return": self.episode_return, "success": bool(episode.get("success")),
+                                     "done": self.done})
+        self.scored = True
+        return self.episode_return
+
     def _rendered(self, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The messages the rollout would send the learner now."""
-        url = IMAGE_URL if self.vision and obs.get("image") is not None else None
+        """The messages the rollout would send the learner now (the picture whenever the view has one)."""
+        url = IMAGE_URL if obs.get("image") is not None else None
         return self.env.raw.messages(self.role, obs, self.info, url)
 
     def _content(self, messages: list[dict[str, Any]], obs: Mapping[str, Any]) -> str | list[dict[str, Any]]:
-        """The content of `messages` (user messages after merging: normally one) as TRL takes
-        it: a string, or parts with the picture as a PIL image where the rollout attaches it."""
+        """The content of `messages` (a system message, if any, then user messages: normally one)
+        as TRL takes it: a string, or parts with the picture as a PIL image where the rollout attaches it."""
         contents = [message["content"] for message in messages]
         if all(isinstance(content, str) for content in contents):
             return "\n\n".join(contents)
@@ -113,26 +178,6 @@ class CommaToolEnv:
                     parts.append({"type": "text", "text": str(part.get("text", ""))})
         return parts
 
-    def _owes_plain_answer(self, final_text: str | None) -> bool:
-        """Whether `final_text` is still to be played: the episode runs and nothing was sent."""
-        return self.env is not None and not self.messages and not self.done and final_text is not None
-
-    def _play_plain_answer(self, final_text: str | None) -> None:
-        """If no message was sent yet, send `final_text` (the model's plain answer) as the message."""
-        if self._owes_plain_answer(final_text):
-            self.send_message(str(final_text))
-
-    def _finish(self, final_text: str | None = None) -> float:
-        """Score the episode once: if no message was sent yet, `final_text` (the model's plain
-        answer) is sent as the message. Returns the episode return and logs the episode."""
-        self._play_plain_answer(final_text)
-        episode = dict(self.info.get("episode") or {})
-        if self.episode_log is not None and self.env is not None:
-            self.episode_log.append({"puzzle": self.env.puzzle, "seed": self.seed, "messages": list(self.messages),
-                                     "return": self.episode_return, "success": bool(episode.get("success")),
-                                     "done": self.done})
-        return self.episode_return
-
     def _close(self) -> None:
         """Close the puzzle environments (private: TRL turns public methods into tools)."""
         for env in self._envs.values():
@@ -140,53 +185,34 @@ class CommaToolEnv:
         self._envs.clear()
 
 
-def tool_env_factory(**settings: Any) -> Callable[[], CommaToolEnv]:
-    """The ``environment_factory`` argument: a callable building `CommaToolEnv(**settings)`."""
-    return functools.partial(CommaToolEnv, **settings)
-
-
-def _last_text(completion: Any) -> str | None:
-    """The text of the model's last assistant message (conversational or plain completion)."""
-    if isinstance(completion, str):
-        return completion
-    for message in reversed(list(completion or [])):
-        if message.get("role") == "assistant":
-            content = message.get("content")
-            if isinstance(content, list):
-                content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
-            return str(content or "")
-    return None
-
-
-def environment_reward(completions: Sequence[Any], environments: Sequence[CommaToolEnv], **_: Any) -> list[float]:
-    """GRPO reward function: each rollout's episode return; plain answers still to be played are
-    played at once, one thread per rollout."""
-    texts = [_last_text(completion) for completion in completions]
-    if len(environments) != len(texts):
-        raise ValueError(f"{len(texts)} completions but {len(environments)} environments")
-    plain = [(env, text) for env, text in zip(environments, texts, strict=True) if env._owes_plain_answer(text)]
-    if len(plain) > 1:
-        with concurrent.futures.ThreadPoolExecutor(len(plain), thread_name_prefix="comma-env-reward") as pool:
-            list(pool.map(lambda pair: pair[0]._play_plain_answer(pair[1]), plain))
-    return [env._finish(text) for text, env in zip(texts, environments, strict=True)]
+def tool_env_factory(puzzles: Iterable[str] = ("wire",), seeds: Sequence[int] = range(100, 100_000), seed: int = 0,
+                     group_size: int = 1, **settings: Any) -> Callable[[], CommaToolEnv]:
+    """The ``environment_factory`` argument: builds `CommaToolEnv(**settings)` sharing one
+    `TaskSampler(puzzles, seeds, seed, group_size)` (set `group_size` to ``num_generations``
+    when training without a dataset). A `functools.partial`, so it pickles when its settings do."""
+    return functools.partial(CommaToolEnv, tasks=TaskSampler(puzzles, seeds, seed, group_size), **settings)
 
 
 def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: str | None = None,
-                    role: str = SOLVER) -> Any:
+                    role: str = SOLVER, **options: Any) -> Any:
     """A `datasets.Dataset` with one row per (puzzle, seed): a conversational ``prompt`` (the role's
-    system prompt, or `instruction`), ``puzzle`` and ``seed``."""
+    system prompt, or `instruction`), ``puzzle``, ``seed`` and a column per option (`ROW_OPTIONS`)."""
     from datasets import Dataset
 
+    unknown = set(options) - set(ROW_OPTIONS)
+    if unknown:
+        raise ValueError(f"episode_dataset options are {ROW_OPTIONS}, not {sorted(unknown)}")
     system = instruction or prompts.system_prompt(role)
     rows = [{"prompt": [{"role": "system", "content": system}, {"role": "user", "content": ""}],
-             "puzzle": p, "seed": int(s)} for s in seeds for p in puzzles]
+             "puzzle": p, "seed": int(s), **options} for s in seeds for p in puzzles]
     return Dataset.from_list(rows)
 
 
 def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence[int], max_turns: int = 4,
              max_new_tokens: int = 96, instruction: str | None = None, **settings: Any) -> dict[str, Any]:
-    """Play each (puzzle, seed) greedily in the training's tool protocol, batching generation across
-    running episodes; returns success rate and mean return per puzzle and overall, and the episodes."""
+    """Play each (puzzle, seed) greedily in the training's tool protocol (a reply without a tool
+    call ends the episode), batching generation across running episodes; returns success rate
+    and mean return per puzzle and overall, and the episodes."""
     import torch
 
     rows = list(episode_dataset(puzzles, seeds, instruction))
@@ -211,8 +237,7 @@ def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence
                                   batch["input_ids"][k][batch["attention_mask"][k].bool()].tolist(), envs[i])
             calls = [c for c in parsed.get("tool_calls") or [] if c.get("function", {}).get("name") == "send_message"]
             chats[i].append({"role": "assistant", "content": parsed.get("content") or "", "tool_calls": calls or None})
-            if not calls:
-                envs[i]._finish(parsed.get("content") or "")  # a plain answer is the (last) message
+            if not calls:  # a plain answer ends the episode unplayed, as in training
                 continue
             arguments = calls[0]["function"].get("arguments") or {}
             message = arguments.get("message", "") if isinstance(arguments, dict) else str(arguments)

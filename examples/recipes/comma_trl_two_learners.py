@@ -28,7 +28,7 @@ from trl import GRPOConfig, GRPOTrainer
 from comma_env.protocol.core import EXPERT, SOLVER
 from comma_env.protocol.policy import Player, Policy, Reply
 from comma_env.protocol.prompts import Message
-from comma_env.rl.trl_env import environment_reward, episode_dataset, tool_env_factory
+from comma_env.rl.trl_env import episode_dataset, tool_env_factory
 
 ROLES = (SOLVER, EXPERT)
 
@@ -120,7 +120,7 @@ def phase_trainer(role: str, learner: Any, partner: Any, tokenizer: Any, puzzles
     policy = ModelPolicy(partner, tokenizer, max_new_tokens=partner_tokens, temperature=float(settings["temperature"]))
     dataset, factory = phase_data(role, policy, puzzles, seeds, episode_log, **(env_options or {}))
     return trainer_class(model=learner, processing_class=tokenizer, args=GRPOConfig(**settings),
-                         train_dataset=dataset, reward_funcs=[environment_reward], environment_factory=factory)
+                         train_dataset=dataset, environment_factory=factory)
 
 
 @dataclass

@@ -111,7 +111,7 @@ def test_trl_shows_the_rollouts_prompt_and_turns(runs, server, view):
 
     _, records, bodies = runs[view]
     for record in records:
-        env = CommaToolEnv(record["puzzle"], partner="openai_compat", vision=view == "image", max_turns=4,
+        env = CommaToolEnv(record["puzzle"], partner="openai_compat", max_turns=4,
                            solver_view=record["solver_view"],
                            partner_overrides={"api_base": server.api_base, "name": f"{view}-partner"})
         asked = requests(bodies, "solver", record)

@@ -6,22 +6,25 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import multiprocessing
+import pickle
 import warnings
 
 import numpy as np
 import pytest
 
-from comma_env.protocol.prompts import ACTIONS_TITLE, EPISODE_OVER, IMAGE_NOTE
+from comma_env.protocol.prompts import ACTIONS_TITLE, EPISODE_OVER, IMAGE_NOTE, SOLVER_SYSTEM_PROMPT
 from comma_env.rl import SingleRoleEnv
-from comma_env.rl.trl_env import CommaToolEnv, environment_reward, episode_dataset
+from comma_env.rl.trl_env import CommaToolEnv, TaskSampler, episode_dataset, tool_env_factory
 from tests.support.script_files import import_example
-from tests.support.trl import NL, RECIPE, replay, trl_recipe
+from tests.support.trl import NL, RECIPE, play_with, replay, trl_recipe
 
 
 def test_tool_env_plays_an_episode_through_send_message():
     log: list[dict] = []
     env = CommaToolEnv(episode_log=log, **NL)
-    first = env.reset(puzzle="wire", seed=3, prompt=[{"role": "user", "content": ""}])  # dataset columns pass through
+    row_prompt = [{"role": "system", "content": "S"}, {"role": "user", "content": ""}]
+    first = env.reset(puzzle="wire", seed=3, prompt=row_prompt, other_column=1)  # dataset columns pass through
     assert "cut_wire_1" in first and first.startswith("Your task:") and ACTIONS_TITLE in first
     description = env.info["description"]
     reply = env.send_message(f"I see: {description}")
@@ -34,26 +37,78 @@ def test_tool_env_plays_an_episode_through_send_message():
         if env.done:
             break
     assert EPISODE_OVER in reply and env.send_message("cut_wire_1").startswith(EPISODE_OVER)  # nothing more is played
-    assert environment_reward([[{"role": "assistant", "content": "ignored"}]], [env]) == [env.episode_return]
+    assert env.get_reward() == env.episode_return == env.get_reward() and len(log) == 1  # logged once
     assert log[-1]["messages"][0].startswith("I see:") and log[-1]["return"] == env.episode_return
     assert replay("wire", 3, log[-1]["messages"], **NL) == pytest.approx(env.episode_return)
     env._close()
 
 
-def test_a_plain_answer_is_played_as_the_message_and_vision_returns_the_image():
-    env = CommaToolEnv(**NL)
+def test_a_rollout_without_a_message_scores_zero_and_the_image_view_returns_the_picture():
+    log: list[dict] = []
+    env = CommaToolEnv(episode_log=log, **NL)
     env.reset(puzzle="who", seed=1)
-    assert environment_reward(["cut everything!"], [env]) == [0.0] and env.messages == ["cut everything!"]
+    assert env.get_reward() == 0.0 and log[-1]["messages"] == [] and not log[-1]["done"]
     env._close()
-    seeing = CommaToolEnv(partner="oracle_nl", vision=True)
+    seeing = CommaToolEnv(partner="oracle_nl", solver_view="image")
     content = seeing.reset(puzzle="wire", seed=0)
     kinds = [part["type"] for part in content]
     assert kinds.count("image") == 1 and content[kinds.index("image") - 1]["text"] == IMAGE_NOTE
     assert np.asarray(content[kinds.index("image")]["image"]).shape[2] == 3
     assert [part["type"] for part in seeing.send_message("")].count("image") == 1
     seeing._close()
-    rows = list(episode_dataset(["wire", "who"], [5, 6]))
-    assert [(r["puzzle"], r["seed"]) for r in rows] == [("wire", 5), ("who", 5), ("wire", 6), ("who", 6)]
+
+
+def test_without_a_dataset_the_environment_draws_its_tasks_reproducibly_one_per_group():
+    placeholder = [{"role": "user", "content": ""}]  # TRL's row when there is no train_dataset
+
+    def tasks(factory, resets=12):
+        envs = [factory() for _ in range(4)]  # TRL's pool: rollout k of a batch resets instance k
+        drawn = []
+        for k in range(resets):
+            env = envs[k % 4]
+            first = env.reset(prompt=placeholder)
+            drawn.append((env.env.puzzle, env.seed))
+        assert first.startswith(SOLVER_SYSTEM_PROMPT) and ACTIONS_TITLE in first  # the system prompt leads
+        for env in envs:
+            env._close()
+        return drawn
+
+    drawn = tasks(tool_env_factory(["wire", "who"], range(100, 200), seed=3, group_size=4, **NL))
+    assert drawn == tasks(tool_env_factory(["wire", "who"], range(100, 200), seed=3, group_size=4, **NL))
+    groups = [drawn[k:k + 4] for k in range(0, 12, 4)]
+    assert all(len(set(group)) == 1 for group in groups) and len({g[0] for g in groups}) == 3
+    assert all(puzzle in ("wire", "who") and 100 <= seed < 200 for puzzle, seed in drawn)
+    assert drawn != tasks(tool_env_factory(["wire", "who"], range(100, 200), seed=4, group_size=4, **NL))
+
+
+def test_a_dataset_row_chooses_the_puzzle_seed_and_options():
+    env = CommaToolEnv(partner="oracle_nl", tasks=TaskSampler(["who"]))
+    row = next(iter(episode_dataset(["wire"], [5], solver_view="text", max_turns=1)))
+    assert set(row) == {"prompt", "puzzle", "seed", "solver_view", "max_turns"}
+    first = env.reset(**row)
+    assert (env.env.puzzle, env.seed) == ("wire", 5) and isinstance(first, str)  # text view: no picture
+    assert not first.startswith(SOLVER_SYSTEM_PROMPT)  # the row's prompt carries the system message
+    env.send_message("hello")
+    assert env.done  # max_turns=1
+    picture = env.reset(**dict(row, solver_view="image", max_turns=None))
+    assert [part["type"] for part in picture].count("image") == 1 and not env.done
+    env._close()
+    with pytest.raises(ValueError, match="options"):
+        episode_dataset(["wire"], [5], partner="oracle")
+
+
+def test_the_factory_pickles_and_plays_in_a_spawned_process():
+    """TRL's async GRPO trainer pickles `environment_factory` into a spawned rollout process."""
+    log: list[dict] = []
+    factory = tool_env_factory(["wire"], range(100, 110), seed=1, group_size=2, episode_log=log, **NL)
+    restored = pickle.loads(pickle.dumps(factory))
+    assert restored.keywords["tasks"].draw() == factory.keywords["tasks"].draw()
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:
+        returns = pool.apply(play_with, (factory, ["cut_wire_1", "cut_wire_2"]))
+    here = play_with(factory, ["cut_wire_1", "cut_wire_2"])
+    assert returns == here and len({task for task, _ in here}) == 2  # groups of 2 draws: two tasks
+    assert [(e["puzzle"], e["seed"]) for e in log] == [task for task, _ in here]  # the child logged in its own copy
 
 
 def test_oracle_conversations_are_solved_episodes_in_the_tool_protocol():
@@ -119,7 +174,7 @@ def test_only_send_message_is_a_tool():
     import inspect
 
     public = [n for n, _ in inspect.getmembers(CommaToolEnv, inspect.isfunction) if not n.startswith("_")]
-    assert sorted(public) == ["reset", "send_message"]
+    assert sorted(public) == ["get_reward", "reset", "send_message"]
 
 
 def test_the_recipe_config_uses_no_deprecated_checkpointing_name(tmp_path):
