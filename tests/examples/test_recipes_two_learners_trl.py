@@ -23,10 +23,14 @@ from tests.golden.record import rollout
 from tests.support.loopback_server import Loopback
 from tests.support.rollout_requests import requests, sent
 from tests.support.script_files import import_example
+from tests.support.trl import tool_call_bias
 
 RECIPES = Path(__file__).resolve().parents[2] / "examples" / "recipes"
 MAX_TURNS = 4
 GROUP = 3  # rollouts per GRPO group, one group per step
+MESSAGES = ["cut_wire_1", "cut_wire_4", "cut the first wire", "Cut wire number four, please."]
+"""What the biased learners send (a base SmolLM2 never calls the tool on its own): messages of
+different lengths, so the token cost makes returns differ within a group and each step has a gradient."""
 
 
 def two_learners():
@@ -121,11 +125,12 @@ def test_both_roles_learn_in_alternating_phases(tmp_path, monkeypatch):
         assert len(Recorded.batches) == 1
         batch = Recorded.batches.pop()
         mask = batch["completion_mask"] * batch.get("tool_mask", torch.ones_like(batch["completion_mask"]))
-        trained = sorted(tokenizer.decode(ids[m.bool()], skip_special_tokens=True).strip()
-                         for ids, m in zip(batch["completion_ids"], mask, strict=True))
-        # plain answers (a small base model does not call the tool): each is the episode's one learner message
-        assert trained == sorted(e["messages"][0].strip() for e in phase.episodes)
-        assert all(len(e["messages"]) == 1 for e in phase.episodes)
+        trained = [tokenizer.decode(ids[m.bool()]) for ids, m in zip(batch["completion_ids"], mask, strict=True)]
+        # each trained completion is one send_message call; the message it sends is the episode's first
+        assert all(e["messages"] and e["messages"][0] in MESSAGES for e in phase.episodes)
+        called = sorted(json.loads(text[text.index("{"):text.index("</tool_call>")])["arguments"]["message"]
+                        for text in trained)
+        assert called == sorted(e["messages"][0] for e in phase.episodes)
         read = [tokenizer.decode(ids[m.bool()]) for ids, m in zip(batch["prompt_ids"], batch["prompt_mask"],
                                                                    strict=True)]
         header = prompts.speaker_header(partner)
@@ -135,14 +140,14 @@ def test_both_roles_learn_in_alternating_phases(tmp_path, monkeypatch):
         phases.append(phase)
 
     phases: list = []
-    # the token cost, counted in characters, makes returns differ within a group (three sampled dialogues
-    # of one length are rare), so each step has a gradient
+    # the token cost, counted in characters, makes returns differ within a group (MESSAGES differ in length)
     recipe.train_both(models, tokenizer, rounds=1, steps_per_phase=1, on_phase=check, trainer_class=Recorded,
                       puzzles=["wire"], seeds=range(100, 104),
                       env_options={"max_turns": 2, "token_cost": 1.0, "token_counter": len},
                       partner_tokens=6, output_dir=str(tmp_path), per_device_train_batch_size=GROUP,
-                      num_generations=GROUP, generation_batch_size=GROUP, max_completion_length=12,
-                      max_tool_calling_iterations=1, learning_rate=1e-4, temperature=1.0)
+                      num_generations=GROUP, generation_batch_size=GROUP, max_completion_length=48,
+                      max_tool_calling_iterations=1, learning_rate=1e-4, temperature=1.0,
+                      generation_kwargs={"sequence_bias": tool_call_bias(tokenizer, MESSAGES)})
     assert [p.role for p in phases] == [recipe.SOLVER, recipe.EXPERT]
     for phase in phases:
         assert [r["reward"] for r in phase.log_history if "reward" in r] == pytest.approx(

@@ -121,12 +121,15 @@ def only_session_taken(url: str) -> Iterator[None]:
         await client.reset(seed=0)
         return client
 
+    async def release(client: Any) -> None:  # openenv 0.10's close() is awaitable only inside a running loop
+        await client.close()
+
     loop = asyncio.new_event_loop()
     holder = loop.run_until_complete(hold())
     try:
         yield
     finally:
-        loop.run_until_complete(holder.close())
+        loop.run_until_complete(release(holder))
         loop.close()
 
 

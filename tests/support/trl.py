@@ -46,17 +46,22 @@ def play_with(factory: Callable[[], Any], messages: list[str]) -> list[tuple[tup
         env._close()
 
 
-def cut_wire_bias(tokenizer: Any, wires: range = range(1, 7), bias: float = 12.0) -> list[list[Any]]:
+def tool_call_bias(tokenizer: Any, messages: list[str], bias: float = 12.0) -> list[list[Any]]:
     """A ``sequence_bias`` (GRPOConfig ``generation_kwargs``) that makes each assistant turn one
-    ``send_message("cut_wire_K")`` call, the model choosing K among `wires`: every token of
-    each such call is favoured after the generation prompt and the call's tokens so far."""
+    ``send_message(m)`` call, the model choosing m among `messages`: every token of each such
+    call is favoured after the generation prompt and the call's tokens so far."""
     import json
 
     start = tokenizer("<|im_start|>assistant\n", add_special_tokens=False)["input_ids"]
     end = [tokenizer.convert_tokens_to_ids("<|im_end|>")]
     sequences = {}
-    for k in wires:
-        call = json.dumps({"name": "send_message", "arguments": {"message": f"cut_wire_{k}"}})
+    for message in messages:
+        call = json.dumps({"name": "send_message", "arguments": {"message": message}})
         ids = tokenizer(f"<tool_call>\n{call}\n</tool_call>", add_special_tokens=False)["input_ids"] + end
         sequences.update({tuple(start + ids[:n + 1]): bias for n in range(len(ids))})
     return [[list(sequence), value] for sequence, value in sequences.items()]
+
+
+def cut_wire_bias(tokenizer: Any, wires: range = range(1, 7), bias: float = 12.0) -> list[list[Any]]:
+    """`tool_call_bias` toward ``send_message("cut_wire_K")``, the model choosing K among `wires`."""
+    return tool_call_bias(tokenizer, [f"cut_wire_{k}" for k in wires], bias)
