@@ -38,7 +38,7 @@ from comma_env.agents.http_client import (
 )
 from comma_env.agents.llm_settings import LLMSettings
 from comma_env.agents.servers import ManagedServer
-from comma_env.protocol.logprobs import TokenLogprobs, from_openai, token_ids_from_openai
+from comma_env.protocol.logprobs import TokenLogprobs, field_of, from_openai, token_ids_from_openai
 from comma_env.protocol.policy import Player, Policy, Reply, request_seed
 from comma_env.protocol.prompts import PromptOptions
 
@@ -231,17 +231,17 @@ class ChatClient:
 
     def _parse(self, response: Any, messages: list[dict[str, Any]]) -> tuple[str, int, int]:
         """Text and token counts of a LiteLLM response object or a decoded JSON answer."""
-        choices = _get(response, "choices")
+        choices = field_of(response, "choices")
         if not choices or not isinstance(choices, (list, tuple)):
             raise MalformedResponse("response has no choices")
-        message = _get(choices[0], "message")
-        content = _get(message, "content") if message is not None else None
+        message = field_of(choices[0], "message")
+        content = field_of(message, "content") if message is not None else None
         if content is None:
             raise MalformedResponse("response message has no content")
         text = str(content)
-        usage = _get(response, "usage")
-        prompt_tokens = _count(_get(usage, "prompt_tokens")) if usage is not None else 0
-        completion_tokens = _count(_get(usage, "completion_tokens")) if usage is not None else 0
+        usage = field_of(response, "usage")
+        prompt_tokens = _count(field_of(usage, "prompt_tokens")) if usage is not None else 0
+        completion_tokens = _count(field_of(usage, "completion_tokens")) if usage is not None else 0
         if prompt_tokens <= 0:
             prompt_tokens = self._count_prompt(messages)
         if completion_tokens <= 0 and text:
@@ -254,7 +254,8 @@ class ChatClient:
         if not self.s.logprobs:
             return None
         try:
-            found, problem = from_openai(_get(_get(response, "choices")[0], "logprobs"), self.s.top_logprobs > 0)
+            choice = field_of(response, "choices")[0]
+            found, problem = from_openai(field_of(choice, "logprobs"), self.s.top_logprobs > 0)
         except Exception as exc:  # noqa: BLE001 - a response object of an unexpected shape
             found, problem = None, f"{type(exc).__name__}: {exc}"
         if found is None and not self._warned_logprobs:
@@ -275,11 +276,6 @@ class ChatClient:
         """Close the HTTP sessions this client opened (a no-op on the LiteLLM path)."""
         if self._transport is not None:
             await self._transport.aclose()
-
-
-def _get(obj: Any, name: str) -> Any:
-    """A field of a decoded JSON object or an attribute of a LiteLLM response object."""
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
 def _count(value: Any) -> int:
