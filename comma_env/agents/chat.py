@@ -13,8 +13,8 @@ from comma_env.drawing.common import png_bytes
 
 
 class PngCache:
-    """PNG data URL of the solver's current image, encoded once per puzzle state: the environment hands
-    out the same read-only array until the state changes, so the array (kept referenced) is the key."""
+    """PNG data URL of the solver's current image, encoded once per puzzle state (the environment hands
+    out the same read-only array until the state changes)."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None

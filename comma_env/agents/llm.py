@@ -1,20 +1,9 @@
 """Chat-model policies: hosted APIs through LiteLLM; vLLM, llama.cpp, any OpenAI-compatible server over aiohttp.
 
-``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.agents.llm_settings.LLMSettings`) and hands
-out one async player per agent; a player sends what the game shows its agent
-(`comma_env.protocol.prompts`), its picture as a PNG data URL. ``client: auto`` takes aiohttp
-(`comma_env.agents.http_client`) for a model served at an OpenAI-compatible ``api_base``, LiteLLM
-otherwise.
-
-Every attempt must be answered within ``timeout`` seconds; timeouts, HTTP 429/5xx, connection
-errors and malformed answers are retried with capped exponential backoff and full jitter, client
-errors are not, and after ``max_retries`` the player raises `LLMCallError`. The API key is read
-from ``api_key_env`` at call time and scrubbed from every error. ``extra.replicas`` spreads calls
-over several servers (fewest requests in flight). With ``temperature > 0`` each request carries
-a seed derived from the policy seed, instance, role and call index, so reruns ask for the same
-samples. ``logprobs: true`` records each token's log-probability when the server gives them, ``server_ids: true``
-the prompt's and the reply's token ids (vLLM's ``return_token_ids``).
-"""
+A player sends what the game shows its agent (`comma_env.protocol.prompts`), its picture as a PNG
+data URL. Transient faults are retried with capped exponential backoff and full jitter; the API
+key is read at call time and scrubbed from every error; with ``temperature > 0`` each request
+carries a seed derived from the policy seed, instance, role and call, so reruns ask for the same samples."""
 
 from __future__ import annotations
 
@@ -124,29 +113,23 @@ class ChatClient:
 
     # -- the call --------------------------------------------------------------------------
     def _kwargs(self, messages: list[dict[str, Any]], seed: int | None = None) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
-            "messages": messages,
-            "temperature": self.s.temperature,
-            "max_tokens": self.s.max_tokens,
-            "timeout": self.s.timeout,
-            "drop_params": True,
-        }
-        if self.s.stop:
-            kwargs["stop"] = list(self.s.stop)
-        if seed is not None and self.s.temperature > 0:
-            kwargs["seed"] = int(seed)
-        kwargs.update(self._logprob_fields())
-        kwargs.update(self.passthrough)  # extra.seed, if set, overrides the derived seed
-        return kwargs
+        # extra.seed, if set, overrides the derived seed
+        return {"messages": messages, **self._sampling(seed), "timeout": self.s.timeout, "drop_params": True,
+                **self.passthrough}
 
-    def _logprob_fields(self) -> dict[str, Any]:
-        """The request fields that ask for log-probabilities and token ids (none unless configured)."""
-        fields: dict[str, Any] = {"return_token_ids": True} if self.s.server_ids else {}
-        if not self.s.logprobs:
-            return fields
-        fields["logprobs"] = True
-        if self.s.top_logprobs > 0:
-            fields["top_logprobs"] = int(self.s.top_logprobs)
+    def _sampling(self, seed: int | None) -> dict[str, Any]:
+        """The request's sampling fields, and those that ask for log-probabilities and token ids."""
+        fields: dict[str, Any] = {"temperature": self.s.temperature, "max_tokens": self.s.max_tokens}
+        if self.s.stop:
+            fields["stop"] = list(self.s.stop)
+        if seed is not None and self.s.temperature > 0:
+            fields["seed"] = int(seed)
+        if self.s.server_ids:
+            fields["return_token_ids"] = True
+        if self.s.logprobs:
+            fields["logprobs"] = True
+            if self.s.top_logprobs > 0:
+                fields["top_logprobs"] = int(self.s.top_logprobs)
         return fields
 
     def _get_router(self, key: str | None) -> Any:
@@ -164,13 +147,7 @@ class ChatClient:
     def _http_body(self, messages: list[dict[str, Any]], seed: int | None) -> dict[str, Any]:
         """The JSON body of ``POST /chat/completions``: the OpenAI fields, the pass-through
         extras (``extra_body`` merged in), no LiteLLM-only options."""
-        body: dict[str, Any] = {"model": served_model(self.s.model), "messages": messages,
-                                "temperature": self.s.temperature, "max_tokens": self.s.max_tokens}
-        if self.s.stop:
-            body["stop"] = list(self.s.stop)
-        if seed is not None and self.s.temperature > 0:
-            body["seed"] = int(seed)
-        body.update(self._logprob_fields())
+        body: dict[str, Any] = {"model": served_model(self.s.model), "messages": messages, **self._sampling(seed)}
         for key, value in self.passthrough.items():
             if key == "extra_body" and isinstance(value, dict):
                 body.update(value)

@@ -57,6 +57,11 @@ class Policy(ABC):
         """Release servers, sessions or files the policy holds."""
 
 
+def last_message(info: dict[str, Any], speaker: str) -> str:
+    """The newest message of `speaker` in an agent's dialogue ("" before it spoke)."""
+    return next((entry["text"] for entry in reversed(info.get("dialogue", [])) if entry["speaker"] == speaker), "")
+
+
 def config_extra(cfg: Any) -> dict[str, Any]:
     """The ``extra`` mapping of a model config (a dataclass, an OmegaConf node or a dict)."""
     extra = cfg.get("extra") if isinstance(cfg, dict) else getattr(cfg, "extra", None)
