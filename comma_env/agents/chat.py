@@ -1,5 +1,4 @@
-"""What a chat request carries besides the rendering of `comma_env.protocol.prompts`: the
-solver's picture as a PNG data URL, and a message list's text for token estimates."""
+"""The solver's picture as a PNG data URL, and a message list's text for token estimates."""
 
 from __future__ import annotations
 

@@ -36,8 +36,7 @@ class MalformedAnswer(RuntimeError):
 
 
 def served_model(model: str) -> str:
-    """The name the server expects: LiteLLM's provider prefix removed
-    (``hosted_vllm/Qwen/Qwen2-VL-7B-Instruct`` -> ``Qwen/Qwen2-VL-7B-Instruct``)."""
+    """The name the server expects: ``hosted_vllm/Qwen/Qwen2-VL`` -> ``Qwen/Qwen2-VL``."""
     provider, sep, rest = model.partition("/")
     return rest if sep and provider in OPENAI_COMPATIBLE_PROVIDERS else model
 

@@ -141,8 +141,7 @@ def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
 
 
 def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool, failed: int | None = None) -> str:
-    """Share of failed episodes per error category, from the labels alone; `failed` defaults to the
-    labelled ones."""
+    """Share of failed episodes per error category (`failed` defaults to the labelled ones)."""
     total = len(labels) if failed is None else failed
     counts = taxonomy_counts(labels.values())
     how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"

@@ -76,8 +76,7 @@ class Completion:
 
 
 class ChatClient:
-    """Sends message lists to one model (or to replicas of it) with retries and a deadline
-    per attempt, over aiohttp or LiteLLM (`LLMSettings.uses_aiohttp`)."""
+    """Sends message lists to one model (or its replicas) with retries and a deadline per attempt."""
 
     def __init__(self, settings: LLMSettings, rng: random.Random | None = None) -> None:
         self.s = settings
@@ -325,8 +324,7 @@ class LLMPlayer(Player):
 
 
 class LiteLLMPolicy(Policy):
-    """A chat model playing either role. ``await start()`` launches its server if configured
-    (``serve.launch``); ``await aclose()`` stops it."""
+    """A chat model playing either role; ``start()`` launches its server if configured, ``aclose()`` stops it."""
 
     def __init__(self, cfg: Any, seed: int = 0, log_dir: str | Path | None = None) -> None:
         self.settings = LLMSettings.from_config(cfg)

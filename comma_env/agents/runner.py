@@ -1,5 +1,4 @@
-"""Play one episode of an AEC environment: COMMA's solver and expert, or any agents by name
-(AsymPuzl's alice and bob)."""
+"""Play one episode of an AEC environment, its agents by name (solver and expert, alice and bob)."""
 
 from __future__ import annotations
 

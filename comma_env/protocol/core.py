@@ -434,8 +434,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         return self._description[1]
 
     messages = staticmethod(prompts.agent_messages)
-    """What an agent is shown, as chat messages: ``messages(agent, observation, info,
-    image_url=None, options=None)`` (`comma_env.protocol.prompts.agent_messages`)."""
+    """What an agent is shown, as chat messages (`comma_env.protocol.prompts.agent_messages`)."""
 
     def _text_for(self, agent: str) -> str:
         """``obs["text"]``: the plain-text form of the messages a chat policy is sent."""

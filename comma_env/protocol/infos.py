@@ -1,5 +1,4 @@
-"""The infos `comma_env.protocol.core.CommaEnv` hands each agent after every step, and the
-episode summary they carry at the end."""
+"""The infos `CommaEnv` hands each agent after every step, and the episode summary at the end."""
 
 from __future__ import annotations
 

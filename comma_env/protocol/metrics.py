@@ -85,8 +85,7 @@ def is_privacy_puzzle(puzzle: str, records: Iterable[Record] = ()) -> bool:
 
 # -- tables ---------------------------------------------------------------------------------
 def puzzle_metrics(records: Sequence[Record]) -> dict[str, Any]:
-    """SR, PSR, AM, ACL, tokens, efficiency, errors (and leak rate for PR puzzles) of one
-    puzzle's episodes."""
+    """SR, PSR, AM, ACL, tokens, efficiency, errors (and leak rate for PR puzzles) of one puzzle."""
     succ = [_success(r) for r in records]
     prog = [_progress(r) for r in records]
     mist = [float(r.get("mistakes") or 0) for r in records]
@@ -211,8 +210,7 @@ def group_by_puzzle(records: Iterable[Record], order: Sequence[str] = ()) -> dic
 def summarize(
     records: Sequence[Record], order: Sequence[str] = (), skills: Mapping[str, Sequence[str]] | None = None
 ) -> dict[str, Any]:
-    """Everything results.json holds: overall and per-puzzle metrics, the success-vs-turn-
-    limit curve, per-skill results and the error taxonomy."""
+    """Everything results.json holds: metrics overall, per puzzle and per skill, curves and taxonomy."""
     by_puzzle = group_by_puzzle(records, order)
     per = {p: puzzle_metrics(g) for p, g in by_puzzle.items()}
     max_turns = max((int(r.get("max_turns") or 0) for r in records), default=0) or 10

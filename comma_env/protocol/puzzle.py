@@ -1,5 +1,4 @@
-"""The puzzle interface: rules and state of one instance, kept apart from drawing and dialogue
-(docs/adding-a-puzzle.md)."""
+"""The puzzle interface: rules and state of one instance, apart from drawing and dialogue."""
 
 from __future__ import annotations
 
@@ -75,8 +74,7 @@ class Puzzle(ABC):
     @classmethod
     @abstractmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
-        """The action names the manual gives for a described state `seen`, with the expert's `notes`
-        kept across turns."""
+        """The action names the manual gives for a described state `seen` (`notes` persist across turns)."""
 
     # -- optional hooks ------------------------------------------------------------------
     @property

@@ -1,5 +1,4 @@
-"""Text handling of the protocol: cleaning messages, finding action lines, and the written
-description of a puzzle's visible state."""
+"""Cleaning messages, finding action lines, and the written description of a visible state."""
 
 from __future__ import annotations
 
