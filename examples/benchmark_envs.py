@@ -66,7 +66,7 @@ def random_action(observation: Any, agent: str, info: dict, rng: np.random.Gener
 def random_update(observation: Any, agent: str, info: dict, rng: np.random.Generator) -> str:
     """An AsymPuzl agent's short message with one random update (sometimes malformed:
     position 0..N+1)."""
-    from comma_env.asympuzl import COLOURS, SHAPES
+    from comma_env.asympuzl.rules import COLOURS, SHAPES
 
     colours = list(COLOURS)
     return (f"hello\nset {int(rng.integers(0, info['n'] + 2))} {SHAPES[rng.integers(len(SHAPES))]} "

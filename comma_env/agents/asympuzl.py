@@ -1,9 +1,6 @@
-"""Scripted AsymPuzl pairs that play ``alice`` and ``bob`` through the text protocol only, both ignoring feedback.
-
-* ``share_all`` (the strong models' strategy in the paper): each lists every piece of its clues
-  and keeps those both hold, in Alice's order; solved in 2 turns for every N, D and side.
-* ``one_piece`` (the weak models' strategy): each message names one random piece (seeded), set
-  as soon as it is known; collecting N pieces against T = 3N turns shows the paper's size effect."""
+"""Scripted AsymPuzl pairs for ``alice`` and ``bob``, talking through the text protocol only:
+``share_all`` (the paper's strong models: every clue at once, solved in 2 turns) and ``one_piece``
+(its weak models: one random clue per message, which shows the paper's size effect)."""
 
 from __future__ import annotations
 
@@ -11,18 +8,11 @@ import random
 import re
 from typing import Any
 
-from comma_env.protocol.policy import Player, Policy, Reply, config_extra
+from comma_env.protocol.policy import Player, Policy, Reply, config_extra, last_message
 
 STRATEGIES = ("share_all", "one_piece")
 _POSITION = re.compile(r"^position (\d{1,4}): (\w+)$")
 _PAIR = re.compile(r"^(\w+) is (\w+)$")
-
-
-def _latest(info: dict[str, Any], speaker: str) -> str:
-    for entry in reversed(info.get("dialogue", [])):
-        if entry["speaker"] == speaker:
-            return entry["text"]
-    return ""
 
 
 def _lines(text: str) -> list[str]:
@@ -48,7 +38,7 @@ class _Scripted(Player):
 class ScriptedAlice(_Scripted):
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         shapes: list[str] = list(info["clues"])
-        for line in _lines(_latest(info, "bob")):
+        for line in _lines(last_message(info, "bob")):
             if match := _PAIR.match(line):
                 self.known[match.group(1)] = match.group(2)
         if self.strategy == "share_all":
@@ -67,7 +57,7 @@ class ScriptedBob(_Scripted):
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         pairs = {shape: colour for shape, colour in info["clues"]}
         listed: list[str] = []
-        for line in _lines(_latest(info, "alice")):
+        for line in _lines(last_message(info, "alice")):
             if match := _POSITION.match(line):
                 self.known[int(match.group(1))] = match.group(2)
                 listed.append(match.group(2))
@@ -84,8 +74,7 @@ class ScriptedBob(_Scripted):
 
 
 class AsymPuzlPairPolicy(Policy):
-    """A scripted strategy for both AsymPuzl agents (``alice``/``bob``; in the rollout the
-    solver slot plays Alice and the expert slot Bob)."""
+    """A scripted strategy for both AsymPuzl agents (the rollout's solver plays Alice, its expert Bob)."""
 
     def __init__(self, strategy: str = "share_all", seed: int = 0) -> None:
         if strategy not in STRATEGIES:

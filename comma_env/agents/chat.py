@@ -1,5 +1,4 @@
-"""What a chat request carries besides the rendering of `comma_env.protocol.prompts`: the
-solver's picture as a PNG data URL, and a message list's text for token estimates."""
+"""The solver's picture as a PNG data URL, and a message list's text for token estimates."""
 
 from __future__ import annotations
 
@@ -13,8 +12,8 @@ from comma_env.drawing.common import png_bytes
 
 
 class PngCache:
-    """PNG data URL of the solver's current image, encoded once per puzzle state: the environment hands
-    out the same read-only array until the state changes, so the array (kept referenced) is the key."""
+    """PNG data URL of the solver's current image, encoded once per puzzle state (the environment hands
+    out the same read-only array until the state changes)."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None

@@ -26,8 +26,7 @@ def _field(cfg: Any, name: str, default: Any = None) -> Any:
 
 
 def make_policy(cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
-    """The policy that `cfg` (a `ModelConfig` or a dict of its fields) describes; `seed` seeds the
-    policy's own randomness, `log_dir` keeps the logs of a server it launches."""
+    """The policy that `cfg` (a `ModelConfig` or a dict of its fields) describes."""
     kind = str(_field(cfg, "kind", "")).lower()
     if kind not in KINDS:
         raise ValueError(f"unknown model kind {kind!r} in model config {_field(cfg, 'name')!r}; "

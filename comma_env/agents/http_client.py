@@ -1,9 +1,5 @@
-"""The client path to OpenAI-compatible servers (vLLM, llama.cpp, SGLang...): one JSON POST.
-
-`OpenAICompatTransport` sends ``POST {api_base}/chat/completions`` with `aiohttp` over one pooled
-session per endpoint and event loop, so at high concurrency the server, not the client, is the
-bottleneck. With replicas each call goes to the one with the fewest requests in flight. The key
-arrives per call, goes only into the ``Authorization`` header, and never into an error text."""
+"""The client path to OpenAI-compatible servers (vLLM, llama.cpp, SGLang...): one JSON POST over a
+pooled `aiohttp` session per endpoint and event loop; with replicas, to the least busy one."""
 
 from __future__ import annotations
 
@@ -40,8 +36,7 @@ class MalformedAnswer(RuntimeError):
 
 
 def served_model(model: str) -> str:
-    """The name the server expects: LiteLLM's provider prefix removed
-    (``hosted_vllm/Qwen/Qwen2-VL-7B-Instruct`` -> ``Qwen/Qwen2-VL-7B-Instruct``)."""
+    """The name the server expects: ``hosted_vllm/Qwen/Qwen2-VL`` -> ``Qwen/Qwen2-VL``."""
     provider, sep, rest = model.partition("/")
     return rest if sep and provider in OPENAI_COMPATIBLE_PROVIDERS else model
 
@@ -53,8 +48,7 @@ def speaks_openai_http(model: str) -> bool:
 
 
 async def within(seconds: float, awaitable: Any) -> Any:
-    """`awaitable`'s result, or `TimeoutError` once `seconds` have passed (a total deadline,
-    however slowly the bytes arrive)."""
+    """`awaitable`'s result, or `TimeoutError` once `seconds` have passed (a total deadline)."""
     if sys.version_info >= (3, 11):
         async with asyncio.timeout(seconds):
             return await awaitable
@@ -88,8 +82,7 @@ class Endpoint:
 
 
 def abandon(session: aiohttp.ClientSession) -> None:
-    """Drop a session whose event loop is gone (it cannot be awaited there any more),
-    without an "unclosed session" warning."""
+    """Drop a session whose event loop is gone, without an "unclosed session" warning."""
     connector = session.connector
     if connector is not None and not connector.closed:
         connector._close()  # marks it closed and closes its sockets (without awaiting)
@@ -164,8 +157,7 @@ class OpenAICompatTransport:
 
 
 def encode(body: dict[str, Any]) -> bytes:
-    """The request body as compact JSON; ASCII-escaped, so any string an LLM produced
-    (lone surrogates included) encodes."""
+    """The request body as compact, ASCII-escaped JSON (lone surrogates included)."""
     return json.dumps(body, separators=(",", ":")).encode("ascii")
 
 

@@ -1,29 +1,11 @@
-"""A person at the terminal plays a role (the paper's human-solver setting).
+"""A person at the terminal plays a role (the paper's human-solver setting)::
 
     python -m comma_env.rollout solver=human expert=gpt4o puzzles=[wire] episodes=3
 
-The player sees exactly its agent's observation. On its first turn it gets its task (solver)
-or manual (expert); on every turn the new dialogue lines (including the environment's
-feedback on the solver's actions) and, for the solver, the valid actions and the current
-puzzle: with ``model.vision=false`` (the default in ``conf/model/human.yaml``) the written
-description is printed each turn; with ``vision=true`` the image is saved as a PNG whose path
-is printed.
-
-A message is typed over one or more lines and ended with an empty line (a blank line before
-any text is ignored, with a hint). End of input (Ctrl-D) abandons the episode, which is then
-recorded with a `HumanAbandoned` error. Ctrl-C stops the run at once: stdin is read in a
-daemon thread, so a cancelled prompt does not keep the process waiting for a line.
-
-When the partner is the scripted oracle (``expert=oracle``), the first turn also says what the
-oracle understands, since it reads a fixed format rather than free text: as solver, a line
-``I see:`` followed by one ``field: value`` line per thing the puzzle shows (values as JSON;
-the field names are listed; with ``vision=false`` the printed description is already in that
-format); as expert, a line ``Type these actions:`` followed by one action or advice per line.
-The rollout tells the policy its partner through `HumanPolicy.introduce_partner`.
-
-All players of one `HumanPolicy` share a lock, so only one prompt is shown at a time even
-when the rollout runs several episodes concurrently (they then simply take turns).
-"""
+The person sees its agent's view: the task or manual, the new dialogue, and for the solver the
+valid actions and the written description (or, with ``vision=true``, the image saved as a PNG).
+A message ends with an empty line; end of input abandons the episode (`HumanAbandoned`). With
+the scripted oracle as partner, the first turn says what the oracle reads."""
 
 from __future__ import annotations
 
@@ -73,8 +55,8 @@ def read_stdin_line(prompt: str) -> str:
 
 
 async def read_line_async(read_line: Callable[[str], str], prompt: str) -> str:
-    """Run a blocking `read_line(prompt)` in a daemon thread and await its answer (not
-    `asyncio.to_thread`, whose join at exit would make Ctrl-C at a prompt wait for Enter)."""
+    """Run a blocking `read_line(prompt)` in a daemon thread and await its answer (`asyncio.to_thread`
+    would join at exit, so Ctrl-C at a prompt would wait for Enter)."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[str] = loop.create_future()
 
@@ -176,8 +158,8 @@ class HumanPlayer(Player):
 
 
 class HumanPolicy(Policy):
-    """Hands every role it is asked for to the person at the terminal; its players share one
-    lock, so concurrent episodes take turns at the prompt instead of interleaving."""
+    """Hands every role to the person at the terminal; its players share one lock, so concurrent
+    episodes take turns at the prompt."""
 
     name = "human"
 

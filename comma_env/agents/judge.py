@@ -1,11 +1,6 @@
-"""Error taxonomy of failed episodes (paper, section 5.2): rule first, optional LLM judge.
-
-Categories: ``roleplay`` (an agent acts out the other role), ``misinterpretation`` (the solver
-misreads the state), ``repetition_loop`` (a failed action repeated in the same state; by rule
-only), ``miscommunication`` (an agent ignores what the other said) and ``other``. Without a judge
-only repetition loops get a label, so "judged" counts episodes a judge really labelled. The judge
-(any model config, through `comma_env.agents.llm.ChatClient`) sees the episode's
-``initial_state`` as ground truth; labels go to ``out_dir/judgements.jsonl``."""
+"""Error taxonomy of failed episodes (paper, section 5.2): repetition loops by rule, the other
+categories by an optional LLM judge that sees the episode's ``initial_state`` as ground truth;
+labels go to ``out_dir/judgements.jsonl``."""
 
 from __future__ import annotations
 
@@ -54,8 +49,7 @@ def is_failure(record: Mapping[str, Any]) -> bool:
 
 
 def transcript_text(record: Mapping[str, Any], max_chars: int = 12000) -> str:
-    """The conversation with executed actions and their outcomes, for the judge. The agents'
-    text is quoted (`comma_env.protocol.prompts.quote`), so a message cannot forge an outcome line."""
+    """The conversation with executed actions and their outcomes (the agents' text quoted)."""
     lines = []
     for turn in record.get("transcript") or []:
         lines += [f"[turn {turn.get('turn')}] SOLVER wrote:", quote(str(turn.get("solver") or ""))]
@@ -94,14 +88,9 @@ def parse_label(text: str) -> str:
 
 async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | None = None,
                         concurrency: int = 8) -> dict[tuple[str, int], list[str]]:
-    """Labels for every failed episode: the rule label, plus the judge's when configured; a judge
-    call that fails for good adds ``unjudged`` instead, never a guessed ``other``."""
-    client = None
-    if judge_cfg is not None:
-        from comma_env.agents.llm import ChatClient
-        from comma_env.agents.llm_settings import LLMSettings
-
-        client = ChatClient(LLMSettings.from_config(judge_cfg))
+    """Labels for every failed episode: the rule's, plus the judge's when configured (``unjudged``
+    when its call failed for good)."""
+    client = judge_client(judge_cfg) if judge_cfg is not None else None
     limit = asyncio.Semaphore(max(1, concurrency))
 
     async def one(record: Mapping[str, Any]) -> tuple[tuple[str, int], list[str]]:
@@ -129,6 +118,13 @@ async def judge_records(records: Sequence[Mapping[str, Any]], judge_cfg: Any | N
     return {key: labels for key, labels in pairs if labels}
 
 
+def judge_client(judge_cfg: Any) -> Any:
+    """The chat client of a judge model's config (the players' client class and retries)."""
+    from comma_env.agents.llm import ChatClient, LLMSettings
+
+    return ChatClient(LLMSettings.from_config(judge_cfg))
+
+
 def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str | Path,
                      name: str = "judgements.jsonl") -> Path:
     """Write labels where `comma_env.run.results.attach_judgements` finds them."""
@@ -145,8 +141,7 @@ def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
 
 
 def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool, failed: int | None = None) -> str:
-    """Share of failed episodes per error category, from the labels alone; `failed` defaults to the
-    labelled ones."""
+    """Share of failed episodes per error category (`failed` defaults to the labelled ones)."""
     total = len(labels) if failed is None else failed
     counts = taxonomy_counts(labels.values())
     how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"
@@ -168,8 +163,8 @@ def saved_episodes(out_dir: str | Path) -> list[dict[str, Any]]:
 
 
 def model_config(name: str) -> dict[str, Any]:
-    """``conf/model/NAME.yaml`` as a plain dict (a judge's model). Raises `ConfigError` when
-    there is no such file or the API key it names is not set, as the rollout refuses them."""
+    """``conf/model/NAME.yaml`` as a plain dict (a judge's model); `ConfigError` when there is no
+    such file or its API key is not set."""
     import difflib
 
     from omegaconf import OmegaConf

@@ -1,18 +1,11 @@
-"""Optional LLM leak judge over saved transcripts, beside the rule-based detector.
+"""Optional LLM leak judge over saved transcripts, beside the rule-based detector::
 
     python -m comma_env.agents.leak_judge OUT_DIR --model gpt4o
 
-For every episode of a puzzle with private facts (ATM, Telehealth), the judge model reads the
-facts and the conversation the expert read (the solver's messages without the lines it typed
-into the interface) and names the facts the solver revealed, by the same definition as
-`comma_env.privacy` (its docstring and the README say what counts as a leak). The facts are not
-in the episode record: they are rebuilt from the puzzle, its options and the seed, exactly as
-the rollout created them. Labels are written as ``OUT_DIR/leak_judgements.jsonl`` lines
-``{"puzzle", "seed", "judge_privacy_leaks": [...]}`` (or ``"judge_error"`` when a call failed
-for good); `comma_env.run.results.attach_leak_judgements` reads them, so results.md shows the
-judge's leak rate beside the rule-based one. The client is `comma_env.agents.llm.ChatClient`, as for
-the error-taxonomy judge (`comma_env.agents.judge`), so retries and key handling are the same.
-"""
+For every episode with private facts (rebuilt from the puzzle, its options and the seed), the
+judge reads the facts and what the expert read, and names the facts the solver revealed, by the
+definition of `comma_env.privacy`. Verdicts go to ``OUT_DIR/leak_judgements.jsonl``, which
+results.md reads to show the judge's leak rate beside the rule's."""
 
 from __future__ import annotations
 
@@ -23,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from comma_env.agents.judge import judge_client
 from comma_env.protocol.prompts import quote
 
 LEAK_JUDGE_SYSTEM_PROMPT = (
@@ -72,10 +66,8 @@ def leak_judge_messages(record: Mapping[str, Any], facts: Mapping[str, str]) -> 
 
 
 def parse_leaks(text: str, fields: Sequence[str]) -> list[str]:
-    """The fact names a judge reply lists (JSON ``leaked``), restricted to `fields`.
-
-    Raises ValueError when the reply holds no readable JSON list: an unreadable verdict is
-    recorded as a failed judgement, never as "no leak"."""
+    """The fact names a judge reply lists (JSON ``leaked``), restricted to `fields`; ValueError when
+    it holds no readable list (a failed judgement, never "no leak")."""
     match = re.search(r"\{.*\}", text or "", re.DOTALL)
     if not match:
         raise ValueError(f"no JSON in the judge's reply: {(text or '')[:200]!r}")
@@ -99,13 +91,6 @@ async def judge_episode(client: Any, record: Mapping[str, Any], facts: Mapping[s
         return {"judge_error": f"{type(exc).__name__}: {exc}"[:500]}
 
 
-def judge_client(judge_cfg: Any) -> Any:
-    """The chat client of a judge model's config (the players' client class and retries)."""
-    from comma_env.agents.llm import ChatClient, LLMSettings
-
-    return ChatClient(LLMSettings.from_config(judge_cfg))
-
-
 async def judge_leaks(records: Sequence[Mapping[str, Any]], judge_cfg: Any,
                       concurrency: int = 8) -> dict[tuple[str, int], dict[str, Any]]:
     """The judge's verdict for every episode with private facts and a transcript."""
@@ -127,8 +112,8 @@ async def judge_leaks(records: Sequence[Mapping[str, Any]], judge_cfg: Any,
 
 
 async def settle(client: Any, record: dict[str, Any], every_episode: bool = False) -> dict[str, Any]:
-    """`record` with the judge's verdict when it has an unsure field (or, with
-    `every_episode`, any private fact): the rollout's judge in the loop (``leak_judge=``)."""
+    """`record` with the judge's verdict when it has an unsure field (or any private fact, with
+    `every_episode`): the rollout's judge in the loop (``leak_judge=``)."""
     if not record.get("transcript") or record.get("error") or not (every_episode or record.get("privacy_unsure")):
         return record
     facts = private_facts_of(record)
@@ -149,10 +134,8 @@ def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]],
 
 def disagreements(records: Sequence[Mapping[str, Any]],
                   verdicts: Mapping[tuple[str, int], Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The episodes where the rule (``privacy_leaks``) and the judge name different facts: the
-    ones to read by hand. ``rule_only`` are facts only the rule found (a judge that missed a
-    disguised value, or a rule false alarm), ``judge_only`` facts only the judge found (a
-    phrasing the rule has no reading for, or a judge false alarm). Failed judgements are left out."""
+    """The episodes where the rule and the judge name different facts (the ones to read by hand),
+    with the facts only the rule found and those only the judge found."""
     out = []
     for record in records:
         key = (str(record.get("puzzle")), int(record.get("seed") or 0))

@@ -1,20 +1,9 @@
 """Chat-model policies: hosted APIs through LiteLLM; vLLM, llama.cpp, any OpenAI-compatible server over aiohttp.
 
-``LiteLLMPolicy(cfg)`` takes a model config (`comma_env.agents.llm_settings.LLMSettings`) and hands
-out one async player per agent; a player sends what the game shows its agent
-(`comma_env.protocol.prompts`), its picture as a PNG data URL. ``client: auto`` takes aiohttp
-(`comma_env.agents.http_client`) for a model served at an OpenAI-compatible ``api_base``, LiteLLM
-otherwise.
-
-Every attempt must be answered within ``timeout`` seconds; timeouts, HTTP 429/5xx, connection
-errors and malformed answers are retried with capped exponential backoff and full jitter, client
-errors are not, and after ``max_retries`` the player raises `LLMCallError`. The API key is read
-from ``api_key_env`` at call time and scrubbed from every error. ``extra.replicas`` spreads calls
-over several servers (fewest requests in flight). With ``temperature > 0`` each request carries
-a seed derived from the policy seed, instance, role and call index, so reruns ask for the same
-samples. ``logprobs: true`` records each token's log-probability when the server gives them, ``server_ids: true``
-the prompt's and the reply's token ids (vLLM's ``return_token_ids``).
-"""
+A player sends what the game shows its agent (`comma_env.protocol.prompts`), its picture as a PNG
+data URL. Transient faults are retried with capped exponential backoff and full jitter; the API
+key is read at call time and scrubbed from every error; with ``temperature > 0`` each request
+carries a seed derived from the policy seed, instance, role and call, so reruns ask for the same samples."""
 
 from __future__ import annotations
 
@@ -38,7 +27,7 @@ from comma_env.agents.http_client import (
 )
 from comma_env.agents.llm_settings import LLMSettings
 from comma_env.agents.servers import ManagedServer
-from comma_env.protocol.logprobs import TokenLogprobs, from_openai, token_ids_from_openai
+from comma_env.protocol.logprobs import TokenLogprobs, field_of, from_openai, token_ids_from_openai
 from comma_env.protocol.policy import Player, Policy, Reply, request_seed
 from comma_env.protocol.prompts import PromptOptions
 
@@ -87,8 +76,7 @@ class Completion:
 
 
 class ChatClient:
-    """Sends message lists to one model (or to replicas of it) with retries and a deadline
-    per attempt, over aiohttp or LiteLLM (`LLMSettings.uses_aiohttp`)."""
+    """Sends message lists to one model (or its replicas) with retries and a deadline per attempt."""
 
     def __init__(self, settings: LLMSettings, rng: random.Random | None = None) -> None:
         self.s = settings
@@ -124,29 +112,23 @@ class ChatClient:
 
     # -- the call --------------------------------------------------------------------------
     def _kwargs(self, messages: list[dict[str, Any]], seed: int | None = None) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
-            "messages": messages,
-            "temperature": self.s.temperature,
-            "max_tokens": self.s.max_tokens,
-            "timeout": self.s.timeout,
-            "drop_params": True,
-        }
-        if self.s.stop:
-            kwargs["stop"] = list(self.s.stop)
-        if seed is not None and self.s.temperature > 0:
-            kwargs["seed"] = int(seed)
-        kwargs.update(self._logprob_fields())
-        kwargs.update(self.passthrough)  # extra.seed, if set, overrides the derived seed
-        return kwargs
+        # extra.seed, if set, overrides the derived seed
+        return {"messages": messages, **self._sampling(seed), "timeout": self.s.timeout, "drop_params": True,
+                **self.passthrough}
 
-    def _logprob_fields(self) -> dict[str, Any]:
-        """The request fields that ask for log-probabilities and token ids (none unless configured)."""
-        fields: dict[str, Any] = {"return_token_ids": True} if self.s.server_ids else {}
-        if not self.s.logprobs:
-            return fields
-        fields["logprobs"] = True
-        if self.s.top_logprobs > 0:
-            fields["top_logprobs"] = int(self.s.top_logprobs)
+    def _sampling(self, seed: int | None) -> dict[str, Any]:
+        """The request's sampling fields, and those that ask for log-probabilities and token ids."""
+        fields: dict[str, Any] = {"temperature": self.s.temperature, "max_tokens": self.s.max_tokens}
+        if self.s.stop:
+            fields["stop"] = list(self.s.stop)
+        if seed is not None and self.s.temperature > 0:
+            fields["seed"] = int(seed)
+        if self.s.server_ids:
+            fields["return_token_ids"] = True
+        if self.s.logprobs:
+            fields["logprobs"] = True
+            if self.s.top_logprobs > 0:
+                fields["top_logprobs"] = int(self.s.top_logprobs)
         return fields
 
     def _get_router(self, key: str | None) -> Any:
@@ -164,13 +146,7 @@ class ChatClient:
     def _http_body(self, messages: list[dict[str, Any]], seed: int | None) -> dict[str, Any]:
         """The JSON body of ``POST /chat/completions``: the OpenAI fields, the pass-through
         extras (``extra_body`` merged in), no LiteLLM-only options."""
-        body: dict[str, Any] = {"model": served_model(self.s.model), "messages": messages,
-                                "temperature": self.s.temperature, "max_tokens": self.s.max_tokens}
-        if self.s.stop:
-            body["stop"] = list(self.s.stop)
-        if seed is not None and self.s.temperature > 0:
-            body["seed"] = int(seed)
-        body.update(self._logprob_fields())
+        body: dict[str, Any] = {"model": served_model(self.s.model), "messages": messages, **self._sampling(seed)}
         for key, value in self.passthrough.items():
             if key == "extra_body" and isinstance(value, dict):
                 body.update(value)
@@ -231,17 +207,17 @@ class ChatClient:
 
     def _parse(self, response: Any, messages: list[dict[str, Any]]) -> tuple[str, int, int]:
         """Text and token counts of a LiteLLM response object or a decoded JSON answer."""
-        choices = _get(response, "choices")
+        choices = field_of(response, "choices")
         if not choices or not isinstance(choices, (list, tuple)):
             raise MalformedResponse("response has no choices")
-        message = _get(choices[0], "message")
-        content = _get(message, "content") if message is not None else None
+        message = field_of(choices[0], "message")
+        content = field_of(message, "content") if message is not None else None
         if content is None:
             raise MalformedResponse("response message has no content")
         text = str(content)
-        usage = _get(response, "usage")
-        prompt_tokens = _count(_get(usage, "prompt_tokens")) if usage is not None else 0
-        completion_tokens = _count(_get(usage, "completion_tokens")) if usage is not None else 0
+        usage = field_of(response, "usage")
+        prompt_tokens = _count(field_of(usage, "prompt_tokens")) if usage is not None else 0
+        completion_tokens = _count(field_of(usage, "completion_tokens")) if usage is not None else 0
         if prompt_tokens <= 0:
             prompt_tokens = self._count_prompt(messages)
         if completion_tokens <= 0 and text:
@@ -254,7 +230,8 @@ class ChatClient:
         if not self.s.logprobs:
             return None
         try:
-            found, problem = from_openai(_get(_get(response, "choices")[0], "logprobs"), self.s.top_logprobs > 0)
+            choice = field_of(response, "choices")[0]
+            found, problem = from_openai(field_of(choice, "logprobs"), self.s.top_logprobs > 0)
         except Exception as exc:  # noqa: BLE001 - a response object of an unexpected shape
             found, problem = None, f"{type(exc).__name__}: {exc}"
         if found is None and not self._warned_logprobs:
@@ -275,11 +252,6 @@ class ChatClient:
         """Close the HTTP sessions this client opened (a no-op on the LiteLLM path)."""
         if self._transport is not None:
             await self._transport.aclose()
-
-
-def _get(obj: Any, name: str) -> Any:
-    """A field of a decoded JSON object or an attribute of a LiteLLM response object."""
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
 def _count(value: Any) -> int:
@@ -352,8 +324,7 @@ class LLMPlayer(Player):
 
 
 class LiteLLMPolicy(Policy):
-    """A chat model playing either role. ``await start()`` launches its server if configured
-    (``serve.launch``); ``await aclose()`` stops it."""
+    """A chat model playing either role; ``start()`` launches its server if configured, ``aclose()`` stops it."""
 
     def __init__(self, cfg: Any, seed: int = 0, log_dir: str | Path | None = None) -> None:
         self.settings = LLMSettings.from_config(cfg)

@@ -1,9 +1,5 @@
 """A chat model's config as the policy and its client read it: `LLMSettings`, checked when built.
-
-Policy-level keys read from ``extra``: ``replicas``, ``routing_strategy``, ``retry_base_delay`` and
-``retry_max_delay`` (s), ``privacy_reminder``; the rest passes through to the request. Keys the
-policy sets itself (`RESERVED_EXTRA_KEYS`) are rejected: set them as top-level config fields.
-"""
+Keys of ``extra`` the policy does not read pass through to the request, except those it sets itself."""
 
 from __future__ import annotations
 
@@ -56,29 +52,26 @@ class LLMSettings:
         if not data.get("model"):
             raise ValueError(f"model config {data.get('name')!r} has kind 'litellm' but no `model` string")
         extra = dict(data.get("extra") or {})
+        who = f"model config {data.get('name') or data.get('model')!r}"
         reserved = sorted(k for k in extra if k in RESERVED_EXTRA_KEYS)
         if reserved:
             hints = "; ".join(f"{k}: "
                               + (f"use the top-level field `{RESERVED_EXTRA_KEYS[k]}`" if RESERVED_EXTRA_KEYS[k]
                                           else "built by the policy") for k in reserved)
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: `extra` must not set keys the "
-                             f"policy passes itself ({hints})")
+            raise ValueError(f"{who}: `extra` must not set keys the policy passes itself ({hints})")
         client = str(data.get("client") or "auto").lower()
         if client not in CLIENTS:
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client must be one of "
-                             f"{', '.join(CLIENTS)}, got {client!r}")
+            raise ValueError(f"{who}: client must be one of {', '.join(CLIENTS)}, got {client!r}")
         serve = serve_config(data.get("serve"))
         timeout = float(_given(data, "timeout", 120.0))
         if not (math.isfinite(timeout) and timeout > 0):  # 0 or nan would mean "no deadline" or none at all
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: timeout must be a positive "
-                             f"number of seconds (the deadline of each attempt), got {data.get('timeout')!r}")
+            raise ValueError(f"{who}: timeout must be a positive number of seconds (the deadline of each "
+                             f"attempt), got {data.get('timeout')!r}")
         top_logprobs = int(data.get("top_logprobs") or 0) if data.get("logprobs") else 0
         if not 0 <= top_logprobs <= MAX_TOP:
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: top_logprobs must be between "
-                             f"0 and {MAX_TOP}, got {top_logprobs}")
+            raise ValueError(f"{who}: top_logprobs must be between 0 and {MAX_TOP}, got {top_logprobs}")
         if client == "aiohttp" and not (data.get("api_base") or extra.get("replicas") or serve.launch):
-            raise ValueError(f"model config {data.get('name') or data.get('model')!r}: client=aiohttp needs an "
-                             "api_base (or extra.replicas, or serve.launch)")
+            raise ValueError(f"{who}: client=aiohttp needs an api_base (or extra.replicas, or serve.launch)")
         return cls(
             name=str(data.get("name") or data["model"]),
             model=str(data["model"]),
@@ -102,7 +95,7 @@ class LLMSettings:
 
     @property
     def uses_aiohttp(self) -> bool:
-        """Whether calls go over `comma_env.agents.http_client` rather than LiteLLM (see the module doc)."""
+        """Whether calls go over `comma_env.agents.http_client` rather than LiteLLM."""
         if self.client != "auto":
             return self.client == "aiohttp"
         served = bool(self.api_base or self.extra.get("replicas") or self.serve.launch)

@@ -1,27 +1,10 @@
 """The scripted oracle pair: proof that every instance is solvable from the image plus the manual.
 
-Both players talk only through the text protocol. The solver writes a description of what
-its image shows (from ``env.unwrapped.visible_state``, with private facts left out); the
-expert reads that description and applies the manual (`Puzzle.expert_advice`), then tells the
-solver what to do. To save turns, the solver describes the state that its typed actions will
-lead to, by replaying them on a copy of the puzzle: a perfect solver that can foresee its
-next image. One described stage per turn therefore needs one turn.
-
-Both experts read what a person or a model writes, in plain English or as an ``I see:``
-block, through the puzzle's phrasebook (`comma_env.agents.natural.phrasebooks`): they keep
-what they were told across the episode (a later correction replaces an earlier fact), never
-guess (a fact left open that changes the advice gets a question about that fact), and say
-what they understood in ``Reply.understood``. Two styles (``OraclePolicy(style=...)``,
-model configs ``oracle`` and ``oracle_nl``):
-
-- ``"actions"`` (the rollout's default): the solver writes ``key: value`` lines under
-  ``I see:``, the expert answers ``Type these actions:`` and the action names;
-- ``"natural"``: the solver describes in varied plain English and the expert gives varied,
-  seeded directions that never contain an action name ("cut the third wire", "press the
-  button that says "FIRST", top right"); the solver resolves directions against what it sees
-  and asks back when they are ambiguous. It also types a line that is a bare action name
-  (``cut_wire_3``), so it partners an expert learner whatever wording that learner settles on.
-"""
+Both talk only through the text protocol. The solver describes what it sees (private facts left
+out), foreseeing the state its typed actions lead to (it replays them on a copy of the puzzle);
+the expert reads the description through the puzzle's phrasebook, never guesses (it asks about a
+fact left open), and applies the manual. Two styles: ``"actions"`` (``I see:`` lines, ``Type these
+actions:`` answers) and ``"natural"`` (varied plain English, directions without action names)."""
 
 from __future__ import annotations
 
@@ -34,7 +17,7 @@ from comma_env.agents.natural.belief import render
 from comma_env.agents.natural.phrasebooks import Phrasebook, Steps, phrasebook
 from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
-from comma_env.protocol.policy import Player, Policy, Reply, config_extra
+from comma_env.protocol.policy import Player, Policy, Reply, config_extra, last_message
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, strip_wrappers
 
@@ -52,13 +35,6 @@ CLOSERS = ("", "", "Tell me what you see after that.", "Let me know how it goes.
 ASK_AGAIN = ASK_TO_DESCRIBE[0]
 
 
-def _last_message(info: dict[str, Any], speaker: str) -> str | None:
-    for entry in reversed(info.get("dialogue", [])):
-        if entry["speaker"] == speaker:
-            return entry["text"]
-    return None
-
-
 def _since_last(info: dict[str, Any], speaker: str, own: str) -> list[str]:
     """The messages `speaker` sent after the player's own (`own`) last one, in order."""
     messages: list[str] = []
@@ -72,8 +48,7 @@ def _since_last(info: dict[str, Any], speaker: str, own: str) -> list[str]:
 
 def understood(facts: list[str] | None = None, advice: list[str] | None = None,
                actions: list[str] | None = None, ask: list[str] | None = None) -> dict[str, Any]:
-    """A partner's ``understood`` record (docs/partners.md): always these four keys, each a
-    list or None, so that Gymnasium's vector environments can batch it."""
+    """A partner's ``understood`` record (docs/partners.md): always four keys, so vector envs batch it."""
     return {"facts": facts, "advice": advice, "actions": actions, "ask": list(dict.fromkeys(ask)) if ask else None}
 
 
@@ -86,7 +61,7 @@ class OracleSolver(Player):
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         puzzle = self.env.puzzle
         simulated = copy.deepcopy(puzzle)
-        typed = self.follow(self.advice_lines(_last_message(info, "expert") or ""), simulated)
+        typed = self.follow(self.advice_lines(last_message(info, "expert")), simulated)
         lines = list(typed)
         if not simulated.solved:
             lines.append(self.describe(type(puzzle).redact(simulated.visible_state())))
@@ -100,9 +75,8 @@ class OracleSolver(Player):
         return f"{DESCRIPTION_HEADER}\n{describe_state(state)}"
 
     def follow(self, lines: list[str], simulated: Any) -> list[str]:
-        """Type the actions `lines` ask for, replaying them on `simulated`: each line is
-        expanded by the puzzle's own `expand_advice` against the state the lines before it
-        left (a PIN is typed once the PIN screen shows)."""
+        """Type the actions `lines` ask for on `simulated`, each expanded against the state the lines
+        before it left (a PIN is typed once the PIN screen shows)."""
         typed: list[str] = []
         for line in lines:
             typed += type_out(type(simulated).expand_advice(line, simulated.visible_state()), simulated)
@@ -112,8 +86,7 @@ class OracleSolver(Player):
 
 
 def type_out(actions: list[str], simulated: Any) -> list[str]:
-    """Type `actions` on `simulated` as the protocol will carry them out: a ``wait`` lets the
-    clock run, and an action that is not valid now, a mistake or solving ends the message."""
+    """Type `actions` on `simulated` as the protocol will (an invalid action, a mistake or solving ends it)."""
     typed: list[str] = []
     for action in actions:
         wait = parse_wait(action) if simulated.uses_clock else None
@@ -130,9 +103,8 @@ def type_out(actions: list[str], simulated: Any) -> list[str]:
 
 
 class NaturalSolver(OracleSolver):
-    """Describes in plain English; carries out plain-English advice, resolved against what it
-    sees, and asks back when the advice is ambiguous or incomplete (`Phrasebook.understand`).
-    A line that is a bare action name (also in markdown) is typed as it is."""
+    """Describes in plain English and carries out plain-English advice, asking back when it is
+    ambiguous; a bare action name is typed as it is."""
 
     def __init__(self, env: Any, rng: np.random.Generator) -> None:
         super().__init__(env)
@@ -163,9 +135,8 @@ class NaturalSolver(OracleSolver):
 
 
 class OracleExpert(Player):
-    """Reads what the solver writes (`Phrasebook.hear`: an ``I see:`` block or plain English),
-    applies the manual without guessing, and answers ``Type these actions:`` and the action
-    names, or asks for exactly what it is missing."""
+    """Reads what the solver writes (`Phrasebook.hear`), applies the manual without guessing, and
+    answers ``Type these actions:`` or asks for exactly what it is missing."""
 
     needs_observation = False  # its dialogue is in info
 
@@ -177,8 +148,7 @@ class OracleExpert(Player):
 
     @staticmethod
     def reader(puzzle_cls: type[Puzzle]) -> Phrasebook:
-        """The puzzle's phrasebook; a puzzle without one (a new puzzle) is read from the
-        ``I see:`` block only."""
+        """The puzzle's phrasebook (a puzzle without one is read from the ``I see:`` block only)."""
         try:
             return phrasebook(puzzle_cls)
         except KeyError:
@@ -226,8 +196,7 @@ class NaturalExpert(OracleExpert):
 
 
 class OraclePolicy(Policy):
-    """The scripted pair; `style` "actions" (default) or "natural"; `seed` varies the
-    natural wording (with the instance seed, so an episode's wording is reproducible)."""
+    """The scripted pair, `style` "actions" or "natural" (`seed` varies the wording, reproducibly)."""
 
     replayable = True
     synchronous = True  # its players never await: comma_env.rl steps them without an event loop

@@ -14,8 +14,7 @@ import httpx
 
 from comma_env.run.redact import mask
 
-PREFLIGHT_TIMEOUT = 10.0
-"""Seconds one server gets to answer (capped by the model's own time-out)."""
+PREFLIGHT_TIMEOUT = 10.0  # seconds one server gets to answer (at most the model's own time-out)
 
 
 class PreflightError(RuntimeError):

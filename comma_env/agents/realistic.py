@@ -1,32 +1,18 @@
-"""A realistic scripted pair: what 10 turns allow a flawless pair that cannot see the future.
+"""A realistic scripted pair: the oracle's perfect perception and reading of the manual, without
+its foresight of the next picture.
 
-The oracle pair (`comma_env.agents.oracle`) proves solvability with a solver that foresees the image
-its typed actions will lead to. A real solver cannot: it types what the expert advised and
-sees the result at its next turn. This pair keeps perfect perception and a perfect reading of
-the manual, and drops only that foresight:
-
-- The solver, each turn, either types the actions of the expert's newest advice (resolved
-  against the picture it sees now, `Puzzle.expand_advice`), or, with nothing to act on,
-  describes the picture. After typing it has not seen the result, so it does not describe
-  it; when it acts on a plan (which it resolved against the picture), it also describes the
-  picture it resolved it on, which the expert needs to plan the step after.
-- The expert answers a description with the manual's advice (`Puzzle.expert_advice`). When the
-  solver has typed actions, the expert may plan ahead only from what it was told
-  (`Puzzle.plan_ahead`: Color names the next group, which the solver finds in its next
-  picture); where the manual's next step depends on something only the next picture shows
-  (a new display, new letters), it asks for a description.
-
-A stage therefore costs two turns (describe, act) unless the puzzle lets the expert plan
-ahead; see the README for the turns each puzzle needs.
-"""
+The solver either types the expert's newest advice (resolved against the picture it sees now) or
+describes the picture. The expert answers a description with the manual's advice and, after
+typed actions, plans ahead only from what it was told (`Puzzle.plan_ahead`), else asks to be
+told what the solver sees. A stage therefore costs two turns unless the expert can plan ahead."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN, _last_message
+from comma_env.agents.oracle import ADVICE_HEADER, ASK_AGAIN
 from comma_env.protocol.clock import parse_wait
-from comma_env.protocol.policy import Player, Policy, Reply, config_extra
+from comma_env.protocol.policy import Player, Policy, Reply, config_extra, last_message
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, parse_description
 
@@ -48,7 +34,7 @@ def _section(message: str, header: str) -> list[str] | None:
 class RealisticSolver(Player):
     """Perfect perception of the present image, no foresight of the next one."""
 
-    needs_observation = False  # perceives through visible_state, like the oracle solver
+    needs_observation = False  # perceives through visible_state
 
     def __init__(self, env: Any) -> None:
         self.env = env.unwrapped
@@ -97,7 +83,7 @@ class RealisticExpert(Player):
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
         try:
-            return self._answer(_last_message(info, "solver") or "")
+            return self._answer(last_message(info, "solver"))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError):
             # a description typed by a person or a model, with a value of the wrong type or range
             return Reply(ASK_AGAIN)

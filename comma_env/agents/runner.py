@@ -1,18 +1,16 @@
-"""Play one episode of an AEC environment: COMMA's solver and expert, or any agents by name
-(AsymPuzl's alice and bob)."""
+"""Play one episode of an AEC environment, its agents by name (solver and expert, alice and bob)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from comma_env.protocol.policy import Player, Reply
 from comma_env.protocol.text import to_text
 
-FAILED_MESSAGE_CHARS = 2000
-"""How much of the message whose step raised is kept in the record (for debugging)."""
+FAILED_MESSAGE_CHARS = 2000  # of the message whose step raised, kept in the record
 
 
 @dataclass
@@ -77,19 +75,26 @@ async def run_episode(env: Any, solver: Player | Mapping[str, Player], expert: P
             break
     raw = env.unwrapped
     if summary is None:
-        summary = _summary(raw)
-    return EpisodeResult(summary=summary, transcript=annotate(_transcript(raw), sent), tokens=tokens, error=error,
+        summary = _so_far(lambda: dict(raw.episode_summary()), {})
+    transcript = _so_far(lambda: list(raw.transcript), [])
+    return EpisodeResult(summary=summary, transcript=annotate(transcript, sent), tokens=tokens, error=error,
                          failed_message=failed_message)
 
 
-RAW_TEXT_LIMIT = 32_000
-"""Characters of a raw reply kept beside the cleaned message (reasoning can be long)."""
+def _so_far(read: Callable[[], Any], empty: Any) -> Any:
+    """What `read` gives of the episode so far, or `empty` if even that fails (the error says why)."""
+    try:
+        return read()
+    except Exception:  # noqa: BLE001 - the episode already failed; keep what the rest can give
+        return empty
+
+
+RAW_TEXT_LIMIT = 32_000  # characters of a raw reply kept beside the cleaned message
 
 
 def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> list[dict[str, Any]]:
-    """Add to each turn its messages' tokens (``solver_tokens``, ``expert_tokens``), the raw reply
-    when the environment cleaned it (``solver_raw``...), the reply's log-probabilities and token ids when given,
-    and what a scripted partner understood of the message it answered (``solver_understood``...)."""
+    """Add to each turn its messages' tokens, the raw reply when the environment cleaned it, the
+    logprobs and token ids when given, and what a scripted partner understood."""
     for role in ("solver", "expert"):
         for turn, reply in zip(transcript, sent.get(role, []), strict=False):
             turn[f"{role}_tokens"] = int(reply.completion_tokens)
@@ -103,21 +108,6 @@ def annotate(transcript: list[dict[str, Any]], sent: dict[str, list[Reply]]) -> 
             if turn.get(role) is not None and text.strip() != str(turn[role]).strip():
                 turn[f"{role}_raw"] = text[:RAW_TEXT_LIMIT]
     return transcript
-
-
-def _summary(raw: Any) -> dict[str, Any]:
-    """The summary of what was played; empty if even that fails (the error says why)."""
-    try:
-        return dict(raw.episode_summary())
-    except Exception:  # noqa: BLE001 - the episode already failed; keep what the rest can give
-        return {}
-
-
-def _transcript(raw: Any) -> list[dict[str, Any]]:
-    try:
-        return list(raw.transcript)
-    except Exception:  # noqa: BLE001
-        return []
 
 
 def play(env: Any, solver: Player | Mapping[str, Player], expert: Player | None = None) -> EpisodeResult:

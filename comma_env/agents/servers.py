@@ -1,11 +1,7 @@
-"""Start, health-check and stop the local model servers a config may need.
-
-Two OpenAI-compatible backends: ``vllm`` (GPU) and ``llama_cpp`` (CPU), the latter started
-through ``python -m comma_env.agents.servers llama_cpp ...`` so that ``--no_extra_bufts`` can
-turn off llama.cpp's AMX buffers, which crash batched prompts where AMX is present but not
-usable. `hf_model` may be ``pkg:<package>``: the first ``.gguf`` file that package ships.
-A server runs in its own process group, logging to a file; it is ready when ``/health`` and
-``/v1/models`` answer and name its model, and a taken port is refused before launch."""
+"""Start, health-check and stop the local model servers a config may need: ``vllm`` (GPU) or
+``llama_cpp`` (CPU, started through this module so that ``--no_extra_bufts`` can turn off AMX
+buffers, which crash batched prompts where AMX is present but not usable). A server runs in its
+own process group and is ready when ``/health`` and ``/v1/models`` answer and name its model."""
 
 from __future__ import annotations
 
@@ -36,8 +32,7 @@ class ServerError(RuntimeError):
 
 
 def serve_config(cfg: Any) -> ServeConfig:
-    """The ``serve`` block of a model config (dict, OmegaConf node, object or None) as a
-    `comma_env.run.config.ServeConfig` with normalised types."""
+    """The ``serve`` block of a model config (dict, OmegaConf node, object or None), normalised."""
     if cfg is None:
         return ServeConfig()
     if isinstance(cfg, ServeConfig):
@@ -55,15 +50,14 @@ def serve_config(cfg: Any) -> ServeConfig:
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that was free a moment ago (port 0 in configs and tests); another process may
-    still take it before the server binds, and the server's log then says so."""
+    """A TCP port that was free a moment ago (port 0 in configs and tests)."""
     with socket.socket() as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
 
 
 def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
-    """True when something already listens on (or holds) `host:port`: a bind test."""
+    """True when something already holds `host:port` (a bind test)."""
     with socket.socket() as sock:
         try:
             sock.bind((host, port))
@@ -114,19 +108,14 @@ def build_command(serve: ServeConfig, port: int, host: str = "127.0.0.1") -> lis
     raise ServerError(f"serve.backend must be one of {BACKENDS}, got {serve.backend!r}")
 
 
-def usable_cpus() -> int:
-    """CPUs this process may run on (its affinity mask, else the machine's count): the
-    thread count of a CPU server, so it follows the machine instead of a fixed number."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def server_threads() -> int:
-    """Threads of a launched CPU server (llama.cpp): one per usable CPU but one, at least one, since
-    llama.cpp's threads wait for each other at every layer and one sharing a core holds up all."""
-    return max(1, usable_cpus() - 1)
+    """Threads of a launched CPU server: one per usable CPU but one (llama.cpp's threads wait for
+    each other at every layer, so one sharing a core holds up all)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, cpus - 1)
 
 
 def server_root(api_base: str) -> str:
@@ -136,8 +125,7 @@ def server_root(api_base: str) -> str:
 
 
 def served_model_name(serve: ServeConfig, command: Sequence[str]) -> str | None:
-    """The model id the launched server will list under ``/v1/models``: vLLM's
-    ``--served-model-name`` or its model argument; llama.cpp's ``--model_alias`` or its GGUF path."""
+    """The model id the launched server will list under ``/v1/models``."""
     args = list(command)
 
     def flag(name: str) -> str | None:
@@ -158,12 +146,11 @@ def _model_ids(response: httpx.Response) -> list[str]:
         return []
 
 
-STATUS_EVERY = 30.0
-"""Seconds between "still starting" lines while a launched server loads."""
+STATUS_EVERY = 30.0  # seconds between "still starting" lines while a launched server loads
 
 
 def status(message: str) -> None:
-    """One line on stderr about a server we manage (the progress bar waits meanwhile)."""
+    """One line on stderr about a server we manage."""
     print(f"comma_env: {message}", file=sys.stderr, flush=True)
 
 

@@ -1,12 +1,8 @@
 """AsymPuzl as a PettingZoo AEC environment (``comma/asympuzl-v0``), agents ``alice`` and ``bob``.
 
-Turn t: Alice acts, then Bob; a message's update lines change the agent's hypothesis
-(`rules.apply_updates`) and the rest is relayed. Feedback is computed when a turn ends and
-read at the next step, in the form the feedback mode allows; truncated after turn T (3N).
-Two readings the paper leaves open are options (docs/fidelity.md measures both):
-``success_check`` (``"end_of_turn"``, or ``"immediate"`` after Alice's move) and
-``partner_feedback`` (``"previous"`` turn's, or ``"current"``: recomputed after Alice's move).
-Mid-episode infos hold only what the agent may know; the outcome is in ``info["episode"]``."""
+Each turn Alice acts, then Bob; a message's update lines change the agent's hypothesis and the
+rest is relayed. Feedback is computed when a turn ends; truncated after turn T (3N). Two readings
+the paper leaves open are options (``success_check``, ``partner_feedback``; docs/fidelity.md)."""
 
 from __future__ import annotations
 
@@ -50,8 +46,8 @@ class AsymPuzlEnv(AECEnv):
         view: ``"text"`` (the paper) or ``"image"``: Alice's observation also holds a picture
             of her clues and hypothesis, and her text no longer lists the clues.
         memory: ``"last"`` (the paper: the latest message of each agent) or ``"full"``.
-        success_check: ``"end_of_turn"`` (default) or ``"immediate"`` (module docstring).
-        partner_feedback: ``"previous"`` (default) or ``"current"`` (module docstring).
+        success_check: ``"end_of_turn"`` (default) or ``"immediate"``, after Alice's move.
+        partner_feedback: ``"previous"`` turn's (default) or ``"current"``, after Alice's move.
         max_message_chars: longer messages are cut (and marked) before parsing.
         render_mode: ``"rgb_array"`` returns Alice's picture.
     """
@@ -59,9 +55,8 @@ class AsymPuzlEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "name": "asympuzl_v0",
                                           "is_parallelizable": False, "render_fps": 1}
     slots: ClassVar[Mapping[str, str]] = {"solver": "alice", "expert": "bob"}
-    """In a rollout the solver policy plays Alice and the expert policy Bob (`comma_env.protocol.game`)."""
+    """In a rollout the solver policy plays Alice and the expert policy Bob."""
     messages = staticmethod(prompts.messages)
-    """What an agent is shown, as chat messages (`comma_env.asympuzl.prompts.messages`)."""
 
     def __init__(self, n: int = 5, distractors: int = 0, distractor_side: str = "alice",
                  feedback: str = "own-detailed", max_turns: int | None = None, view: str = "text",
@@ -70,14 +65,11 @@ class AsymPuzlEnv(AECEnv):
                  partner_feedback: str = "previous") -> None:
         super().__init__()
         rules.check_options(n, distractors, distractor_side, feedback)
-        if view not in VIEWS:
-            raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
-        if memory not in MEMORY:
-            raise ValueError(f"memory must be one of {MEMORY}, got {memory!r}")
-        if success_check not in SUCCESS_CHECKS:
-            raise ValueError(f"success_check must be one of {SUCCESS_CHECKS}, got {success_check!r}")
-        if partner_feedback not in PARTNER_FEEDBACK:
-            raise ValueError(f"partner_feedback must be one of {PARTNER_FEEDBACK}, got {partner_feedback!r}")
+        for name, value, allowed in (("view", view, VIEWS), ("memory", memory, MEMORY),
+                                     ("success_check", success_check, SUCCESS_CHECKS),
+                                     ("partner_feedback", partner_feedback, PARTNER_FEEDBACK)):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if max_turns is not None and int(max_turns) < 1:
@@ -234,8 +226,7 @@ class AsymPuzlEnv(AECEnv):
 
     @classmethod
     def record_settings(cls, options: RunOptions) -> dict[str, Any]:
-        """Its turn limit, no mistake limit, its memory, Alice's view and the two open
-        readings, read from a game built with the run's options."""
+        """The settings of a game built with the run's options (no mistake limit)."""
         game = cls(**cls.env_options(options))
         return {"max_turns": game.max_turns, "max_mistakes": None, "memory": game.memory, "solver_view": game.view,
                 "success_check": game.success_check, "partner_feedback": game.partner_feedback}

@@ -15,4 +15,3 @@ SPEC = PuzzleSpec(
     suite="game",
     order=0,
 )
-"""The game's facts, declared once."""

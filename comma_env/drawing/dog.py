@@ -1,6 +1,5 @@
-"""Drawing of the Dog module: a park with 0-5 dog silhouettes (one per cell of a 3x2 grid), a
-countdown display and the submit button. Each dog is a posed shape scaled to the largest 1/16
-step that fits its cell, drawn as a map of pixel classes and coloured per coat."""
+"""Drawing of the Dog module: a park with 0-5 dogs (one per cell of a 3x2 grid), the countdown and
+the submit button. Each dog is a map of pixel classes at the largest 1/16 scale that fits its cell."""
 
 from __future__ import annotations
 
@@ -72,12 +71,13 @@ def dog_shapes(pose: str) -> list[Part]:
 
 OUTLINE_CLASS, COAT_CLASS, EAR_CLASS, EYE_CLASS = 1, 2, 3, 4
 """Pixel classes of a sprite's label map (0: not the dog); a coat's palette colours them."""
-SCALE_STEPS = 16
-"""Sprites are drawn at scales that are multiples of 1/16 and placed on whole pixels."""
+SCALE_STEPS = 16  # sprites are drawn at multiples of 1/16 of their size
 
 
-def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> np.ndarray:
-    """One dog drawn as pixel classes, cropped to its pixels."""
+@lru_cache(maxsize=256)  # placing a dog tries scale steps until one fits its cell
+def _labels(pose: str, mirror: bool, spotted: bool, scale_steps: int) -> np.ndarray:
+    """One dog drawn as pixel classes, cropped to its pixels (read-only)."""
+    scale = scale_steps / SCALE_STEPS
     pad = 8 + math.ceil(14 * scale)  # room for outlines, leg ends and a tail behind the box
     width, height = math.ceil(100 * scale) + 2 * pad, math.ceil(80 * scale) + 2 * pad
     image = Image.new("L", (width, height), 0)
@@ -126,39 +126,16 @@ def _label_map(pose: str, mirror: bool, spotted: bool, scale: float) -> np.ndarr
             draw.ellipse([c[0] - rr, c[1] - rr, c[0] + rr, c[1] + rr], fill=OUTLINE_CLASS)
     labels = np.asarray(image)
     rows, columns = np.flatnonzero(labels.any(axis=1)), np.flatnonzero(labels.any(axis=0))
-    return labels[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1].copy()
+    labels = labels[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1].copy()
+    labels.flags.writeable = False
+    return labels
 
 
-class Shape(NamedTuple):
-    """A dog's cached label map and its stamping mask (read-only), cropped to its pixels."""
-
-    labels: np.ndarray  # uint8 pixel classes, 0 outside the dog
-    keep: np.ndarray  # uint8 RGB mask: 255 outside the dog (the picture shows through), 0 on it
-
-
-@lru_cache(maxsize=256)  # each (pose, facing, spots, scale step) recurs across pictures and instances
-def _shape(pose: str, mirror: bool, spotted: bool, scale_steps: int) -> Shape:
-    """A dog's label map and stamping mask. Kept because placing a dog tries scale steps
-    until one fits its box, drawing a label map for each (examples/benchmark_drawing.py)."""
-    labels = _label_map(pose, mirror, spotted, scale_steps / SCALE_STEPS)
-    keep = np.repeat(np.where(labels == 0, np.uint8(255), np.uint8(0))[..., None], 3, axis=2)
-    labels.flags.writeable = keep.flags.writeable = False
-    return Shape(labels, keep)
-
-
-def _sprite(coat: str, shape: Shape) -> np.ndarray:
-    """A dog's RGB pixels in its coat, black outside the dog: its label map coloured."""
+def _palette(coat: str) -> np.ndarray:
+    """The colour of each pixel class in a coat."""
     ear = (90, 60, 35) if coat in ("white", "spotted", "golden", "grey") else (80, 75, 70)
     eye = (245, 245, 245) if coat == "black" else OUTLINE
-    palette = np.array([(0, 0, 0), OUTLINE, COAT_RGB[coat], ear, eye], dtype=np.uint8)
-    return palette[shape.labels]
-
-
-def _stamp(out: np.ndarray, shape: Shape, sprite: np.ndarray) -> None:
-    """Put the dog's pixels into `out` (the picture under its box): the picture masked by
-    `keep`, then the sprite (black outside the dog) or-ed in."""
-    np.bitwise_and(out, shape.keep, out=out)
-    np.bitwise_or(out, sprite, out=out)
+    return np.array([(0, 0, 0), OUTLINE, COAT_RGB[coat], ear, eye], dtype=np.uint8)
 
 
 _GRID_TOP = PICTURE[1] + (PICTURE[3] - PICTURE[1]) * 0.12
@@ -173,17 +150,6 @@ def cell_box(cell: int, dx: float, dy: float, size: float) -> tuple[float, float
     cy = _GRID_TOP + height * (row + 0.5 + dy)
     w, h = width * size, height * size
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-
-
-def _cell_edges() -> list[tuple[int, int, int, int]]:
-    left, top, width, height = PICTURE[0] + 8, _GRID_TOP, _CELL_WIDTH, _CELL_HEIGHT
-    return [(round(left + width * column), round(top + height * row),
-             round(left + width * (column + 1)), round(top + height * (row + 1)))
-            for row in range(GRID[1]) for column in range(GRID[0])]
-
-
-CELL_BOXES: tuple[tuple[int, int, int, int], ...] = tuple(_cell_edges())
-"""Pixel boxes (x1/y1 exclusive) of the grid cells, side by side: each dog stays inside its own."""
 
 
 class Placement(NamedTuple):
@@ -207,11 +173,11 @@ def placement(coat: str, pose: str, facing: str, cell: int, dx: float, dy: float
     mirror, spotted = facing == "left", coat == "spotted"
     steps = round(min((x1 - x0) / 104, (y1 - y0) / 82) * SCALE_STEPS)
     while steps > 1:
-        height, width = _shape(pose, mirror, spotted, steps).labels.shape
+        height, width = _labels(pose, mirror, spotted, steps).shape
         if width <= right - left and height <= bottom - top:
             break
         steps -= 1
-    height, width = _shape(pose, mirror, spotted, steps).labels.shape
+    height, width = _labels(pose, mirror, spotted, steps).shape
     return Placement(coat, pose, mirror, steps, left + (right - left - width) // 2, bottom - height, width, height)
 
 
@@ -234,6 +200,8 @@ def draw_dog(state: dict[str, Any]) -> np.ndarray:
     pixels = np.array(image)
     for dog, (cell, dx, dy, size) in zip(state["dogs"], state["dog_places"], strict=True):
         where = placement(dog["coat"], dog["pose"], dog["facing"], int(cell), dx, dy, size)
-        shape = _shape(where.pose, where.mirror, where.coat == "spotted", where.scale_steps)
-        _stamp(pixels[where.y:where.y + where.height, where.x:where.x + where.width], shape, _sprite(where.coat, shape))
+        labels = _labels(where.pose, where.mirror, where.coat == "spotted", where.scale_steps)
+        region = pixels[where.y:where.y + where.height, where.x:where.x + where.width]
+        on_dog = labels > 0
+        region[on_dog] = _palette(where.coat)[labels[on_dog]]
     return pixels

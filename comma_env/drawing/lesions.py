@@ -1,10 +1,7 @@
-"""Synthetic skin-lesion photos drawn from the feature words of a Telehealth case.
-
-PAD-UFES-20 photos cannot ship, so each case is drawn from a describer's words (colours,
-shape, border, surface, vessels, skin tone) and a pattern id that fixes the random detail,
-each word visibly and no colour the case does not list. `plan_lesion` draws the random numbers
-and fixes the lesion's window, `_paint` colours it on a 128-pixel grid, `_upscale_into`
-enlarges it into the photo and `_details` places the fine marks (`comma_env.drawing.marks`)."""
+"""Synthetic skin-lesion photos drawn from the feature words of a Telehealth case (PAD-UFES-20
+photos cannot ship): every word visible, no colour the case does not list, and a pattern id that
+fixes the random detail. `plan_lesion` draws the random numbers, `_paint` colours the lesion on a
+128-pixel grid, `_upscale_into` enlarges it into the photo and `_details` adds the fine marks."""
 
 from __future__ import annotations
 
@@ -42,11 +39,9 @@ PEARL = (246, 236, 234)
 SCALE_COLOR = (246, 242, 234)
 PALE_DOT = (236, 226, 200)
 GRID = 128
-"""Side of the low-resolution grid the base image is computed on (the 352-pixel Telehealth
-photo is its 11 / 4 upscale; an 88-pixel grid, a 4x upscale, blurred the borders between
-colours into a visible extra colour)."""
+"""Side of the grid the lesion is painted on (a coarser grid blurred colour borders into an extra colour)."""
 UNIT_GRID = 128
-"""Grid side on which the lengths below are given in pixels (they scale with the grid)."""
+"""Grid side on which the lengths below are given in pixels."""
 ANGLES = np.linspace(-np.pi, np.pi, 720, endpoint=False, dtype=np.float32)
 _COS, _SIN = np.cos(ANGLES), np.sin(ANGLES)
 Window = tuple[tuple[int, int], tuple[int, int]]
@@ -71,16 +66,14 @@ def _geometry(grid: int, window: Window) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def _uniform(rng: np.random.Generator, low: tuple[float, ...], high: tuple[float, ...]) -> list[float]:
-    """`rng.uniform(low[i], high[i])` for each i in turn, the same numbers in one draw
-    (numpy's uniform is low + (high - low) * random())."""
+    """`rng.uniform(low[i], high[i])` for each i in turn, in one draw (the same numbers)."""
     return [a + (b - a) * u for a, b, u in zip(low, high, rng.random(len(low)).tolist(), strict=True)]
 
 
 HARMONICS = 11
 """Highest harmonic of an outline (a notched border's ripples reach k = 11)."""
 _WAVES = np.concatenate([np.stack((np.cos(k * ANGLES), np.sin(k * ANGLES))) for k in range(1, HARMONICS + 1)])
-"""cos(k theta) and sin(k theta) at `ANGLES`, k = 1 .. HARMONICS: a sum of waves
-a cos(k theta - phase) is one product of their coefficients with this table."""
+"""cos(k theta) and sin(k theta) at `ANGLES`: a sum of waves is one product with this table."""
 _WAVES.flags.writeable = False
 _CIRCLE = np.stack((_COS, _SIN))
 _SIN_COS = np.stack((_SIN, _COS))
@@ -88,8 +81,7 @@ _SIN_COS.flags.writeable = False
 
 
 def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
-    """Radius of the outline (about 1) at `ANGLES`: a sum of harmonics and, for a notched border,
-    Gaussian notches, as one product with a precomputed cos/sin table."""
+    """Radius of the outline (about 1) at `ANGLES`: harmonics and, for a notched border, Gaussian notches."""
     shape, border = features["lesion_shape"], features["lesion_border"]
     waves: list[tuple[float, int, float]] = []  # (amplitude, k, phase)
     if shape == "oval":
@@ -115,9 +107,8 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
     r = np.array(coefficients, dtype=np.float32) @ _WAVES
     r += np.float32(1.0)
     if notches is not None:
-        # a Gaussian of the angle to each notch, exp(-(gap / 0.12)^2), written with
-        # 2 (1 - cos gap) for gap^2 (equal near the notch, periodic, no modulo); cos gap is
-        # again one product: cos(theta - c) = cos c cos theta + sin c sin theta
+        # a Gaussian of the angle to each notch, exp(-(gap / 0.12)^2), with 2 (1 - cos gap)
+        # for gap^2 (periodic); cos(theta - c) = cos c cos theta + sin c sin theta
         centres, depths = notches[0::2], notches[1::2]
         gap = np.array([(math.cos(c), math.sin(c)) for c in centres], dtype=np.float32) @ _CIRCLE
         gap -= np.float32(1.0)
@@ -127,8 +118,7 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
 
 
 class Plan(NamedTuple):
-    """Everything random or case-specific about a lesion, decided before any pixel: the outline,
-    the window, and the noise fields of its colour regions, shading and crust."""
+    """Everything random or case-specific about a lesion, decided before any pixel."""
 
     radius: float
     edges: np.ndarray
@@ -140,8 +130,7 @@ class Plan(NamedTuple):
     lut: np.ndarray
     """The body's colours (n, 3) float32; a crust adds yellow-brown as colour n."""
     field: int
-    """Where colour regions come from: FIELD_NONE (one colour), FIELD_BLOTCHES (a noise
-    field, pick `blotches`) or FIELD_CONCENTRIC (the distance to the outline)."""
+    """FIELD_NONE (one colour), FIELD_BLOTCHES (noise field `blotches`) or FIELD_CONCENTRIC."""
     blotches: int
     shade: int
     crust: tuple[int, int] | None
@@ -152,31 +141,25 @@ _SURFACE_CODES = (("pearly", SURFACE_PEARLY), ("scaly crust", SURFACE_CRUST), ("
 """The SURFACE_* code of a surface by the start of its words (else SURFACE_PLAIN)."""
 
 
-def _surface_code(surface: str) -> int:
-    """The SURFACE_* code of a Telehealth surface description."""
-    return next((code for start, code in _SURFACE_CODES if surface.startswith(start)), SURFACE_PLAIN)
-
-
 CRUST_CELLS, GRAIN_CELLS, BLOTCH_CELLS, SHADE_CELLS = 7, 30, 5, 24
 _SHADE = (0.94, 0.12)
-"""Shading: noise mapped affinely to [0.94, 1.06] (a bank of its own, so no pass per lesion)."""
+"""Shading: noise mapped to [0.94, 1.06]."""
 
 
 def _noise_pick(rng: np.random.Generator) -> int:
-    """One field of a noise bank in one of its 8 mirrorings (see `noise.noise_view`)."""
+    """One field of a noise bank in one of its 8 mirrorings (`noise.noise_view`)."""
     return int(rng.integers(0, 8 * NOISE_BANK))
 
 
 def plan_lesion(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1) -> Plan:
-    """Draw the lesion's random numbers in their fixed order and fix its window: the outline's
-    bounding box plus a margin, aligned to `step`; outside it the photo is plain skin."""
+    """Draw the lesion's random numbers in their fixed order and fix its window (the outline's
+    bounding box plus a margin, aligned to `step`); outside it the photo is plain skin."""
     radius = radius_px(float(features["diameter_mm"]), grid)
-    table = outline_radius(features, rng)  # 1-D table: far cheaper than per pixel
-    # the lesion's coverage ends at the outline (plus a pixel); a waxy lesion's pasted-on
-    # shadow reaches 5 px further. Beyond, the photo is plain skin: not computed, not upscaled
+    table = outline_radius(features, rng)
+    # coverage ends a pixel past the outline; a waxy lesion's shadow reaches 5 px further
     unit = grid / UNIT_GRID
     surface = features["lesion_surface"]
-    kind = _surface_code(surface)
+    kind = next((code for start, code in _SURFACE_CODES if surface.startswith(start)), SURFACE_PLAIN)
     margin = (8.0 if kind == SURFACE_WAXY else 2.0) * unit
     edges = np.maximum(radius * table, 1.0).astype(np.float32)  # the outline's radius per angle
     centre = (grid - 1) / 2.0
@@ -209,16 +192,10 @@ class Painted(NamedTuple):
     coverage: np.ndarray
     window: Window
 
-    @property
-    def colors(self) -> np.ndarray:
-        """The window's colours, (rows, columns, 3) float32 (a view of `padded`)."""
-        return self.padded[1:-1, 1:-1]
-
 
 def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: int = 1) -> Painted:
-    """The photo's colours over its window, the lesion's coverage over the whole grid (0..1), and the
-    window. Noise fields are picked for the whole grid, so the picture does not depend on the window;
-    each surface is one weighted sum per channel of single-channel maps."""
+    """The lesion painted over its window (noise fields are picked for the whole grid, so the
+    picture does not depend on the window): one weighted sum per channel."""
     plan = plan_lesion(features, rng, grid, step)
     radius, edges, lut = plan.radius, plan.edges, plan.lut
     (top, bottom), (left, right) = plan.window
@@ -238,8 +215,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
             field = noise_view(noise_bank(BLOTCH_CELLS, grid), plan.blotches)[window]
         else:
             field = np.negative(rel)  # concentric: symmetric with the outline
-        # equal shares of the lesion per colour: the field's quantiles inside the lesion, taken
-        # on every other row and column (the field is smooth; a quarter of the work)
+        # equal shares per colour: the field's quantiles inside the lesion, on every other row and column
         inside = field[::2, ::2][alpha[::2, ::2] > 0.5]
         if inside.size:
             picks = (np.arange(1, body_colors) * inside.size) // body_colors
@@ -293,7 +269,7 @@ def _paint(features: dict[str, Any], rng: np.random.Generator, grid: int, step: 
 
 def _blend_weights(cells: int, pixels: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pillow's bilinear weights from `cells` grid pixels to `pixels` photo pixels: per photo pixel,
-    the first of the two grid pixels it blends (with a border pixel each side) and their weights."""
+    the first of the two grid pixels it blends (border included) and their weights."""
     first = np.empty(pixels, dtype=np.intp)
     near = np.empty(pixels, dtype=np.float32)
     far = np.empty(pixels, dtype=np.float32)
@@ -339,19 +315,17 @@ def _upscale_into(photo: np.ndarray, padded: np.ndarray, cells: int, pixels: int
 
 
 def inner_points(alpha: np.ndarray, window: Window, level: float = 0.95) -> np.ndarray:
-    """(x, y) grid points of the window where the lesion's coverage exceeds `level`, in
-    row-major order (the window holds every such point of the grid)."""
+    """(x, y) grid points of the window where the lesion's coverage exceeds `level`, row-major."""
     (top, bottom), (left, right) = window
     return np.argwhere(alpha[top:bottom, left:right] > level)[:, ::-1] + (left, top)
 
 
 def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generator, alpha: np.ndarray,
              scale: float, window: Window) -> None:
-    """Fine texture drawn at full resolution into `photo`: scales, fissures, vessels, each kind
-    rasterised for all its copies at once."""
+    """Fine texture drawn at full resolution into `photo`: scales, fissures, vessels."""
     surface = features["lesion_surface"]
     if not (surface.startswith(("dry", "waxy")) or features.get("visible_blood_vessels")):
-        return  # nothing to draw: skip the search for inner pixels
+        return
     inner = inner_points(alpha, window)
     if inner.size == 0:
         return
@@ -384,16 +358,14 @@ def _details(photo: np.ndarray, features: dict[str, Any], rng: np.random.Generat
 
 
 def _walk(starts: np.ndarray, turns: np.ndarray, length: float) -> np.ndarray:
-    """(n, k + 1, 2) points of n random walks of k steps of `length`: each step turns by the
-    next entry of `turns` (the first entry is the initial heading plus its first turn)."""
+    """(n, k + 1, 2) points of n random walks of k steps of `length`, each turning by `turns`."""
     headings = np.cumsum(turns, axis=1)
     steps = length * np.stack((np.cos(headings), np.sin(headings)), axis=2)
     return np.concatenate((starts[:, None, :], starts[:, None, :] + np.cumsum(steps, axis=1)), axis=1)
 
 
 def _flake_sizes(rng: np.random.Generator, count: int) -> np.ndarray:
-    """(half width, half height) of `count` flakes: widths in [3, 7), heights in [2, 4), drawn
-    in one call (the same numbers as alternating scalar draws)."""
+    """(half width, half height) of `count` flakes: widths in [3, 7), heights in [2, 4)."""
     sizes = rng.random((count, 2))
     sizes *= (4.0, 2.0)
     sizes += (3.0, 2.0)
@@ -407,8 +379,7 @@ _INCREMENT = (_GOLDEN << 1 | 1) % (1 << 128)
 
 
 def _pattern_rng(pattern: int) -> np.random.Generator:
-    """The random stream of one pattern id: a PCG64 whose state is set from the id, the same
-    in any process."""
+    """The random stream of one pattern id, the same in any process."""
     generator = np.random.Generator(np.random.PCG64(0))
     generator.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 0,
                                      "state": {"state": (pattern * _GOLDEN + 1) % (1 << 128), "inc": _INCREMENT}}
@@ -416,15 +387,14 @@ def _pattern_rng(pattern: int) -> np.random.Generator:
 
 
 def _render(features: dict[str, Any], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo (uint8 RGB, size x size) and the lesion's coverage on the grid: the window
-    painted by `_paint`, upscaled into plain skin, then the fine marks."""
+    """The photo (uint8 RGB, size x size) and the lesion's coverage on the grid."""
     rng = _pattern_rng(int(features["lesion_pattern_id"]))
     common = math.gcd(GRID, size)
     cells, pixels = GRID // common, size // common  # a block of `cells` grid pixels is `pixels` photo pixels
     padded, alpha, window = _paint(features, rng, GRID, cells)
     photo = np.empty((size, size, 3), dtype=np.uint8)
     photo[0] = SKIN_COLORS[features["skin_tone"]]
-    photo[1:] = photo[0]  # row by row: a long inner loop
+    photo[1:] = photo[0]
     (top, bottom), (left, right) = window
     if bottom > top and right > left:
         _upscale_into(photo, padded, cells, pixels, top // cells * pixels, left // cells * pixels)
@@ -439,7 +409,3 @@ def render_lesion(features: dict[str, Any], size: int = 320) -> Image.Image:
 
 LESION_KEYS = ("lesion_colors", "lesion_shape", "lesion_border", "lesion_surface", "visible_blood_vessels",
                "skin_tone", "lesion_pattern_id", "diameter_mm")
-
-
-def _lesion_part(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: state[k] for k in LESION_KEYS}

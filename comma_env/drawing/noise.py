@@ -10,8 +10,7 @@ from PIL import Image
 
 
 def bicubic_weights(cells: int, size: int) -> np.ndarray:
-    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C (the resize is
-    linear and separable)."""
+    """(size, cells) matrix W such that W @ C @ W.T is Pillow's bicubic resize of C."""
     weights = np.empty((size, cells), dtype=np.float32)
     for i in range(cells):
         impulse = np.zeros((cells, cells), dtype=np.float32)
@@ -22,37 +21,19 @@ def bicubic_weights(cells: int, size: int) -> np.ndarray:
     return weights
 
 
-SERIAL_BLAS_WORK = 4 * 65536
-"""Largest m * n * k of a matrix product that OpenBLAS runs on the calling thread: above
-it, OpenBLAS wakes its thread pool, which on a busy machine costs more than the product
-itself. The noise bank's products are split into row chunks below it (`serial_matmul`)."""
-
-
-def serial_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """`a @ b` (2-D) computed in row chunks small enough for BLAS to stay single-threaded."""
-    rows = max(1, SERIAL_BLAS_WORK // max(1, a.shape[1] * b.shape[1]) - 1)
-    if a.shape[0] <= rows:
-        return a @ b
-    out = np.empty((a.shape[0], b.shape[1]), dtype=np.result_type(a, b))
-    for start in range(0, a.shape[0], rows):
-        np.matmul(a[start:start + rows], b, out=out[start:start + rows])
-    return out
-
-
 NOISE_BANK = 64
-"""Smooth noise fields precomputed per (cells, grid); a lesion takes one of them in one of
-its 8 mirrorings and rotations (views, free), so 512 fields per kind."""
+"""Noise fields per (cells, grid); a lesion takes one in one of its 8 mirrorings (512 per kind)."""
 
 
 @cache  # four banks (blotches, shading, crust, grain): a table, drawn once per process
 def noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
-    """NOISE_BANK noise fields on a grid x grid grid (read-only), mapped to offset + scale * field:
-    random numbers on a cells x cells grid, enlarged bicubically."""
+    """NOISE_BANK fields on a grid x grid grid (read-only), mapped to offset + scale * field: random
+    numbers on a cells x cells grid, enlarged bicubically."""
     rng = np.random.default_rng([cells, grid])
     weights = bicubic_weights(cells, grid)
     bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
     for field in bank:
-        field[:] = serial_matmul(weights @ rng.random((cells, cells)).astype(np.float32), weights.T)
+        field[:] = weights @ rng.random((cells, cells)).astype(np.float32) @ weights.T
         field -= field.min()
         field *= np.float32(affine[1] / max(float(field.max()), 1e-6))
         field += np.float32(affine[0])
@@ -61,8 +42,7 @@ def noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) 
 
 
 def noise_view(bank: np.ndarray, pick: int) -> np.ndarray:
-    """Field `pick >> 3` of `bank`, rows reversed (bit 0), columns reversed (bit 1) and then
-    transposed (bit 2) as `pick` says: a read-only view."""
+    """Field `pick >> 3` of `bank` (a view), rows reversed (bit 0), columns reversed (bit 1), transposed (bit 2)."""
     field = bank[pick >> 3]
     if pick & 1:
         field = field[::-1]

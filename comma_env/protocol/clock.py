@@ -1,8 +1,5 @@
-"""The simulated clock of the real-time puzzles (Button, Dog), advanced by the protocol.
-
-Time is simulated in whole seconds so episodes do not depend on a server's speed: a message's
-actions happen when it is sent (``wait N`` lets N seconds pass between lines), then every
-message of either agent costs `message_seconds`. A countdown at zero ends the episode (``time_up``)."""
+"""The simulated clock of the real-time puzzles (Button, Dog), in whole seconds so episodes do not
+depend on a server's speed: ``wait N`` lets N seconds pass, and every message costs `message_seconds`."""
 
 from __future__ import annotations
 
@@ -12,11 +9,8 @@ from typing import Protocol
 SECONDS_PER_MESSAGE = 1
 CHARACTERS_PER_SECOND = 10
 WAIT_PATTERN = re.compile(r"wait(?:[ _]+(\d+))?(?:[ _]*(?:s|sec|secs|seconds?))?", re.IGNORECASE)
-"""``wait`` (one second), ``wait 5``, ``wait_5``, ``wait 5 seconds``, and the same with
-``s``, ``sec`` or ``secs`` as the unit (``waits`` is one second); nothing else."""
-MAX_WAIT_DIGITS = 9
-"""Longer numbers are not converted (an LLM may emit endless digits): they mean "more time
-than any timer has", which ends the countdown, in time linear in the line's length."""
+"""``wait`` (one second), ``wait 5``, ``wait_5``, ``wait 5 seconds`` (or s, sec, secs); nothing else."""
+MAX_WAIT_DIGITS = 9  # longer numbers (an LLM may emit endless digits) mean "longer than any timer"
 FOREVER = 10**MAX_WAIT_DIGITS
 
 
@@ -57,7 +51,6 @@ def parse_timer(shown: str) -> int:
 
 
 class _Clocked(Protocol):
-    """What `Countdown` needs of the puzzle it is mixed into."""
 
     time_left: int
 
@@ -68,8 +61,7 @@ class _Clocked(Protocol):
 
 
 class Countdown:
-    """Mixin for a `Puzzle` with a module timer on this clock: `time_left` counts down as the
-    protocol calls `elapse`, stops once the puzzle is solved, and at zero the module explodes."""
+    """Mixin for a `Puzzle` with a timer: `time_left` counts down until solved; at zero the module explodes."""
 
     time_left: int
 

@@ -10,32 +10,14 @@ from typing import Any
 import numpy as np
 from typing_extensions import NotRequired, TypedDict
 
-__all__ = [
-    "DialogueEntry",
-    "EpisodeSummary",
-    "ExecutedAction",
-    "ExpertInfo",
-    "ExpertObservation",
-    "Observation",
-    "ReplyLogprobs",
-    "ReplyTokenIds",
-    "RolloutRecord",
-    "SolverInfo",
-    "SolverObservation",
-    "TokenCounts",
-    "TurnRecordDict",
-]
-
 
 class SolverObservation(TypedDict):
     """What the solver observes (`comma_env.protocol.core.CommaEnv.observe`)."""
 
     text: str
-    """The task, the valid action names and the dialogue, as one prompt text (with
-    ``solver_view="text"`` also the written description of the image)."""
+    """The task, the valid actions and the dialogue as one prompt text."""
     image: NotRequired[np.ndarray]
-    """The puzzle's picture, read-only RGB uint8 (height, width, 3); absent with
-    ``solver_view="text"``."""
+    """The picture, read-only RGB uint8 (height, width, 3); absent with ``solver_view="text"``."""
     audio: NotRequired[np.ndarray]
     """The clip the solver hears, read-only float32 in [-1, 1] (puzzles with sound only)."""
     sample_rate: NotRequired[np.ndarray]
@@ -74,8 +56,7 @@ _EpisodeReturn = TypedDict("_EpisodeReturn", {"return": float})
 
 
 class EpisodeSummary(_EpisodeReturn):
-    """The per-episode metrics the environment knows (`CommaEnv.episode_summary`), in
-    ``info["episode"]`` of both agents on the last step, with ``"return"``, the shared reward summed."""
+    """The per-episode metrics (`CommaEnv.episode_summary`), in both agents' ``info["episode"]`` at the end."""
 
     puzzle: str
     seed: int | None
@@ -153,24 +134,20 @@ class TurnRecordDict(TypedDict):
 
 
 class ReplyLogprobs(TypedDict):
-    """A reply's token log-probabilities in a transcript turn (``solver_logprobs`` /
-    ``expert_logprobs``), present when asked for (``logprobs: true``) and returned usable."""
+    """A reply's token log-probabilities (``solver_logprobs`` / ``expert_logprobs`` of a turn)."""
 
     tokens: list[str]
     """The generated tokens' texts, in order."""
     logprobs: list[float]
     """Each token's log-probability (natural log, <= 0), parallel to ``tokens``."""
     bytes: NotRequired[dict[str, list[int]]]
-    """Exact bytes of the tokens (by index) whose text is not their bytes in UTF-8 (a
-    character split across tokens)."""
+    """Exact bytes of the tokens (by index) whose text is not their UTF-8 bytes."""
     top: NotRequired[list[list[list[Any]]]]
     """With ``top_logprobs > 0``: per token, ``[token, logprob]`` of the likeliest alternatives."""
 
 
 class ReplyTokenIds(TypedDict):
-    """The token ids of a reply's request and of the reply, as the server generated them
-    (``solver_token_ids`` / ``expert_token_ids``), present when asked for (``server_ids: true``)
-    and returned (vLLM's ``prompt_token_ids`` and ``token_ids``)."""
+    """The prompt's and the reply's token ids from the server (``solver_token_ids`` / ``expert_token_ids``)."""
 
     prompt: list[int]
     """The rendered prompt's ids, images' placeholder tokens included."""
@@ -235,8 +212,7 @@ class RolloutRecord(_RecordReturn, total=False):
     """Why the episode ended in an error (masked), else None."""
     seconds: float
     transcript: list[dict[str, Any]]
-    """`TurnRecordDict` entries, with each message's tokens and raw reply added, and its
-    `ReplyLogprobs` and `ReplyTokenIds` when they were asked for and returned."""
+    """`TurnRecordDict` entries with each message's tokens, raw reply, logprobs and token ids."""
     initial_state: dict[str, Any]
     """What the solver's first image showed (private facts redacted)."""
     failed_message: str

@@ -1,10 +1,7 @@
 """The COMMA turn protocol: one PettingZoo AEC environment shared by every puzzle.
 
-Two agents alternate. The ``solver`` sees the puzzle image and can act by typing action
-names, one per line, into its message; the ``expert`` reads the manual and can only talk.
-One solver message plus one expert reply is a conversation turn. The puzzle-specific parts
-(rules, drawing, manual) are plugged in by each versioned module such as `comma_env.wire_v0`.
-"""
+The ``solver`` sees the puzzle and acts by typing action names, one per line; the ``expert``
+reads the manual and can only talk. One solver message plus one expert reply is a turn."""
 
 from __future__ import annotations
 
@@ -61,9 +58,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         max_mistakes: strikes that end the episode as failed (paper: 3).
         memory: ``"full"`` shows each agent the whole dialogue; ``"last"`` only the latest
             message (the ablation of the paper's Table 2).
-        solver_view: ``"image"``, or ``"text"``: the solver's observation then has no image
-            and its text carries a written description of it, for models without vision (and
-            for RL on text policies, whose steps then draw nothing).
+        solver_view: ``"image"``, or ``"text"``: no image, a written description instead.
         action_matching: ``"exact"`` (paper) or ``"lenient"``, which also accepts action
             names wrapped in markdown (bullets, ``**bold**``, backticks).
         max_message_chars: longer messages are cut (and marked) before parsing and relaying.
@@ -72,11 +67,9 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
             newly leaked private field.
         leak_unsure_penalty: subtracted per private field the detector is unsure about
             (`leak_unsure`), given back if the field turns out leaked.
-        token_cost: subtracted per 1,000 tokens of every message (both agents), the unit of
-            the paper's conciseness ``S = 1/(1 + tau/1000)``; tokens are counted by
-            `token_counter` (default `comma_env.protocol.text.count_tokens`, a rule-based estimate).
-            All reward terms are 0 by default, so the return equals the partial score; the
-            formulas are in `comma_env.protocol.rewards`.
+        token_cost: subtracted per 1,000 tokens of every message, counted by `token_counter`
+            (default `comma_env.protocol.text.count_tokens`). All reward terms default to 0, so
+            the return equals the partial score (`comma_env.protocol.rewards`).
         render_mode: ``"rgb_array"`` or ``"human"``.
         puzzle_options: keyword arguments for the puzzle's constructor.
     """
@@ -96,8 +89,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
     """The rollout's solver and expert policies play the agents of those names (`comma_env.protocol.game`)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A subclass that declares ``puzzle_spec`` gets its rules, drawing and name from it
-        (the drawing module is imported here, when the versioned module is)."""
+        """A subclass that declares ``puzzle_spec`` gets its rules, drawing and name from it."""
         super().__init_subclass__(**kwargs)
         spec = cls.__dict__.get("puzzle_spec")
         if spec is None:
@@ -169,8 +161,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        """Built on first use: the picture's `Box` holds four arrays of the picture's size, which an
-        episode played through `observe` never needs."""
+        """Built on first use (the picture's `Box` is large and `observe` never needs it)."""
         if agent not in self._observation_spaces:
             if agent not in self.possible_agents:
                 raise KeyError(agent)
@@ -198,8 +189,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         return copy.deepcopy(self._turns)
 
     def initial_state(self) -> dict[str, Any]:
-        """What the solver's picture shows, private facts redacted and drawing-only keys left out:
-        the ground truth the rollout records for the judges."""
+        """The visible state, redacted and without drawing-only keys: the judges' ground truth."""
         state = self.puzzle_cls.redact(dict(self.visible_state))
         return {k: v for k, v in state.items() if k not in self.puzzle_cls.drawing_only_keys}
 
@@ -235,8 +225,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         self._refresh_infos()
 
     def _start_episode(self, puzzle: Puzzle | None, seed: int | None) -> None:
-        """Every per-episode attribute, fresh: called by `reset` and, with no puzzle yet, by
-        `__init__`, so that each attribute exists (with its type) from construction on."""
+        """Every per-episode attribute, fresh (also from `__init__`, so each exists from the start)."""
         self.seed_used = seed
         self.agents = list(self.possible_agents) if puzzle is not None else []
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -428,8 +417,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
 
     # -- observations ----------------------------------------------------------------------
     def image(self) -> np.ndarray:
-        """The solver's current picture, read-only RGB uint8: drawn again only when the puzzle's
-        state changed (`Puzzle.version`), else the same array (callers may key an encoding on it)."""
+        """The solver's picture, read-only RGB uint8, drawn again only when `Puzzle.version` changed."""
         puzzle = self._puzzle()
         if self._image_version != puzzle.version or self._image_array is None:
             self._image_array = views.picture_array(self.draw(puzzle.visible_state()))
@@ -437,8 +425,7 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         return self._image_array
 
     def describe(self) -> str:
-        """The written description of the image used by ``solver_view="text"``: written again only
-        when the puzzle's state changed (`Puzzle.version`), as the picture is drawn."""
+        """The written description used by ``solver_view="text"``, redone when the state changed."""
         puzzle = self._puzzle()
         if self._description is None or self._description[0] != puzzle.version:
             hidden = self.puzzle_cls.drawing_only_keys
@@ -447,12 +434,10 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         return self._description[1]
 
     messages = staticmethod(prompts.agent_messages)
-    """What an agent is shown, as chat messages: ``messages(agent, observation, info,
-    image_url=None, options=None)`` (`comma_env.protocol.prompts.agent_messages`)."""
+    """What an agent is shown, as chat messages (`comma_env.protocol.prompts.agent_messages`)."""
 
     def _text_for(self, agent: str) -> str:
-        """``obs["text"]``: the plain-text form of the messages a chat policy is sent, with
-        `prompts.IMAGE_MARK` where the image goes."""
+        """``obs["text"]``: the plain-text form of the messages a chat policy is sent."""
         image = prompts.IMAGE_MARK if agent == SOLVER and self.solver_view == "image" else None
         return prompts.as_text(self.messages(agent, self._audio, self.infos.get(agent) or {}, image))
 

@@ -12,8 +12,7 @@ from comma_env.protocol.prompts import Message, PromptOptions
 
 @dataclass(frozen=True)
 class RunOptions:
-    """The options a rollout plays under (its config's protocol fields); a game takes the
-    ones it has (AsymPuzl only its ``puzzle_options``)."""
+    """The options a rollout plays under; a game takes the ones it has."""
 
     max_turns: int = 10
     max_mistakes: int = 3
@@ -26,12 +25,10 @@ class RunOptions:
 
 @runtime_checkable
 class Game(Protocol):
-    """A raw two-agent AEC environment the rollout can play (the class its versioned module
-    exports as ``raw_env``)."""
+    """A raw two-agent AEC environment the rollout can play (a versioned module's ``raw_env``)."""
 
     slots: ClassVar[Mapping[str, str]]
-    """Which agent the rollout's ``solver`` policy and its ``expert`` policy play:
-    ``{"solver": agent, "expert": agent}``."""
+    """The agents the rollout's ``solver`` and ``expert`` policies play."""
 
     @classmethod
     def env_options(cls, options: RunOptions) -> dict[str, Any]:
@@ -39,8 +36,7 @@ class Game(Protocol):
 
     @classmethod
     def record_settings(cls, options: RunOptions) -> dict[str, Any]:
-        """The settings an episode record carries (``max_turns``, ``max_mistakes``,
-        ``memory``, ``solver_view`` and the game's own), as the game runs them."""
+        """The settings an episode record carries, as the game runs them."""
 
     def initial_state(self) -> dict[str, Any]:
         """The instance just after ``reset``, as the episode record keeps it (judges read it)."""
@@ -58,8 +54,7 @@ class Game(Protocol):
 
     @classmethod
     def results(cls, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-        """The game's own metrics of its episode records for ``results.json`` (under the
-        game's name), or None when the suite's tables say everything."""
+        """The game's own metrics for ``results.json``, or None when the suite's tables say everything."""
 
     @classmethod
     def results_markdown(cls, metrics: Mapping[str, Any]) -> list[str]:

@@ -1,5 +1,4 @@
-"""The infos `comma_env.protocol.core.CommaEnv` hands each agent after every step, and the
-episode summary they carry at the end."""
+"""The infos `CommaEnv` hands each agent after every step, and the episode summary at the end."""
 
 from __future__ import annotations
 
@@ -74,9 +73,7 @@ class EpisodeInfos:
         )
         if self.puzzle_cls.audio_samples:
             solver_info["audio_description"] = puzzle.audio_description()
-        # The expert's info holds only what the expert may know: a wrong PIN or a strike the
-        # expert could not see must not reach an expert policy or trainer through it. Metrics
-        # are in the solver's info and, on the last step, in both agents' `episode` summary.
+        # the expert's info holds only what the expert may know (no strikes, no wrong PIN)
         expert_dialogue = views.dialogue_window(self._expert_dialogue, EXPERT, self.memory)
         expert_info = ExpertInfo(turn=int(self.turn), dialogue=expert_dialogue, manual=self.manual)
         done = self.end_reason is not None
@@ -90,13 +87,11 @@ class EpisodeInfos:
 
     @property
     def leak_unsure(self) -> list[str]:
-        """Private fields the detector could not rule out: something in the solver's speech
-        could carry them and no rule read them (docs/privacy.md); never a leaked field."""
+        """Private fields the detector could not rule out (docs/privacy.md); never a leaked one."""
         return list(self._leaks.unsure)
 
     def episode_summary(self) -> EpisodeSummary:
-        """Every per-episode metric of the paper's section 4.2 that the environment can know
-        (token counts come from the policies and are added by the rollout)."""
+        """The paper's per-episode metrics (section 4.2) that the environment knows (no tokens)."""
         puzzle = self._puzzle()
         repeated = sum(count - 1 for count in self._mistake_pairs.values() if count > 1)
         return {

@@ -1,7 +1,5 @@
-"""Per-token log-probabilities of one model reply: read from an OpenAI-style answer (untrusted
-input: anything unusable becomes None and a reason), kept in a rollout record as parallel
-lists (`TokenLogprobs.as_record`), read back by the export. Also the prompt's and the reply's
-token ids when the server returns them (vLLM's ``return_token_ids``: `token_ids_from_openai`)."""
+"""Per-token log-probabilities and token ids of one model reply, read from an untrusted
+OpenAI-style answer (anything unusable becomes None and a reason) and from rollout records."""
 
 from __future__ import annotations
 
@@ -10,16 +8,10 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
-MAX_TOKENS = 65_536
-"""More entries than this in one reply is a broken answer, not a reply (no model config
-allows that many new tokens per message)."""
-MAX_TOP = 20
-"""The most alternatives per token the OpenAI API allows (``top_logprobs`` <= 20)."""
-MAX_TOKEN_CHARS = 1_024
-"""A token string or byte list longer than this is garbage, not a vocabulary entry."""
-POSITIVE_SLACK = 1e-4
-"""Rounding can make a near-certain token's log-probability slightly positive; up to this
-much it reads as 0, beyond it the value is not a log-probability."""
+MAX_TOKENS = 65_536  # more entries in one reply is a broken answer
+MAX_TOP = 20  # the OpenAI API's limit of top_logprobs
+MAX_TOKEN_CHARS = 1_024  # a longer token is garbage, not a vocabulary entry
+POSITIVE_SLACK = 1e-4  # rounding may make a near-certain token's logprob slightly positive
 
 
 @dataclass(frozen=True)
@@ -29,8 +21,7 @@ class TokenLogprobs:
     tokens: list[str]
     logprobs: list[float]
     token_bytes: dict[int, bytes]
-    """Exact bytes of the tokens whose text is not their bytes (a character split across
-    tokens); every other token's bytes are its text in UTF-8."""
+    """Exact bytes of the tokens whose text is not their UTF-8 bytes (a character split across tokens)."""
     top: list[list[tuple[str, float]]] | None = None
     """Per token, the most likely alternatives and their log-probabilities (when asked for)."""
 
@@ -49,11 +40,9 @@ class TokenLogprobs:
         return record
 
 
-def _field(obj: Any, name: str) -> Any:
+def field_of(obj: Any, name: str) -> Any:
     """A field of a decoded JSON object or an attribute of a response object."""
-    if isinstance(obj, dict):
-        return obj.get(name)
-    return getattr(obj, name, None)
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
 def _logprob(value: Any) -> float | None:
@@ -85,7 +74,7 @@ def _top(value: Any) -> list[tuple[str, float]] | None:
         return None
     alternatives = []
     for entry in value:
-        token, logprob = _token(_field(entry, "token")), _logprob(_field(entry, "logprob"))
+        token, logprob = _token(field_of(entry, "token")), _logprob(field_of(entry, "logprob"))
         if token is None or logprob is None:
             return None
         alternatives.append((token, logprob))
@@ -93,11 +82,10 @@ def _top(value: Any) -> list[tuple[str, float]] | None:
 
 
 def from_openai(logprobs: Any, want_top: bool = False) -> tuple[TokenLogprobs | None, str | None]:
-    """The token log-probabilities of a ``choices[i].logprobs`` value, or (None, why not).
-    `want_top`: keep each token's ``top_logprobs`` (asked for with ``top_logprobs > 0``)."""
+    """The token log-probabilities of a ``choices[i].logprobs`` value, or (None, why not)."""
     if logprobs is None:
         return None, "the answer has no logprobs"
-    content = _field(logprobs, "content")
+    content = field_of(logprobs, "content")
     if content is None:
         return None, "the answer's logprobs have no content"
     if not isinstance(content, (list, tuple)):
@@ -109,10 +97,10 @@ def from_openai(logprobs: Any, want_top: bool = False) -> tuple[TokenLogprobs | 
     exact: dict[int, bytes] = {}
     top: list[list[tuple[str, float]]] | None = [] if want_top else None
     for index, entry in enumerate(content):
-        token, logprob = _token(_field(entry, "token")), _logprob(_field(entry, "logprob"))
+        token, logprob = _token(field_of(entry, "token")), _logprob(field_of(entry, "logprob"))
         if token is None or logprob is None:
             return None, f"logprobs.content[{index}] has no usable token and logprob"
-        raw = _field(entry, "bytes")
+        raw = field_of(entry, "bytes")
         if raw is not None:
             data = _bytes(raw)
             if data is None:
@@ -120,7 +108,7 @@ def from_openai(logprobs: Any, want_top: bool = False) -> tuple[TokenLogprobs | 
             if data != token.encode("utf-8", "surrogatepass"):
                 exact[index] = data
         if top is not None:
-            alternatives = _top(_field(entry, "top_logprobs"))
+            alternatives = _top(field_of(entry, "top_logprobs"))
             if alternatives is None:
                 return None, f"logprobs.content[{index}].top_logprobs is malformed"
             top.append(alternatives)
@@ -130,8 +118,7 @@ def from_openai(logprobs: Any, want_top: bool = False) -> tuple[TokenLogprobs | 
 
 
 def from_record(record: Any) -> tuple[TokenLogprobs | None, str | None]:
-    """A record's ``<role>_logprobs`` value read back, or (None, why not): records come
-    from files that may be damaged or written by hand."""
+    """A record's ``<role>_logprobs`` value read back (files may be damaged), or (None, why not)."""
     if not isinstance(record, dict):
         return None, "not an object"
     tokens, values = record.get("tokens"), record.get("logprobs")
@@ -170,8 +157,7 @@ def from_record(record: Any) -> tuple[TokenLogprobs | None, str | None]:
                          [v for v in checked_values if v is not None], exact, top), None
 
 
-MAX_PROMPT_TOKENS = 1_048_576
-"""More prompt ids than this is a broken answer (no served context is that long)."""
+MAX_PROMPT_TOKENS = 1_048_576  # no served context is that long
 
 
 def _ids(value: Any, limit: int) -> list[int] | None:
@@ -183,8 +169,7 @@ def _ids(value: Any, limit: int) -> list[int] | None:
 
 
 def token_ids(prompt: Any, completion: Any) -> dict[str, list[int]] | None:
-    """``{"prompt": ids, "completion": ids}`` when both are non-empty lists of token ids, else None
-    (the record form of ``<role>_token_ids``; also how a record is read back)."""
+    """``{"prompt": ids, "completion": ids}`` when both are non-empty lists of token ids, else None."""
     prompt_ids, completion_ids = _ids(prompt, MAX_PROMPT_TOKENS), _ids(completion, MAX_TOKENS)
     if prompt_ids is None or completion_ids is None:
         return None
@@ -192,9 +177,8 @@ def token_ids(prompt: Any, completion: Any) -> dict[str, list[int]] | None:
 
 
 def token_ids_from_openai(response: Any) -> dict[str, list[int]] | None:
-    """The ids vLLM returns with ``return_token_ids: true`` (``prompt_token_ids`` beside
-    ``choices``, ``token_ids`` in the choice), or None when the server sent none usable."""
-    choices = _field(response, "choices")
+    """The ids vLLM returns with ``return_token_ids: true``, or None when none are usable."""
+    choices = field_of(response, "choices")
     if not isinstance(choices, (list, tuple)) or not choices:
         return None
-    return token_ids(_field(response, "prompt_token_ids"), _field(choices[0], "token_ids"))
+    return token_ids(field_of(response, "prompt_token_ids"), field_of(choices[0], "token_ids"))

@@ -13,9 +13,8 @@ from comma_env.protocol.logprobs import TokenLogprobs
 
 @dataclass
 class Reply:
-    """One message from a player, with the tokens it cost (0 for scripted players) and, when asked
-    for and returned, each token's log-probability and the token ids. A scripted partner also says what it
-    understood of its partner's last message (`understood`, docs/partners.md)."""
+    """One message from a player, with the tokens it cost, optional logprobs and token ids, and
+    what a scripted partner understood (docs/partners.md)."""
 
     text: str
     prompt_tokens: int = 0
@@ -24,15 +23,13 @@ class Reply:
     logprobs: TokenLogprobs | None = None
     understood: dict[str, Any] | None = None
     token_ids: dict[str, list[int]] | None = None
-    """The prompt's and the reply's token ids as the server gave them (``server_ids: true``)."""
 
 
 class Player(ABC):
     """Plays one role (``solver`` or ``expert``) for one episode."""
 
     needs_observation: bool = True
-    """False for players that act on `info` alone (random, scripted): the runner then skips
-    building the observation, which saves drawing the image."""
+    """False for players that act on `info` alone: the runner then skips the observation."""
 
     @abstractmethod
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
@@ -44,15 +41,12 @@ class Policy(ABC):
 
     name: str = "policy"
     replayable: bool = False
-    """True for scripted policies: their players' state (random streams included) follows
-    from the messages they were shown, so replaying a recorded episode through fresh players
-    restores it (the play server does, when it restores a session). A model is not replayed:
-    its memory is the dialogue it is shown, and a call costs time and money."""
+    """True for scripted policies, whose players' state follows from the messages they were shown:
+    the play server replays a recorded episode through fresh players to restore a session."""
 
     @classmethod
     def from_config(cls, cfg: Any, seed: int = 0, log_dir: str | None = None) -> Policy:
-        """The policy a model config (a `ModelConfig` or a dict of its fields) describes; `seed` seeds
-        its own randomness, `log_dir` keeps a launched server's logs."""
+        """The policy a model config describes (`log_dir` keeps a launched server's logs)."""
         return cls()
 
     @abstractmethod
@@ -61,6 +55,11 @@ class Policy(ABC):
 
     async def aclose(self) -> None:  # noqa: B027 (optional hook: most policies hold nothing)
         """Release servers, sessions or files the policy holds."""
+
+
+def last_message(info: dict[str, Any], speaker: str) -> str:
+    """The newest message of `speaker` in an agent's dialogue ("" before it spoke)."""
+    return next((entry["text"] for entry in reversed(info.get("dialogue", [])) if entry["speaker"] == speaker), "")
 
 
 def config_extra(cfg: Any) -> dict[str, Any]:

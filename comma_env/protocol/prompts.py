@@ -1,10 +1,6 @@
-"""What an agent is shown: the one rendering of its view, as chat messages and as plain text.
-
-The rollout, ``obs["text"]`` (`as_text`), the trainer adapters and the export all use it, so a
-model is trained on the prompt it is evaluated with. The static part (role prompt, task or
-manual) comes first so that servers with prefix caching reuse it; the solver's current state and
-its only image come last. Text the other agent wrote is quoted line by line under its author's
-name, so no message can pass for the game's feedback."""
+"""What an agent is shown, as chat messages and as plain text: the one rendering that the rollout,
+``obs["text"]``, the trainers and the export share. The static part comes first (servers cache
+prefixes); the other agent's text is quoted, so no message can pass for the game's feedback."""
 
 from __future__ import annotations
 
@@ -76,12 +72,8 @@ AUDIO_MARK = "[audio]"
 
 @dataclass(frozen=True)
 class PromptOptions:
-    """How a chat policy's messages may differ from ``obs["text"]``, which renders the defaults.
-
-    Args:
-        privacy_reminder: add `PRIVACY_REMINDER` to the solver's system prompt.
-        audio: send Sound's clip as an ``input_audio`` part (models that accept audio).
-        describe_audio: otherwise describe the clip in words (else leave it out)."""
+    """How a chat policy's messages may differ from ``obs["text"]`` (which renders the defaults):
+    the privacy reminder, Sound's clip as audio, or else in words."""
 
     privacy_reminder: bool = True
     audio: bool = False
@@ -89,9 +81,7 @@ class PromptOptions:
 
 
 def quote(text: str) -> str:
-    """An agent's text with every line quoted, so none of it can pass for feedback or for
-    another speaker: the lines of ``str.splitlines`` (every line boundary a reader may break at,
-    U+2028 and vertical tabs included), each after `QUOTE_PREFIX`."""
+    """An agent's text with every line (of ``str.splitlines``, U+2028 included) quoted."""
     return QUOTE_PREFIX + ("\n" + QUOTE_PREFIX).join(str(text).splitlines() or [EMPTY_MESSAGE])
 
 
@@ -126,8 +116,7 @@ def _text(text: str) -> dict[str, Any]:
 
 
 def _dialogue_messages(dialogue: Iterable[DialogueEntry], me: str) -> list[Message]:
-    """Own messages -> assistant, as written; everything else -> user, under its speaker's
-    header, the other agent's text quoted (so it cannot pass for feedback)."""
+    """Own messages -> assistant; everything else -> user, under its speaker's header."""
     messages: list[Message] = []
     for entry in dialogue:
         if entry.get("speaker", "") == me:
@@ -138,8 +127,8 @@ def _dialogue_messages(dialogue: Iterable[DialogueEntry], me: str) -> list[Messa
 
 
 def _merge(messages: list[Message]) -> list[Message]:
-    """Merge consecutive messages of one role (chat templates want alternation); text-only user
-    messages become plain strings, which some servers handle best."""
+    """Merge consecutive messages of one role (chat templates want alternation); text-only
+    user messages become plain strings."""
     merged: list[Message] = []
     for message in messages:
         role, content = message["role"], message["content"]
@@ -160,8 +149,7 @@ def _merge(messages: list[Message]) -> list[Message]:
 
 def solver_messages(info: Mapping[str, Any], image_url: str | None = None, privacy_reminder: bool = True,
                     audio: Sequence[dict[str, Any]] = ()) -> list[Message]:
-    """The solver's chat messages from its info, its image as a URL (if any) and Sound's clip
-    as content parts (`audio_parts`)."""
+    """The solver's chat messages from its info, its image URL and Sound's clip parts."""
     messages: list[Message] = [
         {"role": "system", "content": system_prompt("solver", privacy_reminder)},
         {"role": "user", "content": [_text(f"{TASK_TITLE}\n{info.get('task') or ''}".strip())]},
@@ -195,15 +183,8 @@ def expert_messages(info: Mapping[str, Any]) -> list[Message]:
 
 def agent_messages(agent: str, observation: Mapping[str, Any], info: Mapping[str, Any],
                    image_url: str | None = None, options: PromptOptions | None = None) -> list[Message]:
-    """What `agent` is shown this turn, as chat messages: the one rendering of its view.
-
-    Args:
-        agent: ``"solver"`` or ``"expert"``.
-        observation: the agent's observation (only Sound's clip is read from it).
-        info: the agent's info.
-        image_url: the solver's picture as a URL (a PNG data URL for a model), or None.
-        options: what a chat policy may change (`PromptOptions`; None: the defaults).
-    """
+    """What `agent` is shown this turn, as chat messages (only Sound's clip is read from
+    `observation`; `image_url` is the solver's picture, e.g. a PNG data URL)."""
     options = options or PromptOptions()
     if agent == "expert":
         return expert_messages(info)
@@ -247,8 +228,7 @@ def _with_audio(messages: list[Message], parts: list[dict[str, Any]]) -> list[Me
 
 # -- the plain-text form and the turns of append-only trainers --------------------------------
 def as_text(chat: Iterable[Mapping[str, Any]]) -> str:
-    """The plain-text form of chat messages (``obs["text"]``): each message under its role (``[user]``...),
-    messages and parts apart by a blank line, images as `IMAGE_MARK`, audio as `AUDIO_MARK`."""
+    """The plain-text form of chat messages (``obs["text"]``): each under its role, media as marks."""
     blocks = []
     for message in chat:
         role = str(message.get("role"))
@@ -269,8 +249,7 @@ def _content_text(content: Any) -> str:
 
 
 def after_own_message(chat: Sequence[Message]) -> list[Message]:
-    """The messages after the agent's newest own message: what an append-only trainer (verifiers,
-    TRL's tools) adds after the agent spoke; all of them before it first speaks."""
+    """The messages after the agent's newest own one: what an append-only trainer adds."""
     for index in range(len(chat) - 1, -1, -1):
         if chat[index]["role"] == "assistant":
             return list(chat[index + 1:])
@@ -278,8 +257,7 @@ def after_own_message(chat: Sequence[Message]) -> list[Message]:
 
 
 def closing_message(info: Mapping[str, Any], agent: str) -> str:
-    """What an append-only trainer shows the agent once the episode is over (the rollout asks
-    nothing more then): the dialogue since its newest message and how the episode ended."""
+    """What an append-only trainer shows the agent at the end: the new dialogue and the outcome."""
     dialogue = list(info.get("dialogue") or [])
     start = next((i + 1 for i in range(len(dialogue) - 1, -1, -1) if dialogue[i].get("speaker") == agent), 0)
     episode = info.get("episode") or {}

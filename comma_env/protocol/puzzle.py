@@ -1,5 +1,4 @@
-"""The puzzle interface: rules and state of one instance, kept apart from drawing and dialogue
-(docs/adding-a-puzzle.md)."""
+"""The puzzle interface: rules and state of one instance, apart from drawing and dialogue."""
 
 from __future__ import annotations
 
@@ -13,17 +12,13 @@ from comma_env.protocol.spec import FRAME_SIZE, PuzzleSpec
 
 
 class Puzzle(ABC):
-    """One puzzle instance, generated from an RNG in `__init__`; everything is a deterministic
-    function of it. The environment only talks to a puzzle through this interface."""
+    """One puzzle instance, a deterministic function of the RNG given to `__init__`."""
 
     spec: ClassVar[PuzzleSpec]
-    """The puzzle's declaration (set by `bind_spec` when its ``SPEC`` is made)."""
+    """The puzzle's declaration; `name`, `title` and `skills` come from it (`bind_spec`)."""
     name: ClassVar[str]
-    """Short id used in env ids and file names, e.g. ``"wire"`` (from the spec)."""
     title: ClassVar[str]
-    """Human-readable name, e.g. ``"Wire"`` (from the spec)."""
     skills: ClassVar[tuple[str, ...]]
-    """Subset of `SKILLS` (from the spec)."""
     single_step: ClassVar[bool]
     """True when one correct action solves it (then PSR equals SR)."""
     image_size: ClassVar[tuple[int, int]] = FRAME_SIZE
@@ -31,20 +26,16 @@ class Puzzle(ABC):
     task_prompt: ClassVar[str]
     """What the solver is told about its goal, in addition to the generic solver prompt."""
     drawing_only_keys: ClassVar[frozenset[str]] = frozenset()
-    """Keys of `visible_state()` that only steer the drawing (a texture seed, a photo file)
-    and mean nothing to a reader: left out of written descriptions."""
+    """Keys of `visible_state()` that only steer the drawing: left out of written descriptions."""
     uses_clock: ClassVar[bool] = False
-    """True for real-time puzzles with a countdown on the simulated clock (`comma_env.protocol.clock`):
-    the protocol then charges every message's time and accepts ``wait N`` lines."""
+    """True for real-time puzzles on the simulated clock (`comma_env.protocol.clock`)."""
     audio_samples: ClassVar[int] = 0
-    """Length of the clip the solver hears (0: no audio); fixed per puzzle so the
-    observation space is a Box."""
+    """Length of the clip the solver hears (0: no audio); fixed so the space is a Box."""
     sample_rate: ClassVar[int] = 16000
 
     @classmethod
     def bind_spec(cls, spec: PuzzleSpec) -> None:
-        """Take name, title and skills from `spec` (called once, by the spec itself), so that
-        the spec is the only place they are written."""
+        """Take name, title and skills from `spec` (called by the spec itself)."""
         bound = cls.__dict__.get("spec")
         if bound is not None and bound is not spec:
             raise ValueError(f"{cls.__qualname__} already has a spec ({bound.name!r})")
@@ -55,8 +46,7 @@ class Puzzle(ABC):
 
     @classmethod
     def manual_for(cls, manual: str, options: dict[str, Any]) -> str:
-        """The manual the expert reads when the puzzle runs with `options` (its constructor's
-        keyword arguments): a puzzle whose options change a rule rewrites that rule here."""
+        """The manual under the constructor's `options` (an option that changes a rule rewrites it)."""
         return manual
 
     def __init__(self, rng: np.random.Generator) -> None:
@@ -79,14 +69,12 @@ class Puzzle(ABC):
 
     @abstractmethod
     def visible_state(self) -> dict[str, Any]:
-        """JSON-serialisable dict of everything the solver's image shows, nothing more (for
-        puzzles with sound, also what the clip sounds like, in words: not drawn)."""
+        """JSON-serialisable dict of everything the solver's image shows (and a clip, in words)."""
 
     @classmethod
     @abstractmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
-        """Apply the manual to a state as the solver described it (`seen`, keys of `visible_state()`),
-        with the expert's own `notes` kept across turns; returns the action names to type, in order."""
+        """The action names the manual gives for a described state `seen` (`notes` persist across turns)."""
 
     # -- optional hooks ------------------------------------------------------------------
     @property
@@ -98,21 +86,17 @@ class Puzzle(ABC):
         return {}
 
     def expert_view_of_action(self, action: str) -> str:
-        """How a solver's line looks when relayed to the expert: unchanged unless it must be masked
-        (ATM masks PIN keys)."""
+        """A solver's line as relayed to the expert (ATM masks PIN keys)."""
         return action
 
     @classmethod
     def redact(cls, state: dict[str, Any]) -> dict[str, Any]:
-        """The part of a visible state a careful solver would tell the expert (private
-        facts removed). The scripted oracle solver describes this, not the whole state."""
+        """The part of a visible state a careful solver would tell the expert (no private facts)."""
         return state
 
     @classmethod
     def expand_advice(cls, line: str, state: dict[str, Any]) -> list[str]:
-        """How a careful solver turns one line of the expert's advice into action names,
-        given what it sees. Default: the line is an action name. PR puzzles override it so
-        that advice like "enter your PIN" becomes key presses only the solver can know."""
+        """How a careful solver turns a line of advice into action names ("enter your PIN" in ATM)."""
         return [line]
 
     def elapse(self, seconds: int) -> None:  # noqa: B027 (optional hook: only clocked puzzles need it)
@@ -124,8 +108,7 @@ class Puzzle(ABC):
         return False
 
     def audio(self) -> np.ndarray | None:
-        """The clip the solver hears, float32 in [-1, 1] of `audio_samples` samples at
-        `sample_rate` (None when the puzzle has no sound)."""
+        """The clip the solver hears, float32 in [-1, 1] (None when the puzzle has no sound)."""
         return None
 
     def audio_description(self) -> str | None:
@@ -134,8 +117,7 @@ class Puzzle(ABC):
 
     @classmethod
     def plan_ahead(cls, seen: dict[str, Any], typed: list[str], notes: dict[str, Any]) -> list[str]:
-        """Advice for the stage after `typed` on the last described state `seen`, from what the expert was
-        told alone; [] means the expert must ask what the solver sees now (the realistic pair)."""
+        """Advice for the stage after `typed` on `seen`; [] means the expert must ask (the realistic pair)."""
         return []
 
     def state_key(self) -> str:

@@ -28,14 +28,8 @@ def conf_dir() -> Path:
     return _data_dir("conf")
 
 
-def load_manual(puzzle: str) -> str:
-    """The expert's manual for `puzzle`, exactly as the expert sees it."""
-    return read_manual(f"{puzzle}.md")
-
-
 def read_manual(file: str) -> str:
-    """A manual by file name in `manuals_dir` (a `PuzzleSpec`'s ``manual``), or by absolute
-    path for puzzles that ship outside the package."""
+    """A manual by file name in `manuals_dir`, or by absolute path (puzzles from outside)."""
     path = Path(file)
     if not path.is_absolute():
         path = manuals_dir() / file
@@ -48,8 +42,7 @@ def font_path(name: str = "DejaVuSans.ttf") -> Path:
 
 
 def install_hint(extra: str) -> str:
-    """A pip command that installs the optional dependencies of `extra` where the user is: an
-    editable install of a source checkout, or the extra's requirements read from the wheel's metadata."""
+    """A pip command that installs `extra`: editable from a checkout, else its requirements from the wheel."""
     root = _PACKAGE_DIR.parent
     if (root / "pyproject.toml").is_file():
         return f'pip install -e "{root}[{extra}]"'

@@ -10,18 +10,12 @@ partial score. With every option the per-step rewards add up to::
              - leak_unsure_penalty * unsure_fields
              - token_cost * tokens / 1000
 
-``unsure_fields`` counts the fields the detector is unsure about when the episode ends
-(``privacy_unsure``); a field that turns out leaked moves from that term to the leak term, so
-each solver step carries the change of the count. The expert's step carries only its own
-token term."""
+``unsure_fields`` counts the fields still unsure at the end (``privacy_unsure``), so each solver
+step carries the change of that count. The expert's step carries only its own token term."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
-
-REWARD_OPTIONS = ("success_bonus", "mistake_penalty", "leak_penalty", "leak_unsure_penalty", "token_cost")
-"""Environment options (keyword arguments) that shape the reward; all default to 0."""
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -36,8 +30,7 @@ class RewardTerms:
 
     def solver_step(self, progress_gain: float, solved: bool, new_mistakes: int, new_leaks: int, tokens: int,
                     unsure_change: int = 0) -> float:
-        """The shared reward of one solver message (`unsure_change`: how many more fields are
-        unsure after it than before, negative when unsure fields turned out leaked)."""
+        """The shared reward of one solver message (`unsure_change`: the change of unsure fields)."""
         return float(
             progress_gain
             + (self.success_bonus if solved else 0.0)
@@ -50,11 +43,3 @@ class RewardTerms:
     def expert_step(self, tokens: int) -> float:
         """The shared reward of one expert message (only its token cost)."""
         return float(-self.token_cost * tokens / 1000.0)
-
-    def episode_return(self, progress: float, success: bool, mistakes: int, leaks: int, tokens: int,
-                       initial_progress: float = 0.0, unsure: int = 0) -> float:
-        """The documented return of a whole episode (what the per-step rewards sum to)."""
-        return self.solver_step(progress - initial_progress, success, mistakes, leaks, tokens, unsure)
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)

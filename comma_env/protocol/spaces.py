@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 from gymnasium.spaces import Space
 
-# Characters sampled by `UnicodeText.sample`: ASCII, accents, CJK, emoji, markup, newlines.
 _SAMPLE_ALPHABET: tuple[str, ...] = tuple(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-*`#<>/\n\t.,;:!?'\""
 ) + ("é", "ß", "中", "文", "ж", "🙂", "💣", "\u200b", "\u00a0", "ø")
@@ -27,7 +26,6 @@ class UnicodeText(Space[str]):
         return False
 
     def sample(self, mask: Any = None, probability: Any = None) -> str:
-        """A random string of 0..64 characters drawn from a mixed-script alphabet."""
         length = int(self.np_random.integers(0, 65))
         picks = self.np_random.integers(0, len(_SAMPLE_ALPHABET), size=length)
         return "".join(_SAMPLE_ALPHABET[i] for i in picks)

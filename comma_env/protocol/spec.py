@@ -1,5 +1,4 @@
-"""One declaration of a puzzle's facts: `PuzzleSpec`, from which the registry, the tables, the
-fidelity numbers and the oracle derive theirs. Drawing and phrasebook are ``"module:attribute"``
+"""`PuzzleSpec`: one declaration of a puzzle's facts. Drawing and phrasebook are ``"module:attribute"``
 strings resolved on first use, so ``import comma_env`` draws nothing."""
 
 from __future__ import annotations
@@ -9,22 +8,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 SKILLS: tuple[str, ...] = ("MR", "MG", "MSR", "PR", "RT")
-"""Skill categories of the paper: memory recall, multimodal grounding, multi-step
-reasoning, privacy reasoning, and real-time reaction (COMMA v1: Button, Dog)."""
+"""The paper's skills: memory recall, multimodal grounding, multi-step, privacy and real-time reasoning."""
 
 FRAME_SIZE: tuple[int, int] = (512, 512)
 """(width, height) of a solver's image unless its puzzle says otherwise."""
 
 Suite = Literal["comma", "v1", "game", "extra"]
-"""Where a puzzle belongs: the final paper's ten (``comma``), the first version's dropped
-puzzles (``v1``), two-agent games with their own agents (``game``), or anything added
-later (``extra``: registered and playable, never in a default run)."""
+"""The final paper's ten, the first paper's dropped puzzles, games with their own agents, or
+anything added later (never in a default run)."""
 
 
 @dataclass(frozen=True)
 class PaperRandom:
-    """The random baseline a paper published for one puzzle, in percent, with the standard
-    errors it prints beside each number."""
+    """A paper's random baseline for one puzzle, in percent, with its standard errors."""
 
     psr: float
     sr: float
@@ -34,8 +30,7 @@ class PaperRandom:
 
 @dataclass(frozen=True)
 class PaperV1Random:
-    """The first COMMA paper's random-solver row for one puzzle (seed 003: Table 1's PSR and
-    its tables of mistakes and conversation length; no standard errors are printed)."""
+    """The first COMMA paper's random-solver row for one puzzle (seed 003)."""
 
     psr: float
     mistakes: float
@@ -49,13 +44,10 @@ class PuzzleSpec:
     name: str
     """Short id used in env ids, module names and file names, e.g. ``"wire"``."""
     title: str
-    """Display name, e.g. ``"Wire"`` (also in the Gymnasium ids, ``comma/Wire-solver-v0``)."""
+    """Display name, e.g. ``"Wire"`` (also in the Gymnasium ids)."""
     skills: tuple[str, ...]
-    """Subset of `SKILLS`."""
     rules: type | None
-    """The `comma_env.protocol.puzzle.Puzzle` subclass (None for games that are not
-    solver/expert puzzles). Making the spec binds it: the class takes its ``name``,
-    ``title`` and ``skills`` from here."""
+    """The `comma_env.protocol.puzzle.Puzzle` subclass (None for games); it takes name, title and skills from here."""
     drawing: str
     """``"module:attribute"`` of the drawing: a function from the visible state to the picture."""
     manual: str | None

@@ -1,5 +1,4 @@
-"""Text handling shared by the protocol: cleaning LLM output, finding action lines,
-feedback lines, and the written description of a puzzle's visible state."""
+"""Cleaning messages, finding action lines, and the written description of a visible state."""
 
 from __future__ import annotations
 
@@ -16,21 +15,15 @@ TRUNCATION_MARK = " …[message truncated]"
 
 _THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 _STRAY_THINK_CLOSE = re.compile(r"^.*?</think>", re.DOTALL | re.IGNORECASE)
-# Markdown a model may wrap around an action name: a bullet or number, then emphasis and code
-# ticks. Stripped with an anchored prefix match plus str.strip, never a lazy `(.*?)` between
-# two starred classes, which backtracks quadratically on a long run of asterisks.
+# markdown around an action name, stripped by an anchored match plus str.strip (a lazy `(.*?)`
+# between starred classes backtracks quadratically on a run of asterisks)
 _LIST_MARKER = re.compile(r"(?:[-*+>]\s+|[0-9]{1,9}[.)]\s+)")
 _LEADING_WRAPPERS = "*_`'\""
 _TRAILING_WRAPPERS = "*_`'\"."
 
 
 def to_text(message: Any) -> str:
-    """Coerce whatever a policy returned into a valid unicode string.
-
-    None becomes the empty string, bytes are decoded leniently, other objects use `str`,
-    lone surrogates (which cannot be written as UTF-8) become ``?``, and NUL characters are
-    dropped.
-    """
+    """Whatever a policy returned as a valid unicode string (lone surrogates become ``?``, NULs go)."""
     if message is None:
         return ""
     if isinstance(message, bytes):
@@ -43,8 +36,7 @@ def to_text(message: Any) -> str:
 
 
 def strip_thinking(message: str) -> str:
-    """Remove `<think>…</think>` blocks (and an unterminated one) a reasoning model emits: thoughts
-    are neither executed nor relayed."""
+    """Remove a reasoning model's `<think>…</think>` blocks: thoughts are neither executed nor relayed."""
     if "think>" not in message.lower():
         return message
     message = _THINK_BLOCK.sub("", message)
@@ -66,11 +58,7 @@ def clean_message(message: Any, limit: int = DEFAULT_MAX_MESSAGE_CHARS) -> str:
 
 
 def candidate_lines(message: str, lenient: bool = False) -> Iterable[str]:
-    """Lines of a message that could name an action, after trimming whitespace.
-
-    With `lenient`, markdown around a name (``**cut_wire_1**``, ``- `cut_wire_1` ``) is
-    also removed; the paper's protocol, and the default, is exact matching.
-    """
+    """Lines of a message that could name an action, trimmed (with `lenient`, markdown too)."""
     for line in message.splitlines():
         line = line.strip()
         if not line:
@@ -84,12 +72,8 @@ _TOKEN_PIECES = re.compile(r"[^\W_]{1,6}|[^\w\s]|_", re.UNICODE)
 
 
 def count_tokens(message: str) -> int:
-    """A tokenizer-free estimate of a message's tokens: letter/digit runs in pieces of up to
-    six characters, each punctuation mark and underscore one token (close to BPE counts for
-    English prose and action names: "cut_wire_2" is 5).
-
-    Used by the token-cost reward unless the environment is given the learner's own
-    tokenizer (``token_counter=lambda s: len(tokenizer(s).input_ids)``)."""
+    """A tokenizer-free estimate of a message's tokens: letter/digit runs in pieces of up to six
+    characters, each punctuation mark and underscore one token ("cut_wire_2" is 5)."""
     return len(_TOKEN_PIECES.findall(message))
 
 
@@ -103,15 +87,12 @@ def strip_wrappers(line: str) -> str:
 
 # -- written description of the visible state ----------------------------------------------
 DESCRIPTION_HEADER = "I see:"
-_JSON = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False), one encoder for all
+_JSON = json.JSONEncoder(ensure_ascii=False)
 
 
 def describe_state(state: dict[str, Any]) -> str:
-    """A written description of `visible_state()`: one ``key: value`` line per field.
-
-    Values are JSON so that the scripted expert can read them back exactly; keys are the
-    descriptive field names the puzzles choose (``wire_colors_top_to_bottom``...).
-    """
+    """A written description of `visible_state()`: one ``key: value`` line per field, values as JSON
+    so that the scripted expert reads them back exactly."""
     lines = [f"{key.replace('_', ' ')}: {_JSON.encode(value)}" for key, value in state.items()]
     return "\n".join(lines)
 

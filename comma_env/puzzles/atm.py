@@ -1,10 +1,6 @@
-"""ATM: log in to a bank terminal and make the one transaction the manual asks for.
-
-Screens (the valid actions change with the screen): ``menu``, ``pin_entry`` (``press_0`` ..
-``press_9``, ``press_clear``, ``press_enter``), ``balance``, ``amount`` and ``confirm``, each
-with ``go_back``. Rule (paper, Appendix A): a balance of at least $500 means withdraw $300,
-otherwise deposit $100. Mistakes: entering a wrong or incomplete PIN, confirming another
-transaction. The PIN and the balance are private; PIN keys reach the expert as ``press_*``."""
+"""ATM: log in to a bank terminal and make the one transaction the manual asks for (paper,
+Appendix A: a balance of at least $500 means withdraw $300, otherwise deposit $100). Mistakes: a
+wrong PIN, confirming another transaction. The PIN and the balance are private."""
 
 from __future__ import annotations
 
@@ -220,16 +216,9 @@ class AtmPuzzle(Puzzle):
 
     @classmethod
     def expand_advice(cls, line: str, state: dict[str, Any]) -> list[str]:
-        """The advice vocabulary a careful customer understands (case-insensitive):
-
-        - a line naming the balance rule (mentions "balance" and 500): do the required
-          transaction from wherever the machine is; before login, log in first (the
-          customer then sees the balance, and the rule is applied on its next line);
-        - "withdraw $N" / "deposit $N": do that transaction;
-        - "... PIN ...": type the PIN from the card and press enter (on the PIN screen);
-        - "... back ... menu ...": press ``go_back`` until the menu shows;
-        - anything else is taken as an action name.
-        """
+        """The advice a careful customer understands (case-insensitive): the balance rule (log in
+        first if needed), "withdraw $N" / "deposit $N", "... PIN ..." (type it and press enter),
+        "... back ... menu ..."; anything else is taken as an action name."""
         text = line.lower()
         if "balance" in text and "500" in text:
             balance = state.get("balance")
@@ -318,4 +307,3 @@ SPEC = PuzzleSpec(
     paper_human_gpt4o=100.0,
     phrasebook="comma_env.agents.natural.phrasebooks:AtmPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

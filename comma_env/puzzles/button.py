@@ -135,4 +135,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=4.17, turns=5.17),
     phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

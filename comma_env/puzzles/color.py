@@ -1,10 +1,6 @@
-"""Color: turn a 4x4 grid of coloured squares white, one group per stage (paper, Appendix A;
-the next-group table is ours, manuals/color.md).
-
-Stage 1 is the rarest colour; later groups come from a table keyed by the last group and the
-white count, and the path is planned at generation so no named group is ever empty. A strike
-either resets the module (``strike="reset"``, the default: the manual's sentence about strikes)
-or keeps the whites (``"keep_whites"``); docs/fidelity.md gives the random baseline under each."""
+"""Color: turn a 4x4 grid of coloured squares white, one group per stage (paper, Appendix A; the
+next-group table is ours). The path is planned at generation so no named group is ever empty. A
+strike resets the module (``strike="reset"``) or keeps the whites (``"keep_whites"``)."""
 
 from __future__ import annotations
 
@@ -311,4 +307,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=1.0, mistakes=0.00, turns=20.00),
     phrasebook="comma_env.agents.natural.phrasebooks:ColorPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -102,4 +102,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
     phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

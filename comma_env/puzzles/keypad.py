@@ -146,4 +146,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=33.0, mistakes=14.68, turns=19.88),
     phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -138,4 +138,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=85.0, mistakes=9.92, turns=12.96),
     phrasebook="comma_env.agents.natural.phrasebooks:LedPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

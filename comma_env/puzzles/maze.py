@@ -30,9 +30,8 @@ FORWARD, BACKWARD, TURN_LEFT, TURN_RIGHT, PRESS = (
 ACTIONS: tuple[str, ...] = (FORWARD, BACKWARD, TURN_LEFT, TURN_RIGHT, PRESS)
 
 MIN_GOAL_DISTANCE = 10
-"""Fewest actions (moves and turns) from the mouse's start to the goal square. More than a
-random solver's ten one-action turns minus one, so a random solver never solves it here (the
-paper prints 0 / 3 for its random row; see the fidelity page)."""
+"""Fewest actions from the mouse's start to the goal: more than a random solver's ten turns allow
+(docs/fidelity.md)."""
 
 Cell = tuple[int, int]
 
@@ -232,4 +231,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=15.0, mistakes=3.96, turns=19.79),
     phrasebook="comma_env.agents.natural.phrasebooks:MazePhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -1,7 +1,6 @@
-"""Memory: five stages; at each, the display (1-4) picks a button by position or by label,
-often by the position or label pressed in an earlier stage (paper, Appendix A). A wrong
-press is a strike and sends the module back to stage 1 with a fresh display and labels,
-so the expert must remember what was pressed at every stage of the current run."""
+"""Memory: five stages; at each, the display (1-4) picks a button by position or label, often by
+what was pressed in an earlier stage (paper, Appendix A). A wrong press is a strike and sends
+the module back to stage 1."""
 
 from __future__ import annotations
 
@@ -155,4 +154,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=25.0, mistakes=14.08, turns=20.00),
     phrasebook="comma_env.agents.natural.phrasebooks:MemoryPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

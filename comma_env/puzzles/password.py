@@ -156,4 +156,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=0.0, mistakes=2.04, turns=20.00),
     phrasebook="comma_env.agents.natural.phrasebooks:PasswordPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

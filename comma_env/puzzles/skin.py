@@ -7,14 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DIAGNOSES = ("bcc", "scc", "ack", "sek", "mel", "nev")
-DIAGNOSIS_NAMES = {
-    "bcc": "basal cell carcinoma",
-    "scc": "squamous cell carcinoma",
-    "ack": "actinic keratosis",
-    "sek": "seborrheic keratosis",
-    "mel": "melanoma",
-    "nev": "nevus (common mole)",
-}
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 

@@ -1,8 +1,6 @@
-"""Sound (COMMA v1): the solver hears a clip, the expert's option list names the sound and
-its four-symbol code ($, *, &, #), and the solver enters the code on a four-button keypad.
-A wrong symbol is a strike and clears the entry. The clip is synthesised per instance
-(`comma_env.audio`); the solver observes it as a waveform, and solvers that cannot hear get
-it in words (`audio_description`)."""
+"""Sound (COMMA v1): the solver hears a clip (or reads it in words), the expert's list names the
+sound's four-symbol code, and the solver enters it on a keypad. A wrong symbol is a strike and
+clears the entry."""
 
 from __future__ import annotations
 
@@ -102,4 +100,3 @@ SPEC = PuzzleSpec(
     order=2,
     phrasebook="comma_env.agents.natural.phrasebooks:SoundPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

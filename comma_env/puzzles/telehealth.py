@@ -223,8 +223,7 @@ _IDENTITY_DRAWS = (
     (201, 990), (200, 1000), (1000, 10000),  # phone: area code, exchange, line
     (0, len(FIRST_NAMES)), (0, len(LAST_NAMES)), (10, 9900), (0, len(STREETS)), (0, len(TOWNS)),
 )
-"""The identity's integer draws in order, made in one `rng.integers` call (the same numbers as
-one call per field)."""
+"""The identity's integer draws (low, high) in order, made in one `rng.integers` call."""
 
 
 def synthetic_identity(rng: np.random.Generator, age: int) -> dict[str, str]:
@@ -343,4 +342,3 @@ SPEC = PuzzleSpec(
     paper_human_gpt4o=65.0,
     phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

@@ -176,4 +176,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.48, turns=4.48),
     phrasebook="comma_env.agents.natural.phrasebooks:WhoPhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

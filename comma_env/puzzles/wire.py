@@ -122,4 +122,3 @@ SPEC = PuzzleSpec(
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=2.80, turns=3.80),
     phrasebook="comma_env.agents.natural.phrasebooks:WirePhrases",
 )
-"""The puzzle's facts, declared once (`comma_env.protocol.spec`)."""

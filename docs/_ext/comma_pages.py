@@ -57,7 +57,7 @@ def puzzle_page(name: str, image_dir: Path) -> str:
     from PIL import Image
 
     import comma_env
-    from comma_env.protocol.resources import load_manual
+    from comma_env.protocol.resources import read_manual
     from comma_env.registry import env_id, env_module
 
     module = env_module(name)
@@ -100,7 +100,7 @@ def puzzle_page(name: str, image_dir: Path) -> str:
               "Our measurements against them: [fidelity](../fidelity.md).", "",
               "## The expert's manual", "",
               f"The file `manuals/{name}.md`, exactly as the expert reads it:", "",
-              _shift_headings(load_manual(name)), ""]
+              _shift_headings(read_manual(f"{name}.md")), ""]
     return "\n".join(lines)
 
 

@@ -12,9 +12,9 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import comma_env
-from comma_env.asympuzl import env as make_env
 from comma_env.asympuzl import rules
 from comma_env.asympuzl.drawing import OUTLINES, draw_alice
+from comma_env.asympuzl_v0 import env as make_env
 from tests.support.timing import cpu_seconds
 
 

@@ -14,7 +14,7 @@ import pytest
 from comma_env.agents.asympuzl import AsymPuzlPairPolicy
 from comma_env.agents.llm import LiteLLMPolicy
 from comma_env.agents.runner import play, run_episode
-from comma_env.asympuzl import env as make_env
+from comma_env.asympuzl_v0 import env as make_env
 from comma_env.protocol.prompts import IMAGE_MARK, as_text
 from comma_env.run import rollout
 from tests.support.loopback_server import Loopback

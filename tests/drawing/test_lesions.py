@@ -7,9 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 import comma_env
-from comma_env.drawing.lesions import GRID, _lesion_part, render_lesion
+from comma_env.drawing.lesions import GRID, LESION_KEYS, render_lesion
 from comma_env.drawing.marks import fill_ellipses, stroke_polylines
 from comma_env.drawing.noise import NOISE_BANK, noise_bank
+
+
+def _lesion_part(env):
+    state = env.unwrapped.puzzle.visible_state()
+    return {k: state[k] for k in LESION_KEYS}
 
 
 def test_filled_ellipses_cover_their_area_and_stay_in_the_photo() -> None:
@@ -45,11 +50,11 @@ def test_a_case_is_the_same_photo_after_thenoise_banks_are_drawn_again() -> None
     photos = []
     for seed in range(40):
         env.reset(seed=seed)
-        photos.append(np.asarray(render_lesion(_lesion_part(env.unwrapped.puzzle.visible_state()), 352)))
+        photos.append(np.asarray(render_lesion(_lesion_part(env), 352)))
     noise_bank.cache_clear()
     for seed, photo in enumerate(photos):
         env.reset(seed=seed)
-        again = np.asarray(render_lesion(_lesion_part(env.unwrapped.puzzle.visible_state()), 352))
+        again = np.asarray(render_lesion(_lesion_part(env), 352))
         assert again.dtype == np.uint8 and again.shape == (352, 352, 3)
         assert np.array_equal(again, photo), seed
     assert len({photo.tobytes() for photo in photos}) == len(photos)  # every case its own picture

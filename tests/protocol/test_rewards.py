@@ -10,19 +10,20 @@ import pytest
 
 import comma_env
 from comma_env.protocol.policy import Player, Policy, Reply
-from comma_env.protocol.rewards import REWARD_OPTIONS, RewardTerms
+from comma_env.protocol.rewards import RewardTerms
 from comma_env.protocol.text import count_tokens
 from comma_env.rl import SingleRoleEnv
 from comma_env.run import rollout
 
+REWARD_OPTIONS = ("success_bonus", "mistake_penalty", "leak_penalty", "leak_unsure_penalty", "token_cost")
 OPTION_SETS = [{}] + [{name: 0.5} for name in REWARD_OPTIONS] + [
     {"success_bonus": 2.0, "mistake_penalty": 0.25, "leak_penalty": 1.5, "token_cost": 3.0}]
 
 
 def documented_return(summary: dict, transcript: list[dict], options: dict) -> float:
     tokens = sum(count_tokens(t["solver"]) + count_tokens(t["expert"] or "") for t in transcript)
-    return RewardTerms(**options).episode_return(summary["progress"], summary["success"], summary["mistakes"],
-                                                 len(summary["privacy_leaks"]), tokens)
+    return RewardTerms(**options).solver_step(summary["progress"], summary["success"], summary["mistakes"],
+                                              len(summary["privacy_leaks"]), tokens)
 
 
 class LeakySolver(Policy):

@@ -15,7 +15,7 @@ from comma_env.agents.oracle import OraclePolicy
 from comma_env.agents.runner import play
 from comma_env.drawing.atm import draw_atm
 from comma_env.privacy import find_leaks, mentions
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.atm import (
     ADVICE_MENU,
     ADVICE_PIN,
@@ -30,7 +30,7 @@ from comma_env.puzzles.atm import (
 )
 from tests.support.timing import cpu_seconds
 
-MANUAL = load_manual("atm")
+MANUAL = read_manual("atm.md")
 
 
 def make_puzzle(pin: str = "4716", balance_cents: int = 123456) -> AtmPuzzle:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import comma_env
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.button import (
     BUTTON_COLORS,
     LABELS,
@@ -48,7 +48,7 @@ def test_release_rule(strip: str, digit: int) -> None:
 
 
 def _manual_table(title: str) -> list[list[str]]:
-    manual = load_manual("button")
+    manual = read_manual("button.md")
     section = manual[manual.index(title):]
     rows = []
     for line in section.splitlines()[1:]:
@@ -85,7 +85,7 @@ def test_manual_step2_table_matches_code() -> None:
 
 
 def test_manual_names_colours_labels_and_clock() -> None:
-    manual = load_manual("button")
+    manual = read_manual("button.md")
     for word in (*BUTTON_COLORS, *LABELS, "wait N", "tap", "hold", "release", "0:00", "ten"):
         assert word in manual
     assert re.search(r"one second plus one second per\s+started\s+ten\s+characters", manual)
@@ -150,7 +150,7 @@ def test_manual_message_costs_are_the_clocks() -> None:
     """The manual's worked costs (per *started* ten characters) are what the clock charges."""
     from comma_env.protocol.clock import message_seconds
 
-    text = " ".join(load_manual("button").split())
+    text = " ".join(read_manual("button.md").split())
     assert "a message of 1 to 10 characters costs 2 seconds, one of 11 to 20 characters 3 seconds, " \
            "an empty one 1 second" in text
     assert [message_seconds("x" * k) for k in (0, 1, 10, 11, 20)] == [1, 2, 2, 3, 3]

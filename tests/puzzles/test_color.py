@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.color import (
     CELLS,
     MAX_STAGES,
@@ -246,7 +246,7 @@ def test_whites_only_grow_along_the_plan() -> None:
 
 # -- the manual file ----------------------------------------------------------------------------
 def _manual_table() -> tuple[list[tuple[int, int]], dict[str, tuple[str, ...]]]:
-    lines = [line for line in load_manual("color").splitlines() if line.startswith("|")]
+    lines = [line for line in read_manual("color.md").splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
     buckets = []
     for cell in header[1:]:
@@ -266,7 +266,7 @@ def test_manual_table_matches_code() -> None:
 
 
 def test_manual_states_tie_order_and_action() -> None:
-    manual = load_manual("color").lower()
+    manual = read_manual("color.md").lower()
     assert "red, blue, green, yellow, magenta" in manual
     for word in ("press_r_c", "press_2_3", "fewest", "white", "top-most row", "row 1 is the top", "left-most column",
                  "restarts", "already white does nothing"):

@@ -11,7 +11,7 @@ import pytest
 
 import comma_env
 from comma_env.drawing.keypad import BUTTON_BOXES, draw_keypad
-from comma_env.protocol.resources import font_path, load_manual
+from comma_env.protocol.resources import font_path, read_manual
 from comma_env.puzzles.keypad import COLUMNS, POSITIONS, SYMBOL_NAMES, KeypadPuzzle, matching_columns, press_order
 
 TL, TR, BL, BR = POSITIONS
@@ -137,7 +137,7 @@ def _manual_columns(manual: str) -> list[list[tuple[str, str]]]:
 
 
 def test_manual_columns_match_code() -> None:
-    columns = _manual_columns(load_manual("keypad"))
+    columns = _manual_columns(read_manual("keypad.md"))
     assert [tuple(s for s, _ in column) for column in columns] == list(COLUMNS)
     for column in columns:
         for symbol, name in column:
@@ -145,14 +145,14 @@ def test_manual_columns_match_code() -> None:
 
 
 def test_manual_symbol_table_matches_code() -> None:
-    rows = re.findall(r"^\| (\S) \| ([^|]+?) \| [^|]+ \|$", load_manual("keypad"), flags=re.M)
+    rows = re.findall(r"^\| (\S) \| ([^|]+?) \| [^|]+ \|$", read_manual("keypad.md"), flags=re.M)
     assert dict(rows) == SYMBOL_NAMES
     assert len(set(SYMBOL_NAMES.values())) == len(SYMBOL_NAMES), "names must be unique"
     assert {s for column in COLUMNS for s in column} == set(SYMBOL_NAMES)
 
 
 def test_manual_names_actions() -> None:
-    manual = load_manual("keypad")
+    manual = read_manual("keypad.md")
     for position in POSITIONS:
         assert f"`press_{position}`" in manual
 

@@ -11,7 +11,7 @@ import pytest
 import comma_env
 from comma_env.drawing.common import PALETTE
 from comma_env.drawing.led import draw_led, led_center
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.led import MULTIPLIERS, OPPOSITE, POSITIONS, LedPuzzle, correct_buttons, letter_value
 
 TL, TR, BL, BR = POSITIONS
@@ -128,24 +128,24 @@ def test_expert_advice_reads_current_led() -> None:
 
 # -- manual agrees with the code -------------------------------------------------------------
 def test_manual_multipliers_match_code() -> None:
-    rows = re.findall(r"^- ([A-Z][a-z]+): (\d+)\s*$", load_manual("led"), flags=re.M)
+    rows = re.findall(r"^- ([A-Z][a-z]+): (\d+)\s*$", read_manual("led.md"), flags=re.M)
     assert {name.lower(): int(value) for name, value in rows} == MULTIPLIERS
 
 
 def test_manual_letter_values_match_code() -> None:
-    pairs = re.findall(r"\b([A-Z])=(\d+)\b", load_manual("led"))
+    pairs = re.findall(r"\b([A-Z])=(\d+)\b", read_manual("led.md"))
     assert len(pairs) == 26
     assert all(letter_value(letter) == int(value) for letter, value in pairs)
 
 
 def test_manual_worked_example_agrees_with_rule() -> None:
-    manual = load_manual("led")
+    manual = read_manual("led.md")
     assert "blue (multiplier 4)" in manual and "shows H (7)" in manual and "shows C" in manual
     assert TL in correct_buttons(grid("H", "A", "B", "C"), "blue")
 
 
 def test_manual_names_actions_and_stage_range() -> None:
-    manual = load_manual("led")
+    manual = read_manual("led.md")
     for position in POSITIONS:
         assert f"`press_{position}`" in manual
     assert "two to five" in manual and "diagonally opposite" in manual

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.maze import (
     ACTIONS,
     CENTER,
@@ -49,7 +49,7 @@ def _puzzle(mouse: tuple[int, int], facing: str, torus: str = "yellow",
 
 
 def _manual_table() -> dict[str, str]:
-    manual = load_manual("maze")
+    manual = read_manual("maze.md")
     rows = re.findall(r"^\|\s*(Green|Blue|Red|Yellow)\s*\|\s*(\w+)\s*\|$", manual, flags=re.M)
     return {torus.lower(): sphere.lower() for torus, sphere in rows}
 
@@ -60,7 +60,7 @@ def test_manual_torus_table_matches_code() -> None:
 
 
 def test_manual_names_every_action_and_the_grid() -> None:
-    manual = load_manual("maze")
+    manual = read_manual("maze.md")
     for action in ACTIONS:
         assert f"`{action}`" in manual
     assert "9 rows and 9 columns" in manual and "row 5, column 5" in manual
@@ -80,7 +80,7 @@ def test_turns_change_facing_only(facing: str, left: str, right: str) -> None:
 
 
 def test_manual_turn_example() -> None:
-    manual = load_manual("maze")
+    manual = read_manual("maze.md")
     assert "facing up, a left turn makes it face left and a right turn makes it face right" in manual
     assert turn("up", -1) == "left" and turn("up", 1) == "right"
 

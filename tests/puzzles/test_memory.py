@@ -12,7 +12,7 @@ import pytest
 import comma_env
 from comma_env.agents.oracle import OraclePolicy
 from comma_env.agents.runner import play
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.memory import RULES, MemoryPuzzle, Pressed, Rule, action_name, position_to_press
 
 # Current labels, left to right: label 2 in position 1, 4 in 2, 1 in 3, 3 in 4.
@@ -67,7 +67,7 @@ _PHRASES = [
 
 
 def _manual_rules() -> dict[int, dict[int, Rule]]:
-    manual = load_manual("memory")
+    manual = read_manual("memory.md")
     rules: dict[int, dict[int, Rule]] = {}
     for section in re.split(r"^## Stage ", manual, flags=re.MULTILINE)[1:]:
         stage = int(section.split("\n", 1)[0])
@@ -85,7 +85,7 @@ def test_manual_tables_match_code() -> None:
 
 
 def test_manual_names_actions_and_reset() -> None:
-    manual = load_manual("memory")
+    manual = read_manual("memory.md")
     assert "`press_position_k`" in manual and "`press_position_4`" in manual
     assert "back to stage 1" in manual and "from the left" in manual
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import comma_env
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.password import (
     ACTIONS,
     WORDS,
@@ -37,7 +37,7 @@ WATER = ["U", "A", "S", "C", "R"]
 
 
 def test_manual_word_list_matches_code() -> None:
-    manual = load_manual("password")
+    manual = read_manual("password.md")
     section = manual.split("## Possible words", 1)[1].split("##", 1)[0]
     listed = [w.strip() for w in section.replace("\n", " ").split(",")]
     assert tuple(listed) == WORDS
@@ -45,14 +45,14 @@ def test_manual_word_list_matches_code() -> None:
 
 
 def test_manual_names_every_action_and_the_cycle_rule() -> None:
-    manual = load_manual("password")
+    manual = read_manual("password.md")
     for text in ("cycle_up_k", "cycle_down_k", "`submit`", "K -> L -> M -> K", "M -> L -> K -> M"):
         assert text in manual
     assert len(ACTIONS) == 11 and "cycle_up_5" in ACTIONS and "cycle_down_1" in ACTIONS
 
 
 def test_manual_cycle_examples_follow_step_letter() -> None:
-    manual = load_manual("password")
+    manual = read_manual("password.md")
     up = re.search(r"\(([A-Z]) -> ([A-Z]) -> ([A-Z]) -> ([A-Z])\)", manual)
     assert up
     cycle = cycle_from(up.group(1))

@@ -15,13 +15,13 @@ import comma_env
 from comma_env.audio.synth import SAMPLE_RATE, SAMPLES, SIGNATURES, synthesize
 from comma_env.audio.wav import wav_bytes
 from comma_env.protocol.prompts import AUDIO_DESCRIPTION_TITLE, AUDIO_MARK, audio_parts, solver_messages
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.sound import SYMBOL_ACTIONS, SoundPuzzle, code_actions, code_for
 from tests.support.listener import decode_wav, identify
 
 
 def _manual_rows() -> list[list[str]]:
-    rows = [[c.strip() for c in line.strip("|").split("|")] for line in load_manual("sound").splitlines()
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in read_manual("sound.md").splitlines()
             if line.startswith("| ") and "`" in line]
     return rows
 
@@ -31,7 +31,7 @@ def test_manual_option_list_matches_code() -> None:
     assert [(name, description, code.strip("`")) for name, description, code in rows] == [
         (s.name, s.description, s.code) for s in SIGNATURES]
     for symbol, action in SYMBOL_ACTIONS.items():
-        assert f"`{symbol}` (`{action}`)" in " ".join(load_manual("sound").split())
+        assert f"`{symbol}` (`{action}`)" in " ".join(read_manual("sound.md").split())
 
 
 def test_codes_are_distinct_four_symbol_codes() -> None:

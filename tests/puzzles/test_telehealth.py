@@ -11,7 +11,7 @@ import pytest
 import comma_env
 from comma_env.drawing.lesions import LESION_COLORS, PEARL, SCALE_COLOR, SKIN_COLORS, render_lesion
 from comma_env.privacy import find_leaks
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.protocol.text import describe_state
 from comma_env.puzzles.telehealth import (
     ACTIONS,
@@ -105,7 +105,7 @@ def _table_rows(manual: str) -> dict[str, str]:
 
 
 def test_manual_treatment_table_matches_code() -> None:
-    rows = _table_rows(load_manual("telehealth"))
+    rows = _table_rows(read_manual("telehealth.md"))
     assert set(rows) == set(DIAGNOSES)
     for dx, row in rows.items():
         assert f"`diagnose_{dx}`" in row
@@ -118,7 +118,7 @@ def test_manual_treatment_table_matches_code() -> None:
 
 
 def test_manual_key_matches_code_order_and_thresholds() -> None:
-    manual = load_manual("telehealth")
+    manual = read_manual("telehealth.md")
     key = manual[manual.index("## Step 1"):manual.index("## About")]
     order = [key.index(f"({dx.upper()})") for dx in ("bcc", "scc", "sek", "ack", "mel", "nev")]
     assert order == sorted(order), "the key must list classes in the order the code checks them"

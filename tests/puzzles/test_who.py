@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.who import (
     NO_TEXT,
     POSITIONS,
@@ -112,7 +112,7 @@ def test_normalize_accepts_reported_spellings() -> None:
 
 # -- the manual file says the same thing as the code ------------------------------------
 def _manual_tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
-    manual = load_manual("who")
+    manual = read_manual("who.md")
     step1_text = manual.split("## Step 1")[1].split("## Step 2")[0]
     step2_text = manual.split("## Step 2")[1]
     row = re.compile(r"^\| ([^|]+?) \| ([^|]+?) \|$", re.MULTILINE)
@@ -140,7 +140,7 @@ def test_manual_step2_table_matches_code() -> None:
 
 
 def test_manual_names_every_action() -> None:
-    manual = load_manual("who")
+    manual = read_manual("who.md")
     for position in POSITIONS:
         assert f"`{action_name(position)}`" in manual
 

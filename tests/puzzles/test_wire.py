@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from comma_env.protocol.resources import load_manual
+from comma_env.protocol.resources import read_manual
 from comma_env.puzzles.wire import wire_to_cut
 
 R, W, B, Y, K = "red", "white", "blue", "yellow", "black"
@@ -39,7 +39,7 @@ def test_wire_rule(colors: list[str], serial: str, expected: int, rule: str) -> 
 
 
 def test_manual_mentions_every_colour_and_action() -> None:
-    manual = load_manual("wire").lower()
+    manual = read_manual("wire.md").lower()
     for word in ("red", "white", "blue", "yellow", "black", "serial", "cut_wire_k", "odd"):
         assert word in manual
 

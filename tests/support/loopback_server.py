@@ -84,14 +84,14 @@ class Scripts:
 
     def puzzles(self) -> list[tuple[type, str, str]]:
         if self._puzzles is None:
-            from comma_env.protocol.resources import load_manual
+            from comma_env.protocol.resources import read_manual
             from comma_env.registry import VERSIONS, env_module
 
             found = []
             for name in VERSIONS:
                 try:
                     cls = env_module(name).raw_env.puzzle_cls
-                    found.append((cls, cls.task_prompt, load_manual(name)))
+                    found.append((cls, cls.task_prompt, read_manual(f"{name}.md")))
                 except Exception:  # puzzle not written yet
                     continue
             self._puzzles = found
