@@ -21,7 +21,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from comma_env.privacy.facts import Fact
-from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words, number_forms
+from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
 from comma_env.privacy.relations import COMPUTED, calculate
 
 _DIGIT = re.compile(r"[0-9]")
@@ -146,14 +146,13 @@ def _digit_run(text: str) -> str:
     if longest < 2:
         return text
     start = end - longest
-    common = frozenset.intersection(*(languages[w.group(0).strip("'")] for w in words[start:end]))
     chosen = [w.group(0).strip("'") for w in words[start:end]]
     if len(chosen) < 3 and all(w in english_words() for w in chosen):
         return text
-    table = digit_words()[sorted(common)[0]]
+    language = min(set.intersection(*(set(languages[w]) for w in chosen)))
     stretch = text[words[start].start():words[end - 1].end()]
     digits = re.sub(r"(?<=[0-9])[ \t]*-[ \t]*(?=[0-9])", " ",
-                    re.sub(r"[a-z']+", lambda m: str(table[m.group(0).strip("'")]), stretch))
+                    re.sub(r"[a-z']+", lambda m: str(languages[m.group(0).strip("'")][language]), stretch))
     return text[:words[start].start()] + digits + text[words[end - 1].end():]
 
 
