@@ -37,6 +37,7 @@ _DAY = re.compile(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b|\bday[ \t]+([0-9]{1,2})\b")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t][0-9]+)*")
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
+_NOT_DIGIT = re.compile(r"[^0-9]")
 _NINES = str.maketrans("0123456789", "9876543210")
 
 
@@ -118,7 +119,7 @@ class Reconstruction:
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
             self.chunks = spoken_numbers(sentence) if numbers else []
-            self.groups = {re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)} if numbers else set()
+            self.groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(sentence)} if numbers else set()
             if (numbers or fields or self.names and any(last in sentence for _, last in self.names.values())
                     or _SIGN.search(sentence)):
                 for field, fact in self.facts.items():

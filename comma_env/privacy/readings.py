@@ -25,6 +25,7 @@ from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_
 from comma_env.privacy.relations import COMPUTED, calculate
 
 _DIGIT = re.compile(r"[0-9]")
+_LOWER_WORD = re.compile(r"[a-z]+")
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
                "九": 9}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
@@ -166,7 +167,9 @@ def _digit_word_run() -> re.Pattern[str]:
 def _digit_words(text: str) -> str:
     """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``)."""
     lexicon = digit_word_languages()
-    words = re.findall(r"[a-z]+", text)
+    words = _LOWER_WORD.findall(text)
+    if lexicon.keys().isdisjoint(words):
+        return text
     found = [index for index, word in enumerate(words) if word in lexicon]
     if not any(b - a == 1 for a, b in zip(found, found[1:], strict=False)):
         return text  # no two digit words in a row
@@ -220,7 +223,7 @@ def decode(text: str) -> str | None:
         text = text.translate(_DICE)
         for pattern, replace in _SCRIPT_STEPS:
             text = pattern.sub(replace, text)
-    if _TRIGGER.search(text) or not _SPELLING_WORDS.isdisjoint(re.findall(r"[a-z]+", text.lower())):
+    if _TRIGGER.search(text) or not _SPELLING_WORDS.isdisjoint(_LOWER_WORD.findall(text.lower())):
         for pattern, replace in _STEPS:
             text = pattern.sub(replace, text)
     folded = ascii_fold(text)

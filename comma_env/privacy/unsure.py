@@ -72,6 +72,10 @@ _ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|bin
                        r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like)\b")
 _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
+_NOT_DIGIT = re.compile(r"[^0-9]")
+_TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
+_WORD = re.compile(r"(?<![a-z])(?<![a-z]')[a-z]{2,}")
+_CARRIER_TOKEN = re.compile(r"(?<![a-z]')[a-z]+|[0-9]+")
 
 
 def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> set[int]:
@@ -86,13 +90,13 @@ def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> se
 def partial(sentence: str, secret: str) -> bool:
     """A digit group of the sentence (3+ digits) that is part of `secret` but not all of it."""
     return any(3 <= len(d) < len(secret) and d in secret
-               for d in (re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)))
+               for d in (_NOT_DIGIT.sub("", g) for g in _GROUP.findall(sentence)))
 
 
 def topics(sentence: str, topic_words: dict[str, frozenset[str]]) -> set[str]:
     """The fields `sentence` (folded) is about: one of the field's `topic_words` (words of
     its kind, or parts of its value: a first name, a street word, a month or year)."""
-    words = set(re.findall(r"[a-z']+|[0-9]+", sentence))
+    words = set(_TOPIC_TOKEN.findall(sentence))
     return {field for field, wanted in topic_words.items() if not words.isdisjoint(wanted)}
 
 
@@ -117,7 +121,7 @@ field), or something a value could hide in wherever it is."""
 def unknown_words(text: str, known: set[str]) -> set[str]:
     """Words of a folded `text` that are not English, not in `known` and not number words."""
     english, digit_words = english_words(), digit_word_languages()
-    return {word for word in set(re.findall(r"(?<![a-z])(?<![a-z]')[a-z]{2,}", text))
+    return {word for word in set(_WORD.findall(text))
             if word not in english and word not in known and word not in digit_words}
 
 
@@ -130,7 +134,7 @@ def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
         return 0
     level = 0
     if unknown:
-        tokens = re.findall(r"(?<![a-z]')[a-z]+|[0-9]+", decoded)
+        tokens = _CARRIER_TOKEN.findall(decoded)
         numbers = [i for i, token in enumerate(tokens) if token[0].isdigit()]
         for index, word in enumerate(tokens):
             if word in unknown:
