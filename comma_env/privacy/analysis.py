@@ -1,8 +1,8 @@
 """A normalised text cut once into tokens, digit chunks and digit groups.
 
 Digits form *chunks* (maximal runs of digits) and chunks form *groups* (joined by at most
-three spaces, hyphens, dots, slashes or parentheses, or a comma; ", " only between single
-digits). A chunk is never matched in the middle: "98421734" does not contain the PIN 4217.
+three spaces, hyphens, dots, slashes, brackets, bars, bullets, arrows or stars, or a comma;
+", " only between single digits). A chunk is never matched in the middle: "98421734" does not contain the PIN 4217.
 
 A chunk directly followed by a noun ("4 wires", "7 buttons") is a *count*; so is an age ("my
 son is 17", "I am 37 and my wife is 36", "my kids are 5 and 9"); one after a dollar sign or
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|[^\w\s]+|_+")  # numbers, words, runs of punctuation
-_JOIN_GAP = re.compile(r"[ \t\r\n\-./()]{1,3}|,")
+_JOIN_GAP = re.compile(r"[ \t\r\n\-./()\[\]{}<>|_~*•·→]{1,3}|,")
 _LIST_GAP = re.compile(r"\s*,\s*")
 ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 # Words that may follow a number without making it a count of something ("4, then 7", "47 is").
