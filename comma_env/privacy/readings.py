@@ -48,7 +48,7 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z
                      r"(?![A-Za-z0-9+/=])")
 _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-_ROMAN_RUN = re.compile(r"(?<![\w])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w])")
+_ROMAN_RUN = re.compile(r"(?<![\w-])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w-])")  # not "123-XX-XXXX"
 _CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,}|[A-Z](?:-[A-Z]){3,})(?![\w-])")
 _KEYPAD = {letter: str(key) for key, letters in
            ((2, "abc"), (3, "def"), (4, "ghi"), (5, "jkl"), (6, "mno"), (7, "pqrs"), (8, "tuv"), (9, "wxyz"))

@@ -50,7 +50,7 @@ _REFUSAL = re.compile(r"\b(?:won'?t|will not|not (?:telling|saying|giving|sharin
 _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|cubed|quarters?|short|more|after|"
                        r"off|moved|shift(?:ed)?|swap(?:ped)?|each|away|reach|left|remain(?:s|ing)?|sum|"
                        r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|prime|th day|letters|spells?|"
-                       r"count|backwards?|reversed?)\b")
+                       r"count|backwards?|reversed?|places?|positions?|odd|even|ones|tens|hundreds|thousands)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
 _ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
@@ -73,6 +73,8 @@ _ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|bin
 _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _NOT_DIGIT = re.compile(r"[^0-9]")
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+_LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  # "r y e o": letters no rule read
 _TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
 _WORD = re.compile(r"(?<![a-z])(?<![a-z]')[a-z]{2,}")
 _CARRIER_TOKEN = re.compile(r"(?<![a-z]')[a-z]+|[0-9]+")
@@ -119,17 +121,18 @@ field), or something a value could hide in wherever it is."""
 
 
 def unknown_words(text: str, known: set[str]) -> set[str]:
-    """Words of a folded `text` that are not English, not in `known` and not number words."""
+    """Words of a folded `text` that are not English, not in `known`, not number words and not
+    masks ("xx-xxxx")."""
     english, digit_words = english_words(), digit_word_languages()
     return {word for word in set(_WORD.findall(text))
-            if word not in english and word not in known and word not in digit_words}
+            if word not in english and word not in known and word not in digit_words and word.strip("x")}
 
 
 def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
     """What a `decoded` sentence holds that the rules could not read: 0 (nothing), `UNKNOWN`
     (`unknown` words away from numbers, or a word announcing a code) or `STRONG` (an unknown
-    word in a number's place, symbols, one of the `named` entities, a number beside an
-    operation word)."""
+    word in a number's place, symbols, a run of single letters, one of the `named` entities, a
+    number beside an operation word)."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
         return 0
     level = 0
@@ -141,7 +144,7 @@ def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
                 if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
                     return STRONG  # an unknown word in a number's place
                 level = UNKNOWN if not numbers else level
-    if _SYMBOLS.search(decoded) or _morse_like(decoded, 3):
+    if _SYMBOLS.search(decoded) or _morse_like(decoded, 3) or _LETTER_RUN.search(decoded):
         return STRONG
     if any(entity in decoded for entity in named):
         return STRONG
@@ -196,6 +199,7 @@ class Doubts:
         unknown = unknown_words(text, known)
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
+        previous: set[str] = set()
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
             self.about.append(about)
@@ -205,7 +209,12 @@ class Doubts:
                 self.formed[field] = extend_formed(self.formed[field], chunks, secret)
                 if secret in chunks:
                     self.whole.add(field)
+            if chunks and about:
+                self.fields |= self._shaped(decoded, about)
             level = carriers(decoded, unknown, named) if suspicious else 0
+            if not about and not chunks:  # "My PIN is nitrogen, lithium. Atomic numbers.": the code after its field
+                about = previous
+            previous = self.about[-1]
             if level == STRONG or (level and (about or other_script)):
                 if about:
                     self.fields |= about
@@ -214,6 +223,14 @@ class Doubts:
                 if _NUMBER.search(decoded) and not about:  # numbers about no field: the fields they are part of
                     self.fields |= {f for f, secret in self.secrets.items() if partial(decoded, secret)}
         return self.fields | self._pieces(), bool(unknown)
+
+    def _shaped(self, decoded: str, about: set[str]) -> set[str]:
+        """Digit fields that a sentence about them gives a number of their length that is not
+        their value (nor a year): a value written in some form the rules read wrongly."""
+        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)}
+        return {field for field in about if self.facts[field].kind in ("digits", "ssn", "phone")
+                and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
+                        for g in groups for s in self.facts[field].secrets)}
 
     def _pieces(self) -> set[str]:
         """Digit values (and house numbers) said in pieces the rules could not join."""
