@@ -277,7 +277,7 @@ def analyse(text: str) -> Analysis:
 def extend(analysis: Analysis, more: str) -> Analysis:
     """The analysis of `analysis.text + more`, where `more` starts with a space (a turn
     break): only `more` is cut into tokens and only its chunks (and the last ones before it)
-    are sorted; the positional hints already read are kept. It takes over `analysis`'s lists
+    are sorted; the positional hints and the skeleton already made are kept. It takes over `analysis`'s lists
     (a conversation's tracker keeps only the newest)."""
     if not more[:1].isspace():
         return analyse(analysis.text + more)
@@ -289,6 +289,8 @@ def extend(analysis: Analysis, more: str) -> Analysis:
         from comma_env.privacy.positional import hints
 
         extended._hints = analysis._hints + hints(more, analysis.tokens[first:])
+    if analysis._skeleton is not None:
+        extended._skeleton = analysis._skeleton + "".join(t for t in analysis.tokens[first:] if t[0].isalpha())
     return extended
 
 

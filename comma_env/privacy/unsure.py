@@ -62,7 +62,8 @@ _DOTS_AND_DASHES = re.compile(r"[.\-]+")
 
 def _morse_like(text: str, length: int = 2) -> bool:
     """A run of at least `length` dots and dashes with both in it (Morse the decoder could not read)."""
-    return any(len(run) >= length and "." in run and "-" in run for run in _DOTS_AND_DASHES.findall(text))
+    return "-" in text and any(len(run) >= length and "." in run and "-" in run
+                               for run in _DOTS_AND_DASHES.findall(text))
 
 _NUMBER_LIKE = 2  # tokens between an unknown word and a number for the word to be in a number's place
 _NUMBER = re.compile(r"[0-9]")
