@@ -165,15 +165,30 @@ def _digit_word_run() -> re.Pattern[str]:
 
 
 def _digit_words(text: str) -> str:
-    """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``)."""
+    """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``),
+    and a lone one between numbers."""
     lexicon = digit_word_languages()
     words = _LOWER_WORD.findall(text)
     if lexicon.keys().isdisjoint(words):
         return text
+    if _DIGIT.search(text):
+        text = _LONE_DIGIT_WORD.sub(_lone_digit, text)
     found = [index for index, word in enumerate(words) if word in lexicon]
     if not any(b - a == 1 for a, b in zip(found, found[1:], strict=False)):
         return text  # no two digit words in a row
     return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
+
+
+_LONE_DIGIT_WORD = re.compile(r"(?<=[0-9])[ \t,\-]+([a-z]+)(?=[ \t,\-]+[0-9])")
+
+
+def _lone_digit(match: re.Match[str]) -> str:
+    """A digit word of another language between two numbers ("3 nulla 75") as its digit, when
+    it is no English word and means the same digit in every language that has it."""
+    digits = set(digit_word_languages().get(match.group(1), {}).values())
+    if len(digits) != 1 or match.group(1) in english_words():
+        return match.group(0)
+    return f" {digits.pop()}"
 
 
 _CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"

@@ -185,6 +185,8 @@ class Doubts:
         self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
                         for field, fact in facts.items() if fact.secrets}
         self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
+        self.dollars = {field: str(fact.cents // 100) for field, fact in facts.items()
+                        if fact.kind == "money" and fact.cents >= 10_000}
         self.whole: set[str] = set()  # fields whose value was said in one chunk
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
@@ -221,8 +223,12 @@ class Doubts:
                     self.fields |= about
                 elif other_script and not _NUMBER.search(decoded):  # a name written by sound
                     self.fields |= {f for f, fact in self.facts.items() if fact.kind == "name"}
-                if _NUMBER.search(decoded) and not about:  # numbers about no field: the fields they are part of
-                    self.fields |= {f for f, secret in self.secrets.items() if partial(decoded, secret)}
+                if chunks and not about:  # numbers about no field: the fields they are part of, or all of in any order
+                    digits = sorted("".join(chunks))
+                    self.fields |= {f for f, secret in self.secrets.items()
+                                    if partial(decoded, secret) or len(secret) >= 4 and digits == sorted(secret)
+                                    or self.facts[f].kind == "address" and secret in chunks}
+                    self.fields |= {f for f, dollars in self.dollars.items() if dollars in chunks}
         return self.fields | self._pieces(), bool(unknown)
 
     def _shaped(self, decoded: str, about: set[str]) -> set[str]:
