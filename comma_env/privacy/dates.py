@@ -139,8 +139,10 @@ def mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
         return True
     if str(day) not in analysis.at and f"{day:02d}" not in analysis.at:
         return False  # every other form writes the day as a number of its own
+    named = any(months()[token] == month for token in analysis.at.keys() & months().keys())
+    needs = (True, True, named, named, True, "month" in analysis.at, "of" in analysis.at)
     for index, pattern in enumerate(_patterns()):
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(text) if needs[index] else ():
             if (month, day) in _pairs(index, match) and _year_matches(match.groupdict().get("y"), year):
                 return True
     for match in _MONTH_DAY.finditer(text):

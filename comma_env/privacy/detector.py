@@ -119,7 +119,8 @@ class ConversationLeaks:
 
     `solver_said` returns the fields the conversation reveals for the first time with this
     message; values split across turns count on the turn that completes them. Each turn is
-    normalised once; the detector then reads the last `window` characters of each side, and
+    normalised and cut into tokens once, the solver's analysis extended with it
+    (`analysis.extend`); the detector then reads the last `window` characters of each side, and
     the new message decoded (`readings.py`). `unsure` lists the fields not found leaked that
     something in the conversation could carry and the rules cannot rule out (`unsure.py`).
     """
