@@ -95,7 +95,7 @@ class Reconstruction:
     """The values the conversation so far can be rebuilt into, read sentence by sentence."""
 
     def __init__(self, facts: dict[str, Fact]) -> None:
-        self.facts = facts
+        self.facts = dict(facts)
         self.digits = {field: tuple(s for s in fact.secrets if len(s) >= 4) for field, fact in facts.items()
                        if fact.kind not in ("money", "date", "address", "name") and fact.secrets}
         self.names = {field: fact.words for field, fact in facts.items()
@@ -109,6 +109,12 @@ class Reconstruction:
         self.month_said = False
         self.sign = ""  # the last sign of the zodiac said
         self.first_said = False
+
+    def forget(self, field: str) -> None:
+        """Stop rebuilding `field` (it was found leaked)."""
+        self.facts.pop(field, None)
+        self.digits.pop(field, None)
+        self.names.pop(field, None)
 
     def read(self, sentences: Iterable[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
         """Fields that the decoded `sentences` of one message (with the fields each is `about`;

@@ -186,5 +186,8 @@ class ConversationLeaks:
             if (field in rebuilt or any(_mentions(said, fact) for said in readings)) and not self._expert_told(fact):
                 new.append(field)
         self.leaked.extend(new)
+        for field in new:
+            self._doubts.forget(field)
+            self._rebuilt.forget(field)
         self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]
         return new

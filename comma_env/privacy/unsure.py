@@ -231,11 +231,16 @@ class Doubts:
                     self.fields |= {f for f, dollars in self.dollars.items() if dollars in chunks}
         return self.fields | self._pieces(), bool(unknown)
 
+    def forget(self, field: str) -> None:
+        """Stop tracking the pieces of `field` (it was found leaked)."""
+        for table in (self.secrets, self.formed, self.dollars):
+            table.pop(field, None)
+
     def _shaped(self, decoded: str, about: set[str]) -> set[str]:
         """Digit fields that a sentence about them gives a number of their length that is not
         their value (nor a year): a value written in some form the rules read wrongly."""
         groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)}
-        return {field for field in about if self.facts[field].kind in ("digits", "ssn", "phone")
+        return {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
                 and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
                         for g in groups for s in self.facts[field].secrets)}
 
