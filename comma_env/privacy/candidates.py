@@ -125,7 +125,8 @@ class Reconstruction:
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
             self.chunks = spoken_numbers(sentence) if numbers else []
-            self.groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(sentence)} if numbers else set()
+            groups = _GROUP.findall(sentence) if numbers and self.digits else ()
+            self.groups = {_NOT_DIGIT.sub("", g) for g in groups}
             if (numbers or fields or self.names and any(last in sentence for _, last in self.names.values())
                     or _SIGN.search(sentence)):
                 for field, fact in self.facts.items():
@@ -133,7 +134,7 @@ class Reconstruction:
                                       unknown):
                         found.add(field)
             previous = fields
-        if self.names and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound in another script
+        if self.names and not raw.isascii() and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound
             from anyascii import anyascii
 
             heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(anyascii(run).lower())]

@@ -173,7 +173,8 @@ class ConversationLeaks:
             readings.append(analyse(reading))
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
-        doubts, unknown = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
+        other_script = not text.isascii() and _OTHER_SCRIPT.search(text) is not None
+        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script)
         spelled: set[str] = set()
         if unknown:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))
