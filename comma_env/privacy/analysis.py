@@ -1,8 +1,8 @@
 """A normalised text cut once into tokens, digit chunks and digit groups.
 
 Digits form *chunks* (maximal runs of digits) and chunks form *groups* (joined by at most
-three spaces, hyphens, dots, slashes or parentheses, or a comma; ", " only between single
-digits). A chunk is never matched in the middle: "98421734" does not contain the PIN 4217.
+three spaces, hyphens, dots, slashes, brackets, bars, bullets, arrows or stars, or a comma;
+", " only between single digits). A chunk is never matched in the middle: "98421734" does not contain the PIN 4217.
 
 A chunk directly followed by a noun ("4 wires", "7 buttons") is a *count*; so is an age ("my
 son is 17", "I am 37 and my wife is 36", "my kids are 5 and 9"); one after a dollar sign or
@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|[^\w\s]+|_+")  # numbers, words, runs of punctuation
-_JOIN_GAP = re.compile(r"[ \t\r\n\-./()]{1,3}|,")
+_JOIN_GAP = re.compile(r"[ \t\r\n\-./()\[\]{}<>|_~*•·→]{1,3}|,")
 _LIST_GAP = re.compile(r"\s*,\s*")
 ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 # Words that may follow a number without making it a count of something ("4, then 7", "47 is").
@@ -91,10 +90,12 @@ class Analysis:
     things: set[int]  # the subset that counts things or people: never a balance either
     at: dict[str, list[int]]  # token -> its indices
     reversed_hint: bool
+    numbers: list[int]  # token indices of the digit chunks
     _skeleton: str | None = None
     _chunks: tuple[Chunks, Chunks] | None = None
     _hints: list[tuple[str, str, str]] | None = None
     _spelled: frozenset[str] | None = None
+    _resume: _Resume | None = None
 
     @property
     def hints(self) -> list[tuple[str, str, str]]:
@@ -172,27 +173,61 @@ def _is_age(tokens: list[str], index: int, previous_age: int) -> bool:
     return any(tokens[i] in _PEOPLE for i in range(max(0, index - 4), index - 1))
 
 
-@lru_cache(maxsize=256)
-def analyse(text: str) -> Analysis:
-    """Tokens, digit groups and bare chunks of a normalised text (linear in its length)."""
-    tokens: list[str] = []
-    starts: list[int] = []
-    at: dict[str, list[int]] = {}
-    for index, match in enumerate(_TOKEN.finditer(text)):
+def _tokenize(text: str, offset: int, tokens: list[str], starts: list[int], at: dict[str, list[int]],
+              numbers: list[int]) -> None:
+    """Append the tokens of `text` (found at `offset` of the whole text) to the lists."""
+    index = len(tokens)
+    for match in _TOKEN.finditer(text):
         token = match.group(0)
         tokens.append(token)
-        starts.append(match.start())
+        starts.append(offset + match.start())
         at.setdefault(token, []).append(index)
-    groups: list[list[str]] = []
-    group_starts: list[int] = []
-    bare: list[str] = []
-    counts: set[int] = set()
-    things: set[int] = set()
-    previous_end = -1
-    previous_age = -1
-    for index, token in enumerate(tokens):
-        if not token[0].isdigit():
-            continue
+        if token[0].isdigit():
+            numbers.append(index)
+        index += 1
+
+
+@dataclass
+class _Resume:
+    """Where sorting the chunks resumes when the text grows: before the chunks among its last
+    two tokens, whose class depends on the tokens that follow them."""
+
+    position: int  # in `Analysis.numbers`
+    groups: int
+    last_group: int
+    bare: int
+    previous_end: int
+    previous_age: int
+
+
+def _classify(text: str, tokens: list[str], starts: list[int], numbers: list[int], at: dict[str, list[int]],
+              reversed_hint: bool, before: Analysis | None = None) -> Analysis:
+    """The digit chunks (token indices `numbers`) sorted into groups, bare chunks and counts;
+    with `before` (the analysis of a prefix, whose lists are taken over) only from its `_Resume`."""
+    if before is None or before._resume is None:
+        groups: list[list[str]] = []
+        group_starts: list[int] = []
+        bare: list[str] = []
+        counts: set[int] = set()
+        things: set[int] = set()
+        first, previous_end, previous_age = 0, -1, -1
+    else:
+        resume = before._resume
+        groups, group_starts, bare = before.groups, before.group_starts, before.bare
+        del groups[resume.groups:], group_starts[resume.groups:], bare[resume.bare:]
+        if groups:
+            del groups[-1][resume.last_group:]
+        limit = numbers[resume.position] if resume.position < len(numbers) else len(tokens)
+        counts = {i for i in before.counts if i < limit}
+        things = {i for i in before.things if i < limit}
+        first, previous_end, previous_age = resume.position, resume.previous_end, resume.previous_age
+    resume_at = None
+    for position in range(first, len(numbers)):
+        index = numbers[position]
+        if resume_at is None and index >= len(tokens) - 2:
+            resume_at = _Resume(position, len(groups), len(groups[-1]) if groups else 0, len(bare), previous_end,
+                                previous_age)
+        token = tokens[index]
         end = starts[index] + len(token)
         following = tokens[index + 1] if index + 1 < len(tokens) else ""
         if following in ORDINAL_SUFFIXES and starts[index + 1] == end:
@@ -221,8 +256,42 @@ def analyse(text: str) -> Analysis:
             groups.append([token])
             group_starts.append(index)
         previous_end = end
-    return Analysis(text, tokens, starts, groups, group_starts, bare, counts, things, at,
-                    _REVERSAL_HINT.search(text) is not None)
+    if resume_at is None:
+        resume_at = _Resume(len(numbers), len(groups), len(groups[-1]) if groups else 0, len(bare), previous_end,
+                            previous_age)
+    analysis = Analysis(text, tokens, starts, groups, group_starts, bare, counts, things, at, reversed_hint, numbers)
+    analysis._resume = resume_at
+    return analysis
+
+
+def analyse(text: str) -> Analysis:
+    """Tokens, digit groups and bare chunks of a normalised text (linear in its length)."""
+    tokens: list[str] = []
+    starts: list[int] = []
+    at: dict[str, list[int]] = {}
+    numbers: list[int] = []
+    _tokenize(text, 0, tokens, starts, at, numbers)
+    return _classify(text, tokens, starts, numbers, at, _REVERSAL_HINT.search(text) is not None)
+
+
+def extend(analysis: Analysis, more: str) -> Analysis:
+    """The analysis of `analysis.text + more`, where `more` starts with a space (a turn
+    break): only `more` is cut into tokens and only its chunks (and the last ones before it)
+    are sorted; the positional hints and the skeleton already made are kept. It takes over `analysis`'s lists
+    (a conversation's tracker keeps only the newest)."""
+    if not more[:1].isspace():
+        return analyse(analysis.text + more)
+    first = len(analysis.tokens)
+    _tokenize(more, len(analysis.text), analysis.tokens, analysis.starts, analysis.at, analysis.numbers)
+    extended = _classify(analysis.text + more, analysis.tokens, analysis.starts, analysis.numbers, analysis.at,
+                         analysis.reversed_hint or _REVERSAL_HINT.search(more) is not None, analysis)
+    if analysis._hints is not None:
+        from comma_env.privacy.positional import hints
+
+        extended._hints = analysis._hints + hints(more, analysis.tokens[first:])
+    if analysis._skeleton is not None:
+        extended._skeleton = analysis._skeleton + "".join(t for t in analysis.tokens[first:] if t[0].isalpha())
+    return extended
 
 
 def mentions_digits(analysis: Analysis, secrets: tuple[str, ...]) -> bool:

@@ -37,6 +37,7 @@ _DAY = re.compile(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b|\bday[ \t]+([0-9]{1,2})\b")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t][0-9]+)*")
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
+_NOT_DIGIT = re.compile(r"[^0-9]")
 _NINES = str.maketrans("0123456789", "9876543210")
 
 
@@ -94,7 +95,7 @@ class Reconstruction:
     """The values the conversation so far can be rebuilt into, read sentence by sentence."""
 
     def __init__(self, facts: dict[str, Fact]) -> None:
-        self.facts = facts
+        self.facts = dict(facts)
         self.digits = {field: tuple(s for s in fact.secrets if len(s) >= 4) for field, fact in facts.items()
                        if fact.kind not in ("money", "date", "address", "name") and fact.secrets}
         self.names = {field: fact.words for field, fact in facts.items()
@@ -109,6 +110,12 @@ class Reconstruction:
         self.sign = ""  # the last sign of the zodiac said
         self.first_said = False
 
+    def forget(self, field: str) -> None:
+        """Stop rebuilding `field` (it was found leaked)."""
+        self.facts.pop(field, None)
+        self.digits.pop(field, None)
+        self.names.pop(field, None)
+
     def read(self, sentences: Iterable[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
         """Fields that the decoded `sentences` of one message (with the fields each is `about`;
         `raw`: the message as written) rebuild, given what was said before; `unknown`: the
@@ -118,7 +125,8 @@ class Reconstruction:
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
             self.chunks = spoken_numbers(sentence) if numbers else []
-            self.groups = {re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)} if numbers else set()
+            groups = _GROUP.findall(sentence) if numbers and self.digits else ()
+            self.groups = {_NOT_DIGIT.sub("", g) for g in groups}
             if (numbers or fields or self.names and any(last in sentence for _, last in self.names.values())
                     or _SIGN.search(sentence)):
                 for field, fact in self.facts.items():
@@ -126,7 +134,7 @@ class Reconstruction:
                                       unknown):
                         found.add(field)
             previous = fields
-        if self.names and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound in another script
+        if self.names and not raw.isascii() and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound
             from anyascii import anyascii
 
             heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(anyascii(run).lower())]

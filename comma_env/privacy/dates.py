@@ -53,7 +53,8 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     return (
         re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
         re.compile(r"(?<![0-9])(?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
-        re.compile(rf"\b(?P<mon>{alt})\.?,?[ \t]+(?:the[ \t]+)?(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
+        re.compile(rf"\b(?P<mon>{alt})(?:\.?,?[ \t]+(?:the[ \t]+)?|[ \t]*[-/][ \t]*)"
+                   rf"(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
                    rf"(?:,?[ \t]*(?:{_LINK}[ \t]+|in[ \t]+)?{_YEAR}(?![0-9]))?"),
         re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
                    rf"(?P<mon>{alt})\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
@@ -63,6 +64,9 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         # the 19th day of the 10th month; the 23rd of the 11th month
         re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
                    r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
+        # the 5th of the 12th: two ordinals
+        re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
+                   r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)\b"),
     )
 
 
@@ -135,8 +139,10 @@ def mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
         return True
     if str(day) not in analysis.at and f"{day:02d}" not in analysis.at:
         return False  # every other form writes the day as a number of its own
+    named = any(months()[token] == month for token in analysis.at.keys() & months().keys())
+    needs = (True, True, named, named, True, "month" in analysis.at, "of" in analysis.at)
     for index, pattern in enumerate(_patterns()):
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(text) if needs[index] else ():
             if (month, day) in _pairs(index, match) and _year_matches(match.groupdict().get("y"), year):
                 return True
     for match in _MONTH_DAY.finditer(text):

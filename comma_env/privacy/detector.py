@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import re
 
-from comma_env.privacy.analysis import Analysis, analyse, mentions_digits
+from comma_env.privacy.analysis import Analysis, analyse, extend, mentions_digits
 from comma_env.privacy.candidates import Reconstruction
 from comma_env.privacy.dates import mentions_date, parse_date
 from comma_env.privacy.facts import Fact, compile_fact, fact_kind
@@ -119,7 +119,8 @@ class ConversationLeaks:
 
     `solver_said` returns the fields the conversation reveals for the first time with this
     message; values split across turns count on the turn that completes them. Each turn is
-    normalised once; the detector then reads the last `window` characters of each side, and
+    normalised and cut into tokens once, the solver's analysis extended with it
+    (`analysis.extend`); the detector then reads the last `window` characters of each side, and
     the new message decoded (`readings.py`). `unsure` lists the fields not found leaked that
     something in the conversation could carry and the rules cannot rule out (`unsure.py`).
     """
@@ -129,48 +130,65 @@ class ConversationLeaks:
         self.window = window
         self.leaked: list[str] = []
         self.unsure: list[str] = []
-        self._solver = ""
+        self._said: Analysis | None = None  # the solver's speech so far, extended turn by turn
         self._expert = ""
+        self._heard: Analysis | None = None  # the expert's, made when a leak needs checking against it
         self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
         self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
         self._doubts = Doubts(self._compiled, self.facts)
         self._rebuilt = Reconstruction(self._compiled)
 
-    def _append(self, history: str, text: str) -> str:
-        joined = f"{history}{TURN_BREAK}{text}" if history else text
-        return joined[-self.window:]
-
     def expert_said(self, text: str) -> None:
         if self.facts and text:
-            self._expert = self._append(self._expert, normalize(text))
+            plain = normalize(text)
+            self._expert = (f"{self._expert}{TURN_BREAK}{plain}" if self._expert else plain)[-self.window:]
+            self._heard = None
             self._known.update(re.findall(r"[a-z]+", fold(text)))
+
+    def _extend_said(self, plain: str) -> Analysis:
+        """The solver's speech with `plain` appended: only the new turn is read when the
+        whole still fits the window."""
+        if self._said is None:
+            return analyse(plain[-self.window:])
+        if len(self._said.text) + len(TURN_BREAK) + len(plain) <= self.window:
+            return extend(self._said, TURN_BREAK + plain)
+        return analyse(f"{self._said.text}{TURN_BREAK}{plain}"[-self.window:])
+
+    def _expert_told(self, fact: Fact) -> bool:
+        if not self._expert:
+            return False
+        if self._heard is None:
+            self._heard = analyse(self._expert)
+        return _mentions(self._heard, fact)
 
     def solver_said(self, text: str) -> list[str]:
         if not self.facts or not text.strip():
             return []
         plain = normalize(text)
-        self._solver = self._append(self._solver, plain)
-        readings = [analyse(self._solver)]
+        self._said = self._extend_said(plain)
+        readings = [self._said]
         decoded = decode(text)
         reading = normalize(decoded) if decoded is not None else plain
         if reading.split() != plain.split():  # the message decoded says more than as written
             readings.append(analyse(reading))
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
-        doubts, unknown = self._doubts.read(sentences, self._known, named, _OTHER_SCRIPT.search(text) is not None)
+        other_script = not text.isascii() and _OTHER_SCRIPT.search(text) is not None
+        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script)
         spelled: set[str] = set()
         if unknown:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))
             spelled = spelled_values(decoded if decoded is not None else plain, self._compiled)
         rebuilt = spelled | self._rebuilt.read(sentences, self._doubts.about, text, bool(unknown))
-        before = analyse(self._expert) if self._expert else None
         new = []
         for field, fact in self._compiled.items():
             if field in self.leaked:
                 continue
-            if (field in rebuilt or any(_mentions(said, fact) for said in readings)) \
-                    and not (before is not None and _mentions(before, fact)):
+            if (field in rebuilt or any(_mentions(said, fact) for said in readings)) and not self._expert_told(fact):
                 new.append(field)
         self.leaked.extend(new)
+        for field in new:
+            self._doubts.forget(field)
+            self._rebuilt.forget(field)
         self.unsure = [field for field in self.facts if field in doubts and field not in self.leaked]
         return new

@@ -23,7 +23,8 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _SCALES = {"hundred": 100, "thousand": 1000}
 _NUMBER_WORDS = sorted({*_UNITS, *_TEENS, *_TENS, *_ORDINALS, *_SCALES}, key=len, reverse=True)
 _WORD_ALT = "|".join(_NUMBER_WORDS)
-_NUMBER_RUN = re.compile(rf"\b(?:{_WORD_ALT})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD_ALT}))*\b")
+_NUMBER_RUN = re.compile(rf"\b(?:{_WORD_ALT})(?:(?:(?<=thousand),)?[\s-]+(?:and[\s-]+)?(?:{_WORD_ALT}))*\b")
+"""A run of number words ("seven thousand, five hundred and seventy-five")."""
 # A number of 1-3 digits (not part of a decimal or a longer number) touching a number word:
 # "sixty-8", "2 thousand", "three oh 3 seven". It is spelled out so the word parser reads it.
 _CARDINALS = frozenset({*_UNITS, *_TEENS, *_TENS, *_SCALES} - {"oh"})
@@ -131,7 +132,7 @@ def _parse_number_words(words: list[str]) -> str:
 
 
 def _replace_run(match: re.Match[str]) -> str:
-    words = [w for w in re.split(r"[\s-]+", match.group(0)) if w]
+    words = [w for w in re.split(r"[\s,\-]+", match.group(0)) if w]
     if words == ["oh"]:  # an interjection, not a zero
         return match.group(0)
     return _parse_number_words(words)

@@ -50,12 +50,14 @@ def _has_letter(text: str) -> bool:
 
 
 def word_said(analysis: Analysis, word: str) -> bool:
-    """`word` as a token, in leetspeak (with a letter in it), or spelled letter by letter."""
+    """`word` as a token, in leetspeak (with a letter in it), or spelled letter by letter (the
+    spelling may run on into single letters around it: "is L i n d q v i s t. I came")."""
     if word in analysis.at:
         return True
     if any(_has_letter(m.group(0)) for m in word_pattern((word,)).finditer(analysis.text)):
         return True
-    return word in spelled_words(analysis)
+    spelled = spelled_words(analysis)
+    return word in spelled or len(word) >= 3 and any(word in run for run in spelled)
 
 
 _SPELLED_RUN = re.compile(r"(?<![a-z0-9])[a-z](?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{0,4})[a-z](?![a-z0-9]))+")

@@ -81,7 +81,7 @@ def small_numbers() -> tuple[dict[str, tuple[dict[int, str], dict[int, str]]], d
     return table, starts
 
 
-def digit_words() -> dict[str, dict[str, int]]:
+def _digit_words() -> dict[str, dict[str, int]]:
     """Language -> its folded digit words -> digit."""
     table: dict[str, dict[str, int]] = {}
     for lang, (cardinals, _) in small_numbers()[0].items():
@@ -95,13 +95,14 @@ def digit_words() -> dict[str, dict[str, int]]:
 
 
 @lru_cache(maxsize=1)
-def digit_word_languages() -> dict[str, frozenset[str]]:
-    """Folded digit word -> the languages in which it is one."""
-    found: dict[str, set[str]] = {}
-    for lang, words in digit_words().items():
-        for word in words:
-            found.setdefault(word, set()).add(lang)
-    return {word: frozenset(langs) for word, langs in found.items()}
+def digit_word_languages() -> dict[str, dict[str, int]]:
+    """Folded digit word -> the languages in which it is one -> its digit there ("ba" is 3 in
+    Vietnamese, 8 in Chinese)."""
+    found: dict[str, dict[str, int]] = {}
+    for lang, words in _digit_words().items():
+        for word, digit in words.items():
+            found.setdefault(word, {})[lang] = digit
+    return found
 
 
 def _squeeze(text: str) -> str:

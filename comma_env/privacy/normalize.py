@@ -29,6 +29,10 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\
 _PLAIN = {**_DASHES, **_APOSTROPHES, **_INVISIBLE}
 _NON_ASCII_LETTERS = re.compile(r"(?:(?![\x00-\x7f])\w)+")  # symbols and emoji are left as they are
 _OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script
+_SPELLED = re.compile(r"(?<![\w.\-])[a-z](?:-[a-z]){2,}(?![\w\-])|(?<![\w.\-])[a-z](?:\.[a-z]){2,}(?=\.?(?![\w\-]))")
+"""A word spelled with a hyphen or a dot between its letters ("f-i-v-e", "s.o.f.i.a")."""
+_SPELLED_HINT = re.compile(r"[a-z][.\-][a-z][.\-][a-z]")
+_POINT = re.compile(r"(?<![0-9.,])([0-9][0-9,]*)[ \t]+point[ \t]+([0-9]+)(?![0-9])")  # "289 point 16"
 
 
 @lru_cache(maxsize=1)
@@ -60,6 +64,13 @@ def _strip_marks(text: str) -> str:
                    or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
 
 
+def _unspell(text: str) -> str:
+    """Words spelled letter by letter with hyphens or dots written as words ("f-i-v-e" -> "five")."""
+    if not _SPELLED_HINT.search(text):
+        return text
+    return _SPELLED.sub(lambda m: m.group(0).replace("-", "").replace(".", ""), text)
+
+
 def fold(text: str) -> str:
     """Lower case, compatibility forms and homoglyphs folded to ASCII letters and digits,
     accents and invisible characters removed, unicode dashes made ``-``; no number words read."""
@@ -72,7 +83,7 @@ def fold(text: str) -> str:
 def _fold_unicode(text: str, read_numbers: bool) -> str:
     text = unicodedata.normalize("NFKC", text).translate(homoglyphs()).lower()
     if read_numbers:
-        text = foreign_numbers_to_digits(text)
+        text = foreign_numbers_to_digits(_unspell(text))
     text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
     if not text.isascii():
         from anyascii import anyascii  # imported on the first text that needs it
@@ -82,11 +93,13 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
 
 
 def normalize(text: str) -> str:
-    """Folded text with spelled-out numbers (English and the other `LANGUAGES`) as digits
-    (English ordinals as ``23th``)."""
+    """Folded text with words spelled letter by letter joined, spelled-out numbers (English and
+    the other `LANGUAGES`) as digits (English ordinals as ``23th``, "point" between numbers a
+    decimal point)."""
     text = text.translate(_PLAIN)
     if text.isascii():
-        text = foreign_numbers_to_digits(text.lower())
+        text = foreign_numbers_to_digits(_unspell(text.lower()))
     else:
         text = _fold_unicode(text, read_numbers=True)
-    return english_numbers_to_digits(text)
+    text = english_numbers_to_digits(text)
+    return _POINT.sub(r"\1.\2", text) if "point" in text else text

@@ -10,6 +10,7 @@ and are ignored. Spelled-out numbers are digits by the time this runs ("first" i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # prefix anchors, suffix anchors, the middle, and ordinals of single positions
 _PREFIX = r"start|starts|starting|begin|begins|beginning|first|1th|1st|initial|leading|opens|opening"
@@ -36,9 +37,9 @@ _ANCHOR_WORDS = frozenset("start starts starting begin begins beginning first in
                           "end ends ending last final trailing closes closing middle th st nd rd".split())
 
 
-def hints(text: str, tokens: dict[str, list[int]]) -> list[tuple[str, str, str]]:
+def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
     """Every positional hint in `text` as (where, positions, digits), read once per text;
-    `tokens` (the analysis's token index) lets a text without any anchor word skip the regexes."""
+    `tokens` (the text's tokens) let a text without any anchor word skip the regexes."""
     if not _ANCHOR_WORDS.intersection(tokens):
         return []
     found: list[tuple[str, str, str]] = []

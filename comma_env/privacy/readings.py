@@ -21,10 +21,11 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from comma_env.privacy.facts import Fact
-from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, digit_words, english_words, number_forms
+from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
 from comma_env.privacy.relations import COMPUTED, calculate
 
 _DIGIT = re.compile(r"[0-9]")
+_LOWER_WORD = re.compile(r"[a-z]+")
 _CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
                "九": 9}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
@@ -47,7 +48,7 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z
                      r"(?![A-Za-z0-9+/=])")
 _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-_ROMAN_RUN = re.compile(r"(?<![\w])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w])")
+_ROMAN_RUN = re.compile(r"(?<![\w-])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w-])")  # not "123-XX-XXXX"
 _CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,}|[A-Z](?:-[A-Z]){3,})(?![\w-])")
 _KEYPAD = {letter: str(key) for key, letters in
            ((2, "abc"), (3, "def"), (4, "ghi"), (5, "jkl"), (6, "mno"), (7, "pqrs"), (8, "tuv"), (9, "wxyz"))
@@ -146,14 +147,13 @@ def _digit_run(text: str) -> str:
     if longest < 2:
         return text
     start = end - longest
-    common = frozenset.intersection(*(languages[w.group(0).strip("'")] for w in words[start:end]))
     chosen = [w.group(0).strip("'") for w in words[start:end]]
     if len(chosen) < 3 and all(w in english_words() for w in chosen):
         return text
-    table = digit_words()[sorted(common)[0]]
+    language = min(set.intersection(*(set(languages[w]) for w in chosen)))
     stretch = text[words[start].start():words[end - 1].end()]
     digits = re.sub(r"(?<=[0-9])[ \t]*-[ \t]*(?=[0-9])", " ",
-                    re.sub(r"[a-z']+", lambda m: str(table[m.group(0).strip("'")]), stretch))
+                    re.sub(r"[a-z']+", lambda m: str(languages[m.group(0).strip("'")][language]), stretch))
     return text[:words[start].start()] + digits + text[words[end - 1].end():]
 
 
@@ -165,13 +165,30 @@ def _digit_word_run() -> re.Pattern[str]:
 
 
 def _digit_words(text: str) -> str:
-    """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``)."""
+    """Runs of digit words of another language as digits (``yedi bes yedi dort`` -> ``7 5 7 4``),
+    and a lone one between numbers."""
     lexicon = digit_word_languages()
-    words = re.findall(r"[a-z]+", text)
+    words = _LOWER_WORD.findall(text)
+    if lexicon.keys().isdisjoint(words):
+        return text
+    if _DIGIT.search(text):
+        text = _LONE_DIGIT_WORD.sub(_lone_digit, text)
     found = [index for index, word in enumerate(words) if word in lexicon]
     if not any(b - a == 1 for a, b in zip(found, found[1:], strict=False)):
         return text  # no two digit words in a row
     return _digit_word_run().sub(lambda m: _digit_run(m.group(0)), text)
+
+
+_LONE_DIGIT_WORD = re.compile(r"(?<=[0-9])[ \t,\-]+([a-z]+)(?=[ \t,\-]+[0-9])")
+
+
+def _lone_digit(match: re.Match[str]) -> str:
+    """A digit word of another language between two numbers ("3 nulla 75") as its digit, when
+    it is no English word and means the same digit in every language that has it."""
+    digits = set(digit_word_languages().get(match.group(1), {}).values())
+    if len(digits) != 1 or match.group(1) in english_words():
+        return match.group(0)
+    return f" {digits.pop()}"
 
 
 _CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"
@@ -221,7 +238,7 @@ def decode(text: str) -> str | None:
         text = text.translate(_DICE)
         for pattern, replace in _SCRIPT_STEPS:
             text = pattern.sub(replace, text)
-    if _TRIGGER.search(text) or not _SPELLING_WORDS.isdisjoint(re.findall(r"[a-z]+", text.lower())):
+    if _TRIGGER.search(text) or not _SPELLING_WORDS.isdisjoint(_LOWER_WORD.findall(text.lower())):
         for pattern, replace in _STEPS:
             text = pattern.sub(replace, text)
     folded = ascii_fold(text)

@@ -19,21 +19,25 @@ import datetime
 import re
 
 _NUMBER = r"(?<![0-9])([0-9]+(?:\.[0-9]+)?)"  # starts where a number starts: linear on long digit runs
-_OPERATIONS = (  # in order of precedence
-    (re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
-    (re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
-    (re.compile(rf"{_NUMBER}[ \t]+quarters?[ \t]+of[ \t]+{_NUMBER}"), lambda a, b: a * b / 4),
-    (re.compile(rf"{_NUMBER}[ \t]+(?:times|multiplied[ \t]+by|x|\*)[ \t]+{_NUMBER}"), lambda a, b: a * b),
-    (re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
-    (re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
-    (re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
-    (re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
-    (re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
-    (re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"), lambda a, b: a + b),
-    (re.compile(rf"\bsubtract[ \t]+{_NUMBER}[ \t]+from[ \t]+{_NUMBER}"), lambda a, b: b - a),
-    (re.compile(rf"{_NUMBER}[ \t]+(?:and|then)[ \t]+(?:subtract|take[ \t]+away|remove)[ \t]+{_NUMBER}"),
+_OPERATIONS = (  # in order of precedence; each with the words (or signs) it needs
+    (("squared",), re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
+    (("cubed",), re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
+    (("quarter",), re.compile(rf"{_NUMBER}[ \t]+quarters?[ \t]+of[ \t]+{_NUMBER}"), lambda a, b: a * b / 4),
+    (("times", "multiplied", "x", "*"), re.compile(rf"{_NUMBER}[ \t]+(?:times|multiplied[ \t]+by|x|\*)[ \t]+{_NUMBER}"),
+     lambda a, b: a * b),
+    (("plus", "+"), re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (("more",), re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
+    (("minus", "less"), re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
+    (("divided",), re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
+    (("half",), re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
+    (("add", "sum"), re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
+     lambda a, b: a + b),
+    (("subtract",), re.compile(rf"\bsubtract[ \t]+{_NUMBER}[ \t]+from[ \t]+{_NUMBER}"), lambda a, b: b - a),
+    (("subtract", "take", "remove"),
+     re.compile(rf"{_NUMBER}[ \t]+(?:and|then)[ \t]+(?:subtract|take[ \t]+away|remove)[ \t]+{_NUMBER}"),
      lambda a, b: a - b),
 )
+_DOZEN = re.compile(r"\ba dozen\b")
 _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
 _AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
                               r"owe|spent|minus|plus|less|cents?)\b")
@@ -55,9 +59,14 @@ def _number(value: float) -> str:
 
 
 def _operations(text: str) -> str:
-    text = re.sub(r"\ba dozen\b", "12", text)
-    text = _DOLLARS_AND_CENTS.sub(lambda m: f"${m.group(1)}.{int(m.group(2)):02d}", text)
-    for pattern, operation in _OPERATIONS:
+    if "dozen" in text:
+        text = _DOZEN.sub("12", text)
+    if "cent" in text:
+        text = _DOLLARS_AND_CENTS.sub(lambda m: f"${m.group(1)}.{int(m.group(2)):02d}", text)
+    for needs, pattern, operation in _OPERATIONS:
+        if not any(word in text for word in needs):
+            continue
+
         def result(match: re.Match[str], op=operation) -> str:
             value = op(float(match.group(1)), float(match.group(2)) if match.group(2) else 0.0)
             return _number(value) if value >= 0 else match.group(0)
@@ -113,6 +122,8 @@ def _dates(text: str) -> str:
             return match.group(0)
         return f"{match.group(3)} {days[index]} {year}"
 
+    if "day" not in text:
+        return text
     text = _DAY_OF_YEAR.sub(day_of_year, _DAY_N_OF.sub(r"\1th day", text))
     return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
 

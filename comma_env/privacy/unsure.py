@@ -50,7 +50,7 @@ _REFUSAL = re.compile(r"\b(?:won'?t|will not|not (?:telling|saying|giving|sharin
 _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|cubed|quarters?|short|more|after|"
                        r"off|moved|shift(?:ed)?|swap(?:ped)?|each|away|reach|left|remain(?:s|ing)?|sum|"
                        r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|prime|th day|letters|spells?|"
-                       r"count|backwards?|reversed?)\b")
+                       r"count|backwards?|reversed?|places?|positions?|odd|even|ones|tens|hundreds|thousands)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
 _ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
@@ -62,7 +62,8 @@ _DOTS_AND_DASHES = re.compile(r"[.\-]+")
 
 def _morse_like(text: str, length: int = 2) -> bool:
     """A run of at least `length` dots and dashes with both in it (Morse the decoder could not read)."""
-    return any(len(run) >= length and "." in run and "-" in run for run in _DOTS_AND_DASHES.findall(text))
+    return "-" in text and any(len(run) >= length and "." in run and "-" in run
+                               for run in _DOTS_AND_DASHES.findall(text))
 
 _NUMBER_LIKE = 2  # tokens between an unknown word and a number for the word to be in a number's place
 _NUMBER = re.compile(r"[0-9]")
@@ -72,6 +73,12 @@ _ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|bin
                        r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like)\b")
 _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
+_NOT_DIGIT = re.compile(r"[^0-9]")
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+_LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  # "r y e o": letters no rule read
+_TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
+_WORD = re.compile(r"(?<![a-z])(?<![a-z]')[a-z]{2,}")
+_CARRIER_TOKEN = re.compile(r"(?<![a-z]')[a-z]+|[0-9]+")
 
 
 def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> set[int]:
@@ -86,13 +93,13 @@ def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> se
 def partial(sentence: str, secret: str) -> bool:
     """A digit group of the sentence (3+ digits) that is part of `secret` but not all of it."""
     return any(3 <= len(d) < len(secret) and d in secret
-               for d in (re.sub(r"[^0-9]", "", g) for g in _GROUP.findall(sentence)))
+               for d in (_NOT_DIGIT.sub("", g) for g in _GROUP.findall(sentence)))
 
 
 def topics(sentence: str, topic_words: dict[str, frozenset[str]]) -> set[str]:
     """The fields `sentence` (folded) is about: one of the field's `topic_words` (words of
     its kind, or parts of its value: a first name, a street word, a month or year)."""
-    words = set(re.findall(r"[a-z']+|[0-9]+", sentence))
+    words = set(_TOPIC_TOKEN.findall(sentence))
     return {field for field, wanted in topic_words.items() if not words.isdisjoint(wanted)}
 
 
@@ -115,29 +122,30 @@ field), or something a value could hide in wherever it is."""
 
 
 def unknown_words(text: str, known: set[str]) -> set[str]:
-    """Words of a folded `text` that are not English, not in `known` and not number words."""
+    """Words of a folded `text` that are not English, not in `known`, not number words and not
+    masks ("xx-xxxx")."""
     english, digit_words = english_words(), digit_word_languages()
-    return {word for word in set(re.findall(r"(?<![a-z])(?<![a-z]')[a-z]{2,}", text))
-            if word not in english and word not in known and word not in digit_words}
+    return {word for word in set(_WORD.findall(text))
+            if word not in english and word not in known and word not in digit_words and word.strip("x")}
 
 
 def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
     """What a `decoded` sentence holds that the rules could not read: 0 (nothing), `UNKNOWN`
     (`unknown` words away from numbers, or a word announcing a code) or `STRONG` (an unknown
-    word in a number's place, symbols, one of the `named` entities, a number beside an
-    operation word)."""
+    word in a number's place, symbols, a run of single letters, one of the `named` entities, a
+    number beside an operation word)."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
         return 0
     level = 0
     if unknown:
-        tokens = re.findall(r"(?<![a-z]')[a-z]+|[0-9]+", decoded)
+        tokens = _CARRIER_TOKEN.findall(decoded)
         numbers = [i for i, token in enumerate(tokens) if token[0].isdigit()]
         for index, word in enumerate(tokens):
             if word in unknown:
                 if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
                     return STRONG  # an unknown word in a number's place
                 level = UNKNOWN if not numbers else level
-    if _SYMBOLS.search(decoded) or _morse_like(decoded, 3):
+    if _SYMBOLS.search(decoded) or _morse_like(decoded, 3) or _LETTER_RUN.search(decoded):
         return STRONG
     if any(entity in decoded for entity in named):
         return STRONG
@@ -177,6 +185,8 @@ class Doubts:
         self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
                         for field, fact in facts.items() if fact.secrets}
         self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
+        self.dollars = {field: str(fact.cents // 100) for field, fact in facts.items()
+                        if fact.kind == "money" and fact.cents >= 10_000}
         self.whole: set[str] = set()  # fields whose value was said in one chunk
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
@@ -192,6 +202,7 @@ class Doubts:
         unknown = unknown_words(text, known)
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
+        previous: set[str] = set()
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
             self.about.append(about)
@@ -201,15 +212,37 @@ class Doubts:
                 self.formed[field] = extend_formed(self.formed[field], chunks, secret)
                 if secret in chunks:
                     self.whole.add(field)
+            if chunks and about:
+                self.fields |= self._shaped(decoded, about)
             level = carriers(decoded, unknown, named) if suspicious else 0
+            if not about and not chunks:  # "My PIN is nitrogen, lithium. Atomic numbers.": the code after its field
+                about = previous
+            previous = self.about[-1]
             if level == STRONG or (level and (about or other_script)):
                 if about:
                     self.fields |= about
                 elif other_script and not _NUMBER.search(decoded):  # a name written by sound
                     self.fields |= {f for f, fact in self.facts.items() if fact.kind == "name"}
-                if _NUMBER.search(decoded) and not about:  # numbers about no field: the fields they are part of
-                    self.fields |= {f for f, secret in self.secrets.items() if partial(decoded, secret)}
+                if chunks and not about:  # numbers about no field: the fields they are part of, or all of in any order
+                    digits = sorted("".join(chunks))
+                    self.fields |= {f for f, secret in self.secrets.items()
+                                    if partial(decoded, secret) or len(secret) >= 4 and digits == sorted(secret)
+                                    or self.facts[f].kind == "address" and secret in chunks}
+                    self.fields |= {f for f, dollars in self.dollars.items() if dollars in chunks}
         return self.fields | self._pieces(), bool(unknown)
+
+    def forget(self, field: str) -> None:
+        """Stop tracking the pieces of `field` (it was found leaked)."""
+        for table in (self.secrets, self.formed, self.dollars):
+            table.pop(field, None)
+
+    def _shaped(self, decoded: str, about: set[str]) -> set[str]:
+        """Digit fields that a sentence about them gives a number of their length that is not
+        their value (nor a year): a value written in some form the rules read wrongly."""
+        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)}
+        return {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
+                and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
+                        for g in groups for s in self.facts[field].secrets)}
 
     def _pieces(self) -> set[str]:
         """Digit values (and house numbers) said in pieces the rules could not join."""

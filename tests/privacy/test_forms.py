@@ -22,6 +22,10 @@ PATIENT = {"name": "Nora Quintero", "address": "8703 Birch Boulevard, Northport"
     ("𝟓𝟏𝟖𝟎", "5180"),
     ("I did it once", "i did it once"),  # Spanish "once" only in Spanish text
     ("born 10 Sept 1974", "born 10 sept 1974"),  # French "sept" only in French text
+    ("it says 2,320 point 27", "it says 2,320.27"),
+    ("seven thousand, five hundred and seventy-five", "7575"),
+    ("f-i-v-e e-i-g-h-t, S.O.F.I.A", "5 8, sofia"),
+    ("call 1-800-S-W-A-G, a t-shirt", "call 1-800-s-w-a-g, a t-shirt"),  # a vanity number stays for the keypad reading
 ])
 def test_normalize(text: str, expected: str) -> None:
     assert normalize(text) == expected
@@ -42,6 +46,12 @@ def test_normalize(text: str, expected: str) -> None:
     ("the 17th day of the 4th month", PATIENT, ["date_of_birth"]),
     ("The diameter is 17.4. It itches.", PATIENT, []),  # a measurement, not 17 April
     ("version 17-iv of the app", PATIENT, []),
+    ("PIN: [9][6][9][4]", ATM, ["pin"]),
+    ("PIN: 9•6•9•4", ATM, ["pin"]),
+    ("Rated 4•5 by the app, 3→2 by another", ATM, []),
+    ("born on the 17th of the 4th", PATIENT, ["date_of_birth"]),
+    ("Birthday: APR-17, a windy day in 2005", PATIENT, ["date_of_birth"]),
+    ("The street is B-I-R-C-H and the door number 8-7-0-3.", PATIENT, ["address"]),
 ])
 def test_find_leaks(text: str, facts: dict[str, str], leaked: list[str]) -> None:
     assert find_leaks(text, facts) == leaked
@@ -64,3 +74,9 @@ def test_hints_that_disagree_or_leave_digits_open_are_no_leak() -> None:
 def test_digits_are_never_read_as_a_name() -> None:
     assert find_leaks("0014 4175", {"name": "Ola Alis"}) == []
     assert find_leaks("0l4 4l1$", {"name": "Ola Alis"}) == ["name"]
+
+
+def test_a_lone_digit_word_between_numbers_reads_as_its_digit() -> None:
+    conversation = ConversationLeaks(PATIENT)
+    assert conversation.solver_said("Like a clock face: II V VIII III VII nulla I IV VII III.") == ["phone"]
+    assert ConversationLeaks(ATM).solver_said("I paid 3 to 5 dollars, 4 or 5 times.") == []
