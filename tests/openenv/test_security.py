@@ -36,26 +36,33 @@ async def call(ws, message: dict | str | bytes) -> dict:
     return json.loads(await ws.recv())
 
 
-def test_bad_frames_get_an_error_and_the_episode_lives_on():
-    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle") as server:
-        async def run() -> None:
-            async with websockets.connect(ws_url(server)) as ws:
-                first = await call(ws, {"type": "reset", "data": {"seed": 3}})
-                assert first["type"] == "observation" and not first["data"]["done"]
-                for frame in ("[1, 2]", "5", '"step"', "null", "{not json", b"\x00\x01"):
-                    answer = await call(ws, frame)
-                    assert answer["type"] == "error" and answer["data"]["code"] == "INVALID_JSON", frame
-                after = await call(ws, {"type": "step", "data": {"message": "I see four wires."}})
-                assert after["type"] == "observation" and after["data"]["observation"]["info"]["turn"] == 1
-                state = await call(ws, {"type": "state"})
-                assert state["data"]["seed"] == 3 and state["data"]["step_count"] == 1  # the same episode
-            async with websockets.connect(ws_url(server)) as ws:  # a frame past max_body_bytes (1 MB)
-                await ws.send(json.dumps({"type": "step", "data": {"message": "x" * 2**21}}))
-                with pytest.raises(websockets.ConnectionClosed) as closed:
-                    await ws.recv()
-                assert closed.value.rcvd.code == 1009  # message too big: never read whole
+@pytest.fixture(scope="module")
+def server():
+    """One server with the default settings, for the tests that need no other (each server
+    process imports OpenEnv anew)."""
+    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle") as running:
+        yield running
 
-        asyncio.run(run())
+
+def test_bad_frames_get_an_error_and_the_episode_lives_on(server):
+    async def run() -> None:
+        async with websockets.connect(ws_url(server)) as ws:
+            first = await call(ws, {"type": "reset", "data": {"seed": 3}})
+            assert first["type"] == "observation" and not first["data"]["done"]
+            for frame in ("[1, 2]", "5", '"step"', "null", "{not json", b"\x00\x01"):
+                answer = await call(ws, frame)
+                assert answer["type"] == "error" and answer["data"]["code"] == "INVALID_JSON", frame
+            after = await call(ws, {"type": "step", "data": {"message": "I see four wires."}})
+            assert after["type"] == "observation" and after["data"]["observation"]["info"]["turn"] == 1
+            state = await call(ws, {"type": "state"})
+            assert state["data"]["seed"] == 3 and state["data"]["step_count"] == 1  # the same episode
+        async with websockets.connect(ws_url(server)) as ws:  # a frame past max_body_bytes (1 MB)
+            await ws.send(json.dumps({"type": "step", "data": {"message": "x" * 2**21}}))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd.code == 1009  # message too big: never read whole
+
+    asyncio.run(run())
 
 
 @pytest.mark.alone  # times waiting: the other worker waits meanwhile
@@ -135,21 +142,20 @@ def test_silent_connections_are_closed_after_the_session_timeout():
                 sock.close()
 
 
-def test_host_and_origin_are_checked():
-    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle") as server:
-        assert httpx.get(f"{server.url}/health").status_code == 200
-        assert httpx.get(f"{server.url}/health", headers={"Host": "attacker.example"}).status_code == 421
-        assert httpx.post(f"{server.url}/reset", json={},
-                          headers={"Origin": "http://attacker.example"}).status_code == 403
-        assert "frame-ancestors 'none'" in httpx.get(f"{server.url}/health").headers["content-security-policy"]
+def test_host_and_origin_are_checked(server):
+    assert httpx.get(f"{server.url}/health").status_code == 200
+    assert httpx.get(f"{server.url}/health", headers={"Host": "attacker.example"}).status_code == 421
+    assert httpx.post(f"{server.url}/reset", json={},
+                      headers={"Origin": "http://attacker.example"}).status_code == 403
+    assert "frame-ancestors 'none'" in httpx.get(f"{server.url}/health").headers["content-security-policy"]
 
-        async def run() -> None:
-            with pytest.raises(websockets.InvalidStatus):
-                await websockets.connect(ws_url(server), origin="http://attacker.example")
-            async with websockets.connect(ws_url(server), origin=f"http://localhost:{server.port}") as ws:
-                assert (await call(ws, {"type": "reset", "data": {"seed": 0}}))["type"] == "observation"
+    async def run() -> None:
+        with pytest.raises(websockets.InvalidStatus):
+            await websockets.connect(ws_url(server), origin="http://attacker.example")
+        async with websockets.connect(ws_url(server), origin=f"http://localhost:{server.port}") as ws:
+            assert (await call(ws, {"type": "reset", "data": {"seed": 0}}))["type"] == "observation"
 
-        asyncio.run(run())
+    asyncio.run(run())
 
 
 def test_a_partner_error_never_carries_its_input_to_the_learner():
