@@ -185,6 +185,28 @@ UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actu
 """Phrases that take back what was said before (a later statement replaces an earlier one)."""
 
 
+_SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
+                       r"make that)\b[,:;!.\s-]*(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
+                       re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.!?;:,\n]")
+
+
+def corrected(text: str) -> str:
+    """`text` with each slip its writer fixed in place dropped: "cut the first wire -- no
+    wait, scratch that: cut the fourth" reads "cut the fourth", and "... black, red... no
+    wait, sorry, the last one is yellow" loses the "red". The clause before the marker (back to
+    the last comma or sentence end) is what was taken back; a marker that opens the message
+    (a correction of an earlier message) is left for the reader."""
+    while True:
+        match = next((m for m in _SELF_FIX.finditer(text) if text[:m.start()].strip(" .-") and text[m.end():].strip()),
+                     None)
+        if match is None:
+            return text
+        before = text[:match.start()].rstrip(" .-")
+        cut = max((m.end() for m in _CLAUSE_END.finditer(before)), default=0)
+        text = before[:cut] + " " + text[match.end():]
+
+
 def hedged(text: str) -> bool:
     return HEDGES.search(text) is not None
 
@@ -192,12 +214,22 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
-def doubted(text: str, vague: bool = False) -> list[str]:
-    """The parts of `text` that hedge (and, with `vague`, leave a count or target open): the
-    clause with the hedge, and when that clause is only a few words ("maybe not", "honestly
-    can't tell") the two clauses before it too. A partner re-reads the message without each
-    part and asks when that changes what it would do."""
-    pattern = re.compile(f"{HEDGES.pattern}|{VAGUE.pattern}", re.IGNORECASE) if vague else HEDGES
+RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|(?:from|at|on) the (?:edge|side|outside)|"
+             r"either (?:end|side|edge)|whichever|one of (?:the|those|them|these))\b")
+"""Where advice points at a thing by a relation a reader may not resolve ("the wire next to the
+white one", "the second from the edge"): a clause with one is checked like a hedge."""
+CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
+"""A condition in advice ("if the last wire is blue, ...; otherwise ..."), checked like a hedge
+by a reader that does not evaluate conditions."""
+
+
+def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
+    """The parts of `text` that hedge (and, with `vague`, leave a count or target open; with
+    `also`, match that pattern too): the clause with the hedge, and when that clause is only a
+    few words ("maybe not", "honestly can't tell") the two clauses before it too. A partner
+    re-reads the message without each part and asks when that changes what it would do."""
+    alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
+    pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
     found = []
     for i, clause in enumerate(clauses):

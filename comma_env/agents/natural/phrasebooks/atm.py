@@ -63,6 +63,8 @@ def _compare(text: str) -> str | None:
 class AtmPhrases(Phrasebook):
     """ATM's plain English (module docstring)."""
 
+    conditions = True
+
     def start(self) -> Memory:
         return {"state": {"screen": None, "transaction": None, "logged_in": False, "digits": 0}, "notes": {}}
 

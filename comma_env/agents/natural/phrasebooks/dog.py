@@ -60,6 +60,8 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
 class DogPhrases(Phrasebook):
     """Dog's plain English (module docstring)."""
 
+    conditions = True
+
     def read(self, text: str, memory: Memory) -> None:
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
         text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})", " ", text, flags=re.IGNORECASE)

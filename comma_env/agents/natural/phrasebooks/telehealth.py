@@ -84,6 +84,8 @@ def _yes_no(text: str, fact: str) -> str | None:
 class TelehealthPhrases(Phrasebook):
     """Telehealth's plain English (module docstring)."""
 
+    conditions = True
+
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))

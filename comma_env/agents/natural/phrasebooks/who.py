@@ -61,6 +61,9 @@ def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[
 class WhoPhrases(Phrasebook):
     """Who's plain English (module docstring)."""
 
+    relations = r"\b(?:nearest|close to|(?:from|at|on) the (?:edge|end|side)|whichever|one of (?:the|those|them|these))\b"
+    """Relations it does not resolve (its reader places next to itself)."""
+
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = fix_typos(clean(text), VOCABULARY)
