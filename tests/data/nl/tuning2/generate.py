@@ -304,7 +304,8 @@ def who() -> Items:
 
     def corner_matters(p: Any) -> bool:
         b = p.visible_state()["button_labels"]
-        return changes(p, [{"button_labels": {**b, "bottom_right": x}} for x in LABELS])
+        return changes(p, [{"button_labels": {**b, "bottom_right": x}} for x in LABELS if x not in b.values()
+                           or x == b["bottom_right"]])  # the six labels differ
     s = seeds("who", corner_matters, 1, 510)[0]
     vs = fresh("who", s).visible_state()
     b = vs["button_labels"]
@@ -818,7 +819,7 @@ def button() -> Items:
     colours = ("red", "blue", "yellow", "white", "black")
     s = seeds("button", lambda p: changes(p, [{"button_color": c} for c in colours]), 1, 540)[0]
     vs = fresh("button", s).visible_state()
-    it.describe(s, "unplaceable-colour", [claude([("", "", "the button is a purplish colour, somewhere between red and blue"),
+    it.describe(s, "unplaceable-colour", [claude([("", "", "the button is a sort of purplish colour, I can't really name it"),
                                                   ("", "", f"it reads {vs['button_label']}")])],
                 ask=["colour"], why="purple is no button colour; the colour decides tap or hold")
     pz = fresh("button", holds[4], ["hold"])
