@@ -28,6 +28,11 @@ _KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"[ \t]+")
+_REST = re.compile(r"\bthe (?:other (?:two|three|four|ones?|keys|buttons|symbols|squares|windows)|others|remaining "
+                   r"(?:ones?|keys|buttons|symbols|squares|windows|two|three))\b", re.IGNORECASE)
+"""Words for what is left of a list ("then the other three"), read as "the rest"."""
+_ROW_COLUMN = re.compile(r"\b[Rr]\s*([1-9])\s*[,/-]?\s*[Cc]\s*([1-9])\b(\s+(?=[Rr]\s*[1-9]\s*[,/-]?\s*[Cc]\s*[1-9]\b))?")
+"""A square as "R2C3" (read as "row 2 column 3")."""
 
 ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                  "eighth": 8, "ninth": 9, "tenth": 10}
@@ -60,13 +65,16 @@ SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|
 def clean(text: str) -> str:
     """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
     arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
-    underscores as spaces (an action name reads as words), words for the display as
+    underscores as spaces (an action name reads as words), "R2C3" as "row 2 column 3", "the other
+    three" as "the rest", words for the display as
     "display" (`SYNONYMS`), runs of spaces squeezed. Line breaks are kept: lists and grids
     are read by line."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
+    text = _REST.sub("the rest", text)
+    text = _ROW_COLUMN.sub(lambda m: f"row {m.group(1)} column {m.group(2)}" + (", " if m.group(3) else ""), text)
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.splitlines())
 
 
@@ -173,8 +181,11 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
-                    r"either\b|or maybe|could be|might be|or is it|or was it|no idea|can'?t (?:make out|read|see)|"
-                    r"couldn'?t (?:make out|read|see)|didn'?t (?:note|count|read|check)|haven'?t (?:counted|read|"
+                    r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|or is it|or was it|"
+                    r"no idea|"
+                    r"can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
+                    r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
+                    r"haven'?t (?:counted|read|"
                     r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"
                     r"don'?t recogni[sz]e|not 100)", re.IGNORECASE)
 """Phrases that say the speaker does not know (a fact or an instruction stays open)."""
@@ -189,13 +200,20 @@ _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]
                        r"make that)\b[,:;!.\s-]*(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
                        re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.!?;:,\n]")
+_VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
+                   "key submit cycle spin diagnose record treat give wait".split())
+_PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|nd|rd|th)|top|bottom|left|right|"
+                     r"(?:wire|row|column|window|position|square|button)\s*\d)\b", re.IGNORECASE)
+_RESTATED = re.compile(r"(?:it|that|this|they)(?:'s|'re| is| are| was| were| shows?| says?| reads?)\s+", re.IGNORECASE)
+_HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[:=]", re.IGNORECASE)
 
 
 def corrected(text: str) -> str:
     """`text` with each slip its writer fixed in place dropped: "cut the first wire -- no
     wait, scratch that: cut the fourth" reads "cut the fourth", and "... black, red... no
     wait, sorry, the last one is yellow" loses the "red". The clause before the marker (back to
-    the last comma or sentence end) is what was taken back; a marker that opens the message
+    the last comma or sentence end) is what was taken back, unless the fix says where its slip
+    was ("the third one is red, not green": read as a correction); a marker that opens the message
     (a correction of an earlier message) is left for the reader."""
     while True:
         match = next((m for m in _SELF_FIX.finditer(text) if text[:m.start()].strip(" .-") and text[m.end():].strip()),
@@ -204,7 +222,31 @@ def corrected(text: str) -> str:
             return text
         before = text[:match.start()].rstrip(" .-")
         cut = max((m.end() for m in _CLAUSE_END.finditer(before)), default=0)
-        text = before[:cut] + " " + text[match.end():]
+        start = max((m.end() for m in re.finditer(r"[.!?;\n]", before)), default=0)
+        words = re.findall(r"\w+", before[start:].lower())
+        again_words = re.findall(r"\w+", text[match.end():].lower())[:2]
+        if len(words) <= 12 and again_words and (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
+            cut = start  # a short sentence said again: "press TL, TR -- no wait: press BR, BL"
+        after = text[match.end():]
+        again = _RESTATED.match(after)
+        head = _HEAD.match(before[cut:]) if again else None
+        named = re.search(r"\bnot\s+(?:an?\s+|the\s+)?([a-z]+)", after, re.IGNORECASE)
+        if named and (_PLACED.search(after) or not re.search(rf"\b{named.group(1)}\b", before[cut:], re.IGNORECASE)):
+            text = before + ", " + after  # the fix says where its slip was: "the third one is red, not green"
+        elif head:  # "the screen shows one... no wait, it shows four": "the screen shows four"
+            text = before[:cut] + head.group(0) + " " + after[again.end():]
+        else:
+            text = before[:cut] + " " + after
+
+
+_ASIDE = re.compile(r"\((?=[^()=:]*\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)[^()=:]{12,}\)",
+                    re.IGNORECASE)
+
+
+def asides(text: str) -> str:
+    """`text` without remarks in brackets ("white, red/blue (the second looks red in one light
+    and blue in another), white"): a list is read without the words about it."""
+    return _ASIDE.sub(" ", text)
 
 
 def hedged(text: str) -> bool:
@@ -235,7 +277,9 @@ def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     for i, clause in enumerate(clauses):
         if pattern.search(clause):
             short = len(clause.split()) <= 4
-            found.append("\n".join(clauses[max(i - 2, 0):i + 1] if short else [clause]))
+            alternative = re.match(r"\s*or\b", clause, re.IGNORECASE)  # "1, or possibly a 4": both go
+            found.append("\n".join(clauses[max(i - 2, 0):i + 1] if short else
+                                   clauses[max(i - 1, 0):i + 1] if alternative else [clause]))
     return found
 
 
