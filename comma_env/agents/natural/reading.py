@@ -28,6 +28,10 @@ _KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"[ \t]+")
+_BULLET = re.compile(r"(?m)^([ \t]*)[*+•][ \t]+")
+"""A list's bullet (read as "- ", so that "*" is no star)."""
+_TIMES = re.compile(r"(?<![A-Za-z0-9])x(\d{1,2})\b|\b(\d{1,2})x(?![A-Za-z0-9])")
+"""A count as "x2" or "2x" (read as "2 times")."""
 _REST = re.compile(r"\bthe (?:other (?:two|three|four|ones?|keys|buttons|symbols|squares|windows)|others|remaining "
                    r"(?:ones?|keys|buttons|symbols|squares|windows|two|three))\b", re.IGNORECASE)
 """Words for what is left of a list ("then the other three"), read as "the rest"."""
@@ -66,14 +70,15 @@ def clean(text: str) -> str:
     """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
     arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
     underscores as spaces (an action name reads as words), "R2C3" as "row 2 column 3", "the other
-    three" as "the rest", words for the display as
+    three" as "the rest", "x2" as "2 times", a list's "*" bullet as "-", words for the display as
     "display" (`SYNONYMS`), runs of spaces squeezed. Line breaks are kept: lists and grids
     are read by line."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
-    text = _REST.sub("the rest", text)
+    text = _REST.sub("the rest", _BULLET.sub(r"\1- ", text))
+    text = _TIMES.sub(lambda m: f"{m.group(1) or m.group(2)} times", text)
     text = _ROW_COLUMN.sub(lambda m: f"row {m.group(1)} column {m.group(2)}" + (", " if m.group(3) else ""), text)
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.splitlines())
 
@@ -181,7 +186,7 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
-                    r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|or is it|or was it|"
+                    r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|may be|or is it|or was it|"
                     r"no idea|"
                     r"can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
                     r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
@@ -225,7 +230,7 @@ def corrected(text: str) -> str:
         start = max((m.end() for m in re.finditer(r"[.!?;\n]", before)), default=0)
         words = re.findall(r"\w+", before[start:].lower())
         again_words = re.findall(r"\w+", text[match.end():].lower())[:2]
-        if len(words) <= 12 and again_words and (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
+        if words and len(words) <= 12 and again_words and (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
             cut = start  # a short sentence said again: "press TL, TR -- no wait: press BR, BL"
         after = text[match.end():]
         again = _RESTATED.match(after)

@@ -21,10 +21,11 @@ from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "first", "second", "third", "fourth",
               "fifth", "arrow", "down", "once", "twice", "times", "cycle", "spell", "password", "then", "and", "the")
 _SLOT = r"[A-Za-z](?:\s*/\s*[A-Za-z])?\??"
-_FIVE = re.compile(rf"(?<![A-Za-z])({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})"
-                   rf"[\s,;\]\[|]+(?:and\s+)?({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})(?![A-Za-z])")
+_GAP = r"(?:[\s,;\]\[|]+|\s*-\s*)(?:and\s+)?"
+_FIVE = re.compile(rf"(?<![A-Za-z])({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT})(?![A-Za-z])")
 _RUN_TOGETHER = re.compile(r"(?<![A-Za-z])([A-Z]{5})(?![A-Za-z])")
-_PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?:shows?|is|reads?)?\s*`?([A-Za-z])`?"
+_PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?:shows?|is|reads?|has|displays?)?\s*"
+                         r"`?([A-Za-z])`?"
                          r"(?![A-Za-z])", re.IGNORECASE)
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")

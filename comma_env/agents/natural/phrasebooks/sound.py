@@ -21,7 +21,7 @@ from comma_env.puzzles.sound import CODE_LENGTH, SYMBOL_ACTIONS
 FEATURES: dict[str, dict[str, int]] = {
     "Car engine": {r"engine|motor|idling|car\b": 5, r"rumbl": 3, r"\bhum": 2, r"throb|puls": 2, r"\blow": 1,
                    r"steady|same pitch|doesn'?t (?:go up|change)|stays the same": 1},
-    "Birdsong": {r"\bbird|tweet|chirp": 5, r"swoop": 2, r"very high|really high|high": 1, r"quick|fast": 1, r"gaps": 1,
+    "Birdsong": {r"\bbird|tweet|chirp": 5, r"swoop": 2, r"very high|really high|high|piercing|shrill": 1, r"quick|fast": 1, r"gaps": 1,
                  r"up (?:and|n) down": 1},
     "Police siren": {r"siren|police|ambulance|wail": 5, r"loud": 2, r"slides?|sliding|glides?": 2,
                      r"up and down|rises and falls": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
@@ -37,7 +37,7 @@ FEATURES: dict[str, dict[str, int]] = {
     "Doorbell": {r"doorbell|ding|dong|chime|bell": 5, r"two (?:clear )?(?:bell )?notes": 2, r"second (?:one )?lower": 3,
                  r"fad": 1},
     "Rain": {r"\brain": 5, r"hiss": 3, r"random|patter": 2, r"tiny taps|taps|crackl": 2, r"soft": 1},
-    "Whistle": {r"whistl": 5, r"pure|clean": 2, r"very high|really high|high": 1, r"one long|single long|long": 1,
+    "Whistle": {r"whistl": 5, r"pure|clean": 2, r"very high|really high|high|piercing|shrill": 1, r"one long|single long|long": 1,
                 r"steady|doesn'?t change|constant": 1, r"\bnote|\btone": 1},
     "Cow": {r"\bcow|\bmoo": 5, r"dron": 3, r"rises a little|goes up a little|rises": 2, r"\blow": 1, r"long": 1,
             r"fad": 1},
