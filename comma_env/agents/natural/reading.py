@@ -192,7 +192,7 @@ HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:sa
                     r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
                     r"haven'?t (?:counted|read|"
                     r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"
-                    r"don'?t recogni[sz]e|not 100)", re.IGNORECASE)
+                    r"don'?t recogni[sz]e|not 100|maybe|your call|up to you)", re.IGNORECASE)
 """Phrases that say the speaker does not know (a fact or an instruction stays open)."""
 
 UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actually|my bad|misread|"

@@ -186,7 +186,7 @@ class AtmPhrases(Phrasebook):
             if _RULE.search(sentence) and re.search(r"withdraw|take out|deposit|put in", sentence):
                 clauses.append(sentence)  # the balance rule is one step, however it is punctuated
             else:
-                clauses += re.split(r",|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
+                clauses += re.split(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
                                     r"select|confirm|continue|type|enter|log|go))", sentence)
         for clause in clauses:
             clause = clause.strip()
@@ -238,10 +238,11 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?enter|\benter key|"
                           r"\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
-    if re.search(r"\bclear\b", clause):
+    if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
+                 r"^clear$", clause):  # not "that's clear"
         return ["press_clear"]
     if re.search(r"\b(?:press|hit|push|tap|confirm with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
-                 r"^(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$", clause) and screen == "pin_entry":
+                 r"^(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$|^(?:and\s+)?confirm\b", clause) and screen == "pin_entry":
         return ["press_enter"]
     if re.search(r"\b(?:back to the (?:main )?menu|main menu)\b", clause):
         back = _back_to_menu(state)

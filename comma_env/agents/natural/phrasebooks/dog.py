@@ -31,7 +31,7 @@ _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+
                       rf"^\s*(?:[-*]|\d+[.)])\s*(?:an?\s+)?(?:{_COATS})\b|"
                       rf"\b(?:{_COATS})\s*\((?:standing|sitting|running|lying)", re.IGNORECASE | re.MULTILINE)
 _EMOJI = re.compile("🐕‍🦺|🐕|🐶|🐩|🦮")
-_NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b)", re.IGNORECASE)
+_NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b|(?=(?:an?\s+)?(?:{_COATS})\b))", re.IGNORECASE)
 
 
 def count_dogs(text: str) -> tuple[int, ...] | None:

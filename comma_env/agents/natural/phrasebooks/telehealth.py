@@ -52,7 +52,7 @@ _NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn
 _YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
 DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar "
                                                                                       r"keratosis",
-             "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic", "mel": r"\bmel\b|melanoma",
+             "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic|\bseb\.?\s*k\b", "mel": r"\bmel\b|melanoma",
              "nev": r"\bnev\b|nevus|naevus|\bmole\b|common mole"}
 TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
               "cryotherapy": r"cryo|freez|liquid nitrogen",
