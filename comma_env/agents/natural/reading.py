@@ -254,6 +254,16 @@ def asides(text: str) -> str:
     return _ASIDE.sub(" ", text)
 
 
+_DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!let go|release|lift|worry|forget|"
+                   r"panic|rush|hesitate|wait)[^,.;:!?\n]*", re.IGNORECASE)
+
+
+def undone(text: str) -> str:
+    """Advice without the steps it forbids ("don't hold it, just tap" reads "just tap"): what
+    not to do is no step. Letting go stays ("don't let go until ..." is when to let go)."""
+    return _DONT.sub(" ", text)
+
+
 def hedged(text: str) -> bool:
     return HEDGES.search(text) is not None
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
-from comma_env.agents.natural.reading import CONDITIONS, RELATIONS, UNDO, corrected, doubted
+from comma_env.agents.natural.reading import CONDITIONS, RELATIONS, UNDO, corrected, doubted, undone
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
@@ -232,8 +232,8 @@ class Phrasebook:
         """Advice sent as several messages: a later message that takes the earlier ones back
         ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it,
         or what follows its colon, asks for actions on its own; a slip fixed inside one message
-        is dropped (`corrected`)."""
-        messages = [corrected(message) for message in messages]
+        is dropped (`corrected`), and so is a step it forbids (`undone`)."""
+        messages = [undone(corrected(message)) for message in messages]
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
                 later = "\n".join(messages[start:])
