@@ -198,7 +198,8 @@ def _single(text: str) -> dict[int, Cell]:
     for col, row, row_number, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+(?:the\s+{place}\s+"
                                                    r"row|row\s+([1-4]))\s+is\s+(?:actually\s+)?([a-z]+)", text,
                                                    re.IGNORECASE):
-        r, c = (_ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0]) for w in (row or row_number, col))
+        r, c = (_ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0])
+                for w in (row or row_number, col))
         if PALETTE.one(colour):
             squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)
     for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"

@@ -35,7 +35,8 @@ _TIMES = re.compile(r"(?<![A-Za-z0-9])x(\d{1,2})\b|\b(\d{1,2})x(?![A-Za-z0-9])")
 _REST = re.compile(r"\bthe (?:other (?:two|three|four|ones?|keys|buttons|symbols|squares|windows)|others|remaining "
                    r"(?:ones?|keys|buttons|symbols|squares|windows|two|three))\b", re.IGNORECASE)
 """Words for what is left of a list ("then the other three"), read as "the rest"."""
-_ROW_COLUMN = re.compile(r"\b[Rr]\s*([1-9])\s*[,/-]?\s*[Cc]\s*([1-9])\b(\s+(?=[Rr]\s*[1-9]\s*[,/-]?\s*[Cc]\s*[1-9]\b))?")
+_ROW_COLUMN = re.compile(r"\b[Rr]\s*([1-9])\s*[,/-]?\s*[Cc]\s*([1-9])\b"
+                         r"(\s+(?=[Rr]\s*[1-9]\s*[,/-]?\s*[Cc]\s*[1-9]\b))?")
 """A square as "R2C3" (read as "row 2 column 3")."""
 
 ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
@@ -186,7 +187,8 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
-                    r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|may be|or is it|or was it|"
+                    r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|may be|or is it|"
+                    r"or was it|"
                     r"no idea|"
                     r"can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
                     r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
@@ -230,7 +232,8 @@ def corrected(text: str) -> str:
         start = max((m.end() for m in re.finditer(r"[.!?;\n]", before)), default=0)
         words = re.findall(r"\w+", before[start:].lower())
         again_words = re.findall(r"\w+", text[match.end():].lower())[:2]
-        if words and len(words) <= 12 and again_words and (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
+        if words and again_words and len(words) <= 12 and \
+                (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
             cut = start  # a short sentence said again: "press TL, TR -- no wait: press BR, BL"
         after = text[match.end():]
         again = _RESTATED.match(after)
@@ -238,7 +241,7 @@ def corrected(text: str) -> str:
         named = re.search(r"\bnot\s+(?:an?\s+|the\s+)?([a-z]+)", after, re.IGNORECASE)
         if named and (_PLACED.search(after) or not re.search(rf"\b{named.group(1)}\b", before[cut:], re.IGNORECASE)):
             text = before + ", " + after  # the fix says where its slip was: "the third one is red, not green"
-        elif head:  # "the screen shows one... no wait, it shows four": "the screen shows four"
+        elif head and again:  # "the screen shows one... no wait, it shows four": "the screen shows four"
             text = before[:cut] + head.group(0) + " " + after[again.end():]
         else:
             text = before[:cut] + " " + after
@@ -271,8 +274,9 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
-RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|(?:from|at|on) the (?:edge|side|outside)|"
-             r"either (?:end|side|edge)|whichever|one of (?:the|those|them|these))\b")
+RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
+             r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
+             r"one of (?:the|those|them|these))\b")
 """Where advice points at a thing by a relation a reader may not resolve ("the wire next to the
 white one", "the second from the edge"): a clause with one is checked like a hedge."""
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"

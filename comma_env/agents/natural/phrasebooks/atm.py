@@ -237,15 +237,16 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
             presses = [f"press_{d}" for d in digits[typed:]]
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
-        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?(?:enter|ok|button)|\benter key|"
-                          r"\blog in|\band enter\b|then enter", clause)
+        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?(?:enter|ok|button)|"
+                          r"\benter key|\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
                  r"^clear$", clause):  # not "that's clear"
         return ["press_clear"]
     if re.search(r"\b(?:press|hit|push|tap|confirm with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
                  r"^(?:the\s+)?(?:green\s+)?(?:enter|ok|button)(?: key)?\s*$|^(?:and\s+)?(?:confirm|ok)\b|"
-                 r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?(?:ok|green button)\b", clause) and screen == "pin_entry":
+                 r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?(?:ok|green button)\b", clause) and \
+            screen == "pin_entry":
         return ["press_enter"]
     if re.search(r"\b(?:back to the (?:main )?menu|main menu)\b", clause):
         back = _back_to_menu(state)

@@ -135,8 +135,8 @@ class ButtonPhrases(Phrasebook):
                                      re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")
         held = bool(state["button_held"])
-        text = re.sub(r"\b(?:don'?t|do not|never)\s+(?:let go|release)(?: it)?\s+(?:until|till|before)\b", "let go when", text,
-                      flags=re.IGNORECASE)  # "don't let go until there's a 4"
+        text = re.sub(r"\b(?:don'?t|do not|never)\s+(?:let go|release)(?: it)?\s+(?:until|till|before)\b",
+                      "let go when", text, flags=re.IGNORECASE)  # "don't let go until there's a 4"
         release = _RELEASE.search(_NOT_YET.sub(" ", text))
         hold = _HOLD.search(text)
         actions: list[str] = []

@@ -146,8 +146,8 @@ class LedPhrases(Phrasebook):
         places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
         masked = grid.assign(text, places, letters, ROWS)
         masked = grid.by_lines(text, _letters, ROWS, masked)
-        if not masked and len(letters) == 4 and re.search(r"/|\btop\s*/\s*bottom\b|[A-Z]{2}\s+(?:over|above)\s+[A-Z]{2}",
-                                                          text):
+        rows = r"/|\btop\s*/\s*bottom\b|[A-Z]{2}\s+(?:over|above)\s+[A-Z]{2}"  # "PV/KF", "PV over KF"
+        if not masked and len(letters) == 4 and re.search(rows, text):
             masked = dict(zip(POSITIONS, letters, strict=True))
         placed: dict[str, Any] = {key: (found.letter,) for key, found in masked.items()}
         free = [f for f in letters if f not in masked.values()]

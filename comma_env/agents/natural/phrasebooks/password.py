@@ -270,5 +270,5 @@ def _count(clause: str) -> int | None:
         if found.group(1) in ("once", "twice", "thrice") or re.search(r"times?|x", found.group(0)):
             return number(found.group(1))
     after = re.search(r"\b(?:up|down|forwards?|backwards?|back|ahead)\s+(?:by\s+)?(\d|one|two|three|four)\b"
-                      r"(?!\s*(?:windows?|letters?|slots?)\b)|\bby\s+(\d|one|two|three|four)\b", low)  # "up 2", "by two"
+                      r"(?!\s*(?:windows?|letters?|slots?)\b)|\bby\s+(\d|one|two|three|four)\b", low)  # "up 2"
     return number(after.group(1) or after.group(2)) if after else 1

@@ -61,7 +61,7 @@ def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[
 class WhoPhrases(Phrasebook):
     """Who's plain English (module docstring)."""
 
-    relations = r"\b(?:nearest|close to|(?:from|at|on) the (?:edge|end|side)|whichever|one of (?:the|those|them|these))\b"
+    relations = r"\b(?:nearest|close to|(?:from|at|on) the (?:edge|end|side)|whichever|one of (?:the|those|them|these))"
     """Relations it does not resolve (its reader places next to itself)."""
 
     def read(self, text: str, memory: Memory) -> None:
@@ -228,8 +228,8 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over)\b", sentence)
     for word in words:
         if near and word.start > near.start():  # "the one next to WHAT?", "just below NEXT"
-            position = by_label.get(word.word)
-            constraints.append({_neighbour(position, near.group(1))} - {None} if position else set())
+            beside = _neighbour(by_label[word.word], near.group(1)) if word.word in by_label else None
+            constraints.append({beside} if beside else set())
         else:
             constraints.append({by_label[word.word]} if word.word in by_label else set())
     spoken = re.sub(r"^\W*(?:press|push|hit|tap|click)\b", " ", sentence, flags=re.IGNORECASE)

@@ -541,7 +541,7 @@ def password() -> Items:
         v = (k + 2) % 5 + 1
         options = [(f"Spin window {w} up three times", [f"cycle_up_{w}"] * 3),
                    (f"Press the down arrow under the {NTH[w - 1]} window twice", [f"cycle_down_{w}"] * 2),
-                   (f"Cycle every window up by one", [f"cycle_up_{i}" for i in range(1, 6)]),
+                   ("Cycle every window up by one", [f"cycle_up_{i}" for i in range(1, 6)]),
                    (f"Click up on window {w}, then down on window {v}", [f"cycle_up_{w}", f"cycle_down_{v}"]),
                    (f"Scroll the {ORD[w - 1]} letter down one notch", [f"cycle_down_{w}"]),
                    (f"window {w} up x2", [f"cycle_up_{w}"] * 2)]
@@ -593,7 +593,6 @@ def maze() -> Items:
         return 3, f"the torus is {wrong}", f"the torus is {t}"
 
     it.voices(list(range(500, 506)), facts, fix)
-    vs = fresh("maze", 510).visible_state()
     f = facts(fresh("maze", 510), 1)
     it.describe(510, "unplaceable-colour", [gpt([*f[:3], ("torus", "teal-ish, between blue and green", "")])],
                 ask=["torus", "blue or green"], why="the torus colour picks the goal sphere")
@@ -827,7 +826,7 @@ def button() -> Items:
                 ask=["strip", "white or yellow"], why="white and yellow strips release on different digits")
 
     taps = seeds("button", lambda p: advice(p) == ["tap"], 3, 530)
-    for k, (s, text, pre) in enumerate([(taps[0], "Press and release it right away", []), (holds[5], "Press it and keep it pressed", []),
+    for k, (s, text, _) in enumerate([(taps[0], "Press and release it right away", []), (holds[5], "Press it and keep it pressed", []),
                                         (taps[1], "Quick tap", [])]):
         voice = list(VOICES)[k]
         it.advise(s, voice, [say(voice, text)], advice(fresh("button", s)))
