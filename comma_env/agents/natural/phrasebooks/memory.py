@@ -14,16 +14,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
-from comma_env.agents.natural.reading import (
-    ORDINAL,
-    clean,
-    fix_typos,
-    hedged,
-    number,
-    ordinal,
-    sentences,
-    spelled_numbers,
-)
+from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose
 from comma_env.agents.natural.words import number as say_number
 from comma_env.agents.natural.words import ordinal as say_ordinal
@@ -261,7 +252,8 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
     for match in re.finditer(rf"\blabell?ed\s*{digit}\b|\blabel\s*{digit}\b|\bmarked\s*{digit}\b|"
                              rf"\bwith (?:the |a )?{digit} (?:(?:written|printed|shown) )?on it\b|"
                              rf"\bthe one (?:with|showing|that says|that reads|reading) (?:the |a )?{digit}\b", low):
-        value = number(next(g for g in match.groups() if g)) or 0
+        word = next(g for g in match.groups() if g)
+        value = int(word) if word.isdigit() else ("one", "two", "three", "four").index(word) + 1
         constraints.append({labels.index(value) + 1} if value in labels else set())
     for match in re.finditer(r"\b(?:position|pos|place(?: number)?|slot)\s*([0-9])\b", low):
         value = int(match.group(1))
