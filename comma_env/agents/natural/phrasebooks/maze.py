@@ -231,9 +231,11 @@ _STEP = re.compile(
 
 
 _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
-               (re.compile(r"\b(?:rotate|spin|pivot|swivel)(?:s|ing)?\b", re.IGNORECASE), "turn"))
-_MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)*(?:turn|go|move|walk|drive|forwards?|"
-                     r"backwards?|ahead|reverse|left|right|up|down)\b", re.IGNORECASE)
+               (re.compile(r"\b(?:rotate|spin|pivot|swivel)(?:s|ing)?\b", re.IGNORECASE), "turn"),
+               (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
+                r"\1 \3 \2"))  # "go 2 forward"
+_MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)*(?:\d+\s+)?(?:turn|go|move|walk|drive|"
+                     r"forwards?|backwards?|back|ahead|reverse|left|right|up|down)\b", re.IGNORECASE)
 """A part of a route that starts with a move or a direction: a step the reader must read."""
 
 
@@ -242,8 +244,9 @@ def _route(text: str, facing: str) -> Steps:
     goal without a route, or a step in the list it cannot read is asked about."""
     for pattern, plain in _TURN_WORDS:
         text = pattern.sub(plain, text)
-    unread = [part for part in re.split(r"->|[;,\n]|\bthen\b|\.\s", text)
-              if _MOTION.search(part) and not _STEP.search(part) and len(part.split()) > 1]  # not "Right."
+    parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
+    unread = [part for k, part in enumerate(parts)
+              if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)]  # not "Right. ..."
     if unread and _STEP.search(text):
         return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())

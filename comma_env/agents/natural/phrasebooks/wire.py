@@ -270,7 +270,8 @@ def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
 
     numbered = re.search(r"\b(?:wire|number|no|#)\s*#?\s*(\d)\b|#(\d)\b|\bcut_wire_(\d)\b", sentence)
     if numbered:
-        narrow({int(next(g for g in numbered.groups() if g))})
+        k = int(next(g for g in numbered.groups() if g))
+        narrow({count + 1 - k if re.search(r"\bfrom the bottom\b", sentence) else k})  # "wire 3, from the bottom"
     colour = [m.options[0] for m in PALETTE.mentions(sentence) if len(m.options) == 1]
     anchor = re.search(r"\b(below|under|beneath|underneath|after|above|before|over)\s+the\s+(\w+)\s+(?:one|wire)",
                        sentence)
