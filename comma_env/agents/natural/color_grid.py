@@ -63,7 +63,7 @@ def _lines(text: str) -> list[list[Cell]] | None:
 
 
 def _letter_row(text: str) -> list[Cell] | None:
-    tokens = re.split(r"[\s,]+", text.strip(" ,")) if re.search(r"[\s,]", text) else list(text.replace("\ufe0f", ""))
+    tokens = re.split(r"[\s,|]+", text.strip(" ,|")) if re.search(r"[\s,|]", text) else list(text.replace("\ufe0f", ""))
     if len(tokens) > SIZE and not any(len(t) == 1 or PALETTE.one(t) for t in tokens[SIZE:]):
         tokens = tokens[:SIZE]  # a full row, then words that are no squares ("... wat do")
     if len(tokens) != SIZE:
