@@ -258,12 +258,13 @@ def asides(text: str) -> str:
 
 
 _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!let go|release|lift|worry|forget|"
-                   r"panic|rush|hesitate|wait)[^,.;:!?\n]*", re.IGNORECASE)
+                   r"panic|rush|hesitate|wait|treat)[^,.;:!?\n]*", re.IGNORECASE)
 
 
 def undone(text: str) -> str:
     """Advice without the steps it forbids ("don't hold it, just tap" reads "just tap"): what
-    not to do is no step. Letting go stays ("don't let go until ..." is when to let go)."""
+    not to do is no step. Letting go stays ("don't let go until ..." is when to let go), and so
+    does "don't treat it" (a treatment: none)."""
     return _DONT.sub(" ", text)
 
 

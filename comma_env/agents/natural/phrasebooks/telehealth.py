@@ -56,7 +56,7 @@ DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "
              "nev": r"\bnev\b|nevus|naevus|\bmole\b|common mole"}
 TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
               "cryotherapy": r"cryo|freez|liquid nitrogen",
-              "none": r"no treatment|\bnone\b|nothing|leave it|no (?:need|action)|needs no|not treat"}
+              "none": r"no treatment|\bnone\b|nothing|leave it|no (?:need|action)|needs no|not treat|n'?t treat"}
 
 
 def _yes_no(text: str, fact: str) -> str | None:
