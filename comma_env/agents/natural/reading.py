@@ -222,33 +222,38 @@ def corrected(text: str) -> str:
     the last comma or sentence end) is what was taken back, unless the fix says where its slip
     was ("the third one is red, not green": read as a correction); a marker that opens the message
     (a correction of an earlier message) is left for the reader."""
+    text, position = text[:MAX_CHARS], 0
     while True:
-        match = next((m for m in _SELF_FIX.finditer(text) if text[:m.start()].strip(" .-") and text[m.end():].strip()),
-                     None)
+        match = _SELF_FIX.search(text, position)
         if match is None:
             return text
         before = text[:match.start()].rstrip(" .-")
-        cut = max((m.end() for m in _CLAUSE_END.finditer(before)), default=0)
-        start = max((m.end() for m in re.finditer(r"[.!?;\n]", before)), default=0)
+        after = text[match.end():]
+        if not before.strip(" .-") or not after.strip():
+            position = match.end()
+            continue
+        cut = max(before.rfind(mark) for mark in ".!?;:,\n") + 1
+        start = max(before.rfind(mark) for mark in ".!?;\n") + 1
         words = re.findall(r"\w+", before[start:].lower())
-        again_words = re.findall(r"\w+", text[match.end():].lower())[:2]
+        again_words = re.findall(r"\w+", after[:40].lower())[:2]
         if words and again_words and len(words) <= 12 and \
                 (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
             cut = start  # a short sentence said again: "press TL, TR -- no wait: press BR, BL"
-        after = text[match.end():]
         again = _RESTATED.match(after)
         head = _HEAD.match(before[cut:]) if again else None
-        named = re.search(r"\bnot\s+(?:an?\s+|the\s+)?([a-z]+)", after, re.IGNORECASE)
-        if named and (_PLACED.search(after) or not re.search(rf"\b{named.group(1)}\b", before[cut:], re.IGNORECASE)):
+        fix = after[:120]
+        named = re.search(r"\bnot\s+(?:an?\s+|the\s+)?([a-z]+)", fix, re.IGNORECASE)
+        if named and (_PLACED.search(fix) or not re.search(rf"\b{named.group(1)}\b", before[cut:], re.IGNORECASE)):
             text = before + ", " + after  # the fix says where its slip was: "the third one is red, not green"
         elif head and again:  # "the screen shows one... no wait, it shows four": "the screen shows four"
             text = before[:cut] + head.group(0) + " " + after[again.end():]
         else:
             text = before[:cut] + " " + after
+        position = min(len(before[:cut]), len(text))
 
 
-_ASIDE = re.compile(r"\((?=[^()=:]*\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)[^()=:]{12,}\)",
-                    re.IGNORECASE)
+_ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)"
+                    r"[^()=:]{12,160}\)", re.IGNORECASE)
 
 
 def asides(text: str) -> str:
