@@ -47,7 +47,7 @@ def _lines(text: str) -> list[list[Cell]] | None:
     """Rows drawn as letters or emoji, one per line or split by " / "."""
     pieces = [p for line in text.splitlines() for p in re.split(r"[.!?](?:\s|$)", re.sub(r"\([^)]*\)", " ", line))]
     for line in pieces:  # a sentence at a time, a legend in brackets left out: "(R red, B blue)"
-        parts = [p.strip() for p in re.split(r"\s*/\s*", line.split(":", 1)[-1]) if p.strip()]
+        parts = [p.strip() for p in re.split(r"\s*[/|]\s*", line.split(":", 1)[-1]) if p.strip()]
         if len(parts) == SIZE:
             drawn = [row for row in map(_letter_row, parts) if row]
             if len(drawn) == SIZE:
@@ -63,7 +63,7 @@ def _lines(text: str) -> list[list[Cell]] | None:
 
 
 def _letter_row(text: str) -> list[Cell] | None:
-    tokens = text.split() if " " in text else list(text.replace("\ufe0f", ""))
+    tokens = re.split(r"[\s,|]+", text.strip(" ,|")) if re.search(r"[\s,|]", text) else list(text.replace("\ufe0f", ""))
     if len(tokens) > SIZE and not any(len(t) == 1 or PALETTE.one(t) for t in tokens[SIZE:]):
         tokens = tokens[:SIZE]  # a full row, then words that are no squares ("... wat do")
     if len(tokens) != SIZE:
@@ -195,9 +195,11 @@ def _single(text: str) -> dict[int, Cell]:
     "the last square of the first row is blue"."""
     squares: dict[int, Cell] = {}
     place = r"(first|second|third|fourth|last|top|bottom|[1-4](?:st|nd|rd|th))"
-    for col, row, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+the\s+{place}\s+row\s+is\s+"
-                                       r"(?:actually\s+)?([a-z]+)", text, re.IGNORECASE):
-        r, c = (_ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0]) for w in (row, col))
+    for col, row, row_number, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+(?:the\s+{place}\s+"
+                                                   r"row|row\s+([1-4]))\s+is\s+(?:actually\s+)?([a-z]+)", text,
+                                                   re.IGNORECASE):
+        r, c = (_ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0])
+                for w in (row or row_number, col))
         if PALETTE.one(colour):
             squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)
     for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"

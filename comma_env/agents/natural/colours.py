@@ -18,6 +18,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "lilac": ("purple", "magenta"), "lavender": ("purple", "magenta"), "purple": ("purple", "magenta"),
     "magenta": ("magenta", "purple"), "tangerine": ("orange",),
     "reddish": ("red",), "bluish": ("blue",), "greenish": ("green",), "yellowish": ("yellow",),
+    "purplish": ("purple", "magenta"), "pinkish": ("magenta", "pink"), "orangey": ("orange",), "orangish": ("orange",),
 }
 """Other words for a colour, each with the palette colours it can stand for, in order of
 preference (the first one the palette has is taken)."""
@@ -29,8 +30,17 @@ EMOJI: dict[str, str] = {
 }
 
 UNSURE = {"cream": ("white", "yellow"), "beige": ("white", "yellow"), "off-white": ("white", "yellow"),
-          "teal": ("blue", "green"), "turquoise": ("blue", "green"), "amber": ("yellow", "orange")}
-"""Colour words that sit between two palette colours: read as either."""
+          "teal": ("blue", "green"), "turquoise": ("blue", "green"), "aqua": ("blue", "green"),
+          "amber": ("yellow", "orange")}
+"""Colour words that sit between two colours: read as either when the palette has both."""
+
+OTHER = ("orange", "purple", "pink", "brown", "grey", "gray", "violet", "indigo", "maroon", "beige", "tan", "silver",
+         "peach", "mauve", "lilac", "lavender", "cyan", "teal", "turquoise", "aqua", "cream", "amber", "olive", "lime",
+         "navy", "gold", "golden", "magenta", "green", "red", "blue", "yellow", "white", "black", "fuchsia",
+         "purplish", "pinkish", "orangey", "orangish", "brownish", "greyish", "grayish")
+"""Colour words of English: one the palette cannot place (no meaning of it in the palette,
+or an in-between colour of which it has only one side, "teal" among wires with blue and no
+green) is an unknown colour, read as any colour of the palette, never as the nearest one."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +65,12 @@ class Palette:
                 words[word] = found[:1]
         for word, meanings in UNSURE.items():
             found = tuple(m for m in meanings if m in self.colours)
-            if found:
+            if len(found) > 1:
                 words[word] = found
+            elif word in words:
+                del words[word]
+        for word in OTHER:
+            words.setdefault(word, self.colours)  # a colour the palette cannot place: any of them
         for emoji, colour in EMOJI.items():
             meanings = (colour,) if colour in self.colours else SYNONYMS.get(colour, ())
             found = tuple(m for m in meanings if m in self.colours)
@@ -76,8 +90,9 @@ class Palette:
         for mention in found:
             if merged:
                 gap = text[merged[-1].end:mention.start].lower()
-                if re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?(?:a\s+)?|\?*/|-?ish\s+|-",
-                                gap):
+                between = re.search(r"\bbetween\s+$", text[:merged[-1].start].lower()) and gap.strip() == "and"
+                if between or re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?(?:a\s+)?|\?*/|"
+                                           r"-?ish\s+|-", gap):
                     last = merged.pop()
                     options = last.options + tuple(o for o in mention.options if o not in last.options)
                     merged.append(Mention(options, last.start, mention.end))

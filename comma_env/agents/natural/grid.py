@@ -14,10 +14,12 @@ from typing import Any, Protocol
 ROW_WORDS = {"top": "top", "upper": "top", "up": "top", "uppermost": "top", "topmost": "top", "middle": "middle",
              "center": "middle", "centre": "middle", "central": "middle", "mid": "middle", "bottom": "bottom",
              "lower": "bottom", "down": "bottom", "bottommost": "bottom", "lowest": "bottom", "under": "bottom"}
-COLUMN_WORDS = {"left": "left", "right": "right", "lefthand": "left", "righthand": "right"}
+COLUMN_WORDS = {"left-hand": "left", "right-hand": "right", "lefthand": "left", "righthand": "right", "left": "left",
+                "right": "right"}
 ABBREVIATIONS = {"TL": ("top", "left"), "TR": ("top", "right"), "ML": ("middle", "left"), "MR": ("middle", "right"),
                  "BL": ("bottom", "left"), "BR": ("bottom", "right")}
-"""Two-letter names, read only in capitals ("UR" is not among them: it is a Who label)."""
+"""Two-letter names, read in capitals, or in lower case when several are ("br bl tl tr"); "UR"
+is not among them: it is a Who label."""
 VOCABULARY = ("top", "middle", "bottom", "left", "right", "upper", "lower", "column", "row", "button", "corner")
 
 _ROW = "|".join(sorted(ROW_WORDS, key=len, reverse=True))
@@ -82,8 +84,9 @@ def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbre
         row, col = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
         add(ROW_WORDS[row.lower()], COLUMN_WORDS[col.lower()], match.start(), match.end())
     if abbreviations:
-        for match in _ABBREVIATION.finditer(text):
-            row, col = ABBREVIATIONS[match.group(1)]
+        lower = list(re.finditer(r"(?<![A-Za-z])(tl|tr|ml|mr|bl|br)(?![A-Za-z])", text))
+        for match in [*_ABBREVIATION.finditer(text), *(lower if len(lower) > 1 else [])]:  # "br bl tl tr" too
+            row, col = ABBREVIATIONS[match.group(1).upper()]
             add(row if len(rows) == 3 else {"middle": None}.get(row, row), col, match.start(), match.end())
     for match in _ROW_ONLY.finditer(text):
         word = next(g for g in match.groups() if g)

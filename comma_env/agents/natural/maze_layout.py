@@ -69,7 +69,9 @@ def _grid_rows(text: str) -> list[list[str]] | None:
                 return found
     rows: list[list[str]] = []
     for line in lines:
-        cells = _cells(_ROW_PREFIX.sub("", line, count=1).strip()) or _cells(line.strip())
+        lead = re.match(r"\s*(\S{9})(?=[\s,.;/]|$)", line)  # a row, then the sentence goes on
+        cells = _cells(_ROW_PREFIX.sub("", line, count=1).strip()) or _cells(line.strip()) or \
+            (_cells(lead.group(1)) if lead else None)
         if cells and sum(c in _FLOOR_MARKS | _WALL_MARKS for c in cells) >= SIZE - 4:
             rows.append(cells)
             if len(rows) == SIZE:
@@ -94,13 +96,20 @@ _ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*
                        re.IGNORECASE)
 
 
+def _legend(text: str) -> dict[str, str]:
+    """Which mark is a wall and which is floor, by the text's legend ("W wall, _ open", "x is
+    wall") over the usual marks."""
+    kinds = {c: WALL for c in _WALL_MARKS} | {c: FLOOR for c in _FLOOR_MARKS if c != " "}
+    for mark, word in re.findall(r"(?<![A-Za-z])([^\s,(=:])[ \t]*(?:is|=|:|means)?[ \t]*(?:an?[ \t]+)?"
+                                 r"(wall|dark|black|floor|white|open|path)\b", text, re.IGNORECASE):
+        kinds[mark] = WALL if word.lower() in ("wall", "dark", "black") else FLOOR
+    return kinds
+
+
 def _written_rows(text: str) -> list[str] | None:
     """Rows given as the columns of their walls or their floor, row by row."""
     rows: dict[int, str] = {}
-    kinds = {c.lower(): WALL for c in _WALL_MARKS} | {c.lower(): FLOOR for c in _FLOOR_MARKS if c != " "}
-    for mark, word in re.findall(r"(?<![A-Za-z])([^\s,(=:])\s*(?:is|=|:|means)?\s*(?:an?\s+)?"
-                                 r"(wall|dark|black|floor|white|open|path)\b", text, re.IGNORECASE):
-        kinds[mark.lower()] = WALL if word.lower() in ("wall", "dark", "black") else FLOOR  # a legend: "x is wall"
+    kinds = {mark.lower(): kind for mark, kind in _legend(text).items()}
     for match in _ROW_TEXT.finditer(text):
         index, says = int(match.group(1)), match.group(2).lower()
         if not 1 <= index <= SIZE:
@@ -130,11 +139,12 @@ def read_layout(text: str, legend: dict[str, str]) -> Layout | None:
     if grid is None:
         return None
     letters = {**_SPHERE_LETTERS, **legend}
+    kinds = _legend(text)
     layout = Layout([])
     for r, cells in enumerate(grid, start=1):
         row = []
         for c, cell in enumerate(cells, start=1):
-            if cell in _WALL_MARKS:
+            if kinds.get(cell) == WALL:
                 row.append(WALL)
                 continue
             row.append(FLOOR)

@@ -28,6 +28,16 @@ _KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"[ \t]+")
+_BULLET = re.compile(r"(?m)^([ \t]*)[*+•][ \t]+")
+"""A list's bullet (read as "- ", so that "*" is no star)."""
+_TIMES = re.compile(r"(?<![A-Za-z0-9])x(\d{1,2})\b|\b(\d{1,2})x(?![A-Za-z0-9])")
+"""A count as "x2" or "2x" (read as "2 times")."""
+_REST = re.compile(r"\bthe (?:other (?:two|three|four|ones?|keys|buttons|symbols|squares|windows)|others|remaining "
+                   r"(?:ones?|keys|buttons|symbols|squares|windows|two|three))\b", re.IGNORECASE)
+"""Words for what is left of a list ("then the other three"), read as "the rest"."""
+_ROW_COLUMN = re.compile(r"\b[Rr]\s*([1-9])\s*[,/-]?\s*[Cc]\s*([1-9])\b"
+                         r"(\s+(?=[Rr]\s*[1-9]\s*[,/-]?\s*[Cc]\s*[1-9]\b))?")
+"""A square as "R2C3" (read as "row 2 column 3")."""
 
 ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                  "eighth": 8, "ninth": 9, "tenth": 10}
@@ -60,13 +70,17 @@ SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|
 def clean(text: str) -> str:
     """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
     arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
-    underscores as spaces (an action name reads as words), words for the display as
+    underscores as spaces (an action name reads as words), "R2C3" as "row 2 column 3", "the other
+    three" as "the rest", "x2" as "2 times", a list's "*" bullet as "-", words for the display as
     "display" (`SYNONYMS`), runs of spaces squeezed. Line breaks are kept: lists and grids
     are read by line."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
+    text = _REST.sub("the rest", _BULLET.sub(r"\1- ", text))
+    text = _TIMES.sub(lambda m: f"{m.group(1) or m.group(2)} times", text)
+    text = _ROW_COLUMN.sub(lambda m: f"row {m.group(1)} column {m.group(2)}" + (", " if m.group(3) else ""), text)
     return "\n".join(_SPACES.sub(" ", line).strip() for line in text.splitlines())
 
 
@@ -173,16 +187,90 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
-                    r"either\b|or maybe|could be|might be|or is it|or was it|no idea|can'?t (?:make out|read|see)|"
-                    r"couldn'?t (?:make out|read|see)|didn'?t (?:note|count|read|check)|haven'?t (?:counted|read|"
+                    r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|may be|or is it|"
+                    r"or was it|"
+                    r"no idea|"
+                    r"can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
+                    r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
+                    r"haven'?t (?:counted|read|"
                     r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"
-                    r"don'?t recogni[sz]e|not 100)", re.IGNORECASE)
+                    r"don'?t recogni[sz]e|not 100|maybe|your call|up to you)", re.IGNORECASE)
 """Phrases that say the speaker does not know (a fact or an instruction stays open)."""
 
 UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actually|my bad|misread|"
                   r"mis-?typed|typo|scratch that|not \w+ but|instead|rather|looked again|listened again|"
                   r"recounted)\b", re.IGNORECASE)
 """Phrases that take back what was said before (a later statement replaces an earlier one)."""
+
+
+_SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
+                       r"make that)\b[,:;!.\s-]*(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
+                       re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.!?;:,\n]")
+_VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
+                   "key submit cycle spin diagnose record treat give wait".split())
+_PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|nd|rd|th)|top|bottom|left|right|"
+                     r"(?:wire|row|column|window|position|square|button)\s*\d)\b", re.IGNORECASE)
+_RESTATED = re.compile(r"(?:it|that|this|they)(?:'s|'re| is| are| was| were| shows?| says?| reads?)\s+", re.IGNORECASE)
+_HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[:=]", re.IGNORECASE)
+
+
+def corrected(text: str) -> str:
+    """`text` with each slip its writer fixed in place dropped: "cut the first wire -- no
+    wait, scratch that: cut the fourth" reads "cut the fourth", and "... black, red... no
+    wait, sorry, the last one is yellow" loses the "red". The clause before the marker (back to
+    the last comma or sentence end) is what was taken back, unless the fix says where its slip
+    was ("the third one is red, not green": read as a correction); a marker that opens the message
+    (a correction of an earlier message) is left for the reader."""
+    text, position = text[:MAX_CHARS], 0
+    while True:
+        match = _SELF_FIX.search(text, position)
+        if match is None:
+            return text
+        before = text[:match.start()].rstrip(" .-")
+        after = text[match.end():]
+        if not before.strip(" .-") or not after.strip():
+            position = match.end()
+            continue
+        cut = max(before.rfind(mark) for mark in ".!?;:,\n") + 1
+        start = max(before.rfind(mark) for mark in ".!?;\n") + 1
+        words = re.findall(r"\w+", before[start:].lower())
+        again_words = re.findall(r"\w+", after[:40].lower())[:2]
+        if words and again_words and len(words) <= 12 and \
+                (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
+            cut = start  # a short sentence said again: "press TL, TR -- no wait: press BR, BL"
+        again = _RESTATED.match(after)
+        head = _HEAD.match(before[cut:]) if again else None
+        fix = after[:120]
+        named = re.search(r"\bnot\s+(?:an?\s+|the\s+)?([a-z]+)", fix, re.IGNORECASE)
+        if named and (_PLACED.search(fix) or not re.search(rf"\b{named.group(1)}\b", before[cut:], re.IGNORECASE)):
+            text = before + ", " + after  # the fix says where its slip was: "the third one is red, not green"
+        elif head and again:  # "the screen shows one... no wait, it shows four": "the screen shows four"
+            text = before[:cut] + head.group(0) + " " + after[again.end():]
+        else:
+            text = before[:cut] + " " + after
+        position = min(len(before[:cut]), len(text))
+
+
+_ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)"
+                    r"[^()=:]{12,160}\)", re.IGNORECASE)
+
+
+def asides(text: str) -> str:
+    """`text` without remarks in brackets ("white, red/blue (the second looks red in one light
+    and blue in another), white"): a list is read without the words about it."""
+    return _ASIDE.sub(" ", text)
+
+
+_DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!let go|release|lift|worry|forget|"
+                   r"panic|rush|hesitate|wait|treat)[^,.;:!?\n]*", re.IGNORECASE)
+
+
+def undone(text: str) -> str:
+    """Advice without the steps it forbids ("don't hold it, just tap" reads "just tap"): what
+    not to do is no step. Letting go stays ("don't let go until ..." is when to let go), and so
+    does "don't treat it" (a treatment: none)."""
+    return _DONT.sub(" ", text)
 
 
 def hedged(text: str) -> bool:
@@ -192,18 +280,31 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
-def doubted(text: str, vague: bool = False) -> list[str]:
-    """The parts of `text` that hedge (and, with `vague`, leave a count or target open): the
-    clause with the hedge, and when that clause is only a few words ("maybe not", "honestly
-    can't tell") the two clauses before it too. A partner re-reads the message without each
-    part and asks when that changes what it would do."""
-    pattern = re.compile(f"{HEDGES.pattern}|{VAGUE.pattern}", re.IGNORECASE) if vague else HEDGES
+RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
+             r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
+             r"one of (?:the|those|them|these))\b")
+"""Where advice points at a thing by a relation a reader may not resolve ("the wire next to the
+white one", "the second from the edge"): a clause with one is checked like a hedge."""
+CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
+"""A condition in advice ("if the last wire is blue, ...; otherwise ..."), checked like a hedge
+by a reader that does not evaluate conditions."""
+
+
+def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
+    """The parts of `text` that hedge (and, with `vague`, leave a count or target open; with
+    `also`, match that pattern too): the clause with the hedge, and when that clause is only a
+    few words ("maybe not", "honestly can't tell") the two clauses before it too. A partner
+    re-reads the message without each part and asks when that changes what it would do."""
+    alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
+    pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
     found = []
     for i, clause in enumerate(clauses):
         if pattern.search(clause):
             short = len(clause.split()) <= 4
-            found.append("\n".join(clauses[max(i - 2, 0):i + 1] if short else [clause]))
+            alternative = re.match(r"\s*or\b", clause, re.IGNORECASE)  # "1, or possibly a 4": both go
+            found.append("\n".join(clauses[max(i - 2, 0):i + 1] if short else
+                                   clauses[max(i - 1, 0):i + 1] if alternative else [clause]))
     return found
 
 

@@ -63,6 +63,8 @@ def _compare(text: str) -> str | None:
 class AtmPhrases(Phrasebook):
     """ATM's plain English (module docstring)."""
 
+    conditions = True
+
     def start(self) -> Memory:
         return {"state": {"screen": None, "transaction": None, "logged_in": False, "digits": 0}, "notes": {}}
 
@@ -184,8 +186,8 @@ class AtmPhrases(Phrasebook):
             if _RULE.search(sentence) and re.search(r"withdraw|take out|deposit|put in", sentence):
                 clauses.append(sentence)  # the balance rule is one step, however it is punctuated
             else:
-                clauses += re.split(r",|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
-                                    r"select|confirm|continue|type|enter|log|go))", sentence)
+                clauses += re.split(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
+                                    r"select|confirm|continue|type|enter|log|sign|go|put|key|punch|input))", sentence)
         for clause in clauses:
             clause = clause.strip()
             if not clause or machine.solved:
@@ -222,7 +224,9 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         right = (state.get("selected_transaction"), state.get("selected_amount")) == (conditional.group(1),
                                                                                        f"${conditional.group(2)}")
         return None if right else "The screen doesn't say that. What should I do?"
-    if re.search(r"\bpin\b", clause):
+    if re.search(r"\b(?:log|sign) ?in\b", clause) and not re.search(r"\bpin\b|\bcode\b", clause):
+        clause += " pin and press enter"  # logging in is the PIN, then Enter
+    if re.search(r"\bpin\b|\b(?:pass)?code\b", clause):
         if screen != "pin_entry" and state.get("balance") is not None:
             return None  # logged in already: that step is done
         if screen != "pin_entry":
@@ -233,13 +237,16 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
             presses = [f"press_{d}" for d in digits[typed:]]
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
-        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?enter|\benter key|"
-                          r"\blog in|\band enter\b|then enter", clause)
+        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?(?:enter|ok|button)|"
+                          r"\benter key|\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
-    if re.search(r"\bclear\b", clause):
+    if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
+                 r"^clear$", clause):  # not "that's clear"
         return ["press_clear"]
     if re.search(r"\b(?:press|hit|push|tap|confirm with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
-                 r"^(?:the\s+)?(?:green\s+)?enter(?: key)?\s*$", clause) and screen == "pin_entry":
+                 r"^(?:the\s+)?(?:green\s+)?(?:enter|ok|button)(?: key)?\s*$|^(?:and\s+)?(?:confirm|ok)\b|"
+                 r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?(?:ok|green button)\b", clause) and \
+            screen == "pin_entry":
         return ["press_enter"]
     if re.search(r"\b(?:back to the (?:main )?menu|main menu)\b", clause):
         back = _back_to_menu(state)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
-from comma_env.agents.natural.reading import UNDO, doubted
+from comma_env.agents.natural.reading import CONDITIONS, RELATIONS, UNDO, corrected, doubted, undone
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
@@ -63,6 +63,12 @@ class Phrasebook:
     """One puzzle's plain English (see the module docstring). Subclasses implement `read`,
     `instruction`, `describe` and `understand`, and whatever of the rest their puzzle needs."""
 
+    relations: str = RELATIONS
+    """Relations the solver's reader does not resolve (checked like a hedge, `understand_surely`)."""
+    conditions: bool = False
+    """Whether the solver's reader evaluates conditions in advice (if not, they are checked
+    like a hedge)."""
+
     def __init__(self, puzzle_cls: type[Puzzle]) -> None:
         self.puzzle_cls = puzzle_cls
 
@@ -76,6 +82,7 @@ class Phrasebook:
         """Take in one solver message: the actions it typed, then what it describes (an
         ``I see:`` block exactly, anything else as plain English)."""
         typed, said = typed_and_said(text)
+        said = corrected(said)
         if typed:
             self.typed(typed, memory)
         head, header, body = said.partition(DESCRIPTION_HEADER)
@@ -213,7 +220,8 @@ class Phrasebook:
         target open ("a few squares", "then the rest", "left, or maybe right") and changes
         the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
-        parts = doubted(text, vague=True) if steps.actions else []
+        also = "|".join(p for p in (self.relations, "" if self.conditions else CONDITIONS) if p)
+        parts = doubted(text, vague=True, also=also) if steps.actions else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             if len(parts) > MAX_DOUBTS or \
                     self.understand(_without(text, sentence), copy.deepcopy(puzzle)).actions != steps.actions:
@@ -223,7 +231,9 @@ class Phrasebook:
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
         """Advice sent as several messages: a later message that takes the earlier ones back
         ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it,
-        or what follows its colon, asks for actions on its own."""
+        or what follows its colon, asks for actions on its own; a slip fixed inside one message
+        is dropped (`corrected`), and so is a step it forbids (`undone`)."""
+        messages = [undone(corrected(message)) for message in messages]
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
                 later = "\n".join(messages[start:])

@@ -37,8 +37,8 @@ _LABEL = re.compile(r"(?<![A-Za-z])(ABORT|DETONATE|HOLD|PRESS)(?![A-Za-z])|"
                     r"\b(?:says|reads|reading|labell?ed|label|word|with|written)\s*[:\"'(]?\s*(?:the\s+word\s+)?"
                     r"[\"']?(abort|detonate|hold|press)\b", re.IGNORECASE)
 _HELD = re.compile(r"\b(?:holding|held|keeping it (?:pressed|down)|still pressed)\b", re.IGNORECASE)
-_TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|let go (?:right away|at once|immediately))\b",
-                  re.IGNORECASE)
+_TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|(?:let go|release)(?: it)? (?:right away|at once|"
+                  r"immediately|straight away))\b", re.IGNORECASE)
 _HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down|held|on it)|press and hold|"
                    r"don'?t let go|keep your finger)\b", re.IGNORECASE)
 _NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)"
@@ -48,6 +48,8 @@ _RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)
 
 class ButtonPhrases(Phrasebook):
     """Button's plain English (module docstring)."""
+
+    conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
@@ -133,6 +135,8 @@ class ButtonPhrases(Phrasebook):
                                      re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")
         held = bool(state["button_held"])
+        text = re.sub(r"\b(?:don'?t|do not|never)\s+(?:let go|release)(?: it)?\s+(?:until|till|before)\b",
+                      "let go when", text, flags=re.IGNORECASE)  # "don't let go until there's a 4"
         release = _RELEASE.search(_NOT_YET.sub(" ", text))
         hold = _HOLD.search(text)
         actions: list[str] = []

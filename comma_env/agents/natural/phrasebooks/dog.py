@@ -31,6 +31,7 @@ _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+
                       rf"^\s*(?:[-*]|\d+[.)])\s*(?:an?\s+)?(?:{_COATS})\b|"
                       rf"\b(?:{_COATS})\s*\((?:standing|sitting|running|lying)", re.IGNORECASE | re.MULTILINE)
 _EMOJI = re.compile("🐕‍🦺|🐕|🐶|🐩|🦮")
+_NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b|(?=(?:an?\s+)?(?:{_COATS})\b))", re.IGNORECASE)
 
 
 def count_dogs(text: str) -> tuple[int, ...] | None:
@@ -47,7 +48,10 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
             said.append(value)
             if re.match(r"[^.;]{0,12}\b(?:in total|total|altogether|in all)\b", text[match.end():], re.IGNORECASE):
                 total = value
+    numbered = sorted({int(n) for n in _NUMBERED.findall(text)})  # "dog 1: brown, sitting", "dog 2 is white"
     listed = len(_ONE_DOG.findall(text)) or len(_EMOJI.findall(text))
+    if numbered and numbered == list(range(1, len(numbered) + 1)):
+        listed = max(listed, len(numbered))
     if total is not None:
         return (total,)
     if said and (max(said) >= listed or 0 in said):
@@ -59,6 +63,8 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
 
 class DogPhrases(Phrasebook):
     """Dog's plain English (module docstring)."""
+
+    conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))

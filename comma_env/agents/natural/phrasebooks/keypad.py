@@ -25,7 +25,8 @@ _LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light
                   r"is green|are green|lit up)\b", re.IGNORECASE)
 _UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
                     r"none lit)\b", re.IGNORECASE)
-_ORDER_WORDS = re.compile(r"\b(?:reading order|row by row|left to right,? then|(?:top|first) row\s*/\s*bottom row)\b|"
+_ORDER_WORDS = re.compile(r"\b(?:reading order|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
+                          r"top row first|(?:top|first) row\s*/\s*bottom row)\b|"
                           r"\s/\s", re.IGNORECASE)
 _CLOCKWISE = re.compile(r"\b(counter-?clockwise|anti-?clockwise|clockwise)\b", re.IGNORECASE)
 _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is which)|didn'?t note|not sure where)\b",
@@ -189,6 +190,8 @@ class KeypadPhrases(Phrasebook):
         keys = [next(iter(ref)) for ref in order]
         if len(keys) == len(POSITIONS) and set(keys[:len(lit)]) == set(lit):
             keys = keys[len(lit):]
+        if len(keys) < wanted and re.search(r"\bthe rest\b", text, re.IGNORECASE):
+            return Steps.unclear("And after that, in which order should I press the rest?")
         return Steps([f"press_{k}" for k in keys])
 
 

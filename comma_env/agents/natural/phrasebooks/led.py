@@ -41,6 +41,17 @@ _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
 _VOWELS = set("AEIOU")
 
 
+_LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter|button|key))?"
+                           r"\s*[:=-]?|(?:press|push|hit|tap|click|choose|pick)(?:\s+the)?)\s+)([a-z])\b(?![\w'])"
+                           r"(?!\s+(?:button|key|one|letter|\w+ing)\b)", re.IGNORECASE)
+
+
+def _capitals(text: str) -> str:
+    """A letter written in lower case where only a letter can stand ("top left n", "press h",
+    "letter j") in capitals, as the readers find letters."""
+    return _LOWER_LETTER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+
+
 def _letters(text: str) -> list[_Letter]:
     """Single capital letters that are letters, not the words "I" and "A"."""
     found: list[_Letter] = []
@@ -51,8 +62,8 @@ def _letters(text: str) -> list[_Letter]:
         if re.match(r"\s*=\s*\d", text[match.end():]):  # "A=0, B=1": the alphabet's values
             continue
         found.append(_Letter(letter, match.start(), match.end()))
-    pairs = re.finditer(r"(?<![A-Za-z])([A-Z])([A-Z])\s*/\s*([A-Z])([A-Z])(?![A-Za-z])", text)
-    for match in pairs:  # "PV/KF": top row, bottom row
+    pairs = re.finditer(r"(?<![A-Za-z])([A-Z])([A-Z])\s*(?:/|\bover\b|\babove\b)\s*([A-Z])([A-Z])(?![A-Za-z])", text)
+    for match in pairs:  # "PV/KF", "PV over KF": top row, bottom row
         found += [_Letter(match.group(i), match.start(i), match.end(i)) for i in range(1, 5)]
     return sorted(found, key=lambda f: f.start)
 
@@ -69,8 +80,7 @@ class LedPhrases(Phrasebook):
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
-        text = re.sub(r"\b(letter\s+)([a-z])\b", lambda m: m.group(1) + m.group(2).upper(), drop_negated(text, PALETTE),
-                      flags=re.IGNORECASE)  # "top left letter j"; "green, not red"
+        text = _capitals(drop_negated(text, PALETTE))  # "top left letter j", "top left n"; "green, not red"
         stage = self._stage(text)
         if stage:
             state["stage"] = stage
@@ -136,7 +146,8 @@ class LedPhrases(Phrasebook):
         places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
         masked = grid.assign(text, places, letters, ROWS)
         masked = grid.by_lines(text, _letters, ROWS, masked)
-        if not masked and len(letters) == 4 and re.search(r"/|\btop\s*/\s*bottom\b", text):
+        rows = r"/|\btop\s*/\s*bottom\b|[A-Z]{2}\s+(?:over|above)\s+[A-Z]{2}"  # "PV/KF", "PV over KF"
+        if not masked and len(letters) == 4 and re.search(rows, text):
             masked = dict(zip(POSITIONS, letters, strict=True))
         placed: dict[str, Any] = {key: (found.letter,) for key, found in masked.items()}
         free = [f for f in letters if f not in masked.values()]
@@ -226,7 +237,7 @@ class LedPhrases(Phrasebook):
         state = puzzle.visible_state()
         letters: dict[str, str] = state["button_letters"]
         colour = state["led_colors_left_to_right"][state["stage_number"] - 1]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = _capitals(spelled_numbers(fix_typos(clean(text), VOCABULARY)))
         chosen: set[str] | None = None
         pressed = False
         for sentence in sentences(text):

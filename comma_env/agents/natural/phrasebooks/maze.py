@@ -58,7 +58,7 @@ class MazePhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = spelled_numbers(fix_typos(clean(text.replace("_", "·")), VOCABULARY))  # "_" for floor in a grid
         legend = self._legend(text)
         layout = read_layout(text, legend)
         if layout:
@@ -223,16 +223,32 @@ _STEP = re.compile(
     r"\b(?:go|move|walk|step|head|drive)\s+(left|right|up|down)\b|"
     r"\b(?:(\d+)\s*(?:x\s+)?(?:steps?|squares?|spaces?|cells?|times)\s+)?(forwards?|ahead|backwards?|reverse|"
     r"back\s+up|(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back(?=\s*\d))\b"
-    r"(?:\s*(?:by\s+)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
+    r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
     r"\bpress\b(?=\s*\(|\s*$)",
     re.IGNORECASE | re.MULTILINE)
 
 
+_TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
+               (re.compile(r"\b(?:rotate|spin|pivot|swivel)(?:s|ing)?\b", re.IGNORECASE), "turn"),
+               (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
+                r"\1 \3 \2"))  # "go 2 forward"
+_MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)*(?:\d+\s+)?(?:turn|go|move|walk|drive|"
+                     r"forwards?|backwards?|back|ahead|reverse|left|right|up|down)\b", re.IGNORECASE)
+"""A part of a route that starts with a move or a direction: a step the reader must read."""
+
+
 def _route(text: str, facing: str) -> Steps:
-    """The actions of a route, in order; a turn without a side, a move without a direction or
-    a goal without a route is asked about."""
+    """The actions of a route, in order; a turn without a side, a move without a direction, a
+    goal without a route, or a step in the list it cannot read is asked about."""
+    for pattern, plain in _TURN_WORDS:
+        text = pattern.sub(plain, text)
+    parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
+    unread = [part for k, part in enumerate(parts)
+              if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)]  # not "Right. ..."
+    if unread and _STEP.search(text):
+        return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())
                                                           and re.search(r"(?<![A-Za-z])[FB]\d", text))
     text = _LEGEND_WORDS.sub(" ", text)

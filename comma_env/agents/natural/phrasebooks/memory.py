@@ -248,9 +248,12 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
             return set()
         position, label = history[stage - 1]
         return {position} if same.group(1) in ("position", "place", "button") else {labels.index(label) + 1}
-    for match in re.finditer(r"\blabell?ed\s*([0-9])\b|\blabel\s*([0-9])\b|\bwith (?:the |a )?([0-9]) on it\b|"
-                             r"\bthe one (?:with|showing|that says) (?:the |a )?([0-9])\b", low):
-        value = int(next(g for g in match.groups() if g))
+    digit = r"([0-9]|one|two|three|four)"
+    for match in re.finditer(rf"\blabell?ed\s*{digit}\b|\blabel\s*{digit}\b|\bmarked\s*{digit}\b|"
+                             rf"\bwith (?:the |a )?{digit} (?:(?:written|printed|shown) )?on it\b|"
+                             rf"\bthe one (?:with|showing|that says|that reads|reading) (?:the |a )?{digit}\b", low):
+        word = next(g for g in match.groups() if g)
+        value = int(word) if word.isdigit() else ("one", "two", "three", "four").index(word) + 1
         constraints.append({labels.index(value) + 1} if value in labels else set())
     for match in re.finditer(r"\b(?:position|pos|place(?: number)?|slot)\s*([0-9])\b", low):
         value = int(match.group(1))

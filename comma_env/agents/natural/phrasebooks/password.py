@@ -21,10 +21,11 @@ from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "first", "second", "third", "fourth",
               "fifth", "arrow", "down", "once", "twice", "times", "cycle", "spell", "password", "then", "and", "the")
 _SLOT = r"[A-Za-z](?:\s*/\s*[A-Za-z])?\??"
-_FIVE = re.compile(rf"(?<![A-Za-z])({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})"
-                   rf"[\s,;\]\[|]+(?:and\s+)?({_SLOT})[\s,;\]\[|]+(?:and\s+)?({_SLOT})(?![A-Za-z])")
+_GAP = r"(?:[\s,;\]\[|]+|\s*-\s*)(?:and\s+)?"
+_FIVE = re.compile(rf"(?<![A-Za-z])({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT})(?![A-Za-z])")
 _RUN_TOGETHER = re.compile(r"(?<![A-Za-z])([A-Z]{5})(?![A-Za-z])")
-_PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?:shows?|is|reads?)?\s*`?([A-Za-z])`?"
+_PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?:shows?|is|reads?|has|displays?)?\s*"
+                         r"`?([A-Za-z])`?"
                          r"(?![A-Za-z])", re.IGNORECASE)
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
@@ -268,4 +269,6 @@ def _count(clause: str) -> int | None:
     for found in re.finditer(r"\b(once|twice|thrice|\d+|one|two)\s*(?:times?|x)?\b(?!\s*(?:window|letter|slot))", low):
         if found.group(1) in ("once", "twice", "thrice") or re.search(r"times?|x", found.group(0)):
             return number(found.group(1))
-    return 1
+    after = re.search(r"\b(?:up|down|forwards?|backwards?|back|ahead)\s+(?:by\s+)?(\d|one|two|three|four)\b"
+                      r"(?!\s*(?:windows?|letters?|slots?)\b)|\bby\s+(\d|one|two|three|four)\b", low)  # "up 2"
+    return number(after.group(1) or after.group(2)) if after else 1

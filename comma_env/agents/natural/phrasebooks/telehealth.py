@@ -52,11 +52,11 @@ _NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn
 _YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
 DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar "
                                                                                       r"keratosis",
-             "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic", "mel": r"\bmel\b|melanoma",
+             "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic|\bseb\.?\s*k\b", "mel": r"\bmel\b|melanoma",
              "nev": r"\bnev\b|nevus|naevus|\bmole\b|common mole"}
 TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
               "cryotherapy": r"cryo|freez|liquid nitrogen",
-              "none": r"no treatment|\bnone\b|nothing|leave it|no (?:need|action)|needs no|not treat"}
+              "none": r"no treatment|\bnone\b|nothing|leave it|no (?:need|action)|needs no|not treat|n'?t treat"}
 
 
 def _yes_no(text: str, fact: str) -> str | None:
@@ -83,6 +83,8 @@ def _yes_no(text: str, fact: str) -> str | None:
 
 class TelehealthPhrases(Phrasebook):
     """Telehealth's plain English (module docstring)."""
+
+    conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]

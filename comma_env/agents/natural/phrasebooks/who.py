@@ -2,7 +2,7 @@
 and the six labels, placed by position ("top left says YES", "TL=UR", "(row 2, col 1)"), by
 row ("top row is YOUR and FIRST") or column ("left column, top to bottom: ..."), as a grid or
 table, or in reading order. Advice names the button by its label, its position, or both,
-or as the one next to another label."""
+or as the one next to, below or above another label."""
 
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[
 
 class WhoPhrases(Phrasebook):
     """Who's plain English (module docstring)."""
+
+    relations = r"\b(?:nearest|close to|(?:from|at|on) the (?:edge|end|side)|whichever|one of (?:the|those|them|these))"
+    """Relations it does not resolve (its reader places next to itself)."""
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
@@ -198,6 +201,16 @@ class WhoPhrases(Phrasebook):
                           + " or the ".join(f"{p.replace('_', ' ')} one (\"{labels[p]}\")" for p in ps) + "?")
 
 
+def _neighbour(position: str, relation: str) -> str | None:
+    """The button beside (the other of its row), below or above `position`, or None."""
+    row, _, col = position.partition("_")
+    if relation in ("next to", "beside"):
+        return f"{row}_{'right' if col == 'left' else 'left'}"
+    step = -1 if relation in ("above", "over") else 1
+    index = ROWS.index(row) + step
+    return f"{ROWS[index]}_{col}" if 0 <= index < len(ROWS) else None
+
+
 def _placed(text: str, places: list[grid.Place], words: list[Found]) -> dict[str, str]:
     """Labels at positions (`grid.assign`), and grids drawn one row per line."""
     placed = grid.assign(text, places, words, ROWS)
@@ -212,12 +225,11 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     places, words = _tokens(sentence)
     by_label = {label: position for position, label in labels.items()}
     constraints: list[set[str]] = []
-    near = re.search(r"\bnext to\b", sentence)
+    near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over)\b", sentence)
     for word in words:
-        if near and word.start > near.start():  # "the one next to WHAT?": the other button of its row
-            position = by_label.get(word.word)
-            row, _, col = (position or "_").partition("_")
-            constraints.append({f"{row}_{'right' if col == 'left' else 'left'}"} if position else set())
+        if near and word.start > near.start():  # "the one next to WHAT?", "just below NEXT"
+            beside = _neighbour(by_label[word.word], near.group(1)) if word.word in by_label else None
+            constraints.append({beside} if beside else set())
         else:
             constraints.append({by_label[word.word]} if word.word in by_label else set())
     spoken = re.sub(r"^\W*(?:press|push|hit|tap|click)\b", " ", sentence, flags=re.IGNORECASE)

@@ -16,6 +16,7 @@ from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State,
 from comma_env.agents.natural.reading import (
     ORDINAL,
     ROMAN,
+    asides,
     clean,
     fix_typos,
     hedged,
@@ -40,8 +41,8 @@ _LAST_DIGIT = re.compile(r"\b(?:last (?:digit|character|char)|ends? (?:in|with))
                          re.IGNORECASE)
 _NO_SERIAL = re.compile(r"\b(?:no|without|missing|haven'?t found|can'?t (?:find|see|read)|didn'?t (?:see|get|read))"
                         r"\b[^.\n]{0,25}\bserial", re.IGNORECASE)
-_COUNT = re.compile(r"\b(\d|[ivx]{1,3})\s+(?:\w+\s+)?wires?\b|\bwires?\s*\(\s*(\d)\s*(?:total|in total|of them)?",
-                    re.IGNORECASE)
+_COUNT = re.compile(r"\b(\d|[ivx]{1,3})\s+(?:\w+\s+)?wires?\b|\bwires?\s*\(\s*(\d)\s*(?:total|in total|of them)?|"
+                    r"\b(?:wire count|number of wires|count)\s*[:=-]?\s*(\d)\b", re.IGNORECASE)
 _TOTAL = re.compile(r"\b(\d)\s+(?:in\s+)?total\b", re.IGNORECASE)
 _LEGEND = re.compile(r"\b([A-Za-z])\s*(?:=|:)\s*([a-z]+)", re.IGNORECASE)
 _NOT_A_WIRE = re.compile(r"^\s*(?:plate|label|sticker|background|panel|text|letters|box|square|lettering)\b")
@@ -88,14 +89,18 @@ class WirePhrases(Phrasebook):
     # -- the expert reads a description -----------------------------------------------------------
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = _serial_and_rest(clean(text), state)
+        text = _serial_and_rest(asides(clean(text)), state)
         text = drop_negated(spelled_numbers(fix_typos(_legend(text), VOCABULARY)), PALETTE)
         low = text.lower()
         count = self._count(low)
         if count:
             state["count"] = count
         colours = [m for m in PALETTE.mentions(low) if not _NOT_A_WIRE.match(low[m.end:])]
-        counted = [m for m in colours if re.search(r"\b(?:\d|one|two|a|an)\s*$", low[:m.start])]
+        spans = self._placed(low, count or 0)[1]
+        listed = [m for m in colours if not any(s <= m.start < e for s, e in spans)]
+        if count and len(colours) != count and len(listed) == count:
+            colours = listed  # a list, then a wire put right: "..., white, the last one is yellow, not red"
+        counted = [m for m in colours if re.search(r"(?<!#)\b(?:\d|one|two|a|an)\s*$", low[:m.start])]
         if colours and len(counted) == len(colours) and not re.search(r"\b(?:top|bottom|first|wire \d)\b", low):
             self._counts_only(low, colours, state)
             return
@@ -108,12 +113,12 @@ class WirePhrases(Phrasebook):
             state.pop("counts", None)
             # "six wires: yellow, red, black, black, black": the count and the list disagree
             state["mismatch"] = bool(count and count > len(order) and not hedged(text))
-        for index, options in self._placed(low, state.get("count") or len(order)).items():
+        for index, options in self._placed(low, state.get("count") or len(order))[0].items():
             state.setdefault("colours", {})[index] = options
 
     def _count(self, low: str) -> int | None:
         for match in _COUNT.finditer(low):
-            token = match.group(1) or match.group(2)
+            token = match.group(1) or match.group(2) or match.group(3)
             value = number(token) if token.isdigit() else ROMAN.get(token)
             if value and 3 <= value <= 6:
                 return value
@@ -130,10 +135,11 @@ class WirePhrases(Phrasebook):
         state.pop("colours", None)
         state.setdefault("count", sum(counts.values()))
 
-    def _placed(self, low: str, count: int) -> dict[int, tuple[str, ...]]:
-        """Colours said to be at a position: "wire 3 is red", "1. white", "third red", "the
-        last one is white", "IV white", "yellow at the top"."""
+    def _placed(self, low: str, count: int) -> tuple[dict[int, tuple[str, ...]], list[tuple[int, int]]]:
+        """Colours said to be at a position ("wire 3 is red", "1. white", "third red", "the
+        last one is white", "IV white", "yellow at the top"), and where the text says so."""
         placed: dict[int, tuple[str, ...]] = {}
+        spans: list[tuple[int, int]] = []
         colour = PALETTE.pattern.pattern
         patterns = (
             (rf"(?:wire|position|pos|number|no|#)\s*#?\s*(\d)\b(?:\s*\([^)]*\))?\s*(?:is|=|:|-)?\s*(?:actually\s+)?"
@@ -161,7 +167,8 @@ class WirePhrases(Phrasebook):
                 options = tuple(o for m in PALETTE.mentions(what) for o in m.options)
                 if index and 1 <= index <= 6 and options:
                     placed[index] = options
-        return placed
+                    spans.append(match.span())
+        return placed, spans
 
     def belief(self, memory: Memory) -> State:
         said = memory["state"]
@@ -263,7 +270,8 @@ def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
 
     numbered = re.search(r"\b(?:wire|number|no|#)\s*#?\s*(\d)\b|#(\d)\b|\bcut_wire_(\d)\b", sentence)
     if numbered:
-        narrow({int(next(g for g in numbered.groups() if g))})
+        k = int(next(g for g in numbered.groups() if g))
+        narrow({count + 1 - k if re.search(r"\bfrom the bottom\b", sentence) else k})  # "wire 3, from the bottom"
     colour = [m.options[0] for m in PALETTE.mentions(sentence) if len(m.options) == 1]
     anchor = re.search(r"\b(below|under|beneath|underneath|after|above|before|over)\s+the\s+(\w+)\s+(?:one|wire)",
                        sentence)
