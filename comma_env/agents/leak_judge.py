@@ -9,7 +9,7 @@ into the interface) and names the facts the solver revealed, by the same definit
 in the episode record: they are rebuilt from the puzzle, its options and the seed, exactly as
 the rollout created them. Labels are written as ``OUT_DIR/leak_judgements.jsonl`` lines
 ``{"puzzle", "seed", "judge_privacy_leaks": [...]}`` (or ``"judge_error"`` when a call failed
-for good); `comma_env.run.results.attach_leak_judgements` reads them, so results.md shows the
+for good); `comma_env.run.results.attach_judgements` reads them, so results.md shows the
 judge's leak rate beside the rule-based one. The client is `comma_env.agents.llm.ChatClient`, as for
 the error-taxonomy judge (`comma_env.agents.judge`), so retries and key handling are the same.
 """
@@ -139,7 +139,7 @@ async def settle(client: Any, record: dict[str, Any], every_episode: bool = Fals
 
 def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]], out_dir: str | Path,
                           name: str = "leak_judgements.jsonl") -> Path:
-    """Write verdicts where `comma_env.run.results.attach_leak_judgements` finds them."""
+    """Write verdicts where `comma_env.run.results.attach_judgements` finds them."""
     path = Path(out_dir) / name
     with open(path, "w", encoding="utf-8") as handle:
         for (puzzle, seed), verdict in sorted(verdicts.items()):

@@ -136,45 +136,22 @@ def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, 
     return chosen
 
 
-def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Copies of `records` with the judge's ``error_types`` from ``out_dir/judgements*.jsonl``, if any
-    (the episode files are never rewritten)."""
-    labels: dict[tuple[str, int], list[str]] = {}
-    for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
-        for line in read_episodes(path, repair=False):
-            seed = line.get("seed")
-            if "puzzle" in line and isinstance(seed, int) and isinstance(line.get("error_types"), list):
-                labels[(str(line["puzzle"]), seed)] = [str(x) for x in line["error_types"]]
-    out = []
-    for record in records:
-        copy = dict(record)
-        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
-        if key in labels:
-            copy["error_types"] = labels[key]
-        out.append(copy)
-    return out
-
-
 LEAK_JUDGE_FIELD = "judge_privacy_leaks"
+JUDGE_FILES = {"judgements*.jsonl": "error_types", "leak_judgements*.jsonl": LEAK_JUDGE_FIELD}
+"""The judges' files in a run folder and the list field each adds to a record
+(`comma_env.agents.judge`, `comma_env.agents.leak_judge`); the episode files are never rewritten."""
 
 
-def attach_leak_judgements(records: Iterable[Mapping[str, Any]],
-                           out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Copies of `records` with the LLM leak judge's verdict (``judge_privacy_leaks``) from
-    ``out_dir/leak_judgements*.jsonl`` (written by `comma_env.agents.leak_judge`), if any."""
-    verdicts: dict[tuple[str, int], list[str]] = {}
-    for path in sorted(Path(out_dir).glob("leak_judgements*.jsonl")):
-        for line in read_episodes(path, repair=False):
-            if "puzzle" in line and "seed" in line and isinstance(line.get(LEAK_JUDGE_FIELD), list):
-                verdicts[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line[LEAK_JUDGE_FIELD]]
-    out = []
-    for record in records:
-        copy = dict(record)
-        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
-        if key in verdicts:
-            copy[LEAK_JUDGE_FIELD] = verdicts[key]
-        out.append(copy)
-    return out
+def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Copies of `records` with the labels of the judges' files in `out_dir` (`JUDGE_FILES`), if any."""
+    labels: dict[tuple[str, int], dict[str, list[str]]] = {}
+    for pattern, name in JUDGE_FILES.items():
+        for path in sorted(Path(out_dir).glob(pattern)):
+            for line in read_episodes(path, repair=False):
+                if "puzzle" in line and isinstance(line.get("seed"), int) and isinstance(line.get(name), list):
+                    labels.setdefault((str(line["puzzle"]), line["seed"]), {})[name] = [str(x) for x in line[name]]
+    return [{**record, **labels.get((str(record.get("puzzle")), int(record.get("seed") or 0)), {})}
+            for record in records]
 
 
 def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str]) -> dict[str, dict[str, float]]:
