@@ -2,11 +2,8 @@
 
     python -m comma_env.leaderboard SUBMISSION [SUBMISSION ...] --out SITE [--workers N]
 
-Each SUBMISSION is a rollout folder (``episodes*.jsonl``, shards included, with the
-``config.yaml`` the rollout wrote and an optional ``submission.json``). Every episode is
-replayed; the site and ``SITE/leaderboard.json`` are written; one line per submission says
-whether it is verified. Exit codes: 0 the site is written (whatever the verdicts), 2 bad
-arguments (nothing written), 1 the site could not be written.
+Each SUBMISSION is a rollout folder (with an optional ``submission.json``). Exit codes: 0 the
+site is written (whatever the verdicts), 2 bad arguments (nothing written), 1 it could not be written.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Replay every episode of a submission and compare what it earns with what it claims.
 
-Each record is stepped through a fresh environment at its seed and settings with its own
-messages (`comma_env.web.replay.walk`, the report's replay), which recomputes the episode's
-success, progress, mistakes, turns and privacy leaks. Any field that differs from the record,
-and any turn whose executed actions, outcomes or progress differ, is a difference; one
-difference makes the submission not verified. The scores shown are always the replayed
-ones, so a record cannot earn more than its messages do.
+Each record is stepped through a fresh environment with its own messages (the report's replay);
+one field or turn that differs from the record makes the submission not verified, and the scores
+shown are always the replayed ones.
 """
 
 from __future__ import annotations
