@@ -5,11 +5,9 @@ stepped inside ``step``.
     obs, info = env.reset(seed=3)
     obs, reward, terminated, truncated, info = env.step("I see four wires ...")
 
-Observation and info are the AEC ones of the learner's role; the partner's reply is also in
-``info["partner_message"]``, and what a scripted partner understood of the learner's message in
-``info["partner_understood"]`` (docs/partners.md; None for other partners). The reward sums the
-shared rewards of the learner's message and the reply. A partner that raises truncates the
-episode (``end_reason == "partner_error"``)."""
+Observation and info are the AEC ones of the learner's role, plus ``info["partner_message"]`` and
+``info["partner_understood"]`` (docs/partners.md). The reward sums the shared rewards of the
+learner's message and the reply; a partner that raises truncates the episode (``partner_error``)."""
 
 from __future__ import annotations
 

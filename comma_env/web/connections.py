@@ -1,10 +1,8 @@
 """Connection limits of the play and OpenEnv servers, in their HTTP protocol (uvicorn's h11 one).
 
-A request must arrive whole, headers and body, within `request_seconds` of the connection
-opening or of the previous answer; a connection that stays silent, or trickles its headers
-or its body, is closed then. One client address holds at most `per_client` connections: a
-new one beyond that is closed at once, so one client cannot take every socket. Answers that
-take long (the long polls) are not limited: the clock stops once the request is in."""
+A request must arrive whole within `request_seconds` of the connection opening or of the previous
+answer (slow answers such as long polls are not limited), and one client address holds at most
+`per_client` connections, so one client cannot take every socket."""
 
 from __future__ import annotations
 
