@@ -7,11 +7,9 @@
         actions = [my_policy(o, i) if i["active"] else "" for o, i in zip(observations, infos)]
         observations, rewards, terminated, truncated, infos = batch.step(actions)
 
-The schedule is every seed in order, `group_size` times in a row; each slot plays the next
-scheduled episode when its own ends (Gymnasium's ``NEXT_STEP`` autoreset), and a slot with
-nothing left is inactive. Partners of all slots answer concurrently: `step` waits for the
-slowest, `run(act)` lets each slot go at its own pace, and `recv` / `send` step only the
-ready slots. Every info carries ``slot``, ``seed``, ``group``, ``member``, ``episode_index``."""
+Each seed is played `group_size` times in a row; a slot plays the next scheduled episode when its
+own ends (``NEXT_STEP`` autoreset). `step` waits for the slowest partner, `run(act)` lets each slot
+go at its own pace, `recv` / `send` step only the ready slots."""
 
 from __future__ import annotations
 
@@ -59,14 +57,10 @@ class GroupedEpisodes:
     """`batch_size` `SingleRoleEnv` slots stepped together over a group schedule.
 
     Args:
-        puzzle, role, partner, partner_overrides, partner_seed, **env_options: as for
-            `SingleRoleEnv`; one partner policy is shared by every slot (one LLM client).
-        seeds: instance seeds, in the order their groups are played.
-        group_size: episodes per seed (G of GRPO); members of a group play the same
-            instance against the same partner, so their returns differ only by the learner.
+        group_size: episodes per seed (G of GRPO): a group plays one instance against one partner.
         batch_size: slots stepped together (default: one group, `group_size`).
-        autoreset: False plays one batch of episodes: ended slots stay ended until `reset`,
-            which then starts the next scheduled episodes.
+        autoreset: False: ended slots stay ended until `reset` starts the next scheduled episodes.
+        Other arguments are `SingleRoleEnv`'s; one partner policy serves every slot.
     """
 
     def __init__(

@@ -14,7 +14,6 @@ from typing import Any
 
 from comma_env.protocol.logprobs import TokenLogprobs, from_record
 
-STATUSES = ("aligned", "missing", "text_differs", "tokens_differ")
 _TOKEN_ID = re.compile(r"token_id:(\d+)\Z")
 _BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>\Z")
 

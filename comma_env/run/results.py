@@ -39,8 +39,8 @@ def ordered(puzzles: Iterable[str]) -> list[str]:
 
 # -- episode files ----------------------------------------------------------------------------
 def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dict[str, Any]]:
-    """Records of an episodes file; a torn or unparsable last line is dropped and, with
-    `repair`, cut from the file. Unparsable lines elsewhere are skipped with a warning."""
+    """Records of an episodes file; a torn last line is dropped (and with `repair` cut from the file),
+    other unparsable lines skipped with a warning."""
     path = Path(path)
     if not path.exists():
         return []
@@ -108,9 +108,8 @@ model settings that change answers, see `comma_env.run.plan.model_fingerprint`).
 
 
 def settings_mismatch(record: Mapping[str, Any], expected: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
-    """``{field: (record's value, expected value)}`` for every run setting that differs,
-    including the per-puzzle ``puzzle_options``. A field missing from `record` (written
-    before the field existed) is not compared, except the fields every record always had."""
+    """``{field: (record's value, expected value)}`` for every run setting that differs (a field an
+    older record lacks is not compared, except those every record has)."""
     always = RUN_SETTINGS[:5]
     out = {k: (record.get(k), expected.get(k)) for k in RUN_SETTINGS
            if k in expected and (k in record or k in always) and record.get(k) != expected.get(k)}
@@ -155,11 +154,8 @@ def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.Pa
 
 
 def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Per puzzle (and ``overall``), over the episodes the leak judge read (a failed call
-    counts as read and settles nothing): how many, the % the rule found leaking and unsure,
-    the % the judge found leaking, and once its verdict settles the unsure fields, the %
-    leaking and the % still unsure (`protocol.metrics.settled_fields`)."""
-
+    """Per puzzle and ``overall``, over the episodes the leak judge read: how many, and the % leaking
+    and unsure by the rule, by the judge, and once the judge settles the unsure fields."""
     rates: dict[str, dict[str, float]] = {}
     read = [r for r in records if LEAK_JUDGE_FIELD in r or "judge_error" in r]
     groups = {p: [r for r in read if str(r.get("puzzle")) == p] for p in puzzles}
@@ -351,9 +347,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, mode: int = 0o666) -> Path:
-    """Write `data` to `path` through a temp file of its own and a rename: readers never see a
-    half-written file, and a symlink at `path` is replaced, never followed. The file gets `mode`
-    minus the umask (0644 by default; 0o600 for private files)."""
+    """Write `data` to `path` through a temp file and a rename: readers never see a half-written
+    file, and a symlink at `path` is replaced, never followed. `mode` is before the umask."""
     path = Path(path)
     name = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)

@@ -19,10 +19,8 @@ WAITING_FOR_REQUEST = (h11.IDLE, h11.SEND_BODY)
 
 
 def guarded_protocol(request_seconds: float, per_client: int | None, exempt: Collection[str] = ()) -> type[H11Protocol]:
-    """An `H11Protocol` class with the limits above; addresses in `exempt` (the trusted
-    reverse proxies, which carry many clients) have no connection cap, nor has anyone with
-    `per_client` None. A connection upgraded to a WebSocket leaves both limits (the
-    WebSocket's own idle time-out and session cap take over)."""
+    """An `H11Protocol` class with the limits above; `exempt` addresses (trusted proxies) have no
+    connection cap, and a connection upgraded to a WebSocket leaves both limits."""
     open_by_client: Counter[str] = Counter()
 
     class GuardedH11(H11Protocol):
