@@ -33,27 +33,14 @@ SE_FLOOR = 0.5
 comparable."""
 
 
-def binomial_se(rate_percent: float, n: int) -> float:
-    """Standard error (in percentage points) of a 0/100 rate measured on `n` episodes."""
-    p = rate_percent / 100.0
-    return 100.0 * math.sqrt(max(p * (1 - p), 0.0) / n)
-
-
 def combined_se(ours_se: float, paper_se: float) -> float:
-    """Standard error of the difference of two independent estimates (floored, see
-    `SE_FLOOR`)."""
+    """Standard error of the difference of two independent estimates (floored, see `SE_FLOOR`)."""
     return max(math.sqrt(ours_se**2 + paper_se**2), SE_FLOOR)
 
 
 def gap_in_se(ours: float, ours_se: float, paper: float, paper_se: float) -> float:
     """How many combined standard errors separate our rate from the paper's."""
     return abs(ours - paper) / combined_se(ours_se, paper_se)
-
-
-def agrees(ours: float, ours_se: float, paper: float, paper_se: float, k: float = 2.0) -> bool:
-    """Whether two measured rates differ by at most `k` combined standard errors, using
-    the standard error the paper publishes for its number."""
-    return gap_in_se(ours, ours_se, paper, paper_se) <= k
 
 
 PAPER_V1_RANDOM: dict[str, dict[str, float]] = {
