@@ -187,19 +187,14 @@ def check_out(out_path: Path, run_dir: Path, force: bool) -> None:
 
 
 def image_writer(puzzle: str, image_dir: Path, stats: ExportStats) -> Callable[[Any], str]:
-    """A `replay` image sink: writes each distinct picture once and returns its file name
-    (the environment hands back the same array while the picture is unchanged)."""
-    last: list[Any] = [None, ""]
+    """A `replay` image sink: writes each distinct picture once and returns its file name."""
 
     def sink(pixels: Any) -> str:
-        if pixels is last[0]:
-            return last[1]
         name = image_name(puzzle, pixels)
         path = image_dir / name
         if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
             write_atomic(path, png_bytes(pixels))
             stats.images += 1
-        last[0], last[1] = pixels, name
         return name
 
     return sink
