@@ -1,9 +1,7 @@
 """Redraw the images a solver saw, from puzzle, seed and the recorded messages.
 
-Stepping a fresh environment through the recorded messages rebuilds every state, so runs
-store no images; each turn must reproduce the recorded actions, outcomes and progress, else
-the episode is marked and nothing after is drawn. `walk` keeps the states without drawing.
-Data folders come only from the command line (``data_roots``), never from a record."""
+Each turn must reproduce the recorded actions, outcomes and progress, else the episode is marked
+and nothing after is drawn. Data folders come only from the command line, never from a record."""
 
 from __future__ import annotations
 

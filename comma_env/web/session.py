@@ -2,8 +2,7 @@
 
 Each seat has its own secret token (only hashes are kept); a second person joins through a
 one-time invite. Sessions are saved after every step and rebuilt after a restart by replaying
-their messages. A finished episode goes to ``episodes.jsonl`` in the rollout's format; an
-abandoned one is recorded with an ``error``. Players see generic failures only."""
+their messages. Players see generic failures only."""
 
 from __future__ import annotations
 
