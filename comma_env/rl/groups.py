@@ -121,10 +121,12 @@ class GroupedEpisodes:
         """Start the next scheduled episode in every slot (slots beyond the schedule are
         inactive). Refused while an episode is running: that would drop its seed."""
         self._check_reset()
-        return self._collect_starts(await asyncio.gather(*(self._start(slot) for slot in range(self.batch_size))))
+        starts = await asyncio.gather(*(self._start(slot) for slot in range(self.batch_size)))
+        return [observation for observation, _ in starts], [info for _, info in starts]
 
     async def astep(self, actions: Sequence[Any]) -> Batch:
-        self._check_actions(actions)
+        if len(actions) != self.batch_size:
+            raise ValueError(f"expected {self.batch_size} actions, got {len(actions)}")
         steps = [self._step_slot(slot, action) for slot, action in enumerate(actions)]
         return self._collect_steps(await asyncio.gather(*steps))
 
@@ -215,14 +217,6 @@ class GroupedEpisodes:
         running = [slot for slot in range(self.batch_size) if self._current[slot] is not None and not self._ended[slot]]
         if running:
             raise RuntimeError(f"slots {running} are still playing; step them to the end before reset()")
-
-    def _check_actions(self, actions: Sequence[Any]) -> None:
-        if len(actions) != self.batch_size:
-            raise ValueError(f"expected {self.batch_size} actions, got {len(actions)}")
-
-    @staticmethod
-    def _collect_starts(results: Sequence[StartResult]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        return [obs for obs, _ in results], [info for _, info in results]
 
     @staticmethod
     def _collect_steps(results: Sequence[StepResult]) -> Batch:
