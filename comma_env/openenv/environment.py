@@ -60,8 +60,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         return self._started(obs, info, seed, episode_id)
 
     def step(self, action: CommaAction, timeout_s: float | None = None, **kwargs: Any) -> CommaObservation:
-        refusal = self._refusal()
-        if refusal is not None:
+        if (refusal := self._refusal()) is not None:
             return refusal
         try:
             return self._stepped(*self.env.step(action.message))
@@ -69,8 +68,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
             return self._failed(exc)
 
     async def step_async(self, action: CommaAction, timeout_s: float | None = None, **kwargs: Any) -> CommaObservation:
-        refusal = self._refusal()
-        if refusal is not None:
+        if (refusal := self._refusal()) is not None:
             return refusal
         try:
             return self._stepped(*await self.env.astep(action.message))

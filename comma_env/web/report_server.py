@@ -41,9 +41,6 @@ class Episodes:
         self._walks: OrderedDict[tuple[str, str, int], Walk] = OrderedDict()
         self._lock = threading.Lock()
 
-    def find(self, run_slug: str, puzzle: str, seed: str) -> tuple[Run, int] | None:
-        return self.where.get((run_slug, puzzle, int(seed)))
-
     def walked(self, key: tuple[str, str, int], record: Mapping[str, Any]) -> Walk:
         with self._lock:
             if key in self._walks:
@@ -153,7 +150,7 @@ def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.
                     match = pattern.fullmatch(path)
                     if match:
                         run_slug, puzzle, seed, *which = match.groups()
-                        episode = episodes.find(run_slug, puzzle, seed)
+                        episode = episodes.where.get((run_slug, puzzle, int(seed)))
                         if episode is None:
                             self.send(b"no such episode", "text/plain", HTTPStatus.NOT_FOUND)
                         else:
