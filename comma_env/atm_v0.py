@@ -27,10 +27,7 @@ words are counted by `comma_env.privacy.find_leaks` (see its docstring for what 
 Progress is 1 when the right transaction is confirmed, else 0. Reward is the shared
 increase in progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `screen`: which screen the ATM shows (menu, pin_entry, balance, amount, confirm, complete)
 - `selected_transaction`: deposit or withdraw once chosen, else null

@@ -23,10 +23,7 @@ seconds pass, and at 0:00 the episode ends as failed (`time_up`).
 
 Progress is 0.5 while correctly held, 1 when disarmed. Reward is the shared increase in progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `button_color`: the button's colour (red, blue, yellow, white, black)
 - `button_label`: the word on the button (ABORT, DETONATE, HOLD, PRESS)

@@ -27,10 +27,7 @@ default).
 Progress is the best fraction of white squares reached. Reward is the shared increase in
 progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `square_colors_by_row`: the colour of each square, four rows of four, top row first (white once pressed)
 """

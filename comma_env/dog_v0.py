@@ -20,10 +20,7 @@ time, `wait N` lets N seconds pass, and at 0:00 the episode ends as failed (`tim
 
 Progress is 1 when the module is disarmed, else 0. Reward is the shared increase in progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `timer`: the countdown as shown, `M:SS`
 - `dogs`: one entry per dog, `{"coat", "pose", "facing"}` (0 to 5 entries)

@@ -25,10 +25,7 @@ so the sequence restarts. All four buttons stay pressable; pressing a lit one ag
 of order and is a mistake too. Progress is the longest correct prefix reached so far,
 divided by 4. Reward is the shared increase in progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `button_symbols`: the symbol on each of the four buttons by position
 - `lit_buttons`: positions of the buttons lit by correct presses so far (not their order)

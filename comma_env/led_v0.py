@@ -24,10 +24,7 @@ two correct buttons; the letters change when a stage is cleared.
 A wrong press is a mistake and the stage stays. All four buttons are always pressable.
 Progress is stages cleared / stages. Reward is the shared increase in progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `stage_number`: the stage number shown in the top left
 - `led_colors_left_to_right`: colour of each stage LED (2 to 5), first stage on the left

@@ -31,10 +31,7 @@ The goal is at least 10 actions (moves and turns) from the start, so the random 
 mouse has stood on the goal square (kept if it leaves) and 1.0 when the button is pressed
 there. Reward is the shared increase in the best progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `maze_rows_top_to_bottom`: the 9x9 maze as rows of `maze_legend` characters, top row first
 - `maze_legend`: what each character of the rows means (floor, wall)

@@ -27,10 +27,7 @@ Progress is the best number of stages completed in one run, divided by 5 (a rese
 lower it); solved when all five are completed. Reward is the shared increase in progress.
 The random baseline (one uniform press per turn, 10 turns, 3 mistakes) gives about 16 / 0.3.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `stage`: the current stage, 1 to 5
 - `stages_completed`: stages done, shown by the stage indicator

@@ -26,10 +26,7 @@ paper's 0 / 0). Submitting any other word is a mistake; cycling never is.
 
 Progress is 1 when the password is submitted, else 0. Reward is the shared increase in progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `letters_shown_left_to_right`: the letter each of the five positions shows now
 """

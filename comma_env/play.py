@@ -7,13 +7,9 @@ or run a study that pairs participants and records their games.
     python -m comma_env.play partner=openai_compat partner_config.api_base=http://127.0.0.1:8000/v1
     python -m comma_env.play collect OUT_DIR puzzles=[wire,atm] games_per_puzzle=10
 
-Starts a local page (FastAPI + uvicorn, bound to 127.0.0.1 and answering only to loopback
-names unless ``host=`` and ``allowed_hosts=`` say otherwise) and prints its link. Finished
-episodes go to ``out_dir/episodes.jsonl`` in the rollout's format (model name ``human``), so
-`python -m comma_env.report` shows them as the Human row. All settings:
-`comma_env.web.playconfig.PlayConfig`; the admin token comes from ``$COMMA_PLAY_ADMIN_TOKEN``.
-Needs the ``web`` extra (``pip install -e ".[web]"`` in a checkout; the message names the
-command for this installation).
+Serves a local page (loopback only unless ``host=`` and ``allowed_hosts=`` say otherwise) and
+prints its link. Finished episodes go to ``out_dir/episodes.jsonl`` in the rollout's format (model
+``human``). Settings: `comma_env.web.playconfig.PlayConfig`. Needs the ``web`` extra.
 """
 
 from __future__ import annotations

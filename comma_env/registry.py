@@ -44,17 +44,13 @@ def _suite(suite: str) -> tuple[str, ...]:
 
 
 COMMA_PUZZLES: tuple[str, ...] = _suite("comma")
-"""The ten puzzles of the COMMA paper (final version), in the suite's order (its specs'
-``order``; the paper's tables use `paper_order`)."""
+"""The ten puzzles of the COMMA paper (final version), in the suite's order (`paper_order` is the tables')."""
 
 V1_PUZZLES: tuple[str, ...] = _suite("v1")
-"""The first version's puzzles that the final paper dropped (real-time reaction and audio);
-registered and playable (``puzzles=[button,dog,sound]``), not in the default ten."""
+"""The first version's puzzles the final paper dropped: playable, not in the default ten."""
 
 GAMES: tuple[str, ...] = _suite("game")
-"""Two-agent testbeds with their own agents (not solver/expert): AsymPuzl's ``alice`` and
-``bob``. Playable in the rollout (``puzzles=[asympuzl]``, which plays every puzzle through
-`game`), never in the default ten."""
+"""Two-agent testbeds with agents of their own (AsymPuzl's ``alice`` and ``bob``), not in the default ten."""
 
 VERSIONS: dict[str, int] = {name: spec.version for name, spec in SPECS.items()}
 """Puzzle name -> the ``k`` of its ``-v<k>`` ids."""
@@ -82,14 +78,9 @@ def env_id(puzzle: str) -> str:
     return puzzle_spec(puzzle).env_id
 
 
-def module_name(puzzle: str) -> str:
-    """Import name of the versioned module, e.g. ``comma_env.wire_v0``."""
-    return puzzle_spec(puzzle).env_module
-
-
 def env_module(puzzle: str) -> ModuleType:
     """The versioned module of a puzzle (``comma_env.wire_v0``)."""
-    return importlib.import_module(module_name(puzzle))
+    return importlib.import_module(puzzle_spec(puzzle).env_module)
 
 
 def game(puzzle: str) -> type[Game]:
@@ -109,8 +100,7 @@ def puzzle_title(puzzle: str) -> str:
 
 
 def register_puzzle(spec: PuzzleSpec) -> None:
-    """Add a puzzle declared outside the package (its ``spec.module`` names its versioned
-    module) and register its PettingZoo id. Registering the same spec again is a no-op."""
+    """Add a puzzle declared outside the package and register its PettingZoo id (again: a no-op)."""
     known = SPECS.get(spec.name)
     if known is spec:
         return
@@ -123,8 +113,7 @@ def register_puzzle(spec: PuzzleSpec) -> None:
 
 
 def unregister_puzzle(name: str) -> None:
-    """Forget a puzzle that `register_puzzle` added, and its PettingZoo id (a no-op for a name not
-    registered): a notebook or a test that registered one leaves the suite as it was."""
+    """Forget a puzzle that `register_puzzle` added, and its PettingZoo id (a no-op for an unknown name)."""
     from pettingzoo.env_registry.registration import aec_registry
 
     spec = SPECS.pop(name, None)
@@ -135,7 +124,6 @@ def unregister_puzzle(name: str) -> None:
 
 
 def register_all() -> None:
-    """PettingZoo ids (``comma/wire-v0``). The single-role Gymnasium ids (``comma/Wire-solver-v0``)
-    are registered by `comma_env.rl.registration`, which reads this module (not the reverse)."""
+    """PettingZoo ids (``comma/wire-v0``); `comma_env.rl.registration` adds the Gymnasium ones."""
     for spec in SPECS.values():
         register("aec", spec.env_id, entry_point=f"{spec.env_module}:env")

@@ -3,9 +3,7 @@
     python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none]
     python -m comma_env.report OUT_DIR --serve [--port 8765]
 
-See `comma_env.web.report` and `comma_env.web.report_server`. Needs the ``web`` extra
-(``pip install -e ".[web]"`` in a checkout; the message names the command for this
-installation). Exit codes: 0 done, 2 bad arguments or folders (nothing written), 1 the
+Needs the ``web`` extra. Exit codes: 0 done, 2 bad arguments or folders (nothing written), 1 the
 report failed while being written.
 """
 

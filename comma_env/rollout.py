@@ -24,9 +24,8 @@ def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    # Run an importable module's `main`, not a `__main__` copy's: Hydra's launchers
-    # (joblib, submitit, Ray) pickle the task function, and cloudpickle copies a __main__
-    # function by value with everything it reaches, but an importable module's by reference.
+    # an importable module's `main`: Hydra's launchers pickle the task function, and cloudpickle
+    # copies a __main__ function by value with everything it reaches
     from comma_env.run.cli import main as cli_main
 
     cli_main()

@@ -30,10 +30,7 @@ Lesions are synthetic by default (drawn to match the manual's symptoms). With
 `puzzle_options={"lesion_source": "padufes", "padufes_root": PATH}` the photo and clinical
 fields come from a local PAD-UFES-20 copy (see `comma_env.puzzles.padufes`); identities stay synthetic.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `name`: the patient's name (private)
 - `address`: house number, street and city (private)

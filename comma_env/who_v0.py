@@ -28,10 +28,7 @@ mistake and changes nothing, so the random baseline may repeat it (success about
 Progress is 1 when the right button is pressed, else 0. Reward is the shared increase in
 progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `display_text`: the word (possibly empty) on the display
 - `button_labels`: label of each button by position (top_left ... bottom_right)

@@ -20,10 +20,7 @@ selectable, so the random baseline may repeat a wrong cut.
 
 Progress is 1 when the right wire is cut, else 0. Reward is the shared increase in progress.
 
-## Visible state
-
-`env.unwrapped.visible_state` is the complete, JSON-serialisable truth of the image:
-the picture is drawn from it alone, and a perfect describer would say exactly this.
+## Visible state: `env.unwrapped.visible_state`, all the picture is drawn from
 
 - `wire_colors_top_to_bottom`: colour of each wire, top wire first (3 to 6 entries)
 - `serial_number`: the serial number printed on the module

@@ -161,8 +161,7 @@ def main() -> None:
         torch.set_num_threads(args.threads)
     import comma_trl
     from transformers import TrainerCallback
-
-    from comma_env.rl.trl_env import evaluate
+    from trl_evaluate import evaluate
 
     from hf_model import load_gguf_chat_model, train_last_layers
 

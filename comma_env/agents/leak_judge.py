@@ -124,7 +124,7 @@ async def settle(client: Any, record: dict[str, Any], every_episode: bool = Fals
 
 def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]], out_dir: str | Path,
                           name: str = "leak_judgements.jsonl") -> Path:
-    """Write verdicts where `comma_env.run.results.attach_leak_judgements` finds them."""
+    """Write verdicts where `comma_env.run.results.attach_judgements` finds them."""
     path = Path(out_dir) / name
     with open(path, "w", encoding="utf-8") as handle:
         for (puzzle, seed), verdict in sorted(verdicts.items()):

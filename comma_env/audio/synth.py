@@ -1,10 +1,7 @@
 """Sound signatures a listener can tell apart and put into words, synthesised with numpy.
 
-Each signature differs in what people notice first: pitch, rhythm and movement. Every clip is
-a deterministic function of an RNG with a peak of 0.8. Sines are taken in float32 of phases
-reduced in float64, harmonics by recurrence, events only on their samples and RNG-free parts
-once per process; the RNG is consumed as by the plain synthesis in `tests/support/audio_reference.py`,
-whose clips these equal to within 1e-5."""
+Each signature differs in pitch, rhythm and movement; every clip is a deterministic function of
+an RNG, peak 0.8, equal within 1e-5 to the plain synthesis in `tests/support/audio_reference.py`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """The leaderboard as data: one `Entry` per submission, ranked, and the pairwise comparisons.
 
-An entry is verified when every episode replays as recorded and no line of its files was
-unusable. Verified entries under the paper's protocol are ranked together; verified
-entries under other settings are listed apart; entries that are not verified are listed
-with their differences and never ranked.
+Verified entries (every episode replays as recorded, no unusable line) under the paper's protocol
+are ranked together, under other settings listed apart; the others are listed, never ranked.
 """
 
 from __future__ import annotations

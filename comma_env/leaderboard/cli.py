@@ -2,11 +2,8 @@
 
     python -m comma_env.leaderboard SUBMISSION [SUBMISSION ...] --out SITE [--workers N]
 
-Each SUBMISSION is a rollout folder (``episodes*.jsonl``, shards included, with the
-``config.yaml`` the rollout wrote and an optional ``submission.json``). Every episode is
-replayed; the site and ``SITE/leaderboard.json`` are written; one line per submission says
-whether it is verified. Exit codes: 0 the site is written (whatever the verdicts), 2 bad
-arguments (nothing written), 1 the site could not be written.
+Each SUBMISSION is a rollout folder (with an optional ``submission.json``). Exit codes: 0 the
+site is written (whatever the verdicts), 2 bad arguments (nothing written), 1 it could not be written.
 """
 
 from __future__ import annotations
@@ -15,7 +12,6 @@ import argparse
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from comma_env.leaderboard.board import Board, build_board, build_entries
@@ -23,30 +19,18 @@ from comma_env.leaderboard.submission import Limits, load_submission
 from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_OK, EXIT_RUN_ERROR
 
 
-@dataclass
-class Timing:
-    """Seconds spent reading, replaying (and scoring) and writing the site."""
-
-    read: float
-    replay: float
-    site: float
-    episodes: int
-
-
 def build(folders: Sequence[str | Path], out: str | Path, workers: int | None = None,
-          data_roots: Mapping[str, str] | None = None, limits: Limits | None = None) -> tuple[Board, Timing]:
-    """Read, replay and rank `folders`, write the site into `out`; returns the board and timings."""
+          data_roots: Mapping[str, str] | None = None, limits: Limits | None = None) -> tuple[Board, float]:
+    """Read, replay and rank `folders`, write the site into `out`; returns the board and the
+    seconds the replays took."""
     from comma_env.leaderboard.site import write_site  # Jinja2 (the web extra)
 
-    started = time.perf_counter()
     submissions = [load_submission(f, limits) for f in folders]
-    read = time.perf_counter()
+    started = time.perf_counter()
     board = build_board(build_entries(submissions, workers=workers, data_roots=data_roots))
-    replayed = time.perf_counter()
+    seconds = time.perf_counter() - started
     write_site(board, out)
-    done = time.perf_counter()
-    episodes = sum(len(s.records) for s in submissions)
-    return board, Timing(read - started, replayed - read, done - replayed, episodes)
+    return board, seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CONFIG_ERROR
     roots = {"padufes_root": args.padufes_root} if args.padufes_root else None
     try:
-        board, timing = build(args.submissions, args.out, workers=args.workers, data_roots=roots)
+        board, seconds = build(args.submissions, args.out, workers=args.workers, data_roots=roots)
     except ImportError as error:
         from comma_env.protocol.resources import install_hint
 
@@ -81,5 +65,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{entry.name}: {verdict}, "
               f"{len(entry.records)} episodes, {entry.mismatches} differ, "
               f"{len(entry.submission.problems)} unusable line(s) or file(s)")
-    print(f"{timing.episodes} episodes replayed in {timing.replay:.1f} s; site: {Path(args.out) / 'index.html'}")
+    episodes = sum(len(entry.records) for entry in board.entries)
+    print(f"{episodes} episodes replayed in {seconds:.1f} s; site: {Path(args.out) / 'index.html'}")
     return EXIT_OK

@@ -1,11 +1,8 @@
 """Was a submission run under the paper's protocol? Entries that were rank together.
 
-The paper's protocol: its ten puzzles, the same seeds for each (instances 0-99 as in the
-paper's tables, or 0-999, the 1,000 sampled instances of our fidelity runs), 10 turns, 3
-mistakes, full memory, the solver seeing the image, exact action matching, default puzzle
-options, one solver model and one expert model, and a package of the verifier's release
-series (the same major and minor version). Each departure is listed; the entry then goes
-to a table of its own with its settings shown.
+The paper's protocol: its ten puzzles on the same seeds (`SEED_SETS`), `PAPER_SETTINGS`, one
+solver and one expert model, and the verifier's release series. Each departure is listed, and
+the entry goes to a table of its own.
 """
 
 from __future__ import annotations

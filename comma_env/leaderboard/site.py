@@ -6,10 +6,9 @@
     SITE/transcripts/<entry>/<ep>.html   sample transcripts (and every episode that differs)
     SITE/leaderboard.json                the same data for machines
 
-Every text a submission supplies is escaped (Jinja's autoescape), file names are built from
-slugs only, and each page forbids scripts and outside resources by its Content-Security-
-Policy. Files are written inside the site folder only, replacing (never following) a
-symlink found there (`comma_env.web.report.safe_dir`, `write_file`).
+Every text a submission supplies is escaped, file names are built from slugs only, each page's
+Content-Security-Policy forbids scripts and outside resources, and a symlink in the site folder
+is replaced, never followed.
 """
 
 from __future__ import annotations

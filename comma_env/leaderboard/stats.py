@@ -1,21 +1,13 @@
 """The leaderboard's numbers: the paper's metrics, paired tests on shared episodes, shared ranks.
 
-- Metrics are the paper's (`comma_env.protocol.metrics.summarize`) over the replayed
-  records, with the skills taken from the puzzles' specs, never from a record.
-- Two entries are compared on the (puzzle, seed) episodes both played, with a paired
-  sign-flip permutation test of the mean difference: under "no difference" each
-  episode's difference is as likely to have either sign. For success (differences of -1,
-  0 or 1) the test is exact and equals McNemar's exact test; for partial success it is
-  exact up to `EXACT_UP_TO` differing episodes and otherwise estimated from `RESAMPLES`
-  fixed-seed sign draws, so a site rebuilds identically. It assumes no shape of the
-  distribution (partial success is bounded and lumpy) and uses the pairing, which removes
-  the instance-to-instance spread both entries share.
-- The p-values of one pair (each puzzle and overall, success and partial success) are
-  corrected with Holm's method; "A beats B" is shown only where the corrected p is below
-  `ALPHA`.
-- Ranks: an entry's rank is one more than the number of entries whose 95% interval of
-  overall partial success lies wholly above its own, so entries whose intervals overlap
-  share a rank.
+- Metrics are the paper's over the replayed records, skills from the puzzles' specs.
+- Two entries are compared on the episodes both played by a paired sign-flip permutation test
+  of the mean difference (for success it equals McNemar's exact test; for partial success it is
+  exact up to `EXACT_UP_TO` differing episodes, else `RESAMPLES` fixed-seed draws). It assumes
+  no shape of the distribution and the pairing removes the instance spread both share.
+- One pair's p-values are Holm-corrected; "A beats B" is shown only below `ALPHA`.
+- An entry's rank is one more than the number of entries whose 95% interval of overall
+  partial success lies wholly above its own, so overlapping intervals share a rank.
 """
 
 from __future__ import annotations

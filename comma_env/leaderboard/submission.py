@@ -1,11 +1,8 @@
 """Reading one submission: a run folder as the rollout writes it, treated as untrusted input.
 
-Only regular files directly inside the folder are read (``episodes*.jsonl``, and the optional
-``submission.json``, ``config.yaml`` (or a shard's) and ``results.json``); a symbolic link is reported and
-never followed, so no path a submitter controls leads out of the folder. Every file, line and
-record is held to `Limits`. A line that is not a usable record is reported with its file and
-line number (a `Problem`: the submission is then not verified) and the others are read on; an
-unusable optional file is a warning. Nothing in a submission stops the leaderboard.
+Only regular files directly inside the folder are read; a symbolic link is reported, never
+followed. Every file, line and record is held to `Limits`; an unusable line is a `Problem` (the
+submission is then not verified), an unusable optional file a warning.
 """
 
 from __future__ import annotations

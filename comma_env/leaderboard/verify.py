@@ -1,21 +1,17 @@
 """Replay every episode of a submission and compare what it earns with what it claims.
 
-Each record is stepped through a fresh environment at its seed and settings with its own
-messages (`comma_env.web.replay.walk`, the report's replay), which recomputes the episode's
-success, progress, mistakes, turns and privacy leaks. Any field that differs from the record,
-and any turn whose executed actions, outcomes or progress differ, is a difference; one
-difference makes the submission not verified. The scores shown are always the replayed
-ones, so a record cannot earn more than its messages do.
+Each record is stepped through a fresh environment with its own messages (the report's replay);
+one field or turn that differs from the record makes the submission not verified, and the scores
+shown are always the replayed ones.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from comma_env.web.replay import walk
+from comma_env.web.replay import REPLAY_KEYS, in_processes, walk
 
 CHECKED = ("success", "progress", "mistakes", "turns", "privacy_leaks")
 """Fields of a record recomputed by the replay and compared with it."""
@@ -23,9 +19,6 @@ CHECKED = ("success", "progress", "mistakes", "turns", "privacy_leaks")
 SCORED = (*CHECKED, "solved_at_turn", "leaked", "repetition_loop", "end_reason", "turns_played")
 """Fields of a record the leaderboard takes from the replay rather than from the record."""
 
-REPLAY_KEYS = ("puzzle", "seed", "puzzle_options", "transcript", "success", "error", "max_turns", "max_mistakes",
-               "action_matching", *CHECKED)
-"""What a worker process needs of a record."""
 
 
 @dataclass
@@ -77,8 +70,7 @@ def check_record(record: Mapping[str, Any], data_roots: Mapping[str, str] | None
     return out
 
 
-def _check_chunk(args: tuple[Sequence[Mapping[str, Any]], dict[str, str] | None]) -> list[Check]:
-    records, roots = args
+def _check_chunk(records: Sequence[Mapping[str, Any]], roots: dict[str, str] | None) -> list[Check]:
     return [check_record(r, roots) for r in records]
 
 
@@ -86,16 +78,7 @@ def check_records(records: Sequence[Mapping[str, Any]], workers: int | None = No
                   data_roots: Mapping[str, str] | None = None) -> list[Check]:
     """`check_record` for every record, in `workers` processes (default: the CPU count)."""
     roots = dict(data_roots) if data_roots else None
-    workers = max(1, workers or os.cpu_count() or 1)
-    if workers == 1 or len(records) < 64:
-        return _check_chunk((records, roots))
-    from concurrent.futures import ProcessPoolExecutor
-
-    slim = [{k: r.get(k) for k in REPLAY_KEYS if k in r} for r in records]  # less to send to each worker
-    size = max(16, len(slim) // (workers * 8))
-    chunks = [(slim[i:i + size], roots) for i in range(0, len(slim), size)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return [c for part in pool.map(_check_chunk, chunks) for c in part]
+    return in_processes(_check_chunk, records, (*REPLAY_KEYS, *CHECKED), roots, workers=workers)
 
 
 def rescored(record: Mapping[str, Any], check: Check) -> dict[str, Any]:

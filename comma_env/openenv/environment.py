@@ -4,16 +4,15 @@ the server calls the async methods, so LLM partners of many sessions overlap in 
 from __future__ import annotations
 
 import base64
-import io
 import logging
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
+from comma_env.drawing.common import png_bytes
 from comma_env.openenv.jsonsafe import jsonable
 from comma_env.openenv.models import CommaAction, CommaObservation, CommaState
 from comma_env.protocol import prompts
@@ -24,15 +23,6 @@ NO_EPISODE = "no episode is running: send reset first"
 PARTNER_FAILED = "the partner could not answer; the episode ended (details are in the server's log)"
 ENVIRONMENT_FAILED = "the environment failed; the episode ended (details are in the server's log)"
 EPISODE_OVER = "the episode is over: send reset to play another"
-
-
-def png_base64(image: np.ndarray) -> str:
-    """The image as a base64-encoded PNG (what a VLM client puts in a data URL)."""
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG")
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
@@ -70,8 +60,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         return self._started(obs, info, seed, episode_id)
 
     def step(self, action: CommaAction, timeout_s: float | None = None, **kwargs: Any) -> CommaObservation:
-        refusal = self._refusal()
-        if refusal is not None:
+        if (refusal := self._refusal()) is not None:
             return refusal
         try:
             return self._stepped(*self.env.step(action.message))
@@ -79,8 +68,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
             return self._failed(exc)
 
     async def step_async(self, action: CommaAction, timeout_s: float | None = None, **kwargs: Any) -> CommaObservation:
-        refusal = self._refusal()
-        if refusal is not None:
+        if (refusal := self._refusal()) is not None:
             return refusal
         try:
             return self._stepped(*await self.env.astep(action.message))
@@ -161,7 +149,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
     def _observation(self, obs: Mapping[str, Any], reward: float, done: bool, info: Mapping[str, Any],
                      start: bool = False) -> CommaObservation:
         image = obs.get("image")
-        png = png_base64(image) if image is not None else None
+        png = base64.b64encode(png_bytes(image)).decode("ascii") if image is not None else None
         partner = info.get("partner_message")
         role = self._state.role
         if done and not start:

@@ -16,10 +16,7 @@ class CommaAction(Action):
 
 
 class CommaObservation(Observation):
-    """What the learning role sees after a reset or a step: ``text`` (its AEC text observation),
-    ``messages`` (what to add to its chat, as `comma_env.protocol.prompts` renders it),
-    ``image_png`` (the solver's picture, image view), ``info`` (its AEC info, JSON-safe), and
-    ``error`` for an action that was not played or an environment failure (details only in the log)."""
+    """What the learning role sees after a reset or a step (details of a failure only in the server's log)."""
 
     text: str = Field(default="", description="The role's text observation")
     messages: list[dict[str, Any]] = Field(default_factory=list,

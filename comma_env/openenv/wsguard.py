@@ -1,9 +1,8 @@
 """Keep OpenEnv WebSocket sessions alive through bad frames, and free their slots promptly.
 
-An ASGI wrapper before OpenEnv's ``/ws`` handler: a frame that is not a JSON object gets
-an ``INVALID_JSON`` error frame and never ends the episode (so does one nested deeper than
-`MAX_DEPTH`); a client that leaves mid-step
-cancels the handler at once; a socket idle for `idle_timeout` seconds is closed (1001)."""
+A frame that is not a JSON object (or nests deeper than `MAX_DEPTH`) gets an ``INVALID_JSON`` error
+frame and never ends the episode; a client that leaves mid-step cancels the handler at once; a
+socket idle for `idle_timeout` seconds is closed (1001)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
 """Training adapters: one role of a COMMA puzzle as a Gymnasium environment, batched group
-rollouts for GRPO-style trainers, and trajectory export.
-
-    from comma_env.rl import SingleRoleEnv
-    env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
-    gymnasium.make_vec("comma/Wire-solver-v0", num_envs=8, vectorization_mode="async")
-
-The names below load their modules when first used, so ``import comma_env`` registers the
-Gymnasium ids without importing the environments."""
+rollouts for GRPO-style trainers, and trajectory export. The names below load their modules on
+first use, so ``import comma_env`` registers the Gymnasium ids without importing the environments."""
 
 from __future__ import annotations
 

@@ -3,18 +3,15 @@
     python -m comma_env.export OUT_DIR --format sft [--successful-only] [--role solver]
     python -m comma_env.export OUT_DIR --format rl --out data/rl.jsonl
 
-Each episode is replayed in the environment (checked against the recorded actions) and every
-turn of the chosen role(s) becomes one line: the prompt the policy saw
-(`comma_env.protocol.prompts.agent_messages`) and its reply; ``rl`` rows add the turn's reward
-(as `SingleRoleEnv` gives it), return-to-go and the reply's recorded log-probabilities; when the
-server returned the token ids, the row takes them verbatim (``token_source: server``: input_ids,
-loss_mask 1 on the role's generated ids, logprobs), otherwise ``--tokenizer`` re-tokenizes
-(``token_source: retokenized``). Contents
-are lists of parts (one schema for ``datasets``); images are PNG files under ``images/``."""
+Each episode is replayed (checked against the recorded actions) and every turn of the chosen
+role(s) becomes one line: the prompt the policy saw and its reply; ``rl`` rows add the turn's
+reward, return-to-go, the recorded log-probabilities and token ids (the server's, or
+``--tokenizer``'s). Contents are lists of parts; images are PNG files under ``images/``."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -59,8 +56,7 @@ class Turn:
 
 
 def episode_records(run_dir: Path) -> list[dict[str, Any]]:
-    """Every episode of a rollout folder (all shard files), the latest record of each, in
-    (puzzle, seed) order."""
+    """The latest record of every episode of a rollout folder (all shard files), in (puzzle, seed) order."""
     records: list[dict[str, Any]] = []
     for path in sorted(run_dir.glob("episodes*.jsonl")):
         records += read_episodes(path)
@@ -141,8 +137,7 @@ def replay(record: dict[str, Any], reminder: bool = True,
 
 
 def _recorded_logprobs(value: Any) -> dict[str, Any] | None:
-    """A turn's recorded log-probabilities, checked and rewritten in the record form; None
-    when absent or damaged (a hand-edited or truncated record)."""
+    """A turn's recorded log-probabilities, checked; None when absent or damaged."""
     if value is None:
         return None
     found, _ = from_record(value)
@@ -158,13 +153,8 @@ def _parts(content: Any) -> list[dict[str, Any]]:
     """A message content as a list of text/image parts (one schema for every line)."""
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
-    parts = []
-    for part in content:
-        if part.get("type") == "image_url":
-            parts.append({"type": "image", "text": None})
-        else:
-            parts.append({"type": "text", "text": part.get("text", "")})
-    return parts
+    return [{"type": "image", "text": None} if part.get("type") == "image_url"
+            else {"type": "text", "text": part.get("text", "")} for part in content]
 
 
 def _messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -197,19 +187,14 @@ def check_out(out_path: Path, run_dir: Path, force: bool) -> None:
 
 
 def image_writer(puzzle: str, image_dir: Path, stats: ExportStats) -> Callable[[Any], str]:
-    """A `replay` image sink: writes each distinct picture once and returns its file name
-    (the environment hands back the same array while the picture is unchanged)."""
-    last: list[Any] = [None, ""]
+    """A `replay` image sink: writes each distinct picture once and returns its file name."""
 
     def sink(pixels: Any) -> str:
-        if pixels is last[0]:
-            return last[1]
         name = image_name(puzzle, pixels)
         path = image_dir / name
         if not path.is_file() or path.is_symlink():  # same name, same pixels: reuse it
             write_atomic(path, png_bytes(pixels))
             stats.images += 1
-        last[0], last[1] = pixels, name
         return name
 
     return sink
@@ -220,16 +205,9 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
     turns, episode_return = replay(record, reminder, image_writer(str(record["puzzle"]), image_dir, stats))
     for role in roles:
         mine = [t for t in turns if t.role == role]
-        to_go = 0.0
-        returns_to_go = []
-        for turn in reversed(mine):
-            to_go += turn.reward
-            returns_to_go.append(to_go)
-        returns_to_go.reverse()
+        returns_to_go = list(itertools.accumulate(t.reward for t in reversed(mine)))[::-1]
         for turn, return_to_go in zip(mine, returns_to_go, strict=True):
-            images: list[str] = []
-            if turn.image is not None:
-                images.append(f"{image_prefix}/{turn.image}")
+            images = [f"{image_prefix}/{turn.image}"] if turn.image is not None else []
             prompt = _messages(turn.prompt)
             reply = [{"role": "assistant", "content": [{"type": "text", "text": turn.reply}]}]
             row: dict[str, Any] = {

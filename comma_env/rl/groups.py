@@ -7,11 +7,9 @@
         actions = [my_policy(o, i) if i["active"] else "" for o, i in zip(observations, infos)]
         observations, rewards, terminated, truncated, infos = batch.step(actions)
 
-The schedule is every seed in order, `group_size` times in a row; each slot plays the next
-scheduled episode when its own ends (Gymnasium's ``NEXT_STEP`` autoreset), and a slot with
-nothing left is inactive. Partners of all slots answer concurrently: `step` waits for the
-slowest, `run(act)` lets each slot go at its own pace, and `recv` / `send` step only the
-ready slots. Every info carries ``slot``, ``seed``, ``group``, ``member``, ``episode_index``."""
+Each seed is played `group_size` times in a row; a slot plays the next scheduled episode when its
+own ends (``NEXT_STEP`` autoreset). `step` waits for the slowest partner, `run(act)` lets each slot
+go at its own pace, `recv` / `send` step only the ready slots."""
 
 from __future__ import annotations
 
@@ -59,14 +57,10 @@ class GroupedEpisodes:
     """`batch_size` `SingleRoleEnv` slots stepped together over a group schedule.
 
     Args:
-        puzzle, role, partner, partner_overrides, partner_seed, **env_options: as for
-            `SingleRoleEnv`; one partner policy is shared by every slot (one LLM client).
-        seeds: instance seeds, in the order their groups are played.
-        group_size: episodes per seed (G of GRPO); members of a group play the same
-            instance against the same partner, so their returns differ only by the learner.
+        group_size: episodes per seed (G of GRPO): a group plays one instance against one partner.
         batch_size: slots stepped together (default: one group, `group_size`).
-        autoreset: False plays one batch of episodes: ended slots stay ended until `reset`,
-            which then starts the next scheduled episodes.
+        autoreset: False: ended slots stay ended until `reset` starts the next scheduled episodes.
+        Other arguments are `SingleRoleEnv`'s; one partner policy serves every slot.
     """
 
     def __init__(
@@ -127,10 +121,12 @@ class GroupedEpisodes:
         """Start the next scheduled episode in every slot (slots beyond the schedule are
         inactive). Refused while an episode is running: that would drop its seed."""
         self._check_reset()
-        return self._collect_starts(await asyncio.gather(*(self._start(slot) for slot in range(self.batch_size))))
+        starts = await asyncio.gather(*(self._start(slot) for slot in range(self.batch_size)))
+        return [observation for observation, _ in starts], [info for _, info in starts]
 
     async def astep(self, actions: Sequence[Any]) -> Batch:
-        self._check_actions(actions)
+        if len(actions) != self.batch_size:
+            raise ValueError(f"expected {self.batch_size} actions, got {len(actions)}")
         steps = [self._step_slot(slot, action) for slot, action in enumerate(actions)]
         return self._collect_steps(await asyncio.gather(*steps))
 
@@ -221,14 +217,6 @@ class GroupedEpisodes:
         running = [slot for slot in range(self.batch_size) if self._current[slot] is not None and not self._ended[slot]]
         if running:
             raise RuntimeError(f"slots {running} are still playing; step them to the end before reset()")
-
-    def _check_actions(self, actions: Sequence[Any]) -> None:
-        if len(actions) != self.batch_size:
-            raise ValueError(f"expected {self.batch_size} actions, got {len(actions)}")
-
-    @staticmethod
-    def _collect_starts(results: Sequence[StartResult]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        return [obs for obs, _ in results], [info for _, info in results]
 
     @staticmethod
     def _collect_steps(results: Sequence[StepResult]) -> Batch:

@@ -3,10 +3,8 @@
     python -m comma_env.export RUN_DIR --format rl --dataset data/comma_rl
     python -m comma_env.export RUN_DIR --format sft --push-to-hub USER/comma-sft
 
-The folder is what the Hub holds for a dataset: ``data/train-00000-of-00001.parquet`` (images as
-`datasets.Image` features, their PNG bytes inside) and a dataset card ``README.md`` with the
-run's settings, the versions and the provenance; ``datasets.load_dataset(folder)`` reads it.
-`push` uploads the folder with `huggingface_hub.HfApi` (``HF_ENDPOINT`` and ``HF_TOKEN`` as usual)."""
+The folder is what the Hub holds for a dataset (parquet with `datasets.Image` features and a
+dataset card); `push` uploads it with `huggingface_hub.HfApi`."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Recorded log-probabilities put onto the learner's token ids, or a reason why they can't be.
 
-The server's tokens (text or bytes, or ``token_id:<id>`` from vLLM) must be, one for one and byte
-for byte, the tokens the learner's tokenizer gives the exported reply; `align` says ``aligned``,
-``missing``, ``text_differs`` (the environment cleaned the reply) or ``tokens_differ``
-(another tokenizer, or a split it would not make) and attaches log-probabilities only when aligned.
-When the server returned the token ids themselves, `server_tokens` takes them as they are."""
+The server's tokens must be, one for one and byte for byte, the tokens the learner's tokenizer
+gives the exported reply; `align` says ``aligned``, ``missing``, ``text_differs`` or ``tokens_differ``.
+`server_tokens` takes the server's own token ids as they are."""
 
 from __future__ import annotations
 
@@ -14,7 +12,6 @@ from typing import Any
 
 from comma_env.protocol.logprobs import TokenLogprobs, from_record
 
-STATUSES = ("aligned", "missing", "text_differs", "tokens_differ")
 _TOKEN_ID = re.compile(r"token_id:(\d+)\Z")
 _BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>\Z")
 

@@ -21,9 +21,7 @@ def model_config(name: str, overrides: Mapping[str, Any] | None = None) -> Model
     if not path.is_file():
         known = sorted(p.stem for p in (conf_dir() / "model").glob("*.yaml"))
         raise ValueError(f"unknown partner {name!r}; model configs: {', '.join(known)}")
-    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path),
-                             OmegaConf.create(dict(overrides or {})))
-    return OmegaConf.to_object(merged)  # type: ignore[return-value]
+    return model_config_from(OmegaConf.load(path), overrides)
 
 
 def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None,
@@ -37,18 +35,15 @@ def make_partner(partner: Any, overrides: Mapping[str, Any] | None = None,
 
     if isinstance(partner, str):
         cfg = model_config(partner, overrides)
-    elif isinstance(partner, ModelConfig):
-        cfg = model_config_from(asdict(partner), overrides)
     elif isinstance(partner, Mapping):
         cfg = model_config_from(dict(partner), overrides)
-    elif is_dataclass(partner) and not isinstance(partner, type):
+    elif is_dataclass(partner) and not isinstance(partner, type):  # a ModelConfig
         cfg = model_config_from(asdict(partner), overrides)
     else:
         raise TypeError(f"partner must be a Policy, a model-config name or a ModelConfig, not {type(partner).__name__}")
     return make_policy(cfg, seed=seed), cfg
 
 
-def model_config_from(data: Mapping[str, Any], overrides: Mapping[str, Any] | None = None) -> ModelConfig:
-    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.create(dict(data)),
-                             OmegaConf.create(dict(overrides or {})))
+def model_config_from(data: Any, overrides: Mapping[str, Any] | None = None) -> ModelConfig:
+    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), data, dict(overrides or {}))
     return OmegaConf.to_object(merged)  # type: ignore[return-value]

@@ -18,15 +18,12 @@ def gym_id(puzzle: str, role: str) -> str:
 
 
 def role_puzzles() -> tuple[str, ...]:
-    """Every registered puzzle played by a solver and an expert (the ten, v1's three, and any
-    added by `comma_env.registry.register_puzzle`); AsymPuzl and other games with their own
-    agents are not single-role COMMA environments."""
+    """Every registered puzzle played by a solver and an expert (not AsymPuzl and other games)."""
     return tuple(name for name, spec in SPECS.items() if spec.rules is not None)
 
 
 def gym_ids() -> list[str]:
-    """Every single-role id registered with Gymnasium (the ten's and v1's), puzzles in the
-    paper's order, solver first."""
+    """Every single-role id registered with Gymnasium, solver first."""
     return [gym_id(puzzle, role) for puzzle in COMMA_PUZZLES + V1_PUZZLES for role in ROLES]
 
 

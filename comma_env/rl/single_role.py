@@ -5,11 +5,9 @@ stepped inside ``step``.
     obs, info = env.reset(seed=3)
     obs, reward, terminated, truncated, info = env.step("I see four wires ...")
 
-Observation and info are the AEC ones of the learner's role; the partner's reply is also in
-``info["partner_message"]``, and what a scripted partner understood of the learner's message in
-``info["partner_understood"]`` (docs/partners.md; None for other partners). The reward sums the
-shared rewards of the learner's message and the reply. A partner that raises truncates the
-episode (``end_reason == "partner_error"``)."""
+Observation and info are the AEC ones of the learner's role, plus ``info["partner_message"]`` and
+``info["partner_understood"]`` (docs/partners.md). The reward sums the shared rewards of the
+learner's message and the reply; a partner that raises truncates the episode (``partner_error``)."""
 
 from __future__ import annotations
 
@@ -36,21 +34,14 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
     """A `gymnasium.Env` for one role of a COMMA puzzle, with a partner in the other role.
 
     Args:
-        puzzle: puzzle name (``"wire"``, ``"who"``... see `comma_env.COMMA_PUZZLES`).
-        role: the learner's role, ``"solver"`` or ``"expert"``.
         partner: a `comma_env.protocol.policy.Policy`, a model-config name (``"oracle"``, ``"oracle_nl"``,
-            ``"random"``, ``"gpt4o"``, ``"openai_compat"``...) or a `ModelConfig`/dict.
-        partner_overrides: fields merged into a named partner's config, e.g.
-            ``{"api_base": "http://127.0.0.1:8000/v1", "name": "qwen"}``.
+            ``"gpt4o"``...) or a `ModelConfig`/dict.
+        partner_overrides: fields merged into a named partner's config, e.g. ``{"api_base": ...}``.
         partner_seed: seeds the partner's own randomness (the rollout's ``policy_seed``).
-        render_mode: ``"rgb_array"`` (the puzzle image, for watching) or ``"ansi"`` (the
-            learner's text observation).
-        **env_options: options of the AEC environment (``solver_view``, ``max_turns``,
-            ``memory``, reward options ``success_bonus``, ``mistake_penalty``,
-            ``leak_penalty``, ``token_cost``, ``token_counter``...).
+        render_mode: ``"rgb_array"`` (the puzzle image) or ``"ansi"`` (the learner's text observation).
+        **env_options: options of the AEC environment (``solver_view``, ``max_turns``, reward options...).
 
-    ``reset(seed=k)`` plays instance ``k`` (the paper's instances are 0..99); ``reset()``
-    without a seed draws the next instance from the environment's seeded generator.
+    ``reset(seed=k)`` plays instance ``k``; without a seed it draws one from the env's generator.
     """
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 1}

@@ -4,12 +4,9 @@ on those ids, added to an ``rl`` export.
     python -m comma_env.export RUN_DIR --format rl --tokenizer PATH/model.gguf   # or a folder
     add_tokens("runs/nl/export/rl.jsonl", load_tokenizer("PATH/model.gguf"))
 
-Each row's chat is rendered with the tokenizer's chat template; the row gains ``input_ids``,
-``loss_mask`` (1 on the completion only), ``prompt_length``, ``tokenizer``, ``logprobs`` with
-``logprob_status`` (`comma_env.rl.logprob_align`) and ``token_alignment`` (``prefix``, or
-``appended`` when the template rewrites earlier turns) and ``token_source: retokenized``. Images
-contribute no tokens here. This is the fallback: rows whose ids the server returned
-(``token_source: server``, `comma_env.rl.logprob_align.server_tokens`) are kept as they are."""
+Each row's chat is rendered with the tokenizer's chat template and gains ``input_ids``,
+``loss_mask`` (1 on the completion only), ``logprobs`` with ``logprob_status`` and
+``token_source: retokenized``. The fallback: rows with the server's own ids are kept as they are."""
 
 from __future__ import annotations
 

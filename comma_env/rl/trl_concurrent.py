@@ -1,16 +1,10 @@
-"""Run the tool calls of all rollouts of a round at once in TRL's `GRPOTrainer`.
-
-TRL 1.16 runs a round's tool calls rollout by rollout, so with an LLM partner a round costs
-the sum of the partner latencies, and it has no public hook for this. `ConcurrentToolsMixin`
-wraps `GRPOTrainer._tool_call_loop`: at a round's first tool result, every rollout's pending
-calls to its environment start together, one thread per rollout, and TRL then receives each
-result (or its exception) in its own order.
+"""Run the tool calls of all rollouts of a round at once in TRL's `GRPOTrainer` (TRL 1.16 runs
+them rollout by rollout, so a round costs the sum of the partner latencies).
 
     class Trainer(ConcurrentToolsMixin, GRPOTrainer): ...   # or ConcurrentGRPOTrainer
 
-It relies on TRL 1.16's internals (`tests/rl/test_trl_concurrent.py` checks them); an
-unforeseen call is warned about and made directly, so pin TRL to a tested version.
-`ToolPhaseClock` records the wall-clock intervals of each tool phase."""
+It wraps TRL 1.16's internal `_tool_call_loop` (`tests/rl/test_trl_concurrent.py` checks it); an
+unforeseen call is warned about and made directly. `ToolPhaseClock` records each tool phase."""
 
 from __future__ import annotations
 
@@ -193,13 +187,11 @@ def _timed_grpo_trainer() -> type:
     return TimedGRPOTrainer
 
 
-_BUILT: dict[str, type] = {}
 _BUILDERS = {"ConcurrentGRPOTrainer": _concurrent_grpo_trainer, "TimedGRPOTrainer": _timed_grpo_trainer}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _BUILDERS:
-        if name not in _BUILT:
-            _BUILT[name] = _BUILDERS[name]()
-        return _BUILT[name]
+    if name in _BUILDERS:  # built once, on first use: importing trl is slow
+        globals()[name] = _BUILDERS[name]()
+        return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,13 +4,9 @@
                           environment_factory=tool_env_factory(["wire", "who"], seeds=range(100, 10_000),
                                                                group_size=8, partner="oracle_nl"))
 
-The environment owns its tasks and its reward, as TRL's contract allows: without a
-``train_dataset``, each ``reset`` draws a (puzzle, seed) from the factory's `TaskSampler`; with
-one (`episode_dataset`), the row's columns choose the puzzle, seed and options. ``get_reward``
-returns the episode's return. The model reads the rollout's prompt (`comma_env.protocol.prompts`):
-``reset`` returns its first user message, each `send_message` result what the rollout's next
-request adds, the solver's picture as a PIL image part when it sees the image view. The factory
-pickles, as TRL's async GRPO trainer requires of it."""
+Without a ``train_dataset`` each ``reset`` draws a (puzzle, seed) from the factory's `TaskSampler`;
+with one (`episode_dataset`) the row's columns choose them. ``get_reward`` returns the episode's
+return. The model reads the rollout's own prompt, the picture as a PIL image part."""
 
 from __future__ import annotations
 
@@ -30,12 +26,9 @@ ROW_OPTIONS = ("solver_view", "max_turns", "puzzle_options")
 
 
 class TaskSampler:
-    """Draws the (puzzle, seed) of episodes that no dataset row chooses, reproducibly from `seed`.
-
-    A new task is drawn every `group_size` resets, so GRPO's group (``num_generations``
-    rollouts, reset one after another) plays one instance. One sampler is shared by every
-    environment a factory builds; it pickles with the factory (TRL's async trainer unpickles it
-    once in its rollout process)."""
+    """Draws the (puzzle, seed) of episodes that no dataset row chooses, reproducibly from `seed`:
+    a new task every `group_size` resets, so a GRPO group plays one instance. Shared by every
+    environment of a factory; it pickles with it."""
 
     def __init__(self, puzzles: Iterable[str] = ("wire",), seeds: Sequence[int] = range(100, 100_000),
                  seed: int = 0, group_size: int = 1) -> None:
@@ -70,9 +63,6 @@ class CommaToolEnv:
     method but ``reset``/``get_reward`` a tool).
 
     Args:
-        puzzle: the puzzle of episodes no dataset row and no `tasks` choose.
-        role: the learner's role (``"solver"`` or ``"expert"``).
-        partner: the partner (see `SingleRoleEnv`).
         episode_log: a list every scored episode is appended to, for audits and replays.
         tasks: draws the tasks of rows without ``puzzle``/``seed`` (default: `puzzle`, seeds 100 and up).
         **env_options: `SingleRoleEnv` options (``solver_view="text"``, ``max_turns``, rewards...)."""
@@ -104,10 +94,8 @@ class CommaToolEnv:
 
     def reset(self, prompt: Sequence[Mapping[str, Any]] | None = None, puzzle: str | None = None,
               seed: int | None = None, **columns: Any) -> str | list[dict[str, Any]]:
-        """Start an episode: the row's ``puzzle`` and ``seed`` (drawn from `tasks` when absent)
-        and its option columns (`ROW_OPTIONS`). Returns the rollout's first user message; when the
-        row's `prompt` has no system message (TRL's placeholder row, no dataset), the system
-        prompt comes first in it (without a `prompt`, the caller sends the system message)."""
+        """Start the row's episode (`tasks` draws a missing ``puzzle``/``seed``); returns the rollout's
+        first user message, after the system prompt when the row's `prompt` has none (TRL's placeholder)."""
         if puzzle is None or seed is None:
             drawn_puzzle, drawn_seed = self.tasks.draw()
             puzzle, seed = puzzle or drawn_puzzle, drawn_seed if seed is None else seed
@@ -206,71 +194,3 @@ def episode_dataset(puzzles: Iterable[str], seeds: Iterable[int], instruction: s
     rows = [{"prompt": [{"role": "system", "content": system}, {"role": "user", "content": ""}],
              "puzzle": p, "seed": int(s), **options} for s in seeds for p in puzzles]
     return Dataset.from_list(rows)
-
-
-def evaluate(model: Any, tokenizer: Any, puzzles: Sequence[str], seeds: Sequence[int], max_turns: int = 4,
-             max_new_tokens: int = 96, instruction: str | None = None, **settings: Any) -> dict[str, Any]:
-    """Play each (puzzle, seed) greedily in the training's tool protocol (a reply without a tool
-    call ends the episode), batching generation across running episodes; returns success rate
-    and mean return per puzzle and overall, and the episodes."""
-    import torch
-
-    rows = list(episode_dataset(puzzles, seeds, instruction))
-    envs = [CommaToolEnv(**settings) for _ in rows]
-    chats: list[list[dict[str, Any]]] = []
-    for row, env in zip(rows, envs, strict=True):
-        first = env.reset(**row)
-        chats.append([row["prompt"][0], {"role": "user", "content": first}])
-    active = list(range(len(rows)))
-    model.eval()
-    for _ in range(max_turns):
-        if not active:
-            break
-        prompts = [tokenizer.apply_chat_template(chats[i], tools=[envs[i].send_message], add_generation_prompt=True,
-                                                 tokenize=False) for i in active]
-        batch = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
-        with torch.no_grad():
-            out = model.generate(**batch, max_new_tokens=max_new_tokens, do_sample=False)
-        still = []
-        for k, i in enumerate(active):
-            parsed = _parse_reply(tokenizer, out[k, batch["input_ids"].shape[1]:].tolist(),
-                                  batch["input_ids"][k][batch["attention_mask"][k].bool()].tolist(), envs[i])
-            calls = [c for c in parsed.get("tool_calls") or [] if c.get("function", {}).get("name") == "send_message"]
-            chats[i].append({"role": "assistant", "content": parsed.get("content") or "", "tool_calls": calls or None})
-            if not calls:  # a plain answer ends the episode unplayed, as in training
-                continue
-            arguments = calls[0]["function"].get("arguments") or {}
-            message = arguments.get("message", "") if isinstance(arguments, dict) else str(arguments)
-            chats[i].append({"role": "tool", "name": "send_message", "content": envs[i].send_message(message)})
-            if not envs[i].done:
-                still.append(i)
-        active = still
-    episodes = []
-    for row, env in zip(rows, envs, strict=True):
-        episodes.append({"puzzle": row["puzzle"], "seed": row["seed"], "return": env.episode_return,
-                         "success": bool((env.info.get("episode") or {}).get("success")), "messages": env.messages})
-        env._close()
-    return summarize(episodes)
-
-
-def _parse_reply(tokenizer: Any, ids: list[int], prompt_ids: list[int], env: CommaToolEnv) -> dict[str, Any]:
-    """The assistant message in `ids` (generated after `prompt_ids`), parsed as in training by
-    TRL's `parse_response`: a malformed or truncated tool call falls back to plain text."""
-    from trl.chat_template_utils import parse_response
-
-    stop = {tokenizer.eos_token_id, tokenizer.pad_token_id}
-    end = next((n + 1 for n, t in enumerate(ids) if t in stop), len(ids))  # up to the first end token
-    return parse_response(tokenizer, ids[:end], prefix=prompt_ids, tools=[env.send_message])
-
-
-def summarize(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Success rate and mean return, overall and per puzzle."""
-    def stats(group: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-        n = max(len(group), 1)
-        return {"episodes": len(group), "success_rate": sum(e["success"] for e in group) / n,
-                "mean_return": sum(float(e["return"]) for e in group) / n}
-
-    result: dict[str, Any] = {"all": stats(episodes), "episodes": list(episodes)}
-    for puzzle in sorted({e["puzzle"] for e in episodes}):
-        result[puzzle] = stats([e for e in episodes if e["puzzle"] == puzzle])
-    return result

@@ -1,9 +1,6 @@
-"""Let Gymnasium's async vector environments carry `UnicodeText` observations in shared memory.
-
-Gymnasium lays out shared memory only for its own spaces; this module registers the three
-functions for `UnicodeText`: each environment gets a slot of ``8 + 4 * max_length`` bytes (a
-length, then UTF-8), read back as a live `SharedTexts` view. Batches of a custom space are
-tuples, so nothing else is needed. Importing `comma_env` imports this module."""
+"""Let Gymnasium's async vector environments carry `UnicodeText` observations in shared memory:
+each environment gets a slot of ``8 + 4 * max_length`` bytes (a length, then UTF-8), read back
+as a live `SharedTexts` view. Importing `comma_env` registers it."""
 
 from __future__ import annotations
 

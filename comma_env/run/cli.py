@@ -1,12 +1,6 @@
-"""``python -m comma_env.rollout`` up to the point where Hydra takes over.
-
-Hydra composes every option before it can report a misspelt key or render ``--help``, which is
-slow; so this module answers ``--help`` itself and checks plain ``key=value`` overrides against
-the schema first (exit code 2, naming the key, never the value). Values out of range and
-anything else are for `comma_env.run.plan` and Hydra.
-
-Exit codes: 0 done; 2 the configuration is wrong (nothing ran); 1 the run failed (finished
-episodes are saved); 128 + N stopped by signal N (rerun to resume)."""
+"""``python -m comma_env.rollout`` before Hydra takes over: Hydra composes every option before it
+can report a misspelt key or render ``--help``, so this module answers ``--help`` and checks plain
+``key=value`` overrides against the schema first (exit code 2, naming the key, never the value)."""
 
 from __future__ import annotations
 
@@ -41,15 +35,11 @@ Exit codes: 0 done; 2 configuration error (nothing ran); 1 run error (finished e
 are saved); 128+N stopped by signal N (rerun to resume)."""
 
 
-def conf_root() -> Path:
-    from comma_env.protocol.resources import conf_dir
-
-    return Path(conf_dir())
-
-
 def group_options(group: str) -> list[str]:
     """The option names of a config group (the YAML files of ``conf/<group>/``)."""
-    return sorted(p.stem for p in (conf_root() / group).glob("*.yaml"))
+    from comma_env.protocol.resources import conf_dir
+
+    return sorted(p.stem for p in (Path(conf_dir()) / group).glob("*.yaml"))
 
 
 def help_text() -> str:

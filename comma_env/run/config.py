@@ -1,7 +1,5 @@
-"""Typed configuration of `python -m comma_env.rollout`: the schema of the YAML tree in ``conf/``,
-registered with Hydra's ConfigStore so that a misspelt key or mistyped value fails before
-anything runs. ``solver=<name>`` / ``expert=<name>`` pick model files per role (else ``model=``);
-`unknown_keys` rejects ``+key=value`` additions outside `FREE_FORM`."""
+"""Typed configuration of `python -m comma_env.rollout`: the schema of ``conf/``, registered with
+Hydra so that a misspelt key or mistyped value fails before anything runs."""
 
 from __future__ import annotations
 
@@ -18,6 +16,11 @@ class Memory(str, Enum):
 
     full = "full"
     last = "last"
+
+
+def memory_name(cfg: Any) -> str:
+    """``"full"`` or ``"last"`` (a config built in Python may hold the enum or its value)."""
+    return cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory)
 
 
 def _f(default: Any = None, help: str = "", factory: Any = None) -> Any:
@@ -121,8 +124,7 @@ NESTED: dict[str, type] = {}  # filled below: the type name of a nested config -
 
 
 def _nested_schema(item: Field[Any]) -> type | None:
-    """The nested config dataclass of a field annotated ``X`` or ``X | None`` (the annotations
-    are strings: ``from __future__ import annotations``), or None for any other field."""
+    """The nested config dataclass of a field annotated ``X`` or ``X | None`` (annotations are strings)."""
     return NESTED.get(str(item.type).removesuffix(" | None"))
 
 
@@ -145,8 +147,8 @@ def schema_field(path: Sequence[str], schema: type | None = None) -> Any:
 
 
 def unknown_keys(data: Mapping[Any, Any], schema: type | None = None, prefix: str = "") -> list[str]:
-    """Dotted keys of `data` (a plain nested mapping; keys are compared as strings, since a
-    container from OmegaConf may hold int or enum keys) that `schema` does not define."""
+    """Dotted keys of `data` that `schema` does not define (keys compared as strings: OmegaConf
+    may hold int or enum keys)."""
     schema = schema or RolloutConfig
     known = {f.name: f for f in fields(schema)}
     out = []
@@ -193,7 +195,7 @@ def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str
             made = item.default_factory()
             default = "[...]" if isinstance(made, list) and len(made) > 3 else made
         else:  # `_f` gives every field a default or a factory
-            raise TypeError(f"config field {name} has neither a default nor a default_factory")
+            raise TypeError(f"config field {name} has no default")
         rows.append((name, "null" if default is None else str(default), item.metadata.get("help", "")))
     return rows
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -27,23 +28,12 @@ def pm(value: float | None, se: float | None, digits: int = 0) -> str:
 def seed_ranges(records: Iterable[Mapping[str, Any]]) -> str:
     """The seeds of `records` as compact ranges, e.g. ``0..99`` or ``0..4, 10..14``."""
     seeds = sorted({int(r.get("seed") or 0) for r in records})
-    if not seeds:
-        return ""
-    spans: list[str] = []
-    start = prev = seeds[0]
-    for seed in seeds[1:]:
-        if seed == prev + 1:
-            prev = seed
-        else:
-            spans.append(f"{start}..{prev}" if prev != start else str(start))
-            start = prev = seed
-    spans.append(f"{start}..{prev}" if prev != start else str(start))
-    return ", ".join(spans)
+    runs = [[seed for _, seed in run] for _, run in itertools.groupby(enumerate(seeds), lambda x: x[1] - x[0])]
+    return ", ".join(f"{run[0]}..{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
 
 
 def view_label(results: Mapping[str, Any]) -> str:
-    """How the solver saw the puzzle; text-view numbers measure reasoning over the
-    manual's own words, not perception, and are not comparable with image-view ones."""
+    """How the solver saw the puzzle (text-view numbers are not comparable with image-view ones)."""
     view = str((results.get("meta") or {}).get("solver_view") or "image")
     if view == "image":
         return "solver view: image"
@@ -66,8 +56,7 @@ V1_PROTOCOL = {"max_turns": 20, "max_mistakes": 21}
 
 
 def is_v1_protocol(results: Mapping[str, Any]) -> bool:
-    """Whether the run used the first paper's protocol, whose random baseline is another
-    table (seed 003, Table 1, PSR only) than the final paper's."""
+    """Whether the run used the first paper's protocol (whose random baseline is another table)."""
     meta = results.get("meta") or {}
     return all(meta.get(key) == value for key, value in V1_PROTOCOL.items())
 

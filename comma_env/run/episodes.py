@@ -11,18 +11,18 @@ from typing import Any
 
 import comma_env
 from comma_env.registry import env_module, game
-from comma_env.run.config import Memory
+from comma_env.run.config import memory_name
 from comma_env.run.plan import Plan, _puzzle_options, model_fingerprint, run_options
 from comma_env.run.redact import mask
 from comma_env.run.results import describe_mismatch, latest_per_episode, read_episodes, settings_mismatch
 
 
-# -- episodes ----------------------------------------------------------------------------------
-def _skills(puzzle: str) -> list[str]:
+def _puzzle_cls(puzzle: str) -> Any:
+    """The puzzle's class, or None when its module fails to import (the episode reports why)."""
     try:
-        return list(env_module(puzzle).raw_env.puzzle_cls.skills)
-    except Exception:  # a puzzle module that fails to import is reported by the episode
-        return []
+        return env_module(puzzle).raw_env.puzzle_cls
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
@@ -36,14 +36,14 @@ def base_record(p: Plan, puzzle: str, seed: int) -> dict[str, Any]:
         "expert_model": p.expert.name,
         "max_turns": cfg.max_turns,
         "max_mistakes": cfg.max_mistakes,
-        "memory": cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory),
+        "memory": memory_name(cfg),
         "puzzle_options": _puzzle_options(cfg, puzzle),
         "action_matching": cfg.action_matching,
         "policy_seed": cfg.policy_seed,
-        "solver_view": solver_view(p),
+        "solver_view": "image" if p.solver.vision else "text",
         "solver_config": model_fingerprint(p.solver),
         "expert_config": model_fingerprint(p.expert),
-        "skills": _skills(puzzle),
+        "skills": list(getattr(_puzzle_cls(puzzle), "skills", [])),
         "reward": asdict(cfg.reward),
         "audio_input": audio_input(p, puzzle),
     } | _game_settings(p, puzzle)
@@ -60,10 +60,7 @@ def _game_settings(p: Plan, puzzle: str) -> dict[str, Any]:
 def audio_input(p: Plan, puzzle: str) -> str | None:
     """How the solver got a puzzle's sound: ``"audio"``, ``"description"`` (in words) or ``"none"``;
     None for puzzles without sound."""
-    try:
-        if not env_module(puzzle).raw_env.puzzle_cls.audio_samples:
-            return None
-    except Exception:  # a puzzle module that fails to import is reported by the episode
+    if not getattr(_puzzle_cls(puzzle), "audio_samples", None):
         return None
     solver = p.solver
     if solver.kind == "random":
@@ -71,10 +68,6 @@ def audio_input(p: Plan, puzzle: str) -> str | None:
     if solver.kind in ("human", "oracle"):
         return "audio" if solver.kind == "human" else "description"
     return "audio" if solver.audio else ("description" if solver.describe_audio else "none")
-
-
-def solver_view(p: Plan) -> str:
-    return "image" if p.solver.vision else "text"
 
 
 ERROR_DEFAULTS: dict[str, Any] = {
@@ -121,10 +114,7 @@ def error_record(record: dict[str, Any], exc: BaseException, started: float, tur
 
 def finish_record(record: dict[str, Any], result: Any, started: float, secrets: Sequence[str] = ()) -> dict[str, Any]:
     """`record` completed with an episode's summary, tokens, transcript and timing."""
-    summary = dict(result.summary)
-    summary.pop("puzzle", None)
-    summary.pop("seed", None)
-    record.update(summary)
+    record.update({k: v for k, v in result.summary.items() if k not in ("puzzle", "seed")})
     if result.error and not record.get("end_reason"):
         record["end_reason"] = "error"
     record.update(
@@ -142,12 +132,10 @@ def finish_record(record: dict[str, Any], result: Any, started: float, secrets: 
 
 def _partial_summary(env: Any) -> dict[str, Any]:
     try:
-        summary = dict(env.unwrapped.episode_summary()) if env is not None else {}
+        summary = env.unwrapped.episode_summary() if env is not None else {}
     except Exception:  # noqa: BLE001 - not even reset: nothing was played
         return {}
-    summary.pop("puzzle", None)
-    summary.pop("seed", None)
-    return summary
+    return {k: v for k, v in summary.items() if k not in ("puzzle", "seed")}
 
 
 def _partial_transcript(env: Any) -> list[dict[str, Any]]:

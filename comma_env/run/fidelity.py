@@ -10,17 +10,13 @@ from comma_env.registry import SPECS
 PAPER_RANDOM: dict[str, tuple[float, float]] = {
     name: (spec.paper_random.psr, spec.paper_random.sr) for name, spec in SPECS.items() if spec.paper_random
 }
-"""Random baseline of the final COMMA paper: (PSR, SR) in percent, Table 1 / Table 3,
-100 instances per puzzle (from each puzzle's spec). Maze's SR is printed as 3 ± 1.7 in
-Table 3 although Table 1 gives its PSR as 0 ± 0.0 (a success is a partial score of 100, so
-SR cannot exceed PSR); Table 3's overall 12.20 needs the 3, so both are kept as published."""
+"""Random baseline of the final COMMA paper: (PSR, SR) in percent, Tables 1 and 3, from the specs
+(kept as published, though Maze's SR of 3 exceeds its PSR of 0)."""
 
 PAPER_RANDOM_SE: dict[str, tuple[float, float]] = {
     name: (spec.paper_random.psr_se, spec.paper_random.sr_se) for name, spec in SPECS.items() if spec.paper_random
 }
-"""The standard errors the paper prints beside `PAPER_RANDOM` (PSR SE, SR SE). They are the
-spread of the 100 per-episode scores over sqrt(100), so they also say how spread out the
-paper's episodes were (Color's 1.0 around 6 means a per-episode SD of about 10)."""
+"""The standard errors the paper prints beside `PAPER_RANDOM` (PSR SE, SR SE)."""
 
 PAPER_RANDOM_OVERALL: tuple[float, float] = (18.70, 12.20)
 PAPER_RANDOM_OVERALL_SE: tuple[float, float] = (1.1, 1.0)
@@ -28,8 +24,7 @@ PAPER_RANDOM_OVERALL_SE: tuple[float, float] = (1.1, 1.0)
 PAPER_HUMAN_GPT4O: dict[str, float] = {
     name: spec.paper_human_gpt4o for name, spec in SPECS.items() if spec.paper_human_gpt4o is not None
 }
-"""The paper's best pair, a human solver with a GPT-4o expert (Table 1 PSR, 10 runs per
-puzzle): the ceiling our scripted and model numbers should be read against."""
+"""The paper's best pair, a human solver with a GPT-4o expert (Table 1 PSR, 10 runs per puzzle)."""
 
 PAPER_EPISODES = 100
 
@@ -38,15 +33,8 @@ SE_FLOOR = 0.5
 comparable."""
 
 
-def binomial_se(rate_percent: float, n: int) -> float:
-    """Standard error (in percentage points) of a 0/100 rate measured on `n` episodes."""
-    p = rate_percent / 100.0
-    return 100.0 * math.sqrt(max(p * (1 - p), 0.0) / n)
-
-
 def combined_se(ours_se: float, paper_se: float) -> float:
-    """Standard error of the difference of two independent estimates (floored, see
-    `SE_FLOOR`)."""
+    """Standard error of the difference of two independent estimates (floored, see `SE_FLOOR`)."""
     return max(math.sqrt(ours_se**2 + paper_se**2), SE_FLOOR)
 
 
@@ -55,21 +43,12 @@ def gap_in_se(ours: float, ours_se: float, paper: float, paper_se: float) -> flo
     return abs(ours - paper) / combined_se(ours_se, paper_se)
 
 
-def agrees(ours: float, ours_se: float, paper: float, paper_se: float, k: float = 2.0) -> bool:
-    """Whether two measured rates differ by at most `k` combined standard errors, using
-    the standard error the paper publishes for its number."""
-    return gap_in_se(ours, ours_se, paper, paper_se) <= k
-
-
 PAPER_V1_RANDOM: dict[str, dict[str, float]] = {
     name: {"psr": row.psr, "mistakes": row.mistakes, "turns": row.turns}
     for name, spec in SPECS.items() if (row := spec.paper_v1_random) is not None
 }
-"""Random row of the first COMMA paper (seed 003: Table 1 PSR, and its tables of mistakes
-and conversation length; 20 turns, no mistake limit, ``protocol=v1``), a random solver with
-an InternVL expert. No standard errors are printed. Sound has no row. The manual texts of
-the eight puzzles both papers share are nearly the same; where our random solver misses
-these numbers, docs/fidelity.md lists the gaps and the variants measured."""
+"""Random row of the first COMMA paper (``protocol=v1``: PSR, mistakes, conversation length; no
+standard errors). docs/fidelity.md lists where our random solver misses it."""
 
 PAPER_V1_RANDOM_PSR: dict[str, float] = {puzzle: row["psr"] for puzzle, row in PAPER_V1_RANDOM.items()}
 """PSR column of `PAPER_V1_RANDOM` (the number the results tables print beside a v1 run)."""

@@ -21,7 +21,6 @@ from comma_env.run.provenance import provenance
 from comma_env.run.results import (
     RUN_SETTINGS,
     attach_judgements,
-    attach_leak_judgements,
     build_results,
     describe_mismatch,
     latest_per_episode,
@@ -89,7 +88,7 @@ def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet:
         print(f"comma_env.merge: warning: pooling episodes of different settings ({mixed})", file=sys.stderr)
     unique = list(latest_per_episode(records).values())
     for folder in out_dirs:
-        unique = attach_leak_judgements(attach_judgements(unique, folder), folder)
+        unique = attach_judgements(unique, folder)
     duplicates = len(records) - len(unique)
     meta: dict[str, Any] = {"merged_files": [str(f) for f in paths], "episodes_recorded": len(unique),
                             **run_settings.summary(run_settings.per_puzzle(unique)), "provenance": provenance()}

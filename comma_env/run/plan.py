@@ -16,7 +16,7 @@ from comma_env.protocol.game import RunOptions
 from comma_env.protocol.resources import conf_dir
 from comma_env.registry import VERSIONS, env_module
 from comma_env.run.checks import ConfigError, check_model, check_puzzle_options
-from comma_env.run.config import Memory, ModelConfig, RolloutConfig, close_to, unknown_keys
+from comma_env.run.config import ModelConfig, RolloutConfig, close_to, memory_name, unknown_keys
 from comma_env.run.redact import config_secrets, scrub
 
 NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client", "logprobs", "top_logprobs",
@@ -62,7 +62,7 @@ def default_out_dir(cfg: RolloutConfig, solver: ModelConfig, expert: ModelConfig
     """outputs/<solver>[-<expert>] plus the settings that change results, so that rerunning
     the same command resumes into the same folder."""
     name = solver.name if solver.name == expert.name else f"{solver.name}-{expert.name}"
-    memory = cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory)
+    memory = memory_name(cfg)
     parts = [name.replace("/", "_")]
     if memory != "full":
         parts.append(f"memory-{memory}")
@@ -165,7 +165,7 @@ def run_options(p: Plan, puzzle: str) -> RunOptions:
     """The options `puzzle` is played under in this run (`comma_env.protocol.game`)."""
     cfg = p.cfg
     return RunOptions(max_turns=cfg.max_turns, max_mistakes=cfg.max_mistakes,
-                      memory=cfg.memory.value if isinstance(cfg.memory, Memory) else str(cfg.memory),
+                      memory=memory_name(cfg),
                       solver_view="image" if p.solver.vision else "text", action_matching=cfg.action_matching,
                       reward=asdict(cfg.reward), puzzle_options=_puzzle_options(cfg, puzzle))
 

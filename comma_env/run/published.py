@@ -26,14 +26,9 @@ class PublishedRow:
     overall: Cell
     runs: int  # runs per puzzle behind each cell
 
-    def cell(self, puzzle: str) -> Cell | None:
-        return self.cells.get(puzzle)
-
 
 def _row(model: str, table: str, metric: str, values: Sequence[Cell], overall: Cell, runs: int = 100,
          memory: str = "full") -> PublishedRow:
-    if len(values) != len(COLUMNS):
-        raise ValueError(f"{model} {table}: {len(values)} cells for {len(COLUMNS)} columns")
     return PublishedRow(model, table, metric, memory, dict(zip(COLUMNS, values, strict=True)), overall, runs)
 
 
@@ -131,34 +126,29 @@ def published_table(puzzles: Sequence[str], metric: str, memory: str = "full") -
     every one of its ten puzzles is shown; otherwise the mean of the shown cells)."""
     out = []
     for row in rows_for(metric, memory):
-        cells = [format_cell(row.cell(p)) for p in puzzles]
-        if set(COLUMNS) <= set(puzzles):
-            overall = format_cell(row.overall, 2)
-        else:
-            known = [row.cells[p][0] for p in puzzles if p in row.cells]
-            overall = f"{sum(known) / len(known):.2f}" if known else "-"
         runs = "" if row.runs == 100 else f", {row.runs} runs"
-        out.append([f"{row.model} (published, {row.table}{runs})", *cells, overall])
+        out.append([f"{row.model} (published, {row.table}{runs})", *_cells(row.cells, row.overall, puzzles)])
     if memory == "full":
         out.append(reference_row(puzzles, metric))
     return out
 
 
+def _cells(cells: Mapping[str, Cell], overall: Cell, puzzles: Sequence[str]) -> list[str]:
+    """A row's cells for `puzzles`, then the overall (as printed, or the mean of the cells shown)."""
+    if set(COLUMNS) <= set(puzzles):
+        total = format_cell(overall, 2)
+    else:
+        known = [cells[p][0] for p in puzzles if p in cells]
+        total = f"{sum(known) / len(known):.2f}" if known else "-"
+    return [*(format_cell(cells.get(p)) for p in puzzles), total]
+
+
 def reference_row(puzzles: Sequence[str], metric: str) -> list[str]:
-    """Our realistic scripted pair in the same layout (measured here, not published:
-    `comma_env.run.reference_rows`, written by examples/reference_rows.py)."""
+    """Our realistic scripted pair in the same layout (measured by examples/reference_rows.py, not published)."""
     from comma_env.run.reference_rows import REALISTIC_PAIR
 
-    # the generated dict mixes a count with tables of cells, which mypy joins to `object`
-    pair: Mapping[str, Any] = REALISTIC_PAIR
-    measured: Mapping[str, Cell] = pair[metric]
-    cells = [format_cell(measured.get(p)) for p in puzzles]
-    if set(COLUMNS) <= set(puzzles):
-        overall = format_cell(pair["overall"][metric], 2)
-    else:
-        known = [measured[p][0] for p in puzzles if p in measured]
-        overall = f"{sum(known) / len(known):.2f}" if known else "-"
-    return ["Realistic scripted pair (ours, measured)", *cells, overall]
+    pair: Mapping[str, Any] = REALISTIC_PAIR  # a count beside tables of cells: mypy would join them to `object`
+    return ["Realistic scripted pair (ours, measured)", *_cells(pair[metric], pair["overall"][metric], puzzles)]
 
 
 def published_rows(all_results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

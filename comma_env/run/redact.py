@@ -22,7 +22,7 @@ _KEY_WORDS = frozenset({
 })
 _KEY_SUFFIXES = ("key", "token", "secret", "password")
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
-_USERINFO = re.compile(r"[^/\s@?#\"'<>]*@")
+_USERINFO = re.compile(r"://([^/\s@?#\"'<>]+)@")  # the user:password@ of a URL
 
 
 def is_key_like(name: Any) -> bool:
@@ -38,32 +38,12 @@ def is_env_name(value: Any) -> bool:
 
 def url_credentials(text: str) -> list[str]:
     """The user-info parts (``user:password``) of the URLs in `text`."""
-    found = []
-    start = text.find("://")
-    while start >= 0:
-        match = _USERINFO.match(text, start + 3)
-        if match and len(match.group()) > 1:
-            found.append(match.group()[:-1])
-        start = text.find("://", start + 3)
-    return found
+    return _USERINFO.findall(text)
 
 
 def mask_urls(text: str) -> str:
     """`text` with the user-info part of every URL replaced by ``***``."""
-    if "://" not in text:
-        return text
-    out: list[str] = []
-    last = 0
-    start = text.find("://")
-    while start >= 0:
-        match = _USERINFO.match(text, start + 3)
-        if match and len(match.group()) > 1:
-            out.append(text[last:start + 3])
-            out.append(MASK + "@")
-            last = match.end()
-        start = text.find("://", start + 3)
-    out.append(text[last:])
-    return "".join(out)
+    return _USERINFO.sub(f"://{MASK}@", text)
 
 
 def mask(text: str, secrets: Iterable[str] = ()) -> str:

@@ -39,8 +39,8 @@ def ordered(puzzles: Iterable[str]) -> list[str]:
 
 # -- episode files ----------------------------------------------------------------------------
 def read_episodes(path: str | os.PathLike[str], repair: bool = True) -> list[dict[str, Any]]:
-    """Records of an episodes file; a torn or unparsable last line is dropped and, with
-    `repair`, cut from the file. Unparsable lines elsewhere are skipped with a warning."""
+    """Records of an episodes file; a torn last line is dropped (and with `repair` cut from the file),
+    other unparsable lines skipped with a warning."""
     path = Path(path)
     if not path.exists():
         return []
@@ -108,9 +108,8 @@ model settings that change answers, see `comma_env.run.plan.model_fingerprint`).
 
 
 def settings_mismatch(record: Mapping[str, Any], expected: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
-    """``{field: (record's value, expected value)}`` for every run setting that differs,
-    including the per-puzzle ``puzzle_options``. A field missing from `record` (written
-    before the field existed) is not compared, except the fields every record always had."""
+    """``{field: (record's value, expected value)}`` for every run setting that differs (a field an
+    older record lacks is not compared, except those every record has)."""
     always = RUN_SETTINGS[:5]
     out = {k: (record.get(k), expected.get(k)) for k in RUN_SETTINGS
            if k in expected and (k in record or k in always) and record.get(k) != expected.get(k)}
@@ -136,53 +135,27 @@ def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, 
     return chosen
 
 
-def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Copies of `records` with the judge's ``error_types`` from ``out_dir/judgements*.jsonl``, if any
-    (the episode files are never rewritten)."""
-    labels: dict[tuple[str, int], list[str]] = {}
-    for path in sorted(Path(out_dir).glob("judgements*.jsonl")):
-        for line in read_episodes(path, repair=False):
-            seed = line.get("seed")
-            if "puzzle" in line and isinstance(seed, int) and isinstance(line.get("error_types"), list):
-                labels[(str(line["puzzle"]), seed)] = [str(x) for x in line["error_types"]]
-    out = []
-    for record in records:
-        copy = dict(record)
-        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
-        if key in labels:
-            copy["error_types"] = labels[key]
-        out.append(copy)
-    return out
-
-
 LEAK_JUDGE_FIELD = "judge_privacy_leaks"
+JUDGE_FILES = {"judgements*.jsonl": "error_types", "leak_judgements*.jsonl": LEAK_JUDGE_FIELD}
+"""The judges' files in a run folder and the list field each adds to a record
+(`comma_env.agents.judge`, `comma_env.agents.leak_judge`); the episode files are never rewritten."""
 
 
-def attach_leak_judgements(records: Iterable[Mapping[str, Any]],
-                           out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Copies of `records` with the LLM leak judge's verdict (``judge_privacy_leaks``) from
-    ``out_dir/leak_judgements*.jsonl`` (written by `comma_env.agents.leak_judge`), if any."""
-    verdicts: dict[tuple[str, int], list[str]] = {}
-    for path in sorted(Path(out_dir).glob("leak_judgements*.jsonl")):
-        for line in read_episodes(path, repair=False):
-            if "puzzle" in line and "seed" in line and isinstance(line.get(LEAK_JUDGE_FIELD), list):
-                verdicts[(str(line["puzzle"]), int(line["seed"]))] = [str(x) for x in line[LEAK_JUDGE_FIELD]]
-    out = []
-    for record in records:
-        copy = dict(record)
-        key = (str(copy.get("puzzle")), int(copy.get("seed") or 0))
-        if key in verdicts:
-            copy[LEAK_JUDGE_FIELD] = verdicts[key]
-        out.append(copy)
-    return out
+def attach_judgements(records: Iterable[Mapping[str, Any]], out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Copies of `records` with the labels of the judges' files in `out_dir` (`JUDGE_FILES`), if any."""
+    labels: dict[tuple[str, int], dict[str, list[str]]] = {}
+    for pattern, name in JUDGE_FILES.items():
+        for path in sorted(Path(out_dir).glob(pattern)):
+            for line in read_episodes(path, repair=False):
+                if "puzzle" in line and isinstance(line.get("seed"), int) and isinstance(line.get(name), list):
+                    labels.setdefault((str(line["puzzle"]), line["seed"]), {})[name] = [str(x) for x in line[name]]
+    return [{**record, **labels.get((str(record.get("puzzle")), int(record.get("seed") or 0)), {})}
+            for record in records]
 
 
 def judge_leak_rates(records: Sequence[Mapping[str, Any]], puzzles: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Per puzzle (and ``overall``), over the episodes the leak judge read (a failed call
-    counts as read and settles nothing): how many, the % the rule found leaking and unsure,
-    the % the judge found leaking, and once its verdict settles the unsure fields, the %
-    leaking and the % still unsure (`protocol.metrics.settled_fields`)."""
-
+    """Per puzzle and ``overall``, over the episodes the leak judge read: how many, and the % leaking
+    and unsure by the rule, by the judge, and once the judge settles the unsure fields."""
     rates: dict[str, dict[str, float]] = {}
     read = [r for r in records if LEAK_JUDGE_FIELD in r or "judge_error" in r]
     groups = {p: [r for r in read if str(r.get("puzzle")) == p] for p in puzzles}
@@ -374,9 +347,8 @@ def render_markdown(results: Mapping[str, Any]) -> str:
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, mode: int = 0o666) -> Path:
-    """Write `data` to `path` through a temp file of its own and a rename: readers never see a
-    half-written file, and a symlink at `path` is replaced, never followed. The file gets `mode`
-    minus the umask (0644 by default; 0o600 for private files)."""
+    """Write `data` to `path` through a temp file and a rename: readers never see a half-written
+    file, and a symlink at `path` is replaced, never followed. `mode` is before the umask."""
     path = Path(path)
     name = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)

@@ -29,7 +29,7 @@ from omegaconf import DictConfig, OmegaConf  # noqa: E402
 from comma_env.protocol.resources import conf_dir  # noqa: E402
 from comma_env.run import settings as run_settings  # noqa: E402
 from comma_env.run.checks import check_key  # noqa: E402
-from comma_env.run.config import Memory, register_configs  # noqa: E402
+from comma_env.run.config import memory_name, register_configs  # noqa: E402
 from comma_env.run.console import error_note, render_console, seed_ranges  # noqa: E402
 from comma_env.run.episodes import RunningScore, base_record, load_done, run_one, selected  # noqa: E402
 from comma_env.run.exits import EXIT_CONFIG_ERROR, EXIT_RUN_ERROR  # noqa: E402
@@ -39,7 +39,6 @@ from comma_env.run.redact import UnsafeOverride, mask, masking_logs, scrub, shie
 from comma_env.run.results import (  # noqa: E402
     EpisodeWriter,
     attach_judgements,
-    attach_leak_judgements,
     build_results,
     latest_per_episode,
     read_episodes,
@@ -72,8 +71,13 @@ def leak_judge_client(model: Any) -> Any:
     return judge_client(model_config(model) if isinstance(model, str) else model)
 
 
+def _distinct(policies: dict[str, Any]) -> list[Any]:
+    """The policies, once each (solver and expert may be one object)."""
+    return list({id(policy): policy for policy in policies.values()}.values())
+
+
 async def _close(policies: dict[str, Any]) -> None:
-    for policy in {id(p): p for p in policies.values()}.values():
+    for policy in _distinct(policies):
         closer = getattr(policy, "aclose", None)
         if closer is not None:
             try:
@@ -84,7 +88,7 @@ async def _close(policies: dict[str, Any]) -> None:
 
 def launched_servers(policies: dict[str, Any]) -> list[Any]:
     """Model servers the policies started (watched while episodes run)."""
-    servers = (getattr(policy, "server", None) for policy in {id(x): x for x in policies.values()}.values())
+    servers = (getattr(policy, "server", None) for policy in _distinct(policies))
     return [s for s in servers if s is not None and callable(getattr(s, "watch", None))]
 
 
@@ -103,8 +107,8 @@ def make_policies(p: Plan) -> dict[str, Any]:
 
 async def run_async(p: Plan, quiet: bool = False,
                     loaded: tuple[list[dict[str, Any]], set[tuple[str, int]]] | None = None) -> list[dict[str, Any]]:
-    """Run this shard's missing episodes; returns every record of the shard's file.
-    `loaded` is `load_done(p)` when the caller has already checked the folder."""
+    """Run this shard's missing episodes; returns every record of the shard's file (`loaded`:
+    `load_done(p)` when the caller has already checked the folder)."""
     records, done = loaded if loaded is not None else load_done(p)
     todo = [job for job in p.jobs if job not in done]
     covered = [r for r in selected(p, records, deduplicated=loaded is not None)
@@ -135,7 +139,7 @@ async def run_async(p: Plan, quiet: bool = False,
     work: asyncio.Future[Any] | None = None
     watchers: list[asyncio.Future[str]] = []
     try:
-        for policy in {id(x): x for x in policies.values()}.values():
+        for policy in _distinct(policies):
             starter = getattr(policy, "start", None)
             if starter is not None:
                 try:
@@ -197,9 +201,8 @@ async def run_async(p: Plan, quiet: bool = False,
 
 
 def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = None) -> dict[str, Any]:
-    """Recompute and write the tables of everything this shard's file holds (every
-    episode of the folder's one setting, not only this invocation's puzzles and seeds, so
-    a quick run into a full run's folder never replaces its tables with a smaller one)."""
+    """Recompute and write the tables of everything this shard's file holds, not only this
+    invocation's episodes (a quick run never replaces a full run's tables with smaller ones)."""
     latest = list(latest_per_episode(records).values())
     mine = selected(p, latest, deduplicated=True)
     ran = run_settings.per_puzzle(latest) or {q: run_settings.record_settings(base_record(p, q, p.cfg.seed))
@@ -217,7 +220,7 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
     if seconds is not None:
         meta["wall_seconds"] = round(seconds, 2)
     meta["provenance"] = provenance()
-    results = build_results(attach_leak_judgements(attach_judgements(latest, p.out_dir), p.out_dir), meta)
+    results = build_results(attach_judgements(latest, p.out_dir), meta)
     write_results(p.out_dir, results, stem=f"results{p.suffix}")
     if p.cfg.num_shards > 1:
         merge_if_complete(p)
@@ -225,8 +228,7 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
 
 
 def merge_if_complete(p: Plan) -> bool:
-    """After a shard: once every shard's file covers its episodes, write the merged
-    results.json / results.md (whichever shard finishes last does it)."""
+    """After a shard: the last shard to finish writes the merged results.json / results.md."""
     from comma_env.run.merge import merge
 
     cfg = p.cfg
@@ -243,7 +245,7 @@ def merge_if_complete(p: Plan) -> bool:
 def resolved_config(p: Plan) -> dict[str, Any]:
     """The config as run, secrets masked, with provenance (versions, git commit)."""
     data = asdict(p.cfg)
-    data["memory"] = p.cfg.memory.value if isinstance(p.cfg.memory, Memory) else p.cfg.memory
+    data["memory"] = memory_name(p.cfg)
     data["solver"] = asdict(p.solver)
     data["expert"] = asdict(p.expert)
     data["out_dir"] = str(p.out_dir)
@@ -314,8 +316,8 @@ def _new_folders(folder: Path) -> list[Path]:
 
 
 def _remove_unused(folders: Sequence[Path], suffix: str) -> None:
-    """Undo `prepare_out_dir` for a run that stopped before its first write: each new
-    folder that holds nothing but this run's lock file goes (deepest first)."""
+    """Undo `prepare_out_dir` for a run that stopped before its first write: remove each new
+    folder that holds nothing but this run's lock file."""
     for folder in folders:
         lock = folder / f".rollout{suffix}.lock"
         try:
@@ -342,8 +344,7 @@ def _resume_note(p: Plan, loaded: tuple[list[dict[str, Any]], set[tuple[str, int
 
 
 def run(cfg: Any, quiet: bool = False) -> dict[str, Any]:
-    """Run (or resume) a rollout from a config; returns results.json's content. The config, folder,
-    lock, recorded episodes and model servers are checked before the first episode; raises
+    """Run (or resume) a rollout from a config; returns results.json's content. Raises
     `RolloutInterrupted` after SIGINT/SIGTERM, once the finished episodes' tables are written."""
     p = plan(to_config(cfg))
     created = _new_folders(p.out_dir)
@@ -408,8 +409,7 @@ register_configs()
 
 
 ENTERED = False
-"""Set once Hydra has composed the configuration and handed it over (`comma_env.run.cli`
-tells Hydra's own configuration errors from a run's failures by it)."""
+"""Set once Hydra has composed the configuration (`comma_env.run.cli` tells Hydra's errors from a run's by it)."""
 
 
 @hydra.main(config_path=str(conf_dir()), config_name="config", version_base=None)
@@ -440,8 +440,7 @@ def _hydra_main(cfg: DictConfig) -> None:
 
 
 def main() -> None:
-    """The command line: secret-bearing overrides are moved into environment variables
-    before Hydra reads them (see `comma_env.run.redact.shield_argv`), then Hydra runs."""
+    """The command line: secret-bearing overrides move into environment variables before Hydra reads them."""
     try:
         sys.argv[1:] = shield_argv(sys.argv[1:])
     except UnsafeOverride as error:

@@ -1,14 +1,11 @@
-"""A rollout's results sent to an experiment tracker when asked (``logger=trackio|wandb``):
-the overall and per-puzzle metrics as one logged step and the results table as a table.
-trackio (local-first: ``TRACKIO_DIR``) and W&B (``WANDB_MODE=offline`` works without network)
-are imported only here, only when chosen (the ``track`` extra)."""
+"""A rollout's results sent to an experiment tracker when asked (``logger=trackio|wandb``): the
+metrics as one logged step and the results table as a table (trackio and W&B are imported only here)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-LOGGERS = ("none", "trackio", "wandb")
 COLUMNS = ("puzzle", "n", "sr", "psr", "mistakes", "turns", "tokens", "efficiency", "errors")
 
 
@@ -27,10 +24,8 @@ def metrics(results: dict[str, Any]) -> dict[str, float]:
 
 def log_results(logger: str, project: str, results: dict[str, Any], out_dir: Path) -> None:
     """Log the metrics and the table of `results` to `logger` as one run named after `out_dir`."""
-    if logger == "none":
+    if logger == "none":  # `comma_env.run.plan` allows only none, trackio and wandb
         return
-    if logger not in LOGGERS:
-        raise ValueError(f"logger must be one of {', '.join(LOGGERS)}, got {logger!r}")
     config = {k: v for k, v in results.get("meta", {}).items() if k != "provenance"}
     data = table(results)
     if logger == "trackio":

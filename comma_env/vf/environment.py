@@ -1,12 +1,9 @@
 """COMMA on verifiers' v1 API: a taskset of puzzle instances and an `Env` whose two agents
 are the solver and the expert.
 
-The learning role (``learner``) is a verifiers agent; the other role is the configured
-partner (a ``conf/model`` name played through our own policies: ``oracle_nl``, ``oracle``,
-``random``, ``openai_compat``...), inside a `SingleRoleEnv`. Each turn the agent is sent what
-the rollout would send it (`comma_env.protocol.prompts`, the solver's picture as an
-``image_url`` part), and the episode's return, success, progress, mistakes, leaks and unsure
-leaks are recorded on the learner's trace."""
+The learning role is a verifiers agent; the other is the configured partner inside a
+`SingleRoleEnv`. The agent is sent what the rollout would send it, and the episode's outcome is
+recorded on the learner's trace."""
 
 from __future__ import annotations
 

@@ -1,3 +1,1 @@
-"""Looking at runs and playing in the browser: the report (`report`, `replay`, `plots`, `runs`)
-and human play (`server`, `session`, `records`, `guard`, `limits`, `expiry`; studies: `study`,
-`lobby`, `studyapp`). Needs the ``web`` extra."""
+"""Looking at runs (the report) and playing in the browser (play, studies). Needs the ``web`` extra."""

@@ -1,10 +1,8 @@
 """Connection limits of the play and OpenEnv servers, in their HTTP protocol (uvicorn's h11 one).
 
-A request must arrive whole, headers and body, within `request_seconds` of the connection
-opening or of the previous answer; a connection that stays silent, or trickles its headers
-or its body, is closed then. One client address holds at most `per_client` connections: a
-new one beyond that is closed at once, so one client cannot take every socket. Answers that
-take long (the long polls) are not limited: the clock stops once the request is in."""
+A request must arrive whole within `request_seconds` of the connection opening or of the previous
+answer (slow answers such as long polls are not limited), and one client address holds at most
+`per_client` connections, so one client cannot take every socket."""
 
 from __future__ import annotations
 
@@ -21,10 +19,8 @@ WAITING_FOR_REQUEST = (h11.IDLE, h11.SEND_BODY)
 
 
 def guarded_protocol(request_seconds: float, per_client: int | None, exempt: Collection[str] = ()) -> type[H11Protocol]:
-    """An `H11Protocol` class with the limits above; addresses in `exempt` (the trusted
-    reverse proxies, which carry many clients) have no connection cap, nor has anyone with
-    `per_client` None. A connection upgraded to a WebSocket leaves both limits (the
-    WebSocket's own idle time-out and session cap take over)."""
+    """An `H11Protocol` class with the limits above; `exempt` addresses (trusted proxies) have no
+    connection cap, and a connection upgraded to a WebSocket leaves both limits."""
     open_by_client: Counter[str] = Counter()
 
     class GuardedH11(H11Protocol):

@@ -91,8 +91,7 @@ class Lobby:
         if participant.seat is not None:
             return {"status": "paired", **participant.seat, "participant": participant.id, "version": self.version}
         if participant in self.waiting and not any(s not in participant.seen for s in self.progress.free_slots()):
-            # every slot left is being played: "busy" until one is recorded (then "full") or
-            # abandoned (then it is paired again)
+            # every slot left is in play: "busy" until one is recorded ("full") or abandoned (paired again)
             open_slots = set(self.progress.schedule.slots) - self.progress.done() - participant.seen
             status = "busy" if open_slots else "full"
             return {"status": status, "participant": participant.id, "version": self.version}
@@ -111,9 +110,7 @@ class Lobby:
         started = 0
         while len(order) >= 2 and free:
             first = order.pop(0)
-            # one person in two browsers should not play both seats: two of one address are
-            # paired only once both waited `pair_same_address_after_seconds` (0 for a lab
-            # whose participants all share one address)
+            # two of one address (one person in two browsers?) are paired only after a grace period
             grace = self.store.cfg.pair_same_address_after_seconds
             candidates = [b for b in order if b.id != first.id  # one person in two browsers: never
                           and (b.address != first.address or min(now - first.joined, now - b.joined) >= grace)]

@@ -11,7 +11,6 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from comma_env.protocol.resources import conf_dir
 from comma_env.run.config import Memory, ModelConfig, RolloutConfig
 
 ROLES = ("solver", "expert")
@@ -86,33 +85,27 @@ def parse_args(argv: Sequence[str]) -> PlayConfig:
     return cfg
 
 
-def human_model(role: str) -> ModelConfig:
+def human_model() -> ModelConfig:
     """A person in the browser: the solver sees the image (solver_view="image")."""
     return ModelConfig(kind="human", name="human", vision=True)
 
 
 def partner_model(cfg: PlayConfig) -> ModelConfig:
     """The model file ``conf/model/<partner>.yaml`` with `partner_config` applied."""
+    from comma_env.rl.partners import model_config
+
     if cfg.partner == "human":
-        return human_model("partner")
+        return human_model()
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", cfg.partner):
         raise ValueError(f"partner must be a model config name, got {cfg.partner!r}")
-    path = conf_dir() / "model" / f"{cfg.partner}.yaml"
-    if not path.is_file():
-        names = sorted(p.stem for p in (conf_dir() / "model").glob("*.yaml"))
-        raise ValueError(f"no model config {cfg.partner!r}; choose from {', '.join(names)}")
-    merged = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(path),
-                             OmegaConf.create(cfg.partner_config))
-    model: ModelConfig = OmegaConf.to_object(merged)  # type: ignore[assignment]
-    if model.kind == "human":
-        return human_model("partner")
-    return model
+    model = model_config(cfg.partner, cfg.partner_config)
+    return human_model() if model.kind == "human" else model
 
 
 def rollout_config(cfg: PlayConfig, puzzle: str, role: str, seed: int) -> RolloutConfig:
     """The rollout settings one play session corresponds to (its records match the rollout's)."""
     partner = partner_model(cfg)
-    human = human_model(role)
+    human = human_model()
     solver, expert = (human, partner) if role == "solver" else (partner, human)
     return RolloutConfig(model=human, solver=solver, expert=expert, puzzles=[puzzle], episodes=1, seed=seed,
                          policy_seed=cfg.policy_seed, max_turns=cfg.max_turns, max_mistakes=cfg.max_mistakes,
@@ -121,9 +114,7 @@ def rollout_config(cfg: PlayConfig, puzzle: str, role: str, seed: int) -> Rollou
 
 
 def default_out_dir(cfg: PlayConfig) -> Path:
-    """outputs/play_<solver>-<expert> plus the settings that change results (as the rollout
-    names its folders; a partner whose settings differ from its file is refused by the
-    settings check rather than named)."""
+    """outputs/play_<solver>-<expert> plus the settings that change results, as the rollout names its folders."""
     from comma_env.run.plan import default_out_dir as rollout_out_dir
 
     rc = rollout_config(cfg, cfg.puzzle, cfg.role, 0)

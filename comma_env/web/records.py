@@ -61,10 +61,7 @@ def episode_record(session: Any) -> dict[str, Any]:
 
     raw = session.raw
     record = dict(session.record)
-    summary = raw.episode_summary()
-    summary.pop("puzzle", None)
-    summary.pop("seed", None)
-    record.update(summary)
+    record.update({k: v for k, v in raw.episode_summary().items() if k not in ("puzzle", "seed")})
     if session.error and not raw.end_reason:
         record["end_reason"] = "error"
     sent = {role: [Reply(m.text, completion_tokens=m.tokens) for m in session.messages if m.role == role]

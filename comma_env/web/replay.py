@@ -1,9 +1,7 @@
 """Redraw the images a solver saw, from puzzle, seed and the recorded messages.
 
-Stepping a fresh environment through the recorded messages rebuilds every state, so runs
-store no images; each turn must reproduce the recorded actions, outcomes and progress, else
-the episode is marked and nothing after is drawn. `walk` keeps the states without drawing.
-Data folders come only from the command line (``data_roots``), never from a record."""
+Each turn must reproduce the recorded actions, outcomes and progress, else the episode is marked
+and nothing after is drawn. Data folders come only from the command line, never from a record."""
 
 from __future__ import annotations
 
@@ -151,8 +149,28 @@ def replay_episode(record: Mapping[str, Any], image_dir: str | Path,
     return out
 
 
-def _replay_chunk(args: tuple[Sequence[Mapping[str, Any]], str, dict[str, str] | None]) -> list[Replayed]:
-    records, folder, roots = args
+REPLAY_KEYS = ("puzzle", "seed", "puzzle_options", "transcript", "success", "error", "max_turns", "max_mistakes",
+               "action_matching")
+"""What a replay reads of a record."""
+
+
+def in_processes(chunk: Callable[..., list[Any]], records: Sequence[Mapping[str, Any]], keys: Sequence[str],
+                 *args: Any, workers: int | None = None) -> list[Any]:
+    """``chunk(records, *args)``, split over `workers` processes (default: the CPU count) from 64
+    records on; a worker is sent only the `keys` of each record."""
+    workers = max(1, workers or os.cpu_count() or 1)
+    if workers == 1 or len(records) < 64:
+        return chunk(records, *args)
+    from concurrent.futures import ProcessPoolExecutor
+
+    slim = [{k: r[k] for k in keys if k in r} for r in records]
+    size = max(16, len(slim) // (workers * 8))
+    parts = [slim[i:i + size] for i in range(0, len(slim), size)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return [x for part in pool.map(chunk, parts, *([arg] * len(parts) for arg in args)) for x in part]
+
+
+def _replay_chunk(records: Sequence[Mapping[str, Any]], folder: str, roots: dict[str, str] | None) -> list[Replayed]:
     return [replay_episode(r, folder, roots) for r in records]
 
 
@@ -162,15 +180,4 @@ def replay_all(records: Sequence[Mapping[str, Any]], image_dir: str | Path, work
     folder = Path(image_dir)
     folder.mkdir(parents=True, exist_ok=True)
     roots = dict(data_roots) if data_roots else None
-    workers = max(1, workers or os.cpu_count() or 1)
-    if workers == 1 or len(records) < 64:
-        return _replay_chunk((records, str(folder), roots))
-    from concurrent.futures import ProcessPoolExecutor
-
-    needed = ("puzzle", "seed", "puzzle_options", "transcript", "success", "error", "max_turns", "max_mistakes",
-              "action_matching")
-    slim = [{k: r.get(k) for k in needed} for r in records]  # less to pickle per worker
-    size = max(16, len(slim) // (workers * 8))
-    chunks = [(slim[i:i + size], str(folder), roots) for i in range(0, len(slim), size)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return [r for part in pool.map(_replay_chunk, chunks) for r in part]
+    return in_processes(_replay_chunk, records, REPLAY_KEYS, str(folder), roots, workers=workers)

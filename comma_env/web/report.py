@@ -2,9 +2,8 @@
 
     python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none] [--serve]
 
-Writes ``report.html`` (the tables beside the paper's rows, the figures, a filterable index of
-episodes) and a page per episode with the dialogue and the images, redrawn by replay. A large
-run's report holds the index only and ``--serve`` draws pages on demand. Everything a record
+Writes ``report.html`` (tables, figures, an index of episodes) and a page per episode, its images
+redrawn by replay (a large run's pages are drawn on demand by ``--serve``). Everything a record
 holds is escaped, and nothing is written outside the report folder."""
 
 from __future__ import annotations

@@ -41,9 +41,6 @@ class Episodes:
         self._walks: OrderedDict[tuple[str, str, int], Walk] = OrderedDict()
         self._lock = threading.Lock()
 
-    def find(self, run_slug: str, puzzle: str, seed: str) -> tuple[Run, int] | None:
-        return self.where.get((run_slug, puzzle, int(seed)))
-
     def walked(self, key: tuple[str, str, int], record: Mapping[str, Any]) -> Walk:
         with self._lock:
             if key in self._walks:
@@ -152,7 +149,12 @@ def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.
                 for pattern, answer in ((PAGE, self.page), (IMAGE, self.image), (CLIP, self.clip)):
                     match = pattern.fullmatch(path)
                     if match:
-                        answer(*match.groups())
+                        run_slug, puzzle, seed, *which = match.groups()
+                        episode = episodes.where.get((run_slug, puzzle, int(seed)))
+                        if episode is None:
+                            self.send(b"no such episode", "text/plain", HTTPStatus.NOT_FOUND)
+                        else:
+                            answer(*episode, (run_slug, puzzle, int(seed)), *which)
                         return
                 found = inside(root, path)
                 if found is None:
@@ -164,18 +166,7 @@ def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.
                 self.send(f"cannot show this: {type(error).__name__}".encode(), "text/plain",
                           HTTPStatus.INTERNAL_SERVER_ERROR)
 
-        def _episode(self, run_slug: str, puzzle: str, seed: str) -> tuple[Run, int, tuple[str, str, int]] | None:
-            found = episodes.find(run_slug, puzzle, seed)
-            if found is None:
-                self.send(b"no such episode", "text/plain", HTTPStatus.NOT_FOUND)
-                return None
-            return found[0], found[1], (run_slug, puzzle, int(seed))
-
-        def page(self, run_slug: str, puzzle: str, seed: str) -> None:
-            found = self._episode(run_slug, puzzle, seed)
-            if found is None:
-                return
-            run, i, key = found
+        def page(self, run: Run, i: int, key: tuple[str, str, int]) -> None:
             record = run.records[i]
             replayed = served_replay(key, episodes.walked(key, record))
             previous = episode_href(run, run.records[i - 1]) if i else None
@@ -183,11 +174,7 @@ def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.
             html = episode_page(templates, run, record, replayed, previous, following)
             self.send(html.encode("utf-8"), "text/html; charset=utf-8")
 
-        def image(self, run_slug: str, puzzle: str, seed: str, which: str) -> None:
-            found = self._episode(run_slug, puzzle, seed)
-            if found is None:
-                return
-            run, i, key = found
+        def image(self, run: Run, i: int, key: tuple[str, str, int], which: str) -> None:
             walked = episodes.walked(key, run.records[i])
             if which == "final":
                 state = walked.final_state
@@ -198,11 +185,7 @@ def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.
                 return
             self.send(png_bytes(walked.draw(state)), "image/png")
 
-        def clip(self, run_slug: str, puzzle: str, seed: str) -> None:
-            found = self._episode(run_slug, puzzle, seed)
-            if found is None:
-                return
-            run, i, key = found
+        def clip(self, run: Run, i: int, key: tuple[str, str, int]) -> None:
             walked = episodes.walked(key, run.records[i])
             if walked.audio is None:
                 self.send(b"no clip", "text/plain", HTTPStatus.NOT_FOUND)

@@ -284,10 +284,7 @@ def play_server(app: FastAPI, **options: Any) -> Any:
 
 
 class BackgroundServer:
-    """Serve an app from a thread on a free port (tests, notebooks, screenshots).
-
-    ``with BackgroundServer(app) as url: ...``; the server stops when the block ends.
-    """
+    """``with BackgroundServer(app) as url: ...``: serve an app from a thread on a free port."""
 
     def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
         self.server = play_server(app, host=host, port=port, log_level="warning", lifespan="on",

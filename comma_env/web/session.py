@@ -2,8 +2,7 @@
 
 Each seat has its own secret token (only hashes are kept); a second person joins through a
 one-time invite. Sessions are saved after every step and rebuilt after a restart by replaying
-their messages. A finished episode goes to ``episodes.jsonl`` in the rollout's format; an
-abandoned one is recorded with an ``error``. Players see generic failures only."""
+their messages. Players see generic failures only."""
 
 from __future__ import annotations
 
@@ -133,8 +132,7 @@ class SessionStore:
 
     # -- creation and restore ---------------------------------------------------------------
     def check_out_dir(self) -> None:
-        """Refuse an out_dir holding episodes of other settings (as the rollout does), and cut a
-        torn last line (a crash, a full disk) so the next record starts a line of its own."""
+        """Refuse an out_dir holding episodes of other settings, and cut a torn last line."""
         for record in read_episodes(self.out_dir / "episodes.jsonl", repair=True):
             puzzle = str(record.get("puzzle"))
             expected = base_record(self._plan(puzzle, 0), puzzle, 0)
@@ -154,8 +152,8 @@ class SessionStore:
         return taken | {s.seed for s in self.sessions.values() if s.puzzle == puzzle and not s.saved}
 
     def next_seed(self, puzzle: str) -> int:
-        """A seed not yet saved nor in play: random (players cannot guess the instance from
-        how many games came before), or the next from ``first_seed`` with ``seed_order=sequential``."""
+        """A seed not yet saved nor in play: random (players cannot guess it), or the next from
+        ``first_seed`` with ``seed_order=sequential``."""
         taken = self.played_seeds(puzzle)
         if self.cfg.seed_order == "sequential":
             seed = self.cfg.first_seed
@@ -241,9 +239,8 @@ class SessionStore:
                 if r.get("session")}
 
     async def restore(self) -> int:
-        """After a server restart: index every saved session's seats, and rebuild the
-        unfinished ones (finished ones are rebuilt when their link is opened). A session
-        whose record reached episodes.jsonl before the crash is not written again."""
+        """After a restart: index every saved session's seats and rebuild the unfinished ones (a
+        finished one is rebuilt when its link is opened); a record already written is not written again."""
         count = 0
         recorded = self.recorded_sessions()
         for path in sorted(self.folder.glob("*.json")):
@@ -416,9 +413,7 @@ class SessionStore:
         changed.set()
 
     def end_waits(self) -> None:
-        """The server is stopping: every long poll returns now with what it has, and any new
-        one at once. Else the server waits for them to time out until its grace period ends,
-        then cancels them and logs each as an error."""
+        """The server is stopping: every long poll returns now, and any new one at once."""
         self.closing = True
         for session in self.sessions.values():
             session.changed.set()
@@ -426,8 +421,8 @@ class SessionStore:
             wake()
 
     async def wait(self, session: Session, since: int, timeout: float, role: str | None = None) -> None:
-        """Return when the session's version moves past `since`, after `timeout` seconds, or
-        when the server stops (`end_waits`); while it waits, `role`'s player counts as present."""
+        """Return when the session's version moves past `since`, after `timeout` seconds, or when the
+        server stops; while it waits, `role`'s player counts as present."""
         if session.version != since or self.closing:
             return
         if role is not None:

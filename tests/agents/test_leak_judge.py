@@ -22,7 +22,7 @@ from comma_env.agents.leak_judge import (
 )
 from comma_env.protocol.metrics import settled_fields
 from comma_env.rl.export import export
-from comma_env.run.results import attach_leak_judgements, build_results, render_markdown
+from comma_env.run.results import attach_judgements, build_results, render_markdown
 from tests.support.loopback_server import Loopback
 
 
@@ -73,7 +73,7 @@ def test_leak_judge_over_http_and_results_show_both_rates(tmp_path) -> None:
                         ("atm", 3): {"judge_privacy_leaks": []}}
     path = leak_judge.write_leak_judgements(verdicts, tmp_path)
     assert [json.loads(line)["seed"] for line in path.read_text().splitlines()] == [1, 2, 3]
-    results = build_results(attach_leak_judgements([plain, split, clean], tmp_path))
+    results = build_results(attach_judgements([plain, split, clean], tmp_path))
     overall = results["privacy_judge"]["overall"]
     assert overall["judged"] == 3
     assert overall["rule_leak_rate"] == pytest.approx(200 / 3) and overall["judge_leak_rate"] == pytest.approx(100 / 3)

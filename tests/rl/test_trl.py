@@ -145,7 +145,7 @@ def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
     from trl.chat_template_utils import add_response_schema, qwen2_5_chat_template
 
     dequantized_dir = import_example("hf_model", RECIPE.parent).dequantized_dir
-    from comma_env.rl.trl_env import _parse_reply
+    parse_reply = import_example("trl_evaluate", RECIPE.parent).parse_reply
 
     tokenizer = AutoTokenizer.from_pretrained(dequantized_dir())
     tokenizer.chat_template = qwen2_5_chat_template
@@ -154,7 +154,7 @@ def test_held_out_evaluation_reads_malformed_tool_calls_as_plain_text():
     prompt = tokenizer("<|im_start|>assistant\n")["input_ids"]
 
     def parse(text: str) -> dict:
-        return _parse_reply(tokenizer, tokenizer(text, add_special_tokens=False)["input_ids"], prompt, env)
+        return parse_reply(tokenizer, tokenizer(text, add_special_tokens=False)["input_ids"], prompt, env)
 
     good = parse('<tool_call>\n{"name": "send_message", "arguments": {"message": "cut_wire_1"}}\n</tool_call>'
                  '<|im_end|><|im_end|>')

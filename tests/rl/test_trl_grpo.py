@@ -99,8 +99,7 @@ def test_grpo_trains_smollm2_on_environment_rewards(tmp_path, monkeypatch):
     groups = {(e["puzzle"], e["seed"]) for e in log[:2]}
     assert len(groups) == 1  # a GRPO group is G rollouts of ONE instance
     # the held-out evaluation of examples/train_grpo_trl.py plays through the same tool protocol
-    from comma_env.rl.trl_env import evaluate
-
+    evaluate = import_example("trl_evaluate", RECIPE.parent).evaluate
     held_out = evaluate(model, tokenizer, ["wire"], [0], max_turns=1, max_new_tokens=16, **NL)
     assert held_out["all"]["episodes"] == 1 and 0.0 <= held_out["all"]["success_rate"] <= 1.0
     assert os.environ["HF_HUB_OFFLINE"] == "1"

@@ -8,6 +8,7 @@ that value, so docs/fidelity.md's explanation goes stale loudly if the numbers m
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -15,8 +16,19 @@ import pytest
 import comma_env
 from comma_env.agents.random_policy import RandomSolver
 from comma_env.protocol.metrics import mean, standard_error
-from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, agrees, gap_in_se
+from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_SE, gap_in_se
 from tests.support.registered import puzzles
+
+
+def agrees(ours: float, ours_se: float, paper: float, paper_se: float, k: float = 2.0) -> bool:
+    """Whether two measured rates differ by at most `k` combined standard errors."""
+    return gap_in_se(ours, ours_se, paper, paper_se) <= k
+
+
+def binomial_se(rate_percent: float, n: int) -> float:
+    """Standard error (in percentage points) of a 0/100 rate measured on `n` episodes."""
+    p = rate_percent / 100.0
+    return 100.0 * math.sqrt(max(p * (1 - p), 0.0) / n)
 
 EPISODES = 1000
 

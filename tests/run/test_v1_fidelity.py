@@ -9,8 +9,8 @@ import pytest
 import comma_env
 from comma_env.agents.random_policy import RandomSolver
 from comma_env.run import rollout
-from comma_env.run.fidelity import PAPER_EPISODES, PAPER_V1_RANDOM_PSR, agrees, binomial_se
-from tests.run.test_fidelity import random_rates
+from comma_env.run.fidelity import PAPER_EPISODES, PAPER_V1_RANDOM_PSR
+from tests.run.test_fidelity import agrees, binomial_se, random_rates
 from tests.run.test_rollout import compose_cfg
 
 V1 = {"max_turns": 20, "max_mistakes": 21}

@@ -178,7 +178,7 @@ def test_bad_settings_fail_at_start_in_one_line(tmp_path, capsys):
     assert main([f"out_dir={tmp_path}", "role=boss"]) == 2
     assert "role must be one of" in capsys.readouterr().err
     assert main([f"out_dir={tmp_path}", "partner=nosuch"]) == 2
-    assert "no model config 'nosuch'" in capsys.readouterr().err
+    assert "unknown partner 'nosuch'" in capsys.readouterr().err
     assert main([f"out_dir={tmp_path}", "episdes=3"]) == 2
     assert "episdes" in capsys.readouterr().err
 
