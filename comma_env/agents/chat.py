@@ -3,6 +3,7 @@ solver's picture as a PNG data URL, and a message list's text for token estimate
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -14,16 +15,19 @@ from comma_env.drawing.common import png_bytes
 
 class PngCache:
     """PNG data URL of the solver's current image, encoded once per puzzle state: the environment hands
-    out the same read-only array until the state changes, so the array (kept referenced) is the key."""
+    out the same read-only array until the state changes, so the array (kept referenced) is the key.
+    The encoding runs in a worker thread (Pillow's compression releases the GIL), so the event loop
+    keeps serving the other episodes meanwhile."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None
         self._url: str | None = None
 
-    def data_url(self, image: np.ndarray) -> str:
+    async def data_url(self, image: np.ndarray) -> str:
         if image is self._array and self._url is not None:
             return self._url
-        self._url = "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode("ascii")
+        encoded = await asyncio.to_thread(png_bytes, image)
+        self._url = "data:image/png;base64," + base64.b64encode(encoded).decode("ascii")
         self._array = image
         return self._url
 
