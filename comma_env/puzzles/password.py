@@ -3,9 +3,10 @@ combination spells a word of the manual's list (paper, Appendix A)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -49,15 +50,18 @@ def formable_words(letter_sets: Sequence[Sequence[str]]) -> list[str]:
     return [w for w in WORDS if all(w[i] in sets[i] for i in range(POSITIONS))]
 
 
-@cache
 def unique_cycle_sets(word: str) -> tuple[tuple[Cycle, ...], ...]:
-    """Every choice of five cycles that contains `word` and lets no other word be formed."""
+    """Every choice of five cycles that contains `word` and lets no other word be formed: each
+    cycle lets through the words (a bit set over `WORDS`) whose letter at its position it holds."""
     options = []
-    for letter in word.upper():
+    for position, letter in enumerate(word.upper()):
         index = ALPHABET.index(letter)
         starts = range(max(0, index - CYCLE_LENGTH + 1), min(index, len(ALPHABET) - CYCLE_LENGTH) + 1)
-        options.append([cycle_from(ALPHABET[s]) for s in starts])
-    return tuple(combo for combo in itertools.product(*options) if formable_words(combo) == [word])
+        cycles = [cycle_from(ALPHABET[s]) for s in starts]
+        options.append([(c, sum(1 << n for n, w in enumerate(WORDS) if w[position].upper() in c)) for c in cycles])
+    alone = 1 << WORDS.index(word)
+    return tuple(tuple(c for c, _ in combo) for combo in itertools.product(*options)
+                 if functools.reduce(operator.and_, (mask for _, mask in combo)) == alone)
 
 
 def action_up(position: int) -> str:
