@@ -15,9 +15,8 @@ from comma_env.drawing.common import png_bytes
 
 class PngCache:
     """PNG data URL of the solver's current image, encoded once per puzzle state: the environment hands
-    out the same read-only array until the state changes, so the array (kept referenced) is the key.
-    The encoding runs in a worker thread (Pillow's compression releases the GIL), so the event loop
-    keeps serving the other episodes meanwhile."""
+    out the same read-only array until the state changes, so the array (kept referenced) is the key;
+    encoded in a worker thread (Pillow's zlib releases the GIL), so the event loop serves others."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None
@@ -26,8 +25,7 @@ class PngCache:
     async def data_url(self, image: np.ndarray) -> str:
         if image is self._array and self._url is not None:
             return self._url
-        encoded = await asyncio.to_thread(png_bytes, image)
-        self._url = "data:image/png;base64," + base64.b64encode(encoded).decode("ascii")
+        self._url = "data:image/png;base64," + base64.b64encode(await asyncio.to_thread(png_bytes, image)).decode()
         self._array = image
         return self._url
 

@@ -129,10 +129,8 @@ def _add(messages: list[Message], role: str, content: Any) -> None:
     """Append a message, merged into the previous one of the same role (chat templates want
     alternation): a user message's parts extend it, an assistant's text goes on a new line."""
     last = messages[-1]
-    if last["role"] == role == "user":
-        last["content"] += content
-    elif last["role"] == role == "assistant":
-        last["content"] += "\n" + content
+    if last["role"] == role:
+        last["content"] += content if role == "user" else "\n" + content
     else:
         messages.append({"role": role, "content": list(content) if role == "user" else content})
 

@@ -3,9 +3,7 @@ combination spells a word of the manual's list (paper, Appendix A)."""
 
 from __future__ import annotations
 
-import functools
 import itertools
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,16 +50,15 @@ def formable_words(letter_sets: Sequence[Sequence[str]]) -> list[str]:
 
 def unique_cycle_sets(word: str) -> tuple[tuple[Cycle, ...], ...]:
     """Every choice of five cycles that contains `word` and lets no other word be formed: each
-    cycle lets through the words (a bit set over `WORDS`) whose letter at its position it holds."""
+    cycle lets through the words whose letter at its position it holds."""
     options = []
     for position, letter in enumerate(word.upper()):
         index = ALPHABET.index(letter)
         starts = range(max(0, index - CYCLE_LENGTH + 1), min(index, len(ALPHABET) - CYCLE_LENGTH) + 1)
         cycles = [cycle_from(ALPHABET[s]) for s in starts]
-        options.append([(c, sum(1 << n for n, w in enumerate(WORDS) if w[position].upper() in c)) for c in cycles])
-    alone = 1 << WORDS.index(word)
+        options.append([(c, frozenset(w for w in WORDS if w[position].upper() in c)) for c in cycles])
     return tuple(tuple(c for c, _ in combo) for combo in itertools.product(*options)
-                 if functools.reduce(operator.and_, (mask for _, mask in combo)) == alone)
+                 if frozenset.intersection(*(words for _, words in combo)) == {word})
 
 
 def action_up(position: int) -> str:
