@@ -14,9 +14,8 @@ from comma_env.drawing.common import png_bytes
 
 
 class PngCache:
-    """PNG data URL of the solver's current image, encoded once per puzzle state: the environment hands
-    out the same read-only array until the state changes, so the array (kept referenced) is the key;
-    encoded in a worker thread (Pillow's zlib releases the GIL), so the event loop serves others."""
+    """PNG data URL of the solver's picture, encoded once per state (the environment hands out the same
+    read-only array until the state changes, kept here as the key) in a thread, off the event loop."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,7 @@ def formable_words(letter_sets: Sequence[Sequence[str]]) -> list[str]:
     return [w for w in WORDS if all(w[i] in sets[i] for i in range(POSITIONS))]
 
 
+@cache
 def unique_cycle_sets(word: str) -> tuple[tuple[Cycle, ...], ...]:
     """Every choice of five cycles that contains `word` and lets no other word be formed: each
     cycle lets through the words whose letter at its position it holds."""
