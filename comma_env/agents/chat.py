@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -12,17 +13,17 @@ from comma_env.drawing.common import png_bytes
 
 
 class PngCache:
-    """PNG data URL of the solver's current image, encoded once per puzzle state (the environment hands
-    out the same read-only array until the state changes)."""
+    """PNG data URL of the solver's picture, encoded once per state (the environment hands out the same
+    read-only array until the state changes, kept here as the key) in a thread, off the event loop."""
 
     def __init__(self) -> None:
         self._array: np.ndarray | None = None
         self._url: str | None = None
 
-    def data_url(self, image: np.ndarray) -> str:
+    async def data_url(self, image: np.ndarray) -> str:
         if image is self._array and self._url is not None:
             return self._url
-        self._url = "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode("ascii")
+        self._url = "data:image/png;base64," + base64.b64encode(await asyncio.to_thread(png_bytes, image)).decode()
         self._array = image
         return self._url
 

@@ -306,7 +306,7 @@ class LLMPlayer(Player):
         self.client = client
         self.game = game
         self.agent = agent
-        shown = game.observation_space(agent).spaces
+        shown = game.observe(agent)  # its keys: building the space would make a picture-sized Box
         self.vision = vision and "image" in shown
         self.needs_observation = "audio" in shown
         self.options = options  # privacy reminder; Sound's clip as audio, in words or not at all
@@ -315,7 +315,7 @@ class LLMPlayer(Player):
         self.calls = 0
 
     async def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Reply:
-        image_url = self.images.data_url(self.game.image()) if self.vision else None
+        image_url = await self.images.data_url(self.game.image()) if self.vision else None
         messages = self.game.messages(self.agent, observation, info, image_url, self.options)
         self.calls += 1
         done = await self.client.complete(messages, request_seed(*self.seeds, self.agent, self.calls))

@@ -115,36 +115,33 @@ def _text(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
-def _dialogue_messages(dialogue: Iterable[DialogueEntry], me: str) -> list[Message]:
-    """Own messages -> assistant; everything else -> user, under its speaker's header."""
-    messages: list[Message] = []
+def _add(messages: list[Message], role: str, content: Any) -> None:
+    """Append a message, merged into the previous one of the same role (chat templates want
+    alternation): a user message's parts extend it, an assistant's text goes on a new line."""
+    last = messages[-1]
+    if last["role"] == role:
+        last["content"] += content if role == "user" else "\n" + content
+    else:
+        messages.append({"role": role, "content": list(content) if role == "user" else content})
+
+
+def _add_dialogue(messages: list[Message], dialogue: Iterable[DialogueEntry], me: str) -> None:
+    """Own messages -> assistant, as written; everything else -> user, under its speaker's
+    header, the other agent's text quoted (so it cannot pass for feedback)."""
     for entry in dialogue:
         if entry.get("speaker", "") == me:
-            messages.append({"role": "assistant", "content": str(entry.get("text", ""))})
+            _add(messages, "assistant", str(entry.get("text", "")))
         else:
-            messages.append({"role": "user", "content": [_text(format_entry(entry))]})
-    return messages
+            _add(messages, "user", [_text(format_entry(entry))])
 
 
-def _merge(messages: list[Message]) -> list[Message]:
-    """Merge consecutive messages of one role (chat templates want alternation); text-only
-    user messages become plain strings."""
-    merged: list[Message] = []
+def _plain(messages: list[Message]) -> list[Message]:
+    """`messages` with each text-only user message as one string, which some servers handle best."""
     for message in messages:
-        role, content = message["role"], message["content"]
-        if merged and merged[-1]["role"] == role and role != "system":
-            merged[-1]["content"].extend(content) if role == "user" else merged[-1]["content"].append(content)
-        else:
-            merged.append({"role": role, "content": list(content) if role == "user" else [content]})
-    for message in merged:
         content = message["content"]
-        if message["role"] == "system":
-            message["content"] = content[0]
-        elif message["role"] == "assistant":
-            message["content"] = "\n".join(content)
-        elif all(part.get("type") == "text" for part in content):
+        if message["role"] == "user" and all(part["type"] == "text" for part in content):
             message["content"] = "\n\n".join(part["text"] for part in content)
-    return merged
+    return messages
 
 
 def solver_messages(info: Mapping[str, Any], image_url: str | None = None, privacy_reminder: bool = True,
@@ -154,7 +151,7 @@ def solver_messages(info: Mapping[str, Any], image_url: str | None = None, priva
         {"role": "system", "content": system_prompt("solver", privacy_reminder)},
         {"role": "user", "content": [_text(f"{TASK_TITLE}\n{info.get('task') or ''}".strip())]},
     ]
-    messages += _dialogue_messages(info.get("dialogue") or [], "solver")
+    _add_dialogue(messages, info.get("dialogue") or [], "solver")
     state = [_text(ACTIONS_TITLE + "\n" + "\n".join(str(a) for a in info.get("valid_actions") or []))]
     description = info.get("description")
     if description:
@@ -162,8 +159,8 @@ def solver_messages(info: Mapping[str, Any], image_url: str | None = None, priva
     if image_url is not None:
         state += [_text(IMAGE_NOTE), {"type": "image_url", "image_url": {"url": image_url}}]
     state.append(_text(YOUR_TURN))
-    messages.append({"role": "user", "content": state})
-    return _with_audio(_merge(messages), list(audio))
+    _add(messages, "user", state)
+    return _with_audio(_plain(messages), list(audio))
 
 
 def expert_messages(info: Mapping[str, Any]) -> list[Message]:
@@ -173,12 +170,12 @@ def expert_messages(info: Mapping[str, Any]) -> list[Message]:
         {"role": "system", "content": system_prompt("expert")},
         {"role": "user", "content": [_text(f"{MANUAL_TITLE}\n{info.get('manual') or ''}")]},
     ]
-    messages += _dialogue_messages(dialogue, "expert")
+    _add_dialogue(messages, dialogue, "expert")
     if not dialogue:
-        messages.append({"role": "user", "content": [_text(NO_DIALOGUE)]})
+        _add(messages, "user", [_text(NO_DIALOGUE)])
     if messages[-1]["role"] == "assistant":
-        messages.append({"role": "user", "content": [_text(EXPERT_TURN)]})
-    return _merge(messages)
+        _add(messages, "user", [_text(EXPERT_TURN)])
+    return _plain(messages)
 
 
 def agent_messages(agent: str, observation: Mapping[str, Any], info: Mapping[str, Any],

@@ -51,13 +51,16 @@ def formable_words(letter_sets: Sequence[Sequence[str]]) -> list[str]:
 
 @cache
 def unique_cycle_sets(word: str) -> tuple[tuple[Cycle, ...], ...]:
-    """Every choice of five cycles that contains `word` and lets no other word be formed."""
+    """Every choice of five cycles that contains `word` and lets no other word be formed: each
+    cycle lets through the words whose letter at its position it holds."""
     options = []
-    for letter in word.upper():
+    for position, letter in enumerate(word.upper()):
         index = ALPHABET.index(letter)
         starts = range(max(0, index - CYCLE_LENGTH + 1), min(index, len(ALPHABET) - CYCLE_LENGTH) + 1)
-        options.append([cycle_from(ALPHABET[s]) for s in starts])
-    return tuple(combo for combo in itertools.product(*options) if formable_words(combo) == [word])
+        cycles = [cycle_from(ALPHABET[s]) for s in starts]
+        options.append([(c, frozenset(w for w in WORDS if w[position].upper() in c)) for c in cycles])
+    return tuple(tuple(c for c, _ in combo) for combo in itertools.product(*options)
+                 if frozenset.intersection(*(words for _, words in combo)) == {word})
 
 
 def action_up(position: int) -> str:

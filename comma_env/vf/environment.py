@@ -83,13 +83,13 @@ class CommaEnv(vf.Env[CommaEnvConfig]):
         game = SingleRoleEnv(task.data.puzzle, role=role, partner=partner, **self.config.options)
         pngs = PngCache()
 
-        def shown(observation: dict[str, Any], info: dict[str, Any]) -> list[dict[str, Any]]:
+        async def shown(observation: dict[str, Any], info: dict[str, Any]) -> list[dict[str, Any]]:
             image = observation.get("image")
-            return game.raw.messages(role, observation, info, pngs.data_url(image) if image is not None else None)
+            return game.raw.messages(role, observation, info, await pngs.data_url(image) if image is not None else None)
 
         try:
             observation, info = await game.areset(seed=task.data.seed)
-            system, *opening = shown(observation, info)
+            system, *opening = await shown(observation, info)
             own = type(task)(task.data.model_copy(update={"prompt": None, "system_prompt": system["content"]}),
                              task.config)
             total = 0.0
@@ -102,7 +102,7 @@ class CommaEnv(vf.Env[CommaEnvConfig]):
                     if terminated or truncated:
                         summary = info.get("episode") or {}
                         break
-                    segment = await chat.turn(prompts.after_own_message(shown(observation, info)))
+                    segment = await chat.turn(prompts.after_own_message(await shown(observation, info)))
             trace = chat.trace
             trace.record_reward("episode_return", total)
             trace.record_metrics({"success": float(bool(summary.get("success"))),

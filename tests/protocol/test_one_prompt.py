@@ -12,6 +12,7 @@ body, in the text and the image view. For the same puzzles, seeds and dialogue:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from pathlib import Path
@@ -59,7 +60,7 @@ def runs(server, tmp_path_factory) -> dict[str, tuple[Path, list[dict[str, Any]]
 
 def png_hash(pixels: Any) -> str:
     """How the loopback logs a picture: the SHA-256 of its PNG data URL."""
-    return "sha256:" + hashlib.sha256(PngCache().data_url(np.asarray(pixels)).encode()).hexdigest()
+    return "sha256:" + hashlib.sha256(asyncio.run(PngCache().data_url(np.asarray(pixels))).encode()).hexdigest()
 
 
 def as_sent(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

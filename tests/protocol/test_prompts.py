@@ -3,6 +3,7 @@ its own observation and info."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 
@@ -48,7 +49,7 @@ def test_solver_first_turn_has_static_prefix_state_and_image():
     env.reset(seed=3)
     obs, _, _, _, info = env.last()
     cache = PngCache()
-    messages = solver_messages(info, cache.data_url(obs["image"]))
+    messages = solver_messages(info, asyncio.run(cache.data_url(obs["image"])))
     assert messages[0] == {"role": "system", "content": messages[0]["content"]}
     assert messages[0]["content"].startswith(SOLVER_SYSTEM_PROMPT)
     assert info["task"] in messages[1]["content"][0]["text"]
@@ -78,12 +79,12 @@ def test_png_data_url_is_the_picture_of_the_current_state():
     env = comma_env.make("wire")
     env.reset(seed=5)
     cache = PngCache()
-    first = cache.data_url(env.last()[0]["image"])
+    first = asyncio.run(cache.data_url(env.last()[0]["image"]))
     _play_turn(env, "hello, I see wires", "describe them")  # no action: state unchanged
-    assert cache.data_url(env.last()[0]["image"]) == first
+    assert asyncio.run(cache.data_url(env.last()[0]["image"])) == first
     wrong = next(a for a in env.last()[4]["valid_actions"] if a != f"cut_wire_{env.unwrapped.puzzle.answer}")
     _play_turn(env, wrong, "oops")  # a cut changes the picture
-    second = cache.data_url(env.last()[0]["image"])
+    second = asyncio.run(cache.data_url(env.last()[0]["image"]))
     assert second != first
     png = base64.b64decode(second.split(",", 1)[1])
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), env.last()[0]["image"])
