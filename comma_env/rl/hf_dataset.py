@@ -50,9 +50,10 @@ def card(run_dir: Path, fmt: str, rows: list[dict[str, Any]]) -> str:
     configs = sorted(run_dir.glob("config*.yaml"))
     config = configs[0].read_text(encoding="utf-8") if configs else ""
     provenance = meta.pop("provenance", {})
-    front = {"configs": [{"config_name": "default", "data_files": [{"split": "train", "path": DATA_FILE}]}],
-             "tags": ["comma", "multi-agent", "communication", fmt], "size_categories": ["n<1K" if len(rows) < 1000
-                                                                                          else "1K<n<10K"]}
+    # no `configs:` block: `datasets` finds data/train-*.parquet itself, and with the block it caches a
+    # local folder by its name alone, so a second export under the same name would load the first's rows
+    front = {"tags": ["comma", "multi-agent", "communication", fmt],
+             "size_categories": ["n<1K" if len(rows) < 1000 else "1K<n<10K"]}
     versions = {"comma_env": comma_env.__version__, "datasets": datasets.__version__,
                 "python": platform.python_version()}
     puzzles = sorted({str(r["puzzle"]) for r in rows})

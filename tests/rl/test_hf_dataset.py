@@ -51,7 +51,7 @@ def test_the_export_writes_a_dataset_and_pushes_it_to_the_hub(tmp_path):
 
     text = (folder / "README.md").read_text()
     front = yaml.safe_load(text.split("---")[1])
-    assert front["configs"][0]["data_files"][0]["path"] == "data/train-00000-of-00001.parquet"
+    assert "rl" in front["tags"] and (folder / "data" / "train-00000-of-00001.parquet").is_file()
     meta = json.loads((run / "results.json").read_text())["meta"]
     assert f'"comma_env": "{comma_env.__version__}"' in text and f'"datasets": "{datasets.__version__}"' in text
     assert meta["provenance"]["git"]["commit"] in text and '"solver": "oracle_nl"' in text
@@ -64,3 +64,19 @@ def test_the_export_writes_a_dataset_and_pushes_it_to_the_hub(tmp_path):
     files = {line["value"]["path"]: base64.b64decode(line["value"]["content"]) for line in commit[2]
              if line["key"] == "file"}
     assert files == {name: (folder / name).read_bytes() for name in ("README.md", "data/train-00000-of-00001.parquet")}
+
+
+def test_two_exports_under_one_folder_name_load_their_own_rows(tmp_path):
+    """`datasets` must not serve one export's cached rows for another folder of the same name."""
+    sizes = {}
+    for episodes in (1, 2):
+        run = tmp_path / f"run{episodes}"
+        rollout.run({"puzzles": ["wire"], "episodes": episodes, "out_dir": str(run), "progress_bar": False,
+                     "model": {"kind": "oracle", "name": "oracle"}}, quiet=True)
+        folder = tmp_path / f"place{episodes}" / "dataset"
+        done = subprocess.run([sys.executable, "-m", "comma_env.export", str(run), "--format", "rl", "--dataset",
+                               str(folder)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert done.returncode == 0, done.stderr[-3000:]
+        rows = (run / "export" / "rl.jsonl").read_text().splitlines()
+        sizes[episodes] = (len(rows), len(datasets.load_dataset(str(folder), split="train")))
+    assert sizes[1][0] < sizes[2][0] and all(written == loaded for written, loaded in sizes.values())

@@ -448,7 +448,7 @@ def contextlib_suppress():
 
 def test_llama_cpp_threads_follow_the_machine(tmp_path, monkeypatch):
     from comma_env.agents import servers
-    from comma_env.agents.servers import ServeConfig, build_command, usable_cpus
+    from comma_env.agents.servers import ServeConfig, build_command, server_threads
 
     pkg = tmp_path / "fake_gguf_pkg2"
     pkg.mkdir()
@@ -456,10 +456,10 @@ def test_llama_cpp_threads_follow_the_machine(tmp_path, monkeypatch):
     (pkg / "m.gguf").write_bytes(b"GGUF")
     monkeypatch.syspath_prepend(str(tmp_path))
     cmd = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2"), 9)
-    assert cmd[cmd.index("--n_threads") + 1] == str(max(1, usable_cpus() - 1))
-    assert usable_cpus() == len(os.sched_getaffinity(0))
+    assert cmd[cmd.index("--n_threads") + 1] == str(server_threads())
+    assert server_threads() == max(1, len(os.sched_getaffinity(0)) - 1)
     for cpus, threads in ((1, 1), (2, 1), (3, 2), (16, 15)):  # one CPU left for the rest, never zero threads
-        monkeypatch.setattr(servers, "usable_cpus", lambda cpus=cpus: cpus)
+        monkeypatch.setattr(servers.os, "sched_getaffinity", lambda pid, cpus=cpus: set(range(cpus)))
         cmd = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2"), 9)
         assert cmd[cmd.index("--n_threads") + 1] == str(threads)
     pinned = build_command(ServeConfig(backend="llama_cpp", hf_model="pkg:fake_gguf_pkg2",
