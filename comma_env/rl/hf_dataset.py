@@ -50,8 +50,7 @@ def card(run_dir: Path, fmt: str, rows: list[dict[str, Any]]) -> str:
     configs = sorted(run_dir.glob("config*.yaml"))
     config = configs[0].read_text(encoding="utf-8") if configs else ""
     provenance = meta.pop("provenance", {})
-    # no `configs:` block: `datasets` finds data/train-*.parquet itself, and with the block it caches a
-    # local folder by its name alone, so a second export under the same name would load the first's rows
+    # no `configs:` block: with one, `datasets` caches a local folder by its name alone (stale rows)
     front = {"tags": ["comma", "multi-agent", "communication", fmt],
              "size_categories": ["n<1K" if len(rows) < 1000 else "1K<n<10K"]}
     versions = {"comma_env": comma_env.__version__, "datasets": datasets.__version__,
