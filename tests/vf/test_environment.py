@@ -33,7 +33,7 @@ CASES: list[tuple[dict, bool]] = [  # (the env's settings, whether the loopback 
       "options": {"solver_view": "image", "mistake_penalty": 0.5}}, False),
     ({"puzzle": "keypad", "learner": "solver", "partner": "openai_compat",
       "options": {"solver_view": "text", "success_bonus": 1.0},
-      "partner_overrides": {"api_base": "LOOPBACK", "name": "loopback-3-partner"}}, True),  # the partner is an LLM too
+      "partner_overrides": {"api_base": "LOOPBACK", "name": "loopback-2-partner"}}, True),  # named after its index
 ]
 
 
