@@ -334,8 +334,8 @@ class CommaEnv(EpisodeInfos, AECEnv[str, Observation, str]):
         # privacy: what the expert reads (after masking), minus the lines typed into the interface
         action_like = valid_at_start | set(record["actions"])
         relayed = views.expert_view(puzzle, message, record["actions"], self.lenient_actions)
-        spoken = "\n".join(
-            line for line in relayed.splitlines()
+        spoken = "\n".join(  # a typed line is left out by what was typed, masked or not (ATM's press_*)
+            shown for line, shown in zip(message.splitlines(), relayed.splitlines(), strict=False)
             if views.as_action(line, self.lenient_actions) not in action_like
         )
         unsure_before = len(self._leaks.unsure)

@@ -92,19 +92,19 @@ def shortest_actions(rows: Sequence[str], start: Cell, facing: str, goal: Cell) 
 
 
 def action_distances(rows: Sequence[str], start: Cell, facing: str) -> dict[Cell, int]:
-    """Fewest actions from the start pose to every reachable square: a breadth-first search over square
-    and axis (the mouse moves forward and backward; a quarter turn either way switches the axis)."""
-    origin = (start, FACINGS.index(facing) % 2)  # axis 0: up or down, 1: right or left
-    dist, best, queue = {origin: 0}, {start: 0}, deque([origin])
-    while queue:
-        pose = queue.popleft()
-        (r, c), axis = pose
-        dr, dc = (0, 1) if axis else (1, 0)
-        for nxt in (((r + dr, c + dc), axis), ((r - dr, c - dc), axis), ((r, c), 1 - axis)):
-            if nxt not in dist and (nxt[1] != axis or is_floor(rows, nxt[0])):
-                dist[nxt] = dist[pose] + 1
-                best.setdefault(nxt[0], dist[nxt])
-                queue.append(nxt)
+    """Fewest actions from the start pose to every reachable square of a perfect maze (its floor a
+    tree, as `generate_rows` makes it): one walk along the tree, a move per step and a quarter turn
+    wherever the way switches axis (the mouse moves forward and backward, so a turn is never two)."""
+    floor = {(r, c) for r, row in enumerate(rows) for c, square in enumerate(row) if square == FLOOR}
+    best = {start: 0}
+    stack = [(start, FACINGS.index(facing) % 2)]  # axis 0: up or down, 1: right or left
+    while stack:
+        (r, c), axis = stack.pop()
+        here = best[(r, c)] + 1
+        for nxt, way in (((r + 1, c), 0), ((r - 1, c), 0), ((r, c + 1), 1), ((r, c - 1), 1)):
+            if nxt in floor and nxt not in best:
+                best[nxt] = here + (way != axis)
+                stack.append((nxt, way))
     return best
 
 
