@@ -129,11 +129,6 @@ def ordinal(word: str, count: int | None = None) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def from_end(position: int, count: int) -> int:
-    """The index from the start of the `position`-th item counted from the end."""
-    return count + 1 - position
-
-
 # -- typo-tolerant words ------------------------------------------------------------------------------
 def distance(a: str, b: str, limit: int = 2) -> int:
     """Edit distance with transpositions (optimal string alignment), or `limit` + 1 when it

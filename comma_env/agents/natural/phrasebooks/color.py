@@ -16,9 +16,7 @@ import numpy as np
 from comma_env.agents.natural.color_grid import PALETTE, SIZE, read_grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import ORDINAL_WORDS, clean, fix_typos, hedged, number, spelled_numbers
-from comma_env.agents.natural.words import choose
-from comma_env.agents.natural.words import number as say_number
-from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.color import CELLS, COLORS, GROUPS, WHITE, action_name, cell_of, group_cells, stage_group
 
 VOCABULARY = ("row", "column", "square", "squares", "grid", "white", "magenta", "yellow", "green", "then", "and", "the")

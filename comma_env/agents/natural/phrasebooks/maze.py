@@ -16,8 +16,7 @@ from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.maze_layout import plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import UNDO, clean, fix_typos, number, spelled_numbers
-from comma_env.agents.natural.words import choose, times
-from comma_env.agents.natural.words import number as say_number
+from comma_env.agents.natural.words import choose, say_number, times
 from comma_env.puzzles.maze import (
     BACKWARD,
     COLORS,

@@ -13,9 +13,7 @@ import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, spelled_numbers
-from comma_env.agents.natural.words import choose, times
-from comma_env.agents.natural.words import number as say_number
-from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.agents.natural.words import choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
 VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "first", "second", "third", "fourth",

@@ -58,7 +58,6 @@ QUESTIONS: dict[frozenset[str], str] = {
 }
 """How to ask between two sounds that share their first impression."""
 
-CODES = {s.name: s.code for s in SIGNATURES}
 LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
                 "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&", "#": r"\b(?:hash(?:tag)?|number sign|pound(?: "

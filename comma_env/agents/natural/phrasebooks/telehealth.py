@@ -33,8 +33,6 @@ VOCABULARY = ("colours", "colors", "shape", "border", "surface", "smooth", "roun
               "keratosis", "actinic", "melanoma", "nevus", "carcinoma", "basal", "squamous", "cryotherapy", "surgery",
               "treatment", "diagnosis", "brown", "black", "yellow", "white", "pink", "red", "none", "note",
               *sorted({region for regions in REGIONS.values() for region in regions}))  # "back" is no typo of "black"
-COLOURS = ("yellow-brown", "light brown", "dark brown", "blue-grey", "brown", "black", "pink", "red", "white", "tan",
-           "grey", "blue")
 _COLOUR = re.compile(r"\b(yellow[- ]brown|light[- ]brown|dark(?:er)?[- ]brown|blue[- ]gr[ae]y|brown|black|pink|red|"
                      r"white|tan|gr[ae]y|blue)\b", re.IGNORECASE)
 _SURFACE = ((r"pearly|translucent|shiny bump|see into", "bcc"), (r"crust|crusted|sore", "scc"),

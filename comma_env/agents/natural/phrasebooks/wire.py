@@ -25,9 +25,7 @@ from comma_env.agents.natural.reading import (
     sentences,
     spelled_numbers,
 )
-from comma_env.agents.natural.words import choose
-from comma_env.agents.natural.words import number as say_number
-from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.wire import COLORS
 
 PALETTE = Palette(COLORS)
