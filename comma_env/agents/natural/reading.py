@@ -183,9 +183,7 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
                     r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|may be|or is it|"
-                    r"or was it|"
-                    r"no idea|"
-                    r"can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
+                    r"or was it|no idea|can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
                     r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
                     r"haven'?t (?:counted|read|"
                     r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"

@@ -14,8 +14,7 @@ _LAST = re.compile(r"\b(?:ends?\s+(?:in|with|on)|ending in|last (?:digit|number)
                    r"final digit|units digit)\b", re.IGNORECASE)
 _SAID = re.compile(rf"\b(?:shows?|showing|see|is|ends?\s+(?:in|with|on)|ending in|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till)\s+(?:an?\s+|"
-                   rf"the\s+)?(?:number\s+|digit\s+)?{_DIGIT}|"
-                   rf"\bx{_DIGIT}", re.IGNORECASE)
+                   rf"the\s+)?(?:number\s+|digit\s+)?{_DIGIT}|\bx{_DIGIT}", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
 
 

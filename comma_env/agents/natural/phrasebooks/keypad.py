@@ -26,8 +26,7 @@ _LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light
 _UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
                     r"none lit)\b", re.IGNORECASE)
 _ORDER_WORDS = re.compile(r"\b(?:reading order|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
-                          r"top row first|(?:top|first) row\s*/\s*bottom row)\b|"
-                          r"\s/\s", re.IGNORECASE)
+                          r"top row first|(?:top|first) row\s*/\s*bottom row)\b|\s/\s", re.IGNORECASE)
 _CLOCKWISE = re.compile(r"\b(counter-?clockwise|anti-?clockwise|clockwise)\b", re.IGNORECASE)
 _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is which)|didn'?t note|not sure where)\b",
                        re.IGNORECASE)

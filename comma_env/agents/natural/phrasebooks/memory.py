@@ -25,8 +25,7 @@ _RUN = re.compile(rf"({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})[\s,;/|
                   rf"(?:[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR}))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
 _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
-                      r"showing|"
-                      r"displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
+                      r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
 _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
                         r"from the (right)\b[^:]*?to the left|right to left|(?<![a-z])\|)", re.IGNORECASE)
 _RECAP = re.compile(r"\bstage\s*([1-5])\b[^\n]*?\b(?:pressed|hit|pushed|clicked|tapped)\b[^\n]*", re.IGNORECASE)

@@ -45,8 +45,7 @@ _BORDER = ((r"pearly rim|raised rim|rolled", BORDER_PEARLY), (r"notch|scallop|ir
 _YES_NO = {"itch": r"itch(?:es|ing|y)?", "bleed": r"bleed(?:s|ing)?|bled", "grew": r"gr[eo]wn?|grew|growth|growing",
            "changed": r"chang(?:ed|es|ing)?", "elevation": r"raised|elevat\w*|flat"}
 _NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn'?t|isnt|never|without|none|❌|✗|"
-                 r"false)\b"
-                 r"|❌|✗", re.IGNORECASE)
+                 r"false)\b|❌|✗", re.IGNORECASE)
 _YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
 DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar "
                                                                                       r"keratosis",
@@ -177,8 +176,7 @@ class TelehealthPhrases(Phrasebook):
     def describe(self, state: State, rng: np.random.Generator) -> str:
         colours = ", ".join(state["lesion_colors"])
         look = (f"The lesion is {state['lesion_shape']}, coloured {colours}, with a {state['lesion_border']} border "
-                f"and a "
-                f"{state['lesion_surface']} surface;"
+                f"and a {state['lesion_surface']} surface;"
                 f" {'tiny red vessels show' if state['visible_blood_vessels'] else 'no vessels'}.")
         card = (f"Age {state['age']}, skin type {state['skin_type']}, on the {state['body_region']}, diameter "
                 f"{state['diameter_mm']} mm. Itching: {state['itch']}. Bleeding: {state['bleed']}. Grew recently: "
@@ -219,8 +217,7 @@ class TelehealthPhrases(Phrasebook):
 def _treatment(low: str, diameter: float) -> str | None:
     """The treatment advised, with a size rule applied to the solver's own diameter."""
     rule = re.search(r"\bif\b[^.]*?(\d+(?:\.\d)?)\s*mm or (?:more|larger|bigger|above)[^.]*?\b(surg\w*|cryo\w*|"
-                     r"freez\w*)"
-                     r"[^.]*?\b(?:otherwise|else|if not|smaller)\b[^.]*?\b(surg\w*|cryo\w*|freez\w*)", low)
+                     r"freez\w*)[^.]*?\b(?:otherwise|else|if not|smaller)\b[^.]*?\b(surg\w*|cryo\w*|freez\w*)", low)
     if rule:
         big, small = rule.group(2), rule.group(3)
         chosen = big if diameter >= float(rule.group(1)) else small
