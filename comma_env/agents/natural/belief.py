@@ -1,13 +1,5 @@
-"""What the scripted expert believes about a puzzle it cannot see, and how it decides without
-guessing.
-
-A reader turns the solver's words into a state shaped like the puzzle's ``visible_state()``
-(and the expert's notes), in which a fact the solver left open is an `Open` leaf: "wire 4 is
-white or yellow", "the display word was not given". `settle` tries every way of filling the
-open facts in that the puzzle allows and applies the manual to each: when they all lead to
-the same advice the expert gives it (a missing serial number does not matter for five wires
-that end in red), otherwise it asks for exactly the open facts that change the advice.
-"""
+"""What the scripted expert believes about a puzzle it cannot see: the solver's words as a state with an
+`Open` leaf per fact left open; `settle` advises only what every filling-in agrees on, else asks."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""A Color grid as people write it: rows of colour words ("Top row: red, green, green, blue",
-"row1 yellow blue red red", "then three greens"), from the bottom up, as letters or emoji
-(one row per line or rows split by " / "), as JSON, square by square ("1 red, 2 magenta, ..."),
-colour by colour ("yellow at (1,1) (1,2)"), corners first; single squares corrected ("the
-bottom-right square is yellow, not blue"). Each square is a tuple of colour options (two
-when the writer was unsure) or None when it was not said."""
+"""A Color grid as people write it (rows of colour words, letters, emoji, JSON, numbered squares,
+corners, single squares put right): each square a tuple of colour options, or None when not said."""
 
 from __future__ import annotations
 

@@ -38,9 +38,8 @@ OTHER = ("orange", "purple", "pink", "brown", "grey", "gray", "violet", "indigo"
          "peach", "mauve", "lilac", "lavender", "cyan", "teal", "turquoise", "aqua", "cream", "amber", "olive", "lime",
          "navy", "gold", "golden", "magenta", "green", "red", "blue", "yellow", "white", "black", "fuchsia",
          "purplish", "pinkish", "orangey", "orangish", "brownish", "greyish", "grayish")
-"""Colour words of English: one the palette cannot place (no meaning of it in the palette,
-or an in-between colour of which it has only one side, "teal" among wires with blue and no
-green) is an unknown colour, read as any colour of the palette, never as the nearest one."""
+"""Colour words of English: one the palette cannot place ("teal" with blue and no green) is an unknown
+colour, read as any colour of the palette, never as the nearest one."""
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,5 @@
-"""Button positions as people write them, for the puzzles whose buttons sit in a grid of
-rows and a left and a right column (Who: three rows; Keypad and LED: two): "top left",
-"upper-right", "TL", "(row 2, col 1)", "the top row on the right", "left column, top to
-bottom", "the second button in the right column", and a row or a column alone ("the top
-one" leaves the column open)."""
+"""Button positions as people write them in a grid of rows and a left and a right column (Who: three
+rows; Keypad, LED: two): "top left", "TL", "(row 2, col 1)", "the top row on the right", a row alone."""
 
 from __future__ import annotations
 
@@ -152,10 +149,8 @@ _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
 
 def assign(text: str, found_places: Sequence[Place], things: Sequence[Spanned],
            rows: tuple[str, ...] = ("top", "middle", "bottom")) -> dict[str, Any]:
-    """Which thing is at which position: "top left: X" and "X (top left)", a row named before
-    or after its two things ("top row: X and Y", "X and Y on top"), a column before its
-    things ("left column, top to bottom: X, Y, Z"), and "X on the left" inside a row.
-    Returns position -> thing (the thing objects as given)."""
+    """Which thing is at which position ("top left: X", "X (top left)", "top row: X and Y", "left column,
+        top to bottom: X, Y, Z"): position -> thing, the thing objects as given."""
     tokens: list[Any] = sorted([*found_places, *things], key=lambda t: t.start)
     placed: dict[str, Any] = {}
     used: set[int] = set()
@@ -218,9 +213,8 @@ def assign(text: str, found_places: Sequence[Place], things: Sequence[Spanned],
 
 
 def by_lines(text: str, find: Any, rows: tuple[str, ...], placed: dict[str, Any]) -> dict[str, Any]:
-    """Grids drawn one row of the module per line (ASCII art, emoji, Markdown tables): a line
-    with exactly two things is the next row not yet filled, or the row its first cell names.
-    `find(line)` returns the things of one line; `placed` is what is known already."""
+    """Grids drawn one row per line (ASCII art, emoji, tables): a line with two things (`find(line)`) is
+        the next row not in `placed` yet, or the row its first cell names."""
     placed = dict(placed)
     for line in text.splitlines():
         cells = [c.strip().lower() for c in line.strip().strip("|").split("|")] if "|" in line else None

@@ -1,6 +1,5 @@
-"""Words printed on a puzzle (Who's display and button labels) found in what people write:
-in capitals or in quotes, longest first ("YOU ARE" before "YOU", "WHAT?" before "WHAT"),
-with the spellings people use for them ("YOURE", "UH-HUH")."""
+"""Words printed on a puzzle (Who's display and labels) in what people write: in capitals or quotes,
+longest first ("YOU ARE" before "YOU"), with the spellings people use ("YOURE", "UH-HUH")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""A Maze layout as people write it: a grid of characters or emoji (with or without row
-numbers, one row per line or rows separated by " / "), a Markdown table, "W"/"D" rows, or the
-walls (or the floor) of each row as column numbers ("row 2: dark at columns 2-8", "line 4
-have black in 2, 4, 6-8", "Row 1: entirely white"). Grids may also place the mouse (an arrow
-for its facing), the spheres and the torus."""
+"""A Maze layout as people write it: a grid of characters or emoji, a table, or each row's walls (or
+floor) as column numbers ("row 2: dark at columns 2-8"); a grid may also place the mouse and spheres."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Reading helpers shared by the partners that understand plain English: cleaning a message
-(markdown, emoji, typographic quotes), numbers written as words, typo-tolerant words,
-ordinals from either end, and the hedges and corrections people write.
-
-Every reader is linear in its input (no backtracking patterns over unbounded text): a
-partner may be sent anything (tests/registry/test_natural_oracle.py)."""
+"""Reading helpers shared by the plain-English partners: cleaning a message, numbers as words, typos,
+ordinals, hedges and corrections. Every reader is linear in its input: a partner may be sent anything."""
 
 from __future__ import annotations
 
@@ -68,12 +64,8 @@ SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|
 
 
 def clean(text: str) -> str:
-    """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
-    arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
-    underscores as spaces (an action name reads as words), "R2C3" as "row 2 column 3", "the other
-    three" as "the rest", "x2" as "2 times", a list's "*" bullet as "-", words for the display as
-    "display" (`SYNONYMS`), runs of spaces squeezed. Line breaks are kept: lists and grids
-    are read by line."""
+    """`text` as the readers see it: thoughts, markdown and typography made plain, "R2C3", "x2", "the other
+        three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
@@ -94,11 +86,8 @@ _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_CO
 
 
 def spelled_numbers(text: str) -> str:
-    """Numbers written as words as digits ("three" -> "3", "twenty-four" -> "24", "fifth" ->
-    "5th"), by text2num. "one" and "two" are also pronouns ("the red one"), so they become
-    digits only beside a counted noun or a word that takes a number ("wire number two", "two
-    steps", "forward two"); "first" and "second" stay words (`ordinal` reads them), and
-    so does the "one" after "second" ("the second one" is no time)."""
+    """Numbers written as words as digits (text2num); "one" and "two" only beside a word that counts
+        ("two steps", "forward two"), since they are also pronouns ("the red one")."""
     from text_to_num import alpha2digit
 
     text = str(alpha2digit(text, "en"))
@@ -154,11 +143,8 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 
 def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
-    """`text` with each misspelt word of `vocabulary` written right ("yellw" -> "yellow",
-    "rigth" -> "right"): one edit for words of four letters or more (three when the right
-    word is longer), two from seven letters; only when one word of the vocabulary is that
-    close. Words in `STOPWORDS` or the vocabulary itself are kept, and so is every word
-    in capitals of two letters or more (a label such as "READ" is not a typo)."""
+    """`text` with each word one or two edits from exactly one word of `vocabulary` written right
+        ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
     words = {w.lower() for w in vocabulary}
     by_length: dict[int, list[str]] = {}
     for w in words:
@@ -209,12 +195,8 @@ _HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[
 
 
 def corrected(text: str) -> str:
-    """`text` with each slip its writer fixed in place dropped: "cut the first wire -- no
-    wait, scratch that: cut the fourth" reads "cut the fourth", and "... black, red... no
-    wait, sorry, the last one is yellow" loses the "red". The clause before the marker (back to
-    the last comma or sentence end) is what was taken back, unless the fix says where its slip
-    was ("the third one is red, not green": read as a correction); a marker that opens the message
-    (a correction of an earlier message) is left for the reader."""
+    """`text` without the slips its writer fixed in place ("cut the first -- no wait, the fourth" reads
+        "cut the fourth"); a fix that says where its slip was is kept as a correction."""
     text, position = text[:MAX_CHARS], 0
     while True:
         match = _SELF_FIX.search(text, position)
@@ -260,9 +242,8 @@ _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s
 
 
 def undone(text: str) -> str:
-    """Advice without the steps it forbids ("don't hold it, just tap" reads "just tap"): what
-    not to do is no step. Letting go stays ("don't let go until ..." is when to let go), and so
-    does "don't treat it" (a treatment: none)."""
+    """Advice without the steps it forbids ("don't hold it, just tap"); "don't let go until ..." and
+        "don't treat it" stay, as they say when or what."""
     return _DONT.sub(" ", text)
 
 
@@ -284,10 +265,8 @@ by a reader that does not evaluate conditions."""
 
 
 def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
-    """The parts of `text` that hedge (and, with `vague`, leave a count or target open; with
-    `also`, match that pattern too): the clause with the hedge, and when that clause is only a
-    few words ("maybe not", "honestly can't tell") the two clauses before it too. A partner
-    re-reads the message without each part and asks when that changes what it would do."""
+    """The clauses of `text` that hedge (with `vague`, leave a count or target open; `also`, match it), with
+        the clauses before a short one: the partner re-reads the message without each."""
     alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
     pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
@@ -307,10 +286,8 @@ _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)
 
 
 def sentences(text: str) -> list[str]:
-    """`text` cut at line breaks and at sentence ends (". ", "! ", "? ", "; "), keeping order,
-    each without a leading interjection ("Right, press ..." -> "press ..."; words in
-    capitals are kept: "RIGHT" may be a label). A full stop inside a number ("4.9 mm")
-    does not cut."""
+    """`text` cut at line breaks and sentence ends, in order, each without a leading interjection
+        ("Right, press ..."; "RIGHT" in capitals may be a label)."""
     parts: list[str] = []
     for line in text.splitlines():
         parts += [_INTERJECTION.sub("", p.strip())

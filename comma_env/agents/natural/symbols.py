@@ -1,6 +1,5 @@
-"""Keypad symbols as people write them: the glyph, the manual's name, or what it looks like
-("a backwards P with a double stem", "a horseshoe", "a little airplane seen from above"). A
-vague word ("a star", "the round one", "the Russian-looking letter") names several symbols."""
+"""Keypad symbols as people write them: the glyph, the manual's name, or its look ("a backwards P",
+"a horseshoe"); a vague word ("a star", "the round one") names several symbols."""
 
 from __future__ import annotations
 

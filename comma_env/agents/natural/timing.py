@@ -1,6 +1,5 @@
-"""Moments on a countdown as people say them (Button, Dog): "when the timer shows a 4",
-"on a five", "when the last digit is 1", "when the seconds end in 4", "wait 9 seconds, then",
-"right now"; a choice between two digits stays open."""
+"""Moments on a countdown as people say them (Button, Dog): "when the timer shows a 4", "when the last
+digit is 1", "wait 9 seconds, then", "right now"; a choice between two digits stays open."""
 
 from __future__ import annotations
 

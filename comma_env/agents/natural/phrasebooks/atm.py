@@ -1,10 +1,5 @@
-"""ATM in plain English. The expert follows the machine from the actions it sees typed (PIN
-digits masked) and from what the customer says of the screen ("Available balance", "Withdraw:
-choose an amount"), and of the balance only how it compares with $500 ("it's under 500",
-"well above 500 dollars"); a comparison that does not settle it ("a few hundred dollars",
-"enough for $300") gets a question. It never asks for the PIN or the balance. Advice is a
-sequence of steps (choose, PIN, continue, amount, confirm, back), the balance rule for the
-customer to apply, or a step conditional on the screen."""
+"""ATM in plain English: the expert follows the machine from the typed actions and what is said of the
+screen, and of the balance only how it compares with $500; it never asks for the PIN or the balance."""
 
 from __future__ import annotations
 
@@ -209,9 +204,8 @@ class AtmPhrases(Phrasebook):
 
 
 def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | None:
-    """The actions one step of advice asks for, on the machine as the steps before it left
-    it; a question (str); ["STOP"] when the step needs a picture the customer has not seen
-    yet (the balance after logging in); None when the clause asks for nothing."""
+    """The actions one step of advice asks for on `machine`, a question (str), ["STOP"] when it needs a
+        picture not seen yet (the balance after logging in), or None."""
     state = machine.visible_state()
     screen = state["screen"]
     cls = type(machine)

@@ -1,13 +1,5 @@
-"""The interface of a puzzle's phrasebook: the plain English of one puzzle, both ways and in
-both seats.
-
-The expert's side: `hear` reads a solver message (the action lines it typed and what it
-describes) into the expert's memory, `decide` applies the manual without guessing
-(`comma_env.agents.natural.belief`), and `say` / `question` word the answer. The solver's side:
-`describe` says what the solver sees, and `understand` turns an expert's advice into the
-actions it asks for, resolved against what the solver sees, or into a question when the
-advice is ambiguous or incomplete.
-"""
+"""A puzzle's phrasebook, its plain English in both seats: the expert `hear`s descriptions, `decide`s without
+guessing and words advice (`say`); the solver `describe`s what it sees and `understand`s advice."""
 
 from __future__ import annotations
 
@@ -94,9 +86,8 @@ class Phrasebook:
             self.read(said, memory)
 
     def swap(self, text: str, memory: Memory) -> bool:
-        """A correction of one value ("sorry, it's actually blue, not red"): when the old
-        value is held by exactly one fact, that fact takes the new one (True); otherwise the
-        message is read as usual."""
+        """A correction of one value ("sorry, it's blue, not red"): when exactly one fact held the old value,
+                it takes the new one (True); otherwise the message is read as usual."""
         pairs = re.findall(r"\b([A-Za-z]+),?\s+not\s+(?:an?\s+|the\s+)?([A-Za-z]+)\b", text)
         if len(pairs) != 1 or not UNDO.search(text) or pairs[0][0].lower() == pairs[0][1].lower():
             return False
@@ -122,9 +113,8 @@ class Phrasebook:
         memory["state"] = {}
 
     def unsure(self, message: str, before: Memory, decision: Decision) -> Decision:
-        """Never guess: when the solver hedged a sentence of `message` ("maybe white, maybe
-        not", "2 or maybe 3") and reading the message without it (from the memory `before` it)
-        comes to something else, ask about that sentence instead of advising."""
+        """Never guess: when leaving out a hedged sentence of `message` ("2 or maybe 3") changes the
+                advice, ask about that sentence instead."""
         parts = doubted(message) if decision.advice else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             memory = copy.deepcopy(before)
@@ -210,15 +200,13 @@ class Phrasebook:
         raise NotImplementedError
 
     def understand(self, text: str, puzzle: Puzzle) -> Steps:
-        """The actions `text` asks for, resolved against what the solver sees in `puzzle`
-        (and what it remembers doing), or what it must ask; `Steps()` when the text asks
-        for nothing (a greeting, a request to describe)."""
+        """The actions `text` asks for on what the solver sees in `puzzle`, or what it must ask; `Steps()`
+                when it asks for nothing (a greeting, a request to describe)."""
         raise NotImplementedError
 
     def understand_surely(self, text: str, puzzle: Puzzle) -> Steps:
-        """`understand`, but never on a guess: a sentence that hedges or leaves a count or
-        target open ("a few squares", "then the rest", "left, or maybe right") and changes
-        the actions when left out is asked about instead."""
+        """`understand`, but a sentence that hedges or leaves a count or target open ("a few squares")
+                and changes the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
         also = "|".join(p for p in (self.relations, "" if self.conditions else CONDITIONS) if p)
         parts = doubted(text, vague=True, also=also) if steps.actions else []
@@ -229,10 +217,8 @@ class Phrasebook:
         return steps
 
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
-        """Advice sent as several messages: a later message that takes the earlier ones back
-        ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it,
-        or what follows its colon, asks for actions on its own; a slip fixed inside one message
-        is dropped (`corrected`), and so is a step it forbids (`undone`)."""
+        """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...")
+                replaces them when it (or what follows its colon) asks for actions on its own."""
         messages = [undone(corrected(message)) for message in messages]
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
@@ -254,9 +240,8 @@ def _without(text: str, clauses: str) -> str:
 
 
 def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
-    """The steps for the buttons advice could mean (`chosen`, a set or None): nothing named,
-    nothing to do; one, press it (`action`); none there, ask `missing`; several, ask
-    `which` of them (given them sorted)."""
+    """The steps for the buttons advice could mean (`chosen`, a set or None): none named, nothing; one,
+        press it; none there, ask `missing`; several, ask `which` of them."""
     if chosen is None:
         return Steps()
     if len(chosen) == 1:

@@ -1,7 +1,5 @@
-"""Button in plain English. A description gives the button's colour and word, and once it is
-held the strip's colour. Advice says tap or hold, and when to let go: "when the timer shows a
-4" (anywhere), "when the last digit is 1", "on a five", "wait 9 seconds, then release", or the
-strip rule for the solver to apply ("if the strip is blue let go on a 4, ...")."""
+"""Button in plain English: the button's colour and word, and once held the strip's colour. Advice: tap
+or hold, and when to let go ("when the timer shows a 4", "wait 9 seconds", the strip rule)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Color in plain English. A description gives the grid (`comma_env.agents.natural.color_grid`);
-the expert keeps track of the stages itself: the group it advised, which of its squares the
-solver has typed, and so the previous group and whether a stage is half done. When a stage is
-complete the other squares may change colour, so it asks for the new grid unless told.
-Advice names squares by row and column, by colour ("the blues", "the two reds in the top
-row"), corners, numbers 1-16, or a whole row or column; a singular reference that fits
-several squares is asked about."""
+"""Color in plain English: the grid (`color_grid`); the expert tracks the stages itself (the group it
+advised, the squares typed). Advice names squares by place, colour, corner, number, row or column."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Keypad in plain English. A description names each key's symbol by glyph, name or look
-("a backwards P with a double stem"), placed by position, by row, in reading order or
-clockwise, and says which keys are lit. Advice is an order of keys by symbol or position
-("♠ first, then the airplane", "upper right -> upper left -> ..."), possibly in parts over
-two messages, or a correction of an order already given."""
+"""Keypad in plain English: each key's symbol by glyph, name or look, placed by position, row, reading
+order or clockwise, and the lit keys. Advice: an order of keys by symbol or position, or a correction."""
 
 from __future__ import annotations
 

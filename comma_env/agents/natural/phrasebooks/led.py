@@ -1,8 +1,5 @@
-"""LED in plain English. A description gives the current stage's LED colour (directly, or as
-the row of LED colours with the stage number or a marker such as "(current)" or 👈) and the
-four letters, placed by position, by row ("G J / S O (top/bottom)"), by diagonal or as a
-grid. Advice names the button by letter, position, both, or gives the rule and the
-multiplier for the solver to apply."""
+"""LED in plain English: the current LED's colour (said, or marked in the row of LEDs) and the four
+letters by position, row or grid. Advice names the button by letter or position, or gives the rule."""
 
 from __future__ import annotations
 

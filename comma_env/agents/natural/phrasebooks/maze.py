@@ -1,9 +1,5 @@
-"""Maze in plain English. A description gives the layout (`comma_env.agents.natural.maze_layout`),
-the mouse's square and facing ("row 1, column 9, facing south", "(3,7) facing down", an arrow
-on a grid), the spheres' squares and the torus colour; after typed moves the expert follows
-the mouse itself, and a new pose said replaces it. Advice is a route: turns and runs of
-moves with counts ("B6 R F8 press", "go forward two, then turn left", "move six squares left"),
-ending with the button."""
+"""Maze in plain English: the layout (`maze_layout`), the mouse's square and facing, the spheres and the
+torus; the expert follows typed moves itself. Advice: a route of turns and counted moves, then the button."""
 
 from __future__ import annotations
 

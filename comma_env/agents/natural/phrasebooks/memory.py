@@ -1,9 +1,5 @@
-"""Memory in plain English. A description gives the stage, the display number and the four
-labels from the left (or from the right, by position, label first: "the 3 is leftmost"), and
-may recap what was pressed in earlier stages; the expert also counts the presses it sees
-typed. Advice names a button by position (from either end), by label, or as "the same
-position (label) as in stage 2"; a bare "press 1" is a question when label and position
-disagree."""
+"""Memory in plain English: the stage, the display and the four labels, and recaps of earlier presses
+(the expert also counts typed ones). Advice names a button by position, label or an earlier stage."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Password in plain English. A description gives the letter each window shows now (a row of
-five letters, window by window, "first V, second Q", a grid or table, the five letters run
-together), and may sum up every letter a window has shown ("#1 R/S/Q", "window 1: F, G, H (now
-showing H)"). Advice spells the password ("it's THERE: set the letters and submit") or
-gives presses window by window ("press down on window 1, the fourth letter up once")."""
+"""Password in plain English: the letter each window shows now, and maybe every letter a window has
+shown ("#1 R/S/Q"). Advice spells the password or gives presses window by window."""
 
 from __future__ import annotations
 

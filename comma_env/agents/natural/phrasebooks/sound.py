@@ -1,9 +1,5 @@
-"""Sound in plain English. A description says what the clip sounds like, in the describer's
-words ("a low rumbling hum that throbs quickly", "ding-dong", "like rain on a window"); the
-expert matches it to the manual's list of sounds by their telling features, and asks about
-the feature that separates the sounds left when it cannot tell ("steady hiss: with tiny taps,
-or a faint flutter?"). Advice is the code as symbols, their names, positions on the keypad or
-a run such as "#$&*"; "the rest", after part of the code is typed."""
+"""Sound in plain English: the clip in the describer's words, matched to the manual's sounds by their
+telling features (asking about the feature that separates them). Advice: the code as symbols, names or keys."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Telehealth in plain English. A description gives the lesion's look (colours, shape, border,
-surface, vessels) and the clinical part of the profile (age, skin type, site, diameter, and
-yes or no for itching, bleeding, growth, change, raised) in any order and wording ("it doesn't
-itch but it does bleed", "✅ grew recently", "no itch / no bleed"); the expert applies the
-key and asks for exactly the facts it still needs (the surface; the melanoma signs; the
-diameter of a carcinoma; itching and bleeding of a keratosis). Advice names the diagnosis
-and the treatment, or a rule the solver applies to its own card ("if the diameter is 5 mm or
-more choose surgery, otherwise cryotherapy")."""
+"""Telehealth in plain English: the lesion's look and the clinical profile in any order and wording;
+the expert asks for exactly the facts the key still needs. Advice: a diagnosis, a treatment or a size rule."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Wire in plain English: wires listed from the top (or the bottom), by number, ordinal or
-roman numeral, as letters with a legend, or as counts only; the serial number or just its
-last digit's parity. Advice names a wire by number, ordinal from either end, colour
-("the only white wire", "the topmost blue one") or its neighbour ("just below the white one")."""
+"""Wire in plain English: the wires listed, placed, lettered or counted, and the serial number (or its
+parity). Advice names a wire by number, ordinal from either end, colour or neighbour."""
 
 from __future__ import annotations
 
