@@ -200,8 +200,7 @@ def _single(text: str) -> dict[int, Cell]:
             squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)
     for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"
                              r"[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
-                             r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)",
-                             text, re.IGNORECASE):
+                             r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)", text, re.IGNORECASE):
         if match.group(1):
             col = ORDINAL_WORDS.get(match.group(2).lower()) or int(match.group(2)[0])
             row, colour = int(match.group(1)), match.group(3)

@@ -89,8 +89,7 @@ def _numbers(text: str) -> list[int]:
 
 
 _ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
-                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)",
-                       re.IGNORECASE)
+                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)", re.IGNORECASE)
 
 
 def _legend(text: str) -> dict[str, str]:

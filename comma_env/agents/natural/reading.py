@@ -58,8 +58,7 @@ word is no typo of a puzzle's word: "start" is not "star"), and puzzle labels.""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 
-SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b",
-                      re.IGNORECASE)
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
 
 
@@ -80,8 +79,7 @@ _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
 _ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
-                            rf"of|a|an)\s+(zero|one|two)\b(?!\s+of\b)",
-                            re.IGNORECASE)
+                            rf"of|a|an)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
 

@@ -28,8 +28,7 @@ _LOGGED_IN = re.compile(r"logged in|after logging in|pin (?:worked|was accepted)
                         r"saw my balance|available balance|balance screen|balance page", re.IGNORECASE)
 _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|over|above|at least|greater than|"
                       r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)"
-                      r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)",
-                      re.IGNORECASE)
+                      r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)", re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
 _VAGUE = re.compile(r"\b(?:a few hundred|around|about|roughly|close to|near|between|enough|borderline|somewhere|"
                     r"not sure|don'?t know which side|which side)\b", re.IGNORECASE)

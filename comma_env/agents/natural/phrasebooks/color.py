@@ -171,8 +171,7 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     if not phrase or re.fullmatch(r"(?:all|both)(?: of them)?|them all|(?:there should be|that'?s) .*", phrase):
         return None  # refers back to the squares just named
     row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|"
-                    r"\brow\s+(one|two|three|four)\b",
-                    phrase)
+                    r"\brow\s+(one|two|three|four)\b", phrase)
     col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b",
                     phrase)
     r = _index(row) if row else None
@@ -180,8 +179,7 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
                        r"counting from)\s+"
                        r"the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|\b(right|left) end\b|"
-                       r"\bthe end\b",
-                       phrase)
+                       r"\bthe end\b", phrase)
     if ranked and c is None:
         word = ranked.group(1) or ranked.group(3)
         side = ranked.group(2) or ranked.group(4) or ("right" if ranked.group(5) == "right" or "end" in ranked.group(0)

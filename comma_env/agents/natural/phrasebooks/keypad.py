@@ -30,8 +30,7 @@ _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is
 _INSTRUCTION = re.compile(r"\b(?:press|push|hit|tap|click|start|begin|then|next|first|order|go|keep going|finally)\b",
                           re.IGNORECASE)
 _REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i said|before|i told you)|same|"
-                   r"unchanged)\b",
-                   re.IGNORECASE)
+                   r"unchanged)\b", re.IGNORECASE)
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
 

@@ -64,8 +64,7 @@ class MazePhrases(Phrasebook):
                 state["facing"] = layout.facing
             state.setdefault("spheres", {}).update(layout.spheres)
         prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
-                       r"yellow)\b",
-                       " ", text, flags=re.IGNORECASE)
+                       r"yellow)\b", " ", text, flags=re.IGNORECASE)
         for sentence in re.split(r"(?<=[.!?;])\s+|\n", prose):
             self._sentence(sentence, state)
 
@@ -221,8 +220,7 @@ _STEP = re.compile(
     r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
-    r"\bpress\b(?=\s*\(|\s*$)",
-    re.IGNORECASE | re.MULTILINE)
+    r"\bpress\b(?=\s*\(|\s*$)", re.IGNORECASE | re.MULTILINE)
 
 
 _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),

@@ -24,13 +24,11 @@ _PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
 _SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\(now "
-                   r"showing ([A-Za-z])\))?",
-                   re.IGNORECASE)
+                   r"showing ([A-Za-z])\))?", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?)\s+([A-Za-z]{5})\b",
                   re.IGNORECASE)
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
-                         r"?\s*(?:and\s+)?)+)",
-                         re.IGNORECASE)
+                         r"?\s*(?:and\s+)?)+)", re.IGNORECASE)
 _NOT_LETTERS = {"WORD", "WORDS", "NOW", "THE", "LETTERS"}
 
 
@@ -198,8 +196,7 @@ _WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b
                       rf"box)\b|"
                       rf"\b(all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:5\s+|five\s+)?(?:windows?|letters?|slots?)\b|"
                       rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\b(?:the\s+)?(?:windows|"
-                      rf"letters)\b",
-                      re.IGNORECASE)
+                      rf"letters)\b", re.IGNORECASE)
 
 
 def _presses(text: str) -> Steps:

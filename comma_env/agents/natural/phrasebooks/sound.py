@@ -18,8 +18,7 @@ FEATURES: dict[str, dict[str, int]] = {
     "Car engine": {r"engine|motor|idling|car\b": 5, r"rumbl": 3, r"\bhum": 2, r"throb|puls": 2, r"\blow": 1,
                    r"steady|same pitch|doesn'?t (?:go up|change)|stays the same": 1},
     "Birdsong": {r"\bbird|tweet|chirp": 5, r"swoop": 2, r"very high|really high|high|piercing|shrill": 1,
-                 r"quick|fast": 1, r"gaps": 1,
-                 r"up (?:and|n) down": 1},
+                 r"quick|fast": 1, r"gaps": 1, r"up (?:and|n) down": 1},
     "Police siren": {r"siren|police|ambulance|wail": 5, r"loud": 2, r"slides?|sliding|glides?": 2,
                      r"up and down|rises and falls": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
     "Dripping tap": {r"drip|faucet|\btap\b(?! it)|plinks?|plonk|drops?\b|droplet": 5, r"evenly spaced|regular": 1,
@@ -88,14 +87,12 @@ class SoundPhrases(Phrasebook):
         state = memory["state"]
         text = clean(text)
         display = re.search(r"\b(?:display|screen)\b[^.\n]*?\b(?:shows?|reads?|says?|:)\s*([$*&#](?:\s*[$*&#_\-]){0,"
-                            r"4})",
-                            text, re.IGNORECASE)
+                            r"4})", text, re.IGNORECASE)
         if display:
             state["entered"] = re.sub(r"[^$*&#]", "", display.group(1))
         described = re.sub(r"\b(?:display|screen)\b[^\n.]*", " ", text)
         if re.search(r"[a-z]{3}", described, re.IGNORECASE) and not re.fullmatch(r"[\W\d]*(?:what'?s left|last "
-                                                                                 r"one)?\W*",
-                                                                                  described, re.IGNORECASE):
+                                                                                 r"one)?\W*", described, re.IGNORECASE):
             found = identify(described)
             if len(found) == 1 or not state.get("sounds") or re.search(r"sorry|correction|again|actually", text, re.I):
                 if sum(scores(described).values()):

@@ -62,8 +62,7 @@ def _yes_no(text: str, fact: str) -> str | None:
         after = clause[found.end():found.end() + 30]
         before = clause[:found.start()]
         said = re.match(r"[\W_]*(?:recently[\W_]*)?(?:(?:is|was|are|=|:)[\W_]*)?(no|n|false|❌|yes|y|true|✅)(?!\w)",
-                        after,
-                        re.IGNORECASE)
+                        after, re.IGNORECASE)
         if said:
             return "no" if said.group(1).lower() in ("no", "n", "false", "❌") else "yes"
         if _NO.search(before[-30:]):
