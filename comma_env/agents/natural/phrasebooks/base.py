@@ -252,3 +252,13 @@ def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
 def unknown(about: str, options: Any) -> Open:
     """An `Open` fact (options as a tuple)."""
     return Open(about, tuple(options))
+
+
+def fact(options: Any, whether: str, missing: str, every: Any) -> Any:
+    """A fact said (its one option), open between the options said (asking "whether `whether` A or B"),
+    or, not said, open over `every` (asking `missing`)."""
+    if options and len(options) == 1:
+        return options[0]
+    if options:
+        return unknown(f"whether {whether} {' or '.join(map(str, options))}", options)
+    return unknown(missing, every)

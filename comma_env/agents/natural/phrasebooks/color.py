@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.color_grid import PALETTE, SIZE, read_grid
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
 from comma_env.agents.natural.reading import ORDINAL_WORDS, clean, fix_typos, hedged, number, spelled_numbers
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.color import CELLS, COLORS, GROUPS, WHITE, action_name, cell_of, group_cells, stage_group
@@ -61,13 +61,8 @@ class ColorPhrases(Phrasebook):
         cells: list[Any] = []
         for index, options in enumerate(grid):
             row = index // SIZE + 1
-            if options and len(options) == 1:
-                cells.append(options[0])
-            elif options:
-                cells.append(unknown(f"whether the square in row {row}, column {index % SIZE + 1} is "
-                                     f"{' or '.join(options)}", options))
-            else:
-                cells.append(unknown(f"the colours of row {row}", (*COLORS, WHITE) if whites else COLORS))
+            cells.append(fact(options, f"the square in row {row}, column {index % SIZE + 1} is",
+                              f"the colours of row {row}", (*COLORS, WHITE) if whites else COLORS))
         rows: Any = [cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
         if memory["state"].get("axes") and all(isinstance(c, str) for c in cells):
             columns = [[cells[r * SIZE + c] for r in range(SIZE)] for c in range(SIZE)]

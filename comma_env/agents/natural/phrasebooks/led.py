@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, one_button, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose, position_words
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
@@ -172,12 +172,7 @@ class LedPhrases(Phrasebook):
         said = memory["state"]
         colours = said.get("colours") or {}
         current = said.get("current") or colours.get(said.get("stage"))
-        if not current:
-            colour: Any = unknown("the colour of the current stage's LED", list(MULTIPLIERS))
-        elif len(current) == 1:
-            colour = current[0]
-        else:
-            colour = unknown(f"whether the current LED is {' or '.join(current)}", list(current))
+        colour = fact(current, "the current LED is", "the colour of the current stage's LED", MULTIPLIERS)
         letters: dict[str, Any] = dict(said.get("letters") or {})
         if "loose" in letters and len(letters) == 1:
             orders = [dict(zip(POSITIONS, p, strict=True)) for p in itertools.permutations(letters["loose"])]
@@ -185,14 +180,9 @@ class LedPhrases(Phrasebook):
         else:
             shown = {}
             for position in POSITIONS:
-                options = letters.get(position)
                 where = position.replace("_", " ")
-                if options and len(options) == 1:
-                    shown[position] = options[0]
-                elif options:
-                    shown[position] = unknown(f"whether the {where} letter is {' or '.join(options)}", list(options))
-                else:
-                    shown[position] = unknown(f"the letter on the {where} button", list(ALPHABET))
+                shown[position] = fact(letters.get(position), f"the {where} letter is",
+                                       f"the letter on the {where} button", ALPHABET)
         return {"stage_number": 1, "led_colors_left_to_right": [colour], "completed_stages": 0, "button_letters": shown}
 
     def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:

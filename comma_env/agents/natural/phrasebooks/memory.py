@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, one_button, unknown
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
@@ -155,13 +155,7 @@ class MemoryPhrases(Phrasebook):
     def belief(self, memory: Memory) -> State:
         said = memory["state"]
         stage = said.get("stage") or len(memory["notes"].get("pressed", [])) + 1
-        display = said.get("display")
-        if not display:
-            shown: Any = unknown("the number on the display", range(1, BUTTONS + 1))
-        elif len(display) == 1:
-            shown = display[0]
-        else:
-            shown = unknown(f"whether the display shows {' or '.join(map(str, display))}", display)
+        shown = fact(said.get("display"), "the display shows", "the number on the display", range(1, BUTTONS + 1))
         labels = said.get("labels")
         if not labels:
             board: Any = unknown("the labels of the four buttons from the left",

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, spelled_numbers
 from comma_env.agents.natural.words import choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
@@ -122,12 +122,8 @@ class PasswordPhrases(Phrasebook):
         shown = memory["state"].get("shown") or [None] * POSITIONS
         letters: list[Any] = []
         for window, options in enumerate(shown, start=1):
-            if options and len(options) == 1:
-                letters.append(options[0])
-            elif options:
-                letters.append(unknown(f"whether window {window} shows {' or '.join(options)}", options))
-            else:
-                letters.append(unknown(f"the letter window {window} shows now", _cycle_candidates(seen[window - 1])))
+            letters.append(fact(options, f"window {window} shows", f"the letter window {window} shows now",
+                                _cycle_candidates(seen[window - 1])))
         return {"letters_shown_left_to_right": letters}
 
     def possible(self, state: State, notes: dict[str, Any]) -> bool:

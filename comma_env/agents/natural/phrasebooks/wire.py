@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.colours import Palette, drop_negated
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
 from comma_env.agents.natural.reading import (
     ORDINAL,
     ROMAN,
@@ -179,14 +179,8 @@ class WirePhrases(Phrasebook):
         elif count:
             wires = []
             for k in range(1, count + 1):
-                options = colours.get(k)
                 name = "the last wire" if k == count else f"wire {k}"
-                if options and len(options) == 1:
-                    wires.append(options[0])
-                elif options:
-                    wires.append(unknown(f"whether {name} is {' or '.join(options)}", options))
-                else:
-                    wires.append(unknown(f"the colour of {name}", COLORS))
+                wires.append(fact(colours.get(k), f"{name} is", f"the colour of {name}", COLORS))
         else:
             wires = unknown("how many wires there are and their colours from the top", [])
         serial = said.get("serial")
