@@ -187,8 +187,7 @@ def _corners(text: str) -> dict[int, Cell]:
 
 
 def _single(text: str) -> dict[int, Cell]:
-    """One square said by row and column: "in row 3 the third square is red", "row 2, column 3 is blue",
-    "the last square of the first row is blue"."""
+    """One square said by row and column ("row 2, column 3 is blue", "the last square of the first row is ...")."""
     squares: dict[int, Cell] = {}
     place = r"(first|second|third|fourth|last|top|bottom|[1-4](?:st|nd|rd|th))"
     for col, row, row_number, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+(?:the\s+{place}\s+"

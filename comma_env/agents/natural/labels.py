@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Found:
-    """The printed word `word` at `start`..`end`; `quoted` when it was written in quotes,
-    `partial` when the quotes held only its beginning ("'uh'")."""
+    """The printed word `word` at `start`..`end`; `quoted` when it was written in quotes."""
 
     word: str
     start: int
@@ -47,8 +46,7 @@ class Printed:
         return None
 
     def find(self, text: str, lowercase: bool = False) -> list[Found]:
-        """Printed words in `text`, in order: quoted ones (any case), then words in capitals
-        (in any case when `lowercase`) outside the quotes."""
+        """Printed words in `text`, in order: quoted ones, then words in capitals (any case when `lowercase`)."""
         found: list[Found] = []
         spans: list[tuple[int, int]] = []
         for match in self.quoted.finditer(text):

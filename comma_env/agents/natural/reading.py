@@ -10,8 +10,7 @@ from collections.abc import Iterable
 from comma_env.protocol.text import strip_thinking
 
 MAX_CHARS = 4000
-"""Longer messages are read up to here: descriptions and advice are short, and a reader
-must stay fast on anything a learner sends."""
+"""Longer messages are read up to here, so a reader stays fast on anything a learner sends."""
 
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0f\ufe0e\u20e3\u200d\u200b\u2060"), None)
 _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u00b4": "'",
@@ -53,8 +52,7 @@ STOPWORDS = frozenset(
     "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
     "word work world would could should wait want went west what whats rate date gate late mate note vote "
     "line lime like life live five fine mine nine wine ring rung sing song long along among".split())
-"""Words never rewritten as another word by `fix_typos`: short or common English words (a real
-word is no typo of a puzzle's word: "start" is not "star"), and puzzle labels."""
+"""Words `fix_typos` never rewrites: common English words ("start" is no typo of "star") and labels."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 
@@ -64,7 +62,7 @@ SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|
 
 def clean(text: str) -> str:
     """`text` as the readers see it: thoughts, markdown and typography made plain, "R2C3", "x2", "the other
-        three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
+    three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
@@ -85,7 +83,7 @@ _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_CO
 
 def spelled_numbers(text: str) -> str:
     """Numbers written as words as digits (text2num); "one" and "two" only beside a word that counts
-        ("two steps", "forward two"), since they are also pronouns ("the red one")."""
+    ("two steps", "forward two"), since they are also pronouns ("the red one")."""
     from text_to_num import alpha2digit
 
     text = str(alpha2digit(text, "en"))
@@ -118,8 +116,7 @@ def ordinal(word: str, count: int | None = None) -> int | None:
 
 # -- typo-tolerant words ------------------------------------------------------------------------------
 def distance(a: str, b: str, limit: int = 2) -> int:
-    """Edit distance with transpositions (optimal string alignment), or `limit` + 1 when it
-    is larger than `limit` (so a long word against a short one costs nothing)."""
+    """Edit distance with transpositions, or `limit` + 1 when it is larger than `limit`."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
     previous2: list[int] = []
@@ -142,7 +139,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
     """`text` with each word one or two edits from exactly one word of `vocabulary` written right
-        ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
+    ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
     words = {w.lower() for w in vocabulary}
     by_length: dict[int, list[str]] = {}
     for w in words:
@@ -194,7 +191,7 @@ _HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[
 
 def corrected(text: str) -> str:
     """`text` without the slips its writer fixed in place ("cut the first -- no wait, the fourth" reads
-        "cut the fourth"); a fix that says where its slip was is kept as a correction."""
+    "cut the fourth"); a fix that says where its slip was is kept as a correction."""
     text, position = text[:MAX_CHARS], 0
     while True:
         match = _SELF_FIX.search(text, position)
@@ -230,8 +227,7 @@ _ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|mig
 
 
 def asides(text: str) -> str:
-    """`text` without remarks in brackets ("white, red/blue (the second looks red in one light
-    and blue in another), white"): a list is read without the words about it."""
+    """A list read without the remarks in brackets about it ("red/blue (the second looks red in one light)")."""
     return _ASIDE.sub(" ", text)
 
 
@@ -241,7 +237,7 @@ _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s
 
 def undone(text: str) -> str:
     """Advice without the steps it forbids ("don't hold it, just tap"); "don't let go until ..." and
-        "don't treat it" stay, as they say when or what."""
+    "don't treat it" stay, as they say when or what."""
     return _DONT.sub(" ", text)
 
 
@@ -255,16 +251,14 @@ VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
-"""Where advice points at a thing by a relation a reader may not resolve ("the wire next to the
-white one", "the second from the edge"): a clause with one is checked like a hedge."""
+"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
-"""A condition in advice ("if the last wire is blue, ...; otherwise ..."), checked like a hedge
-by a reader that does not evaluate conditions."""
+"""A condition in advice ("if ..., otherwise ..."), checked like a hedge by a reader that does not evaluate it."""
 
 
 def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     """The clauses of `text` that hedge (with `vague`, leave a count or target open; `also`, match it), with
-        the clauses before a short one: the partner re-reads the message without each."""
+    the clauses before a short one: the partner re-reads the message without each."""
     alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
     pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
@@ -285,7 +279,7 @@ _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)
 
 def sentences(text: str) -> list[str]:
     """`text` cut at line breaks and sentence ends, in order, each without a leading interjection
-        ("Right, press ..."; "RIGHT" in capitals may be a label)."""
+    ("Right, press ..."; "RIGHT" in capitals may be a label)."""
     parts: list[str] = []
     for line in text.splitlines():
         parts += [_INTERJECTION.sub("", p.strip())

@@ -19,8 +19,7 @@ _ALTERNATIVE = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|mayb
 
 @dataclass(frozen=True)
 class Moment:
-    """When to act: after `wait` seconds, or when the timer shows `digit` (as its last digit
-    when `last`, else anywhere); both None means now."""
+    """When to act: after `wait` seconds, when the timer shows `digit` (last digit if `last`), or now."""
 
     digit: int | None = None
     last: bool = False
@@ -28,8 +27,7 @@ class Moment:
 
 
 def moment(text: str) -> Moment | None:
-    """The moment `text` names, or None when it names none. A choice ("0 or 1") is no
-    moment: the caller asks."""
+    """The moment `text` names, or None (also for a choice such as "0 or 1": the caller asks)."""
     if _ALTERNATIVE.search(text):
         return None
     waited = _WAIT.search(text)

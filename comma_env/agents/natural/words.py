@@ -1,5 +1,4 @@
-"""How the natural-language partners say numbers, ordinals, counts, button positions and
-sentence connectors, with seeded variety."""
+"""How the natural-language partners say numbers, ordinals, counts, positions and connectors, varied by seed."""
 
 from __future__ import annotations
 

@@ -204,7 +204,7 @@ class AtmPhrases(Phrasebook):
 
 def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | None:
     """The actions one step of advice asks for on `machine`, a question (str), ["STOP"] when it needs a
-        picture not seen yet (the balance after logging in), or None."""
+    picture not seen yet (the balance after logging in), or None."""
     state = machine.visible_state()
     screen = state["screen"]
     cls = type(machine)

@@ -168,8 +168,7 @@ class ButtonPhrases(Phrasebook):
 
 
 def _strip_rule(text: str, strip: str) -> Any:
-    """"if the strip is blue let go on a 4, if it's yellow on a 5, otherwise on a 1": the
-    moment for the strip the solver sees."""
+    """The moment for the strip the solver sees in a strip rule ("if the strip is blue let go on a 4, ...")."""
     rules = re.findall(r"\b(?:if|when)\s+(?:the strip|it)\s*(?:'s|is)?\s*(?:lit\s+)?(\w+)[^,;.]*?(\d)", text,
                        re.IGNORECASE)
     if not rules:

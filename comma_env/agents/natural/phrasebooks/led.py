@@ -43,8 +43,7 @@ _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left
 
 
 def _capitals(text: str) -> str:
-    """A letter written in lower case where only a letter can stand ("top left n", "press h",
-    "letter j") in capitals, as the readers find letters."""
+    """A letter written in lower case where only a letter can stand ("press h", "letter j") in capitals."""
     return _LOWER_LETTER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 

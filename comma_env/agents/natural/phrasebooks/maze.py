@@ -233,8 +233,7 @@ _MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)
 
 
 def _route(text: str, facing: str) -> Steps:
-    """The actions of a route, in order; a turn without a side, a move without a direction, a
-    goal without a route, or a step in the list it cannot read is asked about."""
+    """The actions of a route, in order; a step it cannot read or that leaves a side or direction open is asked."""
     for pattern, plain in _TURN_WORDS:
         text = pattern.sub(plain, text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)

@@ -96,8 +96,7 @@ class MemoryPhrases(Phrasebook):
             state["labels"] = labels
 
     def _recap(self, line: str, pressed: list[Any]) -> None:
-        """"stage 1: display 3, I pressed position 3 (label 3)", "S1: pos 3 / label 3",
-        "Stage 1 - pressed the button labelled 1, which was in position 2"."""
+        """A recap of an earlier stage ("stage 1: display 3, I pressed position 3 (label 3)", "S1: pos 3 / label 3")."""
         short = _S_RECAP.search(line)
         position: int | None
         label: int | None

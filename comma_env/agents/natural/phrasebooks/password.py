@@ -196,8 +196,7 @@ _WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b
 
 
 def _presses(text: str) -> Steps:
-    """Presses said window by window, in order: "press down on window 1, the fourth letter
-    up once, then press submit"; a step without its window or its direction is asked about."""
+    """Presses said window by window, in order ("press down on window 1, then submit"); a gap is asked about."""
     actions: list[str] = []
     last_direction: str | None = None
     for clause in re.split(r"[,;\n]|\bthen\b|\band\b(?=\s+(?:press|hit|click|push|then|submit|the|window))|\.(?=\s|$)",

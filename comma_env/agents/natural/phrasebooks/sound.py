@@ -70,8 +70,7 @@ def scores(text: str) -> dict[str, int]:
 
 
 def identify(text: str) -> list[str]:
-    """The listed sounds `text` could describe, best first: one only when its telling words
-    (its name, or two of its features) clearly outweigh every other sound's."""
+    """The listed sounds `text` could describe, best first: one only when its telling words clearly win."""
     ranked = sorted(scores(text).items(), key=lambda item: -item[1])
     best, second = ranked[0][1], ranked[1][1]
     if best >= 5 and best - second >= 3:

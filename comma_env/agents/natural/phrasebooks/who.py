@@ -38,7 +38,7 @@ _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom
 
 def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[Found]]:
     """Positions and printed words in `text`, neither inside the other: printed words in capitals win,
-        except in a message all in capitals (where a sentence's first "PRESS" is the verb)."""
+    except in a message all in capitals (where a sentence's first "PRESS" is the verb)."""
     text = _DIRECTIONS.sub(lambda m: " " * len(m.group(0)), text)
     if _mostly_capitals(text):
         text = _VERB.sub(lambda m: " " * len(m.group(0)), text)
@@ -216,7 +216,7 @@ def _placed(text: str, places: list[grid.Place], words: list[Found]) -> dict[str
 
 def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[str] | None:
     """The buttons a sentence of advice could mean (by label, position or neighbour), or None; in a
-        message all in lower case any word of a label counts."""
+    message all in lower case any word of a label counts."""
     places, words = _tokens(sentence)
     by_label = {label: position for position, label in labels.items()}
     constraints: list[set[str]] = []

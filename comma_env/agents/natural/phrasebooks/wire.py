@@ -132,8 +132,7 @@ class WirePhrases(Phrasebook):
         state.setdefault("count", sum(counts.values()))
 
     def _placed(self, low: str, count: int) -> tuple[dict[int, tuple[str, ...]], list[tuple[int, int]]]:
-        """Colours said to be at a position ("wire 3 is red", "1. white", "third red", "the
-        last one is white", "IV white", "yellow at the top"), and where the text says so."""
+        """Colours said to be at a position ("wire 3 is red", "third red", "IV white"), and the spans saying so."""
         placed: dict[int, tuple[str, ...]] = {}
         spans: list[tuple[int, int]] = []
         colour = PALETTE.pattern.pattern
@@ -246,8 +245,7 @@ class WirePhrases(Phrasebook):
 
 
 def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
-    """The wires (1-based) a sentence of advice could mean: one, several (ambiguous), none
-    (no such wire), or None when it names no wire."""
+    """The wires (1-based) a sentence of advice could mean (several: ambiguous; none: no such wire), or None."""
     count = len(colors)
     wires: set[int] | None = None
 
