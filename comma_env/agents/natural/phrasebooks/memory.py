@@ -189,8 +189,8 @@ class MemoryPhrases(Phrasebook):
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         k = int(action.rsplit("_", 1)[1])
         labels = seen["button_labels_left_to_right"]
-        options = [f"Press the {say_ordinal(k, rng)} button from the left.", f"Press the button in "
-                                                                             f"position {say_number(k, rng)}."]
+        options = [f"Press the {say_ordinal(k, rng)} button from the left.",
+                   f"Press the button in position {say_number(k, rng)}."]
         if isinstance(labels, list) and all(isinstance(v, int) for v in labels):
             label = labels[k - 1]
             options += [f'Hit the {say_ordinal(k, rng)} button, the one labelled {label}.',

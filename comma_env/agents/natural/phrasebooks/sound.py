@@ -46,8 +46,8 @@ FEATURES: dict[str, dict[str, int]] = {
 QUESTIONS: dict[frozenset[str], str] = {
     frozenset({"Rain", "Extractor fan"}): "whether the hiss has many tiny random taps in it, or a faint flutter",
     frozenset({"Birdsong", "Whistle"}): "whether it is one steady pure note, or quick chirps that swoop up and down",
-    frozenset({"Dripping tap", "Ticking clock"}): "whether they are dry clicks that alternate louder and softer, or "
-                                                  "plinks",
+    frozenset({"Dripping tap", "Ticking clock"}):
+        "whether they are dry clicks that alternate louder and softer, or plinks",
     frozenset({"Police siren", "Birdsong"}): "whether it is one loud tone sliding up and down, or quick chirps",
     frozenset({"Car engine", "Heartbeat"}): "whether it is a steady hum, or soft thumps in pairs",
 }
@@ -55,8 +55,8 @@ QUESTIONS: dict[frozenset[str], str] = {
 
 LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
-                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&", "#": r"\b(?:hash(?:tag)?|number sign|pound(?: "
-                                                                          r"sign)?|sharp|octothorpe)\b|#"}
+                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&",
+                "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe)\b|#"}
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
 _RUN = re.compile(r"(?<![\w$*&#])[$*&#](?:\s*[$*&#]){1,3}(?![\w$*&#])")
@@ -90,8 +90,8 @@ class SoundPhrases(Phrasebook):
         if display:
             state["entered"] = re.sub(r"[^$*&#]", "", display.group(1))
         described = re.sub(r"\b(?:display|screen)\b[^\n.]*", " ", text)
-        if re.search(r"[a-z]{3}", described, re.IGNORECASE) and not re.fullmatch(r"[\W\d]*(?:what'?s left|last "
-                                                                                 r"one)?\W*", described, re.IGNORECASE):
+        if re.search(r"[a-z]{3}", described, re.IGNORECASE) and \
+                not re.fullmatch(r"[\W\d]*(?:what'?s left|last one)?\W*", described, re.IGNORECASE):
             found = identify(described)
             if len(found) == 1 or not state.get("sounds") or re.search(r"sorry|correction|again|actually", text, re.I):
                 if sum(scores(described).values()):

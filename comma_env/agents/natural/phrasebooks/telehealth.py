@@ -41,8 +41,8 @@ _YES_NO = {"itch": r"itch(?:es|ing|y)?", "bleed": r"bleed(?:s|ing)?|bled", "grew
 _NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn'?t|isnt|never|without|none|❌|✗|"
                  r"false)\b|❌|✗", re.IGNORECASE)
 _YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
-DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar "
-                                                                                      r"keratosis",
+DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous",
+             "ack": r"\back\b|\bak\b|actinic|solar keratosis",
              "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic|\bseb\.?\s*k\b", "mel": r"\bmel\b|melanoma",
              "nev": r"\bnev\b|nevus|naevus|\bmole\b|common mole"}
 TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
@@ -127,8 +127,8 @@ class TelehealthPhrases(Phrasebook):
         return {
             "lesion_surface": SURFACES[surface_code] if surface_code in SURFACES else "smooth" if surface_code else
             unknown("the lesion's surface (smooth, pearly, waxy, scaly or crusted)", sorted(set(SURFACES.values()))),
-            "lesion_shape": said.get("shape") or unknown("its shape (round, oval or asymmetric)", ["oval",
-                                                                                                   "asymmetric"]),
+            "lesion_shape": said.get("shape") or unknown("its shape (round, oval or asymmetric)",
+                                                         ["oval", "asymmetric"]),
             "lesion_border": said.get("border") or unknown(
                 "its border (regular or irregular with notches)", [BORDER_REGULAR, BORDER_NOTCHED]),
             "lesion_colors": colours or unknown("how many colours it has", [["a"], ["a", "b", "c"]]),
@@ -157,8 +157,8 @@ class TelehealthPhrases(Phrasebook):
             code = action.removeprefix("diagnose_")
             name = {"bcc": "a basal cell carcinoma", "scc": "a squamous cell carcinoma", "ack": "an actinic keratosis",
                     "sek": "a seborrheic keratosis", "mel": "a melanoma", "nev": "a nevus, a common mole"}[code]
-            return choose(rng, (f"This is {name}; record that as the diagnosis.", f"Diagnose it as {name} "
-                                                                                  f"({code.upper()}).",
+            return choose(rng, (f"This is {name}; record that as the diagnosis.",
+                                f"Diagnose it as {name} ({code.upper()}).",
                                 f"From what you describe, it is {name}. Put that down as the diagnosis."))
         care = action.removeprefix("treat_")
         return {"surgery": choose(rng, ("Treat it with surgery.", "It needs to be removed surgically.")),
