@@ -129,6 +129,14 @@ class Spanned(Protocol):
     def end(self) -> int: ...
 
 
+def blanked(text: str, found: Sequence[Spanned]) -> str:
+    """`text` with each thing `found` in it blanked, so that what is left keeps its positions."""
+    masked = list(text)
+    for thing in found:
+        masked[thing.start:thing.end] = " " * (thing.end - thing.start)
+    return "".join(masked)
+
+
 _FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"
                      r"word|written|it|i|think|believe|maybe|a|an|symbol|sign|letter|glyph|looks|like|there'?s|there|"
                      r"probably|pretty|sure|guess)[\s:=,.?\-]*)*", re.IGNORECASE)

@@ -55,7 +55,6 @@ STOPWORDS = frozenset(
 """Words `fix_typos` never rewrites: common English words ("start" is no typo of "star") and labels."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
-
 SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
 
@@ -175,7 +174,6 @@ UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actu
                   r"mis-?typed|typo|scratch that|not \w+ but|instead|rather|looked again|listened again|"
                   r"recounted)\b", re.IGNORECASE)
 """Phrases that take back what was said before (a later statement replaces an earlier one)."""
-
 
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
                        r"make that)\b[,:;!.\s-]*(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",

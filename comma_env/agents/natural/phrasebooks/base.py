@@ -22,7 +22,6 @@ Memory = dict[str, Any]
 ACTION_LINE = re.compile(r"(?:[a-z]+(?:_[a-z0-9*]+)+|tap|hold|release|submit|continue|confirm|wait(?:\s+\d{1,9})?)")
 """A line a solver typed into the interface (in the relayed message a PIN digit is ``press_*``)."""
 
-
 MAX_DOUBTS = 6
 """More hedges than this in one message, and the partner asks about the first without re-reading."""
 

@@ -206,10 +206,7 @@ def _which(ref: set[str], symbols: dict[str, str]) -> str:
 def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
     """The keys a sentence names, in order; a symbol with its position in brackets is one key."""
     found = mentions(sentence)
-    masked = list(sentence)
-    for mention in found:
-        masked[mention.start:mention.end] = " " * (mention.end - mention.start)
-    places = grid.places("".join(masked), ROWS)
+    places = grid.places(grid.blanked(sentence, found), ROWS)
     tokens: list[Any] = sorted([*found, *places], key=lambda t: t.start)
     refs: list[set[str]] = []
     previous: Any = None

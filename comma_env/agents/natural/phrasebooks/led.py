@@ -35,8 +35,6 @@ _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
 _VOWELS = set("AEIOU")
-
-
 _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter|button|key))?"
                            r"\s*[:=-]?|(?:press|push|hit|tap|click|choose|pick)(?:\s+the)?)\s+)([a-z])\b(?![\w'])"
                            r"(?!\s+(?:button|key|one|letter|\w+ing)\b)", re.IGNORECASE)
@@ -247,11 +245,8 @@ def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:
     verb = re.search(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", sentence, re.IGNORECASE)
     if verb and len(found) > 1:
         found = [f for f in found if f.start > verb.end()][:1] or found[:1]
-    masked = list(sentence)
-    for f in found:
-        masked[f.start:f.end] = " "
     constraints = [{by_letter[f.letter]} if f.letter in by_letter else set() for f in found]
-    constraints += [grid.matching(p, ROWS) for p in grid.places("".join(masked), ROWS)]
+    constraints += [grid.matching(p, ROWS) for p in grid.places(grid.blanked(sentence, found), ROWS)]
     if re.search(r"\bvowels?\b", sentence, re.IGNORECASE):
         constraints.append({p for p, letter in letters.items() if letter in _VOWELS})
     if not constraints:

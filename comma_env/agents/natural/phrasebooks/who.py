@@ -43,15 +43,9 @@ def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[
     if _mostly_capitals(text):
         text = _VERB.sub(lambda m: " " * len(m.group(0)), text)
         places = grid.places(text, ROWS)
-        masked = list(text)
-        for place in places:
-            masked[place.start:place.end] = " " * (place.end - place.start)
-        return places, WORDS.find("".join(masked), lowercase)
+        return places, WORDS.find(grid.blanked(text, places), lowercase)
     words = WORDS.find(text, lowercase)
-    masked = list(text)
-    for word in words:
-        masked[word.start:word.end] = " " * (word.end - word.start)
-    return grid.places("".join(masked), ROWS), words
+    return grid.places(grid.blanked(text, words), ROWS), words
 
 
 class WhoPhrases(Phrasebook):
