@@ -3,6 +3,7 @@ screen, and of the balance only how it compares with $500; it never asks for the
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -55,8 +56,6 @@ def _compare(text: str) -> str | None:
 
 
 class AtmPhrases(Phrasebook):
-    """ATM's plain English (module docstring)."""
-
     conditions = True
 
     def start(self) -> Memory:
@@ -167,8 +166,6 @@ class AtmPhrases(Phrasebook):
         return " ".join(parts)
 
     def understand(self, text: str, puzzle: Any) -> Steps:
-        import copy
-
         low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
         if hedged(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")

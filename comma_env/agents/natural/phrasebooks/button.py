@@ -45,8 +45,6 @@ _RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)
 
 
 class ButtonPhrases(Phrasebook):
-    """Button's plain English (module docstring)."""
-
     conditions = True
 
     def read(self, text: str, memory: Memory) -> None:

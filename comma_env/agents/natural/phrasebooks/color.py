@@ -18,8 +18,6 @@ VOCABULARY = ("row", "column", "square", "squares", "grid", "white", "magenta", 
 
 
 class ColorPhrases(Phrasebook):
-    """Color's plain English (module docstring)."""
-
     relations = r"\b(?:beside|adjacent|neighbou?r(?:ing)?|nearest|close to|whichever|one of (?:the|those|them|these))\b"
     """Relations it does not resolve (its reader places ends of rows itself)."""
 

@@ -60,8 +60,6 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
 
 
 class DogPhrases(Phrasebook):
-    """Dog's plain English (module docstring)."""
-
     conditions = True
 
     def read(self, text: str, memory: Memory) -> None:

@@ -39,8 +39,6 @@ def _name(symbol: str) -> str:
 
 
 class KeypadPhrases(Phrasebook):
-    """Keypad's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))

@@ -67,8 +67,6 @@ class _Letter:
 
 
 class LedPhrases(Phrasebook):
-    """LED's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))

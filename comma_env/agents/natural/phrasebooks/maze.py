@@ -49,8 +49,6 @@ def _coord(match: re.Match[str], first: int = 1) -> tuple[int, int]:
 
 
 class MazePhrases(Phrasebook):
-    """Maze's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text.replace("_", "·")), VOCABULARY))  # "_" for floor in a grid

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, one_button, unknown
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
@@ -70,8 +71,6 @@ def _labels_in(text: str) -> list[Any] | None:
 
 
 class MemoryPhrases(Phrasebook):
-    """Memory's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
@@ -169,8 +168,6 @@ class MemoryPhrases(Phrasebook):
                 "button_labels_left_to_right": board}
 
     def decide(self, memory: Memory) -> Any:
-        from comma_env.agents.natural.belief import settle
-
         pressed = []
         for k, (position, label) in enumerate(memory["notes"].get("pressed", []), start=1):
             pressed.append([position if position else unknown(f"the position you pressed in stage {k}", range(1, 5)),

@@ -41,8 +41,6 @@ def _cycle_candidates(seen: list[str]) -> list[str]:
 
 
 class PasswordPhrases(Phrasebook):
-    """Password's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         text = fix_typos(clean(text), VOCABULARY)

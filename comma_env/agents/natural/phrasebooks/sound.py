@@ -80,8 +80,6 @@ def identify(text: str) -> list[str]:
 
 
 class SoundPhrases(Phrasebook):
-    """Sound's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = clean(text)

@@ -72,8 +72,6 @@ def _yes_no(text: str, fact: str) -> str | None:
 
 
 class TelehealthPhrases(Phrasebook):
-    """Telehealth's plain English (module docstring)."""
-
     conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
@@ -139,9 +137,6 @@ class TelehealthPhrases(Phrasebook):
             "changed": said.get("changed") or unknown("whether it changed recently", ["yes", "no"]),
             "diagnosis_recorded": said.get("recorded"),
         }
-
-    def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
-        return [self.puzzle_cls.expert_advice(state, notes)]
 
     def decide(self, memory: Memory) -> Any:
         decision = super().decide(memory)

@@ -49,8 +49,6 @@ def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[
 
 
 class WhoPhrases(Phrasebook):
-    """Who's plain English (module docstring)."""
-
     relations = r"\b(?:nearest|close to|(?:from|at|on) the (?:edge|end|side)|whichever|one of (?:the|those|them|these))"
     """Relations it does not resolve (its reader places next to itself)."""
 

@@ -80,8 +80,6 @@ def _legend(text: str) -> str:
 
 
 class WirePhrases(Phrasebook):
-    """Wire's plain English (module docstring)."""
-
     # -- the expert reads a description -----------------------------------------------------------
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
