@@ -19,9 +19,7 @@ class Found:
 
 
 def _spelling(word: str) -> str:
-    parts = [re.escape(p) for p in word.split(" ")]
-    pattern = r"[\s-]+".join(parts).replace("'", "'?")
-    return pattern
+    return r"[\s-]+".join(re.escape(p) for p in word.split(" ")).replace("'", "'?")
 
 
 class Printed:

@@ -34,10 +34,6 @@ _REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i sa
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
 
-def _name(symbol: str) -> str:
-    return SYMBOL_NAMES[symbol]
-
-
 class KeypadPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
@@ -120,7 +116,7 @@ class KeypadPhrases(Phrasebook):
                 symbols[position] = unknown(f"which of the two {unplaced} keys shows which symbol",
                                             sorted(options or ()))
             elif options:
-                names = " or ".join(f"{s} ({_name(s)})" for s in sorted(options))
+                names = " or ".join(f"{s} ({SYMBOL_NAMES[s]})" for s in sorted(options))
                 symbols[position] = unknown(f"whether the {where} key shows {names}", sorted(options))
             else:
                 symbols[position] = unknown(f"the symbol on the {where} key", list(SYMBOL_NAMES))
@@ -139,13 +135,14 @@ class KeypadPhrases(Phrasebook):
         if not isinstance(shown, str):
             return choose(rng, (f"Press the {where} key.", f"Press the {where} button."))
         return choose(rng, (f'Press the key with the symbol "{shown}", {where}.', f"Press the {where} key.",
-                            f"Press the {_name(shown)} ({shown}), {where}.", f'Go for "{shown}", the {where} one.'))
+                            f"Press the {SYMBOL_NAMES[shown]} ({shown}), {where}.",
+                            f'Go for "{shown}", the {where} one.'))
 
     # -- the solver describes and reads advice -------------------------------------------------------
     def describe(self, state: State, rng: np.random.Generator) -> str:
         symbols = state["button_symbols"]
         lit = state.get("lit_buttons") or []
-        parts = [f"{p.replace('_', ' ')}: {symbols[p]} ({_name(symbols[p])})" for p in POSITIONS]
+        parts = [f"{p.replace('_', ' ')}: {symbols[p]} ({SYMBOL_NAMES[symbols[p]]})" for p in POSITIONS]
         body = choose(rng, ("The keypad shows " + "; ".join(parts) + ".", "Symbols: " + ", ".join(parts) + "."))
         shown = ", ".join(p.replace("_", " ") for p in lit)
         lights = f"Lit up: {shown}." if lit else choose(rng, ("None of the keys are lit.", "No key is lit yet."))
