@@ -13,7 +13,7 @@ SIZE = 4
 PALETTE = Palette(("red", "blue", "green", "yellow", "magenta", "white"))
 LETTERS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "M": "magenta", "W": "white", "P": "magenta"}
 Cell = tuple[str, ...] | None
-_ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
+ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
               "three": 3, "four": 4}
 _MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|bottom)\))?|(top|first|second|third|fourth|"
                    r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|"
@@ -120,7 +120,7 @@ def _columns(text: str) -> dict[int, Cell]:
     squares: dict[int, Cell] = {}
     for k, mark in enumerate(marks):
         cells = _cells(text[mark.end():marks[k + 1].start() if k + 1 < len(marks) else len(text)])
-        col = int(mark.group(1)) if mark.group(1) else _ROW_WORDS.get(mark.group(2).lower(), SIZE)
+        col = int(mark.group(1)) if mark.group(1) else ROW_WORDS.get(mark.group(2).lower(), SIZE)
         if len(cells) == SIZE and len(marks) == SIZE:
             for r, cell in enumerate(cells):
                 squares[r * SIZE + col - 1] = cell
@@ -144,7 +144,7 @@ def _rows(text: str) -> dict[int, Cell]:
         elif word[0].isdigit():
             index = int(word[0])
         else:
-            index = _ROW_WORDS.get(word.lower().split()[0]) or ORDINAL_WORDS.get(word.lower())
+            index = ROW_WORDS.get(word.lower().split()[0]) or ORDINAL_WORDS.get(word.lower())
         chunk = text[mark.end():end]
         sentence = re.split(r"[.!?](?:\s|$)", chunk, maxsplit=1)[0]
         chunks.append((index, sentence if len(_cells(chunk)) % SIZE and len(_cells(sentence)) == SIZE else chunk))
@@ -193,7 +193,7 @@ def _single(text: str) -> dict[int, Cell]:
     for col, row, row_number, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+(?:the\s+{place}\s+"
                                                    r"row|row\s+([1-4]))\s+is\s+(?:actually\s+)?([a-z]+)", text,
                                                    re.IGNORECASE):
-        r, c = (_ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0])
+        r, c = (ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0])
                 for w in (row or row_number, col))
         if PALETTE.one(colour):
             squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.color_grid import PALETTE, SIZE, read_grid
+from comma_env.agents.natural.color_grid import PALETTE, ROW_WORDS, SIZE, read_grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
 from comma_env.agents.natural.reading import ORDINAL_WORDS, clean, fix_typos, hedged, number, spelled_numbers
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
@@ -210,6 +210,5 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
 
 def _index(match: re.Match[str]) -> int:
     word = next(g for g in match.groups() if g)
-    return int(word[0]) if word[0].isdigit() else {"top": 1, "first": 1, "one": 1, "second": 2, "two": 2, "third": 3,
-                                              "three": 3, "fourth": 4, "four": 4, "bottom": 4, "last": 4}[word]
+    return int(word[0]) if word[0].isdigit() else ROW_WORDS[word]
 
