@@ -9,7 +9,6 @@ import pytest
 
 import comma_env
 from comma_env.agents.natural.phrasebooks import phrasebook
-from comma_env.agents.natural.words import strip_connector
 from tests.protocol.test_linear_parsing import ADVERSARIAL, BUDGET_SECONDS
 from tests.support.natural import names_action, play_natural
 from tests.support.registered import puzzles
@@ -53,7 +52,7 @@ def test_phrasebook_is_linear_on_100kb_lines(puzzle: str) -> None:
     book = phrasebook(env.unwrapped.puzzle_cls)
     slow = {}
     for name, line in {**ADVERSARIAL, **EXTRA}.items():
-        text = strip_connector(line.strip())
+        text = line.strip()
         seconds = max(cpu_seconds(book.understand, text, env.unwrapped.puzzle),
                       cpu_seconds(book.hear, text, book.start()))
         if seconds > BUDGET_SECONDS:

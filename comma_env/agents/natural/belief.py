@@ -1,13 +1,5 @@
-"""What the scripted expert believes about a puzzle it cannot see, and how it decides without
-guessing.
-
-A reader turns the solver's words into a state shaped like the puzzle's ``visible_state()``
-(and the expert's notes), in which a fact the solver left open is an `Open` leaf: "wire 4 is
-white or yellow", "the display word was not given". `settle` tries every way of filling the
-open facts in that the puzzle allows and applies the manual to each: when they all lead to
-the same advice the expert gives it (a missing serial number does not matter for five wires
-that end in red), otherwise it asks for exactly the open facts that change the advice.
-"""
+"""What the scripted expert believes about a puzzle it cannot see: the solver's words as a state with an
+`Open` leaf per fact left open; `settle` advises only what every filling-in agrees on, else asks."""
 
 from __future__ import annotations
 
@@ -27,8 +19,7 @@ Answers = Callable[[dict[str, Any], dict[str, Any]], Sequence[Sequence[str]]]
 
 @dataclass(frozen=True)
 class Open:
-    """A fact the solver left open: one of `options`; `about` names it for a question
-    ("the colour of the last wire")."""
+    """A fact the solver left open: one of `options`; `about` names it for a question."""
 
     about: str
     options: tuple[Any, ...]
@@ -36,8 +27,7 @@ class Open:
 
 @dataclass
 class Decision:
-    """The expert's answer to what it was told: advice (action names or advice lines the
-    solver resolves), or the facts it must ask for."""
+    """The expert's answer: advice (action names or advice lines), or the facts it must ask for."""
 
     advice: list[str] | None = None
     ask: list[str] = field(default_factory=list)
@@ -69,8 +59,7 @@ def _fill(tree: Any, values: dict[int, Any]) -> Any:
 
 def settle(state: dict[str, Any], notes: dict[str, Any], answers: Answers,
            possible: Callable[[dict[str, Any], dict[str, Any]], bool] = lambda s, n: True) -> Decision:
-    """Advice that holds however the open facts of `state` and `notes` are filled in, or the
-    open facts that change it (see the module docstring)."""
+    """Advice that holds however the open facts are filled in, or the open facts that change it."""
     leaves = open_facts(state) + open_facts(notes)
     if math.prod(len(leaf.options) for leaf in leaves) > LIMIT:
         return Decision(ask=[leaf.about for leaf in leaves])
@@ -108,8 +97,7 @@ def _mattering(leaves: list[Open], found: dict[tuple[int, ...], list[tuple[str, 
 
 
 def render(value: Any) -> Any:
-    """A belief as plain data for ``partner_understood``: an open fact as ``"?"`` plus its
-    options."""
+    """A belief as plain data for ``partner_understood`` (an open fact as ``"?"`` and its options)."""
     if isinstance(value, Open):
         shown = [render(option) for option in value.options[:6]]
         return "? (" + " or ".join(map(str, shown)) + (" ..." if len(value.options) > 6 else "") + ")"

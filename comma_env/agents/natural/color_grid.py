@@ -1,9 +1,5 @@
-"""A Color grid as people write it: rows of colour words ("Top row: red, green, green, blue",
-"row1 yellow blue red red", "then three greens"), from the bottom up, as letters or emoji
-(one row per line or rows split by " / "), as JSON, square by square ("1 red, 2 magenta, ..."),
-colour by colour ("yellow at (1,1) (1,2)"), corners first; single squares corrected ("the
-bottom-right square is yellow, not blue"). Each square is a tuple of colour options (two
-when the writer was unsure) or None when it was not said."""
+"""A Color grid as people write it (rows of colour words, letters, emoji, JSON, numbered squares,
+corners, single squares put right): each square a tuple of colour options, or None when not said."""
 
 from __future__ import annotations
 
@@ -17,7 +13,7 @@ SIZE = 4
 PALETTE = Palette(("red", "blue", "green", "yellow", "magenta", "white"))
 LETTERS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "M": "magenta", "W": "white", "P": "magenta"}
 Cell = tuple[str, ...] | None
-_ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
+ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
               "three": 3, "four": 4}
 _MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|bottom)\))?|(top|first|second|third|fourth|"
                    r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|"
@@ -124,7 +120,7 @@ def _columns(text: str) -> dict[int, Cell]:
     squares: dict[int, Cell] = {}
     for k, mark in enumerate(marks):
         cells = _cells(text[mark.end():marks[k + 1].start() if k + 1 < len(marks) else len(text)])
-        col = int(mark.group(1)) if mark.group(1) else _ROW_WORDS.get(mark.group(2).lower(), SIZE)
+        col = int(mark.group(1)) if mark.group(1) else ROW_WORDS.get(mark.group(2).lower(), SIZE)
         if len(cells) == SIZE and len(marks) == SIZE:
             for r, cell in enumerate(cells):
                 squares[r * SIZE + col - 1] = cell
@@ -148,7 +144,7 @@ def _rows(text: str) -> dict[int, Cell]:
         elif word[0].isdigit():
             index = int(word[0])
         else:
-            index = _ROW_WORDS.get(word.lower().split()[0]) or ORDINAL_WORDS.get(word.lower())
+            index = ROW_WORDS.get(word.lower().split()[0]) or ORDINAL_WORDS.get(word.lower())
         chunk = text[mark.end():end]
         sentence = re.split(r"[.!?](?:\s|$)", chunk, maxsplit=1)[0]
         chunks.append((index, sentence if len(_cells(chunk)) % SIZE and len(_cells(sentence)) == SIZE else chunk))
@@ -191,21 +187,19 @@ def _corners(text: str) -> dict[int, Cell]:
 
 
 def _single(text: str) -> dict[int, Cell]:
-    """One square said by row and column: "in row 3 the third square is red", "row 2, column 3 is blue",
-    "the last square of the first row is blue"."""
+    """One square said by row and column ("row 2, column 3 is blue", "the last square of the first row is ...")."""
     squares: dict[int, Cell] = {}
     place = r"(first|second|third|fourth|last|top|bottom|[1-4](?:st|nd|rd|th))"
     for col, row, row_number, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+(?:the\s+{place}\s+"
                                                    r"row|row\s+([1-4]))\s+is\s+(?:actually\s+)?([a-z]+)", text,
                                                    re.IGNORECASE):
-        r, c = (_ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0])
+        r, c = (ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0])
                 for w in (row or row_number, col))
         if PALETTE.one(colour):
             squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)
     for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"
                              r"[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
-                             r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)",
-                             text, re.IGNORECASE):
+                             r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)", text, re.IGNORECASE):
         if match.group(1):
             col = ORDINAL_WORDS.get(match.group(2).lower()) or int(match.group(2)[0])
             row, colour = int(match.group(1)), match.group(3)

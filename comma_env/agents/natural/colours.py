@@ -1,5 +1,4 @@
-"""Colours as people write them: synonyms ("navy", "crimson", "fuchsia"), emoji (🟥, 🔵), and
-the hedged "white or yellow" that leaves a colour open, mapped onto one puzzle's palette."""
+"""Colours as people write them (synonyms, emoji, the hedged "white or yellow"), mapped onto a palette."""
 
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "reddish": ("red",), "bluish": ("blue",), "greenish": ("green",), "yellowish": ("yellow",),
     "purplish": ("purple", "magenta"), "pinkish": ("magenta", "pink"), "orangey": ("orange",), "orangish": ("orange",),
 }
-"""Other words for a colour, each with the palette colours it can stand for, in order of
-preference (the first one the palette has is taken)."""
+"""Other words for a colour, with the palette colours each can stand for, the preferred first."""
 
 EMOJI: dict[str, str] = {
     "🟥": "red", "🔴": "red", "🟦": "blue", "🔵": "blue", "🟩": "green", "🟢": "green", "🟨": "yellow",
@@ -38,15 +36,13 @@ OTHER = ("orange", "purple", "pink", "brown", "grey", "gray", "violet", "indigo"
          "peach", "mauve", "lilac", "lavender", "cyan", "teal", "turquoise", "aqua", "cream", "amber", "olive", "lime",
          "navy", "gold", "golden", "magenta", "green", "red", "blue", "yellow", "white", "black", "fuchsia",
          "purplish", "pinkish", "orangey", "orangish", "brownish", "greyish", "grayish")
-"""Colour words of English: one the palette cannot place (no meaning of it in the palette,
-or an in-between colour of which it has only one side, "teal" among wires with blue and no
-green) is an unknown colour, read as any colour of the palette, never as the nearest one."""
+"""Colour words of English: one the palette cannot place ("teal" with blue and no green) is an unknown
+colour, read as any colour of the palette, never as the nearest one."""
 
 
 @dataclass(frozen=True)
 class Mention:
-    """A colour mentioned at `start`..`end` of the text: one palette colour, or several
-    when the writer was not sure ("white or yellow")."""
+    """A colour mentioned at `start`..`end`: one palette colour, or several when unsure ("white or yellow")."""
 
     options: tuple[str, ...]
     start: int
@@ -83,8 +79,7 @@ class Palette:
                                   re.IGNORECASE)
 
     def mentions(self, text: str) -> list[Mention]:
-        """Every colour in `text` (plurals too: "the blues"), in order; "X or Y", "X/Y" and "X-ish Y"
-        are one mention with both options (" / " with spaces separates a list)."""
+        """Every colour in `text` in order; "X or Y", "X/Y" and "X-ish Y" are one mention of both."""
         found = [Mention(self._meaning(m.group(0).lower()), m.start(), m.end()) for m in self.pattern.finditer(text)]
         merged: list[Mention] = []
         for mention in found:
@@ -113,8 +108,7 @@ class Palette:
 
 
 def drop_negated(text: str, palette: Palette) -> str:
-    """`text` without the colours it denies ("white, not yellow", "isn't red", "no red,
-    yellow or black"): what is not there is not a fact about the picture."""
+    """`text` without the colours it denies ("white, not yellow", "isn't red", "no red or black")."""
     names = palette.pattern.pattern
     return re.sub(rf"\b(?:not|isn'?t|aren'?t|never|no)\s+(?:a\s+|an\s+|the\s+|any\s+)?(?:{names})"
                   rf"(?:\s*,?\s*(?:or|and|nor)?\s+(?:{names})|\s*,\s*(?:{names}))*", " ", text, flags=re.IGNORECASE)

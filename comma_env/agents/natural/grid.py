@@ -1,8 +1,5 @@
-"""Button positions as people write them, for the puzzles whose buttons sit in a grid of
-rows and a left and a right column (Who: three rows; Keypad and LED: two): "top left",
-"upper-right", "TL", "(row 2, col 1)", "the top row on the right", "left column, top to
-bottom", "the second button in the right column", and a row or a column alone ("the top
-one" leaves the column open)."""
+"""Button positions as people write them in a grid of rows and a left and a right column (Who: three
+rows; Keypad, LED: two): "top left", "TL", "(row 2, col 1)", "the top row on the right", a row alone."""
 
 from __future__ import annotations
 
@@ -18,8 +15,7 @@ COLUMN_WORDS = {"left-hand": "left", "right-hand": "right", "lefthand": "left", 
                 "right": "right"}
 ABBREVIATIONS = {"TL": ("top", "left"), "TR": ("top", "right"), "ML": ("middle", "left"), "MR": ("middle", "right"),
                  "BL": ("bottom", "left"), "BR": ("bottom", "right")}
-"""Two-letter names, read in capitals, or in lower case when several are ("br bl tl tr"); "UR"
-is not among them: it is a Who label."""
+"""Two-letter names, in capitals, or in lower case when several are ("br bl tl tr"); "UR" is a Who label."""
 VOCABULARY = ("top", "middle", "bottom", "left", "right", "upper", "lower", "column", "row", "button", "corner")
 
 _ROW = "|".join(sorted(ROW_WORDS, key=len, reverse=True))
@@ -40,8 +36,7 @@ _ORDINAL_IN_COLUMN = re.compile(rf"\b(first|second|third|1st|2nd|3rd|last)\s+(?:
 
 @dataclass(frozen=True)
 class Place:
-    """A position named at `start`..`end` of the text; `row` or `col` is None when the
-    words leave it open."""
+    """A position named at `start`..`end`; `row` or `col` is None when the words leave it open."""
 
     row: str | None
     col: str | None
@@ -55,8 +50,7 @@ class Place:
 
 
 def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbreviations: bool = True) -> list[Place]:
-    """Every position named in `text`, in order. `rows` are the grid's rows from the top
-    (two-row grids read "middle" as no row); abbreviations ("TL") only in capitals."""
+    """Every position named in `text`, in order (`rows` from the top; abbreviations only in capitals)."""
     found: list[Place] = []
     taken: list[tuple[int, int]] = []
 
@@ -101,8 +95,7 @@ _JOIN = re.compile(r"\s*(?:(?:button|key|one|square)\s*)?(?:(?:in|on|at|of)\s+)?
 
 
 def _joined(text: str, found: list[Place]) -> list[Place]:
-    """A row and a column named one after the other ("the right button in the bottom row",
-    "the top row on the right") as one position."""
+    """A row and a column named one after the other ("the top row on the right") as one position."""
     joined: list[Place] = []
     for place in found:
         last = joined[-1] if joined else None
@@ -136,6 +129,14 @@ class Spanned(Protocol):
     def end(self) -> int: ...
 
 
+def blanked(text: str, found: Sequence[Spanned]) -> str:
+    """`text` with each thing `found` in it blanked, so that what is left keeps its positions."""
+    masked = list(text)
+    for thing in found:
+        masked[thing.start:thing.end] = " " * (thing.end - thing.start)
+    return "".join(masked)
+
+
 _FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"
                      r"word|written|it|i|think|believe|maybe|a|an|symbol|sign|letter|glyph|looks|like|there'?s|there|"
                      r"probably|pretty|sure|guess)[\s:=,.?\-]*)*", re.IGNORECASE)
@@ -152,10 +153,8 @@ _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
 
 def assign(text: str, found_places: Sequence[Place], things: Sequence[Spanned],
            rows: tuple[str, ...] = ("top", "middle", "bottom")) -> dict[str, Any]:
-    """Which thing is at which position: "top left: X" and "X (top left)", a row named before
-    or after its two things ("top row: X and Y", "X and Y on top"), a column before its
-    things ("left column, top to bottom: X, Y, Z"), and "X on the left" inside a row.
-    Returns position -> thing (the thing objects as given)."""
+    """Which thing is at which position ("top left: X", "X (top left)", "top row: X and Y", "left column,
+    top to bottom: X, Y, Z"): position -> thing, the thing objects as given."""
     tokens: list[Any] = sorted([*found_places, *things], key=lambda t: t.start)
     placed: dict[str, Any] = {}
     used: set[int] = set()
@@ -218,9 +217,8 @@ def assign(text: str, found_places: Sequence[Place], things: Sequence[Spanned],
 
 
 def by_lines(text: str, find: Any, rows: tuple[str, ...], placed: dict[str, Any]) -> dict[str, Any]:
-    """Grids drawn one row of the module per line (ASCII art, emoji, Markdown tables): a line
-    with exactly two things is the next row not yet filled, or the row its first cell names.
-    `find(line)` returns the things of one line; `placed` is what is known already."""
+    """Grids drawn one row per line (ASCII art, emoji, tables): a line with two things (`find(line)`) is
+    the next row not in `placed` yet, or the row its first cell names."""
     placed = dict(placed)
     for line in text.splitlines():
         cells = [c.strip().lower() for c in line.strip().strip("|").split("|")] if "|" in line else None

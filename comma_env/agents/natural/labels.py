@@ -1,6 +1,5 @@
-"""Words printed on a puzzle (Who's display and button labels) found in what people write:
-in capitals or in quotes, longest first ("YOU ARE" before "YOU", "WHAT?" before "WHAT"),
-with the spellings people use for them ("YOURE", "UH-HUH")."""
+"""Words printed on a puzzle (Who's display and labels) in what people write: in capitals or quotes,
+longest first ("YOU ARE" before "YOU"), with the spellings people use ("YOURE", "UH-HUH")."""
 
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Found:
-    """The printed word `word` at `start`..`end`; `quoted` when it was written in quotes,
-    `partial` when the quotes held only its beginning ("'uh'")."""
+    """The printed word `word` at `start`..`end`; `quoted` when it was written in quotes."""
 
     word: str
     start: int
@@ -21,9 +19,7 @@ class Found:
 
 
 def _spelling(word: str) -> str:
-    parts = [re.escape(p) for p in word.split(" ")]
-    pattern = r"[\s-]+".join(parts).replace("'", "'?")
-    return pattern
+    return r"[\s-]+".join(re.escape(p) for p in word.split(" ")).replace("'", "'?")
 
 
 class Printed:
@@ -48,8 +44,7 @@ class Printed:
         return None
 
     def find(self, text: str, lowercase: bool = False) -> list[Found]:
-        """Printed words in `text`, in order: quoted ones (any case), then words in capitals
-        (in any case when `lowercase`) outside the quotes."""
+        """Printed words in `text`, in order: quoted ones, then words in capitals (any case when `lowercase`)."""
         found: list[Found] = []
         spans: list[tuple[int, int]] = []
         for match in self.quoted.finditer(text):

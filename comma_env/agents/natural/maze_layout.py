@@ -1,8 +1,5 @@
-"""A Maze layout as people write it: a grid of characters or emoji (with or without row
-numbers, one row per line or rows separated by " / "), a Markdown table, "W"/"D" rows, or the
-walls (or the floor) of each row as column numbers ("row 2: dark at columns 2-8", "line 4
-have black in 2, 4, 6-8", "Row 1: entirely white"). Grids may also place the mouse (an arrow
-for its facing), the spheres and the torus."""
+"""A Maze layout as people write it: a grid of characters or emoji, a table, or each row's walls (or
+floor) as column numbers ("row 2: dark at columns 2-8"); a grid may also place the mouse and spheres."""
 
 from __future__ import annotations
 
@@ -26,8 +23,7 @@ _RANGE = re.compile(r"(\d)\s*(?:-|–|to)\s*(\d)|(\d)")
 
 @dataclass
 class Layout:
-    """What a layout description says: the rows (``.`` floor, ``#`` wall) and, from a grid,
-    the marks on it (1-based row and column)."""
+    """What a layout description says: the rows (``.`` floor, ``#`` wall) and the marks on a grid (1-based)."""
 
     rows: list[str]
     mouse: tuple[int, int] | None = None
@@ -92,13 +88,11 @@ def _numbers(text: str) -> list[int]:
 
 
 _ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
-                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)",
-                       re.IGNORECASE)
+                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)", re.IGNORECASE)
 
 
 def _legend(text: str) -> dict[str, str]:
-    """Which mark is a wall and which is floor, by the text's legend ("W wall, _ open", "x is
-    wall") over the usual marks."""
+    """Which mark is a wall and which floor: the text's legend ("x is wall") over the usual marks."""
     kinds = {c: WALL for c in _WALL_MARKS} | {c: FLOOR for c in _FLOOR_MARKS if c != " "}
     for mark, word in re.findall(r"(?<![A-Za-z])([^\s,(=:])[ \t]*(?:is|=|:|means)?[ \t]*(?:an?[ \t]+)?"
                                  r"(wall|dark|black|floor|white|open|path)\b", text, re.IGNORECASE):
@@ -160,8 +154,7 @@ def read_layout(text: str, legend: dict[str, str]) -> Layout | None:
 
 
 def plausible(rows: list[str]) -> bool:
-    """Whether `rows` can be a maze of the puzzle: every square with odd row and column is
-    floor and the floor is a tree over those rooms (49 floor squares on 9 x 9)."""
+    """Whether `rows` can be the puzzle's maze: the odd squares are floor, and the floor a tree over them."""
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         return False
     rooms = all(rows[r][c] == FLOOR for r in range(0, SIZE, 2) for c in range(0, SIZE, 2))

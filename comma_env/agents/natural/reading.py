@@ -1,9 +1,5 @@
-"""Reading helpers shared by the partners that understand plain English: cleaning a message
-(markdown, emoji, typographic quotes), numbers written as words, typo-tolerant words,
-ordinals from either end, and the hedges and corrections people write.
-
-Every reader is linear in its input (no backtracking patterns over unbounded text): a
-partner may be sent anything (tests/registry/test_natural_oracle.py)."""
+"""Reading helpers shared by the plain-English partners: cleaning a message, numbers as words, typos,
+ordinals, hedges and corrections. Every reader is linear in its input: a partner may be sent anything."""
 
 from __future__ import annotations
 
@@ -14,8 +10,7 @@ from collections.abc import Iterable
 from comma_env.protocol.text import strip_thinking
 
 MAX_CHARS = 4000
-"""Longer messages are read up to here: descriptions and advice are short, and a reader
-must stay fast on anything a learner sends."""
+"""Longer messages are read up to here, so a reader stays fast on anything a learner sends."""
 
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0f\ufe0e\u20e3\u200d\u200b\u2060"), None)
 _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u00b4": "'",
@@ -57,23 +52,16 @@ STOPWORDS = frozenset(
     "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
     "word work world would could should wait want went west what whats rate date gate late mate note vote "
     "line lime like life live five fine mine nine wine ring rung sing song long along among".split())
-"""Words never rewritten as another word by `fix_typos`: short or common English words (a real
-word is no typo of a puzzle's word: "start" is not "star"), and puzzle labels."""
+"""Words `fix_typos` never rewrites: common English words ("start" is no typo of "star") and labels."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
-
-SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b",
-                      re.IGNORECASE)
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
 
 
 def clean(text: str) -> str:
-    """`text` as the readers see it: thoughts dropped, typography made plain (quotes, dashes,
-    arrows, keycap emoji as their digit), markdown emphasis, headings and code ticks removed,
-    underscores as spaces (an action name reads as words), "R2C3" as "row 2 column 3", "the other
-    three" as "the rest", "x2" as "2 times", a list's "*" bullet as "-", words for the display as
-    "display" (`SYNONYMS`), runs of spaces squeezed. Line breaks are kept: lists and grids
-    are read by line."""
+    """`text` as the readers see it: thoughts, markdown and typography made plain, "R2C3", "x2", "the other
+    three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
@@ -88,17 +76,13 @@ _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
 _ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
-                            rf"of|a|an)\s+(zero|one|two)\b(?!\s+of\b)",
-                            re.IGNORECASE)
+                            rf"of|a|an)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
 
 def spelled_numbers(text: str) -> str:
-    """Numbers written as words as digits ("three" -> "3", "twenty-four" -> "24", "fifth" ->
-    "5th"), by text2num. "one" and "two" are also pronouns ("the red one"), so they become
-    digits only beside a counted noun or a word that takes a number ("wire number two", "two
-    steps", "forward two"); "first" and "second" stay words (`ordinal` reads them), and
-    so does the "one" after "second" ("the second one" is no time)."""
+    """Numbers written as words as digits (text2num); "one" and "two" only beside a word that counts
+    ("two steps", "forward two"), since they are also pronouns ("the red one")."""
     from text_to_num import alpha2digit
 
     text = str(alpha2digit(text, "en"))
@@ -129,15 +113,9 @@ def ordinal(word: str, count: int | None = None) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def from_end(position: int, count: int) -> int:
-    """The index from the start of the `position`-th item counted from the end."""
-    return count + 1 - position
-
-
 # -- typo-tolerant words ------------------------------------------------------------------------------
 def distance(a: str, b: str, limit: int = 2) -> int:
-    """Edit distance with transpositions (optimal string alignment), or `limit` + 1 when it
-    is larger than `limit` (so a long word against a short one costs nothing)."""
+    """Edit distance with transpositions, or `limit` + 1 when it is larger than `limit`."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
     previous2: list[int] = []
@@ -159,11 +137,8 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 
 def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
-    """`text` with each misspelt word of `vocabulary` written right ("yellw" -> "yellow",
-    "rigth" -> "right"): one edit for words of four letters or more (three when the right
-    word is longer), two from seven letters; only when one word of the vocabulary is that
-    close. Words in `STOPWORDS` or the vocabulary itself are kept, and so is every word
-    in capitals of two letters or more (a label such as "READ" is not a typo)."""
+    """`text` with each word one or two edits from exactly one word of `vocabulary` written right
+    ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
     words = {w.lower() for w in vocabulary}
     by_length: dict[int, list[str]] = {}
     for w in words:
@@ -188,9 +163,7 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
                     r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|may be|or is it|"
-                    r"or was it|"
-                    r"no idea|"
-                    r"can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
+                    r"or was it|no idea|can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
                     r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
                     r"haven'?t (?:counted|read|"
                     r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"
@@ -201,7 +174,6 @@ UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actu
                   r"mis-?typed|typo|scratch that|not \w+ but|instead|rather|looked again|listened again|"
                   r"recounted)\b", re.IGNORECASE)
 """Phrases that take back what was said before (a later statement replaces an earlier one)."""
-
 
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
                        r"make that)\b[,:;!.\s-]*(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
@@ -216,12 +188,8 @@ _HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[
 
 
 def corrected(text: str) -> str:
-    """`text` with each slip its writer fixed in place dropped: "cut the first wire -- no
-    wait, scratch that: cut the fourth" reads "cut the fourth", and "... black, red... no
-    wait, sorry, the last one is yellow" loses the "red". The clause before the marker (back to
-    the last comma or sentence end) is what was taken back, unless the fix says where its slip
-    was ("the third one is red, not green": read as a correction); a marker that opens the message
-    (a correction of an earlier message) is left for the reader."""
+    """`text` without the slips its writer fixed in place ("cut the first -- no wait, the fourth" reads
+    "cut the fourth"); a fix that says where its slip was is kept as a correction."""
     text, position = text[:MAX_CHARS], 0
     while True:
         match = _SELF_FIX.search(text, position)
@@ -257,8 +225,7 @@ _ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|mig
 
 
 def asides(text: str) -> str:
-    """`text` without remarks in brackets ("white, red/blue (the second looks red in one light
-    and blue in another), white"): a list is read without the words about it."""
+    """A list read without the remarks in brackets about it ("red/blue (the second looks red in one light)")."""
     return _ASIDE.sub(" ", text)
 
 
@@ -267,9 +234,8 @@ _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s
 
 
 def undone(text: str) -> str:
-    """Advice without the steps it forbids ("don't hold it, just tap" reads "just tap"): what
-    not to do is no step. Letting go stays ("don't let go until ..." is when to let go), and so
-    does "don't treat it" (a treatment: none)."""
+    """Advice without the steps it forbids ("don't hold it, just tap"); "don't let go until ..." and
+    "don't treat it" stay, as they say when or what."""
     return _DONT.sub(" ", text)
 
 
@@ -283,18 +249,14 @@ VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
-"""Where advice points at a thing by a relation a reader may not resolve ("the wire next to the
-white one", "the second from the edge"): a clause with one is checked like a hedge."""
+"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
-"""A condition in advice ("if the last wire is blue, ...; otherwise ..."), checked like a hedge
-by a reader that does not evaluate conditions."""
+"""A condition in advice ("if ..., otherwise ..."), checked like a hedge by a reader that does not evaluate it."""
 
 
 def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
-    """The parts of `text` that hedge (and, with `vague`, leave a count or target open; with
-    `also`, match that pattern too): the clause with the hedge, and when that clause is only a
-    few words ("maybe not", "honestly can't tell") the two clauses before it too. A partner
-    re-reads the message without each part and asks when that changes what it would do."""
+    """The clauses of `text` that hedge (with `vague`, leave a count or target open; `also`, match it), with
+    the clauses before a short one: the partner re-reads the message without each."""
     alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
     pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
@@ -314,10 +276,8 @@ _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)
 
 
 def sentences(text: str) -> list[str]:
-    """`text` cut at line breaks and at sentence ends (". ", "! ", "? ", "; "), keeping order,
-    each without a leading interjection ("Right, press ..." -> "press ..."; words in
-    capitals are kept: "RIGHT" may be a label). A full stop inside a number ("4.9 mm")
-    does not cut."""
+    """`text` cut at line breaks and sentence ends, in order, each without a leading interjection
+    ("Right, press ..."; "RIGHT" in capitals may be a label)."""
     parts: list[str] = []
     for line in text.splitlines():
         parts += [_INTERJECTION.sub("", p.strip())

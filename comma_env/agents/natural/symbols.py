@@ -1,6 +1,5 @@
-"""Keypad symbols as people write them: the glyph, the manual's name, or what it looks like
-("a backwards P with a double stem", "a horseshoe", "a little airplane seen from above"). A
-vague word ("a star", "the round one", "the Russian-looking letter") names several symbols."""
+"""Keypad symbols as people write them: the glyph, the manual's name, or its look ("a backwards P",
+"a horseshoe"); a vague word ("a star", "the round one") names several symbols."""
 
 from __future__ import annotations
 
@@ -73,8 +72,7 @@ _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
 
 
 def mentions(text: str) -> list[SymbolMention]:
-    """Every symbol named in `text`, in order; a glyph and its name or look written together
-    ("`✈` (airplane; looks like a little airplane)") are one mention."""
+    """Every symbol named in `text`, in order; a glyph and its name or look written together are one."""
     text = re.sub(r"\(\s*not\s+filled(?:-in)?\s*\)", lambda m: "hollow".ljust(len(m.group(0))), text,
                   flags=re.IGNORECASE)  # "white (not filled) star", same length: positions stay
     found: list[SymbolMention] = []
@@ -94,8 +92,7 @@ def mentions(text: str) -> list[SymbolMention]:
 
 
 def _merged(text: str, found: list[SymbolMention]) -> list[SymbolMention]:
-    """Mentions of the same symbol with only punctuation or "looks like" between them become
-    one (the glyph, its name in brackets, its look)."""
+    """Mentions of one symbol with only punctuation or "looks like" between them, as one."""
     merged: list[SymbolMention] = []
     for mention in found:
         if merged:

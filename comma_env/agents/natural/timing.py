@@ -1,6 +1,5 @@
-"""Moments on a countdown as people say them (Button, Dog): "when the timer shows a 4",
-"on a five", "when the last digit is 1", "when the seconds end in 4", "wait 9 seconds, then",
-"right now"; a choice between two digits stays open."""
+"""Moments on a countdown as people say them (Button, Dog): "when the timer shows a 4", "when the last
+digit is 1", "wait 9 seconds, then", "right now"; a choice between two digits stays open."""
 
 from __future__ import annotations
 
@@ -14,15 +13,13 @@ _LAST = re.compile(r"\b(?:ends?\s+(?:in|with|on)|ending in|last (?:digit|number)
                    r"final digit|units digit)\b", re.IGNORECASE)
 _SAID = re.compile(rf"\b(?:shows?|showing|see|is|ends?\s+(?:in|with|on)|ending in|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till)\s+(?:an?\s+|"
-                   rf"the\s+)?(?:number\s+|digit\s+)?{_DIGIT}|"
-                   rf"\bx{_DIGIT}", re.IGNORECASE)
+                   rf"the\s+)?(?:number\s+|digit\s+)?{_DIGIT}|\bx{_DIGIT}", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Moment:
-    """When to act: after `wait` seconds, or when the timer shows `digit` (as its last digit
-    when `last`, else anywhere); both None means now."""
+    """When to act: after `wait` seconds, when the timer shows `digit` (last digit if `last`), or now."""
 
     digit: int | None = None
     last: bool = False
@@ -30,8 +27,7 @@ class Moment:
 
 
 def moment(text: str) -> Moment | None:
-    """The moment `text` names, or None when it names none. A choice ("0 or 1") is no
-    moment: the caller asks."""
+    """The moment `text` names, or None (also for a choice such as "0 or 1": the caller asks)."""
     if _ALTERNATIVE.search(text):
         return None
     waited = _WAIT.search(text)

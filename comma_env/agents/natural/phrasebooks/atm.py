@@ -1,13 +1,9 @@
-"""ATM in plain English. The expert follows the machine from the actions it sees typed (PIN
-digits masked) and from what the customer says of the screen ("Available balance", "Withdraw:
-choose an amount"), and of the balance only how it compares with $500 ("it's under 500",
-"well above 500 dollars"); a comparison that does not settle it ("a few hundred dollars",
-"enough for $300") gets a question. It never asks for the PIN or the balance. Advice is a
-sequence of steps (choose, PIN, continue, amount, confirm, back), the balance rule for the
-customer to apply, or a step conditional on the screen."""
+"""ATM in plain English: the expert follows the machine from the typed actions and what is said of the
+screen, and of the balance only how it compares with $500; it never asks for the PIN or the balance."""
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -33,8 +29,7 @@ _LOGGED_IN = re.compile(r"logged in|after logging in|pin (?:worked|was accepted)
                         r"saw my balance|available balance|balance screen|balance page", re.IGNORECASE)
 _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|over|above|at least|greater than|"
                       r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)"
-                      r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)",
-                      re.IGNORECASE)
+                      r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)", re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
 _VAGUE = re.compile(r"\b(?:a few hundred|around|about|roughly|close to|near|between|enough|borderline|somewhere|"
                     r"not sure|don'?t know which side|which side)\b", re.IGNORECASE)
@@ -61,8 +56,6 @@ def _compare(text: str) -> str | None:
 
 
 class AtmPhrases(Phrasebook):
-    """ATM's plain English (module docstring)."""
-
     conditions = True
 
     def start(self) -> Memory:
@@ -173,8 +166,6 @@ class AtmPhrases(Phrasebook):
         return " ".join(parts)
 
     def understand(self, text: str, puzzle: Any) -> Steps:
-        import copy
-
         low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
         if hedged(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
@@ -209,9 +200,8 @@ class AtmPhrases(Phrasebook):
 
 
 def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | None:
-    """The actions one step of advice asks for, on the machine as the steps before it left
-    it; a question (str); ["STOP"] when the step needs a picture the customer has not seen
-    yet (the balance after logging in); None when the clause asks for nothing."""
+    """The actions one step of advice asks for on `machine`, a question (str), ["STOP"] when it needs a
+    picture not seen yet (the balance after logging in), or None."""
     state = machine.visible_state()
     screen = state["screen"]
     cls = type(machine)

@@ -1,13 +1,5 @@
-"""The interface of a puzzle's phrasebook: the plain English of one puzzle, both ways and in
-both seats.
-
-The expert's side: `hear` reads a solver message (the action lines it typed and what it
-describes) into the expert's memory, `decide` applies the manual without guessing
-(`comma_env.agents.natural.belief`), and `say` / `question` word the answer. The solver's side:
-`describe` says what the solver sees, and `understand` turns an expert's advice into the
-actions it asks for, resolved against what the solver sees, or into a question when the
-advice is ambiguous or incomplete.
-"""
+"""A puzzle's phrasebook, its plain English in both seats: the expert `hear`s descriptions, `decide`s without
+guessing and words advice (`say`); the solver `describe`s what it sees and `understand`s advice."""
 
 from __future__ import annotations
 
@@ -28,13 +20,10 @@ State = dict[str, Any]
 Memory = dict[str, Any]
 
 ACTION_LINE = re.compile(r"(?:[a-z]+(?:_[a-z0-9*]+)+|tap|hold|release|submit|continue|confirm|wait(?:\s+\d{1,9})?)")
-"""A line a solver typed into the interface (the expert reads the relayed message, where
-a PIN digit is ``press_*``)."""
-
+"""A line a solver typed into the interface (in the relayed message a PIN digit is ``press_*``)."""
 
 MAX_DOUBTS = 6
-"""More hedges than this in one message, and the partner asks about the first without
-re-reading the message once per hedge."""
+"""More hedges than this in one message, and the partner asks about the first without re-reading."""
 
 
 @dataclass
@@ -60,27 +49,23 @@ def typed_and_said(text: str) -> tuple[list[str], str]:
 
 
 class Phrasebook:
-    """One puzzle's plain English (see the module docstring). Subclasses implement `read`,
-    `instruction`, `describe` and `understand`, and whatever of the rest their puzzle needs."""
+    """One puzzle's plain English: subclasses implement `read`, `instruction`, `describe` and `understand`."""
 
     relations: str = RELATIONS
     """Relations the solver's reader does not resolve (checked like a hedge, `understand_surely`)."""
     conditions: bool = False
-    """Whether the solver's reader evaluates conditions in advice (if not, they are checked
-    like a hedge)."""
+    """Whether the solver's reader evaluates conditions in advice (if not, they are checked like a hedge)."""
 
     def __init__(self, puzzle_cls: type[Puzzle]) -> None:
         self.puzzle_cls = puzzle_cls
 
     # -- the expert's side ---------------------------------------------------------------------
     def start(self) -> Memory:
-        """A fresh memory for one episode: what the solver said (``state``, with `Open`
-        facts) and the expert's notes."""
+        """A fresh memory for one episode: what the solver said (``state``) and the expert's notes."""
         return {"state": {}, "notes": {}}
 
     def hear(self, text: str, memory: Memory) -> None:
-        """Take in one solver message: the actions it typed, then what it describes (an
-        ``I see:`` block exactly, anything else as plain English)."""
+        """One solver message: the actions it typed, then an ``I see:`` block exactly or plain English."""
         typed, said = typed_and_said(text)
         said = corrected(said)
         if typed:
@@ -94,9 +79,8 @@ class Phrasebook:
             self.read(said, memory)
 
     def swap(self, text: str, memory: Memory) -> bool:
-        """A correction of one value ("sorry, it's actually blue, not red"): when the old
-        value is held by exactly one fact, that fact takes the new one (True); otherwise the
-        message is read as usual."""
+        """A correction of one value ("sorry, it's blue, not red"): when exactly one fact held the old value,
+        it takes the new one (True); otherwise the message is read as usual."""
         pairs = re.findall(r"\b([A-Za-z]+),?\s+not\s+(?:an?\s+|the\s+)?([A-Za-z]+)\b", text)
         if len(pairs) != 1 or not UNDO.search(text) or pairs[0][0].lower() == pairs[0][1].lower():
             return False
@@ -117,14 +101,12 @@ class Phrasebook:
         return len(found) == 1
 
     def typed(self, actions: list[str], memory: Memory) -> None:
-        """What typed actions tell the expert; by default the picture has changed, so what it
-        was told about the old one no longer holds."""
+        """What typed actions tell the expert; by default the picture changed, so what it was told no longer holds."""
         memory["state"] = {}
 
     def unsure(self, message: str, before: Memory, decision: Decision) -> Decision:
-        """Never guess: when the solver hedged a sentence of `message` ("maybe white, maybe
-        not", "2 or maybe 3") and reading the message without it (from the memory `before` it)
-        comes to something else, ask about that sentence instead of advising."""
+        """Never guess: when leaving out a hedged sentence of `message` ("2 or maybe 3") changes the
+        advice, ask about that sentence instead."""
         parts = doubted(message) if decision.advice else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             memory = copy.deepcopy(before)
@@ -134,13 +116,11 @@ class Phrasebook:
         return decision
 
     def exact(self, seen: State, memory: Memory) -> None:
-        """A complete description (the ``I see:`` format): the manual applies to it as it is
-        (`decide`), with notes of its own kept across the episode."""
+        """A complete ``I see:`` description: the manual applies to it as it is."""
         memory["exact"] = dict(seen)
 
     def read(self, text: str, memory: Memory) -> None:
-        """Merge the facts a plain-English description states into ``memory["state"]`` (this
-        base, for a puzzle without a phrasebook, understands only the ``I see:`` block)."""
+        """Merge the facts a plain-English description states into ``memory["state"]`` (here: none)."""
 
     def belief(self, memory: Memory) -> State:
         """The state to apply the manual to, with `Open` facts (default: what was said)."""
@@ -151,8 +131,7 @@ class Phrasebook:
         return settle(self.belief(memory), memory["notes"], self.answers, self.possible)
 
     def decide_exact(self, memory: Memory) -> Decision:
-        """The manual applied to an ``I see:`` block as it is, with notes of its own kept
-        across the episode (the block says everything the manual needs)."""
+        """The manual applied to an ``I see:`` block as it is, with notes of its own kept across the episode."""
         try:
             notes = memory.setdefault("exact_notes", {})
             return Decision(advice=self.puzzle_cls.expert_advice(memory["exact"], notes))
@@ -160,8 +139,7 @@ class Phrasebook:
             return Decision(ask=["what you see"])  # a value of the wrong type or range
 
     def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
-        """Every advice the manual accepts for a complete state (most puzzles: one; the
-        notes are a copy, so `expert_advice` may write to them)."""
+        """Every advice the manual accepts for a complete state (the notes are a copy the manual may write to)."""
         return [self.puzzle_cls.expert_advice(state, notes)]
 
     def possible(self, state: State, notes: dict[str, Any]) -> bool:
@@ -169,8 +147,7 @@ class Phrasebook:
         return True
 
     def advised(self, advice: list[str], memory: Memory) -> None:  # noqa: B027 (optional hook)
-        """The expert gave `advice`: remember what the manual needs later (most puzzles:
-        nothing; their notes come from what the solver says and types)."""
+        """The expert gave `advice`: remember what the manual needs later (most puzzles: nothing)."""
 
     def facts(self, memory: Memory) -> list[str]:
         """The belief in words, for ``partner_understood``."""
@@ -185,8 +162,7 @@ class Phrasebook:
 
     # -- wording advice ------------------------------------------------------------------------
     def say(self, advice: list[str], seen: State, rng: np.random.Generator) -> list[str]:
-        """One sentence per instruction; runs of the same action become one sentence with a
-        count ("go forward three squares")."""
+        """One sentence per instruction; a run of one countable action is one sentence ("go forward three squares")."""
         sentences: list[str] = []
         index = 0
         while index < len(advice):
@@ -210,15 +186,13 @@ class Phrasebook:
         raise NotImplementedError
 
     def understand(self, text: str, puzzle: Puzzle) -> Steps:
-        """The actions `text` asks for, resolved against what the solver sees in `puzzle`
-        (and what it remembers doing), or what it must ask; `Steps()` when the text asks
-        for nothing (a greeting, a request to describe)."""
+        """The actions `text` asks for on what the solver sees in `puzzle`, or what it must ask; `Steps()`
+        when it asks for nothing (a greeting, a request to describe)."""
         raise NotImplementedError
 
     def understand_surely(self, text: str, puzzle: Puzzle) -> Steps:
-        """`understand`, but never on a guess: a sentence that hedges or leaves a count or
-        target open ("a few squares", "then the rest", "left, or maybe right") and changes
-        the actions when left out is asked about instead."""
+        """`understand`, but a sentence that hedges or leaves a count or target open ("a few squares")
+        and changes the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
         also = "|".join(p for p in (self.relations, "" if self.conditions else CONDITIONS) if p)
         parts = doubted(text, vague=True, also=also) if steps.actions else []
@@ -229,10 +203,8 @@ class Phrasebook:
         return steps
 
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
-        """Advice sent as several messages: a later message that takes the earlier ones back
-        ("Sorry, I meant withdraw: ...", "scratch that, just tap it") replaces them when it,
-        or what follows its colon, asks for actions on its own; a slip fixed inside one message
-        is dropped (`corrected`), and so is a step it forbids (`undone`)."""
+        """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...")
+        replaces them when it (or what follows its colon) asks for actions on its own."""
         messages = [undone(corrected(message)) for message in messages]
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
@@ -254,9 +226,8 @@ def _without(text: str, clauses: str) -> str:
 
 
 def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
-    """The steps for the buttons advice could mean (`chosen`, a set or None): nothing named,
-    nothing to do; one, press it (`action`); none there, ask `missing`; several, ask
-    `which` of them (given them sorted)."""
+    """The steps for the buttons advice could mean (`chosen`, a set or None): none named, nothing; one,
+    press it; none there, ask `missing`; several, ask `which` of them."""
     if chosen is None:
         return Steps()
     if len(chosen) == 1:
@@ -267,3 +238,13 @@ def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
 def unknown(about: str, options: Any) -> Open:
     """An `Open` fact (options as a tuple)."""
     return Open(about, tuple(options))
+
+
+def fact(options: Any, whether: str, missing: str, every: Any) -> Any:
+    """A fact said (its one option), open between the options said (asking "whether `whether` A or B"),
+    or, not said, open over `every` (asking `missing`)."""
+    if options and len(options) == 1:
+        return options[0]
+    if options:
+        return unknown(f"whether {whether} {' or '.join(map(str, options))}", options)
+    return unknown(missing, every)

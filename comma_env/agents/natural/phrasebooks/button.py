@@ -1,7 +1,5 @@
-"""Button in plain English. A description gives the button's colour and word, and once it is
-held the strip's colour. Advice says tap or hold, and when to let go: "when the timer shows a
-4" (anywhere), "when the last digit is 1", "on a five", "wait 9 seconds, then release", or the
-strip rule for the solver to apply ("if the strip is blue let go on a 4, ...")."""
+"""Button in plain English: the button's colour and word, and once held the strip's colour. Advice: tap
+or hold, and when to let go ("when the timer shows a 4", "wait 9 seconds", the strip rule)."""
 
 from __future__ import annotations
 
@@ -47,8 +45,6 @@ _RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)
 
 
 class ButtonPhrases(Phrasebook):
-    """Button's plain English (module docstring)."""
-
     conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
@@ -170,8 +166,7 @@ class ButtonPhrases(Phrasebook):
 
 
 def _strip_rule(text: str, strip: str) -> Any:
-    """"if the strip is blue let go on a 4, if it's yellow on a 5, otherwise on a 1": the
-    moment for the strip the solver sees."""
+    """The moment for the strip the solver sees in a strip rule ("if the strip is blue let go on a 4, ...")."""
     rules = re.findall(r"\b(?:if|when)\s+(?:the strip|it)\s*(?:'s|is)?\s*(?:lit\s+)?(\w+)[^,;.]*?(\d)", text,
                        re.IGNORECASE)
     if not rules:

@@ -1,10 +1,5 @@
-"""Color in plain English. A description gives the grid (`comma_env.agents.natural.color_grid`);
-the expert keeps track of the stages itself: the group it advised, which of its squares the
-solver has typed, and so the previous group and whether a stage is half done. When a stage is
-complete the other squares may change colour, so it asks for the new grid unless told.
-Advice names squares by row and column, by colour ("the blues", "the two reds in the top
-row"), corners, numbers 1-16, or a whole row or column; a singular reference that fits
-several squares is asked about."""
+"""Color in plain English: the grid (`color_grid`); the expert tracks the stages itself (the group it
+advised, the squares typed). Advice names squares by place, colour, corner, number, row or column."""
 
 from __future__ import annotations
 
@@ -13,20 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.color_grid import PALETTE, SIZE, read_grid
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.color_grid import PALETTE, ROW_WORDS, SIZE, read_grid
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
 from comma_env.agents.natural.reading import ORDINAL_WORDS, clean, fix_typos, hedged, number, spelled_numbers
-from comma_env.agents.natural.words import choose
-from comma_env.agents.natural.words import number as say_number
-from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.color import CELLS, COLORS, GROUPS, WHITE, action_name, cell_of, group_cells, stage_group
 
 VOCABULARY = ("row", "column", "square", "squares", "grid", "white", "magenta", "yellow", "green", "then", "and", "the")
 
 
 class ColorPhrases(Phrasebook):
-    """Color's plain English (module docstring)."""
-
     relations = r"\b(?:beside|adjacent|neighbou?r(?:ing)?|nearest|close to|whichever|one of (?:the|those|them|these))\b"
     """Relations it does not resolve (its reader places ends of rows itself)."""
 
@@ -68,13 +59,8 @@ class ColorPhrases(Phrasebook):
         cells: list[Any] = []
         for index, options in enumerate(grid):
             row = index // SIZE + 1
-            if options and len(options) == 1:
-                cells.append(options[0])
-            elif options:
-                cells.append(unknown(f"whether the square in row {row}, column {index % SIZE + 1} is "
-                                     f"{' or '.join(options)}", options))
-            else:
-                cells.append(unknown(f"the colours of row {row}", (*COLORS, WHITE) if whites else COLORS))
+            cells.append(fact(options, f"the square in row {row}, column {index % SIZE + 1} is",
+                              f"the colours of row {row}", (*COLORS, WHITE) if whites else COLORS))
         rows: Any = [cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
         if memory["state"].get("axes") and all(isinstance(c, str) for c in cells):
             columns = [[cells[r * SIZE + c] for r in range(SIZE)] for c in range(SIZE)]
@@ -178,8 +164,7 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     if not phrase or re.fullmatch(r"(?:all|both)(?: of them)?|them all|(?:there should be|that'?s) .*", phrase):
         return None  # refers back to the squares just named
     row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|"
-                    r"\brow\s+(one|two|three|four)\b",
-                    phrase)
+                    r"\brow\s+(one|two|three|four)\b", phrase)
     col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b",
                     phrase)
     r = _index(row) if row else None
@@ -187,8 +172,7 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
                        r"counting from)\s+"
                        r"the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|\b(right|left) end\b|"
-                       r"\bthe end\b",
-                       phrase)
+                       r"\bthe end\b", phrase)
     if ranked and c is None:
         word = ranked.group(1) or ranked.group(3)
         side = ranked.group(2) or ranked.group(4) or ("right" if ranked.group(5) == "right" or "end" in ranked.group(0)
@@ -226,6 +210,5 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
 
 def _index(match: re.Match[str]) -> int:
     word = next(g for g in match.groups() if g)
-    return int(word[0]) if word[0].isdigit() else {"top": 1, "first": 1, "one": 1, "second": 2, "two": 2, "third": 3,
-                                              "three": 3, "fourth": 4, "four": 4, "bottom": 4, "last": 4}[word]
+    return int(word[0]) if word[0].isdigit() else ROW_WORDS[word]
 

@@ -1,7 +1,5 @@
-"""Dog in plain English. A description says how many dogs there are ("four dogs", "dogs: 5",
-"🐕🐕🐕"), or lists them one by one; "several" or "three or four" is asked about. Advice
-says when to submit: "when the timer ends in 3", "on a 5", "wait 9 seconds, then submit",
-"now"; "when the last digit equals the number of dogs" is counted by the solver."""
+"""Dog in plain English: how many dogs there are ("four dogs", "🐕🐕🐕", a list); "several" is asked
+about. Advice says when to submit ("when the timer ends in 3", "wait 9 seconds", "now")."""
 
 from __future__ import annotations
 
@@ -62,8 +60,6 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
 
 
 class DogPhrases(Phrasebook):
-    """Dog's plain English (module docstring)."""
-
     conditions = True
 
     def read(self, text: str, memory: Memory) -> None:

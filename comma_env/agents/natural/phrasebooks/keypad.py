@@ -1,8 +1,5 @@
-"""Keypad in plain English. A description names each key's symbol by glyph, name or look
-("a backwards P with a double stem"), placed by position, by row, in reading order or
-clockwise, and says which keys are lit. Advice is an order of keys by symbol or position
-("♠ first, then the airplane", "upper right -> upper left -> ..."), possibly in parts over
-two messages, or a correction of an order already given."""
+"""Keypad in plain English: each key's symbol by glyph, name or look, placed by position, row, reading
+order or clockwise, and the lit keys. Advice: an order of keys by symbol or position, or a correction."""
 
 from __future__ import annotations
 
@@ -26,26 +23,18 @@ _LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light
 _UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
                     r"none lit)\b", re.IGNORECASE)
 _ORDER_WORDS = re.compile(r"\b(?:reading order|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
-                          r"top row first|(?:top|first) row\s*/\s*bottom row)\b|"
-                          r"\s/\s", re.IGNORECASE)
+                          r"top row first|(?:top|first) row\s*/\s*bottom row)\b|\s/\s", re.IGNORECASE)
 _CLOCKWISE = re.compile(r"\b(counter-?clockwise|anti-?clockwise|clockwise)\b", re.IGNORECASE)
 _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is which)|didn'?t note|not sure where)\b",
                        re.IGNORECASE)
 _INSTRUCTION = re.compile(r"\b(?:press|push|hit|tap|click|start|begin|then|next|first|order|go|keep going|finally)\b",
                           re.IGNORECASE)
 _REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i said|before|i told you)|same|"
-                   r"unchanged)\b",
-                   re.IGNORECASE)
+                   r"unchanged)\b", re.IGNORECASE)
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
 
-def _name(symbol: str) -> str:
-    return SYMBOL_NAMES[symbol]
-
-
 class KeypadPhrases(Phrasebook):
-    """Keypad's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
@@ -127,7 +116,7 @@ class KeypadPhrases(Phrasebook):
                 symbols[position] = unknown(f"which of the two {unplaced} keys shows which symbol",
                                             sorted(options or ()))
             elif options:
-                names = " or ".join(f"{s} ({_name(s)})" for s in sorted(options))
+                names = " or ".join(f"{s} ({SYMBOL_NAMES[s]})" for s in sorted(options))
                 symbols[position] = unknown(f"whether the {where} key shows {names}", sorted(options))
             else:
                 symbols[position] = unknown(f"the symbol on the {where} key", list(SYMBOL_NAMES))
@@ -146,13 +135,14 @@ class KeypadPhrases(Phrasebook):
         if not isinstance(shown, str):
             return choose(rng, (f"Press the {where} key.", f"Press the {where} button."))
         return choose(rng, (f'Press the key with the symbol "{shown}", {where}.', f"Press the {where} key.",
-                            f"Press the {_name(shown)} ({shown}), {where}.", f'Go for "{shown}", the {where} one.'))
+                            f"Press the {SYMBOL_NAMES[shown]} ({shown}), {where}.",
+                            f'Go for "{shown}", the {where} one.'))
 
     # -- the solver describes and reads advice -------------------------------------------------------
     def describe(self, state: State, rng: np.random.Generator) -> str:
         symbols = state["button_symbols"]
         lit = state.get("lit_buttons") or []
-        parts = [f"{p.replace('_', ' ')}: {symbols[p]} ({_name(symbols[p])})" for p in POSITIONS]
+        parts = [f"{p.replace('_', ' ')}: {symbols[p]} ({SYMBOL_NAMES[symbols[p]]})" for p in POSITIONS]
         body = choose(rng, ("The keypad shows " + "; ".join(parts) + ".", "Symbols: " + ", ".join(parts) + "."))
         shown = ", ".join(p.replace("_", " ") for p in lit)
         lights = f"Lit up: {shown}." if lit else choose(rng, ("None of the keys are lit.", "No key is lit yet."))
@@ -211,10 +201,7 @@ def _which(ref: set[str], symbols: dict[str, str]) -> str:
 def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
     """The keys a sentence names, in order; a symbol with its position in brackets is one key."""
     found = mentions(sentence)
-    masked = list(sentence)
-    for mention in found:
-        masked[mention.start:mention.end] = " " * (mention.end - mention.start)
-    places = grid.places("".join(masked), ROWS)
+    places = grid.places(grid.blanked(sentence, found), ROWS)
     tokens: list[Any] = sorted([*found, *places], key=lambda t: t.start)
     refs: list[set[str]] = []
     previous: Any = None

@@ -1,8 +1,5 @@
-"""LED in plain English. A description gives the current stage's LED colour (directly, or as
-the row of LED colours with the stage number or a marker such as "(current)" or 👈) and the
-four letters, placed by position, by row ("G J / S O (top/bottom)"), by diagonal or as a
-grid. Advice names the button by letter, position, both, or gives the rule and the
-multiplier for the solver to apply."""
+"""LED in plain English: the current LED's colour (said, or marked in the row of LEDs) and the four
+letters by position, row or grid. Advice names the button by letter or position, or gives the rule."""
 
 from __future__ import annotations
 
@@ -14,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, one_button, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose, position_words
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
@@ -32,23 +29,19 @@ _PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator)\b[^.\n\d|]{0,25}?(\d)\b|"
                     r"🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
 _CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
-                      r"lamp)\s+for\s+it\b|"
-                      r"\blamp of this stage\b|\bthe led\b|\bled\b(?!s)", re.IGNORECASE)
+                      r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\bled\b(?!s)", re.IGNORECASE)
 _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE)
 _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
 _VOWELS = set("AEIOU")
-
-
 _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter|button|key))?"
                            r"\s*[:=-]?|(?:press|push|hit|tap|click|choose|pick)(?:\s+the)?)\s+)([a-z])\b(?![\w'])"
                            r"(?!\s+(?:button|key|one|letter|\w+ing)\b)", re.IGNORECASE)
 
 
 def _capitals(text: str) -> str:
-    """A letter written in lower case where only a letter can stand ("top left n", "press h",
-    "letter j") in capitals, as the readers find letters."""
+    """A letter written in lower case where only a letter can stand ("press h", "letter j") in capitals."""
     return _LOWER_LETTER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 
@@ -74,8 +67,6 @@ class _Letter:
 
 
 class LedPhrases(Phrasebook):
-    """LED's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
@@ -176,12 +167,7 @@ class LedPhrases(Phrasebook):
         said = memory["state"]
         colours = said.get("colours") or {}
         current = said.get("current") or colours.get(said.get("stage"))
-        if not current:
-            colour: Any = unknown("the colour of the current stage's LED", list(MULTIPLIERS))
-        elif len(current) == 1:
-            colour = current[0]
-        else:
-            colour = unknown(f"whether the current LED is {' or '.join(current)}", list(current))
+        colour = fact(current, "the current LED is", "the colour of the current stage's LED", MULTIPLIERS)
         letters: dict[str, Any] = dict(said.get("letters") or {})
         if "loose" in letters and len(letters) == 1:
             orders = [dict(zip(POSITIONS, p, strict=True)) for p in itertools.permutations(letters["loose"])]
@@ -189,14 +175,9 @@ class LedPhrases(Phrasebook):
         else:
             shown = {}
             for position in POSITIONS:
-                options = letters.get(position)
                 where = position.replace("_", " ")
-                if options and len(options) == 1:
-                    shown[position] = options[0]
-                elif options:
-                    shown[position] = unknown(f"whether the {where} letter is {' or '.join(options)}", list(options))
-                else:
-                    shown[position] = unknown(f"the letter on the {where} button", list(ALPHABET))
+                shown[position] = fact(letters.get(position), f"the {where} letter is",
+                                       f"the letter on the {where} button", ALPHABET)
         return {"stage_number": 1, "led_colors_left_to_right": [colour], "completed_stages": 0, "button_letters": shown}
 
     def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
@@ -262,11 +243,8 @@ def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:
     verb = re.search(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", sentence, re.IGNORECASE)
     if verb and len(found) > 1:
         found = [f for f in found if f.start > verb.end()][:1] or found[:1]
-    masked = list(sentence)
-    for f in found:
-        masked[f.start:f.end] = " "
     constraints = [{by_letter[f.letter]} if f.letter in by_letter else set() for f in found]
-    constraints += [grid.matching(p, ROWS) for p in grid.places("".join(masked), ROWS)]
+    constraints += [grid.matching(p, ROWS) for p in grid.places(grid.blanked(sentence, found), ROWS)]
     if re.search(r"\bvowels?\b", sentence, re.IGNORECASE):
         constraints.append({p for p, letter in letters.items() if letter in _VOWELS})
     if not constraints:

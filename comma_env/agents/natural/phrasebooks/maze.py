@@ -1,9 +1,5 @@
-"""Maze in plain English. A description gives the layout (`comma_env.agents.natural.maze_layout`),
-the mouse's square and facing ("row 1, column 9, facing south", "(3,7) facing down", an arrow
-on a grid), the spheres' squares and the torus colour; after typed moves the expert follows
-the mouse itself, and a new pose said replaces it. Advice is a route: turns and runs of
-moves with counts ("B6 R F8 press", "go forward two, then turn left", "move six squares left"),
-ending with the button."""
+"""Maze in plain English: the layout (`maze_layout`), the mouse's square and facing, the spheres and the
+torus; the expert follows typed moves itself. Advice: a route of turns and counted moves, then the button."""
 
 from __future__ import annotations
 
@@ -16,8 +12,7 @@ from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.maze_layout import plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import UNDO, clean, fix_typos, number, spelled_numbers
-from comma_env.agents.natural.words import choose, times
-from comma_env.agents.natural.words import number as say_number
+from comma_env.agents.natural.words import choose, say_number, times
 from comma_env.puzzles.maze import (
     BACKWARD,
     COLORS,
@@ -54,8 +49,6 @@ def _coord(match: re.Match[str], first: int = 1) -> tuple[int, int]:
 
 
 class MazePhrases(Phrasebook):
-    """Maze's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = spelled_numbers(fix_typos(clean(text.replace("_", "·")), VOCABULARY))  # "_" for floor in a grid
@@ -69,8 +62,7 @@ class MazePhrases(Phrasebook):
                 state["facing"] = layout.facing
             state.setdefault("spheres", {}).update(layout.spheres)
         prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
-                       r"yellow)\b",
-                       " ", text, flags=re.IGNORECASE)
+                       r"yellow)\b", " ", text, flags=re.IGNORECASE)
         for sentence in re.split(r"(?<=[.!?;])\s+|\n", prose):
             self._sentence(sentence, state)
 
@@ -226,8 +218,7 @@ _STEP = re.compile(
     r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
-    r"\bpress\b(?=\s*\(|\s*$)",
-    re.IGNORECASE | re.MULTILINE)
+    r"\bpress\b(?=\s*\(|\s*$)", re.IGNORECASE | re.MULTILINE)
 
 
 _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
@@ -240,8 +231,7 @@ _MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)
 
 
 def _route(text: str, facing: str) -> Steps:
-    """The actions of a route, in order; a turn without a side, a move without a direction, a
-    goal without a route, or a step in the list it cannot read is asked about."""
+    """The actions of a route, in order; a step it cannot read or that leaves a side or direction open is asked."""
     for pattern, plain in _TURN_WORDS:
         text = pattern.sub(plain, text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)

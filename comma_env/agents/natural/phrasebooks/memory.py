@@ -1,9 +1,5 @@
-"""Memory in plain English. A description gives the stage, the display number and the four
-labels from the left (or from the right, by position, label first: "the 3 is leftmost"), and
-may recap what was pressed in earlier stages; the expert also counts the presses it sees
-typed. Advice names a button by position (from either end), by label, or as "the same
-position (label) as in stage 2"; a bare "press 1" is a question when label and position
-disagree."""
+"""Memory in plain English: the stage, the display and the four labels, and recaps of earlier presses
+(the expert also counts typed ones). Advice names a button by position, label or an earlier stage."""
 
 from __future__ import annotations
 
@@ -13,11 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
+from comma_env.agents.natural.belief import settle
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, one_button, unknown
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
-from comma_env.agents.natural.words import choose
-from comma_env.agents.natural.words import number as say_number
-from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 
 VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "position", "press", "pressed",
@@ -27,8 +22,7 @@ _RUN = re.compile(rf"({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})[\s,;/|
                   rf"(?:[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR}))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
 _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
-                      r"showing|"
-                      r"displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
+                      r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
 _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
                         r"from the (right)\b[^:]*?to the left|right to left|(?<![a-z])\|)", re.IGNORECASE)
 _RECAP = re.compile(r"\bstage\s*([1-5])\b[^\n]*?\b(?:pressed|hit|pushed|clicked|tapped)\b[^\n]*", re.IGNORECASE)
@@ -77,8 +71,6 @@ def _labels_in(text: str) -> list[Any] | None:
 
 
 class MemoryPhrases(Phrasebook):
-    """Memory's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
@@ -103,8 +95,7 @@ class MemoryPhrases(Phrasebook):
             state["labels"] = labels
 
     def _recap(self, line: str, pressed: list[Any]) -> None:
-        """"stage 1: display 3, I pressed position 3 (label 3)", "S1: pos 3 / label 3",
-        "Stage 1 - pressed the button labelled 1, which was in position 2"."""
+        """A recap of an earlier stage ("stage 1: display 3, I pressed position 3 (label 3)", "S1: pos 3 / label 3")."""
         short = _S_RECAP.search(line)
         position: int | None
         label: int | None
@@ -162,13 +153,7 @@ class MemoryPhrases(Phrasebook):
     def belief(self, memory: Memory) -> State:
         said = memory["state"]
         stage = said.get("stage") or len(memory["notes"].get("pressed", [])) + 1
-        display = said.get("display")
-        if not display:
-            shown: Any = unknown("the number on the display", range(1, BUTTONS + 1))
-        elif len(display) == 1:
-            shown = display[0]
-        else:
-            shown = unknown(f"whether the display shows {' or '.join(map(str, display))}", display)
+        shown = fact(said.get("display"), "the display shows", "the number on the display", range(1, BUTTONS + 1))
         labels = said.get("labels")
         if not labels:
             board: Any = unknown("the labels of the four buttons from the left",
@@ -183,8 +168,6 @@ class MemoryPhrases(Phrasebook):
                 "button_labels_left_to_right": board}
 
     def decide(self, memory: Memory) -> Any:
-        from comma_env.agents.natural.belief import settle
-
         pressed = []
         for k, (position, label) in enumerate(memory["notes"].get("pressed", []), start=1):
             pressed.append([position if position else unknown(f"the position you pressed in stage {k}", range(1, 5)),
@@ -203,8 +186,8 @@ class MemoryPhrases(Phrasebook):
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         k = int(action.rsplit("_", 1)[1])
         labels = seen["button_labels_left_to_right"]
-        options = [f"Press the {say_ordinal(k, rng)} button from the left.", f"Press the button in "
-                                                                             f"position {say_number(k, rng)}."]
+        options = [f"Press the {say_ordinal(k, rng)} button from the left.",
+                   f"Press the button in position {say_number(k, rng)}."]
         if isinstance(labels, list) and all(isinstance(v, int) for v in labels):
             label = labels[k - 1]
             options += [f'Hit the {say_ordinal(k, rng)} button, the one labelled {label}.',

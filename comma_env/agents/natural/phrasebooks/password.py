@@ -1,8 +1,5 @@
-"""Password in plain English. A description gives the letter each window shows now (a row of
-five letters, window by window, "first V, second Q", a grid or table, the five letters run
-together), and may sum up every letter a window has shown ("#1 R/S/Q", "window 1: F, G, H (now
-showing H)"). Advice spells the password ("it's THERE: set the letters and submit") or
-gives presses window by window ("press down on window 1, the fourth letter up once")."""
+"""Password in plain English: the letter each window shows now, and maybe every letter a window has
+shown ("#1 R/S/Q"). Advice spells the password or gives presses window by window."""
 
 from __future__ import annotations
 
@@ -11,11 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, spelled_numbers
-from comma_env.agents.natural.words import choose, times
-from comma_env.agents.natural.words import number as say_number
-from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.agents.natural.words import choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
 VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "first", "second", "third", "fourth",
@@ -25,18 +20,15 @@ _GAP = r"(?:[\s,;\]\[|]+|\s*-\s*)(?:and\s+)?"
 _FIVE = re.compile(rf"(?<![A-Za-z])({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT})(?![A-Za-z])")
 _RUN_TOGETHER = re.compile(r"(?<![A-Za-z])([A-Z]{5})(?![A-Za-z])")
 _PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?:shows?|is|reads?|has|displays?)?\s*"
-                         r"`?([A-Za-z])`?"
-                         r"(?![A-Za-z])", re.IGNORECASE)
+                         r"`?([A-Za-z])`?(?![A-Za-z])", re.IGNORECASE)
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
 _SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\(now "
-                   r"showing ([A-Za-z])\))?",
-                   re.IGNORECASE)
+                   r"showing ([A-Za-z])\))?", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?)\s+([A-Za-z]{5})\b",
                   re.IGNORECASE)
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
-                         r"?\s*(?:and\s+)?)+)",
-                         re.IGNORECASE)
+                         r"?\s*(?:and\s+)?)+)", re.IGNORECASE)
 _NOT_LETTERS = {"WORD", "WORDS", "NOW", "THE", "LETTERS"}
 
 
@@ -49,8 +41,6 @@ def _cycle_candidates(seen: list[str]) -> list[str]:
 
 
 class PasswordPhrases(Phrasebook):
-    """Password's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         text = fix_typos(clean(text), VOCABULARY)
@@ -130,12 +120,8 @@ class PasswordPhrases(Phrasebook):
         shown = memory["state"].get("shown") or [None] * POSITIONS
         letters: list[Any] = []
         for window, options in enumerate(shown, start=1):
-            if options and len(options) == 1:
-                letters.append(options[0])
-            elif options:
-                letters.append(unknown(f"whether window {window} shows {' or '.join(options)}", options))
-            else:
-                letters.append(unknown(f"the letter window {window} shows now", _cycle_candidates(seen[window - 1])))
+            letters.append(fact(options, f"window {window} shows", f"the letter window {window} shows now",
+                                _cycle_candidates(seen[window - 1])))
         return {"letters_shown_left_to_right": letters}
 
     def possible(self, state: State, notes: dict[str, Any]) -> bool:
@@ -204,13 +190,11 @@ _WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b
                       rf"box)\b|"
                       rf"\b(all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:5\s+|five\s+)?(?:windows?|letters?|slots?)\b|"
                       rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\b(?:the\s+)?(?:windows|"
-                      rf"letters)\b",
-                      re.IGNORECASE)
+                      rf"letters)\b", re.IGNORECASE)
 
 
 def _presses(text: str) -> Steps:
-    """Presses said window by window, in order: "press down on window 1, the fourth letter
-    up once, then press submit"; a step without its window or its direction is asked about."""
+    """Presses said window by window, in order ("press down on window 1, then submit"); a gap is asked about."""
     actions: list[str] = []
     last_direction: str | None = None
     for clause in re.split(r"[,;\n]|\bthen\b|\band\b(?=\s+(?:press|hit|click|push|then|submit|the|window))|\.(?=\s|$)",

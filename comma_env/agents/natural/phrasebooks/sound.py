@@ -1,9 +1,5 @@
-"""Sound in plain English. A description says what the clip sounds like, in the describer's
-words ("a low rumbling hum that throbs quickly", "ding-dong", "like rain on a window"); the
-expert matches it to the manual's list of sounds by their telling features, and asks about
-the feature that separates the sounds left when it cannot tell ("steady hiss: with tiny taps,
-or a faint flutter?"). Advice is the code as symbols, their names, positions on the keypad or
-a run such as "#$&*"; "the rest", after part of the code is typed."""
+"""Sound in plain English: the clip in the describer's words, matched to the manual's sounds by their
+telling features (asking about the feature that separates them). Advice: the code as symbols, names or keys."""
 
 from __future__ import annotations
 
@@ -22,8 +18,7 @@ FEATURES: dict[str, dict[str, int]] = {
     "Car engine": {r"engine|motor|idling|car\b": 5, r"rumbl": 3, r"\bhum": 2, r"throb|puls": 2, r"\blow": 1,
                    r"steady|same pitch|doesn'?t (?:go up|change)|stays the same": 1},
     "Birdsong": {r"\bbird|tweet|chirp": 5, r"swoop": 2, r"very high|really high|high|piercing|shrill": 1,
-                 r"quick|fast": 1, r"gaps": 1,
-                 r"up (?:and|n) down": 1},
+                 r"quick|fast": 1, r"gaps": 1, r"up (?:and|n) down": 1},
     "Police siren": {r"siren|police|ambulance|wail": 5, r"loud": 2, r"slides?|sliding|glides?": 2,
                      r"up and down|rises and falls": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
     "Dripping tap": {r"drip|faucet|\btap\b(?! it)|plinks?|plonk|drops?\b|droplet": 5, r"evenly spaced|regular": 1,
@@ -51,19 +46,17 @@ FEATURES: dict[str, dict[str, int]] = {
 QUESTIONS: dict[frozenset[str], str] = {
     frozenset({"Rain", "Extractor fan"}): "whether the hiss has many tiny random taps in it, or a faint flutter",
     frozenset({"Birdsong", "Whistle"}): "whether it is one steady pure note, or quick chirps that swoop up and down",
-    frozenset({"Dripping tap", "Ticking clock"}): "whether they are dry clicks that alternate louder and softer, or "
-                                                  "plinks",
+    frozenset({"Dripping tap", "Ticking clock"}):
+        "whether they are dry clicks that alternate louder and softer, or plinks",
     frozenset({"Police siren", "Birdsong"}): "whether it is one loud tone sliding up and down, or quick chirps",
     frozenset({"Car engine", "Heartbeat"}): "whether it is a steady hum, or soft thumps in pairs",
 }
 """How to ask between two sounds that share their first impression."""
 
-CODES = {s.name: s.code for s in SIGNATURES}
 LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
-                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&", "#": r"\b(?:hash(?:tag)?|number sign|pound(?: "
-                                                                          r"sign)?|"
-                r"sharp|octothorpe)\b|#"}
+                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&",
+                "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe)\b|#"}
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
 _RUN = re.compile(r"(?<![\w$*&#])[$*&#](?:\s*[$*&#]){1,3}(?![\w$*&#])")
@@ -77,8 +70,7 @@ def scores(text: str) -> dict[str, int]:
 
 
 def identify(text: str) -> list[str]:
-    """The listed sounds `text` could describe, best first: one only when its telling words
-    (its name, or two of its features) clearly outweigh every other sound's."""
+    """The listed sounds `text` could describe, best first: one only when its telling words clearly win."""
     ranked = sorted(scores(text).items(), key=lambda item: -item[1])
     best, second = ranked[0][1], ranked[1][1]
     if best >= 5 and best - second >= 3:
@@ -88,20 +80,16 @@ def identify(text: str) -> list[str]:
 
 
 class SoundPhrases(Phrasebook):
-    """Sound's plain English (module docstring)."""
-
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = clean(text)
         display = re.search(r"\b(?:display|screen)\b[^.\n]*?\b(?:shows?|reads?|says?|:)\s*([$*&#](?:\s*[$*&#_\-]){0,"
-                            r"4})",
-                            text, re.IGNORECASE)
+                            r"4})", text, re.IGNORECASE)
         if display:
             state["entered"] = re.sub(r"[^$*&#]", "", display.group(1))
         described = re.sub(r"\b(?:display|screen)\b[^\n.]*", " ", text)
-        if re.search(r"[a-z]{3}", described, re.IGNORECASE) and not re.fullmatch(r"[\W\d]*(?:what'?s left|last "
-                                                                                 r"one)?\W*",
-                                                                                  described, re.IGNORECASE):
+        if re.search(r"[a-z]{3}", described, re.IGNORECASE) and \
+                not re.fullmatch(r"[\W\d]*(?:what'?s left|last one)?\W*", described, re.IGNORECASE):
             found = identify(described)
             if len(found) == 1 or not state.get("sounds") or re.search(r"sorry|correction|again|actually", text, re.I):
                 if sum(scores(described).values()):

@@ -1,11 +1,5 @@
-"""Telehealth in plain English. A description gives the lesion's look (colours, shape, border,
-surface, vessels) and the clinical part of the profile (age, skin type, site, diameter, and
-yes or no for itching, bleeding, growth, change, raised) in any order and wording ("it doesn't
-itch but it does bleed", "✅ grew recently", "no itch / no bleed"); the expert applies the
-key and asks for exactly the facts it still needs (the surface; the melanoma signs; the
-diameter of a carcinoma; itching and bleeding of a keratosis). Advice names the diagnosis
-and the treatment, or a rule the solver applies to its own card ("if the diameter is 5 mm or
-more choose surgery, otherwise cryotherapy")."""
+"""Telehealth in plain English: the lesion's look and the clinical profile in any order and wording;
+the expert asks for exactly the facts the key still needs. Advice: a diagnosis, a treatment or a size rule."""
 
 from __future__ import annotations
 
@@ -33,8 +27,6 @@ VOCABULARY = ("colours", "colors", "shape", "border", "surface", "smooth", "roun
               "keratosis", "actinic", "melanoma", "nevus", "carcinoma", "basal", "squamous", "cryotherapy", "surgery",
               "treatment", "diagnosis", "brown", "black", "yellow", "white", "pink", "red", "none", "note",
               *sorted({region for regions in REGIONS.values() for region in regions}))  # "back" is no typo of "black"
-COLOURS = ("yellow-brown", "light brown", "dark brown", "blue-grey", "brown", "black", "pink", "red", "white", "tan",
-           "grey", "blue")
 _COLOUR = re.compile(r"\b(yellow[- ]brown|light[- ]brown|dark(?:er)?[- ]brown|blue[- ]gr[ae]y|brown|black|pink|red|"
                      r"white|tan|gr[ae]y|blue)\b", re.IGNORECASE)
 _SURFACE = ((r"pearly|translucent|shiny bump|see into", "bcc"), (r"crust|crusted|sore", "scc"),
@@ -47,11 +39,10 @@ _BORDER = ((r"pearly rim|raised rim|rolled", BORDER_PEARLY), (r"notch|scallop|ir
 _YES_NO = {"itch": r"itch(?:es|ing|y)?", "bleed": r"bleed(?:s|ing)?|bled", "grew": r"gr[eo]wn?|grew|growth|growing",
            "changed": r"chang(?:ed|es|ing)?", "elevation": r"raised|elevat\w*|flat"}
 _NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn'?t|isnt|never|without|none|❌|✗|"
-                 r"false)\b"
-                 r"|❌|✗", re.IGNORECASE)
+                 r"false)\b|❌|✗", re.IGNORECASE)
 _YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
-DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous", "ack": r"\back\b|\bak\b|actinic|solar "
-                                                                                      r"keratosis",
+DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous",
+             "ack": r"\back\b|\bak\b|actinic|solar keratosis",
              "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic|\bseb\.?\s*k\b", "mel": r"\bmel\b|melanoma",
              "nev": r"\bnev\b|nevus|naevus|\bmole\b|common mole"}
 TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
@@ -71,8 +62,7 @@ def _yes_no(text: str, fact: str) -> str | None:
         after = clause[found.end():found.end() + 30]
         before = clause[:found.start()]
         said = re.match(r"[\W_]*(?:recently[\W_]*)?(?:(?:is|was|are|=|:)[\W_]*)?(no|n|false|❌|yes|y|true|✅)(?!\w)",
-                        after,
-                        re.IGNORECASE)
+                        after, re.IGNORECASE)
         if said:
             return "no" if said.group(1).lower() in ("no", "n", "false", "❌") else "yes"
         if _NO.search(before[-30:]):
@@ -82,8 +72,6 @@ def _yes_no(text: str, fact: str) -> str | None:
 
 
 class TelehealthPhrases(Phrasebook):
-    """Telehealth's plain English (module docstring)."""
-
     conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
@@ -137,8 +125,8 @@ class TelehealthPhrases(Phrasebook):
         return {
             "lesion_surface": SURFACES[surface_code] if surface_code in SURFACES else "smooth" if surface_code else
             unknown("the lesion's surface (smooth, pearly, waxy, scaly or crusted)", sorted(set(SURFACES.values()))),
-            "lesion_shape": said.get("shape") or unknown("its shape (round, oval or asymmetric)", ["oval",
-                                                                                                   "asymmetric"]),
+            "lesion_shape": said.get("shape") or unknown("its shape (round, oval or asymmetric)",
+                                                         ["oval", "asymmetric"]),
             "lesion_border": said.get("border") or unknown(
                 "its border (regular or irregular with notches)", [BORDER_REGULAR, BORDER_NOTCHED]),
             "lesion_colors": colours or unknown("how many colours it has", [["a"], ["a", "b", "c"]]),
@@ -149,9 +137,6 @@ class TelehealthPhrases(Phrasebook):
             "changed": said.get("changed") or unknown("whether it changed recently", ["yes", "no"]),
             "diagnosis_recorded": said.get("recorded"),
         }
-
-    def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:
-        return [self.puzzle_cls.expert_advice(state, notes)]
 
     def decide(self, memory: Memory) -> Any:
         decision = super().decide(memory)
@@ -167,8 +152,8 @@ class TelehealthPhrases(Phrasebook):
             code = action.removeprefix("diagnose_")
             name = {"bcc": "a basal cell carcinoma", "scc": "a squamous cell carcinoma", "ack": "an actinic keratosis",
                     "sek": "a seborrheic keratosis", "mel": "a melanoma", "nev": "a nevus, a common mole"}[code]
-            return choose(rng, (f"This is {name}; record that as the diagnosis.", f"Diagnose it as {name} "
-                                                                                  f"({code.upper()}).",
+            return choose(rng, (f"This is {name}; record that as the diagnosis.",
+                                f"Diagnose it as {name} ({code.upper()}).",
                                 f"From what you describe, it is {name}. Put that down as the diagnosis."))
         care = action.removeprefix("treat_")
         return {"surgery": choose(rng, ("Treat it with surgery.", "It needs to be removed surgically.")),
@@ -179,8 +164,7 @@ class TelehealthPhrases(Phrasebook):
     def describe(self, state: State, rng: np.random.Generator) -> str:
         colours = ", ".join(state["lesion_colors"])
         look = (f"The lesion is {state['lesion_shape']}, coloured {colours}, with a {state['lesion_border']} border "
-                f"and a "
-                f"{state['lesion_surface']} surface;"
+                f"and a {state['lesion_surface']} surface;"
                 f" {'tiny red vessels show' if state['visible_blood_vessels'] else 'no vessels'}.")
         card = (f"Age {state['age']}, skin type {state['skin_type']}, on the {state['body_region']}, diameter "
                 f"{state['diameter_mm']} mm. Itching: {state['itch']}. Bleeding: {state['bleed']}. Grew recently: "
@@ -221,8 +205,7 @@ class TelehealthPhrases(Phrasebook):
 def _treatment(low: str, diameter: float) -> str | None:
     """The treatment advised, with a size rule applied to the solver's own diameter."""
     rule = re.search(r"\bif\b[^.]*?(\d+(?:\.\d)?)\s*mm or (?:more|larger|bigger|above)[^.]*?\b(surg\w*|cryo\w*|"
-                     r"freez\w*)"
-                     r"[^.]*?\b(?:otherwise|else|if not|smaller)\b[^.]*?\b(surg\w*|cryo\w*|freez\w*)", low)
+                     r"freez\w*)[^.]*?\b(?:otherwise|else|if not|smaller)\b[^.]*?\b(surg\w*|cryo\w*|freez\w*)", low)
     if rule:
         big, small = rule.group(2), rule.group(3)
         chosen = big if diameter >= float(rule.group(1)) else small

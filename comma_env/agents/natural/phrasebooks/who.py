@@ -1,8 +1,5 @@
-"""Who in plain English. A description gives the display word (or says the display is empty)
-and the six labels, placed by position ("top left says YES", "TL=UR", "(row 2, col 1)"), by
-row ("top row is YOUR and FIRST") or column ("left column, top to bottom: ..."), as a grid or
-table, or in reading order. Advice names the button by its label, its position, or both,
-or as the one next to, below or above another label."""
+"""Who in plain English: the display word (or an empty display) and the six labels by position, row,
+column, grid or reading order. Advice names the button by label, position, both, or a neighbour."""
 
 from __future__ import annotations
 
@@ -40,27 +37,18 @@ _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom
 
 
 def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[Found]]:
-    """Positions and printed words in `text`, neither inside the other: printed words in
-    capitals win, except in a message written all in capitals, where positions win (and a
-    sentence's first "PRESS" is the verb)."""
+    """Positions and printed words in `text`, neither inside the other: printed words in capitals win,
+    except in a message all in capitals (where a sentence's first "PRESS" is the verb)."""
     text = _DIRECTIONS.sub(lambda m: " " * len(m.group(0)), text)
     if _mostly_capitals(text):
         text = _VERB.sub(lambda m: " " * len(m.group(0)), text)
         places = grid.places(text, ROWS)
-        masked = list(text)
-        for place in places:
-            masked[place.start:place.end] = " " * (place.end - place.start)
-        return places, WORDS.find("".join(masked), lowercase)
+        return places, WORDS.find(grid.blanked(text, places), lowercase)
     words = WORDS.find(text, lowercase)
-    masked = list(text)
-    for word in words:
-        masked[word.start:word.end] = " " * (word.end - word.start)
-    return grid.places("".join(masked), ROWS), words
+    return grid.places(grid.blanked(text, words), ROWS), words
 
 
 class WhoPhrases(Phrasebook):
-    """Who's plain English (module docstring)."""
-
     relations = r"\b(?:nearest|close to|(?:from|at|on) the (?:edge|end|side)|whichever|one of (?:the|those|them|these))"
     """Relations it does not resolve (its reader places next to itself)."""
 
@@ -219,9 +207,8 @@ def _placed(text: str, places: list[grid.Place], words: list[Found]) -> dict[str
 
 
 def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[str] | None:
-    """The buttons a sentence of advice could mean (by label, position, or neighbour), or
-    None when it names none. In a message written all in lower case any word of a label
-    counts, and several labels named make it ambiguous."""
+    """The buttons a sentence of advice could mean (by label, position or neighbour), or None; in a
+    message all in lower case any word of a label counts."""
     places, words = _tokens(sentence)
     by_label = {label: position for position, label in labels.items()}
     constraints: list[set[str]] = []

@@ -1,7 +1,5 @@
-"""Wire in plain English: wires listed from the top (or the bottom), by number, ordinal or
-roman numeral, as letters with a legend, or as counts only; the serial number or just its
-last digit's parity. Advice names a wire by number, ordinal from either end, colour
-("the only white wire", "the topmost blue one") or its neighbour ("just below the white one")."""
+"""Wire in plain English: the wires listed, placed, lettered or counted, and the serial number (or its
+parity). Advice names a wire by number, ordinal from either end, colour or neighbour."""
 
 from __future__ import annotations
 
@@ -12,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.colours import Palette, drop_negated
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
 from comma_env.agents.natural.reading import (
     ORDINAL,
     ROMAN,
@@ -25,9 +23,7 @@ from comma_env.agents.natural.reading import (
     sentences,
     spelled_numbers,
 )
-from comma_env.agents.natural.words import choose
-from comma_env.agents.natural.words import number as say_number
-from comma_env.agents.natural.words import ordinal as say_ordinal
+from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.wire import COLORS
 
 PALETTE = Palette(COLORS)
@@ -84,8 +80,6 @@ def _legend(text: str) -> str:
 
 
 class WirePhrases(Phrasebook):
-    """Wire's plain English (module docstring)."""
-
     # -- the expert reads a description -----------------------------------------------------------
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
@@ -136,8 +130,7 @@ class WirePhrases(Phrasebook):
         state.setdefault("count", sum(counts.values()))
 
     def _placed(self, low: str, count: int) -> tuple[dict[int, tuple[str, ...]], list[tuple[int, int]]]:
-        """Colours said to be at a position ("wire 3 is red", "1. white", "third red", "the
-        last one is white", "IV white", "yellow at the top"), and where the text says so."""
+        """Colours said to be at a position ("wire 3 is red", "third red", "IV white"), and the spans saying so."""
         placed: dict[int, tuple[str, ...]] = {}
         spans: list[tuple[int, int]] = []
         colour = PALETTE.pattern.pattern
@@ -183,14 +176,8 @@ class WirePhrases(Phrasebook):
         elif count:
             wires = []
             for k in range(1, count + 1):
-                options = colours.get(k)
                 name = "the last wire" if k == count else f"wire {k}"
-                if options and len(options) == 1:
-                    wires.append(options[0])
-                elif options:
-                    wires.append(unknown(f"whether {name} is {' or '.join(options)}", options))
-                else:
-                    wires.append(unknown(f"the colour of {name}", COLORS))
+                wires.append(fact(colours.get(k), f"{name} is", f"the colour of {name}", COLORS))
         else:
             wires = unknown("how many wires there are and their colours from the top", [])
         serial = said.get("serial")
@@ -256,8 +243,7 @@ class WirePhrases(Phrasebook):
 
 
 def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
-    """The wires (1-based) a sentence of advice could mean: one, several (ambiguous), none
-    (no such wire), or None when it names no wire."""
+    """The wires (1-based) a sentence of advice could mean (several: ambiguous; none: no such wire), or None."""
     count = len(colors)
     wires: set[int] | None = None
 
