@@ -1,6 +1,5 @@
-"""The study's lobby: participants who agreed wait here and are paired at random, with random
-roles, for a slot neither has played; each gets the link of their own seat only. Anonymous ids
-stay in the browser; lobby tokens are kept hashed, in memory."""
+"""The study's lobby: participants wait and are paired at random, with random roles, for a slot
+neither has played; lobby tokens are kept hashed, in memory."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The HTML report of one or more rollout folders.
-
-    python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none] [--serve]
-
-Writes ``report.html`` (tables, figures, an index of episodes) and a page per episode, its images
-redrawn by replay (a large run's pages are drawn on demand by ``--serve``). Everything a record
-holds is escaped, and nothing is written outside the report folder."""
+"""``python -m comma_env.report OUT_DIR ...``: ``report.html`` (tables, figures, an index of episodes)
+and a page per episode, images redrawn by replay; a record's contents are escaped."""
 
 from __future__ import annotations
 
@@ -93,9 +88,8 @@ def _num(value: float | None, digits: int) -> str:
 
 
 def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[str, Any]:
-    """A Table 1-style table: rows = runs (solver / expert), columns = puzzles + Overall,
-    then, greyed, the paper's published rows for the same puzzles and memory setting
-    (``published`` counts them; they are the table's last rows)."""
+    """A Table 1-style table: a row per run, a column per puzzle and Overall, then, greyed, the
+    paper's published rows for the same setting (``published`` counts them)."""
     from comma_env.run.published import comparable, published_table, run_memory
 
     puzzles = ordered(p for run in runs for p in run.puzzles)
@@ -236,9 +230,8 @@ def default_target(runs: Sequence[Run]) -> Path:
 def write_report(folders: Sequence[str | Path], out: str | Path | None = None, workers: int | None = None,
                  quiet: bool = False, pages: str = "auto", data_roots: Mapping[str, str] | None = None,
                  warn: Callable[[str], None] | None = None) -> ReportStats:
-    """Build the report of `folders` into `out` (default ``<folder>/report``) and return its
-    statistics; `pages` is ``all``, ``none`` (served on demand) or ``auto`` (up to
-    `STATIC_PAGE_LIMIT` episodes); `data_roots` names data folders (``padufes_root``)."""
+    """Build the report of `folders` into `out` (default ``<folder>/report``); `pages` is ``all``,
+    ``none`` (served on demand) or ``auto`` (up to `STATIC_PAGE_LIMIT` episodes)."""
     if pages not in PAGE_MODES:
         raise ValueError(f"pages must be one of {', '.join(PAGE_MODES)}, got {pages!r}")
     started = time.perf_counter()

@@ -1,6 +1,5 @@
-"""``python -m comma_env.report RUN --serve``: the report of a run of any size, each episode page
-and image drawn by replay when the browser asks. Loopback only; it serves files inside the
-report folder and reads no folder a record names."""
+"""``python -m comma_env.report RUN --serve``: each episode page and image of a run of any size drawn
+by replay when the browser asks; it serves only files inside the report folder."""
 
 from __future__ import annotations
 
@@ -110,9 +109,8 @@ class CappedServer(ThreadingHTTPServer):
 def make_server(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1", port: int = 0,
                 data_roots: Mapping[str, str] | None = None,
                 request_seconds: float = REQUEST_SECONDS) -> ThreadingHTTPServer:
-    """A server (not yet serving) for the report in `report_dir` of `runs`. It answers only to
-    the names of this machine and `host` (no DNS rebinding), with the play server's security
-    headers, to `MAX_CONNECTIONS` connections at once."""
+    """A server (not yet serving) for the report in `report_dir`: it answers only to this machine's
+    names and `host`, with security headers, to `MAX_CONNECTIONS` connections at once."""
     root = Path(report_dir).resolve()
     allowed = {*LOOPBACK_HOSTS, host_name(host)}
     episodes = Episodes(runs, data_roots)

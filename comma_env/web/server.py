@@ -1,8 +1,5 @@
-"""The play server: FastAPI routes over a `SessionStore` (``python -m comma_env.play``).
-
-Pages ``/``, ``/play/<token>`` (one seat) and ``/join/<invite>``; the JSON API under ``/api``
-creates and joins games, long-polls the state and takes messages, checked by pydantic and
-never reaching the environment out of turn. `guard.Guard` wraps it all."""
+"""The play server (``python -m comma_env.play``): FastAPI pages and a JSON API over a
+`SessionStore`, checked by pydantic and wrapped in `guard.Guard`."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Play sessions: one episode each, kept on the server, resumable by URL, saved as records.
-
-Each seat has its own secret token (only hashes are kept); a second person joins through a
-one-time invite. Sessions are saved after every step and rebuilt after a restart by replaying
-their messages. Players see generic failures only."""
+"""Play sessions: one episode each, resumable by URL (a secret token per seat, only hashes kept),
+saved after every step and rebuilt after a restart by replaying their messages."""
 
 from __future__ import annotations
 
