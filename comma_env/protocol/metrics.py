@@ -1,9 +1,5 @@
-"""The paper's metrics (COMMA, section 4.2) computed from per-episode records.
-
-Rates are percentages; a puzzle's value is the mean over its episodes with the population
-standard error, and "Overall" is the mean of the per-puzzle values, its standard error pooled
-over all episodes, as in the paper. Efficiency is the harmonic mean of PSR and conciseness
-``S = 1/(1 + tau/1000)``. Callers pass finished episodes only (`comma_env.run.results`)."""
+"""The paper's metrics (COMMA, section 4.2) from finished episodes' records: per-puzzle means with
+standard errors, "Overall" as the paper pools it, and efficiency (PSR against conciseness)."""
 
 from __future__ import annotations
 
