@@ -1,6 +1,5 @@
-"""The rows the final COMMA paper published (Tables 1-3, value and standard error in percent, the
-overall column as printed), shown beside a user's own run of the same setting with our
-realistic scripted pair; `tests/run/test_published.py` checks cells against the paper's text."""
+"""The rows the final COMMA paper published (Tables 1-3, value and standard error in percent),
+shown beside a run of the same setting with our realistic scripted pair."""
 
 from __future__ import annotations
 
