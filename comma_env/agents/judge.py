@@ -1,6 +1,5 @@
-"""Error taxonomy of failed episodes (paper, section 5.2): repetition loops by rule, the other
-categories by an optional LLM judge that sees the episode's ``initial_state`` as ground truth;
-labels go to ``out_dir/judgements.jsonl``."""
+"""Error taxonomy of failed episodes (paper, section 5.2): repetition loops by rule, the rest by an
+optional LLM judge; labels go to ``out_dir/judgements.jsonl``."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Optional LLM leak judge over saved transcripts, beside the rule-based detector::
-
-    python -m comma_env.agents.leak_judge OUT_DIR --model gpt4o
-
-For every episode with private facts (rebuilt from the puzzle, its options and the seed), the
-judge reads the facts and what the expert read, and names the facts the solver revealed, by the
-definition of `comma_env.privacy`. Verdicts go to ``OUT_DIR/leak_judgements.jsonl``, which
-results.md reads to show the judge's leak rate beside the rule's."""
+"""Optional LLM leak judge over saved transcripts (``python -m comma_env.agents.leak_judge OUT_DIR
+--model gpt4o``): verdicts go to ``OUT_DIR/leak_judgements.jsonl``, shown beside the rule's rate."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Start, health-check and stop the local model servers a config may need: ``vllm`` (GPU) or
-``llama_cpp`` (CPU, started through this module so that ``--no_extra_bufts`` can turn off AMX
-buffers, which crash batched prompts where AMX is present but not usable). A server runs in its
-own process group and is ready when ``/health`` and ``/v1/models`` answer and name its model."""
+"""Start, health-check and stop the local model servers a config may need (``vllm``, ``llama_cpp``),
+each in its own process group, ready when ``/health`` and ``/v1/models`` name its model."""
 
 from __future__ import annotations
 
