@@ -1,15 +1,5 @@
 """The leaderboard's static site: plain HTML pages and ``leaderboard.json``, no server, no script.
-
-    SITE/index.html                      the tables, the ranks and the pairwise matrix
-    SITE/entries/<entry>.html            one page per submission
-    SITE/compare/<a>/<b>.html            A against B on their shared episodes
-    SITE/transcripts/<entry>/<ep>.html   sample transcripts (and every episode that differs)
-    SITE/leaderboard.json                the same data for machines
-
-Every text a submission supplies is escaped, file names are built from slugs only, each page's
-Content-Security-Policy forbids scripts and outside resources, and a symlink in the site folder
-is replaced, never followed.
-"""
+Submitted text is escaped, file names are slugs, and a symlink in the site is replaced, not followed."""
 
 from __future__ import annotations
 
