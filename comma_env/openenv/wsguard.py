@@ -1,8 +1,5 @@
-"""Keep OpenEnv WebSocket sessions alive through bad frames, and free their slots promptly.
-
-A frame that is not a JSON object (or nests deeper than `MAX_DEPTH`) gets an ``INVALID_JSON`` error
-frame and never ends the episode; a client that leaves mid-step cancels the handler at once; a
-socket idle for `idle_timeout` seconds is closed (1001)."""
+"""Keep OpenEnv WebSocket sessions alive through bad frames (an ``INVALID_JSON`` error frame), cancel
+a step whose client left, and close a socket idle for `idle_timeout` seconds."""
 
 from __future__ import annotations
 
