@@ -1,8 +1,5 @@
-"""AsymPuzl as a PettingZoo AEC environment (``comma/asympuzl-v0``), agents ``alice`` and ``bob``.
-
-Each turn Alice acts, then Bob; a message's update lines change the agent's hypothesis and the
-rest is relayed. Feedback is computed when a turn ends; truncated after turn T (3N). Two readings
-the paper leaves open are options (``success_check``, ``partner_feedback``; docs/fidelity.md)."""
+"""AsymPuzl as a PettingZoo AEC environment (``comma/asympuzl-v0``): each turn Alice acts, then Bob;
+update lines change the agent's hypothesis and the rest is relayed."""
 
 from __future__ import annotations
 

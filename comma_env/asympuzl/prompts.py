@@ -1,6 +1,5 @@
-"""What each AsymPuzl agent reads, as chat messages: its task as the system prompt and the
-turn's observation as the user message (stateless, as in the paper), plus Alice's picture in
-the image view. Partner messages are quoted (``| ``) so they cannot forge feedback."""
+"""What each AsymPuzl agent reads: its task as the system prompt and the turn's observation as the
+user message (stateless, as in the paper), partner messages quoted (``| ``)."""
 
 from __future__ import annotations
 
