@@ -1,6 +1,5 @@
-"""Button (COMMA v1): tap or hold the button as its colour and label say; a held button lights a
-strip whose colour names the digit the countdown must show at release. The v1 paper gives the
-yellow rule and the strip table; the rest of the table is ours (manuals/button.md)."""
+"""Button (COMMA v1): tap or hold as colour and label say; a held button's strip colour names the
+countdown digit to release at (the v1 paper gives part of the table, manuals/button.md the rest)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Dog (COMMA v1): count the 0-5 dogs in the picture, then press `submit` when the last
-digit of the countdown equals the count. A submit at any other moment is a strike. The
-countdown runs on the simulated clock (`comma_env.protocol.clock`); time running out loses."""
+"""Dog (COMMA v1): count the 0-5 dogs, then press `submit` when the countdown's last digit equals
+the count (on the simulated clock); a submit at any other moment is a strike."""
 
 from __future__ import annotations
 

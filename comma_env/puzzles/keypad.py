@@ -1,6 +1,5 @@
-"""Keypad: four symbol buttons pressed in the order of the one manual column that holds all four
-(paper, Appendix A; the columns are ours, any two sharing at most two symbols). A wrong or
-repeated press is a strike and clears the lit buttons (the paper's random baseline, 18 / 1)."""
+"""Keypad: four symbol buttons pressed in the order of the one manual column holding all four
+(paper, Appendix A); a wrong or repeated press is a strike and clears the lit buttons."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""LED: 2-5 stages, each with an LED whose colour gives a multiplier; press the lettered button
-whose value times the multiplier, modulo 26, equals the value of the letter diagonally
-opposite (paper, Appendix A; the letter sets are ours). A wrong press is a strike."""
+"""LED: 2-5 stages; press the button whose letter times the LED's multiplier, modulo 26, equals the
+letter diagonally opposite (paper, Appendix A). A wrong press is a strike."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Memory: five stages; at each, the display (1-4) picks a button by position or label, often by
-what was pressed in an earlier stage (paper, Appendix A). A wrong press is a strike and sends
-the module back to stage 1."""
+"""Memory: five stages; the display picks a button by position or label, often by an earlier stage's
+press (paper, Appendix A). A wrong press is a strike and sends the module back to stage 1."""
 
 from __future__ import annotations
 

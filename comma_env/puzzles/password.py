@@ -127,9 +127,8 @@ class PasswordPuzzle(Puzzle):
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
-        """Remember every letter seen in each window; once exactly one listed word can be
-        spelt from letters already seen, it is the password (any word spelt from seen
-        letters is formable, and only one word is). Until then, cycle every window up."""
+        """Cycle every window up, remembering the letters seen, until exactly one listed word can
+        be spelt from them: that word is the password."""
         shown = [str(c).upper() for c in seen["letters_shown_left_to_right"]]
         known: list[list[str]] = notes.setdefault("letters_seen", [[] for _ in range(POSITIONS)])
         for letters, letter in zip(known, shown, strict=False):

@@ -1,7 +1,5 @@
-"""Telehealth: diagnose a skin lesion from its photo and a patient profile, then choose the
-treatment (paper, Appendix A). The identity fields are private. Lesions are synthetic
-(`comma_env.drawing.lesions`) unless ``lesion_source="padufes"``. All nine actions are always
-valid; a mistake at the treatment step clears the diagnosis, which gives the paper's random 16/3."""
+"""Telehealth: diagnose a skin lesion from its photo and a patient profile (identity private), then
+treat it (paper, Appendix A); a mistake at the treatment clears the diagnosis."""
 
 from __future__ import annotations
 

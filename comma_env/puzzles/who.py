@@ -1,6 +1,5 @@
-"""Who: a display word points at one of six buttons; that button's label names a priority
-list of words; the solver presses the button whose label comes first in that list (paper,
-Appendix A, steps 1 and 2). A wrong press is a strike; buttons stay pressable."""
+"""Who: a display word points at a button whose label names a priority list; press the button whose
+label comes first in it (paper, Appendix A). A wrong press is a strike."""
 
 from __future__ import annotations
 

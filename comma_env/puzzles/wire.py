@@ -1,6 +1,5 @@
-"""Wire: cut the one correct wire out of 3-6, chosen by the wire count, colours and the
-serial number's last digit (paper, Appendix A). A wrong cut is a strike; wires stay
-cuttable, so a repeated wrong cut is a repeated mistake."""
+"""Wire: cut the one correct wire of 3-6, chosen by count, colours and the serial's last digit
+(paper, Appendix A). A wrong cut is a strike; wires stay cuttable."""
 
 from __future__ import annotations
 
