@@ -1,12 +1,6 @@
 """Turn a rollout folder into chat-format JSONL for supervised fine-tuning or RL.
 
-    python -m comma_env.export OUT_DIR --format sft [--successful-only] [--role solver]
-    python -m comma_env.export OUT_DIR --format rl --out data/rl.jsonl
-
-Each episode is replayed (checked against the recorded actions) and every turn of the chosen
-role(s) becomes one line: the prompt the policy saw and its reply; ``rl`` rows add the turn's
-reward, return-to-go, the recorded log-probabilities and token ids (the server's, or
-``--tokenizer``'s). Contents are lists of parts; images are PNG files under ``images/``."""
+Each episode is replayed and checked; each turn of the chosen roles is a row (PNGs under ``images/``)."""
 
 from __future__ import annotations
 
@@ -81,9 +75,8 @@ def privacy_reminder(run_dir: Path) -> bool:
 
 def replay(record: dict[str, Any], reminder: bool = True,
            image_sink: Callable[[Any], str] | None = None) -> tuple[list[Turn], float]:
-    """Replay an episode record: the turns of both roles in order and the episode's return; raises
-    ValueError when the recorded actions do not replay. `image_sink` turns each image into what a
-    turn keeps (a file name), so a long episode holds no pixels."""
+    """The turns of both roles and the episode's return (ValueError when the actions do not replay);
+    `image_sink` turns each image into a file name, so a long episode holds no pixels."""
     from comma_env.protocol.prompts import PromptOptions
 
     options = dict(

@@ -1,10 +1,5 @@
-"""An exported JSONL as a Hugging Face dataset folder, and its push to the Hub.
-
-    python -m comma_env.export RUN_DIR --format rl --dataset data/comma_rl
-    python -m comma_env.export RUN_DIR --format sft --push-to-hub USER/comma-sft
-
-The folder is what the Hub holds for a dataset (parquet with `datasets.Image` features and a
-dataset card); `push` uploads it with `huggingface_hub.HfApi`."""
+"""An exported JSONL as a Hugging Face dataset folder (parquet with `datasets.Image` features and a
+dataset card), and its push to the Hub (``--dataset DIR``, ``--push-to-hub USER/NAME``)."""
 
 from __future__ import annotations
 
