@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from comma_env.run.console import is_v1_protocol, paper_random_row, pm
+from comma_env.run.console import is_v1_protocol, pm, v1_random_row
 from comma_env.run.results import ordered, title, write_atomic
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
@@ -105,7 +105,7 @@ def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[s
         published = published_table(puzzles, key, run_memory(paper[0].results))
     random_runs = [r for r in runs if r.results.get("models", {}).get("solver") == ["random"]]
     if paper_index is not None and any(is_v1_protocol(r.results) for r in random_runs):
-        published.append(paper_random_row(puzzles, paper_index, v1=True))
+        published.append(v1_random_row(puzzles, paper_index))
     return {"header": ["Model (solver / expert)", *(title(p) for p in puzzles), "Overall"],
             "rows": rows + published, "published": len(published)}
 
@@ -223,10 +223,6 @@ def report_page(templates: Environment, runs: Sequence[Run], index: list[dict[st
         puzzles=ordered(str(e["p"]) for e in index), end_reasons=sorted({str(e["e"]) for e in index if e["e"]}))
 
 
-def default_target(runs: Sequence[Run]) -> Path:
-    return runs[0].folder / "report" if len(runs) == 1 else runs[0].folder.parent / "report"
-
-
 def write_report(folders: Sequence[str | Path], out: str | Path | None = None, workers: int | None = None,
                  quiet: bool = False, pages: str = "auto", data_roots: Mapping[str, str] | None = None,
                  warn: Callable[[str], None] | None = None) -> ReportStats:
@@ -242,7 +238,7 @@ def write_report(folders: Sequence[str | Path], out: str | Path | None = None, w
         (warn or (lambda t: print(t, file=sys.stderr)))(text)
 
     runs = load_runs(list(folders), warn=note)
-    target = Path(out) if out else default_target(runs)
+    target = Path(out) if out else runs[0].folder / "report" if len(runs) == 1 else runs[0].folder.parent / "report"
     prepare_target(target)
     assets = safe_dir(target, "assets")
     for name in ("report.css", "report.js"):
