@@ -149,16 +149,6 @@ def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: b
     return "\n".join(rows) + "\n"
 
 
-def saved_episodes(out_dir: str | Path) -> list[dict[str, Any]]:
-    """The latest record of every episode in OUT_DIR's episodes*.jsonl files."""
-    from comma_env.run.results import latest_per_episode, read_episodes
-
-    records: list[dict[str, Any]] = []
-    for path in sorted(Path(out_dir).glob("episodes*.jsonl")):
-        records += read_episodes(path, repair=False)  # a running rollout may be mid-line
-    return list(latest_per_episode(records).values())
-
-
 def model_config(name: str) -> Any:
     """``conf/model/NAME.yaml`` as a judge's `ModelConfig`; `ConfigError` when there is no such file
     or its API key is not set."""
@@ -200,9 +190,11 @@ def judge_arguments(description: str, argv: Sequence[str] | None, model_required
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m comma_env.agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
+    from comma_env.run.results import saved_records
+
     args = judge_arguments(str(main.__doc__), argv, model_required=False)
     judge_cfg = judge_model(args.model) if args.model else None
-    records = saved_episodes(args.out_dir)
+    records = saved_records(args.out_dir)
     labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
     path = write_judgements(labels, args.out_dir)
     failed = sum(1 for r in records if is_failure(r))

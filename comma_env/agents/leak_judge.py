@@ -134,11 +134,12 @@ def disagreements(records: Sequence[Mapping[str, Any]],
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m comma_env.agents.leak_judge OUT_DIR --model gpt4o``: judge OUT_DIR's transcripts for leaks."""
-    from comma_env.agents.judge import judge_arguments, judge_model, saved_episodes, write_judgements
+    from comma_env.agents.judge import judge_arguments, judge_model, write_judgements
     from comma_env.run.merge import merge
+    from comma_env.run.results import saved_records
 
     args = judge_arguments(str(main.__doc__), argv, model_required=True)
-    records = saved_episodes(args.out_dir)
+    records = saved_records(args.out_dir)
     judge_cfg = judge_model(args.model, "comma_env.agents.leak_judge")
     verdicts = asyncio.run(judge_leaks(records, judge_cfg, args.concurrency))
     path = write_judgements(verdicts, args.out_dir, "leak_judgements.jsonl", field=None)

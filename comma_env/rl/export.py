@@ -17,7 +17,7 @@ import comma_env
 from comma_env.drawing.common import png_bytes
 from comma_env.protocol.logprobs import from_record, token_ids
 from comma_env.rl.logprob_align import server_tokens
-from comma_env.run.results import latest_per_episode, read_episodes, write_atomic
+from comma_env.run.results import saved_records, write_atomic
 
 FORMATS = ("sft", "rl")
 ROLES = ("solver", "expert")
@@ -47,15 +47,6 @@ class Turn:
     reward: float = 0.0
     logprobs: dict[str, Any] | None = None  # the record's <role>_logprobs, as written
     token_ids: dict[str, list[int]] | None = None  # the record's <role>_token_ids, checked
-
-
-def episode_records(run_dir: Path) -> list[dict[str, Any]]:
-    """The latest record of every episode of a rollout folder (all shard files), in (puzzle, seed) order."""
-    records: list[dict[str, Any]] = []
-    for path in sorted(run_dir.glob("episodes*.jsonl")):
-        records += read_episodes(path)
-    latest = latest_per_episode(records)
-    return [latest[key] for key in sorted(latest)]
 
 
 def privacy_reminder(run_dir: Path) -> bool:
@@ -116,7 +107,8 @@ def replay(record: dict[str, Any], reminder: bool = True,
             prompt = raw.messages(role, observation, info, url, prompt_options)
             turn = Turn(role, int(raw.turn) + (1 if role == "solver" else 0), prompt, text, image,
                         reward=pending[role], logprobs=_recorded_logprobs(entry.get(f"{role}_logprobs")),
-                        token_ids=_recorded_ids(entry.get(f"{role}_token_ids")))
+                        token_ids=token_ids(ids.get("prompt"), ids.get("completion")) if isinstance(
+                            ids := entry.get(f"{role}_token_ids"), dict) else None)
             pending[role] = 0.0
             last[role] = turn
             turns.append(turn)
@@ -135,11 +127,6 @@ def _recorded_logprobs(value: Any) -> dict[str, Any] | None:
         return None
     found, _ = from_record(value)
     return found.as_record() if found is not None else None
-
-
-def _recorded_ids(value: Any) -> dict[str, list[int]] | None:
-    """A turn's recorded token ids, checked; None when absent or damaged."""
-    return token_ids(value.get("prompt"), value.get("completion")) if isinstance(value, dict) else None
 
 
 def _parts(content: Any) -> list[dict[str, Any]]:
@@ -234,7 +221,7 @@ def export(run_dir: str | Path, fmt: str = "sft", out: str | Path | None = None,
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
     run_dir = Path(run_dir)
-    records = episode_records(run_dir)
+    records = saved_records(run_dir)
     if not records:
         raise FileNotFoundError(f"no episodes*.jsonl with episodes in {run_dir}")
     out_path = Path(out) if out else run_dir / "export" / f"{fmt}.jsonl"

@@ -142,6 +142,12 @@ def _cells(cells: Mapping[str, Cell], overall: Cell, puzzles: Sequence[str]) -> 
     return [*(format_cell(cells.get(p)) for p in puzzles), total]
 
 
+def random_overall(puzzles: Sequence[str], metric: str) -> str:
+    """The overall cell of the paper's Random row for `puzzles` (as printed, or the mean of their cells)."""
+    row = next(r for r in rows_for(metric) if r.model == "Random")
+    return _cells(row.cells, row.overall, puzzles)[-1]
+
+
 def reference_row(puzzles: Sequence[str], metric: str) -> list[str]:
     """Our realistic scripted pair in the same layout (measured by examples/reference_rows.py, not published)."""
     from comma_env.run.reference_rows import REALISTIC_PAIR

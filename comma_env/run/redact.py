@@ -110,14 +110,6 @@ def config_secrets(model: Any) -> list[str]:
 
 
 # -- the command line --------------------------------------------------------------------------
-def _override_key(arg: str) -> str:
-    return arg.split("=", 1)[0].lstrip("+~")
-
-
-def _leaf(key: str) -> str:
-    return key.rsplit(".", 1)[-1].rsplit("/", 1)[-1]
-
-
 class UnsafeOverride(ValueError):
     """An override that would put a secret where it cannot be kept off disk."""
 
@@ -141,8 +133,8 @@ def shield_argv(argv: Sequence[str], environ: MutableMapping[str, str] | None = 
             out.append(arg)
             continue
         key, value = arg.split("=", 1)
-        path = _override_key(arg)
-        leaf = _leaf(path)
+        path = key.lstrip("+~")
+        leaf = path.rsplit(".", 1)[-1].rsplit("/", 1)[-1]
         if "${" in value or not value:
             out.append(arg)
         elif leaf.lower().endswith("api_key_env"):
