@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from comma_env.run.console import is_v1_protocol, pm, v1_random_row
+from comma_env.run.console import is_random_run, is_v1_protocol, pm, v1_random_row
 from comma_env.run.results import ordered, title, write_atomic
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
@@ -103,8 +103,7 @@ def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[s
     paper = [r for r in runs if comparable(r.results)]
     if paper:
         published = published_table(puzzles, key, run_memory(paper[0].results))
-    random_runs = [r for r in runs if r.results.get("models", {}).get("solver") == ["random"]]
-    if paper_index is not None and any(is_v1_protocol(r.results) for r in random_runs):
+    if paper_index is not None and any(is_random_run(r.results) and is_v1_protocol(r.results) for r in runs):
         published.append(v1_random_row(puzzles, paper_index))
     return {"header": ["Model (solver / expert)", *(title(p) for p in puzzles), "Overall"],
             "rows": rows + published, "published": len(published)}
