@@ -46,11 +46,6 @@ def bad_frame(message: Message) -> str | None:
     return None
 
 
-def error_frame(text: str) -> Message:
-    return {"type": "websocket.send",
-            "text": json.dumps({"type": "error", "data": {"message": text, "code": "INVALID_JSON"}})}
-
-
 class WebSocketKeeper:
     """Wrap an ASGI app; only ``websocket`` scopes on `path` are touched."""
 
@@ -125,7 +120,8 @@ class _Connection:
                 if message["type"] == "websocket.receive":
                     problem = bad_frame(message)
                     if problem is not None:
-                        await self.send(error_frame(problem))
+                        error = {"type": "error", "data": {"message": problem, "code": "INVALID_JSON"}}
+                        await self.send({"type": "websocket.send", "text": json.dumps(error)})
                         continue
                 await self.inbox.put(message)
                 if message["type"] == "websocket.disconnect":
