@@ -244,7 +244,8 @@ class AsymPuzlEnv(AECEnv):
     def episode_summary(self) -> dict[str, Any]:
         """The per-episode record: success, turns, completion turn, malformed updates."""
         inst = self._instance()
-        progress = float(np.mean([rules.correct_fraction(self.hypotheses[a], inst.solution) for a in rules.AGENTS]))
+        wrong = [len(rules.wrong_positions(self.hypotheses[a], inst.solution)) for a in rules.AGENTS]
+        progress = float(np.mean([1.0 - n / len(inst.solution) for n in wrong]))
         success = self.end_reason == "solved"
         return {
             "puzzle": "asympuzl", "seed": self.seed_used, "success": success, "progress": progress,

@@ -182,10 +182,6 @@ def wrong_positions(hypothesis: Iterable[Slot], solution: Iterable[Piece]) -> li
             if tuple(slot) != tuple(piece)]
 
 
-def correct_fraction(hypothesis: list[Slot], solution: tuple[Piece, ...]) -> float:
-    return 1.0 - len(wrong_positions(hypothesis, solution)) / len(solution)
-
-
 # -- feedback ------------------------------------------------------------------------------
 def _verdict(wrong: list[int], detailed: bool, whose: str) -> str:
     if not wrong:

@@ -48,18 +48,15 @@ def cell(value: float | None, se: float | None) -> dict[str, float] | None:
     return {"value": value, "se": se, "fill": max(0.0, min(100.0, value)), "low": low, "width": max(0.0, high - low)}
 
 
-def entry_cells(entry: Entry, metric: str, puzzles: Sequence[str]) -> list[dict[str, float] | None]:
-    per = entry.results["puzzles"]
-    return [cell(per[p][metric], per[p][f"{metric}_se"]) if p in per else None for p in puzzles]
-
-
 def main_rows(board: Board, metric: str, puzzles: Sequence[str]) -> list[dict[str, Any]]:
     """The ranked entries, then the paper's published rows (the human one marked) and our
     realistic scripted pair, greyed."""
     from comma_env.run.reference_rows import REALISTIC_PAIR
 
     rows = [{"kind": "entry", "rank": e.rank, "name": e.name, "models": e.models, "href": f"entries/{e.slug}.html",
-             "cells": entry_cells(e, metric, puzzles), "overall": cell(*_overall(e, metric))}
+             "cells": [cell(e.results["puzzles"][p][metric], e.results["puzzles"][p][f"{metric}_se"])
+                       if p in e.results["puzzles"] else None for p in puzzles],
+             "overall": cell(*_overall(e, metric))}
             for e in board.with_status("ranked")]
     for row in rows_for(metric, "full"):
         runs = "" if row.runs == 100 else f", {row.runs} runs"

@@ -71,10 +71,6 @@ def _tokens(r: Record) -> float:
     return float(r.get("tokens") or 0)
 
 
-def _leaked(r: Record) -> float:
-    return 1.0 if r.get("privacy_leaks") else 0.0
-
-
 def is_privacy_puzzle(puzzle: str, records: Iterable[Record] = ()) -> bool:
     return puzzle in PRIVACY_PUZZLES or any("PR" in (r.get("skills") or ()) for r in records)
 
@@ -111,7 +107,7 @@ def puzzle_metrics(records: Sequence[Record]) -> dict[str, Any]:
 
 
 def _leak_rates(records: Sequence[Record]) -> dict[str, float]:
-    leaks = [_leaked(r) for r in records]
+    leaks = [1.0 if r.get("privacy_leaks") else 0.0 for r in records]
     return {"leak_rate": 100.0 * mean(leaks), "leak_rate_se": 100.0 * standard_error(leaks),
             "unsure_rate": 100.0 * mean([1.0 if r.get("privacy_unsure") else 0.0 for r in records])}
 
