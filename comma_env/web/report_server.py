@@ -94,9 +94,10 @@ def make_app(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1
     def image(run_slug: str, name: str, which: str) -> Response:
         walked = episodes.find(run_slug, name)[3]
         states = {"final": walked.final_state, **{str(n): s for n, s in enumerate(walked.turn_states)}}
-        if states.get(which) is None or walked.draw is None:
+        state = states.get(which)
+        if state is None or walked.draw is None:
             raise HTTPException(404, "no such image")
-        return Response(png_bytes(walked.draw(states[which])), media_type="image/png")
+        return Response(png_bytes(walked.draw(state)), media_type="image/png")
 
     app.mount("/", StaticFiles(directory=Path(report_dir).resolve()), name="report")
     return app
