@@ -27,21 +27,15 @@ def _rows(jsonl: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _run_meta(run_dir: Path) -> dict[str, Any]:
-    """The run's results meta (settings and provenance), or {} when it has no results.json."""
-    path = run_dir / "results.json"
-    try:
-        return dict(json.loads(path.read_text(encoding="utf-8")).get("meta") or {})
-    except (OSError, ValueError, AttributeError):
-        return {}
-
-
 def card(run_dir: Path, fmt: str, rows: list[dict[str, Any]]) -> str:
     """The dataset card: YAML front matter the Hub reads, then what the rows are and where they came from."""
     import datasets
     import yaml
 
-    meta = _run_meta(run_dir)
+    try:  # the run's settings and provenance
+        meta = dict(json.loads((run_dir / "results.json").read_text(encoding="utf-8")).get("meta") or {})
+    except (OSError, ValueError, AttributeError):  # no results.json
+        meta = {}
     configs = sorted(run_dir.glob("config*.yaml"))
     config = configs[0].read_text(encoding="utf-8") if configs else ""
     provenance = meta.pop("provenance", {})
