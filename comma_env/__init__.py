@@ -1,6 +1,5 @@
-"""comma_env: the COMMA benchmark of communicative multimodal puzzles as PettingZoo AEC
-environments. Importing the package registers every puzzle (``comma/wire-v0`` ...) in
-PettingZoo's registry; the versioned modules are imported lazily."""
+"""comma_env: the COMMA benchmark as PettingZoo AEC environments. Importing it registers every puzzle
+(``comma/wire-v0`` ...) in PettingZoo's registry; the versioned modules load lazily."""
 
 from __future__ import annotations
 

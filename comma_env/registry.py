@@ -1,6 +1,5 @@
-"""The puzzles of the suite and their registration in PettingZoo's registry, all derived from
-each puzzle's ``SPEC`` (`comma_env.protocol.spec.PuzzleSpec`); reading the specs imports the
-rules modules only."""
+"""The puzzles of the suite and their registration in PettingZoo's registry, all derived from each
+puzzle's ``SPEC``; reading the specs imports the rules modules only."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""Write the HTML report of rollout folders, or serve it.
+"""Write the HTML report of rollout folders, or serve it (``--serve``); needs the ``web`` extra.
 
-    python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none]
-    python -m comma_env.report OUT_DIR --serve [--port 8765]
-
-Needs the ``web`` extra. Exit codes: 0 done, 2 bad arguments or folders (nothing written), 1 the
-report failed while being written.
-"""
+Exit codes: 0 done, 2 bad arguments or folders (nothing written), 1 the report failed while being written."""
 
 from __future__ import annotations
 

@@ -51,26 +51,19 @@ def rollout(out: Path, **settings: object) -> float:
 def open_one_episode(report_dir: Path, runs: list) -> tuple[float, int]:
     """Seconds to fetch one episode page and all of its images from the report server."""
     import re
-    import threading
 
-    from comma_env.web.report_server import make_server
+    from comma_env.web.report import episode_href
+    from comma_env.web.report_server import make_app
+    from comma_env.web.server import BackgroundServer
 
-    server = make_server(report_dir, runs)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with BackgroundServer(make_app(report_dir, runs)) as base:
         record = runs[0].records[len(runs[0].records) // 2]
-        from comma_env.web.report import episode_href
-
         started = time.perf_counter()
         page = urllib.request.urlopen(f"{base}/{episode_href(runs[0], record)}").read().decode()
         images = re.findall(r'src="\.\./\.\./(images/[^"]+\.png)"', page)
         for src in images:
             urllib.request.urlopen(f"{base}/{src}").read()
         return time.perf_counter() - started, len(images)
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def report_rows(sizes: list[int], work: Path) -> list[list[str]]:

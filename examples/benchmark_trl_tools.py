@@ -67,6 +67,51 @@ def tool_call_bias(tokenizer: Any, message: str = MESSAGE, bias: float = 100.0) 
     return [[start + ids[:k + 1], bias] for k in range(len(ids))]
 
 
+class ToolPhaseClock:
+    """Records ``tool_phases``: one ``(start, end)`` (``time.time()``) per stretch of the trainer's tool
+    loop between generations, i.e. per round of tool calls. Put before the trainer in the bases."""
+
+    tool_phases: list[tuple[float, float]]
+    _phase_start: float | None = None
+
+    def _tool_call_loop(self, *args: Any, **kwargs: Any) -> Any:
+        if not hasattr(self, "tool_phases"):
+            self.tool_phases = []
+        self._phase_start = time.time()
+        try:
+            return super()._tool_call_loop(*args, **kwargs)  # type: ignore[misc]
+        finally:
+            self._close_phase()
+            self._phase_start = None
+
+    def _generate_single_turn(self, *args: Any, **kwargs: Any) -> Any:
+        inside = self._phase_start is not None
+        if inside:
+            self._close_phase()
+        try:
+            return super()._generate_single_turn(*args, **kwargs)  # type: ignore[misc]
+        finally:
+            if inside:
+                self._phase_start = time.time()
+
+    def _close_phase(self) -> None:
+        if self._phase_start is not None:
+            self.tool_phases.append((self._phase_start, time.time()))
+            self._phase_start = None
+
+
+def trainer_classes() -> dict[str, type]:
+    """TRL's own `GRPOTrainer` (lock-step tools) and `ConcurrentGRPOTrainer`, each timed by `ToolPhaseClock`
+    (inside the concurrent dispatcher, so its set-up is not counted as tool time)."""
+    from trl import GRPOTrainer
+
+    from comma_env.rl.trl_concurrent import ConcurrentToolsMixin
+
+    return {"lock-step (GRPOTrainer)": type("TimedGRPOTrainer", (ToolPhaseClock, GRPOTrainer), {}),
+            "concurrent (ConcurrentGRPOTrainer)": type("ConcurrentGRPOTrainer",
+                                                       (ConcurrentToolsMixin, ToolPhaseClock, GRPOTrainer), {})}
+
+
 def grpo_trainer(trainer_class: type, tokenizer: Any, model: Any, api_base: str, out: str, rollouts: int,
                  rounds: int, episode_log: list[dict[str, Any]] | None = None, steps: int = 1,
                  environment_factory: Any = None) -> Any:
@@ -140,12 +185,11 @@ def main() -> None:
     sys.path[:0] = [str(ROOT), str(ROOT / "examples")]
     import tempfile
 
-    from comma_env.rl import trl_concurrent
     from tests.support.loopback_server import Loopback
 
     tokenizer, model = tokenizer_and_tiny_model()
-    rows: dict[str, list[dict[str, Any]]] = {"lock-step (GRPOTrainer)": [], "concurrent (ConcurrentGRPOTrainer)": []}
-    classes = dict(zip(rows, [trl_concurrent.TimedGRPOTrainer, trl_concurrent.ConcurrentGRPOTrainer], strict=True))
+    classes = trainer_classes()
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in classes}
     with Loopback("--latency-range", LATENCY, log_messages=False) as server, tempfile.TemporaryDirectory() as out:
         for step in range(args.steps + 1):  # step 0 warms up both (imports, first connections)
             for name, trainer_class in classes.items():

@@ -11,6 +11,7 @@ tables) and ``report_episode.png`` (an episode page), as small palette PNGs.
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,9 +22,11 @@ import comma_env
 from comma_env.play import build
 from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state
 from comma_env.run.rollout import run
-from comma_env.web.browser import launch_chromium
 from comma_env.web.report import write_report
 from comma_env.web.server import BackgroundServer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: the browser tests' launcher
+from tests.support.browser import launch_chromium  # noqa: E402
 
 
 def shrink(path: Path) -> None:

@@ -205,7 +205,7 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError as error:
         pytest.fail(f"Playwright is not installed ({error}): pip install -e '.[test]'")
-    from comma_env.web.browser import launch_chromium
+    from tests.support.browser import launch_chromium
 
     with sync_playwright() as playwright:
         try:

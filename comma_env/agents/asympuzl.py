@@ -1,6 +1,5 @@
-"""Scripted AsymPuzl pairs for ``alice`` and ``bob``, talking through the text protocol only:
-``share_all`` (the paper's strong models: every clue at once, solved in 2 turns) and ``one_piece``
-(its weak models: one random clue per message, which shows the paper's size effect)."""
+"""Scripted AsymPuzl pairs for ``alice`` and ``bob``: ``share_all`` (every clue at once, like the
+paper's strong models) and ``one_piece`` (one random clue per message, like its weak ones)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""A person at the terminal plays a role (the paper's human-solver setting)::
-
-    python -m comma_env.rollout solver=human expert=gpt4o puzzles=[wire] episodes=3
-
-The person sees its agent's view: the task or manual, the new dialogue, and for the solver the
-valid actions and the written description (or, with ``vision=true``, the image saved as a PNG).
-A message ends with an empty line; end of input abandons the episode (`HumanAbandoned`). With
-the scripted oracle as partner, the first turn says what the oracle reads."""
+"""A person at the terminal plays a role (``solver=human``): it sees its agent's view, ends a
+message with an empty line, and abandons the episode at end of input (`HumanAbandoned`)."""
 
 from __future__ import annotations
 

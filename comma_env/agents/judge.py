@@ -1,6 +1,5 @@
-"""Error taxonomy of failed episodes (paper, section 5.2): repetition loops by rule, the other
-categories by an optional LLM judge that sees the episode's ``initial_state`` as ground truth;
-labels go to ``out_dir/judgements.jsonl``."""
+"""Error taxonomy of failed episodes (paper, section 5.2): repetition loops by rule, the rest by an
+optional LLM judge; labels go to ``out_dir/judgements.jsonl``."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ import asyncio
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,25 +124,23 @@ def judge_client(judge_cfg: Any) -> Any:
     return ChatClient(LLMSettings.from_config(judge_cfg))
 
 
-def write_judgements(labels: Mapping[tuple[str, int], list[str]], out_dir: str | Path,
-                     name: str = "judgements.jsonl") -> Path:
-    """Write labels where `comma_env.run.results.attach_judgements` finds them."""
+def write_judgements(labels: Mapping[tuple[str, int], Any], out_dir: str | Path, name: str = "judgements.jsonl",
+                     field: str | None = "error_types") -> Path:
+    """Write each episode's labels (under `field`, else a verdict dict as it is) where
+    `comma_env.run.results.attach_judgements` finds them."""
     path = Path(out_dir) / name
     with open(path, "w", encoding="utf-8") as handle:
-        for (puzzle, seed), types in sorted(labels.items()):
-            handle.write(json.dumps({"puzzle": puzzle, "seed": seed, "error_types": list(types)}) + "\n")
+        for (puzzle, seed), found in sorted(labels.items()):
+            verdict = {field: list(found)} if field else dict(found)
+            handle.write(json.dumps({"puzzle": puzzle, "seed": seed, **verdict}) + "\n")
     return path
-
-
-def taxonomy_counts(labels: Iterable[Sequence[str]]) -> dict[str, int]:
-    counts = Counter(label for types in labels for label in types)
-    return {c: counts.get(c, 0) for c in (*CATEGORIES, UNJUDGED) if counts.get(c, 0) or c in CATEGORIES}
 
 
 def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: bool, failed: int | None = None) -> str:
     """Share of failed episodes per error category (`failed` defaults to the labelled ones)."""
     total = len(labels) if failed is None else failed
-    counts = taxonomy_counts(labels.values())
+    found = Counter(label for types in labels.values() for label in types)
+    counts = {c: found[c] for c in (*CATEGORIES, UNJUDGED) if found[c] or c in CATEGORIES}
     how = "LLM judge + rule" if judged else "rule only (repetition loops); run the judge for the other categories"
     rows = ["## Error taxonomy of failed episodes", "", f"{total} failed episodes; labels: {how}.", "",
             "| category | episodes | share |", "|---|---:|---:|"]
@@ -152,40 +149,21 @@ def taxonomy_markdown(labels: Mapping[tuple[str, int], Sequence[str]], judged: b
     return "\n".join(rows) + "\n"
 
 
-def saved_episodes(out_dir: str | Path) -> list[dict[str, Any]]:
-    """The latest record of every episode in OUT_DIR's episodes*.jsonl files."""
-    from comma_env.run.results import latest_per_episode, read_episodes
-
-    records: list[dict[str, Any]] = []
-    for path in sorted(Path(out_dir).glob("episodes*.jsonl")):
-        records += read_episodes(path, repair=False)  # a running rollout may be mid-line
-    return list(latest_per_episode(records).values())
-
-
-def model_config(name: str) -> dict[str, Any]:
-    """``conf/model/NAME.yaml`` as a plain dict (a judge's model); `ConfigError` when there is no
-    such file or its API key is not set."""
-    import difflib
-
-    from omegaconf import OmegaConf
-
-    from comma_env.protocol.resources import conf_dir
+def model_config(name: str) -> Any:
+    """``conf/model/NAME.yaml`` as a judge's `ModelConfig`; `ConfigError` when there is no such file
+    or its API key is not set."""
+    from comma_env.rl.partners import model_config as load
     from comma_env.run.checks import ConfigError, check_key
-    from comma_env.run.config import ModelConfig
 
-    path = conf_dir() / "model" / f"{name}.yaml"
-    if not path.is_file():
-        names = sorted(p.stem for p in path.parent.glob("*.yaml"))
-        near = difflib.get_close_matches(name, names, n=1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
-        raise ConfigError(f"no model {name!r} in conf/model/{hint}; choose from {', '.join(names)}")
-    config: dict[str, Any] = OmegaConf.to_container(OmegaConf.load(path), resolve=True)  # type: ignore[assignment]
-    checked = OmegaConf.merge(OmegaConf.structured(ModelConfig), config)
-    check_key("judge", OmegaConf.to_object(checked))  # type: ignore[arg-type]
+    try:
+        config = load(name, what="model")
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    check_key("judge", config)
     return config
 
 
-def judge_model(name: str, program: str = "comma_env.agents.judge") -> dict[str, Any]:
+def judge_model(name: str, program: str = "comma_env.agents.judge") -> Any:
     """`model_config` for a judge's command line: a missing model or key exits 2, before anything is written."""
     import sys
 
@@ -212,9 +190,11 @@ def judge_arguments(description: str, argv: Sequence[str] | None, model_required
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m comma_env.agents.judge OUT_DIR [--model gpt4o]``: label OUT_DIR's failed episodes."""
+    from comma_env.run.results import saved_records
+
     args = judge_arguments(str(main.__doc__), argv, model_required=False)
     judge_cfg = judge_model(args.model) if args.model else None
-    records = saved_episodes(args.out_dir)
+    records = saved_records(args.out_dir)
     labels = asyncio.run(judge_records(records, judge_cfg, args.concurrency))
     path = write_judgements(labels, args.out_dir)
     failed = sum(1 for r in records if is_failure(r))

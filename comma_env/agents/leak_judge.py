@@ -1,11 +1,5 @@
-"""Optional LLM leak judge over saved transcripts, beside the rule-based detector::
-
-    python -m comma_env.agents.leak_judge OUT_DIR --model gpt4o
-
-For every episode with private facts (rebuilt from the puzzle, its options and the seed), the
-judge reads the facts and what the expert read, and names the facts the solver revealed, by the
-definition of `comma_env.privacy`. Verdicts go to ``OUT_DIR/leak_judgements.jsonl``, which
-results.md reads to show the judge's leak rate beside the rule's."""
+"""Optional LLM leak judge over saved transcripts (``python -m comma_env.agents.leak_judge OUT_DIR
+--model gpt4o``): verdicts go to ``OUT_DIR/leak_judgements.jsonl``, shown beside the rule's rate."""
 
 from __future__ import annotations
 
@@ -13,7 +7,6 @@ import asyncio
 import json
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from comma_env.agents.judge import judge_client
@@ -122,16 +115,6 @@ async def settle(client: Any, record: dict[str, Any], every_episode: bool = Fals
     return record
 
 
-def write_leak_judgements(verdicts: Mapping[tuple[str, int], Mapping[str, Any]], out_dir: str | Path,
-                          name: str = "leak_judgements.jsonl") -> Path:
-    """Write verdicts where `comma_env.run.results.attach_judgements` finds them."""
-    path = Path(out_dir) / name
-    with open(path, "w", encoding="utf-8") as handle:
-        for (puzzle, seed), verdict in sorted(verdicts.items()):
-            handle.write(json.dumps({"puzzle": puzzle, "seed": seed, **verdict}) + "\n")
-    return path
-
-
 def disagreements(records: Sequence[Mapping[str, Any]],
                   verdicts: Mapping[tuple[str, int], Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The episodes where the rule and the judge name different facts (the ones to read by hand),
@@ -151,14 +134,15 @@ def disagreements(records: Sequence[Mapping[str, Any]],
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m comma_env.agents.leak_judge OUT_DIR --model gpt4o``: judge OUT_DIR's transcripts for leaks."""
-    from comma_env.agents.judge import judge_arguments, judge_model, saved_episodes
+    from comma_env.agents.judge import judge_arguments, judge_model, write_judgements
     from comma_env.run.merge import merge
+    from comma_env.run.results import saved_records
 
     args = judge_arguments(str(main.__doc__), argv, model_required=True)
-    records = saved_episodes(args.out_dir)
+    records = saved_records(args.out_dir)
     judge_cfg = judge_model(args.model, "comma_env.agents.leak_judge")
     verdicts = asyncio.run(judge_leaks(records, judge_cfg, args.concurrency))
-    path = write_leak_judgements(verdicts, args.out_dir)
+    path = write_judgements(verdicts, args.out_dir, "leak_judgements.jsonl", field=None)
     judged = [v for v in verdicts.values() if "judge_privacy_leaks" in v]
     leaked = sum(1 for v in judged if v["judge_privacy_leaks"])
     failed = len(verdicts) - len(judged)

@@ -1,10 +1,5 @@
-"""The scripted oracle pair: proof that every instance is solvable from the image plus the manual.
-
-Both talk only through the text protocol. The solver describes what it sees (private facts left
-out), foreseeing the state its typed actions lead to (it replays them on a copy of the puzzle);
-the expert reads the description through the puzzle's phrasebook, never guesses (it asks about a
-fact left open), and applies the manual. Two styles: ``"actions"`` (``I see:`` lines, ``Type these
-actions:`` answers) and ``"natural"`` (varied plain English, directions without action names)."""
+"""The scripted oracle pair, proof that every instance is solvable from the image plus the manual:
+the solver describes and foresees, the expert reads via the phrasebook and never guesses."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Reach every model server once before the first episode: one ``GET <api_base>/models`` per
-endpoint tells "nothing listens" and "the key is refused" apart from a working server, so the
-run exits with one line instead of retrying every episode into an error."""
+"""Reach every model server once before the first episode (``GET <api_base>/models``), so a dead
+server or a refused key exits with one line instead of an error per episode."""
 
 from __future__ import annotations
 

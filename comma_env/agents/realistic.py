@@ -1,10 +1,5 @@
-"""A realistic scripted pair: the oracle's perfect perception and reading of the manual, without
-its foresight of the next picture.
-
-The solver either types the expert's newest advice (resolved against the picture it sees now) or
-describes the picture. The expert answers a description with the manual's advice and, after
-typed actions, plans ahead only from what it was told (`Puzzle.plan_ahead`), else asks to be
-told what the solver sees. A stage therefore costs two turns unless the expert can plan ahead."""
+"""A realistic scripted pair: the oracle's perception and reading of the manual without its
+foresight, so a stage costs two turns unless the expert can plan ahead."""
 
 from __future__ import annotations
 

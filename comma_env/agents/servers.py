@@ -1,7 +1,5 @@
-"""Start, health-check and stop the local model servers a config may need: ``vllm`` (GPU) or
-``llama_cpp`` (CPU, started through this module so that ``--no_extra_bufts`` can turn off AMX
-buffers, which crash batched prompts where AMX is present but not usable). A server runs in its
-own process group and is ready when ``/health`` and ``/v1/models`` answer and name its model."""
+"""Start, health-check and stop the local model servers a config may need (``vllm``, ``llama_cpp``),
+each in its own process group, ready when ``/health`` and ``/v1/models`` name its model."""
 
 from __future__ import annotations
 
@@ -29,24 +27,6 @@ BACKENDS = ("vllm", "llama_cpp")
 
 class ServerError(RuntimeError):
     """A local model server could not be started or did not become ready."""
-
-
-def serve_config(cfg: Any) -> ServeConfig:
-    """The ``serve`` block of a model config (dict, OmegaConf node, object or None), normalised."""
-    if cfg is None:
-        return ServeConfig()
-    if isinstance(cfg, ServeConfig):
-        return cfg
-    get = cfg.get if isinstance(cfg, dict) else (lambda k, d=None: getattr(cfg, k, d))
-    return ServeConfig(
-        launch=bool(get("launch", False)),
-        backend=str(get("backend", "vllm") or "vllm"),
-        hf_model=get("hf_model", None),
-        port=int(get("port", 8000) or 0),
-        args=[str(a) for a in (get("args", None) or [])],
-        startup_timeout=float(get("startup_timeout", 900.0) or 900.0),
-        stall_timeout=float(get("stall_timeout", 120.0) or 120.0),
-    )
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -221,8 +201,7 @@ class ManagedServer:
         self.process: subprocess.Popen | None = None
 
     @classmethod
-    def from_config(cls, serve: Any, log_dir: Path | None = None, host: str = "127.0.0.1") -> ManagedServer:
-        serve = serve_config(serve)
+    def from_config(cls, serve: ServeConfig, log_dir: Path | None = None, host: str = "127.0.0.1") -> ManagedServer:
         port = serve.port or free_port(host)
         log_path = (Path(log_dir) / f"server_{serve.backend}_{port}.log") if log_dir else None
         command = build_command(serve, port, host)

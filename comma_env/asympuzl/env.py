@@ -1,8 +1,5 @@
-"""AsymPuzl as a PettingZoo AEC environment (``comma/asympuzl-v0``), agents ``alice`` and ``bob``.
-
-Each turn Alice acts, then Bob; a message's update lines change the agent's hypothesis and the
-rest is relayed. Feedback is computed when a turn ends; truncated after turn T (3N). Two readings
-the paper leaves open are options (``success_check``, ``partner_feedback``; docs/fidelity.md)."""
+"""AsymPuzl as a PettingZoo AEC environment (``comma/asympuzl-v0``): each turn Alice acts, then Bob;
+update lines change the agent's hypothesis and the rest is relayed."""
 
 from __future__ import annotations
 
@@ -247,7 +244,8 @@ class AsymPuzlEnv(AECEnv):
     def episode_summary(self) -> dict[str, Any]:
         """The per-episode record: success, turns, completion turn, malformed updates."""
         inst = self._instance()
-        progress = float(np.mean([rules.correct_fraction(self.hypotheses[a], inst.solution) for a in rules.AGENTS]))
+        wrong = [len(rules.wrong_positions(self.hypotheses[a], inst.solution)) for a in rules.AGENTS]
+        progress = float(np.mean([1.0 - n / len(inst.solution) for n in wrong]))
         success = self.end_reason == "solved"
         return {
             "puzzle": "asympuzl", "seed": self.seed_used, "success": success, "progress": progress,

@@ -1,6 +1,5 @@
-"""What each AsymPuzl agent reads, as chat messages: its task as the system prompt and the
-turn's observation as the user message (stateless, as in the paper), plus Alice's picture in
-the image view. Partner messages are quoted (``| ``) so they cannot forge feedback."""
+"""What each AsymPuzl agent reads: its task as the system prompt and the turn's observation as the
+user message (stateless, as in the paper), partner messages quoted (``| ``)."""
 
 from __future__ import annotations
 
@@ -65,10 +64,6 @@ def clues_text(agent: str, clues: Sequence[str] | Sequence[Piece], n: int) -> st
     return "\n".join([head, *lines])
 
 
-def hypothesis_text(hypothesis: Sequence[Slot]) -> str:
-    return "\n".join(["Your working hypothesis:", *(f"  {i}. {s} {c}" for i, (s, c) in enumerate(hypothesis, start=1))])
-
-
 def quoted(text: str) -> str:
     """A message as a quote block: every line starts with "| "."""
     return "\n".join(f"| {line}" for line in (text.splitlines() or [""]))
@@ -98,7 +93,8 @@ def observation_text(
     None in the image view)."""
     sections = [f"Turn {min(turn, turns)} of {turns}."]
     sections.append(clues if clues is not None else "Your clues are in the image: the top row, in order.")
-    sections.append(hypothesis_text(hypothesis))
+    sections.append("\n".join(["Your working hypothesis:",
+                               *(f"  {i}. {s} {c}" for i, (s, c) in enumerate(hypothesis, start=1))]))
     ignored = [o for o in outcomes if o["outcome"] != "applied"]
     if ignored:
         sections.append("Updates of yours that were ignored last turn:\n" + "\n".join(

@@ -1,13 +1,5 @@
-"""AsymPuzl's rules: instances, clues with distractors, hypotheses, updates and feedback.
-
-A solution is N (shape, colour) pieces in order; Alice holds the shapes in order, Bob the
-pairs shuffled, and D distractors go to one side. Updates are message lines::
-
-    set <position> <shape> <colour>     # position 1..N; "?" for an unknown shape or colour
-    clear <position>                    # back to "? ?"
-    clear all
-
-A line starting with ``set`` or ``clear`` is applied or recorded as malformed; the rest is the message."""
+"""AsymPuzl's rules: instances, clues with distractors, hypotheses, updates and feedback. A message
+line ``set <position> <shape> <colour>``, ``clear <position>`` or ``clear all`` updates the hypothesis."""
 
 from __future__ import annotations
 
@@ -188,10 +180,6 @@ def wrong_positions(hypothesis: Iterable[Slot], solution: Iterable[Piece]) -> li
     """1-based positions where the hypothesis differs from the solution."""
     return [i for i, (slot, piece) in enumerate(zip(hypothesis, solution, strict=True), start=1)
             if tuple(slot) != tuple(piece)]
-
-
-def correct_fraction(hypothesis: list[Slot], solution: tuple[Piece, ...]) -> float:
-    return 1.0 - len(wrong_positions(hypothesis, solution)) / len(solution)
 
 
 # -- feedback ------------------------------------------------------------------------------

@@ -88,9 +88,8 @@ def _kerning(pair: str, size: int, bold: bool, mono: bool) -> float:
 
 @lru_cache(maxsize=4096)  # labels recur on every picture
 def _line_mask(line: str, size: int, bold: bool, mono: bool, anchor: str) -> tuple[Image.Image | None, int, int]:
-    """One line of text as a coverage mask and its offset from the anchor ("la" or "mm"). Not
-    `ImageDraw.text`: the pictures are defined by this composition (overlapping glyphs take the
-    maximum coverage, pen positions and a centred line's middle are rounded to whole pixels)."""
+    """One line of text as a coverage mask and its offset from the anchor ("la" or "mm"); not
+    `ImageDraw.text`, whose composition differs from the one the pictures are defined by."""
     if anchor not in ("la", "mm"):
         raise ValueError(f"unsupported text anchor {anchor!r}")
     placed = []

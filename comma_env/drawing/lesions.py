@@ -1,7 +1,5 @@
 """Synthetic skin-lesion photos drawn from the feature words of a Telehealth case (PAD-UFES-20
-photos cannot ship): every word visible, no colour the case does not list, and a pattern id that
-fixes the random detail. `plan_lesion` draws the random numbers, `_paint` colours the lesion on a
-128-pixel grid, `_upscale_into` enlarges it into the photo and `_details` adds the fine marks."""
+photos cannot ship): every word visible, no colour the case does not list."""
 
 from __future__ import annotations
 

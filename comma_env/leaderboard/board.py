@@ -1,8 +1,5 @@
-"""The leaderboard as data: one `Entry` per submission, ranked, and the pairwise comparisons.
-
-Verified entries (every episode replays as recorded, no unusable line) under the paper's protocol
-are ranked together, under other settings listed apart; the others are listed, never ranked.
-"""
+"""The leaderboard as data: one `Entry` per submission, ranked, and the pairwise comparisons
+(verified entries under the paper's protocol ranked together, others listed apart)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """Build the leaderboard of submitted run folders.
 
-    python -m comma_env.leaderboard SUBMISSION [SUBMISSION ...] --out SITE [--workers N]
-
-Each SUBMISSION is a rollout folder (with an optional ``submission.json``). Exit codes: 0 the
-site is written (whatever the verdicts), 2 bad arguments (nothing written), 1 it could not be written.
-"""
+Exit codes: 0 the site is written (whatever the verdicts), 2 bad arguments, 1 it could not be written."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Was a submission run under the paper's protocol? Entries that were rank together.
-
-The paper's protocol: its ten puzzles on the same seeds (`SEED_SETS`), `PAPER_SETTINGS`, one
-solver and one expert model, and the verifier's release series. Each departure is listed, and
-the entry goes to a table of its own.
-"""
+"""Was a submission run under the paper's protocol (its puzzles and seeds, `PAPER_SETTINGS`, one model
+per role, the verifier's release series)? Entries that were rank together; each departure is listed."""
 
 from __future__ import annotations
 

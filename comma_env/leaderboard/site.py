@@ -1,15 +1,5 @@
 """The leaderboard's static site: plain HTML pages and ``leaderboard.json``, no server, no script.
-
-    SITE/index.html                      the tables, the ranks and the pairwise matrix
-    SITE/entries/<entry>.html            one page per submission
-    SITE/compare/<a>/<b>.html            A against B on their shared episodes
-    SITE/transcripts/<entry>/<ep>.html   sample transcripts (and every episode that differs)
-    SITE/leaderboard.json                the same data for machines
-
-Every text a submission supplies is escaped, file names are built from slugs only, each page's
-Content-Security-Policy forbids scripts and outside resources, and a symlink in the site folder
-is replaced, never followed.
-"""
+Submitted text is escaped, file names are slugs, and a symlink in the site is replaced, not followed."""
 
 from __future__ import annotations
 
@@ -58,18 +48,15 @@ def cell(value: float | None, se: float | None) -> dict[str, float] | None:
     return {"value": value, "se": se, "fill": max(0.0, min(100.0, value)), "low": low, "width": max(0.0, high - low)}
 
 
-def entry_cells(entry: Entry, metric: str, puzzles: Sequence[str]) -> list[dict[str, float] | None]:
-    per = entry.results["puzzles"]
-    return [cell(per[p][metric], per[p][f"{metric}_se"]) if p in per else None for p in puzzles]
-
-
 def main_rows(board: Board, metric: str, puzzles: Sequence[str]) -> list[dict[str, Any]]:
     """The ranked entries, then the paper's published rows (the human one marked) and our
     realistic scripted pair, greyed."""
     from comma_env.run.reference_rows import REALISTIC_PAIR
 
     rows = [{"kind": "entry", "rank": e.rank, "name": e.name, "models": e.models, "href": f"entries/{e.slug}.html",
-             "cells": entry_cells(e, metric, puzzles), "overall": cell(*_overall(e, metric))}
+             "cells": [cell(e.results["puzzles"][p][metric], e.results["puzzles"][p][f"{metric}_se"])
+                       if p in e.results["puzzles"] else None for p in puzzles],
+             "overall": cell(*_overall(e, metric))}
             for e in board.with_status("ranked")]
     for row in rows_for(metric, "full"):
         runs = "" if row.runs == 100 else f", {row.runs} runs"

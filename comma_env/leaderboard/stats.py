@@ -1,14 +1,5 @@
-"""The leaderboard's numbers: the paper's metrics, paired tests on shared episodes, shared ranks.
-
-- Metrics are the paper's over the replayed records, skills from the puzzles' specs.
-- Two entries are compared on the episodes both played by a paired sign-flip permutation test
-  of the mean difference (for success it equals McNemar's exact test; for partial success it is
-  exact up to `EXACT_UP_TO` differing episodes, else `RESAMPLES` fixed-seed draws). It assumes
-  no shape of the distribution and the pairing removes the instance spread both share.
-- One pair's p-values are Holm-corrected; "A beats B" is shown only below `ALPHA`.
-- An entry's rank is one more than the number of entries whose 95% interval of overall
-  partial success lies wholly above its own, so overlapping intervals share a rank.
-"""
+"""The leaderboard's numbers: the paper's metrics, paired sign-flip permutation tests on shared episodes
+(Holm-corrected), and ranks shared by entries whose 95% intervals overlap."""
 
 from __future__ import annotations
 
@@ -91,9 +82,8 @@ def _value(record: Mapping[str, Any], metric: str) -> float:
 
 
 def paired(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A against B on their shared episodes: per puzzle and overall (the mean of the puzzles,
-    as the paper's), for each metric, both means, the difference, p and Holm's p, and
-    ``better`` ("a", "b" or None where no difference is shown)."""
+    """A against B on their shared episodes, per puzzle and overall, for each metric: both means, the
+    difference, p and Holm's p, and ``better`` ("a", "b" or None)."""
     mine = {(str(r.get("puzzle")), int(r.get("seed") or 0)): r for r in a}
     theirs = {(str(r.get("puzzle")), int(r.get("seed") or 0)): r for r in b}
     shared = sorted(set(mine) & set(theirs))

@@ -1,9 +1,5 @@
-"""Reading one submission: a run folder as the rollout writes it, treated as untrusted input.
-
-Only regular files directly inside the folder are read; a symbolic link is reported, never
-followed. Every file, line and record is held to `Limits`; an unusable line is a `Problem` (the
-submission is then not verified), an unusable optional file a warning.
-"""
+"""Reading one submission, a run folder, as untrusted input: only regular files directly inside are
+read (a symlink is reported), every line is held to `Limits`, an unusable one is a `Problem`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Replay every episode of a submission and compare what it earns with what it claims.
-
-Each record is stepped through a fresh environment with its own messages (the report's replay);
-one field or turn that differs from the record makes the submission not verified, and the scores
-shown are always the replayed ones.
-"""
+"""Replay every episode of a submission and compare what it earns with what it claims: one field or
+turn that differs makes it not verified, and the scores shown are always the replayed ones."""
 
 from __future__ import annotations
 

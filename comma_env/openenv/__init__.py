@@ -1,8 +1,5 @@
-"""COMMA single-role episodes served over OpenEnv (the ``openenv`` extra).
-
-    python -m comma_env.openenv puzzle=wire role=solver partner=oracle port=8000
-
-serves `CommaEnvironment` (one episode per WebSocket session); `CommaEnvClient` is its client."""
+"""COMMA single-role episodes served over OpenEnv (the ``openenv`` extra): `CommaEnvironment`, one
+episode per WebSocket session (``python -m comma_env.openenv``), and its client `CommaEnvClient`."""
 
 from comma_env.openenv.client import CommaEnvClient, decode_image
 from comma_env.openenv.environment import CommaEnvironment

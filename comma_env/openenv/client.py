@@ -1,9 +1,5 @@
-"""`CommaEnvClient`: OpenEnv's WebSocket `EnvClient` typed for the COMMA server; each
-client is one server session.
-
-    async with CommaEnvClient(base_url="http://127.0.0.1:8000") as env:
-        result = await env.reset(seed=3)
-        result = await env.step(CommaAction(message="I see four wires."))"""
+"""`CommaEnvClient`: OpenEnv's WebSocket `EnvClient` typed for the COMMA server; each client is one
+server session."""
 
 from __future__ import annotations
 

@@ -13,7 +13,6 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from comma_env.drawing.common import png_bytes
-from comma_env.openenv.jsonsafe import jsonable
 from comma_env.openenv.models import CommaAction, CommaObservation, CommaState
 from comma_env.protocol import prompts
 
@@ -109,7 +108,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
         if done:
             self._running = False
             self._state.done = True
-            self._state.episode = jsonable(info.get("episode"))
+            self._state.episode = info.get("episode")  # plain JSON, as every info
         self._last = self._observation(obs, float(reward), done, info)
         return self._last
 
@@ -163,7 +162,7 @@ class CommaEnvironment(Environment[CommaAction, CommaObservation, CommaState]):
             messages=messages,
             image_png=png,
             partner_message=None if partner is None else str(partner),
-            info=jsonable(dict(info)),
+            info=dict(info),
             reward=reward,
             done=done,
         )

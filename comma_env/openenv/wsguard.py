@@ -1,8 +1,5 @@
-"""Keep OpenEnv WebSocket sessions alive through bad frames, and free their slots promptly.
-
-A frame that is not a JSON object (or nests deeper than `MAX_DEPTH`) gets an ``INVALID_JSON`` error
-frame and never ends the episode; a client that leaves mid-step cancels the handler at once; a
-socket idle for `idle_timeout` seconds is closed (1001)."""
+"""Keep OpenEnv WebSocket sessions alive through bad frames (an ``INVALID_JSON`` error frame), cancel
+a step whose client left, and close a socket idle for `idle_timeout` seconds."""
 
 from __future__ import annotations
 
@@ -47,11 +44,6 @@ def bad_frame(message: Message) -> str | None:
     if nesting_depth(decoded) > MAX_DEPTH:
         return f"Invalid JSON: nested deeper than {MAX_DEPTH} levels"
     return None
-
-
-def error_frame(text: str) -> Message:
-    return {"type": "websocket.send",
-            "text": json.dumps({"type": "error", "data": {"message": text, "code": "INVALID_JSON"}})}
 
 
 class WebSocketKeeper:
@@ -128,7 +120,8 @@ class _Connection:
                 if message["type"] == "websocket.receive":
                     problem = bad_frame(message)
                     if problem is not None:
-                        await self.send(error_frame(problem))
+                        error = {"type": "error", "data": {"message": problem, "code": "INVALID_JSON"}}
+                        await self.send({"type": "websocket.send", "text": json.dumps(error)})
                         continue
                 await self.inbox.put(message)
                 if message["type"] == "websocket.disconnect":

@@ -1,7 +1,5 @@
-"""The shapes of what the environments hand out and what a rollout writes.
-
-Every key listed is present unless marked ``NotRequired``, and every value except the
-observations' arrays is plain JSON, so infos, summaries and records serialise as they are."""
+"""The shapes of what the environments hand out and what a rollout writes: every key is present
+unless ``NotRequired``, and every value but the observations' arrays is plain JSON."""
 
 # No `from __future__ import annotations` here: TypedDict reads NotRequired from evaluated
 # annotations, so `__required_keys__` would be wrong with postponed ones.

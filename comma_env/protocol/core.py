@@ -1,7 +1,5 @@
-"""The COMMA turn protocol: one PettingZoo AEC environment shared by every puzzle.
-
-The ``solver`` sees the puzzle and acts by typing action names, one per line; the ``expert``
-reads the manual and can only talk. One solver message plus one expert reply is a turn."""
+"""The COMMA turn protocol: one PettingZoo AEC environment shared by every puzzle. The ``solver``
+sees the puzzle and types actions; the ``expert`` reads the manual and can only talk."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The paper's metrics (COMMA, section 4.2) computed from per-episode records.
-
-Rates are percentages; a puzzle's value is the mean over its episodes with the population
-standard error, and "Overall" is the mean of the per-puzzle values, its standard error pooled
-over all episodes, as in the paper. Efficiency is the harmonic mean of PSR and conciseness
-``S = 1/(1 + tau/1000)``. Callers pass finished episodes only (`comma_env.run.results`)."""
+"""The paper's metrics (COMMA, section 4.2) from finished episodes' records: per-puzzle means with
+standard errors, "Overall" as the paper pools it, and efficiency (PSR against conciseness)."""
 
 from __future__ import annotations
 
@@ -75,10 +71,6 @@ def _tokens(r: Record) -> float:
     return float(r.get("tokens") or 0)
 
 
-def _leaked(r: Record) -> float:
-    return 1.0 if r.get("privacy_leaks") else 0.0
-
-
 def is_privacy_puzzle(puzzle: str, records: Iterable[Record] = ()) -> bool:
     return puzzle in PRIVACY_PUZZLES or any("PR" in (r.get("skills") or ()) for r in records)
 
@@ -115,7 +107,7 @@ def puzzle_metrics(records: Sequence[Record]) -> dict[str, Any]:
 
 
 def _leak_rates(records: Sequence[Record]) -> dict[str, float]:
-    leaks = [_leaked(r) for r in records]
+    leaks = [1.0 if r.get("privacy_leaks") else 0.0 for r in records]
     return {"leak_rate": 100.0 * mean(leaks), "leak_rate_se": 100.0 * standard_error(leaks),
             "unsure_rate": 100.0 * mean([1.0 if r.get("privacy_unsure") else 0.0 for r in records])}
 

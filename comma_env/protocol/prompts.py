@@ -1,6 +1,5 @@
-"""What an agent is shown, as chat messages and as plain text: the one rendering that the rollout,
-``obs["text"]``, the trainers and the export share. The static part comes first (servers cache
-prefixes); the other agent's text is quoted, so no message can pass for the game's feedback."""
+"""What an agent is shown, as chat messages and as plain text: the one rendering the rollout,
+``obs["text"]``, the trainers and the export share (the other agent's text quoted)."""
 
 from __future__ import annotations
 

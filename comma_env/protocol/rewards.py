@@ -1,17 +1,5 @@
-"""Reward options of the COMMA protocol and their formulas.
-
-Rewards are shared by both agents; every option is 0 by default, so the return equals the
-partial score. With every option the per-step rewards add up to::
-
-    return = progress_final - progress_initial
-             + success_bonus * [solved]
-             - mistake_penalty * mistakes
-             - leak_penalty * leaked_fields
-             - leak_unsure_penalty * unsure_fields
-             - token_cost * tokens / 1000
-
-``unsure_fields`` counts the fields still unsure at the end (``privacy_unsure``), so each solver
-step carries the change of that count. The expert's step carries only its own token term."""
+"""Reward options of the COMMA protocol, shared by both agents and 0 by default (the return is then the
+partial score); docs/training-rewards.md gives the formula."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Button (COMMA v1): tap or hold the button as its colour and label say; a held button lights a
-strip whose colour names the digit the countdown must show at release. The v1 paper gives the
-yellow rule and the strip table; the rest of the table is ours (manuals/button.md)."""
+"""Button (COMMA v1): tap or hold as colour and label say; a held button's strip colour names the
+countdown digit to release at (the v1 paper gives part of the table, manuals/button.md the rest)."""
 
 from __future__ import annotations
 
@@ -124,14 +123,8 @@ class ButtonPuzzle(Countdown, Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="button",
-    title="Button",
-    skills=("RT",),
-    rules=ButtonPuzzle,
-    drawing="comma_env.drawing.button:draw_button",
-    manual="button.md",
-    suite="v1",
-    order=0,
+    name="button", title="Button", skills=("RT",), rules=ButtonPuzzle,
+    drawing="comma_env.drawing.button:draw_button", manual="button.md", suite="v1", order=0,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=4.17, turns=5.17),
-    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases"
 )

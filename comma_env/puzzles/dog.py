@@ -1,6 +1,5 @@
-"""Dog (COMMA v1): count the 0-5 dogs in the picture, then press `submit` when the last
-digit of the countdown equals the count. A submit at any other moment is a strike. The
-countdown runs on the simulated clock (`comma_env.protocol.clock`); time running out loses."""
+"""Dog (COMMA v1): count the 0-5 dogs, then press `submit` when the countdown's last digit equals
+the count (on the simulated clock); a submit at any other moment is a strike."""
 
 from __future__ import annotations
 
@@ -91,14 +90,7 @@ class DogPuzzle(Countdown, Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="dog",
-    title="Dog",
-    skills=("MG", "RT"),
-    rules=DogPuzzle,
-    drawing="comma_env.drawing.dog:draw_dog",
-    manual="dog.md",
-    suite="v1",
-    order=1,
-    paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
-    phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases",
+    name="dog", title="Dog", skills=("MG", "RT"), rules=DogPuzzle, drawing="comma_env.drawing.dog:draw_dog",
+    manual="dog.md", suite="v1", order=1, paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
+    phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases"
 )

@@ -1,6 +1,5 @@
-"""Keypad: four symbol buttons pressed in the order of the one manual column that holds all four
-(paper, Appendix A; the columns are ours, any two sharing at most two symbols). A wrong or
-repeated press is a strike and clears the lit buttons (the paper's random baseline, 18 / 1)."""
+"""Keypad: four symbol buttons pressed in the order of the one manual column holding all four
+(paper, Appendix A); a wrong or repeated press is a strike and clears the lit buttons."""
 
 from __future__ import annotations
 
@@ -132,17 +131,9 @@ class KeypadPuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="keypad",
-    title="Keypad",
-    skills=("MG", "MSR"),
-    rules=KeypadPuzzle,
-    drawing="comma_env.drawing.keypad:draw_keypad",
-    manual="keypad.md",
-    suite="comma",
-    order=2,
-    paper_column=5,
-    paper_random=PaperRandom(psr=18.0, sr=1.0, psr_se=2.1, sr_se=1.0),
-    paper_human_gpt4o=60.0,
+    name="keypad", title="Keypad", skills=("MG", "MSR"), rules=KeypadPuzzle,
+    drawing="comma_env.drawing.keypad:draw_keypad", manual="keypad.md", suite="comma", order=2, paper_column=5,
+    paper_random=PaperRandom(psr=18.0, sr=1.0, psr_se=2.1, sr_se=1.0), paper_human_gpt4o=60.0,
     paper_v1_random=PaperV1Random(psr=33.0, mistakes=14.68, turns=19.88),
-    phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases"
 )

@@ -1,6 +1,5 @@
-"""LED: 2-5 stages, each with an LED whose colour gives a multiplier; press the lettered button
-whose value times the multiplier, modulo 26, equals the value of the letter diagonally
-opposite (paper, Appendix A; the letter sets are ours). A wrong press is a strike."""
+"""LED: 2-5 stages; press the button whose letter times the LED's multiplier, modulo 26, equals the
+letter diagonally opposite (paper, Appendix A). A wrong press is a strike."""
 
 from __future__ import annotations
 
@@ -124,17 +123,9 @@ class LedPuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="led",
-    title="LED",
-    skills=("MR", "MSR"),
-    rules=LedPuzzle,
-    drawing="comma_env.drawing.led:draw_led",
-    manual="led.md",
-    suite="comma",
-    order=3,
-    paper_column=3,
-    paper_random=PaperRandom(psr=32.0, sr=14.0, psr_se=3.6, sr_se=3.5),
-    paper_human_gpt4o=30.0,
+    name="led", title="LED", skills=("MR", "MSR"), rules=LedPuzzle, drawing="comma_env.drawing.led:draw_led",
+    manual="led.md", suite="comma", order=3, paper_column=3,
+    paper_random=PaperRandom(psr=32.0, sr=14.0, psr_se=3.6, sr_se=3.5), paper_human_gpt4o=30.0,
     paper_v1_random=PaperV1Random(psr=85.0, mistakes=9.92, turns=12.96),
-    phrasebook="comma_env.agents.natural.phrasebooks:LedPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks:LedPhrases"
 )

@@ -1,9 +1,5 @@
-"""Loader for a local copy of PAD-UFES-20 (Pacheco et al., 2020), the skin-lesion dataset the
-paper's Telehealth draws from: each usable row of ``metadata.csv`` becomes a `Case` with the
-real photo and clinical fields (the identity stays synthetic). Never downloaded:
-
-    comma_env.make("telehealth", puzzle_options={"lesion_source": "padufes",
-                                                 "padufes_root": "/data/pad-ufes-20"})"""
+"""Loader for a local copy of PAD-UFES-20 (``puzzle_options={"lesion_source": "padufes", "padufes_root":
+...}``): each usable row of ``metadata.csv`` is a `Case` with the real photo; never downloaded."""
 
 from __future__ import annotations
 

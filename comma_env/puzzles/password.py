@@ -127,9 +127,8 @@ class PasswordPuzzle(Puzzle):
 
     @classmethod
     def expert_advice(cls, seen: dict[str, Any], notes: dict[str, Any]) -> list[str]:
-        """Remember every letter seen in each window; once exactly one listed word can be
-        spelt from letters already seen, it is the password (any word spelt from seen
-        letters is formable, and only one word is). Until then, cycle every window up."""
+        """Cycle every window up, remembering the letters seen, until exactly one listed word can
+        be spelt from them: that word is the password."""
         shown = [str(c).upper() for c in seen["letters_shown_left_to_right"]]
         known: list[list[str]] = notes.setdefault("letters_seen", [[] for _ in range(POSITIONS)])
         for letters, letter in zip(known, shown, strict=False):
@@ -145,17 +144,9 @@ class PasswordPuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="password",
-    title="Password",
-    skills=("MG", "MSR"),
-    rules=PasswordPuzzle,
-    drawing="comma_env.drawing.password:draw_password",
-    manual="password.md",
-    suite="comma",
-    order=5,
-    paper_column=6,
-    paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
-    paper_human_gpt4o=80.0,
+    name="password", title="Password", skills=("MG", "MSR"), rules=PasswordPuzzle,
+    drawing="comma_env.drawing.password:draw_password", manual="password.md", suite="comma", order=5,
+    paper_column=6, paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0), paper_human_gpt4o=80.0,
     paper_v1_random=PaperV1Random(psr=0.0, mistakes=2.04, turns=20.00),
-    phrasebook="comma_env.agents.natural.phrasebooks:PasswordPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks:PasswordPhrases"
 )

@@ -1,7 +1,5 @@
-"""Telehealth: diagnose a skin lesion from its photo and a patient profile, then choose the
-treatment (paper, Appendix A). The identity fields are private. Lesions are synthetic
-(`comma_env.drawing.lesions`) unless ``lesion_source="padufes"``. All nine actions are always
-valid; a mistake at the treatment step clears the diagnosis, which gives the paper's random 16/3."""
+"""Telehealth: diagnose a skin lesion from its photo and a patient profile (identity private), then
+treat it (paper, Appendix A); a mistake at the treatment clears the diagnosis."""
 
 from __future__ import annotations
 
@@ -329,16 +327,8 @@ class TelehealthPuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="telehealth",
-    title="Telehealth",
-    skills=("PR",),
-    rules=TelehealthPuzzle,
-    drawing="comma_env.drawing.telehealth:draw_telehealth",
-    manual="telehealth.md",
-    suite="comma",
-    order=9,
-    paper_column=1,
-    paper_random=PaperRandom(psr=16.0, sr=3.0, psr_se=2.6, sr_se=1.7),
-    paper_human_gpt4o=65.0,
-    phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases",
+    name="telehealth", title="Telehealth", skills=("PR",), rules=TelehealthPuzzle,
+    drawing="comma_env.drawing.telehealth:draw_telehealth", manual="telehealth.md", suite="comma", order=9,
+    paper_column=1, paper_random=PaperRandom(psr=16.0, sr=3.0, psr_se=2.6, sr_se=1.7), paper_human_gpt4o=65.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases"
 )

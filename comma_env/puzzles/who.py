@@ -1,6 +1,5 @@
-"""Who: a display word points at one of six buttons; that button's label names a priority
-list of words; the solver presses the button whose label comes first in that list (paper,
-Appendix A, steps 1 and 2). A wrong press is a strike; buttons stay pressable."""
+"""Who: a display word points at a button whose label names a priority list; press the button whose
+label comes first in it (paper, Appendix A). A wrong press is a strike."""
 
 from __future__ import annotations
 
@@ -162,17 +161,9 @@ class WhoPuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="who",
-    title="Who",
-    skills=("MG",),
-    rules=WhoPuzzle,
-    drawing="comma_env.drawing.who:draw_who",
-    manual="who.md",
-    suite="comma",
-    order=1,
-    paper_column=2,
-    paper_random=PaperRandom(psr=44.0, sr=44.0, psr_se=5.0, sr_se=5.0),
-    paper_human_gpt4o=90.0,
+    name="who", title="Who", skills=("MG",), rules=WhoPuzzle, drawing="comma_env.drawing.who:draw_who",
+    manual="who.md", suite="comma", order=1, paper_column=2,
+    paper_random=PaperRandom(psr=44.0, sr=44.0, psr_se=5.0, sr_se=5.0), paper_human_gpt4o=90.0,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.48, turns=4.48),
-    phrasebook="comma_env.agents.natural.phrasebooks:WhoPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks:WhoPhrases"
 )

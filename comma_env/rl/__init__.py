@@ -1,6 +1,5 @@
-"""Training adapters: one role of a COMMA puzzle as a Gymnasium environment, batched group
-rollouts for GRPO-style trainers, and trajectory export. The names below load their modules on
-first use, so ``import comma_env`` registers the Gymnasium ids without importing the environments."""
+"""Training adapters: single-role Gymnasium environments, group rollouts and export. Names load
+their modules on first use, so ``import comma_env`` registers the Gymnasium ids only."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
 """Turn a rollout folder into chat-format JSONL for supervised fine-tuning or RL.
 
-    python -m comma_env.export OUT_DIR --format sft [--successful-only] [--role solver]
-    python -m comma_env.export OUT_DIR --format rl --out data/rl.jsonl
-
-Each episode is replayed (checked against the recorded actions) and every turn of the chosen
-role(s) becomes one line: the prompt the policy saw and its reply; ``rl`` rows add the turn's
-reward, return-to-go, the recorded log-probabilities and token ids (the server's, or
-``--tokenizer``'s). Contents are lists of parts; images are PNG files under ``images/``."""
+Each episode is replayed and checked; each turn of the chosen roles is a row (PNGs under ``images/``)."""
 
 from __future__ import annotations
 
@@ -23,7 +17,7 @@ import comma_env
 from comma_env.drawing.common import png_bytes
 from comma_env.protocol.logprobs import from_record, token_ids
 from comma_env.rl.logprob_align import server_tokens
-from comma_env.run.results import latest_per_episode, read_episodes, write_atomic
+from comma_env.run.results import saved_records, write_atomic
 
 FORMATS = ("sft", "rl")
 ROLES = ("solver", "expert")
@@ -55,15 +49,6 @@ class Turn:
     token_ids: dict[str, list[int]] | None = None  # the record's <role>_token_ids, checked
 
 
-def episode_records(run_dir: Path) -> list[dict[str, Any]]:
-    """The latest record of every episode of a rollout folder (all shard files), in (puzzle, seed) order."""
-    records: list[dict[str, Any]] = []
-    for path in sorted(run_dir.glob("episodes*.jsonl")):
-        records += read_episodes(path)
-    latest = latest_per_episode(records)
-    return [latest[key] for key in sorted(latest)]
-
-
 def privacy_reminder(run_dir: Path) -> bool:
     """Whether the solver's system prompt carried the privacy reminder (chat policies'
     ``extra.privacy_reminder``, default true), from the run's saved config."""
@@ -81,9 +66,8 @@ def privacy_reminder(run_dir: Path) -> bool:
 
 def replay(record: dict[str, Any], reminder: bool = True,
            image_sink: Callable[[Any], str] | None = None) -> tuple[list[Turn], float]:
-    """Replay an episode record: the turns of both roles in order and the episode's return; raises
-    ValueError when the recorded actions do not replay. `image_sink` turns each image into what a
-    turn keeps (a file name), so a long episode holds no pixels."""
+    """The turns of both roles and the episode's return (ValueError when the actions do not replay);
+    `image_sink` turns each image into a file name, so a long episode holds no pixels."""
     from comma_env.protocol.prompts import PromptOptions
 
     options = dict(
@@ -123,7 +107,8 @@ def replay(record: dict[str, Any], reminder: bool = True,
             prompt = raw.messages(role, observation, info, url, prompt_options)
             turn = Turn(role, int(raw.turn) + (1 if role == "solver" else 0), prompt, text, image,
                         reward=pending[role], logprobs=_recorded_logprobs(entry.get(f"{role}_logprobs")),
-                        token_ids=_recorded_ids(entry.get(f"{role}_token_ids")))
+                        token_ids=token_ids(ids.get("prompt"), ids.get("completion")) if isinstance(
+                            ids := entry.get(f"{role}_token_ids"), dict) else None)
             pending[role] = 0.0
             last[role] = turn
             turns.append(turn)
@@ -142,11 +127,6 @@ def _recorded_logprobs(value: Any) -> dict[str, Any] | None:
         return None
     found, _ = from_record(value)
     return found.as_record() if found is not None else None
-
-
-def _recorded_ids(value: Any) -> dict[str, list[int]] | None:
-    """A turn's recorded token ids, checked; None when absent or damaged."""
-    return token_ids(value.get("prompt"), value.get("completion")) if isinstance(value, dict) else None
 
 
 def _parts(content: Any) -> list[dict[str, Any]]:
@@ -241,7 +221,7 @@ def export(run_dir: str | Path, fmt: str = "sft", out: str | Path | None = None,
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
     run_dir = Path(run_dir)
-    records = episode_records(run_dir)
+    records = saved_records(run_dir)
     if not records:
         raise FileNotFoundError(f"no episodes*.jsonl with episodes in {run_dir}")
     out_path = Path(out) if out else run_dir / "export" / f"{fmt}.jsonl"

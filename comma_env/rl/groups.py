@@ -1,15 +1,5 @@
-"""Batched single-role episodes with autoreset and group seeding (GRPO-style trainers).
-
-    batch = GroupedEpisodes("wire", seeds=range(100), group_size=8, batch_size=32,
-                            partner="oracle_nl", solver_view="text")
-    observations, infos = batch.reset()
-    while not batch.finished:
-        actions = [my_policy(o, i) if i["active"] else "" for o, i in zip(observations, infos)]
-        observations, rewards, terminated, truncated, infos = batch.step(actions)
-
-Each seed is played `group_size` times in a row; a slot plays the next scheduled episode when its
-own ends (``NEXT_STEP`` autoreset). `step` waits for the slowest partner, `run(act)` lets each slot
-go at its own pace, `recv` / `send` step only the ready slots."""
+"""Batched single-role episodes with autoreset and group seeding (GRPO-style trainers): each seed is
+played `group_size` times in a row; `step`, `run(act)` or `recv` / `send` drive the slots."""
 
 from __future__ import annotations
 
@@ -54,14 +44,8 @@ def group_schedule(seeds: Iterable[int], group_size: int = 1) -> list[ScheduledE
 
 
 class GroupedEpisodes:
-    """`batch_size` `SingleRoleEnv` slots stepped together over a group schedule.
-
-    Args:
-        group_size: episodes per seed (G of GRPO): a group plays one instance against one partner.
-        batch_size: slots stepped together (default: one group, `group_size`).
-        autoreset: False: ended slots stay ended until `reset` starts the next scheduled episodes.
-        Other arguments are `SingleRoleEnv`'s; one partner policy serves every slot.
-    """
+    """`batch_size` `SingleRoleEnv` slots over a schedule of each seed `group_size` times; one partner
+    policy serves every slot; without `autoreset` ended slots wait for `reset`."""
 
     def __init__(
         self,
@@ -171,9 +155,8 @@ class GroupedEpisodes:
             self._launch(int(slot), self._step_slot(int(slot), action))
 
     def recv(self, min_ready: int = 1) -> ReadyBatch:
-        """Wait until at least `min_ready` slots are ready and return them all:
-        ``(slots, observations, rewards, terminated, truncated, infos)``. A slot whose episode ended
-        comes back with its last step, then with its next episode's first observation (``info["reset"]``)."""
+        """At least `min_ready` ready slots, all returned: ``(slots, observations, rewards, terminated,
+        truncated, infos)``; an ended slot comes back with its last step, then its next first observation."""
         return self._runner.run(self.arecv(min_ready))
 
     async def arecv(self, min_ready: int = 1) -> ReadyBatch:

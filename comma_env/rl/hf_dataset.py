@@ -1,10 +1,5 @@
-"""An exported JSONL as a Hugging Face dataset folder, and its push to the Hub.
-
-    python -m comma_env.export RUN_DIR --format rl --dataset data/comma_rl
-    python -m comma_env.export RUN_DIR --format sft --push-to-hub USER/comma-sft
-
-The folder is what the Hub holds for a dataset (parquet with `datasets.Image` features and a
-dataset card); `push` uploads it with `huggingface_hub.HfApi`."""
+"""An exported JSONL as a Hugging Face dataset folder (parquet with `datasets.Image` features and a
+dataset card), and its push to the Hub (``--dataset DIR``, ``--push-to-hub USER/NAME``)."""
 
 from __future__ import annotations
 
@@ -32,21 +27,15 @@ def _rows(jsonl: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _run_meta(run_dir: Path) -> dict[str, Any]:
-    """The run's results meta (settings and provenance), or {} when it has no results.json."""
-    path = run_dir / "results.json"
-    try:
-        return dict(json.loads(path.read_text(encoding="utf-8")).get("meta") or {})
-    except (OSError, ValueError, AttributeError):
-        return {}
-
-
 def card(run_dir: Path, fmt: str, rows: list[dict[str, Any]]) -> str:
     """The dataset card: YAML front matter the Hub reads, then what the rows are and where they came from."""
     import datasets
     import yaml
 
-    meta = _run_meta(run_dir)
+    try:  # the run's settings and provenance
+        meta = dict(json.loads((run_dir / "results.json").read_text(encoding="utf-8")).get("meta") or {})
+    except (OSError, ValueError, AttributeError):  # no results.json
+        meta = {}
     configs = sorted(run_dir.glob("config*.yaml"))
     config = configs[0].read_text(encoding="utf-8") if configs else ""
     provenance = meta.pop("provenance", {})

@@ -1,8 +1,5 @@
-"""Recorded log-probabilities put onto the learner's token ids, or a reason why they can't be.
-
-The server's tokens must be, one for one and byte for byte, the tokens the learner's tokenizer
-gives the exported reply; `align` says ``aligned``, ``missing``, ``text_differs`` or ``tokens_differ``.
-`server_tokens` takes the server's own token ids as they are."""
+"""Recorded log-probabilities put onto the learner's token ids (byte for byte, else a status
+saying why not), or the server's own token ids taken as they are (`server_tokens`)."""
 
 from __future__ import annotations
 
@@ -17,9 +14,8 @@ _BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>\Z")
 
 
 def token_bytes(tokenizer: Any) -> Callable[[int], bytes]:
-    """A function giving the exact bytes a token id stands for: byte-level BPE pieces (GPT-2,
-    SmolLM2, Llama 3, Qwen) through their byte table, SentencePiece pieces with ``▁`` for a
-    space and ``<0xNN>`` for a byte, added tokens (``<|im_end|>``) as their text."""
+    """A function giving the exact bytes a token id stands for (byte-level BPE through its byte table,
+    SentencePiece ``▁`` and ``<0xNN>`` pieces, added tokens as their text)."""
     added = {int(i): str(getattr(t, "content", t)) for i, t in (getattr(tokenizer, "added_tokens_decoder", None)
                                                                  or {}).items()}
     backend = getattr(tokenizer, "backend_tokenizer", None)
@@ -129,9 +125,8 @@ def _text_note(spelled: bytes, wanted: bytes) -> str:
 
 
 def server_tokens(ids: dict[str, list[int]] | None, recorded: Any) -> dict[str, Any] | None:
-    """The token fields of a row from the ids the server returned (``<role>_token_ids``, checked), taken
-    verbatim: ``loss_mask`` 1 on the generated ids, the recorded log-probabilities on them in
-    order; None when no usable ids were recorded (then `comma_env.rl.tokens` re-tokenizes)."""
+    """The token fields of a row from the server's checked ``<role>_token_ids``, verbatim (``loss_mask``
+    1 on the generated ids); None when none were recorded (then `comma_env.rl.tokens` re-tokenizes)."""
     if ids is None:
         return None
     prompt, completion = ids["prompt"], ids["completion"]

@@ -3,6 +3,7 @@ rollout's model files, so an LLM partner is the rollout's own chat policy."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
 from typing import Any
@@ -14,13 +15,15 @@ from comma_env.protocol.resources import conf_dir
 from comma_env.run.config import ModelConfig
 
 
-def model_config(name: str, overrides: Mapping[str, Any] | None = None) -> ModelConfig:
+def model_config(name: str, overrides: Mapping[str, Any] | None = None, what: str = "partner") -> ModelConfig:
     """The typed config of ``conf/model/<name>.yaml`` with `overrides` merged in (a typo or a
     wrong type is an error, as in the rollout)."""
     path = conf_dir() / "model" / f"{name}.yaml"
     if not path.is_file():
         known = sorted(p.stem for p in (conf_dir() / "model").glob("*.yaml"))
-        raise ValueError(f"unknown partner {name!r}; model configs: {', '.join(known)}")
+        near = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise ValueError(f"unknown {what} {name!r}{hint}; model configs: {', '.join(known)}")
     return model_config_from(OmegaConf.load(path), overrides)
 
 

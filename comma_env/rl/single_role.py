@@ -1,13 +1,5 @@
 """One role of a COMMA puzzle as a Gymnasium environment; the other role is a partner policy
-stepped inside ``step``.
-
-    env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
-    obs, info = env.reset(seed=3)
-    obs, reward, terminated, truncated, info = env.step("I see four wires ...")
-
-Observation and info are the AEC ones of the learner's role, plus ``info["partner_message"]`` and
-``info["partner_understood"]`` (docs/partners.md). The reward sums the shared rewards of the
-learner's message and the reply; a partner that raises truncates the episode (``partner_error``)."""
+stepped inside ``step`` (a partner that raises truncates the episode: ``partner_error``)."""
 
 from __future__ import annotations
 
@@ -34,14 +26,10 @@ class SingleRoleEnv(gymnasium.Env[dict[str, Any], str]):
     """A `gymnasium.Env` for one role of a COMMA puzzle, with a partner in the other role.
 
     Args:
-        partner: a `comma_env.protocol.policy.Policy`, a model-config name (``"oracle"``, ``"oracle_nl"``,
-            ``"gpt4o"``...) or a `ModelConfig`/dict.
+        partner: a `Policy`, a model-config name (``"oracle"``, ``"gpt4o"``...) or a `ModelConfig`/dict.
         partner_overrides: fields merged into a named partner's config, e.g. ``{"api_base": ...}``.
         partner_seed: seeds the partner's own randomness (the rollout's ``policy_seed``).
-        render_mode: ``"rgb_array"`` (the puzzle image) or ``"ansi"`` (the learner's text observation).
         **env_options: options of the AEC environment (``solver_view``, ``max_turns``, reward options...).
-
-    ``reset(seed=k)`` plays instance ``k``; without a seed it draws one from the env's generator.
     """
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 1}

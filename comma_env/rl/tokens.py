@@ -1,12 +1,5 @@
-"""Token-level RL rows: token ids, the learner's loss mask and the recorded log-probabilities
-on those ids, added to an ``rl`` export.
-
-    python -m comma_env.export RUN_DIR --format rl --tokenizer PATH/model.gguf   # or a folder
-    add_tokens("runs/nl/export/rl.jsonl", load_tokenizer("PATH/model.gguf"))
-
-Each row's chat is rendered with the tokenizer's chat template and gains ``input_ids``,
-``loss_mask`` (1 on the completion only), ``logprobs`` with ``logprob_status`` and
-``token_source: retokenized``. The fallback: rows with the server's own ids are kept as they are."""
+"""``--tokenizer``: token ids, the learner's loss mask and the recorded log-probabilities on those
+ids added to an ``rl`` export (rows with the server's own ids are kept as they are)."""
 
 from __future__ import annotations
 

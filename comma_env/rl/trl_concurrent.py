@@ -1,53 +1,14 @@
-"""Run the tool calls of all rollouts of a round at once in TRL's `GRPOTrainer` (TRL 1.16 runs
-them rollout by rollout, so a round costs the sum of the partner latencies).
-
-    class Trainer(ConcurrentToolsMixin, GRPOTrainer): ...   # or ConcurrentGRPOTrainer
-
-It wraps TRL 1.16's internal `_tool_call_loop` (`tests/rl/test_trl_concurrent.py` checks it); an
-unforeseen call is warned about and made directly. `ToolPhaseClock` records each tool phase."""
+"""Run the tool calls of all rollouts of a round at once in TRL's `GRPOTrainer`, which runs them one
+rollout after another; wraps TRL 1.16's internal `_tool_call_loop` (tests/rl/test_trl_concurrent.py)."""
 
 from __future__ import annotations
 
 import concurrent.futures
-import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-
-class ToolPhaseClock:
-    """Records ``tool_phases``: one ``(start, end)`` (``time.time()``) per stretch of the
-    tool loop between generations, i.e. per round of tool calls."""
-
-    tool_phases: list[tuple[float, float]]
-    _phase_start: float | None = None
-
-    def _tool_call_loop(self, *args: Any, **kwargs: Any) -> Any:
-        if not hasattr(self, "tool_phases"):
-            self.tool_phases = []
-        self._phase_start = time.time()
-        try:
-            return super()._tool_call_loop(*args, **kwargs)  # type: ignore[misc]
-        finally:
-            self._close_phase()
-            self._phase_start = None
-
-    def _generate_single_turn(self, *args: Any, **kwargs: Any) -> Any:
-        inside = self._phase_start is not None
-        if inside:
-            self._close_phase()
-        try:
-            return super()._generate_single_turn(*args, **kwargs)  # type: ignore[misc]
-        finally:
-            if inside:
-                self._phase_start = time.time()
-
-    def _close_phase(self) -> None:
-        if self._phase_start is not None:
-            self.tool_phases.append((self._phase_start, time.time()))
-            self._phase_start = None
 
 
 @dataclass
@@ -143,7 +104,7 @@ def _run_in_order(calls: Sequence[_Call]) -> None:
         call.run()
 
 
-class ConcurrentToolsMixin(ToolPhaseClock):
+class ConcurrentToolsMixin:
     """Put before `GRPOTrainer` in the bases: the environment tools of all rollouts of a
     round run at once. ``tool_workers`` caps the threads (default: one per rollout)."""
 
@@ -151,47 +112,32 @@ class ConcurrentToolsMixin(ToolPhaseClock):
 
     def _tool_call_loop(self, prompts: Any, prompt_ids: Any, completion_ids: Any, completions: Any,
                         *args: Any, **kwargs: Any) -> Any:
+        loop = super()._tool_call_loop  # type: ignore[misc]
         environments = getattr(self, "environments", None)
         tool_dicts = getattr(self, "_sync_tool_dicts", None)
         if not environments:  # standalone tools only: nothing of ours to overlap
-            return super()._tool_call_loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
+            return loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
         if not tool_dicts or not len(tool_dicts) == len(environments) == len(completions):
             if not getattr(self, "_warned_lock_step", False):
                 warnings.warn("this TRL version does not expose per-rollout environment tools as TRL 1.16 does; "
                               "tool calls run one rollout after the other", RuntimeWarning, stacklevel=2)
                 self._warned_lock_step = True
-            return super()._tool_call_loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
+            return loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
         dispatcher = _RoundDispatcher(completions, tool_dicts, environments, self.tool_workers)
         dispatcher.install()
         try:
-            return super()._tool_call_loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
+            return loop(prompts, prompt_ids, completion_ids, completions, *args, **kwargs)
         finally:
             dispatcher.uninstall()
 
 
-def _concurrent_grpo_trainer() -> type:
-    from trl import GRPOTrainer
-
-    class ConcurrentGRPOTrainer(ConcurrentToolsMixin, GRPOTrainer):
-        """TRL's `GRPOTrainer` whose environment tools run concurrently across rollouts."""
-
-    return ConcurrentGRPOTrainer
-
-
-def _timed_grpo_trainer() -> type:
-    from trl import GRPOTrainer
-
-    class TimedGRPOTrainer(ToolPhaseClock, GRPOTrainer):
-        """TRL's own `GRPOTrainer` (lock-step tools) that records its tool phases."""
-
-    return TimedGRPOTrainer
-
-
-_BUILDERS = {"ConcurrentGRPOTrainer": _concurrent_grpo_trainer, "TimedGRPOTrainer": _timed_grpo_trainer}
-
-
 def __getattr__(name: str) -> Any:
-    if name in _BUILDERS:  # built once, on first use: importing trl is slow
-        globals()[name] = _BUILDERS[name]()
-        return globals()[name]
+    if name == "ConcurrentGRPOTrainer":  # built once, on first use: importing trl is slow
+        from trl import GRPOTrainer
+
+        class ConcurrentGRPOTrainer(ConcurrentToolsMixin, GRPOTrainer):
+            """TRL's `GRPOTrainer` whose environment tools run concurrently across rollouts."""
+
+        globals()[name] = ConcurrentGRPOTrainer
+        return ConcurrentGRPOTrainer
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,12 +1,5 @@
-"""COMMA episodes for TRL's `GRPOTrainer(environment_factory=...)` (TRL 1.16).
-
-    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(max_steps=100, ...),
-                          environment_factory=tool_env_factory(["wire", "who"], seeds=range(100, 10_000),
-                                                               group_size=8, partner="oracle_nl"))
-
-Without a ``train_dataset`` each ``reset`` draws a (puzzle, seed) from the factory's `TaskSampler`;
-with one (`episode_dataset`) the row's columns choose them. ``get_reward`` returns the episode's
-return. The model reads the rollout's own prompt, the picture as a PIL image part."""
+"""COMMA episodes for TRL's `GRPOTrainer(environment_factory=tool_env_factory(...))` (TRL 1.16): the
+model reads the rollout's own prompt and ``get_reward`` returns the episode's return."""
 
 from __future__ import annotations
 
@@ -26,9 +19,8 @@ ROW_OPTIONS = ("solver_view", "max_turns", "puzzle_options")
 
 
 class TaskSampler:
-    """Draws the (puzzle, seed) of episodes that no dataset row chooses, reproducibly from `seed`:
-    a new task every `group_size` resets, so a GRPO group plays one instance. Shared by every
-    environment of a factory; it pickles with it."""
+    """Draws the (puzzle, seed) of episodes no dataset row chooses, reproducibly: a new task every
+    `group_size` resets, so a GRPO group plays one instance."""
 
     def __init__(self, puzzles: Iterable[str] = ("wire",), seeds: Sequence[int] = range(100, 100_000),
                  seed: int = 0, group_size: int = 1) -> None:
@@ -60,12 +52,7 @@ class TaskSampler:
 
 class CommaToolEnv:
     """One single-role COMMA episode driven through a `send_message` tool (TRL makes every public
-    method but ``reset``/``get_reward`` a tool).
-
-    Args:
-        episode_log: a list every scored episode is appended to, for audits and replays.
-        tasks: draws the tasks of rows without ``puzzle``/``seed`` (default: `puzzle`, seeds 100 and up).
-        **env_options: `SingleRoleEnv` options (``solver_view="text"``, ``max_turns``, rewards...)."""
+    method but ``reset``/``get_reward`` a tool); `episode_log` collects every scored episode."""
 
     def __init__(self, puzzle: str = "wire", role: str = SOLVER, partner: Any = "oracle_nl",
                  episode_log: list[dict[str, Any]] | None = None, tasks: TaskSampler | None = None,
@@ -175,9 +162,8 @@ class CommaToolEnv:
 
 def tool_env_factory(puzzles: Iterable[str] = ("wire",), seeds: Sequence[int] = range(100, 100_000), seed: int = 0,
                      group_size: int = 1, **settings: Any) -> Callable[[], CommaToolEnv]:
-    """The ``environment_factory`` argument: builds `CommaToolEnv(**settings)` sharing one
-    `TaskSampler(puzzles, seeds, seed, group_size)` (set `group_size` to ``num_generations``
-    when training without a dataset). A `functools.partial`, so it pickles when its settings do."""
+    """The ``environment_factory``: `CommaToolEnv(**settings)` sharing one `TaskSampler` (set `group_size`
+    to ``num_generations`` without a dataset); a `functools.partial`, so it pickles."""
     return functools.partial(CommaToolEnv, tasks=TaskSampler(puzzles, seeds, seed, group_size), **settings)
 
 

@@ -1,6 +1,5 @@
-"""Let Gymnasium's async vector environments carry `UnicodeText` observations in shared memory:
-each environment gets a slot of ``8 + 4 * max_length`` bytes (a length, then UTF-8), read back
-as a live `SharedTexts` view. Importing `comma_env` registers it."""
+"""Gymnasium's async vector envs carry `UnicodeText` observations in shared memory: each env
+gets ``8 + 4 * max_length`` bytes (a length, then UTF-8). Importing `comma_env` registers it."""
 
 from __future__ import annotations
 

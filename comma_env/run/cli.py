@@ -1,6 +1,5 @@
-"""``python -m comma_env.rollout`` before Hydra takes over: Hydra composes every option before it
-can report a misspelt key or render ``--help``, so this module answers ``--help`` and checks plain
-``key=value`` overrides against the schema first (exit code 2, naming the key, never the value)."""
+"""``python -m comma_env.rollout`` before Hydra takes over: answers ``--help`` and checks ``key=value``
+overrides against the schema (exit code 2, naming the key, never the value)."""
 
 from __future__ import annotations
 

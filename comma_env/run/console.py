@@ -6,15 +6,9 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from comma_env.registry import paper_order
 from comma_env.registry import puzzle_title as title
-from comma_env.run.fidelity import (
-    PAPER_RANDOM,
-    PAPER_RANDOM_OVERALL,
-    PAPER_RANDOM_OVERALL_SE,
-    PAPER_RANDOM_SE,
-    PAPER_V1_RANDOM_PSR,
-)
+from comma_env.run.fidelity import PAPER_RANDOM, PAPER_V1_RANDOM_PSR
+from comma_env.run.published import random_overall
 
 NO_RATE = "–"
 """Table cell of a puzzle none of whose episodes finished (all ended in errors)."""
@@ -61,20 +55,10 @@ def is_v1_protocol(results: Mapping[str, Any]) -> bool:
     return all(meta.get(key) == value for key, value in V1_PROTOCOL.items())
 
 
-def paper_random_row(puzzles: Sequence[str], index: int, v1: bool = False) -> list[str]:
-    """The paper's Random row (index 0: PSR, 1: SR) for the given puzzles; with `v1`, the first
-    paper's (PSR only; see docs/fidelity.md)."""
-    if v1:
-        cells = [f"{PAPER_V1_RANDOM_PSR[p]:.0f}" if index == 0 and p in PAPER_V1_RANDOM_PSR else "-" for p in puzzles]
-        return ["Random (first paper, protocol=v1)", *cells, "-"]
-    cells = [f"{PAPER_RANDOM[p][index]:.0f} ± {PAPER_RANDOM_SE[p][index]:.1f}" if p in PAPER_RANDOM else "-"
-             for p in puzzles]
-    if set(paper_order()) <= set(puzzles):
-        cells.append(f"{PAPER_RANDOM_OVERALL[index]:.2f} ± {PAPER_RANDOM_OVERALL_SE[index]:.1f}")
-    else:
-        known = [PAPER_RANDOM[p][index] for p in puzzles if p in PAPER_RANDOM]
-        cells.append(f"{sum(known) / len(known):.2f}" if known else "-")
-    return ["Random (paper)", *cells]
+def v1_random_row(puzzles: Sequence[str], index: int) -> list[str]:
+    """The first paper's Random row (index 0: PSR; it gives no SR) for the given puzzles (docs/fidelity.md)."""
+    cells = [f"{PAPER_V1_RANDOM_PSR[p]:.0f}" if index == 0 and p in PAPER_V1_RANDOM_PSR else "-" for p in puzzles]
+    return ["Random (first paper, protocol=v1)", *cells, "-"]
 
 
 def render_console(results: Mapping[str, Any]) -> str:
@@ -100,8 +84,7 @@ def render_console(results: Mapping[str, Any]) -> str:
             if p in PAPER_RANDOM:
                 row.append("{:.0f} / {:.0f}".format(*PAPER_RANDOM[p]))
             elif p == "overall":
-                paper_psr, paper_sr = paper_random_row(list(per), 0)[-1], paper_random_row(list(per), 1)[-1]
-                row.append(f"{paper_psr} / {paper_sr}")
+                row.append(f"{random_overall(list(per), 'psr')} / {random_overall(list(per), 'sr')}")
             else:
                 row.append("-")
         rows.append(row)

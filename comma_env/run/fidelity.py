@@ -18,9 +18,6 @@ PAPER_RANDOM_SE: dict[str, tuple[float, float]] = {
 }
 """The standard errors the paper prints beside `PAPER_RANDOM` (PSR SE, SR SE)."""
 
-PAPER_RANDOM_OVERALL: tuple[float, float] = (18.70, 12.20)
-PAPER_RANDOM_OVERALL_SE: tuple[float, float] = (1.1, 1.0)
-
 PAPER_HUMAN_GPT4O: dict[str, float] = {
     name: spec.paper_human_gpt4o for name, spec in SPECS.items() if spec.paper_human_gpt4o is not None
 }
@@ -33,14 +30,9 @@ SE_FLOOR = 0.5
 comparable."""
 
 
-def combined_se(ours_se: float, paper_se: float) -> float:
-    """Standard error of the difference of two independent estimates (floored, see `SE_FLOOR`)."""
-    return max(math.sqrt(ours_se**2 + paper_se**2), SE_FLOOR)
-
-
 def gap_in_se(ours: float, ours_se: float, paper: float, paper_se: float) -> float:
-    """How many combined standard errors separate our rate from the paper's."""
-    return abs(ours - paper) / combined_se(ours_se, paper_se)
+    """How many standard errors of the difference (floored at `SE_FLOOR`) separate our rate from the paper's."""
+    return abs(ours - paper) / max(math.sqrt(ours_se**2 + paper_se**2), SE_FLOOR)
 
 
 PAPER_V1_RANDOM: dict[str, dict[str, float]] = {

@@ -1,10 +1,6 @@
 """Recompute the result tables of a rollout folder from all its episode files.
 
-    python -m comma_env.merge OUT_DIR [OUT_DIR ...] [--out MERGED_DIR] [--allow-mixed]
-
-Keeps one record per (puzzle, seed) over ``episodes.jsonl`` and the shards' files (the later
-file wins; an error never replaces a finished episode) and refuses episodes of different
-settings unless ``--allow-mixed``."""
+One record per (puzzle, seed) over every shard (the later file wins; an error never replaces a finished one)."""
 
 from __future__ import annotations
 

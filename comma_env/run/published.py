@@ -1,6 +1,5 @@
-"""The rows the final COMMA paper published (Tables 1-3, value and standard error in percent, the
-overall column as printed), shown beside a user's own run of the same setting with our
-realistic scripted pair; `tests/run/test_published.py` checks cells against the paper's text."""
+"""The rows the final COMMA paper published (Tables 1-3, value and standard error in percent),
+shown beside a run of the same setting with our realistic scripted pair."""
 
 from __future__ import annotations
 
@@ -141,6 +140,12 @@ def _cells(cells: Mapping[str, Cell], overall: Cell, puzzles: Sequence[str]) -> 
         known = [cells[p][0] for p in puzzles if p in cells]
         total = f"{sum(known) / len(known):.2f}" if known else "-"
     return [*(format_cell(cells.get(p)) for p in puzzles), total]
+
+
+def random_overall(puzzles: Sequence[str], metric: str) -> str:
+    """The overall cell of the paper's Random row for `puzzles` (as printed, or the mean of their cells)."""
+    row = next(r for r in rows_for(metric) if r.model == "Random")
+    return _cells(row.cells, row.overall, puzzles)[-1]
 
 
 def reference_row(puzzles: Sequence[str], metric: str) -> list[str]:

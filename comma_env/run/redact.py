@@ -1,6 +1,5 @@
-"""Keep secrets off disk and out of logs: `is_key_like` tells credential names by their words
-(``api_key`` is one, ``max_tokens`` is not), `mask` hides URL credentials and known values, and
-`shield_argv` moves secret overrides into environment variables before Hydra reads the command line."""
+"""Keep secrets off disk and out of logs: tell credential names by their words, mask URL
+credentials and known values, and move secret overrides into environment variables."""
 
 from __future__ import annotations
 
@@ -83,9 +82,8 @@ def _flag_value_indexes(items: Sequence[Any]) -> list[int]:
 
 
 def config_secrets(model: Any) -> list[str]:
-    """Secret strings a model config carries or points to: the key its ``api_key_env``
-    names (or the field itself when it is not a name), URL credentials, values under
-    key-like keys of ``extra``."""
+    """Secret strings a model config carries or points to (the key ``api_key_env`` names, URL
+    credentials, values under key-like keys of ``extra``)."""
     data = model if isinstance(model, dict) else getattr(model, "__dict__", {})
     found: list[str] = []
     name = data.get("api_key_env")
@@ -112,14 +110,6 @@ def config_secrets(model: Any) -> list[str]:
 
 
 # -- the command line --------------------------------------------------------------------------
-def _override_key(arg: str) -> str:
-    return arg.split("=", 1)[0].lstrip("+~")
-
-
-def _leaf(key: str) -> str:
-    return key.rsplit(".", 1)[-1].rsplit("/", 1)[-1]
-
-
 class UnsafeOverride(ValueError):
     """An override that would put a secret where it cannot be kept off disk."""
 
@@ -143,8 +133,8 @@ def shield_argv(argv: Sequence[str], environ: MutableMapping[str, str] | None = 
             out.append(arg)
             continue
         key, value = arg.split("=", 1)
-        path = _override_key(arg)
-        leaf = _leaf(path)
+        path = key.lstrip("+~")
+        leaf = path.rsplit(".", 1)[-1].rsplit("/", 1)[-1]
         if "${" in value or not value:
             out.append(arg)
         elif leaf.lower().endswith("api_key_env"):

@@ -20,8 +20,8 @@ from comma_env.run.console import (
     is_random_run,
     is_v1_protocol,
     model_label,
-    paper_random_row,
     pm,
+    v1_random_row,
     view_label,
 )
 from comma_env.run.published import comparable, published_table, run_memory
@@ -133,6 +133,14 @@ def latest_per_episode(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, 
             continue
         chosen[key] = dict(record)
     return chosen
+
+
+def saved_records(out_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The latest record of every episode in OUT_DIR's episodes*.jsonl files, in (puzzle, seed) order;
+    the files are not repaired (a running rollout may be mid-line)."""
+    records = [r for path in sorted(Path(out_dir).glob("episodes*.jsonl")) for r in read_episodes(path, repair=False)]
+    latest = latest_per_episode(records)
+    return [latest[key] for key in sorted(latest)]
 
 
 LEAK_JUDGE_FIELD = "judge_privacy_leaks"
@@ -266,7 +274,7 @@ def render_markdown(results: Mapping[str, Any]) -> str:
         rows = [row]
         if paper_index is not None and is_v1_protocol(results):
             if random_run:
-                rows.append(paper_random_row(puzzles, paper_index, v1=True))
+                rows.append(v1_random_row(puzzles, paper_index))
         elif paper_index is not None and comparable(results):  # the paper's rows for these puzzles and memory
             rows += published_table(puzzles, key, run_memory(results))
         out += [f"## {caption}", "", *_table(header, rows), ""]

@@ -1,9 +1,5 @@
-"""COMMA on verifiers' v1 API: a taskset of puzzle instances and an `Env` whose two agents
-are the solver and the expert.
-
-The learning role is a verifiers agent; the other is the configured partner inside a
-`SingleRoleEnv`. The agent is sent what the rollout would send it, and the episode's outcome is
-recorded on the learner's trace."""
+"""COMMA on verifiers' v1 API: a taskset of puzzle instances and an `Env` whose learner is a verifiers
+agent and whose other role is the configured partner inside a `SingleRoleEnv`."""
 
 from __future__ import annotations
 

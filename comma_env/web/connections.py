@@ -1,8 +1,5 @@
-"""Connection limits of the play and OpenEnv servers, in their HTTP protocol (uvicorn's h11 one).
-
-A request must arrive whole within `request_seconds` of the connection opening or of the previous
-answer (slow answers such as long polls are not limited), and one client address holds at most
-`per_client` connections, so one client cannot take every socket."""
+"""Connection limits of the play and OpenEnv servers in uvicorn's h11 protocol: a request arrives
+whole within `request_seconds`, and one client address holds at most `per_client` connections."""
 
 from __future__ import annotations
 

@@ -4,110 +4,93 @@ fields have the types the report reads, and a warning naming each line that does
 from __future__ import annotations
 
 import json
-import math
 import sys
 from collections.abc import Callable, Iterator
-from numbers import Real
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 MAX_SEED = 2**63 - 1
 MAX_LIMIT = 10**6  # turns or mistakes: more is a corrupt record, not a setting
 
-_Check = Callable[[Any], bool]
+Count = Annotated[int, Field(ge=0, le=MAX_SEED)]
+Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT)]
+Number = Annotated[float, Field(allow_inf_nan=False)]
+STRICT = ConfigDict(strict=True, extra="allow")
 
 
-def _int(low: int = 0, high: int = MAX_SEED) -> _Check:
-    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+class Turn(BaseModel):
+    """The fields of a transcript turn the report reads, with their types."""
+
+    model_config = STRICT
+    turn: Count | None = None
+    solver: str | None = None
+    solver_raw: str | None = None
+    expert: str | None = None
+    expert_raw: str | None = None
+    actions: list[str] | None = None
+    outcomes: list[bool] | None = None
+    leaks: list[str] | None = None
+    progress: Number | None = None
+    solver_tokens: Count | None = None
+    expert_tokens: Count | None = None
 
 
-def _number(v: Any) -> bool:
-    return isinstance(v, Real) and not isinstance(v, bool) and math.isfinite(float(v))
+class Record(BaseModel):
+    """The top-level fields of a record the report and the tables read, with their types."""
 
-
-def _str(v: Any) -> bool:
-    return isinstance(v, str)
-
-
-def _strings(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-
-def _bools(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, bool) for x in v)
-
-
-def _optional(check: _Check) -> _Check:
-    return lambda v: v is None or check(v)
-
-
-FIELDS: dict[str, _Check] = {
-    "seed": _int(),
-    "success": _optional(lambda v: isinstance(v, bool)),
-    "progress": _optional(_number),
-    "mistakes": _optional(_int()),
-    "turns": _optional(_int()),
-    "turns_played": _optional(_int()),
-    "tokens": _optional(_int()),
-    "prompt_tokens": _optional(_int()),
-    "max_turns": _optional(_int(1, MAX_LIMIT)),
-    "max_mistakes": _optional(_int(1, MAX_LIMIT)),
-    "end_reason": _optional(_str),
-    "error": _optional(_str),
-    "solver_model": _optional(_str),
-    "expert_model": _optional(_str),
-    "memory": _optional(_str),
-    "solver_view": _optional(_str),
-    "action_matching": _optional(_str),
-    "privacy_leaks": _optional(_strings),
-    "privacy_unsure": _optional(_strings),
-    "error_types": _optional(_strings),
-    "skills": _optional(_strings),
-    "leaked": _optional(lambda v: isinstance(v, bool)),
-    "repetition_loop": _optional(lambda v: isinstance(v, bool)),
-    "puzzle_options": _optional(lambda v: isinstance(v, dict)),
-    "tokens_by_role": _optional(lambda v: isinstance(v, dict) and all(isinstance(x, dict) for x in v.values())),
-    "seconds": _optional(_number),
-}
-"""Top-level fields the report and the tables read, with the type each must have."""
-
-TURN_FIELDS: dict[str, _Check] = {
-    "turn": _optional(_int()),
-    "solver": _optional(_str),
-    "solver_raw": _optional(_str),
-    "expert": _optional(_str),
-    "expert_raw": _optional(_str),
-    "actions": _optional(_strings),
-    "outcomes": _optional(_bools),
-    "leaks": _optional(_strings),
-    "progress": _optional(_number),
-    "solver_tokens": _optional(_int()),
-    "expert_tokens": _optional(_int()),
-}
+    model_config = STRICT
+    puzzle: str = Field(min_length=1)
+    seed: Count
+    success: bool | None = None
+    progress: Number | None = None
+    mistakes: Count | None = None
+    turns: Count | None = None
+    turns_played: Count | None = None
+    tokens: Count | None = None
+    prompt_tokens: Count | None = None
+    max_turns: Limit | None = None
+    max_mistakes: Limit | None = None
+    end_reason: str | None = None
+    error: str | None = None
+    solver_model: str | None = None
+    expert_model: str | None = None
+    memory: str | None = None
+    solver_view: str | None = None
+    action_matching: str | None = None
+    privacy_leaks: list[str] | None = None
+    privacy_unsure: list[str] | None = None
+    error_types: list[str] | None = None
+    skills: list[str] | None = None
+    leaked: bool | None = None
+    repetition_loop: bool | None = None
+    puzzle_options: dict[str, Any] | None = None
+    tokens_by_role: dict[str, dict[str, Any]] | None = None
+    seconds: Number | None = None
+    transcript: list[Turn] | None = None
 
 
 def problem(record: Any) -> str | None:
     """What makes `record` unusable for the report (None: it is fine)."""
     if not isinstance(record, dict):
         return "not a JSON object"
-    if not isinstance(record.get("puzzle"), str) or not record["puzzle"]:
-        return "puzzle is missing or not a string"
-    for key, check in FIELDS.items():
-        if key in record and not check(record[key]):
+    try:
+        Record.model_validate(record)
+    except ValidationError as error:
+        first = error.errors()[0]
+        key, *inner = first["loc"]
+        if key == "puzzle":
+            return "puzzle is missing or not a string"
+        if first["type"] == "missing":
+            return f"{key} is missing"
+        if key != "transcript":
             return f"{key} has an unexpected value or type ({type(record[key]).__name__})"
-    if "seed" not in record:
-        return "seed is missing"
-    transcript = record.get("transcript")
-    if transcript is None:
-        return None
-    if not isinstance(transcript, list):
-        return "transcript is not a list"
-    for index, turn in enumerate(transcript):
-        if not isinstance(turn, dict):
-            return f"transcript[{index}] is not an object"
-        for key, check in TURN_FIELDS.items():
-            if key in turn and not check(turn[key]):
-                return f"transcript[{index}].{key} has an unexpected value or type"
+        if not inner:
+            return "transcript is not a list"
+        if len(inner) == 1:
+            return f"transcript[{inner[0]}] is not an object"
+        return f"transcript[{inner[0]}].{inner[1]} has an unexpected value or type"
     return None
 
 

@@ -1,8 +1,5 @@
-"""An ASGI wrapper that makes a loopback app safe to put on a network (play and OpenEnv).
-
-Before the app sees a request: a ``Host`` outside the allow-list gets 421 and a foreign
-``Origin`` 403 (DNS rebinding); the body is read up to `max_body` bytes whatever the framing
-(413 beyond); and every answer gets strict security headers."""
+"""An ASGI wrapper that makes a loopback app safe on a network: a foreign ``Host`` gets 421, a foreign
+``Origin`` 403, a body over `max_body` 413, and every answer strict security headers."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The study's lobby: participants who agreed wait here and are paired at random, with random
-roles, for a slot neither has played; each gets the link of their own seat only. Anonymous ids
-stay in the browser; lobby tokens are kept hashed, in memory."""
+"""The study's lobby: participants wait and are paired at random, with random roles, for a slot
+neither has played; lobby tokens are kept hashed, in memory."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from comma_env.web.records import token_hash
-from comma_env.web.session import POLL_SECONDS, PlayError, SessionStore
+from comma_env.web.session import POLL_SECONDS, PlayError, SessionStore, bump
 from comma_env.web.study import Progress, Slot
 
 PARTICIPANT_ID = re.compile(r"^p[0-9a-f]{12}$")
@@ -134,22 +133,13 @@ class Lobby:
                 self.waiting.remove(person)
             started += 1
         if started:
-            await self.bump()
+            bump(self)
         return started
 
     def _forget_if_done(self) -> None:
         """A game was recorded (finished or abandoned): wake the waiting, whose slots may have changed."""
         self.progress.forget()
-        self._wake()
-
-    async def bump(self) -> None:
-        self._wake()
-
-    def _wake(self) -> None:
-        """A new version: every waiting poll returns."""
-        self.version += 1
-        changed, self.changed = self.changed, asyncio.Event()
-        changed.set()
+        bump(self)
 
     async def wait(self, since: int, timeout: float) -> None:
         """Return when the lobby changes, after `timeout` seconds, or when the server stops."""

@@ -132,9 +132,8 @@ PLOTS: dict[str, Callable[[Sequence[Run], Path], Path | None]] = {
 
 
 def write_plots(runs: Sequence[Run], folder: str | Path, warn: Callable[[str], None] | None = None) -> dict[str, Path]:
-    """Every figure that the runs have data for, as ``folder/<stem>.png``; a figure that
-    cannot be drawn is left out with a warning, never the report. A symlink planted where a
-    figure goes is replaced, not followed."""
+    """Every figure the runs have data for, as ``folder/<stem>.png`` (one that cannot be drawn is left
+    out with a warning; a symlink where a figure goes is replaced, not followed)."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = {}

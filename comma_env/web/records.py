@@ -1,6 +1,5 @@
-"""A play session on disk: ``<out_dir>/sessions/<id>.json`` (rewritten atomically, mode 0600,
-seat tokens only hashed) and its episode record, the rollout's, so the tables and the report
-read play folders unchanged."""
+"""A play session on disk (``<out_dir>/sessions/<id>.json``, mode 0600, tokens only hashed) and its
+episode record, the rollout's, so the tables and the report read play folders unchanged."""
 
 from __future__ import annotations
 
@@ -36,8 +35,7 @@ def session_data(session: Any) -> dict[str, Any]:
 
 
 def append_record(path: Path, record: dict[str, Any]) -> None:
-    """Append `record` to the episodes file and read it back. A torn last line (a crash, a
-    full disk, another writer) is cut first, so the record is never glued onto it; raises
+    """Append `record` to the episodes file (a torn last line is cut first) and read it back;
     `ValueError` when what was written cannot be read back as the record."""
     if path.exists() and path.stat().st_size:
         with path.open("rb") as handle:

@@ -1,7 +1,5 @@
-"""Redraw the images a solver saw, from puzzle, seed and the recorded messages.
-
-Each turn must reproduce the recorded actions, outcomes and progress, else the episode is marked
-and nothing after is drawn. Data folders come only from the command line, never from a record."""
+"""Redraw the images a solver saw from puzzle, seed and the recorded messages; a turn that does not
+reproduce its record marks the episode. Data folders come only from the command line."""
 
 from __future__ import annotations
 

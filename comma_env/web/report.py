@@ -1,10 +1,5 @@
-"""The HTML report of one or more rollout folders.
-
-    python -m comma_env.report OUT_DIR [OUT_DIR ...] [--out REPORT_DIR] [--pages auto|all|none] [--serve]
-
-Writes ``report.html`` (tables, figures, an index of episodes) and a page per episode, its images
-redrawn by replay (a large run's pages are drawn on demand by ``--serve``). Everything a record
-holds is escaped, and nothing is written outside the report folder."""
+"""``python -m comma_env.report OUT_DIR ...``: ``report.html`` (tables, figures, an index of episodes)
+and a page per episode, images redrawn by replay; a record's contents are escaped."""
 
 from __future__ import annotations
 
@@ -21,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from comma_env.run.console import is_v1_protocol, paper_random_row, pm
+from comma_env.run.console import is_random_run, is_v1_protocol, pm, v1_random_row
 from comma_env.run.results import ordered, title, write_atomic
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
@@ -93,9 +88,8 @@ def _num(value: float | None, digits: int) -> str:
 
 
 def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[str, Any]:
-    """A Table 1-style table: rows = runs (solver / expert), columns = puzzles + Overall,
-    then, greyed, the paper's published rows for the same puzzles and memory setting
-    (``published`` counts them; they are the table's last rows)."""
+    """A Table 1-style table: a row per run, a column per puzzle and Overall, then, greyed, the
+    paper's published rows for the same setting (``published`` counts them)."""
     from comma_env.run.published import comparable, published_table, run_memory
 
     puzzles = ordered(p for run in runs for p in run.puzzles)
@@ -109,9 +103,8 @@ def comparison(runs: Sequence[Run], key: str, paper_index: int | None) -> dict[s
     paper = [r for r in runs if comparable(r.results)]
     if paper:
         published = published_table(puzzles, key, run_memory(paper[0].results))
-    random_runs = [r for r in runs if r.results.get("models", {}).get("solver") == ["random"]]
-    if paper_index is not None and any(is_v1_protocol(r.results) for r in random_runs):
-        published.append(paper_random_row(puzzles, paper_index, v1=True))
+    if paper_index is not None and any(is_random_run(r.results) and is_v1_protocol(r.results) for r in runs):
+        published.append(v1_random_row(puzzles, paper_index))
     return {"header": ["Model (solver / expert)", *(title(p) for p in puzzles), "Overall"],
             "rows": rows + published, "published": len(published)}
 
@@ -229,16 +222,11 @@ def report_page(templates: Environment, runs: Sequence[Run], index: list[dict[st
         puzzles=ordered(str(e["p"]) for e in index), end_reasons=sorted({str(e["e"]) for e in index if e["e"]}))
 
 
-def default_target(runs: Sequence[Run]) -> Path:
-    return runs[0].folder / "report" if len(runs) == 1 else runs[0].folder.parent / "report"
-
-
 def write_report(folders: Sequence[str | Path], out: str | Path | None = None, workers: int | None = None,
                  quiet: bool = False, pages: str = "auto", data_roots: Mapping[str, str] | None = None,
                  warn: Callable[[str], None] | None = None) -> ReportStats:
-    """Build the report of `folders` into `out` (default ``<folder>/report``) and return its
-    statistics; `pages` is ``all``, ``none`` (served on demand) or ``auto`` (up to
-    `STATIC_PAGE_LIMIT` episodes); `data_roots` names data folders (``padufes_root``)."""
+    """Build the report of `folders` into `out` (default ``<folder>/report``); `pages` is ``all``,
+    ``none`` (served on demand) or ``auto`` (up to `STATIC_PAGE_LIMIT` episodes)."""
     if pages not in PAGE_MODES:
         raise ValueError(f"pages must be one of {', '.join(PAGE_MODES)}, got {pages!r}")
     started = time.perf_counter()
@@ -249,7 +237,7 @@ def write_report(folders: Sequence[str | Path], out: str | Path | None = None, w
         (warn or (lambda t: print(t, file=sys.stderr)))(text)
 
     runs = load_runs(list(folders), warn=note)
-    target = Path(out) if out else default_target(runs)
+    target = Path(out) if out else runs[0].folder / "report" if len(runs) == 1 else runs[0].folder.parent / "report"
     prepare_target(target)
     assets = safe_dir(target, "assets")
     for name in ("report.css", "report.js"):

@@ -35,9 +35,8 @@ def slug(text: str) -> str:
 
 
 def load_run(folder: str | Path, warn: Callable[[str], None] | None = None) -> Run:
-    """All episode files of `folder` (shards included), one record per (puzzle, seed),
-    judge labels attached, tables recomputed; files are read, never modified. Lines that
-    are not usable records are skipped with a warning naming them (`read_records`)."""
+    """All episode files of `folder`, one record per (puzzle, seed), judge labels attached, tables
+    recomputed; unusable lines are skipped with a warning (`read_records`)."""
     path = Path(folder)
     files = episode_files(path)
     if not files:

@@ -1,8 +1,5 @@
-"""The play server: FastAPI routes over a `SessionStore` (``python -m comma_env.play``).
-
-Pages ``/``, ``/play/<token>`` (one seat) and ``/join/<invite>``; the JSON API under ``/api``
-creates and joins games, long-polls the state and takes messages, checked by pydantic and
-never reaching the environment out of turn. `guard.Guard` wraps it all."""
+"""The play server (``python -m comma_env.play``): FastAPI pages and a JSON API over a
+`SessionStore`, checked by pydantic and wrapped in `guard.Guard`."""
 
 from __future__ import annotations
 
@@ -21,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from comma_env.audio.wav import wav_bytes
 from comma_env.drawing.common import png_bytes
+from comma_env.web.connections import connection_options
 from comma_env.web.expiry import expiry_loop
 from comma_env.web.guard import Guard
 from comma_env.web.limits import AdminToken, CreationLimiter
@@ -132,7 +130,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
 
     app = FastAPI(title="COMMA play", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.end_long_polls = store.end_waits  # called by `play_server` as it stops
-    app.state.play_config = store.cfg  # its connection limits, for `play_server`
+    app.state.uvicorn_options = connection_options(store.cfg)  # its connection limits, for `play_server`
     app.add_middleware(Guard, allowed_hosts=store.cfg.allowed_hosts, max_body=store.cfg.max_body_bytes)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -276,11 +274,7 @@ def play_server(app: FastAPI, **options: Any) -> Any:
                 end_long_polls()
             await super().shutdown(sockets)
 
-    from comma_env.web.connections import connection_options
-
-    cfg = getattr(app.state, "play_config", None)
-    limits = connection_options(cfg) if cfg is not None else {}
-    return PlayServer(uvicorn.Config(app, **limits, **options))
+    return PlayServer(uvicorn.Config(app, **{**getattr(app.state, "uvicorn_options", {}), **options}))
 
 
 class BackgroundServer:
@@ -300,7 +294,8 @@ class BackgroundServer:
         deadline = time.monotonic() + 30
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the play server did not start")
+                config = self.server.config
+                raise OSError(f"the server on {config.host}:{config.port} did not start (is the port taken?)")
             time.sleep(0.02)
         host, port = self.server.servers[0].sockets[0].getsockname()[:2]
         return f"http://{host}:{port}"

@@ -1,8 +1,5 @@
-"""Play sessions: one episode each, kept on the server, resumable by URL, saved as records.
-
-Each seat has its own secret token (only hashes are kept); a second person joins through a
-one-time invite. Sessions are saved after every step and rebuilt after a restart by replaying
-their messages. Players see generic failures only."""
+"""Play sessions: one episode each, resumable by URL (a secret token per seat, only hashes kept),
+saved after every step and rebuilt after a restart by replaying their messages."""
 
 from __future__ import annotations
 
@@ -111,6 +108,13 @@ class Session:
         if self.abandoned:
             return "the game was ended: a player left or nobody moved for too long"
         return "the game ended because of an error on the server or the partner's side; it has been recorded"
+
+
+def bump(holder: Any) -> None:
+    """A new version of `holder` (a `Session` or the study's lobby): every long poll waiting on it returns."""
+    holder.version += 1
+    changed, holder.changed = holder.changed, asyncio.Event()
+    changed.set()
 
 
 class SessionStore:
@@ -234,15 +238,12 @@ class SessionStore:
         for role, digest in dict(data.get("invites") or {}).items():
             self.by_invite[str(digest)] = (str(data["id"]), str(role))
 
-    def recorded_sessions(self) -> set[str]:
-        return {str(r["session"]) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False)
-                if r.get("session")}
-
     async def restore(self) -> int:
         """After a restart: index every saved session's seats and rebuild the unfinished ones (a
         finished one is rebuilt when its link is opened); a record already written is not written again."""
         count = 0
-        recorded = self.recorded_sessions()
+        recorded = {str(r["session"]) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False)
+                    if r.get("session")}
         for path in sorted(self.folder.glob("*.json")):
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
@@ -321,7 +322,7 @@ class SessionStore:
             self.by_invite.pop(digest, None)
             token = self._seat(session, found[1])
             self._persist(session)
-        await self._bump(session)
+        bump(session)
         return session, found[1], token
 
     def seen(self, session: Session, role: str) -> None:
@@ -336,7 +337,7 @@ class SessionStore:
             session.raw.abort(ABANDONED)
             self._persist(session)
             await self._save(session)
-        await self._bump(session)
+        bump(session)
 
     def _evict(self) -> None:
         """Keep at most `KEEP_FINISHED` finished sessions in memory (the oldest go; their
@@ -372,7 +373,7 @@ class SessionStore:
         self._persist(session)
         if session.done:
             await self._save(session)
-        await self._bump(session)
+        bump(session)
         self._after_step(session)
 
     def _after_step(self, session: Session) -> None:
@@ -399,18 +400,13 @@ class SessionStore:
                 session.error = f"{role}: {type(error).__name__}: {error}"
                 self._persist(session)
                 await self._save(session)
-                await self._bump(session)
+                bump(session)
             return
         async with session.lock:
             session.partner_busy = False
             if session.done or session.to_move != role:
                 return
             await self._step(session, Sent(role, to_text(reply.text), None, int(reply.completion_tokens)))
-
-    async def _bump(self, session: Session) -> None:
-        session.version += 1
-        changed, session.changed = session.changed, asyncio.Event()
-        changed.set()
 
     def end_waits(self) -> None:
         """The server is stopping: every long poll returns now, and any new one at once."""

@@ -1,6 +1,5 @@
-"""A human-baseline study: a fixed schedule of (puzzle, seed) games, puzzles interleaved, kept in
-``OUT_DIR/study.json`` (mode 0600: it holds the seeds); its progress is derived from the
-episode file, so a restarted server resumes and an abandoned slot is offered again."""
+"""A human-baseline study: a fixed schedule of (puzzle, seed) games in ``OUT_DIR/study.json`` (mode
+0600), its progress derived from the episode file, so a restarted server resumes."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import pytest
 
 import comma_env
 from comma_env import rollout
-from comma_env.agents import leak_judge
+from comma_env.agents.judge import write_judgements
 from comma_env.agents.leak_judge import (
     conversation_read_by_expert,
     judge_client,
@@ -71,7 +71,7 @@ def test_leak_judge_over_http_and_results_show_both_rates(tmp_path) -> None:
     assert roles == {"leak_judge"}  # wire has no private facts: no call
     assert verdicts == {("atm", 1): {"judge_privacy_leaks": ["pin"]}, ("atm", 2): {"judge_privacy_leaks": []},
                         ("atm", 3): {"judge_privacy_leaks": []}}
-    path = leak_judge.write_leak_judgements(verdicts, tmp_path)
+    path = write_judgements(verdicts, tmp_path, "leak_judgements.jsonl", field=None)
     assert [json.loads(line)["seed"] for line in path.read_text().splitlines()] == [1, 2, 3]
     results = build_results(attach_judgements([plain, split, clean], tmp_path))
     overall = results["privacy_judge"]["overall"]

@@ -23,7 +23,6 @@ from comma_env.agents.servers import (
     find_gguf,
     free_port,
     port_in_use,
-    serve_config,
     served_model_name,
     server_root,
 )
@@ -64,7 +63,7 @@ def test_shipped_vllm_configs_build_valid_commands(name):
     cfg = OmegaConf.load(CONF / f"{name}.yaml")
     assert cfg.kind == "litellm" and cfg.model.startswith("hosted_vllm/") and cfg.api_base.endswith("/v1")
     assert cfg.model == "hosted_vllm/" + cfg.serve.hf_model
-    cmd = build_command(serve_config(OmegaConf.to_container(cfg.serve)), 8000)
+    cmd = build_command(OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(ServeConfig), cfg.serve)), 8000)
     assert cmd[2] == cfg.serve.hf_model
     assert json.loads(cmd[cmd.index("--limit-mm-per-prompt") + 1]) == {"image": 1}
     assert "--max-model-len" in cmd
@@ -198,12 +197,13 @@ def test_failed_launch_is_an_error_once_not_a_relaunch_per_call(tmp_path, monkey
 
 
 def test_serve_config_is_the_rollout_schema_dataclass():
+    from comma_env.agents.llm_settings import LLMSettings
     from comma_env.run import config
 
     assert ServeConfig is config.ServeConfig
-    serve = serve_config({"launch": 1, "backend": None, "port": None, "args": [8192], "startup_timeout": None})
-    assert serve == config.ServeConfig(launch=True, backend="vllm", port=0, args=["8192"], startup_timeout=900.0)
-    assert serve_config(None) == config.ServeConfig() and serve_config(serve) is serve
+    settings = LLMSettings.from_config({"model": "openai/x", "serve": {"launch": 1, "args": [8192]}})
+    assert settings.serve == config.ServeConfig(launch=True, args=["8192"])
+    assert LLMSettings.from_config({"model": "openai/x"}).serve == config.ServeConfig()
 
 
 def test_launch_onto_a_taken_port_is_refused_not_mistaken_for_ready(tmp_path):

@@ -47,7 +47,7 @@ def setup(monkeypatch_module, tmp_path_factory):
     tokenizer, model = bench.tokenizer_and_tiny_model()
     with Loopback("--latency-range", bench.LATENCY, log_messages=False) as server:
         parts = bench, tokenizer, model, server
-        train_step(parts, "ConcurrentGRPOTrainer", tmp_path_factory.mktemp("warm_up"))
+        train_step(parts, "concurrent (ConcurrentGRPOTrainer)", tmp_path_factory.mktemp("warm_up"))
         yield parts
 
 
@@ -63,10 +63,8 @@ def partner(api_base: str, **overrides: object) -> dict:
 
 
 def train_step(setup, trainer_name: str, tmp_path, factory=None, log=None):
-    from comma_env.rl import trl_concurrent
-
     bench, tokenizer, model, server = setup
-    trainer = bench.grpo_trainer(getattr(trl_concurrent, trainer_name), tokenizer, model, server.api_base,
+    trainer = bench.grpo_trainer(bench.trainer_classes()[trainer_name], tokenizer, model, server.api_base,
                                  str(tmp_path), ROLLOUTS, ROUNDS, episode_log=log, environment_factory=factory)
     return trainer, bench.measure(trainer, server)
 
@@ -83,7 +81,7 @@ def test_a_failing_partner_ends_only_its_own_rollout(setup, tmp_path):
         made.append(CommaToolEnv(**settings))
         return made[-1]
 
-    trainer, result = train_step(setup, "ConcurrentGRPOTrainer", tmp_path, factory=factory)
+    trainer, result = train_step(setup, "concurrent (ConcurrentGRPOTrainer)", tmp_path, factory=factory)
     failed, *healthy = [made[1]] + [env for k, env in enumerate(made) if k != 1]
     assert failed.done and "partner_error" in failed.info and failed.messages == [setup[0].MESSAGE]
     assert f"{EPISODE_OVER}: not solved (partner_error)." in closing_message(failed.info, "solver")
@@ -99,8 +97,8 @@ def test_a_failing_partner_ends_only_its_own_rollout(setup, tmp_path):
 def test_concurrent_grpo_step_waits_only_for_the_slowest_call_of_each_round(setup, tmp_path):
     bench, _, _, server = setup
     log: list[dict] = []
-    trainer, concurrent = train_step(setup, "ConcurrentGRPOTrainer", tmp_path, log=log)
-    _, lock_step = train_step(setup, "TimedGRPOTrainer", tmp_path)
+    trainer, concurrent = train_step(setup, "concurrent (ConcurrentGRPOTrainer)", tmp_path, log=log)
+    _, lock_step = train_step(setup, "lock-step (GRPOTrainer)", tmp_path)
 
     for result in (concurrent, lock_step):  # every tool call of every rollout reached the partner
         assert result["calls"] == [ROLLOUTS] * ROUNDS and result["assigned"] == result["requests"], result

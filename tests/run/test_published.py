@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from comma_env.run.fidelity import PAPER_RANDOM, PAPER_RANDOM_OVERALL
+from comma_env.run.fidelity import PAPER_RANDOM
 from comma_env.run.published import (
     COLUMNS,
     TABLE_1_PSR,
@@ -68,7 +68,7 @@ def test_rows_agree_with_each_other_and_with_the_fidelity_numbers():
     random_psr, random_sr = row(TABLE_1_PSR, "Random"), row(TABLE_3_SR, "Random")
     for puzzle, (psr, sr) in PAPER_RANDOM.items():
         assert random_psr.cells[puzzle][0] == psr and random_sr.cells[puzzle][0] == sr
-    assert (random_psr.overall[0], random_sr.overall[0]) == PAPER_RANDOM_OVERALL
+    assert (random_psr.overall[0], random_sr.overall[0]) == (18.70, 12.20)  # as the paper prints them
     gpt4o = row(TABLE_1_PSR, "GPT-4o")
     mean = sum(v for v, _ in gpt4o.cells.values()) / len(COLUMNS)
     assert abs(mean - gpt4o.overall[0]) < 0.5

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -17,7 +16,8 @@ from comma_env.run.results import EpisodeWriter, read_episodes
 from comma_env.run.rollout import run
 from comma_env.web.replay import safe_options, walk
 from comma_env.web.report import write_report
-from comma_env.web.report_server import make_server
+from comma_env.web.report_server import make_app
+from comma_env.web.server import BackgroundServer
 from tests.support.timing import least_cpu_seconds
 
 
@@ -45,10 +45,7 @@ def test_large_runs_get_an_index_and_the_server_draws_every_page_and_image(rando
     assert not stats.pages and not (tmp_path / "rep" / "episodes").exists()
     html = (tmp_path / "rep" / "report.html").read_text()
     assert "--serve" in html and len(index_data(html)["episodes"]) == 12
-    server = make_server(tmp_path / "rep", stats.runs)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with BackgroundServer(make_app(tmp_path / "rep", stats.runs)) as base:
         entry = index_data(html)["episodes"][3]
         page = urllib.request.urlopen(f"{base}/{entry['h']}").read().decode()
         record = next(r for r in read_episodes(random_run / "episodes.jsonl")
@@ -63,9 +60,6 @@ def test_large_runs_get_an_index_and_the_server_draws_every_page_and_image(rando
             with pytest.raises(urllib.error.HTTPError) as error:
                 urllib.request.urlopen(base + bad)
             assert error.value.code == 404
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_auto_pages_are_written_for_a_small_run_and_shareable(random_run, tmp_path):
@@ -200,11 +194,8 @@ def test_the_report_server_checks_host_sends_a_csp_and_caps_connections(random_r
     from comma_env.web.report_server import MAX_CONNECTIONS
 
     stats = write_report([random_run], tmp_path / "rep", pages="none", quiet=True)
-    server = make_server(tmp_path / "rep", stats.runs, request_seconds=2)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    port = server.server_address[1]
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with BackgroundServer(make_app(tmp_path / "rep", stats.runs, request_seconds=2)) as base:
+        port = int(base.rsplit(":", 1)[1])
         foreign = urllib.request.Request(f"{base}/report.html", headers={"Host": "evil.example:80"})
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(foreign)
@@ -222,6 +213,3 @@ def test_the_report_server_checks_host_sends_a_csp_and_caps_connections(random_r
             for sock in silent:
                 sock.close()
         assert urllib.request.urlopen(f"{base}/report.html").status == 200
-    finally:
-        server.shutdown()
-        server.server_close()

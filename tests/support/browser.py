@@ -10,13 +10,9 @@ CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync")
 
 
-def chromium_path() -> str:
-    return os.environ.get("COMMA_CHROMIUM", "/usr/bin/chromium")
-
-
 def launch_chromium(playwright: Any) -> Any:
     """A headless Chromium browser; raises RuntimeError saying why when it cannot start."""
-    path = chromium_path()
+    path = os.environ.get("COMMA_CHROMIUM", "/usr/bin/chromium")
     if not os.path.exists(path):
         raise RuntimeError(f"no Chromium at {path}: apt-get update && apt-get install -y chromium chromium-driver "
                            "(or set COMMA_CHROMIUM)")
