@@ -6,6 +6,12 @@ from __future__ import annotations
 from comma_env.protocol.spec import PuzzleSpec
 
 SPEC = PuzzleSpec(
-    name="asympuzl", title="AsymPuzl", skills=(), rules=None, drawing="comma_env.asympuzl.drawing:draw_alice",
-    manual=None, suite="game", order=0
+    name="asympuzl",
+    title="AsymPuzl",
+    skills=(),
+    rules=None,
+    drawing="comma_env.asympuzl.drawing:draw_alice",
+    manual=None,
+    suite="game",
+    order=0,
 )
