@@ -123,8 +123,14 @@ class ButtonPuzzle(Countdown, Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="button", title="Button", skills=("RT",), rules=ButtonPuzzle,
-    drawing="comma_env.drawing.button:draw_button", manual="button.md", suite="v1", order=0,
+    name="button",
+    title="Button",
+    skills=("RT",),
+    rules=ButtonPuzzle,
+    drawing="comma_env.drawing.button:draw_button",
+    manual="button.md",
+    suite="v1",
+    order=0,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=4.17, turns=5.17),
-    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases"
+    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases",
 )

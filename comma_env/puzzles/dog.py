@@ -90,7 +90,14 @@ class DogPuzzle(Countdown, Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="dog", title="Dog", skills=("MG", "RT"), rules=DogPuzzle, drawing="comma_env.drawing.dog:draw_dog",
-    manual="dog.md", suite="v1", order=1, paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
-    phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases"
+    name="dog",
+    title="Dog",
+    skills=("MG", "RT"),
+    rules=DogPuzzle,
+    drawing="comma_env.drawing.dog:draw_dog",
+    manual="dog.md",
+    suite="v1",
+    order=1,
+    paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
+    phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases",
 )

@@ -131,9 +131,17 @@ class KeypadPuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="keypad", title="Keypad", skills=("MG", "MSR"), rules=KeypadPuzzle,
-    drawing="comma_env.drawing.keypad:draw_keypad", manual="keypad.md", suite="comma", order=2, paper_column=5,
-    paper_random=PaperRandom(psr=18.0, sr=1.0, psr_se=2.1, sr_se=1.0), paper_human_gpt4o=60.0,
+    name="keypad",
+    title="Keypad",
+    skills=("MG", "MSR"),
+    rules=KeypadPuzzle,
+    drawing="comma_env.drawing.keypad:draw_keypad",
+    manual="keypad.md",
+    suite="comma",
+    order=2,
+    paper_column=5,
+    paper_random=PaperRandom(psr=18.0, sr=1.0, psr_se=2.1, sr_se=1.0),
+    paper_human_gpt4o=60.0,
     paper_v1_random=PaperV1Random(psr=33.0, mistakes=14.68, turns=19.88),
-    phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases"
+    phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases",
 )

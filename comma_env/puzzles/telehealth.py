@@ -327,8 +327,16 @@ class TelehealthPuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="telehealth", title="Telehealth", skills=("PR",), rules=TelehealthPuzzle,
-    drawing="comma_env.drawing.telehealth:draw_telehealth", manual="telehealth.md", suite="comma", order=9,
-    paper_column=1, paper_random=PaperRandom(psr=16.0, sr=3.0, psr_se=2.6, sr_se=1.7), paper_human_gpt4o=65.0,
-    phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases"
+    name="telehealth",
+    title="Telehealth",
+    skills=("PR",),
+    rules=TelehealthPuzzle,
+    drawing="comma_env.drawing.telehealth:draw_telehealth",
+    manual="telehealth.md",
+    suite="comma",
+    order=9,
+    paper_column=1,
+    paper_random=PaperRandom(psr=16.0, sr=3.0, psr_se=2.6, sr_se=1.7),
+    paper_human_gpt4o=65.0,
+    phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases",
 )

@@ -107,9 +107,17 @@ class WirePuzzle(Puzzle):
 
 
 SPEC = PuzzleSpec(
-    name="wire", title="Wire", skills=("MG",), rules=WirePuzzle, drawing="comma_env.drawing.wire:draw_wire",
-    manual="wire.md", suite="comma", order=0, paper_column=0,
-    paper_random=PaperRandom(psr=57.0, sr=57.0, psr_se=5.0, sr_se=5.0), paper_human_gpt4o=100.0,
+    name="wire",
+    title="Wire",
+    skills=("MG",),
+    rules=WirePuzzle,
+    drawing="comma_env.drawing.wire:draw_wire",
+    manual="wire.md",
+    suite="comma",
+    order=0,
+    paper_column=0,
+    paper_random=PaperRandom(psr=57.0, sr=57.0, psr_se=5.0, sr_se=5.0),
+    paper_human_gpt4o=100.0,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=2.80, turns=3.80),
-    phrasebook="comma_env.agents.natural.phrasebooks:WirePhrases"
+    phrasebook="comma_env.agents.natural.phrasebooks:WirePhrases",
 )
