@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from comma_env.privacy.analysis import CONNECTORS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
+from comma_env.privacy.readings import digit_words
 from comma_env.privacy.relations import MONTHS as _MONTHS
 
 _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b")
@@ -125,6 +126,9 @@ class Reconstruction:
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
             self.chunks = spoken_numbers(sentence) if numbers else []
+            if self.digits:  # a lone digit word of another language is a piece too ("Then: nol.")
+                self.chunks += digit_words(sentence)
+                numbers = numbers or bool(self.chunks)
             groups = _GROUP.findall(sentence) if numbers and self.digits else ()
             self.groups = {_NOT_DIGIT.sub("", g) for g in groups}
             if (numbers or fields or self.names and any(last in sentence for _, last in self.names.values())

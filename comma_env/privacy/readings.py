@@ -42,9 +42,11 @@ _MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f"
           ".....": "5", "-....": "6", "--...": "7", "---..": "8", "----.": "9"}
 _MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
 _TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
-_HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b")
+_HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
+_NIBBLES = re.compile(r"(?<![0-9])[01]{4}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # four bits per digit
 _BINARY = re.compile(r"(?<![0-9])[01]{8,40}(?![0-9])")
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])[A-Za-z0-9+/]{8,}={0,2}"
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])"
+                     r"(?:[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9+/]{6,7}={1,2})"
                      r"(?![A-Za-z0-9+/=])")
 _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -180,15 +182,25 @@ def _digit_words(text: str) -> str:
 
 
 _LONE_DIGIT_WORD = re.compile(r"(?<=[0-9])[ \t,\-]+([a-z]+)(?=[ \t,\-]+[0-9])")
+_LONE_WORD = re.compile(r"(?<![a-z'])[a-z]{3,}(?![a-z'])")
 
 
 def _lone_digit(match: re.Match[str]) -> str:
     """A digit word of another language between two numbers ("3 nulla 75") as its digit, when
     it is no English word and means the same digit in every language that has it."""
-    digits = set(digit_word_languages().get(match.group(1), {}).values())
-    if len(digits) != 1 or match.group(1) in english_words():
-        return match.group(0)
-    return f" {digits.pop()}"
+    digit = lone_digit(match.group(1))
+    return match.group(0) if digit is None else f" {digit}"
+
+
+def lone_digit(word: str) -> str | None:
+    """The digit a folded `word` is in every language that has it as a digit word, if it is no English word."""
+    digits = set(digit_word_languages().get(word, {}).values())
+    return str(digits.pop()) if len(digits) == 1 and word not in english_words() else None
+
+
+def digit_words(sentence: str) -> list[str]:
+    """The digits of a folded sentence's lone digit words of other languages (`lone_digit`), in order."""
+    return [d for d in (lone_digit(w) for w in _LONE_WORD.findall(sentence)) if d is not None]
 
 
 _CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"
@@ -211,7 +223,8 @@ _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_MORSE_RUN, lambda m: _morse(m.group(0))),
     (_TALLY_RUN, lambda m: "".join(str(len(g)) for g in m.group(0).split())),
-    (_HEX, lambda m: str(int(m.group(1), 16))),
+    (_NIBBLES, lambda m: "".join(str(int(g, 2)) if int(g, 2) < 10 else f" {g} " for g in m.group(0).split())),
+    (_HEX, lambda m: str(int(m.group(1) or m.group(2), 16))),
     (_BINARY, lambda m: str(int(m.group(0), 2))),
     (_BASE64, _base64),
     (_SCIENTIFIC, lambda m: f"{float(m.group(1)) * 10 ** int(m.group(2)):.2f}"),
@@ -224,7 +237,7 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
 
 
 _TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling word (`_SPELLING_WORDS`)
-    r"\||0x|[01]{8}|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|\b[IVXLCDM] [IVXLCDM]\b"
+    r"\||0x|[01]{8}|[01]{4}[ \t][01]{4}|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|\b[IVXLCDM] [IVXLCDM]\b"
     r"|(?<![\w.\-])[.\-]{1,6}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]")
 _SPELLING_WORDS = frozenset(_SPELLING.split())
 

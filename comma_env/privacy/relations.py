@@ -18,7 +18,7 @@ import calendar
 import datetime
 import re
 
-_NUMBER = r"(?<![0-9])([0-9]+(?:\.[0-9]+)?)"  # starts where a number starts: linear on long digit runs
+_NUMBER = r"(?<![0-9,])([0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)"  # where a number starts: linear
 _OPERATIONS = (  # in order of precedence; each with the words (or signs) it needs
     (("squared",), re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
     (("cubed",), re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
@@ -27,7 +27,15 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
      lambda a, b: a * b),
     (("plus", "+"), re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
     (("more",), re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
-    (("minus", "less"), re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
+    (("minus", "less", "take"), re.compile(rf"{_NUMBER}[ \t]+(?:minus|less|take[ \t]+away)[ \t]+{_NUMBER}"),
+     lambda a, b: a - b),
+    ((" - ",), re.compile(rf"(?<![0-9][ \t]-[ \t])(?<![0-9]-){_NUMBER}[ \t]+-[ \t]+{_NUMBER}(?![0-9]|[ \t]*-[ \t]*[0-9])"),
+     lambda a, b: a - b),  # "9000 - 414", not "739 - 80 - 3674"
+    (("double", "twice"), re.compile(rf"\b(?:double|twice)[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a * 2),
+    (("triple", "thrice"), re.compile(rf"\b(?:triple|thrice)[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a * 3),
+    (("doubled",), re.compile(rf"{_NUMBER}[ \t]+doubled\b()"), lambda a, b: a * 2),
+    (("tripled",), re.compile(rf"{_NUMBER}[ \t]+tripled\b()"), lambda a, b: a * 3),
+    (("halved",), re.compile(rf"{_NUMBER}[ \t]+halved\b()"), lambda a, b: a / 2),
     (("divided",), re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
     (("half",), re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
     (("add", "sum"), re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
@@ -38,6 +46,11 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
      lambda a, b: a - b),
 )
 _DOZEN = re.compile(r"\ba dozen\b")
+# slang amounts with the rest said: "2 grand and 320 bucks", "4 benjamins and 29", "1k 810"
+_SLANG_UNIT = re.compile(r"[0-9][ \t]*(?:grand|large|k|g'?s|benjamins?|c-notes?)\b")
+_SLANG = re.compile(r"(?<![0-9.,])([0-9]{1,3})[ \t]*(grand|large|k|g'?s|benjamins?|c-notes?)[ \t,]+(?:and[ \t]+)?"
+                    r"([0-9]{1,3})(?![0-9.,])")
+_SLANG_VALUE = {"g": 1000, "l": 1000, "k": 1000, "b": 100, "c": 100}
 _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
 _AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
                               r"owe|spent|minus|plus|less|cents?)\b")
@@ -61,6 +74,8 @@ def _number(value: float) -> str:
 def _operations(text: str) -> str:
     if "dozen" in text:
         text = _DOZEN.sub("12", text)
+    if _SLANG_UNIT.search(text):
+        text = _SLANG.sub(lambda m: f"${int(m.group(1)) * _SLANG_VALUE[m.group(2)[0]] + int(m.group(3))}", text)
     if "cent" in text:
         text = _DOLLARS_AND_CENTS.sub(lambda m: f"${m.group(1)}.{int(m.group(2)):02d}", text)
     for needs, pattern, operation in _OPERATIONS:
@@ -68,7 +83,8 @@ def _operations(text: str) -> str:
             continue
 
         def result(match: re.Match[str], op=operation) -> str:
-            value = op(float(match.group(1)), float(match.group(2)) if match.group(2) else 0.0)
+            value = op(float(match.group(1).replace(",", "")),
+                       float(match.group(2).replace(",", "")) if match.group(2) else 0.0)
             return _number(value) if value >= 0 else match.group(0)
         text = pattern.sub(result, text)
     return text
@@ -128,7 +144,9 @@ def _dates(text: str) -> str:
     return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
 
 
-COMPUTED = re.compile(r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
+COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|[0-9][ \t]*(?:k|g'?s)\b|\b(?:grand|large|benjamins?|c-notes?)\b|"
+                      r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
+                      r"take|doubled|halved|tripled|thrice|"
                       r"after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
                       r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
