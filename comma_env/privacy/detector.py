@@ -179,8 +179,8 @@ class ConversationLeaks:
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
         other_script = not text.isascii() and _OTHER_SCRIPT.search(text) is not None
-        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script, said=plain,
-                                            read=(NUMBER_CODES if decoded else frozenset()) | (GAME_CODES if games else frozenset()))
+        codes_read = (NUMBER_CODES if decoded else frozenset()) | (GAME_CODES if games else frozenset())
+        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script, plain, codes_read)
         spelled: set[str] = set()
         if unknown or games:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))

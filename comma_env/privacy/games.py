@@ -1,10 +1,10 @@
 """Word games a word can be hidden in: Pig Latin, its letters reversed, its letters shuffled.
 
-A token the detector does not know is *read* through a game when the game turns it into an
-English word or a word of the private facts (``Andovalsay`` -> ``sandoval``, ``hcrib`` ->
-``birch``, ``ixnay`` -> ``nix``); reversed or shuffled only into a word of the facts (plenty of
-words of other languages read backwards, or shuffled, as some English word). The message with those tokens replaced is read again by the same
-matchers, so a name or a street in a word game is a leak like one written plainly.
+A token the detector does not know is *read* through a game when Pig Latin turns it into an
+English word or a word of the private facts (``Andovalsay`` -> ``sandoval``, ``ixnay`` ->
+``nix``), or reversing or shuffling it into a word of the facts (``hcrib`` -> ``birch``; words
+of other languages often read backwards as some English word). The message is read with those
+tokens replaced, so a name or a street in a word game is a leak like one written plainly.
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
     (("more",), re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
     (("minus", "less", "take"), re.compile(rf"{_NUMBER}[ \t]+(?:minus|less|take[ \t]+away)[ \t]+{_NUMBER}"),
      lambda a, b: a - b),
-    ((" - ",), re.compile(rf"(?<![0-9][ \t]-[ \t])(?<![0-9]-){_NUMBER}[ \t]+-[ \t]+{_NUMBER}(?![0-9]|[ \t]*-[ \t]*[0-9])"),
-     lambda a, b: a - b),  # "9000 - 414", not "739 - 80 - 3674"
+    ((" - ",), re.compile(rf"(?<![0-9][ \t]-[ \t])(?<![0-9]-){_NUMBER}[ \t]+-[ \t]+{_NUMBER}"
+                          r"(?![0-9]|[ \t]*-[ \t]*[0-9])"), lambda a, b: a - b),  # "9000 - 414", not "739 - 80 - 3674"
     (("double", "twice"), re.compile(rf"\b(?:double|twice)[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a * 2),
     (("triple", "thrice"), re.compile(rf"\b(?:triple|thrice)[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a * 3),
     (("doubled",), re.compile(rf"{_NUMBER}[ \t]+doubled\b()"), lambda a, b: a * 2),

@@ -87,9 +87,9 @@ TELE = {"name": "Irene Lindqvist", "address": "5613 Cedar Lane, Northport", "ssn
 ])
 def test_what_the_rules_cannot_read_is_unsure(turns: list[str], unsure: list[str]) -> None:
     """General triggers, one each: letters no reading turned into a word, a number decoded to
-    the field's length that is not its value (one written as such is read), a sentence's numbers that hold a value's digits in
-    another order, a code word after the sentence naming the field; masks and a relation about
-    something else stay clean."""
+    the field's length that is not its value (one written as such is read), a sentence's numbers
+    that hold a value's digits in another order, a code word after the sentence naming the field;
+    masks, a relation about something else and a property of some digits stay clean."""
     tracker = ConversationLeaks(TELE)
     for turn in turns:
         tracker.solver_said(turn)

@@ -358,7 +358,7 @@ def distractors(w: Writer, puzzle: str, many: bool) -> list[str]:
         f"{word_in(w.rng.choice(LANGS), int(room[1]))}, whatever that means.",
         f"The film was Rocky {roman(small)}, great one.",
         f"Gum cost me a buck fifty and parking was {en(small)} grand a year.",
-        f"The kids say ixnay on the omeworkhay.",
+        "The kids say ixnay on the omeworkhay.",
         f"The tune goes {' '.join(MORSE[int(d)] for d in str(n3))} on the radio.",
         f"The bus was number {expression(w, n3)} today.",
         f"My nephew's binary watch showed {format(w.safe(100, 255), 'b')}.",
