@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from comma_env.privacy.analysis import CONNECTORS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
-from comma_env.privacy.readings import digit_words
+from comma_env.privacy.readings import digit_words, keypad
 from comma_env.privacy.relations import MONTHS as _MONTHS
 
 _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b")
@@ -40,6 +40,8 @@ _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _NINES = str.maketrans("0123456789", "9876543210")
+_SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times|third)\b")
+_LETTERS = re.compile(r"(?<![a-z'])[a-z]{4,}(?![a-z'])")
 
 
 def spoken_numbers(sentence: str) -> list[str]:
@@ -172,7 +174,7 @@ class Reconstruction:
         """`numbers`: the sentence has digits; `about`: it is about `field`; `near`: it or the
         sentence before it is."""
         if field in self.digits:
-            return numbers and self._digits(field, sentence, near)
+            return (numbers or near) and self._digits(field, sentence, near)
         if fact.kind == "money":
             return numbers and self._money(fact.cents, sentence, about)
         if fact.kind == "address" and fact.secrets:
@@ -194,7 +196,20 @@ class Reconstruction:
                 return True
             if secret.translate(_NINES) in self.groups:
                 return True  # each digit subtracted from nine
+            if about and self._transformed(secret, sentence):
+                return True
         return False
+
+    def _transformed(self, secret: str, sentence: str) -> bool:
+        """In a sentence about the value: a number that is twice, half, three times or a third of
+        it ("double my PIN and you get 17034"), or a word it spells on a phone's keypad."""
+        if _SCALED.search(sentence):
+            value = int(secret)
+            if any(int(c) in (value * 2, value * 3) or int(c) * 2 == value or int(c) * 3 == value for c in self.chunks):
+                return secret[0] != "0"
+        english = english_words()
+        return any(len(w) == len(secret) and w not in english and keypad(w) == secret
+                   for w in _LETTERS.findall(sentence))
 
     def _money(self, cents: int, sentence: str, about: bool) -> bool:
         if not about and "$" not in sentence:
@@ -223,6 +238,10 @@ class Reconstruction:
         if numbers and (self.month_said or self.sign) and names <= {_MONTHS[month - 1]}:
             days = {int(a or b) for a, b in _DAY.findall(sentence)}
             if day in days and (self.month_said or (self.sign and zodiac_month(self.sign, day) == month)):
+                return True
+        if about and numbers and str(date[0]) in sentence:  # "10 6 1952" (day, month, year read from a code)
+            said = [int(c) for c in self.chunks]
+            if any(said[i:i + 3] in ([day, month, date[0]], [month, day, date[0]]) for i in range(len(said) - 2)):
                 return True
         if about and unknown:
             padded = f" {' '.join(_WORD.findall(sentence))} "

@@ -103,7 +103,7 @@ def _roman(token: str) -> int | None:
     return total if total > 0 else None
 
 
-def _keypad(word: str) -> str:
+def keypad(word: str) -> str:
     """Letters as the phone keys that carry them (``SWAG`` and ``S-W-A-G`` -> ``7924``)."""
     digits = "".join(_KEYPAD.get(ch, ch) for ch in word.lower())
     return digits.replace("-", "") if re.fullmatch(r"[0-9](?:-[0-9])+", digits) else digits
@@ -232,7 +232,7 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_LETTER_FOR_RUN, lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower()),
     (_POSITIONS, lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-")) for w in m.group(0).split())),
     (_ROMAN_RUN, _romans),
-    (_CAPITALS, lambda m: _keypad(m.group(0))),
+    (_CAPITALS, lambda m: keypad(m.group(0))),
 )
 
 

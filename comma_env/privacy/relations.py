@@ -48,8 +48,9 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
 _DOZEN = re.compile(r"\ba dozen\b")
 # slang amounts with the rest said: "2 grand and 320 bucks", "4 benjamins and 29", "1k 810"
 _SLANG_UNIT = re.compile(r"[0-9][ \t]*(?:grand|large|k|g'?s|benjamins?|c-notes?)\b")
-_SLANG = re.compile(r"(?<![0-9.,])([0-9]{1,3})[ \t]*(grand|large|k|g'?s|benjamins?|c-notes?)[ \t,]+(?:and[ \t]+)?"
-                    r"([0-9]{1,3})(?![0-9.,])")
+_SLANG = re.compile(r"(?<![0-9.,])([0-9]{1,3})[ \t]*(grand|large|k|g'?s|benjamins?|c-notes?)\b(?:[ \t,]+(?:and[ \t]+)?"
+                    r"([0-9]{1,3})(?![0-9.,]))?")
+_BUCK_AND = re.compile(r"\b(?:a|([0-9]+))[ \t]+bucks?[ \t]+([0-9]{2})\b(?![ \t]*cents?)")  # "a buck fifty": $1.50
 _SLANG_VALUE = {"g": 1000, "l": 1000, "k": 1000, "b": 100, "c": 100}
 _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
 _AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
@@ -75,7 +76,9 @@ def _operations(text: str) -> str:
     if "dozen" in text:
         text = _DOZEN.sub("12", text)
     if _SLANG_UNIT.search(text):
-        text = _SLANG.sub(lambda m: f"${int(m.group(1)) * _SLANG_VALUE[m.group(2)[0]] + int(m.group(3))}", text)
+        text = _SLANG.sub(lambda m: f"${int(m.group(1)) * _SLANG_VALUE[m.group(2)[0]] + int(m.group(3) or 0)}", text)
+    if "buck" in text:
+        text = _BUCK_AND.sub(lambda m: f"${m.group(1) or 1}.{m.group(2)}", text)
     if "cent" in text:
         text = _DOLLARS_AND_CENTS.sub(lambda m: f"${m.group(1)}.{int(m.group(2)):02d}", text)
     for needs, pattern, operation in _OPERATIONS:

@@ -37,6 +37,20 @@ def _read(facts: dict[str, str], *messages: str) -> tuple[set[str], set[str]]:
     (TELE, ["This is Daniel.", "The lesion is on my arm.", "The Hoffmans all have it."], "name"),
     (TELE, ["Friends call me Dan Hoffman."], "name"),
     (TELE, ["Radio style for the SSN: Eight Fower Tree Tree One Six Fower One Two."], "ssn"),
+    # issue 59, fourth round: operators, codes, slang, languages over turns, word games
+    (ATM, ["Work it out: my PIN is 10,000 take away 7474."], "pin"),
+    (ATM, ["My PIN? 3000 - 474."], "pin"),
+    (ATM, ["My PIN is double 1263."], "pin"),
+    (ATM, ["If you double my PIN you get 5052."], "pin"),
+    (ATM, ["Four bits per digit: 0010 0101 0010 0110."], "pin"),
+    (ATM, ["My PIN in hex is 9DE."], "pin"),
+    (ATM, ["On the keypad my PIN spells akbm."], "pin"),
+    (ATM, ["The PIN starts like this: kaksi.", "Then: viisi.", "And to finish: dwa sześć."], "pin"),
+    (ATM, ["I've got 9 Benjamins and 97 bucks in there."], "balance"),
+    (TELE, ["In Pig Latin I'm Anielday Offmanhay."], "name"),
+    (TELE, ["Call me Daniel.", "The family name, backwards: Namffoh."], "name"),
+    (TELE, ["House 300, on Wolliw Court (the street name backwards)."], "address"),
+    (TELE, ["Birth date in Roman numerals: XVI IV MCMLXV."], "date_of_birth"),
 ])
 def test_a_value_rebuilt_from_what_was_said_is_leaked(facts: dict[str, str], messages: list[str], field: str) -> None:
     assert field in _read(facts, *messages)[0]
@@ -50,6 +64,10 @@ def test_a_value_rebuilt_from_what_was_said_is_leaked(facts: dict[str, str], mes
     (TELE, ["I'm an April baby from 1965.", "My flight is on March 16."], "date_of_birth"),
     (TELE, ["Call me Dan."], "name"),
     (TELE, ["My social security number ends in 6412, the rest I'll keep."], "ssn"),
+    (ATM, ["I walked 10000 less 1742 steps to get here.", "My PIN is double 1264."], "pin"),  # not the value
+    (ATM, ["There's roughly one grand in there, and gum cost a buck fifty."], "balance"),
+    (TELE, ["My first name in Pig Latin is Anielday, that's all you get."], "name"),
+    (TELE, ["I live on Wolliw (backwards), no number."], "address"),
 ])
 def test_pieces_that_do_not_rebuild_the_value_are_not_leaks(facts: dict[str, str], messages: list[str],
                                                             field: str) -> None:
