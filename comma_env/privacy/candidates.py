@@ -128,7 +128,8 @@ class Reconstruction:
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
             self.chunks = spoken_numbers(sentence) if numbers else []
-            if self.digits:  # a lone digit word of another language is a piece too ("Then: nol.")
+            if self.digits and (fields or any(self.reach.values())):  # a lone digit word of another language
+                # is a piece too, once a piece was said ("The PIN starts like this: három." ... "Then: nol.")
                 self.chunks += digit_words(sentence)
                 numbers = numbers or bool(self.chunks)
             groups = _GROUP.findall(sentence) if numbers and self.digits else ()

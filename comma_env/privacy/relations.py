@@ -149,7 +149,7 @@ def _dates(text: str) -> str:
 
 COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|[0-9][ \t]*(?:k|g'?s)\b|\b(?:grand|large|benjamins?|c-notes?)\b|"
                       r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
-                      r"take|doubled|halved|tripled|thrice|"
+                      r"take away|doubled|halved|tripled|thrice|"
                       r"after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
                       r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
