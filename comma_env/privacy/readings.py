@@ -44,7 +44,7 @@ _MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f"
 _MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
 _TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
 _HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
-_NIBBLES = re.compile(r"(?<![0-9])[01]{4}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # four bits per digit
+_NIBBLES = re.compile(r"(?<![0-9])[01]{1,4}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # binary in fours
 _BINARY = re.compile(r"(?<![0-9])[01]{8,40}(?![0-9])")
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])"
                      r"(?:[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9+/]{6,7}={1,2})"
@@ -102,6 +102,13 @@ def _roman(token: str) -> int | None:
     values = [_ROMAN_VALUES[ch] for ch in token]
     total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
     return total if total > 0 else None
+
+
+def _nibbles(groups: list[str]) -> str:
+    """Four bits per digit ("1000 0101 0111" -> 857), else one binary number grouped by fours."""
+    values = [int(g, 2) for g in groups]
+    per_digit = max(values) < 10 and len(groups[0]) == 4
+    return "".join(map(str, values)) if per_digit else str(int("".join(groups), 2))
 
 
 def keypad(word: str) -> str:
@@ -224,7 +231,7 @@ _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_MORSE_RUN, lambda m: _morse(m.group(0))),
     (_TALLY_RUN, lambda m: "".join(str(len(g)) for g in m.group(0).split())),
-    (_NIBBLES, lambda m: "".join(str(int(g, 2)) if int(g, 2) < 10 else f" {g} " for g in m.group(0).split())),
+    (_NIBBLES, lambda m: _nibbles(m.group(0).split())),
     (_HEX, lambda m: str(int(m.group(1) or m.group(2), 16))),
     (_BINARY, lambda m: str(int(m.group(0), 2))),
     (_BASE64, _base64),

@@ -23,9 +23,16 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
     (("squared",), re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
     (("cubed",), re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
     (("quarter",), re.compile(rf"{_NUMBER}[ \t]+quarters?[ \t]+of[ \t]+{_NUMBER}"), lambda a, b: a * b / 4),
-    (("times", "multiplied", "x", "*"), re.compile(rf"{_NUMBER}[ \t]+(?:times|multiplied[ \t]+by|x|\*)[ \t]+{_NUMBER}"),
+    (("times", "multiplied", "x", "*"),
+     re.compile(rf"{_NUMBER}(?:[ \t]+(?:times|multiplied[ \t]+by)[ \t]+|[ \t]*[x*][ \t]*){_NUMBER}"),
      lambda a, b: a * b),
-    (("plus", "+"), re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (("product",), re.compile(rf"\bproduct[ \t]+of[ \t]+{_NUMBER}[ \t]+and[ \t]+{_NUMBER}"), lambda a, b: a * b),
+    (("than", "short", "shy"),
+     re.compile(rf"{_NUMBER}[ \t]+(?:less[ \t]+than|short[ \t]+of|shy[ \t]+of)[ \t]+{_NUMBER}"), lambda a, b: b - a),
+    (("than",), re.compile(rf"{_NUMBER}[ \t]+more[ \t]+than[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (("difference",), re.compile(rf"\bdifference[ \t]+(?:between|of)[ \t]+{_NUMBER}[ \t]+and[ \t]+{_NUMBER}"),
+     lambda a, b: abs(a - b)),
+    (("plus", "+"), re.compile(rf"{_NUMBER}(?:[ \t]+plus[ \t]+|[ \t]*\+[ \t]*){_NUMBER}"), lambda a, b: a + b),
     (("more",), re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
     (("minus", "less", "take"), re.compile(rf"{_NUMBER}[ \t]+(?:minus|less|take[ \t]+away)[ \t]+{_NUMBER}"),
      lambda a, b: a - b),
@@ -38,7 +45,9 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
     (("halved",), re.compile(rf"{_NUMBER}[ \t]+halved\b()"), lambda a, b: a / 2),
     (("divided",), re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
     (("half",), re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
-    (("add", "sum"), re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
+    (("third",), re.compile(rf"\bthird[ \t]+of[ \t]+{_NUMBER}()"), lambda a, b: a / 3),
+    (("add", "sum"),
+     re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+|of[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
      lambda a, b: a + b),
     (("subtract",), re.compile(rf"\bsubtract[ \t]+{_NUMBER}[ \t]+from[ \t]+{_NUMBER}"), lambda a, b: b - a),
     (("subtract", "take", "remove"),
@@ -47,9 +56,9 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
 )
 _DOZEN = re.compile(r"\ba dozen\b")
 # slang amounts with the rest said: "2 grand and 320 bucks", "4 benjamins and 29", "1k 810"
-_SLANG_UNIT = re.compile(r"[0-9][ \t]*(?:grand|large|k|g'?s|benjamins?|c-notes?)\b")
-_SLANG = re.compile(r"(?<![0-9.,])([0-9]{1,3})[ \t]*(grand|large|k|g'?s|benjamins?|c-notes?)\b(?:[ \t,]+(?:and[ \t]+)?"
-                    r"([0-9]{1,3})(?![0-9.,]))?")
+_SLANG_UNIT = re.compile(r"(?:[0-9]|\ba)[ \t]*(?:grand|large|k|g'?s|benjamins?|c-notes?)\b")
+_SLANG = re.compile(r"(?<![0-9.,])([0-9]{1,3}|\ba)[ \t]*(grand|large|k|g'?s|benjamins?|c-notes?)\b"
+                    r"(?:[ \t,]+(?:and[ \t]+)?([0-9]{1,3})(?![0-9.,]))?")
 _BUCK_AND = re.compile(r"\b(?:a|([0-9]+))[ \t]+bucks?[ \t]+([0-9]{2})\b(?![ \t]*cents?)")  # "a buck fifty": $1.50
 _SLANG_VALUE = {"g": 1000, "l": 1000, "k": 1000, "b": 100, "c": 100}
 _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
@@ -72,11 +81,17 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+def _slang(match: re.Match[str]) -> str:
+    if match.group(1) == "a" and match.group(2) != "grand":
+        return match.group(0)  # "a large coffee"
+    return f"${int(match.group(1).replace('a', '1')) * _SLANG_VALUE[match.group(2)[0]] + int(match.group(3) or 0)}"
+
+
 def _operations(text: str) -> str:
     if "dozen" in text:
         text = _DOZEN.sub("12", text)
     if _SLANG_UNIT.search(text):
-        text = _SLANG.sub(lambda m: f"${int(m.group(1)) * _SLANG_VALUE[m.group(2)[0]] + int(m.group(3) or 0)}", text)
+        text = _SLANG.sub(_slang, text)
     if "buck" in text:
         text = _BUCK_AND.sub(lambda m: f"${m.group(1) or 1}.{m.group(2)}", text)
     if "cent" in text:
@@ -89,7 +104,10 @@ def _operations(text: str) -> str:
             value = op(float(match.group(1).replace(",", "")),
                        float(match.group(2).replace(",", "")) if match.group(2) else 0.0)
             return _number(value) if value >= 0 else match.group(0)
-        text = pattern.sub(result, text)
+        for _ in range(3):  # "9000 minus 414 minus 1": the result is an operand again
+            text, done = pattern.subn(result, text)
+            if not done:
+                break
     return text
 
 
@@ -149,7 +167,7 @@ def _dates(text: str) -> str:
 
 COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|[0-9][ \t]*(?:k|g'?s)\b|\b(?:grand|large|benjamins?|c-notes?)\b|"
                       r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
-                      r"take away|doubled|halved|tripled|thrice|"
+                      r"take away|doubled|halved|tripled|thrice|than|shy|difference|product|third|"
                       r"after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
                       r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")

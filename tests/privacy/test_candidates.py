@@ -102,3 +102,21 @@ def test_a_name_written_by_sound_in_another_script(message: str, leaked: bool) -
 ])
 def test_a_sign_of_the_zodiac_and_a_day_that_only_one_month_allows(messages: list[str], leaked: bool) -> None:
     assert ("date_of_birth" in _read(TELE, *messages)[0]) is leaked
+
+
+@pytest.mark.parametrize(("message", "value"), [
+    ("414 less than 9000", "8586"), ("414 short of 9000", "8586"), ("9000 minus 414 minus 1", "8585"),
+    ("1208x2", "2416"), ("4000+517", "4517"), ("the difference between 9000 and 414", "8586"),
+    ("a third of 25578", "8526"), ("a grand and 527 bucks", "$1527"), ("9 benjamins and 84 bucks", "$984"),
+])
+def test_computations_between_numbers_are_done(message: str, value: str) -> None:
+    from comma_env.privacy.relations import calculate
+
+    assert value in calculate(message).split()
+
+
+@pytest.mark.parametrize("message", ["I want a large coffee.", "The range is more than 400 and less than 500."])
+def test_words_that_only_look_like_computations_are_left_alone(message: str) -> None:
+    from comma_env.privacy.relations import calculate
+
+    assert "$1000" not in calculate(message.lower()) and "100" not in calculate(message.lower()).split()
