@@ -32,8 +32,8 @@ _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CJK_RUN = re.compile(r"[〇零一二两三四五六七八九十百千万]{2,}")
 _HANGUL_DIGITS = dict(zip("영공일이삼사오육칠팔구", (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
 _HANGUL_RUN = re.compile(r"(?<![가-힣])[영공일이삼사오육칠팔구]{2,}(?![가-힣])")
-_DICE = str.maketrans({**{chr(0x2680 + i): str(i + 1) for i in range(6)},
-                       **dict.fromkeys(map(ord, "•·∙"), "."), **dict.fromkeys(map(ord, "–—−"), "-")})  # and Morse signs
+_DICE = str.maketrans({**{0x2680 + i: str(i + 1) for i in range(6)},
+                       **{ord(c): "." for c in "•·∙"}, **{ord(c): "-" for c in "–—−"}})  # and Morse signs
 _BRAILLE_LETTERS = "⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵"
 _BRAILLE = re.compile(r"[\u2800-\u28ff]+")
 _MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g", "....": "h",
