@@ -22,13 +22,13 @@ the fact:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from comma_env.privacy.analysis import CONNECTORS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
 from comma_env.privacy.readings import digit_words, keypad
 from comma_env.privacy.relations import MONTHS as _MONTHS
+from comma_env.privacy.relations import STEP_WORD, running_totals
 
 _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b")
 # a digit chunk and the word after it: not part of a time, a decimal or a dollar amount
@@ -119,7 +119,7 @@ class Reconstruction:
         self.digits.pop(field, None)
         self.names.pop(field, None)
 
-    def read(self, sentences: Iterable[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
+    def read(self, sentences: list[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
         """Fields that the decoded `sentences` of one message (with the fields each is `about`;
         `raw`: the message as written) rebuild, given what was said before; `unknown`: the
         message holds words the detector does not know."""
@@ -148,6 +148,13 @@ class Reconstruction:
             for field, (first, last) in self.names.items():
                 if (self.first_said or _heard(first, heard)) and _heard(last, heard):
                     found.add(field)
+        joined = "\n".join(sentences)
+        if STEP_WORD.search(joined) and _DIGIT.search(joined):  # operations over the message, left to right
+            totals = running_totals(joined)
+            found |= {field for field, secrets in self.digits.items()
+                      if any(secret[0] != "0" and int(secret) in totals for secret in secrets)}
+            found |= {field for field, fact in self.facts.items()
+                      if fact.kind == "money" and fact.cents >= 10_000 and fact.cents // 100 in totals}
         if unknown:  # pairs of digits in words of another language, read from the message as written
             folded = ascii_fold(raw)
             words, letters = set(re.findall(r"[a-z']+", folded)), re.sub(r"[^a-z]", "", folded)

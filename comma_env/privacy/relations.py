@@ -174,6 +174,42 @@ COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|[0-9][ \t]*(?:k|g'?s)\b|\b(?:gra
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
 
 
+_STEP_WORDS = (r"plus|add(?:ed)?|minus|subtract|take[ \t]+away|less|times|multipl(?:y|ied)|divided?|"
+               r"double|twice|triple|halve|half")
+STEP_WORD = re.compile(rf"\b(?:{_STEP_WORDS})\b")
+_STEP = re.compile(rf"\b({_STEP_WORDS})\b|([0-9]{{1,3}}(?:,[0-9]{{3}})+|[0-9]+(?:\.[0-9]+)?)")
+_STEPS = {"plus": lambda a, b: a + b, "add": lambda a, b: a + b, "minus": lambda a, b: a - b,
+          "subtract": lambda a, b: a - b, "take": lambda a, b: a - b, "less": lambda a, b: a - b,
+          "times": lambda a, b: a * b, "multipl": lambda a, b: a * b, "divide": lambda a, b: a / b if b else 0.5}
+_UNARY = {"double": 2.0, "twice": 2.0, "triple": 3.0, "halve": 0.5, "half": 0.5}
+
+
+def running_totals(text: str) -> set[int]:
+    """Whole numbers a text reaches when its operation words are applied left to right to the
+    numbers around them, across sentences ("Take 9000. Now subtract 414." -> 8586; "take 4293
+    and double it" -> 8586)."""
+    totals: set[int] = set()
+    total: float | None = None
+    pending = ""
+    for match in _STEP.finditer(text):
+        word, number = match.group(1), match.group(2)
+        if number is not None:
+            value = float(number.replace(",", ""))
+            computed = bool(pending) and total is not None
+            total = _STEPS[pending](total, value) if computed and total is not None else value
+            pending = ""
+            if not computed:
+                continue  # a number as said is read by the other rules (and may count things)
+        elif word in _UNARY and total is not None:
+            total *= _UNARY[word]
+        else:
+            pending = next((key for key in _STEPS if word.startswith(key)), "")
+            continue
+        if total == int(total) and total > 0:
+            totals.add(int(total))
+    return totals
+
+
 def calculate(text: str) -> str:
     """`text` with the computations above done (see the module's docstring)."""
     text = _dates(_operations(text))

@@ -51,6 +51,8 @@ def _read(facts: dict[str, str], *messages: str) -> tuple[set[str], set[str]]:
     (TELE, ["Call me Daniel.", "The family name, backwards: Namffoh."], "name"),
     (TELE, ["House 300, on Wolliw Court (the street name backwards)."], "address"),
     (TELE, ["Birth date in Roman numerals: XVI IV MCMLXV."], "date_of_birth"),
+    (ATM, ["Take 3000. Now subtract 474. That's the code."], "pin"),  # operations across sentences
+    (ATM, ["Start at 2000, add 526."], "pin"),
 ])
 def test_a_value_rebuilt_from_what_was_said_is_leaked(facts: dict[str, str], messages: list[str], field: str) -> None:
     assert field in _read(facts, *messages)[0]
@@ -113,6 +115,14 @@ def test_computations_between_numbers_are_done(message: str, value: str) -> None
     from comma_env.privacy.relations import calculate
 
     assert value in calculate(message).split()
+
+
+def test_running_totals_hold_only_computed_numbers() -> None:
+    """Operations applied left to right over a message; the numbers said as such are not totals."""
+    from comma_env.privacy.relations import running_totals
+
+    assert running_totals("take 9,000. now subtract 414. that is the code.") == {8586}
+    assert running_totals("i walked 8586 steps, plus 3 flights, and took 2 lifts") == {8589}
 
 
 @pytest.mark.parametrize("message", ["I want a large coffee.", "The range is more than 400 and less than 500."])
