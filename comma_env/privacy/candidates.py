@@ -8,9 +8,12 @@ the fact:
   its field and whose next pieces follow in later numbers (counts, times and amounts left
   out); a balance as two amounts that add up to it to the cent ("900" ... "$97.15"); a house
   number said in a sentence about the home once the street is named; a birth day (an
-  ordinal, or "day 16") once the birth month is named;
+  ordinal, or "day 16") once the birth month is named; lone digit words of other languages
+  are pieces too;
 - transforms: a group of digits that is the value with each digit subtracted from nine; an
-  amount of cents in a sentence that says "cents";
+  amount of cents in a sentence that says "cents"; in a sentence about a digit value, a number
+  twice, half, three times or a third of it, or a word it spells on a phone keypad; the totals
+  a message's operation words reach over its numbers (`relations.running_totals`);
 - other languages: a digit value as its pairs of digits, or a birth day and month, in the
   number words of a language num2words writes;
 - dates: a day that a sign of the zodiac said before puts in one month only;

@@ -3,11 +3,12 @@ decoded back into plain words and digits, so the same matchers compare them with
 
 Every decoder is value-preserving (it rewrites a span into what it denotes, whatever the
 private facts are): Chinese, Japanese and Korean numerals, dice faces, Braille, Morse code,
-tally marks, hexadecimal and binary numbers, base64, scientific notation, Roman numerals,
-phone-keypad letters (a word in capitals), alphabet positions (``1-13-5-12``), spelling
-alphabets (``Delta Oscar``, ``F for Frank``), "double"/"triple" digits, digit words of about
-sixty languages (`lexicon.py`), and computations (`relations.py`: ``5400 plus 29``, an
-amount relative to another, the 42nd day of a year).
+tally marks, hexadecimal (``0x1CE0``, ``21A5``) and binary numbers (also four bits per digit),
+base64, scientific notation, Roman numerals, phone-keypad letters (a word in capitals),
+alphabet positions (``1-13-5-12``), spelling alphabets (``Delta Oscar``, ``F for Frank``),
+"double"/"triple" digits, digit words of about sixty languages (`lexicon.py`), and
+computations (`relations.py`: ``5400 plus 29``, an amount relative to another, the 42nd day
+of a year).
 `alternatives` adds the message's letters in ROT13 and read backwards. What a decoder turned
 into a value is what the detector *read*; `unsure.py` looks at what is left.
 """
