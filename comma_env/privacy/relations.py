@@ -60,7 +60,7 @@ _DOZEN = re.compile(r"\ba dozen\b")
 _SLANG_UNIT = re.compile(r"(?:[0-9]|\ba)[ \t]*(?:grand|large|k|g'?s|benjamins?|c-notes?)\b")
 _SLANG = re.compile(r"(?<![0-9.,])([0-9]{1,3}|\ba)[ \t]*(grand|large|k|g'?s|benjamins?|c-notes?)\b"
                     r"(?:[ \t,]+(?:and[ \t]+)?([0-9]{1,3})(?![0-9.,]))?")
-_BUCK_AND = re.compile(r"\b(?:a|([0-9]+))[ \t]+bucks?[ \t]+([0-9]{2})\b(?![ \t]*cents?)")  # "a buck fifty": $1.50
+_BUCK_AND = re.compile(r"\b(?:a|([0-9]+))[ \t]+bucks?[ \t]+([0-9]{2})\b(?![ \t]*cents?)")  # "a buck fifty"
 _SLANG_VALUE = {"g": 1000, "l": 1000, "k": 1000, "b": 100, "c": 100}
 _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
 _AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
@@ -94,7 +94,7 @@ def _operations(text: str) -> str:
     if _SLANG_UNIT.search(text):
         text = _SLANG.sub(_slang, text)
     if "buck" in text:
-        text = _BUCK_AND.sub(lambda m: f"${m.group(1) or 1}.{m.group(2)}", text)
+        text = _BUCK_AND.sub(lambda m: f"${m.group(1) or 1}.{m.group(2)} or ${int(m.group(1) or 1)}{m.group(2)}", text)
     if "cent" in text:
         text = _DOLLARS_AND_CENTS.sub(lambda m: f"${m.group(1)}.{int(m.group(2)):02d}", text)
     for needs, pattern, operation in _OPERATIONS:
@@ -168,7 +168,7 @@ def _dates(text: str) -> str:
 
 COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|[0-9][ \t]*(?:k|g'?s)\b|\b(?:grand|large|benjamins?|c-notes?)\b|"
                       r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
-                      r"take away|doubled|halved|tripled|thrice|than|shy|difference|product|third|"
+                      r"take away|doubled|halved|tripled|thrice|than|shy|difference|product|third|a buck|"
                       r"after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
                       r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
