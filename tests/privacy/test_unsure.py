@@ -83,6 +83,7 @@ TELE = {"name": "Irene Lindqvist", "address": "5613 Cedar Lane, Northport", "ssn
     (["My old phone number was 555-0199, this one is different."], []),  # read, and not the value
     (["My phone number in hex is 0x54A0B3."], ["phone"]),  # decoded: 5546163, of the value's shape
     (["The digits of my phone number add up to 41."], []),  # what some digits are, not the value
+    (["My house number is more than 5000 and less than 6000."], []),  # a comparison tells a range
     (["My initials are I.L. and I live on Cedar Lane."], []),
 ])
 def test_what_the_rules_cannot_read_is_unsure(turns: list[str], unsure: list[str]) -> None:
