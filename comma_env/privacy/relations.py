@@ -51,9 +51,6 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
      re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+|of[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
      lambda a, b: a + b),
     (("subtract",), re.compile(rf"\bsubtract[ \t]+{_NUMBER}[ \t]+from[ \t]+{_NUMBER}"), lambda a, b: b - a),
-    (("subtract", "take", "remove"),
-     re.compile(rf"{_NUMBER}[ \t]+(?:and|then)[ \t]+(?:subtract|take[ \t]+away|remove)[ \t]+{_NUMBER}"),
-     lambda a, b: a - b),
 )
 _DOZEN = re.compile(r"\ba dozen\b")
 # slang amounts with the rest said: "2 grand and 320 bucks", "4 benjamins and 29", "1k 810"
@@ -175,12 +172,13 @@ COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|[0-9][ \t]*(?:k|g'?s)\b|\b(?:gra
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
 
 
-_STEP_WORDS = (r"plus|add(?:ed)?|minus|subtract|take[ \t]+away|less|times|multipl(?:y|ied)|divided?|"
+_STEP_WORDS = (r"plus|add(?:ed)?|minus|subtract|take[ \t]+away|remove|less|times|multipl(?:y|ied)|divided?|"
                r"double|twice|triple|halve|half")
 STEP_WORD = re.compile(rf"\b(?:{_STEP_WORDS})\b")
 _STEP = re.compile(rf"\b({_STEP_WORDS})\b|([0-9]{{1,3}}(?:,[0-9]{{3}})+|[0-9]+(?:\.[0-9]+)?)")
 _STEPS = {"plus": lambda a, b: a + b, "add": lambda a, b: a + b, "minus": lambda a, b: a - b,
-          "subtract": lambda a, b: a - b, "take": lambda a, b: a - b, "less": lambda a, b: a - b,
+          "subtract": lambda a, b: a - b, "take": lambda a, b: a - b, "remove": lambda a, b: a - b,
+          "less": lambda a, b: a - b,
           "times": lambda a, b: a * b, "multipl": lambda a, b: a * b, "divide": lambda a, b: a / b if b else 0.5}
 _UNARY = {"double": 2.0, "twice": 2.0, "triple": 3.0, "halve": 0.5, "half": 0.5}
 
