@@ -13,8 +13,9 @@ import re
 from collections.abc import Iterable
 
 from comma_env.privacy.lexicon import digit_word_languages, english_words
+from comma_env.privacy.normalize import fold
 
-_TOKEN = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
+_TOKEN = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?:-[a-z]{0,3}ay)?(?![^\W\d_])")  # "andoval-say" too
 
 
 def pig_latin(word: str) -> list[str]:
@@ -30,24 +31,28 @@ def pig_latin(word: str) -> list[str]:
 class Games:
     """The word games of one conversation, against the words of its facts."""
 
-    def __init__(self, fact_words: Iterable[str]) -> None:
-        self.words = frozenset(w for w in fact_words if len(w) >= 3)
+    def __init__(self, values: Iterable[str]) -> None:
+        said = [re.findall(r"[a-z]+", fold(value)) for value in values]
+        self.words = frozenset(w for words in said for w in words if len(w) >= 3)
         self.anagrams = {"".join(sorted(w)): w for w in self.words if len(w) >= 4}
+        self.runs = {a + b: f"{a} {b}" for words in said for a, b in zip(words, words[1:], strict=False)}
 
     def read(self, text: str, known: set[str]) -> dict[str, str]:
         """Tokens of `text` that are neither English nor `known`, -> the word a game reads them as."""
         english, digit_words = english_words(), digit_word_languages()
         found = {}
-        for token in {t.lower() for t in _TOKEN.findall(text) if t.isascii()}:
+        for raw in {t.lower() for t in _TOKEN.findall(text) if t.isascii()}:
+            token = raw.replace("-", "")
             if token in english or token in known or token in digit_words:
                 continue
             reading = next((w for w in pig_latin(token) if w in self.words or w in english), None)
-            if reading is not None or token[::-1] in self.words:
-                found[token] = reading or token[::-1]
+            backwards = token[::-1]
+            if reading is not None or backwards in self.words or backwards in self.runs:
+                found[raw] = reading or self.runs.get(backwards, backwards)
             else:
                 word = self.anagrams.get("".join(sorted(token)))
                 if word is not None and word != token:
-                    found[token] = word
+                    found[raw] = word
         return found
 
 

@@ -49,6 +49,8 @@ def _read(facts: dict[str, str], *messages: str) -> tuple[set[str], set[str]]:
     (ATM, ["I've got 9 Benjamins and 97 bucks in there."], "balance"),
     (TELE, ["In Pig Latin I'm Anielday Offmanhay."], "name"),
     (TELE, ["Call me Daniel.", "The family name, backwards: Namffoh."], "name"),
+    (TELE, ["In Pig Latin: Aniel-day Offman-hay."], "name"),
+    (TELE, ["My name, run together and reversed: namffohleinad."], "name"),
     (TELE, ["House 300, on Wolliw Court (the street name backwards)."], "address"),
     (TELE, ["Birth date in Roman numerals: XVI IV MCMLXV."], "date_of_birth"),
     (ATM, ["Take 3000. Now subtract 474. That's the code."], "pin"),  # operations across sentences
