@@ -135,8 +135,9 @@ class ConversationLeaks:
         self._expert = ""
         self._heard: Analysis | None = None  # the expert's, made when a leak needs checking against it
         self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
-        self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
-        self._games = Games(self.facts.values())
+        words = [re.findall(r"[a-z]+", fold(value)) for value in self.facts.values()]
+        self._known = {w for said in words for w in said}
+        self._games = Games(words)
         self._doubts = Doubts(self._compiled, self.facts)
         self._rebuilt = Reconstruction(self._compiled)
 

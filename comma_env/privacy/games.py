@@ -10,10 +10,8 @@ tokens replaced, so a name or a street in a word game is a leak like one written
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from comma_env.privacy.lexicon import digit_word_languages, english_words
-from comma_env.privacy.normalize import fold
 
 _TOKEN = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?:-[a-z]{0,3}ay)?(?![^\W\d_])")  # "andoval-say" too
 
@@ -31,18 +29,21 @@ def pig_latin(word: str) -> list[str]:
 class Games:
     """The word games of one conversation, against the words of its facts."""
 
-    def __init__(self, values: Iterable[str]) -> None:
-        said = [re.findall(r"[a-z]+", fold(value)) for value in values]
+    def __init__(self, said: list[list[str]]) -> None:
+        """`said`: the words of each private value, folded."""
         self.words = frozenset(w for words in said for w in words if len(w) >= 3)
         self.anagrams = {"".join(sorted(w)): w for w in self.words if len(w) >= 4}
         self.runs = {a + b: f"{a} {b}" for words in said for a, b in zip(words, words[1:], strict=False)}
+        self.lengths = {len(w) for w in [*self.words, *self.runs]}  # a reversal or anagram keeps the length
 
     def read(self, text: str, known: set[str]) -> dict[str, str]:
         """Tokens of `text` that are neither English nor `known`, -> the word a game reads them as."""
         english, digit_words = english_words(), digit_word_languages()
         found = {}
-        for raw in {t.lower() for t in _TOKEN.findall(text) if t.isascii()}:
+        for raw in {t.lower() for t in _TOKEN.findall(text) if len(t) in self.lengths or t[-2:] in ("ay", "AY")}:
             token = raw.replace("-", "")
+            if not token.isascii():
+                continue
             if token in english or token in known or token in digit_words:
                 continue
             reading = next((w for w in pig_latin(token) if w in self.words or w in english), None)

@@ -209,7 +209,10 @@ def lone_digit(word: str) -> str | None:
 
 def digit_words(sentence: str) -> list[str]:
     """The digits of a folded sentence's lone digit words of other languages (`lone_digit`), in order."""
-    return [d for d in (lone_digit(w) for w in _LONE_WORD.findall(sentence)) if d is not None]
+    words = _LONE_WORD.findall(sentence)
+    if digit_word_languages().keys().isdisjoint(words):
+        return []
+    return [d for d in map(lone_digit, words) if d is not None]
 
 
 _CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"

@@ -163,9 +163,10 @@ def _dates(text: str) -> str:
     return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
 
 
-COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|[0-9][ \t]*(?:k|g'?s)\b|\b(?:grand|large|benjamins?|c-notes?)\b|"
+COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|(?:[0-9]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))[ \t]*"
+                      r"(?:k|g'?s|large)\b|\b(?:grand|benjamins?|c-notes?)\b|"
                       r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
-                      r"take away|doubled|halved|tripled|thrice|than|shy|difference|product|third|a buck|"
+                      r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|"
                       r"after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
                       r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")

@@ -215,7 +215,6 @@ class Doubts:
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
         previous: set[str] = set()
-        written = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(said)} if _NUMBER.search(said) else set()
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
             self.about.append(about)
@@ -226,7 +225,7 @@ class Doubts:
                 if secret in chunks:
                     self.whole.add(field)
             if chunks and about:
-                self.fields |= self._shaped(decoded, about, written)
+                self.fields |= self._shaped(decoded, about, said)
             level = carriers(decoded, unknown, named, read) if suspicious else 0
             if not about and not chunks:  # "My PIN is nitrogen, lithium. Atomic numbers.": the code after its field
                 about = previous
@@ -252,14 +251,20 @@ class Doubts:
         for table in (self.secrets, self.formed, self.dollars):
             table.pop(field, None)
 
-    def _shaped(self, decoded: str, about: set[str], written: set[str]) -> set[str]:
+    def _shaped(self, decoded: str, about: set[str], said: str) -> set[str]:
         """Digit fields that a sentence about them gives a number of their length that is not
-        their value (nor a year) and that was not `written` as such: a value decoded or computed
-        from some form the rules read wrongly."""
-        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)} - written
-        return {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
-                and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
-                        for g in groups for s in self.facts[field].secrets)}
+        their value (nor a year) and that the message as `said` does not hold as such: a value
+        decoded or computed from some form the rules read wrongly."""
+        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)}
+        shaped = {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
+                  and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
+                          for g in groups for s in self.facts[field].secrets)}
+        if shaped and _NUMBER.search(said):
+            written = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(said)}
+            shaped = {field for field in shaped if any(len(g) == len(s) >= 4 and g != s and g not in written
+                                                       and not _YEAR.fullmatch(g)
+                                                       for g in groups for s in self.facts[field].secrets)}
+        return shaped
 
     def _pieces(self) -> set[str]:
         """Digit values (and house numbers) said in pieces the rules could not join."""
