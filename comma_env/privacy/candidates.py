@@ -8,9 +8,12 @@ the fact:
   its field and whose next pieces follow in later numbers (counts, times and amounts left
   out); a balance as two amounts that add up to it to the cent ("900" ... "$97.15"); a house
   number said in a sentence about the home once the street is named; a birth day (an
-  ordinal, or "day 16") once the birth month is named;
+  ordinal, or "day 16") once the birth month is named; lone digit words of other languages
+  are pieces too;
 - transforms: a group of digits that is the value with each digit subtracted from nine; an
-  amount of cents in a sentence that says "cents";
+  amount of cents in a sentence that says "cents"; in a sentence about a digit value, a number
+  twice, half, three times or a third of it, or a word it spells on a phone keypad; the totals
+  a message's operation words reach over its numbers (`relations.running_totals`);
 - other languages: a digit value as its pairs of digits, or a birth day and month, in the
   number words of a language num2words writes;
 - dates: a day that a sign of the zodiac said before puts in one month only;
@@ -22,12 +25,13 @@ the fact:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from comma_env.privacy.analysis import CONNECTORS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
+from comma_env.privacy.readings import digit_words, keypad
 from comma_env.privacy.relations import MONTHS as _MONTHS
+from comma_env.privacy.relations import STEP_WORD, running_totals
 
 _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b")
 # a digit chunk and the word after it: not part of a time, a decimal or a dollar amount
@@ -39,6 +43,8 @@ _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _NINES = str.maketrans("0123456789", "9876543210")
+_SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times|third)\b")
+_LETTERS = re.compile(r"(?<![a-z'])[a-z]{4,}(?![a-z'])")
 
 
 def spoken_numbers(sentence: str) -> list[str]:
@@ -116,7 +122,7 @@ class Reconstruction:
         self.digits.pop(field, None)
         self.names.pop(field, None)
 
-    def read(self, sentences: Iterable[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
+    def read(self, sentences: list[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
         """Fields that the decoded `sentences` of one message (with the fields each is `about`;
         `raw`: the message as written) rebuild, given what was said before; `unknown`: the
         message holds words the detector does not know."""
@@ -125,6 +131,10 @@ class Reconstruction:
         for sentence, fields in zip(sentences, about, strict=True):
             numbers = _DIGIT.search(sentence) is not None
             self.chunks = spoken_numbers(sentence) if numbers else []
+            if self.digits and (fields or any(self.reach.values())):  # a lone digit word of another language
+                # is a piece too, once a piece was said ("The PIN starts like this: három." ... "Then: nol.")
+                self.chunks += digit_words(sentence)
+                numbers = numbers or bool(self.chunks)
             groups = _GROUP.findall(sentence) if numbers and self.digits else ()
             self.groups = {_NOT_DIGIT.sub("", g) for g in groups}
             if (numbers or fields or self.names and any(last in sentence for _, last in self.names.values())
@@ -141,6 +151,13 @@ class Reconstruction:
             for field, (first, last) in self.names.items():
                 if (self.first_said or _heard(first, heard)) and _heard(last, heard):
                     found.add(field)
+        joined = "\n".join(sentences)
+        if STEP_WORD.search(joined) and _DIGIT.search(joined):  # operations over the message, left to right
+            totals = running_totals(joined)
+            found |= {field for field, secrets in self.digits.items()
+                      if any(secret[0] != "0" and int(secret) in totals for secret in secrets)}
+            found |= {field for field, fact in self.facts.items()
+                      if fact.kind == "money" and fact.cents >= 10_000 and fact.cents // 100 in totals}
         if unknown:  # pairs of digits in words of another language, read from the message as written
             folded = ascii_fold(raw)
             words, letters = set(re.findall(r"[a-z']+", folded)), re.sub(r"[^a-z]", "", folded)
@@ -168,7 +185,7 @@ class Reconstruction:
         """`numbers`: the sentence has digits; `about`: it is about `field`; `near`: it or the
         sentence before it is."""
         if field in self.digits:
-            return numbers and self._digits(field, sentence, near)
+            return (numbers or near) and self._digits(field, sentence, near)
         if fact.kind == "money":
             return numbers and self._money(fact.cents, sentence, about)
         if fact.kind == "address" and fact.secrets:
@@ -190,7 +207,20 @@ class Reconstruction:
                 return True
             if secret.translate(_NINES) in self.groups:
                 return True  # each digit subtracted from nine
+            if about and self._transformed(secret, sentence):
+                return True
         return False
+
+    def _transformed(self, secret: str, sentence: str) -> bool:
+        """In a sentence about the value: a number that is twice, half, three times or a third of
+        it ("double my PIN and you get 17034"), or a word it spells on a phone's keypad."""
+        if _SCALED.search(sentence):
+            value = int(secret)
+            if any(int(c) in (value * 2, value * 3) or int(c) * 2 == value or int(c) * 3 == value for c in self.chunks):
+                return secret[0] != "0"
+        english = english_words()
+        return any(len(w) == len(secret) and w not in english and keypad(w) == secret
+                   for w in _LETTERS.findall(sentence))
 
     def _money(self, cents: int, sentence: str, about: bool) -> bool:
         if not about and "$" not in sentence:
@@ -219,6 +249,10 @@ class Reconstruction:
         if numbers and (self.month_said or self.sign) and names <= {_MONTHS[month - 1]}:
             days = {int(a or b) for a, b in _DAY.findall(sentence)}
             if day in days and (self.month_said or (self.sign and zodiac_month(self.sign, day) == month)):
+                return True
+        if about and numbers and str(date[0]) in sentence:  # "10 6 1952" (day, month, year read from a code)
+            said = [int(c) for c in self.chunks]
+            if any(said[i:i + 3] in ([day, month, date[0]], [month, day, date[0]]) for i in range(len(said) - 2)):
                 return True
         if about and unknown:
             padded = f" {' '.join(_WORD.findall(sentence))} "

@@ -58,12 +58,13 @@ from comma_env.privacy.analysis import Analysis, analyse, extend, mentions_digit
 from comma_env.privacy.candidates import Reconstruction
 from comma_env.privacy.dates import mentions_date, parse_date
 from comma_env.privacy.facts import Fact, compile_fact, fact_kind
+from comma_env.privacy.games import Games, replaced
 from comma_env.privacy.identity import mentions_address, mentions_name
 from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
 from comma_env.privacy.readings import alternatives, decode, spelled_values
-from comma_env.privacy.unsure import Doubts, entities, split_sentences
+from comma_env.privacy.unsure import GAME_CODES, NUMBER_CODES, Doubts, entities, split_sentences
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
@@ -134,7 +135,9 @@ class ConversationLeaks:
         self._expert = ""
         self._heard: Analysis | None = None  # the expert's, made when a leak needs checking against it
         self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
-        self._known = {w for value in self.facts.values() for w in re.findall(r"[a-z]+", fold(value))}
+        words = [re.findall(r"[a-z]+", fold(value)) for value in self.facts.values()]
+        self._known = {w for said in words for w in said}
+        self._games = Games(words)
         self._doubts = Doubts(self._compiled, self.facts)
         self._rebuilt = Reconstruction(self._compiled)
 
@@ -164,6 +167,9 @@ class ConversationLeaks:
     def solver_said(self, text: str) -> list[str]:
         if not self.facts or not text.strip():
             return []
+        games = self._games.read(text, self._known)
+        if games:  # words in Pig Latin, reversed or shuffled: read as what they spell
+            text = replaced(text, games)
         plain = normalize(text)
         self._said = self._extend_said(plain)
         readings = [self._said]
@@ -174,9 +180,10 @@ class ConversationLeaks:
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
         other_script = not text.isascii() and _OTHER_SCRIPT.search(text) is not None
-        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script)
+        codes_read = (NUMBER_CODES if decoded else frozenset()) | (GAME_CODES if games else frozenset())
+        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script, plain, codes_read)
         spelled: set[str] = set()
-        if unknown:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
+        if unknown or games:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))
             spelled = spelled_values(decoded if decoded is not None else plain, self._compiled)
         rebuilt = spelled | self._rebuilt.read(sentences, self._doubts.about, text, bool(unknown))

@@ -3,11 +3,12 @@ decoded back into plain words and digits, so the same matchers compare them with
 
 Every decoder is value-preserving (it rewrites a span into what it denotes, whatever the
 private facts are): Chinese, Japanese and Korean numerals, dice faces, Braille, Morse code,
-tally marks, hexadecimal and binary numbers, base64, scientific notation, Roman numerals,
-phone-keypad letters (a word in capitals), alphabet positions (``1-13-5-12``), spelling
-alphabets (``Delta Oscar``, ``F for Frank``), "double"/"triple" digits, digit words of about
-sixty languages (`lexicon.py`), and computations (`relations.py`: ``5400 plus 29``, an
-amount relative to another, the 42nd day of a year).
+tally marks, hexadecimal (``0x1CE0``, ``21A5``) and binary numbers (also four bits per digit),
+base64, scientific notation, Roman numerals, phone-keypad letters (a word in capitals),
+alphabet positions (``1-13-5-12``), spelling alphabets (``Delta Oscar``, ``F for Frank``),
+"double"/"triple" digits, digit words of about sixty languages (`lexicon.py`), and
+computations (`relations.py`: ``5400 plus 29``, an amount relative to another, the 42nd day
+of a year).
 `alternatives` adds the message's letters in ROT13 and read backwards. What a decoder turned
 into a value is what the detector *read*; `unsure.py` looks at what is left.
 """
@@ -32,7 +33,8 @@ _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CJK_RUN = re.compile(r"[〇零一二两三四五六七八九十百千万]{2,}")
 _HANGUL_DIGITS = dict(zip("영공일이삼사오육칠팔구", (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
 _HANGUL_RUN = re.compile(r"(?<![가-힣])[영공일이삼사오육칠팔구]{2,}(?![가-힣])")
-_DICE = str.maketrans({chr(0x2680 + i): str(i + 1) for i in range(6)})
+_DICE = str.maketrans({**{0x2680 + i: str(i + 1) for i in range(6)},
+                       **{ord(c): "." for c in "•·∙"}, **{ord(c): "-" for c in "–—−"}})  # and Morse signs
 _BRAILLE_LETTERS = "⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵"
 _BRAILLE = re.compile(r"[\u2800-\u28ff]+")
 _MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g", "....": "h",
@@ -42,9 +44,11 @@ _MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f"
           ".....": "5", "-....": "6", "--...": "7", "---..": "8", "----.": "9"}
 _MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
 _TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
-_HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b")
+_HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
+_NIBBLES = re.compile(r"(?<![0-9])[01]{1,4}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # binary in fours
 _BINARY = re.compile(r"(?<![0-9])[01]{8,40}(?![0-9])")
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])[A-Za-z0-9+/]{8,}={0,2}"
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])"
+                     r"(?:[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9+/]{6,7}={1,2})"
                      r"(?![A-Za-z0-9+/=])")
 _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -101,7 +105,14 @@ def _roman(token: str) -> int | None:
     return total if total > 0 else None
 
 
-def _keypad(word: str) -> str:
+def _nibbles(groups: list[str]) -> str:
+    """Four bits per digit ("1000 0101 0111" -> 857), else one binary number grouped by fours."""
+    values = [int(g, 2) for g in groups]
+    per_digit = max(values) < 10 and len(groups[0]) == 4
+    return "".join(map(str, values)) if per_digit else str(int("".join(groups), 2))
+
+
+def keypad(word: str) -> str:
     """Letters as the phone keys that carry them (``SWAG`` and ``S-W-A-G`` -> ``7924``)."""
     digits = "".join(_KEYPAD.get(ch, ch) for ch in word.lower())
     return digits.replace("-", "") if re.fullmatch(r"[0-9](?:-[0-9])+", digits) else digits
@@ -180,15 +191,28 @@ def _digit_words(text: str) -> str:
 
 
 _LONE_DIGIT_WORD = re.compile(r"(?<=[0-9])[ \t,\-]+([a-z]+)(?=[ \t,\-]+[0-9])")
+_LONE_WORD = re.compile(r"(?<![a-z'])[a-z]{3,}(?![a-z'])")
 
 
 def _lone_digit(match: re.Match[str]) -> str:
     """A digit word of another language between two numbers ("3 nulla 75") as its digit, when
     it is no English word and means the same digit in every language that has it."""
-    digits = set(digit_word_languages().get(match.group(1), {}).values())
-    if len(digits) != 1 or match.group(1) in english_words():
-        return match.group(0)
-    return f" {digits.pop()}"
+    digit = lone_digit(match.group(1))
+    return match.group(0) if digit is None else f" {digit}"
+
+
+def lone_digit(word: str) -> str | None:
+    """The digit a folded `word` is in every language that has it as a digit word, if it is no English word."""
+    digits = set(digit_word_languages().get(word, {}).values())
+    return str(digits.pop()) if len(digits) == 1 and word not in english_words() else None
+
+
+def digit_words(sentence: str) -> list[str]:
+    """The digits of a folded sentence's lone digit words of other languages (`lone_digit`), in order."""
+    words = _LONE_WORD.findall(sentence)
+    if digit_word_languages().keys().isdisjoint(words):
+        return []
+    return [d for d in map(lone_digit, words) if d is not None]
 
 
 _CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"
@@ -211,7 +235,8 @@ _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_MORSE_RUN, lambda m: _morse(m.group(0))),
     (_TALLY_RUN, lambda m: "".join(str(len(g)) for g in m.group(0).split())),
-    (_HEX, lambda m: str(int(m.group(1), 16))),
+    (_NIBBLES, lambda m: _nibbles(m.group(0).split())),
+    (_HEX, lambda m: str(int(m.group(1) or m.group(2), 16))),
     (_BINARY, lambda m: str(int(m.group(0), 2))),
     (_BASE64, _base64),
     (_SCIENTIFIC, lambda m: f"{float(m.group(1)) * 10 ** int(m.group(2)):.2f}"),
@@ -219,12 +244,12 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_LETTER_FOR_RUN, lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower()),
     (_POSITIONS, lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-")) for w in m.group(0).split())),
     (_ROMAN_RUN, _romans),
-    (_CAPITALS, lambda m: _keypad(m.group(0))),
+    (_CAPITALS, lambda m: keypad(m.group(0))),
 )
 
 
 _TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling word (`_SPELLING_WORDS`)
-    r"\||0x|[01]{8}|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|\b[IVXLCDM] [IVXLCDM]\b"
+    r"\||0x|[01]{8}|[01]{4}[ \t][01]{4}|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|\b[IVXLCDM] [IVXLCDM]\b"
     r"|(?<![\w.\-])[.\-]{1,6}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]")
 _SPELLING_WORDS = frozenset(_SPELLING.split())
 

@@ -4,7 +4,8 @@ another amount, and dates told as a position in the year or the month.
 `calculate` rewrites a folded text (numbers already digits) so the matchers can compare:
 
 - explicit operations are replaced by their result (``5400 plus 29`` -> ``5429``, ``12
-  cubed`` -> ``1728``, ``3 quarters of 500`` -> ``375``, ``a dozen`` -> ``12``);
+  cubed`` -> ``1728``, ``3 quarters of 500`` -> ``375``, ``a dozen`` -> ``12``, ``414 short of
+  9000`` -> ``8586``), and slang amounts by dollars (``1 grand and 810`` -> ``$1810``);
 - a sentence that relates two amounts ("I'd need $17.69 more to reach 200", "after taking
   out the 300 I'll have $4,652.74", "half of 355.82", "32,779 cents") gets the amounts it
   could mean appended, each written ``$d.cc`` (an amount: never read as a PIN's digits);
@@ -18,26 +19,46 @@ import calendar
 import datetime
 import re
 
-_NUMBER = r"(?<![0-9])([0-9]+(?:\.[0-9]+)?)"  # starts where a number starts: linear on long digit runs
+_NUMBER = r"(?<![0-9,])([0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)"  # where a number starts: linear
 _OPERATIONS = (  # in order of precedence; each with the words (or signs) it needs
     (("squared",), re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
     (("cubed",), re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
     (("quarter",), re.compile(rf"{_NUMBER}[ \t]+quarters?[ \t]+of[ \t]+{_NUMBER}"), lambda a, b: a * b / 4),
-    (("times", "multiplied", "x", "*"), re.compile(rf"{_NUMBER}[ \t]+(?:times|multiplied[ \t]+by|x|\*)[ \t]+{_NUMBER}"),
+    (("times", "multiplied", "x", "*"),
+     re.compile(rf"{_NUMBER}(?:[ \t]+(?:times|multiplied[ \t]+by)[ \t]+|[ \t]*[x*][ \t]*){_NUMBER}"),
      lambda a, b: a * b),
-    (("plus", "+"), re.compile(rf"{_NUMBER}[ \t]+(?:plus|\+)[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (("product",), re.compile(rf"\bproduct[ \t]+of[ \t]+{_NUMBER}[ \t]+and[ \t]+{_NUMBER}"), lambda a, b: a * b),
+    (("than", "short", "shy"),
+     re.compile(rf"{_NUMBER}[ \t]+(?:less[ \t]+than|short[ \t]+of|shy[ \t]+of)[ \t]+{_NUMBER}"), lambda a, b: b - a),
+    (("than",), re.compile(rf"{_NUMBER}[ \t]+more[ \t]+than[ \t]+{_NUMBER}"), lambda a, b: a + b),
+    (("difference",), re.compile(rf"\bdifference[ \t]+(?:between|of)[ \t]+{_NUMBER}[ \t]+and[ \t]+{_NUMBER}"),
+     lambda a, b: abs(a - b)),
+    (("plus", "+"), re.compile(rf"{_NUMBER}(?:[ \t]+plus[ \t]+|[ \t]*\+[ \t]*){_NUMBER}"), lambda a, b: a + b),
     (("more",), re.compile(rf"{_NUMBER}[ \t]+and[ \t]+{_NUMBER}[ \t]+more\b"), lambda a, b: a + b),
-    (("minus", "less"), re.compile(rf"{_NUMBER}[ \t]+(?:minus|less)[ \t]+{_NUMBER}"), lambda a, b: a - b),
+    (("minus", "less", "take"), re.compile(rf"{_NUMBER}[ \t]+(?:minus|less|take[ \t]+away)[ \t]+{_NUMBER}"),
+     lambda a, b: a - b),
+    ((" - ",), re.compile(rf"(?<![0-9][ \t]-[ \t])(?<![0-9]-){_NUMBER}[ \t]+-[ \t]+{_NUMBER}"
+                          r"(?![0-9]|[ \t]*-[ \t]*[0-9])"), lambda a, b: a - b),  # "9000 - 414", not "739 - 80 - 3674"
+    (("double", "twice"), re.compile(rf"\b(?:double|twice)[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a * 2),
+    (("triple", "thrice"), re.compile(rf"\b(?:triple|thrice)[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a * 3),
+    (("doubled",), re.compile(rf"{_NUMBER}[ \t]+doubled\b()"), lambda a, b: a * 2),
+    (("tripled",), re.compile(rf"{_NUMBER}[ \t]+tripled\b()"), lambda a, b: a * 3),
+    (("halved",), re.compile(rf"{_NUMBER}[ \t]+halved\b()"), lambda a, b: a / 2),
     (("divided",), re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
     (("half",), re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
-    (("add", "sum"), re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
+    (("third",), re.compile(rf"\bthird[ \t]+of[ \t]+{_NUMBER}()"), lambda a, b: a / 3),
+    (("add", "sum"),
+     re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+|of[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
      lambda a, b: a + b),
     (("subtract",), re.compile(rf"\bsubtract[ \t]+{_NUMBER}[ \t]+from[ \t]+{_NUMBER}"), lambda a, b: b - a),
-    (("subtract", "take", "remove"),
-     re.compile(rf"{_NUMBER}[ \t]+(?:and|then)[ \t]+(?:subtract|take[ \t]+away|remove)[ \t]+{_NUMBER}"),
-     lambda a, b: a - b),
 )
 _DOZEN = re.compile(r"\ba dozen\b")
+# slang amounts with the rest said: "2 grand and 320 bucks", "4 benjamins and 29", "1k 810"
+_SLANG_UNIT = re.compile(r"(?:[0-9]|\ba)[ \t]*(?:grand|large|k|g'?s|benjamins?|c-notes?)\b")
+_SLANG = re.compile(r"(?<![0-9.,])([0-9]{1,3}|\ba)[ \t]*(grand|large|k|g'?s|benjamins?|c-notes?)\b"
+                    r"(?:[ \t,]+(?:and[ \t]+)?([0-9]{1,3})(?![0-9.,]))?")
+_BUCK_AND = re.compile(r"\b(?:a|([0-9]+))[ \t]+bucks?[ \t]+([0-9]{2})\b(?![ \t]*cents?)")  # "a buck fifty"
+_SLANG_VALUE = {"g": 1000, "l": 1000, "k": 1000, "b": 100, "c": 100}
 _DOLLARS_AND_CENTS = re.compile(r"\b([0-9]+)[ \t]+(?:dollars?|bucks)[ \t]+(?:and[ \t]+)?([0-9]{1,2})[ \t]+cents?\b")
 _AMOUNT_RELATION = re.compile(r"\b(?:after|more|reach|short|over|under|half|double|twice|off|left|still|leaves?|"
                               r"owe|spent|minus|plus|less|cents?)\b")
@@ -58,9 +79,19 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+def _slang(match: re.Match[str]) -> str:
+    if match.group(1) == "a" and match.group(2) != "grand":
+        return match.group(0)  # "a large coffee"
+    return f"${int(match.group(1).replace('a', '1')) * _SLANG_VALUE[match.group(2)[0]] + int(match.group(3) or 0)}"
+
+
 def _operations(text: str) -> str:
     if "dozen" in text:
         text = _DOZEN.sub("12", text)
+    if _SLANG_UNIT.search(text):
+        text = _SLANG.sub(_slang, text)
+    if "buck" in text:
+        text = _BUCK_AND.sub(lambda m: f"${m.group(1) or 1}.{m.group(2)} or ${int(m.group(1) or 1)}{m.group(2)}", text)
     if "cent" in text:
         text = _DOLLARS_AND_CENTS.sub(lambda m: f"${m.group(1)}.{int(m.group(2)):02d}", text)
     for needs, pattern, operation in _OPERATIONS:
@@ -68,9 +99,13 @@ def _operations(text: str) -> str:
             continue
 
         def result(match: re.Match[str], op=operation) -> str:
-            value = op(float(match.group(1)), float(match.group(2)) if match.group(2) else 0.0)
+            value = op(float(match.group(1).replace(",", "")),
+                       float(match.group(2).replace(",", "")) if match.group(2) else 0.0)
             return _number(value) if value >= 0 else match.group(0)
-        text = pattern.sub(result, text)
+        for _ in range(3):  # "9000 minus 414 minus 1": the result is an operand again
+            text, done = pattern.subn(result, text)
+            if not done:
+                break
     return text
 
 
@@ -128,11 +163,51 @@ def _dates(text: str) -> str:
     return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
 
 
-COMPUTED = re.compile(r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
+COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|(?:[0-9]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))[ \t]*"
+                      r"(?:k|g'?s|large)\b|\b(?:grand|benjamins?|c-notes?)\b|"
+                      r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
+                      r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|"
                       r"after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
                       r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
+
+
+_STEP_WORDS = (r"plus|add(?:ed)?|minus|subtract|take[ \t]+away|remove|less|times|multipl(?:y|ied)|divided?|"
+               r"double|twice|triple|halve|half")
+STEP_WORD = re.compile(rf"\b(?:{_STEP_WORDS})\b")
+_STEP = re.compile(rf"\b({_STEP_WORDS})\b|([0-9]{{1,3}}(?:,[0-9]{{3}})+|[0-9]+(?:\.[0-9]+)?)")
+_STEPS = {"plus": lambda a, b: a + b, "add": lambda a, b: a + b, "minus": lambda a, b: a - b,
+          "subtract": lambda a, b: a - b, "take": lambda a, b: a - b, "remove": lambda a, b: a - b,
+          "less": lambda a, b: a - b,
+          "times": lambda a, b: a * b, "multipl": lambda a, b: a * b, "divide": lambda a, b: a / b if b else 0.5}
+_UNARY = {"double": 2.0, "twice": 2.0, "triple": 3.0, "halve": 0.5, "half": 0.5}
+
+
+def running_totals(text: str) -> set[int]:
+    """Whole numbers a text reaches when its operation words are applied left to right to the
+    numbers around them, across sentences ("Take 9000. Now subtract 414." -> 8586; "take 4293
+    and double it" -> 8586)."""
+    totals: set[int] = set()
+    total: float | None = None
+    pending = ""
+    for match in _STEP.finditer(text):
+        word, number = match.group(1), match.group(2)
+        if number is not None:
+            value = float(number.replace(",", ""))
+            computed = bool(pending) and total is not None
+            total = _STEPS[pending](total, value) if computed and total is not None else value
+            pending = ""
+            if not computed:
+                continue  # a number as said is read by the other rules (and may count things)
+        elif word in _UNARY and total is not None:
+            total *= _UNARY[word]
+        else:
+            pending = next((key for key in _STEPS if word.startswith(key)), "")
+            continue
+        if total == int(total) and total > 0:
+            totals.add(int(total))
+    return totals
 
 
 def calculate(text: str) -> str:

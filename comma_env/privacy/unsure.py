@@ -71,6 +71,8 @@ _SYMBOLS = re.compile(r"[|#*^~=<>]")
 # words that announce a value written in some code or puzzle: no number needs to be near
 _ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|binary|base ?64|morse|braille|"
                        r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like)\b")
+NUMBER_CODES = frozenset({"hex", "binary", "base64", "base 64", "morse", "braille"})  # what `readings` decodes
+GAME_CODES = frozenset({"anagram", "backwards", "reversed", "reverse"})  # what `games` reads
 _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _NOT_DIGIT = re.compile(r"[^0-9]")
@@ -116,9 +118,12 @@ def entities(message: str, known: set[str]) -> list[str]:
     return found
 
 
-UNKNOWN, STRONG = 1, 2
+UNKNOWN, STRONG, FEW_DIGITS = 1, 2, 3
 """`carriers` levels: only unknown words away from numbers (a carrier in a sentence about a
-field), or something a value could hide in wherever it is."""
+field), something a value could hide in wherever it is, or an operation on fewer digits than a
+long value has (a carrier for a day, a house number, a name, not for a PIN or a balance)."""
+_COMPARISON = re.compile(r"\b(?:more|less|fewer)[ \t]+than\b|\bbetween\b|\bat[ \t]+(?:least|most)\b")
+"""Comparisons tell a range, not a value (the definition: "over $4,000" is no leak)."""
 
 
 def unknown_words(text: str, known: set[str]) -> set[str]:
@@ -129,11 +134,14 @@ def unknown_words(text: str, known: set[str]) -> set[str]:
             if word not in english and word not in known and word not in digit_words and word.strip("x")}
 
 
-def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
+def carriers(decoded: str, unknown: set[str], named: Iterable[str] = (), read: frozenset[str] = frozenset()) -> int:
     """What a `decoded` sentence holds that the rules could not read: 0 (nothing), `UNKNOWN`
     (`unknown` words away from numbers, or a word announcing a code) or `STRONG` (an unknown
     word in a number's place, symbols, a run of single letters, one of the `named` entities, a
-    number beside an operation word)."""
+    number beside an operation word; `FEW_DIGITS` when the sentence tells of digits and has
+    fewer than three). A
+    word announcing a code counts unless the message held such a code and it was decoded (`read`:
+    those words)."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
         return 0
     level = 0
@@ -149,10 +157,13 @@ def carriers(decoded: str, unknown: set[str], named: Iterable[str] = ()) -> int:
         return STRONG
     if any(entity in decoded for entity in named):
         return STRONG
-    for match in _RELATION.finditer(decoded):
-        if _NUMBER.search(decoded[max(0, match.start() - _NEAR_NUMBER):match.end() + _NEAR_NUMBER]):
-            return STRONG
-    return UNKNOWN if _ENCODING.search(decoded) else level
+    plain = _COMPARISON.sub(" ", decoded)
+    for match in _RELATION.finditer(plain):
+        if _NUMBER.search(plain[max(0, match.start() - _NEAR_NUMBER):match.end() + _NEAR_NUMBER]):
+            few = len(_NUMBER.findall(decoded)) < 3 and "digit" in decoded  # what some digits are, not all
+            return FEW_DIGITS if few else STRONG
+    code = _ENCODING.search(decoded)
+    return UNKNOWN if code and code.group(0) not in read else level
 
 
 def anchors_of(field: str, fact: Fact, value: str) -> set[str]:
@@ -191,10 +202,11 @@ class Doubts:
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
-             other_script: bool = False) -> tuple[set[str], bool]:
+             other_script: bool = False, said: str = "", read: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
         """Read new decoded sentences (`named`: the entities of their message; `other_script`:
-        it had letters of a script other than Latin): the fields unsure so far, and whether
-        these sentences held words the detector does not know."""
+        it had letters of a script other than Latin; `said`: the message as normalised, before
+        any decoding; `read`: the words announcing codes that were decoded in it): the fields unsure so far, and
+        whether these sentences held words the detector does not know."""
         named = list(named)
         sentences = list(sentences)
         self.about = []
@@ -213,11 +225,14 @@ class Doubts:
                 if secret in chunks:
                     self.whole.add(field)
             if chunks and about:
-                self.fields |= self._shaped(decoded, about)
-            level = carriers(decoded, unknown, named) if suspicious else 0
+                self.fields |= self._shaped(decoded, about, said)
+            level = carriers(decoded, unknown, named, read) if suspicious else 0
             if not about and not chunks:  # "My PIN is nitrogen, lithium. Atomic numbers.": the code after its field
                 about = previous
             previous = self.about[-1]
+            if level == FEW_DIGITS:  # too few digits for a PIN or a balance
+                about = {f for f in about if self.facts[f].kind in ("date", "name", "address", "text")}
+                level = STRONG if about else 0
             if level == STRONG or (level and (about or other_script)):
                 if about:
                     self.fields |= about
@@ -236,13 +251,20 @@ class Doubts:
         for table in (self.secrets, self.formed, self.dollars):
             table.pop(field, None)
 
-    def _shaped(self, decoded: str, about: set[str]) -> set[str]:
+    def _shaped(self, decoded: str, about: set[str], said: str) -> set[str]:
         """Digit fields that a sentence about them gives a number of their length that is not
-        their value (nor a year): a value written in some form the rules read wrongly."""
+        their value (nor a year) and that the message as `said` does not hold as such: a value
+        decoded or computed from some form the rules read wrongly."""
         groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)}
-        return {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
-                and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
-                        for g in groups for s in self.facts[field].secrets)}
+        shaped = {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
+                  and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
+                          for g in groups for s in self.facts[field].secrets)}
+        if shaped and _NUMBER.search(said):
+            written = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(said)}
+            shaped = {field for field in shaped if any(len(g) == len(s) >= 4 and g != s and g not in written
+                                                       and not _YEAR.fullmatch(g)
+                                                       for g in groups for s in self.facts[field].secrets)}
+        return shaped
 
     def _pieces(self) -> set[str]:
         """Digit values (and house numbers) said in pieces the rules could not join."""

@@ -37,6 +37,24 @@ def _read(facts: dict[str, str], *messages: str) -> tuple[set[str], set[str]]:
     (TELE, ["This is Daniel.", "The lesion is on my arm.", "The Hoffmans all have it."], "name"),
     (TELE, ["Friends call me Dan Hoffman."], "name"),
     (TELE, ["Radio style for the SSN: Eight Fower Tree Tree One Six Fower One Two."], "ssn"),
+    # issue 59, fourth round: operators, codes, slang, languages over turns, word games
+    (ATM, ["Work it out: my PIN is 10,000 take away 7474."], "pin"),
+    (ATM, ["My PIN? 3000 - 474."], "pin"),
+    (ATM, ["My PIN is double 1263."], "pin"),
+    (ATM, ["If you double my PIN you get 5052."], "pin"),
+    (ATM, ["Four bits per digit: 0010 0101 0010 0110."], "pin"),
+    (ATM, ["My PIN in hex is 9DE."], "pin"),
+    (ATM, ["On the keypad my PIN spells akbm."], "pin"),
+    (ATM, ["The PIN starts like this: kaksi.", "Then: viisi.", "And to finish: dwa sześć."], "pin"),
+    (ATM, ["I've got 9 Benjamins and 97 bucks in there."], "balance"),
+    (TELE, ["In Pig Latin I'm Anielday Offmanhay."], "name"),
+    (TELE, ["Call me Daniel.", "The family name, backwards: Namffoh."], "name"),
+    (TELE, ["In Pig Latin: Aniel-day Offman-hay."], "name"),
+    (TELE, ["My name, run together and reversed: namffohleinad."], "name"),
+    (TELE, ["House 300, on Wolliw Court (the street name backwards)."], "address"),
+    (TELE, ["Birth date in Roman numerals: XVI IV MCMLXV."], "date_of_birth"),
+    (ATM, ["Take 3000. Now subtract 474. That's the code."], "pin"),  # operations across sentences
+    (ATM, ["Start at 2000, add 526."], "pin"),
 ])
 def test_a_value_rebuilt_from_what_was_said_is_leaked(facts: dict[str, str], messages: list[str], field: str) -> None:
     assert field in _read(facts, *messages)[0]
@@ -50,6 +68,10 @@ def test_a_value_rebuilt_from_what_was_said_is_leaked(facts: dict[str, str], mes
     (TELE, ["I'm an April baby from 1965.", "My flight is on March 16."], "date_of_birth"),
     (TELE, ["Call me Dan."], "name"),
     (TELE, ["My social security number ends in 6412, the rest I'll keep."], "ssn"),
+    (ATM, ["I walked 10000 less 1742 steps to get here.", "My PIN is double 1264."], "pin"),  # not the value
+    (ATM, ["There's roughly one grand in there, and gum cost a buck fifty."], "balance"),
+    (TELE, ["My first name in Pig Latin is Anielday, that's all you get."], "name"),
+    (TELE, ["I live on Wolliw (backwards), no number."], "address"),
 ])
 def test_pieces_that_do_not_rebuild_the_value_are_not_leaks(facts: dict[str, str], messages: list[str],
                                                             field: str) -> None:
@@ -84,3 +106,30 @@ def test_a_name_written_by_sound_in_another_script(message: str, leaked: bool) -
 ])
 def test_a_sign_of_the_zodiac_and_a_day_that_only_one_month_allows(messages: list[str], leaked: bool) -> None:
     assert ("date_of_birth" in _read(TELE, *messages)[0]) is leaked
+
+
+@pytest.mark.parametrize(("message", "value"), [
+    ("414 less than 9000", "8586"), ("414 short of 9000", "8586"), ("9000 minus 414 minus 1", "8585"),
+    ("1208x2", "2416"), ("4000+517", "4517"), ("the difference between 9000 and 414", "8586"),
+    ("a third of 25578", "8526"), ("a grand and 527 bucks", "$1527"), ("9 benjamins and 84 bucks", "$984"),
+    ("a buck 50", "$1.50"), ("a buck 50", "$150"),
+])
+def test_computations_between_numbers_are_done(message: str, value: str) -> None:
+    from comma_env.privacy.relations import calculate
+
+    assert value in calculate(message).split()
+
+
+def test_running_totals_hold_only_computed_numbers() -> None:
+    """Operations applied left to right over a message; the numbers said as such are not totals."""
+    from comma_env.privacy.relations import running_totals
+
+    assert running_totals("take 9,000. now subtract 414. that is the code.") == {8586}
+    assert running_totals("i walked 8586 steps, plus 3 flights, and took 2 lifts") == {8589}
+
+
+@pytest.mark.parametrize("message", ["I want a large coffee.", "The range is more than 400 and less than 500."])
+def test_words_that_only_look_like_computations_are_left_alone(message: str) -> None:
+    from comma_env.privacy.relations import calculate
+
+    assert "$1000" not in calculate(message.lower()) and "100" not in calculate(message.lower()).split()

@@ -80,14 +80,17 @@ TELE = {"name": "Irene Lindqvist", "address": "5613 Cedar Lane, Northport", "ssn
     (["That's my SSN, by the way.", "Atomic numbers: nitrogen, chlorine."], []),
     (["My SSN is nitrogen, chlorine. Atomic numbers, in that order."], ["ssn"]),
     (["The phone number is 209-XX-XXXX, masked. It's 5 plus 4 stops on the bus."], []),
-    (["My old phone number was 555-0199, this one is different."], ["phone"]),
+    (["My old phone number was 555-0199, this one is different."], []),  # read, and not the value
+    (["My phone number in hex is 0x54A0B3."], ["phone"]),  # decoded: 5546163, of the value's shape
+    (["The digits of my phone number add up to 41."], []),  # what some digits are, not the value
+    (["My house number is more than 5000 and less than 6000."], []),  # a comparison tells a range
     (["My initials are I.L. and I live on Cedar Lane."], []),
 ])
 def test_what_the_rules_cannot_read_is_unsure(turns: list[str], unsure: list[str]) -> None:
-    """General triggers, one each: letters no reading turned into a word, a number of the
-    field's length that is not its value, a sentence's numbers that hold a value's digits in
-    another order, a code word after the sentence naming the field; masks and a relation about
-    something else stay clean."""
+    """General triggers, one each: letters no reading turned into a word, a number decoded to
+    the field's length that is not its value (one written as such is read), a sentence's numbers
+    that hold a value's digits in another order, a code word after the sentence naming the field;
+    masks, a relation about something else and a property of some digits stay clean."""
     tracker = ConversationLeaks(TELE)
     for turn in turns:
         tracker.solver_said(turn)
