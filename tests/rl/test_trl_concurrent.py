@@ -3,10 +3,10 @@
 The partner is an LLM behind the loopback server answering in 50-500 ms; the learner is a
 tiny random transformer whose sampling is biased to call `send_message` at every turn
 (examples/benchmark_trl_tools.py). TRL's own trainer (lock-step, the reference) answers
-one call at a time and its tool phase is well above 1.25x the ideal (per round, the slowest
-call); `ConcurrentGRPOTrainer` has every rollout's call of a round in flight at once and
-stays within 1.25x. Each rollout still plays its own seed, in order, and a partner that
-fails ends only its own rollout's episode.
+one call at a time; `ConcurrentGRPOTrainer` has every rollout's call of a round in flight at
+once (what that saves in wall time is the benchmark's table, not a test's assertion). Each
+rollout still plays its own seed, in order, and a partner that fails ends only its own
+rollout's episode.
 """
 
 from __future__ import annotations
@@ -93,8 +93,7 @@ def test_a_failing_partner_ends_only_its_own_rollout(setup, tmp_path):
     assert failures == [0.0]
 
 
-@pytest.mark.alone  # wall time of the tool phase against the partner's latency: the other worker waits meanwhile
-def test_concurrent_grpo_step_waits_only_for_the_slowest_call_of_each_round(setup, tmp_path):
+def test_concurrent_grpo_step_has_every_call_of_a_round_in_flight(setup, tmp_path):
     bench, _, _, server = setup
     log: list[dict] = []
     trainer, concurrent = train_step(setup, "concurrent (ConcurrentGRPOTrainer)", tmp_path, log=log)
@@ -106,8 +105,6 @@ def test_concurrent_grpo_step_waits_only_for_the_slowest_call_of_each_round(setu
     # every rollout's call of a round at once (>= 2 leaves room for a thread descheduled past
     # another call's whole latency on a loaded machine)
     assert min(concurrent["in_flight"]) >= 2 and ROLLOUTS in concurrent["in_flight"], concurrent
-    assert lock_step["ratio"] > 1.25, lock_step  # the measure can fail: lock-step is far from the ideal
-    assert concurrent["ratio"] <= 1.25, concurrent
 
     # order and seeds: each GRPO group (2 rollouts) played one drawn instance, the next group another
     envs = trainer.environments
