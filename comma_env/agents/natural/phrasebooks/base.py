@@ -225,6 +225,24 @@ def _without(text: str, clauses: str) -> str:
     return text
 
 
+def meant(sentences: list[str], refers_to: Any, verb: re.Pattern[str] | None = None) -> tuple[Any, str]:
+    """What advice names (`refers_to(sentence)`, None when a sentence names nothing) and the sentence naming
+    it: the last such sentence, except that with `verb` one that says it ("press ...", or a later "press it")
+    outranks later ones that do not."""
+    chosen = None
+    said = ""
+    pressed = False
+    for sentence in sentences:
+        found = refers_to(sentence)
+        says = bool(verb and verb.search(sentence))
+        if found is None:
+            if says and chosen is not None and re.search(r"\b(?:that|it|this)\b", sentence):
+                pressed = True
+        elif says or not pressed:
+            chosen, said, pressed = found, sentence, says
+    return chosen, said
+
+
 def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
     """The steps for the buttons advice could mean (`chosen`, a set or None): none named, nothing; one,
     press it; none there, ask `missing`; several, ask `which` of them."""
