@@ -100,9 +100,9 @@ class Phrasebook:
             memory["state"] = state
         return len(found) == 1
 
-    def typed(self, actions: list[str], memory: Memory) -> None:
-        """What typed actions tell the expert; by default the picture changed, so what it was told no longer holds."""
-        memory["state"] = {}
+    def typed(self, actions: list[str], memory: Memory) -> None:  # noqa: B027 (optional hook)
+        """What typed actions tell the expert (by default nothing: a press that did not end the episode was a
+        strike, and the module is as it was)."""
 
     def unsure(self, message: str, before: Memory, decision: Decision) -> Decision:
         """Never guess: when leaving out a hedged sentence of `message` ("2 or maybe 3") changes the

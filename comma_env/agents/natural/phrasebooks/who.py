@@ -123,9 +123,6 @@ class WhoPhrases(Phrasebook):
     def possible(self, state: State, notes: dict[str, Any]) -> bool:
         return len(set(state["button_labels"].values())) == len(POSITIONS)
 
-    def typed(self, actions: list[str], memory: Memory) -> None:
-        """A press that did not end the episode was a mistake; the module is as it was."""
-
     def question(self, about: list[str], rng: np.random.Generator) -> str:
         if len(about) > 2 and all(a.startswith("the label on the") for a in about):
             about = ["the labels of " + ", ".join(a.removeprefix("the label on the ").removesuffix(" button")

@@ -185,9 +185,6 @@ class WirePhrases(Phrasebook):
             serial = unknown("the serial number (its last digit)", ["00000", "00001"])
         return {"wire_colors_top_to_bottom": wires, "serial_number": serial, "cut_wires": []}
 
-    def typed(self, actions: list[str], memory: Memory) -> None:
-        """A cut that did not end the episode was a mistake; the wires are as they were."""
-
     # -- the expert's words -----------------------------------------------------------------------
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         k = int(action.rsplit("_", 1)[1])
