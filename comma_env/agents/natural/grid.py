@@ -57,8 +57,8 @@ def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbre
     def add(row: str | None, col: str | None, start: int, end: int) -> None:
         if any(start < e and s < end for s, e in taken):
             return
-        if row is not None and row not in rows:
-            row = None if row != "middle" or len(rows) != 2 else None
+        if row not in rows:  # "middle" in a grid of two rows leaves the row open
+            row = None
         taken.append((start, end))
         found.append(Place(row, col, start, end))
 
@@ -81,7 +81,7 @@ def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbre
         lower = list(re.finditer(r"(?<![A-Za-z])(tl|tr|ml|mr|bl|br)(?![A-Za-z])", text))
         for match in [*_ABBREVIATION.finditer(text), *(lower if len(lower) > 1 else [])]:  # "br bl tl tr" too
             row, col = ABBREVIATIONS[match.group(1).upper()]
-            add(row if len(rows) == 3 else {"middle": None}.get(row, row), col, match.start(), match.end())
+            add(row, col, match.start(), match.end())
     for match in _ROW_ONLY.finditer(text):
         word = next(g for g in match.groups() if g)
         add(ROW_WORDS[word.lower()], None, match.start(), match.end())

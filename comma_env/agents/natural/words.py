@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -65,3 +65,8 @@ def with_connector(sentence: str, index: int, total: int, rng: np.random.Generat
         sentence = sentence[0].lower() + sentence[1:]
     return prefix + sentence
 
+
+def which_one(noun: str, keys: Iterable[str], shown: dict[str, str]) -> str:
+    """A question back naming each of `keys` by position and what it shows."""
+    named = " or the ".join(f"{key.replace('_', ' ')} one ({shown[key]})" for key in sorted(keys))
+    return f"Which {noun} do you mean: the {named}?"

@@ -100,9 +100,9 @@ class Phrasebook:
             memory["state"] = state
         return len(found) == 1
 
-    def typed(self, actions: list[str], memory: Memory) -> None:
-        """What typed actions tell the expert; by default the picture changed, so what it was told no longer holds."""
-        memory["state"] = {}
+    def typed(self, actions: list[str], memory: Memory) -> None:  # noqa: B027 (optional hook)
+        """What typed actions tell the expert (by default nothing: a press that did not end the episode was a
+        strike, and the module is as it was)."""
 
     def unsure(self, message: str, before: Memory, decision: Decision) -> Decision:
         """Never guess: when leaving out a hedged sentence of `message` ("2 or maybe 3") changes the
@@ -223,6 +223,24 @@ def _without(text: str, clauses: str) -> str:
     for clause in clauses.splitlines():
         text = text.replace(clause, " ", 1)
     return text
+
+
+def meant(sentences: list[str], refers_to: Any, verb: re.Pattern[str] | None = None) -> tuple[Any, str]:
+    """What advice names (`refers_to(sentence)`, None when a sentence names nothing) and the sentence naming
+    it: the last such sentence, except that with `verb` one that says it ("press ...", or a later "press it")
+    outranks later ones that do not."""
+    chosen = None
+    said = ""
+    pressed = False
+    for sentence in sentences:
+        found = refers_to(sentence)
+        says = bool(verb and verb.search(sentence))
+        if found is None:
+            if says and chosen is not None and re.search(r"\b(?:that|it|this)\b", sentence):
+                pressed = True
+        elif says or not pressed:
+            chosen, said, pressed = found, sentence, says
+    return chosen, said
 
 
 def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:

@@ -71,9 +71,6 @@ class DogPhrases(Phrasebook):
         elif _VAGUE.search(text):
             memory["state"]["dogs"] = tuple(range(MAX_DOGS + 1))
 
-    def typed(self, actions: list[str], memory: Memory) -> None:
-        """A submit that did not end the episode was at a wrong moment: the dogs are the same."""
-
     def belief(self, memory: Memory) -> State:
         dogs = memory["state"].get("dogs")
         if dogs and len(dogs) == 1:

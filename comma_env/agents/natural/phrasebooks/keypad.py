@@ -13,7 +13,7 @@ from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import HEDGES, clean, fix_typos, sentences, spelled_numbers
 from comma_env.agents.natural.symbols import SymbolMention, mentions
-from comma_env.agents.natural.words import choose, position_words
+from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.keypad import POSITIONS, SYMBOL_NAMES, matching_columns
 
 ROWS = ("top", "bottom")
@@ -176,7 +176,8 @@ class KeypadPhrases(Phrasebook):
             return Steps.unclear("In which order should I press the keys?") if instructed else Steps()
         for ref in order:
             if len(ref) != 1:
-                return Steps.unclear(_which(ref, symbols))
+                return Steps.unclear(which_one("key", ref, symbols) if ref else
+                                     "I don't see that symbol on my keypad. Which key do you mean?")
         keys = [next(iter(ref)) for ref in order]
         if len(keys) == len(POSITIONS) and set(keys[:len(lit)]) == set(lit):
             keys = keys[len(lit):]
@@ -189,13 +190,6 @@ def _sentence_of(text: str, index: int) -> str:
     start = max(text.rfind(".", 0, index), text.rfind("\n", 0, index)) + 1
     ends = [e for e in (text.find(".", index), text.find("\n", index)) if e != -1]
     return text[start:min(ends) if ends else len(text)]
-
-
-def _which(ref: set[str], symbols: dict[str, str]) -> str:
-    if not ref:
-        return "I don't see that symbol on my keypad. Which key do you mean?"
-    named = " or the ".join(f"{p.replace('_', ' ')} one ({symbols[p]})" for p in sorted(ref))
-    return f"Which key do you mean: the {named}?"
 
 
 def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:

@@ -11,9 +11,9 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, one_button, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
-from comma_env.agents.natural.words import choose, position_words
+from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
 
 ROWS = ("top", "bottom")
@@ -35,6 +35,7 @@ _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
 _VOWELS = set("AEIOU")
+_PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", re.IGNORECASE)
 _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter|button|key))?"
                            r"\s*[:=-]?|(?:press|push|hit|tap|click|choose|pick)(?:\s+the)?)\s+)([a-z])\b(?![\w'])"
                            r"(?!\s+(?:button|key|one|letter|\w+ing)\b)", re.IGNORECASE)
@@ -219,28 +220,19 @@ class LedPhrases(Phrasebook):
         letters: dict[str, str] = state["button_letters"]
         colour = state["led_colors_left_to_right"][state["stage_number"] - 1]
         text = _capitals(spelled_numbers(fix_typos(clean(text), VOCABULARY)))
-        chosen: set[str] | None = None
-        pressed = False
-        for sentence in sentences(text):
-            found = _refers_to(sentence, letters)
-            verb = bool(re.search(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", sentence, re.IGNORECASE))
-            if found is not None and (verb or not pressed):
-                chosen, pressed = found, verb
+        chosen, _ = meant(sentences(text), lambda s: _refers_to(s, letters), _PRESS)
         if chosen is None:
-            ruled = _by_rule(text, letters, colour)
-            if ruled is not None:
-                chosen = ruled
+            chosen = _by_rule(text, letters, colour)
         return one_button(chosen, lambda p: f"press_{p}",
                           "I don't see that on my buttons. Which button do you mean (letter or position)?",
-                          lambda ps: "Which button do you mean: the "
-                          + " or the ".join(f"{p.replace('_', ' ')} one ({letters[p]})" for p in ps) + "?")
+                          lambda ps: which_one("button", ps, letters))
 
 
 def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:
     """The buttons one sentence names (letters, positions, "the vowel"), or None."""
     by_letter = {letter: position for position, letter in letters.items()}
     found = _letters(sentence)
-    verb = re.search(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", sentence, re.IGNORECASE)
+    verb = _PRESS.search(sentence)
     if verb and len(found) > 1:
         found = [f for f in found if f.start > verb.end()][:1] or found[:1]
     constraints = [{by_letter[f.letter]} if f.letter in by_letter else set() for f in found]

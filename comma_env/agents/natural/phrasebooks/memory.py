@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import settle
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, one_button, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
@@ -209,11 +209,8 @@ class MemoryPhrases(Phrasebook):
         history = getattr(puzzle, "history", [])
         text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
         text = re.sub(r"(?m)^\s*\d[.)]\s+(?=[A-Za-z])", "", text)  # a list's number: "1. Press the first one"
-        chosen: set[int] | None = None
-        for sentence in sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE)):
-            found = _refers_to(sentence, labels, history)
-            if found is not None:
-                chosen = found
+        said = sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE))
+        chosen, _ = meant(said, lambda s: _refers_to(s, labels, history))
         return one_button(chosen, lambda k: f"press_position_{k}",
                           "I don't have that button. Which position (1 to 4 from the left) do you mean?",
                           lambda ks: "Do you mean " + " or ".join(f"position {k} (label {labels[k - 1]})" for k in ks)

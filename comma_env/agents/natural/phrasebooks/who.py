@@ -11,9 +11,9 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.labels import Found, Printed
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, one_button, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, meant, one_button, unknown
 from comma_env.agents.natural.reading import clean, fix_typos, hedged, sentences
-from comma_env.agents.natural.words import choose, position_words
+from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.who import DISPLAY_WORDS, LABELS, NO_TEXT, POSITIONS
 
 WORDS = Printed([*LABELS, *DISPLAY_WORDS])
@@ -123,9 +123,6 @@ class WhoPhrases(Phrasebook):
     def possible(self, state: State, notes: dict[str, Any]) -> bool:
         return len(set(state["button_labels"].values())) == len(POSITIONS)
 
-    def typed(self, actions: list[str], memory: Memory) -> None:
-        """A press that did not end the episode was a mistake; the module is as it was."""
-
     def question(self, about: list[str], rng: np.random.Generator) -> str:
         if len(about) > 2 and all(a.startswith("the label on the") for a in about):
             about = ["the labels of " + ", ".join(a.removeprefix("the label on the ").removesuffix(" button")
@@ -171,22 +168,12 @@ class WhoPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         labels: dict[str, str] = dict(puzzle.visible_state()["button_labels"])
         text = fix_typos(clean(text), VOCABULARY)
-        chosen: set[str] | None = None
-        chosen_has_press = False
-        for sentence in sentences(re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)",
-                                         " ", text)):
-            found = _refers_to(sentence, labels, lowercase=text == text.lower())
-            press = bool(_PRESS.search(sentence))
-            if found is None:
-                if press and re.search(r"\b(?:that|it|this)\b", sentence) and chosen is not None:
-                    chosen_has_press = True
-                continue
-            if press or not chosen_has_press:
-                chosen, chosen_has_press = found, press
+        said = sentences(re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)", " ", text))
+        chosen, _ = meant(said, lambda s: _refers_to(s, labels, lowercase=text == text.lower()), _PRESS)
+        quoted = {position: f'"{label}"' for position, label in labels.items()}
         return one_button(chosen, lambda p: f"press_{p}",
                           "I don't see that button. Which one do you mean (its label or position)?",
-                          lambda ps: "Which button do you mean: the "
-                          + " or the ".join(f"{p.replace('_', ' ')} one (\"{labels[p]}\")" for p in ps) + "?")
+                          lambda ps: which_one("button", ps, quoted))
 
 
 def _neighbour(position: str, relation: str) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.colours import Palette, drop_negated
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, unknown
 from comma_env.agents.natural.reading import (
     ORDINAL,
     ROMAN,
@@ -185,9 +185,6 @@ class WirePhrases(Phrasebook):
             serial = unknown("the serial number (its last digit)", ["00000", "00001"])
         return {"wire_colors_top_to_bottom": wires, "serial_number": serial, "cut_wires": []}
 
-    def typed(self, actions: list[str], memory: Memory) -> None:
-        """A cut that did not end the episode was a mistake; the wires are as they were."""
-
     # -- the expert's words -----------------------------------------------------------------------
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         k = int(action.rsplit("_", 1)[1])
@@ -225,16 +222,11 @@ class WirePhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         colors = list(puzzle.visible_state()["wire_colors_top_to_bottom"])
         low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
-        chosen: set[int] | None = None
-        unsure = False
-        for sentence in sentences(low):
-            sentence = re.sub(rf"\bnot (?:the )?(?:{ORDINAL}|wire \d|\d)\b(?: (?:one|wire))?", " ", sentence)
-            found = _refers_to(sentence, colors)
-            if found is not None:
-                chosen, unsure = found, hedged(sentence) or bool(re.search(r"\bone of\b", sentence))
+        said = [re.sub(rf"\bnot (?:the )?(?:{ORDINAL}|wire \d|\d)\b(?: (?:one|wire))?", " ", s) for s in sentences(low)]
+        chosen, sentence = meant(said, lambda s: _refers_to(s, colors))
         if chosen is None:
             return Steps()
-        if len(chosen) == 1 and not unsure:
+        if len(chosen) == 1 and not hedged(sentence) and not re.search(r"\bone of\b", sentence):
             return Steps([f"cut_wire_{min(chosen)}"])
         if not chosen:
             return Steps.unclear("I don't see that wire here. Which wire do you mean, counting from the top?")
