@@ -3,9 +3,13 @@ and Gymnasium). Build: ``sphinx-build -W --keep-going -b html docs docs/_build/h
 
 from __future__ import annotations
 
+import builtins
 import logging
 import sys
 from pathlib import Path
+
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent))  # the checkout's comma_env, for autodoc and the puzzle pages
@@ -44,6 +48,9 @@ napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 default_role = "code"  # `name` in docstrings reads as code, as it does in the Markdown pages
 nitpicky = False
+# the API pages' objects stay out of the table of contents: their module headings are its entries
+# (furo copies the whole site's table of contents into every page's navigation)
+toc_object_entries = False
 
 html_theme = "furo"
 html_title = f"comma_env {release}"
@@ -77,6 +84,23 @@ def _own_reference_missing(app, env, node, contnode) -> None:  # noqa: ANN001  (
                                                    location=node)
 
 
+class _OutsideTypesExact(SphinxPostTransform):
+    """A type in a docstring's fields (``:type:``, ``:rtype:``) is looked up by any name
+    ending in it. For builtins (``str``) and other packages' qualified names
+    (``pathlib.Path``) only the exact name is looked up: nothing here defines them, and an
+    attribute of ours that ends the same way (``.bytes``) is not what the type means."""
+
+    default_priority = 5  # before Sphinx's ReferencesResolver (10)
+
+    def run(self, **kwargs: object) -> None:
+        for node in self.document.findall(addnodes.pending_xref):
+            target = str(node.get("reftarget", ""))
+            outside = hasattr(builtins, target) or ("." in target and not target.startswith("comma_env."))
+            if node.get("refdomain") == "py" and node.hasattr("refspecific") and outside:
+                del node["refspecific"]
+
+
 def setup(app) -> None:  # noqa: ANN001  (Sphinx's application object)
     logging.getLogger("sphinx.sphinx.util.docutils").addFilter(_DocstringMarkupFilter())
     app.connect("missing-reference", _own_reference_missing)
+    app.add_post_transform(_OutsideTypesExact)

