@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import json
-import sys
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,14 +46,6 @@ def speaks_openai_http(model: str) -> bool:
     return not sep or provider in OPENAI_COMPATIBLE_PROVIDERS
 
 
-async def within(seconds: float, awaitable: Any) -> Any:
-    """`awaitable`'s result, or `TimeoutError` once `seconds` have passed (a total deadline)."""
-    if sys.version_info >= (3, 11):
-        async with asyncio.timeout(seconds):
-            return await awaitable
-    return await asyncio.wait_for(awaitable, seconds)  # pragma: no cover - Python 3.10
-
-
 @dataclass
 class Endpoint:
     """One replica: its URL, its requests in flight and its session (per event loop)."""
@@ -69,11 +60,10 @@ class Endpoint:
             if self.session is not None and self.loop is not loop:
                 abandon(self.session)
             connector = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300, keepalive_timeout=60)
-            # no aiohttp timeout: the caller's total deadline (`within`) bounds every call
+            # no aiohttp timeout: the caller's total deadline (`asyncio.wait_for`) bounds every call
             self.session = aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None))
             self.loop = loop
         return self.session
-
 
     def __del__(self) -> None:
         # a policy dropped without `aclose()` (a script's asyncio.run): release quietly
@@ -111,15 +101,8 @@ class OpenAICompatTransport:
 
     def pick(self) -> Endpoint:
         """The replica with the fewest requests in flight; ties go round-robin."""
-        n = len(self.endpoints)
-        start = self._next
-        self._next = (start + 1) % n
-        best = self.endpoints[start]
-        for i in range(1, n):
-            candidate = self.endpoints[(start + i) % n]
-            if candidate.outstanding < best.outstanding:
-                best = candidate
-        return best
+        start, self._next = self._next, (self._next + 1) % len(self.endpoints)
+        return min(self.endpoints[start:] + self.endpoints[:start], key=lambda endpoint: endpoint.outstanding)
 
     async def post(self, body: dict[str, Any], api_key: str | None) -> dict[str, Any]:
         """The decoded JSON answer to one request (no retries here: the caller retries)."""

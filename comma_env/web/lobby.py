@@ -140,12 +140,3 @@ class Lobby:
         """A game was recorded (finished or abandoned): wake the waiting, whose slots may have changed."""
         self.progress.forget()
         bump(self)
-
-    async def wait(self, since: int, timeout: float) -> None:
-        """Return when the lobby changes, after `timeout` seconds, or when the server stops."""
-        if self.version != since or self.store.closing:
-            return
-        try:
-            await asyncio.wait_for(self.changed.wait(), timeout)
-        except asyncio.TimeoutError:
-            pass

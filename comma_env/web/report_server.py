@@ -3,8 +3,8 @@ by replay when the browser asks; it serves only files inside the report folder."
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -27,42 +27,27 @@ REQUEST_SECONDS = 20.0
 """Seconds a connection may stay silent while its request is read before it is closed."""
 
 
-class Episodes:
-    """Records by (run slug, puzzle slug, seed), and the walks of recently opened episodes."""
-
-    def __init__(self, runs: Sequence[Run], data_roots: Mapping[str, str] | None = None) -> None:
-        self.where: dict[tuple[str, str, int], tuple[Run, int]] = {}
-        for run in runs:
-            for i, record in enumerate(run.records):
-                self.where[(run.slug, slug(str(record.get("puzzle"))), int(record.get("seed") or 0))] = (run, i)
-        self.data_roots = dict(data_roots or {})
-        self._walks: OrderedDict[tuple[str, str, int], Walk] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def find(self, run_slug: str, name: str) -> tuple[Run, int, tuple[str, str, int], Walk]:
-        """The episode named ``<puzzle>-<seed>`` in a run, and its walk (404 when there is none)."""
-        puzzle, _, seed = name.rpartition("-")
-        key = (run_slug, puzzle, int(seed)) if seed.isdigit() and len(seed) < 20 else None
-        if key not in self.where:
-            raise HTTPException(404, "no such episode")
-        run, i = self.where[key]
-        with self._lock:
-            if key in self._walks:
-                self._walks.move_to_end(key)
-                return run, i, key, self._walks[key]
-        result = walk(run.records[i], self.data_roots)  # outside the lock: other pages go on meanwhile
-        with self._lock:
-            self._walks[key] = result
-            while len(self._walks) > CACHED_WALKS:
-                self._walks.popitem(last=False)
-        return run, i, key, result
-
-
 def make_app(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1",
              data_roots: Mapping[str, str] | None = None, request_seconds: float = REQUEST_SECONDS) -> FastAPI:
     """The report's app: it answers only to this machine's names and `host`, with security headers, to
     `MAX_CONNECTIONS` connections at once (`BackgroundServer` or `play_server` runs it)."""
-    episodes = Episodes(runs, data_roots)
+    where = {(run.slug, slug(str(record.get("puzzle"))), int(record.get("seed") or 0)): (run, i)
+             for run in runs for i, record in enumerate(run.records)}
+
+    @functools.lru_cache(maxsize=CACHED_WALKS)  # a page and its images replay the episode once
+    def replayed(key: tuple[str, str, int]) -> Walk:
+        run, i = where[key]
+        return walk(run.records[i], data_roots)
+
+    def find(run_slug: str, name: str) -> tuple[Run, int, tuple[str, str, int], Walk]:
+        """The episode named ``<puzzle>-<seed>`` in a run, and its walk (404 when there is none)."""
+        puzzle, _, seed = name.rpartition("-")
+        key = (run_slug, puzzle, int(seed)) if seed.isdigit() and len(seed) < 20 else None
+        if key not in where:
+            raise HTTPException(404, "no such episode")
+        run, i = where[key]
+        return run, i, key, replayed(key)
+
     templates = _templates()
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.state.uvicorn_options = {"http": guarded_protocol(request_seconds, MAX_CONNECTIONS)}
@@ -74,7 +59,7 @@ def make_app(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1
 
     @app.get("/episodes/{run_slug}/{name}.html")
     def page(run_slug: str, name: str) -> HTMLResponse:
-        run, i, key, walked = episodes.find(run_slug, name)
+        run, i, key, walked = find(run_slug, name)
         base = f"{key[0]}/{key[1]}-{key[2]}"
         replayed = Replayed(turn_images=[f"{base}/{n}.png" for n in range(len(walked.turn_states))],
                             final_image=f"{base}/final.png" if walked.final_state is not None else None,
@@ -85,14 +70,14 @@ def make_app(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1
 
     @app.get("/images/{run_slug}/{name}/clip.wav")
     def clip(run_slug: str, name: str) -> Response:
-        walked = episodes.find(run_slug, name)[3]
+        walked = find(run_slug, name)[3]
         if walked.audio is None:
             raise HTTPException(404, "no clip")
         return Response(walked.audio, media_type="audio/wav")
 
     @app.get("/images/{run_slug}/{name}/{which}.png")
     def image(run_slug: str, name: str, which: str) -> Response:
-        walked = episodes.find(run_slug, name)[3]
+        walked = find(run_slug, name)[3]
         states = {"final": walked.final_state, **{str(n): s for n, s in enumerate(walked.turn_states)}}
         state = states.get(which)
         if state is None or walked.draw is None:

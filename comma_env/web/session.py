@@ -117,6 +117,17 @@ def bump(holder: Any) -> None:
     changed.set()
 
 
+async def wait_for_change(holder: Any, since: int, timeout: float, closing: bool) -> None:
+    """Return when `holder`'s version moves past `since`, after `timeout` seconds, or at once when the
+    server is `closing`."""
+    if holder.version != since or closing:
+        return
+    try:
+        await asyncio.wait_for(holder.changed.wait(), timeout)
+    except asyncio.TimeoutError:
+        pass
+
+
 class SessionStore:
     """Every session of a server, by id and by hashed seat token."""
 
@@ -416,21 +427,14 @@ class SessionStore:
         for wake in self.on_closing:
             wake()
 
-    async def wait(self, session: Session, since: int, timeout: float, role: str | None = None) -> None:
-        """Return when the session's version moves past `since`, after `timeout` seconds, or when the
-        server stops; while it waits, `role`'s player counts as present."""
-        if session.version != since or self.closing:
-            return
-        if role is not None:
-            session.watching[role] = session.watching.get(role, 0) + 1
+    async def wait(self, session: Session, since: int, timeout: float, role: str) -> None:
+        """`wait_for_change` on a session; while it waits, `role`'s player counts as present."""
+        session.watching[role] = session.watching.get(role, 0) + 1
         try:
-            await asyncio.wait_for(session.changed.wait(), timeout)
-        except asyncio.TimeoutError:
-            pass
+            await wait_for_change(session, since, timeout, self.closing)
         finally:
-            if role is not None:
-                session.watching[role] -= 1
-                session.last_seen[role] = time.time()
+            session.watching[role] -= 1
+            session.last_seen[role] = time.time()
 
     # -- files -------------------------------------------------------------------------------------
     def _persist(self, session: Session) -> None:

@@ -13,8 +13,9 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from comma_env.web.lobby import Lobby
+from comma_env.web.records import token_hash
 from comma_env.web.server import TOKEN, Limits, client_of, manual_html, page
-from comma_env.web.session import POLL_SECONDS, PlayError
+from comma_env.web.session import POLL_SECONDS, PlayError, wait_for_change
 from comma_env.web.study import Progress
 
 DEFAULT_TEXTS = Path(__file__).parent / "static"
@@ -52,7 +53,7 @@ def study_routes(lobby: Lobby, progress: Progress, instructions: str,
         async def join(body: Join, request: Request) -> dict[str, Any]:
             if not body.consent:
                 raise PlayError(400, "please read the consent text and agree before joining")
-            returning = bool(body.token) and _known(lobby, str(body.token))
+            returning = bool(body.token) and token_hash(str(body.token)) in lobby.by_token
             if not returning:
                 limits.creating(request)
             token, participant = lobby.join(body.token if returning else None, body.participant, client_of(request))
@@ -63,7 +64,7 @@ def study_routes(lobby: Lobby, progress: Progress, instructions: str,
         async def lobby_state(token: str, since: int = Query(default=-1, ge=-1)) -> dict[str, Any]:
             participant = _find(lobby, token)
             await lobby.pair()
-            await lobby.wait(since, POLL_SECONDS)
+            await wait_for_change(lobby, since, POLL_SECONDS, lobby.store.closing)
             participant.last_seen = time.time()
             return lobby.status(participant)
 
@@ -86,14 +87,6 @@ def study_routes(lobby: Lobby, progress: Progress, instructions: str,
                     "complete": progress.complete(), "games_in_play": len(progress.in_play())}
 
     return add
-
-
-def _known(lobby: Lobby, token: str) -> bool:
-    try:
-        lobby.find(token)
-        return True
-    except PlayError:
-        return False
 
 
 def _find(lobby: Lobby, token: str) -> Any:
