@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import json
+import sys
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,19 @@ def speaks_openai_http(model: str) -> bool:
     return not sep or provider in OPENAI_COMPATIBLE_PROVIDERS
 
 
+async def within(seconds: float, awaitable: Any) -> Any:
+    """`awaitable`'s result, or `TimeoutError` once `seconds` have passed (a total deadline). It runs
+    in the caller's task: under `asyncio.wait_for`'s own task, LiteLLM 1.80's logging worker hung
+    `asyncio.run` at exit."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            return await awaitable
+    try:  # pragma: no cover - Python 3.10, whose asyncio.TimeoutError is not the builtin
+        return await asyncio.wait_for(awaitable, seconds)
+    except asyncio.TimeoutError:  # pragma: no cover
+        raise TimeoutError from None
+
+
 @dataclass
 class Endpoint:
     """One replica: its URL, its requests in flight and its session (per event loop)."""
@@ -60,10 +74,11 @@ class Endpoint:
             if self.session is not None and self.loop is not loop:
                 abandon(self.session)
             connector = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300, keepalive_timeout=60)
-            # no aiohttp timeout: the caller's total deadline (`asyncio.wait_for`) bounds every call
+            # no aiohttp timeout: the caller's total deadline (`within`) bounds every call
             self.session = aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None))
             self.loop = loop
         return self.session
+
 
     def __del__(self) -> None:
         # a policy dropped without `aclose()` (a script's asyncio.run): release quietly
@@ -101,8 +116,15 @@ class OpenAICompatTransport:
 
     def pick(self) -> Endpoint:
         """The replica with the fewest requests in flight; ties go round-robin."""
-        start, self._next = self._next, (self._next + 1) % len(self.endpoints)
-        return min(self.endpoints[start:] + self.endpoints[:start], key=lambda endpoint: endpoint.outstanding)
+        n = len(self.endpoints)
+        start = self._next
+        self._next = (start + 1) % n
+        best = self.endpoints[start]
+        for i in range(1, n):
+            candidate = self.endpoints[(start + i) % n]
+            if candidate.outstanding < best.outstanding:
+                best = candidate
+        return best
 
     async def post(self, body: dict[str, Any], api_key: str | None) -> dict[str, Any]:
         """The decoded JSON answer to one request (no retries here: the caller retries)."""

@@ -23,6 +23,7 @@ from comma_env.agents.http_client import (
     MalformedAnswer,
     OpenAICompatTransport,
     served_model,
+    within,
 )
 from comma_env.agents.llm_settings import LLMSettings
 from comma_env.agents.servers import ManagedServer
@@ -185,8 +186,8 @@ class ChatClient:
         while True:
             try:
                 try:
-                    response = await asyncio.wait_for(self._once(messages, seed), self.s.timeout)
-                except asyncio.TimeoutError:  # the total deadline of one attempt
+                    response = await within(self.s.timeout, self._once(messages, seed))
+                except TimeoutError:
                     raise DeadlineExceeded(f"no complete answer within {self.s.timeout:g} s") from None
                 text, prompt_tokens, completion_tokens = self._parse(response, messages)
                 ids = token_ids_from_openai(response) if self.s.server_ids else None
