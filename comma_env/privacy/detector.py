@@ -134,6 +134,10 @@ class ConversationLeaks:
         self._said: Analysis | None = None  # the solver's speech so far, extended turn by turn
         self._expert = ""
         self._heard: Analysis | None = None  # the expert's, made when a leak needs checking against it
+        self._compiled: dict[str, Fact] = {}  # the rest is set up by `_prepare` when someone first speaks
+
+    def _prepare(self) -> None:
+        """Compile the facts for matching; left until the first message, as a typed-only episode needs none."""
         self._compiled = {field: compile_fact(field, value) for field, value in self.facts.items()}
         words = [re.findall(r"[a-z]+", fold(value)) for value in self.facts.values()]
         self._known = {w for said in words for w in said}
@@ -143,6 +147,8 @@ class ConversationLeaks:
 
     def expert_said(self, text: str) -> None:
         if self.facts and text:
+            if not self._compiled:
+                self._prepare()
             plain = normalize(text)
             self._expert = (f"{self._expert}{TURN_BREAK}{plain}" if self._expert else plain)[-self.window:]
             self._heard = None
@@ -167,6 +173,8 @@ class ConversationLeaks:
     def solver_said(self, text: str) -> list[str]:
         if not self.facts or not text.strip():
             return []
+        if not self._compiled:
+            self._prepare()
         games = self._games.read(text, self._known)
         if games:  # words in Pig Latin, reversed or shuffled: read as what they spell
             text = replaced(text, games)
