@@ -3,7 +3,6 @@ by replay when the browser asks; it serves only files inside the report folder."
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,7 +19,6 @@ from comma_env.web.report import _templates, episode_href, episode_page
 from comma_env.web.runs import Run, slug
 from comma_env.web.server import BackgroundServer
 
-CACHED_WALKS = 32
 MAX_CONNECTIONS = 32
 """Connections the report server keeps open at once; more are closed at once."""
 REQUEST_SECONDS = 20.0
@@ -34,11 +32,6 @@ def make_app(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1
     where = {(run.slug, slug(str(record.get("puzzle"))), int(record.get("seed") or 0)): (run, i)
              for run in runs for i, record in enumerate(run.records)}
 
-    @functools.lru_cache(maxsize=CACHED_WALKS)  # a page and its images replay the episode once
-    def replayed(key: tuple[str, str, int]) -> Walk:
-        run, i = where[key]
-        return walk(run.records[i], data_roots)
-
     def find(run_slug: str, name: str) -> tuple[Run, int, tuple[str, str, int], Walk]:
         """The episode named ``<puzzle>-<seed>`` in a run, and its walk (404 when there is none)."""
         puzzle, _, seed = name.rpartition("-")
@@ -46,7 +39,7 @@ def make_app(report_dir: str | Path, runs: Sequence[Run], host: str = "127.0.0.1
         if key not in where:
             raise HTTPException(404, "no such episode")
         run, i = where[key]
-        return run, i, key, replayed(key)
+        return run, i, key, walk(run.records[i], data_roots)
 
     templates = _templates()
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
