@@ -101,7 +101,10 @@ async def judge_leaks(records: Sequence[Mapping[str, Any]], judge_cfg: Any,
         facts = private_facts_of(record)
         if facts:
             jobs.append(one(record, facts))
-    return dict(await asyncio.gather(*jobs))
+    try:
+        return dict(await asyncio.gather(*jobs))
+    finally:
+        await client.aclose()  # the HTTP sessions of this loop
 
 
 async def settle(client: Any, record: dict[str, Any], every_episode: bool = False) -> dict[str, Any]:
