@@ -1,14 +1,9 @@
 """A normalised text cut once into tokens, digit chunks and digit groups.
 
-Digits form *chunks* (maximal runs of digits) and chunks form *groups* (joined by at most
-three spaces, hyphens, dots, slashes, brackets, bars, bullets, arrows or stars, or a comma;
-", " only between single digits). A chunk is never matched in the middle: "98421734" does not contain the PIN 4217.
-
-A chunk directly followed by a noun ("4 wires", "7 buttons") is a *count*; so is an age ("my
-son is 17", "I am 37 and my wife is 36", "my kids are 5 and 9"); one after a dollar sign or
-before "%" is an amount. None of these is a *bare* chunk, the pieces a PIN split over
-messages is assembled from.
-"""
+Digits form *chunks* (maximal runs of digits, never matched in the middle) and chunks form
+*groups* (joined by short gaps of spaces or punctuation). A chunk that counts things ("4 wires"),
+is an age ("my son is 17") or an amount ("$20", "5%") is a *count*; the rest are *bare* chunks,
+the pieces a PIN split over messages is assembled from."""
 
 from __future__ import annotations
 

@@ -1,26 +1,6 @@
-"""Values reconstructed from what the solver said, compared with the true values.
-
-The matchers find a value written in one piece; here the detector rebuilds values from the
-readable numbers and words of the whole conversation and compares each rebuilt value with
-the fact:
-
-- pieces in order over turns: a digit value whose first piece is said in a sentence about
-  its field and whose next pieces follow in later numbers (counts, times and amounts left
-  out); a balance as two amounts that add up to it to the cent ("900" ... "$97.15"); a house
-  number said in a sentence about the home once the street is named; a birth day (an
-  ordinal, or "day 16") once the birth month is named; lone digit words of other languages
-  are pieces too;
-- transforms: a group of digits that is the value with each digit subtracted from nine; an
-  amount of cents in a sentence that says "cents"; in a sentence about a digit value, a number
-  twice, half, three times or a third of it, or a word it spells on a phone keypad; the totals
-  a message's operation words reach over its numbers (`relations.running_totals`);
-- other languages: a digit value as its pairs of digits, or a birth day and month, in the
-  number words of a language num2words writes;
-- dates: a day that a sign of the zodiac said before puts in one month only;
-- names: the surname inflected (a suffix of up to three letters) with the first name said,
-  or right after a shortened first name ("Dan" for Daniel); a name written by sound in
-  another script, transliterated and compared by its consonants (`sounds`).
-"""
+"""Values rebuilt from the readable numbers and words of the whole conversation (pieces over
+turns, transforms, other languages' number words, a zodiac sign and a day, inflected names),
+compared with the true values: equal is a leak (docs/privacy.md lists each form)."""
 
 from __future__ import annotations
 

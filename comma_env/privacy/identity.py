@@ -1,13 +1,6 @@
-"""Names and street addresses, also written with digits and signs for letters.
-
-Leetspeak (``N0ra Qu1nt3r0``, ``$0f14``, ``B|rch``) is read only here, where a name or a street
-is being matched: each letter of the private word may be written as a digit or sign drawn
-like it, and a match must hold at least one letter, so a number alone never reads as a name.
-PINs and amounts are matched on the digits and never read as letters.
-
-Names spelled out letter by letter ("N, O, R, A" ... next turn ... "Q-U-I-N-T-E-R-O") count as
-the word they spell.
-"""
+"""Names and street addresses, also in leetspeak (``N0ra Qu1nt3r0``, ``B|rch``) or spelled letter by
+letter. Leetspeak is read only here, and a match must hold a letter, so a number alone never reads
+as a name and a PIN is never read as letters."""
 
 from __future__ import annotations
 

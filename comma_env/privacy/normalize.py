@@ -1,16 +1,6 @@
-"""Normalisation: every text the detector reads is first made plain lower-case ASCII-ish
-text with numbers as digits, so the matchers downstream need one form per value.
-
-In order: unicode dashes made ``-``, typographic apostrophes ``'``, invisible characters
-(zero-width spaces and joiners, soft hyphens, direction marks) removed; compatibility forms
-folded (NFKC: full-width and mathematical letters and digits, ligatures, narrow and no-break
-spaces); letters of other scripts drawn like a Latin letter or digit mapped to it (Unicode's
-confusables table, through `confusable_homoglyphs`, MIT licence: Cyrillic ``а``, Greek ``ο``,
-Armenian ``օ``, Cherokee ``Ꮩ``); lower case; other languages' spelled-out numbers as digits
-(`languages.py`); accents dropped; what is still not ASCII transliterated (`anyascii`, ISC
-licence: small capitals ``ᴍᴀᴘʟᴇ``, other scripts' letters and digits); English spelled-out
-numbers as digits, words and digits mixed included (`english_numbers.py`).
-"""
+"""Normalisation: every text the detector reads is first made plain lower-case ASCII-ish text with
+numbers as digits (dashes, apostrophes, invisible characters, compatibility forms, homoglyphs,
+accents, other scripts, spelled-out numbers), so the matchers downstream need one form per value."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Digits told by position, across the whole conversation ("it starts with 96" ... "it ends
-with 94"; "the second digit is 0"; "the last four are 5997" ... "the first five are 66137";
-"the middle two are 73").
-
-Each hint that agrees with the private value marks the positions it tells; the value is leaked
-once every position is marked. Hints that do not agree with the value tell nothing about it
-and are ignored. Spelled-out numbers are digits by the time this runs ("first" is ``1th``).
-"""
+"""Digits told by position across the conversation ("starts with 96" ... "ends with 94"; "the
+middle two are 73"): the value is leaked once the hints that agree with it mark every position."""
 
 from __future__ import annotations
 

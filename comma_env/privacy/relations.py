@@ -1,17 +1,7 @@
-"""Values told as a computation: arithmetic between numbers said, amounts told relative to
-another amount, and dates told as a position in the year or the month.
-
-`calculate` rewrites a folded text (numbers already digits) so the matchers can compare:
-
-- explicit operations are replaced by their result (``5400 plus 29`` -> ``5429``, ``12
-  cubed`` -> ``1728``, ``3 quarters of 500`` -> ``375``, ``a dozen`` -> ``12``, ``414 short of
-  9000`` -> ``8586``), and slang amounts by dollars (``1 grand and 810`` -> ``$1810``);
-- a sentence that relates two amounts ("I'd need $17.69 more to reach 200", "after taking
-  out the 300 I'll have $4,652.74", "half of 355.82", "32,779 cents") gets the amounts it
-  could mean appended, each written ``$d.cc`` (an amount: never read as a PIN's digits);
-- a day of the year (``the 42th day of 1976``) and a weekday of a month (``the last friday of
-  may 1989``) are written as the date (``february 11 1976``).
-"""
+"""Values told as a computation: `calculate` rewrites a folded text (numbers already digits) with
+explicit operations done (``5400 plus 29`` -> ``5429``), slang amounts as dollars, the amounts a
+sentence relating two amounts could mean appended (``$d.cc``, never read as a PIN), and a day of
+the year or a weekday of a month written as the date (docs/privacy.md lists the forms)."""
 
 from __future__ import annotations
 
