@@ -1,11 +1,5 @@
-"""Dates of birth: day and month together, in the forms people write them.
-
-Numeric (ISO ``2005-05-08``, ``5/8/2005``, ``08.05.2005``, ``08.05.``, compact ``20050508``),
-with a month name in English or in the other `languages.LANGUAGES` (``May 8``, ``8 mai 2005``,
-``el 11 de marzo``, ``am 19. Oktober``, ``8-May-2005``), with a Roman month (``8.V.2005``,
-``18/II/1997``), and as positions ("the 19th day of the 10th month"). A year given with them
-must be the right one.
-"""
+"""Dates of birth: day and month together, numeric, with a month name of any language, a Roman
+month or as positions ("the 19th day of the 10th month"); a year given with them must be right."""
 
 from __future__ import annotations
 
@@ -15,12 +9,12 @@ from functools import lru_cache
 from comma_env.privacy.analysis import Analysis
 from comma_env.privacy.languages import foreign_month_names
 from comma_env.privacy.normalize import normalize
+from comma_env.privacy.relations import MONTHS
 
 ENGLISH_MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
-    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+    **{name: number for number, name in enumerate(MONTHS, start=1)},
+    **{name[:3]: number for number, name in enumerate(MONTHS, start=1)},
+    "sept": 9,
 }
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
           "xi": 11, "xii": 12}

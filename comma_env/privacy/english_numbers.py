@@ -1,21 +1,18 @@
-"""English spelled-out numbers written as digits, words and digits mixed included.
-
-text2num (used for the other languages, `languages.py`) reads English too, but not the forms
-the detector has always needed: "oh" as a zero between digits, ordinals kept apart from
-cardinals ("twenty-third" -> ``23th``, so a day is never glued to the next number), and
-numbers that mix words and digits ("sixty-8", "2 thousand 590"). This small parser does.
-"""
+"""English spelled-out numbers as digits. text2num reads English too, but not what the detector
+needs: "oh" as a zero, ordinals kept apart (``twenty-third`` -> ``23th``), words and digits mixed
+("sixty-8", "2 thousand 590")."""
 
 from __future__ import annotations
 
 import re
 
-_UNITS = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-          "seven": 7, "eight": 8, "nine": 9}
-_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-          "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
-         "seventy": 70, "eighty": 80, "ninety": 90}
+_DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEEN_NAMES = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+               "eighteen", "nineteen")
+_TEN_NAMES = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_UNITS = {**{word: digit for digit, word in enumerate(_DIGIT_NAMES)}, "oh": 0}
+_TEENS = {word: 10 + number for number, word in enumerate(_TEEN_NAMES)}
+_TENS = {**{word: 10 * number for number, word in enumerate(_TEN_NAMES) if word}, "fourty": 40}
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
              "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
              "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
@@ -29,10 +26,6 @@ _NUMBER_RUN = re.compile(rf"\b(?:{_WORD_ALT})(?:(?:(?<=thousand),)?[\s-]+(?:and[
 # "sixty-8", "2 thousand", "three oh 3 seven". It is spelled out so the word parser reads it.
 _CARDINALS = frozenset({*_UNITS, *_TEENS, *_TENS, *_SCALES} - {"oh"})
 _PIECE = re.compile(r"[0-9]+|[a-z]+|[^a-z0-9]+")
-_DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_TEEN_NAMES = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-               "eighteen", "nineteen")
-_TEN_NAMES = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def spell(number: int) -> str:

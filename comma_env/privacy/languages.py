@@ -1,16 +1,7 @@
-"""Other languages: spelled-out numbers (text2num) and month names (dateparser's data).
-
-Spelled-out numbers in French, Spanish, German, Italian and Portuguese are read by `text2num`
-(MIT licence; a compiled extension, about 1 MB installed). Some of their number words are
-ordinary words elsewhere ("once" is eleven in Spanish, "sept" a month abbreviation in English,
-"Otto" a name), so a language's reading counts only when the message has one of the
-language's common function words, or when the reading turns at least two words into numbers;
-the reading that turns the most words into numbers wins.
-
-Month names come from `dateparser`'s per-language data (BSD-3-Clause). Only the data is read,
-not its parser, which is far too slow for the detector's budget per step
-(examples/benchmark_privacy.py measures what the detector costs).
-"""
+"""Other languages: spelled-out numbers in `LANGUAGES` (text2num) and month names (dateparser's data
+only: its parsers are far too slow for the step loop). Some number words are ordinary words
+elsewhere ("once", "sept", "Otto"), so a language's reading counts only with its function words in
+the text or when it turns at least two words into numbers."""
 
 from __future__ import annotations
 
@@ -18,6 +9,8 @@ import importlib.util
 import re
 from functools import lru_cache
 from pathlib import Path
+
+from comma_env.privacy.relations import MONTHS
 
 LANGUAGES = ("fr", "es", "de", "it", "pt")
 # Common words of each language that are rare in English text (lower case, accents kept).
@@ -86,35 +79,22 @@ def foreign_numbers_to_digits(text: str) -> str:
     return best
 
 
-def _dateparser_data(lang: str) -> dict:
-    """dateparser's translation data for `lang`, read without importing dateparser itself
-    (whose import and parsers the detector does not need)."""
-    spec = importlib.util.find_spec("dateparser")
-    if spec is None or not spec.submodule_search_locations:
+# Short forms of other languages that are English words or too short to trust ("set", "ago", "dic").
+_UNSAFE_NAMES = frozenset("set ago dic gen mag lug ott abr ene out dez mar ian marco".split())
+
+
+def _dateparser_data(folder: Path | None, lang: str) -> dict:
+    """dateparser's translation data for `lang`, read from its `folder` without importing
+    dateparser itself (whose import and parsers the detector does not need)."""
+    if folder is None:
         return {}
-    path = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data" / f"{lang}.py"
+    path = folder / f"{lang}.py"
     namespace: dict = {}
     try:
         exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)  # noqa: S102 - data module
     except OSError:
         return {}
     return dict(namespace.get("info") or {})
-
-
-_MONTH_KEYS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-               "october", "november", "december")
-# Short forms of other languages that are English words or too short to trust ("set", "ago", "dic").
-_UNSAFE_NAMES = frozenset("set ago dic gen mag lug ott abr ene out dez mar ian marco".split())
-
-
-def _dateparser_languages() -> list[str]:
-    """Every language dateparser has month names for, the five of `LANGUAGES` first."""
-    spec = importlib.util.find_spec("dateparser")
-    if spec is None or not spec.submodule_search_locations:
-        return list(LANGUAGES)
-    folder = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data"
-    others = sorted(p.stem for p in folder.glob("*.py") if p.stem not in LANGUAGES and not p.stem.startswith("_"))
-    return [*LANGUAGES, *others]
 
 
 @lru_cache(maxsize=1)
@@ -127,12 +107,18 @@ def foreign_month_names() -> dict[str, int]:
 
     from comma_env.privacy.lexicon import english_words
 
+    spec = importlib.util.find_spec("dateparser")
+    folder = None
+    others: list[str] = []
+    if spec is not None and spec.submodule_search_locations:
+        folder = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data"
+        others = sorted(p.stem for p in folder.glob("*.py") if p.stem not in LANGUAGES and not p.stem.startswith("_"))
     names: dict[str, int] = {}
     core: set[str] = set()  # the names of `LANGUAGES`, kept whatever other languages say
     clashes: set[str] = set()
-    for lang in _dateparser_languages():
-        info = _dateparser_data(lang)
-        for number, key in enumerate(_MONTH_KEYS, start=1):
+    for lang in [*LANGUAGES, *others]:
+        info = _dateparser_data(folder, lang)
+        for number, key in enumerate(MONTHS, start=1):
             for name in info.get(key, ()):
                 folded = "".join(ch for ch in unicodedata.normalize("NFKD", str(name).lower())
                                  if not unicodedata.combining(ch)).rstrip(".")

@@ -1,16 +1,6 @@
-"""Words the detector knows: common English words, and number words of many languages.
-
-- English: the word list that `pyspellchecker` ships (MIT licence, about 160,000 words with
-  common names and places), and a few units and abbreviations; a word outside it is one the
-  detector cannot read as English.
-- Number words: `num2words` (LGPL licence) writes numbers in about fifty languages; its words
-  for 0-9, transliterated to ASCII, are the digit words read in runs (`readings.py`), and its
-  renderings of a private value's numbers are compared with the text (`number_forms`). The
-  few languages it does not write are the small table `_MORE_DIGIT_WORDS` (Hindi, Swahili,
-  Japanese, Chinese, Greek, Irish, Latin, Tagalog in Latin letters, and radio digit words).
-
-Both are built on first use.
-"""
+"""Words the detector knows, built on first use: common English words (pyspellchecker's list; a word
+outside it cannot be read as English) and number words of many languages (num2words, and the
+small table `_MORE_DIGIT_WORDS` for the few languages it does not write)."""
 
 from __future__ import annotations
 
@@ -81,9 +71,11 @@ def small_numbers() -> tuple[dict[str, tuple[dict[int, str], dict[int, str]]], d
     return table, starts
 
 
-def _digit_words() -> dict[str, dict[str, int]]:
-    """Language -> its folded digit words -> digit."""
-    table: dict[str, dict[str, int]] = {}
+@lru_cache(maxsize=1)
+def digit_word_languages() -> dict[str, dict[str, int]]:
+    """Folded digit word -> the languages in which it is one -> its digit there ("ba" is 3 in
+    Vietnamese, 8 in Chinese)."""
+    table: dict[str, dict[str, int]] = {}  # language -> its digit words -> digit
     for lang, (cardinals, _) in small_numbers()[0].items():
         for digit in range(10):
             word = cardinals.get(digit, "").strip("'")
@@ -91,22 +83,11 @@ def _digit_words() -> dict[str, dict[str, int]]:
                 table.setdefault(lang, {})[word] = digit
     for lang, words in _MORE_DIGIT_WORDS.items():
         table[lang] = {word: digit for digit, spellings in enumerate(words.split()) for word in spellings.split("/")}
-    return table
-
-
-@lru_cache(maxsize=1)
-def digit_word_languages() -> dict[str, dict[str, int]]:
-    """Folded digit word -> the languages in which it is one -> its digit there ("ba" is 3 in
-    Vietnamese, 8 in Chinese)."""
     found: dict[str, dict[str, int]] = {}
-    for lang, words in _digit_words().items():
+    for lang, words in table.items():
         for word, digit in words.items():
             found.setdefault(word, {})[lang] = digit
     return found
-
-
-def _squeeze(text: str) -> str:
-    return re.sub(r"[^a-z]", "", text)
 
 
 @lru_cache(maxsize=4096)
@@ -119,7 +100,7 @@ def number_forms(number: int) -> frozenset[str]:
     forms = set()
     for lang in num2words_languages():
         try:
-            form = _squeeze(ascii_fold(num2words(number, lang=lang)))
+            form = re.sub(r"[^a-z]", "", ascii_fold(num2words(number, lang=lang)))
         except Exception:  # noqa: BLE001
             continue
         if len(form) >= 6:

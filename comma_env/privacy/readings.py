@@ -1,29 +1,21 @@
-"""A second reading of a solver message: the encodings and notations a value can hide in,
-decoded back into plain words and digits, so the same matchers compare them with the facts.
-
-Every decoder is value-preserving (it rewrites a span into what it denotes, whatever the
-private facts are): Chinese, Japanese and Korean numerals, dice faces, Braille, Morse code,
-tally marks, hexadecimal (``0x1CE0``, ``21A5``) and binary numbers (also four bits per digit),
-base64, scientific notation, Roman numerals, phone-keypad letters (a word in capitals),
-alphabet positions (``1-13-5-12``), spelling alphabets (``Delta Oscar``, ``F for Frank``),
-"double"/"triple" digits, digit words of about sixty languages (`lexicon.py`), and
-computations (`relations.py`: ``5400 plus 29``, an amount relative to another, the 42nd day
-of a year).
-`alternatives` adds the message's letters in ROT13 and read backwards. What a decoder turned
-into a value is what the detector *read*; `unsure.py` looks at what is left.
-"""
+"""A second reading of a solver message: the encodings and notations a value can hide in
+(other scripts' numerals, Braille, Morse, hex, binary, base64, Roman numerals, keypad letters,
+spelling alphabets, digit words of other languages, computations) decoded back into plain
+words and digits, so the same matchers compare them with the facts (docs/privacy.md)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
-from comma_env.privacy.relations import COMPUTED, calculate
+from comma_env.privacy.relations import COMPUTED, MONTHS, calculate
 
 _DIGIT = re.compile(r"[0-9]")
 _LOWER_WORD = re.compile(r"[a-z]+")
@@ -37,11 +29,9 @@ _DICE = str.maketrans({**{0x2680 + i: str(i + 1) for i in range(6)},
                        **{ord(c): "." for c in "•·∙"}, **{ord(c): "-" for c in "–—−"}})  # and Morse signs
 _BRAILLE_LETTERS = "⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵"
 _BRAILLE = re.compile(r"[\u2800-\u28ff]+")
-_MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g", "....": "h",
-          "..": "i", ".---": "j", "-.-": "k", ".-..": "l", "--": "m", "-.": "n", "---": "o", ".--.": "p",
-          "--.-": "q", ".-.": "r", "...": "s", "-": "t", "..-": "u", "...-": "v", ".--": "w", "-..-": "x",
-          "-.--": "y", "--..": "z", "-----": "0", ".----": "1", "..---": "2", "...--": "3", "....-": "4",
-          ".....": "5", "-....": "6", "--...": "7", "---..": "8", "----.": "9"}
+_MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- "
+                  "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
+                  "abcdefghijklmnopqrstuvwxyz0123456789", strict=True))
 _MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
 _TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
 _HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
@@ -217,13 +207,11 @@ def digit_words(sentence: str) -> list[str]:
 
 _CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"
 _CJK_DATE = re.compile(rf"{_CJK_DAY}\s*[月월]\s*{_CJK_DAY}\s*[日일]")
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")
 
 
 def _cjk_date(match: re.Match[str]) -> str:
     month, day = (int(g) if g.isdigit() else int(_cjk_number(g)) for g in match.groups())
-    return f" {_MONTH_NAMES[month - 1]} {day} " if 1 <= month <= 12 else match.group(0)
+    return f" {MONTHS[month - 1]} {day} " if 1 <= month <= 12 else match.group(0)
 
 
 _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (  # text that is not ASCII
@@ -271,16 +259,10 @@ def decode(text: str) -> str | None:
     unchanged = original.isascii() and folded == original.lower() and words_read == folded
     if unchanged and not COMPUTED.search(folded):
         return None  # the plain reading is the same
-    spelled = _english_digits(words_read)
+    spelled = english_numbers_to_digits(words_read)
     text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), spelled)
     calculated = calculate(text) if _DIGIT.search(text) else text
     return None if unchanged and calculated == spelled else calculated
-
-
-def _english_digits(text: str) -> str:
-    from comma_env.privacy.english_numbers import english_numbers_to_digits
-
-    return english_numbers_to_digits(text)
 
 
 def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
@@ -301,12 +283,8 @@ def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
     return found
 
 
-def rot13(text: str) -> str:
-    return text.translate(str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"))
-
-
 def alternatives(text: str) -> str:
     """The letters of `text` (folded) in ROT13 and read backwards, digits left out: a value
     written that way reads as plain words here."""
     letters = re.sub(r"[0-9]", " ", ascii_fold(text))
-    return f"{rot13(letters)}\n\n\n\n{letters[::-1]}"
+    return f"{codecs.encode(letters, 'rot13')}\n\n\n\n{letters[::-1]}"
