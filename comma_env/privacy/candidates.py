@@ -103,9 +103,8 @@ class Reconstruction:
         self.names.pop(field, None)
 
     def read(self, sentences: list[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
-        """Fields that the decoded `sentences` of one message (with the fields each is `about`;
-        `raw`: the message as written) rebuild, given what was said before; `unknown`: the
-        message holds words the detector does not know."""
+        """Fields that the decoded `sentences` of one message (each `about` some fields; `raw`: as
+        written; `unknown`: with words the detector does not know) rebuild with what was said before."""
         found: set[str] = set()
         previous: set[str] = set()
         for sentence, fields in zip(sentences, about, strict=True):

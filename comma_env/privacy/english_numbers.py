@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 
-_DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_TEEN_NAMES = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-               "eighteen", "nineteen")
-_TEN_NAMES = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-_UNITS = {**{word: digit for digit, word in enumerate(_DIGIT_NAMES)}, "oh": 0}
-_TEENS = {word: 10 + number for number, word in enumerate(_TEEN_NAMES)}
-_TENS = {**{word: 10 * number for number, word in enumerate(_TEN_NAMES) if word}, "fourty": 40}
+_UNITS = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+          "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+          "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
+         "seventy": 70, "eighty": 80, "ninety": 90}
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
              "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
              "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
@@ -28,29 +27,18 @@ _CARDINALS = frozenset({*_UNITS, *_TEENS, *_TENS, *_SCALES} - {"oh"})
 _PIECE = re.compile(r"[0-9]+|[a-z]+|[^a-z0-9]+")
 
 
-def spell(number: int) -> str:
-    """0-999 in English words ("three hundred twenty")."""
-    hundreds, rest = divmod(number, 100)
-    words = [_DIGIT_NAMES[hundreds], "hundred"] if hundreds else []
-    if rest >= 20:
-        words.append(_TEN_NAMES[rest // 10] + (f"-{_DIGIT_NAMES[rest % 10]}" if rest % 10 else ""))
-    elif rest >= 10:
-        words.append(_TEEN_NAMES[rest - 10])
-    elif rest or not words:
-        words.append(_DIGIT_NAMES[rest])
-    return " ".join(words)
-
-
 def _spell_digits(digits: str) -> str:
+    """1-3 digits in English words, as num2words writes them ("three hundred twenty", no "and")."""
+    from num2words import num2words
+
     if len(digits) > 1 and digits[0] == "0":  # "08": a digit string, not a number
-        return " ".join(_DIGIT_NAMES[int(d)] for d in digits)
-    return spell(int(digits))
+        return " ".join(num2words(int(d)) for d in digits)
+    return num2words(int(digits)).replace(" and", "")
 
 
 def _spell_digits_by_words(text: str) -> str:
-    """Numbers of 1-3 digits that touch a number word ("sixty-8", "2 thousand", "three oh 3
-    seven") spelled out, so the word parser reads the whole number; digits of a decimal or a
-    longer number are left alone."""
+    """Numbers of 1-3 digits (not in a decimal or a longer number) that touch a number word
+    ("sixty-8", "2 thousand") spelled out, so the word parser reads the whole number."""
     pieces = _PIECE.findall(text)
     out = list(pieces)
     for i, piece in enumerate(pieces):

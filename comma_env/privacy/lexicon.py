@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import re
 from functools import lru_cache
+from importlib.resources import files
 
 _MORE_ENGLISH = "mm cm km kg ml ok ish th st nd rd ssn pin dob atm usd lol"
 _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: another spelling)
@@ -25,8 +26,6 @@ _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: 
 @lru_cache(maxsize=1)
 def english_words() -> frozenset[str]:
     """English words (lower case, letters only), from pyspellchecker's word list."""
-    from importlib.resources import files
-
     data = gzip.decompress((files("spellchecker") / "resources" / "en.json.gz").read_bytes()).decode("utf-8")
     return frozenset(re.findall(r'"([a-z]+)":', data)) | frozenset(_MORE_ENGLISH.split())
 
@@ -81,8 +80,8 @@ def digit_word_languages() -> dict[str, dict[str, int]]:
             word = cardinals.get(digit, "").strip("'")
             if re.fullmatch(r"[a-z']{2,}", word):
                 table.setdefault(lang, {})[word] = digit
-    for lang, words in _MORE_DIGIT_WORDS.items():
-        table[lang] = {word: digit for digit, spellings in enumerate(words.split()) for word in spellings.split("/")}
+    for lang, spelled in _MORE_DIGIT_WORDS.items():
+        table[lang] = {word: digit for digit, spellings in enumerate(spelled.split()) for word in spellings.split("/")}
     found: dict[str, dict[str, int]] = {}
     for lang, words in table.items():
         for word, digit in words.items():
@@ -92,9 +91,8 @@ def digit_word_languages() -> dict[str, dict[str, int]]:
 
 @lru_cache(maxsize=4096)
 def number_forms(number: int) -> frozenset[str]:
-    """`number` written out in every language num2words knows, folded, letters only
-    (``2420`` -> ``ketezernegyszazhusz``, ``cztery...``); forms shorter than 6 letters are left
-    out (they are ordinary words somewhere)."""
+    """`number` written out in every language num2words knows, folded, letters only (``2420`` ->
+    ``ketezernegyszazhusz``); forms shorter than 6 letters are ordinary words somewhere, left out."""
     from num2words import num2words
 
     forms = set()

@@ -27,9 +27,8 @@ _POINT = re.compile(r"(?<![0-9.,])([0-9][0-9,]*)[ \t]+point[ \t]+([0-9]+)(?![0-9
 
 @lru_cache(maxsize=1)
 def homoglyphs() -> dict[int, str]:
-    """Non-ASCII characters that Unicode lists as confusable with one ASCII letter or digit,
-    -> that character. Letters with accents are left out: they are Latin letters, and lose
-    their accents later."""
+    """Non-ASCII characters Unicode lists as confusable with one ASCII letter or digit -> that
+    character; letters with accents are left out (they lose their accents later)."""
     from confusable_homoglyphs.confusables import confusables_data
 
     table: dict[int, str] = {}
@@ -83,9 +82,8 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
 
 
 def normalize(text: str) -> str:
-    """Folded text with words spelled letter by letter joined, spelled-out numbers (English and
-    the other `LANGUAGES`) as digits (English ordinals as ``23th``, "point" between numbers a
-    decimal point)."""
+    """Folded text with words spelled letter by letter joined and spelled-out numbers as digits
+    (English ordinals as ``23th``, "point" between numbers a decimal point)."""
     text = text.translate(_PLAIN)
     if text.isascii():
         text = foreign_numbers_to_digits(_unspell(text.lower()))

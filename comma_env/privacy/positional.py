@@ -27,8 +27,7 @@ def _digits(text: str) -> str:
     return re.sub(r"[^0-9]", "", text)
 
 
-_ANCHOR_WORDS = frozenset("start starts starting begin begins beginning first initial leading opens opening "
-                          "end ends ending last final trailing closes closing middle th st nd rd".split())
+_ANCHOR_WORDS = frozenset(f"{_PREFIX}|{_SUFFIX}|middle|th|st|nd|rd".split("|"))
 
 
 def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
@@ -63,10 +62,12 @@ def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
     return found
 
 
-def known_positions(found: list[tuple[str, str, str]], secret: str) -> set[int]:
-    """Positions of `secret` that the hints `found` tell correctly (a hint that disagrees
-    with the secret tells nothing about it)."""
+def pinned_down(found: list[tuple[str, str, str]], secret: str) -> bool:
+    """Every position of `secret` told by the hints `found` (a hint that disagrees with the
+    secret tells nothing about it)."""
     size = len(secret)
+    if size < 2 or not found:
+        return False
     known: set[int] = set()
     for where, places, value in found:
         if not value or len(value) >= size:
@@ -85,9 +86,4 @@ def known_positions(found: list[tuple[str, str, str]], secret: str) -> set[int]:
             positions = [int(p) for p in places.split()]
             if all(0 <= p < size and secret[p] == d for p, d in zip(positions, value, strict=True)):
                 known.update(positions)
-    return known
-
-
-def pinned_down(found: list[tuple[str, str, str]], secret: str) -> bool:
-    """Every position of `secret` told by the hints `found`."""
-    return len(secret) >= 2 and bool(found) and len(known_positions(found, secret)) == len(secret)
+    return len(known) == size

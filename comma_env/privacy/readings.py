@@ -19,8 +19,7 @@ from comma_env.privacy.relations import COMPUTED, MONTHS, calculate
 
 _DIGIT = re.compile(r"[0-9]")
 _LOWER_WORD = re.compile(r"[a-z]+")
-_CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-               "九": 9}
+_CJK_DIGITS = dict(zip("〇零一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CJK_RUN = re.compile(r"[〇零一二两三四五六七八九十百千万]{2,}")
 _HANGUL_DIGITS = dict(zip("영공일이삼사오육칠팔구", (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
@@ -243,9 +242,8 @@ _SPELLING_WORDS = frozenset(_SPELLING.split())
 
 
 def decode(text: str) -> str | None:
-    """`text` folded to lower-case ASCII with every encoding and notation above rewritten as
-    what it denotes, or None when nothing in it was decoded (not yet `normalize`d: the
-    detector normalises the result as any message)."""
+    """`text` folded to lower-case ASCII with every encoding and notation above rewritten as what
+    it denotes (not yet `normalize`d), or None when nothing in it was decoded."""
     original = text
     if not text.isascii():
         text = text.translate(_DICE)
@@ -266,9 +264,8 @@ def decode(text: str) -> str | None:
 
 
 def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
-    """Balances and house numbers (with their street) that a folded `text` spells out in one
-    of num2words' languages as one number (``czterytysiacedwadziesciaosiem``, ``tri sta
-    sestnact``): the fields it reveals."""
+    """Balances and house numbers (with their street) that a folded `text` spells out as one number
+    in one of num2words' languages (``czterytysiacedwadziesciaosiem``): the fields it reveals."""
     squeezed = re.sub(r"[^a-z]", "", text)
     found = set()
     for field, fact in facts.items():

@@ -176,8 +176,7 @@ _UNARY = {"double": 2.0, "twice": 2.0, "triple": 3.0, "halve": 0.5, "half": 0.5}
 
 def running_totals(text: str) -> set[int]:
     """Whole numbers a text reaches when its operation words are applied left to right to the
-    numbers around them, across sentences ("Take 9000. Now subtract 414." -> 8586; "take 4293
-    and double it" -> 8586)."""
+    numbers around them, across sentences ("Take 9000. Now subtract 414." -> 8586)."""
     totals: set[int] = set()
     total: float | None = None
     pending = ""
