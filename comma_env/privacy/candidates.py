@@ -23,7 +23,7 @@ _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _NINES = str.maketrans("0123456789", "9876543210")
-_SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times|third)\b")
+_SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times)\b")
 _LETTERS = re.compile(r"(?<![a-z'])[a-z]{4,}(?![a-z'])")
 
 
@@ -124,9 +124,7 @@ class Reconstruction:
                         found.add(field)
             previous = fields
         if self.names and not raw.isascii() and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound
-            from anyascii import anyascii
-
-            heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(anyascii(run).lower())]
+            heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(ascii_fold(run))]
             for field, (first, last) in self.names.items():
                 if (self.first_said or _heard(first, heard)) and _heard(last, heard):
                     found.add(field)

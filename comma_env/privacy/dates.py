@@ -40,28 +40,27 @@ def _full_months() -> dict[int, list[str]]:
     return by_month
 
 
-@lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern[str], ...]:
-    alt = "[a-z]+"  # a word: `_pairs` keeps the month names (hundreds of them: an alternation is slow)
-    roman = "|".join(sorted(_ROMAN, key=len, reverse=True))
-    return (
-        re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
-        re.compile(r"(?<![0-9])(?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
-        re.compile(rf"\b(?P<mon>{alt})(?:\.?,?[ \t]+(?:the[ \t]+)?|[ \t]*[-/][ \t]*)"
-                   rf"(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
-                   rf"(?:,?[ \t]*(?:{_LINK}[ \t]+|in[ \t]+)?{_YEAR}(?![0-9]))?"),
-        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
-                   rf"(?P<mon>{alt})\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
-        # 8.V.2005, 18/II/1997, 12.VIII.
-        # (with a year or a closing dot: "5-x" or "version 2.x" is no date)
-        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{roman})(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9])|\.(?![a-z0-9]))"),
-        # the 19th day of the 10th month; the 23rd of the 11th month
-        re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
-                   r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
-        # the 5th of the 12th: two ordinals
-        re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
-                   r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)\b"),
-    )
+_ROMAN_ALT = "|".join(sorted(_ROMAN, key=len, reverse=True))
+# A month is any word in the patterns: `_pairs` keeps the month names (hundreds: an alternation is slow).
+_PATTERNS = (
+    re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
+    re.compile(r"(?<![0-9])(?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
+    re.compile(rf"\b(?P<mon>[a-z]+)(?:\.?,?[ \t]+(?:the[ \t]+)?|[ \t]*[-/][ \t]*)"
+               rf"(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
+               rf"(?:,?[ \t]*(?:{_LINK}[ \t]+|in[ \t]+)?{_YEAR}(?![0-9]))?"),
+    re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
+               rf"(?P<mon>[a-z]+)\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
+    # 8.V.2005, 18/II/1997, 12.VIII.
+    # (with a year or a closing dot: "5-x" or "version 2.x" is no date)
+    re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{_ROMAN_ALT})"
+               rf"(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9])|\.(?![a-z0-9]))"),
+    # the 19th day of the 10th month; the 23rd of the 11th month
+    re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
+               r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
+    # the 5th of the 12th: two ordinals
+    re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
+               r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)\b"),
+)
 
 
 # Day and month without a year: "4/23" or "23/4" (both readings), and "08.05." (day.month.),
@@ -95,7 +94,7 @@ def _pairs(index: int, match: re.Match[str]) -> list[tuple[int, int]]:
 def parse_date(value: str) -> tuple[int, int, int] | None:
     """(year, month, day) of a date written as ISO, numeric US order or with a month name."""
     text = normalize(value)
-    for index, pattern in enumerate(_patterns()[:4]):
+    for index, pattern in enumerate(_PATTERNS[:4]):
         for match in pattern.finditer(text):
             if not match.group("y") or (index >= 2 and match.group("mon") not in months()):
                 continue
@@ -135,7 +134,7 @@ def mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
         return False  # every other form writes the day as a number of its own
     named = any(months()[token] == month for token in analysis.at.keys() & months().keys())
     needs = (True, True, named, named, True, "month" in analysis.at, "of" in analysis.at)
-    for index, pattern in enumerate(_patterns()):
+    for index, pattern in enumerate(_PATTERNS):
         for match in pattern.finditer(text) if needs[index] else ():
             if (month, day) in _pairs(index, match) and _year_matches(match.groupdict().get("y"), year):
                 return True

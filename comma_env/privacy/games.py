@@ -37,9 +37,7 @@ class Games:
         found = {}
         for raw in {t.lower() for t in _TOKEN.findall(text) if len(t) in self.lengths or t[-2:] in ("ay", "AY")}:
             token = raw.replace("-", "")
-            if not token.isascii():
-                continue
-            if token in english or token in known or token in digit_words:
+            if not token.isascii() or token in english or token in known or token in digit_words:
                 continue
             reading = next((w for w in pig_latin(token) if w in self.words or w in english), None)
             backwards = token[::-1]

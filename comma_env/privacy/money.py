@@ -27,17 +27,13 @@ _REACH = 30  # characters around an amount in another notation where a money wor
 
 def _thing_at(analysis: Analysis, offset: int) -> bool:
     """Whether the number starting at `offset` of the text counts things ("855 screws")."""
-    for index in analysis.at.get(_number_at(analysis.text, offset), ()):
+    end = offset
+    while end < len(analysis.text) and analysis.text[end].isdigit():
+        end += 1
+    for index in analysis.at.get(analysis.text[offset:end], ()):
         if analysis.starts[index] == offset:
             return index in analysis.things
     return False
-
-
-def _number_at(text: str, offset: int) -> str:
-    end = offset
-    while end < len(text) and text[end].isdigit():
-        end += 1
-    return text[offset:end]
 
 
 def _whole_matches(whole: int, frac: int, cents: int) -> bool:

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.languages import foreign_numbers_to_digits
+from comma_env.privacy.lexicon import ascii_fold
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
 _APOSTROPHES = dict.fromkeys(map(ord, "\u2018\u2019\u02bc\u2032\uff07"), "'")
@@ -75,9 +76,7 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
         text = foreign_numbers_to_digits(_unspell(text))
     text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
     if not text.isascii():
-        from anyascii import anyascii  # imported on the first text that needs it
-
-        text = _NON_ASCII_LETTERS.sub(lambda m: anyascii(m.group(0)).lower(), text)
+        text = _NON_ASCII_LETTERS.sub(lambda m: ascii_fold(m.group(0)), text)
     return text
 
 

@@ -21,10 +21,7 @@ _ORDINAL_LIST = re.compile(
     r"\b(?P<ords>[0-9]{1,2}(?:th|st|nd|rd)(?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+)[0-9]{1,2}(?:th|st|nd|rd))+)"
     r"(?:[ \t]+digits?)?(?:[ \t]+(?:are|is|were))?[ \t,:\-]+"
     r"(?P<value>[0-9](?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+|[ \t]+)[0-9])+)(?![0-9])")
-
-
-def _digits(text: str) -> str:
-    return re.sub(r"[^0-9]", "", text)
+_NOT_DIGIT = re.compile(r"[^0-9]")
 
 
 _ANCHOR_WORDS = frozenset(f"{_PREFIX}|{_SUFFIX}|middle|th|st|nd|rd".split("|"))
@@ -37,7 +34,7 @@ def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
         return []
     found: list[tuple[str, str, str]] = []
     for match in _HINT.finditer(text):
-        anchor, value = match.group("anchor"), _digits(match.group("value"))
+        anchor, value = match.group("anchor"), _NOT_DIGIT.sub("", match.group("value"))
         count = int(match.group("count")) if match.group("count") else None
         if count is not None and count != len(value):
             # "the last 4 are 5997" (count told) or "the 1th 2 digits: 27" (a count then its digits)
@@ -56,7 +53,7 @@ def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
             found.append(("prefix", "", value))
     for match in _ORDINAL_LIST.finditer(text):
         places = [str(int(p) - 1) for p in re.findall(r"[0-9]{1,2}(?=th|st|nd|rd)", match.group("ords"))]
-        value = _digits(match.group("value"))
+        value = _NOT_DIGIT.sub("", match.group("value"))
         if len(value) == len(places):
             found.append(("list", " ".join(places), value))
     return found

@@ -128,10 +128,6 @@ def _base64(match: re.Match[str]) -> str:
     return f" {decoded} " if decoded.isprintable() and re.search(r"[0-9a-zA-Z]", decoded) else token
 
 
-def _spelled(match: re.Match[str]) -> str:
-    return "".join(word[0] for word in re.findall(r"[A-Za-z]+", match.group(0))).lower()
-
-
 def _digit_run(text: str) -> str:
     """The longest stretch of a run of digit words that one language reads, as digits (commas
     keep the groups apart); a stretch of fewer than three common English words is left alone."""
@@ -227,7 +223,7 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_BINARY, lambda m: str(int(m.group(0), 2))),
     (_BASE64, _base64),
     (_SCIENTIFIC, lambda m: f"{float(m.group(1)) * 10 ** int(m.group(2)):.2f}"),
-    (_SPELLING_RUN, _spelled),
+    (_SPELLING_RUN, lambda m: "".join(word[0] for word in re.findall(r"[A-Za-z]+", m.group(0))).lower()),
     (_LETTER_FOR_RUN, lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower()),
     (_POSITIONS, lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-")) for w in m.group(0).split())),
     (_ROMAN_RUN, _romans),

@@ -36,7 +36,6 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
     (("halved",), re.compile(rf"{_NUMBER}[ \t]+halved\b()"), lambda a, b: a / 2),
     (("divided",), re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
     (("half",), re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
-    (("third",), re.compile(rf"\bthird[ \t]+of[ \t]+{_NUMBER}()"), lambda a, b: a / 3),
     (("add", "sum"),
      re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+|of[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
      lambda a, b: a + b),
