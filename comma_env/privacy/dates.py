@@ -16,8 +16,7 @@ ENGLISH_MONTHS = {
     **{name[:3]: number for number, name in enumerate(MONTHS, start=1)},
     "sept": 9,
 }
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
-          "xi": 11, "xii": 12}
+_ROMAN = {numeral: month for month, numeral in enumerate("i ii iii iv v vi vii viii ix x xi xii".split(), start=1)}
 _MAY_AFTER = frozenset("in of born since from until early late mid".split())  # "may" is a month only after these
 _YEAR = r"(?P<y>[0-9]{4}|(?:19|20) [0-9]{2}|'?[0-9]{2})"
 _DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
@@ -60,13 +59,11 @@ _PATTERNS = (
     # the 5th of the 12th: two ordinals
     re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
                r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)\b"),
+    # day and month without a year: "4/23" or "23/4" (both readings)
+    re.compile(r"(?<![0-9/.\-])(?P<a>[0-9]{1,2})/(?P<b>[0-9]{1,2})(?![0-9]|/[0-9])"),
+    # "08.05." (day.month., the month in two digits: "the diameter is 17.4." is a measurement)
+    re.compile(r"(?<![0-9.])(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{2})\.(?![0-9])"),
 )
-
-
-# Day and month without a year: "4/23" or "23/4" (both readings), and "08.05." (day.month.),
-_MONTH_DAY = re.compile(r"(?<![0-9/.\-])([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9])")
-# (the month in two digits: "the diameter is 17.4." is a measurement)
-_DAY_MONTH_DOTS = re.compile(r"(?<![0-9.])([0-9]{1,2})\.([0-9]{2})\.(?![0-9])")
 
 
 def _year_matches(text_year: str | None, year: int) -> bool:
@@ -80,7 +77,7 @@ def _pairs(index: int, match: re.Match[str]) -> list[tuple[int, int]]:
     """(month, day) readings of a match of pattern `index`."""
     if index == 0:
         return [(int(match.group("a")), int(match.group("b")))]
-    if index == 1:  # US month/day or day.month: both readings
+    if index in (1, 7):  # US month/day or day.month: both readings
         a, b = int(match.group("a")), int(match.group("b"))
         return [(a, b), (b, a)]
     if index in (2, 3):
@@ -133,16 +130,9 @@ def mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     if str(day) not in analysis.at and f"{day:02d}" not in analysis.at:
         return False  # every other form writes the day as a number of its own
     named = any(months()[token] == month for token in analysis.at.keys() & months().keys())
-    needs = (True, True, named, named, True, "month" in analysis.at, "of" in analysis.at)
+    needs = (True, True, named, named, True, "month" in analysis.at, "of" in analysis.at, True, True)
     for index, pattern in enumerate(_PATTERNS):
         for match in pattern.finditer(text) if needs[index] else ():
             if (month, day) in _pairs(index, match) and _year_matches(match.groupdict().get("y"), year):
                 return True
-    for match in _MONTH_DAY.finditer(text):
-        a, b = int(match.group(1)), int(match.group(2))
-        if (month, day) in ((a, b), (b, a)):
-            return True
-    for match in _DAY_MONTH_DOTS.finditer(text):
-        if (int(match.group(2)), int(match.group(1))) == (month, day):
-            return True
     return _month_near_day(analysis, date)

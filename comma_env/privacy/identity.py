@@ -10,11 +10,8 @@ from functools import lru_cache
 
 from comma_env.privacy.analysis import CONNECTORS, Analysis
 
-STREET_SUFFIXES = frozenset({
-    "street", "st", "avenue", "ave", "av", "road", "rd", "boulevard", "blvd", "lane", "ln",
-    "drive", "dr", "court", "ct", "place", "pl", "terrace", "ter", "way", "circle", "cir",
-    "parkway", "pkwy", "highway", "hwy", "square", "sq", "trail", "trl", "row",
-})
+STREET_SUFFIXES = frozenset("street st avenue ave av road rd boulevard blvd lane ln drive dr court ct place pl terrace "
+                            "ter way circle cir parkway pkwy highway hwy square sq trail trl row".split())
 TITLES = frozenset("mr mrs ms miss mx dr mister doctor madam sir mme mlle herr frau senor senora sr sra".split())
 ADDRESS_REACH = 60  # characters between a house number and its street name
 _LEET = {"a": "4@", "b": "8", "e": "3", "g": "96", "i": "1!|", "l": "1|", "o": "0", "s": "5$", "t": "7+", "z": "2"}

@@ -43,9 +43,7 @@ _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_RUN = re.compile(r"(?<![\w-])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w-])")  # not "123-XX-XXXX"
 _CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,}|[A-Z](?:-[A-Z]){3,})(?![\w-])")
-_KEYPAD = {letter: str(key) for key, letters in
-           ((2, "abc"), (3, "def"), (4, "ghi"), (5, "jkl"), (6, "mno"), (7, "pqrs"), (8, "tuv"), (9, "wxyz"))
-           for letter in letters}
+_KEYPAD = dict(zip("abcdefghijklmnopqrstuvwxyz", "22233344455566677778889999", strict=True))  # a phone's keys
 _POSITIONS = re.compile(r"(?<![0-9-])(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,}"
                         r"(?:[ \t]+(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,})*(?![0-9-])")
 _SPELLING = ("alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima mike "
@@ -56,6 +54,8 @@ _LETTER_FOR = re.compile(r"\b([A-Za-z])\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+")
 _LETTER_FOR_RUN = re.compile(r"\b[A-Za-z]\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
                              r"(?:for|as\s+in|like)\s+[A-Z][a-z]+){2,}")
 _REPEATED = re.compile(r"\b(double|triple)[ \t]+([0-9])\b")
+
+
 def _cjk_number(run: str) -> str:
     if not any(ch in _CJK_UNITS for ch in run):
         return "".join(str(_CJK_DIGITS[ch]) for ch in run)

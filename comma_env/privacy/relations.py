@@ -155,10 +155,9 @@ def _dates(text: str) -> str:
 COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|(?:[0-9]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))[ \t]*"
                       r"(?:k|g'?s|large)\b|\b(?:grand|benjamins?|c-notes?)\b|"
                       r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
-                      r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|"
-                      r"after|more|reach|"
-                      r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
-                      r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
+                      r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|after|more|reach|"
+                      r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|last|"
+                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
 
 
