@@ -17,6 +17,7 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
              "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
              "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30}
 _SCALES = {"hundred": 100, "thousand": 1000}
+_CARDINAL_VALUES = {**_UNITS, **_TEENS, **_TENS}
 _NUMBER_WORDS = sorted({*_UNITS, *_TEENS, *_TENS, *_ORDINALS, *_SCALES}, key=len, reverse=True)
 _WORD_ALT = "|".join(_NUMBER_WORDS)
 _NUMBER_RUN = re.compile(rf"\b(?:{_WORD_ALT})(?:(?:(?<=thousand),)?[\s-]+(?:and[\s-]+)?(?:{_WORD_ALT}))*\b")
@@ -83,21 +84,13 @@ def _parse_number_words(words: list[str]) -> str:
                 small = value
             out.append(f"{total + small}th")
             total, small, last = 0, None, None
-        elif word in _UNITS:
-            if last == "tens" or after_scale:
-                small = (small or 0) + _UNITS[word]
+        elif word in _CARDINAL_VALUES:
+            if after_scale or (last == "tens" and word in _UNITS):  # "sixty-eight", "hundred and twelve"
+                small = (small or 0) + _CARDINAL_VALUES[word]
             else:
                 flush()
-                small = _UNITS[word]
-            last = "unit"
-        elif word in _TEENS or word in _TENS:
-            value = _TEENS[word] if word in _TEENS else _TENS[word]
-            if after_scale:
-                small = (small or 0) + value
-            else:
-                flush()
-                small = value
-            last = "tens" if word in _TENS else "teen"
+                small = _CARDINAL_VALUES[word]
+            last = "unit" if word in _UNITS else "tens" if word in _TENS else "teen"
         elif word == "hundred":
             if small is not None and small < 100 and last not in ("hundred", None):
                 small *= 100

@@ -107,5 +107,4 @@ def mentions_name(analysis: Analysis, first: str, last: str) -> bool:
     runs = [first + last, last + first]
     if analysis.reversed_hint:
         runs += [run[::-1] for run in runs]
-    skeleton = analysis.skeleton
-    return any(run in skeleton for run in runs)
+    return any(run in analysis.skeleton for run in runs)

@@ -95,9 +95,8 @@ def foreign_month_names() -> dict[str, int]:
             for name in (info.get("info") or {}).get(key, ()):
                 folded = "".join(ch for ch in unicodedata.normalize("NFKD", str(name).lower())
                                  if not unicodedata.combining(ch)).rstrip(".")
-                if not (folded.isascii() and folded.isalpha()) or folded in _UNSAFE_NAMES:
-                    continue
-                if len(folded) < 4 and folded != "mai":
+                short = len(folded) < 4 and folded != "mai"
+                if short or folded in _UNSAFE_NAMES or not (folded.isascii() and folded.isalpha()):
                     continue
                 if lang in LANGUAGES:
                     core.add(folded)

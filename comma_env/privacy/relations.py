@@ -64,10 +64,6 @@ _WEEKDAY_OF_MONTH = re.compile(rf"\b(last|[1-5](?:st|nd|rd|th))[ \t]+({'|'.join(
                                rf"({'|'.join(MONTHS)})[ \t,]+([0-9]{{4}})\b")
 
 
-def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
 def _slang(match: re.Match[str]) -> str:
     if match.group(1) == "a" and match.group(2) != "grand":
         return match.group(0)  # "a large coffee"
@@ -90,25 +86,12 @@ def _operations(text: str) -> str:
         def result(match: re.Match[str], op=operation) -> str:
             value = op(float(match.group(1).replace(",", "")),
                        float(match.group(2).replace(",", "")) if match.group(2) else 0.0)
-            return _number(value) if value >= 0 else match.group(0)
+            return f"{value:.2f}".rstrip("0").rstrip(".") if value >= 0 else match.group(0)
         for _ in range(3):  # "9000 minus 414 minus 1": the result is an operand again
             text, done = pattern.subn(result, text)
             if not done:
                 break
     return text
-
-
-def _amounts(sentence: str) -> list[int]:
-    """Amounts (in cents) of a sentence: numbers with a dollar sign, cents or a money word
-    near, and round numbers beside them."""
-    found = []
-    for match in _AMOUNT.finditer(sentence):
-        whole = int(match.group(2).replace(",", ""))
-        if match.group(4):  # "32,779 cents"
-            found.append(whole)
-        else:
-            found.append(whole * 100 + int((match.group(3) or "0").ljust(2, "0")))
-    return found
 
 
 def _related_amounts(sentence: str) -> str:
@@ -117,7 +100,11 @@ def _related_amounts(sentence: str) -> str:
     relation = _AMOUNT_RELATION.search(sentence)
     if not relation or not _MONEY.search(sentence):
         return ""
-    amounts = _amounts(sentence)[:6]
+    amounts: list[int] = []  # in cents
+    for match in _AMOUNT.finditer(sentence):
+        whole = int(match.group(2).replace(",", ""))
+        amounts.append(whole if match.group(4) else whole * 100 + int((match.group(3) or "0").ljust(2, "0")))
+    amounts = amounts[:6]
     candidates: set[int] = set()
     if re.search(r"\b(?:half|double|twice)\b", sentence):
         candidates.update(c for a in amounts for c in (a // 2, a * 2) if a % 2 == 0 or c == a * 2)
