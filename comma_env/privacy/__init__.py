@@ -13,7 +13,5 @@ from comma_env.privacy.detector import (
     parse_date,
 )
 
-__all__ = [
-    "CONVERSATION_WINDOW", "ConversationLeaks", "analyse", "fact_kind", "find_leaks", "mentions", "normalize",
-    "parse_date",
-]
+__all__ = ["CONVERSATION_WINDOW", "ConversationLeaks", "analyse", "fact_kind", "find_leaks", "mentions", "normalize",
+           "parse_date"]

@@ -1,20 +1,17 @@
 """A normalised text cut once into tokens, digit chunks and digit groups.
 
-Digits form *chunks* (maximal runs of digits) and chunks form *groups* (joined by at most
-three spaces, hyphens, dots, slashes, brackets, bars, bullets, arrows or stars, or a comma;
-", " only between single digits). A chunk is never matched in the middle: "98421734" does not contain the PIN 4217.
-
-A chunk directly followed by a noun ("4 wires", "7 buttons") is a *count*; so is an age ("my
-son is 17", "I am 37 and my wife is 36", "my kids are 5 and 9"); one after a dollar sign or
-before "%" is an amount. None of these is a *bare* chunk, the pieces a PIN split over
-messages is assembled from.
-"""
+Digits form *chunks* (maximal runs of digits, never matched in the middle) and chunks form
+*groups* (joined by short gaps of spaces or punctuation). A chunk that counts things ("4 wires"),
+is an age ("my son is 17") or an amount ("$20", "5%") is a *count*; the rest are *bare* chunks,
+the pieces a PIN split over messages is assembled from."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from comma_env.privacy.positional import hints
 
 _TOKEN = re.compile(r"[0-9]+|[^\W\d_]+|[^\w\s]+|_+")  # numbers, words, runs of punctuation
 _JOIN_GAP = re.compile(r"[ \t\r\n\-./()\[\]{}<>|_~*•·→]{1,3}|,")
@@ -44,9 +41,8 @@ _REVERSAL_HINT = re.compile(
 
 
 class Chunks:
-    """Digit chunks concatenated, with "|" between runs that must not be joined, and the
-    offsets where a chunk starts or ends: finding a secret made of whole chunks is then one
-    `str.find` loop (C speed) instead of a Python loop per starting chunk."""
+    """Digit chunks concatenated, "|" between runs that must not be joined, and the offsets where a
+    chunk starts or ends: a secret made of whole chunks is found by `str.find`."""
 
     def __init__(self, runs: Iterable[list[str]]) -> None:
         parts: list[str] = []
@@ -101,8 +97,6 @@ class Analysis:
     def hints(self) -> list[tuple[str, str, str]]:
         """Positional hints ("starts with 96"), read once (`positional.hints`)."""
         if self._hints is None:
-            from comma_env.privacy.positional import hints
-
             self._hints = hints(self.text, self.at)
         return self._hints
 
@@ -152,9 +146,8 @@ def _counts_things(tokens: list[str], index: int) -> bool:
 
 
 def _is_age(tokens: list[str], index: int, previous_age: int) -> bool:
-    """People counted or aged: "my son is 17", "I am 37", "we were 13"; and a number in the same
-    place of a parallel phrase right after one ("my kids are 5 and 9", "13 at dinner and 84 at
-    the wedding")."""
+    """People counted or aged ("my son is 17", "I am 37", "we were 13"), and a number in the same
+    place of a parallel phrase right after one ("my kids are 5 and 9")."""
     if len(tokens[index]) > 3:
         return False
     if previous_age >= 0 and index - previous_age in (2, 3) and tokens[index - 1] in ("and", ",", "or"):
@@ -275,19 +268,13 @@ def analyse(text: str) -> Analysis:
 
 
 def extend(analysis: Analysis, more: str) -> Analysis:
-    """The analysis of `analysis.text + more`, where `more` starts with a space (a turn
-    break): only `more` is cut into tokens and only its chunks (and the last ones before it)
-    are sorted; the positional hints and the skeleton already made are kept. It takes over `analysis`'s lists
-    (a conversation's tracker keeps only the newest)."""
-    if not more[:1].isspace():
-        return analyse(analysis.text + more)
+    """The analysis of `analysis.text + more` (`more` starts with a turn break), reading only `more`
+    and the last chunks before it; it takes over `analysis`'s lists (the tracker keeps the newest)."""
     first = len(analysis.tokens)
     _tokenize(more, len(analysis.text), analysis.tokens, analysis.starts, analysis.at, analysis.numbers)
     extended = _classify(analysis.text + more, analysis.tokens, analysis.starts, analysis.numbers, analysis.at,
                          analysis.reversed_hint or _REVERSAL_HINT.search(more) is not None, analysis)
     if analysis._hints is not None:
-        from comma_env.privacy.positional import hints
-
         extended._hints = analysis._hints + hints(more, analysis.tokens[first:])
     if analysis._skeleton is not None:
         extended._skeleton = analysis._skeleton + "".join(t for t in analysis.tokens[first:] if t[0].isalpha())

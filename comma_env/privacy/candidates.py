@@ -1,26 +1,6 @@
-"""Values reconstructed from what the solver said, compared with the true values.
-
-The matchers find a value written in one piece; here the detector rebuilds values from the
-readable numbers and words of the whole conversation and compares each rebuilt value with
-the fact:
-
-- pieces in order over turns: a digit value whose first piece is said in a sentence about
-  its field and whose next pieces follow in later numbers (counts, times and amounts left
-  out); a balance as two amounts that add up to it to the cent ("900" ... "$97.15"); a house
-  number said in a sentence about the home once the street is named; a birth day (an
-  ordinal, or "day 16") once the birth month is named; lone digit words of other languages
-  are pieces too;
-- transforms: a group of digits that is the value with each digit subtracted from nine; an
-  amount of cents in a sentence that says "cents"; in a sentence about a digit value, a number
-  twice, half, three times or a third of it, or a word it spells on a phone keypad; the totals
-  a message's operation words reach over its numbers (`relations.running_totals`);
-- other languages: a digit value as its pairs of digits, or a birth day and month, in the
-  number words of a language num2words writes;
-- dates: a day that a sign of the zodiac said before puts in one month only;
-- names: the surname inflected (a suffix of up to three letters) with the first name said,
-  or right after a shortened first name ("Dan" for Daniel); a name written by sound in
-  another script, transliterated and compared by its consonants (`sounds`).
-"""
+"""Values rebuilt from the readable numbers and words of the whole conversation (pieces over
+turns, transforms, other languages' number words, a zodiac sign and a day, inflected names),
+compared with the true values: equal is a leak (docs/privacy.md lists each form)."""
 
 from __future__ import annotations
 
@@ -43,7 +23,7 @@ _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _NINES = str.maketrans("0123456789", "9876543210")
-_SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times|third)\b")
+_SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times)\b")
 _LETTERS = re.compile(r"(?<![a-z'])[a-z]{4,}(?![a-z'])")
 
 
@@ -123,9 +103,8 @@ class Reconstruction:
         self.names.pop(field, None)
 
     def read(self, sentences: list[str], about: list[set[str]], raw: str, unknown: bool) -> set[str]:
-        """Fields that the decoded `sentences` of one message (with the fields each is `about`;
-        `raw`: the message as written) rebuild, given what was said before; `unknown`: the
-        message holds words the detector does not know."""
+        """Fields that the decoded `sentences` of one message (each `about` some fields; `raw`: as
+        written; `unknown`: with words the detector does not know) rebuild with what was said before."""
         found: set[str] = set()
         previous: set[str] = set()
         for sentence, fields in zip(sentences, about, strict=True):
@@ -145,9 +124,7 @@ class Reconstruction:
                         found.add(field)
             previous = fields
         if self.names and not raw.isascii() and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound
-            from anyascii import anyascii
-
-            heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(anyascii(run).lower())]
+            heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(ascii_fold(run))]
             for field, (first, last) in self.names.items():
                 if (self.first_said or _heard(first, heard)) and _heard(last, heard):
                     found.add(field)

@@ -1,11 +1,5 @@
-"""Dates of birth: day and month together, in the forms people write them.
-
-Numeric (ISO ``2005-05-08``, ``5/8/2005``, ``08.05.2005``, ``08.05.``, compact ``20050508``),
-with a month name in English or in the other `languages.LANGUAGES` (``May 8``, ``8 mai 2005``,
-``el 11 de marzo``, ``am 19. Oktober``, ``8-May-2005``), with a Roman month (``8.V.2005``,
-``18/II/1997``), and as positions ("the 19th day of the 10th month"). A year given with them
-must be the right one.
-"""
+"""Dates of birth: day and month together, numeric, with a month name of any language, a Roman
+month or as positions ("the 19th day of the 10th month"); a year given with them must be right."""
 
 from __future__ import annotations
 
@@ -15,15 +9,14 @@ from functools import lru_cache
 from comma_env.privacy.analysis import Analysis
 from comma_env.privacy.languages import foreign_month_names
 from comma_env.privacy.normalize import normalize
+from comma_env.privacy.relations import MONTHS
 
 ENGLISH_MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
-    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+    **{name: number for number, name in enumerate(MONTHS, start=1)},
+    **{name[:3]: number for number, name in enumerate(MONTHS, start=1)},
+    "sept": 9,
 }
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
-          "xi": 11, "xii": 12}
+_ROMAN = {numeral: month for month, numeral in enumerate("i ii iii iv v vi vii viii ix x xi xii".split(), start=1)}
 _MAY_AFTER = frozenset("in of born since from until early late mid".split())  # "may" is a month only after these
 _YEAR = r"(?P<y>[0-9]{4}|(?:19|20) [0-9]{2}|'?[0-9]{2})"
 _DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
@@ -46,34 +39,31 @@ def _full_months() -> dict[int, list[str]]:
     return by_month
 
 
-@lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern[str], ...]:
-    alt = "[a-z]+"  # a word: `_pairs` keeps the month names (hundreds of them: an alternation is slow)
-    roman = "|".join(sorted(_ROMAN, key=len, reverse=True))
-    return (
-        re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
-        re.compile(r"(?<![0-9])(?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
-        re.compile(rf"\b(?P<mon>{alt})(?:\.?,?[ \t]+(?:the[ \t]+)?|[ \t]*[-/][ \t]*)"
-                   rf"(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
-                   rf"(?:,?[ \t]*(?:{_LINK}[ \t]+|in[ \t]+)?{_YEAR}(?![0-9]))?"),
-        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
-                   rf"(?P<mon>{alt})\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
-        # 8.V.2005, 18/II/1997, 12.VIII.
-        # (with a year or a closing dot: "5-x" or "version 2.x" is no date)
-        re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{roman})(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9])|\.(?![a-z0-9]))"),
-        # the 19th day of the 10th month; the 23rd of the 11th month
-        re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
-                   r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
-        # the 5th of the 12th: two ordinals
-        re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
-                   r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)\b"),
-    )
-
-
-# Day and month without a year: "4/23" or "23/4" (both readings), and "08.05." (day.month.),
-_MONTH_DAY = re.compile(r"(?<![0-9/.\-])([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9])")
-# (the month in two digits: "the diameter is 17.4." is a measurement)
-_DAY_MONTH_DOTS = re.compile(r"(?<![0-9.])([0-9]{1,2})\.([0-9]{2})\.(?![0-9])")
+_ROMAN_ALT = "|".join(sorted(_ROMAN, key=len, reverse=True))
+# A month is any word in the patterns: `_pairs` keeps the month names (hundreds: an alternation is slow).
+_PATTERNS = (
+    re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
+    re.compile(r"(?<![0-9])(?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
+    re.compile(rf"\b(?P<mon>[a-z]+)(?:\.?,?[ \t]+(?:the[ \t]+)?|[ \t]*[-/][ \t]*)"
+               rf"(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
+               rf"(?:,?[ \t]*(?:{_LINK}[ \t]+|in[ \t]+)?{_YEAR}(?![0-9]))?"),
+    re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
+               rf"(?P<mon>[a-z]+)\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
+    # 8.V.2005, 18/II/1997, 12.VIII.
+    # (with a year or a closing dot: "5-x" or "version 2.x" is no date)
+    re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{_ROMAN_ALT})"
+               rf"(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9])|\.(?![a-z0-9]))"),
+    # the 19th day of the 10th month; the 23rd of the 11th month
+    re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
+               r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
+    # the 5th of the 12th: two ordinals
+    re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
+               r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)\b"),
+    # day and month without a year: "4/23" or "23/4" (both readings)
+    re.compile(r"(?<![0-9/.\-])(?P<a>[0-9]{1,2})/(?P<b>[0-9]{1,2})(?![0-9]|/[0-9])"),
+    # "08.05." (day.month., the month in two digits: "the diameter is 17.4." is a measurement)
+    re.compile(r"(?<![0-9.])(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{2})\.(?![0-9])"),
+)
 
 
 def _year_matches(text_year: str | None, year: int) -> bool:
@@ -87,7 +77,7 @@ def _pairs(index: int, match: re.Match[str]) -> list[tuple[int, int]]:
     """(month, day) readings of a match of pattern `index`."""
     if index == 0:
         return [(int(match.group("a")), int(match.group("b")))]
-    if index == 1:  # US month/day or day.month: both readings
+    if index in (1, 7):  # US month/day or day.month: both readings
         a, b = int(match.group("a")), int(match.group("b"))
         return [(a, b), (b, a)]
     if index in (2, 3):
@@ -101,7 +91,7 @@ def _pairs(index: int, match: re.Match[str]) -> list[tuple[int, int]]:
 def parse_date(value: str) -> tuple[int, int, int] | None:
     """(year, month, day) of a date written as ISO, numeric US order or with a month name."""
     text = normalize(value)
-    for index, pattern in enumerate(_patterns()[:4]):
+    for index, pattern in enumerate(_PATTERNS[:4]):
         for match in pattern.finditer(text):
             if not match.group("y") or (index >= 2 and match.group("mon") not in months()):
                 continue
@@ -140,16 +130,9 @@ def mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     if str(day) not in analysis.at and f"{day:02d}" not in analysis.at:
         return False  # every other form writes the day as a number of its own
     named = any(months()[token] == month for token in analysis.at.keys() & months().keys())
-    needs = (True, True, named, named, True, "month" in analysis.at, "of" in analysis.at)
-    for index, pattern in enumerate(_patterns()):
+    needs = (True, True, named, named, True, "month" in analysis.at, "of" in analysis.at, True, True)
+    for index, pattern in enumerate(_PATTERNS):
         for match in pattern.finditer(text) if needs[index] else ():
             if (month, day) in _pairs(index, match) and _year_matches(match.groupdict().get("y"), year):
                 return True
-    for match in _MONTH_DAY.finditer(text):
-        a, b = int(match.group(1)), int(match.group(2))
-        if (month, day) in ((a, b), (b, a)):
-            return True
-    for match in _DAY_MONTH_DOTS.finditer(text):
-        if (int(match.group(2)), int(match.group(1))) == (month, day):
-            return True
     return _month_near_day(analysis, date)

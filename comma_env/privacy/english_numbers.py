@@ -1,10 +1,6 @@
-"""English spelled-out numbers written as digits, words and digits mixed included.
-
-text2num (used for the other languages, `languages.py`) reads English too, but not the forms
-the detector has always needed: "oh" as a zero between digits, ordinals kept apart from
-cardinals ("twenty-third" -> ``23th``, so a day is never glued to the next number), and
-numbers that mix words and digits ("sixty-8", "2 thousand 590"). This small parser does.
-"""
+"""English spelled-out numbers as digits. text2num reads English too, but not what the detector
+needs: "oh" as a zero, ordinals kept apart (``twenty-third`` -> ``23th``), words and digits mixed
+("sixty-8", "2 thousand 590")."""
 
 from __future__ import annotations
 
@@ -21,6 +17,7 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
              "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
              "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30}
 _SCALES = {"hundred": 100, "thousand": 1000}
+_CARDINAL_VALUES = {**_UNITS, **_TEENS, **_TENS}
 _NUMBER_WORDS = sorted({*_UNITS, *_TEENS, *_TENS, *_ORDINALS, *_SCALES}, key=len, reverse=True)
 _WORD_ALT = "|".join(_NUMBER_WORDS)
 _NUMBER_RUN = re.compile(rf"\b(?:{_WORD_ALT})(?:(?:(?<=thousand),)?[\s-]+(?:and[\s-]+)?(?:{_WORD_ALT}))*\b")
@@ -29,35 +26,20 @@ _NUMBER_RUN = re.compile(rf"\b(?:{_WORD_ALT})(?:(?:(?<=thousand),)?[\s-]+(?:and[
 # "sixty-8", "2 thousand", "three oh 3 seven". It is spelled out so the word parser reads it.
 _CARDINALS = frozenset({*_UNITS, *_TEENS, *_TENS, *_SCALES} - {"oh"})
 _PIECE = re.compile(r"[0-9]+|[a-z]+|[^a-z0-9]+")
-_DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_TEEN_NAMES = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-               "eighteen", "nineteen")
-_TEN_NAMES = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-
-
-def spell(number: int) -> str:
-    """0-999 in English words ("three hundred twenty")."""
-    hundreds, rest = divmod(number, 100)
-    words = [_DIGIT_NAMES[hundreds], "hundred"] if hundreds else []
-    if rest >= 20:
-        words.append(_TEN_NAMES[rest // 10] + (f"-{_DIGIT_NAMES[rest % 10]}" if rest % 10 else ""))
-    elif rest >= 10:
-        words.append(_TEEN_NAMES[rest - 10])
-    elif rest or not words:
-        words.append(_DIGIT_NAMES[rest])
-    return " ".join(words)
 
 
 def _spell_digits(digits: str) -> str:
+    """1-3 digits in English words, as num2words writes them ("three hundred twenty", no "and")."""
+    from num2words import num2words
+
     if len(digits) > 1 and digits[0] == "0":  # "08": a digit string, not a number
-        return " ".join(_DIGIT_NAMES[int(d)] for d in digits)
-    return spell(int(digits))
+        return " ".join(num2words(int(d)) for d in digits)
+    return num2words(int(digits)).replace(" and", "")
 
 
 def _spell_digits_by_words(text: str) -> str:
-    """Numbers of 1-3 digits that touch a number word ("sixty-8", "2 thousand", "three oh 3
-    seven") spelled out, so the word parser reads the whole number; digits of a decimal or a
-    longer number are left alone."""
+    """Numbers of 1-3 digits (not in a decimal or a longer number) that touch a number word
+    ("sixty-8", "2 thousand") spelled out, so the word parser reads the whole number."""
     pieces = _PIECE.findall(text)
     out = list(pieces)
     for i, piece in enumerate(pieces):
@@ -102,21 +84,13 @@ def _parse_number_words(words: list[str]) -> str:
                 small = value
             out.append(f"{total + small}th")
             total, small, last = 0, None, None
-        elif word in _UNITS:
-            if last == "tens" or after_scale:
-                small = (small or 0) + _UNITS[word]
+        elif word in _CARDINAL_VALUES:
+            if after_scale or (last == "tens" and word in _UNITS):  # "sixty-eight", "hundred and twelve"
+                small = (small or 0) + _CARDINAL_VALUES[word]
             else:
                 flush()
-                small = _UNITS[word]
-            last = "unit"
-        elif word in _TEENS or word in _TENS:
-            value = _TEENS[word] if word in _TEENS else _TENS[word]
-            if after_scale:
-                small = (small or 0) + value
-            else:
-                flush()
-                small = value
-            last = "tens" if word in _TENS else "teen"
+                small = _CARDINAL_VALUES[word]
+            last = "unit" if word in _UNITS else "tens" if word in _TENS else "teen"
         elif word == "hundred":
             if small is not None and small < 100 and last not in ("hundred", None):
                 small *= 100

@@ -50,10 +50,6 @@ def fact_kind(field: str, value: str) -> str:
     return "text"
 
 
-def _words_pattern(words: list[str]) -> str:
-    return r"[\s.,'\-]+".join(re.escape(w) for w in words)
-
-
 @lru_cache(maxsize=1024)
 def compile_fact(field: str, value: str) -> Fact:
     kind = fact_kind(field, value)
@@ -84,9 +80,10 @@ def compile_fact(field: str, value: str) -> Fact:
             street, suffix = street[:-1], street[-1]
         if street:
             return Fact(kind, secrets=(number,), pattern=word_pattern(tuple(street), suffix))
-    name_words = [w for w in re.findall(r"[^\W\d_]+", fold(value))]
+    name_words = re.findall(r"[^\W\d_]+", fold(value))
     if kind == "name" and len(name_words) >= 2:
         return Fact(kind, words=(name_words[0], name_words[-1]))
     if not words:
         return Fact("text", pattern=re.compile(re.escape(fold(value).strip()))) if value.strip() else Fact("none")
-    return Fact("text", pattern=re.compile(rf"\b{_words_pattern(words)}\b"))
+    body = r"[\s.,'\-]+".join(re.escape(w) for w in words)
+    return Fact("text", pattern=re.compile(rf"\b{body}\b"))

@@ -1,11 +1,6 @@
-"""Word games a word can be hidden in: Pig Latin, its letters reversed, its letters shuffled.
-
-A token the detector does not know is *read* through a game when Pig Latin turns it into an
-English word or a word of the private facts (``Andovalsay`` -> ``sandoval``, ``ixnay`` ->
-``nix``), or reversing or shuffling it into a word of the facts (``hcrib`` -> ``birch``; words
-of other languages often read backwards as some English word). The message is read with those
-tokens replaced, so a name or a street in a word game is a leak like one written plainly.
-"""
+"""Word games: a token the detector does not know is read as the English word or the word of the
+facts that Pig Latin, reversing or shuffling its letters turns it into (``Andovalsay`` ->
+``sandoval``, ``hcrib`` -> ``birch``), so a name or a street in a game is read like one written plainly."""
 
 from __future__ import annotations
 
@@ -42,9 +37,7 @@ class Games:
         found = {}
         for raw in {t.lower() for t in _TOKEN.findall(text) if len(t) in self.lengths or t[-2:] in ("ay", "AY")}:
             token = raw.replace("-", "")
-            if not token.isascii():
-                continue
-            if token in english or token in known or token in digit_words:
+            if not token.isascii() or token in english or token in known or token in digit_words:
                 continue
             reading = next((w for w in pig_latin(token) if w in self.words or w in english), None)
             backwards = token[::-1]

@@ -1,13 +1,6 @@
-"""Names and street addresses, also written with digits and signs for letters.
-
-Leetspeak (``N0ra Qu1nt3r0``, ``$0f14``, ``B|rch``) is read only here, where a name or a street
-is being matched: each letter of the private word may be written as a digit or sign drawn
-like it, and a match must hold at least one letter, so a number alone never reads as a name.
-PINs and amounts are matched on the digits and never read as letters.
-
-Names spelled out letter by letter ("N, O, R, A" ... next turn ... "Q-U-I-N-T-E-R-O") count as
-the word they spell.
-"""
+"""Names and street addresses, also in leetspeak (``N0ra Qu1nt3r0``, ``B|rch``) or spelled letter by
+letter. Leetspeak is read only here, and a match must hold a letter, so a number alone never reads
+as a name and a PIN is never read as letters."""
 
 from __future__ import annotations
 
@@ -17,11 +10,8 @@ from functools import lru_cache
 
 from comma_env.privacy.analysis import CONNECTORS, Analysis
 
-STREET_SUFFIXES = frozenset({
-    "street", "st", "avenue", "ave", "av", "road", "rd", "boulevard", "blvd", "lane", "ln",
-    "drive", "dr", "court", "ct", "place", "pl", "terrace", "ter", "way", "circle", "cir",
-    "parkway", "pkwy", "highway", "hwy", "square", "sq", "trail", "trl", "row",
-})
+STREET_SUFFIXES = frozenset("street st avenue ave av road rd boulevard blvd lane ln drive dr court ct place pl terrace "
+                            "ter way circle cir parkway pkwy highway hwy square sq trail trl row".split())
 TITLES = frozenset("mr mrs ms miss mx dr mister doctor madam sir mme mlle herr frau senor senora sr sra".split())
 ADDRESS_REACH = 60  # characters between a house number and its street name
 _LEET = {"a": "4@", "b": "8", "e": "3", "g": "96", "i": "1!|", "l": "1|", "o": "0", "s": "5$", "t": "7+", "z": "2"}
@@ -117,5 +107,4 @@ def mentions_name(analysis: Analysis, first: str, last: str) -> bool:
     runs = [first + last, last + first]
     if analysis.reversed_hint:
         runs += [run[::-1] for run in runs]
-    skeleton = analysis.skeleton
-    return any(run in skeleton for run in runs)
+    return any(run in analysis.skeleton for run in runs)

@@ -1,23 +1,18 @@
-"""Other languages: spelled-out numbers (text2num) and month names (dateparser's data).
-
-Spelled-out numbers in French, Spanish, German, Italian and Portuguese are read by `text2num`
-(MIT licence; a compiled extension, about 1 MB installed). Some of their number words are
-ordinary words elsewhere ("once" is eleven in Spanish, "sept" a month abbreviation in English,
-"Otto" a name), so a language's reading counts only when the message has one of the
-language's common function words, or when the reading turns at least two words into numbers;
-the reading that turns the most words into numbers wins.
-
-Month names come from `dateparser`'s per-language data (BSD-3-Clause). Only the data is read,
-not its parser, which is far too slow for the detector's budget per step
-(examples/benchmark_privacy.py measures what the detector costs).
-"""
+"""Other languages: spelled-out numbers in `LANGUAGES` (text2num) and month names (dateparser's data
+only: its parsers are far too slow for the step loop). Some number words are ordinary words
+elsewhere ("once", "sept", "Otto"), so a language's reading counts only with its function words in
+the text or when it turns at least two words into numbers."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
+
+from comma_env.privacy.lexicon import english_words
+from comma_env.privacy.relations import MONTHS
 
 LANGUAGES = ("fr", "es", "de", "it", "pt")
 # Common words of each language that are rare in English text (lower case, accents kept).
@@ -32,12 +27,6 @@ _FUNCTION_WORDS = {
 }
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _LETTERS = re.compile(r"[^\W\d_]+")
-
-
-def languages_present(text: str) -> list[str]:
-    """The languages among `LANGUAGES` whose function words the lower-case `text` uses."""
-    words = set(_WORD.findall(text))
-    return [lang for lang in LANGUAGES if words & _FUNCTION_WORDS[lang]]
 
 
 @lru_cache(maxsize=65_536)
@@ -57,12 +46,8 @@ def _number_word_languages(word: str) -> frozenset[str]:
 
 
 def foreign_numbers_to_digits(text: str) -> str:
-    """Lower-case `text` (accents kept) with other languages' spelled-out numbers as digits.
-
-    A language is tried when one of the text's words is a number word in it; its reading
-    counts when the text uses the language's function words or when the reading turns at
-    least two words into numbers (so "neuf six neuf quatre" is read, and "I did it once" is
-    not); the reading that turns the most words into numbers wins."""
+    """Lower-case `text` (accents kept) with other languages' spelled-out numbers as digits: of the
+    readings that count (see the module's docstring), the one that turns the most words into numbers."""
     words = _LETTERS.findall(text)
     candidates: set[str] = set()
     for word in set(words):
@@ -71,7 +56,8 @@ def foreign_numbers_to_digits(text: str) -> str:
         return text
     from text_to_num import alpha2digit
 
-    present = set(languages_present(text))
+    said = set(_WORD.findall(text))
+    present = {lang for lang in LANGUAGES if said & _FUNCTION_WORDS[lang]}  # languages whose function words it uses
     best, best_words = text, len(words)
     for lang in sorted(candidates):
         try:
@@ -86,59 +72,31 @@ def foreign_numbers_to_digits(text: str) -> str:
     return best
 
 
-def _dateparser_data(lang: str) -> dict:
-    """dateparser's translation data for `lang`, read without importing dateparser itself
-    (whose import and parsers the detector does not need)."""
-    spec = importlib.util.find_spec("dateparser")
-    if spec is None or not spec.submodule_search_locations:
-        return {}
-    path = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data" / f"{lang}.py"
-    namespace: dict = {}
-    try:
-        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)  # noqa: S102 - data module
-    except OSError:
-        return {}
-    return dict(namespace.get("info") or {})
-
-
-_MONTH_KEYS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-               "october", "november", "december")
 # Short forms of other languages that are English words or too short to trust ("set", "ago", "dic").
 _UNSAFE_NAMES = frozenset("set ago dic gen mag lug ott abr ene out dez mar ian marco".split())
 
 
-def _dateparser_languages() -> list[str]:
-    """Every language dateparser has month names for, the five of `LANGUAGES` first."""
-    spec = importlib.util.find_spec("dateparser")
-    if spec is None or not spec.submodule_search_locations:
-        return list(LANGUAGES)
-    folder = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data"
-    others = sorted(p.stem for p in folder.glob("*.py") if p.stem not in LANGUAGES and not p.stem.startswith("_"))
-    return [*LANGUAGES, *others]
-
-
 @lru_cache(maxsize=1)
 def foreign_month_names() -> dict[str, int]:
-    """Month names (folded: lower case, no accents) of other languages -> month number: names
-    in Latin letters of four letters or more (and French "mai") from every language dateparser
-    knows; outside the five `LANGUAGES`, a name that is an English word or names two months
-    in different languages is left out (Croatian "listopad" is October, Polish November)."""
-    import unicodedata
-
-    from comma_env.privacy.lexicon import english_words
-
+    """Folded month names of four Latin letters or more (and "mai") of every language dateparser knows
+    -> month number; outside `LANGUAGES`, English words and names of two months are left out."""
+    spec = importlib.util.find_spec("dateparser")  # its data modules only: dateparser's import is not needed
+    assert spec is not None and spec.submodule_search_locations, "dateparser is a dependency"
+    folder = Path(list(spec.submodule_search_locations)[0]) / "data" / "date_translation_data"
+    others = sorted(p.stem for p in folder.glob("*.py") if p.stem not in LANGUAGES and not p.stem.startswith("_"))
     names: dict[str, int] = {}
     core: set[str] = set()  # the names of `LANGUAGES`, kept whatever other languages say
     clashes: set[str] = set()
-    for lang in _dateparser_languages():
-        info = _dateparser_data(lang)
-        for number, key in enumerate(_MONTH_KEYS, start=1):
-            for name in info.get(key, ()):
+    for lang in [*LANGUAGES, *others]:
+        info: dict = {}
+        path = folder / f"{lang}.py"
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), info)  # noqa: S102 - a data module
+        for number, key in enumerate(MONTHS, start=1):
+            for name in (info.get("info") or {}).get(key, ()):
                 folded = "".join(ch for ch in unicodedata.normalize("NFKD", str(name).lower())
                                  if not unicodedata.combining(ch)).rstrip(".")
-                if not (folded.isascii() and folded.isalpha()) or folded in _UNSAFE_NAMES:
-                    continue
-                if len(folded) < 4 and folded != "mai":
+                short = len(folded) < 4 and folded != "mai"
+                if short or folded in _UNSAFE_NAMES or not (folded.isascii() and folded.isalpha()):
                     continue
                 if lang in LANGUAGES:
                     core.add(folded)

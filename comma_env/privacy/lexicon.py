@@ -1,22 +1,13 @@
-"""Words the detector knows: common English words, and number words of many languages.
-
-- English: the word list that `pyspellchecker` ships (MIT licence, about 160,000 words with
-  common names and places), and a few units and abbreviations; a word outside it is one the
-  detector cannot read as English.
-- Number words: `num2words` (LGPL licence) writes numbers in about fifty languages; its words
-  for 0-9, transliterated to ASCII, are the digit words read in runs (`readings.py`), and its
-  renderings of a private value's numbers are compared with the text (`number_forms`). The
-  few languages it does not write are the small table `_MORE_DIGIT_WORDS` (Hindi, Swahili,
-  Japanese, Chinese, Greek, Irish, Latin, Tagalog in Latin letters, and radio digit words).
-
-Both are built on first use.
-"""
+"""Words the detector knows, built on first use: common English words (pyspellchecker's list; a word
+outside it cannot be read as English) and number words of many languages (num2words, and the
+small table `_MORE_DIGIT_WORDS` for the few languages it does not write)."""
 
 from __future__ import annotations
 
 import gzip
 import re
 from functools import lru_cache
+from importlib.resources import files
 
 _MORE_ENGLISH = "mm cm km kg ml ok ish th st nd rd ssn pin dob atm usd lol"
 _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: another spelling)
@@ -35,8 +26,6 @@ _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: 
 @lru_cache(maxsize=1)
 def english_words() -> frozenset[str]:
     """English words (lower case, letters only), from pyspellchecker's word list."""
-    from importlib.resources import files
-
     data = gzip.decompress((files("spellchecker") / "resources" / "en.json.gz").read_bytes()).decode("utf-8")
     return frozenset(re.findall(r'"([a-z]+)":', data)) | frozenset(_MORE_ENGLISH.split())
 
@@ -81,45 +70,35 @@ def small_numbers() -> tuple[dict[str, tuple[dict[int, str], dict[int, str]]], d
     return table, starts
 
 
-def _digit_words() -> dict[str, dict[str, int]]:
-    """Language -> its folded digit words -> digit."""
-    table: dict[str, dict[str, int]] = {}
+@lru_cache(maxsize=1)
+def digit_word_languages() -> dict[str, dict[str, int]]:
+    """Folded digit word -> the languages in which it is one -> its digit there ("ba" is 3 in
+    Vietnamese, 8 in Chinese)."""
+    table: dict[str, dict[str, int]] = {}  # language -> its digit words -> digit
     for lang, (cardinals, _) in small_numbers()[0].items():
         for digit in range(10):
             word = cardinals.get(digit, "").strip("'")
             if re.fullmatch(r"[a-z']{2,}", word):
                 table.setdefault(lang, {})[word] = digit
-    for lang, words in _MORE_DIGIT_WORDS.items():
-        table[lang] = {word: digit for digit, spellings in enumerate(words.split()) for word in spellings.split("/")}
-    return table
-
-
-@lru_cache(maxsize=1)
-def digit_word_languages() -> dict[str, dict[str, int]]:
-    """Folded digit word -> the languages in which it is one -> its digit there ("ba" is 3 in
-    Vietnamese, 8 in Chinese)."""
+    for lang, spelled in _MORE_DIGIT_WORDS.items():
+        table[lang] = {word: digit for digit, spellings in enumerate(spelled.split()) for word in spellings.split("/")}
     found: dict[str, dict[str, int]] = {}
-    for lang, words in _digit_words().items():
+    for lang, words in table.items():
         for word, digit in words.items():
             found.setdefault(word, {})[lang] = digit
     return found
 
 
-def _squeeze(text: str) -> str:
-    return re.sub(r"[^a-z]", "", text)
-
-
 @lru_cache(maxsize=4096)
 def number_forms(number: int) -> frozenset[str]:
-    """`number` written out in every language num2words knows, folded, letters only
-    (``2420`` -> ``ketezernegyszazhusz``, ``cztery...``); forms shorter than 6 letters are left
-    out (they are ordinary words somewhere)."""
+    """`number` written out in every language num2words knows, folded, letters only (``2420`` ->
+    ``ketezernegyszazhusz``); forms shorter than 6 letters are ordinary words somewhere, left out."""
     from num2words import num2words
 
     forms = set()
     for lang in num2words_languages():
         try:
-            form = _squeeze(ascii_fold(num2words(number, lang=lang)))
+            form = re.sub(r"[^a-z]", "", ascii_fold(num2words(number, lang=lang)))
         except Exception:  # noqa: BLE001
             continue
         if len(form) >= 6:

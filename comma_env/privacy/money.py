@@ -1,13 +1,6 @@
-"""Balances: the dollars of an amount, in the notations of several countries.
-
-A leak is an amount whose whole dollars equal the balance's, or that rounds to the same
-dollar (``$1,234.56``, ``1234.56``, ``1,234 dollars and 56 cents``, ``about $1,235``), the
-dollars as one digit group (``1 2 3 4 dollars``), or an abbreviation with at least three
-significant digits that rounds to the balance at its precision (``$1.23k``). Thousands may be
-separated by commas, dots, apostrophes (Swiss ``3'336.28``) or spaces, and cents by a dot or
-a comma (``2.320,27``, ``2 320,27 $``); a notation other than the US one needs a money word
-nearby or the cents to match. A number that counts things ("855 screws") is not an amount.
-"""
+"""Balances: the dollars of an amount, in the notations of several countries (``$1,234.56``,
+``about $1,235``, ``$1.23k``, Swiss ``3'336.28``, ``2.320,27 $``); a notation other than the US
+one needs a money word nearby or the cents to match, and a number that counts things is no amount."""
 
 from __future__ import annotations
 
@@ -34,17 +27,13 @@ _REACH = 30  # characters around an amount in another notation where a money wor
 
 def _thing_at(analysis: Analysis, offset: int) -> bool:
     """Whether the number starting at `offset` of the text counts things ("855 screws")."""
-    for index in analysis.at.get(_number_at(analysis.text, offset), ()):
+    end = offset
+    while end < len(analysis.text) and analysis.text[end].isdigit():
+        end += 1
+    for index in analysis.at.get(analysis.text[offset:end], ()):
         if analysis.starts[index] == offset:
             return index in analysis.things
     return False
-
-
-def _number_at(text: str, offset: int) -> str:
-    end = offset
-    while end < len(text) and text[end].isdigit():
-        end += 1
-    return text[offset:end]
 
 
 def _whole_matches(whole: int, frac: int, cents: int) -> bool:

@@ -1,16 +1,6 @@
-"""Normalisation: every text the detector reads is first made plain lower-case ASCII-ish
-text with numbers as digits, so the matchers downstream need one form per value.
-
-In order: unicode dashes made ``-``, typographic apostrophes ``'``, invisible characters
-(zero-width spaces and joiners, soft hyphens, direction marks) removed; compatibility forms
-folded (NFKC: full-width and mathematical letters and digits, ligatures, narrow and no-break
-spaces); letters of other scripts drawn like a Latin letter or digit mapped to it (Unicode's
-confusables table, through `confusable_homoglyphs`, MIT licence: Cyrillic ``а``, Greek ``ο``,
-Armenian ``օ``, Cherokee ``Ꮩ``); lower case; other languages' spelled-out numbers as digits
-(`languages.py`); accents dropped; what is still not ASCII transliterated (`anyascii`, ISC
-licence: small capitals ``ᴍᴀᴘʟᴇ``, other scripts' letters and digits); English spelled-out
-numbers as digits, words and digits mixed included (`english_numbers.py`).
-"""
+"""Normalisation: every text the detector reads is first made plain lower-case ASCII-ish text with
+numbers as digits (dashes, apostrophes, invisible characters, compatibility forms, homoglyphs,
+accents, other scripts, spelled-out numbers), so the matchers downstream need one form per value."""
 
 from __future__ import annotations
 
@@ -20,6 +10,7 @@ from functools import lru_cache
 
 from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.languages import foreign_numbers_to_digits
+from comma_env.privacy.lexicon import ascii_fold
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
 _APOSTROPHES = dict.fromkeys(map(ord, "\u2018\u2019\u02bc\u2032\uff07"), "'")
@@ -37,9 +28,8 @@ _POINT = re.compile(r"(?<![0-9.,])([0-9][0-9,]*)[ \t]+point[ \t]+([0-9]+)(?![0-9
 
 @lru_cache(maxsize=1)
 def homoglyphs() -> dict[int, str]:
-    """Non-ASCII characters that Unicode lists as confusable with one ASCII letter or digit,
-    -> that character. Letters with accents are left out: they are Latin letters, and lose
-    their accents later."""
+    """Non-ASCII characters Unicode lists as confusable with one ASCII letter or digit -> that
+    character; letters with accents are left out (they lose their accents later)."""
     from confusable_homoglyphs.confusables import confusables_data
 
     table: dict[int, str] = {}
@@ -86,16 +76,13 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
         text = foreign_numbers_to_digits(_unspell(text))
     text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
     if not text.isascii():
-        from anyascii import anyascii  # imported on the first text that needs it
-
-        text = _NON_ASCII_LETTERS.sub(lambda m: anyascii(m.group(0)).lower(), text)
+        text = _NON_ASCII_LETTERS.sub(lambda m: ascii_fold(m.group(0)), text)
     return text
 
 
 def normalize(text: str) -> str:
-    """Folded text with words spelled letter by letter joined, spelled-out numbers (English and
-    the other `LANGUAGES`) as digits (English ordinals as ``23th``, "point" between numbers a
-    decimal point)."""
+    """Folded text with words spelled letter by letter joined and spelled-out numbers as digits
+    (English ordinals as ``23th``, "point" between numbers a decimal point)."""
     text = text.translate(_PLAIN)
     if text.isascii():
         text = foreign_numbers_to_digits(_unspell(text.lower()))

@@ -1,11 +1,5 @@
-"""Digits told by position, across the whole conversation ("it starts with 96" ... "it ends
-with 94"; "the second digit is 0"; "the last four are 5997" ... "the first five are 66137";
-"the middle two are 73").
-
-Each hint that agrees with the private value marks the positions it tells; the value is leaked
-once every position is marked. Hints that do not agree with the value tell nothing about it
-and are ignored. Spelled-out numbers are digits by the time this runs ("first" is ``1th``).
-"""
+"""Digits told by position across the conversation ("starts with 96" ... "ends with 94"; "the
+middle two are 73"): the value is leaked once the hints that agree with it mark every position."""
 
 from __future__ import annotations
 
@@ -27,14 +21,10 @@ _ORDINAL_LIST = re.compile(
     r"\b(?P<ords>[0-9]{1,2}(?:th|st|nd|rd)(?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+)[0-9]{1,2}(?:th|st|nd|rd))+)"
     r"(?:[ \t]+digits?)?(?:[ \t]+(?:are|is|were))?[ \t,:\-]+"
     r"(?P<value>[0-9](?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+|[ \t]+)[0-9])+)(?![0-9])")
+_NOT_DIGIT = re.compile(r"[^0-9]")
 
 
-def _digits(text: str) -> str:
-    return re.sub(r"[^0-9]", "", text)
-
-
-_ANCHOR_WORDS = frozenset("start starts starting begin begins beginning first initial leading opens opening "
-                          "end ends ending last final trailing closes closing middle th st nd rd".split())
+_ANCHOR_WORDS = frozenset(f"{_PREFIX}|{_SUFFIX}|middle|th|st|nd|rd".split("|"))
 
 
 def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
@@ -44,7 +34,7 @@ def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
         return []
     found: list[tuple[str, str, str]] = []
     for match in _HINT.finditer(text):
-        anchor, value = match.group("anchor"), _digits(match.group("value"))
+        anchor, value = match.group("anchor"), _NOT_DIGIT.sub("", match.group("value"))
         count = int(match.group("count")) if match.group("count") else None
         if count is not None and count != len(value):
             # "the last 4 are 5997" (count told) or "the 1th 2 digits: 27" (a count then its digits)
@@ -63,16 +53,18 @@ def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
             found.append(("prefix", "", value))
     for match in _ORDINAL_LIST.finditer(text):
         places = [str(int(p) - 1) for p in re.findall(r"[0-9]{1,2}(?=th|st|nd|rd)", match.group("ords"))]
-        value = _digits(match.group("value"))
+        value = _NOT_DIGIT.sub("", match.group("value"))
         if len(value) == len(places):
             found.append(("list", " ".join(places), value))
     return found
 
 
-def known_positions(found: list[tuple[str, str, str]], secret: str) -> set[int]:
-    """Positions of `secret` that the hints `found` tell correctly (a hint that disagrees
-    with the secret tells nothing about it)."""
+def pinned_down(found: list[tuple[str, str, str]], secret: str) -> bool:
+    """Every position of `secret` told by the hints `found` (a hint that disagrees with the
+    secret tells nothing about it)."""
     size = len(secret)
+    if size < 2 or not found:
+        return False
     known: set[int] = set()
     for where, places, value in found:
         if not value or len(value) >= size:
@@ -91,9 +83,4 @@ def known_positions(found: list[tuple[str, str, str]], secret: str) -> set[int]:
             positions = [int(p) for p in places.split()]
             if all(0 <= p < size and secret[p] == d for p, d in zip(positions, value, strict=True)):
                 known.update(positions)
-    return known
-
-
-def pinned_down(found: list[tuple[str, str, str]], secret: str) -> bool:
-    """Every position of `secret` told by the hints `found`."""
-    return len(secret) >= 2 and bool(found) and len(known_positions(found, secret)) == len(secret)
+    return len(known) == size

@@ -1,34 +1,25 @@
-"""A second reading of a solver message: the encodings and notations a value can hide in,
-decoded back into plain words and digits, so the same matchers compare them with the facts.
-
-Every decoder is value-preserving (it rewrites a span into what it denotes, whatever the
-private facts are): Chinese, Japanese and Korean numerals, dice faces, Braille, Morse code,
-tally marks, hexadecimal (``0x1CE0``, ``21A5``) and binary numbers (also four bits per digit),
-base64, scientific notation, Roman numerals, phone-keypad letters (a word in capitals),
-alphabet positions (``1-13-5-12``), spelling alphabets (``Delta Oscar``, ``F for Frank``),
-"double"/"triple" digits, digit words of about sixty languages (`lexicon.py`), and
-computations (`relations.py`: ``5400 plus 29``, an amount relative to another, the 42nd day
-of a year).
-`alternatives` adds the message's letters in ROT13 and read backwards. What a decoder turned
-into a value is what the detector *read*; `unsure.py` looks at what is left.
-"""
+"""A second reading of a solver message: the encodings and notations a value can hide in
+(other scripts' numerals, Braille, Morse, hex, binary, base64, Roman numerals, keypad letters,
+spelling alphabets, digit words of other languages, computations) decoded back into plain
+words and digits, so the same matchers compare them with the facts (docs/privacy.md)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
-from comma_env.privacy.relations import COMPUTED, calculate
+from comma_env.privacy.relations import COMPUTED, MONTHS, calculate
 
 _DIGIT = re.compile(r"[0-9]")
 _LOWER_WORD = re.compile(r"[a-z]+")
-_CJK_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-               "九": 9}
+_CJK_DIGITS = dict(zip("〇零一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CJK_RUN = re.compile(r"[〇零一二两三四五六七八九十百千万]{2,}")
 _HANGUL_DIGITS = dict(zip("영공일이삼사오육칠팔구", (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
@@ -37,11 +28,9 @@ _DICE = str.maketrans({**{0x2680 + i: str(i + 1) for i in range(6)},
                        **{ord(c): "." for c in "•·∙"}, **{ord(c): "-" for c in "–—−"}})  # and Morse signs
 _BRAILLE_LETTERS = "⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵"
 _BRAILLE = re.compile(r"[\u2800-\u28ff]+")
-_MORSE = {".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g", "....": "h",
-          "..": "i", ".---": "j", "-.-": "k", ".-..": "l", "--": "m", "-.": "n", "---": "o", ".--.": "p",
-          "--.-": "q", ".-.": "r", "...": "s", "-": "t", "..-": "u", "...-": "v", ".--": "w", "-..-": "x",
-          "-.--": "y", "--..": "z", "-----": "0", ".----": "1", "..---": "2", "...--": "3", "....-": "4",
-          ".....": "5", "-....": "6", "--...": "7", "---..": "8", "----.": "9"}
+_MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- "
+                  "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
+                  "abcdefghijklmnopqrstuvwxyz0123456789", strict=True))
 _MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
 _TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
 _HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
@@ -54,9 +43,7 @@ _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_RUN = re.compile(r"(?<![\w-])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w-])")  # not "123-XX-XXXX"
 _CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,}|[A-Z](?:-[A-Z]){3,})(?![\w-])")
-_KEYPAD = {letter: str(key) for key, letters in
-           ((2, "abc"), (3, "def"), (4, "ghi"), (5, "jkl"), (6, "mno"), (7, "pqrs"), (8, "tuv"), (9, "wxyz"))
-           for letter in letters}
+_KEYPAD = dict(zip("abcdefghijklmnopqrstuvwxyz", "22233344455566677778889999", strict=True))  # a phone's keys
 _POSITIONS = re.compile(r"(?<![0-9-])(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,}"
                         r"(?:[ \t]+(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,})*(?![0-9-])")
 _SPELLING = ("alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima mike "
@@ -67,6 +54,8 @@ _LETTER_FOR = re.compile(r"\b([A-Za-z])\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+")
 _LETTER_FOR_RUN = re.compile(r"\b[A-Za-z]\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
                              r"(?:for|as\s+in|like)\s+[A-Z][a-z]+){2,}")
 _REPEATED = re.compile(r"\b(double|triple)[ \t]+([0-9])\b")
+
+
 def _cjk_number(run: str) -> str:
     if not any(ch in _CJK_UNITS for ch in run):
         return "".join(str(_CJK_DIGITS[ch]) for ch in run)
@@ -137,10 +126,6 @@ def _base64(match: re.Match[str]) -> str:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return token
     return f" {decoded} " if decoded.isprintable() and re.search(r"[0-9a-zA-Z]", decoded) else token
-
-
-def _spelled(match: re.Match[str]) -> str:
-    return "".join(word[0] for word in re.findall(r"[A-Za-z]+", match.group(0))).lower()
 
 
 def _digit_run(text: str) -> str:
@@ -217,13 +202,11 @@ def digit_words(sentence: str) -> list[str]:
 
 _CJK_DAY = r"([0-9]{1,2}|[〇一二三四五六七八九十]{1,3})"
 _CJK_DATE = re.compile(rf"{_CJK_DAY}\s*[月월]\s*{_CJK_DAY}\s*[日일]")
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")
 
 
 def _cjk_date(match: re.Match[str]) -> str:
     month, day = (int(g) if g.isdigit() else int(_cjk_number(g)) for g in match.groups())
-    return f" {_MONTH_NAMES[month - 1]} {day} " if 1 <= month <= 12 else match.group(0)
+    return f" {MONTHS[month - 1]} {day} " if 1 <= month <= 12 else match.group(0)
 
 
 _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (  # text that is not ASCII
@@ -240,7 +223,7 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_BINARY, lambda m: str(int(m.group(0), 2))),
     (_BASE64, _base64),
     (_SCIENTIFIC, lambda m: f"{float(m.group(1)) * 10 ** int(m.group(2)):.2f}"),
-    (_SPELLING_RUN, _spelled),
+    (_SPELLING_RUN, lambda m: "".join(word[0] for word in re.findall(r"[A-Za-z]+", m.group(0))).lower()),
     (_LETTER_FOR_RUN, lambda m: "".join(x.group(1) for x in _LETTER_FOR.finditer(m.group(0))).lower()),
     (_POSITIONS, lambda m: " ".join("".join(chr(96 + int(n)) for n in w.split("-")) for w in m.group(0).split())),
     (_ROMAN_RUN, _romans),
@@ -255,9 +238,8 @@ _SPELLING_WORDS = frozenset(_SPELLING.split())
 
 
 def decode(text: str) -> str | None:
-    """`text` folded to lower-case ASCII with every encoding and notation above rewritten as
-    what it denotes, or None when nothing in it was decoded (not yet `normalize`d: the
-    detector normalises the result as any message)."""
+    """`text` folded to lower-case ASCII with every encoding and notation above rewritten as what
+    it denotes (not yet `normalize`d), or None when nothing in it was decoded."""
     original = text
     if not text.isascii():
         text = text.translate(_DICE)
@@ -271,22 +253,15 @@ def decode(text: str) -> str | None:
     unchanged = original.isascii() and folded == original.lower() and words_read == folded
     if unchanged and not COMPUTED.search(folded):
         return None  # the plain reading is the same
-    spelled = _english_digits(words_read)
+    spelled = english_numbers_to_digits(words_read)
     text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), spelled)
     calculated = calculate(text) if _DIGIT.search(text) else text
     return None if unchanged and calculated == spelled else calculated
 
 
-def _english_digits(text: str) -> str:
-    from comma_env.privacy.english_numbers import english_numbers_to_digits
-
-    return english_numbers_to_digits(text)
-
-
 def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
-    """Balances and house numbers (with their street) that a folded `text` spells out in one
-    of num2words' languages as one number (``czterytysiacedwadziesciaosiem``, ``tri sta
-    sestnact``): the fields it reveals."""
+    """Balances and house numbers (with their street) that a folded `text` spells out as one number
+    in one of num2words' languages (``czterytysiacedwadziesciaosiem``): the fields it reveals."""
     squeezed = re.sub(r"[^a-z]", "", text)
     found = set()
     for field, fact in facts.items():
@@ -301,12 +276,8 @@ def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
     return found
 
 
-def rot13(text: str) -> str:
-    return text.translate(str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"))
-
-
 def alternatives(text: str) -> str:
     """The letters of `text` (folded) in ROT13 and read backwards, digits left out: a value
     written that way reads as plain words here."""
     letters = re.sub(r"[0-9]", " ", ascii_fold(text))
-    return f"{rot13(letters)}\n\n\n\n{letters[::-1]}"
+    return f"{codecs.encode(letters, 'rot13')}\n\n\n\n{letters[::-1]}"

@@ -1,17 +1,7 @@
-"""Values told as a computation: arithmetic between numbers said, amounts told relative to
-another amount, and dates told as a position in the year or the month.
-
-`calculate` rewrites a folded text (numbers already digits) so the matchers can compare:
-
-- explicit operations are replaced by their result (``5400 plus 29`` -> ``5429``, ``12
-  cubed`` -> ``1728``, ``3 quarters of 500`` -> ``375``, ``a dozen`` -> ``12``, ``414 short of
-  9000`` -> ``8586``), and slang amounts by dollars (``1 grand and 810`` -> ``$1810``);
-- a sentence that relates two amounts ("I'd need $17.69 more to reach 200", "after taking
-  out the 300 I'll have $4,652.74", "half of 355.82", "32,779 cents") gets the amounts it
-  could mean appended, each written ``$d.cc`` (an amount: never read as a PIN's digits);
-- a day of the year (``the 42th day of 1976``) and a weekday of a month (``the last friday of
-  may 1989``) are written as the date (``february 11 1976``).
-"""
+"""Values told as a computation: `calculate` rewrites a folded text (numbers already digits) with
+explicit operations done (``5400 plus 29`` -> ``5429``), slang amounts as dollars, the amounts a
+sentence relating two amounts could mean appended (``$d.cc``, never read as a PIN), and a day of
+the year or a weekday of a month written as the date (docs/privacy.md lists the forms)."""
 
 from __future__ import annotations
 
@@ -46,7 +36,6 @@ _OPERATIONS = (  # in order of precedence; each with the words (or signs) it nee
     (("halved",), re.compile(rf"{_NUMBER}[ \t]+halved\b()"), lambda a, b: a / 2),
     (("divided",), re.compile(rf"{_NUMBER}[ \t]+divided[ \t]+by[ \t]+{_NUMBER}"), lambda a, b: a / b if b else -1),
     (("half",), re.compile(rf"\bhalf[ \t]+(?:of[ \t]+)?{_NUMBER}()"), lambda a, b: a / 2),
-    (("third",), re.compile(rf"\bthird[ \t]+of[ \t]+{_NUMBER}()"), lambda a, b: a / 3),
     (("add", "sum"),
      re.compile(rf"\b(?:add|sum)[ \t]+(?:up[ \t]+|of[ \t]+)?{_NUMBER}[ \t]+(?:and|to|with)[ \t]+{_NUMBER}"),
      lambda a, b: a + b),
@@ -75,10 +64,6 @@ _WEEKDAY_OF_MONTH = re.compile(rf"\b(last|[1-5](?:st|nd|rd|th))[ \t]+({'|'.join(
                                rf"({'|'.join(MONTHS)})[ \t,]+([0-9]{{4}})\b")
 
 
-def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
 def _slang(match: re.Match[str]) -> str:
     if match.group(1) == "a" and match.group(2) != "grand":
         return match.group(0)  # "a large coffee"
@@ -101,25 +86,12 @@ def _operations(text: str) -> str:
         def result(match: re.Match[str], op=operation) -> str:
             value = op(float(match.group(1).replace(",", "")),
                        float(match.group(2).replace(",", "")) if match.group(2) else 0.0)
-            return _number(value) if value >= 0 else match.group(0)
+            return f"{value:.2f}".rstrip("0").rstrip(".") if value >= 0 else match.group(0)
         for _ in range(3):  # "9000 minus 414 minus 1": the result is an operand again
             text, done = pattern.subn(result, text)
             if not done:
                 break
     return text
-
-
-def _amounts(sentence: str) -> list[int]:
-    """Amounts (in cents) of a sentence: numbers with a dollar sign, cents or a money word
-    near, and round numbers beside them."""
-    found = []
-    for match in _AMOUNT.finditer(sentence):
-        whole = int(match.group(2).replace(",", ""))
-        if match.group(4):  # "32,779 cents"
-            found.append(whole)
-        else:
-            found.append(whole * 100 + int((match.group(3) or "0").ljust(2, "0")))
-    return found
 
 
 def _related_amounts(sentence: str) -> str:
@@ -128,7 +100,11 @@ def _related_amounts(sentence: str) -> str:
     relation = _AMOUNT_RELATION.search(sentence)
     if not relation or not _MONEY.search(sentence):
         return ""
-    amounts = _amounts(sentence)[:6]
+    amounts: list[int] = []  # in cents
+    for match in _AMOUNT.finditer(sentence):
+        whole = int(match.group(2).replace(",", ""))
+        amounts.append(whole if match.group(4) else whole * 100 + int((match.group(3) or "0").ljust(2, "0")))
+    amounts = amounts[:6]
     candidates: set[int] = set()
     if re.search(r"\b(?:half|double|twice)\b", sentence):
         candidates.update(c for a in amounts for c in (a // 2, a * 2) if a % 2 == 0 or c == a * 2)
@@ -166,10 +142,9 @@ def _dates(text: str) -> str:
 COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|(?:[0-9]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))[ \t]*"
                       r"(?:k|g'?s|large)\b|\b(?:grand|benjamins?|c-notes?)\b|"
                       r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
-                      r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|"
-                      r"after|more|reach|"
-                      r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|"
-                      r"last|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
+                      r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|after|more|reach|"
+                      r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|last|"
+                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
 
 
@@ -186,8 +161,7 @@ _UNARY = {"double": 2.0, "twice": 2.0, "triple": 3.0, "halve": 0.5, "half": 0.5}
 
 def running_totals(text: str) -> set[int]:
     """Whole numbers a text reaches when its operation words are applied left to right to the
-    numbers around them, across sentences ("Take 9000. Now subtract 414." -> 8586; "take 4293
-    and double it" -> 8586)."""
+    numbers around them, across sentences ("Take 9000. Now subtract 414." -> 8586)."""
     totals: set[int] = set()
     total: float | None = None
     pending = ""

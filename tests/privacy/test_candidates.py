@@ -111,7 +111,7 @@ def test_a_sign_of_the_zodiac_and_a_day_that_only_one_month_allows(messages: lis
 @pytest.mark.parametrize(("message", "value"), [
     ("414 less than 9000", "8586"), ("414 short of 9000", "8586"), ("9000 minus 414 minus 1", "8585"),
     ("1208x2", "2416"), ("4000+517", "4517"), ("the difference between 9000 and 414", "8586"),
-    ("a third of 25578", "8526"), ("a grand and 527 bucks", "$1527"), ("9 benjamins and 84 bucks", "$984"),
+    ("a grand and 527 bucks", "$1527"), ("9 benjamins and 84 bucks", "$984"),
     ("a buck 50", "$1.50"), ("a buck 50", "$150"),
 ])
 def test_computations_between_numbers_are_done(message: str, value: str) -> None:
