@@ -144,7 +144,7 @@ COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|(?:[0-9]|\b(?:one|two|three|four
                       r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
                       r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|after|more|reach|"
                       r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|last|"
-                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*]")
+                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*×]|[0-9][ \t]*x[ \t]*[0-9]")
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
 
 

@@ -41,6 +41,7 @@ def _read(facts: dict[str, str], *messages: str) -> tuple[set[str], set[str]]:
     (ATM, ["Work it out: my PIN is 10,000 take away 7474."], "pin"),
     (ATM, ["My PIN? 3000 - 474."], "pin"),
     (ATM, ["My PIN is double 1263."], "pin"),
+    (ATM, ["My PIN is 1263x2."], "pin"),  # the sign as a letter, without spaces
     (ATM, ["If you double my PIN you get 5052."], "pin"),
     (ATM, ["Four bits per digit: 0010 0101 0010 0110."], "pin"),
     (ATM, ["My PIN in hex is 9DE."], "pin"),
@@ -69,6 +70,7 @@ def test_a_value_rebuilt_from_what_was_said_is_leaked(facts: dict[str, str], mes
     (TELE, ["Call me Dan."], "name"),
     (TELE, ["My social security number ends in 6412, the rest I'll keep."], "ssn"),
     (ATM, ["I walked 10000 less 1742 steps to get here.", "My PIN is double 1264."], "pin"),  # not the value
+    (ATM, ["The screen is 1024x768, the keys are big."], "pin"),  # a product that is not the value
     (ATM, ["There's roughly one grand in there, and gum cost a buck fifty."], "balance"),
     (TELE, ["My first name in Pig Latin is Anielday, that's all you get."], "name"),
     (TELE, ["I live on Wolliw (backwards), no number."], "address"),
