@@ -550,8 +550,8 @@ def memory() -> Items:
     s = seeds("memory", lambda p: True, 1, 615)[0]
     vs = fresh("memory", s).visible_state()
     labels = vs["button_labels_left_to_right"]
-    it.describe(s, "blank-cell", [table([("display", str(vs["display_number"]), ""), *[(f"button {i + 1}", str(x) if i != 1 else "", "") for i, x in enumerate(labels)]])],
-                ask=["second", "label"], why="the second label is blank; the display may go by label")
+    it.describe(s, "blank-cell-irrelevant", [table([("display", str(vs["display_number"]), ""), *[(f"button {i + 1}", str(x) if i != 1 else "", "") for i, x in enumerate(labels)]])],
+                advice(fresh("memory", s)), why="the second label is blank, but stage 1 goes by position and the label pressed is known")
 
     def step(pz: Any, k: int) -> tuple[str, list[str]]:
         labels = pz.visible_state()["button_labels_left_to_right"]
@@ -592,8 +592,8 @@ def password() -> Items:
 
     it.voices(list(range(600, 606)), facts, fix)
     letters = fresh("password", 610).visible_state()["letters_shown_left_to_right"]
-    it.describe(610, "blank-cell", [table([(f"window {i + 1}", x if i != 2 else "", "") for i, x in enumerate(letters)])],
-                ask=["third", "window 3"], why="the third window's cell is empty")
+    it.describe(610, "blank-cell-irrelevant", [table([(f"window {i + 1}", x if i != 2 else "", "") for i, x in enumerate(letters)])],
+                advice(fresh("password", 610)), why="the third window's cell is empty, but the first step cycles every window whatever it shows")
     it.describe(611, "no-letters", [hedge([("", "", "there are five letter windows with arrows"), ("", "", "the letters look blurry to me")])],
                 ask=["letters"], why="no letters read")
 
