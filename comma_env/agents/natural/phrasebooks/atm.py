@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural.belief import Decision
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.reading import hedged, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.atm import ADVICE_PIN, ADVICE_RULE, AMOUNTS, PIN_LENGTH, THRESHOLD, _back_to_menu, _route_to
 
@@ -63,7 +63,7 @@ class AtmPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         low = text.lower()
         screens = [(m.start(), name) for name, pattern in _SCREENS for m in re.finditer(pattern, low)]
         if screens:
@@ -166,7 +166,7 @@ class AtmPhrases(Phrasebook):
         return " ".join(parts)
 
     def understand(self, text: str, puzzle: Any) -> Steps:
-        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        low = plain(text, VOCABULARY).lower()
         if hedged(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
         sees_balance = puzzle.visible_state().get("balance") is not None

@@ -11,7 +11,16 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
-from comma_env.agents.natural.reading import CONDITIONS, RELATIONS, UNDO, corrected, doubted, undone
+from comma_env.agents.natural.reading import (
+    CONDITIONS,
+    QUALIFIERS,
+    RELATIONS,
+    UNDO,
+    corrected,
+    doubted,
+    reasons_skipped,
+    undone,
+)
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
@@ -194,7 +203,7 @@ class Phrasebook:
         """`understand`, but a sentence that hedges or leaves a count or target open ("a few squares")
         and changes the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
-        also = "|".join(p for p in (self.relations, "" if self.conditions else CONDITIONS) if p)
+        also = "|".join(p for p in (self.relations, QUALIFIERS, "" if self.conditions else CONDITIONS) if p)
         parts = doubted(text, vague=True, also=also) if steps.actions else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             if len(parts) > MAX_DOUBTS or \
@@ -205,7 +214,7 @@ class Phrasebook:
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
         """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...")
         replaces them when it (or what follows its colon) asks for actions on its own."""
-        messages = [undone(corrected(message)) for message in messages]
+        messages = [undone(reasons_skipped(corrected(message))) for message in messages]
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
                 later = "\n".join(messages[start:])

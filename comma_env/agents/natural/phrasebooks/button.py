@@ -10,7 +10,7 @@ import numpy as np
 
 from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.reading import hedged, plain
 from comma_env.agents.natural.timing import alternatives, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
@@ -49,7 +49,7 @@ class ButtonPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text).replace("_", " "), VOCABULARY))
+        text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+word\s+)?[\"']?(?:ABORT|DETONATE|HOLD|PRESS)\b", " ", text)
         label = [m for m in _LABEL.finditer(text) if not re.search(r"\bI\s*$|\bto\s*$", text[:m.start()])]
         if label:
@@ -126,7 +126,7 @@ class ButtonPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         if hedged(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b", text,
                                      re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")

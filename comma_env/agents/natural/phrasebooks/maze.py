@@ -11,7 +11,7 @@ import numpy as np
 from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.maze_layout import plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import UNDO, clean, fix_typos, number, spelled_numbers
+from comma_env.agents.natural.reading import UNDO, number, plain
 from comma_env.agents.natural.words import choose, say_number, times
 from comma_env.puzzles.maze import (
     BACKWARD,
@@ -51,7 +51,7 @@ def _coord(match: re.Match[str], first: int = 1) -> tuple[int, int]:
 class MazePhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text.replace("_", "·")), VOCABULARY))  # "_" for floor in a grid
+        text = plain(text.replace("_", "·"), VOCABULARY)  # "_" for floor in a grid
         legend = self._legend(text)
         layout = read_layout(text, legend)
         if layout:
@@ -201,7 +201,7 @@ class MazePhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         facing = puzzle.visible_state()["mouse_facing"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
@@ -232,8 +232,8 @@ _MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)
 
 def _route(text: str, facing: str) -> Steps:
     """The actions of a route, in order; a step it cannot read or that leaves a side or direction open is asked."""
-    for pattern, plain in _TURN_WORDS:
-        text = pattern.sub(plain, text)
+    for pattern, word in _TURN_WORDS:
+        text = pattern.sub(word, text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
               if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)]  # not "Right. ..."

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
-from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, spelled_numbers
+from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, plain
 from comma_env.agents.natural.words import choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
@@ -165,7 +165,7 @@ class PasswordPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         shown = [str(c).upper() for c in puzzle.visible_state()["letters_shown_left_to_right"]]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
         named = {w for w in WORDS if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", text)}
         if len(named) > 1:

@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.reading import (
+    ORDINAL,
+    clean,
+    hedged,
+    ordinal,
+    plain,
+    sentences,
+)
 from comma_env.agents.natural.words import choose
 from comma_env.audio.synth import SIGNATURES
 from comma_env.puzzles.sound import CODE_LENGTH, SYMBOL_ACTIONS
@@ -130,7 +137,7 @@ class SoundPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         entered = str(puzzle.visible_state()["code_entered"])
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         if hedged(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
             return Steps.unclear("Which symbols exactly, in which order?")
         said = re.sub(r"\byou have\b[^.]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text, flags=re.IGNORECASE)
