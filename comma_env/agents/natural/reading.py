@@ -349,13 +349,19 @@ _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|th
                      r"[^,\n]{3,160},\s*(?=\S)")
 
 
-def reasons_skipped(text: str) -> str:
-    """Advice without the reason before it ("Since the serial ends in 6, cut ...") or the manual's rule said
-    first ("The manual's rule: if ..., cut the last red wire. So for you: cut wire 3")."""
+_SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|let me know|"
+                       r"keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|check back)\b"
+                       r"[^.!?\n]*[.!?]*", re.IGNORECASE | re.MULTILINE)
+
+
+def instructions_only(text: str) -> str:
+    """Advice without the reason before it ("Since the serial ends in 6, cut ..."), the manual's rule said
+    first ("The manual's rule: if ..., cut the last red wire. So for you: cut wire 3") and sign-offs ("Report
+    back after.", "Take your time")."""
     rule = _RULE_FOR_YOU.search(text)
     if rule and re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE):
         text = text[rule.end():]
-    return _REASON.sub(r"\1", text)
+    return _SIGN_OFF.sub(" ", _REASON.sub(r"\1", text))
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
 """A condition in advice ("if ..., otherwise ..."), checked like a hedge by a reader that does not evaluate it."""
 

@@ -180,7 +180,7 @@ class AtmPhrases(Phrasebook):
                 clauses += re.split(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
                                     r"select|confirm|continue|type|enter|log|sign|go|put|key|punch|input))", sentence)
         for clause in clauses:
-            clause = clause.strip()
+            clause = clause.strip(" ?!")
             if not clause or machine.solved:
                 continue
             steps = _clause(clause, machine, sees_balance)
@@ -216,7 +216,7 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         return None if right else "The screen doesn't say that. What should I do?"
     if re.search(r"\b(?:log|sign) ?in\b", clause) and not re.search(r"\bpin\b|\bcode\b", clause):
         clause += " pin and press enter"  # logging in is the PIN, then Enter
-    if re.search(r"\bpin\b|\b(?:pass)?code\b", clause):
+    if re.search(r"\bpin\b|\b(?:pass)?code\b|\bdigits\b.*\bcard\b|\bcard'?s (?:number|digits)\b", clause):
         if screen != "pin_entry" and state.get("balance") is not None:
             return None  # logged in already: that step is done
         if screen != "pin_entry":
@@ -227,7 +227,8 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
             presses = [f"press_{d}" for d in digits[typed:]]
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
-        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?(?:enter|ok|button)|"
+        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|finish with|end with|click) (?:the )?(?:green )?"
+                          r"(?:enter|ok|button)|"
                           r"\benter key|\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
@@ -242,7 +243,7 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         back = _back_to_menu(state)
         rest = re.search(r"\b(deposit|withdraw)", clause)
         return back + ([f"select_{rest.group(1)}"] if rest else [])
-    if re.search(r"\bgo back\b|\bpress back\b|\bback\b$", clause):
+    if re.search(r"\bgo back\b|\bpress back\b|(?<!report )(?<!get )(?<!come )\bback\b$", clause):
         return ["go_back"]
     amount = re.search(r"\$\s*(\d+)|\b(\d+)\s*dollars?\b|\b(hundred)[- ]dollar", clause)
     if amount and screen == "amount":

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural import grid
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
 from comma_env.agents.natural.reading import HEDGES, plain, sentences
 from comma_env.agents.natural.symbols import SymbolMention, mentions
 from comma_env.agents.natural.words import choose, position_words, which_one
@@ -164,6 +164,10 @@ class KeypadPhrases(Phrasebook):
                 continue
             if not refs:
                 continue
+            found = mentions(sentence)
+            unread = leftover(sentence, [t.start for t in (*found, *grid.places(grid.blanked(sentence, found), ROWS))])
+            if unread:
+                return Steps.unclear(f'Which key do you mean by "{unread}"?')
             if len(refs) >= wanted or not order:
                 order = refs
             elif len(order) >= wanted or _REST.search(sentence) or re.search(r"\bfirst\b", sentence):

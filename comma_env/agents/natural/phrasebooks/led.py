@@ -111,7 +111,7 @@ class LedPhrases(Phrasebook):
                 state["stage"] = ordinal(word) or (int(word) if word.isdigit() else None) or state.get("stage")
             return
         for match in _CURRENT.finditer(text):
-            options = PALETTE.one(text[match.end():match.end() + 40].split(".")[0]) or \
+            options = PALETTE.one(text[match.end():match.end() + 80].split(".")[0]) or \
                 PALETTE.one(text[max(0, match.start() - 12):match.start()])
             if options:
                 state["current"] = options

@@ -211,7 +211,7 @@ class MazePhrases(Phrasebook):
 
 _LEGEND_WORDS = re.compile(r"\(\s*[A-Z]\s*=\s*forward[^)]*\)", re.IGNORECASE)
 _STEP = re.compile(
-    r"\bturn(?:ing)?\s*(?:to\s+(?:the|your)\s+)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"
+    r"\bturn(?:ing)?\s*(?:to\s+(?:(?:the|your)\s+)?)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"
     r"\b(?:go|move|walk|step|head|drive)\s+(left|right|up|down)\b|"
     r"\b(?:(\d+)\s*(?:x\s+)?(?:steps?|squares?|spaces?|cells?|times)\s+)?(forwards?|ahead|backwards?|reverse|"
     r"back\s+up|(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back(?=\s*\d))\b"
@@ -222,12 +222,13 @@ _STEP = re.compile(
 
 
 _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
-               (re.compile(r"\b(?:rotate|spin|pivot|swivel)(?:s|ing)?\b", re.IGNORECASE), "turn"),
+               (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
+               (re.compile(r"\badvance\b", re.IGNORECASE), "forward"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"))  # "go 2 forward"
-_MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)*(?:\d+\s+)?(?:turn|go|move|walk|drive|"
-                     r"forwards?|backwards?|back|ahead|reverse|left|right|up|down)\b", re.IGNORECASE)
-"""A part of a route that starts with a move or a direction: a step the reader must read."""
+_MOTION = re.compile(r"\b(?:turn|go|move|walk|drive|forwards?|backwards?|back|ahead|reverse|left|right|up|down)\b",
+                     re.IGNORECASE)
+"""A part of a route with a move or a direction: a step the reader must read."""
 
 
 def _route(text: str, facing: str) -> Steps:
@@ -236,7 +237,8 @@ def _route(text: str, facing: str) -> Steps:
         text = pattern.sub(word, text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
-              if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)]  # not "Right. ..."
+              if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."
+              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b", part, re.IGNORECASE)]  # "You're facing left"
     if unread and _STEP.search(text):
         return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
 from comma_env.agents.natural.reading import (
     ORDINAL,
     clean,
@@ -62,7 +62,7 @@ QUESTIONS: dict[frozenset[str], str] = {
 
 LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
-                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&",
+                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp)\b|&",
                 "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe)\b|#"}
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
@@ -144,6 +144,10 @@ class SoundPhrases(Phrasebook):
         symbols: list[str] = []
         for sentence in sentences(said):
             found = _symbols(sentence)
+            named = re.finditer(rf"{_SYMBOL.pattern}|\b{ORDINAL}\s+(?:key|button)", sentence, re.IGNORECASE)
+            unread = leftover(sentence, [m.start() for m in named])
+            if found and unread:
+                return Steps.unclear(f'Which symbol do you mean by "{unread}"?')
             if found:
                 symbols = found if len(found) >= CODE_LENGTH else symbols + found
         if re.search(r"\b(?:the )?last one\b|\bthe rest\b|\bits code\b|\bthe code\b(?!\s*:)|\bfrom the row\b", said,
