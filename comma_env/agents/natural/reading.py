@@ -349,8 +349,8 @@ _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|th
                      r"[^,\n]{3,160},\s*(?=\S)")
 
 
-_SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|let me know|"
-                       r"keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|check back)\b"
+_SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
+                       r"let me know|keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|check back)\b"
                        r"[^.!?\n]*[.!?]*", re.IGNORECASE | re.MULTILINE)
 
 
