@@ -350,8 +350,8 @@ _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|th
 
 
 _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
-                       r"let me know|keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|check back)\b"
-                       r"[^.!?\n]*[.!?]*", re.IGNORECASE | re.MULTILINE)
+                       r"let me know|keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|"
+                       r"check back)\b[^.!?\n]*[.!?]*", re.IGNORECASE | re.MULTILINE)
 
 
 def instructions_only(text: str) -> str:
