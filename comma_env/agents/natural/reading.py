@@ -58,6 +58,10 @@ _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
+TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
+           "ur": "your", "b4": "before", "w/": "with", "w/o": "without"}
+"""Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
+_TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True)) + r")(?![\w/])")
 
 
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
@@ -99,6 +103,7 @@ def clean(text: str) -> str:
     plain, "R2C3", "x2", "the other three" and words for the display (`SYNONYMS`) in one spelling each; line
     breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
+    text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
     text = layout(unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY))
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
@@ -351,7 +356,8 @@ _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|th
 
 _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
                        r"let me know|keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|"
-                       r"check back)\b[^.!?\n]*[.!?]*", re.IGNORECASE | re.MULTILINE)
+                       r"check back|yeah|i'?m (?:fairly |pretty |quite )?sure)\b"
+                       r"[^.!?\n]*[.!?]*", re.IGNORECASE | re.MULTILINE)
 
 
 def instructions_only(text: str) -> str:

@@ -234,7 +234,7 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
     if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
                  r"^clear$", clause):  # not "that's clear"
         return ["press_clear"]
-    if re.search(r"\b(?:press|hit|push|tap|confirm with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
+    if re.search(r"\b(?:press|hit|push|tap|confirm with|finish with|end with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
                  r"^(?:the\s+)?(?:green\s+)?(?:enter|ok|button)(?: key)?\s*$|^(?:and\s+)?(?:confirm|ok)\b|"
                  r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?(?:ok|green button)\b", clause) and \
             screen == "pin_entry":

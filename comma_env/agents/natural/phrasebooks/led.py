@@ -219,7 +219,12 @@ class LedPhrases(Phrasebook):
         state = puzzle.visible_state()
         letters: dict[str, str] = state["button_letters"]
         colour = state["led_colors_left_to_right"][state["stage_number"] - 1]
-        text = _capitals(plain(text, VOCABULARY))
+        sides = ("left", "right")
+        text, problem = grid.landmarks(_capitals(plain(text, VOCABULARY)), {
+            (ROWS.index(p.split("_")[0]), sides.index(p.split("_")[1])): rf"(?<![A-Za-z']){letter}(?![A-Za-z'])"
+            for p, letter in letters.items()}, lambda rc: f"the {ROWS[rc[0]]} {sides[rc[1]]} one")
+        if problem:
+            return Steps.unclear(problem)
         chosen, _ = meant(sentences(text), lambda s: _refers_to(s, letters), _PRESS)
         if chosen is None:
             chosen = _by_rule(text, letters, colour)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
 from comma_env.agents.natural.reading import (
@@ -215,6 +216,10 @@ class MemoryPhrases(Phrasebook):
         history = getattr(puzzle, "history", [])
         text = plain(text, VOCABULARY)
         text = re.sub(r"(?m)^\s*\d[.)]\s+(?=[A-Za-z])", "", text)  # a list's number: "1. Press the first one"
+        text, problem = grid.landmarks(text, {(0, k): rf"(?:button |one )?(?:labell?ed |marked )?{label}(?![\d.])"
+                                              for k, label in enumerate(labels)}, lambda rc: f"position {rc[1] + 1}")
+        if problem:
+            return Steps.unclear(problem)
         said = sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE))
         chosen, _ = meant(said, lambda s: _refers_to(s, labels, history))
         return one_button(chosen, lambda k: f"press_position_{k}",

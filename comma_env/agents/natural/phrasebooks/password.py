@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
 from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, plain
-from comma_env.agents.natural.words import choose, say_number, say_ordinal, times
+from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
 VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "first", "second", "third", "fourth",
@@ -181,7 +182,9 @@ class PasswordPhrases(Phrasebook):
                                          f"mean?")
                 actions += [f"cycle_{'up' if m > 0 else 'down'}_{k}" for m in moves]
             return Steps(actions + (["submit"] if submit else []))
-        return _presses(text)
+        text, problem = grid.landmarks(text, {(0, k): rf"window\s*#?\s*{k + 1}\b|{ORDINALS[k]}\s+window\b"
+                                              for k in range(len(shown))}, lambda rc: f"window {rc[1] + 1}")
+        return Steps.unclear(problem) if problem else _presses(text)
 
 
 _DIRECTION = re.compile(r"\b(up|upwards?|forwards?|down|downwards?|back|backwards?)\b|(▲|▼|↑|↓)|"
