@@ -165,7 +165,8 @@ class KeypadPhrases(Phrasebook):
             if not refs:
                 continue
             found = mentions(sentence)
-            unread = leftover(sentence, [t.start for t in (*found, *grid.places(grid.blanked(sentence, found), ROWS))])
+            places = grid.places(grid.blanked(sentence, found), ROWS)
+            unread = leftover(sentence, [t.start for t in found] + [p.start for p in places])
             if unread:
                 return Steps.unclear(f'Which key do you mean by "{unread}"?')
             if len(refs) >= wanted or not order:

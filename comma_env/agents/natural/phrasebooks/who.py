@@ -206,7 +206,7 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
             if near.group(1) == "next to" and not re.search(r"\bsame row\b", sentence):
                 relations += ["above", "below"]  # "next to" alone: beside, above or below
             at = by_label.get(word.word)
-            constraints.append({_neighbour(at, r) for r in relations} - {None} if at else set())
+            constraints.append({n for r in relations if at and (n := _neighbour(at, r))})
         else:
             constraints.append({by_label[word.word]} if word.word in by_label else set())
     spoken = re.sub(r"^\W*(?:press|push|hit|tap|click)\b", " ", sentence, flags=re.IGNORECASE)
