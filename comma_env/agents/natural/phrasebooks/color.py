@@ -23,7 +23,7 @@ class ColorPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        squares, unsure_axes = read_grid(plain(text, VOCABULARY))
+        squares, unsure_axes = read_grid(re.sub(r"\bline(?=\s*[1-4]\b)", "row", plain(text, VOCABULARY), flags=re.I))
         grid: list[Any] = list(state.get("grid") or [None] * CELLS)
         for index, options in squares.items():
             grid[index] = options

@@ -52,6 +52,7 @@ class MazePhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = plain(text.replace("_", "·"), VOCABULARY)  # "_" for floor in a grid
+        text = re.sub(r"\b[Rr]([1-9])\s*=\s*([.#·]{9})", r"\nrow \1: \2\n", text)  # "r1=..#.. r2=..."
         legend = self._legend(text)
         layout = read_layout(text, legend)
         if layout:
