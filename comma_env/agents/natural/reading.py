@@ -56,7 +56,8 @@ STOPWORDS = frozenset(
 """Words `fix_typos` never rewrites: common English words ("start" is no typo of "star") and labels."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
-SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b", re.IGNORECASE)
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|"
+                      r"\b(?:number|digit) (?:on|at) (?:the )?top\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
 TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
            "ur": "your", "b4": "before", "w/": "with", "w/o": "without"}

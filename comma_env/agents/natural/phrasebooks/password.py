@@ -10,7 +10,7 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
-from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, plain
+from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
@@ -44,7 +44,7 @@ def _cycle_candidates(seen: list[str]) -> list[str]:
 class PasswordPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
-        text = fix_typos(clean(text), VOCABULARY)
+        text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
         summary = notes.setdefault("summary", [[] for _ in range(POSITIONS)])
         shown: list[tuple[str, ...] | None] | None = None
