@@ -15,15 +15,12 @@ replayed here without a mistake before it is written. Seeds 600-699.
 
 from __future__ import annotations
 
-import copy
+import importlib.util
 import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import comma_env
-from comma_env.protocol.clock import parse_wait
 
 HERE = Path(__file__).resolve().parent
 ORD = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
@@ -40,29 +37,18 @@ SHADE2 = {"red": "scarlet", "blue": "cobalt", "white": "snow-white", "black": "e
           "green": "lime", "magenta": "hot pink", "purple": "lavender", "orange": "amber"}
 
 
-def fresh(puzzle: str, seed: int, actions: list[str] = ()) -> Any:
-    env = comma_env.make(puzzle, solver_view="text")
-    env.reset(seed=seed)
-    pz = env.unwrapped.puzzle
-    for a in actions:
-        assert pz.apply(a), (puzzle, seed, a)
-    return pz
+def _tuning2() -> Any:
+    """The second tuning set's generator, whose game helpers (a fresh instance, the manual's advice, whether
+    a fact changes it, replaying an item) this one shares."""
+    spec = importlib.util.spec_from_file_location("tuning2_generate", HERE.parent / "tuning2" / "generate.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def advice(pz: Any, notes: dict | None = None) -> list[str]:
-    return type(pz).expert_advice(pz.visible_state(), notes or {})
-
-
-def changes(pz: Any, variants: list[dict]) -> bool:
-    """True when the manual's advice differs between the visible state changed by `variants`."""
-    vs = pz.visible_state()
-    outs = set()
-    for v in variants:
-        try:
-            outs.add(tuple(type(pz).expert_advice({**vs, **v}, {})))
-        except (ValueError, IndexError):  # a picture the game never makes
-            continue
-    return len(outs) > 1
+_T2 = _tuning2()
+fresh, advice, changes, check = _T2.fresh, _T2.advice, _T2.changes, _T2.check
 
 
 # -- voices: facts are (key, value, sentence) ---------------------------------------------------------
@@ -215,31 +201,6 @@ class Items:
             check(item)
         path = HERE / f"{self.puzzle}.jsonl"
         path.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in self.items), encoding="utf-8")
-
-
-def carry(pz: Any, lines: list[str]) -> None:
-    for line in lines:
-        acts = [line] if (line in pz.valid_actions() or (pz.uses_clock and parse_wait(line) is not None)) \
-            else type(pz).expand_advice(line, pz.visible_state())
-        for a in acts:
-            w = parse_wait(a) if pz.uses_clock else None
-            if w is not None:
-                pz.elapse(w)
-                assert not pz.time_up, a
-                continue
-            assert a in pz.valid_actions() and pz.apply(a), (a, pz.visible_state())
-
-
-def check(item: dict[str, Any]) -> None:
-    """Act items replay without a mistake (earlier action lines, then the expected outcome)."""
-    if "ask" in item["expect"]:
-        return
-    pz = fresh(item["puzzle"], item["seed"], item.get("prefix", []))
-    for message in item["messages"][:-1] if item["direction"] == "describe" else []:
-        for line in message.splitlines():
-            if line.strip() in pz.valid_actions():
-                carry(pz, [line.strip()])
-    carry(copy.deepcopy(pz), item["expect"].get("advice") or item["expect"].get("actions"))
 
 
 def seeds(puzzle: str, keep: Callable[[Any], bool], n: int, start: int) -> list[int]:
