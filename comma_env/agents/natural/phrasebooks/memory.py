@@ -12,13 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import (
-    ORDINAL,
-    hedged,
-    ordinal,
-    plain,
-    sentences,
-)
+from comma_env.agents.natural.reading import ORDINAL, hedged, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 

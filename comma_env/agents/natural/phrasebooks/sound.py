@@ -9,14 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
-from comma_env.agents.natural.reading import (
-    ORDINAL,
-    clean,
-    hedged,
-    ordinal,
-    plain,
-    sentences,
-)
+from comma_env.agents.natural.reading import ORDINAL, clean, hedged, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose
 from comma_env.audio.synth import SIGNATURES
 from comma_env.puzzles.sound import CODE_LENGTH, SYMBOL_ACTIONS
@@ -26,10 +19,8 @@ FEATURES: dict[str, dict[str, int]] = {
                    r"steady|same pitch|doesn'?t (?:go up|change)|stays the same": 1},
     "Birdsong": {r"\bbird|tweet|chirp": 5, r"swoop": 2, r"very high|really high|high|piercing|shrill": 1,
                  r"quick|fast": 1, r"gaps": 1, r"up (?:and|n) down": 1},
-    "Police siren": {r"siren|police|ambulance|wail|whoop": 5, r"loud": 2,
-                     r"slides?|sliding|glides?": 2,
-                     r"up (?:and|&) down|rises and falls": 1, r"once a second|roughly once|about once": 2,
-                     r"\btone": 1},
+    "Police siren": {r"siren|police|ambulance|wail|whoop": 5, r"loud": 2, r"slides?|sliding|glides?": 2,
+                     r"up (?:and|&) down|rises and fall": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
     "Dripping tap": {r"drip|faucet|\btap\b(?! it)|plinks?|plonk|drops?\b|droplet": 5, r"evenly spaced|regular": 1,
                      r"a few (?:a|per) second|few per sec": 2, r"short|single": 1},
     "Ticking clock": {r"tick|tock|clock": 5, r"clicks?": 3,
