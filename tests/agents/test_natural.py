@@ -69,6 +69,28 @@ def test_solver_resolves_references_against_what_it_sees():
     assert book.understand("Freeze it off.", state).ask  # a treatment before any diagnosis is asked about
 
 
+def test_advice_is_read_without_what_its_writer_struck_out_or_did_not_mean_as_a_step():
+    cls, state = state_of("wire", 1)  # blue, yellow, black, red
+    book = phrasebook(cls)
+    table = "| Step | Action |\n|---|---|\n| 1 | Cut the crimson wire |\n\nReport back after."
+    assert book.understand_dialogue([table], state).actions == ["cut_wire_4"]  # a step number is no wire
+    assert book.understand_dialogue(["~~Cut wire 1~~ Cut wire 2."], state).actions == ["cut_wire_2"]
+    assert book.understand_dialogue(["Cut wire 1.\n\nEDIT: ignore the line above -- cut the thrid wire."],
+                                    state).actions == ["cut_wire_3"]
+    rule = "The manual's rule: if there is more than one red wire, cut the last red wire. So for you: cut wire 3."
+    assert book.understand_dialogue([rule], state).actions == ["cut_wire_3"]
+    assert book.understand_dialogue(["Cut the fourth wire, not the third."], state).actions == ["cut_wire_4"]
+    cls, state = state_of("led", 1)  # D Y over U P
+    book = phrasebook(cls)
+    assert book.understand_dialogue(["Press the letter above U."], state).actions == ["press_top_left"]
+    assert book.understand_dialogue(["Press the one diagonally across from P."], state).actions == ["press_top_left"]
+    assert book.understand_dialogue(["Press the letter below U."], state).ask  # nothing there
+    cls, state = state_of("keypad", 1)  # spade, club over command, dagger
+    book = phrasebook(cls)
+    assert book.understand_dialogue(["Press spade, then club, then the squiggly thing, then dagger."], state).ask
+    assert book.understand_dialogue(["Press every key except the spade, then the spade last."], state).ask
+
+
 def test_label_words_that_look_like_directions_are_read_as_labels():
     cls, state = state_of("who", 0)
     state.labels = {"top_left": "LEFT", "top_right": "RIGHT", "middle_left": "MIDDLE",

@@ -29,7 +29,7 @@ EMOJI: dict[str, str] = {
 
 UNSURE = {"cream": ("white", "yellow"), "beige": ("white", "yellow"), "off-white": ("white", "yellow"),
           "teal": ("blue", "green"), "turquoise": ("blue", "green"), "aqua": ("blue", "green"),
-          "amber": ("yellow", "orange")}
+          "amber": ("yellow", "orange"), "coral": ("red", "orange"), "salmon": ("red", "orange")}
 """Colour words that sit between two colours: read as either when the palette has both."""
 
 OTHER = ("orange", "purple", "pink", "brown", "grey", "gray", "violet", "indigo", "maroon", "beige", "tan", "silver",

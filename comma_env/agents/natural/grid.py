@@ -231,3 +231,35 @@ def by_lines(text: str, find: Any, rows: tuple[str, ...], placed: dict[str, Any]
             placed.setdefault(f"{target}_left", things[0])
             placed.setdefault(f"{target}_right", things[1])
     return placed
+
+
+_STEPS = (("above", (-1, 0)), ("over", (-1, 0)), ("below", (1, 0)), ("under", (1, 0)), ("beneath", (1, 0)),
+          ("left", (0, -1)), ("right", (0, 1)), ("diagonal", (0, 0)), ("across", (0, 0)), ("opposite", (0, 0)))
+_RELATION = (r"\b(?:just |right |directly |immediately )?(above|over|below|under(?:neath)?|beneath|"
+             r"(?:to the )?left of|(?:to the )?right of|diagonal(?:ly)?(?: across)?(?: from| to)?|across from|"
+             r"opposite(?: to)?)\s+(?:the\s+)?(?:(?:one|button|key|letter)\s+(?:labell?ed|marked|with|that says)\s+)?")
+
+
+def landmarks(text: str, anchors: dict[tuple[int, int], str], name: Any) -> tuple[str, str | None]:
+    """`text` with a place given by a landmark ("the letter above F", "just right of the 3", "diagonally across
+    from W") named as `name((row, column))` says it; `anchors` are the regexes naming each place. A landmark
+    with nothing there gives a question instead."""
+    size = (max(r for r, _ in anchors) + 1, max(c for _, c in anchors) + 1)
+    for (row, col), anchor in anchors.items():
+        pattern = re.compile(_RELATION + rf"(?:{anchor})")
+        match = pattern.search(text)
+        while match:
+            word = match.group(1).lower()
+            dr, dc = next(step for key, step in _STEPS if key in word)
+            if (size[0] == 1 and dr) or (size[1] == 1 and dc):  # "the arrow above window 1": not among these places
+                match = pattern.search(text, match.end())
+                continue
+            if (dr, dc) == (0, 0):  # diagonally across: only one place in a grid of two by two
+                target = (1 - row, 1 - col) if size == (2, 2) else None
+            else:
+                target = (row + dr, col + dc) if (row + dr, col + dc) in anchors else None
+            if target is None:
+                return text, f'There is nothing {match.group(0).strip()} on my module. Which one do you mean?'
+            text = text[:match.start()] + name(target) + text[match.end():]
+            match = pattern.search(text)
+    return text, None

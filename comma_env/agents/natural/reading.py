@@ -51,20 +51,62 @@ STOPWORDS = frozenset(
     "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
     "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
     "word work world would could should wait want went west what whats rate date gate late mate note vote "
-    "line lime like life live five fine mine nine wine ring rung sing song long along among".split())
+    "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
+    "fire tend sever fort tent".split())
 """Words `fix_typos` never rewrites: common English words ("start" is no typo of "star") and labels."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
-SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b", re.IGNORECASE)
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|"
+                      r"\b(?:number|digit) (?:on|at) (?:the )?top\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
+TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
+           "ur": "your", "b4": "before", "w/": "with", "w/o": "without"}
+"""Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
+_TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True)) + r")(?![\w/])")
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_HEADED = re.compile(r"^(?:\d{1,2}[.)])\s+([^:\n]{1,40}?)\s*$")
+_SUB_BULLET = re.compile(r"^\s+[-*+•]\s+(.*)$")
+
+
+def layout(text: str) -> str:
+    """A markdown table as one "cell: cell" line a row (its header and a step number left out; a blank
+    cell as "?"), and a short numbered heading with indented bullets under it as "heading: bullets"."""
+    lines = text.splitlines()
+    out: list[str] = []
+    joined = False
+    for i, line in enumerate(lines):
+        if _TABLE_RULE.match(line):
+            if out and _TABLE_ROW.match(lines[i - 1]):
+                out.pop()  # the header row
+            continue
+        row = _TABLE_ROW.match(line)
+        if row and row.group(1).count("|") < 3:  # a wider table is a grid (Maze's, Color's)
+            cells = [c.strip() or "?" for c in row.group(1).split("|")]
+            cells = cells[1:] if len(cells) > 1 and cells[0].isdigit() else cells
+            out.append(cells[0] + "".join((": " if i == 1 else ", ") + c for i, c in enumerate(cells) if i))
+            continue
+        bullet = _SUB_BULLET.match(line)
+        heading = _HEADED.match(out[-1]) if bullet and out and not joined else None
+        if bullet and (joined or (heading and not set(heading.group(1).lower().split()) & _VERBS)):
+            out[-1] = (out[-1] + ", " if joined else heading.group(1) + ": ") + bullet.group(1)  # type: ignore[union-attr]
+            joined = True
+            continue
+        joined = False
+        out.append(line)
+    return "\n".join(out)
 
 
 def clean(text: str) -> str:
-    """`text` as the readers see it: thoughts, markdown and typography made plain, "R2C3", "x2", "the other
-    three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
+    """`text` as the readers see it: thoughts, markdown (tables and sub-bullets: `layout`) and typography made
+    plain, "R2C3", "x2", "the other three" and words for the display (`SYNONYMS`) in one spelling each; line
+    breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
+    text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
-    text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY)
+    text = layout(unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY))
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
     text = _REST.sub("the rest", _BULLET.sub(r"\1- ", text))
     text = _TIMES.sub(lambda m: f"{m.group(1) or m.group(2)} times", text)
@@ -88,6 +130,15 @@ def spelled_numbers(text: str) -> str:
     text = str(alpha2digit(text, "en"))
     text = _ONE_TWO_AFTER.sub(lambda m: f"{m.group(1)} {SMALL_NUMBERS[m.group(2).lower()]}", text)
     return _ONE_TWO_BEFORE.sub(lambda m: f"{SMALL_NUMBERS[m.group(1).lower()]} ", text)
+
+
+NUMBER_VOCABULARY = (*(w for w, n in SMALL_NUMBERS.items() if n and len(w) > 2), *ORDINAL_WORDS)
+"""Number words and ordinals, whose typos ("fuor", "thrid") every reader repairs."""
+
+
+def plain(text: str, vocabulary: Iterable[str]) -> str:
+    """`text` `clean`ed, its typos of `vocabulary` and of number words repaired, and numbers as digits."""
+    return spelled_numbers(fix_typos(clean(text), (*vocabulary, *NUMBER_VOCABULARY)))
 
 
 def number(word: str) -> int | None:
@@ -154,7 +205,8 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
                for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())):
             return token  # another form of a word we know ("pressed", "holding", "symbol") is no typo
         close = {w for n in range(len(low) - limit, len(low) + limit + 1) for w in by_length.get(n, ())
-                 if (len(low) >= 4 or len(w) > len(low)) and w[0] == low[0] and distance(low, w, limit) <= limit}
+                 if (len(low) >= 4 or len(w) > len(low) or sorted(w) == sorted(low)) and
+                 (w[0] == low[0] or sorted(w) == sorted(low)) and distance(low, w, limit) <= limit}
         return close.pop() if len(close) == 1 else token
 
     return _WORD.sub(repair, text)
@@ -162,13 +214,16 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
-                    r"either\b|or maybe|or possibly|or perhaps|possibly|perhaps|could be|might be|may be|or is it|"
+                    r"either\b|or maybe|or possibly|or perhaps|might be|may be|or is it|(?<!think )(?<!guess )maybe|"
+                    r"(?:^|\.\.\.|\s-+)\s*or\s|"
                     r"or was it|no idea|can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
                     r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"
                     r"haven'?t (?:counted|read|"
                     r"checked|found|looked)|not (?:certain|clear)|hang on|let me (?:check|think|look)|maybe not|idk|"
-                    r"don'?t recogni[sz]e|not 100|maybe|your call|up to you)", re.IGNORECASE)
-"""Phrases that say the speaker does not know (a fact or an instruction stays open)."""
+                    r"don'?t recogni[sz]e|(?:perhaps|possibly|could be)\b[^.!\n]*\bor\b|up to you)",
+                    re.IGNORECASE)
+"""Phrases that say the speaker does not know (a fact or an instruction stays open); a lone "I think maybe X?"
+names one answer, and is read as saying it."""
 
 UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actually|my bad|misread|"
                   r"mis-?typed|typo|scratch that|not \w+ but|instead|rather|looked again|listened again|"
@@ -176,7 +231,8 @@ UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|wait,|actu
 """Phrases that take back what was said before (a later statement replaces an earlier one)."""
 
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
-                       r"make that)\b[,:;!.\s-]*(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
+                       r"make that|no(?=,?\s+not\b))\b[,:;!.\s-]*"
+                       r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
                        re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.!?;:,\n]")
 _VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
@@ -187,10 +243,40 @@ _RESTATED = re.compile(r"(?:it|that|this|they)(?:'s|'re| is| are| was| were| sho
 _HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[:=]", re.IGNORECASE)
 
 
+_STRUCK = re.compile(r"~~.*?~~", re.DOTALL)
+_EDIT = re.compile(r"(?:^|\s)(?:edit|update|upd)\s*:\s*", re.IGNORECASE)
+_DISOWNED = re.compile(r"^(?:ignore|disregard|forget|scratch)\b[^.:;,\n]*?(?:above|before|that|earlier|previous)\b"
+                       r"[\s,.:;!-]*", re.IGNORECASE)
+_REMARK = re.compile(r"\s*\((?:i\s+)?(?:misread|mis-?typed|typo|wrong|my bad|sorry)[^()]*\)", re.IGNORECASE)
+
+
+def edited(text: str) -> str:
+    """`text` without what its writer struck through (``~~red~~``) or took back in an "EDIT:" line: one that
+    disowns what came before ("ignore the line above -- ...") replaces it; one that says a fact again
+    ("there are 4 dogs") replaces the sentence that began the same way, or follows as a correction."""
+    text = _STRUCK.sub(" ", text)
+    match = _EDIT.search(text)
+    if match is None or not text[:match.start()].strip():
+        return text
+    before, after = text[:match.start()], _REMARK.sub("", text[match.end():])
+    disowned = _DISOWNED.match(after)
+    if disowned:
+        return after[disowned.end():]
+    fix = re.split(r"(?<=[a-z0-9)])[.!?](?:\s|$)", after, maxsplit=1)[0]
+    head = " ".join(fix.lower().split()[:2])
+    said = [m for m in re.finditer(r"(?:[^.;\n]|\.(?=\d))+", before)
+            if " ".join(m.group(0).lower().split()[:2]) == head]
+    if len(head.split()) == 2 and said:
+        last = said[-1]
+        return before[:last.start()] + " " + re.sub(r",?\s+not\s+[^.;,()]*", "", fix) + before[last.end():] + \
+            after[len(fix):]
+    return before + "\nCorrection: " + after
+
+
 def corrected(text: str) -> str:
     """`text` without the slips its writer fixed in place ("cut the first -- no wait, the fourth" reads
-    "cut the fourth"); a fix that says where its slip was is kept as a correction."""
-    text, position = text[:MAX_CHARS], 0
+    "cut the fourth"; `edited`); a fix that says where its slip was is kept as a correction."""
+    text, position = edited(text[:MAX_CHARS]), 0
     while True:
         match = _SELF_FIX.search(text, position)
         if match is None:
@@ -233,10 +319,14 @@ _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s
                    r"panic|rush|hesitate|wait|treat)[^,.;:!?\n]*", re.IGNORECASE)
 
 
+_NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*not\s+(?:the|an?|that|this|on|at|\d)\b(?:(?!\s--?\s)[^,.;:!?\n])*",
+                  re.IGNORECASE | re.MULTILINE)
+
+
 def undone(text: str) -> str:
-    """Advice without the steps it forbids ("don't hold it, just tap"); "don't let go until ..." and
-    "don't treat it" stay, as they say when or what."""
-    return _DONT.sub(" ", text)
+    """Advice without the steps it forbids ("don't hold it, just tap") or the targets it rules out ("the
+    fourth wire, not the third"); "don't let go until ..." and "don't treat it" stay, as they say when or what."""
+    return _NOT.sub(" ", _DONT.sub(" ", text))
 
 
 def hedged(text: str) -> bool:
@@ -246,10 +336,39 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
+LANDMARKS = (r"\b(?:above|below|under(?:neath)?|beneath|(?:to the )?(?:left|right) of|diagonal(?:ly)?|across from|"
+             r"opposite)\b")
+"""A place by a landmark ("the wire just below the white one")."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
-"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
+"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge
+(`LANDMARKS` too, by a reader that does not place them)."""
+QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:that|which)(?:'s| is) not|"
+              r"(?:just |right )?(?:before|after) (?:it|the (?:timer|clock|seconds?)))\b")
+"""Words that exclude or shift a target ("except the smiley", "the one that's not red", "just before it ends
+in 4"): a clause with one is checked like a hedge by every reader."""
+
+_RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:module|puzzle|case))\b[^:\n]{0,20}:\s*",
+                           re.IGNORECASE)
+_REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|that))\s+(?!soon\b|long\b)"
+                     r"[^,\n]{3,160},\s*(?=\S)")
+
+
+_SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
+                       r"let me know|keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|"
+                       r"check back|yeah|i'?m (?:fairly |pretty |quite )?sure)\b"
+                       r"[^.!?\n]*[.!?]*", re.IGNORECASE | re.MULTILINE)
+
+
+def instructions_only(text: str) -> str:
+    """Advice without the reason before it ("Since the serial ends in 6, cut ..."), the manual's rule said
+    first ("The manual's rule: if ..., cut the last red wire. So for you: cut wire 3") and sign-offs ("Report
+    back after.", "Take your time")."""
+    rule = _RULE_FOR_YOU.search(text)
+    if rule and re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE):
+        text = text[rule.end():]
+    return _SIGN_OFF.sub(" ", _REASON.sub(r"\1", text))
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
 """A condition in advice ("if ..., otherwise ..."), checked like a hedge by a reader that does not evaluate it."""
 
@@ -259,14 +378,23 @@ def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     the clauses before a short one: the partner re-reads the message without each."""
     alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
     pattern = re.compile("|".join(alternatives), re.IGNORECASE)
-    clauses = [c for c in re.split(r"[.!?;,:\n]+\s*|\s+and\s+", strip_thinking(text[:MAX_CHARS])) if c.strip()]
+    clauses: list[str] = []
+    lines: list[int] = []  # the line of each clause
+    for n, line in enumerate(layout(strip_thinking(text[:MAX_CHARS])).splitlines()):
+        parts = [c for c in re.split(r"[.!?;,:]+\s*|\s+and\s+", line) if c.strip()]
+        clauses += parts
+        lines += [n] * len(parts)
     found = []
     for i, clause in enumerate(clauses):
         if pattern.search(clause):
-            short = len(clause.split()) <= 4
-            alternative = re.match(r"\s*or\b", clause, re.IGNORECASE)  # "1, or possibly a 4": both go
-            found.append("\n".join(clauses[max(i - 2, 0):i + 1] if short else
-                                   clauses[max(i - 1, 0):i + 1] if alternative else [clause]))
+            start = i
+            if len(clause.split()) <= 4:  # a short hedge with what it is about: up to its line's start
+                start = max(i - 2, 0)
+                while start > i - 3 and start and lines[start - 1] == lines[i]:
+                    start -= 1
+            elif re.match(r"\s*or\b", clause, re.IGNORECASE):  # "1, or possibly a 4": both go
+                start = max(i - 1, 0)
+            found.append("\n".join(clauses[start:i + 1]))
     return found
 
 

@@ -22,7 +22,8 @@ SYMBOL_WORDS: dict[str, tuple[str, ...]] = {
     "☆": ("hollow star", "outline star", "star outline", "outline of a star", "empty star", "white star",
           "open star", "unfilled star", "not filled star", "outlined star", "star shape outline"),
     "¿": ("upside-down question mark", "upside down question mark", "inverted question mark",
-          "spanish question mark", "flipped question mark", "reversed question mark"),
+          "spanish question mark", "flipped question mark", "reversed question mark", "upside-down ?",
+          "upside down ?", "inverted ?"),
     "♣": ("club", "clubs", "clover", "trefoil"),
     "♠": ("spade", "spades"),
     "☺": ("smiley", "smiling face", "smiley face", "happy face", "smile"),
@@ -37,7 +38,7 @@ SYMBOL_WORDS: dict[str, tuple[str, ...]] = {
     "⌘": ("command key", "command symbol", "command", "cmd", "mac key", "mac command", "looped square",
           "square with loops", "cloverleaf", "place of interest"),
     "Δ": ("delta", "triangle", "empty triangle"),
-    "☯": ("yin-yang", "yin yang", "yinyang", "taijitu"),
+    "☯": ("yin-yang", "yin yang", "yin and yang", "yinyang", "taijitu"),
     "✈": ("airplane", "aeroplane", "plane", "jet", "aircraft"),
 }
 """Each symbol's words, the manual's name first."""

@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural.belief import Decision
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.reading import hedged, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.atm import ADVICE_PIN, ADVICE_RULE, AMOUNTS, PIN_LENGTH, THRESHOLD, _back_to_menu, _route_to
 
@@ -63,7 +63,7 @@ class AtmPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         low = text.lower()
         screens = [(m.start(), name) for name, pattern in _SCREENS for m in re.finditer(pattern, low)]
         if screens:
@@ -166,7 +166,7 @@ class AtmPhrases(Phrasebook):
         return " ".join(parts)
 
     def understand(self, text: str, puzzle: Any) -> Steps:
-        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        low = plain(text, VOCABULARY).lower()
         if hedged(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
         sees_balance = puzzle.visible_state().get("balance") is not None
@@ -180,7 +180,7 @@ class AtmPhrases(Phrasebook):
                 clauses += re.split(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
                                     r"select|confirm|continue|type|enter|log|sign|go|put|key|punch|input))", sentence)
         for clause in clauses:
-            clause = clause.strip()
+            clause = clause.strip(" ?!")
             if not clause or machine.solved:
                 continue
             steps = _clause(clause, machine, sees_balance)
@@ -216,7 +216,7 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         return None if right else "The screen doesn't say that. What should I do?"
     if re.search(r"\b(?:log|sign) ?in\b", clause) and not re.search(r"\bpin\b|\bcode\b", clause):
         clause += " pin and press enter"  # logging in is the PIN, then Enter
-    if re.search(r"\bpin\b|\b(?:pass)?code\b", clause):
+    if re.search(r"\bpin\b|\b(?:pass)?code\b|\bdigits\b.*\bcard\b|\bcard'?s (?:number|digits)\b", clause):
         if screen != "pin_entry" and state.get("balance") is not None:
             return None  # logged in already: that step is done
         if screen != "pin_entry":
@@ -227,13 +227,14 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
             presses = [f"press_{d}" for d in digits[typed:]]
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
-        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|click) (?:the )?(?:green )?(?:enter|ok|button)|"
+        enter = re.search(r"\b(?:press|hit|push|tap|confirm with|finish with|end with|click) (?:the )?(?:green )?"
+                          r"(?:enter|ok|button)|"
                           r"\benter key|\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
                  r"^clear$", clause):  # not "that's clear"
         return ["press_clear"]
-    if re.search(r"\b(?:press|hit|push|tap|confirm with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
+    if re.search(r"\b(?:press|hit|push|tap|confirm with|finish with|end with|click)\s+(?:the\s+)?(?:green\s+)?enter\b|"
                  r"^(?:the\s+)?(?:green\s+)?(?:enter|ok|button)(?: key)?\s*$|^(?:and\s+)?(?:confirm|ok)\b|"
                  r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?(?:ok|green button)\b", clause) and \
             screen == "pin_entry":
@@ -242,7 +243,7 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         back = _back_to_menu(state)
         rest = re.search(r"\b(deposit|withdraw)", clause)
         return back + ([f"select_{rest.group(1)}"] if rest else [])
-    if re.search(r"\bgo back\b|\bpress back\b|\bback\b$", clause):
+    if re.search(r"\bgo back\b|\bpress back\b|(?<!report )(?<!get )(?<!come )\bback\b$", clause):
         return ["go_back"]
     amount = re.search(r"\$\s*(\d+)|\b(\d+)\s*dollars?\b|\b(hundred)[- ]dollar", clause)
     if amount and screen == "amount":

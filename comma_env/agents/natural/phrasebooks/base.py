@@ -11,7 +11,17 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
-from comma_env.agents.natural.reading import CONDITIONS, RELATIONS, UNDO, corrected, doubted, undone
+from comma_env.agents.natural.reading import (
+    CONDITIONS,
+    QUALIFIERS,
+    RELATIONS,
+    STOPWORDS,
+    UNDO,
+    corrected,
+    doubted,
+    instructions_only,
+    undone,
+)
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
@@ -194,7 +204,7 @@ class Phrasebook:
         """`understand`, but a sentence that hedges or leaves a count or target open ("a few squares")
         and changes the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
-        also = "|".join(p for p in (self.relations, "" if self.conditions else CONDITIONS) if p)
+        also = "|".join(p for p in (self.relations, QUALIFIERS, "" if self.conditions else CONDITIONS) if p)
         parts = doubted(text, vague=True, also=also) if steps.actions else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             if len(parts) > MAX_DOUBTS or \
@@ -205,7 +215,7 @@ class Phrasebook:
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
         """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...")
         replaces them when it (or what follows its colon) asks for actions on its own."""
-        messages = [undone(corrected(message)) for message in messages]
+        messages = [undone(instructions_only(corrected(message))) for message in messages]
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
                 later = "\n".join(messages[start:])
@@ -251,6 +261,30 @@ def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
     if len(chosen) == 1:
         return Steps([action(next(iter(chosen)))])
     return Steps.unclear(which(sorted(chosen)) if chosen else missing)
+
+
+_ITEM_BREAK = re.compile(r"[,;]|->|\bthen\b", re.IGNORECASE)
+FILLER = STOPWORDS | frozenset("press push hit click type enter key keys first second third fourth finally code "
+                               "please symbol symbols sign button buttons ones order start end others other remaining "
+                               "way just begin after thanks thank cheers".split())
+"""Words an item of a list of keys may have besides what names the key."""
+
+
+def leftover(sentence: str, starts: list[int]) -> str | None:
+    """The first item of a list in `sentence` (split at commas, arrows and "then"), after one in which the
+    reader found something (a start in `starts`), where it found nothing but words other than `FILLER`: a step
+    it did not read."""
+    position = 0
+    listing = False
+    for end in [*(m.start() for m in _ITEM_BREAK.finditer(sentence)), len(sentence)]:
+        item = sentence[position:end]
+        if any(position <= s < end for s in starts):
+            listing = True
+        elif listing and set(re.findall(r"[a-z]+|[^\w\s.!:()'\"-]", item.lower())) - FILLER:
+            return item.strip()
+        break_ = _ITEM_BREAK.match(sentence, end)
+        position = break_.end() if break_ else end
+    return None
 
 
 def unknown(about: str, options: Any) -> Open:

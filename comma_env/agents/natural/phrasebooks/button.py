@@ -10,7 +10,7 @@ import numpy as np
 
 from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.reading import hedged, plain
 from comma_env.agents.natural.timing import alternatives, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
@@ -35,7 +35,8 @@ _LABEL = re.compile(r"(?<![A-Za-z])(ABORT|DETONATE|HOLD|PRESS)(?![A-Za-z])|"
                     r"\b(?:says|reads|reading|labell?ed|label|word|with|written)\s*[:\"'(]?\s*(?:the\s+word\s+)?"
                     r"[\"']?(abort|detonate|hold|press)\b", re.IGNORECASE)
 _HELD = re.compile(r"\b(?:holding|held|keeping it (?:pressed|down)|still pressed)\b", re.IGNORECASE)
-_TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|(?:let go|release)(?: it)? (?:right away|at once|"
+_TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|(?:one |single )?short press|press (?:it )?once|"
+                  r"(?:let go|release)(?: it)? (?:right away|at once|"
                   r"immediately|straight away))\b", re.IGNORECASE)
 _HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down|held|on it)|press and hold|"
                    r"don'?t let go|keep your finger)\b", re.IGNORECASE)
@@ -49,7 +50,7 @@ class ButtonPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text).replace("_", " "), VOCABULARY))
+        text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+word\s+)?[\"']?(?:ABORT|DETONATE|HOLD|PRESS)\b", " ", text)
         label = [m for m in _LABEL.finditer(text) if not re.search(r"\bI\s*$|\bto\s*$", text[:m.start()])]
         if label:
@@ -126,7 +127,7 @@ class ButtonPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         if hedged(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b", text,
                                      re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")

@@ -10,7 +10,7 @@ import numpy as np
 
 from comma_env.agents.natural.color_grid import PALETTE, ROW_WORDS, SIZE, read_grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
-from comma_env.agents.natural.reading import ORDINAL_WORDS, clean, fix_typos, hedged, number, spelled_numbers
+from comma_env.agents.natural.reading import ORDINAL_WORDS, hedged, number, plain
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.color import CELLS, COLORS, GROUPS, WHITE, action_name, cell_of, group_cells, stage_group
 
@@ -23,7 +23,7 @@ class ColorPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        squares, unsure_axes = read_grid(spelled_numbers(fix_typos(clean(text), VOCABULARY)))
+        squares, unsure_axes = read_grid(re.sub(r"\bline(?=\s*[1-4]\b)", "row", plain(text, VOCABULARY), flags=re.I))
         grid: list[Any] = list(state.get("grid") or [None] * CELLS)
         for index, options in squares.items():
             grid[index] = options
@@ -119,7 +119,7 @@ class ColorPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         grid = [str(c) for row in puzzle.visible_state()["square_colors_by_row"] for c in row]
-        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        low = plain(text, VOCABULARY).lower()
         if hedged(low) or re.search(r"\bother side\b|\bfewest\b|\bnext to\b", low):
             return Steps.unclear("Which squares exactly (row and column)?")
         head = re.match(r"\s*(?:[\w ,!]*?)(?:press|tap|hit|want|again|you still have)[^:]*?:", low)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import clean, fix_typos, number, spelled_numbers
+from comma_env.agents.natural.reading import number, plain
 from comma_env.agents.natural.timing import alternatives, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
@@ -63,7 +63,7 @@ class DogPhrases(Phrasebook):
     conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})", " ", text, flags=re.IGNORECASE)
         counted = count_dogs(text)
         if counted is not None:
@@ -103,7 +103,7 @@ class DogPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         dogs = len(state["dogs"])
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         if not re.search(r"\b(?:submit|send|enter|press|hit)\b", text, re.IGNORECASE):
             return Steps()
         conditional = re.search(rf"\bif (?:you (?:counted|count|see|have)|there are)\s+(\d|no|one|two)\s+{_DOG}", text,

@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.reading import hedged, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
 
@@ -70,7 +70,7 @@ class _Letter:
 class LedPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
         text = _capitals(drop_negated(text, PALETTE))  # "top left letter j", "top left n"; "green, not red"
         stage = self._stage(text)
@@ -111,7 +111,7 @@ class LedPhrases(Phrasebook):
                 state["stage"] = ordinal(word) or (int(word) if word.isdigit() else None) or state.get("stage")
             return
         for match in _CURRENT.finditer(text):
-            options = PALETTE.one(text[match.end():match.end() + 40].split(".")[0]) or \
+            options = PALETTE.one(text[match.end():match.end() + 80].split(".")[0]) or \
                 PALETTE.one(text[max(0, match.start() - 12):match.start()])
             if options:
                 state["current"] = options
@@ -219,7 +219,12 @@ class LedPhrases(Phrasebook):
         state = puzzle.visible_state()
         letters: dict[str, str] = state["button_letters"]
         colour = state["led_colors_left_to_right"][state["stage_number"] - 1]
-        text = _capitals(spelled_numbers(fix_typos(clean(text), VOCABULARY)))
+        sides = ("left", "right")
+        text, problem = grid.landmarks(_capitals(plain(text, VOCABULARY)), {
+            (ROWS.index(p.split("_")[0]), sides.index(p.split("_")[1])): rf"(?<![A-Za-z']){letter}(?![A-Za-z'])"
+            for p, letter in letters.items()}, lambda rc: f"the {ROWS[rc[0]]} {sides[rc[1]]} one")
+        if problem:
+            return Steps.unclear(problem)
         chosen, _ = meant(sentences(text), lambda s: _refers_to(s, letters), _PRESS)
         if chosen is None:
             chosen = _by_rule(text, letters, colour)

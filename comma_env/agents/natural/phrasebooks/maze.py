@@ -11,7 +11,7 @@ import numpy as np
 from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.maze_layout import plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import UNDO, clean, fix_typos, number, spelled_numbers
+from comma_env.agents.natural.reading import UNDO, number, plain
 from comma_env.agents.natural.words import choose, say_number, times
 from comma_env.puzzles.maze import (
     BACKWARD,
@@ -51,7 +51,8 @@ def _coord(match: re.Match[str], first: int = 1) -> tuple[int, int]:
 class MazePhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text.replace("_", "·")), VOCABULARY))  # "_" for floor in a grid
+        text = plain(text.replace("_", "·"), VOCABULARY)  # "_" for floor in a grid
+        text = re.sub(r"\b[Rr]([1-9])\s*=\s*([.#·]{9})", r"\nrow \1: \2\n", text)  # "r1=..#.. r2=..."
         legend = self._legend(text)
         layout = read_layout(text, legend)
         if layout:
@@ -201,7 +202,7 @@ class MazePhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         facing = puzzle.visible_state()["mouse_facing"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
@@ -211,7 +212,7 @@ class MazePhrases(Phrasebook):
 
 _LEGEND_WORDS = re.compile(r"\(\s*[A-Z]\s*=\s*forward[^)]*\)", re.IGNORECASE)
 _STEP = re.compile(
-    r"\bturn(?:ing)?\s*(?:to\s+(?:the|your)\s+)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"
+    r"\bturn(?:ing)?\s*(?:to\s+(?:(?:the|your)\s+)?)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"
     r"\b(?:go|move|walk|step|head|drive)\s+(left|right|up|down)\b|"
     r"\b(?:(\d+)\s*(?:x\s+)?(?:steps?|squares?|spaces?|cells?|times)\s+)?(forwards?|ahead|backwards?|reverse|"
     r"back\s+up|(?<=move )back|(?<=go )back|(?<=step )back|(?<=walk )back|(?<=then )back|back(?=\s*\d))\b"
@@ -222,21 +223,24 @@ _STEP = re.compile(
 
 
 _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
-               (re.compile(r"\b(?:rotate|spin|pivot|swivel)(?:s|ing)?\b", re.IGNORECASE), "turn"),
+               (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
+               (re.compile(r"\badvance\b", re.IGNORECASE), "forward"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"))  # "go 2 forward"
-_MOTION = re.compile(r"^\W*(?:(?:and|then|now|next|after that|finally|first)\W+)*(?:\d+\s+)?(?:turn|go|move|walk|drive|"
-                     r"forwards?|backwards?|back|ahead|reverse|left|right|up|down)\b", re.IGNORECASE)
-"""A part of a route that starts with a move or a direction: a step the reader must read."""
+_MOTION = re.compile(r"\b(?:turn|go|move|walk|drive|forwards?|backwards?|back|ahead|reverse|left|right|up|down|"
+                     r"press)\b",
+                     re.IGNORECASE)
+"""A part of a route with a move or a direction: a step the reader must read."""
 
 
 def _route(text: str, facing: str) -> Steps:
     """The actions of a route, in order; a step it cannot read or that leaves a side or direction open is asked."""
-    for pattern, plain in _TURN_WORDS:
-        text = pattern.sub(plain, text)
+    for pattern, word in _TURN_WORDS:
+        text = pattern.sub(word, text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
-              if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)]  # not "Right. ..."
+              if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."
+              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b", part, re.IGNORECASE)]  # "You're facing left"
     if unread and _STEP.search(text):
         return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())

@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.reading import ORDINAL, hedged, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 
@@ -73,7 +74,7 @@ def _labels_in(text: str) -> list[Any] | None:
 class MemoryPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[1-4]\b", " ", text)
         now = re.split(r"\bnow\s*:", text, flags=re.IGNORECASE)
         recap, current = (now[0], now[-1]) if len(now) > 1 else ("", text)
@@ -207,8 +208,12 @@ class MemoryPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         labels = [int(v) for v in puzzle.visible_state()["button_labels_left_to_right"]]
         history = getattr(puzzle, "history", [])
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         text = re.sub(r"(?m)^\s*\d[.)]\s+(?=[A-Za-z])", "", text)  # a list's number: "1. Press the first one"
+        text, problem = grid.landmarks(text, {(0, k): rf"(?:button |one )?(?:labell?ed |marked )?{label}(?![\d.])"
+                                              for k, label in enumerate(labels)}, lambda rc: f"position {rc[1] + 1}")
+        if problem:
+            return Steps.unclear(problem)
         said = sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE))
         chosen, _ = meant(said, lambda s: _refers_to(s, labels, history))
         return one_button(chosen, lambda k: f"press_position_{k}",

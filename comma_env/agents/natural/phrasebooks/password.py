@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
-from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, number, ordinal, spelled_numbers
-from comma_env.agents.natural.words import choose, say_number, say_ordinal, times
+from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
+from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
 VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "first", "second", "third", "fourth",
@@ -43,7 +44,7 @@ def _cycle_candidates(seen: list[str]) -> list[str]:
 class PasswordPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
-        text = fix_typos(clean(text), VOCABULARY)
+        text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
         summary = notes.setdefault("summary", [[] for _ in range(POSITIONS)])
         shown: list[tuple[str, ...] | None] | None = None
@@ -165,7 +166,7 @@ class PasswordPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         shown = [str(c).upper() for c in puzzle.visible_state()["letters_shown_left_to_right"]]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
         named = {w for w in WORDS if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", text)}
         if len(named) > 1:
@@ -181,7 +182,9 @@ class PasswordPhrases(Phrasebook):
                                          f"mean?")
                 actions += [f"cycle_{'up' if m > 0 else 'down'}_{k}" for m in moves]
             return Steps(actions + (["submit"] if submit else []))
-        return _presses(text)
+        text, problem = grid.landmarks(text, {(0, k): rf"window\s*#?\s*{k + 1}\b|{ORDINALS[k]}\s+window\b"
+                                              for k in range(len(shown))}, lambda rc: f"window {rc[1] + 1}")
+        return Steps.unclear(problem) if problem else _presses(text)
 
 
 _DIRECTION = re.compile(r"\b(up|upwards?|forwards?|down|downwards?|back|backwards?)\b|(▲|▼|↑|↓)|"

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import ORDINAL, clean, fix_typos, hedged, ordinal, sentences, spelled_numbers
+from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
+from comma_env.agents.natural.reading import ORDINAL, clean, hedged, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose
 from comma_env.audio.synth import SIGNATURES
 from comma_env.puzzles.sound import CODE_LENGTH, SYMBOL_ACTIONS
@@ -19,8 +19,8 @@ FEATURES: dict[str, dict[str, int]] = {
                    r"steady|same pitch|doesn'?t (?:go up|change)|stays the same": 1},
     "Birdsong": {r"\bbird|tweet|chirp": 5, r"swoop": 2, r"very high|really high|high|piercing|shrill": 1,
                  r"quick|fast": 1, r"gaps": 1, r"up (?:and|n) down": 1},
-    "Police siren": {r"siren|police|ambulance|wail": 5, r"loud": 2, r"slides?|sliding|glides?": 2,
-                     r"up and down|rises and falls": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
+    "Police siren": {r"siren|police|ambulance|wail|whoop": 5, r"loud": 2, r"slides?|sliding|glides?": 2,
+                     r"up (?:and|&) down|rises and fall": 1, r"once a second|roughly once|about once": 2, r"\btone": 1},
     "Dripping tap": {r"drip|faucet|\btap\b(?! it)|plinks?|plonk|drops?\b|droplet": 5, r"evenly spaced|regular": 1,
                      r"a few (?:a|per) second|few per sec": 2, r"short|single": 1},
     "Ticking clock": {r"tick|tock|clock": 5, r"clicks?": 3,
@@ -55,7 +55,7 @@ QUESTIONS: dict[frozenset[str], str] = {
 
 LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
-                "&": r"\b(?:ampersands?|and-sign|and sign|amp)\b|&",
+                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp)\b|&",
                 "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe)\b|#"}
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
@@ -130,13 +130,17 @@ class SoundPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         entered = str(puzzle.visible_state()["code_entered"])
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         if hedged(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
             return Steps.unclear("Which symbols exactly, in which order?")
         said = re.sub(r"\byou have\b[^.]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text, flags=re.IGNORECASE)
         symbols: list[str] = []
         for sentence in sentences(said):
             found = _symbols(sentence)
+            named = re.finditer(rf"{_SYMBOL.pattern}|\b{ORDINAL}\s+(?:key|button)", sentence, re.IGNORECASE)
+            unread = leftover(sentence, [m.start() for m in named])
+            if found and unread:
+                return Steps.unclear(f'Which symbol do you mean by "{unread}"?')
             if found:
                 symbols = found if len(found) >= CODE_LENGTH else symbols + found
         if re.search(r"\b(?:the )?last one\b|\bthe rest\b|\bits code\b|\bthe code\b(?!\s*:)|\bfrom the row\b", said,

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, spelled_numbers
+from comma_env.agents.natural.reading import hedged, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.telehealth import (
     BORDER_ILL_DEFINED,
@@ -76,7 +76,7 @@ class TelehealthPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = spelled_numbers(fix_typos(clean(text), VOCABULARY))
+        text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:a\s+)?(?:\d+(?:\.\d+)?|asymmetric|round|oval)\b(?!\s*mm)", " ", text,
                       flags=re.IGNORECASE)
         low = text.lower()
@@ -175,7 +175,7 @@ class TelehealthPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
-        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        low = plain(text, VOCABULARY).lower()
         if hedged(low) or re.search(r"\beither\b|\bor (?:a |an )?(?:melanoma|mole|nevus)\b", low):
             return Steps.unclear("Which diagnosis exactly should I record?")
         named = [code for code, pattern in DIAGNOSES.items() if re.search(pattern, low)]

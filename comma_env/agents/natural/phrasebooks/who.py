@@ -202,8 +202,11 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over)\b", sentence)
     for word in words:
         if near and word.start > near.start():  # "the one next to WHAT?", "just below NEXT"
-            beside = _neighbour(by_label[word.word], near.group(1)) if word.word in by_label else None
-            constraints.append({beside} if beside else set())
+            relations = [near.group(1)]
+            if near.group(1) == "next to" and not re.search(r"\bsame row\b", sentence):
+                relations += ["above", "below"]  # "next to" alone: beside, above or below
+            at = by_label.get(word.word)
+            constraints.append({n for r in relations if at and (n := _neighbour(at, r))})
         else:
             constraints.append({by_label[word.word]} if word.word in by_label else set())
     spoken = re.sub(r"^\W*(?:press|push|hit|tap|click)\b", " ", sentence, flags=re.IGNORECASE)

@@ -12,6 +12,7 @@ import numpy as np
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, unknown
 from comma_env.agents.natural.reading import (
+    NUMBER_VOCABULARY,
     ORDINAL,
     ROMAN,
     asides,
@@ -20,6 +21,7 @@ from comma_env.agents.natural.reading import (
     hedged,
     number,
     ordinal,
+    plain,
     sentences,
     spelled_numbers,
 )
@@ -84,7 +86,7 @@ class WirePhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = _serial_and_rest(asides(clean(text)), state)
-        text = drop_negated(spelled_numbers(fix_typos(_legend(text), VOCABULARY)), PALETTE)
+        text = drop_negated(spelled_numbers(fix_typos(_legend(text), (*VOCABULARY, *NUMBER_VOCABULARY))), PALETTE)
         low = text.lower()
         count = self._count(low)
         if count:
@@ -221,7 +223,7 @@ class WirePhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         colors = list(puzzle.visible_state()["wire_colors_top_to_bottom"])
-        low = spelled_numbers(fix_typos(clean(text), VOCABULARY)).lower()
+        low = plain(text, VOCABULARY).lower()
         said = [re.sub(rf"\bnot (?:the )?(?:{ORDINAL}|wire \d|\d)\b(?: (?:one|wire))?", " ", s) for s in sentences(low)]
         chosen, sentence = meant(said, lambda s: _refers_to(s, colors))
         if chosen is None:
