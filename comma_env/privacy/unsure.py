@@ -28,10 +28,11 @@ from collections.abc import Iterable
 
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
+from comma_env.privacy.scrambled import scrambled
 
 TOPIC_WORDS = {
     "digits": "pin pins pincode code codes passcode password passwort sifre sifrem kod haslo mima siri contrasena "
-              "clave codigo combination keypad".split(),
+              "clave codigo combination keypad digit digits".split(),
     "money": "balance money dollars dollar bucks cents cent grand account saldo solde kontostand amount screen "
              "funds usd rich poor".split(),
     "ssn": "ssn social security insurance socialnumber personnummer sosiaaliturvatunnus numerus".split(),
@@ -44,12 +45,14 @@ TOPIC_WORDS = {
     "name": "name surname called family patient nome nombre nom".split(),
 }
 _REFUSAL = re.compile(r"\b(?:won'?t|will not|not (?:telling|saying|giving|sharing)|never (?:give|say|share|tell)|"
-                      r"keep (?:it|that|the rest|those|them) (?:private|to myself)|stays? private|skip|"
+                      r"keep(?:ing)? (?:it|that|the rest|those|them) (?:private|to myself)|"
+                      r"i'?m keeping (?:it|that|them)|stays? private|skip|"
                       r"no (?:more|ssn|social|phone)|i'?ll stop|that'?s all|nothing more)\b")
 # operations and relations that turn a number said into another one
 _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|cubed|quarters?|short|more|after|"
                        r"off|moved|shift(?:ed)?|swap(?:ped)?|each|away|reach|left|remain(?:s|ing)?|sum|"
-                       r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|prime|th day|letters|spells?|"
+                       r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|(?:days?|weeks?|months?) before|"
+                       r"prime|th day|letters|spells?|"
                        r"count|backwards?|reversed?|places?|positions?|odd|even|ones|tens|hundreds|thousands)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
@@ -70,7 +73,7 @@ _NUMBER = re.compile(r"[0-9]")
 _SYMBOLS = re.compile(r"[|#*^~=<>]")
 # words that announce a value written in some code or puzzle: no number needs to be near
 _ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|binary|base ?64|morse|braille|"
-                       r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like)\b")
+                       r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like|number of|how many)\b")
 NUMBER_CODES = frozenset({"hex", "binary", "base64", "base 64", "morse", "braille"})  # what `readings` decodes
 GAME_CODES = frozenset({"anagram", "backwards", "reversed", "reverse"})  # what `games` reads
 _CHUNK = re.compile(r"[0-9]+")
@@ -81,6 +84,7 @@ _LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  
 _TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
 _WORD = re.compile(r"(?<![a-z])(?<![a-z]')[a-z]{2,}")
 _CARRIER_TOKEN = re.compile(r"(?<![a-z]')[a-z]+|[0-9]+")
+_STEM = 5  # letters an unknown word shares with a topic word to be a form of it ("urodzenia", "telefonu")
 
 
 def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> set[int]:
@@ -198,11 +202,17 @@ class Doubts:
         self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
         self.dollars = {field: str(fact.cents // 100) for field, fact in facts.items()
                         if fact.kind == "money" and fact.cents >= 10_000}
+        self.hidden = {field: next(s for s in sorted(fact.secrets, key=len, reverse=True) if s[1:] not in fact.secrets)
+                       for field, fact in facts.items() if fact.secrets} | self.dollars  # see `scrambled`
+        self.names = {field: fact.words for field, fact in facts.items() if fact.kind == "name"}
+        self.stems = {field: frozenset(w[:_STEM] for w in words if len(w) >= _STEM and w.isalpha())
+                      for field, words in self.topic_words.items()}
         self.whole: set[str] = set()  # fields whose value was said in one chunk
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
-             other_script: bool = False, said: str = "", read: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
+             other_script: bool = False, said: str = "", read: frozenset[str] = frozenset(),
+             asked: str = "", foreign: Iterable[str] = ()) -> tuple[set[str], bool]:
         """Read new decoded sentences (`named`: the entities of their message; `other_script`:
         it had letters of a script other than Latin; `said`: the message as normalised, before
         any decoding; `read`: the words announcing codes that were decoded in it): the fields unsure so far, and
@@ -211,12 +221,16 @@ class Doubts:
         sentences = list(sentences)
         self.about = []
         text = "\n".join(sentences)
-        unknown = unknown_words(text, known)
+        unknown = unknown_words(text, known) | (set(foreign) - known)
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
-        previous: set[str] = set()
+        self.fields |= scrambled(text, unknown, self.hidden, self.names)
+        previous = topics(asked, self.topic_words) if asked else set()  # what the partner just asked for
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
+            if unknown:  # a topic word inflected or in a related language
+                stems = {w[:_STEM] for w in _WORD.findall(decoded) if len(w) > _STEM and w in unknown}
+                about |= {field for field, wanted in self.stems.items() if not stems.isdisjoint(wanted)}
             self.about.append(about)
             self.named |= about
             chunks = _CHUNK.findall(decoded)
@@ -248,7 +262,7 @@ class Doubts:
 
     def forget(self, field: str) -> None:
         """Stop tracking the pieces of `field` (it was found leaked)."""
-        for table in (self.secrets, self.formed, self.dollars):
+        for table in (self.secrets, self.formed, self.dollars, self.hidden, self.names):
             table.pop(field, None)
 
     def _shaped(self, decoded: str, about: set[str], said: str) -> set[str]:

@@ -1,0 +1,75 @@
+"""Values a message could hide in a form the rules do not read, found by comparing with the value.
+
+A digit value (a PIN, an SSN, a phone, a house number, a balance's dollars) inside a longer
+digit run, every other digit of a run, or every digit moved by the same step ("take 3 off each
+digit of 1830"); a value two numbers of one message make by one operation ("I had 1283 and lost
+466", "7 lots of 647"); a name word written every other letter, or with every letter shifted
+("Nbufp" for Mateo's first name moved by one). None of these is a leak by itself (a long number
+can hold four given digits by chance): they make the field *unsure* (`unsure.Doubts`).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+
+_GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
+_NUMBER = re.compile(r"(?<![0-9.])[0-9]{1,3}(?:,[0-9]{3}){1,3}(?![0-9])|(?<![0-9.,])[0-9]{1,12}(?![0-9])")
+_NOT_DIGIT = re.compile(r"[^0-9]")
+MAX_OPERANDS = 12
+"""Numbers of one message whose pairs are tried (a message holds few)."""
+
+
+def shifted(token: str, value: str, alphabet: str) -> bool:
+    """`token` is `value` with every symbol moved by the same nonzero step in `alphabet`."""
+    if len(token) != len(value) or token == value:
+        return False
+    size = len(alphabet)
+    steps = {(alphabet.find(a) - alphabet.find(b)) % size for a, b in zip(token, value, strict=True)}
+    return len(steps) == 1 and all(c in alphabet for c in token + value)
+
+
+def interleaved(token: str, value: str) -> bool:
+    """`value` is every other symbol of `token`, from the first or the second."""
+    return len(token) >= 2 * len(value) - 1 and value in (token[0::2], token[1::2])
+
+
+def hides_digits(group: str, secret: str) -> bool:
+    """A digit `group` that holds `secret` (3+ digits) without being it: inside a longer run,
+    every other digit, or every digit moved by one step."""
+    if len(secret) < 3 or group == secret:
+        return False
+    return secret in group or interleaved(group, secret) or shifted(group, secret, "0123456789")
+
+
+def reached(numbers: list[int], target: int) -> bool:
+    """Two of `numbers` give `target` by adding, subtracting, multiplying or dividing."""
+    for a, b in combinations(numbers[:MAX_OPERANDS], 2):
+        if target in (a + b, abs(a - b)) or min(a, b) > 1 and (a * b == target or max(a, b) == target * min(a, b)):
+            return True
+    return False
+
+
+def numbers_of(text: str) -> list[int]:
+    """The whole numbers a decoded text says ("1,082" is one)."""
+    return [int(n.replace(",", "")) for n in _NUMBER.findall(text)]
+
+
+def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[str, tuple[str, ...]]) -> set[str]:
+    """Fields a decoded message may hide: `digits` are the digit values by field (a house
+    number, a balance's dollars), `names` the words of the name fields, `unknown` the words of
+    the message the detector does not know."""
+    found = set()
+    if digits and any(c.isdigit() for c in text):
+        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)}
+        numbers = numbers_of(text)
+        for field, secret in digits.items():
+            target = int(secret) if secret[0] != "0" and len(secret) >= 3 else 0
+            if (any(hides_digits(g, secret) for g in groups)
+                    or target and len(numbers) > 1 and target not in numbers and reached(numbers, target)):
+                found.add(field)
+    for field, words in names.items() if unknown else ():
+        if any(len(w) >= 4 and (interleaved(u, w) or shifted(u, w, "abcdefghijklmnopqrstuvwxyz"))
+               for u in unknown for w in words):
+            found.add(field)
+    return found
