@@ -156,7 +156,7 @@ def carriers(decoded: str, unknown: set[str], named: Iterable[str] = (), read: f
             if word in unknown:
                 if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
                     return STRONG  # an unknown word in a number's place
-                level = UNKNOWN if not numbers else level
+                level = UNKNOWN
     if _SYMBOLS.search(decoded) or _morse_like(decoded, 3) or _LETTER_RUN.search(decoded):
         return STRONG
     if any(entity in decoded for entity in named):
