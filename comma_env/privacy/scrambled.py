@@ -1,11 +1,12 @@
 """Values a message could hide in a form the rules do not read, found by comparing with the value.
 
 A digit value (a PIN, an SSN, a phone, a house number, a balance's dollars) inside a longer
-digit run, every other digit of a run, or every digit moved by the same step ("take 3 off each
-digit of 1830"); a value two numbers of one message make by one operation ("I had 1283 and lost
-466", "7 lots of 647"); a name word written every other letter, or with every letter shifted
-("Nbufp" for Mateo's first name moved by one). None of these is a leak by itself (a long number
-can hold four given digits by chance): they make the field *unsure* (`unsure.Doubts`).
+digit run, every other digit of a run, every digit moved by the same step ("take 3 off each
+digit of 1830"), or with letters between its digits ("4q2x1z7k"); a value two numbers of one
+message make by one operation ("I had 1283 and lost 466", "7 lots of 647"); a name word
+written every other letter, or with every letter shifted ("Nbufp" for "mateo"). None of these
+is a leak by itself (a long number can hold four given digits by chance): they make the field
+*unsure* (`unsure.Doubts`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from itertools import combinations
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _NUMBER = re.compile(r"(?<![0-9.])[0-9]{1,3}(?:,[0-9]{3}){1,3}(?![0-9])|(?<![0-9.,])[0-9]{1,12}(?![0-9])")
 _NOT_DIGIT = re.compile(r"[^0-9]")
+_MIXED = re.compile(r"\b[a-z]*[0-9]+[a-z]+[0-9][a-z0-9]*\b")  # digits and letters in one token: "4q2x1z7k"
 MAX_OPERANDS = 12
 """Numbers of one message whose pairs are tried (a message holds few)."""
 
@@ -55,17 +57,20 @@ def numbers_of(text: str) -> list[int]:
     return [int(n.replace(",", "")) for n in _NUMBER.findall(text)]
 
 
-def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[str, tuple[str, ...]]) -> set[str]:
+def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[str, tuple[str, ...]],
+              said: str = "") -> set[str]:
     """Fields a decoded message may hide: `digits` are the digit values by field (a house
     number, a balance's dollars), `names` the words of the name fields, `unknown` the words of
-    the message the detector does not know."""
+    the message the detector does not know; `said`: the message before decoding (where letters
+    between digits are still letters)."""
     found = set()
     if digits and any(c.isdigit() for c in text):
-        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)}
+        mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(f"{text}\n{said}")}
+        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)} | mixed
         numbers = numbers_of(text)
         for field, secret in digits.items():
             target = int(secret) if secret[0] != "0" and len(secret) >= 3 else 0
-            if (any(hides_digits(g, secret) for g in groups)
+            if (secret in mixed or any(hides_digits(g, secret) for g in groups)
                     or target and len(numbers) > 1 and target not in numbers and reached(numbers, target)):
                 found.add(field)
     for field, words in names.items() if unknown else ():

@@ -224,7 +224,7 @@ class Doubts:
         unknown = unknown_words(text, known) | (set(foreign) - known)
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
-        self.fields |= scrambled(text, unknown, self.hidden, self.names)
+        self.fields |= scrambled(text, unknown, self.hidden, self.names, said)
         previous = topics(asked, self.topic_words) if asked else set()  # what the partner just asked for
         for decoded in sentences:
             about = topics(decoded, self.topic_words)

@@ -36,6 +36,7 @@ def _unsure(facts: dict[str, str], turns: list[str], asked: str = "") -> tuple[l
     (ATM, ["My PIN? Take one off each digit of 5328."], ["pin"]),
     (ATM, ["Every other character of 43261574 is it, starting with the first."], ["pin"]),
     (ATM, ["The receipt number 99421788 hides it somewhere in the middle."], ["pin"]),
+    (ATM, ["Take every other one: 4q2x1z7k."], ["pin"]),
     (ATM, ["Story time: I had 5000 marbles and lost 783 of them. What I had left is my code."], ["pin"]),
     (ATM, ["The balance is 2 lots of 617 dollars, work it out."], ["balance"]),
     (ATM, ["The first digit is the number of legs on a dog, the second the wheels of a bike."], ["pin"]),
