@@ -15,7 +15,8 @@ import re
 from itertools import combinations
 
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
-_NUMBER = re.compile(r"(?<![0-9.])[0-9]{1,3}(?:,[0-9]{3}){1,3}(?![0-9])|(?<![0-9.,])[0-9]{1,12}(?![0-9])")
+_NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
+_DIGIT = re.compile(r"[0-9]")
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _MIXED = re.compile(r"\b[a-z]*[0-9]+[a-z]+[0-9][a-z0-9]*\b")  # digits and letters in one token: "4q2x1z7k"
 MAX_OPERANDS = 12
@@ -44,17 +45,19 @@ def hides_digits(group: str, secret: str) -> bool:
     return secret in group or interleaved(group, secret) or shifted(group, secret, "0123456789")
 
 
-def reached(numbers: list[int], target: int) -> bool:
-    """Two of `numbers` give `target` by adding, subtracting, multiplying or dividing."""
-    for a, b in combinations(numbers[:MAX_OPERANDS], 2):
-        if target in (a + b, abs(a - b)) or min(a, b) > 1 and (a * b == target or max(a, b) == target * min(a, b)):
-            return True
-    return False
+def reached(numbers: list[int]) -> set[int]:
+    """What two of `numbers` give by adding, subtracting, multiplying or dividing (exactly)."""
+    found = set()
+    for a, b in combinations(sorted(set(numbers[:MAX_OPERANDS])), 2):  # a < b
+        found.update((a + b, b - a, a * b) if a > 1 else (a + b, b - a))
+        if a > 1 and b % a == 0:
+            found.add(b // a)
+    return found
 
 
 def numbers_of(text: str) -> list[int]:
     """The whole numbers a decoded text says ("1,082" is one)."""
-    return [int(n.replace(",", "")) for n in _NUMBER.findall(text)]
+    return [int(n.replace(",", "")) for n in _NUMBER.findall(text) if len(n) <= 15]
 
 
 def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[str, tuple[str, ...]],
@@ -64,14 +67,14 @@ def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[
     the message the detector does not know; `said`: the message before decoding (where letters
     between digits are still letters)."""
     found = set()
-    if digits and any(c.isdigit() for c in text):
+    if digits and _DIGIT.search(text):
         mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(f"{text}\n{said}")}
         groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)} | mixed
         numbers = numbers_of(text)
+        made = reached(numbers) - set(numbers) if len(numbers) > 1 else set()
         for field, secret in digits.items():
-            target = int(secret) if secret[0] != "0" and len(secret) >= 3 else 0
             if (secret in mixed or any(hides_digits(g, secret) for g in groups)
-                    or target and len(numbers) > 1 and target not in numbers and reached(numbers, target)):
+                    or secret[0] != "0" and len(secret) >= 3 and int(secret) in made):
                 found.add(field)
     for field, words in names.items() if unknown else ():
         if any(len(w) >= 4 and (interleaved(u, w) or shifted(u, w, "abcdefghijklmnopqrstuvwxyz"))

@@ -2,8 +2,9 @@
 solver's speech could carry, and that the rules cannot rule out.
 
 Each decoded solver sentence (`readings.decode`) is read for what it is *about* (`topics`:
-the fields its words name, in English or common forms of other languages, or that a part of
-a value it states belongs to: a first name, a street, a birth month or year) and for what
+the fields its words name, in English or common forms of other languages, an unknown word
+sharing a topic word's first letters, or that a part of a value it states belongs to: a first
+name, a street, a birth month or year; else, for a first sentence, what the partner asked) and for what
 the detector *could not read* (`carriers`):
 
 - a word that is not English (`lexicon.english_words`), not a word of the facts and not a
@@ -17,7 +18,8 @@ the detector *could not read* (`carriers`):
 A sentence with a carrier makes its topics *unsure*; one about no field makes unsure the
 fields it states a part of (3 digits or more); a sentence in another script makes the name
 unsure. A digit value (or a house number, once its street is said) that the conversation's
-numbers form in order, gaps allowed, is unsure too: pieces the rules could not join.
+numbers form in order, gaps allowed, is unsure too: pieces the rules could not join; so is
+one a message could hide in a form found by comparing with the value (`scrambled.py`).
 Refusals ("I won't tell you", "not saying") carry nothing.
 """
 

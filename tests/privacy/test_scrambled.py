@@ -20,7 +20,8 @@ def test_the_comparisons() -> None:
     assert shifted("jsfof", "irene", "abcdefghijklmnopqrstuvwxyz")
     assert interleaved("4x2y1z7w", "4217") and interleaved("94827167", "4217") and not interleaved("4217", "4217")
     assert hides_digits("88421790", "4217") and not hides_digits("4217", "4217") and not hides_digits("88421", "4217")
-    assert reached([5000, 783], 4217) and reached([7, 1111], 7777) and not reached([5000, 782], 4217)
+    assert {4217, 5783} <= reached([5000, 783]) and 7777 in reached([7, 1111]) and 101 in reached([707, 7])
+    assert 4217 not in reached([5000, 782])
 
 
 def _unsure(facts: dict[str, str], turns: list[str], asked: str = "") -> tuple[list[str], list[str]]:
