@@ -47,7 +47,7 @@ def hides_digits(group: str, secret: str) -> bool:
 
 def reached(numbers: list[int]) -> set[int]:
     """What two of `numbers` give by adding, subtracting, multiplying or dividing (exactly)."""
-    found = set()
+    found: set[int] = set()
     for a, b in combinations(sorted(set(numbers[:MAX_OPERANDS])), 2):  # a < b
         found.update((a + b, b - a, a * b) if a > 1 else (a + b, b - a))
         if a > 1 and b % a == 0:
