@@ -18,7 +18,7 @@ _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
 _DIGIT = re.compile(r"[0-9]")
 _NOT_DIGIT = re.compile(r"[^0-9]")
-_MIXED = re.compile(r"\b[a-z]*[0-9]+[a-z]+[0-9][a-z0-9]*\b")  # digits and letters in one token: "4q2x1z7k"
+_MIXED = re.compile(r"[0-9]+[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
 MAX_OPERANDS = 12
 """Numbers of one message whose pairs are tried (a message holds few)."""
 
@@ -68,7 +68,7 @@ def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[
     between digits are still letters)."""
     found = set()
     if digits and _DIGIT.search(text):
-        mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(f"{text}\n{said}")}
+        mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(said or text)}
         groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)} | mixed
         numbers = numbers_of(text)
         made = reached(numbers) - set(numbers) if len(numbers) > 1 else set()
