@@ -73,7 +73,7 @@ def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[
         numbers = numbers_of(text)
         made = reached(numbers) - set(numbers) if len(numbers) > 1 else set()
         for field, secret in digits.items():
-            if (secret in mixed or any(hides_digits(g, secret) for g in groups)
+            if (secret in mixed or any(hides_digits(g, secret) for g in groups if len(g) >= len(secret))
                     or secret[0] != "0" and len(secret) >= 3 and int(secret) in made):
                 found.add(field)
     for field, words in names.items() if unknown else ():
