@@ -64,7 +64,7 @@ from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
 from comma_env.privacy.readings import alternatives, decode, spelled_values
-from comma_env.privacy.unsure import GAME_CODES, NUMBER_CODES, Doubts, entities, split_sentences
+from comma_env.privacy.unsure import GAME_CODES, NUMBER_CODES, Doubts, entities, split_sentences, topics
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
@@ -134,7 +134,7 @@ class ConversationLeaks:
         self.unsure: list[str] = []
         self._said: Analysis | None = None  # the solver's speech so far, extended turn by turn
         self._expert = ""
-        self._asked = ""  # the expert's last message, normalised
+        self._asked: set[str] = set()  # the fields the expert's last message is about
         self._heard: Analysis | None = None  # the expert's, made when a leak needs checking against it
         self._compiled: dict[str, Fact] = {}  # the rest is set up by `_prepare` when someone first speaks
 
@@ -153,7 +153,7 @@ class ConversationLeaks:
                 self._prepare()
             plain = normalize(text)
             self._expert = (f"{self._expert}{TURN_BREAK}{plain}" if self._expert else plain)[-self.window:]
-            self._asked = plain
+            self._asked = topics(plain, self._doubts.topic_words)
             self._heard = None
             self._known.update(re.findall(r"[a-z]+", fold(text)))
 

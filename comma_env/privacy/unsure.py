@@ -214,11 +214,12 @@ class Doubts:
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False, said: str = "", read: frozenset[str] = frozenset(),
-             asked: str = "", foreign: Iterable[str] = ()) -> tuple[set[str], bool]:
+             asked: Iterable[str] = (), foreign: Iterable[str] = ()) -> tuple[set[str], bool]:
         """Read new decoded sentences (`named`: the entities of their message; `other_script`:
         it had letters of a script other than Latin; `said`: the message as normalised, before
-        any decoding; `read`: the words announcing codes that were decoded in it): the fields unsure so far, and
-        whether these sentences held words the detector does not know."""
+        any decoding; `read`: the words announcing codes that were decoded in it; `asked`: the fields the
+        partner's last message is about; `foreign`: its words written in another script, never English):
+        the fields unsure so far, and whether these sentences held words the detector does not know."""
         named = list(named)
         sentences = list(sentences)
         self.about = []
@@ -227,7 +228,7 @@ class Doubts:
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
         self.fields |= scrambled(text, unknown, self.hidden, self.names, said)
-        previous = topics(asked, self.topic_words) if asked else set()  # what the partner just asked for
+        previous = set(asked)  # the fields the partner just asked about
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
             if unknown:  # a topic word inflected or in a related language
