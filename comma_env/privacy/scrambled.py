@@ -16,7 +16,6 @@ from itertools import combinations
 
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
-_DIGIT = re.compile(r"[0-9]")
 _NOT_DIGIT = re.compile(r"[^0-9]")
 _MIXED = re.compile(r"(?<![0-9])[0-9]++[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
 MAX_OPERANDS = 12
@@ -67,7 +66,7 @@ def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[
     the message the detector does not know; `said`: the message before decoding (where letters
     between digits are still letters)."""
     found = set()
-    if digits and _DIGIT.search(text):
+    if digits and len(_NOT_DIGIT.sub("", text)) >= 3:  # no value of three digits or more hides in fewer
         mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(said or text)}
         groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)} | mixed
         numbers = numbers_of(text)
