@@ -228,12 +228,14 @@ class Doubts:
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
         self.fields |= scrambled(text, unknown, self.hidden, self.names, said)
+        inflected = {w: fields for w in unknown if len(w) > _STEM
+                     and (fields := {f for f, stems in self.stems.items() if w[:_STEM] in stems})}
         previous = set(asked)  # the fields the partner just asked about
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
-            if unknown:  # a topic word inflected or in a related language
-                stems = {w[:_STEM] for w in _WORD.findall(decoded) if len(w) > _STEM and w in unknown}
-                about |= {field for field, wanted in self.stems.items() if not stems.isdisjoint(wanted)}
+            for word, fields in inflected.items():  # a topic word inflected or in a related language
+                if word in decoded:
+                    about |= fields
             self.about.append(about)
             self.named |= about
             chunks = _CHUNK.findall(decoded)
