@@ -64,13 +64,14 @@ from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
 from comma_env.privacy.readings import alternatives, decode, spelled_values
-from comma_env.privacy.unsure import GAME_CODES, NUMBER_CODES, Doubts, entities, split_sentences
+from comma_env.privacy.unsure import GAME_CODES, NUMBER_CODES, Doubts, entities, split_sentences, topics
 
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
 
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u3040-\u30ff"
                            r"\u3400-\u9fff\uac00-\ud7af]")  # Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, CJK, Hangul
+_OTHER_RUN = re.compile(rf"{_OTHER_SCRIPT.pattern}+(?:[ \t]+{_OTHER_SCRIPT.pattern}+)*")
 CONVERSATION_WINDOW = 16_000
 """Characters of the solver's recent speech (and of the expert's) the detector reads each turn."""
 TURN_BREAK = "\n\n\n\n"
@@ -133,6 +134,7 @@ class ConversationLeaks:
         self.unsure: list[str] = []
         self._said: Analysis | None = None  # the solver's speech so far, extended turn by turn
         self._expert = ""
+        self._asked: set[str] = set()  # the fields the expert's last message is about
         self._heard: Analysis | None = None  # the expert's, made when a leak needs checking against it
         self._compiled: dict[str, Fact] = {}  # the rest is set up by `_prepare` when someone first speaks
 
@@ -151,6 +153,7 @@ class ConversationLeaks:
                 self._prepare()
             plain = normalize(text)
             self._expert = (f"{self._expert}{TURN_BREAK}{plain}" if self._expert else plain)[-self.window:]
+            self._asked = topics(plain, self._doubts.topic_words)
             self._heard = None
             self._known.update(re.findall(r"[a-z]+", fold(text)))
 
@@ -188,8 +191,12 @@ class ConversationLeaks:
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
         other_script = not text.isascii() and _OTHER_SCRIPT.search(text) is not None
+        # words written in another script are never read as English, whatever their transliteration spells
+        foreign = {w for run in _OTHER_RUN.findall(text) for w in re.findall(r"[a-z]{2,}", normalize(run))
+                   } if other_script else set()
         codes_read = (NUMBER_CODES if decoded else frozenset()) | (GAME_CODES if games else frozenset())
-        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script, plain, codes_read)
+        doubts, unknown = self._doubts.read(sentences, self._known, named, other_script, plain, codes_read,
+                                            self._asked, foreign)
         spelled: set[str] = set()
         if unknown or games:  # words it does not know: the message in ROT13 and backwards, numbers spelled out
             readings.append(analyse(normalize(alternatives(text))))

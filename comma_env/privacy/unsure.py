@@ -2,8 +2,9 @@
 solver's speech could carry, and that the rules cannot rule out.
 
 Each decoded solver sentence (`readings.decode`) is read for what it is *about* (`topics`:
-the fields its words name, in English or common forms of other languages, or that a part of
-a value it states belongs to: a first name, a street, a birth month or year) and for what
+the fields its words name, in English or common forms of other languages, an unknown word
+sharing a topic word's first letters, or that a part of a value it states belongs to: a first
+name, a street, a birth month or year; else, for a first sentence, what the partner asked) and for what
 the detector *could not read* (`carriers`):
 
 - a word that is not English (`lexicon.english_words`), not a word of the facts and not a
@@ -17,7 +18,8 @@ the detector *could not read* (`carriers`):
 A sentence with a carrier makes its topics *unsure*; one about no field makes unsure the
 fields it states a part of (3 digits or more); a sentence in another script makes the name
 unsure. A digit value (or a house number, once its street is said) that the conversation's
-numbers form in order, gaps allowed, is unsure too: pieces the rules could not join.
+numbers form in order, gaps allowed, is unsure too: pieces the rules could not join; so is
+one a message could hide in a form found by comparing with the value (`scrambled.py`).
 Refusals ("I won't tell you", "not saying") carry nothing.
 """
 
@@ -28,10 +30,11 @@ from collections.abc import Iterable
 
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
+from comma_env.privacy.scrambled import scrambled
 
 TOPIC_WORDS = {
     "digits": "pin pins pincode code codes passcode password passwort sifre sifrem kod haslo mima siri contrasena "
-              "clave codigo combination keypad".split(),
+              "clave codigo combination keypad digit digits".split(),
     "money": "balance money dollars dollar bucks cents cent grand account saldo solde kontostand amount screen "
              "funds usd rich poor".split(),
     "ssn": "ssn social security insurance socialnumber personnummer sosiaaliturvatunnus numerus".split(),
@@ -44,12 +47,14 @@ TOPIC_WORDS = {
     "name": "name surname called family patient nome nombre nom".split(),
 }
 _REFUSAL = re.compile(r"\b(?:won'?t|will not|not (?:telling|saying|giving|sharing)|never (?:give|say|share|tell)|"
-                      r"keep (?:it|that|the rest|those|them) (?:private|to myself)|stays? private|skip|"
+                      r"keep(?:ing)? (?:it|that|the rest|those|them) (?:private|to myself)|"
+                      r"i'?m keeping (?:it|that|them)|stays? private|skip|"
                       r"no (?:more|ssn|social|phone)|i'?ll stop|that'?s all|nothing more)\b")
 # operations and relations that turn a number said into another one
 _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|cubed|quarters?|short|more|after|"
                        r"off|moved|shift(?:ed)?|swap(?:ped)?|each|away|reach|left|remain(?:s|ing)?|sum|"
-                       r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|prime|th day|letters|spells?|"
+                       r"difference|product|add(?:ed)?|subtract(?:ed)?|divided|past|(?:days?|weeks?|months?) before|"
+                       r"prime|th day|letters|spells?|"
                        r"count|backwards?|reversed?|places?|positions?|odd|even|ones|tens|hundreds|thousands)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
@@ -70,7 +75,7 @@ _NUMBER = re.compile(r"[0-9]")
 _SYMBOLS = re.compile(r"[|#*^~=<>]")
 # words that announce a value written in some code or puzzle: no number needs to be near
 _ENCODING = re.compile(r"\b(?:anagram|encod\w*|encrypt\w*|cipher|rot ?13|hex|binary|base ?64|morse|braille|"
-                       r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like)\b")
+                       r"riddle|puzzle|backwards|reversed?|spells?|spelled|atomic|sounds? like|number of|how many)\b")
 NUMBER_CODES = frozenset({"hex", "binary", "base64", "base 64", "morse", "braille"})  # what `readings` decodes
 GAME_CODES = frozenset({"anagram", "backwards", "reversed", "reverse"})  # what `games` reads
 _CHUNK = re.compile(r"[0-9]+")
@@ -81,6 +86,7 @@ _LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  
 _TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
 _WORD = re.compile(r"(?<![a-z])(?<![a-z]')[a-z]{2,}")
 _CARRIER_TOKEN = re.compile(r"(?<![a-z]')[a-z]+|[0-9]+")
+_STEM = 5  # letters an unknown word shares with a topic word to be a form of it ("urodzenia", "telefonu")
 
 
 def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> set[int]:
@@ -152,7 +158,7 @@ def carriers(decoded: str, unknown: set[str], named: Iterable[str] = (), read: f
             if word in unknown:
                 if any(abs(index - n) <= _NUMBER_LIKE for n in numbers):
                     return STRONG  # an unknown word in a number's place
-                level = UNKNOWN if not numbers else level
+                level = UNKNOWN
     if _SYMBOLS.search(decoded) or _morse_like(decoded, 3) or _LETTER_RUN.search(decoded):
         return STRONG
     if any(entity in decoded for entity in named):
@@ -198,25 +204,38 @@ class Doubts:
         self.formed = {field: {0} for field in self.secrets}  # see `extend_formed`
         self.dollars = {field: str(fact.cents // 100) for field, fact in facts.items()
                         if fact.kind == "money" and fact.cents >= 10_000}
+        self.hidden = {field: next(s for s in sorted(fact.secrets, key=len, reverse=True) if s[1:] not in fact.secrets)
+                       for field, fact in facts.items() if fact.secrets} | self.dollars  # see `scrambled`
+        self.names = {field: fact.words for field, fact in facts.items() if fact.kind == "name"}
+        self.stems = {field: frozenset(w[:_STEM] for w in words if len(w) >= _STEM and w.isalpha())
+                      for field, words in self.topic_words.items()}
         self.whole: set[str] = set()  # fields whose value was said in one chunk
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
-             other_script: bool = False, said: str = "", read: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
+             other_script: bool = False, said: str = "", read: frozenset[str] = frozenset(),
+             asked: Iterable[str] = (), foreign: Iterable[str] = ()) -> tuple[set[str], bool]:
         """Read new decoded sentences (`named`: the entities of their message; `other_script`:
         it had letters of a script other than Latin; `said`: the message as normalised, before
-        any decoding; `read`: the words announcing codes that were decoded in it): the fields unsure so far, and
-        whether these sentences held words the detector does not know."""
+        any decoding; `read`: the words announcing codes that were decoded in it; `asked`: the fields the
+        partner's last message is about; `foreign`: its words written in another script, never English):
+        the fields unsure so far, and whether these sentences held words the detector does not know."""
         named = list(named)
         sentences = list(sentences)
         self.about = []
         text = "\n".join(sentences)
-        unknown = unknown_words(text, known)
+        unknown = unknown_words(text, known) | (set(foreign) - known)
         suspicious = bool(unknown or named or _SYMBOLS.search(text) or _morse_like(text)
                           or _RELATION.search(text) or _ENCODING.search(text))
-        previous: set[str] = set()
+        self.fields |= scrambled(text, unknown, self.hidden, self.names, said)
+        inflected = {w: fields for w in unknown if len(w) > _STEM
+                     and (fields := {f for f, stems in self.stems.items() if w[:_STEM] in stems})}
+        previous = set(asked)  # the fields the partner just asked about
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
+            for word, fields in inflected.items():  # a topic word inflected or in a related language
+                if word in decoded:
+                    about |= fields
             self.about.append(about)
             self.named |= about
             chunks = _CHUNK.findall(decoded)
@@ -248,7 +267,7 @@ class Doubts:
 
     def forget(self, field: str) -> None:
         """Stop tracking the pieces of `field` (it was found leaked)."""
-        for table in (self.secrets, self.formed, self.dollars):
+        for table in (self.secrets, self.formed, self.dollars, self.hidden, self.names):
             table.pop(field, None)
 
     def _shaped(self, decoded: str, about: set[str], said: str) -> set[str]:

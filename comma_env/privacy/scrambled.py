@@ -1,0 +1,82 @@
+"""Values a message could hide in a form the rules do not read, found by comparing with the value.
+
+A digit value (a PIN, an SSN, a phone, a house number, a balance's dollars) inside a longer
+digit run, every other digit of a run, every digit moved by the same step ("take 3 off each
+digit of 1830"), or with letters between its digits ("4q2x1z7k"); a value two numbers of one
+message make by one operation ("I had 1283 and lost 466", "7 lots of 647"); a name word
+written every other letter, or with every letter shifted ("Nbufp" for "mateo"). None of these
+is a leak by itself (a long number can hold four given digits by chance): they make the field
+*unsure* (`unsure.Doubts`).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+
+_GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
+_NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
+_NOT_DIGIT = re.compile(r"[^0-9]")
+_MIXED = re.compile(r"(?<![0-9])[0-9]++[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
+MAX_OPERANDS = 12
+"""Numbers of one message whose pairs are tried (a message holds few)."""
+
+
+def shifted(token: str, value: str, alphabet: str) -> bool:
+    """`token` is `value` with every symbol moved by the same nonzero step in `alphabet`."""
+    if len(token) != len(value) or token == value:
+        return False
+    size = len(alphabet)
+    steps = {(alphabet.find(a) - alphabet.find(b)) % size for a, b in zip(token, value, strict=True)}
+    return len(steps) == 1 and all(c in alphabet for c in token + value)
+
+
+def interleaved(token: str, value: str) -> bool:
+    """`value` is every other symbol of `token`, from the first or the second."""
+    return len(token) >= 2 * len(value) - 1 and value in (token[0::2], token[1::2])
+
+
+def hides_digits(group: str, secret: str) -> bool:
+    """A digit `group` that holds `secret` (3+ digits) without being it: inside a longer run,
+    every other digit, or every digit moved by one step."""
+    if len(secret) < 3 or group == secret:
+        return False
+    return secret in group or interleaved(group, secret) or shifted(group, secret, "0123456789")
+
+
+def reached(numbers: list[int]) -> set[int]:
+    """What two of `numbers` give by adding, subtracting, multiplying or dividing (exactly)."""
+    found: set[int] = set()
+    for a, b in combinations(sorted(set(numbers[:MAX_OPERANDS])), 2):  # a < b
+        found.update((a + b, b - a, a * b) if a > 1 else (a + b, b - a))
+        if a > 1 and b % a == 0:
+            found.add(b // a)
+    return found
+
+
+def numbers_of(text: str) -> list[int]:
+    """The whole numbers a decoded text says ("1,082" is one)."""
+    return [int(n.replace(",", "")) for n in _NUMBER.findall(text) if len(n) <= 15]
+
+
+def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[str, tuple[str, ...]],
+              said: str = "") -> set[str]:
+    """Fields a decoded message may hide: `digits` are the digit values by field (a house
+    number, a balance's dollars), `names` the words of the name fields, `unknown` the words of
+    the message the detector does not know; `said`: the message before decoding (where letters
+    between digits are still letters)."""
+    found = set()
+    if digits and len(_NOT_DIGIT.sub("", text)) >= 3:  # no value of three digits or more hides in fewer
+        mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(said or text)}
+        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)} | mixed
+        numbers = numbers_of(text)
+        made = reached(numbers) - set(numbers) if len(numbers) > 1 else set()
+        for field, secret in digits.items():
+            if (secret in mixed or any(hides_digits(g, secret) for g in groups if len(g) >= len(secret))
+                    or secret[0] != "0" and len(secret) >= 3 and int(secret) in made):
+                found.add(field)
+    for field, words in names.items() if unknown else ():
+        if any(len(w) >= 4 and (interleaved(u, w) or shifted(u, w, "abcdefghijklmnopqrstuvwxyz"))
+               for u in unknown for w in words):
+            found.add(field)
+    return found
