@@ -1,132 +1,91 @@
 """GroupedEpisodes without lock-step: each slot steps as soon as its own partner (an LLM
-behind the loopback server, 50-500 ms per call) answers; wall time near the ideal; every
-scheduled episode played once, in schedule order, with its seed."""
+behind the loopback server, 50-500 ms per call) answers, so a slot's next call starts while
+another slot's older call is still out; every scheduled episode is played once, in schedule
+order, with its seed. Lock-step `step` waits for the batch's slowest partner. The plays are
+those of examples/benchmark_grouped.py, whose table holds what the overlap saves in wall time."""
 
 from __future__ import annotations
 
-import time
+from pathlib import Path
 
 import pytest
 
-from comma_env.rl import GroupedEpisodes
 from tests.support.loopback_server import Loopback
+from tests.support.script_files import load_script
 
-ADVICE = "Type these actions:"
-pytestmark = pytest.mark.alone  # wall time against the partners' latency: the other worker waits meanwhile
-
-SEEDS = list(range(16))
-GROUP, BATCH = 2, 4
-
-
-def learner(observation, info) -> str:
-    """Describe first, then type the expert's advice (what the loopback expert understands)."""
-    partner = info.get("partner_message") or ""
-    if ADVICE in partner:
-        lines = (line.strip("> ").strip() for line in partner.split(ADVICE, 1)[1].splitlines())
-        return "\n".join(line for line in lines if line)
-    return "I see:\n" + (info.get("description") or "")
-
-
-def make_batch(server: Loopback) -> GroupedEpisodes:
-    return GroupedEpisodes("wire", seeds=SEEDS, group_size=GROUP, batch_size=BATCH, partner="openai_compat",
-                           partner_overrides={"api_base": server.api_base, "name": "loopback"}, solver_view="text")
+bench = load_script(Path(__file__).resolve().parents[2] / "examples" / "benchmark_grouped.py")
 
 
 def check_schedule(episodes):
-    assert [e["episode_index"] for e in episodes] == list(range(len(SEEDS) * GROUP))
-    assert [e["seed"] for e in episodes] == [s for s in SEEDS for _ in range(GROUP)]
-    assert [e["member"] for e in episodes] == [m for _ in SEEDS for m in range(GROUP)]
+    seeds = bench.SEEDS
+    assert [e["episode_index"] for e in episodes] == list(range(len(seeds) * bench.GROUP))
+    assert [e["seed"] for e in episodes] == [s for s in seeds for _ in range(bench.GROUP)]
+    assert [e["member"] for e in episodes] == [m for _ in seeds for m in range(bench.GROUP)]
     assert all(e["success"] for e in episodes), [e.get("end_reason") for e in episodes]
+
+
+def spans(requests) -> list[tuple[float, float]]:
+    """Each partner call's (start, end) on the server's clock."""
+    return sorted((r["time"] - r["latency"], r["time"]) for r in requests)
+
+
+def most_in_flight(requests) -> int:
+    events = sorted([(start, 1) for start, _ in spans(requests)] + [(end, -1) for _, end in spans(requests)])
+    most = current = 0
+    for _, change in events:
+        current += change
+        most = max(most, current)
+    return most
+
+
+def went_on_without_waiting(requests) -> bool:
+    """Some call started after another call had ended, while a third, begun before that end,
+    was still out: a slot whose partner had answered went on without waiting for the others.
+    Lock-step does not: a step's calls start together, the next step's after all have ended."""
+    calls = spans(requests)
+    return any(old_start < end <= start < old_end
+               for old_start, old_end in calls for _, end in calls for start, _ in calls)
 
 
 @pytest.fixture(scope="module")
 def server():
-    with Loopback("--latency-range", "0.05,0.5") as running:
-        warm_up = GroupedEpisodes("wire", seeds=[0], partner="openai_compat", solver_view="text",
-                                  partner_overrides={"api_base": running.api_base, "name": "loopback"})
-        warm_up.run(learner)  # imports and first connections are paid here, not in the timings
-        warm_up.close()
+    with Loopback("--latency-range", bench.LATENCY, log_messages=False) as running:
         yield running
 
 
-def ideal_seconds(requests) -> float:
-    """The batch's partner time spread evenly over its slots, with no waiting at all."""
-    return sum(r["latency"] for r in requests) / BATCH
-
-
-ATTEMPTS = 2
-"""Timed plays per test: a second one only when the first is over the bound. Why: a stall of
-the machine is not a property of the schedule (one play on CI read 1.30x the ideal, where
-plays read 1.04-1.13x), while a lock-step schedule is over the bound on every play
-(1.35-1.62x, `test_lock_step_waits_for_the_slowest`)."""
-
-
-def assert_near_ideal(play) -> None:
-    """`play()` (one timed play, its own checks inside; returns its wall seconds and the
-    partner requests it made) within 1.25x the ideal, in one of `ATTEMPTS` plays."""
-    walls = []
-    for _ in range(ATTEMPTS):
-        wall, requests = play()
-        walls.append((wall, ideal_seconds(requests)))
-        if wall <= 1.25 * ideal_seconds(requests):
-            return
-    pytest.fail(f"every play over 1.25x the ideal (wall, ideal seconds): {walls}")
+def play(server, form):
+    """`form` played on a fresh batch: what it returns, the batch, and its partner requests."""
+    batch = bench.make_batch(server.api_base)
+    before = len(server.requests())
+    result = form(batch)
+    return result, batch, server.requests()[before:]
 
 
 def test_run_steps_each_slot_as_its_partner_answers(server):
-    def play():
-        batch = make_batch(server)
-        before = len(server.requests())
-        started = time.perf_counter()
-        episodes = batch.run(learner)
-        wall = time.perf_counter() - started
-        batch.close()
-        requests = server.requests()[before:]
-        check_schedule(episodes)
-        latencies = [r["latency"] for r in requests]
-        assert min(latencies) >= 0.05 and max(latencies) <= 0.5 and max(latencies) - min(latencies) > 0.3
-        return wall, requests
-
-    assert_near_ideal(play)
+    episodes, batch, requests = play(server, bench.play_run)
+    batch.close()
+    check_schedule(episodes)
+    latencies = [r["latency"] for r in requests]
+    assert min(latencies) >= 0.05 and max(latencies) <= 0.5 and max(latencies) - min(latencies) > 0.3
+    assert most_in_flight(requests) == bench.BATCH and went_on_without_waiting(requests)
 
 
 def test_recv_send_returns_ready_slots_and_keeps_the_schedule(server):
-    def play():
-        batch = make_batch(server)
-        before = len(server.requests())
-        started = time.perf_counter()
-        batch.start()
-        sizes = []
-        while not batch.finished:
-            slots, observations, rewards, terminated, truncated, infos = batch.recv()
-            sizes.append(len(slots))
-            ready = zip(slots, observations, infos, terminated, truncated, strict=True)
-            acting = [(slot, learner(o, i)) for slot, o, i, te, tr in ready if not (te or tr)]
-            if acting:
-                batch.send([slot for slot, _ in acting], [action for _, action in acting])
-        wall = time.perf_counter() - started
-        requests = server.requests()[before:]
-        check_schedule(batch.episodes)
-        # slots come back on their own
-        assert min(sizes) >= 1 and sum(1 for size in sizes if size < BATCH) > len(sizes) // 2
-        with pytest.raises(ValueError, match="not waiting"):
-            batch.send([0], ["hello"])
-        batch.close()
-        return wall, requests
-
-    assert_near_ideal(play)
+    sizes, batch, requests = play(server, bench.play_recv_send)
+    check_schedule(batch.episodes)
+    # slots come back on their own
+    assert min(sizes) >= 1 and sum(1 for size in sizes if size < bench.BATCH) > len(sizes) // 2
+    with pytest.raises(ValueError, match="not waiting"):
+        batch.send([0], ["hello"])
+    batch.close()
+    assert most_in_flight(requests) == bench.BATCH and went_on_without_waiting(requests)
 
 
 def test_lock_step_waits_for_the_slowest(server):
-    """The reference: `step` returns when the batch's slowest partner has answered."""
-    batch = make_batch(server)
-    before = len(server.requests())
-    started = time.perf_counter()
-    observations, infos = batch.reset()
-    while not batch.finished:
-        actions = [learner(o, i) if i["active"] else "" for o, i in zip(observations, infos, strict=True)]
-        observations, rewards, terminated, truncated, infos = batch.step(actions)
-    wall = time.perf_counter() - started
+    """The reference: `step` returns when the batch's slowest partner has answered, so every
+    partner call starts and ends within one `step` (or the `reset`)."""
+    calls, batch, requests = play(server, bench.play_lock_step)
     batch.close()
     check_schedule(batch.episodes)
-    assert wall > 1.25 * ideal_seconds(server.requests()[before:])
+    assert all(any(first <= start and end <= last for first, last in calls) for start, end in spans(requests))
+    assert most_in_flight(requests) == bench.BATCH and not went_on_without_waiting(requests)
