@@ -100,9 +100,8 @@ def layout(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    """`text` as the readers see it: thoughts, markdown (tables and sub-bullets: `layout`) and typography made
-    plain, "R2C3", "x2", "the other three" and words for the display (`SYNONYMS`) in one spelling each; line
-    breaks kept."""
+    """`text` as the readers see it: thoughts, markdown (`layout`) and typography made plain, "R2C3", "x2", "the
+    other three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
@@ -251,9 +250,8 @@ _REMARK = re.compile(r"\s*\((?:i\s+)?(?:misread|mis-?typed|typo|wrong|my bad|sor
 
 
 def edited(text: str) -> str:
-    """`text` without what its writer struck through (``~~red~~``) or took back in an "EDIT:" line: one that
-    disowns what came before ("ignore the line above -- ...") replaces it; one that says a fact again
-    ("there are 4 dogs") replaces the sentence that began the same way, or follows as a correction."""
+    """`text` without what its writer struck through (``~~red~~``) or took back in an "EDIT:" line, which replaces
+    what it disowns ("ignore the line above") or the sentence it restates, or follows as a correction."""
     text = _STRUCK.sub(" ", text)
     match = _EDIT.search(text)
     if match is None or not text[:match.start()].strip():
@@ -306,13 +304,9 @@ def corrected(text: str) -> str:
         position = min(len(before[:cut]), len(text))
 
 
-_ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)"
-                    r"[^()=:]{12,160}\)", re.IGNORECASE)
-
-
-def asides(text: str) -> str:
-    """A list read without the remarks in brackets about it ("red/blue (the second looks red in one light)")."""
-    return _ASIDE.sub(" ", text)
+ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)"
+                   r"[^()=:]{12,160}\)", re.IGNORECASE)
+"""A remark in brackets about a list ("red/blue (the second looks red in one light)"), read as a space."""
 
 
 _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!let go|release|lift|worry|forget|"
@@ -362,9 +356,8 @@ _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and t
 
 
 def instructions_only(text: str) -> str:
-    """Advice without the reason before it ("Since the serial ends in 6, cut ..."), the manual's rule said
-    first ("The manual's rule: if ..., cut the last red wire. So for you: cut wire 3") and sign-offs ("Report
-    back after.", "Take your time")."""
+    """Advice without the reason before it ("Since the serial ends in 6, cut ..."), the manual's rule said first
+    ("The manual's rule: if ... So for you: cut wire 3") and sign-offs ("Report back after.", "Take your time")."""
     rule = _RULE_FOR_YOU.search(text)
     if rule and re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE):
         text = text[rule.end():]

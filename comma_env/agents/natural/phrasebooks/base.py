@@ -236,9 +236,8 @@ def _without(text: str, clauses: str) -> str:
 
 
 def meant(sentences: list[str], refers_to: Any, verb: re.Pattern[str] | None = None) -> tuple[Any, str]:
-    """What advice names (`refers_to(sentence)`, None when a sentence names nothing) and the sentence naming
-    it: the last such sentence, except that with `verb` one that says it ("press ...", or a later "press it")
-    outranks later ones that do not."""
+    """What advice names (`refers_to(sentence)`, None for nothing) and the sentence naming it: the last such, except
+    that with `verb` one that says it ("press ...", or a later "press it") outranks later ones that do not."""
     chosen = None
     said = ""
     pressed = False
@@ -271,9 +270,8 @@ FILLER = STOPWORDS | frozenset("press push hit click type enter key keys first s
 
 
 def leftover(sentence: str, starts: list[int]) -> str | None:
-    """The first item of a list in `sentence` (split at commas, arrows and "then"), after one in which the
-    reader found something (a start in `starts`), where it found nothing but words other than `FILLER`: a step
-    it did not read."""
+    """The first item of a list in `sentence` (split at commas, arrows and "then"), after one where the reader found
+    something (a start in `starts`), that has words other than `FILLER` and nothing found: a step it did not read."""
     position = 0
     listing = False
     for end in [*(m.start() for m in _ITEM_BREAK.finditer(sentence)), len(sentence)]:
