@@ -233,7 +233,6 @@ _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]
                        r"make that|no(?=,?\s+not\b))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
                        re.IGNORECASE)
-_CLAUSE_END = re.compile(r"[.!?;:,\n]")
 _VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
                    "key submit cycle spin diagnose record treat give wait".split())
 _PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|nd|rd|th)|top|bottom|left|right|"
@@ -330,14 +329,10 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
-LANDMARKS = (r"\b(?:above|below|under(?:neath)?|beneath|(?:to the )?(?:left|right) of|diagonal(?:ly)?|across from|"
-             r"opposite)\b")
-"""A place by a landmark ("the wire just below the white one")."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
-"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge
-(`LANDMARKS` too, by a reader that does not place them)."""
+"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
 QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:that|which)(?:'s| is) not|"
               r"(?:just |right )?(?:before|after) (?:it|the (?:timer|clock|seconds?)))\b")
 """Words that exclude or shift a target ("except the smiley", "the one that's not red", "just before it ends

@@ -228,8 +228,7 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
         enter = re.search(r"\b(?:press|hit|push|tap|confirm with|finish with|end with|click) (?:the )?(?:green )?"
-                          r"(?:enter|ok|button)|"
-                          r"\benter key|\blog in|\band enter\b|then enter", clause)
+                          r"(?:enter|ok|button)|\benter key|\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
                  r"^clear$", clause):  # not "that's clear"

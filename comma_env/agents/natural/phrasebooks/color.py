@@ -170,9 +170,8 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     r = _index(row) if row else None
     c = _index(col) if col else None
     ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
-                       r"counting from)\s+"
-                       r"the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|\b(right|left) end\b|"
-                       r"\bthe end\b", phrase)
+                       r"counting from)\s+the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|"
+                       r"\b(right|left) end\b|\bthe end\b", phrase)
     if ranked and c is None:
         word = ranked.group(1) or ranked.group(3)
         side = ranked.group(2) or ranked.group(4) or ("right" if ranked.group(5) == "right" or "end" in ranked.group(0)
@@ -198,9 +197,8 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
         return candidates or f"The square at row {r}, column {c} is {there}. Which square do you mean?"
     unplaced = re.sub(r"\b(?:row|col(?:umn)?|square)\s*\d", " ", phrase)
     count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more))", unplaced)
-    plural = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b",
-                       phrase) or \
-        bool(count and count.group(1) not in ("one", "only one"))
+    named = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b", phrase)
+    plural = named or bool(count and count.group(1) not in ("one", "only one"))
     if count and count.group(1) not in ("one", "only one") and len(candidates) != (number(count.group(1)) or 2):
         return f"I see {len(candidates)} of those, not {count.group(1)}. Which squares do you mean?"
     if not plural and len(candidates) != 1:

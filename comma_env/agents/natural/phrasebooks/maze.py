@@ -228,8 +228,7 @@ _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+t
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"))  # "go 2 forward"
 _MOTION = re.compile(r"\b(?:turn|go|move|walk|drive|forwards?|backwards?|back|ahead|reverse|left|right|up|down|"
-                     r"press)\b",
-                     re.IGNORECASE)
+                     r"press)\b", re.IGNORECASE)
 """A part of a route with a move or a direction: a step the reader must read."""
 
 

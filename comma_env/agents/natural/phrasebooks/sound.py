@@ -144,8 +144,7 @@ class SoundPhrases(Phrasebook):
             if found:
                 symbols = found if len(found) >= CODE_LENGTH else symbols + found
         if re.search(r"\b(?:the )?last one\b|\bthe rest\b|\bits code\b|\bthe code\b(?!\s*:)|\bfrom the row\b", said,
-                     re.I) \
-                and len(entered) + len(symbols) < CODE_LENGTH:
+                     re.I) and len(entered) + len(symbols) < CODE_LENGTH:
             return Steps.unclear("Which symbols should I press, in which order?")
         if not symbols:
             return Steps.unclear("Which symbols should I press?") if re.search(

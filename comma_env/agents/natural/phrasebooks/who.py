@@ -26,11 +26,6 @@ _LOOSE = re.compile(r"\b(?:display|screen)\b[^.\n]{0,25}?\b(blank|nothing)\b", r
 _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it'?s|that'?s|want)\b", re.IGNORECASE)
 
 
-def _mostly_capitals(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return bool(letters) and sum(c.isupper() for c in letters) > 0.8 * len(letters)
-
-
 _VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
 _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
                          r"reading order)\b", re.IGNORECASE)
@@ -40,7 +35,8 @@ def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[
     """Positions and printed words in `text`, neither inside the other: printed words in capitals win,
     except in a message all in capitals (where a sentence's first "PRESS" is the verb)."""
     text = _DIRECTIONS.sub(lambda m: " " * len(m.group(0)), text)
-    if _mostly_capitals(text):
+    letters = [c for c in text if c.isalpha()]
+    if letters and sum(c.isupper() for c in letters) > 0.8 * len(letters):
         text = _VERB.sub(lambda m: " " * len(m.group(0)), text)
         places = grid.places(text, ROWS)
         return places, WORDS.find(grid.blanked(text, places), lowercase)
