@@ -44,10 +44,8 @@ def _compare(text: str) -> str | None:
         word = (match.group(1) or match.group(3) or "").lower()
         value = int((match.group(2) or match.group(4)).replace(",", ""))
         below = word in ("under", "below", "less than", "lower than", "beneath", "<", "<=") or word.startswith("not")
-        if below:
-            found.append("below" if value <= THRESHOLD else "vague")
-        else:
-            found.append("above" if value >= THRESHOLD else "vague")
+        decisive = value <= THRESHOLD if below else value >= THRESHOLD
+        found.append(("below" if below else "above") if decisive else "vague")
     if found and not _VAGUE.search(text):
         return found[-1]
     if found or _VAGUE.search(text) and re.search(r"\bbalance|\bmoney|\bdollars|\$", text, re.IGNORECASE):

@@ -70,10 +70,8 @@ class MazePhrases(Phrasebook):
     def _legend(self, text: str) -> dict[str, str]:
         legend: dict[str, str] = {}
         for match in _LEGEND.finditer(text):
-            if match.group(1):
-                letters, names = [match.group(1)], [match.group(2)]
-            else:
-                letters, names = re.findall(r"[A-Z]", match.group(3)), re.findall(r"[a-z]+", match.group(4))
+            letters = re.findall(r"[A-Z]", match.group(1) or match.group(3))
+            names = re.findall(r"[a-z]+", match.group(2) or match.group(4))
             for letter, name in zip(letters, names, strict=False):
                 if name in COLORS:
                     legend[letter] = name

@@ -159,11 +159,9 @@ class MemoryPhrases(Phrasebook):
                 "button_labels_left_to_right": board}
 
     def decide(self, memory: Memory) -> Any:
-        pressed = []
-        for k, (position, label) in enumerate(memory["notes"].get("pressed", []), start=1):
-            pressed.append([position if position else unknown(f"the position you pressed in stage {k}", range(1, 5)),
-                            label if label else unknown(f"the label of the button you pressed in stage {k}",
-                                                        range(1, 5))])
+        pressed = [[position or unknown(f"the position you pressed in stage {k}", range(1, 5)),
+                    label or unknown(f"the label of the button you pressed in stage {k}", range(1, 5))]
+                   for k, (position, label) in enumerate(memory["notes"].get("pressed", []), start=1)]
         return settle(self.belief(memory), {"pressed": pressed}, self.answers, self.possible)
 
     def possible(self, state: State, notes: dict[str, Any]) -> bool:

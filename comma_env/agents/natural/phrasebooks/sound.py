@@ -109,8 +109,7 @@ class SoundPhrases(Phrasebook):
             heard: Any = LOOKS[sounds[0]]
         else:
             options = sounds or list(LOOKS)
-            pair = frozenset(options[:2])
-            about = QUESTIONS.get(pair) if len(options) == 2 else None
+            about = QUESTIONS.get(frozenset(options)) if len(options) == 2 else None
             heard = unknown(about or "what the sound is like (pitch, rhythm, whether it moves up or down)",
                             [LOOKS[name] for name in options])
         return {"sound_heard": heard, "code_entered": said.get("entered", ""), "module_disarmed": False}
