@@ -55,12 +55,9 @@ class ColorPhrases(Phrasebook):
 
     def belief(self, memory: Memory) -> State:
         grid = memory["state"].get("grid") or [None] * CELLS
-        whites = any(g == (WHITE,) for g in grid)
-        cells: list[Any] = []
-        for index, options in enumerate(grid):
-            row = index // SIZE + 1
-            cells.append(fact(options, f"the square in row {row}, column {index % SIZE + 1} is",
-                              f"the colours of row {row}", (*COLORS, WHITE) if whites else COLORS))
+        every = (*COLORS, WHITE) if any(g == (WHITE,) for g in grid) else COLORS
+        cells = [fact(options, f"the square in row {i // SIZE + 1}, column {i % SIZE + 1} is",
+                      f"the colours of row {i // SIZE + 1}", every) for i, options in enumerate(grid)]
         rows: Any = [cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
         if memory["state"].get("axes") and all(isinstance(c, str) for c in cells):
             columns = [[cells[r * SIZE + c] for r in range(SIZE)] for c in range(SIZE)]
