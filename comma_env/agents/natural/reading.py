@@ -190,9 +190,7 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
     """`text` with each word one or two edits from exactly one word of `vocabulary` written right
     ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
     words = {w.lower() for w in vocabulary}
-    by_length: dict[int, list[str]] = {}
-    for w in words:
-        by_length.setdefault(len(w), []).append(w)
+    by_length = {n: [w for w in words if len(w) == n] for n in {len(w) for w in words}}
 
     def repair(match: re.Match[str]) -> str:
         token = match.group(0)

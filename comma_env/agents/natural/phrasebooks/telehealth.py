@@ -89,17 +89,15 @@ class TelehealthPhrases(Phrasebook):
                 if value >= len(set(colours)):
                     colours = (colours + [f"colour {i}" for i in range(value)])[:max(value, 1)]
             state["colours"] = sorted(set(colours))
-        for pattern, code in _SURFACE:
-            if re.search(pattern, low):
-                state["surface"] = code
-                break
+        surface = next((code for pattern, code in _SURFACE if re.search(pattern, low)), None)
+        if surface:
+            state["surface"] = surface
         shape = re.findall(r"\b(round|oval|asymmetric|irregular shape|circular)\b", low)
         if shape:
             state["shape"] = {"circular": "round", "irregular shape": "asymmetric"}.get(shape[-1], shape[-1])
-        for pattern, border in _BORDER:
-            if re.search(pattern, low):
-                state["border"] = border
-                break
+        border = next((kind for pattern, kind in _BORDER if re.search(pattern, low)), None)
+        if border:
+            state["border"] = border
         diameter = re.findall(r"(\d{1,2}(?:\.\d)?)\s*(?:mm|millimet)", low)
         if diameter:
             state["diameter"] = float(diameter[-1])
