@@ -50,10 +50,8 @@ def _fill(tree: Any, values: dict[int, Any]) -> Any:
         return copy.deepcopy(values[id(tree)])
     if isinstance(tree, dict):
         return {key: _fill(value, values) for key, value in tree.items()}
-    if isinstance(tree, list):
-        return [_fill(value, values) for value in tree]
-    if isinstance(tree, tuple):
-        return tuple(_fill(value, values) for value in tree)
+    if isinstance(tree, (list, tuple)):
+        return type(tree)(_fill(value, values) for value in tree)
     return copy.deepcopy(tree)
 
 

@@ -7,14 +7,13 @@ import json
 import re
 
 from comma_env.agents.natural.colours import Palette, drop_negated
-from comma_env.agents.natural.reading import HEDGES, ORDINAL_WORDS, number
+from comma_env.agents.natural.reading import HEDGES, ORDINAL_WORDS, SMALL_NUMBERS, number
 
 SIZE = 4
 PALETTE = Palette(("red", "blue", "green", "yellow", "magenta", "white"))
 LETTERS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "M": "magenta", "W": "white", "P": "magenta"}
 Cell = tuple[str, ...] | None
-ROW_WORDS = {"top": 1, "first": 1, "second": 2, "third": 3, "fourth": 4, "bottom": 4, "last": 4, "one": 1, "two": 2,
-              "three": 3, "four": 4}
+ROW_WORDS = {**SMALL_NUMBERS, **ORDINAL_WORDS, "top": 1, "bottom": SIZE, "last": SIZE}
 _MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|bottom)\))?|(top|first|second|third|fourth|"
                    r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|"
                    r"4th)\s+line\b|"
@@ -64,15 +63,9 @@ def _letter_row(text: str) -> list[Cell] | None:
         tokens = tokens[:SIZE]  # a full row, then words that are no squares ("... wat do")
     if len(tokens) != SIZE:
         return None
-    row: list[Cell] = []
-    for token in tokens:
-        if token.upper() in LETTERS and len(token) == 1:
-            row.append((LETTERS[token.upper()],))
-        elif PALETTE.one(token):
-            row.append(PALETTE.one(token))
-        else:
-            return None
-    return row
+    row = [(LETTERS[token.upper()],) if token.upper() in LETTERS and len(token) == 1 else PALETTE.one(token)
+           for token in tokens]
+    return row if all(row) else None
 
 
 def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
@@ -144,7 +137,7 @@ def _rows(text: str) -> dict[int, Cell]:
         elif word[0].isdigit():
             index = int(word[0])
         else:
-            index = ROW_WORDS.get(word.lower().split()[0]) or ORDINAL_WORDS.get(word.lower())
+            index = ROW_WORDS.get(word.lower().split()[0])
         chunk = text[mark.end():end]
         sentence = re.split(r"[.!?](?:\s|$)", chunk, maxsplit=1)[0]
         chunks.append((index, sentence if len(_cells(chunk)) % SIZE and len(_cells(sentence)) == SIZE else chunk))
@@ -193,15 +186,14 @@ def _single(text: str) -> dict[int, Cell]:
     for col, row, row_number, colour in re.findall(rf"\b{place}\s+(?:square|one)\s+(?:of|in)\s+(?:the\s+{place}\s+"
                                                    r"row|row\s+([1-4]))\s+is\s+(?:actually\s+)?([a-z]+)", text,
                                                    re.IGNORECASE):
-        r, c = (ROW_WORDS.get(w.lower()) or ORDINAL_WORDS.get(w.lower()) or int(w[0])
-                for w in (row or row_number, col))
+        r, c = (ROW_WORDS.get(w.lower()) or int(w[0]) for w in (row or row_number, col))
         if PALETTE.one(colour):
             squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)
     for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"
                              r"[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
                              r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)", text, re.IGNORECASE):
         if match.group(1):
-            col = ORDINAL_WORDS.get(match.group(2).lower()) or int(match.group(2)[0])
+            col = ROW_WORDS.get(match.group(2).lower()) or int(match.group(2)[0])
             row, colour = int(match.group(1)), match.group(3)
         else:
             row, col, colour = int(match.group(4)), int(match.group(5)), match.group(6)

@@ -63,8 +63,6 @@ class Palette:
             found = tuple(m for m in meanings if m in self.colours)
             if len(found) > 1:
                 words[word] = found
-            elif word in words:
-                del words[word]
         for word in OTHER:
             words.setdefault(word, self.colours)  # a colour the palette cannot place: any of them
         for emoji, colour in EMOJI.items():

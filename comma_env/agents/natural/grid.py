@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 ROW_WORDS = {"top": "top", "upper": "top", "up": "top", "uppermost": "top", "topmost": "top", "middle": "middle",
              "center": "middle", "centre": "middle", "central": "middle", "mid": "middle", "bottom": "bottom",
@@ -119,18 +119,8 @@ def matching(place: Place, rows: tuple[str, ...]) -> set[str]:
             and (place.col is None or p.endswith("_" + place.col))}
 
 
-class Spanned(Protocol):
-    """Something found in the text (a label, a symbol, a letter) and where."""
-
-    @property
-    def start(self) -> int: ...
-
-    @property
-    def end(self) -> int: ...
-
-
-def blanked(text: str, found: Sequence[Spanned]) -> str:
-    """`text` with each thing `found` in it blanked, so that what is left keeps its positions."""
+def blanked(text: str, found: Sequence[Any]) -> str:
+    """`text` with each thing `found` in it (a label, a symbol, a letter: its `start`..`end`) blanked in place."""
     masked = list(text)
     for thing in found:
         masked[thing.start:thing.end] = " " * (thing.end - thing.start)
@@ -151,7 +141,7 @@ _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
                            re.IGNORECASE)
 
 
-def assign(text: str, found_places: Sequence[Place], things: Sequence[Spanned],
+def assign(text: str, found_places: Sequence[Place], things: Sequence[Any],
            rows: tuple[str, ...] = ("top", "middle", "bottom")) -> dict[str, Any]:
     """Which thing is at which position ("top left: X", "X (top left)", "top row: X and Y", "left column,
     top to bottom: X, Y, Z"): position -> thing, the thing objects as given."""
@@ -241,9 +231,8 @@ _RELATION = (r"\b(?:just |right |directly |immediately )?(above|over|below|under
 
 
 def landmarks(text: str, anchors: dict[tuple[int, int], str], name: Any) -> tuple[str, str | None]:
-    """`text` with a place given by a landmark ("the letter above F", "just right of the 3", "diagonally across
-    from W") named as `name((row, column))` says it; `anchors` are the regexes naming each place. A landmark
-    with nothing there gives a question instead."""
+    """`text` with a place given by a landmark ("the letter above F", "diagonally across from W") named as
+    `name((row, column))` says it (`anchors`: each place's regex); a landmark with nothing there gives a question."""
     size = (max(r for r, _ in anchors) + 1, max(c for _, c in anchors) + 1)
     for (row, col), anchor in anchors.items():
         pattern = re.compile(_RELATION + rf"(?:{anchor})")

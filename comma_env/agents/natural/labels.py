@@ -38,10 +38,7 @@ class Printed:
         if not match:
             return None
         squeezed = re.sub(r"[\s-]+", " ", match.group(0)).upper()
-        for word in self.words:
-            if squeezed == word or squeezed == word.replace("'", ""):
-                return word
-        return None
+        return next((word for word in self.words if squeezed in (word, word.replace("'", ""))), None)
 
     def find(self, text: str, lowercase: bool = False) -> list[Found]:
         """Printed words in `text`, in order: quoted ones, then words in capitals (any case when `lowercase`)."""

@@ -78,13 +78,9 @@ def _grid_rows(text: str) -> list[list[str]] | None:
 
 
 def _numbers(text: str) -> list[int]:
-    values: list[int] = []
-    for match in _RANGE.finditer(text):
-        if match.group(3):
-            values.append(int(match.group(3)))
-        else:
-            values += list(range(int(match.group(1)), int(match.group(2)) + 1))
-    return [v for v in values if 1 <= v <= SIZE]
+    """The columns `text` names, one by one or as ranges ("2-4, 7")."""
+    spans = [(int(m.group(1) or m.group(3)), int(m.group(2) or m.group(3))) for m in _RANGE.finditer(text)]
+    return [v for low, high in spans for v in range(low, high + 1) if 1 <= v <= SIZE]
 
 
 _ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"

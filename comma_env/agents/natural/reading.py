@@ -100,9 +100,8 @@ def layout(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    """`text` as the readers see it: thoughts, markdown (tables and sub-bullets: `layout`) and typography made
-    plain, "R2C3", "x2", "the other three" and words for the display (`SYNONYMS`) in one spelling each; line
-    breaks kept."""
+    """`text` as the readers see it: thoughts, markdown (`layout`) and typography made plain, "R2C3", "x2", "the
+    other three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
     text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
@@ -191,9 +190,7 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
     """`text` with each word one or two edits from exactly one word of `vocabulary` written right
     ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
     words = {w.lower() for w in vocabulary}
-    by_length: dict[int, list[str]] = {}
-    for w in words:
-        by_length.setdefault(len(w), []).append(w)
+    by_length = {n: [w for w in words if len(w) == n] for n in {len(w) for w in words}}
 
     def repair(match: re.Match[str]) -> str:
         token = match.group(0)
@@ -234,7 +231,6 @@ _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]
                        r"make that|no(?=,?\s+not\b))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
                        re.IGNORECASE)
-_CLAUSE_END = re.compile(r"[.!?;:,\n]")
 _VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
                    "key submit cycle spin diagnose record treat give wait".split())
 _PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|nd|rd|th)|top|bottom|left|right|"
@@ -251,9 +247,8 @@ _REMARK = re.compile(r"\s*\((?:i\s+)?(?:misread|mis-?typed|typo|wrong|my bad|sor
 
 
 def edited(text: str) -> str:
-    """`text` without what its writer struck through (``~~red~~``) or took back in an "EDIT:" line: one that
-    disowns what came before ("ignore the line above -- ...") replaces it; one that says a fact again
-    ("there are 4 dogs") replaces the sentence that began the same way, or follows as a correction."""
+    """`text` without what its writer struck through (``~~red~~``) or took back in an "EDIT:" line, which replaces
+    what it disowns ("ignore the line above") or the sentence it restates, or follows as a correction."""
     text = _STRUCK.sub(" ", text)
     match = _EDIT.search(text)
     if match is None or not text[:match.start()].strip():
@@ -306,19 +301,12 @@ def corrected(text: str) -> str:
         position = min(len(before[:cut]), len(text))
 
 
-_ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)"
-                    r"[^()=:]{12,160}\)", re.IGNORECASE)
-
-
-def asides(text: str) -> str:
-    """A list read without the remarks in brackets about it ("red/blue (the second looks red in one light)")."""
-    return _ASIDE.sub(" ", text)
-
+ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|might|could|think|because)\b)"
+                   r"[^()=:]{12,160}\)", re.IGNORECASE)
+"""A remark in brackets about a list ("red/blue (the second looks red in one light)"), read as a space."""
 
 _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!let go|release|lift|worry|forget|"
                    r"panic|rush|hesitate|wait|treat)[^,.;:!?\n]*", re.IGNORECASE)
-
-
 _NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*not\s+(?:the|an?|that|this|on|at|\d)\b(?:(?!\s--?\s)[^,.;:!?\n])*",
                   re.IGNORECASE | re.MULTILINE)
 
@@ -336,14 +324,10 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
-LANDMARKS = (r"\b(?:above|below|under(?:neath)?|beneath|(?:to the )?(?:left|right) of|diagonal(?:ly)?|across from|"
-             r"opposite)\b")
-"""A place by a landmark ("the wire just below the white one")."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
-"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge
-(`LANDMARKS` too, by a reader that does not place them)."""
+"""Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
 QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:that|which)(?:'s| is) not|"
               r"(?:just |right )?(?:before|after) (?:it|the (?:timer|clock|seconds?)))\b")
 """Words that exclude or shift a target ("except the smiley", "the one that's not red", "just before it ends
@@ -362,9 +346,8 @@ _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and t
 
 
 def instructions_only(text: str) -> str:
-    """Advice without the reason before it ("Since the serial ends in 6, cut ..."), the manual's rule said
-    first ("The manual's rule: if ..., cut the last red wire. So for you: cut wire 3") and sign-offs ("Report
-    back after.", "Take your time")."""
+    """Advice without the reason before it ("Since the serial ends in 6, cut ..."), the manual's rule said first
+    ("The manual's rule: if ... So for you: cut wire 3") and sign-offs ("Report back after.", "Take your time")."""
     rule = _RULE_FOR_YOU.search(text)
     if rule and re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE):
         text = text[rule.end():]

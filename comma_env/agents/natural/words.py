@@ -12,10 +12,6 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "nineteen", "twenty")
 _SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
-CONNECTORS_FIRST = ("", "First, ", "To start, ", "Start like this: ")
-CONNECTORS_NEXT = ("Then ", "Next, ", "After that, ", "And then ")
-CONNECTORS_LAST = ("Finally, ", "Last, ", "Then ")
-
 
 def choose(rng: np.random.Generator, options: Sequence[str]) -> str:
     return options[int(rng.integers(len(options)))]
@@ -56,11 +52,11 @@ def with_connector(sentence: str, index: int, total: int, rng: np.random.Generat
     if total == 1:
         prefix = choose(rng, ("", "", "Just this: "))
     elif index == 0:
-        prefix = choose(rng, CONNECTORS_FIRST)
+        prefix = choose(rng, ("", "First, ", "To start, ", "Start like this: "))
     elif index == total - 1 and total > 2:
-        prefix = choose(rng, CONNECTORS_LAST)
+        prefix = choose(rng, ("Finally, ", "Last, ", "Then "))
     else:
-        prefix = choose(rng, CONNECTORS_NEXT)
+        prefix = choose(rng, ("Then ", "Next, ", "After that, ", "And then "))
     if prefix and sentence[:1].isupper() and sentence[1:2].islower():
         sentence = sentence[0].lower() + sentence[1:]
     return prefix + sentence

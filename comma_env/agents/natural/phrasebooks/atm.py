@@ -44,10 +44,8 @@ def _compare(text: str) -> str | None:
         word = (match.group(1) or match.group(3) or "").lower()
         value = int((match.group(2) or match.group(4)).replace(",", ""))
         below = word in ("under", "below", "less than", "lower than", "beneath", "<", "<=") or word.startswith("not")
-        if below:
-            found.append("below" if value <= THRESHOLD else "vague")
-        else:
-            found.append("above" if value >= THRESHOLD else "vague")
+        decisive = value <= THRESHOLD if below else value >= THRESHOLD
+        found.append(("below" if below else "above") if decisive else "vague")
     if found and not _VAGUE.search(text):
         return found[-1]
     if found or _VAGUE.search(text) and re.search(r"\bbalance|\bmoney|\bdollars|\$", text, re.IGNORECASE):
@@ -228,8 +226,7 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
         enter = re.search(r"\b(?:press|hit|push|tap|confirm with|finish with|end with|click) (?:the )?(?:green )?"
-                          r"(?:enter|ok|button)|"
-                          r"\benter key|\blog in|\band enter\b|then enter", clause)
+                          r"(?:enter|ok|button)|\benter key|\blog in|\band enter\b|then enter", clause)
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
                  r"^clear$", clause):  # not "that's clear"

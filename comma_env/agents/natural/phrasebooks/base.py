@@ -4,6 +4,7 @@ guessing and words advice (`say`); the solver `describe`s what it sees and `unde
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,12 +51,9 @@ class Steps:
 
 def typed_and_said(text: str) -> tuple[list[str], str]:
     """The action lines of a solver message, in order, and the rest of it."""
-    typed: list[str] = []
-    said: list[str] = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        (typed if ACTION_LINE.fullmatch(stripped) else said).append(line)
-    return [t.strip() for t in typed], "\n".join(said)
+    lines = text.splitlines()
+    typed = [line.strip() for line in lines if ACTION_LINE.fullmatch(line.strip())]
+    return typed, "\n".join(line for line in lines if not ACTION_LINE.fullmatch(line.strip()))
 
 
 class Phrasebook:
@@ -174,14 +172,10 @@ class Phrasebook:
     def say(self, advice: list[str], seen: State, rng: np.random.Generator) -> list[str]:
         """One sentence per instruction; a run of one countable action is one sentence ("go forward three squares")."""
         sentences: list[str] = []
-        index = 0
-        while index < len(advice):
-            action = advice[index]
-            count = 1
-            while self.countable(action) and index + count < len(advice) and advice[index + count] == action:
-                count += 1
-            sentences.append(self.instruction(action, count, seen, rng))
-            index += count
+        for action, run in itertools.groupby(advice):
+            count = len(list(run))
+            counts = [count] if self.countable(action) else [1] * count
+            sentences += [self.instruction(action, n, seen, rng) for n in counts]
         return sentences
 
     def countable(self, action: str) -> bool:
@@ -236,9 +230,8 @@ def _without(text: str, clauses: str) -> str:
 
 
 def meant(sentences: list[str], refers_to: Any, verb: re.Pattern[str] | None = None) -> tuple[Any, str]:
-    """What advice names (`refers_to(sentence)`, None when a sentence names nothing) and the sentence naming
-    it: the last such sentence, except that with `verb` one that says it ("press ...", or a later "press it")
-    outranks later ones that do not."""
+    """What advice names (`refers_to(sentence)`, None for nothing) and the sentence naming it: the last such, except
+    that with `verb` one that says it ("press ...", or a later "press it") outranks later ones that do not."""
     chosen = None
     said = ""
     pressed = False
@@ -271,9 +264,8 @@ FILLER = STOPWORDS | frozenset("press push hit click type enter key keys first s
 
 
 def leftover(sentence: str, starts: list[int]) -> str | None:
-    """The first item of a list in `sentence` (split at commas, arrows and "then"), after one in which the
-    reader found something (a start in `starts`), where it found nothing but words other than `FILLER`: a step
-    it did not read."""
+    """The first item of a list in `sentence` (split at commas, arrows and "then"), after one where the reader found
+    something (a start in `starts`), that has words other than `FILLER` and nothing found: a step it did not read."""
     position = 0
     listing = False
     for end in [*(m.start() for m in _ITEM_BREAK.finditer(sentence)), len(sentence)]:

@@ -36,8 +36,7 @@ _LABEL = re.compile(r"(?<![A-Za-z])(ABORT|DETONATE|HOLD|PRESS)(?![A-Za-z])|"
                     r"[\"']?(abort|detonate|hold|press)\b", re.IGNORECASE)
 _HELD = re.compile(r"\b(?:holding|held|keeping it (?:pressed|down)|still pressed)\b", re.IGNORECASE)
 _TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|(?:one |single )?short press|press (?:it )?once|"
-                  r"(?:let go|release)(?: it)? (?:right away|at once|"
-                  r"immediately|straight away))\b", re.IGNORECASE)
+                  r"(?:let go|release)(?: it)? (?:right away|at once|immediately|straight away))\b", re.IGNORECASE)
 _HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down|held|on it)|press and hold|"
                    r"don'?t let go|keep your finger)\b", re.IGNORECASE)
 _NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)"
@@ -157,12 +156,8 @@ class ButtonPhrases(Phrasebook):
                 return Steps.unclear("Which digit should I let go on?")
             return Steps.unclear("When exactly should I let go (which digit on the timer)?")
         seconds = parse_timer(state["timer"])
-        if when.wait is not None:
-            wait = when.wait
-        elif when.digit is None:
-            wait = 0
-        else:
-            wait = seconds_to_wait(seconds, when.digit) if when.last else seconds_until_digit(seconds, when.digit)
+        until = seconds_to_wait if when.last else seconds_until_digit  # the last digit, or a digit anywhere
+        wait = when.wait if when.wait is not None else 0 if when.digit is None else until(seconds, when.digit)
         return Steps([*actions, *([wait_line(wait)] if wait else []), RELEASE])
 
 

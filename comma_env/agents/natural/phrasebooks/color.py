@@ -55,12 +55,9 @@ class ColorPhrases(Phrasebook):
 
     def belief(self, memory: Memory) -> State:
         grid = memory["state"].get("grid") or [None] * CELLS
-        whites = any(g == (WHITE,) for g in grid)
-        cells: list[Any] = []
-        for index, options in enumerate(grid):
-            row = index // SIZE + 1
-            cells.append(fact(options, f"the square in row {row}, column {index % SIZE + 1} is",
-                              f"the colours of row {row}", (*COLORS, WHITE) if whites else COLORS))
+        every = (*COLORS, WHITE) if any(g == (WHITE,) for g in grid) else COLORS
+        cells = [fact(options, f"the square in row {i // SIZE + 1}, column {i % SIZE + 1} is",
+                      f"the colours of row {i // SIZE + 1}", every) for i, options in enumerate(grid)]
         rows: Any = [cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
         if memory["state"].get("axes") and all(isinstance(c, str) for c in cells):
             columns = [[cells[r * SIZE + c] for r in range(SIZE)] for c in range(SIZE)]
@@ -170,9 +167,8 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     r = _index(row) if row else None
     c = _index(col) if col else None
     ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
-                       r"counting from)\s+"
-                       r"the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|\b(right|left) end\b|"
-                       r"\bthe end\b", phrase)
+                       r"counting from)\s+the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|"
+                       r"\b(right|left) end\b|\bthe end\b", phrase)
     if ranked and c is None:
         word = ranked.group(1) or ranked.group(3)
         side = ranked.group(2) or ranked.group(4) or ("right" if ranked.group(5) == "right" or "end" in ranked.group(0)
@@ -198,9 +194,8 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
         return candidates or f"The square at row {r}, column {c} is {there}. Which square do you mean?"
     unplaced = re.sub(r"\b(?:row|col(?:umn)?|square)\s*\d", " ", phrase)
     count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more))", unplaced)
-    plural = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b",
-                       phrase) or \
-        bool(count and count.group(1) not in ("one", "only one"))
+    named = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b", phrase)
+    plural = named or bool(count and count.group(1) not in ("one", "only one"))
     if count and count.group(1) not in ("one", "only one") and len(candidates) != (number(count.group(1)) or 2):
         return f"I see {len(candidates)} of those, not {count.group(1)}. Which squares do you mean?"
     if not plural and len(candidates) != 1:

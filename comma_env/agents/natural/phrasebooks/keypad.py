@@ -51,9 +51,7 @@ class KeypadPhrases(Phrasebook):
                 if spots and len(options) == 2:
                     for key in (f"{spots[0].row}_left", f"{spots[0].row}_right"):
                         placed.pop(key, None)
-                    both = sorted(options[0] | options[1])
-                    for key in (f"{spots[0].row}_left", f"{spots[0].row}_right"):
-                        symbols[key] = frozenset(both)
+                        symbols[key] = options[0] | options[1]
                     state["unplaced"] = spots[0].row
         for key, mention in placed.items():
             symbols[key] = mention.options

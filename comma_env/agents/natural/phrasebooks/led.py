@@ -136,8 +136,7 @@ class LedPhrases(Phrasebook):
     def _placed(self, text: str) -> dict[str, Any]:
         letters = _letters(text)
         places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
-        masked = grid.assign(text, places, letters, ROWS)
-        masked = grid.by_lines(text, _letters, ROWS, masked)
+        masked = grid.by_lines(text, _letters, ROWS, grid.assign(text, places, letters, ROWS))
         rows = r"/|\btop\s*/\s*bottom\b|[A-Z]{2}\s+(?:over|above)\s+[A-Z]{2}"  # "PV/KF", "PV over KF"
         if not masked and len(letters) == 4 and re.search(rows, text):
             masked = dict(zip(POSITIONS, letters, strict=True))
@@ -174,11 +173,8 @@ class LedPhrases(Phrasebook):
             orders = [dict(zip(POSITIONS, p, strict=True)) for p in itertools.permutations(letters["loose"])]
             shown: Any = unknown("which letter is on which button", orders)
         else:
-            shown = {}
-            for position in POSITIONS:
-                where = position.replace("_", " ")
-                shown[position] = fact(letters.get(position), f"the {where} letter is",
-                                       f"the letter on the {where} button", ALPHABET)
+            shown = {p: fact(letters.get(p), f"the {p.replace('_', ' ')} letter is",
+                             f"the letter on the {p.replace('_', ' ')} button", ALPHABET) for p in POSITIONS}
         return {"stage_number": 1, "led_colors_left_to_right": [colour], "completed_stages": 0, "button_letters": shown}
 
     def answers(self, state: State, notes: dict[str, Any]) -> list[list[str]]:

@@ -70,10 +70,8 @@ class MazePhrases(Phrasebook):
     def _legend(self, text: str) -> dict[str, str]:
         legend: dict[str, str] = {}
         for match in _LEGEND.finditer(text):
-            if match.group(1):
-                letters, names = [match.group(1)], [match.group(2)]
-            else:
-                letters, names = re.findall(r"[A-Z]", match.group(3)), re.findall(r"[a-z]+", match.group(4))
+            letters = re.findall(r"[A-Z]", match.group(1) or match.group(3))
+            names = re.findall(r"[a-z]+", match.group(2) or match.group(4))
             for letter, name in zip(letters, names, strict=False):
                 if name in COLORS:
                     legend[letter] = name
@@ -228,8 +226,7 @@ _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+t
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"))  # "go 2 forward"
 _MOTION = re.compile(r"\b(?:turn|go|move|walk|drive|forwards?|backwards?|back|ahead|reverse|left|right|up|down|"
-                     r"press)\b",
-                     re.IGNORECASE)
+                     r"press)\b", re.IGNORECASE)
 """A part of a route with a move or a direction: a step the reader must read."""
 
 

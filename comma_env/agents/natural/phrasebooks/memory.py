@@ -42,20 +42,15 @@ def _labels_in(text: str) -> list[Any] | None:
             if len(values) == BUTTONS:
                 return values[::-1] if match.group(1) or re.search(r"right to left", match.group(0), re.I) else values
     pairs = re.findall(r"\bposition\s*([1-4])\s*[:=]\s*(?:label\s*)?([1-4])\b", text, re.IGNORECASE)
-    if len({p for p, _ in pairs}) == BUTTONS:
+    table = re.search(r"\|\s*position\s*\|([^\n]*)\n[^\n]*\n?\|\s*label\s*\|([^\n]*)", text, re.IGNORECASE)
+    if len({p for p, _ in pairs}) != BUTTONS and table:  # "| position | 1 | 2 |...", "| label | 3 | 1 |..."
+        heads, cells = re.findall(r"[1-4]", table.group(1)), re.findall(r"[1-4]", table.group(2))
+        pairs = list(zip(heads, cells, strict=True)) if len(heads) == len(cells) == BUTTONS else []
+    if pairs and (table or len({p for p, _ in pairs}) == BUTTONS):
         labels: list[Any] = [None] * BUTTONS
         for position, label in pairs:
             labels[int(position) - 1] = int(label)
         return labels
-    table = re.search(r"\|\s*position\s*\|([^\n]*)\n[^\n]*\n?\|\s*label\s*\|([^\n]*)", text, re.IGNORECASE)
-    if table:
-        heads = re.findall(r"[1-4]", table.group(1))
-        cells = re.findall(r"[1-4]", table.group(2))
-        if len(heads) == len(cells) == BUTTONS:
-            labels = [None] * BUTTONS
-            for position, label in zip(heads, cells, strict=True):
-                labels[int(position) - 1] = int(label)
-            return labels
     placed: dict[int, int] = {}
     for label, where in re.findall(r"\bthe\s+([1-4])\s+is\s+(leftmost|rightmost|in position\s*[1-4])", text,
                                    re.IGNORECASE):
@@ -113,8 +108,7 @@ class MemoryPhrases(Phrasebook):
             label = int(next(g for g in found_label.groups() if g)) if found_label else None
             if position is None and label is None:
                 return
-        while len(pressed) < stage:
-            pressed.append([None, None])
+        pressed += [[None, None] for _ in range(stage - len(pressed))]
         old = pressed[stage - 1]
         pressed[stage - 1] = [position or old[0], label or old[1]]
 
@@ -122,11 +116,8 @@ class MemoryPhrases(Phrasebook):
         """A described stage: stage 1 is a new run; what was pressed after it no longer counts."""
         state, notes = memory["state"], memory["notes"]
         pressed = notes.setdefault("pressed", [])
-        if stage == 1:
-            pressed.clear()
-        del pressed[stage - 1:]
-        while len(pressed) < stage - 1:
-            pressed.append([None, None])
+        del pressed[stage - 1:]  # stage 1: a new run
+        pressed += [[None, None] for _ in range(stage - 1 - len(pressed))]
         if state.get("stage") != stage:
             state.pop("display", None)
             state.pop("labels", None)
@@ -145,8 +136,7 @@ class MemoryPhrases(Phrasebook):
             labels = state.get("labels") or []
             label = labels[position - 1] if len(labels) == BUTTONS else None
             del pressed[stage - 1:]
-            while len(pressed) < stage - 1:
-                pressed.append([None, None])
+            pressed += [[None, None] for _ in range(stage - 1 - len(pressed))]
             pressed.append([position, label])
             state.clear()
             state["stage"] = min(stage + 1, STAGES)
@@ -169,19 +159,17 @@ class MemoryPhrases(Phrasebook):
                 "button_labels_left_to_right": board}
 
     def decide(self, memory: Memory) -> Any:
-        pressed = []
-        for k, (position, label) in enumerate(memory["notes"].get("pressed", []), start=1):
-            pressed.append([position if position else unknown(f"the position you pressed in stage {k}", range(1, 5)),
-                            label if label else unknown(f"the label of the button you pressed in stage {k}",
-                                                        range(1, 5))])
+        pressed = [[position or unknown(f"the position you pressed in stage {k}", range(1, 5)),
+                    label or unknown(f"the label of the button you pressed in stage {k}", range(1, 5))]
+                   for k, (position, label) in enumerate(memory["notes"].get("pressed", []), start=1)]
         return settle(self.belief(memory), {"pressed": pressed}, self.answers, self.possible)
 
     def possible(self, state: State, notes: dict[str, Any]) -> bool:
         return sorted(state["button_labels_left_to_right"]) == list(range(1, BUTTONS + 1))
 
     def facts(self, memory: Memory) -> list[str]:
-        return [*super().facts(memory), f"pressed in earlier stages (position, "
-                                        f"label): {memory['notes'].get('pressed')}"]
+        pressed = memory["notes"].get("pressed")
+        return [*super().facts(memory), f"pressed in earlier stages (position, label): {pressed}"]
 
     # -- the expert's words ----------------------------------------------------------------------------
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:

@@ -119,19 +119,14 @@ class PasswordPhrases(Phrasebook):
     def belief(self, memory: Memory) -> State:
         seen = memory["notes"].get("letters_seen") or [[] for _ in range(POSITIONS)]
         shown = memory["state"].get("shown") or [None] * POSITIONS
-        letters: list[Any] = []
-        for window, options in enumerate(shown, start=1):
-            letters.append(fact(options, f"window {window} shows", f"the letter window {window} shows now",
-                                _cycle_candidates(seen[window - 1])))
+        letters = [fact(options, f"window {window} shows", f"the letter window {window} shows now",
+                        _cycle_candidates(seen[window - 1])) for window, options in enumerate(shown, start=1)]
         return {"letters_shown_left_to_right": letters}
 
     def possible(self, state: State, notes: dict[str, Any]) -> bool:
         seen = notes.get("letters_seen") or [[] for _ in range(POSITIONS)]
-        for letters, shown in zip(seen, state["letters_shown_left_to_right"], strict=True):
-            values = [ALPHABET.index(c) for c in {*letters, shown}]
-            if max(values) - min(values) > 2:
-                return False
-        return True
+        return all(shown in _cycle_candidates(letters)
+                   for letters, shown in zip(seen, state["letters_shown_left_to_right"], strict=True))
 
     # -- the expert's words ----------------------------------------------------------------------------
     def countable(self, action: str) -> bool:

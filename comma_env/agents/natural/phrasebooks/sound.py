@@ -109,8 +109,7 @@ class SoundPhrases(Phrasebook):
             heard: Any = LOOKS[sounds[0]]
         else:
             options = sounds or list(LOOKS)
-            pair = frozenset(options[:2])
-            about = QUESTIONS.get(pair) if len(options) == 2 else None
+            about = QUESTIONS.get(frozenset(options)) if len(options) == 2 else None
             heard = unknown(about or "what the sound is like (pitch, rhythm, whether it moves up or down)",
                             [LOOKS[name] for name in options])
         return {"sound_heard": heard, "code_entered": said.get("entered", ""), "module_disarmed": False}
@@ -144,8 +143,7 @@ class SoundPhrases(Phrasebook):
             if found:
                 symbols = found if len(found) >= CODE_LENGTH else symbols + found
         if re.search(r"\b(?:the )?last one\b|\bthe rest\b|\bits code\b|\bthe code\b(?!\s*:)|\bfrom the row\b", said,
-                     re.I) \
-                and len(entered) + len(symbols) < CODE_LENGTH:
+                     re.I) and len(entered) + len(symbols) < CODE_LENGTH:
             return Steps.unclear("Which symbols should I press, in which order?")
         if not symbols:
             return Steps.unclear("Which symbols should I press?") if re.search(

@@ -40,7 +40,6 @@ _YES_NO = {"itch": r"itch(?:es|ing|y)?", "bleed": r"bleed(?:s|ing)?|bled", "grew
            "changed": r"chang(?:ed|es|ing)?", "elevation": r"raised|elevat\w*|flat"}
 _NO = re.compile(r"\b(?:no|not|n|doesn'?t|doesnt|didn'?t|didnt|hasn'?t|hasnt|isn'?t|isnt|never|without|none|❌|✗|"
                  r"false)\b|❌|✗", re.IGNORECASE)
-_YES = re.compile(r"\b(?:yes|y|does|did|has|is|true)\b|✅|✓|✔", re.IGNORECASE)
 DIAGNOSES = {"bcc": r"\bbcc\b|basal(?:[- ]cell)?", "scc": r"\bscc\b|squamous",
              "ack": r"\back\b|\bak\b|actinic|solar keratosis",
              "sek": r"\bsek\b|\bsk\b|seb+or+h?e?ic|\bseb\.?\s*k\b", "mel": r"\bmel\b|melanoma",
@@ -90,17 +89,15 @@ class TelehealthPhrases(Phrasebook):
                 if value >= len(set(colours)):
                     colours = (colours + [f"colour {i}" for i in range(value)])[:max(value, 1)]
             state["colours"] = sorted(set(colours))
-        for pattern, code in _SURFACE:
-            if re.search(pattern, low):
-                state["surface"] = code
-                break
+        surface = next((code for pattern, code in _SURFACE if re.search(pattern, low)), None)
+        if surface:
+            state["surface"] = surface
         shape = re.findall(r"\b(round|oval|asymmetric|irregular shape|circular)\b", low)
         if shape:
             state["shape"] = {"circular": "round", "irregular shape": "asymmetric"}.get(shape[-1], shape[-1])
-        for pattern, border in _BORDER:
-            if re.search(pattern, low):
-                state["border"] = border
-                break
+        border = next((kind for pattern, kind in _BORDER if re.search(pattern, low)), None)
+        if border:
+            state["border"] = border
         diameter = re.findall(r"(\d{1,2}(?:\.\d)?)\s*(?:mm|millimet)", low)
         if diameter:
             state["diameter"] = float(diameter[-1])

@@ -24,13 +24,6 @@ _EMPTY = re.compile(r"\b(?:empty|no text|nothing on it|nothing written|blank scr
                     re.IGNORECASE)
 _LOOSE = re.compile(r"\b(?:display|screen)\b[^.\n]{0,25}?\b(blank|nothing)\b", re.IGNORECASE)
 _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it'?s|that'?s|want)\b", re.IGNORECASE)
-
-
-def _mostly_capitals(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return bool(letters) and sum(c.isupper() for c in letters) > 0.8 * len(letters)
-
-
 _VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
 _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
                          r"reading order)\b", re.IGNORECASE)
@@ -40,7 +33,8 @@ def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[
     """Positions and printed words in `text`, neither inside the other: printed words in capitals win,
     except in a message all in capitals (where a sentence's first "PRESS" is the verb)."""
     text = _DIRECTIONS.sub(lambda m: " " * len(m.group(0)), text)
-    if _mostly_capitals(text):
+    letters = [c for c in text if c.isalpha()]
+    if letters and sum(c.isupper() for c in letters) > 0.8 * len(letters):
         text = _VERB.sub(lambda m: " " * len(m.group(0)), text)
         places = grid.places(text, ROWS)
         return places, WORDS.find(grid.blanked(text, places), lowercase)
@@ -57,26 +51,23 @@ class WhoPhrases(Phrasebook):
         text = fix_typos(clean(text), VOCABULARY)
         text = re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])", " ", text)
         places, words = _tokens(text)
-        display = self._display(text, words)
+        display, said = self._display(text, words)
         if display is not None:
             state["display"] = display
-        shown = [w for w in words if not (display is not None and self._display_span == (w.start, w.end))]
+        shown = [w for w in words if w is not said]
         labels = state.setdefault("labels", {})
-        labels.update(_placed(text, places, shown))
+        placed = grid.by_lines(text, WORDS.find, ROWS, grid.assign(text, places, shown, ROWS))  # a grid: a row a line
+        labels.update({key: found.word for key, found in placed.items()})
         if not labels and len({w.word for w in shown}) == 6 and not places:
             labels.update(dict(zip(POSITIONS, (w.word for w in shown), strict=False)))
         elif not labels and len(shown) >= 4 and not places:
             state["loose"] = [w.word for w in shown]
 
-    _display_span: tuple[int, int] | None = None
-
-    def _display(self, text: str, words: list[Found]) -> Any:
-        """The display word said, an `Open` between two readings, or None."""
-        self._display_span = None
+    def _display(self, text: str, words: list[Found]) -> tuple[Any, Found | None]:
+        """The display word said (an `Open` between two readings, or None), and the printed word saying it."""
         art = re.search(r"<\s*([^<>\n]{1,12}?)\s*>", text)
         if art and WORDS.canonical(art.group(1)):
-            self._display_span = next(((w.start, w.end) for w in words if art.start() < w.start < art.end()), None)
-            return WORDS.canonical(art.group(1))
+            return WORDS.canonical(art.group(1)), next((w for w in words if art.start() < w.start < art.end()), None)
         for keyword in _DISPLAY.finditer(text):
             window = text[keyword.end():keyword.end() + 60]
             stop = re.search(r"[.\n|]\s|\bbuttons?\b|\b(?:top|upper|left|right)\b", window, re.IGNORECASE)
@@ -85,25 +76,23 @@ class WhoPhrases(Phrasebook):
             if inside:
                 if len(inside) > 1 and (re.search(r"\bor\b", window) or hedged(window)):
                     return unknown("the word on the display (" + " or ".join(w.word for w in inside) + ")",
-                                   [w.word for w in inside])
+                                   [w.word for w in inside]), None
                 first = inside[0]
                 if first.word in ("SAYS", "DISPLAY") and not first.quoted and len(inside) > 1:
                     first = inside[1]
                 if first.word in DISPLAY_WORDS:
-                    self._display_span = (first.start, first.end)
-                    return first.word
+                    return first.word, first
             if _EMPTY.search(window):
-                return NO_TEXT
+                return NO_TEXT, None
             loose = _LOOSE.search(text[keyword.start():keyword.end() + 40])
             if loose:
                 word = loose.group(1).upper()
-                return unknown(f"whether the display is empty or shows the word {word}", [NO_TEXT, word])
+                return unknown(f"whether the display is empty or shows the word {word}", [NO_TEXT, word]), None
         if re.search(r"\b(?:display|screen)\b", text, re.IGNORECASE):
             spare = [w for w in words if w.word in DISPLAY_WORDS and w.word not in LABELS]
             if len({w.word for w in spare}) == 1:
-                self._display_span = (spare[0].start, spare[0].end)
-                return spare[0].word
-        return None
+                return spare[0].word, spare[0]
+        return None, None
 
     def belief(self, memory: Memory) -> State:
         said = memory["state"]
@@ -184,13 +173,6 @@ def _neighbour(position: str, relation: str) -> str | None:
     step = -1 if relation in ("above", "over") else 1
     index = ROWS.index(row) + step
     return f"{ROWS[index]}_{col}" if 0 <= index < len(ROWS) else None
-
-
-def _placed(text: str, places: list[grid.Place], words: list[Found]) -> dict[str, str]:
-    """Labels at positions (`grid.assign`), and grids drawn one row per line."""
-    placed = grid.assign(text, places, words, ROWS)
-    placed = grid.by_lines(text, lambda line: WORDS.find(line), ROWS, placed)
-    return {key: found.word for key, found in placed.items()}
 
 
 def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[str] | None:

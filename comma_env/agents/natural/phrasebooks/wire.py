@@ -12,10 +12,10 @@ import numpy as np
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, unknown
 from comma_env.agents.natural.reading import (
+    ASIDE,
     NUMBER_VOCABULARY,
     ORDINAL,
     ROMAN,
-    asides,
     clean,
     fix_typos,
     hedged,
@@ -85,7 +85,7 @@ class WirePhrases(Phrasebook):
     # -- the expert reads a description -----------------------------------------------------------
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = _serial_and_rest(asides(clean(text)), state)
+        text = _serial_and_rest(ASIDE.sub(" ", clean(text)), state)
         text = drop_negated(spelled_numbers(fix_typos(_legend(text), (*VOCABULARY, *NUMBER_VOCABULARY))), PALETTE)
         low = text.lower()
         count = self._count(low)
