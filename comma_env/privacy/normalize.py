@@ -64,10 +64,9 @@ def _unspell(text: str) -> str:
 def fold(text: str) -> str:
     """Lower case, compatibility forms and homoglyphs folded to ASCII letters and digits,
     accents and invisible characters removed, unicode dashes made ``-``; no number words read."""
-    text = text.translate(_PLAIN)
-    if text.isascii():
+    if text.isascii():  # every character `_PLAIN` replaces is outside ASCII
         return text.lower()
-    return _fold_unicode(text, read_numbers=False)
+    return _fold_unicode(text.translate(_PLAIN), read_numbers=False)
 
 
 def _fold_unicode(text: str, read_numbers: bool) -> str:
@@ -83,10 +82,9 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
 def normalize(text: str) -> str:
     """Folded text with words spelled letter by letter joined and spelled-out numbers as digits
     (English ordinals as ``23th``, "point" between numbers a decimal point)."""
-    text = text.translate(_PLAIN)
-    if text.isascii():
+    if text.isascii():  # every character `_PLAIN` replaces is outside ASCII
         text = foreign_numbers_to_digits(_unspell(text.lower()))
     else:
-        text = _fold_unicode(text, read_numbers=True)
+        text = _fold_unicode(text.translate(_PLAIN), read_numbers=True)
     text = english_numbers_to_digits(text)
     return _POINT.sub(r"\1.\2", text) if "point" in text else text

@@ -89,6 +89,14 @@ _CARRIER_TOKEN = re.compile(r"(?<![a-z]')[a-z]+|[0-9]+")
 _STEM = 5  # letters an unknown word shares with a topic word to be a form of it ("urodzenia", "telefonu")
 
 
+def _stems(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(w[:_STEM] for w in words if len(w) >= _STEM and w.isalpha())
+
+
+_TOPICS = {kind: frozenset(words) for kind, words in TOPIC_WORDS.items()}
+_TOPIC_STEMS = {kind: _stems(words) for kind, words in TOPIC_WORDS.items()}
+
+
 def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> set[int]:
     """Prefix lengths of `secret` made of whole chunks joined in order, gaps allowed, after
     `chunks` (a value said in pieces the rules could not join is formed once its length is in)."""
@@ -195,8 +203,9 @@ class Doubts:
 
     def __init__(self, facts: dict[str, Fact], values: dict[str, str]) -> None:
         self.facts = facts
-        self.topic_words = {field: frozenset(TOPIC_WORDS.get("digits" if fact.kind == "text" else fact.kind, ()))
-                            | anchors_of(field, fact, values[field]) for field, fact in facts.items()}
+        kinds = {field: "digits" if fact.kind == "text" else fact.kind for field, fact in facts.items()}
+        anchors = {field: anchors_of(field, fact, values[field]) for field, fact in facts.items()}
+        self.topic_words = {field: _TOPICS.get(kinds[field], frozenset()) | anchors[field] for field in facts}
         self.fields: set[str] = set()
         self.named: set[str] = set()  # fields some sentence was about
         self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
@@ -207,8 +216,7 @@ class Doubts:
         self.hidden = {field: next(s for s in sorted(fact.secrets, key=len, reverse=True) if s[1:] not in fact.secrets)
                        for field, fact in facts.items() if fact.secrets} | self.dollars  # see `scrambled`
         self.names = {field: fact.words for field, fact in facts.items() if fact.kind == "name"}
-        self.stems = {field: frozenset(w[:_STEM] for w in words if len(w) >= _STEM and w.isalpha())
-                      for field, words in self.topic_words.items()}
+        self.stems = {field: _TOPIC_STEMS.get(kinds[field], frozenset()) | _stems(anchors[field]) for field in facts}
         self.whole: set[str] = set()  # fields whose value was said in one chunk
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
 
