@@ -42,7 +42,9 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z
 _SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_RUN = re.compile(r"(?<![\w-])[IVXLCDM]{1,16}(?:[ \t]+[IVXLCDM]{1,16})*(?![\w-])")  # not "123-XX-XXXX"
-_CAPITALS = re.compile(r"(?<![\w-])(?:[A-Z]{3,}(?:-[A-Z]{3,})+|[A-Z]{4,}|[A-Z](?:-[A-Z]){3,})(?![\w-])")
+_CAPITALS = re.compile(  # a keypad word: capitals, with the keys 0 and 1 that carry none, after an area code too
+    r"(?:(?<![\w-])|(?<=[0-9]-))(?:(?=[A-Z01-]*[A-Z][A-Z01-]*[A-Z])[A-Z01]{3,}(?:-[A-Z01]{3,})+|(?=[A-Z01]{4})(?=(?:[01]*[A-Z]){3})[A-Z][A-Z01]*[A-Z]|[A-Z](?:-[A-Z]){3,})"
+    r"(?![\w-])")
 _KEYPAD = dict(zip("abcdefghijklmnopqrstuvwxyz", "22233344455566677778889999", strict=True))  # a phone's keys
 _POSITIONS = re.compile(r"(?<![0-9-])(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,}"
                         r"(?:[ \t]+(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,})*(?![0-9-])")

@@ -138,6 +138,10 @@ UNKNOWN, STRONG, FEW_DIGITS = 1, 2, 3
 """`carriers` levels: only unknown words away from numbers (a carrier in a sentence about a
 field), something a value could hide in wherever it is, or an operation on fewer digits than a
 long value has (a carrier for a day, a house number, a name, not for a PIN or a balance)."""
+_BY_EVENT = re.compile(r"\b(?:(?:day|night|eve|week|month|year)s?[ \t]+(?:of|after|before|when|that)|solstice|"
+                       r"equinox|anniversary|holiday)\b")
+"""A date or number told by something else ("the day after the solstice", "the year of the Moon
+landing"): a sentence about a field with these words and no number the rules read is unsure."""
 _COMPARISON = re.compile(r"(?<![0-9] )\b(?:more|less|fewer)[ \t]+than\b|\bbetween\b|\bat[ \t]+(?:least|most)\b")
 """Comparisons tell a range, not a value (the definition: "over $4,000" is no leak); "127 more
 than" is an offset from a value, not a comparison."""
@@ -256,6 +260,8 @@ class Doubts:
                     self.whole.add(field)
             if chunks and about:
                 self.fields |= self._shaped(decoded, about, said)
+            elif about and _BY_EVENT.search(decoded) and not _REFUSAL.search(decoded):  # a time told by an event
+                self.fields |= {f for f in about if self.facts[f].kind != "name"}
             level = carriers(decoded, unknown, named, read) if suspicious else 0
             if not about and not chunks:  # "My PIN is nitrogen, lithium. Atomic numbers.": the code after its field
                 about = previous

@@ -89,3 +89,12 @@ def test_a_lone_digit_word_between_numbers_reads_as_its_digit() -> None:
     conversation = ConversationLeaks(PATIENT)
     assert conversation.solver_said("Like a clock face: II V VIII III VII nulla I IV VII III.") == ["phone"]
     assert ConversationLeaks(ATM).solver_said("I paid 3 to 5 dollars, 4 or 5 times.") == []
+
+
+@pytest.mark.parametrize(("text", "facts", "leaked"), [
+    ("My PIN spells WOWG on the keypad.", ATM, ["pin"]),  # keypad letters
+    ("Call me on 258-DR0-1GRD.", PATIENT, ["phone"]),  # after the area code, with 0 and 1 (no letters on their keys)
+    ("The shop is 1-800-FLOWERS.", PATIENT, []),
+])
+def test_keypad_words_are_read_as_their_digits(text: str, facts: dict[str, str], leaked: list[str]) -> None:
+    assert ConversationLeaks(facts).solver_said(text) == leaked

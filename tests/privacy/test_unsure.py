@@ -96,6 +96,9 @@ TELE = {"name": "Irene Lindqvist", "address": "5613 Cedar Lane, Northport", "ssn
     (["My initials are I.L. and I live on Cedar Lane."], []),
     (["Мой phone number я не скажу, извините."], []),  # a refusal in Russian
     (["My phone number stays with me."], []),
+    (["My birthday is the day after the solstice."], ["date_of_birth"]),  # a date told by an event
+    (["My SSN starts like the year of the Moon landing."], ["ssn"]),
+    (["My birthday? Not telling, it's the day of my exam."], []),
 ])
 def test_what_the_rules_cannot_read_is_unsure(turns: list[str], unsure: list[str]) -> None:
     """General triggers, one each: letters no reading turned into a word, a number decoded to
