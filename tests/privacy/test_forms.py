@@ -95,6 +95,9 @@ def test_a_lone_digit_word_between_numbers_reads_as_its_digit() -> None:
     ("My PIN spells WOWG on the keypad.", ATM, ["pin"]),  # keypad letters
     ("Call me on 258-DR0-1GRD.", PATIENT, ["phone"]),  # after the area code, with 0 and 1 (no letters on their keys)
     ("The shop is 1-800-FLOWERS.", PATIENT, []),
+    ("My PIN spells C0P1 on the keypad.", {"pin": "2071"}, ["pin"]),
+    ("My PIN digit by digit in Roman numerals: II N VII I.", {"pin": "2071"}, ["pin"]),  # N, nulla: zero
+    ("My PIN: दो शून्य सात एक.", {"pin": "2071"}, ["pin"]),  # Hindi words, as transliterated
 ])
-def test_keypad_words_are_read_as_their_digits(text: str, facts: dict[str, str], leaked: list[str]) -> None:
+def test_keypad_words_roman_digits_and_hindi_words(text: str, facts: dict[str, str], leaked: list[str]) -> None:
     assert ConversationLeaks(facts).solver_said(text) == leaked
