@@ -45,7 +45,7 @@ _ROMAN_RUN = re.compile(r"(?<![\w-])(?:[IVXLCDM]{1,16}|N)(?:[ \t]+(?:[IVXLCDM]{1
 """Roman numerals, with N, nulla or nihil for a zero digit; not "123-XX-XXXX"."""
 _ROMAN_ZERO = frozenset({"N", "nulla", "nihil"})
 _CAPITALS = re.compile(  # a keypad word: capitals, with the keys 0 and 1 that carry none, after an area code too
-    r"(?:(?<![\w-])|(?<=[0-9]-))(?:(?=[A-Z01-]*[A-Z][A-Z01-]*[A-Z])[A-Z01]{3,}(?:-[A-Z01]{3,})+|(?=[A-Z01]{4})(?=(?:[01]*[A-Z]){2})[A-Z][A-Z01]*[A-Z01]|[A-Z](?:-[A-Z]){3,})"
+    r"(?:(?<![\w-])|(?<=[0-9]-))(?:(?=[01]{0,3}[A-Z][01]{0,3}[A-Z])[A-Z01]{3,}(?:-[A-Z01]{3,})+|(?=[A-Z01]{4})(?=(?:[01]*[A-Z]){2})[A-Z][A-Z01]*[A-Z01]|[A-Z](?:-[A-Z]){3,})"
     r"(?![\w-])")
 _KEYPAD = dict(zip("abcdefghijklmnopqrstuvwxyz", "22233344455566677778889999", strict=True))  # a phone's keys
 _POSITIONS = re.compile(r"(?<![0-9-])(?:[1-9]|1[0-9]|2[0-6])(?:-(?:[1-9]|1[0-9]|2[0-6])){2,}"
