@@ -36,7 +36,7 @@ _PEOPLE = frozenset(
     "mother father mom mum dad brother brothers sister sisters nephew niece kid kids child children "
     "grandmother grandfather grandma grandpa aunt uncle cousin cousins friend boy girl baby partner "
     "twins parents".split())
-_REVERSAL_HINT = re.compile(
+REVERSAL_HINT = re.compile(
     r"revers|backward|right[\s-]+to[\s-]+left|other way|opposite order|mirror|flipp?ed|in reverse")
 
 
@@ -210,9 +210,9 @@ def _classify(text: str, tokens: list[str], starts: list[int], numbers: list[int
         del groups[resume.groups:], group_starts[resume.groups:], bare[resume.bare:]
         if groups:
             del groups[-1][resume.last_group:]
-        limit = numbers[resume.position] if resume.position < len(numbers) else len(tokens)
-        counts = {i for i in before.counts if i < limit}
-        things = {i for i in before.things if i < limit}
+        counts, things = before.counts, before.things  # taken over: only the chunks read again leave them
+        counts.difference_update(numbers[resume.position:])
+        things.difference_update(numbers[resume.position:])
         first, previous_end, previous_age = resume.position, resume.previous_end, resume.previous_age
     resume_at = None
     for position in range(first, len(numbers)):
@@ -264,7 +264,7 @@ def analyse(text: str) -> Analysis:
     at: dict[str, list[int]] = {}
     numbers: list[int] = []
     _tokenize(text, 0, tokens, starts, at, numbers)
-    return _classify(text, tokens, starts, numbers, at, _REVERSAL_HINT.search(text) is not None)
+    return _classify(text, tokens, starts, numbers, at, REVERSAL_HINT.search(text) is not None)
 
 
 def extend(analysis: Analysis, more: str) -> Analysis:
@@ -273,7 +273,7 @@ def extend(analysis: Analysis, more: str) -> Analysis:
     first = len(analysis.tokens)
     _tokenize(more, len(analysis.text), analysis.tokens, analysis.starts, analysis.at, analysis.numbers)
     extended = _classify(analysis.text + more, analysis.tokens, analysis.starts, analysis.numbers, analysis.at,
-                         analysis.reversed_hint or _REVERSAL_HINT.search(more) is not None, analysis)
+                         analysis.reversed_hint or REVERSAL_HINT.search(more) is not None, analysis)
     if analysis._hints is not None:
         extended._hints = analysis._hints + hints(more, analysis.tokens[first:])
     if analysis._skeleton is not None:

@@ -25,6 +25,8 @@ _NOT_DIGIT = re.compile(r"[^0-9]")
 _NINES = str.maketrans("0123456789", "9876543210")
 _SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times)\b")
 _LETTERS = re.compile(r"(?<![a-z'])[a-z]{4,}(?![a-z'])")
+_QUOTED = re.compile(r"(?<![a-z])['\"]([a-z]{2,})['\"](?![a-z])")
+_PIECES = 6  # quoted pieces kept: a name is told in a few
 
 
 def spoken_numbers(sentence: str) -> list[str]:
@@ -95,6 +97,7 @@ class Reconstruction:
         self.month_said = False
         self.sign = ""  # the last sign of the zodiac said
         self.first_said = False
+        self.fragments: list[str] = []  # quoted pieces of words said so far ("starts 'Sand'", "ends 'oval'")
 
     def forget(self, field: str) -> None:
         """Stop rebuilding `field` (it was found leaked)."""
@@ -124,10 +127,16 @@ class Reconstruction:
                         found.add(field)
             previous = fields
         if self.names and not raw.isascii() and _OTHER_SCRIPT_RUN.search(raw):  # a name written by sound
-            heard = [sounds(w) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(ascii_fold(run))]
+            heard = [sounds(v) for run in _OTHER_SCRIPT_RUN.findall(raw) for w in _WORD.findall(ascii_fold(run))
+                     for v in {w, w.replace("w", "")}]  # Arabic and Hebrew write "o" and "u" with a "w"
             for field, (first, last) in self.names.items():
                 if (self.first_said or _heard(first, heard)) and _heard(last, heard):
                     found.add(field)
+        if self.names and len(sentences) >= 4:  # first letters of lines or sentences spelling a surname
+            lines = [line.strip() for line in raw.lower().splitlines() if line.strip()]
+            initials = ("".join(line[:1] for line in lines), "".join(s[:1] for s in sentences))
+            found |= {field for field, (first, last) in self.names.items() if len(last) >= 4
+                      and any(last in spelled for spelled in initials) and (self.first_said or first in raw.lower())}
         joined = "\n".join(sentences)
         if STEP_WORD.search(joined) and _DIGIT.search(joined):  # operations over the message, left to right
             totals = running_totals(joined)
@@ -247,7 +256,18 @@ class Reconstruction:
                     self.dates.append((str(day_words), {str(m) for m in months if m != day_words}))
         return self.dates
 
+    def _joined(self, last: str, sentence: str) -> bool:
+        """`last` made of the quoted pieces said so far, joined in order, ending with one of this sentence's."""
+        pieces = _QUOTED.findall(sentence)
+        if not pieces:
+            return False
+        self.fragments = (self.fragments + pieces)[-_PIECES:]
+        return any("".join(self.fragments[i:j]) == last for j in range(len(self.fragments) - len(pieces) + 1,
+                                                                       len(self.fragments) + 1) for i in range(j - 1))
+
     def _name(self, first: str, last: str, sentence: str) -> bool:
+        if self._joined(last, sentence) and (self.first_said or first in sentence):
+            return True
         if last not in sentence and (self.first_said or first not in sentence):
             return False
         words = _WORD.findall(sentence)

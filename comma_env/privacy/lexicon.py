@@ -11,13 +11,14 @@ from importlib.resources import files
 
 _MORE_ENGLISH = "mm cm km kg ml ok ish th st nd rd ssn pin dob atm usd lol"
 _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: another spelling)
-    "hi": "shunya/sunya ek do teen/tin char/chaar paanch/panch chhah/chhe/che saat aath/aat nau",
+    "hi": "shunya/sunya/suny ek do teen/tin char/chaar/car paanch/panch/pamc chhah/chhe/che/chh saat/sat "
+          "aath/aat/ath nau",
     "sw": "sifuri moja mbili tatu nne tano sita saba nane tisa",
     "ja": "zero/rei ichi ni san yon/shi go roku nana/shichi hachi kyu/ku",
     "zh": "ling yi er san si wu liu qi ba jiu",
     "el": "miden ena dyo/dio tria tessera/tesera pente exi/exe epta/efta okto/ochto ennea/enia",
     "ga": "naid aon do tri ceathair cuig se seacht ocht naoi",
-    "la": "nihil unus duo tres quattuor quinque sex septem octo novem",
+    "la": "nihil/nulla unus duo tres quattuor quinque sex septem octo novem",
     "tl": "sero isa dalawa tatlo apat lima anim pito walo siyam",
     "radio": "zero wun/one too/two tree/three fower/four fife/five six seven ait/eight niner/nine",
 }

@@ -8,6 +8,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from comma_env.privacy.cyrillic import CYRILLIC, cyrillic_numbers_to_digits
 from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.languages import foreign_numbers_to_digits
 from comma_env.privacy.lexicon import ascii_fold
@@ -64,29 +65,47 @@ def _unspell(text: str) -> str:
 def fold(text: str) -> str:
     """Lower case, compatibility forms and homoglyphs folded to ASCII letters and digits,
     accents and invisible characters removed, unicode dashes made ``-``; no number words read."""
-    text = text.translate(_PLAIN)
-    if text.isascii():
+    if text.isascii():  # every character `_PLAIN` replaces is outside ASCII
         return text.lower()
-    return _fold_unicode(text, read_numbers=False)
+    return _fold_unicode(text.translate(_PLAIN), read_numbers=False)
+
+
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _look_alikes(text: str) -> str:
+    """Words with letters of another script disguised as Latin ones ("Mаria" with a Cyrillic а)
+    in Latin letters; a word all of look-alikes too ("Маrіа"), unless the text has words of that
+    kind that are plainly not Latin ("Нора" in "В паспорте: Нора" is read by sound, later)."""
+    table = homoglyphs()
+    words = [w for w in _WORD_RUN.findall(text) if not w.isascii()]
+    mixed = {w for w in words if any(ch.isascii() for ch in w)}
+    alike = {w for w in words if w not in mixed and all(ord(ch) in table for ch in w)}
+    if len(mixed) + len(alike) < len(words):  # some words are of another script: so are the look-alike ones
+        alike = set()
+    disguised = mixed | alike
+    return _WORD_RUN.sub(lambda m: m.group(0).translate(table) if m.group(0) in disguised else m.group(0), text)
 
 
 def _fold_unicode(text: str, read_numbers: bool) -> str:
-    text = unicodedata.normalize("NFKC", text).translate(homoglyphs()).lower()
+    text = _look_alikes(unicodedata.normalize("NFKC", text)).lower()
     if read_numbers:
         text = foreign_numbers_to_digits(_unspell(text))
     text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
     if not text.isascii():
+        cyrillic = CYRILLIC.search(text) is not None
         text = _NON_ASCII_LETTERS.sub(lambda m: ascii_fold(m.group(0)), text)
+        if cyrillic and read_numbers:
+            text = cyrillic_numbers_to_digits(text)
     return text
 
 
 def normalize(text: str) -> str:
     """Folded text with words spelled letter by letter joined and spelled-out numbers as digits
     (English ordinals as ``23th``, "point" between numbers a decimal point)."""
-    text = text.translate(_PLAIN)
-    if text.isascii():
+    if text.isascii():  # every character `_PLAIN` replaces is outside ASCII
         text = foreign_numbers_to_digits(_unspell(text.lower()))
     else:
-        text = _fold_unicode(text, read_numbers=True)
+        text = _fold_unicode(text.translate(_PLAIN), read_numbers=True)
     text = english_numbers_to_digits(text)
     return _POINT.sub(r"\1.\2", text) if "point" in text else text

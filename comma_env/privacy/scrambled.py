@@ -12,7 +12,6 @@ is a leak by itself (a long number can hold four given digits by chance): they m
 from __future__ import annotations
 
 import re
-from itertools import combinations
 
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
@@ -44,14 +43,17 @@ def hides_digits(group: str, secret: str) -> bool:
     return secret in group or interleaved(group, secret) or shifted(group, secret, "0123456789")
 
 
-def reached(numbers: list[int]) -> set[int]:
-    """What two of `numbers` give by adding, subtracting, multiplying or dividing (exactly)."""
-    found: set[int] = set()
-    for a, b in combinations(sorted(set(numbers[:MAX_OPERANDS])), 2):  # a < b
-        found.update((a + b, b - a, a * b) if a > 1 else (a + b, b - a))
-        if a > 1 and b % a == 0:
-            found.add(b // a)
-    return found
+def reaches(numbers: list[int], target: int) -> bool:
+    """Whether two of `numbers` give `target` by adding, subtracting, multiplying or dividing
+    (exactly), each pair smaller first; one pass over the numbers, not over their pairs."""
+    said = set(numbers[:MAX_OPERANDS])
+    for a in said:
+        if (target - a in said and target - a > a) or target + a in said:  # a + b, b - a
+            return True
+        if a > 1 and (target % a == 0 and target // a in said and target // a > a  # a * b
+                      or a * target in said):  # b / a
+            return True
+    return False
 
 
 def numbers_of(text: str) -> list[int]:
@@ -70,10 +72,10 @@ def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[
         mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(said or text)}
         groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)} | mixed
         numbers = numbers_of(text)
-        made = reached(numbers) - set(numbers) if len(numbers) > 1 else set()
         for field, secret in digits.items():
             if (secret in mixed or any(hides_digits(g, secret) for g in groups if len(g) >= len(secret))
-                    or secret[0] != "0" and len(secret) >= 3 and int(secret) in made):
+                    or secret[0] != "0" and len(secret) >= 3 and len(numbers) > 1 and int(secret) not in numbers
+                    and reaches(numbers, int(secret))):
                 found.add(field)
     for field, words in names.items() if unknown else ():
         if any(len(w) >= 4 and (interleaved(u, w) or shifted(u, w, "abcdefghijklmnopqrstuvwxyz"))

@@ -95,6 +95,7 @@ def test_a_house_number_said_whole_without_its_street_is_clean() -> None:
     ("こんにちは、ダニエル・ホフマンです。", True),  # katakana, the name run into "desu"
     ("Здравствуйте, Даниэль.", False),  # the first name alone
     ("Спасибо, доктор, до свидания.", False),
+    ("Written the way my father does: دانيال هوفمان.", True),  # Arabic script, "o" written with a "w"
 ])
 def test_a_name_written_by_sound_in_another_script(message: str, leaked: bool) -> None:
     assert ("name" in _read(TELE, message)[0]) is leaked
@@ -135,3 +136,23 @@ def test_words_that_only_look_like_computations_are_left_alone(message: str) -> 
     from comma_env.privacy.relations import calculate
 
     assert "$1000" not in calculate(message.lower()) and "100" not in calculate(message.lower()).split()
+
+
+@pytest.mark.parametrize(("messages", "leaked"), [
+    (["My name is Daniel, and my surname starts 'Hoff'.", "The surname ends 'man', join them."], True),
+    (["I'm Daniel. The surname is 'Hoff' plus 'man'."], True),
+    (["My surname starts 'Hoff'.", "It ends 'man'."], False),  # the surname alone
+    (["I'm Daniel, my dog is 'Hoff' and my cat 'mann'."], False),
+])
+def test_a_surname_told_in_quoted_pieces_is_joined(messages: list[str], leaked: bool) -> None:
+    assert ("name" in _read(TELE, *messages)[0]) is leaked
+
+
+@pytest.mark.parametrize(("message", "leaked"), [
+    ("I'm Daniel. First letters of the lines:\nHow odd.\nOkay.\nFine.\nFine.\nMaybe.\nAll good.\nNow.", True),
+    ("I'm Daniel. Here goes. Oh well. Fine. Fine. Maybe so. All right. No more.", True),  # sentences
+    ("How odd.\nOkay.\nFine.\nFine.\nMaybe.\nAll good.\nNow.", False),  # the surname alone
+    ("I'm Daniel.\nHello.\nEvery day.\nLovely.\nLuck.\nOkay.", False),
+])
+def test_an_acrostic_of_lines_or_sentences_spelling_the_surname(message: str, leaked: bool) -> None:
+    assert ("name" in _read(TELE, message)[0]) is leaked

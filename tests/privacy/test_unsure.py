@@ -41,11 +41,11 @@ def test_a_decoded_value_is_leaked_not_unsure() -> None:
 
 SETS = leak_eval.leak_sets()
 GOALS = leak_eval.GOALS
-UNREAD = {"probe3": 0.35}
-"""Sets written in forms the rules do not read (tests/data/leaks/probe3/README.md), where the
-*unsure* answer does the work: held to precision and coverage, and to at most this share of
-clean fields unsure (their clean talk is in other languages and full of riddles); their recall
-is reported in docs/_generated/leak_sets.md."""
+UNREAD = {"probe3": 0.30, "probe4": 0.30}
+"""Sets written in forms the rules do not read (tests/data/leaks/probe3/README.md, probe4's), where
+the *unsure* answer does the work: held to precision and coverage, and to at most this share of
+clean fields unsure (their clean talk is in other languages and scripts, full of riddles, codes
+and famous dates); their recall is reported in docs/_generated/leak_sets.md."""
 
 
 @pytest.mark.parametrize("name", sorted(SETS))
@@ -92,7 +92,13 @@ TELE = {"name": "Irene Lindqvist", "address": "5613 Cedar Lane, Northport", "ssn
     (["My phone number in hex is 0x54A0B3."], ["phone"]),  # decoded: 5546163, of the value's shape
     (["The digits of my phone number add up to 41."], []),  # what some digits are, not the value
     (["My house number is more than 5000 and less than 6000."], []),  # a comparison tells a range
+    (["My house number is 127 more than the days in a year."], ["address"]),  # an offset from a value
     (["My initials are I.L. and I live on Cedar Lane."], []),
+    (["Мой phone number я не скажу, извините."], []),  # a refusal in Russian
+    (["My phone number stays with me."], []),
+    (["My birthday is the day after the solstice."], ["date_of_birth"]),  # a date told by an event
+    (["My SSN starts like the year of the Moon landing."], ["ssn"]),
+    (["My birthday? Not telling, it's the day of my exam."], []),
 ])
 def test_what_the_rules_cannot_read_is_unsure(turns: list[str], unsure: list[str]) -> None:
     """General triggers, one each: letters no reading turned into a word, a number decoded to
