@@ -45,6 +45,14 @@ def advice(pz: Any, notes: dict[str, Any] | None = None) -> list[str]:
     return type(pz).expert_advice(pz.visible_state(), {} if notes is None else notes)
 
 
+def advice_of(pz: Any, symbols: dict[str, str]) -> list[str]:
+    """Keypad's advice for other symbols, or [] when no column holds them."""
+    try:
+        return type(pz).expert_advice({**pz.visible_state(), "button_symbols": symbols}, {})
+    except (ValueError, IndexError):
+        return []
+
+
 def seeds(puzzle: str, keep: Any, n: int, start: int, prefix: list[str] = ()) -> list[int]:
     out = [s for s in range(start, 800) if keep(fresh(puzzle, s, list(prefix)))][:n]
     assert len(out) == n, (puzzle, out)
@@ -241,7 +249,12 @@ def keypad() -> Items:
     b = fresh("keypad", s).visible_state()["button_symbols"]
     it.describe(s, "by-look", [f"Top left: {SHAPE[b['top_left']]}. Top right: {SHAPE[b['top_right']]}. Bottom left: some kind of squiggle. Bottom right: {SHAPE[b['bottom_right']]}."],
                 ask=["bottom left", "symbol"], why="a squiggle names no symbol")
-    s = seeds("keypad", lambda p: bool({"★", "☆"} & set(p.visible_state()["button_symbols"].values())), 1, 715)[0]
+    def star_matters(p: Any) -> bool:
+        b = p.visible_state()["button_symbols"]
+        star = next((k for k, v in b.items() if v in "★☆"), None)
+        return star is not None and all(advice_of(p, {**b, star: x}) for x in "★☆") and \
+            len({tuple(advice_of(p, {**b, star: x})) for x in "★☆"}) == 2
+    s = seeds("keypad", star_matters, 1, 715)[0]
     b = fresh("keypad", s).visible_state()["button_symbols"]
     it.describe(s, "by-look", ["; ".join(f"{SPOT[p]}: {SHAPE[b[p]] if b[p] not in '★☆' else 'a star'}" for p in FOUR)],
                 ask=["star", "filled or hollow"], why="'a star' may be the filled or the hollow one")
@@ -393,6 +406,7 @@ def password() -> Items:
 
 # -- Maze -------------------------------------------------------------------------------------------------------
 def maze() -> Items:
+    from comma_env.puzzles.maze import goal_color
     it = Items("maze")
     for k, s in enumerate(range(700, 706)):
         pz = fresh("maze", s)
@@ -417,9 +431,10 @@ def maze() -> Items:
 
     for k, s in enumerate(range(730, 736)):
         pz = fresh("maze", s)
-        t = pz.visible_state()["torus_color"]
+        torus = pz.visible_state()["torus_color"]
+        t = goal_color(torus)
         a = advice(pz)
-        text = [f"Take the mouse to the {t} sphere and press the button.", advise_verbose(f"the torus is {t}", f"walk the mouse to the {t} ball by the shortest path and press the button there"),
+        text = [f"Take the mouse to the {t} sphere and press the button.", advise_verbose(f"the torus is {torus}", f"walk the mouse to the {t} ball by the shortest path and press the button there"),
                 think("Goal sphere matches the torus.", f"Go to the {t} sphere, then press the button."), f"Navigate to the {t} sphere and hit the button.",
                 f"Your goal is the {t} sphere: get there and press the button", f"Move to the {t} sphere. Press the button when you are on it."][k]
         it.advise(s, ["visible-ref", "verbose", "think", "visible-ref", "visible-ref", "visible-ref"][k], [text], a)
