@@ -324,6 +324,9 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
+BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way|likewise|similarly|and so (?:on|forth)|etc)\b",
+                        re.IGNORECASE)
+"""Steps left to the reader by analogy ("and the rest the same way"): no reader carries them out, so they are asked."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
@@ -352,6 +355,20 @@ def instructions_only(text: str) -> str:
     if rule and re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE):
         text = text[rule.end():]
     return _SIGN_OFF.sub(" ", _REASON.sub(r"\1", text))
+_STAGE_MARK = re.compile(r"(?im)^[\W_]*(?:for |in |at )?stage\s+(\d)\b\s*[:\-\u2013\u2014).,]*")
+
+
+def for_stage(text: str, stage: int) -> str | None:
+    """Advice given stage by stage ("Stage 1: press ...\nStage 2: press ..."): the part for `stage` (all of `text`
+    when no line starts with a stage; None when the lines name other stages only)."""
+    marks = list(_STAGE_MARK.finditer(text))
+    if not marks:
+        return text
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    parts = {int(m.group(1)): text[m.end():end] for m, end in zip(marks, ends, strict=True)}
+    return text[:marks[0].start()] + parts[stage] if stage in parts else None
+
+
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
 """A condition in advice ("if ..., otherwise ..."), checked like a hedge by a reader that does not evaluate it."""
 
