@@ -67,6 +67,7 @@ _TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), 
 
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_ROW_LABEL = re.compile(r"(?:r|row|line)\s*(\d)", re.IGNORECASE)
 _HEADED = re.compile(r"^(?:\d{1,2}[.)])\s+([^:\n]{1,40}?)\s*$")
 _SUB_BULLET = re.compile(r"^\s+[-*+•]\s+(.*)$")
 
@@ -83,8 +84,12 @@ def layout(text: str) -> str:
                 out.pop()  # the header row
             continue
         row = _TABLE_ROW.match(line)
+        cells = [re.sub(r"^(\*\*|__)(.+)\1$", r"\2", c.strip()) or "?" for c in row.group(1).split("|")] if row else []
+        label = _ROW_LABEL.fullmatch(cells[0]) if cells else None
+        if label and len(cells) > 3:  # a grid's row under its label ("| **r1** | yellow | ..."): "row 1: yellow, ..."
+            out.append(f"row {label.group(1)}: " + ", ".join(cells[1:]))
+            continue
         if row and row.group(1).count("|") < 3:  # a wider table is a grid (Maze's, Color's)
-            cells = [c.strip() or "?" for c in row.group(1).split("|")]
             cells = cells[1:] if len(cells) > 1 and cells[0].isdigit() else cells
             out.append(cells[0] + "".join((": " if i == 1 else ", ") + c for i, c in enumerate(cells) if i))
             continue
