@@ -344,7 +344,7 @@ in 4"): a clause with one is checked like a hedge by every reader."""
 _RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:module|puzzle|case))\b[^:\n]{0,20}:\s*",
                            re.IGNORECASE)
 _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|that))\s+(?!soon\b|long\b)"
-                     r"[^,\n]{3,160},\s*(?=\S)")
+                     r"[^,:\n]{3,160}[,:]\s*(?=\S)")
 
 
 _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
