@@ -104,6 +104,15 @@ def layout(text: str) -> str:
     return "\n".join(out)
 
 
+_GROUPED = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]*)?([a-z]+)[ \t]*:[ \t]*(\d(?:[ \t]*(?:,|and|&)[ \t]*\d)*)[ \t]*$",
+                      re.IGNORECASE)
+
+
+def grouped(text: str) -> dict[int, str]:
+    """A listing grouped by value, one value a line ("red: 1, 3" / "black: 2"): position -> value."""
+    return {int(n): m.group(1).lower() for m in _GROUPED.finditer(text) for n in re.findall(r"\d", m.group(2))}
+
+
 def clean(text: str) -> str:
     """`text` as the readers see it: thoughts, markdown (`layout`) and typography made plain, "R2C3", "x2", "the
     other three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
