@@ -699,13 +699,6 @@ def sound() -> Items:
     return it
 
 
-PUZZLES = (wire, who, keypad, led, memory, password, maze, color, atm, telehealth, button, dog, sound)
-
-
-def main() -> None:
-    for build in PUZZLES:
-        build().write()
-
-
 if __name__ == "__main__":
-    main()
+    for build in (wire, who, keypad, led, memory, password, maze, color, atm, telehealth, button, dog, sound):
+        build().write()
