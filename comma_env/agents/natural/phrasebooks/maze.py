@@ -206,8 +206,9 @@ class MazePhrases(Phrasebook):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
         goal = _TO_SPHERE.search(text)
-        if goal is None:
-            return _route(text, facing)
+        route = _route(text, facing)
+        if goal is None or any(a != PRESS for a in route.actions or []):
+            return route  # a route said step by step: a sphere it names is a remark
         state = puzzle.visible_state()
         spheres = state["sphere_row_column_by_color"]
         named = [c for m in PALETTE.mentions(goal.group(1) or "") for c in m.options if c in spheres]
@@ -218,15 +219,14 @@ class MazePhrases(Phrasebook):
         turned = [a for a in path if a in (TURN_LEFT, TURN_RIGHT)]
         for action in turned:
             facing = apply_to_pose([], (0, 0), facing, action)[1]
-        before, after = _route(text[:goal.start()], state["mouse_facing"]), _route(text[goal.end():], facing)
-        if before.ask or after.ask or before.actions:
-            return before if before.ask else after if after.ask else \
-                Steps.unclear("Should I move before I walk to the sphere?")
+        after = _route(text[goal.end():], facing)
+        if after.ask:
+            return after
         return Steps([*path, *(after.actions or [])])
 
 
-_TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|drive|steer|guide)\b[^.,;:\n]{0,25}?)?"
-                        r"\b(?:to|towards?|reach|is|at)\s+(?:the\s+)?(?:([a-z-]+)\s+)?(?:sphere|ball|orb)s?\b"
+_TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|drive|steer|guide)\b[^.,;:\n]{0,30}?)?"
+                        r"\b(?:the\s+)?(?:([a-z-]+)\s+)?(?:sphere|ball|orb)s?\b(?:\s+is\b)?"
                         r"(?:[:,]?\s*(?:and\s+)?(?:get|go|walk|move|head)\s+there\b)?(?:\s+(?:by|along|via|using)\s+"
                         r"(?:the\s+)?(?:shortest|quickest|fastest|best)\s+(?:path|route|way))?", re.IGNORECASE)
 """A walk to a sphere named by its colour ("take the mouse to the red sphere"): the solver finds the route itself."""
