@@ -338,9 +338,10 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
-BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way|likewise|similarly|and so (?:on|forth)|etc)\b",
-                        re.IGNORECASE)
-"""Steps left to the reader by analogy ("and the rest the same way"): no reader carries them out, so they are asked."""
+BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way|likewise|similarly|and so (?:on|forth)|etc)\b|"
+                        r",\s*(?:\.{3}|\u2026)\s*$", re.IGNORECASE | re.MULTILINE)
+"""Steps left to the reader by analogy ("and the rest the same way", "up on window 2, ..."): no reader carries them
+out, so they are asked."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
