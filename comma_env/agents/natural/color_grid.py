@@ -43,6 +43,7 @@ def _lines(text: str) -> list[list[Cell]] | None:
     pieces = [p for line in text.splitlines() for p in re.split(r"[.!?](?:\s|$)", re.sub(r"\([^)]*\)", " ", line))]
     for line in pieces:  # a sentence at a time, a legend in brackets left out: "(R red, B blue)"
         parts = [p.strip() for p in re.split(r"\s*[/|]\s*", line.split(":", 1)[-1]) if p.strip()]
+        parts[-1:] = [re.sub(r"^([A-Za-z]{4})\b[\s,]+[a-z][\w\s]*$", r"\1", p) for p in parts[-1:]]  # "GYMM, in rows"
         if len(parts) == SIZE:
             drawn = [row for row in map(_letter_row, parts) if row]
             if len(drawn) == SIZE:
@@ -89,7 +90,8 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
             if options:
                 squares[int(index) - 1] = options
         return squares, unsure_axes
-    for match in re.finditer(r"\b([a-z]+)\s+at\s+((?:\(\s*\d\s*,\s*\d\s*\)\s*)+)", text, re.IGNORECASE):
+    for match in re.finditer(r"\b([a-z]+)\s*(?:\bat\b|:|=)\s*((?:\(\s*\d\s*,\s*\d\s*\)[\s,;]*(?:and\s+)?)+)", text,
+                             re.IGNORECASE):  # "red at (1,1) (1,4)", "red: (1,1), (1,4)": squares listed by colour
         options = PALETTE.one(match.group(1))
         for r, c in re.findall(r"\((\d)\s*,\s*(\d)\)", match.group(2)):
             if options and 1 <= int(r) <= SIZE and 1 <= int(c) <= SIZE:

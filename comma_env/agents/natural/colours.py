@@ -70,11 +70,12 @@ class Palette:
             found = tuple(m for m in meanings if m in self.colours)
             if found:
                 words[emoji] = found[:1]
+        words["?"] = self.colours  # a blank table cell (`reading.layout`) or a "?" in a list: any of them
         self.words = words
-        emoji = "".join(re.escape(e) for e in words if not e.isalpha() and "-" not in e)
+        emoji = "".join(re.escape(e) for e in words if not e.isalpha() and "-" not in e and e != "?")
         names = "|".join(sorted((re.escape(w) for w in words if w[0].isalpha()), key=len, reverse=True))
-        self.pattern = re.compile(rf"(?<![A-Za-z])(?:{names})(?:e?s)?(?![A-Za-z])" + (f"|[{emoji}]" if emoji else ""),
-                                  re.IGNORECASE)
+        self.pattern = re.compile(rf"(?<![A-Za-z])(?:{names})(?:e?s)?(?![A-Za-z])" + (f"|[{emoji}]" if emoji else "")
+                                  + r"|(?<![^\s:,|])\?(?![^\s,;|])", re.IGNORECASE)
 
     def mentions(self, text: str) -> list[Mention]:
         """Every colour in `text` in order; "X or Y", "X/Y" and "X-ish Y" are one mention of both."""

@@ -130,12 +130,12 @@ def blanked(text: str, found: Sequence[Any]) -> str:
 _FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"
                      r"word|written|it|i|think|believe|maybe|a|an|symbol|sign|letter|glyph|looks|like|there'?s|there|"
                      r"probably|pretty|sure|guess)[\s:=,.?\-]*)*", re.IGNORECASE)
-_TIGHT_AFTER = re.compile(r"\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|there'?s|there is)\s+)?"
+_TIGHT_AFTER = re.compile(r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|there'?s|there is)\s+)?"
                           r"(?:(?:a|an|the)\s+)?|"
                           r"\s*(?:wrong|incorrect)?\s*[-,:;]?\s*(?:it'?s|it is|should be|is actually|is really)\s+"
                           r"(?:(?:a|an|the)\s+)?|"
-                          r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?",
-                          re.IGNORECASE)
+                          r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?)"
+                          r"(?:(?:little|small|tiny|big|large|hollow|solid|black|white|dark)\s+)?", re.IGNORECASE)
 _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
                            r"\s+(?:(?:symbol|sign|one)\s+)?(?:(?:is|are|sits?)\s+)?(?:on|in|at)\s+(?:the\s+)?",
                            re.IGNORECASE)

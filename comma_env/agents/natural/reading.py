@@ -67,6 +67,7 @@ _TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), 
 
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_ROW_LABEL = re.compile(r"(?:r|row|line)\s*(\d)", re.IGNORECASE)
 _HEADED = re.compile(r"^(?:\d{1,2}[.)])\s+([^:\n]{1,40}?)\s*$")
 _SUB_BULLET = re.compile(r"^\s+[-*+•]\s+(.*)$")
 
@@ -83,8 +84,12 @@ def layout(text: str) -> str:
                 out.pop()  # the header row
             continue
         row = _TABLE_ROW.match(line)
+        cells = [re.sub(r"^(\*\*|__)(.+)\1$", r"\2", c.strip()) or "?" for c in row.group(1).split("|")] if row else []
+        label = _ROW_LABEL.fullmatch(cells[0]) if cells else None
+        if label and len(cells) > 3:  # a grid's row under its label ("| **r1** | yellow | ..."): "row 1: yellow, ..."
+            out.append(f"row {label.group(1)}: " + ", ".join(cells[1:]))
+            continue
         if row and row.group(1).count("|") < 3:  # a wider table is a grid (Maze's, Color's)
-            cells = [c.strip() or "?" for c in row.group(1).split("|")]
             cells = cells[1:] if len(cells) > 1 and cells[0].isdigit() else cells
             out.append(cells[0] + "".join((": " if i == 1 else ", ") + c for i, c in enumerate(cells) if i))
             continue
@@ -97,6 +102,15 @@ def layout(text: str) -> str:
         joined = False
         out.append(line)
     return "\n".join(out)
+
+
+_GROUPED = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]*)?([a-z]+)[ \t]*:[ \t]*(\d(?:[ \t]*(?:,|and|&)[ \t]*\d)*)[ \t]*$",
+                      re.IGNORECASE)
+
+
+def grouped(text: str) -> dict[int, str]:
+    """A listing grouped by value, one value a line ("red: 1, 3" / "black: 2"): position -> value."""
+    return {int(n): m.group(1).lower() for m in _GROUPED.finditer(text) for n in re.findall(r"\d", m.group(2))}
 
 
 def clean(text: str) -> str:
@@ -324,6 +338,10 @@ def hedged(text: str) -> bool:
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
+BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way|likewise|similarly|and so (?:on|forth)|etc)\b|"
+                        r",\s*(?:\.{3}|\u2026)\s*$", re.IGNORECASE | re.MULTILINE)
+"""Steps left to the reader by analogy ("and the rest the same way", "up on window 2, ..."): no reader carries them
+out, so they are asked."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"one of (?:the|those|them|these))\b")
@@ -336,7 +354,7 @@ in 4"): a clause with one is checked like a hedge by every reader."""
 _RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:module|puzzle|case))\b[^:\n]{0,20}:\s*",
                            re.IGNORECASE)
 _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|that))\s+(?!soon\b|long\b)"
-                     r"[^,\n]{3,160},\s*(?=\S)")
+                     r"[^,:\n]{3,160}[,:]\s*(?=\S)")
 
 
 _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
@@ -352,6 +370,20 @@ def instructions_only(text: str) -> str:
     if rule and re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE):
         text = text[rule.end():]
     return _SIGN_OFF.sub(" ", _REASON.sub(r"\1", text))
+_STAGE_MARK = re.compile(r"(?im)^[\W_]*(?:for |in |at )?stage\s+(\d)\b\s*[:\-\u2013\u2014).,]*")
+
+
+def for_stage(text: str, stage: int) -> str | None:
+    """Advice given stage by stage ("Stage 1: press ...\nStage 2: press ..."): the part for `stage` (all of `text`
+    when no line starts with a stage; None when the lines name other stages only)."""
+    marks = list(_STAGE_MARK.finditer(text))
+    if not marks:
+        return text
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    parts = {int(m.group(1)): text[m.end():end] for m, end in zip(marks, ends, strict=True)}
+    return text[:marks[0].start()] + parts[stage] if stage in parts else None
+
+
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
 """A condition in advice ("if ..., otherwise ..."), checked like a hedge by a reader that does not evaluate it."""
 

@@ -10,8 +10,8 @@ SYMBOL_WORDS: dict[str, tuple[str, ...]] = {
     "Ω": ("omega", "horseshoe", "horse shoe", "ohm"),
     "Ψ": ("psi", "trident", "pitchfork", "pitch fork", "fork"),
     "λ": ("lambda", "upside-down y", "upside down y", "inverted y", "upside-down letter y"),
-    "Ж": ("zhe", "bug-looking letter", "bug-like letter", "bug letter", "k glued to a mirrored k", "cyrillic zh",
-          "cyrillic ж", "bug", "insect"),
+    "Ж": ("zhe", "bug-looking letter", "bug-like letter", "bug letter", "k glued to a mirrored k", "two ks",
+          "cyrillic zh", "cyrillic ж", "bug", "insect"),
     "Я": ("backwards r", "backward r", "mirrored r", "reversed r", "mirror r", "flipped r", "reverse r",
           "r in a mirror", "mirror-image r", "cyrillic ya"),
     "¶": ("pilcrow", "paragraph mark", "paragraph sign", "paragraph symbol", "backwards p", "backward p",
@@ -23,7 +23,7 @@ SYMBOL_WORDS: dict[str, tuple[str, ...]] = {
           "open star", "unfilled star", "not filled star", "outlined star", "star shape outline"),
     "¿": ("upside-down question mark", "upside down question mark", "inverted question mark",
           "spanish question mark", "flipped question mark", "reversed question mark", "upside-down ?",
-          "upside down ?", "inverted ?"),
+          "upside down ?", "inverted ?", "question mark turned upside down"),
     "♣": ("club", "clubs", "clover", "trefoil"),
     "♠": ("spade", "spades"),
     "☺": ("smiley", "smiling face", "smiley face", "happy face", "smile"),
@@ -33,12 +33,12 @@ SYMBOL_WORDS: dict[str, tuple[str, ...]] = {
           "figure 8 on its side"),
     "§": ("section sign", "section symbol", "section mark", "section", "two s shapes", "double s", "stacked s"),
     "†": ("dagger", "cross with a long lower arm", "long cross", "obelisk", "cross"),
-    "€": ("euro",),
-    "¥": ("yen",),
+    "€": ("euro", "c with two lines", "c with two bars", "c with a double bar"),
+    "¥": ("yen", "y with two bars", "y with two lines", "y with a double bar"),
     "⌘": ("command key", "command symbol", "command", "cmd", "mac key", "mac command", "looped square",
           "square with loops", "cloverleaf", "place of interest"),
     "Δ": ("delta", "triangle", "empty triangle"),
-    "☯": ("yin-yang", "yin yang", "yin and yang", "yinyang", "taijitu"),
+    "☯": ("yin-yang", "yin yang", "yin and yang", "yinyang", "taijitu", "swirl", "black and white circle"),
     "✈": ("airplane", "aeroplane", "plane", "jet", "aircraft"),
 }
 """Each symbol's words, the manual's name first."""
@@ -60,16 +60,35 @@ class SymbolMention:
     end: int
 
 
+_DIGITS = {"two": "2", "three": "3", "eight": "8"}
+
+
 def _phrase(words: str) -> str:
-    return r"\s*".join(re.escape(part) for part in words.split(" "))
+    """A pattern for `words`, a number word also as its digit (the readers write "two" as "2")."""
+    return r"\s*".join(f"(?:{part}|{_DIGITS[part]})" if part in _DIGITS else re.escape(part)
+                        for part in words.split(" "))
 
 
 _NAMED = sorted(((w, s) for s, ws in SYMBOL_WORDS.items() for w in ws), key=lambda p: len(p[0]), reverse=True)
 _NAME_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w, _ in _NAMED) + r")(?![a-z])", re.IGNORECASE)
-_BY_NAME = {w: s for w, s in _NAMED}
+_BY_NAME = {" ".join(_DIGITS.get(p, p) for p in w.split(" ")) if d else w: s for w, s in _NAMED for d in (0, 1)}
 _VAGUE_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w in sorted(VAGUE, key=len, reverse=True))
                             + r")(?![a-z])", re.IGNORECASE)
 _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
+
+
+_LOOKS = ((r"\bcapital\s+(?=[a-z]\b)", ""),
+          (r"\b([a-z])\s+(?:flipped|reflected|turned|seen)\s+(?:in\s+a\s+mirror|horizontally|around)", r"mirrored \1"),
+          (r"\b(\w+)\s+(?:lying|laid|tipped|turned|knocked)\s+(?:over\s+)?on\s+(?:its|his)\s+side\b", r"sideways \1"),
+          (r"\b(?:bottom|lowest)\s+arm\b", "lower arm"))
+"""A look said another way ("a capital R flipped in a mirror", "an 8 lying on its side") in the words above."""
+
+
+def looks(text: str) -> str:
+    """`text` with each look said another way in the words of `SYMBOL_WORDS`, before `mentions` reads it."""
+    for pattern, words in _LOOKS:
+        text = re.sub(pattern, words, text, flags=re.IGNORECASE)
+    return text
 
 
 def mentions(text: str) -> list[SymbolMention]:
@@ -101,7 +120,10 @@ def _merged(text: str, found: list[SymbolMention]) -> list[SymbolMention]:
             gap = text[last.end:mention.start]
             common = last.options & mention.options
             if common and re.fullmatch(r"[\s(`'\";:,\-]*(?:(?:a|an|the|like|looks|it|symbol|sign|one|little|"
-                                       r"of|i|think|maybe)[\s(`'\";:,\-]*)*", gap, re.IGNORECASE):
+                                       r"of|i|think|maybe|on|in|from|as)[\s(`'\";:,\-]*)*", gap, re.IGNORECASE):
+                merged[-1] = SymbolMention(common, last.start, mention.end)
+                continue
+            if common and len(gap) <= 40 and not re.search(r"[,;.\n>→]|\bthen\b", gap):  # "a circle split into a swirl"
                 merged[-1] = SymbolMention(common, last.start, mention.end)
                 continue
         merged.append(mention)

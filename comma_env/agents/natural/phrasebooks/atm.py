@@ -214,12 +214,16 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         return None if right else "The screen doesn't say that. What should I do?"
     if re.search(r"\b(?:log|sign) ?in\b", clause) and not re.search(r"\bpin\b|\bcode\b", clause):
         clause += " pin and press enter"  # logging in is the PIN, then Enter
-    if re.search(r"\bpin\b|\b(?:pass)?code\b|\bdigits\b.*\bcard\b|\bcard'?s (?:number|digits)\b", clause):
+    said = re.search(r"(?<![\d$])\d(?:[\s-]?\d){3}(?![\d.])", clause)  # "key in 6935"
+    if said or re.search(r"\bpin\b|\b(?:pass)?code\b|\bdigits\b.*\bcard\b|\bcard'?s (?:number|digits)\b", clause):
         if screen != "pin_entry" and state.get("balance") is not None:
             return None  # logged in already: that step is done
         if screen != "pin_entry":
             return "I'm not on the PIN screen. What should I do first?"
         digits = state["pin_on_card"]
+        source = re.search(r"\bfrom\s+(?:the|your|my)\s+(\w+)", clause)
+        if (said and re.sub(r"\D", "", said.group(0)) != digits) or (source and source.group(1) != "card"):
+            return "The PIN I have is the one on my card. Which PIN do you mean?"
         typed = state["pin_digits_entered"]
         if re.search(r"\bfinish|\brest of\b|\bremaining\b", clause):
             presses = [f"press_{d}" for d in digits[typed:]]

@@ -13,6 +13,7 @@ import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
 from comma_env.agents.natural.reading import (
+    BY_ANALOGY,
     CONDITIONS,
     QUALIFIERS,
     RELATIONS,
@@ -20,6 +21,7 @@ from comma_env.agents.natural.reading import (
     UNDO,
     corrected,
     doubted,
+    for_stage,
     instructions_only,
     undone,
 )
@@ -63,6 +65,8 @@ class Phrasebook:
     """Relations the solver's reader does not resolve (checked like a hedge, `understand_surely`)."""
     conditions: bool = False
     """Whether the solver's reader evaluates conditions in advice (if not, they are checked like a hedge)."""
+    stage: str | None = None
+    """The key of the solver's stage in its picture, when advice may come stage by stage (`for_stage`)."""
 
     def __init__(self, puzzle_cls: type[Puzzle]) -> None:
         self.puzzle_cls = puzzle_cls
@@ -198,6 +202,9 @@ class Phrasebook:
         """`understand`, but a sentence that hedges or leaves a count or target open ("a few squares")
         and changes the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
+        analogy = BY_ANALOGY.search(text) if steps.actions else None
+        if analogy:
+            return Steps.unclear(f'What exactly should I do for "{analogy.group(0)}"?')
         also = "|".join(p for p in (self.relations, QUALIFIERS, "" if self.conditions else CONDITIONS) if p)
         parts = doubted(text, vague=True, also=also) if steps.actions else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
@@ -210,6 +217,12 @@ class Phrasebook:
         """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...")
         replaces them when it (or what follows its colon) asks for actions on its own."""
         messages = [undone(instructions_only(corrected(message))) for message in messages]
+        if self.stage:
+            stage = int(puzzle.visible_state()[self.stage])
+            staged = [for_stage(message, stage) for message in messages]
+            if None in staged:
+                return Steps.unclear(f"That is for another stage: I'm at stage {stage}. What should I press now?")
+            messages = [m for m in staged if m is not None]
         for start in range(len(messages) - 1, 0, -1):
             if UNDO.search(messages[start]):
                 later = "\n".join(messages[start:])

@@ -117,6 +117,7 @@ class ColorPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         grid = [str(c) for row in puzzle.visible_state()["square_colors_by_row"] for c in row]
         low = plain(text, VOCABULARY).lower()
+        low = re.sub(r"\b[a-z]+ (?:has|have|covers?) the (?:fewest|most)\b[^,.;:(]*(?:\([^)]*\))?", " ", low)  # a count
         if hedged(low) or re.search(r"\bother side\b|\bfewest\b|\bnext to\b", low):
             return Steps.unclear("Which squares exactly (row and column)?")
         head = re.match(r"\s*(?:[\w ,!]*?)(?:press|tap|hit|want|again|you still have)[^:]*?:", low)
@@ -194,7 +195,8 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
         return candidates or f"The square at row {r}, column {c} is {there}. Which square do you mean?"
     unplaced = re.sub(r"\b(?:row|col(?:umn)?|square)\s*\d", " ", phrase)
     count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more))", unplaced)
-    named = re.search(r"\b(?:all|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|crimsons)\b", phrase)
+    named = re.search(r"\b(?:all|every|each|group|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|"
+                      r"crimsons)\b", phrase)
     plural = named or bool(count and count.group(1) not in ("one", "only one"))
     if count and count.group(1) not in ("one", "only one") and len(candidates) != (number(count.group(1)) or 2):
         return f"I see {len(candidates)} of those, not {count.group(1)}. Which squares do you mean?"

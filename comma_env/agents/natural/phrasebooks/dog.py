@@ -27,7 +27,8 @@ _VAGUE = re.compile(r"\b(?:several|some|a few|many|lots of|a bunch of|a couple|m
 _COATS = "|".join([*COATS, "gray", "tan", "cream"])
 _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+)?(?:dog|one|pup|puppy)\b|"
                       rf"^\s*(?:[-*]|\d+[.)])\s*(?:an?\s+)?(?:{_COATS})\b|"
-                      rf"\b(?:{_COATS})\s*\((?:standing|sitting|running|lying)", re.IGNORECASE | re.MULTILINE)
+                      rf"\b(?:{_COATS})\s*\((?:standing|sitting|running|lying)|"
+                      rf"^\s*(?:{_COATS})\s*[:,]\s*(?:standing|sitting|running|lying)", re.IGNORECASE | re.MULTILINE)
 _EMOJI = re.compile("🐕‍🦺|🐕|🐶|🐩|🦮")
 _NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b|(?=(?:an?\s+)?(?:{_COATS})\b))", re.IGNORECASE)
 
@@ -46,6 +47,10 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
             said.append(value)
             if re.match(r"[^.;]{0,12}\b(?:in total|total|altogether|in all)\b", text[match.end():], re.IGNORECASE):
                 total = value
+    grouped = re.findall(r"(?m)^\s*[-*]?\s*[a-z]+\s*:\s*(\d|\?)\s*$", text) if re.search(
+        rf"\b{_DOG} by (?:pose|coat|colou?r|breed)\b", text, re.IGNORECASE) else []  # "Dogs by pose:\nrunning: 2"
+    if grouped:
+        return None if "?" in grouped else (sum(map(int, grouped)),)
     numbered = sorted({int(n) for n in _NUMBERED.findall(text)})  # "dog 1: brown, sitting", "dog 2 is white"
     listed = len(_ONE_DOG.findall(text)) or len(_EMOJI.findall(text))
     if numbered and numbered == list(range(1, len(numbered) + 1)):
@@ -110,7 +115,8 @@ class DogPhrases(Phrasebook):
                                 re.IGNORECASE)
         if conditional and (number(conditional.group(1)) or 0) != dogs:
             return Steps.unclear(f"I count {dogs} dogs, not {conditional.group(1)}. When should I submit?")
-        if re.search(rf"\bnumber of {_DOG}\b", text, re.IGNORECASE):
+        if re.search(rf"\b(?:number of|count(?:ing)? (?:the |your |all the )?|how many)\s*{_DOG}\b|"
+                     rf"\b{_DOG}\s+count\b", text, re.IGNORECASE):  # the count the solver sees
             when = moment(f"ends in {dogs}")
         elif re.search(r"\bnumber of (?!the tim|tim|second)", text, re.IGNORECASE):
             return Steps.unclear("The number of what? I only count dogs here. Which digit should the timer end in?")

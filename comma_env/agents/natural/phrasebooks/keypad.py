@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
 from comma_env.agents.natural.reading import HEDGES, plain, sentences
-from comma_env.agents.natural.symbols import SymbolMention, mentions
+from comma_env.agents.natural.symbols import SymbolMention, looks, mentions
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.keypad import POSITIONS, SYMBOL_NAMES, matching_columns
 
@@ -37,7 +37,7 @@ _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 class KeypadPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = plain(text, VOCABULARY)
+        text = looks(plain(text, VOCABULARY))
         symbols: dict[str, Any] = state.setdefault("symbols", {})
         found = [m for m in mentions(text)
                  if not re.search(r"\b(?:not|isn'?t|instead of)\s+(?:a\s+|an\s+|the\s+)?$", text[:m.start])]
@@ -150,7 +150,7 @@ class KeypadPhrases(Phrasebook):
         state = puzzle.visible_state()
         symbols: dict[str, str] = state["button_symbols"]
         lit = list(state["lit_buttons"])
-        text = plain(text, VOCABULARY)
+        text = looks(plain(text, VOCABULARY))
         wanted = len(POSITIONS) - len(lit)
         order: list[set[str]] = []
         instructed = False
@@ -164,7 +164,8 @@ class KeypadPhrases(Phrasebook):
                 continue
             found = mentions(sentence)
             places = grid.places(grid.blanked(sentence, found), ROWS)
-            unread = leftover(sentence, [t.start for t in found] + [p.start for p in places])
+            spans: list[Any] = [*found, *places]
+            unread = leftover(sentence, [i for t in spans for i in (t.start, t.end - 1)])
             if unread:
                 return Steps.unclear(f'Which key do you mean by "{unread}"?')
             if len(refs) >= wanted or not order:

@@ -68,6 +68,8 @@ class _Letter:
 
 
 class LedPhrases(Phrasebook):
+    stage = "stage_number"
+
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = plain(text, VOCABULARY)

@@ -205,9 +205,31 @@ class MazePhrases(Phrasebook):
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
-        return _route(text, facing)
+        goal = _TO_SPHERE.search(text)
+        route = _route(text, facing)
+        if goal is None or any(a != PRESS for a in route.actions or []):
+            return route  # a route said step by step: a sphere it names is a remark
+        state = puzzle.visible_state()
+        spheres = state["sphere_row_column_by_color"]
+        named = [c for m in PALETTE.mentions(goal.group(1) or "") for c in m.options if c in spheres]
+        if len(named) != 1:
+            return Steps.unclear(f"Which sphere do you mean? I see {', '.join(spheres)} ones.")
+        (r, c), (gr, gc) = state["mouse_row_column"], spheres[named[0]]
+        path = shortest_actions(state["maze_rows_top_to_bottom"], (r - 1, c - 1), facing, (gr - 1, gc - 1)) or []
+        turned = [a for a in path if a in (TURN_LEFT, TURN_RIGHT)]
+        for action in turned:
+            facing = apply_to_pose([], (0, 0), facing, action)[1]
+        after = _route(text[goal.end():], facing)
+        if after.ask:
+            return after
+        return Steps([*path, *(after.actions or [])])
 
 
+_TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|drive|steer|guide)\b[^.,;:\n]{0,30}?)?"
+                        r"\b(?:the\s+)?(?:([a-z-]+)\s+)?(?:sphere|ball|orb)s?\b(?:\s+is\b)?"
+                        r"(?:[:,]?\s*(?:and\s+)?(?:get|go|walk|move|head)\s+there\b)?(?:\s+(?:by|along|via|using)\s+"
+                        r"(?:the\s+)?(?:shortest|quickest|fastest|best)\s+(?:path|route|way))?", re.IGNORECASE)
+"""A walk to a sphere named by its colour ("take the mouse to the red sphere"): the solver finds the route itself."""
 _LEGEND_WORDS = re.compile(r"\(\s*[A-Z]\s*=\s*forward[^)]*\)", re.IGNORECASE)
 _STEP = re.compile(
     r"\bturn(?:ing)?\s*(?:to\s+(?:(?:the|your)\s+)?)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"

@@ -67,6 +67,8 @@ def _labels_in(text: str) -> list[Any] | None:
 
 
 class MemoryPhrases(Phrasebook):
+    stage = "stage"
+
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         text = plain(text, VOCABULARY)

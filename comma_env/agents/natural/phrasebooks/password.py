@@ -19,6 +19,8 @@ VOCABULARY = ("window", "windows", "letter", "letters", "press", "submit", "firs
 _SLOT = r"[A-Za-z](?:\s*/\s*[A-Za-z])?\??"
 _GAP = r"(?:[\s,;\]\[|]+|\s*-\s*)(?:and\s+)?"
 _FIVE = re.compile(rf"(?<![A-Za-z])({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT}){_GAP}({_SLOT})(?![A-Za-z])")
+_COLUMN = re.compile(r"(?m)(?:^[ \t]*(?:[-*][ \t]*)?[A-Za-z][ \t]*(?:\n|$)){5}")
+"""Five letters one a line ("- G\n- N\n..."), read as one line."""
 _RUN_TOGETHER = re.compile(r"(?<![A-Za-z])([A-Z]{5})(?![A-Za-z])")
 _PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?:shows?|is|reads?|has|displays?)?\s*"
                          r"`?([A-Za-z])`?(?![A-Za-z])", re.IGNORECASE)
@@ -46,6 +48,8 @@ class PasswordPhrases(Phrasebook):
         state, notes = memory["state"], memory["notes"]
         text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
+        text = re.sub(r"(?<![A-Za-z])['\"`]([A-Za-z])['\"`](?![A-Za-z])", r"\1", text)  # "'F', 'S', ..."
+        text = _COLUMN.sub(lambda m: " ".join(re.findall(r"([A-Za-z])\s*$", m.group(0), re.MULTILINE)) + "\n", text)
         summary = notes.setdefault("summary", [[] for _ in range(POSITIONS)])
         shown: list[tuple[str, ...] | None] | None = None
         for match in _SEEN.finditer(text):
@@ -177,11 +181,17 @@ class PasswordPhrases(Phrasebook):
                                          f"mean?")
                 actions += [f"cycle_{'up' if m > 0 else 'down'}_{k}" for m in moves]
             return Steps(actions + (["submit"] if submit else []))
+        text = re.sub(r"(?im)^\s*([1-5])\s*[:.)=-]\s*(up|down)\b", r"window \1 \2", text)  # "1: down"
+        each = _EACH.match(text)
+        if each:  # "Up, down, up, down, up, one press per window from the left"
+            text = ", ".join(f"window {k} {d}" for k, d in enumerate(re.findall(r"up|down", each.group(1), re.I), 1))
         text, problem = grid.landmarks(text, {(0, k): rf"window\s*#?\s*{k + 1}\b|{ORDINALS[k]}\s+window\b"
                                               for k in range(len(shown))}, lambda rc: f"window {rc[1] + 1}")
         return Steps.unclear(problem) if problem else _presses(text)
 
 
+_EACH = re.compile(r"\s*((?:(?:up|down)\s*,?\s*(?:and\s+)?){5})[^.\n]*\b(?:per|each|every)\s+window\b[^.\n]*\.?\s*$",
+                   re.IGNORECASE)
 _DIRECTION = re.compile(r"\b(up|upwards?|forwards?|down|downwards?|back|backwards?)\b|(▲|▼|↑|↓)|"
                         r"\bto the (next|previous) letter\b", re.IGNORECASE)
 _WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b({ORDINAL})\s+(?:window|letter|slot|"

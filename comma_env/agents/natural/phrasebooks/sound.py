@@ -54,9 +54,11 @@ QUESTIONS: dict[frozenset[str], str] = {
 """How to ask between two sounds that share their first impression."""
 
 LOOKS = {s.name: s.description for s in SIGNATURES}
-SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$", "*": r"\b(?:stars?|asterisks?)\b|\*",
-                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp)\b|&",
-                "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe)\b|#"}
+SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$|\bs with an? (?:line|stroke|bar)(?: through it)?",
+                "*": r"\b(?:stars?|asterisks?|snowflake|splat)\b|\*",
+                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp|pretzel(?:-shaped)?(?: one)?)\b|&",
+                "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe|tic-?tac-?toe(?: grid)?)\b|#"}
+"""Each key's words: the glyph, its names and its look ("the S with a line through it", "the pretzel-shaped one")."""
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
 _RUN = re.compile(r"(?<![\w$*&#])[$*&#](?:\s*[$*&#]){1,3}(?![\w$*&#])")
@@ -167,8 +169,8 @@ def _symbols(sentence: str) -> list[str]:
     merged: list[str] = []
     last = -1
     for start, symbol in found:
-        if merged and merged[-1] == symbol and re.fullmatch(r"[\w\s]{0,12}?(?:key|sign|symbol|button)?[\s(\"']*",
-                                                            sentence[last:start]):
+        if merged and merged[-1] == symbol and re.fullmatch(r"[\w\s]{0,12}?(?:key|sign|symbol|button)?[\s(\"']*"
+                                                            r"(?:(?:the|a|an|little|one)\s+)*", sentence[last:start]):
             continue  # "the dollar key ($)": one key
         merged.append(symbol)
         last = start + 1

@@ -18,6 +18,7 @@ from comma_env.agents.natural.reading import (
     ROMAN,
     clean,
     fix_typos,
+    grouped,
     hedged,
     number,
     ordinal,
@@ -91,6 +92,10 @@ class WirePhrases(Phrasebook):
         count = self._count(low)
         if count:
             state["count"] = count
+        by_value = {k: PALETTE.one(v) for k, v in grouped(low).items()}
+        if len(by_value) >= 3 and all(by_value.values()) and sorted(by_value) == list(range(1, len(by_value) + 1)):
+            state["colours"] = dict(sorted(by_value.items()))  # "red: 1, 3 / black: 2"
+            return
         colours = [m for m in PALETTE.mentions(low) if not _NOT_A_WIRE.match(low[m.end:])]
         spans = self._placed(low, count or 0)[1]
         listed = [m for m in colours if not any(s <= m.start < e for s, e in spans)]
