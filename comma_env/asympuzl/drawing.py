@@ -96,8 +96,7 @@ def _draw_piece(draw: ImageDraw.ImageDraw, x: int, y: int, shape: str, colour: s
         points = [(cx + radius * px, cy + radius * py) for px, py in OUTLINES[shape]]
         fill = COLOURS.get(colour, UNKNOWN_FILL)
         draw.polygon(points, fill=fill, outline=OUTLINE, width=2)
-    label = colour if colour != UNKNOWN else "?"
-    centered_text(draw, (x, y + 76, x + CELL_W, y + 98), label, 14, fill=OUTLINE)
+    centered_text(draw, (x, y + 76, x + CELL_W, y + 98), colour, 14, fill=OUTLINE)  # UNKNOWN reads "?"
 
 
 def _grid(draw: ImageDraw.ImageDraw, top: int, slots: Sequence[tuple[str, str]]) -> None:

@@ -3,7 +3,7 @@ update lines change the agent's hypothesis and the rest is relayed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -13,6 +13,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from comma_env.asympuzl import prompts, rules
 from comma_env.asympuzl.drawing import draw_alice, image_size
+from comma_env.asympuzl.metrics import completion_metrics, render_markdown
 from comma_env.protocol.game import RunOptions
 from comma_env.protocol.prompts import IMAGE_MARK, as_text
 from comma_env.protocol.spaces import UnicodeText
@@ -171,12 +172,7 @@ class AsymPuzlEnv(AECEnv):
         return observation
 
     def render(self) -> np.ndarray | None:
-        if self.render_mode != "rgb_array":
-            return None
-        return self.image()
-
-    def close(self) -> None:
-        pass
+        return self.image() if self.render_mode == "rgb_array" else None
 
     # -- views -----------------------------------------------------------------------------
     @property
@@ -228,18 +224,9 @@ class AsymPuzlEnv(AECEnv):
         return {"max_turns": game.max_turns, "max_mistakes": None, "memory": game.memory, "solver_view": game.view,
                 "success_check": game.success_check, "partner_feedback": game.partner_feedback}
 
-    @classmethod
-    def results(cls, records: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-        """Completion rate and turns to completion (`comma_env.asympuzl.metrics`)."""
-        from comma_env.asympuzl.metrics import completion_metrics
-
-        return completion_metrics(records)
-
-    @classmethod
-    def results_markdown(cls, metrics: Mapping[str, Any]) -> list[str]:
-        from comma_env.asympuzl.metrics import render_markdown
-
-        return render_markdown(metrics)
+    results = staticmethod(completion_metrics)
+    """Completion rate and turns to completion (`comma_env.asympuzl.metrics`)."""
+    results_markdown = staticmethod(render_markdown)
 
     def episode_summary(self) -> dict[str, Any]:
         """The per-episode record: success, turns, completion turn, malformed updates."""
@@ -273,9 +260,7 @@ class AsymPuzlEnv(AECEnv):
         """The messages `agent` remembers: all, or its own and its partner's latest."""
         if self.memory == "full":
             return [dict(e) for e in self.dialogue]
-        latest: dict[str, int] = {}
-        for index, entry in enumerate(self.dialogue):
-            latest[entry["speaker"]] = index
+        latest = {entry["speaker"]: index for index, entry in enumerate(self.dialogue)}
         return [dict(self.dialogue[i]) for i in sorted(latest.values())]
 
     def _finish(self, reason: str, terminated: bool) -> None:

@@ -114,12 +114,9 @@ def empty_hypothesis(n: int) -> list[Slot]:
 def _update_words(line: str) -> list[str] | None:
     """The words of a line if it is an update attempt (first word set/clear), else None."""
     body = _BULLET.sub("", line.strip(), count=1)
-    head = body[:6].lower()
-    if not (head.startswith("set") or head.startswith("clear")):
+    if not body[:6].lower().startswith(("set", "clear")):
         return None
-    body = body.rstrip(_TRAILING)
-    words = [w.strip(_TOKEN_STRIP).lower() for w in body.split()]
-    words = [w for w in words if w]
+    words = [w for w in (token.strip(_TOKEN_STRIP).lower() for token in body.rstrip(_TRAILING).split()) if w]
     if not words or words[0] not in ("set", "clear"):
         return None
     return words
@@ -137,23 +134,18 @@ def _position(word: str, n: int) -> int | None:
 def apply_line(hypothesis: list[Slot], words: list[str]) -> str:
     """Apply one update (its words) in place; returns "applied" or "ignored: <reason>"."""
     n = len(hypothesis)
-    if words[0] == "clear":
-        if len(words) != 2:
-            return "ignored: expected 'clear <position>' or 'clear all'"
-        if words[1] == "all":
-            hypothesis[:] = empty_hypothesis(n)
-            return "applied"
-        position = _position(words[1], n)
-        if position is None:
-            return f"ignored: position must be a number from 1 to {n}"
-        hypothesis[position - 1] = (UNKNOWN, UNKNOWN)
+    clear = words[0] == "clear"
+    if clear and len(words) != 2:
+        return "ignored: expected 'clear <position>' or 'clear all'"
+    if clear and words[1] == "all":
+        hypothesis[:] = empty_hypothesis(n)
         return "applied"
-    if len(words) != 4:
+    if not clear and len(words) != 4:
         return "ignored: expected 'set <position> <shape> <colour>'"
     position = _position(words[1], n)
     if position is None:
         return f"ignored: position must be a number from 1 to {n}"
-    shape, colour = words[2], words[3]
+    shape, colour = (UNKNOWN, UNKNOWN) if clear else (words[2], words[3])
     if shape != UNKNOWN and shape not in SHAPES:
         return f"ignored: unknown shape {shape[:40]!r}"
     if colour != UNKNOWN and colour not in COLOURS:

@@ -114,8 +114,7 @@ def build_board(entries: Sequence[Entry]) -> Board:
     ranked = sorted((e for e in entries if e.status == "ranked"), key=lambda e: (-overall(e)[0], -overall(e, "sr")[0]))
     for entry, rank in zip(ranked, shared_ranks([interval(*overall(e)) for e in ranked]), strict=True):
         entry.rank = rank
-    rest = [e for e in entries if e.status == "other settings"]
-    rest.sort(key=lambda e: -overall(e)[0])
+    rest = sorted((e for e in entries if e.status == "other settings"), key=lambda e: -overall(e)[0])
     board = Board(entries=[*ranked, *rest, *(e for e in entries if e.status == "not verified")])
     verified = board.compared
     for i, a in enumerate(verified):

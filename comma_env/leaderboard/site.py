@@ -120,16 +120,11 @@ def matrix(board: Board) -> list[dict[str, Any]]:
 def samples(entry: Entry) -> list[tuple[str, dict[str, Any], Check]]:
     """(page name, record, check) of the transcripts written for an entry: each puzzle's
     first success and first failure, and the first `SHOWN_DIFFERENCES` episodes that differ."""
-    chosen: dict[int, None] = {}
-    seen: set[tuple[str, bool]] = set()
+    first: dict[tuple[str, bool], int] = {}
     for index, record in enumerate(entry.records):
-        key = (str(record.get("puzzle")), bool(record.get("success")))
-        if key not in seen:
-            seen.add(key)
-            chosen[index] = None
+        first.setdefault((str(record.get("puzzle")), bool(record.get("success"))), index)
     differing = [i for i, c in enumerate(entry.checks) if c.differences][:SHOWN_DIFFERENCES]
-    chosen.update(dict.fromkeys(differing))
-    indices = sorted(chosen)
+    indices = sorted({*first.values(), *differing})
     names = unique_slugs([f"{entry.records[i].get('puzzle')}-{entry.records[i].get('seed')}" for i in indices])
     return [(n, entry.records[i], entry.checks[i]) for n, i in zip(names, indices, strict=True)]
 

@@ -16,7 +16,6 @@ SCORED = (*CHECKED, "solved_at_turn", "leaked", "repetition_loop", "end_reason",
 """Fields of a record the leaderboard takes from the replay rather than from the record."""
 
 
-
 @dataclass
 class Check:
     """The verdict on one episode: its differences (none: verified) and the replayed fields."""

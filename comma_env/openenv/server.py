@@ -17,7 +17,6 @@ import logging
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from omegaconf import OmegaConf
@@ -25,7 +24,6 @@ from omegaconf import OmegaConf
 from comma_env.web.guard import LOOPBACK_HOSTS
 
 log = logging.getLogger("comma_env.openenv")
-
 
 REQUEST_SECONDS = 20.0
 """Seconds a connection may take to send its request or WebSocket handshake (at most
@@ -99,6 +97,7 @@ def serve(settings: ServerSettings) -> None:
 
     app = make_app(settings)
     logging.getLogger("uvicorn.error").addFilter(_DropClosedSocketNoise())
+    from comma_env.run.results import write_atomic
     from comma_env.web.connections import guarded_protocol
 
     # a connection that sends no request (nor WebSocket handshake) is closed after the same silence
@@ -119,9 +118,7 @@ def serve(settings: ServerSettings) -> None:
         print(f"comma_env.openenv: {settings.puzzle} {settings.role} with partner {settings.partner} "
               f"on http://{settings.host}:{port} (WebSocket /ws)", flush=True)
         if settings.port_file:
-            tmp = Path(settings.port_file).with_suffix(".tmp")
-            tmp.write_text(str(port))
-            tmp.replace(settings.port_file)
+            write_atomic(settings.port_file, str(port))
         await task
 
     asyncio.run(run())

@@ -7,7 +7,7 @@ import asyncio
 import json
 from typing import Any
 
-from comma_env.web.guard import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 DEFAULT_IDLE_TIMEOUT = 300.0
 """Seconds a WebSocket may stay silent between its messages before it is closed."""

@@ -5,6 +5,7 @@ Each episode is replayed and checked; each turn of the chosen roles is a row (PN
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import sys
@@ -12,6 +13,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+from omegaconf import OmegaConf
 
 import comma_env
 from comma_env.drawing.common import png_bytes
@@ -52,16 +56,12 @@ class Turn:
 def privacy_reminder(run_dir: Path) -> bool:
     """Whether the solver's system prompt carried the privacy reminder (chat policies'
     ``extra.privacy_reminder``, default true), from the run's saved config."""
-    for path in sorted(run_dir.glob("config*.yaml")):
-        try:
-            from omegaconf import OmegaConf
-
-            config = OmegaConf.to_container(OmegaConf.load(path))
-            extra = ((config or {}).get("solver") or {}).get("extra") or {}
-            return bool(extra.get("privacy_reminder", True))
-        except Exception:  # an unreadable config: the default
-            return True
-    return True
+    try:  # the first config file; none, or an unreadable one: the default
+        config = OmegaConf.to_container(OmegaConf.load(sorted(run_dir.glob("config*.yaml"))[0]))
+        extra = ((config or {}).get("solver") or {}).get("extra") or {}
+        return bool(extra.get("privacy_reminder", True))
+    except Exception:
+        return True
 
 
 def replay(record: dict[str, Any], reminder: bool = True,
@@ -137,17 +137,9 @@ def _parts(content: Any) -> list[dict[str, Any]]:
             else {"type": "text", "text": part.get("text", "")} for part in content]
 
 
-def _messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"role": m["role"], "content": _parts(m["content"])} for m in prompt]
-
-
 def image_name(puzzle: str, pixels: Any) -> str:
     """``<puzzle>-<hash of the pixels>.png``: two exports into one folder share a file only
     when their pictures are identical, whatever run, seed or turn they come from."""
-    import hashlib
-
-    import numpy as np
-
     array = np.ascontiguousarray(pixels)
     digest = hashlib.sha256(repr((array.shape, str(array.dtype))).encode() + array.tobytes()).hexdigest()[:24]
     return f"{puzzle}-{digest}.png"
@@ -188,7 +180,7 @@ def rows(record: dict[str, Any], fmt: str, roles: tuple[str, ...], image_dir: Pa
         returns_to_go = list(itertools.accumulate(t.reward for t in reversed(mine)))[::-1]
         for turn, return_to_go in zip(mine, returns_to_go, strict=True):
             images = [f"{image_prefix}/{turn.image}"] if turn.image is not None else []
-            prompt = _messages(turn.prompt)
+            prompt = [{"role": m["role"], "content": _parts(m["content"])} for m in turn.prompt]
             reply = [{"role": "assistant", "content": [{"type": "text", "text": turn.reply}]}]
             row: dict[str, Any] = {
                 "id": f"{record['puzzle']}-{record['seed']}-{role}-{turn.turn}",

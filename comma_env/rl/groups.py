@@ -36,11 +36,8 @@ def group_schedule(seeds: Iterable[int], group_size: int = 1) -> list[ScheduledE
     """Every seed, in order, `group_size` times in a row."""
     if group_size < 1:
         raise ValueError("group_size must be at least 1")
-    schedule: list[ScheduledEpisode] = []
-    for group, seed in enumerate(seeds):
-        for member in range(group_size):
-            schedule.append(ScheduledEpisode(len(schedule), int(seed), group, member))
-    return schedule
+    plays = [(int(seed), group, member) for group, seed in enumerate(seeds) for member in range(group_size)]
+    return [ScheduledEpisode(index, *play) for index, play in enumerate(plays)]
 
 
 class GroupedEpisodes:

@@ -12,10 +12,9 @@ import comma_env
 from comma_env.protocol.core import EXPERT, SOLVER
 from comma_env.protocol.policy import Player, Policy
 from comma_env.rl.partners import make_partner
-from comma_env.rl.registration import role_puzzles
+from comma_env.rl.registration import ROLES, role_puzzles
 from comma_env.rl.sync import LoopRunner
 
-ROLES = (SOLVER, EXPERT)
 PARTNER_ERROR = "partner_error"
 
 StepResult = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]

@@ -65,12 +65,10 @@ def check_key(role: str, model: ModelConfig, environ: Mapping[str, str] | None =
     planned, since it depends on the environment)."""
     environ = os.environ if environ is None else environ
     name = model.api_key_env
-    if model.kind == "litellm" and name and is_env_name(name):
-        if not environ.get(name):
-            where = f"{role} model {model.name!r}"
-            shown = name if _CONVENTIONAL_ENV_NAME.match(name) else "named by model.api_key_env"
-            raise ConfigError(f"{where}: missing API key: the environment variable {shown} is not set "
-                              "(export it, or set model.api_key_env=null for a server without keys)")
+    if model.kind == "litellm" and name and is_env_name(name) and not environ.get(name):
+        shown = name if _CONVENTIONAL_ENV_NAME.match(name) else "named by model.api_key_env"
+        raise ConfigError(f"{role} model {model.name!r}: missing API key: the environment variable {shown} is not "
+                          "set (export it, or set model.api_key_env=null for a server without keys)")
 
 
 def check_puzzle_options(puzzle: str, options: Mapping[str, Any], seed: int) -> None:

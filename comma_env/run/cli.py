@@ -87,7 +87,7 @@ def _type_problem(key: str, kind: object, value: str) -> str | None:
 
 def check_override(token: str) -> str | None:
     """What is wrong with one command-line override (None: fine, or Hydra's to judge)."""
-    from comma_env.run.config import Memory, close_to, schema_field
+    from comma_env.run.config import Memory, schema_field, unknown_key
 
     match = _OVERRIDE.fullmatch(token)
     if match is None:
@@ -109,10 +109,7 @@ def check_override(token: str) -> str | None:
         return None
     field = schema_field(path)
     if field is None:
-        near = close_to(key)
-        hint = f" (did you mean {near}?)" if near and near != key else ""
-        return (f"unknown key {key!r}{hint}; keys of your own go under puzzle_options.<puzzle>. or "
-                "model.extra. (solver.extra., expert.extra.)")
+        return unknown_key(key)
     if field == "free" or prefix == "~":
         return None
     if key == "puzzles":
@@ -125,13 +122,8 @@ def precheck(argv: Sequence[str]) -> str | None:
     """The first problem among the overrides, or None (flags other than -m are Hydra's)."""
     if any(a.startswith("-") and a not in ("-m", "--multirun") for a in argv):
         return None
-    for token in argv:
-        if token.startswith("-"):
-            continue
-        problem = check_override(token)
-        if problem:
-            return problem
-    return None
+    problems = (check_override(token) for token in argv if not token.startswith("-"))
+    return next((problem for problem in problems if problem), None)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -120,7 +120,8 @@ class RolloutConfig:
 FREE_FORM = ("puzzle_options", "extra")
 """Fields whose keys are the user's to choose (environment options, request arguments)."""
 
-NESTED: dict[str, type] = {}  # filled below: the type name of a nested config -> its dataclass
+NESTED: dict[str, type] = {"ModelConfig": ModelConfig, "ServeConfig": ServeConfig, "RewardConfig": RewardConfig}
+"""The type name of a nested config -> its dataclass."""
 
 
 def _nested_schema(item: Field[Any]) -> type | None:
@@ -164,8 +165,8 @@ def unknown_keys(data: Mapping[Any, Any], schema: type | None = None, prefix: st
     return out
 
 
-def close_to(name: str) -> str | None:
-    """The schema key nearest a misspelt dotted `name` (for "did you mean")."""
+def unknown_key(name: str) -> str:
+    """The error for a dotted key the schema does not define, with the nearest key it does define."""
     import difflib
 
     parts = name.split(".")
@@ -173,10 +174,11 @@ def close_to(name: str) -> str | None:
     for part in parts[:-1]:
         match = {f.name: f for f in fields(schema)}.get(part) if schema else None
         schema = _nested_schema(match) if match else None
-    if schema is None:
-        return None
-    found = difflib.get_close_matches(parts[-1], [f.name for f in fields(schema)], n=1)
-    return ".".join([*parts[:-1], found[0]]) if found else None
+    found = difflib.get_close_matches(parts[-1], [f.name for f in fields(schema)], n=1) if schema else []
+    near = ".".join([*parts[:-1], found[0]]) if found else None
+    hint = f" (did you mean {near}?)" if near and near != name else ""
+    return (f"unknown key {name!r}{hint}; keys of your own go under puzzle_options.<puzzle>. or "
+            "model.extra. (solver.extra., expert.extra.)")
 
 
 def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str, str, str]]:
@@ -191,16 +193,11 @@ def field_help(schema: type = RolloutConfig, prefix: str = "") -> list[tuple[str
             continue
         if item.default is not MISSING:
             default = item.default.value if isinstance(item.default, Enum) else item.default
-        elif callable(item.default_factory):
-            made = item.default_factory()
-            default = "[...]" if isinstance(made, list) and len(made) > 3 else made
         else:  # `_f` gives every field a default or a factory
-            raise TypeError(f"config field {name} has no default")
+            made = item.default_factory()  # type: ignore[operator]
+            default = "[...]" if isinstance(made, list) and len(made) > 3 else made
         rows.append((name, "null" if default is None else str(default), item.metadata.get("help", "")))
     return rows
-
-
-NESTED.update({"ModelConfig": ModelConfig, "ServeConfig": ServeConfig, "RewardConfig": RewardConfig})
 
 
 def render_field_help(columns: int = 100) -> str:

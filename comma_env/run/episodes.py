@@ -63,11 +63,8 @@ def audio_input(p: Plan, puzzle: str) -> str | None:
     if not getattr(_puzzle_cls(puzzle), "audio_samples", None):
         return None
     solver = p.solver
-    if solver.kind == "random":
-        return "none"
-    if solver.kind in ("human", "oracle"):
-        return "audio" if solver.kind == "human" else "description"
-    return "audio" if solver.audio else ("description" if solver.describe_audio else "none")
+    scripted = {"random": "none", "human": "audio", "oracle": "description"}.get(solver.kind)
+    return scripted or ("audio" if solver.audio else ("description" if solver.describe_audio else "none"))
 
 
 ERROR_DEFAULTS: dict[str, Any] = {

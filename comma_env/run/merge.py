@@ -76,13 +76,13 @@ def merge(out_dirs: Sequence[str | Path], dest: str | Path | None = None, quiet:
     if not paths:
         raise FileNotFoundError(f"no episodes*.jsonl in {', '.join(map(str, out_dirs))}")
     records = [r for f in paths for r in read_episodes(f, repair=False)]
-    mixed = mixed_settings(list(latest_per_episode(records).values()))
+    unique = list(latest_per_episode(records).values())
+    mixed = mixed_settings(unique)
     if mixed and not allow_mixed:
         raise ValueError(f"episodes of different settings in {', '.join(map(str, paths))} ({mixed}); "
                          "merge them separately, or pass --allow-mixed to pool them anyway")
     if mixed:
         print(f"comma_env.merge: warning: pooling episodes of different settings ({mixed})", file=sys.stderr)
-    unique = list(latest_per_episode(records).values())
     for folder in out_dirs:
         unique = attach_judgements(unique, folder)
     duplicates = len(records) - len(unique)

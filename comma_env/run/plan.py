@@ -16,7 +16,7 @@ from comma_env.protocol.game import RunOptions
 from comma_env.protocol.resources import conf_dir
 from comma_env.registry import VERSIONS, env_module
 from comma_env.run.checks import ConfigError, check_model, check_puzzle_options
-from comma_env.run.config import ModelConfig, RolloutConfig, close_to, memory_name, unknown_keys
+from comma_env.run.config import ModelConfig, RolloutConfig, memory_name, unknown_key, unknown_keys
 from comma_env.run.redact import config_secrets, scrub
 
 NEUTRAL_MODEL_FIELDS = ("name", "timeout", "max_retries", "api_key_env", "client", "logprobs", "top_logprobs",
@@ -49,10 +49,7 @@ def to_config(cfg: Any) -> RolloutConfig:
     data = OmegaConf.to_container(cfg, resolve=False) if isinstance(cfg, DictConfig) else cfg
     stray = unknown_keys(data) if isinstance(data, dict) else []
     if stray:  # Hydra lets +key=value add any key: refuse one nobody would read
-        near = close_to(stray[0])
-        hint = f" (did you mean {near}?)" if near and near != stray[0] else ""
-        raise ConfigError(f"unknown key {stray[0]!r}{hint}; keys of your own go under "
-                          "puzzle_options.<puzzle>. or model.extra. (solver.extra., expert.extra.)")
+        raise ConfigError(unknown_key(stray[0]))
     base = OmegaConf.structured(RolloutConfig)
     merged = OmegaConf.merge(base, cfg if isinstance(cfg, DictConfig) else OmegaConf.create(cfg))
     return OmegaConf.to_object(merged)  # type: ignore[return-value]

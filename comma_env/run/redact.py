@@ -49,8 +49,7 @@ def mask(text: str, secrets: Iterable[str] = ()) -> str:
     """`text` with URL credentials and every known secret value (4+ characters) masked."""
     text = mask_urls(text)
     for secret in sorted({s for s in secrets if isinstance(s, str) and len(s) >= 4}, key=len, reverse=True):
-        if secret in text:
-            text = text.replace(secret, MASK)
+        text = text.replace(secret, MASK)
     return text
 
 

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -192,9 +193,7 @@ def build_results(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] 
     failed = [r for r in records if r.get("error")]
     puzzles = ordered(str(r.get("puzzle")) for r in finished)
     summary = summarize(finished, order=puzzles)
-    errors_by_puzzle: dict[str, int] = {}
-    for record in failed:
-        errors_by_puzzle[str(record.get("puzzle"))] = errors_by_puzzle.get(str(record.get("puzzle")), 0) + 1
+    errors_by_puzzle = Counter(str(r.get("puzzle")) for r in failed)
     for puzzle, entry in summary["puzzles"].items():
         entry["errors"] = errors_by_puzzle.get(puzzle, 0)
     unplayed = [p for p in errors_by_puzzle if p not in summary["puzzles"]]

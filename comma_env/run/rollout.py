@@ -45,7 +45,7 @@ from comma_env.run.results import (  # noqa: E402
     write_atomic,
     write_results,
 )
-from comma_env.run.runlock import LockHeld, RunLock  # noqa: E402
+from comma_env.run.runlock import LockHeld, RunLock, describe  # noqa: E402
 from comma_env.run.tracking import log_results  # noqa: E402
 
 
@@ -130,11 +130,9 @@ async def run_async(p: Plan, quiet: bool = False,
             main_task.cancel()
 
     for signum in (signal.SIGTERM, signal.SIGINT):
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread / Windows
             loop.add_signal_handler(signum, on_signal, signum)
             installed.append(signum)
-        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread / Windows
-            pass
     queue = list(reversed(todo))
     work: asyncio.Future[Any] | None = None
     watchers: list[asyncio.Future[str]] = []
@@ -227,7 +225,7 @@ def finish(p: Plan, records: Sequence[dict[str, Any]], seconds: float | None = N
     return results
 
 
-def merge_if_complete(p: Plan) -> bool:
+def merge_if_complete(p: Plan) -> None:
     """After a shard: the last shard to finish writes the merged results.json / results.md."""
     from comma_env.run.merge import merge
 
@@ -237,10 +235,9 @@ def merge_if_complete(p: Plan) -> bool:
     for path in files:
         covered |= set(latest_per_episode(read_episodes(path, repair=False)))
     wanted = {(q, s) for q in cfg.puzzles for s in range(cfg.seed, cfg.seed + cfg.episodes)}
-    if not wanted <= covered:
-        return False
-    merge([p.out_dir], quiet=True, files=files)  # this run's shards only, not a stale episodes.jsonl
-    return True
+    if wanted <= covered:
+        merge([p.out_dir], quiet=True, files=files)  # this run's shards only, not a stale episodes.jsonl
+
 
 def resolved_config(p: Plan) -> dict[str, Any]:
     """The config as run, secrets masked, with provenance (versions, git commit)."""
@@ -258,7 +255,6 @@ def resolved_config(p: Plan) -> dict[str, Any]:
 
 def save_config(p: Plan) -> Path:
     path = p.out_dir / f"config{p.suffix}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
     text = mask(OmegaConf.to_yaml(OmegaConf.create(resolved_config(p))), secrets_of(p))
     write_atomic(path, text)
     return path
@@ -360,8 +356,7 @@ def _run_in(p: Plan, quiet: bool, created: list[Path]) -> dict[str, Any]:
     """`run` once out_dir exists; empties `created` when the run has begun (its folder stays)."""
     with RunLock(p.out_dir / f".rollout{p.suffix}.lock") as lock:
         if lock.stale and not quiet:
-            print(f"comma_env: taking over the lock of a run that is no longer running "
-                  f"(pid {lock.stale.get('pid')} on {lock.stale.get('host')}, started {lock.stale.get('started')})",
+            print(f"comma_env: taking over the lock of a run that is no longer running ({describe(lock.stale)})",
                   file=sys.stderr)
         loaded = load_done(p)  # refuses a folder of another setting before anything is written
         note = _resume_note(p, loaded)

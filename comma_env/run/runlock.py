@@ -39,8 +39,7 @@ class RunLock:
                 except BlockingIOError:
                     raise LockHeld(f"{self.path.parent} is in use by another run ({describe(read_holder(self.path))}); "
                                    "wait for it to finish or stop it, or choose another out_dir") from None
-            previous = read_holder(self.path)
-            self.stale = previous or None
+            self.stale = read_holder(self.path) or None
             handle.seek(0)
             handle.truncate()
             handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),

@@ -11,8 +11,7 @@ COLUMNS = ("puzzle", "n", "sr", "psr", "mistakes", "turns", "tokens", "efficienc
 
 def table(results: dict[str, Any]) -> list[list[Any]]:
     """The results table: one row per puzzle, then the overall row (`COLUMNS`)."""
-    rows = [(name, stats) for name, stats in (results.get("puzzles") or {}).items()]
-    rows.append(("overall", results["overall"]))
+    rows = [*(results.get("puzzles") or {}).items(), ("overall", results["overall"])]
     return [[name, *(stats.get(column) for column in COLUMNS[1:])] for name, stats in rows]
 
 

@@ -30,11 +30,10 @@ def stale(store: SessionStore, now: float) -> list[tuple[Session, str]]:
 
 async def expire(store: SessionStore, now: float | None = None) -> int:
     """End every stale session as abandoned; returns how many."""
-    ended = 0
-    for session, reason in stale(store, time.time() if now is None else now):
+    found = stale(store, time.time() if now is None else now)
+    for session, reason in found:
         await store.abandon(session, reason)
-        ended += 1
-    return ended
+    return len(found)
 
 
 async def expiry_loop(store: SessionStore) -> None:

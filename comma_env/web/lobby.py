@@ -10,8 +10,10 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
+from fastapi import HTTPException
+
 from comma_env.web.records import token_hash
-from comma_env.web.session import POLL_SECONDS, PlayError, SessionStore, bump
+from comma_env.web.session import POLL_SECONDS, SessionStore, bump
 from comma_env.web.study import Progress, Slot
 
 PARTICIPANT_ID = re.compile(r"^p[0-9a-f]{12}$")
@@ -45,7 +47,7 @@ class Lobby:
         if known is None:
             self.prune()
             if len(self.by_token) >= self.store.cfg.max_sessions:
-                raise PlayError(429, "the study is busy; try again in a few minutes")
+                raise HTTPException(429, "the study is busy; try again in a few minutes")
             if participant_id and PARTICIPANT_ID.match(participant_id):  # the id the browser kept
                 pid = participant_id
             else:  # none sent, or not one of ours: a fresh anonymous id
@@ -78,7 +80,7 @@ class Lobby:
     def find(self, token: str) -> Participant:
         found = self.by_token.get(token_hash(token))
         if found is None:
-            raise PlayError(404, "unknown participant: join the study again")
+            raise HTTPException(404, "unknown participant: join the study again")
         found.last_seen = time.time()
         return found
 
@@ -125,7 +127,7 @@ class Lobby:
             people = {roles[0]: first, roles[1]: second}
             try:
                 session, tokens = self.store.create_pair(slot.puzzle, slot.seed, {r: p.id for r, p in people.items()})
-            except PlayError:  # the server is full: they wait for a game to end
+            except HTTPException:  # the server is full: they wait for a game to end
                 break
             for role, person in people.items():
                 person.seat = {"url": f"/play/{tokens[role]}", "role": role}

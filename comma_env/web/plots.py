@@ -121,14 +121,14 @@ def error_taxonomy(runs: Sequence[Run], path: Path) -> Path | None:
     return _grouped_bars(runs, list(TAXONOMY), share, "% of failed episodes", "Error taxonomy", path)
 
 
-PLOTS: dict[str, Callable[[Sequence[Run], Path], Path | None]] = {
-    "success_vs_turn_limit": success_vs_turn_limit,
-    "leak_vs_success": leak_vs_success,
-    "psr_vs_tokens": psr_vs_tokens,
-    "psr_by_skill": psr_by_skill,
-    "error_taxonomy": error_taxonomy,
+PLOTS: dict[str, tuple[Callable[[Sequence[Run], Path], Path | None], str]] = {
+    "success_vs_turn_limit": (success_vs_turn_limit, "Success rate by turn limit (Figure 4, left)"),
+    "leak_vs_success": (leak_vs_success, "Leak rate against success, ATM and Telehealth (Figure 4, right)"),
+    "psr_vs_tokens": (psr_vs_tokens, "Partial success against tokens per episode (Figure 5)"),
+    "psr_by_skill": (psr_by_skill, "Partial success by skill category"),
+    "error_taxonomy": (error_taxonomy, "Error taxonomy of failed episodes"),
 }
-"""File stem -> figure function (a function returns None when no run has the data)."""
+"""File stem -> the figure function (None when no run has the data) and its title in the report."""
 
 
 def write_plots(runs: Sequence[Run], folder: str | Path, warn: Callable[[str], None] | None = None) -> dict[str, Path]:
@@ -137,7 +137,7 @@ def write_plots(runs: Sequence[Run], folder: str | Path, warn: Callable[[str], N
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = {}
-    for stem, make in PLOTS.items():
+    for stem, (make, _) in PLOTS.items():
         path = out / f"{stem}.png"
         if path.is_symlink():
             path.unlink()

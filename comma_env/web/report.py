@@ -18,18 +18,12 @@ from markupsafe import Markup, escape
 
 from comma_env.run.console import is_random_run, is_v1_protocol, pm, v1_random_row
 from comma_env.run.results import ordered, title, write_atomic
+from comma_env.web.plots import PLOTS, write_plots
 from comma_env.web.render import message_html
 from comma_env.web.replay import Replayed, replay_all
 from comma_env.web.runs import Run, load_runs, slug
 
 HERE = Path(__file__).parent
-PLOT_TITLES = {
-    "success_vs_turn_limit": "Success rate by turn limit (Figure 4, left)",
-    "leak_vs_success": "Leak rate against success, ATM and Telehealth (Figure 4, right)",
-    "psr_vs_tokens": "Partial success against tokens per episode (Figure 5)",
-    "psr_by_skill": "Partial success by skill category",
-    "error_taxonomy": "Error taxonomy of failed episodes",
-}
 STATIC_PAGE_LIMIT = 300
 """``--pages auto`` writes episode pages and images up to this many episodes (about 20 MB);
 above it, pages are served on demand (``--serve``)."""
@@ -216,7 +210,7 @@ def report_page(templates: Environment, runs: Sequence[Run], index: list[dict[st
     return templates.get_template("report.html").render(
         runs=runs, psr=comparison(runs, "psr", 0), sr=comparison(runs, "sr", 1),
         tables=[(run, run_table(run)) for run in runs],
-        plots=[(f"plots/{p.name}", PLOT_TITLES[stem]) for stem, p in plots.items()],
+        plots=[(f"plots/{p.name}", PLOTS[stem][1]) for stem, p in plots.items()],
         data=data, episodes=len(index), pages=pages, page_limit=STATIC_PAGE_LIMIT,
         serve_command=" ".join(["python -m comma_env.report", *map(shlex.quote, folders), "--serve"]),
         puzzles=ordered(str(e["p"]) for e in index), end_reasons=sorted({str(e["e"]) for e in index if e["e"]}))
@@ -242,9 +236,6 @@ def write_report(folders: Sequence[str | Path], out: str | Path | None = None, w
     assets = safe_dir(target, "assets")
     for name in ("report.css", "report.js"):
         write_file(assets / name, (HERE / "static" / name).read_bytes())
-
-    from comma_env.web.plots import write_plots
-
     plots = write_plots(runs, safe_dir(target, "plots"), warn=note)
     total = sum(len(r.records) for r in runs)
     write_pages = pages == "all" or (pages == "auto" and total <= STATIC_PAGE_LIMIT)

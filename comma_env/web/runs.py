@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,12 +64,11 @@ def load_runs(folders: list[str | Path], warn: Callable[[str], None] | None = No
     """`load_run` for each folder, with slugs and labels made unique (two runs of the same
     models in other settings are told apart by their folder name)."""
     runs = [load_run(f, warn) for f in folders]
-    seen: dict[str, int] = {}
+    seen: Counter[str] = Counter()
     for run in runs:
-        count = seen.get(run.slug, 0)
-        seen[run.slug] = count + 1
-        if count:
-            run.slug = f"{run.slug}-{count + 1}"
+        seen[run.slug] += 1
+        if seen[run.slug] > 1:
+            run.slug = f"{run.slug}-{seen[run.slug]}"
     labels = [r.label for r in runs]
     for run in runs:
         if labels.count(run.label) > 1:

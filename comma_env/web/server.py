@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,15 +24,7 @@ from comma_env.web.connections import connection_options
 from comma_env.web.expiry import expiry_loop
 from comma_env.web.guard import Guard
 from comma_env.web.limits import AdminToken, CreationLimiter
-from comma_env.web.session import (
-    MAX_MESSAGE_CHARS,
-    PLAYABLE,
-    POLL_SECONDS,
-    PlayError,
-    Session,
-    SessionStore,
-    describe_hint,
-)
+from comma_env.web.session import MAX_MESSAGE_CHARS, PLAYABLE, POLL_SECONDS, Session, SessionStore, describe_hint
 
 STATIC = Path(__file__).parent / "static"
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -82,8 +76,7 @@ def view(session: Session, role: str, token: str) -> dict[str, Any]:
     else:
         out.update(manual=raw.manual, manual_html=manual_html(raw.manual))
     if done:
-        summary = raw.episode_summary()
-        summary.pop("seed", None)
+        summary = {key: value for key, value in raw.episode_summary().items() if key != "seed"}
         out["episode"] = summary | {"error": session.public_error}
     return out
 
@@ -141,10 +134,6 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
                   for e in error.errors()]
         return JSONResponse({"detail": detail}, status_code=422)
 
-    @app.exception_handler(PlayError)
-    async def play_error(request: Request, error: PlayError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=error.status)
-
     @app.exception_handler(Exception)
     async def failure(request: Request, error: Exception) -> JSONResponse:  # detail to the console, not the client
         print(f"comma_env.play: {request.method} {request.url.path.split('/')[1:3]}: {type(error).__name__}")
@@ -171,7 +160,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
         async def new_session(body: NewSession, request: Request) -> dict[str, Any]:
             is_admin = limits.creating(request)
             if body.seed is not None and not is_admin:
-                raise PlayError(403, "choosing a seed needs the admin token")
+                raise HTTPException(403, "choosing a seed needs the admin token")
             session, token, invite = store.create(body.puzzle, body.seed)
             return {"url": f"/play/{token}", "invite": f"/join/{invite}" if invite else None}
 
@@ -182,7 +171,7 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
     @app.post("/api/join/{invite}")
     async def join(invite: str, request: Request) -> JSONResponse:
         if not TOKEN.match(invite):
-            raise PlayError(404, "this invitation was used already or does not exist")
+            raise HTTPException(404, "this invitation was used already or does not exist")
         session, role, token = await store.redeem(invite, seats_cookie(request))
         response = JSONResponse({"url": f"/play/{token}", "role": role})
         remember_seat(response, request, session.id)
@@ -198,14 +187,14 @@ def create_app(store: SessionStore, admin: AdminToken | None = None,
     @app.get("/api/play/{token}/state")
     async def state(token: str, since: int = Query(default=-1, ge=-1)) -> dict[str, Any]:
         session, role = await find(token)
-        store.seen(session, role)
+        session.last_seen[role] = time.time()
         await store.wait(session, since, POLL_SECONDS, role)
         return view(session, role, token)
 
     @app.post("/api/play/{token}/message")
     async def message(token: str, body: Message) -> dict[str, Any]:
         session, role = await find(token)
-        store.seen(session, role)
+        session.last_seen[role] = time.time()
         await store.submit(session, role, body.text, body.client_id)
         return view(session, role, token)
 
@@ -252,7 +241,7 @@ class Limits:
         if self.is_admin(request):
             return True
         if not self.per_client.allow(client_of(request)):
-            raise PlayError(429, "too many new games from your address; try again later")
+            raise HTTPException(429, "too many new games from your address; try again later")
         return False
 
 
@@ -286,9 +275,6 @@ class BackgroundServer:
         self.thread: Any = None
 
     def __enter__(self) -> str:
-        import threading
-        import time
-
         self.thread = threading.Thread(target=self.server.run, name="comma-play-server", daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 30

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fastapi import HTTPException
+
 import comma_env
 from comma_env.protocol.policy import Player, Policy
 from comma_env.protocol.text import to_text
@@ -38,14 +40,6 @@ SEED_SPACE = 2**31 - 1
 
 POLL_SECONDS = 20.0
 """Longest a long poll (a page waiting for a change) is held open before it is answered."""
-
-
-class PlayError(Exception):
-    """A request that cannot be honoured; `status` is the HTTP status to answer with."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass
@@ -93,10 +87,6 @@ class Session:
         return self.raw.end_reason is not None or self.error is not None
 
     @property
-    def abandoned(self) -> bool:
-        return self.raw.end_reason == ABANDONED
-
-    @property
     def to_move(self) -> str | None:
         return None if self.done else self.env.agent_selection
 
@@ -105,7 +95,7 @@ class Session:
         """What a player is told about a failure: never the detail."""
         if self.error is None:
             return None
-        if self.abandoned:
+        if self.raw.end_reason == ABANDONED:
             return "the game was ended: a player left or nobody moved for too long"
         return "the game ended because of an error on the server or the partner's side; it has been recorded"
 
@@ -161,15 +151,12 @@ class SessionStore:
         rc.out_dir = str(self.out_dir)
         return plan(rc)
 
-    def played_seeds(self, puzzle: str) -> set[int]:
-        taken = {int(r.get("seed") or 0) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False)
-                 if r.get("puzzle") == puzzle}
-        return taken | {s.seed for s in self.sessions.values() if s.puzzle == puzzle and not s.saved}
-
     def next_seed(self, puzzle: str) -> int:
         """A seed not yet saved nor in play: random (players cannot guess it), or the next from
         ``first_seed`` with ``seed_order=sequential``."""
-        taken = self.played_seeds(puzzle)
+        taken = {int(r.get("seed") or 0) for r in read_episodes(self.out_dir / "episodes.jsonl", repair=False)
+                 if r.get("puzzle") == puzzle}
+        taken |= {s.seed for s in self.sessions.values() if s.puzzle == puzzle and not s.saved}
         if self.cfg.seed_order == "sequential":
             seed = self.cfg.first_seed
             while seed in taken:
@@ -180,14 +167,12 @@ class SessionStore:
             if seed not in taken:
                 return seed
 
-    def unfinished(self) -> int:
-        return sum(1 for s in self.sessions.values() if not s.done)
-
     def _check_new(self, puzzle: str) -> None:
         if puzzle not in PLAYABLE:
-            raise PlayError(400, f"puzzle {puzzle[:40]!r} cannot be played here; choose one of {', '.join(PLAYABLE)}")
-        if self.unfinished() >= self.cfg.max_sessions:
-            raise PlayError(429, "too many unfinished sessions on this server; try again later")
+            raise HTTPException(400, f"puzzle {puzzle[:40]!r} cannot be played here; "
+                                     f"choose one of {', '.join(PLAYABLE)}")
+        if sum(1 for s in self.sessions.values() if not s.done) >= self.cfg.max_sessions:
+            raise HTTPException(429, "too many unfinished sessions on this server; try again later")
 
     def create(self, puzzle: str | None = None, seed: int | None = None) -> tuple[Session, str, str | None]:
         """A new session for the person asking: their seat token and, when the partner is a
@@ -197,7 +182,7 @@ class SessionStore:
         if seed is None:
             seed = self.cfg.seed if self.cfg.seed is not None and puzzle == self.cfg.puzzle else self.next_seed(puzzle)
         if seed < 0:
-            raise PlayError(400, "seed must be >= 0")
+            raise HTTPException(400, "seed must be >= 0")
         humans = tuple(ROLES) if self.cfg.partner == "human" else (self.cfg.role,)
         session = self._build(secrets.token_hex(12), puzzle, seed, humans, self.cfg.role)
         token = self._seat(session, self.cfg.role)
@@ -304,7 +289,7 @@ class SessionStore:
     async def lookup(self, token: str) -> tuple[Session, str]:
         found = self.by_seat.get(token_hash(token))
         if found is None:
-            raise PlayError(404, "no such game (check the link)")
+            raise HTTPException(404, "no such game (check the link)")
         return await self._session(found[0]), found[1]
 
     async def _session(self, sid: str) -> Session:
@@ -313,7 +298,7 @@ class SessionStore:
             try:
                 session = await self._load(sid)
             except (OSError, ValueError, KeyError):
-                raise PlayError(404, "this game cannot be rebuilt") from None
+                raise HTTPException(404, "this game cannot be rebuilt") from None
         return session
 
     async def redeem(self, invite: str, holder: set[str]) -> tuple[Session, str, str]:
@@ -322,22 +307,19 @@ class SessionStore:
         digest = token_hash(invite)
         found = self.by_invite.get(digest)
         if found is None:
-            raise PlayError(404, "this invitation was used already or does not exist")
+            raise HTTPException(404, "this invitation was used already or does not exist")
         session = await self._session(found[0])
         if session.id in holder:
-            raise PlayError(403, "you already play in this game; send the invitation to the other player")
+            raise HTTPException(403, "you already play in this game; send the invitation to the other player")
         async with session.lock:
             if session.invites.get(found[1]) != digest:
-                raise PlayError(404, "this invitation was used already or does not exist")
+                raise HTTPException(404, "this invitation was used already or does not exist")
             del session.invites[found[1]]
             self.by_invite.pop(digest, None)
             token = self._seat(session, found[1])
             self._persist(session)
         bump(session)
         return session, found[1], token
-
-    def seen(self, session: Session, role: str) -> None:
-        session.last_seen[role] = time.time()
 
     # -- ending a game from outside ------------------------------------------------------------
     async def abandon(self, session: Session, reason: str) -> None:
@@ -362,16 +344,16 @@ class SessionStore:
         """A person's message; repeated `client_id`s (a resent request) are accepted once."""
         text = to_text(text)
         if len(text) > MAX_MESSAGE_CHARS:
-            raise PlayError(413, f"message longer than {MAX_MESSAGE_CHARS} characters")
+            raise HTTPException(413, f"message longer than {MAX_MESSAGE_CHARS} characters")
         if not text.strip():
-            raise PlayError(400, "empty message")
+            raise HTTPException(400, "empty message")
         async with session.lock:
             if client_id and any(m.client_id == client_id for m in session.messages):
                 return
             if session.done:
-                raise PlayError(409, "the episode is over")
+                raise HTTPException(409, "the episode is over")
             if session.to_move != role:
-                raise PlayError(409, f"it is the {session.to_move}'s turn")
+                raise HTTPException(409, f"it is the {session.to_move}'s turn")
             await self._step(session, Sent(role, text, client_id))
 
     async def _step(self, session: Session, sent: Sent) -> None:

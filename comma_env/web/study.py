@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-import secrets
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,11 +50,8 @@ class Schedule:
                                  f"games_per_puzzle={len(data['seeds'])}; "
                                  "use those settings to resume it, or another folder")
             return cls(data["puzzles"], [int(s) for s in data["seeds"]])
-        if seeds is None:
-            chosen: set[int] = set()
-            while len(chosen) < games_per_puzzle:
-                chosen.add(secrets.randbelow(SEED_SPACE))
-            seeds = sorted(chosen)
+        if seeds is None:  # secret, as `secrets` draws them
+            seeds = sorted(random.SystemRandom().sample(range(SEED_SPACE), games_per_puzzle))
         write_private_json(out_dir, STUDY_FILE, {"puzzles": list(puzzles), "seeds": list(seeds)})
         return cls(list(puzzles), list(seeds))
 

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from comma_env.web.lobby import Lobby
 from comma_env.web.records import token_hash
 from comma_env.web.server import TOKEN, Limits, client_of, manual_html, page
-from comma_env.web.session import POLL_SECONDS, PlayError, wait_for_change
+from comma_env.web.session import POLL_SECONDS, wait_for_change
 from comma_env.web.study import Progress
 
 DEFAULT_TEXTS = Path(__file__).parent / "static"
@@ -52,7 +52,7 @@ def study_routes(lobby: Lobby, progress: Progress, instructions: str,
         @app.post("/api/lobby/join")
         async def join(body: Join, request: Request) -> dict[str, Any]:
             if not body.consent:
-                raise PlayError(400, "please read the consent text and agree before joining")
+                raise HTTPException(400, "please read the consent text and agree before joining")
             returning = bool(body.token) and token_hash(str(body.token)) in lobby.by_token
             if not returning:
                 limits.creating(request)
@@ -81,7 +81,7 @@ def study_routes(lobby: Lobby, progress: Progress, instructions: str,
         @app.get("/api/admin/progress")
         async def admin_progress(request: Request) -> dict[str, Any]:
             if not limits.is_admin(request):
-                raise PlayError(403, "the admin token is missing or wrong" if limits.admin.enabled
+                raise HTTPException(403, "the admin token is missing or wrong" if limits.admin.enabled
                                 else "no admin token is set: start the server with COMMA_PLAY_ADMIN_TOKEN")
             return {"puzzles": progress.table(), "waiting": len(lobby.waiting), "participants": len(lobby.by_token),
                     "complete": progress.complete(), "games_in_play": len(progress.in_play())}
@@ -91,5 +91,5 @@ def study_routes(lobby: Lobby, progress: Progress, instructions: str,
 
 def _find(lobby: Lobby, token: str) -> Any:
     if not TOKEN.match(token):
-        raise PlayError(404, "unknown participant: join the study again")
+        raise HTTPException(404, "unknown participant: join the study again")
     return lobby.find(token)

@@ -16,13 +16,15 @@ PACKAGE = Path(__file__).resolve().parents[2] / "comma_env"
 ISSUE_55_GOAL = 19_000
 """The line budget issue 55 set for comma_env/ (every line of every .py file under it)."""
 
-LINE_BUDGET = 19_120
+LINE_BUDGET = 18_998
 """The base comma_env/ holds after four lean passes (dead code, repeats, docstrings cut to a line or
 two; then one stack per job: the report server on the play server's FastAPI plumbing, LLMSettings as
 the typed ModelConfig, pydantic record checks; then library calls for hand-written waits and caches),
-a first one over privacy/ (module docstrings, one-use helpers, dead branches, library calls) and a second
-one over agents/natural/ (unused names, one-use helpers, one loop or comprehension where two did a job):
-120 above `ISSUE_55_GOAL`. Lower this as the package shrinks. Later features add a named allowance."""
+a first one over privacy/ (module docstrings, one-use helpers, dead branches, library calls), a second
+one over agents/natural/ (unused names, one-use helpers, one loop or comprehension where two did a job)
+and a second one over web/, run/, rl/, leaderboard/, openenv/ and asympuzl/ (FastAPI's HTTPException and
+starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `ISSUE_55_GOAL`, which is
+met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
     "issue 56: natural-language partners": 4641,  # a reader per puzzle, both seats (comma_env/agents/natural/);
