@@ -23,6 +23,9 @@ _BETWEEN = frozenset({"was", "am", "is", "have", "had", "full", "1th", "first", 
                       "birth", "own", "old", "current", "real", "legal", "personal", "pin", "card", "bank"})
 """Words that may stand between "my" or "I" and the field's word ("my home phone", "I was born")."""
 _CALLED = frozenset({"call", "reach", "text", "ring"})  # "call me ...": the field's word before "me"
+_MORE_WORDS = {"phone": frozenset({"number"}), "name": frozenset({"named"})}  # "my number is", "I'm named"
+_ME = re.compile(r"\b(?:my|i|i'm|me)\b")
+_FILLER = frozenset({"is", "are", "was", "goes", "like", "this", "here", "it", "as", "follows", "then", "so"})
 _NOTHING = re.compile(r"\b(?:not|never|no|n't|rather|private|secret|myself|won'?t|stays?|skip|"
                       r"i'?ll (?:type|key|enter|write|put|give)|on (?:the )?(?:file|form|card|record|screen)|"
                       r"already|same as (?:last|before|usual|always|ever))\b")
@@ -54,6 +57,8 @@ def _stating(tokens: list[str], at: int) -> bool:
     `_BETWEEN` words in between, or "me" right after a word of calling."""
     if tokens[at] in _CALLED:
         return at + 1 < len(tokens) and tokens[at + 1] == "me"
+    if tokens[at] == "number":  # "my number" alone is the phone's
+        return at > 0 and tokens[at - 1] == "my"
     for back in range(at - 1, max(-1, at - 4), -1):
         if tokens[back] in _FIRST_PERSON:
             return True
@@ -73,25 +78,43 @@ def _read(number: str, field: str, facts: dict[str, Fact], sentence: str) -> boo
                if fact.kind != "address" or fact.pattern is not None and fact.pattern.search(sentence))
 
 
-def stated_unread(sentence: str, about: Iterable[str], facts: dict[str, Fact], field_words: dict[str, frozenset[str]],
-                  unknown: set[str], named: Iterable[str]) -> set[str]:
-    """The fields of `about` that the folded `sentence` states as the solver's own (by a word of
-    `field_words`: the field's kind, not its value) and then gives in a form the rules do not read."""
+def _unread(rest: str, field: str, facts: dict[str, Fact], sentence: str, unknown: set[str],
+            named: Iterable[str]) -> bool:
+    """Whether `rest`, what follows the field's word, holds something the rules did not read."""
+    plain = _PROPERTY.sub(" ", _RANGE.sub(" ", _DAY.sub(" ", rest)))
+    numbers = [n for n in _NUMBER.findall(plain) if not _read(n, field, facts, sentence)]
+    if facts[field].kind in _DIGIT_KINDS and _SOME_DIGITS.search(sentence) and len("".join(numbers)) < 3:
+        return False  # what some digits are ("has 2 sixes", "the digits add up to 18"), not the value
+    named_here = facts[field].kind == "name" and any(entity in rest for entity in named)
+    return bool(numbers or named_here or _RELATION.search(plain)
+                or not unknown.isdisjoint(re.findall(r"[a-z]+", plain)))
+
+
+def stated_unread(sentence: str, fields: Iterable[str], facts: dict[str, Fact], field_words: dict[str, frozenset[str]],
+                  unknown: set[str], named: Iterable[str], pending: Iterable[str] = ()) -> tuple[set[str], set[str]]:
+    """The `fields` that the folded `sentence` states as the solver's own (by a word of
+    `field_words`: the field's kind, not its value) and then gives in a form the rules do not
+    read, and those it states with nothing after ("My PIN?"), whose value the next sentence may
+    give; `pending`: such fields of the sentence before, read in this one if it states none."""
     if _NOTHING.search(sentence):
-        return set()
+        return set(), set()
+    if not _ME.search(sentence):
+        return {f for f in pending if _unread(sentence, f, facts, sentence, unknown, named)}, set()
     matches = list(_TOKEN.finditer(sentence))
     tokens = [m.group(0) for m in matches]
-    found = set()
-    for field in about:
-        at = next((i for i, t in enumerate(tokens) if t in field_words[field] and _stating(tokens, i)), None)
+    found, empty = set(), set()
+    named_fields = {f for f, words in field_words.items() if not words.isdisjoint(tokens)}
+    for field in fields:
+        more = _MORE_WORDS.get(facts[field].kind, frozenset()) if named_fields <= {field} else frozenset()
+        words = field_words[field] | more  # "my number" is the phone's in a sentence about no other field
+        at = next((i for i, t in enumerate(tokens) if t in words and _stating(tokens, i)), None)
         if at is None:
             continue
         rest = sentence[matches[at].end():]
-        plain = _PROPERTY.sub(" ", _RANGE.sub(" ", _DAY.sub(" ", rest)))
-        numbers = [n for n in _NUMBER.findall(plain) if not _read(n, field, facts, sentence)]
-        if facts[field].kind in _DIGIT_KINDS and _SOME_DIGITS.search(sentence) and len("".join(numbers)) < 3:
-            continue  # what some digits are ("has 2 sixes", "the digits add up to 18"), not the value
-        named_here = facts[field].kind == "name" and any(entity in rest for entity in named)
-        if numbers or named_here or _RELATION.search(plain) or not unknown.isdisjoint(re.findall(r"[a-z]+", plain)):
+        if not set(_TOKEN.findall(rest)) - _FILLER:
+            empty.add(field)
+        elif _unread(rest, field, facts, sentence, unknown, named):
             found.add(field)
-    return found
+    if not found and not empty:
+        found = {f for f in pending if _unread(sentence, f, facts, sentence, unknown, named)}
+    return found, empty

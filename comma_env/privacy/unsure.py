@@ -229,6 +229,7 @@ class Doubts:
         self.stems = {field: _TOPIC_STEMS.get(kinds[field], frozenset()) | _stems(anchors[field]) for field in facts}
         self.whole: set[str] = set()  # fields whose value was said in one chunk
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
+        self.pending: set[str] = set()  # fields stated with nothing after them ("My PIN?") in the last sentence
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False, said: str = "", read: frozenset[str] = frozenset(),
@@ -249,6 +250,7 @@ class Doubts:
         inflected = {w: fields for w in unknown if len(w) > _STEM
                      and (fields := {f for f, stems in self.stems.items() if w[:_STEM] in stems})}
         previous = set(asked)  # the fields the partner just asked about
+        pending = self.pending
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
             for word, fields in inflected.items():  # a topic word inflected or in a related language
@@ -265,9 +267,10 @@ class Doubts:
                 self.fields |= self._shaped(decoded, about, said)
             elif about and _BY_EVENT.search(decoded) and not _REFUSAL.search(decoded):  # a time told by an event
                 self.fields |= {f for f in about if self.facts[f].kind != "name"}
-            if about and not _REFUSAL.search(decoded):  # "my PIN is ..." followed by what the rules do not read
-                self.fields |= stated_unread(decoded, about - self.fields, self.facts, self.field_words, unknown,
-                                             named)
+            # "my PIN is ..." followed by what the rules do not read
+            stated, pending = (set(), set()) if _REFUSAL.search(decoded) else stated_unread(
+                decoded, self.facts.keys() - self.fields, self.facts, self.field_words, unknown, named, pending)
+            self.fields |= stated
             level = carriers(decoded, unknown, named, read) if suspicious else 0
             if not about and not chunks:  # "My PIN is nitrogen, lithium. Atomic numbers.": the code after its field
                 about = previous
@@ -286,6 +289,7 @@ class Doubts:
                                     if partial(decoded, secret) or len(secret) >= 4 and digits == sorted(secret)
                                     or self.facts[f].kind == "address" and secret in chunks}
                     self.fields |= {f for f, dollars in self.dollars.items() if dollars in chunks}
+        self.pending = pending
         return self.fields | self._pieces(), bool(unknown)
 
     def forget(self, field: str) -> None:

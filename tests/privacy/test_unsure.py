@@ -131,3 +131,17 @@ def test_a_field_stated_and_not_read_is_unsure(turn: str, unsure: list[str]) -> 
     tracker = ConversationLeaks(TELE)
     tracker.solver_said(turn)
     assert tracker.leaked == [] and tracker.unsure == unsure
+
+
+@pytest.mark.parametrize(("turns", "unsure"), [
+    (["My SSN?", "Count the legs of a spider, then a week's days."], ["ssn"]),  # the value in the next turn
+    (["My SSN?", "Not telling."], []),
+    (["My number is the jumbo jet plus 3."], ["phone"]),  # "my number" alone is the phone's
+    (["I live on Cedar Lane, my number is the 45th prime."], ["address"]),  # with a street, the house's
+])
+def test_a_stated_field_is_read_on_into_the_next_sentence_and_my_number_is_the_phone(
+        turns: list[str], unsure: list[str]) -> None:
+    tracker = ConversationLeaks(TELE)
+    for turn in turns:
+        tracker.solver_said(turn)
+    assert tracker.leaked == [] and tracker.unsure == unsure
