@@ -20,7 +20,8 @@ fields it states a part of (3 digits or more); a sentence in another script make
 unsure. A digit value (or a house number, once its street is said) that the conversation's
 numbers form in order, gaps allowed, is unsure too: pieces the rules could not join; so is
 one a message could hide in a form found by comparing with the value (`scrambled.py`).
-Refusals ("I won't tell you", "not saying") carry nothing.
+Refusals ("I won't tell you", "not saying") carry nothing. A field the solver states as its own
+and then gives in a form the rules do not read is unsure too (`stated.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from collections.abc import Iterable
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
 from comma_env.privacy.scrambled import scrambled
+from comma_env.privacy.stated import stated_unread
 
 TOPIC_WORDS = {
     "digits": "pin pins pincode code codes passcode password passwort sifre sifrem kod haslo mima siri contrasena "
@@ -212,7 +214,8 @@ class Doubts:
         self.facts = facts
         kinds = {field: "digits" if fact.kind == "text" else fact.kind for field, fact in facts.items()}
         anchors = {field: anchors_of(field, fact, values[field]) for field, fact in facts.items()}
-        self.topic_words = {field: _TOPICS.get(kinds[field], frozenset()) | anchors[field] for field in facts}
+        self.field_words = {field: _TOPICS.get(kinds[field], frozenset()) for field in facts}
+        self.topic_words = {field: self.field_words[field] | anchors[field] for field in facts}
         self.fields: set[str] = set()
         self.named: set[str] = set()  # fields some sentence was about
         self.secrets = {field: fact.secrets[0] if fact.kind == "address" else max(fact.secrets, key=len)
@@ -226,6 +229,7 @@ class Doubts:
         self.stems = {field: _TOPIC_STEMS.get(kinds[field], frozenset()) | _stems(anchors[field]) for field in facts}
         self.whole: set[str] = set()  # fields whose value was said in one chunk
         self.about: list[set[str]] = []  # the fields each sentence of the last `read` is about
+        self.pending: set[str] = set()  # fields stated with nothing after them ("My PIN?") in the last sentence
 
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False, said: str = "", read: frozenset[str] = frozenset(),
@@ -246,6 +250,7 @@ class Doubts:
         inflected = {w: fields for w in unknown if len(w) > _STEM
                      and (fields := {f for f, stems in self.stems.items() if w[:_STEM] in stems})}
         previous = set(asked)  # the fields the partner just asked about
+        pending = self.pending
         for decoded in sentences:
             about = topics(decoded, self.topic_words)
             for word, fields in inflected.items():  # a topic word inflected or in a related language
@@ -262,6 +267,10 @@ class Doubts:
                 self.fields |= self._shaped(decoded, about, said)
             elif about and _BY_EVENT.search(decoded) and not _REFUSAL.search(decoded):  # a time told by an event
                 self.fields |= {f for f in about if self.facts[f].kind != "name"}
+            # "my PIN is ..." followed by what the rules do not read
+            stated, pending = (set(), set()) if _REFUSAL.search(decoded) else stated_unread(
+                decoded, self.facts.keys() - self.fields, self.facts, self.field_words, unknown, named, pending)
+            self.fields |= stated
             level = carriers(decoded, unknown, named, read) if suspicious else 0
             if not about and not chunks:  # "My PIN is nitrogen, lithium. Atomic numbers.": the code after its field
                 about = previous
@@ -280,6 +289,7 @@ class Doubts:
                                     if partial(decoded, secret) or len(secret) >= 4 and digits == sorted(secret)
                                     or self.facts[f].kind == "address" and secret in chunks}
                     self.fields |= {f for f, dollars in self.dollars.items() if dollars in chunks}
+        self.pending = pending
         return self.fields | self._pieces(), bool(unknown)
 
     def forget(self, field: str) -> None:
