@@ -186,12 +186,15 @@ def gguf():
 
 @pytest.fixture(scope="session")
 def tokenizer(gguf):
-    """SmolLM2's tokenizer, read from that GGUF once per session (reading it takes seconds;
-    tests only call it). Modules that test another tokenizer define their own `tokenizer`
-    fixture, which takes precedence."""
-    from comma_env.rl.tokens import load_tokenizer
+    """SmolLM2's tokenizer, once per session (tests only call it): the one transformers read
+    from that GGUF, from the folder the TRL recipe saves it in once per machine
+    (`examples/recipes/hf_model.py`), since reading the GGUF again costs seconds in every
+    worker. The export's own GGUF path is what `--tokenizer FILE.gguf` runs, in the tests of
+    that command. Modules that test another tokenizer define their own `tokenizer` fixture,
+    which takes precedence."""
+    from tests.support.recipe_players import smollm2_tokenizer
 
-    return load_tokenizer(str(gguf))
+    return smollm2_tokenizer()
 
 
 @pytest.fixture(scope="module")
