@@ -86,7 +86,9 @@ LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "vf/test_
               "rl/test_trl_vlm.py", "rl/test_logprob_align.py", "rl/test_server_tokens.py", "registry/test_garbage.py",
               "run/test_smollm2_rollout.py",
               "run/test_llm_rollout.py", "registry/test_long_messages.py", "docs/test_build.py",
-              "run/test_hardening.py", "examples/test_recipes_two_learners_trl.py", "examples/test_recipes_verl.py")
+              "run/test_hardening.py", "examples/test_recipes_two_learners_trl.py", "examples/test_recipes_verl.py",
+              "docs/test_blocks.py", "examples/test_two_learners.py", "project/test_lowest_versions.py",
+              "project/test_wheel.py")
 """Files whose tests take minutes in all, longest first: on xdist's workers they start early,
 so that the run does not end with one of them alone on one worker. A hint for the schedule
 only; the suite passes in any order."""
