@@ -86,7 +86,9 @@ LONG_FILES = ("rl/test_trl_concurrent.py", "openenv/test_security.py", "vf/test_
               "rl/test_trl_vlm.py", "rl/test_logprob_align.py", "rl/test_server_tokens.py", "registry/test_garbage.py",
               "run/test_smollm2_rollout.py",
               "run/test_llm_rollout.py", "registry/test_long_messages.py", "docs/test_build.py",
-              "run/test_hardening.py", "examples/test_recipes_two_learners_trl.py", "examples/test_recipes_verl.py")
+              "run/test_hardening.py", "examples/test_recipes_two_learners_trl.py", "examples/test_recipes_verl.py",
+              "docs/test_blocks.py", "examples/test_two_learners.py", "project/test_lowest_versions.py",
+              "project/test_wheel.py")
 """Files whose tests take minutes in all, longest first: on xdist's workers they start early,
 so that the run does not end with one of them alone on one worker. A hint for the schedule
 only; the suite passes in any order."""
@@ -95,18 +97,22 @@ only; the suite passes in any order."""
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On xdist's workers (`--dist loadfile --no-loadscope-reorder` hands out whole files in
     this order): first the files with `alone` tests, then the other `LONG_FILES`, then the
-    rest, each group in the order of `LONG_FILES` and each file in its own order (every worker
-    sorts the same way). An `alone` test waits for the test the other worker is running to
-    end: early on that is a short one from these same files, later it could be a training run
-    of minutes while this worker idles; so the long files with `alone` tests come first."""
+    rest, each group in the order of `LONG_FILES` (every worker sorts the same way). An
+    `alone` test waits for the test the other worker is running to end, so the `alone` tests
+    go first in their files and the short files with `alone` tests go before the long ones:
+    their `alone` tests then wait for short tests of these same files, not for the long
+    waiting tests of the OpenEnv security file (a full run measured 40 s of one idle worker
+    behind them), nor, later on, for a training run of minutes."""
     if ALONE not in config.stash:
         return
     alone_files = {item.path for item in items if item.get_closest_marker("alone") is not None}
+    files = {path: index for index, path in enumerate(dict.fromkeys(item.path for item in items))}
 
-    def rank(item: pytest.Item) -> tuple[int, int]:
+    def rank(item: pytest.Item) -> tuple[int, int, int, bool]:
         name = item.path.relative_to(TESTS).as_posix()
         hint = LONG_FILES.index(name) if name in LONG_FILES else len(LONG_FILES)
-        return (0 if item.path in alone_files else 1 if name in LONG_FILES else 2), hint
+        group = (0 if name not in LONG_FILES else 1) if item.path in alone_files else 2 if name in LONG_FILES else 3
+        return group, hint, files[item.path], item.get_closest_marker("alone") is None
 
     items.sort(key=rank)
 
@@ -186,12 +192,15 @@ def gguf():
 
 @pytest.fixture(scope="session")
 def tokenizer(gguf):
-    """SmolLM2's tokenizer, read from that GGUF once per session (reading it takes seconds;
-    tests only call it). Modules that test another tokenizer define their own `tokenizer`
-    fixture, which takes precedence."""
-    from comma_env.rl.tokens import load_tokenizer
+    """SmolLM2's tokenizer, once per session (tests only call it): the one transformers read
+    from that GGUF, from the folder the TRL recipe saves it in once per machine
+    (`examples/recipes/hf_model.py`), since reading the GGUF again costs seconds in every
+    worker. The export's own GGUF path is what `--tokenizer FILE.gguf` runs, in the tests of
+    that command. Modules that test another tokenizer define their own `tokenizer` fixture,
+    which takes precedence."""
+    from tests.support.recipe_players import smollm2_tokenizer
 
-    return load_tokenizer(str(gguf))
+    return smollm2_tokenizer()
 
 
 @pytest.fixture(scope="module")

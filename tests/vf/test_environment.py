@@ -29,8 +29,8 @@ from tests.support.loopback_server import Loopback, _texts  # noqa: E402
 
 CASES: list[tuple[dict, bool]] = [  # (the env's settings, whether the loopback solves)
     ({"puzzle": "who", "learner": "expert", "partner": "oracle", "options": {}}, True),
-    ({"puzzle": "wire", "learner": "solver", "partner": "oracle",
-      "options": {"solver_view": "image", "mistake_penalty": 0.5}}, False),
+    ({"puzzle": "wire", "learner": "solver", "partner": "oracle",  # unsolved: it plays to its max_turns
+      "options": {"solver_view": "image", "mistake_penalty": 0.5, "max_turns": 3}}, False),
     ({"puzzle": "keypad", "learner": "solver", "partner": "openai_compat",
       "options": {"solver_view": "text", "success_bonus": 1.0},
       "partner_overrides": {"api_base": "LOOPBACK", "name": "loopback-2-partner"}}, True),  # named after its index
@@ -143,6 +143,8 @@ def test_vf_eval_scores_the_episode_on_the_learners_trace(evaluated, index):
         if solved:
             assert reward == pytest.approx(1.0 + case["options"].get("success_bonus", 0.0))
             assert trace["metrics"]["progress"] == 1.0
+        else:  # the episode ran to its turn limit, passed through vf-eval's options
+            assert sum(node["sampled"] for node in trace["nodes"]) == case["options"]["max_turns"]
     partner_role = "expert" if case["learner"] == "solver" else "solver"
     expected_roles = {case["learner"], partner_role} if case["partner"] == "openai_compat" else {case["learner"]}
     assert {r["role"] for r in requests} == expected_roles
