@@ -25,7 +25,7 @@ from PIL import Image
 import comma_env
 from comma_env.agents.chat import PngCache
 from comma_env.protocol import prompts
-from comma_env.rl.export import _messages, export
+from comma_env.rl.export import export
 from tests.golden.record import rollout
 from tests.support.loopback_server import Loopback, sanitized_body
 from tests.support.rollout_requests import requests, sent
@@ -99,7 +99,7 @@ def test_the_export_writes_the_requests(runs, view, tmp_path):
             asked = requests(bodies, role, record)
             assert len(mine) == len(asked) > 0
             for row, messages in zip(mine, asked, strict=True):
-                assert row["messages"][:-1] == _messages(messages)
+                assert row["messages"][:-1] == as_export_rows(messages)
                 urls = [p["image_url"]["url"] for m in messages if isinstance(m["content"], list)
                         for p in m["content"] if p["type"] == "image_url"]
                 pictures = [np.asarray(Image.open(tmp_path / name)) for name in row["images"]]
@@ -126,6 +126,17 @@ def test_trl_shows_the_rollouts_prompt_and_turns(runs, server, view):
             else:
                 assert reply == prompts.closing_message(env.info, "solver") and env.done
         env._close()
+
+
+def as_export_rows(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chat messages a model was sent, in the export's one schema: every content a list of
+    text parts and image placeholders (the pictures themselves are files beside the rows)."""
+    def parts(content: Any) -> list[dict[str, Any]]:
+        if isinstance(content, str):
+            return [{"type": "text", "text": content}]
+        return [{"type": "image", "text": None} if part["type"] == "image_url"
+                else {"type": "text", "text": part["text"]} for part in content]
+    return [{"role": m["role"], "content": parts(m["content"])} for m in messages]
 
 
 def trl_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
