@@ -8,6 +8,8 @@ loaded from `git show REV:comma_env/privacy/detector.py` (examples/leak_eval.py 
 
 - Per turn: ten-turn conversations made of both labelled tables' messages, checked the way
   the environment does (`ConversationLeaks`, the whole conversation each turn).
+- The same for the labelled sets' conversations in Cyrillic, with and without the memo of the
+  Russian and Ukrainian number-word table (`privacy.cyrillic.number_words`).
 - Worst case: `find_leaks` on each adversarial line of tests/protocol/test_linear_parsing.py.
 
     python examples/benchmark_privacy.py [--rounds 5] [--before REV] [--out docs/_generated/leak_cost.md]
@@ -16,6 +18,7 @@ loaded from `git show REV:comma_env/privacy/detector.py` (examples/leak_eval.py 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -32,6 +35,7 @@ import leak_table_v2  # noqa: E402
 from leak_eval import BEFORE_REV, load_revision  # noqa: E402
 
 from comma_env import privacy  # noqa: E402
+from comma_env.privacy.cyrillic import CYRILLIC, number_words  # noqa: E402
 from tests.protocol.test_linear_parsing import ADVERSARIAL  # noqa: E402
 
 
@@ -46,6 +50,29 @@ def conversations(turns: int = 10) -> list[tuple[dict[str, str], list[str]]]:
         for start in range(0, len(messages) - turns + 1, turns):
             out.append((facts, messages[start:start + turns]))
     return out
+
+
+def cyrillic_conversations() -> list[tuple[dict[str, str], list[str]]]:
+    """The labelled sets' conversations whose solver writes Cyrillic (Russian or Ukrainian numbers)."""
+    out = []
+    for path in sorted((ROOT / "tests" / "data" / "leaks").glob("*/*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            conv = json.loads(line)
+            messages = [turn["solver"] for turn in conv["turns"]]
+            if any(CYRILLIC.search(message) for message in messages):
+                out.append((conv["facts"], messages))
+    return out
+
+
+def rebuilt_table(convs: list[tuple[dict[str, str], list[str]]]) -> float:
+    """`whole_conversation` with the Cyrillic number-word table made again for every turn (no memo)."""
+    started = time.process_time()
+    for facts, messages in convs:
+        conversation = privacy.ConversationLeaks(facts)
+        for message in messages:
+            number_words.cache_clear()
+            conversation.solver_said(message)
+    return time.process_time() - started
 
 
 def _clear_memo(detector: Any) -> None:
@@ -84,12 +111,17 @@ def main() -> None:
     whole_conversation(privacy, convs[:3])  # first use loads the language data and homoglyph table
     from comma_env.privacy.languages import _number_word_languages
 
-    ours, cold, reference = [], [], []
+    cyrillic = cyrillic_conversations()
+    cyrillic_turns = sum(len(m) for _, m in cyrillic)
+    ours, cold, reference, russian, russian_old, rebuilt = [], [], [], [], [], []
     for _ in range(args.rounds):
         ours.append(whole_conversation(privacy, convs))
         reference.append(whole_conversation(old, convs))
         _number_word_languages.cache_clear()  # every word seen for the first time
         cold.append(whole_conversation(privacy, convs))
+        russian.append(whole_conversation(privacy, cyrillic))
+        russian_old.append(whole_conversation(old, cyrillic))
+        rebuilt.append(rebuilt_table(cyrillic))
     per_turn, per_turn_old = 1e6 * median(ours) / turns, 1e6 * median(reference) / turns
     lines = ["*Written by `examples/benchmark_privacy.py` "
              f"({platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}); "
@@ -99,7 +131,14 @@ def main() -> None:
              f"| per solver turn ({len(convs)} ten-turn conversations, {turns} turns) | {per_turn_old:.0f} us | "
              f"{per_turn:.0f} us | {median(ours) / median(reference):.2f} |",
              f"| the same, every word new to the number-word memo | {per_turn_old:.0f} us | "
-             f"{1e6 * median(cold) / turns:.0f} us | {median(cold) / median(reference):.2f} |"]
+             f"{1e6 * median(cold) / turns:.0f} us | {median(cold) / median(reference):.2f} |",
+             f"| per solver turn, the labelled sets' {len(cyrillic)} conversations in Cyrillic "
+             f"({cyrillic_turns} turns) | "
+             f"{1e6 * median(russian_old) / cyrillic_turns:.0f} us | {1e6 * median(russian) / cyrillic_turns:.0f} us | "
+             f"{median(russian) / median(russian_old):.2f} |",
+             f"| the same, the Cyrillic number-word table made for every turn (no memo) | "
+             f"{1e6 * median(russian_old) / cyrillic_turns:.0f} us | {1e6 * median(rebuilt) / cyrillic_turns:.0f} us | "
+             f"{median(rebuilt) / median(russian_old):.2f} |"]
     facts = leak_table.FACTS["tele_c"] | leak_table.FACTS["atm_a"]
     rows = []
     for name, line in ADVERSARIAL.items():
