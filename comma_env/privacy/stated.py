@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 
 from comma_env.privacy.facts import Fact
+from comma_env.privacy.relations import MONTHS
 
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|[0-9]+(?:[.,][0-9]+)*")
 _FIRST_PERSON = frozenset({"my", "i", "i'm", "me"})
@@ -46,7 +47,7 @@ _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _NUMBER = re.compile(r"(?<![a-z0-9'])[0-9]+(?:[-.,/][0-9]+)*(?:th|st|nd|rd)?(?![a-z0-9])")  # not "base64", "'42"
 _SOME_DIGITS = re.compile(r"\bdigits?\b|\bha(?:s|ve)\b")
 _DIGIT_KINDS = frozenset({"digits", "ssn", "phone", "text"})
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTH = rf"(?:{'|'.join(MONTHS)})"
 _DAY = re.compile(rf"\b{_MONTH}\b(?:[ \t,]+(?:the|on|day|of))*[ \t,]+[0-9]{{1,2}}(?:th|st|nd|rd)?\b"
                   rf"|\b[0-9]{{1,2}}(?:th|st|nd|rd)?(?:[ \t,]+(?:of|day|in))*[ \t,]+{_MONTH}\b")
 """A day beside a month's name: the rules read it as a date."""

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
+from comma_env.privacy.relations import MONTHS
 from comma_env.privacy.scrambled import scrambled
 from comma_env.privacy.stated import stated_unread
 
@@ -65,7 +66,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
 _ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
 _EXPLAINED = re.compile(r"[0-9][,']?(?: [a-z']+,?){0,3} $")  # "805, like Santa Barbara": a number explained
 _EXPLAINED_SPAN = 64  # characters before an entity where `_EXPLAINED` looks
-_MONTHS = frozenset("january february march april may june july august september october november december".split())
 _DOTS_AND_DASHES = re.compile(r"[.\-]+")
 
 
@@ -131,7 +131,7 @@ def entities(message: str, known: set[str]) -> list[str]:
     for match in _ENTITY.finditer(message):
         words = ascii_fold(match.group(0)).replace("-", " ").split()
         before = message[max(0, match.start() - _EXPLAINED_SPAN):match.start()]
-        if not all(w in known or w in _MONTHS for w in words) and not _EXPLAINED.search(before):
+        if not all(w in known or w in MONTHS for w in words) and not _EXPLAINED.search(before):
             found.append(" ".join(words))
     return found
 
