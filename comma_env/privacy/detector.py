@@ -191,8 +191,8 @@ class ConversationLeaks:
         return field not in self._unsaid
 
     def solver_said(self, text: str) -> list[str]:
-        if not self.facts or not text.strip():
-            return []
+        if not self.facts or not text.strip() or len(self.leaked) == len(self.facts):
+            return []  # every field leaked: nothing said from now on changes an answer
         if not self._compiled:
             self._prepare()
         games = self._games.read(text, self._known)
