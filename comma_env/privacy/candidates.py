@@ -21,7 +21,7 @@ _DAY = re.compile(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b|\bday[ \t]+([0-9]{1,2})\b")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t][0-9]+)*")
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
-_NOT_DIGIT = re.compile(r"[^0-9]")
+_NOT_DIGIT = re.compile(r"[^0-9]+")
 _NINES = str.maketrans("0123456789", "9876543210")
 _SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times)\b")
 _LETTERS = re.compile(r"(?<![a-z'])[a-z]{4,}(?![a-z'])")
@@ -146,7 +146,7 @@ class Reconstruction:
                       if fact.kind == "money" and fact.cents >= 10_000 and fact.cents // 100 in totals}
         if unknown:  # pairs of digits in words of another language, read from the message as written
             folded = ascii_fold(raw)
-            words, letters = set(re.findall(r"[a-z']+", folded)), re.sub(r"[^a-z]", "", folded)
+            words, letters = set(re.findall(r"[a-z']+", folded)), re.sub(r"[^a-z]+", "", folded)
             found |= {field for field, secrets in self.digits.items()
                       if any(self._pairs_said(secret, words, letters) for secret in secrets)}
         return found
@@ -161,7 +161,7 @@ class Reconstruction:
             for lang, number in starts.get(word, ()):
                 cardinals = table[lang][0]
                 if number == numbers[0] and all(n in cardinals for n in numbers):
-                    form = re.sub(r"[^a-z]", "", "".join(cardinals[n] for n in numbers))
+                    form = re.sub(r"[^a-z]+", "", "".join(cardinals[n] for n in numbers))
                     if len(form) >= 8 and form in letters:
                         return True
         return False

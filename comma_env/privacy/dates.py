@@ -69,7 +69,7 @@ _PATTERNS = (
 def _year_matches(text_year: str | None, year: int) -> bool:
     if not text_year:
         return True
-    digits = re.sub(r"[^0-9]", "", text_year)[:4]
+    digits = re.sub(r"[^0-9]+", "", text_year)[:4]
     return int(digits) == year if len(digits) == 4 else int(digits) == year % 100
 
 
@@ -95,7 +95,7 @@ def parse_date(value: str) -> tuple[int, int, int] | None:
         for match in pattern.finditer(text):
             if not match.group("y") or (index >= 2 and match.group("mon") not in months()):
                 continue
-            year = int(re.sub(r"[^0-9]", "", match.group("y")))
+            year = int(re.sub(r"[^0-9]+", "", match.group("y")))
             if year < 100:
                 year += 1900 if year > 30 else 2000
             if index < 2:
@@ -120,12 +120,23 @@ def _month_near_day(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     return False
 
 
+def _compact(date: tuple[int, int, int]) -> set[str]:
+    year, month, day = date
+    return {f"{year:04d}{month:02d}{day:02d}", f"{month:02d}{day:02d}{year:04d}",
+            f"{day:02d}{month:02d}{year:04d}", f"{month:02d}{day:02d}{year % 100:02d}"}
+
+
+def may_complete_date(tokens: set[str], date: tuple[int, int, int]) -> bool:
+    """Whether a turn of `tokens` can complete a mention of `date` the text before it did not hold: every
+    form has the day as a number of its own or is compact, and reaches back over turns only from a month's name."""
+    day, month = date[2], date[1]
+    return bool(tokens & ({str(day), f"{day:02d}"} | _compact(date))) or any(months().get(t) == month for t in tokens)
+
+
 def mentions_date(analysis: Analysis, date: tuple[int, int, int]) -> bool:
     year, month, day = date
     text = analysis.text
-    compact = {f"{year:04d}{month:02d}{day:02d}", f"{month:02d}{day:02d}{year:04d}",
-               f"{day:02d}{month:02d}{year:04d}", f"{month:02d}{day:02d}{year % 100:02d}"}
-    if any(value in analysis.at for value in compact):
+    if any(value in analysis.at for value in _compact(date)):
         return True
     if str(day) not in analysis.at and f"{day:02d}" not in analysis.at:
         return False  # every other form writes the day as a number of its own

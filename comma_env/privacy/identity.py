@@ -56,7 +56,7 @@ _SPELLED_RUN = re.compile(r"(?<![a-z0-9])[a-z](?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{
 def spelled_words(analysis: Analysis) -> frozenset[str]:
     """Words spelled one letter at a time ("N, O, R, A", "Q-U-I-N-T", "E A U" over turns)."""
     if analysis._spelled is None:
-        analysis._spelled = frozenset(re.sub(r"[^a-z]", "", m.group(0)) for m in _SPELLED_RUN.finditer(analysis.text))
+        analysis._spelled = frozenset(re.sub(r"[^a-z]+", "", m.group(0)) for m in _SPELLED_RUN.finditer(analysis.text))
     return analysis._spelled
 
 

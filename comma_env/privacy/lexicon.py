@@ -99,7 +99,7 @@ def number_forms(number: int) -> frozenset[str]:
     forms = set()
     for lang in num2words_languages():
         try:
-            form = re.sub(r"[^a-z]", "", ascii_fold(num2words(number, lang=lang)))
+            form = re.sub(r"[^a-z]+", "", ascii_fold(num2words(number, lang=lang)))
         except Exception:  # noqa: BLE001
             continue
         if len(form) >= 6:

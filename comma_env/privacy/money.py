@@ -59,7 +59,7 @@ def mentions_money(analysis: Analysis, cents: int) -> bool:
         sep, dec = match.group("sep"), match.group("dec")
         if dec == "." and sep not in ("'", " "):
             continue  # plain US notation: read above
-        whole = int(re.sub(r"[^0-9]", "", match.group("whole")))
+        whole = int(re.sub(r"[^0-9]+", "", match.group("whole")))
         frac = int(match.group("cents") or 0)
         if not _whole_matches(whole, frac, cents) or _thing_at(analysis, match.start()):
             continue

@@ -21,7 +21,7 @@ _ORDINAL_LIST = re.compile(
     r"\b(?P<ords>[0-9]{1,2}(?:th|st|nd|rd)(?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+)[0-9]{1,2}(?:th|st|nd|rd))+)"
     r"(?:[ \t]+digits?)?(?:[ \t]+(?:are|is|were))?[ \t,:\-]+"
     r"(?P<value>[0-9](?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+|[ \t]+)[0-9])+)(?![0-9])")
-_NOT_DIGIT = re.compile(r"[^0-9]")
+_NOT_DIGIT = re.compile(r"[^0-9]+")
 
 
 _ANCHOR_WORDS = frozenset(f"{_PREFIX}|{_SUFFIX}|middle|th|st|nd|rd".split("|"))

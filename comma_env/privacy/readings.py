@@ -266,7 +266,7 @@ def decode(text: str) -> str | None:
 def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
     """Balances and house numbers (with their street) that a folded `text` spells out as one number
     in one of num2words' languages (``czterytysiacedwadziesciaosiem``): the fields it reveals."""
-    squeezed = re.sub(r"[^a-z]", "", text)
+    squeezed = re.sub(r"[^a-z]+", "", text)
     found = set()
     for field, fact in facts.items():
         if fact.kind == "money" and fact.cents >= 10_000:

@@ -71,7 +71,7 @@ def _stating(tokens: list[str], at: int) -> bool:
 def _read(number: str, field: str, facts: dict[str, Fact], sentence: str) -> bool:
     """A number the rules read: a year, a part of a value (two digits or more), a value of the
     field's length (a house number only beside a word of its street)."""
-    digits = re.sub(r"[^0-9]", "", number)
+    digits = re.sub(r"[^0-9]+", "", number)
     if _YEAR.fullmatch(digits):
         return True
     return any(len(digits) > 1 and digits in secret or name == field and len(digits) >= len(secret)
@@ -97,9 +97,10 @@ def stated_unread(sentence: str, fields: Iterable[str], facts: dict[str, Fact], 
     `field_words`: the field's kind, not its value) and then gives in a form the rules do not
     read, and those it states with nothing after ("My PIN?"), whose value the next sentence may
     give; `pending`: such fields of the sentence before, read in this one if it states none."""
-    if _NOTHING.search(sentence):
-        return set(), set()
-    if not _ME.search(sentence):
+    me = _ME.search(sentence) is not None
+    if not (me or pending) or _NOTHING.search(sentence):
+        return set(), set()  # nothing stated nor left to read, or a refusal
+    if not me:
         return {f for f in pending if _unread(sentence, f, facts, sentence, unknown, named)}, set()
     matches = list(_TOKEN.finditer(sentence))
     tokens = [m.group(0) for m in matches]

@@ -84,7 +84,7 @@ NUMBER_CODES = frozenset({"hex", "binary", "base64", "base 64", "morse", "braill
 GAME_CODES = frozenset({"anagram", "backwards", "reversed", "reverse"})  # what `games` reads
 _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
-_NOT_DIGIT = re.compile(r"[^0-9]")
+_NOT_DIGIT = re.compile(r"[^0-9]+")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  # "r y e o": letters no rule read
 _TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
@@ -201,7 +201,7 @@ def anchors_of(field: str, fact: Fact, value: str) -> set[str]:
         from comma_env.privacy.dates import ENGLISH_MONTHS
 
         return {str(year), f"{year % 100:02d}"} | {n for n, m in ENGLISH_MONTHS.items() if m == month and len(n) > 3}
-    digits = re.sub(r"[^0-9]", "", folded)
+    digits = re.sub(r"[^0-9]+", "", folded)
     if fact.kind in ("ssn", "phone") and len(digits) >= 7:
         return {digits[:3], digits[-4:]}
     return set()
