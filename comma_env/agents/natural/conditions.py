@@ -202,8 +202,9 @@ def _branches(text: str, state: dict[str, Any]) -> list[tuple[str | None, str]]:
 def _arrow(part: str, state: dict[str, Any], comma: bool) -> tuple[str, str, str] | None:
     """A branch said as "C -> A", "C: A", "C gets A" (or, after another branch, "C, A"), when C is a condition: what
     comes before C ("Diagnose SEK, then treat: C -> A"), C and A."""
-    for arrow in [*re.finditer(r"\s*(?:->|=>)\s*", part), *_ARROW.finditer(part),
-                  *(re.finditer(r",\s*", part) if comma else [])]:
+    arrows = [*re.finditer(r"\s*(?:->|=>)\s*", part), *_ARROW.finditer(part),
+              *(re.finditer(r",\s*", part) if comma else [])]
+    for arrow in arrows[:3]:  # the condition comes first: a long run of colons is no rule
         *before, head = re.split(r"(?<=[:,])\s*", part[:arrow.start()]) if not comma else [part[:arrow.start()]]
         if isinstance(holds(head, state), bool):
             return " ".join(before).rstrip(":, "), head, part[arrow.end():]

@@ -394,8 +394,8 @@ _AROUND = re.compile(r"\b(?:go(?:ing)?\s+(?:round\s+|around\s+)?|in\s+(?:a\s+)?)
                      r"(?:\s+order)?,?\s+(?:starting\s+|beginning\s+|start\s+)?(?:at|from|with)\s+the\s+"
                      r"(top|bottom|upper|lower)[\s-](left|right)(?:\s+(?:one|key|button|corner|square))?",
                      re.IGNORECASE)
-_ONCE = re.compile(r"(?P<head>[^,.;:\n]*?\b(?:window|position|wire|row|column|key|button|square|slot|number)[ \t]*)"
-                   r"(?P<first>\d)\b(?P<more>(?:[ \t]*(?:,|->)?[ \t]*(?:and[ \t]+)?(?:then[ \t]+)?\d\b"
+_ONCE = re.compile(r"\b(?:window|position|wire|row|column|key|button|square|slot|number)[ \t]*(?P<first>\d)\b"
+                   r"(?P<more>(?:[ \t]*(?:,|->)?[ \t]*(?:and[ \t]+)?(?:then[ \t]+)?\d\b"
                    r"(?![\d:]|\.\d|\s*(?:times|x\b|mm|seconds?|st|nd|rd|th)))+)", re.IGNORECASE)
 
 
@@ -410,11 +410,15 @@ def said_once(text: str) -> str:
             tuple(reversed(_CORNERS[:start + 1])) + tuple(reversed(_CORNERS[start + 1:]))
         return "press the " + ", then the ".join(order)
 
-    def steps(match: re.Match[str]) -> str:
-        head = match.group("head")
-        return head + match.group("first") + "".join(f", then {head.strip()} {n}"
-                                                     for n in re.findall(r"\d", match.group("more")))
-    return _ONCE.sub(steps, _AROUND.sub(around, text))
+    text = _AROUND.sub(around, text)
+    out, position = [], 0
+    for match in _ONCE.finditer(text):  # the step said first runs from its clause's start to the noun's number
+        start = max(text.rfind(mark, 0, match.start()) for mark in ",.;:\n") + 1
+        head = re.sub(r"^(?:and\s+)?then\s+", "", text[max(start, position):match.start("first")].strip(), flags=re.I)
+        out.append(text[position:match.end("first")] + "".join(f", then {head} {n}"
+                                                                for n in re.findall(r"\d", match.group("more"))))
+        position = match.end()
+    return "".join(out) + text[position:]
 
 
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
