@@ -95,7 +95,7 @@ def layout(text: str) -> str:
             continue
         bullet = _SUB_BULLET.match(line)
         heading = _HEADED.match(out[-1]) if bullet and out and not joined else None
-        if bullet and (joined or (heading and not set(heading.group(1).lower().split()) & _VERBS)):
+        if bullet and (joined or (heading and not set(heading.group(1).lower().split()) & VERBS)):
             out[-1] = (out[-1] + ", " if joined else heading.group(1) + ": ") + bullet.group(1)  # type: ignore[union-attr]
             joined = True
             continue
@@ -245,7 +245,7 @@ _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]
                        r"make that|no(?=,?\s+not\b))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
                        re.IGNORECASE)
-_VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
+VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
                    "key submit cycle spin diagnose record treat give wait".split())
 _PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|nd|rd|th)|top|bottom|left|right|"
                      r"(?:wire|row|column|window|position|square|button)\s*\d)\b", re.IGNORECASE)
@@ -295,12 +295,16 @@ def corrected(text: str) -> str:
         if not before.strip(" .-") or not after.strip():
             position = match.end()
             continue
+        number = re.match(r"\s*(?:make (?:that|it)\s+)?(?:an?\s+)?(\d+)\b[\s.!]*$", after, re.IGNORECASE)
+        if number and re.search(r"\d", before):  # "ends in 6... no wait, make that 3": the last number was the slip
+            text = re.sub(r"\d+(?=\D*$)", number.group(1), before) + "."
+            continue
         cut = max(before.rfind(mark) for mark in ".!?;:,\n") + 1
         start = max(before.rfind(mark) for mark in ".!?;\n") + 1
         words = re.findall(r"\w+", before[start:].lower())
         again_words = re.findall(r"\w+", after[:40].lower())[:2]
         if words and again_words and len(words) <= 12 and \
-                (words[:2] == again_words or words[0] == again_words[0] in _VERBS):
+                (words[:2] == again_words or words[0] == again_words[0] in VERBS):
             cut = start  # a short sentence said again: "press TL, TR -- no wait: press BR, BL"
         again = _RESTATED.match(after)
         head = _HEAD.match(before[cut:]) if again else None
@@ -335,7 +339,8 @@ def hedged(text: str) -> bool:
     return HEDGES.search(text) is not None
 
 
-VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down))\b",
+VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down)|"
+                   r"(?:press|tap|hit|click|push)\s+(?:the\s+|both\s+|all\s+)?(?:\w+[\s-])?diagonal)\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
 BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way|likewise|similarly|and so (?:on|forth)|etc)\b|"
@@ -382,6 +387,38 @@ def for_stage(text: str, stage: int) -> str | None:
     ends = [m.start() for m in marks[1:]] + [len(text)]
     parts = {int(m.group(1)): text[m.end():end] for m, end in zip(marks, ends, strict=True)}
     return text[:marks[0].start()] + parts[stage] if stage in parts else None
+
+
+_CORNERS = ("top left", "top right", "bottom right", "bottom left")
+_AROUND = re.compile(r"\b(?:go(?:ing)?\s+(?:round\s+|around\s+)?|in\s+(?:a\s+)?)?(counter-?\s?|anti-?\s?)?clockwise"
+                     r"(?:\s+order)?,?\s+(?:starting\s+|beginning\s+|start\s+)?(?:at|from|with)\s+the\s+"
+                     r"(top|bottom|upper|lower)[\s-](left|right)(?:\s+(?:one|key|button|corner|square))?",
+                     re.IGNORECASE)
+_ONCE = re.compile(r"\b(?:window|position|wire|row|column|key|button|square|slot|number)[ \t]*(?P<first>\d)\b"
+                   r"(?P<more>(?:[ \t]*(?:,|->)?[ \t]*(?:and[ \t]+)?(?:then[ \t]+)?\d\b"
+                   r"(?![\d:]|\.\d|\s*(?:times|x\b|mm|seconds?|st|nd|rd|th)))+)", re.IGNORECASE)
+
+
+def said_once(text: str) -> str:
+    """A sequence given with its verb once, written out step by step: "press up on window 5, then 4, then 3"
+    as "press up on window 5, then press up on window 4, ..."; "go clockwise starting at the top left" as the
+    four corners in that order."""
+    def around(match: re.Match[str]) -> str:
+        start = _CORNERS.index(f"{'top' if match.group(2).lower() in ('top', 'upper') else 'bottom'} "
+                               f"{match.group(3).lower()}")
+        order = _CORNERS[start:] + _CORNERS[:start] if not match.group(1) else \
+            tuple(reversed(_CORNERS[:start + 1])) + tuple(reversed(_CORNERS[start + 1:]))
+        return "press the " + ", then the ".join(order)
+
+    text = _AROUND.sub(around, text)
+    out, position = [], 0
+    for match in _ONCE.finditer(text):  # the step said first runs from its clause's start to the noun's number
+        start = max(text.rfind(mark, 0, match.start()) for mark in ",.;:\n") + 1
+        head = re.sub(r"^(?:and\s+)?then\s+", "", text[max(start, position):match.start("first")].strip(), flags=re.I)
+        out.append(text[position:match.end("first")] + "".join(f", then {head} {n}"
+                                                                for n in re.findall(r"\d", match.group("more"))))
+        position = match.end()
+    return "".join(out) + text[position:]
 
 
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"

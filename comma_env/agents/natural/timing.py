@@ -11,7 +11,7 @@ _WAIT = re.compile(r"\bwait\s+(?:for\s+)?(\d{1,3})\s*(?:s|sec|secs|seconds?)\b",
 _NOW = re.compile(r"\b(?:right now|immediately|at once|straight away|now)\b", re.IGNORECASE)
 _LAST = re.compile(r"\b(?:ends?\s+(?:in|with|on)|ending in|last (?:digit|number)|ones digit|seconds\s+(?:end|show)|"
                    r"final digit|units digit)\b", re.IGNORECASE)
-_SAID = re.compile(rf"\b(?:shows?|showing|see|is|ends?\s+(?:in|with|on)|ending in|on|at|when|digit|number|appears?|"
+_SAID = re.compile(rf"\b(?:shows?|showing|see|is|'s|ends?\s+(?:in|with|on)|ending in|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till)\s+(?:an?\s+|"
                    rf"the\s+)?(?:number\s+|digit\s+)?{_DIGIT}|\bx{_DIGIT}", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)

@@ -12,28 +12,42 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
+from comma_env.agents.natural.conditions import settle as settle_conditions
 from comma_env.agents.natural.reading import (
     BY_ANALOGY,
     CONDITIONS,
+    HEDGES,
     QUALIFIERS,
     RELATIONS,
     STOPWORDS,
     UNDO,
+    VERBS,
     corrected,
     doubted,
     for_stage,
     instructions_only,
+    said_once,
     undone,
 )
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description
+from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description, strip_thinking
 
 State = dict[str, Any]
 Memory = dict[str, Any]
 
 ACTION_LINE = re.compile(r"(?:[a-z]+(?:_[a-z0-9*]+)+|tap|hold|release|submit|continue|confirm|wait(?:\s+\d{1,9})?)")
 """A line a solver typed into the interface (in the relayed message a PIN digit is ``press_*``)."""
+
+_STEP = VERBS | frozenset("set spell follow find solve do put make input".split())
+"""Words a step of advice starts with."""
+
+_ASKED = re.compile(r"(?<=[.!\n])[ \t]*(?![^?\n]{0,60}\d)(?=[A-Za-z])[^.!?:\n]{1,60}\?\s*$")
+"""A short question closing a description ("Tap or hold?", "Which should I cut?"): a request, not a fact."""
+_PARTIAL = re.compile(r"\b(?:the rest|the others|the remaining|other ones)\b[^.!?\n]{0,60}?\b(?:hidden|covered|"
+                      r"obscured|can'?t see|cannot see|not visible|out of (?:view|sight)|cut off|blocked)\b",
+                      re.IGNORECASE)
+"""A partial view ("the rest are hidden behind a panel"): what the solver saw is not all there is."""
 
 MAX_DOUBTS = 6
 """More hedges than this in one message, and the partner asks about the first without re-reading."""
@@ -64,7 +78,8 @@ class Phrasebook:
     relations: str = RELATIONS
     """Relations the solver's reader does not resolve (checked like a hedge, `understand_surely`)."""
     conditions: bool = False
-    """Whether the solver's reader evaluates conditions in advice (if not, they are checked like a hedge)."""
+    """Whether the solver's reader evaluates conditions in advice itself (if not, `settle_conditions` does, and those
+    it cannot settle are checked like a hedge); either way one on a fact the solver lacks is asked about."""
     stage: str | None = None
     """The key of the solver's stage in its picture, when advice may come stage by stage (`for_stage`)."""
 
@@ -79,7 +94,7 @@ class Phrasebook:
     def hear(self, text: str, memory: Memory) -> None:
         """One solver message: the actions it typed, then an ``I see:`` block exactly or plain English."""
         typed, said = typed_and_said(text)
-        said = corrected(said)
+        said = _ASKED.sub(lambda m: m.group(0) if HEDGES.search(m.group(0)) else "", corrected(said))
         if typed:
             self.typed(typed, memory)
         head, header, body = said.partition(DESCRIPTION_HEADER)
@@ -119,6 +134,9 @@ class Phrasebook:
     def unsure(self, message: str, before: Memory, decision: Decision) -> Decision:
         """Never guess: when leaving out a hedged sentence of `message` ("2 or maybe 3") changes the
         advice, ask about that sentence instead."""
+        partial = _PARTIAL.search(message) if decision.advice else None
+        if partial:
+            return Decision(ask=[f'what you can\'t see yet ("{partial.group(0).strip()}")'])
         parts = doubted(message) if decision.advice else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             memory = copy.deepcopy(before)
@@ -205,6 +223,9 @@ class Phrasebook:
         analogy = BY_ANALOGY.search(text) if steps.actions else None
         if analogy:
             return Steps.unclear(f'What exactly should I do for "{analogy.group(0)}"?')
+        unread = self.unread_step(text, puzzle, steps.actions) if steps.actions else None
+        if unread:
+            return Steps.unclear(f'What exactly do you mean by "{unread}"?')
         also = "|".join(p for p in (self.relations, QUALIFIERS, "" if self.conditions else CONDITIONS) if p)
         parts = doubted(text, vague=True, also=also) if steps.actions else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
@@ -213,10 +234,27 @@ class Phrasebook:
                 return Steps.unclear(f'What exactly do you mean by "{" ".join(sentence.split())}"?')
         return steps
 
+    def unread_step(self, text: str, puzzle: Puzzle, actions: list[str]) -> str | None:
+        """A step said before the last one that the reader finds nothing in, not even a question ("Set the password,
+        then submit", "Spell it and submit"): carrying out the last alone would do the advice in part."""
+        clauses = [c.strip(" ,:") for c in re.split(r"[.;!?\n]|,?\s*\b(?:and then|then|and)\b", text) if c.strip(" ,:")]
+        if len(clauses) < 2 or self.understand(clauses[-1], copy.deepcopy(puzzle)).actions != actions:
+            return None
+        for clause in clauses[:-1]:
+            alone = self.understand(clause, copy.deepcopy(puzzle))
+            if clause.split()[0].lower() in _STEP and not alone.actions and not alone.ask:
+                return clause
+        return None
+
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
         """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...")
         replaces them when it (or what follows its colon) asks for actions on its own."""
-        messages = [undone(instructions_only(corrected(message))) for message in messages]
+        messages = [undone(instructions_only(corrected(strip_thinking(message)))) for message in messages]
+        for number, message in enumerate(messages):
+            settled, question = settle_conditions(message, puzzle.visible_state())
+            if question:
+                return Steps.unclear(question)
+            messages[number] = said_once(message if self.conditions else settled)
         if self.stage:
             stage = int(puzzle.visible_state()[self.stage])
             staged = [for_stage(message, stage) for message in messages]
@@ -227,7 +265,8 @@ class Phrasebook:
             if UNDO.search(messages[start]):
                 later = "\n".join(messages[start:])
                 _, colon, rest = later.partition(":")  # "Sorry, not 4: cycle window 1 up once."
-                for text in (later, rest) if colon else (later,):
+                joined = corrected(" ".join(messages[start - 1:start + 1]))  # "No wait, make that 3!"
+                for text in (later, rest, joined) if colon else (later, joined):
                     steps = self.understand_surely(text, copy.deepcopy(puzzle))
                     if steps.actions:
                         return steps

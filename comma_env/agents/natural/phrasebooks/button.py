@@ -45,7 +45,6 @@ _RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)
 
 
 class ButtonPhrases(Phrasebook):
-    conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
@@ -144,13 +143,12 @@ class ButtonPhrases(Phrasebook):
                     return Steps.unclear("Should I tap the button (press and let go at once) or hold it down?")
                 return Steps()
             actions.append(HOLD)
-            conditional = re.search(r"\bif\b[^.]*\bstrip\b", text, re.IGNORECASE)
-            if not release or conditional or (hold and release and release.start() < hold.start()):
+            if not release or (hold and release and release.start() < hold.start()):
                 return Steps(actions)  # the strip lights only once it is held: the solver cannot see it yet
         elif not release:
             return Steps.unclear("When should I let go?") if re.search(r"\b(?:now|next)\b", text) else Steps()
         after = text[release.start():] if release else text
-        when = _strip_rule(after, str(state["strip_color"])) or moment(after) or moment(text)
+        when = moment(after) or moment(text)
         if when is None:
             if alternatives(after):
                 return Steps.unclear("Which digit should I let go on?")
@@ -160,15 +158,3 @@ class ButtonPhrases(Phrasebook):
         wait = when.wait if when.wait is not None else 0 if when.digit is None else until(seconds, when.digit)
         return Steps([*actions, *([wait_line(wait)] if wait else []), RELEASE])
 
-
-def _strip_rule(text: str, strip: str) -> Any:
-    """The moment for the strip the solver sees in a strip rule ("if the strip is blue let go on a 4, ...")."""
-    rules = re.findall(r"\b(?:if|when)\s+(?:the strip|it)\s*(?:'s|is)?\s*(?:lit\s+)?(\w+)[^,;.]*?(\d)", text,
-                       re.IGNORECASE)
-    if not rules:
-        return None
-    for colour, digit in rules:
-        if colour.lower() == strip:
-            return moment(f"shows {digit}")
-    other = re.search(r"\b(?:otherwise|any other colou?r|else)\b[^,;.\d]*(\d)", text, re.IGNORECASE)
-    return moment(f"shows {other.group(1)}") if other else None

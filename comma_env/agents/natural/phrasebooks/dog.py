@@ -65,8 +65,6 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
 
 
 class DogPhrases(Phrasebook):
-    conditions = True
-
     def read(self, text: str, memory: Memory) -> None:
         text = plain(text, VOCABULARY)
         text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})", " ", text, flags=re.IGNORECASE)
@@ -111,10 +109,6 @@ class DogPhrases(Phrasebook):
         text = plain(text, VOCABULARY)
         if not re.search(r"\b(?:submit|send|enter|press|hit)\b", text, re.IGNORECASE):
             return Steps()
-        conditional = re.search(rf"\bif (?:you (?:counted|count|see|have)|there are)\s+(\d|no|one|two)\s+{_DOG}", text,
-                                re.IGNORECASE)
-        if conditional and (number(conditional.group(1)) or 0) != dogs:
-            return Steps.unclear(f"I count {dogs} dogs, not {conditional.group(1)}. When should I submit?")
         if re.search(rf"\b(?:number of|count(?:ing)? (?:the |your |all the )?|how many)\s*{_DOG}\b|"
                      rf"\b{_DOG}\s+count\b", text, re.IGNORECASE):  # the count the solver sees
             when = moment(f"ends in {dogs}")

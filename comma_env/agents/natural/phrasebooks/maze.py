@@ -199,27 +199,25 @@ class MazePhrases(Phrasebook):
                 f"The ring in the middle is {state['torus_color']}. Spheres: {spheres}.")
 
     def understand(self, text: str, puzzle: Any) -> Steps:
-        facing = puzzle.visible_state()["mouse_facing"]
-        text = plain(text, VOCABULARY)
+        state = puzzle.visible_state()
+        facing = state["mouse_facing"]
+        text = plain(text.translate(_ARROW_WORDS), VOCABULARY)
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
         goal = _TO_SPHERE.search(text)
-        route = _route(text, facing)
+        rows, (r, c) = state["maze_rows_top_to_bottom"], state["mouse_row_column"]
+        route = _route(text, rows, (r - 1, c - 1), facing)
         if goal is None or any(a != PRESS for a in route.actions or []):
             return route  # a route said step by step: a sphere it names is a remark
-        state = puzzle.visible_state()
         spheres = state["sphere_row_column_by_color"]
         named = [c for m in PALETTE.mentions(goal.group(1) or "") for c in m.options if c in spheres]
         if len(named) != 1:
             return Steps.unclear(f"Which sphere do you mean? I see {', '.join(spheres)} ones.")
-        (r, c), (gr, gc) = state["mouse_row_column"], spheres[named[0]]
-        path = shortest_actions(state["maze_rows_top_to_bottom"], (r - 1, c - 1), facing, (gr - 1, gc - 1)) or []
-        turned = [a for a in path if a in (TURN_LEFT, TURN_RIGHT)]
-        for action in turned:
-            facing = apply_to_pose([], (0, 0), facing, action)[1]
-        after = _route(text[goal.end():], facing)
+        gr, gc = spheres[named[0]]
+        path = shortest_actions(rows, (r - 1, c - 1), facing, (gr - 1, gc - 1)) or []
+        after = _route(text[goal.end():], rows, (gr - 1, gc - 1), _pose(rows, (r - 1, c - 1), facing, path)[1])
         if after.ask:
             return after
         return Steps([*path, *(after.actions or [])])
@@ -239,7 +237,7 @@ _STEP = re.compile(
     r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
-    r"\bpress\b(?=\s*\(|\s*$)", re.IGNORECASE | re.MULTILINE)
+    r"\bpress\b(?=\s*\(|\s*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
 
 
 _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
@@ -247,15 +245,59 @@ _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+t
                (re.compile(r"\badvance\b", re.IGNORECASE), "forward"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"))  # "go 2 forward"
+_ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
+                              "\u2191": " up ", "\u2193": " down "})
+"""Arrows as the absolute directions they point to ("\u2b07\ufe0fx2": down twice)."""
+_UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as)\b[^,.;\n]*",
+                    re.IGNORECASE)
+"""Walking on while the way ahead is open ("go straight until you hit a wall"), read as "forward 99"."""
+_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:squares?\s+|steps?\s+|spaces?\s+)?(up|down|north|"
+                       r"south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|right)\s+(\d+)"
+                       r"\s*times\b)", re.IGNORECASE)
+
+
+def _way(word: str) -> str:
+    """An absolute direction as the maze names it ("north": up)."""
+    return {"north": "up", "south": "down", "east": "right", "west": "left"}.get(word.lower(), word.lower())
+
+
+def _pose(rows: list[str], cell: tuple[int, int], facing: str, actions: list[str]) -> tuple[tuple[int, int], str]:
+    """Where `actions` leave the mouse (a refused move leaves it where it is)."""
+    for action in actions:
+        if action != PRESS:
+            cell, facing, _ = apply_to_pose(rows, cell, facing, action)
+    return cell, facing
+
+
+def _open(rows: list[str], cell: tuple[int, int], facing: str, step: str) -> int:
+    """How many squares the mouse can walk with `step` before a wall."""
+    count = 0
+    while count < SIZE and apply_to_pose(rows, cell, facing, step)[2]:
+        cell, facing, _ = apply_to_pose(rows, cell, facing, step)
+        count += 1
+    return count
+
+
+def _heading(way: str, facing: str, count: int) -> list[str]:
+    """Moves `count` squares toward an absolute direction: turn to it from `facing` (back up when it is behind)."""
+    quarter = (FACINGS.index(way) - FACINGS.index(facing)) % 4
+    return {0: [], 1: [TURN_RIGHT], 3: [TURN_LEFT], 2: []}[quarter] + [BACKWARD if quarter == 2 else FORWARD] * count
+
+
 _MOTION = re.compile(r"\b(?:turn|go|move|walk|drive|forwards?|backwards?|back|ahead|reverse|left|right|up|down|"
                      r"press)\b", re.IGNORECASE)
 """A part of a route with a move or a direction: a step the reader must read."""
 
 
-def _route(text: str, facing: str) -> Steps:
-    """The actions of a route, in order; a step it cannot read or that leaves a side or direction open is asked."""
+def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> Steps:
+    """The actions of a route, in order, from the mouse's pose; a step it cannot read or that leaves a side or direction
+    open is asked. Directions are absolute ("2 up, then 2 right") when the route names up, down or a compass point."""
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
+    text = _UNTIL.sub(" forward 99 ", text)
+    absolute = bool(re.search(r"\b(?:up|down|north|south|east|west)\b", text, re.IGNORECASE))
+    if absolute:
+        text = _ABSOLUTE.sub(lambda m: f" heading {_way(m.group(2) or m.group(3))} {m.group(1) or m.group(4)} ", text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
               if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."
@@ -283,10 +325,13 @@ def _route(text: str, facing: str) -> Steps:
             return Steps.unclear(f"Do you mean turn {match.group(3).lower()} only, or turn and move? How far?")
         elif match.group(5):
             count = number(match.group(4) or match.group(6) or "1") or 1
-            backward = match.group(5).lower().startswith(("back", "reverse"))
-            actions += [BACKWARD if backward else FORWARD] * count
+            step = BACKWARD if match.group(5).lower().startswith(("back", "reverse")) else FORWARD
+            actions += [step] * (count if count != 99 else _open(rows, *_pose(rows, cell, facing, actions), step))
+        elif match.group(11):
+            actions += _heading(match.group(11).lower(), _pose(rows, cell, facing, actions)[1], int(match.group(12)))
         elif match.group(7):
             count, way = int(match.group(7)), match.group(8).lower()
+            facing = _pose(rows, cell, facing, actions)[1]
             if way == facing:
                 actions += [FORWARD] * count
             elif FACINGS.index(way) == (FACINGS.index(facing) + 2) % 4:

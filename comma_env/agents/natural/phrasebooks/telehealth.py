@@ -71,7 +71,6 @@ def _yes_no(text: str, fact: str) -> str | None:
 
 
 class TelehealthPhrases(Phrasebook):
-    conditions = True
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
@@ -180,7 +179,7 @@ class TelehealthPhrases(Phrasebook):
             return Steps.unclear("Which keratosis: actinic or seborrheic?")
         if len(named) > 1:
             return Steps.unclear(f"Which is it: {' or '.join(c.upper() for c in named)}?")
-        care = _treatment(low, float(state["diameter_mm"]))
+        care = _treatment(low)
         actions: list[str] = []
         recorded = state["diagnosis_recorded"]
         if named and named[0] != recorded:
@@ -199,14 +198,8 @@ class TelehealthPhrases(Phrasebook):
         return Steps()
 
 
-def _treatment(low: str, diameter: float) -> str | None:
-    """The treatment advised, with a size rule applied to the solver's own diameter."""
-    rule = re.search(r"\bif\b[^.]*?(\d+(?:\.\d)?)\s*mm or (?:more|larger|bigger|above)[^.]*?\b(surg\w*|cryo\w*|"
-                     r"freez\w*)[^.]*?\b(?:otherwise|else|if not|smaller)\b[^.]*?\b(surg\w*|cryo\w*|freez\w*)", low)
-    if rule:
-        big, small = rule.group(2), rule.group(3)
-        chosen = big if diameter >= float(rule.group(1)) else small
-        return "surgery" if chosen.startswith("surg") else "cryotherapy"
+def _treatment(low: str) -> str | None:
+    """The treatment advised (a rule on the lesion's size or symptoms is settled before, `settle_conditions`)."""
     found = [(m.start(), care) for care, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)]
     if not found:
         return None
