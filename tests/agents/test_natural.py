@@ -59,6 +59,12 @@ def test_solver_resolves_references_against_what_it_sees():
     assert book.understand("Go forward three squares.", state).actions == ["move_forward"] * 3
     assert book.understand("Turn to your left twice.", state).actions == ["turn_left"] * 2
     assert book.understand("Back up 2 squares.", state).actions == ["move_backward"] * 2
+    assert book.understand("Turn left, then back up two times.", state).actions == (
+        ["turn_left"] + ["move_backward"] * 2)  # "back up" is a move, not the direction up
+    cls, state = state_of("memory", 1)
+    book = phrasebook(cls)
+    assert book.understand("Press the second button.", state).actions == ["press_position_2"]
+    assert book.understand("Press the second one.", state).actions is None  # a position or the label 2
     cls, state = state_of("password", 1)
     book = phrasebook(cls)
     assert book.understand("Roll window two back three times.", state).actions == ["cycle_down_2"] * 3

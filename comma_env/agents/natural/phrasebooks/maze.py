@@ -295,6 +295,7 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
     text = _UNTIL.sub(" forward 99 ", text)
+    text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"\b(?:up|down|north|south|east|west)\b", text, re.IGNORECASE))
     if absolute:
         text = _ABSOLUTE.sub(lambda m: f" heading {_way(m.group(2) or m.group(3))} {m.group(1) or m.group(4)} ", text)
