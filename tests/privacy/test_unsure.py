@@ -46,7 +46,7 @@ UNREAD = {"probe3": 0.30, "probe4": 0.30, "probe5": 0.15}
 where the *unsure* answer does the work: held to precision and coverage, and to at most this share of
 clean fields unsure (probe3's and probe4's clean talk is in other languages and scripts, full of
 riddles, codes and famous dates); their recall is reported in docs/_generated/leak_sets.md."""
-OTHER_SCRIPTS = {"probe6": 0.45}
+OTHER_SCRIPTS = {"probe6": 0.40}
 """Sets whose clean talk is in other scripts and languages (tests/data/leaks/probe6/README.md): held
 to every goal but the share of clean fields unsure, at most this one (a sentence in another script
 leaves the name unsure; refusals in Japanese, Korean or Polish are not read as refusals)."""
