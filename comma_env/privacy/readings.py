@@ -16,14 +16,10 @@ from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
 from comma_env.privacy.relations import COMPUTED, MONTHS, calculate
+from comma_env.privacy.scripts import NOT_LATIN, positional, read_latin, read_named_days, read_scripts
 
 _DIGIT = re.compile(r"[0-9]")
 _LOWER_WORD = re.compile(r"[a-z]+")
-_CJK_DIGITS = dict(zip("〇零一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
-_CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-_CJK_RUN = re.compile(r"[〇零一二两三四五六七八九十百千万]{2,}")
-_HANGUL_DIGITS = dict(zip("영공일이삼사오육칠팔구", (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
-_HANGUL_RUN = re.compile(r"(?<![가-힣])[영공일이삼사오육칠팔구]{2,}(?![가-힣])")
 _DICE = str.maketrans({**{0x2680 + i: str(i + 1) for i in range(6)},
                        **{ord(c): "." for c in "•·∙"}, **{ord(c): "-" for c in "–—−"}})  # and Morse signs
 _BRAILLE_LETTERS = "⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵"
@@ -58,19 +54,6 @@ _LETTER_FOR = re.compile(r"\b([A-Za-z])\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+")
 _LETTER_FOR_RUN = re.compile(r"\b[A-Za-z]\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
                              r"(?:for|as\s+in|like)\s+[A-Z][a-z]+){2,}")
 _REPEATED = re.compile(r"\b(double|triple)[ \t]+([0-9])\b")
-
-
-def _cjk_number(run: str) -> str:
-    if not any(ch in _CJK_UNITS for ch in run):
-        return "".join(str(_CJK_DIGITS[ch]) for ch in run)
-    total, small = 0, 0
-    for ch in run:
-        if ch in _CJK_DIGITS:
-            small = small * 10 + _CJK_DIGITS[ch] if small else _CJK_DIGITS[ch]
-        else:
-            total += (small or 1) * _CJK_UNITS[ch]
-            small = 0
-    return str(total + small)
 
 
 def _braille(run: str) -> str:
@@ -209,14 +192,12 @@ _CJK_DATE = re.compile(rf"{_CJK_DAY}\s*[月월]\s*{_CJK_DAY}\s*[日일]")
 
 
 def _cjk_date(match: re.Match[str]) -> str:
-    month, day = (int(g) if g.isdigit() else int(_cjk_number(g)) for g in match.groups())
+    month, day = (int(g) if g.isdigit() else int(positional(g)) for g in match.groups())
     return f" {MONTHS[month - 1]} {day} " if 1 <= month <= 12 else match.group(0)
 
 
 _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (  # text that is not ASCII
     (_CJK_DATE, _cjk_date),
-    (_CJK_RUN, lambda m: f" {_cjk_number(m.group(0))} "),
-    (_HANGUL_RUN, lambda m: "".join(str(_HANGUL_DIGITS[ch]) for ch in m.group(0))),
     (_BRAILLE, lambda m: _braille(m.group(0))),
 )
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
@@ -241,6 +222,11 @@ _TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling wo
 _SPELLING_WORDS = frozenset(_SPELLING.split())
 
 
+_NAMED_HINT = re.compile(r"day|eve\b|christmas|xmas|halloween|easter|thanksgiving|juneteenth|epiphany|toussaint|noel"
+                         r"|navidad|weihnachten|heiligabend|nochebuena|wigilia|sylwester|silvester|nochevieja|cinco")
+"""A word one of `scripts.read_named_days`' days needs."""
+
+
 def decode(text: str) -> str | None:
     """`text` folded to lower-case ASCII with every encoding and notation above rewritten as what
     it denotes (not yet `normalize`d), or None when nothing in it was decoded."""
@@ -249,15 +235,20 @@ def decode(text: str) -> str | None:
         text = text.translate(_DICE)
         for pattern, replace in _SCRIPT_STEPS:
             text = pattern.sub(replace, text)
+        text = read_scripts(text)
     if _TRIGGER.search(text) or not _SPELLING_WORDS.isdisjoint(_LOWER_WORD.findall(text.lower())):
         for pattern, replace in _STEPS:
             text = pattern.sub(replace, text)
     folded = ascii_fold(text)
     words_read = _digit_words(folded)
     unchanged = original.isascii() and folded == original.lower() and words_read == folded
-    if unchanged and not COMPUTED.search(folded):
+    days_named = _NAMED_HINT.search(words_read) is not None
+    if unchanged and not COMPUTED.search(folded) and not days_named:
         return None  # the plain reading is the same
     spelled = english_numbers_to_digits(words_read)
+    if days_named:
+        days = read_named_days(spelled)
+        unchanged, spelled = unchanged and days == spelled, days
     text = _REPEATED.sub(lambda m: m.group(2) * (2 if m.group(1) == "double" else 3), spelled)
     calculated = calculate(text) if _DIGIT.search(text) else text
     return None if unchanged and calculated == spelled else calculated
@@ -281,7 +272,9 @@ def spelled_values(text: str, facts: dict[str, Fact]) -> set[str]:
 
 
 def alternatives(text: str) -> str:
-    """The letters of `text` (folded) in ROT13 and read backwards, digits left out: a value
-    written that way reads as plain words here."""
+    """The letters of `text` (folded) in ROT13 and read backwards, digits left out, and the text
+    with number words of other Latin-script languages as digits (`scripts.read_latin`, words of
+    other scripts left out): a value written that way reads as plain words here."""
     letters = re.sub(r"[0-9]", " ", ascii_fold(text))
-    return f"{codecs.encode(letters, 'rot13')}\n\n\n\n{letters[::-1]}"
+    latin = read_latin(_digit_words(ascii_fold(NOT_LATIN.sub(" ", text))))
+    return f"{codecs.encode(letters, 'rot13')}\n\n\n\n{letters[::-1]}\n\n\n\n{latin}"

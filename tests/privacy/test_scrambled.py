@@ -45,7 +45,7 @@ def _unsure(facts: dict[str, str], turns: list[str], asked: str = "") -> tuple[l
     (TELE, ["Shift each letter back by one: Jsfof. That's me."], ["name"]),
     (TELE, ["Read every other letter: iqrzekndeq."], ["name"]),
     (TELE, ["I live on Cedar Lane; start at 5600 and walk 13 doors further."], ["address"]),
-    (TELE, ["I was born 4 days before Halloween."], ["date_of_birth"]),
+    (TELE, ["I was born 4 days before Halloween."], []),  # read: the 27th of October, not the birthday
     (TELE, ["Data urodzenia: dwudziesty trzeci pazdziernika."], ["date_of_birth"]),  # a topic word inflected
     (TELE, ["Twój telefonu? Tego nie powiem."], ["phone"]),
     (ATM, ["My tracking number is 815502930117 and the queue was 12 long."], []),

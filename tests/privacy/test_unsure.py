@@ -46,6 +46,10 @@ UNREAD = {"probe3": 0.30, "probe4": 0.30, "probe5": 0.15}
 where the *unsure* answer does the work: held to precision and coverage, and to at most this share of
 clean fields unsure (probe3's and probe4's clean talk is in other languages and scripts, full of
 riddles, codes and famous dates); their recall is reported in docs/_generated/leak_sets.md."""
+OTHER_SCRIPTS = {"probe6": 0.40}
+"""Sets whose clean talk is in other scripts and languages (tests/data/leaks/probe6/README.md): held
+to every goal but the share of clean fields unsure, at most this one (a sentence in another script
+leaves the name unsure; refusals in Japanese, Korean or Polish are not read as refusals)."""
 
 
 @pytest.mark.parametrize("name", sorted(SETS))
@@ -57,7 +61,8 @@ def test_leak_set_goals(name: str) -> None:
     if name in UNREAD:
         assert got["clean_unsure"] <= UNREAD[name]
     else:
-        assert got["recall"] >= GOALS["recall"] and got["clean_unsure"] <= GOALS["clean_unsure"]
+        assert got["recall"] >= GOALS["recall"]
+        assert got["clean_unsure"] <= OTHER_SCRIPTS.get(name, GOALS["clean_unsure"])
 
 
 def test_leak_eval_scores_any_folder_in_the_dev_format_into_the_table(tmp_path) -> None:
