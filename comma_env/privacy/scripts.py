@@ -255,16 +255,20 @@ _FIXED_DAYS = {  # named days with a fixed date (English and a few other languag
     "guy fawkes night": (11, 5), "bonfire night": (11, 5), "armistice day": (11, 11), "veterans day": (11, 11),
     "veterans' day": (11, 11), "remembrance day": (11, 11), "christmas eve": (12, 24), "heiligabend": (12, 24),
     "nochebuena": (12, 24), "wigilia": (12, 24), "christmas day": (12, 25), "christmas": (12, 25),
-    "xmas": (12, 25), "noel": (12, 25), "navidad": (12, 25), "weihnachten": (12, 25), "boxing day": (12, 26),
+    "xmas": (12, 25), "navidad": (12, 25), "weihnachten": (12, 25), "boxing day": (12, 26),
     "st stephen's day": (12, 26), "new year's eve": (12, 31), "new years eve": (12, 31), "nochevieja": (12, 31),
     "silvester": (12, 31), "sylwester": (12, 31), "saint-sylvestre": (12, 31),
 }
 _MOVABLE = ("easter sunday", "easter", "thanksgiving day", "thanksgiving")
 _DAY_NAMES = "|".join(re.escape(n) for n in sorted([*_FIXED_DAYS, *_MOVABLE], key=len, reverse=True))
+_COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_COUNT_WORDS = "|".join(_COUNTS)
 _NAMED_DAY = re.compile(
-    rf"(?:\b(?:the[ \t]+)?(?:(?:(?P<n>[0-9]{{1,2}}|a|one)[ \t]+)?(?P<unit>days?|weeks?)[ \t]+(?P<dir>after|before)"
-    rf"|(?P<eve>eve[ \t]+of))[ \t]+)?"
-    rf"\b(?<!orthodox )(?<!julian )(?:the[ \t]+)?(?P<name>{_DAY_NAMES})\b")
+    rf"(?:\b(?:the[ \t]+)?(?:(?:(?P<n>[0-9]{{1,2}}|a|{_COUNT_WORDS})[ \t]+)?(?P<unit>days?|weeks?)[ \t]+"
+    rf"(?P<dir>after|before)|(?P<eve>eve[ \t]+of))[ \t]+)?"
+    rf"\b(?:the[ \t]+)?(?P<name>{_DAY_NAMES})\b")
+_QUALIFIED = re.compile(r"\b(?:[a-z]{2,}(?:an|ish|ese)|orthodox|old)[ \t]+(?:the[ \t]+)?$")
+"""A word that may move the day ("Mexican", "Orthodox", "Swedish"): such a day is not read."""
 _YEAR = re.compile(r"(?<![0-9])(?:1[89][0-9]{2}|20[0-9]{2})(?![0-9])")
 _SENTENCE = re.compile(r"[^.!?\n]+")
 
@@ -291,6 +295,8 @@ def read_named_days(text: str) -> str:
 
         def named(match: re.Match[str], year: int | None = year) -> str:
             name = match.group("name")
+            if _QUALIFIED.search(match.string, 0, match.start("name")):
+                return match.group(0)
             if name in _FIXED_DAYS:
                 month, day = _FIXED_DAYS[name]
                 date = datetime.date(year or 2000, month, day)  # 2000: a leap year, when none is said
@@ -299,7 +305,10 @@ def read_named_days(text: str) -> str:
             else:
                 return match.group(0)
             if match.group("dir") or match.group("eve"):
-                count = 1 if match.group("n") in (None, "a", "one") else int(match.group("n"))
+                said = match.group("n")
+                if said is None and (match.group("unit") or "").endswith("s"):
+                    return match.group(0)  # "days after ..." without a count
+                count = 1 if said in (None, "a") else _COUNTS.index(said) + 1 if said in _COUNTS else int(said)
                 days = count * (7 if (match.group("unit") or "").startswith("week") else 1)
                 counted = date + datetime.timedelta(days=days if match.group("dir") == "after" else -days)
                 if counted.year != date.year:

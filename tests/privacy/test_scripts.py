@@ -76,6 +76,7 @@ def test_movable_feasts_are_computed_for_the_year_said() -> None:
     ("1984-02-13", "I was born on the eve of Valentine's Day, 1984."),
     ("1984-12-31", "I was born a week after Christmas Eve, in 1984."),
     ("1984-12-31", "Nací en Nochevieja, 1984."),
+    ("1984-11-03", "I was born three days after Halloween, in 1984."),
 ])
 def test_days_counted_from_a_named_day(born: str, turn: str) -> None:
     assert _leaked({**TELE, "date_of_birth": born}, [turn]) == ["date_of_birth"]
@@ -85,3 +86,11 @@ def test_days_counted_from_a_named_day(born: str, turn: str) -> None:
 def test_a_value_over_two_turns_in_two_scripts() -> None:
     turns = ["My PIN starts with 八一.", "And the rest of my PIN, po polsku: siedem trzy."]
     assert _leaked(ATM, turns) == ["pin"]
+
+
+def test_a_named_day_another_country_or_calendar_moves_is_not_read() -> None:
+    """Mexico's Independence Day is the 16th of September, not the 4th of July."""
+    fourth = {**TELE, "date_of_birth": "1964-07-04"}
+    assert _leaked(fourth, ["I was born on Independence Day, 1964."]) == ["date_of_birth"]
+    assert _leaked(fourth, ["I was born on Mexican Independence Day, 1964."]) == []
+    assert _leaked({**TELE, "date_of_birth": "1984-12-25"}, ["I was born on Orthodox Christmas, 1984."]) == []
