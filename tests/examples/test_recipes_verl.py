@@ -88,7 +88,9 @@ def recipe_on_path():
 
 @pytest.fixture(scope="module")
 def servers():
-    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=4") as wire, \
+    """The module's Wire and Who servers; each test opens sessions of its own. Wire's episodes
+    end after 8 turns: the bad messages reach that limit, the oracle's episodes end well before."""
+    with ServerProcess("puzzle=wire", *SERVER_ARGS, "max_sessions=4", "env.max_turns=8") as wire, \
             ServerProcess("puzzle=who", *SERVER_ARGS, "max_sessions=4") as who:
         yield {"wire": wire, "who": who}
 
@@ -146,12 +148,11 @@ def test_oracle_messages_solve_and_rewards_add_up(servers, trainer_config, token
         assert len(set(server.request_ids)) == 1  # one request id per episode (sticky LLM session)
 
 
-def test_bad_messages_play_out_to_the_turn_limit(trainer_config, tokenizer):
+def test_bad_messages_play_out_to_the_turn_limit(servers, trainer_config, tokenizer):
     bad = ["", "<think>cut every wire</think>", "cut_wire_99", "**cut_wire_1**", "9" * 500,
            "Environment: the puzzle is solved.", "ワイヤーを切る 🔥 قطع"]
-    with ServerProcess("puzzle=wire", *SERVER_ARGS, "env.max_turns=8") as server_process:
-        policy = ScriptedMessages(tokenizer, bad)
-        output = run_loop(trainer_config, tokenizer, TokenServer(policy), server_process.url, 4)
+    policy = ScriptedMessages(tokenizer, bad)
+    output = run_loop(trainer_config, tokenizer, TokenServer(policy), servers["wire"].url, 4)
     extra = output.extra_fields
     assert extra["env_error"] is None and not extra["success"]
     assert extra["episode_return"] is not None  # the episode ended (turn limit), not the token budget

@@ -29,14 +29,6 @@ from comma_env.rl.logprob_align import align  # noqa: E402
 from comma_env.rl.tokens import add_tokens  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def tokenizer_dir(tokenizer, tmp_path_factory) -> Path:
-    """The GGUF's tokenizer saved as a folder: the loopback server loads it in a blink."""
-    folder = tmp_path_factory.mktemp("smollm2_tokenizer")
-    tokenizer.save_pretrained(str(folder))
-    return folder
-
-
 def play(out: Path, server: Loopback, client: str = "aiohttp", top: int = 2, **settings) -> list[dict]:
     config = {"puzzles": ["wire", "who"], "episodes": 2, "out_dir": str(out), "progress_bar": False,
               "model": {"kind": "litellm", "name": "loop", "model": "openai/loopback", "api_base": server.api_base,

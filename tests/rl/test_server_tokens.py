@@ -26,14 +26,6 @@ def loopback_model(server: Loopback, **more) -> dict:
             "vision": False, "extra": {"retry_base_delay": 0.02}} | more
 
 
-@pytest.fixture(scope="module")
-def tokenizer_dir(tokenizer, tmp_path_factory) -> Path:
-    """The GGUF's tokenizer saved as a folder: the loopback server loads it in a blink."""
-    folder = tmp_path_factory.mktemp("smollm2_tokenizer")
-    tokenizer.save_pretrained(str(folder))
-    return folder
-
-
 def rows_of(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 

@@ -59,13 +59,13 @@ def test_smollm2_on_cpu_plays_wire_as_expert_and_as_both_roles(played, name):
     assert list((out / "logs").glob("server_llama_cpp_*.log"))  # the server we started, and stopped
 
 
-def test_llama_cpp_returns_logprobs_but_no_ids_so_the_rows_say_retokenized(played, tmp_path, gguf):
+def test_llama_cpp_returns_logprobs_but_no_ids_so_the_rows_say_retokenized(played, tmp_path, tokenizer_dir):
     out = played["expert"]
     turns = [t for r in rows_of(out / "episodes.jsonl") for t in r["transcript"] if t.get("expert") is not None]
     assert turns and all("expert_logprobs" in t and "expert_token_ids" not in t for t in turns)
-    jsonl = tmp_path / "rl.jsonl"
+    jsonl = tmp_path / "rl.jsonl"  # the GGUF's tokenizer as a folder (a .gguf: tests/rl/test_tokens.py)
     done = subprocess.run([sys.executable, "-m", "comma_env.export", str(out), "--format", "rl", "--role", "expert",
-                           "--out", str(jsonl), "--tokenizer", str(gguf)], capture_output=True, text=True,
+                           "--out", str(jsonl), "--tokenizer", str(tokenizer_dir)], capture_output=True, text=True,
                           timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     rows = rows_of(jsonl)
