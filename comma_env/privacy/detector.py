@@ -59,8 +59,8 @@ from comma_env.privacy.candidates import Reconstruction
 from comma_env.privacy.dates import may_complete_date, mentions_date, parse_date
 from comma_env.privacy.facts import Fact, compile_fact, fact_kind
 from comma_env.privacy.games import Games, replaced
-from comma_env.privacy.identity import may_complete_address, may_complete_name, mentions_address, mentions_name
-from comma_env.privacy.money import may_complete_money, mentions_money
+from comma_env.privacy.identity import mentions_address, mentions_name
+from comma_env.privacy.money import mentions_money
 from comma_env.privacy.normalize import fold, normalize
 from comma_env.privacy.positional import pinned_down
 from comma_env.privacy.readings import alternatives, decode, spelled_values
@@ -178,29 +178,18 @@ class ConversationLeaks:
             self._heard = analyse(self._expert)
         return _mentions(self._heard, fact)
 
-    def _cannot_complete(self, said: Analysis, fact: Fact, start: int, first: int, settled: bool) -> bool:
-        """Whether the turn at offset `start` (token `first`) of `said` cannot complete `fact` if the text before
-        did not state it (`settled`: no chunk before the turn was sorted again): a digit value without a digit or
-        a word of reversal in the turn, a balance without a digit or a money word at its start, an address
-        without its house number among its digits or its street, a date without its day or its month's name,
-        a name (`may_complete_name`)."""
-        turn = said.text[start:]
+    def _speech_states(self, said: Analysis, field: str, fact: Fact, quiet: bool, turn: set[str]) -> bool:
+        """Whether the solver's speech so far (`said`) states `fact`; a value it did not state before is
+        not looked for again after a turn that cannot complete it: a digit value after a `quiet` turn (no
+        digit, no word of reversal), a date after one whose tokens (`turn`, none if the speech was read again)
+        hold neither its day nor its month's name."""
         if fact.kind in _DIGIT_KINDS:
-            return settled and not _DIGIT.search(turn) and not REVERSAL_HINT.search(turn)
-        if fact.kind == "money":
-            return settled and not _DIGIT.search(turn) and not may_complete_money(turn[len(TURN_BREAK):])
-        if fact.kind == "address" and fact.pattern is not None:
-            return (settled and fact.secrets[0] not in re.sub(r"[^0-9]+", "", turn)
-                    and not may_complete_address(said, start, fact.words[-1]))
-        if fact.kind == "date" and fact.date:
-            return not may_complete_date(set(said.tokens[first:]), fact.date)
-        return fact.kind == "name" and not may_complete_name(said, start, first, *fact.words)
-
-    def _speech_states(self, said: Analysis, field: str, fact: Fact, turn: tuple[int, int, bool] | None) -> bool:
-        """Whether the solver's speech so far (`said`) states `fact`; a value it did not state before is not
-        looked for again after a turn (`turn`: its offset, first token and whether the text before it is
-        settled; None if the speech was read again) that cannot complete it."""
-        if not (field in self._unsaid and turn is not None and self._cannot_complete(said, fact, *turn)):
+            skip = quiet
+        elif fact.kind == "date" and fact.date:
+            skip = bool(turn) and not may_complete_date(turn, fact.date)
+        else:
+            return _mentions(said, fact)
+        if not (skip and field in self._unsaid):
             if _mentions(said, fact):
                 self._unsaid.discard(field)
             else:
@@ -216,12 +205,11 @@ class ConversationLeaks:
         if games:  # words in Pig Latin, reversed or shuffled: read as what they spell
             text = replaced(text, games)
         plain = normalize(text)
-        start, first = (len(self._said.text), len(self._said.tokens)) if self._said is not None else (0, 0)
-        # a new turn sorts again the chunks among the last two tokens before it (`analysis.extend`)
-        settled = self._said is not None and not any(t[0].isdigit() for t in self._said.tokens[-2:])
-        said, extended = self._extend_said(plain)  # takes over the lists of `self._said`
+        first = len(self._said.tokens) if self._said is not None else 0
+        said, extended = self._extend_said(plain)
         self._said = said
-        turn = (start, first, settled) if extended else None
+        turn = set(said.tokens[first:]) if extended else set()  # the new turn's tokens
+        quiet = extended and not _DIGIT.search(plain) and not REVERSAL_HINT.search(plain)
         readings = [said]
         decoded = decode(text)
         reading = normalize(decoded) if decoded is not None else plain
@@ -245,7 +233,7 @@ class ConversationLeaks:
         for field, fact in self._compiled.items():
             if field in self.leaked:
                 continue
-            found = self._speech_states(said, field, fact, turn) or field in rebuilt or any(
+            found = self._speech_states(said, field, fact, quiet, turn) or field in rebuilt or any(
                 _mentions(said, fact) for said in readings[1:])
             if found and not self._expert_told(fact):
                 new.append(field)

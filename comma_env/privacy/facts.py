@@ -79,7 +79,7 @@ def compile_fact(field: str, value: str) -> Fact:
         if len(street) > 1 and street[-1] in STREET_SUFFIXES:
             street, suffix = street[:-1], street[-1]
         if street:
-            return Fact(kind, secrets=(number,), pattern=word_pattern(tuple(street), suffix), words=tuple(street))
+            return Fact(kind, secrets=(number,), pattern=word_pattern(tuple(street), suffix))
     name_words = re.findall(r"[^\W\d_]+", fold(value))
     if kind == "name" and len(name_words) >= 2:
         return Fact(kind, words=(name_words[0], name_words[-1]))

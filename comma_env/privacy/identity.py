@@ -8,7 +8,7 @@ import bisect
 import re
 from functools import lru_cache
 
-from comma_env.privacy.analysis import CONNECTORS, REVERSAL_HINT, Analysis
+from comma_env.privacy.analysis import CONNECTORS, Analysis
 
 STREET_SUFFIXES = frozenset("street st avenue ave av road rd boulevard blvd lane ln drive dr court ct place pl terrace "
                             "ter way circle cir parkway pkwy highway hwy square sq trail trl row".split())
@@ -91,28 +91,6 @@ def mentions_address(analysis: Analysis, number: str, street: re.Pattern[str]) -
         if at < len(numbers) and numbers[at] <= match.end() + ADDRESS_REACH:
             return True
     return False
-
-
-def may_complete_address(said: Analysis, start: int, street: str) -> bool:
-    """Whether the turn at offset `start` of `said` can complete an address the text before it did not state,
-    when the house number is not among its digits: only with the street's last word (`street`)."""
-    return word_pattern((street,)).search(said.text, start) is not None
-
-
-_SINGLE_LETTER = re.compile(r"(?<![a-z0-9])[a-z](?![a-z0-9])")
-
-
-def may_complete_name(said: Analysis, start: int, first_token: int, first: str, last: str) -> bool:
-    """Whether the turn at offset `start` (token `first_token`) of `said` can complete a name the text before
-    it did not state: with either word (as a token or in leetspeak), a single letter (of a word spelled out),
-    a word of reversal, or the end of the name's letters run together."""
-    turn = said.tokens[first_token:]
-    if first in turn or last in turn or any(hint.search(said.text, start) for hint in (REVERSAL_HINT, _SINGLE_LETTER)):
-        return True
-    letters = sum(len(t) for t in turn if t[0].isalpha())
-    tail = said.skeleton[max(0, len(said.skeleton) - letters - len(first) - len(last) + 1):] if letters else ""
-    return (first + last in tail or last + first in tail
-            or any(word_pattern((word,)).search(said.text, start) for word in (first, last)))
 
 
 def mentions_name(analysis: Analysis, first: str, last: str) -> bool:

@@ -13,9 +13,7 @@ _AMOUNT = re.compile(r"(?<![0-9.,])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,15})(?:\.([
 _INTL_AMOUNT = re.compile(
     r"(?<![0-9.,'])(?P<whole>[0-9]{1,3}(?:(?P<sep>[.' ])[0-9]{3})(?:(?P=sep)[0-9]{3})*|[0-9]{1,15})"
     r"(?:(?P<dec>[.,])(?P<cents>[0-9]{2}))?(?![0-9])(?![.,'][0-9])")
-_MONEY_STEMS = r"\$|dollar|buck|usd|chf|eur|balance|saldo|solde|kontostand"
-_MONEY_NEAR = re.compile(rf"{_MONEY_STEMS}|cents?\b")
-_MONEY_NEAR_START = re.compile(rf"{_MONEY_STEMS}|cent")  # in a text if some prefix of it holds a `_MONEY_NEAR`
+_MONEY_NEAR = re.compile(r"\$|dollar|buck|usd|chf|eur|balance|saldo|solde|kontostand|cents?\b")
 _DOLLARS_AND_CENTS = re.compile(
     r"(?<![0-9,])([0-9][0-9,]{0,20})\s*(?:dollars?|bucks|usd)\s*(?:and\s*)?([0-9]{1,2})\s*(?:cents?|c)\b")
 # "$4.87k", "4.87 thousand" (spelled "thousand" has become "1000" by then), "4.87 grand"
@@ -43,12 +41,6 @@ def _whole_matches(whole: int, frac: int, cents: int) -> bool:
     if dollars >= 10 and whole in (dollars, rounded) and not (whole == rounded != dollars and frac):
         return True
     return whole * 100 + frac == cents
-
-
-def may_complete_money(turn: str) -> bool:
-    """Whether a turn without digits (after text whose last two tokens are no digits either) can complete an
-    amount the text before it did not state: only as the money word of an amount in another notation."""
-    return _MONEY_NEAR_START.search(turn, 0, _REACH) is not None
 
 
 def mentions_money(analysis: Analysis, cents: int) -> bool:
