@@ -263,12 +263,13 @@ class Doubts:
                 self.formed[field] = extend_formed(self.formed[field], chunks, secret)
                 if secret in chunks:
                     self.whole.add(field)
+            refused = _REFUSAL.search(decoded) is not None
             if chunks and about:
                 self.fields |= self._shaped(decoded, about, said)
-            elif about and _BY_EVENT.search(decoded) and not _REFUSAL.search(decoded):  # a time told by an event
+            elif about and _BY_EVENT.search(decoded) and not refused:  # a time told by an event
                 self.fields |= {f for f in about if self.facts[f].kind != "name"}
             # "my PIN is ..." followed by what the rules do not read
-            stated, pending = (set(), set()) if _REFUSAL.search(decoded) else stated_unread(
+            stated, pending = (set(), set()) if refused else stated_unread(
                 decoded, self.facts.keys() - self.fields, self.facts, self.field_words, unknown, named, pending)
             self.fields |= stated
             level = carriers(decoded, unknown, named, read) if suspicious else 0

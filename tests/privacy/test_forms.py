@@ -101,3 +101,16 @@ def test_a_lone_digit_word_between_numbers_reads_as_its_digit() -> None:
 ])
 def test_keypad_words_roman_digits_and_hindi_words(text: str, facts: dict[str, str], leaked: list[str]) -> None:
     assert ConversationLeaks(facts).solver_said(text) == leaked
+
+
+@pytest.mark.parametrize(("facts", "turns", "leaked"), [
+    (ATM, ["The screen shows 2.320,00", "dollars, I mean"], "balance"),  # its money word in the next turn
+    (PATIENT, ["My house is number 8703.", "Nice weather.", "On Birch."], "address"),  # the street in a later turn
+    (PATIENT, ["I am Ms.", "Quintero."], "name"),  # the title ends the turn before
+    (PATIENT, ["My login is noraq", "uintero"], "name"),  # the letters run together over turns
+    (PATIENT, ["Q U I N T E R O", "Nice weather.", "N O R A"], "name"),  # spelled, a turn apart
+])
+def test_a_value_completed_by_a_later_turn_counts_on_it(facts: dict[str, str], turns: list[str], leaked: str) -> None:
+    conversation = ConversationLeaks(facts)
+    assert [conversation.solver_said(turn) for turn in turns[:-1]] == [[]] * (len(turns) - 1)
+    assert conversation.solver_said(turns[-1]) == [leaked]
