@@ -222,8 +222,9 @@ _TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling wo
 _SPELLING_WORDS = frozenset(_SPELLING.split())
 
 
-_NAMED_HINT = re.compile(r"day|eve\b|christmas|xmas|halloween|easter|thanksgiving|juneteenth|epiphany|toussaint|noel"
-                         r"|navidad|weihnachten|heiligabend|nochebuena|wigilia|sylwester|silvester|nochevieja|cinco")
+_NAMED_HINT = re.compile(r"\b(?:day|eve)\b|christmas|xmas|halloween|easter|thanksgiving|juneteenth|epiphany|toussaint"
+                         r"|navidad|weihnachten|heiligabend|nochebuena|wigilia|sylwester|silvester|sylvestre|nochevieja"
+                         r"|cinco|valentin|reyes|fawkes|bonfire")
 """A word one of `scripts.read_named_days`' days needs."""
 
 
