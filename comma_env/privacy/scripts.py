@@ -8,6 +8,7 @@ them."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import re
 import unicodedata
@@ -69,10 +70,12 @@ class _Tables:
         digits: dict[str, int] = {}  # a digit word of a non-Latin script, as written -> its digit
         for lang in _NON_LATIN:
             for digit in range(10):
-                digits.setdefault(unicodedata.normalize("NFKC", str(num2words(digit, lang=lang))), digit)
+                with contextlib.suppress(NotImplementedError):  # a language older num2words cannot write
+                    digits.setdefault(unicodedata.normalize("NFKC", str(num2words(digit, lang=lang))), digit)
         for digit in range(10):
-            kana = str(num2words(digit, lang="ja", reading=True))
-            digits[kana] = digits[kana.translate(_KATAKANA)] = digit
+            with contextlib.suppress(NotImplementedError):
+                kana = str(num2words(digit, lang="ja", reading=True))
+                digits[kana] = digits[kana.translate(_KATAKANA)] = digit
         digits.update((word, digit) for digit, word in enumerate(_KOREAN_NATIVE.split()))
         self.digits = digits
         self.words: dict[str, dict[str, int]] = {}  # Latin language -> folded word(s) -> value (SCALE: a thousand)
