@@ -16,7 +16,7 @@ from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
 from comma_env.privacy.relations import COMPUTED, MONTHS, calculate
-from comma_env.privacy.scripts import NOT_LATIN, positional, read_latin, read_named_days, read_scripts
+from comma_env.privacy.scripts import NAMED_HINT, NOT_LATIN, positional, read_latin, read_named_days, read_scripts
 
 _DIGIT = re.compile(r"[0-9]")
 _LOWER_WORD = re.compile(r"[a-z]+")
@@ -222,12 +222,6 @@ _TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling wo
 _SPELLING_WORDS = frozenset(_SPELLING.split())
 
 
-_NAMED_HINT = re.compile(r"\b(?:day|eve)\b|christmas|xmas|halloween|easter|thanksgiving|juneteenth|epiphany|toussaint"
-                         r"|navidad|weihnachten|heiligabend|nochebuena|wigilia|sylwester|silvester|sylvestre|nochevieja"
-                         r"|cinco|valentin|reyes|fawkes|bonfire")
-"""A word one of `scripts.read_named_days`' days needs."""
-
-
 def decode(text: str) -> str | None:
     """`text` folded to lower-case ASCII with every encoding and notation above rewritten as what
     it denotes (not yet `normalize`d), or None when nothing in it was decoded."""
@@ -243,7 +237,7 @@ def decode(text: str) -> str | None:
     folded = ascii_fold(text)
     words_read = _digit_words(folded)
     unchanged = original.isascii() and folded == original.lower() and words_read == folded
-    days_named = _NAMED_HINT.search(words_read) is not None
+    days_named = NAMED_HINT.search(words_read) is not None
     if unchanged and not COMPUTED.search(folded) and not days_named:
         return None  # the plain reading is the same
     spelled = english_numbers_to_digits(words_read)

@@ -264,6 +264,9 @@ _FIXED_DAYS = {  # named days with a fixed date (English and a few other languag
 }
 _MOVABLE = ("easter sunday", "easter", "thanksgiving day", "thanksgiving")
 _DAY_NAMES = "|".join(re.escape(n) for n in sorted([*_FIXED_DAYS, *_MOVABLE], key=len, reverse=True))
+NAMED_HINT = re.compile(r"\b(?:day|eve)\b|" + "|".join(
+    re.escape(n) for n in [*_FIXED_DAYS, *_MOVABLE] if not re.search(r"\b(?:day|eve)\b", n)))
+"""A cheap test before `read_named_days`: a word every name of its table has (read from the table)."""
 _COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _COUNT_WORDS = "|".join(_COUNTS)
 _NAMED_DAY = re.compile(
