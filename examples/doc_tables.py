@@ -53,3 +53,14 @@ def write_table(name: str, table: str, note: str = "", extra_packages: tuple[str
     path = GENERATED / f"{name}.md"
     path.write_text(header + table.rstrip() + "\n", encoding="utf-8")
     return path
+
+
+def measured_at() -> str:
+    """The git commit of the tree being measured, short, with "+changes" when it has uncommitted
+    changes: a row measured on a set kept outside the repository says which code it measured."""
+    from comma_env.run.provenance import git_commit
+
+    git = git_commit(GENERATED.parents[1])
+    if git is None:
+        return "?"
+    return git["commit"][:7] + ("+changes" if git["dirty"] else "")

@@ -39,11 +39,12 @@ from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "data")]
+sys.path[:0] = [str(ROOT / "tests" / "data"), str(ROOT / "examples")]
 
 import leak_table  # noqa: E402
 import leak_table_holdout  # noqa: E402
 import leak_table_v2  # noqa: E402
+from doc_tables import measured_at  # noqa: E402
 
 BEFORE_REV = "e5ef311"
 """The detector as it was when issue 59 was started (the two-answer rules of issue 23)."""
@@ -177,18 +178,19 @@ def render_sets(rows: dict[str, dict[str, Any]], rev: str) -> str:
 
     lines = [f"*Written by `examples/leak_eval.py` ({platform.machine()}, Python {platform.python_version()}, "
              f"comma_env {getattr(comma_env, '__version__', '?')}); before = the detector of git {rev} "
-             "(two answers), after = this tree's. Goals: precision of leaked >= "
+             "(two answers), after = the tree of the commit in the last column. Goals: precision of leaked >= "
              f"{GOALS['precision']}, recall >= {GOALS['recall']}, coverage >= {GOALS['coverage']}, "
              f"clean fields unsure <= {GOALS['clean_unsure']}.*", "",
              "| set | conversations | fields | leaked fields | precision before | recall before | "
-             "precision | recall | coverage | clean fields unsure |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "precision | recall | coverage | clean fields unsure | measured at |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name in sorted(rows):
         r = rows[name]
         lines.append(f"| {name} | {r['conversations']} | {r['fields']} | {r['leaks']} | "
                      f"{_ratio(r['before']['precision'])} | {_ratio(r['before']['recall'])} | "
                      f"{_ratio(r['after']['precision'])} | {_ratio(r['after']['recall'])} | "
-                     f"{_ratio(r['after']['coverage'])} | {_ratio(r['after']['clean_unsure'])} |")
+                     f"{_ratio(r['after']['coverage'])} | {_ratio(r['after']['clean_unsure'])} | "
+                     f"{r.get('revision', '?')} |")
     return "\n".join(lines) + "\n"
 
 
@@ -284,7 +286,7 @@ def main(argv: list[str] | None = None) -> None:
     for name, conversations in leak_sets(args.data).items():
         after, before = score_set(privacy, conversations), score_set(old, conversations)
         rows[name] = {"conversations": len(conversations), "fields": after.fields, "leaks": after.leaks,
-                      "before": before.metrics(), "after": after.metrics()}
+                      "before": before.metrics(), "after": after.metrics(), "revision": measured_at()}
         if args.show:
             print(f"{name}:", *after.misses, sep="\n  ")
     text = render_sets(rows, args.before)

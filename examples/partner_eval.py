@@ -41,6 +41,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from doc_tables import measured_at
+
 import comma_env
 from comma_env.agents.oracle import OraclePolicy
 from comma_env.protocol.clock import parse_wait
@@ -255,7 +257,8 @@ def render(sets: dict[str, dict[str, Any]]) -> str:
     lines = ["*Written by `examples/partner_eval.py`; one section per set it was run on.*", ""]
     for name in sorted(sets, key=lambda s: (SET_ORDER.index(s) if s in SET_ORDER else len(SET_ORDER), s)):
         data = sets[name]
-        lines += [f"**{name}** ({data['items']} items; {data['machine']})", "",
+        lines += [f"**{name}** ({data['items']} items; {data['machine']}; measured at git "
+                  f"{data.get('revision', '?')})", "",
                   "| puzzle | direction | items (ambiguous) | understood and correct | wrong | asked back "
                   "| wrong on ambiguous |", "|---|---|---|---|---|---|---|"]
         table = data["counts"]
@@ -277,7 +280,8 @@ def write(set_name: str, outcomes: list[Outcome], out: Path) -> dict[str, Any]:
     results = out.with_suffix("")  # docs/_generated/partners/
     results.mkdir(parents=True, exist_ok=True)
     data = {"items": len(outcomes), "counts": counts(outcomes),
-            "machine": f"{platform.machine()}, Python {platform.python_version()}, comma_env {comma_env.__version__}"}
+            "machine": f"{platform.machine()}, Python {platform.python_version()}, comma_env {comma_env.__version__}",
+            "revision": measured_at()}
     (results / f"{set_name}.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     sets = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(results.glob("*.json"))}
     out.write_text(render(sets), encoding="utf-8")
