@@ -1,10 +1,7 @@
-"""Numbers in other scripts and languages, and dates given by a named day, read back as digits and
-dates (docs/privacy.md): positional CJK and Sino-Korean numerals (五千七百三十五, 구천육백팔), runs of
-digit words in a non-Latin script (kana, Korean, Hebrew, Arabic, Persian, Thai ...), number words
-of num2words' Latin-script languages, compound words split ("tvahundratrettiofem"), and named
-days with a fixed or computable date ("the day after Boxing Day"). The tables come from num2words
-(`lexicon.small_numbers` and the hundreds and thousands here), built on the first text that needs
-them."""
+"""Numbers in other scripts and languages (CJK and Sino-Korean numerals, digit words of non-Latin
+scripts, number words of num2words' Latin-script languages, compound words split) and dates given
+by a named day, read back as digits and dates (docs/privacy.md); the tables are built on first need.
+"""
 
 from __future__ import annotations
 

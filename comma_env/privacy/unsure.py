@@ -1,27 +1,10 @@
 """The third answer: a private field the rules did not find leaked, but that something in the
-solver's speech could carry, and that the rules cannot rule out.
+solver's speech could carry, and that the rules cannot rule out (docs/privacy.md, "Three answers").
 
-Each decoded solver sentence (`readings.decode`) is read for what it is *about* (`topics`:
-the fields its words name, in English or common forms of other languages, an unknown word
-sharing a topic word's first letters, or that a part of a value it states belongs to: a first
-name, a street, a birth month or year; else, for a first sentence, what the partner asked) and for what
-the detector *could not read* (`carriers`):
-
-- a word that is not English (`lexicon.english_words`), not a word of the facts and not a
-  number word, in a number's place (or anywhere in a sentence about a field);
-- symbols no decoder read (Morse-like runs, bars);
-- a named entity (a capitalised word inside a sentence) that does not just explain a number
-  said right before it ("805, like Santa Barbara" does; "the year of Bannockburn" does not);
-- a word announcing a code or a puzzle ("anagram", "in hex", "spells");
-- a number beside an operation or relation word ("short of", "after", "half", "moved").
-
-A sentence with a carrier makes its topics *unsure*; one about no field makes unsure the
-fields it states a part of (3 digits or more); a sentence in another script makes the name
-unsure. A digit value (or a house number, once its street is said) that the conversation's
-numbers form in order, gaps allowed, is unsure too: pieces the rules could not join; so is
-one a message could hide in a form found by comparing with the value (`scrambled.py`).
-Refusals ("I won't tell you", "not saying") carry nothing. A field the solver states as its own
-and then gives in a form the rules do not read is unsure too (`stated.py`).
+Each decoded sentence is read for what it is about (`topics`) and for what the detector could not
+read (`carriers`: unknown words, symbols, names, code words, numbers beside an operation); a sentence
+with a carrier makes its topics unsure. Pieces the rules could not join, scrambled forms
+(`scrambled.py`) and a field stated and then given unread (`stated.py`) are unsure too.
 """
 
 from __future__ import annotations
@@ -31,6 +14,7 @@ from collections.abc import Iterable
 
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
+from comma_env.privacy.normalize import digits_of
 from comma_env.privacy.relations import MONTHS
 from comma_env.privacy.scrambled import scrambled
 from comma_env.privacy.stated import stated_unread
@@ -84,7 +68,6 @@ NUMBER_CODES = frozenset({"hex", "binary", "base64", "base 64", "morse", "braill
 GAME_CODES = frozenset({"anagram", "backwards", "reversed", "reverse"})  # what `games` reads
 _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
-_NOT_DIGIT = re.compile(r"[^0-9]+")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  # "r y e o": letters no rule read
 _TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
@@ -113,7 +96,7 @@ def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> se
 def partial(sentence: str, secret: str) -> bool:
     """A digit group of the sentence (3+ digits) that is part of `secret` but not all of it."""
     return any(3 <= len(d) < len(secret) and d in secret
-               for d in (_NOT_DIGIT.sub("", g) for g in _GROUP.findall(sentence)))
+               for d in (digits_of(g) for g in _GROUP.findall(sentence)))
 
 
 def topics(sentence: str, topic_words: dict[str, frozenset[str]]) -> set[str]:
@@ -201,7 +184,7 @@ def anchors_of(field: str, fact: Fact, value: str) -> set[str]:
         from comma_env.privacy.dates import ENGLISH_MONTHS
 
         return {str(year), f"{year % 100:02d}"} | {n for n, m in ENGLISH_MONTHS.items() if m == month and len(n) > 3}
-    digits = re.sub(r"[^0-9]+", "", folded)
+    digits = digits_of(folded)
     if fact.kind in ("ssn", "phone") and len(digits) >= 7:
         return {digits[:3], digits[-4:]}
     return set()
@@ -302,12 +285,12 @@ class Doubts:
         """Digit fields that a sentence about them gives a number of their length that is not
         their value (nor a year) and that the message as `said` does not hold as such: a value
         decoded or computed from some form the rules read wrongly."""
-        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)}
+        groups = {digits_of(g) for g in _GROUP.findall(decoded)}
         shaped = {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
                   and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
                           for g in groups for s in self.facts[field].secrets)}
         if shaped and _NUMBER.search(said):
-            written = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(said)}
+            written = {digits_of(g) for g in _GROUP.findall(said)}
             shaped = {field for field in shaped if any(len(g) == len(s) >= 4 and g != s and g not in written
                                                        and not _YEAR.fullmatch(g)
                                                        for g in groups for s in self.facts[field].secrets)}
