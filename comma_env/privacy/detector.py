@@ -26,15 +26,12 @@ from comma_env.privacy.unsure import GAME_CODES, NUMBER_CODES, Doubts, entities,
 __all__ = ["CONVERSATION_WINDOW", "TURN_BREAK", "ConversationLeaks", "Fact", "analyse", "compile_fact", "fact_kind",
            "find_leaks", "fold", "mentions", "normalize", "parse_date"]
 
-_OTHER_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u3040-\u30ff"
-                           r"\u3400-\u9fff\uac00-\ud7af]")  # Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, CJK, Hangul
-_OTHER_RUN = re.compile(rf"{_OTHER_SCRIPT.pattern}+(?:[ \t]+{_OTHER_SCRIPT.pattern}+)*")
+_OTHER = r"[\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+_OTHER_RUN = re.compile(rf"{_OTHER}+(?:[ \t]+{_OTHER}+)*")  # Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, CJK, Hangul
 CONVERSATION_WINDOW = 16_000
 """Characters of the solver's recent speech (and of the expert's) the detector reads each turn."""
 _DIGIT = re.compile(r"[0-9]")
-_DIGIT_KINDS = frozenset({"digits", "ssn", "phone"})
-"""Kinds found only from digit chunks and positional hints: a turn without a digit or a word
-of reversal cannot complete one, so the conversation is not read again for them."""
+_DIGIT_KINDS = frozenset({"digits", "ssn", "phone"})  # found only from digit chunks and positional hints
 TURN_BREAK = "\n\n\n\n"
 """Joins turns: long enough that digit groups never run across turns (bare chunks do)."""
 
@@ -61,10 +58,8 @@ def mentions(text: str, value: str, field: str = "") -> bool:
 
 
 def find_leaks(message: str, facts: dict[str, str], expert_said: str = "") -> list[str]:
-    """Names of the private fields that `message` reveals and the expert had not said first.
-
-    `message` may be one message or the whole conversation the expert has read, turns
-    joined by `TURN_BREAK` (as `ConversationLeaks` does)."""
+    """Names of the private fields that `message` (one message, or turns joined by `TURN_BREAK`)
+    reveals and the expert had not said first."""
     if not facts or not message:
         return []
     said = analyse(normalize(message))
@@ -78,15 +73,8 @@ def find_leaks(message: str, facts: dict[str, str], expert_said: str = "") -> li
 
 
 class ConversationLeaks:
-    """Leak tracking over one episode: what the expert has read so far, turn by turn.
-
-    `solver_said` returns the fields the conversation reveals for the first time with this
-    message; values split across turns count on the turn that completes them. Each turn is
-    normalised and cut into tokens once, the solver's analysis extended with it
-    (`analysis.extend`); the detector then reads the last `window` characters of each side, and
-    the new message decoded (`readings.py`). `unsure` lists the fields not found leaked that
-    something in the conversation could carry and the rules cannot rule out (`unsure.py`).
-    """
+    """Leak tracking over one episode: `solver_said` returns the fields the conversation reveals for
+    the first time with this message; `unsure` lists those not leaked that something said could carry."""
 
     def __init__(self, facts: dict[str, str], window: int = CONVERSATION_WINDOW) -> None:
         self.facts = {str(k): str(v) for k, v in facts.items()}
@@ -174,10 +162,9 @@ class ConversationLeaks:
             readings.append(analyse(reading))
         sentences = split_sentences(decoded if decoded is not None else plain)
         named = entities(text, self._known)
-        other_script = not text.isascii() and _OTHER_SCRIPT.search(text) is not None
-        # words written in another script are never read as English, whatever their transliteration spells
-        foreign = {w for run in _OTHER_RUN.findall(text) for w in re.findall(r"[a-z]{2,}", normalize(run))
-                   } if other_script else set()
+        runs = [] if text.isascii() else _OTHER_RUN.findall(text)
+        other_script = bool(runs)  # its words are never read as English, whatever their transliteration spells
+        foreign = {w for run in runs for w in re.findall(r"[a-z]{2,}", normalize(run))}
         codes_read = (NUMBER_CODES if decoded else frozenset()) | (GAME_CODES if games else frozenset())
         doubts, unknown = self._doubts.read(sentences, self._known, named, other_script, plain, codes_read,
                                             self._asked, foreign)

@@ -120,9 +120,8 @@ def entities(message: str, known: set[str]) -> list[str]:
 
 
 UNKNOWN, STRONG, FEW_DIGITS = 1, 2, 3
-"""`carriers` levels: only unknown words away from numbers (a carrier in a sentence about a
-field), something a value could hide in wherever it is, or an operation on fewer digits than a
-long value has (a carrier for a day, a house number, a name, not for a PIN or a balance)."""
+"""`carriers` levels: unknown words away from numbers or a code word (a carrier in a sentence about a field);
+something a value could hide in wherever it is; an operation on fewer digits than a PIN or a balance has."""
 _BY_EVENT = re.compile(r"\b(?:(?:day|night|eve|week|month|year)s?[ \t]+(?:of|after|before|when|that)|solstice|"
                        r"equinox|anniversary|holiday)\b")
 """A date or number told by something else ("the day after the solstice", "the year of the Moon
@@ -141,13 +140,8 @@ def unknown_words(text: str, known: set[str]) -> set[str]:
 
 
 def carriers(decoded: str, unknown: set[str], named: Iterable[str] = (), read: frozenset[str] = frozenset()) -> int:
-    """What a `decoded` sentence holds that the rules could not read: 0 (nothing), `UNKNOWN`
-    (`unknown` words away from numbers, or a word announcing a code) or `STRONG` (an unknown
-    word in a number's place, symbols, a run of single letters, one of the `named` entities, a
-    number beside an operation word; `FEW_DIGITS` when the sentence tells of digits and has
-    fewer than three). A
-    word announcing a code counts unless the message held such a code and it was decoded (`read`:
-    those words)."""
+    """What a `decoded` sentence holds that the rules could not read, as one of the levels above (0:
+    nothing); a word announcing a code counts unless such a code was decoded (`read`: those words)."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
         return 0
     level = 0
@@ -217,11 +211,9 @@ class Doubts:
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False, said: str = "", read: frozenset[str] = frozenset(),
              asked: Iterable[str] = (), foreign: Iterable[str] = ()) -> tuple[set[str], bool]:
-        """Read new decoded sentences (`named`: the entities of their message; `other_script`:
-        it had letters of a script other than Latin; `said`: the message as normalised, before
-        any decoding; `read`: the words announcing codes that were decoded in it; `asked`: the fields the
-        partner's last message is about; `foreign`: its words written in another script, never English):
-        the fields unsure so far, and whether these sentences held words the detector does not know."""
+        """Read new decoded sentences of one message (`said`: as normalised; `named`, `read`, `foreign`: its
+        entities, decoded code words and words of another script; `asked`: the fields the partner asked
+        about): the fields unsure so far, and whether the sentences held words the detector does not know."""
         named = list(named)
         sentences = list(sentences)
         self.about = []
