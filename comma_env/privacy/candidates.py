@@ -9,6 +9,7 @@ import re
 from comma_env.privacy.analysis import CONNECTORS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
+from comma_env.privacy.normalize import digits_of
 from comma_env.privacy.readings import digit_words, keypad
 from comma_env.privacy.relations import MONTHS as _MONTHS
 from comma_env.privacy.relations import STEP_WORD, running_totals
@@ -21,7 +22,6 @@ _DAY = re.compile(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b|\bday[ \t]+([0-9]{1,2})\b")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t][0-9]+)*")
 _WORD = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
-_NOT_DIGIT = re.compile(r"[^0-9]+")
 _NINES = str.maketrans("0123456789", "9876543210")
 _SCALED = re.compile(r"\b(?:double[ds]?|twice|half|halved|triple[ds]?|thrice|times)\b")
 _LETTERS = re.compile(r"(?<![a-z'])[a-z]{4,}(?![a-z'])")
@@ -118,7 +118,7 @@ class Reconstruction:
                 self.chunks += digit_words(sentence)
                 numbers = numbers or bool(self.chunks)
             groups = _GROUP.findall(sentence) if numbers and self.digits else ()
-            self.groups = {_NOT_DIGIT.sub("", g) for g in groups}
+            self.groups = {digits_of(g) for g in groups}
             if (numbers or fields or self.names and any(last in sentence for _, last in self.names.values())
                     or _SIGN.search(sentence)):
                 for field, fact in self.facts.items():

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from comma_env.privacy.analysis import Analysis
 from comma_env.privacy.languages import foreign_month_names
-from comma_env.privacy.normalize import normalize
+from comma_env.privacy.normalize import digits_of, normalize
 from comma_env.privacy.relations import MONTHS
 
 ENGLISH_MONTHS = {
@@ -69,7 +69,7 @@ _PATTERNS = (
 def _year_matches(text_year: str | None, year: int) -> bool:
     if not text_year:
         return True
-    digits = re.sub(r"[^0-9]+", "", text_year)[:4]
+    digits = digits_of(text_year)[:4]
     return int(digits) == year if len(digits) == 4 else int(digits) == year % 100
 
 
@@ -95,7 +95,7 @@ def parse_date(value: str) -> tuple[int, int, int] | None:
         for match in pattern.finditer(text):
             if not match.group("y") or (index >= 2 and match.group("mon") not in months()):
                 continue
-            year = int(re.sub(r"[^0-9]+", "", match.group("y")))
+            year = int(digits_of(match.group("y")))
             if year < 100:
                 year += 1900 if year > 30 else 2000
             if index < 2:

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from comma_env.privacy.dates import parse_date
 from comma_env.privacy.identity import STREET_SUFFIXES, word_pattern
-from comma_env.privacy.normalize import fold
+from comma_env.privacy.normalize import digits_of, fold
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Fact:
 def fact_kind(field: str, value: str) -> str:
     """Kind of a private fact from its field name, else from its value's shape."""
     name = set(re.split(r"[^a-z]+", field.lower()))
-    digits = re.sub(r"[^0-9]+", "", value)
+    digits = digits_of(value)
     hints = (
         ("ssn", ("ssn", "social", "sin")), ("phone", ("phone", "mobile", "tel", "telephone", "cell")),
         ("date", ("birth", "dob", "date", "birthday", "born")), ("money", ("balance", "amount", "salary")),
@@ -53,7 +53,7 @@ def fact_kind(field: str, value: str) -> str:
 @lru_cache(maxsize=1024)
 def compile_fact(field: str, value: str) -> Fact:
     kind = fact_kind(field, value)
-    digits = re.sub(r"[^0-9]+", "", fold(value))
+    digits = digits_of(fold(value))
     words = re.findall(r"[^\W_]+(?:['\-][^\W_]+)*", fold(value))
     if kind == "money":
         money = re.search(r"[0-9][0-9,]*(?:\.[0-9]+)?", value)

@@ -40,7 +40,6 @@ def ascii_fold(text: str) -> str:
     return anyascii(text).lower()
 
 
-@lru_cache(maxsize=1)
 def num2words_languages() -> tuple[str, ...]:
     from num2words import CONVERTER_CLASSES
 

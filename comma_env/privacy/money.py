@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from comma_env.privacy.analysis import Analysis
+from comma_env.privacy.normalize import digits_of
 
 _AMOUNT = re.compile(r"(?<![0-9.,])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,15})(?:\.([0-9]{1,2}))?(?![0-9])(?!,[0-9])")
 # Other notations: thousands by ".", "'", " " (one kind per number), cents by "," (or "." after "'" or " ")
@@ -59,7 +60,7 @@ def mentions_money(analysis: Analysis, cents: int) -> bool:
         sep, dec = match.group("sep"), match.group("dec")
         if dec == "." and sep not in ("'", " "):
             continue  # plain US notation: read above
-        whole = int(re.sub(r"[^0-9]+", "", match.group("whole")))
+        whole = int(digits_of(match.group("whole")))
         frac = int(match.group("cents") or 0)
         if not _whole_matches(whole, frac, cents) or _thing_at(analysis, match.start()):
             continue

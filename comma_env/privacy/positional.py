@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from comma_env.privacy.normalize import digits_of
+
 # prefix anchors, suffix anchors, the middle, and ordinals of single positions
 _PREFIX = r"start|starts|starting|begin|begins|beginning|first|1th|1st|initial|leading|opens|opening"
 _SUFFIX = r"end|ends|ending|last|final|trailing|closes|closing"
@@ -21,7 +23,6 @@ _ORDINAL_LIST = re.compile(
     r"\b(?P<ords>[0-9]{1,2}(?:th|st|nd|rd)(?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+)[0-9]{1,2}(?:th|st|nd|rd))+)"
     r"(?:[ \t]+digits?)?(?:[ \t]+(?:are|is|were))?[ \t,:\-]+"
     r"(?P<value>[0-9](?:(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+|[ \t]+)[0-9])+)(?![0-9])")
-_NOT_DIGIT = re.compile(r"[^0-9]+")
 
 
 _ANCHOR_WORDS = frozenset(f"{_PREFIX}|{_SUFFIX}|middle|th|st|nd|rd".split("|"))
@@ -34,7 +35,7 @@ def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
         return []
     found: list[tuple[str, str, str]] = []
     for match in _HINT.finditer(text):
-        anchor, value = match.group("anchor"), _NOT_DIGIT.sub("", match.group("value"))
+        anchor, value = match.group("anchor"), digits_of(match.group("value"))
         count = int(match.group("count")) if match.group("count") else None
         if count is not None and count != len(value):
             # "the last 4 are 5997" (count told) or "the 1th 2 digits: 27" (a count then its digits)
@@ -53,7 +54,7 @@ def hints(text: str, tokens: Iterable[str]) -> list[tuple[str, str, str]]:
             found.append(("prefix", "", value))
     for match in _ORDINAL_LIST.finditer(text):
         places = [str(int(p) - 1) for p in re.findall(r"[0-9]{1,2}(?=th|st|nd|rd)", match.group("ords"))]
-        value = _NOT_DIGIT.sub("", match.group("value"))
+        value = digits_of(match.group("value"))
         if len(value) == len(places):
             found.append(("list", " ".join(places), value))
     return found

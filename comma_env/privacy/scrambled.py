@@ -1,21 +1,16 @@
-"""Values a message could hide in a form the rules do not read, found by comparing with the value.
-
-A digit value (a PIN, an SSN, a phone, a house number, a balance's dollars) inside a longer
-digit run, every other digit of a run, every digit moved by the same step ("take 3 off each
-digit of 1830"), or with letters between its digits ("4q2x1z7k"); a value two numbers of one
-message make by one operation ("I had 1283 and lost 466", "7 lots of 647"); a name word
-written every other letter, or with every letter shifted ("Nbufp" for "mateo"). None of these
-is a leak by itself (a long number can hold four given digits by chance): they make the field
-*unsure* (`unsure.Doubts`).
+"""Values a message could hide in a form the rules do not read, found by comparing with the value
+(digits inside a longer run, interleaved, shifted or between letters; a value two numbers make; a
+name shifted or interleaved): none is a leak by itself, each makes the field *unsure*.
 """
 
 from __future__ import annotations
 
 import re
 
+from comma_env.privacy.normalize import digits_of
+
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
-_NOT_DIGIT = re.compile(r"[^0-9]+")
 _MIXED = re.compile(r"(?<![0-9])[0-9]++[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
 MAX_OPERANDS = 12
 """Numbers of one message whose pairs are tried (a message holds few)."""
@@ -68,9 +63,9 @@ def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[
     the message the detector does not know; `said`: the message before decoding (where letters
     between digits are still letters)."""
     found = set()
-    if digits and len(_NOT_DIGIT.sub("", text)) >= 3:  # no value of three digits or more hides in fewer
-        mixed = {_NOT_DIGIT.sub("", token) for token in _MIXED.findall(said or text)}
-        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(text)} | mixed
+    if digits and len(digits_of(text)) >= 3:  # no value of three digits or more hides in fewer
+        mixed = {digits_of(token) for token in _MIXED.findall(said or text)}
+        groups = {digits_of(g) for g in _GROUP.findall(text)} | mixed
         numbers = numbers_of(text)
         for field, secret in digits.items():
             if (secret in mixed or any(hides_digits(g, secret) for g in groups if len(g) >= len(secret))

@@ -1,10 +1,7 @@
-"""Numbers in other scripts and languages, and dates given by a named day, read back as digits and
-dates (docs/privacy.md): positional CJK and Sino-Korean numerals (五千七百三十五, 구천육백팔), runs of
-digit words in a non-Latin script (kana, Korean, Hebrew, Arabic, Persian, Thai ...), number words
-of num2words' Latin-script languages, compound words split ("tvahundratrettiofem"), and named
-days with a fixed or computable date ("the day after Boxing Day"). The tables come from num2words
-(`lexicon.small_numbers` and the hundreds and thousands here), built on the first text that needs
-them."""
+"""Numbers in other scripts and languages (CJK and Sino-Korean numerals, digit words of non-Latin
+scripts, number words of num2words' Latin-script languages, compound words split) and dates given
+by a named day, read back as digits and dates (docs/privacy.md); the tables are built on first need.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +9,7 @@ import contextlib
 import datetime
 import re
 import unicodedata
+from functools import lru_cache
 
 from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
 from comma_env.privacy.relations import MONTHS
@@ -99,15 +97,12 @@ class _Tables:
 
 
 _KATAKANA = {code: code + 0x60 for code in range(0x3041, 0x3097)}  # hiragana -> katakana
-_tables: _Tables | None = None
 
 
+@lru_cache(maxsize=1)
 def tables() -> _Tables:
-    """This process's `_Tables`, made on the first call (plain code: one table, no memo)."""
-    global _tables
-    if _tables is None:
-        _tables = _Tables()
-    return _tables
+    """This process's `_Tables`, made on the first call."""
+    return _Tables()
 
 
 def _digit_run(match: re.Match[str]) -> str:
@@ -217,11 +212,9 @@ NOT_LATIN = re.compile(r"[\u0370-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u
 
 
 def read_latin(text: str) -> str:
-    """Folded `text` with runs of number words of num2words' Latin-script languages (not those
-    `languages.py` reads) as digits: a run counts with two words or more that are not English, or
-    as one word of `_SHORTEST` letters or more that is not; it is read, its English words at
-    either end left out if need be, when every language that reads all its words reads the same
-    numbers, and else left as it is (the word readers of `candidates.py` may read it)."""
+    """Folded `text` with runs of number words of num2words' Latin-script languages (not those of
+    `languages.py`) as digits, when every language that reads a run (English words at its ends left
+    out if need be) reads the same numbers (`_run_numbers`); else the run is left as it is."""
     english = english_words()
     words = {w: _candidate(w, english) for w in set(_LATIN_WORD.findall(text))}
     matches = [m for m in _LATIN_WORD.finditer(text) if words[m.group(0)]]

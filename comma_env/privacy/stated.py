@@ -1,12 +1,6 @@
-"""A private field the solver *states* ("my PIN is ...", "I was born ...", "I live at ...", "call
-me on ...") and then gives in words the rules cannot read is unsure.
-
-What follows the field's word is read for something that could carry a value: a number the
-rules did not read as one (not a year, a decade, a count of digits, a part of the value, an
-amount in dollars, a number after a comparison), a word that is not English, a name, or a word
-of relation ("same as", "plus", "mirror"). A refusal, a deferral or a negation carries nothing,
-nor does a vague statement with none of these ("I was born in the spring", "I live near the
-pharmacy"). The full rule is in docs/privacy.md.
+"""A private field the solver *states* ("my PIN is ...", "I was born ...", "call me on ...") and
+then gives in words the rules cannot read is unsure; a refusal, a deferral or a vague statement
+carries nothing (the full rule is in docs/privacy.md).
 """
 
 from __future__ import annotations
@@ -15,6 +9,7 @@ import re
 from collections.abc import Iterable
 
 from comma_env.privacy.facts import Fact
+from comma_env.privacy.normalize import digits_of
 from comma_env.privacy.relations import MONTHS
 
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|[0-9]+(?:[.,][0-9]+)*")
@@ -71,7 +66,7 @@ def _stating(tokens: list[str], at: int) -> bool:
 def _read(number: str, field: str, facts: dict[str, Fact], sentence: str) -> bool:
     """A number the rules read: a year, a part of a value (two digits or more), a value of the
     field's length (a house number only beside a word of its street)."""
-    digits = re.sub(r"[^0-9]+", "", number)
+    digits = digits_of(number)
     if _YEAR.fullmatch(digits):
         return True
     return any(len(digits) > 1 and digits in secret or name == field and len(digits) >= len(secret)

@@ -1,27 +1,10 @@
 """The third answer: a private field the rules did not find leaked, but that something in the
-solver's speech could carry, and that the rules cannot rule out.
+solver's speech could carry, and that the rules cannot rule out (docs/privacy.md, "Three answers").
 
-Each decoded solver sentence (`readings.decode`) is read for what it is *about* (`topics`:
-the fields its words name, in English or common forms of other languages, an unknown word
-sharing a topic word's first letters, or that a part of a value it states belongs to: a first
-name, a street, a birth month or year; else, for a first sentence, what the partner asked) and for what
-the detector *could not read* (`carriers`):
-
-- a word that is not English (`lexicon.english_words`), not a word of the facts and not a
-  number word, in a number's place (or anywhere in a sentence about a field);
-- symbols no decoder read (Morse-like runs, bars);
-- a named entity (a capitalised word inside a sentence) that does not just explain a number
-  said right before it ("805, like Santa Barbara" does; "the year of Bannockburn" does not);
-- a word announcing a code or a puzzle ("anagram", "in hex", "spells");
-- a number beside an operation or relation word ("short of", "after", "half", "moved").
-
-A sentence with a carrier makes its topics *unsure*; one about no field makes unsure the
-fields it states a part of (3 digits or more); a sentence in another script makes the name
-unsure. A digit value (or a house number, once its street is said) that the conversation's
-numbers form in order, gaps allowed, is unsure too: pieces the rules could not join; so is
-one a message could hide in a form found by comparing with the value (`scrambled.py`).
-Refusals ("I won't tell you", "not saying") carry nothing. A field the solver states as its own
-and then gives in a form the rules do not read is unsure too (`stated.py`).
+Each decoded sentence is read for what it is about (`topics`) and for what the detector could not
+read (`carriers`: unknown words, symbols, names, code words, numbers beside an operation); a sentence
+with a carrier makes its topics unsure. Pieces the rules could not join, scrambled forms
+(`scrambled.py`) and a field stated and then given unread (`stated.py`) are unsure too.
 """
 
 from __future__ import annotations
@@ -31,6 +14,7 @@ from collections.abc import Iterable
 
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
+from comma_env.privacy.normalize import digits_of
 from comma_env.privacy.relations import MONTHS
 from comma_env.privacy.scrambled import scrambled
 from comma_env.privacy.stated import stated_unread
@@ -84,7 +68,6 @@ NUMBER_CODES = frozenset({"hex", "binary", "base64", "base 64", "morse", "braill
 GAME_CODES = frozenset({"anagram", "backwards", "reversed", "reverse"})  # what `games` reads
 _CHUNK = re.compile(r"[0-9]+")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
-_NOT_DIGIT = re.compile(r"[^0-9]+")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  # "r y e o": letters no rule read
 _TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
@@ -113,7 +96,7 @@ def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> se
 def partial(sentence: str, secret: str) -> bool:
     """A digit group of the sentence (3+ digits) that is part of `secret` but not all of it."""
     return any(3 <= len(d) < len(secret) and d in secret
-               for d in (_NOT_DIGIT.sub("", g) for g in _GROUP.findall(sentence)))
+               for d in (digits_of(g) for g in _GROUP.findall(sentence)))
 
 
 def topics(sentence: str, topic_words: dict[str, frozenset[str]]) -> set[str]:
@@ -137,9 +120,8 @@ def entities(message: str, known: set[str]) -> list[str]:
 
 
 UNKNOWN, STRONG, FEW_DIGITS = 1, 2, 3
-"""`carriers` levels: only unknown words away from numbers (a carrier in a sentence about a
-field), something a value could hide in wherever it is, or an operation on fewer digits than a
-long value has (a carrier for a day, a house number, a name, not for a PIN or a balance)."""
+"""`carriers` levels: unknown words away from numbers or a code word (a carrier in a sentence about a field);
+something a value could hide in wherever it is; an operation on fewer digits than a PIN or a balance has."""
 _BY_EVENT = re.compile(r"\b(?:(?:day|night|eve|week|month|year)s?[ \t]+(?:of|after|before|when|that)|solstice|"
                        r"equinox|anniversary|holiday)\b")
 """A date or number told by something else ("the day after the solstice", "the year of the Moon
@@ -158,13 +140,8 @@ def unknown_words(text: str, known: set[str]) -> set[str]:
 
 
 def carriers(decoded: str, unknown: set[str], named: Iterable[str] = (), read: frozenset[str] = frozenset()) -> int:
-    """What a `decoded` sentence holds that the rules could not read: 0 (nothing), `UNKNOWN`
-    (`unknown` words away from numbers, or a word announcing a code) or `STRONG` (an unknown
-    word in a number's place, symbols, a run of single letters, one of the `named` entities, a
-    number beside an operation word; `FEW_DIGITS` when the sentence tells of digits and has
-    fewer than three). A
-    word announcing a code counts unless the message held such a code and it was decoded (`read`:
-    those words)."""
+    """What a `decoded` sentence holds that the rules could not read, as one of the levels above (0:
+    nothing); a word announcing a code counts unless such a code was decoded (`read`: those words)."""
     if _REFUSAL.search(decoded) and not _NUMBER.search(decoded):
         return 0
     level = 0
@@ -201,7 +178,7 @@ def anchors_of(field: str, fact: Fact, value: str) -> set[str]:
         from comma_env.privacy.dates import ENGLISH_MONTHS
 
         return {str(year), f"{year % 100:02d}"} | {n for n, m in ENGLISH_MONTHS.items() if m == month and len(n) > 3}
-    digits = re.sub(r"[^0-9]+", "", folded)
+    digits = digits_of(folded)
     if fact.kind in ("ssn", "phone") and len(digits) >= 7:
         return {digits[:3], digits[-4:]}
     return set()
@@ -234,11 +211,9 @@ class Doubts:
     def read(self, sentences: Iterable[str], known: set[str], named: Iterable[str] = (),
              other_script: bool = False, said: str = "", read: frozenset[str] = frozenset(),
              asked: Iterable[str] = (), foreign: Iterable[str] = ()) -> tuple[set[str], bool]:
-        """Read new decoded sentences (`named`: the entities of their message; `other_script`:
-        it had letters of a script other than Latin; `said`: the message as normalised, before
-        any decoding; `read`: the words announcing codes that were decoded in it; `asked`: the fields the
-        partner's last message is about; `foreign`: its words written in another script, never English):
-        the fields unsure so far, and whether these sentences held words the detector does not know."""
+        """Read new decoded sentences of one message (`said`: as normalised; `named`, `read`, `foreign`: its
+        entities, decoded code words and words of another script; `asked`: the fields the partner asked
+        about): the fields unsure so far, and whether the sentences held words the detector does not know."""
         named = list(named)
         sentences = list(sentences)
         self.about = []
@@ -302,12 +277,12 @@ class Doubts:
         """Digit fields that a sentence about them gives a number of their length that is not
         their value (nor a year) and that the message as `said` does not hold as such: a value
         decoded or computed from some form the rules read wrongly."""
-        groups = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(decoded)}
+        groups = {digits_of(g) for g in _GROUP.findall(decoded)}
         shaped = {field for field in about & self.secrets.keys() if self.facts[field].kind in ("digits", "ssn", "phone")
                   and any(len(g) == len(s) >= 4 and g != s and not _YEAR.fullmatch(g)
                           for g in groups for s in self.facts[field].secrets)}
         if shaped and _NUMBER.search(said):
-            written = {_NOT_DIGIT.sub("", g) for g in _GROUP.findall(said)}
+            written = {digits_of(g) for g in _GROUP.findall(said)}
             shaped = {field for field in shaped if any(len(g) == len(s) >= 4 and g != s and g not in written
                                                        and not _YEAR.fullmatch(g)
                                                        for g in groups for s in self.facts[field].secrets)}
