@@ -3,25 +3,10 @@ per puzzle, named by the puzzle's spec (``PuzzleSpec.phrasebook``)."""
 
 from __future__ import annotations
 
-from comma_env.agents.natural.phrasebooks.atm import AtmPhrases
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps
-from comma_env.agents.natural.phrasebooks.button import ButtonPhrases
-from comma_env.agents.natural.phrasebooks.color import ColorPhrases
-from comma_env.agents.natural.phrasebooks.dog import DogPhrases
-from comma_env.agents.natural.phrasebooks.keypad import KeypadPhrases
-from comma_env.agents.natural.phrasebooks.led import LedPhrases
-from comma_env.agents.natural.phrasebooks.maze import MazePhrases
-from comma_env.agents.natural.phrasebooks.memory import MemoryPhrases
-from comma_env.agents.natural.phrasebooks.password import PasswordPhrases
-from comma_env.agents.natural.phrasebooks.sound import SoundPhrases
-from comma_env.agents.natural.phrasebooks.telehealth import TelehealthPhrases
-from comma_env.agents.natural.phrasebooks.who import WhoPhrases
-from comma_env.agents.natural.phrasebooks.wire import WirePhrases
 from comma_env.protocol.puzzle import Puzzle
 
-__all__ = ["AtmPhrases", "ButtonPhrases", "ColorPhrases", "DogPhrases", "KeypadPhrases", "LedPhrases", "MazePhrases",
-           "MemoryPhrases", "PasswordPhrases", "SoundPhrases", "TelehealthPhrases", "Phrasebook", "Steps",
-           "WhoPhrases", "WirePhrases", "phrasebook"]
+__all__ = ["Phrasebook", "Steps", "phrasebook"]
 
 
 def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
