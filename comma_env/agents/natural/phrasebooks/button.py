@@ -103,9 +103,8 @@ class ButtonPhrases(Phrasebook):
         if action == TAP:
             return choose(rng, ("Give the button a quick tap and let go right away.", "Just tap it, briefly."))
         if action == HOLD:
-            return choose(rng, ("Press the button and keep holding it down.", "Hold the button down and don't let go "
-                                                                              "yet.",
-                                "Push it in and keep your finger on it."))
+            return choose(rng, ("Press the button and keep holding it down.",
+                                "Hold the button down and don't let go yet.", "Push it in and keep your finger on it."))
         if action.startswith(ADVICE):
             digit = action.removeprefix(ADVICE)
             return choose(rng, (f"Let go when the timer shows a {digit} anywhere.",

@@ -189,8 +189,7 @@ class MazePhrases(Phrasebook):
         spheres = "; ".join(f"{name} sphere at row {rc[0]}, column {rc[1]}"
                             for name, rc in state["sphere_row_column_by_color"].items())
         if choose(rng, ("grid", "walls")) == "grid":
-            layout = "Rows top to bottom (# wall, . floor):\n" + "\n".join(f"{k}: {row}" for k, row in enumerate(rows,
-                                                                                                                 1))
+            layout = "Rows top to bottom (# wall, . floor):\n" + "\n".join(f"{k}: {r}" for k, r in enumerate(rows, 1))
         else:
             layout = "Walls by row (everything else is floor):\n" + "\n".join(
                 f"row {k}: " + (("dark at columns " + ", ".join(str(i + 1) for i, ch in enumerate(row) if ch != "."))

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import hedged, plain
+from comma_env.agents.natural.reading import hedged, number, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.telehealth import (
     BORDER_ILL_DEFINED,
@@ -83,8 +83,7 @@ class TelehealthPhrases(Phrasebook):
         count = re.search(r"\b(\d|one|single|two|three|four)\s+(?:even\s+)?(?:\w+\s+)?colou?rs?\b|\bso (\d)\b", low)
         if colours or count:
             if count:
-                value = {"one": 1, "single": 1, "two": 2}.get(count.group(1) or "", None) or int(count.group(1) or
-                                                                                                  count.group(2))
+                value = number(count.group(1) or count.group(2)) or 0
                 if value >= len(set(colours)):
                     colours = (colours + [f"colour {i}" for i in range(value)])[:max(value, 1)]
             state["colours"] = sorted(set(colours))
@@ -193,8 +192,7 @@ class TelehealthPhrases(Phrasebook):
         if actions:
             return Steps(actions)
         if re.search(r"\b(?:record|diagnos|treat|choose|pick)\w*\b", low):
-            return Steps.unclear("Which diagnosis should I record?" if not recorded else "Which treatment should I "
-                                                                                         "choose?")
+            return Steps.unclear("Which treatment should I choose?" if recorded else "Which diagnosis should I record?")
         return Steps()
 
 

@@ -126,9 +126,8 @@ class WhoPhrases(Phrasebook):
         where = position_words(position, rng)
         options = [f"Press the {where} button."]
         if isinstance(shown, str):
-            options = [f'Press the button that says "{shown}", {where}.', *options,
-                       f'The one you want is "{shown}", {where}.', f'Go for the {where} one, the button showing '
-                                                                   f'"{shown}".']
+            options = [f'Press the button that says "{shown}", {where}.', *options, f'The one you want is "{shown}", '
+                       f'{where}.', f'Go for the {where} one, the button showing "{shown}".']
             if all(isinstance(v, str) for v in labels.values()):  # every label known: the label alone will do
                 options += [f'Press the button with the label "{shown}".', f'Hit "{shown}".']
         return choose(rng, options)

@@ -220,8 +220,7 @@ class WirePhrases(Phrasebook):
         return choose(rng, (
             f"I see {n} wires. From the top they are {listed}. The serial number is {serial}.",
             f"{n.capitalize()} wires, top to bottom: {', '.join(colors)}. Serial: {serial}.",
-            " ".join(f"Wire {k} is {c}." for k, c in enumerate(colors,
-                                                               start=1)) + f" The serial number reads {serial}.",
+            " ".join(f"Wire {k} is {c}." for k, c in enumerate(colors, 1)) + f" The serial number reads {serial}.",
             f"Serial number {serial}. Going up from the bottom wire: {', '.join(reversed(colors))}.",
             f"There are {n} wires; reading from the top: {listed}. The serial number printed on it is {serial}.",
         ))
