@@ -335,10 +335,6 @@ def undone(text: str) -> str:
     return _NOT.sub(" ", _DONT.sub(" ", text))
 
 
-def hedged(text: str) -> bool:
-    return HEDGES.search(text) is not None
-
-
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down)|"
                    r"(?:press|tap|hit|click|push)\s+(?:the\s+|both\s+|all\s+)?(?:\w+[\s-])?diagonal)\b",
                    re.IGNORECASE)

@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural.belief import Decision
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps
-from comma_env.agents.natural.reading import hedged, number, plain
+from comma_env.agents.natural.reading import HEDGES, number, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.atm import ADVICE_PIN, ADVICE_RULE, AMOUNTS, PIN_LENGTH, THRESHOLD, _back_to_menu, _route_to
 
@@ -165,7 +165,7 @@ class AtmPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         low = plain(text, VOCABULARY).lower()
-        if hedged(low) or re.search(r"\beither\b|\blost my place\b", low):
+        if HEDGES.search(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
         sees_balance = puzzle.visible_state().get("balance") is not None
         machine = copy.deepcopy(puzzle)

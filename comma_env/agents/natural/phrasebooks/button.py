@@ -10,7 +10,7 @@ import numpy as np
 
 from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import hedged, plain
+from comma_env.agents.natural.reading import HEDGES, plain
 from comma_env.agents.natural.timing import alternatives, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
@@ -69,7 +69,8 @@ class ButtonPhrases(Phrasebook):
             if colour and re.search(r"\bbutton\b|🔵|🔴|🟡|⚪|⚫", sentence,
                                     re.IGNORECASE) or (colour and "button" not in text.lower()):
                 options = tuple(dict.fromkeys(o for m in colour for o in m.options))
-                state["colour"] = options if hedged(sentence) or re.search(r"\bor\b", sentence) else colour[-1].options
+                unsure = HEDGES.search(sentence) or re.search(r"\bor\b", sentence)
+                state["colour"] = options if unsure else colour[-1].options
             if _HELD.search(sentence):
                 state["held"] = True
 
@@ -125,8 +126,8 @@ class ButtonPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         text = plain(text, VOCABULARY)
-        if hedged(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b", text,
-                                     re.IGNORECASE):
+        if HEDGES.search(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b",
+                                            text, re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")
         held = bool(state["button_held"])
         text = re.sub(r"\b(?:don'?t|do not|never)\s+(?:let go|release)(?: it)?\s+(?:until|till|before)\b",

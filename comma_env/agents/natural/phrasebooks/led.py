@@ -13,7 +13,7 @@ from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.labels import Found
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import hedged, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
 
@@ -241,7 +241,7 @@ def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:
     if not constraints:
         return None
     chosen = set.intersection(*constraints)
-    return set.union(*constraints) if hedged(sentence) and len(chosen) == 1 else chosen
+    return set.union(*constraints) if HEDGES.search(sentence) and len(chosen) == 1 else chosen
 
 
 def _by_rule(text: str, letters: dict[str, str], colour: str) -> set[str] | None:

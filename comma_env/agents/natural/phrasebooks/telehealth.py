@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import hedged, number, plain
+from comma_env.agents.natural.reading import HEDGES, number, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.telehealth import (
     BORDER_ILL_DEFINED,
@@ -171,7 +171,7 @@ class TelehealthPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         low = plain(text, VOCABULARY).lower()
-        if hedged(low) or re.search(r"\beither\b|\bor (?:a |an )?(?:melanoma|mole|nevus)\b", low):
+        if HEDGES.search(low) or re.search(r"\beither\b|\bor (?:a |an )?(?:melanoma|mole|nevus)\b", low):
             return Steps.unclear("Which diagnosis exactly should I record?")
         named = [code for code, pattern in DIAGNOSES.items() if re.search(pattern, low)]
         if not named and re.search(r"\bkeratos", low):
