@@ -64,7 +64,6 @@ TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please",
 """Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
 _TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True)) + r")(?![\w/])")
 
-
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _ROW_LABEL = re.compile(r"(?:r|row|line)\s*(\d)", re.IGNORECASE)
@@ -252,7 +251,6 @@ _PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|n
 _RESTATED = re.compile(r"(?:it|that|this|they)(?:'s|'re| is| are| was| were| shows?| says?| reads?)\s+", re.IGNORECASE)
 _HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[:=]", re.IGNORECASE)
 
-
 _STRUCK = re.compile(r"~~.*?~~", re.DOTALL)
 _EDIT = re.compile(r"(?:^|\s)(?:edit|update|upd)\s*:\s*", re.IGNORECASE)
 _DISOWNED = re.compile(r"^(?:ignore|disregard|forget|scratch)\b[^.:;,\n]*?(?:above|before|that|earlier|previous)\b"
@@ -356,7 +354,6 @@ _RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:m
                            re.IGNORECASE)
 _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|that))\s+(?!soon\b|long\b)"
                      r"[^,:\n]{3,160}[,:]\s*(?=\S)")
-
 
 _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
                        r"let me know|keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|"

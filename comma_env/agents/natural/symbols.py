@@ -76,7 +76,6 @@ _VAGUE_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w in sorted
                             + r")(?![a-z])", re.IGNORECASE)
 _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
 
-
 _LOOKS = ((r"\bcapital\s+(?=[a-z]\b)", ""),
           (r"\b([a-z])\s+(?:flipped|reflected|turned|seen)\s+(?:in\s+a\s+mirror|horizontally|around)", r"mirrored \1"),
           (r"\b(\w+)\s+(?:lying|laid|tipped|turned|knocked)\s+(?:over\s+)?on\s+(?:its|his)\s+side\b", r"sideways \1"),

@@ -18,9 +18,7 @@ from comma_env.puzzles.memory import BUTTONS, STAGES
 
 VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "position", "press", "pressed",
               "left", "right", "leftmost", "rightmost", "says", "shows", "label")
-_ONE_TO_FOUR = r"[1-4]"
-_RUN = re.compile(rf"({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})"
-                  rf"(?:[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR}))?")
+_RUN = re.compile(r"([1-4])[\s,;/|]+(?:and\s+)?([1-4])[\s,;/|]+(?:and\s+)?([1-4])(?:[\s,;/|]+(?:and\s+)?([1-4]))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
 _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
                       r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)

@@ -126,10 +126,8 @@ class TelehealthPhrases(Phrasebook):
                 "its border (regular or irregular with notches)", [BORDER_REGULAR, BORDER_NOTCHED]),
             "lesion_colors": colours or unknown("how many colours it has", [["a"], ["a", "b", "c"]]),
             "diameter_mm": said.get("diameter") or unknown("its diameter in millimetres", [4.0, 5.5, 7.0]),
-            "itch": said.get("itch") or unknown("whether it itches", ["yes", "no"]),
-            "bleed": said.get("bleed") or unknown("whether it bleeds", ["yes", "no"]),
-            "grew": said.get("grew") or unknown("whether it grew recently", ["yes", "no"]),
-            "changed": said.get("changed") or unknown("whether it changed recently", ["yes", "no"]),
+            **{fact: said.get(fact) or unknown(f"whether it {verb}", ["yes", "no"]) for fact, verb in
+               (("itch", "itches"), ("bleed", "bleeds"), ("grew", "grew recently"), ("changed", "changed recently"))},
             "diagnosis_recorded": said.get("recorded"),
         }
 
