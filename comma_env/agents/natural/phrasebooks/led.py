@@ -71,20 +71,14 @@ class LedPhrases(Phrasebook):
         text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
         text = _capitals(drop_negated(text, PALETTE))  # "top left letter j", "top left n"; "green, not red"
-        stage = self._stage(text)
+        stages = [int(next(g for g in match.groups() if g)) for match in _STAGE.finditer(text)]
+        stage = next((value for value in stages if 1 <= value <= 5), None)
         if stage:
             state["stage"] = stage
         self._colours(text, state)
         letters = self._placed(text)
         if letters:
             state.setdefault("letters", {}).update(letters)
-
-    def _stage(self, text: str) -> int | None:
-        for match in _STAGE.finditer(text):
-            value = int(next(g for g in match.groups() if g))
-            if 1 <= value <= 5:
-                return value
-        return None
 
     def _colours(self, text: str, state: dict[str, Any]) -> None:
         """The current LED's colour: said of the current LED, or picked from the row of LEDs."""

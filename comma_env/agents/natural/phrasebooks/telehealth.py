@@ -176,7 +176,8 @@ class TelehealthPhrases(Phrasebook):
             return Steps.unclear("Which keratosis: actinic or seborrheic?")
         if len(named) > 1:
             return Steps.unclear(f"Which is it: {' or '.join(c.upper() for c in named)}?")
-        care = _treatment(low)
+        found = [(m.start(), kind) for kind, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)]
+        care = max(found)[1] if found else None  # the last named (a rule on the size was settled, `settle_conditions`)
         actions: list[str] = []
         recorded = state["diagnosis_recorded"]
         if named and named[0] != recorded:
@@ -192,12 +193,4 @@ class TelehealthPhrases(Phrasebook):
         if re.search(r"\b(?:record|diagnos|treat|choose|pick)\w*\b", low):
             return Steps.unclear("Which treatment should I choose?" if recorded else "Which diagnosis should I record?")
         return Steps()
-
-
-def _treatment(low: str) -> str | None:
-    """The treatment advised (a rule on the lesion's size or symptoms is settled before, `settle_conditions`)."""
-    found = [(m.start(), care) for care, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)]
-    if not found:
-        return None
-    return max(found)[1] if len({c for _, c in found}) > 1 else found[0][1]
 
