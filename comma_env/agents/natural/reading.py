@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from comma_env.agents.natural.words import ORDINALS
 from comma_env.protocol.text import strip_thinking
 
 MAX_CHARS = 4000
@@ -34,8 +35,7 @@ _ROW_COLUMN = re.compile(r"\b[Rr]\s*([1-9])\s*[,/-]?\s*[Cc]\s*([1-9])\b"
                          r"(\s+(?=[Rr]\s*[1-9]\s*[,/-]?\s*[Cc]\s*[1-9]\b))?")
 """A square as "R2C3" (read as "row 2 column 3")."""
 
-ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-                 "eighth": 8, "ninth": 9, "tenth": 10}
+ORDINAL_WORDS = {word: k for k, word in enumerate(ORDINALS, start=1)}
 SMALL_NUMBERS = {"zero": 0, "nought": 0, "no": 0, "none": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2,
                  "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "once": 1, "twice": 2, "thrice": 3}
@@ -161,7 +161,7 @@ def number(word: str) -> int | None:
     return SMALL_NUMBERS.get(word)
 
 
-ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th)|last)"
+ORDINAL = rf"(?:{'|'.join(ORDINALS)}|\d{{1,2}}(?:st|nd|rd|th)|last)"
 """An ordinal as a regex fragment (digits as text2num writes them: "3rd")."""
 
 

@@ -268,6 +268,15 @@ class Phrasebook:
         return self.understand_surely("\n".join(messages), puzzle)
 
 
+def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
+    """The phrasebook of a puzzle class, named by its spec (``PuzzleSpec.phrasebook``)."""
+    spec = getattr(puzzle_cls, "spec", None)
+    if spec is None:
+        raise KeyError(f"{puzzle_cls.__name__} has no PuzzleSpec, so no natural-language phrasebook")
+    book: type[Phrasebook] = spec.load_phrasebook()
+    return book(puzzle_cls)
+
+
 def _without(text: str, clauses: str) -> str:
     """`text` with each clause of `clauses` (one a line, from `doubted`) blanked where it stands."""
     for clause in clauses.splitlines():
