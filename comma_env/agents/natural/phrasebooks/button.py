@@ -11,7 +11,7 @@ import numpy as np
 from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import HEDGES, plain
-from comma_env.agents.natural.timing import alternatives, moment
+from comma_env.agents.natural.timing import ALTERNATIVES, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
 from comma_env.puzzles.button import (
@@ -150,7 +150,7 @@ class ButtonPhrases(Phrasebook):
         after = text[release.start():] if release else text
         when = moment(after) or moment(text)
         if when is None:
-            if alternatives(after):
+            if ALTERNATIVES.search(after):
                 return Steps.unclear("Which digit should I let go on?")
             return Steps.unclear("When exactly should I let go (which digit on the timer)?")
         seconds = parse_timer(state["timer"])
