@@ -59,9 +59,7 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
         return (total,)
     if said and (max(said) >= listed or 0 in said):
         return (said[-1] if len(set(said)) == 1 or said[-1] == 0 else max(said),)
-    if _VAGUE.search(text):
-        return None
-    return (listed,) if listed else None
+    return (listed,) if listed and not _VAGUE.search(text) else None
 
 
 class DogPhrases(Phrasebook):
