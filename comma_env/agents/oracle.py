@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import render
-from comma_env.agents.natural.phrasebooks import Phrasebook, Steps, phrasebook
+from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps, phrasebook
 from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
 from comma_env.protocol.policy import Player, Policy, Reply, config_extra, last_message

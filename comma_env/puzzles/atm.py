@@ -305,5 +305,5 @@ SPEC = PuzzleSpec(
     paper_column=9,
     paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
     paper_human_gpt4o=100.0,
-    phrasebook="comma_env.agents.natural.phrasebooks:AtmPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.atm:AtmPhrases",
 )

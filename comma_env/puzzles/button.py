@@ -132,5 +132,5 @@ SPEC = PuzzleSpec(
     suite="v1",
     order=0,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=4.17, turns=5.17),
-    phrasebook="comma_env.agents.natural.phrasebooks:ButtonPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.button:ButtonPhrases",
 )

@@ -305,5 +305,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=6.0, sr=0.0, psr_se=1.0, sr_se=0.0),
     paper_human_gpt4o=17.0,
     paper_v1_random=PaperV1Random(psr=1.0, mistakes=0.00, turns=20.00),
-    phrasebook="comma_env.agents.natural.phrasebooks:ColorPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.color:ColorPhrases",
 )

@@ -99,5 +99,5 @@ SPEC = PuzzleSpec(
     suite="v1",
     order=1,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.21, turns=4.21),
-    phrasebook="comma_env.agents.natural.phrasebooks:DogPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.dog:DogPhrases",
 )

@@ -143,5 +143,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=18.0, sr=1.0, psr_se=2.1, sr_se=1.0),
     paper_human_gpt4o=60.0,
     paper_v1_random=PaperV1Random(psr=33.0, mistakes=14.68, turns=19.88),
-    phrasebook="comma_env.agents.natural.phrasebooks:KeypadPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.keypad:KeypadPhrases",
 )

@@ -135,5 +135,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=32.0, sr=14.0, psr_se=3.6, sr_se=3.5),
     paper_human_gpt4o=30.0,
     paper_v1_random=PaperV1Random(psr=85.0, mistakes=9.92, turns=12.96),
-    phrasebook="comma_env.agents.natural.phrasebooks:LedPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.led:LedPhrases",
 )

@@ -229,5 +229,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=0.0, sr=3.0, psr_se=0.0, sr_se=1.7),
     paper_human_gpt4o=70.0,
     paper_v1_random=PaperV1Random(psr=15.0, mistakes=3.96, turns=19.79),
-    phrasebook="comma_env.agents.natural.phrasebooks:MazePhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.maze:MazePhrases",
 )

@@ -151,5 +151,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=15.0, sr=0.0, psr_se=1.6, sr_se=0.0),
     paper_human_gpt4o=50.0,
     paper_v1_random=PaperV1Random(psr=25.0, mistakes=14.08, turns=20.00),
-    phrasebook="comma_env.agents.natural.phrasebooks:MemoryPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.memory:MemoryPhrases",
 )

@@ -156,5 +156,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=0.0, sr=0.0, psr_se=0.0, sr_se=0.0),
     paper_human_gpt4o=80.0,
     paper_v1_random=PaperV1Random(psr=0.0, mistakes=2.04, turns=20.00),
-    phrasebook="comma_env.agents.natural.phrasebooks:PasswordPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.password:PasswordPhrases",
 )

@@ -98,5 +98,5 @@ SPEC = PuzzleSpec(
     manual="sound.md",
     suite="v1",
     order=2,
-    phrasebook="comma_env.agents.natural.phrasebooks:SoundPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.sound:SoundPhrases",
 )

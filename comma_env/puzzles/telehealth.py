@@ -338,5 +338,5 @@ SPEC = PuzzleSpec(
     paper_column=1,
     paper_random=PaperRandom(psr=16.0, sr=3.0, psr_se=2.6, sr_se=1.7),
     paper_human_gpt4o=65.0,
-    phrasebook="comma_env.agents.natural.phrasebooks:TelehealthPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.telehealth:TelehealthPhrases",
 )

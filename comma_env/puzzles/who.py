@@ -173,5 +173,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=44.0, sr=44.0, psr_se=5.0, sr_se=5.0),
     paper_human_gpt4o=90.0,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=3.48, turns=4.48),
-    phrasebook="comma_env.agents.natural.phrasebooks:WhoPhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.who:WhoPhrases",
 )

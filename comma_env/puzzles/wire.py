@@ -119,5 +119,5 @@ SPEC = PuzzleSpec(
     paper_random=PaperRandom(psr=57.0, sr=57.0, psr_se=5.0, sr_se=5.0),
     paper_human_gpt4o=100.0,
     paper_v1_random=PaperV1Random(psr=100.0, mistakes=2.80, turns=3.80),
-    phrasebook="comma_env.agents.natural.phrasebooks:WirePhrases",
+    phrasebook="comma_env.agents.natural.phrasebooks.wire:WirePhrases",
 )

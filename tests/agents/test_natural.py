@@ -10,7 +10,7 @@ import pytest
 
 import comma_env
 from comma_env.agents.factory import make_policy
-from comma_env.agents.natural.phrasebooks import phrasebook
+from comma_env.agents.natural.phrasebooks.base import phrasebook
 from comma_env.agents.oracle import OraclePolicy
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 from comma_env.rl.partners import model_config

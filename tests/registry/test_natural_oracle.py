@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import comma_env
-from comma_env.agents.natural.phrasebooks import phrasebook
+from comma_env.agents.natural.phrasebooks.base import phrasebook
 from tests.protocol.test_linear_parsing import ADVERSARIAL, BUDGET_SECONDS
 from tests.support.natural import names_action, play_natural
 from tests.support.registered import puzzles

@@ -73,7 +73,7 @@ def test_facts_table_matches_the_spec(name: str) -> None:
 
 @pytest.mark.parametrize("name", puzzles(lambda s: s.phrasebook))
 def test_phrasebook_is_named_by_the_spec(name: str) -> None:
-    from comma_env.agents.natural.phrasebooks import Phrasebook, phrasebook
+    from comma_env.agents.natural.phrasebooks.base import Phrasebook, phrasebook
 
     rules = registry.SPECS[name].rules
     assert rules is not None

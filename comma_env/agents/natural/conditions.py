@@ -193,8 +193,7 @@ def _branches(text: str, state: dict[str, Any]) -> list[tuple[str | None, str]]:
         if cond and re.search(r"\b(?:timer|clock|seconds?)\b", cond, re.IGNORECASE):
             out[i] = ("", _text_of(out[i]))
     for i in tentative:  # a lone "Code: 1234" is no condition
-        if not any(0 <= j < len(out) and out[j][0] != "" and j not in tentative for j in (i - 1, i + 1)) and \
-                not any(0 <= j < len(out) and j in tentative for j in (i - 1, i + 1)):
+        if not any(0 <= j < len(out) and (j in tentative or out[j][0] != "") for j in (i - 1, i + 1)):
             out[i] = ("", _text_of(out[i]))
     return out
 

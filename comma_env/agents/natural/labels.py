@@ -18,16 +18,12 @@ class Found:
     quoted: bool = False
 
 
-def _spelling(word: str) -> str:
-    return r"[\s-]+".join(re.escape(p) for p in word.split(" ")).replace("'", "'?")
-
-
 class Printed:
     """A set of printed words and how to find them in text."""
 
     def __init__(self, words: Iterable[str]) -> None:
         self.words = sorted({w for w in words if w}, key=len, reverse=True)
-        alternatives = "|".join(_spelling(w) for w in self.words)
+        alternatives = "|".join(r"[\s-]+".join(map(re.escape, w.split(" "))).replace("'", "'?") for w in self.words)
         self.capitals = re.compile(rf"(?<![A-Za-z'])({alternatives})(?![A-Za-z'])")
         self.any_case = re.compile(rf"(?<![A-Za-z'])({alternatives})(?![A-Za-z'])", re.IGNORECASE)
         self.quoted = re.compile(r"\"([^\"\n]{1,20})\"|(?<![A-Za-z])'([^'\n]{1,20})'(?![A-Za-z])")

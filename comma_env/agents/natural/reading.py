@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from comma_env.agents.natural.words import ORDINALS
 from comma_env.protocol.text import strip_thinking
 
 MAX_CHARS = 4000
@@ -34,8 +35,7 @@ _ROW_COLUMN = re.compile(r"\b[Rr]\s*([1-9])\s*[,/-]?\s*[Cc]\s*([1-9])\b"
                          r"(\s+(?=[Rr]\s*[1-9]\s*[,/-]?\s*[Cc]\s*[1-9]\b))?")
 """A square as "R2C3" (read as "row 2 column 3")."""
 
-ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-                 "eighth": 8, "ninth": 9, "tenth": 10}
+ORDINAL_WORDS = {word: k for k, word in enumerate(ORDINALS, start=1)}
 SMALL_NUMBERS = {"zero": 0, "nought": 0, "no": 0, "none": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2,
                  "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "once": 1, "twice": 2, "thrice": 3}
@@ -63,7 +63,6 @@ TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please",
            "ur": "your", "b4": "before", "w/": "with", "w/o": "without"}
 """Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
 _TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True)) + r")(?![\w/])")
-
 
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
@@ -162,7 +161,7 @@ def number(word: str) -> int | None:
     return SMALL_NUMBERS.get(word)
 
 
-ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th)|last)"
+ORDINAL = rf"(?:{'|'.join(ORDINALS)}|\d{{1,2}}(?:st|nd|rd|th)|last)"
 """An ordinal as a regex fragment (digits as text2num writes them: "3rd")."""
 
 
@@ -252,7 +251,6 @@ _PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|n
 _RESTATED = re.compile(r"(?:it|that|this|they)(?:'s|'re| is| are| was| were| shows?| says?| reads?)\s+", re.IGNORECASE)
 _HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[:=]", re.IGNORECASE)
 
-
 _STRUCK = re.compile(r"~~.*?~~", re.DOTALL)
 _EDIT = re.compile(r"(?:^|\s)(?:edit|update|upd)\s*:\s*", re.IGNORECASE)
 _DISOWNED = re.compile(r"^(?:ignore|disregard|forget|scratch)\b[^.:;,\n]*?(?:above|before|that|earlier|previous)\b"
@@ -335,10 +333,6 @@ def undone(text: str) -> str:
     return _NOT.sub(" ", _DONT.sub(" ", text))
 
 
-def hedged(text: str) -> bool:
-    return HEDGES.search(text) is not None
-
-
 VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or (?:the )?(?:left|right|up|down)|"
                    r"(?:press|tap|hit|click|push)\s+(?:the\s+|both\s+|all\s+)?(?:\w+[\s-])?diagonal)\b",
                    re.IGNORECASE)
@@ -360,7 +354,6 @@ _RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:m
                            re.IGNORECASE)
 _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|that))\s+(?!soon\b|long\b)"
                      r"[^,:\n]{3,160}[,:]\s*(?=\S)")
-
 
 _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and then )?(?:report back|tell me|"
                        r"let me know|keep me posted|good luck|hope (?:this|that) helps|take your time|double-check|"

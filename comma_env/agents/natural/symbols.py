@@ -76,7 +76,6 @@ _VAGUE_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w in sorted
                             + r")(?![a-z])", re.IGNORECASE)
 _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
 
-
 _LOOKS = ((r"\bcapital\s+(?=[a-z]\b)", ""),
           (r"\b([a-z])\s+(?:flipped|reflected|turned|seen)\s+(?:in\s+a\s+mirror|horizontally|around)", r"mirrored \1"),
           (r"\b(\w+)\s+(?:lying|laid|tipped|turned|knocked)\s+(?:over\s+)?on\s+(?:its|his)\s+side\b", r"sideways \1"),
@@ -112,19 +111,18 @@ def mentions(text: str) -> list[SymbolMention]:
 
 
 def _merged(text: str, found: list[SymbolMention]) -> list[SymbolMention]:
-    """Mentions of one symbol with only punctuation or "looks like" between them, as one."""
+    """Mentions of one symbol with only punctuation, "looks like" or a short phrase (no comma, no "then") between
+    them, as one."""
     merged: list[SymbolMention] = []
     for mention in found:
         if merged:
             last = merged[-1]
             gap = text[last.end:mention.start]
             common = last.options & mention.options
-            if common and re.fullmatch(r"[\s(`'\";:,\-]*(?:(?:a|an|the|like|looks|it|symbol|sign|one|little|"
-                                       r"of|i|think|maybe|on|in|from|as)[\s(`'\";:,\-]*)*", gap, re.IGNORECASE):
-                merged[-1] = SymbolMention(common, last.start, mention.end)
-                continue
-            if common and len(gap) <= 40 and not re.search(r"[,;.\n>→]|\bthen\b", gap):  # "a circle split into a swirl"
-                merged[-1] = SymbolMention(common, last.start, mention.end)
+            if common and (re.fullmatch(r"[\s(`'\";:,\-]*(?:(?:a|an|the|like|looks|it|symbol|sign|one|little|"
+                                        r"of|i|think|maybe|on|in|from|as)[\s(`'\";:,\-]*)*", gap, re.IGNORECASE)
+                           or len(gap) <= 40 and not re.search(r"[,;.\n>→]|\bthen\b", gap)):
+                merged[-1] = SymbolMention(common, last.start, mention.end)  # also "a circle split into a swirl"
                 continue
         merged.append(mention)
     return merged

@@ -14,7 +14,8 @@ _LAST = re.compile(r"\b(?:ends?\s+(?:in|with|on)|ending in|last (?:digit|number)
 _SAID = re.compile(rf"\b(?:shows?|showing|see|is|'s|ends?\s+(?:in|with|on)|ending in|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till)\s+(?:an?\s+|"
                    rf"the\s+)?(?:number\s+|digit\s+)?{_DIGIT}|\bx{_DIGIT}", re.IGNORECASE)
-_ALTERNATIVE = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
+ALTERNATIVES = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
+"""Two digits offered as a choice ("ends in 0... or was it 1?"): `moment` names none, the reader asks which."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Moment:
 
 def moment(text: str) -> Moment | None:
     """The moment `text` names, or None (also for a choice such as "0 or 1": the caller asks)."""
-    if _ALTERNATIVE.search(text):
+    if ALTERNATIVES.search(text):
         return None
     waited = _WAIT.search(text)
     if waited:
@@ -40,9 +41,3 @@ def moment(text: str) -> Moment | None:
     if _NOW.search(text):
         return Moment()
     return None
-
-
-def alternatives(text: str) -> tuple[int, int] | None:
-    """Two digits offered as a choice ("ends in 0... or was it 1?")."""
-    match = _ALTERNATIVE.search(text)
-    return (int(match.group(1)), int(match.group(2))) if match else None

@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural.belief import Decision
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps
-from comma_env.agents.natural.reading import hedged, plain
+from comma_env.agents.natural.reading import HEDGES, number, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.atm import ADVICE_PIN, ADVICE_RULE, AMOUNTS, PIN_LENGTH, THRESHOLD, _back_to_menu, _route_to
 
@@ -75,7 +75,7 @@ class AtmPhrases(Phrasebook):
             state["logged_in"] = True
         typed = re.search(r"\b(two|three|one|four|\d)\s+(?:stars|asterisks|digits)", low)
         if typed:
-            state["digits"] = {"one": 1, "two": 2, "three": 3, "four": 4}.get(typed.group(1)) or int(typed.group(1))
+            state["digits"] = number(typed.group(1))
         compared = _compare(low)
         if compared:
             state["balance"] = compared
@@ -165,7 +165,7 @@ class AtmPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         low = plain(text, VOCABULARY).lower()
-        if hedged(low) or re.search(r"\beither\b|\blost my place\b", low):
+        if HEDGES.search(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
         sees_balance = puzzle.visible_state().get("balance") is not None
         machine = copy.deepcopy(puzzle)
@@ -209,8 +209,8 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         return cls.expand_advice(ADVICE_RULE, state)
     conditional = re.search(r"\bif the screen (?:says|shows) (withdraw|deposit) \$(\d+)", clause)
     if conditional:
-        right = (state.get("selected_transaction"), state.get("selected_amount")) == (conditional.group(1),
-                                                                                       f"${conditional.group(2)}")
+        right = (state.get("selected_transaction"), state.get("selected_amount")) == \
+            (conditional.group(1), f"${conditional.group(2)}")
         return None if right else "The screen doesn't say that. What should I do?"
     if re.search(r"\b(?:log|sign) ?in\b", clause) and not re.search(r"\bpin\b|\bcode\b", clause):
         clause += " pin and press enter"  # logging in is the PIN, then Enter

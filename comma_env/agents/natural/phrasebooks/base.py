@@ -65,13 +65,6 @@ class Steps:
         return cls(None, list(questions))
 
 
-def typed_and_said(text: str) -> tuple[list[str], str]:
-    """The action lines of a solver message, in order, and the rest of it."""
-    lines = text.splitlines()
-    typed = [line.strip() for line in lines if ACTION_LINE.fullmatch(line.strip())]
-    return typed, "\n".join(line for line in lines if not ACTION_LINE.fullmatch(line.strip()))
-
-
 class Phrasebook:
     """One puzzle's plain English: subclasses implement `read`, `instruction`, `describe` and `understand`."""
 
@@ -93,7 +86,8 @@ class Phrasebook:
 
     def hear(self, text: str, memory: Memory) -> None:
         """One solver message: the actions it typed, then an ``I see:`` block exactly or plain English."""
-        typed, said = typed_and_said(text)
+        typed = [line.strip() for line in text.splitlines() if ACTION_LINE.fullmatch(line.strip())]
+        said = "\n".join(line for line in text.splitlines() if not ACTION_LINE.fullmatch(line.strip()))
         said = _ASKED.sub(lambda m: m.group(0) if HEDGES.search(m.group(0)) else "", corrected(said))
         if typed:
             self.typed(typed, memory)
@@ -272,6 +266,15 @@ class Phrasebook:
                         return steps
                 break
         return self.understand_surely("\n".join(messages), puzzle)
+
+
+def phrasebook(puzzle_cls: type[Puzzle]) -> Phrasebook:
+    """The phrasebook of a puzzle class, named by its spec (``PuzzleSpec.phrasebook``)."""
+    spec = getattr(puzzle_cls, "spec", None)
+    if spec is None:
+        raise KeyError(f"{puzzle_cls.__name__} has no PuzzleSpec, so no natural-language phrasebook")
+    book: type[Phrasebook] = spec.load_phrasebook()
+    return book(puzzle_cls)
 
 
 def _without(text: str, clauses: str) -> str:

@@ -10,8 +10,8 @@ import numpy as np
 
 from comma_env.agents.natural.colours import Palette
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import hedged, plain
-from comma_env.agents.natural.timing import alternatives, moment
+from comma_env.agents.natural.reading import HEDGES, plain
+from comma_env.agents.natural.timing import ALTERNATIVES, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
 from comma_env.puzzles.button import (
@@ -69,7 +69,8 @@ class ButtonPhrases(Phrasebook):
             if colour and re.search(r"\bbutton\b|🔵|🔴|🟡|⚪|⚫", sentence,
                                     re.IGNORECASE) or (colour and "button" not in text.lower()):
                 options = tuple(dict.fromkeys(o for m in colour for o in m.options))
-                state["colour"] = options if hedged(sentence) or re.search(r"\bor\b", sentence) else colour[-1].options
+                unsure = HEDGES.search(sentence) or re.search(r"\bor\b", sentence)
+                state["colour"] = options if unsure else colour[-1].options
             if _HELD.search(sentence):
                 state["held"] = True
 
@@ -103,9 +104,8 @@ class ButtonPhrases(Phrasebook):
         if action == TAP:
             return choose(rng, ("Give the button a quick tap and let go right away.", "Just tap it, briefly."))
         if action == HOLD:
-            return choose(rng, ("Press the button and keep holding it down.", "Hold the button down and don't let go "
-                                                                              "yet.",
-                                "Push it in and keep your finger on it."))
+            return choose(rng, ("Press the button and keep holding it down.",
+                                "Hold the button down and don't let go yet.", "Push it in and keep your finger on it."))
         if action.startswith(ADVICE):
             digit = action.removeprefix(ADVICE)
             return choose(rng, (f"Let go when the timer shows a {digit} anywhere.",
@@ -126,8 +126,8 @@ class ButtonPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         text = plain(text, VOCABULARY)
-        if hedged(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b", text,
-                                     re.IGNORECASE):
+        if HEDGES.search(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b",
+                                            text, re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")
         held = bool(state["button_held"])
         text = re.sub(r"\b(?:don'?t|do not|never)\s+(?:let go|release)(?: it)?\s+(?:until|till|before)\b",
@@ -150,7 +150,7 @@ class ButtonPhrases(Phrasebook):
         after = text[release.start():] if release else text
         when = moment(after) or moment(text)
         if when is None:
-            if alternatives(after):
+            if ALTERNATIVES.search(after):
                 return Steps.unclear("Which digit should I let go on?")
             return Steps.unclear("When exactly should I let go (which digit on the timer)?")
         seconds = parse_timer(state["timer"])

@@ -10,7 +10,7 @@ import numpy as np
 
 from comma_env.agents.natural.color_grid import PALETTE, ROW_WORDS, SIZE, read_grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
-from comma_env.agents.natural.reading import ORDINAL_WORDS, hedged, number, plain
+from comma_env.agents.natural.reading import HEDGES, ORDINAL_WORDS, number, plain
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.color import CELLS, COLORS, GROUPS, WHITE, action_name, cell_of, group_cells, stage_group
 
@@ -118,7 +118,7 @@ class ColorPhrases(Phrasebook):
         grid = [str(c) for row in puzzle.visible_state()["square_colors_by_row"] for c in row]
         low = plain(text, VOCABULARY).lower()
         low = re.sub(r"\b[a-z]+ (?:has|have|covers?) the (?:fewest|most)\b[^,.;:(]*(?:\([^)]*\))?", " ", low)  # a count
-        if hedged(low) or re.search(r"\bother side\b|\bfewest\b|\bnext to\b", low):
+        if HEDGES.search(low) or re.search(r"\bother side\b|\bfewest\b|\bnext to\b", low):
             return Steps.unclear("Which squares exactly (row and column)?")
         head = re.match(r"\s*(?:[\w ,!]*?)(?:press|tap|hit|want|again|you still have)[^:]*?:", low)
         context = [m.options[0] for m in PALETTE.mentions(head.group(0))] if head else []

@@ -10,7 +10,7 @@ import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import number, plain
-from comma_env.agents.natural.timing import alternatives, moment
+from comma_env.agents.natural.timing import ALTERNATIVES, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
 from comma_env.puzzles.dog import ADVICE, COATS, MAX_DOGS, SUBMIT, seconds_to_wait
@@ -59,9 +59,7 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
         return (total,)
     if said and (max(said) >= listed or 0 in said):
         return (said[-1] if len(set(said)) == 1 or said[-1] == 0 else max(said),)
-    if _VAGUE.search(text):
-        return None
-    return (listed,) if listed else None
+    return (listed,) if listed and not _VAGUE.search(text) else None
 
 
 class DogPhrases(Phrasebook):
@@ -117,7 +115,7 @@ class DogPhrases(Phrasebook):
         else:
             when = moment(text)
         if when is None:
-            return Steps.unclear("Which digit should the timer end in?" if not alternatives(text)
+            return Steps.unclear("Which digit should the timer end in?" if not ALTERNATIVES.search(text)
                                  else "Which digit exactly should the timer end in?")
         seconds = parse_timer(state["timer"])
         wait = when.wait if when.wait is not None else 0 if when.digit is None else seconds_to_wait(seconds, when.digit)

@@ -67,9 +67,8 @@ class KeypadPhrases(Phrasebook):
             return {}
         turn = _CLOCKWISE.search(text)
         if turn:
-            ring = ("top_left", "top_right", "bottom_right", "bottom_left")
-            if turn.group(1).lower() != "clockwise":
-                ring = ("top_left", "bottom_left", "bottom_right", "top_right")
+            ring = ("top_left", "top_right", "bottom_right", "bottom_left") if turn.group(1).lower() == "clockwise" \
+                else ("top_left", "bottom_left", "bottom_right", "top_right")
             return dict(zip(ring, found, strict=True))
         if _ORDER_WORDS.search(text):
             return dict(zip(POSITIONS, found, strict=True))

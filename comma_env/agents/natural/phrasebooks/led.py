@@ -11,8 +11,9 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
+from comma_env.agents.natural.labels import Found
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import hedged, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
 
@@ -46,25 +47,20 @@ def _capitals(text: str) -> str:
     return _LOWER_LETTER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 
-def _letters(text: str) -> list[_Letter]:
+def _letters(text: str) -> list[Found]:
     """Single capital letters that are letters, not the words "I" and "A"."""
-    found: list[_Letter] = []
+    found: list[Found] = []
     for match in _LETTER.finditer(text):
         letter = match.group(1)
         if letter in _PRONOUN and _PRONOUN[letter].match(text, match.end()):
             continue
         if re.match(r"\s*=\s*\d", text[match.end():]):  # "A=0, B=1": the alphabet's values
             continue
-        found.append(_Letter(letter, match.start(), match.end()))
+        found.append(Found(letter, match.start(), match.end()))
     pairs = re.finditer(r"(?<![A-Za-z])([A-Z])([A-Z])\s*(?:/|\bover\b|\babove\b)\s*([A-Z])([A-Z])(?![A-Za-z])", text)
     for match in pairs:  # "PV/KF", "PV over KF": top row, bottom row
-        found += [_Letter(match.group(i), match.start(i), match.end(i)) for i in range(1, 5)]
+        found += [Found(match.group(i), match.start(i), match.end(i)) for i in range(1, 5)]
     return sorted(found, key=lambda f: f.start)
-
-
-class _Letter:
-    def __init__(self, letter: str, start: int, end: int) -> None:
-        self.letter, self.start, self.end = letter, start, end
 
 
 class LedPhrases(Phrasebook):
@@ -75,20 +71,14 @@ class LedPhrases(Phrasebook):
         text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
         text = _capitals(drop_negated(text, PALETTE))  # "top left letter j", "top left n"; "green, not red"
-        stage = self._stage(text)
+        stages = [int(next(g for g in match.groups() if g)) for match in _STAGE.finditer(text)]
+        stage = next((value for value in stages if 1 <= value <= 5), None)
         if stage:
             state["stage"] = stage
         self._colours(text, state)
         letters = self._placed(text)
         if letters:
             state.setdefault("letters", {}).update(letters)
-
-    def _stage(self, text: str) -> int | None:
-        for match in _STAGE.finditer(text):
-            value = int(next(g for g in match.groups() if g))
-            if 1 <= value <= 5:
-                return value
-        return None
 
     def _colours(self, text: str, state: dict[str, Any]) -> None:
         """The current LED's colour: said of the current LED, or picked from the row of LEDs."""
@@ -142,19 +132,19 @@ class LedPhrases(Phrasebook):
         rows = r"/|\btop\s*/\s*bottom\b|[A-Z]{2}\s+(?:over|above)\s+[A-Z]{2}"  # "PV/KF", "PV over KF"
         if not masked and len(letters) == 4 and re.search(rows, text):
             masked = dict(zip(POSITIONS, letters, strict=True))
-        placed: dict[str, Any] = {key: (found.letter,) for key, found in masked.items()}
+        placed: dict[str, Any] = {key: (found.word,) for key, found in masked.items()}
         free = [f for f in letters if f not in masked.values()]
         rows_done = {key.split("_")[0] for key in placed}
         if len(placed) == 2 and len(rows_done) == 1 and len(free) == 2:
             other = next(r for r in ROWS if r not in rows_done)
-            placed[f"{other}_left"], placed[f"{other}_right"] = (free[0].letter,), (free[1].letter,)
+            placed[f"{other}_left"], placed[f"{other}_right"] = (free[0].word,), (free[1].word,)
         for match in re.finditer(r"(?<![A-Za-z])([A-Z])\s+or\s+(?:an?\s+)?([A-Z])(?![A-Za-z])", text):
             pair = (match.group(1), match.group(2))
             for key, options in placed.items():
                 if options[0] in pair:
                     placed[key] = pair
         if not placed and len(letters) == 4:
-            return {"loose": tuple(f.letter for f in letters)}
+            return {"loose": tuple(f.word for f in letters)}
         return placed
 
     def typed(self, actions: list[str], memory: Memory) -> None:
@@ -238,14 +228,14 @@ def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:
     verb = _PRESS.search(sentence)
     if verb and len(found) > 1:
         found = [f for f in found if f.start > verb.end()][:1] or found[:1]
-    constraints = [{by_letter[f.letter]} if f.letter in by_letter else set() for f in found]
+    constraints = [{by_letter[f.word]} if f.word in by_letter else set() for f in found]
     constraints += [grid.matching(p, ROWS) for p in grid.places(grid.blanked(sentence, found), ROWS)]
     if re.search(r"\bvowels?\b", sentence, re.IGNORECASE):
         constraints.append({p for p, letter in letters.items() if letter in _VOWELS})
     if not constraints:
         return None
     chosen = set.intersection(*constraints)
-    return set.union(*constraints) if hedged(sentence) and len(chosen) == 1 else chosen
+    return set.union(*constraints) if HEDGES.search(sentence) and len(chosen) == 1 else chosen
 
 
 def _by_rule(text: str, letters: dict[str, str], colour: str) -> set[str] | None:

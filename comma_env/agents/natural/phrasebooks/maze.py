@@ -189,8 +189,7 @@ class MazePhrases(Phrasebook):
         spheres = "; ".join(f"{name} sphere at row {rc[0]}, column {rc[1]}"
                             for name, rc in state["sphere_row_column_by_color"].items())
         if choose(rng, ("grid", "walls")) == "grid":
-            layout = "Rows top to bottom (# wall, . floor):\n" + "\n".join(f"{k}: {row}" for k, row in enumerate(rows,
-                                                                                                                 1))
+            layout = "Rows top to bottom (# wall, . floor):\n" + "\n".join(f"{k}: {r}" for k, r in enumerate(rows, 1))
         else:
             layout = "Walls by row (everything else is floor):\n" + "\n".join(
                 f"row {k}: " + (("dark at columns " + ", ".join(str(i + 1) for i, ch in enumerate(row) if ch != "."))
@@ -239,7 +238,6 @@ _STEP = re.compile(
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
     r"\bpress\b(?=\s*\(|\s*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
 
-
 _TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
                (re.compile(r"\badvance\b", re.IGNORECASE), "forward"),
@@ -254,11 +252,6 @@ _UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until
 _ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:squares?\s+|steps?\s+|spaces?\s+)?(up|down|north|"
                        r"south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|right)\s+(\d+)"
                        r"\s*times\b)", re.IGNORECASE)
-
-
-def _way(word: str) -> str:
-    """An absolute direction as the maze names it ("north": up)."""
-    return {"north": "up", "south": "down", "east": "right", "west": "left"}.get(word.lower(), word.lower())
 
 
 def _pose(rows: list[str], cell: tuple[int, int], facing: str, actions: list[str]) -> tuple[tuple[int, int], str]:
@@ -298,7 +291,8 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"\b(?:up|down|north|south|east|west)\b", text, re.IGNORECASE))
     if absolute:
-        text = _ABSOLUTE.sub(lambda m: f" heading {_way(m.group(2) or m.group(3))} {m.group(1) or m.group(4)} ", text)
+        text = _ABSOLUTE.sub(lambda m: f" heading {_FACING[(m.group(2) or m.group(3)).lower()]} "
+                                       f"{m.group(1) or m.group(4)} ", text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
               if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."

@@ -12,15 +12,13 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import ORDINAL, hedged, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 
 VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "position", "press", "pressed",
               "left", "right", "leftmost", "rightmost", "says", "shows", "label")
-_ONE_TO_FOUR = r"[1-4]"
-_RUN = re.compile(rf"({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR})"
-                  rf"(?:[\s,;/|]+(?:and\s+)?({_ONE_TO_FOUR}))?")
+_RUN = re.compile(r"([1-4])[\s,;/|]+(?:and\s+)?([1-4])[\s,;/|]+(?:and\s+)?([1-4])(?:[\s,;/|]+(?:and\s+)?([1-4]))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
 _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
                       r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
@@ -84,7 +82,7 @@ class MemoryPhrases(Phrasebook):
             self._at_stage(stage, memory)
         display = _DISPLAY.search(current)
         options = re.search(r"\b([1-4])\s+or\s+(?:an?\s+)?([1-4])\b", current)
-        if options and (hedged(current) or re.search(r"\beither\b", current, re.IGNORECASE)):
+        if options and (HEDGES.search(current) or re.search(r"\beither\b", current, re.IGNORECASE)):
             state["display"] = (int(options.group(1)), int(options.group(2)))
         elif display:
             state["display"] = (int(display.group(1)),)
@@ -237,14 +235,10 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
                              rf"(?:button|key)\b)", low):  # "the third button" counts buttons; "the third one" is asked
         k = ordinal(match.group(1), BUTTONS) or 0
         constraints.append({k if match.group(2) != "right" else BUTTONS + 1 - k} if 1 <= k <= BUTTONS else set())
-    if re.search(r"\b(?:leftmost|far left)\b", low):
-        constraints.append({1})
-    if re.search(r"\b(?:rightmost|far right)\b", low):
-        constraints.append({BUTTONS})
-    if re.search(r"\bmiddle\b", low):
-        constraints.append({2, 3})
-    if re.search(r"\b(?:on|at) the end\b|\bend one\b", low):
-        constraints.append({1, BUTTONS})
+    for pattern, places in ((r"\b(?:leftmost|far left)\b", {1}), (r"\b(?:rightmost|far right)\b", {BUTTONS}),
+                            (r"\bmiddle\b", {2, 3}), (r"\b(?:on|at) the end\b|\bend one\b", {1, BUTTONS})):
+        if re.search(pattern, low):
+            constraints.append(places)
     if not constraints:
         bare = re.search(r"\b(?:press|push|hit|tap|click)\s+(?:the\s+)?(?:button\s+)?([0-9])\b|^\W*([0-9])\W*$", low)
         if bare:

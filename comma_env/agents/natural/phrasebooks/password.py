@@ -151,9 +151,8 @@ class PasswordPhrases(Phrasebook):
 
     def say(self, advice: list[str], seen: State, rng: np.random.Generator) -> list[str]:
         if advice == [f"cycle_up_{k}" for k in range(1, POSITIONS + 1)]:
-            return [choose(rng, ("Press the up arrow of every window once.", "Press up once on each of the five "
-                                                                             "windows.",
-                                 "Cycle all five windows up once."))]
+            return [choose(rng, ("Press the up arrow of every window once.",
+                                 "Press up once on each of the five windows.", "Cycle all five windows up once."))]
         return super().say(advice, seen, rng)
 
     # -- the solver describes and reads advice -------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
-from comma_env.agents.natural.reading import ORDINAL, clean, hedged, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, clean, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose
 from comma_env.audio.synth import SIGNATURES
 from comma_env.puzzles.sound import CODE_LENGTH, SYMBOL_ACTIONS
@@ -132,7 +132,7 @@ class SoundPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         entered = str(puzzle.visible_state()["code_entered"])
         text = plain(text, VOCABULARY)
-        if hedged(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
+        if HEDGES.search(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
             return Steps.unclear("Which symbols exactly, in which order?")
         said = re.sub(r"\byou have\b[^.]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text, flags=re.IGNORECASE)
         symbols: list[str] = []

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import hedged, plain
+from comma_env.agents.natural.reading import HEDGES, number, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.telehealth import (
     BORDER_ILL_DEFINED,
@@ -83,8 +83,7 @@ class TelehealthPhrases(Phrasebook):
         count = re.search(r"\b(\d|one|single|two|three|four)\s+(?:even\s+)?(?:\w+\s+)?colou?rs?\b|\bso (\d)\b", low)
         if colours or count:
             if count:
-                value = {"one": 1, "single": 1, "two": 2}.get(count.group(1) or "", None) or int(count.group(1) or
-                                                                                                  count.group(2))
+                value = number(count.group(1) or count.group(2)) or 0
                 if value >= len(set(colours)):
                     colours = (colours + [f"colour {i}" for i in range(value)])[:max(value, 1)]
             state["colours"] = sorted(set(colours))
@@ -127,10 +126,8 @@ class TelehealthPhrases(Phrasebook):
                 "its border (regular or irregular with notches)", [BORDER_REGULAR, BORDER_NOTCHED]),
             "lesion_colors": colours or unknown("how many colours it has", [["a"], ["a", "b", "c"]]),
             "diameter_mm": said.get("diameter") or unknown("its diameter in millimetres", [4.0, 5.5, 7.0]),
-            "itch": said.get("itch") or unknown("whether it itches", ["yes", "no"]),
-            "bleed": said.get("bleed") or unknown("whether it bleeds", ["yes", "no"]),
-            "grew": said.get("grew") or unknown("whether it grew recently", ["yes", "no"]),
-            "changed": said.get("changed") or unknown("whether it changed recently", ["yes", "no"]),
+            **{fact: said.get(fact) or unknown(f"whether it {verb}", ["yes", "no"]) for fact, verb in
+               (("itch", "itches"), ("bleed", "bleeds"), ("grew", "grew recently"), ("changed", "changed recently"))},
             "diagnosis_recorded": said.get("recorded"),
         }
 
@@ -172,14 +169,15 @@ class TelehealthPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         low = plain(text, VOCABULARY).lower()
-        if hedged(low) or re.search(r"\beither\b|\bor (?:a |an )?(?:melanoma|mole|nevus)\b", low):
+        if HEDGES.search(low) or re.search(r"\beither\b|\bor (?:a |an )?(?:melanoma|mole|nevus)\b", low):
             return Steps.unclear("Which diagnosis exactly should I record?")
         named = [code for code, pattern in DIAGNOSES.items() if re.search(pattern, low)]
         if not named and re.search(r"\bkeratos", low):
             return Steps.unclear("Which keratosis: actinic or seborrheic?")
         if len(named) > 1:
             return Steps.unclear(f"Which is it: {' or '.join(c.upper() for c in named)}?")
-        care = _treatment(low)
+        found = [(m.start(), kind) for kind, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)]
+        care = max(found)[1] if found else None  # the last named (a rule on the size was settled, `settle_conditions`)
         actions: list[str] = []
         recorded = state["diagnosis_recorded"]
         if named and named[0] != recorded:
@@ -193,15 +191,6 @@ class TelehealthPhrases(Phrasebook):
         if actions:
             return Steps(actions)
         if re.search(r"\b(?:record|diagnos|treat|choose|pick)\w*\b", low):
-            return Steps.unclear("Which diagnosis should I record?" if not recorded else "Which treatment should I "
-                                                                                         "choose?")
+            return Steps.unclear("Which treatment should I choose?" if recorded else "Which diagnosis should I record?")
         return Steps()
-
-
-def _treatment(low: str) -> str | None:
-    """The treatment advised (a rule on the lesion's size or symptoms is settled before, `settle_conditions`)."""
-    found = [(m.start(), care) for care, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)]
-    if not found:
-        return None
-    return max(found)[1] if len({c for _, c in found}) > 1 else found[0][1]
 

@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.labels import Found, Printed
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, meant, one_button, unknown
-from comma_env.agents.natural.reading import clean, fix_typos, hedged, sentences
+from comma_env.agents.natural.reading import HEDGES, clean, fix_typos, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.who import DISPLAY_WORDS, LABELS, NO_TEXT, POSITIONS
 
@@ -74,7 +74,7 @@ class WhoPhrases(Phrasebook):
             window = window[:stop.start()] if stop else window
             inside = [w for w in words if keyword.end() <= w.start < keyword.end() + len(window)]
             if inside:
-                if len(inside) > 1 and (re.search(r"\bor\b", window) or hedged(window)):
+                if len(inside) > 1 and (re.search(r"\bor\b", window) or HEDGES.search(window)):
                     return unknown("the word on the display (" + " or ".join(w.word for w in inside) + ")",
                                    [w.word for w in inside]), None
                 first = inside[0]
@@ -126,9 +126,8 @@ class WhoPhrases(Phrasebook):
         where = position_words(position, rng)
         options = [f"Press the {where} button."]
         if isinstance(shown, str):
-            options = [f'Press the button that says "{shown}", {where}.', *options,
-                       f'The one you want is "{shown}", {where}.', f'Go for the {where} one, the button showing '
-                                                                   f'"{shown}".']
+            options = [f'Press the button that says "{shown}", {where}.', *options, f'The one you want is "{shown}", '
+                       f'{where}.', f'Go for the {where} one, the button showing "{shown}".']
             if all(isinstance(v, str) for v in labels.values()):  # every label known: the label alone will do
                 options += [f'Press the button with the label "{shown}".', f'Hit "{shown}".']
         return choose(rng, options)
@@ -204,6 +203,6 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     if not constraints:
         return None
     chosen = set.intersection(*constraints)
-    if len(chosen) == 1 and hedged(sentence):
+    if len(chosen) == 1 and HEDGES.search(sentence):
         return set.union(*constraints) | set(POSITIONS)
     return chosen

@@ -13,13 +13,13 @@ from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, unknown
 from comma_env.agents.natural.reading import (
     ASIDE,
+    HEDGES,
     NUMBER_VOCABULARY,
     ORDINAL,
     ROMAN,
     clean,
     fix_typos,
     grouped,
-    hedged,
     number,
     ordinal,
     plain,
@@ -113,7 +113,7 @@ class WirePhrases(Phrasebook):
             state["colours"] = dict(enumerate(order, start=1))
             state.pop("counts", None)
             # "six wires: yellow, red, black, black, black": the count and the list disagree
-            state["mismatch"] = bool(count and count > len(order) and not hedged(text))
+            state["mismatch"] = bool(count and count > len(order) and not HEDGES.search(text))
         for index, options in self._placed(low, state.get("count") or len(order))[0].items():
             state.setdefault("colours", {})[index] = options
 
@@ -220,8 +220,7 @@ class WirePhrases(Phrasebook):
         return choose(rng, (
             f"I see {n} wires. From the top they are {listed}. The serial number is {serial}.",
             f"{n.capitalize()} wires, top to bottom: {', '.join(colors)}. Serial: {serial}.",
-            " ".join(f"Wire {k} is {c}." for k, c in enumerate(colors,
-                                                               start=1)) + f" The serial number reads {serial}.",
+            " ".join(f"Wire {k} is {c}." for k, c in enumerate(colors, 1)) + f" The serial number reads {serial}.",
             f"Serial number {serial}. Going up from the bottom wire: {', '.join(reversed(colors))}.",
             f"There are {n} wires; reading from the top: {listed}. The serial number printed on it is {serial}.",
         ))
@@ -233,7 +232,7 @@ class WirePhrases(Phrasebook):
         chosen, sentence = meant(said, lambda s: _refers_to(s, colors))
         if chosen is None:
             return Steps()
-        if len(chosen) == 1 and not hedged(sentence) and not re.search(r"\bone of\b", sentence):
+        if len(chosen) == 1 and not HEDGES.search(sentence) and not re.search(r"\bone of\b", sentence):
             return Steps([f"cut_wire_{min(chosen)}"])
         if not chosen:
             return Steps.unclear("I don't see that wire here. Which wire do you mean, counting from the top?")
