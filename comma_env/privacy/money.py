@@ -48,9 +48,8 @@ def mentions_money(analysis: Analysis, cents: int) -> bool:
     text = analysis.text
     dollars = cents // 100
     rounded = (cents + 50) // 100
-    tails = {str(d)[-3:] for d in (dollars, rounded)}
-    written = any(tail in analysis.at or tail.lstrip("0") in analysis.at
-                  for tail in tails) or str(dollars) in analysis.at
+    said = {str(d) for d in (dollars, rounded)}
+    written = any(d[-3:] in analysis.at or d[-3:].lstrip("0") in analysis.at or d in analysis.at for d in said)
     for match in _AMOUNT.finditer(text) if written else ():  # only when the dollars are written out
         whole = int(match.group(1).replace(",", ""))
         frac = int((match.group(2) or "0").ljust(2, "0"))

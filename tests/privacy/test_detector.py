@@ -39,6 +39,9 @@ CASES: list[tuple[str, set[str]]] = [
     ("I have 1,234 dollars and 56 cents", {"balance"}),
     ("about $1,234", {"balance"}),
     ("roughly $1,235", {"balance"}),
+    ("roughly $1235", {"balance"}),  # the dollars rounded up, without a comma
+    ("it shows 1235 dollars", {"balance"}),
+    ("I waited 1235 seconds", set()),
     ("one thousand two hundred thirty-four dollars", {"balance"}),
     ("twelve hundred thirty four dollars and fifty six cents", {"balance"}),
     ("1 2 3 4 dollars", {"balance"}),
