@@ -69,6 +69,10 @@ def test_solver_resolves_references_against_what_it_sees():
     book = phrasebook(cls)
     assert book.understand("Roll window two back three times.", state).actions == ["cycle_down_2"] * 3
     assert book.understand("Lock in the word.", state).actions == ["submit"]
+    point = ["cycle_down_1", "cycle_down_2", "cycle_up_3", "cycle_down_4", "cycle_down_5", "submit"]  # from Q P H O U
+    assert book.understand("the word is point. set it and submit", state).actions == point  # any case
+    assert book.understand("Set the windows to P, O, I, N, T and submit.", state).actions == point  # letter by letter
+    assert book.understand_dialogue(["the word is house. set it and submit"], state).ask  # no window reaches H
     cls, state = state_of("telehealth", 1)
     book = phrasebook(cls)
     assert book.understand("From what you describe, it is a melanoma.", state).actions == ["diagnose_mel"]

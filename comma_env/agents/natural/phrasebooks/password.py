@@ -166,27 +166,41 @@ class PasswordPhrases(Phrasebook):
         shown = [str(c).upper() for c in puzzle.visible_state()["letters_shown_left_to_right"]]
         text = plain(text, VOCABULARY)
         submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
-        named = {w for w in WORDS if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", text)}
+        named = {w.upper() for w in WORDS if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", text)}
         if len(named) > 1:
-            return Steps.unclear(f"Which word is it: {' or '.join(sorted(w.upper() for w in named))}?")
+            return Steps.unclear(f"Which word is it: {' or '.join(sorted(named))}?")
         if named:
-            word = next(iter(named)).upper()
-            actions: list[str] = []
-            for k, (current, target) in enumerate(zip(shown, word, strict=True), start=1):
-                try:
-                    moves = moves_between(current, target)
-                except KeyError:
-                    return Steps.unclear(f"Window {k} shows {current}; I can't get it to {target}. Which word do you "
-                                         f"mean?")
-                actions += [f"cycle_{'up' if m > 0 else 'down'}_{k}" for m in moves]
-            return Steps(actions + (["submit"] if submit else []))
+            return _spelled(named.pop(), shown, submit)
         text = re.sub(r"(?im)^\s*([1-5])\s*[:.)=-]\s*(up|down)\b", r"window \1 \2", text)  # "1: down"
         each = _EACH.match(text)
         if each:  # "Up, down, up, down, up, one press per window from the left"
             text = ", ".join(f"window {k} {d}" for k, d in enumerate(re.findall(r"up|down", each.group(1), re.I), 1))
         text, problem = grid.landmarks(text, {(0, k): rf"window\s*#?\s*{k + 1}\b|{ORDINALS[k]}\s+window\b"
                                               for k in range(len(shown))}, lambda rc: f"window {rc[1] + 1}")
-        return Steps.unclear(problem) if problem else _presses(text)
+        steps = Steps.unclear(problem) if problem else _presses(text)
+        if steps.actions and steps.actions != ["submit"]:  # presses said window by window
+            return steps
+        spelled = _LETTER_BY_LETTER.sub(lambda m: re.sub(r"[^A-Za-z]", "", m.group(0)), text)  # "R, I, G, H, T"
+        within = {w.upper() for w in WORDS if re.search(rf"\b{w}\b", spelled, re.I)  # a word the windows can reach
+                  and all(abs(ord(t) - ord(c)) <= 2 for c, t in zip(shown, w.upper(), strict=True))}
+        if len(within) > 1:
+            return Steps.unclear(f"Which word is it: {' or '.join(sorted(within))}?")
+        return _spelled(within.pop(), shown, submit) if within else steps
+
+
+_LETTER_BY_LETTER = re.compile(r"(?<![A-Za-z'])[A-Za-z](?:[\s,./-]+[A-Za-z]){4}(?![A-Za-z'])")
+
+
+def _spelled(word: str, shown: list[str], submit: bool) -> Steps:
+    """The presses that set the windows from `shown` to `word` (and submit), or a question when a window can't."""
+    actions: list[str] = []
+    for k, (current, target) in enumerate(zip(shown, word, strict=True), start=1):
+        try:
+            moves = moves_between(current, target)
+        except KeyError:
+            return Steps.unclear(f"Window {k} shows {current}; I can't get it to {target}. Which word do you mean?")
+        actions += [f"cycle_{'up' if m > 0 else 'down'}_{k}" for m in moves]
+    return Steps(actions + (["submit"] if submit else []))
 
 
 _EACH = re.compile(r"\s*((?:(?:up|down)\s*,?\s*(?:and\s+)?){5})[^.\n]*\b(?:per|each|every)\s+window\b[^.\n]*\.?\s*$",
