@@ -10,7 +10,7 @@ import numpy as np
 from PIL import Image
 
 from comma_env.drawing.marks import fill_ellipses, stroke_polylines
-from comma_env.drawing.noise import NOISE_BANK, noise_bank, noise_view
+from comma_env.drawing.noise import NOISE_BANK, noise_bank, noise_view, product
 
 FIELD_NONE, FIELD_BLOTCHES, FIELD_CONCENTRIC = 0, 1, 2
 """Where a lesion's colour regions come from (`Plan.field`)."""
@@ -102,16 +102,16 @@ def outline_radius(features: dict[str, Any], rng: np.random.Generator) -> np.nda
     for amplitude, k, phase in waves:
         coefficients[2 * k - 2] += amplitude * math.cos(phase)
         coefficients[2 * k - 1] += amplitude * math.sin(phase)
-    r = np.array(coefficients, dtype=np.float32) @ _WAVES
+    r = product(np.array(coefficients, dtype=np.float32), _WAVES)
     r += np.float32(1.0)
     if notches is not None:
         # a Gaussian of the angle to each notch, exp(-(gap / 0.12)^2), with 2 (1 - cos gap)
         # for gap^2 (periodic); cos(theta - c) = cos c cos theta + sin c sin theta
         centres, depths = notches[0::2], notches[1::2]
-        gap = np.array([(math.cos(c), math.sin(c)) for c in centres], dtype=np.float32) @ _CIRCLE
+        gap = product(np.array([(math.cos(c), math.sin(c)) for c in centres], dtype=np.float32), _CIRCLE)
         gap -= np.float32(1.0)
         gap *= np.float32(2.0 / 0.12**2)
-        r -= np.array(depths, dtype=np.float32) @ np.exp(gap, out=gap)
+        r -= product(np.array(depths, dtype=np.float32), np.exp(gap, out=gap))
     return r
 
 

@@ -21,6 +21,12 @@ def bicubic_weights(cells: int, size: int) -> np.ndarray:
     return weights
 
 
+def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b as float32, computed in float64: BLAS sums float32 in an order its CPU kernel picks, which could
+    change a picture from one machine to the next; float64 rounded back does not."""
+    return (np.asarray(a, np.float64) @ np.asarray(b, np.float64)).astype(np.float32)
+
+
 NOISE_BANK = 64
 """Noise fields per (cells, grid); a lesion takes one in one of its 8 mirrorings (512 per kind)."""
 
@@ -33,7 +39,7 @@ def noise_bank(cells: int, grid: int, affine: tuple[float, float] = (0.0, 1.0)) 
     weights = bicubic_weights(cells, grid)
     bank = np.empty((NOISE_BANK, grid, grid), dtype=np.float32)
     for field in bank:
-        field[:] = weights @ rng.random((cells, cells)).astype(np.float32) @ weights.T
+        field[:] = product(product(weights, rng.random((cells, cells)).astype(np.float32)), weights.T)
         field -= field.min()
         field *= np.float32(affine[1] / max(float(field.max()), 1e-6))
         field += np.float32(affine[0])

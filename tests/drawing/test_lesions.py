@@ -4,7 +4,13 @@ picture; the pictures themselves, pixel for pixel: tests/golden/test_frames.py).
 
 from __future__ import annotations
 
+import os
+import platform
+import subprocess
+import sys
+
 import numpy as np
+import pytest
 
 import comma_env
 from comma_env.drawing.lesions import GRID, LESION_KEYS, render_lesion
@@ -58,3 +64,14 @@ def test_a_case_is_the_same_photo_after_thenoise_banks_are_drawn_again() -> None
         assert again.dtype == np.uint8 and again.shape == (352, 352, 3)
         assert np.array_equal(again, photo), seed
     assert len({photo.tobytes() for photo in photos}) == len(photos)  # every case its own picture
+
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the OpenBLAS kernels named are x86-64 ones")
+def test_photos_do_not_depend_on_the_blas_kernel_of_the_cpu() -> None:
+    """OpenBLAS picks a kernel per CPU, and float32 products summed in another order changed 4 of 100
+    Telehealth pictures on an AVX-512 machine: the same pictures under two kernels every x86-64 CPU runs."""
+    script = "from tests.golden.frames import first_hashes; print(first_hashes('telehealth', range(30)))"
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "OPENBLAS_CORETYPE": core}).stdout for core in ("Sandybridge", "Haswell")]
+    assert runs[0] == runs[1] and runs[0].count("'") == 60
