@@ -20,8 +20,6 @@ pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e "
 
 import websockets  # noqa: E402
 
-from comma_env.openenv import CommaAction, CommaEnvironment  # noqa: E402
-from comma_env.openenv.environment import PARTNER_FAILED  # noqa: E402
 from tests.support.loopback_server import Loopback  # noqa: E402
 from tests.support.port_file_process import ServerProcess  # noqa: E402
 from tests.support.quoting_llm import QuotingLLM, atm_secrets  # noqa: E402
@@ -159,6 +157,9 @@ def test_host_and_origin_are_checked(server):
 
 
 def test_a_partner_error_never_carries_its_input_to_the_learner():
+    from comma_env.openenv import CommaEnvironment
+    from comma_env.openenv.environment import PARTNER_FAILED
+
     with QuotingLLM() as api_base:
         env = CommaEnvironment("atm", role="expert", partner="openai_compat", env_options={"solver_view": "text"},
                                partner_overrides={"api_base": api_base, "max_retries": 0, "vision": False})
@@ -173,6 +174,8 @@ def test_a_partner_error_never_carries_its_input_to_the_learner():
 
 
 def test_the_expert_never_learns_the_seed():
+    from comma_env.openenv import CommaAction, CommaEnvironment
+
     env = CommaEnvironment("atm", role="expert", partner="oracle")
     try:
         observation = env.reset()  # the trainer let the server choose: nobody on the client knows it
