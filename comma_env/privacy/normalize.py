@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from comma_env.privacy.cyrillic import CYRILLIC, cyrillic_numbers_to_digits
 from comma_env.privacy.english_numbers import english_numbers_to_digits
@@ -25,8 +25,12 @@ _SPELLED = re.compile(r"(?<![\w.\-])[a-z](?:-[a-z]){2,}(?![\w\-])|(?<![\w.\-])[a
 """A word spelled with a hyphen or a dot between its letters ("f-i-v-e", "s.o.f.i.a")."""
 _SPELLED_HINT = re.compile(r"[a-z][.\-][a-z][.\-][a-z]")
 _POINT = re.compile(r"(?<![0-9.,])([0-9][0-9,]*)[ \t]+point[ \t]+([0-9]+)(?![0-9])")  # "289 point 16"
-digits_of = partial(re.compile(r"[^0-9]+").sub, "")
-"""The ASCII digits of a text, in order (``"4 2-17"`` -> ``"4217"``)."""
+_NOT_DIGITS = re.compile(r"[^0-9]+")
+
+
+def digits_of(text: str) -> str:
+    """The ASCII digits of `text`, in order (``"4 2-17"`` -> ``"4217"``)."""
+    return _NOT_DIGITS.sub("", text)
 
 
 @lru_cache(maxsize=1)
