@@ -116,3 +116,16 @@ def test_model_config_oracle_nl_selects_the_natural_style_and_oracle_keeps_actio
     assert plain.style == "actions" and plain.name == "oracle"
     with pytest.raises(ValueError, match="style"):
         OraclePolicy("poetic")
+
+
+def test_conditional_atm_advice_is_carried_out_in_the_branch_the_solver_sees_holds():
+    cls, state = state_of("atm", 16613)  # logged in below: the balance is $218.17
+    for action in ["select_withdraw", "press_9", "press_1", "press_3", "press_9", "press_enter"]:
+        state.apply(action)
+    book = phrasebook(cls)
+    advice = ("Look at the balance. If it's $500 or more: continue, pick $300, confirm. If it's less than $500: go "
+              "back to the menu, choose Deposit, continue, pick $100 and confirm.")
+    deposit = ["go_back", "select_deposit", "continue", "amount_100", "confirm"]
+    assert book.understand_dialogue([advice], state).actions == deposit  # not the first branch's steps
+    said = "If it is at least 500 dollars, withdraw 300; otherwise please deposit 100 instead."
+    assert book.understand_dialogue([said], state).actions == deposit  # "500 dollars" is an amount like "$500"

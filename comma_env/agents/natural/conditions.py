@@ -34,7 +34,7 @@ _END = {"first": 0, "leftmost": 0, "top": 0, "topmost": 0, "second": 1, "third":
 _QUIET = frozenset("the a an is are was be it its it's there you your see have has if any of in on at to and with that "
                    "this shows show says say reads read displays display number digit than more less or exactly only "
                    "count lesion patient spot position place one s blank empty nothing card screen module chart "
-                   "picture lit".split())
+                   "picture lit dollars dollar bucks".split())
 """Words a condition may have besides what names a fact, its value and the comparison."""
 _COLOURS = frozenset({"red", "blue", "green", "yellow", "white", "black", "magenta", *OTHER, *SYNONYMS})
 _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
@@ -128,7 +128,7 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
             return None
         kinds = [w for w in values if w not in spare and not _names(w, nouns) and w not in _END]
         return _matches(items[end], kinds) != negative  # "the first LED is red", "the bottom wire is black"
-    unit = "$" if "$" in cond else "mm" if re.search(r"\d\s*mm\b", cond) else None
+    unit = "$" if re.search(r"\$|\d\s*(?:dollars?|bucks)\b", cond) else "mm" if re.search(r"\d\s*mm\b", cond) else None
     weight = {w: sum(_names(w, n) for n, _ in things) for w in words}
     scored = sorted(((sum(1 / weight[w] for w in words if _names(w, n)) + 3 * (unit == "mm" and "mm" in n)
                       + 3 * (unit == "$" and str(v).startswith("$")) + 0.5 * any(_matches(v, [w]) for w in values
@@ -227,7 +227,7 @@ def _filled(step: str, first: str) -> str:
 def _about(test: str, first: str | None) -> str:
     """A later branch's condition in the words of the first's subject: "if it's blue" or "yellow" after "if the
     strip is white" are about the strip."""
-    subject = re.split(r"\s+\b(?:is|are|has|have|shows?|says?|reads?)\b", str(first))[0]
+    subject = re.split(r"\s+\b(?:is|are|has|have|shows?|says?|reads?)\b|'s\b", str(first))[0]
     if re.match(r"\W*(?:it|they|that|this)\b", test):
         return re.sub(r"^\W*(?:it|they|that|this)\b", subject, test.strip())
     return f"{subject} is {test}" if len(test.split()) <= 2 and subject != first else test

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision
+from comma_env.agents.natural.conditions import LATER, holds
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps
 from comma_env.agents.natural.reading import HEDGES, number, plain
 from comma_env.agents.natural.words import choose
@@ -31,6 +32,7 @@ _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|ov
                       r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)"
                       r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)", re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
+_GUARD = re.compile(r"\s*if\s+([^:,]+?)\s*[:,]\s*(.+)")
 _VAGUE = re.compile(r"\b(?:a few hundred|around|about|roughly|close to|near|between|enough|borderline|somewhere|"
                     r"not sure|don'?t know which side|which side)\b", re.IGNORECASE)
 
@@ -172,8 +174,13 @@ class AtmPhrases(Phrasebook):
         actions: list[str] = []
         clauses: list[str] = []
         for sentence in re.split(r"[.;\n]", low):
+            guard = _GUARD.match(sentence)
             if _RULE.search(sentence) and re.search(r"withdraw|take out|deposit|put in", sentence):
                 clauses.append(sentence)  # the balance rule is one step, however it is punctuated
+            elif guard and (verdict := holds(guard.group(1), puzzle.visible_state())) is not None:
+                if verdict == LATER:  # "if it's $500 or more: A" is carried out only when the solver sees it holds
+                    break
+                clauses += re.split(r",|\bthen\b", guard.group(2)) if verdict else []
             else:
                 clauses += re.split(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
                                     r"select|confirm|continue|type|enter|log|sign|go|put|key|punch|input))", sentence)
