@@ -56,11 +56,15 @@ def write_table(name: str, table: str, note: str = "", extra_packages: tuple[str
 
 
 def measured_at() -> str:
-    """The git commit of the tree being measured, short, with "+changes" when it has uncommitted
-    changes: a row measured on a set kept outside the repository says which code it measured."""
-    from comma_env.run.provenance import git_commit
+    """The git commit of the package being measured, short, with "+changes" when comma_env/ or examples/ have
+    uncommitted changes: a row measured on a set kept outside the repository says which code it measured."""
+    import subprocess
 
-    git = git_commit(GENERATED.parents[1])
-    if git is None:
+    root = GENERATED.parents[1]
+    git = ["git", "-C", str(root)]
+    head = subprocess.run([*git, "rev-parse", "--short=7", "HEAD"], capture_output=True, text=True)
+    if head.returncode:
         return "?"
-    return git["commit"][:7] + ("+changes" if git["dirty"] else "")
+    dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no", "--", "comma_env", "examples"],
+                           capture_output=True, text=True).stdout.strip()
+    return head.stdout.strip() + ("+changes" if dirty else "")
