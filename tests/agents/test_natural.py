@@ -49,6 +49,9 @@ def test_solver_resolves_references_against_what_it_sees():
     book = phrasebook(cls)
     assert book.understand('Press the button that says "OKAY".', state).actions == ["press_top_right"]
     assert book.understand("Press the middle-left one.", state).actions == ["press_middle_left"]
+    assert book.understand("Third row, right column. Tap it.", state).actions == ["press_bottom_right"]
+    assert book.understand("The one in row three on the left.", state).actions == ["press_bottom_left"]
+    assert book.understand("Row 4, the right one.", state).actions is None  # Who has three rows
     assert book.understand('The one you want is "DONE".', state).actions == ["press_middle_left"]
     cls, state = state_of("color", 1)
     book = phrasebook(cls)

@@ -49,6 +49,16 @@ class Place:
         return f"{self.row}_{self.col}" if self.row and self.col else None
 
 
+_NTH = {"1": 0, "one": 0, "first": 0, "1st": 0, "2": 1, "two": 1, "second": 1, "2nd": 1, "3": 2, "three": 2,
+        "third": 2, "3rd": 2}
+_ROW_NUMBER = re.compile(r"\brow\s*(\d|one|two|three)\b|\b(first|1st|second|2nd|third|3rd|last)\s+row\b", re.IGNORECASE)
+
+
+def _nth(word: str, count: int) -> int:
+    """The index of the row an ordinal or number names ("third", "3", "last"), -1 for none."""
+    return count - 1 if word.lower() == "last" else _NTH.get(word.lower(), -1)
+
+
 def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbreviations: bool = True) -> list[Place]:
     """Every position named in `text`, in order (`rows` from the top; abbreviations only in capitals)."""
     found: list[Place] = []
@@ -66,13 +76,13 @@ def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbre
         r, c = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         if 1 <= int(r) <= len(rows) and int(c) in (1, 2):
             add(rows[int(r) - 1], ("left", "right")[int(c) - 1], match.start(), match.end())
-    for match in re.finditer(r"\brow\s*(\d)\b", text, re.IGNORECASE):  # "Row 2: ..." (its column said apart)
-        if 1 <= int(match.group(1)) <= len(rows):
-            add(rows[int(match.group(1)) - 1], None, match.start(), match.end())
+    for match in _ROW_NUMBER.finditer(text):  # "Row 2: ...", "third row" (its column said apart)
+        index = _nth(match.group(1) or match.group(2), len(rows))
+        if 0 <= index < len(rows):
+            add(rows[index], None, match.start(), match.end())
     for match in _ORDINAL_IN_COLUMN.finditer(text):
-        word = match.group(1).lower()
-        index = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": len(rows) - 1}[word]
-        if index < len(rows):
+        index = _nth(match.group(1), len(rows))
+        if 0 <= index < len(rows):
             add(rows[index], COLUMN_WORDS[match.group(2).lower()], match.start(), match.end())
     for match in _PAIR.finditer(text):
         row, col = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
