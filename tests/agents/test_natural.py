@@ -62,6 +62,8 @@ def test_solver_resolves_references_against_what_it_sees():
     assert book.understand("Go forward three squares.", state).actions == ["move_forward"] * 3
     assert book.understand("Turn to your left twice.", state).actions == ["turn_left"] * 2
     assert book.understand("Back up 2 squares.", state).actions == ["move_backward"] * 2
+    assert book.understand("1. two forward\n2. right turn\n3. one forward", state).actions == (
+        ["move_forward"] * 2 + ["turn_right", "move_forward"])  # a count before its move, a side before "turn"
     assert book.understand("Turn left, then back up two times.", state).actions == (
         ["turn_left"] + ["move_backward"] * 2)  # "back up" is a move, not the direction up
     cls, state = state_of("memory", 1)
