@@ -104,6 +104,9 @@ def test_advice_is_read_without_what_its_writer_struck_out_or_did_not_mean_as_a_
     book = phrasebook(cls)
     assert book.understand_dialogue(["Press spade, then club, then the squiggly thing, then dagger."], state).ask
     assert book.understand_dialogue(["Press every key except the spade, then the spade last."], state).ask
+    cls, state = state_of("button", 16763)
+    told = "Okay! Don't just tap this one - press it and keep holding it down, then tell me the strip's colour."
+    assert phrasebook(cls).understand_dialogue([told], state).actions == ["hold"]  # the "don't" ends at the dash
 
 
 def test_label_words_that_look_like_directions_are_read_as_labels():

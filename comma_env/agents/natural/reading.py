@@ -322,7 +322,7 @@ ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|migh
 """A remark in brackets about a list ("red/blue (the second looks red in one light)"), read as a space."""
 
 _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!let go|release|lift|worry|forget|"
-                   r"panic|rush|hesitate|wait|treat)[^,.;:!?\n]*", re.IGNORECASE)
+                   r"panic|rush|hesitate|wait|treat)(?:(?!\s-+\s)[^,.;:!?\n])*", re.IGNORECASE)
 _NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*not\s+(?:the|an?|that|this|on|at|\d)\b(?:(?!\s--?\s)[^,.;:!?\n])*",
                   re.IGNORECASE | re.MULTILINE)
 
