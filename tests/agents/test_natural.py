@@ -107,6 +107,8 @@ def test_advice_is_read_without_what_its_writer_struck_out_or_did_not_mean_as_a_
     cls, state = state_of("button", 16763)
     told = "Okay! Don't just tap this one - press it and keep holding it down, then tell me the strip's colour."
     assert phrasebook(cls).understand_dialogue([told], state).actions == ["hold"]  # the "don't" ends at the dash
+    cls, state = state_of("dog", 16841)  # the timer shows 8:17
+    assert phrasebook(cls).understand_dialogue(["submit on a ...2 (last digit)"], state).actions == ["wait 5", "submit"]
 
 
 def test_label_words_that_look_like_directions_are_read_as_labels():

@@ -13,7 +13,7 @@ _LAST = re.compile(r"\b(?:ends?\s+(?:in|with|on)|ending in|last (?:digit|number)
                    r"final digit|units digit)\b", re.IGNORECASE)
 _SAID = re.compile(rf"\b(?:shows?|showing|see|is|'s|ends?\s+(?:in|with|on)|ending in|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till)\s+(?:an?\s+|"
-                   rf"the\s+)?(?:number\s+|digit\s+)?{_DIGIT}|\bx{_DIGIT}", re.IGNORECASE)
+                   rf"the\s+)?(?:number\s+|digit\s+)?(?:\.{{2,}}|\u2026)?{_DIGIT}|\bx{_DIGIT}", re.IGNORECASE)
 ALTERNATIVES = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
 """Two digits offered as a choice ("ends in 0... or was it 1?"): `moment` names none, the reader asks which."""
 
