@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from comma_env.agents.natural.reading import number, ordinal
+
 ROW_WORDS = {"top": "top", "upper": "top", "up": "top", "uppermost": "top", "topmost": "top", "middle": "middle",
              "center": "middle", "centre": "middle", "central": "middle", "mid": "middle", "bottom": "bottom",
              "lower": "bottom", "down": "bottom", "bottommost": "bottom", "lowest": "bottom", "under": "bottom"}
@@ -49,14 +51,12 @@ class Place:
         return f"{self.row}_{self.col}" if self.row and self.col else None
 
 
-_NTH = {"1": 0, "one": 0, "first": 0, "1st": 0, "2": 1, "two": 1, "second": 1, "2nd": 1, "3": 2, "three": 2,
-        "third": 2, "3rd": 2}
 _ROW_NUMBER = re.compile(r"\brow\s*(\d|one|two|three)\b|\b(first|1st|second|2nd|third|3rd|last)\s+row\b", re.IGNORECASE)
 
 
 def _nth(word: str, count: int) -> int:
     """The index of the row an ordinal or number names ("third", "3", "last"), -1 for none."""
-    return count - 1 if word.lower() == "last" else _NTH.get(word.lower(), -1)
+    return (ordinal(word, count) or number(word) or 0) - 1
 
 
 def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbreviations: bool = True) -> list[Place]:
