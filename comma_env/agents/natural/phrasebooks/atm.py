@@ -33,6 +33,9 @@ _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|ov
                       r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)", re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
 _GUARD = re.compile(r"\s*if\s+([^:,]+?)\s*[:,]\s*(.+)")
+_STEP_BREAKS = re.compile(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|select|"
+                          r"confirm|continue|type|enter|log|sign|go|put|key|punch|input))")
+"""Where one step of advice ends and the next begins ("log in, then choose withdraw and confirm")."""
 _VAGUE = re.compile(r"\b(?:a few hundred|around|about|roughly|close to|near|between|enough|borderline|somewhere|"
                     r"not sure|don'?t know which side|which side)\b", re.IGNORECASE)
 
@@ -180,10 +183,9 @@ class AtmPhrases(Phrasebook):
             elif guard and (verdict := holds(guard.group(1), puzzle.visible_state())) is not None:
                 if verdict == LATER:  # "if it's $500 or more: A" is carried out only when the solver sees it holds
                     break
-                clauses += re.split(r",|\bthen\b", guard.group(2)) if verdict else []
+                clauses += _STEP_BREAKS.split(guard.group(2)) if verdict else []
             else:
-                clauses += re.split(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|"
-                                    r"select|confirm|continue|type|enter|log|sign|go|put|key|punch|input))", sentence)
+                clauses += _STEP_BREAKS.split(sentence)
         for clause in clauses:
             clause = clause.strip(" ?!")
             if not clause or machine.solved:

@@ -267,8 +267,8 @@ def _pose(rows: list[str], cell: tuple[int, int], facing: str, actions: list[str
 def _open(rows: list[str], cell: tuple[int, int], facing: str, step: str) -> int:
     """How many squares the mouse can walk with `step` before a wall."""
     count = 0
-    while count < SIZE and apply_to_pose(rows, cell, facing, step)[2]:
-        cell, facing, _ = apply_to_pose(rows, cell, facing, step)
+    while count < SIZE and (moved := apply_to_pose(rows, cell, facing, step))[2]:
+        cell, facing, _ = moved
         count += 1
     return count
 
