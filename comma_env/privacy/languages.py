@@ -11,6 +11,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
+from comma_env.privacy.cyrillic import CYRILLIC
 from comma_env.privacy.lexicon import ascii_fold, english_words
 from comma_env.privacy.relations import MONTHS
 
@@ -27,7 +28,6 @@ _FUNCTION_WORDS = {
 }
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _LETTERS = re.compile(r"[^\W\d_]+")
-_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
 @lru_cache(maxsize=65_536)
@@ -96,7 +96,7 @@ def foreign_month_names() -> dict[str, int]:
             for name in (info.get("info") or {}).get(key, ()):
                 folded = "".join(ch for ch in unicodedata.normalize("NFKD", str(name).lower())
                                  if not unicodedata.combining(ch)).rstrip(".")
-                if _CYRILLIC.search(folded):  # read by its transliteration, as the text is
+                if CYRILLIC.search(folded):  # read by its transliteration, as the text is
                     folded = ascii_fold(folded).replace("'", "")
                 short = len(folded) < 4 and folded != "mai"
                 if short or folded in _UNSAFE_NAMES or not (folded.isascii() and folded.isalpha()):
