@@ -4,17 +4,19 @@ the solver describes and foresees, the expert reads via the phrasebook and never
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import numpy as np
 
 from comma_env.agents.natural.belief import render
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps, phrasebook
+from comma_env.agents.natural.reading import VERBS, sentences
 from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
 from comma_env.protocol.policy import Player, Policy, Reply, config_extra, last_message
 from comma_env.protocol.puzzle import Puzzle
-from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, strip_wrappers
+from comma_env.protocol.text import DESCRIPTION_HEADER, describe_state, strip_thinking, strip_wrappers
 
 ADVICE_HEADER = "Type these actions:"
 STYLES = ("actions", "natural")
@@ -97,6 +99,16 @@ def type_out(actions: list[str], simulated: Any) -> list[str]:
     return typed
 
 
+_STEPS = VERBS - {"let", "go"}
+
+
+def _unread_step(messages: list[str]) -> str | None:
+    """The last sentence naming a step ("press the correct button") when the reader found no action and no question:
+    the solver asks about it instead of going on silently."""
+    said = [s for m in messages for s in sentences(strip_thinking(m)) if _STEPS & set(re.findall(r"[a-z]+", s.lower()))]
+    return " ".join(said[-1].split())[:120] if said else None
+
+
 class NaturalSolver(OracleSolver):
     """Describes in plain English and carries out plain-English advice, asking back when it is
     ambiguous; a bare action name is typed as it is."""
@@ -115,6 +127,9 @@ class NaturalSolver(OracleSolver):
         bare = [line for line in bare if line in simulated.valid_actions()]
         steps = Steps(bare) if bare else \
             self.book.understand_dialogue(messages, simulated) if advice.strip() else Steps()
+        if not steps.actions and not steps.ask:
+            unread = _unread_step(messages)
+            steps = Steps.unclear(f'What exactly should I do for "{unread}"?') if unread else steps
         if steps.ask:
             description = self.describe(type(puzzle).redact(simulated.visible_state()))
             return Reply(f"{steps.ask[0]}\n{description}", understood=understood(ask=steps.ask))

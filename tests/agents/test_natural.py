@@ -4,6 +4,7 @@ the seed, and its solver resolves directions against what it sees rather than co
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -109,6 +110,29 @@ def test_advice_is_read_without_what_its_writer_struck_out_or_did_not_mean_as_a_
     assert phrasebook(cls).understand_dialogue([told], state).actions == ["hold"]  # the "don't" ends at the dash
     cls, state = state_of("dog", 16841)  # the timer shows 8:17
     assert phrasebook(cls).understand_dialogue(["submit on a ...2 (last digit)"], state).actions == ["wait 5", "submit"]
+
+
+def test_advice_that_points_back_to_an_earlier_sentence_is_read_against_it():
+    cls, state = state_of("wire", 16010)  # red, white, black, blue, yellow, blue
+    book = phrasebook(cls)
+    said = "find the black wire. the one directly underneath it is the one to cut."
+    assert book.understand_dialogue([said], state).actions == ["cut_wire_4"]  # not the black wire itself
+    cls, state = state_of("wire", 16039)  # serial 299074
+    said = "Look at the serial number. If its last digit is odd, cut wire three; if it's even, cut wire four."
+    assert phrasebook(cls).understand_dialogue([said], state).actions == ["cut_wire_4"]  # "its": the serial's
+    cls, state = state_of("memory", 16320)  # labels 1, 4, 2, 3
+    said = "Would you kindly press the button that has a 4 on it?"
+    assert phrasebook(cls).understand_dialogue([said], state).actions == ["press_position_2"]
+
+
+def test_advice_naming_a_step_the_solver_cannot_read_gets_a_question_about_it():
+    env = comma_env.make("memory")
+    env.reset(seed=1)
+    solver = OraclePolicy("natural").player("solver", env.unwrapped, 1)
+    said = "Very good. Now press the correct button, you know the one. Take your time."
+    reply = asyncio.run(solver.act({}, {"dialogue": [{"speaker": "expert", "text": said}]}))
+    assert reply.understood["ask"] == ['What exactly should I do for "Now press the correct button, you know the one"?']
+    assert reply.understood["actions"] is None
 
 
 def test_label_words_that_look_like_directions_are_read_as_labels():

@@ -34,7 +34,7 @@ _END = {"first": 0, "leftmost": 0, "top": 0, "topmost": 0, "second": 1, "third":
 _QUIET = frozenset("the a an is are was be it its it's there you your see have has if any of in on at to and with that "
                    "this shows show says say reads read displays display number digit than more less or exactly only "
                    "count lesion patient spot position place one s blank empty nothing card screen module chart "
-                   "picture lit dollars dollar bucks".split())
+                   "picture lit dollars dollar bucks ends ending".split())
 """Words a condition may have besides what names a fact, its value and the comparison."""
 _COLOURS = frozenset({"red", "blue", "green", "yellow", "white", "black", "magenta", *OTHER, *SYNONYMS})
 _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
@@ -233,6 +233,15 @@ def _about(test: str, first: str | None) -> str:
     return f"{subject} is {test}" if len(test.split()) <= 2 and subject != first else test
 
 
+def _antecedent(test: str, before: list[str], state: dict[str, Any]) -> str:
+    """A first condition's "it" in the words of the step before that name a fact ("Look at the serial number. If its
+    last digit is odd")."""
+    things = _things(state)
+    named = [w for w in re.findall(r"[a-z]+", before[-1].lower() if before else "")
+             if w not in _QUIET and any(_names(w, n) for n, _ in things)]
+    return re.sub(r"^\W*it(?:'?s)?\b", " ".join(named), test.strip(), flags=re.IGNORECASE) if named else test
+
+
 def settle(text: str, state: dict[str, Any]) -> tuple[str, str | None]:
     """`text` with each run of conditional advice replaced by the branch that holds on `state` (or by nothing when
     none does, or when it is on a fact not shown yet), and a question instead when a condition names something the
@@ -248,9 +257,9 @@ def settle(text: str, state: dict[str, Any]) -> tuple[str, str | None]:
             continue
         if group:
             chosen = None
+            first = _antecedent(str(group[0][0]), kept, state)
             for test, then in group:
-                verdict = True if test is None else holds(_about(test, group[0][0]) if test != group[0][0] else test,
-                                                            state)
+                verdict = True if test is None else holds(first if test == group[0][0] else _about(test, first), state)
                 if verdict == LATER:  # nothing to do yet: the reader acts on the rest
                     break
                 if verdict is None and len(group) == 1:

@@ -223,7 +223,8 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
         return {position} if same.group(1) in ("position", "place", "button") else {labels.index(label) + 1}
     digit = r"([0-9]|one|two|three|four)"
     for match in re.finditer(rf"\blabell?ed\s*{digit}\b|\blabel\s*{digit}\b|\bmarked\s*{digit}\b|"
-                             rf"\bwith (?:the |a )?{digit} (?:(?:written|printed|shown) )?on it\b|"
+                             rf"\b(?:with|(?:that|which) (?:has|shows)|having|bearing) (?:the |a )?{digit} "
+                             rf"(?:(?:written|printed|shown) )?on it\b|"
                              rf"\bthe one (?:with|showing|that says|that reads|reading) (?:the |a )?{digit}\b", low):
         word = next(g for g in match.groups() if g)
         value = int(word) if word.isdigit() else ("one", "two", "three", "four").index(word) + 1

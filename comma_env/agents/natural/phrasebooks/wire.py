@@ -229,6 +229,9 @@ class WirePhrases(Phrasebook):
         colors = list(puzzle.visible_state()["wire_colors_top_to_bottom"])
         low = plain(text, VOCABULARY).lower()
         said = [re.sub(rf"\bnot (?:the )?(?:{ORDINAL}|wire \d|\d)\b(?: (?:one|wire))?", " ", s) for s in sentences(low)]
+        for k in range(1, len(said)):  # "find the black wire. the one directly underneath it ..."
+            before = sorted({o for m in PALETTE.mentions(said[k - 1]) for o in m.options})
+            said[k] = _NEXT_TO_IT.sub(rf"\1 the {before[0]} one", said[k]) if len(before) == 1 else said[k]
         chosen, sentence = meant(said, lambda s: _refers_to(s, colors))
         if chosen is None:
             return Steps()
@@ -238,6 +241,10 @@ class WirePhrases(Phrasebook):
             return Steps.unclear("I don't see that wire here. Which wire do you mean, counting from the top?")
         named = " or the ".join(say_ordinal(k) for k in sorted(chosen))
         return Steps.unclear(f"Which wire do you mean: the {named} from the top?")
+
+
+_NEXT_TO_IT = re.compile(r"\b(below|under|beneath|underneath|after|above|before|over)\s+(?:it|th(?:at|is)(?: one)?)\b")
+"""A wire placed by one named in the sentence before ("... underneath it")."""
 
 
 def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
