@@ -135,6 +135,28 @@ def test_advice_naming_a_step_the_solver_cannot_read_gets_a_question_about_it():
     assert reply.understood["actions"] is None
 
 
+def test_a_solver_message_is_heard_in_its_order_words_before_its_action_lines_are_about_the_picture_before():
+    cls, _ = state_of("password", 17402)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    cycle = "".join(f"\ncycle_up_{k}" for k in range(1, 6))
+    for said in ("windows read: VIDHQ" + cycle, "now: T | G | E | I | R" + cycle, "windows: U H F J P"):
+        book.hear(said, memory)
+    assert memory["notes"]["letters_seen"] == [["V", "T", "U"], ["I", "G", "H"], ["D", "E", "F"], ["H", "I", "J"],
+                                               ["Q", "R", "P"]]  # three looks, none overwritten by the next
+
+
+def test_advice_wrapped_in_a_models_preamble_or_said_with_a_number_sign_is_carried_out():
+    cls, state = state_of("button", 17779)
+    said = "Great question! Let me walk through the manual step by step.\n\n**Summary:** Hold it down."
+    assert phrasebook(cls).understand_dialogue([said], state).actions == ["hold"]  # "let me" names no step
+    cls, state = state_of("memory", 1)
+    said = "Push button #3 counting from the left."
+    assert phrasebook(cls).understand_dialogue([said], state).actions == ["press_position_3"]
+    cls, state = state_of("maze", 1)
+    assert phrasebook(cls).understand_dialogue(["Turn around, then go forward 1"], state).actions == (
+        ["turn_right", "turn_right", "move_forward"])  # either way round faces the same way
+
+
 def test_label_words_that_look_like_directions_are_read_as_labels():
     cls, state = state_of("who", 0)
     state.labels = {"top_left": "LEFT", "top_right": "RIGHT", "middle_left": "MIDDLE",

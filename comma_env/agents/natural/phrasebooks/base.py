@@ -85,12 +85,23 @@ class Phrasebook:
         return {"state": {}, "notes": {}}
 
     def hear(self, text: str, memory: Memory) -> None:
-        """One solver message: the actions it typed, then an ``I see:`` block exactly or plain English."""
-        typed = [line.strip() for line in text.splitlines() if ACTION_LINE.fullmatch(line.strip())]
-        said = "\n".join(line for line in text.splitlines() if not ACTION_LINE.fullmatch(line.strip()))
+        """One solver message in its order: what it says before its first action line is about the picture before
+        them ("grid: ... pressing them"), then the actions it typed, then what it says after; each said part an
+        ``I see:`` block exactly or plain English."""
+        lines = text.splitlines()
+        acted = [k for k, line in enumerate(lines) if ACTION_LINE.fullmatch(line.strip())]
+        before = "\n".join(lines[:acted[0]]) if acted else ""
+        after = "\n".join(line for k, line in enumerate(lines) if k not in acted and not (acted and k < acted[0]))
+        if before.strip():
+            self._said(before, memory)
+        if acted:
+            self.typed([lines[k].strip() for k in acted], memory)
+        if after.strip() or not before.strip():
+            self._said(after, memory)
+
+    def _said(self, said: str, memory: Memory) -> None:
+        """A solver's words: an ``I see:`` block exactly or plain English."""
         said = _ASKED.sub(lambda m: m.group(0) if HEDGES.search(m.group(0)) else "", corrected(said))
-        if typed:
-            self.typed(typed, memory)
         head, header, body = said.partition(DESCRIPTION_HEADER)
         exact = parse_description(body) if header else {}
         memory["exact"] = None
@@ -236,7 +247,8 @@ class Phrasebook:
             return None
         for clause in clauses[:-1]:
             alone = self.understand(clause, copy.deepcopy(puzzle))
-            if clause.split()[0].lower() in _STEP and not alone.actions and not alone.ask:
+            if clause.split()[0].lower() in _STEP and not re.match(r"let(?:'s| me| us)\b", clause, re.IGNORECASE) \
+                    and not alone.actions and not alone.ask:
                 return clause
         return None
 

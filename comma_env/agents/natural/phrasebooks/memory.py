@@ -202,6 +202,7 @@ class MemoryPhrases(Phrasebook):
                                               for k, label in enumerate(labels)}, lambda rc: f"position {rc[1] + 1}")
         if problem:
             return Steps.unclear(problem)
+        text = re.sub(r"#\s*([1-4])(?=\s+(?:counting\s+)?from the (?:left|right))", r"\1st", text)  # "#3 from the left"
         said = sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE))
         chosen, _ = meant(said, lambda s: _refers_to(s, labels, history))
         return one_button(chosen, lambda k: f"press_position_{k}",
