@@ -145,6 +145,28 @@ def test_a_solver_message_is_heard_in_its_order_words_before_its_action_lines_ar
                                                ["Q", "R", "P"]]  # three looks, none overwritten by the next
 
 
+def test_the_expert_reads_labels_from_either_end_and_vessels_as_no_colour():
+    cls, _ = state_of("memory", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("Now at stage 4: display 1; the labels from the right end are 4, 2, 1, 3.", memory)
+    assert memory["state"]["labels"] == [3, 1, 2, 4]
+    book.hear("We're on stage 1 and it says 1. Buttons read 1-4-3-2 (left to right).", memory)
+    assert memory["state"]["labels"] == [1, 4, 3, 2]
+    cls, _ = state_of("telehealth", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("colours: light brown, brown; shape: round; red vessels: no; diameter: 5.0 mm", memory)
+    assert memory["state"]["colours"] == ["brown", "light brown"]  # "red vessels" names no colour of the lesion
+
+
+def test_advice_that_holds_two_ways_is_asked_about():
+    cls, state = state_of("dog", 17847)  # the timer shows 4:39
+    assert phrasebook(cls).understand_dialogue(["submit when the timer shows a 4"], state).ask  # now, or on a 4?
+    assert phrasebook(cls).understand_dialogue(["submit on a 4"], state).actions == ["wait 5", "submit"]
+    cls, state = state_of("color", 17593)  # blue and green squares both
+    assert phrasebook(cls).understand_dialogue(["press all the teal squares"], state).ask == [
+        'By "teal" do you mean blue or green?']
+
+
 def test_advice_wrapped_in_a_models_preamble_or_said_with_a_number_sign_is_carried_out():
     cls, state = state_of("button", 17779)
     said = "Great question! Let me walk through the manual step by step.\n\n**Summary:** Hold it down."

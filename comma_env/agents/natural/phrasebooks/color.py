@@ -184,7 +184,11 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
     if corner:
         r = 1 if corner.group(1) == "top" else SIZE
         c = 1 if corner.group(2) == "left" else SIZE
-    colours = [m.options[0] for m in PALETTE.mentions(phrase) if len(m.options) == 1] or \
+    mentions = PALETTE.mentions(phrase)
+    unsure = next((m for m in mentions if len(m.options) > 1), None)
+    if unsure and all(len(m.options) > 1 for m in mentions):  # "the teal squares": blue or green?
+        return f'By "{phrase[unsure.start:unsure.end]}" do you mean {" or ".join(unsure.options)}?'
+    colours = [m.options[0] for m in mentions if len(m.options) == 1] or \
         (context if re.search(r"\b(?:one|ones|the \w+ in|the (?:two|three|four) in)\b", phrase) else [])
     if r is None and c is None and not colours and not re.search(r"\bwhole\b|\ball\b", phrase):
         return None

@@ -117,6 +117,10 @@ class DogPhrases(Phrasebook):
         if when is None:
             return Steps.unclear("Which digit should the timer end in?" if not ALTERNATIVES.search(text)
                                  else "Which digit exactly should the timer end in?")
+        if when.digit is not None and not when.last and str(when.digit) in state["timer"][:-1] and re.search(
+                rf"\b(?:shows?|showing|see|appears?|has|contains?|reads?)\s+(?:an?\s+|the\s+)?{when.digit}\b", text):
+            return Steps.unclear(f"The timer shows {state['timer']}, a {when.digit} already. Submit now, or when its "
+                                 f"last digit is {when.digit}?")  # "shows a 4" holds now; "on a 4" is the last digit
         seconds = parse_timer(state["timer"])
         wait = when.wait if when.wait is not None else 0 if when.digit is None else seconds_to_wait(seconds, when.digit)
         return Steps([*([wait_line(wait)] if wait else []), SUBMIT])

@@ -18,7 +18,7 @@ from comma_env.puzzles.memory import BUTTONS, STAGES
 
 VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "position", "press", "pressed",
               "left", "right", "leftmost", "rightmost", "says", "shows", "label")
-_RUN = re.compile(r"([1-4])[\s,;/|]+(?:and\s+)?([1-4])[\s,;/|]+(?:and\s+)?([1-4])(?:[\s,;/|]+(?:and\s+)?([1-4]))?")
+_RUN = re.compile(r"([1-4])[\s,;/|-]+(?:and\s+)?([1-4])[\s,;/|-]+(?:and\s+)?([1-4])(?:[\s,;/|-]+(?:and\s+)?([1-4]))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
 _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
                       r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
@@ -38,7 +38,9 @@ def _labels_in(text: str) -> list[Any] | None:
             if len(values) == 3 and re.search(r"can'?t (?:make out|read|see)|last one|unreadable", window[run.end():]):
                 values.append(None)  # type: ignore[arg-type]
             if len(values) == BUTTONS:
-                return values[::-1] if match.group(1) or re.search(r"right to left", match.group(0), re.I) else values
+                said = match.group(0) + window[:run.start()]  # "labels from the right end are 2, 3, 1, 4"
+                reverse = match.group(1) or re.search(r"right to left|from the right", said, re.IGNORECASE)
+                return values[::-1] if reverse else values
     pairs = re.findall(r"\bposition\s*([1-4])\s*[:=]\s*(?:label\s*)?([1-4])\b", text, re.IGNORECASE)
     table = re.search(r"\|\s*position\s*\|([^\n]*)\n[^\n]*\n?\|\s*label\s*\|([^\n]*)", text, re.IGNORECASE)
     if len({p for p, _ in pairs}) != BUTTONS and table:  # "| position | 1 | 2 |...", "| label | 3 | 1 |..."

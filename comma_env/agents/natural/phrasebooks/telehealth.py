@@ -79,7 +79,7 @@ class TelehealthPhrases(Phrasebook):
                       flags=re.IGNORECASE)
         low = text.lower()
         colours = [re.sub(r"[- ]", " ", m.group(1)).replace("darker", "dark").replace("gray", "grey")
-                   for m in _COLOUR.finditer(re.sub(r"\btiny red (?:blood )?vessels?\b|red underneath", " ", low))]
+                   for m in _COLOUR.finditer(re.sub(r"\bred (?:blood )?vessels?\b|red underneath", " ", low))]
         count = re.search(r"\b(\d|one|single|two|three|four)\s+(?:even\s+)?(?:\w+\s+)?colou?rs?\b|\bso (\d)\b", low)
         if colours or count:
             if count:
