@@ -207,3 +207,19 @@ def test_conditional_atm_advice_is_carried_out_in_the_branch_the_solver_sees_hol
     assert book.understand_dialogue([advice], state).actions == deposit  # not the first branch's steps
     said = "If it is at least 500 dollars, withdraw 300; otherwise please deposit 100 instead."
     assert book.understand_dialogue([said], state).actions == deposit  # "500 dollars" is an amount like "$500"
+
+
+def test_atm_advice_under_a_condition_is_read_in_the_forms_people_write_it():
+    cls, state = state_of("atm", 17661)  # the balance is $1,238.82
+    for action in ["select_withdraw", "press_5", "press_2", "press_4", "press_1", "press_enter"]:
+        state.apply(action)
+    book = phrasebook(cls)
+    withdraw = ["continue", "amount_300", "confirm"]
+    for said in ["if its atleast $500 hit continue, pick 300, confrim. if its under 500 go back to the menu, pick "
+                 "deposit, continue, 100, confrim",  # a bare amount, a condition without a comma
+                 "- **Balance $500 or more:** `continue`, then `amount_300`, then `confirm`.\n"
+                 "- **Balance under $500:** `go_back`, `select_deposit`, `continue`, `amount_100`, `confirm`.",
+                 "Check it: if ur balance is 500+ just continue, tap 300 and confirm, otherwise go back and deposit."]:
+        assert book.understand_dialogue([said], state).actions == withdraw, said
+    said = "Continue, then tell me if the balance is at least 500 (don't tell me the number)."
+    assert book.understand_dialogue([said], state).actions == ["continue"]  # "tell me if" is no condition

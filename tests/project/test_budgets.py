@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5009,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5019,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -50,6 +50,8 @@ ALLOWANCES: dict[str, int] = {
     # Maze "turn around"; Memory "#3 counting from the left"
     # +10: Memory labels "from the right end" and "1-4-3-2"; Dog "when the timer shows a 4" while a 4 shows is asked;
     # a colour word between two of the palette ("teal") is asked
+    # +10: ATM conditions as bullets ("Balance $500 or more: ..."), "500+", no comma after "or more", "then: if",
+    # "otherwise" in the same sentence, a bare "pick 300"; "tell me if ..." is no condition
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2231,  # fourth round +225: games.py, calculator, totals;

@@ -16,8 +16,11 @@ button not yet held)."""
 _ELSE = re.compile(r"^\W*(?:otherwise|else|if not|if neither|if no|if it(?:'s| is)?(?:n't| not)|for any other \w+|"
                    r"any other(?: \w+)?|anything else|in (?:any|all) other cases?|less|smaller|fewer)\b[\s,:>-]*",
                    re.IGNORECASE)
-_IF = re.compile(r"^\W*(?:if|when the (?!timer|clock)|in case)\b\s*", re.IGNORECASE)
-_TRAIL = re.compile(r"\s+if\s+(?!you\b)(.+)$|\s+(?:otherwise|if not|if neither|else)\W*$", re.IGNORECASE)
+_IF = re.compile(r"^\W*(?:then\W*)?(?:if|when the (?!timer|clock)|in case)\b\s*", re.IGNORECASE)
+_TRAIL = re.compile(r"(?<!\btell me)(?<!\bknow)(?<!\bask)\s+if\s+(?!you\b)(.+)$|"
+                    r"\s+(?:otherwise|if not|if neither|else)\W*$", re.IGNORECASE)
+AT_LEAST = r"(?:(?<=\d or more)|(?<=\d or less)|(?<=\d\+))"
+"""The end of a comparison said before its step with no comma ("if it's $500 or more pick $300", "if 500+ tap 300")."""
 _ARROW = re.compile(r"\s*(?:->|=>|:|\bgets?\b|\bmeans?\b)\s*")
 _VERB = re.compile(r"\b(?:press|push|hit|tap|click|cut|snip|hold|release|let go|turn|go|move|walk|select|choose|pick|"
                    r"enter|type|key|submit|cycle|spin|diagnose|record|treat|give|wait|confirm|continue|back|withdraw|"
@@ -34,11 +37,11 @@ _END = {"first": 0, "leftmost": 0, "top": 0, "topmost": 0, "second": 1, "third":
 _QUIET = frozenset("the a an is are was be it its it's there you your see have has if any of in on at to and with that "
                    "this shows show says say reads read displays display number digit than more less or exactly only "
                    "count lesion patient spot position place one s blank empty nothing card screen module chart "
-                   "picture lit dollars dollar bucks ends ending".split())
+                   "picture lit dollars dollar bucks ends ending ur just".split())
 """Words a condition may have besides what names a fact, its value and the comparison."""
 _COLOURS = frozenset({"red", "blue", "green", "yellow", "white", "black", "magenta", *OTHER, *SYNONYMS})
 _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
-                     r",\s*(?=(?:otherwise|else|if\b|but if|and if))", re.IGNORECASE)
+                     r",\s*(?=(?:otherwise|else|if\b|but if|and if|then\W*if\b))", re.IGNORECASE)
 """Where one branch of conditional advice ends: a sentence, or a comma before "otherwise" or another "if"."""
 _OR = re.compile(r"\s+(?:or|nor)\s+(?!(?:more|less|fewer|bigger|larger|smaller|greater|higher|over|above|under|"
                  r"below|so)\b)|\s*,\s*")
@@ -94,7 +97,7 @@ def _names(word: str, nouns: set[str]) -> bool:
 def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     """Whether `condition` holds on `state`; `LATER` when it is about a fact not shown yet; None when it names
     something the solver does not have (every word of it must be accounted for)."""
-    cond = condition.lower().strip(" ,.:;'\"")
+    cond = re.sub(r"(\d)\s*\+", r"\1 or more", condition.lower().strip(" ,.:;'\""))  # "500+"
     negative = bool(re.search(r"\b(?:not|isn'?t|aren'?t|doesn'?t|don'?t|neither|nor|no longer)\b", cond))
     parts = _OR.split(re.sub(r"\bneither\b|\b(?:is|are)(?:n'?t| not)\b|\b(?:does|do)(?:n'?t| not)\b", " ", cond))
     if len(parts) > 1:
@@ -168,7 +171,7 @@ def _branches(text: str, state: dict[str, Any]) -> list[tuple[str | None, str]]:
             out.append((None, _ELSE.sub("", piece, count=1)))
         elif _IF.match(piece):
             body = _IF.sub("", piece, count=1)
-            cut = re.search(r",\s*|\s+then\s+|\s*(?:->|=>|:)\s*", body)
+            cut = re.search(rf",\s*|\s+then\s+|\s*(?:->|=>|:)\s*|{AT_LEAST}\s+(?=[a-z])", body)
             verb = None if cut else _VERB.search(body)
             out.append((body[:cut.start()], body[cut.end():]) if cut else
                        (body[:verb.start()], body[verb.start():]) if verb else (body, ""))

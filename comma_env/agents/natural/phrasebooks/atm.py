@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision
-from comma_env.agents.natural.conditions import LATER, holds
+from comma_env.agents.natural.conditions import AT_LEAST, LATER, holds
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps
 from comma_env.agents.natural.reading import HEDGES, number, plain
 from comma_env.agents.natural.words import choose
@@ -32,7 +32,8 @@ _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|ov
                       r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)"
                       r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)", re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
-_GUARD = re.compile(r"\s*if\s+([^:,]+?)\s*[:,]\s*(.+)")
+_GUARD = re.compile(rf"\W*+(?:if\s+)?([^:,]+?)(?:[:,]|{AT_LEAST}(?=\s))\s*(.+)")
+"""A step under a condition: "if it's $500 or more: A", "if ur balance was 500+ tap 300", "Balance under $500: A"."""
 _STEP_BREAKS = re.compile(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|select|"
                           r"confirm|continue|type|enter|log|sign|go|put|key|punch|input))")
 """Where one step of advice ends and the next begins ("log in, then choose withdraw and confirm")."""
@@ -177,13 +178,18 @@ class AtmPhrases(Phrasebook):
         actions: list[str] = []
         clauses: list[str] = []
         for sentence in re.split(r"[.;\n]", low):
+            before = re.search(r"(?:[:,]|\bthen\b)\s*(?=if\s)", sentence)  # "go back one screen, then: if ..."
+            if before and not _RULE.search(sentence[:before.start()]):
+                clauses += _STEP_BREAKS.split(sentence[:before.start()])
+                sentence = sentence[before.end():]
             guard = _GUARD.match(sentence)
             if _RULE.search(sentence) and re.search(r"withdraw|take out|deposit|put in", sentence):
                 clauses.append(sentence)  # the balance rule is one step, however it is punctuated
             elif guard and (verdict := holds(guard.group(1), puzzle.visible_state())) is not None:
                 if verdict == LATER:  # "if it's $500 or more: A" is carried out only when the solver sees it holds
                     break
-                clauses += _STEP_BREAKS.split(guard.group(2)) if verdict else []
+                branches = re.split(r"\b(?:otherwise|or else|else|if not)\b", guard.group(2), maxsplit=1)
+                clauses += _STEP_BREAKS.split(branches[0] if verdict else branches[-1] if len(branches) > 1 else "")
             else:
                 clauses += _STEP_BREAKS.split(sentence)
         for clause in clauses:
@@ -255,9 +261,10 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         return back + ([f"select_{rest.group(1)}"] if rest else [])
     if re.search(r"\bgo back\b|\bpress back\b|(?<!report )(?<!get )(?<!come )\bback\b$", clause):
         return ["go_back"]
-    amount = re.search(r"\$\s*(\d+)|\b(\d+)\s*dollars?\b|\b(hundred)[- ]dollar", clause)
+    amount = re.search(r"\$\s*(\d+)|\b(\d+)\s*dollars?\b|\b(hundred)[- ]dollar|"  # or a bare "pick 300"
+                       r"^(?:you\s+)?(?:(?:choose|pick|select|tap|press|hit|amount)\s+)?(?:the\s+)?(\d{2,3})$", clause)
     if amount and screen == "amount":
-        value = 100 if amount.group(3) else int(amount.group(1) or amount.group(2))
+        value = 100 if amount.group(3) else int(amount.group(1) or amount.group(2) or amount.group(4))
         return [f"amount_{value}"] if value in AMOUNTS else f"There's no ${value} option. Which amount?"
     kind = re.search(r"\b(withdraw|take (?:money|cash) out|take out|cash out|deposit|put (?:money )?in)", clause)
     if kind:
