@@ -62,6 +62,8 @@ def test_the_expert_replaces_the_fact_a_later_message_corrects_or_asks_which():
     six = "Six wires, top to bottom: red, red, white, red, black, blue. Serial UBDLP6."  # wire seed 3
     assert expert_reads("wire", [six, "wait, no - the last one is not blue but black"]).advice == ["cut_wire_4"]
     assert expert_reads("wire", [six, "hold on, I misread something"]).ask  # not the blue wire's advice
+    for bare in ("wait, no - four", "actually, scratch that, there are four"):  # the one number that changes a fact
+        assert expert_reads("dog", ["I count 5 dogs, timer 4:50", bare]).advice == ["submit when the timer ends in 4"]
     grid = "row 1: red magenta yellow green. row 2: blue magenta red magenta. row 3: yellow blue blue green. " \
            "row 4: red green yellow blue"  # color seed 3, whose last square is red
     assert expert_reads("color", [grid, "sorry, the last square is red, not blue"]).advice == \

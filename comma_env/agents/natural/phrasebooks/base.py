@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
+from comma_env.agents.natural.colours import OTHER
 from comma_env.agents.natural.conditions import settle as settle_conditions
 from comma_env.agents.natural.reading import (
     BY_ANALOGY,
@@ -61,6 +62,17 @@ _SWAP = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<was>[A-Za-z]+),?\s+but\s+(?:a
 _NAMES_NOTHING = frozenset("something anything wrong mistake misread misspoke mixed got had said wrote".split())
 """Words of a correction that do not say what it corrects ("hold on, I got something wrong")."""
 
+_NUMBER = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
+_COLOUR = re.compile(rf"\b(?:{'|'.join(OTHER)})\b", re.IGNORECASE)
+
+
+def _bare_value(text: str) -> str | None:
+    """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black")."""
+    rest = after_retraction(text)
+    values = _NUMBER.findall(rest) + _COLOUR.findall(rest)
+    return values[0] if len(values) == 1 and len(rest.split()) <= 5 else None
+
+
 MAX_DOUBTS = 6
 """More hedges than this in one message, and the partner asks about the first without re-reading."""
 
@@ -109,7 +121,25 @@ class Phrasebook:
         if exact:
             self.exact(exact, memory)
         elif said.strip() and not self.restart(said, memory) and not self.swap(said, memory):
-            self.read(said, memory)
+            trials = self.substituted(said, memory)  # "no wait, four": in place of the one value it changes
+            if len(trials) == 1:
+                memory.update(trials[0])
+            else:
+                self.read(said, memory)
+        memory["said"] = said if said.strip() else memory.get("said", "")
+
+    def substituted(self, text: str, memory: Memory) -> list[Memory]:
+        """For a correction that is a bare value ("no wait, four", "sorry, I meant black"), the memories it gives in
+        place of each value of its kind in the message before (``memory["said"]``), one per belief that differs."""
+        value = _bare_value(text) if retracts(text) else None
+        if value is None:
+            return []
+        earlier, facts, options = memory.get("said", ""), self.facts(memory), {}
+        for match in (_NUMBER if _NUMBER.fullmatch(value) else _COLOUR).finditer(earlier):
+            trial = copy.deepcopy(memory)
+            self.read(earlier[:match.start()] + value + earlier[match.end():], trial)
+            options.update({str(self.facts(trial)): trial} if self.facts(trial) != facts else {})
+        return list(options.values())
 
     def restart(self, text: str, memory: Memory) -> bool:
         """A message that takes back what was said and, read alone, says every kind of fact said before and is a
@@ -183,10 +213,15 @@ class Phrasebook:
             return False
         after = copy.deepcopy(before)
         self.hear(message, after)
-        said = set(re.findall(r"[a-z']+", UNDO.sub(" ", message.lower()))) - STOPWORDS - _NAMES_NOTHING
+        if self.facts(after) != self.facts(before):
+            return False
+        if _bare_value(message):  # "sorry, it's 3": placed nowhere, or in several places that change the advice
+            return any(self.decide(trial).advice != self.decide(after).advice for trial in
+                       self.substituted(message, before))
+        said = set(re.findall(r"[\w']+", UNDO.sub(" ", message.lower()))) - STOPWORDS - _NAMES_NOTHING
         held = " ".join(self.facts(after))
-        return self.facts(after) == self.facts(before) and (not said or any(
-            re.search(rf"\b{m.group('old') or m.group('was')}\b", held, re.I) for m in _SWAP.finditer(message)))
+        return not said or any(
+            re.search(rf"\b{m.group('old') or m.group('was')}\b", held, re.I) for m in _SWAP.finditer(message))
 
     def exact(self, seen: State, memory: Memory) -> None:
         """A complete ``I see:`` description: the manual applies to it as it is."""
