@@ -55,6 +55,15 @@ def test_the_solver_asks_when_the_later_message_only_takes_back():
         assert understood["actions"] is None and "Cut the second wire" in understood["ask"][0]
 
 
+def test_a_sentence_that_takes_back_the_one_before_is_read_as_a_later_message():
+    said = "Press top left. Hold on, don't - it's top right (the D), not top left."
+    assert solver_reads("led", 16243, [said])["actions"] == ["press_top_right"]
+    assert solver_reads("telehealth", 3, ["Diagnose BCC and treat with cryotherapy. Hmm, wait. Melanoma, then "
+                                          "surgery."])["actions"] == ["diagnose_mel", "treat_surgery"]
+    understood = solver_reads("wire", 3, ["Cut the second wire. Hold on, don't - wrong module. Ignore that."])
+    assert understood["actions"] is None and '"Cut the second wire."' in understood["ask"][0]
+
+
 def test_the_expert_replaces_the_fact_a_later_message_corrects_or_asks_which():
     wires = "Four wires, top down: white, red, white, white. Serial ZICQV2."  # wire seed 16001
     said = [wires, "wait sorry, I misread the third one. it's black, not white. everything else as I said."]

@@ -248,15 +248,25 @@ _OPENING = re.compile(r"[\s,.!:;\u2013\u2014\u2026-]*(?:(?:no(?=\s*[-,!:;.])|oh|
                       r"[\s,.!:;\u2013\u2014\u2026-]*)*", re.IGNORECASE)
 
 
-def retracts(text: str) -> re.Match[str] | None:
-    """The first phrase of `text` that takes back what came before (`UNDO`), skipping labels in capitals
-    ("HOLD ON" on Who's display, "WAIT") and quoted text, which are what is said, not a correction."""
+def retractions(text: str) -> list[re.Match[str]]:
+    """The phrases of `text` that take back what came before (`UNDO`), skipping labels in capitals ("HOLD ON" on
+    Who's display, "WAIT") and quoted text, which are what is said, not a correction."""
     quoted = [m.span() for m in _QUOTED.finditer(text)]
-    for match in UNDO.finditer(text):
-        said = match.group(0).strip()
-        if not (said.isupper() and len(said) > 1) and not any(a <= match.start() < b for a, b in quoted):
-            return match
-    return None
+    return [match for match in UNDO.finditer(text) if not re.fullmatch(r"\s*[A-Z][A-Z' ]+", match.group(0))
+            and not any(a <= match.start() < b for a, b in quoted)]
+
+
+def retracts(text: str) -> re.Match[str] | None:
+    """The first phrase of `text` that takes back what came before (`retractions`), or None."""
+    return next(iter(retractions(text)), None)
+
+
+def split_at_retractions(text: str) -> list[str]:
+    """`text` cut where a sentence opens by taking back what came before ("Press A, then B. Scratch that: press C"),
+    so that each part is read as a later message."""
+    cuts = [m.start() for m in retractions(text) if text[:m.start()].strip() and
+            re.search(rf"(?:[.!?\n]|--|\s-)(?:{_OPENING.pattern})$", text[:m.start()], re.IGNORECASE)]
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
 
 
 def after_retraction(text: str) -> str:
@@ -265,6 +275,7 @@ def after_retraction(text: str) -> str:
     while (match := retracts(text)) and _OPENING.fullmatch(text[:match.start()]):
         text = _OPENING.sub("", text[match.end():], count=1)
     return text
+
 
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
                        r"make that|no(?=,?\s+not\b))\b[,:;!.\s-]*"

@@ -32,6 +32,7 @@ from comma_env.agents.natural.reading import (
     ordinal,
     retracts,
     said_once,
+    split_at_retractions,
     undone,
 )
 from comma_env.agents.natural.words import choose
@@ -328,7 +329,7 @@ class Phrasebook:
         """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...", "hold on,
         don't - it's the D") replaces them when it (or what follows its colon) asks for actions on its own;
         otherwise the solver asks, never carrying out what was taken back."""
-        said = [strip_thinking(message) for message in messages]
+        said = [part for message in messages for part in split_at_retractions(strip_thinking(message))]
         messages = [undone(instructions_only(corrected(after_retraction(message)))) for message in said]
         for number, message in enumerate(messages):
             settled, question = settle_conditions(message, puzzle.visible_state())
@@ -354,7 +355,10 @@ class Phrasebook:
                                           steps.actions[:len(earlier)] != earlier):  # never the step taken back
                         return steps
                     asked += steps.ask
-                taken_back = " ".join(messages[start - 1].split())[:80]
+                back = start - 1
+                while back and retracts(said[back]):  # "Cut wire 2. Hold on, don't - ... Ignore that."
+                    back -= 1
+                taken_back = " ".join(messages[back].split())[:80]
                 return Steps.unclear(*asked[:1] or [f'You took back "{taken_back}": what should I do instead?'])
         return self.understand_surely("\n".join(messages), puzzle)
 
