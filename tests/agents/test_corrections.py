@@ -90,6 +90,14 @@ def test_a_later_whole_description_replaces_the_earlier_one():
     assert expert_reads("who", said).advice == ["press_bottom_right"]
 
 
+def test_a_sentence_that_takes_back_a_description_is_heard_as_a_later_message():
+    said = "Six wires from the top: red, red, white, red, black, black. Serial UBDLP6. Hold on, wrong module! Four " \
+           "wires, top to bottom: blue, yellow, black, red. Serial E38IK8."  # wire seed 1
+    assert expert_reads("wire", [said]).advice == ["cut_wire_1"]
+    said = "the big screen shows one... no wait, sorry, it shows four, the buttons left to right say 1, 3, 2, 4."
+    assert expert_reads("memory", [said]).advice == ["press_position_4"]  # a slip trailing off is fixed in place
+
+
 def test_a_label_in_capitals_or_quotes_is_no_correction():
     assert retracts("Display: HOLD ON\n- top left: WAIT") is None
     assert retracts('Press WAIT, then "hold on", then NO.') is None

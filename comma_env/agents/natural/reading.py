@@ -263,9 +263,9 @@ def retracts(text: str) -> re.Match[str] | None:
 
 def split_at_retractions(text: str) -> list[str]:
     """`text` cut where a sentence opens by taking back what came before ("Press A, then B. Scratch that: press C"),
-    so that each part is read as a later message."""
+    so that each part is read as a later message; a slip trailing off ("one... no wait, four") is `corrected`."""
     cuts = [m.start() for m in retractions(text) if text[:m.start()].strip() and
-            re.search(rf"(?:[.!?\n]|--|\s-)(?:{_OPENING.pattern})$", text[:m.start()], re.IGNORECASE)]
+            re.search(r"(?:(?<!\.)[.!?]|\n)\s*(?:(?:hm+|um+|uh+|ah+|oh|ok(?:ay)?)[,.!\s]*)?$", text[:m.start()], re.I)]
     return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
 
 

@@ -110,7 +110,12 @@ class Phrasebook:
         return {"state": {}, "notes": {}}
 
     def hear(self, text: str, memory: Memory) -> None:
-        """One solver message: the actions it typed, then an ``I see:`` block exactly or plain English."""
+        """One solver message: the actions it typed, then an ``I see:`` block exactly or plain English; a sentence
+        that opens by taking back what came before ("... Scratch that. Six wires: ...") is heard as a later message."""
+        parts = split_at_retractions(text)
+        for part in parts[:-1]:
+            self.hear(part, memory)
+        text = parts[-1]
         typed = [line.strip() for line in text.splitlines() if ACTION_LINE.fullmatch(line.strip())]
         said = "\n".join(line for line in text.splitlines() if not ACTION_LINE.fullmatch(line.strip()))
         said = _ASKED.sub(lambda m: m.group(0) if HEDGES.search(m.group(0)) else "", corrected(said))
