@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural.belief import render
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps, phrasebook
-from comma_env.agents.natural.reading import VERBS, sentences
+from comma_env.agents.natural.reading import VERBS, after_retraction, retracts, sentences
 from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
 from comma_env.protocol.policy import Player, Policy, Reply, config_extra, last_message
@@ -123,8 +123,9 @@ class NaturalSolver(OracleSolver):
         simulated = copy.deepcopy(puzzle)
         messages = _since_last(info, "expert", "solver")
         advice = "\n".join(messages)
-        bare = [strip_wrappers(line.strip()) for line in advice.splitlines()]
-        bare = [line for line in bare if line in simulated.valid_actions()]
+        since = max((n for n, message in enumerate(messages) if n and retracts(message)), default=0)
+        said = "\n".join(map(after_retraction, messages[since:])).splitlines()  # not "confirm" before "wait, no"
+        bare = [line for line in map(strip_wrappers, map(str.strip, said)) if line in simulated.valid_actions()]
         steps = Steps(bare) if bare else \
             self.book.understand_dialogue(messages, simulated) if advice.strip() else Steps()
         if not steps.actions and not steps.ask:

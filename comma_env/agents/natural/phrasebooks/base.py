@@ -12,21 +12,27 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
+from comma_env.agents.natural.colours import OTHER
 from comma_env.agents.natural.conditions import settle as settle_conditions
 from comma_env.agents.natural.reading import (
     BY_ANALOGY,
     CONDITIONS,
     HEDGES,
+    ORDINAL,
     QUALIFIERS,
     RELATIONS,
     STOPWORDS,
     UNDO,
     VERBS,
+    after_retraction,
     corrected,
     doubted,
     for_stage,
     instructions_only,
+    ordinal,
+    retracts,
     said_once,
+    split_at_retractions,
     undone,
 )
 from comma_env.agents.natural.words import choose
@@ -48,6 +54,25 @@ _PARTIAL = re.compile(r"\b(?:the rest|the others|the remaining|other ones)\b[^.!
                       r"obscured|can'?t see|cannot see|not visible|out of (?:view|sight)|cut off|blocked)\b",
                       re.IGNORECASE)
 """A partial view ("the rest are hidden behind a panel"): what the solver saw is not all there is."""
+
+_SWAP = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<was>[A-Za-z]+),?\s+but\s+(?:an?\s+|the\s+)?(?P<but>[A-Za-z]+)\b|"
+                   r"\b(?!(?:is|are|was|were|it|that|and|but|just|still|also|do|does|did)\b)(?P<new>[A-Za-z]+),?\s+"
+                   r"not\s+(?:an?\s+|the\s+)?(?P<old>[A-Za-z]+)\b", re.IGNORECASE)
+"""A correction of one value: "blue, not red" or "not red but blue"."""
+
+_NAMES_NOTHING = frozenset("something anything wrong mistake misread misspoke mixed got had said wrote".split())
+"""Words of a correction that do not say what it corrects ("hold on, I got something wrong")."""
+
+_NUMBER = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
+_COLOUR = re.compile(rf"\b(?:{'|'.join(OTHER)})\b", re.IGNORECASE)
+
+
+def _bare_value(text: str) -> str | None:
+    """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black")."""
+    rest = after_retraction(text)
+    values = _NUMBER.findall(rest) + _COLOUR.findall(rest)
+    return values[0] if len(values) == 1 and len(rest.split()) <= 5 else None
+
 
 MAX_DOUBTS = 6
 """More hedges than this in one message, and the partner asks about the first without re-reading."""
@@ -87,8 +112,12 @@ class Phrasebook:
     def hear(self, text: str, memory: Memory) -> None:
         """One solver message in its order: what it says before its first action line is about the picture before
         them ("grid: ... pressing them"), then the actions it typed, then what it says after; each said part an
-        ``I see:`` block exactly or plain English."""
-        lines = text.splitlines()
+        ``I see:`` block exactly or plain English. A sentence that opens by taking back what came before ("...
+        Scratch that. Six wires: ...") is heard as a later message."""
+        parts = split_at_retractions(text)
+        for part in parts[:-1]:
+            self.hear(part, memory)
+        lines = parts[-1].splitlines()
         acted = [k for k, line in enumerate(lines) if ACTION_LINE.fullmatch(line.strip())]
         before = "\n".join(lines[:acted[0]]) if acted else ""
         after = "\n".join(line for k, line in enumerate(lines) if k not in acted and not (acted and k < acted[0]))
@@ -107,30 +136,70 @@ class Phrasebook:
         memory["exact"] = None
         if exact:
             self.exact(exact, memory)
-        elif said.strip() and not self.swap(said, memory):
-            self.read(said, memory)
+        elif said.strip() and not self.restart(said, memory) and not self.swap(said, memory):
+            trials = self.substituted(said, memory)  # "no wait, four": in place of the one value it changes
+            if len(trials) == 1:
+                memory.update(trials[0])
+            else:
+                self.read(said, memory)
+        memory["said"] = said if said.strip() else memory.get("said", "")
+
+    def substituted(self, text: str, memory: Memory) -> list[Memory]:
+        """For a correction that is a bare value ("no wait, four", "sorry, I meant black"), the memories it gives in
+        place of each value of its kind in the message before (``memory["said"]``), one per belief that differs."""
+        value = _bare_value(text) if retracts(text) else None
+        if value is None:
+            return []
+        earlier, facts, options = memory.get("said", ""), self.facts(memory), {}
+        for match in (_NUMBER if _NUMBER.fullmatch(value) else _COLOUR).finditer(earlier):
+            trial = copy.deepcopy(memory)
+            self.read(earlier[:match.start()] + value + earlier[match.end():], trial)
+            options.update({str(self.facts(trial)): trial} if self.facts(trial) != facts else {})
+        return list(options.values())
+
+    def restart(self, text: str, memory: Memory) -> bool:
+        """A message that takes back what was said and, read alone, says every kind of fact said before and is a
+        picture the manual decides on ("Scratch that: six wires, ..."): it replaces what was said (True)."""
+        if not retracts(text) or not any(memory["state"].values()):
+            return False
+        fresh = self.start()
+        self.read(text, fresh)
+        said = {k for k, v in fresh["state"].items() if v}
+        if not {k for k, v in memory["state"].items() if v} <= said or not self.decide(fresh).advice:
+            return False
+        memory["state"], memory["notes"] = fresh["state"], {**memory["notes"], **fresh["notes"]}
+        return True
 
     def swap(self, text: str, memory: Memory) -> bool:
-        """A correction of one value ("sorry, it's blue, not red"): when exactly one fact held the old value,
-        it takes the new one (True); otherwise the message is read as usual."""
-        pairs = re.findall(r"\b([A-Za-z]+),?\s+not\s+(?:an?\s+|the\s+)?([A-Za-z]+)\b", text)
-        if len(pairs) != 1 or not UNDO.search(text) or pairs[0][0].lower() == pairs[0][1].lower():
+        """A correction of one value ("sorry, it's blue, not red"): when exactly one fact held the old value (of a
+        list, the one at the ordinal the message names: "the third one is black, not white"), it takes the new
+        one (True); otherwise the message is read as usual."""
+        pairs = [(m.group("new") or m.group("but"), m.group("old") or m.group("was")) for m in _SWAP.finditer(text)]
+        if len(pairs) != 1 or not retracts(text) or pairs[0][0].lower() == pairs[0][1].lower():
             return False
         new, old = pairs[0]
+        named = re.search(rf"\b({ORDINAL})\b", text, re.IGNORECASE)
         found: list[int] = []
 
-        def replace(value: Any) -> Any:
+        def replace(value: Any, place: str | None, at: tuple[int, int] = (0, 0)) -> Any:
             if isinstance(value, str) and value.lower() == old.lower():
+                if place is not None and ordinal(place, at[1]) != at[0]:
+                    return value
                 found.append(1)
                 return new.upper() if value.isupper() else new.lower()
-            if isinstance(value, dict):
-                return {k: replace(v) for k, v in value.items()}
-            return type(value)(map(replace, value)) if isinstance(value, (list, tuple)) else value
+            if isinstance(value, dict):  # Wire's colours by number
+                return {k: replace(v, place, (k, len(value)) if isinstance(k, int) else at) for k, v in value.items()}
+            if isinstance(value, list):
+                return [replace(v, place, (k, len(value))) for k, v in enumerate(value, start=1)]
+            return tuple(replace(v, place, at) for v in value) if isinstance(value, tuple) else value
 
-        state = replace(memory["state"])
-        if len(found) == 1:
-            memory["state"] = state
-        return len(found) == 1
+        for place in (None, named.group(1)) if named else (None,):
+            found.clear()
+            state = replace(memory["state"], place)
+            if len(found) == 1:
+                memory["state"] = state
+                return True
+        return False
 
     def typed(self, actions: list[str], memory: Memory) -> None:  # noqa: B027 (optional hook)
         """What typed actions tell the expert (by default nothing: a press that did not end the episode was a
@@ -142,6 +211,8 @@ class Phrasebook:
         partial = _PARTIAL.search(message) if decision.advice else None
         if partial:
             return Decision(ask=[f'what you can\'t see yet ("{partial.group(0).strip()}")'])
+        if decision.advice and self.unplaced(message, before):
+            return Decision(ask=[f'the fact you corrected ("{" ".join(message.split())[:80]}")'])
         parts = doubted(message) if decision.advice else []
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             memory = copy.deepcopy(before)
@@ -149,6 +220,24 @@ class Phrasebook:
             if len(parts) > MAX_DOUBTS or self.decide(memory).advice != decision.advice:
                 return Decision(ask=[f'which it is ("{" ".join(sentence.split())}")'])
         return decision
+
+    def unplaced(self, message: str, before: Memory) -> bool:
+        """Whether `message` takes back something said before without the reader finding what it replaces: the belief
+        is as it was, and the message says nothing else ("no wait, scratch that") or names a value as wrong that is
+        still held ("black, not white" with several white wires)."""
+        if not retracts(message) or not any(before["state"].values()):
+            return False
+        after = copy.deepcopy(before)
+        self.hear(message, after)
+        if self.facts(after) != self.facts(before):
+            return False
+        if _bare_value(message):  # "sorry, it's 3": placed nowhere, or in several places that change the advice
+            return any(self.decide(trial).advice != self.decide(after).advice for trial in
+                       self.substituted(message, before))
+        said = set(re.findall(r"[\w']+", UNDO.sub(" ", message.lower()))) - STOPWORDS - _NAMES_NOTHING
+        held = " ".join(self.facts(after))
+        return not said or any(
+            re.search(rf"\b{m.group('old') or m.group('was')}\b", held, re.I) for m in _SWAP.finditer(message))
 
     def exact(self, seen: State, memory: Memory) -> None:
         """A complete ``I see:`` description: the manual applies to it as it is."""
@@ -253,9 +342,11 @@ class Phrasebook:
         return None
 
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:
-        """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...")
-        replaces them when it (or what follows its colon) asks for actions on its own."""
-        messages = [undone(instructions_only(corrected(strip_thinking(message)))) for message in messages]
+        """Advice over several messages: a later one that takes the earlier back ("Sorry, I meant ...", "hold on,
+        don't - it's the D") replaces them when it (or what follows its colon) asks for actions on its own;
+        otherwise the solver asks, never carrying out what was taken back."""
+        said = [part for message in messages for part in split_at_retractions(strip_thinking(message))]
+        messages = [undone(instructions_only(corrected(after_retraction(message)))) for message in said]
         for number, message in enumerate(messages):
             settled, question = settle_conditions(message, puzzle.visible_state())
             if question:
@@ -268,15 +359,23 @@ class Phrasebook:
                 return Steps.unclear(f"That is for another stage: I'm at stage {stage}. What should I press now?")
             messages = [m for m in staged if m is not None]
         for start in range(len(messages) - 1, 0, -1):
-            if UNDO.search(messages[start]):
+            if retracts(said[start]):
                 later = "\n".join(messages[start:])
                 _, colon, rest = later.partition(":")  # "Sorry, not 4: cycle window 1 up once."
-                joined = corrected(" ".join(messages[start - 1:start + 1]))  # "No wait, make that 3!"
-                for text in (later, rest, joined) if colon else (later, joined):
-                    steps = self.understand_surely(text, copy.deepcopy(puzzle))
-                    if steps.actions:
+                earlier = self.understand_surely(messages[start - 1], copy.deepcopy(puzzle)).actions
+                asked: list[str] = []
+                for text in (later, rest if colon else "", corrected(" ".join(messages[start - 1:start + 1])),
+                             "\n".join(messages[start - 1:])):  # "No wait, make that 3!"; "the rest as I said"
+                    steps = self.understand_surely(text, copy.deepcopy(puzzle)) if text.strip() else Steps()
+                    if steps.actions and (text in (later, rest) or not earlier or
+                                          steps.actions[:len(earlier)] != earlier):  # never the step taken back
                         return steps
-                break
+                    asked += steps.ask
+                back = start - 1
+                while back and retracts(said[back]):  # "Cut wire 2. Hold on, don't - ... Ignore that."
+                    back -= 1
+                taken_back = " ".join(messages[back].split())[:80]
+                return Steps.unclear(*asked[:1] or [f'You took back "{taken_back}": what should I do instead?'])
         return self.understand_surely("\n".join(messages), puzzle)
 
 
