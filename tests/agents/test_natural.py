@@ -223,3 +223,19 @@ def test_atm_advice_under_a_condition_is_read_in_the_forms_people_write_it():
         assert book.understand_dialogue([said], state).actions == withdraw, said
     said = "Continue, then tell me if the balance is at least 500 (don't tell me the number)."
     assert book.understand_dialogue([said], state).actions == ["continue"]  # "tell me if" is no condition
+
+
+def test_routes_and_positions_said_the_short_way_are_carried_out():
+    cls, state = state_of("maze", 1)
+    book = phrasebook(cls)
+    assert book.understand_dialogue(["Turn left and move two squares. Then press the button."], state).actions == (
+        ["turn_left", "move_forward", "move_forward", "press_button"])  # "move two squares" is ahead
+    assert book.understand_dialogue(["Turn right, two. Button."], state).actions == (
+        ["turn_right", "move_forward", "move_forward", "press_button"])
+    assert book.understand_dialogue(["Without turning, reverse 2 squares."], state).actions == ["move_backward"] * 2
+    cls, state = state_of("who", 6)  # RIGHT is the top left label; "bottom right" is a place
+    assert phrasebook(cls).understand_dialogue(["bottom right"], state).actions == ["press_bottom_right"]
+    cls, _ = state_of("password", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("Now it show A F T C S. So first window have A B C, second D E F.", memory)
+    assert memory["state"]["shown"] == [("A",), ("F",), ("T",), ("C",), ("S",)]  # not the ordinals' letters

@@ -236,17 +236,25 @@ _STEP = re.compile(
     r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
-    r"\bpress\b(?=\s*\(|\s*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
+    r"\bpress\b(?=\s*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
 
-_TURN_WORDS = ((re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
+_TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b", re.IGNORECASE), " "),
+               (re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
-               (re.compile(r"\badvance\b", re.IGNORECASE), "forward"),
+               (re.compile(r"\badvance\b|\bfwd\b", re.IGNORECASE), "forward"),
+               (re.compile(r"(?:(?<=^)|(?<=[.,;] ))button(?=[.!]?\s*$)", re.IGNORECASE | re.MULTILINE), "press"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
                (re.compile(r"\b(left|right)\s+turn\b", re.IGNORECASE), r"turn \1"),  # "right turn"
-               (re.compile(r"\b(?:turn(?:ing)?\s+a?round|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
+               (re.compile(r"\b(?:turn(?:ing)?\s+a?round(?!\s+(?:the|a)\b)|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
                            re.IGNORECASE), lambda m: f"turn {m.group(1) or 'right'} twice"),  # either way ends the same
-               (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"))  # "1. two forward"
+               (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"),  # "1. two forward"
+               (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?(?:\s+(?:squares?|steps?|spaces?|cells?))?\b"
+                           r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
+                           re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
+               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*)(\d+|one|two|three|four|five|six|seven|eight)"
+                           r"(?:\s+more)?\b(?!\s*(?:times|x)\b)", re.IGNORECASE),
+                lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
                               "\u2191": " up ", "\u2193": " down "})
 """Arrows as the absolute directions they point to ("\u2b07\ufe0fx2": down twice)."""

@@ -28,8 +28,8 @@ _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
 _SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\(now "
                    r"showing ([A-Za-z])\))?", re.IGNORECASE)
-_NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?)\s+([A-Za-z]{5})\b",
-                  re.IGNORECASE)
+_NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?|is)\s+\**((?:[A-Za-z][ ,|]?){4}"
+                  r"[A-Za-z])\b", re.IGNORECASE)
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
                          r"?\s*(?:and\s+)?)+)", re.IGNORECASE)
 _NOT_LETTERS = {"WORD", "WORDS", "NOW", "THE", "LETTERS"}
@@ -60,7 +60,7 @@ class PasswordPhrases(Phrasebook):
                 shown[window] = (match.group(3).upper(),)
         now = _NOW.search(text)
         if now:
-            shown = [(c.upper(),) for c in now.group(1)]
+            shown = [(c.upper(),) for c in re.sub(r"[ ,|]", "", now.group(1))]
         elif shown is None and not any(summary) or shown is None and not _SEEN.search(text):
             shown = self._shown(text)
         if shown:

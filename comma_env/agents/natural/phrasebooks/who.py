@@ -195,7 +195,7 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
              for found in WORDS.find(spoken, lowercase=True) if found.word.rstrip("?") == label.rstrip("?")}
     if len(named) > 1 and re.search(r"\s/\s|\bi mean\b|\bor\b|\.\.\.", sentence):
         return named  # several labels, the speaker not sure which
-    if lowercase and not words and named:
+    if lowercase and not words and named and not places:  # "bottom right" is a place, not the label RIGHT
         constraints.append(named)
     partial = WORDS.partial(sentence)
     constraints += [{by_label[w] for w in starts if w in by_label} for starts in partial]
