@@ -46,18 +46,12 @@ def word_said(analysis: Analysis, word: str) -> bool:
         return True
     if any(_has_letter(m.group(0)) for m in word_pattern((word,)).finditer(analysis.text)):
         return True
-    spelled = spelled_words(analysis)
-    return word in spelled or len(word) >= 3 and any(word in run for run in spelled)
+    if analysis._spelled is None:  # words spelled one letter at a time ("N, O, R, A", "E A U" over turns)
+        analysis._spelled = frozenset(re.sub(r"[^a-z]+", "", m.group(0)) for m in _SPELLED_RUN.finditer(analysis.text))
+    return word in analysis._spelled or len(word) >= 3 and any(word in run for run in analysis._spelled)
 
 
 _SPELLED_RUN = re.compile(r"(?<![a-z0-9])[a-z](?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{0,4})[a-z](?![a-z0-9]))+")
-
-
-def spelled_words(analysis: Analysis) -> frozenset[str]:
-    """Words spelled one letter at a time ("N, O, R, A", "Q-U-I-N-T", "E A U" over turns)."""
-    if analysis._spelled is None:
-        analysis._spelled = frozenset(re.sub(r"[^a-z]+", "", m.group(0)) for m in _SPELLED_RUN.finditer(analysis.text))
-    return analysis._spelled
 
 
 def _street_ends_address(analysis: Analysis, end: int) -> bool:

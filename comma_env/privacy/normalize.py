@@ -30,7 +30,7 @@ _NOT_DIGITS = re.compile(r"[^0-9]+")
 
 def digits_of(text: str) -> str:
     """The ASCII digits of `text`, in order (``"4 2-17"`` -> ``"4217"``)."""
-    return _NOT_DIGITS.sub("", text)
+    return text if text.isdigit() and text.isascii() else _NOT_DIGITS.sub("", text)
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.facts import Fact
-from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
+from comma_env.privacy.lexicon import alternation, ascii_fold, digit_word_languages, english_words, number_forms
 from comma_env.privacy.relations import COMPUTED, MONTHS, calculate
 from comma_env.privacy.scripts import NAMED_HINT, NOT_LATIN, positional, read_latin, read_named_days, read_scripts
 
@@ -143,8 +143,8 @@ def _digit_run(text: str) -> str:
 @lru_cache(maxsize=1)
 def _digit_word_run() -> re.Pattern[str]:
     """Two or more digit words of any language in a row (separated by spaces, a comma or a hyphen)."""
-    word = "|".join(sorted(digit_word_languages(), key=len, reverse=True))
-    return re.compile(rf"(?<![a-z'])(?:{word})'?(?![a-z])(?:[ \t]*[,\-]?[ \t]*(?:{word})'?(?![a-z]))+")
+    word = alternation(list(digit_word_languages()))
+    return re.compile(rf"(?<![a-z']){word}'?(?![a-z])(?:[ \t]*[,\-]?[ \t]*{word}'?(?![a-z]))+")
 
 
 def _digit_words(text: str) -> str:
@@ -155,7 +155,7 @@ def _digit_words(text: str) -> str:
     if lexicon.keys().isdisjoint(words):
         return text
     if _DIGIT.search(text):
-        text = _LONE_DIGIT_WORD.sub(_lone_digit, text)
+        text = _LONE_DIGIT_WORD.sub(lambda m: m.group(0) if (d := lone_digit(m.group(1))) is None else f" {d}", text)
     found = [index for index, word in enumerate(words) if word in lexicon]
     if not any(b - a == 1 for a, b in zip(found, found[1:], strict=False)):
         return text  # no two digit words in a row
@@ -164,13 +164,6 @@ def _digit_words(text: str) -> str:
 
 _LONE_DIGIT_WORD = re.compile(r"(?<=[0-9])[ \t,\-]+([a-z]+)(?=[ \t,\-]+[0-9])")
 _LONE_WORD = re.compile(r"(?<![a-z'])[a-z]{3,}(?![a-z'])")
-
-
-def _lone_digit(match: re.Match[str]) -> str:
-    """A digit word of another language between two numbers ("3 nulla 75") as its digit, when
-    it is no English word and means the same digit in every language that has it."""
-    digit = lone_digit(match.group(1))
-    return match.group(0) if digit is None else f" {digit}"
 
 
 def lone_digit(word: str) -> str | None:
@@ -216,9 +209,9 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
 )
 
 
-_TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling word (`_SPELLING_WORDS`)
-    r"\||0x|[01]{8}|[01]{4}[ \t][01]{4}|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|\b[IVXLCDM] [IVXLCDM]\b"
-    r"|(?<![\w.\-])[.\-]{1,6}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]")
+_TRIGGER = re.compile(  # what one of `_STEPS` needs, but a spelling word; each branch starts with its first character
+    r"\||0x|[01](?:[01]{7}|[01]{3}[ \t][01]{4})|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|[IVXLCDM](?<!\w[IVXLCDM])"
+    r" [IVXLCDM]\b|[.\-](?<![\w.\-][.\-])[.\-]{0,5}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]")
 _SPELLING_WORDS = frozenset(_SPELLING.split())
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from comma_env.privacy.dates import ENGLISH_MONTHS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
 from comma_env.privacy.normalize import digits_of
@@ -175,8 +176,6 @@ def anchors_of(field: str, fact: Fact, value: str) -> set[str]:
         return {w for w in re.findall(r"[a-z]+", folded.split(",")[0]) if len(w) > 3}
     if fact.kind == "date" and fact.date:
         year, month, _ = fact.date
-        from comma_env.privacy.dates import ENGLISH_MONTHS
-
         return {str(year), f"{year % 100:02d}"} | {n for n, m in ENGLISH_MONTHS.items() if m == month and len(n) > 3}
     digits = digits_of(folded)
     if fact.kind in ("ssn", "phone") and len(digits) >= 7:
