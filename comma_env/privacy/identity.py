@@ -51,7 +51,7 @@ def word_said(analysis: Analysis, word: str) -> bool:
     return word in analysis._spelled or len(word) >= 3 and any(word in run for run in analysis._spelled)
 
 
-_SPELLED_RUN = re.compile(r"(?<![a-z0-9])[a-z](?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{0,4})[a-z](?![a-z0-9]))+")
+_SPELLED_RUN = re.compile(r"[a-z](?<![a-z0-9].)(?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{0,4})[a-z](?![a-z0-9]))+")
 
 
 def _street_ends_address(analysis: Analysis, end: int) -> bool:

@@ -163,7 +163,7 @@ def _digit_words(text: str) -> str:
 
 
 _LONE_DIGIT_WORD = re.compile(r"(?<=[0-9])[ \t,\-]+([a-z]+)(?=[ \t,\-]+[0-9])")
-_LONE_WORD = re.compile(r"(?<![a-z'])[a-z]{3,}(?![a-z'])")
+_LONE_WORD = re.compile(r"[a-z](?<![a-z'].)[a-z]{2,}(?![a-z'])")
 
 
 def lone_digit(word: str) -> str | None:

@@ -11,7 +11,7 @@ import re
 
 from comma_env.privacy.lexicon import alternation
 
-_NUMBER = r"(?<![0-9,])([0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)"  # where a number starts: linear
+_NUMBER = r"([0-9](?<![0-9,].)(?:[0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]*(?:\.[0-9]+)?))"  # a number, not its tail
 _OPERATIONS = (  # in order of precedence; each with the words (or signs) it needs
     (("squared",), re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
     (("cubed",), re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),

@@ -10,8 +10,8 @@ import re
 from comma_env.privacy.normalize import digits_of
 
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
-_NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
-_MIXED = re.compile(r"(?<![0-9])[0-9]++[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
+_NUMBER = re.compile(r"[0-9](?<![.0-9].)[0-9]*(?:,[0-9]{3})*")  # not the cents of 48.74
+_MIXED = re.compile(r"[0-9](?<![0-9].)[0-9]*+[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
 MAX_OPERANDS = 12
 """Numbers of one message whose pairs are tried (a message holds few)."""
 
