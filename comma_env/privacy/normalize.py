@@ -23,7 +23,7 @@ _NON_ASCII_LETTERS = re.compile(r"(?:(?![\x00-\x7f])\w)+")  # symbols and emoji 
 _OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script
 _SPELLED = re.compile(r"(?<![\w.\-])[a-z](?:-[a-z]){2,}(?![\w\-])|(?<![\w.\-])[a-z](?:\.[a-z]){2,}(?=\.?(?![\w\-]))")
 """A word spelled with a hyphen or a dot between its letters ("f-i-v-e", "s.o.f.i.a")."""
-_SPELLED_HINT = re.compile(r"[a-z][.\-][a-z][.\-][a-z]")
+_SPELLED_HINT = re.compile(r"[.\-](?<=[a-z][.\-])[a-z][.\-][a-z]")
 _POINT = re.compile(r"(?<![0-9.,])([0-9][0-9,]*)[ \t]+point[ \t]+([0-9]+)(?![0-9])")  # "289 point 16"
 _NOT_DIGITS = re.compile(r"[^0-9]+")
 

@@ -48,7 +48,7 @@ _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|
                        r"count|backwards?|reversed?|places?|positions?|odd|even|ones|tens|hundreds|thousands)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
-_ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
+_ENTITY = re.compile(r"[A-Z](?<=[a-z,:;'] [A-Z])[a-z]+(?:[ -](?:of |the )?[A-Z][a-z]+)*")
 _EXPLAINED = re.compile(r"[0-9][,']?(?: [a-z']+,?){0,3} $")  # "805, like Santa Barbara": a number explained
 _EXPLAINED_SPAN = 64  # characters before an entity where `_EXPLAINED` looks
 _DOTS_AND_DASHES = re.compile(r"[.\-]+")
