@@ -32,7 +32,8 @@ def word_pattern(words: tuple[str, ...], optional: str = "") -> re.Pattern[str]:
     body = r"[\s.,'\-]+".join(leet_pattern(w) for w in words)
     if optional:
         body += rf"(?:[\s.,'\-]+{leet_pattern(optional)})?"
-    return re.compile(rf"(?<!{_WORD_CHAR})(?:{body})(?!{_WORD_CHAR})")
+    first = leet_pattern(words[0][:1])  # found first, then what is before it looked at: the engine scans for it
+    return re.compile(rf"{first}(?<!{_WORD_CHAR}.)(?:{body[len(first):]})(?!{_WORD_CHAR})")
 
 
 def _has_letter(text: str) -> bool:

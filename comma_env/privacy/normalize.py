@@ -55,12 +55,6 @@ def homoglyphs() -> dict[int, str]:
     return table
 
 
-def _strip_marks(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if ch.isascii()
-                   or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
-
-
 def _unspell(text: str) -> str:
     """Words spelled letter by letter with hyphens or dots written as words ("f-i-v-e" -> "five")."""
     if not _SPELLED_HINT.search(text):
@@ -97,7 +91,9 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
     text = _look_alikes(unicodedata.normalize("NFKC", text)).lower()
     if read_numbers:
         text = foreign_numbers_to_digits(_unspell(text))
-    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
+    text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if ch.isascii()  # marks dropped
+                   or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
+    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), text)
     if not text.isascii():
         cyrillic = CYRILLIC.search(text) is not None
         text = _NON_ASCII_LETTERS.sub(lambda m: ascii_fold(m.group(0)), text)
