@@ -27,15 +27,15 @@ _BRAILLE = re.compile(r"[\u2800-\u28ff]+")
 _MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- "
                   "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
                   "abcdefghijklmnopqrstuvwxyz0123456789", strict=True))
-_MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
-_TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
+_MORSE_RUN = re.compile(r"[.\-](?<![\w.\-].)[.\-]{0,5}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
+_TALLY_RUN = re.compile(r"\|(?<![|\w].)\|{0,8}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
 _HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
-_NIBBLES = re.compile(r"(?<![0-9])[01]{1,4}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # binary in fours
-_BINARY = re.compile(r"(?<![0-9])[01]{8,40}(?![0-9])")
+_NIBBLES = re.compile(r"[01](?<![0-9].)[01]{0,3}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # binary in fours
+_BINARY = re.compile(r"[01](?<![0-9].)[01]{7,39}(?![0-9])")
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])"
                      r"(?:[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9+/]{6,7}={1,2})"
                      r"(?![A-Za-z0-9+/=])")
-_SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
+_SCIENTIFIC = re.compile(r"([0-9](?<!\w.)[0-9]*(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_RUN = re.compile(r"(?<![\w-])(?:[IVXLCDM]{1,16}|N)(?:[ \t]+(?:[IVXLCDM]{1,16}|N|nulla|nihil))*(?![\w-])")
 """Roman numerals, with N, nulla or nihil for a zero digit; not "123-XX-XXXX"."""
@@ -51,7 +51,7 @@ _SPELLING = ("alfa alpha bravo charlie delta echo foxtrot golf hotel india julie
 _SPELLING_WORD = "|".join(_SPELLING.split())
 _SPELLING_RUN = re.compile(rf"\b(?:{_SPELLING_WORD})(?:[\s,.\-]+(?:{_SPELLING_WORD})){{2,}}\b", re.IGNORECASE)
 _LETTER_FOR = re.compile(r"\b([A-Za-z])\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+")
-_LETTER_FOR_RUN = re.compile(r"\b[A-Za-z]\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
+_LETTER_FOR_RUN = re.compile(r"[A-Za-z](?<!\w.)\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
                              r"(?:for|as\s+in|like)\s+[A-Z][a-z]+){2,}")
 _REPEATED = re.compile(r"\b(double|triple)[ \t]+([0-9])\b")
 
