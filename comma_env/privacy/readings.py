@@ -28,6 +28,7 @@ _MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .
                   "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
                   "abcdefghijklmnopqrstuvwxyz0123456789", strict=True))
 _MORSE_RUN = re.compile(r"[.\-](?<![\w.\-].)[.\-]{0,5}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
+_WORD_BREAK = re.compile(r"[ \t]*/[ \t]*")  # between Morse words
 _TALLY_RUN = re.compile(r"\|(?<![|\w].)\|{0,8}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
 _HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
 _NIBBLES = re.compile(r"[01](?<![0-9].)[01]{0,3}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # binary in fours
@@ -68,11 +69,6 @@ def _braille(run: str) -> str:
             index = _BRAILLE_LETTERS.index(ch)
             out.append(str((index + 1) % 10) if number and index < 10 else chr(97 + index))
     return "".join(out)
-
-
-def _morse(run: str) -> str:
-    words = re.split(r"[ \t]*/[ \t]*", run)
-    return " ".join("".join(_MORSE.get(code, "?") for code in word.split()) for word in words)
 
 
 def _roman(token: str) -> int | None:
@@ -194,7 +190,7 @@ _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...
     (_BRAILLE, lambda m: _braille(m.group(0))),
 )
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (_MORSE_RUN, lambda m: _morse(m.group(0))),
+    (_MORSE_RUN, lambda m: " ".join("".join(_MORSE.get(c, "?") for c in w.split()) for w in _WORD_BREAK.split(m[0]))),
     (_TALLY_RUN, lambda m: "".join(str(len(g)) for g in m.group(0).split())),
     (_NIBBLES, lambda m: _nibbles(m.group(0).split())),
     (_HEX, lambda m: str(int(m.group(1) or m.group(2), 16))),
