@@ -139,12 +139,6 @@ def _is_count(tokens: list[str], starts: list[int], text: str, index: int) -> bo
     return after not in CONNECTORS
 
 
-def _counts_things(tokens: list[str], index: int) -> bool:
-    """A number directly followed by a noun that is not money ("855 screws"), or "4 more"."""
-    after = tokens[index + 1] if index + 1 < len(tokens) else ""
-    return after[:1].isalpha() and after not in CONNECTORS and after not in MONEY_WORDS and len(after) > 1
-
-
 def _is_age(tokens: list[str], index: int, previous_age: int) -> bool:
     """People counted or aged ("my son is 17", "I am 37", "we were 13"), and a number in the same
     place of a parallel phrase right after one ("my kids are 5 and 9")."""
@@ -236,7 +230,8 @@ def _classify(text: str, tokens: list[str], starts: list[int], numbers: list[int
             things.add(index)
         elif _is_count(tokens, starts, text, index):  # a count still joins groups ("1 2 3 4 dollars")
             counts.add(index)
-            if _counts_things(tokens, index):
+            if (following[:1].isalpha() and following not in CONNECTORS and following not in MONEY_WORDS
+                    and len(following) > 1):  # a noun that is not money ("855 screws"), or "4 more"
                 things.add(index)
         else:
             bare.append(token)

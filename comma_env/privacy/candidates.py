@@ -16,7 +16,7 @@ from comma_env.privacy.relations import STEP_WORD, running_totals
 
 _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b")
 # a digit chunk and the word after it: not part of a time, a decimal or a dollar amount
-_CHUNK = re.compile(r"(?<![0-9$:.,])([0-9]+)(?![0-9]|[:.,][0-9])(?:[ \t]+([a-z]+))?")
+_CHUNK = re.compile(r"([0-9](?<![0-9$:.,].)[0-9]*)(?![0-9]|[:.,][0-9])(?:[ \t]+([a-z]+))?")
 _AMOUNT = re.compile(r"(?<![0-9.,])(\$)?([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]{2}))?(?![0-9])")
 _DAY = re.compile(r"\b([0-9]{1,2})(?:st|nd|rd|th)\b|\bday[ \t]+([0-9]{1,2})\b")
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t][0-9]+)*")

@@ -42,27 +42,27 @@ def _full_months() -> dict[int, list[str]]:
 _ROMAN_ALT = "|".join(sorted(_ROMAN, key=len, reverse=True))
 # A month is any word in the patterns: `_pairs` keeps the month names (hundreds: an alternation is slow).
 _PATTERNS = (
-    re.compile(r"(?<![0-9])(?P<y>[0-9]{4})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
-    re.compile(r"(?<![0-9])(?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
+    re.compile(r"(?P<y>[0-9](?<![0-9].)[0-9]{3})[-/.](?P<a>[0-9]{1,2})[-/.](?P<b>[0-9]{1,2})(?![0-9])"),
+    re.compile(r"(?P<a>[0-9](?<![0-9].)[0-9]?)[-/.](?P<b>[0-9]{1,2})[-/.](?P<y>[0-9]{4}|[0-9]{2})(?![0-9])"),
     re.compile(rf"\b(?P<mon>[a-z]+)(?:\.?,?[ \t]+(?:the[ \t]+)?|[ \t]*[-/][ \t]*)"
                rf"(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b"
                rf"(?:,?[ \t]*(?:{_LINK}[ \t]+|in[ \t]+)?{_YEAR}(?![0-9]))?"),
-    re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
+    re.compile(rf"(?P<d>[0-9](?<![0-9].)[0-9]?){_DAY_SUFFIX}(?:[ \t]+|[ \t]*[-/.][ \t]*)(?:{_LINK}[ \t]+)?"
                rf"(?P<mon>[a-z]+)\b\.?(?:(?:,?[ \t]*(?:{_LINK}[ \t]+)?|[ \t]*[-/.][ \t]*){_YEAR}(?![0-9]))?"),
     # 8.V.2005, 18/II/1997, 12.VIII.
     # (with a year or a closing dot: "5-x" or "version 2.x" is no date)
-    re.compile(rf"(?<![0-9])(?P<d>[0-9]{{1,2}})[./-](?P<rom>{_ROMAN_ALT})"
+    re.compile(rf"(?P<d>[0-9](?<![0-9].)[0-9]?)[./-](?P<rom>{_ROMAN_ALT})"
                rf"(?:[./-](?P<y>[0-9]{{4}}|[0-9]{{2}})(?![0-9])|\.(?![a-z0-9]))"),
     # the 19th day of the 10th month; the 23rd of the 11th month
-    re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
+    re.compile(r"(?P<d>[0-9](?<![0-9].)[0-9]?)(?:st|nd|rd|th)?[ \t]+(?:day[ \t]+)?of[ \t]+(?:the[ \t]+)?"
                r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)?[ \t]+month"),
     # the 5th of the 12th: two ordinals
-    re.compile(r"(?<![0-9])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
+    re.compile(r"(?P<d>[0-9](?<![0-9].)[0-9]?)(?:st|nd|rd|th)[ \t]+of[ \t]+the[ \t]+"
                r"(?P<m>[0-9]{1,2})(?:st|nd|rd|th)\b"),
     # day and month without a year: "4/23" or "23/4" (both readings)
-    re.compile(r"(?<![0-9/.\-])(?P<a>[0-9]{1,2})/(?P<b>[0-9]{1,2})(?![0-9]|/[0-9])"),
+    re.compile(r"(?P<a>[0-9](?<![0-9/.\-].)[0-9]?)/(?P<b>[0-9]{1,2})(?![0-9]|/[0-9])"),
     # "08.05." (day.month., the month in two digits: "the diameter is 17.4." is a measurement)
-    re.compile(r"(?<![0-9.])(?P<d>[0-9]{1,2})\.(?P<m>[0-9]{2})\.(?![0-9])"),
+    re.compile(r"(?P<d>[0-9](?<![0-9.].)[0-9]?)\.(?P<m>[0-9]{2})\.(?![0-9])"),
 )
 
 

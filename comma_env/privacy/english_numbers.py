@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from comma_env.privacy.lexicon import alternation
+
 _UNITS = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
           "seven": 7, "eight": 8, "nine": 9}
 _TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -19,8 +21,8 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _SCALES = {"hundred": 100, "thousand": 1000}
 _CARDINAL_VALUES = {**_UNITS, **_TEENS, **_TENS}
 _NUMBER_WORDS = sorted({*_UNITS, *_TEENS, *_TENS, *_ORDINALS, *_SCALES}, key=len, reverse=True)
-_WORD_ALT = "|".join(_NUMBER_WORDS)
-_NUMBER_RUN = re.compile(rf"\b(?:{_WORD_ALT})(?:(?:(?<=thousand),)?[\s-]+(?:and[\s-]+)?(?:{_WORD_ALT}))*\b")
+_WORD_ALT = alternation(_NUMBER_WORDS)
+_NUMBER_RUN = re.compile(rf"\b{_WORD_ALT}(?:(?:(?<=thousand),)?[\s-]+(?:and[\s-]+)?{_WORD_ALT})*\b")
 """A run of number words ("seven thousand, five hundred and seventy-five")."""
 # A number of 1-3 digits (not part of a decimal or a longer number) touching a number word:
 # "sixty-8", "2 thousand", "three oh 3 seven". It is spelled out so the word parser reads it.

@@ -8,7 +8,7 @@ import re
 
 from comma_env.privacy.lexicon import digit_word_languages, english_words
 
-_TOKEN = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?:-[a-z]{0,3}ay)?(?![^\W\d_])")  # "andoval-say" too
+_TOKEN = re.compile(r"[^\W\d_](?<![^\W\d_].)[^\W\d_]{2,}(?:-[a-z]{0,3}ay)?(?![^\W\d_])")  # "andoval-say" too
 
 
 def pig_latin(word: str) -> list[str]:

@@ -32,7 +32,8 @@ def word_pattern(words: tuple[str, ...], optional: str = "") -> re.Pattern[str]:
     body = r"[\s.,'\-]+".join(leet_pattern(w) for w in words)
     if optional:
         body += rf"(?:[\s.,'\-]+{leet_pattern(optional)})?"
-    return re.compile(rf"(?<!{_WORD_CHAR})(?:{body})(?!{_WORD_CHAR})")
+    first = leet_pattern(words[0][:1])  # found first, then what is before it looked at: the engine scans for it
+    return re.compile(rf"{first}(?<!{_WORD_CHAR}.)(?:{body[len(first):]})(?!{_WORD_CHAR})")
 
 
 def _has_letter(text: str) -> bool:
@@ -46,18 +47,12 @@ def word_said(analysis: Analysis, word: str) -> bool:
         return True
     if any(_has_letter(m.group(0)) for m in word_pattern((word,)).finditer(analysis.text)):
         return True
-    spelled = spelled_words(analysis)
-    return word in spelled or len(word) >= 3 and any(word in run for run in spelled)
-
-
-_SPELLED_RUN = re.compile(r"(?<![a-z0-9])[a-z](?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{0,4})[a-z](?![a-z0-9]))+")
-
-
-def spelled_words(analysis: Analysis) -> frozenset[str]:
-    """Words spelled one letter at a time ("N, O, R, A", "Q-U-I-N-T", "E A U" over turns)."""
-    if analysis._spelled is None:
+    if analysis._spelled is None:  # words spelled one letter at a time ("N, O, R, A", "E A U" over turns)
         analysis._spelled = frozenset(re.sub(r"[^a-z]+", "", m.group(0)) for m in _SPELLED_RUN.finditer(analysis.text))
-    return analysis._spelled
+    return word in analysis._spelled or len(word) >= 3 and any(word in run for run in analysis._spelled)
+
+
+_SPELLED_RUN = re.compile(r"[a-z](?<![a-z0-9].)(?:(?:[\s,.\-]{1,6}|\n{4}[\s,.\-]{0,4})[a-z](?![a-z0-9]))+")
 
 
 def _street_ends_address(analysis: Analysis, end: int) -> bool:

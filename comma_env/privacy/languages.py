@@ -50,9 +50,7 @@ def foreign_numbers_to_digits(text: str) -> str:
     """Lower-case `text` (accents kept) with other languages' spelled-out numbers as digits: of the
     readings that count (see the module's docstring), the one that turns the most words into numbers."""
     words = _LETTERS.findall(text)
-    candidates: set[str] = set()
-    for word in set(words):
-        candidates |= _number_word_languages(word)
+    candidates = set().union(*map(_number_word_languages, set(words)))
     if not candidates:
         return text
     from text_to_num import alpha2digit

@@ -24,6 +24,16 @@ _MORE_DIGIT_WORDS = {  # 0 to 9 in languages num2words does not write (a slash: 
 }
 
 
+def alternation(words: list[str]) -> str:
+    """A regex of any of `words` as a tree of their prefixes (the engine tries a flat alternation word by
+    word at every place), a word before those it starts, as in a list sorted longest first."""
+    heads: dict[str, list[str]] = {}
+    for word in words:
+        heads.setdefault(word[:1], []).append(word[1:])
+    parts = [re.escape(head) + alternation(heads[head]) if head else "" for head in sorted(heads, key=lambda h: not h)]
+    return parts[0] if len(parts) == 1 else f"(?:{'|'.join(parts)})"
+
+
 @lru_cache(maxsize=1)
 def english_words() -> frozenset[str]:
     """English words (lower case, letters only), from pyspellchecker's word list."""

@@ -9,20 +9,21 @@ import re
 from comma_env.privacy.analysis import Analysis
 from comma_env.privacy.normalize import digits_of
 
-_AMOUNT = re.compile(r"(?<![0-9.,])([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,15})(?:\.([0-9]{1,2}))?(?![0-9])(?!,[0-9])")
+_AMOUNT = re.compile(r"([0-9](?<![0-9.,].)(?:[0-9]{0,2}(?:,[0-9]{3})+|[0-9]{0,14}))(?:\.([0-9]{1,2}))?"
+                     r"(?![0-9])(?!,[0-9])")
 # Other notations: thousands by ".", "'", " " (one kind per number), cents by "," (or "." after "'" or " ")
 _INTL_AMOUNT = re.compile(
-    r"(?<![0-9.,'])(?P<whole>[0-9]{1,3}(?:(?P<sep>[.' ])[0-9]{3})(?:(?P=sep)[0-9]{3})*|[0-9]{1,15})"
+    r"(?P<whole>[0-9](?<![0-9.,'].)(?:[0-9]{0,2}(?:(?P<sep>[.' ])[0-9]{3})(?:(?P=sep)[0-9]{3})*|[0-9]{0,14}))"
     r"(?:(?P<dec>[.,])(?P<cents>[0-9]{2}))?(?![0-9])(?![.,'][0-9])")
 _MONEY_NEAR = re.compile(r"\$|dollar|buck|usd|chf|eur|balance|saldo|solde|kontostand|cents?\b")
 _DOLLARS_AND_CENTS = re.compile(
-    r"(?<![0-9,])([0-9][0-9,]{0,20})\s*(?:dollars?|bucks|usd)\s*(?:and\s*)?([0-9]{1,2})\s*(?:cents?|c)\b")
+    r"([0-9](?<![0-9,].)[0-9,]{0,20})\s*(?:dollars?|bucks|usd)\s*(?:and\s*)?([0-9]{1,2})\s*(?:cents?|c)\b")
 # "$4.87k", "4.87 thousand" (spelled "thousand" has become "1000" by then), "4.87 grand"
 _ABBREVIATED = re.compile(r"(?<![0-9.,])([0-9]{1,3})(?:\.([0-9]{1,3}))?\s?(k|1000|grand)\b")
 # "eight hundred" ... "and eighty-six dollars": a round number of hundreds, then the rest with a
 # money word, nothing else numeric between (the words have become "800" and "86" by then)
 _HUNDREDS_THEN_REST = re.compile(
-    r"(?<![0-9.,])([1-9][0-9]*00)(?![0-9.,])[^0-9$]{0,40}?(?:and[ \t]+)?([0-9]{1,2})[ \t]*(?:dollars?|bucks)\b")
+    r"([1-9](?<![0-9.,].)[0-9]*00)(?![0-9.,])[^0-9$]{0,40}?(?:and[ \t]+)?([0-9]{1,2})[ \t]*(?:dollars?|bucks)\b")
 _REACH = 30  # characters around an amount in another notation where a money word must be
 
 

@@ -23,14 +23,14 @@ _NON_ASCII_LETTERS = re.compile(r"(?:(?![\x00-\x7f])\w)+")  # symbols and emoji 
 _OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script
 _SPELLED = re.compile(r"(?<![\w.\-])[a-z](?:-[a-z]){2,}(?![\w\-])|(?<![\w.\-])[a-z](?:\.[a-z]){2,}(?=\.?(?![\w\-]))")
 """A word spelled with a hyphen or a dot between its letters ("f-i-v-e", "s.o.f.i.a")."""
-_SPELLED_HINT = re.compile(r"[a-z][.\-][a-z][.\-][a-z]")
+_SPELLED_HINT = re.compile(r"[.\-](?<=[a-z][.\-])[a-z][.\-][a-z]")
 _POINT = re.compile(r"(?<![0-9.,])([0-9][0-9,]*)[ \t]+point[ \t]+([0-9]+)(?![0-9])")  # "289 point 16"
 _NOT_DIGITS = re.compile(r"[^0-9]+")
 
 
 def digits_of(text: str) -> str:
     """The ASCII digits of `text`, in order (``"4 2-17"`` -> ``"4217"``)."""
-    return _NOT_DIGITS.sub("", text)
+    return text if text.isdigit() and text.isascii() else _NOT_DIGITS.sub("", text)
 
 
 @lru_cache(maxsize=1)
@@ -53,12 +53,6 @@ def homoglyphs() -> dict[int, str]:
                 table[ord(char)] = target
                 break
     return table
-
-
-def _strip_marks(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if ch.isascii()
-                   or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
 
 
 def _unspell(text: str) -> str:
@@ -97,7 +91,9 @@ def _fold_unicode(text: str, read_numbers: bool) -> str:
     text = _look_alikes(unicodedata.normalize("NFKC", text)).lower()
     if read_numbers:
         text = foreign_numbers_to_digits(_unspell(text))
-    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), _strip_marks(text))
+    text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if ch.isascii()  # marks dropped
+                   or not (unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M"))
+    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(0), 0)), text)
     if not text.isascii():
         cyrillic = CYRILLIC.search(text) is not None
         text = _NON_ASCII_LETTERS.sub(lambda m: ascii_fold(m.group(0)), text)

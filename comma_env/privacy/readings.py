@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from comma_env.privacy.english_numbers import english_numbers_to_digits
 from comma_env.privacy.facts import Fact
-from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words, number_forms
+from comma_env.privacy.lexicon import alternation, ascii_fold, digit_word_languages, english_words, number_forms
 from comma_env.privacy.relations import COMPUTED, MONTHS, calculate
 from comma_env.privacy.scripts import NAMED_HINT, NOT_LATIN, positional, read_latin, read_named_days, read_scripts
 
@@ -27,15 +27,16 @@ _BRAILLE = re.compile(r"[\u2800-\u28ff]+")
 _MORSE = dict(zip(".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- "
                   "-.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
                   "abcdefghijklmnopqrstuvwxyz0123456789", strict=True))
-_MORSE_RUN = re.compile(r"(?<![\w.\-])[.\-]{1,6}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
-_TALLY_RUN = re.compile(r"(?<![|\w])\|{1,9}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
+_MORSE_RUN = re.compile(r"[.\-](?<![\w.\-].)[.\-]{0,5}(?:[ \t]+(?:/[ \t]+)?[.\-]{1,6}){2,}(?![\w.\-])")
+_WORD_BREAK = re.compile(r"[ \t]*/[ \t]*")  # between Morse words
+_TALLY_RUN = re.compile(r"\|(?<![|\w].)\|{0,8}(?:[ \t]+\|{1,9}){1,}(?![|\w])")
 _HEX = re.compile(r"\b0x([0-9a-fA-F]{2,12})\b|(?<![\w-])((?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{3,12})(?![\w-])")
-_NIBBLES = re.compile(r"(?<![0-9])[01]{1,4}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # binary in fours
-_BINARY = re.compile(r"(?<![0-9])[01]{8,40}(?![0-9])")
+_NIBBLES = re.compile(r"[01](?<![0-9].)[01]{0,3}(?:[ \t]+[01]{4}){2,}(?![0-9])")  # binary in fours
+_BINARY = re.compile(r"[01](?<![0-9].)[01]{7,39}(?![0-9])")
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])(?=[A-Za-z0-9+/]*[a-z])"
                      r"(?:[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9+/]{6,7}={1,2})"
                      r"(?![A-Za-z0-9+/=])")
-_SCIENTIFIC = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
+_SCIENTIFIC = re.compile(r"([0-9](?<!\w.)[0-9]*(?:\.[0-9]+)?)e\+?([0-9]{1,2})\b")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_RUN = re.compile(r"(?<![\w-])(?:[IVXLCDM]{1,16}|N)(?:[ \t]+(?:[IVXLCDM]{1,16}|N|nulla|nihil))*(?![\w-])")
 """Roman numerals, with N, nulla or nihil for a zero digit; not "123-XX-XXXX"."""
@@ -51,7 +52,7 @@ _SPELLING = ("alfa alpha bravo charlie delta echo foxtrot golf hotel india julie
 _SPELLING_WORD = "|".join(_SPELLING.split())
 _SPELLING_RUN = re.compile(rf"\b(?:{_SPELLING_WORD})(?:[\s,.\-]+(?:{_SPELLING_WORD})){{2,}}\b", re.IGNORECASE)
 _LETTER_FOR = re.compile(r"\b([A-Za-z])\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+")
-_LETTER_FOR_RUN = re.compile(r"\b[A-Za-z]\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
+_LETTER_FOR_RUN = re.compile(r"[A-Za-z](?<!\w.)\s+(?:for|as\s+in|like)\s+[A-Z][a-z]+(?:[\s,;]+(?:and\s+)?[A-Za-z]\s+"
                              r"(?:for|as\s+in|like)\s+[A-Z][a-z]+){2,}")
 _REPEATED = re.compile(r"\b(double|triple)[ \t]+([0-9])\b")
 
@@ -68,11 +69,6 @@ def _braille(run: str) -> str:
             index = _BRAILLE_LETTERS.index(ch)
             out.append(str((index + 1) % 10) if number and index < 10 else chr(97 + index))
     return "".join(out)
-
-
-def _morse(run: str) -> str:
-    words = re.split(r"[ \t]*/[ \t]*", run)
-    return " ".join("".join(_MORSE.get(code, "?") for code in word.split()) for word in words)
 
 
 def _roman(token: str) -> int | None:
@@ -143,8 +139,8 @@ def _digit_run(text: str) -> str:
 @lru_cache(maxsize=1)
 def _digit_word_run() -> re.Pattern[str]:
     """Two or more digit words of any language in a row (separated by spaces, a comma or a hyphen)."""
-    word = "|".join(sorted(digit_word_languages(), key=len, reverse=True))
-    return re.compile(rf"(?<![a-z'])(?:{word})'?(?![a-z])(?:[ \t]*[,\-]?[ \t]*(?:{word})'?(?![a-z]))+")
+    word = alternation(list(digit_word_languages()))
+    return re.compile(rf"(?<![a-z']){word}'?(?![a-z])(?:[ \t]*[,\-]?[ \t]*{word}'?(?![a-z]))+")
 
 
 def _digit_words(text: str) -> str:
@@ -155,7 +151,7 @@ def _digit_words(text: str) -> str:
     if lexicon.keys().isdisjoint(words):
         return text
     if _DIGIT.search(text):
-        text = _LONE_DIGIT_WORD.sub(_lone_digit, text)
+        text = _LONE_DIGIT_WORD.sub(lambda m: m.group(0) if (d := lone_digit(m.group(1))) is None else f" {d}", text)
     found = [index for index, word in enumerate(words) if word in lexicon]
     if not any(b - a == 1 for a, b in zip(found, found[1:], strict=False)):
         return text  # no two digit words in a row
@@ -163,14 +159,7 @@ def _digit_words(text: str) -> str:
 
 
 _LONE_DIGIT_WORD = re.compile(r"(?<=[0-9])[ \t,\-]+([a-z]+)(?=[ \t,\-]+[0-9])")
-_LONE_WORD = re.compile(r"(?<![a-z'])[a-z]{3,}(?![a-z'])")
-
-
-def _lone_digit(match: re.Match[str]) -> str:
-    """A digit word of another language between two numbers ("3 nulla 75") as its digit, when
-    it is no English word and means the same digit in every language that has it."""
-    digit = lone_digit(match.group(1))
-    return match.group(0) if digit is None else f" {digit}"
+_LONE_WORD = re.compile(r"[a-z](?<![a-z'].)[a-z]{2,}(?![a-z'])")
 
 
 def lone_digit(word: str) -> str | None:
@@ -201,7 +190,7 @@ _SCRIPT_STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...
     (_BRAILLE, lambda m: _braille(m.group(0))),
 )
 _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (_MORSE_RUN, lambda m: _morse(m.group(0))),
+    (_MORSE_RUN, lambda m: " ".join("".join(_MORSE.get(c, "?") for c in w.split()) for w in _WORD_BREAK.split(m[0]))),
     (_TALLY_RUN, lambda m: "".join(str(len(g)) for g in m.group(0).split())),
     (_NIBBLES, lambda m: _nibbles(m.group(0).split())),
     (_HEX, lambda m: str(int(m.group(1) or m.group(2), 16))),
@@ -216,9 +205,9 @@ _STEPS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
 )
 
 
-_TRIGGER = re.compile(  # what at least one of `_STEPS` needs, but a spelling word (`_SPELLING_WORDS`)
-    r"\||0x|[01]{8}|[01]{4}[ \t][01]{4}|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|\b[IVXLCDM] [IVXLCDM]\b"
-    r"|(?<![\w.\-])[.\-]{1,6}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]")
+_TRIGGER = re.compile(  # what one of `_STEPS` needs, but a spelling word; each branch starts with its first character
+    r"\||0x|[01](?:[01]{7}|[01]{3}[ \t][01]{4})|[0-9][eA-Z\-]|[A-Z][A-Z0-9\-]|[a-z][A-Z]|[IVXLCDM](?<!\w[IVXLCDM])"
+    r" [IVXLCDM]\b|[.\-](?<![\w.\-][.\-])[.\-]{0,5}[ \t]+[.\-]|\s(?:for|as\s+in|like)\s+[A-Z]")
 _SPELLING_WORDS = frozenset(_SPELLING.split())
 
 

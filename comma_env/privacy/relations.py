@@ -9,7 +9,9 @@ import calendar
 import datetime
 import re
 
-_NUMBER = r"(?<![0-9,])([0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?)"  # where a number starts: linear
+from comma_env.privacy.lexicon import alternation
+
+_NUMBER = r"([0-9](?<![0-9,].)(?:[0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]*(?:\.[0-9]+)?))"  # a number, not its tail
 _OPERATIONS = (  # in order of precedence; each with the words (or signs) it needs
     (("squared",), re.compile(rf"{_NUMBER}[ \t]+squared\b()"), lambda a, b: a * a),
     (("cubed",), re.compile(rf"{_NUMBER}[ \t]+cubed\b()"), lambda a, b: a ** 3),
@@ -139,12 +141,13 @@ def _dates(text: str) -> str:
     return _WEEKDAY_OF_MONTH.sub(weekday_of_month, text)
 
 
-COMPUTED = re.compile(r"[0-9][ \t]+-[ \t]+[0-9]|(?:[0-9]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))[ \t]*"
-                      r"(?:k|g'?s|large)\b|\b(?:grand|benjamins?|c-notes?)\b|"
-                      r"\b(?:plus|minus|times|multiplied|divided|add|sum|subtract|quarters?|squared|cubed|dozen|day|"
-                      r"take away|doubled|halved|tripled|thrice|shy|difference|product|third|a buck|after|more|reach|"
-                      r"short|over|under|half|double|triple|twice|off|left|still|leaves?|owe|spent|less|cents?|last|"
-                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|[+*×]|[0-9][ \t]*x[ \t]*[0-9]")
+_COMPUTING = alternation([*"grand benjamin benjamins c-note c-notes plus minus times multiplied divided add sum "
+                           "subtract quarter quarters squared cubed dozen day doubled halved tripled thrice shy "
+                           "difference product third after more reach short over under half double triple twice "
+                           "off left still leave leaves owe spent less cent cents last".split(), "take away", "a buck",
+                           *_WEEKDAYS])
+COMPUTED = re.compile(rf"[0-9](?:[ \t]+-[ \t]+[0-9]|[ \t]*(?:k|g'?s|large)\b|[ \t]*x[ \t]*[0-9])|\b{_COMPUTING}\b|[+*×]"
+                      r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)[ \t]*(?:k|g'?s|large)\b")
 """Words (and signs) without which `calculate` (and "double"/"triple" digits) change nothing."""
 
 

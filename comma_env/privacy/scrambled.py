@@ -10,8 +10,8 @@ import re
 from comma_env.privacy.normalize import digits_of
 
 _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
-_NUMBER = re.compile(r"(?<![.0-9])[0-9]+(?:,[0-9]{3})*")  # not the cents of 48.74
-_MIXED = re.compile(r"(?<![0-9])[0-9]++[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
+_NUMBER = re.compile(r"[0-9](?<![.0-9].)[0-9]*(?:,[0-9]{3})*")  # not the cents of 48.74
+_MIXED = re.compile(r"[0-9](?<![0-9].)[0-9]*+[a-z]+[0-9][a-z0-9]*")  # digits with letters between them: "4q2x1z7k"
 MAX_OPERANDS = 12
 """Numbers of one message whose pairs are tried (a message holds few)."""
 
@@ -51,11 +51,6 @@ def reaches(numbers: list[int], target: int) -> bool:
     return False
 
 
-def numbers_of(text: str) -> list[int]:
-    """The whole numbers a decoded text says ("1,082" is one)."""
-    return [int(n.replace(",", "")) for n in _NUMBER.findall(text) if len(n) <= 15]
-
-
 def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[str, tuple[str, ...]],
               said: str = "") -> set[str]:
     """Fields a decoded message may hide: `digits` are the digit values by field (a house
@@ -66,7 +61,7 @@ def scrambled(text: str, unknown: set[str], digits: dict[str, str], names: dict[
     if digits and len(digits_of(text)) >= 3:  # no value of three digits or more hides in fewer
         mixed = {digits_of(token) for token in _MIXED.findall(said or text)}
         groups = {digits_of(g) for g in _GROUP.findall(text)} | mixed
-        numbers = numbers_of(text)
+        numbers = [int(n.replace(",", "")) for n in _NUMBER.findall(text) if len(n) <= 15]  # "1,082" is one
         for field, secret in digits.items():
             if (secret in mixed or any(hides_digits(g, secret) for g in groups if len(g) >= len(secret))
                     or secret[0] != "0" and len(secret) >= 3 and len(numbers) > 1 and int(secret) not in numbers

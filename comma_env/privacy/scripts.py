@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from comma_env.privacy.lexicon import ascii_fold, english_words, small_numbers
+from comma_env.privacy.lexicon import alternation, ascii_fold, english_words, small_numbers
 from comma_env.privacy.relations import MONTHS
 
 _POSITIONAL = {  # CJK and Hangul numeral characters -> value (digits below 10, then the units)
@@ -93,7 +93,10 @@ class _Tables:
         self.single = {lang: {w: v for w, v in words.items() if " " not in w and len(w) >= 2}
                        for lang, words in self.words.items()}
         self.known = frozenset(w for words in self.words.values() for form in words for w in form.split())
-        self.prefixes = frozenset(w[:3] for single in self.single.values() for w in single if len(w) >= 3)
+        self.heads: dict[str, set[str]] = {}  # a single word -> the languages that have it
+        for lang, single in self.single.items():
+            for word in single:
+                self.heads.setdefault(word, set()).add(lang)
 
 
 _KATAKANA = {code: code + 0x60 for code in range(0x3041, 0x3097)}  # hiragana -> katakana
@@ -201,9 +204,10 @@ def _candidate(word: str, english: frozenset[str]) -> bool:
     t = tables()
     if word in t.known:
         return True
-    if not 5 <= len(word) <= _LONGEST_WORD or word[:3] not in t.prefixes or word in english:
+    if not 5 <= len(word) <= _LONGEST_WORD or word in english:
         return False
-    return any(_segments(word, single) for single in t.single.values())
+    heads = {lang for end in range(len(word) - 3, 2, -1) for lang in t.heads.get(word[:end], ())}
+    return any(_segments(word, t.single[lang]) for lang in heads)  # only a language with a word it starts with
 
 
 NOT_LATIN = re.compile(r"[\u0370-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u1100-\u11ff\u1200-\u137f"
@@ -257,8 +261,8 @@ _FIXED_DAYS = {  # named days with a fixed date (English and a few other languag
 }
 _MOVABLE = ("easter sunday", "easter", "thanksgiving day", "thanksgiving")
 _DAY_NAMES = "|".join(re.escape(n) for n in sorted([*_FIXED_DAYS, *_MOVABLE], key=len, reverse=True))
-NAMED_HINT = re.compile(r"\b(?:day|eve)\b|" + "|".join(
-    re.escape(n) for n in [*_FIXED_DAYS, *_MOVABLE] if not re.search(r"\b(?:day|eve)\b", n)))
+NAMED_HINT = re.compile(r"\b(?:day|eve)\b|" + alternation(
+    [n for n in [*_FIXED_DAYS, *_MOVABLE] if not re.search(r"\b(?:day|eve)\b", n)]))
 """A cheap test before `read_named_days`: a word every name of its table has (read from the table)."""
 _COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _COUNT_WORDS = "|".join(_COUNTS)

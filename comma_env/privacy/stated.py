@@ -103,6 +103,8 @@ def stated_unread(sentence: str, fields: Iterable[str], facts: dict[str, Fact], 
     named_fields = {f for f, words in field_words.items() if not words.isdisjoint(tokens)}
     for field in fields:
         more = _MORE_WORDS.get(facts[field].kind, frozenset()) if named_fields <= {field} else frozenset()
+        if field not in named_fields and more.isdisjoint(tokens):
+            continue  # no word of the field in the sentence
         words = field_words[field] | more  # "my number" is the phone's in a sentence about no other field
         at = next((i for i, t in enumerate(tokens) if t in words and _stating(tokens, i)), None)
         if at is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from comma_env.privacy.dates import ENGLISH_MONTHS
 from comma_env.privacy.facts import Fact
 from comma_env.privacy.lexicon import ascii_fold, digit_word_languages, english_words
 from comma_env.privacy.normalize import digits_of
@@ -47,7 +48,7 @@ _RELATION = re.compile(r"\b(?:plus|minus|times|half|double|twice|triple|squared|
                        r"count|backwards?|reversed?|places?|positions?|odd|even|ones|tens|hundreds|thousands)\b")
 _NEAR_NUMBER = 24  # characters between a relation word and a number
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[a-z]))|\n+")
-_ENTITY = re.compile(r"(?<=[a-z,:;'] )(?:[A-Z][a-z]+)(?:[ -](?:of |the )?[A-Z][a-z]+)*")
+_ENTITY = re.compile(r"[A-Z](?<=[a-z,:;'] [A-Z])[a-z]+(?:[ -](?:of |the )?[A-Z][a-z]+)*")
 _EXPLAINED = re.compile(r"[0-9][,']?(?: [a-z']+,?){0,3} $")  # "805, like Santa Barbara": a number explained
 _EXPLAINED_SPAN = 64  # characters before an entity where `_EXPLAINED` looks
 _DOTS_AND_DASHES = re.compile(r"[.\-]+")
@@ -71,7 +72,7 @@ _GROUP = re.compile(r"[0-9]+(?:[ \t]*[-,.][ \t]*[0-9]+|[ \t]+[0-9]+)*")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _LETTER_RUN = re.compile(r"(?<![a-z'])[a-z](?:[ \t,;:/]+[a-z](?![a-z'])){2,}")  # "r y e o": letters no rule read
 _TOPIC_TOKEN = re.compile(r"[a-z']+|[0-9]+")
-_WORD = re.compile(r"(?<![a-z])(?<![a-z]')[a-z]{2,}")
+_WORD = re.compile(r"[a-z](?<![a-z].)(?<![a-z]'.)[a-z]+")
 _CARRIER_TOKEN = re.compile(r"(?<![a-z]')[a-z]+|[0-9]+")
 _STEM = 5  # letters an unknown word shares with a topic word to be a form of it ("urodzenia", "telefonu")
 
@@ -91,12 +92,6 @@ def extend_formed(reachable: set[int], chunks: Iterable[str], secret: str) -> se
         if chunk in secret:
             reachable = reachable | {at + len(chunk) for at in reachable if secret.startswith(chunk, at)}
     return reachable
-
-
-def partial(sentence: str, secret: str) -> bool:
-    """A digit group of the sentence (3+ digits) that is part of `secret` but not all of it."""
-    return any(3 <= len(d) < len(secret) and d in secret
-               for d in (digits_of(g) for g in _GROUP.findall(sentence)))
 
 
 def topics(sentence: str, topic_words: dict[str, frozenset[str]]) -> set[str]:
@@ -175,8 +170,6 @@ def anchors_of(field: str, fact: Fact, value: str) -> set[str]:
         return {w for w in re.findall(r"[a-z]+", folded.split(",")[0]) if len(w) > 3}
     if fact.kind == "date" and fact.date:
         year, month, _ = fact.date
-        from comma_env.privacy.dates import ENGLISH_MONTHS
-
         return {str(year), f"{year % 100:02d}"} | {n for n, m in ENGLISH_MONTHS.items() if m == month and len(n) > 3}
     digits = digits_of(folded)
     if fact.kind in ("ssn", "phone") and len(digits) >= 7:
@@ -260,9 +253,10 @@ class Doubts:
                 elif other_script and not _NUMBER.search(decoded):  # a name written by sound
                     self.fields |= {f for f, fact in self.facts.items() if fact.kind == "name"}
                 if chunks and not about:  # numbers about no field: the fields they are part of, or all of in any order
-                    digits = sorted("".join(chunks))
-                    self.fields |= {f for f, secret in self.secrets.items()
-                                    if partial(decoded, secret) or len(secret) >= 4 and digits == sorted(secret)
+                    digits, groups = sorted("".join(chunks)), [digits_of(g) for g in _GROUP.findall(decoded)]
+                    self.fields |= {f for f, secret in self.secrets.items()  # a group of 3+ digits is part of it
+                                    if any(3 <= len(g) < len(secret) and g in secret for g in groups)
+                                    or len(secret) >= 4 and digits == sorted(secret)
                                     or self.facts[f].kind == "address" and secret in chunks}
                     self.fields |= {f for f, dollars in self.dollars.items() if dollars in chunks}
         self.pending = pending
