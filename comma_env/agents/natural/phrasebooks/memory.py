@@ -13,7 +13,7 @@ from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
 from comma_env.agents.natural.reading import HEDGES, ORDINAL, ordinal, plain, sentences
-from comma_env.agents.natural.words import choose, say_number, say_ordinal
+from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 
 VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "position", "press", "pressed",
@@ -204,7 +204,8 @@ class MemoryPhrases(Phrasebook):
                                               for k, label in enumerate(labels)}, lambda rc: f"position {rc[1] + 1}")
         if problem:
             return Steps.unclear(problem)
-        text = re.sub(r"#\s*([1-4])(?=\s+(?:counting\s+)?from the (?:left|right))", r"\1st", text)  # "#3 from the left"
+        text = re.sub(r"#\s*([1-4])(?=\s+(?:counting\s+)?from the (?:left|right))",  # "#3 from the left"
+                      lambda m: ORDINALS[int(m.group(1)) - 1], text)
         said = sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE))
         chosen, _ = meant(said, lambda s: _refers_to(s, labels, history))
         return one_button(chosen, lambda k: f"press_position_{k}",
