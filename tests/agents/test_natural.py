@@ -239,3 +239,15 @@ def test_routes_and_positions_said_the_short_way_are_carried_out():
     book, memory = phrasebook(cls), {"state": {}, "notes": {}}
     book.hear("Now it show A F T C S. So first window have A B C, second D E F.", memory)
     assert memory["state"]["shown"] == [("A",), ("F",), ("T",), ("C",), ("S",)]  # not the ordinals' letters
+
+
+def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
+    cls, state = state_of("sound", 1)
+    book = phrasebook(cls)
+    code = ["press_hash", "press_star", "press_ampersand", "press_dollar"]
+    assert book.understand("# * & $", state).actions == code  # not a heading and a bullet
+    assert book.understand("pound, star, and, dollar", state).actions == code
+    assert book.understand("You push the and, after the hash, after the dollar, and the star in last.",
+                           state).actions == ["press_ampersand", "press_hash", "press_dollar", "press_star"]
+    assert book.understand("Last is $, before that &, before that *, and first is #.", state).actions == code
+    assert book.understand("Press * and &, but before that # and $.", state).actions is None
