@@ -251,3 +251,28 @@ def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_
                            state).actions == ["press_ampersand", "press_hash", "press_dollar", "press_star"]
     assert book.understand("Last is $, before that &, before that *, and first is #.", state).actions == code
     assert book.understand("Press * and &, but before that # and $.", state).actions is None
+
+
+def test_a_keypad_symbol_said_with_its_place_after_one_at_is_one_key():
+    cls, state = state_of("keypad", 19109)  # Я top left, Ω top right, Ж bottom left, ¿ bottom right
+    assert phrasebook(cls).understand("Start with the horseshoe. Next the bug-looking one at bottom left, then the "
+                                      "mirrored R, and finish on the upside-down question mark.", state).actions == [
+        "press_top_right", "press_bottom_left", "press_top_left", "press_bottom_right"]
+
+
+def test_and_not_rules_a_target_out():
+    from comma_env.agents.natural.reading import undone
+    assert "Z" not in undone("It's one of the bottom two, and not the Z. Press it.")
+
+
+def test_the_wire_expert_reads_a_group_at_the_top_and_a_second_as_another():
+    cls, _ = state_of("wire", 1)
+    book = phrasebook(cls)
+    for text, colours in (
+            ("Six wires. The top three are all red, then a white one, then blue, and the very bottom one is yellow.",
+             ["red", "red", "red", "white", "blue", "yellow"]),
+            ("Six wires. From the top: a white one, then a yellow, another white, then blue, a black one, and a "
+             "second blue at the very bottom.", ["white", "yellow", "white", "blue", "black", "blue"])):
+        memory: dict = {"state": {}}
+        book.read(text, memory)
+        assert book.belief(memory)["wire_colors_top_to_bottom"] == colours

@@ -360,15 +360,15 @@ ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|migh
 
 _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!-|let go|release|lift|worry|forget|"
                    r"panic|rush|hesitate|wait|treat)(?:(?!\s-+\s)[^,.;:!?\n])*", re.IGNORECASE)
-_NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*not\s+(?:(?:the|an?|that|this|on|at|\d|top|bottom|upper|lower|middle|left|"
-                  r"right|first|second|third|fourth|fifth|sixth|last)\b|(?-i:[A-Z]+)\b|[\"'])(?:(?!\s--?\s|\sbut\s)[^,.;:!?\n])*"
+_NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*(?:and\s+)?not\s+(?:(?:the|an?|that|this|on|at|\d|top|bottom|upper|lower|"
+                  r"middle|left|right|first|second|third|fourth|fifth|sixth|last)\b|(?-i:[A-Z]+)\b|[\"'])(?:(?!\s--?\s|\sbut\s)[^,.;:!?\n])*"
                   r"(?:\sbut\b)?",
                   re.IGNORECASE | re.MULTILINE)
 
 
 def undone(text: str) -> str:
     """Advice without the steps it forbids ("don't hold it, just tap") or the targets it rules out ("the
-    fourth wire, not the third", "top right, not top left"); "don't let go until ..." and "don't treat it" stay,
+    fourth wire, not the third", "top right, and not top left"); "don't let go until ..." and "don't treat it" stay,
     as they say when or what, and so does a bare "don't -", which takes back what was said before (`UNDO`)."""
     return _NOT.sub(" ", _DONT.sub(" ", text))
 
