@@ -276,3 +276,8 @@ def test_the_wire_expert_reads_a_group_at_the_top_and_a_second_as_another():
         memory: dict = {"state": {}}
         book.read(text, memory)
         assert book.belief(memory)["wire_colors_top_to_bottom"] == colours
+
+
+def test_leave_it_alone_rules_a_target_out():
+    from comma_env.agents.natural.reading import undone
+    assert "white" not in undone("Don't touch the blues, and leave the white alone too. Cut the other one.")
