@@ -281,3 +281,20 @@ def test_the_wire_expert_reads_a_group_at_the_top_and_a_second_as_another():
 def test_leave_it_alone_rules_a_target_out():
     from comma_env.agents.natural.reading import undone
     assert "white" not in undone("Don't touch the blues, and leave the white alone too. Cut the other one.")
+
+
+def test_labels_said_again_from_the_right_are_reversed():
+    from comma_env.agents.natural.phrasebooks.memory import _labels_in
+    assert _labels_in("stage 2, disp 1. again from the right: 1, 4, 3, 2") == [2, 3, 4, 1]
+
+
+def test_a_password_change_without_a_direction_is_asked():
+    cls, state = state_of("password", 1)
+    steps = phrasebook(cls).understand("Change the last letter and submit.", state)
+    assert steps.actions is None and "up or down" in steps.ask[0]
+
+
+def test_the_dog_count_reads_an_open_count_and_an_ordinal_as_at_least_that_many():
+    from comma_env.agents.natural.phrasebooks.dog import count_dogs
+    assert count_dogs("Lots of dogs, a golden one. 4 or 5, I keep losing count. Timer 9:34.") == (4, 5)
+    assert count_dogs("A white dog is running. A black dog lying down. The 3rd one is spotted and standing.") == (3,)

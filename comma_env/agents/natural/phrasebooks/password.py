@@ -185,6 +185,9 @@ class PasswordPhrases(Phrasebook):
                   and all(abs(ord(t) - ord(c)) <= 2 for c, t in zip(shown, w.upper(), strict=True))}
         if len(within) > 1:
             return Steps.unclear(f"Which word is it: {' or '.join(sorted(within))}?")
+        if not within and steps.actions == ["submit"] and re.search(
+                r"\b(?:change|cycle|move|scroll|flip|switch|adjust|roll|rotate)\b", text, re.IGNORECASE):
+            return Steps.unclear("Which window should I change, up or down, and how many presses?")  # no direction
         return _spelled(within.pop(), shown, submit) if within else steps
 
 
