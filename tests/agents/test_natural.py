@@ -298,3 +298,31 @@ def test_the_dog_count_reads_an_open_count_and_an_ordinal_as_at_least_that_many(
     from comma_env.agents.natural.phrasebooks.dog import count_dogs
     assert count_dogs("Lots of dogs, a golden one. 4 or 5, I keep losing count. Timer 9:34.") == (4, 5)
     assert count_dogs("A white dog is running. A black dog lying down. The 3rd one is spotted and standing.") == (3,)
+
+
+def _atm_after(seed: int, actions: list[str]):
+    cls, state = state_of("atm", seed)
+    for action in actions:
+        state.apply(action)
+    return phrasebook(cls), state
+
+
+def test_the_atm_solver_reads_plus_a_step_back_and_asks_for_an_amount_it_cannot_choose_yet():
+    book, state = _atm_after(19405, [])
+    assert book.understand("deposit, then ur pin + enter", state).actions[-1] == "press_enter"
+    book, state = _atm_after(19408, ["select_deposit", "press_9", "press_2", "press_7", "press_3", "press_enter",
+                                     "continue", "amount_50"])
+    assert book.understand("It has to be $100. Back one screen, choose 100, then confirm.", state).actions == [
+        "go_back", "amount_100", "confirm"]
+    assert book.understand("Choose 100, then confirm.", state).actions is None  # not confirm with $50
+
+
+def test_a_numbered_list_with_one_bare_action_name_is_read_whole():
+    env = comma_env.make("atm", solver_view="text")
+    env.reset(seed=19411)
+    for action in ["select_withdraw", "press_4", "press_0", "press_7", "press_0", "press_enter"]:
+        env.unwrapped.puzzle.apply(action)
+    solver = OraclePolicy("natural", seed=0).player("solver", env, 19411)
+    advice = {"speaker": "expert", "text": "1) continue\n2) $300\n3) confirm"}
+    reply = asyncio.run(solver.act({}, {"dialogue": [advice]}))
+    assert reply.understood["actions"] == ["continue", "amount_300", "confirm"]
