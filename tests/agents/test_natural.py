@@ -326,3 +326,10 @@ def test_a_numbered_list_with_one_bare_action_name_is_read_whole():
     advice = {"speaker": "expert", "text": "1) continue\n2) $300\n3) confirm"}
     reply = asyncio.run(solver.act({}, {"dialogue": [advice]}))
     assert reply.understood["actions"] == ["continue", "amount_300", "confirm"]
+
+
+def test_a_branch_said_as_anything_smaller_means_is_the_otherwise_branch():
+    from comma_env.agents.natural.conditions import settle
+    _, state = state_of("telehealth", 19468)  # diameter 7.6 mm
+    text = "Then check the diameter on your card: 5 mm or more means surgery, anything smaller means cryotherapy."
+    assert "cryotherapy" not in settle(text, state.visible_state())[0]
