@@ -333,3 +333,10 @@ def test_a_branch_said_as_anything_smaller_means_is_the_otherwise_branch():
     _, state = state_of("telehealth", 19468)  # diameter 7.6 mm
     text = "Then check the diameter on your card: 5 mm or more means surgery, anything smaller means cryotherapy."
     assert "cryotherapy" not in settle(text, state.visible_state())[0]
+
+
+def test_a_u_among_single_letters_is_a_letter_not_you():
+    from comma_env.agents.natural.reading import clean
+    assert clean("u q t o e") == "u q t o e"
+    assert clean("s o u p f") == "s o u p f"
+    assert clean("can u see it") == "can you see it"

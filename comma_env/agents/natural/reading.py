@@ -62,7 +62,8 @@ SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|
 TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
            "ur": "your", "b4": "before", "w/": "with", "w/o": "without"}
 """Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
-_TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True)) + r")(?![\w/])")
+_TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True))
+                      + r")(?![\w/])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))")  # not the letter u in "u q t o e"
 
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
