@@ -340,3 +340,15 @@ def test_a_u_among_single_letters_is_a_letter_not_you():
     assert clean("u q t o e") == "u q t o e"
     assert clean("s o u p f") == "s o u p f"
     assert clean("can u see it") == "can you see it"
+
+
+def test_the_colour_expert_asks_for_the_group_pressed_while_it_could_not_read_the_grid():
+    cls, _ = state_of("color", 19351)
+    book = phrasebook(cls)
+    memory = book.start()
+    book.hear("Grid: something I can't describe", memory)
+    book.typed(["press_2_2", "press_3_4", "press_4_2"], memory)
+    book.hear("Row 1 red blue blue green, row 2 yellow white blue yellow, row 3 yellow green magenta white, "
+              "row 4 red white yellow magenta.", memory)
+    decision = book.decide(memory)
+    assert not decision.advice and "pressed" in decision.ask[0]
