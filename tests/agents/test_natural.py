@@ -352,3 +352,12 @@ def test_the_colour_expert_asks_for_the_group_pressed_while_it_could_not_read_th
               "row 4 red white yellow magenta.", memory)
     decision = book.decide(memory)
     assert not decision.advice and "pressed" in decision.ask[0]
+
+
+def test_a_maze_route_said_again_in_full_after_a_remark_on_the_facing():
+    from comma_env.agents.natural.reading import spelled_numbers
+    assert spelled_numbers("reverse two, go two") == "reverse 2, go 2"
+    cls, state = state_of("maze", 19317)  # facing down
+    steps = phrasebook(cls).understand("wait, no - you're facing down, so to face left it's a RIGHT turn. Full route: "
+                                       "reverse two, turn right, forward six, press the button.", state)
+    assert steps.actions == ["move_backward", "move_backward", "turn_right", *["move_forward"] * 6, "press_button"]
