@@ -361,3 +361,15 @@ def test_a_maze_route_said_again_in_full_after_a_remark_on_the_facing():
     steps = phrasebook(cls).understand("wait, no - you're facing down, so to face left it's a RIGHT turn. Full route: "
                                        "reverse two, turn right, forward six, press the button.", state)
     assert steps.actions == ["move_backward", "move_backward", "turn_right", *["move_forward"] * 6, "press_button"]
+
+
+def test_youve_got_it_already_and_roman_numerals_with_an_equals_sign():
+    cls, state = state_of("sound", 1)
+    assert phrasebook(cls).understand("you've got the dollar in already; now star, ampersand, hash.",
+                                      state).actions == ["press_star", "press_ampersand", "press_hash"]
+    cls, _ = state_of("wire", 16005)
+    book = phrasebook(cls)
+    memory = book.start()
+    book.hear("Serial HEEJS0. Wires (numbered from top): V = red, I = yellow, VI = yellow, III = white, II = black, "
+              "IV = red", memory)
+    assert book.belief(memory)["wire_colors_top_to_bottom"] == ["yellow", "black", "white", "red", "red", "yellow"]

@@ -140,7 +140,8 @@ class SoundPhrases(Phrasebook):
         text = plain(text, VOCABULARY)
         if HEDGES.search(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
             return Steps.unclear("Which symbols exactly, in which order?")
-        said = re.sub(r"\byou have\b[^.]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text, flags=re.IGNORECASE)
+        said = re.sub(r"\byou(?: have|'ve)\b[^.;]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text,
+                      flags=re.IGNORECASE)
         symbols: list[str] = []
         for sentence in sentences(said):
             found = _symbols(sentence)

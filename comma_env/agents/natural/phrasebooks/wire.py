@@ -76,10 +76,10 @@ def _serial_and_rest(text: str, state: dict[str, Any]) -> str:
 
 
 def _legend(text: str) -> str:
-    """Letters defined in a legend ("R=red W=white") written out as colours."""
+    """Letters defined in a legend ("R=red W=white") written out as colours; not Roman numerals ("V = red")."""
     letters = {m.group(1).upper(): PALETTE.words[m.group(2).lower()][0] for m in _LEGEND.finditer(text)
                if m.group(2).lower() in PALETTE.words}
-    if len(letters) < 2:
+    if len(letters) < 2 or re.search(r"(?<![A-Za-z])(?:II|III|IV|VI)\s*[=:]", text):  # "V = red, ..., IV = red"
         return text
     text = _LEGEND.sub(" ", text)
     return re.sub(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", lambda m: letters.get(m.group(1), m.group(1)), text)
@@ -150,7 +150,7 @@ class WirePhrases(Phrasebook):
             (rf"(?m)^\s*(\d)\s*[.):-]\s*((?:{colour})(?:\s*(?:or|/)\s*(?:{colour}))*)", "n"),
             (rf"(?<!\ba )(?<!\ban )\b({ORDINAL})(?:\s+(?:wire|one))?(?:\s+(?:from|counting from) the (?:top|bottom))?"
              rf"\s*(?:is|=|:|-)?\s*(?:actually\s+)?(?:an?\s+)?((?:{colour})(?:\s*(?:or|/)\s*(?:{colour}))*)", "o"),
-            (rf"\b(i{{1,3}}|iv|vi?)\s+((?:{colour}))", "r"),
+            (rf"\b(i{{1,3}}|iv|vi?)\s*(?:[=:]\s*|\s(?:is\s+)?)((?:{colour}))", "r"),
             (rf"\b(top|bottom)(?:most)?\s+(?:one|wire)\s+(?:is\s+)?(?:actually\s+)?((?:{colour}))", "e"),
             (rf"((?:{colour}))\s+at the (?:very\s+)?(top|bottom)\b", "e2"),
         )
