@@ -373,3 +373,16 @@ def test_youve_got_it_already_and_roman_numerals_with_an_equals_sign():
     book.hear("Serial HEEJS0. Wires (numbered from top): V = red, I = yellow, VI = yellow, III = white, II = black, "
               "IV = red", memory)
     assert book.belief(memory)["wire_colors_top_to_bottom"] == ["yellow", "black", "white", "red", "red", "yellow"]
+
+
+def test_colour_rows_split_by_slashes_and_rows_named_by_an_ordinal_and_a_colon():
+    from comma_env.agents.natural.color_grid import read_grid
+    slashes, _ = read_grid("Grid: yellow blue yellow magenta / blue red yellow blue / blue magenta magenta red / "
+                           "blue red magenta yellow")
+    assert slashes[15] == ("yellow",) and slashes[12] == ("blue",)
+    named, _ = read_grid("Top row yellow, blue, green, red. Second: yellow, blue, magenta, yellow. 3rd: magenta, red, "
+                         "green, blue. Bottom: magenta, red, blue, red.")
+    assert [named[i][0] for i in (0, 4, 8, 12)] == ["yellow", "yellow", "magenta", "magenta"]
+    corners, _ = read_grid("Corners first: top-left is green, top-right magenta. Between the top corners: magenta then "
+                           "green.")
+    assert corners.get(2) != ("blue",)  # "Corners first:" names no row
