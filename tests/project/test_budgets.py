@@ -72,7 +72,7 @@ ALLOWANCES: dict[str, int] = {
     # +9: Color asks which colour squares pressed while the grid was unread had, not advise as if no group was before
     # +2: Maze "Full route: ..." read alone; "facing down" no absolute move; "reverse two", "go two" counted
     # +1: Sound "you've got the dollar in already"; Wire "V = red, ..., IV = red" Roman numerals, not a legend
-    # +2: Color rows split by " / " whose last row starts with a 4-letter colour; "Second: ..." a row at a sentence start
+    # +2: Color rows split by " / " ending in a 4-letter colour; "Second: ..." a row at a sentence start
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;
