@@ -126,6 +126,9 @@ class NaturalSolver(OracleSolver):
         since = max((n for n, message in enumerate(messages) if n and retracts(message)), default=0)
         said = "\n".join(map(after_retraction, messages[since:])).splitlines()  # not "confirm" before "wait, no"
         bare = [line for line in map(strip_wrappers, map(str.strip, said)) if line in simulated.valid_actions()]
+        if bare and len(bare) < sum(1 for line in said if line.strip()):  # "1) continue\n2) $300\n3) confirm"
+            read = self.book.understand_dialogue(messages, copy.deepcopy(simulated)).actions
+            bare = read if read and read[:len(bare)] == bare else bare
         steps = Steps(bare) if bare else \
             self.book.understand_dialogue(messages, simulated) if advice.strip() else Steps()
         if not steps.actions and not steps.ask:

@@ -106,3 +106,18 @@ def test_a_label_in_capitals_or_quotes_is_no_correction():
              "- bottom right: YOU"  # who seed 14002, whose display shows HOLD ON
     assert expert_reads("who", [labels, "Display: HOLD ON."]).advice == ["press_middle_right"]
     assert expert_reads("who", [f"Display: HOLD ON\n{labels}", "Yes - HOLD ON."]).advice == ["press_middle_right"]
+
+
+def test_a_password_correction_restating_the_windows_keeps_the_letters_seen_before():
+    from comma_env.agents.natural.phrasebooks.base import phrasebook
+
+    env = comma_env.make("password")
+    env.reset(seed=19268)
+    book = phrasebook(env.unwrapped.puzzle_cls)
+    memory = book.start()
+    up = [f"cycle_up_{k}" for k in range(1, 6)]
+    for message, typed in (("X Q P J E", up), ("V O Q K F", up), ("W P R L B", []),
+                           ("typo, sorry - the last window shows D, not B. So W P R L D.", [])):
+        book.hear(message, memory)
+        book.typed(typed, memory)
+    assert book.decide(memory).advice == ["cycle_down_2", "submit"]  # WORLD, from all three views

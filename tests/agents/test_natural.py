@@ -239,3 +239,150 @@ def test_routes_and_positions_said_the_short_way_are_carried_out():
     book, memory = phrasebook(cls), {"state": {}, "notes": {}}
     book.hear("Now it show A F T C S. So first window have A B C, second D E F.", memory)
     assert memory["state"]["shown"] == [("A",), ("F",), ("T",), ("C",), ("S",)]  # not the ordinals' letters
+
+
+def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
+    cls, state = state_of("sound", 1)
+    book = phrasebook(cls)
+    code = ["press_hash", "press_star", "press_ampersand", "press_dollar"]
+    assert book.understand("# * & $", state).actions == code  # not a heading and a bullet
+    assert book.understand("pound, star, and, dollar", state).actions == code
+    assert book.understand("You push the and, after the hash, after the dollar, and the star in last.",
+                           state).actions == ["press_ampersand", "press_hash", "press_dollar", "press_star"]
+    assert book.understand("Last is $, before that &, before that *, and first is #.", state).actions == code
+    assert book.understand("Press * and &, but before that # and $.", state).actions is None
+
+
+def test_a_keypad_symbol_said_with_its_place_after_one_at_is_one_key():
+    cls, state = state_of("keypad", 19109)  # Я top left, Ω top right, Ж bottom left, ¿ bottom right
+    assert phrasebook(cls).understand("Start with the horseshoe. Next the bug-looking one at bottom left, then the "
+                                      "mirrored R, and finish on the upside-down question mark.", state).actions == [
+        "press_top_right", "press_bottom_left", "press_top_left", "press_bottom_right"]
+
+
+def test_and_not_rules_a_target_out():
+    from comma_env.agents.natural.reading import undone
+    assert "Z" not in undone("It's one of the bottom two, and not the Z. Press it.")
+
+
+def test_the_wire_expert_reads_a_group_at_the_top_and_a_second_as_another():
+    cls, _ = state_of("wire", 1)
+    book = phrasebook(cls)
+    for text, colours in (
+            ("Six wires. The top three are all red, then a white one, then blue, and the very bottom one is yellow.",
+             ["red", "red", "red", "white", "blue", "yellow"]),
+            ("Six wires. From the top: a white one, then a yellow, another white, then blue, a black one, and a "
+             "second blue at the very bottom.", ["white", "yellow", "white", "blue", "black", "blue"])):
+        memory: dict = {"state": {}}
+        book.read(text, memory)
+        assert book.belief(memory)["wire_colors_top_to_bottom"] == colours
+
+
+def test_leave_it_alone_rules_a_target_out():
+    from comma_env.agents.natural.reading import undone
+    assert "white" not in undone("Don't touch the blues, and leave the white alone too. Cut the other one.")
+
+
+def test_labels_said_again_from_the_right_are_reversed():
+    from comma_env.agents.natural.phrasebooks.memory import _labels_in
+    assert _labels_in("stage 2, disp 1. again from the right: 1, 4, 3, 2") == [2, 3, 4, 1]
+
+
+def test_a_password_change_without_a_direction_is_asked():
+    cls, state = state_of("password", 1)
+    steps = phrasebook(cls).understand("Change the last letter and submit.", state)
+    assert steps.actions is None and "up or down" in steps.ask[0]
+
+
+def test_the_dog_count_reads_an_open_count_and_an_ordinal_as_at_least_that_many():
+    from comma_env.agents.natural.phrasebooks.dog import count_dogs
+    assert count_dogs("Lots of dogs, a golden one. 4 or 5, I keep losing count. Timer 9:34.") == (4, 5)
+    assert count_dogs("A white dog is running. A black dog lying down. The 3rd one is spotted and standing.") == (3,)
+
+
+def _atm_after(seed: int, actions: list[str]):
+    cls, state = state_of("atm", seed)
+    for action in actions:
+        state.apply(action)
+    return phrasebook(cls), state
+
+
+def test_the_atm_solver_reads_plus_a_step_back_and_asks_for_an_amount_it_cannot_choose_yet():
+    book, state = _atm_after(19405, [])
+    assert book.understand("deposit, then ur pin + enter", state).actions[-1] == "press_enter"
+    book, state = _atm_after(19408, ["select_deposit", "press_9", "press_2", "press_7", "press_3", "press_enter",
+                                     "continue", "amount_50"])
+    assert book.understand("It has to be $100. Back one screen, choose 100, then confirm.", state).actions == [
+        "go_back", "amount_100", "confirm"]
+    assert book.understand("Choose 100, then confirm.", state).actions is None  # not confirm with $50
+
+
+def test_a_numbered_list_with_one_bare_action_name_is_read_whole():
+    env = comma_env.make("atm", solver_view="text")
+    env.reset(seed=19411)
+    for action in ["select_withdraw", "press_4", "press_0", "press_7", "press_0", "press_enter"]:
+        env.unwrapped.puzzle.apply(action)
+    solver = OraclePolicy("natural", seed=0).player("solver", env, 19411)
+    advice = {"speaker": "expert", "text": "1) continue\n2) $300\n3) confirm"}
+    reply = asyncio.run(solver.act({}, {"dialogue": [advice]}))
+    assert reply.understood["actions"] == ["continue", "amount_300", "confirm"]
+
+
+def test_a_branch_said_as_anything_smaller_means_is_the_otherwise_branch():
+    from comma_env.agents.natural.conditions import settle
+    _, state = state_of("telehealth", 19468)  # diameter 7.6 mm
+    text = "Then check the diameter on your card: 5 mm or more means surgery, anything smaller means cryotherapy."
+    assert "cryotherapy" not in settle(text, state.visible_state())[0]
+
+
+def test_a_u_among_single_letters_is_a_letter_not_you():
+    from comma_env.agents.natural.reading import clean
+    assert clean("u q t o e") == "u q t o e"
+    assert clean("s o u p f") == "s o u p f"
+    assert clean("can u see it") == "can you see it"
+
+
+def test_the_colour_expert_asks_for_the_group_pressed_while_it_could_not_read_the_grid():
+    cls, _ = state_of("color", 19351)
+    book = phrasebook(cls)
+    memory = book.start()
+    book.hear("Grid: something I can't describe", memory)
+    book.typed(["press_2_2", "press_3_4", "press_4_2"], memory)
+    book.hear("Row 1 red blue blue green, row 2 yellow white blue yellow, row 3 yellow green magenta white, "
+              "row 4 red white yellow magenta.", memory)
+    decision = book.decide(memory)
+    assert not decision.advice and "pressed" in decision.ask[0]
+
+
+def test_a_maze_route_said_again_in_full_after_a_remark_on_the_facing():
+    from comma_env.agents.natural.reading import spelled_numbers
+    assert spelled_numbers("reverse two, go two") == "reverse 2, go 2"
+    cls, state = state_of("maze", 19317)  # facing down
+    steps = phrasebook(cls).understand("wait, no - you're facing down, so to face left it's a RIGHT turn. Full route: "
+                                       "reverse two, turn right, forward six, press the button.", state)
+    assert steps.actions == ["move_backward", "move_backward", "turn_right", *["move_forward"] * 6, "press_button"]
+
+
+def test_youve_got_it_already_and_roman_numerals_with_an_equals_sign():
+    cls, state = state_of("sound", 1)
+    assert phrasebook(cls).understand("you've got the dollar in already; now star, ampersand, hash.",
+                                      state).actions == ["press_star", "press_ampersand", "press_hash"]
+    cls, _ = state_of("wire", 16005)
+    book = phrasebook(cls)
+    memory = book.start()
+    book.hear("Serial HEEJS0. Wires (numbered from top): V = red, I = yellow, VI = yellow, III = white, II = black, "
+              "IV = red", memory)
+    assert book.belief(memory)["wire_colors_top_to_bottom"] == ["yellow", "black", "white", "red", "red", "yellow"]
+
+
+def test_colour_rows_split_by_slashes_and_rows_named_by_an_ordinal_and_a_colon():
+    from comma_env.agents.natural.color_grid import read_grid
+    slashes, _ = read_grid("Grid: yellow blue yellow magenta / blue red yellow blue / blue magenta magenta red / "
+                           "blue red magenta yellow")
+    assert slashes[15] == ("yellow",) and slashes[12] == ("blue",)
+    named, _ = read_grid("Top row yellow, blue, green, red. Second: yellow, blue, magenta, yellow. 3rd: magenta, red, "
+                         "green, blue. Bottom: magenta, red, blue, red.")
+    assert [named[i][0] for i in (0, 4, 8, 12)] == ["yellow", "yellow", "magenta", "magenta"]
+    corners, _ = read_grid("Corners first: top-left is green, top-right magenta. Between the top corners: magenta then "
+                           "green.")
+    assert corners.get(2) != ("blue",)  # "Corners first:" names no row

@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5168,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5243,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -60,6 +60,20 @@ ALLOWANCES: dict[str, int] = {
     # descriptions too
     # +6: Maze "move two squares" / "Turn right, two." ahead, "without turning", "fwd", "Button."; Who "bottom right"
     # in lower case a place; Password "now it show A F T C S"; +1 Memory's "#3" written as an ordinal word
+    # +20: Sound "# * & $" (a code in glyphs only), "and" as the & key in a list, a code said backwards ("before that")
+    # +5: Keypad "the bug-looking one at bottom left" one key; "and not the Z" rules out; Wire "the top three are
+    # all red", "a second blue" is another blue; +1: "leave the white alone" rules out like "don't"
+    # +5: Memory "again from the right: 1, 4, 3, 2"; Password "change the last letter" asked; Dog "4 or 5",
+    # "the 3rd one"
+    # +10: ATM "pin + enter", "back one screen", "choose 100" off the amount screen asked, a step before a comma
+    # without "if" is no condition; the solver reads a list whole when only some lines are bare action names
+    # +4: a branch "anything smaller means B" after "5 mm or more means A" is the otherwise branch (conditions._OTHER)
+    # +1: texting "u" is not "you" before a lone letter ("u q t o e", Password's letters in lower case)
+    # +9: Color asks which colour squares pressed while the grid was unread had, not advise as if no group was before
+    # +2: Maze "Full route: ..." read alone; "facing down" no absolute move; "reverse two", "go two" counted
+    # +1: Sound "you've got the dollar in already"; Wire "V = red, ..., IV = red" Roman numerals, not a legend
+    # +2: Color rows split by " / " ending in a 4-letter colour; "Second: ..." a row at a sentence start
+    # +15: Password restart: a correction restating all five windows replaces the current view, not the earlier ones
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;

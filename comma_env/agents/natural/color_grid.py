@@ -15,7 +15,8 @@ LETTERS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "M": "magenta",
 Cell = tuple[str, ...] | None
 ROW_WORDS = {**SMALL_NUMBERS, **ORDINAL_WORDS, "top": 1, "bottom": SIZE, "last": SIZE}
 _MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|bottom)\))?|(top|first|second|third|fourth|"
-                   r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(first|second|third|fourth|1st|2nd|3rd|"
+                   r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(?<![A-Za-z,] )\b(top|first|second|third|"
+                   r"fourth|bottom|last|[1-4](?:st|nd|rd|th))(?=\s*:)|(first|second|third|fourth|1st|2nd|3rd|"
                    r"4th)\s+line\b|"
                    r"(the row above it|the row below it))|(?m:^\s*([1-4])\s*[.):]\s)|(?m:^\s*-\s+)", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(two|three|four|2|3|4|both)\s+(?:of\s+the\s+)?(\w+)\b(?:\s+ones?)?")
@@ -43,7 +44,8 @@ def _lines(text: str) -> list[list[Cell]] | None:
     pieces = [p for line in text.splitlines() for p in re.split(r"[.!?](?:\s|$)", re.sub(r"\([^)]*\)", " ", line))]
     for line in pieces:  # a sentence at a time, a legend in brackets left out: "(R red, B blue)"
         parts = [p.strip() for p in re.split(r"\s*[/|]\s*", line.split(":", 1)[-1]) if p.strip()]
-        parts[-1:] = [re.sub(r"^([A-Za-z]{4})\b[\s,]+[a-z][\w\s]*$", r"\1", p) for p in parts[-1:]]  # "GYMM, in rows"
+        parts[-1:] = [re.sub(r"^([A-Za-z]{4})\b[\s,]+[a-z][\w\s]*$", r"\1", p) if not PALETTE.one(p[:4]) else p
+                      for p in parts[-1:]]  # "GYMM, in rows", not "blue red magenta yellow"
         if len(parts) == SIZE:
             drawn = [row for row in map(_letter_row, parts) if row]
             if len(drawn) == SIZE:

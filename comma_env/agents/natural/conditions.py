@@ -201,16 +201,20 @@ def _branches(text: str, state: dict[str, Any]) -> list[tuple[str | None, str]]:
     return out
 
 
-def _arrow(part: str, state: dict[str, Any], comma: bool) -> tuple[str, str, str] | None:
+def _arrow(part: str, state: dict[str, Any], comma: bool) -> tuple[str, str | None, str] | None:
     """A branch said as "C -> A", "C: A", "C gets A" (or, after another branch, "C, A"), when C is a condition: what
     comes before C ("Diagnose SEK, then treat: C -> A"), C and A."""
     arrows = [*re.finditer(r"\s*(?:->|=>)\s*", part), *_ARROW.finditer(part),
               *(re.finditer(r",\s*", part) if comma else [])]
     for arrow in arrows[:3]:  # the condition comes first: a long run of colons is no rule
         *before, head = re.split(r"(?<=[:,])\s*", part[:arrow.start()]) if not comma else [part[:arrow.start()]]
-        if isinstance(holds(head, state), bool):
-            return " ".join(before).rstrip(":, "), head, part[arrow.end():]
+        if isinstance(holds(head, state), bool) or _OTHER.fullmatch(head):  # "anything smaller means B": otherwise
+            return " ".join(before).rstrip(":, "), None if _OTHER.fullmatch(head) else head, part[arrow.end():]
     return None
+
+
+_OTHER = re.compile(r"\W*(?:otherwise|else|anything (?:else|smaller|less|lower|under|below|bigger|larger|more|over|"
+                    r"above)|(?:smaller|less|lower|bigger|larger|more) than that)\W*", re.IGNORECASE)
 
 
 def _text_of(branch: tuple[str | None, str]) -> str:

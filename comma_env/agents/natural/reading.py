@@ -62,7 +62,8 @@ SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|
 TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
            "ur": "your", "b4": "before", "w/": "with", "w/o": "without"}
 """Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
-_TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True)) + r")(?![\w/])")
+_TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True))
+                      + r")(?![\w/])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))")  # not the letter u in "u q t o e"
 
 _TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
@@ -128,9 +129,9 @@ def clean(text: str) -> str:
 
 _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?|stages?|lines?|buttons?|keys?|"
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
-            r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|leds?|lights?")
+            r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|reverse|leds?|lights?")
 _ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
-                            rf"of|a|an)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
+                            rf"of|a|an|go|move|walk)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
 
@@ -358,17 +359,18 @@ ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|migh
                    r"[^()=:]{12,160}\)", re.IGNORECASE)
 """A remark in brackets about a list ("red/blue (the second looks red in one light)"), read as a space."""
 
-_DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid)\s+(?!-|let go|release|lift|worry|forget|"
+_DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid|leave(?=[^,.;:!?\n]*?\balone\b))"
+                   r"\s+(?!-|let go|release|lift|worry|forget|"
                    r"panic|rush|hesitate|wait|treat)(?:(?!\s-+\s)[^,.;:!?\n])*", re.IGNORECASE)
-_NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*not\s+(?:(?:the|an?|that|this|on|at|\d|top|bottom|upper|lower|middle|left|"
-                  r"right|first|second|third|fourth|fifth|sixth|last)\b|(?-i:[A-Z]+)\b|[\"'])(?:(?!\s--?\s|\sbut\s)[^,.;:!?\n])*"
+_NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*(?:and\s+)?not\s+(?:(?:the|an?|that|this|on|at|\d|top|bottom|upper|lower|"
+                  r"middle|left|right|first|second|third|fourth|fifth|sixth|last)\b|(?-i:[A-Z]+)\b|[\"'])(?:(?!\s--?\s|\sbut\s)[^,.;:!?\n])*"
                   r"(?:\sbut\b)?",
                   re.IGNORECASE | re.MULTILINE)
 
 
 def undone(text: str) -> str:
     """Advice without the steps it forbids ("don't hold it, just tap") or the targets it rules out ("the
-    fourth wire, not the third", "top right, not top left"); "don't let go until ..." and "don't treat it" stay,
+    fourth wire, not the third", "top right, and not top left"); "don't let go until ..." and "don't treat it" stay,
     as they say when or what, and so does a bare "don't -", which takes back what was said before (`UNDO`)."""
     return _NOT.sub(" ", _DONT.sub(" ", text))
 

@@ -34,9 +34,9 @@ _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|ov
 _RULE = re.compile(r"\bbalance\b|\b500\b")
 _GUARD = re.compile(rf"\W*+(?:if\s+)?([^:,]+?)(?:[:,]|{AT_LEAST}(?=\s))\s*(.+)")
 """A step under a condition: "if it's $500 or more: A", "if ur balance was 500+ tap 300", "Balance under $500: A"."""
-_STEP_BREAKS = re.compile(r",|->|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|choose|pick|select|"
-                          r"confirm|continue|type|enter|log|sign|go|put|key|punch|input))")
-"""Where one step of advice ends and the next begins ("log in, then choose withdraw and confirm")."""
+_STEP_BREAKS = re.compile(r",|->|(?<=\s)\+(?=\s)|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|"
+                          r"choose|pick|select|confirm|continue|type|enter|log|sign|go|put|key|punch|input))")
+"""Where one step of advice ends and the next begins ("log in, then choose withdraw and confirm", "pin + enter")."""
 _VAGUE = re.compile(r"\b(?:a few hundred|around|about|roughly|close to|near|between|enough|borderline|somewhere|"
                     r"not sure|don'?t know which side|which side)\b", re.IGNORECASE)
 
@@ -183,6 +183,8 @@ class AtmPhrases(Phrasebook):
                 clauses += _STEP_BREAKS.split(sentence[:before.start()])
                 sentence = sentence[before.end():]
             guard = _GUARD.match(sentence)
+            if guard and sentence[guard.end(1):].startswith(",") and not re.match(r"\W*if\b", sentence):
+                guard = None  # "back one screen, choose 100": a step, not a condition, before a comma without "if"
             if _RULE.search(sentence) and re.search(r"withdraw|take out|deposit|put in", sentence):
                 clauses.append(sentence)  # the balance rule is one step, however it is punctuated
             elif guard and (verdict := holds(guard.group(1), puzzle.visible_state())) is not None:
@@ -259,13 +261,17 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         back = _back_to_menu(state)
         rest = re.search(r"\b(deposit|withdraw)", clause)
         return back + ([f"select_{rest.group(1)}"] if rest else [])
-    if re.search(r"\bgo back\b|\bpress back\b|(?<!report )(?<!get )(?<!come )\bback\b$", clause):
+    if re.search(r"\bgo back\b|\bpress back\b|(?<!report )(?<!get )(?<!come )\bback\b(?: (?:1|a) (?:screen|step))?$",
+                 clause):
         return ["go_back"]
     amount = re.search(r"\$\s*(\d+)|\b(\d+)\s*dollars?\b|\b(hundred)[- ]dollar|"  # or a bare "pick 300"
                        r"^(?:you\s+)?(?:(?:choose|pick|select|tap|press|hit|amount)\s+)?(?:the\s+)?(\d{2,3})$", clause)
     if amount and screen == "amount":
         value = 100 if amount.group(3) else int(amount.group(1) or amount.group(2) or amount.group(4))
         return [f"amount_{value}"] if value in AMOUNTS else f"There's no ${value} option. Which amount?"
+    if amount and f"${amount.group(1) or amount.group(2) or amount.group(4)}" != state.get("selected_amount") and \
+            re.search(r"\b(?:choose|pick|select|tap|press|hit)\s+(?:the\s+)?\$?\d", clause):  # "choose 100" elsewhere
+        return f"I can't choose an amount on this screen ({screen}). What should I press first?"
     kind = re.search(r"\b(withdraw|take (?:money|cash) out|take out|cash out|deposit|put (?:money )?in)", clause)
     if kind:
         chosen = "withdraw" if kind.group(1).startswith(("withdraw", "take", "cash")) else "deposit"

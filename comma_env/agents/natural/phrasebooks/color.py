@@ -40,6 +40,8 @@ class ColorPhrases(Phrasebook):
             group = stage_group(flat, notes.get("previous_group"))
             stage = notes["stage"] = {"group": group, "cells": group_cells(flat, group)}
         typed = set(notes.get("typed", []))
+        notes["unread_group"] = notes.get("unread_group") or (  # squares pressed while their colours were unread
+            stage is None and bool(actions) and notes.get("previous_group") is None)
         for action in actions:
             try:
                 typed.add(cell_of(action))
@@ -48,7 +50,7 @@ class ColorPhrases(Phrasebook):
                 continue
         notes["typed"] = sorted(typed)
         if stage and set(stage["cells"]) <= typed:
-            notes["previous_group"] = stage["group"]
+            notes["previous_group"], notes["unread_group"] = stage["group"], False
             notes["stage"], notes["typed"] = None, []
             grid = [g if g == (WHITE,) else None for g in grid]  # the other squares may change colour
         state["grid"] = grid
@@ -59,7 +61,10 @@ class ColorPhrases(Phrasebook):
         cells = [fact(options, f"the square in row {i // SIZE + 1}, column {i % SIZE + 1} is",
                       f"the colours of row {i // SIZE + 1}", every) for i, options in enumerate(grid)]
         rows: Any = [cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
-        if memory["state"].get("axes") and all(isinstance(c, str) for c in cells):
+        if memory["notes"].get("unread_group") and any(g == (WHITE,) for g in grid) and \
+                all(isinstance(c, str) for c in cells):  # the rows first, then this
+            rows = unknown("which colour the squares you pressed had before they turned white", [rows])
+        elif memory["state"].get("axes") and all(isinstance(c, str) for c in cells):
             columns = [[cells[r * SIZE + c] for r in range(SIZE)] for c in range(SIZE)]
             rows = unknown("whether you listed rows or columns", [rows, columns])
         return {"square_colors_by_row": rows}
@@ -71,6 +76,8 @@ class ColorPhrases(Phrasebook):
         stage, typed = notes.get("stage"), set(notes.get("typed", []))
         if stage and typed and not set(stage["cells"]) <= typed:  # half way through a stage
             return [[action_name(c) for c in stage["cells"] if grid[c] != WHITE]]
+        if notes.get("unread_group") and grid.count(WHITE):
+            return []  # the group pressed before is unknown: the manual's next group depends on it
         previous = notes.get("previous_group") if grid.count(WHITE) else None
         group = stage_group(grid, previous)
         return [[action_name(c) for c in group_cells(grid, group)]]

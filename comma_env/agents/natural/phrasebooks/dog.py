@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import number, plain
+from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
 from comma_env.agents.natural.timing import ALTERNATIVES, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
@@ -35,7 +35,7 @@ _NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b|(?=(?:an?\s+)?(?
 
 def count_dogs(text: str) -> tuple[int, ...] | None:
     """How many dogs `text` says there are (several readings when unsure), or None."""
-    options = re.search(rf"\b(\d)\s+or\s+(\d)\s+{_DOG}", text, re.IGNORECASE)
+    options = re.search(r"\b(\d)\s+or\s+(\d)\b(?!\s*(?:s\b|sec|:))", text, re.IGNORECASE)  # "4 or 5 (dogs)"
     if options:
         return int(options.group(1)), int(options.group(2))
     said: list[int] = []
@@ -55,6 +55,8 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
     listed = len(_ONE_DOG.findall(text)) or len(_EMOJI.findall(text))
     if numbered and numbered == list(range(1, len(numbered) + 1)):
         listed = max(listed, len(numbered))
+    placed = [ordinal(w) or 0 for w in re.findall(rf"\bthe\s+({ORDINAL})\s+(?:one|dog)\b", text, re.IGNORECASE)]
+    listed = max([listed, *placed])  # "the third one is spotted": at least three
     if total is not None:
         return (total,)
     if said and (max(said) >= listed or 0 in said):

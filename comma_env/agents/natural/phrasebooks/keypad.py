@@ -196,7 +196,8 @@ def _sentence_of(text: str, index: int) -> str:
 
 
 def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
-    """The keys a sentence names, in order; a symbol with its position in brackets is one key."""
+    """The keys a sentence names, in order; a symbol with its position in brackets or after "(looking) one at" is
+    one key ("the bug-looking one at bottom left")."""
     found = mentions(sentence)
     places = grid.places(grid.blanked(sentence, found), ROWS)
     tokens: list[Any] = sorted([*found, *places], key=lambda t: t.start)
@@ -208,7 +209,8 @@ def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
         else:
             keys = grid.matching(token, ROWS)
         together = previous is not None and type(previous) is not type(token) and \
-            re.fullmatch(r"[\s()\"',:\-]*(?:the\s+)?|[\s()\"',:\-]*(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
+            re.fullmatch(r"[\s()\"',:\-]*(?:the\s+)?|[\s()\"',:\-]*(?:looking\s+)?(?:one\s+)?"
+                         r"(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
                          sentence[previous.end:token.start], re.IGNORECASE)
         if together and refs:
             refs[-1] = refs[-1] & keys

@@ -204,6 +204,8 @@ class MazePhrases(Phrasebook):
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
+        whole = re.search(r"\b(?:full|whole|complete|entire|new)\s+(?:route|path)\b[^:\n]{0,20}:", text, re.IGNORECASE)
+        text = text[whole.end():] if whole else text  # "..., it's a RIGHT turn. Full route: reverse two, ..."
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
         goal = _TO_SPHERE.search(text)
         rows, (r, c) = state["maze_rows_top_to_bottom"], state["mouse_row_column"]
@@ -301,7 +303,7 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
         text = pattern.sub(word, text)
     text = _UNTIL.sub(" forward 99 ", text)
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
-    absolute = bool(re.search(r"\b(?:up|down|north|south|east|west)\b", text, re.IGNORECASE))
+    absolute = bool(re.search(r"(?<!facing )(?<!face )\b(?:up|down|north|south|east|west)\b", text, re.I))  # not a pose
     if absolute:
         text = _ABSOLUTE.sub(lambda m: f" heading {_FACING[(m.group(2) or m.group(3)).lower()]} "
                                        f"{m.group(1) or m.group(4)} ", text)

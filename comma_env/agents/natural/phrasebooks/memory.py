@@ -23,7 +23,7 @@ _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\
 _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
                       r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
 _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
-                        r"from the (right)\b[^:]*?to the left|right to left|(?<![a-z])\|)", re.IGNORECASE)
+                        r"from the (right)\b(?:[^:]*?to the left)?|right to left|(?<![a-z])\|)", re.IGNORECASE)
 _RECAP = re.compile(r"\bstage\s*([1-5])\b[^\n]*?\b(?:pressed|hit|pushed|clicked|tapped)\b[^\n]*", re.IGNORECASE)
 _S_RECAP = re.compile(r"\bS([1-5])\s*:\s*pos(?:ition)?\s*([1-4])\s*/\s*label\s*([1-4])", re.IGNORECASE)
 

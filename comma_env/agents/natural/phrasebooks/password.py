@@ -3,6 +3,7 @@ shown ("#1 R/S/Q"). Advice spells the password or gives presses window by window
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -10,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
-from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
+from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain, retracts
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
@@ -44,6 +45,20 @@ def _cycle_candidates(seen: list[str]) -> list[str]:
 
 
 class PasswordPhrases(Phrasebook):
+    def restart(self, text: str, memory: Memory) -> bool:
+        """A correction restating the windows ("typo - ... So W P R L D.") replaces what they show now, not the
+        letters seen before the last cycling."""
+        trial = copy.deepcopy(memory)
+        snapshots = trial["state"].get("snapshots") or []
+        if len(snapshots) < 2 or not retracts(text):
+            return super().restart(text, memory)
+        trial["state"]["snapshots"], trial["state"]["typed_since"] = snapshots[:-1], True
+        self.read(text, trial)
+        if not all(trial["state"].get("shown") or [None]):  # a part only ("sorry, the last is D"): not a restatement
+            return super().restart(text, memory)
+        memory.update(trial)
+        return True
+
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
@@ -185,6 +200,9 @@ class PasswordPhrases(Phrasebook):
                   and all(abs(ord(t) - ord(c)) <= 2 for c, t in zip(shown, w.upper(), strict=True))}
         if len(within) > 1:
             return Steps.unclear(f"Which word is it: {' or '.join(sorted(within))}?")
+        if not within and steps.actions == ["submit"] and re.search(
+                r"\b(?:change|cycle|move|scroll|flip|switch|adjust|roll|rotate)\b", text, re.IGNORECASE):
+            return Steps.unclear("Which window should I change, up or down, and how many presses?")  # no direction
         return _spelled(within.pop(), shown, submit) if within else steps
 
 

@@ -3,6 +3,7 @@ telling features (asking about the feature that separates them). Advice: the cod
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -56,11 +57,14 @@ QUESTIONS: dict[frozenset[str], str] = {
 LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$|\bs with an? (?:line|stroke|bar)(?: through it)?",
                 "*": r"\b(?:stars?|asterisks?|snowflake|splat)\b|\*",
-                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp|pretzel(?:-shaped)?(?: one)?)\b|&",
+                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp|pretzel(?:-shaped)?(?: one)?)\b|&|"
+                     r"(?:(?<=\bthe )|(?<=, )|^)and(?=\s*[,;.]|\s*$)",
                 "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe|tic-?tac-?toe(?: grid)?)\b|#"}
-"""Each key's words: the glyph, its names and its look ("the S with a line through it", "the pretzel-shaped one")."""
+"""Each key's words: the glyph, its names and its look ("the S with a line through it", "the pretzel-shaped one");
+"and" alone as a list item or after "the" ("pound, star, and, dollar") is the & key."""
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
+_NAMES = {"$": "dollar", "*": "star", "&": "ampersand", "#": "hash"}
 _RUN = re.compile(r"(?<![\w$*&#])[$*&#](?:\s*[$*&#]){1,3}(?![\w$*&#])")
 VOCABULARY = ("dollar", "star", "ampersand", "hash", "then", "and", "the", "press", "type", "enter", "code")
 
@@ -119,7 +123,7 @@ class SoundPhrases(Phrasebook):
     # -- the expert's words ----------------------------------------------------------------------------
     def instruction(self, action: str, count: int, seen: State, rng: np.random.Generator) -> str:
         symbol = next(s for s, a in SYMBOL_ACTIONS.items() if a == action)
-        name = {"$": "dollar", "*": "star", "&": "ampersand", "#": "hash"}[symbol]
+        name = _NAMES[symbol]
         return choose(rng, (f"Press the {name} key ({symbol}).", f'Key in "{symbol}".', f"Hit the {name} sign."))
 
     # -- the solver describes and reads advice -------------------------------------------------------
@@ -131,13 +135,20 @@ class SoundPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         entered = str(puzzle.visible_state()["code_entered"])
+        if _RUN.fullmatch(text.strip(" \t\n.!")):  # "# * & $": the code's glyphs, not a heading and a bullet
+            text = " ".join(_NAMES[glyph] for glyph in re.sub(r"[^$*&#]", "", text))
         text = plain(text, VOCABULARY)
         if HEDGES.search(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
             return Steps.unclear("Which symbols exactly, in which order?")
-        said = re.sub(r"\byou have\b[^.]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text, flags=re.IGNORECASE)
+        said = re.sub(r"\byou(?: have|'ve)\b[^.;]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text,
+                      flags=re.IGNORECASE)
         symbols: list[str] = []
         for sentence in sentences(said):
             found = _symbols(sentence)
+            if found and re.search(r"\bbefore (?:that|it)\b", sentence, re.IGNORECASE):
+                found = _backwards(sentence, found)
+                if not found:
+                    return Steps.unclear("In which order should I press the symbols, first to last?")
             named = re.finditer(rf"{_SYMBOL.pattern}|\b{ORDINAL}\s+(?:key|button)", sentence, re.IGNORECASE)
             unread = leftover(sentence, [m.start() for m in named])
             if found and unread:
@@ -175,3 +186,13 @@ def _symbols(sentence: str) -> list[str]:
         merged.append(symbol)
         last = start + 1
     return merged
+
+
+def _backwards(sentence: str, found: list[str]) -> list[str]:
+    """`found` first to last when each symbol is said before the one ahead of it ("last is $, before that *, ...");
+    empty when "before that" leaves the order open (it joins some symbols only)."""
+    starts = list(_SYMBOL.finditer(sentence))
+    gaps = [sentence[a.end():b.start()] for a, b in itertools.pairwise(starts)]
+    if len(starts) != len(found) or not all(re.search(r"\bbefore (?:that|it)\b|\bfirst\b", gap, re.I) for gap in gaps):
+        return []
+    return found[::-1]

@@ -40,6 +40,9 @@ _LAST_DIGIT = re.compile(r"\b(?:last (?:digit|character|char)|ends? (?:in|with))
                          re.IGNORECASE)
 _NO_SERIAL = re.compile(r"\b(?:no|without|missing|haven'?t found|can'?t (?:find|see|read)|didn'?t (?:see|get|read))"
                         r"\b[^.\n]{0,25}\bserial", re.IGNORECASE)
+_TOP_GROUP = re.compile(rf"\b(?:the\s+)?(?:top|first)\s+(two|three|four|[2-4])\s+(?:are|r)\s+(?:all\s+)?"
+                        rf"({PALETTE.pattern.pattern})\b")
+"""The first wires said as one group ("the top three are all red"), read as that many of the colour."""
 _COUNT = re.compile(r"\b(\d|[ivx]{1,3})\s+(?:\w+\s+)?wires?\b|\bwires?\s*\(\s*(\d)\s*(?:total|in total|of them)?|"
                     r"\b(?:wire count|number of wires|count)\s*[:=-]?\s*(\d)\b", re.IGNORECASE)
 _TOTAL = re.compile(r"\b(\d)\s+(?:in\s+)?total\b", re.IGNORECASE)
@@ -73,10 +76,10 @@ def _serial_and_rest(text: str, state: dict[str, Any]) -> str:
 
 
 def _legend(text: str) -> str:
-    """Letters defined in a legend ("R=red W=white") written out as colours."""
+    """Letters defined in a legend ("R=red W=white") written out as colours; not Roman numerals ("V = red")."""
     letters = {m.group(1).upper(): PALETTE.words[m.group(2).lower()][0] for m in _LEGEND.finditer(text)
                if m.group(2).lower() in PALETTE.words}
-    if len(letters) < 2:
+    if len(letters) < 2 or re.search(r"(?<![A-Za-z])(?:II|III|IV|VI)\s*[=:]", text):  # "V = red, ..., IV = red"
         return text
     text = _LEGEND.sub(" ", text)
     return re.sub(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", lambda m: letters.get(m.group(1), m.group(1)), text)
@@ -88,7 +91,7 @@ class WirePhrases(Phrasebook):
         state = memory["state"]
         text = _serial_and_rest(ASIDE.sub(" ", clean(text)), state)
         text = drop_negated(spelled_numbers(fix_typos(_legend(text), (*VOCABULARY, *NUMBER_VOCABULARY))), PALETTE)
-        low = text.lower()
+        low = _TOP_GROUP.sub(lambda m: ", ".join([m.group(2)] * (number(m.group(1)) or 1)), text.lower())
         count = self._count(low)
         if count:
             state["count"] = count
@@ -145,9 +148,9 @@ class WirePhrases(Phrasebook):
             (rf"(?:wire|position|pos|number|no|#)\s*#?\s*(\d)\b(?:\s*\([^)]*\))?\s*(?:is|=|:|-)?\s*(?:actually\s+)?"
              rf"(?:an?\s+)?((?:{colour})(?:\s*(?:or|/)\s*(?:{colour}))*)", "n"),
             (rf"(?m)^\s*(\d)\s*[.):-]\s*((?:{colour})(?:\s*(?:or|/)\s*(?:{colour}))*)", "n"),
-            (rf"\b({ORDINAL})(?:\s+(?:wire|one))?(?:\s+(?:from|counting from) the (?:top|bottom))?\s*(?:is|=|:|-)?"
-             rf"\s*(?:actually\s+)?(?:an?\s+)?((?:{colour})(?:\s*(?:or|/)\s*(?:{colour}))*)", "o"),
-            (rf"\b(i{{1,3}}|iv|vi?)\s+((?:{colour}))", "r"),
+            (rf"(?<!\ba )(?<!\ban )\b({ORDINAL})(?:\s+(?:wire|one))?(?:\s+(?:from|counting from) the (?:top|bottom))?"
+             rf"\s*(?:is|=|:|-)?\s*(?:actually\s+)?(?:an?\s+)?((?:{colour})(?:\s*(?:or|/)\s*(?:{colour}))*)", "o"),
+            (rf"\b(i{{1,3}}|iv|vi?)\s*(?:[=:]\s*|\s(?:is\s+)?)((?:{colour}))", "r"),
             (rf"\b(top|bottom)(?:most)?\s+(?:one|wire)\s+(?:is\s+)?(?:actually\s+)?((?:{colour}))", "e"),
             (rf"((?:{colour}))\s+at the (?:very\s+)?(top|bottom)\b", "e2"),
         )
