@@ -119,8 +119,9 @@ class Phrasebook:
             self.hear(part, memory)
         lines = parts[-1].splitlines()
         acted = [k for k, line in enumerate(lines) if ACTION_LINE.fullmatch(line.strip())]
-        before = "\n".join(lines[:acted[0]]) if acted else ""
-        after = "\n".join(line for k, line in enumerate(lines) if k not in acted and not (acted and k < acted[0]))
+        first, typed = (acted[0] if acted else 0), set(acted)
+        before = "\n".join(lines[:first])
+        after = "\n".join(line for k, line in enumerate(lines) if k >= first and k not in typed)
         if before.strip():
             self._said(before, memory)
         if acted:
