@@ -385,7 +385,7 @@ BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way|likewise|simi
 out, so they are asked."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
-             r"one of (?:the|those|them|these))\b")
+             r"(?<!every )(?<!each )one of (?:the|those|them|these))\b")
 """Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
 QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:that|which)(?:'s| is) not|"
               r"(?:just |right )?(?:before|after) (?:it|the (?:timer|clock|seconds?)))\b")

@@ -1,30 +1,46 @@
 """Moments on a countdown as people say them (Button, Dog): "when the timer shows a 4", "when the last
-digit is 1", "wait 9 seconds, then", "right now"; a choice between two digits stays open."""
+digit is 1", "end in two", "once a 1 appears", "at 4:13", "wait 9 seconds, then", "right now"; a choice between
+two digits stays open."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _DIGIT = r"(\d)(?!\d|:)"
 _WAIT = re.compile(r"\bwait\s+(?:for\s+)?(\d{1,3})\s*(?:s|sec|secs|seconds?)\b", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:right now|immediately|at once|straight away|now)\b", re.IGNORECASE)
-_LAST = re.compile(r"\b(?:ends?\s+(?:in|with|on)|ending in|last (?:digit|number)|ones digit|seconds\s+(?:end|show)|"
+_END = r"(?:ends?|ending|finish(?:es|ing)?)\s+(?:in|with|on)"
+_LAST = re.compile(rf"\b(?:{_END}|last (?:digit|number)|ones digit|seconds\s+(?:end|show)|"
                    r"final digit|units digit)\b", re.IGNORECASE)
-_SAID = re.compile(rf"\b(?:shows?|showing|see|is|'s|ends?\s+(?:in|with|on)|ending in|on|at|when|digit|number|appears?|"
-                   rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till)\s+(?:an?\s+|"
-                   rf"the\s+)?(?:number\s+|digit\s+)?(?:\.{{2,}}|\u2026)?{_DIGIT}|\bx{_DIGIT}", re.IGNORECASE)
+_WORDS = "zero one two three four five six seven eight nine".split()
+_SAID = re.compile(rf"\b(?:shows?|showing|see|is|'s|on|at|when|digit|number|appears?|"
+                   rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till|{_END})\s+(?:an?\s+|"
+                   rf"the\s+)?(?:number\s+|digit\s+)?(?:\.{{2,}}|\u2026)?{_DIGIT}|\bx{_DIGIT}|"
+                   rf"\b(?:{_END}|(?:last|final) digit is)\s+(?:an?\s+)?({'|'.join(_WORDS)})\b(?!\s+of\b)|"
+                   rf"\ban?\s+{_DIGIT}\s+(?:appears|shows up|comes up|turns up)\b", re.IGNORECASE)
+_CLOCK = re.compile(r"\b(?:at|when (?:the (?:timer|clock) )?(?:shows|reads|hits|is at))\s+(\d{1,2}):(\d{2})\b",
+                    re.IGNORECASE)
 ALTERNATIVES = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
 """Two digits offered as a choice ("ends in 0... or was it 1?"): `moment` names none, the reader asks which."""
 
 
 @dataclass(frozen=True)
 class Moment:
-    """When to act: after `wait` seconds, when the timer shows `digit` (last digit if `last`), or now."""
+    """When to act: after `wait` seconds, when the timer shows `digit` (last digit if `last`) or the time `at`
+    (in seconds), or now."""
 
     digit: int | None = None
     last: bool = False
     wait: int | None = None
+    at: int | None = None
+
+    def seconds(self, timer: int, until: Callable[[int, int], int]) -> int | None:
+        """The seconds to wait from `timer` (`until(timer, digit)` finds a digit), or None for a time passed."""
+        if self.at is not None:
+            return timer - self.at if timer >= self.at else None
+        return self.wait if self.wait is not None else 0 if self.digit is None else until(timer, self.digit)
 
 
 def moment(text: str) -> Moment | None:
@@ -36,8 +52,12 @@ def moment(text: str) -> Moment | None:
         return Moment(wait=int(waited.group(1)))
     said = list(_SAID.finditer(re.sub(r"\b\d{1,2}:\d{2}\b", " ", text)))
     if said:
-        digit = said[-1].group(1) or said[-1].group(2)
-        return Moment(digit=int(digit), last=bool(_LAST.search(text)))
+        digit = next(g for g in said[-1].groups() if g)
+        return Moment(digit=int(digit) if digit.isdigit() else _WORDS.index(digit.lower()),
+                      last=bool(_LAST.search(text)))
+    clock = _CLOCK.search(text)  # "submit at 4:13"
+    if clock:
+        return Moment(at=int(clock.group(1)) * 60 + int(clock.group(2)))
     if _NOW.search(text):
         return Moment()
     return None

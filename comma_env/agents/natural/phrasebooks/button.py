@@ -153,8 +153,9 @@ class ButtonPhrases(Phrasebook):
             if ALTERNATIVES.search(after):
                 return Steps.unclear("Which digit should I let go on?")
             return Steps.unclear("When exactly should I let go (which digit on the timer)?")
-        seconds = parse_timer(state["timer"])
         until = seconds_to_wait if when.last else seconds_until_digit  # the last digit, or a digit anywhere
-        wait = when.wait if when.wait is not None else 0 if when.digit is None else until(seconds, when.digit)
+        wait = when.seconds(parse_timer(state["timer"]), until)
+        if wait is None:
+            return Steps.unclear(f"The timer shows {state['timer']}, past that time. Which digit should I let go on?")
         return Steps([*actions, *([wait_line(wait)] if wait else []), RELEASE])
 

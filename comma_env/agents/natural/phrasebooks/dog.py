@@ -109,8 +109,8 @@ class DogPhrases(Phrasebook):
         text = plain(text, VOCABULARY)
         if not re.search(r"\b(?:submit|send|enter|press|hit)\b", text, re.IGNORECASE):
             return Steps()
-        if re.search(rf"\b(?:number of|count(?:ing)? (?:the |your |all the )?|how many)\s*{_DOG}\b|"
-                     rf"\b{_DOG}\s+count\b", text, re.IGNORECASE):  # the count the solver sees
+        if re.search(rf"\b(?:number of|count(?:ing)? (?:the |your |all the )?|how many|same (?:number|count) as "
+                     rf"(?:the |your )?)\s*{_DOG}\b|\b{_DOG}\s+count\b", text, re.IGNORECASE):  # the solver's count
             when = moment(f"ends in {dogs}")
         elif re.search(r"\bnumber of (?!the tim|tim|second)", text, re.IGNORECASE):
             return Steps.unclear("The number of what? I only count dogs here. Which digit should the timer end in?")
@@ -123,6 +123,7 @@ class DogPhrases(Phrasebook):
                 rf"\b(?:shows?|showing|see|appears?|has|contains?|reads?)\s+(?:an?\s+|the\s+)?{when.digit}\b", text):
             return Steps.unclear(f"The timer shows {state['timer']}, a {when.digit} already. Submit now, or when its "
                                  f"last digit is {when.digit}?")  # "shows a 4" holds now; "on a 4" is the last digit
-        seconds = parse_timer(state["timer"])
-        wait = when.wait if when.wait is not None else 0 if when.digit is None else seconds_to_wait(seconds, when.digit)
+        wait = when.seconds(parse_timer(state["timer"]), seconds_to_wait)
+        if wait is None:
+            return Steps.unclear(f"The timer shows {state['timer']}, past that time. Which digit should it end in?")
         return Steps([*([wait_line(wait)] if wait else []), SUBMIT])

@@ -1,0 +1,45 @@
+"""Moments on the countdown as the Dog and Button solvers read them (comma_env/agents/natural/timing.py)."""
+
+from __future__ import annotations
+
+import comma_env
+from comma_env.agents.natural.phrasebooks.base import phrasebook
+from comma_env.protocol.clock import parse_timer, wait_line
+
+
+def _state(puzzle: str, seed: int):
+    env = comma_env.make(puzzle)
+    env.reset(seed=seed)
+    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
+
+
+def test_a_digit_said_as_a_word_a_clock_time_and_finishing_with_are_moments():
+    cls, state = _state("dog", 3)
+    book = phrasebook(cls)
+    by_digit = book.understand("Submit when the seconds end in 2.", state).actions
+    assert book.understand("Wait until the seconds end in two and then submit.", state).actions == by_digit
+    assert book.understand("When the clock is finishing with 2, you press the submit.", state).actions == by_digit
+    timer = parse_timer(state.visible_state()["timer"])
+    at = f"{(timer - 4) // 60}:{(timer - 4) % 60:02d}"
+    assert book.understand(f"Press submit at {at}.", state).actions == [wait_line(4), "submit"]
+    assert book.understand(f"Press submit at {timer // 60 + 1}:00.", state).ask  # a time already passed
+
+
+def test_the_dog_count_said_as_the_same_number_and_every_one_of_them_is_no_open_target():
+    cls, state = _state("dog", 3)
+    book = phrasebook(cls)
+    dogs = len(state.visible_state()["dogs"])
+    expected = book.understand(f"Submit when the timer ends in {dogs}.", state).actions
+    assert book.understand_dialogue(["Same number as the dogs you listed: when the timer's last digit is that, "
+                                     "submit."], state).actions == expected
+    assert book.understand_dialogue(["Count the dogs yourself, every one of them, and press submit when the last "
+                                     "digit of the timer equals that number."], state).actions == expected
+
+
+def test_a_digit_that_appears_is_when_the_button_is_let_go():
+    cls, state = _state("button", 16763)
+    book = phrasebook(cls)
+    state.apply("hold")
+    assert book.understand("Let go when the timer has a 1 in any position.", state).actions == (
+        book.understand("Let go as soon as a 1 appears anywhere on the clock.", state).actions)
+    assert book.understand("Let go as soon as a 1 appears anywhere on the clock.", state).actions[-1] == "release"
