@@ -386,3 +386,22 @@ def test_colour_rows_split_by_slashes_and_rows_named_by_an_ordinal_and_a_colon()
     corners, _ = read_grid("Corners first: top-left is green, top-right magenta. Between the top corners: magenta then "
                            "green.")
     assert corners.get(2) != ("blue",)  # "Corners first:" names no row
+
+
+def test_password_windows_listed_by_number_a_word_that_is_a_number_and_a_dash_after_dont():
+    cls, state = state_of("password", 1)  # Q P H O U
+    book = phrasebook(cls)
+    assert book.understand("windows 1, 3 and 5: up twice each, then submit", state).actions == [
+        "cycle_up_1", "cycle_up_1", "cycle_up_3", "cycle_up_3", "cycle_up_5", "cycle_up_5", "submit"]
+    assert book.understand_dialogue(["Don't touch window 2 \u2014 just submit."], state).actions == ["submit"]
+    cls, state = state_of("password", 19252)
+    for action in ["cycle_up_1", "cycle_up_2", "cycle_up_3", "cycle_up_4", "cycle_up_5"] * 2:
+        state.apply(action)  # T H S F F
+    assert book.understand("Make it read THREE, then submit.", state).actions == [
+        "cycle_down_3", "cycle_down_4", "cycle_down_5", "submit"]  # not "3", as plain() writes the number
+
+
+def test_steps_said_the_same_way_and_then_listed_after_a_colon_are_read():
+    cls, state = state_of("sound", 1)
+    steps = phrasebook(cls).understand_surely("Do the last two the same way: hash, then star.", state)
+    assert steps.actions == ["press_hash", "press_star"]

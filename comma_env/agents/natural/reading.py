@@ -360,8 +360,8 @@ ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|migh
 """A remark in brackets about a list ("red/blue (the second looks red in one light)"), read as a space."""
 
 _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid|leave(?=[^,.;:!?\n]*?\balone\b))"
-                   r"\s+(?!-|let go|release|lift|worry|forget|"
-                   r"panic|rush|hesitate|wait|treat)(?:(?!\s-+\s)[^,.;:!?\n])*", re.IGNORECASE)
+                   r"\s+(?![-\u2013\u2014]|let go|release|lift|worry|forget|"
+                   r"panic|rush|hesitate|wait|treat)(?:(?!\s(?:-+|\u2013|\u2014)\s)[^,.;:!?\n])*", re.IGNORECASE)
 _NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*(?:and\s+)?not\s+(?:(?:the|an?|that|this|on|at|\d|top|bottom|upper|lower|"
                   r"middle|left|right|first|second|third|fourth|fifth|sixth|last)\b|(?-i:[A-Z]+)\b|[\"'])(?:(?!\s--?\s|\sbut\s)[^,.;:!?\n])*"
                   r"(?:\sbut\b)?",
@@ -379,10 +379,10 @@ VAGUE = re.compile(r"\b(?:a few|a couple(?: of)?|several|some|the rest(?! as)|or
                    r"(?:press|tap|hit|click|push)\s+(?:the\s+|both\s+|all\s+)?(?:\w+[\s-])?diagonal)\b",
                    re.IGNORECASE)
 """Words that leave a count or a target open in advice ("a few squares", "then the rest")."""
-BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way|likewise|similarly|and so (?:on|forth)|etc)\b|"
-                        r",\s*(?:\.{3}|\u2026)\s*$", re.IGNORECASE | re.MULTILINE)
+BY_ANALOGY = re.compile(r"\b(?<!facing )(?:(?:the|in the) same way(?!\s*:)|likewise|similarly|and so (?:on|forth)|"
+                        r"etc)\b|,\s*(?:\.{3}|\u2026)\s*$", re.IGNORECASE | re.MULTILINE)
 """Steps left to the reader by analogy ("and the rest the same way", "up on window 2, ..."): no reader carries them
-out, so they are asked."""
+out, so they are asked; "the same way:" and a list is no analogy."""
 RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|"
              r"(?:from|at|on) the (?:edge|side|outside)|either (?:end|side|edge)|whichever|"
              r"(?<!every )(?<!each )one of (?:the|those|them|these))\b")

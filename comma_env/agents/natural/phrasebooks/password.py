@@ -179,14 +179,16 @@ class PasswordPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         shown = [str(c).upper() for c in puzzle.visible_state()["letters_shown_left_to_right"]]
-        text = plain(text, VOCABULARY)
+        said, text = text, plain(text, VOCABULARY)  # "Spell THREE": the word as said, not the number it makes
         submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
-        named = {w.upper() for w in WORDS if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", text)}
+        named = {w.upper() for w in WORDS
+                 if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", f"{said}\n{text}")}
         if len(named) > 1:
             return Steps.unclear(f"Which word is it: {' or '.join(sorted(named))}?")
         if named:
             return _spelled(named.pop(), shown, submit)
         text = re.sub(r"(?im)^\s*([1-5])\s*[:.)=-]\s*(up|down)\b", r"window \1 \2", text)  # "1: down"
+        text = _LISTED.sub(lambda m: "windows " + "+".join(re.findall(r"[1-5]", m.group(1))), text)  # "windows 2, 3, 4"
         each = _EACH.match(text)
         if each:  # "Up, down, up, down, up, one press per window from the left"
             text = ", ".join(f"window {k} {d}" for k, d in enumerate(re.findall(r"up|down", each.group(1), re.I), 1))
@@ -223,13 +225,15 @@ def _spelled(word: str, shown: list[str], submit: bool) -> Steps:
 
 _EACH = re.compile(r"\s*((?:(?:up|down)\s*,?\s*(?:and\s+)?){5})[^.\n]*\b(?:per|each|every)\s+window\b[^.\n]*\.?\s*$",
                    re.IGNORECASE)
+_LISTED = re.compile(r"\bwindows\s+([1-5](?:\s*(?:,|&|\+|and|,\s*and)\s*[1-5])+)\b", re.IGNORECASE)
+"""Several windows by number ("windows 1, 2, 3 and 4"), joined with "+" so that no comma splits them."""
 _DIRECTION = re.compile(r"\b(up|upwards?|forwards?|down|downwards?|back|backwards?)\b|(▲|▼|↑|↓)|"
                         r"\bto the (next|previous) letter\b", re.IGNORECASE)
 _WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b({ORDINAL})\s+(?:window|letter|slot|"
                       rf"box)\b|"
                       rf"\b(all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:5\s+|five\s+)?(?:windows?|letters?|slots?)\b|"
-                      rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\b(?:the\s+)?(?:windows|"
-                      rf"letters)\b", re.IGNORECASE)
+                      rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\bwindows ([1-5](?:\+[1-5])+)|"
+                      rf"\b(?:the\s+)?(?:windows|letters)\b", re.IGNORECASE)
 
 
 def _presses(text: str) -> Steps:
@@ -280,6 +284,8 @@ def _window_numbers(match: re.Match[str]) -> list[int]:
         return [index] if index and 1 <= index <= POSITIONS else []
     if match.group(3):
         return list(range(1, POSITIONS + 1))
+    if match.group(6):
+        return [int(k) for k in match.group(6).split("+")]
     if match.group(4) and match.group(4).lower() == "last" and not match.group(5).lower().endswith("s"):
         return [POSITIONS]
     return []
