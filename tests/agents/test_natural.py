@@ -5,14 +5,16 @@ the seed, and its solver resolves directions against what it sees rather than co
 from __future__ import annotations
 
 import asyncio
+import copy
 import re
 
+import numpy as np
 import pytest
 
 import comma_env
 from comma_env.agents.factory import make_policy
 from comma_env.agents.natural.phrasebooks.base import phrasebook
-from comma_env.agents.oracle import OraclePolicy
+from comma_env.agents.oracle import NaturalExpert, OraclePolicy
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 from comma_env.rl.partners import model_config
 from tests.support.natural import play_natural
@@ -405,3 +407,15 @@ def test_steps_said_the_same_way_and_then_listed_after_a_colon_are_read():
     cls, state = state_of("sound", 1)
     steps = phrasebook(cls).understand_surely("Do the last two the same way: hash, then star.", state)
     assert steps.actions == ["press_hash", "press_star"]
+
+
+def test_a_short_hedge_that_names_what_it_is_about_doubts_only_itself():
+    def decision(message: str):
+        expert = NaturalExpert(comma_env.make("wire").unwrapped.puzzle_cls, np.random.default_rng(0))
+        before = copy.deepcopy(expert.memory)
+        expert.book.hear(message, expert.memory)
+        return expert.book.unsure(message, before, expert.book.decide(expert.memory))
+
+    said = "3 wires - red top, blue in the middle, and red again at the bottom. can't read the serial, it's scratched"
+    assert decision(said).advice == ["cut_wire_3"]  # three wires, no white: the serial is not needed
+    assert decision("3 wires - red top, blue in the middle, can't see the last").ask

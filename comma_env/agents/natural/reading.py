@@ -456,6 +456,7 @@ def said_once(text: str) -> str:
     return "".join(out) + text[position:]
 
 
+_NAMED = re.compile(r"\b(?:read|see|find|make out) (?:the|its) (?!one|other|rest|top|bottom|mid|\w+[tdh]\b)\w{4}", re.I)
 CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
 """A condition in advice ("if ..., otherwise ..."), checked like a hedge by a reader that does not evaluate it."""
 
@@ -463,8 +464,7 @@ CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
 def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     """The clauses of `text` that hedge (with `vague`, leave a count or target open; `also`, match it), with
     the clauses before a short one: the partner re-reads the message without each."""
-    alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
-    pattern = re.compile("|".join(alternatives), re.IGNORECASE)
+    pattern = re.compile("|".join([HEDGES.pattern, *[VAGUE.pattern] * vague, *[also] * bool(also)]), re.IGNORECASE)
     clauses: list[str] = []
     lines: list[int] = []  # the line of each clause
     for n, line in enumerate(layout(strip_thinking(text[:MAX_CHARS])).splitlines()):
@@ -475,7 +475,7 @@ def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     for i, clause in enumerate(clauses):
         if pattern.search(clause):
             start = i
-            if len(clause.split()) <= 4:  # a short hedge with what it is about: up to its line's start
+            if len(clause.split()) <= 4 and not _NAMED.search(clause):  # short, naming nothing: from its line's start
                 start = max(i - 2, 0)
                 while start > i - 3 and start and lines[start - 1] == lines[i]:
                     start -= 1
