@@ -419,3 +419,16 @@ def test_a_short_hedge_that_names_what_it_is_about_doubts_only_itself():
     said = "3 wires - red top, blue in the middle, and red again at the bottom. can't read the serial, it's scratched"
     assert decision(said).advice == ["cut_wire_3"]  # three wires, no white: the serial is not needed
     assert decision("3 wires - red top, blue in the middle, can't see the last").ask
+
+
+def test_led_letters_across_a_row_or_with_is_before_the_place_and_a_row_lit_first_then_the_rest():
+    cls, _ = state_of("led", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("Stage 1: the green LED lit first (then red, green, blue), with K and P across the top and R and T "
+              "across the bottom.", memory)
+    assert memory["state"]["colours"][1] == ("green",)
+    assert memory["state"]["letters"] == {"top_left": ("K",), "top_right": ("P",), "bottom_left": ("R",),
+                                          "bottom_right": ("T",)}
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("T is bottom left. Q bottom right, K top left.", memory)
+    assert memory["state"]["letters"]["bottom_left"] == ("T",)

@@ -26,7 +26,7 @@ _PAIR = re.compile(rf"\b({_ROW})(?:\s*row)?[\s-]*(?:and\s+|on\s+the\s+|-\s*)?({_
                    re.IGNORECASE)
 _ROW_COL = re.compile(r"\(?\brow\s*(\d)\s*,?\s*(?:col(?:umn)?)\s*(\d)\)?|\br(\d)\s*c(\d)\b", re.IGNORECASE)
 _ROW_ONLY = re.compile(rf"\b(?:(?:the|in|on|at)\s+)?({_ROW})(?:\s+(?:row|line|one|button|key|two|pair))\b|"
-                       rf"\b(?:on|at)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
+                       rf"\b(?:on|at|across|along)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
                        rf"\b(top|middle|bottom|upper|lower)(?=\s*:)", re.IGNORECASE)
 _COL_ONLY = re.compile(rf"\b({_COL})(?:\s+(?:column|col|side|hand\s+side|one|button|key))\b|"
                        rf"\b(?:on|to)\s+the\s+({_COL})\b|\(\s*({_COL})\s*\)|\b({_COL})\b(?=\s*[,;).!\n]|\s+and\b|\s*$)",
@@ -147,7 +147,7 @@ _TIGHT_AFTER = re.compile(r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|t
                           r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?)"
                           r"(?:(?:little|small|tiny|big|large|hollow|solid|black|white|dark)\s+)?", re.IGNORECASE)
 _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
-                           r"\s+(?:(?:symbol|sign|one)\s+)?(?:(?:is|are|sits?)\s+)?(?:on|in|at)\s+(?:the\s+)?",
+                           r"\s+(?:(?:symbol|sign|one)\s+)?(?:(?:is|are|sits?)\s+(?:(?:on|in|at)\s+)?|(?:on|in|at)\s+)(?:the\s+)?",
                            re.IGNORECASE)
 
 

@@ -35,6 +35,7 @@ _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE
 _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
+_ROW_GAP = re.compile(r"(?:[\s,✓✔*()]|\b(?:and|then|first|lit|led)\b)*(?:\(?current\)?|👈)?[\s,✓✔*()]*", re.IGNORECASE)
 _VOWELS = set("AEIOU")
 _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", re.IGNORECASE)
 _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter|button|key))?"
@@ -118,8 +119,7 @@ class LedPhrases(Phrasebook):
         best: list[Any] = []
         run: list[Any] = []
         for mention in mentions:
-            if run and not re.fullmatch(r"[\s,✓✔*()]*(?:and\s+)?(?:\(?current\)?|👈)?[\s,✓✔*()]*",
-                                        text[run[-1].end:mention.start]):
+            if run and not _ROW_GAP.fullmatch(text[run[-1].end:mention.start]):  # ", ", " LED lit first (then "
                 best = max(best, run, key=len)
                 run = []
             run.append(mention)
