@@ -432,3 +432,26 @@ def test_led_letters_across_a_row_or_with_is_before_the_place_and_a_row_lit_firs
     book, memory = phrasebook(cls), {"state": {}, "notes": {}}
     book.hear("T is bottom left. Q bottom right, K top left.", memory)
     assert memory["state"]["letters"]["bottom_left"] == ("T",)
+
+
+def test_color_rows_abbreviated_or_ending_at_their_line_and_squares_named_in_a_row_or_restated():
+    cls, state = state_of("color", 1)  # red magenta magenta blue / green magenta blue magenta / red red red blue / ...
+    book = phrasebook(cls)
+    for said in ("row 1: red blue green green\nrow 2: magenta blue red blue\nrow 3: magenta magenta green yellow\n"
+                 "row 4: red red magenta yellow\nno white squares so far",
+                 "r1 red blu grn grn / r2 mag blu red blu / r3 mag mag grn yel / r4 red red mag yel"):
+        memory = book.start()
+        book.hear(said, memory)
+        assert None not in memory["state"]["grid"] and memory["state"]["grid"][15] == ("yellow",)
+    assert book.understand("Top row, second square. Then third row, first and fourth squares.", state).actions == [
+        "press_1_2", "press_3_1", "press_3_4"]
+    assert book.understand("Now press the whole third row, all four squares.", state).actions == [
+        "press_3_1", "press_3_2", "press_3_3", "press_3_4"]
+    assert book.understand("The previous group was red, and there are no white squares, so press every blue square.",
+                           state).actions == ["press_1_4", "press_2_3", "press_3_4"]  # red and white are no target
+    for action in ("press_1_4", "press_2_3", "press_3_4"):  # the blues, stage 1: white now, the rest shuffled
+        state.apply(action)
+    assert book.understand("Next the right column: every square in column 4 that isn't white yet (skip the white one "
+                           "in row 1).", state).actions == ["press_2_4", "press_4_4"]
+    assert book.understand("It's magenta after blue with 3 white. Press all the magenta squares.", state).actions == [
+        "press_3_1", "press_4_2"]  # the grid is shuffled after a stage: two magenta squares, not three

@@ -43,7 +43,8 @@ def _lines(text: str) -> list[list[Cell]] | None:
     """Rows drawn as letters or emoji, one per line or split by " / "."""
     pieces = [p for line in text.splitlines() for p in re.split(r"[.!?](?:\s|$)", re.sub(r"\([^)]*\)", " ", line))]
     for line in pieces:  # a sentence at a time, a legend in brackets left out: "(R red, B blue)"
-        parts = [p.strip() for p in re.split(r"\s*[/|]\s*", line.split(":", 1)[-1]) if p.strip()]
+        parts = [re.sub(r"^r(?:ow)?\s*[1-4]\b\W*", "", p.strip(), flags=re.I)  # "r1 red blu grn grn / r2 ..."
+                 for p in re.split(r"\s*[/|]\s*", line.split(":", 1)[-1]) if p.strip()]
         parts[-1:] = [re.sub(r"^([A-Za-z]{4})\b[\s,]+[a-z][\w\s]*$", r"\1", p) if not PALETTE.one(p[:4]) else p
                       for p in parts[-1:]]  # "GYMM, in rows", not "blue red magenta yellow"
         if len(parts) == SIZE:
@@ -66,8 +67,8 @@ def _letter_row(text: str) -> list[Cell] | None:
         tokens = tokens[:SIZE]  # a full row, then words that are no squares ("... wat do")
     if len(tokens) != SIZE:
         return None
-    row = [(LETTERS[token.upper()],) if token.upper() in LETTERS and len(token) == 1 else PALETTE.one(token)
-           for token in tokens]
+    row = [(LETTERS[token.upper()],) if token.upper() in LETTERS and len(token) == 1 else
+           ("white",) if token.upper() == "WHT" else PALETTE.one(token) for token in tokens]  # "wht" is also "what"
     return row if all(row) else None
 
 
@@ -143,8 +144,9 @@ def _rows(text: str) -> dict[int, Cell]:
         else:
             index = ROW_WORDS.get(word.lower().split()[0])
         chunk = text[mark.end():end]
-        sentence = re.split(r"[.!?](?:\s|$)", chunk, maxsplit=1)[0]
-        chunks.append((index, sentence if len(_cells(chunk)) % SIZE and len(_cells(sentence)) == SIZE else chunk))
+        sentence = re.split(r"[.!?](?:\s|$)", chunk, maxsplit=1)[0]  # or its line: "row 4: ...\nnothing white yet"
+        chunks.append((index, next((s for s in (sentence, chunk.strip().split("\n")[0]) if len(_cells(s)) == SIZE),
+                                   chunk) if len(_cells(chunk)) % SIZE else chunk))
     squares: dict[int, Cell] = {}
     filled: list[int] = []
     for index, chunk in chunks:

@@ -17,7 +17,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "lilac": ("purple", "magenta"), "lavender": ("purple", "magenta"), "purple": ("purple", "magenta"),
     "magenta": ("magenta", "purple"), "tangerine": ("orange",),
     "reddish": ("red",), "bluish": ("blue",), "greenish": ("green",), "yellowish": ("yellow",),
-    "purplish": ("purple", "magenta"), "pinkish": ("magenta", "pink"), "orangey": ("orange",), "orangish": ("orange",),
+    "blu": ("blue",), "grn": ("green",), "yel": ("yellow",), "ylw": ("yellow",), "blk": ("black",),
+    "mag": ("magenta",), "prp": ("purple",), "purplish": ("purple", "magenta"), "pinkish": ("magenta", "pink"),
+    "orangey": ("orange",), "orangish": ("orange",),
 }
 """Other words for a colour, with the palette colours each can stand for, the preferred first."""
 

@@ -137,6 +137,9 @@ class ColorPhrases(Phrasebook):
             flip = bool(re.search(r"\(\s*(?:col(?:umn)?|x)\s*,\s*(?:row|y)\s*\)", low))
             coordinates = [(int(b), int(a)) if flip else (int(a), int(b)) for a, b in pairs]
             return Steps([action_name((r - 1) * SIZE + c - 1) for r, c in coordinates])
+        low = re.sub(rf"\b({_ROW}),?\s+(?:the\s+)?({_NTH})\s+and\s+(?:the\s+)?({_NTH})\s+(?:squares|ones)\b",
+                     r"\1 \2 square and \1 \3 square", low)  # "second row, second and third squares": each in the row
+        low = _NOT_WHITE.sub(" ", _EARLIER.sub(" ", low))
         cells: list[int] = []
         phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)",
                                                low[head.end():] if head else low)]
@@ -164,9 +167,21 @@ class ColorPhrases(Phrasebook):
         return Steps([action_name(i) for i in cells])
 
 
+_NOT_WHITE = re.compile(r"\(?\b(?:(?:skip|except|ignore|not|leave out|but not)\s+(?:the\s+)?white\s+"
+                        r"(?:one|ones|squares?)\b(?:\s+in\s+(?:row|col(?:umn)?)\s*\d)?|"
+                        r"(?:that|which)\s+(?:isn'?t|aren'?t|is not|are not)\s+white(?:\s+yet)?)\)?")
+"""A white square ruled out ("skip the white one in row 2", "that isn't white yet"): no white square is pressed."""
+_EARLIER = re.compile(r"\b(?:the\s+)?(?:previous|last|prior|earlier|preceding)\s+(?:group|stage|colou?r|round)\s*"
+                      r"(?:was|were|is|:|=)\s*(?:the\s+)?[a-z]+\b")
+"""The group of the stage before, said as a reason ("previous group was red, so ..."): no square to press."""
+_NTH = r"(?:first|second|third|fourth|last|[1-4](?:st|nd|rd|th))"
+_ROW = rf"(?:top|bottom|{_NTH})\s+row|row\s*[1-4]"
+
+
 def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] | str | None:
     """The squares one phrase names, a question when it is ambiguous, or None."""
-    if not phrase or re.fullmatch(r"(?:all|both)(?: of them)?|them all|(?:there should be|that'?s) .*", phrase):
+    if not phrase or re.fullmatch(r"(?:all|both)(?: (?:two|three|four|[2-4]))?(?: of them| squares| ones)?|them all|"
+                                  r"(?:there should be|that'?s) .*", phrase):
         return None  # refers back to the squares just named
     row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|"
                     r"\brow\s+(one|two|three|four)\b", phrase)
@@ -197,15 +212,16 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
         return f'By "{phrase[unsure.start:unsure.end]}" do you mean {" or ".join(unsure.options)}?'
     colours = [m.options[0] for m in mentions if len(m.options) == 1] or \
         (context if re.search(r"\b(?:one|ones|the \w+ in|the (?:two|three|four) in)\b", phrase) else [])
-    if r is None and c is None and not colours and not re.search(r"\bwhole\b|\ball\b", phrase):
-        return None
+    if r is None and c is None and (colours[:1] == [WHITE] or not colours and not re.search(r"\bwhole|\ball\b",
+                                                                                                phrase)):
+        return None  # nothing named, or a remark on the white squares ("you now have two white squares")
     candidates = [i for i in range(CELLS) if (r is None or i // SIZE + 1 == r) and (c is None or i % SIZE + 1 == c)
                   and (not colours or grid[i] == colours[0]) and grid[i] != WHITE]
     if r is not None and c is not None:
         there = grid[(r - 1) * SIZE + c - 1]
         return candidates or f"The square at row {r}, column {c} is {there}. Which square do you mean?"
     unplaced = re.sub(r"\b(?:row|col(?:umn)?|square)\s*\d", " ", phrase)
-    count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more))", unplaced)
+    count = re.search(r"\b(two|three|four|2|3|4|both|only one|one)\b(?!\s+(?:of|more|whites?)\b)", unplaced)
     named = re.search(r"\b(?:all|every|each|group|whole|both|them|ones|squares|reds|blues|greens|yellows|magentas|"
                       r"crimsons)\b", phrase)
     plural = named or bool(count and count.group(1) not in ("one", "only one"))
