@@ -455,3 +455,27 @@ def test_color_rows_abbreviated_or_ending_at_their_line_and_squares_named_in_a_r
                            "in row 1).", state).actions == ["press_2_4", "press_4_4"]
     assert book.understand("It's magenta after blue with 3 white. Press all the magenta squares.", state).actions == [
         "press_3_1", "press_4_2"]  # the grid is shuffled after a stage: two magenta squares, not three
+
+
+def test_a_wire_between_two_others_and_a_condition_whose_step_says_it():
+    cls, state = state_of("wire", 16010)  # red, white, black, blue, yellow, blue
+    book = phrasebook(cls)
+    assert book.understand_dialogue(["snip the one between the two blue wires"], state).actions == ["cut_wire_5"]
+    assert book.understand_dialogue(["cut the one between the red and the black wire"], state).actions == [
+        "cut_wire_2"]
+    assert book.understand_dialogue(["cut the one between the two red wires"], state).ask  # one red wire only
+    said = "If the top wire is red, cut it. If it isn't, tell me its colour first."
+    assert book.understand_dialogue([said], state).actions == ["cut_wire_1"]
+
+
+def test_atm_a_condition_then_who_does_the_step_and_the_amount_said_after_a_comma():
+    cls, state = state_of("atm", 17661)  # the balance is $1,238.82
+    for action in ["select_withdraw", "press_5", "press_2", "press_4", "press_1", "press_enter"]:
+        state.apply(action)
+    book = phrasebook(cls)
+    said = "Continue. If the balance is at least $500 you'll withdraw $300; otherwise you'd deposit $100. Confirm."
+    assert book.understand_dialogue([said], state).actions == ["continue", "amount_300", "confirm"]
+    state.apply("continue")
+    state.apply("amount_100")
+    said = "Not 100 - go back one screen and choose the amount we agreed on, 300. Then confirm."
+    assert book.understand_dialogue([said], state).actions == ["go_back", "amount_300", "confirm"]

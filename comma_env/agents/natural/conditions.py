@@ -25,6 +25,8 @@ _ARROW = re.compile(r"\s*(?:->|=>|:|\bgets?\b|\bmeans?\b)\s*")
 _VERB = re.compile(r"\b(?:press|push|hit|tap|click|cut|snip|hold|release|let go|turn|go|move|walk|select|choose|pick|"
                    r"enter|type|key|submit|cycle|spin|diagnose|record|treat|give|wait|confirm|continue|back|withdraw|"
                    r"deposit|take|put)\b", re.IGNORECASE)
+_SUBJECT = re.compile(r"\s*\b(?:you(?:'ll|'d|\s+(?:will|would|should|can|must|need to))?|then|just)\s*$", re.I)
+"""Who does the step, said between a condition and its verb without a comma ("if it's $500 or more you'll ...")."""
 _CMP = [(">=", r"at least|or (?:more|bigger|larger|greater|higher|over|above)|and (?:up|over|above)"),
         ("<=", r"at most|or (?:less|fewer|smaller|under|below)|no more than"),
         (">", r"more than|greater than|bigger than|larger than|higher than|over|above|exceeds?"),
@@ -173,8 +175,9 @@ def _branches(text: str, state: dict[str, Any]) -> list[tuple[str | None, str]]:
             body = _IF.sub("", piece, count=1)
             cut = re.search(rf",\s*|\s+then\s+|\s*(?:->|=>|:)\s*|{AT_LEAST}\s+(?=[a-z])", body)
             verb = None if cut else _VERB.search(body)
-            out.append((body[:cut.start()], body[cut.end():]) if cut else
-                       (body[:verb.start()], body[verb.start():]) if verb else (body, ""))
+            test = _SUBJECT.sub("", body[:verb.start()]) if verb else body  # "if ... $500 you'll withdraw $300"
+            out.append((body[:cut.start()], body[cut.end():]) if cut else (test, body[verb.start():]) if verb else
+                       (body, ""))
         elif trail:
             for part in re.split(r",\s*", piece):
                 end = _TRAIL.search(part)
@@ -275,6 +278,8 @@ def settle(text: str, state: dict[str, Any]) -> tuple[str, str | None]:
                     return text, f'I can\'t tell from what I see whether "{str(test).strip()}". What should I do?'
                 if verdict:
                     chosen = _filled(then, group[0][1])
+                    if test and re.search(r"\b(?:it|them)\b", chosen, re.IGNORECASE):  # "if the bottom wire is
+                        chosen = f"{test}. {chosen}"  # yellow, cut it": "it" is what the condition names
                     break
             kept += [chosen] if chosen else []
             group = []

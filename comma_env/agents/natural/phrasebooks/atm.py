@@ -170,7 +170,8 @@ class AtmPhrases(Phrasebook):
         return " ".join(parts)
 
     def understand(self, text: str, puzzle: Any) -> Steps:
-        low = plain(text, VOCABULARY).lower()
+        low = re.sub(r"\bthe amount\b[^.,;\d$]{0,40},\s*\$?(\d{2,3})\b(?!\s*(?:dollars?\s+)?(?:or|and|if)\b)", r"$\1",
+                     plain(text, VOCABULARY).lower())  # "the amount I told you at the start, 300"
         if HEDGES.search(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
         sees_balance = puzzle.visible_state().get("balance") is not None

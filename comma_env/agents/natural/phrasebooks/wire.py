@@ -273,6 +273,12 @@ def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
         step = 1 if anchor.group(1) in ("below", "under", "beneath", "underneath", "after") else -1
         narrow({k + step for k in of_colour(anchor.group(2)) if 1 <= k + step <= count})
         colour = [c for c in colour if c != anchor.group(2)]
+    between = re.search(r"\bbetween\s+(?:the\s+)?(?:two\s+)?(\w+)\s+(?:wires|ones)\b|"
+                        r"\bbetween\s+the\s+(\w+)(?:\s+(?:wire|one))?\s+and\s+the\s+(\w+)\b", sentence)
+    ends = [k for g in (between.groups() if between else ()) if g in COLORS for k in of_colour(g)]
+    if between:  # "between the two yellow wires", "between the red and the blue one"
+        narrow(set(range(min(ends) + 1, max(ends))) if len(ends) == 2 else set())
+        colour = [c for c in colour if c not in between.groups()]
     nth = re.search(rf"\b(second to last|{ORDINAL})\s+(\w+)\s+(?:wire|one)\b", sentence)
     if nth and nth.group(2) in COLORS:  # "the second red wire", "the last blue one"
         same = of_colour(nth.group(2))
