@@ -43,3 +43,11 @@ def test_a_digit_that_appears_is_when_the_button_is_let_go():
     assert book.understand("Let go when the timer has a 1 in any position.", state).actions == (
         book.understand("Let go as soon as a 1 appears anywhere on the clock.", state).actions)
     assert book.understand("Let go as soon as a 1 appears anywhere on the clock.", state).actions[-1] == "release"
+
+
+def test_a_release_on_the_strip_not_lit_yet_is_a_hold_and_the_release_digit_is_no_release():
+    cls, state = _state("button", 16763)
+    book = phrasebook(cls)
+    for said in ("Hold it, and once the strip lights up, let go on that colour's digit.",
+                 "Hold the button down, then tell me the strip's colour; we'll work out the release digit from it."):
+        assert book.understand(said, state).actions == ["hold"], said

@@ -41,7 +41,8 @@ _HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down
                    r"don'?t let go|keep your finger)\b", re.IGNORECASE)
 _NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)"
                       r"\s+(?:right )?(?:later|not yet)\b", re.IGNORECASE)
-_RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)\b", re.IGNORECASE)
+_RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)\b"
+                      r"(?!\s+(?:digit|time|moment|number|rule)s?\b)", re.IGNORECASE)  # not "the release digit"
 
 
 class ButtonPhrases(Phrasebook):
@@ -143,7 +144,9 @@ class ButtonPhrases(Phrasebook):
                     return Steps.unclear("Should I tap the button (press and let go at once) or hold it down?")
                 return Steps()
             actions.append(HOLD)
-            if not release or (hold and release and release.start() < hold.start()):
+            later = text[release.start():] if release else ""  # "release it on that colour's digit"
+            if not release or (hold and release.start() < hold.start()) or (
+                    moment(later) is None and re.search(r"\b(?:strip|colou?r)\b", later)):
                 return Steps(actions)  # the strip lights only once it is held: the solver cannot see it yet
         elif not release:
             return Steps.unclear("When should I let go?") if re.search(r"\b(?:now|next)\b", text) else Steps()
