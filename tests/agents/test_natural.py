@@ -479,3 +479,14 @@ def test_atm_a_condition_then_who_does_the_step_and_the_amount_said_after_a_comm
     state.apply("amount_100")
     said = "Not 100 - go back one screen and choose the amount we agreed on, 300. Then confirm."
     assert book.understand_dialogue([said], state).actions == ["go_back", "amount_300", "confirm"]
+
+
+def test_password_five_letters_split_by_slashes_and_a_window_showing_a_letter_now():
+    cls, _ = state_of("password", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("T / I / F / P / C", memory)
+    assert [memory["state"]["shown"][k] for k in range(5)] == [("T",), ("I",), ("F",), ("P",), ("C",)]
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("window 1: M/K/L (showing L now)\nwindow 2: B/C/A (showing A now)\nwindow 3: S/T/R (showing R now)\n"
+              "window 4: H/F/G (showing G now)\nwindow 5: G/E/F (showing F now)", memory)
+    assert [memory["state"]["shown"][k] for k in range(5)] == [("L",), ("A",), ("R",), ("G",), ("F",)]

@@ -27,8 +27,8 @@ _PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?
                          r"`?([A-Za-z])`?(?![A-Za-z])", re.IGNORECASE)
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
-_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\(now "
-                   r"showing ([A-Za-z])\))?", re.IGNORECASE)
+_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\((?:now "
+                   r"|currently )?(?:showing )?([A-Za-z])(?: now)?\))?", re.IGNORECASE)  # "(showing L now)"
 _NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?|is)\s+\**((?:[A-Za-z][ ,|]?){4}"
                   r"[A-Za-z])\b", re.IGNORECASE)
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
@@ -64,6 +64,8 @@ class PasswordPhrases(Phrasebook):
         text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
         text = re.sub(r"(?<![A-Za-z])['\"`]([A-Za-z])['\"`](?![A-Za-z])", r"\1", text)  # "'F', 'S', ..."
+        text = re.sub(r"(?m)^\s*[A-Za-z](?:\s*/\s*[A-Za-z]){4}\s*$", lambda m: m.group(0).replace("/", " "),
+                      text)  # "T / I / F / P / C": five windows, not one window's two letters
         text = _COLUMN.sub(lambda m: " ".join(re.findall(r"([A-Za-z])\s*$", m.group(0), re.MULTILINE)) + "\n", text)
         summary = notes.setdefault("summary", [[] for _ in range(POSITIONS)])
         shown: list[tuple[str, ...] | None] | None = None
