@@ -432,6 +432,9 @@ def test_led_letters_across_a_row_or_with_is_before_the_place_and_a_row_lit_firs
     book, memory = phrasebook(cls), {"state": {}, "notes": {}}
     book.hear("T is bottom left. Q bottom right, K top left.", memory)
     assert memory["state"]["letters"]["bottom_left"] == ("T",)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("stage 2, the grn one. leters: E top lft, Y top rite, Q bottm left, I bottm rite", memory)
+    assert memory["state"]["letters"]["top_right"] == ("Y",) and memory["state"]["letters"]["bottom_right"] == ("I",)
 
 
 def test_color_rows_abbreviated_or_ending_at_their_line_and_squares_named_in_a_row_or_restated():

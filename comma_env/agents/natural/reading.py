@@ -60,7 +60,7 @@ SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|
                       r"\b(?:number|digit) (?:on|at) (?:the )?top\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
 TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
-           "ur": "your", "b4": "before", "w/": "with", "w/o": "without"}
+           "ur": "your", "b4": "before", "w/": "with", "w/o": "without", "rite": "right"}
 """Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
 _TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True))
                       + r")(?![\w/])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))")  # not the letter u in "u q t o e"
