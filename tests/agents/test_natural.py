@@ -493,3 +493,14 @@ def test_password_five_letters_split_by_slashes_and_a_window_showing_a_letter_no
     book.hear("window 1: M/K/L (showing L now)\nwindow 2: B/C/A (showing A now)\nwindow 3: S/T/R (showing R now)\n"
               "window 4: H/F/G (showing G now)\nwindow 5: G/E/F (showing F now)", memory)
     assert [memory["state"]["shown"][k] for k in range(5)] == [("L",), ("A",), ("R",), ("G",), ("F",)]
+
+
+def test_password_letters_seen_listed_with_spaces_are_no_letters_shown_now():
+    expert = NaturalExpert(comma_env.make("password").unwrapped.puzzle_cls, np.random.default_rng(0))
+    for message in ("B D U D Q", "C E S E R"):
+        expert.book.hear(message, expert.memory)
+        expert.book.typed([f"cycle_up_{k}" for k in range(1, 6)], expert.memory)
+    expert.book.hear("Seen so far: window 1 A B C, window 2 D E F, window 3 S T U, window 4 C D E, window 5 Q R S. "
+                     "The fifth is R or S now, hard to see.", expert.memory)
+    assert expert.memory["notes"]["summary"][1] == ["D", "E", "F"]
+    assert expert.book.decide(expert.memory).advice is None  # not "window 2 shows D": it asks what they show

@@ -27,8 +27,9 @@ _PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?
                          r"`?([A-Za-z])`?(?![A-Za-z])", re.IGNORECASE)
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
-_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*)+[A-Za-z])(?![A-Za-z])(?:\s*\((?:now "
-                   r"|currently )?(?:showing )?([A-Za-z])(?: now)?\))?", re.IGNORECASE)  # "(showing L now)"
+_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*|[A-Za-z] (?=[A-Za-z]\b))+[A-Za-z])"
+                   r"(?![A-Za-z])(?:\s*\((?:now |currently )?(?:showing )?([A-Za-z])(?: now)?\))?",
+                   re.IGNORECASE)  # "window 2: D/E/F", "window 2 D E F", "(showing L now)"
 _NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?|is)\s+\**((?:[A-Za-z][ ,|]?){4}"
                   r"[A-Za-z])\b", re.IGNORECASE)
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
