@@ -386,3 +386,27 @@ def test_colour_rows_split_by_slashes_and_rows_named_by_an_ordinal_and_a_colon()
     corners, _ = read_grid("Corners first: top-left is green, top-right magenta. Between the top corners: magenta then "
                            "green.")
     assert corners.get(2) != ("blue",)  # "Corners first:" names no row
+
+
+def test_maze_descriptions_in_digits_emoji_key_values_and_bare_pairs_are_read():
+    cls, _ = state_of("maze", 1)
+    book = phrasebook(cls)
+    rows = [".#.......", ".#.#.####", "...#.....", "########.", ".......#.", ".#####.#.", "...#.#...", "##.#.###.",
+            "...#....."]
+    forms = {"Walls (1 = wall):\n" + "\n".join(r.replace(".", "0").replace("#", "1") for r in rows): {},  # 0 is floor
+             "top to bottom, # wall . floor:\n" + "\n".join(" ".join(r) for r in rows): {},  # "# # ." is no heading
+             "\n".join(rows) + "\n🐭 row 3 col 5, facing ⬅️\n🔵 (5,7) 🔴 (7,1)": {
+                 "mouse_row_column": [3, 5], "mouse_facing": "left"},
+             "\n".join(rows) + "\nmouse 3,5 / facing=left / blue 5,7": {"mouse_row_column": [3, 5]},
+             "\n".join(rows) + "\nmouse_row=3\nmouse_col=5\n3. Facing: left.": {"mouse_facing": "left"}}
+    for text, facts in forms.items():
+        memory = {"state": {}, "notes": {}}
+        book.read(text, memory)
+        belief = book.belief(memory)
+        assert belief["maze_rows_top_to_bottom"] == rows, text
+        assert {k: belief[k] for k in facts} == facts, text
+        if "🔵" in text or "blue 5,7" in text:
+            assert belief["sphere_row_column_by_color"]["blue"] == [5, 7], text
+    memory = {"state": {}, "notes": {}}
+    book.read("\n".join(rows) + "\nmouse_row=3\nmouse_col=5", memory)
+    assert book.belief(memory)["mouse_row_column"] == [3, 5]

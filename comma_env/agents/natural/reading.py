@@ -21,7 +21,7 @@ _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201
                              "\u2192": " -> ", "\u27f6": " -> ", "\u2794": " -> ", "\u27a1": " -> ",
                              "\u21d2": " -> ", "\u2190": " <- ", "\u2b05": " <- ", "`": ""})
 _KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?=[^\n]*[^\W_])", re.MULTILINE)  # not a row of "# . #"
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"[ \t]+")
 _BULLET = re.compile(r"(?m)^([ \t]*)[*+•][ \t]+")

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.colours import Palette
-from comma_env.agents.natural.maze_layout import plausible, read_layout
+from comma_env.agents.natural.maze_layout import ARROWS, SPHERE_EMOJI, plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import UNDO, number, plain
 from comma_env.agents.natural.words import choose, say_number, times
@@ -33,18 +33,23 @@ VOCABULARY = ("mouse", "facing", "sphere", "spheres", "torus", "ring", "row", "c
               "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the")
 _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "up", "down": "down", "south": "down",
            "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
-           "east": "right"}
-_COORD = r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b)"
+           "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
+_COORD = (r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b|"
+          r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d))")  # "(5,1)", "row 5 col 1", "5,1" (not in a list "2, 4, 5")
 _FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose\s+(?:is\s+)?"
-                    r"(?:facing|pointing)(?:\s+to)?|heading)\s+(?:the\s+)?(?:to\s+the\s+)?"
-                    r"(up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b", re.IGNORECASE)
+                    r"(?:facing|pointing)(?:\s+to)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
+                    r"((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b|<-|->)",
+                    re.IGNORECASE)
 _POSE = re.compile(rf"\b(?:mouse|i'?m|i am|we'?re|it'?s|it is)\b[^.\n]{{0,40}}?{_COORD}", re.IGNORECASE)
 _TORUS = re.compile(r"\b(?:ring|torus|donut|doughnut)\b", re.IGNORECASE)
+_PROSE_MARKS = str.maketrans({"🐭": "mouse", "🐁": "mouse", **{mark: f" {word} " for mark, word in ARROWS.items()
+                                                               if not mark.isascii()},
+                              **{mark: f" {colour} " for mark, colour in SPHERE_EMOJI.items()}})
 _LEGEND = re.compile(r"\b([A-Z])\s*=\s*([a-z]+)|\b([A-Z](?:\s*/\s*[A-Z])+)\s*=\s*([a-z]+(?:\s*/\s*[a-z]+)+)")
 
 
 def _coord(match: re.Match[str], first: int = 1) -> tuple[int, int]:
-    groups = [g for g in match.groups()[first - 1:first + 3] if g]
+    groups = [g for g in match.groups()[first - 1:] if g]
     return int(groups[0]), int(groups[1])
 
 
@@ -62,8 +67,10 @@ class MazePhrases(Phrasebook):
             if layout.facing:
                 state["facing"] = layout.facing
             state.setdefault("spheres", {}).update(layout.spheres)
+        prose = re.sub(r"(\w+)[·\s]?row\s*[=:]\s*(\d)\W+\1[·\s]?col(?:umn)?\s*[=:]\s*(\d)", r"\1 at row \2 column \3",
+                       text.translate(_PROSE_MARKS))  # "mouse_row=7, mouse_col=7"; "🐭 row 1", "facing ⬇️"
         prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
-                       r"yellow)\b", " ", text, flags=re.IGNORECASE)
+                       r"yellow)\b", " ", prose, flags=re.IGNORECASE)
         for sentence in re.split(r"(?<=[.!?;])\s+|\n", prose):
             self._sentence(sentence, state)
 
@@ -88,7 +95,7 @@ class MazePhrases(Phrasebook):
         pose = _POSE.search(sentence)
         if pose:
             state["mouse"] = _coord(pose, 1)
-        if pose or re.search(r"\bmouse\b|🐭|\bi'?m\b|\bstill\b", low):
+        if pose or re.search(r"\bmouse\b|\bi'?m\b|\bstill\b|^\W*(?:\d\.\s*)?facing\s*[:=]", low):  # "3. Facing: left"
             faces = _FACES.search(sentence)
             if faces:
                 state["facing"] = _FACING[faces.group(1).lower()]
