@@ -410,3 +410,27 @@ def test_maze_descriptions_in_digits_emoji_key_values_and_bare_pairs_are_read():
     memory = {"state": {}, "notes": {}}
     book.read("\n".join(rows) + "\nmouse_row=3\nmouse_col=5", memory)
     assert book.belief(memory)["mouse_row_column"] == [3, 5]
+
+
+def test_keypad_keys_said_with_typos_hyphens_asides_and_symbol_first_are_placed():
+    cls, _ = state_of("keypad", 1)
+    book = phrasebook(cls)
+    for text, symbols in (
+            ("Top left has that Mac command-key thing, the square with loops on the corners. Top right is an "
+             "upside-down question mark. Bottom left is a yen. Bottom right is a club.",  # one key named twice
+             {"top_left": "⌘", "top_right": "¿", "bottom_left": "¥", "bottom_right": "♣"}),
+            ("top lef: pilcorw, top rihgt: umbrela, botom left: airplane, botom right: hollw star",  # typos
+             {"top_left": "¶", "top_right": "☂", "bottom_left": "✈", "bottom_right": "☆"}),
+            ("triangle top left, spade top right, pitchfork bottom left, an empty five-point star bottom right",
+             {"top_left": "Δ", "top_right": "♠", "bottom_left": "Ψ", "bottom_right": "☆"}),  # symbol, then its place
+            ("on the top row there's a little music note on the left and a spade on the right and on the bottom row "
+             "there's the command-key symbol on the left and a lambda on the right and nothing is lit yet",
+             {"top_left": "♪", "top_right": "♠", "bottom_left": "⌘", "bottom_right": "λ"})):
+        memory: dict = {"state": {}}
+        book.read(text, memory)
+        assert book.belief(memory)["button_symbols"] == symbols, text
+    memory = {"state": {}}
+    book.read("Symbols: triangle top left, normal R top right, pitchfork bottom left, outline star bottom right.",
+              memory)
+    book.read("Looking again, the R at top right is mirrored - a backwards R. Sorry.", memory)  # one key, one symbol
+    assert book.belief(memory)["button_symbols"]["top_right"] == "Я"

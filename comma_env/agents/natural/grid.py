@@ -138,10 +138,10 @@ def blanked(text: str, found: Sequence[Any]) -> str:
 
 
 _FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"
-                     r"word|written|it|i|think|believe|maybe|a|an|symbol|sign|letter|glyph|looks|like|there'?s|there|"
+                     r"word|written|it|i|think|believe|maybe|a|an|that|symbol|sign|letter|glyph|looks|like|there'?s|there|"
                      r"probably|pretty|sure|guess)[\s:=,.?\-]*)*", re.IGNORECASE)
 _TIGHT_AFTER = re.compile(r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|there'?s|there is)\s+)?"
-                          r"(?:(?:a|an|the)\s+)?|"
+                          r"(?:(?:a|an|the|that)\s+)?|"
                           r"\s*(?:wrong|incorrect)?\s*[-,:;]?\s*(?:it'?s|it is|should be|is actually|is really)\s+"
                           r"(?:(?:a|an|the)\s+)?|"
                           r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?)"
@@ -210,7 +210,9 @@ def assign(text: str, found_places: Sequence[Place], things: Sequence[Any],
             take(key, nxt)
         elif key and tight_before:
             take(key, prev)
-        elif key and after is not None and _FILLER.fullmatch(after) and "(" not in after:
+        elif key and after is not None and _FILLER.fullmatch(after) and "(" not in after and not (
+                nxt is not None and index + 2 < len(tokens) and isinstance(tokens[index + 2], Place)
+                and _TIGHT_BEFORE.fullmatch(text[nxt.end:tokens[index + 2].start])):  # "X top left, Y top right"
             take(key, nxt)
     flush()
     return placed
