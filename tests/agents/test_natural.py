@@ -434,3 +434,27 @@ def test_keypad_keys_said_with_typos_hyphens_asides_and_symbol_first_are_placed(
               memory)
     book.read("Looking again, the R at top right is mirrored - a backwards R. Sorry.", memory)  # one key, one symbol
     assert book.belief(memory)["button_symbols"]["top_right"] == "Я"
+
+
+def test_memory_recaps_in_one_sentence_a_list_or_a_table_keep_the_current_stage():
+    cls, _ = state_of("memory", 1)
+    book = phrasebook(cls)
+    for text, pressed in (
+            ("Recap so far: stage 1 I pressed position 4 (it was labelled 1), stage 2 position 4 again (label 1 "
+             "again), stage 3 position 3 (label 4). Now stage 4: display 3, buttons 3 1 4 2.",
+             [[4, 1], [4, 1], [3, 4]]),
+            ("I am in stage 4 now. Before I pressed: position 4 with label 2, position 4 with label 3, position 2 "
+             "with label 3. Display is showing 3 and the labels are 3, 1, 4, 2.", [[4, 2], [4, 3], [2, 3]]),
+            ("| stage | position pressed | label |\n|---|---|---|\n| 1 | 4 | 3 |\n| 2 | 1 | 2 |\n| 3 | 3 | 4 |\n\n"
+             "Now stage 4, display 3, labels 3 1 4 2.", [[4, 3], [1, 2], [3, 4]]),
+            ("so I'm on stage 4 and the display is 3 and the labels going left to right are 3 1 4 2 and before this "
+             "I pressed label 3 then label 1 then label 3 at positions 2 2 3", [[2, 3], [2, 1], [3, 3]])):
+        memory: dict = {"state": {}, "notes": {}}
+        book.read(text, memory)
+        belief = book.belief(memory)
+        assert (belief["stage"], belief["display_number"], belief["button_labels_left_to_right"]) == (
+            4, 3, [3, 1, 4, 2]), text
+        assert memory["notes"]["pressed"] == pressed, text
+    memory = {"state": {}, "notes": {}}
+    book.read("Stage 2, display 4. The 2 is leftmost, then the 1, then the 3, and the 4 is on the far right.", memory)
+    assert book.belief(memory)["button_labels_left_to_right"] == [2, 1, 3, 4]
