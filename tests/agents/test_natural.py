@@ -458,3 +458,21 @@ def test_memory_recaps_in_one_sentence_a_list_or_a_table_keep_the_current_stage(
     memory = {"state": {}, "notes": {}}
     book.read("Stage 2, display 4. The 2 is leftmost, then the 1, then the 3, and the 4 is on the far right.", memory)
     assert book.belief(memory)["button_labels_left_to_right"] == [2, 1, 3, 4]
+
+
+def test_who_advice_with_a_question_mark_label_an_exclusion_on_top_of_and_reasoning_is_carried_out():
+    cls, state = state_of("who", 0)
+    state.labels = {"top_left": "FIRST", "top_right": "WHAT?", "middle_left": "READY", "middle_right": "YOU",
+                    "bottom_left": "BLANK", "bottom_right": "YOUR"}
+    book = phrasebook(cls)
+    for said, action in (("Push WHAT? - the one with the question mark, not any other.", "press_top_right"),
+                         ("Go for whatever sits right on top of BLANK.", "press_middle_left"),
+                         ("It's in the middle row, and it's not READY.", "press_middle_right"),
+                         ("Right column, middle row.", "press_middle_right"),
+                         ("Going down the YOU list, the first word that is also on your panel is YOUR - so press "
+                          "YOUR, which is bottom right.", "press_bottom_right")):
+        assert book.understand(said, state).actions == [action], said
+    memory: dict = {"state": {}}
+    book.read("Okay so the screen up top just says YOU, nothing else. Buttons: top left FIRST, top right WHAT?, "
+              "middle left READY, middle right YOU, bottom left BLANK, bottom right YOUR.", memory)
+    assert book.belief(memory)["display_text"] == "YOU"

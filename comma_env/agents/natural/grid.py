@@ -109,7 +109,10 @@ def _joined(text: str, found: list[Place]) -> list[Place]:
     joined: list[Place] = []
     for place in found:
         last = joined[-1] if joined else None
-        if (last is not None and _JOIN.fullmatch(text[last.end:place.start])
+        named = r"(?:row|column|col|side)$"  # "Right column, middle row"
+        if (last is not None and (_JOIN.fullmatch(text[last.end:place.start]) or (
+                re.fullmatch(r"\s*,\s*", text[last.end:place.start]) and re.search(named, text[last.start:last.end])
+                and re.search(named, text[place.start:place.end])))
                 and ((last.row and not last.col and place.col and not place.row)
                      or (last.col and not last.row and place.row and not place.col))):
             joined[-1] = Place(last.row or place.row, last.col or place.col, last.start, place.end)

@@ -487,7 +487,7 @@ def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
 
 _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)?|[Gg]ood|[Gg]reat|[Nn]ice|[Cc]ool|"
                            r"[Gg]ot it|[Tt]hanks?|[Tt]hank you|[Ss]ure|[Yy]ep|[Pp]erfect|[Hh]mm+|[Uu]m+|[Oo]oh?|"
-                           r"[Ww]ell|[Ss]o)(?![A-Za-z])[\s,.!:-]*)+")
+                           r"[Ww]ell|[Ss]o)(?![A-Za-z])(?![\s-]*(?:column|side|hand|one|button|key|corner)\b)[\s,.!:-]*)+")
 
 
 def sentences(text: str) -> list[str]:
