@@ -476,3 +476,36 @@ def test_who_advice_with_a_question_mark_label_an_exclusion_on_top_of_and_reason
     book.read("Okay so the screen up top just says YOU, nothing else. Buttons: top left FIRST, top right WHAT?, "
               "middle left READY, middle right YOU, bottom left BLANK, bottom right YOUR.", memory)
     assert book.belief(memory)["display_text"] == "YOU"
+
+
+def test_maze_routes_with_a_bare_side_repeated_arrows_and_as_far_as_are_carried_out():
+    cls, state = state_of("maze", 19315)
+    assert phrasebook(cls).understand("fwd 4, left, fwd 8, press", state).actions == (
+        ["move_forward"] * 4 + ["turn_left"] + ["move_forward"] * 8 + ["press_button"])  # a side alone is a turn
+    cls, state = state_of("maze", 19329)  # facing right
+    said = "→→→→ ↓↓ →→ ↓↓ then press. (turn to face each arrow before you move; you're facing → at the start)"
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["move_forward"] * 4 + ["turn_right"] + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2
+        + ["turn_right"] + ["move_forward"] * 2 + ["press_button"])
+    cls, state = state_of("maze", 19314)
+    said = ("Turn left and go as far up as the maze lets you. Turn right and go as far as you can. Turn right again, "
+            "as far as you can. Turn left, same thing - as far as it goes. Then press the button.")
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["turn_left"] + ["move_forward"] * 4 + ["turn_right"] + ["move_forward"] * 6 + ["turn_right"]
+        + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["press_button"])
+
+
+def test_memory_and_keypad_advice_after_a_remark_or_a_correction_is_carried_out():
+    cls, state = state_of("memory", 19201)
+    book = phrasebook(cls)
+    state.apply("press_position_2")
+    assert book.understand("same position as the one you just pressed", state).actions == ["press_position_2"]
+    cls, state = state_of("memory", 19208)
+    for action in ("press_position_2", "press_position_3"):
+        state.apply(action)
+    said = "Sorry, I mixed them up: not position 1, the button LABELLED 1. Whatever position it's in."
+    assert phrasebook(cls).understand(said, state).actions == ["press_position_3"]
+    cls, state = state_of("keypad", 19100)
+    state.apply("press_bottom_right")
+    said = "the spade's lit, good. now the airplane, then the lambda, then the yin-yang"
+    assert phrasebook(cls).understand(said, state).actions == ["press_top_right", "press_top_left", "press_bottom_left"]

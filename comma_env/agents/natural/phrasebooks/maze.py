@@ -207,6 +207,8 @@ class MazePhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         facing = state["mouse_facing"]
+        text = re.sub(r"([⬆⬇⬅➡↑↓→←])\ufe0f?(?:\s*\1\ufe0f?)+",  # "→→→→ ↓↓": four right, two down
+                      lambda m: f" {m.group(1)} {m.group(0).count(m.group(1))} times ", text)
         text = plain(text.translate(_ARROW_WORDS), VOCABULARY)
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
@@ -245,9 +247,10 @@ _STEP = re.compile(
     r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
-    r"\bpress\b(?=\s*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
+    r"\bpress\b(?=[\s.!]*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
 
-_TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b", re.IGNORECASE), " "),
+_TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\s+face\s+(?:each|every|the)\s+arrows?\b"
+                           r"[^.;)\n]*", re.IGNORECASE), " "),  # arrows as directions, said so
                (re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
                (re.compile(r"\badvance\b|\bfwd\b", re.IGNORECASE), "forward"),
@@ -255,6 +258,8 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b", re.IGNORECASE), " 
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
                (re.compile(r"\b(left|right)\s+turn\b", re.IGNORECASE), r"turn \1"),  # "right turn"
+               (re.compile(r"(?m)(?<=[,;])[ \t]*(left|right)[ \t]*(?=[,;]|$)", re.IGNORECASE),
+                r" turn \1"),  # "fwd 4, left, fwd 8": a side alone is a turn
                (re.compile(r"\b(?:turn(?:ing)?\s+a?round(?!\s+(?:the|a)\b)|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
                            re.IGNORECASE), lambda m: f"turn {m.group(1) or 'right'} twice"),  # either way ends the same
                (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"),  # "1. two forward"
@@ -265,7 +270,7 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b", re.IGNORECASE), " 
                            r"(?:\s+more)?\b(?!\s*(?:times|x)\b)", re.IGNORECASE),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
-                              "\u2191": " up ", "\u2193": " down "})
+                              "\u2191": " up ", "\u2193": " down ", "\u2192": " right ", "\u2190": " left "})
 """Arrows as the absolute directions they point to ("\u2b07\ufe0fx2": down twice)."""
 _UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as)\b[^,.;\n]*",
                     re.IGNORECASE)
@@ -308,6 +313,7 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     open is asked. Directions are absolute ("2 up, then 2 right") when the route names up, down or a compass point."""
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
+    text = re.sub(r"\bas\s+far\s+(up|down)\s+as\b[^,.;\n]*", r" heading \1 99 ", text, flags=re.IGNORECASE)
     text = _UNTIL.sub(" forward 99 ", text)
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"(?<!facing )(?<!face )\b(?:up|down|north|south|east|west)\b", text, re.I))  # not a pose
@@ -344,7 +350,11 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
             step = BACKWARD if match.group(5).lower().startswith(("back", "reverse")) else FORWARD
             actions += [step] * (count if count != 99 else _open(rows, *_pose(rows, cell, facing, actions), step))
         elif match.group(11):
-            actions += _heading(match.group(11).lower(), _pose(rows, cell, facing, actions)[1], int(match.group(12)))
+            moves = _heading(match.group(11).lower(), _pose(rows, cell, facing, actions)[1], 1)
+            count = int(match.group(12))
+            if count == 99:  # "as far up as the maze lets you"
+                count = _open(rows, *_pose(rows, cell, facing, actions + moves[:-1]), moves[-1])
+            actions += moves[:-1] + moves[-1:] * count
         elif match.group(7):
             count, way = int(match.group(7)), match.group(8).lower()
             facing = _pose(rows, cell, facing, actions)[1]

@@ -260,6 +260,7 @@ class MemoryPhrases(Phrasebook):
             return Steps.unclear(problem)
         text = re.sub(r"#\s*([1-4])(?=\s+(?:counting\s+)?from the (?:left|right))",  # "#3 from the left"
                       lambda m: ORDINALS[int(m.group(1)) - 1], text)
+        text = re.sub(r"\bnot\s+(?:the\s+)?(?:position|pos)\s*[1-4]\b", " ", text, flags=re.IGNORECASE)  # ruled out
         said = sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE))
         chosen, _ = meant(said, lambda s: _refers_to(s, labels, history))
         return one_button(chosen, lambda k: f"press_position_{k}",
@@ -272,9 +273,10 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
     """The positions (1-4) a sentence of advice could mean, or None when it names none."""
     low = sentence.lower()
     constraints: list[set[int]] = []
-    same = re.search(r"\bsame\s+(position|label|button|place)\b[^.]*?\bstage\s*([1-5])", low)
+    same = re.search(r"\bsame\s+(position|label|button|place)\b[^.]*?(?:\bstage\s*([1-5])|\b(?:just|last|previous)\b)",
+                     low)  # "same position as in stage 2", "... as the one you just pressed"
     if same:
-        stage = int(same.group(2))
+        stage = int(same.group(2) or len(history))
         if stage > len(history):
             return set()
         position, label = history[stage - 1]
