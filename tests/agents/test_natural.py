@@ -509,3 +509,16 @@ def test_memory_and_keypad_advice_after_a_remark_or_a_correction_is_carried_out(
     state.apply("press_bottom_right")
     said = "the spade's lit, good. now the airplane, then the lambda, then the yin-yang"
     assert phrasebook(cls).understand(said, state).actions == ["press_top_right", "press_top_left", "press_bottom_left"]
+
+
+def test_who_labels_listed_without_their_places_are_asked_and_a_row_in_brackets_places_them():
+    cls, _ = state_of("who", 0)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}}
+    book.read("Display says LED. The six buttons have YES, WHAT, OKAY, READY, UR and U on them.", memory)
+    assert book.belief(memory)["button_labels"].about == "which label is on which button"
+    memory = {"state": {}}
+    book.read("the display says LED. buttons: FIRST, NEXT (top), PRESS, HOLD (middle), YOU, RIGHT (bottom)", memory)
+    assert book.belief(memory)["button_labels"] == {"top_left": "FIRST", "top_right": "NEXT", "middle_left": "PRESS",
+                                                    "middle_right": "HOLD", "bottom_left": "YOU",
+                                                    "bottom_right": "RIGHT"}

@@ -59,7 +59,7 @@ class WhoPhrases(Phrasebook):
         labels = state.setdefault("labels", {})
         placed = grid.by_lines(text, WORDS.find, ROWS, grid.assign(text, places, shown, ROWS))  # a grid: a row a line
         labels.update({key: found.word for key, found in placed.items()})
-        if not labels and len({w.word for w in shown}) == 6 and (not places or _DIRECTIONS.search(text)):
+        if not labels and len({w.word for w in shown}) == 6 and _DIRECTIONS.search(text):
             labels.update(dict(zip(POSITIONS, (w.word for w in shown), strict=False)))
         elif not labels and len(shown) >= 4 and not places:
             state["loose"] = [w.word for w in shown]
