@@ -522,3 +522,20 @@ def test_who_labels_listed_without_their_places_are_asked_and_a_row_in_brackets_
     assert book.belief(memory)["button_labels"] == {"top_left": "FIRST", "top_right": "NEXT", "middle_left": "PRESS",
                                                     "middle_right": "HOLD", "bottom_left": "YOU",
                                                     "bottom_right": "RIGHT"}
+
+
+def test_maze_rows_numbered_from_the_bottom_open_squares_per_r_and_a_spaced_row_before_a_sentence():
+    cls, _ = state_of("maze", 1)
+    book = phrasebook(cls)
+    rows = [".........", ".#######.", "...#...#.", ".###.#.#.", ".#...#.#.", ".#.###.#.", ".#...#...", ".###.###.",
+            ".#...#..."]
+    for text in ("Rows listed from the BOTTOM (# = wall, . = floor):\n" + "\n".join(
+                     f"row {k}: {rows[k - 1]}" for k in range(9, 0, -1)),
+                 "Floor squares per row:\n" + "\n".join(
+                     f"r{k} open: " + " ".join(str(c + 1) for c, ch in enumerate(row) if ch == ".")
+                     for k, row in enumerate(rows, 1)),
+                 "the maze rows top to bottom are (1 = wall, 0 = open):\n" + "\n".join(
+                     " ".join(row.replace(".", "0").replace("#", "1")) for row in rows) + "; mouse at row 9, column 7"):
+        memory: dict = {"state": {}, "notes": {}}
+        book.read(text, memory)
+        assert book.belief(memory)["maze_rows_top_to_bottom"] == rows, text

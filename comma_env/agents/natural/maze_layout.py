@@ -66,16 +66,20 @@ def _grid_rows(text: str, marks: set[str]) -> list[list[str]] | None:
             if len(found) == SIZE:
                 return found
     rows: list[list[str]] = []
+    numbers: list[str] = []
     for line in lines:
-        lead = re.match(r"\s*(\S{9})(?=[\s,.;/]|$)", line)  # a row, then the sentence goes on
+        lead = re.match(r"\s*(\S{9}|(?:\S[ \t]){8}\S)(?=[\s,.;/]|$)", line)  # a row, then the sentence goes on
         cells = _cells(_ROW_PREFIX.sub("", line, count=1).strip()) or _cells(line.strip()) or \
             (_cells(lead.group(1)) if lead else None)
         if cells and sum(c in marks for c in cells) >= SIZE - 4:
             rows.append(cells)
-            if len(rows) == SIZE:
-                return rows
+            prefix = re.match(r"\s*(?:row\s*)?(\d)\s*[:.)|]", line, re.IGNORECASE)
+            numbers.append(prefix.group(1) if prefix else "")
+            if len(rows) == SIZE:  # rows numbered in another order ("from the BOTTOM: row 9: ...") go by number
+                return [row for _, row in sorted(zip(numbers, rows, strict=True))] \
+                    if sorted(numbers) == list("123456789") else rows
         elif rows:
-            rows = []
+            rows, numbers = [], []
     return None
 
 
@@ -85,8 +89,8 @@ def _numbers(text: str) -> list[int]:
     return [v for low, high in spans for v in range(low, high + 1) if 1 <= v <= SIZE]
 
 
-_ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
-                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)", re.IGNORECASE)
+_ROW_TEXT = re.compile(r"\b(?:row|line|r)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
+                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line|r)\s*\d)", re.IGNORECASE)  # "r2 open: 3 9"
 
 
 def _legend(text: str) -> dict[str, str]:
