@@ -539,3 +539,22 @@ def test_maze_rows_numbered_from_the_bottom_open_squares_per_r_and_a_spaced_row_
         memory: dict = {"state": {}, "notes": {}}
         book.read(text, memory)
         assert book.belief(memory)["maze_rows_top_to_bottom"] == rows, text
+
+
+def test_a_quoted_word_with_an_apostrophe_a_symbol_that_is_at_a_place_and_sphere_colour_shades():
+    cls, _ = state_of("who", 0)
+    memory: dict = {"state": {}}
+    phrasebook(cls).read("The display reads 'YOU'RE'. Top left button says YES.", memory)
+    assert phrasebook(cls).belief(memory)["display_text"] == "YOU'RE"
+    cls, _ = state_of("keypad", 1)
+    memory = {"state": {}}
+    phrasebook(cls).read("bottom right = hollow star; top left = backwards R; the zhe is bottom left and psi sits top "
+                         "right", memory)
+    assert phrasebook(cls).belief(memory)["button_symbols"] == {"top_left": "Я", "top_right": "Ψ",
+                                                                "bottom_left": "Ж", "bottom_right": "☆"}
+    cls, _ = state_of("maze", 1)
+    memory = {"state": {}, "notes": {}}
+    phrasebook(cls).read("the balls: navy on row 7 column 9, scarlet on row 9 column 9, emerald on row 3 column 1, "
+                         "golden on row 9 column 7. the ring is crimson.", memory)
+    assert phrasebook(cls).belief(memory)["sphere_row_column_by_color"] == {
+        "blue": [7, 9], "red": [9, 9], "green": [3, 1], "yellow": [9, 7]}

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.colours import Palette
+from comma_env.agents.natural.colours import SYNONYMS, Palette
 from comma_env.agents.natural.maze_layout import ARROWS, SPHERE_EMOJI, plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import UNDO, number, plain
@@ -45,6 +45,8 @@ _TORUS = re.compile(r"\b(?:ring|torus|donut|doughnut)\b", re.IGNORECASE)
 _PROSE_MARKS = str.maketrans({"🐭": "mouse", "🐁": "mouse", **{mark: f" {word} " for mark, word in ARROWS.items()
                                                                if not mark.isascii()},
                               **{mark: f" {colour} " for mark, colour in SPHERE_EMOJI.items()}})
+_SHADES = re.compile(r"\b(" + "|".join(w for w, c in SYNONYMS.items() if c[:1] == c[-1:] and c[0] in COLORS) + r")\b",
+                     re.IGNORECASE)
 _LEGEND = re.compile(r"\b([A-Z])\s*=\s*([a-z]+)|\b([A-Z](?:\s*/\s*[A-Z])+)\s*=\s*([a-z]+(?:\s*/\s*[a-z]+)+)")
 
 
@@ -69,6 +71,7 @@ class MazePhrases(Phrasebook):
             state.setdefault("spheres", {}).update(layout.spheres)
         prose = re.sub(r"(\w+)[·\s]?row\s*[=:]\s*(\d)\W+\1[·\s]?col(?:umn)?\s*[=:]\s*(\d)", r"\1 at row \2 column \3",
                        text.translate(_PROSE_MARKS))  # "mouse_row=7, mouse_col=7"; "🐭 row 1", "facing ⬇️"
+        prose = _SHADES.sub(lambda m: SYNONYMS[m.group(1).lower()][0], prose)  # "navy on row 7 column 9"
         prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
                        r"yellow)\b", " ", prose, flags=re.IGNORECASE)
         for sentence in re.split(r"(?<=[.!?;])\s+|\n", prose):
