@@ -558,3 +558,14 @@ def test_a_quoted_word_with_an_apostrophe_a_symbol_that_is_at_a_place_and_sphere
                          "golden on row 9 column 7. the ring is crimson.", memory)
     assert phrasebook(cls).belief(memory)["sphere_row_column_by_color"] == {
         "blue": [7, 9], "red": [9, 9], "green": [3, 1], "yellow": [9, 7]}
+
+
+def test_who_the_words_saying_the_display_in_capitals_are_no_labels():
+    cls, _ = state_of("who", 0)
+    memory: dict = {"state": {}}
+    phrasebook(cls).read("DISPLAY SAYS HOLD ON. TOP ROW NO AND U. MIDDLE ROW MIDDLE AND OKAY. BOTTOM ROW UH HUH AND "
+                         "HOLD.", memory)
+    belief = phrasebook(cls).belief(memory)
+    assert belief["display_text"] == "HOLD ON"
+    assert belief["button_labels"] == {"top_left": "NO", "top_right": "U", "middle_left": "MIDDLE",
+                                       "middle_right": "OKAY", "bottom_left": "UH HUH", "bottom_right": "HOLD"}

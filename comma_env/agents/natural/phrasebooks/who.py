@@ -55,7 +55,10 @@ class WhoPhrases(Phrasebook):
         display, said = self._display(text, words)
         if display is not None:
             state["display"] = display
-        shown = [w for w in words if w is not said]
+        lead = re.search(r"\b(?:display|screen)\s+(?:says|shows|reads)?[\s:]*$", text[:said.start], re.I) \
+            if said else None
+        shown = [w for w in words if w is not said  # not the words saying it: "DISPLAY SAYS HOLD ON"
+                 and not (lead and said and lead.start() <= w.start < said.start)]
         labels = state.setdefault("labels", {})
         placed = grid.by_lines(text, WORDS.find, ROWS, grid.assign(text, places, shown, ROWS))  # a grid: a row a line
         labels.update({key: found.word for key, found in placed.items()})
