@@ -487,6 +487,9 @@ def test_maze_routes_with_a_bare_side_repeated_arrows_and_as_far_as_are_carried_
     assert phrasebook(cls).understand(said, state).actions == (
         ["move_forward"] * 4 + ["turn_right"] + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2
         + ["turn_right"] + ["move_forward"] * 2 + ["press_button"])
+    cls, state = state_of("maze", 1)
+    assert phrasebook(cls).understand("face left (turn), after that advance 2", state).actions == (
+        ["turn_left", "move_forward", "move_forward"])  # "(turn)" says it is a turn
     cls, state = state_of("maze", 19314)
     said = ("Turn left and go as far up as the maze lets you. Turn right and go as far as you can. Turn right again, "
             "as far as you can. Turn left, same thing - as far as it goes. Then press the button.")
