@@ -472,6 +472,8 @@ def test_who_advice_with_a_question_mark_label_an_exclusion_on_top_of_and_reason
                          ("Going down the YOU list, the first word that is also on your panel is YOUR - so press "
                           "YOUR, which is bottom right.", "press_bottom_right")):
         assert book.understand(said, state).actions == [action], said
+    state.labels["middle_left"] = "LEFT"
+    assert book.understand("PRESS LEFT!!", state).actions == ["press_middle_left"]  # the label, not the left column
     memory: dict = {"state": {}}
     book.read("Okay so the screen up top just says YOU, nothing else. Buttons: top left FIRST, top right WHAT?, "
               "middle left READY, middle right YOU, bottom left BLANK, bottom right YOUR.", memory)

@@ -162,6 +162,10 @@ class WhoPhrases(Phrasebook):
         labels: dict[str, str] = dict(puzzle.visible_state()["button_labels"])
         text = fix_typos(clean(text), VOCABULARY)
         text = _ASKING.sub(r'"\1"', text)  # "Push WHAT? - the one with ...": a label, not a sentence's end
+        alone = re.fullmatch(r"\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\s+([A-Z][A-Z' ?]*?)[\s!.]*", text)
+        word = WORDS.canonical(alone.group(1)) if alone else None
+        if word in labels.values():  # "PRESS LEFT!!": the label, not the left column
+            return Steps([f"press_{next(p for p, w in labels.items() if w == word)}"])
         ruled_out = re.findall(r"\bnot\s+(?:the\s+)?(\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)", text)
         said = sentences(re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)", " ", text))
         chosen, _ = meant(said, lambda s: _pressed(s, labels, lowercase=text == text.lower()), _PRESS)
