@@ -504,3 +504,191 @@ def test_password_letters_seen_listed_with_spaces_are_no_letters_shown_now():
                      "The fifth is R or S now, hard to see.", expert.memory)
     assert expert.memory["notes"]["summary"][1] == ["D", "E", "F"]
     assert expert.book.decide(expert.memory).advice is None  # not "window 2 shows D": it asks what they show
+
+
+def test_maze_descriptions_in_digits_emoji_key_values_and_bare_pairs_are_read():
+    cls, _ = state_of("maze", 1)
+    book = phrasebook(cls)
+    rows = [".#.......", ".#.#.####", "...#.....", "########.", ".......#.", ".#####.#.", "...#.#...", "##.#.###.",
+            "...#....."]
+    forms = {"Walls (1 = wall):\n" + "\n".join(r.replace(".", "0").replace("#", "1") for r in rows): {},  # 0 is floor
+             "top to bottom, # wall . floor:\n" + "\n".join(" ".join(r) for r in rows): {},  # "# # ." is no heading
+             "\n".join(rows) + "\n🐭 row 3 col 5, facing ⬅️\n🔵 (5,7) 🔴 (7,1)": {
+                 "mouse_row_column": [3, 5], "mouse_facing": "left"},
+             "\n".join(rows) + "\nmouse 3,5 / facing=left / blue 5,7": {"mouse_row_column": [3, 5]},
+             "\n".join(rows) + "\nmouse_row=3\nmouse_col=5\n3. Facing: left.": {"mouse_facing": "left"}}
+    for text, facts in forms.items():
+        memory = {"state": {}, "notes": {}}
+        book.read(text, memory)
+        belief = book.belief(memory)
+        assert belief["maze_rows_top_to_bottom"] == rows, text
+        assert {k: belief[k] for k in facts} == facts, text
+        if "🔵" in text or "blue 5,7" in text:
+            assert belief["sphere_row_column_by_color"]["blue"] == [5, 7], text
+    memory = {"state": {}, "notes": {}}
+    book.read("\n".join(rows) + "\nmouse_row=3\nmouse_col=5", memory)
+    assert book.belief(memory)["mouse_row_column"] == [3, 5]
+
+
+def test_keypad_keys_said_with_typos_hyphens_asides_and_symbol_first_are_placed():
+    cls, _ = state_of("keypad", 1)
+    book = phrasebook(cls)
+    for text, symbols in (
+            ("Top left has that Mac command-key thing, the square with loops on the corners. Top right is an "
+             "upside-down question mark. Bottom left is a yen. Bottom right is a club.",  # one key named twice
+             {"top_left": "⌘", "top_right": "¿", "bottom_left": "¥", "bottom_right": "♣"}),
+            ("top lef: pilcorw, top rihgt: umbrela, botom left: airplane, botom right: hollw star",  # typos
+             {"top_left": "¶", "top_right": "☂", "bottom_left": "✈", "bottom_right": "☆"}),
+            ("triangle top left, spade top right, pitchfork bottom left, an empty five-point star bottom right",
+             {"top_left": "Δ", "top_right": "♠", "bottom_left": "Ψ", "bottom_right": "☆"}),  # symbol, then its place
+            ("on the top row there's a little music note on the left and a spade on the right and on the bottom row "
+             "there's the command-key symbol on the left and a lambda on the right and nothing is lit yet",
+             {"top_left": "♪", "top_right": "♠", "bottom_left": "⌘", "bottom_right": "λ"})):
+        memory: dict = {"state": {}}
+        book.read(text, memory)
+        assert book.belief(memory)["button_symbols"] == symbols, text
+    memory = {"state": {}}
+    book.read("Symbols: triangle top left, normal R top right, pitchfork bottom left, outline star bottom right.",
+              memory)
+    book.read("Looking again, the R at top right is mirrored - a backwards R. Sorry.", memory)  # one key, one symbol
+    assert book.belief(memory)["button_symbols"]["top_right"] == "Я"
+
+
+def test_memory_recaps_in_one_sentence_a_list_or_a_table_keep_the_current_stage():
+    cls, _ = state_of("memory", 1)
+    book = phrasebook(cls)
+    for text, pressed in (
+            ("Recap so far: stage 1 I pressed position 4 (it was labelled 1), stage 2 position 4 again (label 1 "
+             "again), stage 3 position 3 (label 4). Now stage 4: display 3, buttons 3 1 4 2.",
+             [[4, 1], [4, 1], [3, 4]]),
+            ("I am in stage 4 now. Before I pressed: position 4 with label 2, position 4 with label 3, position 2 "
+             "with label 3. Display is showing 3 and the labels are 3, 1, 4, 2.", [[4, 2], [4, 3], [2, 3]]),
+            ("| stage | position pressed | label |\n|---|---|---|\n| 1 | 4 | 3 |\n| 2 | 1 | 2 |\n| 3 | 3 | 4 |\n\n"
+             "Now stage 4, display 3, labels 3 1 4 2.", [[4, 3], [1, 2], [3, 4]]),
+            ("so I'm on stage 4 and the display is 3 and the labels going left to right are 3 1 4 2 and before this "
+             "I pressed label 3 then label 1 then label 3 at positions 2 2 3", [[2, 3], [2, 1], [3, 3]])):
+        memory: dict = {"state": {}, "notes": {}}
+        book.read(text, memory)
+        belief = book.belief(memory)
+        assert (belief["stage"], belief["display_number"], belief["button_labels_left_to_right"]) == (
+            4, 3, [3, 1, 4, 2]), text
+        assert memory["notes"]["pressed"] == pressed, text
+    memory = {"state": {}, "notes": {}}
+    book.read("Stage 2, display 4. The 2 is leftmost, then the 1, then the 3, and the 4 is on the far right.", memory)
+    assert book.belief(memory)["button_labels_left_to_right"] == [2, 1, 3, 4]
+
+
+def test_who_advice_with_a_question_mark_label_an_exclusion_on_top_of_and_reasoning_is_carried_out():
+    cls, state = state_of("who", 0)
+    state.labels = {"top_left": "FIRST", "top_right": "WHAT?", "middle_left": "READY", "middle_right": "YOU",
+                    "bottom_left": "BLANK", "bottom_right": "YOUR"}
+    book = phrasebook(cls)
+    for said, action in (("Push WHAT? - the one with the question mark, not any other.", "press_top_right"),
+                         ("Go for whatever sits right on top of BLANK.", "press_middle_left"),
+                         ("It's in the middle row, and it's not READY.", "press_middle_right"),
+                         ("Right column, middle row.", "press_middle_right"),
+                         ("Going down the YOU list, the first word that is also on your panel is YOUR - so press "
+                          "YOUR, which is bottom right.", "press_bottom_right")):
+        assert book.understand(said, state).actions == [action], said
+    state.labels["middle_left"] = "LEFT"
+    assert book.understand("PRESS LEFT!!", state).actions == ["press_middle_left"]  # the label, not the left column
+    memory: dict = {"state": {}}
+    book.read("Okay so the screen up top just says YOU, nothing else. Buttons: top left FIRST, top right WHAT?, "
+              "middle left READY, middle right YOU, bottom left BLANK, bottom right YOUR.", memory)
+    assert book.belief(memory)["display_text"] == "YOU"
+
+
+def test_maze_routes_with_a_bare_side_repeated_arrows_and_as_far_as_are_carried_out():
+    cls, state = state_of("maze", 19315)
+    assert phrasebook(cls).understand("fwd 4, left, fwd 8, press", state).actions == (
+        ["move_forward"] * 4 + ["turn_left"] + ["move_forward"] * 8 + ["press_button"])  # a side alone is a turn
+    cls, state = state_of("maze", 19329)  # facing right
+    said = "→→→→ ↓↓ →→ ↓↓ then press. (turn to face each arrow before you move; you're facing → at the start)"
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["move_forward"] * 4 + ["turn_right"] + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2
+        + ["turn_right"] + ["move_forward"] * 2 + ["press_button"])
+    cls, state = state_of("maze", 1)
+    assert phrasebook(cls).understand("face left (turn), after that advance 2", state).actions == (
+        ["turn_left", "move_forward", "move_forward"])  # "(turn)" says it is a turn
+    cls, state = state_of("maze", 19314)
+    said = ("Turn left and go as far up as the maze lets you. Turn right and go as far as you can. Turn right again, "
+            "as far as you can. Turn left, same thing - as far as it goes. Then press the button.")
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["turn_left"] + ["move_forward"] * 4 + ["turn_right"] + ["move_forward"] * 6 + ["turn_right"]
+        + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["press_button"])
+
+
+def test_memory_and_keypad_advice_after_a_remark_or_a_correction_is_carried_out():
+    cls, state = state_of("memory", 19201)
+    book = phrasebook(cls)
+    state.apply("press_position_2")
+    assert book.understand("same position as the one you just pressed", state).actions == ["press_position_2"]
+    cls, state = state_of("memory", 19208)
+    for action in ("press_position_2", "press_position_3"):
+        state.apply(action)
+    said = "Sorry, I mixed them up: not position 1, the button LABELLED 1. Whatever position it's in."
+    assert phrasebook(cls).understand(said, state).actions == ["press_position_3"]
+    cls, state = state_of("keypad", 19100)
+    state.apply("press_bottom_right")
+    said = "the spade's lit, good. now the airplane, then the lambda, then the yin-yang"
+    assert phrasebook(cls).understand(said, state).actions == ["press_top_right", "press_top_left", "press_bottom_left"]
+
+
+def test_who_labels_listed_without_their_places_are_asked_and_a_row_in_brackets_places_them():
+    cls, _ = state_of("who", 0)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}}
+    book.read("Display says LED. The six buttons have YES, WHAT, OKAY, READY, UR and U on them.", memory)
+    assert book.belief(memory)["button_labels"].about == "which label is on which button"
+    memory = {"state": {}}
+    book.read("the display says LED. buttons: FIRST, NEXT (top), PRESS, HOLD (middle), YOU, RIGHT (bottom)", memory)
+    assert book.belief(memory)["button_labels"] == {"top_left": "FIRST", "top_right": "NEXT", "middle_left": "PRESS",
+                                                    "middle_right": "HOLD", "bottom_left": "YOU",
+                                                    "bottom_right": "RIGHT"}
+
+
+def test_maze_rows_numbered_from_the_bottom_open_squares_per_r_and_a_spaced_row_before_a_sentence():
+    cls, _ = state_of("maze", 1)
+    book = phrasebook(cls)
+    rows = [".........", ".#######.", "...#...#.", ".###.#.#.", ".#...#.#.", ".#.###.#.", ".#...#...", ".###.###.",
+            ".#...#..."]
+    for text in ("Rows listed from the BOTTOM (# = wall, . = floor):\n" + "\n".join(
+                     f"row {k}: {rows[k - 1]}" for k in range(9, 0, -1)),
+                 "Floor squares per row:\n" + "\n".join(
+                     f"r{k} open: " + " ".join(str(c + 1) for c, ch in enumerate(row) if ch == ".")
+                     for k, row in enumerate(rows, 1)),
+                 "the maze rows top to bottom are (1 = wall, 0 = open):\n" + "\n".join(
+                     " ".join(row.replace(".", "0").replace("#", "1")) for row in rows) + "; mouse at row 9, column 7"):
+        memory: dict = {"state": {}, "notes": {}}
+        book.read(text, memory)
+        assert book.belief(memory)["maze_rows_top_to_bottom"] == rows, text
+
+
+def test_a_quoted_word_with_an_apostrophe_a_symbol_that_is_at_a_place_and_sphere_colour_shades():
+    cls, _ = state_of("who", 0)
+    memory: dict = {"state": {}}
+    phrasebook(cls).read("The display reads 'YOU'RE'. Top left button says YES.", memory)
+    assert phrasebook(cls).belief(memory)["display_text"] == "YOU'RE"
+    cls, _ = state_of("keypad", 1)
+    memory = {"state": {}}
+    phrasebook(cls).read("bottom right = hollow star; top left = backwards R; the zhe is bottom left and psi sits top "
+                         "right", memory)
+    assert phrasebook(cls).belief(memory)["button_symbols"] == {"top_left": "Я", "top_right": "Ψ",
+                                                                "bottom_left": "Ж", "bottom_right": "☆"}
+    cls, _ = state_of("maze", 1)
+    memory = {"state": {}, "notes": {}}
+    phrasebook(cls).read("the balls: navy on row 7 column 9, scarlet on row 9 column 9, emerald on row 3 column 1, "
+                         "golden on row 9 column 7. the ring is crimson.", memory)
+    assert phrasebook(cls).belief(memory)["sphere_row_column_by_color"] == {
+        "blue": [7, 9], "red": [9, 9], "green": [3, 1], "yellow": [9, 7]}
+
+
+def test_who_the_words_saying_the_display_in_capitals_are_no_labels():
+    cls, _ = state_of("who", 0)
+    memory: dict = {"state": {}}
+    phrasebook(cls).read("DISPLAY SAYS HOLD ON. TOP ROW NO AND U. MIDDLE ROW MIDDLE AND OKAY. BOTTOM ROW UH HUH AND "
+                         "HOLD.", memory)
+    belief = phrasebook(cls).belief(memory)
+    assert belief["display_text"] == "HOLD ON"
+    assert belief["button_labels"] == {"top_left": "NO", "top_right": "U", "middle_left": "MIDDLE",
+                                       "middle_right": "OKAY", "bottom_left": "UH HUH", "bottom_right": "HOLD"}

@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5307,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5433,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -82,6 +82,16 @@ ALLOWANCES: dict[str, int] = {
     # $500 you'll withdraw"; ATM "the amount I told you, 300"
     # +3: Button "release on that colour's digit" before the strip lights is a hold; "the release digit" no release
     # +3: Password "T / I / F / P / C" five windows, "window 1: M/K/L (showing L now)"
+    # +10: Maze descriptions in 0/1 digits with a legend, emoji prose, "5,1" pairs, "Facing: left", "mouse_row=7"
+    # +12: Keypad symbol words' typos, "command-key", one symbol named twice, "X top left, Y top right", run-ons
+    # +54: Memory recaps stage by stage in one sentence, as a list of presses, as a table; "the 2 is leftmost, then"
+    # +21: Who "WHAT?" before a dash, "not DONE" narrows, "on top of", "so press X" after reasoning, "Right column,"
+    # +12: Maze "fwd 4, left,", "→→→→ ↓↓", "as far up as"; Memory "as the one you just pressed", "not position 1"
+    # +4: Maze rows numbered bottom first go by number, "r2 open: 3 9", a spaced row then "; mouse at ..."
+    # +5: 'YOU'RE' quoted, "the zhe is bottom left" (grid), Maze spheres by shade ("navy on row 7 column 9")
+    # +3: Who "DISPLAY SAYS HOLD ON" in capitals: the words saying the display are no labels
+    # +1: Maze "face left (turn)" is a turn
+    # +4: Who "PRESS LEFT!!" in capitals, a label alone, is the label LEFT, not the left column
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;

@@ -27,7 +27,7 @@ _PAIR = re.compile(rf"\b({_ROW})(?:\s*row)?[\s-]*(?:and\s+|on\s+the\s+|-\s*)?({_
 _ROW_COL = re.compile(r"\(?\brow\s*(\d)\s*,?\s*(?:col(?:umn)?)\s*(\d)\)?|\br(\d)\s*c(\d)\b", re.IGNORECASE)
 _ROW_ONLY = re.compile(rf"\b(?:(?:the|in|on|at)\s+)?({_ROW})(?:\s+(?:row|line|one|button|key|two|pair))\b|"
                        rf"\b(?:on|at|across|along)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
-                       rf"\b(top|middle|bottom|upper|lower)(?=\s*:)", re.IGNORECASE)
+                       rf"\b(top|middle|bottom|upper|lower)(?=\s*:)|\(\s*(top|middle|bottom)\s*\)", re.IGNORECASE)
 _COL_ONLY = re.compile(rf"\b({_COL})(?:\s+(?:column|col|side|hand\s+side|one|button|key))\b|"
                        rf"\b(?:on|to)\s+the\s+({_COL})\b|\(\s*({_COL})\s*\)|\b({_COL})\b(?=\s*[,;).!\n]|\s+and\b|\s*$)",
                        re.IGNORECASE)
@@ -109,7 +109,10 @@ def _joined(text: str, found: list[Place]) -> list[Place]:
     joined: list[Place] = []
     for place in found:
         last = joined[-1] if joined else None
-        if (last is not None and _JOIN.fullmatch(text[last.end:place.start])
+        named = r"(?:row|column|col|side)$"  # "Right column, middle row"
+        if (last is not None and (_JOIN.fullmatch(text[last.end:place.start]) or (
+                re.fullmatch(r"\s*,\s*", text[last.end:place.start]) and re.search(named, text[last.start:last.end])
+                and re.search(named, text[place.start:place.end])))
                 and ((last.row and not last.col and place.col and not place.row)
                      or (last.col and not last.row and place.row and not place.col))):
             joined[-1] = Place(last.row or place.row, last.col or place.col, last.start, place.end)
@@ -138,10 +141,10 @@ def blanked(text: str, found: Sequence[Any]) -> str:
 
 
 _FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"
-                     r"word|written|it|i|think|believe|maybe|a|an|symbol|sign|letter|glyph|looks|like|there'?s|there|"
+                     r"word|written|it|i|think|believe|maybe|a|an|that|symbol|sign|letter|glyph|looks|like|there'?s|there|"
                      r"probably|pretty|sure|guess)[\s:=,.?\-]*)*", re.IGNORECASE)
 _TIGHT_AFTER = re.compile(r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|there'?s|there is)\s+)?"
-                          r"(?:(?:a|an|the)\s+)?|"
+                          r"(?:(?:a|an|the|that)\s+)?|"
                           r"\s*(?:wrong|incorrect)?\s*[-,:;]?\s*(?:it'?s|it is|should be|is actually|is really)\s+"
                           r"(?:(?:a|an|the)\s+)?|"
                           r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?)"
@@ -210,7 +213,9 @@ def assign(text: str, found_places: Sequence[Place], things: Sequence[Any],
             take(key, nxt)
         elif key and tight_before:
             take(key, prev)
-        elif key and after is not None and _FILLER.fullmatch(after) and "(" not in after:
+        elif key and after is not None and _FILLER.fullmatch(after) and "(" not in after and not (
+                nxt is not None and index + 2 < len(tokens) and isinstance(tokens[index + 2], Place)
+                and _TIGHT_BEFORE.fullmatch(text[nxt.end:tokens[index + 2].start])):  # "X top left, Y top right"
             take(key, nxt)
     flush()
     return placed

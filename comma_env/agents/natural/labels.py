@@ -26,7 +26,8 @@ class Printed:
         alternatives = "|".join(r"[\s-]+".join(map(re.escape, w.split(" "))).replace("'", "'?") for w in self.words)
         self.capitals = re.compile(rf"(?<![A-Za-z'])({alternatives})(?![A-Za-z'])")
         self.any_case = re.compile(rf"(?<![A-Za-z'])({alternatives})(?![A-Za-z'])", re.IGNORECASE)
-        self.quoted = re.compile(r"\"([^\"\n]{1,20})\"|(?<![A-Za-z])'([^'\n]{1,20})'(?![A-Za-z])")
+        self.quoted = re.compile(r"\"([^\"\n]{1,20})\"|(?<![A-Za-z])'((?:[^'\n]|(?<=[A-Za-z])'(?=[A-Za-z])){1,20})'"
+                                 r"(?![A-Za-z])")  # 'YOU'RE': an apostrophe between letters is inside
 
     def canonical(self, text: str) -> str | None:
         """The printed word `text` spells (any case), or None."""

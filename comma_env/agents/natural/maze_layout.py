@@ -10,10 +10,10 @@ from comma_env.puzzles.maze import FLOOR, SIZE, WALL
 
 _FLOOR_MARKS = set(".Ww⬜_·o ") | {"□", "◻", "░"}
 _WALL_MARKS = set("#Dd⬛■█X▓") | {"◼", "▪"}
-_ARROWS = {">": "right", "<": "left", "^": "up", "v": "down", "V": "down", "→": "right", "←": "left", "↑": "up",
+ARROWS = {">": "right", "<": "left", "^": "up", "v": "down", "V": "down", "→": "right", "←": "left", "↑": "up",
            "↓": "down", "➡": "right", "⬅": "left", "⬆": "up", "⬇": "down"}
-_MOUSE_MARKS = {"🐭", "M", "m", "🐁", "*", "@"} | set(_ARROWS)
-_SPHERE_EMOJI = {"🔵": "blue", "🟦": "blue", "🔴": "red", "🟥": "red", "🟢": "green", "🟩": "green", "🟡": "yellow",
+_MOUSE_MARKS = {"🐭", "M", "m", "🐁", "*", "@"} | set(ARROWS)
+SPHERE_EMOJI = {"🔵": "blue", "🟦": "blue", "🔴": "red", "🟥": "red", "🟢": "green", "🟩": "green", "🟡": "yellow",
                  "🟨": "yellow"}
 _SPHERE_LETTERS = {"B": "blue", "R": "red", "G": "green", "Y": "yellow"}
 _TORUS_MARKS = {"O", "⭕", "◯", "○", "T", "0"}
@@ -40,8 +40,8 @@ def _cells(segment: str) -> list[str] | None:
     return spaced if len(spaced) == SIZE and all(len(c) == 1 for c in spaced) else None
 
 
-def _grid_rows(text: str) -> list[list[str]] | None:
-    """Nine rows of nine cells drawn as a grid: a Markdown table, lines, or " / " rows."""
+def _grid_rows(text: str, marks: set[str]) -> list[list[str]] | None:
+    """Nine rows of nine cells of `marks` drawn as a grid: a Markdown table, lines, or " / " rows."""
     table = [line for line in text.splitlines() if line.count("|") >= SIZE + 1]
     body = [line for line in table if not re.fullmatch(r"[\s|:\-]*", line)]
     if len(body) >= SIZE:
@@ -52,7 +52,9 @@ def _grid_rows(text: str) -> list[list[str]] | None:
                 numbered.append([c if c else " " for c in columns[1:]])
         if len(numbered) == SIZE:
             return numbered
-    lines = [line for line in text.splitlines() if line.strip() and not re.fullmatch(r"\s*(?:```\w*|\d{9})\s*", line)]
+    digits = "" if marks & set("01") else r"|\d{9}"  # digits are cells when the legend says so: "1 = wall"
+    lines = [line for line in text.splitlines()
+             if line.strip() and not re.fullmatch(rf"\s*(?:```\w*{digits})\s*", line)]
     for line in lines:
         parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)\s*$", "", line).split(" / ")]
         if len(parts) == SIZE:
@@ -64,16 +66,20 @@ def _grid_rows(text: str) -> list[list[str]] | None:
             if len(found) == SIZE:
                 return found
     rows: list[list[str]] = []
+    numbers: list[str] = []
     for line in lines:
-        lead = re.match(r"\s*(\S{9})(?=[\s,.;/]|$)", line)  # a row, then the sentence goes on
+        lead = re.match(r"\s*(\S{9}|(?:\S[ \t]){8}\S)(?=[\s,.;/]|$)", line)  # a row, then the sentence goes on
         cells = _cells(_ROW_PREFIX.sub("", line, count=1).strip()) or _cells(line.strip()) or \
             (_cells(lead.group(1)) if lead else None)
-        if cells and sum(c in _FLOOR_MARKS | _WALL_MARKS for c in cells) >= SIZE - 4:
+        if cells and sum(c in marks for c in cells) >= SIZE - 4:
             rows.append(cells)
-            if len(rows) == SIZE:
-                return rows
+            prefix = re.match(r"\s*(?:row\s*)?(\d)\s*[:.)|]", line, re.IGNORECASE)
+            numbers.append(prefix.group(1) if prefix else "")
+            if len(rows) == SIZE:  # rows numbered in another order ("from the BOTTOM: row 9: ...") go by number
+                return [row for _, row in sorted(zip(numbers, rows, strict=True))] \
+                    if sorted(numbers) == list("123456789") else rows
         elif rows:
-            rows = []
+            rows, numbers = [], []
     return None
 
 
@@ -83,16 +89,19 @@ def _numbers(text: str) -> list[int]:
     return [v for low, high in spans for v in range(low, high + 1) if 1 <= v <= SIZE]
 
 
-_ROW_TEXT = re.compile(r"\b(?:row|line)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
-                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line)\s*\d)", re.IGNORECASE)
+_ROW_TEXT = re.compile(r"\b(?:row|line|r)\s*(\d)\s*(?:have|has|:|-|is)?\s*([^;\n]*?)"
+                       r"(?=;|\n|\.\s|\.$|$|\b(?:row|line|r)\s*\d)", re.IGNORECASE)  # "r2 open: 3 9"
 
 
 def _legend(text: str) -> dict[str, str]:
     """Which mark is a wall and which floor: the text's legend ("x is wall") over the usual marks."""
     kinds = {c: WALL for c in _WALL_MARKS} | {c: FLOOR for c in _FLOOR_MARKS if c != " "}
-    for mark, word in re.findall(r"(?<![A-Za-z])([^\s,(=:])[ \t]*(?:is|=|:|means)?[ \t]*(?:an?[ \t]+)?"
+    for mark, word in re.findall(r"(?<![A-Za-z])([^\s,(=:])[ \t]*(?:is|=|:|means|for)?[ \t]*(?:an?[ \t]+)?"
                                  r"(wall|dark|black|floor|white|open|path)\b", text, re.IGNORECASE):
         kinds[mark] = WALL if word.lower() in ("wall", "dark", "black") else FLOOR
+    for one, other in ("01", "10"):  # "1 = wall" alone: the other digit is the other kind
+        if one in kinds and other not in kinds:
+            kinds[other] = FLOOR if kinds[one] == WALL else WALL
     return kinds
 
 
@@ -125,11 +134,11 @@ def read_layout(text: str, legend: dict[str, str]) -> Layout | None:
     written = _written_rows(text)
     if written:
         return Layout(written)
-    grid = _grid_rows(text)
+    kinds = _legend(text)
+    grid = _grid_rows(text, set(kinds) | {" "})
     if grid is None:
         return None
     letters = {**_SPHERE_LETTERS, **legend}
-    kinds = _legend(text)
     layout = Layout([])
     for r, cells in enumerate(grid, start=1):
         row = []
@@ -140,9 +149,9 @@ def read_layout(text: str, legend: dict[str, str]) -> Layout | None:
             row.append(FLOOR)
             if cell in _MOUSE_MARKS and cell not in letters:
                 layout.mouse = (r, c)
-                layout.facing = _ARROWS.get(cell, layout.facing)
-            elif cell in _SPHERE_EMOJI:
-                layout.spheres[_SPHERE_EMOJI[cell]] = (r, c)
+                layout.facing = ARROWS.get(cell, layout.facing)
+            elif cell in SPHERE_EMOJI:
+                layout.spheres[SPHERE_EMOJI[cell]] = (r, c)
             elif cell in letters and cell not in _TORUS_MARKS:
                 layout.spheres[letters[cell]] = (r, c)
         layout.rows.append("".join(row))

@@ -21,7 +21,7 @@ _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201
                              "\u2192": " -> ", "\u27f6": " -> ", "\u2794": " -> ", "\u27a1": " -> ",
                              "\u21d2": " -> ", "\u2190": " <- ", "\u2b05": " <- ", "`": ""})
 _KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.MULTILINE)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?=[^\n]*[^\W_])", re.MULTILINE)  # not a row of "# . #"
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"[ \t]+")
 _BULLET = re.compile(r"(?m)^([ \t]*)[*+•][ \t]+")
@@ -487,7 +487,7 @@ def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
 
 _INTERJECTION = re.compile(r"^(?:(?:[Rr]ight|[Aa]lright|[Aa]ll right|[Oo]k(?:ay)?|[Gg]ood|[Gg]reat|[Nn]ice|[Cc]ool|"
                            r"[Gg]ot it|[Tt]hanks?|[Tt]hank you|[Ss]ure|[Yy]ep|[Pp]erfect|[Hh]mm+|[Uu]m+|[Oo]oh?|"
-                           r"[Ww]ell|[Ss]o)(?![A-Za-z])[\s,.!:-]*)+")
+                           r"[Ww]ell|[Ss]o)(?![A-Za-z])(?![\s-]*(?:column|side|hand|one|button|key|corner)\b)[\s,.!:-]*)+")
 
 
 def sentences(text: str) -> list[str]:

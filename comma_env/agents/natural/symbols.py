@@ -65,13 +65,14 @@ _DIGITS = {"two": "2", "three": "3", "eight": "8"}
 
 def _phrase(words: str) -> str:
     """A pattern for `words`, a number word also as its digit (the readers write "two" as "2")."""
-    return r"\s*".join(f"(?:{part}|{_DIGITS[part]})" if part in _DIGITS else re.escape(part)
-                        for part in words.split(" "))
+    return r"[\s-]*".join(f"(?:{part}|{_DIGITS[part]})" if part in _DIGITS else re.escape(part)
+                           for part in words.split(" "))  # "command-key" too
 
 
 _NAMED = sorted(((w, s) for s, ws in SYMBOL_WORDS.items() for w in ws), key=lambda p: len(p[0]), reverse=True)
 _NAME_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w, _ in _NAMED) + r")(?![a-z])", re.IGNORECASE)
-_BY_NAME = {" ".join(_DIGITS.get(p, p) for p in w.split(" ")) if d else w: s for w, s in _NAMED for d in (0, 1)}
+_BY_NAME = {" ".join(_DIGITS.get(p, p) for p in re.split(r"[\s-]+", w)) if d else re.sub(r"[\s-]+", " ", w): s
+            for w, s in _NAMED for d in (0, 1)}
 _VAGUE_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w in sorted(VAGUE, key=len, reverse=True))
                             + r")(?![a-z])", re.IGNORECASE)
 _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
@@ -79,7 +80,8 @@ _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
 _LOOKS = ((r"\bcapital\s+(?=[a-z]\b)", ""),
           (r"\b([a-z])\s+(?:flipped|reflected|turned|seen)\s+(?:in\s+a\s+mirror|horizontally|around)", r"mirrored \1"),
           (r"\b(\w+)\s+(?:lying|laid|tipped|turned|knocked)\s+(?:over\s+)?on\s+(?:its|his)\s+side\b", r"sideways \1"),
-          (r"\b(?:bottom|lowest)\s+arm\b", "lower arm"))
+          (r"\b(?:bottom|lowest)\s+arm\b", "lower arm"), (r"\b(?:little|small|tiny)\s+", ""),
+          (r"\b(?:5|five)[\s-]*point(?:ed)?\s+(?=star)", ""))
 """A look said another way ("a capital R flipped in a mirror", "an 8 lying on its side") in the words above."""
 
 
@@ -100,7 +102,7 @@ def mentions(text: str) -> list[SymbolMention]:
         found.append(SymbolMention(frozenset({match.group(0)}), match.start(), match.end()))
         taken.append((match.start(), match.end()))
     for match in _NAME_PATTERN.finditer(text):
-        key = re.sub(r"\s+", " ", match.group(1).lower())
+        key = re.sub(r"[\s-]+", " ", match.group(1).lower())
         found.append(SymbolMention(frozenset({_BY_NAME[key]}), match.start(), match.end()))
         taken.append((match.start(), match.end()))
     for match in _VAGUE_PATTERN.finditer(text):
@@ -112,7 +114,7 @@ def mentions(text: str) -> list[SymbolMention]:
 
 def _merged(text: str, found: list[SymbolMention]) -> list[SymbolMention]:
     """Mentions of one symbol with only punctuation, "looks like" or a short phrase (no comma, no "then") between
-    them, as one."""
+    them, as one; one symbol named twice in a clause ("the command key, the square with loops") is one key."""
     merged: list[SymbolMention] = []
     for mention in found:
         if merged:
@@ -121,7 +123,9 @@ def _merged(text: str, found: list[SymbolMention]) -> list[SymbolMention]:
             common = last.options & mention.options
             if common and (re.fullmatch(r"[\s(`'\";:,\-]*(?:(?:a|an|the|like|looks|it|symbol|sign|one|little|"
                                         r"of|i|think|maybe|on|in|from|as)[\s(`'\";:,\-]*)*", gap, re.IGNORECASE)
-                           or len(gap) <= 40 and not re.search(r"[,;.\n>→]|\bthen\b", gap)):
+                           or len(gap) <= 40 and not re.search(r"[,;.\n>→]|\bthen\b", gap)
+                           or len(common) == 1 == len(last.options)
+                           and not re.search(r"[:;.\n>→]|\b(?:then|top|bottom|left|right|upper|lower)\b", gap)):
                 merged[-1] = SymbolMention(common, last.start, mention.end)  # also "a circle split into a swirl"
                 continue
         merged.append(mention)

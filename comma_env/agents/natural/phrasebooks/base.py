@@ -426,7 +426,7 @@ def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
 _ITEM_BREAK = re.compile(r"[,;]|->|\bthen\b", re.IGNORECASE)
 FILLER = STOPWORDS | frozenset("press push hit click type enter key keys first second third fourth finally code "
                                "please symbol symbols sign button buttons ones order start end others other remaining "
-                               "way just begin after thanks thank cheers".split())
+                               "way just begin after thanks thank cheers good great nice cool perfect".split())
 """Words an item of a list of keys may have besides what names the key."""
 
 

@@ -12,12 +12,13 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
 from comma_env.agents.natural.reading import HEDGES, plain, sentences
-from comma_env.agents.natural.symbols import SymbolMention, looks, mentions
+from comma_env.agents.natural.symbols import SYMBOL_WORDS, SymbolMention, looks, mentions
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.keypad import POSITIONS, SYMBOL_NAMES, matching_columns
 
 ROWS = ("top", "bottom")
-VOCABULARY = (*grid.VOCABULARY, "symbols", "keypad", "lit", "glowing", "then", "after", "first", "finally")
+VOCABULARY = (*grid.VOCABULARY, "symbols", "keypad", "lit", "glowing", "then", "after", "first", "finally",
+              *{w for ws in SYMBOL_WORDS.values() for w in re.split(r"[\s-]", " ".join(ws)) if len(w) > 5})  # "pilcorw"
 _LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light(?:ed)? on|with light|turned green|"
                   r"is green|are green|lit up)\b", re.IGNORECASE)
 _UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
@@ -41,10 +42,15 @@ class KeypadPhrases(Phrasebook):
         symbols: dict[str, Any] = state.setdefault("symbols", {})
         found = [m for m in mentions(text)
                  if not re.search(r"\b(?:not|isn'?t|instead of)\s+(?:a\s+|an\s+|the\s+)?$", text[:m.start])]
-        places = [p for p in grid.places(text, ROWS) if not _LIT.search(_sentence_of(text, p.start))]
+        places = [p for p in grid.places(text, ROWS)  # not "top left is lit"; "... and nothing is lit" in a run-on
+                  if not _LIT.search(sentence := _sentence_of(text, p.start)) or mentions(sentence)]
         ordered = self._ordered(text, found)
         placed = ordered or grid.by_lines(text, mentions, ROWS, grid.assign(text, places, found, ROWS))
+        assigned = bool(placed)
         for sentence in sentences(text):
+            keys, named = [p.key for p in grid.places(sentence, ROWS) if p.key], mentions(sentence)
+            if len(keys) == len(named) == 1 and not assigned:  # "the R at top right is mirrored - a backwards R"
+                placed[keys[0]] = named[0]
             if _UNPLACED.search(sentence):
                 spots = [p for p in grid.places(sentence, ROWS) if p.row and not p.col]
                 options = [m.options for m in mentions(sentence)]

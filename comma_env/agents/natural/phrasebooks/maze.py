@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.colours import Palette
-from comma_env.agents.natural.maze_layout import plausible, read_layout
+from comma_env.agents.natural.colours import SYNONYMS, Palette
+from comma_env.agents.natural.maze_layout import ARROWS, SPHERE_EMOJI, plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
 from comma_env.agents.natural.reading import UNDO, number, plain
 from comma_env.agents.natural.words import choose, say_number, times
@@ -33,18 +33,25 @@ VOCABULARY = ("mouse", "facing", "sphere", "spheres", "torus", "ring", "row", "c
               "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the")
 _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "up", "down": "down", "south": "down",
            "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
-           "east": "right"}
-_COORD = r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b)"
+           "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
+_COORD = (r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b|"
+          r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d))")  # "(5,1)", "row 5 col 1", "5,1" (not in a list "2, 4, 5")
 _FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose\s+(?:is\s+)?"
-                    r"(?:facing|pointing)(?:\s+to)?|heading)\s+(?:the\s+)?(?:to\s+the\s+)?"
-                    r"(up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b", re.IGNORECASE)
+                    r"(?:facing|pointing)(?:\s+to)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
+                    r"((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b|<-|->)",
+                    re.IGNORECASE)
 _POSE = re.compile(rf"\b(?:mouse|i'?m|i am|we'?re|it'?s|it is)\b[^.\n]{{0,40}}?{_COORD}", re.IGNORECASE)
 _TORUS = re.compile(r"\b(?:ring|torus|donut|doughnut)\b", re.IGNORECASE)
+_PROSE_MARKS = str.maketrans({"🐭": "mouse", "🐁": "mouse", **{mark: f" {word} " for mark, word in ARROWS.items()
+                                                               if not mark.isascii()},
+                              **{mark: f" {colour} " for mark, colour in SPHERE_EMOJI.items()}})
+_SHADES = re.compile(r"\b(" + "|".join(w for w, c in SYNONYMS.items() if c[:1] == c[-1:] and c[0] in COLORS) + r")\b",
+                     re.IGNORECASE)
 _LEGEND = re.compile(r"\b([A-Z])\s*=\s*([a-z]+)|\b([A-Z](?:\s*/\s*[A-Z])+)\s*=\s*([a-z]+(?:\s*/\s*[a-z]+)+)")
 
 
 def _coord(match: re.Match[str], first: int = 1) -> tuple[int, int]:
-    groups = [g for g in match.groups()[first - 1:first + 3] if g]
+    groups = [g for g in match.groups()[first - 1:] if g]
     return int(groups[0]), int(groups[1])
 
 
@@ -62,8 +69,11 @@ class MazePhrases(Phrasebook):
             if layout.facing:
                 state["facing"] = layout.facing
             state.setdefault("spheres", {}).update(layout.spheres)
+        prose = re.sub(r"(\w+)[·\s]?row\s*[=:]\s*(\d)\W+\1[·\s]?col(?:umn)?\s*[=:]\s*(\d)", r"\1 at row \2 column \3",
+                       text.translate(_PROSE_MARKS))  # "mouse_row=7, mouse_col=7"; "🐭 row 1", "facing ⬇️"
+        prose = _SHADES.sub(lambda m: SYNONYMS[m.group(1).lower()][0], prose)  # "navy on row 7 column 9"
         prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
-                       r"yellow)\b", " ", text, flags=re.IGNORECASE)
+                       r"yellow)\b", " ", prose, flags=re.IGNORECASE)
         for sentence in re.split(r"(?<=[.!?;])\s+|\n", prose):
             self._sentence(sentence, state)
 
@@ -88,7 +98,7 @@ class MazePhrases(Phrasebook):
         pose = _POSE.search(sentence)
         if pose:
             state["mouse"] = _coord(pose, 1)
-        if pose or re.search(r"\bmouse\b|🐭|\bi'?m\b|\bstill\b", low):
+        if pose or re.search(r"\bmouse\b|\bi'?m\b|\bstill\b|^\W*(?:\d\.\s*)?facing\s*[:=]", low):  # "3. Facing: left"
             faces = _FACES.search(sentence)
             if faces:
                 state["facing"] = _FACING[faces.group(1).lower()]
@@ -200,6 +210,8 @@ class MazePhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         facing = state["mouse_facing"]
+        text = re.sub(r"([⬆⬇⬅➡↑↓→←])\ufe0f?(?:\s*\1\ufe0f?)+",  # "→→→→ ↓↓": four right, two down
+                      lambda m: f" {m.group(1)} {m.group(0).count(m.group(1))} times ", text)
         text = plain(text.translate(_ARROW_WORDS), VOCABULARY)
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
@@ -238,16 +250,20 @@ _STEP = re.compile(
     r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
-    r"\bpress\b(?=\s*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
+    r"\bpress\b(?=[\s.!]*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
 
-_TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b", re.IGNORECASE), " "),
+_TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\s+face\s+(?:each|every|the)\s+arrows?\b"
+                           r"[^.;)\n]*", re.IGNORECASE), " "),  # arrows as directions, said so
                (re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
                (re.compile(r"\badvance\b|\bfwd\b", re.IGNORECASE), "forward"),
                (re.compile(r"(?:(?<=^)|(?<=[.,;] ))button(?=[.!]?\s*$)", re.IGNORECASE | re.MULTILINE), "press"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
-               (re.compile(r"\b(left|right)\s+turn\b", re.IGNORECASE), r"turn \1"),  # "right turn"
+               (re.compile(r"\b(left|right)\s+turn\b|\bface\s+(?:to\s+the\s+)?(left|right)\s*\(\s*turn\s*\)", re.I),
+                lambda m: f"turn {m.group(1) or m.group(2)}"),  # "right turn", "face left (turn)"
+               (re.compile(r"(?m)(?<=[,;])[ \t]*(left|right)[ \t]*(?=[,;]|$)", re.IGNORECASE),
+                r" turn \1"),  # "fwd 4, left, fwd 8": a side alone is a turn
                (re.compile(r"\b(?:turn(?:ing)?\s+a?round(?!\s+(?:the|a)\b)|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
                            re.IGNORECASE), lambda m: f"turn {m.group(1) or 'right'} twice"),  # either way ends the same
                (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"),  # "1. two forward"
@@ -258,7 +274,7 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b", re.IGNORECASE), " 
                            r"(?:\s+more)?\b(?!\s*(?:times|x)\b)", re.IGNORECASE),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
-                              "\u2191": " up ", "\u2193": " down "})
+                              "\u2191": " up ", "\u2193": " down ", "\u2192": " right ", "\u2190": " left "})
 """Arrows as the absolute directions they point to ("\u2b07\ufe0fx2": down twice)."""
 _UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as)\b[^,.;\n]*",
                     re.IGNORECASE)
@@ -301,6 +317,7 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     open is asked. Directions are absolute ("2 up, then 2 right") when the route names up, down or a compass point."""
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
+    text = re.sub(r"\bas\s+far\s+(up|down)\s+as\b[^,.;\n]*", r" heading \1 99 ", text, flags=re.IGNORECASE)
     text = _UNTIL.sub(" forward 99 ", text)
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"(?<!facing )(?<!face )\b(?:up|down|north|south|east|west)\b", text, re.I))  # not a pose
@@ -337,7 +354,11 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
             step = BACKWARD if match.group(5).lower().startswith(("back", "reverse")) else FORWARD
             actions += [step] * (count if count != 99 else _open(rows, *_pose(rows, cell, facing, actions), step))
         elif match.group(11):
-            actions += _heading(match.group(11).lower(), _pose(rows, cell, facing, actions)[1], int(match.group(12)))
+            moves = _heading(match.group(11).lower(), _pose(rows, cell, facing, actions)[1], 1)
+            count = int(match.group(12))
+            if count == 99:  # "as far up as the maze lets you"
+                count = _open(rows, *_pose(rows, cell, facing, actions + moves[:-1]), moves[-1])
+            actions += moves[:-1] + moves[-1:] * count
         elif match.group(7):
             count, way = int(match.group(7)), match.group(8).lower()
             facing = _pose(rows, cell, facing, actions)[1]

@@ -24,8 +24,74 @@ _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,
                       r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
 _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
                         r"from the (right)\b(?:[^:]*?to the left)?|right to left|(?<![a-z])\|)", re.IGNORECASE)
-_RECAP = re.compile(r"\bstage\s*([1-5])\b[^\n]*?\b(?:pressed|hit|pushed|clicked|tapped)\b[^\n]*", re.IGNORECASE)
+_PRESSED = re.compile(r"\b(?:pressed|hit|pushed|clicked|tapped)\b", re.IGNORECASE)
+_STAGE_MARK = re.compile(r"\bstage\s*([1-5])\b", re.IGNORECASE)
 _S_RECAP = re.compile(r"\bS([1-5])\s*:\s*pos(?:ition)?\s*([1-4])\s*/\s*label\s*([1-4])", re.IGNORECASE)
+
+
+def _digit(pattern: str, text: str) -> int | None:
+    found = re.search(pattern, text, re.IGNORECASE)
+    return int(found.group(1)) if found else None
+
+
+def _recaps(text: str) -> tuple[dict[int, list[Any]], list[list[Any]], str]:
+    """Earlier presses recapped stage by stage ("stage 1 I pressed position 4 (label 1), stage 2 position 4") and
+    in a list ("the labels I pressed were 3, 3, 3 and then 1", "position 4 with label 2, ..."), and `text` without
+    them: stage -> [position, label], the list from stage 1, the rest."""
+    staged: dict[int, list[Any]] = {}
+    listed: list[list[Any]] = []
+    spans: list[tuple[int, int]] = []
+    for sentence in re.finditer(r"[^.\n]+", text):
+        said, base = sentence.group(0), sentence.start()
+        verb = _PRESSED.search(said)
+        start = max([0, *(b.end() for b in re.finditer(r",|\band\b", said[:verb.start()]))]) if verb else 0
+        end = start + next((m.start() for m in re.finditer(r"\bnow\b", said[start:])), len(said) - start)
+        if verb and not _STAGE_MARK.search(said[start:end]):  # a list with no stage in it, from stage 1
+            values: dict[str, list[int]] = {"label": [], "pos": []}
+            kind = None
+            for token in re.finditer(r"\b(label|pos)\w*|\b([1-4])\b", said[start:end], re.IGNORECASE):
+                kind = token.group(1).lower() if token.group(1) else kind
+                if token.group(2) and kind:
+                    values[kind].append(int(token.group(2)))
+            count = max(map(len, values.values()))
+            if count > 1 or not _STAGE_MARK.search(said):  # one press after "stage 1: display 3," is stage 1's
+                listed = [[values["pos"][k] if k < len(values["pos"]) else None,
+                           values["label"][k] if k < len(values["label"]) else None] for k in range(count)]
+                spans.append((base + start, base + end))
+                said = said[:start]
+        marks = list(_STAGE_MARK.finditer(said))
+        for mark, after in zip(marks, [*marks[1:], None], strict=False):
+            part = re.split(r"\bnow\b", said[mark.start():after.start() if after else len(said)])[0]
+            if _PRESSED.search(part) or re.search(r"\b(?:position|pos|label(?:led)?)\s*[1-4]\b", part, re.I) \
+                    and not re.search(r"\b(?:display|screen)\b", part, re.IGNORECASE):
+                staged[int(mark.group(1))] = [_digit(r"\b(?:position|pos)\s*([1-4])\b", part),
+                                              _digit(r"\blabel(?:led)?\s*([1-4])\b", part)]
+                spans.append((base + mark.start(), base + mark.start() + len(part)))
+    cuts = [0, *(i for span in sorted(spans) for i in span), len(text)]
+    rest = "".join(text[a:b] if k % 2 == 0 else " " * (b - a) for k, (a, b) in enumerate(itertools.pairwise(cuts)))
+    return staged, listed, rest
+
+
+def _stage_table(text: str) -> str:
+    """A table of earlier stages ("| stage | position pressed | label |") as one recap line a row."""
+    out: list[str] = []
+    names: list[str | None] | None = None
+    for line in text.splitlines():
+        row = re.fullmatch(r"\s*\|(.*)\|\s*", line)
+        cells = [c.strip().lower() for c in row.group(1).split("|")] if row else []
+        if cells and cells[0].startswith("stage"):
+            names = ["position" if "pos" in c else "label" if "label" in c else None for c in cells]
+        elif names and cells and cells[0].isdigit() and len(cells) == len(names):
+            out.append(f"stage {cells[0]}: " + ", ".join(f"{n} {c}" for n, c in zip(names, cells, strict=True) if n))
+        elif not (names and cells and not set("".join(cells)) - set("-: ")):  # not the rule under the header
+            names = names if row else None
+            out.append(line)
+    return "\n".join(out)
+
+
+def _short_recaps(text: str) -> list[tuple[int, list[Any]]]:
+    """Recaps written short ("S1: pos 3 / label 3"): stage, [position, label]."""
+    return [(int(m.group(1)), [int(m.group(2)), int(m.group(3))]) for m in _S_RECAP.finditer(text)]
 
 
 def _labels_in(text: str) -> list[Any] | None:
@@ -58,6 +124,11 @@ def _labels_in(text: str) -> list[Any] | None:
         placed[position] = int(label)
     if len(placed) >= BUTTONS - 1:
         return [placed.get(p) for p in range(1, BUTTONS + 1)]
+    chain = re.search(r"\bthe\s+([1-4])\s+is\s+(?:the\s+)?(?:leftmost|on the far left|far left)\b([^.\n]*)", text,
+                      re.IGNORECASE)  # "The 2 is leftmost, then the 1, then the 3, and the 4 is on the far right"
+    if chain and sorted(values := [int(chain.group(1)), *map(int, re.findall(r"\b[1-4]\b", chain.group(2)))]) == [
+            1, 2, 3, 4]:
+        return values
     for run in _RUN.finditer(text):  # four different labels with no word before them ("3 1 4 2 (left -> right)")
         values = [int(g) for g in run.groups() if g]
         if len(set(values)) == BUTTONS:
@@ -71,17 +142,22 @@ class MemoryPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
-        text = plain(text, VOCABULARY)
+        text = plain(_stage_table(text), VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[1-4]\b", " ", text)
         now = re.split(r"\bnow\s*:", text, flags=re.IGNORECASE)
         recap, current = (now[0], now[-1]) if len(now) > 1 else ("", text)
         pressed = notes.setdefault("pressed", [])
-        for line in [*recap.splitlines(), *([] if recap else [current])]:
-            self._recap(line, pressed)
-        current = _RECAP.sub(" ", current) if not recap else current
-        stage = next((int(next(g for g in m.groups() if g)) for m in _STAGE.finditer(current)), None)
-        if stage:
-            self._at_stage(stage, memory)
+        staged, listed, rest = _recaps(recap or current)
+        current = current if recap else rest
+        for stage, (position, label) in [*_short_recaps(recap or current), *staged.items()]:
+            pressed += [[None, None] for _ in range(stage - len(pressed))]
+            old = pressed[stage - 1]
+            pressed[stage - 1] = [position or old[0], label or old[1]]
+        said_stage = next((int(next(g for g in m.groups() if g)) for m in _STAGE.finditer(current)), None)
+        if said_stage:
+            self._at_stage(said_stage, memory)
+        if listed and len(listed) == len(pressed):  # the whole list, from stage 1
+            pressed[:] = [[p or old[0], label or old[1]] for (p, label), old in zip(listed, pressed, strict=True)]
         display = _DISPLAY.search(current)
         options = re.search(r"\b([1-4])\s+or\s+(?:an?\s+)?([1-4])\b", current)
         if options and (HEDGES.search(current) or re.search(r"\beither\b", current, re.IGNORECASE)):
@@ -91,28 +167,6 @@ class MemoryPhrases(Phrasebook):
         labels = _labels_in(current)
         if labels:
             state["labels"] = labels
-
-    def _recap(self, line: str, pressed: list[Any]) -> None:
-        """A recap of an earlier stage ("stage 1: display 3, I pressed position 3 (label 3)", "S1: pos 3 / label 3")."""
-        short = _S_RECAP.search(line)
-        position: int | None
-        label: int | None
-        if short:
-            stage, position, label = (int(g) for g in short.groups())
-        else:
-            match = _RECAP.search(line)
-            if not match:
-                return
-            stage = int(match.group(1))
-            found_position = re.search(r"\bposition\s*([1-4])\b|\bpos\s*([1-4])\b", match.group(0), re.IGNORECASE)
-            found_label = re.search(r"\blabel(?:led)?\s*([1-4])\b|\(label\s*([1-4])\)", match.group(0), re.IGNORECASE)
-            position = int(next(g for g in found_position.groups() if g)) if found_position else None
-            label = int(next(g for g in found_label.groups() if g)) if found_label else None
-            if position is None and label is None:
-                return
-        pressed += [[None, None] for _ in range(stage - len(pressed))]
-        old = pressed[stage - 1]
-        pressed[stage - 1] = [position or old[0], label or old[1]]
 
     def _at_stage(self, stage: int, memory: Memory) -> None:
         """A described stage: stage 1 is a new run; what was pressed after it no longer counts."""
@@ -206,6 +260,7 @@ class MemoryPhrases(Phrasebook):
             return Steps.unclear(problem)
         text = re.sub(r"#\s*([1-4])(?=\s+(?:counting\s+)?from the (?:left|right))",  # "#3 from the left"
                       lambda m: ORDINALS[int(m.group(1)) - 1], text)
+        text = re.sub(r"\bnot\s+(?:the\s+)?(?:position|pos)\s*[1-4]\b", " ", text, flags=re.IGNORECASE)  # ruled out
         said = sentences(re.sub(r"\bi mean\b", ". ", text, flags=re.IGNORECASE))
         chosen, _ = meant(said, lambda s: _refers_to(s, labels, history))
         return one_button(chosen, lambda k: f"press_position_{k}",
@@ -218,9 +273,10 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
     """The positions (1-4) a sentence of advice could mean, or None when it names none."""
     low = sentence.lower()
     constraints: list[set[int]] = []
-    same = re.search(r"\bsame\s+(position|label|button|place)\b[^.]*?\bstage\s*([1-5])", low)
+    same = re.search(r"\bsame\s+(position|label|button|place)\b[^.]*?(?:\bstage\s*([1-5])|\b(?:just|last|previous)\b)",
+                     low)  # "same position as in stage 2", "... as the one you just pressed"
     if same:
-        stage = int(same.group(2))
+        stage = int(same.group(2) or len(history))
         if stage > len(history):
             return set()
         position, label = history[stage - 1]

@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.labels import Found, Printed
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, meant, one_button, unknown
-from comma_env.agents.natural.reading import HEDGES, clean, fix_typos, sentences
+from comma_env.agents.natural.reading import CONDITIONS, HEDGES, clean, fix_typos, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.who import DISPLAY_WORDS, LABELS, NO_TEXT, POSITIONS
 
@@ -22,9 +22,10 @@ VOCABULARY = (*grid.VOCABULARY, "display", "screen", "says", "buttons", "labels"
 _DISPLAY = re.compile(r"\b(?:display|screen|word on the display|the word)\b", re.IGNORECASE)
 _EMPTY = re.compile(r"\b(?:empty|no text|nothing on it|nothing written|blank screen|shows nothing|is clear)\b",
                     re.IGNORECASE)
-_LOOSE = re.compile(r"\b(?:display|screen)\b[^.\n]{0,25}?\b(blank|nothing)\b", re.IGNORECASE)
+_LOOSE = re.compile(r"\b(?:display|screen)\b[^.\n]{0,25}?\b(blank|nothing)\b(?!\s+else)", re.IGNORECASE)
 _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it'?s|that'?s|want)\b", re.IGNORECASE)
 _VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
+_ASKING = re.compile(r"(?<![\"'A-Za-z])(" + "|".join(re.escape(w) for w in LABELS if w.endswith("?")) + r")(?=\s|$)")
 _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
                          r"reading order)\b", re.IGNORECASE)
 
@@ -54,11 +55,14 @@ class WhoPhrases(Phrasebook):
         display, said = self._display(text, words)
         if display is not None:
             state["display"] = display
-        shown = [w for w in words if w is not said]
+        lead = re.search(r"\b(?:display|screen)\s+(?:says|shows|reads)?[\s:]*$", text[:said.start], re.I) \
+            if said else None
+        shown = [w for w in words if w is not said  # not the words saying it: "DISPLAY SAYS HOLD ON"
+                 and not (lead and said and lead.start() <= w.start < said.start)]
         labels = state.setdefault("labels", {})
         placed = grid.by_lines(text, WORDS.find, ROWS, grid.assign(text, places, shown, ROWS))  # a grid: a row a line
         labels.update({key: found.word for key, found in placed.items()})
-        if not labels and len({w.word for w in shown}) == 6 and (not places or _DIRECTIONS.search(text)):
+        if not labels and len({w.word for w in shown}) == 6 and _DIRECTIONS.search(text):
             labels.update(dict(zip(POSITIONS, (w.word for w in shown), strict=False)))
         elif not labels and len(shown) >= 4 and not places:
             state["loose"] = [w.word for w in shown]
@@ -69,7 +73,8 @@ class WhoPhrases(Phrasebook):
         if art and WORDS.canonical(art.group(1)):
             return WORDS.canonical(art.group(1)), next((w for w in words if art.start() < w.start < art.end()), None)
         for keyword in _DISPLAY.finditer(text):
-            window = text[keyword.end():keyword.end() + 60]
+            window = re.sub(r"^\s*(?:up top|at the top|on top)\b", lambda m: " " * len(m.group(0)),
+                            text[keyword.end():keyword.end() + 60])  # "the screen up top just says YOU"
             stop = re.search(r"[.\n|]\s|\bbuttons?\b|\b(?:top|upper|left|right)\b", window, re.IGNORECASE)
             window = window[:stop.start()] if stop else window
             inside = [w for w in words if keyword.end() <= w.start < keyword.end() + len(window)]
@@ -156,12 +161,31 @@ class WhoPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         labels: dict[str, str] = dict(puzzle.visible_state()["button_labels"])
         text = fix_typos(clean(text), VOCABULARY)
+        text = _ASKING.sub(r'"\1"', text)  # "Push WHAT? - the one with ...": a label, not a sentence's end
+        alone = re.fullmatch(r"\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\s+([A-Z][A-Z' ?]*?)[\s!.]*", text)
+        word = WORDS.canonical(alone.group(1)) if alone else None
+        if word in labels.values():  # "PRESS LEFT!!": the label, not the left column
+            return Steps([f"press_{next(p for p, w in labels.items() if w == word)}"])
+        ruled_out = re.findall(r"\bnot\s+(?:the\s+)?(\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)", text)
         said = sentences(re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)", " ", text))
-        chosen, _ = meant(said, lambda s: _refers_to(s, labels, lowercase=text == text.lower()), _PRESS)
+        chosen, _ = meant(said, lambda s: _pressed(s, labels, lowercase=text == text.lower()), _PRESS)
+        others = {p for p, label in labels.items() for w in ruled_out for f in WORDS.find(w) if f.word == label}
+        if chosen and len(chosen) > 1 and chosen - others:  # "in the middle row, and it's not DONE"
+            chosen -= others
         quoted = {position: f'"{label}"' for position, label in labels.items()}
         return one_button(chosen, lambda p: f"press_{p}",
                           "I don't see that button. Which one do you mean (its label or position)?",
                           lambda ps: which_one("button", ps, quoted))
+
+
+def _pressed(sentence: str, labels: dict[str, str], lowercase: bool) -> set[str] | None:
+    """`_refers_to`, or when the reasoning before a last "press X" names other buttons, what that press names
+    ("the first word on your panel is YOUR - so press YOUR, which is bottom right")."""
+    found = _refers_to(sentence, labels, lowercase)
+    verb = next(reversed(list(re.finditer(r"\b(?:press|push|hit|tap|click)\b", sentence, re.IGNORECASE))), None)
+    if found == set() and verb and verb.start() and not re.search(CONDITIONS, sentence[:verb.start()], re.I):
+        return _refers_to(sentence[verb.start():], labels, lowercase) or found
+    return found
 
 
 def _neighbour(position: str, relation: str) -> str | None:
@@ -169,7 +193,7 @@ def _neighbour(position: str, relation: str) -> str | None:
     row, _, col = position.partition("_")
     if relation in ("next to", "beside"):
         return f"{row}_{'right' if col == 'left' else 'left'}"
-    step = -1 if relation in ("above", "over") else 1
+    step = -1 if relation in ("above", "over", "on top of") else 1
     index = ROWS.index(row) + step
     return f"{ROWS[index]}_{col}" if 0 <= index < len(ROWS) else None
 
@@ -180,7 +204,8 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     places, words = _tokens(sentence)
     by_label = {label: position for position, label in labels.items()}
     constraints: list[set[str]] = []
-    near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over)\b", sentence)
+    near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over|on top of)\b", sentence)
+    places = [p for p in places if not (near and near.start() <= p.start < near.end())]  # "on top of" is no row
     for word in words:
         if near and word.start > near.start():  # "the one next to WHAT?", "just below NEXT"
             relations = [near.group(1)]
