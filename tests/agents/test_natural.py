@@ -692,3 +692,16 @@ def test_who_the_words_saying_the_display_in_capitals_are_no_labels():
     assert belief["display_text"] == "HOLD ON"
     assert belief["button_labels"] == {"top_left": "NO", "top_right": "U", "middle_left": "MIDDLE",
                                        "middle_right": "OKAY", "bottom_left": "UH HUH", "bottom_right": "HOLD"}
+
+
+def test_an_atm_transaction_with_its_amount_is_carried_out_whole_and_signing_in_ends_with_enter():
+    book, state = _atm_after(23584, [])  # the menu; the card's PIN is 9460
+    login = ["press_9", "press_4", "press_6", "press_0", "press_enter"]
+    for said, kind, amount in [("Withdraw $300.", "withdraw", 300), ("Take out 300 dollars.", "withdraw", 300),
+                               ("Put in $100, please.", "deposit", 100),
+                               ("you need to deposit 100 dollars", "deposit", 100)]:
+        assert book.understand(said, copy.deepcopy(state)).actions == [
+            f"select_{kind}", *login, "continue", f"amount_{amount}", "confirm"], said
+    for said in ["Choose withdraw and sign in with your PIN", "select withdraw and log on with your code",
+                 "pick withdraw, then sign in using the PIN from your card"]:
+        assert book.understand(said, copy.deepcopy(state)).actions == ["select_withdraw", *login], said

@@ -248,7 +248,8 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         else:
             presses = (["press_clear"] if typed else []) + [f"press_{d}" for d in digits]
         enter = re.search(r"\b(?:press|hit|push|tap|confirm with|finish with|end with|click) (?:the )?(?:green )?"
-                          r"(?:enter|ok|button)|\benter key|\blog in|\band enter\b|then enter", clause)
+                          r"(?:enter|ok|button)|\benter key|\b(?:log|sign) ?(?:in|on)\b|\band enter\b|then enter",
+                          clause)
         return presses + (["press_enter"] if enter else [])
     if re.search(r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?clear\b|\bclear (?:it|them|the (?:pin|digits|entry))\b|"
                  r"^clear$", clause):  # not "that's clear"
@@ -276,6 +277,9 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
     kind = re.search(r"\b(withdraw|take (?:money|cash) out|take out|cash out|deposit|put (?:money )?in)", clause)
     if kind:
         chosen = "withdraw" if kind.group(1).startswith(("withdraw", "take", "cash")) else "deposit"
+        value = int(amount.group(1) or amount.group(2) or amount.group(4) or 100) if amount else 0
+        if value in AMOUNTS and screen in ("menu", "pin_entry"):
+            return _route_to(state, chosen, value)  # "withdraw $300": the whole transaction, logging in on the way
         if screen == "menu":
             return [f"select_{chosen}"]
         if state.get("selected_transaction") == chosen and (re.search(r"\bmenu\b|\b(?:choose|select|pick)\b", clause)
