@@ -705,3 +705,13 @@ def test_an_atm_transaction_with_its_amount_is_carried_out_whole_and_signing_in_
     for said in ["Choose withdraw and sign in with your PIN", "select withdraw and log on with your code",
                  "pick withdraw, then sign in using the PIN from your card"]:
         assert book.understand(said, copy.deepcopy(state)).actions == ["select_withdraw", *login], said
+
+
+def test_a_telehealth_treatment_ruled_out_by_not_or_instead_of_is_not_the_one_chosen():
+    cls, state = state_of("telehealth", 23648)
+    book = phrasebook(cls)
+    for said in ["basal cell carcinoma, 5 mm or more -> surgery, not freezing", "BCC; cut it out rather than cryo",
+                 "BCC. Don't freeze it, remove it surgically.", "It's a BCC - go with surgery instead of cryotherapy.",
+                 "It's a BCC - no cryotherapy, surgery."]:
+        assert book.understand(said, copy.deepcopy(state)).actions == ["diagnose_bcc", "treat_surgery"], said
+    assert book.understand("It's a BCC, no treatment needed.", state).actions == ["diagnose_bcc", "treat_none"]

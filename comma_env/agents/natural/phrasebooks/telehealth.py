@@ -48,6 +48,8 @@ TREATMENTS = {"surgery": r"surg|excis|cut (?:it )?out|remove|removal|operat",
               "cryotherapy": r"cryo|freez|liquid nitrogen",
               "none": r"no treatment|\bnone\b|nothing|leave it|no (?:need|action)|needs no|not treat|n'?t treat"}
 
+_RULED_OUT = re.compile(r"\b(?:not|no|rather than|instead of|don'?t|skip)\s+(?:the\s+|do\s+|use\s+|go with\s+)?$")
+"""Words before a treatment that rule it out ("surgery, not freezing", "rather than cryo", "don't freeze it")."""
 
 def _yes_no(text: str, fact: str) -> str | None:
     """Whether the profile says yes or no to `fact` ("itch n", "it doesn't itch", "✅ itches")."""
@@ -176,7 +178,8 @@ class TelehealthPhrases(Phrasebook):
             return Steps.unclear("Which keratosis: actinic or seborrheic?")
         if len(named) > 1:
             return Steps.unclear(f"Which is it: {' or '.join(c.upper() for c in named)}?")
-        found = [(m.start(), kind) for kind, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)]
+        found = [(m.start(), kind) for kind, pattern in TREATMENTS.items() for m in re.finditer(pattern, low)
+                 if not _RULED_OUT.search(low[max(m.start() - 20, 0):m.start()])]  # "surgery, not freezing"
         care = max(found)[1] if found else None  # the last named (a rule on the size was settled, `settle_conditions`)
         actions: list[str] = []
         recorded = state["diagnosis_recorded"]
