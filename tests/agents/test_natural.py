@@ -715,3 +715,22 @@ def test_a_telehealth_treatment_ruled_out_by_not_or_instead_of_is_not_the_one_ch
                  "It's a BCC - no cryotherapy, surgery."]:
         assert book.understand(said, copy.deepcopy(state)).actions == ["diagnose_bcc", "treat_surgery"], said
     assert book.understand("It's a BCC, no treatment needed.", state).actions == ["diagnose_bcc", "treat_none"]
+
+
+def _wire_belief(*messages: str) -> list:
+    book = phrasebook(state_of("wire", 1)[0])
+    memory = book.start()
+    for message in messages:
+        book.hear(message, memory)
+    return book.belief(memory)["wire_colors_top_to_bottom"]
+
+
+def test_wire_colours_shared_by_two_places_and_a_list_said_again_after_a_correction():
+    for said in ["The first wire is white, the second yellow, the third red, and the fourth and fifth are both black.",
+                 "first white, second yellow, third red, fourth and fifth ones are black",
+                 "wire 1 white, wire 2 yellow, wire 3 red, wires 4 and 5 are black"]:
+        assert _wire_belief(said) == ["white", "yellow", "red", "black", "black"], said
+    for again in ["wait no, sorry, the third one isn't blue, it's black - bad light. so red, white, black, yellow.",
+                  "correction: wire 3 is black not blue, so it's red, white, black, yellow",
+                  "my bad, the third is actually black. again: red, white, black and yellow"]:
+        assert _wire_belief("four wires: red, white, blue, yellow", again) == ["red", "white", "black", "yellow"], again

@@ -43,6 +43,9 @@ _NO_SERIAL = re.compile(r"\b(?:no|without|missing|haven'?t found|can'?t (?:find|
 _TOP_GROUP = re.compile(rf"\b(?:the\s+)?(?:top|first)\s+(two|three|four|[2-4])\s+(?:are|r)\s+(?:all\s+)?"
                         rf"({PALETTE.pattern.pattern})\b")
 """The first wires said as one group ("the top three are all red"), read as that many of the colour."""
+_SHARED = re.compile(rf"\b({ORDINAL}|\d)\s+(?:and|&)\s+(?:the\s+)?({ORDINAL}|\d)\s+(?:wires?\s+|ones?\s+)?"
+                     rf"(?:are|r)\s+(?:both\s+)?({PALETTE.pattern.pattern})\b")
+"""Two wires said to share a colour ("the fourth and fifth are both black"): each of them that colour."""
 _COUNT = re.compile(r"\b(\d|[ivx]{1,3})\s+(?:\w+\s+)?wires?\b|\bwires?\s*\(\s*(\d)\s*(?:total|in total|of them)?|"
                     r"\b(?:wire count|number of wires|count)\s*[:=-]?\s*(\d)\b", re.IGNORECASE)
 _TOTAL = re.compile(r"\b(\d)\s+(?:in\s+)?total\b", re.IGNORECASE)
@@ -85,6 +88,22 @@ def _legend(text: str) -> str:
     return re.sub(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", lambda m: letters.get(m.group(1), m.group(1)), text)
 
 
+def _at(where: str, colour: str) -> str:
+    """One wire's place and colour in the words `_placed` reads ("fourth black", "wire 4 black")."""
+    return f"wire {where} {colour}" if where.isdigit() else f"{where} {colour}"
+
+
+def _runs(low: str, colours: list[Any]) -> list[list[Any]]:
+    """The colours in runs of a list ("red, white, black and yellow"), each run in order."""
+    runs: list[list[Any]] = []
+    for mention in colours:
+        if runs and re.fullmatch(r"\s*(?:,|and|then|->|/)?\s*(?:and\s+|then\s+)?", low[runs[-1][-1].end:mention.start]):
+            runs[-1].append(mention)
+        else:
+            runs.append([mention])
+    return runs
+
+
 class WirePhrases(Phrasebook):
     # -- the expert reads a description -----------------------------------------------------------
     def read(self, text: str, memory: Memory) -> None:
@@ -92,6 +111,7 @@ class WirePhrases(Phrasebook):
         text = _serial_and_rest(ASIDE.sub(" ", clean(text)), state)
         text = drop_negated(spelled_numbers(fix_typos(_legend(text), (*VOCABULARY, *NUMBER_VOCABULARY))), PALETTE)
         low = _TOP_GROUP.sub(lambda m: ", ".join([m.group(2)] * (number(m.group(1)) or 1)), text.lower())
+        low = _SHARED.sub(lambda m: ", ".join(_at(m.group(k), m.group(3)) for k in (1, 2)), low)
         count = self._count(low)
         if count:
             state["count"] = count
@@ -104,6 +124,10 @@ class WirePhrases(Phrasebook):
         listed = [m for m in colours if not any(s <= m.start < e for s, e in spans)]
         if count and len(colours) != count and len(listed) == count:
             colours = listed  # a list, then a wire put right: "..., white, the last one is yellow, not red"
+        known = count or state.get("count")
+        runs = [run for run in _runs(low, colours) if len(run) == known]
+        if known and len(colours) != known and runs:
+            colours = runs[-1]  # a wire put right, then the whole list again: "it's black. so red, white, black"
         counted = [m for m in colours if re.search(r"(?<!#)\b(?:\d|one|two|a|an)\s*$", low[:m.start])]
         if colours and len(counted) == len(colours) and not re.search(r"\b(?:top|bottom|first|wire \d)\b", low):
             self._counts_only(low, colours, state)
