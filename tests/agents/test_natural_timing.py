@@ -51,3 +51,11 @@ def test_a_release_on_the_strip_not_lit_yet_is_a_hold_and_the_release_digit_is_n
     for said in ("Hold it, and once the strip lights up, let go on that colour's digit.",
                  "Hold the button down, then tell me the strip's colour; we'll work out the release digit from it."):
         assert book.understand(said, state).actions == ["hold"], said
+
+
+def test_a_clock_time_said_in_words_is_that_time_not_its_first_digit():
+    cls, state = _state("dog", 23782)  # the timer shows 8:55
+    book = phrasebook(cls)
+    for said in ["one dog, so submit at eight fifty-one", "hit submit at eight fifty one",
+                 "submit when the timer reads eight fifty-one"]:
+        assert book.understand(said, state).actions == [wait_line(4), "submit"], said

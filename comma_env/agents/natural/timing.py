@@ -45,6 +45,7 @@ class Moment:
 
 def moment(text: str) -> Moment | None:
     """The moment `text` names, or None (also for a choice such as "0 or 1": the caller asks)."""
+    text = re.sub(r"\b(\d{1,2})[\s-]([0-5]\d)\b(?!\s*(?:s|secs?|seconds?)\b)", r"\1:\2", text)  # "eight fifty-one"
     if ALTERNATIVES.search(text):
         return None
     waited = _WAIT.search(text)
