@@ -734,3 +734,15 @@ def test_wire_colours_shared_by_two_places_and_a_list_said_again_after_a_correct
                   "correction: wire 3 is black not blue, so it's red, white, black, yellow",
                   "my bad, the third is actually black. again: red, white, black and yellow"]:
         assert _wire_belief("four wires: red, white, blue, yellow", again) == ["red", "white", "black", "yellow"], again
+
+
+def test_dogs_counted_by_coat_beside_single_dogs_add_up_and_an_unsure_extra_dog_is_open():
+    from comma_env.agents.natural.phrasebooks.dog import VOCABULARY, count_dogs
+    from comma_env.agents.natural.reading import plain
+    for said, dogs in [("a brown dog lying down, a golden one sitting, and three white dogs all sitting", (5,)),
+                       ("two black dogs and a spotted one. timer 5:01", (3,)),
+                       ("a grey dog, then 2 golden dogs running. 4:00", (3,)),
+                       ("5 dogs: two brown dogs, a white one, a black one and a grey one", (5,)),
+                       ("two brown dogs and a white one for sure... and maybe another one behind the fountain", (3, 4)),
+                       ("3 brown dogs, plus perhaps one more in the shade", (3, 4))]:
+        assert count_dogs(plain(said, VOCABULARY)) == dogs, said

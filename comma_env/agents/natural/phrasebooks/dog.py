@@ -29,6 +29,11 @@ _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+
                       rf"^\s*(?:[-*]|\d+[.)])\s*(?:an?\s+)?(?:{_COATS})\b|"
                       rf"\b(?:{_COATS})\s*\((?:standing|sitting|running|lying)|"
                       rf"^\s*(?:{_COATS})\s*[:,]\s*(?:standing|sitting|running|lying)", re.IGNORECASE | re.MULTILINE)
+_GROUP = re.compile(rf"\b(\d|two|a pair of|a couple of)\s+(?:{_COATS})\s+{_DOG}\b", re.IGNORECASE)
+"""Dogs counted by coat ("3 white dogs"): with other dogs listed beside them, a part of the whole."""
+_ONE_MORE = re.compile(r"\b(?:maybe|perhaps|possibly|might be|could be)\s+(?:an?\s+)?(?:another|one more|extra|other|"
+                       r"fourth|fifth|sixth|third)\b|\b(?:dog|one) or (?:a|an|just a)\s+\w+", re.IGNORECASE)
+"""A dog the describer is unsure of ("maybe another one behind the fountain", "a dog or a bag")."""
 _EMOJI = re.compile("🐕‍🦺|🐕|🐶|🐩|🦮")
 _NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b|(?=(?:an?\s+)?(?:{_COATS})\b))", re.IGNORECASE)
 
@@ -59,6 +64,11 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
     listed = max([listed, *placed])  # "the third one is spotted": at least three
     if total is not None:
         return (total,)
+    groups = [(2 if len(m.group(1)) > 1 else int(m.group(1)), m.span()) for m in _GROUP.finditer(text)]
+    if groups and not [m for m in _COUNT.finditer(text) if not any(s <= m.start() < e for _, (s, e) in groups)]:
+        counted = sum(n for n, _ in groups) + len([m for m in _ONE_DOG.finditer(text)
+                                                   if not any(s <= m.start() < e for _, (s, e) in groups)])
+        return (counted, counted + 1) if _ONE_MORE.search(text) else (counted,)  # "3 white dogs and a brown one"
     if said and (max(said) >= listed or 0 in said):
         return (said[-1] if len(set(said)) == 1 or said[-1] == 0 else max(said),)
     return (listed,) if listed and not _VAGUE.search(text) else None
