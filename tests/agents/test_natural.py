@@ -746,3 +746,15 @@ def test_dogs_counted_by_coat_beside_single_dogs_add_up_and_an_unsure_extra_dog_
                        ("two brown dogs and a white one for sure... and maybe another one behind the fountain", (3, 4)),
                        ("3 brown dogs, plus perhaps one more in the shade", (3, 4))]:
         assert count_dogs(plain(said, VOCABULARY)) == dogs, said
+
+
+def test_a_color_square_named_from_the_one_just_named_is_read_and_one_off_the_grid_is_asked_about():
+    cls, state = state_of("color", 23513)
+    book = phrasebook(cls)
+    for said in ["Top-right corner, the square right under it, and the third square of the bottom row.",
+                 "press the top-right corner, then the one below it, then row 4 column 3",
+                 "row 1 column 4, the one beneath that, and row 4 column 3"]:
+        assert book.understand(said, state).actions == ["press_1_4", "press_2_4", "press_4_3"], said
+    assert book.understand("row 1 column 3, and the square to its right", state).actions == ["press_1_3", "press_1_4"]
+    assert book.understand("the top-left square and the one left of it", state).ask  # off the grid
+    assert book.understand("the square under it", state).ask  # nothing named before

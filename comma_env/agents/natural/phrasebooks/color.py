@@ -145,7 +145,8 @@ class ColorPhrases(Phrasebook):
                                                low[head.end():] if head else low)]
         index = 0
         while index < len(phrases):
-            found = _square_refs(phrases[index], grid, context[:1])
+            found = _square_refs(phrases[index], grid, context[:1]) if not _BESIDE.search(phrases[index]) else \
+                _beside(_BESIDE.search(phrases[index]), cells[-1] if cells else None)
             if isinstance(found, str) and index + 1 < len(phrases):  # "in the bottom row, second from the left"
                 joined = _square_refs(f"{phrases[index]} {phrases[index + 1]}", grid, context[:1])
                 if isinstance(joined, list):
@@ -176,6 +177,21 @@ _EARLIER = re.compile(r"\b(?:the\s+)?(?:previous|last|prior|earlier|preceding)\s
 """The group of the stage before, said as a reason ("previous group was red, so ..."): no square to press."""
 _NTH = r"(?:first|second|third|fourth|last|[1-4](?:st|nd|rd|th))"
 _ROW = rf"(?:top|bottom|{_NTH})\s+row|row\s*[1-4]"
+
+_BESIDE = re.compile(r"\b(under|below|beneath|above|over|left of|right of)\s+(?:it|that(?: one| square)?|this one)\b|"
+                     r"\b(?:to|on|at) its (left|right)\b|(?<=one )(?:under|below|beneath|above)(?=\s*$)")
+"""A square named from the one just named ("the square right under it", "the one to its left")."""
+
+
+def _beside(match: re.Match[str] | None, last: int | None) -> list[int] | str:
+    """The square `match` names beside square `last`, or a question when there is none."""
+    word = match and (match.group(1) or match.group(2) or match.group(0))
+    step = {"under": SIZE, "below": SIZE, "beneath": SIZE, "above": -SIZE, "over": -SIZE}.get(word or "", 0) or \
+        (1 if "right" in (word or "") else -1)
+    to = (last or 0) + step
+    if last is None or not 0 <= to < CELLS or abs(step) == 1 and to // SIZE != last // SIZE:
+        return "Which square do you mean, by row and column?"
+    return [to]
 
 
 def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] | str | None:
