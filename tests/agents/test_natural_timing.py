@@ -59,3 +59,18 @@ def test_a_clock_time_said_in_words_is_that_time_not_its_first_digit():
     for said in ["one dog, so submit at eight fifty-one", "hit submit at eight fifty one",
                  "submit when the timer reads eight fifty-one"]:
         assert book.understand(said, state).actions == [wait_line(4), "submit"], said
+
+
+def test_a_time_after_until_or_to_a_mask_with_its_last_digit_and_counting_every_dog_are_moments():
+    cls, state = _state("dog", 23771)  # the timer shows 4:25
+    book = phrasebook(cls)
+    for said in ["wait until 4:21 and hit submit", "hold off till 4:21, then submit",
+                 "Wait till it rolls over to 4:21, then submit."]:
+        assert book.understand(said, state).actions == [wait_line(4), "submit"], said
+    for said in ["1 dog -> submit on x:x1", "submit on ?:?1", "press submit at X:X1"]:
+        assert book.understand(said, state).actions == [wait_line(4), "submit"], said
+    dogs = len(state.visible_state()["dogs"])
+    by_count = book.understand(f"Submit when the timer ends in {dogs}.", state).actions
+    for said in ["Count every dog in the picture and submit when the last digit of the timer equals that number.",
+                 "count each dog you see and submit when the seconds end in that number"]:
+        assert book.understand(said, state).actions == by_count, said

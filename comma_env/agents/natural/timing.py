@@ -12,16 +12,18 @@ _DIGIT = r"(\d)(?!\d|:)"
 _WAIT = re.compile(r"\bwait\s+(?:for\s+)?(\d{1,3})\s*(?:s|sec|secs|seconds?)\b", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:right now|immediately|at once|straight away|now)\b", re.IGNORECASE)
 _END = r"(?:ends?|ending|finish(?:es|ing)?)\s+(?:in|with|on)"
+_MASK = r"(?<![\w:])[x_?*]{1,2}:[x_?*]{0,2}"
+"""A time with only its last digit given ("x:x1", "_:_3", "?:?5")."""
 _LAST = re.compile(rf"\b(?:{_END}|last (?:digit|number)|ones digit|seconds\s+(?:end|show)|"
-                   r"final digit|units digit)\b", re.IGNORECASE)
+                   rf"final digit|units digit)\b|{_MASK}\d", re.IGNORECASE)
 _WORDS = "zero one two three four five six seven eight nine".split()
 _SAID = re.compile(rf"\b(?:shows?|showing|see|is|'s|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till|{_END})\s+(?:an?\s+|"
                    rf"the\s+)?(?:number\s+|digit\s+)?(?:\.{{2,}}|\u2026)?{_DIGIT}|\bx{_DIGIT}|"
                    rf"\b(?:{_END}|(?:last|final) digit is)\s+(?:an?\s+)?({'|'.join(_WORDS)})\b(?!\s+of\b)|"
-                   rf"\ban?\s+{_DIGIT}\s+(?:appears|shows up|comes up|turns up)\b", re.IGNORECASE)
-_CLOCK = re.compile(r"\b(?:at|when (?:the (?:timer|clock) )?(?:shows|reads|hits|is at))\s+(\d{1,2}):(\d{2})\b",
-                    re.IGNORECASE)
+                   rf"\ban?\s+{_DIGIT}\s+(?:appears|shows up|comes up|turns up)\b|{_MASK}{_DIGIT}", re.IGNORECASE)
+_CLOCK = re.compile(r"\b(?:at|until|till|til|to|when (?:the (?:timer|clock) )?(?:shows|reads|hits|is at))\s+"
+                    r"(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 ALTERNATIVES = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
 """Two digits offered as a choice ("ends in 0... or was it 1?"): `moment` names none, the reader asks which."""
 

@@ -119,8 +119,8 @@ class DogPhrases(Phrasebook):
         text = plain(text, VOCABULARY)
         if not re.search(r"\b(?:submit|send|enter|press|hit)\b", text, re.IGNORECASE):
             return Steps()
-        if re.search(rf"\b(?:number of|count(?:ing)? (?:the |your |all the )?|how many|same (?:number|count) as "
-                     rf"(?:the |your )?)\s*{_DOG}\b|\b{_DOG}\s+count\b", text, re.IGNORECASE):  # the solver's count
+        if re.search(rf"\b(?:number of|count(?:ing)? (?:the |your |all the |every |each )?|how many|"  # the count
+                     rf"same (?:number|count) as (?:the |your )?)\s*{_DOG}\b|\b{_DOG}\s+count\b", text, re.IGNORECASE):
             when = moment(f"ends in {dogs}")
         elif re.search(r"\bnumber of (?!the tim|tim|second)", text, re.IGNORECASE):
             return Steps.unclear("The number of what? I only count dogs here. Which digit should the timer end in?")
