@@ -758,3 +758,12 @@ def test_a_color_square_named_from_the_one_just_named_is_read_and_one_off_the_gr
     assert book.understand("row 1 column 3, and the square to its right", state).actions == ["press_1_3", "press_1_4"]
     assert book.understand("the top-left square and the one left of it", state).ask  # off the grid
     assert book.understand("the square under it", state).ask  # nothing named before
+
+
+def test_the_working_before_an_answer_line_is_left_out():
+    from comma_env.agents.natural.reading import instructions_only
+    for said in ["Let me count.\n- Red: 3\n- Blue: 4\n\n**Answer:** press the three red squares",
+                 "Reasoning: red has the fewest.\nFinal answer: press the three red squares",
+                 "Red 3, blue 4, so red.\nAnswer - press the three red squares"]:
+        assert instructions_only(said).strip() == "press the three red squares", said
+

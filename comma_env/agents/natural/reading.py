@@ -392,8 +392,8 @@ QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:t
 """Words that exclude or shift a target ("except the smiley", "the one that's not red", "just before it ends
 in 4"): a clause with one is checked like a hedge by every reader."""
 
-_RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:module|puzzle|case))\b[^:\n]{0,20}:\s*",
-                           re.IGNORECASE)
+_RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:module|puzzle|case))\b[^:\n]{0,20}:\s*|"
+                           r"(?m:^[\W_]*(?:final\s+)?(answer)[*_ ]*[:\u2013\u2014-][*_\s]*)", re.IGNORECASE)
 _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|that))\s+(?!soon\b|long\b)"
                      r"[^,:\n]{3,160}[,:]\s*(?=\S)")
 
@@ -405,9 +405,9 @@ _SIGN_OFF = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:-[ \t]*)?(?:and |then |and t
 
 def instructions_only(text: str) -> str:
     """Advice without the reason before it ("Since the serial ends in 6, cut ..."), the manual's rule said first
-    ("The manual's rule: if ... So for you: cut wire 3") and sign-offs ("Report back after.", "Take your time")."""
+    ("The manual's rule: if ... So for you: cut wire 3"), the working before "Answer:" and sign-offs ("Good luck")."""
     rule = _RULE_FOR_YOU.search(text)
-    if rule and re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE):
+    if rule and (rule.group(1) or re.search(r"\b(?:manual|rule)\b", text[:rule.start()], re.IGNORECASE)):
         text = text[rule.end():]
     return _SIGN_OFF.sub(" ", _REASON.sub(r"\1", text))
 _STAGE_MARK = re.compile(r"(?im)^[\W_]*(?:for |in |at )?stage\s+(\d)\b\s*[:\-\u2013\u2014).,]*")
