@@ -767,3 +767,33 @@ def test_the_working_before_an_answer_line_is_left_out():
                  "Red 3, blue 4, so red.\nAnswer - press the three red squares"]:
         assert instructions_only(said).strip() == "press the three red squares", said
 
+
+def test_color_columns_by_side_runs_in_a_row_what_is_not_white_and_a_tally_before_the_advice():
+    cls, state = state_of("color", 23510)
+    for step in ["press_2_2", "press_2_3", "press_3_3"]:
+        state.apply(step)
+    book = phrasebook(cls)
+    left = ["press_1_1", "press_2_1", "press_3_1", "press_4_1"]
+    for said in ["now the whole left-most column, all four squares top to bottom", "the whole left most column",
+                 "all of the left-hand column"]:
+        assert book.understand(said, copy.deepcopy(state)).actions == left, said
+    cls, state = state_of("color", 23511)
+    book = phrasebook(cls)
+    for said, squares in [("the first two squares of the second row", ["press_2_1", "press_2_2"]),
+                          ("the last two squares of row 2", ["press_2_3", "press_2_4"]),
+                          ("the leftmost three squares in the top row", ["press_1_1", "press_1_2", "press_1_3"])]:
+        assert book.understand(said, state).actions == squares, said
+    cls, state = state_of("color", 23506)
+    for step in ["press_1_1", "press_2_1", "press_2_2"]:
+        state.apply(step)
+    book = phrasebook(cls)
+    for said in ["press what's not white in the top row", "the non-white squares of row 1",
+                 "top row: press whatever isn't white"]:
+        assert book.understand(said, state).actions == ["press_1_2", "press_1_3", "press_1_4"], said
+    cls, state = state_of("color", 23498)
+    book = phrasebook(cls)
+    reds = ["press_1_3", "press_2_2", "press_4_3"]
+    for said in ["Counting: red 3, blue 4, magenta 4, yellow 5, no green. Red has the fewest, so press the three reds.",
+                 "Tally - red: 3, blue: 4, magenta: 4, yellow: 5. Press the three reds.",
+                 "red=3 blue=4 magenta=4 yellow=5; press the three reds"]:
+        assert book.understand(said, state).actions == reds, said

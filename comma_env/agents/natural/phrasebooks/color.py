@@ -139,6 +139,12 @@ class ColorPhrases(Phrasebook):
             return Steps([action_name((r - 1) * SIZE + c - 1) for r, c in coordinates])
         low = re.sub(rf"\b({_ROW}),?\s+(?:the\s+)?({_NTH})\s+and\s+(?:the\s+)?({_NTH})\s+(?:squares|ones)\b",
                      r"\1 \2 square and \1 \3 square", low)  # "second row, second and third squares": each in the row
+        low = re.sub(rf"\b(?:the\s+)?(first|last|left|right)(?:-?most)?\s+(two|three|2|3)\s+(?:squares|ones)\s+"
+                     rf"(?:of|in)\s+(?:the\s+)?({_ROW})\b", _run_in_row, low)  # "the first two squares of row 2"
+        low = re.sub(r"\b(?:what'?s|what is|everything|whatever(?:'?s)?|the (?:ones|squares))\s+"
+                     r"(?:that'?s\s+|that are\s+)?(?:is\s*|are\s*)?(?:not|n'?t)\s+white\b|\bnon-?white\b", " all ", low)
+        if len(_TALLY.findall(low)) >= 2:  # "Counting: red 3, blue 4, no green": counts, not squares
+            low = re.sub(rf"{_TALLY.pattern}|\bno\s+(?:{PALETTE.pattern.pattern})", " ", low)
         low = _NOT_WHITE.sub(" ", _EARLIER.sub(" ", low))
         cells: list[int] = []
         phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)",
@@ -175,6 +181,8 @@ _NOT_WHITE = re.compile(r"\(?\b(?:(?:skip|except|ignore|not|leave out|but not)\s
 _EARLIER = re.compile(r"\b(?:the\s+)?(?:previous|last|prior|earlier|preceding)\s+(?:group|stage|colou?r|round)\s*"
                       r"(?:was|were|is|:|=)\s*(?:the\s+)?[a-z]+\b")
 """The group of the stage before, said as a reason ("previous group was red, so ..."): no square to press."""
+_TALLY = re.compile(rf"(?:{PALETTE.pattern.pattern})\W{{0,3}}\d{{1,2}}\b(?!\s*(?:st|nd|rd|th|,?\s*col))")
+"""A colour's count in a tally ("red 3", "- Blue: 4"), said before the advice as its reason."""
 _NTH = r"(?:first|second|third|fourth|last|[1-4](?:st|nd|rd|th))"
 _ROW = rf"(?:top|bottom|{_NTH})\s+row|row\s*[1-4]"
 
@@ -196,13 +204,13 @@ def _beside(match: re.Match[str] | None, last: int | None) -> list[int] | str:
 
 def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] | str | None:
     """The squares one phrase names, a question when it is ambiguous, or None."""
-    if not phrase or re.fullmatch(r"(?:all|both)(?: (?:two|three|four|[2-4]))?(?: of them| squares| ones)?|them all|"
-                                  r"(?:there should be|that'?s) .*", phrase):
+    if not phrase or re.fullmatch(r"(?:all|both)(?: (?:two|three|four|[2-4]))?(?: of them| squares| ones)?"
+                                  r"(?:,? top to bottom)?|them all|(?:there should be|that'?s) .*", phrase):
         return None  # refers back to the squares just named
     row = re.search(r"\brow\s*([1-4])\b|\b(top|bottom|first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+row\b|"
                     r"\brow\s+(one|two|three|four)\b", phrase)
-    col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b",
-                    phrase)
+    col = re.search(r"\bcol(?:umn)?\s*([1-4])\b|\b(first|second|third|fourth|last|[1-4](?:st|nd|rd|th))\s+column\b|"
+                    r"\b(left|right)(?:[- ]?most|[- ]hand)?\s+column\b", phrase)
     r = _index(row) if row else None
     c = _index(col) if col else None
     ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
@@ -250,5 +258,12 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
 
 def _index(match: re.Match[str]) -> int:
     word = next(g for g in match.groups() if g)
-    return int(word[0]) if word[0].isdigit() else ROW_WORDS[word]
+    return int(word[0]) if word[0].isdigit() else {**ROW_WORDS, "left": 1, "right": SIZE}[word]
+
+
+def _run_in_row(match: re.Match[str]) -> str:
+    """"the first two squares of row 2" as one square at a time ("row 2 first square and row 2 second square")."""
+    n = number(match.group(2)) or 2
+    places = range(1, n + 1) if match.group(1) in ("first", "left") else range(SIZE - n + 1, SIZE + 1)
+    return " and ".join(f"{match.group(3)} {('first', 'second', 'third', 'fourth')[k - 1]} square" for k in places)
 
