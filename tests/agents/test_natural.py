@@ -797,3 +797,14 @@ def test_color_columns_by_side_runs_in_a_row_what_is_not_white_and_a_tally_befor
                  "Tally - red: 3, blue: 4, magenta: 4, yellow: 5. Press the three reds.",
                  "red=3 blue=4 magenta=4 yellow=5; press the three reds"]:
         assert book.understand(said, state).actions == reds, said
+
+
+def test_a_condition_after_a_colon_is_a_condition_first_not_a_trailing_one():
+    from comma_env.agents.natural.conditions import settle
+    seen = {"wire_colors_top_to_bottom": ["red", "white", "red", "blue"], "serial_number": "L8BZE6", "cut_wires": []}
+    for said in ["Check the serial: if it ends in an even digit, cut wire 1. If it's odd, tell me before you cut.",
+                 "Look at the serial number: if its last digit is even, cut wire 1. If odd, ask me first.",
+                 "Serial check: if it ends in an odd digit, cut wire 4; otherwise cut wire 1."]:
+        text, question = settle(said, seen)
+        assert question is None and "wire 1" in text and "wire 4" not in text and "ask me" not in text, said
+
