@@ -808,3 +808,29 @@ def test_a_condition_after_a_colon_is_a_condition_first_not_a_trailing_one():
         text, question = settle(said, seen)
         assert question is None and "wire 1" in text and "wire 4" not in text and "ask me" not in text, said
 
+
+def test_wire_advice_with_a_colour_said_absent_and_a_top_wire_restated_by_colour():
+    cls, state = state_of("wire", 23015)  # six wires, the last one white, no red
+    book = phrasebook(cls)
+    for said in ["There is no red wire anywhere, which means you cut the last wire - the white one at the bottom.",
+                 "There isn't any red wire, so cut the last wire.", "No red wires at all -> cut the last one."]:
+        assert book.understand(said, state).actions == ["cut_wire_6"], said
+    cls, state = state_of("wire", 23031)  # red, white, red, blue
+    book = phrasebook(cls)
+    for said in ["cut the top wire (the red one).", "cut the top wire, the red one", "snip the topmost one (it's red)"]:
+        assert book.understand(said, state).actions == ["cut_wire_1"], said
+    assert book.understand("cut the bottom wire (the red one)", state).ask  # the bottom one is blue
+
+
+def test_wire_groups_said_together_in_a_description():
+    for said, wires in [
+            ("four wires. Top one is white, then a black one, and then the last two are both white again.",
+             ["white", "black", "white", "white"]),
+            ("4 wires: red, then 3 black ones.", ["red", "black", "black", "black"]),
+            ("three wires - black, then two blue ones under it", ["black", "blue", "blue"]),
+            ("I have four wire. First and last one is yellow, the two in middle are red.",
+             ["yellow", "red", "red", "yellow"]),
+            ("4 wires: top and bottom are both yellow, the middle two are red.", ["yellow", "red", "red", "yellow"]),
+            ("6 wires. number one white, number two yellow, three and four both blue, five black, six yellow",
+             ["white", "yellow", "blue", "blue", "black", "yellow"])]:
+        assert _wire_belief(said) == wires, said

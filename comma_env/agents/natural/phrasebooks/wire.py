@@ -40,11 +40,15 @@ _LAST_DIGIT = re.compile(r"\b(?:last (?:digit|character|char)|ends? (?:in|with))
                          re.IGNORECASE)
 _NO_SERIAL = re.compile(r"\b(?:no|without|missing|haven'?t found|can'?t (?:find|see|read)|didn'?t (?:see|get|read))"
                         r"\b[^.\n]{0,25}\bserial", re.IGNORECASE)
-_TOP_GROUP = re.compile(rf"\b(?:the\s+)?(?:top|first)\s+(two|three|four|[2-4])\s+(?:are|r)\s+(?:all\s+)?"
-                        rf"({PALETTE.pattern.pattern})\b")
-"""The first wires said as one group ("the top three are all red"), read as that many of the colour."""
-_SHARED = re.compile(rf"\b({ORDINAL}|\d)\s+(?:and|&)\s+(?:the\s+)?({ORDINAL}|\d)\s+(?:wires?\s+|ones?\s+)?"
-                     rf"(?:are|r)\s+(?:both\s+)?({PALETTE.pattern.pattern})\b")
+_TOP_GROUP = re.compile(rf"\b(?:the\s+)?(?:top|first|last|bottom)\s+(two|three|four|[2-4])\s+(?:ones\s+)?"
+                        rf"(?:are|r)\s+(?:all\s+|both\s+)?({PALETTE.pattern.pattern})\b")
+"""Wires said as one group where the list reaches them ("the top three are all red", "then the last two are both
+white"), read as that many of the colour."""
+_SHARED = re.compile(rf"\b({ORDINAL}|\d|top|bottom)\s+(?:and|&)\s+(?:the\s+)?({ORDINAL}|\d|top|bottom)\s+"
+                     rf"(?:wires?\s+|ones?\s+)?(?:(?:are|is|r)\s+(?:both\s+)?|both\s+)({PALETTE.pattern.pattern})\b")
+_MIDDLE = re.compile(rf"\bthe\s+(?:(two|three|[23])\s+in\s+(?:the\s+)?middle|middle\s+(two|three|[23]))\s+(?:ones\s+)?"
+                     rf"(?:are|r)\s+(?:both\s+|all\s+)?({PALETTE.pattern.pattern})\b")
+"""The wires between the ends said as one group ("the two in middle are red"), placed once the count is known."""
 """Two wires said to share a colour ("the fourth and fifth are both black"): each of them that colour."""
 _COUNT = re.compile(r"\b(\d|[ivx]{1,3})\s+(?:\w+\s+)?wires?\b|\bwires?\s*\(\s*(\d)\s*(?:total|in total|of them)?|"
                     r"\b(?:wire count|number of wires|count)\s*[:=-]?\s*(\d)\b", re.IGNORECASE)
@@ -90,7 +94,24 @@ def _legend(text: str) -> str:
 
 def _at(where: str, colour: str) -> str:
     """One wire's place and colour in the words `_placed` reads ("fourth black", "wire 4 black")."""
+    if where in ("top", "bottom"):
+        return f"{where} wire {colour}"
     return f"wire {where} {colour}" if where.isdigit() else f"{where} {colour}"
+
+
+def _middle(match: re.Match[str], count: int) -> str:
+    """"the two in the middle are red" of four wires as "wire 2 red, wire 3 red"."""
+    k = number(match.group(1) or match.group(2)) or 2
+    first = (count - k) // 2 + 1
+    places = range(first, first + k)
+    return match.group(0) if (count - k) % 2 else ", ".join(f"wire {i} {match.group(3)}" for i in places)
+
+
+def _times(low: str, mention: Any) -> int:
+    """How many wires one colour in a list stands for ("black, then two blue ones": two), not "wire 2 red"."""
+    said = re.search(r"(?<!wire )(?<!number )(?<!#)\b(two|three|[23])\s+$", low[:mention.start])
+    plural = re.match(r"\s+(?:ones|wires)\b", low[mention.end:]) or low[mention.start:mention.end].endswith("s")
+    return number(said.group(1)) or 1 if said and plural else 1
 
 
 def _runs(low: str, colours: list[Any]) -> list[list[Any]]:
@@ -115,6 +136,7 @@ class WirePhrases(Phrasebook):
         count = self._count(low)
         if count:
             state["count"] = count
+            low = _MIDDLE.sub(lambda m: _middle(m, count), low)
         by_value = {k: PALETTE.one(v) for k, v in grouped(low).items()}
         if len(by_value) >= 3 and all(by_value.values()) and sorted(by_value) == list(range(1, len(by_value) + 1)):
             state["colours"] = dict(sorted(by_value.items()))  # "red: 1, 3 / black: 2"
@@ -132,7 +154,7 @@ class WirePhrases(Phrasebook):
         if colours and len(counted) == len(colours) and not re.search(r"\b(?:top|bottom|first|wire \d)\b", low):
             self._counts_only(low, colours, state)
             return
-        order = [m.options for m in colours]
+        order = [m.options for m in colours for _ in range(_times(low, m))]
         if _BOTTOM_UP.search(low) and not _TOP_DOWN.search(low) or (
                 colours and re.search(r"\bbottom\b[^,.]{0,20}$", low[:colours[0].start]) and not _TOP_DOWN.search(low)):
             order.reverse()
@@ -255,7 +277,8 @@ class WirePhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         colors = list(puzzle.visible_state()["wire_colors_top_to_bottom"])
         low = plain(text, VOCABULARY).lower()
-        said = [re.sub(rf"\bnot (?:the )?(?:{ORDINAL}|wire \d|\d)\b(?: (?:one|wire))?", " ", s) for s in sentences(low)]
+        said = [re.sub(rf"\bnot (?:the )?(?:{ORDINAL}|wire \d|\d)\b(?: (?:one|wire))?", " ", drop_negated(s, PALETTE))
+                for s in sentences(low)]  # "there is no red wire, so ...": no red wire is meant
         for k in range(1, len(said)):  # "find the black wire. the one directly underneath it ..."
             before = sorted({o for m in PALETTE.mentions(said[k - 1]) for o in m.options})
             said[k] = _NEXT_TO_IT.sub(rf"\1 the {before[0]} one", said[k]) if len(before) == 1 else said[k]
@@ -334,9 +357,9 @@ def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
             narrow({same[-1]} if same else set())
         else:
             narrow(set(same))
-    if wires is None and re.search(r"\b(?:top|topmost|upper|uppermost)\s+(?:wire|one)\b", sentence):
-        narrow({1})
-    if wires is None and re.search(r"\b(?:bottom|bottommost|lowest)\s+(?:wire|one)\b", sentence):
+    if re.search(r"\b(?:top|topmost|upper|uppermost)\s+(?:wire|one)\b", sentence):
+        narrow({1})  # "the top wire (the red one)": the colour only says it again
+    if re.search(r"\b(?:bottom|bottommost|lowest)\s+(?:wire|one)\b", sentence):
         narrow({count})
     if wires is None and re.search(r"\b(?:cut|snip|clip)\b", sentence) and re.search(r"\bwire\b", sentence):
         return set(range(1, count + 1))  # "cut the wire": which one?
