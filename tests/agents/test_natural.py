@@ -834,3 +834,12 @@ def test_wire_groups_said_together_in_a_description():
             ("6 wires. number one white, number two yellow, three and four both blue, five black, six yellow",
              ["white", "yellow", "blue", "blue", "black", "yellow"])]:
         assert _wire_belief(said) == wires, said
+
+
+def test_sound_dollar_said_as_a_money_or_currency_sign():
+    cls, state = state_of("sound", 23861)
+    book = phrasebook(cls)
+    code = ["press_hash", "press_dollar", "press_ampersand", "press_star"]
+    for said in ["number sign, money sign, and-symbol, asterisk", "hash, cash symbol, ampersand, star",
+                 "#, then the currency sign, then &, then *"]:
+        assert book.understand(said, state).actions == code, said

@@ -55,7 +55,8 @@ QUESTIONS: dict[frozenset[str], str] = {
 """How to ask between two sounds that share their first impression."""
 
 LOOKS = {s.name: s.description for s in SIGNATURES}
-SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\$|\bs with an? (?:line|stroke|bar)(?: through it)?",
+SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\b(?:money|cash|currency) (?:sign|symbol)\b|\$|"
+                     r"\bs with an? (?:line|stroke|bar)(?: through it)?",
                 "*": r"\b(?:stars?|asterisks?|snowflake|splat)\b|\*",
                 "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp|pretzel(?:-shaped)?(?: one)?)\b|&|"
                      r"(?:(?<=\bthe )|(?<=, )|^)and(?=\s*[,;.]|\s*$)",
