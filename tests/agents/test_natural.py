@@ -843,3 +843,13 @@ def test_sound_dollar_said_as_a_money_or_currency_sign():
     for said in ["number sign, money sign, and-symbol, asterisk", "hash, cash symbol, ampersand, star",
                  "#, then the currency sign, then &, then *"]:
         assert book.understand(said, state).actions == code, said
+
+
+def test_a_telehealth_rule_s_other_branch_in_brackets_is_an_aside():
+    cls, state = state_of("telehealth", 23657)
+    book = phrasebook(cls)
+    for said in ["It's a seborrheic keratosis - record that. Then: since you said it itches, choose cryotherapy (if it "
+                 "didn't itch or bleed we'd leave it).",
+                 "Record seborrheic keratosis, then cryo (we'd only leave it alone if it neither itched nor bled).",
+                 "SEK, and cryotherapy because it itches (you'd choose no treatment if it didn't)."]:
+        assert book.understand_dialogue([said], state).actions == ["diagnose_sek", "treat_cryotherapy"], said

@@ -171,6 +171,7 @@ class TelehealthPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         low = plain(text, VOCABULARY).lower()
+        low = re.sub(r"\([^()]*\b(?:if|otherwise|would|we'?d|you'?d)\b[^()]*\)", " ", low)  # "(if not, we'd leave it)"
         if HEDGES.search(low) or re.search(r"\beither\b|\bor (?:a |an )?(?:melanoma|mole|nevus)\b", low):
             return Steps.unclear("Which diagnosis exactly should I record?")
         named = [code for code, pattern in DIAGNOSES.items() if re.search(pattern, low)]
