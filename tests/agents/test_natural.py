@@ -853,3 +853,20 @@ def test_a_telehealth_rule_s_other_branch_in_brackets_is_an_aside():
                  "Record seborrheic keratosis, then cryo (we'd only leave it alone if it neither itched nor bled).",
                  "SEK, and cryotherapy because it itches (you'd choose no treatment if it didn't)."]:
         assert book.understand_dialogue([said], state).actions == ["diagnose_sek", "treat_cryotherapy"], said
+
+
+def _password_letters(*messages: str) -> list:
+    book = phrasebook(state_of("password", 1)[0])
+    memory = book.start()
+    for message in messages:
+        book.hear(message, memory)
+    return book.belief(memory)["letters_shown_left_to_right"]
+
+
+def test_password_letters_numbered_one_by_one_after_now_and_after_i_see():
+    for said in ["1 T | 2 H | 3 J | 4 N | 5 L", "1 T, 2 H, 3 J, 4 N, 5 L", "1: T 2: H 3: J 4: N 5: L",
+                 "After again pressing up, I see T H J N L.", "now T H J N L, i think that's every letter",
+                 "window 1: T, S, U\nShowing right now: T H J N L", "leters r T H J N L"]:
+        assert _password_letters(said) == ["T", "H", "J", "N", "L"], said
+    assert _password_letters("Current reading: S M A L M. Window letters: 1 R/S/T, 2 K/L/M, 3 A/B/C, 4 K/L/M, "
+                             "5 L/M/N.") == ["S", "M", "A", "L", "M"]  # seen letters, not the windows one by one

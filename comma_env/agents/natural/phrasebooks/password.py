@@ -32,6 +32,11 @@ _SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*|[
                    re.IGNORECASE)  # "window 2: D/E/F", "window 2 D E F", "(showing L now)"
 _NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?|is)\s+\**((?:[A-Za-z][ ,|]?){4}"
                   r"[A-Za-z])\b", re.IGNORECASE)
+_NOW_LIST = re.compile(r"\b(?:showing\s+|shows?\s+|see\s+)?(?:right\s+)?now\s*:?\s+"
+                       r"([A-Za-z](?:[ ,|]+[A-Za-z]){4})(?![A-Za-z])", re.IGNORECASE)
+"""The five letters after "now" ("Showing right now: C T C R Z", "now E O U L C")."""
+_PAIRS = re.compile(r"(?<![\w#])([1-5])\s*[:=.)-]?\s*([A-Za-z])(?![A-Za-z]|\s*/)")
+"""Windows numbered one by one ("1 U, 2 I, 3 K, 4 O, 5 M", "1 T | 2 H | ..."): read when all five are there."""
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
                          r"?\s*(?:and\s+)?)+)", re.IGNORECASE)
 _NOT_LETTERS = {"WORD", "WORDS", "NOW", "THE", "LETTERS"}
@@ -64,6 +69,7 @@ class PasswordPhrases(Phrasebook):
         state, notes = memory["state"], memory["notes"]
         text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
+        text = re.sub(r"(?i)\b(letters?|they|windows?)\s+r\b", r"\1 are", text)  # texting: "letters r D Q T N E"
         text = re.sub(r"(?<![A-Za-z])['\"`]([A-Za-z])['\"`](?![A-Za-z])", r"\1", text)  # "'F', 'S', ..."
         text = re.sub(r"(?m)^\s*[A-Za-z](?:\s*/\s*[A-Za-z]){4}\s*$", lambda m: m.group(0).replace("/", " "),
                       text)  # "T / I / F / P / C": five windows, not one window's two letters
@@ -76,7 +82,7 @@ class PasswordPhrases(Phrasebook):
             if match.group(3):
                 shown = shown or [None] * POSITIONS
                 shown[window] = (match.group(3).upper(),)
-        now = _NOW.search(text)
+        now = _NOW.search(text) or _NOW_LIST.search(text)
         if now:
             shown = [(c.upper(),) for c in re.sub(r"[ ,|]", "", now.group(1))]
         elif shown is None and not any(summary) or shown is None and not _SEEN.search(text):
@@ -125,12 +131,15 @@ class PasswordPhrases(Phrasebook):
             return slots
         for line in text.splitlines():
             five = _FIVE.search(line)
-            if five and not re.search(r"\b(?:up|down)\b", line[:five.start()].lower()[-15:]):
+            before = re.split(r"\b(?:see|shows?|reads?|is|are)\b|:", line[:five.start() if five else 0][-15:])[-1]
+            if five and not re.search(r"\b(?:up|down)\b", before.lower()):  # "up A B C D E", not "up, I see A ..."
                 return [tuple(dict.fromkeys(c.upper() for c in re.findall(r"[A-Za-z]", g))) for g in five.groups()]
         for match in _RUN_TOGETHER.finditer(text):
             if match.group(1) not in _NOT_LETTERS and match.group(1).lower() not in WORDS:
                 return [(c,) for c in match.group(1)]
-        return None
+        pairs = _PAIRS.findall(text)
+        return [(letter.upper(),) for _, letter in sorted(pairs)] if sorted(int(w) for w, _ in pairs) == [
+            1, 2, 3, 4, 5] else None
 
     def typed(self, actions: list[str], memory: Memory) -> None:
         """Cycling changes the letters: what the windows show now is for the solver to say."""
