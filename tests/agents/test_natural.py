@@ -870,3 +870,14 @@ def test_password_letters_numbered_one_by_one_after_now_and_after_i_see():
         assert _password_letters(said) == ["T", "H", "J", "N", "L"], said
     assert _password_letters("Current reading: S M A L M. Window letters: 1 R/S/T, 2 K/L/M, 3 A/B/C, 4 K/L/M, "
                              "5 L/M/N.") == ["S", "M", "A", "L", "M"]  # seen letters, not the windows one by one
+
+
+def test_atm_the_transaction_it_should_be_said_as_a_reason_is_no_step():
+    book, state = _atm_after(23583, ["select_deposit", "press_6", "press_0", "press_2", "press_0", "press_enter"])
+    route = ["go_back", "select_withdraw", "continue", "amount_300", "confirm"]
+    for said in ["You've got well over the threshold, so this should be a withdrawal, not a deposit: go back to the "
+                 "menu, pick Withdraw, continue, $300, confirm.",
+                 "It's a withdrawal, not a deposit: go back to the menu, pick Withdraw, continue, $300, confirm.",
+                 "This has to be a withdrawal. Back to the main menu, choose withdraw instead of deposit, then "
+                 "continue, $300 and confirm."]:
+        assert book.understand(said, copy.deepcopy(state)).actions == route, said

@@ -172,6 +172,9 @@ class AtmPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         low = re.sub(r"\bthe amount\b[^.,;\d$]{0,40},\s*\$?(\d{2,3})\b(?!\s*(?:dollars?\s+)?(?:or|and|if)\b)", r"$\1",
                      plain(text, VOCABULARY).lower())  # "the amount I told you at the start, 300"
+        low = re.sub(  # "this should be a withdrawal, not a deposit: ..." is a reason
+                     r"\b(?:(?:should|must|has to|needs to) be|is|it'?s)\s+an?\s+(?:withdraw(?:al)?|deposit)\b|"
+                     r"\b(?:not|instead of|rather than)\s+(?:an?\s+)?(?:withdraw(?:al)?|deposit)\b", " ", low)
         if HEDGES.search(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
         sees_balance = puzzle.visible_state().get("balance") is not None
