@@ -881,3 +881,19 @@ def test_atm_the_transaction_it_should_be_said_as_a_reason_is_no_step():
                  "This has to be a withdrawal. Back to the main menu, choose withdraw instead of deposit, then "
                  "continue, $300 and confirm."]:
         assert book.understand(said, copy.deepcopy(state)).actions == route, said
+
+
+def test_color_grid_a_colour_glossed_in_brackets_and_a_mark_for_white_given_by_a_legend():
+    from comma_env.agents.natural.color_grid import read_grid
+    for said in ["Top row is blue, blue, pink-purple (magenta I guess), blue.",
+                 "row 1: blue, blue, purple (so magenta), blue", "row 1: blue, blue, pink (magenta), blue"]:
+        squares, _ = read_grid(said)
+        assert [squares.get(i) for i in range(4)] == [("blue",), ("blue",), ("magenta",), ("blue",)], said
+    rows = [("blue",), ("white",), ("magenta",), ("blue",), ("blue",), ("red",), ("blue",), ("white",)]
+    for said in ["B . M B / B R B . / M . B G / B R Y Y (dots are the white ones)",
+                 "B . M B / B R B . / M . B G / B R Y Y (. = white)",
+                 "B x M B\nB R B x\nM x B G\nB R Y Y\n(x for white)"]:
+        squares, _ = read_grid(said)
+        assert [squares.get(i) for i in range(8)] == rows, said
+    squares, _ = read_grid("🟪🟩🟥🟥\n🟪🟦🟦🟨\n🟩🟦🟥🟪\n🟨🟨🟥🟨\n(🟪 = magenta)")
+    assert squares[7] == ("yellow",)  # an emoji legend on its own line glosses nothing

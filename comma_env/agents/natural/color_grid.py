@@ -75,6 +75,15 @@ def _letter_row(text: str) -> list[Cell] | None:
 def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
     """Squares said (0-based index -> options) and whether rows and columns may be swapped."""
     text = drop_negated(text, PALETTE)
+    blank = re.search(r"\b(dot|dash|hyphen|underscore|x|star)(?:e?s|'s)?\s+(?:are|is|=|mean|for)\s+(?:the\s+)?white|"
+                      r"(?<![^\s(])([.\-_x*])\s*(?:=|:|is|means?)\s*white\b", text, re.IGNORECASE)  # "dots are white"
+    if blank:
+        mark = blank.group(2) or {"dot": ".", "dash": "-", "hyphen": "-", "underscore": "_", "star": "*"}.get(
+            blank.group(1).lower(), "x")
+        text = re.sub(rf"(?<![^\s/|,]){re.escape(mark)}(?![^\s/|,])", "W", text)
+    names = f"(?:{PALETTE.pattern.pattern})"
+    text = re.sub(rf"({names}(?:[- ]{names})?)(?<=[A-Za-z])[ \t]*\(\s*(?:\w+\s+)?({names})[^()]*\)", _glossed, text,
+                  flags=re.IGNORECASE)
     text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))  # quoted manual
     unsure_axes = bool(re.search(r"\brows or columns\b|\bcolumns or rows\b|\bsideways\b", text, re.IGNORECASE))
     squares: dict[int, Cell] = {}
@@ -109,6 +118,14 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
     squares.update(_columns(text))
     squares.update(_single(text))
     return squares, unsure_axes
+
+
+def _glossed(match: re.Match[str]) -> str:
+    """"pink-purple (magenta I guess)": the colour in brackets names the square when it is the one the words before
+    mean, or is said without a hedge ("teal (probably green)" stays open)."""
+    said, named = PALETTE.mentions(match.group(1)), PALETTE.one(match.group(2)) or ()
+    fits = bool(said) and set(named) == set(said[0].options)
+    return match.group(2) if fits or not HEDGES.search(match.group(0)) else match.group(0)
 
 
 def _columns(text: str) -> dict[int, Cell]:
