@@ -897,3 +897,13 @@ def test_color_grid_a_colour_glossed_in_brackets_and_a_mark_for_white_given_by_a
         assert [squares.get(i) for i in range(8)] == rows, said
     squares, _ = read_grid("🟪🟩🟥🟥\n🟪🟦🟦🟨\n🟩🟦🟥🟪\n🟨🟨🟥🟨\n(🟪 = magenta)")
     assert squares[7] == ("yellow",)  # an emoji legend on its own line glosses nothing
+
+
+def test_button_labels_named_in_reasoning_are_no_hold_or_tap():
+    cls, state = state_of("button", 23711)  # a black HOLD button
+    book = phrasebook(cls)
+    for said in ["Black with HOLD isn't yellow, isn't blue ABORT, isn't DETONATE, isn't red HOLD or white PRESS - so "
+                 "it falls to 'anything else': hold it.", "It's not blue ABORT and not red HOLD, so hold it.",
+                 "black button with HOLD: that's not the red HOLD or white PRESS case, so hold it down."]:
+        assert book.understand(said, state).actions == ["hold"], said
+    assert book.understand("hold or tap, not sure", state).ask

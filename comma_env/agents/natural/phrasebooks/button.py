@@ -127,6 +127,8 @@ class ButtonPhrases(Phrasebook):
     def understand(self, text: str, puzzle: Any) -> Steps:
         state = puzzle.visible_state()
         text = plain(text, VOCABULARY)
+        named = rf"(?i:{BUTTON_PALETTE.pattern.pattern}|with|label(?:led)?|says|word)"  # "isn't red HOLD"
+        text = re.sub(rf"\b({named}\s+)(?:{'|'.join(LABELS)})\b", r"\1", text)  # a label in reasoning is no step
         if HEDGES.search(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b",
                                             text, re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")
