@@ -74,3 +74,12 @@ def test_a_time_after_until_or_to_a_mask_with_its_last_digit_and_counting_every_
     for said in ["Count every dog in the picture and submit when the last digit of the timer equals that number.",
                  "count each dog you see and submit when the seconds end in that number"]:
         assert book.understand(said, state).actions == by_count, said
+
+
+def test_the_digit_the_timer_has_to_end_in_is_when_to_submit_even_without_the_verb():
+    cls, state = _state("dog", 23781)  # three dogs, the timer shows 6:12
+    book = phrasebook(cls)
+    for said in ["You described three dogs, so the last digit has to be 3. From 6:12 the next one is 6:03.",
+                 "Three dogs, so the timer has to end in 3.", "the last digit should be a 3"]:
+        assert book.understand(said, state).actions == [wait_line(9), "submit"], said
+    assert not book.understand("Does the timer end in 3?", state).actions  # a question is no advice

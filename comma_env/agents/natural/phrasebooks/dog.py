@@ -117,8 +117,9 @@ class DogPhrases(Phrasebook):
         state = puzzle.visible_state()
         dogs = len(state["dogs"])
         text = plain(text, VOCABULARY)
-        if not re.search(r"\b(?:submit|send|enter|press|hit)\b", text, re.IGNORECASE):
-            return Steps()
+        if not re.search(r"\b(?:submit|send|enter|press|hit)\b", text, re.IGNORECASE) and (
+                "?" in text or not re.search(r"\blast digit\b|\bends? in\b", text, re.IGNORECASE)):
+            return Steps()  # "so the last digit has to be 3": the one thing to do then is submit
         if re.search(rf"\b(?:number of|count(?:ing)? (?:the |your |all the |every |each )?|how many|"  # the count
                      rf"same (?:number|count) as (?:the |your )?)\s*{_DOG}\b|\b{_DOG}\s+count\b", text, re.IGNORECASE):
             when = moment(f"ends in {dogs}")
