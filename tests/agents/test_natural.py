@@ -764,7 +764,9 @@ def test_the_working_before_an_answer_line_is_left_out():
     from comma_env.agents.natural.reading import instructions_only
     for said in ["Let me count.\n- Red: 3\n- Blue: 4\n\n**Answer:** press the three red squares",
                  "Reasoning: red has the fewest.\nFinal answer: press the three red squares",
-                 "Red 3, blue 4, so red.\nAnswer - press the three red squares"]:
+                 "Red 3, blue 4, so red.\nAnswer - press the three red squares",
+                 "Green covers the fewest (magenta does not appear).\n\n**In short:** press the three red squares",
+                 "red is rarest\nTL;DR: press the three red squares", "Bottom line: press the three red squares"]:
         assert instructions_only(said).strip() == "press the three red squares", said
 
 

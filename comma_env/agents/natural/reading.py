@@ -392,8 +392,8 @@ QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:t
 """Words that exclude or shift a target ("except the smiley", "the one that's not red", "just before it ends
 in 4"): a clause with one is checked like a hedge by every reader."""
 
-_RULE_FOR_YOU = re.compile(r"\b(?:so,?\s+)?(?:for you|in your case|for your (?:module|puzzle|case))\b[^:\n]{0,20}:\s*|"
-                           r"(?m:^[\W_]*(?:final\s+)?(answer)[*_ ]*[:\u2013\u2014-][*_\s]*)", re.IGNORECASE)
+_RULE_FOR_YOU = re.compile(r"(?i)\b(?:for you|in your case|for your (?:module|puzzle|case))\b[^:\n]{0,20}:\s*|"
+                           r"(?m:^[\W_]*(?:final\s+)?(answer|in short|tl;?dr|bottom line)[*_ ]*[:–—-][*_\s]*)")
 _REASON = re.compile(r"(?im)^(\W*)(?:since|because|as|given that|seeing (?:as|that))\s+(?!soon\b|long\b)"
                      r"[^,:\n]{3,160}[,:]\s*(?=\S)")
 
