@@ -909,3 +909,10 @@ def test_button_labels_named_in_reasoning_are_no_hold_or_tap():
                  "black button with HOLD: that's not the red HOLD or white PRESS case, so hold it down."]:
         assert book.understand(said, state).actions == ["hold"], said
     assert book.understand("hold or tap, not sure", state).ask
+
+
+def test_wire_a_counted_colour_with_more_in_an_ordered_list():
+    assert _wire_belief("on my module is six wire. First is yellow, after black, after three yellow more, and the last "
+                        "one he is red.") == ["yellow", "black", "yellow", "yellow", "yellow", "red"]
+    assert _wire_belief("5 wires: red, then 2 white more, then blue, blue") == ["red", "white", "white", "blue", "blue"]
+    assert _wire_belief("5 wires: red, then 2 more white ones, blue, blue") == ["red", "white", "white", "blue", "blue"]

@@ -109,8 +109,8 @@ def _middle(match: re.Match[str], count: int) -> str:
 
 def _times(low: str, mention: Any) -> int:
     """How many wires one colour in a list stands for ("black, then two blue ones": two), not "wire 2 red"."""
-    said = re.search(r"(?<!wire )(?<!number )(?<!#)\b(two|three|[23])\s+$", low[:mention.start])
-    plural = re.match(r"\s+(?:ones|wires)\b", low[mention.end:]) or low[mention.start:mention.end].endswith("s")
+    said = re.search(r"(?<!wire )(?<!number )(?<!#)\b(two|three|[23])\s+(?:more\s+)?$", low[:mention.start])
+    plural = re.match(r"\s+(?:ones|wires|more)\b", low[mention.end:]) or low[mention.start:mention.end].endswith("s")
     return number(said.group(1)) or 1 if said and plural else 1
 
 
