@@ -916,3 +916,14 @@ def test_wire_a_counted_colour_with_more_in_an_ordered_list():
                         "one he is red.") == ["yellow", "black", "yellow", "yellow", "yellow", "red"]
     assert _wire_belief("5 wires: red, then 2 white more, then blue, blue") == ["red", "white", "white", "blue", "blue"]
     assert _wire_belief("5 wires: red, then 2 more white ones, blue, blue") == ["red", "white", "white", "blue", "blue"]
+
+
+def test_wire_colours_skipped_or_ruled_out_are_not_the_wire_and_skip_is_no_typo_of_snip():
+    cls, state = state_of("wire", 23019)  # black, white, red, blue, black
+    book = phrasebook(cls)
+    for said in ["Count up from the bottom: skip the black at the bottom, the next one up (the blue) is the one to cut",
+                 "skip the black ones and the white, cut the blue",
+                 "not the black ones or the white wire: cut the blue",
+                 "cut the blue one, not the white or the black ones"]:
+        assert book.understand(said, state).actions == ["cut_wire_4"], said
+    assert not book.understand("skip the black one at the top", state).actions

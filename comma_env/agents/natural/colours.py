@@ -109,7 +109,7 @@ class Palette:
 
 
 def drop_negated(text: str, palette: Palette) -> str:
-    """`text` without the colours it denies ("white, not yellow", "isn't red", "no red or black")."""
-    names = palette.pattern.pattern
-    return re.sub(rf"\b(?:not|isn'?t|aren'?t|never|no)\s+(?:a\s+|an\s+|the\s+|any\s+)?(?:{names})"
-                  rf"(?:\s*,?\s*(?:or|and|nor)?\s+(?:{names})|\s*,\s*(?:{names}))*", " ", text, flags=re.IGNORECASE)
+    """`text` without the colours it denies or passes over ("white, not yellow", "isn't red", "skip the black")."""
+    names = rf"(?:{palette.pattern.pattern})(?:\s+(?:ones?|wires?)\b)?"
+    return re.sub(rf"\b(?:not|isn'?t|aren'?t|never|no|skip|except)\s+(?:a\s+|an\s+|the\s+|any\s+)?{names}"
+                  rf"(?:\s*,?\s*(?:or|and|nor)?\s+(?:the\s+)?{names}|\s*,\s*{names})*", " ", text, flags=re.IGNORECASE)
