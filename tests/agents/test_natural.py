@@ -705,6 +705,8 @@ def test_an_atm_transaction_with_its_amount_is_carried_out_whole_and_signing_in_
     for said in ["Choose withdraw and sign in with your PIN", "select withdraw and log on with your code",
                  "pick withdraw, then sign in using the PIN from your card"]:
         assert book.understand(said, copy.deepcopy(state)).actions == ["select_withdraw", *login], said
+    said = "You'll withdraw $300 later; first log in."  # the amount is for later: only what is said for now
+    assert book.understand(said, copy.deepcopy(state)).actions == ["select_withdraw", *login]
 
 
 def test_a_telehealth_treatment_ruled_out_by_not_or_instead_of_is_not_the_one_chosen():

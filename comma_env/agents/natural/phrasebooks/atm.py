@@ -281,7 +281,8 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
     if kind:
         chosen = "withdraw" if kind.group(1).startswith(("withdraw", "take", "cash")) else "deposit"
         value = int(amount.group(1) or amount.group(2) or amount.group(4) or 100) if amount else 0
-        if value in AMOUNTS and screen in ("menu", "pin_entry"):
+        later = re.search(r"\b(?:later|eventually|once)\b", clause)  # "you'll withdraw $300 later; first log in"
+        if value in AMOUNTS and screen in ("menu", "pin_entry") and not later:
             return _route_to(state, chosen, value)  # "withdraw $300": the whole transaction, logging in on the way
         if screen == "menu":
             return [f"select_{chosen}"]
