@@ -267,7 +267,7 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"\b(?:turn(?:ing)?\s+a?round(?!\s+(?:the|a)\b)|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
                            re.IGNORECASE), lambda m: f"turn {m.group(1) or 'right'} twice"),  # either way ends the same
                (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"),  # "1. two forward"
-               (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?(?:\s+(?:squares?|steps?|spaces?|cells?))?\b"
+               (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?+(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
                (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*)(\d+|one|two|three|four|five|six|seven|eight)"
@@ -279,9 +279,9 @@ _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " 
 _UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as)\b[^,.;\n]*",
                     re.IGNORECASE)
 """Walking on while the way ahead is open ("go straight until you hit a wall"), read as "forward 99"."""
-_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:squares?\s+|steps?\s+|spaces?\s+)?(up|down|north|"
-                       r"south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|right)\s+(\d+)"
-                       r"\s*times\b)", re.IGNORECASE)
+_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:more\s+)?(?:squares?\s+|steps?\s+|spaces?\s+)?"
+                       r"(up|down|north|south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|"
+                       r"right)\s+(\d+)\s*times\b)", re.IGNORECASE)
 
 
 def _pose(rows: list[str], cell: tuple[int, int], facing: str, actions: list[str]) -> tuple[tuple[int, int], str]:

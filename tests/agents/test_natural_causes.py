@@ -1,0 +1,26 @@
+"""The scripted partners on kinds of plain English they misread or asked back about (issue 56), each cause with
+phrasings of other people than the one who showed it."""
+
+from __future__ import annotations
+
+import pytest
+
+import comma_env
+from comma_env.agents.natural.phrasebooks.base import phrasebook
+
+
+def state_of(puzzle: str, seed: int):
+    env = comma_env.make(puzzle)
+    env.reset(seed=seed)
+    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
+
+
+@pytest.mark.parametrize("said", [
+    "You're facing left already: go six squares left. Then turn left and go four down.",
+    "move 6 spaces left, turn left, walk 4 steps down",
+    "go 6 more squares left, then go 4 squares south",
+])
+def test_maze_a_count_of_squares_toward_a_direction_is_one_move(said):
+    cls, state = state_of("maze", 23448)  # row 5 column 7, facing left
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["move_forward"] * 6 + ["turn_left"] + ["move_forward"] * 4)
