@@ -24,3 +24,14 @@ def test_maze_a_count_of_squares_toward_a_direction_is_one_move(said):
     cls, state = state_of("maze", 23448)  # row 5 column 7, facing left
     assert phrasebook(cls).understand(said, state).actions == (
         ["move_forward"] * 6 + ["turn_left"] + ["move_forward"] * 4)
+
+
+@pytest.mark.parametrize("said", [
+    "Start bottom left (the hollow star). Then the umbrella. Then the one above the star, the club. Finally the plane.",
+    "hollow star, umbrella, then the key above the star, then the one right of the hollow star",
+    "the hollow star, then the key diagonally across from the star, then the one to the left of the umbrella.",
+])
+def test_keypad_a_key_named_by_the_key_next_to_it_is_that_key(said):
+    cls, state = state_of("keypad", 23160)  # club, umbrella / hollow star, airplane
+    actions = phrasebook(cls).understand(said, state).actions
+    assert actions is not None and actions[:3] == ["press_bottom_left", "press_top_right", "press_top_left"]

@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
 from comma_env.agents.natural.reading import HEDGES, plain, sentences
-from comma_env.agents.natural.symbols import SYMBOL_WORDS, SymbolMention, looks, mentions
+from comma_env.agents.natural.symbols import SYMBOL_WORDS, VAGUE, SymbolMention, looks, mentions, phrase
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.keypad import POSITIONS, SYMBOL_NAMES, matching_columns
 
@@ -155,7 +155,10 @@ class KeypadPhrases(Phrasebook):
         state = puzzle.visible_state()
         symbols: dict[str, str] = state["button_symbols"]
         lit = list(state["lit_buttons"])
-        text = looks(plain(text, VOCABULARY))
+        text, problem = grid.landmarks(looks(plain(text, VOCABULARY)), _anchors(symbols),  # "the one above the star"
+                                       lambda rc: "the " + POSITIONS[2 * rc[0] + rc[1]].replace("_", " ") + " one")
+        if problem:
+            return Steps.unclear(problem)
         wanted = len(POSITIONS) - len(lit)
         order: list[set[str]] = []
         instructed = False
@@ -195,6 +198,13 @@ class KeypadPhrases(Phrasebook):
         return Steps([f"press_{k}" for k in keys])
 
 
+def _anchors(symbols: dict[str, str]) -> dict[tuple[int, int], str]:
+    """Each key's (row, column) and how a sentence names it: its symbol's words, a vague word only when one fits."""
+    shown = set(symbols.values())
+    return {divmod(POSITIONS.index(p), 2): "(?i:" + "|".join([re.escape(s), *map(phrase, SYMBOL_WORDS[s]), *(
+        w for w, f in VAGUE.items() if set(f) & shown == {s})]) + r")(?![a-z])" for p, s in symbols.items()}
+
+
 def _sentence_of(text: str, index: int) -> str:
     start = max(text.rfind(".", 0, index), text.rfind("\n", 0, index)) + 1
     ends = [e for e in (text.find(".", index), text.find("\n", index)) if e != -1]
@@ -215,8 +225,8 @@ def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
         else:
             keys = grid.matching(token, ROWS)
         together = previous is not None and type(previous) is not type(token) and \
-            re.fullmatch(r"[\s()\"',:\-]*(?:the\s+)?|[\s()\"',:\-]*(?:looking\s+)?(?:one\s+)?"
-                         r"(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
+            re.fullmatch(r"(?:\s+(?:one|key|button))?[\s()\"',:\-]*(?:the\s+)?|[\s()\"',:\-]*(?:looking\s+)?"
+                         r"(?:one\s+)?(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
                          sentence[previous.end:token.start], re.IGNORECASE)
         if together and refs:
             refs[-1] = refs[-1] & keys
