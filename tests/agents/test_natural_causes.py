@@ -7,6 +7,7 @@ import pytest
 
 import comma_env
 from comma_env.agents.natural.phrasebooks.base import phrasebook
+from comma_env.agents.natural.phrasebooks.led import PALETTE
 
 
 def state_of(puzzle: str, seed: int):
@@ -35,3 +36,12 @@ def test_keypad_a_key_named_by_the_key_next_to_it_is_that_key(said):
     cls, state = state_of("keypad", 23160)  # club, umbrella / hollow star, airplane
     actions = phrasebook(cls).understand(said, state).actions
     assert actions is not None and actions[:3] == ["press_bottom_left", "press_top_right", "press_top_left"]
+
+
+@pytest.mark.parametrize(("said", "options"), [
+    ("the led is a bluish violet - could be blue, could be purple", {"blue", "purple"}),
+    ("the LED is reddish orange", {"red", "orange"}),
+    ("it is green, might be yellow", {"green", "yellow"}),
+])
+def test_led_a_colour_between_two_is_either(said, options):
+    assert set(PALETTE.mentions(said)[0].options) >= options and len(PALETTE.mentions(said)) == 1
