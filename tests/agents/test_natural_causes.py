@@ -45,3 +45,37 @@ def test_keypad_a_key_named_by_the_key_next_to_it_is_that_key(said):
 ])
 def test_led_a_colour_between_two_is_either(said, options):
     assert set(PALETTE.mentions(said)[0].options) >= options and len(PALETTE.mentions(said)) == 1
+
+
+@pytest.mark.parametrize(("said", "action"), [
+    ("hit the one furthest right", "press_position_4"),
+    ("press the button all the way to the right", "press_position_4"),
+    ("the one farthest left", "press_position_1"), ("press the one on the right end", "press_position_4"),
+])
+def test_memory_the_button_furthest_to_a_side(said, action):
+    cls, state = state_of("memory", 23296)
+    assert phrasebook(cls).understand(said, state).actions == [action]
+
+
+@pytest.mark.parametrize(("said", "action"), [
+    ("press the 4 (label not position!!)", "press_position_1"),
+    ("push 4 - the label, not the position", "press_position_1"),
+    ("hit the 4, position not label", "press_position_4"),
+])
+def test_memory_a_bare_number_said_to_be_a_label_or_a_position(said, action):
+    cls, state = state_of("memory", 23297)
+    state.apply("press_position_2")  # labels 4 3 2 1
+    assert phrasebook(cls).understand(said, state).actions == [action]
+
+
+@pytest.mark.parametrize("said", [
+    "stage 1 showed 2 with buttons 1 2 3 4, I hit position 2 (the 2). Stage 2 showed 1 with buttons 2 4 1 3, "
+    "I hit position 2 (the 4). Now stage 3 shows 1 and the buttons are 3 1 2 4.",
+    "Stage 1: I pressed position 2 (the 2). Stage 2: I pressed pos 2 (4). Now stage 3 says 1, buttons 3 1 2 4.",
+])
+def test_memory_a_recap_with_the_label_in_brackets_and_a_stage_that_shows_a_number(said):
+    cls, _ = state_of("memory", 23283)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.read(said, memory)
+    assert memory["notes"]["pressed"] == [[2, 2], [2, 4]]
+    assert memory["state"] == {"stage": 3, "display": (1,), "labels": [3, 1, 2, 4]}
