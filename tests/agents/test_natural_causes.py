@@ -79,3 +79,20 @@ def test_memory_a_recap_with_the_label_in_brackets_and_a_stage_that_shows_a_numb
     book.read(said, memory)
     assert memory["notes"]["pressed"] == [[2, 2], [2, 4]]
     assert memory["state"] == {"stage": 3, "display": (1,), "labels": [3, 1, 2, 4]}
+
+
+@pytest.mark.parametrize(("said", "actions"), [
+    ("Turn right and go forward until you hit the wall (two squares). Turn right again and go all the way up, eight "
+     "squares. One more right turn, two squares forward, and press.",
+     ["turn_right", "move_forward", "move_forward", "turn_right"] + ["move_forward"] * 8
+     + ["turn_right", "move_forward", "move_forward", "press_button"]),
+    ("Turn right, two squares forward. Turn right, walk forward all the way.",
+     ["turn_right", "move_forward", "move_forward", "turn_right"] + ["move_forward"] * 8),
+    ("Your mouse faces right, so:\n1. Turn right - you now face down.\n2. Forward 2.\n3. Press.\n\nSummary: right, 2, "
+     "press", ["turn_right", "move_forward", "move_forward", "press_button"]),
+    ("turn right (it faces down), go 2, press. In short: right, 2, press.",
+     ["turn_right", "move_forward", "move_forward", "press_button"]),
+])
+def test_maze_all_the_way_a_remark_on_the_facing_and_a_summary_after_the_route(said, actions):
+    cls, state = state_of("maze", 23424)  # row 1 column 4, facing right
+    assert phrasebook(cls).understand(said, state).actions == actions

@@ -218,6 +218,8 @@ class MazePhrases(Phrasebook):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
         whole = re.search(r"\b(?:full|whole|complete|entire|new)\s+(?:route|path)\b[^:\n]{0,20}:", text, re.IGNORECASE)
         text = text[whole.end():] if whole else text  # "..., it's a RIGHT turn. Full route: reverse two, ..."
+        again = re.search(r"\b(?:summary|in short|tl;?dr|short version|recap|in brief)\W{0,4}:", text, re.IGNORECASE)
+        text = text[:again.start()] if again and _STEP.search(text[:again.start()]) else text  # the route said again
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
         goal = _TO_SPHERE.search(text)
         rows, (r, c) = state["maze_rows_top_to_bottom"], state["mouse_row_column"]
@@ -271,13 +273,13 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
                (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*)(\d+|one|two|three|four|five|six|seven|eight)"
-                           r"(?:\s+more)?\b(?!\s*(?:times|x)\b)", re.IGNORECASE),
+                           r"(?:\s+more)?\b(?!\s*(?:times|x)\b|\s+\w+\s+(?:forwards?|ahead|backwards?|back)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
                               "\u2191": " up ", "\u2193": " down ", "\u2192": " right ", "\u2190": " left "})
 """Arrows as the absolute directions they point to ("\u2b07\ufe0fx2": down twice)."""
-_UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as)\b[^,.;\n]*",
-                    re.IGNORECASE)
+_UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as|all the way)\b"
+                    r"[^,.;\n]*", re.IGNORECASE)
 """Walking on while the way ahead is open ("go straight until you hit a wall"), read as "forward 99"."""
 _ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:more\s+)?(?:squares?\s+|steps?\s+|spaces?\s+)?"
                        r"(up|down|north|south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|"
@@ -317,7 +319,8 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     open is asked. Directions are absolute ("2 up, then 2 right") when the route names up, down or a compass point."""
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
-    text = re.sub(r"\bas\s+far\s+(up|down)\s+as\b[^,.;\n]*", r" heading \1 99 ", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bas\s+far\s+(up|down)\s+as\b[^,.;\n]*|\ball\s+the\s+way\s+(up|down)\b", lambda m:
+                  f" heading {m.group(1) or m.group(2)} 99 ", text, flags=re.IGNORECASE)  # "go all the way up"
     text = _UNTIL.sub(" forward 99 ", text)
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"(?<!facing )(?<!face )\b(?:up|down|north|south|east|west)\b", text, re.I))  # not a pose
@@ -327,7 +330,8 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
               if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."
-              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b", part, re.IGNORECASE)]  # "You're facing left"
+              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b|\b(?:you|mouse|it)(?:'ll| will| now)?\s+faces?\b",
+                                part, re.IGNORECASE)]  # "You're facing left", "Your mouse faces down"
     if unread and _STEP.search(text):
         return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())
