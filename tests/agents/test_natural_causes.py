@@ -47,6 +47,28 @@ def test_led_a_colour_between_two_is_either(said, options):
     assert set(PALETTE.mentions(said)[0].options) >= options and len(PALETTE.mentions(said)) == 1
 
 
+@pytest.mark.parametrize(("puzzle", "seed", "key", "said"), [
+    ("who", 23074, "button_labels", "Labels in the order you read a page: SURE, UH HUH, MIDDLE, YOU ARE, DONE, FIRST."),
+    ("who", 23074, "button_labels", "buttons (reading them like a book) SURE, UH HUH, MIDDLE, YOU ARE, DONE, FIRST"),
+    ("keypad", 23160, "button_symbols", "symbols, read like a book: club, umbrella, hollow star, airplane. none lit"),
+    ("led", 23249, "button_letters", "stage 1, led blue. letters like a book: E M P Q"),
+])
+def test_a_grid_listed_like_a_book_is_in_reading_order(puzzle, seed, key, said):
+    cls, state = state_of(puzzle, seed)
+    book, memory = phrasebook(cls), {"state": {}}
+    book.read(said, memory)
+    assert book.belief(memory)[key] == state.visible_state()[key]
+
+
+@pytest.mark.parametrize(("said", "position"), [
+    ("press the button right under BLANK", "bottom_left"), ("the one right above HOLD", "middle_left"),
+    ("hit the button directly below YOUR", "middle_left"), ("press the one just beneath WHAT?", "middle_right"),
+])
+def test_who_right_under_a_label_is_its_neighbour_not_the_right_column(said, position):
+    cls, state = state_of("who", 23102)  # YOUR WHAT? / BLANK READY / HOLD NEXT
+    assert phrasebook(cls).understand(said, state).actions == [f"press_{position}"]
+
+
 @pytest.mark.parametrize(("said", "action"), [
     ("hit the one furthest right", "press_position_4"),
     ("press the button all the way to the right", "press_position_4"),
@@ -79,6 +101,19 @@ def test_memory_a_recap_with_the_label_in_brackets_and_a_stage_that_shows_a_numb
     book.read(said, memory)
     assert memory["notes"]["pressed"] == [[2, 2], [2, 4]]
     assert memory["state"] == {"stage": 3, "display": (1,), "labels": [3, 1, 2, 4]}
+
+
+@pytest.mark.parametrize(("said", "colour"), [
+    ("Current stage: 1 of 4. LED 1 is yellow (the rest: purple, yellow, orange). TL F, TR L, BL C, BR B", "yellow"),
+    ("Stage 2. LED 2 is red, the others are blue, green, yellow. Top left A, top right B, bottom left C, "
+     "bottom right D.", "red"),
+    ("stage 1, led 1: green (remaining ones: red, red, blue). top row A B, bottom row C D", "green"),
+])
+def test_led_the_other_leds_listed_after_the_current_one_are_not_the_row(said, colour):
+    cls, _ = state_of("led", 0)
+    book, memory = phrasebook(cls), {"state": {}}
+    book.read(said, memory)
+    assert book.belief(memory)["led_colors_left_to_right"] == [colour]
 
 
 @pytest.mark.parametrize(("said", "actions"), [

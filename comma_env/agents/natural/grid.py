@@ -19,6 +19,8 @@ ABBREVIATIONS = {"TL": ("top", "left"), "TR": ("top", "right"), "ML": ("middle",
                  "BL": ("bottom", "left"), "BR": ("bottom", "right")}
 """Two-letter names, in capitals, or in lower case when several are ("br bl tl tr"); "UR" is a Who label."""
 VOCABULARY = ("top", "middle", "bottom", "left", "right", "upper", "lower", "column", "row", "button", "corner")
+READING = r"reading order|(?:read(?:ing)?\s+)?like (?:a book|a page|text)|the (?:way|order) (?:you|one|we) reads?"
+"""Words that list a grid in reading order ("as I read them, like a book")."""
 
 _ROW = "|".join(sorted(ROW_WORDS, key=len, reverse=True))
 _COL = "|".join(COLUMN_WORDS)

@@ -23,7 +23,7 @@ _LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light
                   r"is green|are green|lit up)\b", re.IGNORECASE)
 _UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
                     r"none lit)\b", re.IGNORECASE)
-_ORDER_WORDS = re.compile(r"\b(?:reading order|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
+_ORDER_WORDS = re.compile(rf"\b(?:{grid.READING}|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
                           r"top row first|(?:top|first) row\s*/\s*bottom row)\b|\s/\s", re.IGNORECASE)
 _CLOCKWISE = re.compile(r"\b(counter-?clockwise|anti-?clockwise|clockwise)\b", re.IGNORECASE)
 _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is which)|didn'?t note|not sure where)\b",

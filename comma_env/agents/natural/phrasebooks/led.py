@@ -92,7 +92,8 @@ class LedPhrases(Phrasebook):
         row = [m for m in mentions if re.search(r"\b(?:leds?|lights?|lamps?)\b", text[max(0, m.start - 60):m.start],
                                                 re.IGNORECASE)]
         listed = self._listed(text, mentions)
-        if len(listed) >= 2:
+        if len(listed) >= 2 and not re.search(r"\b(?:rest|others|other ones|remaining(?: ones)?)(?: are| were)?\W*$",
+                                              text[:listed[0].start], re.IGNORECASE):  # "LED 1 is X (the rest: ...)"
             for k, mention in enumerate(listed, start=1):
                 colours[k] = mention.options
             marked = [k for k, m in enumerate(listed, start=1) if _MARK.match(text[m.end:m.end + 12].strip())]
@@ -129,7 +130,7 @@ class LedPhrases(Phrasebook):
         letters = _letters(text)
         places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
         masked = grid.by_lines(text, _letters, ROWS, grid.assign(text, places, letters, ROWS))
-        rows = r"/|\btop\s*/\s*bottom\b|[A-Z]{2}\s+(?:over|above)\s+[A-Z]{2}"  # "PV/KF", "PV over KF"
+        rows = rf"/|\btop\s*/\s*bottom\b|[A-Z]{{2}}\s+(?:over|above)\s+[A-Z]{{2}}|{grid.READING}"  # "PV over KF"
         if not masked and len(letters) == 4 and re.search(rows, text):
             masked = dict(zip(POSITIONS, letters, strict=True))
         placed: dict[str, Any] = {key: (found.word,) for key, found in masked.items()}

@@ -27,7 +27,7 @@ _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it
 _VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
 _ASKING = re.compile(r"(?<![\"'A-Za-z])(" + "|".join(re.escape(w) for w in LABELS if w.endswith("?")) + r")(?=\s|$)")
 _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
-                         r"reading order)\b", re.IGNORECASE)
+                         rf"{grid.READING})\b", re.IGNORECASE)
 
 
 def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[Found]]:
@@ -205,7 +205,7 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     by_label = {label: position for position, label in labels.items()}
     constraints: list[set[str]] = []
     near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over|on top of)\b", sentence)
-    places = [p for p in places if not (near and near.start() <= p.start < near.end())]  # "on top of" is no row
+    places = [p for p in places if not (near and p.start < near.end() and near.start() < p.end)]  # "right under"
     for word in words:
         if near and word.start > near.start():  # "the one next to WHAT?", "just below NEXT"
             relations = [near.group(1)]
