@@ -131,3 +131,52 @@ def test_led_the_other_leds_listed_after_the_current_one_are_not_the_row(said, c
 def test_maze_all_the_way_a_remark_on_the_facing_and_a_summary_after_the_route(said, actions):
     cls, state = state_of("maze", 23424)  # row 1 column 4, facing right
     assert phrasebook(cls).understand(said, state).actions == actions
+
+
+def _maze_read(said: str) -> dict:
+    cls, _ = state_of("maze", 0)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.read(said, memory)
+    return book.belief(memory)
+
+
+@pytest.mark.parametrize("said", [
+    "the mouse is top row, 3rd column, looking up. blue ball bottom right corner, red ball bottom row col 3, "
+    "green top left corner, yellow top row col 7",
+    "Mouse: first row, 3rd column, nose up. Spheres: blue in the bottom-right corner, red 9/3, green 1/1, yellow 1/7.",
+    "mouse in the top row, 3rd col, facing up; blue bottom right corner; red last row column 3; green top left "
+    "corner; yellow row 1 col 7",
+])
+def test_maze_rows_columns_and_corners_in_words_and_slashed_pairs(said):
+    belief = _maze_read(said)
+    assert (belief["mouse_row_column"], belief["mouse_facing"]) == ([1, 3], "up")
+    assert belief["sphere_row_column_by_color"] == {"blue": [9, 9], "red": [9, 3], "green": [1, 1], "yellow": [1, 7]}
+
+
+_WALLS = ["", "1, 2, 4, 5, 6, 7, 8", "4, 8", "2, 3, 4, 6, 8, 9", "6", "2, 3, 4, 5, 6, 7, 8", "2, 8", "2, 4, 5, 6, 8, 9",
+          "4"]
+
+
+@pytest.mark.parametrize("said", [
+    "Walls (dark squares), listed by row:\n" + "\n".join(f"row {k}: {w or 'none'}" for k, w in enumerate(_WALLS, 1)),
+    "Wall columns per row.\n" + "\n".join(f"row {k}: {w or '-'}" for k, w in enumerate(_WALLS, 1)),
+    "Here are the dark squares\n" + "\n".join(f"Row {k} - {w or 'nothing'}" for k, w in enumerate(_WALLS, 1)),
+])
+def test_maze_rows_of_bare_wall_columns_under_a_heading(said):
+    rows = [".........", "##.#####.", "...#...#.", ".###.#.##", ".....#...", ".#######.", ".#.....#.", ".#.###.##",
+            "...#....."]
+    assert _maze_read(said)["maze_rows_top_to_bottom"] == rows
+
+
+ROWS_23441 = [".........", ".#.#####.", ".#...#...", ".###.####", ".#.#.#...", ".#.#.#.#.", ".#.#...#.", ".#.#####.",
+              ".....#..."]
+
+
+@pytest.mark.parametrize("said", [
+    "column by column, top to bottom (1 = wall, 0 = floor):\n" + "\n".join(
+        f"col {c + 1}: " + "".join("1" if r[c] == "#" else "0" for r in ROWS_23441) for c in range(9)),
+    "Columns (# wall):\n" + "\n".join(f"Column {c + 1}: " + "".join(r[c] for r in ROWS_23441) for c in range(9)),
+])
+def test_maze_a_grid_written_column_by_column(said):
+    assert _maze_read(said)["maze_rows_top_to_bottom"] == ROWS_23441
+

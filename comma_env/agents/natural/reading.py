@@ -52,7 +52,7 @@ STOPWORDS = frozenset(
     "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
     "word work world would could should wait want went west what whats rate date gate late mate note vote "
     "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
-    "fire tend sever fort tent".split())
+    "fire tend sever fort tent none".split())
 """Words `fix_typos` never rewrites: common English words ("start" is no typo of "star") and labels."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 

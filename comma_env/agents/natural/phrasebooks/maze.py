@@ -35,9 +35,15 @@ _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "u
            "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
            "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
 _COORD = (r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b|"
-          r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d))")  # "(5,1)", "row 5 col 1", "5,1" (not in a list "2, 4, 5")
-_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose\s+(?:is\s+)?"
-                    r"(?:facing|pointing)(?:\s+to)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
+          r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d)|\b(\d)\s*/\s*(\d)\b)")  # "(5,1)", "row 5 col 1", "9/3", "5,1" (no list)
+_PLACES = ((r"\b(?:the\s+)?(top|bottom)[\s-](left|right)\s+corner\b",
+            lambda m: f"row {_EDGE[m.group(1).lower()]} column {_EDGE[m.group(2).lower()]}"),
+           (r"\b(?:the\s+)?(top|first|bottom|last)\s+row\b", lambda m: f"row {_EDGE[m.group(1).lower()]}"),
+           (r"\b(\d)(?:st|nd|rd|th)\s+(row|col(?:umn)?)\b", r"\2 \1"))
+"""Rows, columns and corners said in words ("top row, 3rd column", "bottom right corner") in numbers."""
+_EDGE = {"top": 1, "first": 1, "left": 1, "bottom": SIZE, "last": SIZE, "right": SIZE}
+_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose(?:\s+(?:is\s+)?"
+                    r"(?:facing|pointing)(?:\s+to)?)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
                     r"((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b|<-|->)",
                     re.IGNORECASE)
 _POSE = re.compile(rf"\b(?:mouse|i'?m|i am|we'?re|it'?s|it is)\b[^.\n]{{0,40}}?{_COORD}", re.IGNORECASE)
@@ -71,6 +77,8 @@ class MazePhrases(Phrasebook):
             state.setdefault("spheres", {}).update(layout.spheres)
         prose = re.sub(r"(\w+)[·\s]?row\s*[=:]\s*(\d)\W+\1[·\s]?col(?:umn)?\s*[=:]\s*(\d)", r"\1 at row \2 column \3",
                        text.translate(_PROSE_MARKS))  # "mouse_row=7, mouse_col=7"; "🐭 row 1", "facing ⬇️"
+        for pattern, words in _PLACES:
+            prose = re.sub(pattern, words, prose, flags=re.IGNORECASE)
         prose = _SHADES.sub(lambda m: SYNONYMS[m.group(1).lower()][0], prose)  # "navy on row 7 column 9"
         prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
                        r"yellow)\b", " ", prose, flags=re.IGNORECASE)
