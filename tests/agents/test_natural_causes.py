@@ -180,3 +180,27 @@ ROWS_23441 = [".........", ".#.#####.", ".#...#...", ".###.####", ".#.#.#...", "
 def test_maze_a_grid_written_column_by_column(said):
     assert _maze_read(said)["maze_rows_top_to_bottom"] == ROWS_23441
 
+
+
+@pytest.mark.parametrize(("said", "actions"), [
+    ("Column 3 has spade, club, yen and command key. Reading down it: spade (your bottom left), club (top right), "
+     "yen (bottom right), command key (top left).", ["bottom_left", "top_right", "bottom_right", "top_left"]),
+    ("Do the left column top to bottom first, then bottom right, then top right.",
+     ["top_left", "bottom_left", "bottom_right", "top_right"]),
+    ("the right column going up, then the left column from top to bottom",
+     ["bottom_right", "top_right", "top_left", "bottom_left"]),
+    ("bottom row right to left, then the top row left to right",
+     ["bottom_right", "bottom_left", "top_left", "top_right"]),
+])
+def test_keypad_your_place_after_a_symbol_and_a_column_or_row_walked_in_a_direction(said, actions):
+    cls, state = state_of("keypad", 23157)  # command key, club / spade, yen
+    assert phrasebook(cls).understand(said, state).actions == [f"press_{a}" for a in actions]
+
+
+@pytest.mark.parametrize("said", [
+    "either L or G works here - just press the L", "either one works, L or G -- press L",
+    "I'm not sure it matters \u2014 press L",
+])
+def test_a_hedge_before_a_dash_and_a_decision_is_not_asked(said):
+    cls, state = state_of("led", 23215)  # L S / G H
+    assert phrasebook(cls).understand_surely(said, state).actions == ["press_top_left"]

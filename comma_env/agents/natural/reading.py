@@ -468,7 +468,7 @@ def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     clauses: list[str] = []
     lines: list[int] = []  # the line of each clause
     for n, line in enumerate(layout(strip_thinking(text[:MAX_CHARS])).splitlines()):
-        parts = [c for c in re.split(r"[.!?;,:]+\s*|\s+and\s+", line) if c.strip()]
+        parts = [c for c in re.split(r"[.!?;,:]+\s*|\s+and\s+|\s+[-–—]+\s+", line) if c.strip()]
         clauses += parts
         lines += [n] * len(parts)
     found = []

@@ -32,6 +32,10 @@ _INSTRUCTION = re.compile(r"\b(?:press|push|hit|tap|click|start|begin|then|next|
                           re.IGNORECASE)
 _REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i said|before|i told you)|same|"
                    r"unchanged)\b", re.IGNORECASE)
+_LINE = re.compile(r"\b(?:the\s+)?(?:(left|right)\s+column|(top|bottom)\s+row)\s*,?\s*(?:from\s+|going\s+)?"
+                   r"(?:(top to bottom|left to right|down(?:wards?)?)|(bottom to top|right to left|up(?:wards?)?))\b",
+                   re.IGNORECASE)
+"""A column or row walked in a direction ("the left column top to bottom"): its two keys in that order."""
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
 
@@ -159,6 +163,8 @@ class KeypadPhrases(Phrasebook):
                                        lambda rc: "the " + POSITIONS[2 * rc[0] + rc[1]].replace("_", " ") + " one")
         if problem:
             return Steps.unclear(problem)
+        text = _LINE.sub(lambda m: ", ".join(f"{m.group(2) or end} {m.group(1) or end}" for end in (
+            ("top", "bottom") if m.group(1) else ("left", "right"))[::-1 if m.group(4) else 1]), text)
         wanted = len(POSITIONS) - len(lit)
         order: list[set[str]] = []
         instructed = False
@@ -225,7 +231,7 @@ def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
         else:
             keys = grid.matching(token, ROWS)
         together = previous is not None and type(previous) is not type(token) and \
-            re.fullmatch(r"(?:\s+(?:one|key|button))?[\s()\"',:\-]*(?:the\s+)?|[\s()\"',:\-]*(?:looking\s+)?"
+            re.fullmatch(r"(?:\s+(?:one|key|button))?[\s()\"',:\-]*(?:(?:the|your|my)\s+)?|[\s()\"',:\-]*(?:looking\s+)?"
                          r"(?:one\s+)?(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
                          sentence[previous.end:token.start], re.IGNORECASE)
         if together and refs:
