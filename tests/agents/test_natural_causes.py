@@ -204,3 +204,27 @@ def test_keypad_your_place_after_a_symbol_and_a_column_or_row_walked_in_a_direct
 def test_a_hedge_before_a_dash_and_a_decision_is_not_asked(said):
     cls, state = state_of("led", 23215)  # L S / G H
     assert phrasebook(cls).understand_surely(said, state).actions == ["press_top_left"]
+
+
+@pytest.mark.parametrize("said", [
+    "screen SAYS. btns: top MIDDLE/OKAY, mid YOUR/NEXT, bottom UH HUH (w a space) / UHHH",
+    "display SAYS\ntop MIDDLE, OKAY\nmiddle YOUR, NEXT\nbottom UH HUH, UHHH",
+    "display: SAYS - top MIDDLE / OKAY, mid YOUR (the possessive) / NEXT, bottom UH HUH / UHHH",
+])
+def test_who_a_row_word_before_its_labels_and_an_aside_naming_nothing(said):
+    cls, state = state_of("who", 23073)
+    book, memory = phrasebook(cls), {"state": {}}
+    book.read(said, memory)
+    assert book.belief(memory)["button_labels"] == state.visible_state()["button_labels"]
+
+
+@pytest.mark.parametrize("said", [
+    "sorry, the display is UR not U, I missed the R", "correction: the screen says UR, not U",
+    "oops - display is UR (not U)",
+])
+def test_who_a_display_corrected_from_one_letter_is_no_row_of_labels(said):
+    cls, state = state_of("who", 23078)
+    book, memory = phrasebook(cls), {"state": {}}
+    book.read("display says U. top: PRESS, YOU. middle: UR, YOUR. bottom: WAIT, YES", memory)
+    book.read(said, memory)
+    assert book.belief(memory) == state.visible_state()

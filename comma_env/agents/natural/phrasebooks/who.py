@@ -50,8 +50,10 @@ class WhoPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = fix_typos(clean(text), VOCABULARY)
-        text = re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])", " ", text)
-        places, words = _tokens(text)
+        text = re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z](?:[A-Z' ?]*[A-Z?])?)", " ", text)  # "not U"
+        grid_text = re.sub(r"\(([^()\n]{0,40})\)", lambda m: m.group(0) if WORDS.find(m.group(1)) or grid.places(
+            m.group(0), ROWS) else " " * len(m.group(0)), text)  # an aside naming nothing: "UH HUH (w a space) / UHHH"
+        places, words = _tokens(grid_text)
         display, said = self._display(text, words)
         if display is not None:
             state["display"] = display
@@ -60,7 +62,7 @@ class WhoPhrases(Phrasebook):
         shown = [w for w in words if w is not said  # not the words saying it: "DISPLAY SAYS HOLD ON"
                  and not (lead and said and lead.start() <= w.start < said.start)]
         labels = state.setdefault("labels", {})
-        placed = grid.by_lines(text, WORDS.find, ROWS, grid.assign(text, places, shown, ROWS))  # a grid: a row a line
+        placed = grid.by_lines(grid_text, WORDS.find, ROWS, grid.assign(grid_text, places, shown, ROWS))  # a row a line
         labels.update({key: found.word for key, found in placed.items()})
         if not labels and len({w.word for w in shown}) == 6 and _DIRECTIONS.search(text):
             labels.update(dict(zip(POSITIONS, (w.word for w in shown), strict=False)))
