@@ -228,3 +228,24 @@ def test_who_a_display_corrected_from_one_letter_is_no_row_of_labels(said):
     book.read("display says U. top: PRESS, YOU. middle: UR, YOUR. bottom: WAIT, YES", memory)
     book.read(said, memory)
     assert book.belief(memory) == state.visible_state()
+
+
+@pytest.mark.parametrize("said", [
+    "stage 1. buttons: TL K, TR R, BL T, BR Z. which one?", "letters: top left K, top right R, bottom left T, "
+    "bottom right Z. which one?", "K R on top, T Z below - what do I press?",
+])
+def test_led_a_colour_never_said_is_asked_not_found_from_the_only_colour_with_an_answer(said):
+    cls, _ = state_of("led", 0)  # K R / T Z: only yellow has a right button
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.read(said, memory)
+    decision = book.decide(memory)
+    assert decision.advice is None and "colour" in " ".join(decision.ask)
+
+
+@pytest.mark.parametrize("said", ["LEDs: [blue] [red]   stage: 1\nQ P / H M",
+                                  "leds [blue][red], stage 1. top Q P, bottom H M"])
+def test_led_a_row_of_leds_in_brackets(said):
+    cls, _ = state_of("led", 0)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.read(said, memory)
+    assert book.belief(memory)["led_colors_left_to_right"] == ["blue"]

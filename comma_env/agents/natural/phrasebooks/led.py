@@ -35,7 +35,8 @@ _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE
 _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
-_ROW_GAP = re.compile(r"(?:[\s,✓✔*()]|\b(?:and|then|first|lit|led)\b)*(?:\(?current\)?|👈)?[\s,✓✔*()]*", re.IGNORECASE)
+_ROW_GAP = re.compile(r"(?:[\s,✓✔*()[\]]|\b(?:and|then|first|lit|led)\b)*(?:\(?current\)?|👈)?[\s,✓✔*()[\]]*",
+                      re.IGNORECASE)  # "[blue] [red]" too
 _VOWELS = set("AEIOU")
 _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", re.IGNORECASE)
 _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter|button|key))?"
