@@ -249,3 +249,27 @@ def test_led_a_row_of_leds_in_brackets(said):
     book, memory = phrasebook(cls), {"state": {}, "notes": {}}
     book.read(said, memory)
     assert book.belief(memory)["led_colors_left_to_right"] == ["blue"]
+
+
+@pytest.mark.parametrize("said", [
+    "You should be facing down now. If so: turn left, go two.", "you're facing up, so go 2 forward",
+    "Your mouse is pointing left. Turn right and go two.",
+])
+def test_maze_a_pose_the_advice_takes_for_granted_and_the_solver_does_not_see_is_asked(said):
+    cls, state = state_of("maze", 19320)  # facing right
+    steps = phrasebook(cls).understand(said, state)
+    assert steps.actions is None and "I'm facing right" in steps.ask[0]
+
+
+@pytest.mark.parametrize("said", [
+    "Turn right and go six, all the way down. Turn left, two. Turn left once more, go up two onto the red sphere, "
+    "and press.", "turn right, go down 6. turn left, go 2. turn left, go up two, then press",
+    "Turn right, move down six. Turn left, two. Turn left, head north 2, press.",
+])
+def test_maze_go_up_two(said):
+    cls, state = state_of("maze", 19320)
+    for action in ("turn_right", "move_forward", "move_forward", "turn_left", "move_forward", "move_forward"):
+        state.apply(action)  # facing right
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["turn_right"] + ["move_forward"] * 6 + ["turn_left", "move_forward", "move_forward", "turn_left",
+                                                  "move_forward", "move_forward", "press_button"])

@@ -131,7 +131,7 @@ _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|reverse|leds?|lights?")
 _ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
-                            rf"of|a|an|go|move|walk)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
+                            rf"of|a|an|go|move|walk|up|down)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
 

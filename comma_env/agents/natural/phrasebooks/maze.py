@@ -229,6 +229,10 @@ class MazePhrases(Phrasebook):
         again = re.search(r"\b(?:summary|in short|tl;?dr|short version|recap|in brief)\W{0,4}:", text, re.IGNORECASE)
         text = text[:again.start()] if again and _STEP.search(text[:again.start()]) else text  # the route said again
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
+        first = _STEP.search(text)
+        pose = _SAID_FACING.search(text[:first.start() if first else len(text)])  # "You should be facing down now"
+        if pose and _FACING[pose.group(1).lower()] != facing:
+            return Steps.unclear(f"I'm facing {facing}, not {_FACING[pose.group(1).lower()]}. Which way from here?")
         goal = _TO_SPHERE.search(text)
         rows, (r, c) = state["maze_rows_top_to_bottom"], state["mouse_row_column"]
         route = _route(text, rows, (r - 1, c - 1), facing)
@@ -246,6 +250,10 @@ class MazePhrases(Phrasebook):
         return Steps([*path, *(after.actions or [])])
 
 
+_SAID_FACING = re.compile(r"\b(?:you(?:'re| are| should be)|(?:the |your )?mouse(?:'s| is| should be))\s+"
+                          r"(?:now\s+|already\s+|still\s+)?(?:facing|pointing)\s+(up|down|left|right|north|south|east|west)\b",
+                          re.IGNORECASE)
+"""The pose advice says the mouse is in before its first step ("You should be facing down now"): checked."""
 _TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|drive|steer|guide)\b[^.,;:\n]{0,30}?)?"
                         r"\b(?:the\s+)?(?:([a-z-]+)\s+)?(?:sphere|ball|orb)s?\b(?:\s+is\b)?"
                         r"(?:[:,]?\s*(?:and\s+)?(?:get|go|walk|move|head)\s+there\b)?(?:\s+(?:by|along|via|using)\s+"
@@ -270,6 +278,8 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"(?:(?<=^)|(?<=[.,;] ))button(?=[.!]?\s*$)", re.IGNORECASE | re.MULTILINE), "press"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
+               (re.compile(r"\b(go|move|walk|head)\s+(up|down|north|south|east|west)\s+(\d+)\b", re.IGNORECASE),
+                r"\1 \3 \2"),  # "go up 2": "go 2 up"
                (re.compile(r"\b(left|right)\s+turn\b|\bface\s+(?:to\s+the\s+)?(left|right)\s*\(\s*turn\s*\)", re.I),
                 lambda m: f"turn {m.group(1) or m.group(2)}"),  # "right turn", "face left (turn)"
                (re.compile(r"(?m)(?<=[,;])[ \t]*(left|right)[ \t]*(?=[,;]|$)", re.IGNORECASE),
