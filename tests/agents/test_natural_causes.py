@@ -273,3 +273,23 @@ def test_maze_go_up_two(said):
     assert phrasebook(cls).understand(said, state).actions == (
         ["turn_right"] + ["move_forward"] * 6 + ["turn_left", "move_forward", "move_forward", "turn_left",
                                                   "move_forward", "move_forward", "press_button"])
+
+
+@pytest.mark.parametrize("said", [
+    "This is stage 1. The LED glows purple. The letters are E and M up top, P and Q below.",
+    "I describe the module: stage 1, LED blue, E and M on top, P and Q underneath.",
+    "I see stage 1 and a blue LED. Letters: E, M up top; P, Q beneath.",
+])
+def test_led_rows_said_up_top_and_below_and_a_sentence_s_i(said):
+    cls, state = state_of("led", 23249)  # E M / P Q
+    book, memory = phrasebook(cls), {"state": {}}
+    book.read(said, memory)
+    assert book.belief(memory)["button_letters"] == state.visible_state()["button_letters"]
+
+
+@pytest.mark.parametrize("said", ["hit the left letter of the bottom row", "the right letter in the top row",
+                                  "press the left letter on the bottom"])
+def test_led_the_left_letter_of_a_row(said):
+    cls, state = state_of("led", 23249)
+    position = "top_right" if "right" in said else "bottom_left"
+    assert phrasebook(cls).understand(said, state).actions == [f"press_{position}"]

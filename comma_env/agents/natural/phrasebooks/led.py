@@ -54,8 +54,10 @@ def _letters(text: str) -> list[Found]:
     found: list[Found] = []
     for match in _LETTER.finditer(text):
         letter = match.group(1)
-        if letter in _PRONOUN and _PRONOUN[letter].match(text, match.end()):
-            continue
+        if letter in _PRONOUN and _PRONOUN[letter].match(text, match.end()) or letter == "I" and re.search(
+                r"(?:^|[.!?]\s*)$", text[:match.start()]) and re.match(r"\s+(?!and|or|is|on|at|in)[a-z]",
+                                                                      text[match.end():]):
+            continue  # "I describe ...": a sentence's "I" before a word
         if re.match(r"\s*=\s*\d", text[match.end():]):  # "A=0, B=1": the alphabet's values
             continue
         found.append(Found(letter, match.start(), match.end()))
