@@ -293,3 +293,14 @@ def test_led_the_left_letter_of_a_row(said):
     cls, state = state_of("led", 23249)
     position = "top_right" if "right" in said else "bottom_left"
     assert phrasebook(cls).understand(said, state).actions == [f"press_{position}"]
+
+
+@pytest.mark.parametrize("said", [
+    "Green means times three. Find the letter that, tripled and wrapped around 26, gives the letter diagonally across "
+    "from it - press that one. (Hint: it's on the top row.)",
+    "Apply the rule (x3, mod 26, equals the diagonal letter); the answer is in the top row.",
+    "Press the top row button whose letter times 3 mod 26 is the letter diagonally across.",
+])
+def test_led_the_rule_within_the_buttons_a_hint_names(said):
+    cls, state = state_of("led", 23243)  # green; K O / Q L
+    assert phrasebook(cls).understand_surely(said, state).actions == ["press_top_right"]

@@ -218,8 +218,9 @@ class LedPhrases(Phrasebook):
         if problem:
             return Steps.unclear(problem)
         chosen, _ = meant(sentences(text), lambda s: _refers_to(s, letters), _PRESS)
-        if chosen is None:
-            chosen = _by_rule(text, letters, colour)
+        ruled = _by_rule(text, letters, colour)
+        if chosen is None or len(chosen) > 1 and ruled and ruled < chosen:  # the rule, and "it's on the top row"
+            chosen = ruled
         return one_button(chosen, lambda p: f"press_{p}",
                           "I don't see that on my buttons. Which button do you mean (letter or position)?",
                           lambda ps: which_one("button", ps, letters))
@@ -246,7 +247,7 @@ def _by_rule(text: str, letters: dict[str, str], colour: str) -> set[str] | None
     """Advice that states the rule (and maybe the multiplier) instead of a button."""
     if not re.search(r"\b(?:diagonal|multipl|mod(?:ulo)?\b|remainder)", text, re.IGNORECASE):
         return None
-    multiplier = re.search(r"\bmultiplier\s+(?:is\s+)?(\d)\b|[x×*]\s*(\d)\b", text, re.IGNORECASE)
+    multiplier = re.search(r"\bmultiplier\s+(?:is\s+)?(\d)\b|(?:[x×*]|\btimes)\s*(\d)\b", text, re.IGNORECASE)
     said = [m.options[0] for m in PALETTE.mentions(text) if len(m.options) == 1]
     if multiplier:
         factor = int(next(g for g in multiplier.groups() if g))
