@@ -36,12 +36,12 @@ _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "u
            "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
 _COORD = (r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b|"
           r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d)|\b(\d)\s*/\s*(\d)\b)")  # "(5,1)", "row 5 col 1", "9/3", "5,1" (no list)
+_EDGE = {"top": 1, "first": 1, "left": 1, "bottom": SIZE, "last": SIZE, "right": SIZE}
 _PLACES = ((r"\b(?:the\s+)?(top|bottom)[\s-](left|right)\s+corner\b",
             lambda m: f"row {_EDGE[m.group(1).lower()]} column {_EDGE[m.group(2).lower()]}"),
            (r"\b(?:the\s+)?(top|first|bottom|last)\s+row\b", lambda m: f"row {_EDGE[m.group(1).lower()]}"),
            (r"\b(\d)(?:st|nd|rd|th)\s+(row|col(?:umn)?)\b", r"\2 \1"))
 """Rows, columns and corners said in words ("top row, 3rd column", "bottom right corner") in numbers."""
-_EDGE = {"top": 1, "first": 1, "left": 1, "bottom": SIZE, "last": SIZE, "right": SIZE}
 _FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose(?:\s+(?:is\s+)?"
                     r"(?:facing|pointing)(?:\s+to)?)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
                     r"((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b|<-|->)",
