@@ -304,3 +304,23 @@ def test_led_the_left_letter_of_a_row(said):
 def test_led_the_rule_within_the_buttons_a_hint_names(said):
     cls, state = state_of("led", 23243)  # green; K O / Q L
     assert phrasebook(cls).understand_surely(said, state).actions == ["press_top_right"]
+
+
+@pytest.mark.parametrize(("said", "actions"), [
+    ("Make a right, walk two steps, make a right, then eight more.",
+     ["turn_right", "move_forward", "move_forward", "turn_right"] + ["move_forward"] * 8),
+    ("Head down 2 squares, then west 8, press.", ["move_forward", "move_forward", "turn_right"] + ["move_forward"] * 8
+     + ["press_button"]),
+    ("Let me walk you through it. Go south 2, then west 8.", ["move_forward", "move_forward", "turn_right"]
+     + ["move_forward"] * 8),
+])
+def test_maze_walk_a_compass_point_then_its_count_and_more_after_a_turn(said, actions):
+    cls, state = state_of("maze", 23424)  # facing down
+    assert phrasebook(cls).understand_surely(said, state).actions == actions
+
+
+@pytest.mark.parametrize("said", ["press the button showing 3", "hit the key with the 3",
+                                  "the button that shows number 3"])
+def test_memory_the_button_showing_a_number(said):
+    cls, state = state_of("memory", 23296)  # labels 2 4 3 1
+    assert phrasebook(cls).understand_surely(said, state).actions == ["press_position_3"]

@@ -30,7 +30,7 @@ from comma_env.puzzles.maze import (
 
 PALETTE = Palette(COLORS)
 VOCABULARY = ("mouse", "facing", "sphere", "spheres", "torus", "ring", "row", "column", "forward", "backward", "turn",
-              "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the")
+              "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the", "walk")
 _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "up", "down": "down", "south": "down",
            "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
            "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
@@ -278,8 +278,6 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"(?:(?<=^)|(?<=[.,;] ))button(?=[.!]?\s*$)", re.IGNORECASE | re.MULTILINE), "press"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
-               (re.compile(r"\b(go|move|walk|head)\s+(up|down|north|south|east|west)\s+(\d+)\b", re.IGNORECASE),
-                r"\1 \3 \2"),  # "go up 2": "go 2 up"
                (re.compile(r"\b(left|right)\s+turn\b|\bface\s+(?:to\s+the\s+)?(left|right)\s*\(\s*turn\s*\)", re.I),
                 lambda m: f"turn {m.group(1) or m.group(2)}"),  # "right turn", "face left (turn)"
                (re.compile(r"(?m)(?<=[,;])[ \t]*(left|right)[ \t]*(?=[,;]|$)", re.IGNORECASE),
@@ -290,7 +288,7 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?+(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
-               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*)(\d+|one|two|three|four|five|six|seven|eight)"
+               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*(?:then\s+|and\s+)?)(\d+|one|two|three|four|five|six|seven|eight)"
                            r"(?:\s+more)?\b(?!\s*(?:times|x)\b|\s+\w+\s+(?:forwards?|ahead|backwards?|back)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
@@ -342,14 +340,16 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     text = _UNTIL.sub(" forward 99 ", text)
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"(?<!facing )(?<!face )\b(?:up|down|north|south|east|west)\b", text, re.I))  # not a pose
-    if absolute:
+    if absolute:  # "west 8", "up 2 squares": "8 west"
+        text = re.sub(r"\b(up|down|north|south|east|west)\s+(\d+)(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
+                      r"(?!\s*(?:times|x)\b)", r"\2 \1", text, flags=re.IGNORECASE)
         text = _ABSOLUTE.sub(lambda m: f" heading {_FACING[(m.group(2) or m.group(3)).lower()]} "
                                        f"{m.group(1) or m.group(4)} ", text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
               if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."
-              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b|\b(?:you|mouse|it)(?:'ll| will| now)?\s+faces?\b",
-                                part, re.IGNORECASE)]  # "You're facing left", "Your mouse faces down"
+              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b|\b(?:you|mouse|it)(?:'ll| will| now)?\s+faces?\b|"
+                                r"\blet(?:'s| me| us)\b", part, re.IGNORECASE)]  # "You're facing left", "Let me walk"
     if unread and _STEP.search(text):
         return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())

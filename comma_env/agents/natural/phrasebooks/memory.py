@@ -288,7 +288,8 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
     for match in re.finditer(rf"\blabell?ed\s*{digit}\b|\blabel\s*{digit}\b|\bmarked\s*{digit}\b|"
                              rf"\b(?:with|(?:that|which) (?:has|shows)|having|bearing) (?:the |a )?{digit} "
                              rf"(?:(?:written|printed|shown) )?on it\b|"
-                             rf"\bthe one (?:with|showing|that says|that reads|reading) (?:the |a )?{digit}\b", low):
+                             rf"\bthe (?:one|button|key) (?:with|showing|that says|that reads|reading|that shows) "
+                             rf"(?:the |a |number )?{digit}\b", low):
         word = next(g for g in match.groups() if g)
         value = int(word) if word.isdigit() else ("one", "two", "three", "four").index(word) + 1
         constraints.append({labels.index(value) + 1} if value in labels else set())
