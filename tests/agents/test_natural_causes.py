@@ -324,3 +324,21 @@ def test_maze_walk_a_compass_point_then_its_count_and_more_after_a_turn(said, ac
 def test_memory_the_button_showing_a_number(said):
     cls, state = state_of("memory", 23296)  # labels 2 4 3 1
     assert phrasebook(cls).understand_surely(said, state).actions == ["press_position_3"]
+
+
+@pytest.mark.parametrize(("said", "actions"), [
+    ("walk 2, then 3 more", ["move_forward"] * 5), ("forward 2 and another 3", ["move_forward"] * 5),
+    ("back up 2, then 1 more", ["move_backward"] * 3),
+])
+def test_maze_a_further_run_after_a_move(said, actions):
+    cls, state = state_of("maze", 23424)
+    assert phrasebook(cls).understand_surely(said, state).actions == actions
+
+
+@pytest.mark.parametrize(("said", "action"), [
+    ("push the button in the second position", "press_position_2"), ("the 3rd spot", "press_position_3"),
+    ("press the first slot", "press_position_1"),
+])
+def test_memory_an_ordinal_position(said, action):
+    cls, state = state_of("memory", 23296)
+    assert phrasebook(cls).understand_surely(said, state).actions == [action]

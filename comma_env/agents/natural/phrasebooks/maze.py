@@ -291,6 +291,10 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*(?:then\s+|and\s+)?)(\d+|one|two|three|four|five|six|seven|eight)"
                            r"(?:\s+more)?\b(?!\s*(?:times|x)\b|\s+\w+\s+(?:forwards?|ahead|backwards?|back)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
+_MORE = re.compile(r"\b(?:another\s+(\d+)|(\d+)\s+more)\b(?:\s+(?:squares?|steps?|spaces?|cells?))?+"
+                   r"(?!\s+(?:up|down|left|right|north|south|east|west|forwards?|backwards?|back|ahead|times|turns?)\b)",
+                   re.IGNORECASE)
+"""A further run in the way of the last move ("walk 2, then 3 more", "forward 2 and another 3")."""
 _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
                               "\u2191": " up ", "\u2193": " down ", "\u2192": " right ", "\u2190": " left "})
 """Arrows as the absolute directions they point to ("\u2b07\ufe0fx2": down twice)."""
@@ -335,6 +339,9 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     open is asked. Directions are absolute ("2 up, then 2 right") when the route names up, down or a compass point."""
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
+    text = _MORE.sub(lambda m: ("backward " if (re.findall(r"\b(?:forwards?|ahead|backwards?|back|reverse)\b", m.string[
+        :m.start()], re.IGNORECASE) or ["forward"])[-1].lower().startswith(("back", "rev")) else "forward ")
+        + (m.group(1) or m.group(2)), text)
     text = re.sub(r"\bas\s+far\s+(up|down)\s+as\b[^,.;\n]*|\ball\s+the\s+way\s+(up|down)\b", lambda m:
                   f" heading {m.group(1) or m.group(2)} 99 ", text, flags=re.IGNORECASE)  # "go all the way up"
     text = _UNTIL.sub(" forward 99 ", text)

@@ -297,7 +297,7 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
         value = int(match.group(1))
         constraints.append({value} if 1 <= value <= BUTTONS else set())
     for match in re.finditer(rf"\b({ORDINAL})\s*(?:(?:button|one|key)?\s*(?:from|counting from)\s+the\s+(left|right)|"
-                             rf"(?:button|key)\b)", low):  # "the third button" counts buttons; "the third one" is asked
+                             rf"(?:button|key|position|place|slot|spot)\b)", low):  # "the third one" is asked
         k = ordinal(match.group(1), BUTTONS) or 0
         constraints.append({k if match.group(2) != "right" else BUTTONS + 1 - k} if 1 <= k <= BUTTONS else set())
     side = r"\b(?:{0}most|far {0}|(?:furthest|farthest|most|all the way) (?:to the )?{0}|very {0}|{0} end)\b"
