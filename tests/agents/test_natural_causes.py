@@ -342,3 +342,22 @@ def test_maze_a_further_run_after_a_move(said, actions):
 def test_memory_an_ordinal_position(said, action):
     cls, state = state_of("memory", 23296)
     assert phrasebook(cls).understand_surely(said, state).actions == [action]
+
+
+@pytest.mark.parametrize("said", ["stage one, purple light, E M on the top row, P Q on the bottom row",
+                                  "Stage 1 with a purple lamp. Top row E and M, bottom row P and Q."])
+def test_led_a_colour_before_light_or_lamp(said):
+    cls, _ = state_of("led", 23249)
+    book, memory = phrasebook(cls), {"state": {}}
+    book.read(said, memory)
+    assert book.belief(memory)["led_colors_left_to_right"] == ["purple"]
+
+
+@pytest.mark.parametrize("said", ["display: FIRST. buttons: top YOUR and WHAT?, middle BLANK and READY, bottom HOLD "
+                                  "and NEXT", "FIRST on the display; top YOUR & WHAT?; middle BLANK & READY; bottom "
+                                  "HOLD & NEXT"])
+def test_who_a_row_word_before_two_labels_joined_by_and(said):
+    cls, state = state_of("who", 23102)
+    book, memory = phrasebook(cls), {"state": {}}
+    book.read(said, memory)
+    assert book.belief(memory)["button_labels"] == state.visible_state()["button_labels"]

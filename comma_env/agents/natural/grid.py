@@ -31,7 +31,8 @@ _ROW_ONLY = re.compile(rf"\b(?:(?:the|in|on|at)\s+)?({_ROW})(?:\s+(?:row|line|on
                        rf"\b(?:on|at|across|along|up)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
                        r"\b(below|underneath|beneath)(?=\s*[,.;)!\n]|\s*$)|"  # "T and Y up top, R and K below"
                        rf"\b(top|middle|bottom|upper|lower)(?=\s*:)|\(\s*(top|middle|bottom)\s*\)|(?:^|(?<=[,;:-])|(?<=[,;:-]\s))"
-                       rf"(?-i:(?![A-Z]{{2}}))({_ROW})(?=\s+(?-i:[^a-z\s]))", re.IGNORECASE | re.MULTILINE)  # "top X/Y"
+                       rf"(?-i:(?![A-Z]{{2}}))({_ROW})(?=\s{{2,}}|\s+(?-i:[^a-z\s]))",  # "top X/Y", a label blanked
+                       re.IGNORECASE | re.MULTILINE)
 _COL_ONLY = re.compile(rf"\b({_COL})(?:\s+(?:column|col|side|hand\s+side|one|button|key|letter))\b|"
                        rf"\b(?:on|to)\s+the\s+({_COL})\b|\(\s*({_COL})\s*\)|\b({_COL})\b(?=\s*[,;).!\n]|\s+and\b|\s*$)",
                        re.IGNORECASE)

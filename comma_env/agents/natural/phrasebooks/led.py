@@ -30,7 +30,8 @@ _PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator)\b[^.\n\d|]{0,25}?(\d)\b|"
                     r"🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
 _CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
-                      r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\bled\b(?!s)", re.IGNORECASE)
+                      r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\b(?:led|light|lamp)\b(?!s)",
+                      re.IGNORECASE)  # "purple light"
 _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE)
 _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
