@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5568,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5647,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -111,6 +111,22 @@ ALLOWANCES: dict[str, int] = {
     # +2: Button "isn't red HOLD or white PRESS - so ... hold it": a label named in reasoning is no hold or tap
     # +1: Dog "so the last digit has to be 3" without "submit" is when to submit; timing reads "be 3"
     # +1: ATM "you'll withdraw $300 later; first log in" is no whole route now
+    # +10: Keypad "the one above the star" names the key by its neighbour (grid.landmarks), "the X key, the club"
+    # +3: a colour between two ("bluish violet", "blue, could be purple") is one mention of both
+    # +4: Memory "furthest right", "the 4 (label not position)", a recap's "position 2 (the 4)", "stage 3 shows 1"
+    # +4: Maze "all the way up", "your mouse faces down" a remark, a "Summary:" after the route, "Turn right, 2 forward"
+    # +3: grid.READING ("like a book") for Who, Keypad, LED; Who "right under X"; LED "LED 1 is X (the rest: ...)"
+    # +22: Maze "top row, 3rd column", "bottom right corner", "9/3", "nose up"; bare wall columns under a heading;
+    # a grid written column by column (maze_layout._by_columns); "none" is no typo of "nine"
+    # +6: Keypad "spade (your bottom left)", "the left column top to bottom"; doubted clauses end at a spaced dash
+    # +3: Who "top X/Y, mid A/B" (grid: a row word before its labels), an aside naming nothing, "UR not U"
+    # +0: belief.settle counts a reading with no right answer (no guess from the puzzle's guarantee); LED "[blue] [red]"
+    # +10: Maze "You should be facing down now" checked against the pose; "go up two" (reading: "up/down two")
+    # +3: grid rows "up top", "below" at a clause's end, "the left letter"; LED "I describe ..." is no letter I
+    # +1: LED the rule applied within the buttons a hint names ("it's on the top row"), "times 3"
+    # +1: Maze "walk" no typo, "west 8", "make a right, then eight more", "Let me ..."; Memory "the button showing 3"
+    # +7: Maze "walk 2, then 3 more", "and another 3" (in the way of the last move); Memory "the second position"
+    # +2: LED "purple light"; Who "top YOUR and WHAT?, middle ..." (a row word before a blanked label)
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;

@@ -71,9 +71,8 @@ def settle(state: dict[str, Any], notes: dict[str, Any], answers: Answers,
             accepted = [tuple(a) for a in answers(full_state, full_notes) if a]
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError):
             continue  # a filling the rules cannot apply to is not a reading of the description
-        if accepted:
-            found[combo] = accepted
-    if not found:
+        found[combo] = accepted or [()]  # no right answer in this reading: the reading still counts
+    if all(accepted == [()] for accepted in found.values()):
         return Decision(ask=[leaf.about for leaf in leaves] or ["what you see"])
     first = next(iter(found.values()))
     common = [a for a in first if all(a in other for other in found.values())]

@@ -19,6 +19,8 @@ ABBREVIATIONS = {"TL": ("top", "left"), "TR": ("top", "right"), "ML": ("middle",
                  "BL": ("bottom", "left"), "BR": ("bottom", "right")}
 """Two-letter names, in capitals, or in lower case when several are ("br bl tl tr"); "UR" is a Who label."""
 VOCABULARY = ("top", "middle", "bottom", "left", "right", "upper", "lower", "column", "row", "button", "corner")
+READING = r"reading order|(?:read(?:ing)?\s+)?like (?:a book|a page|text)|the (?:way|order) (?:you|one|we) reads?"
+"""Words that list a grid in reading order ("as I read them, like a book")."""
 
 _ROW = "|".join(sorted(ROW_WORDS, key=len, reverse=True))
 _COL = "|".join(COLUMN_WORDS)
@@ -26,9 +28,12 @@ _PAIR = re.compile(rf"\b({_ROW})(?:\s*row)?[\s-]*(?:and\s+|on\s+the\s+|-\s*)?({_
                    re.IGNORECASE)
 _ROW_COL = re.compile(r"\(?\brow\s*(\d)\s*,?\s*(?:col(?:umn)?)\s*(\d)\)?|\br(\d)\s*c(\d)\b", re.IGNORECASE)
 _ROW_ONLY = re.compile(rf"\b(?:(?:the|in|on|at)\s+)?({_ROW})(?:\s+(?:row|line|one|button|key|two|pair))\b|"
-                       rf"\b(?:on|at|across|along)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
-                       rf"\b(top|middle|bottom|upper|lower)(?=\s*:)|\(\s*(top|middle|bottom)\s*\)", re.IGNORECASE)
-_COL_ONLY = re.compile(rf"\b({_COL})(?:\s+(?:column|col|side|hand\s+side|one|button|key))\b|"
+                       rf"\b(?:on|at|across|along|up)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
+                       r"\b(below|underneath|beneath)(?=\s*[,.;)!\n]|\s*$)|"  # "T and Y up top, R and K below"
+                       rf"\b(top|middle|bottom|upper|lower)(?=\s*:)|\(\s*(top|middle|bottom)\s*\)|(?:^|(?<=[,;:-])|(?<=[,;:-]\s))"
+                       rf"(?-i:(?![A-Z]{{2}}))({_ROW})(?=\s{{2,}}|\s+(?-i:[^a-z\s]))",  # "top X/Y", a label blanked
+                       re.IGNORECASE | re.MULTILINE)
+_COL_ONLY = re.compile(rf"\b({_COL})(?:\s+(?:column|col|side|hand\s+side|one|button|key|letter))\b|"
                        rf"\b(?:on|to)\s+the\s+({_COL})\b|\(\s*({_COL})\s*\)|\b({_COL})\b(?=\s*[,;).!\n]|\s+and\b|\s*$)",
                        re.IGNORECASE)
 _ABBREVIATION = re.compile(r"(?<![A-Za-z])(TL|TR|ML|MR|BL|BR)(?![A-Za-z])")
@@ -94,7 +99,7 @@ def places(text: str, rows: tuple[str, ...] = ("top", "middle", "bottom"), abbre
             add(row, col, match.start(), match.end())
     for match in _ROW_ONLY.finditer(text):
         word = next(g for g in match.groups() if g)
-        add(ROW_WORDS[word.lower()], None, match.start(), match.end())
+        add(ROW_WORDS.get(word.lower(), "bottom"), None, match.start(), match.end())
     for match in _COL_ONLY.finditer(text):
         word = next(g for g in match.groups() if g)
         add(None, COLUMN_WORDS[word.lower()], match.start(), match.end())

@@ -109,8 +109,12 @@ def _written_rows(text: str) -> list[str] | None:
     """Rows given as the columns of their walls or their floor, row by row."""
     rows: dict[int, str] = {}
     kinds = {mark.lower(): kind for mark, kind in _legend(text).items()}
+    first = _ROW_TEXT.search(text)
+    head = re.search(r"\b(?:(walls?|dark)|(open|white|floor))\b", text[:first.start()] if first else "", re.I)
     for match in _ROW_TEXT.finditer(text):
         index, says = int(match.group(1)), match.group(2).lower()
+        if head and re.fullmatch(r"(?:[\d\s,\-–]|to|and)+|none|nothing|-", says.strip()):  # "Walls by row: row 2: 1, 4"
+            says = f"{'walls' if head.group(1) else 'open'} {says.replace('none', '').replace('nothing', '')}"
         if not 1 <= index <= SIZE:
             continue
         letters = re.sub(r"[\s,.]", "", says)
@@ -129,8 +133,18 @@ def _written_rows(text: str) -> list[str] | None:
     return [rows[i] for i in range(1, SIZE + 1)] if len(rows) == SIZE else None
 
 
+def _by_columns(text: str) -> str:
+    """`text` with a grid written column by column ("col 1: 000000000") as its rows."""
+    columns = re.findall(r"(?im)^\s*col(?:umn)?\s*([1-9])\s*[:.)|=]\s*(\S{9})\s*$", text)
+    if sorted(k for k, _ in columns) != list("123456789"):
+        return text
+    cells = [cells for _, cells in sorted(columns)]
+    return "\n".join(f"row {r + 1}: " + "".join(column[r] for column in cells) for r in range(SIZE)) + "\n" + text
+
+
 def read_layout(text: str, legend: dict[str, str]) -> Layout | None:
     """The layout in `text`; `legend` maps grid letters to sphere colours (B/R/G/Y by default)."""
+    text = _by_columns(text)
     written = _written_rows(text)
     if written:
         return Layout(written)

@@ -52,7 +52,7 @@ STOPWORDS = frozenset(
     "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
     "word work world would could should wait want went west what whats rate date gate late mate note vote "
     "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
-    "fire tend sever fort tent skip eleven twelve twenty thirty forty fifty sixty seventy eighty ninety".split())
+    "fire tend sever fort tent skip eleven twelve twenty thirty forty fifty sixty seventy eighty ninety none".split())
 """Words `fix_typos` never rewrites: common English words ("start" is no typo of "star") and labels."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
@@ -131,7 +131,7 @@ _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|reverse|leds?|lights?")
 _ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
-                            rf"of|a|an|go|move|walk)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
+                            rf"of|a|an|go|move|walk|up|down)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
 
@@ -468,7 +468,7 @@ def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     clauses: list[str] = []
     lines: list[int] = []  # the line of each clause
     for n, line in enumerate(layout(strip_thinking(text[:MAX_CHARS])).splitlines()):
-        parts = [c for c in re.split(r"[.!?;,:()]+\s*|\s+and\s+", line) if c.strip()]
+        parts = [c for c in re.split(r"[.!?;,:()]+\s*|\s+and\s+|\s+[-–—]+\s+", line) if c.strip()]
         clauses += parts
         lines += [n] * len(parts)
     found = []

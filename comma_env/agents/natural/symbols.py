@@ -63,17 +63,17 @@ class SymbolMention:
 _DIGITS = {"two": "2", "three": "3", "eight": "8"}
 
 
-def _phrase(words: str) -> str:
+def phrase(words: str) -> str:
     """A pattern for `words`, a number word also as its digit (the readers write "two" as "2")."""
     return r"[\s-]*".join(f"(?:{part}|{_DIGITS[part]})" if part in _DIGITS else re.escape(part)
                            for part in words.split(" "))  # "command-key" too
 
 
 _NAMED = sorted(((w, s) for s, ws in SYMBOL_WORDS.items() for w in ws), key=lambda p: len(p[0]), reverse=True)
-_NAME_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w, _ in _NAMED) + r")(?![a-z])", re.IGNORECASE)
+_NAME_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(phrase(w) for w, _ in _NAMED) + r")(?![a-z])", re.IGNORECASE)
 _BY_NAME = {" ".join(_DIGITS.get(p, p) for p in re.split(r"[\s-]+", w)) if d else re.sub(r"[\s-]+", " ", w): s
             for w, s in _NAMED for d in (0, 1)}
-_VAGUE_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(_phrase(w) for w in sorted(VAGUE, key=len, reverse=True))
+_VAGUE_PATTERN = re.compile(r"(?<![a-z])(" + "|".join(phrase(w) for w in sorted(VAGUE, key=len, reverse=True))
                             + r")(?![a-z])", re.IGNORECASE)
 _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
 

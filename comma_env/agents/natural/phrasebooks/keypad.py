@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
 from comma_env.agents.natural.reading import HEDGES, plain, sentences
-from comma_env.agents.natural.symbols import SYMBOL_WORDS, SymbolMention, looks, mentions
+from comma_env.agents.natural.symbols import SYMBOL_WORDS, VAGUE, SymbolMention, looks, mentions, phrase
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.keypad import POSITIONS, SYMBOL_NAMES, matching_columns
 
@@ -23,7 +23,7 @@ _LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light
                   r"is green|are green|lit up)\b", re.IGNORECASE)
 _UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
                     r"none lit)\b", re.IGNORECASE)
-_ORDER_WORDS = re.compile(r"\b(?:reading order|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
+_ORDER_WORDS = re.compile(rf"\b(?:{grid.READING}|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
                           r"top row first|(?:top|first) row\s*/\s*bottom row)\b|\s/\s", re.IGNORECASE)
 _CLOCKWISE = re.compile(r"\b(counter-?clockwise|anti-?clockwise|clockwise)\b", re.IGNORECASE)
 _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is which)|didn'?t note|not sure where)\b",
@@ -32,6 +32,10 @@ _INSTRUCTION = re.compile(r"\b(?:press|push|hit|tap|click|start|begin|then|next|
                           re.IGNORECASE)
 _REST = re.compile(r"\b(?:the rest|others?|remaining)\b[^.]{0,25}\b(?:as (?:i said|before|i told you)|same|"
                    r"unchanged)\b", re.IGNORECASE)
+_LINE = re.compile(r"\b(?:the\s+)?(?:(left|right)\s+column|(top|bottom)\s+row)\s*,?\s*(?:from\s+|going\s+)?"
+                   r"(?:(top to bottom|left to right|down(?:wards?)?)|(bottom to top|right to left|up(?:wards?)?))\b",
+                   re.IGNORECASE)
+"""A column or row walked in a direction ("the left column top to bottom"): its two keys in that order."""
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
 
@@ -155,7 +159,12 @@ class KeypadPhrases(Phrasebook):
         state = puzzle.visible_state()
         symbols: dict[str, str] = state["button_symbols"]
         lit = list(state["lit_buttons"])
-        text = looks(plain(text, VOCABULARY))
+        text, problem = grid.landmarks(looks(plain(text, VOCABULARY)), _anchors(symbols),  # "the one above the star"
+                                       lambda rc: "the " + POSITIONS[2 * rc[0] + rc[1]].replace("_", " ") + " one")
+        if problem:
+            return Steps.unclear(problem)
+        text = _LINE.sub(lambda m: ", ".join(f"{m.group(2) or end} {m.group(1) or end}" for end in (
+            ("top", "bottom") if m.group(1) else ("left", "right"))[::-1 if m.group(4) else 1]), text)
         wanted = len(POSITIONS) - len(lit)
         order: list[set[str]] = []
         instructed = False
@@ -195,6 +204,13 @@ class KeypadPhrases(Phrasebook):
         return Steps([f"press_{k}" for k in keys])
 
 
+def _anchors(symbols: dict[str, str]) -> dict[tuple[int, int], str]:
+    """Each key's (row, column) and how a sentence names it: its symbol's words, a vague word only when one fits."""
+    shown = set(symbols.values())
+    return {divmod(POSITIONS.index(p), 2): "(?i:" + "|".join([re.escape(s), *map(phrase, SYMBOL_WORDS[s]), *(
+        w for w, f in VAGUE.items() if set(f) & shown == {s})]) + r")(?![a-z])" for p, s in symbols.items()}
+
+
 def _sentence_of(text: str, index: int) -> str:
     start = max(text.rfind(".", 0, index), text.rfind("\n", 0, index)) + 1
     ends = [e for e in (text.find(".", index), text.find("\n", index)) if e != -1]
@@ -215,8 +231,8 @@ def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
         else:
             keys = grid.matching(token, ROWS)
         together = previous is not None and type(previous) is not type(token) and \
-            re.fullmatch(r"[\s()\"',:\-]*(?:the\s+)?|[\s()\"',:\-]*(?:looking\s+)?(?:one\s+)?"
-                         r"(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
+            re.fullmatch(r"(?:\s+(?:one|key|button))?[\s()\"',:\-]*(?:(?:the|your|my)\s+)?|[\s()\"',:\-]*(?:looking\s+)?"
+                         r"(?:one\s+)?(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
                          sentence[previous.end:token.start], re.IGNORECASE)
         if together and refs:
             refs[-1] = refs[-1] & keys

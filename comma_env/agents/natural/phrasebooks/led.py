@@ -30,12 +30,14 @@ _PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator)\b[^.\n\d|]{0,25}?(\d)\b|"
                     r"🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
 _CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
-                      r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\bled\b(?!s)", re.IGNORECASE)
+                      r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\b(?:led|light|lamp)\b(?!s)",
+                      re.IGNORECASE)  # "purple light"
 _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE)
 _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
-_ROW_GAP = re.compile(r"(?:[\s,✓✔*()]|\b(?:and|then|first|lit|led)\b)*(?:\(?current\)?|👈)?[\s,✓✔*()]*", re.IGNORECASE)
+_ROW_GAP = re.compile(r"(?:[\s,✓✔*()[\]]|\b(?:and|then|first|lit|led)\b)*(?:\(?current\)?|👈)?[\s,✓✔*()[\]]*",
+                      re.IGNORECASE)  # "[blue] [red]" too
 _VOWELS = set("AEIOU")
 _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go|choose|pick)\b", re.IGNORECASE)
 _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter|button|key))?"
@@ -53,8 +55,10 @@ def _letters(text: str) -> list[Found]:
     found: list[Found] = []
     for match in _LETTER.finditer(text):
         letter = match.group(1)
-        if letter in _PRONOUN and _PRONOUN[letter].match(text, match.end()):
-            continue
+        if letter in _PRONOUN and _PRONOUN[letter].match(text, match.end()) or letter == "I" and re.search(
+                r"(?:^|[.!?]\s*)$", text[:match.start()]) and re.match(r"\s+(?!and|or|is|on|at|in)[a-z]",
+                                                                      text[match.end():]):
+            continue  # "I describe ...": a sentence's "I" before a word
         if re.match(r"\s*=\s*\d", text[match.end():]):  # "A=0, B=1": the alphabet's values
             continue
         found.append(Found(letter, match.start(), match.end()))
@@ -92,7 +96,8 @@ class LedPhrases(Phrasebook):
         row = [m for m in mentions if re.search(r"\b(?:leds?|lights?|lamps?)\b", text[max(0, m.start - 60):m.start],
                                                 re.IGNORECASE)]
         listed = self._listed(text, mentions)
-        if len(listed) >= 2:
+        if len(listed) >= 2 and not re.search(r"\b(?:rest|others|other ones|remaining(?: ones)?)(?: are| were)?\W*$",
+                                              text[:listed[0].start], re.IGNORECASE):  # "LED 1 is X (the rest: ...)"
             for k, mention in enumerate(listed, start=1):
                 colours[k] = mention.options
             marked = [k for k, m in enumerate(listed, start=1) if _MARK.match(text[m.end:m.end + 12].strip())]
@@ -129,7 +134,7 @@ class LedPhrases(Phrasebook):
         letters = _letters(text)
         places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
         masked = grid.by_lines(text, _letters, ROWS, grid.assign(text, places, letters, ROWS))
-        rows = r"/|\btop\s*/\s*bottom\b|[A-Z]{2}\s+(?:over|above)\s+[A-Z]{2}"  # "PV/KF", "PV over KF"
+        rows = rf"/|\btop\s*/\s*bottom\b|[A-Z]{{2}}\s+(?:over|above)\s+[A-Z]{{2}}|{grid.READING}"  # "PV over KF"
         if not masked and len(letters) == 4 and re.search(rows, text):
             masked = dict(zip(POSITIONS, letters, strict=True))
         placed: dict[str, Any] = {key: (found.word,) for key, found in masked.items()}
@@ -214,8 +219,9 @@ class LedPhrases(Phrasebook):
         if problem:
             return Steps.unclear(problem)
         chosen, _ = meant(sentences(text), lambda s: _refers_to(s, letters), _PRESS)
-        if chosen is None:
-            chosen = _by_rule(text, letters, colour)
+        ruled = _by_rule(text, letters, colour)
+        if chosen is None or len(chosen) > 1 and ruled and ruled < chosen:  # the rule, and "it's on the top row"
+            chosen = ruled
         return one_button(chosen, lambda p: f"press_{p}",
                           "I don't see that on my buttons. Which button do you mean (letter or position)?",
                           lambda ps: which_one("button", ps, letters))
@@ -242,7 +248,7 @@ def _by_rule(text: str, letters: dict[str, str], colour: str) -> set[str] | None
     """Advice that states the rule (and maybe the multiplier) instead of a button."""
     if not re.search(r"\b(?:diagonal|multipl|mod(?:ulo)?\b|remainder)", text, re.IGNORECASE):
         return None
-    multiplier = re.search(r"\bmultiplier\s+(?:is\s+)?(\d)\b|[x×*]\s*(\d)\b", text, re.IGNORECASE)
+    multiplier = re.search(r"\bmultiplier\s+(?:is\s+)?(\d)\b|(?:[x×*]|\btimes)\s*(\d)\b", text, re.IGNORECASE)
     said = [m.options[0] for m in PALETTE.mentions(text) if len(m.options) == 1]
     if multiplier:
         factor = int(next(g for g in multiplier.groups() if g))

@@ -30,14 +30,20 @@ from comma_env.puzzles.maze import (
 
 PALETTE = Palette(COLORS)
 VOCABULARY = ("mouse", "facing", "sphere", "spheres", "torus", "ring", "row", "column", "forward", "backward", "turn",
-              "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the")
+              "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the", "walk")
 _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "up", "down": "down", "south": "down",
            "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
            "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
 _COORD = (r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b|"
-          r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d))")  # "(5,1)", "row 5 col 1", "5,1" (not in a list "2, 4, 5")
-_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose\s+(?:is\s+)?"
-                    r"(?:facing|pointing)(?:\s+to)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
+          r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d)|\b(\d)\s*/\s*(\d)\b)")  # "(5,1)", "row 5 col 1", "9/3", "5,1" (no list)
+_EDGE = {"top": 1, "first": 1, "left": 1, "bottom": SIZE, "last": SIZE, "right": SIZE}
+_PLACES = ((r"\b(?:the\s+)?(top|bottom)[\s-](left|right)\s+corner\b",
+            lambda m: f"row {_EDGE[m.group(1).lower()]} column {_EDGE[m.group(2).lower()]}"),
+           (r"\b(?:the\s+)?(top|first|bottom|last)\s+row\b", lambda m: f"row {_EDGE[m.group(1).lower()]}"),
+           (r"\b(\d)(?:st|nd|rd|th)\s+(row|col(?:umn)?)\b", r"\2 \1"))
+"""Rows, columns and corners said in words ("top row, 3rd column", "bottom right corner") in numbers."""
+_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose(?:\s+(?:is\s+)?"
+                    r"(?:facing|pointing)(?:\s+to)?)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
                     r"((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b|<-|->)",
                     re.IGNORECASE)
 _POSE = re.compile(rf"\b(?:mouse|i'?m|i am|we'?re|it'?s|it is)\b[^.\n]{{0,40}}?{_COORD}", re.IGNORECASE)
@@ -71,6 +77,8 @@ class MazePhrases(Phrasebook):
             state.setdefault("spheres", {}).update(layout.spheres)
         prose = re.sub(r"(\w+)[·\s]?row\s*[=:]\s*(\d)\W+\1[·\s]?col(?:umn)?\s*[=:]\s*(\d)", r"\1 at row \2 column \3",
                        text.translate(_PROSE_MARKS))  # "mouse_row=7, mouse_col=7"; "🐭 row 1", "facing ⬇️"
+        for pattern, words in _PLACES:
+            prose = re.sub(pattern, words, prose, flags=re.IGNORECASE)
         prose = _SHADES.sub(lambda m: SYNONYMS[m.group(1).lower()][0], prose)  # "navy on row 7 column 9"
         prose = re.sub(r"\b(?:not|isn'?t)\s+(?:the\s+)?(?:up|down|left|right|north|south|east|west|red|blue|green|"
                        r"yellow)\b", " ", prose, flags=re.IGNORECASE)
@@ -218,7 +226,13 @@ class MazePhrases(Phrasebook):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
         whole = re.search(r"\b(?:full|whole|complete|entire|new)\s+(?:route|path)\b[^:\n]{0,20}:", text, re.IGNORECASE)
         text = text[whole.end():] if whole else text  # "..., it's a RIGHT turn. Full route: reverse two, ..."
+        again = re.search(r"\b(?:summary|in short|tl;?dr|short version|recap|in brief)\W{0,4}:", text, re.IGNORECASE)
+        text = text[:again.start()] if again and _STEP.search(text[:again.start()]) else text  # the route said again
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
+        first = _STEP.search(text)
+        pose = _SAID_FACING.search(text[:first.start() if first else len(text)])  # "You should be facing down now"
+        if pose and _FACING[pose.group(1).lower()] != facing:
+            return Steps.unclear(f"I'm facing {facing}, not {_FACING[pose.group(1).lower()]}. Which way from here?")
         goal = _TO_SPHERE.search(text)
         rows, (r, c) = state["maze_rows_top_to_bottom"], state["mouse_row_column"]
         route = _route(text, rows, (r - 1, c - 1), facing)
@@ -236,6 +250,10 @@ class MazePhrases(Phrasebook):
         return Steps([*path, *(after.actions or [])])
 
 
+_SAID_FACING = re.compile(r"\b(?:you(?:'re| are| should be)|(?:the |your )?mouse(?:'s| is| should be))\s+"
+                          r"(?:now\s+|already\s+|still\s+)?(?:facing|pointing)\s+(up|down|left|right|north|south|east|west)\b",
+                          re.IGNORECASE)
+"""The pose advice says the mouse is in before its first step ("You should be facing down now"): checked."""
 _TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|drive|steer|guide)\b[^.,;:\n]{0,30}?)?"
                         r"\b(?:the\s+)?(?:([a-z-]+)\s+)?(?:sphere|ball|orb)s?\b(?:\s+is\b)?"
                         r"(?:[:,]?\s*(?:and\s+)?(?:get|go|walk|move|head)\s+there\b)?(?:\s+(?:by|along|via|using)\s+"
@@ -267,21 +285,25 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"\b(?:turn(?:ing)?\s+a?round(?!\s+(?:the|a)\b)|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
                            re.IGNORECASE), lambda m: f"turn {m.group(1) or 'right'} twice"),  # either way ends the same
                (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"),  # "1. two forward"
-               (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?(?:\s+(?:squares?|steps?|spaces?|cells?))?\b"
+               (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?+(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
-               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*)(\d+|one|two|three|four|five|six|seven|eight)"
-                           r"(?:\s+more)?\b(?!\s*(?:times|x)\b)", re.IGNORECASE),
+               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*(?:then\s+|and\s+)?)(\d+|one|two|three|four|five|six|seven|eight)"
+                           r"(?:\s+more)?\b(?!\s*(?:times|x)\b|\s+\w+\s+(?:forwards?|ahead|backwards?|back)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
+_MORE = re.compile(r"\b(?:another\s+(\d+)|(\d+)\s+more)\b(?:\s+(?:squares?|steps?|spaces?|cells?))?+"
+                   r"(?!\s+(?:up|down|left|right|north|south|east|west|forwards?|backwards?|back|ahead|times|turns?)\b)",
+                   re.IGNORECASE)
+"""A further run in the way of the last move ("walk 2, then 3 more", "forward 2 and another 3")."""
 _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " left ", "\u27a1": " right ",
                               "\u2191": " up ", "\u2193": " down ", "\u2192": " right ", "\u2190": " left "})
 """Arrows as the absolute directions they point to ("\u2b07\ufe0fx2": down twice)."""
-_UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as)\b[^,.;\n]*",
-                    re.IGNORECASE)
+_UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as|all the way)\b"
+                    r"[^,.;\n]*", re.IGNORECASE)
 """Walking on while the way ahead is open ("go straight until you hit a wall"), read as "forward 99"."""
-_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:squares?\s+|steps?\s+|spaces?\s+)?(up|down|north|"
-                       r"south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|right)\s+(\d+)"
-                       r"\s*times\b)", re.IGNORECASE)
+_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:more\s+)?(?:squares?\s+|steps?\s+|spaces?\s+)?"
+                       r"(up|down|north|south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|"
+                       r"right)\s+(\d+)\s*times\b)", re.IGNORECASE)
 
 
 def _pose(rows: list[str], cell: tuple[int, int], facing: str, actions: list[str]) -> tuple[tuple[int, int], str]:
@@ -317,17 +339,24 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     open is asked. Directions are absolute ("2 up, then 2 right") when the route names up, down or a compass point."""
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
-    text = re.sub(r"\bas\s+far\s+(up|down)\s+as\b[^,.;\n]*", r" heading \1 99 ", text, flags=re.IGNORECASE)
+    text = _MORE.sub(lambda m: ("backward " if (re.findall(r"\b(?:forwards?|ahead|backwards?|back|reverse)\b", m.string[
+        :m.start()], re.IGNORECASE) or ["forward"])[-1].lower().startswith(("back", "rev")) else "forward ")
+        + (m.group(1) or m.group(2)), text)
+    text = re.sub(r"\bas\s+far\s+(up|down)\s+as\b[^,.;\n]*|\ball\s+the\s+way\s+(up|down)\b", lambda m:
+                  f" heading {m.group(1) or m.group(2)} 99 ", text, flags=re.IGNORECASE)  # "go all the way up"
     text = _UNTIL.sub(" forward 99 ", text)
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"(?<!facing )(?<!face )\b(?:up|down|north|south|east|west)\b", text, re.I))  # not a pose
-    if absolute:
+    if absolute:  # "west 8", "up 2 squares": "8 west"
+        text = re.sub(r"\b(up|down|north|south|east|west)\s+(\d+)(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
+                      r"(?!\s*(?:times|x)\b)", r"\2 \1", text, flags=re.IGNORECASE)
         text = _ABSOLUTE.sub(lambda m: f" heading {_FACING[(m.group(2) or m.group(3)).lower()]} "
                                        f"{m.group(1) or m.group(4)} ", text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
               if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."
-              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b", part, re.IGNORECASE)]  # "You're facing left"
+              and not re.search(r"\bfacing\b|\byou(?:'re| are)\b|\b(?:you|mouse|it)(?:'ll| will| now)?\s+faces?\b|"
+                                r"\blet(?:'s| me| us)\b", part, re.IGNORECASE)]  # "You're facing left", "Let me walk"
     if unread and _STEP.search(text):
         return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())

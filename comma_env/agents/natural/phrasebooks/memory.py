@@ -20,12 +20,14 @@ VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "po
               "left", "right", "leftmost", "rightmost", "says", "shows", "label")
 _RUN = re.compile(r"([1-4])[\s,;/|-]+(?:and\s+)?([1-4])[\s,;/|-]+(?:and\s+)?([1-4])(?:[\s,;/|-]+(?:and\s+)?([1-4]))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
-_DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥)\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|"
-                      r"showing|displaying|number|the number|a|an|on it|:)\W*)*([1-4])\b", re.IGNORECASE)
+_DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥|\bstage\s*[1-5](?=\s+(?:shows|says|reads)\b))"
+                      r"\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|showing|displaying|number|the number|a|an|on it|:)"
+                      r"\W*)*([1-4])\b", re.IGNORECASE)  # "stage 3 shows 1": the display
 _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
                         r"from the (right)\b(?:[^:]*?to the left)?|right to left|(?<![a-z])\|)", re.IGNORECASE)
 _PRESSED = re.compile(r"\b(?:pressed|hit|pushed|clicked|tapped)\b", re.IGNORECASE)
 _STAGE_MARK = re.compile(r"\bstage\s*([1-5])\b", re.IGNORECASE)
+_LABEL = r"(?:\blabel(?:led)?\s*|\b(?:position|pos)\s*[1-4]\s*\(\s*(?:the\s+)?)([1-4])\b"  # "position 2 (the 4)"
 _S_RECAP = re.compile(r"\bS([1-5])\s*:\s*pos(?:ition)?\s*([1-4])\s*/\s*label\s*([1-4])", re.IGNORECASE)
 
 
@@ -49,10 +51,11 @@ def _recaps(text: str) -> tuple[dict[int, list[Any]], list[list[Any]], str]:
         if verb and not _STAGE_MARK.search(said[start:end]):  # a list with no stage in it, from stage 1
             values: dict[str, list[int]] = {"label": [], "pos": []}
             kind = None
-            for token in re.finditer(r"\b(label|pos)\w*|\b([1-4])\b", said[start:end], re.IGNORECASE):
+            tokens = r"\b(label|pos)\w*|\b([1-4])\b|\(\s*(?:the\s+)?([1-4])\s*\)"
+            for token in re.finditer(tokens, said[start:end], re.IGNORECASE):
                 kind = token.group(1).lower() if token.group(1) else kind
-                if token.group(2) and kind:
-                    values[kind].append(int(token.group(2)))
+                if (token.group(2) or token.group(3)) and kind:  # "position 2 (the 4)": label 4
+                    values["label" if token.group(3) else kind].append(int(token.group(2) or token.group(3)))
             count = max(map(len, values.values()))
             if count > 1 or not _STAGE_MARK.search(said):  # one press after "stage 1: display 3," is stage 1's
                 listed = [[values["pos"][k] if k < len(values["pos"]) else None,
@@ -65,7 +68,7 @@ def _recaps(text: str) -> tuple[dict[int, list[Any]], list[list[Any]], str]:
             if _PRESSED.search(part) or re.search(r"\b(?:position|pos|label(?:led)?)\s*[1-4]\b", part, re.I) \
                     and not re.search(r"\b(?:display|screen)\b", part, re.IGNORECASE):
                 staged[int(mark.group(1))] = [_digit(r"\b(?:position|pos)\s*([1-4])\b", part),
-                                              _digit(r"\blabel(?:led)?\s*([1-4])\b", part)]
+                                              _digit(_LABEL, part)]
                 spans.append((base + mark.start(), base + mark.start() + len(part)))
     cuts = [0, *(i for span in sorted(spans) for i in span), len(text)]
     rest = "".join(text[a:b] if k % 2 == 0 else " " * (b - a) for k, (a, b) in enumerate(itertools.pairwise(cuts)))
@@ -285,7 +288,8 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
     for match in re.finditer(rf"\blabell?ed\s*{digit}\b|\blabel\s*{digit}\b|\bmarked\s*{digit}\b|"
                              rf"\b(?:with|(?:that|which) (?:has|shows)|having|bearing) (?:the |a )?{digit} "
                              rf"(?:(?:written|printed|shown) )?on it\b|"
-                             rf"\bthe one (?:with|showing|that says|that reads|reading) (?:the |a )?{digit}\b", low):
+                             rf"\bthe (?:one|button|key) (?:with|showing|that says|that reads|reading|that shows) "
+                             rf"(?:the |a |number )?{digit}\b", low):
         word = next(g for g in match.groups() if g)
         value = int(word) if word.isdigit() else ("one", "two", "three", "four").index(word) + 1
         constraints.append({labels.index(value) + 1} if value in labels else set())
@@ -293,10 +297,11 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
         value = int(match.group(1))
         constraints.append({value} if 1 <= value <= BUTTONS else set())
     for match in re.finditer(rf"\b({ORDINAL})\s*(?:(?:button|one|key)?\s*(?:from|counting from)\s+the\s+(left|right)|"
-                             rf"(?:button|key)\b)", low):  # "the third button" counts buttons; "the third one" is asked
+                             rf"(?:button|key|position|place|slot|spot)\b)", low):  # "the third one" is asked
         k = ordinal(match.group(1), BUTTONS) or 0
         constraints.append({k if match.group(2) != "right" else BUTTONS + 1 - k} if 1 <= k <= BUTTONS else set())
-    for pattern, places in ((r"\b(?:leftmost|far left)\b", {1}), (r"\b(?:rightmost|far right)\b", {BUTTONS}),
+    side = r"\b(?:{0}most|far {0}|(?:furthest|farthest|most|all the way) (?:to the )?{0}|very {0}|{0} end)\b"
+    for pattern, places in ((side.format("left"), {1}), (side.format("right"), {BUTTONS}),
                             (r"\bmiddle\b", {2, 3}), (r"\b(?:on|at) the end\b|\bend one\b", {1, BUTTONS})):
         if re.search(pattern, low):
             constraints.append(places)
@@ -304,8 +309,8 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
         bare = re.search(r"\b(?:press|push|hit|tap|click)\s+(?:the\s+)?(?:button\s+)?([0-9])\b|^\W*([0-9])\W*$", low)
         if bare:
             value = int(next(g for g in bare.groups() if g))
-            readings = {value} if 1 <= value <= BUTTONS else set()
-            readings |= {labels.index(value) + 1} if value in labels else set()
-            return readings
+            kinds = {k for k in ("label", "position") if re.search(rf"(?<!not )(?<!not the )\b{k}\b", low)}
+            readings = {value} if 1 <= value <= BUTTONS and kinds != {"label"} else set()  # "(label not position)"
+            return readings | ({labels.index(value) + 1} if value in labels and kinds != {"position"} else set())
         return None
     return set.intersection(*constraints)

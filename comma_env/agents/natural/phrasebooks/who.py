@@ -27,7 +27,7 @@ _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it
 _VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
 _ASKING = re.compile(r"(?<![\"'A-Za-z])(" + "|".join(re.escape(w) for w in LABELS if w.endswith("?")) + r")(?=\s|$)")
 _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
-                         r"reading order)\b", re.IGNORECASE)
+                         rf"{grid.READING})\b", re.IGNORECASE)
 
 
 def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[Found]]:
@@ -50,8 +50,10 @@ class WhoPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = fix_typos(clean(text), VOCABULARY)
-        text = re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])", " ", text)
-        places, words = _tokens(text)
+        text = re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z](?:[A-Z' ?]*[A-Z?])?)", " ", text)  # "not U"
+        grid_text = re.sub(r"\(([^()\n]{0,40})\)", lambda m: m.group(0) if WORDS.find(m.group(1)) or grid.places(
+            m.group(0), ROWS) else " " * len(m.group(0)), text)  # an aside naming nothing: "UH HUH (w a space) / UHHH"
+        places, words = _tokens(grid_text)
         display, said = self._display(text, words)
         if display is not None:
             state["display"] = display
@@ -60,7 +62,7 @@ class WhoPhrases(Phrasebook):
         shown = [w for w in words if w is not said  # not the words saying it: "DISPLAY SAYS HOLD ON"
                  and not (lead and said and lead.start() <= w.start < said.start)]
         labels = state.setdefault("labels", {})
-        placed = grid.by_lines(text, WORDS.find, ROWS, grid.assign(text, places, shown, ROWS))  # a grid: a row a line
+        placed = grid.by_lines(grid_text, WORDS.find, ROWS, grid.assign(grid_text, places, shown, ROWS))  # a row a line
         labels.update({key: found.word for key, found in placed.items()})
         if not labels and len({w.word for w in shown}) == 6 and _DIRECTIONS.search(text):
             labels.update(dict(zip(POSITIONS, (w.word for w in shown), strict=False)))
@@ -205,7 +207,7 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     by_label = {label: position for position, label in labels.items()}
     constraints: list[set[str]] = []
     near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over|on top of)\b", sentence)
-    places = [p for p in places if not (near and near.start() <= p.start < near.end())]  # "on top of" is no row
+    places = [p for p in places if not (near and p.start < near.end() and near.start() < p.end)]  # "right under"
     for word in words:
         if near and word.start > near.start():  # "the one next to WHAT?", "just below NEXT"
             relations = [near.group(1)]
