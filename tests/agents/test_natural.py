@@ -719,12 +719,17 @@ def test_a_telehealth_treatment_ruled_out_by_not_or_instead_of_is_not_the_one_ch
     assert book.understand("It's a BCC, no treatment needed.", state).actions == ["diagnose_bcc", "treat_none"]
 
 
-def _wire_belief(*messages: str) -> list:
-    book = phrasebook(state_of("wire", 1)[0])
+def _heard(puzzle: str, fact: str, *messages: str) -> list:
+    """The expert's belief about `fact` after hearing `messages` in turn."""
+    book = phrasebook(state_of(puzzle, 1)[0])
     memory = book.start()
     for message in messages:
         book.hear(message, memory)
-    return book.belief(memory)["wire_colors_top_to_bottom"]
+    return book.belief(memory)[fact]
+
+
+def _wire_belief(*messages: str) -> list:
+    return _heard("wire", "wire_colors_top_to_bottom", *messages)
 
 
 def test_wire_colours_shared_by_two_places_and_a_list_said_again_after_a_correction():
@@ -860,11 +865,7 @@ def test_a_telehealth_rule_s_other_branch_in_brackets_is_an_aside():
 
 
 def _password_letters(*messages: str) -> list:
-    book = phrasebook(state_of("password", 1)[0])
-    memory = book.start()
-    for message in messages:
-        book.hear(message, memory)
-    return book.belief(memory)["letters_shown_left_to_right"]
+    return _heard("password", "letters_shown_left_to_right", *messages)
 
 
 def test_password_letters_numbered_one_by_one_after_now_and_after_i_see():
