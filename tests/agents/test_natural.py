@@ -854,6 +854,23 @@ def test_sound_dollar_said_as_a_money_or_currency_sign():
         assert book.understand(said, state).actions == code, said
 
 
+def test_sound_a_key_name_with_its_glyph_in_brackets_a_quoted_and_and_an_open_order():
+    cls, state = state_of("sound", 1)
+    book = phrasebook(cls)
+    for said in ["1) star\n2) and-sign (&)\n3) dollar\n4) number sign", "asterisk (*), and-symbol (&), dollar, pound"]:
+        assert book.understand(said, state).actions == ["press_star", "press_ampersand", "press_dollar",
+                                                         "press_hash"], said
+    for said in ["Press the 'and' one first, then the star, then the hash, and finish with dollar.",
+                 'Press the "and" key, then star, hash, dollar.',
+                 "the and symbol first, then star, then hash, then dollar"]:
+        assert book.understand(said, state).actions == ["press_ampersand", "press_star", "press_hash",
+                                                         "press_dollar"], said
+    for said in ["all four symbols - ampersand and hash come in there somewhere, then dollar and star",
+                 "star and hash in some order, then dollar and ampersand",
+                 "ampersand, hash, dollar, star in no particular order"]:
+        assert book.understand(said, state).actions is None, said
+
+
 def test_a_telehealth_rule_s_other_branch_in_brackets_is_an_aside():
     cls, state = state_of("telehealth", 23657)
     book = phrasebook(cls)

@@ -59,10 +59,11 @@ SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\b(?:money|cash|currency) (?:sign|
                      r"\bs with an? (?:line|stroke|bar)(?: through it)?",
                 "*": r"\b(?:stars?|asterisks?|snowflake|splat)\b|\*",
                 "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp|pretzel(?:-shaped)?(?: one)?)\b|&|"
-                     r"(?:(?<=\bthe )|(?<=, )|^)and(?=\s*[,;.]|\s*$)",
+                     r"(?:(?<=\bthe )|(?<=, )|^)and(?=\s*[,;.]|\s*$|\s+(?:one|key|button|symbol)\b)|"
+                     r"(?<=['\"])and(?=['\"])",
                 "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe|tic-?tac-?toe(?: grid)?)\b|#"}
 """Each key's words: the glyph, its names and its look ("the S with a line through it", "the pretzel-shaped one");
-"and" alone as a list item or after "the" ("pound, star, and, dollar") is the & key."""
+"and" alone as a list item, quoted or after "the" ("pound, star, and, dollar", "the and key") is the & key."""
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
 _NAMES = {"$": "dollar", "*": "star", "&": "ampersand", "#": "hash"}
@@ -139,7 +140,8 @@ class SoundPhrases(Phrasebook):
         if _RUN.fullmatch(text.strip(" \t\n.!")):  # "# * & $": the code's glyphs, not a heading and a bullet
             text = " ".join(_NAMES[glyph] for glyph in re.sub(r"[^$*&#]", "", text))
         text = plain(text, VOCABULARY)
-        if HEDGES.search(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b", text, re.IGNORECASE):
+        if HEDGES.search(text) or re.search(r"\bor was it\b|\bno wait\b|\bthe other one\b|\bsomewhere\b|"
+                                         r"\b(?:in )?(?:some|any|whatever|no particular) order\b", text, re.IGNORECASE):
             return Steps.unclear("Which symbols exactly, in which order?")
         said = re.sub(r"\byou(?: have|'ve)\b[^.;]*?\balready\b|\b(?:already|so far)\b[^.]*", " ", text,
                       flags=re.IGNORECASE)
@@ -169,23 +171,23 @@ class SoundPhrases(Phrasebook):
 
 def _symbols(sentence: str) -> list[str]:
     """The symbols of one sentence in order: glyphs, names, or keys by position ("the 4th key")."""
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, int, str]] = []
     for match in _SYMBOL.finditer(sentence):
         group = next(name for name, value in match.groupdict().items() if value)
-        found.append((match.start(), _KEYS[int(group[1:])]))
+        found.append((match.start(), match.end(), _KEYS[int(group[1:])]))
     for match in re.finditer(rf"\b({ORDINAL})\s+(?:key|button)\b(?!\s*\()", sentence, re.IGNORECASE):
         index = ordinal(match.group(1), len(_KEYS))
         if index and 1 <= index <= len(_KEYS):
-            found.append((match.start(), _KEYS[index - 1]))
+            found.append((match.start(), match.end(), _KEYS[index - 1]))
     found.sort()
     merged: list[str] = []
     last = -1
-    for start, symbol in found:
+    for start, end, symbol in found:
         if merged and merged[-1] == symbol and re.fullmatch(r"[\w\s]{0,12}?(?:key|sign|symbol|button)?[\s(\"']*"
                                                             r"(?:(?:the|a|an|little|one)\s+)*", sentence[last:start]):
-            continue  # "the dollar key ($)": one key
+            continue  # "the dollar key ($)", "and-sign (&)": one key
         merged.append(symbol)
-        last = start + 1
+        last = end
     return merged
 
 
