@@ -243,6 +243,16 @@ def test_routes_and_positions_said_the_short_way_are_carried_out():
     assert memory["state"]["shown"] == [("A",), ("F",), ("T",), ("C",), ("S",)]  # not the ordinals' letters
 
 
+def test_pidgin_don_is_no_typo_of_down_before_the_letters():
+    cls, _ = state_of("password", 1)
+    book = phrasebook(cls)
+    for said in ["After I press all the up, e don change to R O C L L.", "We don press up; now e don turn to R O C L L.",
+                 "Di windows don show R O C L L"]:
+        memory: dict = {"state": {}, "notes": {}}
+        book.hear(said, memory)
+        assert memory["state"]["shown"] == [("R",), ("O",), ("C",), ("L",), ("L",)], said
+
+
 def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
     cls, state = state_of("sound", 1)
     book = phrasebook(cls)

@@ -128,6 +128,7 @@ ALLOWANCES: dict[str, int] = {
     # +7: Maze "walk 2, then 3 more", "and another 3" (in the way of the last move); Memory "the second position"
     # +2: LED "purple light"; Who "top YOUR and WHAT?, middle ..." (a row word before a blanked label)
     # +2: Sound "and-sign (&)" one key, "the 'and' one" the & key, "in some order"/"somewhere" asked
+    # +0: pidgin "don" ("e don change to R O C L L") is no typo of "down" (reading.STOPWORDS)
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;
