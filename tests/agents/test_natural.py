@@ -246,8 +246,8 @@ def test_routes_and_positions_said_the_short_way_are_carried_out():
 def test_pidgin_don_is_no_typo_of_down_before_the_letters():
     cls, _ = state_of("password", 1)
     book = phrasebook(cls)
-    for said in ["After I press all the up, e don change to R O C L L.", "We don press up; now e don turn to R O C L L.",
-                 "Di windows don show R O C L L"]:
+    for said in ["After I press all the up, e don change to R O C L L.",
+                 "We don press up; now e don turn to R O C L L.", "Di windows don show R O C L L"]:
         memory: dict = {"state": {}, "notes": {}}
         book.hear(said, memory)
         assert memory["state"]["shown"] == [("R",), ("O",), ("C",), ("L",), ("L",)], said
