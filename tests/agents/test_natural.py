@@ -253,6 +253,21 @@ def test_pidgin_don_is_no_typo_of_down_before_the_letters():
         assert memory["state"]["shown"] == [("R",), ("O",), ("C",), ("L",), ("L",)], said
 
 
+def test_a_button_colour_naming_nothing_after_the_strip_corrects_the_strip():
+    cls, _ = state_of("button", 1)
+    book = phrasebook(cls)
+    for said in [["strip lit up white, timer 7:21", "no sorry - it's yellow, pale yellow. yellow."],
+                 ["holding it, the strip is white", "wait, I mean yellow"], ["light's on, white", "actually yellow"]]:
+        memory: dict = {"state": {}, "notes": {}}
+        for message in said:
+            book.hear(message, memory)
+        assert memory["state"]["strip"] == ("yellow",) and "colour" not in memory["state"], said
+    memory = {"state": {}, "notes": {}}
+    for message in ["holding, strip white", "the button is red by the way", "sorry, blue"]:
+        book.hear(message, memory)
+    assert memory["state"]["strip"] == ("white",) and memory["state"]["colour"] == ("blue",)
+
+
 def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
     cls, state = state_of("sound", 1)
     book = phrasebook(cls)

@@ -62,16 +62,18 @@ class ButtonPhrases(Phrasebook):
                                                                                            strip.start()])
                 dark = re.search(r"\b(?:dark|off|not lit|unlit|isn'?t lit)\b", after, re.IGNORECASE) and not colour
                 if not dark:
-                    state["held"] = True
+                    state["held"] = state["strip_last"] = True
                     options = tuple(dict.fromkeys(o for m in colour for o in m.options))
                     state["strip"] = options or None
                 sentence = sentence[:max(0, strip.start() - 12)]
             colour = BUTTON_PALETTE.mentions(re.sub(r"\bin white\b", " ", sentence))
-            if colour and re.search(r"\bbutton\b|🔵|🔴|🟡|⚪|⚫", sentence,
-                                    re.IGNORECASE) or (colour and "button" not in text.lower()):
+            named = re.search(r"\bbutton\b|🔵|🔴|🟡|⚪|⚫", sentence, re.IGNORECASE)
+            if colour and not named and not strip and state.get("strip_last"):  # "no sorry - it's yellow": the strip
+                state["strip"] = tuple(dict.fromkeys(o for m in STRIP_PALETTE.mentions(sentence) for o in m.options))
+            elif colour and named or (colour and "button" not in text.lower()):
                 options = tuple(dict.fromkeys(o for m in colour for o in m.options))
                 unsure = HEDGES.search(sentence) or re.search(r"\bor\b", sentence)
-                state["colour"] = options if unsure else colour[-1].options
+                state["colour"], state["strip_last"] = options if unsure else colour[-1].options, False
             if _HELD.search(sentence):
                 state["held"] = True
 
