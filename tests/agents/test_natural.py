@@ -268,6 +268,15 @@ def test_a_button_colour_naming_nothing_after_the_strip_corrects_the_strip():
     assert memory["state"]["strip"] == ("white",) and memory["state"]["colour"] == ("blue",)
 
 
+def test_a_dog_count_of_n_or_m_more_adds_the_dogs_seen_before_it():
+    from comma_env.agents.natural.phrasebooks.dog import count_dogs
+    for said in ["I see a black one for sure and maybe two or three more, they're all bunched up",
+                 "a white dog, a brown one, and 1 or 2 others behind the bench",
+                 "There's a spotted dog and a grey one and maybe one or two more in the shade"]:
+        assert count_dogs(said) == (3, 4), said
+    assert count_dogs("I count two or three dogs") == (2, 3)
+
+
 def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
     cls, state = state_of("sound", 1)
     book = phrasebook(cls)

@@ -40,9 +40,11 @@ _NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b|(?=(?:an?\s+)?(?
 
 def count_dogs(text: str) -> tuple[int, ...] | None:
     """How many dogs `text` says there are (several readings when unsure), or None."""
-    options = re.search(r"\b(\d)\s+or\s+(\d)\b(?!\s*(?:s\b|sec|:))", text, re.IGNORECASE)  # "4 or 5 (dogs)"
+    options = re.search(r"\b(\d|one|two|three|four|five)\s+or\s+(\d|two|three|four|five|six)\b(?!\s*(?:s\b|sec|:))"
+                        r"(\s+(?:more|others?)\b)?", text, re.IGNORECASE)  # "4 or 5 (dogs)", "a black one, 2 or 3 more"
     if options:
-        return int(options.group(1)), int(options.group(2))
+        seen = len(_ONE_DOG.findall(text[:options.start()])) if options.group(3) else 0
+        return tuple(seen + (number(options.group(g)) or 0) for g in (1, 2))
     said: list[int] = []
     total: int | None = None
     for match in _COUNT.finditer(text):
