@@ -277,6 +277,22 @@ def test_a_dog_count_of_n_or_m_more_adds_the_dogs_seen_before_it():
     assert count_dogs("I count two or three dogs") == (2, 3)
 
 
+def test_atm_a_secret_number_is_the_pin_enter_on_part_of_it_is_asked_and_wait_no_takes_back():
+    cls, state = state_of("atm", 24486)  # PIN 1586
+    book = phrasebook(cls)
+    login = ["select_deposit", "press_1", "press_5", "press_8", "press_6", "press_enter"]
+    for said in ["press deposit, then your secret number, then enter", "deposit, type the secret digits, then enter"]:
+        assert book.understand(said, copy.deepcopy(state)).actions == login, said
+    for action in login[:3]:
+        state.apply(action)
+    for said in ["press enter", "hit the green enter key"]:
+        assert book.understand(said, copy.deepcopy(state)).actions is None, said  # 2 of 4 digits typed
+    for said in ["wait no - clear what you typed and key in your PIN, then enter", "wait no, clear it, type the PIN "
+                 "and press enter"]:
+        assert book.understand_dialogue(["press enter", said], copy.deepcopy(state)).actions == [
+            "press_clear", *login[1:]], said
+
+
 def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
     cls, state = state_of("sound", 1)
     book = phrasebook(cls)

@@ -238,7 +238,7 @@ names one answer, and is read as saying it."""
 
 UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|actually|my bad|misread|mis-?typed|typo|"
                   r"scratch that|not (?:the |an? )?\w+,? but|instead|rather|looked again|listened again|recounted|"
-                  r"(?:ignore|disregard|forget) (?:that|this|what i (?:said|wrote))|"
+                  r"(?:ignore|disregard|forget) (?:that|this|what i (?:said|wrote))|wait no(?= *[-,!:;.])|"
                   r"(?:^|(?<=[.!?;,:(\n-])|(?<=[.!?;,:(-]\s)|(?<=\bno\s)|(?<=\boh\s))"
                   r"(?:wait|hold on|don'?t(?=\s*(?:-|\.\.\.)))"
                   r"(?=\s*[-,!:;.]))(?!\w)", re.IGNORECASE | re.MULTILINE)

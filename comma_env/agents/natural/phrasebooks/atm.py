@@ -236,7 +236,8 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
     if re.search(r"\b(?:log|sign) ?in\b", clause) and not re.search(r"\bpin\b|\bcode\b", clause):
         clause += " pin and press enter"  # logging in is the PIN, then Enter
     said = re.search(r"(?<![\d$])\d(?:[\s-]?\d){3}(?![\d.])", clause)  # "key in 6935"
-    if said or re.search(r"\bpin\b|\b(?:pass)?code\b|\bdigits\b.*\bcard\b|\bcard'?s (?:number|digits)\b", clause):
+    if said or re.search(r"\bpin\b|\b(?:pass)?code\b|\bdigits\b.*\bcard\b|\b(?:card'?s|secret) (?:number|digits)\b",
+                         clause):
         if screen != "pin_entry" and state.get("balance") is not None:
             return None  # logged in already: that step is done
         if screen != "pin_entry":
@@ -261,7 +262,9 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
                  r"^(?:the\s+)?(?:green\s+)?(?:enter|ok|button)(?: key)?\s*$|^(?:and\s+)?(?:confirm|ok)\b|"
                  r"\b(?:press|hit|push|tap|click)\s+(?:the\s+)?(?:ok|green button)\b", clause) and \
             screen == "pin_entry":
-        return ["press_enter"]
+        typed = state["pin_digits_entered"]  # Enter on part of the PIN is a sure "Incorrect PIN"
+        return ["press_enter"] if typed == len(state["pin_on_card"]) else \
+            f"I've typed {typed} of the PIN's {len(state['pin_on_card'])} digits. Should I type my card's PIN first?"
     if re.search(r"\b(?:back to the (?:main )?menu|main menu)\b", clause):
         back = _back_to_menu(state)
         rest = re.search(r"\b(deposit|withdraw)", clause)
