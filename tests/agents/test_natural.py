@@ -293,6 +293,19 @@ def test_atm_a_secret_number_is_the_pin_enter_on_part_of_it_is_asked_and_wait_no
             "press_clear", *login[1:]], said
 
 
+def test_password_a_window_left_alone_is_skipped_and_every_one_of_the_windows_is_all():
+    cls, state = state_of("password", 1)
+    book = phrasebook(cls)
+    for said in ["window 1 down, window 3 down, window 4 down, window 5 down, leave window 2, then submit",
+                 "window 1 down, don't touch window 2, window 3 down, window 4 down, window 5 down, then submit",
+                 "window 1 down; window 2 stays as it is; windows 3, 4 and 5 down; submit"]:
+        assert book.understand(said, state).actions == ["cycle_down_1", "cycle_down_3", "cycle_down_4",
+                                                        "cycle_down_5", "submit"], said
+    for said in ["Click the up arrow once on every one of the five windows.",
+                 "press up once on each one of the windows"]:
+        assert book.understand(said, state).actions == [f"cycle_up_{k}" for k in range(1, 6)], said
+
+
 def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
     cls, state = state_of("sound", 1)
     book = phrasebook(cls)

@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5656,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5658,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -132,6 +132,7 @@ ALLOWANCES: dict[str, int] = {
     # +2: Button a colour naming nothing after the strip was described ("no sorry - it's yellow") is the strip's
     # +2: Dog "a black one and maybe two or three more" is 3 or 4 (number words, "more" adds the dogs before)
     # +3: ATM "your secret number" is the PIN, Enter on part of the PIN asked; "wait no -" takes back (reading.UNDO)
+    # +2: Password "leave window 2" / "window 2 stays" is no press; "every one of the five windows" is all
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;

@@ -243,7 +243,7 @@ _DIRECTION = re.compile(r"\b(up|upwards?|forwards?|down|downwards?|back|backward
                         r"\bto the (next|previous) letter\b", re.IGNORECASE)
 _WINDOWS = re.compile(rf"\b(?:window|slot|letter|windwo|box)\s*#?\s*([1-5])\b|\b({ORDINAL})\s+(?:window|letter|slot|"
                       rf"box)\b|"
-                      rf"\b(all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:5\s+|five\s+)?(?:windows?|letters?|slots?)\b|"
+                      rf"\b(all|every|each)\s+(?:(?:one|1)\s+)?(?:of\s+)?(?:the\s+)?(?:5\s+|five\s+)?(?:windows?|letters?|slots?)\b|"
                       rf"\b(?:the\s+)?(middle|last)\s+(windows|window|letter|letters)\b|\bwindows ([1-5](?:\+[1-5])+)|"
                       rf"\b(?:the\s+)?(?:windows|letters)\b", re.IGNORECASE)
 
@@ -263,8 +263,10 @@ def _presses(text: str) -> Steps:
             continue
         target = _WINDOWS.search(clause)
         found = _DIRECTION.search(clause)
-        if not found and (not target or not (target.group(1) or target.group(2))):
-            continue  # "then tell me the letters"
+        if not found and (not target or not (target.group(1) or target.group(2)) or re.search(
+                r"\b(?:leave|don'?t (?:touch|change|move)|skip|stays?|alone|as it is|is (?:fine|right|ok))\b", clause,
+                re.I)):
+            continue  # "then tell me the letters", "leave window 2"
         direction = None
         if found:
             word = next(g for g in found.groups() if g).lower()
