@@ -306,6 +306,13 @@ def test_password_a_window_left_alone_is_skipped_and_every_one_of_the_windows_is
         assert book.understand(said, state).actions == [f"cycle_up_{k}" for k in range(1, 6)], said
 
 
+def test_a_timer_digit_after_a_colon_or_equals_sign_is_read():
+    from comma_env.agents.natural.timing import moment
+    for said in ["dogs: 2\nsubmit when last digit: 2", "release when the last digit = 2", "submit when it ends in: 2"]:
+        when = moment(said)
+        assert when is not None and (when.digit, when.last) == (2, True), said
+
+
 def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():
     cls, state = state_of("sound", 1)
     book = phrasebook(cls)
