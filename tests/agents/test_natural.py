@@ -311,6 +311,10 @@ def test_a_timer_digit_after_a_colon_or_equals_sign_is_read():
     for said in ["dogs: 2\nsubmit when last digit: 2", "release when the last digit = 2", "submit when it ends in: 2"]:
         when = moment(said)
         assert when is not None and (when.digit, when.last) == (2, True), said
+    for said in ["let go the moment a 1 shows anywhere on the timer", "release once a 1 shows",
+                 "when a 1 shows, let go"]:
+        when = moment(said)
+        assert when is not None and (when.digit, when.last) == (1, False), said
 
 
 def test_the_sound_solver_reads_a_bare_glyph_code_and_the_word_and_as_a_key_and_a_backwards_list():

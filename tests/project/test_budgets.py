@@ -134,6 +134,7 @@ ALLOWANCES: dict[str, int] = {
     # +3: ATM "your secret number" is the PIN, Enter on part of the PIN asked; "wait no -" takes back (reading.UNDO)
     # +2: Password "leave window 2" / "window 2 stays" is no press; "every one of the five windows" is all
     # +0: timing "last digit: 2", "last digit = 2" (a colon or equals sign before the digit)
+    # +0: timing "the moment a 1 shows" (a digit that "shows", not only "shows up")
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;
