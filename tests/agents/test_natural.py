@@ -930,3 +930,17 @@ def test_wire_colours_skipped_or_ruled_out_are_not_the_wire_and_skip_is_no_typo_
                  "cut the blue one, not the white or the black ones"]:
         assert book.understand(said, state).actions == ["cut_wire_4"], said
     assert not book.understand("skip the black one at the top", state).actions
+
+
+def test_who_a_label_said_without_its_question_mark_is_asked_and_not_at_a_sentence_start_rules_out():
+    cls, state = state_of("who", 24065)  # WHAT? top right, WHAT bottom left
+    book = phrasebook(cls)
+    for said in ["hit WHAT", "press WHAT", "go for WHAT please"]:
+        assert book.understand(said, state).ask, said
+    for said, action in [('press "WHAT"', "press_bottom_left"), ("WHAT, bottom left", "press_bottom_left"),
+                         ("WHAT? - top right", "press_top_right")]:
+        assert book.understand(said, state).actions == [action], said
+    cls, state = state_of("who", 24069)  # READY top left, YOUR top right
+    for said in ["Not READY. The one next to it on the same row - YOUR.", "Not READY - the one beside it, YOUR.",
+                 "Not READY, press YOUR."]:
+        assert book.understand(said, state).actions == ["press_top_right"], said
