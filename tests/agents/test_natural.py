@@ -944,3 +944,13 @@ def test_who_a_label_said_without_its_question_mark_is_asked_and_not_at_a_senten
     for said in ["Not READY. The one next to it on the same row - YOUR.", "Not READY - the one beside it, YOUR.",
                  "Not READY, press YOUR."]:
         assert book.understand(said, state).actions == ["press_top_right"], said
+
+
+def test_wire_under_or_above_the_top_or_bottom_wire_of_a_colour():
+    cls, state = state_of("wire", 24002)  # blue, red, blue, yellow
+    book = phrasebook(cls)
+    for said, wire in [("cut the wire right under the top blue one", 2),
+                       ("snip the one just below the upper blue wire", 2),
+                       ("cut the wire above the bottom blue one", 2), ("cut the one beneath the lower blue wire", 4)]:
+        assert book.understand(said, state).actions == [f"cut_wire_{wire}"], said
+    assert book.understand("cut the wire under the blue one", state).ask
