@@ -954,3 +954,13 @@ def test_wire_under_or_above_the_top_or_bottom_wire_of_a_colour():
                        ("cut the wire above the bottom blue one", 2), ("cut the one beneath the lower blue wire", 4)]:
         assert book.understand(said, state).actions == [f"cut_wire_{wire}"], said
     assert book.understand("cut the wire under the blue one", state).ask
+
+
+def test_maze_a_walk_to_a_sphere_keeps_the_button_pressed_before_the_sphere_is_named():
+    cls, state = state_of("maze", 24371)
+    book = phrasebook(cls)
+    route = " Turn left, 2 forward. Turn left, 2 forward. Turn left, 4 forward. Turn left, 2 forward."
+    for said in ["It's like walking around a block: four left turns." + route + " Then press the button - you're at "
+                 "the green sphere.", "Press the button once you're on the green sphere.",
+                 "hit the button when you reach the green ball"]:
+        assert book.understand(said, state).actions[-1] == "press_button", said
