@@ -1021,3 +1021,37 @@ def test_wire_colours_skipped_or_ruled_out_are_not_the_wire_and_skip_is_no_typo_
                  "cut the blue one, not the white or the black ones"]:
         assert book.understand(said, state).actions == ["cut_wire_4"], said
     assert not book.understand("skip the black one at the top", state).actions
+
+
+def test_who_a_label_said_without_its_question_mark_is_asked_and_not_at_a_sentence_start_rules_out():
+    cls, state = state_of("who", 24065)  # WHAT? top right, WHAT bottom left
+    book = phrasebook(cls)
+    for said in ["hit WHAT", "press WHAT", "go for WHAT please"]:
+        assert book.understand(said, state).ask, said
+    for said, action in [('press "WHAT"', "press_bottom_left"), ("WHAT, bottom left", "press_bottom_left"),
+                         ("WHAT? - top right", "press_top_right")]:
+        assert book.understand(said, state).actions == [action], said
+    cls, state = state_of("who", 24069)  # READY top left, YOUR top right
+    for said in ["Not READY. The one next to it on the same row - YOUR.", "Not READY - the one beside it, YOUR.",
+                 "Not READY, press YOUR."]:
+        assert book.understand(said, state).actions == ["press_top_right"], said
+
+
+def test_wire_under_or_above_the_top_or_bottom_wire_of_a_colour():
+    cls, state = state_of("wire", 24002)  # blue, red, blue, yellow
+    book = phrasebook(cls)
+    for said, wire in [("cut the wire right under the top blue one", 2),
+                       ("snip the one just below the upper blue wire", 2),
+                       ("cut the wire above the bottom blue one", 2), ("cut the one beneath the lower blue wire", 4)]:
+        assert book.understand(said, state).actions == [f"cut_wire_{wire}"], said
+    assert book.understand("cut the wire under the blue one", state).ask
+
+
+def test_maze_a_walk_to_a_sphere_keeps_the_button_pressed_before_the_sphere_is_named():
+    cls, state = state_of("maze", 24371)
+    book = phrasebook(cls)
+    route = " Turn left, 2 forward. Turn left, 2 forward. Turn left, 4 forward. Turn left, 2 forward."
+    for said in ["It's like walking around a block: four left turns." + route + " Then press the button - you're at "
+                 "the green sphere.", "Press the button once you're on the green sphere.",
+                 "hit the button when you reach the green ball"]:
+        assert book.understand(said, state).actions[-1] == "press_button", said

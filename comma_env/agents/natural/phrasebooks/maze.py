@@ -247,7 +247,8 @@ class MazePhrases(Phrasebook):
         after = _route(text[goal.end():], rows, (gr - 1, gc - 1), _pose(rows, (r - 1, c - 1), facing, path)[1])
         if after.ask:
             return after
-        return Steps([*path, *(after.actions or [])])
+        pressed = PRESS not in (after.actions or []) and _PRESSED.search(text[:goal.start()])  # "press - you're at X"
+        return Steps([*path, *(after.actions or []), *([PRESS] if pressed else [])])
 
 
 _SAID_FACING = re.compile(r"\b(?:you(?:'re| are| should be)|(?:the |your )?mouse(?:'s| is| should be))\s+"
@@ -259,6 +260,7 @@ _TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|driv
                         r"(?:[:,]?\s*(?:and\s+)?(?:get|go|walk|move|head)\s+there\b)?(?:\s+(?:by|along|via|using)\s+"
                         r"(?:the\s+)?(?:shortest|quickest|fastest|best)\s+(?:path|route|way))?", re.IGNORECASE)
 """A walk to a sphere named by its colour ("take the mouse to the red sphere"): the solver finds the route itself."""
+_PRESSED = re.compile(r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b", re.IGNORECASE)
 _LEGEND_WORDS = re.compile(r"\(\s*[A-Z]\s*=\s*forward[^)]*\)", re.IGNORECASE)
 _STEP = re.compile(
     r"\bturn(?:ing)?\s*(?:to\s+(?:(?:the|your)\s+)?)?(left|right)?(?:\s+(twice|\d+\s*(?:times|x)))?\b|"

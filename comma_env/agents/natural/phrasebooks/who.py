@@ -26,6 +26,7 @@ _LOOSE = re.compile(r"\b(?:display|screen)\b[^.\n]{0,25}?\b(blank|nothing)\b(?!\
 _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it'?s|that'?s|want)\b", re.IGNORECASE)
 _VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
 _ASKING = re.compile(r"(?<![\"'A-Za-z])(" + "|".join(re.escape(w) for w in LABELS if w.endswith("?")) + r")(?=\s|$)")
+_NOT = re.compile(r"\b[Nn]ot\s+(?:the\s+)?(\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)")  # "Not READY."
 _DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
                          rf"{grid.READING})\b", re.IGNORECASE)
 
@@ -50,7 +51,7 @@ class WhoPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
         text = fix_typos(clean(text), VOCABULARY)
-        text = re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z](?:[A-Z' ?]*[A-Z?])?)", " ", text)  # "not U"
+        text = re.sub(r"\b[Nn]ot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z](?:[A-Z' ?]*[A-Z?])?)", " ", text)  # "not U"
         grid_text = re.sub(r"\(([^()\n]{0,40})\)", lambda m: m.group(0) if WORDS.find(m.group(1)) or grid.places(
             m.group(0), ROWS) else " " * len(m.group(0)), text)  # an aside naming nothing: "UH HUH (w a space) / UHHH"
         places, words = _tokens(grid_text)
@@ -166,10 +167,10 @@ class WhoPhrases(Phrasebook):
         text = _ASKING.sub(r'"\1"', text)  # "Push WHAT? - the one with ...": a label, not a sentence's end
         alone = re.fullmatch(r"\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\s+([A-Z][A-Z' ?]*?)[\s!.]*", text)
         word = WORDS.canonical(alone.group(1)) if alone else None
-        if word in labels.values():  # "PRESS LEFT!!": the label, not the left column
+        if word in labels.values() and f"{word}?" not in labels.values():  # "PRESS LEFT!!": the label, no column
             return Steps([f"press_{next(p for p, w in labels.items() if w == word)}"])
-        ruled_out = re.findall(r"\bnot\s+(?:the\s+)?(\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)", text)
-        said = sentences(re.sub(r"\bnot\s+(?:the\s+)?(?:\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)", " ", text))
+        ruled_out = re.findall(_NOT, text)
+        said = sentences(re.sub(_NOT, " ", text))
         chosen, _ = meant(said, lambda s: _pressed(s, labels, lowercase=text == text.lower()), _PRESS)
         others = {p for p, label in labels.items() for w in ruled_out for f in WORDS.find(w) if f.word == label}
         if chosen and len(chosen) > 1 and chosen - others:  # "in the middle row, and it's not DONE"
@@ -206,7 +207,8 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     places, words = _tokens(sentence)
     by_label = {label: position for position, label in labels.items()}
     constraints: list[set[str]] = []
-    near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over|on top of)\b", sentence)
+    near = re.search(r"\b(next to|beside|below|under(?:neath)?|beneath|above|over|on top of)\b"
+                     r"(?!\s+(?:it|that|this)\b)", sentence)  # "next to it ... - YOUR": YOUR itself
     places = [p for p in places if not (near and p.start < near.end() and near.start() < p.end)]  # "right under"
     for word in words:
         if near and word.start > near.start():  # "the one next to WHAT?", "just below NEXT"
@@ -216,7 +218,8 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
             at = by_label.get(word.word)
             constraints.append({n for r in relations if at and (n := _neighbour(at, r))})
         else:
-            constraints.append({by_label[word.word]} if word.word in by_label else set())
+            twin = by_label.get(word.word + "?") if not word.quoted else None  # "hit WHAT": WHAT or WHAT?
+            constraints.append({by_label[word.word], *([twin] if twin else [])} if word.word in by_label else set())
     spoken = re.sub(r"^\W*(?:press|push|hit|tap|click)\b", " ", sentence, flags=re.IGNORECASE)
     named = {by_label[label] for label in labels.values()
              for found in WORDS.find(spoken, lowercase=True) if found.word.rstrip("?") == label.rstrip("?")}

@@ -314,12 +314,14 @@ def _refers_to(sentence: str, colors: list[str]) -> set[int] | None:
         k = int(next(g for g in numbered.groups() if g))
         narrow({count + 1 - k if re.search(r"\bfrom the bottom\b", sentence) else k})  # "wire 3, from the bottom"
     colour = [m.options[0] for m in PALETTE.mentions(sentence) if len(m.options) == 1]
-    anchor = re.search(r"\b(below|under|beneath|underneath|after|above|before|over)\s+the\s+(\w+)\s+(?:one|wire)",
-                       sentence)
-    if anchor and anchor.group(2) in COLORS:
+    anchor = re.search(r"\b(below|under|beneath|underneath|after|above|before|over)\s+the\s+"
+                       r"(?:(top|upper|bottom|lower)(?:most)?\s+)?(\w+)\s+(?:one|wire)", sentence)
+    if anchor and anchor.group(3) in COLORS:  # "under the top blue one": the top one of the blue wires
         step = 1 if anchor.group(1) in ("below", "under", "beneath", "underneath", "after") else -1
-        narrow({k + step for k in of_colour(anchor.group(2)) if 1 <= k + step <= count})
-        colour = [c for c in colour if c != anchor.group(2)]
+        same = of_colour(anchor.group(3))
+        same = same[:1] if anchor.group(2) in ("top", "upper") else same[-1:] if anchor.group(2) else same
+        narrow({k + step for k in same if 1 <= k + step <= count})
+        colour = [c for c in colour if c != anchor.group(3)]
     between = re.search(r"\bbetween\s+(?:the\s+)?(?:two\s+)?(\w+)\s+(?:wires|ones)\b|"
                         r"\bbetween\s+the\s+(\w+)(?:\s+(?:wire|one))?\s+and\s+the\s+(\w+)\b", sentence)
     ends = [k for g in (between.groups() if between else ()) if g in COLORS for k in of_colour(g)]
