@@ -11,7 +11,8 @@ import numpy as np
 
 from comma_env.agents.natural.belief import render
 from comma_env.agents.natural.phrasebooks.base import Phrasebook, Steps, phrasebook
-from comma_env.agents.natural.reading import VERBS, after_retraction, retracts, sentences
+from comma_env.agents.natural.reading import VERBS, sentences
+from comma_env.agents.natural.retractions import after_retraction, retracts
 from comma_env.agents.natural.words import choose, with_connector
 from comma_env.protocol.clock import parse_wait
 from comma_env.protocol.policy import Player, Policy, Reply, config_extra, last_message

@@ -10,7 +10,7 @@ import copy
 import numpy as np
 
 import comma_env
-from comma_env.agents.natural.reading import retracts
+from comma_env.agents.natural.retractions import retracts
 from comma_env.agents.oracle import NaturalExpert, OraclePolicy
 
 

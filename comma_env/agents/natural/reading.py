@@ -1,5 +1,6 @@
 """Reading helpers shared by the plain-English partners: cleaning a message, numbers as words, typos,
-ordinals, hedges and corrections. Every reader is linear in its input: a partner may be sent anything."""
+ordinals, hedges and slips fixed in place (retractions.py has corrections in a later sentence or message).
+Every reader is linear in its input: a partner may be sent anything."""
 
 from __future__ import annotations
 
@@ -236,48 +237,6 @@ HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:sa
 """Phrases that say the speaker does not know (a fact or an instruction stays open); a lone "I think maybe X?"
 names one answer, and is read as saying it."""
 
-UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|actually|my bad|misread|mis-?typed|typo|"
-                  r"scratch that|not (?:the |an? )?\w+,? but|instead|rather|looked again|listened again|recounted|"
-                  r"(?:ignore|disregard|forget) (?:that|this|what i (?:said|wrote))|wait no(?= *[-,!:;.])|"
-                  r"(?:^|(?<=[.!?;,:(\n-])|(?<=[.!?;,:(-]\s)|(?<=\bno\s)|(?<=\boh\s))"
-                  r"(?:wait|hold on|don'?t(?=\s*(?:-|\.\.\.)))"
-                  r"(?=\s*[-,!:;.]))(?!\w)", re.IGNORECASE | re.MULTILINE)
-"""Phrases that take back what was said before (a later statement replaces an earlier one); "wait", "hold on"
-and a bare "don't -" only where a clause starts."""
-_QUOTED = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|(?<!\w)'[^'\n]*'(?!\w)")
-_OPENING = re.compile(r"[\s,.!:;\u2013\u2014\u2026-]*(?:(?:no(?=\s*[-,!:;.])|oh|ok(?:ay)?|hm+|um+|uh+|ah+)\b"
-                      r"[\s,.!:;\u2013\u2014\u2026-]*)*", re.IGNORECASE)
-
-
-def retractions(text: str) -> list[re.Match[str]]:
-    """The phrases of `text` that take back what came before (`UNDO`), skipping labels in capitals ("HOLD ON" on
-    Who's display, "WAIT") and quoted text, which are what is said, not a correction."""
-    quoted = [m.span() for m in _QUOTED.finditer(text)]
-    return [match for match in UNDO.finditer(text) if not re.fullmatch(r"\s*[A-Z][A-Z' ]+", match.group(0))
-            and not any(a <= match.start() < b for a, b in quoted)]
-
-
-def retracts(text: str) -> re.Match[str] | None:
-    """The first phrase of `text` that takes back what came before (`retractions`), or None."""
-    return next(iter(retractions(text)), None)
-
-
-def split_at_retractions(text: str) -> list[str]:
-    """`text` cut where a sentence opens by taking back what came before ("Press A, then B. Scratch that: press C"),
-    so that each part is read as a later message; a slip trailing off ("one... no wait, four") is `corrected`."""
-    cuts = [m.start() for m in retractions(text) if text[:m.start()].strip() and
-            re.search(r"(?:(?<!\.)[.!?]|\n)\s*(?:(?:hm+|um+|uh+|ah+|oh|ok(?:ay)?)[,.!\s]*)?$", text[:m.start()], re.I)]
-    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-
-
-def after_retraction(text: str) -> str:
-    """`text` without the phrases it opens with to take back what came before: "hold on, don't - it's the D" reads
-    "it's the D", "not the second but the fourth" reads "the fourth"."""
-    while (match := retracts(text)) and _OPENING.fullmatch(text[:match.start()]):
-        text = _OPENING.sub("", text[match.end():], count=1)
-    return text
-
-
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
                        r"make that|no(?=,?\s+not\b))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
@@ -371,7 +330,8 @@ _NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*(?:and\s+)?not\s+(?:(?:the|an?|that|thi
 def undone(text: str) -> str:
     """Advice without the steps it forbids ("don't hold it, just tap") or the targets it rules out ("the
     fourth wire, not the third", "top right, and not top left"); "don't let go until ..." and "don't treat it" stay,
-    as they say when or what, and so does a bare "don't -", which takes back what was said before (`UNDO`)."""
+    as they say when or what, and so does a bare "don't -", which takes back what was said before
+    (`retractions.UNDO`)."""
     return _NOT.sub(" ", _DONT.sub(" ", text))
 
 
@@ -464,7 +424,8 @@ CONDITIONS = r"\b(?:if|unless|otherwise|else|in case|provided)\b"
 def doubted(text: str, vague: bool = False, also: str = "") -> list[str]:
     """The clauses of `text` that hedge (with `vague`, leave a count or target open; `also`, match it), with
     the clauses before a short one: the partner re-reads the message without each."""
-    pattern = re.compile("|".join([HEDGES.pattern, *[VAGUE.pattern] * vague, *[also] * bool(also)]), re.IGNORECASE)
+    alternatives = [HEDGES.pattern, *([VAGUE.pattern] if vague else []), *([also] if also else [])]
+    pattern = re.compile("|".join(alternatives), re.IGNORECASE)
     clauses: list[str] = []
     lines: list[int] = []  # the line of each clause
     for n, line in enumerate(layout(strip_thinking(text[:MAX_CHARS])).splitlines()):

@@ -22,19 +22,16 @@ from comma_env.agents.natural.reading import (
     QUALIFIERS,
     RELATIONS,
     STOPWORDS,
-    UNDO,
     VERBS,
-    after_retraction,
     corrected,
     doubted,
     for_stage,
     instructions_only,
     ordinal,
-    retracts,
     said_once,
-    split_at_retractions,
     undone,
 )
+from comma_env.agents.natural.retractions import UNDO, after_retraction, retracts, split_at_retractions
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description, strip_thinking

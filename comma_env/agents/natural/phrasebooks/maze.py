@@ -11,7 +11,8 @@ import numpy as np
 from comma_env.agents.natural.colours import SYNONYMS, Palette
 from comma_env.agents.natural.maze_layout import ARROWS, SPHERE_EMOJI, plausible, read_layout
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import UNDO, number, plain
+from comma_env.agents.natural.reading import number, plain
+from comma_env.agents.natural.retractions import UNDO
 from comma_env.agents.natural.words import choose, say_number, times
 from comma_env.puzzles.maze import (
     BACKWARD,

@@ -11,7 +11,8 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
-from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain, retracts
+from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
+from comma_env.agents.natural.retractions import retracts
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 

@@ -1,0 +1,47 @@
+"""Corrections in plain English: the phrases that take back what was said before ("no wait", "scratch that",
+"hold on, don't -"), where a message is cut by them, and what is left once they are read."""
+
+from __future__ import annotations
+
+import re
+
+UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|actually|my bad|misread|mis-?typed|typo|"
+                  r"scratch that|not (?:the |an? )?\w+,? but|instead|rather|looked again|listened again|recounted|"
+                  r"(?:ignore|disregard|forget) (?:that|this|what i (?:said|wrote))|wait no(?= *[-,!:;.])|"
+                  r"(?:^|(?<=[.!?;,:(\n-])|(?<=[.!?;,:(-]\s)|(?<=\bno\s)|(?<=\boh\s))"
+                  r"(?:wait|hold on|don'?t(?=\s*(?:-|\.\.\.)))"
+                  r"(?=\s*[-,!:;.]))(?!\w)", re.IGNORECASE | re.MULTILINE)
+"""Phrases that take back what was said before (a later statement replaces an earlier one); "wait", "hold on"
+and a bare "don't -" only where a clause starts."""
+_QUOTED = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|(?<!\w)'[^'\n]*'(?!\w)")
+_OPENING = re.compile(r"[\s,.!:;\u2013\u2014\u2026-]*(?:(?:no(?=\s*[-,!:;.])|oh|ok(?:ay)?|hm+|um+|uh+|ah+)\b"
+                      r"[\s,.!:;\u2013\u2014\u2026-]*)*", re.IGNORECASE)
+
+
+def retractions(text: str) -> list[re.Match[str]]:
+    """The phrases of `text` that take back what came before (`UNDO`), skipping labels in capitals ("HOLD ON" on
+    Who's display, "WAIT") and quoted text, which are what is said, not a correction."""
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    return [match for match in UNDO.finditer(text) if not re.fullmatch(r"\s*[A-Z][A-Z' ]+", match.group(0))
+            and not any(a <= match.start() < b for a, b in quoted)]
+
+
+def retracts(text: str) -> re.Match[str] | None:
+    """The first phrase of `text` that takes back what came before (`retractions`), or None."""
+    return next(iter(retractions(text)), None)
+
+
+def split_at_retractions(text: str) -> list[str]:
+    """`text` cut where a sentence opens by taking back what came before ("Press A, then B. Scratch that: press C"),
+    so that each part is read as a later message; a slip trailing off ("one... no wait, four") is `corrected`."""
+    cuts = [m.start() for m in retractions(text) if text[:m.start()].strip() and
+            re.search(r"(?:(?<!\.)[.!?]|\n)\s*(?:(?:hm+|um+|uh+|ah+|oh|ok(?:ay)?)[,.!\s]*)?$", text[:m.start()], re.I)]
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+
+
+def after_retraction(text: str) -> str:
+    """`text` without the phrases it opens with to take back what came before: "hold on, don't - it's the D" reads
+    "it's the D", "not the second but the fourth" reads "the fourth"."""
+    while (match := retracts(text)) and _OPENING.fullmatch(text[:match.start()]):
+        text = _OPENING.sub("", text[match.end():], count=1)
+    return text
