@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from comma_env.agents.natural.english import COMMON, same_word
 from comma_env.agents.natural.words import ORDINALS
 from comma_env.protocol.text import strip_thinking
 
@@ -203,7 +204,9 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
     """`text` with each word one or two edits from exactly one word of `vocabulary` written right
-    ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
+    ("yellw" -> "yellow"). A common English word (`english.COMMON`) is no typo: it is kept, or read as the form
+    of itself the vocabulary has ("no change" -> "no changed"); `STOPWORDS`, other forms of known words and labels
+    in capitals are kept."""
     words = {w.lower() for w in vocabulary}
     by_length = {n: [w for w in words if len(w) == n] for n in {len(w) for w in words}}
 
@@ -218,7 +221,8 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
             return token  # another form of a word we know ("pressed", "holding", "symbol") is no typo
         close = {w for n in range(len(low) - limit, len(low) + limit + 1) for w in by_length.get(n, ())
                  if (len(low) >= 4 or len(w) > len(low) or sorted(w) == sorted(low)) and
-                 (w[0] == low[0] or sorted(w) == sorted(low)) and distance(low, w, limit) <= limit}
+                 (w[0] == low[0] or sorted(w) == sorted(low)) and distance(low, w, limit) <= limit and
+                 (low not in COMMON or same_word(low, w))}
         return close.pop() if len(close) == 1 else token
 
     return _WORD.sub(repair, text)
