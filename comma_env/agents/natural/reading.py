@@ -43,19 +43,8 @@ SMALL_NUMBERS = {"zero": 0, "nought": 0, "no": 0, "none": 0, "one": 1, "a": 1, "
                  "ten": 10, "once": 1, "twice": 2, "thrice": 3}
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
 
-STOPWORDS = frozenset(
-    "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
-    "were be been it its it's this that these those there here i me my we us you your he she they them what "
-    "which who when where why how all any each every some no not yes ok okay just only also too very now don "
-    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said start stare "
-    "hole holy lift loft while write whole block blur wise wide wipe wife cute cat let lot lie dress prose price "
-    "pride pretty bit sort side sure same seem bold told fold cold gold held help tell sell wall well will wish "
-    "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
-    "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
-    "word work world would could should wait want went west what whats rate date gate late mate note vote "
-    "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
-    "fire tend sever fort tent skip eleven twelve twenty thirty forty fifty sixty seventy eighty ninety none".split())
-"""Words `fix_typos` never rewrites: common words ("start" is no typo of "star", pidgin "don" of "down"), labels."""
+STOPWORDS = frozenset("blur eighty lime loft ninety prose reed rung seventy sever tile".split())
+"""Words `fix_typos` never rewrites that are too rare in `english.COMMON`'s list to be kept as common words."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|"
