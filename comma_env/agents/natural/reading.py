@@ -205,13 +205,14 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
         if low in words or low in STOPWORDS or len(low) < 3 or (token.isupper() and len(token) > 1):
             return token
         limit = 2 if len(low) >= 8 else 1
-        if any(low == w + suffix or w == low + suffix for suffix in _INFLECTIONS
-               for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())):
+        near = [w for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())]
+        if low in COMMON:  # only ever read as another form of itself
+            near = [w for w in near if w[:3] == low[:3] and same_word(low, w)]
+        if any(low == w + suffix or w == low + suffix for suffix in _INFLECTIONS for w in near):
             return token  # another form of a word we know ("pressed", "holding", "symbol") is no typo
-        close = {w for n in range(len(low) - limit, len(low) + limit + 1) for w in by_length.get(n, ())
-                 if (len(low) >= 4 or len(w) > len(low) or sorted(w) == sorted(low)) and
-                 (w[0] == low[0] or sorted(w) == sorted(low)) and distance(low, w, limit) <= limit and
-                 (low not in COMMON or same_word(low, w))}
+        close = {w for w in near if abs(len(w) - len(low)) <= limit and
+                 (len(low) >= 4 or len(w) > len(low) or sorted(w) == sorted(low)) and
+                 (w[0] == low[0] or sorted(w) == sorted(low)) and distance(low, w, limit) <= limit}
         return close.pop() if len(close) == 1 else token
 
     return _WORD.sub(repair, text)
