@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from comma_env.agents.natural.english import COMMON, same_word
 from comma_env.agents.natural.words import ORDINALS
 from comma_env.protocol.text import strip_thinking
 
@@ -42,19 +43,8 @@ SMALL_NUMBERS = {"zero": 0, "nought": 0, "no": 0, "none": 0, "one": 1, "a": 1, "
                  "ten": 10, "once": 1, "twice": 2, "thrice": 3}
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
 
-STOPWORDS = frozenset(
-    "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
-    "were be been it its it's this that these those there here i me my we us you your he she they them what "
-    "which who when where why how all any each every some no not yes ok okay just only also too very now don "
-    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said start stare "
-    "hole holy lift loft while write whole block blur wise wide wipe wife cute cat let lot lie dress prose price "
-    "pride pretty bit sort side sure same seem bold told fold cold gold held help tell sell wall well will wish "
-    "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
-    "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
-    "word work world would could should wait want went west what whats rate date gate late mate note vote "
-    "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
-    "fire tend sever fort tent skip eleven twelve twenty thirty forty fifty sixty seventy eighty ninety none".split())
-"""Words `fix_typos` never rewrites: common words ("start" is no typo of "star", pidgin "don" of "down"), labels."""
+STOPWORDS = frozenset("blur eighty lime loft ninety prose reed rung seventy sever tile".split())
+"""Words `fix_typos` never rewrites that are too rare in `english.COMMON`'s list to be kept as common words."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
 SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|"
@@ -203,7 +193,9 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
     """`text` with each word one or two edits from exactly one word of `vocabulary` written right
-    ("yellw" -> "yellow"); `STOPWORDS`, other forms of known words and labels in capitals are kept."""
+    ("yellw" -> "yellow"). A common English word (`english.COMMON`) is no typo: it is kept, or read as the form
+    of itself the vocabulary has ("no change" -> "no changed"); `STOPWORDS`, other forms of known words and labels
+    in capitals are kept."""
     words = {w.lower() for w in vocabulary}
     by_length = {n: [w for w in words if len(w) == n] for n in {len(w) for w in words}}
 
@@ -213,11 +205,13 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
         if low in words or low in STOPWORDS or len(low) < 3 or (token.isupper() and len(token) > 1):
             return token
         limit = 2 if len(low) >= 8 else 1
-        if any(low == w + suffix or w == low + suffix for suffix in _INFLECTIONS
-               for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())):
+        near = [w for n in range(len(low) - 3, len(low) + 4) for w in by_length.get(n, ())]
+        if low in COMMON:  # only ever read as another form of itself
+            near = [w for w in near if w[:3] == low[:3] and same_word(low, w)]
+        if any(low == w + suffix or w == low + suffix for suffix in _INFLECTIONS for w in near):
             return token  # another form of a word we know ("pressed", "holding", "symbol") is no typo
-        close = {w for n in range(len(low) - limit, len(low) + limit + 1) for w in by_length.get(n, ())
-                 if (len(low) >= 4 or len(w) > len(low) or sorted(w) == sorted(low)) and
+        close = {w for w in near if abs(len(w) - len(low)) <= limit and
+                 (len(low) >= 4 or len(w) > len(low) or sorted(w) == sorted(low)) and
                  (w[0] == low[0] or sorted(w) == sorted(low)) and distance(low, w, limit) <= limit}
         return close.pop() if len(close) == 1 else token
 

@@ -21,7 +21,6 @@ from comma_env.agents.natural.reading import (
     ORDINAL,
     QUALIFIERS,
     RELATIONS,
-    STOPWORDS,
     VERBS,
     corrected,
     doubted,
@@ -57,6 +56,19 @@ _SWAP = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<was>[A-Za-z]+),?\s+but\s+(?:a
                    r"not\s+(?:an?\s+|the\s+)?(?P<old>[A-Za-z]+)\b", re.IGNORECASE)
 """A correction of one value: "blue, not red" or "not red but blue"."""
 
+_NAMES_NO_KEY = frozenset(
+    "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
+    "were be been it its it's this that these those there here i me my we us you your he she they them what "
+    "which who when where why how all any each every some no not yes ok okay just only also too very now don "
+    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said start stare "
+    "hole holy lift loft while write whole block blur wise wide wipe wife cute cat let lot lie dress prose price "
+    "pride pretty bit sort side sure same seem bold told fold cold gold held help tell sell wall well will wish "
+    "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
+    "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
+    "word work world would could should wait want went west what whats rate date gate late mate note vote "
+    "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
+    "fire tend sever fort tent skip eleven twelve twenty thirty forty fifty sixty seventy eighty ninety none".split())
+"""Words that name no fact and no key: what a correction or an item of a list says besides them names one."""
 _NAMES_NOTHING = frozenset("something anything wrong mistake misread misspoke mixed got had said wrote".split())
 """Words of a correction that do not say what it corrects ("hold on, I got something wrong")."""
 
@@ -232,7 +244,7 @@ class Phrasebook:
         if _bare_value(message):  # "sorry, it's 3": placed nowhere, or in several places that change the advice
             return any(self.decide(trial).advice != self.decide(after).advice for trial in
                        self.substituted(message, before))
-        said = set(re.findall(r"[\w']+", UNDO.sub(" ", message.lower()))) - STOPWORDS - _NAMES_NOTHING
+        said = set(re.findall(r"[\w']+", UNDO.sub(" ", message.lower()))) - _NAMES_NO_KEY - _NAMES_NOTHING
         held = " ".join(self.facts(after))
         return not said or any(
             re.search(rf"\b{m.group('old') or m.group('was')}\b", held, re.I) for m in _SWAP.finditer(message))
@@ -421,9 +433,10 @@ def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
 
 
 _ITEM_BREAK = re.compile(r"[,;]|->|\bthen\b", re.IGNORECASE)
-FILLER = STOPWORDS | frozenset("press push hit click type enter key keys first second third fourth finally code "
-                               "please symbol symbols sign button buttons ones order start end others other remaining "
-                               "way just begin after thanks thank cheers good great nice cool perfect".split())
+FILLER = _NAMES_NO_KEY | frozenset("press push hit click type enter key keys first second third fourth finally code "
+                                      "please symbol symbols sign button buttons ones order start end others other "
+                                      "remaining way just begin after thanks thank cheers good great nice cool "
+                                      "perfect".split())
 """Words an item of a list of keys may have besides what names the key."""
 
 
