@@ -277,6 +277,30 @@ def test_a_dog_count_of_n_or_m_more_adds_the_dogs_seen_before_it():
     assert count_dogs("I count two or three dogs") == (2, 3)
 
 
+def test_atm_a_condition_after_logging_in_is_settled_on_the_balance_the_solvers_own_steps_reach():
+    login = {24481: ["select_withdraw", "press_8", "press_6", "press_9", "press_7", "press_enter"],  # $2,781.61
+             24485: ["select_withdraw", "press_8", "press_4", "press_7", "press_5", "press_enter"]}  # $137.46
+    rest = {24481: ["continue", "amount_300", "confirm"],
+            24485: ["go_back", "select_deposit", "continue", "amount_100", "confirm"]}
+    for seed in login:
+        cls, state = state_of("atm", seed)
+        book = phrasebook(cls)
+        for said in ["1. Choose Withdraw.\n2. Key in your PIN from the card, then Enter.\n3. Balance is $500 or more? "
+                     "Take out $300. Otherwise deposit $100.",
+                     "Sign in with your PIN after choosing Withdraw, then withdraw $300 if you have $500 or more, else "
+                     "deposit $100.",
+                     "Choose withdraw, type your pin and hit enter; then apply the rule: 500 or more means withdraw "
+                     "300, less means deposit 100."]:
+            assert book.understand_dialogue([said], copy.deepcopy(state)).actions == login[seed] + rest[seed], said
+        said = "Choose withdraw, type your pin and hit enter. If it's $500 or more, pick $300 and confirm."
+        steps = book.understand_dialogue([said], copy.deepcopy(state))
+        assert steps.actions == login[seed] + (rest[seed] if seed == 24481 else []), said  # the amounts: Continue
+        said = "If it's $500 or more, pick $300 and confirm."  # at the menu: no balance to settle it on
+        assert book.understand_dialogue([said], copy.deepcopy(state)).ask
+        said = "Counterintuitively, you pick Withdraw even if you want to check the balance. Then type your PIN."
+        assert book.understand_dialogue([said], copy.deepcopy(state)).actions == login[seed][:-1]  # no rule
+
+
 def test_atm_a_secret_number_is_the_pin_enter_on_part_of_it_is_asked_and_wait_no_takes_back():
     cls, state = state_of("atm", 24486)  # PIN 1586
     book = phrasebook(cls)
