@@ -1079,3 +1079,23 @@ def test_maze_a_walk_to_a_sphere_keeps_the_button_pressed_before_the_sphere_is_n
                  "the green sphere.", "Press the button once you're on the green sphere.",
                  "hit the button when you reach the green ball"]:
         assert book.understand(said, state).actions[-1] == "press_button", said
+
+
+def test_who_labels_in_lower_case_rows_reading_order_in_words_and_bot_for_bottom():
+    cls, _ = state_of("who", 1)
+    book = phrasebook(cls)
+    rows = {"top_left": "SURE", "top_right": "OKAY", "middle_left": "NEXT", "middle_right": "RIGHT",
+            "bottom_left": "LIKE", "bottom_right": "UH UH"}
+    for said in ["display: UR. buttons: sure okay / next right / like uh uh. thats rows top to bottom, left then right",
+                 "display UR\nbuttons:\nsure okay\nnext right\nlike uh uh",
+                 "the display says UR; the buttons are sure okay; next right; like uh uh",
+                 "display: UR. buttons, going left right down the rows: SURE, OKAY, NEXT, RIGHT, LIKE, UH UH",
+                 "display says UR. labels, left-right then top-down: SURE, OKAY, NEXT, RIGHT, LIKE, UH UH",
+                 "display = UR\ntop_left = SURE\ntop_right = OKAY\nmid_left = NEXT\nmid_right = RIGHT\n"
+                 "bot_left = LIKE\nbot_right = UH UH"]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["labels"] == rows, said
+    memory = book.start()
+    book.hear("display UR. buttons from the bottom up: sure okay / next right / like uh uh", memory)
+    assert not memory["state"]["labels"]  # rows not from the top: asked
