@@ -1099,3 +1099,35 @@ def test_who_labels_in_lower_case_rows_reading_order_in_words_and_bot_for_bottom
     memory = book.start()
     book.hear("display UR. buttons from the bottom up: sure okay / next right / like uh uh", memory)
     assert not memory["state"]["labels"]  # rows not from the top: asked
+
+
+def test_dogs_by_diminutive_and_a_table_a_dog_a_row():
+    cls, _ = state_of("dog", 1)
+    book = phrasebook(cls)
+    for said, dogs in [("there is one doggy!! he is black and standing up", (1,)), ("two doggies by the bench", (2,)),
+                       ("| # | coat | pose | facing |\n|---|---|---|---|\n| 1 | black | running | right |\n"
+                        "| 2 | black | lying | left |\n| 3 | brown | lying | left |\n\nTimer: 8:44", (3,)),
+                       ("| No. | Breed (guess) | Facing |\n|--|--|--|\n| 1 | lab | left |\n| 2 | poodle | right |",
+                        (2,))]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["dogs"] == dogs, said
+
+
+def test_a_colour_glossed_with_a_hedge_is_either_and_a_bracket_legend_or_a_bare_ordinal_row_is_read():
+    from comma_env.agents.natural.color_grid import read_grid
+    from comma_env.agents.natural.phrasebooks.wire import PALETTE
+    assert [m.options for m in PALETTE.mentions("blue, navy (maybe black), red")] == [("blue",), ("blue", "black"),
+                                                                                     ("red",)]
+    rows = "row 2: red red blue blue. row 3: green green yellow yellow. row 4: red blue green yellow"
+    for said in ["row 1: red blue teal (probably green) yellow. ", "row 1: red blue blue (green?) yellow. ",
+                 "row 1: red blue teal (I think green) yellow. "]:
+        assert read_grid(said + rows)[0][2] == ("blue", "green"), said
+    assert read_grid("row 1: red blue teal (green) yellow. " + rows)[0][2] == ("green",)  # no hedge: the gloss
+    squares = read_grid("row 1: yellow green pink blue (pink means magenta i think). " + rows)[0]
+    assert [squares[i] for i in range(4)] == [("yellow",), ("green",), ("magenta",), ("blue",)]
+    for said in ["first line yellow pink blue green. second yellow blue red pink. 3rd blue white green red. 4th pink "
+                 "white blue yellow", "top row: yellow pink blue green; second yellow blue red pink; third blue white "
+                 "green red; bottom pink white blue yellow"]:
+        squares = read_grid(said)[0]
+        assert [squares[i][0] for i in range(4, 16, 4)] == ["yellow", "blue", "magenta"], said
