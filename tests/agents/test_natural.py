@@ -1131,3 +1131,15 @@ def test_a_colour_glossed_with_a_hedge_is_either_and_a_bracket_legend_or_a_bare_
                  "green red; bottom pink white blue yellow"]:
         squares = read_grid(said)[0]
         assert [squares[i][0] for i in range(4, 16, 4)] == ["yellow", "blue", "magenta"], said
+
+
+def test_wire_a_wire_ruled_out_by_a_reference_leaves_the_other_and_the_count_question_says_the_list():
+    cls, state = state_of("wire", 24011)  # blue, blue, yellow
+    book = phrasebook(cls)
+    for said in ["Not the yellow one. And not the top blue either. The other blue - that's your cut.",
+                 "skip the first blue, cut the other blue", "Ignore the top blue; snip the other blue wire."]:
+        assert book.understand_dialogue([said], state).actions == ["cut_wire_2"], said
+    assert book.understand_dialogue(["Cut the other blue."], state).ask  # nothing ruled out: which blue?
+    memory = book.start()
+    book.hear("4 wires. red blue yellow. serial AB12C4", memory)
+    assert book.decide(memory).ask == ["how many wires there are (you said 4, but listed 3 colours)"]

@@ -162,7 +162,7 @@ class WirePhrases(Phrasebook):
             state["colours"] = dict(enumerate(order, start=1))
             state.pop("counts", None)
             # "six wires: yellow, red, black, black, black": the count and the list disagree
-            state["mismatch"] = bool(count and count > len(order) and not HEDGES.search(text))
+            state["mismatch"] = len(order) if count and count > len(order) and not HEDGES.search(text) else 0
         for index, options in self._placed(low, state.get("count") or len(order))[0].items():
             state.setdefault("colours", {})[index] = options
 
@@ -227,8 +227,8 @@ class WirePhrases(Phrasebook):
             pool = [c for c, n in said["counts"].items() for _ in range(n)]
             orders = sorted(set(itertools.permutations(pool)))
             wires: Any = unknown("the order of the wires from the top", [list(o) for o in orders])
-        elif said.get("mismatch"):
-            wires = unknown(f"how many wires there are (you said {count}, but listed {len(colours)} colours)", [])
+        elif said.get("mismatch"):  # the colours in the list, before any placed apart ("black at the bottom")
+            wires = unknown(f"how many wires there are (you said {count}, but listed {said['mismatch']} colours)", [])
         elif count:
             wires = []
             for k in range(1, count + 1):
@@ -282,9 +282,17 @@ class WirePhrases(Phrasebook):
         for k in range(1, len(said)):  # "find the black wire. the one directly underneath it ..."
             before = sorted({o for m in PALETTE.mentions(said[k - 1]) for o in m.options})
             said[k] = _NEXT_TO_IT.sub(rf"\1 the {before[0]} one", said[k]) if len(before) == 1 else said[k]
+        ruled: set[int] = set()  # "not the top blue either", "skip the first blue": each one wire ruled out
+        for k, part in enumerate(said):
+            for match in reversed(list(_RULED.finditer(part))):
+                out = _refers_to(match.group(1), colors)
+                ruled |= out if out and len(out) == 1 else set()
+                said[k] = part = part[:match.start()] + " " + part[match.end():]
         chosen, sentence = meant(said, lambda s: _refers_to(s, colors))
         if chosen is None:
             return Steps()
+        if len(chosen) > 1 and chosen - ruled:  # "the other blue"
+            chosen -= ruled
         if len(chosen) == 1 and not HEDGES.search(sentence) and not re.search(r"\bone of\b", sentence):
             return Steps([f"cut_wire_{min(chosen)}"])
         if not chosen:
@@ -293,6 +301,9 @@ class WirePhrases(Phrasebook):
         return Steps.unclear(f"Which wire do you mean: the {named} from the top?")
 
 
+_RULED = re.compile(r"\b(?:not|skip|except(?: for)?|other than|ignore)\s+(the\s+[a-z0-9 ]{1,30}?)(?:\s+(?:either|too))?"
+                    r"(?=\s*(?:[.,;!:]|\s-|$))")
+"""A wire ruled out by a reference ("not the top blue either", "skip the first blue,")."""
 _NEXT_TO_IT = re.compile(r"\b(below|under|beneath|underneath|after|above|before|over)\s+(?:it|th(?:at|is)(?: one)?)\b")
 """A wire placed by one named in the sentence before ("... underneath it")."""
 
