@@ -1143,3 +1143,19 @@ def test_wire_a_wire_ruled_out_by_a_reference_leaves_the_other_and_the_count_que
     memory = book.start()
     book.hear("4 wires. red blue yellow. serial AB12C4", memory)
     assert book.decide(memory).ask == ["how many wires there are (you said 4, but listed 3 colours)"]
+
+
+def test_password_the_letters_now_after_current_and_a_table_with_a_now_column():
+    cls, _ = state_of("password", 1)
+    book = phrasebook(cls)
+    now = [("Q",), ("L",), ("B",), ("D",), ("E",)]
+    for said in ["Across the observations window 1 showed R/P/Q, window 2 M/N/L. Summary: current Q L B D E.",
+                 "at the moment: Q L B D E", "Letters currently Q, L, B, D, E.",
+                 "| window | 1st | 2nd | now |\n|---|---|---|---|\n| 1 | R | P | Q |\n| 2 | M | N | L |\n"
+                 "| 3 | C | A | B |\n| 4 | E | C | D |\n| 5 | F | D | E |",
+                 "| # | before | current |\n|--|--|--|\n| 1 | R | Q |\n| 2 | M | L |\n| 3 | C | B |\n| 4 | E | D |\n"
+                 "| 5 | F | E |"]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["shown"] == now, said
+    assert memory["notes"]["letters_seen"][0] == ["R", "Q"]
