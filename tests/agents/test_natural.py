@@ -1159,3 +1159,15 @@ def test_password_the_letters_now_after_current_and_a_table_with_a_now_column():
         book.hear(said, memory)
         assert memory["state"]["shown"] == now, said
     assert memory["notes"]["letters_seen"][0] == ["R", "Q"]
+
+
+def test_conditional_branches_split_at_a_dash_before_if_or_otherwise_not_before_and_if():
+    from comma_env.agents.natural.conditions import settle
+    state = {"strip_color": "yellow", "timer": "5:44"}
+    for said in ["if the strip is yellow, let go when you see a 5 on the timer - if it's blue, wait for a 4",
+                 "if the strip is yellow, let go on a 5 — if it's blue, on a 4",
+                 "if the strip is yellow, release on a 5 – otherwise release on a 1"]:
+        kept, question = settle(said, state)
+        assert question is None and "5" in kept and "4" not in kept and " 1" not in kept, said
+    kept, question = settle("If the strip is yellow, release on 0 — and if it does right now, release.", state)
+    assert question is None and "release on 0" in kept  # "and if" goes on inside the branch

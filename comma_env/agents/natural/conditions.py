@@ -43,8 +43,10 @@ _QUIET = frozenset("the a an is are was be it its it's there you your see have h
 """Words a condition may have besides what names a fact, its value and the comparison."""
 _COLOURS = frozenset({"red", "blue", "green", "yellow", "white", "black", "magenta", *OTHER, *SYNONYMS})
 _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
-                     r",\s*(?=(?:otherwise|else|if\b|but if|and if|then\W*if\b))|:\s*(?=if\b)", re.IGNORECASE)
-"""Where one branch of conditional advice ends: a sentence, a comma before "otherwise" or another "if", a colon
+                     r",\s*(?=(?:otherwise|else|if\b|but if|and if|then\W*if\b))|:\s*(?=if\b)|"
+                     r"\s[-–—]+\s*(?=(?:otherwise|else|if\b|but if))", re.IGNORECASE)
+"""Where one branch of conditional advice ends: a sentence, a comma or dash before "otherwise" or another "if" (a
+dash not before "and if": "..., the timer has to end in 0 — and if it does, submit"), a colon
 before "if" ("Check the serial: if it ends in an even digit, ...")."""
 _OR = re.compile(r"\s+(?:or|nor)\s+(?!(?:more|less|fewer|bigger|larger|smaller|greater|higher|over|above|under|"
                  r"below|so)\b)|\s*,\s*")
