@@ -1171,3 +1171,19 @@ def test_conditional_branches_split_at_a_dash_before_if_or_otherwise_not_before_
         assert question is None and "5" in kept and "4" not in kept and " 1" not in kept, said
     kept, question = settle("If the strip is yellow, release on 0 — and if it does right now, release.", state)
     assert question is None and "release on 0" in kept  # "and if" goes on inside the branch
+
+
+def test_colours_spelled_as_words_that_sound_the_same_are_read_where_a_colour_stands():
+    from comma_env.agents.natural.colours import sounds_like
+    assert sounds_like("top one is blew second one is read third one blew") == (
+        "top one is blue second one is red third one blue")
+    assert sounds_like("bottom row yellow yellow blue read") == "bottom row yellow yellow blue red"
+    assert sounds_like("red, read, blue") == "red, red, blue"
+    for said in ["the serial reads AB12C4", "read them top to bottom: red, blue", "I read the wires: blue, red"]:
+        assert sounds_like(said) == said  # the verb
+    cls, _ = state_of("wire", 1)
+    book = phrasebook(cls)
+    memory = book.start()
+    book.hear("four wires top one is blew second one is read third one blew again and the bottom one is yellow "
+              "serial 7A0BG9", memory)
+    assert memory["state"]["colours"] == {1: ("blue",), 2: ("red",), 3: ("blue",), 4: ("yellow",)}

@@ -118,3 +118,15 @@ def drop_negated(text: str, palette: Palette) -> str:
     names = rf"(?:{palette.pattern.pattern})(?:\s+(?:ones?|wires?)\b)?"
     return re.sub(rf"\b(?:not|isn'?t|aren'?t|never|no|skip|except)\s+(?:a\s+|an\s+|the\s+|any\s+)?{names}"
                   rf"(?:\s*,?\s*(?:or|and|nor)?\s+(?:the\s+)?{names}|\s*,\s*{names})*", " ", text, flags=re.IGNORECASE)
+
+
+_NAMES = ("red", "blue", "green", "yellow", "white", "black", "magenta", "pink", "purple", "orange")
+_READ = re.compile("(?:" + "|".join(f"(?<={w})" for w in (*_NAMES, "is", "are", ",")) + r")(\s*)read"
+                   r"(?=\s*(?:[,.;!)]|$|(?:and|then|second|third|fourth|fifth|sixth|last|bottom|" + "|".join(_NAMES)
+                   + r")\b))", re.IGNORECASE)
+
+
+def sounds_like(text: str) -> str:
+    """`text` with colours spelled as words that sound the same put right: "blew" always, "read" where a colour
+    stands (after a colour, "is" or a comma, before the list goes on or ends)."""
+    return _READ.sub(r"\1red", re.sub(r"(?<![A-Za-z])blew(?![A-Za-z])", "blue", text, flags=re.IGNORECASE))

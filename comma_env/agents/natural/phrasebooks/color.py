@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.color_grid import PALETTE, ROW_WORDS, SIZE, read_grid
+from comma_env.agents.natural.colours import sounds_like
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
 from comma_env.agents.natural.reading import HEDGES, ORDINAL_WORDS, number, plain
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
@@ -23,7 +24,8 @@ class ColorPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        squares, unsure_axes = read_grid(re.sub(r"\bline(?=\s*[1-4]\b)", "row", plain(text, VOCABULARY), flags=re.I))
+        squares, unsure_axes = read_grid(re.sub(r"\bline(?=\s*[1-4]\b)", "row", sounds_like(plain(text, VOCABULARY)),
+                                                flags=re.I))
         grid: list[Any] = list(state.get("grid") or [None] * CELLS)
         for index, options in squares.items():
             grid[index] = options

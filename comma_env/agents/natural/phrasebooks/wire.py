@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.colours import Palette, drop_negated
+from comma_env.agents.natural.colours import Palette, drop_negated, sounds_like
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, unknown
 from comma_env.agents.natural.reading import (
     ASIDE,
@@ -129,7 +129,7 @@ class WirePhrases(Phrasebook):
     # -- the expert reads a description -----------------------------------------------------------
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = _serial_and_rest(ASIDE.sub(" ", clean(text)), state)
+        text = _serial_and_rest(ASIDE.sub(" ", sounds_like(clean(text))), state)
         text = drop_negated(spelled_numbers(fix_typos(_legend(text), (*VOCABULARY, *NUMBER_VOCABULARY))), PALETTE)
         low = _TOP_GROUP.sub(lambda m: ", ".join([m.group(2)] * (number(m.group(1)) or 1)), text.lower())
         low = _SHARED.sub(lambda m: ", ".join(_at(m.group(k), m.group(3)) for k in (1, 2)), low)
