@@ -1187,3 +1187,18 @@ def test_colours_spelled_as_words_that_sound_the_same_are_read_where_a_colour_st
     book.hear("four wires top one is blew second one is read third one blew again and the bottom one is yellow "
               "serial 7A0BG9", memory)
     assert memory["state"]["colours"] == {1: ("blue",), 2: ("red",), 3: ("blue",), 4: ("yellow",)}
+
+
+def test_wire_the_one_under_it_after_a_wire_named_is_the_next_wire():
+    cls, _ = state_of("wire", 1)
+    book = phrasebook(cls)
+    for said, colours in [
+            ("There are three little wires. The top one and the one under it are both blue, and the bottom one is "
+             "yellow. serial LISJ26", {1: ("blue",), 2: ("blue",), 3: ("yellow",)}),
+            ("three wires. The top wire and the wire below it are blue, the bottom one is yellow. serial LISJ26",
+             {1: ("blue",), 2: ("blue",), 3: ("yellow",)}),
+            ("four wires: the second wire and the one right under it are both red, the top one is white, the bottom "
+             "one is black. serial AB12C4", {1: ("white",), 2: ("red",), 3: ("red",), 4: ("black",)})]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["colours"] == colours, said

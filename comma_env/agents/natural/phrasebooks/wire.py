@@ -44,6 +44,11 @@ _TOP_GROUP = re.compile(rf"\b(?:the\s+)?(?:top|first|last|bottom)\s+(two|three|f
                         rf"(?:are|r)\s+(?:all\s+|both\s+)?({PALETTE.pattern.pattern})\b")
 """Wires said as one group where the list reaches them ("the top three are all red", "then the last two are both
 white"), read as that many of the colour."""
+_ORDINALS = ("top", "second", "third", "fourth", "fifth")
+_UNDER_IT = re.compile(r"\b(top|second|third|fourth|fifth)\s+(?:one|wire)\s+(?:and|,)\s+(?:the\s+)?(?:one|wire)\s+"
+                       r"(?:right\s+|just\s+|directly\s+)?(?:under|below|beneath|underneath|after)\s+"
+                       r"(?:it|that(?: one)?)\b")
+"""Two wires placed one after the other ("the top one and the one under it are both blue": top and second)."""
 _SHARED = re.compile(rf"\b({ORDINAL}|\d|top|bottom)\s+(?:and|&)\s+(?:the\s+)?({ORDINAL}|\d|top|bottom)\s+"
                      rf"(?:wires?\s+|ones?\s+)?(?:(?:are|is|r)\s+(?:both\s+)?|both\s+)({PALETTE.pattern.pattern})\b")
 _MIDDLE = re.compile(rf"\bthe\s+(?:(two|three|[23])\s+in\s+(?:the\s+)?middle|middle\s+(two|three|[23]))\s+(?:ones\s+)?"
@@ -131,7 +136,8 @@ class WirePhrases(Phrasebook):
         state = memory["state"]
         text = _serial_and_rest(ASIDE.sub(" ", sounds_like(clean(text))), state)
         text = drop_negated(spelled_numbers(fix_typos(_legend(text), (*VOCABULARY, *NUMBER_VOCABULARY))), PALETTE)
-        low = _TOP_GROUP.sub(lambda m: ", ".join([m.group(2)] * (number(m.group(1)) or 1)), text.lower())
+        low = _UNDER_IT.sub(lambda m: f"{m.group(1)} and {say_ordinal(_ORDINALS.index(m.group(1)) + 2)}", text.lower())
+        low = _TOP_GROUP.sub(lambda m: ", ".join([m.group(2)] * (number(m.group(1)) or 1)), low)
         low = _SHARED.sub(lambda m: ", ".join(_at(m.group(k), m.group(3)) for k in (1, 2)), low)
         count = self._count(low)
         if count:
