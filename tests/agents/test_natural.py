@@ -1202,3 +1202,14 @@ def test_wire_the_one_under_it_after_a_wire_named_is_the_next_wire():
         memory = book.start()
         book.hear(said, memory)
         assert memory["state"]["colours"] == colours, said
+
+
+def test_color_the_squares_still_coloured_in_a_row_are_its_squares_not_white():
+    cls, state = state_of("color", 24420)
+    for action in ["press_1_3", "press_2_2", "press_3_1"]:  # (1,3) is white now
+        state.apply(action)
+    book = phrasebook(cls)
+    for said in ["Now clear whatever's still coloured in the top row.", "press the coloured squares in the top row",
+                 "top row: whatever is left", "everything that's still colored in row 1"]:
+        assert book.understand_dialogue([said], copy.deepcopy(state)).actions == [
+            "press_1_1", "press_1_2", "press_1_4"], said

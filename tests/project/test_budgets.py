@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5797,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5799,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -147,6 +147,7 @@ ALLOWANCES: dict[str, int] = {
     # +2: conditional advice splits its branches at a dash before "if"/"otherwise" as at a comma
     # +14: colours spelled as words that sound the same ("blew", "read" where a colour stands) in Wire and Color
     # +6: Wire descriptions: "the top one and the one under it" are the top and second wires
+    # +2: Color advice: "whatever's still coloured", "the coloured squares", "what is left" in a row are its non-white
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;
