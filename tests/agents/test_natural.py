@@ -1213,3 +1213,11 @@ def test_color_the_squares_still_coloured_in_a_row_are_its_squares_not_white():
                  "top row: whatever is left", "everything that's still colored in row 1"]:
         assert book.understand_dialogue([said], copy.deepcopy(state)).actions == [
             "press_1_1", "press_1_2", "press_1_4"], said
+
+
+def test_sound_known_by_its_telling_features_without_its_name():
+    from comma_env.agents.natural.phrasebooks.sound import identify
+    for said in ["it's one long very high note, totally steady, no warble.", "a single long note, really high and "
+                 "pure, doesn't change", "one long piercing tone, constant"]:
+        assert identify(said) == ["Whistle"], said
+    assert len(identify("a steady note")) > 1  # two features: still open
