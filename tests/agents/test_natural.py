@@ -1221,3 +1221,13 @@ def test_sound_known_by_its_telling_features_without_its_name():
                  "pure, doesn't change", "one long piercing tone, constant"]:
         assert identify(said) == ["Whistle"], said
     assert len(identify("a steady note")) > 1  # two features: still open
+
+
+def test_who_a_condition_on_the_label_of_a_button_is_settled_on_the_panel():
+    cls, state = state_of("who", 14034)  # middle right WHAT?, top left YOU, bottom left READY
+    book = phrasebook(cls)
+    for said, pressed in [("If WHAT? is in the middle right spot, press it; otherwise press YOU.", "middle_right"),
+                          ("If the middle right button says WHAT?, press it; otherwise press YOU.", "middle_right"),
+                          ("If the bottom left button says WHAT?, press it; otherwise press YOU.", "top_left"),
+                          ("If the top left one is READY, press it, else press OKAY.", "top_right")]:
+        assert book.understand_dialogue([said], state).actions == [f"press_{pressed}"], said

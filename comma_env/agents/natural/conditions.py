@@ -62,6 +62,8 @@ def _things(state: dict[str, Any]) -> list[tuple[set[str], Any]]:
         if isinstance(value, list) and value and not isinstance(value[0], (str, dict)):
             continue  # numbers (places in a picture, labels of Memory) are no things to count
         out.append((words, value))
+        if isinstance(value, dict):  # "the middle right button says WHAT?": one entry, by its key and the fact's name
+            out += [(words | set(str(k).lower().split("_")), v) for k, v in value.items() if isinstance(v, str)]
         if isinstance(value, list) and value:
             noun = key.split("_")[0].rstrip("s")
             out.append(({noun, noun + "s", "lights", "light"} if noun == "led" else {noun, noun + "s"}, value))
@@ -118,8 +120,10 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     comparing = [w for op, ws in _CMP if ws for w in re.findall(rf"\b(?:{ws})\b", cond)]
     spare = {w for c in comparing for w in c.split()} | _QUIET | set(_WORDS) | {"odd", "even", "mm"}
 
+    printed = {w.lower() for w in re.findall(r"\b[A-Z][A-Z']+\b", condition)}  # a label it may or may not show
+
     def unexplained(nouns: set[str], value: Any) -> bool:
-        return any(w not in spare and not _names(w, nouns) and not _matches(value, [w]) and w not in _END
+        return any(w not in spare | printed and not _names(w, nouns) and not _matches(value, [w]) and w not in _END
                    and w not in _COLOURS
                    and not w[0].isdigit() and not w.startswith("$") for w in values)
     counted = [(nouns, v) for nouns, v in things if isinstance(v, list) and nouns & set(words)]
@@ -282,7 +286,8 @@ def settle(text: str, state: dict[str, Any]) -> tuple[str, str | None]:
                 if verdict:
                     chosen = _filled(then, group[0][1])
                     if test and re.search(r"\b(?:it|them)\b", chosen, re.IGNORECASE):  # "if the bottom wire is
-                        chosen = f"{test}. {chosen}"  # yellow, cut it": "it" is what the condition names
+                        chosen = f"{test}{'' if test.endswith('?') else '.'} {chosen}"  # yellow, cut it": "it" is
+                        # what the condition names
                     break
             kept += [chosen] if chosen else []
             group = []
