@@ -1231,3 +1231,15 @@ def test_who_a_condition_on_the_label_of_a_button_is_settled_on_the_panel():
                           ("If the bottom left button says WHAT?, press it; otherwise press YOU.", "top_left"),
                           ("If the top left one is READY, press it, else press OKAY.", "top_right")]:
         assert book.understand_dialogue([said], state).actions == [f"press_{pressed}"], said
+
+
+def test_color_rows_split_by_semicolons_unless_the_rows_are_marked():
+    from comma_env.agents.natural.color_grid import read_grid
+    for said in ["Blues gone. New grid: red green blue blue; red yellow WHITE yellow; blue red yellow blue; red red "
+                 "WHITE green. Next.", "red green blue blue; red yellow white yellow; blue red yellow blue; red red "
+                 "white green", "grid now: R G B B; R Y W Y; B R Y B; R R W G"]:
+        squares = read_grid(said)[0]
+        assert [squares[i][0] for i in (0, 6, 8, 15)] == ["red", "white", "blue", "green"], said
+    squares = read_grid("row 4 (from the bottom): magenta blue blue yellow; row 3: yellow red blue red; row 2: "
+                        "magenta red red yellow; row 1: blue magenta yellow magenta")[0]
+    assert squares[0] == ("blue",) and squares[12] == ("magenta",)  # marked rows keep their marks

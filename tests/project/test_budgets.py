@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5804,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5805,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -149,6 +149,7 @@ ALLOWANCES: dict[str, int] = {
     # +6: Wire descriptions: "the top one and the one under it" are the top and second wires
     # +2: Color advice: "whatever's still coloured", "the coloured squares", "what is left" in a row are its non-white
     # +5: conditions on one entry of a fact ("if the middle right button says WHAT?"), a printed label as its value
+    # +1: Color rows split by semicolons ("New grid: red green blue blue; red yellow WHITE yellow; ...")
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;

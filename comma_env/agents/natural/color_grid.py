@@ -41,11 +41,12 @@ def _cells(chunk: str) -> list[Cell]:
 
 
 def _lines(text: str) -> list[list[Cell]] | None:
-    """Rows drawn as letters or emoji, one per line or split by " / "."""
+    """Rows drawn as letters or emoji, one per line or split by " / " or "; "."""
     pieces = [p for line in text.splitlines() for p in re.split(r"[.!?](?:\s|$)", re.sub(r"\([^)]*\)", " ", line))]
     for line in pieces:  # a sentence at a time, a legend in brackets left out: "(R red, B blue)"
         parts = [re.sub(r"^r(?:ow)?\s*[1-4]\b\W*", "", p.strip(), flags=re.I)  # "r1 red blu grn grn / r2 ..."
-                 for p in re.split(r"\s*[/|]\s*", line.split(":", 1)[-1]) if p.strip()]
+                 for p in re.split(r"\s*[/|]\s*" if re.search(r"\brow\s*[1-4]\b", line, re.I) else r"\s*[/|;]\s*",
+                                   line.split(":", 1)[-1]) if p.strip()]  # "row 4 ...; row 3 ...": the rows' marks
         parts[-1:] = [re.sub(r"^([A-Za-z]{4})\b[\s,]+[a-z][\w\s]*$", r"\1", p) if not PALETTE.one(p[:4]) else p
                       for p in parts[-1:]]  # "GYMM, in rows", not "blue red magenta yellow"
         if len(parts) == SIZE:
