@@ -13,8 +13,9 @@ and README-A2.md). Two kinds of item:
 An item is *understood and correct* when the partner did what the item expects, judged by
 outcome: the advice (carried out on the true state, the puzzle's own ``expand_advice`` for
 lines such as "release when the timer shows a 4") or the typed actions make no mistake and
-leave the puzzle as the expected ones do (the same picture and progress, or both solved; the
-timer of Button and Dog is left out, so any right moment counts). An *ask* item (ambiguous or
+leave the puzzle as the expected ones do (the same picture and progress, or both solved, or
+solved after passing where the expected ones end; the timer of Button and Dog is left out, so
+any right moment counts). An *ask* item (ambiguous or
 incomplete) is answered correctly by a question; advising or acting on it is *wrong*. An
 expert's advice also has to say in prose what it decided: the scripted solver reads the
 expert's words back on the true state, and a mismatch is wrong. On an act item, a question
@@ -110,15 +111,18 @@ def picture(puzzle: Any) -> dict[str, Any]:
 def same_outcome(puzzle: Any, lines: list[str], expected: list[list[str]]) -> str | None:
     """None when carrying `lines` out on a copy of `puzzle` is as good as one of `expected`."""
     ours = copy.deepcopy(puzzle)
-    failure = carry_out(ours, lines)
-    if failure:
-        return failure
+    passed = [picture(ours)]  # where ours stood after each line: going on from the expected end to solve is right
+    for line in lines:
+        failure = carry_out(ours, [line])
+        if failure:
+            return failure
+        passed.append(picture(ours))
     for option in expected:
         theirs = copy.deepcopy(puzzle)
         if carry_out(theirs, option) is not None:
             continue
         a, b = picture(ours), picture(theirs)
-        if (a["solved"] and b["solved"]) or a == b:
+        if (a["solved"] and (b["solved"] or b in passed)) or a == b:
             return None
     return f"{lines} does not end where {expected[0]} does"
 

@@ -277,6 +277,30 @@ def test_a_dog_count_of_n_or_m_more_adds_the_dogs_seen_before_it():
     assert count_dogs("I count two or three dogs") == (2, 3)
 
 
+def test_atm_a_condition_after_logging_in_is_settled_on_the_balance_the_solvers_own_steps_reach():
+    login = {24481: ["select_withdraw", "press_8", "press_6", "press_9", "press_7", "press_enter"],  # $2,781.61
+             24485: ["select_withdraw", "press_8", "press_4", "press_7", "press_5", "press_enter"]}  # $137.46
+    rest = {24481: ["continue", "amount_300", "confirm"],
+            24485: ["go_back", "select_deposit", "continue", "amount_100", "confirm"]}
+    for seed in login:
+        cls, state = state_of("atm", seed)
+        book = phrasebook(cls)
+        for said in ["1. Choose Withdraw.\n2. Key in your PIN from the card, then Enter.\n3. Balance is $500 or more? "
+                     "Take out $300. Otherwise deposit $100.",
+                     "Sign in with your PIN after choosing Withdraw, then withdraw $300 if you have $500 or more, else "
+                     "deposit $100.",
+                     "Choose withdraw, type your pin and hit enter; then apply the rule: 500 or more means withdraw "
+                     "300, less means deposit 100."]:
+            assert book.understand_dialogue([said], copy.deepcopy(state)).actions == login[seed] + rest[seed], said
+        said = "Choose withdraw, type your pin and hit enter. If it's $500 or more, pick $300 and confirm."
+        steps = book.understand_dialogue([said], copy.deepcopy(state))
+        assert steps.actions == login[seed] + (rest[seed] if seed == 24481 else []), said  # the amounts: Continue
+        said = "If it's $500 or more, pick $300 and confirm."  # at the menu: no balance to settle it on
+        assert book.understand_dialogue([said], copy.deepcopy(state)).ask
+        said = "Counterintuitively, you pick Withdraw even if you want to check the balance. Then type your PIN."
+        assert book.understand_dialogue([said], copy.deepcopy(state)).actions == login[seed][:-1]  # no rule
+
+
 def test_atm_a_secret_number_is_the_pin_enter_on_part_of_it_is_asked_and_wait_no_takes_back():
     cls, state = state_of("atm", 24486)  # PIN 1586
     book = phrasebook(cls)
@@ -1055,3 +1079,167 @@ def test_maze_a_walk_to_a_sphere_keeps_the_button_pressed_before_the_sphere_is_n
                  "the green sphere.", "Press the button once you're on the green sphere.",
                  "hit the button when you reach the green ball"]:
         assert book.understand(said, state).actions[-1] == "press_button", said
+
+
+def test_who_labels_in_lower_case_rows_reading_order_in_words_and_bot_for_bottom():
+    cls, _ = state_of("who", 1)
+    book = phrasebook(cls)
+    rows = {"top_left": "SURE", "top_right": "OKAY", "middle_left": "NEXT", "middle_right": "RIGHT",
+            "bottom_left": "LIKE", "bottom_right": "UH UH"}
+    for said in ["display: UR. buttons: sure okay / next right / like uh uh. thats rows top to bottom, left then right",
+                 "display UR\nbuttons:\nsure okay\nnext right\nlike uh uh",
+                 "the display says UR; the buttons are sure okay; next right; like uh uh",
+                 "display: UR. buttons, going left right down the rows: SURE, OKAY, NEXT, RIGHT, LIKE, UH UH",
+                 "display says UR. labels, left-right then top-down: SURE, OKAY, NEXT, RIGHT, LIKE, UH UH",
+                 "display = UR\ntop_left = SURE\ntop_right = OKAY\nmid_left = NEXT\nmid_right = RIGHT\n"
+                 "bot_left = LIKE\nbot_right = UH UH"]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["labels"] == rows, said
+    memory = book.start()
+    book.hear("display UR. buttons from the bottom up: sure okay / next right / like uh uh", memory)
+    assert not memory["state"]["labels"]  # rows not from the top: asked
+
+
+def test_dogs_by_diminutive_and_a_table_a_dog_a_row():
+    cls, _ = state_of("dog", 1)
+    book = phrasebook(cls)
+    for said, dogs in [("there is one doggy!! he is black and standing up", (1,)), ("two doggies by the bench", (2,)),
+                       ("| # | coat | pose | facing |\n|---|---|---|---|\n| 1 | black | running | right |\n"
+                        "| 2 | black | lying | left |\n| 3 | brown | lying | left |\n\nTimer: 8:44", (3,)),
+                       ("| No. | Breed (guess) | Facing |\n|--|--|--|\n| 1 | lab | left |\n| 2 | poodle | right |",
+                        (2,))]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["dogs"] == dogs, said
+
+
+def test_a_colour_glossed_with_a_hedge_is_either_and_a_bracket_legend_or_a_bare_ordinal_row_is_read():
+    from comma_env.agents.natural.color_grid import read_grid
+    from comma_env.agents.natural.phrasebooks.wire import PALETTE
+    assert [m.options for m in PALETTE.mentions("blue, navy (maybe black), red")] == [("blue",), ("blue", "black"),
+                                                                                     ("red",)]
+    rows = "row 2: red red blue blue. row 3: green green yellow yellow. row 4: red blue green yellow"
+    for said in ["row 1: red blue teal (probably green) yellow. ", "row 1: red blue blue (green?) yellow. ",
+                 "row 1: red blue teal (I think green) yellow. "]:
+        assert read_grid(said + rows)[0][2] == ("blue", "green"), said
+    assert read_grid("row 1: red blue teal (green) yellow. " + rows)[0][2] == ("green",)  # no hedge: the gloss
+    squares = read_grid("row 1: yellow green pink blue (pink means magenta i think). " + rows)[0]
+    assert [squares[i] for i in range(4)] == [("yellow",), ("green",), ("magenta",), ("blue",)]
+    for said in ["first line yellow pink blue green. second yellow blue red pink. 3rd blue white green red. 4th pink "
+                 "white blue yellow", "top row: yellow pink blue green; second yellow blue red pink; third blue white "
+                 "green red; bottom pink white blue yellow"]:
+        squares = read_grid(said)[0]
+        assert [squares[i][0] for i in range(4, 16, 4)] == ["yellow", "blue", "magenta"], said
+
+
+def test_wire_a_wire_ruled_out_by_a_reference_leaves_the_other_and_the_count_question_says_the_list():
+    cls, state = state_of("wire", 24011)  # blue, blue, yellow
+    book = phrasebook(cls)
+    for said in ["Not the yellow one. And not the top blue either. The other blue - that's your cut.",
+                 "skip the first blue, cut the other blue", "Ignore the top blue; snip the other blue wire."]:
+        assert book.understand_dialogue([said], state).actions == ["cut_wire_2"], said
+    assert book.understand_dialogue(["Cut the other blue."], state).ask  # nothing ruled out: which blue?
+    memory = book.start()
+    book.hear("4 wires. red blue yellow. serial AB12C4", memory)
+    assert book.decide(memory).ask == ["how many wires there are (you said 4, but listed 3 colours)"]
+
+
+def test_password_the_letters_now_after_current_and_a_table_with_a_now_column():
+    cls, _ = state_of("password", 1)
+    book = phrasebook(cls)
+    now = [("Q",), ("L",), ("B",), ("D",), ("E",)]
+    for said in ["Across the observations window 1 showed R/P/Q, window 2 M/N/L. Summary: current Q L B D E.",
+                 "at the moment: Q L B D E", "Letters currently Q, L, B, D, E.",
+                 "| window | 1st | 2nd | now |\n|---|---|---|---|\n| 1 | R | P | Q |\n| 2 | M | N | L |\n"
+                 "| 3 | C | A | B |\n| 4 | E | C | D |\n| 5 | F | D | E |",
+                 "| # | before | current |\n|--|--|--|\n| 1 | R | Q |\n| 2 | M | L |\n| 3 | C | B |\n| 4 | E | D |\n"
+                 "| 5 | F | E |"]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["shown"] == now, said
+    assert memory["notes"]["letters_seen"][0] == ["R", "Q"]
+
+
+def test_conditional_branches_split_at_a_dash_before_if_or_otherwise_not_before_and_if():
+    from comma_env.agents.natural.conditions import settle
+    state = {"strip_color": "yellow", "timer": "5:44"}
+    for said in ["if the strip is yellow, let go when you see a 5 on the timer - if it's blue, wait for a 4",
+                 "if the strip is yellow, let go on a 5 — if it's blue, on a 4",
+                 "if the strip is yellow, release on a 5 – otherwise release on a 1"]:
+        kept, question = settle(said, state)
+        assert question is None and "5" in kept and "4" not in kept and " 1" not in kept, said
+    kept, question = settle("If the strip is yellow, release on 0 — and if it does right now, release.", state)
+    assert question is None and "release on 0" in kept  # "and if" goes on inside the branch
+
+
+def test_colours_spelled_as_words_that_sound_the_same_are_read_where_a_colour_stands():
+    from comma_env.agents.natural.colours import sounds_like
+    assert sounds_like("top one is blew second one is read third one blew") == (
+        "top one is blue second one is red third one blue")
+    assert sounds_like("bottom row yellow yellow blue read") == "bottom row yellow yellow blue red"
+    assert sounds_like("red, read, blue") == "red, red, blue"
+    for said in ["the serial reads AB12C4", "read them top to bottom: red, blue", "I read the wires: blue, red"]:
+        assert sounds_like(said) == said  # the verb
+    cls, _ = state_of("wire", 1)
+    book = phrasebook(cls)
+    memory = book.start()
+    book.hear("four wires top one is blew second one is read third one blew again and the bottom one is yellow "
+              "serial 7A0BG9", memory)
+    assert memory["state"]["colours"] == {1: ("blue",), 2: ("red",), 3: ("blue",), 4: ("yellow",)}
+
+
+def test_wire_the_one_under_it_after_a_wire_named_is_the_next_wire():
+    cls, _ = state_of("wire", 1)
+    book = phrasebook(cls)
+    for said, colours in [
+            ("There are three little wires. The top one and the one under it are both blue, and the bottom one is "
+             "yellow. serial LISJ26", {1: ("blue",), 2: ("blue",), 3: ("yellow",)}),
+            ("three wires. The top wire and the wire below it are blue, the bottom one is yellow. serial LISJ26",
+             {1: ("blue",), 2: ("blue",), 3: ("yellow",)}),
+            ("four wires: the second wire and the one right under it are both red, the top one is white, the bottom "
+             "one is black. serial AB12C4", {1: ("white",), 2: ("red",), 3: ("red",), 4: ("black",)})]:
+        memory = book.start()
+        book.hear(said, memory)
+        assert memory["state"]["colours"] == colours, said
+
+
+def test_color_the_squares_still_coloured_in_a_row_are_its_squares_not_white():
+    cls, state = state_of("color", 24420)
+    for action in ["press_1_3", "press_2_2", "press_3_1"]:  # (1,3) is white now
+        state.apply(action)
+    book = phrasebook(cls)
+    for said in ["Now clear whatever's still coloured in the top row.", "press the coloured squares in the top row",
+                 "top row: whatever is left", "everything that's still colored in row 1"]:
+        assert book.understand_dialogue([said], copy.deepcopy(state)).actions == [
+            "press_1_1", "press_1_2", "press_1_4"], said
+
+
+def test_sound_known_by_its_telling_features_without_its_name():
+    from comma_env.agents.natural.phrasebooks.sound import identify
+    for said in ["it's one long very high note, totally steady, no warble.", "a single long note, really high and "
+                 "pure, doesn't change", "one long piercing tone, constant"]:
+        assert identify(said) == ["Whistle"], said
+    assert len(identify("a steady note")) > 1  # two features: still open
+
+
+def test_who_a_condition_on_the_label_of_a_button_is_settled_on_the_panel():
+    cls, state = state_of("who", 14034)  # middle right WHAT?, top left YOU, bottom left READY
+    book = phrasebook(cls)
+    for said, pressed in [("If WHAT? is in the middle right spot, press it; otherwise press YOU.", "middle_right"),
+                          ("If the middle right button says WHAT?, press it; otherwise press YOU.", "middle_right"),
+                          ("If the bottom left button says WHAT?, press it; otherwise press YOU.", "top_left"),
+                          ("If the top left one is READY, press it, else press OKAY.", "top_right")]:
+        assert book.understand_dialogue([said], state).actions == [f"press_{pressed}"], said
+
+
+def test_color_rows_split_by_semicolons_unless_the_rows_are_marked():
+    from comma_env.agents.natural.color_grid import read_grid
+    for said in ["Blues gone. New grid: red green blue blue; red yellow WHITE yellow; blue red yellow blue; red red "
+                 "WHITE green. Next.", "red green blue blue; red yellow white yellow; blue red yellow blue; red red "
+                 "white green", "grid now: R G B B; R Y W Y; B R Y B; R R W G"]:
+        squares = read_grid(said)[0]
+        assert [squares[i][0] for i in (0, 6, 8, 15)] == ["red", "white", "blue", "green"], said
+    squares = read_grid("row 4 (from the bottom): magenta blue blue yellow; row 3: yellow red blue red; row 2: "
+                        "magenta red red yellow; row 1: blue magenta yellow magenta")[0]
+    assert squares[0] == ("blue",) and squares[12] == ("magenta",)  # marked rows keep their marks

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import comma_env
 from tests.support.docs_blocks import DOCS, python_block
 from tests.support.natural import play_natural
 from tests.support.script_files import import_example
@@ -81,3 +82,14 @@ def test_a_learner_sees_what_the_partner_did_not_understand():
     _, _, _, _, info = env.step("Cut the red wire.")  # three red wires: the solver asks which
     assert info["partner_understood"]["actions"] is None and info["partner_understood"]["ask"]
     assert env.aec.unwrapped.visible_state["cut_wires"] == []  # nothing was cut on a guess
+
+
+def test_going_on_from_where_the_expected_actions_end_to_solve_the_puzzle_is_right():
+    env = comma_env.make("atm")
+    env.reset(seed=24481)  # PIN 8697, a balance of at least $500
+    login = ["select_withdraw", "press_8", "press_6", "press_9", "press_7", "press_enter"]
+    puzzle = env.unwrapped.puzzle
+    assert partner_eval.same_outcome(puzzle, [*login, "continue", "amount_300", "confirm"], [login]) is None
+    assert partner_eval.same_outcome(puzzle, [*login, "continue"], [login]) is not None  # further, but not solved
+    assert partner_eval.same_outcome(puzzle, ["select_deposit", *login[1:], "go_back", "select_withdraw", "continue",
+                                              "amount_300", "confirm"], [login]) is None  # solved after passing it

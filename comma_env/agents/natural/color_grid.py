@@ -18,6 +18,7 @@ _MARK = re.compile(r"\b(?:row\s*([1-4]|one|two|three|four)\b(?:\s*\((?:top|botto
                    r"bottom|last|[1-4](?:st|nd|rd|th))\s+(?:row|line)\b|(?<![A-Za-z,] )\b(top|first|second|third|"
                    r"fourth|bottom|last|[1-4](?:st|nd|rd|th))(?=\s*:)|(first|second|third|fourth|1st|2nd|3rd|"
                    r"4th)\s+line\b|"
+                   rf"(?:^|(?<=[.;]\s))(second|third|fourth|last|bottom|2nd|3rd|4th)(?=\s+(?:{PALETTE.pattern.pattern})\b)|"
                    r"(the row above it|the row below it))|(?m:^\s*([1-4])\s*[.):]\s)|(?m:^\s*-\s+)", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(two|three|four|2|3|4|both)\s+(?:of\s+the\s+)?(\w+)\b(?:\s+ones?)?")
 
@@ -40,11 +41,12 @@ def _cells(chunk: str) -> list[Cell]:
 
 
 def _lines(text: str) -> list[list[Cell]] | None:
-    """Rows drawn as letters or emoji, one per line or split by " / "."""
+    """Rows drawn as letters or emoji, one per line or split by " / " or "; "."""
     pieces = [p for line in text.splitlines() for p in re.split(r"[.!?](?:\s|$)", re.sub(r"\([^)]*\)", " ", line))]
     for line in pieces:  # a sentence at a time, a legend in brackets left out: "(R red, B blue)"
         parts = [re.sub(r"^r(?:ow)?\s*[1-4]\b\W*", "", p.strip(), flags=re.I)  # "r1 red blu grn grn / r2 ..."
-                 for p in re.split(r"\s*[/|]\s*", line.split(":", 1)[-1]) if p.strip()]
+                 for p in re.split(r"\s*[/|]\s*" if re.search(r"\brow\s*[1-4]\b", line, re.I) else r"\s*[/|;]\s*",
+                                   line.split(":", 1)[-1]) if p.strip()]  # "row 4 ...; row 3 ...": the rows' marks
         parts[-1:] = [re.sub(r"^([A-Za-z]{4})\b[\s,]+[a-z][\w\s]*$", r"\1", p) if not PALETTE.one(p[:4]) else p
                       for p in parts[-1:]]  # "GYMM, in rows", not "blue red magenta yellow"
         if len(parts) == SIZE:
@@ -82,7 +84,7 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
             blank.group(1).lower(), "x")
         text = re.sub(rf"(?<![^\s/|,]){re.escape(mark)}(?![^\s/|,])", "W", text)
     names = f"(?:{PALETTE.pattern.pattern})"
-    text = re.sub(rf"({names}(?:[- ]{names})?)(?<=[A-Za-z])[ \t]*\(\s*(?:\w+\s+)?({names})[^()]*\)", _glossed, text,
+    text = re.sub(rf"({names}(?:-{names})?)(?<=[A-Za-z])[ \t]*\(\s*(?:\w+\s+)?({names})[^()]*\)", _glossed, text,
                   flags=re.IGNORECASE)
     text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))  # quoted manual
     unsure_axes = bool(re.search(r"\brows or columns\b|\bcolumns or rows\b|\bsideways\b", text, re.IGNORECASE))
@@ -122,10 +124,14 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
 
 def _glossed(match: re.Match[str]) -> str:
     """"pink-purple (magenta I guess)": the colour in brackets names the square when it is the one the words before
-    mean, or is said without a hedge ("teal (probably green)" stays open)."""
+    mean, or is said without a hedge ("teal (probably green)" stays open: "teal or green"); a bracket with two colours
+    is a legend ("blue (pink means magenta)"), passed over."""
+    if PALETTE.mentions(match.group(0)[match.end(2) - match.start():].replace("?", " ")):
+        return match.group(1)
     said, named = PALETTE.mentions(match.group(1)), PALETTE.one(match.group(2)) or ()
     fits = bool(said) and set(named) == set(said[0].options)
-    return match.group(2) if fits or not HEDGES.search(match.group(0)) else match.group(0)
+    hedged = HEDGES.search(match.group(0)) or re.search(r"\b(?:probably|perhaps|possibly|likely)\b|\?", match.group(0))
+    return match.group(2) if fits or not hedged else f"{match.group(1)} or {match.group(2)}"
 
 
 def _columns(text: str) -> dict[int, Cell]:

@@ -80,8 +80,8 @@ class Palette:
                                   + r"|(?<![^\s:,|])\?(?![^\s,;|])", re.IGNORECASE)
 
     def mentions(self, text: str) -> list[Mention]:
-        """Every colour in `text` in order; "X or Y", "X/Y", "X-ish Y", "Xish Y" and "X, could be Y" are one mention
-        of both."""
+        """Every colour in `text` in order; "X or Y", "X/Y", "X-ish Y", "Xish Y", "X, could be Y" and "X (probably
+        Y)" are one mention of both."""
         found = [Mention(self._meaning(m.group(0).lower()), m.start(), m.end()) for m in self.pattern.finditer(text)]
         merged: list[Mention] = []
         for mention in found:
@@ -89,7 +89,9 @@ class Palette:
                 gap = text[merged[-1].end:mention.start].lower()
                 between = re.search(r"\bbetween\s+$", text[:merged[-1].start].lower()) and gap.strip() == "and"
                 shade = text[merged[-1].end - 3:merged[-1].end].lower() == "ish" and gap.isspace()  # "bluish violet"
-                if between or shade or re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?"
+                gloss = re.fullmatch(r"\s*\(\s*(?:(?:probably|maybe|perhaps|possibly|likely|or|more like|closer to|"
+                                     r"i (?:think|guess))\s+)?", gap)  # "teal (probably green)": either one
+                if between or shade or gloss or re.fullmatch(r"\?*\s+or\s+(?:maybe\s+|perhaps\s+|possibly\s+|else\s+)?"
                                                     r"(?:a\s+)?|\?*/|-?ish\s+|-|\s*[-,]?\s*(?:or\s+)?(?:it\s+)?"
                                                     r"(?:could|might|may)\s+(?:also\s+)?be\s+(?:an?\s+)?", gap):
                     last = merged.pop()
@@ -116,3 +118,15 @@ def drop_negated(text: str, palette: Palette) -> str:
     names = rf"(?:{palette.pattern.pattern})(?:\s+(?:ones?|wires?)\b)?"
     return re.sub(rf"\b(?:not|isn'?t|aren'?t|never|no|skip|except)\s+(?:a\s+|an\s+|the\s+|any\s+)?{names}"
                   rf"(?:\s*,?\s*(?:or|and|nor)?\s+(?:the\s+)?{names}|\s*,\s*{names})*", " ", text, flags=re.IGNORECASE)
+
+
+_NAMES = ("red", "blue", "green", "yellow", "white", "black", "magenta", "pink", "purple", "orange")
+_READ = re.compile("(?:" + "|".join(f"(?<={w})" for w in (*_NAMES, "is", "are", ",")) + r")(\s*)read"
+                   r"(?=\s*(?:[,.;!)]|$|(?:and|then|second|third|fourth|fifth|sixth|last|bottom|" + "|".join(_NAMES)
+                   + r")\b))", re.IGNORECASE)
+
+
+def sounds_like(text: str) -> str:
+    """`text` with colours spelled as words that sound the same put right: "blew" always, "read" where a colour
+    stands (after a colour, "is" or a comma, before the list goes on or ends)."""
+    return _READ.sub(r"\1red", re.sub(r"(?<![A-Za-z])blew(?![A-Za-z])", "blue", text, flags=re.IGNORECASE))

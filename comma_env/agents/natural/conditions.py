@@ -43,8 +43,10 @@ _QUIET = frozenset("the a an is are was be it its it's there you your see have h
 """Words a condition may have besides what names a fact, its value and the comparison."""
 _COLOURS = frozenset({"red", "blue", "green", "yellow", "white", "black", "magenta", *OTHER, *SYNONYMS})
 _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
-                     r",\s*(?=(?:otherwise|else|if\b|but if|and if|then\W*if\b))|:\s*(?=if\b)", re.IGNORECASE)
-"""Where one branch of conditional advice ends: a sentence, a comma before "otherwise" or another "if", a colon
+                     r",\s*(?=(?:otherwise|else|if\b|but if|and if|then\W*if\b))|:\s*(?=if\b)|"
+                     r"\s[-–—]+\s*(?=(?:otherwise|else|if\b|but if))", re.IGNORECASE)
+"""Where one branch of conditional advice ends: a sentence, a comma or dash before "otherwise" or another "if" (a
+dash not before "and if": "..., the timer has to end in 0 — and if it does, submit"), a colon
 before "if" ("Check the serial: if it ends in an even digit, ...")."""
 _OR = re.compile(r"\s+(?:or|nor)\s+(?!(?:more|less|fewer|bigger|larger|smaller|greater|higher|over|above|under|"
                  r"below|so)\b)|\s*,\s*")
@@ -60,6 +62,8 @@ def _things(state: dict[str, Any]) -> list[tuple[set[str], Any]]:
         if isinstance(value, list) and value and not isinstance(value[0], (str, dict)):
             continue  # numbers (places in a picture, labels of Memory) are no things to count
         out.append((words, value))
+        if isinstance(value, dict):  # "the middle right button says WHAT?": one entry, by its key and the fact's name
+            out += [(words | set(str(k).lower().split("_")), v) for k, v in value.items() if isinstance(v, str)]
         if isinstance(value, list) and value:
             noun = key.split("_")[0].rstrip("s")
             out.append(({noun, noun + "s", "lights", "light"} if noun == "led" else {noun, noun + "s"}, value))
@@ -116,8 +120,10 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     comparing = [w for op, ws in _CMP if ws for w in re.findall(rf"\b(?:{ws})\b", cond)]
     spare = {w for c in comparing for w in c.split()} | _QUIET | set(_WORDS) | {"odd", "even", "mm"}
 
+    printed = {w.lower() for w in re.findall(r"\b[A-Z][A-Z']+\b", condition)}  # a label it may or may not show
+
     def unexplained(nouns: set[str], value: Any) -> bool:
-        return any(w not in spare and not _names(w, nouns) and not _matches(value, [w]) and w not in _END
+        return any(w not in spare | printed and not _names(w, nouns) and not _matches(value, [w]) and w not in _END
                    and w not in _COLOURS
                    and not w[0].isdigit() and not w.startswith("$") for w in values)
     counted = [(nouns, v) for nouns, v in things if isinstance(v, list) and nouns & set(words)]
@@ -280,7 +286,8 @@ def settle(text: str, state: dict[str, Any]) -> tuple[str, str | None]:
                 if verdict:
                     chosen = _filled(then, group[0][1])
                     if test and re.search(r"\b(?:it|them)\b", chosen, re.IGNORECASE):  # "if the bottom wire is
-                        chosen = f"{test}. {chosen}"  # yellow, cut it": "it" is what the condition names
+                        chosen = f"{test}{'' if test.endswith('?') else '.'} {chosen}"  # yellow, cut it": "it" is
+                        # what the condition names
                     break
             kept += [chosen] if chosen else []
             group = []

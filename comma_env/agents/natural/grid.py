@@ -12,7 +12,8 @@ from comma_env.agents.natural.reading import number, ordinal
 
 ROW_WORDS = {"top": "top", "upper": "top", "up": "top", "uppermost": "top", "topmost": "top", "middle": "middle",
              "center": "middle", "centre": "middle", "central": "middle", "mid": "middle", "bottom": "bottom",
-             "lower": "bottom", "down": "bottom", "bottommost": "bottom", "lowest": "bottom", "under": "bottom"}
+             "lower": "bottom", "down": "bottom", "bottommost": "bottom", "lowest": "bottom", "under": "bottom",
+             "bot": "bottom", "btm": "bottom"}
 COLUMN_WORDS = {"left-hand": "left", "right-hand": "right", "lefthand": "left", "righthand": "right", "left": "left",
                 "right": "right"}
 ABBREVIATIONS = {"TL": ("top", "left"), "TR": ("top", "right"), "ML": ("middle", "left"), "MR": ("middle", "right"),

@@ -220,7 +220,8 @@ def fix_typos(text: str, vocabulary: Iterable[str]) -> str:
 
 # -- hedges and corrections ---------------------------------------------------------------------------
 HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:say|tell)|i don'?t know|"
-                    r"either\b|or maybe|or possibly|or perhaps|might be|may be|or is it|(?<!think )(?<!guess )maybe|"
+                    r"(?:be|is|are) either\b|either\b(?!\s*(?:[.!;,)]|$))|or maybe|or possibly|or perhaps|might be|"
+                    r"may be|or is it|(?<!think )(?<!guess )maybe|"
                     r"(?:^|\.\.\.|\s-+)\s*or\s|"
                     r"or was it|no idea|can'?t (?:make out|read|see)|couldn'?t (?:make out|read|see)|"
                     r"didn'?t (?:note|count|read|check|write|notice|catch|see)|in (?:some|an unknown|random) order|"

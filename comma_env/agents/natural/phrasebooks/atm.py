@@ -32,6 +32,18 @@ _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|ov
                       r"higher than|exceeds?|not (?:even )?(?:close to|near))\s*\$?\s*(\d[\d,]*)"
                       r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)", re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
+_KIND = re.compile(r"withdraw|take out|deposit|put in")
+
+
+def _is_rule(text: str) -> bool:
+    """Whether `text` states the balance rule: a transaction after the balance or $500 ("balance is $500 or more?
+    take out $300"), or before a condition on $500 ("withdraw 300 if it's over 500"); "tell me if" is no condition."""
+    said = _RULE.search(text)
+    if said and _KIND.search(text, said.end()):
+        return True
+    kind = _KIND.search(text)
+    condition = kind and re.compile(r"(?<!tell me )\bif\b").search(text, kind.end())
+    return bool(condition and re.compile(r"\b500\b").search(text, condition.end()))
 _GUARD = re.compile(rf"\W*+(?:if\s+)?([^:,]+?)(?:[:,]|{AT_LEAST}(?=\s))\s*(.+)")
 """A step under a condition: "if it's $500 or more: A", "if ur balance was 500+ tap 300", "Balance under $500: A"."""
 _STEP_BREAKS = re.compile(r",|->|(?<=\s)\+(?=\s)|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|"
@@ -177,11 +189,10 @@ class AtmPhrases(Phrasebook):
                      r"\b(?:not|instead of|rather than)\s+(?:an?\s+)?(?:withdraw(?:al)?|deposit)\b", " ", low)
         if HEDGES.search(low) or re.search(r"\beither\b|\blost my place\b", low):
             return Steps.unclear("Which transaction and amount exactly?")
-        sees_balance = puzzle.visible_state().get("balance") is not None
-        machine = copy.deepcopy(puzzle)
+        machine = copy.deepcopy(puzzle)  # each sentence is settled on the screen the steps before it reach
         actions: list[str] = []
-        clauses: list[str] = []
         for sentence in re.split(r"[.;\n]", low):
+            clauses: list[str] = []
             before = re.search(r"(?:[:,]|\bthen\b)\s*(?=if\s)", sentence)  # "go back one screen, then: if ..."
             if before and not _RULE.search(sentence[:before.start()]):
                 clauses += _STEP_BREAKS.split(sentence[:before.start()])
@@ -189,45 +200,56 @@ class AtmPhrases(Phrasebook):
             guard = _GUARD.match(sentence)
             if guard and sentence[guard.end(1):].startswith(",") and not re.match(r"\W*if\b", sentence):
                 guard = None  # "back one screen, choose 100": a step, not a condition, before a comma without "if"
-            if _RULE.search(sentence) and re.search(r"withdraw|take out|deposit|put in", sentence):
+            if _is_rule(sentence):
                 clauses.append(sentence)  # the balance rule is one step, however it is punctuated
-            elif guard and (verdict := holds(guard.group(1), puzzle.visible_state())) is not None:
-                if verdict == LATER:  # "if it's $500 or more: A" is carried out only when the solver sees it holds
-                    break
-                branches = re.split(r"\b(?:otherwise|or else|else|if not)\b", guard.group(2), maxsplit=1)
-                clauses += _STEP_BREAKS.split(branches[0] if verdict else branches[-1] if len(branches) > 1 else "")
+            elif guard:
+                question = _run(clauses, machine, actions)
+                if question or machine.solved:
+                    return Steps.unclear(question) if question else Steps(actions)
+                verdict = holds(guard.group(1), machine.visible_state())
+                if verdict == LATER:  # "if it's $500 or more: A" before the balance shows
+                    return Steps.unclear("I can't see my balance yet. What should I do first?")
+                if verdict is None:
+                    clauses = _STEP_BREAKS.split(sentence)
+                else:
+                    branches = re.split(r"\b(?:otherwise|or else|else|if not)\b", guard.group(2), maxsplit=1)
+                    clauses = _STEP_BREAKS.split(branches[0] if verdict else branches[-1] if len(branches) > 1 else "")
             else:
                 clauses += _STEP_BREAKS.split(sentence)
-        for clause in clauses:
-            clause = clause.strip(" ?!")
-            if not clause or machine.solved:
-                continue
-            steps = _clause(clause, machine, sees_balance)
-            if steps is None:
-                continue
-            if isinstance(steps, str):
-                return Steps.unclear(steps)
-            if steps == ["STOP"]:
-                break
-            for action in steps:
-                if action not in machine.valid_actions():
-                    return Steps.unclear(f"I can't do that on this screen ({machine.visible_state()['screen']}). "
-                                         "What should I press?")
-                machine.apply(action)
-                actions.append(action)
+            question = _run(clauses, machine, actions)
+            if question:
+                return Steps.unclear(question)
         return Steps(actions) if actions else Steps()
 
 
-def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | None:
-    """The actions one step of advice asks for on `machine`, a question (str), ["STOP"] when it needs a
-    picture not seen yet (the balance after logging in), or None."""
+def _run(clauses: list[str], machine: Any, actions: list[str]) -> str | None:
+    """Carry the steps `clauses` ask for out on `machine`, adding them to `actions`; a question when one is unclear."""
+    for clause in clauses:
+        clause = clause.strip(" ?!")
+        steps = None if not clause or machine.solved else _clause(clause, machine)
+        if isinstance(steps, str):
+            return steps
+        for action in steps or []:
+            if action not in machine.valid_actions():
+                return f"I can't do that on this screen ({machine.visible_state()['screen']}). What should I press?"
+            machine.apply(action)
+            actions.append(action)
+    return None
+
+
+def _clause(clause: str, machine: Any) -> list[str] | str | None:
+    """The actions one step of advice asks for on `machine` (the balance rule logs in first when it must, to see the
+    balance), a question (str), or None."""
     state = machine.visible_state()
     screen = state["screen"]
     cls = type(machine)
-    if _RULE.search(clause) and re.search(r"withdraw|take out|deposit|put in", clause):
-        if not sees_balance:
-            return ["STOP"]
-        return cls.expand_advice(ADVICE_RULE, state)
+    if _is_rule(clause):
+        if state.get("balance") is not None:
+            return cls.expand_advice(ADVICE_RULE, state)
+        ahead, route = copy.deepcopy(machine), cls.expand_advice(ADVICE_RULE, state)
+        for action in route:
+            ahead.apply(action)
+        return route + cls.expand_advice(ADVICE_RULE, ahead.visible_state())
     conditional = re.search(r"\bif the screen (?:says|shows) (withdraw|deposit) \$(\d+)", clause)
     if conditional:
         right = (state.get("selected_transaction"), state.get("selected_amount")) == \
@@ -274,11 +296,13 @@ def _clause(clause: str, machine: Any, sees_balance: bool) -> list[str] | str | 
         return ["go_back"]
     amount = re.search(r"\$\s*(\d+)|\b(\d+)\s*dollars?\b|\b(hundred)[- ]dollar|"  # or a bare "pick 300"
                        r"^(?:you\s+)?(?:(?:choose|pick|select|tap|press|hit|amount)\s+)?(?:the\s+)?(\d{2,3})$", clause)
-    if amount and screen == "amount":
+    chosen_amount = re.search(r"\b(?:choose|pick|select|tap|press|hit)\s+(?:the\s+)?\$?\d", clause)
+    if amount and (screen == "amount" or screen == "balance" and chosen_amount):  # the amounts are one Continue on
         value = 100 if amount.group(3) else int(amount.group(1) or amount.group(2) or amount.group(4))
-        return [f"amount_{value}"] if value in AMOUNTS else f"There's no ${value} option. Which amount?"
+        on = [] if screen == "amount" else ["continue"]
+        return on + [f"amount_{value}"] if value in AMOUNTS else f"There's no ${value} option. Which amount?"
     if amount and f"${amount.group(1) or amount.group(2) or amount.group(4)}" != state.get("selected_amount") and \
-            re.search(r"\b(?:choose|pick|select|tap|press|hit)\s+(?:the\s+)?\$?\d", clause):  # "choose 100" elsewhere
+            chosen_amount:  # "choose 100" elsewhere
         return f"I can't choose an amount on this screen ({screen}). What should I press first?"
     kind = re.search(r"\b(withdraw|take (?:money|cash) out|take out|cash out|deposit|put (?:money )?in)", clause)
     if kind:

@@ -344,11 +344,15 @@ class Phrasebook:
         clauses = [c.strip(" ,:") for c in re.split(r"[.;!?\n]|,?\s*\b(?:and then|then|and)\b", text) if c.strip(" ,:")]
         if len(clauses) < 2 or self.understand(clauses[-1], copy.deepcopy(puzzle)).actions != actions:
             return None
+        running = copy.deepcopy(puzzle)  # each clause read on what the ones before it did ("type the PIN, hit enter")
         for clause in clauses[:-1]:
-            alone = self.understand(clause, copy.deepcopy(puzzle))
+            alone = self.understand(clause, copy.deepcopy(running))
             if clause.split()[0].lower() in _STEP and not re.match(r"let(?:'s| me| us)\b", clause, re.IGNORECASE) \
                     and not alone.actions and not alone.ask:
                 return clause
+            for action in alone.actions or []:
+                if action in running.valid_actions():
+                    running.apply(action)
         return None
 
     def understand_dialogue(self, messages: list[str], puzzle: Puzzle) -> Steps:

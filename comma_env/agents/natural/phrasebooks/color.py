@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.color_grid import PALETTE, ROW_WORDS, SIZE, read_grid
+from comma_env.agents.natural.colours import sounds_like
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, unknown
 from comma_env.agents.natural.reading import HEDGES, ORDINAL_WORDS, number, plain
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
@@ -23,7 +24,8 @@ class ColorPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        squares, unsure_axes = read_grid(re.sub(r"\bline(?=\s*[1-4]\b)", "row", plain(text, VOCABULARY), flags=re.I))
+        squares, unsure_axes = read_grid(re.sub(r"\bline(?=\s*[1-4]\b)", "row", sounds_like(plain(text, VOCABULARY)),
+                                                flags=re.I))
         grid: list[Any] = list(state.get("grid") or [None] * CELLS)
         for index, options in squares.items():
             grid[index] = options
@@ -142,7 +144,9 @@ class ColorPhrases(Phrasebook):
         low = re.sub(rf"\b(?:the\s+)?(first|last|left|right)(?:-?most)?\s+(two|three|2|3)\s+(?:squares|ones)\s+"
                      rf"(?:of|in)\s+(?:the\s+)?({_ROW})\b", _run_in_row, low)  # "the first two squares of row 2"
         low = re.sub(r"\b(?:what'?s|what is|everything|whatever(?:'?s)?|the (?:ones|squares))\s+"
-                     r"(?:that'?s\s+|that are\s+)?(?:is\s*|are\s*)?(?:not|n'?t)\s+white\b|\bnon-?white\b", " all ", low)
+                     r"(?:that'?s\s+|that are\s+)?(?:is\s*|are\s*)?(?:still\s+)?"
+                     r"(?:(?:not|n'?t)\s+white|colou?red|left|remaining)\b|\bnon-?white\b|"
+                     r"\b(?:the\s+)?(?:still[- ])?(?:colou?red|remaining)\s+(?:ones|squares)\b", " all ", low)
         if len(_TALLY.findall(low)) >= 2:  # "Counting: red 3, blue 4, no green": counts, not squares
             low = re.sub(rf"{_TALLY.pattern}|\bno\s+(?:{PALETTE.pattern.pattern})", " ", low)
         low = _NOT_WHITE.sub(" ", _EARLIER.sub(" ", low))

@@ -3,6 +3,7 @@ about. Advice says when to submit ("when the timer ends in 3", "wait 9 seconds",
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -17,7 +18,7 @@ from comma_env.puzzles.dog import ADVICE, COATS, MAX_DOGS, SUBMIT, seconds_to_wa
 
 VOCABULARY = ("dogs", "dog", "timer", "submit", "standing", "sitting", "running", "lying", "spotted", "golden", "the",
               "brown", "black", "white", "grey")
-_DOG = r"(?:dogs?|pups?|puppies|puppy|doggos?|doggies|hounds?)"
+_DOG = r"(?:dogs?|dogg(?:y|ie|o)s?|doggies|pups?|pupp(?:y|ies)|hounds?)"
 _COUNT = re.compile(rf"\b(\d|no|zero|one|two|a pair of|a couple of)\s+(?:\w+\s+){{0,2}}?{_DOG}\b|"
                     rf"\b{_DOG}\s*[:=(]\s*(\d)\b|\b(\d)\s+(?:in\s+)?total\b|\((\d)\s*{_DOG}\)|"
                     rf"\b(?:that'?s|so|makes|count(?:ed)?)\s+(\d|one|two|none|zero)\b(?!\s*:)|"
@@ -76,11 +77,23 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
     return (listed,) if listed and not _VAGUE.search(text) else None
 
 
+def _table_rows(text: str) -> int:
+    """The rows of a markdown table of dogs, one a dog ("| # | coat | pose |" and a row per dog), or 0."""
+    lines = [line.strip() for line in text.splitlines()]
+    for at, line in enumerate(lines[:-1]):
+        if line.startswith("|") and re.search(r"\b(?:coat|colou?r|pose|breed|facing)\b", line, re.IGNORECASE) and \
+                re.fullmatch(r"\|[\s:|-]+", lines[at + 1]):
+            body = itertools.takewhile(lambda row: row.startswith("|"), lines[at + 2:])
+            return sum(1 for row in body if re.search(r"[A-Za-z]", row))
+    return 0
+
+
 class DogPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
+        rows = _table_rows(text)
         text = plain(text, VOCABULARY)
         text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})", " ", text, flags=re.IGNORECASE)
-        counted = count_dogs(text)
+        counted = count_dogs(text) or ((rows,) if rows else None)
         if counted is not None:
             memory["state"]["dogs"] = counted
         elif _VAGUE.search(text):

@@ -28,14 +28,15 @@ _PER_WINDOW = re.compile(r"\b(?:window|slot|letter|#)\s*([1-5])\b\s*[:=\-]?\s*(?
                          r"`?([A-Za-z])`?(?![A-Za-z])", re.IGNORECASE)
 _ORDINAL_LETTER = re.compile(rf"\b((?i:{ORDINAL}))\s*(?i:window|one|letter)?\s*(?i:is|:|=)?\s*([A-Z])(?![A-Za-z])")
 _NUMBERED = re.compile(r"(?m)^\s*([1-5])\s*[.):]\s*`?([A-Za-z])`?\s*$")
-_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*[:=]?\s*((?:[A-Za-z]\s*[,/]\s*|[A-Za-z] (?=[A-Za-z]\b))+[A-Za-z])"
+_SEEN = re.compile(r"(?:\bwindow\s*|#)([1-5])\s*(?:[:=]|\b(?:showed|has shown|went))?\s*"
+                   r"((?:[A-Za-z]\s*[,/]\s*|[A-Za-z] (?=[A-Za-z]\b))+[A-Za-z])"
                    r"(?![A-Za-z])(?:\s*\((?:now |currently )?(?:showing )?([A-Za-z])(?: now)?\))?",
                    re.IGNORECASE)  # "window 2: D/E/F", "window 2 D E F", "(showing L now)"
 _NOW = re.compile(r"\b(?:currently|now)\b[^.\n]{0,25}?\b(?:reads?|shows?|says?|spells?|is)\s+\**((?:[A-Za-z][ ,|]?){4}"
                   r"[A-Za-z])\b", re.IGNORECASE)
-_NOW_LIST = re.compile(r"\b(?:showing\s+|shows?\s+|see\s+)?(?:right\s+)?now\s*:?\s+"
+_NOW_LIST = re.compile(r"\b(?:showing\s+|shows?\s+|see\s+)?(?:right\s+)?(?:now|current(?:ly)?|at the moment)\s*:?\s+"
                        r"([A-Za-z](?:[ ,|]+[A-Za-z]){4})(?![A-Za-z])", re.IGNORECASE)
-"""The five letters after "now" ("Showing right now: C T C R Z", "now E O U L C")."""
+"""The five letters after "now" ("Showing right now: C T C R Z", "now E O U L C", "Summary: current X F J C I")."""
 _PAIRS = re.compile(r"(?<![\w#])([1-5])\s*[:=.)-]?\s*([A-Za-z])(?![A-Za-z]|\s*/)")
 """Windows numbered one by one ("1 U, 2 I, 3 K, 4 O, 5 M", "1 T | 2 H | ..."): read when all five are there."""
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
@@ -49,6 +50,20 @@ def _cycle_candidates(seen: list[str]) -> list[str]:
         return list(ALPHABET)
     values = [ALPHABET.index(c) for c in seen]
     return [c for i, c in enumerate(ALPHABET) if max(values + [i]) - min(values + [i]) <= 2]
+
+
+def _table_with_now(text: str) -> list[list[str]] | None:
+    """A markdown table of the windows with a column for what they show now ("| window | 1st | 2nd | now |"): each
+    window's letters, the one shown now last; None without one."""
+    lines = [line.strip().strip("|").split("|") for line in text.splitlines() if line.strip().startswith("|")]
+    head = [cell.strip().lower() for cell in lines[0]] if lines else []
+    now = next((k for k, cell in enumerate(head) if re.fullmatch(r"now|current(?:ly)?|latest|shows? now", cell)), None)
+    if now is None:
+        return None
+    rows = [[c.strip().upper() for c in line] for line in lines[1:] if not re.fullmatch(r"[\s:-]*", "".join(line))]
+    if len(rows) != POSITIONS or any(len(row) <= now or not re.fullmatch(r"[A-Z]", row[now]) for row in rows):
+        return None
+    return [[c for c in row[1:now] if re.fullmatch(r"[A-Z]", c)] + [row[now]] for row in rows]
 
 
 class PasswordPhrases(Phrasebook):
@@ -68,6 +83,7 @@ class PasswordPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
+        rows = _table_with_now(text)
         text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
         text = re.sub(r"(?i)\b(letters?|they|windows?)\s+r\b", r"\1 are", text)  # texting: "letters r D Q T N E"
@@ -84,7 +100,10 @@ class PasswordPhrases(Phrasebook):
                 shown = shown or [None] * POSITIONS
                 shown[window] = (match.group(3).upper(),)
         now = _NOW.search(text) or _NOW_LIST.search(text)
-        if now:
+        if rows:
+            shown = [(row[-1],) for row in rows]
+            summary[:] = [list(dict.fromkeys(row)) for row in rows]
+        elif now:
             shown = [(c.upper(),) for c in re.sub(r"[ ,|]", "", now.group(1))]
         elif shown is None and not any(summary) or shown is None and not _SEEN.search(text):
             shown = self._shown(text)

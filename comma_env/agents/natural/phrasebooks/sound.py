@@ -81,7 +81,7 @@ def identify(text: str) -> list[str]:
     """The listed sounds `text` could describe, best first: one only when its telling words clearly win."""
     ranked = sorted(scores(text).items(), key=lambda item: -item[1])
     best, second = ranked[0][1], ranked[1][1]
-    if best >= 5 and best - second >= 3:
+    if best >= 4 and best - second >= 3:  # its name, or three telling features beyond the rest
         return [ranked[0][0]]
     close = [name for name, score in ranked if score and score >= best - 2]
     return close[:3] if len(close) > 1 else [name for name, _ in ranked[:2]]

@@ -27,8 +27,10 @@ _PRESS = re.compile(r"\b(?:press|push|hit|tap|click|go for|choose|pick|select|it
 _VERB = re.compile(r"(?:^|(?<=[.!?]))\W*(?:PRESS|PUSH|HIT|TAP|CLICK)\b(?=\s+\S)")
 _ASKING = re.compile(r"(?<![\"'A-Za-z])(" + "|".join(re.escape(w) for w in LABELS if w.endswith("?")) + r")(?=\s|$)")
 _NOT = re.compile(r"\b[Nn]ot\s+(?:the\s+)?(\"[^\"]*\"|'[^']*'|[A-Z][A-Z' ?]*[A-Z?])(?=\W|$)")  # "Not READY."
-_DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down a row|row by row|"
-                         rf"{grid.READING})\b", re.IGNORECASE)
+_DIRECTIONS = re.compile(r"\b(?:left to right|right to left|top to bottom|bottom to top|then down(?: a row)?|"
+                         r"(?-i:[Ll]eft[\s-]+(?:then\s+)?right|[Tt]op[\s-]+(?:then\s+)?(?:bottom|down))|"
+                         rf"row by row|(?:down|along) the rows|{grid.READING})\b", re.IGNORECASE)
+"""Words saying a list is in reading order ("left to right", "left-right, top-down", "left right down the rows")."""
 
 
 def _tokens(text: str, lowercase: bool = False) -> tuple[list[grid.Place], list[Found]]:
@@ -69,6 +71,9 @@ class WhoPhrases(Phrasebook):
             labels.update(dict(zip(POSITIONS, (w.word for w in shown), strict=False)))
         elif not labels and len(shown) >= 4 and not places:
             state["loose"] = [w.word for w in shown]
+        if not labels and not shown:
+            labels.update(_rows_in_lower_case(grid_text))
+
 
     def _display(self, text: str, words: list[Found]) -> tuple[Any, Found | None]:
         """The display word said (an `Open` between two readings, or None), and the printed word saying it."""
@@ -236,3 +241,20 @@ def _refers_to(sentence: str, labels: dict[str, str], lowercase: bool) -> set[st
     if len(chosen) == 1 and HEDGES.search(sentence):
         return set.union(*constraints) | set(POSITIONS)
     return chosen
+
+
+def _rows_in_lower_case(text: str) -> dict[str, str]:
+    """Labels written in lower case, a row a line or between slashes ("buttons: sure okay / next right / like uh uh"):
+    three rows of two labels and nothing else, top to bottom unless the text says otherwise."""
+    rows = []
+    for part in re.split(r"[\n/;|]|[.!](?=\s|$)", text):
+        cells = part.rpartition(":")[2]
+        found = [f for f in WORDS.find(cells, lowercase=True) if f.word in LABELS]
+        rest = "".join(c for i, c in enumerate(cells) if not any(f.start <= i < f.end for f in found))
+        lead = cells[:found[0].start] if found else ""  # "the buttons are sure okay": no place named before
+        if len(found) == 2 and not re.search(r"[A-Za-z0-9]", rest[len(lead):]) and not grid.places(lead, ROWS):
+            rows.append(found)
+    if len(rows) != len(ROWS) or re.search(r"bottom to top|right to left|\bup\b", text, re.IGNORECASE):
+        return {}
+    return {f"{row}_{col}": cell.word for row, pair in zip(ROWS, rows, strict=True)
+            for col, cell in zip(("left", "right"), pair, strict=True)}

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural.colours import Palette, drop_negated
+from comma_env.agents.natural.colours import Palette, drop_negated, sounds_like
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, unknown
 from comma_env.agents.natural.reading import (
     ASIDE,
@@ -44,6 +44,11 @@ _TOP_GROUP = re.compile(rf"\b(?:the\s+)?(?:top|first|last|bottom)\s+(two|three|f
                         rf"(?:are|r)\s+(?:all\s+|both\s+)?({PALETTE.pattern.pattern})\b")
 """Wires said as one group where the list reaches them ("the top three are all red", "then the last two are both
 white"), read as that many of the colour."""
+_ORDINALS = ("top", "second", "third", "fourth", "fifth")
+_UNDER_IT = re.compile(r"\b(top|second|third|fourth|fifth)\s+(?:one|wire)\s+(?:and|,)\s+(?:the\s+)?(?:one|wire)\s+"
+                       r"(?:right\s+|just\s+|directly\s+)?(?:under|below|beneath|underneath|after)\s+"
+                       r"(?:it|that(?: one)?)\b")
+"""Two wires placed one after the other ("the top one and the one under it are both blue": top and second)."""
 _SHARED = re.compile(rf"\b({ORDINAL}|\d|top|bottom)\s+(?:and|&)\s+(?:the\s+)?({ORDINAL}|\d|top|bottom)\s+"
                      rf"(?:wires?\s+|ones?\s+)?(?:(?:are|is|r)\s+(?:both\s+)?|both\s+)({PALETTE.pattern.pattern})\b")
 _MIDDLE = re.compile(rf"\bthe\s+(?:(two|three|[23])\s+in\s+(?:the\s+)?middle|middle\s+(two|three|[23]))\s+(?:ones\s+)?"
@@ -129,9 +134,10 @@ class WirePhrases(Phrasebook):
     # -- the expert reads a description -----------------------------------------------------------
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = _serial_and_rest(ASIDE.sub(" ", clean(text)), state)
+        text = _serial_and_rest(ASIDE.sub(" ", sounds_like(clean(text))), state)
         text = drop_negated(spelled_numbers(fix_typos(_legend(text), (*VOCABULARY, *NUMBER_VOCABULARY))), PALETTE)
-        low = _TOP_GROUP.sub(lambda m: ", ".join([m.group(2)] * (number(m.group(1)) or 1)), text.lower())
+        low = _UNDER_IT.sub(lambda m: f"{m.group(1)} and {say_ordinal(_ORDINALS.index(m.group(1)) + 2)}", text.lower())
+        low = _TOP_GROUP.sub(lambda m: ", ".join([m.group(2)] * (number(m.group(1)) or 1)), low)
         low = _SHARED.sub(lambda m: ", ".join(_at(m.group(k), m.group(3)) for k in (1, 2)), low)
         count = self._count(low)
         if count:
@@ -162,7 +168,7 @@ class WirePhrases(Phrasebook):
             state["colours"] = dict(enumerate(order, start=1))
             state.pop("counts", None)
             # "six wires: yellow, red, black, black, black": the count and the list disagree
-            state["mismatch"] = bool(count and count > len(order) and not HEDGES.search(text))
+            state["mismatch"] = len(order) if count and count > len(order) and not HEDGES.search(text) else 0
         for index, options in self._placed(low, state.get("count") or len(order))[0].items():
             state.setdefault("colours", {})[index] = options
 
@@ -227,8 +233,8 @@ class WirePhrases(Phrasebook):
             pool = [c for c, n in said["counts"].items() for _ in range(n)]
             orders = sorted(set(itertools.permutations(pool)))
             wires: Any = unknown("the order of the wires from the top", [list(o) for o in orders])
-        elif said.get("mismatch"):
-            wires = unknown(f"how many wires there are (you said {count}, but listed {len(colours)} colours)", [])
+        elif said.get("mismatch"):  # the colours in the list, before any placed apart ("black at the bottom")
+            wires = unknown(f"how many wires there are (you said {count}, but listed {said['mismatch']} colours)", [])
         elif count:
             wires = []
             for k in range(1, count + 1):
@@ -282,9 +288,17 @@ class WirePhrases(Phrasebook):
         for k in range(1, len(said)):  # "find the black wire. the one directly underneath it ..."
             before = sorted({o for m in PALETTE.mentions(said[k - 1]) for o in m.options})
             said[k] = _NEXT_TO_IT.sub(rf"\1 the {before[0]} one", said[k]) if len(before) == 1 else said[k]
+        ruled: set[int] = set()  # "not the top blue either", "skip the first blue": each one wire ruled out
+        for k, part in enumerate(said):
+            for match in reversed(list(_RULED.finditer(part))):
+                out = _refers_to(match.group(1), colors)
+                ruled |= out if out and len(out) == 1 else set()
+                said[k] = part = part[:match.start()] + " " + part[match.end():]
         chosen, sentence = meant(said, lambda s: _refers_to(s, colors))
         if chosen is None:
             return Steps()
+        if len(chosen) > 1 and chosen - ruled:  # "the other blue"
+            chosen -= ruled
         if len(chosen) == 1 and not HEDGES.search(sentence) and not re.search(r"\bone of\b", sentence):
             return Steps([f"cut_wire_{min(chosen)}"])
         if not chosen:
@@ -293,6 +307,9 @@ class WirePhrases(Phrasebook):
         return Steps.unclear(f"Which wire do you mean: the {named} from the top?")
 
 
+_RULED = re.compile(r"\b(?:not|skip|except(?: for)?|other than|ignore)\s+(the\s+[a-z0-9 ]{1,30}?)(?:\s+(?:either|too))?"
+                    r"(?=\s*(?:[.,;!:]|\s-|$))")
+"""A wire ruled out by a reference ("not the top blue either", "skip the first blue,")."""
 _NEXT_TO_IT = re.compile(r"\b(below|under|beneath|underneath|after|above|before|over)\s+(?:it|th(?:at|is)(?: one)?)\b")
 """A wire placed by one named in the sentence before ("... underneath it")."""
 
