@@ -230,6 +230,7 @@ class MazePhrases(Phrasebook):
         again = re.search(r"\b(?:summary|in short|tl;?dr|short version|recap|in brief)\W{0,4}:", text, re.IGNORECASE)
         text = text[:again.start()] if again and _STEP.search(text[:again.start()]) else text  # the route said again
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
+        text = _GLOSS.sub(" ", text)
         first = _STEP.search(text)
         pose = _SAID_FACING.search(text[:first.start() if first else len(text)])  # "You should be facing down now"
         if pose and _FACING[pose.group(1).lower()] != facing:
@@ -261,6 +262,9 @@ _TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|driv
                         r"(?:[:,]?\s*(?:and\s+)?(?:get|go|walk|move|head)\s+there\b)?(?:\s+(?:by|along|via|using)\s+"
                         r"(?:the\s+)?(?:shortest|quickest|fastest|best)\s+(?:path|route|way))?", re.IGNORECASE)
 """A walk to a sphere named by its colour ("take the mouse to the red sphere"): the solver finds the route itself."""
+_GLOSS = re.compile(r"\((?=[^()\n]*\b(?:you(?:'re|'ll| are| will)?|so|which|i\.?e|that is|meaning|because|since)\b)"
+                    r"[^()\n]*\)", re.IGNORECASE)
+"""A remark in brackets on a step ("back up 2 (you're facing left, so backing up moves you right)"): not a step."""
 _PRESSED = re.compile(r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b", re.IGNORECASE)
 _LEGEND_WORDS = re.compile(r"\(\s*[A-Z]\s*=\s*forward[^)]*\)", re.IGNORECASE)
 _STEP = re.compile(
@@ -273,7 +277,13 @@ _STEP = re.compile(
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
     r"\bpress\b(?=[\s.!]*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
 
-_TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\s+face\s+(?:each|every|the)\s+arrows?\b"
+_TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=\s+(?:more\b|squares?\b|steps?\b|"
+                           r"up|down|left|right|north|south|east|west|across)\b)", re.IGNORECASE),
+                lambda m: str(number(m.group(1)))),  # "two down"
+               (re.compile(r"(?:^|(?<=[.,;!:] )|(?<=\band )|(?<=\bthen ))(?!(?:press|push|hit|click|tap)\b)[a-z]+\s+"
+                           r"(?:that|the|this|your)\s+(?:big\s+|round\s+)?button\b(?=[\s.!]*$)", re.I | re.M),
+                "press the button"),  # "and SMASH that button": a verb of its own for the press
+               (re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\s+face\s+(?:each|every|the)\s+arrows?\b"
                            r"[^.;)\n]*", re.IGNORECASE), " "),  # arrows as directions, said so
                (re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
@@ -291,8 +301,9 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?+(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
-               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*(?:then\s+|and\s+)?)(\d+|one|two|three|four|five|six|seven|eight)"
-                           r"(?:\s+more)?\b(?!\s*(?:times|x)\b|\s+\w+\s+(?:forwards?|ahead|backwards?|back)\b)", re.I),
+               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*(?:[,;]|\.[ \t])\s*(?:then\s+|and\s+)?)"
+                           r"(\d+|one|two|three|four|five|six|seven|eight)(?:\s+more)?\b(?!\s*(?:times|x)\b|"
+                           r"\s+(?:\w+\s+)?(?:forwards?|ahead|backwards?|back|up|down|north|south|east|west)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _MORE = re.compile(r"\b(?:another\s+(\d+)|(\d+)\s+more)\b(?:\s+(?:squares?|steps?|spaces?|cells?))?+"
                    r"(?!\s+(?:up|down|left|right|north|south|east|west|forwards?|backwards?|back|ahead|times|turns?)\b)",
@@ -333,7 +344,7 @@ def _heading(way: str, facing: str, count: int) -> list[str]:
 
 
 _MOTION = re.compile(r"\b(?:turn|go|move|walk|drive|forwards?|backwards?|back|ahead|reverse|left|right|up|down|"
-                     r"press)\b", re.IGNORECASE)
+                     r"across|press)\b", re.IGNORECASE)
 """A part of a route with a move or a direction: a step the reader must read."""
 
 

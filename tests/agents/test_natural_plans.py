@@ -1,0 +1,47 @@
+"""The scripted partners on kinds of plain English they misread (issue 56, fresh7 for Maze, LED, Memory and
+Keypad): each cause with phrasings of other people than the one who showed it."""
+
+from __future__ import annotations
+
+import pytest
+
+import comma_env
+from comma_env.agents.natural.phrasebooks.base import phrasebook
+
+
+def state_of(puzzle: str, seed: int):
+    env = comma_env.make(puzzle)
+    env.reset(seed=seed)
+    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
+
+
+@pytest.mark.parametrize("said", [
+    "1. Back up 2 squares (you're facing left, so backing up moves you right).\n2. Turn left, forward 2.",
+    "Reverse two (that is, to the right), then turn left and go forward 2.",
+    "Back up twice (since you face left this takes you right). Turn left, forward 2.",
+    "Step back 2 squares (you will end up two to the right). Turn left, 2 forward.",
+])
+def test_maze_a_remark_in_brackets_on_a_step_is_no_step(said):
+    cls, state = state_of("maze", 24367)  # row 5 column 3, facing left
+    assert phrasebook(cls).understand_surely(said, state).actions == (
+        ["move_backward"] * 2 + ["turn_left"] + ["move_forward"] * 2)
+
+
+@pytest.mark.parametrize("said", [
+    "chat, watch this: two squares up, turn right, four across, turn right, two down, turn left, two more, and SMASH "
+    "that button",
+    "Up two squares, turn right, forward four, turn right, two down, turn left, two more, then slam the button.",
+    "two up. right turn. four across. right turn. two down. left turn. two more. whack the button!",
+    "go up 2, turn right and go 4, turn right, 2 down, turn left, 2 more, and then mash the button",
+])
+def test_maze_map_directions_and_turns_in_one_route(said):
+    cls, state = state_of("maze", 24368)  # facing up
+    assert phrasebook(cls).understand_surely(said, state).actions == (
+        ["move_forward"] * 2 + ["turn_right"] + ["move_forward"] * 4 + ["turn_right"] + ["move_forward"] * 2
+        + ["turn_left"] + ["move_forward"] * 2 + ["press_button"])
+
+
+@pytest.mark.parametrize("said", ["two up, then four across, then two down", "two squares up, four across"])
+def test_maze_across_with_no_turn_before_it_is_asked(said):
+    cls, state = state_of("maze", 24368)
+    assert phrasebook(cls).understand_surely(said, state).actions is None
