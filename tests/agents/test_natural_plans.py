@@ -45,3 +45,30 @@ def test_maze_map_directions_and_turns_in_one_route(said):
 def test_maze_across_with_no_turn_before_it_is_asked(said):
     cls, state = state_of("maze", 24368)
     assert phrasebook(cls).understand_surely(said, state).actions is None
+
+
+@pytest.mark.parametrize("said", [
+    ["press bottom left", "then next stage: top left"], ["Bottom left now, and on the next stage the top left."],
+    ["press bottom left. for the following stage: top left"],
+    ["Press bottom left. After that stage two will come, there you press the H which is top left."],
+])
+def test_led_a_plan_over_stages_by_position_is_carried_out_stage_by_stage(said):
+    cls, state = state_of("led", 24184)
+    assert phrasebook(cls).understand_dialogue(said, state).actions == ["press_bottom_left", "press_top_left"]
+
+
+def test_led_a_later_stage_named_by_its_letter_only_waits_for_that_stage():
+    cls, state = state_of("led", 24185)  # E top right; stage 2 not shown yet
+    assert phrasebook(cls).understand_dialogue(["Top right (the E). Next stage: the H."], state).actions == [
+        "press_top_right"]
+
+
+@pytest.mark.parametrize(("said", "count"), [
+    ("Bottom right. Every stage on this one. Four times. Go.", 4), ("bottom right, all four stages", 4),
+    ("press the bottom right button four times", 4), ("bottom right twice", 2),
+    ("bottom right on every single stage", 4), ("bottom right 5 times", 0), ("bottom right, all three stages", 0),
+])
+def test_led_the_same_position_on_several_stages(said, count):
+    cls, state = state_of("led", 24190)  # 4 stages
+    actions = phrasebook(cls).understand_dialogue([said], state).actions
+    assert actions == (["press_bottom_right"] * count if count else None)

@@ -13,7 +13,7 @@ from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.labels import Found
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import HEDGES, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, number, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
 
@@ -209,6 +209,29 @@ class LedPhrases(Phrasebook):
         ))
 
     def understand(self, text: str, puzzle: Any) -> Steps:
+        """The press for this stage; then one for each later stage the advice names by position ("then next stage:
+        top left"), or the same press again when it says so ("every stage", "four times")."""
+        state = puzzle.visible_state()
+        now, *later = _LATER.split(text)
+        steps = self._press(now if later else text, puzzle)
+        left = len(state["led_colors_left_to_right"]) - state["completed_stages"]
+        if not steps.actions or _by_rule(text, state["button_letters"], "red") is not None:
+            return steps
+        said = plain(text, VOCABULARY)
+        if not later and _REPEAT.search(said) and not _letters(_capitals(said)) and "vowel" not in said:  # letters move
+            counts = _repeats(said, left)
+            if len(counts) > 1 or not 1 <= min(counts) <= left:
+                return Steps.unclear(f"How many times should I press it? {left} stages are left.")
+            return Steps(steps.actions * counts.pop())
+        for part in later[:left - 1]:
+            places = [grid.matching(p, ROWS) for p in grid.places(grid.blanked(part, _letters(part)), ROWS)]
+            if len(places) != 1 or len(places[0]) != 1:
+                break  # a letter of a stage not shown yet: read when it is
+            steps.actions.append(f"press_{places[0].pop()}")
+        return steps
+
+    def _press(self, text: str, puzzle: Any) -> Steps:
+        """The one button advice names on the stage the solver sees."""
         state = puzzle.visible_state()
         letters: dict[str, str] = state["button_letters"]
         colour = state["led_colors_left_to_right"][state["stage_number"] - 1]
@@ -225,6 +248,23 @@ class LedPhrases(Phrasebook):
         return one_button(chosen, lambda p: f"press_{p}",
                           "I don't see that on my buttons. Which button do you mean (letter or position)?",
                           lambda ps: which_one("button", ps, letters))
+
+
+_LATER = re.compile(r"\b(?:(?:on|for|in|at)\s+)?(?:the\s+)?(?:next|following)\s+(?:stage|round|led|light|lamp)\b|"
+                    r"\bstage\s+(?:[2-5]|two|three|four|five)\s+(?:will|comes?|is next)\b", re.IGNORECASE)
+"""Where advice turns to a later stage ("then next stage: top left")."""
+_REPEAT = re.compile(r"\b(?:every|each|all(?:\s+the)?)\s+(?:(?P<stages>\d)\s+|single\s+)?stages?\b|"
+                     r"\b(?P<times>twice|\d+(?=\s*times\b))", re.IGNORECASE)
+"""A press said to be the same for several stages ("every stage on this one", "four times")."""
+
+
+def _repeats(said: str, left: int) -> set[int]:
+    """The counts of presses advice says ("four times"; "every stage" is each stage `left`, "all 3 stages" 3 too)."""
+    counts: set[int] = set()
+    for match in _REPEAT.finditer(said):
+        times = match.group("times")
+        counts |= {number(times) or 0} if times else {left, int(match.group("stages") or left)}
+    return counts
 
 
 def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:
