@@ -72,3 +72,17 @@ def test_led_the_same_position_on_several_stages(said, count):
     cls, state = state_of("led", 24190)  # 4 stages
     actions = phrasebook(cls).understand_dialogue([said], state).actions
     assert actions == (["press_bottom_right"] * count if count else None)
+
+
+@pytest.mark.parametrize("said", [
+    'stage_report = {"stage": 2, "display": 4, "labels_left_to_right": [1, 2, 3, 4], "previous": {"stage_1": '
+    '{"position": 2, "label": 3}}}',
+    "{'stage': 2, 'display': 4, 'labels': [1, 2, 3, 4], 'stage 1 pressed': 'position 2'}",
+    '{"current_stage": 2, "display_number": 4, "button_labels": "1 2 3 4"}',
+])
+def test_memory_a_stage_report_in_json_is_read_by_its_keys(said):
+    cls, _ = state_of("memory", 24248)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("press_position_2", memory)
+    book.hear(said, memory)
+    assert book.decide(memory).advice == ["press_position_2"]
