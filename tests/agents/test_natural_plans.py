@@ -86,3 +86,19 @@ def test_memory_a_stage_report_in_json_is_read_by_its_keys(said):
     book.hear("press_position_2", memory)
     book.hear(said, memory)
     assert book.decide(memory).advice == ["press_position_2"]
+
+
+@pytest.mark.parametrize("said", [
+    "two lights up top - first one's red, second one blue, display says 1. P top-left, N top-right, X bottom-left, "
+    "E bottom-right",
+    "The first lamp is red colour (crimson), the second is blue. Display show 1. up-left P, up-right N, down-left X, "
+    "down-right E.",
+    "there are two lights! the first is red and the second is blue. the screen says 1. the letters are P and N on "
+    "top and X and E on the bottom",
+    "Stage 1. LEDs: the 1st one glows red, the 2nd blue. Top row P N, bottom row X E.",
+])
+def test_led_the_leds_by_ordinal_and_the_stage_give_the_current_colour(said):
+    cls, _ = state_of("led", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear(said, memory)
+    assert book.belief(memory)["led_colors_left_to_right"] == ["red"]

@@ -13,7 +13,7 @@ from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.labels import Found
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import HEDGES, number, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, number, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
 
@@ -27,14 +27,16 @@ _PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|
             "A": re.compile(r"\s+(?!top\b|bottom\b|left\b|right\b|upper\b|lower\b|and\b|or\b|in\b|on\b|at\b|is\b)"
                             r"[a-z]")}
 """When a capital "I" or "A" is the word, not the letter."""
-_STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator)\b[^.\n\d|]{0,25}?(\d)\b|"
-                    r"🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
+_STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator|screen)\b"
+                    r"[^.\n\d|]{0,25}?(\d)\b|🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
 _CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
                       r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\b(?:led|light|lamp)\b(?!s)",
                       re.IGNORECASE)  # "purple light"
 _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE)
 _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
+_NTH = re.compile(rf"\b({ORDINAL})(?:\s+(?:one|led|light|lamp))?(?:'s|\s+(?:is|was|one's|shows|glows))?\b", re.I)
+"""An LED by its ordinal ("first one's red, second one blue"), the colour after it."""
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
 _ROW_GAP = re.compile(r"(?:[\s,✓✔*()[\]]|\b(?:and|then|first|lit|led)\b)*(?:\(?current\)?|👈)?[\s,✓✔*()[\]]*",
                       re.IGNORECASE)  # "[blue] [red]" too
@@ -92,6 +94,10 @@ class LedPhrases(Phrasebook):
             options = PALETTE.one(text[match.end():match.end() + 20])
             if options:
                 colours[int(match.group(1))] = options
+        for match in _NTH.finditer(text) if re.search(r"\b(?:leds?|lights?|lamps?)\b", text, re.IGNORECASE) else ():
+            said = {m.options for m in PALETTE.mentions(re.split(r"[,;.!?]|\band\b", text[match.end():][:40])[0])}
+            if len(said) == 1 and ordinal(match.group(1), 5):  # "the first is violet (purple)"
+                colours[ordinal(match.group(1), 5)] = said.pop()
         mentions = PALETTE.mentions(text)
         row = [m for m in mentions if re.search(r"\b(?:leds?|lights?|lamps?)\b", text[max(0, m.start - 60):m.start],
                                                 re.IGNORECASE)]
