@@ -102,3 +102,27 @@ def test_led_the_leds_by_ordinal_and_the_stage_give_the_current_colour(said):
     book, memory = phrasebook(cls), {"state": {}, "notes": {}}
     book.hear(said, memory)
     assert book.belief(memory)["led_colors_left_to_right"] == ["red"]
+
+
+@pytest.mark.parametrize("said", [
+    "down 2, right 2, down 4, then the button. (turn to face each way before you move)",
+    "south 2, east 2, south 4, then button. turn before each direction change",
+    "2 down, 2 right, 4 down and press the button",
+])
+def test_maze_a_route_of_map_directions_left_and_right_included(said):
+    cls, state = state_of("maze", 24364)  # facing right
+    assert phrasebook(cls).understand_surely(said, state).actions == (
+        ["turn_right"] + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["turn_right"]
+        + ["move_forward"] * 4 + ["press_button"])
+
+
+@pytest.mark.parametrize(("said", "actions"), [
+    ("Turn left again (now facing down), 2 squares.", ["turn_left", "move_forward", "move_forward"]),
+    ("Turn left so you face down, 2 squares.", ["turn_left", "move_forward", "move_forward"]),
+    ("turn left to face down and run 2 squares", ["turn_left", "move_forward", "move_forward"]),
+    ("Turn left (now facing up), 2 squares.", None),
+    ("Back up 1, then 2 squares.", None),
+])
+def test_maze_a_remark_on_the_facing_after_a_turn_is_checked(said, actions):
+    cls, state = state_of("maze", 24367)  # facing left
+    assert phrasebook(cls).understand_surely(said, state).actions == actions
