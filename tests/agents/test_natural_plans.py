@@ -126,3 +126,33 @@ def test_maze_a_route_of_map_directions_left_and_right_included(said):
 def test_maze_a_remark_on_the_facing_after_a_turn_is_checked(said, actions):
     cls, state = state_of("maze", 24367)  # facing left
     assert phrasebook(cls).understand_surely(said, state).actions == actions
+
+
+@pytest.mark.parametrize(("said", "symbol"), [
+    ("R facing backward", "Я"), ("an R turned the wrong way", "Я"), ("a P facing backwards", "¶"),
+    ("the upside question mark", "¿"), ("two S's stacked", "§"), ("2 s stacked", "§"),
+    ("the loopy square", "⌘"), ("square, looped corners", "⌘"), ("a square with curly loops", "⌘"),
+    ("a star, filled in solid", "★"), ("star, solid black", "★"),
+])
+def test_keypad_a_symbol_by_its_look_in_other_words(said, symbol):
+    from comma_env.agents.natural.symbols import looks, mentions
+    assert [set(m.options) for m in mentions(looks(said))] == [{symbol}]
+
+
+def test_keypad_a_star_filled_or_outlined_stays_open():
+    from comma_env.agents.natural.symbols import looks, mentions
+    assert [set(m.options) for m in mentions(looks("a star, filled or outlined idk"))] == [{"★", "☆"}]
+
+
+@pytest.mark.parametrize("said", [
+    "a smiley face in the top left corner and a horse shoe thing in the top right. bottom left is a loopy square "
+    "and bottom right is an umbrella",
+    "smiley top left, a horseshoe shape in the top right, an umbrella icon at the bottom right, a command key "
+    "thing at the bottom left",
+])
+def test_keypad_a_symbol_thing_in_a_corner_is_placed(said):
+    cls, _ = state_of("keypad", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear(said, memory)
+    assert memory["state"]["symbols"] == {"top_left": frozenset("☺"), "top_right": frozenset("Ω"),
+                                          "bottom_left": frozenset("⌘"), "bottom_right": frozenset("☂")}

@@ -155,7 +155,7 @@ _TIGHT_AFTER = re.compile(r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|t
                           r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?)"
                           r"(?:(?:little|small|tiny|big|large|hollow|solid|black|white|dark)\s+)?", re.IGNORECASE)
 _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
-                           r"\s+(?:(?:symbol|sign|one)\s+)?(?:(?:is|are|sits?)\s+(?:(?:on|in|at)\s+)?|(?:on|in|at)\s+)(?:the\s+)?",
+                           r"\s+(?:(?:symbol|sign|one|thing|shape|icon)\s+)?(?:(?:is|are|sits?)\s+(?:(?:on|in|at)\s+)?|(?:on|in|at)\s+)(?:the\s+)?",
                            re.IGNORECASE)
 
 
