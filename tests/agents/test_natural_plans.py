@@ -156,3 +156,26 @@ def test_keypad_a_symbol_thing_in_a_corner_is_placed(said):
     book.hear(said, memory)
     assert memory["state"]["symbols"] == {"top_left": frozenset("☺"), "top_right": frozenset("Ω"),
                                           "bottom_left": frozenset("⌘"), "bottom_right": frozenset("☂")}
+
+
+@pytest.mark.parametrize("said", [
+    "easy one - it's just reading order. left to right, top row then bottom row.",
+    "Press them like a book: left to right, top row first.", "Just go row by row.",
+    "all four in the order you read them",
+])
+def test_keypad_all_keys_in_reading_order_said_as_the_order(said):
+    cls, state = state_of("keypad", 24130)
+    assert phrasebook(cls).understand_surely(said, state).actions == [
+        "press_top_left", "press_top_right", "press_bottom_left", "press_bottom_right"]
+
+
+@pytest.mark.parametrize(("said", "actions"), [
+    ("now the upside-down question mark and after it the section sign.", ["press_bottom_left", "press_top_right"]),
+    ("the upside-down question mark, after it the section sign", ["press_bottom_left", "press_top_right"]),
+    ("the section sign right after it", None),
+])
+def test_keypad_after_it_the_next_key_is_an_order(said, actions):
+    cls, state = state_of("keypad", 24125)
+    state.apply("press_bottom_right")
+    state.apply("press_top_left")
+    assert phrasebook(cls).understand_surely(said, state).actions == actions

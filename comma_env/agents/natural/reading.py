@@ -350,7 +350,7 @@ RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|
              r"(?<!every )(?<!each )one of (?:the|those|them|these))\b")
 """Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
 QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:that|which)(?:'s| is) not|"
-              r"(?:just |right )?(?:before|after) (?:it|the (?:timer|clock|seconds?)))\b")
+              r"(?:just |right )?(?:before|after) (?:it(?![\s,]+the\b)|the (?:timer|clock|seconds?)))\b")
 """Words that exclude or shift a target ("except the smiley", "the one that's not red", "just before it ends
 in 4"): a clause with one is checked like a hedge by every reader."""
 
