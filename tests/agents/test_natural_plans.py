@@ -179,3 +179,15 @@ def test_keypad_after_it_the_next_key_is_an_order(said, actions):
     state.apply("press_bottom_right")
     state.apply("press_top_left")
     assert phrasebook(cls).understand_surely(said, state).actions == actions
+
+
+@pytest.mark.parametrize("fix", [
+    "wait, top right isn't a club, it's a spade - pointy top, no three bumps.",
+    "oops, the top right one is not a club, it is a spade", "correction: top right is a spade, not a club",
+])
+def test_keypad_a_key_corrected_as_not_one_symbol_but_another(fix):
+    cls, _ = state_of("keypad", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("top left: airplane. top right: club. bottom left: ©. bottom right: triangle", memory)
+    book.hear(fix, memory)
+    assert memory["state"]["symbols"]["top_right"] == frozenset("♠")

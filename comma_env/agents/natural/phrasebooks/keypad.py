@@ -47,8 +47,10 @@ class KeypadPhrases(Phrasebook):
         state = memory["state"]
         text = looks(plain(text, VOCABULARY))
         symbols: dict[str, Any] = state.setdefault("symbols", {})
-        found = [m for m in mentions(text)
-                 if not re.search(r"\b(?:not|isn'?t|instead of)\s+(?:a\s+|an\s+|the\s+)?$", text[:m.start])]
+        for m in mentions(text):  # "top right isn't a club, it's a spade": the club blanked with its "isn't"
+            if negation := re.search(r"\b(?:not|isn'?t|instead of)\s+(?:a\s+|an\s+|the\s+)?$", text[:m.start]):
+                text = text[:negation.start()] + " " * (m.end - negation.start()) + text[m.end:]
+        found = mentions(text)
         places = [p for p in grid.places(text, ROWS)  # not "top left is lit"; "... and nothing is lit" in a run-on
                   if not _LIT.search(sentence := _sentence_of(text, p.start)) or mentions(sentence)]
         ordered = self._ordered(text, found)
