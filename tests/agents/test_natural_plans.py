@@ -191,3 +191,13 @@ def test_keypad_a_key_corrected_as_not_one_symbol_but_another(fix):
     book.hear("top left: airplane. top right: club. bottom left: ©. bottom right: triangle", memory)
     book.hear(fix, memory)
     assert memory["state"]["symbols"]["top_right"] == frozenset("♠")
+
+
+@pytest.mark.parametrize(("said", "action"), [
+    ("not the leftmost and not the rightmost - of the two middle ones, the left.", "press_position_2"),
+    ("the left one of the middle two", "press_position_2"), ("middle pair, the right one", "press_position_3"),
+    ("of the two in the middle, the left one", "press_position_2"),
+])
+def test_memory_the_left_or_right_one_of_several_named(said, action):
+    cls, state = state_of("memory", 24248)
+    assert phrasebook(cls).understand_dialogue([said], state).actions == [action]
