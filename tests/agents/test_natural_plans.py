@@ -201,3 +201,25 @@ def test_keypad_a_key_corrected_as_not_one_symbol_but_another(fix):
 def test_memory_the_left_or_right_one_of_several_named(said, action):
     cls, state = state_of("memory", 24248)
     assert phrasebook(cls).understand_dialogue([said], state).actions == [action]
+
+
+@pytest.mark.parametrize(("said", "letters"), [
+    ("stage one lights are blue blue green blue letters top left ef top right why bottom left gee bottom right jay",
+     "FYGJ"),
+    ("top left is em, top right is double you, bottom left: ex, bottom right aitch", "MWXH"),
+    ("Diagonal one (top-left to bottom-right): M and I. Diagonal two (top-right to bottom-left): E and C.", "MECI"),
+    ("top left to bottom right: M, I; top right to bottom left: E, C", "MECI"),
+])
+def test_led_letters_dictated_by_name_or_given_by_diagonal(said, letters):
+    cls, _ = state_of("led", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear(said, memory)
+    assert [memory["state"]["letters"][p][0] for p in ("top_left", "top_right", "bottom_left", "bottom_right")] == list(
+        letters)
+
+
+def test_led_a_letter_name_that_is_a_word_in_a_sentence_is_no_letter():
+    cls, _ = state_of("led", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("the top left you see is blue", memory)
+    assert not memory["state"].get("letters")

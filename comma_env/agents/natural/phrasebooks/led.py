@@ -47,8 +47,20 @@ _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left
                            r"(?!\s+(?:button|key|one|letter|\w+ing)\b)", re.IGNORECASE)
 
 
+_SPOKEN = dict(zip("ay bee see dee ee ef gee aitch eye jay kay el em en oh pee cue ar es tee you vee ex why zed"
+                   .split(), "ABCDEFGHIJKLMNOPQRSTUVXYZ", strict=True))
+"""Letters as dictation writes them ("top left ef top right why"): only read after a button's position."""
+_SAID_LETTER = re.compile(r"\b((?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter))?\s*[:=-]?\s+)(" +
+                          "|".join(_SPOKEN) + r"|double[\s-]?you)\b"
+                          r"(?=\s*(?:$|[,.;!\n]|(?:and\s+)?(?:top|bottom|upper|lower)\b))", re.IGNORECASE)
+_DIAGONAL = re.compile(r"\b(top|bottom)[\s-](left|right)\s*(?:to|->|-)\s*(top|bottom)[\s-](left|right)\b\W{0,4}"
+                       r"([A-Z])\s*(?:and|,|&|/)\s*([A-Z])(?![A-Za-z])", re.IGNORECASE)
+"""A diagonal with its two letters in its order ("Diagonal one (top-left to bottom-right): M and I")."""
+
+
 def _capitals(text: str) -> str:
     """A letter written in lower case where only a letter can stand ("press h", "letter j") in capitals."""
+    text = _SAID_LETTER.sub(lambda m: m.group(1) + _SPOKEN.get(m.group(2).lower(), "W"), text)
     return _LOWER_LETTER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 
@@ -137,6 +149,10 @@ class LedPhrases(Phrasebook):
         return max(best, run, key=len)
 
     def _placed(self, text: str) -> dict[str, Any]:
+        diagonals = {f"{m.group(k).lower()}_{m.group(k + 1).lower()}": (m.group(letter),)
+                     for m in _DIAGONAL.finditer(text) for k, letter in ((1, 5), (3, 6))}
+        if len(diagonals) == len(POSITIONS):
+            return diagonals
         letters = _letters(text)
         places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
         masked = grid.by_lines(text, _letters, ROWS, grid.assign(text, places, letters, ROWS))
