@@ -223,3 +223,16 @@ def test_led_a_letter_name_that_is_a_word_in_a_sentence_is_no_letter():
     book, memory = phrasebook(cls), {"state": {}, "notes": {}}
     book.hear("the top left you see is blue", memory)
     assert not memory["state"].get("letters")
+
+
+@pytest.mark.parametrize("said", [
+    '{"top_left": "command-key symbol (square, looped corners)", "top_right": "section sign §", "bottom_left": '
+    '"smiley face", "bottom_right": "omega Ω"}',
+    "{'top left': 'command key', 'top right': 'section sign', 'bottom left': 'smiley', 'bottom right': 'omega'}",
+])
+def test_keypad_a_description_in_json_is_read_by_its_keys_and_values(said):
+    cls, _ = state_of("keypad", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear(said, memory)
+    assert memory["state"]["symbols"] == {"top_left": frozenset("⌘"), "top_right": frozenset("§"),
+                                          "bottom_left": frozenset("☺"), "bottom_right": frozenset("Ω")}

@@ -25,8 +25,8 @@ _KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?=[^\n]*[^\W_])", re.MULTILINE)  # not a row of "# . #"
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"[ \t]+")
-_JSON_KEY = re.compile(r"([\"'])([A-Za-z][\w ]{0,40})\1\s*:")
-"""A key of JSON or a Python dict ("\"stage\": 2", "'stage': 2"), read as a label ("stage: 2")."""
+_JSON_KEY = re.compile(r"([\"'])([A-Za-z][\w ]{0,40})\1\s*:(?:\s*([\"'])([^\"'\n]{0,80})\3)?")
+"""A key of JSON or a Python dict and its text ("\"stage\": 2", "'top': 'omega'"), read as a label ("top: omega")."""
 _BULLET = re.compile(r"(?m)^([ \t]*)[*+•][ \t]+")
 """A list's bullet (read as "- ", so that "*" is no star)."""
 _TIMES = re.compile(r"(?<![A-Za-z0-9])x(\d{1,2})\b|\b(\d{1,2})x(?![A-Za-z0-9])")
@@ -121,7 +121,7 @@ def clean(text: str) -> str:
     other three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
-    text = _JSON_KEY.sub(r"\2:", _KEYCAP.sub(r"\1", text).translate(_INVISIBLE))
+    text = _JSON_KEY.sub(lambda m: f"{m.group(2)}: {m.group(4) or ''}", _KEYCAP.sub(r"\1", text).translate(_INVISIBLE))
     text = layout(unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY))
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
     text = _REST.sub("the rest", _BULLET.sub(r"\1- ", text))
