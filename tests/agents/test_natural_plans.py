@@ -236,3 +236,17 @@ def test_keypad_a_description_in_json_is_read_by_its_keys_and_values(said):
     book.hear(said, memory)
     assert memory["state"]["symbols"] == {"top_left": frozenset("⌘"), "top_right": frozenset("§"),
                                           "bottom_left": frozenset("☺"), "bottom_right": frozenset("Ω")}
+
+
+@pytest.mark.parametrize("said", [
+    "The blue sphere is above you, but there's a wall in the way, so you have to go around through column 1.\n"
+    "Route: turn left and go forward 2. Turn right so you face up, forward 4. Turn right, forward 2.\n"
+    "Summary: left, 2 forward, right, 4 forward, right, 2 forward, press the button.",
+    "Going around through the left column.\nDirections: turn left, forward 2, turn right, forward 4, turn right, "
+    "forward 2\nIn short: L F2 R F4 R F2, then press the button",
+])
+def test_maze_a_route_after_its_reasons_and_the_press_of_its_summary(said):
+    cls, state = state_of("maze", 24370)  # facing up
+    assert phrasebook(cls).understand_surely(said, state).actions == (
+        ["turn_left"] + ["move_forward"] * 2 + ["turn_right"] + ["move_forward"] * 4 + ["turn_right"]
+        + ["move_forward"] * 2 + ["press_button"])

@@ -225,10 +225,13 @@ class MazePhrases(Phrasebook):
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
-        whole = re.search(r"\b(?:full|whole|complete|entire|new)\s+(?:route|path)\b[^:\n]{0,20}:", text, re.IGNORECASE)
+        whole = re.search(r"\b(?:full|whole|complete|entire|new)\s+(?:route|path)\b[^:\n]{0,20}:|"
+                          r"^[ \t]*(?:route|path|directions|moves)[ \t]*:", text, re.IGNORECASE | re.MULTILINE)
         text = text[whole.end():] if whole else text  # "..., it's a RIGHT turn. Full route: reverse two, ..."
         again = re.search(r"\b(?:summary|in short|tl;?dr|short version|recap|in brief)\W{0,4}:", text, re.IGNORECASE)
-        text = text[:again.start()] if again and _STEP.search(text[:again.start()]) else text  # the route said again
+        if again and _STEP.search(text[:again.start()]):  # the route said again; its press counts
+            pressed = _PRESSED.search(text[again.end():]) and not _PRESSED.search(text[:again.start()])
+            text = text[:again.start()] + (". Press the button." if pressed else "")
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
         text = _GLOSS.sub(" ", text)
         first = _STEP.search(text)
