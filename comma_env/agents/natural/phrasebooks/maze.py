@@ -230,8 +230,8 @@ class MazePhrases(Phrasebook):
         text = text[whole.end():] if whole else text  # "..., it's a RIGHT turn. Full route: reverse two, ..."
         again = re.search(r"\b(?:summary|in short|tl;?dr|short version|recap|in brief)\W{0,4}:", text, re.IGNORECASE)
         if again and _STEP.search(text[:again.start()]):  # the route said again; its press counts
-            pressed = _PRESSED.search(text[again.end():]) and not _PRESSED.search(text[:again.start()])
-            text = text[:again.start()] + (". Press the button." if pressed else "")
+            only_there = bool(_PRESSED.search(text[again.end():])) and not _PRESSED.search(text[:again.start()])
+            text = text[:again.start()] + (". Press the button." if only_there else "")
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
         text = _GLOSS.sub(" ", text)
         first = _STEP.search(text)
