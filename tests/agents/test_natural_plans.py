@@ -250,3 +250,19 @@ def test_maze_a_route_after_its_reasons_and_the_press_of_its_summary(said):
     assert phrasebook(cls).understand_surely(said, state).actions == (
         ["turn_left"] + ["move_forward"] * 2 + ["turn_right"] + ["move_forward"] * 4 + ["turn_right"]
         + ["move_forward"] * 2 + ["press_button"])
+
+
+@pytest.mark.parametrize(("first", "again"), [
+    ("stage 1: S W A G (TL TR BL BR).", "stage 2 now. letters A X R J, same order as before."),
+    ("stage 1, red. letters: G, A, S, W (BR, BL, TL, TR)", "stage 2: J R A X in the same order"),
+])
+def test_led_letters_with_a_legend_of_positions_and_the_same_order_later(first, again):
+    cls, _ = state_of("led", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear(first, memory)
+    assert {p: v[0] for p, v in memory["state"]["letters"].items()} == {
+        "top_left": "S", "top_right": "W", "bottom_left": "A", "bottom_right": "G"}
+    book.hear("press_bottom_right", memory)
+    book.hear(again, memory)
+    order = [memory["state"]["letters"][p][0] for p in ("top_left", "top_right", "bottom_left", "bottom_right")]
+    assert order == ["A", "X", "R", "J"]
