@@ -266,3 +266,18 @@ def test_led_letters_with_a_legend_of_positions_and_the_same_order_later(first, 
     book.hear(again, memory)
     order = [memory["state"]["letters"][p][0] for p in ("top_left", "top_right", "bottom_left", "bottom_right")]
     assert order == ["A", "X", "R", "J"]
+
+
+@pytest.mark.parametrize("later", [
+    "those two lit up fine - omega and the mirror R are glowing. what's left?",
+    "ok the omega and the backwards R both light up now, what next",
+])
+def test_keypad_two_symbols_named_in_a_sentence_are_no_row_drawn(later):
+    cls, _ = state_of("keypad", 1)
+    book, memory = phrasebook(cls), {"state": {}, "notes": {}}
+    book.hear("keypad: TL mirrored R, TR section sign (§), BL upside-down ?, BR omega", memory)
+    before = dict(memory["state"]["symbols"])
+    book.hear(later, memory)
+    assert memory["state"]["symbols"] == before
+    book.hear("Ω Я\n¿ §", memory)  # a grid drawn row by row still is one
+    assert memory["state"]["symbols"]["top_right"] == frozenset("Я")
