@@ -123,13 +123,14 @@ def test_led_the_other_leds_listed_after_the_current_one_are_not_the_row(said, c
      + ["turn_right", "move_forward", "move_forward", "press_button"]),
     ("Turn right, two squares forward. Turn right, walk forward all the way.",
      ["turn_right", "move_forward", "move_forward", "turn_right"] + ["move_forward"] * 8),
-    ("Your mouse faces right, so:\n1. Turn right - you now face down.\n2. Forward 2.\n3. Press.\n\nSummary: right, 2, "
+    ("Your mouse faces down, so:\n1. Turn right - you now face left.\n2. Forward 2.\n3. Press.\n\nSummary: right, 2, "
      "press", ["turn_right", "move_forward", "move_forward", "press_button"]),
+    ("Your mouse faces right, so:\n1. Turn right - you now face down.\n2. Forward 2.", None),  # it faces down: asked
     ("turn right (it faces down), go 2, press. In short: right, 2, press.",
      ["turn_right", "move_forward", "move_forward", "press_button"]),
 ])
 def test_maze_all_the_way_a_remark_on_the_facing_and_a_summary_after_the_route(said, actions):
-    cls, state = state_of("maze", 23424)  # row 1 column 4, facing right
+    cls, state = state_of("maze", 23424)  # row 9 column 3, facing down
     assert phrasebook(cls).understand(said, state).actions == actions
 
 

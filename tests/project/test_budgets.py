@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5863,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 5981,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -153,6 +153,19 @@ ALLOWANCES: dict[str, int] = {
     # +2: Color advice: "whatever's still coloured", "the coloured squares", "what is left" in a row are its non-white
     # +5: conditions on one entry of a fact ("if the middle right button says WHAT?"), a printed label as its value
     # +1: Color rows split by semicolons ("New grid: red green blue blue; red yellow WHITE yellow; ...")
+    # +11: Maze a remark in brackets on a step is none; "turn right, two down" and "two up" are map directions
+    # +40: LED a plan over stages by position ("then next stage: top left"), a press "every stage"/"four times"
+    # +2: a key of JSON or a dict ("\"stage\": 2") read as a label ("stage: 2") by every reader (reading.clean)
+    # +6: LED the LEDs by ordinal ("first one's red, second one blue") with the stage; "the screen says 1"
+    # +14: Maze "(now facing down)" after a turn checked; "right 2" among map directions; "run"; remarks on turning
+    # +5: Keypad looks "R facing backward", "upside question mark", "two S's stacked", "loopy square", "star, filled"
+    # +6: Keypad "reading order" / "left to right, top row first" as the order; "after it the X" no qualifier
+    # +2: Keypad "top right isn't a club, it's a spade": the negated symbol blanked with its "isn't"
+    # +5: Memory "of the two middle ones, the left" / "the left one of the middle two" picks from those named
+    # +16: LED letters dictated by name after a position ("top left ef top right why"), letters by diagonal
+    # +3: Maze a route after a "Route:" line (reasons before it); the press said only in its summary
+    # +7: LED four letters with a legend of positions "(TL TR BL BR)", and "same order as before" at a later stage
+    # +1: grid.by_lines: a line of prose naming two things ("omega and the mirror R are glowing") is no row drawn
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;

@@ -156,7 +156,7 @@ _TIGHT_AFTER = re.compile(r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|t
                           r"\s*[:=]\s*(?:(?:a|an|the)\s+)?|\s+(?:key|button|one)\s+(?:is|has|shows|says)\s+(?:(?:a|an|the)\s+)?)"
                           r"(?:(?:little|small|tiny|big|large|hollow|solid|black|white|dark)\s+)?", re.IGNORECASE)
 _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
-                           r"\s+(?:(?:symbol|sign|one)\s+)?(?:(?:is|are|sits?)\s+(?:(?:on|in|at)\s+)?|(?:on|in|at)\s+)(?:the\s+)?",
+                           r"\s+(?:(?:symbol|sign|one|thing|shape|icon)\s+)?(?:(?:is|are|sits?)\s+(?:(?:on|in|at)\s+)?|(?:on|in|at)\s+)(?:the\s+)?",
                            re.IGNORECASE)
 
 
@@ -234,7 +234,8 @@ def by_lines(text: str, find: Any, rows: tuple[str, ...], placed: dict[str, Any]
     for line in text.splitlines():
         cells = [c.strip().lower() for c in line.strip().strip("|").split("|")] if "|" in line else None
         things = find(line)
-        if len(things) != 2 or not (cells or not places(line, rows)):
+        if len(things) != 2 or not (cells or not places(line, rows)) or len(re.findall(r"[a-z]{2,}", blanked(
+                line, things).lower())) > 4:  # "omega and the mirror R are glowing" is prose, not a row drawn
             continue
         target = ROW_WORDS.get(cells[0]) if cells else None
         target = target or next((r for r in rows if f"{r}_left" not in placed and f"{r}_right" not in placed), None)

@@ -26,6 +26,8 @@ _KEYCAP = re.compile(r"([0-9#*])\ufe0f?\u20e3")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?=[^\n]*[^\W_])", re.MULTILINE)  # not a row of "# . #"
 _EMPHASIS = re.compile(r"\*\*|__")
 _SPACES = re.compile(r"[ \t]+")
+_JSON_KEY = re.compile(r"([\"'])([A-Za-z][\w ]{0,40})\1\s*:(?:\s*([\"'])([^\"'\n]{0,80})\3)?")
+"""A key of JSON or a Python dict and its text ("\"stage\": 2", "'top': 'omega'"), read as a label ("top: omega")."""
 _BULLET = re.compile(r"(?m)^([ \t]*)[*+•][ \t]+")
 """A list's bullet (read as "- ", so that "*" is no star)."""
 _TIMES = re.compile(r"(?<![A-Za-z0-9])x(\d{1,2})\b|\b(\d{1,2})x(?![A-Za-z0-9])")
@@ -109,7 +111,7 @@ def clean(text: str) -> str:
     other three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
     text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
-    text = _KEYCAP.sub(r"\1", text).translate(_INVISIBLE)
+    text = _JSON_KEY.sub(lambda m: f"{m.group(2)}: {m.group(4) or ''}", _KEYCAP.sub(r"\1", text).translate(_INVISIBLE))
     text = layout(unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY))
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
     text = _REST.sub("the rest", _BULLET.sub(r"\1- ", text))
@@ -343,7 +345,7 @@ RELATIONS = (r"\b(?:next to|beside|adjacent|neighbou?r(?:ing)?|nearest|close to|
              r"(?<!every )(?<!each )one of (?:the|those|them|these))\b")
 """Relations a reader may not resolve ("next to the white one"): a clause with one is checked like a hedge."""
 QUALIFIERS = (r"\b(?:except|other than|apart from|but not|besides|your call|(?:that|which)(?:'s| is) not|"
-              r"(?:just |right )?(?:before|after) (?:it|the (?:timer|clock|seconds?)))\b")
+              r"(?:just |right )?(?:before|after) (?:it(?![\s,]+the\b)|the (?:timer|clock|seconds?)))\b")
 """Words that exclude or shift a target ("except the smiley", "the one that's not red", "just before it ends
 in 4"): a clause with one is checked like a hedge by every reader."""
 

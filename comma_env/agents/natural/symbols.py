@@ -80,8 +80,13 @@ _GLYPHS = re.compile("[" + "".join(SYMBOL_WORDS) + "]")
 _LOOKS = ((r"\bcapital\s+(?=[a-z]\b)", ""),
           (r"\b([a-z])\s+(?:flipped|reflected|turned|seen)\s+(?:in\s+a\s+mirror|horizontally|around)", r"mirrored \1"),
           (r"\b(\w+)\s+(?:lying|laid|tipped|turned|knocked)\s+(?:over\s+)?on\s+(?:its|his)\s+side\b", r"sideways \1"),
-          (r"\b(?:bottom|lowest)\s+arm\b", "lower arm"), (r"\b(?:little|small|tiny)\s+", ""),
-          (r"\b(?:5|five)[\s-]*point(?:ed)?\s+(?=star)", ""))
+          (r"\b([a-z])\s+(?:facing|turned|pointing)\s+(?:backwards?|the\s+(?:other|wrong)\s+way)", r"mirrored \1"),
+          (r"\bupside(?![\s-]*down)\b", "upside-down"), (r"\b(?:2|two)\s+s'?s?\s+stacked\b", "stacked s"),
+          (r"\bloop(?:y|ed)\s+square\b|\bsquare,?\s+(?:with\s+)?loop(?:s|ed)(?:\s+corners)?\b", "square with loops"),
+          (r"\b(?:bottom|lowest)\s+arm\b", "lower arm"), (r"\b(?:little|small|tiny|curly|curvy|swirly)\s+", ""),
+          (r"\b(?:5|five)[\s-]*point(?:ed)?\s+(?=star)", ""),
+          (r"\bstar,?\s+(?:filled(?:[\s-]+in)?|solid|shaded)(?:\s+(?:in|solid|black))?\b(?!\s*(?:or|/))",
+           "filled star"))
 """A look said another way ("a capital R flipped in a mirror", "an 8 lying on its side") in the words above."""
 
 

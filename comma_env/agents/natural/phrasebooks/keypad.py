@@ -36,6 +36,9 @@ _LINE = re.compile(r"\b(?:the\s+)?(?:(left|right)\s+column|(top|bottom)\s+row)\s
                    r"(?:(top to bottom|left to right|down(?:wards?)?)|(bottom to top|right to left|up(?:wards?)?))\b",
                    re.IGNORECASE)
 """A column or row walked in a direction ("the left column top to bottom"): its two keys in that order."""
+_READING = re.compile(rf"\b(?:{grid.READING}|row by row|left to right,? (?:then )?top(?: row)? (?:then|first)"
+                      r"(?: the)?(?: bottom(?: row)?)?)\b", re.IGNORECASE)
+"""All four keys in reading order, said as an order of presses."""
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
 
@@ -44,8 +47,10 @@ class KeypadPhrases(Phrasebook):
         state = memory["state"]
         text = looks(plain(text, VOCABULARY))
         symbols: dict[str, Any] = state.setdefault("symbols", {})
-        found = [m for m in mentions(text)
-                 if not re.search(r"\b(?:not|isn'?t|instead of)\s+(?:a\s+|an\s+|the\s+)?$", text[:m.start])]
+        for m in mentions(text):  # "top right isn't a club, it's a spade": the club blanked with its "isn't"
+            if negation := re.search(r"\b(?:not|isn'?t|instead of)\s+(?:a\s+|an\s+|the\s+)?$", text[:m.start]):
+                text = text[:negation.start()] + " " * (m.end - negation.start()) + text[m.end:]
+        found = mentions(text)
         places = [p for p in grid.places(text, ROWS)  # not "top left is lit"; "... and nothing is lit" in a run-on
                   if not _LIT.search(sentence := _sentence_of(text, p.start)) or mentions(sentence)]
         ordered = self._ordered(text, found)
@@ -163,6 +168,9 @@ class KeypadPhrases(Phrasebook):
                                        lambda rc: "the " + POSITIONS[2 * rc[0] + rc[1]].replace("_", " ") + " one")
         if problem:
             return Steps.unclear(problem)
+        if not mentions(text):  # "it's just reading order. left to right, top row then bottom row."
+            text = _READING.sub(" ", _READING.sub("top left, then top right, then bottom left, then bottom right",
+                                                  text, count=1))
         text = _LINE.sub(lambda m: ", ".join(f"{m.group(2) or end} {m.group(1) or end}" for end in (
             ("top", "bottom") if m.group(1) else ("left", "right"))[::-1 if m.group(4) else 1]), text)
         wanted = len(POSITIONS) - len(lit)

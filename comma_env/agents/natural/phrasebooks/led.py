@@ -13,7 +13,7 @@ from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.labels import Found
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import HEDGES, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, number, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
 from comma_env.puzzles.led import ALPHABET, MULTIPLIERS, POSITIONS, correct_buttons, is_correct
 
@@ -27,14 +27,16 @@ _PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|
             "A": re.compile(r"\s+(?!top\b|bottom\b|left\b|right\b|upper\b|lower\b|and\b|or\b|in\b|on\b|at\b|is\b)"
                             r"[a-z]")}
 """When a capital "I" or "A" is the word, not the letter."""
-_STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator)\b[^.\n\d|]{0,25}?(\d)\b|"
-                    r"🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
+_STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator|screen)\b"
+                    r"[^.\n\d|]{0,25}?(\d)\b|🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
 _CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
                       r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\b(?:led|light|lamp)\b(?!s)",
                       re.IGNORECASE)  # "purple light"
 _MARK = re.compile(r"\(current\)|👈|<-+|\bcurrent\b|\bactive\b", re.IGNORECASE)
 _RING = re.compile(r"\b(?:the\s+)?(first|second|third|fourth|fifth|[1-5](?:st|nd|rd|th)|"
                    r"led\s+[1-5])\b[^.]{0,20}\b(?:ring|highlighted|circled|current|active|glowing)", re.IGNORECASE)
+_NTH = re.compile(rf"\b({ORDINAL})(?:\s+(?:one|led|light|lamp))?(?:'s|\s+(?:is|was|one's|shows|glows))?\b", re.I)
+"""An LED by its ordinal ("first one's red, second one blue"), the colour after it."""
 _LED_K = re.compile(r"\bled\s*(\d)\s*(?:\(|is\b|:|=)", re.IGNORECASE)
 _ROW_GAP = re.compile(r"(?:[\s,✓✔*()[\]]|\b(?:and|then|first|lit|led)\b)*(?:\(?current\)?|👈)?[\s,✓✔*()[\]]*",
                       re.IGNORECASE)  # "[blue] [red]" too
@@ -45,8 +47,22 @@ _LOWER_LETTER = re.compile(r"\b((?:letter|(?:top|bottom|upper|lower)[\s-](?:left
                            r"(?!\s+(?:button|key|one|letter|\w+ing)\b)", re.IGNORECASE)
 
 
+_SPOKEN = dict(zip("ay bee see dee ee ef gee aitch eye jay kay el em en oh pee cue ar es tee you vee ex why zed"
+                   .split(), "ABCDEFGHIJKLMNOPQRSTUVXYZ", strict=True))
+"""Letters as dictation writes them ("top left ef top right why"): only read after a button's position."""
+_SAID_LETTER = re.compile(r"\b((?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter))?\s*[:=-]?\s+)(" +
+                          "|".join(_SPOKEN) + r"|double[\s-]?you)\b"
+                          r"(?=\s*(?:$|[,.;!\n]|(?:and\s+)?(?:top|bottom|upper|lower)\b))", re.IGNORECASE)
+_ORDER = re.compile(r"\(\s*(?:(?:TL|TR|BL|BR)[\s,/]*){4}\)")
+"""The buttons' order after four letters, as a legend in brackets."""
+_DIAGONAL = re.compile(r"\b(top|bottom)[\s-](left|right)\s*(?:to|->|-)\s*(top|bottom)[\s-](left|right)\b\W{0,4}"
+                       r"([A-Z])\s*(?:and|,|&|/)\s*([A-Z])(?![A-Za-z])", re.IGNORECASE)
+"""A diagonal with its two letters in its order ("Diagonal one (top-left to bottom-right): M and I")."""
+
+
 def _capitals(text: str) -> str:
     """A letter written in lower case where only a letter can stand ("press h", "letter j") in capitals."""
+    text = _SAID_LETTER.sub(lambda m: m.group(1) + _SPOKEN.get(m.group(2).lower(), "W"), text)
     return _LOWER_LETTER.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
 
@@ -81,7 +97,12 @@ class LedPhrases(Phrasebook):
         if stage:
             state["stage"] = stage
         self._colours(text, state)
-        letters = self._placed(text)
+        legend = _ORDER.search(text)  # "S W A G (TL TR BL BR)"; "letters A X R J, same order as before"
+        if legend:
+            state["order"] = ["_".join(grid.ABBREVIATIONS[k]) for k in re.findall(r"[TB][LR]", legend.group(0))]
+        letters = self._placed(text[:legend.start()] if legend else text)
+        if state.get("order") and "loose" in letters and (legend or re.search(r"\bsame order\b", text, re.I)):
+            letters = {p: (letter,) for p, letter in zip(state["order"], letters["loose"], strict=True)}
         if letters:
             state.setdefault("letters", {}).update(letters)
 
@@ -92,6 +113,10 @@ class LedPhrases(Phrasebook):
             options = PALETTE.one(text[match.end():match.end() + 20])
             if options:
                 colours[int(match.group(1))] = options
+        for match in _NTH.finditer(text) if re.search(r"\b(?:leds?|lights?|lamps?)\b", text, re.IGNORECASE) else ():
+            said = {m.options for m in PALETTE.mentions(re.split(r"[,;.!?]|\band\b", text[match.end():][:40])[0])}
+            if len(said) == 1 and ordinal(match.group(1), 5):  # "the first is violet (purple)"
+                colours[ordinal(match.group(1), 5)] = said.pop()
         mentions = PALETTE.mentions(text)
         row = [m for m in mentions if re.search(r"\b(?:leds?|lights?|lamps?)\b", text[max(0, m.start - 60):m.start],
                                                 re.IGNORECASE)]
@@ -131,6 +156,10 @@ class LedPhrases(Phrasebook):
         return max(best, run, key=len)
 
     def _placed(self, text: str) -> dict[str, Any]:
+        diagonals = {f"{m.group(k).lower()}_{m.group(k + 1).lower()}": (m.group(letter),)
+                     for m in _DIAGONAL.finditer(text) for k, letter in ((1, 5), (3, 6))}
+        if len(diagonals) == len(POSITIONS):
+            return diagonals
         letters = _letters(text)
         places = [p for p in grid.places(text, ROWS) if not re.search(r"corner\)?\s*[:*]", text[p.end:p.end + 12])]
         masked = grid.by_lines(text, _letters, ROWS, grid.assign(text, places, letters, ROWS))
@@ -209,6 +238,29 @@ class LedPhrases(Phrasebook):
         ))
 
     def understand(self, text: str, puzzle: Any) -> Steps:
+        """The press for this stage; then one for each later stage the advice names by position ("then next stage:
+        top left"), or the same press again when it says so ("every stage", "four times")."""
+        state = puzzle.visible_state()
+        now, *later = _LATER.split(text)
+        steps = self._press(now if later else text, puzzle)
+        left = len(state["led_colors_left_to_right"]) - state["completed_stages"]
+        if not steps.actions or _by_rule(text, state["button_letters"], "red") is not None:
+            return steps
+        said = plain(text, VOCABULARY)
+        if not later and _REPEAT.search(said) and not _letters(_capitals(said)) and "vowel" not in said:  # letters move
+            counts = _repeats(said, left)
+            if len(counts) > 1 or not 1 <= min(counts) <= left:
+                return Steps.unclear(f"How many times should I press it? {left} stages are left.")
+            return Steps(steps.actions * counts.pop())
+        for part in later[:left - 1]:
+            places = [grid.matching(p, ROWS) for p in grid.places(grid.blanked(part, _letters(part)), ROWS)]
+            if len(places) != 1 or len(places[0]) != 1:
+                break  # a letter of a stage not shown yet: read when it is
+            steps.actions.append(f"press_{places[0].pop()}")
+        return steps
+
+    def _press(self, text: str, puzzle: Any) -> Steps:
+        """The one button advice names on the stage the solver sees."""
         state = puzzle.visible_state()
         letters: dict[str, str] = state["button_letters"]
         colour = state["led_colors_left_to_right"][state["stage_number"] - 1]
@@ -225,6 +277,23 @@ class LedPhrases(Phrasebook):
         return one_button(chosen, lambda p: f"press_{p}",
                           "I don't see that on my buttons. Which button do you mean (letter or position)?",
                           lambda ps: which_one("button", ps, letters))
+
+
+_LATER = re.compile(r"\b(?:(?:on|for|in|at)\s+)?(?:the\s+)?(?:next|following)\s+(?:stage|round|led|light|lamp)\b|"
+                    r"\bstage\s+(?:[2-5]|two|three|four|five)\s+(?:will|comes?|is next)\b", re.IGNORECASE)
+"""Where advice turns to a later stage ("then next stage: top left")."""
+_REPEAT = re.compile(r"\b(?:every|each|all(?:\s+the)?)\s+(?:(?P<stages>\d)\s+|single\s+)?stages?\b|"
+                     r"\b(?P<times>twice|\d+(?=\s*times\b))", re.IGNORECASE)
+"""A press said to be the same for several stages ("every stage on this one", "four times")."""
+
+
+def _repeats(said: str, left: int) -> set[int]:
+    """The counts of presses advice says ("four times"; "every stage" is each stage `left`, "all 3 stages" 3 too)."""
+    counts: set[int] = set()
+    for match in _REPEAT.finditer(said):
+        times = match.group("times")
+        counts |= {number(times) or 0} if times else {left, int(match.group("stages") or left)}
+    return counts
 
 
 def _refers_to(sentence: str, letters: dict[str, str]) -> set[str] | None:

@@ -225,11 +225,15 @@ class MazePhrases(Phrasebook):
         undo = list(UNDO.finditer(text))
         if undo and re.search(r"\b(?:turn|forward|back|move|go)\b", text[undo[-1].end():], re.IGNORECASE):
             text = text[undo[-1].end():]  # "Sorry!! I mean turn left, not right. Then forward 2."
-        whole = re.search(r"\b(?:full|whole|complete|entire|new)\s+(?:route|path)\b[^:\n]{0,20}:", text, re.IGNORECASE)
+        whole = re.search(r"\b(?:full|whole|complete|entire|new)\s+(?:route|path)\b[^:\n]{0,20}:|"
+                          r"^[ \t]*(?:route|path|directions|moves)[ \t]*:", text, re.IGNORECASE | re.MULTILINE)
         text = text[whole.end():] if whole else text  # "..., it's a RIGHT turn. Full route: reverse two, ..."
         again = re.search(r"\b(?:summary|in short|tl;?dr|short version|recap|in brief)\W{0,4}:", text, re.IGNORECASE)
-        text = text[:again.start()] if again and _STEP.search(text[:again.start()]) else text  # the route said again
+        if again and _STEP.search(text[:again.start()]):  # the route said again; its press counts
+            only_there = bool(_PRESSED.search(text[again.end():])) and not _PRESSED.search(text[:again.start()])
+            text = text[:again.start()] + (". Press the button." if only_there else "")
         text = re.sub(r"\bnot\s+(?:to\s+the\s+)?(?:left|right)\b", " ", text, flags=re.IGNORECASE)
+        text = _GLOSS.sub(" ", text)
         first = _STEP.search(text)
         pose = _SAID_FACING.search(text[:first.start() if first else len(text)])  # "You should be facing down now"
         if pose and _FACING[pose.group(1).lower()] != facing:
@@ -261,6 +265,9 @@ _TO_SPHERE = re.compile(r"(?:\b(?:go|move|walk|head|get|navigate|take|bring|driv
                         r"(?:[:,]?\s*(?:and\s+)?(?:get|go|walk|move|head)\s+there\b)?(?:\s+(?:by|along|via|using)\s+"
                         r"(?:the\s+)?(?:shortest|quickest|fastest|best)\s+(?:path|route|way))?", re.IGNORECASE)
 """A walk to a sphere named by its colour ("take the mouse to the red sphere"): the solver finds the route itself."""
+_GLOSS = re.compile(r"\((?=[^()\n]*\b(?:you(?:'re|'ll| are| will)?|so|which|i\.?e|that is|meaning|because|since)\b)"
+                    r"[^()\n]*\)", re.IGNORECASE)
+"""A remark in brackets on a step ("back up 2 (you're facing left, so backing up moves you right)"): not a step."""
 _PRESSED = re.compile(r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b", re.IGNORECASE)
 _LEGEND_WORDS = re.compile(r"\(\s*[A-Z]\s*=\s*forward[^)]*\)", re.IGNORECASE)
 _STEP = re.compile(
@@ -271,14 +278,27 @@ _STEP = re.compile(
     r"(?:\s*(?:by\s+|x\s*)?(\d+|twice|once)(?:\s*(?:x|times|steps?|squares?|spaces?|cells?))?)?|"
     r"\b(?:move|go)\s+(\d+)\s+(?:squares?|steps?|spaces?)\s+(left|right|up|down)\b|"
     r"\b(?:press|push|hit|click|tap)\b[^.,;\n]*?\bbutton\b|\bpress\s*$|(?<![A-Za-z])([FBLR])(\d{0,2})(?![A-Za-z])|"
-    r"\bpress\b(?=[\s.!]*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)", re.IGNORECASE | re.MULTILINE)
+    r"\bpress\b(?=[\s.!]*\(|[\s.!]*$)|\bheading\s+(up|down|left|right)\s+(\d+)|"
+    r"\bfaced\s+(up|down|left|right)\b", re.IGNORECASE | re.MULTILINE)
+_FACED = re.compile(r"\(?\b(?:so\s+(?:that\s+)?(?:you|it|the mouse)(?:'re|'ll| are| will)?\s+|"
+                    r"you(?:'re|'ll| are| will)\s+|to\s+|now\s+)(?:now\s+)?fac(?:e|es|ing)\s+"
+                    r"(up|down|left|right|north|south|east|west)\b\s*\)?", re.I)
+"""A remark on the facing a step leaves ("turn left again (now facing down)", "so you face right"): checked."""
 
-_TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\s+face\s+(?:each|every|the)\s+arrows?\b"
-                           r"[^.;)\n]*", re.IGNORECASE), " "),  # arrows as directions, said so
+_TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=\s+(?:more\b|squares?\b|steps?\b|"
+                           r"up|down|left|right|north|south|east|west|across)\b)", re.IGNORECASE),
+                lambda m: str(number(m.group(1)))),  # "two down"
+               (re.compile(r"(?:^|(?<=[.,;!:] )|(?<=\band )|(?<=\bthen ))(?!(?:press|push|hit|click|tap)\b)[a-z]+\s+"
+                           r"(?:that|the|this|your)\s+(?:big\s+|round\s+)?button\b(?=[\s.!]*$)", re.I | re.M),
+                "press the button"),  # "and SMASH that button": a verb of its own for the press
+               (re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+(?:to\s+face\s+(?:each|every|the)\s+"
+                           r"(?:arrows?|ways?|directions?)|(?:first\s+)?(?:before|at|on|for)\s+(?:each|every)\s+"
+                           r"(?:direction\s+)?(?:change|arrow|direction|corner))\b[^.;)\n]*", re.I), " "),  # a remark
+               (re.compile(r"\b(?:run|travel|proceed|scoot|dash)\b", re.IGNORECASE), "go"),
                (re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
                (re.compile(r"\badvance\b|\bfwd\b", re.IGNORECASE), "forward"),
-               (re.compile(r"(?:(?<=^)|(?<=[.,;] ))button(?=[.!]?\s*$)", re.IGNORECASE | re.MULTILINE), "press"),
+               (re.compile(r"(?im)(?:(?<=^)|(?<=[.,;] )|(?<=\bthen )|(?<=\band ))button(?=[.!]?\s*$)"), "press"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
                (re.compile(r"\b(left|right)\s+turn\b|\bface\s+(?:to\s+the\s+)?(left|right)\s*\(\s*turn\s*\)", re.I),
@@ -291,8 +311,10 @@ _TURN_WORDS = ((re.compile(r"\bwithout (?:turning|a turn)\b|\bturn(?:ing)?\s+to\
                (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?+(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
-               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again)?\s*,\s*(?:then\s+|and\s+)?)(\d+|one|two|three|four|five|six|seven|eight)"
-                           r"(?:\s+more)?\b(?!\s*(?:times|x)\b|\s+\w+\s+(?:forwards?|ahead|backwards?|back)\b)", re.I),
+               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again|\s+a\s+\w+\s+time)?(?:\s+faced\s+\w+)?\s*"
+                           r"(?:[,;]|\.[ \t])\s*(?:then\s+|and\s+)?)"
+                           r"(\d+|one|two|three|four|five|six|seven|eight)(?:\s+more)?\b(?!\s*(?:times|x)\b|"
+                           r"\s+(?:\w+\s+)?(?:forwards?|ahead|backwards?|back|up|down|north|south|east|west)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _MORE = re.compile(r"\b(?:another\s+(\d+)|(\d+)\s+more)\b(?:\s+(?:squares?|steps?|spaces?|cells?))?+"
                    r"(?!\s+(?:up|down|left|right|north|south|east|west|forwards?|backwards?|back|ahead|times|turns?)\b)",
@@ -333,13 +355,14 @@ def _heading(way: str, facing: str, count: int) -> list[str]:
 
 
 _MOTION = re.compile(r"\b(?:turn|go|move|walk|drive|forwards?|backwards?|back|ahead|reverse|left|right|up|down|"
-                     r"press)\b", re.IGNORECASE)
+                     r"across|press|\d+\s+(?:squares?|steps?|spaces?|cells?))\b", re.IGNORECASE)
 """A part of a route with a move or a direction: a step the reader must read."""
 
 
 def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> Steps:
     """The actions of a route, in order, from the mouse's pose; a step it cannot read or that leaves a side or direction
     open is asked. Directions are absolute ("2 up, then 2 right") when the route names up, down or a compass point."""
+    text = _FACED.sub(lambda m: f" faced {_FACING[m.group(1).lower()]} ", text)
     for pattern, word in _TURN_WORDS:
         text = pattern.sub(word, text)
     text = _MORE.sub(lambda m: ("backward " if (re.findall(r"\b(?:forwards?|ahead|backwards?|back|reverse)\b", m.string[
@@ -351,15 +374,16 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
     text = re.sub(r"\bback(?:ing)?\s+up\b", "backward", text, flags=re.IGNORECASE)  # a move, not the direction up
     absolute = bool(re.search(r"(?<!facing )(?<!face )\b(?:up|down|north|south|east|west)\b", text, re.I))  # not a pose
     if absolute:  # "west 8", "up 2 squares": "8 west"
-        text = re.sub(r"\b(up|down|north|south|east|west)\s+(\d+)(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
-                      r"(?!\s*(?:times|x)\b)", r"\2 \1", text, flags=re.IGNORECASE)
+        text = re.sub(r"(?<!turn )\b(up|down|north|south|east|west|left|right)\s+(\d+)"
+                      r"(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b(?!\s*(?:times|x)\b)", r"\2 \1", text, flags=re.I)
         text = _ABSOLUTE.sub(lambda m: f" heading {_FACING[(m.group(2) or m.group(3)).lower()]} "
                                        f"{m.group(1) or m.group(4)} ", text)
     parts = re.split(r"->|[;,\n]|\bthen\b|\band\b|\.\s", text)
     unread = [part for k, part in enumerate(parts)
               if _MOTION.search(part) and not _STEP.search(part) and (k or len(part.split()) > 1)  # not "Right. ..."
               and not re.search(r"\bfacing\b|\byou(?:'re| are)\b|\b(?:you|mouse|it)(?:'ll| will| now)?\s+faces?\b|"
-                                r"\blet(?:'s| me| us)\b", part, re.IGNORECASE)]  # "You're facing left", "Let me walk"
+                                r"\blet(?:'s| me| us)\b", part, re.IGNORECASE)  # "You're facing left", "Let me walk"
+              and not (k and " 99 " in parts[k - 1] and re.fullmatch(r"\W*\d+\s+\w+\W*", part))]  # "all the way, 8"
     if unread and _STEP.search(text):
         return Steps.unclear(f'What do you mean by "{unread[0].strip()}"?')
     compact = bool(_LEGEND_WORDS.search(text)) or bool(re.fullmatch(r"[\sFBLR\d]*(?:press)?[\s\S]*", text.strip())
@@ -400,6 +424,10 @@ def _route(text: str, rows: list[str], cell: tuple[int, int], facing: str) -> St
                 actions += [BACKWARD] * count
             else:
                 return Steps.unclear(f"I'm facing {facing}. Should I turn {way} first, or move another way?")
+        elif match.group(13):
+            facing_now = _pose(rows, cell, facing, actions)[1]
+            if facing_now != match.group(13).lower():
+                return Steps.unclear(f'Then I face {facing_now}, not {match.group(13).lower()}. Which way do you mean?')
         else:
             actions.append(PRESS)
     if not actions and re.search(r"\b(?:go|head|move|walk|get)\b", text, re.IGNORECASE):

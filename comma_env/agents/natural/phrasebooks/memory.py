@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import HEDGES, ORDINAL, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, RELATIONS, ordinal, plain, sentences
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 
@@ -142,6 +142,7 @@ def _labels_in(text: str) -> list[Any] | None:
 
 class MemoryPhrases(Phrasebook):
     stage = "stage"
+    relations = RELATIONS.replace("(?<!each )one of", "(?<!each )(?<!left )(?<!right )one of")  # "the left one of"
 
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
@@ -313,4 +314,8 @@ def _refers_to(sentence: str, labels: list[int], history: list[Any]) -> set[int]
             readings = {value} if 1 <= value <= BUTTONS and kinds != {"label"} else set()  # "(label not position)"
             return readings | ({labels.index(value) + 1} if value in labels and kinds != {"position"} else set())
         return None
-    return set.intersection(*constraints)
+    chosen = set.intersection(*constraints)
+    pick = re.search(r"\bthe (left|right)(?:-hand)?(?: one)?\b(?!\s*(?:most|end|side|of (?:the )?[1-4]))", low)
+    if pick and len(chosen) > 1:  # "of the two middle ones, the left"
+        return {min(chosen) if pick.group(1) == "left" else max(chosen)}
+    return chosen
