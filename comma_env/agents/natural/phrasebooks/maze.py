@@ -285,7 +285,7 @@ _FACED = re.compile(r"\(?\b(?:so\s+(?:that\s+)?(?:you|it|the mouse)(?:'re|'ll| a
                     r"(up|down|left|right|north|south|east|west)\b\s*\)?", re.I)
 """A remark on the facing a step leaves ("turn left again (now facing down)", "so you face right"): checked."""
 
-_TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=\s+(?:more\b|squares?\b|steps?\b|"
+_TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=[\s-]+(?:more\b|squares?\b|steps?\b|"
                            r"up|down|left|right|north|south|east|west|across)\b)", re.IGNORECASE),
                 lambda m: str(number(m.group(1)))),  # "two down"
                (re.compile(r"(?:^|(?<=[.,;!:] )|(?<=\band )|(?<=\bthen ))(?!(?:press|push|hit|click|tap)\b)[a-z]+\s+"
@@ -298,6 +298,7 @@ _TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=\s+(?
                (re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
                (re.compile(r"\badvance\b|\bfwd\b", re.IGNORECASE), "forward"),
+               (re.compile(r"\b(?:straight|dead|directly)\s+(?=ahead\b|forwards?\b)", re.I), ""),  # "2 straight ahead"
                (re.compile(r"(?im)(?:(?<=^)|(?<=[.,;] )|(?<=\bthen )|(?<=\band ))button(?=[.!]?\s*$)"), "press"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
@@ -313,7 +314,7 @@ _TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=\s+(?
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
                (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again|\s+a\s+\w+\s+time)?(?:\s+faced\s+\w+)?\s*"
                            r"(?:[,;]|\.[ \t])\s*(?:then\s+|and\s+)?)"
-                           r"(\d+|one|two|three|four|five|six|seven|eight)(?:\s+more)?\b(?!\s*(?:times|x)\b|"
+                           r"(?:(?:along|across|over)\s+)?(\d+|one|two|three|four|five|six|seven|eight)(?:\s+more)?\b(?!\s*(?:times|x)\b|"
                            r"\s+(?:\w+\s+)?(?:forwards?|ahead|backwards?|back|up|down|north|south|east|west)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _MORE = re.compile(r"\b(?:another\s+(\d+)|(\d+)\s+more)\b(?:\s+(?:squares?|steps?|spaces?|cells?))?+"
@@ -326,7 +327,8 @@ _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " 
 _UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as|all the way)\b"
                     r"[^,.;\n]*", re.IGNORECASE)
 """Walking on while the way ahead is open ("go straight until you hit a wall"), read as "forward 99"."""
-_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:more\s+)?(?:squares?\s+|steps?\s+|spaces?\s+)?"
+_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)[\s-]+(?:more\s+)?(?:squares?\s+|steps?\s+|spaces?\s+)?"
+                       r"(?:(?:sprint|dash|run|walk|trip|hop|go)\s+)?"
                        r"(up|down|north|south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|"
                        r"right)\s+(\d+)\s*times\b)", re.IGNORECASE)
 

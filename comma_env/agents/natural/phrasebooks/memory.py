@@ -28,7 +28,7 @@ _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left t
 _PRESSED = re.compile(r"\b(?:pressed|hit|pushed|clicked|tapped)\b", re.IGNORECASE)
 _STAGE_MARK = re.compile(r"\bstage\s*([1-5])\b", re.IGNORECASE)
 _LABEL = r"(?:\blabel(?:led)?\s*|\b(?:position|pos)\s*[1-4]\s*\(\s*(?:the\s+)?)([1-4])\b"  # "position 2 (the 4)"
-_S_RECAP = re.compile(r"\bS([1-5])\s*:\s*pos(?:ition)?\s*([1-4])\s*/\s*label\s*([1-4])", re.IGNORECASE)
+_S_RECAP = re.compile(r"\bS([1-5])\s*:?\s*pos(?:ition)?\s*([1-4])\s*[/(,]?\s*label\s*([1-4])", re.IGNORECASE)
 
 
 def _digit(pattern: str, text: str) -> int | None:
@@ -93,7 +93,7 @@ def _stage_table(text: str) -> str:
 
 
 def _short_recaps(text: str) -> list[tuple[int, list[Any]]]:
-    """Recaps written short ("S1: pos 3 / label 3"): stage, [position, label]."""
+    """Recaps written short ("S1: pos 3 / label 3", "S1 pos 2 (label 2)"): stage, [position, label]."""
     return [(int(m.group(1)), [int(m.group(2)), int(m.group(3))]) for m in _S_RECAP.finditer(text)]
 
 
@@ -148,7 +148,8 @@ class MemoryPhrases(Phrasebook):
         state, notes = memory["state"], memory["notes"]
         text = plain(_stage_table(text), VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[1-4]\b", " ", text)
-        now = re.split(r"\bnow\s*:", text, flags=re.IGNORECASE)
+        now = re.split(r"\bnow\s*:|\b(?:now|currently)\b[\s,:]*+(?:(?:we'?re|i'?m)\s+)?(?:(?:at|on|in)\s+)?"
+                       r"(?=(?:stage|s)\s*[1-5]\b)", text, flags=re.IGNORECASE)  # "Log: S1 ... Now S4: display 4"
         recap, current = (now[0], now[-1]) if len(now) > 1 else ("", text)
         pressed = notes.setdefault("pressed", [])
         staged, listed, rest = _recaps(recap or current)

@@ -1,0 +1,84 @@
+"""Forms of plain English the scripted partners misread (issue 56, fresh8): slips fixed after a dash, a start named
+before its list, a key named twice, a log of stages before the current one, runs without a verb; each form with the
+variants other writers use."""
+
+from __future__ import annotations
+
+import pytest
+
+import comma_env
+from comma_env.agents.natural.phrasebooks.base import phrasebook
+
+ORDER = ["press_bottom_left", "press_top_right", "press_bottom_right", "press_top_left"]
+
+
+def state_of(puzzle: str, seed: int):
+    env = comma_env.make(puzzle)
+    env.reset(seed=seed)
+    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
+
+
+@pytest.mark.parametrize("said", [
+    "Star outline first, that's bottom right - ugh, bottom LEFT. Then the club top right, then the pilcrow bottom "
+    "right, then the euro top left.",
+    "Hollow star first, which is bottom right -- argh, bottom left. Then top right, bottom right, top left.",
+    "Bottom right \u2014 d'oh, bottom left. Then top right, then bottom right, then top left.",
+    "Star first, that's bottom left. Next the club, then the pilcrow, then the euro.",
+])
+def test_keypad_a_slip_fixed_after_a_dash_and_a_name_with_its_place_after_first(said):
+    cls, state = state_of("keypad", 25155)  # euro top left, club top right, hollow star bottom left, pilcrow
+    assert phrasebook(cls).understand_dialogue([said], state).actions == ORDER
+
+
+@pytest.mark.parametrize("said", [
+    "Go backwards from the bottom right: bottom right, bottom left, top right, top left.",
+    "Start at the bottom right: bottom right, then bottom left, then top right, then top left.",
+    "Bottom right, bottom left, top right, top left. So: BR BL TR TL.",
+])
+def test_keypad_a_start_named_before_its_list_is_one_key_and_an_order_said_twice_is_one_order(said):
+    cls, state = state_of("keypad", 25156)
+    assert phrasebook(cls).understand(said, state).actions == [
+        "press_bottom_right", "press_bottom_left", "press_top_right", "press_top_left"]
+
+
+def test_keypad_a_key_named_twice_is_asked():
+    cls, state = state_of("keypad", 25156)
+    book = phrasebook(cls)
+    assert book.understand("Bottom right, bottom left, bottom right, top left.", state).ask
+    assert book.understand("Top left, then the smiley, then top left, then top right.", state).ask
+
+
+@pytest.mark.parametrize("said", [
+    "Log so far: S1 pos 2 (label 2), S2 pos 2 (label 2), S3 pos 3 (label 2). Now S4: display 4, labels L->R 4 1 3 2.",
+    "Stage 1 pos 2 (label 2), stage 2 pos 2 (label 2), stage 3 pos 3 (label 2). Currently stage 4: display 4, "
+    "labels 4 1 3 2.",
+    "S1 pos 2 (label 2), S2 pos 2 (label 2), S3 pos 3 (label 2); now we're on stage 4, display 4, labels 4 1 3 2.",
+])
+def test_memory_a_log_of_stages_before_now_keeps_the_current_stage(said):
+    cls, _ = state_of("memory", 1)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}, "notes": {}}
+    book.read(said, memory)
+    belief = book.belief(memory)
+    assert (belief["stage"], belief["display_number"], belief["button_labels_left_to_right"]) == (4, 4, [4, 1, 3, 2])
+    assert memory["notes"]["pressed"] == [[2, 2], [2, 2], [3, 2]]
+
+
+@pytest.mark.parametrize("run", ["along two", "across 2", "over two", "two", "two squares straight ahead",
+                                 "2 dead ahead"])
+def test_maze_a_run_after_a_turn_with_no_verb_or_with_straight_ahead(run):
+    cls, state = state_of("maze", 25425)  # the route of fresh8's maze-advise-F8-003
+    said = (f"Back up two squares first. Then turn left and go four. Turn left, up four. Turn left, {run}. Turn "
+            "left once more, down two, and hit the button.")
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["move_backward"] * 2 + ["turn_left"] + ["move_forward"] * 4 + ["turn_left"] + ["move_forward"] * 4
+        + ["turn_left"] + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["press_button"])
+
+
+def test_maze_a_hyphenated_run_is_read():
+    cls, state = state_of("maze", 25428)  # facing left
+    book = phrasebook(cls)
+    start = "Two squares straight ahead! Turn left, down two! Turn right, four along the bottom! Turn right, "
+    assert book.understand(start + "a four-square sprint up the side!", state).actions == (
+        ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["turn_right"] + ["move_forward"] * 4
+        + ["turn_right"] + ["move_forward"] * 4)
