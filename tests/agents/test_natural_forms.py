@@ -82,3 +82,28 @@ def test_maze_a_hyphenated_run_is_read():
     assert book.understand(start + "a four-square sprint up the side!", state).actions == (
         ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["turn_right"] + ["move_forward"] * 4
         + ["turn_right"] + ["move_forward"] * 4)
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("top left yankee, top right whiskey", "top left Y, top right W"),
+    ("Sierra, Golf, Juliett, X-ray, Alfa", "S, G, J, X, A"),
+    ("juliet kilo xray", "J K X"),
+    ("I played golf at the hotel with Mike", "I played golf at the hotel with Mike"),  # no code word only a code
+    ("the delta symbol, then the yankee one", "the D symbol, then the Y one"),
+])
+def test_letters_spelled_in_the_phonetic_alphabet(said, read):
+    from comma_env.agents.natural.phonetic import spelled
+    assert spelled(said) == read
+    assert spelled("press yankee") == "press yankee"
+    assert spelled("press yankee", least=1) == "press Y"
+
+
+def test_led_letters_in_the_phonetic_alphabet():
+    cls, state = state_of("led", 25211)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}, "notes": {}}
+    book.read("Stage one. LED one red. Buttons: top left yankee, top right whiskey, bottom left sierra, bottom right "
+              "golf. Over.", memory)
+    assert book.belief(memory)["button_letters"] == {"top_left": "Y", "top_right": "W", "bottom_left": "S",
+                                                     "bottom_right": "G"}
+    assert book.understand("Hit whiskey. Over.", state).actions == ["press_top_right"]

@@ -12,6 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.labels import Found
+from comma_env.agents.natural.phonetic import spelled
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
 from comma_env.agents.natural.reading import HEDGES, ORDINAL, number, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
@@ -89,7 +90,7 @@ class LedPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = plain(text, VOCABULARY)
+        text = plain(spelled(text), VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
         text = _capitals(drop_negated(text, PALETTE))  # "top left letter j", "top left n"; "green, not red"
         stages = [int(next(g for g in match.groups() if g)) for match in _STAGE.finditer(text)]
@@ -241,6 +242,7 @@ class LedPhrases(Phrasebook):
         """The press for this stage; then one for each later stage the advice names by position ("then next stage:
         top left"), or the same press again when it says so ("every stage", "four times")."""
         state = puzzle.visible_state()
+        text = spelled(text, least=1)  # "hit whiskey"
         now, *later = _LATER.split(text)
         steps = self._press(now if later else text, puzzle)
         left = len(state["led_colors_left_to_right"]) - state["completed_stages"]
