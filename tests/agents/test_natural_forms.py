@@ -107,3 +107,58 @@ def test_led_letters_in_the_phonetic_alphabet():
     assert book.belief(memory)["button_letters"] == {"top_left": "Y", "top_right": "W", "bottom_left": "S",
                                                      "bottom_right": "G"}
     assert book.understand("Hit whiskey. Over.", state).actions == ["press_top_right"]
+
+
+@pytest.mark.parametrize(("said", "display", "labels"), [
+    ("Stage 3. Display 2 again. The buttons now: 3, 2, 1, 4. Which one?", 2, [3, 2, 1, 4]),  # "now:" after a noun
+    ("Stage two now, display's a three again, buttons 4 2 1 3.", 3, [4, 2, 1, 3]),
+    ("Stage 3 and the number is 1. The 2 is first, after 3, after 1, and 4 is last.", 1, [2, 3, 1, 4]),
+    ("Stage 1, the number is 3. The 3 is at the left, then the 4, the 1, and the 2 at the right.", 3, [3, 4, 1, 2]),
+    ("Stage 2, number 3 also. The 2 is at the left, then 1, 3, 4.", 3, [2, 1, 3, 4]),
+])
+def test_memory_the_number_alone_is_the_display_and_labels_from_the_first(said, display, labels):
+    cls, _ = state_of("memory", 1)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}, "notes": {}}
+    book.read(said, memory)
+    belief = book.belief(memory)
+    assert (belief["display_number"], belief["button_labels_left_to_right"]) == (display, labels)
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("Oben links is the paragraph sign, oben rechts an airplane. Unten links an umbrella, unten rechts a star.",
+     "Top left is the paragraph sign, top right an airplane. Bottom left an umbrella, bottom right a star."),
+    ("the nose shows nach oben", "the nose shows up"),
+    ("Tap left's a Y. Tap row: NOTHING. Up tae the brolly at tap right, then doon, on the solid star, tap left.",
+     "Top left's a Y. Top row: NOTHING. Up tae the brolly at top right, then down, on the solid star, top left."),
+    ("en haut à gauche P, twa squares", "top left P, two squares"),
+    ("Tap row 2 column 1. Tap left twice. tap the button. links", "Tap row 2 column 1. Tap left twice. tap the "
+                                                                  "button. links"),  # a press, an English word
+])
+def test_places_in_german_french_and_scots_words(said, read):
+    from comma_env.agents.natural.dialect import standard
+    assert standard(said) == read
+
+
+@pytest.mark.parametrize("said", ["nose pointing down", "nose pointed to the DOWN", "nose to down", "facing D",
+                                  "the nose shows nach unten (down)", "still lookin' down"])
+def test_maze_the_facing_said_by_the_nose_a_letter_or_looking(said):
+    cls, _ = state_of("maze", 1)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}, "notes": {}}
+    book.read(f"The mouse is at row 3, column 3, {said}.", memory)
+    assert book.belief(memory)["mouse_facing"] == "down"
+
+
+def test_keypad_a_star_said_then_its_look_and_letters_followed_by_their_order_in_words():
+    from comma_env.agents.natural.symbols import looks
+    assert looks("Unten rechts a star, only the outline, not filled.") == "Unten rechts a hollow star."
+    cls, _ = state_of("led", 1)
+    book = phrasebook(cls)
+    for said in ("Letters C J W M going top-left, top-right, bottom-left, bottom-right.",
+                 "Letters: C J W M, in order top left, top right, bottom left, bottom right.",
+                 "C J W M (TL TR BL BR)"):
+        memory: dict = {"state": {}, "notes": {}}
+        book.read(f"Stage 1, the LED is purple. {said}", memory)
+        assert book.belief(memory)["button_letters"] == {"top_left": "C", "top_right": "J", "bottom_left": "W",
+                                                         "bottom_right": "M"}, said

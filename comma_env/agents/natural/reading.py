@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from comma_env.agents.natural.dialect import standard
 from comma_env.agents.natural.english import COMMON, same_word
 from comma_env.agents.natural.words import ORDINALS
 from comma_env.protocol.text import strip_thinking
@@ -110,7 +111,7 @@ def clean(text: str) -> str:
     """`text` as the readers see it: thoughts, markdown (`layout`) and typography made plain, "R2C3", "x2", "the
     other three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
-    text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
+    text = standard(_TEXTING.sub(lambda m: TEXTING[m.group(1)], text))  # lower case only: "U" is a Who label
     text = _JSON_KEY.sub(lambda m: f"{m.group(2)}: {m.group(4) or ''}", _KEYCAP.sub(r"\1", text).translate(_INVISIBLE))
     text = layout(unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY))
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"

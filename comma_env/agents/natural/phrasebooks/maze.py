@@ -34,7 +34,7 @@ VOCABULARY = ("mouse", "facing", "sphere", "spheres", "torus", "ring", "row", "c
               "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the", "walk")
 _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "up", "down": "down", "south": "down",
            "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
-           "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
+           "east": "right", "<-": "left", "->": "right", "U": "up", "D": "down", "L": "left", "R": "right"}
 _COORD = (r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b|"
           r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d)|\b(\d)\s*/\s*(\d)\b)")  # "(5,1)", "row 5 col 1", "9/3", "5,1" (no list)
 _EDGE = {"top": 1, "first": 1, "left": 1, "bottom": SIZE, "last": SIZE, "right": SIZE}
@@ -43,10 +43,11 @@ _PLACES = ((r"\b(?:the\s+)?(top|bottom)[\s-](left|right)\s+corner\b",
            (r"\b(?:the\s+)?(top|first|bottom|last)\s+row\b", lambda m: f"row {_EDGE[m.group(1).lower()]}"),
            (r"\b(\d)(?:st|nd|rd|th)\s+(row|col(?:umn)?)\b", r"\2 \1"))
 """Rows, columns and corners said in words ("top row, 3rd column", "bottom right corner") in numbers."""
-_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose(?:\s+(?:is\s+)?"
-                    r"(?:facing|pointing)(?:\s+to)?)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
-                    r"((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b|<-|->)",
-                    re.IGNORECASE)
+_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing|in')?(?:\s+to)?|points?(?:\s+to)?|pointing|"
+                    r"nose(?:\s+(?:is\s+)?(?:facing|pointing|pointed|points|shows|showing|looking|aimed))?(?:\s+to)?|heading)(?:\s*[:=]\s*|\s+)"
+                    r"(?:the\s+)?(?:to\s+the\s+)?((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|"
+                    r"downwards?)\b|<-|->|(?-i:[UDLR])\b)", re.IGNORECASE)
+"""A facing said ("facing left", "nose pointing down", "nose to up", "still lookin' left", "facing R")."""
 _POSE = re.compile(rf"\b(?:mouse|i'?m|i am|we'?re|it'?s|it is)\b[^.\n]{{0,40}}?{_COORD}", re.IGNORECASE)
 _TORUS = re.compile(r"\b(?:ring|torus|donut|doughnut)\b", re.IGNORECASE)
 _PROSE_MARKS = str.maketrans({"🐭": "mouse", "🐁": "mouse", **{mark: f" {word} " for mark, word in ARROWS.items()
@@ -110,7 +111,7 @@ class MazePhrases(Phrasebook):
         if pose or re.search(r"\bmouse\b|\bi'?m\b|\bstill\b|^\W*(?:\d\.\s*)?facing\s*[:=]", low):  # "3. Facing: left"
             faces = _FACES.search(sentence)
             if faces:
-                state["facing"] = _FACING[faces.group(1).lower()]
+                state["facing"] = _FACING.get(faces.group(1), _FACING.get(faces.group(1).lower()))
         spheres = state.setdefault("spheres", {})
         coloured = list(re.finditer(rf"\b(blue|red|green|yellow)\b(?:\s+(?:sphere|ball|one))?\s*(?:is\s+)?"
                                     rf"(?:at|in|on|:|-|=)?\s*{_COORD}", low))
