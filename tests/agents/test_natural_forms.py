@@ -162,3 +162,19 @@ def test_keypad_a_star_said_then_its_look_and_letters_followed_by_their_order_in
         book.read(f"Stage 1, the LED is purple. {said}", memory)
         assert book.belief(memory)["button_letters"] == {"top_left": "C", "top_right": "J", "bottom_left": "W",
                                                          "bottom_right": "M"}, said
+
+
+@pytest.mark.parametrize("said", [
+    "The screen says YOUR. In the top, DONE on the left and YOUR on the right; in the middle, UH HUH left and READY "
+    "right; in the bottom, HOLD left and LEFT right.",
+    "The screen says YOUR. High left DONE, high right YOUR, middle left UH HUH, middle right READY, low left HOLD, "
+    "low right LEFT.",
+])
+def test_who_rows_as_places_in_the_top_and_high_and_low(said):
+    cls, _ = state_of("who", 1)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}, "notes": {}}
+    book.read(said, memory)
+    assert book.belief(memory)["button_labels"] == {"top_left": "DONE", "top_right": "YOUR", "middle_left": "UH HUH",
+                                                    "middle_right": "READY", "bottom_left": "HOLD",
+                                                    "bottom_right": "LEFT"}
