@@ -178,3 +178,16 @@ def test_who_rows_as_places_in_the_top_and_high_and_low(said):
     assert book.belief(memory)["button_labels"] == {"top_left": "DONE", "top_right": "YOUR", "middle_left": "UH HUH",
                                                     "middle_right": "READY", "bottom_left": "HOLD",
                                                     "bottom_right": "LEFT"}
+
+
+@pytest.mark.parametrize(("bend", "press"), [
+    ("After that: left again and", "press it"), ("then right, and", "hit it."), ("Then, to the left,", "press it!"),
+])
+def test_maze_a_bare_side_after_a_colon_or_then_and_press_it(bend, press):
+    cls, state = state_of("maze", 25425)
+    said = (f"Back up two squares first. Then turn left and go four. Turn left, up four. {bend} forward two. Turn "
+            f"left once more, forward two. {press}")
+    side = "turn_right" if "right" in bend else "turn_left"
+    assert phrasebook(cls).understand(said, state).actions == (
+        ["move_backward"] * 2 + ["turn_left"] + ["move_forward"] * 4 + ["turn_left"] + ["move_forward"] * 4
+        + [side] + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["press_button"])

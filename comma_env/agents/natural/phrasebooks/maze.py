@@ -305,15 +305,17 @@ _TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=[\s-]
                 r"\1 \3 \2"),  # "go 2 forward"
                (re.compile(r"\b(left|right)\s+turn\b|\bface\s+(?:to\s+the\s+)?(left|right)\s*\(\s*turn\s*\)", re.I),
                 lambda m: f"turn {m.group(1) or m.group(2)}"),  # "right turn", "face left (turn)"
-               (re.compile(r"(?m)(?<=[,;])[ \t]*(left|right)[ \t]*(?=[,;]|$)", re.IGNORECASE),
-                r" turn \1"),  # "fwd 4, left, fwd 8": a side alone is a turn
+               (re.compile(r"(?m)(?:(?<=[,;:])|(?<=\bthen))[ \t]*(?:to[ \t]+the[ \t]+)?(left|right)(?:[ \t]+again)?"
+                           r"[ \t]*(?=[,;]|$|[ \t]+and\b)", re.I),
+                r" turn \1"),  # "fwd 4, left, fwd 8", "After that: left again and two up": a side alone is a turn
+               (re.compile(r"(?im)\b(?:press|push|hit|tap|smash)\s+it\b(?=[.!]?\s*$)"), "press the button"),
                (re.compile(r"\b(?:turn(?:ing)?\s+a?round(?!\s+(?:the|a)\b)|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
                            re.IGNORECASE), lambda m: f"turn {m.group(1) or 'right'} twice"),  # either way ends the same
                (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"),  # "1. two forward"
                (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?+(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
-               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again|\s+a\s+\w+\s+time)?(?:\s+faced\s+\w+)?\s*"
+               (re.compile(r"(\bturn\s+(?:to\s+(?:the\s+|your\s+)?)?(?:left|right)(?:\s+again|\s+a\s+\w+\s+time)?(?:\s+faced\s+\w+)?\s*"
                            r"(?:[,;]|\.[ \t])\s*(?:then\s+|and\s+)?)"
                            r"(?:(?:along|across|over)\s+)?(\d+|one|two|three|four|five|six|seven|eight)(?:\s+more)?\b(?!\s*(?:times|x)\b|"
                            r"\s+(?:\w+\s+)?(?:forwards?|ahead|backwards?|back|up|down|north|south|east|west)\b)", re.I),
