@@ -191,3 +191,11 @@ def test_maze_a_bare_side_after_a_colon_or_then_and_press_it(bend, press):
     assert phrasebook(cls).understand(said, state).actions == (
         ["move_backward"] * 2 + ["turn_left"] + ["move_forward"] * 4 + ["turn_left"] + ["move_forward"] * 4
         + [side] + ["move_forward"] * 2 + ["turn_left"] + ["move_forward"] * 2 + ["press_button"])
+
+
+def test_disp_is_the_display():
+    cls, _ = state_of("who", 1)
+    book = phrasebook(cls)
+    memory: dict = {"state": {}, "notes": {}}
+    book.read("disp LEAD. grid TL UH UH / TR DONE / ML UHHH / MR LIKE / BL BLANK / BR YOU'RE. gogo", memory)
+    assert book.belief(memory)["display_text"] == "LEAD"

@@ -50,7 +50,7 @@ STOPWORDS = frozenset("blur eighty lime loft ninety prose reed rung seventy seve
 """Words `fix_typos` never rewrites that are too rare in `english.COMMON`'s list to be kept as common words."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
-SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|"
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|\bdisp\b|"
                       r"\b(?:number|digit) (?:on|at) (?:the )?top\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
 TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
