@@ -27,7 +27,7 @@ starlette's ASGI types for our own, one-use helpers, dead branches): 2 below `IS
 met. Lower this as the package shrinks. Later features add a named allowance."""
 
 ALLOWANCES: dict[str, int] = {
-    "issue 56: natural-language partners": 5981,  # a reader per puzzle, both seats (comma_env/agents/natural/);
+    "issue 56: natural-language partners": 6056,  # a reader per puzzle, both seats (comma_env/agents/natural/);
     # fourth round +228: tables, EDIT and struck-out text, reasons and rules, landmarks, unread list items;
     # fifth round +126: references to the solver's picture, grid tables and listings by value, looks, stages;
     # sixth round +361: conditions.py (advice settled on the solver's state), sequences said once, maze
@@ -166,6 +166,14 @@ ALLOWANCES: dict[str, int] = {
     # +3: Maze a route after a "Route:" line (reasons before it); the press said only in its summary
     # +7: LED four letters with a legend of positions "(TL TR BL BR)", and "same order as before" at a later stage
     # +1: grid.by_lines: a line of prose naming two things ("omega and the mirror R are glowing") is no row drawn
+    # +10: a slip fixed after a dash ("- ugh, bottom LEFT"); Keypad a name and its place as one key, a key named
+    # twice asked, an order said twice once; Memory "Log: S1 pos 2 (label 2) ... Now S4:"; Maze "along two",
+    # "straight ahead", "a four-square sprint up"
+    # +28: phonetic.py, letters in the NATO/ICAO alphabet ("top left yankee", "sierra, golf"), read by LED
+    # +35: dialect.py, German, French and Scots places ("oben links", "tap row", "twa") for every reader; Maze the
+    # facing by the nose, "lookin'", "facing R"; Memory "the number is 1", "The 2 is first, after 3"; LED letters
+    # then their order in words ("C J W M going top-left, ..."); Keypad "a star, only the outline"
+    # +2: Maze a bare side after a colon or "then" ("After that: left again and two up", "to the right"); "press it"
     "issue 58: exit codes, hints, report layout, play/report/OpenEnv connection limits": 309,
     "issue 60: leaderboard": 1019,
     "issue 59: leak detector with unsure and judge": 2215,  # fourth round +225: games.py, calculator, totals;

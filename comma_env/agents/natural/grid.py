@@ -13,7 +13,7 @@ from comma_env.agents.natural.reading import number, ordinal
 ROW_WORDS = {"top": "top", "upper": "top", "up": "top", "uppermost": "top", "topmost": "top", "middle": "middle",
              "center": "middle", "centre": "middle", "central": "middle", "mid": "middle", "bottom": "bottom",
              "lower": "bottom", "down": "bottom", "bottommost": "bottom", "lowest": "bottom", "under": "bottom",
-             "bot": "bottom", "btm": "bottom"}
+             "bot": "bottom", "btm": "bottom", "high": "top", "low": "bottom"}
 COLUMN_WORDS = {"left-hand": "left", "right-hand": "right", "lefthand": "left", "righthand": "right", "left": "left",
                 "right": "right"}
 ABBREVIATIONS = {"TL": ("top", "left"), "TR": ("top", "right"), "ML": ("middle", "left"), "MR": ("middle", "right"),
@@ -29,7 +29,7 @@ _PAIR = re.compile(rf"\b({_ROW})(?:\s*row)?[\s-]*(?:and\s+|on\s+the\s+|-\s*)?({_
                    re.IGNORECASE)
 _ROW_COL = re.compile(r"\(?\brow\s*(\d)\s*,?\s*(?:col(?:umn)?)\s*(\d)\)?|\br(\d)\s*c(\d)\b", re.IGNORECASE)
 _ROW_ONLY = re.compile(rf"\b(?:(?:the|in|on|at)\s+)?({_ROW})(?:\s+(?:row|line|one|button|key|two|pair))\b|"
-                       rf"\b(?:on|at|across|along|up)\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
+                       rf"\b(?:on|at|across|along|up|in(?=\s+the\s+\w+\s*[,:]))\s+(?:the\s+)?(top|bottom)\b|\bin\s+(?:the\s+)?(middle)\b|"
                        r"\b(below|underneath|beneath)(?=\s*[,.;)!\n]|\s*$)|"  # "T and Y up top, R and K below"
                        rf"\b(top|middle|bottom|upper|lower)(?=\s*:)|\(\s*(top|middle|bottom)\s*\)|(?:^|(?<=[,;:-])|(?<=[,;:-]\s))"
                        rf"(?-i:(?![A-Z]{{2}}))({_ROW})(?=\s{{2,}}|\s+(?-i:[^a-z\s]))",  # "top X/Y", a label blanked

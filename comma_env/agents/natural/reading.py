@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from comma_env.agents.natural.dialect import standard
 from comma_env.agents.natural.english import COMMON, same_word
 from comma_env.agents.natural.words import ORDINALS
 from comma_env.protocol.text import strip_thinking
@@ -49,7 +50,7 @@ STOPWORDS = frozenset("blur eighty lime loft ninety prose reed rung seventy seve
 """Words `fix_typos` never rewrites that are too rare in `english.COMMON`'s list to be kept as common words."""
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "est", "ly", "ish")
 
-SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|"
+SYNONYMS = re.compile(r"\b(?:big|large|main|top) (?:number|digit)(?: (?:display|screen))?\b|\breadout\b|\bdisp\b|"
                       r"\b(?:number|digit) (?:on|at) (?:the )?top\b", re.IGNORECASE)
 """Words people use for a module's display, read as "display" by every reader."""
 TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please", "thx": "thanks", "u": "you",
@@ -110,7 +111,7 @@ def clean(text: str) -> str:
     """`text` as the readers see it: thoughts, markdown (`layout`) and typography made plain, "R2C3", "x2", "the
     other three" and words for the display (`SYNONYMS`) in one spelling each; line breaks kept."""
     text = SYNONYMS.sub("display", strip_thinking(str(text)[:MAX_CHARS]))
-    text = _TEXTING.sub(lambda m: TEXTING[m.group(1)], text)  # lower case only: "U" is a Who label
+    text = standard(_TEXTING.sub(lambda m: TEXTING[m.group(1)], text))  # lower case only: "U" is a Who label
     text = _JSON_KEY.sub(lambda m: f"{m.group(2)}: {m.group(4) or ''}", _KEYCAP.sub(r"\1", text).translate(_INVISIBLE))
     text = layout(unicodedata.normalize("NFC", text).translate(_TYPOGRAPHY))
     text = _HEADING.sub("", _EMPHASIS.sub("", text)).replace("_", " ")  # "press_top_left", "button_color"
@@ -234,8 +235,8 @@ HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:sa
 """Phrases that say the speaker does not know (a fact or an instruction stays open); a lone "I think maybe X?"
 names one answer, and is read as saying it."""
 
-_SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|oops|correction|"
-                       r"make that|no(?=,?\s+not\b))\b[,:;!.\s-]*"
+_SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|(?:wh)?oops|correction|"
+                       r"make that|no(?=,?\s+not\b)|(?<=[-\u2013\u2014]\s)(?:ugh|argh|gah|d'?oh))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
                        re.IGNORECASE)
 VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "

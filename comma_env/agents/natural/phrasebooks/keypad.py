@@ -205,6 +205,10 @@ class KeypadPhrases(Phrasebook):
                 return Steps.unclear(which_one("key", ref, symbols) if ref else
                                      "I don't see that symbol on my keypad. Which key do you mean?")
         keys = [next(iter(ref)) for ref in order]
+        if len(keys) >= 4 and keys[:len(keys) // 2] == keys[len(keys) // 2:]:  # "© then ♠ ... so TR TL BR BL"
+            keys = keys[:len(keys) // 2]
+        if len(set(keys)) < len(keys):  # a key named twice: a slip the reader did not find, or an order it misread
+            return Steps.unclear("You named one key twice. In which order should I press the keys?")
         if len(keys) == len(POSITIONS) and set(keys[:len(lit)]) == set(lit):
             keys = keys[len(lit):]
         if len(keys) < wanted and re.search(r"\bthe rest\b", text, re.IGNORECASE):
@@ -239,13 +243,16 @@ def _references(sentence: str, symbols: dict[str, str]) -> list[set[str]]:
         else:
             keys = grid.matching(token, ROWS)
         together = previous is not None and type(previous) is not type(token) and \
-            re.fullmatch(r"(?:\s+(?:one|key|button))?[\s()\"',:\-]*(?:(?:the|your|my)\s+)?|[\s()\"',:\-]*(?:looking\s+)?"
+            re.fullmatch(r"(?:\s+(?:one|key|button))?[\s()\"',:\-]*(?:(?:the|your|my)\s+)?|(?:\s+(?:first|next|last))?"
+                         r"[\s()\"',:\-]*(?:looking\s+)?"
                          r"(?:one\s+)?(?:that'?s|it'?s|which is|on|in|at)\s+(?:the\s+)?",
                          sentence[previous.end:token.start], re.IGNORECASE)
         if together and refs:
             refs[-1] = refs[-1] & keys
             previous = None
             continue
-        refs.append(keys)
+        if not (len(keys) == 1 and refs and keys == refs[-1] and (type(previous) is not type(token) or re.fullmatch(
+                r"\s*:\s*", sentence[previous.end:token.start]))):  # "star first, bottom left", "from BR: BR, ...": one
+            refs.append(keys)
         previous = token
     return refs

@@ -12,6 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.colours import Palette, drop_negated
 from comma_env.agents.natural.labels import Found
+from comma_env.agents.natural.phonetic import spelled
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
 from comma_env.agents.natural.reading import HEDGES, ORDINAL, number, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose, position_words, which_one
@@ -53,8 +54,9 @@ _SPOKEN = dict(zip("ay bee see dee ee ef gee aitch eye jay kay el em en oh pee c
 _SAID_LETTER = re.compile(r"\b((?:top|bottom|upper|lower)[\s-](?:left|right)(?:\s+(?:is|letter))?\s*[:=-]?\s+)(" +
                           "|".join(_SPOKEN) + r"|double[\s-]?you)\b"
                           r"(?=\s*(?:$|[,.;!\n]|(?:and\s+)?(?:top|bottom|upper|lower)\b))", re.IGNORECASE)
-_ORDER = re.compile(r"\(\s*(?:(?:TL|TR|BL|BR)[\s,/]*){4}\)")
-"""The buttons' order after four letters, as a legend in brackets."""
+_ORDER = re.compile(r"\(\s*(?:(?:TL|TR|BL|BR)[\s,/]*){4}\)|(?i:(?:\bgoing\b|\bin\s+(?:the\s+)?order\b)?[\s:,]*"
+                    r"(?:(?:top|bottom)[\s-](?:left|right)\b(?:[\s,/]|\band\b|\bthen\b)*+){4})")
+"""The buttons' order after four letters, as a legend in brackets or in words ("C J W M going top-left, ...")."""
 _DIAGONAL = re.compile(r"\b(top|bottom)[\s-](left|right)\s*(?:to|->|-)\s*(top|bottom)[\s-](left|right)\b\W{0,4}"
                        r"([A-Z])\s*(?:and|,|&|/)\s*([A-Z])(?![A-Za-z])", re.IGNORECASE)
 """A diagonal with its two letters in its order ("Diagonal one (top-left to bottom-right): M and I")."""
@@ -89,7 +91,7 @@ class LedPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = plain(text, VOCABULARY)
+        text = plain(spelled(text), VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
         text = _capitals(drop_negated(text, PALETTE))  # "top left letter j", "top left n"; "green, not red"
         stages = [int(next(g for g in match.groups() if g)) for match in _STAGE.finditer(text)]
@@ -99,7 +101,9 @@ class LedPhrases(Phrasebook):
         self._colours(text, state)
         legend = _ORDER.search(text)  # "S W A G (TL TR BL BR)"; "letters A X R J, same order as before"
         if legend:
-            state["order"] = ["_".join(grid.ABBREVIATIONS[k]) for k in re.findall(r"[TB][LR]", legend.group(0))]
+            said = re.findall(r"(top|bottom)[\s-](left|right)", legend.group(0), re.I)
+            state["order"] = [f"{a}_{b}".lower() for a, b in said] or \
+                ["_".join(grid.ABBREVIATIONS[k]) for k in re.findall(r"[TB][LR]", legend.group(0))]
         letters = self._placed(text[:legend.start()] if legend else text)
         if state.get("order") and "loose" in letters and (legend or re.search(r"\bsame order\b", text, re.I)):
             letters = {p: (letter,) for p, letter in zip(state["order"], letters["loose"], strict=True)}
@@ -241,6 +245,7 @@ class LedPhrases(Phrasebook):
         """The press for this stage; then one for each later stage the advice names by position ("then next stage:
         top left"), or the same press again when it says so ("every stage", "four times")."""
         state = puzzle.visible_state()
+        text = spelled(text, least=1)  # "hit whiskey"
         now, *later = _LATER.split(text)
         steps = self._press(now if later else text, puzzle)
         left = len(state["led_colors_left_to_right"]) - state["completed_stages"]

@@ -34,7 +34,7 @@ VOCABULARY = ("mouse", "facing", "sphere", "spheres", "torus", "ring", "row", "c
               "left", "right", "press", "button", "then", "steps", "squares", "wall", "walls", "floor", "the", "walk")
 _FACING = {"up": "up", "north": "up", "top": "up", "upward": "up", "upwards": "up", "down": "down", "south": "down",
            "bottom": "down", "downward": "down", "downwards": "down", "left": "left", "west": "left", "right": "right",
-           "east": "right", "<-": "left", "->": "right"}  # "facing ⬅️" (`clean` writes arrows so)
+           "east": "right", "<-": "left", "->": "right", "U": "up", "D": "down", "L": "left", "R": "right"}
 _COORD = (r"(?:\(\s*(\d)\s*,\s*(\d)\s*\)|\b(?:row|line|r)\s*(\d)\s*,?\s*(?:and\s+)?(?:column|col|c)\s*(\d)\b|"
           r"\b(\d)\s*,\s*(\d)\b(?!\s*,\s*\d)|\b(\d)\s*/\s*(\d)\b)")  # "(5,1)", "row 5 col 1", "9/3", "5,1" (no list)
 _EDGE = {"top": 1, "first": 1, "left": 1, "bottom": SIZE, "last": SIZE, "right": SIZE}
@@ -43,10 +43,11 @@ _PLACES = ((r"\b(?:the\s+)?(top|bottom)[\s-](left|right)\s+corner\b",
            (r"\b(?:the\s+)?(top|first|bottom|last)\s+row\b", lambda m: f"row {_EDGE[m.group(1).lower()]}"),
            (r"\b(\d)(?:st|nd|rd|th)\s+(row|col(?:umn)?)\b", r"\2 \1"))
 """Rows, columns and corners said in words ("top row, 3rd column", "bottom right corner") in numbers."""
-_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing)?(?:\s+to)?|points?(?:\s+to)?|pointing|nose(?:\s+(?:is\s+)?"
-                    r"(?:facing|pointing)(?:\s+to)?)?|heading)(?:\s*[:=]\s*|\s+)(?:the\s+)?(?:to\s+the\s+)?"
-                    r"((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|downwards?)\b|<-|->)",
-                    re.IGNORECASE)
+_FACES = re.compile(r"\b(?:facing|faces|face|look(?:s|ing|in')?(?:\s+to)?|points?(?:\s+to)?|pointing|"
+                    r"nose(?:\s+(?:is\s+)?(?:facing|pointing|pointed|points|shows|showing|looking|aimed))?(?:\s+to)?|heading)(?:\s*[:=]\s*|\s+)"
+                    r"(?:the\s+)?(?:to\s+the\s+)?((?:up|down|left|right|north|south|east|west|top|bottom|upwards?|"
+                    r"downwards?)\b|<-|->|(?-i:[UDLR])\b)", re.IGNORECASE)
+"""A facing said ("facing left", "nose pointing down", "nose to up", "still lookin' left", "facing R")."""
 _POSE = re.compile(rf"\b(?:mouse|i'?m|i am|we'?re|it'?s|it is)\b[^.\n]{{0,40}}?{_COORD}", re.IGNORECASE)
 _TORUS = re.compile(r"\b(?:ring|torus|donut|doughnut)\b", re.IGNORECASE)
 _PROSE_MARKS = str.maketrans({"🐭": "mouse", "🐁": "mouse", **{mark: f" {word} " for mark, word in ARROWS.items()
@@ -110,7 +111,7 @@ class MazePhrases(Phrasebook):
         if pose or re.search(r"\bmouse\b|\bi'?m\b|\bstill\b|^\W*(?:\d\.\s*)?facing\s*[:=]", low):  # "3. Facing: left"
             faces = _FACES.search(sentence)
             if faces:
-                state["facing"] = _FACING[faces.group(1).lower()]
+                state["facing"] = _FACING.get(faces.group(1), _FACING.get(faces.group(1).lower()))
         spheres = state.setdefault("spheres", {})
         coloured = list(re.finditer(rf"\b(blue|red|green|yellow)\b(?:\s+(?:sphere|ball|one))?\s*(?:is\s+)?"
                                     rf"(?:at|in|on|:|-|=)?\s*{_COORD}", low))
@@ -285,7 +286,7 @@ _FACED = re.compile(r"\(?\b(?:so\s+(?:that\s+)?(?:you|it|the mouse)(?:'re|'ll| a
                     r"(up|down|left|right|north|south|east|west)\b\s*\)?", re.I)
 """A remark on the facing a step leaves ("turn left again (now facing down)", "so you face right"): checked."""
 
-_TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=\s+(?:more\b|squares?\b|steps?\b|"
+_TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=[\s-]+(?:more\b|squares?\b|steps?\b|"
                            r"up|down|left|right|north|south|east|west|across)\b)", re.IGNORECASE),
                 lambda m: str(number(m.group(1)))),  # "two down"
                (re.compile(r"(?:^|(?<=[.,;!:] )|(?<=\band )|(?<=\bthen ))(?!(?:press|push|hit|click|tap)\b)[a-z]+\s+"
@@ -298,22 +299,25 @@ _TURN_WORDS = ((re.compile(r"\b(one|two|three|four|five|six|seven|eight)(?=\s+(?
                (re.compile(r"\b(?:do|make|take|hang)\s+an?\s+(left|right)(?:\s+turn)?\b", re.IGNORECASE), r"turn \1"),
                (re.compile(r"\b(?:rotate|spin|pivot|swivel|swing)(?:s|ing)?\b", re.IGNORECASE), "turn"),
                (re.compile(r"\badvance\b|\bfwd\b", re.IGNORECASE), "forward"),
+               (re.compile(r"\b(?:straight|dead|directly)\s+(?=ahead\b|forwards?\b)", re.I), ""),  # "2 straight ahead"
                (re.compile(r"(?im)(?:(?<=^)|(?<=[.,;] )|(?<=\bthen )|(?<=\band ))button(?=[.!]?\s*$)"), "press"),
                (re.compile(r"\b(go|move|walk|step)\s+(\d+)\s+(forwards?|backwards?|back|ahead)\b", re.IGNORECASE),
                 r"\1 \3 \2"),  # "go 2 forward"
                (re.compile(r"\b(left|right)\s+turn\b|\bface\s+(?:to\s+the\s+)?(left|right)\s*\(\s*turn\s*\)", re.I),
                 lambda m: f"turn {m.group(1) or m.group(2)}"),  # "right turn", "face left (turn)"
-               (re.compile(r"(?m)(?<=[,;])[ \t]*(left|right)[ \t]*(?=[,;]|$)", re.IGNORECASE),
-                r" turn \1"),  # "fwd 4, left, fwd 8": a side alone is a turn
+               (re.compile(r"(?m)(?:(?<=[,;:])|(?<=\bthen))[ \t]*(?:to[ \t]+the[ \t]+)?(left|right)(?:[ \t]+again)?"
+                           r"[ \t]*(?=[,;]|$|[ \t]+and\b)", re.I),
+                r" turn \1"),  # "fwd 4, left, fwd 8", "After that: left again and two up": a side alone is a turn
+               (re.compile(r"(?im)\b(?:press|push|hit|tap|smash)\s+it\b(?=[.!]?\s*$)"), "press the button"),
                (re.compile(r"\b(?:turn(?:ing)?\s+a?round(?!\s+(?:the|a)\b)|(?:do|make)\s+a\s+u-?turn)(?:\s*\(\s*(left|right)\s+twice\s*\))?",
                            re.IGNORECASE), lambda m: f"turn {m.group(1) or 'right'} twice"),  # either way ends the same
                (re.compile(r"(?<![\w.])(\d+)\s+(forwards?|ahead)\b", re.IGNORECASE), r"\2 \1"),  # "1. two forward"
                (re.compile(r"\b(?:go|move|walk|step)\s+(\d+)(?:\s+more)?+(?:\s+(?:squares?|steps?|spaces?|cells?))?+\b"
                            r"(?!\s+(?:forwards?|ahead|backwards?|back|left|right|up|down|north|south|east|west)\b)",
                            re.IGNORECASE), r"forward \1"),  # "turn left and move two squares": ahead
-               (re.compile(r"(\bturn\s+(?:left|right)(?:\s+again|\s+a\s+\w+\s+time)?(?:\s+faced\s+\w+)?\s*"
+               (re.compile(r"(\bturn\s+(?:to\s+(?:the\s+|your\s+)?)?(?:left|right)(?:\s+again|\s+a\s+\w+\s+time)?(?:\s+faced\s+\w+)?\s*"
                            r"(?:[,;]|\.[ \t])\s*(?:then\s+|and\s+)?)"
-                           r"(\d+|one|two|three|four|five|six|seven|eight)(?:\s+more)?\b(?!\s*(?:times|x)\b|"
+                           r"(?:(?:along|across|over)\s+)?(\d+|one|two|three|four|five|six|seven|eight)(?:\s+more)?\b(?!\s*(?:times|x)\b|"
                            r"\s+(?:\w+\s+)?(?:forwards?|ahead|backwards?|back|up|down|north|south|east|west)\b)", re.I),
                 lambda m: f"{m.group(1)}forward {number(m.group(2))}"))  # "Turn right, two."
 _MORE = re.compile(r"\b(?:another\s+(\d+)|(\d+)\s+more)\b(?:\s+(?:squares?|steps?|spaces?|cells?))?+"
@@ -326,7 +330,8 @@ _ARROW_WORDS = str.maketrans({"\u2b06": " up ", "\u2b07": " down ", "\u2b05": " 
 _UNTIL = re.compile(r"\b(?:straight|forwards?|ahead|going)?\s*(?:on\s+)?(?:until|till|as far as|all the way)\b"
                     r"[^,.;\n]*", re.IGNORECASE)
 """Walking on while the way ahead is open ("go straight until you hit a wall"), read as "forward 99"."""
-_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)\s+(?:more\s+)?(?:squares?\s+|steps?\s+|spaces?\s+)?"
+_ABSOLUTE = re.compile(r"\b(?:go\s+|move\s+|walk\s+)?(?:(\d+)[\s-]+(?:more\s+)?(?:squares?\s+|steps?\s+|spaces?\s+)?"
+                       r"(?:(?:sprint|dash|run|walk|trip|hop|go)\s+)?"
                        r"(up|down|north|south|east|west|left|right)\b(?!\s*\d)|(up|down|north|south|east|west|left|"
                        r"right)\s+(\d+)\s*times\b)", re.IGNORECASE)
 

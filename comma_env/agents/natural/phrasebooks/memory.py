@@ -20,15 +20,17 @@ VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "po
               "left", "right", "leftmost", "rightmost", "says", "shows", "label")
 _RUN = re.compile(r"([1-4])[\s,;/|-]+(?:and\s+)?([1-4])[\s,;/|-]+(?:and\s+)?([1-4])(?:[\s,;/|-]+(?:and\s+)?([1-4]))?")
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
-_DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|\bd(?=[1-4]\b)|🖥|\bstage\s*[1-5](?=\s+(?:shows|says|reads)\b))"
-                      r"\W{0,3}(?:(?:is|shows?|says|sais|reads?|has|showing|displaying|number|the number|a|an|on it|:)"
+_DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|(?<!button )(?<!position )(?<!label )(?<!pos )\bnumber\b"
+                      r"(?=\W{0,3}(?:is\s+|:\s*)?[1-4]\b(?!\s*(?:button|key|one|label|pos)))|\bd(?=[1-4]\b)|🖥|"
+                      r"\bstage\s*[1-5](?=\s+(?:shows|says|reads)\b))"
+                      r"\W{0,3}(?:(?:is|s|shows?|says|sais|reads?|has|showing|displaying|(?:the )?number|a|an|on it|:)"
                       r"\W*)*([1-4])\b", re.IGNORECASE)  # "stage 3 shows 1": the display
 _LABELS_AT = re.compile(r"\b(?:buttons?|labels?|labell?ed|read|l\s*->\s*r|left to right|from (?:the )?left|"
                         r"from the (right)\b(?:[^:]*?to the left)?|right to left|(?<![a-z])\|)", re.IGNORECASE)
 _PRESSED = re.compile(r"\b(?:pressed|hit|pushed|clicked|tapped)\b", re.IGNORECASE)
 _STAGE_MARK = re.compile(r"\bstage\s*([1-5])\b", re.IGNORECASE)
 _LABEL = r"(?:\blabel(?:led)?\s*|\b(?:position|pos)\s*[1-4]\s*\(\s*(?:the\s+)?)([1-4])\b"  # "position 2 (the 4)"
-_S_RECAP = re.compile(r"\bS([1-5])\s*:\s*pos(?:ition)?\s*([1-4])\s*/\s*label\s*([1-4])", re.IGNORECASE)
+_S_RECAP = re.compile(r"\bS([1-5])\s*:?\s*pos(?:ition)?\s*([1-4])\s*[/(,]?\s*label\s*([1-4])", re.IGNORECASE)
 
 
 def _digit(pattern: str, text: str) -> int | None:
@@ -93,7 +95,7 @@ def _stage_table(text: str) -> str:
 
 
 def _short_recaps(text: str) -> list[tuple[int, list[Any]]]:
-    """Recaps written short ("S1: pos 3 / label 3"): stage, [position, label]."""
+    """Recaps written short ("S1: pos 3 / label 3", "S1 pos 2 (label 2)"): stage, [position, label]."""
     return [(int(m.group(1)), [int(m.group(2)), int(m.group(3))]) for m in _S_RECAP.finditer(text)]
 
 
@@ -127,8 +129,8 @@ def _labels_in(text: str) -> list[Any] | None:
         placed[position] = int(label)
     if len(placed) >= BUTTONS - 1:
         return [placed.get(p) for p in range(1, BUTTONS + 1)]
-    chain = re.search(r"\bthe\s+([1-4])\s+is\s+(?:the\s+)?(?:leftmost|on the far left|far left)\b([^.\n]*)", text,
-                      re.IGNORECASE)  # "The 2 is leftmost, then the 1, then the 3, and the 4 is on the far right"
+    chain = re.search(r"\bthe\s+([1-4])\s+is\s+(?:the\s+)?(?:leftmost|(?:on|at) the (?:far )?left|far left|first)\b"
+                      r"([^.\n]*)", text, re.IGNORECASE)  # "The 2 is leftmost, then the 1, ..."
     if chain and sorted(values := [int(chain.group(1)), *map(int, re.findall(r"\b[1-4]\b", chain.group(2)))]) == [
             1, 2, 3, 4]:
         return values
@@ -148,7 +150,8 @@ class MemoryPhrases(Phrasebook):
         state, notes = memory["state"], memory["notes"]
         text = plain(_stage_table(text), VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[1-4]\b", " ", text)
-        now = re.split(r"\bnow\s*:", text, flags=re.IGNORECASE)
+        now = re.split(r"(?<![A-Za-z]\s)\bnow\s*:|\b(?:now|currently)\b[\s,:]*+(?:(?:we'?re|i'?m)\s+)?"
+                       r"(?:(?:at|on|in)\s+)?(?=(?:stage|s)\s*[1-5]\b)", text, flags=re.I)  # "Log: S1 ... Now S4:"
         recap, current = (now[0], now[-1]) if len(now) > 1 else ("", text)
         pressed = notes.setdefault("pressed", [])
         staged, listed, rest = _recaps(recap or current)
