@@ -1243,3 +1243,15 @@ def test_color_rows_split_by_semicolons_unless_the_rows_are_marked():
     squares = read_grid("row 4 (from the bottom): magenta blue blue yellow; row 3: yellow red blue red; row 2: "
                         "magenta red red yellow; row 1: blue magenta yellow magenta")[0]
     assert squares[0] == ("blue",) and squares[12] == ("magenta",)  # marked rows keep their marks
+
+
+def test_button_an_action_negated_or_called_a_strike_is_not_advised():
+    cls, state = state_of("button", 25005)
+    book = phrasebook(cls)
+    for said in ["you only tap it, one time. Not keep it pressed.",
+                 "it isn't red-HOLD; it IS white with PRESS. **Tap.**",
+                 "the rule requires a tap. Holding would, in my view, constitute a strike.",
+                 "Never hold this one: tap it.", "tap it - holding is a mistake here"]:
+        assert book.understand(said, state).actions == ["tap"], said
+    for said in ["Tapping would be a strike. Hold it.", "hold on, don't - hold it"]:
+        assert book.understand(said, state).actions == ["hold"], said
