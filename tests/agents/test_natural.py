@@ -1255,3 +1255,14 @@ def test_button_an_action_negated_or_called_a_strike_is_not_advised():
         assert book.understand(said, state).actions == ["tap"], said
     for said in ["Tapping would be a strike. Hold it.", "hold on, don't - hold it"]:
         assert book.understand(said, state).actions == ["hold"], said
+
+
+def test_wire_order_written_top_2_bottom_and_numbers_in_scots_or_german():
+    for said in ["ok so 4 wires top 2 bottom its yellow black yellow white",
+                 "4 wires top→bottom yellow black yellow white",
+                 "4 wires from top: yellow black yellow white", "bottom thru top: white, yellow, black, yellow"]:
+        assert _wire_belief(said) == ["yellow", "black", "yellow", "white"], said
+    assert _wire_belief("4 wires bottom 2 top: yellow black yellow white") == ["white", "yellow", "black", "yellow"]
+    assert _wire_belief("ah've got fower wires here. Tap yin's blue, then twa reds, an' a black wan at the "
+                        "bottom.") == ["blue", "red", "red", "black"]
+    assert _wire_belief("Vier wires von oben: blue, then zwei reds, then black") == ["blue", "red", "red", "black"]
