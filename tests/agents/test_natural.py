@@ -1266,3 +1266,13 @@ def test_wire_order_written_top_2_bottom_and_numbers_in_scots_or_german():
     assert _wire_belief("ah've got fower wires here. Tap yin's blue, then twa reds, an' a black wan at the "
                         "bottom.") == ["blue", "red", "red", "black"]
     assert _wire_belief("Vier wires von oben: blue, then zwei reds, then black") == ["blue", "red", "red", "black"]
+
+
+def test_sound_and_as_the_fourth_key_and_a_glossed_name_once():
+    cls, state = state_of("sound", 25001)
+    book = phrasebook(cls)
+    assert book.understand("hash dollar and star. in that order", state).actions == [
+        "press_hash", "press_dollar", "press_ampersand", "press_star"]
+    said = 'first the ampersand (the "and" sign), after the dollar, after the star, and at the end the hash.'
+    assert book.understand(said, state).actions == ["press_ampersand", "press_dollar", "press_star", "press_hash"]
+    assert book.understand("hash, dollar and star", state).ask
