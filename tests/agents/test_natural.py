@@ -1276,3 +1276,12 @@ def test_sound_and_as_the_fourth_key_and_a_glossed_name_once():
     said = 'first the ampersand (the "and" sign), after the dollar, after the star, and at the end the hash.'
     assert book.understand(said, state).actions == ["press_ampersand", "press_dollar", "press_star", "press_hash"]
     assert book.understand("hash, dollar and star", state).ask
+
+
+def test_color_a_stated_count_then_the_squares_upper_lower_and_second_from_left():
+    cls, state = state_of("color", 25502)  # magenta at (1,4), (3,4) and (4,1)
+    book = phrasebook(cls)
+    said = "Please press pink ones. They are three: upper right corner, third row right end, and lower left corner."
+    assert book.understand(said, state).actions == ["press_1_4", "press_3_4", "press_4_1"]
+    assert book.understand("the magentas, two of them: upper right, row 3 right end, lower left corner", state).ask
+    assert book.understand("row 2: the second from left", state).actions == ["press_2_2"]
