@@ -1285,3 +1285,9 @@ def test_color_a_stated_count_then_the_squares_upper_lower_and_second_from_left(
     assert book.understand(said, state).actions == ["press_1_4", "press_3_4", "press_4_1"]
     assert book.understand("the magentas, two of them: upper right, row 3 right end, lower left corner", state).ask
     assert book.understand("row 2: the second from left", state).actions == ["press_2_2"]
+
+
+def test_dog_counted_aloud_with_a_running_number_in_brackets():
+    said = ("counting with my fingers: white one sitting (1), brown one standing (2), another white standing (3), "
+            "spotty one lying down (4), white one running (5). whole hand! timer 7:04")
+    assert len(_heard("dog", "dogs", said)) == 5

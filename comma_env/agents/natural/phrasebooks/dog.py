@@ -60,6 +60,8 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
     if grouped:
         return None if "?" in grouped else (sum(map(int, grouped)),)
     numbered = sorted({int(n) for n in _NUMBERED.findall(text)})  # "dog 1: brown, sitting", "dog 2 is white"
+    tally = [int(n) for n in re.findall(r"\((\d)\)", text)]  # counted aloud: "white one sitting (1), brown (2)"
+    numbered = tally if tally == list(range(1, len(tally) + 1)) and len(tally) > len(numbered) else numbered
     listed = len(_ONE_DOG.findall(text)) or len(_EMOJI.findall(text))
     if numbered and numbered == list(range(1, len(numbered) + 1)):
         listed = max(listed, len(numbered))
