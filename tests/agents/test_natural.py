@@ -13,6 +13,7 @@ import pytest
 
 import comma_env
 from comma_env.agents.factory import make_policy
+from comma_env.agents.natural.conditions import holds
 from comma_env.agents.natural.phrasebooks.base import phrasebook
 from comma_env.agents.oracle import NaturalExpert, OraclePolicy
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
@@ -1291,3 +1292,13 @@ def test_dog_counted_aloud_with_a_running_number_in_brackets():
     said = ("counting with my fingers: white one sitting (1), brown one standing (2), another white standing (3), "
             "spotty one lying down (4), white one running (5). whole hand! timer 7:04")
     assert len(_heard("dog", "dogs", said)) == 5
+
+
+def test_atm_a_condition_written_with_a_comparison_sign():
+    cls, state = state_of("atm", 24481)  # $2,781.61
+    said = ("1. select_withdraw\n2. key PIN from card (4 digits)\n3. press_enter\n4. read balance (do not transmit)\n"
+            "5. if balance >= 500: continue -> amount_300 -> confirm\n6. else: report back")
+    login = ["select_withdraw", "press_8", "press_6", "press_9", "press_7", "press_enter"]
+    steps = phrasebook(cls).understand_dialogue([said], copy.deepcopy(state))
+    assert steps.actions == [*login, "continue", "amount_300", "confirm"]
+    assert holds("the balance ≥ $500", {"balance": 2781.61}) and not holds("balance < 500", {"balance": 2781.61})

@@ -31,6 +31,7 @@ _CMP = [(">=", r"at least|or (?:more|bigger|larger|greater|higher|over|above)|an
         ("<=", r"at most|or (?:less|fewer|smaller|under|below)|no more than"),
         (">", r"more than|greater than|bigger than|larger than|higher than|over|above|exceeds?"),
         ("<", r"less than|fewer than|smaller than|lower than|under|below"), ("==", r"")]
+_SYMBOLS = {">=": "at least", "≥": "at least", "<=": "at most", "≤": "at most", ">": "more than", "<": "less than"}
 _NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)?")
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "zero": 0, "no": 0, "a": 1, "an": 1, "single": 1}
@@ -105,6 +106,7 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     """Whether `condition` holds on `state`; `LATER` when it is about a fact not shown yet; None when it names
     something the solver does not have (every word of it must be accounted for)."""
     cond = re.sub(r"(\d)\s*\+", r"\1 or more", condition.lower().strip(" ,.:;'\""))  # "500+"
+    cond = re.sub(r"\s*(>=|≥|<=|≤|(?<![-=])>|<)\s*", lambda m: f" {_SYMBOLS[m.group(1)]} ", cond)  # "balance >= 500"
     negative = bool(re.search(r"\b(?:not|isn'?t|aren'?t|doesn'?t|don'?t|neither|nor|no longer)\b", cond))
     parts = _OR.split(re.sub(r"\bneither\b|\b(?:is|are)(?:n'?t| not)\b|\b(?:does|do)(?:n'?t| not)\b", " ", cond))
     if len(parts) > 1:
