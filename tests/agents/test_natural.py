@@ -1302,3 +1302,25 @@ def test_atm_a_condition_written_with_a_comparison_sign():
     steps = phrasebook(cls).understand_dialogue([said], copy.deepcopy(state))
     assert steps.actions == [*login, "continue", "amount_300", "confirm"]
     assert holds("the balance ≥ $500", {"balance": 2781.61}) and not holds("balance < 500", {"balance": 2781.61})
+
+
+def test_color_rows_or_columns_named_once_then_by_their_ordinal_alone():
+    from comma_env.agents.natural.color_grid import read_grid
+    rows = ["red", "green", "blue", "yellow", "blue", "yellow", "blue", "yellow", "red", "yellow", "blue", "green",
+            "green", "blue", "red", "yellow"]
+    for said in ["top row goes red green blue yellow and the second row blue yellow blue yellow and the third red "
+                 "yellow blue green and the bottom one green blue red yellow",
+                 "the first row is red, green, blue and yellow; the second is blue, yellow, blue and yellow; the third "
+                 "is red, yellow, blue and green; and the fourth and last is green, blue, red and yellow.",
+                 "top row red green blue yellow, 2nd row blue yellow blue yellow, 3rd red yellow blue green, bottom "
+                 "green blue red yellow. none white yet",
+                 "Top row: red green blue yellow. Second: blue yellow blue yellow. Third: red yellow blue green. "
+                 "Last: green blue red yellow.",
+                 "The first column (left): red, blue, red, green. The second: green, yellow, yellow, blue. The third: "
+                 "blue, blue, blue, red. The last column: yellow, yellow, green, yellow. Nothing is white."]:
+        squares, _ = read_grid(said)
+        assert [squares.get(i) and squares[i][0] for i in range(16)] == rows, said
+    said = ("I tell you the columns, from up to down. The first column (left): red, blue, red, green. The second: "
+            "green, yellow, yellow, blue. The third: blue, blue, blue, red. The last column: yellow, yellow, green, "
+            "yellow.")
+    assert _heard("color", "square_colors_by_row", said) == [rows[:4], rows[4:8], rows[8:12], rows[12:]]
