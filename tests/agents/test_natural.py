@@ -1324,3 +1324,19 @@ def test_color_rows_or_columns_named_once_then_by_their_ordinal_alone():
             "green, yellow, yellow, blue. The third: blue, blue, blue, red. The last column: yellow, yellow, green, "
             "yellow.")
     assert _heard("color", "square_colors_by_row", said) == [rows[:4], rows[4:8], rows[8:12], rows[12:]]
+
+
+def test_small_forms_other_writers_use_for_a_key_a_count_a_strip_a_release_and_a_place():
+    cls, state = state_of("sound", 25848)
+    assert phrasebook(cls).understand("push star, then sharp, then dollar, then and-mark.", state).actions == [
+        "press_star", "press_hash", "press_dollar", "press_ampersand"]
+    for said in ["one white dog, he lies, and one brown dog, he sits. More dogs are not there.",
+                 "a white dog lying and a brown dog sitting, no more dogs"]:
+        assert len(_heard("dog", "dogs", said)) == 2, said
+    assert _heard("button", "strip_color", "Red button wi' PRESS on it. Strip's no' lit.") == "off"
+    cls, state = state_of("button", 25723)
+    state.apply("hold")
+    assert phrasebook(cls).understand("drop it on the first 1 u see", state).actions[-1] == "release"
+    cls, state = state_of("color", 25495)
+    said = "press the two green squares: one in the second row, third place, and one in the third row, second place."
+    assert phrasebook(cls).understand(said, state).actions == ["press_2_3", "press_3_2"]

@@ -45,7 +45,7 @@ _NEGATED = re.compile(r"(?:\bnot|\bnever|\bno|\bwithout|n't)\s+(?:(?:to|it|you|n
                       r"keep(?:ing)?\s+(?:it\s+|your finger\s+)?(?:pressed|down|held|on it))\b",
                       re.IGNORECASE)  # "not keep it pressed"
 _WARNED = re.compile(r"\b(?:strike|mistake|wrong|error)\b", re.IGNORECASE)  # "holding would be a strike"
-_RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)\b"
+_RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift|drop it)\b"
                       r"(?!\s+(?:digit|time|moment|number|rule)s?\b)", re.IGNORECASE)  # not "the release digit"
 
 
@@ -64,7 +64,7 @@ class ButtonPhrases(Phrasebook):
                 after = sentence[strip.end():]
                 colour = STRIP_PALETTE.mentions(after) or STRIP_PALETTE.mentions(sentence[max(0, strip.start() - 12):
                                                                                            strip.start()])
-                dark = re.search(r"\b(?:dark|off|not lit|unlit|isn'?t lit)\b", after, re.IGNORECASE) and not colour
+                dark = re.search(r"\b(?:dark|off|not lit|unlit|isn'?t lit|no'? lit)\b", after, re.I) and not colour
                 if not dark:
                     state["held"] = state["strip_last"] = True
                     options = tuple(dict.fromkeys(o for m in colour for o in m.options))

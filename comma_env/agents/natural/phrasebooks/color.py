@@ -175,6 +175,10 @@ def _cells(low: str, grid: list[str], context: list[str]) -> list[int] | str:
     while index < len(phrases):
         found = _square_refs(phrases[index], grid, context[:1]) if not _BESIDE.search(phrases[index]) else \
             _beside(_BESIDE.search(phrases[index]), cells[-1] if cells else None)
+        back = _square_refs(f"{phrases[index - 1]} {phrases[index]}", grid, context[:1]) if index and re.search(
+            r"\b(?:place|position|spot)\b", phrases[index]) else None
+        if isinstance(found, str) and isinstance(back, list) and set(back) <= set(cells):
+            found = None  # "one in the second row, third place": the place of the square just named
         if isinstance(found, str) and index + 1 < len(phrases):  # "in the bottom row, second from the left"
             joined = _square_refs(f"{phrases[index]} {phrases[index + 1]}", grid, context[:1])
             if isinstance(joined, list):
@@ -232,8 +236,8 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
                     r"\b(left|right)(?:[- ]?most|[- ]hand)?\s+column\b", phrase)
     r = _index(row) if row else None
     c = _index(col) if col else None
-    ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
-                       r"counting from)\s+(?:the\s+)?(left|right))?|"
+    ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one|place|position|spot)\b"
+                       r"(?:\s+(?:from|counting from)\s+(?:the\s+)?(left|right))?|"
                        r"\b(second|third)\s+from\s+(?:the\s+)?(left|right)\b|\b(right|left) end\b|\bthe end\b", phrase)
     if ranked and c is None:
         word = ranked.group(1) or ranked.group(3)

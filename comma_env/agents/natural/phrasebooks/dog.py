@@ -23,7 +23,8 @@ _COUNT = re.compile(rf"\b(\d|no|zero|one|two|a pair of|a couple of)\s+(?:\w+\s+)
                     rf"\b{_DOG}\s*[:=(]\s*(\d)\b|\b(\d)\s+(?:in\s+)?total\b|\((\d)\s*{_DOG}\)|"
                     rf"\b(?:that'?s|so|makes|count(?:ed)?)\s+(\d|one|two|none|zero)\b(?!\s*:)|"
                     rf"\bno\s+{_DOG}\b|\b(?:just|only)\s+(?:the\s+)?(one)\b", re.IGNORECASE)
-_VAGUE = re.compile(r"\b(?:several|some|a few|many|lots of|a bunch of|a couple|more)\b[^.]{0,20}\bdogs?\b|"
+_VAGUE = re.compile(r"(?<!\bno )\b(?:several|some|a few|many|lots of|a bunch of|a couple|more)\b[^.]{0,20}\bdogs?\b"
+                    r"(?!\s+(?:are|is)(?:n'?t| not)\b)|"
                     r"\bhaven'?t counted|\bnot sure how many|\bsome more\b", re.IGNORECASE)
 _COATS = "|".join([*COATS, "gray", "tan", "cream"])
 _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+)?(?:dog|one|pup|puppy)\b|"
@@ -94,7 +95,8 @@ class DogPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         rows = _table_rows(text)
         text = plain(text, VOCABULARY)
-        text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})", " ", text, flags=re.IGNORECASE)
+        text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})|\bno (?:more|other|further)\s+{_DOG}\b", " ", text,
+                      flags=re.IGNORECASE)  # "no more dogs" adds none
         counted = count_dogs(text) or ((rows,) if rows else None)
         if counted is not None:
             memory["state"]["dogs"] = counted

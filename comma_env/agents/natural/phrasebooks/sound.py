@@ -58,7 +58,7 @@ LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\b(?:money|cash|currency) (?:sign|symbol)\b|\$|"
                      r"\bs with an? (?:line|stroke|bar)(?: through it)?",
                 "*": r"\b(?:stars?|asterisks?|snowflake|splat)\b|\*",
-                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp|pretzel(?:-shaped)?(?: one)?)\b|&|"
+                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol|mark)|amp|pretzel(?:-shaped)?(?: one)?)\b|&|"
                      r"(?:(?<=\bthe )|(?<=, )|^)and(?=\s*[,;.]|\s*$|\s+(?:one|key|button|symbol)\b)|"
                      r"(?<=['\"])and(?=['\"])",
                 "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe|tic-?tac-?toe(?: grid)?)\b|#"}
