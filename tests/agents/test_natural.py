@@ -1340,3 +1340,13 @@ def test_small_forms_other_writers_use_for_a_key_a_count_a_strip_a_release_and_a
     cls, state = state_of("color", 25495)
     said = "press the two green squares: one in the second row, third place, and one in the third row, second place."
     assert phrasebook(cls).understand(said, state).actions == ["press_2_3", "press_3_2"]
+
+
+def test_a_condition_with_numbers_in_words_and_filler_words():
+    cls, state = state_of("atm", 25578)
+    for action in ["select_withdraw", "press_1", "press_3", "press_5", "press_0", "press_enter"]:
+        state.apply(action)  # the balance shows $158.85
+    seen = state.visible_state()
+    assert holds("it is five hundred dollars or more", seen) is False
+    assert holds("the balance comes up under five hundred", seen) is True
+    assert holds("there really are no dogs anywhere in the park", {"dogs": []}) is True
