@@ -129,7 +129,8 @@ class NaturalSolver(OracleSolver):
         bare = [line for line in map(strip_wrappers, map(str.strip, said)) if line in simulated.valid_actions()]
         if bare and len(bare) < sum(1 for line in said if line.strip()):  # "1) continue\n2) $300\n3) confirm"
             read = self.book.understand_dialogue(messages, copy.deepcopy(simulated)).actions
-            bare = read if read and read[:len(bare)] == bare else bare
+            rest = iter(read or [])  # the bare names in order among what the reader found ("wait 9" before "submit")
+            bare = read if read and all(line in rest for line in bare) else bare
         steps = Steps(bare) if bare else \
             self.book.understand_dialogue(messages, simulated) if advice.strip() else Steps()
         if not steps.actions and not steps.ask:

@@ -121,3 +121,8 @@ def test_a_password_correction_restating_the_windows_keeps_the_letters_seen_befo
         book.hear(message, memory)
         book.typed(typed, memory)
     assert book.decide(memory).advice == ["cycle_down_2", "submit"]  # WORLD, from all three views
+
+
+def test_a_checklist_with_one_bare_action_keeps_the_steps_in_prose_around_it():
+    said = ["1. N = 4 dogs (as reported).\n2. Wait for timer last digit = 4.\n3. submit."]
+    assert solver_reads("dog", 25789, said)["actions"] == ["wait 9", "submit"]  # the timer shows 8:03

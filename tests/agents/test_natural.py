@@ -13,6 +13,7 @@ import pytest
 
 import comma_env
 from comma_env.agents.factory import make_policy
+from comma_env.agents.natural.conditions import holds
 from comma_env.agents.natural.phrasebooks.base import phrasebook
 from comma_env.agents.oracle import NaturalExpert, OraclePolicy
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
@@ -1243,3 +1244,109 @@ def test_color_rows_split_by_semicolons_unless_the_rows_are_marked():
     squares = read_grid("row 4 (from the bottom): magenta blue blue yellow; row 3: yellow red blue red; row 2: "
                         "magenta red red yellow; row 1: blue magenta yellow magenta")[0]
     assert squares[0] == ("blue",) and squares[12] == ("magenta",)  # marked rows keep their marks
+
+
+def test_button_an_action_negated_or_called_a_strike_is_not_advised():
+    cls, state = state_of("button", 25005)
+    book = phrasebook(cls)
+    for said in ["you only tap it, one time. Not keep it pressed.",
+                 "it isn't red-HOLD; it IS white with PRESS. **Tap.**",
+                 "the rule requires a tap. Holding would, in my view, constitute a strike.",
+                 "Never hold this one: tap it.", "tap it - holding is a mistake here"]:
+        assert book.understand(said, state).actions == ["tap"], said
+    for said in ["Tapping would be a strike. Hold it.", "hold on, don't - hold it"]:
+        assert book.understand(said, state).actions == ["hold"], said
+
+
+def test_wire_order_written_top_2_bottom_and_numbers_in_scots_or_german():
+    for said in ["ok so 4 wires top 2 bottom its yellow black yellow white",
+                 "4 wires top→bottom yellow black yellow white",
+                 "4 wires from top: yellow black yellow white", "bottom thru top: white, yellow, black, yellow"]:
+        assert _wire_belief(said) == ["yellow", "black", "yellow", "white"], said
+    assert _wire_belief("4 wires bottom 2 top: yellow black yellow white") == ["white", "yellow", "black", "yellow"]
+    assert _wire_belief("ah've got fower wires here. Tap yin's blue, then twa reds, an' a black wan at the "
+                        "bottom.") == ["blue", "red", "red", "black"]
+    assert _wire_belief("Vier wires von oben: blue, then zwei reds, then black") == ["blue", "red", "red", "black"]
+
+
+def test_sound_and_as_the_fourth_key_and_a_glossed_name_once():
+    cls, state = state_of("sound", 25001)
+    book = phrasebook(cls)
+    assert book.understand("hash dollar and star. in that order", state).actions == [
+        "press_hash", "press_dollar", "press_ampersand", "press_star"]
+    said = 'first the ampersand (the "and" sign), after the dollar, after the star, and at the end the hash.'
+    assert book.understand(said, state).actions == ["press_ampersand", "press_dollar", "press_star", "press_hash"]
+    assert book.understand("hash, dollar and star", state).ask
+
+
+def test_color_a_stated_count_then_the_squares_upper_lower_and_second_from_left():
+    cls, state = state_of("color", 25502)  # magenta at (1,4), (3,4) and (4,1)
+    book = phrasebook(cls)
+    said = "Please press pink ones. They are three: upper right corner, third row right end, and lower left corner."
+    assert book.understand(said, state).actions == ["press_1_4", "press_3_4", "press_4_1"]
+    assert book.understand("the magentas, two of them: upper right, row 3 right end, lower left corner", state).ask
+    assert book.understand("row 2: the second from left", state).actions == ["press_2_2"]
+
+
+def test_dog_counted_aloud_with_a_running_number_in_brackets():
+    said = ("counting with my fingers: white one sitting (1), brown one standing (2), another white standing (3), "
+            "spotty one lying down (4), white one running (5). whole hand! timer 7:04")
+    assert len(_heard("dog", "dogs", said)) == 5
+
+
+def test_atm_a_condition_written_with_a_comparison_sign():
+    cls, state = state_of("atm", 24481)  # $2,781.61
+    said = ("1. select_withdraw\n2. key PIN from card (4 digits)\n3. press_enter\n4. read balance (do not transmit)\n"
+            "5. if balance >= 500: continue -> amount_300 -> confirm\n6. else: report back")
+    login = ["select_withdraw", "press_8", "press_6", "press_9", "press_7", "press_enter"]
+    steps = phrasebook(cls).understand_dialogue([said], copy.deepcopy(state))
+    assert steps.actions == [*login, "continue", "amount_300", "confirm"]
+    assert holds("the balance ≥ $500", {"balance": 2781.61}) and not holds("balance < 500", {"balance": 2781.61})
+
+
+def test_color_rows_or_columns_named_once_then_by_their_ordinal_alone():
+    from comma_env.agents.natural.color_grid import read_grid
+    rows = ["red", "green", "blue", "yellow", "blue", "yellow", "blue", "yellow", "red", "yellow", "blue", "green",
+            "green", "blue", "red", "yellow"]
+    for said in ["top row goes red green blue yellow and the second row blue yellow blue yellow and the third red "
+                 "yellow blue green and the bottom one green blue red yellow",
+                 "the first row is red, green, blue and yellow; the second is blue, yellow, blue and yellow; the third "
+                 "is red, yellow, blue and green; and the fourth and last is green, blue, red and yellow.",
+                 "top row red green blue yellow, 2nd row blue yellow blue yellow, 3rd red yellow blue green, bottom "
+                 "green blue red yellow. none white yet",
+                 "Top row: red green blue yellow. Second: blue yellow blue yellow. Third: red yellow blue green. "
+                 "Last: green blue red yellow.",
+                 "The first column (left): red, blue, red, green. The second: green, yellow, yellow, blue. The third: "
+                 "blue, blue, blue, red. The last column: yellow, yellow, green, yellow. Nothing is white."]:
+        squares, _ = read_grid(said)
+        assert [squares.get(i) and squares[i][0] for i in range(16)] == rows, said
+    said = ("I tell you the columns, from up to down. The first column (left): red, blue, red, green. The second: "
+            "green, yellow, yellow, blue. The third: blue, blue, blue, red. The last column: yellow, yellow, green, "
+            "yellow.")
+    assert _heard("color", "square_colors_by_row", said) == [rows[:4], rows[4:8], rows[8:12], rows[12:]]
+
+
+def test_small_forms_other_writers_use_for_a_key_a_count_a_strip_a_release_and_a_place():
+    cls, state = state_of("sound", 25848)
+    assert phrasebook(cls).understand("push star, then sharp, then dollar, then and-mark.", state).actions == [
+        "press_star", "press_hash", "press_dollar", "press_ampersand"]
+    for said in ["one white dog, he lies, and one brown dog, he sits. More dogs are not there.",
+                 "a white dog lying and a brown dog sitting, no more dogs"]:
+        assert len(_heard("dog", "dogs", said)) == 2, said
+    assert _heard("button", "strip_color", "Red button wi' PRESS on it. Strip's no' lit.") == "off"
+    cls, state = state_of("button", 25723)
+    state.apply("hold")
+    assert phrasebook(cls).understand("drop it on the first 1 u see", state).actions[-1] == "release"
+    cls, state = state_of("color", 25495)
+    said = "press the two green squares: one in the second row, third place, and one in the third row, second place."
+    assert phrasebook(cls).understand(said, state).actions == ["press_2_3", "press_3_2"]
+
+
+def test_a_condition_with_numbers_in_words_and_filler_words():
+    cls, state = state_of("atm", 25578)
+    for action in ["select_withdraw", "press_1", "press_3", "press_5", "press_0", "press_enter"]:
+        state.apply(action)  # the balance shows $158.85
+    seen = state.visible_state()
+    assert holds("it is five hundred dollars or more", seen) is False
+    assert holds("the balance comes up under five hundred", seen) is True
+    assert holds("there really are no dogs anywhere in the park", {"dogs": []}) is True

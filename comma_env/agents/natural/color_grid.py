@@ -87,6 +87,7 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
     text = re.sub(rf"({names}(?:-{names})?)(?<=[A-Za-z])[ \t]*\(\s*(?:\w+\s+)?({names})[^()]*\)", _glossed, text,
                   flags=re.IGNORECASE)
     text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))  # quoted manual
+    text = _elided(text, names)
     unsure_axes = bool(re.search(r"\brows or columns\b|\bcolumns or rows\b|\bsideways\b", text, re.IGNORECASE))
     squares: dict[int, Cell] = {}
     as_json = re.search(r"\[\s*\[.*\]\s*\]", text, re.DOTALL)
@@ -122,6 +123,17 @@ def read_grid(text: str) -> tuple[dict[int, Cell], bool]:
     return squares, unsure_axes
 
 
+def _elided(text: str, names: str) -> str:
+    """Rows (or columns) named once and then by their ordinal alone ("the first row is ...; the second is ...",
+    "The first column (left): ... The second: ...", "2nd row ..., 3rd purple ..., bottom red ...") with the noun."""
+    noun = re.search(r"\b(?:top|first|1st|left(?:most)?)\s+(row|column|line)\b", text, re.IGNORECASE)
+    if not noun:
+        return text
+    ordinal = r"\b(second|third|fourth|last|bottom|2nd|3rd|4th)(?:\s+and\s+last|\s+one)?"
+    return re.sub(rf"{ordinal}(?=\s*(?:is\b|:|(?:{names})\b))", rf"\1 {noun.group(1).lower()}", text,
+                  flags=re.IGNORECASE)
+
+
 def _glossed(match: re.Match[str]) -> str:
     """"pink-purple (magenta I guess)": the colour in brackets names the square when it is the one the words before
     mean, or is said without a hedge ("teal (probably green)" stays open: "teal or green"); a bracket with two colours
@@ -136,12 +148,14 @@ def _glossed(match: re.Match[str]) -> str:
 
 def _columns(text: str) -> dict[int, Cell]:
     """Columns marked by number, each from the top ("column 2 from top to bottom: ...")."""
-    marks = list(re.finditer(r"\b(?:col(?:umn)?\s*([1-4])|(first|second|third|fourth|last) column)\b"
+    marks = list(re.finditer(r"\b(?:col(?:umn)?\s*([1-4])|([1-4])(?:st|nd|rd|th) column|"
+                             r"(first|second|third|fourth|last) column)\b"
                              r"(?:\s*\(?from (?:the )?top(?: to (?:the )?bottom)?\)?)?\s*:?", text, re.IGNORECASE))
     squares: dict[int, Cell] = {}
     for k, mark in enumerate(marks):
-        cells = _cells(text[mark.end():marks[k + 1].start() if k + 1 < len(marks) else len(text)])
-        col = int(mark.group(1)) if mark.group(1) else ROW_WORDS.get(mark.group(2).lower(), SIZE)
+        chunk = text[mark.end():marks[k + 1].start() if k + 1 < len(marks) else len(text)]
+        cells = next((c for c in map(_cells, (chunk, re.split(r"[.!?](?:\s|$)", chunk)[0])) if len(c) == SIZE), [])
+        col = int(mark.group(1) or mark.group(2) or 0) or ROW_WORDS.get(mark.group(3).lower(), SIZE)
         if len(cells) == SIZE and len(marks) == SIZE:
             for r, cell in enumerate(cells):
                 squares[r * SIZE + col - 1] = cell

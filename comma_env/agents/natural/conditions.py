@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from comma_env.agents.natural.colours import OTHER, SYNONYMS
+from comma_env.agents.natural.reading import spelled_numbers
 
 LATER = "later"
 """A condition on a fact the solver will see but does not yet (the ATM balance before logging in, the strip of a
@@ -31,6 +32,7 @@ _CMP = [(">=", r"at least|or (?:more|bigger|larger|greater|higher|over|above)|an
         ("<=", r"at most|or (?:less|fewer|smaller|under|below)|no more than"),
         (">", r"more than|greater than|bigger than|larger than|higher than|over|above|exceeds?"),
         ("<", r"less than|fewer than|smaller than|lower than|under|below"), ("==", r"")]
+_SYMBOLS = {">=": "at least", "≥": "at least", "<=": "at most", "≤": "at most", ">": "more than", "<": "less than"}
 _NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)?")
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "zero": 0, "no": 0, "a": 1, "an": 1, "single": 1}
@@ -39,7 +41,8 @@ _END = {"first": 0, "leftmost": 0, "top": 0, "topmost": 0, "second": 1, "third":
 _QUIET = frozenset("the a an is are was be it its it's there you your see have has if any of in on at to and with that "
                    "this shows show says say reads read displays display number digit than more less or exactly only "
                    "count lesion patient spot position place one s blank empty nothing card screen module chart "
-                   "picture lit dollars dollar bucks ends ending ur just".split())
+                   "picture park grid lit dollars dollar bucks ends ending ur just comes come turns turned out up "
+                   "really anywhere".split())
 """Words a condition may have besides what names a fact, its value and the comparison."""
 _COLOURS = frozenset({"red", "blue", "green", "yellow", "white", "black", "magenta", *OTHER, *SYNONYMS})
 _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
@@ -104,7 +107,8 @@ def _names(word: str, nouns: set[str]) -> bool:
 def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     """Whether `condition` holds on `state`; `LATER` when it is about a fact not shown yet; None when it names
     something the solver does not have (every word of it must be accounted for)."""
-    cond = re.sub(r"(\d)\s*\+", r"\1 or more", condition.lower().strip(" ,.:;'\""))  # "500+"
+    cond = re.sub(r"(\d)\s*\+", r"\1 or more", spelled_numbers(condition.lower().strip(" ,.:;'\"")))  # "500+"
+    cond = re.sub(r"\s*(>=|≥|<=|≤|(?<![-=])>|<)\s*", lambda m: f" {_SYMBOLS[m.group(1)]} ", cond)  # "balance >= 500"
     negative = bool(re.search(r"\b(?:not|isn'?t|aren'?t|doesn'?t|don'?t|neither|nor|no longer)\b", cond))
     parts = _OR.split(re.sub(r"\bneither\b|\b(?:is|are)(?:n'?t| not)\b|\b(?:does|do)(?:n'?t| not)\b", " ", cond))
     if len(parts) > 1:

@@ -19,7 +19,7 @@ _LAST = re.compile(rf"\b(?:{_END}|last (?:digit|number)|ones digit|seconds\s+(?:
 _WORDS = "zero one two three four five six seven eight nine".split()
 _SAID = re.compile(rf"\b(?:shows?|showing|see|is|be|'s|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till|{_END})(?: *[:=])?\s+(?:an?\s+|"
-                   rf"the\s+)?(?:number\s+|digit\s+)?(?:\.{{2,}}|\u2026)?{_DIGIT}|\bx{_DIGIT}|"
+                   rf"the\s+)?(?:first\s+|next\s+)?(?:number\s+|digit\s+)?(?:\.{{2,}}|\u2026)?{_DIGIT}|\bx{_DIGIT}|"
                    rf"\b(?:{_END}|(?:last|final) digit is)\s+(?:an?\s+)?({'|'.join(_WORDS)})\b(?!\s+of\b)|"
                    rf"\ban?\s+{_DIGIT}\s+(?:appears|shows(?: up)?|comes up|turns up)\b|{_MASK}{_DIGIT}", re.IGNORECASE)
 _CLOCK = re.compile(r"\b(?:at|until|till|til|to|when (?:the (?:timer|clock) )?(?:shows|reads|hits|is at))\s+"

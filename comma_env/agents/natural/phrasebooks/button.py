@@ -41,7 +41,11 @@ _HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down
                    r"don'?t let go|keep your finger)\b", re.IGNORECASE)
 _NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)"
                       r"\s+(?:right )?(?:later|not yet)\b", re.IGNORECASE)
-_RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift)\b"
+_NEGATED = re.compile(r"(?:\bnot|\bnever|\bno|\bwithout|n't)\s+(?:(?:to|it|you|need to)\s+)?(?:hold(?:ing)?|"
+                      r"keep(?:ing)?\s+(?:it\s+|your finger\s+)?(?:pressed|down|held|on it))\b",
+                      re.IGNORECASE)  # "not keep it pressed"
+_WARNED = re.compile(r"\b(?:strike|mistake|wrong|error)\b", re.IGNORECASE)  # "holding would be a strike"
+_RELEASE = re.compile(r"\b(?:release|let go|let it go|take your finger off|lift|drop it)\b"
                       r"(?!\s+(?:digit|time|moment|number|rule)s?\b)", re.IGNORECASE)  # not "the release digit"
 
 
@@ -60,7 +64,7 @@ class ButtonPhrases(Phrasebook):
                 after = sentence[strip.end():]
                 colour = STRIP_PALETTE.mentions(after) or STRIP_PALETTE.mentions(sentence[max(0, strip.start() - 12):
                                                                                            strip.start()])
-                dark = re.search(r"\b(?:dark|off|not lit|unlit|isn'?t lit)\b", after, re.IGNORECASE) and not colour
+                dark = re.search(r"\b(?:dark|off|not lit|unlit|isn'?t lit|no'? lit)\b", after, re.I) and not colour
                 if not dark:
                     state["held"] = state["strip_last"] = True
                     options = tuple(dict.fromkeys(o for m in colour for o in m.options))
@@ -130,7 +134,8 @@ class ButtonPhrases(Phrasebook):
         state = puzzle.visible_state()
         text = plain(text, VOCABULARY)
         named = rf"(?i:{BUTTON_PALETTE.pattern.pattern}|with|label(?:led)?|says|word)"  # "isn't red HOLD"
-        text = re.sub(rf"\b({named}\s+)(?:{'|'.join(LABELS)})\b", r"\1", text)  # a label in reasoning is no step
+        text = re.sub(rf"\b({named}[\s-]+)(?:{'|'.join(LABELS)})\b", r"\1", text)  # a label in reasoning is no step
+        text = "".join(_unwarned(part) for part in re.split(r"(?<=[.;!?\n])", _NEGATED.sub(" ", text)))
         if HEDGES.search(text) or re.search(r"\b(?:hold|tap)\b[^.]*\b(?:no wait|i mean|or)\b[^.]*\b(?:tap|hold)\b",
                                             text, re.IGNORECASE):
             return Steps.unclear("Should I tap it or hold it? And when should I let go?")
@@ -166,3 +171,15 @@ class ButtonPhrases(Phrasebook):
             return Steps.unclear(f"The timer shows {state['timer']}, past that time. Which digit should I let go on?")
         return Steps([*actions, *([wait_line(wait)] if wait else []), RELEASE])
 
+
+
+def _unwarned(sentence: str) -> str:
+    """A sentence calling one action a strike or a mistake is no advice to do it ("holding would be a strike");
+    of a tap and a hold in it, the one nearer the warning is the one warned against."""
+    warned = _WARNED.search(sentence)
+    if not warned:
+        return sentence
+    near = {p: min((abs(m.start() - warned.start()) for m in p.finditer(sentence)), default=len(sentence) + 1)
+            for p in (_TAP, _HOLD)}
+    pattern = min(near, key=near.__getitem__)
+    return pattern.sub(" ", sentence) if near[pattern] <= len(sentence) else sentence

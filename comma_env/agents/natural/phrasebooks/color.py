@@ -125,7 +125,7 @@ class ColorPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         grid = [str(c) for row in puzzle.visible_state()["square_colors_by_row"] for c in row]
-        low = plain(text, VOCABULARY).lower()
+        low = re.sub(r"\bupper\b", "top", re.sub(r"\blower\b", "bottom", plain(text, VOCABULARY).lower()))
         low = re.sub(r"\b[a-z]+ (?:has|have|covers?) the (?:fewest|most)\b[^,.;:(]*(?:\([^)]*\))?", " ", low)  # a count
         if HEDGES.search(low) or re.search(r"\bother side\b|\bfewest\b|\bnext to\b", low):
             return Steps.unclear("Which squares exactly (row and column)?")
@@ -150,25 +150,14 @@ class ColorPhrases(Phrasebook):
         if len(_TALLY.findall(low)) >= 2:  # "Counting: red 3, blue 4, no green": counts, not squares
             low = re.sub(rf"{_TALLY.pattern}|\bno\s+(?:{PALETTE.pattern.pattern})", " ", low)
         low = _NOT_WHITE.sub(" ", _EARLIER.sub(" ", low))
-        cells: list[int] = []
-        phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)",
-                                               low[head.end():] if head else low)]
-        index = 0
-        while index < len(phrases):
-            found = _square_refs(phrases[index], grid, context[:1]) if not _BESIDE.search(phrases[index]) else \
-                _beside(_BESIDE.search(phrases[index]), cells[-1] if cells else None)
-            if isinstance(found, str) and index + 1 < len(phrases):  # "in the bottom row, second from the left"
-                joined = _square_refs(f"{phrases[index]} {phrases[index + 1]}", grid, context[:1])
-                if isinstance(joined, list):
-                    found, index = joined, index + 1
-            restated = re.fullmatch(r"(?:the|that'?s the|it'?s the|which is the)\s+(\w+)\s+(?:one|square)",
-                                    phrases[index])
-            index += 1
-            if found is None or restated and cells and (grid[cells[-1]],) == PALETTE.one(restated.group(1)):
-                continue  # "row 2 column 3, the blue one"
-            if isinstance(found, str):
-                return Steps.unclear(found)
-            cells += [c for c in found if c not in cells]
+        cells = _cells(low[head.end():] if head else low, grid, context)
+        stated = _STATED.search(low)
+        if isinstance(cells, list) and stated and len(cells) != number(stated.group(1) or stated.group(2)):
+            cells = _cells(low[stated.end():], grid, context)  # "greens: two of them - top row second, ..."
+            if isinstance(cells, list) and len(cells) != number(stated.group(1) or stated.group(2)):
+                return Steps.unclear(f"You said {stated.group(0)}, and I read {len(cells)}. Which squares exactly?")
+        if isinstance(cells, str):
+            return Steps.unclear(cells)
         if not cells:
             if head and context:
                 same = [i for i, g in enumerate(grid) if g == context[0]]
@@ -178,6 +167,36 @@ class ColorPhrases(Phrasebook):
         return Steps([action_name(i) for i in cells])
 
 
+def _cells(low: str, grid: list[str], context: list[str]) -> list[int] | str:
+    """The squares named phrase by phrase, in order, or a question about one of them."""
+    cells: list[int] = []
+    phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)", low)]
+    index = 0
+    while index < len(phrases):
+        found = _square_refs(phrases[index], grid, context[:1]) if not _BESIDE.search(phrases[index]) else \
+            _beside(_BESIDE.search(phrases[index]), cells[-1] if cells else None)
+        back = _square_refs(f"{phrases[index - 1]} {phrases[index]}", grid, context[:1]) if index and re.search(
+            r"\b(?:place|position|spot)\b", phrases[index]) else None
+        if isinstance(found, str) and isinstance(back, list) and set(back) <= set(cells):
+            found = None  # "one in the second row, third place": the place of the square just named
+        if isinstance(found, str) and index + 1 < len(phrases):  # "in the bottom row, second from the left"
+            joined = _square_refs(f"{phrases[index]} {phrases[index + 1]}", grid, context[:1])
+            if isinstance(joined, list):
+                found, index = joined, index + 1
+        restated = re.fullmatch(r"(?:the|that'?s the|it'?s the|which is the)\s+(\w+)\s+(?:one|square)",
+                                phrases[index])
+        index += 1
+        if found is None or restated and cells and (grid[cells[-1]],) == PALETTE.one(restated.group(1)):
+            continue  # "row 2 column 3, the blue one"
+        if isinstance(found, str):
+            return found
+        cells += [c for c in found if c not in cells]
+    return cells
+
+
+_STATED = re.compile(r"\b(?:they are|there are|these are)\s+(two|three|four|2|3|4)\b|"
+                     r"\b(two|three|four|2|3|4) of them\b")
+"""How many squares the advice says it names ("They are three: ...", "Two of them - ...")."""
 _NOT_WHITE = re.compile(r"\(?\b(?:(?:skip|except|ignore|not|leave out|but not)\s+(?:the\s+)?white\s+"
                         r"(?:one|ones|squares?)\b(?:\s+in\s+(?:row|col(?:umn)?)\s*\d)?|"
                         r"(?:that|which)\s+(?:isn'?t|aren'?t|is not|are not)\s+white(?:\s+yet)?)\)?")
@@ -217,9 +236,9 @@ def _square_refs(phrase: str, grid: list[str], context: list[str]) -> list[int] 
                     r"\b(left|right)(?:[- ]?most|[- ]hand)?\s+column\b", phrase)
     r = _index(row) if row else None
     c = _index(col) if col else None
-    ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one)\b(?:\s+(?:from|"
-                       r"counting from)\s+the\s+(left|right))?|\b(second|third)\s+from\s+the\s+(left|right)\b|"
-                       r"\b(right|left) end\b|\bthe end\b", phrase)
+    ranked = re.search(r"\b(first|second|third|fourth|last|\d(?:st|nd|rd|th))\s+(?:square|one|place|position|spot)\b"
+                       r"(?:\s+(?:from|counting from)\s+(?:the\s+)?(left|right))?|"
+                       r"\b(second|third)\s+from\s+(?:the\s+)?(left|right)\b|\b(right|left) end\b|\bthe end\b", phrase)
     if ranked and c is None:
         word = ranked.group(1) or ranked.group(3)
         side = ranked.group(2) or ranked.group(4) or ("right" if ranked.group(5) == "right" or "end" in ranked.group(0)

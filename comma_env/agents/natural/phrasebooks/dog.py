@@ -23,7 +23,8 @@ _COUNT = re.compile(rf"\b(\d|no|zero|one|two|a pair of|a couple of)\s+(?:\w+\s+)
                     rf"\b{_DOG}\s*[:=(]\s*(\d)\b|\b(\d)\s+(?:in\s+)?total\b|\((\d)\s*{_DOG}\)|"
                     rf"\b(?:that'?s|so|makes|count(?:ed)?)\s+(\d|one|two|none|zero)\b(?!\s*:)|"
                     rf"\bno\s+{_DOG}\b|\b(?:just|only)\s+(?:the\s+)?(one)\b", re.IGNORECASE)
-_VAGUE = re.compile(r"\b(?:several|some|a few|many|lots of|a bunch of|a couple|more)\b[^.]{0,20}\bdogs?\b|"
+_VAGUE = re.compile(r"(?<!\bno )\b(?:several|some|a few|many|lots of|a bunch of|a couple|more)\b[^.]{0,20}\bdogs?\b"
+                    r"(?!\s+(?:are|is)(?:n'?t| not)\b)|"
                     r"\bhaven'?t counted|\bnot sure how many|\bsome more\b", re.IGNORECASE)
 _COATS = "|".join([*COATS, "gray", "tan", "cream"])
 _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+)?(?:dog|one|pup|puppy)\b|"
@@ -60,6 +61,8 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
     if grouped:
         return None if "?" in grouped else (sum(map(int, grouped)),)
     numbered = sorted({int(n) for n in _NUMBERED.findall(text)})  # "dog 1: brown, sitting", "dog 2 is white"
+    tally = [int(n) for n in re.findall(r"\((\d)\)", text)]  # counted aloud: "white one sitting (1), brown (2)"
+    numbered = tally if tally == list(range(1, len(tally) + 1)) and len(tally) > len(numbered) else numbered
     listed = len(_ONE_DOG.findall(text)) or len(_EMOJI.findall(text))
     if numbered and numbered == list(range(1, len(numbered) + 1)):
         listed = max(listed, len(numbered))
@@ -92,7 +95,8 @@ class DogPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         rows = _table_rows(text)
         text = plain(text, VOCABULARY)
-        text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})", " ", text, flags=re.IGNORECASE)
+        text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})|\bno (?:more|other|further)\s+{_DOG}\b", " ", text,
+                      flags=re.IGNORECASE)  # "no more dogs" adds none
         counted = count_dogs(text) or ((rows,) if rows else None)
         if counted is not None:
             memory["state"]["dogs"] = counted

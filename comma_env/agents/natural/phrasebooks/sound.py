@@ -58,7 +58,7 @@ LOOKS = {s.name: s.description for s in SIGNATURES}
 SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\b(?:money|cash|currency) (?:sign|symbol)\b|\$|"
                      r"\bs with an? (?:line|stroke|bar)(?: through it)?",
                 "*": r"\b(?:stars?|asterisks?|snowflake|splat)\b|\*",
-                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol)|amp|pretzel(?:-shaped)?(?: one)?)\b|&|"
+                "&": r"\b(?:ampersands?|and[- ](?:sign|symbol|mark)|amp|pretzel(?:-shaped)?(?: one)?)\b|&|"
                      r"(?:(?<=\bthe )|(?<=, )|^)and(?=\s*[,;.]|\s*$|\s+(?:one|key|button|symbol)\b)|"
                      r"(?<=['\"])and(?=['\"])",
                 "#": r"\b(?:hash(?:tag)?|number sign|pound(?: sign)?|sharp|octothorpe|tic-?tac-?toe(?: grid)?)\b|#"}
@@ -66,6 +66,7 @@ SYMBOL_WORDS = {"$": r"\bdollars?(?: sign)?\b|\b(?:money|cash|currency) (?:sign|
 "and" alone as a list item, quoted or after "the" ("pound, star, and, dollar", "the and key") is the & key."""
 _SYMBOL = re.compile("|".join(f"(?P<s{i}>{pattern})" for i, pattern in enumerate(SYMBOL_WORDS.values())), re.IGNORECASE)
 _KEYS = list(SYMBOL_WORDS)
+_GLOSS = r"[\w\s]{0,12}?(?:key|sign|symbol|button)?[\s(\"']*(?:(?:the|a|an|little|one)\s+)*[\"']?"
 _NAMES = {"$": "dollar", "*": "star", "&": "ampersand", "#": "hash"}
 _RUN = re.compile(r"(?<![\w$*&#])[$*&#](?:\s*[$*&#]){1,3}(?![\w$*&#])")
 VOCABULARY = ("dollar", "star", "ampersand", "hash", "then", "and", "the", "press", "type", "enter", "code")
@@ -148,6 +149,11 @@ class SoundPhrases(Phrasebook):
         symbols: list[str] = []
         for sentence in sentences(said):
             found = _symbols(sentence)
+            anded = _symbols(re.sub(r"(?<=[\w$*#])\s+and\s+(?=[\w$*#])", " ampersand ", sentence))
+            if len(entered) + len(found) < CODE_LENGTH == len(entered) + len(anded):
+                if "," in sentence:  # "hash, dollar and star": a list's "and", or the & key?
+                    return Steps.unclear('Is "and" the & key, or is a symbol missing? Which four, in order?')
+                found = anded  # "hash dollar and star": four keys, so "and" is the & key
             if found and re.search(r"\bbefore (?:that|it)\b", sentence, re.IGNORECASE):
                 found = _backwards(sentence, found)
                 if not found:
@@ -183,9 +189,8 @@ def _symbols(sentence: str) -> list[str]:
     merged: list[str] = []
     last = -1
     for start, end, symbol in found:
-        if merged and merged[-1] == symbol and re.fullmatch(r"[\w\s]{0,12}?(?:key|sign|symbol|button)?[\s(\"']*"
-                                                            r"(?:(?:the|a|an|little|one)\s+)*", sentence[last:start]):
-            continue  # "the dollar key ($)", "and-sign (&)": one key
+        if merged and merged[-1] == symbol and re.fullmatch(_GLOSS, sentence[last:start]):
+            continue  # "the dollar key ($)", "and-sign (&)", 'ampersand (the "and" sign)': one key
         merged.append(symbol)
         last = end
     return merged

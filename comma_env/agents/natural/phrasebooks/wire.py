@@ -60,9 +60,10 @@ _COUNT = re.compile(r"\b(\d|[ivx]{1,3})\s+(?:\w+\s+)?wires?\b|\bwires?\s*\(\s*(\
 _TOTAL = re.compile(r"\b(\d)\s+(?:in\s+)?total\b", re.IGNORECASE)
 _LEGEND = re.compile(r"\b([A-Za-z])\s*(?:=|:)\s*([a-z]+)", re.IGNORECASE)
 _NOT_A_WIRE = re.compile(r"^\s*(?:plate|label|sticker|background|panel|text|letters|box|square|lettering)\b")
-_BOTTOM_UP = re.compile(r"\b(?:from the bottom|bottom (?:to|up|-up)|bottom\s*->|bottom-up|bottom upwards?|going up|"
-                        r"upwards|listed from the bottom|starting (?:at|from) the bottom)\b")
-_TOP_DOWN = re.compile(r"\b(?:top to bottom|top\s*->\s*bottom|from the top|top down|top-down|topmost first|"
+_TO = r"\s*(?:to|2|till|thru|through|-*>|→|up to|down to)\s*(?:the\s+)?"  # "top to bottom", "top 2 bottom"
+_BOTTOM_UP = re.compile(rf"\b(?:from (?:the )?bottom|bottom{_TO}top|bottom (?:up|-up)|bottom-up|bottom upwards?|"
+                        r"going up|upwards|listed from the bottom|starting (?:at|from) the bottom)\b")
+_TOP_DOWN = re.compile(rf"\b(?:top{_TO}bottom|from (?:the )?top|top down|top-down|topmost first|"
                        r"numbered from the top)\b")
 
 
