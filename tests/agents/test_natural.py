@@ -18,7 +18,7 @@ from comma_env.agents.natural.phrasebooks.base import phrasebook
 from comma_env.agents.oracle import NaturalExpert, OraclePolicy
 from comma_env.registry import COMMA_PUZZLES, V1_PUZZLES
 from comma_env.rl.partners import model_config
-from tests.support.natural import play_natural
+from tests.support.natural import play_natural, state_of
 
 PUZZLES = COMMA_PUZZLES + V1_PUZZLES  # the ten COMMA puzzles and v1's Button, Dog, Sound
 
@@ -34,12 +34,6 @@ def test_wording_varies_with_the_seed_and_repeats_for_the_same_seed():
     assert len(instructions) >= 8  # several sentence shapes, not one template
     descriptions = {play_natural("who", s)[0].transcript[0]["solver"].splitlines()[0] for s in range(30)}
     assert len(descriptions) >= 3  # the solver's prose varies too
-
-
-def state_of(puzzle: str, seed: int):
-    env = comma_env.make(puzzle)
-    env.reset(seed=seed)
-    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
 
 
 def test_solver_resolves_references_against_what_it_sees():

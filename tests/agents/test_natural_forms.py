@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-import comma_env
 from comma_env.agents.natural.phrasebooks.base import phrasebook
+from tests.support.natural import state_of
 
 ORDER = ["press_bottom_left", "press_top_right", "press_bottom_right", "press_top_left"]
-
-
-def state_of(puzzle: str, seed: int):
-    env = comma_env.make(puzzle)
-    env.reset(seed=seed)
-    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
 
 
 @pytest.mark.parametrize("said", [

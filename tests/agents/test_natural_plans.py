@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import comma_env
 from comma_env.agents.natural.phrasebooks.base import phrasebook
-
-
-def state_of(puzzle: str, seed: int):
-    env = comma_env.make(puzzle)
-    env.reset(seed=seed)
-    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
+from tests.support.natural import state_of
 
 
 @pytest.mark.parametrize("said", [

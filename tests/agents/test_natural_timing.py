@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import comma_env
 from comma_env.agents.natural.phrasebooks.base import phrasebook
 from comma_env.protocol.clock import parse_timer, wait_line
-
-
-def _state(puzzle: str, seed: int):
-    env = comma_env.make(puzzle)
-    env.reset(seed=seed)
-    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
+from tests.support.natural import state_of
 
 
 def test_a_digit_said_as_a_word_a_clock_time_and_finishing_with_are_moments():
-    cls, state = _state("dog", 3)
+    cls, state = state_of("dog", 3)
     book = phrasebook(cls)
     by_digit = book.understand("Submit when the seconds end in 2.", state).actions
     assert book.understand("Wait until the seconds end in two and then submit.", state).actions == by_digit
@@ -26,7 +20,7 @@ def test_a_digit_said_as_a_word_a_clock_time_and_finishing_with_are_moments():
 
 
 def test_the_dog_count_said_as_the_same_number_and_every_one_of_them_is_no_open_target():
-    cls, state = _state("dog", 3)
+    cls, state = state_of("dog", 3)
     book = phrasebook(cls)
     dogs = len(state.visible_state()["dogs"])
     expected = book.understand(f"Submit when the timer ends in {dogs}.", state).actions
@@ -37,7 +31,7 @@ def test_the_dog_count_said_as_the_same_number_and_every_one_of_them_is_no_open_
 
 
 def test_a_digit_that_appears_is_when_the_button_is_let_go():
-    cls, state = _state("button", 16763)
+    cls, state = state_of("button", 16763)
     book = phrasebook(cls)
     state.apply("hold")
     assert book.understand("Let go when the timer has a 1 in any position.", state).actions == (
@@ -46,7 +40,7 @@ def test_a_digit_that_appears_is_when_the_button_is_let_go():
 
 
 def test_a_release_on_the_strip_not_lit_yet_is_a_hold_and_the_release_digit_is_no_release():
-    cls, state = _state("button", 16763)
+    cls, state = state_of("button", 16763)
     book = phrasebook(cls)
     for said in ("Hold it, and once the strip lights up, let go on that colour's digit.",
                  "Hold the button down, then tell me the strip's colour; we'll work out the release digit from it."):
@@ -54,7 +48,7 @@ def test_a_release_on_the_strip_not_lit_yet_is_a_hold_and_the_release_digit_is_n
 
 
 def test_a_clock_time_said_in_words_is_that_time_not_its_first_digit():
-    cls, state = _state("dog", 23782)  # the timer shows 8:55
+    cls, state = state_of("dog", 23782)  # the timer shows 8:55
     book = phrasebook(cls)
     for said in ["one dog, so submit at eight fifty-one", "hit submit at eight fifty one",
                  "submit when the timer reads eight fifty-one"]:
@@ -62,7 +56,7 @@ def test_a_clock_time_said_in_words_is_that_time_not_its_first_digit():
 
 
 def test_a_time_after_until_or_to_a_mask_with_its_last_digit_and_counting_every_dog_are_moments():
-    cls, state = _state("dog", 23771)  # the timer shows 4:25
+    cls, state = state_of("dog", 23771)  # the timer shows 4:25
     book = phrasebook(cls)
     for said in ["wait until 4:21 and hit submit", "hold off till 4:21, then submit",
                  "Wait till it rolls over to 4:21, then submit."]:
@@ -77,7 +71,7 @@ def test_a_time_after_until_or_to_a_mask_with_its_last_digit_and_counting_every_
 
 
 def test_the_digit_the_timer_has_to_end_in_is_when_to_submit_even_without_the_verb():
-    cls, state = _state("dog", 23781)  # three dogs, the timer shows 6:12
+    cls, state = state_of("dog", 23781)  # three dogs, the timer shows 6:12
     book = phrasebook(cls)
     for said in ["You described three dogs, so the last digit has to be 3. From 6:12 the next one is 6:03.",
                  "Three dogs, so the timer has to end in 3.", "the last digit should be a 3"]:

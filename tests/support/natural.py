@@ -10,6 +10,13 @@ from comma_env.agents.oracle import OraclePolicy
 from comma_env.agents.runner import play
 
 
+def state_of(puzzle: str, seed: int):
+    """The puzzle class and its state after ``reset(seed)``: what a phrasebook reads against."""
+    env = comma_env.make(puzzle)
+    env.reset(seed=seed)
+    return env.unwrapped.puzzle_cls, env.unwrapped.puzzle
+
+
 def play_natural(puzzle: str, seed: int, policy_seed: int = 0):
     """One oracle_nl episode; also returns every action name valid at some point."""
     policy = OraclePolicy("natural", seed=policy_seed)
