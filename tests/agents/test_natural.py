@@ -1350,3 +1350,14 @@ def test_a_condition_with_numbers_in_words_and_filler_words():
     assert holds("it is five hundred dollars or more", seen) is False
     assert holds("the balance comes up under five hundred", seen) is True
     assert holds("there really are no dogs anywhere in the park", {"dogs": []}) is True
+
+
+def test_a_fact_the_describer_cannot_judge_stays_open_and_is_asked_for():
+    from tests.agents.test_corrections import expert_reads
+    card = ("Spot on my arm. 27, skin type IV, 4.5 mm, it itches and bleeds a bit, hasn't grown or changed, flat. "
+            "Photo: brown and a darker brown, surface smooth, no little vessels. ")
+    for said in ["I honestly can't judge the shape or the edge from this photo, it's blurry.",
+                 "I cannot make out its outline or whether the border is even, the picture is blurry.",
+                 "The photo is too blurry, so I can't say if it's round or what the border looks like."]:
+        decision = expert_reads("telehealth", [card + said])
+        assert decision.advice is None and any("shape" in a for a in decision.ask), said

@@ -237,6 +237,12 @@ HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:sa
 """Phrases that say the speaker does not know (a fact or an instruction stays open); a lone "I think maybe X?"
 names one answer, and is read as saying it."""
 
+UNJUDGED = re.compile(r"\b(?:can'?t|cannot|can not|couldn'?t|unable to)\s+(?:really\s+|quite\s+|properly\s+)?"
+                      r"(?:judge|tell|read|make out|say|see(?!\s+(?:any|no)\b))\b[^.!?;\n]*?(?=[.!?;\n]|\bbut\b|$)",
+                      re.IGNORECASE)
+"""What the speaker says they cannot judge ("I can't judge the shape or the edge, it's blurry"): a reader drops it,
+so those facts stay open and are asked for."""
+
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|(?:wh)?oops|correction|"
                        r"make that|no(?=,?\s+not\b)|(?<=[-\u2013\u2014]\s)(?:ugh|argh|gah|d'?oh))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
