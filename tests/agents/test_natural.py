@@ -1361,3 +1361,14 @@ def test_a_fact_the_describer_cannot_judge_stays_open_and_is_asked_for():
                  "The photo is too blurry, so I can't say if it's round or what the border looks like."]:
         decision = expert_reads("telehealth", [card + said])
         assert decision.advice is None and any("shape" in a for a in decision.ask), said
+
+
+def test_could_be_a_dog_could_be_a_bag_leaves_the_count_open():
+    from tests.agents.test_corrections import expert_reads
+    seen = "I see a brown dog standing, a black one sitting, a grey one standing"
+    for said in [", and then there's a golden lump lying in the grass by the bench, could be a dog, could be a bag.",
+                 ". Something golden lies by the bench - might be a bag, might be a dog.",
+                 "; by the bench a golden thing that may be a dog or may be a bag.",
+                 ", and a golden lump by the bench, maybe a dog, maybe a bag."]:
+        decision = expert_reads("dog", [seen + said + " Timer 4:46."])
+        assert decision.advice is None and "3 or 4" in decision.ask[0], said
