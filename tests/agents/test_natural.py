@@ -1372,3 +1372,16 @@ def test_could_be_a_dog_could_be_a_bag_leaves_the_count_open():
                  ", and a golden lump by the bench, maybe a dog, maybe a bag."]:
         decision = expert_reads("dog", [seen + said + " Timer 4:46."])
         assert decision.advice is None and "3 or 4" in decision.ask[0], said
+
+
+def test_a_window_said_to_be_unreadable_is_asked_for():
+    from tests.agents.test_corrections import expert_reads
+    cycled = "cycle_up_1\ncycle_up_2\ncycle_up_3\ncycle_up_4\ncycle_up_5"
+    before = ["windows: R I G P F", cycled, "windows: S J E Q G", cycled]
+    seen = "ok, every window has shown me three letters now: 1 R S T, 2 I J H, 3 G E F, 4 P Q R, 5 F G E. "
+    for said in ["the first window has a crack across it right now and I can't read what it's on. the other four: "
+                 "H F R E",
+                 "I can't make out window 1 at the moment, there's glare on it. The remaining ones read H F R E",
+                 "Slot 1 is unreadable (a smudge), the rest show H, F, R, E."]:
+        decision = expert_reads("password", [*before, seen + said])
+        assert decision.advice is None and decision.ask == ["the letter window 1 shows now"], said
