@@ -1344,3 +1344,38 @@ def test_a_condition_with_numbers_in_words_and_filler_words():
     assert holds("it is five hundred dollars or more", seen) is False
     assert holds("the balance comes up under five hundred", seen) is True
     assert holds("there really are no dogs anywhere in the park", {"dogs": []}) is True
+
+
+def test_a_fact_the_describer_cannot_judge_stays_open_and_is_asked_for():
+    from tests.agents.test_corrections import expert_reads
+    card = ("Spot on my arm. 27, skin type IV, 4.5 mm, it itches and bleeds a bit, hasn't grown or changed, flat. "
+            "Photo: brown and a darker brown, surface smooth, no little vessels. ")
+    for said in ["I honestly can't judge the shape or the edge from this photo, it's blurry.",
+                 "I cannot make out its outline or whether the border is even, the picture is blurry.",
+                 "The photo is too blurry, so I can't say if it's round or what the border looks like."]:
+        decision = expert_reads("telehealth", [card + said])
+        assert decision.advice is None and any("shape" in a for a in decision.ask), said
+
+
+def test_could_be_a_dog_could_be_a_bag_leaves_the_count_open():
+    from tests.agents.test_corrections import expert_reads
+    seen = "I see a brown dog standing, a black one sitting, a grey one standing"
+    for said in [", and then there's a golden lump lying in the grass by the bench, could be a dog, could be a bag.",
+                 ". Something golden lies by the bench - might be a bag, might be a dog.",
+                 "; by the bench a golden thing that may be a dog or may be a bag.",
+                 ", and a golden lump by the bench, maybe a dog, maybe a bag."]:
+        decision = expert_reads("dog", [seen + said + " Timer 4:46."])
+        assert decision.advice is None and "3 or 4" in decision.ask[0], said
+
+
+def test_a_window_said_to_be_unreadable_is_asked_for():
+    from tests.agents.test_corrections import expert_reads
+    cycled = "cycle_up_1\ncycle_up_2\ncycle_up_3\ncycle_up_4\ncycle_up_5"
+    before = ["windows: R I G P F", cycled, "windows: S J E Q G", cycled]
+    seen = "ok, every window has shown me three letters now: 1 R S T, 2 I J H, 3 G E F, 4 P Q R, 5 F G E. "
+    for said in ["the first window has a crack across it right now and I can't read what it's on. the other four: "
+                 "H F R E",
+                 "I can't make out window 1 at the moment, there's glare on it. The remaining ones read H F R E",
+                 "Slot 1 is unreadable (a smudge), the rest show H, F, R, E."]:
+        decision = expert_reads("password", [*before, seen + said])
+        assert decision.advice is None and decision.ask == ["the letter window 1 shows now"], said

@@ -237,6 +237,21 @@ HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:sa
 """Phrases that say the speaker does not know (a fact or an instruction stays open); a lone "I think maybe X?"
 names one answer, and is read as saying it."""
 
+UNJUDGED = re.compile(r"\b(?:can'?t|cannot|can not|couldn'?t|unable to)\s+(?:really\s+|quite\s+|properly\s+)?"
+                      r"(?:judge|tell|read|make out|say|see(?!\s+(?:any|no)\b))\b[^.!?;\n]*?(?=[.!?;\n]|\bbut\b|$)",
+                      re.IGNORECASE)
+"""What the speaker says they cannot judge ("I can't judge the shape or the edge, it's blurry"): a reader drops it,
+so those facts stay open and are asked for."""
+
+_EITHER_WAY = re.compile(r"\b(could be|might be|may be|maybe)\s+([^,.;!?\n]{1,40}?)\s*[,;-]*\s*(?:or\s+)?(?:it\s+)?"
+                         r"(?:could be|might be|may be|maybe)\b", re.IGNORECASE)
+
+
+def either_way(text: str) -> str:
+    """`text` with "could be A, could be B" said as "could be A or B": one fact with two answers, not two facts."""
+    return _EITHER_WAY.sub(lambda m: f"{m.group(1)} {m.group(2)} or", text)
+
+
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|(?:wh)?oops|correction|"
                        r"make that|no(?=,?\s+not\b)|(?<=[-\u2013\u2014]\s)(?:ugh|argh|gah|d'?oh))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",

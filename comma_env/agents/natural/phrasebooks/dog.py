@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
+from comma_env.agents.natural.reading import ORDINAL, either_way, number, ordinal, plain
 from comma_env.agents.natural.timing import ALTERNATIVES, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
@@ -34,7 +34,8 @@ _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+
 _GROUP = re.compile(rf"\b(\d|two|a pair of|a couple of)\s+(?:{_COATS})\s+{_DOG}\b", re.IGNORECASE)
 """Dogs counted by coat ("3 white dogs"): with other dogs listed beside them, a part of the whole."""
 _ONE_MORE = re.compile(r"\b(?:maybe|perhaps|possibly|might be|could be)\s+(?:an?\s+)?(?:another|one more|extra|other|"
-                       r"fourth|fifth|sixth|third)\b|\b(?:dog|one) or (?:a|an|just a)\s+\w+", re.IGNORECASE)
+                       r"fourth|fifth|sixth|third)\b|\b(?:dog|one) or (?:a|an|just a)\s+\w+|\bor an?\s+dog\b",
+                       re.IGNORECASE)
 """A dog the describer is unsure of ("maybe another one behind the fountain", "a dog or a bag")."""
 _EMOJI = re.compile("🐕‍🦺|🐕|🐶|🐩|🦮")
 _NUMBERED = re.compile(rf"\b{_DOG}\s*#?\s*(\d)\s*(?:[:=\-]|is\b|(?=(?:an?\s+)?(?:{_COATS})\b))", re.IGNORECASE)
@@ -77,7 +78,9 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
         return (counted, counted + 1) if _ONE_MORE.search(text) else (counted,)  # "3 white dogs and a brown one"
     if said and (max(said) >= listed or 0 in said):
         return (said[-1] if len(set(said)) == 1 or said[-1] == 0 else max(said),)
-    return (listed,) if listed and not _VAGUE.search(text) else None
+    if listed and not _VAGUE.search(text):
+        return (listed, listed + 1) if _ONE_MORE.search(text) else (listed,)  # "a lump, a dog or a bag": one more?
+    return None
 
 
 def _table_rows(text: str) -> int:
@@ -94,7 +97,7 @@ def _table_rows(text: str) -> int:
 class DogPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         rows = _table_rows(text)
-        text = plain(text, VOCABULARY)
+        text = either_way(plain(text, VOCABULARY))
         text = re.sub(rf"\bnot\s+(?:\d|one|two)\b(?!\s+{_DOG})|\bno (?:more|other|further)\s+{_DOG}\b", " ", text,
                       flags=re.IGNORECASE)  # "no more dogs" adds none
         counted = count_dogs(text) or ((rows,) if rows else None)

@@ -41,6 +41,14 @@ _PAIRS = re.compile(r"(?<![\w#])([1-5])\s*[:=.)-]?\s*([A-Za-z])(?![A-Za-z]|\s*/)
 """Windows numbered one by one ("1 U, 2 I, 3 K, 4 O, 5 M", "1 T | 2 H | ..."): read when all five are there."""
 _SHOWN_LIST = re.compile(r"\bwindows?\s+((?:[1-5]\s*,?\s*(?:and\s+)?)+)\s*(?:now\s+)?show\s+((?:[A-Za-z]\s*,"
                          r"?\s*(?:and\s+)?)+)", re.IGNORECASE)
+_WINDOW = rf"(?:the\s+)?(?:({ORDINAL})\s+(?:window|slot|one|letter)|(?:window|slot)\s*([1-5]))\b"
+_UNREAD = re.compile(rf"{_WINDOW}[^.!?\n]{{0,60}}?(?:\b(?:can'?t|cannot|couldn'?t)\s+(?:read|see|make out|tell)\b|"
+                     rf"\b(?:unreadable|illegible)\b)|\b(?:can'?t|cannot|couldn'?t)\s+(?:read|see|make out)\s+"
+                     rf"{_WINDOW}", re.IGNORECASE)
+"""A window said to be unreadable ("the first window has a crack, I can't read it", "can't make out slot 1")."""
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:other|remaining|rest)(?:\s+(?:four|4|ones|windows))?\s*(?:are|show|say|read)?"
+                     r"\s*:?\s*([A-Za-z](?:[ ,|]+[A-Za-z]){3})(?![A-Za-z])", re.IGNORECASE)
+"""The four letters of the other windows ("the other four: H F R E")."""
 _NOT_LETTERS = {"WORD", "WORDS", "NOW", "THE", "LETTERS"}
 
 
@@ -100,7 +108,13 @@ class PasswordPhrases(Phrasebook):
                 shown = shown or [None] * POSITIONS
                 shown[window] = (match.group(3).upper(),)
         now = _NOW.search(text) or _NOW_LIST.search(text)
-        if rows:
+        unread, others = _UNREAD.search(text), _OTHERS.search(text)
+        if unread and others:  # that window's letter stays open, and is asked for
+            nth, k = next(m for m in re.finditer(_WINDOW, unread.group(0), re.IGNORECASE)).groups()
+            k = int(k) if k else ordinal(nth, POSITIONS) or 1
+            letters: list[tuple[str, ...] | None] = [(c.upper(),) for c in re.findall(r"[A-Za-z]", others.group(1))]
+            shown = [*letters[:k - 1], None, *letters[k - 1:]]
+        elif rows:
             shown = [(row[-1],) for row in rows]
             summary[:] = [list(dict.fromkeys(row)) for row in rows]
         elif now:
