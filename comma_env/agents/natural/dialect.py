@@ -10,7 +10,8 @@ WORDS = {"oben links": "top left", "oben rechts": "top right", "unten links": "b
          "links unten": "bottom left", "rechts unten": "bottom right", "nach oben": "up", "nach unten": "down",
          "nach links": "left", "nach rechts": "right", "oben": "top", "unten": "bottom", "rechts": "right",
          "en haut à gauche": "top left", "en haut à droite": "top right", "en bas à gauche": "bottom left",
-         "en bas à droite": "bottom right", "twa": "two", "doon": "down"}
+         "en bas à droite": "bottom right", "twa": "two", "fower": "four", "zwei": "two", "drei": "three",
+         "vier": "four", "sechs": "six", "doon": "down"}
 """German, French and Scots words for places, directions and numbers; "links" alone is left (an English word)."""
 _WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(map(re.escape, WORDS), key=len, reverse=True)) + r")(?![\w'])",
                    re.IGNORECASE)

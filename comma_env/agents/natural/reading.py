@@ -124,19 +124,17 @@ def clean(text: str) -> str:
 _COUNTED = (r"wires?|numbers?|no|nr|positions?|pos|windows?|rows?|columns?|cols?|stages?|lines?|buttons?|keys?|"
             r"slots?|letters?|squares?|steps?|times?|spaces?|cells?|moves?|dogs?|pups?|seconds?|secs?|labels?|"
             r"labell?ed|digits?|symbols?|presses|clicks|forward|backward|backwards|back|ahead|reverse|leds?|lights?")
-_DIALECT = {"twa": "two", "fower": "four", "zwei": "two", "drei": "three", "vier": "four", "sechs": "six"}
-_DIALECT_WORD = re.compile(rf"\b(?:{'|'.join(_DIALECT)})\b", re.IGNORECASE)  # Scots and German small numbers
 _ONE_TWO_AFTER = re.compile(rf"\b(?!second\s)({_COUNTED}|forward|back|ahead|reads?|shows?|showing|reading|says?|is|"
                             rf"of|a|an|go|move|walk|up|down)\s+(zero|one|two)\b(?!\s+of\b)", re.IGNORECASE)
 _ONE_TWO_BEFORE = re.compile(rf"\b(one|two)\s+(?=(?:more\s+|of\s+the\s+)?(?:{_COUNTED})\b)", re.IGNORECASE)
 
 
 def spelled_numbers(text: str) -> str:
-    """Numbers written as words as digits (text2num), Scots or German ones too ("twa", "vier"); "one" and "two"
+    """Numbers written as words as digits (text2num; Scots or German ones too, `dialect.standard`); "one" and "two"
     only beside a word that counts ("two steps", "forward two"), since they are also pronouns ("the red one")."""
     from text_to_num import alpha2digit
 
-    text = str(alpha2digit(_DIALECT_WORD.sub(lambda m: _DIALECT[m.group(0).lower()], text), "en"))
+    text = str(alpha2digit(standard(text), "en"))
     text = _ONE_TWO_AFTER.sub(lambda m: f"{m.group(1)} {SMALL_NUMBERS[m.group(2).lower()]}", text)
     return _ONE_TWO_BEFORE.sub(lambda m: f"{SMALL_NUMBERS[m.group(1).lower()]} ", text)
 
