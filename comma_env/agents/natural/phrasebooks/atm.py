@@ -33,6 +33,8 @@ _COMPARE = re.compile(r"\b(under|below|less than|lower than|beneath|more than|ov
                       r"|(>=?|<=?)\s*\$?\s*(\d[\d,]*)", re.IGNORECASE)
 _RULE = re.compile(r"\bbalance\b|\b500\b")
 _KIND = re.compile(r"withdraw|take out|deposit|put in")
+_IF = re.compile(r"(?<!tell me )\bif\b")
+_FIVE_HUNDRED = re.compile(r"\b500\b")
 
 
 def _is_rule(text: str) -> bool:
@@ -42,8 +44,10 @@ def _is_rule(text: str) -> bool:
     if said and _KIND.search(text, said.end()):
         return True
     kind = _KIND.search(text)
-    condition = kind and re.compile(r"(?<!tell me )\bif\b").search(text, kind.end())
-    return bool(condition and re.compile(r"\b500\b").search(text, condition.end()))
+    condition = kind and _IF.search(text, kind.end())
+    return bool(condition and _FIVE_HUNDRED.search(text, condition.end()))
+
+
 _GUARD = re.compile(rf"\W*+(?:if\s+)?([^:,]+?)(?:[:,]|{AT_LEAST}(?=\s))\s*(.+)")
 """A step under a condition: "if it's $500 or more: A", "if ur balance was 500+ tap 300", "Balance under $500: A"."""
 _STEP_BREAKS = re.compile(r",|->|(?<=\s)\+(?=\s)|\bthen\b|\bafter(?:wards)?\b|\band\b(?=\s+(?:press|hit|push|tap|"

@@ -173,8 +173,9 @@ def _cells(low: str, grid: list[str], context: list[str]) -> list[int] | str:
     phrases = [p.strip() for p in re.split(r"[;.\n]|,(?!\s*col)|\bthen\b|\band\b(?! column\b)", low)]
     index = 0
     while index < len(phrases):
-        found = _square_refs(phrases[index], grid, context[:1]) if not _BESIDE.search(phrases[index]) else \
-            _beside(_BESIDE.search(phrases[index]), cells[-1] if cells else None)
+        beside = _BESIDE.search(phrases[index])
+        found = _beside(beside, cells[-1] if cells else None) if beside else _square_refs(phrases[index], grid,
+                                                                                          context[:1])
         back = _square_refs(f"{phrases[index - 1]} {phrases[index]}", grid, context[:1]) if index and re.search(
             r"\b(?:place|position|spot)\b", phrases[index]) else None
         if isinstance(found, str) and isinstance(back, list) and set(back) <= set(cells):
