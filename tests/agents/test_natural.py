@@ -437,6 +437,15 @@ def test_a_u_among_single_letters_is_a_letter_not_you():
     assert clean("can u see it") == "can you see it"
 
 
+def test_markdown_tables_are_runs_of_pipe_lines_with_or_without_a_rule():
+    from comma_env.agents.natural.reading import Table, tables
+    ruled, bare = [*tables("Dogs:\n| # | coat |\n|:--|--:|\n| 1 | |\n| 2 | tan\n\n|a|b|\n|c|d|\nA | B is not one")]
+    assert ruled == Table(["#", "coat"], [["1", ""], ["2", "tan"]], True, slice(1, 5))  # a blank cell, no end pipe
+    assert bare == Table(["a", "b"], [["c", "d"]], False, slice(6, 8))  # a blank line ends a table
+    assert [*tables("so | means or, and a || b\nno table")] == []  # pipes inside prose
+    assert [len(t.header) for t in tables("| x " * 25_000 + "|\n" + "|-" * 50_000 + "x")] == [25_000]
+
+
 def test_the_colour_expert_asks_for_the_group_pressed_while_it_could_not_read_the_grid():
     cls, _ = state_of("color", 19351)
     book = phrasebook(cls)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from comma_env.agents.natural.reading import tables
 from comma_env.puzzles.maze import FLOOR, SIZE, WALL
 
 _FLOOR_MARKS = set(".Ww⬜_·o ") | {"□", "◻", "░"}
@@ -42,14 +43,9 @@ def _cells(segment: str) -> list[str] | None:
 
 def _grid_rows(text: str, marks: set[str]) -> list[list[str]] | None:
     """Nine rows of nine cells of `marks` drawn as a grid: a Markdown table, lines, or " / " rows."""
-    table = [line for line in text.splitlines() if line.count("|") >= SIZE + 1]
-    body = [line for line in table if not re.fullmatch(r"[\s|:\-]*", line)]
-    if len(body) >= SIZE:
-        numbered = []
-        for line in body:
-            columns = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(columns) == SIZE + 1 and re.fullmatch(r"\**\d\**", columns[0]):
-                numbered.append([c if c else " " for c in columns[1:]])
+    for table in tables(text):
+        numbered = [[c or " " for c in row[1:]] for row in [table.header, *table.rows]
+                    if len(row) == SIZE + 1 and re.fullmatch(r"\**\d\**", row[0])]
         if len(numbered) == SIZE:
             return numbered
     digits = "" if marks & set("01") else r"|\d{9}"  # digits are cells when the legend says so: "1 = wall"

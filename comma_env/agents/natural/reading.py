@@ -4,9 +4,11 @@ Every reader is linear in its input: a partner may be sent anything."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 from comma_env.agents.natural.dialect import standard
 from comma_env.agents.natural.english import COMMON, same_word
@@ -59,34 +61,49 @@ TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please",
 _TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True))
                       + r")(?![\w/])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))")  # not the letter u in "u q t o e"
 
-_TABLE_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$")
-_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _ROW_LABEL = re.compile(r"(?:r|row|line)\s*(\d)", re.IGNORECASE)
 _HEADED = re.compile(r"^(?:\d{1,2}[.)])\s+([^:\n]{1,40}?)\s*$")
 _SUB_BULLET = re.compile(r"^\s+[-*+•]\s+(.*)$")
 
 
+class Table(NamedTuple):
+    """A markdown table: its header's cells, its rows' (rule lines left out), a rule line under the header or not."""
+
+    header: list[str]
+    rows: list[list[str]]
+    ruled: bool
+    lines: slice  # the lines it takes in `text.splitlines()`
+
+
+def tables(text: str) -> Iterator[Table]:
+    """Each run of lines starting with `|` as a Table; cells stripped, a row's outer pipes left out (none needed)."""
+    runs = itertools.groupby(enumerate(text.splitlines()), lambda line: line[1].lstrip().startswith("|"))
+    for run in (list(run) for piped, run in runs if piped):
+        rules = [not line.strip(" \t|:-") and "-" in line for _, line in run]  # "|---|:--:|"
+        rows = [[c.strip() for c in line.strip().strip("|").split("|")] for _, line in run]
+        yield Table(rows[0], [r for r, rule in zip(rows[1:], rules[1:], strict=True) if not rule], True in rules[1:2],
+                    slice(run[0][0], run[-1][0] + 1))
+
+
+def _row(row: list[str]) -> str:
+    """A table row as one line: "a: b, c" (no step number, a blank cell "?"); a grid's "row 1: a, b, c" or as is."""
+    cells = [re.sub(r"^(\*\*|__)(.+)\1$", r"\2", c) or "?" for c in row]
+    label = _ROW_LABEL.fullmatch(cells[0])
+    if len(cells) > 3:
+        return f"row {label.group(1)}: " + ", ".join(cells[1:]) if label else f"| {' | '.join(row)} |"
+    cells = cells[1:] if len(cells) > 1 and cells[0].isdigit() else cells
+    return cells[0] + "".join((": " if i == 1 else ", ") + c for i, c in enumerate(cells) if i)
+
+
 def layout(text: str) -> str:
-    """A markdown table as one "cell: cell" line a row (its header and a step number left out; a blank
-    cell as "?"), and a short numbered heading with indented bullets under it as "heading: bullets"."""
+    """Each markdown table row as one line (`_row`; a header over a rule line left out), and a short numbered
+    heading with indented bullets under it as "heading: bullets"."""
     lines = text.splitlines()
+    for table in [*tables(text)][::-1]:
+        lines[table.lines] = map(_row, table.rows if table.ruled else [table.header, *table.rows])
     out: list[str] = []
     joined = False
-    for i, line in enumerate(lines):
-        if _TABLE_RULE.match(line):
-            if out and _TABLE_ROW.match(lines[i - 1]):
-                out.pop()  # the header row
-            continue
-        row = _TABLE_ROW.match(line)
-        cells = [re.sub(r"^(\*\*|__)(.+)\1$", r"\2", c.strip()) or "?" for c in row.group(1).split("|")] if row else []
-        label = _ROW_LABEL.fullmatch(cells[0]) if cells else None
-        if label and len(cells) > 3:  # a grid's row under its label ("| **r1** | yellow | ..."): "row 1: yellow, ..."
-            out.append(f"row {label.group(1)}: " + ", ".join(cells[1:]))
-            continue
-        if row and row.group(1).count("|") < 3:  # a wider table is a grid (Maze's, Color's)
-            cells = cells[1:] if len(cells) > 1 and cells[0].isdigit() else cells
-            out.append(cells[0] + "".join((": " if i == 1 else ", ") + c for i, c in enumerate(cells) if i))
-            continue
+    for line in lines:
         bullet = _SUB_BULLET.match(line)
         heading = _HEADED.match(out[-1]) if bullet and out and not joined else None
         if bullet and (joined or (heading and not set(heading.group(1).lower().split()) & VERBS)):

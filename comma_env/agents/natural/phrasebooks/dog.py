@@ -3,14 +3,13 @@ about. Advice says when to submit ("when the timer ends in 3", "wait 9 seconds",
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any
 
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import ORDINAL, either_way, number, ordinal, plain
+from comma_env.agents.natural.reading import ORDINAL, either_way, number, ordinal, plain, tables
 from comma_env.agents.natural.timing import ALTERNATIVES, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line
@@ -85,12 +84,9 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
 
 def _table_rows(text: str) -> int:
     """The rows of a markdown table of dogs, one a dog ("| # | coat | pose |" and a row per dog), or 0."""
-    lines = [line.strip() for line in text.splitlines()]
-    for at, line in enumerate(lines[:-1]):
-        if line.startswith("|") and re.search(r"\b(?:coat|colou?r|pose|breed|facing)\b", line, re.IGNORECASE) and \
-                re.fullmatch(r"\|[\s:|-]+", lines[at + 1]):
-            body = itertools.takewhile(lambda row: row.startswith("|"), lines[at + 2:])
-            return sum(1 for row in body if re.search(r"[A-Za-z]", row))
+    for table in tables(text):
+        if table.ruled and re.search(r"\b(?:coat|colou?r|pose|breed|facing)\b", " ".join(table.header), re.I):
+            return sum(1 for row in table.rows if re.search(r"[A-Za-z]", " ".join(row)))
     return 0
 
 

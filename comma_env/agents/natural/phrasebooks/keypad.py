@@ -23,8 +23,6 @@ _LIT = re.compile(r"\b(?:lit|lights? up|lighted|glowing|glows?|illuminated|light
                   r"is green|are green|lit up)\b", re.IGNORECASE)
 _UNLIT = re.compile(r"\b(?:unlit|none (?:of them )?(?:are|is) lit|not lit|no lights?|nothing (?:is )?lit|all dark|"
                     r"none lit)\b", re.IGNORECASE)
-_ORDER_WORDS = re.compile(rf"\b(?:{grid.READING}|row by row|left to right,? (?:then|top (?:row )?first|top to bottom)|"
-                          r"top row first|(?:top|first) row\s*/\s*bottom row)\b|\s/\s", re.IGNORECASE)
 _CLOCKWISE = re.compile(r"\b(counter-?clockwise|anti-?clockwise|clockwise)\b", re.IGNORECASE)
 _UNPLACED = re.compile(r"\b(?:which (?:side|one is (?:on the )?(?:left|right)|is which)|didn'?t note|not sure where)\b",
                        re.IGNORECASE)
@@ -39,6 +37,8 @@ _LINE = re.compile(r"\b(?:the\s+)?(?:(left|right)\s+column|(top|bottom)\s+row)\s
 _READING = re.compile(rf"\b(?:{grid.READING}|row by row|left to right,? (?:then )?top(?: row)? (?:then|first)"
                       r"(?: the)?(?: bottom(?: row)?)?)\b", re.IGNORECASE)
 """All four keys in reading order, said as an order of presses."""
+_ORDER_WORDS = re.compile(_READING.pattern + r"|\b(?:left to right,? (?:then|top to bottom)|top row first|"
+                          r"(?:top|first) row\s*/\s*bottom row)\b|\s/\s", re.IGNORECASE)
 _SWAP = re.compile(r"\bswap(?:ped)?\b[^.]{0,20}\bfirst two\b", re.IGNORECASE)
 
 

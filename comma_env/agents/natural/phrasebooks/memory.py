@@ -12,7 +12,7 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import HEDGES, ORDINAL, RELATIONS, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, RELATIONS, ordinal, plain, sentences, tables
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 
@@ -79,19 +79,12 @@ def _recaps(text: str) -> tuple[dict[int, list[Any]], list[list[Any]], str]:
 
 def _stage_table(text: str) -> str:
     """A table of earlier stages ("| stage | position pressed | label |") as one recap line a row."""
-    out: list[str] = []
-    names: list[str | None] | None = None
-    for line in text.splitlines():
-        row = re.fullmatch(r"\s*\|(.*)\|\s*", line)
-        cells = [c.strip().lower() for c in row.group(1).split("|")] if row else []
-        if cells and cells[0].startswith("stage"):
-            names = ["position" if "pos" in c else "label" if "label" in c else None for c in cells]
-        elif names and cells and cells[0].isdigit() and len(cells) == len(names):
-            out.append(f"stage {cells[0]}: " + ", ".join(f"{n} {c}" for n, c in zip(names, cells, strict=True) if n))
-        elif not (names and cells and not set("".join(cells)) - set("-: ")):  # not the rule under the header
-            names = names if row else None
-            out.append(line)
-    return "\n".join(out)
+    lines = text.splitlines()
+    for table in [t for t in tables(text.lower()) if t.header[0].startswith("stage")][::-1]:
+        names = ["position" if "pos" in c else "label" if "label" in c else None for c in table.header]
+        lines[table.lines] = [f"stage {row[0]}: " + ", ".join(f"{n} {c}" for n, c in zip(names, row, strict=True) if n)
+                              for row in table.rows if row[0].isdigit() and len(row) == len(names)]
+    return "\n".join(lines)
 
 
 def _short_recaps(text: str) -> list[tuple[int, list[Any]]]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
-from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
+from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain, tables
 from comma_env.agents.natural.retractions import retracts
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
@@ -61,17 +61,13 @@ def _cycle_candidates(seen: list[str]) -> list[str]:
 
 
 def _table_with_now(text: str) -> list[list[str]] | None:
-    """A markdown table of the windows with a column for what they show now ("| window | 1st | 2nd | now |"): each
-    window's letters, the one shown now last; None without one."""
-    lines = [line.strip().strip("|").split("|") for line in text.splitlines() if line.strip().startswith("|")]
-    head = [cell.strip().lower() for cell in lines[0]] if lines else []
-    now = next((k for k, cell in enumerate(head) if re.fullmatch(r"now|current(?:ly)?|latest|shows? now", cell)), None)
-    if now is None:
-        return None
-    rows = [[c.strip().upper() for c in line] for line in lines[1:] if not re.fullmatch(r"[\s:-]*", "".join(line))]
-    if len(rows) != POSITIONS or any(len(row) <= now or not re.fullmatch(r"[A-Z]", row[now]) for row in rows):
-        return None
-    return [[c for c in row[1:now] if re.fullmatch(r"[A-Z]", c)] + [row[now]] for row in rows]
+    """A table of the windows with a "now" column ("| window | 1st | now |"): each window's letters, now's last."""
+    for table in tables(text.upper()):
+        now = next((k for k, c in enumerate(table.header) if re.fullmatch(r"NOW|CURRENT(LY)?|LATEST|SHOWS? NOW", c)), 0)
+        rows = [row for row in table.rows if now and len(row) > now and re.fullmatch(r"[A-Z]", row[now])]
+        if len(rows) == len(table.rows) == POSITIONS:
+            return [[c for c in row[1:now] if re.fullmatch(r"[A-Z]", c)] + [row[now]] for row in rows]
+    return None
 
 
 class PasswordPhrases(Phrasebook):
