@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural import grid
+from comma_env.agents.natural import grid, phonetic
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
 from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
 from comma_env.agents.natural.retractions import retracts
@@ -92,7 +92,7 @@ class PasswordPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         rows = _table_with_now(text)
-        text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
+        text = re.sub(r"\bslots?\b", "window", plain(phonetic.spelled(text), VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
         text = re.sub(r"(?i)\b(letters?|they|windows?)\s+r\b", r"\1 are", text)  # texting: "letters r D Q T N E"
         text = re.sub(r"(?<![A-Za-z])['\"`]([A-Za-z])['\"`](?![A-Za-z])", r"\1", text)  # "'F', 'S', ..."
@@ -225,7 +225,8 @@ class PasswordPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         shown = [str(c).upper() for c in puzzle.visible_state()["letters_shown_left_to_right"]]
-        said, text = text, plain(text, VOCABULARY)  # "Spell THREE": the word as said, not the number it makes
+        said = text = phonetic.spelled(text)  # "sierra papa echo lima lima": S P E L L
+        text = plain(text, VOCABULARY)  # "Spell THREE": the word as said, not the number it makes
         submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
         named = {w.upper() for w in WORDS
                  if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", f"{said}\n{text}")}
