@@ -109,9 +109,10 @@ class PasswordPhrases(Phrasebook):
                 shown[window] = (match.group(3).upper(),)
         now = _NOW.search(text) or _NOW_LIST.search(text)
         unread, others = _UNREAD.search(text), _OTHERS.search(text)
-        if unread and others:  # that window's letter stays open, and is asked for
-            nth, k = next(m for m in re.finditer(_WINDOW, unread.group(0), re.IGNORECASE)).groups()
-            k = int(k) if k else ordinal(nth, POSITIONS) or 1
+        if unread:  # that window's letter stays open, and is asked for
+            nth, digit = next(m for m in re.finditer(_WINDOW, unread.group(0), re.IGNORECASE)).groups()
+            k = int(digit) if digit else ordinal(nth, POSITIONS) or 1
+        if unread and others:
             letters: list[tuple[str, ...] | None] = [(c.upper(),) for c in re.findall(r"[A-Za-z]", others.group(1))]
             shown = [*letters[:k - 1], None, *letters[k - 1:]]
         elif rows:
@@ -121,6 +122,8 @@ class PasswordPhrases(Phrasebook):
             shown = [(c.upper(),) for c in re.sub(r"[ ,|]", "", now.group(1))]
         elif shown is None and not any(summary) or shown is None and not _SEEN.search(text):
             shown = self._shown(text)
+        if unread and shown:  # "S G J M F, but I can't read the second letter"
+            shown = [None if window == k - 1 else letter for window, letter in enumerate(shown)]
         if shown:
             snapshots = state.setdefault("snapshots", [])
             if not snapshots or state.get("typed_since"):
