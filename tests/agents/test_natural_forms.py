@@ -84,6 +84,8 @@ def test_maze_a_hyphenated_run_is_read():
     ("juliet kilo xray", "J K X"),
     ("I played golf at the hotel with Mike", "I played golf at the hotel with Mike"),  # no code word only a code
     ("the delta symbol, then the yankee one", "the D symbol, then the Y one"),
+    ("papa echo lima lima", "P E L L"),  # four in a row spell without a word that is only a code
+    ("golf, hotel, mike", "golf, hotel, mike"),
 ])
 def test_letters_spelled_in_the_phonetic_alphabet(said, read):
     from comma_env.agents.natural.phonetic import spelled
@@ -101,6 +103,29 @@ def test_led_letters_in_the_phonetic_alphabet():
     assert book.belief(memory)["button_letters"] == {"top_left": "Y", "top_right": "W", "bottom_left": "S",
                                                      "bottom_right": "G"}
     assert book.understand("Hit whiskey. Over.", state).actions == ["press_top_right"]
+
+
+@pytest.mark.parametrize("said", [
+    "From the left I've got whiskey, bravo, uniform, foxtrot, papa.",
+    "Window 1 x-ray, window 2 bravo, window 3 uniform, window 4 foxtrot, window 5 papa",
+    "The letters: Xray - Bravo - Uniform - Foxtrot - Papa",
+])
+def test_password_windows_spelled_in_the_phonetic_alphabet(said):
+    cls, _ = state_of("password", 0)
+    book = phrasebook(cls)
+    memory = book.start()
+    book.hear(said, memory)
+    assert [o[0] for o in memory["state"]["shown"]][1:] == ["B", "U", "F", "P"]
+
+
+@pytest.mark.parametrize("said", [
+    "Make it whiskey alfa tango echo romeo and submit.",
+    "Target word, phonetically: Whiskey. Alpha. Tango. Echo. Romeo. Then submit.",
+    "Set the windows to whisky-alfa-tango-echo-romeo, then lock it in",
+])
+def test_password_word_spelled_in_the_phonetic_alphabet(said):
+    cls, state = state_of("password", 0)  # X B U F P; the word is WATER
+    assert phrasebook(cls).understand(said, state).actions == [f"cycle_down_{k}" for k in range(1, 6)] + ["submit"]
 
 
 @pytest.mark.parametrize(("said", "display", "labels"), [

@@ -252,11 +252,15 @@ HEDGES = re.compile(r"\b(?:can'?t tell|cannot tell|not sure|unsure|hard to (?:sa
 """Phrases that say the speaker does not know (a fact or an instruction stays open); a lone "I think maybe X?"
 names one answer, and is read as saying it."""
 
-UNJUDGED = re.compile(r"\b(?:can'?t|cannot|can not|couldn'?t|unable to)\s+(?:really\s+|quite\s+|properly\s+)?"
-                      r"(?:judge|tell|read|make out|say|see(?!\s+(?:any|no)\b))\b[^.!?;\n]*?(?=[.!?;\n]|\bbut\b|$)",
-                      re.IGNORECASE)
-"""What the speaker says they cannot judge ("I can't judge the shape or the edge, it's blurry"): a reader drops it,
-so those facts stay open and are asked for."""
+_CLAUSE = r"[^.!?;:\n,)\]/]*?"
+UNJUDGED = re.compile(r"\b(?:(?:can'?t|cannot|can not|couldn'?t|unable to)\s+(?:really\s+|quite\s+|properly\s+)?"
+                      r"(?:judge|tell|read|make out|say|see(?!\s+(?:any|no)\b))\b|(?:not sure|unsure)\s+(?:what|which|"
+                      rf"whether|if|how)\b){_CLAUSE}(?:,(?={_CLAUSE}\b(?:blurry|bad|dark|dim|washed|smudged?|tinny)\b)"
+                      rf"{_CLAUSE})?(?P<guess>,\s*(?:it\s+|i\s+)?(?:could|might|maybe|probably|perhaps|think|guess|"
+                      rf"looks)\b{_CLAUSE})?(?=[.!?;:\n,)\]/]|\b(?:but|then)\b|$)", re.IGNORECASE)
+"""What the speaker says they cannot judge, to the end of its clause, with a reason or a guess after a comma ("I
+can't tell if the strip is blue", "can't judge the edge, it's blurry", "can't make out the last, could be black"):
+the expert reads neither X nor the guess (`Phrasebook.hear`)."""
 
 _EITHER_WAY = re.compile(r"\b(could be|might be|may be|maybe)\s+([^,.;!?\n]{1,40}?)\s*[,;-]*\s*(?:or\s+)?(?:it\s+)?"
                          r"(?:could be|might be|may be|maybe)\b", re.IGNORECASE)

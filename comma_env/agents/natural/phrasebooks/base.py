@@ -21,6 +21,7 @@ from comma_env.agents.natural.reading import (
     ORDINAL,
     QUALIFIERS,
     RELATIONS,
+    UNJUDGED,
     VERBS,
     corrected,
     doubted,
@@ -146,13 +147,24 @@ class Phrasebook:
         memory["exact"] = None
         if exact:
             self.exact(exact, memory)
-        elif said.strip() and not self.restart(said, memory) and not self.swap(said, memory):
+        elif said.strip() and not self.restart(said := UNJUDGED.sub(self._unjudged, said), memory) and \
+                not self.swap(said, memory):
             trials = self.substituted(said, memory)  # "no wait, four": in place of the one value it changes
             if len(trials) == 1:
                 memory.update(trials[0])
             else:
                 self.read(said, memory)
         memory["said"] = said if said.strip() else memory.get("said", "")
+
+    def _unjudged(self, clause: re.Match[str]) -> str:
+        """A clause saying the speaker cannot judge X ("can't tell if the strip is blue") without its guess, and
+        without X when it names a fact for sure, which stays open; one that names none ("can't make out window 2")
+        or its options ("can't tell if it's white or yellow") is left to the puzzle's reader."""
+        said = clause.group(0)[:clause.start("guess") - clause.start()] if clause.group("guess") else clause.group(0)
+        trial, before = self.start(), self.facts(self.start())
+        self.read(said, trial)
+        sure = any(trial["state"].values()) and not any("?" in f for f in self.facts(trial) if f not in before)
+        return " " if sure else said
 
     def substituted(self, text: str, memory: Memory) -> list[Memory]:
         """For a correction that is a bare value ("no wait, four", "sorry, I meant black"), the memories it gives in

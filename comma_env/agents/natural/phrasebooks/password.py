@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from comma_env.agents.natural import grid
+from comma_env.agents.natural import grid, phonetic
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
 from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain, tables
 from comma_env.agents.natural.retractions import retracts
@@ -88,7 +88,7 @@ class PasswordPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state, notes = memory["state"], memory["notes"]
         rows = _table_with_now(text)
-        text = re.sub(r"\bslots?\b", "window", plain(text, VOCABULARY), flags=re.IGNORECASE)
+        text = re.sub(r"\bslots?\b", "window", plain(phonetic.spelled(text), VOCABULARY), flags=re.IGNORECASE)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Za-z](?![A-Za-z])", " ", text)
         text = re.sub(r"(?i)\b(letters?|they|windows?)\s+r\b", r"\1 are", text)  # texting: "letters r D Q T N E"
         text = re.sub(r"(?<![A-Za-z])['\"`]([A-Za-z])['\"`](?![A-Za-z])", r"\1", text)  # "'F', 'S', ..."
@@ -105,9 +105,10 @@ class PasswordPhrases(Phrasebook):
                 shown[window] = (match.group(3).upper(),)
         now = _NOW.search(text) or _NOW_LIST.search(text)
         unread, others = _UNREAD.search(text), _OTHERS.search(text)
-        if unread and others:  # that window's letter stays open, and is asked for
-            nth, k = next(m for m in re.finditer(_WINDOW, unread.group(0), re.IGNORECASE)).groups()
-            k = int(k) if k else ordinal(nth, POSITIONS) or 1
+        if unread:  # that window's letter stays open, and is asked for
+            nth, digit = next(m for m in re.finditer(_WINDOW, unread.group(0), re.IGNORECASE)).groups()
+            k = int(digit) if digit else ordinal(nth, POSITIONS) or 1
+        if unread and others:
             letters: list[tuple[str, ...] | None] = [(c.upper(),) for c in re.findall(r"[A-Za-z]", others.group(1))]
             shown = [*letters[:k - 1], None, *letters[k - 1:]]
         elif rows:
@@ -117,6 +118,8 @@ class PasswordPhrases(Phrasebook):
             shown = [(c.upper(),) for c in re.sub(r"[ ,|]", "", now.group(1))]
         elif shown is None and not any(summary) or shown is None and not _SEEN.search(text):
             shown = self._shown(text)
+        if unread and shown:  # "S G J M F, but I can't read the second letter"
+            shown = [None if window == k - 1 else letter for window, letter in enumerate(shown)]
         if shown:
             snapshots = state.setdefault("snapshots", [])
             if not snapshots or state.get("typed_since"):
@@ -221,7 +224,8 @@ class PasswordPhrases(Phrasebook):
 
     def understand(self, text: str, puzzle: Any) -> Steps:
         shown = [str(c).upper() for c in puzzle.visible_state()["letters_shown_left_to_right"]]
-        said, text = text, plain(text, VOCABULARY)  # "Spell THREE": the word as said, not the number it makes
+        said = text = phonetic.spelled(text)  # "sierra papa echo lima lima": S P E L L
+        text = plain(text, VOCABULARY)  # "Spell THREE": the word as said, not the number it makes
         submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
         named = {w.upper() for w in WORDS
                  if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", f"{said}\n{text}")}

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import HEDGES, UNJUDGED, number, plain
+from comma_env.agents.natural.reading import HEDGES, number, plain
 from comma_env.agents.natural.words import choose
 from comma_env.puzzles.telehealth import (
     BORDER_ILL_DEFINED,
@@ -76,7 +76,7 @@ class TelehealthPhrases(Phrasebook):
 
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
-        text = UNJUDGED.sub(" ", plain(text, VOCABULARY))  # "can't judge the shape": shape stays open
+        text = plain(text, VOCABULARY)
         text = re.sub(r"\b(?:photo|picture|image|pic)\s+(?:is|was|'s)\s+(?:\w+\s+)?blurry|blurry\s+(?:photo|picture|"
                       r"image|pic)", " ", text, flags=re.IGNORECASE)  # a blurry photo says nothing of the border
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:a\s+)?(?:\d+(?:\.\d+)?|asymmetric|round|oval)\b(?!\s*mm)", " ", text,
