@@ -14,7 +14,6 @@ import numpy as np
 from comma_env.agents.natural.belief import Decision, Open, render, settle
 from comma_env.agents.natural.colours import OTHER
 from comma_env.agents.natural.conditions import settle as settle_conditions
-from comma_env.agents.natural.numbers_read import ignored_number
 from comma_env.agents.natural.reading import (
     BY_ANALOGY,
     CONDITIONS,
@@ -335,8 +334,7 @@ class Phrasebook:
 
     def understand_surely(self, text: str, puzzle: Puzzle) -> Steps:
         """`understand`, but a sentence that hedges or leaves a count or target open ("a few squares")
-        and changes the actions when left out, or that has a number the reader ignored (`ignored_number`), is asked
-        about instead."""
+        and changes the actions when left out is asked about instead."""
         steps = self.understand(text, puzzle)
         analogy = BY_ANALOGY.search(text) if steps.actions else None
         if analogy:
@@ -350,8 +348,7 @@ class Phrasebook:
             if len(parts) > MAX_DOUBTS or \
                     self.understand(_without(text, sentence), copy.deepcopy(puzzle)).actions != steps.actions:
                 return Steps.unclear(f'What exactly do you mean by "{" ".join(sentence.split())}"?')
-        number = ignored_number(self.understand, text, puzzle, steps.actions) if steps.actions else None
-        return Steps.unclear(f'What do you mean by "{number}"?') if number else steps
+        return steps
 
     def unread_step(self, text: str, puzzle: Puzzle, actions: list[str]) -> str | None:
         """A step said before the last one that the reader finds nothing in, not even a question ("Set the password,
