@@ -13,6 +13,8 @@ from comma_env.protocol.spec import PaperRandom, PaperV1Random, PuzzleSpec
 
 COLORS = ("red", "white", "blue", "yellow", "black")
 SERIAL_CHARS = "ABCDEFGHIJKLMNPQRSTUVWXZ0123456789"
+SERIAL_LENGTH = 6
+"""Characters in a serial: five of SERIAL_CHARS, then a digit."""
 
 
 def _last(colors: Sequence[str], color: str) -> int:
@@ -77,7 +79,7 @@ class WirePuzzle(Puzzle):
         super().__init__(rng)
         count = int(rng.integers(3, 7))
         self.colors = [COLORS[i] for i in rng.integers(0, len(COLORS), size=count)]
-        chars = [SERIAL_CHARS[i] for i in rng.integers(0, len(SERIAL_CHARS), size=5)]
+        chars = [SERIAL_CHARS[i] for i in rng.integers(0, len(SERIAL_CHARS), size=SERIAL_LENGTH - 1)]
         self.serial = "".join(chars) + str(int(rng.integers(0, 10)))
         self.answer = wire_to_cut(self.colors, self.serial)
         self.cut: list[int] = []

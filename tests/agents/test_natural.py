@@ -1377,6 +1377,27 @@ def test_could_be_a_dog_could_be_a_bag_leaves_the_count_open():
         assert decision.advice is None and "3 or 4" in decision.ask[0], said
 
 
+def test_could_be_one_sound_could_be_another_is_asked_about():
+    from tests.agents.test_corrections import expert_reads
+    for said in ["A soft hiss. Could be rain, could be a fan blowing air.",
+                 "it hisses quietly - might be an extractor fan or might be rain on a roof",
+                 "Some hissing, maybe rain, maybe an air conditioner.",
+                 "a soft hiss, could be air or rain, hard to hear through my headphones"]:
+        decision = expert_reads("sound", [said])
+        assert decision.advice is None and "flutter" in decision.ask[0], said
+    assert expert_reads("sound", ["through my headphones: a soft hiss with lots of tiny random taps, rain"]).advice
+
+
+def test_a_serial_with_a_character_missing_or_extra_is_asked_for():
+    from tests.agents.test_corrections import expert_reads
+    wires = "Four wires, top to bottom: red, blue, red, white. "
+    for said in ["Serial: ZHW18, the last character is scratched off.", "serial number QX7P2 and then a smudge",
+                 "The sticker reads AB12CD34."]:
+        decision = expert_reads("wire", [wires + said])
+        assert decision.advice is None and "serial" in decision.ask[0], said
+    assert expert_reads("wire", [wires + "Serial: ZHW183."]).advice
+
+
 def test_a_window_said_to_be_unreadable_is_asked_for():
     from tests.agents.test_corrections import expert_reads
     cycled = "cycle_up_1\ncycle_up_2\ncycle_up_3\ncycle_up_4\ncycle_up_5"

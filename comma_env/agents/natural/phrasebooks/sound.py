@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, leftover, unknown
-from comma_env.agents.natural.reading import HEDGES, ORDINAL, clean, ordinal, plain, sentences
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, clean, either_way, ordinal, plain, sentences
 from comma_env.agents.natural.words import choose
 from comma_env.audio.synth import SIGNATURES
 from comma_env.puzzles.sound import CODE_LENGTH, SYMBOL_ACTIONS
@@ -29,7 +29,7 @@ FEATURES: dict[str, dict[str, int]] = {
                       r"louder and softer|loud,? soft|alternat": 2, r"\bdry": 1},
     "Heartbeat": {r"heart|lub|dub|thump": 5, r"pairs?|double": 2, r"very low|low": 1, r"soft": 1,
                   r"(?:a bit|a little) (?:more|faster) than once|over 1 per sec|just over once": 2},
-    "Telephone": {r"phone|telephone|brr+ing|\bring(?:ing)?\b": 5, r"buzz": 3, r"two-tone|two tones": 3,
+    "Telephone": {r"\b(?:tele)?phone|brr+ing|\bring(?:ing)?\b": 5, r"buzz": 3, r"two-tone|two tones": 3,
                   r"silence|pause": 1, r"half a second": 1},
     "Doorbell": {r"doorbell|ding|dong|chime|bell": 5, r"two (?:clear )?(?:bell )?notes": 2, r"second (?:one )?lower": 3,
                  r"fad": 1},
@@ -88,6 +88,20 @@ def identify(text: str) -> list[str]:
     return close[:3] if len(close) > 1 else [name for name, _ in ranked[:2]]
 
 
+_EITHER = re.compile(r"\b(?:could|might|may) be\s+([^,.;!?\n]{1,40}?)\s+or\s+([^,.;!?\n]{1,40})", re.IGNORECASE)
+
+
+def alternatives(text: str) -> list[str]:
+    """The sounds of "could be A, could be B" when A and B name different ones ("could be air blowing or could be
+    rain"): the describer leaves it open between them, so no one of them is read as heard."""
+    named: list[str] = []
+    for match in _EITHER.finditer(either_way(text)):
+        for side in match.groups():
+            if sum(scores(side).values()):
+                named += [name for name in identify(side)[:1] if name not in named]
+    return named if len(named) > 1 else []
+
+
 class SoundPhrases(Phrasebook):
     def read(self, text: str, memory: Memory) -> None:
         state = memory["state"]
@@ -99,7 +113,7 @@ class SoundPhrases(Phrasebook):
         described = re.sub(r"\b(?:display|screen)\b[^\n.]*", " ", text)
         if re.search(r"[a-z]{3}", described, re.IGNORECASE) and \
                 not re.fullmatch(r"[\W\d]*(?:what'?s left|last one)?\W*", described, re.IGNORECASE):
-            found = identify(described)
+            found = alternatives(described) or identify(described)
             if len(found) == 1 or not state.get("sounds") or re.search(r"sorry|correction|again|actually", text, re.I):
                 if sum(scores(described).values()):
                     state["sounds"] = found

@@ -27,7 +27,7 @@ from comma_env.agents.natural.reading import (
     spelled_numbers,
 )
 from comma_env.agents.natural.words import choose, say_number, say_ordinal
-from comma_env.puzzles.wire import COLORS
+from comma_env.puzzles.wire import COLORS, SERIAL_LENGTH
 
 PALETTE = Palette(COLORS)
 VOCABULARY = (*COLORS, "wire", "wires", "serial", "number", "bottom", "first", "second", "third", "fourth", "fifth",
@@ -74,7 +74,7 @@ def _serial_and_rest(text: str, state: dict[str, Any]) -> str:
         found = _SERIAL.search(window)
         if found and any(ch.isdigit() or ch == "?" for ch in found.group(1)):
             serial = found.group(1).upper()
-            state["serial"] = serial
+            state["serial"] = serial if len(serial) == SERIAL_LENGTH else "?"  # a character missing or extra
             start = keyword.end() + found.start()
             text = text[:start] + " " * len(found.group(1)) + text[start + len(found.group(1)):]
     parity = _PARITY.search(text)
