@@ -438,7 +438,7 @@ def test_a_u_among_single_letters_is_a_letter_not_you():
 
 
 def test_markdown_tables_are_runs_of_pipe_lines_with_or_without_a_rule():
-    from comma_env.agents.natural.reading import Table, tables
+    from comma_env.agents.natural.tables import Table, tables
     ruled, bare = [*tables("Dogs:\n| # | coat |\n|:--|--:|\n| 1 | |\n| 2 | tan\n\n|a|b|\n|c|d|\nA | B is not one")]
     assert ruled == Table(["#", "coat"], [["1", ""], ["2", "tan"]], True, slice(1, 5))  # a blank cell, no end pipe
     assert bare == Table(["a", "b"], [["c", "d"]], False, slice(6, 8))  # a blank line ends a table

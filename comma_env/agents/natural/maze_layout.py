@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from comma_env.agents.natural.reading import tables
+from comma_env.agents.natural.tables import tables
 from comma_env.puzzles.maze import FLOOR, SIZE, WALL
 
 _FLOOR_MARKS = set(".Ww⬜_·o ") | {"□", "◻", "░"}

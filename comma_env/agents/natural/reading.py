@@ -4,14 +4,13 @@ Every reader is linear in its input: a partner may be sent anything."""
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from collections.abc import Iterable
 
 from comma_env.agents.natural.dialect import standard
 from comma_env.agents.natural.english import COMMON, same_word
+from comma_env.agents.natural.tables import tables
 from comma_env.agents.natural.words import ORDINALS
 from comma_env.protocol.text import strip_thinking
 
@@ -64,25 +63,6 @@ _TEXTING = re.compile(r"(?<![\w/])(" + "|".join(sorted(map(re.escape, TEXTING), 
 _ROW_LABEL = re.compile(r"(?:r|row|line)\s*(\d)", re.IGNORECASE)
 _HEADED = re.compile(r"^(?:\d{1,2}[.)])\s+([^:\n]{1,40}?)\s*$")
 _SUB_BULLET = re.compile(r"^\s+[-*+•]\s+(.*)$")
-
-
-class Table(NamedTuple):
-    """A markdown table: its header's cells, its rows' (rule lines left out), a rule line under the header or not."""
-
-    header: list[str]
-    rows: list[list[str]]
-    ruled: bool
-    lines: slice  # the lines it takes in `text.splitlines()`
-
-
-def tables(text: str) -> Iterator[Table]:
-    """Each run of lines starting with `|` as a Table; cells stripped, a row's outer pipes left out (none needed)."""
-    runs = itertools.groupby(enumerate(text.splitlines()), lambda line: line[1].lstrip().startswith("|"))
-    for run in (list(run) for piped, run in runs if piped):
-        rules = [not line.strip(" \t|:-") and "-" in line for _, line in run]  # "|---|:--:|"
-        rows = [[c.strip() for c in line.strip().strip("|").split("|")] for _, line in run]
-        yield Table(rows[0], [r for r, rule in zip(rows[1:], rules[1:], strict=True) if not rule], True in rules[1:2],
-                    slice(run[0][0], run[-1][0] + 1))
 
 
 def _row(row: list[str]) -> str:

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, unknown
-from comma_env.agents.natural.reading import ORDINAL, either_way, number, ordinal, plain, tables
+from comma_env.agents.natural.reading import ORDINAL, either_way, number, ordinal, plain
+from comma_env.agents.natural.tables import tables
 from comma_env.agents.natural.timing import ALTERNATIVES, moment
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.clock import parse_timer, wait_line

@@ -12,7 +12,8 @@ import numpy as np
 from comma_env.agents.natural import grid
 from comma_env.agents.natural.belief import settle
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact, meant, one_button, unknown
-from comma_env.agents.natural.reading import HEDGES, ORDINAL, RELATIONS, ordinal, plain, sentences, tables
+from comma_env.agents.natural.reading import HEDGES, ORDINAL, RELATIONS, ordinal, plain, sentences
+from comma_env.agents.natural.tables import tables
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal
 from comma_env.puzzles.memory import BUTTONS, STAGES
 

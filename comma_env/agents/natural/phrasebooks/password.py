@@ -11,8 +11,9 @@ import numpy as np
 
 from comma_env.agents.natural import grid, phonetic
 from comma_env.agents.natural.phrasebooks.base import Memory, Phrasebook, State, Steps, fact
-from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain, tables
+from comma_env.agents.natural.reading import ORDINAL, number, ordinal, plain
 from comma_env.agents.natural.retractions import retracts
+from comma_env.agents.natural.tables import tables
 from comma_env.agents.natural.words import ORDINALS, choose, say_number, say_ordinal, times
 from comma_env.puzzles.password import ALPHABET, POSITIONS, WORDS, moves_between
 
