@@ -161,7 +161,7 @@ class Phrasebook:
         without X when it names a fact for sure, which stays open; one that names none ("can't make out window 2")
         or its options ("can't tell if it's white or yellow") is left to the puzzle's reader."""
         said = clause.group(0)[:clause.start("guess") - clause.start()] if clause.group("guess") else clause.group(0)
-        trial, before = self.start(), self.facts(self.start())
+        before = self.facts(trial := self.start())  # what a fresh memory already holds
         self.read(said, trial)
         sure = any(trial["state"].values()) and not any("?" in f for f in self.facts(trial) if f not in before)
         return " " if sure else said
