@@ -104,6 +104,20 @@ def _names(word: str, nouns: set[str]) -> bool:
         (word in _COLOURS and bool(nouns & {"color", "colors", "colour"}))
 
 
+_QUOTED = re.compile(r"\"([^\"]*)\"|“([^”]*)”|(?<!\w)'([^']*)'(?!\w)")
+_CAPITALS = re.compile(r"(?<!\w)(?!I\b)[A-Z][A-Z'?]*(?![a-z'])(?:\s+(?!I\b)[A-Z][A-Z'?]*(?![a-z']))*")
+
+
+def _printed(condition: str) -> str | None:
+    """The text a condition quotes (`says "THEY'RE"`), else its last run of capitals (`says HOLD ON`): what a
+    display or a label must show for it to hold."""
+    quoted = _QUOTED.search(condition)
+    if quoted:
+        return next(g for g in quoted.groups() if g is not None)
+    capitals = _CAPITALS.findall(condition)
+    return capitals[-1].strip("'") if capitals else None
+
+
 def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     """Whether `condition` holds on `state`; `LATER` when it is about a fact not shown yet; None when it names
     something the solver does not have (every word of it must be accounted for)."""
@@ -124,7 +138,9 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     comparing = [w for op, ws in _CMP if ws for w in re.findall(rf"\b(?:{ws})\b", cond)]
     spare = {w for c in comparing for w in c.split()} | _QUIET | set(_WORDS) | {"odd", "even", "mm"}
 
-    printed = {w.lower() for w in re.findall(r"\b[A-Z][A-Z']+\b", condition)}  # a label it may or may not show
+    shown = _printed(condition)  # a label or display text it may or may not show
+    shown_words = set(re.findall(r"[a-z0-9$.]+", (shown or "").lower().replace("'", " ")))
+    printed = {w.lower() for w in re.findall(r"\b[A-Z][A-Z']+\b", condition)} | shown_words
 
     def unexplained(nouns: set[str], value: Any) -> bool:
         return any(w not in spare | printed and not _names(w, nouns) and not _matches(value, [w]) and w not in _END
@@ -155,18 +171,20 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
     _, _, nouns, value = scored[0]
     if value in (None, "off"):  # the ATM balance before logging in, the Button's strip before it is held
         return LATER
-    if isinstance(value, bool) or str(value).lower() in ("yes", "no"):  # "it itches", "bleeding"
-        return (value is True or str(value).lower() == "yes") != negative
+    rest = [w for w in values if w not in spare and not _names(w, nouns)]
+    rest += [w for w in values if w in _COLOURS and w not in rest]
+    printed_value = isinstance(value, str) and (value.isupper() or not value)  # as Who's display: "NO", "SAYS", ""
+    if printed_value and shown is not None and set(rest) <= shown_words:
+        return (value == " ".join(shown.upper().split())) != negative
+    if isinstance(value, bool) or value in ("yes", "no"):  # "it itches", "bleeding" (a finding, not a printed word)
+        return (value is True or value == "yes") != negative
     if re.search(r"\b(?:odd|even)\b", cond):
         digits = re.findall(r"\d", str(value))
         return bool(digits) and ((int(digits[-1]) % 2 == 1) == ("odd" in cond)) != negative
     if number is not None and re.fullmatch(r"\$?[\d,]+(?:\.\d+)?", str(value)):
         return _compare(float(str(value).strip("$").replace(",", "")), cond, number) != negative
-    quoted = re.findall(r"['\"]([^'\"]+)['\"]", condition)
-    if isinstance(value, str) and quoted:
-        return (value.lower() == quoted[0].lower()) != negative
-    rest = [w for w in values if w not in spare and not _names(w, nouns)]
-    rest += [w for w in values if w in _COLOURS and w not in rest]
+    if isinstance(value, str) and shown is not None and _QUOTED.search(condition):  # 'the sound is "a siren"'
+        return (value.lower() == shown.lower()) != negative
     return _matches(value, rest or [w for w in words if w in ("blank", "empty", "nothing")]) != negative
 
 
