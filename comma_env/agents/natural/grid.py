@@ -229,7 +229,8 @@ def assign(text: str, found_places: Sequence[Place], things: Sequence[Any],
 
 def by_lines(text: str, find: Any, rows: tuple[str, ...], placed: dict[str, Any]) -> dict[str, Any]:
     """Grids drawn one row per line (ASCII art, emoji, tables): a line with two things (`find(line)`) is
-    the next row not in `placed` yet, or the row its first cell names."""
+    the next row not in `placed` yet, or the row its first cell names (a cell of its own: Who's label
+    MIDDLE is no row name)."""
     placed = dict(placed)
     for line in text.splitlines():
         cells = [c.strip().lower() for c in line.strip().strip("|").split("|")] if "|" in line else None
@@ -237,7 +238,7 @@ def by_lines(text: str, find: Any, rows: tuple[str, ...], placed: dict[str, Any]
         if len(things) != 2 or not (cells or not places(line, rows)) or len(re.findall(r"[a-z]{2,}", blanked(
                 line, things).lower())) > 4:  # "omega and the mirror R are glowing" is prose, not a row drawn
             continue
-        target = ROW_WORDS.get(cells[0]) if cells else None
+        target = ROW_WORDS.get(cells[0]) if cells and len(cells) > len(things) else None  # "| middle | A | B |"
         target = target or next((r for r in rows if f"{r}_left" not in placed and f"{r}_right" not in placed), None)
         if target in rows:
             placed.setdefault(f"{target}_left", things[0])

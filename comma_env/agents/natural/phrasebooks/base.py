@@ -45,8 +45,9 @@ ACTION_LINE = re.compile(r"(?:[a-z]+(?:_[a-z0-9*]+)+|tap|hold|release|submit|con
 _STEP = VERBS | frozenset("set spell follow find solve do put make input".split())
 """Words a step of advice starts with."""
 
-_ASKED = re.compile(r"(?<=[.!\n])[ \t]*(?![^?\n]{0,60}\d)(?=[A-Za-z])[^.!?:\n]{1,60}\?\s*$")
-"""A short question closing a description ("Tap or hold?", "Which should I cut?"): a request, not a fact."""
+_ASKED = re.compile(r"(?<=[.!\n])[ \t]*(?![^?\n]{0,60}\d)(?=[A-Za-z])[^.!?:\n|]{1,60}\?\s*$")
+"""A short question closing a description ("Tap or hold?", "Which should I cut?"): a request, not a fact (a row of
+a grid, "WHAT | WHAT?", is none)."""
 _PARTIAL = re.compile(r"\b(?:the rest|the others|the remaining|other ones)\b[^.!?\n]{0,60}?\b(?:hidden|covered|"
                       r"obscured|can'?t see|cannot see|not visible|out of (?:view|sight)|cut off|blocked)\b",
                       re.IGNORECASE)

@@ -36,7 +36,8 @@ _LABEL = re.compile(r"(?<![A-Za-z])(ABORT|DETONATE|HOLD|PRESS)(?![A-Za-z])|"
                     r"[\"']?(abort|detonate|hold|press)\b", re.IGNORECASE)
 _HELD = re.compile(r"\b(?:holding|held|keeping it (?:pressed|down)|still pressed)\b", re.IGNORECASE)
 _TAP = re.compile(r"\b(?:tap|quick(?:ly)?|brief(?:ly)?|once,? quickly|(?:one |single )?short press|press (?:it )?once|"
-                  r"(?:let go|release)(?: it)? (?:right away|at once|immediately|straight away))\b", re.IGNORECASE)
+                  r"(?:let go|release)(?: it)? (?:right away|at once|immediately|straight away)|"
+                  r"(?:immediately|instantly|at once) (?:let go|release))\b", re.IGNORECASE)
 _HOLD = re.compile(r"\b(?:hold|holding|keep (?:it |your finger )?(?:pressed|down|held|on it)|press and hold|"
                    r"don'?t let go|keep your finger)\b", re.IGNORECASE)
 _NOT_YET = re.compile(r"\b(?:don'?t|do not|never|not yet)\s+(?:let go|release|lift)\b|\b(?:let go|release)"

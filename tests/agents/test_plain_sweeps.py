@@ -1,0 +1,178 @@
+"""Plain messages over many instances of a puzzle, through the real environment and the `oracle_nl` partner: every
+wire, square, window, button and label in a few plain phrasings a person would use, so a reader that works on one
+instance and not on another (a label that is also a row word, a grid row ending in "?") shows up here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from comma_env.puzzles.keypad import SYMBOL_NAMES
+from comma_env.rl.single_role import SingleRoleEnv
+
+SEEDS = range(25)
+ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]
+NUMBERS = ["zero", "one", "two", "three", "four", "five", "six"]
+Cases = Callable[[dict[str, Any]], Iterator[tuple[str, list[str]]]]
+
+
+def _wire_advice(seen):
+    colours = seen["wire_colors_top_to_bottom"]
+    for k, colour in enumerate(colours):
+        cut = [f"cut_wire_{k + 1}"]
+        yield f"Cut the {ORDINALS[k]} wire.", cut
+        yield f"Cut the {ORDINALS[len(colours) - k - 1]} wire from the bottom.", cut
+        yield f"cut wire number {k + 1}", cut
+        if colours.count(colour) == 1:
+            yield f"cut the {colour} wire", cut
+    yield "cut the last wire", [f"cut_wire_{len(colours)}"]
+    yield "Cut the second-last wire.", [f"cut_wire_{len(colours) - 1}"]
+
+
+def _color_advice(seen):
+    for row in range(4):
+        for col in range(4):
+            yield f"press the square in row {row + 1}, column {col + 1}", [f"press_{row + 1}_{col + 1}"]
+            yield f"Press the {ORDINALS[col]} square in the {ORDINALS[row]} row.", [f"press_{row + 1}_{col + 1}"]
+
+
+def _password_advice(seen):
+    for window in range(1, 6):
+        for times in (1, 2, 3):
+            yield f"Press up on window {window} {NUMBERS[times]} times.", [f"cycle_up_{window}"] * times
+            yield f"cycle window {window} down {['once', 'twice', 'three times'][times - 1]}", \
+                [f"cycle_down_{window}"] * times
+
+
+def _led_advice(seen):
+    for place, letter in seen["button_letters"].items():
+        yield f"press {letter}", [f"press_{place}"]
+        yield f"Press the {place.replace('_', ' ')} button.", [f"press_{place}"]
+
+
+def _memory_advice(seen):
+    for k, label in enumerate(seen["button_labels_left_to_right"]):
+        yield f"Press the {ORDINALS[k]} button.", [f"press_position_{k + 1}"]
+        yield f"press the button labelled {label}", [f"press_position_{k + 1}"]
+        yield f"press the {ORDINALS[3 - k]} button from the right", [f"press_position_{k + 1}"]
+
+
+def _who_advice(seen):
+    labels = seen["button_labels"]
+    for place, label in labels.items():
+        if sum(other.rstrip("?") == label.rstrip("?") for other in labels.values()) == 1:  # WHAT beside WHAT? is asked
+            yield f'Press the button labelled "{label}".', [f"press_{place}"]
+        yield f"Press the {place.replace('_', ' ')} button.", [f"press_{place}"]
+
+
+def _keypad_advice(seen):
+    for place, symbol in seen["button_symbols"].items():
+        yield f"Press the {SYMBOL_NAMES[symbol]} symbol.", [f"press_{place}"]
+        yield f"press {symbol}", [f"press_{place}"]
+
+
+def _button_advice(seen):
+    yield "Tap it.", ["tap"]
+    yield "press and immediately release the button", ["tap"]
+    yield "Hold the button down.", ["hold"]
+
+
+ADVICE: dict[str, Cases] = {"wire": _wire_advice, "color": _color_advice, "password": _password_advice,
+                            "led": _led_advice, "memory": _memory_advice, "who": _who_advice,
+                            "keypad": _keypad_advice, "button": _button_advice}
+
+
+@pytest.mark.parametrize("puzzle", ADVICE)
+def test_the_solver_carries_out_plain_advice_on_every_instance(puzzle):
+    env = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl")
+    wrong = []
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        for said, actions in ADVICE[puzzle](env.aec.unwrapped.puzzle.visible_state()):
+            env.reset(seed=seed)
+            understood = env.step(said)[-1]["partner_understood"]
+            if understood["actions"] != actions:
+                wrong.append((seed, said, actions, understood))
+    assert not wrong
+
+
+def _wire_description(seen):
+    colours, serial = seen["wire_colors_top_to_bottom"], seen["serial_number"]
+    yield f"I see {NUMBERS[len(colours)]} wires, from top to bottom: {', '.join(colours)}. The serial is {serial}."
+    yield "\n".join(f"Wire {k + 1}: {colour}" for k, colour in enumerate(colours)) + f"\nSerial: {serial}"
+    yield f"From the bottom up the wires are {', '.join(reversed(colours))}. Serial {serial}."
+
+
+def _who_description(seen):
+    labels = seen["button_labels"]
+    shown = f'The display says "{seen["display_text"]}".' if seen["display_text"] else "The display is empty."
+    yield f"{shown} " + " ".join(f"{place.replace('_', ' ').capitalize()}: {label}." for place, label in labels.items())
+    rows = [(labels[f"{row}_left"], labels[f"{row}_right"]) for row in ("top", "middle", "bottom")]
+    yield shown + "".join(f"\n{left} | {right}" for left, right in rows)  # MIDDLE may be a label; WHAT? may end it
+
+
+def _memory_description(seen):
+    labels = " ".join(map(str, seen["button_labels_left_to_right"]))
+    yield f"Stage {seen['stage']}. The display shows {seen['display_number']}. Buttons left to right: {labels}."
+
+
+def _button_description(seen):
+    yield f"The button is {seen['button_color']} and says {seen['button_label']}."
+    yield f"- Color: {seen['button_color']}\n- Label: \"{seen['button_label']}\""
+
+
+def _led_description(seen):
+    letters, colours = seen["button_letters"], ", ".join(seen["led_colors_left_to_right"])
+    yield (f"Stage {seen['stage_number']}. The LEDs from left to right are {colours}. Buttons: "
+           + ", ".join(f"{place.replace('_', ' ')} {letter}" for place, letter in letters.items()) + ".")
+
+
+def _password_description(seen):
+    yield f"There are five windows. They show {', '.join(seen['letters_shown_left_to_right'])} from left to right."
+
+
+def _color_description(seen):
+    yield " ".join(f"Row {k + 1}: {', '.join(row)}." for k, row in enumerate(seen["square_colors_by_row"]))
+    yield "\n".join(" ".join(row) for row in seen["square_colors_by_row"])
+
+
+def _keypad_description(seen):
+    names = {place: SYMBOL_NAMES[symbol] for place, symbol in seen["button_symbols"].items()}
+    yield "Four symbols. " + ", ".join(f"{place.replace('_', ' ')}: {name}" for place, name in names.items()) + "."
+
+
+def _atm_description(seen):
+    yield f"The ATM shows the main menu with two buttons, Deposit and Withdraw. My card's PIN is {seen['pin_on_card']}."
+
+
+def _telehealth_description(seen):
+    yield (f"Patient {seen['name']}, {seen['age']} years old, skin type {seen['skin_type']}. A lesion on the "
+           f"{seen['body_region']}, {seen['diameter_mm']} mm across. Itching: {seen['itch']}. "
+           f"Bleeding: {seen['bleed']}. Grown: {seen['grew']}. Changed: {seen['changed']}. "
+           f"Raised: {seen['elevation']}. Colours: "
+           f"{', '.join(seen['lesion_colors'])}. Shape {seen['lesion_shape']}, border {seen['lesion_border']}, surface "
+           f"{seen['lesion_surface']}. Visible blood vessels: {'yes' if seen['visible_blood_vessels'] else 'no'}.")
+
+
+DESCRIPTIONS = {"wire": _wire_description, "who": _who_description, "memory": _memory_description,
+                "button": _button_description, "led": _led_description, "password": _password_description,
+                "color": _color_description, "keypad": _keypad_description, "atm": _atm_description,
+                "telehealth": _telehealth_description}
+
+
+@pytest.mark.parametrize("puzzle", DESCRIPTIONS)
+def test_the_expert_advises_the_manuals_step_on_plain_descriptions_of_every_instance(puzzle):
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
+    wrong = []
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        game = env.aec.unwrapped.puzzle
+        seen = game.visible_state()
+        for said in DESCRIPTIONS[puzzle](seen):
+            env.reset(seed=seed)
+            understood = env.step(said)[-1]["partner_understood"]
+            if understood["advice"] != type(game).expert_advice(seen, {}):
+                wrong.append((seed, said, understood))
+    assert not wrong
