@@ -4,6 +4,7 @@ instance and not on another (a label that is also a row word, a grid row ending 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,11 +15,11 @@ from comma_env.rl.single_role import SingleRoleEnv
 
 SEEDS = range(25)
 ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]
-NUMBERS = ["zero", "one", "two", "three", "four", "five", "six"]
-Cases = Callable[[dict[str, Any]], Iterator[tuple[str, list[str]]]]
+NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+Cases = Callable[[dict[str, Any], list[str]], Iterator[tuple[str, list[str]]]]
 
 
-def _wire_advice(seen):
+def _wire_advice(seen, advice):
     colours = seen["wire_colors_top_to_bottom"]
     for k, colour in enumerate(colours):
         cut = [f"cut_wire_{k + 1}"]
@@ -31,14 +32,14 @@ def _wire_advice(seen):
     yield "Cut the second-last wire.", [f"cut_wire_{len(colours) - 1}"]
 
 
-def _color_advice(seen):
+def _color_advice(seen, advice):
     for row in range(4):
         for col in range(4):
             yield f"press the square in row {row + 1}, column {col + 1}", [f"press_{row + 1}_{col + 1}"]
             yield f"Press the {ORDINALS[col]} square in the {ORDINALS[row]} row.", [f"press_{row + 1}_{col + 1}"]
 
 
-def _password_advice(seen):
+def _password_advice(seen, advice):
     for window in range(1, 6):
         for times in (1, 2, 3):
             yield f"Press up on window {window} {NUMBERS[times]} times.", [f"cycle_up_{window}"] * times
@@ -46,20 +47,20 @@ def _password_advice(seen):
                 [f"cycle_down_{window}"] * times
 
 
-def _led_advice(seen):
+def _led_advice(seen, advice):
     for place, letter in seen["button_letters"].items():
         yield f"press {letter}", [f"press_{place}"]
         yield f"Press the {place.replace('_', ' ')} button.", [f"press_{place}"]
 
 
-def _memory_advice(seen):
+def _memory_advice(seen, advice):
     for k, label in enumerate(seen["button_labels_left_to_right"]):
         yield f"Press the {ORDINALS[k]} button.", [f"press_position_{k + 1}"]
         yield f"press the button labelled {label}", [f"press_position_{k + 1}"]
         yield f"press the {ORDINALS[3 - k]} button from the right", [f"press_position_{k + 1}"]
 
 
-def _who_advice(seen):
+def _who_advice(seen, advice):
     labels = seen["button_labels"]
     for place, label in labels.items():
         if sum(other.rstrip("?") == label.rstrip("?") for other in labels.values()) == 1:  # WHAT beside WHAT? is asked
@@ -67,13 +68,32 @@ def _who_advice(seen):
         yield f"Press the {place.replace('_', ' ')} button.", [f"press_{place}"]
 
 
-def _keypad_advice(seen):
+def _keypad_advice(seen, advice):
     for place, symbol in seen["button_symbols"].items():
         yield f"Press the {SYMBOL_NAMES[symbol]} symbol.", [f"press_{place}"]
         yield f"press {symbol}", [f"press_{place}"]
 
 
-def _button_advice(seen):
+def _keypad_order(seen, advice):
+    names = [SYMBOL_NAMES[seen["button_symbols"][action.removeprefix("press_")]] for action in advice]
+    yield "Press " + ", then ".join(f"the {name}" for name in names) + ".", advice
+    yield "\n".join(f"{k + 1}. {name}" for k, name in enumerate(names)), advice
+
+
+def _maze_route(seen, advice):
+    steps = []
+    for action, run in itertools.groupby(advice):
+        n = len(list(run))
+        if action in ("move_forward", "move_backward"):
+            way = "forward" if action == "move_forward" else "back"
+            steps.append(f"go {way} {NUMBERS[n] if n < len(NUMBERS) else n} square{'s' if n > 1 else ''}")
+        else:
+            steps += [action.replace("_", " ").replace("press button", "press the button")] * n
+    yield ", then ".join(steps).capitalize() + ".", advice
+    yield "\n".join(f"- {step}" for step in steps), advice
+
+
+def _button_advice(seen, advice):
     yield "Tap it.", ["tap"]
     yield "press and immediately release the button", ["tap"]
     yield "Hold the button down.", ["hold"]
@@ -81,16 +101,19 @@ def _button_advice(seen):
 
 ADVICE: dict[str, Cases] = {"wire": _wire_advice, "color": _color_advice, "password": _password_advice,
                             "led": _led_advice, "memory": _memory_advice, "who": _who_advice,
-                            "keypad": _keypad_advice, "button": _button_advice}
+                            "keypad": _keypad_advice, "button": _button_advice, "keypad order": _keypad_order,
+                            "maze": _maze_route}
 
 
 @pytest.mark.parametrize("puzzle", ADVICE)
 def test_the_solver_carries_out_plain_advice_on_every_instance(puzzle):
-    env = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl")
+    env = SingleRoleEnv(puzzle.split()[0], role="expert", partner="oracle_nl")
     wrong = []
     for seed in SEEDS:
         env.reset(seed=seed)
-        for said, actions in ADVICE[puzzle](env.aec.unwrapped.puzzle.visible_state()):
+        game = env.aec.unwrapped.puzzle
+        seen = game.visible_state()
+        for said, actions in ADVICE[puzzle](seen, type(game).expert_advice(seen, {})):
             env.reset(seed=seed)
             understood = env.step(said)[-1]["partner_understood"]
             if understood["actions"] != actions:
