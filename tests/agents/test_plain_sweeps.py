@@ -199,3 +199,24 @@ def test_the_expert_advises_the_manuals_step_on_plain_descriptions_of_every_inst
             if understood["advice"] != type(game).expert_advice(seen, {}):
                 wrong.append((seed, said, understood))
     assert not wrong
+
+
+@pytest.mark.parametrize("unread", ["unknown colour", "(can't tell)", "not sure", "? (can't see that one)"])
+def test_a_wire_whose_colour_cannot_be_told_is_asked_about_or_does_not_matter(unread):
+    env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
+    wrong = []
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        game = env.aec.unwrapped.puzzle
+        seen = game.visible_state()
+        colours, serial = seen["wire_colors_top_to_bottom"], seen["serial_number"]
+        for k in range(len(colours)):
+            said = [*colours[:k], unread, *colours[k + 1:]]
+            for message in (f"From top to bottom the wires are {', '.join(said)}. Serial {serial}.",
+                            "\n".join(f"Wire {i + 1}: {c}" for i, c in enumerate(said)) + f"\nSerial: {serial}"):
+                env.reset(seed=seed)
+                understood = env.step(message)[-1]["partner_understood"]
+                if understood["advice"] not in (None, type(game).expert_advice(seen, {})) or not (
+                        understood["advice"] or understood["ask"]):
+                    wrong.append((message, understood))
+    assert not wrong

@@ -42,6 +42,13 @@ OTHER = ("orange", "purple", "pink", "brown", "grey", "gray", "violet", "indigo"
 colour, read as any colour of the palette, never as the nearest one."""
 
 
+_UNREAD = re.compile(r"(?:(?<=[:,|])|(?<=[:,|][ \t])|(?<=\bare[ \t])|(?m:^))[ \t]*\(?"
+                     r"(?:unknown(?:\s+colou?r)?|can'?t\s+(?:tell|see(?:\s+it)?)|cannot\s+(?:tell|see)|not\s+sure|unsure|"
+                     r"no\s+idea|unclear|hidden|covered|obscured)\)?"
+                     r"(?=[ \t]*(?:[,;|.\n]|$))", re.IGNORECASE)
+"""An item of a list that says its colour cannot be told ("red, unknown colour, white", "blue, (can't tell)"): any."""
+
+
 @dataclass(frozen=True)
 class Mention:
     """A colour mentioned at `start`..`end`: one palette colour, or several when unsure ("white or yellow")."""
@@ -83,10 +90,16 @@ class Palette:
         """Every colour in `text` in order; "X or Y", "X/Y", "X-ish Y", "Xish Y", "X, could be Y" and "X (probably
         Y)" are one mention of both."""
         found = [Mention(self._meaning(m.group(0).lower()), m.start(), m.end()) for m in self.pattern.finditer(text)]
+        unread = {m.start(): Mention(self.colours, m.start(), m.end()) for m in _UNREAD.finditer(text)}
+        found = sorted([m for m in found if not any(u.start <= m.start < u.end for u in unread.values())]
+                       + list(unread.values()), key=lambda m: m.start)
         merged: list[Mention] = []
         for mention in found:
             if merged:
                 gap = text[merged[-1].end:mention.start].lower()
+                if mention.start in unread and not gap.strip():  # "? (can't tell)", "red (can't tell)": one, open
+                    merged.append(Mention(self.colours, merged.pop().start, mention.end))
+                    continue
                 between = re.search(r"\bbetween\s+$", text[:merged[-1].start].lower()) and gap.strip() == "and"
                 shade = text[merged[-1].end - 3:merged[-1].end].lower() == "ish" and gap.isspace()  # "bluish violet"
                 gloss = re.fullmatch(r"\s*\(\s*(?:(?:probably|maybe|perhaps|possibly|likely|or|more like|closer to|"
