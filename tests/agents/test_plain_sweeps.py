@@ -220,3 +220,51 @@ def test_a_wire_whose_colour_cannot_be_told_is_asked_about_or_does_not_matter(un
                         understood["advice"] or understood["ask"]):
                     wrong.append((message, understood))
     assert not wrong
+
+
+def _wire_conditions(seen, advice):
+    colours = seen["wire_colors_top_to_bottom"]
+    first, last = ["cut_wire_1"], [f"cut_wire_{len(colours)}"]
+    for colour in ("red", "blue", "yellow", "white", "black"):
+        yield f"If the last wire is {colour}, cut the first wire; otherwise cut the last wire.", \
+            first if colours[-1] == colour else last
+        yield f"If there is no {colour} wire, cut the first wire. Otherwise cut the last wire.", \
+            first if colour not in colours else last
+        yield f"If there is a {colour} wire, cut the first wire; otherwise cut the last wire.", \
+            first if colour in colours else last
+        yield f"If there is more than one {colour} wire, cut the first wire; otherwise, cut the last one.", \
+            first if colours.count(colour) > 1 else last
+
+
+def _telehealth_conditions(seen, advice):
+    yes, no = ["diagnose_mel"], ["diagnose_nev"]
+    for mm in (3, 5, 6, 10):
+        yield f"If the lesion is {mm} mm or larger, record melanoma; otherwise record nevus.", \
+            yes if seen["diameter_mm"] >= mm else no
+        yield f"If it's at least {mm} mm across, record melanoma. Otherwise record nevus.", \
+            yes if seen["diameter_mm"] >= mm else no
+    for age in (30, 50, 70):
+        yield f"If the patient is older than {age} years, record melanoma. If not, record nevus.", \
+            yes if seen["age"] > age else no
+    for colour in ("pink", "brown", "black", "white", "red"):
+        yield f"If the lesion has any {colour} in it, record melanoma; otherwise record nevus.", \
+            yes if any(colour in shade for shade in seen["lesion_colors"]) else no
+    yield "If the lesion is raised, record melanoma; otherwise record nevus.", yes if seen["elevation"] == "yes" else no
+    yield "If it has grown, record melanoma, otherwise record nevus.", yes if seen["grew"] == "yes" else no
+
+
+CONDITIONS = {"wire": _wire_conditions, "telehealth": _telehealth_conditions}
+
+
+@pytest.mark.parametrize("puzzle", CONDITIONS)
+def test_the_solver_takes_the_branch_a_plain_condition_settles_on_every_instance(puzzle):
+    env = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl")
+    wrong = []
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        for said, actions in CONDITIONS[puzzle](env.aec.unwrapped.puzzle.visible_state(), []):
+            env.reset(seed=seed)
+            understood = env.step(said)[-1]["partner_understood"]
+            if understood["actions"] != actions:
+                wrong.append((seed, said, actions, understood))
+    assert not wrong

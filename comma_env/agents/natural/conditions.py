@@ -28,10 +28,10 @@ _VERB = re.compile(r"\b(?:press|push|hit|tap|click|cut|snip|hold|release|let go|
                    r"deposit|take|put)\b", re.IGNORECASE)
 _SUBJECT = re.compile(r"\s*\b(?:you(?:'ll|'d|\s+(?:will|would|should|can|must|need to))?|then|just)\s*$", re.I)
 """Who does the step, said between a condition and its verb without a comma ("if it's $500 or more you'll ...")."""
-_CMP = [(">=", r"at least|or (?:more|bigger|larger|greater|higher|over|above)|and (?:up|over|above)"),
-        ("<=", r"at most|or (?:less|fewer|smaller|under|below)|no more than"),
-        (">", r"more than|greater than|bigger than|larger than|higher than|over|above|exceeds?"),
-        ("<", r"less than|fewer than|smaller than|lower than|under|below"), ("==", r"")]
+_CMP = [(">=", r"at least|or (?:more|bigger|larger|greater|higher|older|over|above)|and (?:up|over|above)"),
+        ("<=", r"at most|or (?:less|fewer|smaller|younger|under|below)|no more than"),
+        (">", r"more than|greater than|bigger than|larger than|higher than|older than|over|above|exceeds?"),
+        ("<", r"less than|fewer than|smaller than|lower than|younger than|under|below"), ("==", r"")]
 _SYMBOLS = {">=": "at least", "≥": "at least", "<=": "at most", "≤": "at most", ">": "more than", "<": "less than"}
 _NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)?")
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -55,11 +55,19 @@ _OR = re.compile(r"\s+(?:or|nor)\s+(?!(?:more|less|fewer|bigger|larger|smaller|g
                  r"below|so)\b)|\s*,\s*")
 
 
+_ALIASES = {"diameter": ("across", "wide", "size", "big", "bigger", "large", "larger"),
+            "age": ("old", "older", "years"), "grew": ("grown", "grow", "grows", "growing"),
+            "elevation": ("raised", "elevated"), "itch": ("itchy", "itches", "itching"),
+            "bleed": ("bleeds", "bleeding"), "changed": ("change", "changing")}
+"""Words naming a fact of the state besides its key's own (Telehealth's card: "if it's raised", "if it has grown")."""
+
+
 def _things(state: dict[str, Any]) -> list[tuple[set[str], Any]]:
     """The state's facts as (the words that name it, its value); a list of names also by its item's noun ("wires")."""
     out = []
     for key, value in state.items():
         words = set(key.lower().split("_")) - {"to", "by", "of", "top", "bottom", "left", "right"}
+        words |= {alias for word in words for alias in _ALIASES.get(word, ())}
         if isinstance(value, list) and value and isinstance(value[0], list):
             value = [x for row in value for x in row]
         if isinstance(value, list) and value and not isinstance(value[0], (str, dict)):
@@ -146,8 +154,9 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
         return any(w not in spare | printed and not _names(w, nouns) and not _matches(value, [w]) and w not in _END
                    and w not in _COLOURS
                    and not w[0].isdigit() and not w.startswith("$") for w in values)
+    unit = "$" if re.search(r"\$|\d\s*(?:dollars?|bucks)\b", cond) else "mm" if re.search(r"\d\s*mm\b", cond) else None
     counted = [(nouns, v) for nouns, v in things if isinstance(v, list) and nouns & set(words)]
-    if counted and (number is not None or set(words) & set(_END)):
+    if counted and not unit and (number is not None or set(words) & set(_END)):  # "3 mm" is a size, not a count
         nouns, items = counted[-1]
         end = next((_END[w] for w in words if w in _END), None)
         if unexplained(nouns, items):
@@ -155,12 +164,18 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
         if end is None and number is not None:  # "more than 3 blue squares", "exactly two red LEDs"
             kinds = [w for w in values if w not in spare and not _names(w, nouns)]
             have = sum(1 for x in items if _matches(x, kinds)) if kinds else len(items)
+            if number == 1 and not re.search(r"\b(?:one|1|single|exactly|only|just)\b", cond):
+                return (have >= 1) != negative  # "there is a black wire": one or more
             return _compare(have, cond, number) != negative
         if end is None or end >= len(items):
             return None
         kinds = [w for w in values if w not in spare and not _names(w, nouns) and w not in _END]
         return _matches(items[end], kinds) != negative  # "the first LED is red", "the bottom wire is black"
-    unit = "$" if re.search(r"\$|\d\s*(?:dollars?|bucks)\b", cond) else "mm" if re.search(r"\d\s*mm\b", cond) else None
+    if counted and not unit and number is None:  # "the lesion has any brown in it": one of the list is
+        nouns, items = counted[-1]
+        kinds = [w for w in values if w not in spare and not _names(w, nouns)]
+        if kinds and not unexplained(nouns, items):
+            return any(_matches(x, kinds) for x in items) != negative
     weight = {w: sum(_names(w, n) for n, _ in things) for w in words}
     scored = sorted(((sum(1 / weight[w] for w in words if _names(w, n)) + 3 * (unit == "mm" and "mm" in n)
                       + 3 * (unit == "$" and str(v).startswith("$")) + 0.5 * any(_matches(v, [w]) for w in values
