@@ -65,6 +65,7 @@ def _who_advice(seen, advice):
     for place, label in labels.items():
         if sum(other.rstrip("?") == label.rstrip("?") for other in labels.values()) == 1:  # WHAT beside WHAT? is asked
             yield f'Press the button labelled "{label}".', [f"press_{place}"]
+            yield f'press "{label.lower()}"', [f"press_{place}"]  # quoted: "u" is the label U, not "you"
         yield f"Press the {place.replace('_', ' ')} button.", [f"press_{place}"]
 
 
@@ -134,6 +135,8 @@ def _who_description(seen):
     yield f"{shown} " + " ".join(f"{place.replace('_', ' ').capitalize()}: {label}." for place, label in labels.items())
     rows = [(labels[f"{row}_left"], labels[f"{row}_right"]) for row in ("top", "middle", "bottom")]
     yield shown + "".join(f"\n{left} | {right}" for left, right in rows)  # MIDDLE may be a label; WHAT? may end it
+    yield shown.replace(f'"{seen["display_text"]}"', f'"{seen["display_text"].lower()}"') + " " + ", ".join(
+        f"{label} {place.replace('_', ' ')}" for place, label in labels.items())  # "ur" quoted is UR, not YOUR
 
 
 def _memory_description(seen):
