@@ -271,3 +271,37 @@ def test_the_solver_takes_the_branch_a_plain_condition_settles_on_every_instance
             if understood["actions"] != actions:
                 wrong.append((seed, said, actions, understood))
     assert not wrong
+
+
+def _two_messages(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
+    """A description split over two messages, in either order."""
+    if puzzle == "wire":
+        colours = f"Wires top to bottom: {', '.join(seen['wire_colors_top_to_bottom'])}."
+        yield [colours, f"The serial number is {seen['serial_number']}."]
+        yield [f"Serial: {seen['serial_number']}", colours]
+    elif puzzle == "who":
+        labels = " ".join(f"{place.replace('_', ' ').capitalize()}: {label}."
+                          for place, label in seen["button_labels"].items())
+        shown = f'The display says "{seen["display_text"]}".' if seen["display_text"] else "The display is empty."
+        yield [labels, shown]
+        yield [shown, labels]
+    elif puzzle == "keypad":
+        names = {place: SYMBOL_NAMES[symbol] for place, symbol in seen["button_symbols"].items()}
+        yield [f"Top row: {names['top_left']} on the left, {names['top_right']} on the right.",
+               f"Bottom row: {names['bottom_left']} left, {names['bottom_right']} right."]
+
+
+@pytest.mark.parametrize("puzzle", ["wire", "who", "keypad"])
+def test_the_expert_joins_a_description_said_over_two_messages(puzzle):
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
+    wrong = []
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        game = env.aec.unwrapped.puzzle
+        seen = game.visible_state()
+        for messages in _two_messages(puzzle, seen):
+            env.reset(seed=seed)
+            understood = [env.step(message)[-1]["partner_understood"] for message in messages][-1]
+            if understood["advice"] != type(game).expert_advice(seen, {}):
+                wrong.append((messages, understood))
+    assert not wrong
