@@ -305,3 +305,39 @@ def test_the_expert_joins_a_description_said_over_two_messages(puzzle):
             if understood["advice"] != type(game).expert_advice(seen, {}):
                 wrong.append((messages, understood))
     assert not wrong
+
+
+def _corrections(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
+    """A description with one fact wrong, then a message putting that fact right."""
+    if puzzle == "led":
+        colours, letters = seen["led_colors_left_to_right"], seen["button_letters"]
+        buttons = "Buttons: " + ", ".join(f"{place.replace('_', ' ')} {letter}" for place, letter in letters.items())
+        for k, colour in enumerate(colours):
+            slip = [*colours[:k], next(c for c in ("red", "blue", "green", "yellow") if c != colour), *colours[k + 1:]]
+            yield [f"Stage {seen['stage_number']}. LEDs left to right: {', '.join(slip)}. {buttons}.",
+                   f"Sorry, the {ORDINALS[k]} LED is {colour}."]  # at stage 1, not the current LED but the fourth
+    elif puzzle == "who":
+        labels = seen["button_labels"]
+        shown = f'The display says "{seen["display_text"]}".' if seen["display_text"] else "The display is empty."
+        for place in ("top_left", "middle_right", "bottom_left"):
+            slip = next(word for word in ("READY", "SURE", "LIKE", "NEXT", "HOLD") if word not in labels.values())
+            said = " ".join(f"{p.replace('_', ' ').capitalize()}: {slip if p == place else label}."
+                            for p, label in labels.items())
+            yield [f"{shown} {said}", f"Correction: the {place.replace('_', ' ')} button says {labels[place]}, "
+                                      f"not {slip}."]  # the label NO is no slip marker
+
+
+@pytest.mark.parametrize("puzzle", ["led", "who"])
+def test_a_correction_in_a_later_message_replaces_the_fact_it_names(puzzle):
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
+    wrong = []
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        game = env.aec.unwrapped.puzzle
+        seen = game.visible_state()
+        for messages in _corrections(puzzle, seen):
+            env.reset(seed=seed)
+            understood = [env.step(message)[-1]["partner_understood"] for message in messages][-1]
+            if understood["advice"] not in (None, type(game).expert_advice(seen, {})):
+                wrong.append((messages, understood))
+    assert not wrong

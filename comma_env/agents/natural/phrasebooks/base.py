@@ -78,11 +78,16 @@ _NUMBER = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nin
 _COLOUR = re.compile(rf"\b(?:{'|'.join(OTHER)})\b", re.IGNORECASE)
 
 
+_PLACE = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th)|top|bottom|left|right|"
+                    r"middle)\b", re.IGNORECASE)
+"""A place a correction names ("the fourth LED is red"): it is not a bare value to put wherever it fits."""
+
+
 def _bare_value(text: str) -> str | None:
     """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black")."""
     rest = after_retraction(text)
     values = _NUMBER.findall(rest) + _COLOUR.findall(rest)
-    return values[0] if len(values) == 1 and len(rest.split()) <= 5 else None
+    return values[0] if len(values) == 1 and len(rest.split()) <= 5 and not _PLACE.search(rest) else None
 
 
 MAX_DOUBTS = 6

@@ -30,6 +30,9 @@ _PRONOUN = {"I": re.compile(r"\s+(?:think|can|cant|can't|see|saw|am|'m|have|'ve|
 """When a capital "I" or "A" is the word, not the letter."""
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*(\d)\b|\b(?:display|counter|disp|indicator|screen)\b"
                     r"[^.\n\d|]{0,25}?(\d)\b|🔢\s*(\d)|\bnow is stage (\d)", re.IGNORECASE)
+_DONE = re.compile(r"\s*(?:is\s+|'s\s+)?(?:now\s+)?(?:done|ticked|complete|completed|finished|cleared|over)\b",
+                   re.IGNORECASE)
+"""After a stage's number: that stage is behind ("stage 1 is ticked"), not the one the message describes."""
 _CURRENT = re.compile(r"\b(?:current|active|this stage'?s?|the)\s+(?:led|light|lamp)\b|\b(?:led|light|"
                       r"lamp)\s+for\s+it\b|\blamp of this stage\b|\bthe led\b|\b(?:led|light|lamp)\b(?!s)",
                       re.IGNORECASE)  # "purple light"
@@ -94,7 +97,8 @@ class LedPhrases(Phrasebook):
         text = plain(spelled(text), VOCABULARY)
         text = re.sub(r"\b(?:not|isn'?t)\s+(?:an?\s+)?[A-Z](?![A-Za-z])", " ", text)
         text = _capitals(drop_negated(text, PALETTE))  # "top left letter j", "top left n"; "green, not red"
-        stages = [int(next(g for g in match.groups() if g)) for match in _STAGE.finditer(text)]
+        stages = [int(next(g for g in match.groups() if g)) for match in _STAGE.finditer(text)
+                  if not _DONE.match(text, match.end())]  # "stage 1 is ticked. now stage 2": 2
         stage = next((value for value in stages if 1 <= value <= 5), None)
         if stage:
             state["stage"] = stage
@@ -113,17 +117,21 @@ class LedPhrases(Phrasebook):
     def _colours(self, text: str, state: dict[str, Any]) -> None:
         """The current LED's colour: said of the current LED, or picked from the row of LEDs."""
         colours = state.setdefault("colours", {})
+        placed = []  # where a colour said of another stage's LED may stand ("the fourth LED is red" at stage 1)
         for match in _LED_K.finditer(text):
             options = PALETTE.one(text[match.end():match.end() + 20])
             if options:
-                colours[int(match.group(1))] = options
+                colours[number := int(match.group(1))] = options
+                placed += [(match.start(), match.end() + 20)] if state.get("stage") not in (None, number) else []
         for match in _NTH.finditer(text) if re.search(r"\b(?:leds?|lights?|lamps?)\b", text, re.IGNORECASE) else ():
             said = {m.options for m in PALETTE.mentions(re.split(r"[,;.!?]|\band\b", text[match.end():][:40])[0])}
-            if len(said) == 1 and ordinal(match.group(1), 5):  # "the first is violet (purple)"
-                colours[ordinal(match.group(1), 5)] = said.pop()
+            nth = ordinal(match.group(1), 5)
+            if len(said) == 1 and nth:  # "the first is violet (purple)"
+                colours[nth] = said.pop()
+                placed += [(match.start(), match.end() + 40)] if state.get("stage") not in (None, nth) else []
         mentions = PALETTE.mentions(text)
         row = [m for m in mentions if re.search(r"\b(?:leds?|lights?|lamps?)\b", text[max(0, m.start - 60):m.start],
-                                                re.IGNORECASE)]
+                                                re.IGNORECASE) and not any(a <= m.start < b for a, b in placed)]
         listed = self._listed(text, mentions)
         if len(listed) >= 2 and not re.search(r"\b(?:rest|others|other ones|remaining(?: ones)?)(?: are| were)?\W*$",
                                               text[:listed[0].start], re.IGNORECASE):  # "LED 1 is X (the rest: ...)"
@@ -138,6 +146,8 @@ class LedPhrases(Phrasebook):
                 state["stage"] = ordinal(word) or (int(word) if word.isdigit() else None) or state.get("stage")
             return
         for match in _CURRENT.finditer(text):
+            if any(a <= match.start() < b for a, b in placed):
+                continue
             options = PALETTE.one(text[match.end():match.end() + 80].split(".")[0]) or \
                 PALETTE.one(text[max(0, match.start() - 12):match.start()])
             if options:
