@@ -16,7 +16,22 @@ from comma_env.rl.single_role import SingleRoleEnv
 SEEDS = range(25)
 ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]
 NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-Cases = Callable[[dict[str, Any], list[str]], Iterator[tuple[str, list[str]]]]
+Cases = Callable[[dict[str, Any], list[str]], Iterator[tuple[Any, Any]]]
+
+
+def _understood(puzzle: str, role: str, cases: Cases) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
+    """Each case `cases(seen, advice)` makes for each instance (a message or a list of them, and what it expects),
+    said on a fresh episode to the `oracle_nl` partner of a learner in `role`, with what it understood of the last."""
+    env = SingleRoleEnv(puzzle.split()[0], role=role, partner="oracle_nl", solver_view="text")
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        game = env.aec.unwrapped.puzzle
+        seen = game.visible_state()
+        for said, expected in cases(seen, type(game).expert_advice(seen, {})):
+            env.reset(seed=seed)
+            for message in [said] if isinstance(said, str) else said:
+                understood = env.step(message)[-1]["partner_understood"]
+            yield said, expected, understood
 
 
 def _wire_advice(seen, advice):
@@ -108,18 +123,7 @@ ADVICE: dict[str, Cases] = {"wire": _wire_advice, "color": _color_advice, "passw
 
 @pytest.mark.parametrize("puzzle", ADVICE)
 def test_the_solver_carries_out_plain_advice_on_every_instance(puzzle):
-    env = SingleRoleEnv(puzzle.split()[0], role="expert", partner="oracle_nl")
-    wrong = []
-    for seed in SEEDS:
-        env.reset(seed=seed)
-        game = env.aec.unwrapped.puzzle
-        seen = game.visible_state()
-        for said, actions in ADVICE[puzzle](seen, type(game).expert_advice(seen, {})):
-            env.reset(seed=seed)
-            understood = env.step(said)[-1]["partner_understood"]
-            if understood["actions"] != actions:
-                wrong.append((seed, said, actions, understood))
-    assert not wrong
+    assert not [case for case in _understood(puzzle, "expert", ADVICE[puzzle]) if case[2]["actions"] != case[1]]
 
 
 def _wire_description(seen):
@@ -190,39 +194,23 @@ DESCRIPTIONS = {"wire": _wire_description, "who": _who_description, "memory": _m
 
 @pytest.mark.parametrize("puzzle", DESCRIPTIONS)
 def test_the_expert_advises_the_manuals_step_on_plain_descriptions_of_every_instance(puzzle):
-    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
-    wrong = []
-    for seed in SEEDS:
-        env.reset(seed=seed)
-        game = env.aec.unwrapped.puzzle
-        seen = game.visible_state()
-        for said in DESCRIPTIONS[puzzle](seen):
-            env.reset(seed=seed)
-            understood = env.step(said)[-1]["partner_understood"]
-            if understood["advice"] != type(game).expert_advice(seen, {}):
-                wrong.append((seed, said, understood))
-    assert not wrong
+    def cases(seen, advice):
+        return ((said, advice) for said in DESCRIPTIONS[puzzle](seen))
+
+    assert not [case for case in _understood(puzzle, "solver", cases) if case[2]["advice"] != case[1]]
 
 
 @pytest.mark.parametrize("unread", ["unknown colour", "(can't tell)", "not sure", "? (can't see that one)"])
 def test_a_wire_whose_colour_cannot_be_told_is_asked_about_or_does_not_matter(unread):
-    env = SingleRoleEnv("wire", role="solver", partner="oracle_nl", solver_view="text")
-    wrong = []
-    for seed in SEEDS:
-        env.reset(seed=seed)
-        game = env.aec.unwrapped.puzzle
-        seen = game.visible_state()
+    def cases(seen, advice):
         colours, serial = seen["wire_colors_top_to_bottom"], seen["serial_number"]
         for k in range(len(colours)):
             said = [*colours[:k], unread, *colours[k + 1:]]
-            for message in (f"From top to bottom the wires are {', '.join(said)}. Serial {serial}.",
-                            "\n".join(f"Wire {i + 1}: {c}" for i, c in enumerate(said)) + f"\nSerial: {serial}"):
-                env.reset(seed=seed)
-                understood = env.step(message)[-1]["partner_understood"]
-                if understood["advice"] not in (None, type(game).expert_advice(seen, {})) or not (
-                        understood["advice"] or understood["ask"]):
-                    wrong.append((message, understood))
-    assert not wrong
+            yield f"From top to bottom the wires are {', '.join(said)}. Serial {serial}.", advice
+            yield "\n".join(f"Wire {i + 1}: {c}" for i, c in enumerate(said)) + f"\nSerial: {serial}", advice
+
+    assert not [case for case in _understood("wire", "solver", cases)
+                if case[2]["advice"] not in (None, case[1]) or not (case[2]["advice"] or case[2]["ask"])]
 
 
 def _wire_conditions(seen, advice):
@@ -261,16 +249,7 @@ CONDITIONS = {"wire": _wire_conditions, "telehealth": _telehealth_conditions}
 
 @pytest.mark.parametrize("puzzle", CONDITIONS)
 def test_the_solver_takes_the_branch_a_plain_condition_settles_on_every_instance(puzzle):
-    env = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl")
-    wrong = []
-    for seed in SEEDS:
-        env.reset(seed=seed)
-        for said, actions in CONDITIONS[puzzle](env.aec.unwrapped.puzzle.visible_state(), []):
-            env.reset(seed=seed)
-            understood = env.step(said)[-1]["partner_understood"]
-            if understood["actions"] != actions:
-                wrong.append((seed, said, actions, understood))
-    assert not wrong
+    assert not [case for case in _understood(puzzle, "expert", CONDITIONS[puzzle]) if case[2]["actions"] != case[1]]
 
 
 def _two_messages(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
@@ -293,18 +272,10 @@ def _two_messages(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
 
 @pytest.mark.parametrize("puzzle", ["wire", "who", "keypad"])
 def test_the_expert_joins_a_description_said_over_two_messages(puzzle):
-    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
-    wrong = []
-    for seed in SEEDS:
-        env.reset(seed=seed)
-        game = env.aec.unwrapped.puzzle
-        seen = game.visible_state()
-        for messages in _two_messages(puzzle, seen):
-            env.reset(seed=seed)
-            understood = [env.step(message)[-1]["partner_understood"] for message in messages][-1]
-            if understood["advice"] != type(game).expert_advice(seen, {}):
-                wrong.append((messages, understood))
-    assert not wrong
+    def cases(seen, advice):
+        return ((messages, advice) for messages in _two_messages(puzzle, seen))
+
+    assert not [case for case in _understood(puzzle, "solver", cases) if case[2]["advice"] != case[1]]
 
 
 def _corrections(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
@@ -329,15 +300,7 @@ def _corrections(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
 
 @pytest.mark.parametrize("puzzle", ["led", "who"])
 def test_a_correction_in_a_later_message_replaces_the_fact_it_names(puzzle):
-    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
-    wrong = []
-    for seed in SEEDS:
-        env.reset(seed=seed)
-        game = env.aec.unwrapped.puzzle
-        seen = game.visible_state()
-        for messages in _corrections(puzzle, seen):
-            env.reset(seed=seed)
-            understood = [env.step(message)[-1]["partner_understood"] for message in messages][-1]
-            if understood["advice"] not in (None, type(game).expert_advice(seen, {})):
-                wrong.append((messages, understood))
-    assert not wrong
+    def cases(seen, advice):
+        return ((messages, advice) for messages in _corrections(puzzle, seen))
+
+    assert not [case for case in _understood(puzzle, "solver", cases) if case[2]["advice"] not in (None, case[1])]
