@@ -186,10 +186,16 @@ def _telehealth_description(seen):
            f"{seen['lesion_surface']}. Visible blood vessels: {'yes' if seen['visible_blood_vessels'] else 'no'}.")
 
 
+def _dog_description(seen):
+    dogs = seen["dogs"]
+    yield f"I count {len(dogs)} dogs in the park."
+    yield "\n".join(f"{k + 1}. {dog['coat']}, {dog['pose']}" for k, dog in enumerate(dogs)) or "The park is empty."
+
+
 DESCRIPTIONS = {"wire": _wire_description, "who": _who_description, "memory": _memory_description,
                 "button": _button_description, "led": _led_description, "password": _password_description,
                 "color": _color_description, "keypad": _keypad_description, "atm": _atm_description,
-                "telehealth": _telehealth_description}
+                "telehealth": _telehealth_description, "dog": _dog_description}
 
 
 @pytest.mark.parametrize("puzzle", DESCRIPTIONS)

@@ -80,7 +80,12 @@ def count_dogs(text: str) -> tuple[int, ...] | None:
         return (said[-1] if len(set(said)) == 1 or said[-1] == 0 else max(said),)
     if listed and not _VAGUE.search(text):
         return (listed, listed + 1) if _ONE_MORE.search(text) else (listed,)  # "a lump, a dog or a bag": one more?
-    return None
+    return (0,) if _EMPTY.search(text) else None
+
+
+_EMPTY = re.compile(r"\b(?:park|picture|field|scene|image|lawn|grass)\s+(?:is|looks)\s+(?:completely\s+|totally\s+)?"
+                    r"empty\b|\bempty\s+(?:park|picture|field|scene|lawn)\b", re.IGNORECASE)
+"""A park said to be empty, with no dog named anywhere in the message: none."""
 
 
 def _table_rows(text: str) -> int:
