@@ -4,6 +4,7 @@ instance and not on another (a label that is also a row word, a grid row ending 
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -310,3 +311,41 @@ def test_a_correction_in_a_later_message_replaces_the_fact_it_names(puzzle):
         return ((messages, advice) for messages in _corrections(puzzle, seen))
 
     assert not [case for case in _understood(puzzle, "solver", cases) if case[2]["advice"] not in (None, case[1])]
+
+
+def _whole_description(puzzle: str, seen: dict[str, Any]) -> str:
+    """What a person would write about a multi-stage module each turn, in words the scripted solver never uses."""
+    if puzzle == "who":
+        shown = f'The display says "{seen["display_text"]}".' if seen["display_text"] else "The display is empty."
+        return shown + " Buttons: " + ", ".join(f"{label} ({place.replace('_', ' ')})"
+                                                for place, label in seen["button_labels"].items()) + "."
+    if puzzle == "led":
+        return (f"We're on stage {seen['stage_number']}. The LEDs, left to right: "
+                f"{', '.join(seen['led_colors_left_to_right'])}. Letters: "
+                + ", ".join(f"{place.replace('_', ' ')} {letter}" for place, letter in seen["button_letters"].items()))
+    if puzzle == "memory":
+        return (f"Stage {seen['stage']}: the display shows {seen['display_number']}; buttons from left: "
+                f"{', '.join(map(str, seen['button_labels_left_to_right']))}.")
+    return " ".join(f"Row {k + 1}: {', '.join(row)}." for k, row in enumerate(seen["square_colors_by_row"]))
+
+
+@pytest.mark.parametrize("puzzle", ["who", "led", "memory", "color"])
+def test_a_describer_in_other_words_and_the_oracle_nl_expert_solve_every_stage(puzzle):
+    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
+    unsolved = []
+    for seed in range(10):
+        env.reset(seed=seed)
+        game = env.aec.unwrapped.puzzle
+        said = _whole_description(puzzle, game.visible_state())
+        for _ in range(10):  # each turn: the advice typed, then the module as it is after it
+            _, _, terminated, truncated, info = env.step(said)
+            if terminated or truncated or not (advice := info["partner_understood"]["advice"]):
+                break
+            after = copy.deepcopy(game)
+            for action in advice:
+                after.apply(action)
+            later = "" if after.progress >= 1 else "\n" + _whole_description(puzzle, after.visible_state())
+            said = "\n".join(advice) + later
+        if game.progress < 1:
+            unsolved.append((seed, game.progress, said, info["partner_understood"]))
+    assert not unsolved
