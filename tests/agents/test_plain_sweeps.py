@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from comma_env.puzzles.button import ButtonPuzzle, release_digit
 from comma_env.puzzles.keypad import SYMBOL_NAMES
 from comma_env.rl.single_role import SingleRoleEnv
 
@@ -348,4 +349,37 @@ def test_a_describer_in_other_words_and_the_oracle_nl_expert_solve_every_stage(p
             said = "\n".join(advice) + later
         if game.progress < 1:
             unsolved.append((seed, game.progress, said, info["partner_understood"]))
+    assert not unsolved
+
+
+_RELEASES = ("Let go when the timer shows a {d}.", "release on a {d}",
+             "Release it when there's a {d} anywhere on the timer.",
+             "Keep holding; release the moment a {d} appears on the clock.")
+_ATM_ROUTES = ("Choose Withdraw, type the PIN from your card and press Enter. If your balance is $500 or more, "
+               "withdraw $300; otherwise deposit $100.",
+               "1. Withdraw\n2. PIN + Enter\n3. Balance >= $500? Withdraw $300. Otherwise deposit $100.",
+               "Pick Withdraw and sign in with your PIN. When you see the balance: five hundred dollars or more means "
+               "withdraw three hundred; less means deposit one hundred.")
+
+
+@pytest.mark.parametrize("puzzle", ["button", "atm"])
+def test_timed_and_conditional_advice_carried_out_to_the_end(puzzle):
+    """Button: held on the first message, let go on the strip's digit said in plain words in the second; ATM: the
+    whole route with the balance rule in one message, settled on the balance the solver sees after logging in."""
+    env = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl")
+    unsolved = []
+    for seed in SEEDS:
+        env.reset(seed=seed)
+        seen = env.aec.unwrapped.puzzle.visible_state()
+        if puzzle == "button" and ButtonPuzzle.expert_advice(seen, {}) != ["hold"]:
+            continue
+        for form in _RELEASES if puzzle == "button" else _ATM_ROUTES:
+            env.reset(seed=seed)
+            game = env.aec.unwrapped.puzzle
+            if puzzle == "button":
+                env.step("Hold the button down.")
+                form = form.format(d=release_digit(game.visible_state()["strip_color"]))
+            env.step(form)
+            if game.progress < 1:
+                unsolved.append((seed, form, game.visible_state()))
     assert not unsolved
