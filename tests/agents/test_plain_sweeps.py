@@ -13,6 +13,7 @@ import pytest
 
 from comma_env.puzzles.button import ButtonPuzzle, release_digit
 from comma_env.puzzles.keypad import SYMBOL_NAMES
+from comma_env.puzzles.password import WORDS as PASSWORD_WORDS
 from comma_env.rl.single_role import SingleRoleEnv
 
 SEEDS = range(25)
@@ -383,3 +384,25 @@ def test_timed_and_conditional_advice_carried_out_to_the_end(puzzle):
             if game.progress < 1:
                 unsolved.append((seed, form, game.visible_state()))
     assert not unsolved
+
+
+def test_a_password_said_as_a_word_is_set_and_submitted_for_every_word():
+    """Every word of the manual, in capitals, in lower case (three, never, first: words, not a number or a negation),
+    and quoted, with "enter it and submit" after it (one submission, after the windows are set)."""
+    env = SingleRoleEnv("password", role="expert", partner="oracle_nl")
+    seeds: dict[str, int] = {}
+    for seed in range(3000):
+        env.reset(seed=seed)
+        seeds.setdefault(env.aec.unwrapped.puzzle.answer, seed)
+        if len(seeds) == len(PASSWORD_WORDS):
+            break
+    unsolved = []
+    for word, seed in sorted(seeds.items()):
+        for said in (f"The password is {word.lower()}. Enter it and submit.",
+                     f"the word is {word}, enter it then submit", f'Set the windows to "{word.upper()}", then submit.'):
+            env.reset(seed=seed)
+            game = env.aec.unwrapped.puzzle
+            env.step(said)
+            if game.progress < 1:
+                unsolved.append(said)
+    assert len(seeds) == len(PASSWORD_WORDS) and not unsolved

@@ -242,10 +242,12 @@ class PasswordPhrases(Phrasebook):
         text, problem = grid.landmarks(text, {(0, k): rf"window\s*#?\s*{k + 1}\b|{ORDINALS[k]}\s+window\b"
                                               for k in range(len(shown))}, lambda rc: f"window {rc[1] + 1}")
         steps = Steps.unclear(problem) if problem else _presses(text)
+        if steps.actions and set(steps.actions) == {"submit"}:
+            steps = Steps(["submit"])  # "enter it and submit" is one submission, and maybe a word before it
         if steps.actions and steps.actions != ["submit"]:  # presses said window by window
             return steps
         spelled = _LETTER_BY_LETTER.sub(lambda m: re.sub(r"[^A-Za-z]", "", m.group(0)), text)  # "R, I, G, H, T"
-        within = {w.upper() for w in WORDS if re.search(rf"\b{w}\b", spelled, re.I)  # a word the windows can reach
+        within = {w.upper() for w in WORDS if re.search(rf"\b{w}\b", f"{spelled}\n{said}", re.I)  # windows can reach
                   and all(abs(ord(t) - ord(c)) <= 2 for c, t in zip(shown, w.upper(), strict=True))}
         if len(within) > 1:
             return Steps.unclear(f"Which word is it: {' or '.join(sorted(within))}?")
