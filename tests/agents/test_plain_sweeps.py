@@ -217,6 +217,7 @@ def test_a_wire_whose_colour_cannot_be_told_is_asked_about_or_does_not_matter(un
             said = [*colours[:k], unread, *colours[k + 1:]]
             yield f"From top to bottom the wires are {', '.join(said)}. Serial {serial}.", advice
             yield "\n".join(f"Wire {i + 1}: {c}" for i, c in enumerate(said)) + f"\nSerial: {serial}", advice
+        yield f"Wires top to bottom: {', '.join(colours)}\nSerial: {unread}", advice  # the serial unread, not a wire
 
     assert not [case for case in _understood("wire", "solver", cases)
                 if case[2]["advice"] not in (None, case[1]) or not (case[2]["advice"] or case[2]["ask"])]

@@ -47,6 +47,9 @@ _UNREAD = re.compile(r"(?:(?<=[:,|])|(?<=[:,|][ \t])|(?<=\bare[ \t])|(?m:^))[ \t
                      r"no\s+idea|unclear|hidden|covered|obscured)\)?"
                      r"(?=[ \t]*(?:[,;|.\n]|$))", re.IGNORECASE)
 """An item of a list that says its colour cannot be told ("red, unknown colour, white", "blue, (can't tell)"): any."""
+_OTHER_FACT = re.compile(r"\b(?:serial|code|digits?|label|word|display|letters?|pin|balance|timer)\b[^,;|\n]*$",
+                         re.IGNORECASE)
+"""Before an unread item, in the same item: it is about another fact ("Serial: not sure"), not a colour."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,8 @@ class Palette:
         """Every colour in `text` in order; "X or Y", "X/Y", "X-ish Y", "Xish Y", "X, could be Y" and "X (probably
         Y)" are one mention of both."""
         found = [Mention(self._meaning(m.group(0).lower()), m.start(), m.end()) for m in self.pattern.finditer(text)]
-        unread = {m.start(): Mention(self.colours, m.start(), m.end()) for m in _UNREAD.finditer(text)}
+        unread = {m.start(): Mention(self.colours, m.start(), m.end()) for m in _UNREAD.finditer(text)
+                  if not _OTHER_FACT.search(text, max(0, m.start() - 30), m.start())}
         found = sorted([m for m in found if not any(u.start <= m.start < u.end for u in unread.values())]
                        + list(unread.values()), key=lambda m: m.start)
         merged: list[Mention] = []
