@@ -156,26 +156,22 @@ def holds(condition: str, state: dict[str, Any]) -> bool | str | None:
                    and not w[0].isdigit() and not w.startswith("$") for w in values)
     unit = "$" if re.search(r"\$|\d\s*(?:dollars?|bucks)\b", cond) else "mm" if re.search(r"\d\s*mm\b", cond) else None
     counted = [(nouns, v) for nouns, v in things if isinstance(v, list) and nouns & set(words)]
-    if counted and not unit and (number is not None or set(words) & set(_END)):  # "3 mm" is a size, not a count
+    if counted and not unit:  # "3 mm" is a size, not a count
         nouns, items = counted[-1]
         end = next((_END[w] for w in words if w in _END), None)
-        if unexplained(nouns, items):
+        kinds = [w for w in values if w not in spare and not _names(w, nouns) and w not in _END]
+        if number is None and end is None:  # "the lesion has any brown in it": one of the list is
+            if kinds and not unexplained(nouns, items):
+                return any(_matches(x, kinds) for x in items) != negative
+        elif unexplained(nouns, items):
             return None
-        if end is None and number is not None:  # "more than 3 blue squares", "exactly two red LEDs"
-            kinds = [w for w in values if w not in spare and not _names(w, nouns)]
+        elif end is None and number is not None:  # "more than 3 blue squares", "exactly two red LEDs"
             have = sum(1 for x in items if _matches(x, kinds)) if kinds else len(items)
             if number == 1 and not re.search(r"\b(?:one|1|single|exactly|only|just)\b", cond):
                 return (have >= 1) != negative  # "there is a black wire": one or more
             return _compare(have, cond, number) != negative
-        if end is None or end >= len(items):
-            return None
-        kinds = [w for w in values if w not in spare and not _names(w, nouns) and w not in _END]
-        return _matches(items[end], kinds) != negative  # "the first LED is red", "the bottom wire is black"
-    if counted and not unit and number is None:  # "the lesion has any brown in it": one of the list is
-        nouns, items = counted[-1]
-        kinds = [w for w in values if w not in spare and not _names(w, nouns)]
-        if kinds and not unexplained(nouns, items):
-            return any(_matches(x, kinds) for x in items) != negative
+        elif end is not None:  # "the first LED is red", "the bottom wire is black"
+            return _matches(items[end], kinds) != negative if end < len(items) else None
     weight = {w: sum(_names(w, n) for n, _ in things) for w in words}
     scored = sorted(((sum(1 / weight[w] for w in words if _names(w, n)) + 3 * (unit == "mm" and "mm" in n)
                       + 3 * (unit == "$" and str(v).startswith("$")) + 0.5 * any(_matches(v, [w]) for w in values
