@@ -258,8 +258,9 @@ _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]
                        re.IGNORECASE)
 VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "
                    "key submit cycle spin diagnose record treat give wait".split())
-_PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d(?:st|nd|rd|th)|top|bottom|left|right|"
-                     r"(?:wire|row|column|window|position|square|button)\s*\d)\b", re.IGNORECASE)
+PLACED = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th)|top|bottom|left|right|"
+                    r"middle|(?:wire|row|column|window|position|square|button)\s*\d)\b", re.IGNORECASE)
+"""A place a correction names ("the third one is red, not green", "the fourth LED is red"): it says where."""
 _RESTATED = re.compile(r"(?:it|that|this|they)(?:'s|'re| is| are| was| were| shows?| says?| reads?)\s+", re.IGNORECASE)
 _HEAD = re.compile(r".*\b(?:is|are|was|were|shows?|says?|reads?|displays?)\b|.*[:=]", re.IGNORECASE)
 
@@ -320,7 +321,7 @@ def corrected(text: str) -> str:
         head = _HEAD.match(before[cut:]) if again else None
         fix = after[:120]
         named = re.search(r"\bnot\s+(?:an?\s+|the\s+)?([a-z]+)", fix, re.IGNORECASE)
-        if named and (_PLACED.search(fix) or not re.search(rf"\b{named.group(1)}\b", before[cut:], re.IGNORECASE)):
+        if named and (PLACED.search(fix) or not re.search(rf"\b{named.group(1)}\b", before[cut:], re.IGNORECASE)):
             text = before + ", " + after  # the fix says where its slip was: "the third one is red, not green"
         elif head and again:  # "the screen shows one... no wait, it shows four": "the screen shows four"
             text = before[:cut] + head.group(0) + " " + after[again.end():]

@@ -19,6 +19,7 @@ from comma_env.agents.natural.reading import (
     CONDITIONS,
     HEDGES,
     ORDINAL,
+    PLACED,
     QUALIFIERS,
     RELATIONS,
     UNJUDGED,
@@ -78,16 +79,12 @@ _NUMBER = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nin
 _COLOUR = re.compile(rf"\b(?:{'|'.join(OTHER)})\b", re.IGNORECASE)
 
 
-_PLACE = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|last|\d+(?:st|nd|rd|th)|top|bottom|left|right|"
-                    r"middle)\b", re.IGNORECASE)
-"""A place a correction names ("the fourth LED is red"): it is not a bare value to put wherever it fits."""
-
-
 def _bare_value(text: str) -> str | None:
-    """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black")."""
+    """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black"), naming
+    no place (`PLACED`)."""
     rest = after_retraction(text)
     values = _NUMBER.findall(rest) + _COLOUR.findall(rest)
-    return values[0] if len(values) == 1 and len(rest.split()) <= 5 and not _PLACE.search(rest) else None
+    return values[0] if len(values) == 1 and len(rest.split()) <= 5 and not PLACED.search(rest) else None
 
 
 MAX_DOUBTS = 6
