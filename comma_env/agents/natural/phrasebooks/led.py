@@ -122,13 +122,15 @@ class LedPhrases(Phrasebook):
             options = PALETTE.one(text[match.end():match.end() + 20])
             if options:
                 colours[number := int(match.group(1))] = options
-                placed += [(match.start(), match.end() + 20)] if state.get("stage") not in (None, number) else []
+                if state.get("stage") not in (None, number):
+                    placed.append((match.start(), match.end() + 20))
         for match in _NTH.finditer(text) if re.search(r"\b(?:leds?|lights?|lamps?)\b", text, re.IGNORECASE) else ():
             said = {m.options for m in PALETTE.mentions(re.split(r"[,;.!?]|\band\b", text[match.end():][:40])[0])}
             nth = ordinal(match.group(1), 5)
             if len(said) == 1 and nth:  # "the first is violet (purple)"
                 colours[nth] = said.pop()
-                placed += [(match.start(), match.end() + 40)] if state.get("stage") not in (None, nth) else []
+                if state.get("stage") not in (None, nth):
+                    placed.append((match.start(), match.end() + 40))
         mentions = PALETTE.mentions(text)
         row = [m for m in mentions if re.search(r"\b(?:leds?|lights?|lamps?)\b", text[max(0, m.start - 60):m.start],
                                                 re.IGNORECASE) and not any(a <= m.start < b for a, b in placed)]
