@@ -389,7 +389,8 @@ def test_timed_and_conditional_advice_carried_out_to_the_end(puzzle):
 
 def test_a_password_said_as_a_word_is_set_and_submitted_for_every_word():
     """Every word of the manual, in capitals, in lower case (three, never, first: words, not a number or a negation),
-    and quoted, with "enter it and submit" after it (one submission, after the windows are set)."""
+    and quoted, with "enter it and submit" after it (one submission, after the windows are set); after the verb
+    "spell" (itself a word of the manual: "spell small" names one word)."""
     env = SingleRoleEnv("password", role="expert", partner="oracle_nl")
     seeds: dict[str, int] = {}
     for seed in range(3000):
@@ -400,7 +401,8 @@ def test_a_password_said_as_a_word_is_set_and_submitted_for_every_word():
     unsolved = []
     for word, seed in sorted(seeds.items()):
         for said in (f"The password is {word.lower()}. Enter it and submit.",
-                     f"the word is {word}, enter it then submit", f'Set the windows to "{word.upper()}", then submit.'):
+                     f"the word is {word}, enter it then submit", f'Set the windows to "{word.upper()}", then submit.',
+                     f"Spell {word.lower()} and submit.", f"Type in {word.upper()} and hit submit."):
             env.reset(seed=seed)
             game = env.aec.unwrapped.puzzle
             env.step(said)

@@ -335,7 +335,7 @@ ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|migh
 """A remark in brackets about a list ("red/blue (the second looks red in one light)"), read as a space."""
 
 _DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid|leave(?=[^,.;:!?\n]*?\balone\b))"
-                   r"\s+(?![-\u2013\u2014]|let go|release|lift|worry|forget|"
+                   r"\s+(?![-\u2013\u2014]|(?:and|or|then|but)\b|let go|release|lift|worry|forget|"
                    r"panic|rush|hesitate|wait|treat)(?:(?!\s(?:-+|\u2013|\u2014)\s)[^,.;:!?\n])*", re.IGNORECASE)
 _NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*(?:and\s+)?not\s+(?:(?:the|an?|that|this|on|at|\d|top|bottom|upper|lower|"
                   r"middle|left|right|first|second|third|fourth|fifth|sixth|last)\b|(?-i:[A-Z]+)\b|[\"'])(?:(?!\s--?\s|\sbut\s)[^,.;:!?\n])*"

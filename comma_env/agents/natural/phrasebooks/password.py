@@ -229,7 +229,7 @@ class PasswordPhrases(Phrasebook):
         text = plain(text, VOCABULARY)  # "Spell THREE": the word as said, not the number it makes
         submit = bool(re.search(r"\b(?:submit|enter it|lock (?:it )?in)\b", text, re.IGNORECASE))
         named = {w.upper() for w in WORDS
-                 if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z])|[\"']{w}[\"']", f"{said}\n{text}")}
+                 if re.search(rf"(?<![A-Za-z]){w.upper()}(?![A-Za-z]){_NO_WORD_NEXT}|[\"']{w}[\"']", f"{said}\n{text}")}
         if len(named) > 1:
             return Steps.unclear(f"Which word is it: {' or '.join(sorted(named))}?")
         if named:
@@ -247,7 +247,8 @@ class PasswordPhrases(Phrasebook):
         if steps.actions and steps.actions != ["submit"]:  # presses said window by window
             return steps
         spelled = _LETTER_BY_LETTER.sub(lambda m: re.sub(r"[^A-Za-z]", "", m.group(0)), text)  # "R, I, G, H, T"
-        within = {w.upper() for w in WORDS if re.search(rf"\b{w}\b", f"{spelled}\n{said}", re.I)  # windows can reach
+        # the words said that the windows can reach
+        within = {w.upper() for w in WORDS if re.search(rf"\b{w}\b{_NO_WORD_NEXT}", f"{spelled}\n{said}", re.I)
                   and all(abs(ord(t) - ord(c)) <= 2 for c, t in zip(shown, w.upper(), strict=True))}
         if len(within) > 1:
             return Steps.unclear(f"Which word is it: {' or '.join(sorted(within))}?")
@@ -257,6 +258,8 @@ class PasswordPhrases(Phrasebook):
         return _spelled(within.pop(), shown, submit) if within else steps
 
 
+_NO_WORD_NEXT = rf"(?!\s+(?i:{'|'.join(WORDS)})\b)"
+"""Not followed by a word of the manual: of two in a row the first is a verb ("spell small")."""
 _LETTER_BY_LETTER = re.compile(r"(?<![A-Za-z'])[A-Za-z](?:[\s,./-]+[A-Za-z]){4}(?![A-Za-z'])")
 
 
