@@ -115,6 +115,7 @@ def _maze_route(seen, advice):
 def _button_advice(seen, advice):
     yield "Tap it.", ["tap"]
     yield "press and immediately release the button", ["tap"]
+    yield "Click the button and let go right away.", ["tap"]
     yield "Hold the button down.", ["hold"]
 
 
@@ -164,6 +165,7 @@ def _led_description(seen):
 
 def _password_description(seen):
     yield f"There are five windows. They show {', '.join(seen['letters_shown_left_to_right'])} from left to right."
+    yield f"The letters are {', '.join(seen['letters_shown_left_to_right']).lower()}."  # a letter u, not "you"
 
 
 def _color_description(seen):
@@ -174,6 +176,9 @@ def _color_description(seen):
 def _keypad_description(seen):
     names = {place: SYMBOL_NAMES[symbol] for place, symbol in seen["button_symbols"].items()}
     yield "Four symbols. " + ", ".join(f"{place.replace('_', ' ')}: {name}" for place, name in names.items()) + "."
+    places = ", ".join(place.replace("_", " ") for place in names)  # every place, then every name in that order
+    yield f"{places.capitalize()}: {', '.join(names.values())}."
+    yield f"Symbols: {', '.join(names.values())} ({places})."  # "hollow star, filled star" are two
 
 
 def _atm_description(seen):
@@ -193,6 +198,7 @@ def _dog_description(seen):
     dogs = seen["dogs"]
     yield f"I count {len(dogs)} dogs in the park."
     yield "\n".join(f"{k + 1}. {dog['coat']}, {dog['pose']}" for k, dog in enumerate(dogs)) or "The park is empty."
+    yield ", ".join(f"{dog['coat']} {dog['pose']}" for dog in dogs) or "No dogs at all."
 
 
 DESCRIPTIONS = {"wire": _wire_description, "who": _who_description, "memory": _memory_description,

@@ -163,8 +163,13 @@ _TIGHT_BEFORE = re.compile(r"\s*(?:symbol|sign|one|key|button)?\s*\(?\s*|"
 def assign(text: str, found_places: Sequence[Place], things: Sequence[Any],
            rows: tuple[str, ...] = ("top", "middle", "bottom")) -> dict[str, Any]:
     """Which thing is at which position ("top left: X", "X (top left)", "top row: X and Y", "left column,
-    top to bottom: X, Y, Z"): position -> thing, the thing objects as given."""
+    top to bottom: X, Y, Z", "top left, top right: X, Y"): position -> thing, the thing objects as given."""
     tokens: list[Any] = sorted([*found_places, *things], key=lambda t: t.start)
+    keys = [t.key for t in found_places if t.key]
+    kinds = [isinstance(t, Place) for t in tokens]
+    if len(things) == len(found_places) == len(keys) == len(set(keys)) >= 2 and kinds in (
+            sorted(kinds), sorted(kinds, reverse=True)):  # every place, then as many things (or the other way round)
+        return dict(zip(keys, [t for t in tokens if not isinstance(t, Place)], strict=True))
     placed: dict[str, Any] = {}
     used: set[int] = set()
     row: str | None = None

@@ -58,8 +58,8 @@ TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please",
            "ur": "your", "b4": "before", "w/": "with", "w/o": "without", "rite": "right"}
 """Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
 _TEXTING = re.compile(r"(?<![\w/\"'\u201c\u2018])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True))
-                      + r")(?![\w/\"'\u201d\u2019])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))")
-"""A texting word, not quoted (the display says "ur": Who's UR) nor the letter u in a list ("u q t o e")."""
+                      + r")(?![\w/\"'\u201d\u2019])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))(?<!\b[A-Za-z], u)(?<!\b[A-Za-z] u)")
+"""A texting word, not quoted (the display says "ur": Who's UR) nor the letter u in a list ("u q t o e", "q, o, u")."""
 
 _ROW_LABEL = re.compile(r"(?:r|row|line)\s*(\d)", re.IGNORECASE)
 _HEADED = re.compile(r"^(?:\d{1,2}[.)])\s+([^:\n]{1,40}?)\s*$")

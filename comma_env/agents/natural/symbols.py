@@ -85,10 +85,11 @@ _LOOKS = ((r"\bcapital\s+(?=[a-z]\b)", ""),
           (r"\bloop(?:y|ed)\s+square\b|\bsquare,?\s+(?:with\s+)?loop(?:s|ed)(?:\s+corners)?\b", "square with loops"),
           (r"\b(?:bottom|lowest)\s+arm\b", "lower arm"), (r"\b(?:little|small|tiny|curly|curvy|swirly)\s+", ""),
           (r"\b(?:5|five)[\s-]*point(?:ed)?\s+(?=star)", ""),
-          (r"\bstar,?\s+(?:filled(?:[\s-]+in)?|solid|shaded)(?:\s+(?:in|solid|black))?\b(?!\s*(?:or|/))",
+          (r"\bstar,?\s+(?:filled(?:[\s-]+in)?|solid|shaded)(?:\s+(?:in|solid|black))?\b(?!\s*(?:or|/|star\b))",
            "filled star"), (r"\bstar,?\s+(?:only\s+)?(?:the\s+)?(?:outline|outlined|hollow|empty|unfilled)\b"
-                            r"(?:,?\s+not\s+filled(?:[\s-]+in)?\b)?(?!\s*(?:or|/))", "hollow star"))
-"""A look said another way ("a capital R flipped in a mirror", "an 8 lying on its side") in the words above."""
+                            r"(?:,?\s+not\s+filled(?:[\s-]+in)?\b)?(?!\s*(?:or|/|star\b))", "hollow star"))
+"""A look said another way ("a capital R flipped in a mirror", "an 8 lying on its side") in the words above; not
+"star, filled" across two items ("hollow star, filled star")."""
 
 
 def looks(text: str) -> str:

@@ -150,7 +150,7 @@ class ButtonPhrases(Phrasebook):
             if _TAP.search(text) and not hold:
                 return Steps([TAP])
             if not hold:
-                if re.search(r"\b(?:press|push|hit)\b", text, re.IGNORECASE):
+                if re.search(r"\b(?:press|push|hit|click)\b", text, re.IGNORECASE):
                     return Steps.unclear("Should I tap the button (press and let go at once) or hold it down?")
                 return Steps()
             actions.append(HOLD)

@@ -29,7 +29,7 @@ _VAGUE = re.compile(r"(?<!\bno )\b(?:several|some|a few|many|lots of|a bunch of|
 _COATS = "|".join([*COATS, "gray", "tan", "cream"])
 _ONE_DOG = re.compile(rf"\b(?:an?\s+|another\s+|one\s+)?(?:{_COATS})\s*(?:\w+\s+)?(?:dog|one|pup|puppy)\b|"
                       rf"^\s*(?:[-*]|\d+[.)])\s*(?:an?\s+)?(?:{_COATS})\b|"
-                      rf"\b(?:{_COATS})\s*\((?:standing|sitting|running|lying)|"
+                      rf"\b(?:{_COATS})\s*\(?(?:standing|sitting|running|lying)|"
                       rf"^\s*(?:{_COATS})\s*[:,]\s*(?:standing|sitting|running|lying)", re.IGNORECASE | re.MULTILINE)
 _GROUP = re.compile(rf"\b(\d|two|a pair of|a couple of)\s+(?:{_COATS})\s+{_DOG}\b", re.IGNORECASE)
 """Dogs counted by coat ("3 white dogs"): with other dogs listed beside them, a part of the whole."""
