@@ -68,6 +68,7 @@ def _password_advice(seen, advice):
 def _led_advice(seen, advice):
     for place, letter in seen["button_letters"].items():
         yield f"press {letter}", [f"press_{place}"]
+        yield f"hit the letter {letter.lower()}", [f"press_{place}"]  # "the letter u", not "you"
         yield f"Press the {place.replace('_', ' ')} button.", [f"press_{place}"]
 
 
@@ -112,6 +113,20 @@ def _maze_route(seen, advice):
     yield "\n".join(f"- {step}" for step in steps), advice
 
 
+_DIAGNOSES = {"diagnose_mel": "melanoma", "diagnose_nev": "a benign nevus", "diagnose_bcc": "basal cell carcinoma",
+              "diagnose_ack": "actinic keratosis", "diagnose_sek": "seborrheic keratosis",
+              "diagnose_scc": "squamous cell carcinoma"}
+_TREATMENTS = {"treat_surgery": ("surgery", "cut it out"), "treat_cryotherapy": ("cryotherapy", "freeze it"),
+               "treat_none": ("no treatment", "leave it alone")}
+
+
+def _telehealth_advice(seen, advice):
+    diagnosis, treatment = advice
+    for care in _TREATMENTS[treatment]:
+        yield f"Diagnosis: {_DIAGNOSES[diagnosis]}. Treatment: {care}.", advice
+        yield f"Record {_DIAGNOSES[diagnosis]}, then {care}.", advice
+
+
 def _button_advice(seen, advice):
     yield "Tap it.", ["tap"]
     yield "press and immediately release the button", ["tap"]
@@ -122,7 +137,7 @@ def _button_advice(seen, advice):
 ADVICE: dict[str, Cases] = {"wire": _wire_advice, "color": _color_advice, "password": _password_advice,
                             "led": _led_advice, "memory": _memory_advice, "who": _who_advice,
                             "keypad": _keypad_advice, "button": _button_advice, "keypad order": _keypad_order,
-                            "maze": _maze_route}
+                            "maze": _maze_route, "telehealth": _telehealth_advice}
 
 
 @pytest.mark.parametrize("puzzle", ADVICE)

@@ -58,8 +58,10 @@ TEXTING = {"btn": "button", "btns": "buttons", "pls": "please", "plz": "please",
            "ur": "your", "b4": "before", "w/": "with", "w/o": "without", "rite": "right"}
 """Texting abbreviations, read in full by every reader ("UR" in capitals is a Who label)."""
 _TEXTING = re.compile(r"(?<![\w/\"'\u201c\u2018])(" + "|".join(sorted(map(re.escape, TEXTING), key=len, reverse=True))
-                      + r")(?![\w/\"'\u201d\u2019])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))(?<!\b[A-Za-z], u)(?<!\b[A-Za-z] u)")
-"""A texting word, not quoted (the display says "ur": Who's UR) nor the letter u in a list ("u q t o e", "q, o, u")."""
+                      + r")(?![\w/\"'\u201d\u2019])(?!(?<=u)[ ,]+[A-Za-z](?![\w']))(?<!\b[A-Za-z], u)(?<!\b[A-Za-z] u)"
+                      r"(?<!letter u)")
+"""A texting word, not quoted (the display says "ur": Who's UR) nor the letter u in a list ("u q t o e", "q, o, u")
+or named so ("the letter u")."""
 
 _ROW_LABEL = re.compile(r"(?:r|row|line)\s*(\d)", re.IGNORECASE)
 _HEADED = re.compile(r"^(?:\d{1,2}[.)])\s+([^:\n]{1,40}?)\s*$")
@@ -334,9 +336,10 @@ ASIDE = re.compile(r"\((?=[^()=:]{0,160}?\b(?:looks?|seems?|is|are|was|were|migh
                    r"[^()=:]{12,160}\)", re.IGNORECASE)
 """A remark in brackets about a list ("red/blue (the second looks red in one light)"), read as a space."""
 
-_DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid|leave(?=[^,.;:!?\n]*?\balone\b))"
-                   r"\s+(?![-\u2013\u2014]|(?:and|or|then|but)\b|let go|release|lift|worry|forget|"
-                   r"panic|rush|hesitate|wait|treat)(?:(?!\s(?:-+|\u2013|\u2014)\s)[^,.;:!?\n])*", re.IGNORECASE)
+_DONT = re.compile(r"\b(?:don'?t|do not|never|no need to|you shouldn'?t|avoid|"
+                   r"leave(?!\s+it\s+alone\b)(?=[^,.;:!?\n]*?\balone\b))"
+                   r"\s+(?![-\u2013\u2014]|(?:and|or|then|but)\b|let go|release|lift|worry|forget|panic|rush|hesitate|"
+                   r"wait|treat)(?:(?!\s(?:-+|\u2013|\u2014)\s)[^,.;:!?\n])*", re.IGNORECASE)
 _NOT = re.compile(r"(?:^|(?<=[-,;:(]))\s*(?:and\s+)?not\s+(?:(?:the|an?|that|this|on|at|\d|top|bottom|upper|lower|"
                   r"middle|left|right|first|second|third|fourth|fifth|sixth|last)\b|(?-i:[A-Z]+)\b|[\"'])(?:(?!\s--?\s|\sbut\s)[^,.;:!?\n])*"
                   r"(?:\sbut\b)?",
