@@ -385,10 +385,15 @@ _ATM_ROUTES = ("Choose Withdraw, type the PIN from your card and press Enter. If
                "withdraw three hundred; less means deposit one hundred.")
 
 
-@pytest.mark.parametrize("puzzle", ["button", "atm"])
+_SUBMITS = ("Submit when the timer's last digit is {d}.", "submit at x:x{d}", "submit on a {d}",
+            "Wait for a {d} at the end of the timer, then submit.", "Hit submit once the clock ends with a {d}.")
+
+
+@pytest.mark.parametrize("puzzle", ["button", "atm", "dog"])
 def test_timed_and_conditional_advice_carried_out_to_the_end(puzzle):
     """Button: held on the first message, let go on the strip's digit said in plain words in the second; ATM: the
-    whole route with the balance rule in one message, settled on the balance the solver sees after logging in."""
+    whole route with the balance rule in one message, settled on the balance the solver sees after logging in;
+    Dog: the manual's digit in plain words."""
     env = SingleRoleEnv(puzzle, role="expert", partner="oracle_nl")
     unsolved = []
     for seed in SEEDS:
@@ -396,12 +401,14 @@ def test_timed_and_conditional_advice_carried_out_to_the_end(puzzle):
         seen = env.aec.unwrapped.puzzle.visible_state()
         if puzzle == "button" and ButtonPuzzle.expert_advice(seen, {}) != ["hold"]:
             continue
-        for form in _RELEASES if puzzle == "button" else _ATM_ROUTES:
+        for form in {"button": _RELEASES, "atm": _ATM_ROUTES, "dog": _SUBMITS}[puzzle]:
             env.reset(seed=seed)
             game = env.aec.unwrapped.puzzle
             if puzzle == "button":
                 env.step("Hold the button down.")
                 form = form.format(d=release_digit(game.visible_state()["strip_color"]))
+            elif puzzle == "dog":
+                form = form.format(d=type(game).expert_advice(seen, {})[0].split()[-1])
             env.step(form)
             if game.progress < 1:
                 unsolved.append((seed, form, game.visible_state()))

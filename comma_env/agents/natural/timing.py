@@ -1,6 +1,6 @@
 """Moments on a countdown as people say them (Button, Dog): "when the timer shows a 4", "when the last
-digit is 1", "end in two", "once a 1 appears", "at 4:13", "wait 9 seconds, then", "right now"; a choice between
-two digits stays open."""
+digit is 1", "wait for a 3 at the end of the timer", "end in two", "once a 1 appears", "at 4:13", "wait 9
+seconds, then", "right now"; a choice between two digits stays open."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ _END = r"(?:ends?|ending|finish(?:es|ing)?)\s+(?:in|with|on)"
 _MASK = r"(?<![\w:])[x_?*]{1,2}:[x_?*]{0,2}"
 """A time with only its last digit given ("x:x1", "_:_3", "?:?5")."""
 _LAST = re.compile(rf"\b(?:{_END}|last (?:digit|number)|ones digit|seconds\s+(?:end|show)|"
-                   rf"final digit|units digit)\b|{_MASK}\d", re.IGNORECASE)
+                   rf"final digit|units digit|at the end of the (?:timer|clock))\b|{_MASK}\d", re.IGNORECASE)
 _WORDS = "zero one two three four five six seven eight nine".split()
 _SAID = re.compile(rf"\b(?:shows?|showing|see|is|be|'s|on|at|when|digit|number|appears?|"
                    rf"contains?|has|reads?|hits?|equals?|there'?s|there is|until|till|{_END})(?: *[:=])?\s+(?:an?\s+|"
                    rf"the\s+)?(?:first\s+|next\s+)?(?:number\s+|digit\s+)?(?:\.{{2,}}|\u2026)?{_DIGIT}|\bx{_DIGIT}|"
                    rf"\b(?:{_END}|(?:last|final) digit is)\s+(?:an?\s+)?({'|'.join(_WORDS)})\b(?!\s+of\b)|"
-                   rf"\ban?\s+{_DIGIT}\s+(?:appears|shows(?: up)?|comes up|turns up)\b|{_MASK}{_DIGIT}", re.IGNORECASE)
+                   rf"\ban?\s+{_DIGIT}\s+(?:appears|shows(?: up)?|comes up|turns up)\b|{_MASK}{_DIGIT}|"
+                   rf"\bwait\s+for\s+an?\s+{_DIGIT}", re.IGNORECASE)  # "wait for a 4 at the end of the timer"
 _CLOCK = re.compile(r"\b(?:at|until|till|til|to|when (?:the (?:timer|clock) )?(?:shows|reads|hits|is at))\s+"
                     r"(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 ALTERNATIVES = re.compile(r"\b(\d)\b(?:\.\.\.|,)?\s*(?:or|/)\s*(?:was it\s+|maybe\s+)?(?:an?\s+)?(\d)\b", re.IGNORECASE)
