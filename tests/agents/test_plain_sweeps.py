@@ -350,12 +350,15 @@ def _whole_description(puzzle: str, seen: dict[str, Any]) -> str:
     if puzzle == "memory":
         return (f"Stage {seen['stage']}: the display shows {seen['display_number']}; buttons from left: "
                 f"{', '.join(map(str, seen['button_labels_left_to_right']))}.")
+    if puzzle == "memory compact":  # the labels run together
+        return (f"Stage {seen['stage']}, display {seen['display_number']}, labels "
+                f"{''.join(map(str, seen['button_labels_left_to_right']))}")
     return " ".join(f"Row {k + 1}: {', '.join(row)}." for k, row in enumerate(seen["square_colors_by_row"]))
 
 
-@pytest.mark.parametrize("puzzle", ["who", "led", "memory", "color"])
+@pytest.mark.parametrize("puzzle", ["who", "led", "memory", "memory compact", "color"])
 def test_a_describer_in_other_words_and_the_oracle_nl_expert_solve_every_stage(puzzle):
-    env = SingleRoleEnv(puzzle, role="solver", partner="oracle_nl", solver_view="text")
+    env = SingleRoleEnv(puzzle.split()[0], role="solver", partner="oracle_nl", solver_view="text")
     unsolved = []
     for seed in range(10):
         env.reset(seed=seed)

@@ -20,6 +20,7 @@ from comma_env.puzzles.memory import BUTTONS, STAGES
 VOCABULARY = ("stage", "display", "screen", "buttons", "labels", "labelled", "position", "press", "pressed",
               "left", "right", "leftmost", "rightmost", "says", "shows", "label")
 _RUN = re.compile(r"([1-4])[\s,;/|-]+(?:and\s+)?([1-4])[\s,;/|-]+(?:and\s+)?([1-4])(?:[\s,;/|-]+(?:and\s+)?([1-4]))?")
+_RUN_TOGETHER = re.compile(r"\b([1-4])([1-4])([1-4])([1-4])\b")  # "labels 2143": four labels run together
 _STAGE = re.compile(r"\b(?:stage|s)\s*[:#]?\s*([1-5])\b(?!\s*:\s*pos)|\b([1-5])\s*(?:/|of)\s*5\b", re.IGNORECASE)
 _DISPLAY = re.compile(r"(?:\b(?:display|screen|disp)\b|(?<!button )(?<!position )(?<!label )(?<!pos )\bnumber\b"
                       r"(?=\W{0,3}(?:is\s+|:\s*)?[1-4]\b(?!\s*(?:button|key|one|label|pos)))|\bd(?=[1-4]\b)|🖥|"
@@ -97,7 +98,7 @@ def _labels_in(text: str) -> list[Any] | None:
     """The four labels from the left, with None for one the solver could not read."""
     for match in _LABELS_AT.finditer(text):
         window = text[match.end():match.end() + 60]
-        run = _RUN.search(window)
+        run = _RUN.search(window) or _RUN_TOGETHER.search(window)
         if run and run.start() < 25:
             values = [int(g) for g in run.groups() if g]
             if len(values) == 3 and re.search(r"can'?t (?:make out|read|see)|last one|unreadable", window[run.end():]):
