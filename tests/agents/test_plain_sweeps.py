@@ -350,13 +350,21 @@ def _whole_description(puzzle: str, seen: dict[str, Any]) -> str:
     if puzzle == "memory":
         return (f"Stage {seen['stage']}: the display shows {seen['display_number']}; buttons from left: "
                 f"{', '.join(map(str, seen['button_labels_left_to_right']))}.")
+    if puzzle == "who columns":  # WAIT, NO in a column: labels, not a slip taken back
+        labels = seen["button_labels"]
+        shown = f'Screen: "{seen["display_text"]}".' if seen["display_text"] else "The screen is blank."
+        rows = ("top", "middle", "bottom")
+        columns = [", ".join(labels[f"{row}_{side}"] for row in rows) for side in ("left", "right")]
+        return f"{shown}\nLeft column, top to bottom: {columns[0]}.\nRight column, top to bottom: {columns[1]}."
+    if puzzle == "password":  # five letters run together, a word of the manual too ("I can see WATER")
+        return f"I can see {''.join(seen['letters_shown_left_to_right'])} in the windows."
     if puzzle == "memory compact":  # the labels run together
         return (f"Stage {seen['stage']}, display {seen['display_number']}, labels "
                 f"{''.join(map(str, seen['button_labels_left_to_right']))}")
     return " ".join(f"Row {k + 1}: {', '.join(row)}." for k, row in enumerate(seen["square_colors_by_row"]))
 
 
-@pytest.mark.parametrize("puzzle", ["who", "led", "memory", "memory compact", "color"])
+@pytest.mark.parametrize("puzzle", ["who", "who columns", "led", "memory", "memory compact", "color", "password"])
 def test_a_describer_in_other_words_and_the_oracle_nl_expert_solve_every_stage(puzzle):
     env = SingleRoleEnv(puzzle.split()[0], role="solver", partner="oracle_nl", solver_view="text")
     unsolved = []

@@ -305,7 +305,8 @@ def corrected(text: str) -> str:
             return text
         before = text[:match.start()].rstrip(" .-")
         after = text[match.end():]
-        if not before.strip(" .-") or not after.strip():
+        labels = re.fullmatch(r"[A-Z][A-Z,' ]+", match.group(0).strip(",:;!. \n-"))  # Who's "WAIT, NO": what is said
+        if not before.strip(" .-") or not after.strip() or labels:
             position = match.end()
             continue
         number = re.match(r"\s*(?:make (?:that|it)\s+)?(?:an?\s+)?(\d+)\b[\s.!]*$", after, re.IGNORECASE)

@@ -168,8 +168,9 @@ class PasswordPhrases(Phrasebook):
             before = re.split(r"\b(?:see|shows?|reads?|is|are)\b|:", line[:five.start() if five else 0][-15:])[-1]
             if five and not re.search(r"\b(?:up|down)\b", before.lower()):  # "up A B C D E", not "up, I see A ..."
                 return [tuple(dict.fromkeys(c.upper() for c in re.findall(r"[A-Za-z]", g))) for g in five.groups()]
-        for match in _RUN_TOGETHER.finditer(text):
-            if match.group(1) not in _NOT_LETTERS and match.group(1).lower() not in WORDS:
+        for match in _RUN_TOGETHER.finditer(text):  # a word of the manual only if said to be shown ("I see WATER")
+            seen = re.search(r"\b(?:see|shows?|showing|reads?|reading)\s*:?\s*$", text[:match.start()], re.IGNORECASE)
+            if match.group(1) not in _NOT_LETTERS and (match.group(1).lower() not in WORDS or seen):
                 return [(c,) for c in match.group(1)]
         pairs = _PAIRS.findall(text)
         return [(letter.upper(),) for _, letter in sorted(pairs)] if sorted(int(w) for w, _ in pairs) == [
