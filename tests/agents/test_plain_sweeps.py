@@ -268,6 +268,10 @@ def _telehealth_conditions(seen, advice):
     for age in (30, 50, 70):
         yield f"If the patient is older than {age} years, record melanoma. If not, record nevus.", \
             yes if seen["age"] > age else no
+        yield f"If the patient is {age} or older, record melanoma; otherwise record nevus.", \
+            yes if seen["age"] >= age else no
+        yield f"If they are younger than {age}, record nevus. If not, record melanoma.", \
+            no if seen["age"] < age else yes
     for colour in ("pink", "brown", "black", "white", "red"):
         yield f"If the lesion has any {colour} in it, record melanoma; otherwise record nevus.", \
             yes if any(colour in shade for shade in seen["lesion_colors"]) else no

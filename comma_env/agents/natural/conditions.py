@@ -42,7 +42,7 @@ _QUIET = frozenset("the a an is are was be it its it's there you your see have h
                    "this shows show says say reads read displays display number digit than more less or exactly only "
                    "count lesion patient spot position place one s blank empty nothing card screen module chart "
                    "picture park grid lit dollars dollar bucks ends ending ur just comes come turns turned out up "
-                   "really anywhere".split())
+                   "really anywhere they he she".split())
 """Words a condition may have besides what names a fact, its value and the comparison."""
 _COLOURS = frozenset({"red", "blue", "green", "yellow", "white", "black", "magenta", *OTHER, *SYNONYMS})
 _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
@@ -51,12 +51,12 @@ _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
 """Where one branch of conditional advice ends: a sentence, a comma or dash before "otherwise" or another "if" (a
 dash not before "and if": "..., the timer has to end in 0 — and if it does, submit"), a colon
 before "if" ("Check the serial: if it ends in an even digit, ...")."""
-_OR = re.compile(r"\s+(?:or|nor)\s+(?!(?:more|less|fewer|bigger|larger|smaller|greater|higher|over|above|under|"
-                 r"below|so)\b)|\s*,\s*")
+_OR = re.compile(r"\s+(?:or|nor)\s+(?!(?:more|less|fewer|bigger|larger|smaller|greater|higher|older|younger|over|"
+                 r"above|under|below|so)\b)|\s*,\s*")
 
 
 _ALIASES = {"diameter": ("across", "wide", "size", "big", "bigger", "large", "larger"),
-            "age": ("old", "older", "years"), "grew": ("grown", "grow", "grows", "growing"),
+            "age": ("old", "older", "younger", "years", "aged"), "grew": ("grown", "grow", "grows", "growing"),
             "elevation": ("raised", "elevated"), "itch": ("itchy", "itches", "itching"),
             "bleed": ("bleeds", "bleeding"), "changed": ("change", "changing")}
 """Words naming a fact of the state besides its key's own (Telehealth's card: "if it's raised", "if it has grown")."""
