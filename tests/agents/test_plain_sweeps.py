@@ -97,6 +97,9 @@ def _keypad_advice(seen, advice):
 def _keypad_order(seen, advice):
     names = [SYMBOL_NAMES[seen["button_symbols"][action.removeprefix("press_")]] for action in advice]
     yield "Press " + ", then ".join(f"the {name}" for name in names) + ".", advice
+    compass = {"press_top_left": "northwest", "press_top_right": "north-east", "press_bottom_left": "southwest",
+               "press_bottom_right": "south-east"}
+    yield "Press " + ", then ".join(f"the {compass[action]} key" for action in advice) + ".", advice
     yield "\n".join(f"{k + 1}. {name}" for k, name in enumerate(names)), advice
 
 
@@ -194,6 +197,8 @@ def _keypad_description(seen):
     places = ", ".join(place.replace("_", " ") for place in names)  # every place, then every name in that order
     yield f"{places.capitalize()}: {', '.join(names.values())}."
     yield f"Symbols: {', '.join(names.values())} ({places})."  # "hollow star, filled star" are two
+    yield "In the " + ", in the ".join(f"{place.replace('_', ' ')} corner there's a {name}"
+                                       for place, name in names.items())
 
 
 def _atm_description(seen):

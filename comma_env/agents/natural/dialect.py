@@ -1,5 +1,6 @@
 """Places and numbers in words of other languages and dialects that people mix into English ("oben links", "nach
-oben", "tap row" and "twa" in Scots, "en haut à gauche"), read as the English words by every reader (`clean`)."""
+oben", "tap row" and "twa" in Scots, "en haut à gauche", "northwest"), read as the English words by every reader
+(`clean`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ WORDS = {"oben links": "top left", "oben rechts": "top right", "unten links": "b
          "nach links": "left", "nach rechts": "right", "oben": "top", "unten": "bottom", "rechts": "right",
          "en haut à gauche": "top left", "en haut à droite": "top right", "en bas à gauche": "bottom left",
          "en bas à droite": "bottom right", "twa": "two", "fower": "four", "zwei": "two", "drei": "three",
-         "vier": "four", "sechs": "six", "doon": "down"}
-"""German, French and Scots words for places, directions and numbers; "links" alone is left (an English word)."""
+         "vier": "four", "sechs": "six", "doon": "down", "northwest": "top left", "north-west": "top left",
+         "northeast": "top right", "north-east": "top right", "southwest": "bottom left", "south-west": "bottom left",
+         "southeast": "bottom right", "south-east": "bottom right"}
+"""German, French and Scots words for places, directions and numbers, and the corners of a grid by the compass;
+"links" alone is left (an English word)."""
 _WORD = re.compile(r"(?<![\w'])(" + "|".join(sorted(map(re.escape, WORDS), key=len, reverse=True)) + r")(?![\w'])",
                    re.IGNORECASE)
 _TAP = re.compile(r"\btap(?=[\s-]+(?:left|right)'s\b|\s+row\b(?!\s*\d))|"

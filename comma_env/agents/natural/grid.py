@@ -149,7 +149,8 @@ def blanked(text: str, found: Sequence[Any]) -> str:
 _FILLER = re.compile(r"[\s:=,.?\-]*(?:(?:one|button|key|label|labell?ed|says|reads|shows|has|have|is|with|the|"
                      r"word|written|it|i|think|believe|maybe|a|an|that|symbol|sign|letter|glyph|looks|like|there'?s|there|"
                      r"probably|pretty|sure|guess)[\s:=,.?\-]*)*", re.IGNORECASE)
-_TIGHT_AFTER = re.compile(r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|there'?s|there is)\s+)?"
+_TIGHT_AFTER = re.compile(r"(?:\s+corner\b)?"  # "in the top left corner there's a dagger"
+                          r"(?:\s*[:=\-]?\s*(?:(?:is|has|have|shows|says|reads|there'?s|there is)\s+)?"
                           r"(?:(?:a|an|the|that)\s+)?|"
                           r"\s*(?:wrong|incorrect)?\s*[-,:;]?\s*(?:it'?s|it is|should be|is actually|is really)\s+"
                           r"(?:(?:a|an|the)\s+)?|"
