@@ -327,6 +327,14 @@ def _corrections(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
             slip = [*colours[:k], next(c for c in ("red", "blue", "green", "yellow") if c != colour), *colours[k + 1:]]
             yield [f"Stage {seen['stage_number']}. LEDs left to right: {', '.join(slip)}. {buttons}.",
                    f"Sorry, the {ORDINALS[k]} LED is {colour}."]  # at stage 1, not the current LED but the fourth
+    elif puzzle == "color":  # the ordinal counts within the row it names, not the whole grid
+        rows = seen["square_colors_by_row"]
+        for r, col in itertools.product(range(4), (0, 1, 3)):
+            slip = next(c for c in ("red", "blue", "green", "yellow") if c != rows[r][col])
+            said = [[slip if (i, j) == (r, col) else c for j, c in enumerate(row)] for i, row in enumerate(rows)]
+            grid = " ".join(f"Row {i + 1}: {', '.join(row)}." for i, row in enumerate(said))
+            yield [grid, f"Sorry, the {ORDINALS[col]} square of row {r + 1} is {rows[r][col]}, not {slip}."]
+            yield [grid, f"Sorry, {ORDINALS[r]} row {ORDINALS[col]} square is {rows[r][col]}, not {slip}."]
     elif puzzle == "who":
         labels = seen["button_labels"]
         shown = f'The display says "{seen["display_text"]}".' if seen["display_text"] else "The display is empty."
@@ -338,7 +346,7 @@ def _corrections(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
                                       f"not {slip}."]  # the label NO is no slip marker
 
 
-@pytest.mark.parametrize("puzzle", ["led", "who"])
+@pytest.mark.parametrize("puzzle", ["led", "who", "color"])
 def test_a_correction_in_a_later_message_replaces_the_fact_it_names(puzzle):
     def cases(seen, advice):
         return ((messages, advice) for messages in _corrections(puzzle, seen))

@@ -232,14 +232,15 @@ def _single(text: str) -> dict[int, Cell]:
         r, c = (ROW_WORDS.get(w.lower()) or int(w[0]) for w in (row or row_number, col))
         if PALETTE.one(colour):
             squares[(r - 1) * SIZE + c - 1] = PALETTE.one(colour)
-    for match in re.finditer(r"\brow\s*([1-4])\b[^.]{0,12}?\b(?:the\s+)?(first|second|third|fourth|"
-                             r"[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
+    for match in re.finditer(rf"\b(?:row\s*([1-4])|{place}\s+row)\b[^.]{{0,12}}?\b(?:the\s+)?(first|second|third|"
+                             r"fourth|last|[1-4](?:st|nd|rd|th))\s+(?:square|one)\s+is\s+([a-z]+)|\brow\s*([1-4]),"
                              r"?\s*col(?:umn)?\s*([1-4])\s+is\s+([a-z]+)", text, re.IGNORECASE):
-        if match.group(1):
-            col = ROW_WORDS.get(match.group(2).lower()) or int(match.group(2)[0])
-            row, colour = int(match.group(1)), match.group(3)
+        if match.group(1) or match.group(2):  # "row 2, the third square is", "bottom row second square is"
+            row, col = (ROW_WORDS.get(w.lower()) or int(w[0]) for w in (match.group(1) or match.group(2),
+                                                                          match.group(3)))
+            colour = match.group(4)
         else:
-            row, col, colour = int(match.group(4)), int(match.group(5)), match.group(6)
+            row, col, colour = int(match.group(5)), int(match.group(6)), match.group(7)
         options = PALETTE.one(colour)
         if options:
             squares[(row - 1) * SIZE + col - 1] = options

@@ -204,6 +204,8 @@ class Phrasebook:
             return False
         new, old = pairs[0]
         named = re.search(rf"\b({ORDINAL})\b", text, re.IGNORECASE)
+        if named and re.search(r"\b(?:rows?|columns?|col|line)\b", text, re.IGNORECASE):
+            return False  # "the first square of row 2": the ordinal counts within a row, not the whole list
         found: list[int] = []
 
         def replace(value: Any, place: str | None, at: tuple[int, int] = (0, 0)) -> Any:
