@@ -327,6 +327,10 @@ def _corrections(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
             slip = [*colours[:k], next(c for c in ("red", "blue", "green", "yellow") if c != colour), *colours[k + 1:]]
             yield [f"Stage {seen['stage_number']}. LEDs left to right: {', '.join(slip)}. {buttons}.",
                    f"Sorry, the {ORDINALS[k]} LED is {colour}."]  # at stage 1, not the current LED but the fourth
+    elif puzzle == "dog":  # a number corrected: only the number it says was the slip changes
+        dogs = len(seen["dogs"])
+        yield [f"I count {dogs + 1} dogs.", f"Wait, it's {dogs}, not {dogs + 1}."]
+        yield [f"I count {dogs + 1} dogs.", f"Sorry, I miscounted: {dogs} dogs."]
     elif puzzle == "color":  # the ordinal counts within the row it names, not the whole grid
         rows = seen["square_colors_by_row"]
         for r, col in itertools.product(range(4), (0, 1, 3)):
@@ -346,7 +350,7 @@ def _corrections(puzzle: str, seen: dict[str, Any]) -> Iterator[list[str]]:
                                       f"not {slip}."]  # the label NO is no slip marker
 
 
-@pytest.mark.parametrize("puzzle", ["led", "who", "color"])
+@pytest.mark.parametrize("puzzle", ["led", "who", "color", "dog"])
 def test_a_correction_in_a_later_message_replaces_the_fact_it_names(puzzle):
     def cases(seen, advice):
         return ((messages, advice) for messages in _corrections(puzzle, seen))

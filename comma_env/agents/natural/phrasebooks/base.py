@@ -79,12 +79,17 @@ _NUMBER = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nin
 _COLOUR = re.compile(rf"\b(?:{'|'.join(OTHER)})\b", re.IGNORECASE)
 
 
-def _bare_value(text: str) -> str | None:
+_NOT_WAS = re.compile(r",?\s*(?:and\s+)?not\s+(?:an?\s+|the\s+)?(\w+)", re.IGNORECASE)  # "it's 4, not 5": the slip
+
+
+def _bare_value(text: str) -> tuple[str, str | None] | None:
     """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black"), naming
-    no place (`PLACED`)."""
+    no place (`PLACED`), and the slip it names, if any ("it's 4, not 5")."""
     rest = after_retraction(text)
+    was, rest = _NOT_WAS.search(rest), _NOT_WAS.sub("", rest)
     values = _NUMBER.findall(rest) + _COLOUR.findall(rest)
-    return values[0] if len(values) == 1 and len(rest.split()) <= 5 and not PLACED.search(rest) else None
+    bare = len(values) == 1 and len(rest.split()) <= 5 and not PLACED.search(rest)
+    return (values[0], was.group(1) if was else None) if bare else None
 
 
 MAX_DOUBTS = 6
@@ -172,11 +177,13 @@ class Phrasebook:
     def substituted(self, text: str, memory: Memory) -> list[Memory]:
         """For a correction that is a bare value ("no wait, four", "sorry, I meant black"), the memories it gives in
         place of each value of its kind in the message before (``memory["said"]``), one per belief that differs."""
-        value = _bare_value(text) if retracts(text) else None
-        if value is None:
+        bare = _bare_value(text) if retracts(text) else None
+        if bare is None:
             return []
-        earlier, facts, options = memory.get("said", ""), self.facts(memory), {}
+        (value, was), earlier, facts, options = bare, memory.get("said", ""), self.facts(memory), {}
         for match in (_NUMBER if _NUMBER.fullmatch(value) else _COLOUR).finditer(earlier):
+            if was and match.group(0).lower() != was.lower():
+                continue  # "it's 4, not 5": only a 5 was the slip
             trial = copy.deepcopy(memory)
             self.read(earlier[:match.start()] + value + earlier[match.end():], trial)
             options.update({str(self.facts(trial)): trial} if self.facts(trial) != facts else {})
