@@ -255,7 +255,8 @@ def either_way(text: str) -> str:
 
 
 _SELF_FIX = re.compile(r"\b(?:no,? wait|wait,? no|scratch that|sorry,? i mean[t]?|i mean[t]?|(?:wh)?oops|correction|"
-                       r"make that|(?-i:[Nn]o)(?=,?\s+not\b)|(?<=[-\u2013\u2014]\s)(?:ugh|argh|gah|d'?oh))\b[,:;!.\s-]*"
+                       r"make that|(?<!\bis )(?<!\bwas )(?<!: )(?-i:[Nn]o)(?=,?\s+not\b)|"  # "is no, not yes": a value
+                       r"(?<=[-\u2013\u2014]\s)(?:ugh|argh|gah|d'?oh))\b[,:;!.\s-]*"
                        r"(?:(?:sorry|scratch that|no|wait|i mean[t]?)\b[,:;!.\s-]*)*",
                        re.IGNORECASE)
 VERBS = frozenset("press push hit tap click cut snip hold release let turn go move walk select choose pick enter type "

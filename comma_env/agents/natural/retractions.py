@@ -1,9 +1,14 @@
 """Corrections in plain English: the phrases that take back what was said before ("no wait", "scratch that",
-"hold on, don't -"), where a message is cut by them, and what is left once they are read."""
+"hold on, don't -"), where a message is cut by them, what is left once they are read, and the one value a short
+correction gives ("sorry, four", "blue, not red")."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+
+from comma_env.agents.natural.colours import OTHER
+from comma_env.agents.natural.reading import PLACED
 
 UNDO = re.compile(r"\b(?:sorry|oops|correction|i mean|i meant|no wait|actually|my bad|misread|mis-?typed|typo|"
                   r"scratch that|not (?:the |an? )?\w+,? but|instead|rather|looked again|listened again|recounted|"
@@ -45,3 +50,27 @@ def after_retraction(text: str) -> str:
     while (match := retracts(text)) and _OPENING.fullmatch(text[:match.start()]):
         text = _OPENING.sub("", text[match.end():], count=1)
     return text
+
+
+SWAP = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<was>[A-Za-z]+),?\s+but\s+(?:an?\s+|the\s+)?(?P<but>[A-Za-z]+)\b|"
+                  r"\b(?!(?:is|are|was|were|it|that|and|but|just|still|also|do|does|did)\b)(?P<new>[A-Za-z]+),?\s+"
+                  r"not\s+(?:an?\s+|the\s+)?(?P<old>[A-Za-z]+)\b", re.IGNORECASE)
+"""A correction of one value: "blue, not red" or "not red but blue"."""
+_NUMBER = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
+_COLOUR = re.compile(rf"\b(?:{'|'.join(OTHER)})\b", re.IGNORECASE)
+_NOT_WAS = re.compile(r",?\s*(?:and\s+)?not\s+(?:an?\s+|the\s+)?(\w+)", re.IGNORECASE)  # "it's 4, not 5": the slip
+
+
+def bare_value(text: str) -> tuple[str, str | None] | None:
+    """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black"), naming
+    no place (`PLACED`), and the slip it names, if any ("it's 4, not 5")."""
+    rest = after_retraction(text)
+    was, rest = _NOT_WAS.search(rest), _NOT_WAS.sub("", rest)
+    values = _NUMBER.findall(rest) + _COLOUR.findall(rest)
+    bare = len(values) == 1 and len(rest.split()) <= 5 and not PLACED.search(rest)
+    return (values[0], was.group(1) if was else None) if bare else None
+
+
+def same_kind(value: str, text: str) -> Iterator[re.Match[str]]:
+    """The numbers of `text` if `value` is a number, else its colours: what a bare correction may replace."""
+    return (_NUMBER if _NUMBER.fullmatch(value) else _COLOUR).finditer(text)

@@ -12,14 +12,12 @@ from typing import Any
 import numpy as np
 
 from comma_env.agents.natural.belief import Decision, Open, render, settle
-from comma_env.agents.natural.colours import OTHER
 from comma_env.agents.natural.conditions import settle as settle_conditions
 from comma_env.agents.natural.reading import (
     BY_ANALOGY,
     CONDITIONS,
     HEDGES,
     ORDINAL,
-    PLACED,
     QUALIFIERS,
     RELATIONS,
     UNJUDGED,
@@ -32,7 +30,15 @@ from comma_env.agents.natural.reading import (
     said_once,
     undone,
 )
-from comma_env.agents.natural.retractions import UNDO, after_retraction, retracts, split_at_retractions
+from comma_env.agents.natural.retractions import (
+    SWAP,
+    UNDO,
+    after_retraction,
+    bare_value,
+    retracts,
+    same_kind,
+    split_at_retractions,
+)
 from comma_env.agents.natural.words import choose
 from comma_env.protocol.puzzle import Puzzle
 from comma_env.protocol.text import DESCRIPTION_HEADER, parse_description, strip_thinking
@@ -54,11 +60,6 @@ _PARTIAL = re.compile(r"\b(?:the rest|the others|the remaining|other ones)\b[^.!
                       re.IGNORECASE)
 """A partial view ("the rest are hidden behind a panel"): what the solver saw is not all there is."""
 
-_SWAP = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<was>[A-Za-z]+),?\s+but\s+(?:an?\s+|the\s+)?(?P<but>[A-Za-z]+)\b|"
-                   r"\b(?!(?:is|are|was|were|it|that|and|but|just|still|also|do|does|did)\b)(?P<new>[A-Za-z]+),?\s+"
-                   r"not\s+(?:an?\s+|the\s+)?(?P<old>[A-Za-z]+)\b", re.IGNORECASE)
-"""A correction of one value: "blue, not red" or "not red but blue"."""
-
 _NAMES_NO_KEY = frozenset(
     "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
     "were be been it its it's this that these those there here i me my we us you your he she they them what "
@@ -74,23 +75,6 @@ _NAMES_NO_KEY = frozenset(
 """Words that name no fact and no key: what a correction or an item of a list says besides them names one."""
 _NAMES_NOTHING = frozenset("something anything wrong mistake misread misspoke mixed got had said wrote".split())
 """Words of a correction that do not say what it corrects ("hold on, I got something wrong")."""
-
-_NUMBER = re.compile(r"\b(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
-_COLOUR = re.compile(rf"\b(?:{'|'.join(OTHER)})\b", re.IGNORECASE)
-
-
-_NOT_WAS = re.compile(r",?\s*(?:and\s+)?not\s+(?:an?\s+|the\s+)?(\w+)", re.IGNORECASE)  # "it's 4, not 5": the slip
-
-
-def _bare_value(text: str) -> tuple[str, str | None] | None:
-    """The one number or colour a short correction consists of ("wait, no - four", "sorry, it's black"), naming
-    no place (`PLACED`), and the slip it names, if any ("it's 4, not 5")."""
-    rest = after_retraction(text)
-    was, rest = _NOT_WAS.search(rest), _NOT_WAS.sub("", rest)
-    values = _NUMBER.findall(rest) + _COLOUR.findall(rest)
-    bare = len(values) == 1 and len(rest.split()) <= 5 and not PLACED.search(rest)
-    return (values[0], was.group(1) if was else None) if bare else None
-
 
 MAX_DOUBTS = 6
 """More hedges than this in one message, and the partner asks about the first without re-reading."""
@@ -177,11 +161,11 @@ class Phrasebook:
     def substituted(self, text: str, memory: Memory) -> list[Memory]:
         """For a correction that is a bare value ("no wait, four", "sorry, I meant black"), the memories it gives in
         place of each value of its kind in the message before (``memory["said"]``), one per belief that differs."""
-        bare = _bare_value(text) if retracts(text) else None
+        bare = bare_value(text) if retracts(text) else None
         if bare is None:
             return []
         (value, was), earlier, facts, options = bare, memory.get("said", ""), self.facts(memory), {}
-        for match in (_NUMBER if _NUMBER.fullmatch(value) else _COLOUR).finditer(earlier):
+        for match in same_kind(value, earlier):
             if was and match.group(0).lower() != was.lower():
                 continue  # "it's 4, not 5": only a 5 was the slip
             trial = copy.deepcopy(memory)
@@ -204,9 +188,10 @@ class Phrasebook:
 
     def swap(self, text: str, memory: Memory) -> bool:
         """A correction of one value ("sorry, it's blue, not red"): when exactly one fact held the old value (of a
-        list, the one at the ordinal the message names: "the third one is black, not white"), it takes the new
-        one (True); otherwise the message is read as usual."""
-        pairs = [(m.group("new") or m.group("but"), m.group("old") or m.group("was")) for m in _SWAP.finditer(text)]
+        list, the one at the ordinal the message names: "the third one is black, not white"; of several facts, the
+        one it names: "itching is no, not yes"), it takes the new one (True); otherwise the message is read as
+        usual."""
+        pairs = [(m.group("new") or m.group("but"), m.group("old") or m.group("was")) for m in SWAP.finditer(text)]
         if len(pairs) != 1 or not retracts(text) or pairs[0][0].lower() == pairs[0][1].lower():
             return False
         new, old = pairs[0]
@@ -233,6 +218,11 @@ class Phrasebook:
             if len(found) == 1:
                 memory["state"] = state
                 return True
+        # "itching is no, not yes": of several facts holding "yes", the one it names ("itching": itch)
+        keys = [k for k, v in memory["state"].items() if isinstance(v, str) and re.search(rf"\b{k[:4]}", text, re.I)]
+        if len(keys) == 1 and memory["state"][keys[0]].lower() == old.lower():
+            memory["state"][keys[0]] = replace(memory["state"][keys[0]], None)
+            return True
         return False
 
     def typed(self, actions: list[str], memory: Memory) -> None:  # noqa: B027 (optional hook)
@@ -265,13 +255,13 @@ class Phrasebook:
         self.hear(message, after)
         if self.facts(after) != self.facts(before):
             return False
-        if _bare_value(message):  # "sorry, it's 3": placed nowhere, or in several places that change the advice
+        if bare_value(message):  # "sorry, it's 3": placed nowhere, or in several places that change the advice
             return any(self.decide(trial).advice != self.decide(after).advice for trial in
                        self.substituted(message, before))
         said = set(re.findall(r"[\w']+", UNDO.sub(" ", message.lower()))) - _NAMES_NO_KEY - _NAMES_NOTHING
         held = " ".join(self.facts(after))
         return not said or any(
-            re.search(rf"\b{m.group('old') or m.group('was')}\b", held, re.I) for m in _SWAP.finditer(message))
+            re.search(rf"\b{m.group('old') or m.group('was')}\b", held, re.I) for m in SWAP.finditer(message))
 
     def exact(self, seen: State, memory: Memory) -> None:
         """A complete ``I see:`` description: the manual applies to it as it is."""
