@@ -169,7 +169,8 @@ class PasswordPhrases(Phrasebook):
             if five and not re.search(r"\b(?:up|down)\b", before.lower()):  # "up A B C D E", not "up, I see A ..."
                 return [tuple(dict.fromkeys(c.upper() for c in re.findall(r"[A-Za-z]", g))) for g in five.groups()]
         for match in _RUN_TOGETHER.finditer(text):  # a word of the manual only if said to be shown ("I see WATER")
-            seen = re.search(r"\b(?:see|shows?|showing|reads?|reading)\s*:?\s*$", text[:match.start()], re.IGNORECASE)
+            before = text[max(0, match.start() - 12):match.start()]  # a few words back: linear on long text
+            seen = re.search(r"\b(?:see|shows?|showing|reads?|reading)\s*:?\s*$", before, re.IGNORECASE)
             if match.group(1) not in _NOT_LETTERS and (match.group(1).lower() not in WORDS or seen):
                 return [(c,) for c in match.group(1)]
         pairs = _PAIRS.findall(text)
@@ -248,7 +249,6 @@ class PasswordPhrases(Phrasebook):
         if steps.actions and steps.actions != ["submit"]:  # presses said window by window
             return steps
         spelled = _LETTER_BY_LETTER.sub(lambda m: re.sub(r"[^A-Za-z]", "", m.group(0)), text)  # "R, I, G, H, T"
-        # the words said that the windows can reach
         within = {w.upper() for w in WORDS if re.search(rf"\b{w}\b{_NO_WORD_NEXT}", f"{spelled}\n{said}", re.I)
                   and all(abs(ord(t) - ord(c)) <= 2 for c, t in zip(shown, w.upper(), strict=True))}
         if len(within) > 1:
