@@ -14,6 +14,7 @@ import pytest
 from comma_env.puzzles.button import ButtonPuzzle, release_digit
 from comma_env.puzzles.keypad import SYMBOL_NAMES
 from comma_env.puzzles.password import WORDS as PASSWORD_WORDS
+from comma_env.puzzles.wire import WirePuzzle
 from comma_env.rl.single_role import SingleRoleEnv
 
 SEEDS = range(25)
@@ -247,6 +248,21 @@ def test_a_wire_whose_colour_cannot_be_told_is_asked_about_or_does_not_matter(un
 
     assert not [case for case in _understood("wire", "solver", cases)
                 if case[2]["advice"] not in (None, case[1]) or not (case[2]["advice"] or case[2]["ask"])]
+
+
+@pytest.mark.parametrize("form", ["{0} or maybe {1}", "{0} (or {1}?)", "{0}/{1}"])
+def test_a_wire_said_as_one_colour_or_another_is_asked_about_only_when_it_matters(form):
+    """The expert advises when both readings of the hedge give the manual's step, and asks when they differ."""
+    def cases(seen, advice):
+        colours, serial = seen["wire_colors_top_to_bottom"], seen["serial_number"]
+        for k, colour in enumerate(colours):
+            other = next(c for c in ("red", "blue", "yellow", "white", "black") if c != colour)
+            alternative = {**seen, "wire_colors_top_to_bottom": [*colours[:k], other, *colours[k + 1:]]}
+            said = [*colours[:k], form.format(colour, other), *colours[k + 1:]]
+            matters = WirePuzzle.expert_advice(alternative, {}) != advice
+            yield f"Wires top to bottom: {', '.join(said)}. Serial {serial}.", None if matters else advice
+
+    assert not [case for case in _understood("wire", "solver", cases) if case[2]["advice"] != case[1]]
 
 
 def _wire_conditions(seen, advice):

@@ -52,6 +52,21 @@ def after_retraction(text: str) -> str:
     return text
 
 
+NAMES_NO_KEY = frozenset(
+    "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
+    "were be been it its it's this that these those there here i me my we us you your he she they them what "
+    "which who when where why how all any each every some no not yes ok okay just only also too very now don "
+    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said start stare "
+    "hole holy lift loft while write whole block blur wise wide wipe wife cute cat let lot lie dress prose price "
+    "pride pretty bit sort side sure same seem bold told fold cold gold held help tell sell wall well will wish "
+    "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
+    "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
+    "word work world would could should wait want went west what whats rate date gate late mate note vote "
+    "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
+    "fire tend sever fort tent skip eleven twelve twenty thirty forty fifty sixty seventy eighty ninety none".split())
+"""Words that name no fact and no key: what a correction or an item of a list says besides them names one."""
+NAMES_NOTHING = frozenset("something anything wrong mistake misread misspoke mixed got had said wrote".split())
+"""Words of a correction that do not say what it corrects ("hold on, I got something wrong")."""
 SWAP = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<was>[A-Za-z]+),?\s+but\s+(?:an?\s+|the\s+)?(?P<but>[A-Za-z]+)\b|"
                   r"\b(?!(?:is|are|was|were|it|that|and|but|just|still|also|do|does|did)\b)(?P<new>[A-Za-z]+),?\s+"
                   r"not\s+(?:an?\s+|the\s+)?(?P<old>[A-Za-z]+)\b", re.IGNORECASE)

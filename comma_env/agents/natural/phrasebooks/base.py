@@ -31,6 +31,8 @@ from comma_env.agents.natural.reading import (
     undone,
 )
 from comma_env.agents.natural.retractions import (
+    NAMES_NO_KEY,
+    NAMES_NOTHING,
     SWAP,
     UNDO,
     after_retraction,
@@ -60,22 +62,9 @@ _PARTIAL = re.compile(r"\b(?:the rest|the others|the remaining|other ones)\b[^.!
                       re.IGNORECASE)
 """A partial view ("the rest are hidden behind a panel"): what the solver saw is not all there is."""
 
-_NAMES_NO_KEY = frozenset(
-    "a an the and or but if so then than to of in on at by for from with into onto up down out over is are was "
-    "were be been it its it's this that these those there here i me my we us you your he she they them what "
-    "which who when where why how all any each every some no not yes ok okay just only also too very now don "
-    "one two tap tip top pin pan per pen red rod bed led lead read reed see sea sir say says said start stare "
-    "hole holy lift loft while write whole block blur wise wide wipe wife cute cat let lot lie dress prose price "
-    "pride pretty bit sort side sure same seem bold told fold cold gold held help tell sell wall well will wish "
-    "show slow snow glow grow blow flow know knew new own must many may dot dots rest test text next nest best "
-    "last list lost past post most more move mode made make take tale tile time tone tune turn torn born worn "
-    "word work world would could should wait want went west what whats rate date gate late mate note vote "
-    "line lime like life live five fine mine nine wine ring rung sing song long along among nice tree threw forth "
-    "fire tend sever fort tent skip eleven twelve twenty thirty forty fifty sixty seventy eighty ninety none".split())
-"""Words that name no fact and no key: what a correction or an item of a list says besides them names one."""
-_NAMES_NOTHING = frozenset("something anything wrong mistake misread misspoke mixed got had said wrote".split())
-"""Words of a correction that do not say what it corrects ("hold on, I got something wrong")."""
-
+_EITHER = re.compile(r"\b([a-z]+)\s+(?:or\s+(?:maybe|possibly|perhaps)\s+|\(\s*or\s+(?:maybe\s+)?)([a-z]+)\??\s*\)?",
+                     re.IGNORECASE)
+"""A value and another it might be instead ("white or maybe red", "white (or red?)")."""
 MAX_DOUBTS = 6
 """More hedges than this in one message, and the partner asks about the first without re-reading."""
 
@@ -241,9 +230,25 @@ class Phrasebook:
         for sentence in parts[:1] if len(parts) > MAX_DOUBTS else parts:
             memory = copy.deepcopy(before)
             self.hear(_without(message, sentence), memory)
-            if len(parts) > MAX_DOUBTS or self.decide(memory).advice != decision.advice:
+            if len(parts) > MAX_DOUBTS or self.decide(memory).advice != decision.advice and not self._either(
+                    message, sentence, before, decision):
                 return Decision(ask=[f'which it is ("{" ".join(sentence.split())}")'])
         return decision
+
+    def _either(self, message: str, sentence: str, before: Memory, decision: Decision) -> bool:
+        """Whether a hedged clause offering two values ("white or maybe red", "white (or red?)") leaves the advice as
+        it is whichever of them holds: read with each in its place, the message gives the same advice."""
+        clause = sentence.split("\n")[-1].strip()
+        at = message.find(clause)
+        either = _EITHER.search(message, max(0, at - 40)) if at >= 0 else None
+        if either is None or either.start() > at + len(clause):
+            return False
+        for reading in (message[:either.start()] + either.group(k) + message[either.end():] for k in (1, 2)):
+            memory = copy.deepcopy(before)
+            self.hear(reading, memory)
+            if self.decide(memory).advice != decision.advice:
+                return False
+        return True
 
     def unplaced(self, message: str, before: Memory) -> bool:
         """Whether `message` takes back something said before without the reader finding what it replaces: the belief
@@ -258,7 +263,7 @@ class Phrasebook:
         if bare_value(message):  # "sorry, it's 3": placed nowhere, or in several places that change the advice
             return any(self.decide(trial).advice != self.decide(after).advice for trial in
                        self.substituted(message, before))
-        said = set(re.findall(r"[\w']+", UNDO.sub(" ", message.lower()))) - _NAMES_NO_KEY - _NAMES_NOTHING
+        said = set(re.findall(r"[\w']+", UNDO.sub(" ", message.lower()))) - NAMES_NO_KEY - NAMES_NOTHING
         held = " ".join(self.facts(after))
         return not said or any(
             re.search(rf"\b{m.group('old') or m.group('was')}\b", held, re.I) for m in SWAP.finditer(message))
@@ -451,7 +456,7 @@ def one_button(chosen: Any, action: Any, missing: str, which: Any) -> Steps:
 
 
 _ITEM_BREAK = re.compile(r"[,;]|->|\bthen\b", re.IGNORECASE)
-FILLER = _NAMES_NO_KEY | frozenset("press push hit click type enter key keys first second third fourth finally code "
+FILLER = NAMES_NO_KEY | frozenset("press push hit click type enter key keys first second third fourth finally code "
                                       "please symbol symbols sign button buttons ones order start end others other "
                                       "remaining way just begin after thanks thank cheers good great nice cool "
                                       "perfect".split())
