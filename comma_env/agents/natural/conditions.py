@@ -28,8 +28,10 @@ _VERB = re.compile(r"\b(?:press|push|hit|tap|click|cut|snip|hold|release|let go|
                    r"deposit|take|put)\b", re.IGNORECASE)
 _SUBJECT = re.compile(r"\s*\b(?:you(?:'ll|'d|\s+(?:will|would|should|can|must|need to))?|then|just)\s*$", re.I)
 """Who does the step, said between a condition and its verb without a comma ("if it's $500 or more you'll ...")."""
-_CMP = [(">=", r"at least|or (?:more|bigger|larger|greater|higher|older|over|above)|and (?:up|over|above)"),
-        ("<=", r"at most|or (?:less|fewer|smaller|younger|under|below)|no more than"),
+_MORE, _LESS = "more|bigger|larger|greater|higher|older|over|above", "less|fewer|smaller|younger|under|below"
+"""Words after "or" that make a number a bound ("500 or more", "50 or younger"), not a second choice."""
+_CMP = [(">=", rf"at least|or (?:{_MORE})|and (?:up|over|above)"),
+        ("<=", rf"at most|or (?:{_LESS})|no more than"),
         (">", r"more than|greater than|bigger than|larger than|higher than|older than|over|above|exceeds?"),
         ("<", r"less than|fewer than|smaller than|lower than|younger than|under|below"), ("==", r"")]
 _SYMBOLS = {">=": "at least", "≥": "at least", "<=": "at most", "≤": "at most", ">": "more than", "<": "less than"}
@@ -51,8 +53,7 @@ _PIECES = re.compile(r"[;\n]+|(?<=[a-z0-9)\"'])[.!?]+(?:\s+(?=(?-i:[^a-z]))|$)|"
 """Where one branch of conditional advice ends: a sentence, a comma or dash before "otherwise" or another "if" (a
 dash not before "and if": "..., the timer has to end in 0 — and if it does, submit"), a colon
 before "if" ("Check the serial: if it ends in an even digit, ...")."""
-_OR = re.compile(r"\s+(?:or|nor)\s+(?!(?:more|less|fewer|bigger|larger|smaller|greater|higher|older|younger|over|"
-                 r"above|under|below|so)\b)|\s*,\s*")
+_OR = re.compile(rf"\s+(?:or|nor)\s+(?!(?:{_MORE}|{_LESS}|so)\b)|\s*,\s*")
 
 
 _ALIASES = {"diameter": ("across", "wide", "size", "big", "bigger", "large", "larger"),
